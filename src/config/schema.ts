@@ -1,0 +1,115 @@
+// RepoConfig (DESIGN.md §2): the repository's `fixloop.yml` / `.github/fixloop.yml`, CLI flags override it.
+// One zod schema serves the CLI, the GitHub App and the published JSON Schema.
+import { z } from 'zod';
+
+/** Test-file conventions protected by default: a fix must not weaken the judge. */
+export const DEFAULT_PROTECTED_PATHS = [
+  '**/test/**',
+  '**/tests/**',
+  '**/__tests__/**',
+  '**/spec/**',
+  '**/*.test.*',
+  '**/*.spec.*',
+  '**/test_*.py',
+  '**/*_test.py',
+  '**/conftest.py',
+  '**/*_test.go',
+  '.github/**',
+];
+
+/** Never changed, whatever the configuration says (DESIGN.md §3.4). */
+export const ALWAYS_PROTECTED_PATHS = ['.github/workflows/**'];
+
+export const ENGINE_NAMES = ['repair', 'script'] as const;
+export type EngineName = (typeof ENGINE_NAMES)[number];
+
+const seconds = z.number().int().positive().max(86_400);
+const glob = z.string().min(1);
+
+export const repoConfigSchema = z
+  .object({
+    test: z
+      .object({
+        command: z.string().min(1).optional().describe('The test command, run with /bin/sh -c from the repository root. Its exit code is the gate.'),
+        timeout: seconds.default(600).describe('Seconds before a test run (and its whole process tree) is killed.'),
+        report: z.string().min(1).optional().describe('Path of a JUnit XML file the test command writes, relative to the repository root; read for per-test results.'),
+      })
+      .strict()
+      .default({ timeout: 600 }),
+    setup: z
+      .object({
+        command: z.string().min(1).optional().describe('Run once in each fresh checkout before the first test run (e.g. `npm ci`).'),
+        timeout: seconds.default(900).describe('Seconds before the setup command is killed.'),
+      })
+      .strict()
+      .default({ timeout: 900 }),
+    env: z
+      .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name'), z.string())
+      .default({})
+      .describe('Literal variables given to setup, tests and script engines, on top of the allow-list (PATH, HOME, LANG, CI=true). The parent environment is never passed.'),
+    paths: z
+      .object({
+        allowed: z.array(glob).default(['**']).describe('Globs of the paths a fix may change.'),
+        protected: z.array(glob).default(DEFAULT_PROTECTED_PATHS).describe('Globs of the paths a fix may never change (tests and .github by default). `.github/workflows/**` is always protected.'),
+      })
+      .strict()
+      .default({ allowed: ['**'], protected: DEFAULT_PROTECTED_PATHS }),
+    constraints: z
+      .object({
+        maxFilesChanged: z.number().int().positive().default(10).describe('Most files a patch may change.'),
+        maxLinesChanged: z.number().int().positive().default(200).describe('Most lines (added + removed) a patch may change.'),
+        allowNewDependencies: z.boolean().default(false).describe('Whether a patch may add dependencies to manifests (package.json, requirements*.txt, pyproject.toml, go.mod, Cargo.toml, pom.xml, build.gradle).'),
+      })
+      .strict()
+      .default({ maxFilesChanged: 10, maxLinesChanged: 200, allowNewDependencies: false }),
+    loop: z
+      .object({
+        maxAttempts: z.number().int().positive().max(100).default(5).describe('Most attempts in one run.'),
+        maxConsecutiveFailures: z.number().int().positive().max(100).default(3).describe('Failed gates in a row before the run escalates to a human.'),
+        timeBudget: seconds.default(3600).describe('Seconds the whole run may take; when spent the run stops and reports it.'),
+      })
+      .strict()
+      .default({ maxAttempts: 5, maxConsecutiveFailures: 3, timeBudget: 3600 }),
+    engines: z.array(z.enum(ENGINE_NAMES)).min(1).default(['repair']).describe('The engine cascade, cheapest first.'),
+    script: z
+      .object({
+        command: z.string().min(1).optional().describe('The command the `script` engine runs in the workspace for each attempt.'),
+        timeout: seconds.default(600).describe('Seconds before one script run is killed.'),
+      })
+      .strict()
+      .default({ timeout: 600 }),
+    repair: z
+      .object({
+        maxCandidates: z.number().int().positive().default(300).describe('Most candidate patches the repair engine validates in one attempt.'),
+        timeBudget: seconds.default(300).describe('Seconds the repair engine may spend in one attempt.'),
+        parallelism: z.number().int().positive().max(64).optional().describe('Candidates validated at once (default: the number of cores).'),
+      })
+      .strict()
+      .default({ maxCandidates: 300, timeBudget: 300 }),
+    triggers: z
+      .object({
+        label: z.string().min(1).default('fixloop').describe('Labeling an issue with this starts a run.'),
+        command: z.string().regex(/^\/[a-z-]+$/, 'must look like /fix').default('/fix').describe('The slash command in comments.'),
+        failingChecks: z.boolean().default(false).describe('React to failing checks on pull requests (opt-in).'),
+        minPermission: z.enum(['read', 'triage', 'write', 'maintain', 'admin']).default('write').describe('Lowest repository permission of a person who may start a run.'),
+        maxRunsPerPullRequest: z.number().int().positive().default(3).describe('Most runs started by failing checks on one pull request.'),
+      })
+      .strict()
+      .default({ label: 'fixloop', command: '/fix', failingChecks: false, minPermission: 'write', maxRunsPerPullRequest: 3 }),
+    pr: z
+      .object({
+        draft: z.enum(['unless-verified', 'always']).default('unless-verified').describe('Open pull requests as drafts always, or unless fully verified.'),
+        labels: z.array(z.string().min(1)).default([]).describe('Labels put on fixloop pull requests.'),
+        branchPrefix: z.string().min(1).default('fixloop/').describe('Prefix of fixloop branch names.'),
+      })
+      .strict()
+      .default({ draft: 'unless-verified', labels: [], branchPrefix: 'fixloop/' }),
+  })
+  .strict();
+
+export type RepoConfig = z.output<typeof repoConfigSchema>;
+export type RepoConfigInput = z.input<typeof repoConfigSchema>;
+
+export function defaultRepoConfig(): RepoConfig {
+  return repoConfigSchema.parse({});
+}

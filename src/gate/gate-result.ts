@@ -1,0 +1,15 @@
+import type { TestReport } from './test-report.ts';
+
+export type GateFailureReason = 'NON_ZERO_EXIT' | 'PROCESS_KILLED' | 'TIMEOUT';
+
+interface GateCommon {
+  report: TestReport;
+  /** The command's combined output, capped (see CommandResult.truncatedBytes). */
+  output: string;
+  durationMs: number;
+}
+
+/** The binary gate (DESIGN.md §2): exit code 0 passes, anything else or a killed process fails. */
+export type GateResult =
+  | (GateCommon & { passed: true })
+  | (GateCommon & { passed: false; reason: GateFailureReason; exitCode?: number });

@@ -1,0 +1,35 @@
+// Per-test results parsed from a test run's output or report file.
+
+export type TestStatus = 'passed' | 'failed' | 'skipped';
+
+export type TestReportFormat = 'junit' | 'tap' | 'node-test' | 'vitest' | 'jest' | 'mocha' | 'pytest' | 'unknown';
+
+export interface TestCaseResult {
+  /** Stable identity used to compare runs: e.g. `tests/test_x.py::test_a`, `src/a.test.ts > suite > name`. */
+  id: string;
+  /** Human-readable name (the last segment of the id). */
+  name: string;
+  /** Test file, relative to the repository root, when the runner says it. */
+  file?: string;
+  status: TestStatus;
+  /** Failure message (first lines of the assertion / error), for failed tests. */
+  message?: string;
+  /** Stack trace or traceback text of the failure, when the runner prints one. */
+  stack?: string;
+  durationMs?: number;
+}
+
+export interface TestReport {
+  format: TestReportFormat;
+  /** False when nothing could be parsed: then only the exit code decides, and the counts are 0. */
+  parsed: boolean;
+  passed: number;
+  failed: number;
+  skipped: number;
+  total: number;
+  tests: TestCaseResult[];
+}
+
+export function emptyReport(): TestReport {
+  return { format: 'unknown', parsed: false, passed: 0, failed: 0, skipped: 0, total: 0, tests: [] };
+}

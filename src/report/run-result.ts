@@ -1,0 +1,123 @@
+// RunResult (DESIGN.md §2): one data structure per run, rendered to Markdown and JSON.
+import type { Cost } from '../engines/engine.ts';
+import type { GateFailureReason } from '../gate/gate-result.ts';
+import type { TestReportFormat, TestStatus } from '../gate/test-report.ts';
+import type { FileChange } from '../workspace/workspace.ts';
+
+export type RunStatus = 'tests_green' | 'failed_to_green' | 'escalated' | 'nothing_to_fix' | 'error';
+
+/** Why a run that is not green stopped. */
+export type StopReason =
+  | 'max_attempts'
+  | 'consecutive_failures'
+  | 'no_progress'
+  | 'time_budget'
+  | 'engines_exhausted'
+  | 'verification_failed'
+  | 'cancelled';
+
+export interface TestCounts {
+  passed: number;
+  failed: number;
+  skipped: number;
+  total: number;
+  /** False when the runner's output could not be parsed: only the exit code is known. */
+  parsed: boolean;
+  format: TestReportFormat;
+}
+
+export interface TestOutcome {
+  id: string;
+  status: TestStatus;
+  message?: string;
+}
+
+export type FindingKind =
+  | 'path_not_allowed'
+  | 'path_protected'
+  | 'too_many_files'
+  | 'too_many_lines'
+  | 'new_dependency'
+  | 'binary_change'
+  | 'test_count_lower'
+  | 'test_newly_skipped'
+  | 'test_removed'
+  | 'pass_to_fail'
+  | 'replay_failed'
+  | 'write_refused';
+
+export interface Finding {
+  kind: FindingKind;
+  message: string;
+  path?: string;
+}
+
+export interface GateSummary {
+  passed: boolean;
+  reason?: GateFailureReason;
+  exitCode?: number;
+  counts: TestCounts;
+  durationMs: number;
+}
+
+export interface AttemptRecord {
+  attempt: number;
+  engine: string;
+  summary: string;
+  /** Where the attempt started: what the previous attempt left, or the best state so far. */
+  startedFrom: 'baseline' | 'previous' | 'best';
+  changes: FileChange[];
+  findings: Finding[];
+  gate: GateSummary | null;
+  fingerprint: string | null;
+  failingTests: TestOutcome[];
+  cost: Cost;
+  durationMs: number;
+  diffPath: string;
+  logPath: string;
+}
+
+export interface Verification {
+  /** The patch was applied to a fresh pristine clone and the full suite ran there. */
+  replayed: boolean;
+  passed: boolean;
+  gate: GateSummary | null;
+  failToPass: string[];
+  passToFail: string[];
+  stillFailing: string[];
+  newlySkipped: string[];
+  findings: Finding[];
+}
+
+export interface RunEvent {
+  at: string;
+  kind: string;
+  message: string;
+}
+
+export interface RunResult {
+  runId: string;
+  status: RunStatus;
+  stopReason?: StopReason;
+  /** One sentence a person can act on. */
+  headline: string;
+  repository: { source: string; ref: string | null; sha: string };
+  testCommand: string;
+  engines: string[];
+  /** Engine whose attempt produced the final patch, if any. */
+  engine: string | null;
+  sandbox: string;
+  attempts: AttemptRecord[];
+  patch: string;
+  filesChanged: FileChange[];
+  baseline: TestCounts;
+  baselineTests: TestOutcome[];
+  final: TestCounts | null;
+  verification: Verification | null;
+  cost: Cost;
+  startedAt: string;
+  durationMs: number;
+  artifactsDir: string;
+  events: RunEvent[];
+  error?: { code: string; message: string };
+}

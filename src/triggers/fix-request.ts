@@ -1,0 +1,36 @@
+// FixRequest (DESIGN.md §2): what every trigger (CLI, label, slash command, failing check) becomes.
+import { z } from 'zod';
+import { repoConfigSchema } from '../config/schema.ts';
+
+export const triggerKinds = ['cli', 'label', 'command', 'check', 'review'] as const;
+
+export const fixRequestSchema = z.object({
+  runId: z.string().regex(/^[a-z0-9-]{6,64}$/),
+  repository: z.object({
+    /** A local path or a git URL. Never carries credentials: those travel as an HTTP header (CloneAuth). */
+    cloneUrl: z.string().min(1),
+    /** Branch or ref to check out; null = the remote's default branch. */
+    ref: z.string().min(1).nullable(),
+    /** Exact commit to work on, when known (e.g. a pull request's head). */
+    sha: z.string().regex(/^[0-9a-f]{7,40}$/).nullable(),
+  }),
+  trigger: z.object({
+    kind: z.enum(triggerKinds),
+    number: z.number().int().positive().nullable(),
+    deliveryId: z.string().nullable(),
+    actor: z.string().nullable(),
+  }),
+  goal: z.string(),
+  instructions: z.string().optional(),
+  /** Lines a failing pull request changed: the strongest localization hint. */
+  hints: z.array(z.object({ file: z.string(), lines: z.array(z.number().int().positive()) })).default([]),
+  config: repoConfigSchema,
+});
+
+export type FixRequest = z.output<typeof fixRequestSchema>;
+
+/** Credentials for git over HTTP, passed as a header on the command line of each git call, never stored. */
+export interface CloneAuth {
+  /** Full header value, e.g. `Authorization: Basic ...`. */
+  header: string;
+}

@@ -1,0 +1,44 @@
+// The workspace port: an ephemeral clone of the target repository. The only way fixloop code
+// writes files of the target repository is through this API (DESIGN.md §1.3).
+
+export type ChangeKind = 'created' | 'modified' | 'deleted';
+
+export interface FileChange {
+  /** Repository-relative POSIX path. */
+  path: string;
+  kind: ChangeKind;
+  /** Lines added / removed against the baseline (0 for binary files). */
+  added: number;
+  removed: number;
+  binary: boolean;
+}
+
+/** An opaque saved state of the working tree, restorable with `restore`. */
+export interface Snapshot {
+  readonly id: string;
+  /** Files that differ from the baseline in this snapshot, with their content (null = deleted). */
+  readonly files: ReadonlyMap<string, Buffer | null>;
+}
+
+export interface Workspace {
+  /** Absolute path of the working tree. */
+  readonly root: string;
+  /** Commit SHA the workspace was cloned at. */
+  readonly baseSha: string;
+  readFile(path: string): Promise<string>;
+  /** Writes through the path policy: throws PathPolicyError for a refused path. */
+  writeFile(path: string, content: string): Promise<void>;
+  deleteFile(path: string): Promise<void>;
+  /** Repository files (not ignored, not .git), sorted, POSIX paths. */
+  listFiles(): Promise<string[]>;
+  /** Changes of the working tree against the baseline commit. */
+  changes(): Promise<FileChange[]>;
+  /** Unified diff of the working tree against the baseline, applicable with `git apply`; '' when unchanged. */
+  diff(): Promise<string>;
+  snapshot(): Promise<Snapshot>;
+  /** Makes the working tree equal to the snapshot (other changes reverted). */
+  restore(snapshot: Snapshot): Promise<void>;
+  /** Copies the working tree (with its changes) to a new directory, e.g. for parallel candidate validation. */
+  fork(): Promise<Workspace>;
+  dispose(): Promise<void>;
+}
