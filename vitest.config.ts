@@ -7,6 +7,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    reporters: ['default', './test/support/summary-reporter.ts'],
     env: {
       // A developer's or CI's git configuration must not change results (DESIGN.md §6).
       GIT_CONFIG_GLOBAL: '/dev/null',

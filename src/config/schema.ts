@@ -65,7 +65,7 @@ export const repoConfigSchema = z
     loop: z
       .object({
         maxAttempts: z.number().int().positive().max(100).default(5).describe('Most attempts in one run.'),
-        maxConsecutiveFailures: z.number().int().positive().max(100).default(3).describe('Failed gates in a row before the run escalates to a human.'),
+        maxConsecutiveFailures: z.number().int().positive().max(100).default(3).describe('Failed gates in a row without fewer failing tests before the run escalates to a human.'),
         timeBudget: seconds.default(3600).describe('Seconds the whole run may take; when spent the run stops and reports it.'),
       })
       .strict()

@@ -49,6 +49,8 @@ export interface EngineOutcome {
   cost: Cost;
   /** The engine has nothing more to try from this state (the cascade moves on). */
   gaveUp: boolean;
+  /** Engine-specific counters for the report and the benchmark (e.g. candidates, testExecutions). */
+  stats?: Record<string, number>;
 }
 
 export interface Engine {

@@ -72,6 +72,8 @@ export interface AttemptRecord {
   fingerprint: string | null;
   failingTests: TestOutcome[];
   cost: Cost;
+  /** Engine-specific counters (e.g. the repair engine's candidates and testExecutions). */
+  engineStats: Record<string, number>;
   durationMs: number;
   diffPath: string;
   logPath: string;

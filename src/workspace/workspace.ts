@@ -35,6 +35,8 @@ export interface Workspace {
   changes(): Promise<FileChange[]>;
   /** Unified diff of the working tree against the baseline, applicable with `git apply`; '' when unchanged. */
   diff(): Promise<string>;
+  /** Records the untracked files present now (made by setup or a test run) so they are never taken for changes. */
+  markEnvironment(): Promise<void>;
   snapshot(): Promise<Snapshot>;
   /** Makes the working tree equal to the snapshot (other changes reverted). */
   restore(snapshot: Snapshot): Promise<void>;

@@ -1,0 +1,126 @@
+// fixloop's command line: `fixloop run | serve`. Returns the exit code; never throws a user's mistake.
+import { Command, CommanderError, Option } from 'commander';
+import { ConfigError } from './config/config-error.ts';
+import { ENGINE_NAMES } from './config/schema.ts';
+import { EXIT } from './cli/exit-codes.ts';
+import { engineList, positiveInteger } from './cli/parse-values.ts';
+import { runCommand } from './cli/run-command.ts';
+import { UsageError } from './cli/usage-error.ts';
+import type { ConfigOverrides } from './config/apply-overrides.ts';
+import { describeError, errorCode, USER_ERROR_CODES } from './loop/run-error.ts';
+
+export interface CliIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+}
+
+const defaultIo: CliIo = {
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+};
+
+interface RunFlags {
+  test?: string;
+  setup?: string;
+  engine?: string;
+  script?: string;
+  maxAttempts?: string;
+  maxConsecutiveFailures?: string;
+  allow: string[];
+  protect: string[];
+  timeout?: string;
+  out?: string;
+  json?: boolean;
+  apply?: boolean;
+}
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+
+export async function main(argv: string[], io: CliIo = defaultIo): Promise<number> {
+  let exitCode: number = EXIT.ok;
+  const controller = new AbortController();
+  const onSignal = () => controller.abort();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+
+  const program = new Command('fixloop')
+    .description('Turns red tests green and proves it: a bounded fix loop judged by the test suite, replayed on a pristine checkout.')
+    .exitOverride()
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr, outputError: () => undefined })
+    .showHelpAfterError(false);
+
+  program
+    .command('run')
+    .description('Run a verified fix loop on a repository (a local path or a git URL).')
+    .argument('[repo]', 'local path or git URL of the repository', '.')
+    .option('--test <command>', 'the test command (its exit code is the gate)')
+    .option('--setup <command>', 'run once in each fresh checkout before the tests (e.g. "npm ci")')
+    .addOption(new Option('--engine <names>', `engine cascade, comma-separated (${ENGINE_NAMES.join(', ')}); default repair`))
+    .option('--script <command>', 'the command the script engine runs for each attempt')
+    .option('--max-attempts <n>', 'most attempts (default 5)')
+    .option('--max-consecutive-failures <n>', 'failed gates in a row before escalating (default 3)')
+    .option('--allow <glob>', 'a path a fix may change (repeatable; replaces paths.allowed)', collect, [])
+    .option('--protect <glob>', 'a path a fix may never change (repeatable; added to paths.protected)', collect, [])
+    .option('--timeout <seconds>', 'timeout of each setup, test and script command (default 600)')
+    .option('--out <dir>', 'artifacts directory (default .fixloop/runs/<run-id>)')
+    .option('--json', 'print the RunResult as JSON on stdout')
+    .option('--apply', "apply the verified patch to REPO's working tree")
+    .action(async (repo: string, flags: RunFlags) => {
+      exitCode = await runCommand({
+        repo,
+        overrides: toOverrides(flags),
+        ...(flags.out ? { out: flags.out } : {}),
+        json: flags.json === true,
+        apply: flags.apply === true,
+        stdout: io.stdout,
+        stderr: io.stderr,
+        signal: controller.signal,
+      });
+    });
+
+  program
+    .command('serve')
+    .description("Start the GitHub App (Probot's environment: APP_ID, PRIVATE_KEY or PRIVATE_KEY_PATH, WEBHOOK_SECRET, PORT).")
+    .action(async () => {
+      const { serve } = await import('./serve.ts');
+      await serve();
+    });
+
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return exitCode;
+  } catch (error) {
+    return reportError(error, io);
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
+
+function toOverrides(flags: RunFlags): ConfigOverrides {
+  const o: ConfigOverrides = { allow: flags.allow, protect: flags.protect };
+  if (flags.test !== undefined) o.test = flags.test;
+  if (flags.setup !== undefined) o.setup = flags.setup;
+  if (flags.engine !== undefined) o.engines = engineList(flags.engine);
+  if (flags.script !== undefined) o.script = flags.script;
+  if (flags.maxAttempts !== undefined) o.maxAttempts = positiveInteger('--max-attempts', flags.maxAttempts);
+  if (flags.maxConsecutiveFailures !== undefined) o.maxConsecutiveFailures = positiveInteger('--max-consecutive-failures', flags.maxConsecutiveFailures);
+  if (flags.timeout !== undefined) o.timeout = positiveInteger('--timeout', flags.timeout);
+  return o;
+}
+
+function reportError(error: unknown, io: CliIo): number {
+  if (error instanceof CommanderError) {
+    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return EXIT.ok;
+    let message = error.message.replace(/^error: /, '');
+    if (/--engine/.test(message)) message += `; the engines are: ${ENGINE_NAMES.join(', ')}`;
+    io.stderr(`fixloop: ${message}\nRun \`fixloop --help\` for usage.\n`);
+    return EXIT.usage;
+  }
+  if (error instanceof UsageError || error instanceof ConfigError || USER_ERROR_CODES.has(errorCode(error))) {
+    io.stderr(`fixloop: ${describeError(error)}\n`);
+    return EXIT.usage;
+  }
+  io.stderr(`fixloop: system error (${errorCode(error)}): ${describeError(error)}\n`);
+  return EXIT.system;
+}

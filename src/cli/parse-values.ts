@@ -1,0 +1,23 @@
+// Flag value parsers: each error names the flag and what it expected.
+import { ENGINE_NAMES, type EngineName } from '../config/schema.ts';
+import { UsageError } from './usage-error.ts';
+
+export function positiveInteger(flag: string, raw: string): number {
+  if (!/^\d+$/.test(raw.trim()) || Number(raw) < 1) throw new UsageError(`${flag} must be a positive integer (got \`${raw}\`)`);
+  return Number(raw);
+}
+
+export function engineList(raw: string): EngineName[] {
+  const names = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  if (names.length === 0) throw new UsageError(`--engine needs a name; the engines are: ${ENGINE_NAMES.join(', ')}`);
+  for (const name of names) {
+    if (!(ENGINE_NAMES as readonly string[]).includes(name)) throw new UsageError(`--engine: unknown engine \`${name}\`; the engines are: ${ENGINE_NAMES.join(', ')}`);
+  }
+  return names as EngineName[];
+}
+
+const GIT_URL = /^(https?:\/\/|ssh:\/\/|git:\/\/|file:\/\/|[\w.-]+@[\w.-]+:)/;
+
+export function isGitUrl(source: string): boolean {
+  return GIT_URL.test(source);
+}

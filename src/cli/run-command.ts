@@ -1,0 +1,80 @@
+// `fixloop run [REPO]`: one verified fix loop on a local path or a git URL.
+import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { applyOverrides, type ConfigOverrides } from '../config/apply-overrides.ts';
+import { loadConfigFile } from '../config/load-config-file.ts';
+import { defaultRepoConfig } from '../config/schema.ts';
+import { renderMarkdownReport } from '../report/render-markdown.ts';
+import { newRunId } from '../loop/run-id.ts';
+import { runFix } from '../loop/run-fix.ts';
+import { createProcessSandbox } from '../sandbox/process-sandbox.ts';
+import type { FixRequest } from '../triggers/fix-request.ts';
+import { applyPatchToUserTree } from '../workspace/create-workspace.ts';
+import { EXIT, exitCodeFor } from './exit-codes.ts';
+import { isGitUrl } from './parse-values.ts';
+import { createTerminalProgress } from './terminal-progress.ts';
+import { UsageError } from './usage-error.ts';
+
+export interface RunCommandOptions {
+  repo: string;
+  overrides: ConfigOverrides;
+  out?: string;
+  json: boolean;
+  apply: boolean;
+  /** Where the report and JSON go (stdout) and where progress goes (stderr); injectable for tests. */
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  signal?: AbortSignal;
+}
+
+export async function runCommand(options: RunCommandOptions): Promise<number> {
+  const remote = isGitUrl(options.repo);
+  const localDir = remote ? null : resolve(options.repo);
+  if (localDir !== null) {
+    if (!existsSync(localDir)) throw new UsageError(`REPO \`${options.repo}\` does not exist`);
+    if (!statSync(localDir).isDirectory()) throw new UsageError(`REPO \`${options.repo}\` is not a directory`);
+  }
+  if (options.apply && localDir === null) throw new UsageError('--apply needs a local REPO (it applies the verified patch to that working tree)');
+
+  // A local repository's file is checked before anything runs, so a bad key fails fast.
+  const initial = localDir ? applyOverrides((await loadConfigFile(localDir)).config, options.overrides) : applyOverrides(defaultRepoConfig(), options.overrides);
+  if (localDir && !initial.test.command) {
+    throw new UsageError('no test command: pass --test "<command>" or set `test.command` in fixloop.yml');
+  }
+
+  const runId = newRunId();
+  const request: FixRequest = {
+    runId,
+    repository: { cloneUrl: localDir ?? options.repo, ref: null, sha: null },
+    trigger: { kind: 'cli', number: null, deliveryId: null, actor: null },
+    goal: 'Make the failing tests pass.',
+    hints: [],
+    config: initial,
+  };
+  const progress = options.json ? undefined : createTerminalProgress(options.stderr);
+  const result = await runFix(request, {
+    sandbox: createProcessSandbox(),
+    artifactsRoot: resolve('.fixloop', 'runs'),
+    ...(options.out ? { artifactsDir: resolve(options.out) } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(progress ? { onProgress: progress } : {}),
+    // The repository's own file, read from the clone, with the flags on top.
+    resolveConfig: async (root) => applyOverrides((await loadConfigFile(root)).config, options.overrides),
+  });
+
+  if (options.json) options.stdout(`${JSON.stringify(result, null, 2)}\n`);
+  else options.stdout(`\n${renderMarkdownReport(result)}`);
+
+  let code = exitCodeFor(result);
+  if (result.status === 'error' && !options.json) options.stderr(`fixloop: ${result.error?.message ?? 'error'}\n`);
+  if (options.apply && localDir && result.status === 'tests_green') {
+    try {
+      await applyPatchToUserTree(localDir, result.patch);
+      options.stderr(`fixloop: applied the verified patch to ${localDir}\n`);
+    } catch (error) {
+      options.stderr(`fixloop: --apply refused: ${(error as Error).message}\nThe patch is kept in ${result.artifactsDir}.\n`);
+      code = EXIT.usage;
+    }
+  }
+  return code;
+}

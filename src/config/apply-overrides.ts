@@ -1,0 +1,37 @@
+// CLI flags override the repository's file (issue: "flags override the file").
+import { validateRepoConfig } from './parse-config.ts';
+import type { EngineName, RepoConfig } from './schema.ts';
+
+export interface ConfigOverrides {
+  test?: string;
+  setup?: string;
+  engines?: EngineName[];
+  script?: string;
+  maxAttempts?: number;
+  maxConsecutiveFailures?: number;
+  /** Replaces `paths.allowed`. */
+  allow?: string[];
+  /** Added to `paths.protected`: a flag can tighten the defaults, never loosen them. */
+  protect?: string[];
+  /** Seconds, for test, setup and script commands. */
+  timeout?: number;
+}
+
+export function applyOverrides(config: RepoConfig, o: ConfigOverrides): RepoConfig {
+  const merged = structuredClone(config);
+  if (o.test !== undefined) merged.test.command = o.test;
+  if (o.setup !== undefined) merged.setup.command = o.setup;
+  if (o.engines !== undefined) merged.engines = o.engines;
+  if (o.script !== undefined) merged.script.command = o.script;
+  if (o.maxAttempts !== undefined) merged.loop.maxAttempts = o.maxAttempts;
+  if (o.maxConsecutiveFailures !== undefined) merged.loop.maxConsecutiveFailures = o.maxConsecutiveFailures;
+  if (o.allow !== undefined && o.allow.length > 0) merged.paths.allowed = o.allow;
+  if (o.protect !== undefined) merged.paths.protected = [...new Set([...merged.paths.protected, ...o.protect])];
+  if (o.timeout !== undefined) {
+    merged.test.timeout = o.timeout;
+    merged.setup.timeout = o.timeout;
+    merged.script.timeout = o.timeout;
+  }
+  // Re-validate: flags obey the same rules as the file.
+  return validateRepoConfig(merged, 'command-line flags');
+}

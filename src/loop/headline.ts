@@ -1,0 +1,45 @@
+// One sentence per run, for the terminal, the status comment and the PR title area.
+import type { RunResult } from '../report/run-result.ts';
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+export function headlineFor(result: RunResult): string {
+  const attempts = plural(result.attempts.length, 'attempt');
+  switch (result.status) {
+    case 'tests_green': {
+      const fixed = result.verification?.failToPass.length ?? 0;
+      const total = result.final?.parsed ? `, ${result.final.passed}/${result.final.total} passing` : '';
+      return `Verified fix after ${attempts}: ${fixed > 0 ? `${plural(fixed, 'failing test')} now pass` : 'the suite now passes'}; replayed on a pristine checkout${total}, no test weakened.`;
+    }
+    case 'nothing_to_fix':
+      return `Nothing to fix: the test suite already passes${result.baseline.parsed ? ` (${plural(result.baseline.passed, 'test')})` : ''}. Add a failing test that shows the bug and run again.`;
+    case 'escalated':
+      return `Escalated to a human after ${attempts}: ${stopText(result)}.`;
+    case 'failed_to_green':
+      return `Not fixed after ${attempts}: ${stopText(result)}.`;
+    case 'error':
+      return `Error: ${result.error?.message.split('\n')[0] ?? 'unknown'}`;
+  }
+}
+
+function stopText(result: RunResult): string {
+  const failing = result.final?.parsed ? `${plural(result.final.failed, 'test')} still failing` : 'the suite still fails';
+  switch (result.stopReason) {
+    case 'no_progress':
+      return `no progress (the same failure twice); ${failing}`;
+    case 'consecutive_failures':
+      return `too many failed attempts in a row without progress; ${failing}`;
+    case 'engines_exhausted':
+      return `every engine gave up; ${failing}`;
+    case 'time_budget':
+      return `the time budget was spent; ${failing}`;
+    case 'max_attempts':
+      return `all attempts used; ${failing}`;
+    case 'verification_failed':
+      return 'the patch did not pass verification';
+    case 'cancelled':
+      return 'cancelled';
+    default:
+      return failing;
+  }
+}

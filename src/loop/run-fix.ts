@@ -1,0 +1,237 @@
+// One run, end to end: workspace → setup → baseline gate → fix loop → verification → RunResult.
+// The CLI and the GitHub App both call this; neither knows how the other starts it.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError } from '../config/config-error.ts';
+import type { RepoConfig } from '../config/schema.ts';
+import { createEngines } from '../engines/create-engines.ts';
+import type { Engine } from '../engines/engine.ts';
+import type { GateResult } from '../gate/gate-result.ts';
+import { runGate } from '../gate/run-gate.ts';
+import { emptyReport } from '../gate/test-report.ts';
+import { renderMarkdownReport } from '../report/render-markdown.ts';
+import type { RunEvent, RunResult, RunStatus, StopReason } from '../report/run-result.ts';
+import { failingCount, testCounts, testOutcomes } from '../report/summarize.ts';
+import type { Sandbox } from '../sandbox/sandbox.ts';
+import type { CloneAuth, FixRequest } from '../triggers/fix-request.ts';
+import { checkConstraints } from '../verify/constraints.ts';
+import { replayPatch } from '../verify/replay-patch.ts';
+import { createWorkspace } from '../workspace/create-workspace.ts';
+import { createPathPolicy, type PathPolicy } from '../workspace/path-policy.ts';
+import type { Workspace } from '../workspace/workspace.ts';
+import { createArtifacts } from './artifacts.ts';
+import type { AttemptLog } from './attempt-log.ts';
+import { runFixLoop, type FixLoopOutcome } from './fix-loop.ts';
+import type { ProgressListener, RunProgress } from './progress.ts';
+import { describeError, errorCode } from './run-error.ts';
+import { headlineFor } from './headline.ts';
+
+export type { RunProgress } from './progress.ts';
+
+export interface RunFixDeps {
+  sandbox: Sandbox;
+  /** The run's artifacts go to `<artifactsRoot>/<runId>/` unless `artifactsDir` names the exact directory. */
+  artifactsRoot: string;
+  artifactsDir?: string;
+  auth?: CloneAuth;
+  signal?: AbortSignal;
+  onProgress?: ProgressListener;
+  tmpRoot?: string;
+  /** Called once the workspace exists, to read the repository's own configuration (the CLI's case). */
+  resolveConfig?: (workspaceRoot: string) => Promise<RepoConfig>;
+  /** Engines by name; defaults to the built-in ones. */
+  createEngines?: (config: RepoConfig) => Engine[];
+}
+
+export async function runFix(request: FixRequest, deps: RunFixDeps): Promise<RunResult> {
+  const started = Date.now();
+  const startedAt = new Date(started).toISOString();
+  const events: RunEvent[] = [];
+  const note = (kind: string, message: string) => events.push({ at: new Date().toISOString(), kind, message });
+  const progress = (p: RunProgress) => {
+    note(p.phase, p.message);
+    deps.onProgress?.(p);
+  };
+  const signal = deps.signal ?? new AbortController().signal;
+  const artifacts = await createArtifacts(deps.artifactsDir ?? join(deps.artifactsRoot, request.runId));
+  const scratch = await mkdtemp(join(deps.tmpRoot ?? tmpdir(), 'fixloop-'));
+  let config = request.config;
+  let workspace: Workspace | null = null;
+
+  const base: RunResult = {
+    runId: request.runId,
+    status: 'error',
+    headline: '',
+    repository: { source: request.repository.cloneUrl, ref: request.repository.ref, sha: request.repository.sha ?? '' },
+    testCommand: config.test.command ?? '',
+    engines: [...config.engines],
+    engine: null,
+    sandbox: deps.sandbox.backend,
+    attempts: [],
+    patch: '',
+    filesChanged: [],
+    baseline: testCounts(emptyReport()),
+    baselineTests: [],
+    final: null,
+    verification: null,
+    cost: { usd: 0, tokens: 0 },
+    startedAt,
+    durationMs: 0,
+    artifactsDir: artifacts.dir,
+    events,
+  };
+
+  const finish = async (result: RunResult): Promise<RunResult> => {
+    result.durationMs = Date.now() - started;
+    result.headline = headlineFor(result);
+    progress({ phase: 'done', message: result.headline });
+    await artifacts.writeReport(renderMarkdownReport(result), result);
+    return result;
+  };
+
+  try {
+    // The policy is read through a holder: the repository's configuration is only known after the clone.
+    let policy: PathPolicy = createPathPolicy(config.paths);
+    const policyHolder: PathPolicy = { check: (path) => policy.check(path) };
+    progress({ phase: 'clone', message: `cloning ${request.repository.cloneUrl}` });
+    const created = await createWorkspace({
+      source: request.repository.cloneUrl,
+      ref: request.repository.ref,
+      sha: request.repository.sha,
+      tmpRoot: scratch,
+      policy: policyHolder,
+      ...(deps.auth ? { auth: deps.auth } : {}),
+    });
+    workspace = created.workspace;
+    const ws = workspace;
+    base.repository.sha = ws.baseSha;
+    if (created.dirty) note('clone', 'the repository has uncommitted changes; fixloop works on its last commit');
+    if (deps.resolveConfig) {
+      config = await deps.resolveConfig(ws.root);
+      policy = createPathPolicy(config.paths);
+      base.testCommand = config.test.command ?? '';
+      base.engines = [...config.engines];
+    }
+    const testCommand = config.test.command;
+    if (!testCommand) throw new ConfigError('no test command: pass --test "<command>" or set `test.command` in fixloop.yml', 'test.command');
+    const engines = (deps.createEngines ?? createEngines)(config);
+    const deadline = started + config.loop.timeBudget * 1000;
+
+    if (config.setup.command) {
+      progress({ phase: 'setup', message: `setup: ${config.setup.command}` });
+      const setup = await deps.sandbox.run({ command: config.setup.command, cwd: ws.root, timeoutMs: config.setup.timeout * 1000, env: config.env, signal });
+      if (setup.exitCode !== 0) {
+        const tail = setup.output.split('\n').slice(-20).join('\n');
+        return await finish({
+          ...base,
+          status: 'error',
+          error: { code: 'SETUP_FAILED', message: `the setup command \`${config.setup.command}\` failed (${setup.timedOut ? 'timed out' : `exit ${setup.exitCode ?? setup.signal}`}):\n${tail}` },
+        });
+      }
+    }
+    await ws.markEnvironment();
+
+    const gateIn = (log?: AttemptLog) => async (): Promise<GateResult> => {
+      const remaining = Math.max(1000, deadline - Date.now());
+      const gate = await runGate(deps.sandbox, {
+        command: testCommand,
+        cwd: ws.root,
+        timeoutMs: Math.min(config.test.timeout * 1000, remaining),
+        env: config.env,
+        signal,
+        ...(config.test.report ? { reportFile: config.test.report } : {}),
+      });
+      log?.section(`gate: ${testCommand}`, gate.output);
+      return gate;
+    };
+    progress({ phase: 'baseline', message: `baseline: ${testCommand}` });
+    const baseline = await gateIn()();
+    await ws.markEnvironment();
+    await artifacts.writeAttempt(0, '', `==== baseline: ${testCommand} ====\n${baseline.output}`);
+    base.baseline = testCounts(baseline.report);
+    base.baselineTests = testOutcomes(baseline.report);
+    progress({ phase: 'baseline', failing: failingCount(baseline), message: baselineMessage(baseline) });
+
+    if (baseline.passed) {
+      return await finish({ ...base, status: 'nothing_to_fix', final: testCounts(baseline.report) });
+    }
+
+    const outcome = await runFixLoop({
+      workspace: ws,
+      sandbox: deps.sandbox,
+      config,
+      engines,
+      baseline,
+      goal: request.goal,
+      ...(request.instructions !== undefined ? { instructions: request.instructions } : {}),
+      hints: request.hints,
+      signal,
+      deadline,
+      checkChanges: async () => checkConstraints(await ws.changes(), policy, config.constraints),
+      runGate: (log) => gateIn(log)(),
+      verify: async (patch, log) =>
+        replayPatch({
+          mirror: created.mirror,
+          baseSha: ws.baseSha,
+          patch,
+          changes: await ws.changes(),
+          baseline: baseline.report,
+          config,
+          policy,
+          sandbox: deps.sandbox,
+          scratchDir: scratch,
+          signal,
+          log: log.add,
+        }),
+      artifacts,
+      onProgress: progress,
+      volatileRoots: [ws.root, scratch],
+    });
+    return await finish(resultFromLoop(base, outcome));
+  } catch (error) {
+    const code = errorCode(error);
+    if (code === 'INTERNAL') note('error', describeError(error));
+    return await finish({ ...base, status: 'error', error: { code, message: describeError(error) } });
+  } finally {
+    await workspace?.dispose().catch(() => undefined);
+    await rm(scratch, { recursive: true, force: true }).catch(() => undefined);
+  }
+}
+
+function resultFromLoop(base: RunResult, outcome: FixLoopOutcome): RunResult {
+  const last = outcome.attempts.at(-1);
+  const status: RunStatus = outcome.green ? 'tests_green' : escalates(outcome.stopReason) ? 'escalated' : 'failed_to_green';
+  const result: RunResult = {
+    ...base,
+    status,
+    engine: outcome.engine,
+    attempts: outcome.attempts,
+    patch: outcome.green ? outcome.patch : '',
+    filesChanged: outcome.green && last ? last.changes : [],
+    final: outcome.verification?.gate?.counts ?? testCounts(outcome.lastGate.report),
+    verification: outcome.verification,
+    cost: outcome.cost,
+  };
+  if (outcome.stopReason) {
+    result.stopReason = outcome.stopReason;
+    note(result, 'stop', outcome.explanation);
+  }
+  return result;
+}
+
+function note(result: RunResult, kind: string, message: string): void {
+  result.events.push({ at: new Date().toISOString(), kind, message });
+}
+
+/** Stops that need a person: the loop saw no way forward, as opposed to running out of budget. */
+function escalates(reason: StopReason | null): boolean {
+  return reason === 'no_progress' || reason === 'consecutive_failures' || reason === 'engines_exhausted';
+}
+
+function baselineMessage(gate: GateResult): string {
+  if (gate.passed) return `baseline: green${gate.report.parsed ? ` (${gate.report.passed} passing)` : ''}`;
+  if (!gate.report.parsed) return `baseline: failing (${gate.reason}${gate.exitCode !== undefined ? ` ${gate.exitCode}` : ''}; per-test details unknown)`;
+  return `baseline: ${gate.report.failed} failing of ${gate.report.total}`;
+}
+

@@ -1,0 +1,155 @@
+// Renders a RunResult as Markdown: the terminal report, report.md, and (on GitHub) PR bodies and comments.
+import type { AttemptRecord, Finding, RunResult, RunStatus, TestCounts } from './run-result.ts';
+import { redactSecrets } from './redact.ts';
+
+const STATUS_TITLE: Record<RunStatus, string> = {
+  tests_green: '✅ Verified fix',
+  failed_to_green: '❌ Not fixed',
+  escalated: '⚠️ Escalated to a human',
+  nothing_to_fix: '➖ Nothing to fix',
+  error: '💥 Error',
+};
+
+export interface RenderOptions {
+  /** Longest diff shown inline; longer patches are cut (the full patch is an artifact). */
+  maxDiffChars?: number;
+}
+
+export function renderMarkdownReport(result: RunResult, options: RenderOptions = {}): string {
+  const out: string[] = [];
+  out.push(`## fixloop: ${STATUS_TITLE[result.status]}`, '', result.headline, '');
+  if (result.error) out.push('```text', result.error.message, '```', '');
+  if (result.status !== 'error' || result.baseline.total > 0) out.push(...testsTable(result), '');
+  if (result.verification) out.push(...verificationSection(result), '');
+  if (result.status === 'tests_green') out.push(...patchSection(result, options.maxDiffChars ?? 20_000), '');
+  else if (result.status === 'failed_to_green' || result.status === 'escalated') out.push(...failingSection(result), '');
+  if (result.attempts.length > 0) out.push(...attemptsSection(result.attempts), '');
+  out.push(...runSection(result));
+  return redactSecrets(`${out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`);
+}
+
+function counts(c: TestCounts | null, key: 'passed' | 'failed' | 'skipped' | 'total'): string {
+  if (!c) return '–';
+  return c.parsed ? String(c[key]) : '?';
+}
+
+function testsTable(result: RunResult): string[] {
+  const finalTitle = result.verification?.replayed ? 'Final (replayed)' : 'Final';
+  const rows = [
+    `| Tests | Baseline | ${finalTitle} |`,
+    '| --- | ---: | ---: |',
+    ...(['passed', 'failed', 'skipped', 'total'] as const).map((k) => `| ${k[0]?.toUpperCase()}${k.slice(1)} | ${counts(result.baseline, k)} | ${counts(result.final, k)} |`),
+  ];
+  if (!result.baseline.parsed) rows.push('', '_The test output could not be parsed into per-test results: the exit code alone decided._');
+  return rows;
+}
+
+function list(title: string, ids: string[], max = 20): string {
+  if (ids.length === 0) return `- ${title}: none`;
+  const shown = ids.slice(0, max).map((id) => `\`${id}\``).join(', ');
+  return `- ${title} (${ids.length}): ${shown}${ids.length > max ? `, … ${ids.length - max} more` : ''}`;
+}
+
+function findingLines(findings: Finding[]): string[] {
+  return findings.map((f) => `  - **${f.kind}**: ${f.message}`);
+}
+
+function verificationSection(result: RunResult): string[] {
+  const v = result.verification;
+  if (!v) return [];
+  return [
+    '### Verification',
+    `- Replayed on a pristine checkout: ${v.replayed ? (v.gate?.passed ? 'yes, full suite green' : 'yes, full suite **failing**') : '**no**'}`,
+    list('Fail → pass', v.failToPass),
+    list('Pass → fail', v.passToFail),
+    list('Still failing', v.stillFailing),
+    list('Newly skipped', v.newlySkipped),
+    v.findings.length === 0 ? '- Constraints and test integrity: all held' : '- Findings:',
+    ...findingLines(v.findings),
+  ];
+}
+
+function fence(text: string): string {
+  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  return '`'.repeat(longest + 1);
+}
+
+function diffBlock(patch: string, maxChars: number): string[] {
+  const shown = patch.length > maxChars ? `${patch.slice(0, maxChars)}\n… (cut: the full patch is in the artifacts)\n` : patch;
+  const f = fence(shown);
+  return [`${f}diff`, shown.trimEnd(), f];
+}
+
+function patchSection(result: RunResult, maxDiffChars: number): string[] {
+  const added = result.filesChanged.reduce((n, c) => n + c.added, 0);
+  const removed = result.filesChanged.reduce((n, c) => n + c.removed, 0);
+  return [
+    '### Patch',
+    `${result.filesChanged.length} file(s) changed, +${added} −${removed}, by engine \`${result.engine ?? '?'}\`.`,
+    '',
+    '| File | Change | + | − |',
+    '| --- | --- | ---: | ---: |',
+    ...result.filesChanged.map((c) => `| \`${c.path}\` | ${c.kind} | ${c.added} | ${c.removed} |`),
+    '',
+    '<details><summary>Diff</summary>',
+    '',
+    ...diffBlock(result.patch, maxDiffChars),
+    '',
+    '</details>',
+  ];
+}
+
+function failingSection(result: RunResult): string[] {
+  const last = [...result.attempts].reverse().find((a) => a.gate !== null);
+  const failing = last?.failingTests ?? result.baselineTests.filter((t) => t.status === 'failed');
+  const lines = ['### Still failing'];
+  if (failing.length === 0) lines.push('_No per-test details: see the attempt logs._');
+  for (const t of failing.slice(0, 20)) lines.push(`- \`${t.id}\`${t.message ? `: ${oneLine(t.message)}` : ''}`);
+  if (failing.length > 20) lines.push(`- … ${failing.length - 20} more`);
+  return lines;
+}
+
+function oneLine(text: string, max = 200): string {
+  const line = text.split('\n').find((l) => l.trim().length > 0)?.trim() ?? '';
+  return line.length > max ? `${line.slice(0, max)}…` : line;
+}
+
+function attemptResult(a: AttemptRecord): string {
+  if (a.findings.length > 0 && !a.gate?.passed) return `rejected: ${a.findings[0]?.kind}`;
+  if (!a.gate) return 'no gate';
+  if (a.gate.passed) return a.findings.length > 0 ? `green, not verified (${a.findings[0]?.kind})` : 'green';
+  return a.gate.reason ?? 'failed';
+}
+
+function attemptsSection(attempts: AttemptRecord[]): string[] {
+  return [
+    '### Attempts',
+    '| # | Engine | Started from | Result | Failing | Summary | Time |',
+    '| ---: | --- | --- | --- | ---: | --- | ---: |',
+    ...attempts.map(
+      (a) =>
+        `| ${a.attempt} | ${a.engine} | ${a.startedFrom} | ${attemptResult(a)} | ${a.gate ? counts(a.gate.counts, 'failed') : '–'} | ${oneLine(a.summary, 120).replace(/\|/g, '\\|')} | ${(a.durationMs / 1000).toFixed(1)} s |`,
+    ),
+    ...attempts.filter((a) => a.findings.length > 0 && !a.gate?.passed).flatMap((a) => [`- Attempt ${a.attempt} findings:`, ...findingLines(a.findings)]),
+  ];
+}
+
+function runSection(result: RunResult): string[] {
+  const sandbox =
+    result.sandbox === 'process'
+      ? '`process` ⚠️ no isolation beyond a scrubbed environment, timeouts and output caps'
+      : `\`${result.sandbox}\``;
+  return [
+    '<details><summary>Run details</summary>',
+    '',
+    `- Run: \`${result.runId}\`, ${result.startedAt}, ${(result.durationMs / 1000).toFixed(1)} s`,
+    `- Repository: \`${result.repository.source}\`${result.repository.ref ? ` (${result.repository.ref})` : ''} at \`${result.repository.sha.slice(0, 12) || '?'}\``,
+    `- Test command: \`${result.testCommand || '(none)'}\``,
+    `- Engines: ${result.engines.map((e) => `\`${e}\``).join(' → ')}`,
+    `- Cost: $${result.cost.usd.toFixed(2)}, ${result.cost.tokens} tokens`,
+    `- Sandbox: ${sandbox}`,
+    `- Artifacts: \`${result.artifactsDir}\``,
+    '',
+    '</details>',
+  ];
+}
