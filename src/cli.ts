@@ -30,6 +30,7 @@ interface RunFlags {
   protect: string[];
   timeout?: string;
   out?: string;
+  base?: string;
   json?: boolean;
   apply?: boolean;
 }
@@ -63,6 +64,7 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
     .option('--protect <glob>', 'a path a fix may never change (repeatable; added to paths.protected)', collect, [])
     .option('--timeout <seconds>', 'timeout of each setup, test and script command (default 600)')
     .option('--out <dir>', 'artifacts directory (default .fixloop/runs/<run-id>)')
+    .option('--base <ref>', 'base ref of the change being fixed: its diff guides fault localization')
     .option('--json', 'print the RunResult as JSON on stdout')
     .option('--apply', "apply the verified patch to REPO's working tree")
     .action(async (repo: string, flags: RunFlags) => {
@@ -70,6 +72,7 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
         repo,
         overrides: toOverrides(flags),
         ...(flags.out ? { out: flags.out } : {}),
+        ...(flags.base ? { base: flags.base } : {}),
         json: flags.json === true,
         apply: flags.apply === true,
         stdout: io.stdout,

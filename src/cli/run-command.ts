@@ -18,6 +18,8 @@ import { UsageError } from './usage-error.ts';
 export interface RunCommandOptions {
   repo: string;
   overrides: ConfigOverrides;
+  /** Base ref whose diff to HEAD is the strongest localization hint. */
+  base?: string;
   out?: string;
   json: boolean;
   apply: boolean;
@@ -41,11 +43,14 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
   if (localDir && !initial.test.command) {
     throw new UsageError('no test command: pass --test "<command>" or set `test.command` in fixloop.yml');
   }
+  if (initial.engines.includes('script') && !initial.script.command) {
+    throw new UsageError('the script engine needs a command: pass --script "<command>" or set `script.command` in fixloop.yml');
+  }
 
   const runId = newRunId();
   const request: FixRequest = {
     runId,
-    repository: { cloneUrl: localDir ?? options.repo, ref: null, sha: null },
+    repository: { cloneUrl: localDir ?? options.repo, ref: null, sha: null, baseRef: options.base ?? null },
     trigger: { kind: 'cli', number: null, deliveryId: null, actor: null },
     goal: 'Make the failing tests pass.',
     hints: [],

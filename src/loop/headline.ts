@@ -9,7 +9,7 @@ export function headlineFor(result: RunResult): string {
     case 'tests_green': {
       const fixed = result.verification?.failToPass.length ?? 0;
       const total = result.final?.parsed ? `, ${result.final.passed}/${result.final.total} passing` : '';
-      return `Verified fix after ${attempts}: ${fixed > 0 ? `${plural(fixed, 'failing test')} now pass` : 'the suite now passes'}; replayed on a pristine checkout${total}, no test weakened.`;
+      return `Verified fix after ${attempts}: ${fixed === 0 ? 'the suite now passes' : fixed === 1 ? '1 failing test now passes' : `${fixed} failing tests now pass`}; replayed on a pristine checkout${total}, no test weakened.`;
     }
     case 'nothing_to_fix':
       return `Nothing to fix: the test suite already passes${result.baseline.parsed ? ` (${plural(result.baseline.passed, 'test')})` : ''}. Add a failing test that shows the bug and run again.`;

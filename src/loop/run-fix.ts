@@ -24,7 +24,8 @@ import { createArtifacts } from './artifacts.ts';
 import type { AttemptLog } from './attempt-log.ts';
 import { runFixLoop, type FixLoopOutcome } from './fix-loop.ts';
 import type { ProgressListener, RunProgress } from './progress.ts';
-import { describeError, errorCode } from './run-error.ts';
+import { describeError, errorCode, RunError } from './run-error.ts';
+import { changedLinesSince } from './changed-lines.ts';
 import { headlineFor } from './headline.ts';
 
 export type { RunProgress } from './progress.ts';
@@ -113,6 +114,15 @@ export async function runFix(request: FixRequest, deps: RunFixDeps): Promise<Run
       base.testCommand = config.test.command ?? '';
       base.engines = [...config.engines];
     }
+    const hints = [...request.hints];
+    if (request.repository.baseRef) {
+      try {
+        hints.push(...(await changedLinesSince(created.mirror, request.repository.baseRef, ws.baseSha)));
+      } catch {
+        throw new RunError('BASE_REF_NOT_FOUND', `the base ref \`${request.repository.baseRef}\` was not found in the repository`);
+      }
+      note('clone', `localization hints: ${hints.length} file(s) changed since ${request.repository.baseRef}`);
+    }
     const testCommand = config.test.command;
     if (!testCommand) throw new ConfigError('no test command: pass --test "<command>" or set `test.command` in fixloop.yml', 'test.command');
     const engines = (deps.createEngines ?? createEngines)(config);
@@ -165,7 +175,7 @@ export async function runFix(request: FixRequest, deps: RunFixDeps): Promise<Run
       baseline,
       goal: request.goal,
       ...(request.instructions !== undefined ? { instructions: request.instructions } : {}),
-      hints: request.hints,
+      hints,
       signal,
       deadline,
       checkChanges: async () => checkConstraints(await ws.changes(), policy, config.constraints),

@@ -13,6 +13,8 @@ export const fixRequestSchema = z.object({
     ref: z.string().min(1).nullable(),
     /** Exact commit to work on, when known (e.g. a pull request's head). */
     sha: z.string().regex(/^[0-9a-f]{7,40}$/).nullable(),
+    /** Base of the change being fixed (e.g. a pull request's base): its diff is a localization hint. */
+    baseRef: z.string().min(1).nullable().default(null),
   }),
   trigger: z.object({
     kind: z.enum(triggerKinds),

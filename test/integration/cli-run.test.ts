@@ -1,0 +1,262 @@
+// `fixloop run` end to end: real git repositories, real child processes, real test runners.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { RunResult } from '../../src/report/run-result.ts';
+import { git, makeRepo, removeAll } from '../support/git-fixture.ts';
+import { runCli } from '../support/run-cli.ts';
+
+const dirs: string[] = [];
+afterAll(() => removeAll(dirs));
+
+const NODE_PROJECT = {
+  'package.json': '{ "name": "calc", "type": "module", "private": true }\n',
+  'src/math.js': 'export function add(a, b) {\n  return a - b;\n}\n\nexport function mul(a, b) {\n  return a * b;\n}\n',
+  'test/math.test.js': [
+    "import assert from 'node:assert/strict';",
+    "import { test } from 'node:test';",
+    "import { add, mul } from '../src/math.js';",
+    '',
+    "test('add sums two numbers', () => {",
+    '  assert.equal(add(2, 3), 5);',
+    '});',
+    '',
+    "test('mul multiplies', () => {",
+    '  assert.equal(mul(2, 3), 6);',
+    '});',
+    '',
+  ].join('\n'),
+};
+
+const FIX_ADD = "sed -i 's/a - b/a + b/' src/math.js";
+
+async function repo(files: Record<string, string>, options: { git?: boolean } = {}): Promise<string> {
+  const dir = await makeRepo(files, options);
+  dirs.push(dir);
+  return dir;
+}
+
+async function fixloop(args: string[], env: Record<string, string> = {}) {
+  const cwd = await repo({});
+  const out = join(cwd, 'out');
+  const run = await runCli(['run', ...args, '--out', out], { cwd, env });
+  return { ...run, out };
+}
+
+function json(stdout: string): RunResult {
+  return JSON.parse(stdout) as RunResult;
+}
+
+function allArtifacts(out: string): string {
+  return readdirSync(out)
+    .map((f) => readFileSync(join(out, f), 'utf8'))
+    .join('\n');
+}
+
+describe('fixloop run', () => {
+  it('turns a failing node --test suite green with the script engine, replayed and compared per test', async () => {
+    const project = await repo(NODE_PROJECT);
+    const run = await fixloop([project, '--test', 'node --test', '--engine', 'script', '--script', FIX_ADD, '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    const result = json(run.stdout);
+    expect(result.status).toBe('tests_green');
+    expect(result.attempts).toHaveLength(1);
+    expect(result.engine).toBe('script');
+    expect(result.patch).toContain('+  return a + b;');
+    expect(result.filesChanged).toEqual([expect.objectContaining({ path: 'src/math.js', kind: 'modified', added: 1, removed: 1 })]);
+    expect(result.baseline).toMatchObject({ passed: 1, failed: 1, total: 2, parsed: true });
+    expect(result.final).toMatchObject({ passed: 2, failed: 0, total: 2 });
+    expect(result.verification).toMatchObject({ replayed: true, passed: true, passToFail: [], findings: [] });
+    expect(result.verification?.failToPass).toEqual([expect.stringContaining('add sums two numbers')]);
+    for (const f of ['attempt-1.diff', 'attempt-1.log', 'report.md', 'result.json']) expect(existsSync(join(run.out, f)), f).toBe(true);
+    expect(readFileSync(join(run.out, 'attempt-1.diff'), 'utf8')).toContain('a + b');
+    // REPO itself is never modified without --apply.
+    expect(readFileSync(join(project, 'src/math.js'), 'utf8')).toContain('a - b');
+    expect(git(project, 'status', '--porcelain')).toBe('');
+  });
+
+  it('prints live progress and the Markdown report without --json', async () => {
+    const project = await repo(NODE_PROJECT);
+    const run = await fixloop([project, '--test', 'node --test', '--engine', 'script', '--script', FIX_ADD]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(/baseline: 1 failing of 2/);
+    expect(run.stderr).toMatch(/attempt 1\/5 \(script\)/);
+    expect(run.stdout).toContain('## fixloop: ✅ Verified fix');
+    expect(run.stdout).toContain('Fail → pass (1)');
+  });
+
+  it('fixes a vitest suite', async () => {
+    const project = await repo({
+      'src/range.js': 'export function inRange(x, lo, hi) {\n  return x >= lo && x < hi;\n}\n',
+      'src/range.test.js': "import { inRange } from './range.js';\n\ntest('includes the upper bound', () => {\n  expect(inRange(5, 1, 5)).toBe(true);\n});\n\ntest('excludes below', () => {\n  expect(inRange(0, 1, 5)).toBe(false);\n});\n",
+    });
+    const run = await fixloop([project, '--test', 'vitest run --globals', '--engine', 'script', '--script', "sed -i 's/x < hi/x <= hi/' src/range.js", '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    const result = json(run.stdout);
+    expect(result.status).toBe('tests_green');
+    expect(result.baseline).toMatchObject({ failed: 1, format: 'vitest' });
+    expect(result.verification?.failToPass).toEqual([expect.stringContaining('includes the upper bound')]);
+  });
+
+  it('fixes a pytest suite', async () => {
+    const project = await repo({
+      'calc.py': 'def average(values):\n    return sum(values) / (len(values) + 1)\n',
+      'tests/test_calc.py': 'from calc import average\n\n\ndef test_average():\n    assert average([2, 4]) == 3\n\n\ndef test_single():\n    assert average([5]) == 5\n',
+    });
+    const run = await fixloop([project, '--test', 'python3 -m pytest -q', '--engine', 'script', '--script', "sed -i 's/(len(values) + 1)/len(values)/' calc.py", '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    const result = json(run.stdout);
+    expect(result.status).toBe('tests_green');
+    expect(result.baseline).toMatchObject({ failed: 2, passed: 0, format: 'pytest' });
+    expect(result.verification?.failToPass).toEqual(['tests/test_calc.py::test_average', 'tests/test_calc.py::test_single']);
+  });
+
+  it('stops a script that never fixes anything, bounded, with the reason', async () => {
+    const project = await repo(NODE_PROJECT);
+    const run = await fixloop([project, '--test', 'node --test', '--engine', 'script', '--script', 'echo trying', '--max-attempts', '4', '--json']);
+    expect(run.code).toBe(1);
+    const result = json(run.stdout);
+    expect(result.status).toBe('escalated');
+    expect(result.stopReason).toBe('no_progress');
+    expect(result.attempts).toHaveLength(2);
+    expect(result.patch).toBe('');
+    expect(result.headline).toMatch(/no progress/);
+  });
+
+  it('escalates after the consecutive-failure limit when every attempt fails differently', async () => {
+    const project = await repo(NODE_PROJECT);
+    // Each attempt breaks `add` in a new way: new failure messages, never fewer failing tests.
+    const run = await fixloop([project, '--test', 'node --test', '--engine', 'script', '--script', 'sed -i "s/return a - b.*/return a - b - $FIXLOOP_ATTEMPT;/" src/math.js', '--max-consecutive-failures', '2', '--json']);
+    expect(run.code).toBe(1);
+    const result = json(run.stdout);
+    expect(result.status).toBe('escalated');
+    expect(result.stopReason).toBe('consecutive_failures');
+    expect(result.attempts).toHaveLength(2);
+  });
+
+  it('rejects a "fix" that edits a test, and one that deletes it, with the finding in the report', async () => {
+    for (const script of ["printf 'import { test } from \"node:test\";\\ntest(\"ok\", () => {});\\n' > test/math.test.js", 'rm test/math.test.js']) {
+      const project = await repo(NODE_PROJECT);
+      const run = await fixloop([project, '--test', 'node --test', '--engine', 'script', '--script', script, '--json']);
+      expect(run.code, script).toBe(1);
+      const result = json(run.stdout);
+      expect(result.status).not.toBe('tests_green');
+      expect(result.attempts[0]?.findings).toEqual([expect.objectContaining({ kind: 'path_protected', path: 'test/math.test.js' })]);
+      expect(result.attempts[0]?.gate).toBeNull();
+      const report = readFileSync(join(run.out, 'report.md'), 'utf8');
+      expect(report).toContain('path_protected');
+      expect(report).toContain('test/math.test.js');
+    }
+  });
+
+  it('does not call a run green when tests were removed, even where test files are not protected', async () => {
+    const project = await repo({ ...NODE_PROJECT, 'fixloop.yml': "paths:\n  protected: ['.github/**']\n" });
+    // Drops the failing test from the file: the suite passes, but it has fewer tests than the baseline.
+    const script = "node -e \"const fs=require('fs');const p='test/math.test.js';fs.writeFileSync(p,fs.readFileSync(p,'utf8').replace(/test\\('add[\\s\\S]*?\\n\\}\\);\\n/,''))\"";
+    const run = await fixloop([project, '--test', 'node --test', '--engine', 'script', '--script', script, '--max-attempts', '2', '--json']);
+    expect(run.code).toBe(1);
+    const result = json(run.stdout);
+    expect(result.status).not.toBe('tests_green');
+    const kinds = result.attempts.flatMap((a) => a.findings.map((f) => f.kind));
+    expect(kinds).toContain('test_count_lower');
+  });
+
+  it('says there is nothing to fix when the suite already passes', async () => {
+    const project = await repo({ ...NODE_PROJECT, 'src/math.js': 'export const add = (a, b) => a + b;\nexport const mul = (a, b) => a * b;\n' });
+    const run = await fixloop([project, '--test', 'node --test', '--engine', 'script', '--script', 'false', '--json']);
+    expect(run.code).toBe(0);
+    const result = json(run.stdout);
+    expect(result.status).toBe('nothing_to_fix');
+    expect(result.attempts).toEqual([]);
+    expect(result.baseline).toMatchObject({ passed: 2, failed: 0 });
+  });
+
+  it('kills a hanging test command with its whole process tree', async () => {
+    const project = await repo(NODE_PROJECT);
+    const marker = String(900_000 + Math.floor(Math.random() * 99_999));
+    const run = await fixloop([project, '--test', `sleep ${marker} & sleep ${marker}1; true`, '--timeout', '2', '--engine', 'script', '--script', 'true', '--max-attempts', '1', '--json']);
+    expect(run.code).toBe(1);
+    const result = json(run.stdout);
+    expect(result.status).toBe('failed_to_green');
+    expect(result.attempts[0]?.gate?.reason).toBe('TIMEOUT');
+    const left = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' }).split('\n').filter((l) => l.includes(`sleep ${marker}`));
+    expect(left).toEqual([]);
+  });
+
+  it('never lets a secret of the parent environment reach the test command', async () => {
+    const secret = 'ghp_notARealTokenButSecret0123456789abcd';
+    const project = await repo(NODE_PROJECT);
+    const run = await fixloop([project, '--test', 'env | sort; test -f fixed', '--engine', 'script', '--script', 'touch fixed', '--json'], { GITHUB_TOKEN: secret, FIXLOOP_IT_SECRET: 'plain-secret-value-42' });
+    expect(run.code, run.stderr).toBe(0);
+    const baselineLog = readFileSync(join(run.out, 'attempt-0.log'), 'utf8');
+    expect(baselineLog).toContain('CI=true');
+    expect(baselineLog).not.toContain('GITHUB_TOKEN');
+    expect(baselineLog).not.toContain('FIXLOOP_IT_SECRET');
+    for (const text of [allArtifacts(run.out), run.stdout, run.stderr]) {
+      expect(text).not.toContain(secret);
+      expect(text).not.toContain('plain-secret-value-42');
+    }
+  });
+
+  it('applies the verified patch to REPO with --apply, and refuses when the tree has conflicting changes', async () => {
+    const project = await repo(NODE_PROJECT);
+    const ok = await fixloop([project, '--test', 'node --test', '--engine', 'script', '--script', FIX_ADD, '--apply']);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(readFileSync(join(project, 'src/math.js'), 'utf8')).toContain('a + b');
+
+    const dirty = await repo(NODE_PROJECT);
+    writeFileSync(join(dirty, 'src/math.js'), 'export function add(a, b) {\n  return b - a; // local work\n}\n');
+    git(dirty, 'commit', '-qam', 'local');
+    writeFileSync(join(dirty, 'src/math.js'), 'export function add(a, b) {\n  return a - b; // uncommitted\n}\nexport const mul = (a, b) => a * b;\n');
+    const refused = await fixloop([dirty, '--test', 'node --test', '--engine', 'script', '--script', FIX_ADD, '--apply']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/--apply refused/);
+    expect(readFileSync(join(dirty, 'src/math.js'), 'utf8')).toContain('// uncommitted');
+  });
+
+  it('works on a plain folder that is not a git repository', async () => {
+    const project = await repo(NODE_PROJECT, { git: false });
+    const run = await fixloop([project, '--test', 'node --test', '--engine', 'script', '--script', FIX_ADD, '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(json(run.stdout).status).toBe('tests_green');
+  });
+});
+
+describe('fixloop run: bad input', () => {
+  it('names the key of a malformed config file (exit 2)', async () => {
+    const project = await repo({ ...NODE_PROJECT, 'fixloop.yml': 'test:\n  command: node --test\nloop:\n  maxAttempts: many\n' });
+    const run = await fixloop([project]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('fixloop.yml');
+    expect(run.stderr).toContain('loop.maxAttempts');
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('names the flag for usage errors (exit 2), never with a stack trace', async () => {
+    const project = await repo(NODE_PROJECT);
+    const cases: [string[], RegExp][] = [
+      [[project, '--test', 'node --test', '--engine'], /--engine.*repair, script/],
+      [[project, '--test', 'node --test', '--engine', 'magic'], /unknown engine `magic`.*repair, script/],
+      [[project, '--test', 'node --test', '--max-attempts', '0'], /--max-attempts must be a positive integer/],
+      [[project, '--test', 'node --test', '--timeout', 'soon'], /--timeout must be a positive integer/],
+      [[project], /no test command/],
+      [[join(project, 'missing'), '--test', 'x'], /REPO `.*missing` does not exist/],
+      [[project, '--test', 'node --test', '--engine', 'script'], /script engine needs a command/],
+      [[project, '--test', 'x', '--bogus'], /unknown option '--bogus'/],
+    ];
+    for (const [args, message] of cases) {
+      const run = await fixloop(args);
+      expect(run.code, args.join(' ')).toBe(2);
+      expect(run.stderr, args.join(' ')).toMatch(message);
+      expect(run.stderr).not.toMatch(/\n\s+at /);
+    }
+  });
+
+  it('reports a repository that cannot be cloned as a system error naming it (exit 3)', async () => {
+    const run = await fixloop(['http://127.0.0.1:9/nothing.git', '--test', 'true', '--engine', 'script', '--script', 'true']);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toContain('127.0.0.1:9/nothing.git');
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+  });
+});
