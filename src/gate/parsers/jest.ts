@@ -1,0 +1,67 @@
+// jest's default reporter:
+//   PASS src/a.test.js / FAIL src/b.test.js, then (verbose, or for failing files) `✓ name (3 ms)` / `✕ name` lines,
+//   `● Suite › name` failure blocks, and `Tests:       1 failed, 1 skipped, 3 passed, 5 total`.
+import type { TestCaseResult, TestReport } from '../test-report.ts';
+import { buildReport, dedent, splitMessage } from './report-builder.ts';
+
+const SUMMARY = /^Tests:\s+(.+?),\s*(\d+) total\s*$/;
+const FILE = /^(PASS|FAIL) (\S+)/;
+const CASE = /^( +)(✓|✕|○|√|×) (?:skipped )?(.+?)(?: \(\d+(?:\.\d+)? ?m?s\))?$/;
+const BLOCK = /^ {2}● (.+)$/;
+
+export function parseJest(text: string): TestReport | null {
+  const lines = text.split('\n');
+  const summary = lines.map((l) => SUMMARY.exec(l.trim())).find((m) => m);
+  if (!summary?.[1]) return null;
+  const counts = { passed: 0, failed: 0, skipped: 0 };
+  for (const part of summary[1].split(',')) {
+    const m = /(\d+) (passed|failed|skipped|todo|pending)/.exec(part.trim());
+    if (!m?.[1]) continue;
+    if (m[2] === 'passed') counts.passed = Number(m[1]);
+    else if (m[2] === 'failed') counts.failed = Number(m[1]);
+    else counts.skipped += Number(m[1]);
+  }
+  const tests: TestCaseResult[] = [];
+  let file: string | null = null;
+  const suites: { indent: number; name: string }[] = [];
+  for (const line of lines) {
+    if (BLOCK.test(line)) break;
+    const f = FILE.exec(line);
+    if (f?.[2]) {
+      file = f[2];
+      suites.length = 0;
+      continue;
+    }
+    if (!file) continue;
+    const c = CASE.exec(line);
+    if (c?.[1] && c[2] && c[3]) {
+      while (suites.length && (suites.at(-1)?.indent ?? 0) >= c[1].length) suites.pop();
+      const status = c[2] === '○' ? 'skipped' : c[2] === '✓' || c[2] === '√' ? 'passed' : 'failed';
+      tests.push({ id: [file, ...suites.map((s) => s.name), c[3]].join(' › '), name: c[3], file, status });
+      continue;
+    }
+    const suite = /^( +)(\S.*)$/.exec(line);
+    if (suite?.[1] && suite[2] && !/^(Tests|Test Suites|Snapshots|Time):/.test(suite[2])) {
+      while (suites.length && (suites.at(-1)?.indent ?? 0) >= suite[1].length) suites.pop();
+      suites.push({ indent: suite[1].length, name: suite[2].trim() });
+    }
+  }
+  for (let i = 0; i < lines.length; i++) {
+    const b = BLOCK.exec(lines[i] ?? '');
+    if (!b?.[1]) continue;
+    const block: string[] = [];
+    let j = i + 1;
+    for (; j < lines.length && !BLOCK.test(lines[j] ?? '') && !/^(PASS|FAIL|Test Suites:|Tests:)/.test(lines[j] ?? ''); j++) block.push(lines[j] ?? '');
+    const title = b[1];
+    const test = tests.find((t) => t.status === 'failed' && !t.stack && t.id.endsWith(title)) ?? tests.find((t) => t.status === 'failed' && !t.stack && title.endsWith(t.name));
+    const { message, stack } = splitMessage(dedent(block).join('\n'));
+    if (test) {
+      test.message = message;
+      test.stack = stack;
+    } else if (file) {
+      tests.push({ id: `${file} › ${title}`, name: title.split(' › ').at(-1) ?? title, file, status: 'failed', message, stack });
+    }
+    i = j - 1;
+  }
+  return buildReport('jest', tests, counts);
+}

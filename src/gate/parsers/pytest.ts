@@ -1,0 +1,70 @@
+// pytest: per-test lines of `-v` (`tests/t.py::test_a PASSED`), `-rA` summary lines
+// (`PASSED tests/t.py::test_a`, `FAILED tests/t.py::test_b - AssertionError...`), the FAILURES
+// section (`____ test_b ____` blocks with the traceback), and the closing line
+// (`==== 3 failed, 2 passed, 1 skipped in 1.64s ====`, or without the `=` under -q).
+import type { TestCaseResult, TestReport, TestStatus } from '../test-report.ts';
+import { buildReport } from './report-builder.ts';
+
+const CLOSING = /^=*\s*((?:\d+ (?:failed|passed|skipped|deselected|xfailed|xpassed|errors?|warnings?)(?:, )?)+) in [\d.]+s(?: \([^)]*\))?\s*=*$/;
+const VERBOSE = /^(\S+::\S.*?) (PASSED|FAILED|SKIPPED|ERROR|XFAIL|XPASS)\b/;
+const SHORT = /^(PASSED|FAILED|SKIPPED|ERROR|XFAIL|XPASS) (\S+::[^\s]+(?:\[[^\]]*\])?)(?: - (.*))?$/;
+const SECTION = /^_{3,} (.+?) _{3,}$/;
+
+function statusOf(word: string): TestStatus {
+  if (word === 'PASSED' || word === 'XPASS') return 'passed';
+  if (word === 'SKIPPED' || word === 'XFAIL') return 'skipped';
+  return 'failed';
+}
+
+export function parsePytest(text: string): TestReport | null {
+  const lines = text.split('\n');
+  const closing = lines.map((l) => CLOSING.exec(l.trim())).findLast((m) => m);
+  if (!closing?.[1]) return null;
+  const counts = { passed: 0, failed: 0, skipped: 0 };
+  for (const part of closing[1].split(', ')) {
+    const [n, what] = part.split(' ');
+    const value = Number(n);
+    if (what === 'passed' || what === 'xpassed') counts.passed += value;
+    else if (what === 'failed' || what === 'error' || what === 'errors') counts.failed += value;
+    else if (what === 'skipped' || what === 'xfailed') counts.skipped += value;
+  }
+
+  const byId = new Map<string, TestCaseResult>();
+  const upsert = (id: string, status: TestStatus, message?: string) => {
+    const existing = byId.get(id);
+    const test: TestCaseResult = existing ?? { id, name: id.split('::').at(-1) ?? id, file: id.split('::')[0] ?? id, status };
+    test.status = status;
+    if (message) test.message = message;
+    byId.set(id, test);
+  };
+  for (const line of lines) {
+    const v = VERBOSE.exec(line);
+    if (v?.[1] && v[2]) upsert(v[1], statusOf(v[2]));
+    const s = SHORT.exec(line);
+    if (s?.[1] && s[2]) upsert(s[2], statusOf(s[1]), s[3]);
+  }
+  const tests = [...byId.values()];
+  attachTracebacks(lines, tests);
+  return buildReport('pytest', tests, counts);
+}
+
+/** The FAILURES section: `____ TestClass.test_name[param] ____` then the traceback up to the next header. */
+function attachTracebacks(lines: string[], tests: TestCaseResult[]): void {
+  const start = lines.findIndex((l) => /^=+ (FAILURES|ERRORS) =+$/.test(l));
+  if (start === -1) return;
+  for (let i = start + 1; i < lines.length; i++) {
+    const header = SECTION.exec(lines[i] ?? '');
+    if (!header?.[1]) continue;
+    const block: string[] = [];
+    let j = i + 1;
+    for (; j < lines.length && !SECTION.exec(lines[j] ?? '') && !/^=+ .* =+$/.test(lines[j] ?? ''); j++) block.push(lines[j] ?? '');
+    const headline = header[1].replace(/^ERROR (at|collecting) /, '');
+    const test = tests.find((t) => t.status === 'failed' && !t.stack && t.id.split('::').slice(1).join('.') === headline);
+    if (test) {
+      test.stack = block.join('\n').trim();
+      const errorLines = block.filter((l) => l.startsWith('E ')).map((l) => l.slice(1).trim());
+      if (errorLines.length) test.message = errorLines.slice(0, 12).join('\n');
+    }
+    i = j - 1;
+  }
+}

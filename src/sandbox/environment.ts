@@ -1,0 +1,19 @@
+// The allow-listed environment of every command fixloop runs for a repository (DESIGN.md §3.1):
+// nothing of fixloop's own environment reaches untrusted code except these few variables.
+export function sandboxEnvironment(extra: Record<string, string>, home: string): Record<string, string> {
+  const lang = process.env.LANG && /^[A-Za-z0-9_.@-]+$/.test(process.env.LANG) ? process.env.LANG : 'C.UTF-8';
+  return {
+    PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
+    HOME: home,
+    TMPDIR: home,
+    LANG: lang,
+    LC_ALL: lang,
+    TZ: 'UTC',
+    CI: 'true',
+    // Plain output parses reliably: no colours, no interactive terminal tricks.
+    NO_COLOR: '1',
+    FORCE_COLOR: '0',
+    TERM: 'dumb',
+    ...extra,
+  };
+}
