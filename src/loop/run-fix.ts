@@ -42,7 +42,7 @@ export interface RunFixDeps {
   /** Called once the workspace exists, to read the repository's own configuration (the CLI's case). */
   resolveConfig?: (workspaceRoot: string) => Promise<RepoConfig>;
   /** Engines by name; defaults to the built-in ones. */
-  createEngines?: (config: RepoConfig) => Engine[];
+  createEngines?: (config: RepoConfig) => Promise<Engine[]>;
 }
 
 export async function runFix(request: FixRequest, deps: RunFixDeps): Promise<RunResult> {
@@ -125,7 +125,7 @@ export async function runFix(request: FixRequest, deps: RunFixDeps): Promise<Run
     }
     const testCommand = config.test.command;
     if (!testCommand) throw new ConfigError('no test command: pass --test "<command>" or set `test.command` in fixloop.yml', 'test.command');
-    const engines = (deps.createEngines ?? createEngines)(config);
+    const engines = await (deps.createEngines ?? createEngines)(config);
     const deadline = started + config.loop.timeBudget * 1000;
 
     if (config.setup.command) {

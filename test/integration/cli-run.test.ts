@@ -40,7 +40,7 @@ async function repo(files: Record<string, string>, options: { git?: boolean } = 
 async function fixloop(args: string[], env: Record<string, string> = {}) {
   const cwd = await repo({});
   const out = join(cwd, 'out');
-  const run = await runCli(['run', ...args, '--out', out], { cwd, env });
+  const run = await runCli(['run', '--out', out, ...args], { cwd, env });
   return { ...run, out };
 }
 
@@ -206,8 +206,6 @@ describe('fixloop run', () => {
     expect(readFileSync(join(project, 'src/math.js'), 'utf8')).toContain('a + b');
 
     const dirty = await repo(NODE_PROJECT);
-    writeFileSync(join(dirty, 'src/math.js'), 'export function add(a, b) {\n  return b - a; // local work\n}\n');
-    git(dirty, 'commit', '-qam', 'local');
     writeFileSync(join(dirty, 'src/math.js'), 'export function add(a, b) {\n  return a - b; // uncommitted\n}\nexport const mul = (a, b) => a * b;\n');
     const refused = await fixloop([dirty, '--test', 'node --test', '--engine', 'script', '--script', FIX_ADD, '--apply']);
     expect(refused.code).toBe(2);

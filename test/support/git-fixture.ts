@@ -28,7 +28,7 @@ export async function makeRepo(files: Record<string, string>, options: { git?: b
   if (options.git !== false) {
     git(dir, 'init', '-q', '-b', 'main');
     git(dir, 'add', '-A');
-    git(dir, 'commit', '-q', '-m', 'initial');
+    git(dir, 'commit', '-q', '--allow-empty', '-m', 'initial');
   }
   return dir;
 }
