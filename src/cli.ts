@@ -1,4 +1,4 @@
-// fixloop's command line: `fixloop run | serve`. Returns the exit code; never throws a user's mistake.
+// fixloop's command line: `fixloop run`. Returns the exit code; never throws a user's mistake.
 import { Command, CommanderError, Option } from 'commander';
 import { ConfigError } from './config/config-error.ts';
 import { ENGINE_NAMES } from './config/schema.ts';
@@ -79,14 +79,6 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
         stderr: io.stderr,
         signal: controller.signal,
       });
-    });
-
-  program
-    .command('serve')
-    .description("Start the GitHub App (Probot's environment: APP_ID, PRIVATE_KEY or PRIVATE_KEY_PATH, WEBHOOK_SECRET, PORT).")
-    .action(async () => {
-      const { serve } = await import('./serve.ts');
-      await serve();
     });
 
   try {

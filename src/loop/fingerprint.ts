@@ -2,8 +2,8 @@
 // Two attempts that end with the same fingerprint made no progress (issue: "no progress means stop").
 import { createHash } from 'node:crypto';
 import type { GateResult } from '../gate/gate-result.ts';
+import { stripAnsi } from '../gate/parsers/strip-ansi.ts';
 
-const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]/g;
 const ISO_TIMESTAMP = /\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?/g;
 const CLOCK_TIME = /\b\d{1,2}:\d{2}:\d{2}(\.\d+)?\b/g;
 const DURATION = /\b\d+(\.\d+)?\s*(ms|s|sec|secs|seconds|milliseconds|µs|us|ns|m|min)\b/gi;
@@ -15,7 +15,7 @@ const PID = /\b(pid|PID)[ =:]+\d+/g;
 
 /** Strips what varies between two runs of the same failure: ANSI codes, times, durations, temp paths, addresses. */
 export function normalizeFailureText(text: string, roots: readonly string[] = []): string {
-  let out = text.replace(ANSI, '');
+  let out = stripAnsi(text);
   for (const root of roots) if (root) out = out.split(root).join('<root>');
   return out
     .replace(TEMP_PATH, '<tmp>')

@@ -20,7 +20,8 @@ describe('normalizeFailureText', () => {
     const a = '\u001b[31m✖ adds (12.5ms)\u001b[39m at 2026-11-22T10:00:01.123Z in /tmp/fixloop-ab12/work/src/a.js:3 0x7ffdeadbeef pid 4242 took 3.2s';
     const b = '✖ adds (7ms) at 2026-11-23T11:22:33Z in /tmp/fixloop-zz99/work/src/a.js:3 0x7ff00000001 pid 17 took 0.4s';
     expect(normalizeFailureText(a)).toBe(normalizeFailureText(b));
-    expect(normalizeFailureText(a)).not.toMatch(/\u001b|12\.5|2026|fixloop-ab12|0x7ff|4242/);
+    expect(normalizeFailureText(a)).not.toContain('\u001b');
+    expect(normalizeFailureText(a)).not.toMatch(/12\.5|2026|fixloop-ab12|0x7ff|4242/);
   });
 
   it('keeps what matters: the assertion and the location', () => {

@@ -1,0 +1,91 @@
+// Fault localization: ranks the source lines most likely to hold the bug.
+// Signals, strongest first: lines a failing change touched (hints), frames of the failing tests'
+// stack traces and the lines just above them, the source files the
+// failing tests import (always, at a low weight), and for a small repository without any of these,
+// every source line. Scores combine as a noisy-or: 1 − Π(1 − sᵢ). See docs/fault-localization.md.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { LocalizationHint } from '../../engine.ts';
+import type { TestCaseResult } from '../../../gate/test-report.ts';
+import type { SuspiciousLine } from '../candidate.ts';
+import { importedSourceFiles } from './imports.ts';
+import { sourceFrames } from './stack-traces.ts';
+
+export interface LocalizeInput {
+  root: string;
+  files: string[];
+  failing: TestCaseResult[];
+  output: string;
+  hints: LocalizationHint[];
+  isTestFile: (path: string) => boolean;
+  /** Most lines returned. */
+  limit?: number;
+}
+
+export const WEIGHTS = {
+  hint: 0.95,
+  frame: 0.9,
+  /** Per step away from the raise point, a frame's weight is multiplied by this. */
+  frameDecay: 0.75,
+  above: 0.55,
+  aboveDecay: 0.7,
+  aboveSpan: 6,
+  imported: 0.12,
+  repository: 0.05,
+} as const;
+
+const SOURCE = /\.(c|m)?[jt]sx?$|\.py$|\.(c|h|cc|cpp|hpp|java|go|rs|cs|kt|swift|scala|php|rb|dart)$/;
+const SMALL_REPOSITORY_LINES = 3000;
+
+export async function localizeFaults(input: LocalizeInput): Promise<SuspiciousLine[]> {
+  const scores = new Map<string, { file: string; line: number; miss: number; signals: Set<string> }>();
+  const add = (file: string, line: number, score: number, signal: string) => {
+    if (line < 1 || score <= 0 || input.isTestFile(file) || !SOURCE.test(file)) return;
+    const key = `${file}:${line}`;
+    const entry = scores.get(key) ?? { file, line, miss: 1, signals: new Set<string>() };
+    entry.miss *= 1 - Math.min(score, 0.999);
+    entry.signals.add(signal);
+    scores.set(key, entry);
+  };
+  const lineCount = new Map<string, number>();
+  const linesOf = async (file: string) => {
+    if (!lineCount.has(file)) lineCount.set(file, (await readFile(join(input.root, file), 'utf8').catch(() => '')).split('\n').length);
+    return lineCount.get(file) ?? 0;
+  };
+
+  for (const hint of input.hints) for (const line of hint.lines) add(hint.file, line, WEIGHTS.hint, 'diff');
+
+  const traces = input.failing.map((t) => `${t.message ?? ''}\n${t.stack ?? ''}`);
+  if (traces.every((t) => !t.trim())) traces.push(input.output);
+  for (const trace of traces) {
+    for (const frame of sourceFrames(trace, input.files, input.isTestFile)) {
+      const weight = WEIGHTS.frame * WEIGHTS.frameDecay ** frame.depth;
+      add(frame.file, frame.line, weight, 'stack');
+      for (let k = 1; k <= WEIGHTS.aboveSpan; k++) add(frame.file, frame.line - k, weight * WEIGHTS.above * WEIGHTS.aboveDecay ** (k - 1), 'near-stack');
+    }
+  }
+
+  // Assertion failures often have no frame in the source at all: what the failing tests import is
+  // the next best place, with a low weight so that stack and diff signals still come first.
+  const testFiles = [...new Set(input.failing.map((t) => t.file).filter((f): f is string => !!f))];
+  for (const file of await importedSourceFiles(input.root, testFiles, input.files, input.isTestFile)) {
+    const n = await linesOf(file);
+    for (let line = 1; line <= n; line++) add(file, line, WEIGHTS.imported, 'imported');
+  }
+  if (scores.size === 0) {
+    const sources = input.files.filter((f) => SOURCE.test(f) && !input.isTestFile(f));
+    let total = 0;
+    for (const file of sources) total += await linesOf(file);
+    if (total <= SMALL_REPOSITORY_LINES) {
+      for (const file of sources) {
+        const n = await linesOf(file);
+        for (let line = 1; line <= n; line++) add(file, line, WEIGHTS.repository, 'repository');
+      }
+    }
+  }
+
+  return [...scores.values()]
+    .map((e) => ({ file: e.file, line: e.line, score: 1 - e.miss, signals: [...e.signals].sort() }))
+    .sort((a, b) => b.score - a.score || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) || a.line - b.line)
+    .slice(0, input.limit ?? 400);
+}

@@ -1,0 +1,31 @@
+// How likely each template is to be the fix, before looking at the code: the order in which the
+// engine tries templates at equally suspicious lines. The ranking follows the program-repair
+// literature's evidence on which fix patterns repair the most real bugs (see docs/repair-templates.md);
+// the numbers are relative ranks, a judgement from that evidence, not measured frequencies.
+import type { TemplateId } from './candidate.ts';
+
+export const TEMPLATE_PRIORS: Readonly<Record<TemplateId, number>> = {
+  'relational-operator': 0.9,
+  'equality-operator': 0.8,
+  'off-by-one-bound': 0.75,
+  'loop-bound': 0.72,
+  'logical-operator': 0.72,
+  'negate-condition': 0.7,
+  'arithmetic-operator': 0.68,
+  'drop-conjunct': 0.62,
+  'off-by-one-literal': 0.6,
+  'change-method': 0.58,
+  'min-max': 0.58,
+  'any-all': 0.58,
+  'replace-identifier': 0.55,
+  'add-null-guard': 0.5,
+  'swap-arguments': 0.45,
+  'change-return-value': 0.42,
+  'swap-operands': 0.4,
+  'bitwise-operator': 0.3,
+  'change-receiver': 0.3,
+};
+
+export function templatePrior(id: TemplateId): number {
+  return TEMPLATE_PRIORS[id];
+}

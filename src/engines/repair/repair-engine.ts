@@ -1,0 +1,113 @@
+// The embedded `repair` engine (DESIGN.md §1.7): fault localization → candidates from repair
+// templates → ranking → validation in parallel copies of the workspace. Deterministic, no network,
+// no key, zero cost. It never runs the authoritative gate: the loop judges what it leaves.
+import { availableParallelism } from 'node:os';
+import { ZERO_COST, type AttemptContext, type Engine, type EngineOutcome } from '../engine.ts';
+import { createTestFileMatcher } from '../../workspace/path-policy.ts';
+import type { Candidate } from './candidate.ts';
+import { generatorFor } from './generators.ts';
+import { localizeFaults } from './localize/localize-faults.ts';
+import { rankCandidates } from './rank-candidates.ts';
+import { focusedTestCommand } from './test-filter.ts';
+import { validateCandidates } from './validate-candidates.ts';
+
+export interface RepairEngineOptions {
+  parallelism?: number;
+}
+
+/** Most suspicious lines turned into candidates; the rest would only dilute the budget. */
+const MAX_LINES = 60;
+
+function giveUp(summary: string, stats: Record<string, number>): EngineOutcome {
+  return { summary, cost: ZERO_COST, gaveUp: true, stats };
+}
+
+async function packageScripts(ctx: AttemptContext): Promise<Record<string, string>> {
+  try {
+    const pkg = JSON.parse(await ctx.workspace.readFile('package.json')) as { scripts?: Record<string, string> };
+    return pkg.scripts ?? {};
+  } catch {
+    return {};
+  }
+}
+
+export function createRepairEngine(options: RepairEngineOptions = {}): Engine {
+  return {
+    name: 'repair',
+    async attempt(ctx: AttemptContext): Promise<EngineOutcome> {
+      const started = Date.now();
+      const deadline = Math.min(ctx.deadline, started + ctx.config.repair.timeBudget * 1000);
+      const stats = { suspiciousLines: 0, candidates: 0, validated: 0, testExecutions: 0 };
+      const testCommand = ctx.config.test.command;
+      if (!testCommand) return giveUp('no test command', stats);
+      const failing = ctx.lastGate.report.tests.filter((t) => t.status === 'failed');
+      const isTestFile = createTestFileMatcher(ctx.config.paths.protected);
+
+      const files = await ctx.workspace.listFiles();
+      const suspicious = await localizeFaults({ root: ctx.workspace.root, files, failing, output: ctx.lastGate.output, hints: ctx.hints, isTestFile });
+      stats.suspiciousLines = suspicious.length;
+      if (suspicious.length === 0) return giveUp('no suspicious source line: the failures point at no source file', stats);
+      ctx.log(`repair: ${suspicious.length} suspicious lines; top: ${suspicious.slice(0, 5).map((s) => `${s.file}:${s.line} (${s.score.toFixed(2)} ${s.signals.join('+')})`).join(', ')}`);
+
+      const linesByFile = new Map<string, Set<number>>();
+      for (const s of suspicious.slice(0, MAX_LINES)) linesByFile.set(s.file, (linesByFile.get(s.file) ?? new Set()).add(s.line));
+      const sources = new Map<string, string>();
+      const candidates: Candidate[] = [];
+      for (const [file, lines] of [...linesByFile].sort(([a], [b]) => (a < b ? -1 : 1))) {
+        const generator = generatorFor(file);
+        if (!generator) continue;
+        const source = await ctx.workspace.readFile(file).catch(() => null);
+        if (source === null) continue;
+        sources.set(file, source);
+        candidates.push(...(await generator.generate(file, source, lines)));
+      }
+      stats.candidates = candidates.length;
+      const ranked = rankCandidates(candidates, suspicious, sources, ctx.config.repair.maxCandidates);
+      if (ranked.length === 0) return giveUp('no repair template applies to the suspicious lines', stats);
+
+      const focused = focusedTestCommand(testCommand, failing, await packageScripts(ctx));
+      const baselineMs = Math.max(ctx.lastGate.durationMs, ctx.baseline.durationMs);
+      ctx.log(`repair: validating ${ranked.length} of ${candidates.length} candidates${focused ? ` with the failing tests first: ${focused}` : ' with the full suite'}`);
+      let lastLogged = 0;
+      const result = await validateCandidates({
+        candidates: ranked,
+        workspace: ctx.workspace,
+        sandbox: ctx.sandbox,
+        testCommand,
+        focusedCommand: focused,
+        failingIds: new Set(failing.map((t) => t.id)),
+        failingCount: ctx.lastGate.report.parsed ? ctx.lastGate.report.failed : 1,
+        env: ctx.config.env,
+        parallelism: options.parallelism ?? ctx.config.repair.parallelism ?? availableParallelism(),
+        // A mutation can make code loop forever: a run may take a few times the suite's own time, no more.
+        runTimeoutMs: Math.min(ctx.config.test.timeout * 1000, Math.max(10_000, baselineMs * 4 + 2000)),
+        deadline,
+        signal: ctx.signal,
+        ...(ctx.config.test.report ? { reportFile: ctx.config.test.report } : {}),
+        onProgress: (validated) => {
+          if (validated - lastLogged >= 25) {
+            lastLogged = validated;
+            ctx.log(`repair: ${validated} candidates validated`);
+          }
+        },
+      });
+      stats.validated = result.validated;
+      stats.testExecutions = result.testExecutions;
+      const seconds = ((Date.now() - started) / 1000).toFixed(1);
+
+      if (result.winner) {
+        const w = result.winner;
+        await ctx.workspace.writeFile(w.file, w.result);
+        const rank = ranked.indexOf(w) + 1;
+        return { summary: `${w.description} (candidate ${rank} of ${ranked.length}, ${result.testExecutions} test runs, ${seconds} s)`, cost: ZERO_COST, gaveUp: false, stats };
+      }
+      if (result.partial) {
+        const p = result.partial.candidate;
+        await ctx.workspace.writeFile(p.file, p.result);
+        return { summary: `partial: ${p.description} leaves ${result.partial.failing} failing (${result.validated} candidates, ${result.testExecutions} test runs, ${seconds} s)`, cost: ZERO_COST, gaveUp: false, stats };
+      }
+      const why = result.stoppedBy === 'deadline' ? 'the time budget ran out' : result.stoppedBy === 'aborted' ? 'the run was cancelled' : 'no candidate passed the tests';
+      return giveUp(`${why} (${result.validated} of ${ranked.length} candidates validated, ${result.testExecutions} test runs, ${seconds} s)`, stats);
+    },
+  };
+}

@@ -1,0 +1,57 @@
+// Literals and bounds: numeric ±1, boolean flips, index and slice bounds, `.length` in comparisons.
+import { isNode, type AstNode } from './ast.ts';
+import { replaceNode, text, type JsTemplate, type Mutation } from './mutation.ts';
+
+export const numericOffByOne: JsTemplate = (site) => {
+  const { node } = site;
+  if (node.type !== 'NumericLiteral') return [];
+  const value = node.value as number;
+  if (!Number.isInteger(value) || Math.abs(value) > 1e9) return [];
+  const raw = text(site, node);
+  return [value + 1, value - 1]
+    .filter((v) => v >= 0 || value < 0)
+    .map((v) => ({ template: 'off-by-one-literal' as const, edits: [replaceNode(node, String(v))], description: `\`${raw}\` → \`${v}\`` }));
+};
+
+export const booleanFlip: JsTemplate = (site) => {
+  const { node } = site;
+  if (node.type !== 'BooleanLiteral') return [];
+  const flipped = node.value ? 'false' : 'true';
+  return [{ template: 'change-return-value', edits: [replaceNode(node, flipped)], description: `\`${String(node.value)}\` → \`${flipped}\`` }];
+};
+
+function shifted(site: Parameters<JsTemplate>[0], expr: AstNode): Mutation[] {
+  const raw = text(site, expr);
+  return ['- 1', '+ 1'].map((delta) => ({
+    template: 'off-by-one-bound' as const,
+    edits: [replaceNode(expr, `${raw} ${delta}`)],
+    description: `\`${raw}\` → \`${raw} ${delta}\``,
+  }));
+}
+
+/** `x[i]` → `x[i - 1]` / `x[i + 1]` (not for literal indices: the literal template covers those). */
+export const indexBound: JsTemplate = (site) => {
+  const { node } = site;
+  if (node.type !== 'MemberExpression' && node.type !== 'OptionalMemberExpression') return [];
+  if (!node.computed || !isNode(node.property) || node.property.type === 'NumericLiteral' || node.property.type === 'StringLiteral') return [];
+  return shifted(site, node.property);
+};
+
+const SLICING = new Set(['slice', 'substring', 'substr', 'splice']);
+
+export const sliceBound: JsTemplate = (site) => {
+  const { node } = site;
+  if (node.type !== 'CallExpression' && node.type !== 'OptionalCallExpression') return [];
+  const callee = node.callee;
+  if (!isNode(callee) || !isNode(callee.property) || !SLICING.has(callee.property.name as string)) return [];
+  return (node.arguments as AstNode[]).filter((a) => a.type !== 'NumericLiteral' && a.type !== 'SpreadElement').flatMap((a) => shifted(site, a));
+};
+
+/** `a.length` compared with something → `a.length - 1` / `+ 1`. */
+export const lengthBound: JsTemplate = (site) => {
+  const { node, ancestors } = site;
+  const parent = ancestors.at(-1);
+  if (node.type !== 'MemberExpression' || !isNode(node.property) || node.property.name !== 'length' || node.computed) return [];
+  if (!parent || parent.type !== 'BinaryExpression' || !['<', '<=', '>', '>=', '===', '!==', '==', '!='].includes(parent.operator as string)) return [];
+  return shifted(site, node);
+};

@@ -1,0 +1,44 @@
+// What a JS/TS template produces for one AST node: edits and a description; the generator adds
+// the file, the line and the size, re-parses the result and drops duplicates.
+import type { TemplateId, TextEdit } from '../../candidate.ts';
+import type { AstNode } from './ast.ts';
+
+export interface Mutation {
+  template: TemplateId;
+  edits: TextEdit[];
+  description: string;
+}
+
+export interface SiteContext {
+  file: string;
+  source: string;
+  program: AstNode;
+  node: AstNode;
+  ancestors: readonly AstNode[];
+}
+
+export type JsTemplate = (site: SiteContext) => Mutation[];
+
+export function text(site: SiteContext, node: AstNode): string {
+  return site.source.slice(node.start, node.end);
+}
+
+/** Offset of `operator` between two operand nodes (the AST keeps no position for operators). */
+export function operatorOffset(source: string, left: AstNode, right: AstNode, operator: string): number | null {
+  const between = source.slice(left.end, right.start);
+  // Skip closing parentheses and comments of the left operand: the first match of the operator is it.
+  const index = between.indexOf(operator);
+  return index === -1 ? null : left.end + index;
+}
+
+export function replaceNode(node: AstNode, replacement: string): TextEdit {
+  return { start: node.start, end: node.end, text: replacement };
+}
+
+const ATOMIC = new Set(['Identifier', 'NumericLiteral', 'StringLiteral', 'BooleanLiteral', 'NullLiteral', 'MemberExpression', 'OptionalMemberExpression', 'CallExpression', 'OptionalCallExpression', 'ArrayExpression', 'ObjectExpression', 'ThisExpression', 'TemplateLiteral']);
+
+/** A node's text, parenthesized unless it binds tighter than any operator. */
+export function atom(site: SiteContext, node: AstNode): string {
+  const raw = text(site, node);
+  return ATOMIC.has(node.type) ? raw : `(${raw})`;
+}

@@ -1,0 +1,366 @@
+"""Repair-template candidates for a Python file, from Python's own parser (ast + tokenize).
+
+Reads {"source": str, "lines": [int]} as JSON on stdin and prints a JSON list of candidates:
+{"template", "line", "description", "edits": [{"start", "end", "text"}]}, with offsets counted in
+UTF-16 code units (JavaScript string indices). Standard library only; Python 3.8+.
+"""
+import ast
+import io
+import json
+import sys
+import tokenize
+
+COMPARE = {
+    ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!=",
+    ast.Is: "is", ast.IsNot: "is not", ast.In: "in", ast.NotIn: "not in",
+}
+COMPARE_SWAPS = {
+    "<": ["<=", ">", ">="], "<=": ["<", ">=", ">"], ">": [">=", "<", "<="], ">=": [">", "<=", "<"],
+    "==": ["!="], "!=": ["=="], "is": ["is not"], "is not": ["is"], "in": ["not in"], "not in": ["in"],
+}
+BINOP = {
+    ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%", ast.Pow: "**",
+    ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^", ast.LShift: "<<", ast.RShift: ">>",
+}
+BINOP_SWAPS = {
+    "+": ["-", "*"], "-": ["+", "*"], "*": ["/", "//", "+"], "/": ["//", "*"], "//": ["/", "%", "*"],
+    "%": ["//", "/"], "**": ["*"], "&": ["|", "^"], "|": ["&", "^"], "^": ["&", "|"], "<<": [">>"], ">>": ["<<"],
+}
+BITWISE = {"&", "|", "^", "<<", ">>"}
+NON_COMMUTATIVE = {"-", "/", "//", "%", "**", "<<", ">>"}
+FUNCTION_SWAPS = {
+    "min": ("min-max", ["max"]), "max": ("min-max", ["min"]),
+    "any": ("any-all", ["all"]), "all": ("any-all", ["any"]),
+    "floor": ("min-max", ["ceil", "round"]), "ceil": ("min-max", ["floor", "round"]),
+}
+METHOD_SWAPS = {
+    "startswith": ["endswith"], "endswith": ["startswith"], "lower": ["upper"], "upper": ["lower"],
+    "lstrip": ["rstrip", "strip"], "rstrip": ["lstrip", "strip"], "find": ["rfind"], "rfind": ["find"],
+    "index": ["rindex"], "rindex": ["index"], "append": ["extend"], "extend": ["append"],
+    "keys": ["values", "items"], "values": ["keys", "items"], "items": ["keys", "values"],
+    "floor": ["ceil"], "ceil": ["floor"], "insert": ["append"], "remove": ["discard"], "split": ["rsplit"],
+}
+FALLBACKS = ["None", "0", "''", "[]", "False"]
+MAX_NAMES = 8
+FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+
+
+class Source:
+    def __init__(self, text):
+        self.text = text
+        self.lines = text.splitlines(keepends=True)
+        self.line_starts = []  # code-point offset of each line
+        pos = 0
+        for line in self.lines:
+            self.line_starts.append(pos)
+            pos += len(line)
+
+    def offset(self, lineno, col_bytes):
+        """Code-point offset of (1-based line, UTF-8 byte column)."""
+        line = self.lines[lineno - 1] if lineno - 1 < len(self.lines) else ""
+        return self.line_starts[lineno - 1] + len(line.encode("utf-8")[:col_bytes].decode("utf-8", "replace"))
+
+    def char_col(self, lineno, col_bytes):
+        """Code-point column of a UTF-8 byte column (tokenize counts code points, ast bytes)."""
+        return self.offset(lineno, col_bytes) - self.line_starts[lineno - 1]
+
+    def start(self, node):
+        return self.offset(node.lineno, node.col_offset)
+
+    def end(self, node):
+        return self.offset(node.end_lineno, node.end_col_offset)
+
+    def seg(self, node):
+        return self.text[self.start(node):self.end(node)]
+
+    def utf16(self, cp_offset):
+        return len(self.text[:cp_offset].encode("utf-16-le")) // 2
+
+
+def operator_tokens(text):
+    out = []
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+            if tok.type in (tokenize.OP, tokenize.NAME):
+                out.append(tok)
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        pass
+    return out
+
+
+class Generator:
+    def __init__(self, text, lines):
+        self.src = Source(text)
+        self.lines = set(lines)
+        self.tree = ast.parse(text)
+        self.tokens = operator_tokens(text)
+        self.out = []
+        self.parents = {}
+        for parent in ast.walk(self.tree):
+            for child in ast.iter_child_nodes(parent):
+                self.parents[child] = parent
+
+    # -- helpers -------------------------------------------------------------------------------
+    def emit(self, template, node, description, edits):
+        self.out.append({"template": template, "line": node.lineno, "description": description, "edits": edits})
+
+    def edit(self, start, end, text):
+        return {"start": start, "end": end, "text": text}
+
+    def replace(self, node, text):
+        return self.edit(self.src.start(node), self.src.end(node), text)
+
+    def token_between(self, left, right, words):
+        """Offsets of the operator token (possibly two words, like `not in`) between two nodes."""
+        lo = (left.end_lineno, self.src.char_col(left.end_lineno, left.end_col_offset))
+        hi = (right.lineno, self.src.char_col(right.lineno, right.col_offset))
+        for i, tok in enumerate(self.tokens):
+            if not (lo <= tok.start and tok.end <= hi):
+                continue
+            parts = words.split(" ")
+            if tok.string != parts[0]:
+                continue
+            last = tok
+            if len(parts) == 2:
+                nxt = self.tokens[i + 1] if i + 1 < len(self.tokens) else None
+                if nxt is None or nxt.string != parts[1]:
+                    continue
+                last = nxt
+            # tokenize columns are code points within the line
+            start = self.src.line_starts[tok.start[0] - 1] + tok.start[1]
+            end = self.src.line_starts[last.end[0] - 1] + last.end[1]
+            return start, end
+        return None
+
+    def enclosing(self, node, types):
+        cur = self.parents.get(node)
+        while cur is not None and not isinstance(cur, types):
+            cur = self.parents.get(cur)
+        return cur
+
+    def scope_names(self, node):
+        values, functions = set(), set()
+        owners = [self.tree]
+        fn = self.enclosing(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+        while fn is not None:
+            owners.append(fn)
+            fn = self.enclosing(fn, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+        for owner in owners:
+            if isinstance(owner, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                a = owner.args
+                for arg in list(getattr(a, "posonlyargs", [])) + a.args + a.kwonlyargs + [x for x in (a.vararg, a.kwarg) if x]:
+                    if arg.arg not in ("self", "cls"):
+                        values.add(arg.arg)
+            body = owner.body if isinstance(owner.body, list) else [owner.body]
+            for stmt in body:
+                for sub in ast.walk(stmt):
+                    if isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and sub is not owner:
+                        functions.add(sub.name)
+                    elif isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
+                        nearest = self.enclosing(sub, FUNCS)
+                        if (owner is self.tree and nearest is None) or nearest is owner:
+                            values.add(sub.id)
+        return sorted(values), sorted(functions)
+
+    def atom(self, node):
+        """The node's text, parenthesized unless it already binds tighter than any operator."""
+        raw = self.src.seg(node)
+        simple = (ast.Name, ast.Constant, ast.Call, ast.Attribute, ast.Subscript, ast.List, ast.Tuple, ast.Dict, ast.Set)
+        return raw if isinstance(node, simple) else "(%s)" % raw
+
+    def shifted(self, template, node, what):
+        raw = self.src.seg(node)
+        for delta in (" - 1", " + 1"):
+            self.emit(template, node, "`%s` → `%s%s`%s" % (raw, raw, delta, what), [self.replace(node, raw + delta)])
+
+    # -- templates -----------------------------------------------------------------------------
+    def visit(self, node):
+        if isinstance(node, ast.Compare):
+            left = node.left
+            for op, right in zip(node.ops, node.comparators):
+                word = COMPARE.get(type(op))
+                pos = self.token_between(left, right, word) if word else None
+                if pos:
+                    template = "relational-operator" if word in ("<", "<=", ">", ">=") else "equality-operator"
+                    for repl in COMPARE_SWAPS.get(word, []):
+                        self.emit(template, node, "`%s` → `%s`" % (word, repl), [self.edit(pos[0], pos[1], repl)])
+                left = right
+            for side in [node.left] + node.comparators:
+                if isinstance(side, ast.Call) and isinstance(side.func, ast.Name) and side.func.id == "len":
+                    self.shifted("off-by-one-bound", side, "")
+        elif isinstance(node, ast.BinOp):
+            word = BINOP.get(type(node.op))
+            pos = self.token_between(node.left, node.right, word) if word else None
+            if pos:
+                template = "bitwise-operator" if word in BITWISE else "arithmetic-operator"
+                for repl in BINOP_SWAPS.get(word, []):
+                    self.emit(template, node, "`%s` → `%s`" % (word, repl), [self.edit(pos[0], pos[1], repl)])
+                if word in NON_COMMUTATIVE:
+                    self.emit("swap-operands", node, "swapped the operands of `%s`" % word,
+                              [self.replace(node.left, self.atom(node.right)), self.replace(node.right, self.atom(node.left))])
+                # `n + 1` → `n`: an off-by-one written as an explicit adjustment.
+                if word in ("+", "-"):
+                    for kept, dropped in ((node.left, node.right), (node.right, node.left)):
+                        if isinstance(dropped, ast.Constant) and dropped.value == 1 and not isinstance(dropped.value, bool):
+                            self.emit("off-by-one-bound", node, "dropped `%s 1`" % word, [self.replace(node, self.atom(kept))])
+        elif isinstance(node, ast.AugAssign):
+            word = BINOP.get(type(node.op))
+            pos = self.token_between(node.target, node.value, word + "=") if word else None
+            if pos:
+                for repl in BINOP_SWAPS.get(word, [])[:2]:
+                    self.emit("arithmetic-operator", node, "`%s=` → `%s=`" % (word, repl), [self.edit(pos[0], pos[1], repl + "=")])
+        elif isinstance(node, ast.BoolOp):
+            word = "and" if isinstance(node.op, ast.And) else "or"
+            other = "or" if word == "and" else "and"
+            for a, b in zip(node.values, node.values[1:]):
+                pos = self.token_between(a, b, word)
+                if pos:
+                    self.emit("logical-operator", node, "`%s` → `%s`" % (word, other), [self.edit(pos[0], pos[1], other)])
+            for i, value in enumerate(node.values):
+                rest = [self.src.seg(v) for j, v in enumerate(node.values) if j != i]
+                self.emit("drop-conjunct", node, "dropped `%s`" % self.src.seg(value), [self.replace(node, (" %s " % word).join(rest))])
+        elif isinstance(node, (ast.If, ast.While, ast.IfExp)):
+            test = node.test
+            raw = self.src.seg(test)
+            if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+                negated = self.src.seg(test.operand)
+            else:
+                negated = "not (%s)" % raw
+            self.emit("negate-condition", node, "negated the condition `%s`" % raw, [self.replace(test, negated)])
+        elif isinstance(node, ast.Constant):
+            if isinstance(node.value, bool):
+                self.emit("change-return-value", node, "`%s` → `%s`" % (node.value, not node.value), [self.replace(node, str(not node.value))])
+            elif isinstance(node.value, int) and abs(node.value) < 10 ** 9:
+                for v in (node.value + 1, node.value - 1):
+                    if v >= 0 or node.value < 0:
+                        self.emit("off-by-one-literal", node, "`%s` → `%s`" % (node.value, v), [self.replace(node, str(v))])
+        elif isinstance(node, ast.Subscript):
+            index = node.slice
+            if isinstance(index, ast.Index):  # Python 3.8
+                index = index.value
+            if isinstance(index, ast.Slice):
+                for bound in (index.lower, index.upper):
+                    if bound is not None and not isinstance(bound, ast.Constant):
+                        self.shifted("off-by-one-bound", bound, " (slice bound)")
+            elif not isinstance(index, (ast.Constant, ast.Tuple)):
+                self.shifted("off-by-one-bound", index, " (index)")
+            self.guard(node, node.value)
+        elif isinstance(node, ast.Call):
+            self.call(node)
+        elif isinstance(node, ast.Attribute):
+            self.guard(node, node.value)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            self.rename(node)
+        elif isinstance(node, ast.Return) and node.value is not None:
+            raw = self.src.seg(node.value)
+            if isinstance(node.value, ast.UnaryOp) and isinstance(node.value.op, ast.Not):
+                self.emit("change-return-value", node, "return the negation", [self.replace(node.value, self.src.seg(node.value.operand))])
+            elif isinstance(node.value, (ast.Compare, ast.BoolOp, ast.Call, ast.Name)):
+                self.emit("change-return-value", node, "return `not (%s)`" % raw, [self.replace(node.value, "not (%s)" % raw)])
+
+    def call(self, node):
+        func = node.func
+        args = [a for a in node.args if not isinstance(a, ast.Starred)]
+        for i in range(len(args)):
+            for j in range(i + 1, len(args)):
+                a, b = self.src.seg(args[i]), self.src.seg(args[j])
+                if a != b:
+                    self.emit("swap-arguments", node, "swapped arguments %d and %d" % (i + 1, j + 1), [self.replace(args[i], b), self.replace(args[j], a)])
+        name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+        if isinstance(func, ast.Name) and name in FUNCTION_SWAPS:
+            template, targets = FUNCTION_SWAPS[name]
+            for t in targets:
+                self.emit(template, node, "`%s(…)` → `%s(…)`" % (name, t), [self.replace(func, t)])
+        if isinstance(func, ast.Name) and name == "range":
+            in_loop = isinstance(self.parents.get(node), (ast.For, ast.comprehension))
+            for arg in args:
+                self.shifted("loop-bound" if in_loop else "off-by-one-bound", arg, " in range()")
+        if isinstance(func, ast.Attribute):
+            start = self.src.end(func.value)
+            attr_start = self.src.text.index(func.attr, start)
+            targets = list(METHOD_SWAPS.get(func.attr, []))
+            if func.attr in FUNCTION_SWAPS:
+                targets += FUNCTION_SWAPS[func.attr][1]
+            template = FUNCTION_SWAPS[func.attr][0] if func.attr in FUNCTION_SWAPS else "change-method"
+            for t in targets:
+                self.emit(template, node, "`.%s(…)` → `.%s(…)`" % (func.attr, t), [self.edit(attr_start, attr_start + len(func.attr), t)])
+            if isinstance(func.value, ast.Name):
+                values, _ = self.scope_names(node)
+                for other in [v for v in values if v != func.value.id][:MAX_NAMES]:
+                    self.emit("change-receiver", node, "receiver `%s` → `%s`" % (func.value.id, other), [self.replace(func.value, other)])
+
+    def rename(self, node):
+        parent = self.parents.get(node)
+        if isinstance(parent, ast.keyword):
+            return
+        values, functions = self.scope_names(node)
+        is_callee = isinstance(parent, ast.Call) and parent.func is node
+        pool = functions if is_callee else values
+        if node.id not in pool:
+            return
+        count = 0
+        for other in pool:
+            if other != node.id and count < MAX_NAMES:
+                count += 1
+                self.emit("replace-identifier", node, "`%s` → `%s`" % (node.id, other), [self.replace(node, other)])
+
+    def guard(self, node, value):
+        if not isinstance(value, ast.Name):
+            return
+        fn = self.enclosing(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        stmt = node
+        while stmt is not None and not isinstance(stmt, ast.stmt):
+            stmt = self.parents.get(stmt)
+        if fn is None or stmt is None or isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return
+        at = self.src.start(stmt)
+        line_text = self.src.lines[stmt.lineno - 1]
+        indent = line_text[: len(line_text) - len(line_text.lstrip())]
+        for fallback in FALLBACKS:
+            self.emit("add-null-guard", node, "guard: `if %s is None: return %s`" % (value.id, fallback),
+                      [self.edit(at, at, "if %s is None:\n%s    return %s\n%s" % (value.id, indent, fallback, indent))])
+
+    def run(self):
+        for node in ast.walk(self.tree):
+            if getattr(node, "lineno", None) in self.lines:
+                self.visit(node)
+        return self.finish()
+
+    def finish(self):
+        seen, out = set(), []
+        for cand in self.out:
+            edits = sorted(cand["edits"], key=lambda e: e["start"])
+            overlapping = any(a["end"] > b["start"] for a, b in zip(edits, edits[1:]))
+            if overlapping:
+                continue
+            text, cursor = "", 0
+            for e in edits:
+                text += self.src.text[cursor:e["start"]] + e["text"]
+                cursor = e["end"]
+            text += self.src.text[cursor:]
+            if text == self.src.text or text in seen:
+                continue
+            seen.add(text)
+            try:
+                ast.parse(text)
+            except SyntaxError:
+                continue
+            for e in edits:
+                e["start"], e["end"] = self.src.utf16(e["start"]), self.src.utf16(e["end"])
+            cand["edits"] = edits
+            out.append(cand)
+        out.sort(key=lambda c: (c["line"], c["edits"][0]["start"], c["template"]))
+        return out
+
+
+def main():
+    request = json.load(sys.stdin)
+    try:
+        candidates = Generator(request["source"], request["lines"]).run()
+    except SyntaxError:
+        candidates = []
+    json.dump(candidates, sys.stdout)
+
+
+if __name__ == "__main__":
+    main()

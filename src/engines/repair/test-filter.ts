@@ -1,0 +1,57 @@
+// A command that runs only the failing tests, to reject most candidates in a fraction of a suite run.
+// Null when the runner is not recognised: then candidates are validated with the whole suite.
+import type { TestCaseResult } from '../../gate/test-report.ts';
+
+export function shellQuote(value: string): string {
+  return /^[A-Za-z0-9_./:=@%+-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
+function escapeRegExp(value: string): string {
+  return value.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
+
+/** An unanchored alternation of the failing tests' own names: runners match it against full names. */
+function namePattern(failing: TestCaseResult[]): string {
+  return [...new Set(failing.map((t) => escapeRegExp(t.name)))].sort().join('|');
+}
+
+type Runner = 'pytest' | 'node-test' | 'vitest' | 'jest' | null;
+
+function runnerOf(command: string): Runner {
+  if (/(^|[\s;&|/])(python3?\s+-m\s+)?pytest\b/.test(command)) return 'pytest';
+  if (/(^|[\s;&|/])node\b[^;&|]*\s--test\b/.test(command)) return 'node-test';
+  if (/(^|[\s;&|/])vitest\b/.test(command)) return 'vitest';
+  if (/(^|[\s;&|/])jest\b/.test(command)) return 'jest';
+  return null;
+}
+
+function filterArguments(runner: Runner, failing: TestCaseResult[]): string | null {
+  if (failing.length === 0) return null;
+  switch (runner) {
+    case 'pytest':
+      return failing.every((t) => t.id.includes('::')) ? failing.map((t) => shellQuote(t.id)).join(' ') : null;
+    case 'node-test':
+      return `--test-name-pattern=${shellQuote(namePattern(failing))}`;
+    case 'vitest':
+    case 'jest':
+      return `-t ${shellQuote(namePattern(failing))}`;
+    default:
+      return null;
+  }
+}
+
+export function focusedTestCommand(command: string, failing: TestCaseResult[], packageScripts: Record<string, string> = {}): string | null {
+  // Only a single simple command can take extra arguments at its end.
+  if (/[;&|]|\$\(|`/.test(command.replace(/\|\|/g, ''))) return null;
+  const direct = runnerOf(command);
+  if (direct) {
+    const args = filterArguments(direct, failing);
+    return args ? `${command} ${args}` : null;
+  }
+  const npm = /^\s*npm\s+(?:run\s+)?(test|[\w:-]+)\s*$/.exec(command);
+  const script = npm?.[1] ? packageScripts[npm[1]] : undefined;
+  if (!script) return null;
+  const args = filterArguments(runnerOf(script), failing);
+  return args && !/[;&|]/.test(script) ? `${command} -- ${args}` : null;
+}
+

@@ -1,0 +1,112 @@
+// Validates candidates in parallel, each worker in its own copy of the workspace: the previously
+// failing tests first (stop at the first failure), then the full suite. The winner is the first
+// candidate *in rank order* that passes everything, so parallelism never changes the result.
+import type { GateResult } from '../../gate/gate-result.ts';
+import { runGate } from '../../gate/run-gate.ts';
+import type { Sandbox } from '../../sandbox/sandbox.ts';
+import type { Workspace } from '../../workspace/workspace.ts';
+import type { RankedCandidate } from './rank-candidates.ts';
+
+export interface ValidationInput {
+  candidates: RankedCandidate[];
+  workspace: Workspace;
+  sandbox: Sandbox;
+  testCommand: string;
+  /** Runs only the failing tests; null to use the full suite directly. */
+  focusedCommand: string | null;
+  /** Ids of the tests failing before the candidates. */
+  failingIds: Set<string>;
+  failingCount: number;
+  env: Record<string, string>;
+  parallelism: number;
+  runTimeoutMs: number;
+  deadline: number;
+  signal: AbortSignal;
+  reportFile?: string;
+  onProgress?: (validated: number) => void;
+}
+
+export interface ValidationResult {
+  winner: RankedCandidate | null;
+  /** The best candidate that fixes some failing tests and breaks none, when none fixes all. */
+  partial: { candidate: RankedCandidate; failing: number } | null;
+  validated: number;
+  testExecutions: number;
+  stoppedBy: 'winner' | 'exhausted' | 'deadline' | 'aborted';
+}
+
+const failedIds = (gate: GateResult) => new Set(gate.report.tests.filter((t) => t.status === 'failed').map((t) => t.id));
+const failingOf = (gate: GateResult) => (gate.report.parsed ? gate.report.failed : gate.passed ? 0 : Number.POSITIVE_INFINITY);
+
+export async function validateCandidates(input: ValidationInput): Promise<ValidationResult> {
+  const controller = new AbortController();
+  const abort = () => controller.abort();
+  input.signal.addEventListener('abort', abort, { once: true });
+  const deadlineTimer = setTimeout(abort, Math.max(0, input.deadline - Date.now()));
+  let next = 0;
+  let winnerIndex = Number.POSITIVE_INFINITY;
+  let validated = 0;
+  let testExecutions = 0;
+  let partial: ValidationResult['partial'] = null;
+
+  const gate = (command: string, cwd: string) => {
+    testExecutions++;
+    const timeoutMs = Math.max(1000, Math.min(input.runTimeoutMs, input.deadline - Date.now()));
+    return runGate(input.sandbox, { command, cwd, timeoutMs, env: input.env, signal: controller.signal, ...(input.reportFile ? { reportFile: input.reportFile } : {}) });
+  };
+
+  /** The full suite in the fork; returns whether it passed, and records a partial fix when it is one. */
+  const fullSuite = async (candidate: RankedCandidate, index: number, root: string): Promise<boolean> => {
+    const full = await gate(input.testCommand, root);
+    if (full.passed) return true;
+    const failing = failingOf(full);
+    const introduced = [...failedIds(full)].some((id) => !input.failingIds.has(id));
+    if (full.report.parsed && !introduced && failing < input.failingCount) {
+      if (!partial || failing < partial.failing || (failing === partial.failing && index < input.candidates.indexOf(partial.candidate))) partial = { candidate, failing };
+    }
+    return false;
+  };
+
+  const worker = async () => {
+    const fork = await input.workspace.fork();
+    try {
+      const pristine = await fork.snapshot();
+      for (;;) {
+        const index = next++;
+        const candidate = input.candidates[index];
+        if (!candidate || index > winnerIndex || controller.signal.aborted) return;
+        try {
+          await fork.writeFile(candidate.file, candidate.result);
+        } catch {
+          continue; // a path the policy refuses: not a candidate at all
+        }
+        let passed = false;
+        if (input.focusedCommand) {
+          const focused = await gate(input.focusedCommand, fork.root);
+          const stillFailing = failingOf(focused);
+          if (focused.passed) passed = await fullSuite(candidate, index, fork.root);
+          else if (focused.report.parsed && stillFailing < input.failingCount && stillFailing > 0) await fullSuite(candidate, index, fork.root);
+        } else {
+          passed = await fullSuite(candidate, index, fork.root);
+        }
+        if (!controller.signal.aborted) validated++;
+        if (passed && !controller.signal.aborted) winnerIndex = Math.min(winnerIndex, index);
+        input.onProgress?.(validated);
+        await fork.restore(pristine);
+      }
+    } finally {
+      await fork.dispose();
+    }
+  };
+
+  try {
+    const workers = Math.max(1, Math.min(input.parallelism, input.candidates.length));
+    await Promise.all(Array.from({ length: workers }, () => worker()));
+  } finally {
+    clearTimeout(deadlineTimer);
+    input.signal.removeEventListener('abort', abort);
+  }
+  const winner = Number.isFinite(winnerIndex) ? (input.candidates[winnerIndex] ?? null) : null;
+  const stoppedBy = winner ? 'winner' : input.signal.aborted ? 'aborted' : controller.signal.aborted ? 'deadline' : 'exhausted';
+  return { winner, partial: winner ? null : partial, validated, testExecutions, stoppedBy };
+}
