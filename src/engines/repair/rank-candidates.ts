@@ -33,9 +33,9 @@ export function rankCandidates(candidates: Candidate[], suspicious: SuspiciousLi
       b.score - a.score ||
       (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) ||
       a.line - b.line ||
-      (a.edits[0]?.start ?? 0) - (b.edits[0]?.start ?? 0) ||
-      (a.template < b.template ? -1 : a.template > b.template ? 1 : 0) ||
-      (a.result < b.result ? -1 : a.result > b.result ? 1 : 0),
+      (a.edits[0]?.start ?? 0) - (b.edits[0]?.start ?? 0),
   );
+  // Remaining ties keep the generators' own order (stable sort), which puts the likeliest
+  // replacement of each operator first.
   return ranked.slice(0, limit);
 }

@@ -2,7 +2,7 @@
 // update; and swapped operands of non-commutative operators.
 import type { TemplateId } from '../../candidate.ts';
 import { isNode } from './ast.ts';
-import { atom, operatorOffset, replaceNode, type JsTemplate, type Mutation } from './mutation.ts';
+import { atom, operatorOffset, type JsTemplate, type Mutation } from './mutation.ts';
 
 const FAMILIES: { template: TemplateId; operators: string[] }[] = [
   { template: 'relational-operator', operators: ['<', '<=', '>', '>='] },
@@ -48,7 +48,9 @@ export const operatorReplacement: JsTemplate = (site) => {
   const family = FAMILIES.find((f) => f.operators.includes(op));
   const offset = operatorOffset(source, node.left, node.right, op);
   if (!family || offset === null) return [];
-  const out: Mutation[] = (PREFERRED[op] ?? []).map((replacement) => ({
+  // `x - 1` → `x * 1` is the identity, not a fix: leave those to the drop below.
+  const identity = node.right.type === 'NumericLiteral' && node.right.value === 1;
+  const out: Mutation[] = (PREFERRED[op] ?? []).filter((r) => !(identity && (r === '*' || r === '/' || r === '**'))).map((replacement) => ({
     template: family.template,
     edits: [{ start: offset, end: offset + op.length, text: replacement }],
     description: `\`${op}\` → \`${replacement}\``,
@@ -65,10 +67,11 @@ export const operatorReplacement: JsTemplate = (site) => {
   }
   // `n + 1` → `n`: an off-by-one written as an explicit adjustment.
   if (op === '+' || op === '-') {
-    for (const [kept, dropped] of [[node.left, node.right], [node.right, node.left]] as const) {
-      if (dropped.type === 'NumericLiteral' && dropped.value === 1) {
-        out.push({ template: 'off-by-one-bound', edits: [replaceNode(node, atom(site, kept))], description: `dropped \`${op} 1\`` });
-      }
+    if (node.right.type === 'NumericLiteral' && node.right.value === 1) {
+      out.push({ template: 'off-by-one-bound', edits: [{ start: node.left.end, end: node.end, text: '' }], description: `dropped \`${op} 1\`` });
+    }
+    if (op === '+' && node.left.type === 'NumericLiteral' && node.left.value === 1) {
+      out.push({ template: 'off-by-one-bound', edits: [{ start: node.start, end: node.right.start, text: '' }], description: 'dropped `1 +`' });
     }
   }
   return out;

@@ -193,16 +193,19 @@ class Generator:
             pos = self.token_between(node.left, node.right, word) if word else None
             if pos:
                 template = "bitwise-operator" if word in BITWISE else "arithmetic-operator"
+                identity = isinstance(node.right, ast.Constant) and node.right.value == 1 and not isinstance(node.right.value, bool)
                 for repl in BINOP_SWAPS.get(word, []):
+                    if identity and repl in ("*", "/", "//", "**"):
+                        continue  # `x - 1` → `x * 1` is the identity, not a fix
                     self.emit(template, node, "`%s` → `%s`" % (word, repl), [self.edit(pos[0], pos[1], repl)])
                 if word in NON_COMMUTATIVE:
                     self.emit("swap-operands", node, "swapped the operands of `%s`" % word,
                               [self.replace(node.left, self.atom(node.right)), self.replace(node.right, self.atom(node.left))])
                 # `n + 1` → `n`: an off-by-one written as an explicit adjustment.
-                if word in ("+", "-"):
-                    for kept, dropped in ((node.left, node.right), (node.right, node.left)):
-                        if isinstance(dropped, ast.Constant) and dropped.value == 1 and not isinstance(dropped.value, bool):
-                            self.emit("off-by-one-bound", node, "dropped `%s 1`" % word, [self.replace(node, self.atom(kept))])
+                if word in ("+", "-") and identity:
+                    self.emit("off-by-one-bound", node, "dropped `%s 1`" % word, [self.edit(self.src.end(node.left), self.src.end(node), "")])
+                if word == "+" and isinstance(node.left, ast.Constant) and node.left.value == 1 and not isinstance(node.left.value, bool):
+                    self.emit("off-by-one-bound", node, "dropped `1 +`", [self.edit(self.src.start(node), self.src.start(node.right), "")])
         elif isinstance(node, ast.AugAssign):
             word = BINOP.get(type(node.op))
             pos = self.token_between(node.target, node.value, word + "=") if word else None

@@ -33,6 +33,9 @@ const SWAPS: Record<string, { to: string[]; template: TemplateId }> = {
 function isComparison(tokens: Token[], i: number): boolean {
   const prev = tokens[i - 1];
   const next = tokens[i + 1];
+  // `List<String>`, `Map<K, V>`: a type name (Capitalized, not an ALL_CAPS constant) before the bracket.
+  const typeName = (t: Token | undefined) => !!t && t.kind === 'name' && /^[A-Z][a-z0-9]/.test(t.text);
+  if (typeName(prev) || (tokens[i]?.text === '<' && typeName(next))) return false;
   return !!prev && !!next && (prev.kind === 'name' || prev.kind === 'number' || prev.text === ')' || prev.text === ']') && (next.kind !== 'punct' || next.text === '(');
 }
 

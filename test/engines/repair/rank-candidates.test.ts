@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import type { Candidate } from '../../../src/engines/repair/candidate.ts';
+import { rankCandidates, sizeFactor } from '../../../src/engines/repair/rank-candidates.ts';
+
+const source = 'if (a < b) return x;\n';
+const candidate = (template: Candidate['template'], line: number, start: number, end: number, text: string): Candidate => ({
+  file: 'a.js',
+  edits: [{ start, end, text }],
+  template,
+  line,
+  description: template,
+  size: Math.max(end - start, text.length),
+});
+
+describe('rankCandidates', () => {
+  it('orders by suspiciousness × prior × size, removes duplicates and caps the list', () => {
+    const suspicious = [{ file: 'a.js', line: 1, score: 0.9, signals: ['stack'] }];
+    const list = [
+      candidate('swap-operands', 1, 4, 9, 'b < a'),
+      candidate('relational-operator', 1, 6, 7, '<='),
+      candidate('relational-operator', 1, 6, 7, '<='),
+      candidate('negate-condition', 1, 4, 9, '!(a < b)'),
+    ];
+    const ranked = rankCandidates(list, suspicious, new Map([['a.js', source]]), 10);
+    expect(ranked.map((c) => c.template)).toEqual(['relational-operator', 'negate-condition', 'swap-operands']);
+    expect(ranked[0]?.result).toBe('if (a <= b) return x;\n');
+    expect(rankCandidates(list, suspicious, new Map([['a.js', source]]), 1)).toHaveLength(1);
+  });
+
+  it('favours smaller patches', () => {
+    expect(sizeFactor(1)).toBeGreaterThan(sizeFactor(40));
+  });
+});

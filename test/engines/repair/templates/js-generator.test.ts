@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { applyEdits, type Candidate, type TemplateId } from '../../../../src/engines/repair/candidate.ts';
+import { reparses } from '../../../../src/engines/repair/templates/js/ast.ts';
+import { jsGenerator } from '../../../../src/engines/repair/templates/js/js-generator.ts';
+
+async function candidates(source: string, lines: number[], file = 'src/a.js'): Promise<Candidate[]> {
+  return jsGenerator.generate(file, source, new Set(lines));
+}
+
+/** The fixed sources the candidates of one template produce. */
+async function results(source: string, lines: number[], template: TemplateId, file = 'src/a.js'): Promise<string[]> {
+  return (await candidates(source, lines, file)).filter((c) => c.template === template).map((c) => applyEdits(source, c.edits));
+}
+
+describe('jsGenerator templates', () => {
+  it('replaces relational, equality, logical, arithmetic and bitwise operators', async () => {
+    expect(await results('export const f = (a, b) => a < b;\n', [1], 'relational-operator')).toContain('export const f = (a, b) => a <= b;\n');
+    expect(await results('export const f = (a, b) => a === b;\n', [1], 'equality-operator')).toContain('export const f = (a, b) => a !== b;\n');
+    expect(await results('export const f = (a, b) => a && b;\n', [1], 'logical-operator')).toContain('export const f = (a, b) => a || b;\n');
+    expect(await results('export const f = (a, b) => a - b;\n', [1], 'arithmetic-operator')).toContain('export const f = (a, b) => a + b;\n');
+    expect(await results('let t = 0;\nt -= 2;\n', [2], 'arithmetic-operator')).toContain('let t = 0;\nt += 2;\n');
+    expect(await results('export const f = (a, b) => a & b;\n', [1], 'bitwise-operator')).toContain('export const f = (a, b) => a | b;\n');
+  });
+
+  it('shifts literals, indices, slice bounds, lengths and loop bounds by one', async () => {
+    expect(await results('export const n = 10;\n', [1], 'off-by-one-literal')).toEqual(['export const n = 11;\n', 'export const n = 9;\n']);
+    expect(await results('export const last = (xs, i) => xs[i];\n', [1], 'off-by-one-bound')).toContain('export const last = (xs, i) => xs[i - 1];\n');
+    expect(await results('export const head = (s, n) => s.slice(0, n);\n', [1], 'off-by-one-bound')).toContain('export const head = (s, n) => s.slice(0, n + 1);\n');
+    expect(await results('export const f = (xs, i) => i < xs.length;\n', [1], 'off-by-one-bound')).toContain('export const f = (xs, i) => i < xs.length - 1;\n');
+    expect(await results('export const f = (n) => n + 1;\n', [1], 'off-by-one-bound')).toContain('export const f = (n) => n;\n');
+    const loop = 'export function sum(xs) {\n  let s = 0;\n  for (let i = 0; i < xs.length - 1; i++) s += xs[i];\n  return s;\n}\n';
+    expect(await results(loop, [3], 'loop-bound')).toContain(loop.replace('i < xs.length - 1', 'i < xs.length - 1 + 1'));
+  });
+
+  it('negates conditions and drops one side of && / ||', async () => {
+    const src = 'export function f(a, b) {\n  if (a > 0 && b > 0) return 1;\n  return 0;\n}\n';
+    expect(await results(src, [2], 'negate-condition')).toEqual([src.replace('(a > 0 && b > 0)', '(!(a > 0 && b > 0))')]);
+    expect(await results(src, [2], 'drop-conjunct')).toEqual([src.replace('a > 0 && b > 0', 'a > 0'), src.replace('a > 0 && b > 0', 'b > 0')]);
+    expect(await results('export const f = (ok) => (!ok ? 1 : 2);\n', [1], 'negate-condition')).toEqual(['export const f = (ok) => (ok ? 1 : 2);\n']);
+  });
+
+  it('swaps arguments and non-commutative operands, keeping precedence', async () => {
+    expect(await results('export const f = (a, b) => Math.pow(a, b);\n', [1], 'swap-arguments')).toEqual(['export const f = (a, b) => Math.pow(b, a);\n']);
+    expect(await results('export const f = (a, b, c) => a - (b + c);\n', [1], 'swap-operands')).toContain('export const f = (a, b, c) => (b + c) - (a);\n');
+  });
+
+  it('replaces an identifier by another of the same kind in scope', async () => {
+    const src = 'export function area(width, height) {\n  const w = width;\n  return w * width;\n}\n';
+    const fixed = await results(src, [3], 'replace-identifier');
+    expect(fixed).toContain(src.replace('w * width', 'w * height'));
+    // Property names are not identifiers to replace.
+    expect(await results('export const f = (o, p) => o.size;\n', [1], 'replace-identifier')).not.toContain('export const f = (o, p) => o.p;\n');
+  });
+
+  it('changes return values, adds null guards and optional chaining', async () => {
+    const src = 'export function name(user) {\n  return user.name;\n}\n';
+    const guarded = await results(src, [2], 'add-null-guard');
+    expect(guarded).toContain('export function name(user) {\n  if (user == null) return undefined;\n  return user.name;\n}\n');
+    expect(guarded).toContain('export function name(user) {\n  return user?.name;\n}\n');
+    expect(await results('export const ok = () => true;\n', [1], 'change-return-value')).toEqual(['export const ok = () => false;\n']);
+  });
+
+  it('swaps min/max, some/every and methods with similar names', async () => {
+    expect(await results('export const f = (a, b) => Math.min(a, b);\n', [1], 'min-max')).toContain('export const f = (a, b) => Math.max(a, b);\n');
+    expect(await results('export const f = (xs) => xs.some((x) => x > 0);\n', [1], 'any-all')).toContain('export const f = (xs) => xs.every((x) => x > 0);\n');
+    expect(await results('export const f = (s) => s.startsWith("x");\n', [1], 'change-method')).toContain('export const f = (s) => s.endsWith("x");\n');
+  });
+
+  it('handles TypeScript syntax', async () => {
+    const src = 'export function clamp<T extends number>(x: T, lo: number, hi: number): number {\n  return x < lo ? lo : (x as number) > hi ? hi : x;\n}\n';
+    const out = await candidates(src, [2], 'src/clamp.ts');
+    expect(out.length).toBeGreaterThan(5);
+    for (const c of out) expect(reparses('src/clamp.ts', applyEdits(src, c.edits))).toBe(true);
+    expect(out.map((c) => applyEdits(src, c.edits))).toContain(src.replace('x < lo', 'x <= lo'));
+  });
+
+  it('touches only the requested lines, is deterministic, and skips a file that does not parse', async () => {
+    const src = 'export const a = (x) => x < 1;\nexport const b = (x) => x < 2;\n';
+    const out = await candidates(src, [2]);
+    expect(out.every((c) => c.line === 2)).toBe(true);
+    expect(JSON.stringify(await candidates(src, [2]))).toBe(JSON.stringify(out));
+    expect(await candidates('export const = ;\n', [1])).toEqual([]);
+  });
+});

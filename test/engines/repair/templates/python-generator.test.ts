@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { applyEdits, type TemplateId } from '../../../../src/engines/repair/candidate.ts';
+import { pythonGenerator } from '../../../../src/engines/repair/templates/python/python-generator.ts';
+
+async function results(source: string, lines: number[], template?: TemplateId): Promise<string[]> {
+  const out = await pythonGenerator.generate('pkg/mod.py', source, new Set(lines));
+  return out.filter((c) => template === undefined || c.template === template).map((c) => applyEdits(source, c.edits));
+}
+
+describe('pythonGenerator (Python ast + tokenize)', () => {
+  it('replaces comparison, boolean, arithmetic and augmented operators', async () => {
+    expect(await results('def f(a, b):\n    return a < b\n', [2], 'relational-operator')).toContain('def f(a, b):\n    return a <= b\n');
+    expect(await results('def f(a, b):\n    return a is b\n', [2], 'equality-operator')).toContain('def f(a, b):\n    return a is not b\n');
+    expect(await results('def f(a, xs):\n    return a not in xs\n', [2], 'equality-operator')).toContain('def f(a, xs):\n    return a in xs\n');
+    expect(await results('def f(a, b):\n    return a and b\n', [2], 'logical-operator')).toContain('def f(a, b):\n    return a or b\n');
+    expect(await results('def f(a, b):\n    return a // b\n', [2], 'arithmetic-operator')).toContain('def f(a, b):\n    return a / b\n');
+    expect(await results('def f(t):\n    t -= 1\n    return t\n', [2], 'arithmetic-operator')).toContain('def f(t):\n    t += 1\n    return t\n');
+  });
+
+  it('shifts range bounds, indices, slices and explicit +1s', async () => {
+    expect(await results('def f(n):\n    for i in range(n):\n        print(i)\n', [2], 'loop-bound')).toContain('def f(n):\n    for i in range(n + 1):\n        print(i)\n');
+    expect(await results('def f(xs, i):\n    return xs[i]\n', [2], 'off-by-one-bound')).toContain('def f(xs, i):\n    return xs[i - 1]\n');
+    expect(await results('def f(xs, n):\n    return xs[:n]\n', [2], 'off-by-one-bound')).toContain('def f(xs, n):\n    return xs[:n + 1]\n');
+    expect(await results('def f(xs):\n    return sum(xs) / (len(xs) + 1)\n', [2], 'off-by-one-bound')).toContain('def f(xs):\n    return sum(xs) / (len(xs))\n');
+  });
+
+  it('negates conditions, drops operands, swaps arguments, min/max and any/all', async () => {
+    expect(await results('def f(a):\n    if a:\n        return 1\n', [2], 'negate-condition')).toEqual(['def f(a):\n    if not (a):\n        return 1\n']);
+    expect(await results('def f(a, b):\n    return a > 0 and b > 0\n', [2], 'drop-conjunct')).toEqual(['def f(a, b):\n    return b > 0\n', 'def f(a, b):\n    return a > 0\n']);
+    expect(await results('def f(a, b):\n    return pow(a, b)\n', [2], 'swap-arguments')).toEqual(['def f(a, b):\n    return pow(b, a)\n']);
+    expect(await results('def f(xs):\n    return min(xs)\n', [2], 'min-max')).toEqual(['def f(xs):\n    return max(xs)\n']);
+    expect(await results('def f(xs):\n    return any(xs)\n', [2], 'any-all')).toEqual(['def f(xs):\n    return all(xs)\n']);
+  });
+
+  it('replaces names in scope, methods with similar ones, and adds None guards', async () => {
+    expect(await results('def f(width, height):\n    return width * width\n', [2], 'replace-identifier')).toContain('def f(width, height):\n    return width * height\n');
+    expect(await results('def f(s):\n    return s.startswith("x")\n', [2], 'change-method')).toContain('def f(s):\n    return s.endswith("x")\n');
+    expect(await results('def f(user):\n    return user.name\n', [2], 'add-null-guard')).toContain('def f(user):\n    if user is None:\n        return None\n    return user.name\n');
+  });
+
+  it('counts offsets in UTF-16 code units after non-ASCII text', async () => {
+    const src = 'def f(a, b):\n    note = "é😀"; return a < b\n';
+    expect(await results(src, [2], 'relational-operator')).toContain('def f(a, b):\n    note = "é😀"; return a <= b\n');
+  });
+
+  it('gives nothing for other lines or a file that does not parse, and the same output twice', async () => {
+    const src = 'def f(a):\n    return a < 1\n\ndef g(a):\n    return a < 2\n';
+    const first = await pythonGenerator.generate('m.py', src, new Set([5]));
+    expect(first.every((c) => c.line === 5)).toBe(true);
+    expect(JSON.stringify(await pythonGenerator.generate('m.py', src, new Set([5])))).toBe(JSON.stringify(first));
+    expect(await results('def f(:\n', [1])).toEqual([]);
+  });
+});

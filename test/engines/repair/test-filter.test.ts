@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { focusedTestCommand } from '../../../src/engines/repair/test-filter.ts';
+import type { TestCaseResult } from '../../../src/gate/test-report.ts';
+
+const failed = (id: string, name: string): TestCaseResult => ({ id, name, status: 'failed' });
+
+describe('focusedTestCommand', () => {
+  it('passes pytest node ids, shell-quoted', () => {
+    expect(focusedTestCommand('python3 -m pytest -q', [failed('tests/t.py::test_a[1 2]', 'test_a[1 2]'), failed('tests/t.py::test_b', 'test_b')])).toBe(
+      "python3 -m pytest -q 'tests/t.py::test_a[1 2]' tests/t.py::test_b",
+    );
+  });
+
+  it('uses name patterns for node --test, vitest and jest, escaping regex characters', () => {
+    expect(focusedTestCommand('node --test', [failed('s > adds (a+b)', 'adds (a+b)')])).toBe("node --test --test-name-pattern='adds \\(a\\+b\\)'");
+    expect(focusedTestCommand('npx vitest run', [failed('f > x', 'x'), failed('f > y', 'y')])).toBe('npx vitest run -t \'x|y\'');
+    expect(focusedTestCommand('jest --ci', [failed('a › it\'s', "it's")])).toBe("jest --ci -t 'it'\\''s'");
+  });
+
+  it('goes through npm scripts it can read, and gives up on anything else', () => {
+    expect(focusedTestCommand('npm test', [failed('x', 'x')], { test: 'node --test' })).toBe('npm test -- --test-name-pattern=x');
+    expect(focusedTestCommand('npm test', [failed('x', 'x')], { test: 'make check' })).toBeNull();
+    expect(focusedTestCommand('make test', [failed('x', 'x')])).toBeNull();
+    expect(focusedTestCommand('node --test && echo done', [failed('x', 'x')])).toBeNull();
+    expect(focusedTestCommand('node --test', [])).toBeNull();
+  });
+});

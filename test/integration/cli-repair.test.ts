@@ -1,0 +1,171 @@
+// The embedded `repair` engine through `fixloop run`: real JS, TS and Python bugs, real runners.
+import { afterAll, describe, expect, it } from 'vitest';
+import type { RunResult } from '../../src/report/run-result.ts';
+import { makeRepo, removeAll } from '../support/git-fixture.ts';
+import { runCli } from '../support/run-cli.ts';
+
+const dirs: string[] = [];
+afterAll(() => removeAll(dirs));
+
+async function repair(files: Record<string, string>, args: string[]): Promise<{ code: number | null; result: RunResult; stderr: string }> {
+  const project = await makeRepo(files);
+  const cwd = await makeRepo({});
+  dirs.push(project, cwd);
+  const run = await runCli(['run', project, '--json', '--out', `${cwd}/out`, ...args], { cwd });
+  return { code: run.code, result: JSON.parse(run.stdout) as RunResult, stderr: run.stderr };
+}
+
+const JS_PAGINATION = {
+  'package.json': '{ "name": "paging", "type": "module", "private": true }\n',
+  'src/paginate.js': [
+    '/** Items of page `page` (1-based) when pages hold `size` items. */',
+    'export function pageItems(items, page, size) {',
+    '  const start = (page - 1) * size;',
+    '  return items.slice(start, start + size - 1);',
+    '}',
+    '',
+    'export function pageCount(total, size) {',
+    '  return Math.ceil(total / size);',
+    '}',
+    '',
+  ].join('\n'),
+  'test/paginate.test.js': [
+    "import assert from 'node:assert/strict';",
+    "import { test } from 'node:test';",
+    "import { pageCount, pageItems } from '../src/paginate.js';",
+    '',
+    "test('first page holds size items', () => {",
+    '  assert.deepEqual(pageItems([1, 2, 3, 4, 5], 1, 2), [1, 2]);',
+    '});',
+    "test('last page holds the rest', () => {",
+    '  assert.deepEqual(pageItems([1, 2, 3, 4, 5], 3, 2), [5]);',
+    '});',
+    "test('page count rounds up', () => {",
+    '  assert.equal(pageCount(5, 2), 3);',
+    '});',
+    '',
+  ].join('\n'),
+};
+
+describe('fixloop run with the repair engine', () => {
+  it('fixes an off-by-one in JavaScript, verified, deterministically', async () => {
+    const first = await repair(JS_PAGINATION, ['--test', 'node --test']);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.result.status).toBe('tests_green');
+    expect(first.result.engine).toBe('repair');
+    expect(first.result.patch).toContain('+  return items.slice(start, start + size);');
+    expect(first.result.cost).toEqual({ usd: 0, tokens: 0 });
+    expect(first.result.attempts[0]?.engineStats).toMatchObject({ candidates: expect.any(Number), testExecutions: expect.any(Number) });
+    const second = await repair(JS_PAGINATION, ['--test', 'node --test']);
+    expect(second.result.patch).toBe(first.result.patch);
+  });
+
+  it('fixes a wrong operator in TypeScript', async () => {
+    const { code, result } = await repair(
+      {
+        'package.json': '{ "type": "module", "private": true }\n',
+        'src/grade.ts': [
+          'export type Grade = "A" | "B" | "C" | "F";',
+          '',
+          'export function grade(score: number): Grade {',
+          '  if (score >= 90) return "A";',
+          '  if (score >= 75) return "B";',
+          '  if (score <= 50) return "C";',
+          '  return "F";',
+          '}',
+          '',
+        ].join('\n'),
+        'test/grade.test.ts': [
+          "import assert from 'node:assert/strict';",
+          "import { test } from 'node:test';",
+          "import { grade } from '../src/grade.ts';",
+          '',
+          "test('top scores get an A', () => assert.equal(grade(95), 'A'));",
+          "test('middle scores get a C', () => assert.equal(grade(60), 'C'));",
+          "test('low scores fail', () => assert.equal(grade(20), 'F'));",
+          '',
+        ].join('\n'),
+      },
+      ['--test', 'node --test'],
+    );
+    expect(code).toBe(0);
+    expect(result.status).toBe('tests_green');
+    expect(result.patch).toContain('+  if (score >= 50) return "C";');
+    expect(result.verification?.failToPass.length).toBe(2);
+  });
+
+  it('fixes a Python bug raised deep in the code', async () => {
+    const { code, result } = await repair(
+      {
+        'inventory.py': [
+          'class Inventory:',
+          '    def __init__(self):',
+          '        self.stock = {}',
+          '',
+          '    def add(self, sku, qty):',
+          '        self.stock[sku] = self.stock.get(sku, 0) + qty',
+          '',
+          '    def remove(self, sku, qty):',
+          '        have = self.stock.get(sku, 0)',
+          '        if qty < have:',
+          '            raise ValueError("not enough stock")',
+          '        self.stock[sku] = have - qty',
+          '',
+        ].join('\n'),
+        'tests/test_inventory.py': [
+          'import pytest',
+          'from inventory import Inventory',
+          '',
+          '',
+          'def test_remove_some():',
+          '    inv = Inventory()',
+          '    inv.add("a", 5)',
+          '    inv.remove("a", 2)',
+          '    assert inv.stock["a"] == 3',
+          '',
+          '',
+          'def test_remove_too_many():',
+          '    inv = Inventory()',
+          '    inv.add("a", 1)',
+          '    with pytest.raises(ValueError):',
+          '        inv.remove("a", 2)',
+          '',
+        ].join('\n'),
+      },
+      ['--test', 'python3 -m pytest -q'],
+    );
+    expect(code).toBe(0);
+    expect(result.status).toBe('tests_green');
+    expect(result.patch).toContain('+        if qty > have:');
+  });
+
+  it('gives up fast and honestly on a bug no template can fix', async () => {
+    const started = Date.now();
+    const { code, result } = await repair(
+      {
+        'package.json': '{ "type": "module", "private": true }\n',
+        'src/words.js': 'export function titleCase(text) {\n  return text;\n}\n',
+        'test/words.test.js': "import assert from 'node:assert/strict';\nimport { test } from 'node:test';\nimport { titleCase } from '../src/words.js';\ntest('capitalizes each word', () => assert.equal(titleCase('hello big world'), 'Hello Big World'));\n",
+      },
+      ['--test', 'node --test'],
+    );
+    expect(code).toBe(1);
+    expect(result.status).toBe('escalated');
+    expect(result.stopReason).toBe('engines_exhausted');
+    expect(result.attempts).toHaveLength(1);
+    expect(result.attempts[0]?.summary).toMatch(/no candidate passed|no repair template applies/);
+    expect(Date.now() - started).toBeLessThan(60_000);
+  });
+});
+
+describe('the demo', () => {
+  it('fixes examples/invoice-calc with the default engine', async () => {
+    const cwd = await makeRepo({});
+    dirs.push(cwd);
+    const run = await runCli(['run', new URL('../../examples/invoice-calc', import.meta.url).pathname, '--json', '--out', `${cwd}/out`], { cwd });
+    expect(run.code, run.stderr).toBe(0);
+    const result = JSON.parse(run.stdout) as RunResult;
+    expect(result.status).toBe('tests_green');
+    expect(result.patch).toContain('+    if (quantity >= tier.minQuantity) {');
+  });
+});
