@@ -1,10 +1,25 @@
 // Missing guards: `if (x == null) return <fallback>;` before a statement that dereferences x, and
 // optional chaining; changed return values.
-import { isNode, type AstNode } from './ast.ts';
+import { isNode } from './ast.ts';
 import { replaceNode, text, type JsTemplate, type Mutation } from './mutation.ts';
 
 const FALLBACKS = ['undefined', 'null', '0', "''", '[]', 'false'];
 const STATEMENT = /Statement$|Declaration$/;
+
+/** `a.b.c` → `a.b?.c`: the access that throws on a missing value becomes optional. */
+export const optionalChaining: JsTemplate = (site) => {
+  const { node } = site;
+  if (node.type !== 'MemberExpression' || !isNode(node.object) || !isNode(node.property) || node.optional) return [];
+  if (!['Identifier', 'MemberExpression', 'OptionalMemberExpression', 'CallExpression', 'ThisExpression'].includes(node.object.type)) return [];
+  const target = text(site, node.object);
+  return [
+    {
+      template: 'add-null-guard',
+      edits: [{ start: node.object.end, end: node.property.start, text: node.computed ? '?.[' : '?.' }],
+      description: `\`${target}.\` → \`${target}?.\``,
+    },
+  ];
+};
 
 export const nullGuard: JsTemplate = (site) => {
   const { node, ancestors, source } = site;
@@ -16,18 +31,11 @@ export const nullGuard: JsTemplate = (site) => {
   const lineStart = source.lastIndexOf('\n', statement.start - 1) + 1;
   const indent = /^[ \t]*/.exec(source.slice(lineStart))?.[0] ?? '';
   const guardAt = statement.start;
-  const out: Mutation[] = FALLBACKS.map((fallback) => ({
+  return FALLBACKS.map((fallback) => ({
     template: 'add-null-guard',
     edits: [{ start: guardAt, end: guardAt, text: `if (${name} == null) return ${fallback};\n${indent}` }],
     description: `guard: \`if (${name} == null) return ${fallback};\``,
   }));
-  const property = node.property as AstNode;
-  out.push({
-    template: 'add-null-guard',
-    edits: [{ start: node.object.end, end: property.start, text: node.computed ? '?.[' : '?.' }],
-    description: `\`${name}.\` → \`${name}?.\``,
-  });
-  return out;
 };
 
 export const changeReturnValue: JsTemplate = (site) => {

@@ -4,7 +4,7 @@ import { applyEdits, type Candidate, type CandidateGenerator } from '../../candi
 import { parseProgram, reparses, walk } from './ast.ts';
 import { changeFunction, changeMethod, swapArguments } from './calls.ts';
 import { dropConjunct, loopBound, negateCondition } from './conditions.ts';
-import { changeReturnValue, nullGuard } from './guards.ts';
+import { changeReturnValue, nullGuard, optionalChaining } from './guards.ts';
 import { changeReceiver, replaceIdentifier } from './identifiers.ts';
 import { booleanFlip, indexBound, lengthBound, numericOffByOne, sliceBound } from './literals.ts';
 import type { JsTemplate } from './mutation.ts';
@@ -28,6 +28,7 @@ export const JS_TEMPLATES: JsTemplate[] = [
   replaceIdentifier,
   changeReceiver,
   nullGuard,
+  optionalChaining,
   changeReturnValue,
 ];
 
