@@ -44,7 +44,17 @@ export function createRepairEngine(options: RepairEngineOptions = {}): Engine {
       const isTestFile = createTestFileMatcher(ctx.config.paths.protected);
 
       const files = await ctx.workspace.listFiles();
-      const suspicious = await localizeFaults({ root: ctx.workspace.root, files, failing, output: ctx.lastGate.output, hints: ctx.hints, isTestFile });
+      const suiteMs = Math.max(ctx.lastGate.durationMs, ctx.baseline.durationMs);
+      const suspicious = await localizeFaults({
+        root: ctx.workspace.root,
+        files,
+        failing,
+        output: ctx.lastGate.output,
+        hints: ctx.hints,
+        isTestFile,
+        // Coverage may take a fifth of the engine's budget; past that, the other signals decide.
+        coverage: { sandbox: ctx.sandbox, testCommand, tests: ctx.lastGate.report.tests, env: ctx.config.env, suiteMs, deadline: started + (deadline - started) / 5, signal: ctx.signal },
+      });
       stats.suspiciousLines = suspicious.length;
       if (suspicious.length === 0) return giveUp('no suspicious source line: the failures point at no source file', stats);
       ctx.log(`repair: ${suspicious.length} suspicious lines; top: ${suspicious.slice(0, 5).map((s) => `${s.file}:${s.line} (${s.score.toFixed(2)} ${s.signals.join('+')})`).join(', ')}`);
@@ -66,7 +76,6 @@ export function createRepairEngine(options: RepairEngineOptions = {}): Engine {
       if (ranked.length === 0) return giveUp('no repair template applies to the suspicious lines', stats);
 
       const focused = focusedTestCommand(testCommand, failing, await packageScripts(ctx));
-      const baselineMs = Math.max(ctx.lastGate.durationMs, ctx.baseline.durationMs);
       ctx.log(`repair: validating ${ranked.length} of ${candidates.length} candidates${focused ? ` with the failing tests first: ${focused}` : ' with the full suite'}`);
       let lastLogged = 0;
       const result = await validateCandidates({
@@ -80,7 +89,7 @@ export function createRepairEngine(options: RepairEngineOptions = {}): Engine {
         env: ctx.config.env,
         parallelism: options.parallelism ?? ctx.config.repair.parallelism ?? availableParallelism(),
         // A mutation can make code loop forever: a run may take a few times the suite's own time, no more.
-        runTimeoutMs: Math.min(ctx.config.test.timeout * 1000, Math.max(10_000, baselineMs * 4 + 2000)),
+        runTimeoutMs: Math.min(ctx.config.test.timeout * 1000, Math.max(3000, suiteMs * 5 + 1000)),
         deadline,
         signal: ctx.signal,
         ...(ctx.config.test.report ? { reportFile: ctx.config.test.report } : {}),

@@ -1,6 +1,7 @@
 // Fault localization: ranks the source lines most likely to hold the bug.
 // Signals, strongest first: lines a failing change touched (hints), frames of the failing tests'
-// stack traces and the lines just above them, the source files the
+// stack traces and the lines just above them, Ochiai over per-test coverage when it is cheap to
+// collect, the source files the
 // failing tests import (always, at a low weight), and for a small repository without any of these,
 // every source line. Scores combine as a noisy-or: 1 − Π(1 − sᵢ). See docs/fault-localization.md.
 import { readFile } from 'node:fs/promises';
@@ -9,6 +10,8 @@ import type { LocalizationHint } from '../../engine.ts';
 import type { TestCaseResult } from '../../../gate/test-report.ts';
 import type { SuspiciousLine } from '../candidate.ts';
 import { importedSourceFiles } from './imports.ts';
+import { collectSpectra, type SpectraInput } from './collect-spectra.ts';
+import { ochiai } from './ochiai.ts';
 import { sourceFrames } from './stack-traces.ts';
 
 export interface LocalizeInput {
@@ -20,6 +23,8 @@ export interface LocalizeInput {
   isTestFile: (path: string) => boolean;
   /** Most lines returned. */
   limit?: number;
+  /** When given, per-test coverage is collected within its deadline for spectrum-based localization. */
+  coverage?: Omit<SpectraInput, 'root' | 'tests'> & { tests: readonly TestCaseResult[] };
 }
 
 export const WEIGHTS = {
@@ -30,6 +35,8 @@ export const WEIGHTS = {
   above: 0.55,
   aboveDecay: 0.7,
   aboveSpan: 6,
+  /** Multiplies the Ochiai score (0..1) of a line. */
+  ochiai: 0.7,
   imported: 0.12,
   repository: 0.05,
 } as const;
@@ -63,6 +70,11 @@ export async function localizeFaults(input: LocalizeInput): Promise<SuspiciousLi
       add(frame.file, frame.line, weight, 'stack');
       for (let k = 1; k <= WEIGHTS.aboveSpan; k++) add(frame.file, frame.line - k, weight * WEIGHTS.above * WEIGHTS.aboveDecay ** (k - 1), 'near-stack');
     }
+  }
+
+  if (input.coverage) {
+    const spectra = await collectSpectra({ ...input.coverage, root: input.root });
+    if (spectra) for (const { file, line, score } of ochiai(spectra).values()) add(file, line, WEIGHTS.ochiai * score, 'ochiai');
   }
 
   // Assertion failures often have no frame in the source at all: what the failing tests import is

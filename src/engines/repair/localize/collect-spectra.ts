@@ -1,0 +1,125 @@
+// Per-test line coverage, when it is cheap: pytest in one run with a small tracing plugin; node's
+// test runner with V8 coverage, one run per test, only when those runs fit the budget.
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { TestCaseResult } from '../../../gate/test-report.ts';
+import type { Sandbox } from '../../../sandbox/sandbox.ts';
+import { shellQuote } from '../test-filter.ts';
+import type { TestSpectrum } from './ochiai.ts';
+
+export interface SpectraInput {
+  root: string;
+  sandbox: Sandbox;
+  testCommand: string;
+  tests: readonly TestCaseResult[];
+  env: Record<string, string>;
+  /** Duration of one full suite run, to project the cost. */
+  suiteMs: number;
+  deadline: number;
+  signal: AbortSignal;
+}
+
+const PLUGIN_DIR = fileURLToPath(new URL('./python/', import.meta.url));
+const MAX_NODE_RUNS = 24;
+
+export async function collectSpectra(input: SpectraInput): Promise<TestSpectrum[] | null> {
+  if (/(^|[\s/])(python3?\s+-m\s+)?pytest\b/.test(input.testCommand) && !/[;&|]/.test(input.testCommand)) return pytestSpectra(input);
+  if (/(^|[\s/])node\b[^;&|]*\s--test\b/.test(input.testCommand) && !/[;&|]/.test(input.testCommand)) return nodeSpectra(input);
+  return null;
+}
+
+async function pytestSpectra(input: SpectraInput): Promise<TestSpectrum[] | null> {
+  if (Date.now() + input.suiteMs * 3 > input.deadline) return null;
+  const dir = await mkdtemp(join(tmpdir(), 'fixloop-spectra-'));
+  try {
+    const out = join(dir, 'coverage.json');
+    await input.sandbox.run({
+      command: `${input.testCommand} -p fixloop_line_tracer`,
+      cwd: input.root,
+      timeoutMs: Math.max(1000, input.deadline - Date.now()),
+      env: { ...input.env, PYTHONPATH: PLUGIN_DIR, FIXLOOP_COVERAGE_ROOT: input.root, FIXLOOP_COVERAGE_OUT: out },
+      signal: input.signal,
+    });
+    const data = JSON.parse(await readFile(out, 'utf8')) as { tests: Record<string, { outcome: string; lines: Record<string, number[]> }> };
+    return Object.entries(data.tests)
+      .filter(([, t]) => t.outcome !== 'skipped')
+      .map(([id, t]) => ({ id, failed: t.outcome === 'failed', lines: new Map(Object.entries(t.lines).map(([f, ls]) => [f, new Set(ls)])) }));
+  } catch {
+    return null;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+interface V8Range {
+  startOffset: number;
+  endOffset: number;
+  count: number;
+}
+interface V8Script {
+  url: string;
+  functions: { ranges: V8Range[] }[];
+}
+
+/** Lines whose first non-blank character lies in an executed innermost block. */
+export function coveredLines(source: string, ranges: readonly V8Range[]): Set<number> {
+  const covered = new Set<number>();
+  let offset = 0;
+  source.split('\n').forEach((text, i) => {
+    const first = text.search(/\S/);
+    if (first >= 0) {
+      const at = offset + first;
+      let best: V8Range | null = null;
+      for (const r of ranges) {
+        if (r.startOffset <= at && at < r.endOffset && (!best || r.endOffset - r.startOffset < best.endOffset - best.startOffset)) best = r;
+      }
+      if (best && best.count > 0) covered.add(i + 1);
+    }
+    offset += text.length + 1;
+  });
+  return covered;
+}
+
+async function nodeSpectra(input: SpectraInput): Promise<TestSpectrum[] | null> {
+  const tests = input.tests.filter((t) => t.status !== 'skipped');
+  const names = new Set(tests.map((t) => t.name));
+  // Each run is selected by name: only unambiguous names give a clean spectrum.
+  if (tests.length < 2 || tests.length > MAX_NODE_RUNS || names.size !== tests.length) return null;
+  if (Date.now() + tests.length * input.suiteMs * 1.5 > input.deadline) return null;
+  const spectra: TestSpectrum[] = [];
+  const dir = await mkdtemp(join(tmpdir(), 'fixloop-spectra-'));
+  try {
+    for (const [i, test] of tests.entries()) {
+      if (Date.now() > input.deadline || input.signal.aborted) return null;
+      const coverageDir = join(dir, String(i));
+      const pattern = `^${test.name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`;
+      await input.sandbox.run({
+        command: `${input.testCommand} --test-name-pattern=${shellQuote(pattern)}`,
+        cwd: input.root,
+        timeoutMs: Math.max(1000, Math.min(input.suiteMs * 4 + 2000, input.deadline - Date.now())),
+        env: { ...input.env, NODE_V8_COVERAGE: coverageDir },
+        signal: input.signal,
+      });
+      const lines = new Map<string, Set<number>>();
+      for (const file of await readdir(coverageDir).catch(() => [])) {
+        const data = JSON.parse(await readFile(join(coverageDir, file), 'utf8')) as { result: V8Script[] };
+        for (const script of data.result) {
+          if (!script.url.startsWith('file://')) continue;
+          const path = fileURLToPath(script.url);
+          const rel = relative(input.root, path);
+          if (rel.startsWith('..') || rel.includes('node_modules')) continue;
+          const source = await readFile(path, 'utf8').catch(() => null);
+          if (source === null) continue;
+          const covered = coveredLines(source, script.functions.flatMap((f) => f.ranges));
+          lines.set(rel, new Set([...(lines.get(rel) ?? []), ...covered]));
+        }
+      }
+      spectra.push({ id: test.id, failed: test.status === 'failed', lines });
+    }
+    return spectra;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}

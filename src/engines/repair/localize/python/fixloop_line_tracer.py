@@ -1,0 +1,66 @@
+"""A pytest plugin that records, for each test, the source lines it executed (for Ochiai).
+
+Loaded with `-p fixloop_line_tracer` (this folder on PYTHONPATH). Writes JSON to the path in
+FIXLOOP_COVERAGE_OUT: {"tests": {nodeid: {"outcome": "passed"|"failed"|"skipped", "lines": {file: [n, ...]}}}}.
+Only files under FIXLOOP_COVERAGE_ROOT are recorded. Standard library only.
+"""
+import json
+import os
+import sys
+
+import pytest
+
+ROOT = os.path.realpath(os.environ.get("FIXLOOP_COVERAGE_ROOT", os.getcwd()))
+OUT = os.environ.get("FIXLOOP_COVERAGE_OUT")
+_results = {}
+_current = None
+_inside = {}
+
+
+def _under_root(filename):
+    cached = _inside.get(filename)
+    if cached is None:
+        path = os.path.realpath(filename)
+        cached = path.startswith(ROOT + os.sep) and "site-packages" not in path and "/." not in path[len(ROOT):]
+        _inside[filename] = cached
+    return cached
+
+
+def _tracer(frame, event, arg):
+    if not _under_root(frame.f_code.co_filename):
+        return None
+    if event == "line" and _current is not None:
+        rel = os.path.relpath(os.path.realpath(frame.f_code.co_filename), ROOT)
+        _current.setdefault(rel, set()).add(frame.f_lineno)
+    return _tracer
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item):
+    global _current
+    _current = {}
+    sys.settrace(_tracer)
+    try:
+        yield
+    finally:
+        sys.settrace(None)
+        entry = _results.setdefault(item.nodeid, {"outcome": "passed", "lines": {}})
+        for path, lines in _current.items():
+            entry["lines"].setdefault(path, set()).update(lines)
+        _current = None
+
+
+def pytest_runtest_logreport(report):
+    entry = _results.setdefault(report.nodeid, {"outcome": "passed", "lines": {}})
+    if report.failed:
+        entry["outcome"] = "failed"
+    elif report.skipped and entry["outcome"] != "failed":
+        entry["outcome"] = "skipped"
+
+
+def pytest_sessionfinish(session, exitstatus):
+    if not OUT:
+        return
+    data = {nodeid: {"outcome": e["outcome"], "lines": {p: sorted(ls) for p, ls in e["lines"].items()}} for nodeid, e in _results.items()}
+    with open(OUT, "w", encoding="utf-8") as fh:
+        json.dump({"tests": data}, fh)
