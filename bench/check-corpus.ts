@@ -1,6 +1,6 @@
 // Checks every bug of the corpus: the visible tests fail on the buggy project, the intended fix makes
 // the visible and the hidden tests pass, and the buggy project fails with the hidden tests too.
-// Run: node bench/check-corpus.ts [--filter <substring>]
+// Run: npm run bench:check [-- --filter <substring>]
 import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { applyFixes, loadCorpus } from './lib/corpus.ts';

@@ -1,8 +1,8 @@
+import { CodedError } from '../coded-error.ts';
+
 /** A mistake in the command line: exit code 2, the message names the flag or argument. */
-export class UsageError extends Error {
-  readonly code = 'USAGE';
+export class UsageError extends CodedError<'USAGE'> {
   constructor(message: string) {
-    super(message);
-    this.name = 'UsageError';
+    super('USAGE', message);
   }
 }

@@ -2,6 +2,7 @@
 // The output (or a JUnit XML report file) is parsed into per-test results for the loop.
 import { readFile, rm } from 'node:fs/promises';
 import { isAbsolute, join, normalize } from 'node:path';
+import { CodedError } from '../coded-error.ts';
 import type { Sandbox } from '../sandbox/sandbox.ts';
 import type { GateResult } from './gate-result.ts';
 import { parseTestOutput } from './parse-test-output.ts';
@@ -19,17 +20,11 @@ export interface GateOptions {
   onOutput?: (chunk: string) => void;
 }
 
-export class GateError extends Error {
-  readonly code = 'REPORT_PATH_REFUSED';
-  constructor(message: string) {
-    super(message);
-    this.name = 'GateError';
-  }
-}
+export class GateError extends CodedError<'REPORT_PATH_REFUSED'> {}
 
 function reportPath(cwd: string, file: string): string {
   const relative = normalize(file);
-  if (isAbsolute(file) || relative.startsWith('..')) throw new GateError(`test.report must be a path inside the repository (got \`${file}\`)`);
+  if (isAbsolute(file) || relative.startsWith('..')) throw new GateError('REPORT_PATH_REFUSED', `test.report must be a path inside the repository (got \`${file}\`)`);
   return join(cwd, relative);
 }
 

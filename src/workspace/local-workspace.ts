@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { cp, lstat, mkdir, readFile, readlink, realpath, rm, symlink, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import type { Ignore } from 'ignore';
+import { CodedError } from '../coded-error.ts';
 import type { Finding } from '../report/run-result.ts';
 import type { FileChange, Snapshot, Workspace } from './workspace.ts';
 import { Baseline, gitBlobId } from './baseline.ts';
@@ -11,12 +12,10 @@ import { walkFiles } from './file-walker.ts';
 import { unsafePath, type PathPolicy } from './path-policy.ts';
 import { fileDiff, isBinary, lineCounts } from './unified-diff.ts';
 
-export class PathPolicyError extends Error {
-  readonly code = 'PATH_REFUSED';
+export class PathPolicyError extends CodedError<'PATH_REFUSED'> {
   readonly finding: Finding;
   constructor(finding: Finding) {
-    super(finding.message);
-    this.name = 'PathPolicyError';
+    super('PATH_REFUSED', finding.message);
     this.finding = finding;
   }
 }

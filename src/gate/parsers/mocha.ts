@@ -39,7 +39,8 @@ export function parseMocha(text: string): TestReport | null {
     for (; j < lines.length && !/^ {2}\d+\) /.test(lines[j] ?? ''); j++) block.push(lines[j] ?? '');
     const test = failedByNumber.get(head[1]);
     if (test) {
-      const body = dedent(block).join('\n').replace(/^[^\n]*:\n/, '');
+      // The heading repeats the suite path and ends with the test's title and a colon.
+      const body = dedent(block).join('\n').replace(/^[\s\S]*?:\n/, '');
       const { message, stack } = splitMessage(dedent(body.split('\n')).join('\n'));
       test.message = message;
       test.stack = stack;

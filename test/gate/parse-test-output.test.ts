@@ -1,0 +1,97 @@
+// Parsers on outputs recorded from the real runners (node --test spec and TAP reporters, vitest,
+// pytest -q / -v / --junitxml) and, for jest and mocha, which this project does not install, on
+// outputs written after their documented default reporters.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { parseTestOutput } from '../../src/gate/parse-test-output.ts';
+import { parseJunit } from '../../src/gate/parsers/junit.ts';
+
+const fixture = (name: string) => readFileSync(new URL(`../fixtures/outputs/${name}`, import.meta.url), 'utf8');
+const statuses = (name: string) => {
+  const report = parseTestOutput(fixture(name));
+  return { report, byId: Object.fromEntries(report.tests.map((t) => [t.id, t.status])) };
+};
+
+describe('parseTestOutput', () => {
+  it("reads node's spec reporter, with nested suites, skips and the failures' stacks", () => {
+    const { report, byId } = statuses('node-spec.txt');
+    expect(report).toMatchObject({ format: 'node-test', parsed: true, passed: 2, failed: 2, skipped: 1, total: 5 });
+    expect(byId).toEqual({ 'math > adds': 'failed', 'math > subtracts fine': 'passed', 'math > nested > throws': 'failed', 'math > nested > skipped one': 'skipped', 'top level ok': 'passed' });
+    const throws = report.tests.find((t) => t.id === 'math > nested > throws');
+    expect(throws).toMatchObject({ file: 'test/m.test.js', message: 'TypeError: bad thing' });
+    expect(throws?.stack).toContain('at boom (file:///tmp/samp/n/src/m.js:2:32)');
+  });
+
+  it("reads node's TAP reporter with subtests", () => {
+    const { report, byId } = statuses('node-tap.txt');
+    expect(report.format).toBe('tap');
+    expect(byId['math > adds']).toBe('failed');
+    expect(byId['math > nested > skipped one']).toBe('skipped');
+    expect(byId['top level ok']).toBe('passed');
+    expect(report.failed).toBe(2);
+  });
+
+  it('reads vitest: the tree of a failing file, the FAIL blocks and the summary', () => {
+    const { report, byId } = statuses('vitest.txt');
+    expect(report).toMatchObject({ format: 'vitest', passed: 2, failed: 2, skipped: 1, total: 5 });
+    expect(byId['src/m.test.js > math > nested > throws']).toBe('failed');
+    const throws = report.tests.find((t) => t.id === 'src/m.test.js > math > nested > throws');
+    expect(throws?.message).toBe('TypeError: bad thing');
+    expect(throws?.stack).toContain('❯ boom src/m.js:2:32');
+  });
+
+  it('reads pytest -q (failures and counts) and -v (every test)', () => {
+    const quiet = statuses('pytest-q.txt');
+    expect(quiet.report).toMatchObject({ format: 'pytest', passed: 2, failed: 3, skipped: 1, total: 6 });
+    expect(quiet.byId).toEqual({ 'tests/test_calc.py::test_add': 'failed', 'tests/test_calc.py::TestThings::test_boom': 'failed', 'tests/test_calc.py::test_param[2]': 'failed' });
+    const boom = quiet.report.tests.find((t) => t.name === 'test_boom');
+    expect(boom?.message).toBe('ValueError: bad thing');
+    expect(boom?.stack).toContain('calc.py:6: ValueError');
+    const verbose = statuses('pytest-v.txt');
+    expect(Object.keys(verbose.byId)).toHaveLength(6);
+    expect(verbose.byId['tests/test_calc.py::TestThings::test_skipped']).toBe('skipped');
+  });
+
+  it("reads jest's default reporter", () => {
+    const { report, byId } = statuses('jest.txt');
+    expect(report).toMatchObject({ format: 'jest', passed: 3, failed: 1, skipped: 1, total: 5 });
+    expect(byId['src/sum.test.js › sum › adds negative numbers']).toBe('failed');
+    const failed = report.tests.find((t) => t.status === 'failed');
+    expect(failed?.message).toContain('expect(received).toBe(expected)');
+    expect(failed?.stack).toContain('at Object.toBe (src/sum.test.js:5:25)');
+  });
+
+  it("reads mocha's spec reporter", () => {
+    const { report, byId } = statuses('mocha.txt');
+    expect(report).toMatchObject({ format: 'mocha', passed: 1, failed: 1, skipped: 1 });
+    expect(byId['Array > #indexOf() > should return the index when present']).toBe('failed');
+    const failed = report.tests.find((t) => t.status === 'failed');
+    expect(failed?.message).toMatch(/^AssertionError \[ERR_ASSERTION\]: expected 0 to equal 1/);
+    expect(failed?.stack).toContain('test/array.test.js:9:14');
+  });
+
+  it('falls back to a closing summary line, and says when nothing parses', () => {
+    expect(parseTestOutput('running...\n12 passed, 1 failed\n')).toMatchObject({ format: 'unknown', parsed: true, passed: 12, failed: 1, tests: [] });
+    expect(parseTestOutput('Segmentation fault\n')).toMatchObject({ parsed: false, total: 0 });
+  });
+
+  it('ignores ANSI colour codes', () => {
+    const coloured = fixture('pytest-q.txt').replace(/FAILED/g, '\u001b[31mFAILED\u001b[0m');
+    expect(parseTestOutput(coloured).failed).toBe(3);
+  });
+});
+
+describe('parseJunit', () => {
+  it('reads a JUnit XML report written by pytest --junitxml', () => {
+    const report = parseJunit(fixture('pytest-junit.xml'));
+    expect(report).toMatchObject({ format: 'junit', passed: 2, failed: 3, skipped: 1, total: 6 });
+    const add = report?.tests.find((t) => t.name === 'test_add');
+    expect(add).toMatchObject({ id: 'tests.test_calc > test_add', status: 'failed' });
+    expect(add?.message).toContain('assert -1 == 5');
+    expect(add?.stack).toContain('tests/test_calc.py:6: AssertionError');
+  });
+
+  it('returns null for text that is not JUnit XML', () => {
+    expect(parseJunit('<html></html>')).toBeNull();
+  });
+});
