@@ -81,5 +81,7 @@ describe('spectra from real runs', () => {
     expect([...(failingSpectrum?.lines.get('src/classify.js') ?? [])]).toEqual(expect.arrayContaining([5, 8]));
     expect([...(failingSpectrum?.lines.get('src/classify.js') ?? [])]).not.toContain(3);
     expect(await collectSpectra({ ...input, deadline: Date.now() + 10 })).toBeNull();
+    // With no passing test, coverage cannot discriminate: it is not collected at all.
+    expect(await collectSpectra({ ...input, passedCount: 0, deadline: Date.now() + 120_000 })).toBeNull();
   });
 });
