@@ -50,7 +50,9 @@ export const operatorReplacement: JsTemplate = (site) => {
   if (!family || offset === null) return [];
   // `x - 1` → `x * 1` is the identity, not a fix: leave those to the drop below.
   const identity = node.right.type === 'NumericLiteral' && node.right.value === 1;
-  const out: Mutation[] = (PREFERRED[op] ?? []).filter((r) => !(identity && (r === '*' || r === '/' || r === '**'))).map((replacement) => ({
+  // The closest replacements first, then the rest of the operator's family.
+  const replacements = [...new Set([...(PREFERRED[op] ?? []), ...family.operators.filter((o) => o !== op)])];
+  const out: Mutation[] = replacements.filter((r) => !(identity && (r === '*' || r === '/' || r === '**'))).map((replacement) => ({
     template: family.template,
     edits: [{ start: offset, end: offset + op.length, text: replacement }],
     description: `\`${op}\` → \`${replacement}\``,

@@ -27,6 +27,14 @@ BINOP_SWAPS = {
     "%": ["//", "/"], "**": ["*"], "&": ["|", "^"], "|": ["&", "^"], "^": ["&", "|"], "<<": [">>"], ">>": ["<<"],
 }
 BITWISE = {"&", "|", "^", "<<", ">>"}
+ARITHMETIC = ["+", "-", "*", "/", "//", "%", "**"]
+
+
+def binop_replacements(word):
+    """The closest replacements first, then the rest of the operator's family."""
+    family = sorted(BITWISE) if word in BITWISE else ARITHMETIC
+    out = list(BINOP_SWAPS.get(word, []))
+    return out + [o for o in family if o != word and o not in out]
 NON_COMMUTATIVE = {"-", "/", "//", "%", "**", "<<", ">>"}
 FUNCTION_SWAPS = {
     "min": ("min-max", ["max"]), "max": ("min-max", ["min"]),
@@ -194,7 +202,7 @@ class Generator:
             if pos:
                 template = "bitwise-operator" if word in BITWISE else "arithmetic-operator"
                 identity = isinstance(node.right, ast.Constant) and node.right.value == 1 and not isinstance(node.right.value, bool)
-                for repl in BINOP_SWAPS.get(word, []):
+                for repl in binop_replacements(word):
                     if identity and repl in ("*", "/", "//", "**"):
                         continue  # `x - 1` → `x * 1` is the identity, not a fix
                     self.emit(template, node, "`%s` → `%s`" % (word, repl), [self.edit(pos[0], pos[1], repl)])
