@@ -43,7 +43,8 @@ async function pytestSpectra(input: SpectraInput): Promise<TestSpectrum[] | null
       command: `${input.testCommand} -p fixloop_line_tracer`,
       cwd: input.root,
       timeoutMs: Math.max(1000, input.deadline - Date.now()),
-      env: { ...input.env, PYTHONPATH: PLUGIN_DIR, FIXLOOP_COVERAGE_ROOT: input.root, FIXLOOP_COVERAGE_OUT: out },
+      // No bytecode cache: the plugin's folder belongs to fixloop, not to the repository's tests.
+      env: { ...input.env, PYTHONPATH: PLUGIN_DIR, PYTHONDONTWRITEBYTECODE: '1', FIXLOOP_COVERAGE_ROOT: input.root, FIXLOOP_COVERAGE_OUT: out },
       signal: input.signal,
     });
     const data = JSON.parse(await readFile(out, 'utf8')) as { tests: Record<string, { outcome: string; lines: Record<string, number[]> }> };
