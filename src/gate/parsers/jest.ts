@@ -2,7 +2,7 @@
 //   PASS src/a.test.js / FAIL src/b.test.js, then (verbose, or for failing files) `✓ name (3 ms)` / `✕ name` lines,
 //   `● Suite › name` failure blocks, and `Tests:       1 failed, 1 skipped, 3 passed, 5 total`.
 import type { TestCaseResult, TestReport } from '../test-report.ts';
-import { buildReport, dedent, splitMessage } from './report-builder.ts';
+import { buildReport, countsFrom, dedent, splitMessage } from './report-builder.ts';
 
 const SUMMARY = /^Tests:\s+(.+?),\s*(\d+) total\s*$/;
 const FILE = /^(PASS|FAIL) (\S+)/;
@@ -13,14 +13,7 @@ export function parseJest(text: string): TestReport | null {
   const lines = text.split('\n');
   const summary = lines.map((l) => SUMMARY.exec(l.trim())).find((m) => m);
   if (!summary?.[1]) return null;
-  const counts = { passed: 0, failed: 0, skipped: 0 };
-  for (const part of summary[1].split(',')) {
-    const m = /(\d+) (passed|failed|skipped|todo|pending)/.exec(part.trim());
-    if (!m?.[1]) continue;
-    if (m[2] === 'passed') counts.passed = Number(m[1]);
-    else if (m[2] === 'failed') counts.failed = Number(m[1]);
-    else counts.skipped += Number(m[1]);
-  }
+  const counts = countsFrom(summary[1]);
   const tests: TestCaseResult[] = [];
   let file: string | null = null;
   const suites: { indent: number; name: string }[] = [];

@@ -3,7 +3,7 @@
 // section (`____ test_b ____` blocks with the traceback), and the closing line
 // (`==== 3 failed, 2 passed, 1 skipped in 1.64s ====`, or without the `=` under -q).
 import type { TestCaseResult, TestReport, TestStatus } from '../test-report.ts';
-import { buildReport } from './report-builder.ts';
+import { buildReport, countsFrom } from './report-builder.ts';
 
 const CLOSING = /^=*\s*((?:\d+ (?:failed|passed|skipped|deselected|xfailed|xpassed|errors?|warnings?)(?:, )?)+) in [\d.]+s(?: \([^)]*\))?\s*=*$/;
 const VERBOSE = /^(\S+::\S.*?) (PASSED|FAILED|SKIPPED|ERROR|XFAIL|XPASS)\b/;
@@ -20,14 +20,7 @@ export function parsePytest(text: string): TestReport | null {
   const lines = text.split('\n');
   const closing = lines.map((l) => CLOSING.exec(l.trim())).findLast((m) => m);
   if (!closing?.[1]) return null;
-  const counts = { passed: 0, failed: 0, skipped: 0 };
-  for (const part of closing[1].split(', ')) {
-    const [n, what] = part.split(' ');
-    const value = Number(n);
-    if (what === 'passed' || what === 'xpassed') counts.passed += value;
-    else if (what === 'failed' || what === 'error' || what === 'errors') counts.failed += value;
-    else if (what === 'skipped' || what === 'xfailed') counts.skipped += value;
-  }
+  const counts = countsFrom(closing[1]);
 
   const byId = new Map<string, TestCaseResult>();
   const upsert = (id: string, status: TestStatus, message?: string) => {

@@ -35,3 +35,20 @@ export function dedent(lines: string[]): string[] {
   const min = indents.length ? Math.min(...indents) : 0;
   return lines.map((l) => l.slice(min));
 }
+
+const PASSED = new Set(['passed', 'passing', 'xpassed']);
+const FAILED = new Set(['failed', 'failing', 'error', 'errors']);
+const SKIPPED = new Set(['skipped', 'pending', 'todo', 'xfailed']);
+
+/** Counts from a runner's summary such as `2 failed | 5 passed (7)` or `1 failed, 1 skipped, 3 passed, 5 total`. */
+export function countsFrom(summary: string): SummaryCounts {
+  const counts = { passed: 0, failed: 0, skipped: 0 };
+  for (const m of summary.matchAll(/(\d+)\s+([a-z]+)/g)) {
+    const n = Number(m[1]);
+    const word = m[2] ?? '';
+    if (PASSED.has(word)) counts.passed += n;
+    else if (FAILED.has(word)) counts.failed += n;
+    else if (SKIPPED.has(word)) counts.skipped += n;
+  }
+  return counts;
+}

@@ -7,7 +7,7 @@
 //  then one block per failure: ` FAIL  src/m.test.js > math > adds`, the error, and ` ❯ file:line:col` frames;
 //  and the summary: `      Tests  2 failed | 2 passed | 1 skipped (5)`.
 import type { TestCaseResult, TestReport } from '../test-report.ts';
-import { buildReport, splitMessage } from './report-builder.ts';
+import { buildReport, countsFrom, splitMessage } from './report-builder.ts';
 
 const SUMMARY = /^\s*Tests\s+(.+)\((\d+)\)\s*$/;
 const FILE = /^ (❯|✓|×) (\S+\.\w+) \((\d+) tests?[^)]*\)/;
@@ -19,14 +19,7 @@ export function parseVitest(text: string): TestReport | null {
   const lines = text.split('\n');
   const summaryLine = lines.map((l) => SUMMARY.exec(l)).find((m) => m);
   if (!summaryLine?.[1] || !/\b(passed|failed|skipped)\b/.test(summaryLine[1]) || !lines.some((l) => /^\s*Test Files\s/.test(l))) return null;
-  const counts = { passed: 0, failed: 0, skipped: 0 };
-  for (const part of summaryLine[1].split('|')) {
-    const m = /(\d+)\s+(passed|failed|skipped|todo)/.exec(part);
-    if (!m?.[1] || !m[2]) continue;
-    if (m[2] === 'passed') counts.passed = Number(m[1]);
-    else if (m[2] === 'failed') counts.failed = Number(m[1]);
-    else counts.skipped += Number(m[1]);
-  }
+  const counts = countsFrom(summaryLine[1]);
 
   const tests: TestCaseResult[] = [];
   let file: string | null = null;
