@@ -1,11 +1,11 @@
 // `fixloop run` end to end: real git repositories, real child processes, real test runners.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RunResult } from '../../src/report/run-result.ts';
 import { git, makeRepo, removeAll } from '../support/git-fixture.ts';
-import { runCli } from '../support/run-cli.ts';
+import { FIXLOOP_BIN, runCli } from '../support/run-cli.ts';
 
 const dirs: string[] = [];
 afterAll(() => removeAll(dirs));
@@ -211,6 +211,31 @@ describe('fixloop run', () => {
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/--apply refused/);
     expect(readFileSync(join(dirty, 'src/math.js'), 'utf8')).toContain('// uncommitted');
+  });
+
+  it('clones a git URL, never touching the source repository', async () => {
+    const project = await repo(NODE_PROJECT);
+    const run = await fixloop([`file://${project}`, '--test', 'node --test', '--engine', 'script', '--script', FIX_ADD, '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    const result = json(run.stdout);
+    expect(result.status).toBe('tests_green');
+    expect(result.repository.sha).toBe(git(project, 'rev-parse', 'HEAD').trim());
+  });
+
+  it('stops on Ctrl-C (SIGINT) with a visible outcome and no process left behind', async () => {
+    const project = await repo(NODE_PROJECT);
+    const cwd = await repo({});
+    const marker = String(600_000 + Math.floor(Math.random() * 99_999));
+    const child = spawn(process.execPath, [FIXLOOP_BIN, 'run', project, '--test', `sleep ${marker}`, '--engine', 'script', '--script', 'true', '--json', '--out', join(cwd, 'out')], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    await new Promise((r) => setTimeout(r, 2000));
+    child.kill('SIGINT');
+    const code = await new Promise<number | null>((r) => child.on('close', r));
+    expect(code).toBe(1);
+    expect(json(stdout)).toMatchObject({ status: 'failed_to_green', stopReason: 'cancelled' });
+    const left = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' }).split('\n').filter((l) => l.includes(`sleep ${marker}`));
+    expect(left).toEqual([]);
   });
 
   it('works on a plain folder that is not a git repository', async () => {
