@@ -5,6 +5,7 @@ import { ENGINE_NAMES } from './config/schema.ts';
 import { EXIT } from './cli/exit-codes.ts';
 import { engineList, positiveInteger } from './cli/parse-values.ts';
 import { runCommand } from './cli/run-command.ts';
+import { serveCommand } from './cli/serve-command.ts';
 import { UsageError } from './cli/usage-error.ts';
 import type { ConfigOverrides } from './config/apply-overrides.ts';
 import { describeError, errorCode, USER_ERROR_CODES } from './loop/run-error.ts';
@@ -79,6 +80,15 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
         stderr: io.stderr,
         signal: controller.signal,
       });
+    });
+
+  program
+    .command('serve')
+    .description('Start the GitHub App (Probot). Settings come from the environment or .env: APP_ID, PRIVATE_KEY or PRIVATE_KEY_PATH, WEBHOOK_SECRET, PORT, GHE_HOST, FIXLOOP_DATA_DIR, FIXLOOP_CONCURRENCY.')
+    .action(async () => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      await serveCommand();
     });
 
   try {

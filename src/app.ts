@@ -1,0 +1,173 @@
+// The Probot app: thin handlers (DESIGN.md §5). Each reads its payload, decides whether it is for
+// fixloop, and hands a RunPlan to the fix service; the loop runs in the job queue, never here.
+import type { Context, Probot } from 'probot';
+import type { Logger } from 'pino';
+import type { RepoConfig } from './config/schema.ts';
+import { createFixService, type FixServiceDeps } from './github/fix-service.ts';
+import type { Forge } from './github/forge.ts';
+import { loadRepoConfig } from './github/load-repo-config.ts';
+import { configErrorMessage, statusAnswer } from './github/messages.ts';
+import { createOctokitForge } from './github/octokit-forge.ts';
+import { planForFailingCheck, planForIssue, planForPullRequest } from './triggers/github-events.ts';
+import { runKey } from './triggers/run-plan.ts';
+import { helpText, parseSlashCommand } from './triggers/slash-command.ts';
+
+export interface AppOptions extends Omit<FixServiceDeps, 'lastPlans'> {
+  /** A fresh installation token for git, limited to one repository's contents. */
+  installationToken(app: Probot, installationId: number, repositoryId: number): Promise<string>;
+  /** fixloop's own app id: its own check suites never trigger a run. */
+  appId?: number;
+}
+
+type AnyContext = Context<'issues.labeled' | 'issue_comment.created' | 'pull_request_review.submitted' | 'check_suite.completed' | 'workflow_run.completed'>;
+
+const DEFAULT_COMMAND = '/fix';
+const FAILED_CONCLUSIONS = new Set(['failure', 'timed_out']);
+
+export function createApp(options: AppOptions) {
+  return (app: Probot): void => {
+    const lastPlans: FixServiceDeps['lastPlans'] = new Map();
+    // Runs started by failing checks, per pull request and per fixloop branch (the loop guard).
+    const checkRuns = new Map<string, number>();
+
+    const setup = (context: AnyContext) => {
+      const { repository } = context.payload;
+      const installationId = context.payload.installation?.id;
+      const forge = createOctokitForge({
+        octokit: context.octokit,
+        owner: repository.owner.login,
+        repo: repository.name,
+        installationToken: () => {
+          if (installationId === undefined) throw new Error('the event carries no installation');
+          return options.installationToken(app, installationId, repository.id);
+        },
+      });
+      const service = createFixService(forge, context.log as unknown as Logger, { ...options, lastPlans });
+      return { forge, service };
+    };
+
+    /** Config, or one reply naming the key and the reason (only when the event was clearly for fixloop). */
+    const configFor = async (context: AnyContext, forge: Forge, replyTo: number | null): Promise<RepoConfig | null> => {
+      const loaded = await loadRepoConfig(context);
+      if (loaded.ok) return loaded.config;
+      context.log.warn({ repo: `${forge.owner}/${forge.repo}` }, 'invalid .github/fixloop.yml');
+      if (replyTo !== null) await forge.comment(replyTo, configErrorMessage(loaded.message));
+      return null;
+    };
+
+    app.on('issues.labeled', async (context) => {
+      const { payload } = context;
+      if (payload.sender.type === 'Bot' || !payload.label) return;
+      const { forge, service } = setup(context);
+      const config = await configFor(context, forge, payload.label.name === 'fixloop' ? payload.issue.number : null);
+      if (!config || payload.label.name !== config.triggers.label) return;
+      if (!(await service.mayAsk(payload.sender.login, payload.issue.number, config))) return;
+      const plan = planForIssue({ repository: payload.repository, issue: payload.issue, kind: 'label', instructions: '', commentId: null, actor: payload.sender.login, deliveryId: context.id });
+      await service.start(plan, config);
+    });
+
+    app.on('issue_comment.created', async (context) => {
+      const { payload } = context;
+      if (payload.sender.type === 'Bot' || payload.comment.user?.type === 'Bot') return;
+      // Most comments are not commands: answer them without a single API call.
+      if (!payload.comment.body.trimStart().startsWith('/')) return;
+      const { forge, service } = setup(context);
+      const number = payload.issue.number;
+      const config = await configFor(context, forge, parseSlashCommand(payload.comment.body, DEFAULT_COMMAND) ? number : null);
+      if (!config) return;
+      const command = parseSlashCommand(payload.comment.body, config.triggers.command);
+      if (!command) return;
+      const key = runKey({ owner: forge.owner, repo: forge.repo, number });
+      const actor = payload.sender.login;
+      switch (command.kind) {
+        case 'help': {
+          const prefix = command.unknown ? `\`${config.triggers.command} ${command.unknown}\` is not a command.\n\n` : '';
+          await forge.comment(number, prefix + helpText(config.triggers.command, config.triggers.label));
+          return;
+        }
+        case 'status':
+          await forge.comment(number, statusAnswer(options.queue.status(key)));
+          return;
+        case 'cancel': {
+          if (!(await service.mayAsk(actor, number, config))) return;
+          const info = options.queue.status(key);
+          const cancelled = options.queue.cancel(key, actor);
+          context.log.info({ key, actor, cancelled }, 'cancel requested');
+          await forge.comment(number, cancelled && info ? `🛑 Cancelling run \`${info.runId}\` (asked by @${actor}).` : 'No **fixloop** run is active here: nothing to cancel.');
+          return;
+        }
+        case 'fix':
+        case 'retry': {
+          if (!(await service.mayAsk(actor, number, config))) return;
+          const instructions = command.kind === 'retry' ? (lastPlans.get(key)?.instructions ?? '') : command.instructions;
+          const base = { repository: payload.repository, actor, deliveryId: context.id, instructions, commentId: payload.comment.id };
+          const plan = payload.issue.pull_request
+            ? planForPullRequest({ ...base, pr: await forge.pullRequest(number), kind: 'command', branchPrefix: config.pr.branchPrefix })
+            : planForIssue({ ...base, issue: payload.issue, kind: 'command' });
+          await service.start(plan, config);
+          return;
+        }
+      }
+    });
+
+    app.on('pull_request_review.submitted', async (context) => {
+      const { payload } = context;
+      if (payload.sender.type === 'Bot' || payload.review.state !== 'changes_requested') return;
+      const { forge, service } = setup(context);
+      const config = await configFor(context, forge, null);
+      if (!config || !payload.pull_request.head.ref.startsWith(config.pr.branchPrefix)) return;
+      const pr = await forge.pullRequest(payload.pull_request.number);
+      if (pr.fromFork) return;
+      const actor = payload.sender.login;
+      if (!(await service.mayAsk(actor, pr.number, config))) return;
+      const plan = planForPullRequest({ repository: payload.repository, pr, kind: 'review', instructions: payload.review.body ?? '', commentId: null, actor, deliveryId: context.id, branchPrefix: config.pr.branchPrefix });
+      await service.start(plan, config);
+    });
+
+    const onFailingCheck = async (context: AnyContext, run: { conclusion: string | null; headSha: string; headBranch: string | null; name: string; pullRequests: number[]; ownApp: boolean }) => {
+      if (!run.conclusion || !FAILED_CONCLUSIONS.has(run.conclusion) || run.ownApp || run.pullRequests.length === 0) return;
+      const { forge, service } = setup(context);
+      const config = await configFor(context, forge, null);
+      if (!config?.triggers.failingChecks) return;
+      const pr = await forge.pullRequest(run.pullRequests[0] ?? 0);
+      if (pr.headSha !== run.headSha) return; // an older commit failed: the pull request has moved on.
+      const prKey = `${forge.owner}/${forge.repo}#${pr.number}`;
+      const ownBranch = pr.headRef.startsWith(config.pr.branchPrefix);
+      // Loop guard: fixloop's own branches get one reaction in all; other pull requests a few.
+      const guardKey = ownBranch ? `${forge.owner}/${forge.repo}@${pr.headRef}` : prKey;
+      const limit = ownBranch ? 1 : config.triggers.maxRunsPerPullRequest;
+      const used = checkRuns.get(guardKey) ?? 0;
+      if (used >= limit) {
+        context.log.info({ key: guardKey, used, limit }, 'failing check ignored: run limit reached');
+        return;
+      }
+      const plan = planForFailingCheck({ repository: context.payload.repository, pr, checkName: run.name, sha: run.headSha, actor: context.payload.sender?.login ?? null, deliveryId: context.id });
+      if ((await service.start(plan, config)) === 'started') checkRuns.set(guardKey, used + 1);
+    };
+
+    app.on('check_suite.completed', async (context) => {
+      const suite = context.payload.check_suite;
+      await onFailingCheck(context, {
+        conclusion: suite.conclusion,
+        headSha: suite.head_sha,
+        headBranch: suite.head_branch,
+        name: suite.app?.name ?? 'check suite',
+        pullRequests: suite.pull_requests.map((p) => p.number),
+        // fixloop's own failed check run must never start another run.
+        ownApp: options.appId !== undefined && suite.app?.id === options.appId,
+      });
+    });
+
+    app.on('workflow_run.completed', async (context) => {
+      const run = context.payload.workflow_run;
+      await onFailingCheck(context, {
+        conclusion: run.conclusion,
+        headSha: run.head_sha,
+        headBranch: run.head_branch,
+        name: run.name ?? 'workflow',
+        pullRequests: run.pull_requests.flatMap((p) => (p ? [p.number] : [])),
+        ownApp: false,
+      });
+    });
+  };
+}

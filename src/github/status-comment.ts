@@ -1,0 +1,40 @@
+// One status comment per run, found again through a hidden marker and updated in place (DESIGN.md §5):
+// queued → attempt i/N → result. Updates are serialized and deduplicated so a chatty run costs a few
+// API calls, and a failed update never fails the run.
+import type { Forge } from './forge.ts';
+
+export function statusMarker(runId: string): string {
+  return `<!-- fixloop:status run=${runId} -->`;
+}
+
+export interface StatusComment {
+  update(body: string): Promise<void>;
+  /** Waits for pending updates (before the run's final one, and in tests). */
+  flush(): Promise<void>;
+}
+
+export function createStatusComment(forge: Forge, issue: number, runId: string, onError: (error: unknown) => void): StatusComment {
+  const marker = statusMarker(runId);
+  let id: number | null = null;
+  let last = '';
+  let chain: Promise<void> = Promise.resolve();
+
+  const write = async (text: string) => {
+    if (text === last) return;
+    if (id === null) id = await forge.findComment(issue, marker);
+    if (id === null) id = await forge.comment(issue, text);
+    else await forge.updateComment(id, text);
+    last = text;
+  };
+
+  return {
+    update(body) {
+      const text = `${marker}\n${body}`;
+      chain = chain.then(() => write(text)).catch(onError);
+      return chain;
+    },
+    flush() {
+      return chain;
+    },
+  };
+}

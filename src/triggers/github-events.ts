@@ -1,0 +1,116 @@
+// Webhook payloads → RunPlans. Pure functions over the few fields fixloop reads, so the rules (which
+// branch, which base, where the result goes) are tested without a server.
+import type { PullRequestInfo } from '../github/forge.ts';
+import type { RunPlan } from './run-plan.ts';
+
+export interface RepositoryFields {
+  name: string;
+  owner: { login: string };
+  clone_url: string;
+  default_branch: string;
+}
+
+export interface IssueFields {
+  number: number;
+  title: string;
+  body?: string | null;
+  pull_request?: unknown;
+}
+
+interface Base {
+  repository: RepositoryFields;
+  actor: string | null;
+  deliveryId: string | null;
+}
+
+/** A labeled issue or `/fix` on an issue: work on the default branch, open a pull request into it. */
+export function planForIssue(input: Base & { issue: IssueFields; kind: 'label' | 'command'; instructions: string; commentId: number | null }): RunPlan {
+  const { repository: r, issue } = input;
+  return {
+    kind: input.kind,
+    owner: r.owner.login,
+    repo: r.name,
+    number: issue.number,
+    isPullRequest: false,
+    title: issue.title,
+    actor: input.actor,
+    deliveryId: input.deliveryId,
+    goal: goalText(issue.title, issue.body),
+    instructions: input.instructions,
+    cloneUrl: r.clone_url,
+    pushUrl: r.clone_url,
+    ref: r.default_branch,
+    sha: null,
+    baseRef: null,
+    target: { kind: 'pull-request', base: r.default_branch },
+    commentId: input.commentId,
+  };
+}
+
+/**
+ * `/fix` on a pull request, or a review asking fixloop's own pull request for changes. On fixloop's own
+ * branch the fix is a new commit there; on someone's branch it is a pull request into that branch; on
+ * a fork (which fixloop cannot push to) a pull request into the base branch.
+ */
+export function planForPullRequest(input: Base & {
+  pr: PullRequestInfo;
+  kind: 'command' | 'review';
+  instructions: string;
+  commentId: number | null;
+  branchPrefix: string;
+}): RunPlan {
+  const { repository: r, pr } = input;
+  const own = !pr.fromFork && pr.headRef.startsWith(input.branchPrefix);
+  return {
+    kind: own ? 'review' : input.kind,
+    owner: r.owner.login,
+    repo: r.name,
+    number: pr.number,
+    isPullRequest: true,
+    title: pr.title,
+    actor: input.actor,
+    deliveryId: input.deliveryId,
+    goal: goalText(pr.title, pr.body),
+    instructions: input.instructions,
+    cloneUrl: pr.fromFork ? pr.headCloneUrl : r.clone_url,
+    pushUrl: r.clone_url,
+    ref: pr.headRef,
+    sha: pr.headSha,
+    // On someone's pull request, its own diff is the best hint; on fixloop's branch the review says it.
+    baseRef: own ? null : pr.baseRef,
+    target: own
+      ? { kind: 'push', branch: pr.headRef, pullRequest: pr.number }
+      : pr.fromFork
+        ? { kind: 'pull-request', base: pr.baseRef, note: 'fork' }
+        : { kind: 'pull-request', base: pr.headRef },
+    commentId: input.commentId,
+  };
+}
+
+/** A failing check on a pull request's head: reproduce at that SHA, hint with the PR's diff. */
+export function planForFailingCheck(input: Base & { pr: PullRequestInfo; checkName: string; sha: string }): RunPlan {
+  const { repository: r, pr } = input;
+  return {
+    kind: 'check',
+    owner: r.owner.login,
+    repo: r.name,
+    number: pr.number,
+    isPullRequest: true,
+    title: pr.title,
+    actor: input.actor,
+    deliveryId: input.deliveryId,
+    goal: `The check \`${input.checkName}\` failed on ${input.sha.slice(0, 12)} of pull request #${pr.number} (${pr.title}).`,
+    instructions: '',
+    cloneUrl: r.clone_url,
+    pushUrl: r.clone_url,
+    ref: pr.headRef,
+    sha: input.sha,
+    baseRef: pr.baseRef,
+    target: { kind: 'pull-request', base: pr.headRef },
+    commentId: null,
+  };
+}
+
+function goalText(title: string, body: string | null | undefined): string {
+  return body?.trim() ? `${title}\n\n${body.trim()}` : title;
+}
