@@ -39,6 +39,11 @@ export interface Harness {
   logs: string[];
   token: string;
   receive(event: string, payload: Record<string, unknown>): Promise<void>;
+  /**
+   * A scope whose interceptors answer any number of times (nock's persist() applies to a whole scope,
+   * so it must never be called on `scope`), still watched; each must be called at least once.
+   */
+  persistent(): nock.Scope;
   /** Asserts nothing pending, nothing unmatched, every request valid for GitHub; then cleans nock. */
   finish(): string[];
 }
@@ -77,6 +82,11 @@ export function startHarness(options: AppOptions): Harness {
     requests,
     logs,
     token,
+    persistent() {
+      const extra = nock(API).persist();
+      watchScope(extra, { problems, requests });
+      return extra;
+    },
     async receive(event, payload) {
       await probot.receive({ id: `delivery-${++delivery}`, name: event, payload } as Parameters<Probot['receive']>[0]);
     },

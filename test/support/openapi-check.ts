@@ -170,9 +170,10 @@ function parseBody(raw: string): unknown {
   }
 }
 
-export function watchScope(scope: nock.Scope): { problems: string[]; requests: CheckedRequest[] } {
-  const problems: string[] = [];
-  const requests: CheckedRequest[] = [];
+/** Several scopes may share one record (`into`), so a test sees every request in the order sent. */
+export function watchScope(scope: nock.Scope, into?: { problems: string[]; requests: CheckedRequest[] }): { problems: string[]; requests: CheckedRequest[] } {
+  const problems: string[] = into?.problems ?? [];
+  const requests: CheckedRequest[] = into?.requests ?? [];
   // nock 15 hands over a fetch Request (absolute `url`, no `path`); older nocks gave a ClientRequest.
   scope.on('request', (req: { method?: string; url?: string; path?: string }, _interceptor: unknown, body: string) => {
     const url = req.url ? new URL(req.url, 'http://x') : undefined;
