@@ -133,3 +133,27 @@ describe('the GitHub App on issues, end to end', () => {
     await s.expectTokenNowhere(status);
   });
 });
+
+describe('the GitHub App on GitHub Enterprise Server', () => {
+  it('asks the configured API for every request, the first installation token included', async () => {
+    await s.close();
+    // GHE_HOST=ghe.example.com gives Probot this base URL; the token cache starts empty.
+    s = await startScenario({}, { baseUrl: 'https://ghe.example.com/api/v3' });
+    const { h } = s;
+    const cloneUrl = await s.publish(await s.makeWork({ ...BUGGY_SHOP, 'src/discount.js': FIXED_DISCOUNT }));
+    mockInstallationTokens(h, 1);
+    mockConfig(h, OWNER, REPO, 'test:\n  command: node --test\n');
+    s.permission('Codertocat', 'write');
+    const statusOf = s.mockStatusComment(1, 703);
+    s.mockCheckRun(58);
+
+    await h.receive('issues', labeledIssue(cloneUrl));
+    await s.options.queue.drain();
+
+    // nock refuses any other host: a request to api.github.com would have failed the run.
+    expect(h.finish()).toEqual([]);
+    expect(statusOf().at(-1)).toContain('nothing to fix');
+    expect(h.logs.join('')).toContain('https://ghe.example.com/api/v3/app/installations/4242/access_tokens');
+    expect(h.logs.join('')).not.toContain('api.github.com/app');
+  });
+});

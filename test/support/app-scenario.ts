@@ -10,7 +10,7 @@ import { installationTokenFor } from '../../src/github/app-token.ts';
 import { createMemoryQueue } from '../../src/jobs/memory-queue.ts';
 import { createProcessSandbox } from '../../src/sandbox/process-sandbox.ts';
 import { makeRepo, removeAll } from './git-fixture.ts';
-import { startHarness, type Harness, type Payload } from './github-app-harness.ts';
+import { startHarness, type Harness, type HarnessOptions, type Payload } from './github-app-harness.ts';
 import { createBareRepoFrom, startGitHttpServer, type GitHttpServer } from './git-http-server.ts';
 
 export const OWNER = 'Codertocat';
@@ -35,7 +35,7 @@ export interface Scenario {
   close(): Promise<void>;
 }
 
-export async function startScenario(overrides: Partial<AppOptions> = {}): Promise<Scenario> {
+export async function startScenario(overrides: Partial<AppOptions> = {}, harness: HarnessOptions = {}): Promise<Scenario> {
   const dirs: string[] = [];
   const tmp = await mkdtemp(join(tmpdir(), 'fixloop-e2e-'));
   dirs.push(tmp);
@@ -48,9 +48,9 @@ export async function startScenario(overrides: Partial<AppOptions> = {}): Promis
     installationToken: installationTokenFor,
     ...overrides,
   };
-  const h = startHarness(options);
+  const h = startHarness(options, harness);
   const server = await startGitHttpServer({ requiredAuthorization: `Basic ${Buffer.from(`x-access-token:${h.token}`).toString('base64')}` });
-  const bodiesOf = (route: RegExp) => h.requests.filter((r) => route.test(`${r.method} ${r.path.split('?')[0]}`)).map((r) => r.body as Payload);
+  const bodiesOf = (route: RegExp) => h.requests.filter((r) => route.test(`${r.method} ${r.path.replace(/^\/api\/v3/, '').split('?')[0]}`)).map((r) => r.body as Payload);
   const repoPath = `/repos/${OWNER}/${REPO}`;
 
   return {

@@ -55,7 +55,14 @@ function privateKey(): string {
   return key;
 }
 
-export function startHarness(options: AppOptions): Harness {
+export interface HarnessOptions {
+  /** GitHub Enterprise Server: what Probot derives from GHE_HOST / GHE_PROTOCOL, e.g. https://ghe.example.com/api/v3. */
+  baseUrl?: string;
+}
+
+export function startHarness(options: AppOptions, harness: HarnessOptions = {}): Harness {
+  // On GHE the API lives under a path (`/api/v3`); nock scopes on that base keep tests' paths GitHub's.
+  const api = harness.baseUrl?.replace(/\/$/, '') ?? API;
   nock.disableNetConnect();
   const unmatched: string[] = [];
   const onNoMatch = (req: { method?: string; path?: string; url?: string }) => unmatched.push(`${req.method} ${req.url ?? req.path}`);
@@ -66,12 +73,13 @@ export function startHarness(options: AppOptions): Harness {
     appId: 1,
     privateKey: privateKey(),
     log,
+    ...(harness.baseUrl ? { baseUrl: harness.baseUrl } : {}),
     // Probot sets its own throttle options over any given defaults; a function applied last wins. Off in
     // tests: the throttle spaces comment creations 3 s apart, which is right for GitHub and slow here.
     Octokit: ProbotOctokit.defaults((options: Payload) => ({ ...options, retry: { enabled: false }, throttle: { ...options.throttle, enabled: false } })),
   });
   probot.load(createApp(options));
-  const scope = nock(API);
+  const scope = nock(api);
   const { problems, requests } = watchScope(scope);
   const token = `ghs_${randomBytes(18).toString('hex')}`;
   let delivery = 0;
@@ -83,7 +91,7 @@ export function startHarness(options: AppOptions): Harness {
     logs,
     token,
     persistent() {
-      const extra = nock(API).persist();
+      const extra = nock(api).persist();
       watchScope(extra, { problems, requests });
       return extra;
     },
