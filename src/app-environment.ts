@@ -6,12 +6,18 @@ import { join, resolve } from 'node:path';
 import type { AppOptions } from './app.ts';
 import { installationTokenFor } from './github/app-token.ts';
 import { createMemoryQueue } from './jobs/memory-queue.ts';
-import { createProcessSandbox } from './sandbox/process-sandbox.ts';
+import { parseSandboxChoice, selectSandbox } from './sandbox/select-sandbox.ts';
 import { CodedError } from './coded-error.ts';
 
 export class AppSettingsError extends CodedError<'BAD_SETTING'> {}
 
-export function appOptionsFromEnvironment(env: NodeJS.ProcessEnv, onJobError: (error: unknown) => void): AppOptions {
+export interface AppEnvironment {
+  options: AppOptions;
+  /** Set when runs are not isolated: logged at start (reports say it too). */
+  sandboxWarning: string | null;
+}
+
+export function appOptionsFromEnvironment(env: NodeJS.ProcessEnv, onJobError: (error: unknown) => void): AppEnvironment {
   const dataDir = resolve(env.FIXLOOP_DATA_DIR ?? '.fixloop');
   const concurrency = Number(env.FIXLOOP_CONCURRENCY ?? '1');
   if (!Number.isInteger(concurrency) || concurrency < 1) {
@@ -24,12 +30,21 @@ export function appOptionsFromEnvironment(env: NodeJS.ProcessEnv, onJobError: (e
     throw new AppSettingsError('BAD_SETTING', `FIXLOOP_DATA_DIR \`${dataDir}\` cannot be created: ${(error as Error).message}`);
   }
   const appId = env.APP_ID ? Number(env.APP_ID) : undefined;
-  return {
+  let selected;
+  try {
+    selected = selectSandbox(parseSandboxChoice(env.FIXLOOP_SANDBOX, 'FIXLOOP_SANDBOX'), env);
+  } catch (error) {
+    throw new AppSettingsError('BAD_SETTING', (error as Error).message);
+  }
+  const options: AppOptions = {
     queue: createMemoryQueue({ concurrency, onError: onJobError }),
-    sandbox: createProcessSandbox(),
+    sandbox: selected.sandbox,
+    // Setup (e.g. `npm ci`) reaches the network only when the operator says so; tests never do.
+    setupNetwork: /^(1|true|yes)$/i.test(env.FIXLOOP_SETUP_NETWORK ?? ''),
     artifactsRoot,
     tmpRoot: env.FIXLOOP_TMP_DIR ?? tmpdir(),
     installationToken: installationTokenFor,
     ...(appId !== undefined && Number.isInteger(appId) ? { appId } : {}),
   };
+  return { options, sandboxWarning: selected.warning };
 }

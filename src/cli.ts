@@ -6,6 +6,7 @@ import { EXIT } from './cli/exit-codes.ts';
 import { engineList, positiveInteger } from './cli/parse-values.ts';
 import { runCommand } from './cli/run-command.ts';
 import { serveCommand } from './cli/serve-command.ts';
+import { parseSandboxChoice, SANDBOX_CHOICES, SandboxChoiceError } from './sandbox/select-sandbox.ts';
 import { UsageError } from './cli/usage-error.ts';
 import type { ConfigOverrides } from './config/apply-overrides.ts';
 import { describeError, errorCode, USER_ERROR_CODES } from './loop/run-error.ts';
@@ -34,6 +35,8 @@ interface RunFlags {
   base?: string;
   json?: boolean;
   apply?: boolean;
+  sandbox?: string;
+  setupNetwork: boolean;
 }
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -68,6 +71,8 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
     .option('--base <ref>', 'base ref of the change being fixed: its diff guides fault localization')
     .option('--json', 'print the RunResult as JSON on stdout')
     .option('--apply', "apply the verified patch to REPO's working tree")
+    .option('--sandbox <backend>', `isolation of the repository's code: ${SANDBOX_CHOICES.join(', ')} (default: FIXLOOP_SANDBOX, else auto = the strongest available)`)
+    .option('--no-setup-network', 'run the setup command without network access too (tests never have it)')
     .action(async (repo: string, flags: RunFlags) => {
       exitCode = await runCommand({
         repo,
@@ -76,6 +81,8 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
         ...(flags.base ? { base: flags.base } : {}),
         json: flags.json === true,
         apply: flags.apply === true,
+        sandbox: parseSandboxChoice(flags.sandbox ?? process.env.FIXLOOP_SANDBOX, flags.sandbox !== undefined ? '--sandbox' : 'FIXLOOP_SANDBOX'),
+        setupNetwork: flags.setupNetwork,
         stdout: io.stdout,
         stderr: io.stderr,
         signal: controller.signal,
@@ -122,7 +129,7 @@ function reportError(error: unknown, io: CliIo): number {
     io.stderr(`fixloop: ${message}\nRun \`fixloop --help\` for usage.\n`);
     return EXIT.usage;
   }
-  if (error instanceof UsageError || error instanceof ConfigError || USER_ERROR_CODES.has(errorCode(error))) {
+  if (error instanceof UsageError || error instanceof ConfigError || error instanceof SandboxChoiceError || USER_ERROR_CODES.has(errorCode(error))) {
     io.stderr(`fixloop: ${describeError(error)}\n`);
     return EXIT.usage;
   }

@@ -4,9 +4,8 @@ import { createApp } from './app.ts';
 import { appOptionsFromEnvironment } from './app-environment.ts';
 
 export default (app: Probot): void => {
-  const options = appOptionsFromEnvironment(process.env, (error) => app.log.error({ err: String(error) }, 'job crashed'));
-  if (options.sandbox.backend === 'process') {
-    app.log.warn({ sandbox: 'process' }, 'runs use the process sandbox: no isolation beyond a scrubbed environment, timeouts and output caps');
-  }
+  const { options, sandboxWarning } = appOptionsFromEnvironment(process.env, (error) => app.log.error({ err: String(error) }, 'job crashed'));
+  app.log.info({ sandbox: options.sandbox.backend, setupNetwork: options.setupNetwork === true }, 'sandbox chosen');
+  if (sandboxWarning) app.log.warn({ sandbox: options.sandbox.backend }, sandboxWarning);
   createApp(options)(app);
 };

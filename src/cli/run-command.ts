@@ -7,7 +7,7 @@ import { defaultRepoConfig } from '../config/schema.ts';
 import { renderMarkdownReport } from '../report/render-markdown.ts';
 import { newRunId } from '../loop/run-id.ts';
 import { runFix } from '../loop/run-fix.ts';
-import { createProcessSandbox } from '../sandbox/process-sandbox.ts';
+import { selectSandbox, type SandboxChoice } from '../sandbox/select-sandbox.ts';
 import type { FixRequest } from '../triggers/fix-request.ts';
 import { applyPatchToUserTree } from '../workspace/create-workspace.ts';
 import { EXIT, exitCodeFor } from './exit-codes.ts';
@@ -23,6 +23,9 @@ export interface RunCommandOptions {
   out?: string;
   json: boolean;
   apply: boolean;
+  sandbox: SandboxChoice;
+  /** Whether setup commands (e.g. `npm ci`) may reach the network; tests never may. */
+  setupNetwork: boolean;
   /** Where the report and JSON go (stdout) and where progress goes (stderr); injectable for tests. */
   stdout: (text: string) => void;
   stderr: (text: string) => void;
@@ -47,6 +50,9 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
     throw new UsageError('the script engine needs a command: pass --script "<command>" or set `script.command` in fixloop.yml');
   }
 
+  const { sandbox, warning } = selectSandbox(options.sandbox);
+  if (warning) options.stderr(`fixloop: warning: ${warning}\n`);
+
   const runId = newRunId();
   const request: FixRequest = {
     runId,
@@ -58,7 +64,8 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
   };
   const progress = options.json ? undefined : createTerminalProgress(options.stderr);
   const result = await runFix(request, {
-    sandbox: createProcessSandbox(),
+    sandbox,
+    setupNetwork: options.setupNetwork,
     artifactsRoot: resolve('.fixloop', 'runs'),
     ...(options.out ? { artifactsDir: resolve(options.out) } : {}),
     ...(options.signal ? { signal: options.signal } : {}),

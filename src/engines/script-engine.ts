@@ -27,6 +27,7 @@ export function createScriptEngine(): Engine {
           cwd: ctx.workspace.root,
           timeoutMs,
           signal: ctx.signal,
+          mounts: [{ path: dir }],
           env: {
             ...ctx.config.env,
             FIXLOOP_ATTEMPT: String(ctx.attempt),

@@ -19,6 +19,7 @@ export interface FixServiceDeps {
   artifactsRoot: string;
   tmpRoot: string;
   createEngines?: RunFixDeps['createEngines'];
+  setupNetwork?: boolean;
   /** The last plan per issue or pull request, for `/fix retry`. */
   lastPlans: Map<string, RunPlan>;
 }
@@ -51,7 +52,7 @@ export function createFixService(forge: Forge, log: Logger, deps: FixServiceDeps
       }
       const runId = newRunId();
       const status = createStatusComment(forge, plan.number, runId, (error) => log.warn({ runId, err: String(error) }, 'status comment not updated'));
-      const job = createRunJob(plan, runId, { forge, config, sandbox: deps.sandbox, artifactsRoot: deps.artifactsRoot, tmpRoot: deps.tmpRoot, log, status, ...(deps.createEngines ? { createEngines: deps.createEngines } : {}) });
+      const job = createRunJob(plan, runId, { forge, config, sandbox: deps.sandbox, artifactsRoot: deps.artifactsRoot, tmpRoot: deps.tmpRoot, log, status, setupNetwork: deps.setupNetwork === true, ...(deps.createEngines ? { createEngines: deps.createEngines } : {}) });
       // The queued comment goes out before the job can post progress, so it is the one updated in place.
       const active = deps.queue.status(runKey(plan));
       if (active) {

@@ -23,6 +23,7 @@ export interface RunJobDeps {
   log: Logger;
   status: StatusComment;
   createEngines?: RunFixDeps['createEngines'];
+  setupNetwork?: boolean;
 }
 
 export function createRunJob(plan: RunPlan, runId: string, deps: RunJobDeps): Job {
@@ -69,6 +70,7 @@ async function runJob(plan: RunPlan, runId: string, deps: RunJobDeps, control: J
       signal: control.signal,
       onProgress,
       tmpRoot: deps.tmpRoot,
+      setupNetwork: deps.setupNetwork === true,
       ...(deps.createEngines ? { createEngines: deps.createEngines } : {}),
     });
     log.info({ ...meta, status: result.status, stopReason: result.stopReason, attempts: result.attempts.length, durationMs: result.durationMs }, 'run finished');

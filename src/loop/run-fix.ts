@@ -41,6 +41,8 @@ export interface RunFixDeps {
   tmpRoot?: string;
   /** Called once the workspace exists, to read the repository's own configuration (the CLI's case). */
   resolveConfig?: (workspaceRoot: string) => Promise<RepoConfig>;
+  /** Setup commands may reach the network (never the tests): the app's setting, not the repository's. */
+  setupNetwork?: boolean;
   /** Engines by name; defaults to the built-in ones. */
   createEngines?: (config: RepoConfig) => Promise<Engine[]>;
 }
@@ -130,7 +132,7 @@ export async function runFix(request: FixRequest, deps: RunFixDeps): Promise<Run
 
     if (config.setup.command) {
       progress({ phase: 'setup', message: `setup: ${config.setup.command}` });
-      const setup = await deps.sandbox.run({ command: config.setup.command, cwd: ws.root, timeoutMs: config.setup.timeout * 1000, env: config.env, signal });
+      const setup = await deps.sandbox.run({ command: config.setup.command, cwd: ws.root, timeoutMs: config.setup.timeout * 1000, env: config.env, signal, network: deps.setupNetwork === true });
       if (setup.exitCode !== 0) {
         const tail = setup.output.split('\n').slice(-20).join('\n');
         return await finish({
@@ -190,6 +192,7 @@ export async function runFix(request: FixRequest, deps: RunFixDeps): Promise<Run
           config,
           policy,
           sandbox: deps.sandbox,
+          setupNetwork: deps.setupNetwork === true,
           scratchDir: scratch,
           signal,
           log: log.add,

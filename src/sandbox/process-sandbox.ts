@@ -1,131 +1,33 @@
 // The `process` backend: no isolation beyond an allow-listed environment, a throw-away HOME,
-// timeouts that kill the whole process group, and capped output (DESIGN.md §3.1, §3.5).
-import { spawn } from 'node:child_process';
+// timeouts that kill the whole process group, capped output and resource limits (DESIGN.md §3.1,
+// §3.5). It does not hide the file system or the network: reports say so.
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CappedOutput } from './capped-output.ts';
 import { sandboxEnvironment } from './environment.ts';
+import { DEFAULT_LIMITS, prlimitPrefix, type SandboxLimits } from './limits.ts';
+import { createCommandCgroup, joinCgroupThenExec, type CommandCgroup } from './command-cgroup.ts';
+import { runContained } from './run-contained.ts';
 import { SandboxError } from './sandbox-error.ts';
 import type { CommandResult, RunCommandOptions, Sandbox } from './sandbox.ts';
 
-const DEFAULT_MAX_OUTPUT = 2 * 1024 * 1024;
-/** Time between SIGTERM and SIGKILL when fixloop stops a command. */
-const KILL_GRACE_MS = 2000;
-/** How long to wait for the pipes to close once the command has exited. */
-const DRAIN_MS = 1000;
-
-function killGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // The group is already gone.
-  }
-}
-
-export function createProcessSandbox(): Sandbox {
+export function createProcessSandbox(limits: SandboxLimits = DEFAULT_LIMITS): Sandbox {
   return {
     backend: 'process',
     async run(options: RunCommandOptions): Promise<CommandResult> {
       if (!existsSync(options.cwd)) throw new SandboxError('CWD_MISSING', `the working directory ${options.cwd} does not exist`);
       const home = await mkdtemp(join(tmpdir(), 'fixloop-home-'));
+      let cgroup: CommandCgroup | null = null;
       try {
-        return await runInProcessGroup(options, home);
+        const [file = '/bin/sh', ...args] = [...prlimitPrefix(limits), '/bin/sh', '-c', options.command];
+        cgroup = await createCommandCgroup(limits);
+        const program = cgroup ? joinCgroupThenExec(cgroup, file, args) : { file, args };
+        return await runContained({ ...program, env: sandboxEnvironment(options.env ?? {}, home), cwd: options.cwd }, options);
       } finally {
+        await cgroup?.remove();
         await rm(home, { recursive: true, force: true }).catch(() => undefined);
       }
     },
   };
-}
-
-function runInProcessGroup(options: RunCommandOptions, home: string): Promise<CommandResult> {
-  const started = Date.now();
-  const output = new CappedOutput(options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT);
-  // Live forwarding stops at the same cap, so a flood cannot flood the terminal either.
-  let forwarded = 0;
-  const forwardCap = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
-
-  return new Promise<CommandResult>((resolve, reject) => {
-    // detached: the command leads its own process group, so the whole tree can be signalled at once.
-    const child = spawn('/bin/sh', ['-c', options.command], {
-      cwd: options.cwd,
-      env: sandboxEnvironment(options.env ?? {}, home),
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let timedOut = false;
-    let killed = false;
-    let exit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
-    let openStreams = 2;
-    let settled = false;
-    const timers: NodeJS.Timeout[] = [];
-
-    const stop = (why: 'timeout' | 'abort') => {
-      if (exit || child.pid === undefined) return;
-      if (why === 'timeout') timedOut = true;
-      killed = true;
-      killGroup(child.pid, 'SIGTERM');
-      timers.push(setTimeout(() => killGroup(child.pid ?? 0, 'SIGKILL'), KILL_GRACE_MS));
-    };
-    const onAbort = () => stop('abort');
-
-    const settle = () => {
-      if (settled || !exit) return;
-      settled = true;
-      for (const t of timers) clearTimeout(t);
-      options.signal?.removeEventListener('abort', onAbort);
-      resolve({
-        exitCode: exit.code,
-        signal: exit.signal,
-        timedOut,
-        killed,
-        output: output.text(),
-        truncatedBytes: output.droppedBytes,
-        durationMs: Date.now() - started,
-      });
-    };
-
-    const onData = (data: Buffer) => {
-      const text = data.toString('utf8');
-      output.append(text);
-      if (options.onOutput && forwarded < forwardCap) {
-        forwarded += text.length;
-        options.onOutput(text);
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    const onClose = () => {
-      openStreams--;
-      if (openStreams === 0) settle();
-    };
-    child.stdout.on('close', onClose);
-    child.stderr.on('close', onClose);
-
-    child.on('error', (error) => {
-      if (settled) return;
-      settled = true;
-      for (const t of timers) clearTimeout(t);
-      reject(new SandboxError('SPAWN_FAILED', `could not start the command: ${error.message}`));
-    });
-    child.on('exit', (code, signal) => {
-      exit = { code, signal };
-      // Whatever the command left running in its group (a daemon, `sleep &`) dies with it.
-      if (child.pid !== undefined) killGroup(child.pid, 'SIGKILL');
-      // A grandchild that escaped the group may still hold the pipes: do not wait for it forever.
-      timers.push(
-        setTimeout(() => {
-          child.stdout.destroy();
-          child.stderr.destroy();
-          settle();
-        }, DRAIN_MS),
-      );
-      if (openStreams === 0) settle();
-    });
-
-    timers.push(setTimeout(() => stop('timeout'), options.timeoutMs));
-    if (options.signal?.aborted) stop('abort');
-    else options.signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }

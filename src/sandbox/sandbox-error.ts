@@ -1,5 +1,5 @@
 import { CodedError } from '../coded-error.ts';
 
-export type SandboxErrorCode = 'CWD_MISSING' | 'SPAWN_FAILED';
+export type SandboxErrorCode = 'CWD_MISSING' | 'SPAWN_FAILED' | 'BACKEND_UNAVAILABLE';
 
 export class SandboxError extends CodedError<SandboxErrorCode> {}

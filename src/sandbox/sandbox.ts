@@ -13,6 +13,19 @@ export interface RunCommandOptions {
   signal?: AbortSignal;
   /** Called with output chunks as they arrive (live progress); already capped text is not re-sent. */
   onOutput?: (chunk: string) => void;
+  /**
+   * fixloop's own files the command needs besides its working directory (a coverage plugin, an output
+   * folder). Isolating backends show only these, the working directory and the system; `process`
+   * shows everything anyway.
+   */
+  mounts?: Mount[];
+  /** Network access: only for setup, and only when the app's settings allow it. Off by default. */
+  network?: boolean;
+}
+
+export interface Mount {
+  path: string;
+  writable?: boolean;
 }
 
 export interface CommandResult {

@@ -25,6 +25,7 @@ export interface ReplayInput {
   config: RepoConfig;
   policy: PathPolicy;
   sandbox: Sandbox;
+  setupNetwork?: boolean;
   /** A directory of the run's own, where the pristine checkout is made. */
   scratchDir: string;
   signal: AbortSignal;
@@ -57,7 +58,7 @@ export async function replayPatch(input: ReplayInput): Promise<Verification> {
     }
     if (input.config.setup.command) {
       input.log(`replay: setup: ${input.config.setup.command}`);
-      const setup = await input.sandbox.run({ command: input.config.setup.command, cwd: dir, timeoutMs: input.config.setup.timeout * 1000, env: input.config.env, signal: input.signal });
+      const setup = await input.sandbox.run({ command: input.config.setup.command, cwd: dir, timeoutMs: input.config.setup.timeout * 1000, env: input.config.env, signal: input.signal, network: input.setupNetwork === true });
       if (setup.exitCode !== 0) {
         findings.push({ kind: 'replay_failed', message: `setup failed on the pristine checkout (exit ${setup.exitCode ?? setup.signal})` });
         return empty;

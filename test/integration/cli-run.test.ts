@@ -2,6 +2,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RunResult } from '../../src/report/run-result.ts';
 import { git, makeRepo, removeAll } from '../support/git-fixture.ts';
@@ -91,7 +92,11 @@ describe('fixloop run', () => {
       'src/range.js': 'export function inRange(x, lo, hi) {\n  return x >= lo && x < hi;\n}\n',
       'src/range.test.js': "import { inRange } from './range.js';\n\ntest('includes the upper bound', () => {\n  expect(inRange(5, 1, 5)).toBe(true);\n});\n\ntest('excludes below', () => {\n  expect(inRange(0, 1, 5)).toBe(false);\n});\n",
     });
-    const run = await fixloop([project, '--test', 'vitest run --globals', '--engine', 'script', '--script', "sed -i 's/x < hi/x <= hi/' src/range.js", '--json']);
+    // The project has no node_modules of its own: it borrows fixloop's vitest, which an isolating
+    // sandbox only shows when the operator binds it in (FIXLOOP_SANDBOX_BIND).
+    const run = await fixloop([project, '--test', 'vitest run --globals', '--engine', 'script', '--script', "sed -i 's/x < hi/x <= hi/' src/range.js", '--json'], {
+      FIXLOOP_SANDBOX_BIND: fileURLToPath(new URL('../../node_modules', import.meta.url)),
+    });
     expect(run.code, run.stderr).toBe(0);
     const result = json(run.stdout);
     expect(result.status).toBe('tests_green');

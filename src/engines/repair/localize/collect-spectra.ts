@@ -45,6 +45,7 @@ async function pytestSpectra(input: SpectraInput): Promise<TestSpectrum[] | null
       timeoutMs: Math.max(1000, input.deadline - Date.now()),
       // No bytecode cache: the plugin's folder belongs to fixloop, not to the repository's tests.
       env: { ...input.env, PYTHONPATH: PLUGIN_DIR, PYTHONDONTWRITEBYTECODE: '1', FIXLOOP_COVERAGE_ROOT: input.root, FIXLOOP_COVERAGE_OUT: out },
+      mounts: [{ path: PLUGIN_DIR }, { path: dir, writable: true }],
       signal: input.signal,
     });
     const data = JSON.parse(await readFile(out, 'utf8')) as { tests: Record<string, { outcome: string; lines: Record<string, number[]> }> };
@@ -105,6 +106,7 @@ async function nodeSpectra(input: SpectraInput): Promise<TestSpectrum[] | null> 
         cwd: input.root,
         timeoutMs: Math.max(1000, Math.min(input.suiteMs * 4 + 2000, input.deadline - Date.now())),
         env: { ...input.env, NODE_V8_COVERAGE: coverageDir },
+        mounts: [{ path: dir, writable: true }],
         signal: input.signal,
       });
       const lines = new Map<string, Set<number>>();

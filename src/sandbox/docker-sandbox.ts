@@ -1,0 +1,72 @@
+// The `docker` backend (podman works too): one container per command, no network, the working
+// directory mounted at the same path, a configurable image so a repository's toolchain can come
+// with it, resource limits, no capabilities, a read-only root file system.
+import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { sandboxEnvironment } from './environment.ts';
+import { DEFAULT_LIMITS, type SandboxLimits } from './limits.ts';
+import { runContained } from './run-contained.ts';
+import { SandboxError } from './sandbox-error.ts';
+import type { CommandResult, RunCommandOptions, Sandbox } from './sandbox.ts';
+
+export interface DockerSettings {
+  /** `docker` or `podman` (FIXLOOP_DOCKER). */
+  engine?: string;
+  /** The image commands run in (FIXLOOP_DOCKER_IMAGE). */
+  image?: string;
+  limits?: SandboxLimits;
+}
+
+export const DEFAULT_DOCKER_IMAGE = 'node:24-slim';
+const HOME = '/tmp/home';
+
+/** The engine answers (`docker info`): its daemon runs and this user may use it. */
+export function dockerWorks(engine = 'docker'): boolean {
+  try {
+    execFileSync(engine, ['info', '--format', '{{.ServerVersion}}'], { stdio: 'ignore', timeout: 10_000 });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function dockerRunArgs(options: RunCommandOptions, settings: { name: string; image: string; limits: SandboxLimits; user: string }): string[] {
+  const env = { ...sandboxEnvironment(options.env ?? {}, HOME), TMPDIR: '/tmp' };
+  // The image's own PATH: the repository's toolchain is the image's.
+  delete (env as Record<string, string | undefined>).PATH;
+  const { limits } = settings;
+  return [
+    'run', '--rm', '--name', settings.name,
+    '--network', options.network === true ? 'bridge' : 'none',
+    '--user', settings.user,
+    '--cap-drop', 'ALL', '--security-opt', 'no-new-privileges',
+    '--read-only', '--tmpfs', '/tmp:rw,exec,size=1g',
+    '--memory', String(limits.memoryBytes), '--pids-limit', String(limits.processes),
+    '--ulimit', `cpu=${limits.cpuSeconds}`, '--ulimit', `fsize=${limits.fileSizeBytes}`, '--ulimit', `nofile=${limits.openFiles}`,
+    '-v', `${options.cwd}:${options.cwd}`,
+    ...(options.mounts ?? []).flatMap((m) => ['-v', `${m.path}:${m.path}${m.writable ? '' : ':ro'}`]),
+    '-w', options.cwd,
+    ...Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]),
+    settings.image, '/bin/sh', '-c', `mkdir -p ${HOME} && exec /bin/sh -c "$0"`, options.command,
+  ];
+}
+
+export function createDockerSandbox(settings: DockerSettings = {}): Sandbox {
+  const engine = settings.engine ?? 'docker';
+  const image = settings.image ?? DEFAULT_DOCKER_IMAGE;
+  const limits = settings.limits ?? DEFAULT_LIMITS;
+  // The container writes the workspace as the user fixloop runs as, so fixloop can read it back.
+  const user = `${process.getuid?.() ?? 1000}:${process.getgid?.() ?? 1000}`;
+  return {
+    backend: engine === 'podman' ? 'podman' : 'docker',
+    async run(options: RunCommandOptions): Promise<CommandResult> {
+      if (!existsSync(options.cwd)) throw new SandboxError('CWD_MISSING', `the working directory ${options.cwd} does not exist`);
+      const name = `fixloop-${randomBytes(6).toString('hex')}`;
+      const args = dockerRunArgs(options, { name, image, limits, user });
+      // Killing the client does not stop the container: the daemon must be told.
+      const kill = () => void spawn(engine, ['kill', name], { stdio: 'ignore' }).on('error', () => undefined);
+      return runContained({ file: engine, args, env: { PATH: process.env.PATH ?? '/usr/bin:/bin' }, cwd: options.cwd, onStop: kill }, options);
+    },
+  };
+}

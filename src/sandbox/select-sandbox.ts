@@ -1,0 +1,46 @@
+// Which isolation backend runs a repository's code: chosen by the app's settings (FIXLOOP_SANDBOX,
+// or --sandbox on the CLI), never by the repository. `auto` takes the strongest one available.
+import { CodedError } from '../coded-error.ts';
+import { bwrapWorks, createBwrapSandbox } from './bwrap-sandbox.ts';
+import { createDockerSandbox, dockerWorks } from './docker-sandbox.ts';
+import { limitsFromEnvironment } from './limits.ts';
+import { createProcessSandbox } from './process-sandbox.ts';
+import type { Sandbox } from './sandbox.ts';
+
+export const SANDBOX_CHOICES = ['auto', 'bwrap', 'docker', 'process'] as const;
+export type SandboxChoice = (typeof SANDBOX_CHOICES)[number];
+
+export class SandboxChoiceError extends CodedError<'BAD_SANDBOX'> {}
+
+export interface SelectedSandbox {
+  sandbox: Sandbox;
+  /** Set when the choice gives no isolation: shown in logs and in every report. */
+  warning: string | null;
+}
+
+export function parseSandboxChoice(value: string | undefined, source: string): SandboxChoice {
+  const choice = (value ?? 'auto').trim() || 'auto';
+  if ((SANDBOX_CHOICES as readonly string[]).includes(choice)) return choice as SandboxChoice;
+  throw new SandboxChoiceError('BAD_SANDBOX', `${source}: unknown sandbox \`${choice}\`; choose one of ${SANDBOX_CHOICES.join(', ')}`);
+}
+
+export function selectSandbox(choice: SandboxChoice, env: NodeJS.ProcessEnv = process.env): SelectedSandbox {
+  const limits = limitsFromEnvironment(env);
+  const toolDirs = (env.FIXLOOP_SANDBOX_BIND ?? '').split(':').filter((p) => p.startsWith('/'));
+  const docker = () => createDockerSandbox({ engine: env.FIXLOOP_DOCKER ?? 'docker', ...(env.FIXLOOP_DOCKER_IMAGE ? { image: env.FIXLOOP_DOCKER_IMAGE } : {}), limits });
+  const processWarning = 'the `process` sandbox isolates nothing but the environment: the repository’s code can read and write what fixloop can, and reach the network';
+  switch (choice) {
+    case 'bwrap':
+      if (!bwrapWorks()) throw new SandboxChoiceError('BAD_SANDBOX', 'sandbox `bwrap`: bubblewrap is not installed or cannot create namespaces here (Debian: apt-get install bubblewrap; in a container, allow user namespaces or use the docker backend)');
+      return { sandbox: createBwrapSandbox({ toolDirs, limits }), warning: null };
+    case 'docker':
+      if (!dockerWorks(env.FIXLOOP_DOCKER ?? 'docker')) throw new SandboxChoiceError('BAD_SANDBOX', `sandbox \`docker\`: \`${env.FIXLOOP_DOCKER ?? 'docker'} info\` failed: is the daemon running and may this user use it?`);
+      return { sandbox: docker(), warning: null };
+    case 'process':
+      return { sandbox: createProcessSandbox(limits), warning: processWarning };
+    case 'auto':
+      if (bwrapWorks()) return { sandbox: createBwrapSandbox({ toolDirs, limits }), warning: null };
+      if (dockerWorks(env.FIXLOOP_DOCKER ?? 'docker')) return { sandbox: docker(), warning: null };
+      return { sandbox: createProcessSandbox(limits), warning: `no isolating sandbox is available (install bubblewrap, or give fixloop a docker daemon): ${processWarning}` };
+  }
+}
