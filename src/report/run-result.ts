@@ -44,7 +44,8 @@ export type FindingKind =
   | 'test_removed'
   | 'pass_to_fail'
   | 'replay_failed'
-  | 'write_refused';
+  | 'write_refused'
+  | 'symlink_escape';
 
 export interface Finding {
   kind: FindingKind;

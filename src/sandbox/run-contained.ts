@@ -35,6 +35,10 @@ export function runContained(program: ContainedProgram, options: RunCommandOptio
   // Live forwarding stops at the same cap, so a flood cannot flood the terminal either.
   let forwarded = 0;
   const forwardCap = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
+  // Past this, reading on only costs time: a command printing gigabytes is stopped.
+  const killCap = options.killOutputBytes ?? 64 * forwardCap;
+  let total = 0;
+  let outputExceeded = false;
 
   return new Promise<CommandResult>((resolve, reject) => {
     // detached: the command leads its own process group, so the whole tree can be signalled at once.
@@ -46,9 +50,10 @@ export function runContained(program: ContainedProgram, options: RunCommandOptio
     let settled = false;
     const timers: NodeJS.Timeout[] = [];
 
-    const stop = (why: 'timeout' | 'abort') => {
+    const stop = (why: 'timeout' | 'abort' | 'output') => {
       if (exit || child.pid === undefined) return;
       if (why === 'timeout') timedOut = true;
+      if (why === 'output') outputExceeded = true;
       killed = true;
       program.onStop?.();
       killGroup(child.pid, 'SIGTERM');
@@ -68,11 +73,18 @@ export function runContained(program: ContainedProgram, options: RunCommandOptio
         killed,
         output: output.text(),
         truncatedBytes: output.droppedBytes,
+        ...(outputExceeded ? { outputExceeded } : {}),
         durationMs: Date.now() - started,
       });
     };
 
     const onData = (data: Buffer) => {
+      total += data.length;
+      if (total > killCap && !outputExceeded) {
+        output.append(`\n[fixloop: the command printed more than ${killCap} bytes and was stopped]\n`);
+        stop('output');
+      }
+      if (outputExceeded) return;
       const text = data.toString('utf8');
       output.append(text);
       if (options.onOutput && forwarded < forwardCap) {

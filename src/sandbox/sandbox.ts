@@ -10,6 +10,8 @@ export interface RunCommandOptions {
   env?: Record<string, string>;
   /** Cap on the captured output; the head and tail are kept. */
   maxOutputBytes?: number;
+  /** A command that prints more than this in all is killed (default: 64 × maxOutputBytes). */
+  killOutputBytes?: number;
   signal?: AbortSignal;
   /** Called with output chunks as they arrive (live progress); already capped text is not re-sent. */
   onOutput?: (chunk: string) => void;
@@ -39,6 +41,8 @@ export interface CommandResult {
   output: string;
   /** Bytes dropped from the middle of the output by the cap; 0 if none. */
   truncatedBytes: number;
+  /** Killed for printing more than killOutputBytes. */
+  outputExceeded?: boolean;
   durationMs: number;
 }
 

@@ -3,12 +3,16 @@ import type { RepoConfig } from '../config/schema.ts';
 import type { Finding } from '../report/run-result.ts';
 import type { PathPolicy } from '../workspace/path-policy.ts';
 import type { FileChange } from '../workspace/workspace.ts';
+import { posix } from 'node:path';
 
 export function checkConstraints(changes: FileChange[], policy: PathPolicy, constraints: RepoConfig['constraints']): Finding[] {
   const findings: Finding[] = [];
   for (const change of changes) {
     const finding = policy.check(change.path);
     if (finding) findings.push({ ...finding, message: `${finding.message}: ${change.kind}` });
+    if (change.symlinkTarget !== undefined && escapes(change.path, change.symlinkTarget)) {
+      findings.push({ kind: 'symlink_escape', path: change.path, message: `\`${change.path}\` is a symlink to \`${change.symlinkTarget}\`, outside the repository` });
+    }
     if (change.binary) findings.push({ kind: 'binary_change', path: change.path, message: `\`${change.path}\` is a binary file (${change.kind})` });
   }
   if (changes.length > constraints.maxFilesChanged) {
@@ -19,4 +23,11 @@ export function checkConstraints(changes: FileChange[], policy: PathPolicy, cons
     findings.push({ kind: 'too_many_lines', message: `${lines} lines changed, more than constraints.maxLinesChanged (${constraints.maxLinesChanged})` });
   }
   return findings;
+}
+
+/** A link that is absolute, or climbs above the repository's root, would let the patch reach outside it. */
+function escapes(path: string, target: string): boolean {
+  if (posix.isAbsolute(target)) return true;
+  const resolved = posix.normalize(posix.join(posix.dirname(path), target));
+  return resolved === '..' || resolved.startsWith('../');
 }

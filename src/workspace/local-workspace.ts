@@ -45,13 +45,19 @@ export class LocalWorkspace implements Workspace {
     return this.shared.baseline.sha;
   }
 
-  private async resolveInside(path: string): Promise<string> {
+  /**
+   * The absolute path of a repository path, refused when a symlink on the way leads outside. With
+   * `replacing`, a symlink in the last place is not followed: the caller removes or replaces the link
+   * itself, never writes through it.
+   */
+  private async resolveInside(path: string, replacing = false): Promise<string> {
     const unsafe = unsafePath(path);
     if (unsafe) throw new PathPolicyError({ kind: 'path_not_allowed', path, message: `\`${path}\` is ${unsafe}` });
     const absolute = join(this.root, path);
     // A symlink planted anywhere on the way must not lead outside the workspace.
     const realRoot = await realpath(this.root);
-    let probe = absolute;
+    const lastIsLink = replacing && (await lstat(absolute).catch(() => null))?.isSymbolicLink() === true;
+    let probe = lastIsLink ? dirname(absolute) : absolute;
     for (;;) {
       const real = await realpath(probe).catch(() => null);
       if (real !== null) {
@@ -72,7 +78,7 @@ export class LocalWorkspace implements Workspace {
   }
 
   private async checkWrite(path: string): Promise<string> {
-    const absolute = await this.resolveInside(path);
+    const absolute = await this.resolveInside(path, true);
     const finding = this.shared.policy.check(path);
     if (finding) throw new PathPolicyError(finding);
     return absolute;
@@ -134,7 +140,8 @@ export class LocalWorkspace implements Workspace {
     const out: FileChange[] = [];
     for (const [path, { before, after }] of await this.changedContents()) {
       const kind = before === null ? 'created' : after === null ? 'deleted' : 'modified';
-      out.push({ path, kind, ...lineCounts(before, after), binary: isBinary(before) || isBinary(after) });
+      const link = after !== null && (await lstat(join(this.root, path)).catch(() => null))?.isSymbolicLink() === true;
+      out.push({ path, kind, ...lineCounts(before, after), binary: isBinary(before) || isBinary(after), ...(link && after ? { symlinkTarget: after.toString() } : {}) });
     }
     return out;
   }
@@ -161,7 +168,7 @@ export class LocalWorkspace implements Workspace {
 
   /** Writes bytes (or removes the file) without the policy: restoring is not a fix's change. */
   private async put(path: string, content: Buffer | null): Promise<void> {
-    const absolute = await this.resolveInside(path);
+    const absolute = await this.resolveInside(path, true);
     const stat = await lstat(absolute).catch(() => null);
     if (stat?.isSymbolicLink() || content === null) await rm(absolute, { force: true, recursive: stat?.isDirectory() ?? false });
     if (content === null) return;

@@ -11,6 +11,8 @@ export interface FileChange {
   added: number;
   removed: number;
   binary: boolean;
+  /** Set when the path is now a symlink: where it points (checked so no link leads outside). */
+  symlinkTarget?: string;
 }
 
 /** An opaque saved state of the working tree, restorable with `restore`. */

@@ -61,7 +61,7 @@ describe('process sandbox', () => {
   });
 
   it('caps a flood of output, keeping head and tail, in bounded memory', async () => {
-    const result = await sandbox.run({ command: "echo FIRST; head -c 50000000 /dev/zero | tr '\\0' x; echo; echo LAST", cwd, timeoutMs: 60_000, maxOutputBytes: 64 * 1024 });
+    const result = await sandbox.run({ command: "echo FIRST; head -c 50000000 /dev/zero | tr '\\0' x; echo; echo LAST", cwd, timeoutMs: 60_000, maxOutputBytes: 64 * 1024, killOutputBytes: 100_000_000 });
     expect(result.output.length).toBeLessThan(70 * 1024);
     expect(result.output.startsWith('FIRST')).toBe(true);
     expect(result.output.trimEnd().endsWith('LAST')).toBe(true);
@@ -71,5 +71,18 @@ describe('process sandbox', () => {
 
   it('refuses a working directory that does not exist', async () => {
     await expect(sandbox.run({ command: 'true', cwd: join(cwd, 'missing'), timeoutMs: 1000 })).rejects.toBeInstanceOf(SandboxError);
+  });
+});
+
+describe('the output limit', () => {
+  it('stops a command that prints far more than the cap, and says so', async () => {
+    const started = Date.now();
+    const result = await createProcessSandbox().run({ command: 'yes flood', cwd: process.cwd(), timeoutMs: 60_000, maxOutputBytes: 10_000, killOutputBytes: 1_000_000 });
+    expect(result.outputExceeded).toBe(true);
+    expect(result.killed).toBe(true);
+    expect(result.timedOut).toBe(false);
+    expect(result.output).toContain('printed more than 1000000 bytes and was stopped');
+    expect(result.output.length).toBeLessThan(20_000);
+    expect(Date.now() - started).toBeLessThan(60_000);
   });
 });

@@ -1,0 +1,111 @@
+// The bwrap backend's rules, one by one: what its command line says, and what a command inside sees.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bwrapArgs, sandboxPath } from '../../src/sandbox/bwrap-args.ts';
+import { bwrapWorks, createBwrapSandbox } from '../../src/sandbox/bwrap-sandbox.ts';
+import { dockerRunArgs } from '../../src/sandbox/docker-sandbox.ts';
+import { DEFAULT_LIMITS, limitsFromEnvironment } from '../../src/sandbox/limits.ts';
+import { parseSandboxChoice } from '../../src/sandbox/select-sandbox.ts';
+
+describe('the bwrap command line', () => {
+  const plan = { command: ['/bin/sh', '-c', 'true'], cwd: '/tmp/fixloop-x/work', env: { PATH: '/usr/bin', SECRET: 'no' }, toolDirs: ['/opt/node/bin'], mounts: [{ path: '/tmp/out', writable: true }, { path: '/opt/plugin' }], network: false, tmpBytes: 1024 };
+
+  it('unshares every namespace, clears the environment and shows the system read-only', () => {
+    const args = bwrapArgs(plan);
+    expect(args.slice(0, 1)).toEqual(['--unshare-all']);
+    expect(args).not.toContain('--share-net');
+    expect(args).toContain('--die-with-parent');
+    expect(args.join(' ')).toContain('--ro-bind /usr /usr');
+    expect(args.join(' ')).toContain('--ro-bind /dev/null /etc/shadow');
+    expect(args.join(' ')).toContain('--bind /tmp/fixloop-x/work /tmp/fixloop-x/work');
+    expect(args.join(' ')).toContain('--bind /tmp/out /tmp/out');
+    expect(args.join(' ')).toContain('--ro-bind /opt/plugin /opt/plugin');
+    expect(args.join(' ')).toContain('--ro-bind /opt/node/bin /opt/node/bin');
+    expect(args.indexOf('--clearenv')).toBeLessThan(args.indexOf('--setenv'));
+    expect(args.slice(-4)).toEqual(['--', '/bin/sh', '-c', 'true']);
+    // The private /tmp comes before the binds inside it, or it would hide them.
+    expect(args.indexOf('/tmp')).toBeLessThan(args.indexOf('/tmp/fixloop-x/work'));
+  });
+
+  it('shares the network only when asked (setup, when the operator allows it)', () => {
+    expect(bwrapArgs({ ...plan, network: true })).toContain('--share-net');
+  });
+
+  it("keeps only the parent's PATH folders the sandbox can see, tools first", () => {
+    expect(sandboxPath('/root/.pyenv/shims:/work/app/node_modules/.bin:/usr/local/bin:/usr/bin:relative', ['/opt/node/bin'])).toBe('/opt/node/bin:/usr/local/bin:/usr/bin:/bin');
+  });
+});
+
+describe('the docker command line', () => {
+  it('runs with no network, no capabilities, a read-only root, the limits and the workspace at the same path', () => {
+    const args = dockerRunArgs({ command: 'npm test', cwd: '/tmp/ws', timeoutMs: 1000, env: { A: '1' } }, { name: 'fixloop-1', image: 'node:24-slim', limits: DEFAULT_LIMITS, user: '1000:1000' }).join(' ');
+    expect(args).toContain('--network none');
+    expect(args).toContain('--cap-drop ALL');
+    expect(args).toContain('--read-only');
+    expect(args).toContain(`--pids-limit ${DEFAULT_LIMITS.processes}`);
+    expect(args).toContain(`--memory ${DEFAULT_LIMITS.memoryBytes}`);
+    expect(args).toContain('-v /tmp/ws:/tmp/ws');
+    expect(args).toContain('-e A=1');
+    expect(args).not.toMatch(/-e PATH=/);
+    expect(args).toContain('node:24-slim /bin/sh -c');
+  });
+});
+
+describe('the app’s sandbox settings', () => {
+  it('reads limits from FIXLOOP_LIMIT_* and names a bad one', () => {
+    expect(limitsFromEnvironment({})).toEqual(DEFAULT_LIMITS);
+    expect(limitsFromEnvironment({ FIXLOOP_LIMIT_MEMORY_MB: '512', FIXLOOP_LIMIT_PROCESSES: '64' })).toMatchObject({ memoryBytes: 512 * 1024 * 1024, processes: 64 });
+    expect(() => limitsFromEnvironment({ FIXLOOP_LIMIT_CPU_SECONDS: 'lots' })).toThrow(/FIXLOOP_LIMIT_CPU_SECONDS must be a positive number/);
+  });
+
+  it('refuses an unknown backend, naming the setting', () => {
+    expect(parseSandboxChoice(undefined, 'FIXLOOP_SANDBOX')).toBe('auto');
+    expect(parseSandboxChoice('bwrap', '--sandbox')).toBe('bwrap');
+    expect(() => parseSandboxChoice('chroot', '--sandbox')).toThrow('--sandbox: unknown sandbox `chroot`; choose one of auto, bwrap, docker, process');
+  });
+});
+
+describe.runIf(bwrapWorks())('inside the bwrap sandbox', () => {
+  let ws: string;
+  let out: string;
+  let server: Server;
+  let port: number;
+  beforeAll(async () => {
+    ws = await mkdtemp(join(tmpdir(), 'fixloop-bwrap-ws-'));
+    out = await mkdtemp(join(tmpdir(), 'fixloop-bwrap-out-'));
+    await writeFile(join(ws, 'in.txt'), 'inside');
+    server = createServer((_req, res) => res.end('reached'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+    await rm(ws, { recursive: true, force: true });
+    await rm(out, { recursive: true, force: true });
+  });
+  const sandbox = createBwrapSandbox();
+  const fetchLoopback = () => `node -e "fetch('http://127.0.0.1:${port}').then(r => r.text()).then(console.log, () => console.log('blocked'))"`;
+
+  it('writes the workspace and a writable mount, and nothing else of the host', async () => {
+    const r = await sandbox.run({ command: `cat in.txt; echo made > new.txt; echo out > ${out}/o.txt; echo x > /usr/x 2>&1; ls ${join(ws, '..')} | grep -c fixloop-bwrap-out`, cwd: ws, timeoutMs: 10_000, mounts: [{ path: out, writable: true }] });
+    expect(r.output).toContain('inside');
+    expect(r.output).toMatch(/Read-only file system/);
+    expect(r.output.trim().endsWith('1')).toBe(true);
+  });
+
+  it('has no network unless asked, and then has it', async () => {
+    const off = await sandbox.run({ command: fetchLoopback(), cwd: ws, timeoutMs: 10_000 });
+    expect(off.output).toContain('blocked');
+    const on = await sandbox.run({ command: fetchLoopback(), cwd: ws, timeoutMs: 10_000, network: true });
+    expect(on.output).toContain('reached');
+  });
+
+  it('runs on the same Node as fixloop', async () => {
+    const r = await sandbox.run({ command: 'node -p process.version', cwd: ws, timeoutMs: 10_000 });
+    expect(r.output.trim()).toBe(process.version);
+  });
+});
