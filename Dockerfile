@@ -1,10 +1,11 @@
 # fixloop as a GitHub App: `docker build -t fixloop . && docker run --env-file .env -p 3000:3000 fixloop`
 FROM node:24-slim
 
-# git clones and pushes; python3 lets the repair engine read Python code; tini reaps the process
-# trees of repositories' test suites.
+# git clones and pushes; python3 lets the repair engine read Python code; bubblewrap is the sandbox
+# (where the platform allows user namespaces, docs/security.md); util-linux brings prlimit; tini
+# reaps the process trees of repositories' test suites.
 RUN apt-get update \
- && apt-get install -y --no-install-recommends git ca-certificates python3 tini \
+ && apt-get install -y --no-install-recommends git ca-certificates python3 python3-pytest bubblewrap util-linux tini \
  && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /app

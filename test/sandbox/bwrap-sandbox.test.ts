@@ -1,9 +1,9 @@
 // The bwrap backend's rules, one by one: what its command line says, and what a command inside sees.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bwrapArgs, sandboxPath } from '../../src/sandbox/bwrap-args.ts';
 import { bwrapWorks, createBwrapSandbox } from '../../src/sandbox/bwrap-sandbox.ts';
@@ -91,10 +91,13 @@ describe.runIf(bwrapWorks())('inside the bwrap sandbox', () => {
   const fetchLoopback = () => `node -e "fetch('http://127.0.0.1:${port}').then(r => r.text()).then(console.log, () => console.log('blocked'))"`;
 
   it('writes the workspace and a writable mount, and nothing else of the host', async () => {
-    const r = await sandbox.run({ command: `cat in.txt; echo made > new.txt; echo out > ${out}/o.txt; echo x > /usr/x 2>&1; ls ${join(ws, '..')} | grep -c fixloop-bwrap-out`, cwd: ws, timeoutMs: 10_000, mounts: [{ path: out, writable: true }] });
+    const r = await sandbox.run({ command: `cat in.txt; echo made > new.txt; echo out > ${out}/o.txt; (echo x > /usr/x) 2>&1; echo "VISIBLE=$(ls ${join(ws, '..')} | tr '\\n' ' ')"`, cwd: ws, timeoutMs: 10_000, mounts: [{ path: out, writable: true }] });
     expect(r.output).toContain('inside');
     expect(r.output).toMatch(/Read-only file system/);
-    expect(r.output.trim().endsWith('1')).toBe(true);
+    // Of the host's /tmp, only the workspace and the mount exist inside (and the private HOME).
+    expect(/VISIBLE=(.*)/.exec(r.output)?.[1]?.trim().split(' ').sort()).toEqual([basename(out), basename(ws), 'home'].sort());
+    expect(await readFile(join(ws, 'new.txt'), 'utf8')).toBe('made\n');
+    expect(await readFile(join(out, 'o.txt'), 'utf8')).toBe('out\n');
   });
 
   it('has no network unless asked, and then has it', async () => {
