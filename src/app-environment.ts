@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { AppOptions } from './app.ts';
 import { installationTokenFor } from './github/app-token.ts';
-import { createMemoryQueue } from './jobs/memory-queue.ts';
+import { createDurableQueue } from './jobs/durable-queue.ts';
+import { openSqliteStore } from './jobs/sqlite-store.ts';
 import { parseSandboxChoice, selectSandbox } from './sandbox/select-sandbox.ts';
 import { CodedError } from './coded-error.ts';
 
@@ -17,7 +18,7 @@ export interface AppEnvironment {
   sandboxWarning: string | null;
 }
 
-export function appOptionsFromEnvironment(env: NodeJS.ProcessEnv, onJobError: (error: unknown) => void): AppEnvironment {
+export async function appOptionsFromEnvironment(env: NodeJS.ProcessEnv, onJobError: (error: unknown) => void): Promise<AppEnvironment> {
   const dataDir = resolve(env.FIXLOOP_DATA_DIR ?? '.fixloop');
   const concurrency = Number(env.FIXLOOP_CONCURRENCY ?? '1');
   if (!Number.isInteger(concurrency) || concurrency < 1) {
@@ -36,8 +37,10 @@ export function appOptionsFromEnvironment(env: NodeJS.ProcessEnv, onJobError: (e
   } catch (error) {
     throw new AppSettingsError('BAD_SETTING', (error as Error).message);
   }
+  // Runs, deliveries and the audit trail live in the data directory: a restart loses nothing.
+  const store = await openSqliteStore(dataDir);
   const options: AppOptions = {
-    queue: createMemoryQueue({ concurrency, onError: onJobError }),
+    queue: createDurableQueue({ store, concurrency, onError: onJobError }),
     sandbox: selected.sandbox,
     // Setup (e.g. `npm ci`) reaches the network only when the operator says so; tests never do.
     setupNetwork: /^(1|true|yes)$/i.test(env.FIXLOOP_SETUP_NETWORK ?? ''),

@@ -6,13 +6,26 @@ import type { RepoConfig } from './config/schema.ts';
 import { createFixService, type FixServiceDeps } from './github/fix-service.ts';
 import type { Forge } from './github/forge.ts';
 import { loadRepoConfig } from './github/load-repo-config.ts';
-import { configErrorMessage, statusAnswer } from './github/messages.ts';
+import { abandonedMessage, configErrorMessage, statusAnswer } from './github/messages.ts';
 import { createOctokitForge } from './github/octokit-forge.ts';
+import { runJob } from './github/run-job.ts';
+import { createStatusComment } from './github/status-comment.ts';
+import type { JobQueue, JobRunner } from './jobs/job-queue.ts';
+import type { JobData } from './jobs/run-store.ts';
+import type { RunFixDeps } from './loop/run-fix.ts';
+import type { Sandbox } from './sandbox/sandbox.ts';
 import { planForFailingCheck, planForIssue, planForPullRequest } from './triggers/github-events.ts';
 import { runKey } from './triggers/run-plan.ts';
 import { helpText, parseSlashCommand } from './triggers/slash-command.ts';
 
-export interface AppOptions extends Omit<FixServiceDeps, 'lastPlans'> {
+export interface AppOptions {
+  queue: JobQueue;
+  sandbox: Sandbox;
+  artifactsRoot: string;
+  tmpRoot: string;
+  createEngines?: RunFixDeps['createEngines'];
+  /** Setup commands may reach the network (the operator's choice; tests never may). */
+  setupNetwork?: boolean;
   /** A fresh installation token for git, limited to one repository's contents. */
   installationToken(app: Probot, installationId: number, repositoryId: number): Promise<string>;
   /** fixloop's own app id: its own check suites never trigger a run. */
@@ -32,18 +45,43 @@ export function createApp(options: AppOptions) {
 
     const setup = (context: AnyContext) => {
       const { repository } = context.payload;
-      const installationId = context.payload.installation?.id;
+      const installationId = context.payload.installation?.id ?? 0;
       const forge = createOctokitForge({
         octokit: context.octokit,
         owner: repository.owner.login,
         repo: repository.name,
-        installationToken: () => {
-          if (installationId === undefined) throw new Error('the event carries no installation');
-          return options.installationToken(app, installationId, repository.id);
-        },
+        installationToken: () => options.installationToken(app, installationId, repository.id),
       });
-      const service = createFixService(forge, context.log as unknown as Logger, { ...options, lastPlans });
+      const service = createFixService(forge, context.log as unknown as Logger, { installationId, repositoryId: repository.id }, { queue: options.queue, lastPlans });
       return { forge, service };
+    };
+
+    /** A job's GitHub side, rebuilt from what was stored: it may run in another process or after a restart. */
+    const forgeFor = async (data: JobData) =>
+      createOctokitForge({
+        octokit: await app.auth(data.installationId),
+        owner: data.plan.owner,
+        repo: data.plan.repo,
+        installationToken: () => options.installationToken(app, data.installationId, data.repositoryId),
+      });
+    const runner: JobRunner = async ({ data }, control) => {
+      const forge = await forgeFor(data);
+      const log = app.log.child({ runId: data.runId });
+      const status = createStatusComment(forge, data.plan.number, data.runId, (error) => log.warn({ err: String(error) }, 'status comment not updated'), data.statusCommentId);
+      return runJob(data, { forge, status, log, sandbox: options.sandbox, artifactsRoot: options.artifactsRoot, tmpRoot: options.tmpRoot, setupNetwork: options.setupNetwork === true, ...(options.createEngines ? { createEngines: options.createEngines } : {}) }, control);
+    };
+    const onAbandoned = async (job: { data: JobData; outcome: string | null }) => {
+      const forge = await forgeFor(job.data);
+      const status = createStatusComment(forge, job.data.plan.number, job.data.runId, () => undefined, job.data.statusCommentId);
+      await status.update(abandonedMessage(job.data.runId, job.outcome ?? 'its worker stopped', job.data.config.triggers.command));
+    };
+    options.queue.start(runner, onAbandoned).catch((error: unknown) => app.log.error({ err: String(error) }, 'the job queue did not start'));
+
+    /** A redelivered webhook (same X-GitHub-Delivery) starts nothing new. */
+    const firstTime = async (context: AnyContext): Promise<boolean> => {
+      if (await options.queue.firstDelivery(context.id, context.name)) return true;
+      context.log.info({ delivery: context.id }, 'delivery already handled');
+      return false;
     };
 
     /** Config, or one reply naming the key and the reason (only when the event was clearly for fixloop). */
@@ -57,7 +95,7 @@ export function createApp(options: AppOptions) {
 
     app.on('issues.labeled', async (context) => {
       const { payload } = context;
-      if (payload.sender.type === 'Bot' || !payload.label) return;
+      if (payload.sender.type === 'Bot' || !payload.label || !(await firstTime(context))) return;
       const { forge, service } = setup(context);
       const config = await configFor(context, forge, payload.label.name === 'fixloop' ? payload.issue.number : null);
       if (!config || payload.label.name !== config.triggers.label) return;
@@ -70,7 +108,7 @@ export function createApp(options: AppOptions) {
       const { payload } = context;
       if (payload.sender.type === 'Bot' || payload.comment.user?.type === 'Bot') return;
       // Most comments are not commands: answer them without a single API call.
-      if (!payload.comment.body.trimStart().startsWith('/')) return;
+      if (!payload.comment.body.trimStart().startsWith('/') || !(await firstTime(context))) return;
       const { forge, service } = setup(context);
       const number = payload.issue.number;
       const config = await configFor(context, forge, parseSlashCommand(payload.comment.body, DEFAULT_COMMAND) ? number : null);
@@ -86,14 +124,13 @@ export function createApp(options: AppOptions) {
           return;
         }
         case 'status':
-          await forge.comment(number, statusAnswer(options.queue.status(key)));
+          await forge.comment(number, statusAnswer(await options.queue.status(key)));
           return;
         case 'cancel': {
           if (!(await service.mayAsk(actor, number, config))) return;
-          const info = options.queue.status(key);
-          const cancelled = options.queue.cancel(key, actor);
-          context.log.info({ key, actor, cancelled }, 'cancel requested');
-          await forge.comment(number, cancelled && info ? `🛑 Cancelling run \`${info.runId}\` (asked by @${actor}).` : 'No **fixloop** run is active here: nothing to cancel.');
+          const info = await options.queue.cancel(key, actor);
+          context.log.info({ key, actor, runId: info?.runId }, 'cancel requested');
+          await forge.comment(number, info ? `🛑 Cancelling run \`${info.runId}\` (asked by @${actor}).` : 'No **fixloop** run is active here: nothing to cancel.');
           return;
         }
         case 'fix':
@@ -112,7 +149,7 @@ export function createApp(options: AppOptions) {
 
     app.on('pull_request_review.submitted', async (context) => {
       const { payload } = context;
-      if (payload.sender.type === 'Bot' || payload.review.state !== 'changes_requested') return;
+      if (payload.sender.type === 'Bot' || payload.review.state !== 'changes_requested' || !(await firstTime(context))) return;
       const { forge, service } = setup(context);
       const config = await configFor(context, forge, null);
       if (!config || !payload.pull_request.head.ref.startsWith(config.pr.branchPrefix)) return;
@@ -125,7 +162,7 @@ export function createApp(options: AppOptions) {
     });
 
     const onFailingCheck = async (context: AnyContext, run: { conclusion: string | null; headSha: string; headBranch: string | null; name: string; pullRequests: number[]; ownApp: boolean }) => {
-      if (!run.conclusion || !FAILED_CONCLUSIONS.has(run.conclusion) || run.ownApp || run.pullRequests.length === 0) return;
+      if (!run.conclusion || !FAILED_CONCLUSIONS.has(run.conclusion) || run.ownApp || run.pullRequests.length === 0 || !(await firstTime(context))) return;
       const { forge, service } = setup(context);
       const config = await configFor(context, forge, null);
       if (!config?.triggers.failingChecks) return;

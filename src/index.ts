@@ -3,9 +3,16 @@ import type { Probot } from 'probot';
 import { createApp } from './app.ts';
 import { appOptionsFromEnvironment } from './app-environment.ts';
 
-export default (app: Probot): void => {
-  const { options, sandboxWarning } = appOptionsFromEnvironment(process.env, (error) => app.log.error({ err: String(error) }, 'job crashed'));
+export default async (app: Probot): Promise<void> => {
+  const { options, sandboxWarning } = await appOptionsFromEnvironment(process.env, (error) => app.log.error({ err: String(error) }, 'job crashed'));
   app.log.info({ sandbox: options.sandbox.backend, setupNetwork: options.setupNetwork === true }, 'sandbox chosen');
   if (sandboxWarning) app.log.warn({ sandbox: options.sandbox.backend }, sandboxWarning);
   createApp(options)(app);
+  // SIGTERM (a deploy, `docker stop`): stop claiming, let running attempts finish within the grace
+  // period, then release their leases so the next process takes them up.
+  const grace = Number(process.env.FIXLOOP_SHUTDOWN_GRACE_SECONDS ?? '25') * 1000;
+  process.once('SIGTERM', () => {
+    app.log.info({ graceMs: grace }, 'shutting down');
+    void options.queue.shutdown(grace).finally(() => process.exit(0));
+  });
 };

@@ -1,27 +1,25 @@
-// Starting a run from a trigger: who may ask, one active run per issue, the 👀 reaction and the queued
-// status comment, then the job. Shared by every handler; nothing here waits for the loop itself.
+// Starting a run from a trigger: who may ask, one active run per issue, the 👀 reaction, the job
+// stored, then the queued status comment. Nothing here waits for the loop itself.
 import type { Logger } from 'pino';
 import type { RepoConfig } from '../config/schema.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
 import { newRunId } from '../loop/run-id.ts';
-import type { RunFixDeps } from '../loop/run-fix.ts';
-import type { Sandbox } from '../sandbox/sandbox.ts';
 import { reaches } from '../triggers/permission.ts';
 import { runKey, type RunPlan } from '../triggers/run-plan.ts';
 import type { Forge } from './forge.ts';
 import { activeRunAnswer, configErrorMessage, permissionRefusal, queuedMessage } from './messages.ts';
-import { createRunJob } from './run-job.ts';
 import { createStatusComment } from './status-comment.ts';
 
 export interface FixServiceDeps {
   queue: JobQueue;
-  sandbox: Sandbox;
-  artifactsRoot: string;
-  tmpRoot: string;
-  createEngines?: RunFixDeps['createEngines'];
-  setupNetwork?: boolean;
   /** The last plan per issue or pull request, for `/fix retry`. */
   lastPlans: Map<string, RunPlan>;
+}
+
+/** Where the installation token for a run comes from, kept with the job. */
+export interface InstallationRef {
+  installationId: number;
+  repositoryId: number;
 }
 
 export type StartOutcome = 'started' | 'refused' | 'already-active';
@@ -32,7 +30,7 @@ export interface FixService {
   start(plan: RunPlan, config: RepoConfig): Promise<StartOutcome>;
 }
 
-export function createFixService(forge: Forge, log: Logger, deps: FixServiceDeps): FixService {
+export function createFixService(forge: Forge, log: Logger, installation: InstallationRef, deps: FixServiceDeps): FixService {
   return {
     async mayAsk(actor, number, config) {
       const minimum = config.triggers.minPermission;
@@ -51,21 +49,17 @@ export function createFixService(forge: Forge, log: Logger, deps: FixServiceDeps
         return 'refused';
       }
       const runId = newRunId();
-      const status = createStatusComment(forge, plan.number, runId, (error) => log.warn({ runId, err: String(error) }, 'status comment not updated'));
-      const job = createRunJob(plan, runId, { forge, config, sandbox: deps.sandbox, artifactsRoot: deps.artifactsRoot, tmpRoot: deps.tmpRoot, log, status, setupNetwork: deps.setupNetwork === true, ...(deps.createEngines ? { createEngines: deps.createEngines } : {}) });
-      // The queued comment goes out before the job can post progress, so it is the one updated in place.
-      const active = deps.queue.status(runKey(plan));
-      if (active) {
-        await forge.comment(plan.number, activeRunAnswer(active, config.triggers.command));
-        return 'already-active';
-      }
-      await status.update(queuedMessage(runId, plan.actor, plan.instructions));
-      const queued = deps.queue.enqueue(job);
+      const key = runKey(plan);
+      // Stored before anything is said or the webhook answered: a crash from here on loses nothing.
+      const queued = await deps.queue.enqueue({ runId, key, ...installation, plan, config, statusCommentId: null }, plan.actor, plan.deliveryId);
       if (!queued.accepted) {
-        await status.update(activeRunAnswer(queued.active, config.triggers.command));
+        await forge.comment(plan.number, activeRunAnswer(queued.active, config.triggers.command));
         return 'already-active';
       }
-      deps.lastPlans.set(runKey(plan), plan);
+      const status = createStatusComment(forge, plan.number, runId, (error) => log.warn({ runId, err: String(error) }, 'status comment not updated'));
+      await status.update(queuedMessage(runId, plan.actor, plan.instructions));
+      await deps.queue.markReady(runId, { statusCommentId: status.id() });
+      deps.lastPlans.set(key, plan);
       log.info({ runId, repo: `${plan.owner}/${plan.repo}`, number: plan.number, kind: plan.kind, actor: plan.actor, delivery: plan.deliveryId }, 'run queued');
       return 'started';
     },

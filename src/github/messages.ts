@@ -1,7 +1,7 @@
 // What fixloop says on GitHub, in one place: status comments, refusals, replies. Short, actionable,
 // and never a stack trace.
 import type { RunProgress } from '../loop/progress.ts';
-import type { JobInfo } from '../jobs/job-queue.ts';
+import type { JobInfo } from '../jobs/run-store.ts';
 import type { RunResult } from '../report/run-result.ts';
 
 export const NEEDS_HUMAN_LABEL = 'fixloop:needs-human';
@@ -55,6 +55,14 @@ export function nothingToFixMessage(result: RunResult, kind: 'issue' | 'check'):
 
 export function errorMessage(runId: string, message: string, command: string): string {
   return `💥 **fixloop** run \`${runId}\` stopped with an error:\n\n\`\`\`text\n${message.slice(0, 4000)}\n\`\`\`\n\n${retryHint(command)}`;
+}
+
+export function restartingMessage(runId: string): string {
+  return `⏸️ **fixloop** run \`${runId}\` was interrupted because fixloop is restarting; it will start again by itself.`;
+}
+
+export function abandonedMessage(runId: string, outcome: string, command: string): string {
+  return `💥 **fixloop** run \`${runId}\` could not finish: ${outcome}. Nothing was published. ${retryHint(command)}`;
 }
 
 export function cancelledMessage(runId: string, by: string | null): string {

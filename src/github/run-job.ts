@@ -1,22 +1,20 @@
-// One GitHub run as a queued job: resolve the commit, open a check run, run the same loop the CLI
-// runs, keep the status comment current, publish. Every failure ends in a visible message.
+// One GitHub run as a job: resolve the commit, open a check run, run the same loop the CLI runs, keep
+// the status comment current, publish. Every failure ends in a visible message; a restart pauses it.
 import type { Logger } from 'pino';
-import type { RepoConfig } from '../config/schema.ts';
-import type { Job, JobControl } from '../jobs/job-queue.ts';
+import { Cancelled, Shutdown, type JobControl, type JobOutcome } from '../jobs/job-queue.ts';
+import type { JobData } from '../jobs/run-store.ts';
 import type { RunProgress } from '../loop/progress.ts';
 import { runFix, type RunFixDeps } from '../loop/run-fix.ts';
 import type { Sandbox } from '../sandbox/sandbox.ts';
 import { fixRequestSchema } from '../triggers/fix-request.ts';
-import { runKey, type RunPlan } from '../triggers/run-plan.ts';
 import { git, gitMessage } from '../workspace/git.ts';
 import type { Forge } from './forge.ts';
-import { errorMessage, progressMessage } from './messages.ts';
+import { errorMessage, progressMessage, restartingMessage } from './messages.ts';
 import { publishResult } from './publish-result.ts';
 import type { StatusComment } from './status-comment.ts';
 
 export interface RunJobDeps {
   forge: Forge;
-  config: RepoConfig;
   sandbox: Sandbox;
   artifactsRoot: string;
   tmpRoot: string;
@@ -26,17 +24,9 @@ export interface RunJobDeps {
   setupNetwork?: boolean;
 }
 
-export function createRunJob(plan: RunPlan, runId: string, deps: RunJobDeps): Job {
-  return {
-    key: runKey(plan),
-    runId,
-    actor: plan.actor,
-    run: (control) => runJob(plan, runId, deps, control),
-  };
-}
-
-async function runJob(plan: RunPlan, runId: string, deps: RunJobDeps, control: JobControl): Promise<void> {
+export async function runJob(data: JobData, deps: RunJobDeps, control: JobControl): Promise<JobOutcome> {
   const { forge, log, status } = deps;
+  const { plan, config, runId } = data;
   const meta = { runId, repo: `${plan.owner}/${plan.repo}`, number: plan.number, kind: plan.kind };
   let checkRun: number | null = null;
   try {
@@ -60,7 +50,7 @@ async function runJob(plan: RunPlan, runId: string, deps: RunJobDeps, control: J
       trigger: { kind: plan.kind, number: plan.number, deliveryId: plan.deliveryId, actor: plan.actor },
       goal: plan.goal,
       ...(plan.instructions ? { instructions: plan.instructions } : {}),
-      config: deps.config,
+      config,
     });
     log.info(meta, 'run started');
     const result = await runFix(request, {
@@ -74,20 +64,29 @@ async function runJob(plan: RunPlan, runId: string, deps: RunJobDeps, control: J
       ...(deps.createEngines ? { createEngines: deps.createEngines } : {}),
     });
     log.info({ ...meta, status: result.status, stopReason: result.stopReason, attempts: result.attempts.length, durationMs: result.durationMs }, 'run finished');
-    const cancelledBy = control.signal.aborted ? cancelledByFrom(control.signal.reason) : null;
-    const publication = await publishResult({ forge, plan, config: deps.config, result, tmpRoot: deps.tmpRoot, cancelledBy });
+    if (control.signal.reason instanceof Shutdown) {
+      await status.flush();
+      await status.update(restartingMessage(runId));
+      return { state: 'cancelled', outcome: 'interrupted by a restart', artifactsDir: result.artifactsDir };
+    }
+    const cancelledBy = control.signal.reason instanceof Cancelled ? control.signal.reason.by : null;
+    const publication = await publishResult({ forge, plan, config, result, tmpRoot: deps.tmpRoot, cancelledBy });
     await status.flush();
     await status.update(publication.status);
     if (checkRun !== null) await forge.completeCheckRun(checkRun, publication.check);
     log.info({ ...meta, pullRequest: publication.pullRequest?.number }, 'run published');
+    const state = result.stopReason === 'cancelled' ? 'cancelled' : result.status === 'error' ? 'failed' : 'done';
+    const outcome = publication.pullRequest ? `${result.headline} Pull request #${publication.pullRequest.number}.` : result.headline;
+    return { state, outcome, artifactsDir: result.artifactsDir };
   } catch (error) {
     // The person who asked must see an outcome even when GitHub or git failed under us.
     log.error({ ...meta, err: describe(error) }, 'run failed');
     await status.flush();
-    await status.update(errorMessage(runId, describe(error), deps.config.triggers.command));
+    await status.update(errorMessage(runId, describe(error), config.triggers.command));
     if (checkRun !== null) {
       await forge.completeCheckRun(checkRun, { conclusion: 'failure', title: 'Error', summary: describe(error) }).catch(() => undefined);
     }
+    return { state: 'failed', outcome: describe(error) };
   }
 }
 
@@ -101,11 +100,6 @@ async function headOf(cloneUrl: string, ref: string, auth: { header: string }, c
   } catch (error) {
     throw new Error(`could not read \`${ref}\` of the repository: ${gitMessage(error)}`, { cause: error });
   }
-}
-
-function cancelledByFrom(reason: unknown): string | null {
-  const text = reason instanceof Error ? reason.message : typeof reason === 'string' ? reason : '';
-  return /cancelled by @?([\w-]+(\[bot\])?)/.exec(text)?.[1] ?? null;
 }
 
 function describe(error: unknown): string {

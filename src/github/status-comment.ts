@@ -9,13 +9,15 @@ export function statusMarker(runId: string): string {
 
 export interface StatusComment {
   update(body: string): Promise<void>;
+  /** The comment's id once it exists (kept with the job, so a worker elsewhere updates the same one). */
+  id(): number | null;
   /** Waits for pending updates (before the run's final one, and in tests). */
   flush(): Promise<void>;
 }
 
-export function createStatusComment(forge: Forge, issue: number, runId: string, onError: (error: unknown) => void): StatusComment {
+export function createStatusComment(forge: Forge, issue: number, runId: string, onError: (error: unknown) => void, knownId: number | null = null): StatusComment {
   const marker = statusMarker(runId);
-  let id: number | null = null;
+  let id: number | null = knownId;
   let last = '';
   let chain: Promise<void> = Promise.resolve();
 
@@ -36,5 +38,6 @@ export function createStatusComment(forge: Forge, issue: number, runId: string, 
     flush() {
       return chain;
     },
+    id: () => id,
   };
 }

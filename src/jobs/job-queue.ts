@@ -1,41 +1,52 @@
-// The job queue port (DESIGN.md §1.2): webhook handlers enqueue and return at once; workers run jobs.
-// The in-process queue implements it today; a durable store and a distributed engine come later behind
-// the same interface.
-
-export type JobState = 'queued' | 'running';
-
-export interface JobInfo {
-  /** One active job per key (e.g. `owner/repo#12`): a second trigger while it runs is not a second run. */
-  key: string;
-  runId: string;
-  state: JobState;
-  enqueuedAt: number;
-  startedAt: number | null;
-  /** Who asked, for `/fix status`. */
-  actor: string | null;
-  /** What the job last reported (phase, attempt i/N), for `/fix status`. */
-  progress: string;
-}
-
-export interface Job {
-  key: string;
-  runId: string;
-  actor: string | null;
-  run(control: JobControl): Promise<void>;
-}
+// The job queue port (DESIGN.md §1.2, §4): a trigger stores its job before the webhook is answered;
+// workers claim jobs with a lease, heartbeat, and end them done, failed or cancelled. The durable
+// queue over a RunStore implements it (durable-queue.ts).
+import type { EnqueueOutcome, JobData, JobInfo, StoredJob } from './run-store.ts';
 
 export interface JobControl {
   signal: AbortSignal;
   report(progress: string): void;
 }
 
-export type EnqueueResult = { accepted: true } | { accepted: false; active: JobInfo };
+export interface JobOutcome {
+  state: 'done' | 'failed' | 'cancelled';
+  outcome: string;
+  artifactsDir?: string | null;
+}
+
+export type JobRunner = (job: StoredJob, control: JobControl) => Promise<JobOutcome>;
+
+/** The abort reason when the process stops: the job is released, not ended, and runs again later. */
+export class Shutdown extends Error {
+  constructor() {
+    super('fixloop is restarting');
+    this.name = 'Shutdown';
+  }
+}
+
+/** The abort reason of `/fix cancel`, with who asked. */
+export class Cancelled extends Error {
+  readonly by: string | null;
+  constructor(by: string | null) {
+    super(`cancelled by ${by ?? 'someone'}`);
+    this.name = 'Cancelled';
+    this.by = by;
+  }
+}
 
 export interface JobQueue {
-  enqueue(job: Job): EnqueueResult;
-  status(key: string): JobInfo | null;
-  /** Aborts a queued or running job; false when nothing is active under that key. */
-  cancel(key: string, by: string | null): boolean;
-  /** Resolves when every accepted job has finished (shutdown and tests). */
+  /** True the first time a delivery id is seen: a redelivered webhook starts nothing new. */
+  firstDelivery(id: string, event: string): Promise<boolean>;
+  enqueue(data: JobData, actor: string | null, deliveryId: string | null): Promise<EnqueueOutcome>;
+  /** Makes a stored job claimable once its trigger has said so to the person who asked. */
+  markReady(runId: string, patch: Partial<Pick<JobData, 'statusCommentId'>>): Promise<void>;
+  status(key: string): Promise<JobInfo | null>;
+  /** Asks the active job of `key` to stop; a job running in this process stops at once. */
+  cancel(key: string, by: string): Promise<JobInfo | null>;
+  /** Starts claiming. Jobs left by a crashed process are queued again, or handed to `onAbandoned`. */
+  start(runner: JobRunner, onAbandoned?: (job: StoredJob) => Promise<void>): Promise<void>;
+  /** Resolves when nothing is queued or running here (tests, and a clean stop). */
   drain(): Promise<void>;
+  /** Stops claiming; running jobs get `graceMs` to finish, then are aborted and released. */
+  shutdown(graceMs: number): Promise<void>;
 }

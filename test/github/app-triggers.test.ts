@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AppOptions } from '../../src/app.ts';
-import { createMemoryQueue } from '../../src/jobs/memory-queue.ts';
+import { createDurableQueue } from '../../src/jobs/durable-queue.ts';
+import { openSqliteStore } from '../../src/jobs/sqlite-store.ts';
 import { createProcessSandbox } from '../../src/sandbox/process-sandbox.ts';
 import { examplePayload, type Payload, mockConfig, mockInstallationTokens, startHarness, type Harness } from '../support/github-app-harness.ts';
 
@@ -21,9 +22,10 @@ let started: string[];
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'fixloop-app-'));
   started = [];
-  const queue = createMemoryQueue({ concurrency: 1 });
+  const queue = createDurableQueue({ store: await openSqliteStore(null), concurrency: 1 });
   options = {
-    queue: { ...queue, enqueue: (job) => (started.push(job.key), { accepted: true }) },
+    // Nothing may be stored in these tests: a stored job is a started run.
+    queue: { ...queue, enqueue: async (data) => (started.push(data.key), { accepted: true }) },
     sandbox: createProcessSandbox(),
     artifactsRoot: join(dir, 'runs'),
     tmpRoot: dir,

@@ -102,6 +102,25 @@ describe('the GitHub App on issues, end to end', () => {
     await s.expectTokenNowhere(status);
   });
 
+  it('runs once for the same delivery received 100 times', async () => {
+    const { h } = s;
+    const cloneUrl = await s.publish(await s.makeWork({ ...BUGGY_SHOP, 'src/discount.js': FIXED_DISCOUNT }));
+    mockInstallationTokens(h, 1);
+    mockConfig(h, OWNER, REPO, 'test:\n  command: node --test\n');
+    s.permission('Codertocat', 'write');
+    const statusOf = s.mockStatusComment(1, 704);
+    s.mockCheckRun(59);
+
+    const payload = labeledIssue(cloneUrl);
+    await Promise.all(Array.from({ length: 100 }, () => h.receive('issues', payload, 'redelivered-guid')));
+    await s.options.queue.drain();
+
+    // One run, one status comment, one check run: nock fails the test on any second request.
+    expect(h.finish()).toEqual([]);
+    expect(await s.store.list(10)).toHaveLength(1);
+    expect(statusOf().at(-1)).toContain('nothing to fix');
+  });
+
   it('escalates to a human with the failing tests, the reason and a label when the engines find nothing', async () => {
     const { h } = s;
     const cloneUrl = await s.publish(await s.makeWork(BUGGY_SHOP));

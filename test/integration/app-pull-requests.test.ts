@@ -157,7 +157,7 @@ describe('the GitHub App on pull requests, end to end', () => {
 
     await h.receive('issue_comment', comment('/fix'));
     // Wait until the engine is running.
-    for (let i = 0; i < 200 && !/attempt/.test(s.options.queue.status(`${OWNER}/${REPO}#1`)?.progress ?? ''); i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 200 && !/attempt/.test((await s.options.queue.status(`${OWNER}/${REPO}#1`))?.progress ?? ''); i++) await new Promise((r) => setTimeout(r, 50));
     await h.receive('issue_comment', comment('/fix status'));
     await h.receive('issue_comment', comment('/fix again please, now'));
     const cancelledAt = Date.now();
@@ -172,6 +172,10 @@ describe('the GitHub App on pull requests, end to end', () => {
     expect(replies[2]).toContain('Cancelling run');
     expect(statusOf().at(-1)).toContain('cancelled by @Codertocat');
     expect(checksOf()[1]).toMatchObject({ conclusion: 'cancelled' });
+    // The audit trail records who cancelled, and the run ended `cancelled`.
+    const [run] = await s.store.list(1);
+    expect(run?.state).toBe('cancelled');
+    expect((await s.store.events(run?.runId ?? '')).find((e) => e.kind === 'cancel-requested')?.data).toEqual({ by: 'Codertocat' });
     // `sleep 120` was killed with its process group, not waited for.
     expect(cancelMs).toBeLessThan(60_000);
   });

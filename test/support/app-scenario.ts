@@ -7,7 +7,9 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import type { AppOptions } from '../../src/app.ts';
 import { installationTokenFor } from '../../src/github/app-token.ts';
-import { createMemoryQueue } from '../../src/jobs/memory-queue.ts';
+import { createDurableQueue } from '../../src/jobs/durable-queue.ts';
+import type { RunStore } from '../../src/jobs/run-store.ts';
+import { openSqliteStore } from '../../src/jobs/sqlite-store.ts';
 import { createProcessSandbox } from '../../src/sandbox/process-sandbox.ts';
 import { makeRepo, removeAll } from './git-fixture.ts';
 import { startHarness, type Harness, type HarnessOptions, type Payload } from './github-app-harness.ts';
@@ -18,6 +20,7 @@ export const REPO = 'Hello-World';
 
 export interface Scenario {
   h: Harness;
+  store: RunStore;
   server: GitHttpServer;
   options: AppOptions;
   artifacts: string;
@@ -40,8 +43,10 @@ export async function startScenario(overrides: Partial<AppOptions> = {}, harness
   const tmp = await mkdtemp(join(tmpdir(), 'fixloop-e2e-'));
   dirs.push(tmp);
   const artifacts = join(tmp, 'runs');
+  const store = await openSqliteStore(null);
   const options: AppOptions = {
-    queue: createMemoryQueue({ concurrency: 1 }),
+    // A short lease: heartbeats (which carry progress and cancels) every 200 ms.
+    queue: createDurableQueue({ store, concurrency: 1, leaseMs: 600, pollMs: 50 }),
     sandbox: createProcessSandbox(),
     artifactsRoot: artifacts,
     tmpRoot: tmp,
@@ -55,6 +60,7 @@ export async function startScenario(overrides: Partial<AppOptions> = {}, harness
 
   return {
     h,
+    store,
     server,
     options,
     artifacts,
@@ -92,6 +98,8 @@ export async function startScenario(overrides: Partial<AppOptions> = {}, harness
       }
     },
     async close() {
+      await options.queue.shutdown(0);
+      await store.close();
       await server.close();
       await removeAll(dirs);
     },

@@ -38,7 +38,8 @@ export interface Harness {
   requests: CheckedRequest[];
   logs: string[];
   token: string;
-  receive(event: string, payload: Record<string, unknown>): Promise<void>;
+  /** Delivers like GitHub: a new X-GitHub-Delivery id each time, unless one is given (a redelivery). */
+  receive(event: string, payload: Record<string, unknown>, deliveryId?: string): Promise<void>;
   /**
    * A scope whose interceptors answer any number of times (nock's persist() applies to a whole scope,
    * so it must never be called on `scope`), still watched; each must be called at least once.
@@ -95,8 +96,8 @@ export function startHarness(options: AppOptions, harness: HarnessOptions = {}):
       watchScope(extra, { problems, requests });
       return extra;
     },
-    async receive(event, payload) {
-      await probot.receive({ id: `delivery-${++delivery}`, name: event, payload } as Parameters<Probot['receive']>[0]);
+    async receive(event, payload, deliveryId) {
+      await probot.receive({ id: deliveryId ?? `delivery-${++delivery}`, name: event, payload } as Parameters<Probot['receive']>[0]);
     },
     finish() {
       const pending = nock.pendingMocks();

@@ -1,0 +1,148 @@
+// Workers over a RunStore: claim with a lease, heartbeat while running (which is also how a cancel
+// asked in another process arrives), finish, and recover what a crashed process left behind.
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { Cancelled, Shutdown, type JobQueue, type JobRunner } from './job-queue.ts';
+import type { RunStore, StoredJob } from './run-store.ts';
+
+export interface DurableQueueOptions {
+  store: RunStore;
+  concurrency: number;
+  /** How long a claim holds without a heartbeat; a dead worker's jobs are taken again after it. */
+  leaseMs?: number;
+  pollMs?: number;
+  /** Claims per job before it is given up (crashes, not test failures). */
+  maxTries?: number;
+  /** Pending jobs (status comment not posted) older than this are made claimable at start. */
+  pendingMs?: number;
+  onError?: (error: unknown, job: StoredJob | null) => void;
+}
+
+export function createDurableQueue(options: DurableQueueOptions): JobQueue {
+  const { store } = options;
+  const concurrency = Math.max(1, options.concurrency);
+  const leaseMs = options.leaseMs ?? 30_000;
+  const pollMs = options.pollMs ?? 1000;
+  const maxTries = options.maxTries ?? 3;
+  const owner = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+  const running = new Map<string, AbortController>();
+  const idleWaiters: Array<() => void> = [];
+  let runner: JobRunner | null = null;
+  let stopped = false;
+  let claiming = false;
+  let emptyAfterClaim = false;
+  let timer: NodeJS.Timeout | null = null;
+  let abandonedHandler: ((job: StoredJob) => Promise<void>) | undefined;
+  let lastRecovery = 0;
+
+  /** Takes back what a dead worker (here or on another machine) held, once per lease period. */
+  const recover = async () => {
+    lastRecovery = Date.now();
+    const { abandoned } = await store.recover(maxTries, options.pendingMs ?? 60_000);
+    for (const job of abandoned) await abandonedHandler?.(job).catch((error: unknown) => options.onError?.(error, job));
+  };
+
+  const settleIdle = () => {
+    if (running.size === 0 && emptyAfterClaim) for (const resolve of idleWaiters.splice(0)) resolve();
+  };
+
+  const execute = async (job: StoredJob) => {
+    const controller = new AbortController();
+    running.set(job.runId, controller);
+    let progress: string | undefined;
+    const beat = setInterval(() => {
+      void store
+        .heartbeat(job.runId, owner, leaseMs, progress)
+        .then((answer) => {
+          if (answer === null) controller.abort(new Error('the lease was lost'));
+          else if (answer.cancelRequestedBy && !controller.signal.aborted) controller.abort(new Cancelled(answer.cancelRequestedBy));
+        })
+        .catch((error: unknown) => options.onError?.(error, job));
+    }, Math.max(50, Math.floor(leaseMs / 3)));
+    try {
+      if (job.cancelRequestedBy) controller.abort(new Cancelled(job.cancelRequestedBy));
+      const result = await (runner as JobRunner)(job, { signal: controller.signal, report: (p) => void (progress = p) });
+      if (controller.signal.reason instanceof Shutdown) await store.release(job.runId, owner);
+      else await store.finish(job.runId, owner, result.state, result.outcome, result.artifactsDir ?? null);
+    } catch (error) {
+      options.onError?.(error, job);
+      if (controller.signal.reason instanceof Shutdown) await store.release(job.runId, owner).catch(() => undefined);
+      else await store.finish(job.runId, owner, 'failed', error instanceof Error ? error.message : String(error)).catch(() => undefined);
+    } finally {
+      clearInterval(beat);
+      running.delete(job.runId);
+      void pump();
+      settleIdle();
+    }
+  };
+
+  const pump = async (): Promise<void> => {
+    if (!runner || stopped || claiming) return;
+    claiming = true;
+    try {
+      while (!stopped && running.size < concurrency) {
+        const job = await store.claim(owner, leaseMs);
+        if (!job) {
+          emptyAfterClaim = true;
+          break;
+        }
+        emptyAfterClaim = false;
+        void execute(job);
+      }
+    } catch (error) {
+      options.onError?.(error, null);
+    } finally {
+      claiming = false;
+      settleIdle();
+    }
+  };
+
+  return {
+    firstDelivery: (id, event) => store.recordDelivery(id, event),
+    async enqueue(data, actor, deliveryId) {
+      emptyAfterClaim = false;
+      return store.enqueue(data, actor, deliveryId);
+    },
+    async markReady(runId, patch) {
+      await store.markReady(runId, patch);
+      emptyAfterClaim = false;
+      void pump();
+    },
+    status: (key) => store.active(key),
+    async cancel(key, by) {
+      const info = await store.requestCancel(key, by);
+      if (info) running.get(info.runId)?.abort(new Cancelled(by));
+      return info;
+    },
+    async start(run, onAbandoned) {
+      runner = run;
+      abandonedHandler = onAbandoned;
+      await recover();
+      timer = setInterval(() => {
+        if (Date.now() - lastRecovery >= leaseMs) void recover().catch((error: unknown) => options.onError?.(error, null));
+        void pump();
+      }, pollMs);
+      timer.unref();
+      await pump();
+    },
+    async drain() {
+      await pump();
+      if (running.size === 0 && emptyAfterClaim) return;
+      await new Promise<void>((resolve) => idleWaiters.push(resolve));
+    },
+    async shutdown(graceMs) {
+      stopped = true;
+      if (timer) clearInterval(timer);
+      const finished = new Promise<void>((resolve) => {
+        if (running.size === 0) resolve();
+        else idleWaiters.push(resolve);
+        emptyAfterClaim = true;
+      });
+      const grace = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), graceMs).unref());
+      if ((await Promise.race([finished, grace])) === 'timeout') {
+        for (const controller of running.values()) controller.abort(new Shutdown());
+        await finished;
+      }
+    },
+  };
+}

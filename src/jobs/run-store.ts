@@ -1,0 +1,77 @@
+// The run store port (DESIGN.md §4): jobs with leases, the deliveries seen, and an append-only audit
+// trail of every run. Embedded SQLite implements it (sqlite-store.ts); a shared server can later.
+import type { RepoConfig } from '../config/schema.ts';
+import type { RunPlan } from '../triggers/run-plan.ts';
+
+/** pending: stored, its status comment not posted yet; queued: claimable; running: leased. */
+export type JobState = 'pending' | 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
+export const ACTIVE_STATES: readonly JobState[] = ['pending', 'queued', 'running'];
+
+/** Everything a worker needs to run a job, in any process, after any restart. */
+export interface JobData {
+  runId: string;
+  key: string;
+  installationId: number;
+  repositoryId: number;
+  plan: RunPlan;
+  config: RepoConfig;
+  statusCommentId: number | null;
+}
+
+export interface JobInfo {
+  runId: string;
+  key: string;
+  state: JobState;
+  actor: string | null;
+  enqueuedAt: number;
+  startedAt: number | null;
+  finishedAt: number | null;
+  tries: number;
+  /** What the job last reported (phase, attempt i/N), for `/fix status`. */
+  progress: string;
+  outcome: string | null;
+  cancelRequestedBy: string | null;
+  artifactsDir: string | null;
+}
+
+export interface StoredJob extends JobInfo {
+  data: JobData;
+}
+
+export interface AuditEvent {
+  runId: string;
+  at: number;
+  kind: string;
+  data: Record<string, unknown>;
+}
+
+export type EnqueueOutcome = { accepted: true } | { accepted: false; active: JobInfo };
+
+export interface RunStore {
+  /** True the first time a webhook delivery id is seen; false for a redelivery. */
+  recordDelivery(id: string, event: string): Promise<boolean>;
+  /** Stores a new job as `pending`, unless the key already has an active one. */
+  enqueue(data: JobData, actor: string | null, deliveryId: string | null): Promise<EnqueueOutcome>;
+  /** pending → queued, with what the trigger learned meanwhile (its status comment). */
+  markReady(runId: string, patch: Partial<Pick<JobData, 'statusCommentId'>>): Promise<void>;
+  /** Takes the oldest queued job for `owner` until `leaseUntil`. */
+  claim(owner: string, leaseMs: number): Promise<StoredJob | null>;
+  /** Extends the lease; null when it was lost (expired and taken, or the job ended). */
+  heartbeat(runId: string, owner: string, leaseMs: number, progress?: string): Promise<{ cancelRequestedBy: string | null } | null>;
+  finish(runId: string, owner: string, state: 'done' | 'failed' | 'cancelled', outcome: string, artifactsDir?: string | null): Promise<void>;
+  /** Back to queued without a try counted (a graceful shutdown). */
+  release(runId: string, owner: string): Promise<void>;
+  /**
+   * Jobs whose lease expired (their process died): queued again while tries are left, else failed
+   * and returned so someone can be told. Pending jobs older than `pendingMs` become queued.
+   */
+  recover(maxTries: number, pendingMs: number): Promise<{ requeued: StoredJob[]; abandoned: StoredJob[] }>;
+  requestCancel(key: string, by: string): Promise<JobInfo | null>;
+  active(key: string): Promise<JobInfo | null>;
+  get(runId: string): Promise<StoredJob | null>;
+  list(limit: number): Promise<JobInfo[]>;
+  /** The audit trail: append-only. */
+  append(runId: string, kind: string, data?: Record<string, unknown>): Promise<void>;
+  events(runId: string): Promise<AuditEvent[]>;
+  close(): Promise<void>;
+}

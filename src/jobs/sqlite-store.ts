@@ -1,0 +1,239 @@
+// The embedded run store: SQLite (Node's own node:sqlite) in WAL mode, in the data directory. No
+// service to install; several processes on one machine may share the file (each statement that
+// claims or changes a job is atomic, and SQLite serializes writers).
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type * as Sqlite from 'node:sqlite';
+import type { DatabaseSync as Database } from 'node:sqlite';
+import { CodedError } from '../coded-error.ts';
+import { ACTIVE_STATES, type AuditEvent, type EnqueueOutcome, type JobData, type JobInfo, type RunStore, type StoredJob } from './run-store.ts';
+
+export class StoreError extends CodedError<'STORE_UNAVAILABLE' | 'STORE_CORRUPT'> {}
+
+/** Versioned migrations: index i brings the schema from version i to i + 1. Never edit one; add one. */
+const MIGRATIONS = [
+  `CREATE TABLE jobs (
+     run_id TEXT PRIMARY KEY,
+     key TEXT NOT NULL,
+     state TEXT NOT NULL,
+     data TEXT NOT NULL,
+     actor TEXT,
+     delivery_id TEXT,
+     enqueued_at INTEGER NOT NULL,
+     started_at INTEGER,
+     finished_at INTEGER,
+     lease_owner TEXT,
+     lease_until INTEGER,
+     tries INTEGER NOT NULL DEFAULT 0,
+     progress TEXT NOT NULL DEFAULT 'queued',
+     outcome TEXT,
+     artifacts_dir TEXT,
+     cancel_requested_by TEXT
+   );
+   -- One active run per issue or pull request, enforced by the database itself.
+   CREATE UNIQUE INDEX jobs_one_active_per_key ON jobs(key) WHERE state IN ('pending', 'queued', 'running');
+   CREATE INDEX jobs_claimable ON jobs(state, enqueued_at);
+   CREATE TABLE deliveries (id TEXT PRIMARY KEY, event TEXT NOT NULL, received_at INTEGER NOT NULL);
+   CREATE TABLE events (id INTEGER PRIMARY KEY AUTOINCREMENT, run_id TEXT NOT NULL, at INTEGER NOT NULL, kind TEXT NOT NULL, data TEXT NOT NULL);
+   CREATE INDEX events_by_run ON events(run_id, id);
+   CREATE TRIGGER events_append_only_update BEFORE UPDATE ON events BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END;
+   CREATE TRIGGER events_append_only_delete BEFORE DELETE ON events BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END;`,
+];
+
+interface Row {
+  run_id: string;
+  key: string;
+  state: string;
+  data: string;
+  actor: string | null;
+  enqueued_at: number;
+  started_at: number | null;
+  finished_at: number | null;
+  tries: number;
+  progress: string;
+  outcome: string | null;
+  cancel_requested_by: string | null;
+  artifacts_dir: string | null;
+}
+
+/** node:sqlite still announces itself as experimental on Node 24; that line is not for users. */
+async function loadSqlite(): Promise<typeof Sqlite> {
+  const emit = process.emitWarning;
+  process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
+    if (String(warning).includes('SQLite is an experimental feature')) return;
+    (emit as (...args: unknown[]) => void).call(process, warning, ...rest);
+  }) as typeof process.emitWarning;
+  try {
+    return await import('node:sqlite');
+  } finally {
+    process.emitWarning = emit;
+  }
+}
+
+function info(row: Row): JobInfo {
+  return {
+    runId: row.run_id,
+    key: row.key,
+    state: row.state as JobInfo['state'],
+    actor: row.actor,
+    enqueuedAt: row.enqueued_at,
+    startedAt: row.started_at,
+    finishedAt: row.finished_at,
+    tries: row.tries,
+    progress: row.progress,
+    outcome: row.outcome,
+    cancelRequestedBy: row.cancel_requested_by,
+    artifactsDir: row.artifacts_dir,
+  };
+}
+
+function stored(row: Row): StoredJob {
+  return { ...info(row), data: JSON.parse(row.data) as JobData };
+}
+
+/** `dataDir` = null keeps everything in memory (tests, and one-off CLI runs). */
+export async function openSqliteStore(dataDir: string | null): Promise<RunStore> {
+  const { DatabaseSync } = await loadSqlite();
+  let db: Database;
+  const file = dataDir === null ? ':memory:' : join(dataDir, 'fixloop.db');
+  try {
+    if (dataDir !== null) mkdirSync(dataDir, { recursive: true });
+    db = new DatabaseSync(file);
+  } catch (error) {
+    throw new StoreError('STORE_UNAVAILABLE', `FIXLOOP_DATA_DIR: cannot open the run store ${file}: ${(error as Error).message}`);
+  }
+  try {
+    db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;');
+    const version = (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version;
+    if (version > MIGRATIONS.length) throw new Error(`it was written by a newer fixloop (schema ${version}, this one knows ${MIGRATIONS.length})`);
+    for (let v = version; v < MIGRATIONS.length; v++) {
+      db.exec('BEGIN IMMEDIATE');
+      try {
+        db.exec(MIGRATIONS[v] ?? '');
+        db.exec(`PRAGMA user_version = ${v + 1}`);
+        db.exec('COMMIT');
+      } catch (error) {
+        db.exec('ROLLBACK');
+        throw error;
+      }
+    }
+    db.prepare('SELECT count(*) FROM jobs').get();
+  } catch (error) {
+    db.close();
+    throw new StoreError('STORE_CORRUPT', `FIXLOOP_DATA_DIR: the run store ${file} cannot be used: ${(error as Error).message}. Move it aside to start with an empty one (runs recorded in it are then forgotten).`);
+  }
+
+  const active = ACTIVE_STATES.map((s) => `'${s}'`).join(', ');
+  const q = {
+    delivery: db.prepare('INSERT INTO deliveries (id, event, received_at) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING'),
+    insert: db.prepare(`INSERT INTO jobs (run_id, key, state, data, actor, delivery_id, enqueued_at) VALUES (?, ?, 'pending', ?, ?, ?, ?)`),
+    activeFor: db.prepare(`SELECT * FROM jobs WHERE key = ? AND state IN (${active})`),
+    ready: db.prepare(`UPDATE jobs SET state = 'queued', data = ? WHERE run_id = ? AND state = 'pending'`),
+    claim: db.prepare(
+      `UPDATE jobs SET state = 'running', lease_owner = ?, lease_until = ?, tries = tries + 1, started_at = coalesce(started_at, ?)
+       WHERE run_id = (SELECT run_id FROM jobs WHERE state = 'queued' ORDER BY enqueued_at, rowid LIMIT 1) RETURNING *`,
+    ),
+    heartbeat: db.prepare(`UPDATE jobs SET lease_until = ?, progress = coalesce(?, progress) WHERE run_id = ? AND lease_owner = ? AND state = 'running' RETURNING cancel_requested_by`),
+    finish: db.prepare(`UPDATE jobs SET state = ?, outcome = ?, finished_at = ?, lease_owner = NULL, lease_until = NULL, artifacts_dir = coalesce(?, artifacts_dir) WHERE run_id = ? AND lease_owner = ?`),
+    release: db.prepare(`UPDATE jobs SET state = 'queued', lease_owner = NULL, lease_until = NULL, tries = max(tries - 1, 0) WHERE run_id = ? AND lease_owner = ? AND state = 'running'`),
+    expired: db.prepare(`SELECT * FROM jobs WHERE state = 'running' AND lease_until < ?`),
+    requeue: db.prepare(`UPDATE jobs SET state = 'queued', lease_owner = NULL, lease_until = NULL WHERE run_id = ? AND state = 'running' AND lease_until < ?`),
+    abandon: db.prepare(`UPDATE jobs SET state = 'failed', outcome = ?, finished_at = ?, lease_owner = NULL, lease_until = NULL WHERE run_id = ? AND state = 'running' AND lease_until < ?`),
+    stalePending: db.prepare(`UPDATE jobs SET state = 'queued' WHERE state = 'pending' AND enqueued_at < ? RETURNING *`),
+    cancel: db.prepare(`UPDATE jobs SET cancel_requested_by = ? WHERE key = ? AND state IN (${active}) RETURNING *`),
+    get: db.prepare('SELECT * FROM jobs WHERE run_id = ?'),
+    list: db.prepare('SELECT * FROM jobs ORDER BY enqueued_at DESC, rowid DESC LIMIT ?'),
+    append: db.prepare('INSERT INTO events (run_id, at, kind, data) VALUES (?, ?, ?, ?)'),
+    events: db.prepare('SELECT run_id, at, kind, data FROM events WHERE run_id = ? ORDER BY id'),
+  };
+  const now = () => Date.now();
+  const appendNow = (runId: string, kind: string, data: Record<string, unknown> = {}) => q.append.run(runId, now(), kind, JSON.stringify(data));
+
+  return {
+    async recordDelivery(id, event) {
+      return Number(q.delivery.run(id, event, now()).changes) === 1;
+    },
+    async enqueue(data: JobData, actor, deliveryId): Promise<EnqueueOutcome> {
+      try {
+        q.insert.run(data.runId, data.key, JSON.stringify(data), actor, deliveryId, now());
+      } catch (error) {
+        const existing = q.activeFor.get(data.key) as Row | undefined;
+        if (existing) return { accepted: false, active: info(existing) };
+        throw error;
+      }
+      appendNow(data.runId, 'queued', { key: data.key, actor, deliveryId, trigger: data.plan.kind });
+      return { accepted: true };
+    },
+    async markReady(runId, patch) {
+      const row = q.get.get(runId) as Row | undefined;
+      if (!row) return;
+      q.ready.run(JSON.stringify({ ...(JSON.parse(row.data) as JobData), ...patch }), runId);
+    },
+    async claim(owner, leaseMs) {
+      const row = q.claim.get(owner, now() + leaseMs, now()) as Row | undefined;
+      if (!row) return null;
+      appendNow(row.run_id, 'claimed', { owner, try: row.tries });
+      return stored(row);
+    },
+    async heartbeat(runId, owner, leaseMs, progress) {
+      const row = q.heartbeat.get(now() + leaseMs, progress ?? null, runId, owner) as { cancel_requested_by: string | null } | undefined;
+      return row ? { cancelRequestedBy: row.cancel_requested_by } : null;
+    },
+    async finish(runId, owner, state, outcome, artifactsDir = null) {
+      if (Number(q.finish.run(state, outcome, now(), artifactsDir, runId, owner).changes) === 1) appendNow(runId, state, { owner, outcome });
+    },
+    async release(runId, owner) {
+      if (Number(q.release.run(runId, owner).changes) === 1) appendNow(runId, 'released', { owner });
+    },
+    async recover(maxTries, pendingMs) {
+      const requeued: StoredJob[] = [];
+      const abandoned: StoredJob[] = [];
+      const at = now();
+      for (const row of q.stalePending.all(at - pendingMs) as unknown as Row[]) {
+        appendNow(row.run_id, 'recovered', { from: 'pending' });
+        requeued.push(stored({ ...row, state: 'queued' }));
+      }
+      for (const row of q.expired.all(at) as unknown as Row[]) {
+        if (row.tries < maxTries) {
+          if (Number(q.requeue.run(row.run_id, at).changes) === 1) {
+            appendNow(row.run_id, 'recovered', { from: 'expired lease', tries: row.tries });
+            requeued.push(stored({ ...row, state: 'queued' }));
+          }
+        } else {
+          const outcome = `the worker running it stopped ${row.tries} time(s) without finishing`;
+          if (Number(q.abandon.run(outcome, at, row.run_id, at).changes) === 1) {
+            appendNow(row.run_id, 'failed', { outcome });
+            abandoned.push(stored({ ...row, state: 'failed', outcome }));
+          }
+        }
+      }
+      return { requeued, abandoned };
+    },
+    async requestCancel(key, by) {
+      const row = q.cancel.get(by, key) as Row | undefined;
+      if (!row) return null;
+      appendNow(row.run_id, 'cancel-requested', { by });
+      return info(row);
+    },
+    async active(key) {
+      const row = q.activeFor.get(key) as Row | undefined;
+      return row ? info(row) : null;
+    },
+    async get(runId) {
+      const row = q.get.get(runId) as Row | undefined;
+      return row ? stored(row) : null;
+    },
+    async list(limit) {
+      return (q.list.all(limit) as unknown as Row[]).map(info);
+    },
+    async append(runId, kind, data = {}) {
+      appendNow(runId, kind, data);
+    },
+    async events(runId): Promise<AuditEvent[]> {
+      return (q.events.all(runId) as unknown as Array<{ run_id: string; at: number; kind: string; data: string }>).map((e) => ({ runId: e.run_id, at: e.at, kind: e.kind, data: JSON.parse(e.data) as Record<string, unknown> }));
+    },
+    async close() {
+      db.close();
+    },
+  };
+}

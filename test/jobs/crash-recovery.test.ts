@@ -1,0 +1,89 @@
+// Durability across processes: workers killed with SIGKILL mid-job; what they held is taken up again
+// after its lease expires, and the audit trail shows every job ran to completion exactly once.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { RunStore } from '../../src/jobs/run-store.ts';
+import { openSqliteStore } from '../../src/jobs/sqlite-store.ts';
+import { jobData } from '../support/job-data.ts';
+
+const WORKER = fileURLToPath(new URL('../support/queue-worker.ts', import.meta.url));
+let dir: string;
+let store: RunStore;
+const children: ChildProcess[] = [];
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'fixloop-crash-'));
+  store = await openSqliteStore(dir);
+});
+afterEach(async () => {
+  for (const child of children.splice(0)) child.kill('SIGKILL');
+  await store.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+function worker(leaseMs = 300): { child: ChildProcess; exited: Promise<number | null> } {
+  const child = spawn(process.execPath, [WORKER, dir, String(leaseMs)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  children.push(child);
+  return { child, exited: new Promise((resolve) => child.on('exit', (code) => resolve(code))) };
+}
+
+async function enqueue(n: number, workMs: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const data = jobData(`run-${i}`, `acme/shop#${i}`);
+    data.plan.instructions = String(workMs);
+    await store.enqueue(data, 'alice', `delivery-${i}`);
+    await store.markReady(data.runId, {});
+    ids.push(data.runId);
+  }
+  return ids;
+}
+
+async function until(check: () => Promise<boolean>, ms = 30_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+async function expectEachDoneOnce(ids: string[]): Promise<void> {
+  for (const id of ids) {
+    const kinds = (await store.events(id)).map((e) => e.kind);
+    expect((await store.get(id))?.state, id).toBe('done');
+    expect(kinds.filter((k) => k === 'done'), id).toHaveLength(1);
+    expect(kinds.filter((k) => k === 'work-done'), id).toHaveLength(1);
+  }
+}
+
+describe('durable runs across crashes', () => {
+  it('a job whose worker is killed with SIGKILL mid-run completes after a restart, none lost', async () => {
+    const ids = await enqueue(5, 400);
+    const first = worker();
+    await until(async () => (await store.get('run-1'))?.state === 'running');
+    first.child.kill('SIGKILL');
+    await first.exited;
+    expect((await store.get('run-1'))?.state).toBe('running');
+
+    const second = worker();
+    expect(await second.exited).toBe(0);
+    await expectEachDoneOnce(ids);
+    const trail = (await store.events('run-1')).map((e) => e.kind);
+    expect(trail).toEqual(['queued', 'claimed', 'work-start', 'recovered', 'claimed', 'work-start', 'work-done', 'done']);
+  });
+
+  it('two workers drain 30 jobs while one is killed mid-job: no job completes twice, none is lost', async () => {
+    const ids = await enqueue(30, 60);
+    const a = worker();
+    const b = worker();
+    await until(async () => (await store.list(100)).filter((j) => j.state === 'done').length >= 5);
+    a.child.kill('SIGKILL');
+    await a.exited;
+    expect(await b.exited).toBe(0);
+    await expectEachDoneOnce(ids);
+  });
+});

@@ -1,0 +1,116 @@
+// The embedded run store: migrations, one active run per key, leases, recovery, the audit trail, and
+// clear errors for a data directory that cannot be used.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openSqliteStore, StoreError } from '../../src/jobs/sqlite-store.ts';
+import { jobData } from '../support/job-data.ts';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'fixloop-store-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('the SQLite run store', () => {
+  it('keeps runs across a reopen, and migrates once', async () => {
+    const first = await openSqliteStore(dir);
+    expect(await first.enqueue(jobData('run-1'), 'alice', 'd1')).toEqual({ accepted: true });
+    await first.close();
+    const again = await openSqliteStore(dir);
+    expect((await again.get('run-1'))?.data.plan.repo).toBe('shop');
+    expect((await again.list(10)).map((j) => j.runId)).toEqual(['run-1']);
+    await again.close();
+  });
+
+  it('allows one active run per issue or pull request, pointing at it', async () => {
+    const store = await openSqliteStore(dir);
+    await store.enqueue(jobData('run-1'), 'alice', 'd1');
+    const second = await store.enqueue(jobData('run-2'), 'bob', 'd2');
+    expect(second).toMatchObject({ accepted: false, active: { runId: 'run-1', state: 'pending' } });
+    expect(await store.enqueue(jobData('run-3', 'acme/shop#2'), 'bob', 'd3')).toEqual({ accepted: true });
+    await store.close();
+  });
+
+  it('records a delivery once', async () => {
+    const store = await openSqliteStore(dir);
+    expect(await store.recordDelivery('abc', 'issues')).toBe(true);
+    expect(await store.recordDelivery('abc', 'issues')).toBe(false);
+    await store.close();
+  });
+
+  it('claims only ready jobs, holds them by lease, and lets a lost lease be taken again', async () => {
+    const store = await openSqliteStore(dir);
+    await store.enqueue(jobData('run-1'), 'alice', 'd1');
+    expect(await store.claim('w1', 1000)).toBeNull();
+    await store.markReady('run-1', { statusCommentId: 77 });
+    const claimed = await store.claim('w1', 50);
+    expect(claimed).toMatchObject({ runId: 'run-1', state: 'running', tries: 1, data: { statusCommentId: 77 } });
+    expect(await store.claim('w2', 1000)).toBeNull();
+    expect(await store.heartbeat('run-1', 'w2', 1000)).toBeNull();
+    await new Promise((r) => setTimeout(r, 80));
+    const { requeued } = await store.recover(3, 60_000);
+    expect(requeued.map((j) => j.runId)).toEqual(['run-1']);
+    // The first worker comes back too late: its lease is gone, its finish changes nothing.
+    expect(await store.claim('w2', 1000)).toMatchObject({ runId: 'run-1', tries: 2 });
+    await store.finish('run-1', 'w1', 'done', 'late');
+    expect((await store.get('run-1'))?.state).toBe('running');
+    await store.finish('run-1', 'w2', 'done', 'ok', '/data/runs/run-1');
+    expect(await store.get('run-1')).toMatchObject({ state: 'done', outcome: 'ok', artifactsDir: '/data/runs/run-1' });
+    await store.close();
+  });
+
+  it('gives a job up after its tries, so someone can be told', async () => {
+    const store = await openSqliteStore(dir);
+    await store.enqueue(jobData('run-1'), 'alice', 'd1');
+    await store.markReady('run-1', {});
+    for (let i = 0; i < 2; i++) {
+      await store.claim(`w${i}`, 1);
+      await new Promise((r) => setTimeout(r, 5));
+      await store.recover(2, 60_000);
+    }
+    const job = await store.get('run-1');
+    expect(job).toMatchObject({ state: 'failed', tries: 2 });
+    expect(job?.outcome).toContain('stopped 2 time(s) without finishing');
+  });
+
+  it('passes a cancel to the worker through its heartbeat, with who asked', async () => {
+    const store = await openSqliteStore(dir);
+    await store.enqueue(jobData('run-1'), 'alice', 'd1');
+    await store.markReady('run-1', {});
+    await store.claim('w1', 10_000);
+    expect(await store.requestCancel('acme/shop#1', 'bob')).toMatchObject({ runId: 'run-1' });
+    expect(await store.heartbeat('run-1', 'w1', 10_000, 'attempt 2/5')).toEqual({ cancelRequestedBy: 'bob' });
+    expect((await store.active('acme/shop#1'))?.progress).toBe('attempt 2/5');
+    expect((await store.events('run-1')).map((e) => e.kind)).toEqual(['queued', 'claimed', 'cancel-requested']);
+    await store.close();
+  });
+
+  it('keeps an append-only audit trail', async () => {
+    const store = await openSqliteStore(dir);
+    await store.append('run-1', 'gate', { passed: false });
+    await store.close();
+    const { DatabaseSync } = await import('node:sqlite');
+    const db = new DatabaseSync(join(dir, 'fixloop.db'));
+    expect(() => db.exec("UPDATE events SET kind = 'forged'")).toThrow(/append-only/);
+    expect(() => db.exec('DELETE FROM events')).toThrow(/append-only/);
+    db.close();
+  });
+
+  it('says what is wrong with a corrupt store or an unusable data directory, naming FIXLOOP_DATA_DIR', async () => {
+    await writeFile(join(dir, 'fixloop.db'), 'this is not a database'.repeat(100));
+    const corrupt = await openSqliteStore(dir).catch((e: unknown) => e);
+    expect(corrupt).toBeInstanceOf(StoreError);
+    expect((corrupt as StoreError).code).toBe('STORE_CORRUPT');
+    expect((corrupt as Error).message).toMatch(/FIXLOOP_DATA_DIR: the run store .*fixloop\.db cannot be used: .*Move it aside/);
+
+    const file = join(dir, 'a-file');
+    await writeFile(file, '');
+    const notADir = await openSqliteStore(join(file, 'data')).catch((e: unknown) => e);
+    expect((notADir as StoreError).code).toBe('STORE_UNAVAILABLE');
+    expect((notADir as Error).message).toContain('FIXLOOP_DATA_DIR: cannot open the run store');
+  });
+});
