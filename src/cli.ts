@@ -6,6 +6,8 @@ import { EXIT } from './cli/exit-codes.ts';
 import { engineList, positiveInteger } from './cli/parse-values.ts';
 import { runCommand } from './cli/run-command.ts';
 import { serveCommand } from './cli/serve-command.ts';
+import { runsList, runsShow } from './cli/runs-command.ts';
+import { StoreError } from './jobs/sqlite-store.ts';
 import { parseSandboxChoice, SANDBOX_CHOICES, SandboxChoiceError } from './sandbox/select-sandbox.ts';
 import { UsageError } from './cli/usage-error.ts';
 import type { ConfigOverrides } from './config/apply-overrides.ts';
@@ -89,6 +91,21 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
       });
     });
 
+  const runs = program
+    .command('runs')
+    .description("The GitHub App's recent runs, from the run store in FIXLOOP_DATA_DIR (default .fixloop).")
+    .option('--limit <n>', 'how many', '20')
+    .action(async (flags: { limit: string }) => {
+      await runsList({ stdout: io.stdout }, positiveInteger('--limit', flags.limit));
+    });
+  runs
+    .command('show')
+    .description("One run: its state, audit trail and report.")
+    .argument('<run-id>', 'as listed by `fixloop runs`')
+    .action(async (runId: string) => {
+      await runsShow({ stdout: io.stdout }, runId);
+    });
+
   program
     .command('serve')
     .description('Start the GitHub App (Probot). Settings come from the environment or .env: APP_ID, PRIVATE_KEY or PRIVATE_KEY_PATH, WEBHOOK_SECRET, PORT, GHE_HOST, FIXLOOP_DATA_DIR, FIXLOOP_CONCURRENCY.')
@@ -129,7 +146,7 @@ function reportError(error: unknown, io: CliIo): number {
     io.stderr(`fixloop: ${message}\nRun \`fixloop --help\` for usage.\n`);
     return EXIT.usage;
   }
-  if (error instanceof UsageError || error instanceof ConfigError || error instanceof SandboxChoiceError || USER_ERROR_CODES.has(errorCode(error))) {
+  if (error instanceof UsageError || error instanceof ConfigError || error instanceof SandboxChoiceError || error instanceof StoreError || USER_ERROR_CODES.has(errorCode(error))) {
     io.stderr(`fixloop: ${describeError(error)}\n`);
     return EXIT.usage;
   }

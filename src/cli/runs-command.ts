@@ -1,0 +1,52 @@
+// `fixloop runs` and `fixloop runs show <id>`: the App's runs, from the run store in the data
+// directory (FIXLOOP_DATA_DIR), with their audit trail and report.
+import { readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { openSqliteStore } from '../jobs/sqlite-store.ts';
+import type { JobInfo } from '../jobs/run-store.ts';
+import { UsageError } from './usage-error.ts';
+
+export interface RunsIo {
+  stdout: (text: string) => void;
+  dataDir?: string;
+}
+
+function dataDirOf(io: RunsIo): string {
+  return resolve(io.dataDir ?? process.env.FIXLOOP_DATA_DIR ?? '.fixloop');
+}
+
+const when = (ms: number | null) => (ms === null ? '–' : new Date(ms).toISOString().replace('T', ' ').slice(0, 19));
+
+export async function runsList(io: RunsIo, limit: number): Promise<void> {
+  const store = await openSqliteStore(dataDirOf(io));
+  try {
+    const runs = await store.list(limit);
+    if (runs.length === 0) {
+      io.stdout(`No runs recorded in ${dataDirOf(io)}.\n`);
+      return;
+    }
+    const rows = runs.map((r: JobInfo) => [r.runId, r.state, r.key, r.actor ?? '–', when(r.enqueuedAt), r.state === 'running' ? r.progress : (r.outcome ?? '').slice(0, 70)]);
+    const header = ['RUN', 'STATE', 'FOR', 'ASKED BY', 'QUEUED (UTC)', 'PROGRESS / OUTCOME'];
+    const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)));
+    for (const row of [header, ...rows]) io.stdout(`${row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  ')}\n`);
+  } finally {
+    await store.close();
+  }
+}
+
+export async function runsShow(io: RunsIo, runId: string): Promise<void> {
+  const store = await openSqliteStore(dataDirOf(io));
+  try {
+    const run = await store.get(runId);
+    if (!run) throw new UsageError(`no run \`${runId}\` in ${dataDirOf(io)} (see \`fixloop runs\`)`);
+    io.stdout(`Run ${run.runId}: ${run.state}, for ${run.key} (${run.data.plan.kind}), asked by ${run.actor ?? '–'}\n`);
+    io.stdout(`Queued ${when(run.enqueuedAt)}, started ${when(run.startedAt)}, finished ${when(run.finishedAt)}, tries ${run.tries}\n`);
+    if (run.outcome) io.stdout(`Outcome: ${run.outcome}\n`);
+    io.stdout('\nAudit trail:\n');
+    for (const e of await store.events(runId)) io.stdout(`  ${when(e.at)}  ${e.kind.padEnd(16)} ${Object.keys(e.data).length ? JSON.stringify(e.data) : ''}\n`);
+    const report = run.artifactsDir ? await readFile(join(run.artifactsDir, 'report.md'), 'utf8').catch(() => null) : null;
+    io.stdout(report ? `\n${report}` : '\n(no report: the run did not get that far)\n');
+  } finally {
+    await store.close();
+  }
+}

@@ -1,0 +1,53 @@
+// `fixloop runs` and `fixloop runs show` read the App's run store, as an operator would.
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openSqliteStore } from '../../src/jobs/sqlite-store.ts';
+import { jobData } from '../support/job-data.ts';
+import { runCli } from '../support/run-cli.ts';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'fixloop-runs-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('fixloop runs', () => {
+  it('lists runs and shows one with its audit trail and report', async () => {
+    const data = join(dir, 'data');
+    const store = await openSqliteStore(data);
+    await store.enqueue(jobData('mwt1-aaaaaa', 'acme/shop#7'), 'alice', 'd-1');
+    await store.markReady('mwt1-aaaaaa', { statusCommentId: 5 });
+    await store.claim('w1', 10_000);
+    const artifacts = join(data, 'runs', 'mwt1-aaaaaa');
+    await mkdir(artifacts, { recursive: true });
+    await writeFile(join(artifacts, 'report.md'), '## fixloop: ✅ Verified fix\n');
+    await store.finish('mwt1-aaaaaa', 'w1', 'done', 'Verified fix after 1 attempt. Pull request #8.', artifacts);
+    await store.close();
+
+    const list = await runCli(['runs'], { cwd: dir, env: { FIXLOOP_DATA_DIR: data } });
+    expect(list.code).toBe(0);
+    expect(list.stdout).toMatch(/mwt1-aaaaaa\s+done\s+acme\/shop#7\s+alice/);
+    expect(list.stdout).toContain('Pull request #8.');
+
+    const show = await runCli(['runs', 'show', 'mwt1-aaaaaa'], { cwd: dir, env: { FIXLOOP_DATA_DIR: data } });
+    expect(show.code).toBe(0);
+    expect(show.stdout).toMatch(/queued\s+\{"key":"acme\/shop#7","actor":"alice","deliveryId":"d-1","trigger":"label"\}/);
+    expect(show.stdout).toMatch(/claimed[\s\S]*done/);
+    expect(show.stdout).toContain('## fixloop: ✅ Verified fix');
+  });
+
+  it('names an unknown run and a broken store without a stack trace', async () => {
+    const unknown = await runCli(['runs', 'show', 'nope'], { cwd: dir, env: { FIXLOOP_DATA_DIR: dir } });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('no run `nope`');
+    await writeFile(join(dir, 'fixloop.db'), 'not a database at all, just text'.repeat(50));
+    const broken = await runCli(['runs'], { cwd: dir, env: { FIXLOOP_DATA_DIR: dir } });
+    expect(broken.code).toBe(2);
+    expect(broken.stderr).toMatch(/FIXLOOP_DATA_DIR: the run store .* cannot be used/);
+    expect(broken.stderr).not.toMatch(/\.ts:\d+/);
+  });
+});
