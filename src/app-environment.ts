@@ -41,6 +41,8 @@ export async function appOptionsFromEnvironment(env: NodeJS.ProcessEnv, onJobErr
   const store = await openSqliteStore(dataDir);
   const options: AppOptions = {
     queue: createDurableQueue({ store, concurrency, onError: onJobError }),
+    // Deliveries are handled apart from runs, a few at once, so a reply never waits behind a run.
+    inbox: createDurableQueue({ store, concurrency: 4, lane: 'event', leaseMs: 60_000, pollMs: 200, onError: onJobError }),
     sandbox: selected.sandbox,
     // Setup (e.g. `npm ci`) reaches the network only when the operator says so; tests never do.
     setupNetwork: /^(1|true|yes)$/i.test(env.FIXLOOP_SETUP_NETWORK ?? ''),

@@ -1,6 +1,6 @@
 // The Probot app: thin handlers (DESIGN.md §5). Each reads its payload, decides whether it is for
 // fixloop, and hands a RunPlan to the fix service; the loop runs in the job queue, never here.
-import type { Context, Probot } from 'probot';
+import { Context, type Probot } from 'probot';
 import type { Logger } from 'pino';
 import type { RepoConfig } from './config/schema.ts';
 import { createFixService, type FixServiceDeps } from './github/fix-service.ts';
@@ -11,7 +11,7 @@ import { createOctokitForge } from './github/octokit-forge.ts';
 import { runJob } from './github/run-job.ts';
 import { createStatusComment } from './github/status-comment.ts';
 import type { JobQueue, JobRunner } from './jobs/job-queue.ts';
-import type { JobData } from './jobs/run-store.ts';
+import { isRun, type AnyStoredJob, type EventData, type JobData } from './jobs/run-store.ts';
 import type { RunFixDeps } from './loop/run-fix.ts';
 import type { Sandbox } from './sandbox/sandbox.ts';
 import { planForFailingCheck, planForIssue, planForPullRequest } from './triggers/github-events.ts';
@@ -19,7 +19,10 @@ import { runKey } from './triggers/run-plan.ts';
 import { helpText, parseSlashCommand } from './triggers/slash-command.ts';
 
 export interface AppOptions {
+  /** Fix runs (long). */
   queue: JobQueue;
+  /** Webhook deliveries, stored before they are answered and handled by their own workers (quick). */
+  inbox: JobQueue;
   sandbox: Sandbox;
   artifactsRoot: string;
   tmpRoot: string;
@@ -32,7 +35,31 @@ export interface AppOptions {
   appId?: number;
 }
 
-type AnyContext = Context<'issues.labeled' | 'issue_comment.created' | 'pull_request_review.submitted' | 'check_suite.completed' | 'workflow_run.completed'>;
+const HANDLED = ['issues.labeled', 'issue_comment.created', 'pull_request_review.submitted', 'check_suite.completed', 'workflow_run.completed'] as const;
+type HandledEvent = (typeof HANDLED)[number];
+type AnyContext = Context<HandledEvent>;
+
+/**
+ * Whether a delivery can concern fixloop, from its payload alone (no API call): only those are
+ * stored. Bots, fixloop included, never start anything; most comments are not commands.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- webhook payloads of five events, read defensively
+function worthHandling(name: HandledEvent, payload: any, appId: number | undefined): boolean {
+  if (payload.sender?.type === 'Bot') return false;
+  switch (name) {
+    case 'issues.labeled':
+      return Boolean(payload.label);
+    case 'issue_comment.created':
+      return payload.comment?.user?.type !== 'Bot' && typeof payload.comment?.body === 'string' && payload.comment.body.trimStart().startsWith('/');
+    case 'pull_request_review.submitted':
+      return payload.review?.state === 'changes_requested';
+    case 'check_suite.completed':
+      // fixloop's own failed check run must never start another run.
+      return FAILED_CONCLUSIONS.has(payload.check_suite?.conclusion) && payload.check_suite.pull_requests?.length > 0 && !(appId !== undefined && payload.check_suite.app?.id === appId);
+    case 'workflow_run.completed':
+      return FAILED_CONCLUSIONS.has(payload.workflow_run?.conclusion) && payload.workflow_run.pull_requests?.length > 0;
+  }
+}
 
 const DEFAULT_COMMAND = '/fix';
 const FAILED_CONCLUSIONS = new Set(['failure', 'timed_out']);
@@ -64,25 +91,45 @@ export function createApp(options: AppOptions) {
         repo: data.plan.repo,
         installationToken: () => options.installationToken(app, data.installationId, data.repositoryId),
       });
-    const runner: JobRunner = async ({ data }, control) => {
+    const runner: JobRunner = async (job, control) => {
+      if (!isRun(job)) throw new Error(`not a run: ${job.runId}`);
+      const { data } = job;
       const forge = await forgeFor(data);
       const log = app.log.child({ runId: data.runId });
       const status = createStatusComment(forge, data.plan.number, data.runId, (error) => log.warn({ err: String(error) }, 'status comment not updated'), data.statusCommentId);
       return runJob(data, { forge, status, log, sandbox: options.sandbox, artifactsRoot: options.artifactsRoot, tmpRoot: options.tmpRoot, setupNetwork: options.setupNetwork === true, ...(options.createEngines ? { createEngines: options.createEngines } : {}) }, control);
     };
-    const onAbandoned = async (job: { data: JobData; outcome: string | null }) => {
+    const onAbandoned = async (job: AnyStoredJob) => {
+      if (!isRun(job)) return;
       const forge = await forgeFor(job.data);
       const status = createStatusComment(forge, job.data.plan.number, job.data.runId, () => undefined, job.data.statusCommentId);
       await status.update(abandonedMessage(job.data.runId, job.outcome ?? 'its worker stopped', job.data.config.triggers.command));
     };
     options.queue.start(runner, onAbandoned).catch((error: unknown) => app.log.error({ err: String(error) }, 'the job queue did not start'));
 
-    /** A redelivered webhook (same X-GitHub-Delivery) starts nothing new. */
-    const firstTime = async (context: AnyContext): Promise<boolean> => {
-      if (await options.queue.firstDelivery(context.id, context.name)) return true;
-      context.log.info({ delivery: context.id }, 'delivery already handled');
-      return false;
+    // The handlers, run by the inbox's workers with a Context rebuilt from the stored delivery.
+    const handlers = new Map<HandledEvent, (context: AnyContext) => Promise<void>>();
+    const on = <E extends HandledEvent>(event: E, handler: (context: Context<E>) => Promise<void>) => handlers.set(event, handler as unknown as (context: AnyContext) => Promise<void>);
+
+    // Intake: store the delivery (once: a redelivery starts nothing new) and answer. Nothing else
+    // happens before the 2xx, so a crash after it loses nothing.
+    app.on([...HANDLED], async (context) => {
+      const name = `${context.name}.${(context.payload as { action?: string }).action}` as HandledEvent;
+      if (!worthHandling(name, context.payload, options.appId)) return;
+      const fresh = await options.inbox.accept({ delivery: context.id, name, payload: context.payload, installationId: context.payload.installation?.id ?? 0 });
+      if (!fresh) context.log.info({ delivery: context.id }, 'delivery already handled');
+    });
+    const handleEvent: JobRunner = async (job) => {
+      const data = job.data as EventData;
+      const handler = handlers.get(data.name as HandledEvent);
+      if (!handler) return { state: 'failed', outcome: `no handler for ${data.name}` };
+      const [event = ''] = data.name.split('.');
+      const log = app.log.child({ delivery: data.delivery, event: data.name });
+      const context = new Context({ id: data.delivery, name: event, payload: data.payload } as ConstructorParameters<typeof Context>[0], await app.auth(data.installationId), log) as unknown as AnyContext;
+      await handler(context);
+      return { state: 'done', outcome: 'handled' };
     };
+    options.inbox.start(handleEvent).catch((error: unknown) => app.log.error({ err: String(error) }, 'the webhook inbox did not start'));
 
     /** Config, or one reply naming the key and the reason (only when the event was clearly for fixloop). */
     const configFor = async (context: AnyContext, forge: Forge, replyTo: number | null): Promise<RepoConfig | null> => {
@@ -93,22 +140,19 @@ export function createApp(options: AppOptions) {
       return null;
     };
 
-    app.on('issues.labeled', async (context) => {
+    on('issues.labeled', async (context) => {
       const { payload } = context;
-      if (payload.sender.type === 'Bot' || !payload.label || !(await firstTime(context))) return;
+      const label = payload.label?.name ?? '';
       const { forge, service } = setup(context);
-      const config = await configFor(context, forge, payload.label.name === 'fixloop' ? payload.issue.number : null);
-      if (!config || payload.label.name !== config.triggers.label) return;
+      const config = await configFor(context, forge, label === 'fixloop' ? payload.issue.number : null);
+      if (!config || label !== config.triggers.label) return;
       if (!(await service.mayAsk(payload.sender.login, payload.issue.number, config))) return;
       const plan = planForIssue({ repository: payload.repository, issue: payload.issue, kind: 'label', instructions: '', commentId: null, actor: payload.sender.login, deliveryId: context.id });
       await service.start(plan, config);
     });
 
-    app.on('issue_comment.created', async (context) => {
+    on('issue_comment.created', async (context) => {
       const { payload } = context;
-      if (payload.sender.type === 'Bot' || payload.comment.user?.type === 'Bot') return;
-      // Most comments are not commands: answer them without a single API call.
-      if (!payload.comment.body.trimStart().startsWith('/') || !(await firstTime(context))) return;
       const { forge, service } = setup(context);
       const number = payload.issue.number;
       const config = await configFor(context, forge, parseSlashCommand(payload.comment.body, DEFAULT_COMMAND) ? number : null);
@@ -147,9 +191,8 @@ export function createApp(options: AppOptions) {
       }
     });
 
-    app.on('pull_request_review.submitted', async (context) => {
+    on('pull_request_review.submitted', async (context) => {
       const { payload } = context;
-      if (payload.sender.type === 'Bot' || payload.review.state !== 'changes_requested' || !(await firstTime(context))) return;
       const { forge, service } = setup(context);
       const config = await configFor(context, forge, null);
       if (!config || !payload.pull_request.head.ref.startsWith(config.pr.branchPrefix)) return;
@@ -161,8 +204,7 @@ export function createApp(options: AppOptions) {
       await service.start(plan, config);
     });
 
-    const onFailingCheck = async (context: AnyContext, run: { conclusion: string | null; headSha: string; headBranch: string | null; name: string; pullRequests: number[]; ownApp: boolean }) => {
-      if (!run.conclusion || !FAILED_CONCLUSIONS.has(run.conclusion) || run.ownApp || run.pullRequests.length === 0 || !(await firstTime(context))) return;
+    const onFailingCheck = async (context: AnyContext, run: { headSha: string; name: string; pullRequests: number[] }) => {
       const { forge, service } = setup(context);
       const config = await configFor(context, forge, null);
       if (!config?.triggers.failingChecks) return;
@@ -182,29 +224,14 @@ export function createApp(options: AppOptions) {
       if ((await service.start(plan, config)) === 'started') checkRuns.set(guardKey, used + 1);
     };
 
-    app.on('check_suite.completed', async (context) => {
+    on('check_suite.completed', async (context) => {
       const suite = context.payload.check_suite;
-      await onFailingCheck(context, {
-        conclusion: suite.conclusion,
-        headSha: suite.head_sha,
-        headBranch: suite.head_branch,
-        name: suite.app?.name ?? 'check suite',
-        pullRequests: suite.pull_requests.map((p) => p.number),
-        // fixloop's own failed check run must never start another run.
-        ownApp: options.appId !== undefined && suite.app?.id === options.appId,
-      });
+      await onFailingCheck(context, { headSha: suite.head_sha, name: suite.app?.name ?? 'check suite', pullRequests: suite.pull_requests.map((p) => p.number) });
     });
 
-    app.on('workflow_run.completed', async (context) => {
+    on('workflow_run.completed', async (context) => {
       const run = context.payload.workflow_run;
-      await onFailingCheck(context, {
-        conclusion: run.conclusion,
-        headSha: run.head_sha,
-        headBranch: run.head_branch,
-        name: run.name ?? 'workflow',
-        pullRequests: run.pull_requests.flatMap((p) => (p ? [p.number] : [])),
-        ownApp: false,
-      });
+      await onFailingCheck(context, { headSha: run.head_sha, name: run.name ?? 'workflow', pullRequests: run.pull_requests.flatMap((p) => (p ? [p.number] : [])) });
     });
   };
 }

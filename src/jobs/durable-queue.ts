@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Cancelled, Shutdown, type JobQueue, type JobRunner } from './job-queue.ts';
-import type { RunStore, StoredJob } from './run-store.ts';
+import type { AnyStoredJob, Lane, RunStore } from './run-store.ts';
 
 export interface DurableQueueOptions {
   store: RunStore;
@@ -15,7 +15,9 @@ export interface DurableQueueOptions {
   maxTries?: number;
   /** Pending jobs (status comment not posted) older than this are made claimable at start. */
   pendingMs?: number;
-  onError?: (error: unknown, job: StoredJob | null) => void;
+  onError?: (error: unknown, job: AnyStoredJob | null) => void;
+  /** `run` (default) for fix runs; `event` for webhook deliveries, handled apart so they never wait behind runs. */
+  lane?: Lane;
 }
 
 export function createDurableQueue(options: DurableQueueOptions): JobQueue {
@@ -25,6 +27,7 @@ export function createDurableQueue(options: DurableQueueOptions): JobQueue {
   const pollMs = options.pollMs ?? 1000;
   const maxTries = options.maxTries ?? 3;
   const owner = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+  const lane = options.lane ?? 'run';
   const running = new Map<string, AbortController>();
   const idleWaiters: Array<() => void> = [];
   let runner: JobRunner | null = null;
@@ -32,7 +35,7 @@ export function createDurableQueue(options: DurableQueueOptions): JobQueue {
   let claiming = false;
   let emptyAfterClaim = false;
   let timer: NodeJS.Timeout | null = null;
-  let abandonedHandler: ((job: StoredJob) => Promise<void>) | undefined;
+  let abandonedHandler: ((job: AnyStoredJob) => Promise<void>) | undefined;
   let lastRecovery = 0;
 
   /** Takes back what a dead worker (here or on another machine) held, once per lease period. */
@@ -46,7 +49,7 @@ export function createDurableQueue(options: DurableQueueOptions): JobQueue {
     if (running.size === 0 && emptyAfterClaim) for (const resolve of idleWaiters.splice(0)) resolve();
   };
 
-  const execute = async (job: StoredJob) => {
+  const execute = async (job: AnyStoredJob) => {
     const controller = new AbortController();
     running.set(job.runId, controller);
     let progress: string | undefined;
@@ -81,7 +84,7 @@ export function createDurableQueue(options: DurableQueueOptions): JobQueue {
     claiming = true;
     try {
       while (!stopped && running.size < concurrency) {
-        const job = await store.claim(owner, leaseMs);
+        const job = await store.claim(owner, leaseMs, lane);
         if (!job) {
           emptyAfterClaim = true;
           break;
@@ -99,6 +102,14 @@ export function createDurableQueue(options: DurableQueueOptions): JobQueue {
 
   return {
     firstDelivery: (id, event) => store.recordDelivery(id, event),
+    async accept(event) {
+      const fresh = await store.acceptEvent(event);
+      if (fresh) {
+        emptyAfterClaim = false;
+        void pump();
+      }
+      return fresh;
+    },
     async enqueue(data, actor, deliveryId) {
       emptyAfterClaim = false;
       return store.enqueue(data, actor, deliveryId);

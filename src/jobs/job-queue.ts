@@ -1,7 +1,7 @@
 // The job queue port (DESIGN.md §1.2, §4): a trigger stores its job before the webhook is answered;
 // workers claim jobs with a lease, heartbeat, and end them done, failed or cancelled. The durable
 // queue over a RunStore implements it (durable-queue.ts).
-import type { EnqueueOutcome, JobData, JobInfo, StoredJob } from './run-store.ts';
+import type { AnyStoredJob, EnqueueOutcome, EventData, JobData, JobInfo } from './run-store.ts';
 
 export interface JobControl {
   signal: AbortSignal;
@@ -14,7 +14,7 @@ export interface JobOutcome {
   artifactsDir?: string | null;
 }
 
-export type JobRunner = (job: StoredJob, control: JobControl) => Promise<JobOutcome>;
+export type JobRunner = (job: AnyStoredJob, control: JobControl) => Promise<JobOutcome>;
 
 /** The abort reason when the process stops: the job is released, not ended, and runs again later. */
 export class Shutdown extends Error {
@@ -37,6 +37,8 @@ export class Cancelled extends Error {
 export interface JobQueue {
   /** True the first time a delivery id is seen: a redelivered webhook starts nothing new. */
   firstDelivery(id: string, event: string): Promise<boolean>;
+  /** Stores a webhook delivery for this (event-lane) queue's workers; false for a redelivery. */
+  accept(event: EventData): Promise<boolean>;
   enqueue(data: JobData, actor: string | null, deliveryId: string | null): Promise<EnqueueOutcome>;
   /** Makes a stored job claimable once its trigger has said so to the person who asked. */
   markReady(runId: string, patch: Partial<Pick<JobData, 'statusCommentId'>>): Promise<void>;
@@ -44,7 +46,7 @@ export interface JobQueue {
   /** Asks the active job of `key` to stop; a job running in this process stops at once. */
   cancel(key: string, by: string): Promise<JobInfo | null>;
   /** Starts claiming. Jobs left by a crashed process are queued again, or handed to `onAbandoned`. */
-  start(runner: JobRunner, onAbandoned?: (job: StoredJob) => Promise<void>): Promise<void>;
+  start(runner: JobRunner, onAbandoned?: (job: AnyStoredJob) => Promise<void>): Promise<void>;
   /** Resolves when nothing is queued or running here (tests, and a clean stop). */
   drain(): Promise<void>;
   /** Stops claiming; running jobs get `graceMs` to finish, then are aborted and released. */

@@ -18,6 +18,17 @@ export interface JobData {
   statusCommentId: number | null;
 }
 
+/** A webhook delivery stored as it came, before its 2xx: handled by the event lane's workers. */
+export interface EventData {
+  delivery: string;
+  name: string;
+  payload: unknown;
+  installationId: number;
+}
+
+/** Two lanes share the store: quick webhook handling never waits behind long runs. */
+export type Lane = 'run' | 'event';
+
 export interface JobInfo {
   runId: string;
   key: string;
@@ -38,6 +49,16 @@ export interface StoredJob extends JobInfo {
   data: JobData;
 }
 
+export interface StoredEvent extends JobInfo {
+  data: EventData;
+}
+
+export type AnyStoredJob = StoredJob | StoredEvent;
+
+export function isRun(job: AnyStoredJob): job is StoredJob {
+  return 'plan' in job.data;
+}
+
 export interface AuditEvent {
   runId: string;
   at: number;
@@ -50,12 +71,14 @@ export type EnqueueOutcome = { accepted: true } | { accepted: false; active: Job
 export interface RunStore {
   /** True the first time a webhook delivery id is seen; false for a redelivery. */
   recordDelivery(id: string, event: string): Promise<boolean>;
+  /** Stores a delivery on the event lane, ready to claim, in one transaction; false for a redelivery. */
+  acceptEvent(data: EventData): Promise<boolean>;
   /** Stores a new job as `pending`, unless the key already has an active one. */
   enqueue(data: JobData, actor: string | null, deliveryId: string | null): Promise<EnqueueOutcome>;
   /** pending → queued, with what the trigger learned meanwhile (its status comment). */
   markReady(runId: string, patch: Partial<Pick<JobData, 'statusCommentId'>>): Promise<void>;
-  /** Takes the oldest queued job for `owner` until `leaseUntil`. */
-  claim(owner: string, leaseMs: number): Promise<StoredJob | null>;
+  /** Takes the oldest queued job of the lane for `owner` until `leaseUntil`. */
+  claim(owner: string, leaseMs: number, lane?: Lane): Promise<AnyStoredJob | null>;
   /** Extends the lease; null when it was lost (expired and taken, or the job ended). */
   heartbeat(runId: string, owner: string, leaseMs: number, progress?: string): Promise<{ cancelRequestedBy: string | null } | null>;
   finish(runId: string, owner: string, state: 'done' | 'failed' | 'cancelled', outcome: string, artifactsDir?: string | null): Promise<void>;
@@ -65,10 +88,11 @@ export interface RunStore {
    * Jobs whose lease expired (their process died): queued again while tries are left, else failed
    * and returned so someone can be told. Pending jobs older than `pendingMs` become queued.
    */
-  recover(maxTries: number, pendingMs: number): Promise<{ requeued: StoredJob[]; abandoned: StoredJob[] }>;
+  recover(maxTries: number, pendingMs: number): Promise<{ requeued: AnyStoredJob[]; abandoned: AnyStoredJob[] }>;
   requestCancel(key: string, by: string): Promise<JobInfo | null>;
   active(key: string): Promise<JobInfo | null>;
   get(runId: string): Promise<StoredJob | null>;
+  /** Recent runs (the run lane). */
   list(limit: number): Promise<JobInfo[]>;
   /** The audit trail: append-only. */
   append(runId: string, kind: string, data?: Record<string, unknown>): Promise<void>;

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type * as Sqlite from 'node:sqlite';
 import type { DatabaseSync as Database } from 'node:sqlite';
 import { CodedError } from '../coded-error.ts';
-import { ACTIVE_STATES, type AuditEvent, type EnqueueOutcome, type JobData, type JobInfo, type RunStore, type StoredJob } from './run-store.ts';
+import { ACTIVE_STATES, type AuditEvent, type EnqueueOutcome, type AnyStoredJob, type EventData, type JobData, type JobInfo, type RunStore, type StoredEvent, type StoredJob } from './run-store.ts';
 
 export class StoreError extends CodedError<'STORE_UNAVAILABLE' | 'STORE_CORRUPT'> {}
 
@@ -38,6 +38,10 @@ const MIGRATIONS = [
    CREATE INDEX events_by_run ON events(run_id, id);
    CREATE TRIGGER events_append_only_update BEFORE UPDATE ON events BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END;
    CREATE TRIGGER events_append_only_delete BEFORE DELETE ON events BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END;`,
+  // 2: webhook deliveries are stored as jobs of their own lane before they are answered.
+  `ALTER TABLE jobs ADD COLUMN lane TEXT NOT NULL DEFAULT 'run';
+   DROP INDEX jobs_claimable;
+   CREATE INDEX jobs_claimable ON jobs(lane, state, enqueued_at);`,
 ];
 
 interface Row {
@@ -91,6 +95,10 @@ function stored(row: Row): StoredJob {
   return { ...info(row), data: JSON.parse(row.data) as JobData };
 }
 
+function storedAny(row: Row & { lane?: string }): StoredJob | StoredEvent {
+  return row.lane === 'event' ? { ...info(row), data: JSON.parse(row.data) as EventData } : stored(row);
+}
+
 /** `dataDir` = null keeps everything in memory (tests, and one-off CLI runs). */
 export async function openSqliteStore(dataDir: string | null): Promise<RunStore> {
   const { DatabaseSync } = await loadSqlite();
@@ -131,7 +139,7 @@ export async function openSqliteStore(dataDir: string | null): Promise<RunStore>
     ready: db.prepare(`UPDATE jobs SET state = 'queued', data = ? WHERE run_id = ? AND state = 'pending'`),
     claim: db.prepare(
       `UPDATE jobs SET state = 'running', lease_owner = ?, lease_until = ?, tries = tries + 1, started_at = coalesce(started_at, ?)
-       WHERE run_id = (SELECT run_id FROM jobs WHERE state = 'queued' ORDER BY enqueued_at, rowid LIMIT 1) RETURNING *`,
+       WHERE run_id = (SELECT run_id FROM jobs WHERE lane = ? AND state = 'queued' ORDER BY enqueued_at, rowid LIMIT 1) RETURNING *`,
     ),
     heartbeat: db.prepare(`UPDATE jobs SET lease_until = ?, progress = coalesce(?, progress) WHERE run_id = ? AND lease_owner = ? AND state = 'running' RETURNING cancel_requested_by`),
     finish: db.prepare(`UPDATE jobs SET state = ?, outcome = ?, finished_at = ?, lease_owner = NULL, lease_until = NULL, artifacts_dir = coalesce(?, artifacts_dir) WHERE run_id = ? AND lease_owner = ?`),
@@ -142,7 +150,8 @@ export async function openSqliteStore(dataDir: string | null): Promise<RunStore>
     stalePending: db.prepare(`UPDATE jobs SET state = 'queued' WHERE state = 'pending' AND enqueued_at < ? RETURNING *`),
     cancel: db.prepare(`UPDATE jobs SET cancel_requested_by = ? WHERE key = ? AND state IN (${active}) RETURNING *`),
     get: db.prepare('SELECT * FROM jobs WHERE run_id = ?'),
-    list: db.prepare('SELECT * FROM jobs ORDER BY enqueued_at DESC, rowid DESC LIMIT ?'),
+    list: db.prepare(`SELECT * FROM jobs WHERE lane = 'run' ORDER BY enqueued_at DESC, rowid DESC LIMIT ?`),
+    insertEvent: db.prepare(`INSERT INTO jobs (run_id, key, state, data, lane, delivery_id, enqueued_at) VALUES (?, ?, 'queued', ?, 'event', ?, ?)`),
     append: db.prepare('INSERT INTO events (run_id, at, kind, data) VALUES (?, ?, ?, ?)'),
     events: db.prepare('SELECT run_id, at, kind, data FROM events WHERE run_id = ? ORDER BY id'),
   };
@@ -152,6 +161,18 @@ export async function openSqliteStore(dataDir: string | null): Promise<RunStore>
   return {
     async recordDelivery(id, event) {
       return Number(q.delivery.run(id, event, now()).changes) === 1;
+    },
+    async acceptEvent(data: EventData) {
+      db.exec('BEGIN IMMEDIATE');
+      try {
+        const fresh = Number(q.delivery.run(data.delivery, data.name, now()).changes) === 1;
+        if (fresh) q.insertEvent.run(`event-${data.delivery}`, `event:${data.delivery}`, JSON.stringify(data), data.delivery, now());
+        db.exec('COMMIT');
+        return fresh;
+      } catch (error) {
+        db.exec('ROLLBACK');
+        throw error;
+      }
     },
     async enqueue(data: JobData, actor, deliveryId): Promise<EnqueueOutcome> {
       try {
@@ -169,41 +190,42 @@ export async function openSqliteStore(dataDir: string | null): Promise<RunStore>
       if (!row) return;
       q.ready.run(JSON.stringify({ ...(JSON.parse(row.data) as JobData), ...patch }), runId);
     },
-    async claim(owner, leaseMs) {
-      const row = q.claim.get(owner, now() + leaseMs, now()) as Row | undefined;
+    async claim(owner, leaseMs, lane = 'run') {
+      const row = q.claim.get(owner, now() + leaseMs, now(), lane) as (Row & { lane: string }) | undefined;
       if (!row) return null;
-      appendNow(row.run_id, 'claimed', { owner, try: row.tries });
-      return stored(row);
+      // Deliveries are not runs: their trail is the delivery table; runs get every step recorded.
+      if (row.lane === 'run') appendNow(row.run_id, 'claimed', { owner, try: row.tries });
+      return storedAny(row);
     },
     async heartbeat(runId, owner, leaseMs, progress) {
       const row = q.heartbeat.get(now() + leaseMs, progress ?? null, runId, owner) as { cancel_requested_by: string | null } | undefined;
       return row ? { cancelRequestedBy: row.cancel_requested_by } : null;
     },
     async finish(runId, owner, state, outcome, artifactsDir = null) {
-      if (Number(q.finish.run(state, outcome, now(), artifactsDir, runId, owner).changes) === 1) appendNow(runId, state, { owner, outcome });
+      if (Number(q.finish.run(state, outcome, now(), artifactsDir, runId, owner).changes) === 1 && !runId.startsWith('event-')) appendNow(runId, state, { owner, outcome });
     },
     async release(runId, owner) {
       if (Number(q.release.run(runId, owner).changes) === 1) appendNow(runId, 'released', { owner });
     },
     async recover(maxTries, pendingMs) {
-      const requeued: StoredJob[] = [];
-      const abandoned: StoredJob[] = [];
+      const requeued: AnyStoredJob[] = [];
+      const abandoned: AnyStoredJob[] = [];
       const at = now();
       for (const row of q.stalePending.all(at - pendingMs) as unknown as Row[]) {
         appendNow(row.run_id, 'recovered', { from: 'pending' });
-        requeued.push(stored({ ...row, state: 'queued' }));
+        requeued.push(storedAny({ ...row, state: 'queued' }));
       }
       for (const row of q.expired.all(at) as unknown as Row[]) {
         if (row.tries < maxTries) {
           if (Number(q.requeue.run(row.run_id, at).changes) === 1) {
             appendNow(row.run_id, 'recovered', { from: 'expired lease', tries: row.tries });
-            requeued.push(stored({ ...row, state: 'queued' }));
+            requeued.push(storedAny({ ...row, state: 'queued' }));
           }
         } else {
           const outcome = `the worker running it stopped ${row.tries} time(s) without finishing`;
           if (Number(q.abandon.run(outcome, at, row.run_id, at).changes) === 1) {
             appendNow(row.run_id, 'failed', { outcome });
-            abandoned.push(stored({ ...row, state: 'failed', outcome }));
+            abandoned.push(storedAny({ ...row, state: 'failed', outcome }));
           }
         }
       }

@@ -14,6 +14,10 @@ export function sandboxEnvironment(extra: Record<string, string>, home: string):
     NO_COLOR: '1',
     FORCE_COLOR: '0',
     TERM: 'dumb',
+    // Bytecode caches go to the command's throw-away HOME, never read from the workspace: a candidate
+    // edit of the same size within the same second as a cached compile would otherwise run the old
+    // code (CPython checks only mtime in seconds and size), and the judge would be fooled.
+    PYTHONPYCACHEPREFIX: `${home}/.pycache`,
     ...extra,
   };
 }

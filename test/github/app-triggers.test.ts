@@ -22,8 +22,10 @@ let started: string[];
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'fixloop-app-'));
   started = [];
-  const queue = createDurableQueue({ store: await openSqliteStore(null), concurrency: 1 });
+  const store = await openSqliteStore(null);
+  const queue = createDurableQueue({ store, concurrency: 1 });
   options = {
+    inbox: createDurableQueue({ store, concurrency: 1, lane: 'event', pollMs: 20 }),
     // Nothing may be stored in these tests: a stored job is a started run.
     queue: { ...queue, enqueue: async (data) => (started.push(data.key), { accepted: true }) },
     sandbox: createProcessSandbox(),

@@ -86,3 +86,20 @@ describe('the output limit', () => {
     expect(Date.now() - started).toBeLessThan(60_000);
   });
 });
+
+describe('Python bytecode', () => {
+  it('never runs a stale cached compile of a file rewritten with the same size in the same second', async () => {
+    const { writeFile: write } = await import('node:fs/promises');
+    const dir = await mkdtemp(join(tmpdir(), 'fixloop-pyc-'));
+    try {
+      const run = () => createProcessSandbox().run({ command: 'python3 -c "import m; print(m.f())"', cwd: dir, timeoutMs: 20_000 });
+      await write(join(dir, 'm.py'), 'def f():\n    return "upper"\n');
+      expect((await run()).output.trim()).toBe('upper');
+      // Same size, same second: CPython's own cache check (mtime in seconds, size) cannot tell.
+      await write(join(dir, 'm.py'), 'def f():\n    return "lower"\n');
+      expect((await run()).output.trim()).toBe('lower');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -47,6 +47,7 @@ export async function startScenario(overrides: Partial<AppOptions> = {}, harness
   const options: AppOptions = {
     // A short lease: heartbeats (which carry progress and cancels) every 200 ms.
     queue: createDurableQueue({ store, concurrency: 1, leaseMs: 600, pollMs: 50 }),
+    inbox: createDurableQueue({ store, concurrency: 1, lane: 'event', leaseMs: 5000, pollMs: 50 }),
     sandbox: createProcessSandbox(),
     artifactsRoot: artifacts,
     tmpRoot: tmp,
@@ -98,6 +99,7 @@ export async function startScenario(overrides: Partial<AppOptions> = {}, harness
       }
     },
     async close() {
+      await options.inbox.shutdown(0);
       await options.queue.shutdown(0);
       await store.close();
       await server.close();

@@ -98,6 +98,8 @@ export function startHarness(options: AppOptions, harness: HarnessOptions = {}):
     },
     async receive(event, payload, deliveryId) {
       await probot.receive({ id: deliveryId ?? `delivery-${++delivery}`, name: event, payload } as Parameters<Probot['receive']>[0]);
+      // The webhook was answered once stored; its handling follows in the inbox's workers.
+      await options.inbox.drain();
     },
     finish() {
       const pending = nock.pendingMocks();

@@ -2,6 +2,7 @@
 // runner that records its work in the audit trail and takes the job's `instructions` milliseconds.
 // Exits when nothing is left to do. Run: node test/support/queue-worker.ts <dataDir> <leaseMs>
 import { createDurableQueue } from '../../src/jobs/durable-queue.ts';
+import { isRun } from '../../src/jobs/run-store.ts';
 import { openSqliteStore } from '../../src/jobs/sqlite-store.ts';
 
 const [dataDir = '', leaseMs = '300'] = process.argv.slice(2);
@@ -10,7 +11,7 @@ const queue = createDurableQueue({ store, concurrency: 1, leaseMs: Number(leaseM
 await queue.start(async (job, control) => {
   await store.append(job.runId, 'work-start', { pid: process.pid });
   await new Promise<void>((resolve) => {
-    const t = setTimeout(resolve, Number(job.data.plan.instructions));
+    const t = setTimeout(resolve, isRun(job) ? Number(job.data.plan.instructions) : 0);
     control.signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
   });
   await store.append(job.runId, 'work-done', { pid: process.pid });
