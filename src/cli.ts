@@ -7,6 +7,11 @@ import { engineList, positiveInteger } from './cli/parse-values.ts';
 import { runCommand } from './cli/run-command.ts';
 import { serveCommand } from './cli/serve-command.ts';
 import { runsList, runsShow } from './cli/runs-command.ts';
+import { replayRun } from './cli/replay-command.ts';
+import { publishRun } from './cli/publish-command.ts';
+import { appAccessFromEnvironment, hasAppCredentials } from './cli/app-credentials.ts';
+import { dataDirFrom, openStoredRun } from './cli/stored-run.ts';
+import { selectSandbox } from './sandbox/select-sandbox.ts';
 import { StoreError } from './jobs/sqlite-store.ts';
 import { parseSandboxChoice, SANDBOX_CHOICES, SandboxChoiceError } from './sandbox/select-sandbox.ts';
 import { UsageError } from './cli/usage-error.ts';
@@ -104,6 +109,36 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
     .argument('<run-id>', 'as listed by `fixloop runs`')
     .action(async (runId: string) => {
       await runsShow({ stdout: io.stdout }, runId);
+    });
+
+  program
+    .command('replay')
+    .description("Verify again, on a fresh clone, the patch an App run stored (FIXLOOP_DATA_DIR).")
+    .argument('<run-id>', 'as listed by `fixloop runs`')
+    .option('--sandbox <backend>', `isolation: ${SANDBOX_CHOICES.join(', ')}`)
+    .option('--no-setup-network', 'run the setup command without network access')
+    .action(async (runId: string, flags: { sandbox?: string; setupNetwork: boolean }) => {
+      const dataDir = dataDirFrom(process.env);
+      const { sandbox, warning } = selectSandbox(parseSandboxChoice(flags.sandbox ?? process.env.FIXLOOP_SANDBOX, flags.sandbox !== undefined ? '--sandbox' : 'FIXLOOP_SANDBOX'));
+      if (warning) io.stderr(`fixloop: warning: ${warning}\n`);
+      // A private repository on GitHub needs the App's token; a local or public one does not.
+      let auth;
+      if (hasAppCredentials(process.env)) {
+        const peek = await openStoredRun(dataDir, runId);
+        await peek.store.close();
+        auth = await (await appAccessFromEnvironment()).cloneAuthFor(peek.job.data);
+      }
+      const passed = await replayRun({ dataDir, runId, sandbox, setupNetwork: flags.setupNetwork, stdout: io.stdout, signal: controller.signal, ...(auth ? { auth } : {}) });
+      exitCode = passed ? EXIT.ok : EXIT.notFixed;
+    });
+
+  program
+    .command('publish')
+    .description('Publish again the verified patch of an App run whose publication failed (needs the App credentials).')
+    .argument('<run-id>', 'as listed by `fixloop runs`')
+    .action(async (runId: string) => {
+      const access = await appAccessFromEnvironment();
+      await publishRun({ dataDir: dataDirFrom(process.env), runId, forgeFor: (data) => access.forgeFor(data), stdout: io.stdout });
     });
 
   program

@@ -53,6 +53,15 @@ async function gitTopLevel(dir: string): Promise<string | null> {
   }
 }
 
+async function isBareRepository(dir: string): Promise<boolean> {
+  if (!existsSync(join(dir, 'HEAD')) || !existsSync(join(dir, 'objects'))) return false;
+  try {
+    return (await plainGit(dir, ['rev-parse', '--is-bare-repository'])).trim() === 'true';
+  } catch {
+    return false;
+  }
+}
+
 /** Copies a plain folder (or a sub-folder of a repository) into a new repository with one commit. */
 async function importFolder(source: string, target: string): Promise<void> {
   await mkdir(target, { recursive: true });
@@ -84,7 +93,10 @@ export async function createWorkspace(options: CreateWorkspaceOptions): Promise<
     if (!info?.isDirectory()) throw new WorkspaceError('REPO_NOT_FOUND', `repository \`${options.source}\` not found (no such directory)`);
     const source = await realpath(options.source);
     const top = await gitTopLevel(source);
-    if (top !== null && (await realpath(top)) === source) {
+    if (await isBareRepository(source)) {
+      // A bare repository (a local remote): cloned as it is, never imported as a folder of files.
+      cloneSource = source;
+    } else if (top !== null && (await realpath(top)) === source) {
       dirty = (await plainGit(source, ['status', '--porcelain', '--untracked-files=no'])).trim().length > 0;
       cloneSource = source;
     } else {

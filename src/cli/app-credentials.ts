@@ -1,0 +1,32 @@
+// The App's credentials for CLI commands that act on GitHub for a stored run (publish, replay of a
+// private repository): Probot's own environment (APP_ID, PRIVATE_KEY or PRIVATE_KEY_PATH, GHE_HOST).
+import { existsSync } from 'node:fs';
+import type { Forge } from '../github/forge.ts';
+import type { JobData } from '../jobs/run-store.ts';
+import type { CloneAuth } from '../triggers/fix-request.ts';
+import { UsageError } from './usage-error.ts';
+
+export interface AppAccess {
+  forgeFor(data: JobData): Promise<Forge>;
+  cloneAuthFor(data: JobData): Promise<CloneAuth>;
+}
+
+export function hasAppCredentials(env: NodeJS.ProcessEnv): boolean {
+  return Boolean(env.APP_ID && (env.PRIVATE_KEY || env.PRIVATE_KEY_PATH));
+}
+
+export async function appAccessFromEnvironment(env: NodeJS.ProcessEnv = process.env): Promise<AppAccess> {
+  if (existsSync('.env')) process.loadEnvFile('.env');
+  if (!hasAppCredentials(env)) throw new UsageError('this command acts as the GitHub App: set APP_ID and PRIVATE_KEY or PRIVATE_KEY_PATH (see .env.example)');
+  const [{ createProbot }, { createOctokitForge, gitAuthHeader }, { installationTokenFor }] = await Promise.all([import('probot'), import('../github/octokit-forge.ts'), import('../github/app-token.ts')]);
+  const probot = createProbot({ env });
+  const token = (data: JobData) => installationTokenFor(probot, data.installationId, data.repositoryId);
+  return {
+    async forgeFor(data) {
+      return createOctokitForge({ octokit: await probot.auth(data.installationId), owner: data.plan.owner, repo: data.plan.repo, installationToken: () => token(data) });
+    },
+    async cloneAuthFor(data) {
+      return gitAuthHeader(await token(data));
+    },
+  };
+}

@@ -1,0 +1,38 @@
+// `fixloop publish <id>`: publish again a run whose verified patch could not be published (a refused
+// push, GitHub down). The stored result and patch are used as they are: nothing is re-run.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Forge } from '../github/forge.ts';
+import { publishResult } from '../github/publish-result.ts';
+import { createStatusComment } from '../github/status-comment.ts';
+import type { JobData } from '../jobs/run-store.ts';
+import { openStoredRun, verifiedPatchOf } from './stored-run.ts';
+
+export interface PublishOptions {
+  dataDir: string;
+  runId: string;
+  /** The App's GitHub side for the run's repository (from the App's credentials). */
+  forgeFor: (data: JobData) => Promise<Forge>;
+  stdout: (text: string) => void;
+}
+
+export async function publishRun(options: PublishOptions): Promise<void> {
+  const run = await openStoredRun(options.dataDir, options.runId);
+  const scratch = await mkdtemp(join(tmpdir(), 'fixloop-publish-'));
+  try {
+    verifiedPatchOf(run);
+    const { data } = run.job;
+    const forge = await options.forgeFor(data);
+    const publication = await publishResult({ forge, plan: data.plan, config: data.config, result: run.result, tmpRoot: scratch });
+    if (!publication.pullRequest && publication.check.conclusion !== 'success') throw new Error(publication.status.replace(/\*\*/g, ''));
+    const status = createStatusComment(forge, data.plan.number, data.runId, () => undefined, data.statusCommentId);
+    await status.update(publication.status);
+    await status.flush();
+    await run.store.append(options.runId, 'published', { pullRequest: publication.pullRequest?.number ?? null });
+    options.stdout(`${publication.status.replace(/\*\*/g, '')}\n`);
+  } finally {
+    await run.store.close();
+    await rm(scratch, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,72 @@
+// `fixloop replay <id>`: the stored, verified patch of an App run, verified again from scratch on a
+// fresh clone: setup, the pristine suite as the baseline, the patch, the suite, the comparison.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runGate } from '../gate/run-gate.ts';
+import type { Sandbox } from '../sandbox/sandbox.ts';
+import type { CloneAuth } from '../triggers/fix-request.ts';
+import { replayPatch } from '../verify/replay-patch.ts';
+import { createWorkspace } from '../workspace/create-workspace.ts';
+import { createPathPolicy } from '../workspace/path-policy.ts';
+import { openStoredRun, verifiedPatchOf } from './stored-run.ts';
+
+export interface ReplayOptions {
+  dataDir: string;
+  runId: string;
+  sandbox: Sandbox;
+  setupNetwork: boolean;
+  auth?: CloneAuth;
+  stdout: (text: string) => void;
+  signal?: AbortSignal;
+}
+
+/** Returns whether the patch verified again. */
+export async function replayRun(options: ReplayOptions): Promise<boolean> {
+  const run = await openStoredRun(options.dataDir, options.runId);
+  const scratch = await mkdtemp(join(tmpdir(), 'fixloop-replay-'));
+  const signal = options.signal ?? new AbortController().signal;
+  try {
+    const patch = verifiedPatchOf(run);
+    const { plan, config } = run.job.data;
+    const policy = createPathPolicy(config.paths);
+    options.stdout(`Replaying run ${options.runId}: ${plan.cloneUrl} at ${run.result.repository.sha.slice(0, 12)}\n`);
+    const created = await createWorkspace({ source: plan.cloneUrl, ref: plan.ref, sha: run.result.repository.sha, tmpRoot: scratch, policy, ...(options.auth ? { auth: options.auth } : {}) });
+    const ws = created.workspace;
+    if (config.setup.command) {
+      const setup = await options.sandbox.run({ command: config.setup.command, cwd: ws.root, timeoutMs: config.setup.timeout * 1000, env: config.env, signal, network: options.setupNetwork });
+      if (setup.exitCode !== 0) throw new Error(`the setup command failed on the fresh clone (exit ${setup.exitCode ?? setup.signal})`);
+    }
+    const baseline = await runGate(options.sandbox, { command: config.test.command ?? '', cwd: ws.root, timeoutMs: config.test.timeout * 1000, env: config.env, signal, ...(config.test.report ? { reportFile: config.test.report } : {}) });
+    const verification = await replayPatch({
+      mirror: created.mirror,
+      baseSha: ws.baseSha,
+      patch,
+      changes: run.result.filesChanged,
+      baseline: baseline.report,
+      config,
+      policy,
+      sandbox: options.sandbox,
+      setupNetwork: options.setupNetwork,
+      scratchDir: scratch,
+      signal,
+      log: () => undefined,
+    });
+    const list = (ids: string[]) => (ids.length ? ids.join(', ') : 'none');
+    options.stdout(
+      [
+        `Baseline on the fresh clone: ${baseline.passed ? 'passing' : `${baseline.report.failed} failing of ${baseline.report.total}`}`,
+        `Patched: ${verification.gate?.passed ? 'passing' : 'failing'}; fail → pass: ${list(verification.failToPass)}; pass → fail: ${list(verification.passToFail)}`,
+        ...verification.findings.map((f) => `Finding: ${f.kind}: ${f.message}`),
+        verification.passed ? 'Verified again.' : 'NOT verified.',
+        '',
+      ].join('\n'),
+    );
+    await run.store.append(options.runId, 'replayed', { passed: verification.passed, failToPass: verification.failToPass.length, passToFail: verification.passToFail.length });
+    await ws.dispose();
+    return verification.passed;
+  } finally {
+    await run.store.close();
+    await rm(scratch, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,40 @@
+// A run of the App as the CLI finds it again: its job in the run store and its result on disk.
+import { readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { RunStore, StoredJob } from '../jobs/run-store.ts';
+import { openSqliteStore } from '../jobs/sqlite-store.ts';
+import type { RunResult } from '../report/run-result.ts';
+import { UsageError } from './usage-error.ts';
+
+export interface StoredRun {
+  store: RunStore;
+  job: StoredJob;
+  result: RunResult;
+}
+
+export function dataDirFrom(env: NodeJS.ProcessEnv, explicit?: string): string {
+  return resolve(explicit ?? env.FIXLOOP_DATA_DIR ?? '.fixloop');
+}
+
+/** Opens the store and reads the run's result; the caller closes `store`. */
+export async function openStoredRun(dataDir: string, runId: string): Promise<StoredRun> {
+  const store = await openSqliteStore(dataDir);
+  try {
+    const job = await store.get(runId);
+    if (!job) throw new UsageError(`no run \`${runId}\` in ${dataDir} (see \`fixloop runs\`)`);
+    if (!job.artifactsDir) throw new UsageError(`run \`${runId}\` has no result yet (${job.state})`);
+    const text = await readFile(join(job.artifactsDir, 'result.json'), 'utf8').catch(() => null);
+    if (text === null) throw new UsageError(`run \`${runId}\`: its result file ${join(job.artifactsDir, 'result.json')} is missing`);
+    return { store, job, result: JSON.parse(text) as RunResult };
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+}
+
+export function verifiedPatchOf(run: StoredRun): string {
+  if (run.result.status !== 'tests_green' || !run.result.patch.trim()) {
+    throw new UsageError(`run \`${run.job.runId}\` has no verified patch (its status is ${run.result.status})`);
+  }
+  return run.result.patch;
+}

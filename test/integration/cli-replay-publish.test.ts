@@ -1,0 +1,104 @@
+// `fixloop replay <id>` and `fixloop publish <id>` on a run the App stored: the verified patch is
+// verified again from scratch, or published again after a failed publication.
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { publishRun } from '../../src/cli/publish-command.ts';
+import type { Forge } from '../../src/github/forge.ts';
+import { openSqliteStore } from '../../src/jobs/sqlite-store.ts';
+import { runFix } from '../../src/loop/run-fix.ts';
+import { createProcessSandbox } from '../../src/sandbox/process-sandbox.ts';
+import { BUGGY_SHOP, FIXED_DISCOUNT } from '../fixtures/shop.ts';
+import { git, makeRepo } from '../support/git-fixture.ts';
+import { jobData } from '../support/job-data.ts';
+import { runCli } from '../support/run-cli.ts';
+
+let dir: string;
+let dataDir: string;
+let work: string;
+let bare: string;
+const RUN = 'mwtr-abc123';
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'fixloop-replay-'));
+  dataDir = join(dir, 'data');
+  work = await makeRepo(BUGGY_SHOP);
+  bare = join(dir, 'remote.git');
+  execFileSync('git', ['clone', '-q', '--bare', work, bare]);
+  // An App run that verified a fix, as the worker leaves it: a finished job and its artifacts.
+  const data = jobData(RUN, 'acme/shop#1');
+  data.plan = { ...data.plan, cloneUrl: bare, pushUrl: bare, title: 'No discount at 100' };
+  data.config = { ...data.config, test: { ...data.config.test, command: 'node --test' } };
+  data.statusCommentId = 42;
+  const artifactsDir = join(dataDir, 'runs', RUN);
+  const result = await runFix(
+    { runId: RUN, repository: { cloneUrl: bare, ref: 'main', sha: null, baseRef: null }, trigger: { kind: 'label', number: 1, deliveryId: 'd', actor: 'alice' }, goal: 'fix', hints: [], config: data.config },
+    { sandbox: createProcessSandbox(), artifactsRoot: join(dataDir, 'runs'), artifactsDir, tmpRoot: dir },
+  );
+  expect(result.status).toBe('tests_green');
+  const store = await openSqliteStore(dataDir);
+  await store.enqueue(data, 'alice', 'd');
+  await store.markReady(RUN, { statusCommentId: 42 });
+  await store.claim('w', 60_000);
+  await store.finish(RUN, 'w', 'done', 'verified, publication failed: push refused', artifactsDir);
+  await store.close();
+});
+
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+  await rm(work, { recursive: true, force: true });
+});
+
+describe('fixloop replay', () => {
+  it('verifies the stored patch again on a fresh clone and records it', async () => {
+    const run = await runCli(['replay', RUN], { cwd: dir, env: { FIXLOOP_DATA_DIR: dataDir, APP_ID: '' } });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('Baseline on the fresh clone: 1 failing of 3');
+    expect(run.stdout).toMatch(/fail → pass: .*the discount starts at 100/);
+    expect(run.stdout).toContain('Verified again.');
+    const store = await openSqliteStore(dataDir);
+    expect((await store.events(RUN)).at(-1)).toMatchObject({ kind: 'replayed', data: { passed: true } });
+    await store.close();
+  });
+
+  it('names a run without a verified patch', async () => {
+    const run = await runCli(['replay', 'nope'], { cwd: dir, env: { FIXLOOP_DATA_DIR: dataDir } });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('no run `nope`');
+  });
+});
+
+describe('fixloop publish', () => {
+  it('needs the App credentials, and says which', async () => {
+    const run = await runCli(['publish', RUN], { cwd: dir, env: { FIXLOOP_DATA_DIR: dataDir, APP_ID: '', PRIVATE_KEY: '', PRIVATE_KEY_PATH: '' } });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('set APP_ID and PRIVATE_KEY or PRIVATE_KEY_PATH');
+  });
+
+  it('pushes the stored patch, opens the pull request and updates the status comment', async () => {
+    const calls: string[] = [];
+    let body = '';
+    const forge = {
+      owner: 'acme',
+      repo: 'shop',
+      cloneAuth: async () => ({ header: 'Authorization: Basic dGVzdA==' }),
+      openPullRequest: async (pr: { head: string; body: string }) => (calls.push(`pr ${pr.head}`), (body = pr.body), { number: 9, htmlUrl: 'https://example.invalid/pull/9' }),
+      addLabels: async () => void calls.push('labels'),
+      updateComment: async (id: number) => void calls.push(`comment ${id}`),
+    } as unknown as Forge;
+    const out: string[] = [];
+    await publishRun({ dataDir, runId: RUN, forgeFor: async () => forge, stdout: (t) => out.push(t) });
+    const branch = /^pr (\S+)/.exec(calls[0] ?? '')?.[1] ?? '';
+    expect(branch).toMatch(/^fixloop\/1-/);
+    expect(git(bare, 'show', `${branch}:src/discount.js`)).toBe(FIXED_DISCOUNT);
+    expect(body).toContain('Fixes #1');
+    expect(body).toContain('✅ Verified fix');
+    expect(calls).toContain('comment 42');
+    expect(out.join('')).toContain('opened #9');
+    const store = await openSqliteStore(dataDir);
+    expect((await store.events(RUN)).at(-1)).toMatchObject({ kind: 'published', data: { pullRequest: 9 } });
+    await store.close();
+  });
+});
