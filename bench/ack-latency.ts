@@ -2,14 +2,16 @@
 // loopback to the real app (Probot's middleware, the durable queue on SQLite in a temp data dir), with
 // a fake GitHub API on loopback answering the calls the handler makes before it stores the job
 // (installation token, config, permission, reaction, status comment).
+// The load comes from another process (bench/lib/webhook-burst.ts), as GitHub's would.
 // Run: node bench/ack-latency.ts [--deliveries 1000] [--concurrency 100]
-import { createHmac, generateKeyPairSync } from 'node:crypto';
+import { execFile } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { createNodeMiddleware, Probot, ProbotOctokit } from 'probot';
 import { createApp } from '../src/app.ts';
@@ -48,7 +50,16 @@ const store = await openSqliteStore(dataDir);
 const queue = createDurableQueue({ store, concurrency: 1 });
 const inbox = createDurableQueue({ store, concurrency: 4, lane: 'event', pollMs: 50 });
 // Deliveries are stored and answered; handling them (and the runs) is not what is measured here.
-const options = { queue: { ...queue, start: async () => undefined }, inbox: { ...inbox, start: async () => undefined }, sandbox: createProcessSandbox(), artifactsRoot: join(dataDir, 'runs'), tmpRoot: dataDir, installationToken: async () => 'ghs_bench' };
+const acceptTimes: number[] = [];
+const timedAccept: typeof inbox.accept = async (event) => {
+  const t0 = performance.now();
+  try {
+    return await inbox.accept(event);
+  } finally {
+    acceptTimes.push(performance.now() - t0);
+  }
+};
+const options = { queue: { ...queue, start: async () => undefined }, inbox: { ...inbox, accept: timedAccept, start: async () => undefined }, sandbox: createProcessSandbox(), artifactsRoot: join(dataDir, 'runs'), tmpRoot: dataDir, installationToken: async () => 'ghs_bench' };
 const probot = new Probot({
   appId: 1,
   privateKey: generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs1', format: 'pem' }).toString(),
@@ -58,52 +69,35 @@ const probot = new Probot({
   Octokit: ProbotOctokit.defaults((o: Record<string, unknown>) => ({ ...o, throttle: { enabled: false }, retry: { enabled: false } })),
 });
 const middleware = await createNodeMiddleware(createApp(options), { probot });
-const server = createServer((req, res) => void middleware(req, res));
+// Server side: from the request's arrival to the end of its answer.
+const serverTimes: number[] = [];
+const server = createServer((req, res) => {
+  const t0 = performance.now();
+  res.on('finish', () => serverTimes.push(performance.now() - t0));
+  void middleware(req, res);
+});
 await new Promise<void>((resolve) => server.listen({ port: 0, host: '127.0.0.1', backlog: 4096 }, resolve));
 const hookUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/github/webhooks`;
 
-interface Example { action?: string; issue: { number: number; pull_request?: unknown }; comment: { body: string }; installation?: unknown }
-const examples = createRequire(import.meta.url)('@octokit/webhooks-examples/api.github.com/index.json') as Array<{ name: string; examples: Example[] }>;
-const template = examples.find((g) => g.name === 'issue_comment')?.examples.find((e) => e.action === 'created' && !e.issue.pull_request) as Example;
-
-function delivery(i: number): { body: string; id: string } {
-  const payload = structuredClone(template);
-  payload.installation = { id: 1 };
-  payload.issue.number = i + 1;
-  payload.comment.body = '/fix';
-  return { body: JSON.stringify(payload), id: `bench-${i}` };
-}
-
-async function post(i: number): Promise<number> {
-  const { body, id } = delivery(i);
-  const res = await fetch(hookUrl, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-github-event': 'issue_comment', 'x-github-delivery': id, 'x-hub-signature-256': `sha256=${createHmac('sha256', SECRET).update(body).digest('hex')}` },
-    body,
+const BURST = fileURLToPath(new URL('./lib/webhook-burst.ts', import.meta.url));
+/** Runs the load generator in its own process and returns each delivery's latency and status. */
+function burst(deliveries: number, concurrency: number, first: number): Promise<Array<{ ms: number; status: number }>> {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, [BURST, hookUrl, SECRET, String(deliveries), String(concurrency), String(first)], { maxBuffer: 64 * 1024 * 1024 }, (error, stdout) =>
+      error ? reject(error) : resolve(JSON.parse(stdout) as Array<{ ms: number; status: number }>),
+    );
   });
-  await res.text();
-  return res.status;
 }
 
 // Warm-up (JIT, connections), not counted: 100 deliveries one at a time.
-for (let i = 0; i < 100; i++) await post(DELIVERIES + i);
+await burst(100, 1, DELIVERIES);
+serverTimes.length = 0;
+acceptTimes.length = 0;
 
-const latencies: number[] = [];
-let failures = 0;
-let next = 0;
 const started = performance.now();
-await Promise.all(
-  Array.from({ length: CONCURRENCY }, async () => {
-    for (;;) {
-      const i = next++;
-      if (i >= DELIVERIES) return;
-      const t0 = performance.now();
-      const status = await post(i);
-      latencies.push(performance.now() - t0);
-      if (status >= 300) failures++;
-    }
-  }),
-);
+const results = await burst(DELIVERIES, CONCURRENCY, 0);
+const latencies = results.map((r) => r.ms);
+const failures = results.filter((r) => r.status >= 300).length;
 const wall = performance.now() - started;
 // Every delivery of the burst must be in the store (a second record of it is refused).
 let stored = 0;
@@ -111,6 +105,8 @@ for (let i = 0; i < DELIVERIES; i++) if (!(await store.recordDelivery(`bench-${i
 const fmt = (v: number | null) => (v === null ? '–' : `${v.toFixed(1)} ms`);
 console.log(`deliveries ${DELIVERIES}, concurrency ${CONCURRENCY}, failures ${failures}, deliveries stored before their answer ${stored}`);
 console.log(`ack latency: p50 ${fmt(median(latencies))}, p90 ${fmt(percentile(latencies, 90))}, p99 ${fmt(percentile(latencies, 99))}, max ${fmt(Math.max(...latencies))}; ${(DELIVERIES / (wall / 1000)).toFixed(0)} deliveries/s`);
+console.log(`server side (arrival to answer): p50 ${fmt(median(serverTimes))}, p99 ${fmt(percentile(serverTimes, 99))}, max ${fmt(Math.max(...serverTimes))}`);
+console.log(`of which storing the delivery: p50 ${fmt(median(acceptTimes))}, p99 ${fmt(percentile(acceptTimes, 99))}, max ${fmt(Math.max(...acceptTimes))}`);
 server.close();
 github.close();
 await store.close();
