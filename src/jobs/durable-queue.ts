@@ -101,7 +101,6 @@ export function createDurableQueue(options: DurableQueueOptions): JobQueue {
   };
 
   return {
-    firstDelivery: (id, event) => store.recordDelivery(id, event),
     async accept(event) {
       const fresh = await store.acceptEvent(event);
       if (fresh) {

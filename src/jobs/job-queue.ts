@@ -35,8 +35,6 @@ export class Cancelled extends Error {
 }
 
 export interface JobQueue {
-  /** True the first time a delivery id is seen: a redelivered webhook starts nothing new. */
-  firstDelivery(id: string, event: string): Promise<boolean>;
   /** Stores a webhook delivery for this (event-lane) queue's workers; false for a redelivery. */
   accept(event: EventData): Promise<boolean>;
   enqueue(data: JobData, actor: string | null, deliveryId: string | null): Promise<EnqueueOutcome>;
