@@ -67,8 +67,6 @@ const FAILED_CONCLUSIONS = new Set(['failure', 'timed_out']);
 export function createApp(options: AppOptions) {
   return (app: Probot): void => {
     const lastPlans: FixServiceDeps['lastPlans'] = new Map();
-    // Runs started by failing checks, per pull request and per fixloop branch (the loop guard).
-    const checkRuns = new Map<string, number>();
 
     const setup = (context: AnyContext) => {
       const { repository } = context.payload;
@@ -210,18 +208,17 @@ export function createApp(options: AppOptions) {
       if (!config?.triggers.failingChecks) return;
       const pr = await forge.pullRequest(run.pullRequests[0] ?? 0);
       if (pr.headSha !== run.headSha) return; // an older commit failed: the pull request has moved on.
-      const prKey = `${forge.owner}/${forge.repo}#${pr.number}`;
-      const ownBranch = pr.headRef.startsWith(config.pr.branchPrefix);
-      // Loop guard: fixloop's own branches get one reaction in all; other pull requests a few.
-      const guardKey = ownBranch ? `${forge.owner}/${forge.repo}@${pr.headRef}` : prKey;
-      const limit = ownBranch ? 1 : config.triggers.maxRunsPerPullRequest;
-      const used = checkRuns.get(guardKey) ?? 0;
+      const prKey = runKey({ owner: forge.owner, repo: forge.repo, number: pr.number });
+      // Loop guard, counted in the store (so it holds across restarts and processes): fixloop's own
+      // branches get one reaction in all; other pull requests a few.
+      const limit = pr.headRef.startsWith(config.pr.branchPrefix) ? 1 : config.triggers.maxRunsPerPullRequest;
+      const used = await options.queue.countRuns(prKey, 'check');
       if (used >= limit) {
-        context.log.info({ key: guardKey, used, limit }, 'failing check ignored: run limit reached');
+        context.log.info({ key: prKey, used, limit }, 'failing check ignored: run limit reached');
         return;
       }
       const plan = planForFailingCheck({ repository: context.payload.repository, pr, checkName: run.name, sha: run.headSha, actor: context.payload.sender?.login ?? null, deliveryId: context.id });
-      if ((await service.start(plan, config)) === 'started') checkRuns.set(guardKey, used + 1);
+      await service.start(plan, config);
     };
 
     on('check_suite.completed', async (context) => {

@@ -119,6 +119,7 @@ export function createDurableQueue(options: DurableQueueOptions): JobQueue {
       void pump();
     },
     status: (key) => store.active(key),
+    countRuns: (key, trigger) => store.countRuns(key, trigger),
     async cancel(key, by) {
       const info = await store.requestCancel(key, by);
       if (info) running.get(info.runId)?.abort(new Cancelled(by));

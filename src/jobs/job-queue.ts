@@ -41,6 +41,7 @@ export interface JobQueue {
   /** Makes a stored job claimable once its trigger has said so to the person who asked. */
   markReady(runId: string, patch: Partial<Pick<JobData, 'statusCommentId'>>): Promise<void>;
   status(key: string): Promise<JobInfo | null>;
+  countRuns(key: string, trigger: string): Promise<number>;
   /** Asks the active job of `key` to stop; a job running in this process stops at once. */
   cancel(key: string, by: string): Promise<JobInfo | null>;
   /** Starts claiming. Jobs left by a crashed process are queued again, or handed to `onAbandoned`. */

@@ -92,6 +92,8 @@ export interface RunStore {
   requestCancel(key: string, by: string): Promise<JobInfo | null>;
   active(key: string): Promise<JobInfo | null>;
   get(runId: string): Promise<StoredJob | null>;
+  /** How many runs an issue or pull request has had from one kind of trigger (the failing-check loop guard). */
+  countRuns(key: string, trigger: string): Promise<number>;
   /** Recent runs (the run lane). */
   list(limit: number): Promise<JobInfo[]>;
   /** The audit trail: append-only. */
