@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bwrapArgs, sandboxPath } from '../../src/sandbox/bwrap-args.ts';
 import { bwrapWorks, createBwrapSandbox } from '../../src/sandbox/bwrap-sandbox.ts';
@@ -94,8 +94,11 @@ describe.runIf(bwrapWorks())('inside the bwrap sandbox', () => {
     const r = await sandbox.run({ command: `cat in.txt; echo made > new.txt; echo out > ${out}/o.txt; (echo x > /usr/x) 2>&1; echo "VISIBLE=$(ls ${join(ws, '..')} | tr '\\n' ' ')"`, cwd: ws, timeoutMs: 10_000, mounts: [{ path: out, writable: true }] });
     expect(r.output).toContain('inside');
     expect(r.output).toMatch(/Read-only file system/);
-    // Of the host's /tmp, only the workspace and the mount exist inside (and the private HOME).
-    expect(/VISIBLE=(.*)/.exec(r.output)?.[1]?.trim().split(' ').sort()).toEqual([basename(out), basename(ws), 'home'].sort());
+    // Of the host's /tmp, only the workspace and the mount exist inside, the private HOME, and the way
+    // to Node's own folder when fixloop itself lives under /tmp (a fresh clone there, say).
+    const nodeUnderTmp = /^\/tmp\/([^/]+)/.exec(dirname(process.execPath))?.[1];
+    const expected = [basename(out), basename(ws), 'home', ...(nodeUnderTmp ? [nodeUnderTmp] : [])];
+    expect(/VISIBLE=(.*)/.exec(r.output)?.[1]?.trim().split(' ').sort()).toEqual(expected.sort());
     expect(await readFile(join(ws, 'new.txt'), 'utf8')).toBe('made\n');
     expect(await readFile(join(out, 'o.txt'), 'utf8')).toBe('out\n');
   });
