@@ -1,7 +1,7 @@
 // `fixloop serve` as an operator starts it: Probot's environment, a real HTTP server, signed webhooks.
 import { spawn } from 'node:child_process';
 import { createHmac, generateKeyPairSync } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,6 +37,18 @@ describe('fixloop serve', () => {
     const result = await runCli(['serve'], { cwd: dir, env: { APP_ID: '1', PRIVATE_KEY_PATH: join(dir, 'missing.pem'), WEBHOOK_SECRET: 's' } });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('PRIVATE_KEY_PATH: no such file');
+  });
+
+  it('stops with a message naming FIXLOOP_DATA_DIR when the run store is corrupt, not a crash loop', async () => {
+    const data = join(dir, 'data');
+    await mkdir(data);
+    await writeFile(join(data, 'fixloop.db'), 'not a database, just some text'.repeat(40));
+    const key = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
+    const result = await runCli(['serve'], { cwd: dir, env: { APP_ID: '1', PRIVATE_KEY: key, WEBHOOK_SECRET: 's', PORT: String(await freePort()), FIXLOOP_DATA_DIR: data } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('FIXLOOP_DATA_DIR: the run store');
+    expect(result.stderr).toContain('Move it aside');
+    expect(result.stderr).not.toMatch(/\.ts:\d+/);
   });
 
   it('serves signed webhooks and rejects unsigned ones', async () => {
