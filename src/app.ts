@@ -3,7 +3,7 @@
 import { Context, type Probot } from 'probot';
 import type { Logger } from 'pino';
 import type { RepoConfig } from './config/schema.ts';
-import { createFixService, type FixServiceDeps } from './github/fix-service.ts';
+import { createFixService } from './github/fix-service.ts';
 import type { Forge } from './github/forge.ts';
 import { loadRepoConfig } from './github/load-repo-config.ts';
 import { abandonedMessage, configErrorMessage, statusAnswer } from './github/messages.ts';
@@ -66,8 +66,6 @@ const FAILED_CONCLUSIONS = new Set(['failure', 'timed_out']);
 
 export function createApp(options: AppOptions) {
   return (app: Probot): void => {
-    const lastPlans: FixServiceDeps['lastPlans'] = new Map();
-
     const setup = (context: AnyContext) => {
       const { repository } = context.payload;
       const installationId = context.payload.installation?.id ?? 0;
@@ -77,7 +75,7 @@ export function createApp(options: AppOptions) {
         repo: repository.name,
         installationToken: () => options.installationToken(app, installationId, repository.id),
       });
-      const service = createFixService(forge, context.log as unknown as Logger, { installationId, repositoryId: repository.id }, { queue: options.queue, lastPlans });
+      const service = createFixService(forge, context.log as unknown as Logger, { installationId, repositoryId: repository.id }, { queue: options.queue });
       return { forge, service };
     };
 
@@ -178,7 +176,8 @@ export function createApp(options: AppOptions) {
         case 'fix':
         case 'retry': {
           if (!(await service.mayAsk(actor, number, config))) return;
-          const instructions = command.kind === 'retry' ? (lastPlans.get(key)?.instructions ?? '') : command.instructions;
+          // `retry` repeats the last run's instructions, as stored: it survives restarts.
+          const instructions = command.kind === 'retry' ? ((await options.queue.lastRun(key))?.data.plan.instructions ?? '') : command.instructions;
           const base = { repository: payload.repository, actor, deliveryId: context.id, instructions, commentId: payload.comment.id };
           const plan = payload.issue.pull_request
             ? planForPullRequest({ ...base, pr: await forge.pullRequest(number), kind: 'command', branchPrefix: config.pr.branchPrefix })

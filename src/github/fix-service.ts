@@ -12,8 +12,6 @@ import { createStatusComment } from './status-comment.ts';
 
 export interface FixServiceDeps {
   queue: JobQueue;
-  /** The last plan per issue or pull request, for `/fix retry`. */
-  lastPlans: Map<string, RunPlan>;
 }
 
 /** Where the installation token for a run comes from, kept with the job. */
@@ -59,7 +57,6 @@ export function createFixService(forge: Forge, log: Logger, installation: Instal
       const status = createStatusComment(forge, plan.number, runId, (error) => log.warn({ runId, err: String(error) }, 'status comment not updated'));
       await status.update(queuedMessage(runId, plan.actor, plan.instructions));
       await deps.queue.markReady(runId, { statusCommentId: status.id() });
-      deps.lastPlans.set(key, plan);
       log.info({ runId, repo: `${plan.owner}/${plan.repo}`, number: plan.number, kind: plan.kind, actor: plan.actor, delivery: plan.deliveryId }, 'run queued');
       return 'started';
     },

@@ -120,6 +120,7 @@ export function createDurableQueue(options: DurableQueueOptions): JobQueue {
     },
     status: (key) => store.active(key),
     countRuns: (key, trigger) => store.countRuns(key, trigger),
+    lastRun: (key) => store.lastRun(key),
     async cancel(key, by) {
       const info = await store.requestCancel(key, by);
       if (info) running.get(info.runId)?.abort(new Cancelled(by));

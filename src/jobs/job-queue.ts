@@ -1,7 +1,7 @@
 // The job queue port (DESIGN.md §1.2, §4): a trigger stores its job before the webhook is answered;
 // workers claim jobs with a lease, heartbeat, and end them done, failed or cancelled. The durable
 // queue over a RunStore implements it (durable-queue.ts).
-import type { AnyStoredJob, EnqueueOutcome, EventData, JobData, JobInfo } from './run-store.ts';
+import type { AnyStoredJob, EnqueueOutcome, EventData, JobData, JobInfo, StoredJob } from './run-store.ts';
 
 export interface JobControl {
   signal: AbortSignal;
@@ -42,6 +42,7 @@ export interface JobQueue {
   markReady(runId: string, patch: Partial<Pick<JobData, 'statusCommentId'>>): Promise<void>;
   status(key: string): Promise<JobInfo | null>;
   countRuns(key: string, trigger: string): Promise<number>;
+  lastRun(key: string): Promise<StoredJob | null>;
   /** Asks the active job of `key` to stop; a job running in this process stops at once. */
   cancel(key: string, by: string): Promise<JobInfo | null>;
   /** Starts claiming. Jobs left by a crashed process are queued again, or handed to `onAbandoned`. */

@@ -94,6 +94,8 @@ export interface RunStore {
   get(runId: string): Promise<StoredJob | null>;
   /** How many runs an issue or pull request has had from one kind of trigger (the failing-check loop guard). */
   countRuns(key: string, trigger: string): Promise<number>;
+  /** The most recent run of an issue or pull request, whatever its state (for `/fix retry`). */
+  lastRun(key: string): Promise<StoredJob | null>;
   /** Recent runs (the run lane). */
   list(limit: number): Promise<JobInfo[]>;
   /** The audit trail: append-only. */

@@ -151,6 +151,7 @@ export async function openSqliteStore(dataDir: string | null): Promise<RunStore>
     cancel: db.prepare(`UPDATE jobs SET cancel_requested_by = ? WHERE key = ? AND state IN (${active}) RETURNING *`),
     get: db.prepare('SELECT * FROM jobs WHERE run_id = ?'),
     list: db.prepare(`SELECT * FROM jobs WHERE lane = 'run' ORDER BY enqueued_at DESC, rowid DESC LIMIT ?`),
+    lastRun: db.prepare(`SELECT * FROM jobs WHERE lane = 'run' AND key = ? ORDER BY enqueued_at DESC, rowid DESC LIMIT 1`),
     countRuns: db.prepare(`SELECT count(*) AS n FROM jobs WHERE lane = 'run' AND key = ? AND json_extract(data, '$.plan.kind') = ?`),
     insertEvent: db.prepare(`INSERT INTO jobs (run_id, key, state, data, lane, delivery_id, enqueued_at) VALUES (?, ?, 'queued', ?, 'event', ?, ?)`),
     append: db.prepare('INSERT INTO events (run_id, at, kind, data) VALUES (?, ?, ?, ?)'),
@@ -244,6 +245,10 @@ export async function openSqliteStore(dataDir: string | null): Promise<RunStore>
     },
     async get(runId) {
       const row = q.get.get(runId) as Row | undefined;
+      return row ? stored(row) : null;
+    },
+    async lastRun(key) {
+      const row = q.lastRun.get(key) as Row | undefined;
       return row ? stored(row) : null;
     },
     async countRuns(key, trigger) {

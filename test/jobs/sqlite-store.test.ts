@@ -35,6 +35,25 @@ describe('the SQLite run store', () => {
     await store.close();
   });
 
+  it('finds the last run of an issue (for /fix retry) and counts runs by trigger (the loop guard)', async () => {
+    const store = await openSqliteStore(dir);
+    const first = jobData('run-1');
+    first.plan.instructions = 'round half up';
+    await store.enqueue(first, 'alice', 'd1');
+    await store.markReady('run-1', {});
+    await store.claim('w', 1000);
+    await store.finish('run-1', 'w', 'done', 'ok');
+    const second = jobData('run-2');
+    second.plan = { ...second.plan, kind: 'check' };
+    await store.enqueue(second, null, 'd2');
+    expect((await store.lastRun('acme/shop#1'))?.runId).toBe('run-2');
+    expect(await store.countRuns('acme/shop#1', 'check')).toBe(1);
+    expect(await store.countRuns('acme/shop#1', 'label')).toBe(1);
+    expect(await store.countRuns('acme/shop#2', 'check')).toBe(0);
+    expect(await store.lastRun('acme/shop#9')).toBeNull();
+    await store.close();
+  });
+
   it('records a delivery once', async () => {
     const store = await openSqliteStore(dir);
     expect(await store.recordDelivery('abc', 'issues')).toBe(true);
