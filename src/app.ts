@@ -6,31 +6,20 @@ import type { RepoConfig } from './config/schema.ts';
 import { createFixService } from './github/fix-service.ts';
 import type { Forge } from './github/forge.ts';
 import { loadRepoConfig } from './github/load-repo-config.ts';
-import { abandonedMessage, configErrorMessage, statusAnswer } from './github/messages.ts';
+import { configErrorMessage, statusAnswer } from './github/messages.ts';
 import { createOctokitForge } from './github/octokit-forge.ts';
-import { runJob } from './github/run-job.ts';
-import { createStatusComment } from './github/status-comment.ts';
+import { createRunRunner, type RunRunnerOptions } from './github/run-runner.ts';
 import type { JobQueue, JobRunner } from './jobs/job-queue.ts';
-import { isRun, type AnyStoredJob, type EventData, type JobData } from './jobs/run-store.ts';
-import type { RunFixDeps } from './loop/run-fix.ts';
-import type { Sandbox } from './sandbox/sandbox.ts';
+import type { EventData } from './jobs/run-store.ts';
 import { planForFailingCheck, planForIssue, planForPullRequest } from './triggers/github-events.ts';
 import { runKey } from './triggers/run-plan.ts';
 import { helpText, parseSlashCommand } from './triggers/slash-command.ts';
 
-export interface AppOptions {
+export interface AppOptions extends RunRunnerOptions {
   /** Fix runs (long). */
   queue: JobQueue;
   /** Webhook deliveries, stored before they are answered and handled by their own workers (quick). */
   inbox: JobQueue;
-  sandbox: Sandbox;
-  artifactsRoot: string;
-  tmpRoot: string;
-  createEngines?: RunFixDeps['createEngines'];
-  /** Setup commands may reach the network (the operator's choice; tests never may). */
-  setupNetwork?: boolean;
-  /** A fresh installation token for git, limited to one repository's contents. */
-  installationToken(app: Probot, installationId: number, repositoryId: number): Promise<string>;
   /** fixloop's own app id: its own check suites never trigger a run. */
   appId?: number;
 }
@@ -79,28 +68,7 @@ export function createApp(options: AppOptions) {
       return { forge, service };
     };
 
-    /** A job's GitHub side, rebuilt from what was stored: it may run in another process or after a restart. */
-    const forgeFor = async (data: JobData) =>
-      createOctokitForge({
-        octokit: await app.auth(data.installationId),
-        owner: data.plan.owner,
-        repo: data.plan.repo,
-        installationToken: () => options.installationToken(app, data.installationId, data.repositoryId),
-      });
-    const runner: JobRunner = async (job, control) => {
-      if (!isRun(job)) throw new Error(`not a run: ${job.runId}`);
-      const { data } = job;
-      const forge = await forgeFor(data);
-      const log = app.log.child({ runId: data.runId });
-      const status = createStatusComment(forge, data.plan.number, data.runId, (error) => log.warn({ err: String(error) }, 'status comment not updated'), data.statusCommentId);
-      return runJob(data, { forge, status, log, sandbox: options.sandbox, artifactsRoot: options.artifactsRoot, tmpRoot: options.tmpRoot, setupNetwork: options.setupNetwork === true, ...(options.createEngines ? { createEngines: options.createEngines } : {}) }, control);
-    };
-    const onAbandoned = async (job: AnyStoredJob) => {
-      if (!isRun(job)) return;
-      const forge = await forgeFor(job.data);
-      const status = createStatusComment(forge, job.data.plan.number, job.data.runId, () => undefined, job.data.statusCommentId);
-      await status.update(abandonedMessage(job.data.runId, job.outcome ?? 'its worker stopped', job.data.config.triggers.command));
-    };
+    const { runner, onAbandoned } = createRunRunner(app, options);
     options.queue.start(runner, onAbandoned).catch((error: unknown) => app.log.error({ err: String(error) }, 'the job queue did not start'));
 
     // The handlers, run by the inbox's workers with a Context rebuilt from the stored delivery.

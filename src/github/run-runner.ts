@@ -1,0 +1,48 @@
+// The run lane's worker for the App: everything rebuilt from the stored job (it may run in another
+// process, or after a restart): the installation's Octokit, the forge, the status comment by its id.
+import type { Probot } from 'probot';
+import type { JobRunner } from '../jobs/job-queue.ts';
+import { isRun, type AnyStoredJob, type JobData } from '../jobs/run-store.ts';
+import type { RunFixDeps } from '../loop/run-fix.ts';
+import type { Sandbox } from '../sandbox/sandbox.ts';
+import type { Forge } from './forge.ts';
+import { abandonedMessage } from './messages.ts';
+import { createOctokitForge } from './octokit-forge.ts';
+import { runJob } from './run-job.ts';
+import { createStatusComment } from './status-comment.ts';
+
+export interface RunRunnerOptions {
+  sandbox: Sandbox;
+  artifactsRoot: string;
+  tmpRoot: string;
+  setupNetwork?: boolean;
+  createEngines?: RunFixDeps['createEngines'];
+  installationToken(app: Probot, installationId: number, repositoryId: number): Promise<string>;
+}
+
+export function createRunRunner(app: Probot, options: RunRunnerOptions): { runner: JobRunner; onAbandoned: (job: AnyStoredJob) => Promise<void> } {
+  const forgeFor = async (data: JobData): Promise<Forge> =>
+    createOctokitForge({
+      octokit: await app.auth(data.installationId),
+      owner: data.plan.owner,
+      repo: data.plan.repo,
+      installationToken: () => options.installationToken(app, data.installationId, data.repositoryId),
+    });
+  return {
+    async runner(job, control) {
+      if (!isRun(job)) throw new Error(`not a run: ${job.runId}`);
+      const { data } = job;
+      const forge = await forgeFor(data);
+      const log = app.log.child({ runId: data.runId });
+      const status = createStatusComment(forge, data.plan.number, data.runId, (error) => log.warn({ err: String(error) }, 'status comment not updated'), data.statusCommentId);
+      return runJob(data, { forge, status, log, sandbox: options.sandbox, artifactsRoot: options.artifactsRoot, tmpRoot: options.tmpRoot, setupNetwork: options.setupNetwork === true, ...(options.createEngines ? { createEngines: options.createEngines } : {}) }, control);
+    },
+    /** A run given up after its worker died too often: the person who asked is told. */
+    async onAbandoned(job) {
+      if (!isRun(job)) return;
+      const forge = await forgeFor(job.data);
+      const status = createStatusComment(forge, job.data.plan.number, job.data.runId, () => undefined, job.data.statusCommentId);
+      await status.update(abandonedMessage(job.data.runId, job.outcome ?? 'its worker stopped', job.data.config.triggers.command));
+    },
+  };
+}
