@@ -21,6 +21,10 @@ export interface AppEnvironment {
 export async function appOptionsFromEnvironment(env: NodeJS.ProcessEnv, onJobError: (error: unknown) => void): Promise<AppEnvironment> {
   const dataDir = resolve(env.FIXLOOP_DATA_DIR ?? '.fixloop');
   const concurrency = Number(env.FIXLOOP_CONCURRENCY ?? '1');
+  const leaseSeconds = Number(env.FIXLOOP_LEASE_SECONDS ?? '30');
+  if (!Number.isFinite(leaseSeconds) || leaseSeconds < 1) {
+    throw new AppSettingsError('BAD_SETTING', `FIXLOOP_LEASE_SECONDS must be a number of seconds, at least 1 (got \`${env.FIXLOOP_LEASE_SECONDS}\`)`);
+  }
   if (!Number.isInteger(concurrency) || concurrency < 1) {
     throw new AppSettingsError('BAD_SETTING', `FIXLOOP_CONCURRENCY must be a positive integer (got \`${env.FIXLOOP_CONCURRENCY}\`)`);
   }
@@ -40,7 +44,7 @@ export async function appOptionsFromEnvironment(env: NodeJS.ProcessEnv, onJobErr
   // Runs, deliveries and the audit trail live in the data directory: a restart loses nothing.
   const store = await openSqliteStore(dataDir);
   const options: AppOptions = {
-    queue: createDurableQueue({ store, concurrency, onError: onJobError }),
+    queue: createDurableQueue({ store, concurrency, leaseMs: leaseSeconds * 1000, onError: onJobError }),
     // Deliveries are handled apart from runs, a few at once, so a reply never waits behind a run.
     inbox: createDurableQueue({ store, concurrency: 4, lane: 'event', leaseMs: 60_000, pollMs: 200, onError: onJobError }),
     sandbox: selected.sandbox,

@@ -1,0 +1,45 @@
+// A stand-in for a GitHub Enterprise Server API on loopback, for tests where the app runs in a child
+// process (nock cannot reach there): it answers the calls a run makes and records them. Requests are
+// not checked against the OpenAPI description here; the in-process tests do that.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface FakeGitHub {
+  /** What GHE_HOST should be (127.0.0.1:port); GHE_PROTOCOL=http. */
+  host: string;
+  requests: Array<{ method: string; path: string; body: unknown }>;
+  close(): Promise<void>;
+}
+
+export async function startFakeGitHub(options: { token: string; config: string }): Promise<FakeGitHub> {
+  const requests: FakeGitHub['requests'] = [];
+  let ids = 1000;
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    let raw = '';
+    req.on('data', (d: Buffer) => (raw += d.toString()));
+    req.on('end', () => {
+      const path = (req.url ?? '').replace(/^\/api\/v3/, '');
+      let body: unknown = raw;
+      try {
+        body = raw ? JSON.parse(raw) : null;
+      } catch {
+        // Not JSON: kept as text.
+      }
+      requests.push({ method: req.method ?? 'GET', path, body });
+      const json = (status: number, data: unknown) => res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(data));
+      if (path.includes('/access_tokens')) return json(201, { token: options.token, expires_at: new Date(Date.now() + 3_600_000).toISOString() });
+      if (path.includes('/contents/')) return res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(options.config);
+      if (path.includes('/permission')) return json(200, { permission: 'admin', role_name: 'admin' });
+      if (req.method === 'GET' && path.includes('/comments')) return json(200, []);
+      if (req.method === 'POST' && path.endsWith('/pulls')) return json(201, { number: 77, html_url: 'http://example.invalid/pull/77' });
+      if (path.includes('/check-runs') || path.includes('/comments') || path.includes('/labels') || path.includes('/reactions')) return json(req.method === 'POST' ? 201 : 200, { id: ++ids });
+      return json(404, { message: 'Not Found' });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    host: `127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
