@@ -7,6 +7,7 @@ import type { AppOptions } from './app.ts';
 import { installationTokenFor } from './github/app-token.ts';
 import { createDurableQueue } from './jobs/durable-queue.ts';
 import { openSqliteStore } from './jobs/sqlite-store.ts';
+import { openPostgresStore } from './jobs/postgres-store.ts';
 import { parseSandboxChoice, selectSandbox } from './sandbox/select-sandbox.ts';
 import { CodedError } from './coded-error.ts';
 
@@ -41,12 +42,15 @@ export async function appOptionsFromEnvironment(env: NodeJS.ProcessEnv, onJobErr
   } catch (error) {
     throw new AppSettingsError('BAD_SETTING', (error as Error).message);
   }
-  // Runs, deliveries and the audit trail live in the data directory: a restart loses nothing.
-  const store = await openSqliteStore(dataDir);
+  // Runs, deliveries and the audit trail live in the data directory (a restart loses nothing), or in
+  // PostgreSQL when several machines share them (DATABASE_URL).
+  const store = env.DATABASE_URL ? await openPostgresStore(env.DATABASE_URL) : await openSqliteStore(dataDir);
   const options: AppOptions = {
     queue: createDurableQueue({ store, concurrency, leaseMs: leaseSeconds * 1000, onError: onJobError }),
     // Deliveries are handled apart from runs, a few at once, so a reply never waits behind a run.
     inbox: createDurableQueue({ store, concurrency: 4, lane: 'event', leaseMs: 60_000, pollMs: 200, onError: onJobError }),
+    // FIXLOOP_WORKERS=0: this process only stores deliveries; `fixloop worker` processes handle them.
+    runWorkers: env.FIXLOOP_WORKERS !== '0',
     sandbox: selected.sandbox,
     // Setup (e.g. `npm ci`) reaches the network only when the operator says so; tests never do.
     setupNetwork: /^(1|true|yes)$/i.test(env.FIXLOOP_SETUP_NETWORK ?? ''),

@@ -20,6 +20,8 @@ export interface AppOptions extends RunRunnerOptions {
   queue: JobQueue;
   /** Webhook deliveries, stored before they are answered and handled by their own workers (quick). */
   inbox: JobQueue;
+  /** Whether this process handles deliveries and runs (false: a web process that only stores them). */
+  runWorkers?: boolean;
   /** fixloop's own app id: its own check suites never trigger a run. */
   appId?: number;
 }
@@ -69,7 +71,7 @@ export function createApp(options: AppOptions) {
     };
 
     const { runner, onAbandoned } = createRunRunner(app, options);
-    options.queue.start(runner, onAbandoned).catch((error: unknown) => app.log.error({ err: String(error) }, 'the job queue did not start'));
+    if (options.runWorkers !== false) options.queue.start(runner, onAbandoned).catch((error: unknown) => app.log.error({ err: String(error) }, 'the job queue did not start'));
 
     // The handlers, run by the inbox's workers with a Context rebuilt from the stored delivery.
     const handlers = new Map<HandledEvent, (context: AnyContext) => Promise<void>>();
@@ -93,7 +95,7 @@ export function createApp(options: AppOptions) {
       await handler(context);
       return { state: 'done', outcome: 'handled' };
     };
-    options.inbox.start(handleEvent).catch((error: unknown) => app.log.error({ err: String(error) }, 'the webhook inbox did not start'));
+    if (options.runWorkers !== false) options.inbox.start(handleEvent).catch((error: unknown) => app.log.error({ err: String(error) }, 'the webhook inbox did not start'));
 
     /** Config, or one reply naming the key and the reason (only when the event was clearly for fixloop). */
     const configFor = async (context: AnyContext, forge: Forge, replyTo: number | null): Promise<RepoConfig | null> => {

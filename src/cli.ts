@@ -13,6 +13,8 @@ import { appAccessFromEnvironment, hasAppCredentials } from './cli/app-credentia
 import { dataDirFrom, openStoredRun } from './cli/stored-run.ts';
 import { selectSandbox } from './sandbox/select-sandbox.ts';
 import { StoreError } from './jobs/sqlite-store.ts';
+import { PostgresStoreError } from './jobs/postgres-store.ts';
+import { workerCommand } from './cli/worker-command.ts';
 import { parseSandboxChoice, SANDBOX_CHOICES, SandboxChoiceError } from './sandbox/select-sandbox.ts';
 import { UsageError } from './cli/usage-error.ts';
 import type { ConfigOverrides } from './config/apply-overrides.ts';
@@ -142,6 +144,15 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
     });
 
   program
+    .command('worker')
+    .description('Handle deliveries and runs from the shared run store (DATABASE_URL), with no web server; scale out with several.')
+    .action(async () => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      await workerCommand();
+    });
+
+  program
     .command('serve')
     .description('Start the GitHub App (Probot). Settings come from the environment or .env: APP_ID, PRIVATE_KEY or PRIVATE_KEY_PATH, WEBHOOK_SECRET, PORT, GHE_HOST, FIXLOOP_DATA_DIR, FIXLOOP_CONCURRENCY.')
     .action(async () => {
@@ -181,7 +192,7 @@ function reportError(error: unknown, io: CliIo): number {
     io.stderr(`fixloop: ${message}\nRun \`fixloop --help\` for usage.\n`);
     return EXIT.usage;
   }
-  if (error instanceof UsageError || error instanceof ConfigError || error instanceof SandboxChoiceError || error instanceof StoreError || USER_ERROR_CODES.has(errorCode(error))) {
+  if (error instanceof UsageError || error instanceof ConfigError || error instanceof SandboxChoiceError || error instanceof StoreError || error instanceof PostgresStoreError || USER_ERROR_CODES.has(errorCode(error))) {
     io.stderr(`fixloop: ${describeError(error)}\n`);
     return EXIT.usage;
   }

@@ -149,7 +149,7 @@ export async function openSqliteStore(dataDir: string | null): Promise<RunStore>
     abandon: db.prepare(`UPDATE jobs SET state = 'failed', outcome = ?, finished_at = ?, lease_owner = NULL, lease_until = NULL WHERE run_id = ? AND state = 'running' AND lease_until < ?`),
     stalePending: db.prepare(`UPDATE jobs SET state = 'queued' WHERE state = 'pending' AND enqueued_at < ? RETURNING *`),
     cancel: db.prepare(`UPDATE jobs SET cancel_requested_by = ? WHERE key = ? AND state IN (${active}) RETURNING *`),
-    get: db.prepare('SELECT * FROM jobs WHERE run_id = ?'),
+    get: db.prepare(`SELECT * FROM jobs WHERE run_id = ? AND lane = 'run'`),
     list: db.prepare(`SELECT * FROM jobs WHERE lane = 'run' ORDER BY enqueued_at DESC, rowid DESC LIMIT ?`),
     lastRun: db.prepare(`SELECT * FROM jobs WHERE lane = 'run' AND key = ? ORDER BY enqueued_at DESC, rowid DESC LIMIT 1`),
     countRuns: db.prepare(`SELECT count(*) AS n FROM jobs WHERE lane = 'run' AND key = ? AND json_extract(data, '$.plan.kind') = ?`),

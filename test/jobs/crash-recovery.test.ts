@@ -5,28 +5,38 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openPostgresStore } from '../../src/jobs/postgres-store.ts';
 import type { RunStore } from '../../src/jobs/run-store.ts';
 import { openSqliteStore } from '../../src/jobs/sqlite-store.ts';
 import { jobData } from '../support/job-data.ts';
 
 const WORKER = fileURLToPath(new URL('../support/queue-worker.ts', import.meta.url));
 let dir: string;
+/** Where the workers find the store: a data directory, or a PostgreSQL URL. */
+let location: string;
 let store: RunStore;
+let schema: string | null = null;
 const children: ChildProcess[] = [];
+const pgUrl = process.env.FIXLOOP_TEST_DATABASE_URL;
 
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'fixloop-crash-'));
-  store = await openSqliteStore(dir);
-});
 afterEach(async () => {
   for (const child of children.splice(0)) child.kill('SIGKILL');
   await store.close();
   await rm(dir, { recursive: true, force: true });
+  if (schema) {
+    const admin = new pg.Client({ connectionString: pgUrl });
+    await admin.connect();
+    await admin.query(`DROP SCHEMA ${schema} CASCADE`);
+    await admin.end();
+    schema = null;
+  }
 });
 
 function worker(leaseMs = 300): { child: ChildProcess; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, [WORKER, dir, String(leaseMs)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [WORKER, location, String(leaseMs)], { stdio: ['ignore', 'pipe', 'inherit'] });
   children.push(child);
   return { child, exited: new Promise((resolve) => child.on('exit', (code) => resolve(code))) };
 }
@@ -60,7 +70,35 @@ async function expectEachDoneOnce(ids: string[]): Promise<void> {
   }
 }
 
-describe('durable runs across crashes', () => {
+const backends: Array<{ name: string; enabled: boolean; setup: () => Promise<void> }> = [
+  {
+    name: 'the embedded SQLite store, shared by processes on one machine',
+    enabled: true,
+    setup: async () => {
+      dir = await mkdtemp(join(tmpdir(), 'fixloop-crash-'));
+      location = dir;
+      store = await openSqliteStore(dir);
+    },
+  },
+  {
+    name: 'the PostgreSQL store, shared by workers anywhere',
+    enabled: Boolean(pgUrl),
+    setup: async () => {
+      dir = await mkdtemp(join(tmpdir(), 'fixloop-crash-'));
+      schema = `t_${randomBytes(6).toString('hex')}`;
+      const admin = new pg.Client({ connectionString: pgUrl });
+      await admin.connect();
+      await admin.query(`CREATE SCHEMA ${schema}`);
+      await admin.end();
+      location = `${pgUrl}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+      store = await openPostgresStore(location);
+    },
+  },
+];
+
+for (const backend of backends) describe.runIf(backend.enabled)(`durable runs across crashes, on ${backend.name}`, () => {
+  beforeEach(backend.setup);
+
   it('a job whose worker is killed with SIGKILL mid-run completes after a restart, none lost', async () => {
     const ids = await enqueue(5, 400);
     const first = worker();
@@ -76,8 +114,8 @@ describe('durable runs across crashes', () => {
     expect(trail).toEqual(['queued', 'claimed', 'work-start', 'recovered', 'claimed', 'work-start', 'work-done', 'done']);
   });
 
-  it('two workers drain 30 jobs while one is killed mid-job: no job completes twice, none is lost', async () => {
-    const ids = await enqueue(30, 60);
+  it('two workers drain 50 jobs while one is killed mid-job: no job completes twice, none is lost', async () => {
+    const ids = await enqueue(50, 40);
     const a = worker();
     const b = worker();
     await until(async () => (await store.list(100)).filter((j) => j.state === 'done').length >= 5);

@@ -1,12 +1,13 @@
 // A worker process for the crash tests: the durable queue over the SQLite store in DATA_DIR, with a
 // runner that records its work in the audit trail and takes the job's `instructions` milliseconds.
-// Exits when nothing is left to do. Run: node test/support/queue-worker.ts <dataDir> <leaseMs>
+// Exits when nothing is left to do. Run: node test/support/queue-worker.ts <dataDir | postgres URL> <leaseMs>
 import { createDurableQueue } from '../../src/jobs/durable-queue.ts';
 import { isRun } from '../../src/jobs/run-store.ts';
+import { openPostgresStore } from '../../src/jobs/postgres-store.ts';
 import { openSqliteStore } from '../../src/jobs/sqlite-store.ts';
 
 const [dataDir = '', leaseMs = '300'] = process.argv.slice(2);
-const store = await openSqliteStore(dataDir);
+const store = dataDir.startsWith('postgres') ? await openPostgresStore(dataDir) : await openSqliteStore(dataDir);
 const queue = createDurableQueue({ store, concurrency: 1, leaseMs: Number(leaseMs), pollMs: 25, maxTries: 5, onError: (e) => console.error(String(e)) });
 await queue.start(async (job, control) => {
   await store.append(job.runId, 'work-start', { pid: process.pid });
