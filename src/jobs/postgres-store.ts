@@ -3,7 +3,8 @@
 // another worker has locked, so many workers can claim at once without waiting on each other.
 import pg from 'pg';
 import { CodedError } from '../coded-error.ts';
-import { ACTIVE_STATES, type AnyStoredJob, type AuditEvent, type EnqueueOutcome, type EventData, type JobData, type JobInfo, type RunStore, type StoredJob } from './run-store.ts';
+import { jobInfo, storedAnyJob, storedJob, type JobRow } from './job-row.ts';
+import { ACTIVE_STATES, type AnyStoredJob, type AuditEvent, type EnqueueOutcome, type JobData, type RunStore } from './run-store.ts';
 
 export class PostgresStoreError extends CodedError<'STORE_UNAVAILABLE'> {}
 
@@ -38,49 +39,10 @@ const MIGRATIONS = [
    CREATE TRIGGER fixloop_events_append_only BEFORE UPDATE OR DELETE ON fixloop_events FOR EACH ROW EXECUTE FUNCTION fixloop_append_only();`,
 ];
 
-interface Row {
-  run_id: string;
-  key: string;
-  lane: string;
-  state: string;
-  data: string;
-  actor: string | null;
-  enqueued_at: string;
-  started_at: string | null;
-  finished_at: string | null;
-  tries: number;
-  progress: string;
-  outcome: string | null;
-  cancel_requested_by: string | null;
-  artifacts_dir: string | null;
-}
 
-const num = (v: string | null): number | null => (v === null ? null : Number(v));
 
-function info(row: Row): JobInfo {
-  return {
-    runId: row.run_id,
-    key: row.key,
-    state: row.state as JobInfo['state'],
-    actor: row.actor,
-    enqueuedAt: Number(row.enqueued_at),
-    startedAt: num(row.started_at),
-    finishedAt: num(row.finished_at),
-    tries: row.tries,
-    progress: row.progress,
-    outcome: row.outcome,
-    cancelRequestedBy: row.cancel_requested_by,
-    artifactsDir: row.artifacts_dir,
-  };
-}
 
-function stored(row: Row): StoredJob {
-  return { ...info(row), data: JSON.parse(row.data) as JobData };
-}
 
-function storedAny(row: Row): AnyStoredJob {
-  return row.lane === 'event' ? { ...info(row), data: JSON.parse(row.data) as EventData } : stored(row);
-}
 
 export async function openPostgresStore(connectionString: string): Promise<RunStore> {
   const pool = new pg.Pool({ connectionString, max: 10 });
@@ -111,7 +73,7 @@ export async function openPostgresStore(connectionString: string): Promise<RunSt
   }
 
   const now = () => Date.now();
-  const one = async (sql: string, params: unknown[]): Promise<Row | undefined> => (await pool.query<Row>(sql, params)).rows[0];
+  const one = async (sql: string, params: unknown[]): Promise<JobRow | undefined> => (await pool.query<JobRow>(sql, params)).rows[0];
   const append = (runId: string, kind: string, data: Record<string, unknown> = {}) => pool.query('INSERT INTO fixloop_events (run_id, at, kind, data) VALUES ($1, $2, $3, $4)', [runId, now(), kind, JSON.stringify(data)]);
   const active = ACTIVE_STATES.map((s) => `'${s}'`).join(', ');
   const activeFor = (key: string) => one(`SELECT * FROM fixloop_jobs WHERE key = $1 AND state IN (${active})`, [key]);
@@ -144,7 +106,7 @@ export async function openPostgresStore(connectionString: string): Promise<RunSt
       );
       if ((inserted.rowCount ?? 0) === 0) {
         const existing = await activeFor(data.key);
-        if (existing) return { accepted: false, active: info(existing) };
+        if (existing) return { accepted: false, active: jobInfo(existing) };
         throw new Error(`run ${data.runId} could not be stored`);
       }
       await append(data.runId, 'queued', { key: data.key, actor, deliveryId, trigger: data.plan.kind });
@@ -163,7 +125,7 @@ export async function openPostgresStore(connectionString: string): Promise<RunSt
       );
       if (!row) return null;
       if (row.lane === 'run') await append(row.run_id, 'claimed', { owner, try: row.tries });
-      return storedAny(row);
+      return storedAnyJob(row);
     },
     async heartbeat(runId, owner, leaseMs, progress) {
       const row = await one(`UPDATE fixloop_jobs SET lease_until = $1, progress = coalesce($2, progress) WHERE run_id = $3 AND lease_owner = $4 AND state = 'running' RETURNING cancel_requested_by`, [now() + leaseMs, progress ?? null, runId, owner]);
@@ -184,23 +146,23 @@ export async function openPostgresStore(connectionString: string): Promise<RunSt
       const requeued: AnyStoredJob[] = [];
       const abandoned: AnyStoredJob[] = [];
       const at = now();
-      for (const row of (await pool.query<Row>(`UPDATE fixloop_jobs SET state = 'queued' WHERE state = 'pending' AND enqueued_at < $1 RETURNING *`, [at - pendingMs])).rows) {
+      for (const row of (await pool.query<JobRow>(`UPDATE fixloop_jobs SET state = 'queued' WHERE state = 'pending' AND enqueued_at < $1 RETURNING *`, [at - pendingMs])).rows) {
         await append(row.run_id, 'recovered', { from: 'pending' });
-        requeued.push(storedAny(row));
+        requeued.push(storedAnyJob(row));
       }
-      const requeue = await pool.query<Row>(`UPDATE fixloop_jobs SET state = 'queued', lease_owner = NULL, lease_until = NULL WHERE state = 'running' AND lease_until < $1 AND tries < $2 RETURNING *`, [at, maxTries]);
+      const requeue = await pool.query<JobRow>(`UPDATE fixloop_jobs SET state = 'queued', lease_owner = NULL, lease_until = NULL WHERE state = 'running' AND lease_until < $1 AND tries < $2 RETURNING *`, [at, maxTries]);
       for (const row of requeue.rows) {
         await append(row.run_id, 'recovered', { from: 'expired lease', tries: row.tries });
-        requeued.push(storedAny(row));
+        requeued.push(storedAnyJob(row));
       }
-      const giveUp = await pool.query<Row>(
+      const giveUp = await pool.query<JobRow>(
         `UPDATE fixloop_jobs SET state = 'failed', outcome = 'the worker running it stopped ' || tries || ' time(s) without finishing', finished_at = $1, lease_owner = NULL, lease_until = NULL
          WHERE state = 'running' AND lease_until < $1 AND tries >= $2 RETURNING *`,
         [at, maxTries],
       );
       for (const row of giveUp.rows) {
         await append(row.run_id, 'failed', { outcome: row.outcome });
-        abandoned.push(storedAny(row));
+        abandoned.push(storedAnyJob(row));
       }
       return { requeued, abandoned };
     },
@@ -208,26 +170,26 @@ export async function openPostgresStore(connectionString: string): Promise<RunSt
       const row = await one(`UPDATE fixloop_jobs SET cancel_requested_by = $1 WHERE key = $2 AND state IN (${active}) RETURNING *`, [by, key]);
       if (!row) return null;
       await append(row.run_id, 'cancel-requested', { by });
-      return info(row);
+      return jobInfo(row);
     },
     async active(key) {
       const row = await activeFor(key);
-      return row ? info(row) : null;
+      return row ? jobInfo(row) : null;
     },
     async get(runId) {
       const row = await one('SELECT * FROM fixloop_jobs WHERE run_id = $1', [runId]);
-      return row && row.lane === 'run' ? stored(row) : null;
+      return row && row.lane === 'run' ? storedJob(row) : null;
     },
     async lastRun(key) {
       const row = await one(`SELECT * FROM fixloop_jobs WHERE lane = 'run' AND key = $1 ORDER BY enqueued_at DESC, seq DESC LIMIT 1`, [key]);
-      return row ? stored(row) : null;
+      return row ? storedJob(row) : null;
     },
     async countRuns(key, trigger) {
       const row = (await pool.query<{ n: string }>(`SELECT count(*) AS n FROM fixloop_jobs WHERE lane = 'run' AND key = $1 AND (data::jsonb #>> '{plan,kind}') = $2`, [key, trigger])).rows[0];
       return Number(row?.n ?? 0);
     },
     async list(limit) {
-      return (await pool.query<Row>(`SELECT * FROM fixloop_jobs WHERE lane = 'run' ORDER BY enqueued_at DESC, seq DESC LIMIT $1`, [limit])).rows.map(info);
+      return (await pool.query<JobRow>(`SELECT * FROM fixloop_jobs WHERE lane = 'run' ORDER BY enqueued_at DESC, seq DESC LIMIT $1`, [limit])).rows.map(jobInfo);
     },
     async append(runId, kind, data = {}) {
       await append(runId, kind, data);

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import type * as Sqlite from 'node:sqlite';
 import type { DatabaseSync as Database } from 'node:sqlite';
 import { CodedError } from '../coded-error.ts';
-import { ACTIVE_STATES, type AuditEvent, type EnqueueOutcome, type AnyStoredJob, type EventData, type JobData, type JobInfo, type RunStore, type StoredEvent, type StoredJob } from './run-store.ts';
+import { jobInfo, storedAnyJob, storedJob, type JobRow } from './job-row.ts';
+import { ACTIVE_STATES, type AuditEvent, type EnqueueOutcome, type AnyStoredJob, type EventData, type JobData, type RunStore } from './run-store.ts';
 
 export class StoreError extends CodedError<'STORE_UNAVAILABLE' | 'STORE_CORRUPT'> {}
 
@@ -44,21 +45,6 @@ const MIGRATIONS = [
    CREATE INDEX jobs_claimable ON jobs(lane, state, enqueued_at);`,
 ];
 
-interface Row {
-  run_id: string;
-  key: string;
-  state: string;
-  data: string;
-  actor: string | null;
-  enqueued_at: number;
-  started_at: number | null;
-  finished_at: number | null;
-  tries: number;
-  progress: string;
-  outcome: string | null;
-  cancel_requested_by: string | null;
-  artifacts_dir: string | null;
-}
 
 /** node:sqlite still announces itself as experimental on Node 24; that line is not for users. */
 async function loadSqlite(): Promise<typeof Sqlite> {
@@ -74,30 +60,8 @@ async function loadSqlite(): Promise<typeof Sqlite> {
   }
 }
 
-function info(row: Row): JobInfo {
-  return {
-    runId: row.run_id,
-    key: row.key,
-    state: row.state as JobInfo['state'],
-    actor: row.actor,
-    enqueuedAt: row.enqueued_at,
-    startedAt: row.started_at,
-    finishedAt: row.finished_at,
-    tries: row.tries,
-    progress: row.progress,
-    outcome: row.outcome,
-    cancelRequestedBy: row.cancel_requested_by,
-    artifactsDir: row.artifacts_dir,
-  };
-}
 
-function stored(row: Row): StoredJob {
-  return { ...info(row), data: JSON.parse(row.data) as JobData };
-}
 
-function storedAny(row: Row & { lane?: string }): StoredJob | StoredEvent {
-  return row.lane === 'event' ? { ...info(row), data: JSON.parse(row.data) as EventData } : stored(row);
-}
 
 /** `dataDir` = null keeps everything in memory (tests, and one-off CLI runs). */
 export async function openSqliteStore(dataDir: string | null): Promise<RunStore> {
@@ -180,24 +144,24 @@ export async function openSqliteStore(dataDir: string | null): Promise<RunStore>
       try {
         q.insert.run(data.runId, data.key, JSON.stringify(data), actor, deliveryId, now());
       } catch (error) {
-        const existing = q.activeFor.get(data.key) as Row | undefined;
-        if (existing) return { accepted: false, active: info(existing) };
+        const existing = q.activeFor.get(data.key) as JobRow | undefined;
+        if (existing) return { accepted: false, active: jobInfo(existing) };
         throw error;
       }
       appendNow(data.runId, 'queued', { key: data.key, actor, deliveryId, trigger: data.plan.kind });
       return { accepted: true };
     },
     async markReady(runId, patch) {
-      const row = q.get.get(runId) as Row | undefined;
+      const row = q.get.get(runId) as JobRow | undefined;
       if (!row) return;
       q.ready.run(JSON.stringify({ ...(JSON.parse(row.data) as JobData), ...patch }), runId);
     },
     async claim(owner, leaseMs, lane = 'run') {
-      const row = q.claim.get(owner, now() + leaseMs, now(), lane) as (Row & { lane: string }) | undefined;
+      const row = q.claim.get(owner, now() + leaseMs, now(), lane) as (JobRow & { lane: string }) | undefined;
       if (!row) return null;
       // Deliveries are not runs: their trail is the delivery table; runs get every step recorded.
       if (row.lane === 'run') appendNow(row.run_id, 'claimed', { owner, try: row.tries });
-      return storedAny(row);
+      return storedAnyJob(row);
     },
     async heartbeat(runId, owner, leaseMs, progress) {
       const row = q.heartbeat.get(now() + leaseMs, progress ?? null, runId, owner) as { cancel_requested_by: string | null } | undefined;
@@ -213,49 +177,49 @@ export async function openSqliteStore(dataDir: string | null): Promise<RunStore>
       const requeued: AnyStoredJob[] = [];
       const abandoned: AnyStoredJob[] = [];
       const at = now();
-      for (const row of q.stalePending.all(at - pendingMs) as unknown as Row[]) {
+      for (const row of q.stalePending.all(at - pendingMs) as unknown as JobRow[]) {
         appendNow(row.run_id, 'recovered', { from: 'pending' });
-        requeued.push(storedAny({ ...row, state: 'queued' }));
+        requeued.push(storedAnyJob({ ...row, state: 'queued' }));
       }
-      for (const row of q.expired.all(at) as unknown as Row[]) {
+      for (const row of q.expired.all(at) as unknown as JobRow[]) {
         if (row.tries < maxTries) {
           if (Number(q.requeue.run(row.run_id, at).changes) === 1) {
             appendNow(row.run_id, 'recovered', { from: 'expired lease', tries: row.tries });
-            requeued.push(storedAny({ ...row, state: 'queued' }));
+            requeued.push(storedAnyJob({ ...row, state: 'queued' }));
           }
         } else {
           const outcome = `the worker running it stopped ${row.tries} time(s) without finishing`;
           if (Number(q.abandon.run(outcome, at, row.run_id, at).changes) === 1) {
             appendNow(row.run_id, 'failed', { outcome });
-            abandoned.push(storedAny({ ...row, state: 'failed', outcome }));
+            abandoned.push(storedAnyJob({ ...row, state: 'failed', outcome }));
           }
         }
       }
       return { requeued, abandoned };
     },
     async requestCancel(key, by) {
-      const row = q.cancel.get(by, key) as Row | undefined;
+      const row = q.cancel.get(by, key) as JobRow | undefined;
       if (!row) return null;
       appendNow(row.run_id, 'cancel-requested', { by });
-      return info(row);
+      return jobInfo(row);
     },
     async active(key) {
-      const row = q.activeFor.get(key) as Row | undefined;
-      return row ? info(row) : null;
+      const row = q.activeFor.get(key) as JobRow | undefined;
+      return row ? jobInfo(row) : null;
     },
     async get(runId) {
-      const row = q.get.get(runId) as Row | undefined;
-      return row ? stored(row) : null;
+      const row = q.get.get(runId) as JobRow | undefined;
+      return row ? storedJob(row) : null;
     },
     async lastRun(key) {
-      const row = q.lastRun.get(key) as Row | undefined;
-      return row ? stored(row) : null;
+      const row = q.lastRun.get(key) as JobRow | undefined;
+      return row ? storedJob(row) : null;
     },
     async countRuns(key, trigger) {
       return Number((q.countRuns.get(key, trigger) as { n: number }).n);
     },
     async list(limit) {
-      return (q.list.all(limit) as unknown as Row[]).map(info);
+      return (q.list.all(limit) as unknown as JobRow[]).map(jobInfo);
     },
     async append(runId, kind, data = {}) {
       appendNow(runId, kind, data);
