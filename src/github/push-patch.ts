@@ -28,8 +28,10 @@ export async function pushPatch(options: PushPatchOptions): Promise<string> {
     const g = git(dir, { auth: options.auth });
     try {
       await g.init();
-      // Fetching the one commit keeps a large repository's publication cheap.
-      await g.raw(['fetch', '--quiet', '--depth=1', options.fetchUrl, options.baseSha]);
+      // Fetching the one commit keeps a large repository's publication cheap. From a fork, the
+      // commits must travel whole: the base repository lacks their history and refuses a shallow push.
+      const depth = options.fetchUrl === options.pushUrl ? ['--depth=1'] : [];
+      await g.raw(['fetch', '--quiet', ...depth, options.fetchUrl, options.baseSha]);
       await g.raw(['checkout', '--quiet', '--detach', options.baseSha]);
     } catch (error) {
       throw new PublishError('PUSH_FAILED', `could not fetch ${options.baseSha.slice(0, 12)} to publish the patch: ${gitMessage(error)}`);

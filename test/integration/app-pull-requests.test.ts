@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { BUGGY_DISCOUNT, BUGGY_SHOP, FIXED_DISCOUNT } from '../fixtures/shop.ts';
 import { git } from '../support/git-fixture.ts';
 import { examplePayload, mockConfig, mockInstallationTokens, type Payload } from '../support/github-app-harness.ts';
+import { createBareRepoFrom } from '../support/git-http-server.ts';
 import { OWNER, REPO, startScenario, type Scenario } from '../support/app-scenario.ts';
 
 let s: Scenario;
@@ -132,6 +133,52 @@ describe('the GitHub App on pull requests, end to end', () => {
     const tip = git(s.bare(), 'rev-parse', 'refs/heads/fixloop/1-abc123').trim();
     expect(git(s.bare(), 'rev-parse', `${tip}^`).trim()).toBe(head);
     expect(git(s.bare(), 'show', `${tip}:src/discount.js`)).toBe(FIXED_DISCOUNT);
+  });
+
+  it("fixes a fork's pull request in the base repository, against its base branch, and says so", async () => {
+    const { h } = s;
+    // The base repository is right; the fork's branch brings the bug.
+    const baseUrl = await s.publish(await s.makeWork({ ...BUGGY_SHOP, 'src/discount.js': FIXED_DISCOUNT }));
+    const forkWork = await s.makeWork({ ...BUGGY_SHOP, 'src/discount.js': FIXED_DISCOUNT });
+    git(forkWork, 'checkout', '-q', '-b', 'changes');
+    await writeFile(join(forkWork, 'src/discount.js'), BUGGY_DISCOUNT);
+    git(forkWork, 'commit', '-q', '-am', 'Rework the discount');
+    const head = git(forkWork, 'rev-parse', 'HEAD').trim();
+    const forkUrl = await createBareRepoFrom(s.server, 'fork', forkWork);
+    mockInstallationTokens(h, 2);
+    mockConfig(h, OWNER, REPO, 'test:\n  command: node --test\n');
+    s.permission('Codertocat', 'write');
+    const payload = examplePayload('issue_comment', 'created');
+    // An issue comment on a pull request: GitHub sends the issue with a `pull_request` link.
+    payload.issue.number = 2;
+    payload.issue.pull_request = { url: `https://api.github.com/repos/${OWNER}/${REPO}/pulls/2` };
+    payload.comment.body = '/fix';
+    payload.repository.clone_url = baseUrl;
+    h.scope.post(`/repos/${OWNER}/${REPO}/issues/comments/${payload.comment.id}/reactions`).reply(201, { id: 1, content: 'eyes' });
+    h.scope.get(`/repos/${OWNER}/${REPO}/pulls/2`).reply(200, {
+      number: 2,
+      title: 'Rework the discount',
+      body: '',
+      html_url: `https://github.com/${OWNER}/${REPO}/pull/2`,
+      head: { ref: 'changes', sha: head, repo: { full_name: 'mallory/Hello-World', clone_url: forkUrl } },
+      base: { ref: 'main', sha: '0'.repeat(40), repo: { full_name: `${OWNER}/${REPO}`, clone_url: baseUrl } },
+    });
+    const statusOf = s.mockStatusComment(2, 805);
+    s.mockCheckRun(85);
+    h.scope.post(`/repos/${OWNER}/${REPO}/pulls`).reply(201, { number: 3, html_url: `https://github.com/${OWNER}/${REPO}/pull/3` });
+
+    await h.receive('issue_comment', payload);
+    await s.options.queue.drain();
+    expect(h.finish()).toEqual([]);
+    const pr = s.bodiesOf(/^POST \/repos\/.*\/pulls$/)[0] ?? {};
+    expect(pr).toMatchObject({ base: 'main' });
+    expect(pr.body).toContain('comes from a fork, which fixloop cannot push to');
+    expect(statusOf().at(-1)).toContain('opened #3');
+    // The branch is in the base repository, with the fork's commit and the fix on top.
+    const branch = String(pr.head);
+    expect(git(s.bare(), 'show', `${branch}:src/discount.js`)).toBe(FIXED_DISCOUNT);
+    expect(git(s.bare(), 'rev-parse', `${branch}^`).trim()).toBe(head);
+    expect(git(join(s.server.root, 'fork.git'), 'branch', '--list', 'fixloop/*').trim()).toBe('');
   });
 
   it('tells the status of an active run, points a second trigger at it, and cancels it for real', async () => {
