@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Cancelled, Shutdown, type JobQueue, type JobRunner } from './job-queue.ts';
+import { runLeased } from './run-leased.ts';
 import type { AnyStoredJob, Lane, RunStore } from './run-store.ts';
 
 export interface DurableQueueOptions {
@@ -52,27 +53,9 @@ export function createDurableQueue(options: DurableQueueOptions): JobQueue {
   const execute = async (job: AnyStoredJob) => {
     const controller = new AbortController();
     running.set(job.runId, controller);
-    let progress: string | undefined;
-    const beat = setInterval(() => {
-      void store
-        .heartbeat(job.runId, owner, leaseMs, progress)
-        .then((answer) => {
-          if (answer === null) controller.abort(new Error('the lease was lost'));
-          else if (answer.cancelRequestedBy && !controller.signal.aborted) controller.abort(new Cancelled(answer.cancelRequestedBy));
-        })
-        .catch((error: unknown) => options.onError?.(error, job));
-    }, Math.max(50, Math.floor(leaseMs / 3)));
     try {
-      if (job.cancelRequestedBy) controller.abort(new Cancelled(job.cancelRequestedBy));
-      const result = await (runner as JobRunner)(job, { signal: controller.signal, report: (p) => void (progress = p) });
-      if (controller.signal.reason instanceof Shutdown) await store.release(job.runId, owner);
-      else await store.finish(job.runId, owner, result.state, result.outcome, result.artifactsDir ?? null);
-    } catch (error) {
-      options.onError?.(error, job);
-      if (controller.signal.reason instanceof Shutdown) await store.release(job.runId, owner).catch(() => undefined);
-      else await store.finish(job.runId, owner, 'failed', error instanceof Error ? error.message : String(error)).catch(() => undefined);
+      await runLeased({ store, job, owner, leaseMs, runner: runner as JobRunner, controller, ...(options.onError ? { onError: options.onError } : {}) });
     } finally {
-      clearInterval(beat);
       running.delete(job.runId);
       void pump();
       settleIdle();

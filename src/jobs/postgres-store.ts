@@ -4,9 +4,22 @@
 import pg from 'pg';
 import { CodedError } from '../coded-error.ts';
 import { jobInfo, storedAnyJob, storedJob, type JobRow } from './job-row.ts';
-import { ACTIVE_STATES, type AnyStoredJob, type AuditEvent, type EnqueueOutcome, type JobData, type RunStore } from './run-store.ts';
+import { ACTIVE_STATES, type AnyStoredJob, type AuditEvent, type EnqueueOutcome, type JobData, type RunStore, type StoredJob } from './run-store.ts';
 
 export class PostgresStoreError extends CodedError<'STORE_UNAVAILABLE'> {}
+
+/** What a queue engine that dispatches runs by id (pg-boss) needs from the store, besides the contract. */
+export interface DispatchedRunStore extends RunStore {
+  /**
+   * Takes a run the engine handed out: queued, or running under a worker whose lease has expired
+   * (it died). A run another worker still holds is not taken: a second dispatch of it is dropped.
+   */
+  claimRun(runId: string, owner: string, leaseMs: number): Promise<StoredJob | null>;
+  /** Ends a run the engine gave up on; null when it had already ended. */
+  abandon(runId: string, outcome: string): Promise<StoredJob | null>;
+  /** Runs ready to claim (to dispatch again what a crash between two writes left undispatched). */
+  queuedRunIds(limit: number): Promise<string[]>;
+}
 
 /** Versioned migrations, applied under an advisory lock so two processes never race on them. */
 const MIGRATIONS = [
@@ -44,7 +57,7 @@ const MIGRATIONS = [
 
 
 
-export async function openPostgresStore(connectionString: string): Promise<RunStore> {
+export async function openPostgresStore(connectionString: string): Promise<DispatchedRunStore> {
   const pool = new pg.Pool({ connectionString, max: 10 });
   // A pool error (a connection dropped by the server) must not take the process down.
   pool.on('error', () => undefined);
@@ -79,6 +92,27 @@ export async function openPostgresStore(connectionString: string): Promise<RunSt
   const activeFor = (key: string) => one(`SELECT * FROM fixloop_jobs WHERE key = $1 AND state IN (${active})`, [key]);
 
   return {
+    async claimRun(runId, owner, leaseMs) {
+      const row = await one(
+        `UPDATE fixloop_jobs j SET state = 'running', lease_owner = $2, lease_until = $3, tries = j.tries + 1, started_at = coalesce(j.started_at, $4)
+         FROM (SELECT state AS before_state FROM fixloop_jobs WHERE run_id = $1) b
+         WHERE j.run_id = $1 AND j.lane = 'run' AND (j.state = 'queued' OR (j.state = 'running' AND j.lease_until < $4)) RETURNING j.*, b.before_state`,
+        [runId, owner, now() + leaseMs, now()],
+      );
+      if (!row) return null;
+      if ((row as JobRow & { before_state?: string }).before_state === 'running') await append(runId, 'recovered', { from: 'worker lost' });
+      await append(runId, 'claimed', { owner, try: row.tries });
+      return storedJob(row);
+    },
+    async abandon(runId, outcome) {
+      const row = await one(`UPDATE fixloop_jobs SET state = 'failed', outcome = $2, finished_at = $3, lease_owner = NULL, lease_until = NULL WHERE run_id = $1 AND state IN (${active}) RETURNING *`, [runId, outcome, now()]);
+      if (!row) return null;
+      await append(runId, 'failed', { outcome });
+      return storedJob(row);
+    },
+    async queuedRunIds(limit) {
+      return (await pool.query<{ run_id: string }>(`SELECT run_id FROM fixloop_jobs WHERE lane = 'run' AND state = 'queued' ORDER BY enqueued_at, seq LIMIT $1`, [limit])).rows.map((r) => r.run_id);
+    },
     async recordDelivery(id, event) {
       return ((await pool.query('INSERT INTO fixloop_deliveries (id, event, received_at) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING', [id, event, now()])).rowCount ?? 0) === 1;
     },

@@ -137,7 +137,7 @@ describe('the App in separate processes', () => {
   }, 120_000);
 
   const pgUrl = process.env.FIXLOOP_TEST_DATABASE_URL;
-  it.runIf(pgUrl)('runs with a web process that only stores deliveries and a worker on the shared PostgreSQL store', async () => {
+  it.runIf(pgUrl)('runs with a web process that only stores deliveries and a worker on the shared PostgreSQL store, pg-boss dispatching', async () => {
     const schema = `t_${randomBytes(6).toString('hex')}`;
     const admin = new pg.Client({ connectionString: pgUrl });
     await admin.connect();
@@ -147,17 +147,19 @@ describe('the App in separate processes', () => {
       const a = new pg.Client({ connectionString: pgUrl });
       await a.connect();
       await a.query(`DROP SCHEMA ${schema} CASCADE`);
+      await a.query(`DROP SCHEMA IF EXISTS ${schema}_boss CASCADE`);
       await a.end();
     });
     const databaseUrl = `${pgUrl}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
     const w = await world(1);
-    const web = await w.start('serve', { DATABASE_URL: databaseUrl, FIXLOOP_WORKERS: '0' });
+    const shared = { DATABASE_URL: databaseUrl, FIXLOOP_PGBOSS_SCHEMA: `${schema}_boss` };
+    const web = await w.start('serve', { ...shared, FIXLOOP_WORKERS: '0' });
     expect((await w.label(web.port)).status).toBe(200);
     // Stored, answered, and nothing else: no GitHub call comes from the web process.
     await new Promise((r) => setTimeout(r, 1500));
     expect(github?.requests).toEqual([]);
 
-    const worker = await w.start('worker', { DATABASE_URL: databaseUrl });
+    const worker = await w.start('worker', shared);
     const store = await openPostgresStore(databaseUrl);
     try {
       await w.expectPublished(store, [web.output(), worker.output()]);

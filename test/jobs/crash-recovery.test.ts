@@ -30,13 +30,17 @@ afterEach(async () => {
     const admin = new pg.Client({ connectionString: pgUrl });
     await admin.connect();
     await admin.query(`DROP SCHEMA ${schema} CASCADE`);
+    await admin.query(`DROP SCHEMA IF EXISTS ${schema}_boss CASCADE`);
     await admin.end();
     schema = null;
   }
 });
 
+/** Extra worker arguments: the queue engine (pg-boss) and its schema. */
+let engineArgs: string[] = [];
+
 function worker(leaseMs = 300): { child: ChildProcess; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, [WORKER, location, String(leaseMs)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [WORKER, location, String(engineArgs.length ? 3000 : leaseMs), ...engineArgs], { stdio: ['ignore', 'pipe', 'inherit'] });
   children.push(child);
   return { child, exited: new Promise((resolve) => child.on('exit', (code) => resolve(code))) };
 }
@@ -70,6 +74,15 @@ async function expectEachDoneOnce(ids: string[]): Promise<void> {
   }
 }
 
+async function postgresSchema(): Promise<string> {
+  schema = `t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: pgUrl });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  await admin.end();
+  return schema;
+}
+
 const backends: Array<{ name: string; enabled: boolean; setup: () => Promise<void> }> = [
   {
     name: 'the embedded SQLite store, shared by processes on one machine',
@@ -85,12 +98,19 @@ const backends: Array<{ name: string; enabled: boolean; setup: () => Promise<voi
     enabled: Boolean(pgUrl),
     setup: async () => {
       dir = await mkdtemp(join(tmpdir(), 'fixloop-crash-'));
-      schema = `t_${randomBytes(6).toString('hex')}`;
-      const admin = new pg.Client({ connectionString: pgUrl });
-      await admin.connect();
-      await admin.query(`CREATE SCHEMA ${schema}`);
-      await admin.end();
-      location = `${pgUrl}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+      engineArgs = [];
+      location = `${pgUrl}?options=${encodeURIComponent(`-c search_path=${await postgresSchema()}`)}`;
+      store = await openPostgresStore(location);
+    },
+  },
+  {
+    name: 'the PostgreSQL store with pg-boss dispatching the runs',
+    enabled: Boolean(pgUrl),
+    setup: async () => {
+      dir = await mkdtemp(join(tmpdir(), 'fixloop-crash-'));
+      const s = await postgresSchema();
+      engineArgs = ['pgboss', `${s}_boss`];
+      location = `${pgUrl}?options=${encodeURIComponent(`-c search_path=${s}`)}`;
       store = await openPostgresStore(location);
     },
   },
@@ -112,7 +132,7 @@ for (const backend of backends) describe.runIf(backend.enabled)(`durable runs ac
     await expectEachDoneOnce(ids);
     const trail = (await store.events('run-1')).map((e) => e.kind);
     expect(trail).toEqual(['queued', 'claimed', 'work-start', 'recovered', 'claimed', 'work-start', 'work-done', 'done']);
-  });
+  }, 120_000);
 
   it('two workers drain 50 jobs while one is killed mid-job: no job completes twice, none is lost', async () => {
     const ids = await enqueue(50, 40);
@@ -123,5 +143,5 @@ for (const backend of backends) describe.runIf(backend.enabled)(`durable runs ac
     await a.exited;
     expect(await b.exited).toBe(0);
     await expectEachDoneOnce(ids);
-  });
+  }, 120_000);
 });

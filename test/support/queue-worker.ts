@@ -1,14 +1,31 @@
-// A worker process for the crash tests: the durable queue over the SQLite store in DATA_DIR, with a
-// runner that records its work in the audit trail and takes the job's `instructions` milliseconds.
-// Exits when nothing is left to do. Run: node test/support/queue-worker.ts <dataDir | postgres URL> <leaseMs>
+// A worker process for the crash tests: a queue over the store at LOCATION (a SQLite data directory,
+// or a PostgreSQL URL; with ENGINE=pgboss, runs dispatched by pg-boss in BOSS_SCHEMA), with a runner
+// that records its work in the audit trail and takes the job's `instructions` milliseconds.
+// Exits when nothing is left to do.
+// Run: node test/support/queue-worker.ts <location> <leaseMs> [pgboss <bossSchema>]
+import { PgBoss } from 'pg-boss';
 import { createDurableQueue } from '../../src/jobs/durable-queue.ts';
-import { isRun } from '../../src/jobs/run-store.ts';
+import type { JobQueue } from '../../src/jobs/job-queue.ts';
+import { createPgBossQueue } from '../../src/jobs/pgboss-queue.ts';
 import { openPostgresStore } from '../../src/jobs/postgres-store.ts';
+import { isRun, type RunStore } from '../../src/jobs/run-store.ts';
 import { openSqliteStore } from '../../src/jobs/sqlite-store.ts';
 
-const [dataDir = '', leaseMs = '300'] = process.argv.slice(2);
-const store = dataDir.startsWith('postgres') ? await openPostgresStore(dataDir) : await openSqliteStore(dataDir);
-const queue = createDurableQueue({ store, concurrency: 1, leaseMs: Number(leaseMs), pollMs: 25, maxTries: 5, onError: (e) => console.error(String(e)) });
+const [location = '', leaseMs = '300', engine = '', bossSchema = 'pgboss'] = process.argv.slice(2);
+let store: RunStore;
+let queue: JobQueue;
+if (engine === 'pgboss') {
+  const pgStore = await openPostgresStore(location);
+  // Dead workers noticed within seconds, not pg-boss's default minute.
+  const boss = new PgBoss({ connectionString: location, schema: bossSchema, superviseIntervalSeconds: 1, monitorIntervalSeconds: 1, maintenanceIntervalSeconds: 1 });
+  boss.on('error', (e: unknown) => console.error(String(e)));
+  await boss.start();
+  store = pgStore;
+  queue = createPgBossQueue({ store: pgStore, boss, concurrency: 1, leaseMs: Number(leaseMs), heartbeatSeconds: 10, maxTries: 5, onError: (e) => console.error(String(e)) });
+} else {
+  store = location.startsWith('postgres') ? await openPostgresStore(location) : await openSqliteStore(location);
+  queue = createDurableQueue({ store, concurrency: 1, leaseMs: Number(leaseMs), pollMs: 25, maxTries: 5, onError: (e) => console.error(String(e)) });
+}
 await queue.start(async (job, control) => {
   await store.append(job.runId, 'work-start', { pid: process.pid });
   await new Promise<void>((resolve) => {
@@ -19,9 +36,11 @@ await queue.start(async (job, control) => {
   return { state: 'done', outcome: `done by ${process.pid}` };
 });
 console.log('worker started');
-// Idle for a few lease periods in a row: everything, including what a dead worker held, is done.
+// Idle for a few lease periods in a row: everything is done (a job a dead worker held counts as
+// open until someone takes it up again).
+const idleRounds = engine === 'pgboss' ? 3 : 8;
 let idle = 0;
-while (idle < 8) {
+while (idle < idleRounds) {
   await new Promise((r) => setTimeout(r, Number(leaseMs)));
   const open = (await store.list(1000)).filter((j) => j.state === 'queued' || j.state === 'running' || j.state === 'pending');
   idle = open.length === 0 ? idle + 1 : 0;

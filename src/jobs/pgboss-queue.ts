@@ -1,0 +1,109 @@
+// The run queue on pg-boss, for workers on many machines sharing the PostgreSQL store: pg-boss
+// dispatches run ids (who gets which job, retries, and noticing a worker that died by its missing
+// heartbeats); the store stays the record of each run (state, progress, cancel, outcome, trail).
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { PgBoss } from 'pg-boss';
+import { Cancelled, Shutdown, type JobQueue, type JobRunner } from './job-queue.ts';
+import type { DispatchedRunStore } from './postgres-store.ts';
+import type { AnyStoredJob } from './run-store.ts';
+import { runLeased } from './run-leased.ts';
+
+export const RUNS_QUEUE = 'fixloop-runs';
+export const ABANDONED_QUEUE = 'fixloop-runs-abandoned';
+
+export interface PgBossQueueOptions {
+  store: DispatchedRunStore;
+  /** Started by the caller; stopped by `shutdown`. */
+  boss: PgBoss;
+  concurrency: number;
+  /** Dispatches per run before it is given up (crashes, not test failures). */
+  maxTries?: number;
+  /** The store lease: progress and cancels travel with its renewal. */
+  leaseMs?: number;
+  /**
+   * pg-boss takes a job back when its worker sends no heartbeat for this long (at least 10 s, and
+   * twice the lease by default): by then the dead worker's lease has expired, so the run can be taken.
+   */
+  heartbeatSeconds?: number;
+  onError?: (error: unknown, job: AnyStoredJob | null) => void;
+}
+
+interface Dispatch {
+  runId: string;
+}
+
+export function createPgBossQueue(options: PgBossQueueOptions): JobQueue {
+  const { store, boss } = options;
+  const maxTries = options.maxTries ?? 3;
+  const leaseMs = options.leaseMs ?? 30_000;
+  const heartbeatSeconds = Math.max(10, options.heartbeatSeconds ?? Math.ceil((2 * leaseMs) / 1000));
+  const owner = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+  const running = new Map<string, AbortController>();
+  const idleWaiters: Array<() => void> = [];
+  const dispatch = (runId: string) => boss.send(RUNS_QUEUE, { runId } satisfies Dispatch, { singletonKey: runId });
+  const settleIdle = () => {
+    if (running.size === 0) for (const resolve of idleWaiters.splice(0)) resolve();
+  };
+
+  return {
+    accept() {
+      return Promise.reject(new Error('the pg-boss queue carries runs; deliveries go through the event lane'));
+    },
+    enqueue: (data, actor, deliveryId) => store.enqueue(data, actor, deliveryId),
+    async markReady(runId, patch) {
+      await store.markReady(runId, patch);
+      await dispatch(runId);
+    },
+    status: (key) => store.active(key),
+    countRuns: (key, trigger) => store.countRuns(key, trigger),
+    lastRun: (key) => store.lastRun(key),
+    async cancel(key, by) {
+      const info = await store.requestCancel(key, by);
+      if (info) running.get(info.runId)?.abort(new Cancelled(by));
+      return info;
+    },
+    async start(runner: JobRunner, onAbandoned) {
+      await boss.createQueue(ABANDONED_QUEUE);
+      await boss.createQueue(RUNS_QUEUE, { retryLimit: maxTries - 1, retryDelay: 1, heartbeatSeconds, deadLetter: ABANDONED_QUEUE });
+      // Pending runs whose trigger died are made ready; ready runs whose dispatch was lost (a crash
+      // between the store's write and pg-boss's) are dispatched again: the singleton key keeps one.
+      const { abandoned } = await store.recover(maxTries, 60_000);
+      for (const job of abandoned) await onAbandoned?.(job).catch((error: unknown) => options.onError?.(error, job));
+      for (const runId of await store.queuedRunIds(1000)) await dispatch(runId);
+      await boss.work<Dispatch>(RUNS_QUEUE, { localConcurrency: options.concurrency, pollingIntervalSeconds: 1, heartbeatRefreshSeconds: Math.floor(heartbeatSeconds / 3) }, async ([job]) => {
+        if (!job) return;
+        const claimed = await store.claimRun(job.data.runId, owner, leaseMs);
+        if (!claimed) return; // ended already, or still held by a live worker: a second dispatch
+        const controller = new AbortController();
+        running.set(claimed.runId, controller);
+        try {
+          const how = await runLeased({ store, job: claimed, owner, leaseMs, runner, controller, ...(options.onError ? { onError: options.onError } : {}) });
+          // Released by a shutdown: failing the attempt makes pg-boss hand it to another worker.
+          if (how === 'released') throw new Shutdown();
+        } finally {
+          running.delete(claimed.runId);
+          settleIdle();
+        }
+      });
+      await boss.work<Dispatch>(ABANDONED_QUEUE, { pollingIntervalSeconds: 1 }, async ([job]) => {
+        if (!job) return;
+        const ended = await store.abandon(job.data.runId, `its worker stopped ${maxTries} time(s) without finishing`);
+        if (ended) await onAbandoned?.(ended);
+      });
+    },
+    async drain() {
+      for (;;) {
+        if (running.size === 0 && (await store.queuedRunIds(1)).length === 0) return;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    },
+    async shutdown(graceMs) {
+      const finished = new Promise<void>((resolve) => (running.size === 0 ? resolve() : idleWaiters.push(resolve)));
+      const grace = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), graceMs).unref());
+      if ((await Promise.race([finished, grace])) === 'timeout') for (const controller of running.values()) controller.abort(new Shutdown());
+      await finished;
+      await boss.stop({ graceful: true, timeout: 5000 });
+    },
+  };
+}
