@@ -26,6 +26,8 @@ export interface PgBossQueueOptions {
    * twice the lease by default): by then the dead worker's lease has expired, so the run can be taken.
    */
   heartbeatSeconds?: number;
+  /** How often an idle worker asks pg-boss for a job (at least 0.5 s). */
+  pollingSeconds?: number;
   onError?: (error: unknown, job: AnyStoredJob | null) => void;
 }
 
@@ -71,7 +73,7 @@ export function createPgBossQueue(options: PgBossQueueOptions): JobQueue {
       const { abandoned } = await store.recover(maxTries, 60_000);
       for (const job of abandoned) await onAbandoned?.(job).catch((error: unknown) => options.onError?.(error, job));
       for (const runId of await store.queuedRunIds(1000)) await dispatch(runId);
-      await boss.work<Dispatch>(RUNS_QUEUE, { localConcurrency: options.concurrency, pollingIntervalSeconds: 1, heartbeatRefreshSeconds: Math.floor(heartbeatSeconds / 3) }, async ([job]) => {
+      await boss.work<Dispatch>(RUNS_QUEUE, { localConcurrency: options.concurrency, pollingIntervalSeconds: Math.max(0.5, options.pollingSeconds ?? 1), heartbeatRefreshSeconds: Math.floor(heartbeatSeconds / 3) }, async ([job]) => {
         if (!job) return;
         const claimed = await store.claimRun(job.data.runId, owner, leaseMs);
         if (!claimed) return; // ended already, or still held by a live worker: a second dispatch

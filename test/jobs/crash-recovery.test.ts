@@ -132,7 +132,7 @@ for (const backend of backends) describe.runIf(backend.enabled)(`durable runs ac
     await expectEachDoneOnce(ids);
     const trail = (await store.events('run-1')).map((e) => e.kind);
     expect(trail).toEqual(['queued', 'claimed', 'work-start', 'recovered', 'claimed', 'work-start', 'work-done', 'done']);
-  }, 120_000);
+  }, 240_000);
 
   it('two workers drain 50 jobs while one is killed mid-job: no job completes twice, none is lost', async () => {
     const ids = await enqueue(50, 40);
@@ -143,5 +143,5 @@ for (const backend of backends) describe.runIf(backend.enabled)(`durable runs ac
     await a.exited;
     expect(await b.exited).toBe(0);
     await expectEachDoneOnce(ids);
-  }, 120_000);
+  }, 240_000);
 });

@@ -21,7 +21,7 @@ if (engine === 'pgboss') {
   boss.on('error', (e: unknown) => console.error(String(e)));
   await boss.start();
   store = pgStore;
-  queue = createPgBossQueue({ store: pgStore, boss, concurrency: 1, leaseMs: Number(leaseMs), heartbeatSeconds: 10, maxTries: 5, onError: (e) => console.error(String(e)) });
+  queue = createPgBossQueue({ store: pgStore, boss, concurrency: 1, leaseMs: Number(leaseMs), heartbeatSeconds: 10, pollingSeconds: 0.5, maxTries: 5, onError: (e) => console.error(String(e)) });
 } else {
   store = location.startsWith('postgres') ? await openPostgresStore(location) : await openSqliteStore(location);
   queue = createDurableQueue({ store, concurrency: 1, leaseMs: Number(leaseMs), pollMs: 25, maxTries: 5, onError: (e) => console.error(String(e)) });
