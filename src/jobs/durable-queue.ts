@@ -1,9 +1,8 @@
 // Workers over a RunStore: claim with a lease, heartbeat while running (which is also how a cancel
 // asked in another process arrives), finish, and recover what a crashed process left behind.
-import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
-import { Cancelled, Shutdown, type JobQueue, type JobRunner } from './job-queue.ts';
-import { runLeased } from './run-leased.ts';
+import { Shutdown, type JobQueue, type JobRunner } from './job-queue.ts';
+import { leaseOwner, runLeased } from './run-leased.ts';
+import { storeQueries } from './store-queries.ts';
 import type { AnyStoredJob, Lane, RunStore } from './run-store.ts';
 
 export interface DurableQueueOptions {
@@ -27,7 +26,7 @@ export function createDurableQueue(options: DurableQueueOptions): JobQueue {
   const leaseMs = options.leaseMs ?? 30_000;
   const pollMs = options.pollMs ?? 1000;
   const maxTries = options.maxTries ?? 3;
-  const owner = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+  const owner = leaseOwner();
   const lane = options.lane ?? 'run';
   const running = new Map<string, AbortController>();
   const idleWaiters: Array<() => void> = [];
@@ -101,14 +100,7 @@ export function createDurableQueue(options: DurableQueueOptions): JobQueue {
       emptyAfterClaim = false;
       void pump();
     },
-    status: (key) => store.active(key),
-    countRuns: (key, trigger) => store.countRuns(key, trigger),
-    lastRun: (key) => store.lastRun(key),
-    async cancel(key, by) {
-      const info = await store.requestCancel(key, by);
-      if (info) running.get(info.runId)?.abort(new Cancelled(by));
-      return info;
-    },
+    ...storeQueries(store, running),
     async start(run, onAbandoned) {
       runner = run;
       abandonedHandler = onAbandoned;

@@ -1,13 +1,12 @@
 // The run queue on pg-boss, for workers on many machines sharing the PostgreSQL store: pg-boss
 // dispatches run ids (who gets which job, retries, and noticing a worker that died by its missing
 // heartbeats); the store stays the record of each run (state, progress, cancel, outcome, trail).
-import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
 import type { PgBoss } from 'pg-boss';
-import { Cancelled, Shutdown, type JobQueue, type JobRunner } from './job-queue.ts';
+import { Shutdown, type JobQueue, type JobRunner } from './job-queue.ts';
 import type { DispatchedRunStore } from './postgres-store.ts';
 import type { AnyStoredJob } from './run-store.ts';
-import { runLeased } from './run-leased.ts';
+import { leaseOwner, runLeased } from './run-leased.ts';
+import { storeQueries } from './store-queries.ts';
 
 export const RUNS_QUEUE = 'fixloop-runs';
 export const ABANDONED_QUEUE = 'fixloop-runs-abandoned';
@@ -40,7 +39,7 @@ export function createPgBossQueue(options: PgBossQueueOptions): JobQueue {
   const maxTries = options.maxTries ?? 3;
   const leaseMs = options.leaseMs ?? 30_000;
   const heartbeatSeconds = Math.max(10, options.heartbeatSeconds ?? Math.ceil((2 * leaseMs) / 1000));
-  const owner = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+  const owner = leaseOwner();
   const running = new Map<string, AbortController>();
   const idleWaiters: Array<() => void> = [];
   const dispatch = (runId: string) => boss.send(RUNS_QUEUE, { runId } satisfies Dispatch, { singletonKey: runId });
@@ -57,14 +56,7 @@ export function createPgBossQueue(options: PgBossQueueOptions): JobQueue {
       await store.markReady(runId, patch);
       await dispatch(runId);
     },
-    status: (key) => store.active(key),
-    countRuns: (key, trigger) => store.countRuns(key, trigger),
-    lastRun: (key) => store.lastRun(key),
-    async cancel(key, by) {
-      const info = await store.requestCancel(key, by);
-      if (info) running.get(info.runId)?.abort(new Cancelled(by));
-      return info;
-    },
+    ...storeQueries(store, running),
     async start(runner: JobRunner, onAbandoned) {
       await boss.createQueue(ABANDONED_QUEUE);
       await boss.createQueue(RUNS_QUEUE, { retryLimit: maxTries - 1, retryDelay: 1, heartbeatSeconds, deadLetter: ABANDONED_QUEUE });

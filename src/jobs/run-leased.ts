@@ -1,6 +1,8 @@
 // One claimed job, run under its lease: a heartbeat every third of the lease renews it, saves the
 // progress and brings cancel requests from any process; the job then ends in the store (or, on a
 // shutdown, is released to run again). Shared by every queue engine.
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { Cancelled, Shutdown, type JobRunner } from './job-queue.ts';
 import type { AnyStoredJob, RunStore } from './run-store.ts';
 
@@ -13,6 +15,11 @@ export interface LeasedRun {
   /** The job's abort controller, registered so a local cancel or shutdown can reach it. */
   controller: AbortController;
   onError?: (error: unknown, job: AnyStoredJob | null) => void;
+}
+
+/** Who holds a lease: this process on this machine (distinct per queue, so two lanes never mix). */
+export function leaseOwner(): string {
+  return `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
 }
 
 /** 'released' when a shutdown interrupted the job: it was handed back, not ended. */

@@ -23,6 +23,21 @@ interface Base {
   deliveryId: string | null;
 }
 
+/** What every plan for a pull request says of it and of who asked. */
+function pullRequestPlan(input: Base, pr: PullRequestInfo) {
+  return {
+    owner: input.repository.owner.login,
+    repo: input.repository.name,
+    number: pr.number,
+    isPullRequest: true,
+    title: pr.title,
+    actor: input.actor,
+    deliveryId: input.deliveryId,
+    pushUrl: input.repository.clone_url,
+    ref: pr.headRef,
+  };
+}
+
 /** A labeled issue or `/fix` on an issue: work on the default branch, open a pull request into it. */
 export function planForIssue(input: Base & { issue: IssueFields; kind: 'label' | 'command'; instructions: string; commentId: number | null }): RunPlan {
   const { repository: r, issue } = input;
@@ -62,19 +77,11 @@ export function planForPullRequest(input: Base & {
   const { repository: r, pr } = input;
   const own = !pr.fromFork && pr.headRef.startsWith(input.branchPrefix);
   return {
+    ...pullRequestPlan(input, pr),
     kind: own ? 'review' : input.kind,
-    owner: r.owner.login,
-    repo: r.name,
-    number: pr.number,
-    isPullRequest: true,
-    title: pr.title,
-    actor: input.actor,
-    deliveryId: input.deliveryId,
     goal: goalText(pr.title, pr.body),
     instructions: input.instructions,
     cloneUrl: pr.fromFork ? pr.headCloneUrl : r.clone_url,
-    pushUrl: r.clone_url,
-    ref: pr.headRef,
     sha: pr.headSha,
     // On someone's pull request, its own diff is the best hint; on fixloop's branch the review says it.
     baseRef: own ? null : pr.baseRef,
@@ -91,19 +98,11 @@ export function planForPullRequest(input: Base & {
 export function planForFailingCheck(input: Base & { pr: PullRequestInfo; checkName: string; sha: string }): RunPlan {
   const { repository: r, pr } = input;
   return {
+    ...pullRequestPlan(input, pr),
     kind: 'check',
-    owner: r.owner.login,
-    repo: r.name,
-    number: pr.number,
-    isPullRequest: true,
-    title: pr.title,
-    actor: input.actor,
-    deliveryId: input.deliveryId,
     goal: `The check \`${input.checkName}\` failed on ${input.sha.slice(0, 12)} of pull request #${pr.number} (${pr.title}).`,
     instructions: '',
     cloneUrl: r.clone_url,
-    pushUrl: r.clone_url,
-    ref: pr.headRef,
     sha: input.sha,
     baseRef: pr.baseRef,
     target: { kind: 'pull-request', base: pr.headRef },
