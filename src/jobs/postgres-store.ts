@@ -5,6 +5,7 @@ import pg from 'pg';
 import { CodedError } from '../coded-error.ts';
 import { jobInfo, storedAnyJob, storedJob, type JobRow } from './job-row.ts';
 import { ACTIVE_STATES, type AnyStoredJob, type AuditEvent, type EnqueueOutcome, type JobData, type RunStore, type StoredJob } from './run-store.ts';
+import { checkSpendArgs } from './spend-ledger.ts';
 
 export class PostgresStoreError extends CodedError<'STORE_UNAVAILABLE'> {}
 
@@ -50,6 +51,14 @@ const MIGRATIONS = [
    CREATE INDEX fixloop_events_by_run ON fixloop_events(run_id, id);
    CREATE FUNCTION fixloop_append_only() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'the audit trail is append-only'; END $$;
    CREATE TRIGGER fixloop_events_append_only BEFORE UPDATE OR DELETE ON fixloop_events FOR EACH ROW EXECUTE FUNCTION fixloop_append_only();`,
+  // 2: what LLM engines spent, per repository per UTC day (the daily budgets).
+  `CREATE TABLE fixloop_spend (
+     repository TEXT NOT NULL,
+     day TEXT NOT NULL,
+     usd DOUBLE PRECISION NOT NULL DEFAULT 0,
+     tokens BIGINT NOT NULL DEFAULT 0,
+     PRIMARY KEY (repository, day)
+   );`,
 ];
 
 
@@ -231,6 +240,21 @@ export async function openPostgresStore(connectionString: string): Promise<Dispa
     async events(runId): Promise<AuditEvent[]> {
       const rows = (await pool.query<{ run_id: string; at: string; kind: string; data: string }>('SELECT run_id, at, kind, data FROM fixloop_events WHERE run_id = $1 ORDER BY id', [runId])).rows;
       return rows.map((e) => ({ runId: e.run_id, at: Number(e.at), kind: e.kind, data: JSON.parse(e.data) as Record<string, unknown> }));
+    },
+    async addSpend(repository, day, spend) {
+      checkSpendArgs(repository, day, spend);
+      // One upsert: the row lock makes concurrent adds from any process wait for each other, none lost.
+      await pool.query(
+        `INSERT INTO fixloop_spend (repository, day, usd, tokens) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (repository, day) DO UPDATE SET usd = fixloop_spend.usd + excluded.usd, tokens = fixloop_spend.tokens + excluded.tokens`,
+        [repository, day, spend.usd, spend.tokens],
+      );
+    },
+    async spentOn(repository, day) {
+      checkSpendArgs(repository, day);
+      // pg returns BIGINT as a string (it may exceed 2^53); a day's tokens do not.
+      const row = (await pool.query<{ usd: number; tokens: string }>('SELECT usd, tokens FROM fixloop_spend WHERE repository = $1 AND day = $2', [repository, day])).rows[0];
+      return row ? { usd: Number(row.usd), tokens: Number(row.tokens) } : { usd: 0, tokens: 0 };
     },
     async close() {
       await pool.end();

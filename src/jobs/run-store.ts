@@ -1,7 +1,9 @@
 // The run store port (DESIGN.md §4): jobs with leases, the deliveries seen, and an append-only audit
-// trail of every run. Embedded SQLite implements it (sqlite-store.ts); a shared server can later.
+// trail of every run, and the daily spend ledger of the LLM engines. Embedded SQLite implements it
+// (sqlite-store.ts), and so does PostgreSQL (postgres-store.ts).
 import type { RepoConfig } from '../config/schema.ts';
 import type { RunPlan } from '../triggers/run-plan.ts';
+import type { SpendLedger } from './spend-ledger.ts';
 
 /** pending: stored, its status comment not posted yet; queued: claimable; running: leased. */
 export type JobState = 'pending' | 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
@@ -68,7 +70,8 @@ export interface AuditEvent {
 
 export type EnqueueOutcome = { accepted: true } | { accepted: false; active: JobInfo };
 
-export interface RunStore {
+/** The spend ledger lives in the store so that every run and process sharing it sees one total. */
+export interface RunStore extends SpendLedger {
   /** True the first time a webhook delivery id is seen; false for a redelivery. */
   recordDelivery(id: string, event: string): Promise<boolean>;
   /** Stores a delivery on the event lane, ready to claim, in one transaction; false for a redelivery. */

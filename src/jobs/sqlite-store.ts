@@ -8,6 +8,7 @@ import type { DatabaseSync as Database } from 'node:sqlite';
 import { CodedError } from '../coded-error.ts';
 import { jobInfo, storedAnyJob, storedJob, type JobRow } from './job-row.ts';
 import { ACTIVE_STATES, type AuditEvent, type EnqueueOutcome, type AnyStoredJob, type EventData, type JobData, type RunStore } from './run-store.ts';
+import { checkSpendArgs } from './spend-ledger.ts';
 
 export class StoreError extends CodedError<'STORE_UNAVAILABLE' | 'STORE_CORRUPT'> {}
 
@@ -43,6 +44,14 @@ const MIGRATIONS = [
   `ALTER TABLE jobs ADD COLUMN lane TEXT NOT NULL DEFAULT 'run';
    DROP INDEX jobs_claimable;
    CREATE INDEX jobs_claimable ON jobs(lane, state, enqueued_at);`,
+  // 3: what LLM engines spent, per repository per UTC day (the daily budgets).
+  `CREATE TABLE spend (
+     repository TEXT NOT NULL,
+     day TEXT NOT NULL,
+     usd REAL NOT NULL DEFAULT 0,
+     tokens INTEGER NOT NULL DEFAULT 0,
+     PRIMARY KEY (repository, day)
+   );`,
 ];
 
 
@@ -120,6 +129,12 @@ export async function openSqliteStore(dataDir: string | null): Promise<RunStore>
     insertEvent: db.prepare(`INSERT INTO jobs (run_id, key, state, data, lane, delivery_id, enqueued_at) VALUES (?, ?, 'queued', ?, 'event', ?, ?)`),
     append: db.prepare('INSERT INTO events (run_id, at, kind, data) VALUES (?, ?, ?, ?)'),
     events: db.prepare('SELECT run_id, at, kind, data FROM events WHERE run_id = ? ORDER BY id'),
+    // One statement: atomic, and SQLite serializes writers, so no increment is lost between processes.
+    addSpend: db.prepare(
+      `INSERT INTO spend (repository, day, usd, tokens) VALUES (?, ?, ?, ?)
+       ON CONFLICT (repository, day) DO UPDATE SET usd = spend.usd + excluded.usd, tokens = spend.tokens + excluded.tokens`,
+    ),
+    spentOn: db.prepare('SELECT usd, tokens FROM spend WHERE repository = ? AND day = ?'),
   };
   const now = () => Date.now();
   const appendNow = (runId: string, kind: string, data: Record<string, unknown> = {}) => q.append.run(runId, now(), kind, JSON.stringify(data));
@@ -226,6 +241,15 @@ export async function openSqliteStore(dataDir: string | null): Promise<RunStore>
     },
     async events(runId): Promise<AuditEvent[]> {
       return (q.events.all(runId) as unknown as Array<{ run_id: string; at: number; kind: string; data: string }>).map((e) => ({ runId: e.run_id, at: e.at, kind: e.kind, data: JSON.parse(e.data) as Record<string, unknown> }));
+    },
+    async addSpend(repository, day, spend) {
+      checkSpendArgs(repository, day, spend);
+      q.addSpend.run(repository, day, spend.usd, spend.tokens);
+    },
+    async spentOn(repository, day) {
+      checkSpendArgs(repository, day);
+      const row = q.spentOn.get(repository, day) as { usd: number; tokens: number } | undefined;
+      return row ? { usd: Number(row.usd), tokens: Number(row.tokens) } : { usd: 0, tokens: 0 };
     },
     async close() {
       db.close();

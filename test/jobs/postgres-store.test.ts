@@ -10,6 +10,14 @@ import { describeRunStore } from './run-store-conformance.ts';
 const url = process.env.FIXLOOP_TEST_DATABASE_URL;
 const schemas: string[] = [];
 const stores: RunStore[] = [];
+const schemaOf = new Map<RunStore, string>();
+
+async function connect(schema: string): Promise<RunStore> {
+  const store = await openPostgresStore(`${url}?options=${encodeURIComponent(`-c search_path=${schema}`)}`);
+  stores.push(store);
+  schemaOf.set(store, schema);
+  return store;
+}
 
 /** A fresh schema per store: tests never see each other's rows. */
 async function open(): Promise<RunStore> {
@@ -19,9 +27,14 @@ async function open(): Promise<RunStore> {
   await admin.query(`CREATE SCHEMA ${schema}`);
   await admin.end();
   schemas.push(schema);
-  const store = await openPostgresStore(`${url}?options=${encodeURIComponent(`-c search_path=${schema}`)}`);
-  stores.push(store);
-  return store;
+  return connect(schema);
+}
+
+/** The same schema again, as another process would find it. */
+async function reopen(closed: RunStore): Promise<RunStore> {
+  const schema = schemaOf.get(closed);
+  if (schema === undefined) throw new Error('reopen: this store was not opened by open()');
+  return connect(schema);
 }
 
 afterAll(async () => {
@@ -39,7 +52,7 @@ it.runIf(process.env.FIXLOOP_REQUIRE_POSTGRES === '1')('PostgreSQL is available 
 });
 
 describe.runIf(url)('PostgreSQL', () => {
-  describeRunStore('PostgreSQL', open);
+  describeRunStore('PostgreSQL', open, reopen);
 
   it('keeps an append-only audit trail', async () => {
     const store = await open();

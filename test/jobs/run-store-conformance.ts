@@ -1,10 +1,12 @@
 // The run store's contract, one suite for every implementation (embedded SQLite, shared
-// PostgreSQL): one active run per key, deliveries once, leases, recovery, cancels, lookups.
+// PostgreSQL): one active run per key, deliveries once, leases, recovery, cancels, lookups, and the
+// daily spend ledger.
 import { describe, expect, it } from 'vitest';
 import type { RunStore } from '../../src/jobs/run-store.ts';
 import { jobData } from '../support/job-data.ts';
 
-export function describeRunStore(name: string, open: () => Promise<RunStore>): void {
+/** `open` gives a fresh store for each test; `reopen` opens again the store `closed` had (after its close). */
+export function describeRunStore(name: string, open: () => Promise<RunStore>, reopen: (closed: RunStore) => Promise<RunStore>): void {
   describe(`the run store contract (${name})`, () => {
   it('allows one active run per issue or pull request, pointing at it', async () => {
     const store = await open();
@@ -88,5 +90,73 @@ export function describeRunStore(name: string, open: () => Promise<RunStore>): v
     await store.close();
   });
 
+  });
+
+  describe(`the spend ledger (${name})`, () => {
+    it('is zero for a repository or a day with nothing spent', async () => {
+      const store = await open();
+      expect(await store.spentOn('acme/shop', '2025-03-01')).toEqual({ usd: 0, tokens: 0 });
+      await store.close();
+    });
+
+    it('adds up what is spent', async () => {
+      const store = await open();
+      await store.addSpend('acme/shop', '2025-03-01', { usd: 0.25, tokens: 1200 });
+      await store.addSpend('acme/shop', '2025-03-01', { usd: 0.5, tokens: 800 });
+      await store.addSpend('acme/shop', '2025-03-01', { usd: 0, tokens: 0 });
+      const spent = await store.spentOn('acme/shop', '2025-03-01');
+      expect(spent.tokens).toBe(2000);
+      expect(spent.usd).toBeCloseTo(0.75, 9);
+      await store.close();
+    });
+
+    it('keeps days and repositories apart', async () => {
+      const store = await open();
+      await store.addSpend('acme/shop', '2025-03-01', { usd: 1, tokens: 10 });
+      await store.addSpend('acme/shop', '2025-03-02', { usd: 2, tokens: 20 });
+      await store.addSpend('acme/cart', '2025-03-01', { usd: 4, tokens: 40 });
+      expect(await store.spentOn('acme/shop', '2025-03-01')).toEqual({ usd: 1, tokens: 10 });
+      expect(await store.spentOn('acme/shop', '2025-03-02')).toEqual({ usd: 2, tokens: 20 });
+      expect(await store.spentOn('acme/cart', '2025-03-01')).toEqual({ usd: 4, tokens: 40 });
+      expect(await store.spentOn('acme/cart', '2025-03-02')).toEqual({ usd: 0, tokens: 0 });
+      await store.close();
+    });
+
+    it('loses no increment when many runs add at once', async () => {
+      const store = await open();
+      // The row exists first, so each add updates it: a read-then-write would lose increments here.
+      await store.addSpend('acme/shop', '2025-03-01', { usd: 1, tokens: 1 });
+      await Promise.all(Array.from({ length: 50 }, (_, i) => store.addSpend('acme/shop', '2025-03-01', { usd: 0.01 * (i + 1), tokens: 1000 + i })));
+      const spent = await store.spentOn('acme/shop', '2025-03-01');
+      expect(spent.tokens).toBe(1 + 50 * 1000 + (49 * 50) / 2);
+      expect(Math.abs(spent.usd - (1 + 0.01 * ((50 * 51) / 2)))).toBeLessThan(1e-9);
+      await store.close();
+    });
+
+    it('refuses a malformed day or a negative, non-finite or fractional amount, naming it', async () => {
+      const store = await open();
+      await expect(store.addSpend('acme/shop', '2025-3-1', { usd: 1, tokens: 1 })).rejects.toThrow(TypeError);
+      await expect(store.addSpend('acme/shop', '2025-03-01T00:00:00Z', { usd: 1, tokens: 1 })).rejects.toThrow(/`day`/);
+      await expect(store.spentOn('acme/shop', 'today')).rejects.toThrow(/`day`/);
+      await expect(store.addSpend('acme/shop', '2025-03-01', { usd: -0.01, tokens: 1 })).rejects.toThrow(/`spend\.usd`/);
+      await expect(store.addSpend('acme/shop', '2025-03-01', { usd: Number.NaN, tokens: 1 })).rejects.toThrow(/`spend\.usd`/);
+      await expect(store.addSpend('acme/shop', '2025-03-01', { usd: Number.POSITIVE_INFINITY, tokens: 1 })).rejects.toThrow(/`spend\.usd`/);
+      await expect(store.addSpend('acme/shop', '2025-03-01', { usd: 1, tokens: -5 })).rejects.toThrow(/`spend\.tokens`/);
+      await expect(store.addSpend('acme/shop', '2025-03-01', { usd: 1, tokens: 1.5 })).rejects.toThrow(/`spend\.tokens`/);
+      await expect(store.addSpend('', '2025-03-01', { usd: 1, tokens: 1 })).rejects.toThrow(/`repository`/);
+      expect(await store.spentOn('acme/shop', '2025-03-01')).toEqual({ usd: 0, tokens: 0 });
+      await store.close();
+    });
+
+    it('keeps the totals across a close and a reopen', async () => {
+      const store = await open();
+      await store.addSpend('acme/shop', '2025-03-01', { usd: 1.5, tokens: 300 });
+      await store.close();
+      const again = await reopen(store);
+      expect(await again.spentOn('acme/shop', '2025-03-01')).toEqual({ usd: 1.5, tokens: 300 });
+      await again.addSpend('acme/shop', '2025-03-01', { usd: 0.5, tokens: 700 });
+      expect(await again.spentOn('acme/shop', '2025-03-01')).toEqual({ usd: 2, tokens: 1000 });
+      await again.close();
+    });
   });
 }

@@ -16,7 +16,8 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-describeRunStore('SQLite', () => openSqliteStore(dir));
+// The directory is per test: opening it again reopens that test's store.
+describeRunStore('SQLite', () => openSqliteStore(dir), () => openSqliteStore(dir));
 
 describe('the SQLite run store', () => {
   it('keeps runs across a reopen, and migrates once', async () => {
