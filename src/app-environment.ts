@@ -69,6 +69,9 @@ export async function appOptionsFromEnvironment(env: NodeJS.ProcessEnv, onJobErr
     sandbox: selected.sandbox,
     // Setup (e.g. `npm ci`) reaches the network only when the operator says so; tests never do.
     setupNetwork: /^(1|true|yes)$/i.test(env.FIXLOOP_SETUP_NETWORK ?? ''),
+    // LLM engines read their models, keys and ceilings here; each repository's daily spend is kept in
+    // the store, so the budget holds across runs, processes and machines.
+    engineEnvironment: { env, ledger: store },
     artifactsRoot,
     tmpRoot: env.FIXLOOP_TMP_DIR ?? tmpdir(),
     installationToken: installationTokenFor,

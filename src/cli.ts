@@ -1,9 +1,9 @@
 // fixloop's command line: `fixloop run`. Returns the exit code; never throws a user's mistake.
 import { Command, CommanderError, Option } from 'commander';
 import { ConfigError } from './config/config-error.ts';
-import { ENGINE_NAMES } from './config/schema.ts';
+import { CLI_AGENTS, ENGINE_NAMES } from './config/schema.ts';
 import { EXIT } from './cli/exit-codes.ts';
-import { engineList, positiveInteger } from './cli/parse-values.ts';
+import { cliAgentName, engineList, positiveInteger } from './cli/parse-values.ts';
 import { runCommand } from './cli/run-command.ts';
 import { serveCommand } from './cli/serve-command.ts';
 import { runsList, runsShow } from './cli/runs-command.ts';
@@ -46,6 +46,11 @@ interface RunFlags {
   apply?: boolean;
   sandbox?: string;
   setupNetwork: boolean;
+  goal?: string;
+  provider?: string;
+  model?: string;
+  reviewModel?: string;
+  cliAgent?: string;
 }
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -71,6 +76,11 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
     .option('--setup <command>', 'run once in each fresh checkout before the tests (e.g. "npm ci")')
     .addOption(new Option('--engine <names>', `engine cascade, comma-separated (${ENGINE_NAMES.join(', ')}); default repair`))
     .option('--script <command>', 'the command the script engine runs for each attempt')
+    .option('--goal <text>', 'what is wrong, in words (an issue text); when every test passes, an engine that can write tests first writes one that fails')
+    .option('--provider <name>', 'model provider of the agent engine and the reviewer: openai or anthropic (default: FIXLOOP_PROVIDER)')
+    .option('--model <name>', 'model of the agent engine (default: FIXLOOP_MODEL)')
+    .option('--review-model <name>', 'a second model that reviews green patches (default: FIXLOOP_REVIEW_MODEL)')
+    .option('--cli-agent <name>', `the coding agent of the cli engine: ${CLI_AGENTS.join(', ')} (default: cli.agent, else aider)`)
     .option('--max-attempts <n>', 'most attempts (default 5)')
     .option('--max-consecutive-failures <n>', 'failed gates in a row before escalating (default 3)')
     .option('--allow <glob>', 'a path a fix may change (repeatable; replaces paths.allowed)', collect, [])
@@ -92,6 +102,8 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
         apply: flags.apply === true,
         sandbox: parseSandboxChoice(flags.sandbox ?? process.env.FIXLOOP_SANDBOX, flags.sandbox !== undefined ? '--sandbox' : 'FIXLOOP_SANDBOX'),
         setupNetwork: flags.setupNetwork,
+        ...(flags.goal !== undefined ? { goal: flags.goal } : {}),
+        engineEnv: engineEnvironment(flags),
         stdout: io.stdout,
         stderr: io.stderr,
         signal: controller.signal,
@@ -181,7 +193,17 @@ function toOverrides(flags: RunFlags): ConfigOverrides {
   if (flags.maxAttempts !== undefined) o.maxAttempts = positiveInteger('--max-attempts', flags.maxAttempts);
   if (flags.maxConsecutiveFailures !== undefined) o.maxConsecutiveFailures = positiveInteger('--max-consecutive-failures', flags.maxConsecutiveFailures);
   if (flags.timeout !== undefined) o.timeout = positiveInteger('--timeout', flags.timeout);
+  if (flags.cliAgent !== undefined) o.cliAgent = cliAgentName(flags.cliAgent);
   return o;
+}
+
+/** The LLM settings come from the environment; the flags stand for their variables. */
+function engineEnvironment(flags: RunFlags): Record<string, string | undefined> {
+  const env: Record<string, string | undefined> = { ...process.env };
+  if (flags.provider !== undefined) env.FIXLOOP_PROVIDER = flags.provider;
+  if (flags.model !== undefined) env.FIXLOOP_MODEL = flags.model;
+  if (flags.reviewModel !== undefined) env.FIXLOOP_REVIEW_MODEL = flags.reviewModel;
+  return env;
 }
 
 function reportError(error: unknown, io: CliIo): number {

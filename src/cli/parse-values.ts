@@ -1,5 +1,5 @@
 // Flag value parsers: each error names the flag and what it expected.
-import { ENGINE_NAMES, type EngineName } from '../config/schema.ts';
+import { CLI_AGENTS, ENGINE_NAMES, type CliAgentName, type EngineName } from '../config/schema.ts';
 import { UsageError } from './usage-error.ts';
 
 export function positiveInteger(flag: string, raw: string): number {
@@ -14,6 +14,12 @@ export function engineList(raw: string): EngineName[] {
     if (!(ENGINE_NAMES as readonly string[]).includes(name)) throw new UsageError(`--engine: unknown engine \`${name}\`; the engines are: ${ENGINE_NAMES.join(', ')}`);
   }
   return names as EngineName[];
+}
+
+export function cliAgentName(raw: string): CliAgentName {
+  const name = raw.trim();
+  if (!(CLI_AGENTS as readonly string[]).includes(name)) throw new UsageError(`--cli-agent: unknown agent \`${raw}\`; the agents are: ${CLI_AGENTS.join(', ')}`);
+  return name as CliAgentName;
 }
 
 const GIT_URL = /^(https?:\/\/|ssh:\/\/|git:\/\/|file:\/\/|[\w.-]+@[\w.-]+:)/;

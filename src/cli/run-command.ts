@@ -14,6 +14,9 @@ import { EXIT, exitCodeFor } from './exit-codes.ts';
 import { isGitUrl } from './parse-values.ts';
 import { createTerminalProgress } from './terminal-progress.ts';
 import { UsageError } from './usage-error.ts';
+import { agentSettingsFrom, type Environment } from '../engines/agent/agent-settings.ts';
+import { createMemorySpendLedger, type SpendLedger } from '../jobs/spend-ledger.ts';
+import { openSqliteStore } from '../jobs/sqlite-store.ts';
 
 export interface RunCommandOptions {
   repo: string;
@@ -26,6 +29,10 @@ export interface RunCommandOptions {
   sandbox: SandboxChoice;
   /** Whether setup commands (e.g. `npm ci`) may reach the network; tests never may. */
   setupNetwork: boolean;
+  /** What is wrong, in words: the goal of the engines, and red → green when every test passes. */
+  goal?: string;
+  /** Where LLM settings come from (process.env with the flags applied). */
+  engineEnv: Environment;
   /** Where the report and JSON go (stdout) and where progress goes (stderr); injectable for tests. */
   stdout: (text: string) => void;
   stderr: (text: string) => void;
@@ -50,6 +57,11 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
     throw new UsageError('the script engine needs a command: pass --script "<command>" or set `script.command` in fixloop.yml');
   }
 
+  // LLM settings are checked before anything is cloned, so a missing key fails fast.
+  if (initial.engines.includes('agent') || options.engineEnv.FIXLOOP_REVIEW_MODEL) agentSettingsFrom(options.engineEnv, initial.engines.includes('agent'));
+  if (options.goal !== undefined && !options.goal.trim()) throw new UsageError('--goal needs a text');
+  const ledger = await spendLedgerFor(options.engineEnv);
+
   const { sandbox, warning } = selectSandbox(options.sandbox);
   if (warning) options.stderr(`fixloop: warning: ${warning}\n`);
 
@@ -58,21 +70,28 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
     runId,
     repository: { cloneUrl: localDir ?? options.repo, ref: null, sha: null, baseRef: options.base ?? null },
     trigger: { kind: 'cli', number: null, deliveryId: null, actor: null },
-    goal: 'Make the failing tests pass.',
+    goal: options.goal?.trim() || 'Make the failing tests pass.',
+    writeTestWhenGreen: options.goal !== undefined,
     hints: [],
     config: initial,
   };
   const progress = options.json ? undefined : createTerminalProgress(options.stderr);
-  const result = await runFix(request, {
-    sandbox,
-    setupNetwork: options.setupNetwork,
-    artifactsRoot: resolve('.fixloop', 'runs'),
-    ...(options.out ? { artifactsDir: resolve(options.out) } : {}),
-    ...(options.signal ? { signal: options.signal } : {}),
-    ...(progress ? { onProgress: progress } : {}),
-    // The repository's own file, read from the clone, with the flags on top.
-    resolveConfig: async (root) => applyOverrides((await loadConfigFile(root)).config, options.overrides),
-  });
+  let result;
+  try {
+    result = await runFix(request, {
+      sandbox,
+      setupNetwork: options.setupNetwork,
+      engineEnvironment: { env: options.engineEnv, ledger: ledger.ledger },
+      artifactsRoot: resolve('.fixloop', 'runs'),
+      ...(options.out ? { artifactsDir: resolve(options.out) } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(progress ? { onProgress: progress } : {}),
+      // The repository's own file, read from the clone, with the flags on top.
+      resolveConfig: async (root) => applyOverrides((await loadConfigFile(root)).config, options.overrides),
+    });
+  } finally {
+    await ledger.close();
+  }
 
   if (options.json) options.stdout(`${JSON.stringify(result, null, 2)}\n`);
   else options.stdout(`\n${renderMarkdownReport(result)}`);
@@ -89,4 +108,14 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
     }
   }
   return code;
+}
+
+/**
+ * A daily budget must hold across runs: with FIXLOOP_DAILY_* set, the spend is kept in the run store
+ * of FIXLOOP_DATA_DIR (default .fixloop), as the App does; otherwise only this run counts.
+ */
+async function spendLedgerFor(env: Environment): Promise<{ ledger: SpendLedger; close: () => Promise<void> }> {
+  if (!env.FIXLOOP_DAILY_COST_USD && !env.FIXLOOP_DAILY_TOKENS) return { ledger: createMemorySpendLedger(), close: async () => undefined };
+  const store = await openSqliteStore(resolve(env.FIXLOOP_DATA_DIR ?? '.fixloop'));
+  return { ledger: store, close: () => store.close() };
 }

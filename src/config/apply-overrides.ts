@@ -1,6 +1,6 @@
 // CLI flags override the repository's file (issue: "flags override the file").
 import { validateRepoConfig } from './parse-config.ts';
-import type { EngineName, RepoConfig } from './schema.ts';
+import type { CliAgentName, EngineName, RepoConfig } from './schema.ts';
 
 export interface ConfigOverrides {
   test?: string;
@@ -15,6 +15,8 @@ export interface ConfigOverrides {
   protect?: string[];
   /** Seconds, for test, setup and script commands. */
   timeout?: number;
+  /** The coding agent of the `cli` engine. */
+  cliAgent?: CliAgentName;
 }
 
 export function applyOverrides(config: RepoConfig, o: ConfigOverrides): RepoConfig {
@@ -23,6 +25,7 @@ export function applyOverrides(config: RepoConfig, o: ConfigOverrides): RepoConf
   if (o.setup !== undefined) merged.setup.command = o.setup;
   if (o.engines !== undefined) merged.engines = o.engines;
   if (o.script !== undefined) merged.script.command = o.script;
+  if (o.cliAgent !== undefined) merged.cli.agent = o.cliAgent;
   if (o.maxAttempts !== undefined) merged.loop.maxAttempts = o.maxAttempts;
   if (o.maxConsecutiveFailures !== undefined) merged.loop.maxConsecutiveFailures = o.maxConsecutiveFailures;
   if (o.allow !== undefined && o.allow.length > 0) merged.paths.allowed = o.allow;

@@ -20,7 +20,9 @@ export const DEFAULT_PROTECTED_PATHS = [
 /** Never changed, whatever the configuration says (DESIGN.md §3.4). */
 export const ALWAYS_PROTECTED_PATHS = ['.github/workflows/**'];
 
-export const ENGINE_NAMES = ['repair', 'script'] as const;
+export const ENGINE_NAMES = ['repair', 'script', 'agent', 'cli'] as const;
+export const CLI_AGENTS = ['aider', 'codex', 'claude'] as const;
+export type CliAgentName = (typeof CLI_AGENTS)[number];
 export type EngineName = (typeof ENGINE_NAMES)[number];
 
 const seconds = z.number().int().positive().max(86_400);
@@ -70,7 +72,7 @@ export const repoConfigSchema = z
       })
       .strict()
       .default({ maxAttempts: 5, maxConsecutiveFailures: 3, timeBudget: 3600 }),
-    engines: z.array(z.enum(ENGINE_NAMES)).min(1).default(['repair']).describe('The engine cascade, cheapest first.'),
+    engines: z.array(z.enum(ENGINE_NAMES)).min(1).default(['repair']).describe('The engine cascade, cheapest first: `repair` (no key, no network), `script`, `agent` (an LLM with tools), `cli` (aider, codex or claude). With a model configured, `[repair, agent]` is the recommended cascade.'),
     script: z
       .object({
         command: z.string().min(1).optional().describe('The command the `script` engine runs in the workspace for each attempt.'),
@@ -86,6 +88,23 @@ export const repoConfigSchema = z
       })
       .strict()
       .default({ maxCandidates: 300, timeBudget: 300 }),
+    agent: z
+      .object({
+        maxToolCalls: z.number().int().positive().max(10_000).default(150).describe('Most tool calls the `agent` engine makes in one run (all attempts together).'),
+        maxTokens: z.number().int().positive().default(2_000_000).describe('Most tokens (prompt + completion) the `agent` engine and the reviewer spend in one run.'),
+        maxCostUsd: z.number().positive().default(5).describe('Most US dollars the `agent` engine and the reviewer spend in one run, priced with the model price table. The app\'s `FIXLOOP_MAX_COST_USD` caps it.'),
+        timeBudget: seconds.default(1800).describe('Seconds the `agent` engine may spend in one run, its own test runs included.'),
+        writeTests: z.boolean().default(true).describe('When the baseline is green, an engine that can write tests first writes one that fails on the pristine code (red), then fixes the code (green). Without such a test there is nothing to fix.'),
+      })
+      .strict()
+      .default({ maxToolCalls: 150, maxTokens: 2_000_000, maxCostUsd: 5, timeBudget: 1800, writeTests: true }),
+    cli: z
+      .object({
+        agent: z.enum(CLI_AGENTS).default('aider').describe('The coding agent the `cli` engine runs: aider, codex (`codex exec`) or claude (print mode). Its model and key come from the app\'s environment.'),
+        timeout: seconds.default(1200).describe('Seconds before one run of the coding agent (and its whole process tree) is killed.'),
+      })
+      .strict()
+      .default({ agent: 'aider', timeout: 1200 }),
     triggers: z
       .object({
         label: z.string().min(1).default('fixloop').describe('Labeling an issue with this starts a run.'),

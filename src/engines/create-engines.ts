@@ -1,10 +1,41 @@
-// Engines by name, in cascade order. Each engine's module loads only when a run asks for it.
+// Engines by name, in cascade order, and the optional reviewer. Each engine's module loads only when
+// a run asks for it. LLM settings come from the app's environment (agent-settings.ts); the budget
+// object is one per run, shared by the agent and the reviewer.
 import type { RepoConfig } from '../config/schema.ts';
+import type { SpendLedger } from '../jobs/spend-ledger.ts';
+import type { Reviewer } from '../loop/reviewer.ts';
+import type { Workspace } from '../workspace/workspace.ts';
+import type { AgentSettings, Environment, ModelSettings } from './agent/agent-settings.ts';
+import type { ChatModel } from './agent/chat-model.ts';
+import type { RunBudget } from './agent/run-budget.ts';
 import type { Engine } from './engine.ts';
 import { EngineError } from './engine-error.ts';
 import { createScriptEngine } from './script-engine.ts';
 
-export async function createEngines(config: RepoConfig): Promise<Engine[]> {
+export interface EngineEnvironment {
+  /** The app's environment (process.env): models, keys, ceilings. Never handed to the repository's code. */
+  env: Environment;
+  /** Spend per repository per day, shared by all runs using the same store. */
+  ledger: SpendLedger;
+}
+
+export interface RunEngines {
+  engines: Engine[];
+  reviewer: Reviewer | null;
+  /** The run's LLM budget, when an LLM takes part (for the report's spend). */
+  budget: RunBudget | null;
+}
+
+export interface RunScope {
+  /** The repository's identity for its daily budget (no credentials). */
+  repository: string;
+  workspace: Workspace;
+}
+
+export async function createEngines(config: RepoConfig, environment: EngineEnvironment, scope: RunScope): Promise<RunEngines> {
+  const wantsAgent = config.engines.includes('agent');
+  const usesModels = wantsAgent || Boolean(environment.env.FIXLOOP_REVIEW_MODEL?.trim());
+  const llm = usesModels ? await modelKit(config, environment, scope, wantsAgent) : null;
   const engines: Engine[] = [];
   for (const name of config.engines) {
     switch (name) {
@@ -17,9 +48,61 @@ export async function createEngines(config: RepoConfig): Promise<Engine[]> {
         if (!config.script.command) throw new EngineError('ENGINE_MISCONFIGURED', 'the script engine needs a command: pass --script "<command>" or set `script.command` in fixloop.yml');
         engines.push(createScriptEngine());
         break;
+      case 'agent': {
+        if (!llm?.settings.implement) throw new EngineError('ENGINE_MISCONFIGURED', 'the agent engine needs a model: set FIXLOOP_MODEL');
+        const { createAgentEngine } = await import('./agent/agent-engine.ts');
+        const implement = llm.settings.implement;
+        engines.push(createAgentEngine({ model: await chatModel(implement), price: llm.priceOf(implement.model), ...baseURL(implement), budget: llm.budget, templates: llm.templates }));
+        break;
+      }
+      case 'cli': {
+        const { createCliEngine } = await import('./cli/cli-engine.ts');
+        const { createTemplateSource } = await import('./prompt/templates.ts');
+        const { buildTaskPrompt } = await import('./prompt/build-task-prompt.ts');
+        const templates = llm?.templates ?? createTemplateSource();
+        engines.push(createCliEngine({ agent: config.cli.agent, environment: environment.env, buildPrompt: (ctx) => buildTaskPrompt(ctx, templates) }));
+        break;
+      }
       default:
         throw new EngineError('ENGINE_UNKNOWN', `unknown engine \`${String(name)}\``);
     }
   }
-  return engines;
+  let reviewer: Reviewer | null = null;
+  if (llm?.settings.review) {
+    const { createModelReviewer } = await import('./agent/model-reviewer.ts');
+    const review = llm.settings.review;
+    reviewer = createModelReviewer({ model: await chatModel(review), price: llm.priceOf(review.model), ...baseURL(review), budget: llm.budget, templates: llm.templates, workspace: () => scope.workspace });
+  }
+  return { engines, reviewer, budget: llm?.budget ?? null };
+}
+
+async function modelKit(config: RepoConfig, environment: EngineEnvironment, scope: RunScope, wantsAgent: boolean) {
+  const { agentSettingsFrom } = await import('./agent/agent-settings.ts');
+  const { RunBudget } = await import('./agent/run-budget.ts');
+  const { priceOf } = await import('./agent/prices.ts');
+  const { createTemplateSource } = await import('./prompt/templates.ts');
+  const settings: AgentSettings = agentSettingsFrom(environment.env, wantsAgent);
+  // The repository's file may lower the app's ceilings, never raise them.
+  const budget = new RunBudget(
+    {
+      toolCalls: config.agent.maxToolCalls,
+      tokens: Math.min(config.agent.maxTokens, settings.maxTokens ?? Number.POSITIVE_INFINITY),
+      usd: Math.min(config.agent.maxCostUsd, settings.maxCostUsd ?? Number.POSITIVE_INFINITY),
+      timeMs: config.agent.timeBudget * 1000,
+      ...(settings.dailyTokens !== undefined ? { dailyTokens: settings.dailyTokens } : {}),
+      ...(settings.dailyCostUsd !== undefined ? { dailyUsd: settings.dailyCostUsd } : {}),
+    },
+    { ledger: environment.ledger, repository: scope.repository },
+  );
+  return { settings, budget, templates: createTemplateSource(), priceOf: (model: string) => priceOf(model, settings.prices) };
+}
+
+async function chatModel(settings: ModelSettings): Promise<ChatModel> {
+  const options = { model: settings.model, apiKey: settings.apiKey, ...baseURL(settings) };
+  if (settings.provider === 'openai') return (await import('./agent/openai-chat-model.ts')).createOpenAIChatModel(options);
+  return (await import('./agent/anthropic-chat-model.ts')).createAnthropicChatModel(options);
+}
+
+function baseURL(settings: ModelSettings): { baseURL?: string } {
+  return settings.baseURL ? { baseURL: settings.baseURL } : {};
 }

@@ -16,6 +16,24 @@ export interface PreviousAttempt {
   gatePassed: boolean;
   failed: number;
   fingerprint: string | null;
+  /** Why the loop did not accept it, in words (rejected change, failing tests, review). */
+  verdict: string;
+}
+
+/**
+ * What an attempt is for: `fix` changes the code until the failing tests pass (tests are protected);
+ * `write-test` may only add or change tests, and must leave a test that fails on the pristine code.
+ */
+export type AttemptMode = 'fix' | 'write-test';
+
+/** The per-run budgets an engine enforces while it works. */
+export type BudgetName = 'tool_calls' | 'tokens' | 'cost' | 'time' | 'daily_tokens' | 'daily_cost';
+
+export interface BudgetStop {
+  budget: BudgetName;
+  limit: number;
+  spent: number;
+  message: string;
 }
 
 /** Lines known to be involved in the failure, e.g. a failing pull request's own diff. */
@@ -37,6 +55,9 @@ export interface AttemptContext {
   baseline: GateResult;
   previousAttempts: PreviousAttempt[];
   hints: LocalizationHint[];
+  mode: AttemptMode;
+  /** Tasks a reviewer said were still missing after the last green attempt. */
+  remainingTasks: string[];
   signal: AbortSignal;
   /** Epoch milliseconds by which the engine must have returned. */
   deadline: number;
@@ -51,10 +72,16 @@ export interface EngineOutcome {
   gaveUp: boolean;
   /** Engine-specific counters for the report and the benchmark (e.g. candidates, testExecutions). */
   stats?: Record<string, number>;
+  /** Set when a budget stopped the engine: it will not work again in this run. */
+  budgetStop?: BudgetStop;
+  /** Things the report should show, e.g. edits the path policy refused. */
+  notes?: string[];
 }
 
 export interface Engine {
   readonly name: string;
+  /** Whether it can work in `write-test` mode (red → green for issues without a failing test). */
+  readonly canWriteTests?: boolean;
   attempt(context: AttemptContext): Promise<EngineOutcome>;
 }
 

@@ -21,6 +21,7 @@ export interface RunJobDeps {
   log: Logger;
   status: StatusComment;
   createEngines?: RunFixDeps['createEngines'];
+  engineEnvironment?: RunFixDeps['engineEnvironment'];
   setupNetwork?: boolean;
 }
 
@@ -38,6 +39,11 @@ export async function runJob(data: JobData, deps: RunJobDeps, control: JobContro
     });
     let shown = '';
     const onProgress = (p: RunProgress) => {
+      // An engine's own lines go to the heartbeat (`/fix status`), not into the status comment.
+      if (p.phase === 'engine') {
+        control.report(`attempt ${p.attempt}/${p.maxAttempts}: ${p.message.slice(0, 160)}`);
+        return;
+      }
       const key = `${p.phase}:${p.attempt ?? ''}:${p.failing ?? ''}`;
       control.report(p.phase === 'attempt' ? `attempt ${p.attempt}/${p.maxAttempts}` : p.phase);
       if (p.phase === 'done' || key === shown) return;
@@ -49,6 +55,7 @@ export async function runJob(data: JobData, deps: RunJobDeps, control: JobContro
       repository: { cloneUrl: plan.cloneUrl, ref: plan.ref, sha, baseRef: plan.baseRef },
       trigger: { kind: plan.kind, number: plan.number, deliveryId: plan.deliveryId, actor: plan.actor },
       goal: plan.goal,
+      writeTestWhenGreen: !plan.isPullRequest,
       ...(plan.instructions ? { instructions: plan.instructions } : {}),
       config,
     });
@@ -62,6 +69,7 @@ export async function runJob(data: JobData, deps: RunJobDeps, control: JobContro
       tmpRoot: deps.tmpRoot,
       setupNetwork: deps.setupNetwork === true,
       ...(deps.createEngines ? { createEngines: deps.createEngines } : {}),
+      ...(deps.engineEnvironment ? { engineEnvironment: deps.engineEnvironment } : {}),
     });
     log.info({ ...meta, status: result.status, stopReason: result.stopReason, attempts: result.attempts.length, durationMs: result.durationMs }, 'run finished');
     if (control.signal.reason instanceof Shutdown) {

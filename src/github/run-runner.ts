@@ -17,6 +17,8 @@ export interface RunRunnerOptions {
   tmpRoot: string;
   setupNetwork?: boolean;
   createEngines?: RunFixDeps['createEngines'];
+  /** LLM settings and the daily spend ledger (the run store). */
+  engineEnvironment?: RunFixDeps['engineEnvironment'];
   installationToken(app: Probot, installationId: number, repositoryId: number): Promise<string>;
 }
 
@@ -35,7 +37,7 @@ export function createRunRunner(app: Probot, options: RunRunnerOptions): { runne
       const forge = await forgeFor(data);
       const log = app.log.child({ runId: data.runId });
       const status = createStatusComment(forge, data.plan.number, data.runId, (error) => log.warn({ err: String(error) }, 'status comment not updated'), data.statusCommentId);
-      return runJob(data, { forge, status, log, sandbox: options.sandbox, artifactsRoot: options.artifactsRoot, tmpRoot: options.tmpRoot, setupNetwork: options.setupNetwork === true, ...(options.createEngines ? { createEngines: options.createEngines } : {}) }, control);
+      return runJob(data, { forge, status, log, sandbox: options.sandbox, artifactsRoot: options.artifactsRoot, tmpRoot: options.tmpRoot, setupNetwork: options.setupNetwork === true, ...(options.createEngines ? { createEngines: options.createEngines } : {}), ...(options.engineEnvironment ? { engineEnvironment: options.engineEnvironment } : {}) }, control);
     },
     /** A run given up after its worker died too often: the person who asked is told. */
     async onAbandoned(job) {

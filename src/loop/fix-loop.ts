@@ -5,7 +5,7 @@ import type { RepoConfig } from '../config/schema.ts';
 import type { Cost, Engine, EngineOutcome, LocalizationHint, PreviousAttempt } from '../engines/engine.ts';
 import { EngineError } from '../engines/engine-error.ts';
 import type { GateResult } from '../gate/gate-result.ts';
-import type { AttemptRecord, Finding, StopReason, Verification } from '../report/run-result.ts';
+import type { AttemptRecord, Finding, ReviewRecord, StopReason, Verification } from '../report/run-result.ts';
 import { failingCount, gateSummary, testOutcomes } from '../report/summarize.ts';
 import type { Sandbox } from '../sandbox/sandbox.ts';
 import type { Snapshot, Workspace } from '../workspace/workspace.ts';
@@ -13,6 +13,8 @@ import type { Artifacts } from './artifacts.ts';
 import { AttemptLog } from './attempt-log.ts';
 import { failureFingerprint } from './fingerprint.ts';
 import type { ProgressListener } from './progress.ts';
+import { reviewAttempt } from './review-attempt.ts';
+import type { Reviewer } from './reviewer.ts';
 import { createHash } from 'node:crypto';
 
 export interface FixLoopInput {
@@ -37,6 +39,12 @@ export interface FixLoopInput {
   onProgress: ProgressListener;
   /** Directories whose paths vary between runs, blanked out of fingerprints. */
   volatileRoots: string[];
+  /** Reads a verified green attempt; only its `ok` makes the run green. */
+  reviewer?: Reviewer | null;
+  /** Number of the first attempt (attempts of an earlier phase count against the same maximum). */
+  firstAttempt?: number;
+  /** Attempts of an earlier phase, shown to the engines. */
+  previousAttempts?: PreviousAttempt[];
 }
 
 export interface FixLoopOutcome {
@@ -63,7 +71,8 @@ export async function runFixLoop(input: FixLoopInput): Promise<FixLoopOutcome> {
   const { workspace, config, engines, baseline } = input;
   const maxAttempts = config.loop.maxAttempts;
   const attempts: AttemptRecord[] = [];
-  const previous: PreviousAttempt[] = [];
+  const previous: PreviousAttempt[] = [...(input.previousAttempts ?? [])];
+  let remainingTasks: string[] = [];
   const cost: Cost = { usd: 0, tokens: 0 };
   const baselineFailing = failingCount(baseline);
   let best: BestState = { snapshot: await workspace.snapshot(), failing: baselineFailing, gate: baseline };
@@ -87,15 +96,16 @@ export async function runFixLoop(input: FixLoopInput): Promise<FixLoopOutcome> {
     cost,
   });
 
-  for (let n = 1; n <= maxAttempts; n++) {
+  for (let n = input.firstAttempt ?? 1; n <= maxAttempts; n++) {
     if (input.signal.aborted) return stop('cancelled', 'the run was cancelled');
     if (Date.now() >= input.deadline) return stop('time_budget', `the time budget of ${config.loop.timeBudget} s was spent`);
     const engine = engines[engineIndex];
     if (!engine) return stop('engines_exhausted', 'every engine gave up');
 
     const started = Date.now();
-    const log = new AttemptLog();
-    let startedFrom: AttemptRecord['startedFrom'] = n === 1 ? 'baseline' : 'previous';
+    // Everything the attempt logs is streamed to the live progress too (an agent's output as it works).
+    const log = new AttemptLog((line) => input.onProgress({ phase: 'engine', attempt: n, maxAttempts, message: line }));
+    let startedFrom: AttemptRecord['startedFrom'] = n === (input.firstAttempt ?? 1) ? 'baseline' : 'previous';
     if (lastBrokeMore) {
       await workspace.restore(best.snapshot);
       currentGate = best.gate;
@@ -120,6 +130,8 @@ export async function runFixLoop(input: FixLoopInput): Promise<FixLoopOutcome> {
         baseline,
         previousAttempts: [...previous],
         hints: input.hints,
+        mode: 'fix',
+        remainingTasks,
         signal: input.signal,
         deadline: input.deadline,
         log: log.add,
@@ -153,9 +165,20 @@ export async function runFixLoop(input: FixLoopInput): Promise<FixLoopOutcome> {
       if (!verification.passed) findings = verification.findings;
     }
 
-    const fingerprint = findings.length > 0 ? findingsFingerprint(findings) : gate ? failureFingerprint(gate, input.volatileRoots) : null;
+    let review: ReviewRecord | undefined;
+    if (gate?.passed && verification?.passed && input.reviewer) {
+      input.onProgress({ phase: 'verify', attempt: n, maxAttempts, failing: 0, message: `attempt ${n}: verified; the reviewer reads it` });
+      review = await reviewAttempt(input.reviewer, { goal: input.goal, remainingTasks, diff: patch, gate, verification, signal: input.signal, deadline: input.deadline, log: log.add });
+      cost.usd += review.cost.usd;
+      cost.tokens += review.cost.tokens;
+      if (review.status === 'missing') remainingTasks = review.remainingTasks;
+    }
+    const accepted = gate?.passed === true && verification?.passed === true && (review === undefined || review.status === 'ok');
+
+    const fingerprint = findings.length > 0 ? findingsFingerprint(findings) : review && !accepted ? reviewFingerprint(review) : gate ? failureFingerprint(gate, input.volatileRoots) : null;
     const record: AttemptRecord = {
       attempt: n,
+      phase: 'fix',
       engine: engine.name,
       summary: outcome.summary,
       startedFrom,
@@ -166,6 +189,9 @@ export async function runFixLoop(input: FixLoopInput): Promise<FixLoopOutcome> {
       failingTests: gate ? testOutcomes(gate.report, 'failed') : [],
       cost: outcome.cost,
       engineStats: outcome.stats ?? {},
+      notes: outcome.notes ?? [],
+      ...(outcome.budgetStop ? { budgetStop: outcome.budgetStop } : {}),
+      ...(review ? { review } : {}),
       durationMs: Date.now() - started,
       diffPath: input.artifacts.attemptDiffPath(n),
       logPath: input.artifacts.attemptLogPath(n),
@@ -173,14 +199,15 @@ export async function runFixLoop(input: FixLoopInput): Promise<FixLoopOutcome> {
     attempts.push(record);
     await input.artifacts.writeAttempt(n, patch, log.text());
 
-    if (gate?.passed && verification?.passed) {
+    if (accepted && gate && verification) {
       input.onProgress({ phase: 'attempt', attempt: n, maxAttempts, failing: 0, message: `attempt ${n}: verified green` });
       return { green: true, stopReason: null, explanation: 'verified', attempts, engine: engine.name, patch, verification, lastGate: gate, cost };
     }
 
     const failing = gate ? failingCount(gate) : Number.POSITIVE_INFINITY;
-    previous.push({ attempt: n, engine: engine.name, summary: outcome.summary, gatePassed: gate?.passed ?? false, failed: gate ? failing : -1, fingerprint });
-    input.onProgress({ phase: 'attempt', attempt: n, maxAttempts, failing: gate ? failing : failingCount(currentGate), message: describeFailure(n, maxAttempts, gate, findings) });
+    const verdict = review ? describeReview(n, maxAttempts, review) : describeFailure(n, maxAttempts, gate, findings);
+    previous.push({ attempt: n, engine: engine.name, summary: outcome.summary, gatePassed: gate?.passed ?? false, failed: gate ? failing : -1, fingerprint, verdict });
+    input.onProgress({ phase: 'attempt', attempt: n, maxAttempts, failing: gate ? failing : failingCount(currentGate), message: verdict });
 
     // Progress (fewer failing tests than the best so far) resets the consecutive-failure count.
     if (gate && findings.length === 0 && failing < best.failing) {
@@ -194,8 +221,14 @@ export async function runFixLoop(input: FixLoopInput): Promise<FixLoopOutcome> {
     const seenAt = fingerprint ? seenFingerprints.get(fingerprint) : undefined;
     if (fingerprint && seenAt === undefined) seenFingerprints.set(fingerprint, n);
     const stuck = seenAt !== undefined;
-    if (stuck || outcome.gaveUp) {
-      const why = stuck ? `attempt ${n} failed the same way as attempt ${seenAt}` : `engine ${engine.name} gave up: ${outcome.summary}`;
+    // A budget that ran out ends this engine for the run (budgets hold for the whole run).
+    const budgetStop = outcome.budgetStop ?? review?.budgetStop;
+    if (stuck || outcome.gaveUp || budgetStop) {
+      const why = budgetStop
+        ? `engine ${engine.name} stopped: ${budgetStop.message}`
+        : stuck
+          ? `attempt ${n} failed the same way as attempt ${seenAt}`
+          : `engine ${engine.name} gave up: ${outcome.summary}`;
       if (engineIndex + 1 < engines.length) {
         engineIndex++;
         seenFingerprints = new Map();
@@ -203,6 +236,7 @@ export async function runFixLoop(input: FixLoopInput): Promise<FixLoopOutcome> {
         log.add(`${why}; moving on to engine ${engines[engineIndex]?.name}`);
         continue;
       }
+      if (budgetStop) return stop('budget', why);
       return stuck ? stop('no_progress', `no progress: ${why}`) : stop('engines_exhausted', why);
     }
     if (consecutiveFailures >= config.loop.maxConsecutiveFailures) {
@@ -215,6 +249,17 @@ export async function runFixLoop(input: FixLoopInput): Promise<FixLoopOutcome> {
 function findingsFingerprint(findings: Finding[]): string {
   const basis = findings.map((f) => `${f.kind}:${f.path ?? ''}`).sort().join('\n');
   return `c-${createHash('sha256').update(basis).digest('hex').slice(0, 14)}`;
+}
+
+function reviewFingerprint(review: ReviewRecord): string {
+  const basis = review.status === 'missing' ? review.remainingTasks.map((t) => t.toLowerCase().replace(/\s+/g, ' ').trim()).sort().join('\n') : 'invalid';
+  return `r-${createHash('sha256').update(basis).digest('hex').slice(0, 14)}`;
+}
+
+function describeReview(n: number, max: number, review: ReviewRecord): string {
+  if (review.status === 'ok') return `attempt ${n}/${max}: verified and reviewed`;
+  if (review.status === 'missing') return `attempt ${n}/${max}: green, but the reviewer says it is missing: ${review.remainingTasks.join('; ')}`;
+  return `attempt ${n}/${max}: green, but the review failed (${review.reason ?? 'invalid answer'})`;
 }
 
 function describeFailure(n: number, max: number, gate: GateResult | null, findings: Finding[]): string {

@@ -12,6 +12,7 @@ export function headlineFor(result: RunResult): string {
       return `Verified fix after ${attempts}: ${fixed === 0 ? 'the suite now passes' : fixed === 1 ? '1 failing test now passes' : `${fixed} failing tests now pass`}; replayed on a pristine checkout${total}, no test weakened.`;
     }
     case 'nothing_to_fix':
+      if (result.redGreen?.explanation) return `Nothing to fix: every test passes, and no test that fails on the pristine code could be written (${result.redGreen.explanation}).`;
       return `Nothing to fix: the test suite already passes${result.baseline.parsed ? ` (${plural(result.baseline.passed, 'test')})` : ''}. Add a failing test that shows the bug and run again.`;
     case 'escalated':
       return `Escalated to a human after ${attempts}: ${stopText(result)}.`;
@@ -33,6 +34,11 @@ function stopText(result: RunResult): string {
       return `every engine gave up; ${failing}`;
     case 'time_budget':
       return `the time budget was spent; ${failing}`;
+    case 'budget': {
+      const stop = [...result.attempts].reverse().find((a) => a.budgetStop ?? a.review?.budgetStop);
+      const message = stop?.budgetStop?.message ?? stop?.review?.budgetStop?.message;
+      return `${message ? `${message}` : 'a budget was used up'}; ${failing}`;
+    }
     case 'max_attempts':
       return `all attempts used; ${failing}`;
     case 'verification_failed':

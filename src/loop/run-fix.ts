@@ -5,13 +5,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '../config/config-error.ts';
 import type { RepoConfig } from '../config/schema.ts';
-import { createEngines } from '../engines/create-engines.ts';
+import { createEngines, type EngineEnvironment, type RunEngines } from '../engines/create-engines.ts';
 import type { Engine } from '../engines/engine.ts';
+import { createMemorySpendLedger } from '../jobs/spend-ledger.ts';
 import type { GateResult } from '../gate/gate-result.ts';
 import { runGate } from '../gate/run-gate.ts';
 import { emptyReport } from '../gate/test-report.ts';
 import { renderMarkdownReport } from '../report/render-markdown.ts';
-import type { RunEvent, RunResult, RunStatus, StopReason } from '../report/run-result.ts';
+import type { AttemptRecord, RedProof, RunEvent, RunResult, RunStatus, StopReason, Verification } from '../report/run-result.ts';
 import { failingCount, testCounts, testOutcomes } from '../report/summarize.ts';
 import type { Sandbox } from '../sandbox/sandbox.ts';
 import type { CloneAuth, FixRequest } from '../triggers/fix-request.ts';
@@ -27,6 +28,9 @@ import type { ProgressListener, RunProgress } from './progress.ts';
 import { describeError, errorCode, RunError } from './run-error.ts';
 import { changedLinesSince } from './changed-lines.ts';
 import { headlineFor } from './headline.ts';
+import { redTestFindings, runRedPhase, testGlobs, type RedPhaseOutcome, type RedProofState } from './red-phase.ts';
+import type { Reviewer } from './reviewer.ts';
+import { repositoryKey } from './repository-key.ts';
 
 export type { RunProgress } from './progress.ts';
 
@@ -45,6 +49,10 @@ export interface RunFixDeps {
   setupNetwork?: boolean;
   /** Engines by name; defaults to the built-in ones. */
   createEngines?: (config: RepoConfig) => Promise<Engine[]>;
+  /** With `createEngines`: the reviewer to use (tests). */
+  reviewer?: Reviewer | null;
+  /** The app's environment for LLM engines (models, keys, ceilings) and the daily spend ledger; defaults to process.env and a ledger in memory. */
+  engineEnvironment?: EngineEnvironment;
 }
 
 export async function runFix(request: FixRequest, deps: RunFixDeps): Promise<RunResult> {
@@ -53,7 +61,7 @@ export async function runFix(request: FixRequest, deps: RunFixDeps): Promise<Run
   const events: RunEvent[] = [];
   const note = (kind: string, message: string) => events.push({ at: new Date().toISOString(), kind, message });
   const progress = (p: RunProgress) => {
-    note(p.phase, p.message);
+    if (p.phase !== 'engine') note(p.phase, p.message);
     deps.onProgress?.(p);
   };
   const signal = deps.signal ?? new AbortController().signal;
@@ -127,7 +135,11 @@ export async function runFix(request: FixRequest, deps: RunFixDeps): Promise<Run
     }
     const testCommand = config.test.command;
     if (!testCommand) throw new ConfigError('no test command: pass --test "<command>" or set `test.command` in fixloop.yml', 'test.command');
-    const engines = await (deps.createEngines ?? createEngines)(config);
+    const kit: RunEngines = deps.createEngines
+      ? { engines: await deps.createEngines(config), reviewer: deps.reviewer ?? null, budget: null }
+      : await createEngines(config, deps.engineEnvironment ?? { env: process.env, ledger: createMemorySpendLedger() }, { repository: repositoryKey(request.repository.cloneUrl), workspace: ws });
+    const engines = kit.engines;
+    const withSpend = (result: RunResult): RunResult => (kit.budget ? { ...result, spend: { ...kit.budget.spent, limits: { ...kit.budget.limits } } } : result);
     const deadline = started + config.loop.timeBudget * 1000;
 
     if (config.setup.command) {
@@ -165,30 +177,80 @@ export async function runFix(request: FixRequest, deps: RunFixDeps): Promise<Run
     base.baselineTests = testOutcomes(baseline.report);
     progress({ phase: 'baseline', failing: failingCount(baseline), message: baselineMessage(baseline) });
 
+    let red: RedPhaseOutcome | null = null;
     if (baseline.passed) {
-      return await finish({ ...base, status: 'nothing_to_fix', final: testCounts(baseline.report) });
+      const writers = engines.filter((e) => e.canWriteTests === true);
+      const why = request.writeTestWhenGreen !== true
+        ? null
+        : !config.agent.writeTests
+          ? 'agent.writeTests is off'
+          : writers.length === 0
+            ? `no engine of the cascade (${config.engines.join(', ')}) can write tests`
+            : testGlobs(config).length === 0
+              ? 'no test paths are configured (paths.protected)'
+              : config.loop.maxAttempts < 2
+                ? 'red → green needs loop.maxAttempts of 2 or more'
+                : '';
+      if (why !== '') {
+        if (why) note('write-test', `no test was written first: ${why}`);
+        return await finish({ ...base, status: 'nothing_to_fix', final: testCounts(baseline.report) });
+      }
+      red = await runRedPhase({
+        workspace: ws,
+        sandbox: deps.sandbox,
+        config,
+        engines: writers,
+        baseline,
+        goal: request.goal,
+        ...(request.instructions !== undefined ? { instructions: request.instructions } : {}),
+        hints,
+        signal,
+        deadline,
+        maxAttempts: Math.min(2, config.loop.maxAttempts - 1),
+        usePolicy: (p) => {
+          policy = p;
+        },
+        runGate: (log) => gateIn(log)(),
+        artifacts,
+        onProgress: progress,
+      });
+      policy = createPathPolicy(config.paths);
+      if (!red.proof) {
+        note('write-test', `no test that fails on the pristine code could be written: ${red.explanation}`);
+        return await finish(withSpend({ ...base, status: 'nothing_to_fix', final: testCounts(baseline.report), attempts: red.attempts, cost: red.cost, redGreen: { failedBefore: [], after: null, testFiles: [], explanation: red.explanation } }));
+      }
+      progress({ phase: 'write-test', failing: red.proof.failedBefore.length, message: `red: ${red.proof.failedBefore.length} new test(s) fail on the pristine code; now fixing the code` });
     }
+    const proof = red?.proof ?? null;
+    const judgeFrom = proof?.gate ?? baseline;
+    // With a red test, its files stay exactly as written, and only the other changes meet the constraints.
+    const changesToCheck = async () => {
+      const changes = await ws.changes();
+      return proof ? changes.filter((c) => !proof.testFiles.files.has(c.path)) : changes;
+    };
 
     const outcome = await runFixLoop({
       workspace: ws,
       sandbox: deps.sandbox,
       config,
       engines,
-      baseline,
+      baseline: judgeFrom,
       goal: request.goal,
       ...(request.instructions !== undefined ? { instructions: request.instructions } : {}),
       hints,
       signal,
       deadline,
-      checkChanges: async () => checkConstraints(await ws.changes(), policy, config.constraints),
+      reviewer: kit.reviewer,
+      ...(red ? { firstAttempt: red.attempts.length + 1, previousAttempts: red.previous } : {}),
+      checkChanges: async () => [...(proof ? await redTestFindings(proof, ws) : []), ...checkConstraints(await changesToCheck(), policy, config.constraints)],
       runGate: (log) => gateIn(log)(),
       verify: async (patch, log) =>
         replayPatch({
           mirror: created.mirror,
           baseSha: ws.baseSha,
           patch,
-          changes: await ws.changes(),
-          baseline: baseline.report,
+          changes: await changesToCheck(),
+          baseline: judgeFrom.report,
           config,
           policy,
           sandbox: deps.sandbox,
@@ -201,7 +263,7 @@ export async function runFix(request: FixRequest, deps: RunFixDeps): Promise<Run
       onProgress: progress,
       volatileRoots: [ws.root, scratch],
     });
-    return await finish(resultFromLoop(base, outcome));
+    return await finish(withSpend(resultFromLoop(base, outcome, red)));
   } catch (error) {
     const code = errorCode(error);
     if (code === 'INTERNAL') note('error', describeError(error));
@@ -212,25 +274,34 @@ export async function runFix(request: FixRequest, deps: RunFixDeps): Promise<Run
   }
 }
 
-function resultFromLoop(base: RunResult, outcome: FixLoopOutcome): RunResult {
+function resultFromLoop(base: RunResult, outcome: FixLoopOutcome, red: RedPhaseOutcome | null): RunResult {
   const last = outcome.attempts.at(-1);
+  const attempts: AttemptRecord[] = [...(red?.attempts ?? []), ...outcome.attempts];
   const status: RunStatus = outcome.green ? 'tests_green' : escalates(outcome.stopReason) ? 'escalated' : 'failed_to_green';
   const result: RunResult = {
     ...base,
     status,
     engine: outcome.engine,
-    attempts: outcome.attempts,
+    attempts,
     patch: outcome.green ? outcome.patch : '',
     filesChanged: outcome.green && last ? last.changes : [],
     final: outcome.verification?.gate?.counts ?? testCounts(outcome.lastGate.report),
     verification: outcome.verification,
-    cost: outcome.cost,
+    cost: { usd: outcome.cost.usd + (red?.cost.usd ?? 0), tokens: outcome.cost.tokens + (red?.cost.tokens ?? 0) },
   };
+  if (red?.proof) result.redGreen = redProof(red.proof, outcome.verification);
   if (outcome.stopReason) {
     result.stopReason = outcome.stopReason;
     note(result, 'stop', outcome.explanation);
   }
   return result;
+}
+
+function redProof(proof: RedProofState, verification: Verification | null): RedProof {
+  const after = verification?.replayed
+    ? proof.failedBefore.map((t) => ({ id: t.id, status: verification.failToPass.includes(t.id) ? ('passed' as const) : ('failed' as const) }))
+    : null;
+  return { failedBefore: proof.failedBefore, after, testFiles: [...proof.testFiles.files.keys()].sort() };
 }
 
 function note(result: RunResult, kind: string, message: string): void {

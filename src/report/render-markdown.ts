@@ -20,10 +20,12 @@ export function renderMarkdownReport(result: RunResult, options: RenderOptions =
   out.push(`## fixloop: ${STATUS_TITLE[result.status]}`, '', result.headline, '');
   if (result.error) out.push('```text', result.error.message, '```', '');
   if (result.status !== 'error' || result.baseline.total > 0) out.push(...testsTable(result), '');
+  if (result.redGreen) out.push(...redGreenSection(result), '');
   if (result.verification) out.push(...verificationSection(result), '');
   if (result.status === 'tests_green') out.push(...patchSection(result, options.maxDiffChars ?? 20_000), '');
   else if (result.status === 'failed_to_green' || result.status === 'escalated') out.push(...failingSection(result), '');
   if (result.attempts.length > 0) out.push(...attemptsSection(result.attempts), '');
+  out.push(...spendSection(result), '');
   out.push(...runSection(result));
   return redactSecrets(`${out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`);
 }
@@ -128,10 +130,61 @@ function attemptsSection(attempts: AttemptRecord[]): string[] {
     '| ---: | --- | --- | --- | ---: | --- | ---: |',
     ...attempts.map(
       (a) =>
-        `| ${a.attempt} | ${a.engine} | ${a.startedFrom} | ${attemptResult(a)} | ${a.gate ? counts(a.gate.counts, 'failed') : '–'} | ${oneLine(a.summary, 120).replace(/\|/g, '\\|')} | ${(a.durationMs / 1000).toFixed(1)} s |`,
+        `| ${a.attempt} | ${a.engine}${a.phase === 'write-test' ? ' (writes a test)' : ''} | ${a.startedFrom} | ${attemptResult(a)} | ${a.gate ? counts(a.gate.counts, 'failed') : '–'} | ${oneLine(a.summary, 120).replace(/\|/g, '\\|')} | ${(a.durationMs / 1000).toFixed(1)} s |`,
     ),
     ...attempts.filter((a) => a.findings.length > 0 && !a.gate?.passed).flatMap((a) => [`- Attempt ${a.attempt} findings:`, ...findingLines(a.findings)]),
+    ...attempts.flatMap((a) => a.notes.map((n) => `- Attempt ${a.attempt}: ${n}`)),
+    ...attempts.filter((a) => a.budgetStop).map((a) => `- Attempt ${a.attempt}: stopped by a budget: ${a.budgetStop?.message}`),
+    ...attempts.flatMap((a) => (a.review ? [`- Attempt ${a.attempt}, review by ${a.review.reviewer}: ${reviewText(a.review)}`] : [])),
   ];
+}
+
+function reviewText(review: NonNullable<AttemptRecord['review']>): string {
+  if (review.status === 'ok') return '**ok**';
+  if (review.status === 'missing') return `**missing**: ${review.remainingTasks.map((t) => oneLine(t, 160)).join('; ')}`;
+  return `**failed review**: ${review.reason ?? 'invalid answer'}`;
+}
+
+function redGreenSection(result: RunResult): string[] {
+  const red = result.redGreen;
+  if (!red) return [];
+  if (red.failedBefore.length === 0) return ['### Red → green', `No test that fails on the pristine code could be written: ${red.explanation ?? 'no proof'}. Without such a test there is nothing to fix.`];
+  const after = new Map((red.after ?? []).map((t) => [t.id, t.status]));
+  return [
+    '### Red → green',
+    `Every test passed, so a test showing the bug was written first (${red.testFiles.map((f) => `\`${f}\``).join(', ')}); it failed on the pristine code, and the fix may not change it.`,
+    '',
+    '| Test | Before the fix (pristine code) | After the fix (replayed) |',
+    '| --- | --- | --- |',
+    ...red.failedBefore.map((t) => `| \`${t.id}\` | failed${t.message ? `: ${oneLine(t.message, 100).replace(/\|/g, '\\|')}` : ''} | ${after.get(t.id) ?? 'not verified'} |`),
+  ];
+}
+
+function money(usd: number): string {
+  return usd === 0 ? '$0' : usd < 0.01 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`;
+}
+
+/** Tokens and cost, in every report: the run's total, each engine's share, and the LLM budgets. */
+function spendSection(result: RunResult): string[] {
+  const byEngine = new Map<string, { usd: number; tokens: number }>();
+  const add = (name: string, cost: { usd: number; tokens: number }) => {
+    const sum = byEngine.get(name) ?? { usd: 0, tokens: 0 };
+    byEngine.set(name, { usd: sum.usd + cost.usd, tokens: sum.tokens + cost.tokens });
+  };
+  for (const a of result.attempts) {
+    add(a.engine, a.cost);
+    if (a.review) add(`review (${a.review.reviewer})`, a.review.cost);
+  }
+  const shares = [...byEngine].map(([name, c]) => `${name} ${money(c.usd)}, ${c.tokens} tokens`).join('; ');
+  const lines = [`**Spend**: ${money(result.cost.usd)}, ${result.cost.tokens} tokens${shares ? ` (${shares})` : ''}.`];
+  const s = result.spend;
+  if (s) {
+    const daily = [s.limits.dailyUsd !== undefined ? `${money(s.limits.dailyUsd)}` : null, s.limits.dailyTokens !== undefined ? `${s.limits.dailyTokens} tokens` : null].filter(Boolean).join(', ');
+    lines.push(
+      `LLM budget used: ${s.modelCalls} model calls, ${s.toolCalls}/${s.limits.toolCalls} tool calls, ${s.tokens}/${s.limits.tokens} tokens, ${money(s.usd)}/${money(s.limits.usd)}, ${Math.round(s.ms / 1000)}/${Math.round(s.limits.timeMs / 1000)} s${daily ? `; per repository per day: ${daily}` : ''}.`,
+    );
+  }
+  return lines;
 }
 
 function runSection(result: RunResult): string[] {

@@ -1,5 +1,6 @@
 // RunResult (DESIGN.md §2): one data structure per run, rendered to Markdown and JSON.
-import type { Cost } from '../engines/engine.ts';
+import type { BudgetStop, Cost } from '../engines/engine.ts';
+import type { ReviewStatus } from '../loop/reviewer.ts';
 import type { GateFailureReason } from '../gate/gate-result.ts';
 import type { TestReportFormat, TestStatus } from '../gate/test-report.ts';
 import type { FileChange } from '../workspace/workspace.ts';
@@ -14,6 +15,7 @@ export type StopReason =
   | 'time_budget'
   | 'engines_exhausted'
   | 'verification_failed'
+  | 'budget'
   | 'cancelled';
 
 export interface TestCounts {
@@ -61,8 +63,20 @@ export interface GateSummary {
   durationMs: number;
 }
 
+export interface ReviewRecord {
+  reviewer: string;
+  status: ReviewStatus;
+  remainingTasks: string[];
+  reason?: string;
+  cost: Cost;
+  /** Set when the review could not run because a budget was used up. */
+  budgetStop?: BudgetStop;
+}
+
 export interface AttemptRecord {
   attempt: number;
+  /** `write-test`: the red phase of red → green (only test files may change); `fix` otherwise. */
+  phase: 'write-test' | 'fix';
   engine: string;
   summary: string;
   /** Where the attempt started: what the previous attempt left, or the best state so far. */
@@ -75,6 +89,12 @@ export interface AttemptRecord {
   cost: Cost;
   /** Engine-specific counters (e.g. the repair engine's candidates and testExecutions). */
   engineStats: Record<string, number>;
+  /** What the engine reported for people, e.g. writes the path policy refused. */
+  notes: string[];
+  /** Set when a budget stopped the engine during this attempt. */
+  budgetStop?: BudgetStop;
+  /** The reviewer's verdict on a verified green attempt. */
+  review?: ReviewRecord;
   durationMs: number;
   diffPath: string;
   logPath: string;
@@ -90,6 +110,27 @@ export interface Verification {
   stillFailing: string[];
   newlySkipped: string[];
   findings: Finding[];
+}
+
+export interface AgentSpend {
+  modelCalls: number;
+  toolCalls: number;
+  tokens: number;
+  usd: number;
+  ms: number;
+  limits: { toolCalls: number; tokens: number; usd: number; timeMs: number; dailyTokens?: number; dailyUsd?: number };
+}
+
+/** Red → green: the test written first, failing on the pristine code, then passing with the fix. */
+export interface RedProof {
+  /** The tests that failed on the pristine code, with the failure message. */
+  failedBefore: TestOutcome[];
+  /** Their status after the fix, on the replayed checkout (null until verified). */
+  after: TestOutcome[] | null;
+  /** The test files written in the red phase. */
+  testFiles: string[];
+  /** Why no failing test could be written, when none was. */
+  explanation?: string;
 }
 
 export interface RunEvent {
@@ -118,6 +159,10 @@ export interface RunResult {
   final: TestCounts | null;
   verification: Verification | null;
   cost: Cost;
+  /** What LLM engines and the reviewer spent in this run, against which limits. */
+  spend?: AgentSpend;
+  /** Set when the run wrote a failing test first (the baseline was green). */
+  redGreen?: RedProof;
   startedAt: string;
   durationMs: number;
   artifactsDir: string;

@@ -23,6 +23,11 @@ export const fixRequestSchema = z.object({
     actor: z.string().nullable(),
   }),
   goal: z.string(),
+  /**
+   * The goal describes a bug on its own (an issue, a CLI --goal): when every test passes, an engine
+   * that can write tests may first write one that fails (red → green). Not for pull request checks.
+   */
+  writeTestWhenGreen: z.boolean().optional(),
   instructions: z.string().optional(),
   /** Lines a failing pull request changed: the strongest localization hint. */
   hints: z.array(z.object({ file: z.string(), lines: z.array(z.number().int().positive()) })).default([]),

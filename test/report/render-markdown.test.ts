@@ -16,6 +16,7 @@ function greenResult(): RunResult {
     attempts: [
       {
         attempt: 1,
+        phase: 'fix',
         engine: 'repair',
         summary: '`>` → `>=` at src/discounts.js:11 (candidate 3 of 40, 5 test runs)',
         startedFrom: 'baseline',
@@ -26,6 +27,7 @@ function greenResult(): RunResult {
         failingTests: [],
         cost: { usd: 0, tokens: 0 },
         engineStats: { candidates: 40 },
+        notes: [],
         durationMs: 4200,
         diffPath: '/out/attempt-1.diff',
         logPath: '/out/attempt-1.log',

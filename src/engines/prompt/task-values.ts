@@ -1,0 +1,109 @@
+// What a model (or a coding agent) is told about a task: the placeholders of the prompt templates.
+// Built from what the loop already knows: the goal, the failing tests, the repair engine's fault
+// localization, a compact map of the repository, and how the earlier attempts ended.
+import type { AttemptContext } from '../engine.ts';
+import { localizeFaults } from '../repair/localize/localize-faults.ts';
+import { createTestFileMatcher } from '../../workspace/path-policy.ts';
+
+export type PromptValues = Record<string, string>;
+
+/** Every placeholder a template may use, with what it holds (docs/engines.md lists the same). */
+export const PLACEHOLDERS = {
+  goal: 'the issue text, the failing check, or the CLI goal',
+  instructions: 'what the person added after `/fix`, if anything',
+  mode: '`fix` or `write-test`',
+  failing_tests: 'the failing tests with their messages',
+  suspicious_locations: "the repair engine's most suspicious source lines",
+  repo_map: 'the repository files, grouped by folder',
+  previous_attempts: 'how the earlier attempts of this run ended',
+  remaining_tasks: "what the reviewer said was still missing",
+  acceptance_commands: 'the test command the result is judged by',
+  protected_paths: 'globs of the paths a fix may not change (the tests)',
+  diff: 'the patch under review (review template)',
+  report: 'the verification report of the patch (review template)',
+} as const;
+
+const MAX_FAILING = 10;
+const MAX_MESSAGE_LINES = 25;
+const MAX_LOCATIONS = 8;
+const MAX_MAPPED_FILES = 300;
+
+export async function taskValues(ctx: AttemptContext): Promise<PromptValues> {
+  const files = await ctx.workspace.listFiles();
+  return {
+    goal: ctx.goal.trim() || 'Make the failing tests pass.',
+    instructions: ctx.instructions?.trim() || '(none)',
+    mode: ctx.mode,
+    failing_tests: failingTests(ctx),
+    suspicious_locations: await suspiciousLocations(ctx, files),
+    repo_map: repoMap(files),
+    previous_attempts: previousAttempts(ctx),
+    remaining_tasks: ctx.remainingTasks.length > 0 ? ctx.remainingTasks.map((t) => `- ${t}`).join('\n') : '(none)',
+    acceptance_commands: ctx.config.test.command ?? '(none)',
+    protected_paths: ctx.config.paths.protected.join(', '),
+  };
+}
+
+function failingTests(ctx: AttemptContext): string {
+  const failing = ctx.lastGate.report.tests.filter((t) => t.status === 'failed');
+  if (failing.length === 0) {
+    if (ctx.lastGate.passed) return '(none: every test passes)';
+    return `(the output could not be parsed per test; its end:)\n${ctx.lastGate.output.slice(-3000)}`;
+  }
+  const shown = failing.slice(0, MAX_FAILING).map((t) => {
+    const detail = [t.message, t.stack].filter(Boolean).join('\n').split('\n').slice(0, MAX_MESSAGE_LINES).join('\n');
+    return `- ${t.id}${t.file ? ` (${t.file})` : ''}${detail ? `\n${detail.replace(/^/gm, '    ')}` : ''}`;
+  });
+  if (failing.length > MAX_FAILING) shown.push(`- … ${failing.length - MAX_FAILING} more`);
+  return shown.join('\n');
+}
+
+async function suspiciousLocations(ctx: AttemptContext, files: string[]): Promise<string> {
+  const failing = ctx.lastGate.report.tests.filter((t) => t.status === 'failed');
+  const lines = await localizeFaults({
+    root: ctx.workspace.root,
+    files,
+    failing,
+    output: ctx.lastGate.output,
+    hints: ctx.hints,
+    isTestFile: createTestFileMatcher(ctx.config.paths.protected),
+    limit: 2000,
+  }).catch(() => []);
+  // Whole-file signals (imported by a failing test, a small repository) rank every line alike:
+  // they name files, not lines.
+  const wholeFile = (signals: string[]) => signals.every((s) => s === 'imported' || s === 'repository');
+  const pointed = lines.filter((l) => !wholeFile(l.signals)).slice(0, MAX_LOCATIONS);
+  const out: string[] = [];
+  for (const l of pointed) {
+    const source = (await ctx.workspace.readFile(l.file).catch(() => '')).split('\n')[l.line - 1]?.trim() ?? '';
+    out.push(`- ${l.file}:${l.line} (${l.signals.join(', ')}, score ${l.score.toFixed(2)})${source ? `: \`${source.slice(0, 160)}\`` : ''}`);
+  }
+  const named = new Set(pointed.map((l) => l.file));
+  for (const file of new Set(lines.filter((l) => wholeFile(l.signals)).map((l) => l.file))) {
+    if (named.has(file) || out.length >= MAX_LOCATIONS + 4) continue;
+    out.push(`- ${file} (imported by the failing tests)`);
+  }
+  return out.length > 0 ? out.join('\n') : '(no source location stands out)';
+}
+
+function repoMap(files: string[]): string {
+  const byFolder = new Map<string, string[]>();
+  for (const file of files.slice(0, MAX_MAPPED_FILES)) {
+    const slash = file.lastIndexOf('/');
+    const folder = slash === -1 ? '.' : file.slice(0, slash);
+    byFolder.set(folder, [...(byFolder.get(folder) ?? []), file.slice(slash + 1)]);
+  }
+  const lines = [...byFolder].map(([folder, names]) => `${folder}/: ${names.join(', ')}`);
+  if (files.length > MAX_MAPPED_FILES) lines.push(`… ${files.length - MAX_MAPPED_FILES} more files (use list_files)`);
+  return lines.join('\n');
+}
+
+function previousAttempts(ctx: AttemptContext): string {
+  if (ctx.previousAttempts.length === 0) return '(none: this is the first attempt)';
+  return ctx.previousAttempts.map((a) => `- attempt ${a.attempt} (${a.engine}): ${a.verdict}. ${a.summary}`).join('\n');
+}
+
+/** Replaces `{{name}}` placeholders; unknown names are left as they are, so a typo shows in the prompt. */
+export function renderTemplate(template: string, values: PromptValues): string {
+  return template.replace(/\{\{\s*([a-z_]+)\s*\}\}/g, (whole, name: string) => values[name] ?? whole);
+}

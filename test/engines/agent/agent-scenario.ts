@@ -1,0 +1,66 @@
+// A small buggy Node project and a runFix call whose agent engine talks, through the real SDKs, to
+// the scripted model server on loopback.
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { repoConfigSchema, type RepoConfigInput } from '../../../src/config/schema.ts';
+import { createMemorySpendLedger, type SpendLedger } from '../../../src/jobs/spend-ledger.ts';
+import { runFix } from '../../../src/loop/run-fix.ts';
+import type { RunResult } from '../../../src/report/run-result.ts';
+import { createProcessSandbox } from '../../../src/sandbox/process-sandbox.ts';
+import type { FakeModelServer } from '../../support/fake-model-server.ts';
+
+export const BUGGY = 'export function total(items) {\n  let sum = 0;\n  for (const item of items) sum += item.price;\n  return sum;\n}\n';
+export const FIXED = 'export function total(items) {\n  let sum = 0;\n  for (const item of items) sum += item.price * item.quantity;\n  return sum;\n}\n';
+
+export const CART_PROJECT: Record<string, string> = {
+  'package.json': '{ "type": "module" }\n',
+  'src/cart.js': BUGGY,
+  'test/cart.test.js': [
+    "import { test } from 'node:test';",
+    "import assert from 'node:assert/strict';",
+    "import { total } from '../src/cart.js';",
+    "test('total multiplies price by quantity', () => {",
+    '  assert.equal(total([{ price: 2, quantity: 3 }]), 6);',
+    '});',
+    "test('total of nothing is zero', () => {",
+    '  assert.equal(total([]), 0);',
+    '});',
+    '',
+  ].join('\n'),
+};
+
+export interface AgentRunOptions {
+  repo: string;
+  server: FakeModelServer;
+  provider: 'openai' | 'anthropic';
+  config?: RepoConfigInput;
+  env?: Record<string, string>;
+  goal?: string;
+  writeTestWhenGreen?: boolean;
+  ledger?: SpendLedger;
+}
+
+export async function runAgent(options: AgentRunOptions): Promise<RunResult> {
+  const providerEnv =
+    options.provider === 'openai'
+      ? { OPENAI_API_KEY: 'sk-test-agent-key', OPENAI_BASE_URL: options.server.openaiBaseUrl, FIXLOOP_MODEL: 'gpt-4.1-mini' }
+      : { ANTHROPIC_API_KEY: 'sk-ant-test-agent-key', ANTHROPIC_BASE_URL: options.server.anthropicBaseUrl, FIXLOOP_MODEL: 'claude-sonnet-4-5' };
+  const config = repoConfigSchema.parse({ test: { command: 'node --test', timeout: 60 }, engines: ['agent'], loop: { maxAttempts: 3, timeBudget: 300 }, ...options.config });
+  return runFix(
+    {
+      runId: `agent-${Math.random().toString(36).slice(2, 10)}`,
+      repository: { cloneUrl: options.repo, ref: null, sha: null, baseRef: null },
+      trigger: { kind: 'cli', number: null, deliveryId: null, actor: null },
+      goal: options.goal ?? 'Make the failing tests pass.',
+      ...(options.writeTestWhenGreen ? { writeTestWhenGreen: true } : {}),
+      hints: [],
+      config,
+    },
+    {
+      sandbox: createProcessSandbox(),
+      artifactsRoot: await mkdtemp(join(tmpdir(), 'fixloop-agent-artifacts-')),
+      engineEnvironment: { env: { PATH: process.env.PATH, ...providerEnv, ...options.env }, ledger: options.ledger ?? createMemorySpendLedger() },
+    },
+  );
+}
