@@ -91,8 +91,8 @@ export const repoConfigSchema = z
     agent: z
       .object({
         maxToolCalls: z.number().int().positive().max(10_000).default(150).describe('Most tool calls the `agent` engine makes in one run (all attempts together).'),
-        maxTokens: z.number().int().positive().default(2_000_000).describe('Most tokens (prompt + completion) the `agent` engine and the reviewer spend in one run.'),
-        maxCostUsd: z.number().positive().default(5).describe('Most US dollars the `agent` engine and the reviewer spend in one run, priced with the model price table. The app\'s `FIXLOOP_MAX_COST_USD` caps it.'),
+        maxTokens: z.number().int().positive().default(2_000_000).describe("Most tokens (prompt + completion) the `agent` engine and the reviewer spend in one run. The app's `FIXLOOP_MAX_TOKENS` caps it (default: this default)."),
+        maxCostUsd: z.number().positive().default(5).describe('Most US dollars the `agent` engine and the reviewer spend in one run, priced with the model price table. The app\'s `FIXLOOP_MAX_COST_USD` caps it (default: this default).'),
         timeBudget: seconds.default(1800).describe('Seconds the `agent` engine may spend in one run, its own test runs included.'),
         writeTests: z.boolean().default(true).describe('When the baseline is green, an engine that can write tests first writes one that fails on the pristine code (red), then fixes the code (green). Without such a test there is nothing to fix.'),
       })

@@ -1,7 +1,8 @@
 // Engines by name, in cascade order, and the optional reviewer. Each engine's module loads only when
 // a run asks for it. LLM settings come from the app's environment (agent-settings.ts); the budget
 // object is one per run, shared by the agent and the reviewer.
-import type { RepoConfig } from '../config/schema.ts';
+import { CLI_AGENTS, defaultRepoConfig, type CliAgentName, type RepoConfig } from '../config/schema.ts';
+import type { Sandbox } from '../sandbox/sandbox.ts';
 import type { SpendLedger } from '../jobs/spend-ledger.ts';
 import type { Reviewer } from '../loop/reviewer.ts';
 import type { Workspace } from '../workspace/workspace.ts';
@@ -30,6 +31,8 @@ export interface RunScope {
   /** The repository's identity for its daily budget (no credentials). */
   repository: string;
   workspace: Workspace;
+  /** Where a coding-agent reviewer runs. */
+  sandbox: Sandbox;
 }
 
 export async function createEngines(config: RepoConfig, environment: EngineEnvironment, scope: RunScope): Promise<RunEngines> {
@@ -59,8 +62,17 @@ export async function createEngines(config: RepoConfig, environment: EngineEnvir
         const { createCliEngine } = await import('./cli/cli-engine.ts');
         const { createTemplateSource } = await import('./prompt/templates.ts');
         const { buildTaskPrompt } = await import('./prompt/build-task-prompt.ts');
+        const { suspiciousFiles } = await import('./prompt/task-values.ts');
         const templates = llm?.templates ?? createTemplateSource();
-        engines.push(createCliEngine({ agent: config.cli.agent, environment: environment.env, buildPrompt: (ctx) => buildTaskPrompt(ctx, templates) }));
+        engines.push(
+          createCliEngine({
+            agent: config.cli.agent,
+            environment: environment.env,
+            buildPrompt: (ctx) => buildTaskPrompt(ctx, templates),
+            // aider edits the files it is given: the most suspicious sources when fixing, none when writing a test.
+            filesToEdit: async (ctx) => (ctx.mode === 'fix' ? suspiciousFiles(ctx) : []),
+          }),
+        );
         break;
       }
       default:
@@ -68,7 +80,14 @@ export async function createEngines(config: RepoConfig, environment: EngineEnvir
     }
   }
   let reviewer: Reviewer | null = null;
-  if (llm?.settings.review) {
+  const reviewAgent = environment.env.FIXLOOP_REVIEW_AGENT?.trim();
+  if (reviewAgent) {
+    if (!(CLI_AGENTS as readonly string[]).includes(reviewAgent)) throw new EngineError('ENGINE_MISCONFIGURED', `FIXLOOP_REVIEW_AGENT: unknown agent \`${reviewAgent}\`; the agents are: ${CLI_AGENTS.join(', ')}`);
+    if (llm?.settings.review) throw new EngineError('ENGINE_MISCONFIGURED', 'set FIXLOOP_REVIEW_MODEL or FIXLOOP_REVIEW_AGENT, not both');
+    const { createCliReviewer } = await import('./cli/cli-reviewer.ts');
+    const { createTemplateSource } = await import('./prompt/templates.ts');
+    reviewer = createCliReviewer({ agent: reviewAgent as CliAgentName, environment: environment.env, sandbox: scope.sandbox, workspace: () => scope.workspace, templates: llm?.templates ?? createTemplateSource(), timeoutMs: config.cli.timeout * 1000 });
+  } else if (llm?.settings.review) {
     const { createModelReviewer } = await import('./agent/model-reviewer.ts');
     const review = llm.settings.review;
     reviewer = createModelReviewer({ model: await chatModel(review), price: llm.priceOf(review.model), ...baseURL(review), budget: llm.budget, templates: llm.templates, workspace: () => scope.workspace });
@@ -82,19 +101,32 @@ async function modelKit(config: RepoConfig, environment: EngineEnvironment, scop
   const { priceOf } = await import('./agent/prices.ts');
   const { createTemplateSource } = await import('./prompt/templates.ts');
   const settings: AgentSettings = agentSettingsFrom(environment.env, wantsAgent);
-  // The repository's file may lower the app's ceilings, never raise them.
+  // The repository's file may lower the app's ceilings, never raise them (the app pays); unset
+  // ceilings are the defaults of the file's own settings.
+  const defaults = defaultRepoConfig().agent;
   const budget = new RunBudget(
     {
       toolCalls: config.agent.maxToolCalls,
-      tokens: Math.min(config.agent.maxTokens, settings.maxTokens ?? Number.POSITIVE_INFINITY),
-      usd: Math.min(config.agent.maxCostUsd, settings.maxCostUsd ?? Number.POSITIVE_INFINITY),
+      tokens: Math.min(config.agent.maxTokens, settings.maxTokens ?? defaults.maxTokens),
+      usd: Math.min(config.agent.maxCostUsd, settings.maxCostUsd ?? defaults.maxCostUsd),
       timeMs: config.agent.timeBudget * 1000,
       ...(settings.dailyTokens !== undefined ? { dailyTokens: settings.dailyTokens } : {}),
       ...(settings.dailyCostUsd !== undefined ? { dailyUsd: settings.dailyCostUsd } : {}),
     },
     { ledger: environment.ledger, repository: scope.repository },
   );
-  return { settings, budget, templates: createTemplateSource(), priceOf: (model: string) => priceOf(model, settings.prices) };
+  const appCapsMoney = settings.maxCostUsd !== undefined || settings.dailyCostUsd !== undefined;
+  return {
+    settings,
+    budget,
+    templates: createTemplateSource(),
+    priceOf: (model: string) => {
+      const price = priceOf(model, settings.prices);
+      // The operator's money ceiling cannot hold for a model whose price is unknown: refuse rather than pretend.
+      if (!price && appCapsMoney) throw new EngineError('ENGINE_MISCONFIGURED', `no price is known for the model \`${model}\`, so FIXLOOP_MAX_COST_USD / FIXLOOP_DAILY_COST_USD cannot hold: add it to FIXLOOP_PRICES, e.g. {"${model}": {"input": 3, "output": 15}} (USD per million tokens)`);
+      return price;
+    },
+  };
 }
 
 async function chatModel(settings: ModelSettings): Promise<ChatModel> {

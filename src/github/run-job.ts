@@ -39,9 +39,9 @@ export async function runJob(data: JobData, deps: RunJobDeps, control: JobContro
     });
     let shown = '';
     const onProgress = (p: RunProgress) => {
-      // An engine's own lines go to the heartbeat (`/fix status`), not into the status comment.
+      // An engine's own lines (an agent's output) stream to the app's log, not into the status comment.
       if (p.phase === 'engine') {
-        control.report(`attempt ${p.attempt}/${p.maxAttempts}: ${p.message.slice(0, 160)}`);
+        log.debug({ ...meta, attempt: p.attempt }, p.message.slice(0, 2000));
         return;
       }
       const key = `${p.phase}:${p.attempt ?? ''}:${p.failing ?? ''}`;

@@ -137,7 +137,7 @@ export async function runFix(request: FixRequest, deps: RunFixDeps): Promise<Run
     if (!testCommand) throw new ConfigError('no test command: pass --test "<command>" or set `test.command` in fixloop.yml', 'test.command');
     const kit: RunEngines = deps.createEngines
       ? { engines: await deps.createEngines(config), reviewer: deps.reviewer ?? null, budget: null }
-      : await createEngines(config, deps.engineEnvironment ?? { env: process.env, ledger: createMemorySpendLedger() }, { repository: repositoryKey(request.repository.cloneUrl), workspace: ws });
+      : await createEngines(config, deps.engineEnvironment ?? { env: process.env, ledger: createMemorySpendLedger() }, { repository: repositoryKey(request.repository.cloneUrl), workspace: ws, sandbox: deps.sandbox });
     const engines = kit.engines;
     const withSpend = (result: RunResult): RunResult => (kit.budget ? { ...result, spend: { ...kit.budget.spent, limits: { ...kit.budget.limits } } } : result);
     const deadline = started + config.loop.timeBudget * 1000;

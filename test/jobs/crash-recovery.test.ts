@@ -122,7 +122,8 @@ for (const backend of backends) describe.runIf(backend.enabled)(`durable runs ac
   it('a job whose worker is killed with SIGKILL mid-run completes after a restart, none lost', async () => {
     const ids = await enqueue(5, 400);
     const first = worker();
-    await until(async () => (await store.get('run-1'))?.state === 'running');
+    // Mid-run: the work has started (claimed alone is not enough: under load the kill could land before it).
+    await until(async () => (await store.events('run-1')).some((e) => e.kind === 'work-start'));
     first.child.kill('SIGKILL');
     await first.exited;
     expect((await store.get('run-1'))?.state).toBe('running');

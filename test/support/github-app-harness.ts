@@ -59,14 +59,21 @@ function privateKey(): string {
 export interface HarnessOptions {
   /** GitHub Enterprise Server: what Probot derives from GHE_HOST / GHE_PROTOCOL, e.g. https://ghe.example.com/api/v3. */
   baseUrl?: string;
+  /** Real servers on loopback the app may reach besides GitHub (e.g. a scripted model server), as `host:port`. */
+  allowHosts?: string[];
 }
 
 export function startHarness(options: AppOptions, harness: HarnessOptions = {}): Harness {
   // On GHE the API lives under a path (`/api/v3`); nock scopes on that base keep tests' paths GitHub's.
   const api = harness.baseUrl?.replace(/\/$/, '') ?? API;
   nock.disableNetConnect();
+  const allowed = harness.allowHosts ?? [];
+  for (const host of allowed) nock.enableNetConnect(host);
   const unmatched: string[] = [];
-  const onNoMatch = (req: { method?: string; path?: string; url?: string }) => unmatched.push(`${req.method} ${req.url ?? req.path}`);
+  const onNoMatch = (req: { method?: string; path?: string; url?: string }) => {
+    const url = `${req.url ?? req.path}`;
+    if (!allowed.some((host) => url.includes(`//${host}/`))) unmatched.push(`${req.method} ${url}`);
+  };
   nock.emitter.on('no match', onNoMatch);
   const logs: string[] = [];
   const log = pino({ level: 'debug' }, new Writable({ write: (chunk: Buffer, _enc, done) => (logs.push(chunk.toString()), done()) }));

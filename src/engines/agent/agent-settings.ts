@@ -59,7 +59,7 @@ export function agentSettingsFrom(env: Environment, withAgent: boolean): AgentSe
     ['dailyTokens', 'FIXLOOP_DAILY_TOKENS'],
   ] as const;
   for (const [key, variable] of numbers) {
-    const value = positiveNumber(env[variable], variable);
+    const value = positiveNumber(env[variable], variable, key === 'maxTokens' || key === 'dailyTokens');
     if (value !== undefined) settings[key] = value;
   }
   return settings;
@@ -87,6 +87,7 @@ function modelSettings(provider: ProviderName, model: string, env: Environment):
   const keyVariable = provider === 'openai' ? 'OPENAI_API_KEY' : 'ANTHROPIC_API_KEY';
   const baseVariable = provider === 'openai' ? 'OPENAI_BASE_URL' : 'ANTHROPIC_BASE_URL';
   const baseURL = env[baseVariable]?.trim() || undefined;
+  if (baseURL !== undefined && !/^https?:\/\//i.test(baseURL)) throw misconfigured(`${baseVariable}: not an http(s) URL: ${baseURL}`);
   if (baseURL !== undefined && !URL.canParse(baseURL)) throw misconfigured(`${baseVariable}: not a URL: ${baseURL}`);
   let apiKey = env[keyVariable]?.trim();
   // Local OpenAI-compatible servers (Ollama, vLLM, LM Studio) take any key.
@@ -95,9 +96,10 @@ function modelSettings(provider: ProviderName, model: string, env: Environment):
   return { provider, model, apiKey, ...(baseURL ? { baseURL } : {}) };
 }
 
-function positiveNumber(raw: string | undefined, variable: string): number | undefined {
+function positiveNumber(raw: string | undefined, variable: string, integer: boolean): number | undefined {
   if (raw === undefined || raw.trim() === '') return undefined;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0) throw misconfigured(`${variable}: expected a positive number, got \`${raw}\``);
+  const value = Number(raw.trim());
+  const numeric = /^\d+(\.\d+)?(e\+?\d+)?$/i.test(raw.trim()) && Number.isFinite(value);
+  if (!numeric || value <= 0 || (integer && !Number.isInteger(value))) throw misconfigured(`${variable}: expected a positive ${integer ? 'whole number' : 'number'}, got \`${raw}\``);
   return value;
 }

@@ -3,7 +3,7 @@
 import type { Workspace } from '../../workspace/workspace.ts';
 import { parseReview } from '../../loop/parse-review.ts';
 import type { Reviewer, ReviewInput, ReviewOutcome } from '../../loop/reviewer.ts';
-import { renderTemplate } from '../prompt/task-values.ts';
+import { reviewPrompt } from '../prompt/review-prompt.ts';
 import type { Template, TemplateName } from '../prompt/templates.ts';
 import type { ChatModel } from './chat-model.ts';
 import { modelCallError } from './model-errors.ts';
@@ -20,7 +20,6 @@ export interface ModelReviewerOptions {
 }
 
 const SYSTEM = 'You are a strict code reviewer. You answer in exactly the two-line format you are given.';
-const MAX_DIFF_CHARS = 60_000;
 
 export function createModelReviewer(options: ModelReviewerOptions): Reviewer {
   const { model, budget } = options;
@@ -30,13 +29,7 @@ export function createModelReviewer(options: ModelReviewerOptions): Reviewer {
       const zero = { usd: 0, tokens: 0 };
       const stop = await budget.beforeModelCall();
       if (stop) return { status: 'invalid', remainingTasks: [], reason: `the review could not run: ${stop.message}`, cost: zero, budgetStop: stop };
-      const template = await options.templates('review', options.workspace());
-      const prompt = renderTemplate(template.text, {
-        goal: input.goal,
-        remaining_tasks: input.remainingTasks.length > 0 ? input.remainingTasks.map((t) => `- ${t}`).join('\n') : '(none)',
-        diff: input.diff.length > MAX_DIFF_CHARS ? `${input.diff.slice(0, MAX_DIFF_CHARS)}\n… (cut)` : input.diff,
-        report: input.report,
-      });
+      const prompt = await reviewPrompt(input, options.workspace(), options.templates);
       budget.begin();
       try {
         const timeout = AbortSignal.timeout(Math.max(1, Math.min(budget.remainingMs(), input.deadline - Date.now())));
@@ -53,7 +46,7 @@ export function createModelReviewer(options: ModelReviewerOptions): Reviewer {
         const usd = costOf(answer.usage, options.price);
         await budget.charge(answer.usage, usd);
         const cost = { usd, tokens: answer.usage.input + answer.usage.output };
-        input.log(`review by ${model.provider} ${model.model} (${template.source}):\n${answer.text}`);
+        input.log(`review by ${model.provider} ${model.model}:\n${answer.text}`);
         const parsed = parseReview(answer.text);
         return parsed.status === 'invalid' ? { status: 'invalid', remainingTasks: [], reason: `malformed review answer: ${parsed.reason}`, cost } : { ...parsed, cost };
       } finally {

@@ -1,6 +1,6 @@
 // What a model costs, in US dollars per million tokens. The table is a snapshot of the providers'
 // published list prices; `FIXLOOP_PRICES` (a JSON file or inline JSON) adds or overrides entries,
-// e.g. `{"my-local-model": {"input": 0, "output": 0}}`.
+// e.g. `{"my-local-model": {"input": 0, "output": 0}}`. Text starting with `{` or `[` is JSON, anything else a path.
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { TokenUsage } from './chat-model.ts';
@@ -39,7 +39,7 @@ export class PriceTableError extends Error {}
 export function loadPrices(setting: string | undefined): Record<string, Price> {
   if (!setting?.trim()) return { ...DEFAULT_PRICES };
   let text = setting;
-  if (!setting.trim().startsWith('{')) {
+  if (!/^[[{]/.test(setting.trim())) {
     try {
       text = readFileSync(setting, 'utf8');
     } catch (error) {

@@ -19,6 +19,14 @@ const MAX_SEARCHED_BYTES = 1_000_000;
 
 export class ToolInputError extends Error {}
 
+/** The lines of a text; a final newline ends the last line rather than starting another. */
+function splitLines(text: string): string[] {
+  if (text === '') return [];
+  const lines = text.split('\n');
+  if (text.endsWith('\n')) lines.pop();
+  return lines;
+}
+
 export function stringArg(input: Record<string, unknown>, name: string, options: { optional?: boolean; allowEmpty?: boolean } = {}): string | undefined {
   const value = input[name];
   if (value === undefined || value === null) {
@@ -41,9 +49,12 @@ export async function readFileTool(workspace: Workspace, input: Record<string, u
   const path = stringArg(input, 'path') ?? '';
   const text = await readOrExplain(workspace, path);
   if (typeof text !== 'string') return text;
-  const lines = text.split('\n');
+  const lines = splitLines(text);
   const start = positiveInt(input, 'start_line') ?? 1;
-  const end = Math.min(lines.length, positiveInt(input, 'end_line') ?? start + MAX_READ_LINES - 1, start + MAX_READ_LINES - 1);
+  const asked = positiveInt(input, 'end_line');
+  if (asked !== undefined && asked < start) return { content: `${path}: end_line ${asked} is before start_line ${start}`, isError: true };
+  if (start > Math.max(1, lines.length)) return { content: `${path} has ${lines.length} lines; start_line ${start} is past its end`, isError: true };
+  const end = Math.min(lines.length, asked ?? start + MAX_READ_LINES - 1, start + MAX_READ_LINES - 1);
   let body = lines.slice(start - 1, end).join('\n');
   if (body.length > MAX_READ_CHARS) body = `${body.slice(0, MAX_READ_CHARS)}\n… (cut at ${MAX_READ_CHARS} characters; read a smaller line range)`;
   const range = start === 1 && end >= lines.length ? `${lines.length} lines` : `lines ${start}-${end} of ${lines.length}`;
@@ -87,7 +98,7 @@ export async function searchTool(workspace: Workspace, input: Record<string, unk
 export async function writeFileTool(workspace: Workspace, input: Record<string, unknown>): Promise<ToolAnswer> {
   const path = stringArg(input, 'path') ?? '';
   const content = stringArg(input, 'content', { allowEmpty: true }) ?? '';
-  return writeThroughPolicy(workspace, path, content, `wrote ${path} (${content.split('\n').length} lines)`);
+  return writeThroughPolicy(workspace, path, content, `wrote ${path} (${splitLines(content).length} lines)`);
 }
 
 export async function editFileTool(workspace: Workspace, input: Record<string, unknown>): Promise<ToolAnswer> {

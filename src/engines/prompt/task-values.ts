@@ -2,6 +2,7 @@
 // Built from what the loop already knows: the goal, the failing tests, the repair engine's fault
 // localization, a compact map of the repository, and how the earlier attempts ended.
 import type { AttemptContext } from '../engine.ts';
+import type { SuspiciousLine } from '../repair/candidate.ts';
 import { localizeFaults } from '../repair/localize/localize-faults.ts';
 import { createTestFileMatcher } from '../../workspace/path-policy.ts';
 
@@ -58,9 +59,9 @@ function failingTests(ctx: AttemptContext): string {
   return shown.join('\n');
 }
 
-async function suspiciousLocations(ctx: AttemptContext, files: string[]): Promise<string> {
+function localize(ctx: AttemptContext, files: string[]): Promise<SuspiciousLine[]> {
   const failing = ctx.lastGate.report.tests.filter((t) => t.status === 'failed');
-  const lines = await localizeFaults({
+  return localizeFaults({
     root: ctx.workspace.root,
     files,
     failing,
@@ -69,6 +70,16 @@ async function suspiciousLocations(ctx: AttemptContext, files: string[]): Promis
     isTestFile: createTestFileMatcher(ctx.config.paths.protected),
     limit: 2000,
   }).catch(() => []);
+}
+
+/** The source files most likely to hold the bug, best first (for agents that edit named files). */
+export async function suspiciousFiles(ctx: AttemptContext, limit = 5): Promise<string[]> {
+  const lines = await localize(ctx, await ctx.workspace.listFiles());
+  return [...new Set(lines.map((l) => l.file))].slice(0, limit);
+}
+
+async function suspiciousLocations(ctx: AttemptContext, files: string[]): Promise<string> {
+  const lines = await localize(ctx, files);
   // Whole-file signals (imported by a failing test, a small repository) rank every line alike:
   // they name files, not lines.
   const wholeFile = (signals: string[]) => signals.every((s) => s === 'imported' || s === 'repository');

@@ -81,7 +81,7 @@ describe('the agent engine', () => {
     // The tool result went back as a tool_result block of the same tool_use id.
     expect(lastToolResults(server.requests[1]!)[0]).toMatchObject({ content: 'edited src/cart.js' });
     expect(result.cost.tokens).toBe(240);
-    expect(result.cost.usd).toBeCloseTo((2 * (100 * 3 + 20 * 15)) / 1e6, 10);
+    expect(result.cost.usd).toBeCloseTo((2 * (100 * 1 + 20 * 5)) / 1e6, 10);
   });
 
   it('refuses an edit of a protected test, tells the model, and reports it; the loop does not go green', async () => {
@@ -127,6 +127,20 @@ describe('the agent engine', () => {
     expect(server.requests).toHaveLength(3);
     expect(result.cost.usd).toBeCloseTo(0.36, 10);
     expect(result.attempts[0]?.budgetStop).toMatchObject({ budget: 'cost', limit: 0.3 });
+  });
+
+  it('refuses a model without a known price when the operator caps money, and notes it otherwise', async () => {
+    const capped = await runAgent({ repo: await repo(), server, provider: 'openai', env: { FIXLOOP_MODEL: 'my-local-model', FIXLOOP_MAX_COST_USD: '1' } });
+    expect(capped.status).toBe('error');
+    expect(capped.error?.code).toBe('ENGINE_MISCONFIGURED');
+    expect(capped.error?.message).toContain('no price is known for the model `my-local-model`, so FIXLOOP_MAX_COST_USD / FIXLOOP_DAILY_COST_USD cannot hold: add it to FIXLOOP_PRICES');
+    expect(server.requests).toHaveLength(0);
+
+    server.script({ toolCalls: [FIX_EDIT] }, complete('fixed'));
+    const noted = await runAgent({ repo: await repo(), server, provider: 'openai', env: { FIXLOOP_MODEL: 'my-local-model' } });
+    expect(noted.status).toBe('tests_green');
+    expect(noted.cost).toEqual({ usd: 0, tokens: 240 });
+    expect(noted.attempts[0]?.notes[0]).toMatch(/^no price is known for the model `my-local-model`: its cost counts as \$0/);
   });
 
   it("does not call the model at all when the repository's daily token budget is already spent", async () => {

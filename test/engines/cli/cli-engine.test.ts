@@ -14,7 +14,8 @@ import { EngineError } from '../../../src/engines/engine-error.ts';
 import type { GateResult } from '../../../src/gate/gate-result.ts';
 import { emptyReport } from '../../../src/gate/test-report.ts';
 import { newRunId } from '../../../src/loop/run-id.ts';
-import { runFix } from '../../../src/loop/run-fix.ts';
+import { runFix, type RunProgress } from '../../../src/loop/run-fix.ts';
+import { createMemorySpendLedger } from '../../../src/jobs/spend-ledger.ts';
 import { bwrapWorks, createBwrapSandbox } from '../../../src/sandbox/bwrap-sandbox.ts';
 import { createProcessSandbox } from '../../../src/sandbox/process-sandbox.ts';
 import type { RunCommandOptions, Sandbox } from '../../../src/sandbox/sandbox.ts';
@@ -480,3 +481,81 @@ describe('cli engine through the fix loop', () => {
     expect(result.patch).toBe('');
   });
 });
+
+describe('cli engine as the cascade builds it (cli.agent, the shared prompt templates)', () => {
+  it("gives aider the implement prompt and the most suspicious source file, and streams its output as progress", async () => {
+    const fake = await fakeAgent('aider', FIX_ADD);
+    const repo = await project();
+    const root = await tempDir('fixloop-cli-cascade-');
+    const progress: RunProgress[] = [];
+    const result = await runFix(
+      {
+        runId: newRunId(),
+        repository: { cloneUrl: repo, ref: null, sha: null, baseRef: null },
+        trigger: { kind: 'cli', number: null, deliveryId: null, actor: null },
+        goal: 'add() subtracts',
+        hints: [],
+        config: repoConfigSchema.parse({ test: { command: 'node --test', timeout: 60 }, engines: ['cli'], cli: { agent: 'aider', timeout: 60 }, loop: { maxAttempts: 1, timeBudget: 300 } }),
+      },
+      { sandbox: createProcessSandbox(), artifactsRoot: join(root, 'artifacts'), tmpRoot: root, onProgress: (p) => progress.push(p), engineEnvironment: { env: appEnvironment(fake.bin), ledger: createMemorySpendLedger() } },
+    );
+    expect(result.status, JSON.stringify(result.error ?? result.events)).toBe('tests_green');
+    const recorded = await fake.recorded();
+    expect(recorded.argv.at(-1)).toBe('src/math.js');
+    expect(recorded.messageFile).toContain('You are fixing a bug in this repository.');
+    expect(recorded.messageFile).toContain('add() subtracts');
+    expect(recorded.messageFile).toContain('src/math.js');
+    expect(progress.filter((p) => p.phase === 'engine').map((p) => p.message)).toContain('Fixed add() to sum.');
+    // Engine lines are streamed, never kept among the run's events.
+    expect(result.events.map((e) => e.message)).not.toContain('Fixed add() to sum.');
+  });
+});
+
+describe('a coding agent as the reviewer (FIXLOOP_REVIEW_AGENT)', () => {
+  it('asks codex in read-only mode with CODEX_MODEL_VER, and keeps the patch only on `STATUS: ok`', async () => {
+    const bin = await tempDir('fixloop-fake-bin-');
+    const calls = join(await tempDir('fixloop-fake-record-'), 'calls.log');
+    // One fake codex: the attempt fixes add(); the review (read-only sandbox) answers the protocol.
+    const script = [
+      '#!/bin/sh',
+      `echo "$*" >> ${shellQuoteForTest(calls)}`,
+      'case "$*" in',
+      '  *read-only*) printf \'STATUS: ok\\n{"remainingTasks": []}\\n\' ;;',
+      "  *) sed -i 's/a - b/a + b/' src/math.js; echo fixed ;;",
+      'esac',
+      '',
+    ].join('\n');
+    await writeFile(join(bin, 'codex'), script);
+    await chmod(join(bin, 'codex'), 0o755);
+    const repo = await project();
+    const root = await tempDir('fixloop-cli-review-');
+    const result = await runFix(
+      {
+        runId: newRunId(),
+        repository: { cloneUrl: repo, ref: null, sha: null, baseRef: null },
+        trigger: { kind: 'cli', number: null, deliveryId: null, actor: null },
+        goal: 'add() subtracts',
+        hints: [],
+        config: repoConfigSchema.parse({ test: { command: 'node --test', timeout: 60 }, engines: ['cli'], cli: { agent: 'codex', timeout: 60 }, loop: { maxAttempts: 1, timeBudget: 300 } }),
+      },
+      {
+        sandbox: createProcessSandbox(),
+        artifactsRoot: join(root, 'artifacts'),
+        tmpRoot: root,
+        engineEnvironment: { env: appEnvironment(bin, { FIXLOOP_REVIEW_AGENT: 'codex', CODEX_MODEL_IMPL: 'gpt-impl', CODEX_MODEL_VER: 'gpt-ver' }), ledger: createMemorySpendLedger() },
+      },
+    );
+    expect(result.status, JSON.stringify(result.error ?? result.events)).toBe('tests_green');
+    expect(result.attempts[0]?.review).toMatchObject({ reviewer: 'codex', status: 'ok', remainingTasks: [] });
+    const lines = (await readFile(calls, 'utf8')).trim().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toContain('--sandbox workspace-write');
+    expect(lines[0]).toContain('-m gpt-impl');
+    expect(lines[1]).toContain('--sandbox read-only');
+    expect(lines[1]).toContain('-m gpt-ver');
+  });
+});
+
+function shellQuoteForTest(value: string): string {
+  return `'${value.replace(/'/g, `'\\''`)}'`;
+}
