@@ -2,38 +2,25 @@
 // write tests first writes one that FAILS on the pristine code. Only test files may change, and the
 // loop (not the engine) checks the proof: the suite fails, and only in tests this phase wrote.
 import type { RepoConfig } from '../config/schema.ts';
-import type { Cost, Engine, EngineOutcome, LocalizationHint, PreviousAttempt } from '../engines/engine.ts';
+import type { Cost, EngineOutcome, PreviousAttempt } from '../engines/engine.ts';
 import { EngineError } from '../engines/engine-error.ts';
 import type { GateResult } from '../gate/gate-result.ts';
 import type { AttemptRecord, Finding, TestOutcome } from '../report/run-result.ts';
 import { gateSummary, testOutcomes } from '../report/summarize.ts';
-import type { Sandbox } from '../sandbox/sandbox.ts';
 import { checkConstraints } from '../verify/constraints.ts';
 import { createPathPolicy, type PathPolicy } from '../workspace/path-policy.ts';
 import type { FileChange, Snapshot, Workspace } from '../workspace/workspace.ts';
 import type { Artifacts } from './artifacts.ts';
 import { AttemptLog } from './attempt-log.ts';
-import type { ProgressListener } from './progress.ts';
+import type { FixLoopInput } from './fix-loop.ts';
 
-export interface RedPhaseInput {
-  workspace: Workspace;
-  sandbox: Sandbox;
-  config: RepoConfig;
-  /** The engines that can write tests, in cascade order. */
-  engines: Engine[];
-  baseline: GateResult;
-  goal: string;
-  instructions?: string;
-  hints: LocalizationHint[];
-  signal: AbortSignal;
-  deadline: number;
+/** What the red phase shares with the fix loop, plus its own bound and the policy switch. */
+export interface RedPhaseInput
+  extends Pick<FixLoopInput, 'workspace' | 'sandbox' | 'config' | 'engines' | 'baseline' | 'goal' | 'instructions' | 'hints' | 'signal' | 'deadline' | 'runGate' | 'artifacts' | 'onProgress'> {
   /** Attempts this phase may use (the rest of the run's maximum is left to the fix). */
   maxAttempts: number;
   /** Makes `policy` the workspace's path policy (the test-only one during this phase). */
   usePolicy: (policy: PathPolicy) => void;
-  runGate: (log: AttemptLog) => Promise<GateResult>;
-  artifacts: Artifacts;
-  onProgress: ProgressListener;
 }
 
 export interface RedProofState {

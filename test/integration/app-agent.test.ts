@@ -9,13 +9,7 @@ import { startFakeModelServer, systemAndUserText, type FakeModelServer } from '.
 import { examplePayload, mockConfig, mockInstallationTokens, type Payload } from '../support/github-app-harness.ts';
 import { OWNER, REPO, startScenario, type Scenario } from '../support/app-scenario.ts';
 import { createMemorySpendLedger } from '../../src/jobs/spend-ledger.ts';
-
-const PROJECT: Record<string, string> = {
-  'package.json': '{ "type": "module" }\n',
-  'src/cart.js': 'export function total(items) {\n  let sum = 0;\n  for (const item of items) sum += item.price;\n  return sum;\n}\n',
-  'test/cart.test.js': "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { total } from '../src/cart.js';\ntest('total of nothing is zero', () => {\n  assert.equal(total([]), 0);\n});\n",
-};
-const NEW_TEST = "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { total } from '../src/cart.js';\ntest('total counts the quantity', () => {\n  assert.equal(total([{ price: 3, quantity: 2 }]), 6);\n});\n";
+import { GREEN_PROJECT, NEW_TEST } from '../engines/agent/agent-scenario.ts';
 
 let s: Scenario;
 let model: FakeModelServer;
@@ -49,7 +43,7 @@ function labeledIssue(cloneUrl: string): Payload {
 describe('the GitHub App with the agent engine', () => {
   it('turns an issue without a failing test into a red → green pull request, and counts the day’s spend in the store', async () => {
     const { h } = s;
-    const cloneUrl = await s.publish(await s.makeWork(PROJECT));
+    const cloneUrl = await s.publish(await s.makeWork(GREEN_PROJECT));
     mockInstallationTokens(h, 2);
     mockConfig(h, OWNER, REPO, 'test:\n  command: node --test\nengines: [repair, agent]\n');
     s.permission('Codertocat', 'admin');

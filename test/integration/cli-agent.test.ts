@@ -5,37 +5,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.ts';
-import { BUGGY, CART_PROJECT } from '../engines/agent/agent-scenario.ts';
+import { BUGGY, CART_PROJECT, GREEN_PROJECT, NEW_TEST } from '../engines/agent/agent-scenario.ts';
 import { startFakeModelServer, systemAndUserText, type FakeModelServer } from '../support/fake-model-server.ts';
 import { makeRepo, removeAll } from '../support/git-fixture.ts';
 
 // Variables of the machine that would change what the CLI does: unset for each test, restored after.
 const PROVIDER_VARIABLES = ['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL'];
 const isLeaky = (name: string) => name.startsWith('FIXLOOP_') || PROVIDER_VARIABLES.includes(name);
-
-const GREEN_PROJECT: Record<string, string> = {
-  'package.json': CART_PROJECT['package.json'] ?? '',
-  'src/cart.js': BUGGY,
-  'test/cart.test.js': [
-    "import { test } from 'node:test';",
-    "import assert from 'node:assert/strict';",
-    "import { total } from '../src/cart.js';",
-    "test('total of nothing is zero', () => {",
-    '  assert.equal(total([]), 0);',
-    '});',
-    '',
-  ].join('\n'),
-};
-
-const QUANTITY_TEST = [
-  "import { test } from 'node:test';",
-  "import assert from 'node:assert/strict';",
-  "import { total } from '../src/cart.js';",
-  "test('total counts the quantity', () => {",
-  '  assert.equal(total([{ price: 3, quantity: 2 }]), 6);',
-  '});',
-  '',
-].join('\n');
 
 const FIX_EDIT = { name: 'edit_file', input: { path: 'src/cart.js', old_text: 'sum += item.price;', new_text: 'sum += item.price * item.quantity;' } };
 const complete = (summary: string) => ({ toolCalls: [{ name: 'complete', input: { summary } }] });
@@ -142,7 +118,7 @@ describe('fixloop run --engine agent', () => {
     server.script(
       (request) => {
         expect(systemAndUserText(request)).toContain(goal);
-        return { toolCalls: [{ name: 'write_file', input: { path: 'test/quantity.test.js', content: QUANTITY_TEST } }] };
+        return { toolCalls: [{ name: 'write_file', input: { path: 'test/quantity.test.js', content: NEW_TEST } }] };
       },
       complete('a test of the quantity'),
       { toolCalls: [FIX_EDIT] },

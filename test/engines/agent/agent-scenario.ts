@@ -30,6 +30,32 @@ export const CART_PROJECT: Record<string, string> = {
   ].join('\n'),
 };
 
+/** The same project with only a passing test: the bug has no test yet (red → green). */
+export const GREEN_PROJECT: Record<string, string> = {
+  'package.json': CART_PROJECT['package.json'] ?? '',
+  'src/cart.js': CART_PROJECT['src/cart.js'] ?? '',
+  'test/cart.test.js': [
+    "import { test } from 'node:test';",
+    "import assert from 'node:assert/strict';",
+    "import { total } from '../src/cart.js';",
+    "test('total of nothing is zero', () => {",
+    '  assert.equal(total([]), 0);',
+    '});',
+    '',
+  ].join('\n'),
+};
+
+/** A test that shows the bug. */
+export const NEW_TEST = [
+  "import { test } from 'node:test';",
+  "import assert from 'node:assert/strict';",
+  "import { total } from '../src/cart.js';",
+  "test('total counts the quantity', () => {",
+  '  assert.equal(total([{ price: 3, quantity: 2 }]), 6);',
+  '});',
+  '',
+].join('\n');
+
 export interface AgentRunOptions {
   repo: string;
   server: FakeModelServer;

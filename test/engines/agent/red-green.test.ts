@@ -4,31 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { renderMarkdownReport } from '../../../src/report/render-markdown.ts';
 import { lastToolResults, startFakeModelServer, systemAndUserText, type FakeModelServer } from '../../support/fake-model-server.ts';
 import { makeRepo, removeAll } from '../../support/git-fixture.ts';
-import { CART_PROJECT, runAgent } from './agent-scenario.ts';
-
-const GREEN_PROJECT: Record<string, string> = {
-  'package.json': CART_PROJECT['package.json'] ?? '',
-  'src/cart.js': CART_PROJECT['src/cart.js'] ?? '',
-  'test/cart.test.js': [
-    "import { test } from 'node:test';",
-    "import assert from 'node:assert/strict';",
-    "import { total } from '../src/cart.js';",
-    "test('total of nothing is zero', () => {",
-    '  assert.equal(total([]), 0);',
-    '});',
-    '',
-  ].join('\n'),
-};
-
-const NEW_TEST = [
-  "import { test } from 'node:test';",
-  "import assert from 'node:assert/strict';",
-  "import { total } from '../src/cart.js';",
-  "test('total counts the quantity', () => {",
-  '  assert.equal(total([{ price: 3, quantity: 2 }]), 6);',
-  '});',
-  '',
-].join('\n');
+import { GREEN_PROJECT, NEW_TEST, runAgent } from './agent-scenario.ts';
 
 const GOAL = 'Cart total ignores the quantity: two items at 3 should cost 6, not 3.';
 const complete = (summary: string) => ({ toolCalls: [{ name: 'complete', input: { summary } }] });
