@@ -137,8 +137,10 @@ for (const backend of backends) describe.runIf(backend.enabled)(`durable runs ac
 
   it('two workers drain 50 jobs while one is killed mid-job: no job completes twice, none is lost', async () => {
     const ids = await enqueue(50, 40);
-    const a = worker();
-    const b = worker();
+    // A lease of a second: with 300 ms, a worker starved of CPU on a loaded machine missed its heartbeats,
+    // lost its lease while still working, and the other worker ran the same job again.
+    const a = worker(1000);
+    const b = worker(1000);
     await until(async () => (await store.list(100)).filter((j) => j.state === 'done').length >= 5);
     a.child.kill('SIGKILL');
     await a.exited;
