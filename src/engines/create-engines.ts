@@ -38,6 +38,8 @@ export interface RunScope {
 export async function createEngines(config: RepoConfig, environment: EngineEnvironment, scope: RunScope): Promise<RunEngines> {
   const wantsAgent = config.engines.includes('agent');
   const usesModels = wantsAgent || Boolean(environment.env.FIXLOOP_REVIEW_MODEL?.trim());
+  // One source per run: every engine and the reviewer read a repository's override once.
+  const templates = (await import('./prompt/templates.ts')).createTemplateSource();
   const llm = usesModels ? await modelKit(config, environment, scope, wantsAgent) : null;
   const engines: Engine[] = [];
   for (const name of config.engines) {
@@ -55,15 +57,13 @@ export async function createEngines(config: RepoConfig, environment: EngineEnvir
         if (!llm?.settings.implement) throw new EngineError('ENGINE_MISCONFIGURED', 'the agent engine needs a model: set FIXLOOP_MODEL');
         const { createAgentEngine } = await import('./agent/agent-engine.ts');
         const implement = llm.settings.implement;
-        engines.push(createAgentEngine({ model: await chatModel(implement), price: llm.priceOf(implement.model), ...baseURL(implement), budget: llm.budget, templates: llm.templates }));
+        engines.push(createAgentEngine({ model: await chatModel(implement), price: llm.priceOf(implement.model), ...baseURL(implement), budget: llm.budget, templates }));
         break;
       }
       case 'cli': {
         const { createCliEngine } = await import('./cli/cli-engine.ts');
-        const { createTemplateSource } = await import('./prompt/templates.ts');
         const { buildTaskPrompt } = await import('./prompt/build-task-prompt.ts');
         const { suspiciousFiles } = await import('./prompt/task-values.ts');
-        const templates = llm?.templates ?? createTemplateSource();
         engines.push(
           createCliEngine({
             agent: config.cli.agent,
@@ -85,12 +85,11 @@ export async function createEngines(config: RepoConfig, environment: EngineEnvir
     if (!(CLI_AGENTS as readonly string[]).includes(reviewAgent)) throw new EngineError('ENGINE_MISCONFIGURED', `FIXLOOP_REVIEW_AGENT: unknown agent \`${reviewAgent}\`; the agents are: ${CLI_AGENTS.join(', ')}`);
     if (llm?.settings.review) throw new EngineError('ENGINE_MISCONFIGURED', 'set FIXLOOP_REVIEW_MODEL or FIXLOOP_REVIEW_AGENT, not both');
     const { createCliReviewer } = await import('./cli/cli-reviewer.ts');
-    const { createTemplateSource } = await import('./prompt/templates.ts');
-    reviewer = createCliReviewer({ agent: reviewAgent as CliAgentName, environment: environment.env, sandbox: scope.sandbox, workspace: () => scope.workspace, templates: llm?.templates ?? createTemplateSource(), timeoutMs: config.cli.timeout * 1000 });
+    reviewer = createCliReviewer({ agent: reviewAgent as CliAgentName, environment: environment.env, sandbox: scope.sandbox, workspace: () => scope.workspace, templates, timeoutMs: config.cli.timeout * 1000 });
   } else if (llm?.settings.review) {
     const { createModelReviewer } = await import('./agent/model-reviewer.ts');
     const review = llm.settings.review;
-    reviewer = createModelReviewer({ model: await chatModel(review), price: llm.priceOf(review.model), ...baseURL(review), budget: llm.budget, templates: llm.templates, workspace: () => scope.workspace });
+    reviewer = createModelReviewer({ model: await chatModel(review), price: llm.priceOf(review.model), ...baseURL(review), budget: llm.budget, templates, workspace: () => scope.workspace });
   }
   return { engines, reviewer, budget: llm?.budget ?? null };
 }
@@ -99,7 +98,6 @@ async function modelKit(config: RepoConfig, environment: EngineEnvironment, scop
   const { agentSettingsFrom } = await import('./agent/agent-settings.ts');
   const { RunBudget } = await import('./agent/run-budget.ts');
   const { priceOf } = await import('./agent/prices.ts');
-  const { createTemplateSource } = await import('./prompt/templates.ts');
   const settings: AgentSettings = agentSettingsFrom(environment.env, wantsAgent);
   // The repository's file may lower the app's ceilings, never raise them (the app pays); unset
   // ceilings are the defaults of the file's own settings.
@@ -119,7 +117,6 @@ async function modelKit(config: RepoConfig, environment: EngineEnvironment, scop
   return {
     settings,
     budget,
-    templates: createTemplateSource(),
     priceOf: (model: string) => {
       const price = priceOf(model, settings.prices);
       // The operator's money ceiling cannot hold for a model whose price is unknown: refuse rather than pretend.

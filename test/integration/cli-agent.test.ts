@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.ts';
-import { BUGGY, CART_PROJECT, GREEN_PROJECT, NEW_TEST } from '../engines/agent/agent-scenario.ts';
+import { BUGGY, CART_PROJECT, complete, FIX_EDIT, GREEN_PROJECT, NEW_TEST } from '../engines/agent/agent-scenario.ts';
 import { startFakeModelServer, systemAndUserText, type FakeModelServer } from '../support/fake-model-server.ts';
 import { makeRepo, removeAll } from '../support/git-fixture.ts';
 
@@ -13,8 +13,6 @@ import { makeRepo, removeAll } from '../support/git-fixture.ts';
 const PROVIDER_VARIABLES = ['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL'];
 const isLeaky = (name: string) => name.startsWith('FIXLOOP_') || PROVIDER_VARIABLES.includes(name);
 
-const FIX_EDIT = { name: 'edit_file', input: { path: 'src/cart.js', old_text: 'sum += item.price;', new_text: 'sum += item.price * item.quantity;' } };
-const complete = (summary: string) => ({ toolCalls: [{ name: 'complete', input: { summary } }] });
 
 describe('fixloop run --engine agent', () => {
   let server: FakeModelServer;

@@ -1,16 +1,9 @@
 // Anthropic Messages through the official `@anthropic-ai/sdk`.
 import Anthropic from '@anthropic-ai/sdk';
 import type { ContentBlockParam, MessageParam, Tool } from '@anthropic-ai/sdk/resources/messages';
-import { parseToolInput, type ChatMessage, type ChatModel, type ModelReply, type ModelRequest, type ToolCall } from './chat-model.ts';
+import { parseToolInput, type ChatMessage, type ChatModel, type ModelReply, type ModelClientOptions, type ModelRequest, type ToolCall } from './chat-model.ts';
 
-export interface AnthropicModelOptions {
-  model: string;
-  apiKey: string;
-  baseURL?: string;
-  maxRetries?: number;
-}
-
-export function createAnthropicChatModel(options: AnthropicModelOptions): ChatModel {
+export function createAnthropicChatModel(options: ModelClientOptions): ChatModel {
   const client = new Anthropic({ apiKey: options.apiKey, ...(options.baseURL ? { baseURL: options.baseURL } : {}), maxRetries: options.maxRetries ?? 2 });
   return {
     provider: 'anthropic',

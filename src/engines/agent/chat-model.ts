@@ -49,6 +49,14 @@ export interface ModelRequest {
   signal: AbortSignal;
 }
 
+/** How an adapter reaches its provider (from the app's environment, agent-settings.ts). */
+export interface ModelClientOptions {
+  model: string;
+  apiKey: string;
+  baseURL?: string;
+  maxRetries?: number;
+}
+
 export interface ChatModel {
   readonly provider: string;
   readonly model: string;

@@ -2,16 +2,9 @@
 // LM Studio…) through the official `openai` SDK.
 import OpenAI from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
-import { parseToolInput, type ChatMessage, type ChatModel, type ModelReply, type ModelRequest, type ToolCall } from './chat-model.ts';
+import { parseToolInput, type ChatMessage, type ChatModel, type ModelReply, type ModelClientOptions, type ModelRequest, type ToolCall } from './chat-model.ts';
 
-export interface OpenAIModelOptions {
-  model: string;
-  apiKey: string;
-  baseURL?: string;
-  maxRetries?: number;
-}
-
-export function createOpenAIChatModel(options: OpenAIModelOptions): ChatModel {
+export function createOpenAIChatModel(options: ModelClientOptions): ChatModel {
   const client = new OpenAI({ apiKey: options.apiKey, ...(options.baseURL ? { baseURL: options.baseURL } : {}), maxRetries: options.maxRetries ?? 2 });
   return {
     provider: 'openai',

@@ -8,22 +8,6 @@ import { createTestFileMatcher } from '../../workspace/path-policy.ts';
 
 export type PromptValues = Record<string, string>;
 
-/** Every placeholder a template may use, with what it holds (docs/engines.md lists the same). */
-export const PLACEHOLDERS = {
-  goal: 'the issue text, the failing check, or the CLI goal',
-  instructions: 'what the person added after `/fix`, if anything',
-  mode: '`fix` or `write-test`',
-  failing_tests: 'the failing tests with their messages',
-  suspicious_locations: "the repair engine's most suspicious source lines",
-  repo_map: 'the repository files, grouped by folder',
-  previous_attempts: 'how the earlier attempts of this run ended',
-  remaining_tasks: "what the reviewer said was still missing",
-  acceptance_commands: 'the test command the result is judged by',
-  protected_paths: 'globs of the paths a fix may not change (the tests)',
-  diff: 'the patch under review (review template)',
-  report: 'the verification report of the patch (review template)',
-} as const;
-
 const MAX_FAILING = 10;
 const MAX_MESSAGE_LINES = 25;
 const MAX_LOCATIONS = 8;

@@ -8,10 +8,8 @@ import { createMemorySpendLedger, utcDay } from '../../../src/jobs/spend-ledger.
 import { renderMarkdownReport } from '../../../src/report/render-markdown.ts';
 import { lastToolResults, startFakeModelServer, systemAndUserText, toolNames, type FakeModelServer } from '../../support/fake-model-server.ts';
 import { makeRepo, removeAll } from '../../support/git-fixture.ts';
-import { CART_PROJECT, runAgent } from './agent-scenario.ts';
+import { CART_PROJECT, complete, FIX_EDIT, runAgent } from './agent-scenario.ts';
 
-const FIX_EDIT = { name: 'edit_file', input: { path: 'src/cart.js', old_text: 'sum += item.price;', new_text: 'sum += item.price * item.quantity;' } };
-const complete = (summary: string) => ({ toolCalls: [{ name: 'complete', input: { summary } }] });
 
 describe('the agent engine', () => {
   let server: FakeModelServer;

@@ -56,6 +56,12 @@ export const NEW_TEST = [
   '',
 ].join('\n');
 
+/** The model's fix of the cart, as an `edit_file` call. */
+export const FIX_EDIT = { name: 'edit_file', input: { path: 'src/cart.js', old_text: 'sum += item.price;', new_text: 'sum += item.price * item.quantity;' } };
+
+/** A model turn that ends the attempt. */
+export const complete = (summary: string) => ({ toolCalls: [{ name: 'complete', input: { summary } }] });
+
 export interface AgentRunOptions {
   repo: string;
   server: FakeModelServer;

@@ -4,10 +4,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { renderMarkdownReport } from '../../../src/report/render-markdown.ts';
 import { lastToolResults, startFakeModelServer, systemAndUserText, type FakeModelServer } from '../../support/fake-model-server.ts';
 import { makeRepo, removeAll } from '../../support/git-fixture.ts';
-import { GREEN_PROJECT, NEW_TEST, runAgent } from './agent-scenario.ts';
+import { complete, GREEN_PROJECT, NEW_TEST, runAgent } from './agent-scenario.ts';
 
 const GOAL = 'Cart total ignores the quantity: two items at 3 should cost 6, not 3.';
-const complete = (summary: string) => ({ toolCalls: [{ name: 'complete', input: { summary } }] });
 
 describe('red → green', () => {
   let server: FakeModelServer;

@@ -19,6 +19,7 @@ import { createMemorySpendLedger } from '../../../src/jobs/spend-ledger.ts';
 import { bwrapWorks, createBwrapSandbox } from '../../../src/sandbox/bwrap-sandbox.ts';
 import { createProcessSandbox } from '../../../src/sandbox/process-sandbox.ts';
 import type { RunCommandOptions, Sandbox } from '../../../src/sandbox/sandbox.ts';
+import type { FixRequest } from '../../../src/triggers/fix-request.ts';
 import type { Workspace } from '../../../src/workspace/workspace.ts';
 import { makeRepo, removeAll } from '../../support/git-fixture.ts';
 
@@ -428,20 +429,25 @@ describe('askCliAgent', () => {
   });
 });
 
+/** A CLI run of the `cli` engine on `repo`, whose bug is that add() subtracts. */
+function cliRequest(repo: string, agent: CliAgentName, maxAttempts: number): FixRequest {
+  return {
+    runId: newRunId(),
+    repository: { cloneUrl: repo, ref: null, sha: null, baseRef: null },
+    trigger: { kind: 'cli', number: null, deliveryId: null, actor: null },
+    goal: 'add() subtracts',
+    hints: [],
+    config: repoConfigSchema.parse({ test: { command: 'node --test', timeout: 60 }, engines: ['cli'], cli: { agent, timeout: 60 }, loop: { maxAttempts, timeBudget: 300 } }),
+  };
+}
+
 describe('cli engine through the fix loop', () => {
   async function runWith(fake: Fake, agent: CliAgentName, maxAttempts: number) {
     const repo = await project();
     const root = await tempDir('fixloop-cli-run-');
     const progress: string[] = [];
     const result = await runFix(
-      {
-        runId: newRunId(),
-        repository: { cloneUrl: repo, ref: null, sha: null, baseRef: null },
-        trigger: { kind: 'cli', number: null, deliveryId: null, actor: null },
-        goal: 'add() subtracts',
-        hints: [],
-        config: repoConfigSchema.parse({ test: { command: 'node --test', timeout: 60 }, engines: ['cli'], cli: { agent, timeout: 60 }, loop: { maxAttempts, timeBudget: 300 } }),
-      },
+      cliRequest(repo, agent, maxAttempts),
       {
         sandbox: createProcessSandbox(),
         artifactsRoot: join(root, 'artifacts'),
@@ -489,14 +495,7 @@ describe('cli engine as the cascade builds it (cli.agent, the shared prompt temp
     const root = await tempDir('fixloop-cli-cascade-');
     const progress: RunProgress[] = [];
     const result = await runFix(
-      {
-        runId: newRunId(),
-        repository: { cloneUrl: repo, ref: null, sha: null, baseRef: null },
-        trigger: { kind: 'cli', number: null, deliveryId: null, actor: null },
-        goal: 'add() subtracts',
-        hints: [],
-        config: repoConfigSchema.parse({ test: { command: 'node --test', timeout: 60 }, engines: ['cli'], cli: { agent: 'aider', timeout: 60 }, loop: { maxAttempts: 1, timeBudget: 300 } }),
-      },
+      cliRequest(repo, 'aider', 1),
       { sandbox: createProcessSandbox(), artifactsRoot: join(root, 'artifacts'), tmpRoot: root, onProgress: (p) => progress.push(p), engineEnvironment: { env: appEnvironment(fake.bin), ledger: createMemorySpendLedger() } },
     );
     expect(result.status, JSON.stringify(result.error ?? result.events)).toBe('tests_green');
@@ -530,14 +529,7 @@ describe('a coding agent as the reviewer (FIXLOOP_REVIEW_AGENT)', () => {
     const repo = await project();
     const root = await tempDir('fixloop-cli-review-');
     const result = await runFix(
-      {
-        runId: newRunId(),
-        repository: { cloneUrl: repo, ref: null, sha: null, baseRef: null },
-        trigger: { kind: 'cli', number: null, deliveryId: null, actor: null },
-        goal: 'add() subtracts',
-        hints: [],
-        config: repoConfigSchema.parse({ test: { command: 'node --test', timeout: 60 }, engines: ['cli'], cli: { agent: 'codex', timeout: 60 }, loop: { maxAttempts: 1, timeBudget: 300 } }),
-      },
+      cliRequest(repo, 'codex', 1),
       {
         sandbox: createProcessSandbox(),
         artifactsRoot: join(root, 'artifacts'),
