@@ -6,7 +6,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { RunResult } from '../src/report/run-result.ts';
+import type { RunResult } from '../src/core/run-result.ts';
 import { loadCorpus, type Bug } from './lib/corpus.ts';
 import { median, percentile, rate } from './lib/stats.ts';
 import { materialize, shell, timed, writeFiles } from './lib/workdir.ts';

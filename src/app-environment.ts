@@ -11,7 +11,7 @@ import { openPostgresStore } from './jobs/postgres-store.ts';
 import { createPgBossQueue } from './jobs/pgboss-queue.ts';
 import type { JobQueue } from './jobs/job-queue.ts';
 import { parseSandboxChoice, selectSandbox } from './sandbox/select-sandbox.ts';
-import { CodedError } from './coded-error.ts';
+import { CodedError } from './core/coded-error.ts';
 
 export class AppSettingsError extends CodedError<'BAD_SETTING'> {}
 

@@ -2,7 +2,7 @@
 // fixloop, and hands a RunPlan to the fix service; the loop runs in the job queue, never here.
 import { Context, type Probot } from 'probot';
 import type { Logger } from 'pino';
-import type { RepoConfig } from './config/schema.ts';
+import type { RepoConfig } from './core/repo-config.ts';
 import { createFixService } from './github/fix-service.ts';
 import type { Forge } from './github/forge.ts';
 import { loadRepoConfig } from './github/load-repo-config.ts';
@@ -12,7 +12,7 @@ import { createRunRunner, type RunRunnerOptions } from './github/run-runner.ts';
 import type { JobQueue, JobRunner } from './jobs/job-queue.ts';
 import type { EventData } from './jobs/run-store.ts';
 import { planForFailingCheck, planForIssue, planForPullRequest } from './triggers/github-events.ts';
-import { runKey } from './triggers/run-plan.ts';
+import { runKey } from './forge/run-plan.ts';
 import { helpText, parseSlashCommand } from './triggers/slash-command.ts';
 
 export interface AppOptions extends RunRunnerOptions {

@@ -1,7 +1,7 @@
 // fixloop's command line: `fixloop run`. Returns the exit code; never throws a user's mistake.
 import { Command, CommanderError, Option } from 'commander';
 import { ConfigError } from './config/config-error.ts';
-import { CLI_AGENTS, ENGINE_NAMES } from './config/schema.ts';
+import { CLI_AGENTS, ENGINE_NAMES } from './core/repo-config.ts';
 import { EXIT } from './cli/exit-codes.ts';
 import { cliAgentName, engineList, positiveInteger } from './cli/parse-values.ts';
 import { runCommand } from './cli/run-command.ts';

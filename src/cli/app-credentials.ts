@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import type { Forge } from '../github/forge.ts';
 import type { JobData } from '../jobs/run-store.ts';
-import type { CloneAuth } from '../triggers/fix-request.ts';
+import type { CloneAuth } from '../core/clone-auth.ts';
 import { UsageError } from './usage-error.ts';
 
 export interface AppAccess {

@@ -1,4 +1,4 @@
-import type { RunResult } from '../report/run-result.ts';
+import type { RunResult } from '../core/run-result.ts';
 import { USER_ERROR_CODES } from '../loop/run-error.ts';
 
 export const EXIT = { ok: 0, notFixed: 1, usage: 2, system: 3 } as const;

@@ -1,5 +1,5 @@
 // Flag value parsers: each error names the flag and what it expected.
-import { CLI_AGENTS, ENGINE_NAMES, type CliAgentName, type EngineName } from '../config/schema.ts';
+import { CLI_AGENTS, ENGINE_NAMES, type CliAgentName, type EngineName } from '../core/repo-config.ts';
 import { UsageError } from './usage-error.ts';
 
 export function positiveInteger(flag: string, raw: string): number {

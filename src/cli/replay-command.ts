@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runGate } from '../gate/run-gate.ts';
 import type { Sandbox } from '../sandbox/sandbox.ts';
-import type { CloneAuth } from '../triggers/fix-request.ts';
+import type { CloneAuth } from '../core/clone-auth.ts';
 import { replayPatch } from '../verify/replay-patch.ts';
 import { createWorkspace } from '../workspace/create-workspace.ts';
 import { createPathPolicy } from '../workspace/path-policy.ts';

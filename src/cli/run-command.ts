@@ -3,19 +3,19 @@ import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { applyOverrides, type ConfigOverrides } from '../config/apply-overrides.ts';
 import { loadConfigFile } from '../config/load-config-file.ts';
-import { defaultRepoConfig } from '../config/schema.ts';
+import { defaultRepoConfig } from '../core/repo-config.ts';
 import { renderMarkdownReport } from '../report/render-markdown.ts';
 import { newRunId } from '../loop/run-id.ts';
 import { runFix } from '../loop/run-fix.ts';
 import { selectSandbox, type SandboxChoice } from '../sandbox/select-sandbox.ts';
-import type { FixRequest } from '../triggers/fix-request.ts';
+import type { FixRequest } from '../core/fix-request.ts';
 import { applyPatchToUserTree } from '../workspace/create-workspace.ts';
 import { EXIT, exitCodeFor } from './exit-codes.ts';
 import { isGitUrl } from './parse-values.ts';
 import { createTerminalProgress } from './terminal-progress.ts';
 import { UsageError } from './usage-error.ts';
 import { agentSettingsFrom, type Environment } from '../engines/agent/agent-settings.ts';
-import { createMemorySpendLedger, type SpendLedger } from '../jobs/spend-ledger.ts';
+import { createMemorySpendLedger, type SpendLedger } from '../core/spend-ledger.ts';
 import { openSqliteStore } from '../jobs/sqlite-store.ts';
 
 export interface RunCommandOptions {

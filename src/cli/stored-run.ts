@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { RunStore, StoredJob } from '../jobs/run-store.ts';
 import { openSqliteStore } from '../jobs/sqlite-store.ts';
-import type { RunResult } from '../report/run-result.ts';
+import type { RunResult } from '../core/run-result.ts';
 import { UsageError } from './usage-error.ts';
 
 export interface StoredRun {

@@ -1,4 +1,4 @@
-import { CodedError } from '../coded-error.ts';
+import { CodedError } from '../core/coded-error.ts';
 
 /** A mistake in the command line: exit code 2, the message names the flag or argument. */
 export class UsageError extends CodedError<'USAGE'> {

@@ -1,6 +1,6 @@
 // CLI flags override the repository's file (issue: "flags override the file").
 import { validateRepoConfig } from './parse-config.ts';
-import type { CliAgentName, EngineName, RepoConfig } from './schema.ts';
+import type { CliAgentName, EngineName, RepoConfig } from '../core/repo-config.ts';
 
 export interface ConfigOverrides {
   test?: string;

@@ -1,4 +1,4 @@
-import { CodedError } from '../coded-error.ts';
+import { CodedError } from '../core/coded-error.ts';
 
 /** A configuration problem a person can fix: the message names the file, the key and the reason. */
 export class ConfigError extends CodedError<'CONFIG_INVALID'> {

@@ -1,6 +1,6 @@
 // The JSON Schema of fixloop.yml, generated from the zod schema so the two never disagree.
 import { z } from 'zod';
-import { repoConfigSchema } from './schema.ts';
+import { repoConfigSchema } from '../core/repo-config.ts';
 
 export const CONFIG_SCHEMA_PATH = 'schema/fixloop.schema.json';
 

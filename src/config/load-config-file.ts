@@ -1,7 +1,7 @@
 // Finds and reads a repository's fixloop configuration file.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { defaultRepoConfig, type RepoConfig } from './schema.ts';
+import { defaultRepoConfig, type RepoConfig } from '../core/repo-config.ts';
 import { parseRepoConfig } from './parse-config.ts';
 
 /** Looked up in this order; the first that exists wins. */

@@ -2,7 +2,7 @@
 import { parseDocument } from 'yaml';
 import type { z } from 'zod';
 import { ConfigError } from './config-error.ts';
-import { repoConfigSchema, type RepoConfig } from './schema.ts';
+import { repoConfigSchema, type RepoConfig } from '../core/repo-config.ts';
 
 export function formatIssuePath(path: readonly PropertyKey[]): string {
   return path.map((p) => (typeof p === 'number' ? `[${p}]` : String(p))).join('.').replace(/\.\[/g, '[');

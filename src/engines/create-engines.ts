@@ -1,10 +1,10 @@
 // Engines by name, in cascade order, and the optional reviewer. Each engine's module loads only when
 // a run asks for it. LLM settings come from the app's environment (agent-settings.ts); the budget
 // object is one per run, shared by the agent and the reviewer.
-import { CLI_AGENTS, defaultRepoConfig, type CliAgentName, type RepoConfig } from '../config/schema.ts';
+import { CLI_AGENTS, defaultRepoConfig, type CliAgentName, type RepoConfig } from '../core/repo-config.ts';
 import type { Sandbox } from '../sandbox/sandbox.ts';
-import type { SpendLedger } from '../jobs/spend-ledger.ts';
-import type { Reviewer } from '../loop/reviewer.ts';
+import type { SpendLedger } from '../core/spend-ledger.ts';
+import type { Reviewer } from '../core/reviewer.ts';
 import type { Workspace } from '../workspace/workspace.ts';
 import type { AgentSettings, Environment, ModelSettings } from './agent/agent-settings.ts';
 import type { ChatModel } from './agent/chat-model.ts';

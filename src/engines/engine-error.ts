@@ -1,4 +1,4 @@
-import { CodedError } from '../coded-error.ts';
+import { CodedError } from '../core/coded-error.ts';
 
 export type EngineErrorCode = 'ENGINE_UNKNOWN' | 'ENGINE_MISCONFIGURED' | 'ENGINE_FAILED';
 

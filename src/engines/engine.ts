@@ -1,13 +1,9 @@
 // The engine port (DESIGN.md §2): what proposes edits. Engines never run the authoritative gate.
-import type { GateResult } from '../gate/gate-result.ts';
+import type { BudgetStop, Cost } from '../core/cost.ts';
+import type { GateResult } from '../core/gate-result.ts';
 import type { Sandbox } from '../sandbox/sandbox.ts';
 import type { Workspace } from '../workspace/workspace.ts';
-import type { RepoConfig } from '../config/schema.ts';
-
-export interface Cost {
-  usd: number;
-  tokens: number;
-}
+import type { RepoConfig } from '../core/repo-config.ts';
 
 export interface PreviousAttempt {
   attempt: number;
@@ -25,16 +21,6 @@ export interface PreviousAttempt {
  * `write-test` may only add or change tests, and must leave a test that fails on the pristine code.
  */
 export type AttemptMode = 'fix' | 'write-test';
-
-/** The per-run budgets an engine enforces while it works. */
-export type BudgetName = 'tool_calls' | 'tokens' | 'cost' | 'time' | 'daily_tokens' | 'daily_cost';
-
-export interface BudgetStop {
-  budget: BudgetName;
-  limit: number;
-  spent: number;
-  message: string;
-}
 
 /** Lines known to be involved in the failure, e.g. a failing pull request's own diff. */
 export interface LocalizationHint {
@@ -85,4 +71,3 @@ export interface Engine {
   attempt(context: AttemptContext): Promise<EngineOutcome>;
 }
 
-export const ZERO_COST: Cost = Object.freeze({ usd: 0, tokens: 0 });

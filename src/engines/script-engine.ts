@@ -3,7 +3,8 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ZERO_COST, type AttemptContext, type Engine, type EngineOutcome } from './engine.ts';
+import { type AttemptContext, type Engine, type EngineOutcome } from './engine.ts';
+import { ZERO_COST } from '../core/cost.ts';
 import { EngineError } from './engine-error.ts';
 
 export function createScriptEngine(): Engine {

@@ -1,5 +1,5 @@
 // Turns a test command's output into per-test results, trying the most specific formats first.
-import { emptyReport, type TestReport } from './test-report.ts';
+import { emptyReport, type TestReport } from '../core/test-report.ts';
 import { parseJest } from './parsers/jest.ts';
 import { parseJunit } from './parsers/junit.ts';
 import { parseMocha } from './parsers/mocha.ts';

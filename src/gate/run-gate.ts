@@ -2,12 +2,12 @@
 // The output (or a JUnit XML report file) is parsed into per-test results for the loop.
 import { readFile, rm } from 'node:fs/promises';
 import { isAbsolute, join, normalize } from 'node:path';
-import { CodedError } from '../coded-error.ts';
+import { CodedError } from '../core/coded-error.ts';
 import type { Sandbox } from '../sandbox/sandbox.ts';
-import type { GateResult } from './gate-result.ts';
+import type { GateResult } from '../core/gate-result.ts';
 import { parseTestOutput } from './parse-test-output.ts';
 import { parseJunit } from './parsers/junit.ts';
-import type { TestReport } from './test-report.ts';
+import type { TestReport } from '../core/test-report.ts';
 
 export interface GateOptions {
   command: string;

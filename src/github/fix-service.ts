@@ -1,11 +1,11 @@
 // Starting a run from a trigger: who may ask, one active run per issue, the 👀 reaction, the job
 // stored, then the queued status comment. Nothing here waits for the loop itself.
 import type { Logger } from 'pino';
-import type { RepoConfig } from '../config/schema.ts';
+import type { RepoConfig } from '../core/repo-config.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
 import { newRunId } from '../loop/run-id.ts';
 import { reaches } from '../triggers/permission.ts';
-import { runKey, type RunPlan } from '../triggers/run-plan.ts';
+import { runKey, type RunPlan } from '../forge/run-plan.ts';
 import type { Forge } from './forge.ts';
 import { activeRunAnswer, configErrorMessage, permissionRefusal, queuedMessage } from './messages.ts';
 import { createStatusComment } from './status-comment.ts';

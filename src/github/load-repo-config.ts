@@ -3,7 +3,7 @@
 import type { Context } from 'probot';
 import { ConfigError } from '../config/config-error.ts';
 import { validateRepoConfig } from '../config/parse-config.ts';
-import type { RepoConfig } from '../config/schema.ts';
+import type { RepoConfig } from '../core/repo-config.ts';
 
 export const CONFIG_FILE = 'fixloop.yml';
 

@@ -2,7 +2,7 @@
 // and never a stack trace.
 import type { RunProgress } from '../loop/progress.ts';
 import type { JobInfo } from '../jobs/run-store.ts';
-import type { RunResult } from '../report/run-result.ts';
+import type { RunResult } from '../core/run-result.ts';
 
 export const NEEDS_HUMAN_LABEL = 'fixloop:needs-human';
 

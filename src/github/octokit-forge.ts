@@ -1,7 +1,7 @@
 // The forge port on Octokit (Probot's installation client). Every request here is one of GitHub's
 // documented REST operations; the tests check each against the OpenAPI description.
 import type { ProbotOctokit } from 'probot';
-import type { CloneAuth } from '../triggers/fix-request.ts';
+import type { CloneAuth } from '../core/clone-auth.ts';
 import { permissionOf } from '../triggers/permission.ts';
 import type { CheckRunOutput, Forge, PullRequestInfo } from './forge.ts';
 

@@ -2,10 +2,10 @@
 // fixloop's own branch); anything else becomes an escalation, a "nothing to fix" or an error message.
 // A verified patch whose publication fails is kept (artifacts, result.json) and said so.
 import { readFile } from 'node:fs/promises';
-import type { RepoConfig } from '../config/schema.ts';
+import type { RepoConfig } from '../core/repo-config.ts';
 import { renderMarkdownReport } from '../report/render-markdown.ts';
-import type { RunResult } from '../report/run-result.ts';
-import type { RunPlan } from '../triggers/run-plan.ts';
+import type { RunResult } from '../core/run-result.ts';
+import type { RunPlan } from '../forge/run-plan.ts';
 import type { CheckRunOutput, Forge } from './forge.ts';
 import { cancelledMessage, errorMessage, escalationMessage, forkNote, greenMessage, NEEDS_HUMAN_LABEL, nothingToFixMessage, retryHint } from './messages.ts';
 import { pushPatch } from './push-patch.ts';

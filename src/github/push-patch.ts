@@ -2,8 +2,8 @@
 // repository's code ran in), the patch applied, one commit, pushed with the token as an HTTP header.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CodedError } from '../coded-error.ts';
-import type { CloneAuth } from '../triggers/fix-request.ts';
+import { CodedError } from '../core/coded-error.ts';
+import type { CloneAuth } from '../core/clone-auth.ts';
 import { applyPatch } from '../workspace/create-workspace.ts';
 import { git, gitMessage } from '../workspace/git.ts';
 

@@ -6,7 +6,7 @@ import type { JobData } from '../jobs/run-store.ts';
 import type { RunProgress } from '../loop/progress.ts';
 import { runFix, type RunFixDeps } from '../loop/run-fix.ts';
 import type { Sandbox } from '../sandbox/sandbox.ts';
-import { fixRequestSchema } from '../triggers/fix-request.ts';
+import { fixRequestSchema } from '../core/fix-request.ts';
 import { git, gitMessage } from '../workspace/git.ts';
 import type { Forge } from './forge.ts';
 import { errorMessage, progressMessage, restartingMessage } from './messages.ts';

@@ -2,10 +2,10 @@
 // contract as the embedded SQLite store, checked by the same conformance suite. Claims skip rows
 // another worker has locked, so many workers can claim at once without waiting on each other.
 import pg from 'pg';
-import { CodedError } from '../coded-error.ts';
+import { CodedError } from '../core/coded-error.ts';
 import { jobInfo, storedAnyJob, storedJob, type JobRow } from './job-row.ts';
 import { ACTIVE_STATES, type AnyStoredJob, type AuditEvent, type EnqueueOutcome, type JobData, type RunStore, type StoredJob } from './run-store.ts';
-import { checkSpendArgs } from './spend-ledger.ts';
+import { checkSpendArgs } from '../core/spend-ledger.ts';
 
 export class PostgresStoreError extends CodedError<'STORE_UNAVAILABLE'> {}
 

@@ -1,9 +1,9 @@
 // The run store port (DESIGN.md §4): jobs with leases, the deliveries seen, and an append-only audit
 // trail of every run, and the daily spend ledger of the LLM engines. Embedded SQLite implements it
 // (sqlite-store.ts), and so does PostgreSQL (postgres-store.ts).
-import type { RepoConfig } from '../config/schema.ts';
-import type { RunPlan } from '../triggers/run-plan.ts';
-import type { SpendLedger } from './spend-ledger.ts';
+import type { RepoConfig } from '../core/repo-config.ts';
+import type { RunPlan } from '../forge/run-plan.ts';
+import type { SpendLedger } from '../core/spend-ledger.ts';
 
 /** pending: stored, its status comment not posted yet; queued: claimable; running: leased. */
 export type JobState = 'pending' | 'queued' | 'running' | 'done' | 'failed' | 'cancelled';

@@ -5,10 +5,10 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type * as Sqlite from 'node:sqlite';
 import type { DatabaseSync as Database } from 'node:sqlite';
-import { CodedError } from '../coded-error.ts';
+import { CodedError } from '../core/coded-error.ts';
 import { jobInfo, storedAnyJob, storedJob, type JobRow } from './job-row.ts';
 import { ACTIVE_STATES, type AuditEvent, type EnqueueOutcome, type AnyStoredJob, type EventData, type JobData, type RunStore } from './run-store.ts';
-import { checkSpendArgs } from './spend-ledger.ts';
+import { checkSpendArgs } from '../core/spend-ledger.ts';
 
 export class StoreError extends CodedError<'STORE_UNAVAILABLE' | 'STORE_CORRUPT'> {}
 

@@ -1,7 +1,7 @@
 // The run's artifacts on disk: attempt-<n>.diff, attempt-<n>.log, report.md, result.json.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { redactSecrets } from '../report/redact.ts';
+import { redactSecrets } from '../core/redact.ts';
 
 export interface Artifacts {
   readonly dir: string;

@@ -1,7 +1,7 @@
 // A failure's fingerprint: what stays the same when a run fails the same way twice.
 // Two attempts that end with the same fingerprint made no progress (issue: "no progress means stop").
 import { createHash } from 'node:crypto';
-import type { GateResult } from '../gate/gate-result.ts';
+import type { GateResult } from '../core/gate-result.ts';
 import { stripAnsi } from '../gate/parsers/strip-ansi.ts';
 
 const ISO_TIMESTAMP = /\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?/g;

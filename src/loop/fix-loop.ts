@@ -1,11 +1,13 @@
 // The fix loop (DESIGN.md §1.6): bounded attempts, judged only by the test suite.
 // Stops on the first green gate that also passes verification; stops early when there is no
 // progress (the same failure twice, or N failed gates in a row without improvement).
-import type { RepoConfig } from '../config/schema.ts';
-import type { Cost, Engine, EngineOutcome, LocalizationHint, PreviousAttempt } from '../engines/engine.ts';
+import type { RepoConfig } from '../core/repo-config.ts';
+import type { Engine, EngineOutcome, LocalizationHint, PreviousAttempt } from '../engines/engine.ts';
+import type { Cost } from '../core/cost.ts';
 import { EngineError } from '../engines/engine-error.ts';
-import type { GateResult } from '../gate/gate-result.ts';
-import type { AttemptRecord, Finding, ReviewRecord, StopReason, Verification } from '../report/run-result.ts';
+import type { GateResult } from '../core/gate-result.ts';
+import type { AttemptRecord, ReviewRecord, StopReason, Verification } from '../core/run-result.ts';
+import type { Finding } from '../core/findings.ts';
 import { failingCount, gateSummary, testOutcomes } from '../report/summarize.ts';
 import type { Sandbox } from '../sandbox/sandbox.ts';
 import type { Snapshot, Workspace } from '../workspace/workspace.ts';
@@ -14,7 +16,7 @@ import { AttemptLog } from './attempt-log.ts';
 import { failureFingerprint } from './fingerprint.ts';
 import type { ProgressListener } from './progress.ts';
 import { reviewAttempt } from './review-attempt.ts';
-import type { Reviewer } from './reviewer.ts';
+import type { Reviewer } from '../core/reviewer.ts';
 import { createHash } from 'node:crypto';
 
 export interface FixLoopInput {

@@ -1,5 +1,5 @@
 // One sentence per run, for the terminal, the status comment and the PR title area.
-import type { RunResult } from '../report/run-result.ts';
+import type { RunResult } from '../core/run-result.ts';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 

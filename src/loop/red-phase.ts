@@ -1,15 +1,18 @@
 // Red → green, the red half: when every test passes but an issue describes a bug, an engine that can
 // write tests first writes one that FAILS on the pristine code. Only test files may change, and the
 // loop (not the engine) checks the proof: the suite fails, and only in tests this phase wrote.
-import type { RepoConfig } from '../config/schema.ts';
-import type { Cost, EngineOutcome, PreviousAttempt } from '../engines/engine.ts';
+import type { RepoConfig } from '../core/repo-config.ts';
+import type { EngineOutcome, PreviousAttempt } from '../engines/engine.ts';
+import type { Cost } from '../core/cost.ts';
 import { EngineError } from '../engines/engine-error.ts';
-import type { GateResult } from '../gate/gate-result.ts';
-import type { AttemptRecord, Finding, TestOutcome } from '../report/run-result.ts';
+import type { GateResult } from '../core/gate-result.ts';
+import type { AttemptRecord, TestOutcome } from '../core/run-result.ts';
+import type { Finding } from '../core/findings.ts';
 import { gateSummary, testOutcomes } from '../report/summarize.ts';
 import { checkConstraints } from '../verify/constraints.ts';
 import { createPathPolicy, type PathPolicy } from '../workspace/path-policy.ts';
-import type { FileChange, Snapshot, Workspace } from '../workspace/workspace.ts';
+import type { Snapshot, Workspace } from '../workspace/workspace.ts';
+import type { FileChange } from '../core/file-change.ts';
 import type { Artifacts } from './artifacts.ts';
 import { AttemptLog } from './attempt-log.ts';
 import type { FixLoopInput } from './fix-loop.ts';

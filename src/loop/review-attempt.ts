@@ -1,8 +1,8 @@
 // Runs the reviewer on a verified green attempt and records its verdict for the report.
-import type { GateResult } from '../gate/gate-result.ts';
-import type { ReviewRecord, Verification } from '../report/run-result.ts';
+import type { GateResult } from '../core/gate-result.ts';
+import type { ReviewRecord, Verification } from '../core/run-result.ts';
 import { testCounts } from '../report/summarize.ts';
-import type { Reviewer } from './reviewer.ts';
+import type { Reviewer } from '../core/reviewer.ts';
 
 export interface ReviewAttemptInput {
   goal: string;

@@ -1,4 +1,4 @@
-import { CodedError } from '../coded-error.ts';
+import { CodedError } from '../core/coded-error.ts';
 
 // Maps errors from any stage to a stable code and a message a person can act on.
 

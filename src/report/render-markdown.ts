@@ -1,6 +1,7 @@
 // Renders a RunResult as Markdown: the terminal report, report.md, and (on GitHub) PR bodies and comments.
-import type { AttemptRecord, Finding, RunResult, RunStatus, TestCounts } from './run-result.ts';
-import { redactSecrets } from './redact.ts';
+import type { AttemptRecord, RunResult, RunStatus, TestCounts } from '../core/run-result.ts';
+import type { Finding } from '../core/findings.ts';
+import { redactSecrets } from '../core/redact.ts';
 
 const STATUS_TITLE: Record<RunStatus, string> = {
   tests_green: '✅ Verified fix',

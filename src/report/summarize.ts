@@ -1,7 +1,7 @@
 // Compact views of gate results for the RunResult.
-import type { GateResult } from '../gate/gate-result.ts';
-import type { TestReport } from '../gate/test-report.ts';
-import type { GateSummary, TestCounts, TestOutcome } from './run-result.ts';
+import type { GateResult } from '../core/gate-result.ts';
+import type { TestReport } from '../core/test-report.ts';
+import type { GateSummary, TestCounts, TestOutcome } from '../core/run-result.ts';
 
 export function testCounts(report: TestReport): TestCounts {
   return {

@@ -1,4 +1,4 @@
-import { CodedError } from '../coded-error.ts';
+import { CodedError } from '../core/coded-error.ts';
 
 export type SandboxErrorCode = 'CWD_MISSING' | 'SPAWN_FAILED' | 'BACKEND_UNAVAILABLE';
 

@@ -1,6 +1,6 @@
 // Which isolation backend runs a repository's code: chosen by the app's settings (FIXLOOP_SANDBOX,
 // or --sandbox on the CLI), never by the repository. `auto` takes the strongest one available.
-import { CodedError } from '../coded-error.ts';
+import { CodedError } from '../core/coded-error.ts';
 import { bwrapWorks, createBwrapSandbox } from './bwrap-sandbox.ts';
 import { createDockerSandbox, dockerWorks } from './docker-sandbox.ts';
 import { limitsFromEnvironment } from './limits.ts';

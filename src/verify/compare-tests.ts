@@ -1,5 +1,5 @@
 // Per-test comparison of the baseline and the final run (by test id).
-import type { TestReport, TestStatus } from '../gate/test-report.ts';
+import type { TestReport, TestStatus } from '../core/test-report.ts';
 
 export interface TestComparison {
   failToPass: string[];

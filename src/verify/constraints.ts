@@ -1,8 +1,8 @@
 // Constraints on a patch: allowed and protected paths, its size, binary changes.
-import type { RepoConfig } from '../config/schema.ts';
-import type { Finding } from '../report/run-result.ts';
+import type { RepoConfig } from '../core/repo-config.ts';
+import type { Finding } from '../core/findings.ts';
 import type { PathPolicy } from '../workspace/path-policy.ts';
-import type { FileChange } from '../workspace/workspace.ts';
+import type { FileChange } from '../core/file-change.ts';
 import { posix } from 'node:path';
 
 export function checkConstraints(changes: FileChange[], policy: PathPolicy, constraints: RepoConfig['constraints']): Finding[] {

@@ -2,15 +2,16 @@
 // checkout, the full suite runs there, and the result is compared per test with the baseline.
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { RepoConfig } from '../config/schema.ts';
+import type { RepoConfig } from '../core/repo-config.ts';
 import { runGate } from '../gate/run-gate.ts';
-import type { TestReport } from '../gate/test-report.ts';
-import type { Finding, Verification } from '../report/run-result.ts';
+import type { TestReport } from '../core/test-report.ts';
+import type { Verification } from '../core/run-result.ts';
+import type { Finding } from '../core/findings.ts';
 import { gateSummary } from '../report/summarize.ts';
 import type { Sandbox } from '../sandbox/sandbox.ts';
 import { applyPatch, cloneMirror } from '../workspace/create-workspace.ts';
 import type { PathPolicy } from '../workspace/path-policy.ts';
-import type { FileChange } from '../workspace/workspace.ts';
+import type { FileChange } from '../core/file-change.ts';
 import { compareTests } from './compare-tests.ts';
 import { checkConstraints } from './constraints.ts';
 import { findNewDependencies } from './new-dependencies.ts';

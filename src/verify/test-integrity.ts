@@ -1,6 +1,6 @@
 // No test weakened: the final run has no fewer tests than the baseline, none newly skipped, none gone.
-import type { TestReport } from '../gate/test-report.ts';
-import type { Finding } from '../report/run-result.ts';
+import type { TestReport } from '../core/test-report.ts';
+import type { Finding } from '../core/findings.ts';
 import { compareTests } from './compare-tests.ts';
 
 export function checkTestIntegrity(baseline: TestReport, final: TestReport): Finding[] {

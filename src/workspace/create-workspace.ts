@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { cp, mkdir, readFile, realpath, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import type { CloneAuth } from '../triggers/fix-request.ts';
+import type { CloneAuth } from '../core/clone-auth.ts';
 import { createIgnore, walkFiles } from './file-walker.ts';
 import { git, gitEnvironment, gitMessage } from './git.ts';
 import { LocalWorkspace } from './local-workspace.ts';

@@ -2,8 +2,8 @@
 // (hooks, fsmonitor, external diff, pagers), the user's and system's configuration are ignored, and
 // credentials travel only as an HTTP header on the command line of the one call that needs them.
 import { simpleGit, type SimpleGit } from 'simple-git';
-import type { CloneAuth } from '../triggers/fix-request.ts';
-import { redactSecrets } from '../report/redact.ts';
+import type { CloneAuth } from '../core/clone-auth.ts';
+import { redactSecrets } from '../core/redact.ts';
 
 const HARDENING = [
   'core.hooksPath=/dev/null',

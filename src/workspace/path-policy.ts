@@ -1,8 +1,8 @@
 // What a fix may change (DESIGN.md §3.4): allowed globs, protected globs (tests and .github by
 // default), and paths that are never acceptable (absolute, `..`, inside .git, workflows).
 import picomatch from 'picomatch';
-import { ALWAYS_PROTECTED_PATHS, type RepoConfig } from '../config/schema.ts';
-import type { Finding } from '../report/run-result.ts';
+import { ALWAYS_PROTECTED_PATHS, type RepoConfig } from '../core/repo-config.ts';
+import type { Finding } from '../core/findings.ts';
 
 export interface PathPolicy {
   /** A finding when `path` (repository-relative, POSIX) may not be changed; null when it may. */

@@ -1,19 +1,6 @@
 // The workspace port: an ephemeral clone of the target repository. The only way fixloop code
 // writes files of the target repository is through this API (DESIGN.md §1.3).
-
-export type ChangeKind = 'created' | 'modified' | 'deleted';
-
-export interface FileChange {
-  /** Repository-relative POSIX path. */
-  path: string;
-  kind: ChangeKind;
-  /** Lines added / removed against the baseline (0 for binary files). */
-  added: number;
-  removed: number;
-  binary: boolean;
-  /** Set when the path is now a symlink: where it points (checked so no link leads outside). */
-  symlinkTarget?: string;
-}
+import type { FileChange } from '../core/file-change.ts';
 
 /** An opaque saved state of the working tree, restorable with `restore`. */
 export interface Snapshot {

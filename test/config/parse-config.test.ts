@@ -6,7 +6,7 @@ import { applyOverrides } from '../../src/config/apply-overrides.ts';
 import { ConfigError } from '../../src/config/config-error.ts';
 import { loadConfigFile } from '../../src/config/load-config-file.ts';
 import { parseRepoConfig } from '../../src/config/parse-config.ts';
-import { ALWAYS_PROTECTED_PATHS, DEFAULT_PROTECTED_PATHS, defaultRepoConfig } from '../../src/config/schema.ts';
+import { ALWAYS_PROTECTED_PATHS, DEFAULT_PROTECTED_PATHS, defaultRepoConfig } from '../../src/core/repo-config.ts';
 
 function configError(fn: () => unknown): ConfigError {
   try {

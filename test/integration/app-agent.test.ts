@@ -3,12 +3,12 @@
 // the repository's daily spend lands in the run store. GitHub is nock; the model is the scripted
 // server on loopback, reached through the real OpenAI SDK.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { repositoryKey } from '../../src/loop/repository-key.ts';
-import { utcDay } from '../../src/jobs/spend-ledger.ts';
+import { repositoryKey } from '../../src/core/repository-key.ts';
+import { utcDay } from '../../src/core/spend-ledger.ts';
 import { startFakeModelServer, systemAndUserText, type FakeModelServer } from '../support/fake-model-server.ts';
 import { examplePayload, mockConfig, mockInstallationTokens, type Payload } from '../support/github-app-harness.ts';
 import { OWNER, REPO, startScenario, type Scenario } from '../support/app-scenario.ts';
-import { createMemorySpendLedger } from '../../src/jobs/spend-ledger.ts';
+import { createMemorySpendLedger } from '../../src/core/spend-ledger.ts';
 import { GREEN_PROJECT, NEW_TEST } from '../engines/agent/agent-scenario.ts';
 
 let s: Scenario;

@@ -1,6 +1,6 @@
 // The embedded `repair` engine through `fixloop run`: real JS, TS and Python bugs, real runners.
 import { afterAll, describe, expect, it } from 'vitest';
-import type { RunResult } from '../../src/report/run-result.ts';
+import type { RunResult } from '../../src/core/run-result.ts';
 import { makeRepo, removeAll } from '../support/git-fixture.ts';
 import { runCli } from '../support/run-cli.ts';
 

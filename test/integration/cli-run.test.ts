@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { RunResult } from '../../src/report/run-result.ts';
+import type { RunResult } from '../../src/core/run-result.ts';
 import { git, makeRepo, removeAll } from '../support/git-fixture.ts';
 import { FIXLOOP_BIN, runCli } from '../support/run-cli.ts';
 

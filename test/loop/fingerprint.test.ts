@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { GateResult } from '../../src/gate/gate-result.ts';
-import type { TestCaseResult } from '../../src/gate/test-report.ts';
+import type { GateResult } from '../../src/core/gate-result.ts';
+import type { TestCaseResult } from '../../src/core/test-report.ts';
 import { failureFingerprint, normalizeFailureText } from '../../src/loop/fingerprint.ts';
 
 function failedGate(tests: TestCaseResult[], output = ''): GateResult {

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { defaultRepoConfig } from '../../src/config/schema.ts';
+import { defaultRepoConfig } from '../../src/core/repo-config.ts';
 import type { AttemptContext, Engine, EngineOutcome } from '../../src/engines/engine.ts';
-import type { GateResult } from '../../src/gate/gate-result.ts';
+import type { GateResult } from '../../src/core/gate-result.ts';
 import type { Artifacts } from '../../src/loop/artifacts.ts';
 import { runFixLoop, type FixLoopInput } from '../../src/loop/fix-loop.ts';
-import type { Finding, Verification } from '../../src/report/run-result.ts';
+import type { Verification } from '../../src/core/run-result.ts';
+import type { Finding } from '../../src/core/findings.ts';
 import type { Sandbox } from '../../src/sandbox/sandbox.ts';
 import { MemoryWorkspace } from './memory-workspace.ts';
 

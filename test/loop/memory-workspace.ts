@@ -1,5 +1,6 @@
 // An in-memory Workspace for unit tests of the loop's state machine (the real one is tested on real git).
-import type { FileChange, Snapshot, Workspace } from '../../src/workspace/workspace.ts';
+import type { Snapshot, Workspace } from '../../src/workspace/workspace.ts';
+import type { FileChange } from '../../src/core/file-change.ts';
 
 export class MemoryWorkspace implements Workspace {
   readonly root = '/memory';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderMarkdownReport } from '../../src/report/render-markdown.ts';
-import type { RunResult } from '../../src/report/run-result.ts';
+import type { RunResult } from '../../src/core/run-result.ts';
 
 function greenResult(): RunResult {
   const counts = { passed: 4, failed: 1, skipped: 0, total: 5, parsed: true, format: 'node-test' as const };

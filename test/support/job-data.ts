@@ -1,5 +1,5 @@
 // A stored job's data for queue and store tests: a plan and a config as a trigger would make them.
-import { repoConfigSchema } from '../../src/config/schema.ts';
+import { repoConfigSchema } from '../../src/core/repo-config.ts';
 import type { JobData } from '../../src/jobs/run-store.ts';
 
 export function jobData(runId: string, key = 'acme/shop#1'): JobData {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { defaultRepoConfig } from '../../src/config/schema.ts';
-import type { TestCaseResult, TestReport } from '../../src/gate/test-report.ts';
+import { defaultRepoConfig } from '../../src/core/repo-config.ts';
+import type { TestCaseResult, TestReport } from '../../src/core/test-report.ts';
 import { compareTests } from '../../src/verify/compare-tests.ts';
 import { checkConstraints } from '../../src/verify/constraints.ts';
 import { findNewDependencies } from '../../src/verify/new-dependencies.ts';

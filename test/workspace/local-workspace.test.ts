@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { defaultRepoConfig } from '../../src/config/schema.ts';
+import { defaultRepoConfig } from '../../src/core/repo-config.ts';
 import { applyPatch, cloneMirror, createWorkspace } from '../../src/workspace/create-workspace.ts';
 import { PathPolicyError } from '../../src/workspace/local-workspace.ts';
 import { createPathPolicy } from '../../src/workspace/path-policy.ts';

@@ -1,7 +1,8 @@
 // The `agent` engine: an LLM with tools, inside the loop. It edits the workspace through the same
 // API as fixloop (the path policy holds), runs the tests in the sandbox, and says `complete`; the
 // loop then gates and verifies. Budgets are checked before every model and tool call, not after.
-import type { AttemptContext, BudgetStop, Engine, EngineOutcome } from '../engine.ts';
+import type { AttemptContext, Engine, EngineOutcome } from '../engine.ts';
+import type { BudgetStop } from '../../core/cost.ts';
 import { buildTaskPrompt } from '../prompt/build-task-prompt.ts';
 import type { Template, TemplateName } from '../prompt/templates.ts';
 import type { Workspace } from '../../workspace/workspace.ts';

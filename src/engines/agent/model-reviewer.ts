@@ -1,8 +1,8 @@
 // The reviewer as a second model (FIXLOOP_REVIEW_MODEL): one call, no tools, the strict protocol.
 // It spends from the same run budget as the agent.
 import type { Workspace } from '../../workspace/workspace.ts';
-import { parseReview } from '../../loop/parse-review.ts';
-import type { Reviewer, ReviewInput, ReviewOutcome } from '../../loop/reviewer.ts';
+import { parseReview } from '../parse-review.ts';
+import type { Reviewer, ReviewInput, ReviewOutcome } from '../../core/reviewer.ts';
 import { reviewPrompt } from '../prompt/review-prompt.ts';
 import type { Template, TemplateName } from '../prompt/templates.ts';
 import type { ChatModel } from './chat-model.ts';

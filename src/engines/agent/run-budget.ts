@@ -1,8 +1,8 @@
 // Budgets held while the run goes (not checked after): tool calls, tokens, money and time for the
 // whole run, and tokens and money per repository per day across all runs (the shared ledger).
-import type { BudgetName, BudgetStop } from '../engine.ts';
-import type { Spend, SpendLedger } from '../../jobs/spend-ledger.ts';
-import { utcDay } from '../../jobs/spend-ledger.ts';
+import type { BudgetName, BudgetStop } from '../../core/cost.ts';
+import type { Spend, SpendLedger } from '../../core/spend-ledger.ts';
+import { utcDay } from '../../core/spend-ledger.ts';
 import type { TokenUsage } from './chat-model.ts';
 
 export interface BudgetLimits {

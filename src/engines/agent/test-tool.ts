@@ -1,10 +1,10 @@
 // `run_tests`: the model's own test runs, in the sandbox like every other run of the repository's
 // code. The failing tests first (or the named ones) for quick feedback, then the whole suite once
 // they pass. These runs inform the model only: the loop's gate alone decides what is green.
-import type { RepoConfig } from '../../config/schema.ts';
-import type { GateResult } from '../../gate/gate-result.ts';
+import type { RepoConfig } from '../../core/repo-config.ts';
+import type { GateResult } from '../../core/gate-result.ts';
 import { runGate } from '../../gate/run-gate.ts';
-import type { TestCaseResult } from '../../gate/test-report.ts';
+import type { TestCaseResult } from '../../core/test-report.ts';
 import type { Sandbox } from '../../sandbox/sandbox.ts';
 import type { Workspace } from '../../workspace/workspace.ts';
 import { focusedTestCommand } from '../repair/test-filter.ts';

@@ -8,7 +8,7 @@
 //   `--permission-mode acceptEdits`, `--setting-sources`, `--strict-mcp-config`, `--disallowedTools`).
 // fixloop never lets an agent commit, run git on the workspace, or ask a question: the loop judges and
 // keeps the changes, and nobody is there to answer.
-import type { CliAgentName } from '../../config/schema.ts';
+import type { CliAgentName } from '../../core/repo-config.ts';
 import { shellQuote } from '../repair/test-filter.ts';
 
 /** What the agent is run for: an attempt edits the workspace; a review only answers. */

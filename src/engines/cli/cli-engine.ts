@@ -11,9 +11,10 @@
 import { lstat, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join, resolve, sep } from 'node:path';
-import type { CliAgentName } from '../../config/schema.ts';
+import type { CliAgentName } from '../../core/repo-config.ts';
 import type { CommandResult, Mount, Sandbox } from '../../sandbox/sandbox.ts';
-import { ZERO_COST, type AttemptContext, type Engine, type EngineOutcome } from '../engine.ts';
+import { type AttemptContext, type Engine, type EngineOutcome } from '../engine.ts';
+import { ZERO_COST } from '../../core/cost.ts';
 import { EngineError } from '../engine-error.ts';
 import { shellQuote } from '../repair/test-filter.ts';
 import { agentEnvironment, agentModel, cliAgent, type AgentPurpose, type CliAgent } from './cli-agents.ts';

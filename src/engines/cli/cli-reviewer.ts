@@ -1,12 +1,12 @@
 // The reviewer as a coding agent (FIXLOOP_REVIEW_AGENT=codex|claude|aider), in its read-only mode and
 // with its review model (e.g. CODEX_MODEL_VER): the same template and strict protocol as a model.
-import type { CliAgentName } from '../../config/schema.ts';
-import { parseReview } from '../../loop/parse-review.ts';
-import type { Reviewer, ReviewInput, ReviewOutcome } from '../../loop/reviewer.ts';
+import type { CliAgentName } from '../../core/repo-config.ts';
+import { parseReview } from '../parse-review.ts';
+import type { Reviewer, ReviewInput, ReviewOutcome } from '../../core/reviewer.ts';
 import type { Sandbox } from '../../sandbox/sandbox.ts';
 import type { Workspace } from '../../workspace/workspace.ts';
 import { EngineError } from '../engine-error.ts';
-import { ZERO_COST } from '../engine.ts';
+import { ZERO_COST } from '../../core/cost.ts';
 import { reviewPrompt } from '../prompt/review-prompt.ts';
 import type { Template, TemplateName } from '../prompt/templates.ts';
 import { askCliAgent } from './cli-engine.ts';

@@ -1,5 +1,5 @@
 // The reviewer's prompt: the review template (or the repository's `.github/fixloop/review.md`) filled in.
-import type { ReviewInput } from '../../loop/reviewer.ts';
+import type { ReviewInput } from '../../core/reviewer.ts';
 import type { Workspace } from '../../workspace/workspace.ts';
 import { renderTemplate } from './task-values.ts';
 import type { Template, TemplateName } from './templates.ts';

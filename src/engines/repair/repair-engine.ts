@@ -2,7 +2,8 @@
 // templates → ranking → validation in parallel copies of the workspace. Deterministic, no network,
 // no key, zero cost. It never runs the authoritative gate: the loop judges what it leaves.
 import { availableParallelism } from 'node:os';
-import { ZERO_COST, type AttemptContext, type Engine, type EngineOutcome } from '../engine.ts';
+import { type AttemptContext, type Engine, type EngineOutcome } from '../engine.ts';
+import { ZERO_COST } from '../../core/cost.ts';
 import { createTestFileMatcher } from '../../workspace/path-policy.ts';
 import type { Candidate } from './candidate.ts';
 import { generatorFor } from './generators.ts';

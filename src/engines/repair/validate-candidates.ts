@@ -1,7 +1,7 @@
 // Validates candidates in parallel, each worker in its own copy of the workspace: the previously
 // failing tests first (stop at the first failure), then the full suite. The winner is the first
 // candidate *in rank order* that passes everything, so parallelism never changes the result.
-import type { GateResult } from '../../gate/gate-result.ts';
+import type { GateResult } from '../../core/gate-result.ts';
 import { runGate } from '../../gate/run-gate.ts';
 import type { Sandbox } from '../../sandbox/sandbox.ts';
 import type { Workspace } from '../../workspace/workspace.ts';

@@ -1,6 +1,6 @@
 // mocha's `spec` reporter: indented suites, `✔ name (5ms)` / `1) name` lines, `N passing`, `N failing`,
 // `N pending`, then numbered failure blocks `1) Suite\n     name:\n     Error: ...`.
-import type { TestCaseResult, TestReport } from '../test-report.ts';
+import type { TestCaseResult, TestReport } from '../../core/test-report.ts';
 import { buildReport, dedent, splitMessage } from './report-builder.ts';
 
 const PASSING = /^\s*(\d+) passing\b/;

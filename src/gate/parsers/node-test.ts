@@ -9,7 +9,7 @@
 //   test at test/m.test.js:5:3
 //   ✖ fails (1.2ms)
 //     AssertionError ...      <- the error, indented
-import type { TestCaseResult, TestReport } from '../test-report.ts';
+import type { TestCaseResult, TestReport } from '../../core/test-report.ts';
 import { buildReport, dedent, splitMessage } from './report-builder.ts';
 
 const RESULT = /^( *)(✔|✖|﹣|ℹ️?|⚠) (.+?)(?: \((\d+(?:\.\d+)?)ms\))?( # (?:SKIP|TODO)\b.*)?$/;

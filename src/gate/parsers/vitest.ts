@@ -6,7 +6,7 @@
 //        ↓ skipped one
 //  then one block per failure: ` FAIL  src/m.test.js > math > adds`, the error, and ` ❯ file:line:col` frames;
 //  and the summary: `      Tests  2 failed | 2 passed | 1 skipped (5)`.
-import type { TestCaseResult, TestReport } from '../test-report.ts';
+import type { TestCaseResult, TestReport } from '../../core/test-report.ts';
 import { buildReport, countsFrom, splitMessage } from './report-builder.ts';
 
 const SUMMARY = /^\s*Tests\s+(.+)\((\d+)\)\s*$/;

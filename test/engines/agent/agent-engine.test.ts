@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createMemorySpendLedger, utcDay } from '../../../src/jobs/spend-ledger.ts';
+import { createMemorySpendLedger, utcDay } from '../../../src/core/spend-ledger.ts';
 import { renderMarkdownReport } from '../../../src/report/render-markdown.ts';
 import { lastToolResults, startFakeModelServer, systemAndUserText, toolNames, type FakeModelServer } from '../../support/fake-model-server.ts';
 import { makeRepo, removeAll } from '../../support/git-fixture.ts';

@@ -2,7 +2,7 @@
 // per-repository daily limits read from a ledger that every run of the repository shares.
 import { describe, expect, it } from 'vitest';
 import { RunBudget, type BudgetLimits } from '../../../src/engines/agent/run-budget.ts';
-import { createMemorySpendLedger } from '../../../src/jobs/spend-ledger.ts';
+import { createMemorySpendLedger } from '../../../src/core/spend-ledger.ts';
 
 const LIMITS: BudgetLimits = { toolCalls: 3, tokens: 1000, usd: 1, timeMs: 10_000 };
 

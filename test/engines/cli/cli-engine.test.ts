@@ -6,20 +6,20 @@ import { chmod, mkdir, mkdtemp, readFile, symlink, writeFile } from 'node:fs/pro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { defaultRepoConfig, repoConfigSchema, type CliAgentName, type RepoConfig } from '../../../src/config/schema.ts';
+import { defaultRepoConfig, repoConfigSchema, type CliAgentName, type RepoConfig } from '../../../src/core/repo-config.ts';
 import { askCliAgent, createCliEngine, type CliEngineOptions } from '../../../src/engines/cli/cli-engine.ts';
 import { findExecutable } from '../../../src/engines/cli/find-executable.ts';
 import type { AttemptContext, AttemptMode } from '../../../src/engines/engine.ts';
 import { EngineError } from '../../../src/engines/engine-error.ts';
-import type { GateResult } from '../../../src/gate/gate-result.ts';
-import { emptyReport } from '../../../src/gate/test-report.ts';
+import type { GateResult } from '../../../src/core/gate-result.ts';
+import { emptyReport } from '../../../src/core/test-report.ts';
 import { newRunId } from '../../../src/loop/run-id.ts';
 import { runFix, type RunProgress } from '../../../src/loop/run-fix.ts';
-import { createMemorySpendLedger } from '../../../src/jobs/spend-ledger.ts';
+import { createMemorySpendLedger } from '../../../src/core/spend-ledger.ts';
 import { bwrapWorks, createBwrapSandbox } from '../../../src/sandbox/bwrap-sandbox.ts';
 import { createProcessSandbox } from '../../../src/sandbox/process-sandbox.ts';
 import type { RunCommandOptions, Sandbox } from '../../../src/sandbox/sandbox.ts';
-import type { FixRequest } from '../../../src/triggers/fix-request.ts';
+import type { FixRequest } from '../../../src/core/fix-request.ts';
 import type { Workspace } from '../../../src/workspace/workspace.ts';
 import { makeRepo, removeAll } from '../../support/git-fixture.ts';
 

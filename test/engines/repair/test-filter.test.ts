@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { focusedTestCommand } from '../../../src/engines/repair/test-filter.ts';
-import type { TestCaseResult } from '../../../src/gate/test-report.ts';
+import type { TestCaseResult } from '../../../src/core/test-report.ts';
 
 const failed = (id: string, name: string): TestCaseResult => ({ id, name, status: 'failed' });
 

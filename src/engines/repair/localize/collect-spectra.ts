@@ -4,7 +4,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { TestCaseResult } from '../../../gate/test-report.ts';
+import type { TestCaseResult } from '../../../core/test-report.ts';
 import type { Sandbox } from '../../../sandbox/sandbox.ts';
 import { shellQuote } from '../test-filter.ts';
 import type { TestSpectrum } from './ochiai.ts';

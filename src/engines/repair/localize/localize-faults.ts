@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { LocalizationHint } from '../../engine.ts';
-import type { TestCaseResult } from '../../../gate/test-report.ts';
+import type { TestCaseResult } from '../../../core/test-report.ts';
 import type { SuspiciousLine } from '../candidate.ts';
 import { importedSourceFiles } from './imports.ts';
 import { collectSpectra, type SpectraInput } from './collect-spectra.ts';

@@ -4,7 +4,7 @@ import { localizeFaults } from '../../../../src/engines/repair/localize/localize
 import { matchRepositoryFile, sourceFrames } from '../../../../src/engines/repair/localize/stack-traces.ts';
 import { parseTestOutput } from '../../../../src/gate/parse-test-output.ts';
 import { createTestFileMatcher } from '../../../../src/workspace/path-policy.ts';
-import { DEFAULT_PROTECTED_PATHS } from '../../../../src/config/schema.ts';
+import { DEFAULT_PROTECTED_PATHS } from '../../../../src/core/repo-config.ts';
 import { makeRepo, removeAll } from '../../../support/git-fixture.ts';
 
 const isTestFile = createTestFileMatcher(DEFAULT_PROTECTED_PATHS);

@@ -5,7 +5,7 @@ import { ochiai } from '../../../../src/engines/repair/localize/ochiai.ts';
 import { runGate } from '../../../../src/gate/run-gate.ts';
 import { createProcessSandbox } from '../../../../src/sandbox/process-sandbox.ts';
 import { createTestFileMatcher } from '../../../../src/workspace/path-policy.ts';
-import { DEFAULT_PROTECTED_PATHS } from '../../../../src/config/schema.ts';
+import { DEFAULT_PROTECTED_PATHS } from '../../../../src/core/repo-config.ts';
 import { makeRepo, removeAll } from '../../../support/git-fixture.ts';
 
 const dirs: string[] = [];

@@ -1,7 +1,7 @@
 // The day a spend counts for, and the in-memory ledger of a process without a store (the stores'
 // ledgers are checked by the run store conformance suite).
 import { describe, expect, it } from 'vitest';
-import { createMemorySpendLedger, utcDay } from '../../src/jobs/spend-ledger.ts';
+import { createMemorySpendLedger, utcDay } from '../../src/core/spend-ledger.ts';
 
 describe('utcDay', () => {
   it('is the UTC date, whatever the local time zone says', () => {

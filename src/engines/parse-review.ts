@@ -1,7 +1,7 @@
 // The reviewer's strict answer protocol: line 1 `STATUS: ok` or `STATUS: missing`, line 2 a JSON
 // object `{"remainingTasks": [...]}`. Anything else is a failed review, never a guess.
 import { z } from 'zod';
-import type { ReviewStatus } from './reviewer.ts';
+import type { ReviewStatus } from '../core/reviewer.ts';
 
 export type ParsedReview = { status: Exclude<ReviewStatus, 'invalid'>; remainingTasks: string[] } | { status: 'invalid'; remainingTasks: []; reason: string };
 

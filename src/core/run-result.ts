@@ -1,9 +1,10 @@
 // RunResult (DESIGN.md §2): one data structure per run, rendered to Markdown and JSON.
-import type { BudgetStop, Cost } from '../engines/engine.ts';
-import type { ReviewStatus } from '../loop/reviewer.ts';
-import type { GateFailureReason } from '../gate/gate-result.ts';
-import type { TestReportFormat, TestStatus } from '../gate/test-report.ts';
-import type { FileChange } from '../workspace/workspace.ts';
+import type { Finding } from './findings.ts';
+import type { BudgetStop, Cost } from './cost.ts';
+import type { ReviewStatus } from './reviewer.ts';
+import type { GateFailureReason } from './gate-result.ts';
+import type { TestReportFormat, TestStatus } from './test-report.ts';
+import type { FileChange } from './file-change.ts';
 
 export type RunStatus = 'tests_green' | 'failed_to_green' | 'escalated' | 'nothing_to_fix' | 'error';
 
@@ -34,26 +35,6 @@ export interface TestOutcome {
   message?: string;
 }
 
-export type FindingKind =
-  | 'path_not_allowed'
-  | 'path_protected'
-  | 'too_many_files'
-  | 'too_many_lines'
-  | 'new_dependency'
-  | 'binary_change'
-  | 'test_count_lower'
-  | 'test_newly_skipped'
-  | 'test_removed'
-  | 'pass_to_fail'
-  | 'replay_failed'
-  | 'write_refused'
-  | 'symlink_escape';
-
-export interface Finding {
-  kind: FindingKind;
-  message: string;
-  path?: string;
-}
 
 export interface GateSummary {
   passed: boolean;

@@ -1,7 +1,7 @@
 // The reviewer port: after a verified green attempt, an optional second model reads the goal, the
 // diff and the report. Only `STATUS: ok` lets the attempt stand; `missing` sends the remaining tasks
 // into the next attempt; any other answer is a failed review.
-import type { BudgetStop, Cost } from '../engines/engine.ts';
+import type { BudgetStop, Cost } from './cost.ts';
 
 export interface ReviewInput {
   goal: string;

@@ -1,7 +1,7 @@
 // The reviewer's strict protocol: two lines, `STATUS: ok|missing` then `{"remainingTasks": [...]}`.
 // Anything else is an invalid review with a reason, never a guess.
 import { describe, expect, it } from 'vitest';
-import { parseReview } from '../../src/loop/parse-review.ts';
+import { parseReview } from '../../src/engines/parse-review.ts';
 
 const LINE_2_SHAPE = 'line 2 must be {"remainingTasks": [<non-empty strings>]} and nothing else';
 const invalid = (reason: string) => ({ status: 'invalid', remainingTasks: [], reason });

@@ -1,7 +1,7 @@
 // A repository's identity for its daily LLM budget: every spelling of one repository's URL gives one
 // key, without credentials, scheme, `.git` or a trailing slash; a local path stays as it is.
 import { describe, expect, it } from 'vitest';
-import { repositoryKey } from '../../src/loop/repository-key.ts';
+import { repositoryKey } from '../../src/core/repository-key.ts';
 
 describe('repositoryKey', () => {
   it('drops the scheme, credentials and `.git` of an https URL, and lower-cases it', () => {

@@ -1,6 +1,6 @@
 // FixRequest (DESIGN.md §2): what every trigger (CLI, label, slash command, failing check) becomes.
 import { z } from 'zod';
-import { repoConfigSchema } from '../config/schema.ts';
+import { repoConfigSchema } from './repo-config.ts';
 
 export const triggerKinds = ['cli', 'label', 'command', 'check', 'review'] as const;
 
@@ -36,8 +36,3 @@ export const fixRequestSchema = z.object({
 
 export type FixRequest = z.output<typeof fixRequestSchema>;
 
-/** Credentials for git over HTTP, passed as a header on the command line of each git call, never stored. */
-export interface CloneAuth {
-  /** Full header value, e.g. `Authorization: Basic ...`. */
-  header: string;
-}
