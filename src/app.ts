@@ -3,10 +3,10 @@
 import { Context, type Probot } from 'probot';
 import type { Logger } from 'pino';
 import type { RepoConfig } from './core/repo-config.ts';
-import { createFixService } from './github/fix-service.ts';
-import type { Forge } from './github/forge.ts';
+import { createFixService } from './forge/fix-service.ts';
+import type { Forge } from './forge/forge.ts';
 import { loadRepoConfig } from './github/load-repo-config.ts';
-import { configErrorMessage, statusAnswer } from './github/messages.ts';
+import { configErrorMessage, statusAnswer } from './forge/messages.ts';
 import { createOctokitForge } from './github/octokit-forge.ts';
 import { createRunRunner, type RunRunnerOptions } from './github/run-runner.ts';
 import type { JobQueue, JobRunner } from './jobs/job-queue.ts';

@@ -1,7 +1,7 @@
 // The App's credentials for CLI commands that act on GitHub for a stored run (publish, replay of a
 // private repository): Probot's own environment (APP_ID, PRIVATE_KEY or PRIVATE_KEY_PATH, GHE_HOST).
 import { existsSync } from 'node:fs';
-import type { Forge } from '../github/forge.ts';
+import type { Forge } from '../forge/forge.ts';
 import type { JobData } from '../jobs/run-store.ts';
 import type { CloneAuth } from '../core/clone-auth.ts';
 import { UsageError } from './usage-error.ts';

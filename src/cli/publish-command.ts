@@ -3,9 +3,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Forge } from '../github/forge.ts';
-import { publishResult } from '../github/publish-result.ts';
-import { createStatusComment } from '../github/status-comment.ts';
+import type { Forge } from '../forge/forge.ts';
+import { publishResult } from '../forge/publish-result.ts';
+import { createStatusComment } from '../forge/status-comment.ts';
 import type { JobData } from '../jobs/run-store.ts';
 import { openStoredRun, verifiedPatchOf } from './stored-run.ts';
 

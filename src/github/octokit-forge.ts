@@ -2,8 +2,8 @@
 // documented REST operations; the tests check each against the OpenAPI description.
 import type { ProbotOctokit } from 'probot';
 import type { CloneAuth } from '../core/clone-auth.ts';
-import { permissionOf } from '../triggers/permission.ts';
-import type { CheckRunOutput, Forge, PullRequestInfo } from './forge.ts';
+import { permissionOf } from '../forge/permission.ts';
+import type { CheckRunOutput, Forge, PullRequestInfo } from '../forge/forge.ts';
 
 type Octokit = InstanceType<typeof ProbotOctokit>;
 

@@ -5,11 +5,11 @@ import type { JobRunner } from '../jobs/job-queue.ts';
 import { isRun, type AnyStoredJob, type JobData } from '../jobs/run-store.ts';
 import type { RunFixDeps } from '../loop/run-fix.ts';
 import type { Sandbox } from '../sandbox/sandbox.ts';
-import type { Forge } from './forge.ts';
-import { abandonedMessage } from './messages.ts';
+import type { Forge } from '../forge/forge.ts';
+import { abandonedMessage } from '../forge/messages.ts';
 import { createOctokitForge } from './octokit-forge.ts';
-import { runJob } from './run-job.ts';
-import { createStatusComment } from './status-comment.ts';
+import { runJob } from '../forge/run-job.ts';
+import { createStatusComment } from '../forge/status-comment.ts';
 
 export interface RunRunnerOptions {
   sandbox: Sandbox;

@@ -1,6 +1,6 @@
 // Webhook payloads → RunPlans. Pure functions over the few fields fixloop reads, so the rules (which
 // branch, which base, where the result goes) are tested without a server.
-import type { PullRequestInfo } from '../github/forge.ts';
+import type { PullRequestInfo } from '../forge/forge.ts';
 import type { RunPlan } from '../forge/run-plan.ts';
 
 export interface RepositoryFields {

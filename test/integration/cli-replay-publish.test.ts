@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { publishRun } from '../../src/cli/publish-command.ts';
-import type { Forge } from '../../src/github/forge.ts';
+import type { Forge } from '../../src/forge/forge.ts';
 import { openSqliteStore } from '../../src/jobs/sqlite-store.ts';
 import { runFix } from '../../src/loop/run-fix.ts';
 import { createProcessSandbox } from '../../src/sandbox/process-sandbox.ts';

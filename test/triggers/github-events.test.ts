@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PullRequestInfo } from '../../src/github/forge.ts';
+import type { PullRequestInfo } from '../../src/forge/forge.ts';
 import { planForFailingCheck, planForIssue, planForPullRequest } from '../../src/triggers/github-events.ts';
 
 const repository = { name: 'shop', owner: { login: 'acme' }, clone_url: 'https://github.com/acme/shop.git', default_branch: 'main' };

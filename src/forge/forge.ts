@@ -1,7 +1,7 @@
 // The forge port (DESIGN.md §5): what the run and publication code need from GitHub, and nothing of
 // Probot. One instance per repository; the Octokit implementation is in octokit-forge.ts.
 import type { CloneAuth } from '../core/clone-auth.ts';
-import type { Permission } from '../triggers/permission.ts';
+import type { Permission } from './permission.ts';
 
 export interface PullRequestInfo {
   number: number;

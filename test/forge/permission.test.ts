@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { permissionOf, reaches } from '../../src/triggers/permission.ts';
+import { permissionOf, reaches } from '../../src/forge/permission.ts';
 
 describe('who may ask', () => {
   it('reads the precise role first, then the legacy permission', () => {

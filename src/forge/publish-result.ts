@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import type { RepoConfig } from '../core/repo-config.ts';
 import { renderMarkdownReport } from '../report/render-markdown.ts';
 import type { RunResult } from '../core/run-result.ts';
-import type { RunPlan } from '../forge/run-plan.ts';
+import type { RunPlan } from './run-plan.ts';
 import type { CheckRunOutput, Forge } from './forge.ts';
 import { cancelledMessage, errorMessage, escalationMessage, forkNote, greenMessage, NEEDS_HUMAN_LABEL, nothingToFixMessage, retryHint } from './messages.ts';
 import { pushPatch } from './push-patch.ts';
