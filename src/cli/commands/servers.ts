@@ -1,0 +1,24 @@
+// The long-running commands: `serve` (the GitHub App) and `worker` (scale-out). They handle SIGINT and
+// SIGTERM themselves, to drain their jobs.
+import type { Command } from 'commander';
+import type { CommandContext } from '../command-context.ts';
+import { serveCommand } from '../serve-command.ts';
+import { workerCommand } from '../worker-command.ts';
+
+export function registerServerCommands(program: Command, context: CommandContext): void {
+  program
+    .command('worker')
+    .description('Handle deliveries and runs from the shared run store (DATABASE_URL), with no web server; scale out with several.')
+    .action(async () => {
+      context.releaseSignals();
+      await workerCommand();
+    });
+
+  program
+    .command('serve')
+    .description('Start the GitHub App (Probot). Settings come from the environment or .env: APP_ID, PRIVATE_KEY or PRIVATE_KEY_PATH, WEBHOOK_SECRET, PORT, GHE_HOST, FIXLOOP_DATA_DIR, FIXLOOP_CONCURRENCY.')
+    .action(async () => {
+      context.releaseSignals();
+      await serveCommand();
+    });
+}

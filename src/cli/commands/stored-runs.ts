@@ -1,0 +1,60 @@
+// The commands over the App's stored runs: `runs`, `runs show`, `replay`, `publish`.
+import type { Command } from 'commander';
+import { selectSandbox, SANDBOX_CHOICES } from '../../sandbox/select-sandbox.ts';
+import { appAccessFromEnvironment, hasAppCredentials } from '../app-credentials.ts';
+import type { CommandContext } from '../command-context.ts';
+import { EXIT } from '../exit-codes.ts';
+import { positiveInteger } from '../parse-values.ts';
+import { publishRun } from '../publish-command.ts';
+import { replayRun } from '../replay-command.ts';
+import { runsList, runsShow } from '../runs-command.ts';
+import { dataDirFrom, openStoredRun } from '../stored-run.ts';
+import { sandboxChoice } from './run.ts';
+
+export function registerStoredRunCommands(program: Command, context: CommandContext): void {
+  const { io } = context;
+  const runs = program
+    .command('runs')
+    .description("The GitHub App's recent runs, from the run store in FIXLOOP_DATA_DIR (default .fixloop).")
+    .option('--limit <n>', 'how many', '20')
+    .action(async (flags: { limit: string }) => {
+      await runsList({ stdout: io.stdout }, positiveInteger('--limit', flags.limit));
+    });
+  runs
+    .command('show')
+    .description("One run: its state, audit trail and report.")
+    .argument('<run-id>', 'as listed by `fixloop runs`')
+    .action(async (runId: string) => {
+      await runsShow({ stdout: io.stdout }, runId);
+    });
+
+  program
+    .command('replay')
+    .description("Verify again, on a fresh clone, the patch an App run stored (FIXLOOP_DATA_DIR).")
+    .argument('<run-id>', 'as listed by `fixloop runs`')
+    .option('--sandbox <backend>', `isolation: ${SANDBOX_CHOICES.join(', ')}`)
+    .option('--no-setup-network', 'run the setup command without network access')
+    .action(async (runId: string, flags: { sandbox?: string; setupNetwork: boolean }) => {
+      const dataDir = dataDirFrom(process.env);
+      const { sandbox, warning } = selectSandbox(sandboxChoice(flags.sandbox));
+      if (warning) io.stderr(`fixloop: warning: ${warning}\n`);
+      // A private repository on GitHub needs the App's token; a local or public one does not.
+      let auth;
+      if (hasAppCredentials(process.env)) {
+        const peek = await openStoredRun(dataDir, runId);
+        await peek.store.close();
+        auth = await (await appAccessFromEnvironment()).cloneAuthFor(peek.job.data);
+      }
+      const passed = await replayRun({ dataDir, runId, sandbox, setupNetwork: flags.setupNetwork, stdout: io.stdout, signal: context.signal, ...(auth ? { auth } : {}) });
+      context.setExitCode(passed ? EXIT.ok : EXIT.notFixed);
+    });
+
+  program
+    .command('publish')
+    .description('Publish again the verified patch of an App run whose publication failed (needs the App credentials).')
+    .argument('<run-id>', 'as listed by `fixloop runs`')
+    .action(async (runId: string) => {
+      const access = await appAccessFromEnvironment();
+      await publishRun({ dataDir: dataDirFrom(process.env), runId, forgeFor: (data) => access.forgeFor(data), stdout: io.stdout });
+    });
+}
