@@ -1,13 +1,12 @@
-// Starting a run from a trigger: who may ask, one active run per issue, the 👀 reaction, the job
-// stored, then the queued status comment. Nothing here waits for the loop itself.
+// Starting a run once a trigger has decided it may (src/triggers/): one active run per issue, the 👀
+// reaction, the job stored, then the queued status comment. Nothing here waits for the loop itself.
 import type { Logger } from 'pino';
 import type { RepoConfig } from '../core/repo-config.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
 import { newRunId } from '../loop/run-id.ts';
-import { reaches } from './permission.ts';
 import { runKey, type RunPlan } from './run-plan.ts';
 import type { Forge } from './forge.ts';
-import { activeRunAnswer, configErrorMessage, permissionRefusal, queuedMessage } from './messages.ts';
+import { activeRunAnswer, configErrorMessage, queuedMessage } from './messages.ts';
 import { createStatusComment } from './status-comment.ts';
 
 export interface FixServiceDeps {
@@ -23,21 +22,11 @@ export interface InstallationRef {
 export type StartOutcome = 'started' | 'refused' | 'already-active';
 
 export interface FixService {
-  /** Checks the requester's permission and replies with a refusal when it falls short. */
-  mayAsk(actor: string, number: number, config: RepoConfig): Promise<boolean>;
   start(plan: RunPlan, config: RepoConfig): Promise<StartOutcome>;
 }
 
 export function createFixService(forge: Forge, log: Logger, installation: InstallationRef, deps: FixServiceDeps): FixService {
   return {
-    async mayAsk(actor, number, config) {
-      const minimum = config.triggers.minPermission;
-      const actual = await forge.permission(actor);
-      if (reaches(actual, minimum)) return true;
-      log.info({ actor, permission: actual, minimum, number }, 'request refused: permission');
-      await forge.comment(number, permissionRefusal(actor, minimum));
-      return false;
-    },
     async start(plan, config) {
       if (plan.commentId !== null) {
         await forge.react(plan.commentId, 'eyes').catch((error: unknown) => log.warn({ err: String(error) }, 'reaction failed'));
