@@ -2,13 +2,13 @@
 // private repository): Probot's own environment (APP_ID, PRIVATE_KEY or PRIVATE_KEY_PATH, GHE_HOST).
 import { existsSync } from 'node:fs';
 import type { Forge } from '../forge/forge.ts';
-import type { JobData } from '../jobs/run-store.ts';
+import type { RunJobData } from '../forge/run-job-data.ts';
 import type { CloneAuth } from '../core/clone-auth.ts';
 import { UsageError } from './usage-error.ts';
 
 export interface AppAccess {
-  forgeFor(data: JobData): Promise<Forge>;
-  cloneAuthFor(data: JobData): Promise<CloneAuth>;
+  forgeFor(data: RunJobData): Promise<Forge>;
+  cloneAuthFor(data: RunJobData): Promise<CloneAuth>;
 }
 
 export function hasAppCredentials(env: NodeJS.ProcessEnv): boolean {
@@ -20,7 +20,7 @@ export async function appAccessFromEnvironment(env: NodeJS.ProcessEnv = process.
   if (!hasAppCredentials(env)) throw new UsageError('this command acts as the GitHub App: set APP_ID and PRIVATE_KEY or PRIVATE_KEY_PATH (see .env.example)');
   const [{ createProbot }, { createOctokitForge, gitAuthHeader }, { installationTokenFor }] = await Promise.all([import('probot'), import('../github/octokit-forge.ts'), import('../github/app-token.ts')]);
   const probot = createProbot({ env });
-  const token = (data: JobData) => installationTokenFor(probot, data.installationId, data.repositoryId);
+  const token = (data: RunJobData) => installationTokenFor(probot, data.installationId, data.repositoryId);
   return {
     async forgeFor(data) {
       return createOctokitForge({ octokit: await probot.auth(data.installationId), owner: data.plan.owner, repo: data.plan.repo, installationToken: () => token(data) });

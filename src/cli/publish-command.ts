@@ -6,14 +6,14 @@ import { join } from 'node:path';
 import type { Forge } from '../forge/forge.ts';
 import { publishResult } from '../forge/publish-result.ts';
 import { createStatusComment } from '../forge/status-comment.ts';
-import type { JobData } from '../jobs/run-store.ts';
+import type { RunJobData } from '../forge/run-job-data.ts';
 import { openStoredRun, verifiedPatchOf } from './stored-run.ts';
 
 export interface PublishOptions {
   dataDir: string;
   runId: string;
   /** The App's GitHub side for the run's repository (from the App's credentials). */
-  forgeFor: (data: JobData) => Promise<Forge>;
+  forgeFor: (data: RunJobData) => Promise<Forge>;
   stdout: (text: string) => void;
 }
 
@@ -22,7 +22,7 @@ export async function publishRun(options: PublishOptions): Promise<void> {
   const scratch = await mkdtemp(join(tmpdir(), 'fixloop-publish-'));
   try {
     verifiedPatchOf(run);
-    const { data } = run.job;
+    const { data } = run;
     const forge = await options.forgeFor(data);
     const publication = await publishResult({ forge, plan: data.plan, config: data.config, result: run.result, tmpRoot: scratch });
     if (!publication.pullRequest && publication.check.conclusion !== 'success') throw new Error(publication.status.replace(/\*\*/g, ''));

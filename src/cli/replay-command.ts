@@ -28,7 +28,7 @@ export async function replayRun(options: ReplayOptions): Promise<boolean> {
   const signal = options.signal ?? new AbortController().signal;
   try {
     const patch = verifiedPatchOf(run);
-    const { plan, config } = run.job.data;
+    const { plan, config } = run.data;
     const policy = createPathPolicy(config.paths);
     options.stdout(`Replaying run ${options.runId}: ${plan.cloneUrl} at ${run.result.repository.sha.slice(0, 12)}\n`);
     const created = await createWorkspace({ source: plan.cloneUrl, ref: plan.ref, sha: run.result.repository.sha, tmpRoot: scratch, policy, ...(options.auth ? { auth: options.auth } : {}) });

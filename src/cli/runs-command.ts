@@ -2,6 +2,7 @@
 // directory (FIXLOOP_DATA_DIR), with their audit trail and report.
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { runJobData } from '../forge/run-job-data.ts';
 import { openSqliteStore } from '../jobs/sqlite-store.ts';
 import type { JobInfo } from '../jobs/run-store.ts';
 import { UsageError } from './usage-error.ts';
@@ -39,7 +40,7 @@ export async function runsShow(io: RunsIo, runId: string): Promise<void> {
   try {
     const run = await store.get(runId);
     if (!run) throw new UsageError(`no run \`${runId}\` in ${dataDirOf(io)} (see \`fixloop runs\`)`);
-    io.stdout(`Run ${run.runId}: ${run.state}, for ${run.key} (${run.data.plan.kind}), asked by ${run.actor ?? '–'}\n`);
+    io.stdout(`Run ${run.runId}: ${run.state}, for ${run.key} (${runJobData(run).plan.kind}), asked by ${run.actor ?? '–'}\n`);
     io.stdout(`Queued ${when(run.enqueuedAt)}, started ${when(run.startedAt)}, finished ${when(run.finishedAt)}, tries ${run.tries}\n`);
     if (run.outcome) io.stdout(`Outcome: ${run.outcome}\n`);
     io.stdout('\nAudit trail:\n');

@@ -1,6 +1,7 @@
 // A run of the App as the CLI finds it again: its job in the run store and its result on disk.
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { runJobData, type RunJobData } from '../forge/run-job-data.ts';
 import type { RunStore, StoredJob } from '../jobs/run-store.ts';
 import { openSqliteStore } from '../jobs/sqlite-store.ts';
 import type { RunResult } from '../core/run-result.ts';
@@ -9,6 +10,8 @@ import { UsageError } from './usage-error.ts';
 export interface StoredRun {
   store: RunStore;
   job: StoredJob;
+  /** The run's plan, config and installation, as its trigger stored them. */
+  data: RunJobData;
   result: RunResult;
 }
 
@@ -25,7 +28,7 @@ export async function openStoredRun(dataDir: string, runId: string): Promise<Sto
     if (!job.artifactsDir) throw new UsageError(`run \`${runId}\` has no result yet (${job.state})`);
     const text = await readFile(join(job.artifactsDir, 'result.json'), 'utf8').catch(() => null);
     if (text === null) throw new UsageError(`run \`${runId}\`: its result file ${join(job.artifactsDir, 'result.json')} is missing`);
-    return { store, job, result: JSON.parse(text) as RunResult };
+    return { store, job, data: runJobData(job), result: JSON.parse(text) as RunResult };
   } catch (error) {
     await store.close();
     throw error;

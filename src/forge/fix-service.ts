@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { RepoConfig } from '../core/repo-config.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
 import { newRunId } from '../loop/run-id.ts';
+import { newRunJob, statusCommentPatch } from './run-job-data.ts';
 import { runKey, type RunPlan } from './run-plan.ts';
 import type { Forge } from './forge.ts';
 import { activeRunAnswer, configErrorMessage, queuedMessage } from './messages.ts';
@@ -38,14 +39,14 @@ export function createFixService(forge: Forge, log: Logger, installation: Instal
       const runId = newRunId();
       const key = runKey(plan);
       // Stored before anything is said or the webhook answered: a crash from here on loses nothing.
-      const queued = await deps.queue.enqueue({ runId, key, ...installation, plan, config, statusCommentId: null }, plan.actor, plan.deliveryId);
+      const queued = await deps.queue.enqueue(newRunJob({ runId, key, ...installation, plan, config, statusCommentId: null }), plan.actor, plan.deliveryId);
       if (!queued.accepted) {
         await forge.comment(plan.number, activeRunAnswer(queued.active, config.triggers.command));
         return 'already-active';
       }
       const status = createStatusComment(forge, plan.number, runId, (error) => log.warn({ runId, err: String(error) }, 'status comment not updated'));
       await status.update(queuedMessage(runId, plan.actor, plan.instructions));
-      await deps.queue.markReady(runId, { statusCommentId: status.id() });
+      await deps.queue.markReady(runId, statusCommentPatch(status.id()));
       log.info({ runId, repo: `${plan.owner}/${plan.repo}`, number: plan.number, kind: plan.kind, actor: plan.actor, delivery: plan.deliveryId }, 'run queued');
       return 'started';
     },

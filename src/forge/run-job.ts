@@ -2,7 +2,7 @@
 // the status comment current, publish. Every failure ends in a visible message; a restart pauses it.
 import type { Logger } from 'pino';
 import { Cancelled, Shutdown, type JobControl, type JobOutcome } from '../jobs/job-queue.ts';
-import type { JobData } from '../jobs/run-store.ts';
+import type { RunJobData } from './run-job-data.ts';
 import type { RunProgress } from '../loop/progress.ts';
 import { runFix, type RunFixDeps } from '../loop/run-fix.ts';
 import type { Sandbox } from '../sandbox/sandbox.ts';
@@ -25,7 +25,7 @@ export interface RunJobDeps {
   setupNetwork?: boolean;
 }
 
-export async function runJob(data: JobData, deps: RunJobDeps, control: JobControl): Promise<JobOutcome> {
+export async function runJob(data: RunJobData, deps: RunJobDeps, control: JobControl): Promise<JobOutcome> {
   const { forge, log, status } = deps;
   const { plan, config, runId } = data;
   const meta = { runId, repo: `${plan.owner}/${plan.repo}`, number: plan.number, kind: plan.kind };

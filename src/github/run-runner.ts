@@ -2,7 +2,8 @@
 // process, or after a restart): the installation's Octokit, the forge, the status comment by its id.
 import type { Probot } from 'probot';
 import type { JobRunner } from '../jobs/job-queue.ts';
-import { isRun, type AnyStoredJob, type JobData } from '../jobs/run-store.ts';
+import { isRun, type AnyStoredJob } from '../jobs/run-store.ts';
+import { runJobData, type RunJobData } from '../forge/run-job-data.ts';
 import type { RunFixDeps } from '../loop/run-fix.ts';
 import type { Sandbox } from '../sandbox/sandbox.ts';
 import type { Forge } from '../forge/forge.ts';
@@ -23,7 +24,7 @@ export interface RunRunnerOptions {
 }
 
 export function createRunRunner(app: Probot, options: RunRunnerOptions): { runner: JobRunner; onAbandoned: (job: AnyStoredJob) => Promise<void> } {
-  const forgeFor = async (data: JobData): Promise<Forge> =>
+  const forgeFor = async (data: RunJobData): Promise<Forge> =>
     createOctokitForge({
       octokit: await app.auth(data.installationId),
       owner: data.plan.owner,
@@ -33,7 +34,7 @@ export function createRunRunner(app: Probot, options: RunRunnerOptions): { runne
   return {
     async runner(job, control) {
       if (!isRun(job)) throw new Error(`not a run: ${job.runId}`);
-      const { data } = job;
+      const data = runJobData(job);
       const forge = await forgeFor(data);
       const log = app.log.child({ runId: data.runId });
       const status = createStatusComment(forge, data.plan.number, data.runId, (error) => log.warn({ err: String(error) }, 'status comment not updated'), data.statusCommentId);
@@ -42,9 +43,10 @@ export function createRunRunner(app: Probot, options: RunRunnerOptions): { runne
     /** A run given up after its worker died too often: the person who asked is told. */
     async onAbandoned(job) {
       if (!isRun(job)) return;
-      const forge = await forgeFor(job.data);
-      const status = createStatusComment(forge, job.data.plan.number, job.data.runId, () => undefined, job.data.statusCommentId);
-      await status.update(abandonedMessage(job.data.runId, job.outcome ?? 'its worker stopped', job.data.config.triggers.command));
+      const data = runJobData(job);
+      const forge = await forgeFor(data);
+      const status = createStatusComment(forge, data.plan.number, data.runId, () => undefined, data.statusCommentId);
+      await status.update(abandonedMessage(data.runId, job.outcome ?? 'its worker stopped', data.config.triggers.command));
     },
   };
 }

@@ -20,14 +20,14 @@ export interface DurableQueueOptions {
   lane?: Lane;
 }
 
+function withDefaults(options: DurableQueueOptions) {
+  return { concurrency: Math.max(1, options.concurrency), leaseMs: options.leaseMs ?? 30_000, pollMs: options.pollMs ?? 1000, maxTries: options.maxTries ?? 3, lane: options.lane ?? 'run' };
+}
+
 export function createDurableQueue(options: DurableQueueOptions): JobQueue {
   const { store } = options;
-  const concurrency = Math.max(1, options.concurrency);
-  const leaseMs = options.leaseMs ?? 30_000;
-  const pollMs = options.pollMs ?? 1000;
-  const maxTries = options.maxTries ?? 3;
+  const { concurrency, leaseMs, pollMs, maxTries, lane } = withDefaults(options);
   const owner = leaseOwner();
-  const lane = options.lane ?? 'run';
   const running = new Map<string, AbortController>();
   const idleWaiters: Array<() => void> = [];
   let runner: JobRunner | null = null;
@@ -45,9 +45,7 @@ export function createDurableQueue(options: DurableQueueOptions): JobQueue {
     for (const job of abandoned) await abandonedHandler?.(job).catch((error: unknown) => options.onError?.(error, job));
   };
 
-  const settleIdle = () => {
-    if (running.size === 0 && emptyAfterClaim) for (const resolve of idleWaiters.splice(0)) resolve();
-  };
+  const settleIdle = () => (running.size === 0 && emptyAfterClaim ? idleWaiters.splice(0).forEach((resolve) => resolve()) : undefined);
 
   const execute = async (job: AnyStoredJob) => {
     const controller = new AbortController();
@@ -120,16 +118,21 @@ export function createDurableQueue(options: DurableQueueOptions): JobQueue {
     async shutdown(graceMs) {
       stopped = true;
       if (timer) clearInterval(timer);
-      const finished = new Promise<void>((resolve) => {
-        if (running.size === 0) resolve();
-        else idleWaiters.push(resolve);
-        emptyAfterClaim = true;
-      });
-      const grace = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), graceMs).unref());
-      if ((await Promise.race([finished, grace])) === 'timeout') {
-        for (const controller of running.values()) controller.abort(new Shutdown());
-        await finished;
-      }
+      emptyAfterClaim = true;
+      await finishOrAbort(running, idleWaiters, graceMs);
     },
   };
+}
+
+/** Lets running jobs finish within `graceMs`, then aborts them with `Shutdown` (they are released). */
+async function finishOrAbort(running: Map<string, AbortController>, idleWaiters: Array<() => void>, graceMs: number): Promise<void> {
+  const finished = new Promise<void>((resolve) => {
+    if (running.size === 0) resolve();
+    else idleWaiters.push(resolve);
+  });
+  const grace = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), graceMs).unref());
+  if ((await Promise.race([finished, grace])) === 'timeout') {
+    for (const controller of running.values()) controller.abort(new Shutdown());
+    await finished;
+  }
 }

@@ -1,7 +1,7 @@
 // The job queue port (DESIGN.md §1.2, §4): a trigger stores its job before the webhook is answered;
 // workers claim jobs with a lease, heartbeat, and end them done, failed or cancelled. The durable
 // queue over a RunStore implements it (durable-queue.ts).
-import type { AnyStoredJob, EnqueueOutcome, EventData, JobData, JobInfo, StoredJob } from './run-store.ts';
+import type { AnyStoredJob, EnqueueOutcome, EventData, JobInfo, NewJob, StoredJob } from './run-store.ts';
 
 export interface JobControl {
   signal: AbortSignal;
@@ -37,9 +37,9 @@ export class Cancelled extends Error {
 export interface JobQueue {
   /** Stores a webhook delivery for this (event-lane) queue's workers; false for a redelivery. */
   accept(event: EventData): Promise<boolean>;
-  enqueue(data: JobData, actor: string | null, deliveryId: string | null): Promise<EnqueueOutcome>;
+  enqueue(job: NewJob, actor: string | null, deliveryId: string | null): Promise<EnqueueOutcome>;
   /** Makes a stored job claimable once its trigger has said so to the person who asked. */
-  markReady(runId: string, patch: Partial<Pick<JobData, 'statusCommentId'>>): Promise<void>;
+  markReady(runId: string, patch: Record<string, unknown>): Promise<void>;
   status(key: string): Promise<JobInfo | null>;
   countRuns(key: string, trigger: string): Promise<number>;
   lastRun(key: string): Promise<StoredJob | null>;

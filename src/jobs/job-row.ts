@@ -1,6 +1,6 @@
 // A jobs-table row as both stores return it (PostgreSQL hands BIGINTs back as strings), and its
 // reading into the store's types.
-import type { AnyStoredJob, EventData, JobData, JobInfo, StoredJob } from './run-store.ts';
+import type { JobInfo, Lane, StoredJob } from './run-store.ts';
 
 export interface JobRow {
   run_id: string;
@@ -39,9 +39,5 @@ export function jobInfo(row: JobRow): JobInfo {
 }
 
 export function storedJob(row: JobRow): StoredJob {
-  return { ...jobInfo(row), data: JSON.parse(row.data) as JobData };
-}
-
-export function storedAnyJob(row: JobRow): AnyStoredJob {
-  return row.lane === 'event' ? { ...jobInfo(row), data: JSON.parse(row.data) as EventData } : storedJob(row);
+  return { ...jobInfo(row), lane: (row.lane ?? 'run') as Lane, data: JSON.parse(row.data) as unknown };
 }

@@ -1,23 +1,25 @@
-// The run store port (DESIGN.md §4): jobs with leases, the deliveries seen, and an append-only audit
-// trail of every run, and the daily spend ledger of the LLM engines. Embedded SQLite implements it
-// (sqlite-store.ts), and so does PostgreSQL (postgres-store.ts).
-import type { RepoConfig } from '../core/repo-config.ts';
-import type { RunPlan } from '../forge/run-plan.ts';
+// The run store's ports (DESIGN.md §4), one per concern: the deliveries seen, jobs with leases, the
+// append-only audit trail, and the daily spend ledger of the LLM engines. `RunStore` is their
+// composition, implemented by embedded SQLite (sqlite-store.ts) and by PostgreSQL
+// (postgres-store.ts). A job's data is opaque here: stored as JSON, handed back as it was.
 import type { SpendLedger } from '../core/spend-ledger.ts';
 
 /** pending: stored, its status comment not posted yet; queued: claimable; running: leased. */
 export type JobState = 'pending' | 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
 export const ACTIVE_STATES: readonly JobState[] = ['pending', 'queued', 'running'];
 
-/** Everything a worker needs to run a job, in any process, after any restart. */
-export interface JobData {
+/** Two lanes share the store: quick webhook handling never waits behind long runs. */
+export type Lane = 'run' | 'event';
+
+/** A new run as its trigger stores it: the columns the store queries, and the data it keeps opaque. */
+export interface NewJob {
   runId: string;
+  /** One active job per key (an issue or pull request). */
   key: string;
-  installationId: number;
-  repositoryId: number;
-  plan: RunPlan;
-  config: RepoConfig;
-  statusCommentId: number | null;
+  /** The kind of trigger that asked (label, command, check, …), for the loop guards' counts. */
+  trigger: string;
+  /** Everything a worker needs to run the job, in any process, after any restart; never read here. */
+  data: Record<string, unknown>;
 }
 
 /** A webhook delivery stored as it came, before its 2xx: handled by the event lane's workers. */
@@ -27,9 +29,6 @@ export interface EventData {
   payload: unknown;
   installationId: number;
 }
-
-/** Two lanes share the store: quick webhook handling never waits behind long runs. */
-export type Lane = 'run' | 'event';
 
 export interface JobInfo {
   runId: string;
@@ -47,18 +46,17 @@ export interface JobInfo {
   artifactsDir: string | null;
 }
 
+/** A stored job of either lane, with its data as it was stored (a run's, or an `EventData`). */
 export interface StoredJob extends JobInfo {
-  data: JobData;
+  lane: Lane;
+  data: unknown;
 }
 
-export interface StoredEvent extends JobInfo {
-  data: EventData;
-}
+/** Kept as a name for what a worker claims: a job of either lane. */
+export type AnyStoredJob = StoredJob;
 
-export type AnyStoredJob = StoredJob | StoredEvent;
-
-export function isRun(job: AnyStoredJob): job is StoredJob {
-  return 'plan' in job.data;
+export function isRun(job: StoredJob): boolean {
+  return job.lane === 'run';
 }
 
 export interface AuditEvent {
@@ -70,18 +68,22 @@ export interface AuditEvent {
 
 export type EnqueueOutcome = { accepted: true } | { accepted: false; active: JobInfo };
 
-/** The spend ledger lives in the store so that every run and process sharing it sees one total. */
-export interface RunStore extends SpendLedger {
+/** Webhook deliveries: each id is handled once, whatever GitHub redelivers. */
+export interface DeliveryStore {
   /** True the first time a webhook delivery id is seen; false for a redelivery. */
   recordDelivery(id: string, event: string): Promise<boolean>;
   /** Stores a delivery on the event lane, ready to claim, in one transaction; false for a redelivery. */
   acceptEvent(data: EventData): Promise<boolean>;
+}
+
+/** Jobs and their leases: one active job per key, claims that expire, recovery after a crash. */
+export interface JobStore {
   /** Stores a new job as `pending`, unless the key already has an active one. */
-  enqueue(data: JobData, actor: string | null, deliveryId: string | null): Promise<EnqueueOutcome>;
-  /** pending → queued, with what the trigger learned meanwhile (its status comment). */
-  markReady(runId: string, patch: Partial<Pick<JobData, 'statusCommentId'>>): Promise<void>;
+  enqueue(job: NewJob, actor: string | null, deliveryId: string | null): Promise<EnqueueOutcome>;
+  /** pending → queued, with what the trigger learned meanwhile (merged into the job's data). */
+  markReady(runId: string, patch: Record<string, unknown>): Promise<void>;
   /** Takes the oldest queued job of the lane for `owner` until `leaseUntil`. */
-  claim(owner: string, leaseMs: number, lane?: Lane): Promise<AnyStoredJob | null>;
+  claim(owner: string, leaseMs: number, lane?: Lane): Promise<StoredJob | null>;
   /** Extends the lease; null when it was lost (expired and taken, or the job ended). */
   heartbeat(runId: string, owner: string, leaseMs: number, progress?: string): Promise<{ cancelRequestedBy: string | null } | null>;
   finish(runId: string, owner: string, state: 'done' | 'failed' | 'cancelled', outcome: string, artifactsDir?: string | null): Promise<void>;
@@ -91,18 +93,26 @@ export interface RunStore extends SpendLedger {
    * Jobs whose lease expired (their process died): queued again while tries are left, else failed
    * and returned so someone can be told. Pending jobs older than `pendingMs` become queued.
    */
-  recover(maxTries: number, pendingMs: number): Promise<{ requeued: AnyStoredJob[]; abandoned: AnyStoredJob[] }>;
+  recover(maxTries: number, pendingMs: number): Promise<{ requeued: StoredJob[]; abandoned: StoredJob[] }>;
   requestCancel(key: string, by: string): Promise<JobInfo | null>;
   active(key: string): Promise<JobInfo | null>;
+  /** A run (the run lane) by id. */
   get(runId: string): Promise<StoredJob | null>;
-  /** How many runs an issue or pull request has had from one kind of trigger (the failing-check loop guard). */
+  /** How many runs a key has had from one kind of trigger (the failing-check loop guard). */
   countRuns(key: string, trigger: string): Promise<number>;
-  /** The most recent run of an issue or pull request, whatever its state (for `/fix retry`). */
+  /** The most recent run of a key, whatever its state (for `/fix retry`). */
   lastRun(key: string): Promise<StoredJob | null>;
   /** Recent runs (the run lane). */
   list(limit: number): Promise<JobInfo[]>;
-  /** The audit trail: append-only. */
+}
+
+/** The audit trail: append-only, every step of every run. */
+export interface AuditTrail {
   append(runId: string, kind: string, data?: Record<string, unknown>): Promise<void>;
   events(runId: string): Promise<AuditEvent[]>;
+}
+
+/** Everything one store holds; the spend ledger lives there so every run and process sees one total. */
+export interface RunStore extends DeliveryStore, JobStore, AuditTrail, SpendLedger {
   close(): Promise<void>;
 }

@@ -2,6 +2,7 @@
 // help). Only the first line counts; most comments are not for fixloop and get no answer.
 import type { RepoConfig } from '../core/repo-config.ts';
 import { statusAnswer } from '../forge/messages.ts';
+import { runJobData } from '../forge/run-job-data.ts';
 import { runKey } from '../forge/run-plan.ts';
 import type { IssueFields, RepositoryFields } from './github-events.ts';
 import { planForIssue, planForPullRequest } from './github-events.ts';
@@ -55,10 +56,16 @@ async function fix(event: CommentEvent, deps: TriggerDeps, config: RepoConfig, c
   const number = event.issue.number;
   if (!(await mayAsk(deps.forge, deps.log, event.sender, number, config))) return;
   // `retry` repeats the last run's instructions, as stored: it survives restarts.
-  const instructions = command.kind === 'retry' ? ((await deps.queue.lastRun(key))?.data.plan.instructions ?? '') : command.instructions;
+  const instructions = command.kind === 'retry' ? await lastInstructions(deps, key) : command.instructions;
   const base = { repository: event.repository, actor: event.sender, deliveryId: event.deliveryId, instructions, commentId: event.comment.id };
   const plan = event.issue.pull_request
     ? planForPullRequest({ ...base, pr: await deps.forge.pullRequest(number), kind: 'command', branchPrefix: config.pr.branchPrefix })
     : planForIssue({ ...base, issue: event.issue, kind: 'command' });
   await deps.service.start(plan, config);
+}
+
+/** The instructions of the issue's last run, as stored. */
+async function lastInstructions(deps: TriggerDeps, key: string): Promise<string> {
+  const last = await deps.queue.lastRun(key);
+  return last ? runJobData(last).plan.instructions : '';
 }

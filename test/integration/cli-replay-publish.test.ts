@@ -1,5 +1,6 @@
 // `fixloop replay <id>` and `fixloop publish <id>` on a run the App stored: the verified patch is
 // verified again from scratch, or published again after a failed publication.
+import { newRunJob } from '../../src/forge/run-job-data.ts';
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -39,7 +40,7 @@ beforeEach(async () => {
   );
   expect(result.status).toBe('tests_green');
   const store = await openSqliteStore(dataDir);
-  await store.enqueue(data, 'alice', 'd');
+  await store.enqueue(newRunJob(data), 'alice', 'd');
   await store.markReady(RUN, { statusCommentId: 42 });
   await store.claim('w', 60_000);
   await store.finish(RUN, 'w', 'done', 'verified, publication failed: push refused', artifactsDir);

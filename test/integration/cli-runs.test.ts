@@ -1,4 +1,5 @@
 // `fixloop runs` and `fixloop runs show` read the App's run store, as an operator would.
+import { newRunJob } from '../../src/forge/run-job-data.ts';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,7 +20,7 @@ describe('fixloop runs', () => {
   it('lists runs and shows one with its audit trail and report', async () => {
     const data = join(dir, 'data');
     const store = await openSqliteStore(data);
-    await store.enqueue(jobData('mwt1-aaaaaa', 'acme/shop#7'), 'alice', 'd-1');
+    await store.enqueue(newRunJob(jobData('mwt1-aaaaaa', 'acme/shop#7')), 'alice', 'd-1');
     await store.markReady('mwt1-aaaaaa', { statusCommentId: 5 });
     await store.claim('w1', 10_000);
     const artifacts = join(data, 'runs', 'mwt1-aaaaaa');

@@ -1,5 +1,6 @@
 // Durability across processes: workers killed with SIGKILL mid-job; what they held is taken up again
 // after its lease expires, and the audit trail shows every job ran to completion exactly once.
+import { newRunJob } from '../../src/forge/run-job-data.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -50,7 +51,7 @@ async function enqueue(n: number, workMs: number): Promise<string[]> {
   for (let i = 0; i < n; i++) {
     const data = jobData(`run-${i}`, `acme/shop#${i}`);
     data.plan.instructions = String(workMs);
-    await store.enqueue(data, 'alice', `delivery-${i}`);
+    await store.enqueue(newRunJob(data), 'alice', `delivery-${i}`);
     await store.markReady(data.runId, {});
     ids.push(data.runId);
   }

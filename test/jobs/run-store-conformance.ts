@@ -1,6 +1,7 @@
 // The run store's contract, one suite for every implementation (embedded SQLite, shared
 // PostgreSQL): one active run per key, deliveries once, leases, recovery, cancels, lookups, and the
 // daily spend ledger.
+import { newRunJob } from '../../src/forge/run-job-data.ts';
 import { describe, expect, it } from 'vitest';
 import type { RunStore } from '../../src/jobs/run-store.ts';
 import { jobData } from '../support/job-data.ts';
@@ -10,10 +11,10 @@ export function describeRunStore(name: string, open: () => Promise<RunStore>, re
   describe(`the run store contract (${name})`, () => {
   it('allows one active run per issue or pull request, pointing at it', async () => {
     const store = await open();
-    await store.enqueue(jobData('run-1'), 'alice', 'd1');
-    const second = await store.enqueue(jobData('run-2'), 'bob', 'd2');
+    await store.enqueue(newRunJob(jobData('run-1')), 'alice', 'd1');
+    const second = await store.enqueue(newRunJob(jobData('run-2')), 'bob', 'd2');
     expect(second).toMatchObject({ accepted: false, active: { runId: 'run-1', state: 'pending' } });
-    expect(await store.enqueue(jobData('run-3', 'acme/shop#2'), 'bob', 'd3')).toEqual({ accepted: true });
+    expect(await store.enqueue(newRunJob(jobData('run-3', 'acme/shop#2')), 'bob', 'd3')).toEqual({ accepted: true });
     await store.close();
   });
 
@@ -21,13 +22,13 @@ export function describeRunStore(name: string, open: () => Promise<RunStore>, re
     const store = await open();
     const first = jobData('run-1');
     first.plan.instructions = 'round half up';
-    await store.enqueue(first, 'alice', 'd1');
+    await store.enqueue(newRunJob(first), 'alice', 'd1');
     await store.markReady('run-1', {});
     await store.claim('w', 1000);
     await store.finish('run-1', 'w', 'done', 'ok');
     const second = jobData('run-2');
     second.plan = { ...second.plan, kind: 'check' };
-    await store.enqueue(second, null, 'd2');
+    await store.enqueue(newRunJob(second), null, 'd2');
     expect((await store.lastRun('acme/shop#1'))?.runId).toBe('run-2');
     expect(await store.countRuns('acme/shop#1', 'check')).toBe(1);
     expect(await store.countRuns('acme/shop#1', 'label')).toBe(1);
@@ -45,7 +46,7 @@ export function describeRunStore(name: string, open: () => Promise<RunStore>, re
 
   it('claims only ready jobs, holds them by lease, and lets a lost lease be taken again', async () => {
     const store = await open();
-    await store.enqueue(jobData('run-1'), 'alice', 'd1');
+    await store.enqueue(newRunJob(jobData('run-1')), 'alice', 'd1');
     expect(await store.claim('w1', 1000)).toBeNull();
     await store.markReady('run-1', { statusCommentId: 77 });
     const claimed = await store.claim('w1', 50);
@@ -66,7 +67,7 @@ export function describeRunStore(name: string, open: () => Promise<RunStore>, re
 
   it('gives a job up after its tries, so someone can be told', async () => {
     const store = await open();
-    await store.enqueue(jobData('run-1'), 'alice', 'd1');
+    await store.enqueue(newRunJob(jobData('run-1')), 'alice', 'd1');
     await store.markReady('run-1', {});
     for (let i = 0; i < 2; i++) {
       await store.claim(`w${i}`, 1);
@@ -80,7 +81,7 @@ export function describeRunStore(name: string, open: () => Promise<RunStore>, re
 
   it('passes a cancel to the worker through its heartbeat, with who asked', async () => {
     const store = await open();
-    await store.enqueue(jobData('run-1'), 'alice', 'd1');
+    await store.enqueue(newRunJob(jobData('run-1')), 'alice', 'd1');
     await store.markReady('run-1', {});
     await store.claim('w1', 10_000);
     expect(await store.requestCancel('acme/shop#1', 'bob')).toMatchObject({ runId: 'run-1' });

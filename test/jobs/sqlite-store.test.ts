@@ -1,10 +1,12 @@
 // The embedded run store: migrations, one active run per key, leases, recovery, the audit trail, and
 // clear errors for a data directory that cannot be used.
+import { newRunJob, runJobData } from '../../src/forge/run-job-data.ts';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSqliteStore, StoreError } from '../../src/jobs/sqlite-store.ts';
+import { SQLITE_MIGRATIONS } from '../../src/jobs/sqlite/migrations.ts';
 import { jobData } from '../support/job-data.ts';
 import { describeRunStore } from './run-store-conformance.ts';
 
@@ -22,10 +24,11 @@ describeRunStore('SQLite', () => openSqliteStore(dir), () => openSqliteStore(dir
 describe('the SQLite run store', () => {
   it('keeps runs across a reopen, and migrates once', async () => {
     const first = await openSqliteStore(dir);
-    expect(await first.enqueue(jobData('run-1'), 'alice', 'd1')).toEqual({ accepted: true });
+    expect(await first.enqueue(newRunJob(jobData('run-1')), 'alice', 'd1')).toEqual({ accepted: true });
     await first.close();
     const again = await openSqliteStore(dir);
-    expect((await again.get('run-1'))?.data.plan.repo).toBe('shop');
+    const stored = await again.get('run-1');
+    expect(stored && runJobData(stored).plan.repo).toBe('shop');
     expect((await again.list(10)).map((j) => j.runId)).toEqual(['run-1']);
     await again.close();
   });
@@ -33,6 +36,21 @@ describe('the SQLite run store', () => {
 
 
 
+
+  it('moves runs stored before the trigger column into it, so the loop guard still counts them', async () => {
+    // A store as fixloop wrote it at schema 3: the trigger kind only inside the job's data.
+    const { DatabaseSync } = await import('node:sqlite');
+    const old = new DatabaseSync(join(dir, 'fixloop.db'));
+    for (const migration of SQLITE_MIGRATIONS.slice(0, 3)) old.exec(migration);
+    old.exec('PRAGMA user_version = 3');
+    const data = { ...jobData('run-old'), plan: { ...jobData('run-old').plan, kind: 'check' } };
+    old.prepare(`INSERT INTO jobs (run_id, key, state, data, enqueued_at) VALUES ('run-old', 'acme/shop#1', 'done', ?, 1)`).run(JSON.stringify(data));
+    old.close();
+    const store = await openSqliteStore(dir);
+    expect(await store.countRuns('acme/shop#1', 'check')).toBe(1);
+    expect(await store.countRuns('acme/shop#1', 'label')).toBe(0);
+    await store.close();
+  });
 
   it('keeps an append-only audit trail', async () => {
     const store = await openSqliteStore(dir);

@@ -1,8 +1,8 @@
-// A stored job's data for queue and store tests: a plan and a config as a trigger would make them.
+// A stored run's data for queue and store tests: a plan and a config as a trigger would make them.
 import { repoConfigSchema } from '../../src/core/repo-config.ts';
-import type { JobData } from '../../src/jobs/run-store.ts';
+import type { RunJobData } from '../../src/forge/run-job-data.ts';
 
-export function jobData(runId: string, key = 'acme/shop#1'): JobData {
+export function jobData(runId: string, key = 'acme/shop#1'): RunJobData {
   return {
     runId,
     key,

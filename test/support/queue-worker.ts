@@ -8,6 +8,7 @@ import { createDurableQueue } from '../../src/jobs/durable-queue.ts';
 import type { JobQueue } from '../../src/jobs/job-queue.ts';
 import { createPgBossQueue } from '../../src/jobs/pgboss-queue.ts';
 import { openPostgresStore } from '../../src/jobs/postgres-store.ts';
+import { runJobData } from '../../src/forge/run-job-data.ts';
 import { isRun, type RunStore } from '../../src/jobs/run-store.ts';
 import { openSqliteStore } from '../../src/jobs/sqlite-store.ts';
 
@@ -29,7 +30,7 @@ if (engine === 'pgboss') {
 await queue.start(async (job, control) => {
   await store.append(job.runId, 'work-start', { pid: process.pid });
   await new Promise<void>((resolve) => {
-    const t = setTimeout(resolve, isRun(job) ? Number(job.data.plan.instructions) : 0);
+    const t = setTimeout(resolve, isRun(job) ? Number(runJobData(job).plan.instructions) : 0);
     control.signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
   });
   await store.append(job.runId, 'work-done', { pid: process.pid });

@@ -43,7 +43,7 @@ export function registerStoredRunCommands(program: Command, context: CommandCont
       if (hasAppCredentials(process.env)) {
         const peek = await openStoredRun(dataDir, runId);
         await peek.store.close();
-        auth = await (await appAccessFromEnvironment()).cloneAuthFor(peek.job.data);
+        auth = await (await appAccessFromEnvironment()).cloneAuthFor(peek.data);
       }
       const passed = await replayRun({ dataDir, runId, sandbox, setupNetwork: flags.setupNetwork, stdout: io.stdout, signal: context.signal, ...(auth ? { auth } : {}) });
       context.setExitCode(passed ? EXIT.ok : EXIT.notFixed);

@@ -1,0 +1,33 @@
+// What a stored run carries for its worker, in any process, after any restart: the plan, the
+// config, the installation and the status comment's id. The run store keeps it as opaque JSON;
+// this module is the one place that gives it its type back.
+import type { RepoConfig } from '../core/repo-config.ts';
+import type { NewJob, StoredJob } from '../jobs/run-store.ts';
+import type { RunPlan } from './run-plan.ts';
+
+export interface RunJobData {
+  runId: string;
+  key: string;
+  installationId: number;
+  repositoryId: number;
+  plan: RunPlan;
+  config: RepoConfig;
+  statusCommentId: number | null;
+}
+
+/** The job to store for a run: the columns the store queries, and the data it keeps for the worker. */
+export function newRunJob(data: RunJobData): NewJob {
+  return { runId: data.runId, key: data.key, trigger: data.plan.kind, data: { ...data } };
+}
+
+/** A stored run's data, as its trigger stored it; a delivery (the event lane) is refused. */
+export function runJobData(job: StoredJob): RunJobData {
+  const data = job.data as Partial<RunJobData> | null;
+  if (job.lane !== 'run' || !data?.plan || !data.config) throw new Error(`job ${job.runId} is not a fix run`);
+  return data as RunJobData;
+}
+
+/** What the trigger learned after storing the run (its status comment), merged into the data. */
+export function statusCommentPatch(statusCommentId: number | null): Partial<RunJobData> {
+  return { statusCommentId };
+}
