@@ -9,6 +9,7 @@ import type { CloneAuth } from '../core/clone-auth.ts';
 import { createIgnore, walkFiles } from './file-walker.ts';
 import { git, gitEnvironment, gitMessage } from './git.ts';
 import { LocalWorkspace } from './local-workspace.ts';
+import { sealMirror, type MirrorSeal } from './mirror-seal.ts';
 import type { PathPolicy } from './path-policy.ts';
 import type { Workspace } from './workspace.ts';
 import { WorkspaceError } from './workspace-error.ts';
@@ -29,6 +30,8 @@ export interface CreatedWorkspace {
   workspace: Workspace;
   /** The bare mirror: the trusted copy untrusted code never touches. */
   mirror: string;
+  /** The mirror as it was cloned: checked before it is used again (the `process` backend cannot hide it). */
+  seal: MirrorSeal;
   /** A local repository had uncommitted changes, which are not part of the workspace. */
   dirty: boolean;
 }
@@ -112,6 +115,8 @@ export async function createWorkspace(options: CreateWorkspaceOptions): Promise<
   }
   if (cloneSource !== options.source && !URL_LIKE.test(options.source) && cloneSource.endsWith('import')) await rm(cloneSource, { recursive: true, force: true });
 
+  // Sealed before anything else happens: nothing of the repository has run yet.
+  const seal = await sealMirror(mirror);
   // --no-hardlinks: the work tree's objects must not be the mirror's files.
   await git(options.tmpRoot).clone(mirror, work, ['--no-hardlinks', '--quiet', '--no-checkout']);
   const target = options.sha ?? (options.ref ? `origin/${options.ref}` : 'HEAD');
@@ -130,11 +135,12 @@ export async function createWorkspace(options: CreateWorkspaceOptions): Promise<
   // Read while the tree is still trusted: nothing has run in it yet.
   const gitignore = await readFile(join(work, '.gitignore'), 'utf8').catch(() => null);
   const workspace = await LocalWorkspace.open(work, mirror, sha, createIgnore(gitignore), options.policy);
-  return { workspace, mirror, dirty };
+  return { workspace, mirror, seal, dirty };
 }
 
-/** A fresh pristine checkout of `sha` from the mirror (for the verification replay). */
-export async function cloneMirror(mirror: string, sha: string, dest: string): Promise<string> {
+/** A fresh pristine checkout of `sha` from the mirror (for the verification replay); a broken seal refuses it. */
+export async function cloneMirror(mirror: string, sha: string, dest: string, seal?: MirrorSeal): Promise<string> {
+  await seal?.verify();
   await git(dirname(dest)).clone(mirror, dest, ['--no-hardlinks', '--quiet', '--no-checkout']);
   await git(dest).raw(['checkout', '--quiet', '--detach', sha]);
   return dest;
