@@ -1,0 +1,73 @@
+// An environment failure is an error, never a bug to repair (DESIGN.md §1.6, §4.5): a baseline whose
+// test command is not found, that timed out, that ran no test, or whose failure points only outside
+// the repository (the runner or a package of the environment missing) says nothing about the code.
+// A collection error raised by the repository's own code (a SyntaxError, an import of a missing name
+// from one of its modules) stays a failing suite that engines may fix.
+import type { GateResult } from '../core/gate-result.ts';
+
+export type EnvironmentFailureCode = 'TEST_COMMAND_NOT_FOUND' | 'BASELINE_TIMEOUT' | 'NO_TESTS_RAN' | 'MISSING_MODULE';
+
+export interface EnvironmentFailure {
+  code: EnvironmentFailureCode;
+  /** The cause, naming the command or the module. */
+  message: string;
+  /** What the operator can do about it. */
+  hint: string;
+}
+
+export interface BaselineContext {
+  testCommand: string;
+  timeoutSeconds: number;
+  /** The repository's files (POSIX paths): a missing module found among them is the code's own bug. */
+  repositoryFiles: readonly string[];
+}
+
+const NOT_FOUND = /(?:^|\n)(?:\/bin\/sh: (?:line )?\d+: |sh: (?:line )?\d+: |sh: |bash: (?:line \d+: )?)?([^\s:]+): (?:command )?not found/;
+const PYTHON_MISSING = /No module named '?([A-Za-z_][\w.]*)'?/;
+const NODE_MISSING = /(?:Cannot find (?:module|package) '([^']+)'|ERR_MODULE_NOT_FOUND[^\n]*?'([^']+)')/;
+const BIND_HINT = 'make the runner visible to the sandbox (a toolchain on the server\'s PATH, FIXLOOP_SANDBOX_BIND) or install it with a setup command (`setup.command`, --setup)';
+
+/** The environment failure the baseline shows, or null when it is a real test result. */
+export function environmentFailure(gate: GateResult, context: BaselineContext): EnvironmentFailure | null {
+  if (!gate.passed && gate.reason === 'TIMEOUT') {
+    return { code: 'BASELINE_TIMEOUT', message: `the test command \`${context.testCommand}\` timed out after ${context.timeoutSeconds} s on the pristine code`, hint: 'raise `test.timeout` (--timeout), or narrow the test command to the suite that fails' };
+  }
+  const notFound = gate.passed ? null : commandNotFound(gate);
+  if (notFound) return { code: 'TEST_COMMAND_NOT_FOUND', message: `the test command \`${context.testCommand}\` failed: \`${notFound}\` was not found`, hint: BIND_HINT };
+  const missing = gate.passed || gate.report.failed > 0 ? null : missingModule(gate.output, context.repositoryFiles);
+  if (missing) return { code: 'MISSING_MODULE', message: `the test command \`${context.testCommand}\` failed before any test ran: the module \`${missing}\` is not installed`, hint: `${BIND_HINT}; e.g. \`npm ci\` or \`pip install -e .\`` };
+  if (ranNoTest(gate)) return { code: 'NO_TESTS_RAN', message: `the test command \`${context.testCommand}\` ran no test`, hint: 'check that the command runs the suite (a filter that matches nothing, or tests the runner does not find), or point `test.report` at a JUnit XML report' };
+  return null;
+}
+
+function commandNotFound(gate: Extract<GateResult, { passed: false }>): string | null {
+  const match = NOT_FOUND.exec(gate.output);
+  if (gate.exitCode === 127 || (match && gate.report.total === 0)) return match?.[1] ?? 'a program';
+  return null;
+}
+
+/** No test ran: parsed with none, pytest's exit 5, or a green run whose output names no test. */
+function ranNoTest(gate: GateResult): boolean {
+  if (!gate.passed && gate.exitCode === 5 && /no tests ran/i.test(gate.output)) return true;
+  return gate.report.parsed && gate.report.total === 0;
+}
+
+/** The top-level name of a module the failure says is missing, when the repository does not have it. */
+export function missingModule(output: string, repositoryFiles: readonly string[]): string | null {
+  const python = PYTHON_MISSING.exec(output)?.[1];
+  if (python) {
+    const top = python.split('.')[0] ?? python;
+    return repositoryHasPythonModule(top, repositoryFiles) ? null : top;
+  }
+  const node = NODE_MISSING.exec(output);
+  const specifier = node?.[1] ?? node?.[2];
+  // A relative or absolute path that is missing is the repository's own import: its bug to fix.
+  if (!specifier || specifier.startsWith('.') || specifier.startsWith('/') || specifier.startsWith('file:')) return null;
+  const name = specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : (specifier.split('/')[0] ?? specifier);
+  if (name.startsWith('node:')) return null;
+  return repositoryFiles.some((f) => f === `${name}.js` || f.startsWith(`${name}/`)) ? null : name;
+}
+
+function repositoryHasPythonModule(top: string, files: readonly string[]): boolean {
+  return files.some((f) => f === `${top}.py` || f.endsWith(`/${top}.py`) || f.startsWith(`${top}/`) || f.includes(`/${top}/`));
+}

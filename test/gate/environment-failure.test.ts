@@ -1,0 +1,46 @@
+// Environment failures are told apart from real test failures on the baseline's own output: the
+// runner or a package missing, a timeout, no test run are errors; the code's own import errors are not.
+import { describe, expect, it } from 'vitest';
+import type { GateResult } from '../../src/core/gate-result.ts';
+import { emptyReport, type TestReport } from '../../src/core/test-report.ts';
+import { environmentFailure, missingModule } from '../../src/gate/environment-failure.ts';
+
+const context = { testCommand: 'npm test', timeoutSeconds: 600, repositoryFiles: ['src/cart.js', 'shop/__init__.py', 'shop/prices.py', 'test/cart.test.js'] };
+const failed = (output: string, exitCode = 1, report: TestReport = emptyReport()): GateResult => ({ passed: false, reason: 'NON_ZERO_EXIT', exitCode, output, report, durationMs: 5 });
+const parsed = (passed: number, failedCount: number): TestReport => ({ format: 'pytest', parsed: true, passed, failed: failedCount, skipped: 0, total: passed + failedCount, tests: [] });
+
+describe('environment failures on the baseline', () => {
+  it('a test command that does not exist names the command', () => {
+    const failure = environmentFailure(failed('sh: 1: vitest: not found\n', 127), context);
+    expect(failure).toMatchObject({ code: 'TEST_COMMAND_NOT_FOUND' });
+    expect(failure?.message).toContain('`vitest` was not found');
+    expect(failure?.hint).toMatch(/FIXLOOP_SANDBOX_BIND|setup/);
+  });
+
+  it('a timeout says so, with the limit and what to raise', () => {
+    const gate: GateResult = { passed: false, reason: 'TIMEOUT', output: 'running…', report: emptyReport(), durationMs: 600_000 };
+    expect(environmentFailure(gate, context)).toMatchObject({ code: 'BASELINE_TIMEOUT', message: expect.stringContaining('timed out after 600 s'), hint: expect.stringContaining('test.timeout') });
+  });
+
+  it('a runner missing from the environment is an error, naming the module', () => {
+    expect(environmentFailure(failed('/usr/bin/python3: No module named pytest\n'), context)).toMatchObject({ code: 'MISSING_MODULE', message: expect.stringContaining('`pytest`') });
+    expect(environmentFailure(failed("Error: Cannot find module 'mocha'\nRequire stack:\n- /w/node_modules/.bin/_mocha\n"), context)).toMatchObject({ code: 'MISSING_MODULE', message: expect.stringContaining('`mocha`') });
+    expect(missingModule("Error [ERR_MODULE_NOT_FOUND]: Cannot find package '@scope/lib' imported from /w/src/cart.js", context.repositoryFiles)).toBe('@scope/lib');
+  });
+
+  it('no test run is an error: zero tests parsed, or pytest\'s exit 5', () => {
+    expect(environmentFailure({ passed: true, output: '0 passed', report: parsed(0, 0), durationMs: 1 }, context)).toMatchObject({ code: 'NO_TESTS_RAN' });
+    expect(environmentFailure(failed('collected 0 items\n\n==== no tests ran in 0.01s ====\n', 5), context)).toMatchObject({ code: 'NO_TESTS_RAN' });
+  });
+
+  it('the code\'s own errors stay failures an engine may fix', () => {
+    // A module of the repository missing a name, or a relative import that does not resolve.
+    expect(environmentFailure(failed("ImportError: cannot import name 'total' from 'shop.prices'\n"), context)).toBeNull();
+    expect(environmentFailure(failed("E   ModuleNotFoundError: No module named 'shop.discounts'\n"), context)).toBeNull();
+    expect(environmentFailure(failed("Error: Cannot find module './discounts.js'\n"), context)).toBeNull();
+    expect(environmentFailure(failed('SyntaxError: Unexpected token\n'), context)).toBeNull();
+    // Tests that ran and failed are the suite's verdict, whatever else the output says.
+    expect(environmentFailure(failed("1 failed, 3 passed\nNo module named 'yaml'\n", 1, parsed(3, 1)), context)).toBeNull();
+    expect(environmentFailure({ passed: true, output: '3 passed', report: parsed(3, 0), durationMs: 1 }, context)).toBeNull();
+  });
+});
