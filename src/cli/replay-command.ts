@@ -3,10 +3,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runGate } from '../gate/run-gate.ts';
 import type { Sandbox } from '../sandbox/sandbox.ts';
 import type { CloneAuth } from '../core/clone-auth.ts';
 import { replayPatch } from '../verify/replay-patch.ts';
+import { createSuiteRunner, setupEnding } from '../verify/suite-runner.ts';
 import { createWorkspace } from '../workspace/create-workspace.ts';
 import { createPathPolicy } from '../workspace/path-policy.ts';
 import { openStoredRun, verifiedPatchOf } from './stored-run.ts';
@@ -33,23 +33,21 @@ export async function replayRun(options: ReplayOptions): Promise<boolean> {
     options.stdout(`Replaying run ${options.runId}: ${plan.cloneUrl} at ${run.result.repository.sha.slice(0, 12)}\n`);
     const created = await createWorkspace({ source: plan.cloneUrl, ref: plan.ref, sha: run.result.repository.sha, tmpRoot: scratch, policy, ...(options.auth ? { auth: options.auth } : {}) });
     const ws = created.workspace;
-    if (config.setup.command) {
-      const setup = await options.sandbox.run({ command: config.setup.command, cwd: ws.root, timeoutMs: config.setup.timeout * 1000, env: config.env, signal, network: options.setupNetwork });
-      if (setup.exitCode !== 0) throw new Error(`the setup command failed on the fresh clone (exit ${setup.exitCode ?? setup.signal})`);
-    }
-    const baseline = await runGate(options.sandbox, { command: config.test.command ?? '', cwd: ws.root, timeoutMs: config.test.timeout * 1000, env: config.env, signal, ...(config.test.report ? { reportFile: config.test.report } : {}) });
+    const suite = createSuiteRunner({ sandbox: options.sandbox, config, signal, setupNetwork: options.setupNetwork });
+    const setup = await suite.setup(ws.root);
+    if (setup && setup.exitCode !== 0) throw new Error(`the setup command failed on the fresh clone (${setupEnding(setup)})`);
+    const baseline = await suite.gate(ws.root);
     const verification = await replayPatch({
       mirror: created.mirror,
+      seal: created.seal,
       baseSha: ws.baseSha,
       patch,
       changes: run.result.filesChanged,
       baseline: baseline.report,
       config,
       policy,
-      sandbox: options.sandbox,
-      setupNetwork: options.setupNetwork,
+      suite,
       scratchDir: scratch,
-      signal,
       log: () => undefined,
     });
     const list = (ids: string[]) => (ids.length ? ids.join(', ') : 'none');

@@ -1,29 +1,29 @@
 // Red → green, the red half: when every test passes but an issue describes a bug, an engine that can
 // write tests first writes one that FAILS on the pristine code. Only test files may change, and the
 // loop (not the engine) checks the proof: the suite fails, and only in tests this phase wrote.
-import type { RepoConfig } from '../core/repo-config.ts';
-import type { EngineOutcome, PreviousAttempt } from '../engines/engine.ts';
 import type { Cost } from '../core/cost.ts';
-import { EngineError } from '../engines/engine-error.ts';
-import type { GateResult } from '../core/gate-result.ts';
-import type { AttemptRecord, TestOutcome } from '../core/run-result.ts';
-import type { Finding } from '../core/findings.ts';
-import { gateSummary, testOutcomes } from '../report/summarize.ts';
-import { checkConstraints } from '../verify/constraints.ts';
-import { createPathPolicy, type PathPolicy } from '../workspace/path-policy.ts';
-import type { Snapshot, Workspace } from '../workspace/workspace.ts';
 import type { FileChange } from '../core/file-change.ts';
-import type { Artifacts } from './artifacts.ts';
-import { AttemptLog } from './attempt-log.ts';
-import type { FixLoopInput } from './fix-loop.ts';
+import type { Finding } from '../core/findings.ts';
+import type { GateResult } from '../core/gate-result.ts';
+import type { RepoConfig } from '../core/repo-config.ts';
+import type { AttemptRecord, TestOutcome } from '../core/run-result.ts';
+import type { Engine, PreviousAttempt } from '../engines/engine.ts';
+import { testOutcomes } from '../report/summarize.ts';
+import { checkConstraints } from '../verify/constraints.ts';
+import { createPathPolicy } from '../workspace/path-policy.ts';
+import type { Snapshot, Workspace } from '../workspace/workspace.ts';
+import type { AttemptLog } from './attempt-log.ts';
+import { addCost, attemptLog, proposeEdits, recordAttempt, type AttemptShared, type AttemptStart } from './attempt-runner.ts';
 
-/** What the red phase shares with the fix loop, plus its own bound and the policy switch. */
-export interface RedPhaseInput
-  extends Pick<FixLoopInput, 'workspace' | 'sandbox' | 'config' | 'engines' | 'baseline' | 'goal' | 'instructions' | 'hints' | 'signal' | 'deadline' | 'runGate' | 'artifacts' | 'onProgress'> {
+/** What the red phase needs: the run's shared inputs, the engines that can write tests, and its bound. */
+export interface RedPhaseInput extends AttemptShared {
+  workspace: Workspace;
+  /** Engines that can write tests, in cascade order. */
+  engines: Engine[];
+  baseline: GateResult;
+  runGate: (log: AttemptLog) => Promise<GateResult>;
   /** Attempts this phase may use (the rest of the run's maximum is left to the fix). */
   maxAttempts: number;
-  /** Makes `policy` the workspace's path policy (the test-only one during this phase). */
-  usePolicy: (policy: PathPolicy) => void;
 }
 
 export interface RedProofState {
@@ -48,8 +48,10 @@ export function testGlobs(config: RepoConfig): string[] {
 }
 
 export async function runRedPhase(input: RedPhaseInput): Promise<RedPhaseOutcome> {
-  const { workspace, config, baseline } = input;
+  const { config, baseline } = input;
   const testPolicy = createPathPolicy({ allowed: testGlobs(config), protected: ['.github/**'] });
+  // The engines write through a view of the workspace that lets them change only tests.
+  const workspace = input.workspace.withPolicy(testPolicy);
   const attempts: AttemptRecord[] = [];
   const previous: PreviousAttempt[] = [];
   const cost: Cost = { usd: 0, tokens: 0 };
@@ -59,36 +61,12 @@ export async function runRedPhase(input: RedPhaseInput): Promise<RedPhaseOutcome
     const engine = input.engines[engineIndex];
     if (!engine || input.signal.aborted || Date.now() >= input.deadline) break;
     const started = Date.now();
-    const log = new AttemptLog((line) => input.onProgress({ phase: 'engine', attempt: n, maxAttempts: config.loop.maxAttempts, message: line }));
+    const log = attemptLog(input, n);
     input.onProgress({ phase: 'write-test', attempt: n, maxAttempts: config.loop.maxAttempts, message: `attempt ${n} (${engine.name}): writing a test that shows the bug` });
-    const start = await workspace.snapshot();
-    input.usePolicy(testPolicy);
-    let outcome: EngineOutcome;
-    try {
-      outcome = await engine.attempt({
-        attempt: n,
-        maxAttempts: config.loop.maxAttempts,
-        workspace,
-        sandbox: input.sandbox,
-        config,
-        goal: input.goal,
-        ...(input.instructions !== undefined ? { instructions: input.instructions } : {}),
-        lastGate: baseline,
-        baseline,
-        previousAttempts: [...previous],
-        hints: input.hints,
-        mode: 'write-test',
-        remainingTasks: [],
-        signal: input.signal,
-        deadline: input.deadline,
-        log: log.add,
-      });
-    } catch (error) {
-      if (error instanceof EngineError && error.code !== 'ENGINE_FAILED') throw error;
-      outcome = { summary: `engine failed: ${(error as Error).message}`, cost: { usd: 0, tokens: 0 }, gaveUp: true };
-    }
-    cost.usd += outcome.cost.usd;
-    cost.tokens += outcome.cost.tokens;
+    const startSnapshot = await workspace.snapshot();
+    const start: AttemptStart = { n, engine, mode: 'write-test', workspace, baseline, lastGate: baseline, previous, remainingTasks: [] };
+    const outcome = await proposeEdits(input, start, log);
+    addCost(cost, outcome.cost);
 
     const changes = await workspace.changes();
     const findings = checkConstraints(changes, testPolicy, config.constraints);
@@ -103,15 +81,14 @@ export async function runRedPhase(input: RedPhaseInput): Promise<RedPhaseOutcome
     const proven = verdict === 'proven' && gate !== null;
     if (!proven) log.add(`red phase: ${verdict}`);
     const failedBefore = gate ? testOutcomes(gate.report, 'failed') : [];
-    attempts.push(record(n, engine.name, outcome, changes, findings, gate, failedBefore, started, input.artifacts));
-    await input.artifacts.writeAttempt(n, await workspace.diff(), log.text());
+    attempts.push(await recordAttempt(input, start, { startedFrom: 'baseline', outcome, changes, findings, gate, fingerprint: null, failingTests: failedBefore, started }, await workspace.diff(), log));
     if (proven && gate) {
       log.add(`red phase: ${failedBefore.length} new test(s) fail on the pristine code`);
       return { proof: { gate, failedBefore, testFiles: await workspace.snapshot() }, attempts, previous, cost, explanation: 'proven' };
     }
     explanation = verdict;
     previous.push({ attempt: n, engine: engine.name, summary: outcome.summary, gatePassed: gate?.passed ?? false, failed: failedBefore.length, fingerprint: null, verdict: `the test written was not accepted: ${verdict}` });
-    await workspace.restore(start);
+    await workspace.restore(startSnapshot);
     if (outcome.gaveUp || outcome.budgetStop) engineIndex++;
   }
   return { proof: null, attempts, previous, cost, explanation };
@@ -131,28 +108,6 @@ async function judgeRed(baseline: GateResult, gate: GateResult, changes: FileCha
   const others = failing.filter((t) => !isNew(t));
   if (others.length > 0) return `tests this phase did not write fail now: ${others.slice(0, 5).map((t) => t.id).join(', ')}`;
   return 'proven';
-}
-
-function record(n: number, engine: string, outcome: EngineOutcome, changes: FileChange[], findings: Finding[], gate: GateResult | null, failing: TestOutcome[], started: number, artifacts: Artifacts): AttemptRecord {
-  return {
-    attempt: n,
-    phase: 'write-test',
-    engine,
-    summary: outcome.summary,
-    startedFrom: 'baseline',
-    changes,
-    findings,
-    gate: gate ? gateSummary(gate) : null,
-    fingerprint: null,
-    failingTests: failing,
-    cost: outcome.cost,
-    engineStats: outcome.stats ?? {},
-    notes: outcome.notes ?? [],
-    ...(outcome.budgetStop ? { budgetStop: outcome.budgetStop } : {}),
-    durationMs: Date.now() - started,
-    diffPath: artifacts.attemptDiffPath(n),
-    logPath: artifacts.attemptLogPath(n),
-  };
 }
 
 /** Findings when the fix changed a test written in the red phase (it must stay as written). */

@@ -3,33 +3,34 @@
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RepoConfig } from '../core/repo-config.ts';
-import { runGate } from '../gate/run-gate.ts';
 import type { TestReport } from '../core/test-report.ts';
 import type { Verification } from '../core/run-result.ts';
 import type { Finding } from '../core/findings.ts';
 import { gateSummary } from '../report/summarize.ts';
-import type { Sandbox } from '../sandbox/sandbox.ts';
 import { applyPatch, cloneMirror } from '../workspace/create-workspace.ts';
+import type { MirrorSeal } from '../workspace/mirror-seal.ts';
 import type { PathPolicy } from '../workspace/path-policy.ts';
 import type { FileChange } from '../core/file-change.ts';
 import { compareTests } from './compare-tests.ts';
 import { checkConstraints } from './constraints.ts';
 import { findNewDependencies } from './new-dependencies.ts';
+import { setupEnding, type SuiteRunner } from './suite-runner.ts';
 import { checkTestIntegrity } from './test-integrity.ts';
 
 export interface ReplayInput {
   mirror: string;
+  /** The mirror's seal: a mirror the repository's code changed is never replayed from. */
+  seal?: MirrorSeal;
   baseSha: string;
   patch: string;
   changes: FileChange[];
   baseline: TestReport;
   config: RepoConfig;
   policy: PathPolicy;
-  sandbox: Sandbox;
-  setupNetwork?: boolean;
+  /** Setup, then the gate, as the run's baseline ran them. */
+  suite: SuiteRunner;
   /** A directory of the run's own, where the pristine checkout is made. */
   scratchDir: string;
-  signal: AbortSignal;
   log: (line: string) => void;
 }
 
@@ -41,7 +42,7 @@ export async function replayPatch(input: ReplayInput): Promise<Verification> {
   const findings: Finding[] = [...checkConstraints(input.changes, input.policy, input.config.constraints)];
   const empty: Verification = { replayed: false, passed: false, gate: null, failToPass: [], passToFail: [], stillFailing: [], newlySkipped: [], findings };
   try {
-    await cloneMirror(input.mirror, input.baseSha, dir);
+    await cloneMirror(input.mirror, input.baseSha, dir, input.seal);
     const manifests = input.changes.filter((c) => MANIFEST.test(c.path));
     const before = new Map<string, string | null>();
     for (const change of manifests) before.set(change.path, await readIfExists(join(dir, change.path)));
@@ -57,24 +58,14 @@ export async function replayPatch(input: ReplayInput): Promise<Verification> {
         for (const name of added) findings.push({ kind: 'new_dependency', path: change.path, message: `new dependency \`${name}\` in ${change.path}` });
       }
     }
-    if (input.config.setup.command) {
-      input.log(`replay: setup: ${input.config.setup.command}`);
-      const setup = await input.sandbox.run({ command: input.config.setup.command, cwd: dir, timeoutMs: input.config.setup.timeout * 1000, env: input.config.env, signal: input.signal, network: input.setupNetwork === true });
-      if (setup.exitCode !== 0) {
-        findings.push({ kind: 'replay_failed', message: `setup failed on the pristine checkout (exit ${setup.exitCode ?? setup.signal})` });
-        return empty;
-      }
+    if (input.suite.setupCommand) input.log(`replay: setup: ${input.suite.setupCommand}`);
+    const setup = await input.suite.setup(dir);
+    if (setup && setup.exitCode !== 0) {
+      findings.push({ kind: 'replay_failed', message: `setup failed on the pristine checkout (${setupEnding(setup)})` });
+      return empty;
     }
-    const command = input.config.test.command ?? '';
-    input.log(`replay: ${command}`);
-    const gate = await runGate(input.sandbox, {
-      command,
-      cwd: dir,
-      timeoutMs: input.config.test.timeout * 1000,
-      env: input.config.env,
-      signal: input.signal,
-      ...(input.config.test.report ? { reportFile: input.config.test.report } : {}),
-    });
+    input.log(`replay: ${input.suite.testCommand}`);
+    const gate = await input.suite.gate(dir);
     input.log(`==== replay output ====\n${gate.output}`);
     const comparison = compareTests(input.baseline, gate.report);
     if (!gate.passed) findings.push({ kind: 'replay_failed', message: `the full suite fails on the pristine checkout with the patch (${gate.reason}${gate.exitCode !== undefined ? ` ${gate.exitCode}` : ''})` });

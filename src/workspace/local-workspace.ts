@@ -178,6 +178,10 @@ export class LocalWorkspace implements Workspace {
     else await writeFile(absolute, content);
   }
 
+  withPolicy(policy: PathPolicy): Workspace {
+    return new LocalWorkspace(this.root, { ...this.shared, policy }, this.environment);
+  }
+
   async fork(): Promise<Workspace> {
     const target = `${this.root}-fork-${randomBytes(3).toString('hex')}`;
     await cp(this.root, target, {

@@ -1,6 +1,7 @@
 // The workspace port: an ephemeral clone of the target repository. The only way fixloop code
 // writes files of the target repository is through this API (DESIGN.md §1.3).
 import type { FileChange } from '../core/file-change.ts';
+import type { PathPolicy } from './path-policy.ts';
 
 /** An opaque saved state of the working tree, restorable with `restore`. */
 export interface Snapshot {
@@ -29,6 +30,11 @@ export interface Workspace {
   snapshot(): Promise<Snapshot>;
   /** Makes the working tree equal to the snapshot (other changes reverted). */
   restore(snapshot: Snapshot): Promise<void>;
+  /**
+   * The same working tree, writing through another path policy: the red phase's engines may change
+   * only tests, the fix's only what `paths` allows. Changes, snapshots and the environment are shared.
+   */
+  withPolicy(policy: PathPolicy): Workspace;
   /** Copies the working tree (with its changes) to a new directory, e.g. for parallel candidate validation. */
   fork(): Promise<Workspace>;
   dispose(): Promise<void>;

@@ -56,6 +56,10 @@ export class MemoryWorkspace implements Workspace {
       else this.files.set(k, v.toString());
     }
   }
+  /** No path policy here: the loop's constraints are checked from `changes()`. */
+  withPolicy(): Workspace {
+    return this;
+  }
   async fork(): Promise<Workspace> {
     throw new Error('not needed by the loop');
   }

@@ -1,0 +1,127 @@
+// One attempt, the same in both phases (the red phase that writes a failing test first, and the fix
+// loop): the engine's context, the engine's call with its failure contained, the cost added up, the
+// attempt's record and its artifacts. The phases keep only their own policy.
+import type { Cost } from '../core/cost.ts';
+import type { Finding } from '../core/findings.ts';
+import type { FileChange } from '../core/file-change.ts';
+import type { GateResult } from '../core/gate-result.ts';
+import type { RepoConfig } from '../core/repo-config.ts';
+import type { AttemptRecord, ReviewRecord, TestOutcome } from '../core/run-result.ts';
+import type { AttemptMode, Engine, EngineOutcome, LocalizationHint, PreviousAttempt } from '../engines/engine.ts';
+import { EngineError } from '../engines/engine-error.ts';
+import { gateSummary } from '../report/summarize.ts';
+import type { Sandbox } from '../sandbox/sandbox.ts';
+import type { Workspace } from '../workspace/workspace.ts';
+import type { Artifacts } from './artifacts.ts';
+import { AttemptLog } from './attempt-log.ts';
+import type { ProgressListener } from './progress.ts';
+
+/** What every attempt of a run shares, whichever phase it belongs to. */
+export interface AttemptShared {
+  sandbox: Sandbox;
+  config: RepoConfig;
+  goal: string;
+  instructions?: string;
+  hints: LocalizationHint[];
+  signal: AbortSignal;
+  /** Epoch milliseconds when the run's time budget ends. */
+  deadline: number;
+  artifacts: Artifacts;
+  onProgress: ProgressListener;
+}
+
+/** One attempt's own inputs. */
+export interface AttemptStart {
+  n: number;
+  engine: Engine;
+  mode: AttemptMode;
+  /** The workspace under the phase's path policy. */
+  workspace: Workspace;
+  baseline: GateResult;
+  /** The gate of the state this attempt starts from (its failing tests are the target). */
+  lastGate: GateResult;
+  previous: readonly PreviousAttempt[];
+  remainingTasks: readonly string[];
+}
+
+/** The attempt's log, streamed to the live progress as it grows (an agent's output as it works). */
+export function attemptLog(shared: AttemptShared, n: number): AttemptLog {
+  return new AttemptLog((line) => shared.onProgress({ phase: 'engine', attempt: n, maxAttempts: shared.config.loop.maxAttempts, message: line }));
+}
+
+/**
+ * The engine's edits. An engine that fails is an attempt that gave up (the cascade moves on); a
+ * misconfigured engine stops the run, since no later attempt would do better.
+ */
+export async function proposeEdits(shared: AttemptShared, start: AttemptStart, log: AttemptLog): Promise<EngineOutcome> {
+  try {
+    return await start.engine.attempt({
+      attempt: start.n,
+      maxAttempts: shared.config.loop.maxAttempts,
+      workspace: start.workspace,
+      sandbox: shared.sandbox,
+      config: shared.config,
+      goal: shared.goal,
+      ...(shared.instructions !== undefined ? { instructions: shared.instructions } : {}),
+      lastGate: start.lastGate,
+      baseline: start.baseline,
+      previousAttempts: [...start.previous],
+      hints: shared.hints,
+      mode: start.mode,
+      remainingTasks: [...start.remainingTasks],
+      signal: shared.signal,
+      deadline: shared.deadline,
+      log: log.add,
+    });
+  } catch (error) {
+    if (error instanceof EngineError && error.code !== 'ENGINE_FAILED') throw error;
+    const message = error instanceof Error ? error.message : String(error);
+    log.add(`engine ${start.engine.name} failed: ${message}`);
+    return { summary: `engine failed: ${message}`, cost: { usd: 0, tokens: 0 }, gaveUp: true };
+  }
+}
+
+export function addCost(total: Cost, cost: Cost): void {
+  total.usd += cost.usd;
+  total.tokens += cost.tokens;
+}
+
+export interface AttemptResult {
+  startedFrom: AttemptRecord['startedFrom'];
+  outcome: EngineOutcome;
+  changes: FileChange[];
+  findings: Finding[];
+  gate: GateResult | null;
+  fingerprint: string | null;
+  failingTests: TestOutcome[];
+  review?: ReviewRecord;
+  /** Epoch milliseconds when the attempt started. */
+  started: number;
+}
+
+/** Writes the attempt's diff and log, and returns its record for the report. */
+export async function recordAttempt(shared: AttemptShared, start: AttemptStart, result: AttemptResult, patch: string, log: AttemptLog): Promise<AttemptRecord> {
+  const { outcome } = result;
+  const record: AttemptRecord = {
+    attempt: start.n,
+    phase: start.mode,
+    engine: start.engine.name,
+    summary: outcome.summary,
+    startedFrom: result.startedFrom,
+    changes: result.changes,
+    findings: result.findings,
+    gate: result.gate ? gateSummary(result.gate) : null,
+    fingerprint: result.fingerprint,
+    failingTests: result.failingTests,
+    cost: outcome.cost,
+    engineStats: outcome.stats ?? {},
+    notes: outcome.notes ?? [],
+    ...(outcome.budgetStop ? { budgetStop: outcome.budgetStop } : {}),
+    ...(result.review ? { review: result.review } : {}),
+    durationMs: Date.now() - result.started,
+    diffPath: shared.artifacts.attemptDiffPath(start.n),
+    logPath: shared.artifacts.attemptLogPath(start.n),
+  };
+  await shared.artifacts.writeAttempt(start.n, patch, log.text());
+  return record;
+}

@@ -1,0 +1,111 @@
+// Preparing a run (DESIGN.md §1.6): the workspace from a fresh clone, the configuration (the
+// repository's own, read from the clone, on the CLI), the localization hints, the engines, the setup
+// and the baseline. What follows (the red phase, the loop, the verification) starts from here.
+import { createEngines, type RunEngines } from '../engines/create-engines.ts';
+import type { GateResult } from '../core/gate-result.ts';
+import type { LocalizationHint } from '../engines/engine.ts';
+import type { RepoConfig } from '../core/repo-config.ts';
+import type { RunResult } from '../core/run-result.ts';
+import { createMemorySpendLedger } from '../core/spend-ledger.ts';
+import { repositoryKey } from '../core/repository-key.ts';
+import { failingCount, testCounts, testOutcomes } from '../report/summarize.ts';
+import { createSuiteRunner, setupEnding, type SuiteRunner } from '../verify/suite-runner.ts';
+import { createWorkspace, type CreatedWorkspace } from '../workspace/create-workspace.ts';
+import { createPathPolicy, type PathPolicy } from '../workspace/path-policy.ts';
+import type { Workspace } from '../workspace/workspace.ts';
+import { changedLinesSince } from './changed-lines.ts';
+import type { RunContext } from './run-context.ts';
+import { RunError } from './run-error.ts';
+
+export interface OpenedWorkspace {
+  created: CreatedWorkspace;
+  config: RepoConfig;
+  /** The fix's path policy, from the configuration. */
+  policy: PathPolicy;
+  /** The workspace under that policy. */
+  workspace: Workspace;
+  hints: LocalizationHint[];
+}
+
+export interface PreparedRun extends OpenedWorkspace {
+  kit: RunEngines;
+  suite: SuiteRunner;
+  baseline: GateResult;
+  /** Epoch milliseconds when the run's time budget ends. */
+  deadline: number;
+}
+
+/** Clones the repository and reads its configuration and hints; `onCreated` learns the workspace at once, to dispose of it. */
+export async function openWorkspace(ctx: RunContext, onCreated: (created: CreatedWorkspace) => void): Promise<OpenedWorkspace> {
+  const { request, deps, base } = ctx;
+  ctx.progress({ phase: 'clone', message: `cloning ${request.repository.cloneUrl}` });
+  const created = await createWorkspace({
+    source: request.repository.cloneUrl,
+    ref: request.repository.ref,
+    sha: request.repository.sha,
+    tmpRoot: ctx.scratch,
+    policy: createPathPolicy(request.config.paths),
+    ...(deps.auth ? { auth: deps.auth } : {}),
+  });
+  onCreated(created);
+  base.repository.sha = created.workspace.baseSha;
+  if (created.dirty) ctx.note('clone', 'the repository has uncommitted changes; fixloop works on its last commit');
+  let config = request.config;
+  if (deps.resolveConfig) {
+    config = await deps.resolveConfig(created.workspace.root);
+    base.testCommand = config.test.command ?? '';
+    base.engines = [...config.engines];
+  }
+  const policy = createPathPolicy(config.paths);
+  return { created, config, policy, workspace: created.workspace.withPolicy(policy), hints: await localizationHints(ctx, created) };
+}
+
+async function localizationHints(ctx: RunContext, created: CreatedWorkspace): Promise<LocalizationHint[]> {
+  const { request } = ctx;
+  const hints = [...request.hints];
+  if (request.repository.baseRef) {
+    try {
+      hints.push(...(await changedLinesSince(created.mirror, request.repository.baseRef, created.workspace.baseSha)));
+    } catch {
+      throw new RunError('BASE_REF_NOT_FOUND', `the base ref \`${request.repository.baseRef}\` was not found in the repository`);
+    }
+    ctx.note('clone', `localization hints: ${hints.length} file(s) changed since ${request.repository.baseRef}`);
+  }
+  return hints;
+}
+
+/** The engines, the setup and the baseline; a failed setup ends the run here, as an error. */
+export async function prepareRun(ctx: RunContext, opened: OpenedWorkspace): Promise<PreparedRun | RunResult> {
+  const { request, deps, base } = ctx;
+  const { config, workspace } = opened;
+  const suite = createSuiteRunner({ sandbox: deps.sandbox, config, signal: ctx.signal, setupNetwork: deps.setupNetwork === true });
+  const kit: RunEngines = deps.createEngines
+    ? { engines: await deps.createEngines(config), reviewer: deps.reviewer ?? null, budget: null }
+    : await createEngines(config, deps.engineEnvironment ?? { env: process.env, ledger: createMemorySpendLedger() }, { repository: repositoryKey(request.repository.cloneUrl), workspace, sandbox: deps.sandbox });
+  const deadline = ctx.started + config.loop.timeBudget * 1000;
+
+  if (suite.setupCommand) {
+    ctx.progress({ phase: 'setup', message: `setup: ${suite.setupCommand}` });
+    const setup = await suite.setup(workspace.root);
+    if (setup && setup.exitCode !== 0) {
+      const tail = setup.output.split('\n').slice(-20).join('\n');
+      return ctx.finish({ ...base, status: 'error', error: { code: 'SETUP_FAILED', message: `the setup command \`${suite.setupCommand}\` failed (${setupEnding(setup)}):\n${tail}` } });
+    }
+  }
+  await workspace.markEnvironment();
+
+  ctx.progress({ phase: 'baseline', message: `baseline: ${suite.testCommand}` });
+  const baseline = await suite.gate(workspace.root, Math.max(1000, deadline - Date.now()));
+  await workspace.markEnvironment();
+  await ctx.artifacts.writeAttempt(0, '', `==== baseline: ${suite.testCommand} ====\n${baseline.output}`);
+  base.baseline = testCounts(baseline.report);
+  base.baselineTests = testOutcomes(baseline.report);
+  ctx.progress({ phase: 'baseline', failing: failingCount(baseline), message: baselineMessage(baseline) });
+  return { ...opened, kit, suite, baseline, deadline };
+}
+
+function baselineMessage(gate: GateResult): string {
+  if (gate.passed) return `baseline: green${gate.report.parsed ? ` (${gate.report.passed} passing)` : ''}`;
+  if (!gate.report.parsed) return `baseline: failing (${gate.reason}${gate.exitCode !== undefined ? ` ${gate.exitCode}` : ''}; per-test details unknown)`;
+  return `baseline: ${gate.report.failed} failing of ${gate.report.total}`;
+}

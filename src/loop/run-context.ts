@@ -1,0 +1,80 @@
+// What every step of one run shares: the request, its deps, the result being built, the events,
+// the artifacts and the scratch folder, and how the run ends (report written, progress told).
+import type { RunEvent, RunResult } from '../core/run-result.ts';
+import type { FixRequest } from '../core/fix-request.ts';
+import { renderMarkdownReport } from '../report/render-markdown.ts';
+import type { Artifacts } from './artifacts.ts';
+import { headlineFor } from './headline.ts';
+import type { RunProgress } from './progress.ts';
+import type { CloneAuth } from '../core/clone-auth.ts';
+import type { RepoConfig } from '../core/repo-config.ts';
+import type { Reviewer } from '../core/reviewer.ts';
+import type { EngineEnvironment } from '../engines/create-engines.ts';
+import type { Engine } from '../engines/engine.ts';
+import type { Sandbox } from '../sandbox/sandbox.ts';
+import type { ProgressListener } from './progress.ts';
+
+/** What the caller (the CLI, the App's run job, the library) gives a run. */
+export interface RunFixDeps {
+  sandbox: Sandbox;
+  /** The run's artifacts go to `<artifactsRoot>/<runId>/` unless `artifactsDir` names the exact directory. */
+  artifactsRoot: string;
+  artifactsDir?: string;
+  auth?: CloneAuth;
+  signal?: AbortSignal;
+  onProgress?: ProgressListener;
+  tmpRoot?: string;
+  /** Called once the workspace exists, to read the repository's own configuration (the CLI's case). */
+  resolveConfig?: (workspaceRoot: string) => Promise<RepoConfig>;
+  /** Setup commands may reach the network (never the tests): the app's setting, not the repository's. */
+  setupNetwork?: boolean;
+  /** Engines by name; defaults to the built-in ones. */
+  createEngines?: (config: RepoConfig) => Promise<Engine[]>;
+  /** With `createEngines`: the reviewer to use (tests). */
+  reviewer?: Reviewer | null;
+  /** The app's environment for LLM engines (models, keys, ceilings) and the daily spend ledger; defaults to process.env and a ledger in memory. */
+  engineEnvironment?: EngineEnvironment;
+}
+
+export interface RunContext {
+  request: FixRequest;
+  deps: RunFixDeps;
+  /** The result as known so far; each step fills in its part. */
+  base: RunResult;
+  artifacts: Artifacts;
+  /** A folder of the run's own (workspace, mirror, replays), removed at the end. */
+  scratch: string;
+  signal: AbortSignal;
+  /** Epoch milliseconds when the run started. */
+  started: number;
+  note(kind: string, message: string): void;
+  progress(p: RunProgress): void;
+  /** Ends the run: duration, headline, the report and result on disk. */
+  finish(result: RunResult): Promise<RunResult>;
+}
+
+export function createRunContext(request: FixRequest, deps: RunFixDeps, fields: { base: RunResult; artifacts: Artifacts; scratch: string; events: RunEvent[]; started: number }): RunContext {
+  const note = (kind: string, message: string) => fields.events.push({ at: new Date().toISOString(), kind, message });
+  const progress = (p: RunProgress) => {
+    if (p.phase !== 'engine') note(p.phase, p.message);
+    deps.onProgress?.(p);
+  };
+  return {
+    request,
+    deps,
+    base: fields.base,
+    artifacts: fields.artifacts,
+    scratch: fields.scratch,
+    signal: deps.signal ?? new AbortController().signal,
+    started: fields.started,
+    note,
+    progress,
+    async finish(result) {
+      result.durationMs = Date.now() - fields.started;
+      result.headline = headlineFor(result);
+      progress({ phase: 'done', message: result.headline });
+      await fields.artifacts.writeReport(renderMarkdownReport(result), result);
+      return result;
+    },
+  };
+}

@@ -1,0 +1,113 @@
+// After the baseline: nothing to fix, or a red phase first (a test that shows the bug, when every
+// test passes and the goal names one), then the fix loop, each attempt's green gate replayed on a
+// pristine checkout, and the outcome turned into the run's result.
+import type { RunResult } from '../core/run-result.ts';
+import type { Engine } from '../engines/engine.ts';
+import type { RepoConfig } from '../core/repo-config.ts';
+import { testCounts } from '../report/summarize.ts';
+import { checkConstraints } from '../verify/constraints.ts';
+import { replayPatch } from '../verify/replay-patch.ts';
+import type { AttemptLog } from './attempt-log.ts';
+import type { AttemptShared } from './attempt-runner.ts';
+import { runFixLoop } from './fix-loop.ts';
+import type { PreparedRun } from './prepare-run.ts';
+import { redTestFindings, runRedPhase, testGlobs, type RedPhaseOutcome } from './red-phase.ts';
+import type { RunContext } from './run-context.ts';
+import { resultFromLoop } from './run-outcome.ts';
+
+/**
+ * Why no test is written first on a green baseline, in words; '' when one may be. Null: the request
+ * never asked for one (a pull request's check), so there is nothing to say.
+ */
+export function whyNoRedPhase(writeTestWhenGreen: boolean | undefined, config: RepoConfig, engines: Engine[]): string | null {
+  if (writeTestWhenGreen !== true) return null;
+  if (!config.agent.writeTests) return 'agent.writeTests is off';
+  if (!engines.some((e) => e.canWriteTests === true)) return `no engine of the cascade (${config.engines.join(', ')}) can write tests`;
+  if (testGlobs(config).length === 0) return 'no test paths are configured (paths.protected)';
+  if (config.loop.maxAttempts < 2) return 'red → green needs loop.maxAttempts of 2 or more';
+  return '';
+}
+
+export async function fixAndVerify(ctx: RunContext, run: PreparedRun): Promise<RunResult> {
+  const { base } = ctx;
+  const { baseline, kit } = run;
+  const withSpend = (result: RunResult): RunResult => (kit.budget ? { ...result, spend: { ...kit.budget.spent, limits: { ...kit.budget.limits } } } : result);
+  let red: RedPhaseOutcome | null = null;
+  if (baseline.passed) {
+    const why = whyNoRedPhase(ctx.request.writeTestWhenGreen, run.config, kit.engines);
+    if (why !== '') {
+      if (why) ctx.note('write-test', `no test was written first: ${why}`);
+      return ctx.finish({ ...base, status: 'nothing_to_fix', final: testCounts(baseline.report) });
+    }
+    red = await runRedPhase({ ...shared(ctx, run), workspace: run.workspace, engines: kit.engines.filter((e) => e.canWriteTests === true), baseline, runGate: gateIn(run), maxAttempts: Math.min(2, run.config.loop.maxAttempts - 1) });
+    if (!red.proof) {
+      ctx.note('write-test', `no test that fails on the pristine code could be written: ${red.explanation}`);
+      return ctx.finish(withSpend({ ...base, status: 'nothing_to_fix', final: testCounts(baseline.report), attempts: red.attempts, cost: red.cost, redGreen: { failedBefore: [], after: null, testFiles: [], explanation: red.explanation } }));
+    }
+    ctx.progress({ phase: 'write-test', failing: red.proof.failedBefore.length, message: `red: ${red.proof.failedBefore.length} new test(s) fail on the pristine code; now fixing the code` });
+  }
+  const outcome = await runFixLoop({
+    ...shared(ctx, run),
+    workspace: run.workspace,
+    engines: kit.engines,
+    baseline: red?.proof?.gate ?? baseline,
+    reviewer: kit.reviewer,
+    ...(red ? { firstAttempt: red.attempts.length + 1, previousAttempts: red.previous } : {}),
+    ...judging(ctx, run, red),
+    runGate: gateIn(run),
+    volatileRoots: [run.workspace.root, ctx.scratch],
+  });
+  return ctx.finish(withSpend(resultFromLoop(base, outcome, red)));
+}
+
+function shared(ctx: RunContext, run: PreparedRun): AttemptShared {
+  const { request, deps } = ctx;
+  return {
+    sandbox: deps.sandbox,
+    config: run.config,
+    goal: request.goal,
+    ...(request.instructions !== undefined ? { instructions: request.instructions } : {}),
+    hints: run.hints,
+    signal: ctx.signal,
+    deadline: run.deadline,
+    artifacts: ctx.artifacts,
+    onProgress: ctx.progress,
+  };
+}
+
+/** The authoritative gate in the workspace, within what is left of the time budget. */
+function gateIn(run: PreparedRun) {
+  return async (log: AttemptLog) => {
+    const gate = await run.suite.gate(run.workspace.root, Math.max(1000, run.deadline - Date.now()));
+    log.section(`gate: ${run.suite.testCommand}`, gate.output);
+    return gate;
+  };
+}
+
+/** The constraints on each attempt's changes, and the pristine replay of a green one. */
+function judging(ctx: RunContext, run: PreparedRun, red: RedPhaseOutcome | null) {
+  const proof = red?.proof ?? null;
+  const { workspace, config, policy } = run;
+  // With a red test, its files stay exactly as written, and only the other changes meet the constraints.
+  const changesToCheck = async () => {
+    const changes = await workspace.changes();
+    return proof ? changes.filter((c) => !proof.testFiles.files.has(c.path)) : changes;
+  };
+  return {
+    checkChanges: async () => [...(proof ? await redTestFindings(proof, workspace) : []), ...checkConstraints(await changesToCheck(), policy, config.constraints)],
+    verify: async (patch: string, log: AttemptLog) =>
+      replayPatch({
+        mirror: run.created.mirror,
+        seal: run.created.seal,
+        baseSha: workspace.baseSha,
+        patch,
+        changes: await changesToCheck(),
+        baseline: (proof?.gate ?? run.baseline).report,
+        config,
+        policy,
+        suite: run.suite,
+        scratchDir: ctx.scratch,
+        log: log.add,
+      }),
+  };
+}

@@ -1,0 +1,61 @@
+// One way to run a repository's suite on a checkout, from its validated configuration: the setup
+// command (when there is one), then the gate. The run's baseline, the pristine replay and
+// `fixloop replay` all run it so, and none of them can start without a test command.
+import { ConfigError } from '../config/config-error.ts';
+import type { GateResult } from '../core/gate-result.ts';
+import type { RepoConfig } from '../core/repo-config.ts';
+import { runGate } from '../gate/run-gate.ts';
+import type { CommandResult, Sandbox } from '../sandbox/sandbox.ts';
+
+export interface SuiteRunnerOptions {
+  sandbox: Sandbox;
+  config: RepoConfig;
+  signal: AbortSignal;
+  /** Setup may reach the network (never the tests): the app's setting, not the repository's. */
+  setupNetwork: boolean;
+}
+
+export interface SuiteRunner {
+  readonly testCommand: string;
+  readonly setupCommand: string | null;
+  /** Runs the setup command in `cwd`; null when there is none. */
+  setup(cwd: string): Promise<CommandResult | null>;
+  /** Runs the test command in `cwd`, within `timeoutMs` when that is shorter than `test.timeout`. */
+  gate(cwd: string, timeoutMs?: number): Promise<GateResult>;
+}
+
+/** The test command of a validated configuration: a run cannot go on without one. */
+export function requiredTestCommand(config: RepoConfig): string {
+  const command = config.test.command;
+  if (!command) throw new ConfigError('no test command: pass --test "<command>" or set `test.command` in fixloop.yml', 'test.command');
+  return command;
+}
+
+export function createSuiteRunner(options: SuiteRunnerOptions): SuiteRunner {
+  const { sandbox, config, signal } = options;
+  const testCommand = requiredTestCommand(config);
+  const setupCommand = config.setup.command ?? null;
+  return {
+    testCommand,
+    setupCommand,
+    async setup(cwd) {
+      if (!setupCommand) return null;
+      return sandbox.run({ command: setupCommand, cwd, timeoutMs: config.setup.timeout * 1000, env: config.env, signal, network: options.setupNetwork });
+    },
+    gate(cwd, timeoutMs) {
+      return runGate(sandbox, {
+        command: testCommand,
+        cwd,
+        timeoutMs: Math.min(config.test.timeout * 1000, timeoutMs ?? Number.POSITIVE_INFINITY),
+        env: config.env,
+        signal,
+        ...(config.test.report ? { reportFile: config.test.report } : {}),
+      });
+    },
+  };
+}
+
+/** How a setup command ended, for messages: `timed out` or `exit N` (or the signal). */
+export function setupEnding(result: CommandResult): string {
+  return result.timedOut ? 'timed out' : `exit ${result.exitCode ?? result.signal}`;
+}
