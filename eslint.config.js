@@ -1,6 +1,43 @@
-// Lint rules: the recommended sets of ESLint and typescript-eslint, nothing exotic.
+// Lint rules: the recommended sets of ESLint and typescript-eslint, plus the floor plan of DESIGN.md §5
+// (which folder may import which, where Probot and Octokit may appear, file and function sizes).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+
+/**
+ * The stages of src/ in dependency order, lowest first: a folder may import only the folders before
+ * it (and itself). The entry points (src/*.ts, src/cli/) may import any of them.
+ */
+const LAYERS = ['core', 'config', 'sandbox', 'gate', 'workspace', 'report', 'verify', 'engines', 'loop', 'jobs', 'forge', 'triggers', 'github'];
+
+/** Probot and Octokit belong to the GitHub adapter and the entry points only. */
+const GITHUB_PACKAGES = {
+  paths: [{ name: 'probot', message: 'Probot belongs to src/github/ (the adapter) and the entry points: use the Forge port (src/forge/forge.ts).' }],
+  patterns: [{ group: ['@octokit/*', 'probot/*'], message: 'Octokit and Probot belong to src/github/ (the adapter) and the entry points: use the Forge port (src/forge/forge.ts).' }],
+};
+
+/** Files of `folder` that sit `depth` folders below it, e.g. depth 0: src/loop/x.ts, depth 1: src/engines/agent/x.ts. */
+function filesAtDepth(folder, depth) {
+  return [`src/${folder}/${'*/'.repeat(depth)}*.ts`];
+}
+
+/** A relative import that climbs out of `folder` (from `depth` below it) into one of `later`. */
+function laterFolderPattern(depth, later) {
+  const up = '\\.\\./'.repeat(depth + 1);
+  return { regex: `^${up}(${later.join('|')})/`, message: `A stage imports only earlier ones (${LAYERS.join(' → ')}): move the shared part down, usually into src/core/.` };
+}
+
+const layerRules = LAYERS.flatMap((folder, index) => {
+  const later = LAYERS.slice(index + 1).concat(['cli']);
+  return [0, 1, 2, 3, 4].map((depth) => ({
+    files: filesAtDepth(folder, depth),
+    rules: {
+      'no-restricted-imports': ['error', {
+        ...(folder === 'github' ? {} : { paths: GITHUB_PACKAGES.paths }),
+        patterns: [laterFolderPattern(depth, later), ...(folder === 'github' ? [] : GITHUB_PACKAGES.patterns)],
+      }],
+    },
+  }));
+});
 
 export default tseslint.config(
   {
@@ -18,4 +55,13 @@ export default tseslint.config(
       'no-console': 'off',
     },
   },
+  {
+    // Small files, one concept each; functions a reader can hold in mind.
+    files: ['src/**/*.ts'],
+    rules: {
+      'max-lines': ['error', { max: 300 }],
+      'max-lines-per-function': ['error', { max: 100 }],
+    },
+  },
+  ...layerRules,
 );

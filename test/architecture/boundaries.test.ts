@@ -1,0 +1,95 @@
+// The floor plan's rules (DESIGN.md §5) are real rules: these probes show each one refuses what it
+// should and lets the legitimate case through, so a rule that silently stopped matching is noticed.
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ESLint } from 'eslint';
+import { cruise } from 'dependency-cruiser';
+import { afterAll, describe, expect, it } from 'vitest';
+import cruiserConfig from '../../.dependency-cruiser.mjs';
+
+const eslint = new ESLint({ cwd: process.cwd() });
+
+async function lintProbe(file: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: path.resolve(file) });
+  return (result?.messages ?? []).map((m) => `${m.ruleId}: ${m.message}`);
+}
+
+describe('ESLint: which folder may import which', () => {
+  it('refuses a stage importing a later one, at any depth', async () => {
+    const messages = await lintProbe('src/engines/agent/probe.ts', "import type { RunFixDeps } from '../../loop/run-fix.ts';\nexport type T = RunFixDeps;\n");
+    expect(messages.some((m) => m.startsWith('no-restricted-imports') && m.includes('A stage imports only earlier ones'))).toBe(true);
+    const fromCore = await lintProbe('src/core/probe.ts', "import type { Sandbox } from '../sandbox/sandbox.ts';\nexport type T = Sandbox;\n");
+    expect(fromCore.some((m) => m.startsWith('no-restricted-imports'))).toBe(true);
+  });
+
+  it('lets a stage import an earlier one, and a subfolder that shares a later folder\'s name', async () => {
+    expect(await lintProbe('src/loop/probe.ts', "import type { Engine } from '../engines/engine.ts';\nexport type T = Engine;\n")).toEqual([]);
+    // src/engines/cli/ is the engines' own folder, not the CLI entry point.
+    expect(await lintProbe('src/engines/probe.ts', "import type { CliEngineOptions } from './cli/cli-engine.ts';\nexport type T = CliEngineOptions;\n")).toEqual([]);
+  });
+
+  it('keeps Probot and Octokit in the GitHub adapter and the entry points', async () => {
+    const code = "import type { Probot } from 'probot';\nexport type T = Probot;\n";
+    expect((await lintProbe('src/forge/probe.ts', code)).some((m) => m.includes('Probot belongs to src/github/'))).toBe(true);
+    const octokit = "import type { Octokit } from '@octokit/rest';\nexport type T = Octokit;\n";
+    expect((await lintProbe('src/triggers/probe.ts', octokit)).some((m) => m.includes('Octokit and Probot belong to src/github/'))).toBe(true);
+    expect(await lintProbe('src/github/probe.ts', code)).toEqual([]);
+    expect(await lintProbe('src/app.ts', code)).toEqual([]);
+  });
+
+  it('limits files to 300 lines and functions to 100', async () => {
+    const longFunction = `export function f(): number {\n  let n = 0;\n${'  n += 1;\n'.repeat(100)}  return n;\n}\n`;
+    expect((await lintProbe('src/loop/probe.ts', longFunction)).some((m) => m.startsWith('max-lines-per-function'))).toBe(true);
+    const longFile = Array.from({ length: 301 }, (_, i) => `export const c${i} = ${i};`).join('\n') + '\n';
+    expect((await lintProbe('src/loop/probe.ts', longFile)).some((m) => m.startsWith('max-lines:'))).toBe(true);
+  });
+});
+
+describe('dependency-cruiser: no import cycle', () => {
+  const dirs: string[] = [];
+  afterAll(async () => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
+
+  async function cruiseTree(files: Record<string, string>) {
+    const root = await mkdtemp(path.join(tmpdir(), 'fixloop-cycles-'));
+    dirs.push(root);
+    for (const [file, text] of Object.entries(files)) {
+      await mkdir(path.dirname(path.join(root, file)), { recursive: true });
+      await writeFile(path.join(root, file), text);
+    }
+    const previous = process.cwd();
+    process.chdir(root);
+    try {
+      const result = await cruise(['src'], { validate: true, ruleSet: { forbidden: cruiserConfig.forbidden }, includeOnly: '^src/' });
+      if (typeof result.output === 'string') throw new Error('expected a cruise result');
+      return result.output.summary.violations.map((v) => v.rule.name);
+    } finally {
+      process.chdir(previous);
+    }
+  }
+
+  it('finds a cycle between folders that no single file shows', async () => {
+    const violations = await cruiseTree({
+      'src/a/one.js': "import { two } from '../b/two.js';\nexport const one = () => two;\n",
+      'src/b/two.js': "export const two = 2;\n",
+      'src/b/three.js': "import { one } from '../a/one.js';\nexport const three = one;\n",
+    });
+    expect(violations).toContain('no-folder-cycle');
+    expect(violations).not.toContain('no-file-cycle');
+  });
+
+  it('finds a cycle between files', async () => {
+    const violations = await cruiseTree({
+      'src/a/one.js': "import { two } from './two.js';\nexport const one = () => two;\n",
+      'src/a/two.js': "import { one } from './one.js';\nexport const two = () => one;\n",
+    });
+    expect(violations).toContain('no-file-cycle');
+  });
+
+  it('accepts a tree whose dependencies point one way', async () => {
+    expect(await cruiseTree({
+      'src/a/one.js': "import { two } from '../b/two.js';\nexport const one = () => two;\n",
+      'src/b/two.js': "export const two = 2;\n",
+    })).toEqual([]);
+  });
+});
