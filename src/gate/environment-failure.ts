@@ -46,10 +46,14 @@ function commandNotFound(gate: Extract<GateResult, { passed: false }>): string |
   return null;
 }
 
-/** No test ran: parsed with none, pytest's exit 5, or a green run whose output names no test. */
+/** The closing words of runners that ran nothing: node's (spec and TAP), pytest, jest, vitest, mocha. */
+const ZERO_TESTS = /(?:^|\n)\s*(?:ℹ|#) tests 0\b|no tests ran|No tests found|No test files found|(?:^|\n)\s*0 passing\b/;
+
+/** No test ran: none parsed, and the runner's own summary (or pytest's exit 5) says so. */
 function ranNoTest(gate: GateResult): boolean {
-  if (!gate.passed && gate.exitCode === 5 && /no tests ran/i.test(gate.output)) return true;
-  return gate.report.parsed && gate.report.total === 0;
+  if (gate.report.total > 0) return false;
+  if (!gate.passed && gate.exitCode === 5 && /no tests ran|deselected/i.test(gate.output)) return true;
+  return (gate.report.parsed && gate.passed) || ZERO_TESTS.test(gate.output);
 }
 
 /** The top-level name of a module the failure says is missing, when the repository does not have it. */

@@ -8,6 +8,7 @@ import type { RepoConfig } from '../core/repo-config.ts';
 import type { RunResult } from '../core/run-result.ts';
 import { createMemorySpendLedger } from '../core/spend-ledger.ts';
 import { repositoryKey } from '../core/repository-key.ts';
+import { environmentFailure } from '../gate/environment-failure.ts';
 import { failingCount, testCounts, testOutcomes } from '../report/summarize.ts';
 import { createSuiteRunner, setupEnding, type SuiteRunner } from '../verify/suite-runner.ts';
 import { createWorkspace, type CreatedWorkspace } from '../workspace/create-workspace.ts';
@@ -101,6 +102,9 @@ export async function prepareRun(ctx: RunContext, opened: OpenedWorkspace): Prom
   base.baseline = testCounts(baseline.report);
   base.baselineTests = testOutcomes(baseline.report);
   ctx.progress({ phase: 'baseline', failing: failingCount(baseline), message: baselineMessage(baseline) });
+  // A broken environment is an error with its cause, never a bug handed to an engine.
+  const broken = environmentFailure(baseline, { testCommand: suite.testCommand, timeoutSeconds: config.test.timeout, repositoryFiles: await workspace.listFiles() });
+  if (broken) return ctx.finish({ ...base, status: 'error', final: testCounts(baseline.report), error: { code: broken.code, message: `${broken.message}. ${capitalized(broken.hint)}.` } });
   return { ...opened, kit, suite, baseline, deadline };
 }
 
@@ -108,4 +112,8 @@ function baselineMessage(gate: GateResult): string {
   if (gate.passed) return `baseline: green${gate.report.parsed ? ` (${gate.report.passed} passing)` : ''}`;
   if (!gate.report.parsed) return `baseline: failing (${gate.reason}${gate.exitCode !== undefined ? ` ${gate.exitCode}` : ''}; per-test details unknown)`;
   return `baseline: ${gate.report.failed} failing of ${gate.report.total}`;
+}
+
+function capitalized(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -31,6 +31,9 @@ describe('environment failures on the baseline', () => {
   it('no test run is an error: zero tests parsed, or pytest\'s exit 5', () => {
     expect(environmentFailure({ passed: true, output: '0 passed', report: parsed(0, 0), durationMs: 1 }, context)).toMatchObject({ code: 'NO_TESTS_RAN' });
     expect(environmentFailure(failed('collected 0 items\n\n==== no tests ran in 0.01s ====\n', 5), context)).toMatchObject({ code: 'NO_TESTS_RAN' });
+    const nodeNoFiles = 'ℹ tests 0\nℹ suites 0\nℹ pass 0\nℹ fail 0\nℹ cancelled 0\nℹ skipped 0\n';
+    expect(environmentFailure({ passed: true, output: nodeNoFiles, report: emptyReport(), durationMs: 1 }, context)).toMatchObject({ code: 'NO_TESTS_RAN' });
+    expect(environmentFailure(failed('No tests found, exiting with code 1\n'), context)).toMatchObject({ code: 'NO_TESTS_RAN' });
   });
 
   it('the code\'s own errors stay failures an engine may fix', () => {

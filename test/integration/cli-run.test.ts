@@ -177,16 +177,34 @@ describe('fixloop run', () => {
     expect(result.baseline).toMatchObject({ passed: 2, failed: 0 });
   });
 
-  it('kills a hanging test command with its whole process tree', async () => {
+  it('kills a hanging test command with its whole process tree; a baseline that times out is an error, not a bug', async () => {
     const project = await repo(NODE_PROJECT);
     const marker = String(900_000 + Math.floor(Math.random() * 99_999));
     const run = await fixloop([project, '--test', `sleep ${marker} & sleep ${marker}1; true`, '--timeout', '2', '--engine', 'script', '--script', 'true', '--max-attempts', '1', '--json']);
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(3);
     const result = json(run.stdout);
-    expect(result.status).toBe('failed_to_green');
-    expect(result.attempts[0]?.gate?.reason).toBe('TIMEOUT');
+    expect(result.status).toBe('error');
+    expect(result.error?.code).toBe('BASELINE_TIMEOUT');
+    expect(result.error?.message).toMatch(/timed out after 2 s.*test\.timeout/s);
+    expect(result.attempts).toEqual([]);
     const left = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' }).split('\n').filter((l) => l.includes(`sleep ${marker}`));
     expect(left).toEqual([]);
+  });
+
+  it('ends a run whose environment is broken as an error with its cause, before any engine attempt', async () => {
+    const project = await repo(NODE_PROJECT);
+    const engineRan = join(project, '..', `engine-ran-${Date.now()}`);
+    const script = ['--engine', 'script', '--script', `touch ${engineRan}`, '--json'];
+    const missing = await fixloop([project, '--test', 'no-such-runner-xyz --run', ...script]);
+    expect(missing.code).toBe(3);
+    expect(json(missing.stdout).error).toMatchObject({ code: 'TEST_COMMAND_NOT_FOUND', message: expect.stringContaining('`no-such-runner-xyz` was not found') });
+    // node's runner in a folder with no test file: it runs, passes, and ran nothing.
+    const none = await fixloop([project, '--test', 'cd src && node --test', ...script]);
+    expect(json(none.stdout)).toMatchObject({ status: 'error', error: { code: 'NO_TESTS_RAN' } });
+    const module = await fixloop([project, '--test', 'python3 -c "import fixloop_absent_module_xyz"', ...script]);
+    expect(json(module.stdout)).toMatchObject({ status: 'error', error: { code: 'MISSING_MODULE', message: expect.stringContaining('fixloop_absent_module_xyz') } });
+    for (const run of [missing, none, module]) expect(json(run.stdout).attempts).toEqual([]);
+    expect(existsSync(engineRan)).toBe(false);
   });
 
   it('never lets a secret of the parent environment reach the test command', async () => {
