@@ -3,6 +3,7 @@
 // runs through here; they differ in the program they start (sh, bwrap, docker) and its environment.
 import { spawn } from 'node:child_process';
 import { CappedOutput } from './capped-output.ts';
+import { closeInheritedDescriptors } from './inherited-descriptors.ts';
 import { SandboxError } from './sandbox-error.ts';
 import type { CommandResult, RunCommandOptions } from './sandbox.ts';
 
@@ -41,6 +42,7 @@ export function runContained(program: ContainedProgram, options: RunCommandOptio
   let outputExceeded = false;
 
   return new Promise<CommandResult>((resolve, reject) => {
+    closeInheritedDescriptors();
     // detached: the command leads its own process group, so the whole tree can be signalled at once.
     const child = spawn(program.file, program.args, { cwd: program.cwd, env: program.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     let timedOut = false;
