@@ -9,7 +9,7 @@ import type { Candidate } from './candidate.ts';
 import { generatorFor } from './generators.ts';
 import { localizeFaults } from './localize/localize-faults.ts';
 import { rankCandidates } from './rank-candidates.ts';
-import { focusedTestCommand } from './test-filter.ts';
+import { focusedTestCommand } from '../../gate/test-filter.ts';
 import { validateCandidates } from './validate-candidates.ts';
 
 export interface RepairEngineOptions {

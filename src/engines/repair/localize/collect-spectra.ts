@@ -6,7 +6,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestCaseResult } from '../../../core/test-report.ts';
 import type { Sandbox } from '../../../sandbox/sandbox.ts';
-import { shellQuote } from '../test-filter.ts';
+import { shellQuote } from '../../../gate/test-filter.ts';
 import type { TestSpectrum } from './ochiai.ts';
 
 export interface SpectraInput {

@@ -1,6 +1,7 @@
-// A command that runs only the failing tests, to reject most candidates in a fraction of a suite run.
-// Null when the runner is not recognised: then candidates are validated with the whole suite.
-import type { TestCaseResult } from '../../core/test-report.ts';
+// A command that runs only the named tests through the runner's own selection: the repair engine
+// rejects most candidates in a fraction of a suite run, and the replay observes each fixed test alone.
+// Null when the runner is not recognised.
+import type { TestCaseResult } from '../core/test-report.ts';
 
 export function shellQuote(value: string): string {
   return /^[A-Za-z0-9_./:=@%+-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;

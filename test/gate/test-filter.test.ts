@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { focusedTestCommand } from '../../../src/engines/repair/test-filter.ts';
-import type { TestCaseResult } from '../../../src/core/test-report.ts';
+import { focusedTestCommand } from '../../src/gate/test-filter.ts';
+import type { TestCaseResult } from '../../src/core/test-report.ts';
 
 const failed = (id: string, name: string): TestCaseResult => ({ id, name, status: 'failed' });
 
