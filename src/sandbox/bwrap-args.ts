@@ -1,15 +1,12 @@
 // The bubblewrap command line for one sandboxed command (pure, so each isolation rule is testable):
 // a read-only system, the working directory writable, a private /tmp and HOME, nothing else of the
 // host's files; new user, PID, network, IPC and UTS namespaces; a cleared environment.
-import { existsSync, lstatSync, readlinkSync } from 'node:fs';
-import { delimiter, isAbsolute, resolve, sep } from 'node:path';
+import { existsSync, lstatSync, readlinkSync, statSync } from 'node:fs';
+import { delimiter, dirname, isAbsolute, resolve } from 'node:path';
+import { isUnder, MASKED_PATHS, SYSTEM_DIRS } from './bind-guard.ts';
 import type { Mount } from './sandbox.ts';
 
-/** The system, read-only: programs, libraries and /etc (with its secrets masked below). */
-const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/etc'];
-/** Readable by root even in a user namespace: masked whatever user fixloop runs as. */
-const MASKED_FILES = ['/etc/shadow', '/etc/shadow-', '/etc/gshadow', '/etc/gshadow-'];
-const MASKED_DIRS = ['/etc/ssh', '/etc/ssl/private'];
+export { isUnder } from './bind-guard.ts';
 
 export const SANDBOX_HOME = '/tmp/home';
 
@@ -17,20 +14,24 @@ export interface BwrapPlan {
   command: string[];
   cwd: string;
   env: Record<string, string>;
-  /** Host directories with tools the tests need (Node's own bin folder, FIXLOOP_SANDBOX_BIND), read-only. */
+  /**
+   * Host folders (or files) with tools the tests need, read-only: Node's own bin folder,
+   * FIXLOOP_SANDBOX_BIND, the toolchains the commands resolve and the package managers' settings.
+   */
   toolDirs: string[];
+  /** Symlinks recreated inside (a PATH entry that links into a toolchain whose folder is not shown). */
+  links?: Array<{ path: string; target: string }>;
   mounts: Mount[];
   network: boolean;
   tmpBytes: number;
 }
 
-export function isUnder(path: string, dir: string): boolean {
-  return path === dir || path.startsWith(dir.endsWith(sep) ? dir : dir + sep);
-}
-
-/** The parent's PATH, keeping only folders the sandbox can see, with the tool folders first. */
-export function sandboxPath(parentPath: string, toolDirs: string[]): string {
-  const visible = [...SYSTEM_DIRS, ...toolDirs];
+/**
+ * The parent's PATH, keeping only folders the sandbox can see, in the parent's order, with the tool
+ * folders first. `alsoVisible` are folders shown without leading the PATH (toolchain prefixes).
+ */
+export function sandboxPath(parentPath: string, toolDirs: string[], alsoVisible: string[] = []): string {
+  const visible = [...SYSTEM_DIRS, ...toolDirs, ...alsoVisible];
   const kept = parentPath.split(delimiter).filter((p) => isAbsolute(p) && visible.some((d) => isUnder(resolve(p), d)));
   return [...new Set([...toolDirs, ...kept, '/usr/local/bin', '/usr/bin', '/bin'])].join(delimiter);
 }
@@ -43,10 +44,17 @@ export function bwrapArgs(plan: BwrapPlan): string[] {
     if (lstatSync(dir).isSymbolicLink()) args.push('--symlink', readlinkSync(dir), dir);
     else args.push('--ro-bind', dir, dir);
   }
-  for (const file of MASKED_FILES) if (existsSync(file)) args.push('--ro-bind', '/dev/null', file);
-  for (const dir of MASKED_DIRS) if (existsSync(dir)) args.push('--tmpfs', dir);
+  // Readable by root even in a user namespace: masked whatever user fixloop runs as.
+  for (const path of MASKED_PATHS) {
+    if (!existsSync(path)) continue;
+    if (statSync(path).isDirectory()) args.push('--tmpfs', path);
+    else args.push('--ro-bind', '/dev/null', path);
+  }
   args.push('--proc', '/proc', '--dev', '/dev', '--size', String(plan.tmpBytes), '--tmpfs', '/tmp', '--dir', SANDBOX_HOME);
   for (const dir of plan.toolDirs) args.push('--ro-bind', dir, dir);
+  // A link whose folder is shown already is there: recreating it would fail on a read-only bind.
+  const shown = [...SYSTEM_DIRS, ...plan.toolDirs];
+  for (const link of plan.links ?? []) if (!shown.some((d) => isUnder(dirname(link.path), d))) args.push('--symlink', link.target, link.path);
   args.push('--bind', resolve(plan.cwd), resolve(plan.cwd));
   for (const mount of plan.mounts) args.push(mount.writable ? '--bind' : '--ro-bind', resolve(mount.path), resolve(mount.path));
   args.push('--clearenv');

@@ -8,6 +8,7 @@ import { bwrapArgs, sandboxPath, SANDBOX_HOME } from './bwrap-args.ts';
 import { sandboxEnvironment } from './environment.ts';
 import { DEFAULT_LIMITS, prlimitPrefix, type SandboxLimits } from './limits.ts';
 import { createCommandCgroup, joinCgroupThenExec } from './command-cgroup.ts';
+import { createHostView, emptyDescription, type HostViewOptions } from './host-view.ts';
 import { runContained } from './run-contained.ts';
 import { SandboxError } from './sandbox-error.ts';
 import type { CommandResult, RunCommandOptions, Sandbox } from './sandbox.ts';
@@ -17,6 +18,12 @@ export interface BwrapSettings {
   toolDirs?: string[];
   limits?: SandboxLimits;
   tmpBytes?: number;
+  /**
+   * The operator's machine as the commands should see it (select-sandbox.ts passes the server's
+   * environment): the toolchains they resolve on its PATH and the package managers' settings, shown
+   * read-only. Without it, only the system, Node's own folder and `toolDirs` are shown.
+   */
+  host?: Omit<HostViewOptions, 'leading'>;
 }
 
 const BWRAP_PATHS = ['/usr/bin/bwrap', '/bin/bwrap', '/usr/local/bin/bwrap'];
@@ -44,16 +51,23 @@ export function createBwrapSandbox(settings: BwrapSettings = {}): Sandbox {
   // Node's own folder only (not the app's): the repository's tests run on the same Node as fixloop.
   const toolDirs = [dirname(process.execPath), ...(settings.toolDirs ?? [])];
   const tmpBytes = settings.tmpBytes ?? 1024 ** 3;
+  // Programs are looked up as the sandbox's PATH will find them: Node's own folder and toolDirs first.
+  const host = settings.host ? createHostView({ ...settings.host, leading: toolDirs }) : null;
   return {
     backend: 'bwrap',
+    describe: (commands) => host?.describe('bwrap', commands) ?? emptyDescription('bwrap'),
     async run(options: RunCommandOptions): Promise<CommandResult> {
       if (!existsSync(options.cwd)) throw new SandboxError('CWD_MISSING', `the working directory ${options.cwd} does not exist`);
-      const env = { ...sandboxEnvironment(options.env ?? {}, SANDBOX_HOME), TMPDIR: '/tmp', PATH: sandboxPath(process.env.PATH ?? '', toolDirs) };
+      const view = host?.forCommand(options.command);
+      const path = sandboxPath(host?.path ?? process.env.PATH ?? '', toolDirs, view?.visible ?? []);
+      const env = { ...sandboxEnvironment({ ...view?.env, ...options.env }, SANDBOX_HOME), TMPDIR: '/tmp', PATH: path };
       const args = bwrapArgs({
         command: [...prlimitPrefix(limits), '/bin/sh', '-c', options.command],
         cwd: options.cwd,
         env,
-        toolDirs,
+        // A toolchain removed since it was resolved is left out rather than failing every command.
+        toolDirs: [...toolDirs, ...(view?.readOnly ?? []).filter((p) => existsSync(p))],
+        links: view?.links ?? [],
         mounts: options.mounts ?? [],
         network: options.network === true,
         tmpBytes,

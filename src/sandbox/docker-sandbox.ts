@@ -6,6 +6,9 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { sandboxEnvironment } from './environment.ts';
 import { DEFAULT_LIMITS, type SandboxLimits } from './limits.ts';
+import { bindGuardFrom } from './bind-guard.ts';
+import { emptyDescription, type HostViewOptions } from './host-view.ts';
+import { packageSettingsFor } from './package-settings.ts';
 import { runContained } from './run-contained.ts';
 import { SandboxError } from './sandbox-error.ts';
 import type { CommandResult, RunCommandOptions, Sandbox } from './sandbox.ts';
@@ -16,6 +19,11 @@ export interface DockerSettings {
   /** The image commands run in (FIXLOOP_DOCKER_IMAGE). */
   image?: string;
   limits?: SandboxLimits;
+  /**
+   * The server's environment, for the package managers' settings (mounted read-only, with their
+   * variables). Toolchains are the image's: the host's would not run on another system.
+   */
+  host?: Omit<HostViewOptions, 'leading'>;
 }
 
 export const DEFAULT_DOCKER_IMAGE = 'node:24-slim';
@@ -58,12 +66,22 @@ export function createDockerSandbox(settings: DockerSettings = {}): Sandbox {
   const limits = settings.limits ?? DEFAULT_LIMITS;
   // The container writes the workspace as the user fixloop runs as, so fixloop can read it back.
   const user = `${process.getuid?.() ?? 1000}:${process.getgid?.() ?? 1000}`;
+  const backend = engine === 'podman' ? 'podman' : 'docker';
+  const packages = settings.host ? packageSettingsFor(settings.host.env, bindGuardFrom(settings.host.env)) : null;
   return {
-    backend: engine === 'podman' ? 'podman' : 'docker',
+    backend,
+    describe: () => {
+      const description = emptyDescription(backend);
+      if (packages) description.packageSettings = { npmKeys: packages.npmKeys, pipKeys: packages.pipKeys, passedVariables: packages.passed, dropped: packages.dropped, shown: packages.readOnly, refused: packages.refused };
+      return description;
+    },
     async run(options: RunCommandOptions): Promise<CommandResult> {
       if (!existsSync(options.cwd)) throw new SandboxError('CWD_MISSING', `the working directory ${options.cwd} does not exist`);
       const name = `fixloop-${randomBytes(6).toString('hex')}`;
-      const args = dockerRunArgs(options, { name, image, limits, user });
+      const withPackages: RunCommandOptions = packages
+        ? { ...options, env: { ...packages.env, ...options.env }, mounts: [...packages.readOnly.map((path) => ({ path })), ...(options.mounts ?? [])] }
+        : options;
+      const args = dockerRunArgs(withPackages, { name, image, limits, user });
       // Killing the client does not stop the container: the daemon must be told.
       const kill = () => void spawn(engine, ['kill', name], { stdio: 'ignore' }).on('error', () => undefined);
       return runContained({ file: engine, args, env: { PATH: process.env.PATH ?? '/usr/bin:/bin' }, cwd: options.cwd, onStop: kill }, options);

@@ -50,4 +50,44 @@ export interface Sandbox {
   /** Name of the isolation backend, shown in reports (e.g. `process`). */
   readonly backend: string;
   run(options: RunCommandOptions): Promise<CommandResult>;
+  /**
+   * What the sandbox shows and passes of the operator's machine to these commands (a run's setup and
+   * test commands): the toolchains and the package settings. Absent on sandboxes made without them.
+   */
+  describe?(commands?: string[]): SandboxDescription;
+}
+
+/** One program the commands name, as the server's PATH resolves it, and what was shown for it. */
+export interface ToolchainSummary {
+  /** As commands name it: `python3`. */
+  name: string;
+  /** Where the PATH finds it: `/root/.pyenv/shims/python3`. */
+  executable: string;
+  /** The file that finally runs: `/root/.pyenv/versions/3.11.7/bin/python3.11`. */
+  realPath: string;
+  /** Its real prefix: `/root/.pyenv/versions/3.11.7`, a virtualenv, `/usr`. */
+  prefix: string;
+  kind: 'system' | 'pyenv' | 'virtualenv' | 'nvm' | 'prefix';
+  /** Host folders shown read-only for it: none for the system's own, or where nothing is hidden (`process`). */
+  bound: string[];
+  /** Folders it needs that were not shown, and why (a home folder, credentials, fixloop's own files). */
+  refused: Array<{ path: string; reason: string }>;
+}
+
+export interface SandboxDescription {
+  backend: string;
+  toolchains: ToolchainSummary[];
+  packageSettings: {
+    /** npm keys written to the generated npmrc (`registry`, `cafile`, …; named credentials included). */
+    npmKeys: string[];
+    /** pip keys written to the generated pip.conf. */
+    pipKeys: string[];
+    /** Variables passed from the server's environment (`NODE_EXTRA_CA_CERTS`, `HTTPS_PROXY`, …). */
+    passedVariables: string[];
+    /** Credentials left out (`//host/:_authToken`, `pip:index-url`, `env:HTTPS_PROXY`). */
+    dropped: string[];
+    /** Host files and folders shown read-only for them (the generated folder, CA files). */
+    shown: string[];
+    refused: Array<{ path: string; reason: string }>;
+  };
 }
