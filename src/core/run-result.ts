@@ -114,6 +114,14 @@ export interface RedProof {
   explanation?: string;
 }
 
+/** What of the operator's machine the repository's commands saw: toolchains and package settings. */
+export interface RunEnvironment {
+  /** The toolchains the setup and test commands resolve, with their real prefixes (`bound`: shown read-only). */
+  toolchains: Array<{ name: string; kind: string; prefix: string; bound: boolean }>;
+  /** Package manager settings passed (npm and pip keys, variables), never their values. */
+  packageSettings: string[];
+}
+
 export interface RunEvent {
   at: string;
   kind: string;
@@ -132,6 +140,8 @@ export interface RunResult {
   /** Engine whose attempt produced the final patch, if any. */
   engine: string | null;
   sandbox: string;
+  /** The toolchains and package settings the sandbox gave the repository's commands. */
+  environment?: RunEnvironment;
   attempts: AttemptRecord[];
   patch: string;
   filesChanged: FileChange[];

@@ -5,10 +5,11 @@ import { createEngines, type RunEngines } from '../engines/create-engines.ts';
 import type { GateResult } from '../core/gate-result.ts';
 import type { LocalizationHint } from '../engines/engine.ts';
 import type { RepoConfig } from '../core/repo-config.ts';
-import type { RunResult } from '../core/run-result.ts';
+import type { RunEnvironment, RunResult } from '../core/run-result.ts';
 import { createMemorySpendLedger } from '../core/spend-ledger.ts';
 import { repositoryKey } from '../core/repository-key.ts';
 import { environmentFailure } from '../gate/environment-failure.ts';
+import type { Sandbox } from '../sandbox/sandbox.ts';
 import { failingCount, testCounts, testOutcomes } from '../report/summarize.ts';
 import { createSuiteRunner, setupEnding, type SuiteRunner } from '../verify/suite-runner.ts';
 import { createWorkspace, type CreatedWorkspace } from '../workspace/create-workspace.ts';
@@ -80,6 +81,8 @@ export async function prepareRun(ctx: RunContext, opened: OpenedWorkspace): Prom
   const { request, deps, base } = ctx;
   const { config, workspace } = opened;
   const suite = createSuiteRunner({ sandbox: deps.sandbox, config, signal: ctx.signal, setupNetwork: deps.setupNetwork === true });
+  const environment = runEnvironment(deps.sandbox, [suite.setupCommand ?? '', suite.testCommand]);
+  if (environment) base.environment = environment;
   const kit: RunEngines = deps.createEngines
     ? { engines: await deps.createEngines(config), reviewer: deps.reviewer ?? null, budget: null }
     : await createEngines(config, deps.engineEnvironment ?? { env: process.env, ledger: createMemorySpendLedger() }, { repository: repositoryKey(request.repository.cloneUrl), workspace, sandbox: deps.sandbox });
@@ -116,4 +119,15 @@ function baselineMessage(gate: GateResult): string {
 
 function capitalized(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** What the sandbox shows of the operator's machine to these commands, for the report. */
+function runEnvironment(sandbox: Sandbox, commands: string[]): RunEnvironment | null {
+  const described = sandbox.describe?.(commands.filter(Boolean));
+  if (!described || (described.toolchains.length === 0 && described.packageSettings.npmKeys.length + described.packageSettings.pipKeys.length + described.packageSettings.passedVariables.length === 0)) return null;
+  const { npmKeys, pipKeys, passedVariables } = described.packageSettings;
+  return {
+    toolchains: described.toolchains.map((t) => ({ name: t.name, kind: t.kind, prefix: t.prefix, bound: t.bound.length > 0 })),
+    packageSettings: [...npmKeys.map((k) => `npm ${k}`), ...pipKeys.map((k) => `pip ${k}`), ...passedVariables],
+  };
 }

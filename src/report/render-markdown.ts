@@ -202,8 +202,19 @@ function runSection(result: RunResult): string[] {
     `- Engines: ${result.engines.map((e) => `\`${e}\``).join(' → ')}`,
     `- Cost: $${result.cost.usd.toFixed(2)}, ${result.cost.tokens} tokens`,
     `- Sandbox: ${sandbox}`,
+    ...environmentLines(result),
     `- Artifacts: \`${result.artifactsDir}\``,
     '',
     '</details>',
+  ];
+}
+
+function environmentLines(result: RunResult): string[] {
+  const env = result.environment;
+  if (!env) return [];
+  const toolchains = env.toolchains.map((t) => `\`${t.name}\` (${t.kind}, \`${t.prefix}\`${t.bound ? ', shown read-only' : ''})`);
+  return [
+    ...(toolchains.length ? [`- Toolchains: ${toolchains.join(', ')}`] : []),
+    ...(env.packageSettings.length ? [`- Package settings passed: ${env.packageSettings.map((k) => `\`${k}\``).join(', ')}`] : []),
   ];
 }

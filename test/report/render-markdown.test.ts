@@ -93,6 +93,13 @@ describe('renderMarkdownReport', () => {
     expect(text).toContain('[redacted]');
   });
 
+  it('names the toolchains and package settings the commands were given, never their values', () => {
+    const result = { ...greenResult(), environment: { toolchains: [{ name: 'python3', kind: 'pyenv', prefix: '/root/.pyenv/versions/3.11.7', bound: true }], packageSettings: ['npm registry', 'NODE_EXTRA_CA_CERTS'] } };
+    const md = renderMarkdownReport(result);
+    expect(md).toContain('- Toolchains: `python3` (pyenv, `/root/.pyenv/versions/3.11.7`, shown read-only)');
+    expect(md).toContain('- Package settings passed: `npm registry`, `NODE_EXTRA_CA_CERTS`');
+  });
+
   it('fences a patch that itself contains backticks', () => {
     const result = greenResult();
     result.patch = '--- a/x.md\n+++ b/x.md\n@@ -1 +1 @@\n-```js\n+````js\n';
