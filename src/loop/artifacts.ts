@@ -8,6 +8,8 @@ export interface Artifacts {
   attemptDiffPath(attempt: number): string;
   attemptLogPath(attempt: number): string;
   writeAttempt(attempt: number, diff: string, log: string): Promise<void>;
+  /** A log of its own (e.g. `setup.log`), redacted; returns its path. */
+  writeLog(name: string, text: string): Promise<string>;
   writeReport(markdown: string, json: unknown): Promise<{ reportPath: string; resultPath: string }>;
 }
 
@@ -23,6 +25,11 @@ export async function createArtifacts(dir: string): Promise<Artifacts> {
     async writeAttempt(n, diff, log) {
       await writeFile(attemptDiffPath(n), redactSecrets(diff));
       await writeFile(attemptLogPath(n), redactSecrets(log));
+    },
+    async writeLog(name, text) {
+      const path = join(root, name);
+      await writeFile(path, redactSecrets(text));
+      return path;
     },
     async writeReport(markdown, json) {
       const reportPath = join(root, 'report.md');

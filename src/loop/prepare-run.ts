@@ -91,9 +91,10 @@ export async function prepareRun(ctx: RunContext, opened: OpenedWorkspace): Prom
   if (suite.setupCommand) {
     ctx.progress({ phase: 'setup', message: `setup: ${suite.setupCommand}` });
     const setup = await suite.setup(workspace.root);
+    const logPath = setup ? await ctx.artifacts.writeLog('setup.log', `$ ${suite.setupCommand}\n${setup.output}`) : null;
     if (setup && setup.exitCode !== 0) {
-      const tail = setup.output.split('\n').slice(-20).join('\n');
-      return ctx.finish({ ...base, status: 'error', error: { code: 'SETUP_FAILED', message: `the setup command \`${suite.setupCommand}\` failed (${setupEnding(setup)}):\n${tail}` } });
+      const ending = setup.timedOut ? `timed out after ${config.setup.timeout} s` : setupEnding(setup);
+      return ctx.finish({ ...base, status: 'error', error: { code: 'SETUP_FAILED', message: `the setup command \`${suite.setupCommand}\` failed (${ending}); its whole output is in ${logPath}:\n${causeLines(setup.output)}` } });
     }
   }
   await workspace.markEnvironment();
@@ -130,4 +131,12 @@ function runEnvironment(sandbox: Sandbox, commands: string[]): RunEnvironment | 
     toolchains: described.toolchains.map((t) => ({ name: t.name, kind: t.kind, prefix: t.prefix, bound: t.bound.length > 0 })),
     packageSettings: [...npmKeys.map((k) => `npm ${k}`), ...pipKeys.map((k) => `pip ${k}`), ...passedVariables],
   };
+}
+
+/** The lines of a failed setup that carry the cause (npm's `ERR!`, pip's `ERROR:`), else its last lines. */
+export function causeLines(output: string): string {
+  const lines = output.split('\n');
+  const cause = lines.filter((l) => /npm (ERR!|error)|^ERROR:|^error:|^E: |Error:|ERR_PNPM|^YN0\d+.*error/i.test(l.trim()));
+  const shown = cause.length > 0 ? cause.slice(0, 20) : lines.slice(-20);
+  return shown.join('\n').trim() || '(the command printed nothing)';
 }

@@ -7,6 +7,8 @@ export interface RunProgress {
   /** Failing tests after the phase, when known. */
   failing?: number;
   message: string;
+  /** A reminder that a long phase is still running (shown live, not kept as a run event). */
+  heartbeat?: boolean;
 }
 
 export type ProgressListener = (progress: RunProgress) => void;

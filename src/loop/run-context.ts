@@ -53,12 +53,32 @@ export interface RunContext {
   finish(result: RunResult): Promise<RunResult>;
 }
 
+/** A long phase is reminded of at least this often. */
+const HEARTBEAT_MS = 30_000;
+
+function phaseWords(p: RunProgress): string {
+  if (p.phase === 'attempt' && p.attempt !== undefined) return `in attempt ${p.attempt}/${p.maxAttempts ?? '?'}`;
+  if (p.phase === 'verify') return 'verifying on a pristine checkout';
+  return `in ${p.phase}`;
+}
+
 export function createRunContext(request: FixRequest, deps: RunFixDeps, fields: { base: RunResult; artifacts: Artifacts; scratch: string; events: RunEvent[]; started: number }): RunContext {
   const note = (kind: string, message: string) => fields.events.push({ at: new Date().toISOString(), kind, message });
+  let last: { at: number; progress: RunProgress } | null = null;
   const progress = (p: RunProgress) => {
-    if (p.phase !== 'engine') note(p.phase, p.message);
+    if (p.phase !== 'engine' && !p.heartbeat) note(p.phase, p.message);
+    if (p.phase !== 'engine') last = { at: Date.now(), progress: p };
     deps.onProgress?.(p);
   };
+  // A phase that says nothing for HEARTBEAT_MS (a long setup, a silent engine) is reminded of, so a
+  // person watching knows the run is alive and where it is.
+  const beat = setInterval(() => {
+    if (!last || Date.now() - last.at < HEARTBEAT_MS) return;
+    const { phase, attempt, maxAttempts } = last.progress;
+    const elapsed = Math.round((Date.now() - fields.started) / 1000);
+    progress({ phase, ...(attempt !== undefined ? { attempt } : {}), ...(maxAttempts !== undefined ? { maxAttempts } : {}), heartbeat: true, message: `still ${phaseWords(last.progress)} (${elapsed} s into the run)` });
+  }, HEARTBEAT_MS / 3);
+  beat.unref();
   return {
     request,
     deps,
@@ -70,6 +90,7 @@ export function createRunContext(request: FixRequest, deps: RunFixDeps, fields: 
     note,
     progress,
     async finish(result) {
+      clearInterval(beat);
       result.durationMs = Date.now() - fields.started;
       result.headline = headlineFor(result);
       progress({ phase: 'done', message: result.headline });

@@ -207,6 +207,19 @@ describe('fixloop run', () => {
     expect(existsSync(engineRan)).toBe(false);
   });
 
+  it('keeps a failed setup\'s whole output as setup.log and shows the lines with the cause', async () => {
+    const project = await repo(NODE_PROJECT);
+    const setup = `echo "npm error code E404"; echo "npm error 404 Not Found - GET https://registry.invalid/left-padd"; for i in $(seq 1 40); do echo "progress line $i"; done; exit 1`;
+    const run = await fixloop([project, '--test', 'node --test', '--setup', setup, '--json']);
+    expect(run.code).toBe(3);
+    const result = json(run.stdout);
+    expect(result.error?.code).toBe('SETUP_FAILED');
+    expect(result.error?.message).toContain('npm error 404 Not Found');
+    expect(result.error?.message).toContain('setup.log');
+    expect(result.error?.message).not.toContain('progress line 40');
+    expect(readFileSync(join(run.out, 'setup.log'), 'utf8')).toContain('progress line 40');
+  });
+
   it('never lets a secret of the parent environment reach the test command', async () => {
     const secret = 'ghp_notARealTokenButSecret0123456789abcd';
     const project = await repo(NODE_PROJECT);

@@ -30,6 +30,7 @@ const noArtifacts: Artifacts = {
   attemptDiffPath: (n) => `/nowhere/attempt-${n}.diff`,
   attemptLogPath: (n) => `/nowhere/attempt-${n}.log`,
   writeAttempt: async () => undefined,
+  writeLog: async (name) => `/nowhere/${name}`,
   writeReport: async () => ({ reportPath: '', resultPath: '' }),
 };
 
