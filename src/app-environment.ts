@@ -12,6 +12,7 @@ import { createPgBossQueue } from './jobs/pgboss-queue.ts';
 import type { JobQueue } from './jobs/job-queue.ts';
 import { parseSandboxChoice, selectSandbox } from './sandbox/select-sandbox.ts';
 import { CodedError } from './core/coded-error.ts';
+import { cacheRootFrom } from './workspace/dependency-cache.ts';
 
 export class AppSettingsError extends CodedError<'BAD_SETTING'> {}
 
@@ -73,6 +74,7 @@ export async function appOptionsFromEnvironment(env: NodeJS.ProcessEnv, onJobErr
     // the store, so the budget holds across runs, processes and machines.
     engineEnvironment: { env, ledger: store },
     artifactsRoot,
+    cacheDir: cacheRootFrom(env, dataDir),
     tmpRoot: env.FIXLOOP_TMP_DIR ?? tmpdir(),
     installationToken: installationTokenFor,
     ...(appId !== undefined && Number.isInteger(appId) ? { appId } : {}),

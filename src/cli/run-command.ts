@@ -1,4 +1,5 @@
 // `fixloop run [REPO]`: one verified fix loop on a local path or a git URL.
+import { cacheRootFrom } from '../workspace/dependency-cache.ts';
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { applyOverrides, type ConfigOverrides } from '../config/apply-overrides.ts';
@@ -83,6 +84,7 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
       setupNetwork: options.setupNetwork,
       engineEnvironment: { env: options.engineEnv, ledger: ledger.ledger },
       artifactsRoot: resolve('.fixloop', 'runs'),
+      cacheDir: cacheRootFrom(process.env),
       ...(options.out ? { artifactsDir: resolve(options.out) } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       ...(progress ? { onProgress: progress } : {}),

@@ -18,6 +18,7 @@ export interface RunJobDeps {
   sandbox: Sandbox;
   artifactsRoot: string;
   tmpRoot: string;
+  cacheDir?: string;
   log: Logger;
   status: StatusComment;
   createEngines?: RunFixDeps['createEngines'];
@@ -67,6 +68,7 @@ export async function runJob(data: RunJobData, deps: RunJobDeps, control: JobCon
       signal: control.signal,
       onProgress,
       tmpRoot: deps.tmpRoot,
+      ...(deps.cacheDir ? { cacheDir: deps.cacheDir } : {}),
       setupNetwork: deps.setupNetwork === true,
       ...(deps.createEngines ? { createEngines: deps.createEngines } : {}),
       ...(deps.engineEnvironment ? { engineEnvironment: deps.engineEnvironment } : {}),

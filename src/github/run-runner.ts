@@ -16,6 +16,8 @@ export interface RunRunnerOptions {
   sandbox: Sandbox;
   artifactsRoot: string;
   tmpRoot: string;
+  /** Dependency caches, one folder per repository (FIXLOOP_CACHE_DIR, else the data folder's `cache`). */
+  cacheDir?: string;
   setupNetwork?: boolean;
   createEngines?: RunFixDeps['createEngines'];
   /** LLM settings and the daily spend ledger (the run store). */
@@ -38,7 +40,7 @@ export function createRunRunner(app: Probot, options: RunRunnerOptions): { runne
       const forge = await forgeFor(data);
       const log = app.log.child({ runId: data.runId });
       const status = createStatusComment(forge, data.plan.number, data.runId, (error) => log.warn({ err: String(error) }, 'status comment not updated'), data.statusCommentId);
-      return runJob(data, { forge, status, log, sandbox: options.sandbox, artifactsRoot: options.artifactsRoot, tmpRoot: options.tmpRoot, setupNetwork: options.setupNetwork === true, ...(options.createEngines ? { createEngines: options.createEngines } : {}), ...(options.engineEnvironment ? { engineEnvironment: options.engineEnvironment } : {}) }, control);
+      return runJob(data, { forge, status, log, sandbox: options.sandbox, artifactsRoot: options.artifactsRoot, tmpRoot: options.tmpRoot, ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}), setupNetwork: options.setupNetwork === true, ...(options.createEngines ? { createEngines: options.createEngines } : {}), ...(options.engineEnvironment ? { engineEnvironment: options.engineEnvironment } : {}) }, control);
     },
     /** A run given up after its worker died too often: the person who asked is told. */
     async onAbandoned(job) {

@@ -13,6 +13,7 @@ import type { Sandbox } from '../sandbox/sandbox.ts';
 import { failingCount, testCounts, testOutcomes } from '../report/summarize.ts';
 import { createSuiteRunner, setupEnding, type SuiteRunner } from '../verify/suite-runner.ts';
 import { createWorkspace, type CreatedWorkspace } from '../workspace/create-workspace.ts';
+import { openDependencyCache } from '../workspace/dependency-cache.ts';
 import { createPathPolicy, type PathPolicy } from '../workspace/path-policy.ts';
 import type { Workspace } from '../workspace/workspace.ts';
 import { changedLinesSince } from './changed-lines.ts';
@@ -80,7 +81,8 @@ async function localizationHints(ctx: RunContext, created: CreatedWorkspace): Pr
 export async function prepareRun(ctx: RunContext, opened: OpenedWorkspace): Promise<PreparedRun | RunResult> {
   const { request, deps, base } = ctx;
   const { config, workspace } = opened;
-  const suite = createSuiteRunner({ sandbox: deps.sandbox, config, signal: ctx.signal, setupNetwork: deps.setupNetwork === true });
+  const cache = deps.cacheDir ? await openDependencyCache(deps.cacheDir, repositoryKey(request.repository.cloneUrl)) : null;
+  const suite = createSuiteRunner({ sandbox: deps.sandbox, config, signal: ctx.signal, setupNetwork: deps.setupNetwork === true, cache });
   const environment = runEnvironment(deps.sandbox, [suite.setupCommand ?? '', suite.testCommand]);
   if (environment) base.environment = environment;
   const kit: RunEngines = deps.createEngines

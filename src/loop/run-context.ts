@@ -32,6 +32,8 @@ export interface RunFixDeps {
   createEngines?: (config: RepoConfig) => Promise<Engine[]>;
   /** With `createEngines`: the reviewer to use (tests). */
   reviewer?: Reviewer | null;
+  /** Where dependency caches live (one folder per repository); none when unset. */
+  cacheDir?: string;
   /** The app's environment for LLM engines (models, keys, ceilings) and the daily spend ledger; defaults to process.env and a ledger in memory. */
   engineEnvironment?: EngineEnvironment;
 }

@@ -6,6 +6,7 @@ import type { GateResult } from '../core/gate-result.ts';
 import type { RepoConfig } from '../core/repo-config.ts';
 import { runGate } from '../gate/run-gate.ts';
 import type { CommandResult, Sandbox } from '../sandbox/sandbox.ts';
+import type { DependencyCache } from '../workspace/dependency-cache.ts';
 
 export interface SuiteRunnerOptions {
   sandbox: Sandbox;
@@ -13,6 +14,8 @@ export interface SuiteRunnerOptions {
   signal: AbortSignal;
   /** Setup may reach the network (never the tests): the app's setting, not the repository's. */
   setupNetwork: boolean;
+  /** The repository's dependency cache, when the operator keeps one. */
+  cache?: DependencyCache | null;
 }
 
 export interface SuiteRunner {
@@ -40,7 +43,21 @@ export function createSuiteRunner(options: SuiteRunnerOptions): SuiteRunner {
     setupCommand,
     async setup(cwd) {
       if (!setupCommand) return null;
-      return sandbox.run({ command: setupCommand, cwd, timeoutMs: config.setup.timeout * 1000, env: config.env, signal, network: options.setupNetwork });
+      const cache = options.cache ?? null;
+      const key = cache ? await cache.treeKey(cwd, setupCommand) : null;
+      if (cache && key && (await cache.restoreTree(key, cwd))) return reused(setupCommand, key);
+      const result = await sandbox.run({
+        command: setupCommand,
+        cwd,
+        timeoutMs: config.setup.timeout * 1000,
+        // The package managers' caches are fixloop's, and this repository's only.
+        env: { ...(cache?.env ?? {}), ...config.env },
+        ...(cache ? { mounts: [{ path: cache.root, writable: true }] } : {}),
+        signal,
+        network: options.setupNetwork,
+      });
+      if (cache && key && result.exitCode === 0) await cache.saveTree(key, cwd);
+      return result;
     },
     gate(cwd, timeoutMs) {
       return runGate(sandbox, {
@@ -58,4 +75,10 @@ export function createSuiteRunner(options: SuiteRunnerOptions): SuiteRunner {
 /** How a setup command ended, for messages: `timed out` or `exit N` (or the signal). */
 export function setupEnding(result: CommandResult): string {
   return result.timedOut ? 'timed out' : `exit ${result.exitCode ?? result.signal}`;
+}
+
+/** A setup the saved tree stood in for: what a person reading setup.log should see. */
+function reused(setupCommand: string, key: string): CommandResult {
+  const output = `fixloop: \`${setupCommand}\` not run: node_modules copied from the tree installed for the same package.json and lockfile (${key.slice(0, 12)})\n`;
+  return { exitCode: 0, signal: null, timedOut: false, killed: false, output, truncatedBytes: 0, durationMs: 0 };
 }

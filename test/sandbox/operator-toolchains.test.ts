@@ -4,7 +4,7 @@
 // HTTPS stand-in with its own CA), and pyenv's shims. Each also shows it fails without the settings.
 import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, realpathSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -14,6 +14,10 @@ import { pyenvRootOfShim } from '../../src/sandbox/pyenv.ts';
 import { selectSandbox } from '../../src/sandbox/select-sandbox.ts';
 import { which } from '../../src/sandbox/toolchains.ts';
 import { startNpmRegistryStandIn, type NpmRegistryStandIn } from '../support/npm-registry-stand-in.ts';
+import { makeRepo } from '../support/git-fixture.ts';
+import { repoConfigSchema } from '../../src/core/repo-config.ts';
+import { runFix } from '../../src/loop/run-fix.ts';
+import { newRunId } from '../../src/loop/run-id.ts';
 
 const bwrap = bwrapWorks();
 const python3 = which('python3', process.env.PATH ?? '');
@@ -127,6 +131,42 @@ describe.runIf(bwrap && which('npm', process.env.PATH ?? '') !== null && which('
     expect(settings?.npmKeys).toEqual(expect.arrayContaining(['registry', 'cafile']));
     expect(settings?.dropped).toContain(`//${registry.url.slice('https://'.length)}:_authToken`);
     expect(settings?.shown).toContain(registry.caFile);
+  });
+
+  it('reuses the installed tree: the replay and the next run of the repository skip the install, each in its own cache', async () => {
+    const files: Record<string, string> = {
+      'package.json': await readFile(join(project, 'package.json'), 'utf8'),
+      'package-lock.json': await readFile(join(project, 'package-lock.json'), 'utf8'),
+      'src/value.js': "module.exports = () => 'wrong';\n",
+      'test/value.test.js': "const test = require('node:test');\nconst assert = require('node:assert');\nconst tiny = require('fixloop-tiny');\nconst value = require('../src/value.js');\ntest('value comes from the package', () => assert.strictEqual(value(), tiny));\n",
+    };
+    const repo = await makeRepo(files);
+    const { sandbox } = selectSandbox('bwrap', operatorEnv({ NPM_CONFIG_USERCONFIG: operatorRc }));
+    const cacheDir = join(root, 'dependency-cache');
+    const config = repoConfigSchema.parse({ test: { command: 'node --test' }, setup: { command: 'npm ci --no-audit --no-fund' }, engines: ['script'], script: { command: "printf \"module.exports = () => require('fixloop-tiny');\\n\" > src/value.js" } });
+    const runOnce = async (n: number) => {
+      registry.requests.length = 0;
+      const out = join(root, `reuse-run-${n}`);
+      const result = await runFix(
+        { runId: newRunId(), repository: { cloneUrl: repo, ref: null, sha: null, baseRef: null }, trigger: { kind: 'cli', number: null, deliveryId: null, actor: null }, goal: 'fix', hints: [], config },
+        { sandbox, artifactsRoot: out, artifactsDir: out, tmpRoot: root, setupNetwork: true, cacheDir },
+      );
+      return { result, setupLog: await readFile(join(out, 'setup.log'), 'utf8'), tarballs: registry.requests.filter((q) => q.path.endsWith('.tgz')).length };
+    };
+    const first = await runOnce(1);
+    expect(first.result.status).toBe('tests_green');
+    expect(first.setupLog).not.toContain('not run');
+    // Installed once for the workspace; the replay copied that tree instead of installing again.
+    expect(first.tarballs).toBe(1);
+    const second = await runOnce(2);
+    expect(second.result.status).toBe('tests_green');
+    expect(second.setupLog).toContain('not run: node_modules copied');
+    expect(second.tarballs).toBe(0);
+    // The npm cache the setup wrote is this repository's own folder in fixloop's cache.
+    const repositories = await readdir(join(cacheDir, 'repositories'));
+    expect(repositories).toHaveLength(1);
+    expect(existsSync(join(cacheDir, 'repositories', repositories[0] ?? '', 'npm'))).toBe(true);
+    await rm(repo, { recursive: true, force: true });
   });
 
   it('still has no network for a command that is not given it (tests)', async () => {
