@@ -40,6 +40,13 @@ describe('parseTestOutput', () => {
     expect(throws?.stack).toContain('❯ boom src/m.js:2:32');
   });
 
+  it('reads vitest 4, whose tree shows a failed test without its suites: one test, not two', () => {
+    const { report, byId } = statuses('vitest4-collapsed.txt');
+    expect(report).toMatchObject({ format: 'vitest', passed: 4, failed: 1, total: 5 });
+    expect(byId).toEqual({ 'test/merge.test.ts > merge > merges functions': 'failed' });
+    expect(report.tests[0]?.message).toBe('AssertionError: expected 1 to deeply equal 2');
+  });
+
   it('reads pytest -q (failures and counts) and -v (every test)', () => {
     const quiet = statuses('pytest-q.txt');
     expect(quiet.report).toMatchObject({ format: 'pytest', passed: 2, failed: 3, skipped: 1, total: 6 });

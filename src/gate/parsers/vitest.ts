@@ -58,10 +58,12 @@ function attachFailures(lines: string[], tests: TestCaseResult[]): void {
     let j = i + 1;
     for (; j < lines.length && !SEPARATOR.test(lines[j] ?? '') && !FAIL_HEADER.test(lines[j] ?? ''); j++) block.push(lines[j] ?? '');
     const id = `${header[1]} > ${header[2]}`;
-    let test = tests.find((t) => t.id === id);
-    if (!test) {
+    const name = header[2].split(' > ').at(-1) ?? header[2];
+    // vitest 4's tree shows a failed test under its file without the suites around it: the same test.
+    let test = tests.find((t) => t.id === id) ?? tests.find((t) => t.file === header[1] && t.name === name && t.status === 'failed' && t.message === undefined);
+    if (test) test.id = id;
+    else {
       // The tree was not printed (e.g. a TTY-less summary only): the failure block still names the test.
-      const name = header[2].split(' > ').at(-1) ?? header[2];
       test = { id, name, file: header[1], status: 'failed' };
       tests.push(test);
     }
