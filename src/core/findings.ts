@@ -13,7 +13,9 @@ export type FindingKind =
   | 'pass_to_fail'
   | 'replay_failed'
   | 'write_refused'
-  | 'symlink_escape';
+  | 'symlink_escape'
+  | 'evidence_missing'
+  | 'exit_code_disagrees';
 
 export interface Finding {
   kind: FindingKind;

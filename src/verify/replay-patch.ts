@@ -16,6 +16,7 @@ import { checkConstraints } from './constraints.ts';
 import { findNewDependencies } from './new-dependencies.ts';
 import { setupEnding, type SuiteRunner } from './suite-runner.ts';
 import { checkTestIntegrity } from './test-integrity.ts';
+import { evidenceFindings } from './judge-evidence.ts';
 
 export interface ReplayInput {
   mirror: string;
@@ -71,6 +72,7 @@ export async function replayPatch(input: ReplayInput): Promise<Verification> {
     if (!gate.passed) findings.push({ kind: 'replay_failed', message: `the full suite fails on the pristine checkout with the patch (${gate.reason}${gate.exitCode !== undefined ? ` ${gate.exitCode}` : ''})` });
     for (const id of comparison.passToFail) findings.push({ kind: 'pass_to_fail', message: `\`${id}\` passed before and fails now` });
     findings.push(...checkTestIntegrity(input.baseline, gate.report));
+    findings.push(...evidenceFindings(input.baseline, gate));
     return {
       replayed: true,
       passed: gate.passed && findings.length === 0,
