@@ -3,6 +3,7 @@
 // worker held. Every step of a run is recorded in the audit trail.
 import type pg from 'pg';
 import { jobInfo, storedJob, type JobRow } from '../job-row.ts';
+import { inTransaction } from './open-pool.ts';
 import { ACTIVE_STATES, type AuditTrail, type EnqueueOutcome, type JobStore, type StoredJob } from '../run-store.ts';
 
 export const ACTIVE_SQL = ACTIVE_STATES.map((s) => `'${s}'`).join(', ');
@@ -49,11 +50,16 @@ export function postgresJobs(pool: pg.Pool, audit: AuditTrail): JobStore {
       return answer ? { cancelRequestedBy: answer.cancel_requested_by } : null;
     },
     async finish(runId, owner, state, outcome, artifactsDir = null) {
-      const done = await pool.query(
-        `UPDATE fixloop_jobs SET state = $1, outcome = $2, finished_at = $3, lease_owner = NULL, lease_until = NULL, artifacts_dir = coalesce($4, artifacts_dir) WHERE run_id = $5 AND lease_owner = $6`,
-        [state, outcome, now(), artifactsDir, runId, owner],
-      );
-      if ((done.rowCount ?? 0) === 1 && !runId.startsWith('event-')) await audit.append(runId, state, { owner, outcome });
+      // The end and its audit record in one transaction: a worker killed between them loses neither.
+      await inTransaction(pool, async (client) => {
+        const done = await client.query(
+          `UPDATE fixloop_jobs SET state = $1, outcome = $2, finished_at = $3, lease_owner = NULL, lease_until = NULL, artifacts_dir = coalesce($4, artifacts_dir) WHERE run_id = $5 AND lease_owner = $6`,
+          [state, outcome, now(), artifactsDir, runId, owner],
+        );
+        if ((done.rowCount ?? 0) === 1 && !runId.startsWith('event-')) {
+          await client.query('INSERT INTO fixloop_events (run_id, at, kind, data) VALUES ($1, $2, $3, $4)', [runId, now(), state, JSON.stringify({ owner, outcome })]);
+        }
+      });
     },
     async release(runId, owner) {
       const released = await pool.query(`UPDATE fixloop_jobs SET state = 'queued', lease_owner = NULL, lease_until = NULL, tries = greatest(tries - 1, 0) WHERE run_id = $1 AND lease_owner = $2 AND state = 'running'`, [runId, owner]);

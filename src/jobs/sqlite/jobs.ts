@@ -5,6 +5,7 @@ import type { DatabaseSync as Database, StatementSync } from 'node:sqlite';
 import { jobInfo, storedJob, type JobRow } from '../job-row.ts';
 import { ACTIVE_STATES, type EnqueueOutcome, type JobStore, type StoredJob } from '../run-store.ts';
 import type { AppendNow } from './audit.ts';
+import { inTransaction } from './open-database.ts';
 
 type Statements = ReturnType<typeof prepare>;
 
@@ -68,7 +69,10 @@ export function sqliteJobs(db: Database, appendNow: AppendNow): JobStore {
       return answer ? { cancelRequestedBy: answer.cancel_requested_by } : null;
     },
     async finish(runId, owner, state, outcome, artifactsDir = null) {
-      if (Number(q.finish.run(state, outcome, now(), artifactsDir, runId, owner).changes) === 1 && !runId.startsWith('event-')) appendNow(runId, state, { owner, outcome });
+      // The end and its audit record in one transaction: a worker killed between them loses neither.
+      inTransaction(db, () => {
+        if (Number(q.finish.run(state, outcome, now(), artifactsDir, runId, owner).changes) === 1 && !runId.startsWith('event-')) appendNow(runId, state, { owner, outcome });
+      });
     },
     async release(runId, owner) {
       if (Number(q.release.run(runId, owner).changes) === 1) appendNow(runId, 'released', { owner });
