@@ -15,7 +15,8 @@ export type FindingKind =
   | 'write_refused'
   | 'symlink_escape'
   | 'evidence_missing'
-  | 'exit_code_disagrees';
+  | 'exit_code_disagrees'
+  | 'second_observation_failed';
 
 export interface Finding {
   kind: FindingKind;

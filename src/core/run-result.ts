@@ -81,6 +81,12 @@ export interface AttemptRecord {
   logPath: string;
 }
 
+/** The fixed tests run again on their own, through the runner's selection (`command`: the first such run). */
+export interface SecondObservation {
+  ran: number;
+  command: string | null;
+}
+
 export interface Verification {
   /** The patch was applied to a fresh pristine clone and the full suite ran there. */
   replayed: boolean;
@@ -91,6 +97,8 @@ export interface Verification {
   stillFailing: string[];
   newlySkipped: string[];
   findings: Finding[];
+  /** The second observation of the fixed tests, when the replay's suite passed. */
+  alone?: SecondObservation;
 }
 
 export interface AgentSpend {

@@ -67,6 +67,7 @@ function verificationSection(result: RunResult): string[] {
     list('Pass → fail', v.passToFail),
     list('Still failing', v.stillFailing),
     list('Newly skipped', v.newlySkipped),
+    ...(v.replayed && v.gate?.passed ? [`- Evidence: ${evidenceWords(result)}`] : []),
     v.findings.length === 0 ? '- Constraints and test integrity: all held' : '- Findings:',
     ...findingLines(v.findings),
   ];
@@ -217,4 +218,14 @@ function environmentLines(result: RunResult): string[] {
     ...(toolchains.length ? [`- Toolchains: ${toolchains.join(', ')}`] : []),
     ...(env.packageSettings.length ? [`- Package settings passed: ${env.packageSettings.map((k) => `\`${k}\``).join(', ')}`] : []),
   ];
+}
+
+/** What the verdict rested on: per-test results, or the exit code alone, and the second observation. */
+function evidenceWords(result: RunResult): string {
+  const v = result.verification;
+  const counts = v?.gate?.counts;
+  const perTest = counts?.parsed ? `per-test results of the replay (${counts.total} tests) agreeing with its exit code` : 'the exit code alone (the output could not be read per test)';
+  const alone = v?.alone;
+  const second = !alone ? '' : alone.ran > 0 ? `; each fixed test also passed run on its own (${alone.ran}, e.g. \`${alone.command}\`)` : '; the fixed tests could not be run on their own (the runner or the command does not allow selecting one)';
+  return perTest + second;
 }

@@ -17,6 +17,7 @@ import { findNewDependencies } from './new-dependencies.ts';
 import { setupEnding, type SuiteRunner } from './suite-runner.ts';
 import { checkTestIntegrity } from './test-integrity.ts';
 import { evidenceFindings } from './judge-evidence.ts';
+import { observeAlone } from './second-observation.ts';
 
 export interface ReplayInput {
   mirror: string;
@@ -73,6 +74,9 @@ export async function replayPatch(input: ReplayInput): Promise<Verification> {
     for (const id of comparison.passToFail) findings.push({ kind: 'pass_to_fail', message: `\`${id}\` passed before and fails now` });
     findings.push(...checkTestIntegrity(input.baseline, gate.report));
     findings.push(...evidenceFindings(input.baseline, gate));
+    // Only a suite green so far is worth observing twice.
+    const second = gate.passed && findings.length === 0 ? await observeAlone(input.suite, dir, gate.report, comparison.failToPass, input.log) : null;
+    if (second) findings.push(...second.findings);
     return {
       replayed: true,
       passed: gate.passed && findings.length === 0,
@@ -82,6 +86,7 @@ export async function replayPatch(input: ReplayInput): Promise<Verification> {
       stillFailing: comparison.stillFailing,
       newlySkipped: comparison.newlySkipped,
       findings,
+      ...(second ? { alone: second.observation } : {}),
     };
   } finally {
     await rm(dir, { recursive: true, force: true });

@@ -1,0 +1,43 @@
+// Two observations (DESIGN.md §3.2.4): each test the patch turned from failing to passing is also
+// run on its own, through the runner's own selection, in the replay's checkout; it must pass there
+// too. A suite green only as a whole (a test that passes because another one ran first, a runner
+// that reports what it did not run) is caught here. Where the runner cannot select one test (an
+// unknown runner, a compound command), the report says the second observation was not possible.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Finding } from '../core/findings.ts';
+import type { SecondObservation } from '../core/run-result.ts';
+import type { TestCaseResult, TestReport } from '../core/test-report.ts';
+import { focusedTestCommand } from '../gate/test-filter.ts';
+import type { SuiteRunner } from './suite-runner.ts';
+
+/** At most this many fixed tests are run alone (each is a run of the runner). */
+const MAX_ALONE = 5;
+
+export async function observeAlone(suite: SuiteRunner, cwd: string, final: TestReport, failToPass: string[], log: (line: string) => void): Promise<{ observation: SecondObservation; findings: Finding[] }> {
+  const scripts = await packageScripts(cwd);
+  const fixed = failToPass.slice(0, MAX_ALONE).map((id) => final.tests.find((t) => t.id === id) ?? ({ id, name: id.split(' > ').at(-1) ?? id, status: 'passed' } as TestCaseResult));
+  if (fixed.length === 0) return { observation: { ran: 0, command: null }, findings: [] };
+  const findings: Finding[] = [];
+  let example: string | null = null;
+  for (const test of fixed) {
+    const command = focusedTestCommand(suite.testCommand, [test], scripts);
+    if (!command) return { observation: { ran: 0, command: null }, findings: [] };
+    example ??= command;
+    log(`replay: alone: ${command}`);
+    const gate = await suite.gateWith(cwd, command);
+    const seen = gate.report.tests.find((t) => t.id === test.id || t.name === test.name);
+    if (!gate.passed || (gate.report.parsed && seen?.status !== 'passed')) {
+      findings.push({ kind: 'second_observation_failed', message: `\`${test.id}\` passes in the whole suite but not when run alone (\`${command}\`)` });
+    }
+  }
+  return { observation: { ran: fixed.length, command: example }, findings };
+}
+
+async function packageScripts(cwd: string): Promise<Record<string, string>> {
+  try {
+    return (JSON.parse(await readFile(join(cwd, 'package.json'), 'utf8')) as { scripts?: Record<string, string> }).scripts ?? {};
+  } catch {
+    return {};
+  }
+}
