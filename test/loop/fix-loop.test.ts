@@ -1,8 +1,8 @@
+import { noArtifacts } from './no-artifacts.ts';
 import { describe, expect, it } from 'vitest';
 import { defaultRepoConfig } from '../../src/core/repo-config.ts';
 import type { AttemptContext, Engine, EngineOutcome } from '../../src/engines/engine.ts';
 import type { GateResult } from '../../src/core/gate-result.ts';
-import type { Artifacts } from '../../src/loop/artifacts.ts';
 import { runFixLoop, type FixLoopInput } from '../../src/loop/fix-loop.ts';
 import type { Verification } from '../../src/core/run-result.ts';
 import type { Finding } from '../../src/core/findings.ts';
@@ -25,14 +25,6 @@ function gateFor(ws: MemoryWorkspace): GateResult {
     : { passed: false, reason: 'NON_ZERO_EXIT', exitCode: 1, output: `${failed} failed`, durationMs: 1, report };
 }
 
-const noArtifacts: Artifacts = {
-  dir: '/nowhere',
-  attemptDiffPath: (n) => `/nowhere/attempt-${n}.diff`,
-  attemptLogPath: (n) => `/nowhere/attempt-${n}.log`,
-  writeAttempt: async () => undefined,
-  writeLog: async (name) => `/nowhere/${name}`,
-  writeReport: async () => ({ reportPath: '', resultPath: '' }),
-};
 
 const okVerification: Verification = { replayed: true, passed: true, gate: null, failToPass: [], passToFail: [], stillFailing: [], newlySkipped: [], findings: [] };
 

@@ -1,22 +1,15 @@
 // A long, silent phase is reminded of at least every 30 s (and the reminders are not run events);
 // the end of the run stops them.
+import { noArtifacts } from './no-artifacts.ts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RunResult } from '../../src/core/run-result.ts';
-import type { Artifacts } from '../../src/loop/artifacts.ts';
 import type { RunProgress } from '../../src/loop/progress.ts';
 import { createRunContext } from '../../src/loop/run-context.ts';
 import { causeLines } from '../../src/loop/prepare-run.ts';
 
 afterEach(() => vi.useRealTimers());
 
-const artifacts: Artifacts = {
-  dir: '/nowhere',
-  attemptDiffPath: (n) => `/nowhere/attempt-${n}.diff`,
-  attemptLogPath: (n) => `/nowhere/attempt-${n}.log`,
-  writeAttempt: async () => undefined,
-  writeLog: async (name) => `/nowhere/${name}`,
-  writeReport: async () => ({ reportPath: '', resultPath: '' }),
-};
+const artifacts = noArtifacts;
 
 describe('the run context', () => {
   it('prints a heartbeat with the phase and elapsed time while a phase is silent, and stops at the end', async () => {
