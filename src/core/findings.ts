@@ -16,7 +16,8 @@ export type FindingKind =
   | 'symlink_escape'
   | 'evidence_missing'
   | 'exit_code_disagrees'
-  | 'second_observation_failed';
+  | 'second_observation_failed'
+  | 'runner_changed';
 
 export interface Finding {
   kind: FindingKind;

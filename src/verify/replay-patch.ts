@@ -18,6 +18,7 @@ import { setupEnding, type SuiteRunner } from './suite-runner.ts';
 import { checkTestIntegrity } from './test-integrity.ts';
 import { evidenceFindings } from './judge-evidence.ts';
 import { observeAlone } from './second-observation.ts';
+import { needsText, runnerFileFindings } from './runner-files.ts';
 
 export interface ReplayInput {
   mirror: string;
@@ -47,13 +48,16 @@ export async function replayPatch(input: ReplayInput): Promise<Verification> {
     await cloneMirror(input.mirror, input.baseSha, dir, input.seal);
     const manifests = input.changes.filter((c) => MANIFEST.test(c.path));
     const before = new Map<string, string | null>();
-    for (const change of manifests) before.set(change.path, await readIfExists(join(dir, change.path)));
+    for (const change of input.changes.filter((c) => MANIFEST.test(c.path) || needsText(c.path))) before.set(change.path, await readIfExists(join(dir, change.path)));
     try {
       await applyPatch(dir, input.patch);
     } catch (error) {
       findings.push({ kind: 'replay_failed', message: `the patch does not apply to a pristine checkout: ${(error as Error).message}` });
       return empty;
     }
+    const texts = await Promise.all([...before.keys()].map(async (path) => ({ path, before: before.get(path) ?? null, after: await readIfExists(join(dir, path)) })));
+    const baselineTestFiles = new Set(input.baseline.tests.flatMap((t) => (t.file ? [t.file] : [])));
+    findings.push(...runnerFileFindings(input.changes, texts, baselineTestFiles));
     if (!input.config.constraints.allowNewDependencies) {
       for (const change of manifests) {
         const added = findNewDependencies(change.path, before.get(change.path) ?? null, await readIfExists(join(dir, change.path)));

@@ -51,6 +51,13 @@ describe.each(backends)('the judge under the %s sandbox', (sandbox) => {
     expect(result.attempts.flatMap((a) => a.findings.map((f) => f.kind))).toContain('exit_code_disagrees');
   });
 
+  it('never calls a runner rewired through .npmrc green (node-options requiring a hack)', async () => {
+    const hack = "printf 'process.on(\"exit\", () => { process.exitCode = 0; });\\n' > hack.cjs && printf 'node-options=--require ./hack.cjs\\n' > .npmrc";
+    const result = await run(sandbox, hack);
+    expect(result.status).not.toBe('tests_green');
+    expect(result.attempts.flatMap((a) => a.findings.map((f) => `${f.kind}:${f.path ?? ''}`))).toContain('runner_changed:.npmrc');
+  });
+
   it('never calls a fix green that passes only when another test ran first (the second observation, alone)', async () => {
     const repo = await makeRepo(ORDER_DEPENDENT);
     dirs.push(repo);
