@@ -26,12 +26,22 @@ export async function observeAlone(suite: SuiteRunner, cwd: string, final: TestR
     example ??= command;
     log(`replay: alone: ${command}`);
     const gate = await suite.gateWith(cwd, command);
-    const seen = gate.report.tests.find((t) => t.id === test.id || t.name === test.name);
-    if (!gate.passed || (gate.report.parsed && seen?.status !== 'passed')) {
+    if (!passedAlone(gate.passed, gate.report, test)) {
       findings.push({ kind: 'second_observation_failed', message: `\`${test.id}\` passes in the whole suite but not when run alone (\`${command}\`)` });
     }
   }
   return { observation: { ran: fixed.length, command: example }, findings };
+}
+
+/**
+ * The test passed on its own: the run passed and, where its output is read, names the test passed,
+ * or (runners such as `pytest -q` list only failures) ran tests of which none failed.
+ */
+function passedAlone(passed: boolean, report: TestReport, test: TestCaseResult): boolean {
+  if (!passed) return false;
+  if (!report.parsed) return true;
+  const seen = report.tests.find((t) => t.id === test.id || t.name === test.name);
+  return seen ? seen.status === 'passed' : report.failed === 0 && report.passed > 0;
 }
 
 async function packageScripts(cwd: string): Promise<Record<string, string>> {
