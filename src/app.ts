@@ -3,9 +3,13 @@
 // (src/github/), and the run lane's workers run the loop; nothing here waits for a run.
 import type { Probot } from 'probot';
 import { createRunRunner, type RunRunnerOptions } from './github/run-runner.ts';
-import { webhookHandlers } from './github/webhook-handlers.ts';
 import { registerIntake, storedEventRunner } from './github/webhook-intake.ts';
+import { onGitHub } from './github/webhook-trigger.ts';
 import type { JobQueue } from './jobs/job-queue.ts';
+import { commentTrigger } from './triggers/on-comment.ts';
+import { checkSuiteTrigger, workflowRunTrigger } from './triggers/on-failing-check.ts';
+import { labelTrigger } from './triggers/on-label.ts';
+import { reviewTrigger } from './triggers/on-review.ts';
 
 export interface AppOptions extends RunRunnerOptions {
   /** Fix runs (long). */
@@ -18,13 +22,21 @@ export interface AppOptions extends RunRunnerOptions {
   appId?: number;
 }
 
+/** The events fixloop answers, one line each: a new trigger is a file in src/triggers/ and a line here. */
+const TRIGGERS = [
+  onGitHub(labelTrigger),
+  onGitHub(commentTrigger),
+  onGitHub(reviewTrigger),
+  onGitHub(checkSuiteTrigger),
+  onGitHub(workflowRunTrigger),
+];
+
 export function createApp(options: AppOptions) {
   return (app: Probot): void => {
-    registerIntake(app, options.inbox, options.appId);
+    registerIntake(app, TRIGGERS, options.inbox, options.appId);
     if (options.runWorkers === false) return;
     const { runner, onAbandoned } = createRunRunner(app, options);
     options.queue.start(runner, onAbandoned).catch((error: unknown) => app.log.error({ err: String(error) }, 'the job queue did not start'));
-    const handlers = webhookHandlers(app, options);
-    options.inbox.start(storedEventRunner(app, handlers)).catch((error: unknown) => app.log.error({ err: String(error) }, 'the webhook inbox did not start'));
+    options.inbox.start(storedEventRunner(app, TRIGGERS, options)).catch((error: unknown) => app.log.error({ err: String(error) }, 'the webhook inbox did not start'));
   };
 }

@@ -8,7 +8,16 @@ import type { IssueFields, RepositoryFields } from './github-events.ts';
 import { planForIssue, planForPullRequest } from './github-events.ts';
 import { mayAsk } from './may-ask.ts';
 import { helpText, parseSlashCommand, type SlashCommand } from './slash-command.ts';
+import type { Trigger } from './trigger.ts';
 import type { TriggerDeps } from './trigger-deps.ts';
+
+/** The fields of `issue_comment.created` read here. */
+export interface CommentPayload {
+  repository: RepositoryFields;
+  issue: IssueFields;
+  comment: { id: number; body: string; user: { type?: string } | null };
+  sender: { login: string; type?: string };
+}
 
 export interface CommentEvent {
   deliveryId: string;
@@ -19,6 +28,15 @@ export interface CommentEvent {
 }
 
 const DEFAULT_COMMAND = '/fix';
+
+export const commentTrigger: Trigger<'issue_comment.created', CommentPayload> = {
+  event: 'issue_comment.created',
+  // Most comments are not for fixloop: only those that start with a slash can be a command. The body's
+  // type is checked anyway: a payload without one must not fail the intake.
+  concerns: ({ comment }) => comment.user?.type !== 'Bot' && typeof comment.body === 'string' && comment.body.trimStart().startsWith('/'),
+  handle: ({ id, payload }, deps) =>
+    onComment({ deliveryId: id, repository: payload.repository, issue: payload.issue, comment: { id: payload.comment.id, body: payload.comment.body }, sender: payload.sender.login }, deps),
+};
 
 export async function onComment(event: CommentEvent, deps: TriggerDeps): Promise<void> {
   const number = event.issue.number;
