@@ -1,12 +1,14 @@
-// Workers over a RunStore: claim with a lease, heartbeat while running (which is also how a cancel
-// asked in another process arrives), finish, and recover what a crashed process left behind.
+// Workers over a run store's deliveries and jobs: claim with a lease, heartbeat while running (which
+// is also how a cancel asked in another process arrives), finish, and recover what a crashed process
+// left behind.
 import { Shutdown, type JobQueue, type JobRunner } from './job-queue.ts';
 import { leaseOwner, runLeased } from './run-leased.ts';
 import { storeQueries } from './store-queries.ts';
-import type { AnyStoredJob, Lane, RunStore } from './run-store.ts';
+import type { AnyStoredJob, DeliveryStore, JobStore, Lane } from './run-store.ts';
 
 export interface DurableQueueOptions {
-  store: RunStore;
+  /** The deliveries (the event lane's intake) and the jobs with their leases. */
+  store: DeliveryStore & JobStore;
   concurrency: number;
   /** How long a claim holds without a heartbeat; a dead worker's jobs are taken again after it. */
   leaseMs?: number;

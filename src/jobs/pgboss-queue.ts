@@ -3,8 +3,8 @@
 // heartbeats); the store stays the record of each run (state, progress, cancel, outcome, trail).
 import type { PgBoss } from 'pg-boss';
 import { Shutdown, type JobQueue, type JobRunner } from './job-queue.ts';
-import type { DispatchedRunStore } from './postgres-store.ts';
-import type { AnyStoredJob } from './run-store.ts';
+import type { RunDispatchStore } from './postgres/dispatch.ts';
+import type { AnyStoredJob, JobStore } from './run-store.ts';
 import { leaseOwner, runLeased } from './run-leased.ts';
 import { storeQueries } from './store-queries.ts';
 
@@ -12,7 +12,8 @@ export const RUNS_QUEUE = 'fixloop-runs';
 export const ABANDONED_QUEUE = 'fixloop-runs-abandoned';
 
 export interface PgBossQueueOptions {
-  store: DispatchedRunStore;
+  /** The jobs with their leases, and run dispatch (the PostgreSQL store). */
+  store: JobStore & RunDispatchStore;
   /** Started by the caller; stopped by `shutdown`. */
   boss: PgBoss;
   concurrency: number;

@@ -4,10 +4,11 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Cancelled, Shutdown, type JobRunner } from './job-queue.ts';
-import type { AnyStoredJob, RunStore } from './run-store.ts';
+import type { AnyStoredJob, JobStore } from './run-store.ts';
 
 export interface LeasedRun {
-  store: RunStore;
+  /** Only its jobs and leases: heartbeat, finish, release. */
+  store: JobStore;
   job: AnyStoredJob;
   owner: string;
   leaseMs: number;

@@ -1,9 +1,9 @@
 // What every queue engine answers from the run store alike: status, counts, the last run, and a
 // cancel that also stops the job at once when it runs in this process.
 import { Cancelled, type JobQueue } from './job-queue.ts';
-import type { RunStore } from './run-store.ts';
+import type { JobStore } from './run-store.ts';
 
-export function storeQueries(store: RunStore, running: Map<string, AbortController>): Pick<JobQueue, 'status' | 'countRuns' | 'lastRun' | 'cancel'> {
+export function storeQueries(store: JobStore, running: Map<string, AbortController>): Pick<JobQueue, 'status' | 'countRuns' | 'lastRun' | 'cancel'> {
   return {
     status: (key) => store.active(key),
     countRuns: (key, trigger) => store.countRuns(key, trigger),

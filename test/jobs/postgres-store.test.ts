@@ -4,7 +4,9 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openPostgresStore, PostgresStoreError } from '../../src/jobs/postgres-store.ts';
+import { POSTGRES_MIGRATIONS } from '../../src/jobs/postgres/migrations.ts';
 import type { RunStore } from '../../src/jobs/run-store.ts';
+import { jobData } from '../support/job-data.ts';
 import { describeRunStore } from './run-store-conformance.ts';
 
 const url = process.env.FIXLOOP_TEST_DATABASE_URL;
@@ -63,6 +65,23 @@ describe.runIf(url)('PostgreSQL', () => {
     await expect(admin.query(`UPDATE ${schema}.fixloop_events SET kind = 'forged'`)).rejects.toThrow(/append-only/);
     await expect(admin.query(`DELETE FROM ${schema}.fixloop_events`)).rejects.toThrow(/append-only/);
     await admin.end();
+  });
+
+  it('moves runs stored before the trigger column into it, so the loop guard still counts them', async () => {
+    // A store as fixloop wrote it at schema 2: the trigger kind only inside the job's data.
+    const schema = `t_${randomBytes(6).toString('hex')}`;
+    schemas.push(schema);
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`CREATE SCHEMA ${schema}; SET search_path = ${schema}`);
+    for (const migration of POSTGRES_MIGRATIONS.slice(0, 2)) await admin.query(migration);
+    await admin.query('CREATE TABLE fixloop_schema (version INTEGER NOT NULL); INSERT INTO fixloop_schema (version) VALUES (2)');
+    const data = { ...jobData('run-old'), plan: { ...jobData('run-old').plan, kind: 'check' } };
+    await admin.query(`INSERT INTO fixloop_jobs (run_id, key, state, data, enqueued_at) VALUES ('run-old', 'acme/shop#1', 'done', $1, 1)`, [JSON.stringify(data)]);
+    await admin.end();
+    const store = await connect(schema);
+    expect(await store.countRuns('acme/shop#1', 'check')).toBe(1);
+    expect(await store.countRuns('acme/shop#1', 'label')).toBe(0);
   });
 
   it('names DATABASE_URL, without its password, when the server cannot be used', async () => {
