@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { Sandbox } from '../sandbox/sandbox.ts';
 import type { CloneAuth } from '../core/clone-auth.ts';
 import { replayPatch } from '../verify/replay-patch.ts';
-import { createSuiteRunner, setupEnding } from '../verify/suite-runner.ts';
+import { createSuiteRunner, runSuite, setupEnding } from '../verify/suite-runner.ts';
 import { createWorkspace } from '../workspace/create-workspace.ts';
 import { createPathPolicy } from '../workspace/path-policy.ts';
 import { openStoredRun, verifiedPatchOf } from './stored-run.ts';
@@ -34,9 +34,9 @@ export async function replayRun(options: ReplayOptions): Promise<boolean> {
     const created = await createWorkspace({ source: plan.cloneUrl, ref: plan.ref, sha: run.result.repository.sha, tmpRoot: scratch, policy, ...(options.auth ? { auth: options.auth } : {}) });
     const ws = created.workspace;
     const suite = createSuiteRunner({ sandbox: options.sandbox, config, signal, setupNetwork: options.setupNetwork });
-    const setup = await suite.setup(ws.root);
-    if (setup && setup.exitCode !== 0) throw new Error(`the setup command failed on the fresh clone (${setupEnding(setup)})`);
-    const baseline = await suite.gate(ws.root);
+    const ran = await runSuite(suite, ws.root);
+    if (!ran.gate) throw new Error(`the setup command failed on the fresh clone (${setupEnding(ran.setup)})`);
+    const baseline = ran.gate;
     const verification = await replayPatch({
       mirror: created.mirror,
       seal: created.seal,

@@ -1,6 +1,7 @@
 // One attempt, the same in both phases (the red phase that writes a failing test first, and the fix
 // loop): the engine's context, the engine's call with its failure contained, the cost added up, the
-// attempt's record and its artifacts. The phases keep only their own policy.
+// changes and their constraints, the gate, the attempt's record and its artifacts. The phases keep
+// only their own policy (where an attempt starts, what its gate means, when to stop).
 import type { Cost } from '../core/cost.ts';
 import type { Finding } from '../core/findings.ts';
 import type { FileChange } from '../core/file-change.ts';
@@ -11,7 +12,7 @@ import type { AttemptMode, Engine, EngineOutcome, LocalizationHint, PreviousAtte
 import { EngineError } from '../engines/engine-error.ts';
 import { gateSummary } from '../report/summarize.ts';
 import type { Sandbox } from '../sandbox/sandbox.ts';
-import type { Workspace } from '../workspace/workspace.ts';
+import type { Snapshot, Workspace } from '../workspace/workspace.ts';
 import type { Artifacts } from './artifacts.ts';
 import { AttemptLog } from './attempt-log.ts';
 import type { ProgressListener } from './progress.ts';
@@ -49,11 +50,49 @@ export function attemptLog(shared: AttemptShared, n: number): AttemptLog {
   return new AttemptLog((line) => shared.onProgress({ phase: 'engine', attempt: n, maxAttempts: shared.config.loop.maxAttempts, message: line }));
 }
 
+/** What a phase decides about its attempts' edits. */
+export interface AttemptChecks {
+  /** Findings on the engine's changes under the phase's policy; any finding rejects the attempt before the gate. */
+  check(changes: FileChange[]): Promise<Finding[]>;
+  /** Runs the authoritative gate in the workspace. */
+  runGate(log: AttemptLog): Promise<GateResult>;
+  /** Whether an attempt that changed nothing still meets the gate. */
+  gateUnchanged: boolean;
+  /** The phase's running total, to which the engine's cost is added. */
+  cost: Cost;
+}
+
+/** An attempt's edits as the gate judged them; the phase decides what they mean. */
+export interface EditedAttempt {
+  /** The workspace before the engine's edits, to revert them. */
+  before: Snapshot;
+  outcome: EngineOutcome;
+  /** The engine's changes, as checked (before the gate ran). */
+  changes: FileChange[];
+  findings: Finding[];
+  /** Null when the changes were rejected, or when nothing changed and the phase does not gate that. */
+  gate: GateResult | null;
+  /** The diff after the gate. */
+  patch: string;
+}
+
+/** The engine's edits, checked, then gated when the checks found nothing. */
+export async function runAttempt(shared: AttemptShared, start: AttemptStart, checks: AttemptChecks, log: AttemptLog): Promise<EditedAttempt> {
+  const { workspace } = start;
+  const before = await workspace.snapshot();
+  const outcome = await proposeEdits(shared, start, log);
+  addCost(checks.cost, outcome.cost);
+  const changes = await workspace.changes();
+  const findings = await checks.check(changes);
+  const gate = findings.length === 0 && (changes.length > 0 || checks.gateUnchanged) ? await checks.runGate(log) : null;
+  return { before, outcome, changes, findings, gate, patch: await workspace.diff() };
+}
+
 /**
  * The engine's edits. An engine that fails is an attempt that gave up (the cascade moves on); a
  * misconfigured engine stops the run, since no later attempt would do better.
  */
-export async function proposeEdits(shared: AttemptShared, start: AttemptStart, log: AttemptLog): Promise<EngineOutcome> {
+async function proposeEdits(shared: AttemptShared, start: AttemptStart, log: AttemptLog): Promise<EngineOutcome> {
   try {
     return await start.engine.attempt({
       attempt: start.n,

@@ -8,7 +8,7 @@ import type { AttemptRecord, ReviewRecord, Verification } from '../core/run-resu
 import type { Engine, EngineOutcome } from '../engines/engine.ts';
 import { failingCount, testOutcomes } from '../report/summarize.ts';
 import type { AttemptLog } from './attempt-log.ts';
-import { addCost, attemptLog, proposeEdits, recordAttempt, type AttemptStart } from './attempt-runner.ts';
+import { addCost, attemptLog, recordAttempt, runAttempt, type AttemptStart } from './attempt-runner.ts';
 import { failureFingerprint } from './fingerprint.ts';
 import type { FixLoopInput, LoopState } from './loop-state.ts';
 import { reviewAttempt } from './review-attempt.ts';
@@ -31,25 +31,20 @@ export async function runFixAttempt(input: FixLoopInput, state: LoopState, n: nu
   const started = Date.now();
   const log = attemptLog(input, n);
   const startedFrom = await startingPoint(input, state, n, log);
-  const startSnapshot = await workspace.snapshot();
   input.onProgress({ phase: 'attempt', attempt: n, maxAttempts, failing: failingCount(state.currentGate), message: `attempt ${n}/${maxAttempts} (${engine.name}): ${failingCount(state.currentGate)} failing` });
   log.add(`attempt ${n}/${maxAttempts} with engine ${engine.name}, starting from ${startedFrom}`);
 
   const start: AttemptStart = { n, engine, mode: 'fix', workspace, baseline: input.baseline, lastGate: state.currentGate, previous: state.previous, remainingTasks: state.remainingTasks };
-  const outcome = await proposeEdits(input, start, log);
-  addCost(state.cost, outcome.cost);
-
-  let findings = await input.checkChanges();
-  let gate: GateResult | null = null;
+  const edited = await runAttempt(input, start, { check: input.checkChanges, runGate: input.runGate, gateUnchanged: true, cost: state.cost }, log);
+  const { outcome, gate, patch } = edited;
+  let findings = edited.findings;
+  if (gate) state.currentGate = gate;
+  // The record shows what the attempt leaves, files the tests wrote included, as its patch does.
+  const changes = gate ? await workspace.changes() : edited.changes;
   if (findings.length > 0) {
     log.add(`Rejected: ${findings.map((f) => f.message).join('; ')}. The attempt's changes were reverted.`);
-  } else {
-    gate = await input.runGate(log);
-    state.currentGate = gate;
+    await workspace.restore(edited.before);
   }
-  const patch = await workspace.diff();
-  const changes = await workspace.changes();
-  if (findings.length > 0) await workspace.restore(startSnapshot);
 
   let verification: Verification | null = null;
   if (gate?.passed) {

@@ -1,6 +1,7 @@
 // What the fix loop is given, and what it knows between attempts: shared by the loop's policy
 // (fix-loop.ts) and its attempts (fix-attempt.ts).
 import type { Cost } from '../core/cost.ts';
+import type { FileChange } from '../core/file-change.ts';
 import type { Finding } from '../core/findings.ts';
 import type { GateResult } from '../core/gate-result.ts';
 import type { Reviewer } from '../core/reviewer.ts';
@@ -15,8 +16,8 @@ export interface FixLoopInput extends AttemptShared {
   workspace: Workspace;
   engines: Engine[];
   baseline: GateResult;
-  /** Constraint findings for the workspace's current changes; any finding rejects the attempt. */
-  checkChanges: () => Promise<Finding[]>;
+  /** Constraint findings for the attempt's changes; any finding rejects the attempt. */
+  checkChanges: (changes: FileChange[]) => Promise<Finding[]>;
   /** Runs the authoritative gate in the workspace. */
   runGate: (log: AttemptLog) => Promise<GateResult>;
   /** Replays the patch on a pristine checkout and checks it. */

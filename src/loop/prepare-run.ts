@@ -9,9 +9,9 @@ import type { RunEnvironment, RunResult } from '../core/run-result.ts';
 import { createMemorySpendLedger } from '../core/spend-ledger.ts';
 import { repositoryKey } from '../core/repository-key.ts';
 import { environmentFailure } from '../gate/environment-failure.ts';
-import type { Sandbox } from '../sandbox/sandbox.ts';
+import type { CommandResult, Sandbox } from '../sandbox/sandbox.ts';
 import { failingCount, testCounts, testOutcomes } from '../report/summarize.ts';
-import { createSuiteRunner, setupEnding, type SuiteRunner } from '../verify/suite-runner.ts';
+import { createSuiteRunner, runSuite, setupEnding, type SuiteRunner } from '../verify/suite-runner.ts';
 import { createWorkspace, type CreatedWorkspace } from '../workspace/create-workspace.ts';
 import { openDependencyCache } from '../workspace/dependency-cache.ts';
 import { createPathPolicy, type PathPolicy } from '../workspace/path-policy.ts';
@@ -90,19 +90,21 @@ export async function prepareRun(ctx: RunContext, opened: OpenedWorkspace): Prom
     : await createEngines(config, deps.engineEnvironment ?? { env: process.env, ledger: createMemorySpendLedger() }, { repository: repositoryKey(request.repository.cloneUrl), workspace, sandbox: deps.sandbox });
   const deadline = ctx.started + config.loop.timeBudget * 1000;
 
-  if (suite.setupCommand) {
-    ctx.progress({ phase: 'setup', message: `setup: ${suite.setupCommand}` });
-    const setup = await suite.setup(workspace.root);
-    const logPath = setup ? await ctx.artifacts.writeLog('setup.log', `$ ${suite.setupCommand}\n${setup.output}`) : null;
-    if (setup && setup.exitCode !== 0) {
-      const ending = setup.timedOut ? `timed out after ${config.setup.timeout} s` : setupEnding(setup);
-      return ctx.finish({ ...base, status: 'error', error: { code: 'SETUP_FAILED', message: `the setup command \`${suite.setupCommand}\` failed (${ending}); its whole output is in ${logPath}:\n${causeLines(setup.output)}` } });
-    }
+  const writeSetupLog = (setup: CommandResult) => ctx.artifacts.writeLog('setup.log', `$ ${suite.setupCommand}\n${setup.output}`);
+  const ran = await runSuite(suite, workspace.root, {
+    announce: (step, command) => ctx.progress(step === 'setup' ? { phase: 'setup', message: `setup: ${command}` } : { phase: 'baseline', message: `baseline: ${command}` }),
+    beforeTests: async (setup) => {
+      if (setup) await writeSetupLog(setup);
+      await workspace.markEnvironment();
+      return Math.max(1000, deadline - Date.now());
+    },
+  });
+  if (!ran.gate) {
+    const logPath = await writeSetupLog(ran.setup);
+    const ending = ran.setup.timedOut ? `timed out after ${config.setup.timeout} s` : setupEnding(ran.setup);
+    return ctx.finish({ ...base, status: 'error', error: { code: 'SETUP_FAILED', message: `the setup command \`${suite.setupCommand}\` failed (${ending}); its whole output is in ${logPath}:\n${causeLines(ran.setup.output)}` } });
   }
-  await workspace.markEnvironment();
-
-  ctx.progress({ phase: 'baseline', message: `baseline: ${suite.testCommand}` });
-  const baseline = await suite.gate(workspace.root, Math.max(1000, deadline - Date.now()));
+  const baseline = ran.gate;
   await workspace.markEnvironment();
   await ctx.artifacts.writeAttempt(0, '', `==== baseline: ${suite.testCommand} ====\n${baseline.output}`);
   base.baseline = testCounts(baseline.report);

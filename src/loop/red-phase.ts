@@ -10,14 +10,17 @@ import type { AttemptRecord, TestOutcome } from '../core/run-result.ts';
 import type { Engine, PreviousAttempt } from '../engines/engine.ts';
 import { testOutcomes } from '../report/summarize.ts';
 import { checkConstraints } from '../verify/constraints.ts';
-import { createPathPolicy } from '../workspace/path-policy.ts';
+import { createPathPolicy, type PathPolicy } from '../workspace/path-policy.ts';
 import type { Snapshot, Workspace } from '../workspace/workspace.ts';
 import type { AttemptLog } from './attempt-log.ts';
-import { addCost, attemptLog, proposeEdits, recordAttempt, type AttemptShared, type AttemptStart } from './attempt-runner.ts';
+import { attemptLog, recordAttempt, runAttempt, type AttemptChecks, type AttemptShared, type AttemptStart, type EditedAttempt } from './attempt-runner.ts';
 
 /** What the red phase needs: the run's shared inputs, the engines that can write tests, and its bound. */
 export interface RedPhaseInput extends AttemptShared {
+  /** The workspace under the red phase's policy, so its engines can change only tests. */
   workspace: Workspace;
+  /** The red phase's policy (redPhasePolicy), which its changes must also meet. */
+  policy: PathPolicy;
   /** Engines that can write tests, in cascade order. */
   engines: Engine[];
   baseline: GateResult;
@@ -47,14 +50,17 @@ export function testGlobs(config: RepoConfig): string[] {
   return config.paths.protected.filter((g) => !g.startsWith('.github'));
 }
 
+/** Only test files may change in the red phase, and never the workflows. */
+export function redPhasePolicy(config: RepoConfig): PathPolicy {
+  return createPathPolicy({ allowed: testGlobs(config), protected: ['.github/**'] });
+}
+
 export async function runRedPhase(input: RedPhaseInput): Promise<RedPhaseOutcome> {
-  const { config, baseline } = input;
-  const testPolicy = createPathPolicy({ allowed: testGlobs(config), protected: ['.github/**'] });
-  // The engines write through a view of the workspace that lets them change only tests.
-  const workspace = input.workspace.withPolicy(testPolicy);
+  const { config, baseline, workspace } = input;
   const attempts: AttemptRecord[] = [];
   const previous: PreviousAttempt[] = [];
   const cost: Cost = { usd: 0, tokens: 0 };
+  const checks: AttemptChecks = { check: async (changes) => checkConstraints(changes, input.policy, config.constraints), runGate: input.runGate, gateUnchanged: false, cost };
   let explanation = 'no engine could write tests';
   let engineIndex = 0;
   for (let n = 1; n <= input.maxAttempts; n++) {
@@ -63,35 +69,33 @@ export async function runRedPhase(input: RedPhaseInput): Promise<RedPhaseOutcome
     const started = Date.now();
     const log = attemptLog(input, n);
     input.onProgress({ phase: 'write-test', attempt: n, maxAttempts: config.loop.maxAttempts, message: `attempt ${n} (${engine.name}): writing a test that shows the bug` });
-    const startSnapshot = await workspace.snapshot();
     const start: AttemptStart = { n, engine, mode: 'write-test', workspace, baseline, lastGate: baseline, previous, remainingTasks: [] };
-    const outcome = await proposeEdits(input, start, log);
-    addCost(cost, outcome.cost);
-
-    const changes = await workspace.changes();
-    const findings = checkConstraints(changes, testPolicy, config.constraints);
-    let gate: GateResult | null = null;
-    let verdict: string;
-    if (findings.length > 0) verdict = `rejected: ${findings[0]?.message ?? 'constraint'}`;
-    else if (changes.length === 0) verdict = 'no test was written';
-    else {
-      gate = await input.runGate(log);
-      verdict = await judgeRed(baseline, gate, changes, workspace);
-    }
+    const edited = await runAttempt(input, start, checks, log);
+    const { outcome, changes, findings, gate } = edited;
+    const verdict = await redVerdict(baseline, edited, workspace);
     const proven = verdict === 'proven' && gate !== null;
     if (!proven) log.add(`red phase: ${verdict}`);
     const failedBefore = gate ? testOutcomes(gate.report, 'failed') : [];
-    attempts.push(await recordAttempt(input, start, { startedFrom: 'baseline', outcome, changes, findings, gate, fingerprint: null, failingTests: failedBefore, started }, await workspace.diff(), log));
+    attempts.push(await recordAttempt(input, start, { startedFrom: 'baseline', outcome, changes, findings, gate, fingerprint: null, failingTests: failedBefore, started }, edited.patch, log));
     if (proven && gate) {
       log.add(`red phase: ${failedBefore.length} new test(s) fail on the pristine code`);
       return { proof: { gate, failedBefore, testFiles: await workspace.snapshot() }, attempts, previous, cost, explanation: 'proven' };
     }
     explanation = verdict;
     previous.push({ attempt: n, engine: engine.name, summary: outcome.summary, gatePassed: gate?.passed ?? false, failed: failedBefore.length, fingerprint: null, verdict: `the test written was not accepted: ${verdict}` });
-    await workspace.restore(startSnapshot);
+    await workspace.restore(edited.before);
     if (outcome.gaveUp || outcome.budgetStop) engineIndex++;
   }
   return { proof: null, attempts, previous, cost, explanation };
+}
+
+/** 'proven', or why the attempt's test does not show the bug. */
+async function redVerdict(baseline: GateResult, edited: EditedAttempt, workspace: Workspace): Promise<string> {
+  const { findings, gate } = edited;
+  if (findings.length > 0) return `rejected: ${findings[0]?.message ?? 'constraint'}`;
+  // Without findings, only an attempt that changed nothing has no gate (gateUnchanged is off).
+  if (!gate) return 'no test was written';
+  return judgeRed(baseline, gate, edited.changes, workspace);
 }
 
 /** 'proven', or why not: the suite must fail, per test, and only in tests this phase wrote or changed. */

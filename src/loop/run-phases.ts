@@ -1,6 +1,7 @@
 // After the baseline: nothing to fix, or a red phase first (a test that shows the bug, when every
 // test passes and the goal names one), then the fix loop, each attempt's green gate replayed on a
 // pristine checkout, and the outcome turned into the run's result.
+import type { FileChange } from '../core/file-change.ts';
 import type { RunResult } from '../core/run-result.ts';
 import type { Engine } from '../engines/engine.ts';
 import type { RepoConfig } from '../core/repo-config.ts';
@@ -11,7 +12,7 @@ import type { AttemptLog } from './attempt-log.ts';
 import type { AttemptShared } from './attempt-runner.ts';
 import { runFixLoop } from './fix-loop.ts';
 import type { PreparedRun } from './prepare-run.ts';
-import { redTestFindings, runRedPhase, testGlobs, type RedPhaseOutcome } from './red-phase.ts';
+import { redPhasePolicy, redTestFindings, runRedPhase, testGlobs, type RedPhaseOutcome } from './red-phase.ts';
 import type { RunContext } from './run-context.ts';
 import { resultFromLoop } from './run-outcome.ts';
 
@@ -39,7 +40,16 @@ export async function fixAndVerify(ctx: RunContext, run: PreparedRun): Promise<R
       if (why) ctx.note('write-test', `no test was written first: ${why}`);
       return ctx.finish({ ...base, status: 'nothing_to_fix', final: testCounts(baseline.report) });
     }
-    red = await runRedPhase({ ...shared(ctx, run), workspace: run.workspace, engines: kit.engines.filter((e) => e.canWriteTests === true), baseline, runGate: gateIn(run), maxAttempts: Math.min(2, run.config.loop.maxAttempts - 1) });
+    const policy = redPhasePolicy(run.config);
+    red = await runRedPhase({
+      ...shared(ctx, run),
+      workspace: run.created.workspace.withPolicy(policy),
+      policy,
+      engines: kit.engines.filter((e) => e.canWriteTests === true),
+      baseline,
+      runGate: gateIn(run),
+      maxAttempts: Math.min(2, run.config.loop.maxAttempts - 1),
+    });
     if (!red.proof) {
       ctx.note('write-test', `no test that fails on the pristine code could be written: ${red.explanation}`);
       return ctx.finish(withSpend({ ...base, status: 'nothing_to_fix', final: testCounts(baseline.report), attempts: red.attempts, cost: red.cost, redGreen: { failedBefore: [], after: null, testFiles: [], explanation: red.explanation } }));
@@ -89,12 +99,10 @@ function judging(ctx: RunContext, run: PreparedRun, red: RedPhaseOutcome | null)
   const proof = red?.proof ?? null;
   const { workspace, config, policy } = run;
   // With a red test, its files stay exactly as written, and only the other changes meet the constraints.
-  const changesToCheck = async () => {
-    const changes = await workspace.changes();
-    return proof ? changes.filter((c) => !proof.testFiles.files.has(c.path)) : changes;
-  };
+  const withoutRedTests = (changes: FileChange[]) => (proof ? changes.filter((c) => !proof.testFiles.files.has(c.path)) : changes);
+  const changesToCheck = async () => withoutRedTests(await workspace.changes());
   return {
-    checkChanges: async () => [...(proof ? await redTestFindings(proof, workspace) : []), ...checkConstraints(await changesToCheck(), policy, config.constraints)],
+    checkChanges: async (changes: FileChange[]) => [...(proof ? await redTestFindings(proof, workspace) : []), ...checkConstraints(withoutRedTests(changes), policy, config.constraints)],
     verify: async (patch: string, log: AttemptLog) =>
       replayPatch({
         mirror: run.created.mirror,

@@ -14,7 +14,7 @@ import type { FileChange } from '../core/file-change.ts';
 import { compareTests } from './compare-tests.ts';
 import { checkConstraints } from './constraints.ts';
 import { findNewDependencies } from './new-dependencies.ts';
-import { setupEnding, type SuiteRunner } from './suite-runner.ts';
+import { runSuite, setupEnding, type SuiteRunner } from './suite-runner.ts';
 import { checkTestIntegrity } from './test-integrity.ts';
 import { evidenceFindings } from './judge-evidence.ts';
 import { observeAlone } from './second-observation.ts';
@@ -64,14 +64,12 @@ export async function replayPatch(input: ReplayInput): Promise<Verification> {
         for (const name of added) findings.push({ kind: 'new_dependency', path: change.path, message: `new dependency \`${name}\` in ${change.path}` });
       }
     }
-    if (input.suite.setupCommand) input.log(`replay: setup: ${input.suite.setupCommand}`);
-    const setup = await input.suite.setup(dir);
-    if (setup && setup.exitCode !== 0) {
-      findings.push({ kind: 'replay_failed', message: `setup failed on the pristine checkout (${setupEnding(setup)})` });
+    const ran = await runSuite(input.suite, dir, { announce: (step, command) => input.log(step === 'setup' ? `replay: setup: ${command}` : `replay: ${command}`) });
+    if (!ran.gate) {
+      findings.push({ kind: 'replay_failed', message: `setup failed on the pristine checkout (${setupEnding(ran.setup)})` });
       return empty;
     }
-    input.log(`replay: ${input.suite.testCommand}`);
-    const gate = await input.suite.gate(dir);
+    const { gate } = ran;
     input.log(`==== replay output ====\n${gate.output}`);
     const comparison = compareTests(input.baseline, gate.report);
     if (!gate.passed) findings.push({ kind: 'replay_failed', message: `the full suite fails on the pristine checkout with the patch (${gate.reason}${gate.exitCode !== undefined ? ` ${gate.exitCode}` : ''})` });

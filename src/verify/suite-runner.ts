@@ -1,6 +1,6 @@
 // One way to run a repository's suite on a checkout, from its validated configuration: the setup
 // command (when there is one), then the gate. The run's baseline, the pristine replay and
-// `fixloop replay` all run it so, and none of them can start without a test command.
+// `fixloop replay` all run it so (`runSuite`), and none of them can start without a test command.
 import { ConfigError } from '../config/config-error.ts';
 import type { GateResult } from '../core/gate-result.ts';
 import type { RepoConfig } from '../core/repo-config.ts';
@@ -17,6 +17,21 @@ export interface SuiteRunnerOptions {
   /** The repository's dependency cache, when the operator keeps one. */
   cache?: DependencyCache | null;
 }
+
+/** What a caller of `runSuite` does between its steps. */
+export interface SuiteSteps {
+  /** Told each command just before it runs (progress, a log). */
+  announce?: (step: 'setup' | 'tests', command: string) => void;
+  /**
+   * After a setup that passed (null: none is configured), before the tests: e.g. the setup's log
+   * kept, its files marked as the environment. Returns the tests' time limit in ms when that is
+   * shorter than `test.timeout`.
+   */
+  beforeTests?: (setup: CommandResult | null) => Promise<number | undefined>;
+}
+
+/** A failed setup ends the suite before the tests (`gate: null`). */
+export type SuiteRun = { setup: CommandResult; gate: null } | { setup: CommandResult | null; gate: GateResult };
 
 export interface SuiteRunner {
   readonly testCommand: string;
@@ -75,6 +90,16 @@ export function createSuiteRunner(options: SuiteRunnerOptions): SuiteRunner {
       });
     },
   };
+}
+
+/** The setup (when there is one), then, unless it failed, the gate, in `cwd`. */
+export async function runSuite(suite: SuiteRunner, cwd: string, steps: SuiteSteps = {}): Promise<SuiteRun> {
+  if (suite.setupCommand) steps.announce?.('setup', suite.setupCommand);
+  const setup = await suite.setup(cwd);
+  if (setup && setup.exitCode !== 0) return { setup, gate: null };
+  const timeoutMs = await steps.beforeTests?.(setup);
+  steps.announce?.('tests', suite.testCommand);
+  return { setup, gate: await suite.gate(cwd, timeoutMs) };
 }
 
 /** How a setup command ended, for messages: `timed out` or `exit N` (or the signal). */
