@@ -1,5 +1,5 @@
 // Flag value parsers: each error names the flag and what it expected.
-import { CLI_AGENTS, ENGINE_NAMES, type CliAgentName, type EngineName } from '../core/repo-config.ts';
+import { CLI_AGENTS, ENGINE_NAMES, EVIDENCE_KINDS, type CliAgentName, type EngineName, type EvidenceKind } from '../core/repo-config.ts';
 import { UsageError } from './usage-error.ts';
 
 export function positiveInteger(flag: string, raw: string): number {
@@ -20,6 +20,12 @@ export function cliAgentName(raw: string): CliAgentName {
   const name = raw.trim();
   if (!(CLI_AGENTS as readonly string[]).includes(name)) throw new UsageError(`--cli-agent: unknown agent \`${raw}\`; the agents are: ${CLI_AGENTS.join(', ')}`);
   return name as CliAgentName;
+}
+
+export function evidenceKind(raw: string): EvidenceKind {
+  const kind = raw.trim();
+  if (!(EVIDENCE_KINDS as readonly string[]).includes(kind)) throw new UsageError(`--evidence: unknown kind \`${raw}\`; the kinds are: ${EVIDENCE_KINDS.join(', ')}`);
+  return kind as EvidenceKind;
 }
 
 const GIT_URL = /^(https?:\/\/|ssh:\/\/|git:\/\/|file:\/\/|[\w.-]+@[\w.-]+:)/;

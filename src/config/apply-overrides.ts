@@ -1,6 +1,6 @@
 // CLI flags override the repository's file (issue: "flags override the file").
 import { validateRepoConfig } from './parse-config.ts';
-import type { CliAgentName, EngineName, RepoConfig } from '../core/repo-config.ts';
+import type { CliAgentName, EngineName, EvidenceKind, RepoConfig } from '../core/repo-config.ts';
 
 export interface ConfigOverrides {
   test?: string;
@@ -17,6 +17,8 @@ export interface ConfigOverrides {
   timeout?: number;
   /** The coding agent of the `cli` engine. */
   cliAgent?: CliAgentName;
+  /** `test.evidence`. */
+  evidence?: EvidenceKind;
 }
 
 export function applyOverrides(config: RepoConfig, o: ConfigOverrides): RepoConfig {
@@ -26,6 +28,7 @@ export function applyOverrides(config: RepoConfig, o: ConfigOverrides): RepoConf
   if (o.engines !== undefined) merged.engines = o.engines;
   if (o.script !== undefined) merged.script.command = o.script;
   if (o.cliAgent !== undefined) merged.cli.agent = o.cliAgent;
+  if (o.evidence !== undefined) merged.test.evidence = o.evidence;
   if (o.maxAttempts !== undefined) merged.loop.maxAttempts = o.maxAttempts;
   if (o.maxConsecutiveFailures !== undefined) merged.loop.maxConsecutiveFailures = o.maxConsecutiveFailures;
   if (o.allow !== undefined && o.allow.length > 0) merged.paths.allowed = o.allow;

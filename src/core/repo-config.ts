@@ -24,6 +24,9 @@ export const ENGINE_NAMES = ['repair', 'script', 'agent', 'cli'] as const;
 export const CLI_AGENTS = ['aider', 'codex', 'claude'] as const;
 export type CliAgentName = (typeof CLI_AGENTS)[number];
 export type EngineName = (typeof ENGINE_NAMES)[number];
+/** What a green run must show (`test.evidence`). */
+export const EVIDENCE_KINDS = ['per-test', 'exit-code'] as const;
+export type EvidenceKind = (typeof EVIDENCE_KINDS)[number];
 
 const seconds = z.number().int().positive().max(86_400);
 const glob = z.string().min(1);
@@ -35,9 +38,13 @@ export const repoConfigSchema = z
         command: z.string().min(1).optional().describe('The test command, run with /bin/sh -c from the repository root. Its exit code is the gate.'),
         timeout: seconds.default(600).describe('Seconds before a test run (and its whole process tree) is killed.'),
         report: z.string().min(1).optional().describe('Path of a JUnit XML file the test command writes, relative to the repository root; read for per-test results.'),
+        evidence: z
+          .enum(EVIDENCE_KINDS)
+          .default('per-test')
+          .describe('What a green run must show. `per-test` (default): per-test results read from the output or `report`, agreeing with the exit code. `exit-code`: for suites fixloop cannot read per test, the exit code alone; such runs are labelled so, their pull requests are drafts and their check runs neutral.'),
       })
       .strict()
-      .default({ timeout: 600 }),
+      .default({ timeout: 600, evidence: 'per-test' }),
     setup: z
       .object({
         command: z.string().min(1).optional().describe('Run once in each fresh checkout before the first test run (e.g. `npm ci`).'),

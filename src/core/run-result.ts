@@ -3,7 +3,7 @@ import type { Finding } from './findings.ts';
 import type { BudgetStop, Cost } from './cost.ts';
 import type { ReviewStatus } from './reviewer.ts';
 import type { GateFailureReason } from './gate-result.ts';
-import type { TestReportFormat, TestStatus } from './test-report.ts';
+import type { TestReportFormat, TestStatus, Witness } from './test-report.ts';
 import type { FileChange } from './file-change.ts';
 
 export type RunStatus = 'tests_green' | 'failed_to_green' | 'escalated' | 'nothing_to_fix' | 'error';
@@ -27,6 +27,8 @@ export interface TestCounts {
   /** False when the runner's output could not be parsed: only the exit code is known. */
   parsed: boolean;
   format: TestReportFormat;
+  /** The runner's own machine report's counts (null: asked, none written). */
+  witness?: Witness | null;
 }
 
 export interface TestOutcome {
@@ -97,6 +99,8 @@ export interface Verification {
   stillFailing: string[];
   newlySkipped: string[];
   findings: Finding[];
+  /** What the verdict stands on: per-test results, or the exit code alone (`test.evidence: exit-code`, a suite fixloop cannot read). */
+  evidence?: 'per-test' | 'exit-code';
   /** The second observation of the fixed tests, when the replay's suite passed. */
   alone?: SecondObservation;
 }

@@ -28,6 +28,20 @@ export interface TestReport {
   skipped: number;
   total: number;
   tests: TestCaseResult[];
+  /**
+   * The runner's own machine report (its JUnit XML), asked by fixloop beside the output: its counts,
+   * a second witness of what ran. Null when it was asked and none was written; absent when not asked.
+   */
+  witness?: Witness | null;
+}
+
+/** The counts of a runner's machine report. */
+export interface Witness {
+  runner: 'node' | 'pytest' | 'vitest';
+  passed: number;
+  failed: number;
+  skipped: number;
+  total: number;
 }
 
 export function emptyReport(): TestReport {

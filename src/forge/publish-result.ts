@@ -78,7 +78,9 @@ async function publishGreen(input: PublishInput, report: string): Promise<Public
   const message = `fixloop: ${plan.title}\n\n${result.headline}\n\nRun ${result.runId}${plan.isPullRequest ? '' : `, for #${plan.number}`}.`;
   const push = async (branch: string) =>
     pushPatch({ fetchUrl: plan.cloneUrl, pushUrl: plan.pushUrl, auth: await forge.cloneAuth(), baseSha: result.repository.sha, patch: result.patch, branch, message, tmpRoot: input.tmpRoot });
-  const check: CheckRunOutput = { conclusion: 'success', title: result.headline.slice(0, 255), summary: report };
+  // A verdict on the exit code alone is not proof per test: a neutral check and a draft pull request.
+  const exitCodeOnly = result.verification?.evidence === 'exit-code';
+  const check: CheckRunOutput = { conclusion: exitCodeOnly ? 'neutral' : 'success', title: result.headline.slice(0, 255), summary: report };
 
   if (plan.target.kind === 'push') {
     await push(plan.target.branch);
@@ -93,7 +95,7 @@ async function publishGreen(input: PublishInput, report: string): Promise<Public
     head: branch,
     base: plan.target.base,
     body: `${prMarker(plan, result.runId)}\n${notes.join('\n\n')}\n\n${report}`,
-    draft: config.pr.draft === 'always' || !verified,
+    draft: config.pr.draft === 'always' || !verified || exitCodeOnly,
   });
   await forge.addLabels(pr.number, config.pr.labels);
   return { status: greenMessage(result, pr, null), check, pullRequest: pr };

@@ -1,12 +1,14 @@
 // The gate (DESIGN.md §1.5): runs the test command; exit code 0 passes, anything else fails.
-// The output (or a JUnit XML report file) is parsed into per-test results for the loop.
+// The output (or a JUnit XML report file) is parsed into per-test results for the loop; the full
+// suite's runs also ask the runner for its own machine report, kept as the report's `witness`.
 import { readFile, rm } from 'node:fs/promises';
 import { isAbsolute, join, normalize } from 'node:path';
 import { CodedError } from '../core/coded-error.ts';
-import type { Sandbox } from '../sandbox/sandbox.ts';
+import type { CommandResult, Sandbox } from '../sandbox/sandbox.ts';
 import type { GateResult } from '../core/gate-result.ts';
 import { parseTestOutput } from './parse-test-output.ts';
 import { parseJunit } from './parsers/junit.ts';
+import { requestMachineReport, type MachineReportRequest } from './machine-report.ts';
 import type { TestReport } from '../core/test-report.ts';
 
 export interface GateOptions {
@@ -16,6 +18,8 @@ export interface GateOptions {
   env?: Record<string, string>;
   /** JUnit XML file the command writes, relative to cwd. */
   reportFile?: string;
+  /** Ask the runner for its own machine report too (the report's `witness`): the full suite's runs. */
+  witness?: boolean;
   signal?: AbortSignal;
   onOutput?: (chunk: string) => void;
 }
@@ -32,20 +36,32 @@ export async function runGate(sandbox: Sandbox, options: GateOptions): Promise<G
   const reportFile = options.reportFile ? reportPath(options.cwd, options.reportFile) : null;
   // A stale report from an earlier run must never be read as this run's result.
   if (reportFile) await rm(reportFile, { force: true });
-  const result = await sandbox.run({
-    command: options.command,
-    cwd: options.cwd,
-    timeoutMs: options.timeoutMs,
-    ...(options.env ? { env: options.env } : {}),
-    ...(options.signal ? { signal: options.signal } : {}),
-    ...(options.onOutput ? { onOutput: options.onOutput } : {}),
-  });
-  let report: TestReport | null = null;
-  if (reportFile) {
-    const xml = await readFile(reportFile, 'utf8').catch(() => null);
-    report = xml ? parseJunit(xml) : null;
+  // An operator's own report file is the runner's report already: no second one is asked.
+  const machine: MachineReportRequest | null = options.witness && !reportFile ? await requestMachineReport({ command: options.command, cwd: options.cwd, env: options.env ?? {} }) : null;
+  try {
+    const result = await sandbox.run({
+      command: machine?.command ?? options.command,
+      cwd: options.cwd,
+      timeoutMs: options.timeoutMs,
+      env: { ...options.env, ...machine?.env },
+      ...(machine ? { mounts: machine.mounts } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.onOutput ? { onOutput: options.onOutput } : {}),
+    });
+    let report: TestReport | null = null;
+    if (reportFile) {
+      const xml = await readFile(reportFile, 'utf8').catch(() => null);
+      report = xml ? parseJunit(xml) : null;
+    }
+    report ??= parseTestOutput(result.output);
+    if (machine) report.witness = await machine.read();
+    return gateResult(result, report);
+  } finally {
+    await machine?.dispose();
   }
-  report ??= parseTestOutput(result.output);
+}
+
+function gateResult(result: CommandResult, report: TestReport): GateResult {
   const common = { report, output: result.output, durationMs: result.durationMs };
   if (result.timedOut) return { ...common, passed: false, reason: 'TIMEOUT' };
   if (result.exitCode === null) return { ...common, passed: false, reason: 'PROCESS_KILLED' };

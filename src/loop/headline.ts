@@ -9,6 +9,8 @@ export function headlineFor(result: RunResult): string {
     case 'tests_green': {
       const fixed = result.verification?.failToPass.length ?? 0;
       const total = result.final?.parsed ? `, ${result.final.passed}/${result.final.total} passing` : '';
+      // The operator's opt-in for suites fixloop cannot read: nothing per test was seen, and it says so.
+      if (result.verification?.evidence === 'exit-code') return `Verified by exit code only after ${attempts}: the test command now exits 0 on a pristine checkout; its output could not be read per test (test.evidence: exit-code).`;
       return `Verified fix after ${attempts}: ${fixed === 0 ? 'the suite now passes' : fixed === 1 ? '1 failing test now passes' : `${fixed} failing tests now pass`}; replayed on a pristine checkout${total}, no test weakened.`;
     }
     case 'nothing_to_fix':

@@ -224,7 +224,8 @@ function environmentLines(result: RunResult): string[] {
 function evidenceWords(result: RunResult): string {
   const v = result.verification;
   const counts = v?.gate?.counts;
-  const perTest = counts?.parsed ? `per-test results of the replay (${counts.total} tests) agreeing with its exit code` : 'the exit code alone (the output could not be read per test)';
+  const witness = counts?.witness ? `, and the runner's own report (${counts.witness.runner}'s JUnit XML: ${counts.witness.total} tests, ${counts.witness.failed} failed)` : '';
+  const perTest = counts?.parsed ? `per-test results of the replay (${counts.total} tests) agreeing with its exit code${witness}` : `the exit code alone (the output could not be read per test; \`test.evidence: exit-code\`)${witness}`;
   const alone = v?.alone;
   const second = !alone ? '' : alone.ran > 0 ? `; each fixed test also passed run on its own (${alone.ran}, e.g. \`${alone.command}\`)` : '; the fixed tests could not be run on their own (the runner or the command does not allow selecting one)';
   return perTest + second;

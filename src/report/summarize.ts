@@ -11,6 +11,7 @@ export function testCounts(report: TestReport): TestCounts {
     total: report.total,
     parsed: report.parsed,
     format: report.format,
+    ...(report.witness !== undefined ? { witness: report.witness } : {}),
   };
 }
 

@@ -16,7 +16,7 @@ import { checkConstraints } from './constraints.ts';
 import { findNewDependencies } from './new-dependencies.ts';
 import { runSuite, setupEnding, type SuiteRunner } from './suite-runner.ts';
 import { checkTestIntegrity } from './test-integrity.ts';
-import { evidenceFindings } from './judge-evidence.ts';
+import { judgeEvidence } from './judge-evidence.ts';
 import { observeAlone } from './second-observation.ts';
 import { needsText, runnerFileFindings } from './runner-files.ts';
 
@@ -75,7 +75,8 @@ export async function replayPatch(input: ReplayInput): Promise<Verification> {
     if (!gate.passed) findings.push({ kind: 'replay_failed', message: `the full suite fails on the pristine checkout with the patch (${gate.reason}${gate.exitCode !== undefined ? ` ${gate.exitCode}` : ''})` });
     for (const id of comparison.passToFail) findings.push({ kind: 'pass_to_fail', message: `\`${id}\` passed before and fails now` });
     findings.push(...checkTestIntegrity(input.baseline, gate.report));
-    findings.push(...evidenceFindings(input.baseline, gate));
+    const evidence = judgeEvidence(input.baseline, gate, input.config.test.evidence);
+    findings.push(...evidence.findings);
     // Only a suite green so far is worth observing twice.
     const second = gate.passed && findings.length === 0 ? await observeAlone(input.suite, dir, gate.report, comparison.failToPass, input.log) : null;
     if (second) findings.push(...second.findings);
@@ -88,6 +89,7 @@ export async function replayPatch(input: ReplayInput): Promise<Verification> {
       stillFailing: comparison.stillFailing,
       newlySkipped: comparison.newlySkipped,
       findings,
+      evidence: evidence.basis,
       ...(second ? { alone: second.observation } : {}),
     };
   } finally {

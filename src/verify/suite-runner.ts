@@ -86,6 +86,7 @@ export function createSuiteRunner(options: SuiteRunnerOptions): SuiteRunner {
         timeoutMs: Math.min(config.test.timeout * 1000, timeoutMs ?? Number.POSITIVE_INFINITY),
         env: config.env,
         signal,
+        witness: true,
         ...(config.test.report ? { reportFile: config.test.report } : {}),
       });
     },

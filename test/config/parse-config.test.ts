@@ -29,7 +29,7 @@ describe('parseRepoConfig', () => {
 
   it('reads nested settings and keeps defaults beside them', () => {
     const config = parseRepoConfig('test:\n  command: npm test\nloop:\n  maxAttempts: 2\n', 'fixloop.yml');
-    expect(config.test).toEqual({ command: 'npm test', timeout: 600 });
+    expect(config.test).toEqual({ command: 'npm test', timeout: 600, evidence: 'per-test' });
     expect(config.loop.maxAttempts).toBe(2);
     expect(config.loop.maxConsecutiveFailures).toBe(3);
   });
@@ -85,8 +85,8 @@ describe('loadConfigFile', () => {
 describe('applyOverrides', () => {
   it('lets flags win over the file, and --protect only adds', () => {
     const file = parseRepoConfig('test:\n  command: npm test\n  timeout: 30\npaths:\n  protected: ["docs/**"]\n', 'fixloop.yml');
-    const merged = applyOverrides(file, { test: 'node --test', maxAttempts: 2, protect: ['vendor/**'], allow: ['src/**'], timeout: 9 });
-    expect(merged.test).toEqual({ command: 'node --test', timeout: 9 });
+    const merged = applyOverrides(file, { test: 'node --test', maxAttempts: 2, protect: ['vendor/**'], allow: ['src/**'], timeout: 9, evidence: 'exit-code' });
+    expect(merged.test).toEqual({ command: 'node --test', timeout: 9, evidence: 'exit-code' });
     expect(merged.loop.maxAttempts).toBe(2);
     expect(merged.paths.protected).toEqual(['docs/**', 'vendor/**']);
     expect(merged.paths.allowed).toEqual(['src/**']);

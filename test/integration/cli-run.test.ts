@@ -223,8 +223,10 @@ describe('fixloop run', () => {
   it('never lets a secret of the parent environment reach the test command', async () => {
     const secret = 'ghp_notARealTokenButSecret0123456789abcd';
     const project = await repo(NODE_PROJECT);
-    const run = await fixloop([project, '--test', 'env | sort; test -f fixed', '--engine', 'script', '--script', 'touch fixed', '--json'], { GITHUB_TOKEN: secret, FIXLOOP_IT_SECRET: 'plain-secret-value-42' });
+    const run = await fixloop([project, '--test', 'env | sort; test -f fixed', '--evidence', 'exit-code', '--engine', 'script', '--script', 'touch fixed', '--json'], { GITHUB_TOKEN: secret, FIXLOOP_IT_SECRET: 'plain-secret-value-42' });
     expect(run.code, run.stderr).toBe(0);
+    // A suite read by its exit code alone is green only by the operator's choice, and says so.
+    expect(JSON.parse(run.stdout)).toMatchObject({ status: 'tests_green', verification: { evidence: 'exit-code' }, headline: expect.stringMatching(/^Verified by exit code only/) });
     const baselineLog = readFileSync(join(run.out, 'attempt-0.log'), 'utf8');
     expect(baselineLog).toContain('CI=true');
     expect(baselineLog).not.toContain('GITHUB_TOKEN');
@@ -299,6 +301,7 @@ describe('fixloop run: bad input', () => {
       [[project, '--test', 'node --test', '--engine', 'magic'], /unknown engine `magic`.*repair, script/],
       [[project, '--test', 'node --test', '--max-attempts', '0'], /--max-attempts must be a positive integer/],
       [[project, '--test', 'node --test', '--timeout', 'soon'], /--timeout must be a positive integer/],
+      [[project, '--test', 'node --test', '--evidence', 'vibes'], /--evidence: unknown kind `vibes`.*per-test, exit-code/],
       [[project], /no test command/],
       [[join(project, 'missing'), '--test', 'x'], /REPO `.*missing` does not exist/],
       [[project, '--test', 'node --test', '--engine', 'script'], /script engine needs a command/],

@@ -86,6 +86,7 @@ interface Hostile {
 
 /** A repository whose test command is `sh attack.sh` (failing), fixed by nothing, through the whole loop. */
 async function runHostile(sandbox: Sandbox, attack: string, config: RepoConfigInput = {}, setupNetwork = false): Promise<Hostile> {
+  // attack.sh prints no per-test results: its exit code alone is the suite's verdict (test.evidence).
   const repo = await makeRepo({ 'attack.sh': `${attack}\nexit 1\n` });
   dirs.push(repo);
   const progress: string[] = [];
@@ -97,7 +98,7 @@ async function runHostile(sandbox: Sandbox, attack: string, config: RepoConfigIn
       trigger: { kind: 'cli', number: null, deliveryId: null, actor: null },
       goal: 'hostile',
       hints: [],
-      config: repoConfigSchema.parse({ test: { command: 'sh attack.sh', timeout: 20 }, engines: ['script'], script: { command: 'true' }, loop: { maxAttempts: 1, timeBudget: 120 }, ...config }),
+      config: repoConfigSchema.parse({ test: { command: 'sh attack.sh', timeout: 20, evidence: 'exit-code' }, engines: ['script'], script: { command: 'true' }, loop: { maxAttempts: 1, timeBudget: 120 }, ...config }),
     },
     { sandbox, artifactsRoot: join(root, 'artifacts'), artifactsDir, tmpRoot: scratch, setupNetwork, onProgress: (p) => progress.push(p.message) },
   );

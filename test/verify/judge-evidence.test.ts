@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { GateResult } from '../../src/core/gate-result.ts';
 import type { TestCaseResult, TestReport } from '../../src/core/test-report.ts';
 import { emptyReport } from '../../src/core/test-report.ts';
-import { evidenceFindings } from '../../src/verify/judge-evidence.ts';
+import { judgeEvidence, type EvidenceBasis } from '../../src/verify/judge-evidence.ts';
 
 const report = (tests: Array<[string, TestCaseResult['status']]>): TestReport => {
   const cases = tests.map(([id, status]) => ({ id, name: id, status }));
@@ -14,7 +14,8 @@ const report = (tests: Array<[string, TestCaseResult['status']]>): TestReport =>
 const baseline = report([['adds', 'failed'], ['subtracts', 'passed']]);
 const green = (r: TestReport): GateResult => ({ passed: true, report: r, output: '', durationMs: 1 });
 const red = (r: TestReport, exitCode = 1): GateResult => ({ passed: false, reason: 'NON_ZERO_EXIT', exitCode, report: r, output: '', durationMs: 1 });
-const kinds = (baselineReport: TestReport, final: GateResult) => evidenceFindings(baselineReport, final).map((f) => f.kind);
+const kinds = (baselineReport: TestReport, final: GateResult, mode: EvidenceBasis = 'per-test') => judgeEvidence(baselineReport, final, mode).findings.map((f) => f.kind);
+const witness = (failed: number, total: number) => ({ runner: 'node' as const, passed: total - failed, failed, skipped: 0, total });
 
 describe('the evidence rule', () => {
   it('accepts a green run whose tests say the same as its exit code', () => {
@@ -35,7 +36,23 @@ describe('the evidence rule', () => {
     expect(kinds(baseline, green(report([['subtracts', 'passed'], ['other', 'passed']])))).toContain('evidence_missing');
   });
 
-  it('judges a suite never read per test by its exit code alone, as before', () => {
-    expect(kinds(emptyReport(), green(emptyReport()))).toEqual([]);
+  it('refuses a suite never read per test, unless the operator opted into the exit code alone, and says which basis decided', () => {
+    expect(kinds(emptyReport(), green(emptyReport()))).toEqual(['evidence_missing']);
+    expect(judgeEvidence(emptyReport(), green(emptyReport()), 'per-test').findings[0]?.message).toContain('test.evidence: exit-code');
+    expect(judgeEvidence(emptyReport(), green(emptyReport()), 'exit-code')).toEqual({ findings: [], basis: 'exit-code' });
+    // A suite that is read per test is judged per test whatever the setting.
+    expect(judgeEvidence(baseline, green(report([['adds', 'passed'], ['subtracts', 'passed']])), 'exit-code').basis).toBe('per-test');
+  });
+
+  it('requires the runner\'s own report wherever the baseline had one, agreeing with the exit code and counting every test', () => {
+    const witnessed = { ...baseline, witness: witness(1, 2) };
+    const fixed = report([['adds', 'passed'], ['subtracts', 'passed']]);
+    expect(kinds(witnessed, green({ ...fixed, witness: witness(0, 2) }))).toEqual([]);
+    // A fake summary printed by something other than the runner: no report was written.
+    expect(kinds(witnessed, green({ ...fixed, witness: null }))).toEqual(['evidence_missing']);
+    expect(kinds(witnessed, green({ ...fixed, witness: witness(1, 2) }))).toEqual(['exit_code_disagrees']);
+    expect(kinds(witnessed, green({ ...fixed, witness: witness(0, 1) }))).toEqual(['evidence_missing']);
+    // Not asked at the baseline (an operator's own report file): nothing to hold the replay to.
+    expect(kinds(baseline, green({ ...fixed, witness: null }))).toEqual([]);
   });
 });

@@ -1,10 +1,10 @@
 // `fixloop run`: its flags, and how they become config overrides and the LLM settings' variables.
 import { Option, type Command } from 'commander';
 import type { ConfigOverrides } from '../../config/apply-overrides.ts';
-import { CLI_AGENTS, ENGINE_NAMES } from '../../core/repo-config.ts';
+import { CLI_AGENTS, ENGINE_NAMES, EVIDENCE_KINDS } from '../../core/repo-config.ts';
 import { parseSandboxChoice, SANDBOX_CHOICES } from '../../sandbox/select-sandbox.ts';
 import type { CommandContext } from '../command-context.ts';
-import { cliAgentName, engineList, positiveInteger } from '../parse-values.ts';
+import { cliAgentName, engineList, evidenceKind, positiveInteger } from '../parse-values.ts';
 import { runCommand } from '../run-command.ts';
 
 interface RunFlags {
@@ -28,6 +28,7 @@ interface RunFlags {
   model?: string;
   reviewModel?: string;
   cliAgent?: string;
+  evidence?: string;
 }
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -55,6 +56,7 @@ export function registerRunCommand(program: Command, context: CommandContext): v
     .option('--max-consecutive-failures <n>', 'failed gates in a row before escalating (default 3)')
     .option('--allow <glob>', 'a path a fix may change (repeatable; replaces paths.allowed)', collect, [])
     .option('--protect <glob>', 'a path a fix may never change (repeatable; added to paths.protected)', collect, [])
+    .option('--evidence <kind>', `what a green run must show: ${EVIDENCE_KINDS.join(' or ')} (default per-test; exit-code is for suites whose output cannot be read per test, and is labelled so)`)
     .option('--timeout <seconds>', 'timeout of each setup, test and script command (default 600)')
     .option('--out <dir>', 'artifacts directory (default .fixloop/runs/<run-id>)')
     .option('--base <ref>', 'base ref of the change being fixed: its diff guides fault localization')
@@ -93,6 +95,7 @@ function toOverrides(flags: RunFlags): ConfigOverrides {
   if (flags.maxConsecutiveFailures !== undefined) o.maxConsecutiveFailures = positiveInteger('--max-consecutive-failures', flags.maxConsecutiveFailures);
   if (flags.timeout !== undefined) o.timeout = positiveInteger('--timeout', flags.timeout);
   if (flags.cliAgent !== undefined) o.cliAgent = cliAgentName(flags.cliAgent);
+  if (flags.evidence !== undefined) o.evidence = evidenceKind(flags.evidence);
   return o;
 }
 
