@@ -4,12 +4,8 @@
 import type { Probot } from 'probot';
 import { createRunRunner, type RunRunnerOptions } from './github/run-runner.ts';
 import { registerIntake, storedEventRunner } from './github/webhook-intake.ts';
-import { onGitHub } from './github/webhook-trigger.ts';
+import { TRIGGERS } from './github/triggers.ts';
 import type { JobQueue } from './jobs/job-queue.ts';
-import { commentTrigger } from './triggers/on-comment.ts';
-import { checkSuiteTrigger, workflowRunTrigger } from './triggers/on-failing-check.ts';
-import { labelTrigger } from './triggers/on-label.ts';
-import { reviewTrigger } from './triggers/on-review.ts';
 
 export interface AppOptions extends RunRunnerOptions {
   /** Fix runs (long). */
@@ -21,15 +17,6 @@ export interface AppOptions extends RunRunnerOptions {
   /** fixloop's own app id: its own check suites never trigger a run. */
   appId?: number;
 }
-
-/** The events fixloop answers, one line each: a new trigger is a file in src/triggers/ and a line here. */
-const TRIGGERS = [
-  onGitHub(labelTrigger),
-  onGitHub(commentTrigger),
-  onGitHub(reviewTrigger),
-  onGitHub(checkSuiteTrigger),
-  onGitHub(workflowRunTrigger),
-];
 
 export function createApp(options: AppOptions) {
   return (app: Probot): void => {

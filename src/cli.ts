@@ -2,6 +2,7 @@
 // live with the command (src/cli/commands/); this file builds the program and maps errors to codes.
 import { Command } from 'commander';
 import type { CliIo, CommandContext } from './cli/command-context.ts';
+import { registerActionCommand } from './cli/commands/action.ts';
 import { registerRunCommand } from './cli/commands/run.ts';
 import { registerServerCommands } from './cli/commands/servers.ts';
 import { registerStoredRunCommands } from './cli/commands/stored-runs.ts';
@@ -35,6 +36,7 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
   registerRunCommand(program, context);
   registerStoredRunCommands(program, context);
   registerServerCommands(program, context);
+  registerActionCommand(program, context);
 
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -1,9 +1,11 @@
-// A delivery's trigger dependencies from its Probot context: the repository's forge on the
-// installation's Octokit, the fix service, the run queue, the context's logger, and the repository's
-// config through Probot's loader.
+// A delivery's trigger dependencies: the repository's forge, the fix service, the run queue, the
+// logger, and the repository's config through Probot's loader. The App builds them from a webhook's
+// context and the installation (triggerDepsFromContext); the GitHub Action from the runner's event
+// file and its token (src/cli/action/), through the same `triggerDepsFor`.
 import type { Logger } from 'pino';
 import type { Context, Probot } from 'probot';
-import { createFixService } from '../forge/fix-service.ts';
+import { createFixService, type InstallationRef } from '../forge/fix-service.ts';
+import type { Forge } from '../forge/forge.ts';
 import { configErrorMessage } from '../forge/messages.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
 import type { TriggerDeps } from '../triggers/trigger-deps.ts';
@@ -16,21 +18,37 @@ export interface TriggerDepsOptions {
   installationToken(app: Probot, installationId: number, repositoryId: number): Promise<string>;
 }
 
+/** What any host hands over for one delivery: where the config comes from, the forge, the queue. */
+export interface RepositoryAccess {
+  /** The delivery's Probot context: `.github/fixloop.yml` is read through its loader. */
+  context: Pick<Context, 'config'>;
+  forge: Forge;
+  log: Logger;
+  /** Kept with a stored run, so a worker can fetch a token for it later. */
+  installation: InstallationRef;
+  queue: JobQueue;
+}
+
 export function triggerDepsFromContext(app: Probot, context: Context, source: SourcePayload, options: TriggerDepsOptions): TriggerDeps {
   const { repository } = source;
   const installationId = source.installation?.id ?? 0;
-  const log = context.log as unknown as Logger;
   const forge = createOctokitForge({
     octokit: context.octokit,
     owner: repository.owner.login,
     repo: repository.name,
     installationToken: () => options.installationToken(app, installationId, repository.id),
   });
-  const service = createFixService(forge, log, { installationId, repositoryId: repository.id }, { queue: options.queue });
+  const log = context.log as unknown as Logger;
+  return triggerDepsFor({ context, forge, log, installation: { installationId, repositoryId: repository.id }, queue: options.queue });
+}
+
+export function triggerDepsFor(access: RepositoryAccess): TriggerDeps {
+  const { context, forge, log, queue } = access;
+  const service = createFixService(forge, log, access.installation, { queue });
   return {
     forge,
     service,
-    queue: options.queue,
+    queue,
     log,
     async config(replyTo) {
       const loaded = await loadRepoConfig(context);

@@ -1,6 +1,6 @@
 // A trigger as a value: the webhook event it answers, what in a payload makes a delivery worth
 // storing, and the handler a stored delivery goes to. A new trigger is one file in src/triggers/ that
-// declares one of these, plus its registration line in src/app.ts; the GitHub adapter checks the
+// declares one of these, plus its registration line in src/github/triggers.ts; the GitHub adapter checks the
 // payload type against GitHub's webhook types there and does the rest (intake, inbox, forge, config).
 import type { TriggerDeps } from './trigger-deps.ts';
 

@@ -11,7 +11,14 @@ export interface FakeGitHub {
   close(): Promise<void>;
 }
 
-export async function startFakeGitHub(options: { token: string; config: string }): Promise<FakeGitHub> {
+export interface FakeGitHubOptions {
+  token: string;
+  config: string;
+  /** Role of each user on the repository; anyone not named is an admin. */
+  permissions?: Record<string, string>;
+}
+
+export async function startFakeGitHub(options: FakeGitHubOptions): Promise<FakeGitHub> {
   const requests: FakeGitHub['requests'] = [];
   let ids = 1000;
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -29,7 +36,10 @@ export async function startFakeGitHub(options: { token: string; config: string }
       const json = (status: number, data: unknown) => res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(data));
       if (path.includes('/access_tokens')) return json(201, { token: options.token, expires_at: new Date(Date.now() + 3_600_000).toISOString() });
       if (path.includes('/contents/')) return res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(options.config);
-      if (path.includes('/permission')) return json(200, { permission: 'admin', role_name: 'admin' });
+      if (path.includes('/permission')) {
+        const role = options.permissions?.[/\/collaborators\/([^/]+)\/permission/.exec(path)?.[1] ?? ''] ?? 'admin';
+        return json(200, { permission: role, role_name: role });
+      }
       if (req.method === 'GET' && path.includes('/comments')) return json(200, []);
       if (req.method === 'POST' && path.endsWith('/pulls')) return json(201, { number: 77, html_url: 'http://example.invalid/pull/77' });
       if (path.includes('/check-runs') || path.includes('/comments') || path.includes('/labels') || path.includes('/reactions')) return json(req.method === 'POST' ? 201 : 200, { id: ++ids });
