@@ -1,10 +1,27 @@
 #!/usr/bin/env node
 // fixloop's command-line entry. The sources are TypeScript run directly by Node 24
-// (type stripping); the project brings Node 24 itself as a dev dependency.
+// (type stripping); the project brings Node 24 itself as a dev dependency, and an older Node that
+// starts this file (a global install, npx --prefix, a path from another folder) hands over to it.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { constants } from 'node:os';
+import { fileURLToPath } from 'node:url';
+
 const [major] = process.versions.node.split('.').map(Number);
 if (major < 24) {
-  console.error(`fixloop needs Node.js 24 or newer (this is ${process.version}). Run it through npm (npx fixloop, npm run ...) so the project's own Node 24 is used.`);
-  process.exit(3);
+  const own = fileURLToPath(new URL('../node_modules/node/bin/node', import.meta.url));
+  if (!existsSync(own)) {
+    console.error(`fixloop needs Node.js 24 or newer (this is ${process.version}), and its own Node 24 is not installed beside it: run \`npm ci\` in fixloop's folder, or install Node 24.`);
+    process.exit(3);
+  }
+  const child = spawn(own, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: 'inherit' });
+  // Ctrl-C reaches the whole foreground group already; a signal sent to this process alone is passed on.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
+  child.on('exit', (code, signal) => {
+    // As a shell reports a child ended by a signal: 128 + its number.
+    process.exitCode = code ?? 128 + (constants.signals[signal] ?? 0);
+  });
+} else {
+  const { main } = await import('../src/cli.ts');
+  process.exitCode = await main(process.argv.slice(2));
 }
-const { main } = await import('../src/cli.ts');
-process.exitCode = await main(process.argv.slice(2));

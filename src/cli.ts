@@ -1,5 +1,6 @@
 // fixloop's command line. Returns the exit code; never throws a user's mistake. Each command's flags
 // live with the command (src/cli/commands/); this file builds the program and maps errors to codes.
+import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import type { CliIo, CommandContext } from './cli/command-context.ts';
 import { registerActionCommand } from './cli/commands/action.ts';
@@ -30,6 +31,7 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
 
   const program = new Command('fixloop')
     .description('Turns red tests green and proves it: a bounded fix loop judged by the test suite, replayed on a pristine checkout.')
+    .version(packageVersion(), '-V, --version', "print fixloop's version")
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr, outputError: () => undefined })
     .showHelpAfterError(false);
@@ -46,4 +48,9 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
   } finally {
     releaseSignals();
   }
+}
+
+function packageVersion(): string {
+  const manifest = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+  return manifest.version;
 }

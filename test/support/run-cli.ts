@@ -10,9 +10,9 @@ export interface CliRun {
   stderr: string;
 }
 
-export function runCli(args: string[], options: { cwd: string; env?: Record<string, string> }): Promise<CliRun> {
+export function runCli(args: string[], options: { cwd: string; env?: Record<string, string>; node?: string }): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [FIXLOOP_BIN, ...args], {
+    const child = spawn(options.node ?? process.execPath, [FIXLOOP_BIN, ...args], {
       cwd: options.cwd,
       env: { ...process.env, ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
