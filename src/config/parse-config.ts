@@ -21,19 +21,24 @@ export function describeIssue(issue: z.core.$ZodIssue): { key: string; message: 
 export function validateRepoConfig(value: unknown, source: string): RepoConfig {
   const result = repoConfigSchema.safeParse(value ?? {});
   if (result.success) return result.data;
-  const first = result.error.issues[0];
+  const problems = result.error.issues.map(describeIssue);
+  const first = problems[0];
   if (!first) throw new ConfigError(`${source}: invalid configuration`);
-  const { key, message } = describeIssue(first);
-  const more = result.error.issues.length > 1 ? ` (and ${result.error.issues.length - 1} more problem(s))` : '';
-  throw new ConfigError(`${source}: ${message}${more}`, key || null);
+  // Every problem at once: fixing a file one error per run is a slow conversation.
+  if (problems.length === 1) throw new ConfigError(`${source}: ${first.message}`, first.key || null);
+  throw new ConfigError(`${source}: ${problems.length} problems:\n${problems.map((p) => `  - ${p.message}`).join('\n')}`, first.key || null);
 }
 
 export function parseRepoConfig(text: string, source: string): RepoConfig {
   const doc = parseDocument(text, { prettyErrors: true });
   const yamlError = doc.errors[0];
   if (yamlError) {
-    const where = yamlError.linePos?.[0] ? ` at line ${yamlError.linePos[0].line}` : '';
-    throw new ConfigError(`${source}: not valid YAML${where}: ${yamlError.message.split('\n')[0]}`);
+    const position = yamlError.linePos?.[0];
+    const where = position ? ` at line ${position.line}, column ${position.col}` : '';
+    // yaml's pretty message is the reason, its position, then a frame of the lines with a caret.
+    const [reason = '', ...frame] = yamlError.message.split('\n');
+    const shown = frame.join('\n').replace(/^\n+|\s+$/g, '');
+    throw new ConfigError(`${source}: not valid YAML${where}: ${reason.replace(/ at line \d+, column \d+:?$/, '')}${shown ? `\n${shown}` : ''}`);
   }
   const value: unknown = doc.toJS();
   if (value !== null && value !== undefined && (typeof value !== 'object' || Array.isArray(value))) {

@@ -84,7 +84,10 @@ export function permissionRefusal(actor: string, minimum: string): string {
 }
 
 export function configErrorMessage(message: string): string {
-  return `⚙️ **fixloop** cannot run: \`.github/fixloop.yml\` on the default branch is invalid.\n\n> ${escape(message)}\n\nFix the file and ask again; the reference is in fixloop's docs/configuration.md.`;
+  // The first line says what is wrong; the rest (each problem, or YAML's frame with its caret) keeps its layout in a block.
+  const [first = '', ...rest] = message.split('\n');
+  const details = rest.length > 0 ? `\n\n\`\`\`text\n${rest.join('\n').replaceAll('```', "'''")}\n\`\`\`` : '';
+  return `⚙️ **fixloop** cannot run: \`.github/fixloop.yml\` on the default branch is invalid.\n\n> ${escape(first)}${details}\n\nFix the file and ask again; the reference is in fixloop's docs/configuration.md.`;
 }
 
 export function forkNote(base: string): string {

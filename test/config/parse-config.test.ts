@@ -46,6 +46,14 @@ describe('parseRepoConfig', () => {
     expect(error.message).toContain('unknown key `loop.maxAtempts`');
   });
 
+  it('names every problem at once, one per line', () => {
+    const error = configError(() => parseRepoConfig('loop:\n  maxAtempts: 3\ntset:\n  command: npm test\n', 'fixloop.yml'));
+    expect(error.key).toBe('loop.maxAtempts');
+    const [first, ...lines] = error.message.split('\n');
+    expect(first).toBe('fixloop.yml: 2 problems:');
+    expect(lines.sort()).toEqual(['  - unknown key `loop.maxAtempts`', '  - unknown key `tset`']);
+  });
+
   it('names an unknown engine', () => {
     const error = configError(() => parseRepoConfig('engines: [repair, magic]\n', 'fixloop.yml'));
     expect(error.key).toBe('engines[1]');
@@ -53,8 +61,9 @@ describe('parseRepoConfig', () => {
   });
 
   it('reports broken YAML with its line', () => {
-    const error = configError(() => parseRepoConfig('test:\n  command: [unclosed\n', 'fixloop.yml'));
-    expect(error.message).toMatch(/not valid YAML at line \d/);
+    const error = configError(() => parseRepoConfig('test:\n  command: npm test\n  timeout: [1\nsetup: x\n', 'fixloop.yml'));
+    // The reason, its line and column, then the lines with a caret under the place: no dangling `column 1:`.
+    expect(error.message).toMatch(/^fixloop\.yml: not valid YAML at line 4, column 1: Flow sequence .*end with a \]\n {2}timeout: \[1\nsetup: x\n\^$/);
   });
 
   it('refuses a file that is not a mapping', () => {
