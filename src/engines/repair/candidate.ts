@@ -53,11 +53,46 @@ export interface Candidate {
   size: number;
 }
 
+/** A generator that could not do its work (timed out, crashed): said in the attempt's summary and notes, never taken for "no template applies". */
+export class GenerationError extends Error {
+  /** What the generator made before or besides its failure (e.g. every other template's candidates). */
+  readonly candidates: Candidate[];
+  constructor(message: string, candidates: Candidate[] = []) {
+    super(message);
+    this.candidates = candidates;
+  }
+}
+
 /** Generates candidates for the given lines of one file's source. Pure: no I/O beyond what it is given. */
 export interface CandidateGenerator {
   /** File extensions it handles, with the dot: `.js`, `.py`. */
   readonly extensions: readonly string[];
   generate(file: string, source: string, lines: ReadonlySet<number>): Promise<Candidate[]>;
+  /** Whether a file with a candidate applied still parses; asked only of the candidates that will be tried. */
+  parses?(file: string, source: string): boolean;
+}
+
+/**
+ * The edits as the smallest replacements that have the same effect (what they keep of the text they
+ * replace trimmed off both ends), sorted; edits that change nothing are dropped. Two candidates with
+ * the same minimal edits write the same file: their key tells duplicates apart without building it.
+ */
+export function minimalEdits(source: string, edits: readonly TextEdit[]): TextEdit[] {
+  const out: TextEdit[] = [];
+  for (const edit of [...edits].sort((a, b) => a.start - b.start)) {
+    const old = source.slice(edit.start, edit.end);
+    let head = 0;
+    while (head < old.length && head < edit.text.length && old[head] === edit.text[head]) head++;
+    let tail = 0;
+    while (tail < old.length - head && tail < edit.text.length - head && old[old.length - 1 - tail] === edit.text[edit.text.length - 1 - tail]) tail++;
+    if (head === old.length && head === edit.text.length) continue;
+    out.push({ start: edit.start + head, end: edit.end - tail, text: edit.text.slice(head, edit.text.length - tail) });
+  }
+  return out;
+}
+
+export function editsKey(file: string, edits: readonly TextEdit[]): string {
+  return `${file}\0${edits.map((e) => `${e.start}:${e.end}:${e.text}`).join('\0')}`;
 }
 
 export function applyEdits(source: string, edits: readonly TextEdit[]): string {

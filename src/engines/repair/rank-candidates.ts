@@ -1,6 +1,8 @@
 // Orders candidates: suspiciousness × template prior × a size factor that favours smaller patches;
-// identical results are kept once; ties break on stable keys so the order is always the same.
-import { applyEdits, type Candidate, type SuspiciousLine } from './candidate.ts';
+// identical results are kept once; ties break on stable keys so the order is always the same. Only
+// the candidates that make the cut are applied to their file (and checked to parse): thousands of
+// whole-file copies of a large file were most of the engine's time before a single test ran.
+import { applyEdits, editsKey, minimalEdits, type Candidate, type SuspiciousLine } from './candidate.ts';
 import { templatePrior } from './priors.ts';
 
 export interface RankedCandidate extends Candidate {
@@ -14,21 +16,25 @@ export function sizeFactor(size: number): number {
   return 1 / (1 + size / 24);
 }
 
-export function rankCandidates(candidates: Candidate[], suspicious: SuspiciousLine[], sources: ReadonlyMap<string, string>, limit: number): RankedCandidate[] {
+/** Whether a file still parses with a candidate applied (its generator's check; none: assumed). */
+export type ParseCheck = (file: string, source: string) => boolean;
+
+export function rankCandidates(candidates: Candidate[], suspicious: SuspiciousLine[], sources: ReadonlyMap<string, string>, limit: number, parses: ParseCheck = () => true): RankedCandidate[] {
   const lineScore = new Map(suspicious.map((s) => [`${s.file}:${s.line}`, s.score]));
   const seen = new Set<string>();
-  const ranked: RankedCandidate[] = [];
+  const scored: Array<Candidate & { score: number }> = [];
   for (const c of candidates) {
     const source = sources.get(c.file);
     if (source === undefined) continue;
-    const result = applyEdits(source, c.edits);
-    const key = `${c.file}\0${result}`;
+    const minimal = minimalEdits(source, c.edits);
+    if (minimal.length === 0) continue;
+    const key = editsKey(c.file, minimal);
     if (seen.has(key)) continue;
     seen.add(key);
     const score = (lineScore.get(`${c.file}:${c.line}`) ?? 0) * templatePrior(c.template) * sizeFactor(c.size);
-    ranked.push({ ...c, score, result });
+    scored.push({ ...c, score });
   }
-  ranked.sort(
+  scored.sort(
     (a, b) =>
       b.score - a.score ||
       (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) ||
@@ -37,5 +43,11 @@ export function rankCandidates(candidates: Candidate[], suspicious: SuspiciousLi
   );
   // Remaining ties keep the generators' own order (stable sort), which puts the likeliest
   // replacement of each operator first.
-  return ranked.slice(0, limit);
+  const ranked: RankedCandidate[] = [];
+  for (const c of scored) {
+    if (ranked.length >= limit) break;
+    const result = applyEdits(sources.get(c.file) ?? '', c.edits);
+    if (parses(c.file, result)) ranked.push({ ...c, result });
+  }
+  return ranked;
 }

@@ -5,7 +5,7 @@ import { availableParallelism } from 'node:os';
 import { type AttemptContext, type Engine, type EngineOutcome } from '../engine.ts';
 import { ZERO_COST } from '../../core/cost.ts';
 import { createTestFileMatcher } from '../../workspace/path-policy.ts';
-import type { Candidate } from './candidate.ts';
+import { GenerationError, type Candidate } from './candidate.ts';
 import { generatorFor } from './generators.ts';
 import { localizeFaults } from './localize/localize-faults.ts';
 import { rankCandidates } from './rank-candidates.ts';
@@ -62,19 +62,14 @@ export function createRepairEngine(options: RepairEngineOptions = {}): Engine {
 
       const linesByFile = new Map<string, Set<number>>();
       for (const s of suspicious.slice(0, MAX_LINES)) linesByFile.set(s.file, (linesByFile.get(s.file) ?? new Set()).add(s.line));
-      const sources = new Map<string, string>();
-      const candidates: Candidate[] = [];
-      for (const [file, lines] of [...linesByFile].sort(([a], [b]) => (a < b ? -1 : 1))) {
-        const generator = generatorFor(file);
-        if (!generator) continue;
-        const source = await ctx.workspace.readFile(file).catch(() => null);
-        if (source === null) continue;
-        sources.set(file, source);
-        candidates.push(...(await generator.generate(file, source, lines)));
-      }
+      const { sources, candidates, problems } = await generateCandidates(ctx, linesByFile);
+      for (const problem of problems) ctx.log(`repair: ${problem}`);
       stats.candidates = candidates.length;
-      const ranked = rankCandidates(candidates, suspicious, sources, ctx.config.repair.maxCandidates);
-      if (ranked.length === 0) return giveUp('no repair template applies to the suspicious lines', stats);
+      const ranked = rankCandidates(candidates, suspicious, sources, ctx.config.repair.maxCandidates, (file, text) => generatorFor(file)?.parses?.(file, text) ?? true);
+      if (ranked.length === 0) {
+        const why = problems.length > 0 ? `no candidate to try: ${problems.join('; ')}` : 'no repair template applies to the suspicious lines';
+        return { ...giveUp(why, stats), notes: problems };
+      }
 
       // When every test fails, "the failing tests first" is the whole suite: one run is enough.
       const everyTestFails = ctx.lastGate.report.parsed && failing.length >= ctx.lastGate.report.total;
@@ -107,19 +102,47 @@ export function createRepairEngine(options: RepairEngineOptions = {}): Engine {
       stats.testExecutions = result.testExecutions;
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
 
+      const notes = problems.length > 0 ? { notes: problems } : {};
       if (result.winner) {
         const w = result.winner;
         await ctx.workspace.writeFile(w.file, w.result);
         const rank = ranked.indexOf(w) + 1;
-        return { summary: `${w.description} (candidate ${rank} of ${ranked.length}, ${result.testExecutions} test runs, ${seconds} s)`, cost: ZERO_COST, gaveUp: false, stats };
+        return { summary: `${w.description} (candidate ${rank} of ${ranked.length}, ${result.testExecutions} test runs, ${seconds} s)`, cost: ZERO_COST, gaveUp: false, stats, ...notes };
       }
       if (result.partial) {
         const p = result.partial.candidate;
         await ctx.workspace.writeFile(p.file, p.result);
-        return { summary: `partial: ${p.description} leaves ${result.partial.failing} failing (${result.validated} candidates, ${result.testExecutions} test runs, ${seconds} s)`, cost: ZERO_COST, gaveUp: false, stats };
+        return { summary: `partial: ${p.description} leaves ${result.partial.failing} failing (${result.validated} candidates, ${result.testExecutions} test runs, ${seconds} s)`, cost: ZERO_COST, gaveUp: false, stats, ...notes };
       }
       const why = result.stoppedBy === 'deadline' ? 'the time budget ran out' : result.stoppedBy === 'aborted' ? 'the run was cancelled' : 'no candidate passed the tests';
-      return giveUp(`${why} (${result.validated} of ${ranked.length} candidates validated, ${result.testExecutions} test runs, ${seconds} s)`, stats);
+      const generation = problems.length > 0 ? `; ${problems.join('; ')}` : '';
+      return { ...giveUp(`${why} (${result.validated} of ${ranked.length} candidates validated, ${result.testExecutions} test runs, ${seconds} s)${generation}`, stats), ...notes };
     },
   };
+}
+
+interface Generated {
+  sources: Map<string, string>;
+  candidates: Candidate[];
+  /** Generators that could not do their work, one sentence each. */
+  problems: string[];
+}
+
+async function generateCandidates(ctx: AttemptContext, linesByFile: ReadonlyMap<string, Set<number>>): Promise<Generated> {
+  const generated: Generated = { sources: new Map(), candidates: [], problems: [] };
+  for (const [file, lines] of [...linesByFile].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const generator = generatorFor(file);
+    if (!generator) continue;
+    const source = await ctx.workspace.readFile(file).catch(() => null);
+    if (source === null) continue;
+    generated.sources.set(file, source);
+    try {
+      generated.candidates.push(...(await generator.generate(file, source, lines)));
+    } catch (error) {
+      if (!(error instanceof GenerationError)) throw error;
+      generated.problems.push(error.message);
+      generated.candidates.push(...error.candidates);
+    }
+  }
+  return generated;
 }

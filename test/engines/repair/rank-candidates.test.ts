@@ -27,6 +27,24 @@ describe('rankCandidates', () => {
     expect(rankCandidates(list, suspicious, new Map([['a.js', source]]), 1)).toHaveLength(1);
   });
 
+  it('tells duplicates by their smallest edits, and applies and parse-checks only what makes the cut', () => {
+    const suspicious = [{ file: 'a.js', line: 1, score: 0.9, signals: ['stack'] }];
+    const list = [
+      candidate('relational-operator', 1, 6, 7, '<='),
+      // The same change, written as a wider replacement: one candidate.
+      candidate('relational-operator', 1, 4, 9, 'a <= b'),
+      candidate('negate-condition', 1, 4, 9, '!(a < b)'),
+      candidate('swap-operands', 1, 4, 9, 'b < a'),
+      candidate('relational-operator', 1, 6, 7, '<'),
+    ];
+    const checked: string[] = [];
+    const parses = (_file: string, text: string) => (checked.push(text), !text.includes('!('));
+    const ranked = rankCandidates(list, suspicious, new Map([['a.js', source]]), 2, parses);
+    // The negation does not "parse" here: the next candidate takes its place; the no-op is no candidate.
+    expect(ranked.map((c) => c.template)).toEqual(['relational-operator', 'swap-operands']);
+    expect(checked).toHaveLength(3);
+  });
+
   it('favours smaller patches', () => {
     expect(sizeFactor(1)).toBeGreaterThan(sizeFactor(40));
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { applyEdits, type Candidate, type TemplateId } from '../../../../src/engines/repair/candidate.ts';
+import { applyEdits, GenerationError, type Candidate, type TemplateId } from '../../../../src/engines/repair/candidate.ts';
 import { reparses } from '../../../../src/engines/repair/templates/js/ast.ts';
-import { jsGenerator } from '../../../../src/engines/repair/templates/js/js-generator.ts';
+import { JS_TEMPLATES, jsGenerator } from '../../../../src/engines/repair/templates/js/js-generator.ts';
 
 async function candidates(source: string, lines: number[], file = 'src/a.js'): Promise<Candidate[]> {
   return jsGenerator.generate(file, source, new Set(lines));
@@ -80,5 +80,21 @@ describe('jsGenerator templates', () => {
     expect(out.every((c) => c.line === 2)).toBe(true);
     expect(JSON.stringify(await candidates(src, [2]))).toBe(JSON.stringify(out));
     expect(await candidates('export const = ;\n', [1])).toEqual([]);
+  });
+
+  it('keeps the other templates’ candidates when one template fails, and says so', async () => {
+    const failing = function brokenTemplate(): never {
+      throw new TypeError("Cannot read properties of undefined (reading 'includes')");
+    };
+    JS_TEMPLATES.push(failing);
+    try {
+      const src = 'export const f = (a, b) => a < b;\n';
+      const error = await jsGenerator.generate('src/a.js', src, new Set([1])).then(() => null, (e: unknown) => e);
+      expect(error).toBeInstanceOf(GenerationError);
+      expect((error as GenerationError).message).toMatch(/^a repair template failed \d+ time\(s\) \(brokenTemplate on the \w+ at src\/a\.js:1: Cannot read properties/);
+      expect((error as GenerationError).candidates.map((c) => applyEdits(src, c.edits))).toContain('export const f = (a, b) => a <= b;\n');
+    } finally {
+      JS_TEMPLATES.pop();
+    }
   });
 });

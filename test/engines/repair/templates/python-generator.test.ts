@@ -1,5 +1,8 @@
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { applyEdits, type TemplateId } from '../../../../src/engines/repair/candidate.ts';
+import { applyEdits, GenerationError, type TemplateId } from '../../../../src/engines/repair/candidate.ts';
 import { pythonGenerator } from '../../../../src/engines/repair/templates/python/python-generator.ts';
 
 async function results(source: string, lines: number[], template?: TemplateId): Promise<string[]> {
@@ -49,5 +52,27 @@ describe('pythonGenerator (Python ast + tokenize)', () => {
     expect(first.every((c) => c.line === 5)).toBe(true);
     expect(JSON.stringify(await pythonGenerator.generate('m.py', src, new Set([5])))).toBe(JSON.stringify(first));
     expect(await results('def f(:\n', [1])).toEqual([]);
+  });
+
+  it('checks that a candidate parses by its own statement, indented ones included', async () => {
+    const source = 'class C:\n    def f(self, a, b):\n        if a < b:\n            return [a,\n                    b]\n        return a\n';
+    expect(await results(source, [3], 'relational-operator')).toContain(source.replace('a < b', 'a <= b'));
+    expect(await results(source, [4], 'swap-arguments')).toEqual([]);
+  });
+
+  it('says when it could not do its work, rather than finding no template', async () => {
+    const bin = await mkdtemp(join(tmpdir(), 'fixloop-fake-python-'));
+    const path = process.env.PATH;
+    try {
+      await writeFile(join(bin, 'python3'), '#!/bin/sh\necho "MemoryError: out of memory" >&2\nexit 1\n');
+      await chmod(join(bin, 'python3'), 0o755);
+      process.env.PATH = `${bin}:${path ?? ''}`;
+      const failed = pythonGenerator.generate('pkg/mod.py', 'x = 1\n', new Set([1]));
+      await expect(failed).rejects.toBeInstanceOf(GenerationError);
+      await expect(failed).rejects.toThrow('the Python template generator failed on pkg/mod.py (exit 1): MemoryError: out of memory');
+    } finally {
+      process.env.PATH = path;
+      await rm(bin, { recursive: true, force: true });
+    }
   });
 });

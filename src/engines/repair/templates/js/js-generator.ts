@@ -1,13 +1,13 @@
 // Candidate patches for JavaScript and TypeScript, from the repair templates applied to the AST
 // nodes that start on the suspicious lines.
-import { applyEdits, type Candidate, type CandidateGenerator } from '../../candidate.ts';
+import { editsKey, GenerationError, minimalEdits, type Candidate, type CandidateGenerator } from '../../candidate.ts';
 import { parseProgram, reparses, walk } from './ast.ts';
 import { changeFunction, changeMethod, swapArguments } from './calls.ts';
 import { dropConjunct, loopBound, negateCondition } from './conditions.ts';
 import { changeReturnValue, nullGuard, optionalChaining } from './guards.ts';
 import { changeReceiver, replaceIdentifier } from './identifiers.ts';
 import { booleanFlip, indexBound, lengthBound, numericOffByOne, sliceBound } from './literals.ts';
-import type { JsTemplate } from './mutation.ts';
+import type { JsTemplate, Mutation } from './mutation.ts';
 import { assignmentOperator, operatorReplacement, updateOperator } from './operators.ts';
 
 export const JS_TEMPLATES: JsTemplate[] = [
@@ -39,16 +39,29 @@ export const jsGenerator: CandidateGenerator = {
     if (!program) return [];
     const candidates: Candidate[] = [];
     const seen = new Set<string>();
+    const failures: string[] = [];
     walk(program, (node, ancestors) => {
       const line = node.loc.start.line;
       if (!lines.has(line) || node.type === 'Program') return;
       for (const template of JS_TEMPLATES) {
-        for (const mutation of template({ file, source, program, node, ancestors })) {
+        let mutations: Mutation[];
+        try {
+          mutations = template({ file, source, program, node, ancestors });
+        } catch (error) {
+          // One template failing on one node costs that node's candidates of it, not the attempt.
+          failures.push(`${template.name} on the ${node.type} at ${file}:${line}: ${error instanceof Error ? error.message : String(error)}`);
+          continue;
+        }
+        for (const mutation of mutations) {
+          // Duplicates are told apart by their edits, not by the file they write: building and
+          // reparsing the whole file for each of thousands of candidates made generation scale with
+          // the file's size. Whether a candidate parses is asked later, of the ones that are tried.
+          const minimal = minimalEdits(source, mutation.edits);
+          if (minimal.length === 0) continue;
           const edits = [...mutation.edits].sort((a, b) => a.start - b.start);
-          const result = applyEdits(source, edits);
-          if (result === source || seen.has(result)) continue;
-          seen.add(result);
-          if (!reparses(file, result)) continue;
+          const key = editsKey(file, minimal);
+          if (seen.has(key)) continue;
+          seen.add(key);
           candidates.push({
             file,
             edits,
@@ -60,6 +73,8 @@ export const jsGenerator: CandidateGenerator = {
         }
       }
     });
+    if (failures.length > 0) throw new GenerationError(`a repair template failed ${failures.length} time(s) (${failures[0]}); the other templates' candidates were kept`, candidates);
     return candidates;
   },
+  parses: reparses,
 };

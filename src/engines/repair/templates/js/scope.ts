@@ -1,7 +1,7 @@
 // Names in scope at a point of a JS/TS program, split by kind (functions vs other values), for the
 // identifier-replacement template. An approximation: the parameters and declarations of the enclosing
 // functions and of the module, declared before the point or hoisted.
-import { isNode, walk, type AstNode } from './ast.ts';
+import { isNode, type AstNode } from './ast.ts';
 
 export interface ScopeNames {
   values: string[];
@@ -20,39 +20,86 @@ function patternNames(pattern: unknown, out: Set<string>): void {
   else if (pattern.type === 'ObjectPattern') for (const p of pattern.properties as AstNode[]) patternNames(p.type === 'RestElement' ? p : p.value, out);
 }
 
+/** A declared name; `from` is where it becomes visible (null: everywhere in its owner, hoisted). */
+interface Declared {
+  name: string;
+  from: number | null;
+}
+
+interface OwnDeclarations {
+  values: Declared[];
+  functions: Declared[];
+}
+
+// One walk per owner, reused for every identifier in it: walking the whole program again for each
+// identifier made candidate generation quadratic in the file's size (minutes on a 5,000-line file).
+const declarationsByOwner = new WeakMap<AstNode, OwnDeclarations>();
+
 /** Declarations directly owned by a function (or the program), not by nested functions. */
-function ownDeclarations(owner: AstNode, before: number): ScopeNames {
-  const values = new Set<string>();
-  const functions = new Set<string>();
-  if (FUNCTION_TYPES.has(owner.type)) for (const p of (owner.params as unknown[]) ?? []) patternNames(p, values);
+function ownDeclarations(owner: AstNode): OwnDeclarations {
+  const cached = declarationsByOwner.get(owner);
+  if (cached) return cached;
+  const own: OwnDeclarations = { values: [], functions: [] };
+  const value = (name: string, from: number | null = null) => own.values.push({ name, from });
+  const fn = (name: string, from: number | null = null) => own.functions.push({ name, from });
+  if (FUNCTION_TYPES.has(owner.type)) {
+    const params = new Set<string>();
+    for (const p of (owner.params as unknown[]) ?? []) patternNames(p, params);
+    for (const name of params) value(name);
+  }
   const body = owner.type === 'Program' ? owner : owner.body;
-  if (!isNode(body)) return { values: [...values], functions: [...functions] };
-  walk(body, (node, ancestors) => {
-    if (ancestors.some((a) => a !== owner && a !== body && FUNCTION_TYPES.has(a.type))) return;
-    if (node.type === 'FunctionDeclaration' && isNode(node.id)) functions.add(node.id.name as string);
-    if (node.type === 'VariableDeclarator' && node.start < before) {
+  if (isNode(body)) walkOwn(body, (node) => {
+    if (node.type === 'FunctionDeclaration' && isNode(node.id)) fn(node.id.name as string);
+    if (node.type === 'VariableDeclarator') {
       const init = node.init;
-      if (isNode(init) && (init.type === 'ArrowFunctionExpression' || init.type === 'FunctionExpression') && isNode(node.id)) functions.add(node.id.name as string);
-      else patternNames(node.id, values);
+      if (isNode(init) && (init.type === 'ArrowFunctionExpression' || init.type === 'FunctionExpression') && isNode(node.id)) fn(node.id.name as string, node.start);
+      else {
+        const names = new Set<string>();
+        patternNames(node.id, names);
+        for (const name of names) value(name, node.start);
+      }
     }
     if ((node.type === 'ImportSpecifier' || node.type === 'ImportDefaultSpecifier' || node.type === 'ImportNamespaceSpecifier') && isNode(node.local)) {
-      values.add(node.local.name as string);
-      functions.add(node.local.name as string);
+      value(node.local.name as string);
+      fn(node.local.name as string);
     }
     if ((node.type === 'ForOfStatement' || node.type === 'ForInStatement') && isNode(node.left) && node.left.type === 'VariableDeclaration') {
-      for (const d of node.left.declarations as AstNode[]) patternNames(d.id, values);
+      const names = new Set<string>();
+      for (const d of node.left.declarations as AstNode[]) patternNames(d.id, names);
+      for (const name of names) value(name);
     }
   });
-  return { values: [...values], functions: [...functions] };
+  declarationsByOwner.set(owner, own);
+  return own;
 }
+
+/** Visits `root` and its descendants, entering no nested function (whose node itself is visited). */
+function walkOwn(root: AstNode, visit: (node: AstNode) => void): void {
+  const visitNode = (node: AstNode, top: boolean) => {
+    visit(node);
+    if (!top && FUNCTION_TYPES.has(node.type)) return;
+    for (const key of Object.keys(node)) {
+      if (key === 'loc' || key === 'leadingComments' || key === 'trailingComments' || key === 'innerComments' || key === 'extra') continue;
+      const child = node[key];
+      if (Array.isArray(child)) {
+        for (const c of child) if (isNode(c)) visitNode(c, false);
+      } else if (isNode(child)) {
+        visitNode(child, false);
+      }
+    }
+  };
+  visitNode(root, true);
+}
+
+const visibleAt = (position: number) => (d: Declared) => d.from === null || d.from < position;
 
 export function namesInScope(program: AstNode, ancestors: readonly AstNode[], position: number): ScopeNames {
   const values = new Set<string>();
   const functions = new Set<string>();
   for (const owner of [program, ...ancestors.filter((a) => FUNCTION_TYPES.has(a.type))]) {
-    const own = ownDeclarations(owner, position);
-    for (const v of own.values) values.add(v);
-    for (const f of own.functions) functions.add(f);
+    const own = ownDeclarations(owner);
+    for (const v of own.values.filter(visibleAt(position))) values.add(v.name);
+    for (const f of own.functions.filter(visibleAt(position))) functions.add(f.name);
   }
   return { values: [...values].sort(), functions: [...functions].sort() };
 }

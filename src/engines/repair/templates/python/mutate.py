@@ -5,6 +5,7 @@ Reads {"source": str, "lines": [int]} as JSON on stdin and prints a JSON list of
 UTF-16 code units (JavaScript string indices). Standard library only; Python 3.8+.
 """
 import ast
+import bisect
 import io
 import json
 import sys
@@ -58,10 +59,13 @@ class Source:
         self.text = text
         self.lines = text.splitlines(keepends=True)
         self.line_starts = []  # code-point offset of each line
-        pos = 0
+        self.line_starts_utf16 = []  # the same in UTF-16 code units (JavaScript string indices)
+        pos = pos16 = 0
         for line in self.lines:
             self.line_starts.append(pos)
+            self.line_starts_utf16.append(pos16)
             pos += len(line)
+            pos16 += len(line.encode("utf-16-le")) // 2
 
     def offset(self, lineno, col_bytes):
         """Code-point offset of (1-based line, UTF-8 byte column)."""
@@ -81,8 +85,17 @@ class Source:
     def seg(self, node):
         return self.text[self.start(node):self.end(node)]
 
+    def line_of(self, cp_offset):
+        """0-based index of the line holding a code-point offset."""
+        return max(0, bisect.bisect_right(self.line_starts, cp_offset) - 1)
+
     def utf16(self, cp_offset):
-        return len(self.text[:cp_offset].encode("utf-16-le")) // 2
+        # Per line, not from the file's start: converting thousands of offsets of a large file from
+        # its beginning each time was quadratic.
+        i = self.line_of(cp_offset)
+        if i >= len(self.lines):
+            return len(self.text.encode("utf-16-le")) // 2
+        return self.line_starts_utf16[i] + len(self.text[self.line_starts[i]:cp_offset].encode("utf-16-le")) // 2
 
 
 def operator_tokens(text):
@@ -102,6 +115,8 @@ class Generator:
         self.lines = set(lines)
         self.tree = ast.parse(text)
         self.tokens = operator_tokens(text)
+        self.token_starts = [tok.start for tok in self.tokens]
+        self.owned_names = {}
         self.out = []
         self.parents = {}
         for parent in ast.walk(self.tree):
@@ -110,7 +125,8 @@ class Generator:
 
     # -- helpers -------------------------------------------------------------------------------
     def emit(self, template, node, description, edits):
-        self.out.append({"template": template, "line": node.lineno, "description": description, "edits": edits})
+        stmt = node if isinstance(node, ast.stmt) else self.enclosing(node, ast.stmt)
+        self.out.append({"template": template, "line": node.lineno, "description": description, "edits": edits, "stmt": stmt})
 
     def edit(self, start, end, text):
         return {"start": start, "end": end, "text": text}
@@ -122,8 +138,12 @@ class Generator:
         """Offsets of the operator token (possibly two words, like `not in`) between two nodes."""
         lo = (left.end_lineno, self.src.char_col(left.end_lineno, left.end_col_offset))
         hi = (right.lineno, self.src.char_col(right.lineno, right.col_offset))
-        for i, tok in enumerate(self.tokens):
-            if not (lo <= tok.start and tok.end <= hi):
+        # Tokens are in source order: start at the first one at or after `lo`, stop past `hi`.
+        for i in range(bisect.bisect_left(self.token_starts, lo), len(self.tokens)):
+            tok = self.tokens[i]
+            if tok.start > hi:
+                break
+            if tok.end > hi:
                 continue
             parts = words.split(" ")
             if tok.string != parts[0]:
@@ -154,21 +174,34 @@ class Generator:
             owners.append(fn)
             fn = self.enclosing(fn, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
         for owner in owners:
-            if isinstance(owner, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-                a = owner.args
-                for arg in list(getattr(a, "posonlyargs", [])) + a.args + a.kwonlyargs + [x for x in (a.vararg, a.kwarg) if x]:
-                    if arg.arg not in ("self", "cls"):
-                        values.add(arg.arg)
-            body = owner.body if isinstance(owner.body, list) else [owner.body]
-            for stmt in body:
-                for sub in ast.walk(stmt):
-                    if isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and sub is not owner:
-                        functions.add(sub.name)
-                    elif isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
-                        nearest = self.enclosing(sub, FUNCS)
-                        if (owner is self.tree and nearest is None) or nearest is owner:
-                            values.add(sub.id)
+            owned_values, owned_functions = self.names_owned_by(owner)
+            values |= owned_values
+            functions |= owned_functions
         return sorted(values), sorted(functions)
+
+    def names_owned_by(self, owner):
+        """Names an owner (the module or a function) binds itself; one walk per owner, then reused
+        (walking the whole module again for each identifier made a large file take minutes)."""
+        cached = self.owned_names.get(id(owner))
+        if cached is not None:
+            return cached
+        values, functions = set(), set()
+        if isinstance(owner, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            a = owner.args
+            for arg in list(getattr(a, "posonlyargs", [])) + a.args + a.kwonlyargs + [x for x in (a.vararg, a.kwarg) if x]:
+                if arg.arg not in ("self", "cls"):
+                    values.add(arg.arg)
+        body = owner.body if isinstance(owner.body, list) else [owner.body]
+        for stmt in body:
+            for sub in ast.walk(stmt):
+                if isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and sub is not owner:
+                    functions.add(sub.name)
+                elif isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
+                    nearest = self.enclosing(sub, FUNCS)
+                    if (owner is self.tree and nearest is None) or nearest is owner:
+                        values.add(sub.id)
+        self.owned_names[id(owner)] = (values, functions)
+        return values, functions
 
     def atom(self, node):
         """The node's text, parenthesized unless it already binds tighter than any operator."""
@@ -340,21 +373,17 @@ class Generator:
     def finish(self):
         seen, out = set(), []
         for cand in self.out:
-            edits = sorted(cand["edits"], key=lambda e: e["start"])
+            stmt = cand.pop("stmt")
+            edits = minimal_edits(self.src.text, cand["edits"])
             overlapping = any(a["end"] > b["start"] for a, b in zip(edits, edits[1:]))
-            if overlapping:
+            if overlapping or not edits:
                 continue
-            text, cursor = "", 0
-            for e in edits:
-                text += self.src.text[cursor:e["start"]] + e["text"]
-                cursor = e["end"]
-            text += self.src.text[cursor:]
-            if text == self.src.text or text in seen:
+            # Duplicates are told apart by their edits, not by the file they would write.
+            key = tuple((e["start"], e["end"], e["text"]) for e in edits)
+            if key in seen:
                 continue
-            seen.add(text)
-            try:
-                ast.parse(text)
-            except SyntaxError:
+            seen.add(key)
+            if not self.parses(edits, stmt):
                 continue
             for e in edits:
                 e["start"], e["end"] = self.src.utf16(e["start"]), self.src.utf16(e["end"])
@@ -362,6 +391,54 @@ class Generator:
             out.append(cand)
         out.sort(key=lambda c: (c["line"], c["edits"][0]["start"], c["template"]))
         return out
+
+    def parses(self, edits, stmt):
+        """Whether the code still parses with the edits: the statement they fall in, parsed on its
+        own (under `if 1:` when indented), rather than the whole file once per candidate."""
+        text = self.src.text
+        if stmt is not None:
+            first, last = stmt.lineno - 1, stmt.end_lineno - 1
+            lo = self.src.line_starts[first]
+            hi = self.src.line_starts[last] + len(self.src.lines[last]) if last < len(self.src.lines) else len(text)
+            if lo <= edits[0]["start"] and edits[-1]["end"] <= hi:
+                region = apply_edits(text[lo:hi], edits, -lo)
+                if self.src.lines[first][:1] in (" ", "\t"):
+                    region = "if 1:\n" + region
+                return parses(region)
+        return parses(apply_edits(text, edits, 0))
+
+
+def minimal_edits(text, edits):
+    """The smallest replacements with the same effect, sorted; edits that change nothing dropped."""
+    out = []
+    for e in sorted(edits, key=lambda e: e["start"]):
+        old, new = text[e["start"]:e["end"]], e["text"]
+        head = 0
+        while head < len(old) and head < len(new) and old[head] == new[head]:
+            head += 1
+        tail = 0
+        while tail < len(old) - head and tail < len(new) - head and old[-1 - tail] == new[-1 - tail]:
+            tail += 1
+        if head == len(old) and head == len(new):
+            continue
+        out.append({"start": e["start"] + head, "end": e["end"] - tail, "text": new[head:len(new) - tail]})
+    return out
+
+
+def apply_edits(text, edits, shift):
+    out, cursor = "", 0
+    for e in edits:
+        out += text[cursor:e["start"] + shift] + e["text"]
+        cursor = e["end"] + shift
+    return out + text[cursor:]
+
+
+def parses(text):
+    try:
+        ast.parse(text)
+        return True
+    except (SyntaxError, ValueError):
+        return False
 
 
 def main():
