@@ -1,12 +1,12 @@
 // `fixloop action`: one GitHub Actions event, handled the App's way and run in this process, then the
 // step's outputs, its summary and its exit code. A refusal, a reply or an escalation that was said on
-// GitHub is the step doing its job (exit 0); a run that could not run or publish fails the step.
+// GitHub is the step doing its job (exit 0); a run that could not run or publish fails the step, and
+// so does a step that could not start (its outputs and summary say `error` all the same).
 import { mkdir } from 'node:fs/promises';
-import { Writable } from 'node:stream';
-import { pino, type Logger } from 'pino';
 import type { CliIo } from '../command-context.ts';
 import { EXIT, exitCodeFor } from '../exit-codes.ts';
 import { Cancelled } from '../../jobs/job-queue.ts';
+import { describeError } from '../../loop/run-error.ts';
 import { selectSandbox } from '../../sandbox/select-sandbox.ts';
 import { readActionEnv, type ActionEnv } from './action-env.ts';
 import { readActionSettings } from './action-settings.ts';
@@ -14,7 +14,9 @@ import { readRunnerEvent } from './event-file.ts';
 import { handleEvent } from './handle-event.ts';
 import { runStarted, type FinishedRun } from './run-started.ts';
 import { writeOutputs, writeSummary } from './step-files.ts';
-import { noRunSummary, runSummary } from './step-summary.ts';
+import { stepLog } from './step-log.ts';
+import { failureSummary, noRunSummary, runSummary } from './step-summary.ts';
+import { annotation } from './workflow-commands.ts';
 
 export interface ActionCommandOptions {
   env: NodeJS.ProcessEnv;
@@ -23,17 +25,31 @@ export interface ActionCommandOptions {
   signal: AbortSignal;
 }
 
+type StepFiles = Pick<ActionEnv, 'outputPath' | 'summaryPath'>;
+
 export async function actionCommand(options: ActionCommandOptions): Promise<number> {
+  try {
+    return await handleOneEvent(options);
+  } catch (error) {
+    // Later steps read `status` whatever happened; the CLI's error report (stderr, exit code) follows.
+    const message = describeError(error);
+    options.io.stdout(annotation('error', 'fixloop', message));
+    await finish(stepFilesOf(options.env), { status: 'error', 'pull-request-url': '', 'run-id': '' }, failureSummary(message)).catch(() => undefined);
+    throw error;
+  }
+}
+
+async function handleOneEvent(options: ActionCommandOptions): Promise<number> {
   const { io } = options;
   const env = readActionEnv(options.env);
   const settings = readActionSettings(options.env);
   const event = await readRunnerEvent(env);
-  const log = stepLogger(options.env, io);
+  const { log, notes } = stepLog(options.env, io);
   await mkdir(env.tempRoot, { recursive: true });
 
   const handled = await handleEvent(env, event, settings.overrides, log);
   if (handled.kind === 'ignored' || handled.job === null) {
-    const summary = handled.kind === 'ignored' ? noRunSummary(event.name, handled.reason, []) : noRunSummary(event.name, null, handled.record.comments);
+    const summary = handled.kind === 'ignored' ? noRunSummary(event.name, handled.reason, [], []) : noRunSummary(event.name, null, handled.record.comments, notes);
     io.stdout(`fixloop: ${handled.kind === 'ignored' ? handled.reason : 'no run started'}\n`);
     await finish(env, { status: handled.kind === 'ignored' ? 'ignored' : 'no-run', 'pull-request-url': '', 'run-id': '' }, summary);
     return EXIT.ok;
@@ -41,18 +57,26 @@ export async function actionCommand(options: ActionCommandOptions): Promise<numb
 
   const { sandbox, warning } = selectSandbox(settings.sandbox, options.env);
   // An annotation on the workflow run, so the warning is seen without opening the log.
-  if (warning) io.stdout(`::warning title=fixloop sandbox::${warning}\n`);
+  if (warning) io.stdout(annotation('warning', 'fixloop sandbox', warning));
   const run = await runStarted(handled.job, handled.forge, { sandbox, setupNetwork: settings.setupNetwork, tempRoot: env.tempRoot, env: options.env, log, signal: cancellable(options.signal) });
   const url = pullRequestUrl(run, handled.record);
   const status = run.result?.status ?? 'error';
   io.stdout(`fixloop: run ${run.data.runId}: ${run.outcome.outcome}\n`);
   await finish(env, { status, 'pull-request-url': url, 'run-id': run.data.runId }, runSummary(run, url, env.tokenKind, warning));
-  return exitFor(run, url);
+  const code = exitFor(run, url);
+  // The cause on the workflow run's page: the log's last line may be one of many.
+  if (code !== EXIT.ok) io.stdout(annotation('error', 'fixloop', run.result?.error?.message ?? run.outcome.outcome));
+  return code;
 }
 
-async function finish(env: ActionEnv, outputs: Record<string, string>, summary: string): Promise<void> {
-  await writeOutputs(env.outputPath, outputs);
-  await writeSummary(env.summaryPath, summary);
+async function finish(files: StepFiles, outputs: Record<string, string>, summary: string): Promise<void> {
+  await writeOutputs(files.outputPath, outputs);
+  await writeSummary(files.summaryPath, summary);
+}
+
+/** Where the outputs and the summary go, read on their own: the rest of the environment may be what failed. */
+function stepFilesOf(env: NodeJS.ProcessEnv): StepFiles {
+  return { outputPath: env.GITHUB_OUTPUT?.trim() || null, summaryPath: env.GITHUB_STEP_SUMMARY?.trim() || null };
 }
 
 /** The pull request the run opened, or the one it pushed a commit to. */
@@ -80,9 +104,4 @@ function cancellable(signal: AbortSignal): AbortSignal {
   if (signal.aborted) cancel();
   else signal.addEventListener('abort', cancel, { once: true });
   return controller.signal;
-}
-
-function stepLogger(env: NodeJS.ProcessEnv, io: CliIo): Logger {
-  const stream = new Writable({ write: (chunk: Buffer, _encoding, done) => (io.stderr(chunk.toString()), done()) });
-  return pino({ level: env.RUNNER_DEBUG === '1' ? 'debug' : 'info', base: null }, stream);
 }

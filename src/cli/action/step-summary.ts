@@ -1,5 +1,6 @@
 // The step summary (GITHUB_STEP_SUMMARY): the run's report as on the pull request, which token was
-// used and what that means for CI; or, when no run started, why, and what fixloop answered.
+// used and what that means for CI; or, when no run started, why, and what fixloop answered; or what
+// kept the step from starting.
 import type { TokenKind } from './action-env.ts';
 import type { FinishedRun } from './run-started.ts';
 
@@ -12,12 +13,26 @@ export function runSummary(run: FinishedRun, pullRequestUrl: string, tokenKind: 
   return lines.join('\n');
 }
 
-export function noRunSummary(event: string, reason: string | null, replies: string[]): string {
+/**
+ * No run: why not (the event is not fixloop's), or what fixloop answered on GitHub, or else what its
+ * log said while it handled the event (the loop guard, an invalid .github/fixloop.yml).
+ */
+export function noRunSummary(event: string, reason: string | null, replies: string[], notes: string[]): string {
   const lines = [`## fixloop: no run for \`${event}\``, ''];
   if (reason) lines.push(reason);
-  else if (replies.length > 0) lines.push('fixloop answered on GitHub:', '', ...replies.map((r) => r.split('\n').map((l) => `> ${l}`).join('\n')));
-  else lines.push('The event was handled and started no run (the label or command was not fixloop\'s, or its settings say no).');
+  else if (replies.length > 0) lines.push('fixloop answered on GitHub:', '', ...replies.map(quote));
+  else lines.push("The event was handled and started no run: the label or command was not fixloop's, its settings say no, the pull request has moved on, or the loop guard stopped it.");
+  if (!reason && notes.length > 0) lines.push('', "fixloop's log said:", '', ...notes.map((n) => `- ${n}`));
   return lines.join('\n');
+}
+
+/** The step could not start (a runner variable, the event file, GitHub itself): what went wrong. */
+export function failureSummary(message: string): string {
+  return ['## fixloop: the event could not be handled', '', quote(message), '', "The step's log has the details."].join('\n');
+}
+
+function quote(text: string): string {
+  return text.split('\n').map((l) => `> ${l}`).join('\n');
 }
 
 function tokenLine(kind: TokenKind): string {
