@@ -16,8 +16,13 @@ export interface RepairEngineOptions {
   parallelism?: number;
 }
 
-/** Most suspicious lines turned into candidates; the rest would only dilute the budget. */
-const MAX_LINES = 60;
+/**
+ * Most suspicious lines turned into candidates. Generation is cheap (docs/benchmarks.md), and the
+ * ranking (line score × template prior × size) decides what the validation budget is spent on: with
+ * 60, a module whose lines all scored the same (imported by the failing test, no frame in it) was
+ * tried only in its first lines.
+ */
+const MAX_LINES = 400;
 
 function giveUp(summary: string, stats: Record<string, number>): EngineOutcome {
   return { summary, cost: ZERO_COST, gaveUp: true, stats };

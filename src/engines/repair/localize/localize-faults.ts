@@ -79,7 +79,9 @@ export async function localizeFaults(input: LocalizeInput): Promise<SuspiciousLi
 
   // Assertion failures often have no frame in the source at all: what the failing tests import is
   // the next best place, with a low weight so that stack and diff signals still come first.
-  const testFiles = [...new Set(input.failing.map((t) => t.file).filter((f): f is string => !!f))];
+  const named = [...new Set(input.failing.map((t) => t.file).filter((f): f is string => !!f))];
+  // Runners whose report names no file (mocha's spec, pytest -q's summary): every test file then.
+  const testFiles = named.length > 0 || input.failing.length === 0 ? named : input.files.filter((f) => input.isTestFile(f) && SOURCE.test(f));
   for (const file of await importedSourceFiles(input.root, testFiles, input.files, input.isTestFile)) {
     const n = await linesOf(file);
     for (let line = 1; line <= n; line++) add(file, line, WEIGHTS.imported, 'imported');

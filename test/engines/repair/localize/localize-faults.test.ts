@@ -84,6 +84,18 @@ describe('localizeFaults on real runs', () => {
     expect(double.every((l) => l.signals.includes('imported'))).toBe(true);
   });
 
+  it('follows every test file when the runner names none (mocha), into the package it requires', async () => {
+    const dir = await makeRepo({
+      'package.json': JSON.stringify({ name: 'clampish', main: 'index.js' }),
+      'index.js': 'module.exports = (x, lo, hi) => Math.min(Math.max(x, hi), lo);\n',
+      'test/clamp.js': "const clamp = require('..');\nit('clamps', () => {});\n",
+    });
+    dirs.push(dir);
+    const failing = [{ id: 'clamp clamps', name: 'clamps', status: 'failed' as const, message: 'AssertionError: expected 5 to equal 3' }];
+    const lines = await localizeFaults({ root: dir, files: ['package.json', 'index.js', 'test/clamp.js'], failing, output: '', hints: [], isTestFile });
+    expect(lines).toEqual([expect.objectContaining({ file: 'index.js', line: 1, signals: ['imported'] }), expect.objectContaining({ file: 'index.js', line: 2 })]);
+  });
+
   it('lets the lines of a failing change dominate, and is deterministic', async () => {
     const dir = await makeRepo({ 'src/a.js': 'export const a = 1;\nexport const b = 2;\nexport const c = 3;\n' });
     dirs.push(dir);
