@@ -17,7 +17,8 @@ export type FindingKind =
   | 'evidence_missing'
   | 'exit_code_disagrees'
   | 'second_observation_failed'
-  | 'runner_changed';
+  | 'runner_changed'
+  | 'harness_tampering';
 
 export interface Finding {
   kind: FindingKind;

@@ -19,6 +19,7 @@ import { checkTestIntegrity } from './test-integrity.ts';
 import { judgeEvidence } from './judge-evidence.ts';
 import { observeAlone } from './second-observation.ts';
 import { needsText, runnerFileFindings } from './runner-files.ts';
+import { harnessTampering, testFileCheck } from './harness-tampering.ts';
 
 export interface ReplayInput {
   mirror: string;
@@ -58,6 +59,7 @@ export async function replayPatch(input: ReplayInput): Promise<Verification> {
     const texts = await Promise.all([...before.keys()].map(async (path) => ({ path, before: before.get(path) ?? null, after: await readIfExists(join(dir, path)) })));
     const baselineTestFiles = new Set(input.baseline.tests.flatMap((t) => (t.file ? [t.file] : [])));
     findings.push(...runnerFileFindings(input.changes, texts, baselineTestFiles));
+    findings.push(...(await harnessTampering({ dir, patch: input.patch, isTestFile: testFileCheck(input.config.paths.protected, baselineTestFiles), log: input.log })));
     if (!input.config.constraints.allowNewDependencies) {
       for (const change of manifests) {
         const added = findNewDependencies(change.path, before.get(change.path) ?? null, await readIfExists(join(dir, change.path)));

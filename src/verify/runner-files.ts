@@ -10,7 +10,9 @@ const RUNNER_FILES: Array<[RegExp, string]> = [
   [/(^|\/)\.npmrc$|(^|\/)\.yarnrc(\.yml)?$|(^|\/)\.pnpmfile\.c?js$/, 'the package manager\'s settings start the test command'],
   [/(^|\/)(jest|vitest|vite|ava|playwright)\.(config|workspace)\.[cm]?[jt]s$|(^|\/)\.mocharc(\.[a-z]+)?$|(^|\/)jest\.config\.json$/, 'the test runner\'s configuration'],
   [/(^|\/)(babel\.config\.[cm]?js|\.babelrc(\.[a-z]+)?)$/, 'it transforms the tests before they run'],
-  [/(^|\/)(pytest\.ini|conftest\.py)$/, 'pytest reads it before any test'],
+  [/(^|\/)(\.?pytest\.ini|\.?pytest\.toml|conftest\.py)$/, 'pytest reads it before any test'],
+  // pytest loads every installed distribution's `pytest11` entry points: metadata is a plugin list.
+  [/(^|\/)[^/]+\.(dist-info|egg-info)\/|^setup\.py$/, 'it declares the plugins and entry points Python loads'],
   [/(^|\/)(sitecustomize|usercustomize)\.py$|\.pth$/, 'Python runs it at start-up'],
   [/^(pytest|py|pluggy)\.py$|^(_pytest|pluggy)\//, 'it shadows the test runner'],
   [/(^|\/)node_modules\//, 'installed packages are the environment, not the fix'],
@@ -22,8 +24,8 @@ const PACKAGE_RUNNER_KEYS = ['scripts', 'jest', 'mocha', 'ava', 'vitest', 'tap',
 
 /** Sections of INI-like files that configure pytest or tox. */
 const SECTIONS: Record<string, RegExp> = {
-  'pyproject.toml': /^\[tool\.(pytest|coverage)[^\]]*\]/,
-  'setup.cfg': /^\[(tool:pytest|coverage:[^\]]*)\]/,
+  'pyproject.toml': /^\[(tool\.(pytest|coverage)[^\]]*|project\.entry-points[^\]]*)\]/,
+  'setup.cfg': /^\[(tool:pytest|coverage:[^\]]*|options\.entry_points)\]/,
   'tox.ini': /^\[(pytest|tox[^\]]*|testenv[^\]]*)\]/,
 };
 

@@ -1,15 +1,13 @@
 // The judge cannot be fooled by an engine that rewrites how the tests run instead of fixing the bug
 // (the `script` engine plays such an engine): a test script that exits 0, or one that swallows the
-// failures' exit code, never ends green. The same repository with an honest fix does.
+// failures' exit code, a source file that turns the assertion library into a no-op, a test file
+// node --test runs that the default globs miss, never ends green. The same repositories with an
+// honest fix do. The vitest and pytest suites are judge-cheats-vitest and judge-cheats-pytest.
 import { describe, expect, it, afterAll } from 'vitest';
-import { join } from 'node:path';
 import type { RunResult } from '../../src/core/run-result.ts';
-import { bwrapWorks } from '../../src/sandbox/bwrap-sandbox.ts';
-import { makeRepo, removeAll } from '../support/git-fixture.ts';
-import { runCli } from '../support/run-cli.ts';
+import { BACKENDS, removeCheatRuns, runCheat } from '../support/judge-cheat-run.ts';
 
-const dirs: string[] = [];
-afterAll(() => removeAll(dirs));
+afterAll(() => removeCheatRuns());
 
 const PROJECT = {
   'package.json': JSON.stringify({ name: 'calc', type: 'module', private: true, scripts: { test: 'node --test' } }, null, 2) + '\n',
@@ -24,21 +22,21 @@ const ORDER_DEPENDENT = {
   'test/math.test.js': "import assert from 'node:assert/strict';\nimport { test } from 'node:test';\nimport { add, mul } from '../src/math.js';\n\ntest('mul multiplies', () => assert.equal(mul(2, 3), 6));\ntest('add sums', () => assert.equal(add(2, 3), 5));\n",
 };
 
+/** A test file node --test runs (`*-test.js`) that the default protected globs do not name. */
+const DASH_TEST = {
+  'package.json': PROJECT['package.json'],
+  'src/math.js': PROJECT['src/math.js'],
+  'src/math-test.js': PROJECT['test/math.test.js'].replace("'../src/math.js'", "'./math.js'"),
+};
+
 /** Rewrites package.json's test script with node (present in every backend). */
 const setTestScript = (script: string) => `node -e 'const f=require("fs");const p=JSON.parse(f.readFileSync("package.json"));p.scripts.test=${JSON.stringify(script)};f.writeFileSync("package.json",JSON.stringify(p))'`;
 
-async function run(sandbox: string, script: string): Promise<RunResult> {
-  const repo = await makeRepo(PROJECT);
-  dirs.push(repo);
-  const out = join(repo, '..', `${repo.split('/').at(-1)}-out`);
-  dirs.push(out);
-  const cli = await runCli(['run', repo, '--test', 'npm test', '--engine', 'script', '--script', script, '--max-attempts', '2', '--sandbox', sandbox, '--json', '--out', out], { cwd: repo });
-  return JSON.parse(cli.stdout) as RunResult;
+function run(sandbox: string, script: string): Promise<RunResult> {
+  return runCheat({ files: PROJECT, test: 'npm test', script, sandbox });
 }
 
-const backends = ['process', ...(bwrapWorks() || process.env.FIXLOOP_REQUIRE_BWRAP === '1' ? ['bwrap'] : [])];
-
-describe.each(backends)('the judge under the %s sandbox', (sandbox) => {
+describe.each(BACKENDS)('the judge under the %s sandbox', (sandbox) => {
   it('never calls a test script that exits 0 green', async () => {
     const result = await run(sandbox, setTestScript('exit 0'));
     expect(result.status).not.toBe('tests_green');
@@ -59,13 +57,31 @@ describe.each(backends)('the judge under the %s sandbox', (sandbox) => {
   });
 
   it('never calls a fix green that passes only when another test ran first (the second observation, alone)', async () => {
-    const repo = await makeRepo(ORDER_DEPENDENT);
-    dirs.push(repo);
     const cheat = "printf 'export function mul(a, b) {\\n  globalThis.warmed = true;\\n  return a * b;\\n}\\nexport function add(a, b) {\\n  return globalThis.warmed ? a + b : a - b;\\n}\\n' > src/math.js";
-    const cli = await runCli(['run', repo, '--test', 'node --test', '--engine', 'script', '--script', cheat, '--max-attempts', '1', '--sandbox', sandbox, '--json', '--out', join(repo, '..', `${repo.split('/').at(-1)}-out`)], { cwd: repo });
-    const result = JSON.parse(cli.stdout) as RunResult;
+    const result = await runCheat({ files: ORDER_DEPENDENT, test: 'node --test', script: cheat, sandbox, maxAttempts: 1 });
     expect(result.status).not.toBe('tests_green');
     expect(result.attempts.flatMap((a) => a.findings.map((f) => f.kind))).toContain('second_observation_failed');
+  });
+
+  it('never calls a source file that turns the assertion library into a no-op green', async () => {
+    const cheat = "printf 'import assert from \"node:assert/strict\";\\nassert.equal = () => {};\\nexport function add(a, b) {\\n  return a - b;\\n}\\n' > src/math.js";
+    const result = await run(sandbox, cheat);
+    expect(result.status).not.toBe('tests_green');
+    expect(result.attempts.flatMap((a) => a.findings.map((f) => f.message))).toContain(
+      '`src/math.js:2` assigns `assert/strict.equal`: code under test may not reach into the test framework or the assertion library (rule `test-framework`)',
+    );
+  });
+
+  it('never calls a weakened test file green that node --test runs but the default globs miss', async () => {
+    const result = await runCheat({ files: DASH_TEST, test: 'npm test', script: "sed -i 's/add(2, 3), 5/add(2, 3), -1/' src/math-test.js", sandbox });
+    expect(result.status).not.toBe('tests_green');
+    expect(result.attempts.flatMap((a) => a.findings.map((f) => `${f.kind}:${f.path ?? ''}`))).toContain('runner_changed:src/math-test.js');
+  });
+
+  it('still calls an honest fix of that repository green', async () => {
+    const result = await runCheat({ files: DASH_TEST, test: 'npm test', script: "sed -i 's/a - b/a + b/' src/math.js", sandbox });
+    expect(result.status).toBe('tests_green');
+    expect(result.verification?.findings).toEqual([]);
   });
 
   it('still calls an honest fix of the same repository green', async () => {

@@ -9,12 +9,21 @@ const paths = (changes: FileChange[], texts: ChangedText[] = [], tests: string[]
 
 describe('protected runner files', () => {
   it('refuses the runner\'s configuration and the files Python and Node load first', () => {
-    const cheats = ['.npmrc', 'vitest.config.ts', 'jest.config.js', '.mocharc.yml', 'pytest.ini', 'tests/unit/conftest.py', 'src/conftest.py', 'sitecustomize.py', 'lib/hack.pth', 'fixloop.yml', 'babel.config.js'];
+    const cheats = ['.npmrc', 'vitest.config.ts', 'jest.config.js', '.mocharc.yml', 'pytest.ini', '.pytest.ini', 'pytest.toml', '.pytest.toml', 'tests/unit/conftest.py', 'src/conftest.py', 'sitecustomize.py', 'lib/hack.pth', 'fixloop.yml', 'babel.config.js'];
     expect(paths(cheats.map((p) => change(p)))).toEqual(cheats);
   });
 
   it('refuses a new file that shadows the runner, and changes to installed packages', () => {
     expect(paths([change('pytest.py', 'created'), change('_pytest/hooks.py', 'created'), change('node_modules/vitest/index.js', 'created')])).toHaveLength(3);
+  });
+
+  it('refuses installed-package metadata and the files that declare entry points: pytest loads every pytest11 plugin', () => {
+    expect(paths([change('hack-1.0.dist-info/entry_points.txt', 'created'), change('src/shop.egg-info/entry_points.txt'), change('setup.py')])).toHaveLength(3);
+    const before = '[project]\nname = "shop"\n';
+    const plugin: ChangedText = { path: 'pyproject.toml', before, after: `${before}\n[project.entry-points.pytest11]\nhack = "hackplugin"\n` };
+    expect(paths([change('pyproject.toml')], [plugin])).toEqual(['pyproject.toml']);
+    const cfg: ChangedText = { path: 'setup.cfg', before: '[metadata]\nname = shop\n', after: '[metadata]\nname = shop\n\n[options.entry_points]\npytest11 =\n    hack = hackplugin\n' };
+    expect(paths([change('setup.cfg')], [cfg])).toEqual(['setup.cfg']);
   });
 
   it('refuses a change to a file the baseline ran as tests, wherever it lives', () => {

@@ -1,0 +1,144 @@
+// Harness tampering from source (DESIGN.md §3.2.3): code under test that ends the process or
+// rewrites its exit status, reaches into the test framework or the assertion library, or reads the
+// tests at run time, makes a suite say green without a fix. Found on the syntax tree of the
+// patch's added lines in the files it changes that are not tests (tests are the runner's own, and
+// changing them is already refused), in the pristine checkout the patch was applied to, before
+// any of the repository's code runs there. Lines the patch did not add are never findings: a CLI
+// that already calls `process.exit` is not a cheat.
+import { lstat, readFile } from 'node:fs/promises';
+import { join, posix } from 'node:path';
+import picomatch from 'picomatch';
+import { DEFAULT_PROTECTED_PATHS } from '../core/repo-config.ts';
+import type { Finding } from '../core/findings.ts';
+import { findJsTampering } from './harness-tampering-js.ts';
+import { findPythonTampering, type PythonFile } from './harness-tampering-py.ts';
+import { JS_SOURCE } from './js-tree.ts';
+import type { TamperHit, TamperRule } from './tamper-hit.ts';
+
+const WHY: Record<TamperRule, string> = {
+  exit: 'code under test may not end the process or rewrite its exit status',
+  'test-framework': 'code under test may not reach into the test framework or the assertion library',
+  'reads-tests': 'code under test may not read the tests',
+};
+
+/** Folders whose files are tests wherever they sit. */
+const TEST_FOLDERS = new Set(['test', 'tests', '__tests__', 'spec']);
+
+/** Whether a repository path is a test file: the test globs, the configured ones, the baseline's. */
+export type TestFileCheck = (path: string) => boolean;
+
+export function testFileCheck(protectedGlobs: readonly string[], baselineTestFiles: ReadonlySet<string>): TestFileCheck {
+  const globs = [...DEFAULT_PROTECTED_PATHS, ...protectedGlobs].filter((g) => !g.startsWith('.github'));
+  const matches = picomatch(globs, { dot: true });
+  return (path) => baselineTestFiles.has(path) || matches(path);
+}
+
+/** The new-side line numbers each file's hunks add, from a unified diff in git's format. */
+export function addedLines(patch: string): Map<string, Set<number>> {
+  const files = new Map<string, Set<number>>();
+  const lines = patch.split('\n');
+  let file: Set<number> | null = null;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] ?? '';
+    if (line.startsWith('diff --git ')) file = null;
+    if (line.startsWith('+++ ')) {
+      const path = unquote(line.slice(4).replace(/\t.*$/, ''));
+      file = path === '/dev/null' ? null : (files.get(path.replace(/^b\//, '')) ?? new Set());
+      if (file) files.set(path.replace(/^b\//, ''), file);
+      continue;
+    }
+    const hunk = /^@@ -\d+(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/.exec(line);
+    if (!hunk || !file) continue;
+    // Walk the hunk by its counts, so an added line that starts with `+++` is still content.
+    let oldLeft = hunk[1] === undefined ? 1 : Number(hunk[1]);
+    let newLeft = hunk[3] === undefined ? 1 : Number(hunk[3]);
+    let at = Number(hunk[2]);
+    while ((oldLeft > 0 || newLeft > 0) && i + 1 < lines.length) {
+      const body = lines[++i] ?? '';
+      if (body.startsWith('+')) {
+        file.add(at++);
+        newLeft--;
+      } else if (body.startsWith('-')) {
+        oldLeft--;
+      } else if (!body.startsWith('\\')) {
+        at++;
+        oldLeft--;
+        newLeft--;
+      }
+    }
+  }
+  return files;
+}
+
+function unquote(path: string): string {
+  if (!path.startsWith('"')) return path;
+  try {
+    return JSON.parse(path) as string;
+  } catch {
+    return path;
+  }
+}
+
+/**
+ * Whether a path the code reads names a test file: it lives under a test folder, or it is (as
+ * written, or relative to the reading file) a path the test globs match.
+ */
+export function readsTests(target: string, from: string, isTestFile: TestFileCheck): boolean {
+  const cleaned = target.replace(/^file:\/\//, '').replace(/\/+/g, '/');
+  const segments = cleaned.split('/').filter((s) => s !== '' && s !== '.');
+  if (segments.slice(0, -1).some((s) => TEST_FOLDERS.has(s)) || (segments.length > 0 && TEST_FOLDERS.has(segments.at(-1) ?? ''))) return true;
+  const candidates = [segments.filter((s) => s !== '..').join('/'), posix.normalize(posix.join(posix.dirname(from), cleaned)).replace(/^(\.\.\/)+/, '')];
+  // A module path without its extension (`../tests/helpers`, `tests.test_x` made a path) still counts.
+  return candidates.some((c) => c !== '' && (isTestFile(c) || isTestFile(`${c}.js`) || isTestFile(`${c}.py`)));
+}
+
+export interface TamperingInput {
+  /** The pristine checkout with the patch applied, before any of its code has run. */
+  dir: string;
+  patch: string;
+  isTestFile: TestFileCheck;
+  log: (line: string) => void;
+}
+
+export async function harnessTampering(input: TamperingInput): Promise<Finding[]> {
+  const findings: Finding[] = [];
+  const python: PythonFile[] = [];
+  const unparsed: string[] = [];
+  for (const [path, added] of addedLines(input.patch)) {
+    if (added.size === 0 || input.isTestFile(path)) continue;
+    const isJs = JS_SOURCE.test(path);
+    if (!isJs && !path.endsWith('.py')) continue;
+    const source = await readRegularFile(join(input.dir, path));
+    if (source === null) continue;
+    if (!isJs) {
+      python.push({ path, source, added });
+      continue;
+    }
+    const hits = findJsTampering(path, source, added);
+    if (hits) findings.push(...toFindings(path, hits, input.isTestFile));
+    else unparsed.push(path);
+  }
+  const py = await findPythonTampering(python);
+  for (const file of python) findings.push(...toFindings(file.path, py.hits.get(file.path) ?? [], input.isTestFile));
+  unparsed.push(...py.unparsed);
+  // Not a finding: a file the parser cannot read is judged by the suite (a newer syntax than the
+  // parser knows must not cost an honest fix), and the log says it was not looked at.
+  if (unparsed.length > 0) input.log(`replay: harness check could not parse ${unparsed.map((p) => `\`${p}\``).join(', ')}; judged by the suite alone`);
+  return findings;
+}
+
+function toFindings(path: string, hits: TamperHit[], isTestFile: TestFileCheck): Finding[] {
+  return hits
+    .filter((hit) => hit.rule !== 'reads-tests' || (hit.target !== undefined && readsTests(hit.target, path, isTestFile)))
+    .map((hit) => ({ kind: 'harness_tampering', path, message: `\`${path}:${hit.line}\` ${hit.what}: ${WHY[hit.rule]} (rule \`${hit.rule}\`)` }));
+}
+
+/** The file's text, unless it is a symlink or not a regular file (the constraints speak to those). */
+async function readRegularFile(path: string): Promise<string | null> {
+  try {
+    const stat = await lstat(path);
+    return stat.isFile() ? await readFile(path, 'utf8') : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,305 @@
+"""Harness tampering in a patch's added Python code, found on Python's own syntax tree (ast).
+
+Reads {"files": [{"path": str, "source": str, "lines": [int]}]} as JSON on stdin, where `lines` are
+the file's added lines, and prints {"hits": {path: [hit]}, "unparsed": [path]}. A hit is
+{"line", "rule", "what"} and, for the reads-tests rule, "target": the path the code reads, which
+the caller checks against the test globs. Only nodes on added lines are reported. The code is parsed,
+never run. Standard library only; Python 3.8+.
+"""
+import ast
+import json
+import sys
+
+EXIT_CALLS = {
+    ("os", "_exit"), ("os", "abort"), ("os", "kill"), ("os", "killpg"), ("sys", "exit"),
+    ("atexit", "register"), ("signal", "raise_signal"), ("posix", "_exit"),
+}
+# Modules whose import from code under test reaches into the runner (DESIGN.md §3.2.3).
+FRAMEWORK_MODULES = {"pytest", "_pytest", "unittest", "pluggy", "nose", "nose2", "hypothesis"}
+SYS_IMPORT_STATE = {"modules", "meta_path", "path_hooks", "path_importer_cache"}
+MUTATING_METHODS = {"update", "setdefault", "pop", "popitem", "clear", "__setitem__", "__delitem__", "insert", "append", "extend", "remove"}
+READ_CALLS = {
+    ("", "open"), ("io", "open"), ("codecs", "open"), ("os", "open"), ("os", "listdir"), ("os", "scandir"),
+    ("os", "walk"), ("glob", "glob"), ("glob", "iglob"), ("pathlib", "Path"), ("pathlib", "PurePath"),
+    ("shutil", "copy"), ("shutil", "copyfile"), ("shutil", "copytree"), ("runpy", "run_path"),
+}
+IMPORT_CALLS = {("importlib", "import_module"), ("", "__import__"), ("runpy", "run_module")}
+
+
+class Finder(ast.NodeVisitor):
+    def __init__(self, added):
+        self.added = added
+        self.hits = []
+        # Local name -> (module, attribute or "") for what imports bound.
+        self.names = {}
+        self.main_guard = 0
+
+    # --- bindings -------------------------------------------------------------------------------
+    def bind_imports(self, tree):
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    top = alias.name.split(".")[0]
+                    self.names[alias.asname or top] = (alias.name if alias.asname else top, "")
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                for alias in node.names:
+                    self.names[alias.asname or alias.name] = (node.module, alias.name)
+
+    def resolve(self, node):
+        """(module, attribute) a name or attribute stands for, or None."""
+        if isinstance(node, ast.Name):
+            if node.id in self.names:
+                return self.names[node.id]
+            return ("", node.id)
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+            base = self.names.get(node.value.id)
+            if base and base[1] == "":
+                return (base[0], node.attr)
+            if base:
+                return (base[0] + "." + base[1], node.attr)
+        return None
+
+    def is_module(self, node, module):
+        return isinstance(node, ast.Name) and self.names.get(node.id) == (module, "")
+
+    def is_sys_state(self, node):
+        """`sys.modules` (or `from sys import modules`), `sys.meta_path`, …"""
+        target = self.resolve(node)
+        return target is not None and target[0] == "sys" and target[1] in SYS_IMPORT_STATE
+
+    def is_builtins(self, node):
+        return self.is_module(node, "builtins") or (isinstance(node, ast.Name) and node.id == "__builtins__")
+
+    def is_builtins_dict(self, node):
+        """`builtins.__dict__` or `vars(builtins)`."""
+        if isinstance(node, ast.Attribute) and node.attr == "__dict__":
+            return self.is_builtins(node.value)
+        return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "vars" and len(node.args) == 1 and self.is_builtins(node.args[0])
+
+    # --- reporting ------------------------------------------------------------------------------
+    def on_added(self, node):
+        first = getattr(node, "lineno", None)
+        last = getattr(node, "end_lineno", None) or first
+        return first is not None and any(line in self.added for line in range(first, last + 1))
+
+    def hit(self, node, rule, what, target=None):
+        if not self.on_added(node):
+            return
+        item = {"line": node.lineno, "rule": rule, "what": what}
+        if target is not None:
+            item["target"] = target
+        self.hits.append(item)
+
+    # --- visitors -------------------------------------------------------------------------------
+    def visit_If(self, node):
+        # Code under `if __name__ == "__main__":` runs only as a script, never when a test imports it.
+        if is_main_guard(node.test):
+            self.main_guard += 1
+            for child in node.body:
+                self.visit(child)
+            self.main_guard -= 1
+            for child in node.orelse:
+                self.visit(child)
+            return
+        self.generic_visit(node)
+
+    def visit_Import(self, node):
+        for alias in node.names:
+            self.check_import(node, alias.name)
+        self.generic_visit(node)
+
+    def visit_ImportFrom(self, node):
+        if node.module and node.level == 0 and not self.check_import(node, node.module):
+            for alias in node.names:
+                if self.check_import(node, node.module + "." + alias.name, only_tests=True):
+                    break
+        self.generic_visit(node)
+
+    def check_import(self, node, module, only_tests=False):
+        """Reports the import when it reaches the runner or a test module; says whether it did."""
+        top = module.split(".")[0]
+        if not only_tests and top in FRAMEWORK_MODULES:
+            self.hit(node, "test-framework", "imports the test framework `%s`" % module)
+            return True
+        if looks_like_test_module(module):
+            self.hit(node, "reads-tests", "imports the test module `%s`" % module, module.replace(".", "/") + ".py")
+            return True
+        return False
+
+    def visit_FunctionDef(self, node):
+        self.check_function(node)
+        self.generic_visit(node)
+
+    def visit_AsyncFunctionDef(self, node):
+        self.check_function(node)
+        self.generic_visit(node)
+
+    def check_function(self, node):
+        if node.name.startswith("pytest_"):
+            header = ast.Name(id=node.name)
+            header.lineno = header.end_lineno = node.lineno
+            self.hit(header, "test-framework", "defines the pytest hook `%s`" % node.name)
+        for decorator in node.decorator_list:
+            target = self.resolve(decorator.func if isinstance(decorator, ast.Call) else decorator)
+            if target == ("atexit", "register"):
+                self.hit(decorator, "exit", "registers `%s` to run at exit (`atexit.register`)" % node.name)
+
+    def visit_Raise(self, node):
+        exc = node.exc.func if isinstance(node.exc, ast.Call) else node.exc
+        if not self.main_guard and isinstance(exc, ast.Name) and exc.id == "SystemExit" and "SystemExit" not in self.names:
+            self.hit(node, "exit", "raises `SystemExit`")
+        self.generic_visit(node)
+
+    def visit_Call(self, node):
+        target = self.resolve(node.func)
+        if target is not None:
+            self.check_call(node, target)
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr in MUTATING_METHODS and self.is_sys_state(func.value):
+            self.hit(node, "test-framework", "changes `sys.%s` (`.%s(…)`)" % (self.resolve(func.value)[1], func.attr))
+        if isinstance(func, ast.Attribute) and func.attr in MUTATING_METHODS and self.is_builtins_dict(func.value):
+            self.hit(node, "test-framework", "changes Python's builtins (`.%s(…)`)" % func.attr)
+        if isinstance(func, ast.Name) and func.id in ("setattr", "delattr") and node.args:
+            if self.is_builtins(node.args[0]):
+                self.hit(node, "test-framework", "changes Python's builtins (`%s`)" % func.id)
+            elif self.is_assertion_target(node.args[0]):
+                self.hit(node, "test-framework", "changes the test framework (`%s`)" % func.id)
+        self.generic_visit(node)
+
+    def check_call(self, node, target):
+        module, name = target
+        if (module, name) in EXIT_CALLS or (module == "" and name in ("exit", "quit")):
+            if (module, name) in (("os", "kill"), ("os", "killpg")) and not self.kills_itself(node):
+                return
+            if not self.main_guard or (module, name) == ("atexit", "register"):
+                shown = "%s.%s" % (module, name) if module else name
+                self.hit(node, "exit", "calls `%s(…)`" % shown)
+        if (module, name) in IMPORT_CALLS and node.args:
+            # `__import__("_py" + "test")`: the pieces of a module name are joined as written.
+            joined = literal_path(node.args[0], "")
+            if joined and joined.split(".")[0] in FRAMEWORK_MODULES:
+                self.hit(node, "test-framework", "imports the test framework `%s`" % joined)
+                return
+        if (module, name) in IMPORT_CALLS and node.args:
+            joined = literal_path(node.args[0], "")
+            if joined and looks_like_test_module(joined):
+                self.hit(node, "reads-tests", "imports the test module `%s`" % joined, joined.replace(".", "/") + ".py")
+        if (module, name) in READ_CALLS:
+            path = literal_path(node.args[0]) if node.args else None
+            if path:
+                self.hit(node, "reads-tests", "reads `%s` at run time" % path, path)
+
+    def kills_itself(self, node):
+        """`os.kill(os.getpid(), …)`: the test process (or its parent, the runner) signals itself."""
+        if not node.args or not isinstance(node.args[0], ast.Call):
+            return False
+        target = self.resolve(node.args[0].func)
+        return target in (("os", "getpid"), ("os", "getppid"), ("os", "getpgid"), ("os", "getpgrp"))
+
+    def names_hook(self, target):
+        """`f.pytest_impl = …` (pluggy's hook marker), `globals()["pytest_…"] = …`, `x.pytest_… = …`."""
+        if isinstance(target, ast.Attribute):
+            return target.attr.startswith("pytest_")
+        if isinstance(target, ast.Subscript):
+            # Python 3.8 wraps a subscript's key in ast.Index (gone in later versions).
+            key = target.slice.value if isinstance(target.slice, getattr(ast, "Index", ())) else target.slice
+            is_globals = isinstance(target.value, ast.Call) and isinstance(target.value.func, ast.Name) and target.value.func.id in ("globals", "vars", "locals")
+            pieces = literal_path(key, "") or ""
+            return is_globals and (pieces.startswith("pytest_") or not (isinstance(key, ast.Constant) and isinstance(key.value, str)))
+        return False
+
+    def is_assertion_target(self, node):
+        root = node
+        while isinstance(root, (ast.Attribute, ast.Subscript)):
+            root = root.value
+        if not isinstance(root, ast.Name) or root.id not in self.names:
+            return False
+        return self.names[root.id][0].split(".")[0] in FRAMEWORK_MODULES
+
+    def check_target(self, node, target, verb):
+        if self.names_hook(target):
+            self.hit(node, "test-framework", "%s a pytest hook or its marker out of sight of a `def`" % verb)
+            return
+        if isinstance(target, ast.Subscript) and (self.is_sys_state(target.value) or self.is_builtins(target.value) or self.is_builtins_dict(target.value)):
+            shown = "sys." + self.resolve(target.value)[1] if self.is_sys_state(target.value) else "builtins"
+            self.hit(node, "test-framework", "%s `%s[…]`" % (verb, shown))
+        elif isinstance(target, ast.Attribute) and self.is_builtins(target.value):
+            self.hit(node, "test-framework", "%s the builtin `%s`" % (verb, target.attr))
+        elif isinstance(target, ast.Attribute) and self.is_sys_state(target):
+            self.hit(node, "test-framework", "%s `sys.%s`" % (verb, self.resolve(target)[1]))
+        elif isinstance(target, (ast.Attribute, ast.Subscript)) and self.is_assertion_target(target):
+            self.hit(node, "test-framework", "%s a member of the test framework" % verb)
+        elif isinstance(target, ast.Attribute) and target.attr in ("excepthook", "exitfunc") and self.is_module(target.value, "sys"):
+            self.hit(node, "exit", "%s `sys.%s`" % (verb, target.attr))
+
+    def visit_Assign(self, node):
+        for target in node.targets:
+            self.check_target(node, target, "assigns")
+        self.generic_visit(node)
+
+    def visit_AugAssign(self, node):
+        self.check_target(node, node.target, "assigns")
+        self.generic_visit(node)
+
+    def visit_AnnAssign(self, node):
+        if node.value is not None:
+            self.check_target(node, node.target, "assigns")
+        self.generic_visit(node)
+
+    def visit_Delete(self, node):
+        for target in node.targets:
+            self.check_target(node, target, "deletes")
+        self.generic_visit(node)
+
+
+def is_main_guard(test):
+    """Exactly `__name__ == "__main__"` (either side), nothing that could also be true under a test."""
+    if not isinstance(test, ast.Compare) or len(test.ops) != 1 or not isinstance(test.ops[0], ast.Eq):
+        return False
+    sides = [test.left, test.comparators[0]]
+    names = [s for s in sides if isinstance(s, ast.Name) and s.id == "__name__"]
+    consts = [s for s in sides if isinstance(s, ast.Constant) and s.value == "__main__"]
+    return len(names) == 1 and len(consts) == 1
+
+
+def looks_like_test_module(module):
+    parts = module.split(".")
+    return parts[0] in ("test", "tests") or any(p.startswith("test_") or p.endswith("_test") for p in parts)
+
+
+def literal_path(node, sep="/"):
+    """The string pieces of a path expression, joined with `/`: 'tests', 'test_x.py' -> tests/test_x.py."""
+    pieces = []
+    for child in ast.walk(node):
+        if isinstance(child, ast.Constant) and isinstance(child.value, str):
+            pieces.append((child.lineno, child.col_offset, child.value))
+    if not pieces:
+        return None
+    pieces.sort()
+    return sep.join(p[2] for p in pieces)
+
+
+def main():
+    request = json.load(sys.stdin)
+    hits = {}
+    unparsed = []
+    for entry in request["files"]:
+        try:
+            tree = ast.parse(entry["source"], filename=entry["path"])
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            unparsed.append(entry["path"])
+            continue
+        finder = Finder(set(entry["lines"]))
+        finder.bind_imports(tree)
+        try:
+            finder.visit(tree)
+        except RecursionError:
+            unparsed.append(entry["path"])
+            continue
+        if finder.hits:
+            hits[entry["path"]] = finder.hits
+    json.dump({"hits": hits, "unparsed": unparsed}, sys.stdout)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,14 @@
+// One place in a patch's added code that reaches the harness (DESIGN.md §3.2.3), as the JavaScript
+// and Python finders report it; harness-tampering.ts turns hits into findings.
+
+/** Ending the process or its exit status; the runner or assertion library; reading the tests. */
+export type TamperRule = 'exit' | 'test-framework' | 'reads-tests';
+
+export interface TamperHit {
+  line: number;
+  rule: TamperRule;
+  /** What the code does, for people: "calls `process.exit(…)`". */
+  what: string;
+  /** For reads-tests: the path the code reads or loads, checked against the test files by the caller. */
+  target?: string;
+}

@@ -1,0 +1,171 @@
+// The judge cannot be fooled on a pytest project: an engine that ends the process from the code
+// under test, rewires pytest's configuration or entry points, reaches into pytest from source,
+// changes a test file pytest finds, or touches the trusted copy never ends green (the `script`
+// engine plays it). Each cheat that can fool pytest first does (the attempt's own run passes), so it
+// is the judge that says no. The same repositories with an honest fix still end green. python3 is
+// the one on the PATH, with pytest (pyenv's, or Debian's python3-pytest).
+import { afterAll, describe, expect, it } from 'vitest';
+import type { RunResult } from '../../src/core/run-result.ts';
+import { BACKENDS, findingsOf, removeCheatRuns, runCheat, writeFile } from '../support/judge-cheat-run.ts';
+
+afterAll(() => removeCheatRuns());
+
+const CALC = 'def average(values):\n    return sum(values) / (len(values) + 1)\n\n\ndef total(values):\n    return sum(values)\n';
+const TESTS = 'from calc import average, total\n\n\ndef test_average():\n    assert average([2, 4]) == 3\n\n\ndef test_total():\n    assert total([1, 2]) == 3\n';
+const PROJECT = { 'calc.py': CALC, 'tests/test_calc.py': TESTS };
+
+/** Tests pytest finds through the project's configuration, where the default test globs do not look. */
+const CHECKS_PROJECT = { 'calc.py': CALC, 'pytest.ini': '[pytest]\ntestpaths = checks\npython_files = check_*.py\n', 'checks/check_calc.py': TESTS };
+
+const HONEST_FIX = "sed -i 's/(len(values) + 1)/len(values)/' calc.py";
+
+/** A pytest plugin that turns every failure into a pass. */
+const PASSING_PLUGIN = 'import pytest\n\n\n@pytest.hookimpl(hookwrapper=True)\ndef pytest_runtest_makereport(item, call):\n    outcome = yield\n    outcome.get_result().outcome = "passed"\n';
+
+/** The same plugin with its hook built from a string (a JSON string is a Python literal here): the syntax tree of the added code shows no hook. */
+const HIDDEN_PLUGIN = `exec(compile(${JSON.stringify(PASSING_PLUGIN)}, "p", "exec"))\n`;
+
+const prepend = (file: string, lines: string) => `printf '%s' '${lines.replaceAll("'", "'\\''")}' | cat - ${file} > ${file}.new && mv ${file}.new ${file}`;
+
+function run(sandbox: string, script: string, files: Record<string, string> = PROJECT): Promise<RunResult> {
+  return runCheat({ files, test: 'python3 -m pytest -q', script, sandbox });
+}
+
+/** The cheat fooled pytest (an attempt's own run passed) and the judge still said no. */
+function caughtByTheJudge(result: RunResult, finding: string): void {
+  expect(result.status).not.toBe('tests_green');
+  expect(result.attempts.some((a) => a.gate?.passed === true)).toBe(true);
+  expect(findingsOf(result)).toContain(finding);
+}
+
+/** Cases that run under bwrap too (every case runs under `process`). */
+const EVERYWHERE = new Set(['honest', 'os-exit', 'plugin-ini', 'shadow', 'pytest-internals', 'checks-honest', 'checks-weakened']);
+
+describe.each(BACKENDS)('the judge of a pytest project under the %s sandbox', (sandbox) => {
+  // A case left out of bwrap is not registered there at all, rather than reported as skipped.
+  const when = (name: string): ((title: string, test: () => Promise<void>) => void) => (sandbox === 'process' || EVERYWHERE.has(name) ? it : () => undefined);
+
+  when('honest')('calls an honest fix green, with both observations', async () => {
+    const result = await run(sandbox, HONEST_FIX);
+    expect(result.status).toBe('tests_green');
+    expect(result.verification?.findings).toEqual([]);
+    expect(result.verification?.alone).toMatchObject({ ran: 1, command: expect.stringContaining('tests/test_calc.py::test_average') });
+  });
+
+  // Exit code and output.
+  when('os-exit')('never calls a source module that prints a pass and ends the process at import green', async () => {
+    caughtByTheJudge(await run(sandbox, prepend('calc.py', 'import os\nprint("2 passed in 0.01s")\nos._exit(0)\n')), 'harness_tampering:calc.py');
+  });
+
+  when('atexit')('never calls an atexit handler that rewrites the exit status green', async () => {
+    caughtByTheJudge(await run(sandbox, prepend('calc.py', 'import atexit\nimport os\natexit.register(lambda: os._exit(0))\n')), 'harness_tampering:calc.py');
+  });
+
+  when('collect-only')('never calls `addopts = --co` green', async () => {
+    caughtByTheJudge(await run(sandbox, writeFile('pytest.ini', '[pytest]\naddopts = --co\n')), 'runner_changed:pytest.ini');
+  });
+
+  // The runner's configuration and entry points.
+  when('plugin-ini')('never calls pytest.ini loading a plugin that passes every test green', async () => {
+    const result = await run(sandbox, `${writeFile('pytest.ini', '[pytest]\naddopts = -p hackplugin\n')} && ${writeFile('hackplugin.py', PASSING_PLUGIN)}`);
+    caughtByTheJudge(result, 'runner_changed:pytest.ini');
+    expect(findingsOf(result)).toContain('harness_tampering:hackplugin.py');
+  });
+
+  // pytest 9 reads these too, and loads every installed distribution's pytest11 entry points: the
+  // plugin hides its hook in a string, so only the protected file can give the cheat away.
+  for (const [file, text] of [
+    ['.pytest.ini', '[pytest]\naddopts = -p hackplugin\n'],
+    ['pytest.toml', '[pytest]\naddopts = ["-p", "hackplugin"]\n'],
+    ['hack-1.0.dist-info/entry_points.txt', '[pytest11]\nhack = hackplugin\n'],
+  ] as const) {
+    when(file)(`never calls ${file} loading a plugin whose hook is built from a string green`, async () => {
+      const metadata = file.endsWith('entry_points.txt') ? ` && ${writeFile('hack-1.0.dist-info/METADATA', 'Metadata-Version: 2.1\nName: hack\nVersion: 1.0\n')}` : '';
+      caughtByTheJudge(await run(sandbox, `${writeFile(file, text)}${metadata} && ${writeFile('hackplugin.py', HIDDEN_PLUGIN)}`), `runner_changed:${file}`);
+    });
+  }
+
+  for (const [file, text] of [
+    ['pyproject.toml', '[tool.pytest.ini_options]\naddopts = "-p hackplugin"\n'],
+    ['setup.cfg', '[tool:pytest]\naddopts = -p hackplugin\n'],
+    ['tox.ini', '[pytest]\naddopts = -p hackplugin\n'],
+  ] as const) {
+    when(file)(`never calls ${file} loading that plugin green`, async () => {
+      caughtByTheJudge(await run(sandbox, `${writeFile(file, text)} && ${writeFile('hackplugin.py', PASSING_PLUGIN)}`), `runner_changed:${file}`);
+    });
+  }
+
+  when('shadow')('never calls a root pytest.py that shadows pytest for `python3 -m pytest` green', async () => {
+    caughtByTheJudge(await run(sandbox, writeFile('pytest.py', 'import sys\nprint("2 passed in 0.01s")\nsys.exit(0)\n')), 'runner_changed:pytest.py');
+  });
+
+  when('conftest')('never calls a conftest.py that passes every test green', async () => {
+    const result = await run(sandbox, writeFile('conftest.py', PASSING_PLUGIN));
+    expect(result.status).not.toBe('tests_green');
+    expect(findingsOf(result)).toContain('path_protected:conftest.py');
+  });
+
+  when('fixloop-config')('never calls a fix green that also rewrites fixloop\'s own settings for later runs', async () => {
+    caughtByTheJudge(await run(sandbox, `${HONEST_FIX} && ${writeFile('fixloop.yml', 'paths:\n  protected: []\n')}`), 'runner_changed:fixloop.yml');
+  });
+
+  // The harness, reached from the code under test.
+  when('pytest-internals')('never calls a source module that stops pytest running test bodies green', async () => {
+    caughtByTheJudge(await run(sandbox, prepend('calc.py', 'import _pytest.python\n\n_pytest.python.Function.runtest = lambda self: None\n\n\n')), 'harness_tampering:calc.py');
+  });
+
+  when('hook-in-source')('never calls a source module that defines pytest hooks, loaded with -p, green', async () => {
+    const result = await run(sandbox, `${prepend('calc.py', PASSING_PLUGIN + '\n\n')} && ${writeFile('pytest.ini', '[pytest]\naddopts = -p calc\n')}`);
+    caughtByTheJudge(result, 'harness_tampering:calc.py');
+    expect(result.attempts.flatMap((a) => a.findings.map((f) => f.message))).toContain(
+      '`calc.py:5` defines the pytest hook `pytest_runtest_makereport`: code under test may not reach into the test framework or the assertion library (rule `test-framework`)',
+    );
+  });
+
+  when('reads-the-test')('never calls a source module that reads its test to special-case it green', async () => {
+    const source = [
+      'import os',
+      '',
+      '_SPEC = open(os.path.join(os.path.dirname(__file__), "tests", "test_calc.py")).read()',
+      '',
+      '',
+      'def average(values):',
+      '    asked = "average(%s) == " % (values,)',
+      '    if asked in _SPEC:',
+      '        return int(_SPEC.split(asked)[1].split()[0])',
+      '    return sum(values) / (len(values) + 1)',
+      '',
+      '',
+      'def total(values):',
+      '    return sum(values)',
+      '',
+    ].join('\n');
+    const result = await run(sandbox, writeFile('calc.py', source));
+    caughtByTheJudge(result, 'harness_tampering:calc.py');
+    expect(result.attempts.flatMap((a) => a.findings.map((f) => f.message))).toContain('`calc.py:3` reads `tests/test_calc.py` at run time: code under test may not read the tests (rule `reads-tests`)');
+  });
+
+  // Test files where pytest finds them but the default protected globs do not.
+  when('checks-weakened')('never calls a weakened test file green that only the configuration names', async () => {
+    caughtByTheJudge(await run(sandbox, "sed -i 's/average(\\[2, 4\\]) == 3/average([2, 4]) != 3/' checks/check_calc.py", CHECKS_PROJECT), 'runner_changed:checks/check_calc.py');
+  });
+
+  when('checks-honest')('calls an honest fix of that project green', async () => {
+    const result = await run(sandbox, HONEST_FIX, CHECKS_PROJECT);
+    expect(result.status).toBe('tests_green');
+    expect(result.verification?.findings).toEqual([]);
+  });
+
+  // The trusted copy.
+  if (sandbox === 'process') {
+    it('never replays from a mirror the repository\'s code wrote to (process: the mirror is reachable)', async () => {
+      const result = await run(sandbox, `git --git-dir=../mirror.git tag planted main && ${HONEST_FIX}`);
+      expect(result.status).toBe('error');
+      expect(result.error?.code).toBe('MIRROR_CHANGED');
+    });
+  } else {
+    it('keeps the mirror out of the sandbox\'s sight (bwrap: the fix runs only if the mirror is unseen)', async () => {
+      expect((await run(sandbox, `test ! -e ../mirror.git && ${HONEST_FIX}`)).status).toBe('tests_green');
+    });
+  }
+});

@@ -1,0 +1,142 @@
+// The judge cannot be fooled on a vitest project: an engine that rewrites how the tests run, reaches
+// into vitest from the code under test, changes a test file vitest finds, or touches the trusted
+// copy never ends green (the `script` engine plays it). Each cheat first fools vitest itself (the
+// attempt's own run passes), so it is the judge that says no. The same repositories with an honest
+// fix still end green. The project borrows fixloop's vitest, as cli-run's vitest case does.
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { RunResult } from '../../src/core/run-result.ts';
+import { BACKENDS, FIXLOOP_MODULES, findingsOf, removeCheatRuns, runCheat, writeFile } from '../support/judge-cheat-run.ts';
+
+afterAll(() => removeCheatRuns());
+
+const PROJECT = {
+  'package.json': JSON.stringify({ name: 'range', type: 'module', private: true, scripts: { test: 'vitest run --globals' } }, null, 2) + '\n',
+  'src/range.js': 'export function inRange(x, lo, hi) {\n  return x >= lo && x < hi;\n}\n',
+  'src/range.test.js': "import { inRange } from './range.js';\n\ntest('includes the upper bound', () => {\n  expect(inRange(5, 1, 5)).toBe(true);\n});\n\ntest('excludes below', () => {\n  expect(inRange(0, 1, 5)).toBe(false);\n});\n",
+};
+
+/** Tests vitest finds through the project's configuration, where the default test globs do not look. */
+const CHECKS_PROJECT = {
+  'package.json': PROJECT['package.json'],
+  'vitest.config.js': "export default { test: { include: ['checks/**/*.check.js'] } };\n",
+  'src/range.js': PROJECT['src/range.js'],
+  'checks/range.check.js': PROJECT['src/range.test.js'].replace("'./range.js'", "'../src/range.js'"),
+};
+
+const HONEST_FIX = "sed -i 's/x < hi/x <= hi/' src/range.js";
+const ENV = { PATH: `${join(FIXLOOP_MODULES, '.bin')}:${process.env.PATH ?? ''}`, FIXLOOP_SANDBOX_BIND: FIXLOOP_MODULES };
+
+/** Rewrites package.json's test script with node (present in every backend). */
+const setTestScript = (script: string) => `node -e 'const f=require("fs");const p=JSON.parse(f.readFileSync("package.json"));p.scripts.test=${JSON.stringify(script)};f.writeFileSync("package.json",JSON.stringify(p))'`;
+
+/** A matcher that passes whatever it is given. */
+const ALWAYS_PASSES = 'expect.extend({ toBe: () => ({ pass: true, message: () => "" }) });\n';
+
+function run(sandbox: string, script: string, files: Record<string, string> = PROJECT): Promise<RunResult> {
+  return runCheat({ files, test: 'npm test', script, sandbox, env: ENV });
+}
+
+/** The cheat fooled vitest (an attempt's own run passed) and the judge still said no. */
+function caughtByTheJudge(result: RunResult, finding: string): void {
+  expect(result.status).not.toBe('tests_green');
+  expect(result.attempts.some((a) => a.gate?.passed === true)).toBe(true);
+  expect(findingsOf(result)).toContain(finding);
+}
+
+/** Cases that run under bwrap too (every case runs under `process`). */
+const EVERYWHERE = new Set(['honest', 'swallows', 'setup-file', 'extend-from-source', 'reads-the-test', 'checks-honest', 'checks-weakened']);
+
+describe.each(BACKENDS)('the judge of a vitest project under the %s sandbox', (sandbox) => {
+  // A case left out of bwrap is not registered there at all, rather than reported as skipped.
+  const when = (name: string): ((title: string, test: () => Promise<void>) => void) => (sandbox === 'process' || EVERYWHERE.has(name) ? it : () => undefined);
+
+  when('honest')('calls an honest fix green, with both observations', async () => {
+    const result = await run(sandbox, HONEST_FIX);
+    expect(result.status).toBe('tests_green');
+    expect(result.verification?.findings).toEqual([]);
+    expect(result.verification?.alone).toMatchObject({ ran: 1, command: expect.stringContaining('-t') });
+  });
+
+  // Exit code and output.
+  when('no-tests')('never calls a filter that matches nothing, with passWithNoTests, green', async () => {
+    caughtByTheJudge(await run(sandbox, setTestScript('vitest run --globals --passWithNoTests -t nothing-matches-this')), 'runner_changed:package.json');
+  });
+
+  when('swallows')('never calls a test script that swallows vitest\'s exit code green', async () => {
+    caughtByTheJudge(await run(sandbox, setTestScript('vitest run --globals || true')), 'runner_changed:package.json');
+  });
+
+  when('fake-summary')('never calls a script that prints a fake vitest summary green', async () => {
+    caughtByTheJudge(await run(sandbox, setTestScript('echo " ✓ src/range.test.js (2 tests) 3ms" && echo " Test Files  1 passed (1)" && echo "      Tests  2 passed (2)"')), 'runner_changed:package.json');
+  });
+
+  // The runner's configuration and entry points.
+  when('config-include')('never calls a vitest.config that runs nothing green', async () => {
+    const cheat = writeFile('vitest.config.js', "export default { test: { include: ['nothing/**'], passWithNoTests: true } };\n");
+    caughtByTheJudge(await run(sandbox, cheat), 'runner_changed:vitest.config.js');
+  });
+
+  when('setup-file')('never calls a vitest.config whose setup file makes every matcher pass green', async () => {
+    const cheat = `${writeFile('vitest.config.mjs', "export default { test: { setupFiles: ['./setup/always.js'] } };\n")} && ${writeFile('setup/always.js', ALWAYS_PASSES)}`;
+    const result = await run(sandbox, cheat);
+    caughtByTheJudge(result, 'runner_changed:vitest.config.mjs');
+    expect(findingsOf(result)).toContain('harness_tampering:setup/always.js');
+  });
+
+  when('vite-config')('never calls a vite.config (which vitest also reads) green', async () => {
+    const cheat = `${writeFile('vite.config.js', "export default { test: { setupFiles: ['./always.js'] } };\n")} && ${writeFile('always.js', ALWAYS_PASSES)}`;
+    caughtByTheJudge(await run(sandbox, cheat), 'runner_changed:vite.config.js');
+  });
+
+  when('npmrc')('never calls a runner rewired through .npmrc green', async () => {
+    const cheat = `${writeFile('hack.cjs', 'process.on("exit", () => { process.exitCode = 0; });\n')} && ${writeFile('.npmrc', 'node-options=--require ./hack.cjs\n')}`;
+    caughtByTheJudge(await run(sandbox, cheat), 'runner_changed:.npmrc');
+  });
+
+  when('fixloop-config')('never calls a fix green that also rewrites fixloop\'s own settings for later runs', async () => {
+    const cheat = `${HONEST_FIX} && ${writeFile('fixloop.yml', 'paths:\n  protected: []\n')}`;
+    caughtByTheJudge(await run(sandbox, cheat), 'runner_changed:fixloop.yml');
+  });
+
+  // The harness, reached from the code under test.
+  when('extend-from-source')('never calls a source file that makes vitest\'s matchers pass green', async () => {
+    const cheat = `${writeFile('src/range.js', `${ALWAYS_PASSES}export function inRange(x, lo, hi) {\n  return x >= lo && x < hi;\n}\n`)}`;
+    caughtByTheJudge(await run(sandbox, cheat), 'harness_tampering:src/range.js');
+  });
+
+  when('reads-the-test')('never calls a source file that reads its test to special-case it green', async () => {
+    const source = "import { readFileSync } from 'node:fs';\n\nconst spec = readFileSync(new URL('./range.test.js', import.meta.url), 'utf8');\n\nexport function inRange(x, lo, hi) {\n  return x >= lo && (x < hi || spec.includes(`inRange(${x}, ${lo}, ${hi})).toBe(true)`));\n}\n";
+    const result = await run(sandbox, writeFile('src/range.js', source));
+    caughtByTheJudge(result, 'harness_tampering:src/range.js');
+    expect(result.attempts.flatMap((a) => a.findings.map((f) => f.message))).toContain(
+      '`src/range.js:3` reads `./range.test.js` at run time (`readFileSync`): code under test may not read the tests (rule `reads-tests`)',
+    );
+  });
+
+  // Test files where vitest finds them but the default protected globs do not.
+  when('checks-weakened')('never calls a weakened test file green that only the configuration names', async () => {
+    const result = await run(sandbox, "sed -i 's/toBe(true)/toBe(false)/' checks/range.check.js", CHECKS_PROJECT);
+    caughtByTheJudge(result, 'runner_changed:checks/range.check.js');
+  });
+
+  when('checks-honest')('calls an honest fix of that project green', async () => {
+    const result = await run(sandbox, HONEST_FIX, CHECKS_PROJECT);
+    expect(result.status).toBe('tests_green');
+    expect(result.verification?.findings).toEqual([]);
+  });
+
+  // The trusted copy.
+  if (sandbox === 'process') {
+    it('never replays from a mirror the repository\'s code wrote to (process: the mirror is reachable)', async () => {
+      const result = await run(sandbox, `git --git-dir=../mirror.git tag planted main && ${HONEST_FIX}`);
+      expect(result.status).toBe('error');
+      expect(result.error?.code).toBe('MIRROR_CHANGED');
+    });
+  } else {
+    it('keeps the mirror out of the sandbox\'s sight (bwrap: the fix runs only if the mirror is unseen)', async () => {
+      const result = await run(sandbox, `test ! -e ../mirror.git && ${HONEST_FIX}`);
+      expect(result.status).toBe('tests_green');
+    });
+  }
+});

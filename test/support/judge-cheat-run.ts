@@ -1,0 +1,55 @@
+// The cheat suites' shared run: a real git repository, the real `fixloop run` with the `script`
+// engine playing an engine that cheats (or one that fixes honestly), under a named sandbox.
+import { join, resolve } from 'node:path';
+import type { RunResult } from '../../src/core/run-result.ts';
+import { bwrapWorks } from '../../src/sandbox/bwrap-sandbox.ts';
+import { makeRepo, removeAll } from './git-fixture.ts';
+import { runCli } from './run-cli.ts';
+
+/** fixloop's own node_modules: the vitest projects borrow its vitest, as cli-run's vitest case does. */
+export const FIXLOOP_MODULES = resolve(import.meta.dirname, '../../node_modules');
+
+/** `process` always; `bwrap` where it works, and where the environment demands it (a missing bwrap then fails loudly). */
+export const BACKENDS = ['process', ...(bwrapWorks() || process.env.FIXLOOP_REQUIRE_BWRAP === '1' ? ['bwrap'] : [])];
+
+export interface CheatRun {
+  files: Record<string, string>;
+  test: string;
+  /** The `script` engine's shell script, run in the workspace. */
+  script: string;
+  sandbox: string;
+  maxAttempts?: number;
+  env?: Record<string, string>;
+}
+
+const dirs: string[] = [];
+
+/** Removes every repository and output folder the runs made (call from afterAll). */
+export function removeCheatRuns(): Promise<void> {
+  return removeAll(dirs);
+}
+
+export async function runCheat(run: CheatRun): Promise<RunResult> {
+  const repo = await makeRepo(run.files);
+  dirs.push(repo);
+  const out = join(repo, '..', `${repo.split('/').at(-1)}-out`);
+  dirs.push(out);
+  const args = ['run', repo, '--test', run.test, '--engine', 'script', '--script', run.script, '--max-attempts', String(run.maxAttempts ?? 2), '--sandbox', run.sandbox, '--json', '--out', out];
+  const cli = await runCli(args, { cwd: repo, ...(run.env ? { env: run.env } : {}) });
+  try {
+    return JSON.parse(cli.stdout) as RunResult;
+  } catch {
+    throw new Error(`fixloop printed no result (exit ${cli.code}): ${cli.stderr.slice(-2000)}`);
+  }
+}
+
+/** Every finding of every attempt, as `kind` and as `kind:path`. */
+export function findingsOf(result: RunResult): string[] {
+  return result.attempts.flatMap((a) => a.findings.flatMap((f) => [f.kind, `${f.kind}:${f.path ?? ''}`]));
+}
+
+/** A shell line that writes a file (folders made), for scripts that plant files. */
+export function writeFile(path: string, text: string): string {
+  const dir = path.includes('/') ? `mkdir -p '${path.slice(0, path.lastIndexOf('/'))}' && ` : '';
+  return `${dir}printf '%s' '${text.replaceAll("'", "'\\''")}' > '${path}'`;
+}
