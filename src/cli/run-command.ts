@@ -10,7 +10,7 @@ import { newRunId } from '../loop/run-id.ts';
 import { runFix } from '../loop/run-fix.ts';
 import { selectSandbox, type SandboxChoice } from '../sandbox/select-sandbox.ts';
 import type { FixRequest } from '../core/fix-request.ts';
-import { applyPatchToUserTree } from '../workspace/create-workspace.ts';
+import { applyPatchToUserTree, uncommittedChanges } from '../workspace/create-workspace.ts';
 import { EXIT, exitCodeFor } from './exit-codes.ts';
 import { isGitUrl } from './parse-values.ts';
 import { createTerminalProgress } from './terminal-progress.ts';
@@ -48,6 +48,11 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
     if (!statSync(localDir).isDirectory()) throw new UsageError(`REPO \`${options.repo}\` is not a directory`);
   }
   if (options.apply && localDir === null) throw new UsageError('--apply needs a local REPO (it applies the verified patch to that working tree)');
+  if (options.apply && localDir !== null) {
+    const dirty = await uncommittedChanges(localDir);
+    const shown = dirty.slice(0, 5).join(', ') + (dirty.length > 5 ? `, and ${dirty.length - 5} more` : '');
+    if (dirty.length > 0) throw new UsageError(`--apply refused before the run: the working tree has uncommitted changes to ${shown}; the run works on the last commit, so commit or stash them first (or run without --apply)`);
+  }
 
   // A local repository's file is checked before anything runs, so a bad key fails fast.
   const initial = localDir ? applyOverrides((await loadConfigFile(localDir)).config, options.overrides) : applyOverrides(defaultRepoConfig(), options.overrides);

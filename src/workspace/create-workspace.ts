@@ -181,6 +181,19 @@ export async function applyPatch(dir: string, patch: string): Promise<void> {
  * `--apply`: the verified patch onto the user's own working tree. Refused when a file it touches has
  * uncommitted changes, or when it does not apply cleanly; the tree is left as it was.
  */
+/**
+ * Tracked files with uncommitted changes in a repository's working tree (empty outside the top of a
+ * repository, whose folder is imported as it is). The run works on the last commit, so `--apply`
+ * can only put its patch back onto a tree that has none: checked before the run, not after it.
+ */
+export async function uncommittedChanges(dir: string): Promise<string[]> {
+  const source = await realpath(dir);
+  const top = await gitTopLevel(source);
+  if (top === null || (await realpath(top)) !== source) return [];
+  const out = await plainGit(source, ['status', '--porcelain', '-z', '--untracked-files=no']);
+  return out.split('\0').filter(Boolean).map((entry) => entry.slice(3));
+}
+
 export async function applyPatchToUserTree(dir: string, patch: string): Promise<void> {
   if (!patch.trim()) return;
   const source = await realpath(dir);

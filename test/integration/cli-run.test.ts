@@ -175,6 +175,15 @@ describe('fixloop run', () => {
     expect(result.status).toBe('nothing_to_fix');
     expect(result.attempts).toEqual([]);
     expect(result.baseline).toMatchObject({ passed: 2, failed: 0 });
+
+    // A goal no engine of the cascade can turn into a failing test is said to be unused, with the way to use it.
+    const withGoal = await fixloop([project, '--test', 'node --test', '--goal', 'mul overflows on big numbers', '--json']);
+    expect(withGoal.code).toBe(0);
+    expect(json(withGoal.stdout)).toMatchObject({
+      status: 'nothing_to_fix',
+      redGreen: { notTried: 'no engine of the cascade (repair) can write tests' },
+      headline: expect.stringMatching(/the goal was not used: no failing test was written first \(no engine of the cascade \(repair\) can write tests\)\. An engine that writes tests .* `--engine repair,agent`/),
+    });
   });
 
   it('kills a hanging test command with its whole process tree; a baseline that times out is an error, not a bug', async () => {
@@ -247,7 +256,9 @@ describe('fixloop run', () => {
     writeFileSync(join(dirty, 'src/math.js'), 'export function add(a, b) {\n  return a - b; // uncommitted\n}\nexport const mul = (a, b) => a * b;\n');
     const refused = await fixloop([dirty, '--test', 'node --test', '--engine', 'script', '--script', FIX_ADD, '--apply']);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/--apply refused/);
+    // Refused before anything runs: no run, no artifacts, the uncommitted work untouched.
+    expect(refused.stderr).toMatch(/--apply refused before the run: the working tree has uncommitted changes to src\/math\.js/);
+    expect(refused.stderr).not.toMatch(/baseline|attempt/);
     expect(readFileSync(join(dirty, 'src/math.js'), 'utf8')).toContain('// uncommitted');
   });
 
