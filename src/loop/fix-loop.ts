@@ -95,6 +95,8 @@ async function afterFailedAttempt(input: FixLoopInput, state: LoopState, n: numb
       return null;
     }
     if (budgetStop) return stopped(state, 'budget', why);
+    // An engine that stops because the run's time is up has not given up: the time budget ended it.
+    if (!stuck && Date.now() >= input.deadline) return stopped(state, 'time_budget', `the time budget of ${input.config.loop.timeBudget} s was spent (${why})`);
     return stuck ? stopped(state, 'no_progress', `no progress: ${why}`) : stopped(state, 'engines_exhausted', why);
   }
   if (state.consecutiveFailures >= input.config.loop.maxConsecutiveFailures) {

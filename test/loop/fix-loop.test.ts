@@ -153,6 +153,22 @@ describe('runFixLoop', () => {
     expect(out.verification).toBe(failing);
   });
 
+  it('says the time budget ended a run whose last engine stopped because the time was up', async () => {
+    const deadline = Date.now() + 60_000;
+    const outOfTime: Engine = {
+      name: 'repair',
+      async attempt(): Promise<EngineOutcome> {
+        // The engine works until the run's deadline, then stops: the clock, not the engine, ended it.
+        input.deadline = Date.now() - 1;
+        return { summary: 'the time budget ran out (12 of 300 candidates validated)', cost: { usd: 0, tokens: 0 }, gaveUp: true };
+      },
+    };
+    const { input } = setup([outOfTime], { deadline });
+    const out = await runFixLoop(input);
+    expect(out.stopReason).toBe('time_budget');
+    expect(out.explanation).toMatch(/^the time budget of \d+ s was spent \(engine repair gave up: the time budget ran out/);
+  });
+
   it('stops when the time budget is spent', async () => {
     const { input } = setup([scripted('s', ['ab'])], { deadline: Date.now() - 1 });
     const out = await runFixLoop(input);
