@@ -124,6 +124,8 @@ export interface RedProof {
   testFiles: string[];
   /** Why no failing test could be written, when none was. */
   explanation?: string;
+  /** Why none was even tried although a goal asked for one (the goal was not used): no engine writes tests, ... */
+  notTried?: string;
 }
 
 /** What of the operator's machine the repository's commands saw: toolchains and package settings. */

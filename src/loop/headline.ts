@@ -1,6 +1,9 @@
 // One sentence per run, for the terminal, the status comment and the PR title area.
 import type { RunResult } from '../core/run-result.ts';
 
+/** How to have the goal turned into a failing test first (docs/engines.md). */
+const WRITE_TEST_HINT = 'An engine that writes tests (agent, with a model, or cli) turns the goal into a failing test first: add it to the cascade (e.g. `--engine repair,agent`).';
+
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 export function headlineFor(result: RunResult): string {
@@ -14,6 +17,7 @@ export function headlineFor(result: RunResult): string {
       return `Verified fix after ${attempts}: ${fixed === 0 ? 'the suite now passes' : fixed === 1 ? '1 failing test now passes' : `${fixed} failing tests now pass`}; replayed on a pristine checkout${total}, no test weakened.`;
     }
     case 'nothing_to_fix':
+      if (result.redGreen?.notTried) return `Nothing to fix: the test suite already passes${result.baseline.parsed ? ` (${plural(result.baseline.passed, 'test')})` : ''}, and the goal was not used: no failing test was written first (${result.redGreen.notTried}). ${WRITE_TEST_HINT}`;
       if (result.redGreen?.explanation) return `Nothing to fix: every test passes, and no test that fails on the pristine code could be written (${result.redGreen.explanation}).`;
       return `Nothing to fix: the test suite already passes${result.baseline.parsed ? ` (${plural(result.baseline.passed, 'test')})` : ''}. Add a failing test that shows the bug and run again.`;
     case 'escalated':

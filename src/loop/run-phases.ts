@@ -37,8 +37,9 @@ export async function fixAndVerify(ctx: RunContext, run: PreparedRun): Promise<R
   if (baseline.passed) {
     const why = whyNoRedPhase(ctx.request.writeTestWhenGreen, run.config, kit.engines);
     if (why !== '') {
-      if (why) ctx.note('write-test', `no test was written first: ${why}`);
-      return ctx.finish({ ...base, status: 'nothing_to_fix', final: testCounts(baseline.report) });
+      if (!why) return ctx.finish({ ...base, status: 'nothing_to_fix', final: testCounts(baseline.report) });
+      ctx.note('write-test', `no test was written first: ${why}`);
+      return ctx.finish({ ...base, status: 'nothing_to_fix', final: testCounts(baseline.report), redGreen: { failedBefore: [], after: null, testFiles: [], notTried: why } });
     }
     const policy = redPhasePolicy(run.config);
     red = await runRedPhase({

@@ -150,6 +150,7 @@ function reviewText(review: NonNullable<AttemptRecord['review']>): string {
 function redGreenSection(result: RunResult): string[] {
   const red = result.redGreen;
   if (!red) return [];
+  if (red.notTried) return ['### Red → green', `The goal was not used: every test passed, and no failing test was written first (${red.notTried}).`];
   if (red.failedBefore.length === 0) return ['### Red → green', `No test that fails on the pristine code could be written: ${red.explanation ?? 'no proof'}. Without such a test there is nothing to fix.`];
   const after = new Map((red.after ?? []).map((t) => [t.id, t.status]));
   return [
