@@ -57,7 +57,7 @@ export function registerRunCommand(program: Command, context: CommandContext): v
     .option('--allow <glob>', 'a path a fix may change (repeatable; replaces paths.allowed)', collect, [])
     .option('--protect <glob>', 'a path a fix may never change (repeatable; added to paths.protected)', collect, [])
     .option('--evidence <kind>', `what a green run must show: ${EVIDENCE_KINDS.join(' or ')} (default per-test; exit-code is for suites whose output cannot be read per test, and is labelled so)`)
-    .option('--timeout <seconds>', 'timeout of each setup, test and script command (default 600)')
+    .option('--timeout <seconds>', 'timeout in seconds of each setup, test and script command (defaults: test.timeout 600, setup.timeout 900, script.timeout 600)')
     .option('--out <dir>', 'artifacts directory (default .fixloop/runs/<run-id>)')
     .option('--base <ref>', 'base ref of the change being fixed: its diff guides fault localization')
     .option('--json', 'print the RunResult as JSON on stdout')
