@@ -117,6 +117,7 @@ function judging(ctx: RunContext, run: PreparedRun, red: RedPhaseOutcome | null)
         suite: run.suite,
         scratchDir: ctx.scratch,
         log: log.add,
+        logSection: (title, body) => log.section(title, body),
       }),
   };
 }

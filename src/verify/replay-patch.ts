@@ -36,6 +36,8 @@ export interface ReplayInput {
   /** A directory of the run's own, where the pristine checkout is made. */
   scratchDir: string;
   log: (line: string) => void;
+  /** A long text kept in the attempt's log only (the replay's output), never printed as progress. */
+  logSection?: (title: string, body: string) => void;
 }
 
 /** Manifest files whose new dependencies are findings unless the configuration allows them. */
@@ -72,7 +74,8 @@ export async function replayPatch(input: ReplayInput): Promise<Verification> {
       return empty;
     }
     const { gate } = ran;
-    input.log(`==== replay output ====\n${gate.output}`);
+    if (input.logSection) input.logSection('replay output', gate.output);
+    else input.log(`==== replay output ====\n${gate.output}`);
     const comparison = compareTests(input.baseline, gate.report);
     if (!gate.passed) findings.push({ kind: 'replay_failed', message: `the full suite fails on the pristine checkout with the patch (${gate.reason}${gate.exitCode !== undefined ? ` ${gate.exitCode}` : ''})` });
     for (const id of comparison.passToFail) findings.push({ kind: 'pass_to_fail', message: `\`${id}\` passed before and fails now` });

@@ -85,6 +85,10 @@ describe('fixloop run', () => {
     expect(run.stderr).toMatch(/attempt 1\/5 \(script\)/);
     expect(run.stdout).toContain('## fixloop: ✅ Verified fix');
     expect(run.stdout).toContain('Fail → pass (1)');
+    // The replay's whole output goes to the attempt's log, not the terminal: one line per step there.
+    expect(run.stderr).toMatch(/replay: node --test/);
+    expect(run.stderr).not.toMatch(/replay output|ℹ tests 2/);
+    expect(readFileSync(join(run.out, 'attempt-1.log'), 'utf8')).toMatch(/==== replay output ====\n[\s\S]*ℹ tests 2/);
   });
 
   it('fixes a vitest suite', async () => {
