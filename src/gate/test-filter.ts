@@ -16,14 +16,24 @@ function namePattern(failing: TestCaseResult[]): string {
   return [...new Set(failing.map((t) => escapeRegExp(t.name)))].sort().join('|');
 }
 
-type Runner = 'pytest' | 'node-test' | 'vitest' | 'jest' | null;
+export type Runner = 'pytest' | 'node-test' | 'vitest' | 'jest' | 'mocha' | null;
 
 function runnerOf(command: string): Runner {
   if (/(^|[\s;&|/])(python3?\s+-m\s+)?pytest\b/.test(command)) return 'pytest';
   if (/(^|[\s;&|/])node\b[^;&|]*\s--test\b/.test(command)) return 'node-test';
   if (/(^|[\s;&|/])vitest\b/.test(command)) return 'vitest';
   if (/(^|[\s;&|/])jest\b/.test(command)) return 'jest';
+  if (/(^|[\s;&|/])_?mocha\b/.test(command)) return 'mocha';
   return null;
+}
+
+/** The runner a test command starts, directly or through `npm test` / `npm run <script>`. */
+export function testRunnerOf(command: string, packageScripts: Record<string, string> = {}): Runner {
+  const direct = runnerOf(command);
+  if (direct) return direct;
+  const npm = /^\s*npm\s+(?:run\s+)?(test|[\w:-]+)\s*$/.exec(command);
+  const script = npm?.[1] ? packageScripts[npm[1]] : undefined;
+  return script ? runnerOf(script) : null;
 }
 
 function filterArguments(runner: Runner, failing: TestCaseResult[]): string | null {
@@ -36,6 +46,9 @@ function filterArguments(runner: Runner, failing: TestCaseResult[]): string | nu
     case 'vitest':
     case 'jest':
       return `-t ${shellQuote(namePattern(failing))}`;
+    case 'mocha':
+      // mocha matches --grep against each test's full title (its suites' titles, then its own).
+      return `--grep ${shellQuote(namePattern(failing))}`;
     default:
       return null;
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { focusedTestCommand } from '../../src/gate/test-filter.ts';
+import { focusedTestCommand, testRunnerOf } from '../../src/gate/test-filter.ts';
 import type { TestCaseResult } from '../../src/core/test-report.ts';
 
 const failed = (id: string, name: string): TestCaseResult => ({ id, name, status: 'failed' });
@@ -23,5 +23,13 @@ describe('focusedTestCommand', () => {
     expect(focusedTestCommand('make test', [failed('x', 'x')])).toBeNull();
     expect(focusedTestCommand('node --test && echo done', [failed('x', 'x')])).toBeNull();
     expect(focusedTestCommand('node --test', [])).toBeNull();
+  });
+
+  it('uses --grep for mocha, directly and through npm scripts', () => {
+    expect(focusedTestCommand('npx mocha test/', [failed('clamp > keeps 5', 'keeps 5')])).toBe('npx mocha test/ --grep \'keeps 5\'');
+    expect(focusedTestCommand('npm test', [failed('a b', 'b')], { test: 'mocha --check-leaks' })).toBe('npm test -- --grep b');
+    expect(testRunnerOf('npm test', { test: 'mocha' })).toBe('mocha');
+    expect(testRunnerOf('npm run unit', { unit: 'node --test' })).toBe('node-test');
+    expect(testRunnerOf('make check')).toBeNull();
   });
 });

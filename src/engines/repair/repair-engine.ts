@@ -50,6 +50,7 @@ export function createRepairEngine(options: RepairEngineOptions = {}): Engine {
       const isTestFile = createTestFileMatcher(ctx.config.paths.protected);
 
       const files = await ctx.workspace.listFiles();
+      const scripts = await packageScripts(ctx);
       const suiteMs = Math.max(ctx.lastGate.durationMs, ctx.baseline.durationMs);
       const suspicious = await localizeFaults({
         root: ctx.workspace.root,
@@ -59,7 +60,7 @@ export function createRepairEngine(options: RepairEngineOptions = {}): Engine {
         hints: ctx.hints,
         isTestFile,
         // Coverage may take a fifth of the engine's budget; past that, the other signals decide.
-        coverage: { sandbox: ctx.sandbox, testCommand, tests: ctx.lastGate.report.tests, passedCount: ctx.lastGate.report.passed, env: ctx.config.env, suiteMs, deadline: started + (deadline - started) / 5, signal: ctx.signal },
+        coverage: { sandbox: ctx.sandbox, testCommand, tests: ctx.lastGate.report.tests, passedCount: ctx.lastGate.report.passed, packageScripts: scripts, env: ctx.config.env, suiteMs, deadline: started + (deadline - started) / 5, signal: ctx.signal },
       });
       stats.suspiciousLines = suspicious.length;
       if (suspicious.length === 0) return giveUp('no suspicious source line: the failures point at no source file', stats);
@@ -78,7 +79,7 @@ export function createRepairEngine(options: RepairEngineOptions = {}): Engine {
 
       // When every test fails, "the failing tests first" is the whole suite: one run is enough.
       const everyTestFails = ctx.lastGate.report.parsed && failing.length >= ctx.lastGate.report.total;
-      const focused = everyTestFails ? null : focusedTestCommand(testCommand, failing, await packageScripts(ctx));
+      const focused = everyTestFails ? null : focusedTestCommand(testCommand, failing, scripts);
       ctx.log(`repair: validating ${ranked.length} of ${candidates.length} candidates${focused ? ` with the failing tests first: ${focused}` : ' with the full suite'}`);
       let lastLogged = 0;
       const result = await validateCandidates({

@@ -1,12 +1,14 @@
 // Per-test line coverage, when it is cheap: pytest in one run with a small tracing plugin; node's
-// test runner with V8 coverage, one run per test, only when those runs fit the budget.
+// test runner and mocha (which run the sources as they are, untransformed) with V8 coverage, one run
+// per test selected through the runner's own filter (directly or through npm scripts), only when
+// those runs fit the budget.
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestCaseResult } from '../../../core/test-report.ts';
 import type { Sandbox } from '../../../sandbox/sandbox.ts';
-import { shellQuote } from '../../../gate/test-filter.ts';
+import { focusedTestCommand, testRunnerOf } from '../../../gate/test-filter.ts';
 import type { TestSpectrum } from './ochiai.ts';
 
 export interface SpectraInput {
@@ -16,6 +18,8 @@ export interface SpectraInput {
   tests: readonly TestCaseResult[];
   /** Passing tests of the last run, when known (runners such as pytest -q do not list them). */
   passedCount?: number;
+  /** package.json's scripts, to see through `npm test`. */
+  packageScripts?: Record<string, string>;
   env: Record<string, string>;
   /** Duration of one full suite run, to project the cost. */
   suiteMs: number;
@@ -30,7 +34,8 @@ export async function collectSpectra(input: SpectraInput): Promise<TestSpectrum[
   // Without a passing test, every covered line scores the same: coverage would tell nothing.
   if (input.passedCount === 0) return null;
   if (/(^|[\s/])(python3?\s+-m\s+)?pytest\b/.test(input.testCommand) && !/[;&|]/.test(input.testCommand)) return pytestSpectra(input);
-  if (/(^|[\s/])node\b[^;&|]*\s--test\b/.test(input.testCommand) && !/[;&|]/.test(input.testCommand)) return nodeSpectra(input);
+  const runner = testRunnerOf(input.testCommand, input.packageScripts);
+  if (runner === 'node-test' || runner === 'mocha') return v8Spectra(input);
   return null;
 }
 
@@ -88,7 +93,7 @@ export function coveredLines(source: string, ranges: readonly V8Range[]): Set<nu
   return covered;
 }
 
-async function nodeSpectra(input: SpectraInput): Promise<TestSpectrum[] | null> {
+async function v8Spectra(input: SpectraInput): Promise<TestSpectrum[] | null> {
   const tests = input.tests.filter((t) => t.status !== 'skipped');
   const names = new Set(tests.map((t) => t.name));
   // Each run is selected by name: only unambiguous names give a clean spectrum.
@@ -100,9 +105,12 @@ async function nodeSpectra(input: SpectraInput): Promise<TestSpectrum[] | null> 
     for (const [i, test] of tests.entries()) {
       if (Date.now() > input.deadline || input.signal.aborted) return null;
       const coverageDir = join(dir, String(i));
-      const pattern = `^${test.name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`;
+      // The runner's own selection of this one test (an unanchored name pattern: a test whose name
+      // is part of another's also runs that one, which only blurs its spectrum).
+      const command = focusedTestCommand(input.testCommand, [test], input.packageScripts);
+      if (!command) return null;
       await input.sandbox.run({
-        command: `${input.testCommand} --test-name-pattern=${shellQuote(pattern)}`,
+        command,
         cwd: input.root,
         timeoutMs: Math.max(1000, Math.min(input.suiteMs * 4 + 2000, input.deadline - Date.now())),
         env: { ...input.env, NODE_V8_COVERAGE: coverageDir },

@@ -1,0 +1,68 @@
+// Per-test V8 coverage for a real mocha suite started by `npm test`: the spectra single out the
+// faulty line even though mocha's report names no file and no frame points into the source.
+import { symlink } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { afterAll, describe, expect, it } from 'vitest';
+import { collectSpectra } from '../../../../src/engines/repair/localize/collect-spectra.ts';
+import { localizeFaults } from '../../../../src/engines/repair/localize/localize-faults.ts';
+import { parseTestOutput } from '../../../../src/gate/parse-test-output.ts';
+import { createProcessSandbox } from '../../../../src/sandbox/process-sandbox.ts';
+import { createTestFileMatcher } from '../../../../src/workspace/path-policy.ts';
+import { DEFAULT_PROTECTED_PATHS } from '../../../../src/core/repo-config.ts';
+import { makeRepo, removeAll } from '../../../support/git-fixture.ts';
+
+const isTestFile = createTestFileMatcher(DEFAULT_PROTECTED_PATHS);
+const dirs: string[] = [];
+afterAll(() => removeAll(dirs));
+
+const CLAMP = [
+  "'use strict';",
+  'module.exports = function clamp(value, low, high) {',
+  '  if (value < low) return low;',
+  '  if (value > high) return low;',
+  '  return value;',
+  '};',
+  '',
+].join('\n');
+
+const TESTS = [
+  "const assert = require('assert');",
+  "const clamp = require('..');",
+  "describe('clamp', () => {",
+  "  it('keeps a value inside', () => assert.strictEqual(clamp(5, 0, 10), 5));",
+  "  it('raises a value below', () => assert.strictEqual(clamp(-3, 0, 10), 0));",
+  "  it('lowers a value above', () => assert.strictEqual(clamp(42, 0, 10), 10));",
+  '});',
+  '',
+].join('\n');
+
+describe('spectra of a mocha suite', () => {
+  it('runs each test alone with V8 coverage through npm test, and ranks the faulty line first', async () => {
+    const root = await makeRepo({ 'package.json': JSON.stringify({ name: 'clampish', main: 'index.js', scripts: { test: 'mocha' } }), 'index.js': CLAMP, 'test/clamp.js': TESTS });
+    dirs.push(root);
+    // The project's mocha: fixloop's own, as an installed dependency would be.
+    await symlink(resolve(import.meta.dirname, '../../../../node_modules'), join(root, 'node_modules'));
+    let output = '';
+    try {
+      execFileSync('npm', ['test'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+    } catch (error) {
+      output = `${(error as { stdout: string }).stdout}${(error as { stderr: string }).stderr}`;
+    }
+    const report = parseTestOutput(output);
+    expect(report).toMatchObject({ format: 'mocha', passed: 2, failed: 1 });
+
+    const coverage = { sandbox: createProcessSandbox(), testCommand: 'npm test', tests: report.tests, passedCount: report.passed, packageScripts: { test: 'mocha' }, env: {}, suiteMs: 2000, deadline: Date.now() + 120_000, signal: new AbortController().signal };
+    const spectra = await collectSpectra({ ...coverage, root });
+    expect(spectra?.map((s) => [s.failed, [...(s.lines.get('index.js') ?? [])].sort((a, b) => a - b)])).toEqual([
+      // Lines 1, 2 and 6 run when the module loads; then each test's own path through clamp.
+      [false, [1, 2, 3, 4, 5, 6]],
+      [false, [1, 2, 3, 6]],
+      [true, [1, 2, 3, 4, 6]],
+    ]);
+
+    const failing = report.tests.filter((t) => t.status === 'failed');
+    const lines = await localizeFaults({ root, files: ['package.json', 'index.js', 'test/clamp.js'], failing, output, hints: [], isTestFile, coverage });
+    expect(lines[0]).toMatchObject({ file: 'index.js', line: 4, signals: ['imported', 'ochiai'] });
+  });
+});
