@@ -1,0 +1,133 @@
+// The repair engine on real bugs: runs `fixloop run` (embedded `repair` engine) on every bug of
+// bench/real and reports plausible (tests_green), correct (the same source as the upstream fix, or a
+// hand judgement recorded in meta.json), R (attempts until plausible), time, and why a run failed.
+// Run: npm run bench:real [-- --filter <substring>] [--limit N] [--write]
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { RunResult } from '../src/core/run-result.ts';
+import { judgeCorrect, type Correctness } from './lib/real-judge.ts';
+import { loadRealCorpus, materializeReal, type RealBug } from './lib/real-corpus.ts';
+import { median, rate } from './lib/stats.ts';
+import { materialize, timed } from './lib/workdir.ts';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const args = process.argv.slice(2);
+const flag = (name: string) => {
+  const at = args.indexOf(name);
+  return at >= 0 ? args[at + 1] : undefined;
+};
+const filter = flag('--filter') ?? '';
+const limit = Number(flag('--limit') ?? Infinity);
+const write = args.includes('--write');
+const FIX_TIMEOUT_MS = 600_000;
+// fixloop's own dependency cache: the second run of a bug reuses its install.
+const cacheDir = process.env.FIXLOOP_CACHE_DIR ?? join(tmpdir(), 'fixloop-real-cache', 'fixloop');
+
+interface Outcome {
+  bug: RealBug;
+  status: string;
+  plausible: boolean;
+  correct: Correctness;
+  attempts: number;
+  fixMs: number;
+  reason: string;
+}
+
+function reasonOf(result: RunResult | null, stderr: string): string {
+  if (!result) return stderr.trim().split('\n').slice(-2).join(' ').slice(0, 160) || 'no result';
+  const said = [result.stopReason, ...result.attempts.map((a) => a.summary)].filter(Boolean).join(' / ');
+  return said.replace(/\s+/g, ' ').slice(0, 200);
+}
+
+async function runBug(bug: RealBug): Promise<Outcome> {
+  const project = materializeReal(bug, 'fix');
+  const out = materialize({}, 'real-out');
+  try {
+    const command = [join(root, 'bin/fixloop.js'), 'run', project, '--test', bug.test, '--json', '--out', join(out, 'artifacts')];
+    if (bug.setup) command.push('--setup', bug.setup);
+    const previous = process.env.FIXLOOP_CACHE_DIR;
+    process.env.FIXLOOP_CACHE_DIR = cacheDir;
+    const run = await timed(process.execPath, command, out, FIX_TIMEOUT_MS);
+    if (previous === undefined) delete process.env.FIXLOOP_CACHE_DIR;
+    else process.env.FIXLOOP_CACHE_DIR = previous;
+    let result: RunResult | null = null;
+    try {
+      result = JSON.parse(run.stdout) as RunResult;
+    } catch {
+      result = null;
+    }
+    const status = result?.status ?? `crashed (exit ${run.code})`;
+    const plausible = status === 'tests_green';
+    return {
+      bug,
+      status,
+      plausible,
+      correct: plausible && result ? judgeCorrect(bug, result.patch ?? '') : 'no',
+      attempts: result?.attempts.length ?? 0,
+      fixMs: run.ms,
+      reason: plausible ? '' : reasonOf(result, run.stderr),
+    };
+  } finally {
+    rmSync(project, { recursive: true, force: true });
+    rmSync(out, { recursive: true, force: true });
+  }
+}
+
+const fmt = (n: number | null, digits = 1) => (n === null ? '–' : n.toFixed(digits));
+
+function summarize(outcomes: Outcome[], label: string): string {
+  const plausible = outcomes.filter((o) => o.plausible);
+  const failed = outcomes.filter((o) => !o.plausible);
+  const errors = outcomes.filter((o) => o.status === 'error' || o.status.startsWith('crashed')).length;
+  return `| ${label} | ${outcomes.length} | ${rate(plausible.length, outcomes.length)} | ${rate(outcomes.filter((o) => o.correct === 'yes').length, outcomes.length)} | ${outcomes.filter((o) => o.correct === 'unjudged').length} | ${fmt(median(plausible.map((o) => o.attempts)), 0)} | ${fmt((median(failed.map((o) => o.fixMs)) ?? 0) / 1000)} | ${errors} |`;
+}
+
+function report(outcomes: Outcome[], command: string): string {
+  const cpu = /model name\s*:\s*(.+)/.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? 'unknown CPU';
+  const groups = (key: (o: Outcome) => string) => [...new Set(outcomes.map(key))].sort().map((k) => summarize(outcomes.filter((o) => key(o) === k), k));
+  return [
+    `Measured ${new Date().toISOString().slice(0, 10)} on ${cpu} (${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB), Node ${process.version}, with \`${command}\`.`,
+    '',
+    '| Bugs | n | plausible | correct | unjudged | median R (attempts) | median time to give up (s) | runs ending in an error |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    summarize(outcomes, '**all**'),
+    ...groups((o) => o.bug.language),
+    ...groups((o) => o.bug.runner),
+    '',
+    '| Bug | Project | Runner | Status | Correct | R | Time (s) | Why not fixed |',
+    '| --- | --- | --- | --- | :---: | ---: | ---: | --- |',
+    ...outcomes.map(
+      (o) => `| ${o.bug.id} | ${o.bug.project} | ${o.bug.runner} | ${o.status} | ${o.plausible ? o.correct : '–'} | ${o.plausible ? o.attempts : '–'} | ${fmt(o.fixMs / 1000)} | ${o.reason.replace(/\|/g, '\\|')} |`,
+    ),
+  ].join('\n');
+}
+
+const START = '<!-- real-benchmark:start (generated by `npm run bench:real -- --write`) -->';
+const END = '<!-- real-benchmark:end -->';
+
+function writeDocs(text: string): void {
+  const docs = join(root, 'docs/benchmarks.md');
+  const current = readFileSync(docs, 'utf8');
+  const start = current.indexOf(START);
+  const end = current.indexOf(END);
+  const section = `${START}\n${text}\n${END}`;
+  const next = start >= 0 && end >= 0 ? `${current.slice(0, start)}${section}${current.slice(end + END.length)}` : `${current.trimEnd()}\n\n## The repair engine on real bugs\n\n${section}\n`;
+  writeFileSync(docs, next);
+  console.log(`\nwrote ${docs}`);
+}
+
+const bugs = loadRealCorpus(join(root, 'bench/real'))
+  .filter((b) => b.id.includes(filter))
+  .slice(0, limit);
+const outcomes: Outcome[] = [];
+for (const bug of bugs) {
+  const outcome = await runBug(bug);
+  outcomes.push(outcome);
+  const label = outcome.plausible ? (outcome.correct === 'yes' ? 'correct  ' : `plausible (correct: ${outcome.correct})`) : 'not fixed';
+  console.log(`${label} ${bug.id.padEnd(16)} ${fmt(outcome.fixMs / 1000).padStart(6)} s  ${outcome.status}  ${outcome.reason.slice(0, 100)}`);
+}
+const text = report(outcomes, `npm run bench:real${args.length ? ` -- ${args.join(' ')}` : ''}`);
+console.log(`\n${text}`);
+if (write) writeDocs(text);
