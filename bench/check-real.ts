@@ -52,7 +52,8 @@ function compare(bug: RealBug, buggy: Observed, fixed: Observed): string[] {
   // of a green run: then the same number of tests, none failing, is the evidence.
   const listsAll = fixed.passed.length >= buggy.passed.length + buggy.failed.length;
   const notPassing = listsAll ? expected.filter((id) => !fixed.passed.includes(id)) : [];
-  // (jest lists a failure twice, in its file and in its summary: the snapshot's count is an upper bound)
+  // The fixed run must not lose tests beyond the snapshot's failures (an upper bound kept from when
+  // jest's summary of failing tests was counted twice).
   if (fixed.total < buggy.total - buggy.failed.length) errors.push(`the fixed run has ${fixed.total} tests, the snapshot's ${buggy.total}`);
   if (unexpected.length) errors.push(`other tests fail on the snapshot: ${unexpected.join(', ')}`);
   if (notFailing.length) errors.push(`recorded tests do not fail on the snapshot: ${notFailing.join(', ')}`);

@@ -68,6 +68,15 @@ describe('parseTestOutput', () => {
     expect(failed?.stack).toContain('at Object.toBe (src/sum.test.js:5:25)');
   });
 
+  it("reads jest's failures once when it repeats them under \"Summary of all failing tests\", each under its own file", () => {
+    // Recorded from jest 29.7 with 22 test files (the summary is printed past 20).
+    const { report, byId } = statuses('jest-summary.txt');
+    expect(report).toMatchObject({ format: 'jest', passed: 22, failed: 2, total: 24 });
+    expect(report.tests.filter((t) => t.status === 'failed').map((t) => t.id)).toEqual(['test/a.test.js › math › subtracts', 'test/b.test.js › multiplies']);
+    expect(byId['test/b.test.js › multiplies']).toBe('failed');
+    expect(report.tests.find((t) => t.id === 'test/b.test.js › multiplies')?.stack).toContain('at Object.toBe (test/b.test.js:1:42)');
+  });
+
   it("reads mocha's spec reporter", () => {
     const { report, byId } = statuses('mocha.txt');
     expect(report).toMatchObject({ format: 'mocha', passed: 1, failed: 1, skipped: 1 });

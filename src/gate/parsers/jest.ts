@@ -39,20 +39,29 @@ export function parseJest(text: string): TestReport | null {
       suites.push({ indent: suite[1].length, name: suite[2].trim() });
     }
   }
+  // Failure blocks, each under its file's FAIL line. With many files jest prints them all again after
+  // "Summary of all failing tests": that copy is not more failures.
+  let blockFile: string | null = null;
   for (let i = 0; i < lines.length; i++) {
-    const b = BLOCK.exec(lines[i] ?? '');
+    const line = lines[i] ?? '';
+    if (/^Summary of all failing tests\s*$/.test(line)) break;
+    const f = FILE.exec(line);
+    if (f?.[2]) blockFile = f[2];
+    const b = BLOCK.exec(line);
     if (!b?.[1]) continue;
     const block: string[] = [];
     let j = i + 1;
-    for (; j < lines.length && !BLOCK.test(lines[j] ?? '') && !/^(PASS|FAIL|Test Suites:|Tests:)/.test(lines[j] ?? ''); j++) block.push(lines[j] ?? '');
+    for (; j < lines.length && !BLOCK.test(lines[j] ?? '') && !/^(PASS|FAIL|Test Suites:|Tests:|Summary of all failing tests)/.test(lines[j] ?? ''); j++) block.push(lines[j] ?? '');
     const title = b[1];
-    const test = tests.find((t) => t.status === 'failed' && !t.stack && t.id.endsWith(title)) ?? tests.find((t) => t.status === 'failed' && !t.stack && title.endsWith(t.name));
+    const inFile = (t: TestCaseResult) => blockFile === null || t.file === blockFile;
+    const test = tests.find((t) => t.status === 'failed' && !t.stack && inFile(t) && t.id.endsWith(title)) ?? tests.find((t) => t.status === 'failed' && !t.stack && inFile(t) && title.endsWith(t.name));
     const { message, stack } = splitMessage(dedent(block).join('\n'));
+    const where = blockFile ?? file;
     if (test) {
       test.message = message;
       test.stack = stack;
-    } else if (file) {
-      tests.push({ id: `${file} › ${title}`, name: title.split(' › ').at(-1) ?? title, file, status: 'failed', message, stack });
+    } else if (where && !tests.some((t) => t.id === `${where} › ${title}`)) {
+      tests.push({ id: `${where} › ${title}`, name: title.split(' › ').at(-1) ?? title, file: where, status: 'failed', message, stack });
     }
     i = j - 1;
   }
