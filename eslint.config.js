@@ -27,7 +27,8 @@ function laterFolderPattern(depth, later) {
 }
 
 const layerRules = LAYERS.flatMap((folder, index) => {
-  const later = LAYERS.slice(index + 1).concat(['cli']);
+  // The entry points (the CLI, the library) are imported by no stage.
+  const later = LAYERS.slice(index + 1).concat(['cli', 'library']);
   return [0, 1, 2, 3, 4].map((depth) => ({
     files: filesAtDepth(folder, depth),
     rules: {
@@ -41,7 +42,7 @@ const layerRules = LAYERS.flatMap((folder, index) => {
 
 export default tseslint.config(
   {
-    ignores: ['node_modules/**', 'coverage/**', '.fixloop/**', 'examples/**', 'bench/corpus/**', 'bench/results/**', 'test/fixtures/**'],
+    ignores: ['node_modules/**', 'coverage/**', '.fixloop/**', 'dist/**', 'examples/**', 'bench/corpus/**', 'bench/results/**', 'test/fixtures/**'],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
