@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { AppOptions } from './app.ts';
 import { installationTokenFor } from './github/app-token.ts';
+import { githubTimeoutMs } from './github/timed-fetch.ts';
 import { createDurableQueue } from './jobs/durable-queue.ts';
 import { openSqliteStore } from './jobs/sqlite-store.ts';
 import { openPostgresStore } from './jobs/postgres-store.ts';
@@ -22,7 +23,10 @@ export interface AppEnvironment {
   sandboxWarning: string | null;
 }
 
-export async function appOptionsFromEnvironment(env: NodeJS.ProcessEnv, onJobError: (error: unknown) => void): Promise<AppEnvironment> {
+/** A job's error, with the job when there is one (its run id; `event-<delivery id>` for a delivery). */
+export type JobErrorHandler = (error: unknown, job?: { runId: string } | null) => void;
+
+export async function appOptionsFromEnvironment(env: NodeJS.ProcessEnv, onJobError: JobErrorHandler): Promise<AppEnvironment> {
   const dataDir = resolve(env.FIXLOOP_DATA_DIR ?? '.fixloop');
   const concurrency = Number(env.FIXLOOP_CONCURRENCY ?? '1');
   const leaseSeconds = Number(env.FIXLOOP_LEASE_SECONDS ?? '30');
@@ -53,7 +57,7 @@ export async function appOptionsFromEnvironment(env: NodeJS.ProcessEnv, onJobErr
     const shared = await openPostgresStore(env.DATABASE_URL);
     const { PgBoss } = await import('pg-boss');
     const boss = new PgBoss({ connectionString: env.DATABASE_URL, schema: env.FIXLOOP_PGBOSS_SCHEMA ?? 'pgboss' });
-    boss.on('error', onJobError);
+    boss.on('error', (error: unknown) => onJobError(error));
     await boss.start();
     store = shared;
     queue = createPgBossQueue({ store: shared, boss, concurrency, leaseMs: leaseSeconds * 1000, onError: onJobError });
@@ -77,6 +81,8 @@ export async function appOptionsFromEnvironment(env: NodeJS.ProcessEnv, onJobErr
     cacheDir: cacheRootFrom(env, dataDir),
     tmpRoot: env.FIXLOOP_TMP_DIR ?? tmpdir(),
     installationToken: installationTokenFor,
+    // A few requests, each with its deadline: past this, GitHub is not answering (timed-fetch.ts).
+    deliveryDeadlineMs: 4 * (githubTimeoutMs(env) ?? 15_000),
     ...(appId !== undefined && Number.isInteger(appId) ? { appId } : {}),
   };
   return { options, sandboxWarning: selected.warning };

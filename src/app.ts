@@ -16,6 +16,8 @@ export interface AppOptions extends RunRunnerOptions {
   runWorkers?: boolean;
   /** fixloop's own app id: its own check suites never trigger a run. */
   appId?: number;
+  /** How long handling one delivery may take before it ends failed (GitHub not answering). */
+  deliveryDeadlineMs?: number;
 }
 
 export function createApp(options: AppOptions) {

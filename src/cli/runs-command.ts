@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { runJobData } from '../forge/run-job-data.ts';
 import { openSqliteStore } from '../jobs/sqlite-store.ts';
 import type { JobInfo } from '../jobs/run-store.ts';
+import { deliveriesTable, unhandledDeliveries } from './stored-deliveries.ts';
 import { UsageError } from './usage-error.ts';
 
 export interface RunsIo {
@@ -22,17 +23,20 @@ export async function runsList(io: RunsIo, limit: number): Promise<void> {
   const store = await openSqliteStore(dataDirOf(io));
   try {
     const runs = await store.list(limit);
-    if (runs.length === 0) {
-      io.stdout(`No runs recorded in ${dataDirOf(io)}.\n`);
-      return;
-    }
-    const rows = runs.map((r: JobInfo) => [r.runId, r.state, r.key, r.actor ?? '–', when(r.enqueuedAt), r.state === 'running' ? r.progress : (r.outcome ?? '').slice(0, 70)]);
-    const header = ['RUN', 'STATE', 'FOR', 'ASKED BY', 'QUEUED (UTC)', 'PROGRESS / OUTCOME'];
-    const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)));
-    for (const row of [header, ...rows]) io.stdout(`${row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  ')}\n`);
+    if (runs.length === 0) io.stdout(`No runs recorded in ${dataDirOf(io)}.\n`);
+    else printRuns(io, runs);
+    const deliveries = await unhandledDeliveries(store, limit);
+    if (deliveries.length > 0) io.stdout(deliveriesTable(deliveries, when));
   } finally {
     await store.close();
   }
+}
+
+function printRuns(io: RunsIo, runs: readonly JobInfo[]): void {
+  const rows = runs.map((r) => [r.runId, r.state, r.key, r.actor ?? '–', when(r.enqueuedAt), r.state === 'running' ? r.progress : (r.outcome ?? '').slice(0, 70)]);
+  const header = ['RUN', 'STATE', 'FOR', 'ASKED BY', 'QUEUED (UTC)', 'PROGRESS / OUTCOME'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)));
+  for (const row of [header, ...rows]) io.stdout(`${row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  ')}\n`);
 }
 
 export async function runsShow(io: RunsIo, runId: string): Promise<void> {

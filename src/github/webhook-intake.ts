@@ -5,6 +5,7 @@ import { Context, type Probot } from 'probot';
 import type { JobQueue, JobRunner } from '../jobs/job-queue.ts';
 import type { EventData } from '../jobs/run-store.ts';
 import { triggerDepsFromContext, type TriggerDepsOptions } from './context-trigger-deps.ts';
+import { abortRequestsWith, withDeadline } from './delivery-deadline.ts';
 import type { SourcePayload, WebhookTrigger } from './webhook-trigger.ts';
 
 export function registerIntake(app: Probot, triggers: readonly WebhookTrigger[], inbox: JobQueue, appId: number | undefined): void {
@@ -14,13 +15,15 @@ export function registerIntake(app: Probot, triggers: readonly WebhookTrigger[],
     const trigger = byEvent.get(name);
     if (!trigger?.worthStoring(context.payload, { appId })) return;
     const installationId = (context.payload as SourcePayload).installation?.id ?? 0;
+    // Sent by no installation (a test delivery from the App's settings): there is no one to act as.
+    if (!installationId) return void context.log.warn({ delivery: context.id, event: name }, NO_INSTALLATION);
     const fresh = await inbox.accept({ delivery: context.id, name, payload: context.payload, installationId });
     if (!fresh) context.log.info({ delivery: context.id }, 'delivery already handled');
   });
 }
 
 /** The inbox's worker: one stored delivery, handed to its trigger. */
-export function storedEventRunner(app: Probot, triggers: readonly WebhookTrigger[], options: TriggerDepsOptions): JobRunner {
+export function storedEventRunner(app: Probot, triggers: readonly WebhookTrigger[], options: TriggerDepsOptions & { deliveryDeadlineMs?: number }): JobRunner {
   const byEvent = triggersByEvent(triggers);
   return async (job) => {
     const data = job.data as EventData;
@@ -28,11 +31,28 @@ export function storedEventRunner(app: Probot, triggers: readonly WebhookTrigger
     if (!trigger) return { state: 'failed', outcome: `no handler for ${data.name}` };
     const [event = ''] = data.name.split('.');
     const log = app.log.child({ delivery: data.delivery, event: data.name });
-    const context = new Context({ id: data.delivery, name: event, payload: data.payload } as ConstructorParameters<typeof Context>[0], await app.auth(data.installationId), log);
-    await trigger.handle({ id: data.delivery, payload: data.payload }, triggerDepsFromContext(app, context, data.payload as SourcePayload, options));
+    if (!data.installationId) {
+      log.warn(NO_INSTALLATION);
+      return { state: 'failed', outcome: `${data.name}: ${NO_INSTALLATION}` };
+    }
+    const deadlineMs = options.deliveryDeadlineMs ?? 60_000;
+    const deadline = AbortSignal.timeout(deadlineMs);
+    try {
+      const octokit = await app.auth(data.installationId);
+      abortRequestsWith(octokit, deadline);
+      const context = new Context({ id: data.delivery, name: event, payload: data.payload } as ConstructorParameters<typeof Context>[0], octokit, log);
+      await withDeadline(trigger.handle({ id: data.delivery, payload: data.payload }, triggerDepsFromContext(app, context, data.payload as SourcePayload, options)), deadline, deadlineMs);
+    } catch (error) {
+      // The delivery ends failed, visible in `fixloop runs`, and said once here with what went wrong.
+      const reason = error instanceof Error ? error.message : String(error);
+      log.error({ reason }, 'delivery failed');
+      return { state: 'failed', outcome: `${data.name}: ${reason}` };
+    }
     return { state: 'done', outcome: 'handled' };
   };
 }
+
+const NO_INSTALLATION = 'delivery ignored: it names no installation (the App must be installed on the repository; test deliveries from the settings page have none)';
 
 function triggersByEvent(triggers: readonly WebhookTrigger[]): Map<string, WebhookTrigger> {
   return new Map(triggers.map((trigger) => [trigger.event, trigger]));

@@ -102,8 +102,8 @@ export interface JobStore {
   countRuns(key: string, trigger: string): Promise<number>;
   /** The most recent run of a key, whatever its state (for `/fix retry`). */
   lastRun(key: string): Promise<StoredJob | null>;
-  /** Recent runs (the run lane). */
-  list(limit: number): Promise<JobInfo[]>;
+  /** Recent jobs of a lane: runs by default; `event` for the stored deliveries (`fixloop runs`). */
+  list(limit: number, lane?: Lane): Promise<JobInfo[]>;
 }
 
 /** The audit trail: append-only, every step of every run. */

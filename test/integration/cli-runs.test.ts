@@ -41,6 +41,25 @@ describe('fixloop runs', () => {
     expect(show.stdout).toContain('## fixloop: ✅ Verified fix');
   });
 
+  it('lists the stored deliveries that started no run, with their state and why, beside the runs', async () => {
+    const data = join(dir, 'data');
+    const store = await openSqliteStore(data);
+    for (const delivery of ['d-failed', 'd-handled', 'd-waiting']) await store.acceptEvent({ delivery, name: 'issue_comment.created', payload: {}, installationId: 1 });
+    await store.claim('w1', 10_000, 'event');
+    await store.finish('event-d-failed', 'w1', 'failed', "issue_comment.created: GitHub's API did not answer");
+    await store.claim('w1', 10_000, 'event');
+    await store.finish('event-d-handled', 'w1', 'done', 'handled');
+    await store.close();
+
+    const list = await runCli(['runs'], { cwd: dir, env: { FIXLOOP_DATA_DIR: data } });
+    expect(list.code).toBe(0);
+    expect(list.stdout).toContain(`No runs recorded in ${data}.`);
+    expect(list.stdout).toContain('Deliveries that started no run (2):');
+    expect(list.stdout).toMatch(/d-failed\s+failed\s+\S+ \S+\s+issue_comment\.created: GitHub's API did not answer/);
+    expect(list.stdout).toMatch(/d-waiting\s+queued/);
+    expect(list.stdout).not.toContain('d-handled');
+  });
+
   it('names an unknown run and a broken store without a stack trace', async () => {
     const unknown = await runCli(['runs', 'show', 'nope'], { cwd: dir, env: { FIXLOOP_DATA_DIR: dir } });
     expect(unknown.code).toBe(2);

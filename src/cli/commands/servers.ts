@@ -17,8 +17,9 @@ export function registerServerCommands(program: Command, context: CommandContext
   program
     .command('serve')
     .description('Start the GitHub App (Probot). Settings come from the environment or .env: APP_ID, PRIVATE_KEY or PRIVATE_KEY_PATH, WEBHOOK_SECRET, PORT, GHE_HOST, FIXLOOP_DATA_DIR, FIXLOOP_CONCURRENCY.')
-    .action(async () => {
+    .option('--register', "no App yet: serve Probot's page that registers one from app.yml and writes its credentials to .env")
+    .action(async (flags: { register?: boolean }) => {
       context.releaseSignals();
-      await serveCommand();
+      await serveCommand({ register: flags.register === true });
     });
 }

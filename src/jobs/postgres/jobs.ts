@@ -88,8 +88,8 @@ export function postgresJobs(pool: pg.Pool, audit: AuditTrail): JobStore {
       const counted = (await pool.query<{ n: string }>(`SELECT count(*) AS n FROM fixloop_jobs WHERE lane = 'run' AND key = $1 AND trigger = $2`, [key, trigger])).rows[0];
       return Number(counted?.n ?? 0);
     },
-    async list(limit) {
-      return (await pool.query<JobRow>(`SELECT * FROM fixloop_jobs WHERE lane = 'run' ORDER BY enqueued_at DESC, seq DESC LIMIT $1`, [limit])).rows.map(jobInfo);
+    async list(limit, lane = 'run') {
+      return (await pool.query<JobRow>(`SELECT * FROM fixloop_jobs WHERE lane = $2 ORDER BY enqueued_at DESC, seq DESC LIMIT $1`, [limit, lane])).rows.map(jobInfo);
     },
   };
 }

@@ -28,7 +28,7 @@ function prepare(db: Database) {
     stalePending: db.prepare(`UPDATE jobs SET state = 'queued' WHERE state = 'pending' AND enqueued_at < ? RETURNING *`),
     cancel: db.prepare(`UPDATE jobs SET cancel_requested_by = ? WHERE key = ? AND state IN (${active}) RETURNING *`),
     get: db.prepare(`SELECT * FROM jobs WHERE run_id = ? AND lane = 'run'`),
-    list: db.prepare(`SELECT * FROM jobs WHERE lane = 'run' ORDER BY enqueued_at DESC, rowid DESC LIMIT ?`),
+    list: db.prepare(`SELECT * FROM jobs WHERE lane = ? ORDER BY enqueued_at DESC, rowid DESC LIMIT ?`),
     lastRun: db.prepare(`SELECT * FROM jobs WHERE lane = 'run' AND key = ? ORDER BY enqueued_at DESC, rowid DESC LIMIT 1`),
     countRuns: db.prepare(`SELECT count(*) AS n FROM jobs WHERE lane = 'run' AND key = ? AND trigger = ?`),
   };
@@ -99,8 +99,8 @@ export function sqliteJobs(db: Database, appendNow: AppendNow): JobStore {
     async countRuns(key, trigger) {
       return Number((q.countRuns.get(key, trigger) as { n: number }).n);
     },
-    async list(limit) {
-      return rows(q.list, limit).map(jobInfo);
+    async list(limit, lane = 'run') {
+      return rows(q.list, lane, limit).map(jobInfo);
     },
   };
 }
