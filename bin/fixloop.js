@@ -22,6 +22,10 @@ if (major < 24) {
     process.exitCode = code ?? 128 + (constants.signals[signal] ?? 0);
   });
 } else {
-  const { main } = await import('../src/cli.ts');
+  // Installed from a tarball or git, fixloop lives under node_modules, where Node strips no types:
+  // there the build's JavaScript (dist/, made by `prepare`) runs; in a checkout, the sources.
+  const installed = fileURLToPath(import.meta.url).split(/[\\/]/).includes('node_modules');
+  const built = new URL('../dist/cli.js', import.meta.url);
+  const { main } = installed && existsSync(fileURLToPath(built)) ? await import(built.href) : await import('../src/cli.ts');
   process.exitCode = await main(process.argv.slice(2));
 }

@@ -2,7 +2,7 @@
 // fixloop as npm does from a tarball or a git URL: real files under node_modules, where Node strips no
 // types, so the package's `exports` must lead to the built JavaScript and its declarations.
 import { execFile, execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,6 +27,7 @@ beforeAll(async () => {
   installed = join(consumer, 'node_modules', 'fixloop');
   mkdirSync(installed, { recursive: true });
   copyFileSync(join(ROOT, 'package.json'), join(installed, 'package.json'));
+  cpSync(join(ROOT, 'bin'), join(installed, 'bin'), { recursive: true });
   execFileSync(process.execPath, [join(ROOT, 'scripts/build-library.js'), join(installed, 'dist')], { cwd: ROOT, stdio: 'pipe' });
   // fixloop's own dependencies, where npm would have put them beside it; and Node's types for tsc.
   symlinkSync(join(ROOT, 'node_modules'), join(installed, 'node_modules'));
@@ -107,5 +108,17 @@ describe('the library example, from a project that installed fixloop', () => {
     const built = readdirSync(join(installed, 'dist'), { recursive: true, encoding: 'utf8' });
     expect(built).toEqual(expect.arrayContaining(['lib.js', 'lib.d.ts', 'verify/harness_tampering.py', 'engines/prompt/templates/implement.md', 'engines/repair/templates/python/mutate.py']));
     expect(built.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
+  });
+
+  it('runs the installed command too: its bin takes the built JavaScript under node_modules', async () => {
+    const project = await calcRepo();
+    dirs.push(project);
+    const bin = join(installed, 'bin', 'fixloop.js');
+    const version = await node([bin, '--version'], { cwd: consumer, env: process.env });
+    expect(version).toMatchObject({ code: 0, stdout: `${(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version}\n` });
+    const run = await node([bin, 'run', project, '--test', 'node --test', '--engine', 'script', '--script', FIX_ADD, '--json', '--out', join(consumer, 'cli-run')], { cwd: consumer, env: process.env });
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ status: 'tests_green' });
+    execFileSync('rm', ['-rf', join(consumer, 'cli-run')]);
   });
 });
