@@ -1,10 +1,12 @@
 // `fixloop runs` and `fixloop runs show <id>`: the App's runs, from the run store in the data
-// directory (FIXLOOP_DATA_DIR), with their audit trail and report.
+// directory (FIXLOOP_DATA_DIR), with their audit trail and report; and the command line's runs, from
+// the same folder's `runs/` (where `fixloop run` keeps them).
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { runJobData } from '../forge/run-job-data.ts';
 import { openSqliteStore } from '../jobs/sqlite-store.ts';
 import type { JobInfo } from '../jobs/run-store.ts';
+import { commandLineRun, commandLineRuns, commandLineRunsTable } from './command-line-runs.ts';
 import { deliveriesTable, unhandledDeliveries } from './stored-deliveries.ts';
 import { UsageError } from './usage-error.ts';
 
@@ -23,10 +25,13 @@ export async function runsList(io: RunsIo, limit: number): Promise<void> {
   const store = await openSqliteStore(dataDirOf(io));
   try {
     const runs = await store.list(limit);
-    if (runs.length === 0) io.stdout(`No runs recorded in ${dataDirOf(io)}.\n`);
-    else printRuns(io, runs);
+    // The App's runs keep their artifacts in the same folder: those are listed above, from the store.
+    const local = (await commandLineRuns(dataDirOf(io), limit + runs.length)).filter((r) => !runs.some((j) => j.runId === r.result.runId)).slice(0, limit);
+    if (runs.length === 0 && local.length === 0) io.stdout(`No runs recorded in ${dataDirOf(io)}.\n`);
+    if (runs.length > 0) printRuns(io, runs);
     const deliveries = await unhandledDeliveries(store, limit);
     if (deliveries.length > 0) io.stdout(deliveriesTable(deliveries, when));
+    if (local.length > 0) io.stdout(commandLineRunsTable(local));
   } finally {
     await store.close();
   }
@@ -43,7 +48,7 @@ export async function runsShow(io: RunsIo, runId: string): Promise<void> {
   const store = await openSqliteStore(dataDirOf(io));
   try {
     const run = await store.get(runId);
-    if (!run) throw new UsageError(`no run \`${runId}\` in ${dataDirOf(io)} (see \`fixloop runs\`)`);
+    if (!run) return await showCommandLineRun(io, runId);
     io.stdout(`Run ${run.runId}: ${run.state}, for ${run.key} (${runJobData(run).plan.kind}), asked by ${run.actor ?? '–'}\n`);
     io.stdout(`Queued ${when(run.enqueuedAt)}, started ${when(run.startedAt)}, finished ${when(run.finishedAt)}, tries ${run.tries}\n`);
     if (run.outcome) io.stdout(`Outcome: ${run.outcome}\n`);
@@ -54,4 +59,14 @@ export async function runsShow(io: RunsIo, runId: string): Promise<void> {
   } finally {
     await store.close();
   }
+}
+
+async function showCommandLineRun(io: RunsIo, runId: string): Promise<void> {
+  const local = await commandLineRun(dataDirOf(io), runId);
+  if (!local) throw new UsageError(`no run \`${runId}\` in ${dataDirOf(io)} (see \`fixloop runs\`)`);
+  const { result, dir } = local;
+  io.stdout(`Run ${result.runId} (command line): ${result.status}, on ${result.repository.source}${result.repository.sha ? ` at ${result.repository.sha.slice(0, 12)}` : ''}\n`);
+  io.stdout(`Started ${result.startedAt.replace('T', ' ').slice(0, 19)}, ${(result.durationMs / 1000).toFixed(1)} s, artifacts in ${dir}\n`);
+  const report = await readFile(join(dir, 'report.md'), 'utf8').catch(() => null);
+  io.stdout(report ? `\n${report}` : `\n${result.headline}\n`);
 }

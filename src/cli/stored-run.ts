@@ -5,6 +5,7 @@ import { runJobData, type RunJobData } from '../forge/run-job-data.ts';
 import type { RunStore, StoredJob } from '../jobs/run-store.ts';
 import { openSqliteStore } from '../jobs/sqlite-store.ts';
 import type { RunResult } from '../core/run-result.ts';
+import { commandLineRun } from './command-line-runs.ts';
 import { UsageError } from './usage-error.ts';
 
 export interface StoredRun {
@@ -24,7 +25,12 @@ export async function openStoredRun(dataDir: string, runId: string): Promise<Sto
   const store = await openSqliteStore(dataDir);
   try {
     const job = await store.get(runId);
-    if (!job) throw new UsageError(`no run \`${runId}\` in ${dataDir} (see \`fixloop runs\`)`);
+    if (!job) {
+      // A command-line run has its result and patch but no stored request to replay or publish from.
+      const local = await commandLineRun(dataDir, runId);
+      if (local) throw new UsageError(`run \`${runId}\` is a command-line run: replay and publish work on the App's stored runs; its report and patch are in ${local.dir} (\`fixloop runs show ${runId}\`), and \`fixloop run\` runs it again`);
+      throw new UsageError(`no run \`${runId}\` in ${dataDir} (see \`fixloop runs\`)`);
+    }
     if (!job.artifactsDir) throw new UsageError(`run \`${runId}\` has no result yet (${job.state})`);
     const text = await readFile(join(job.artifactsDir, 'result.json'), 'utf8').catch(() => null);
     if (text === null) throw new UsageError(`run \`${runId}\`: its result file ${join(job.artifactsDir, 'result.json')} is missing`);
