@@ -10,6 +10,7 @@ import type { LocalizationHint } from '../../engine.ts';
 import type { TestCaseResult } from '../../../core/test-report.ts';
 import type { SuspiciousLine } from '../candidate.ts';
 import { importedSourceFiles } from './imports.ts';
+import { namedFunctionLines, namesInTests } from './named-functions.ts';
 import { collectSpectra, type SpectraInput } from './collect-spectra.ts';
 import { ochiai } from './ochiai.ts';
 import { sourceFrames } from './stack-traces.ts';
@@ -38,6 +39,8 @@ export const WEIGHTS = {
   /** Multiplies the Ochiai score (0..1) of a line. */
   ochiai: 0.7,
   imported: 0.12,
+  /** Lines of a function the failing tests name, in a file they import. */
+  named: 0.3,
   repository: 0.05,
 } as const;
 
@@ -82,9 +85,13 @@ export async function localizeFaults(input: LocalizeInput): Promise<SuspiciousLi
   const named = [...new Set(input.failing.map((t) => t.file).filter((f): f is string => !!f))];
   // Runners whose report names no file (mocha's spec, pytest -q's summary): every test file then.
   const testFiles = named.length > 0 || input.failing.length === 0 ? named : input.files.filter((f) => input.isTestFile(f) && SOURCE.test(f));
+  const names = namesInTests(input.failing.flatMap((t) => [t.id, t.name]).filter((n): n is string => typeof n === 'string'));
   for (const file of await importedSourceFiles(input.root, testFiles, input.files, input.isTestFile)) {
     const n = await linesOf(file);
     for (let line = 1; line <= n; line++) add(file, line, WEIGHTS.imported, 'imported');
+    // Among them, the body of a function the failing tests name comes first.
+    const source = await readFile(join(input.root, file), 'utf8').catch(() => '');
+    for (const named of namedFunctionLines(file, source, names)) for (const line of named.lines) add(file, line, WEIGHTS.named, 'named');
   }
   if (scores.size === 0) {
     const sources = input.files.filter((f) => SOURCE.test(f) && !input.isTestFile(f));

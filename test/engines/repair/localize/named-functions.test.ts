@@ -1,0 +1,39 @@
+// The functions the failing tests name, found in JavaScript/TypeScript and Python sources.
+import { describe, expect, it } from 'vitest';
+import { namedFunctionLines, namesInTests } from '../../../../src/engines/repair/localize/named-functions.ts';
+
+describe('functions the failing tests name', () => {
+  it('finds a JS/TS function, arrow function or method by a name in the test ids, with its whole body', () => {
+    const names = namesInTests(['test/defu.test.ts > defuFn() > should merge functions', 'createDefu > custom merger']);
+    const source = [
+      'export function defu(a, b) {',
+      '  return merge(a, b);',
+      '}',
+      '',
+      'export const defuFn = createDefu((object, key, currentValue) => {',
+      '  if (object[key] !== undefined && typeof currentValue === "function") {',
+      '    object[key] = currentValue(object[key]);',
+      '    return true;',
+      '  }',
+      '});',
+      'export function createDefu<T>(merger?: Merger): DefuFn {',
+      '  return (...args) => args.reduce((p, c) => _defu(p, c, "", merger), {});',
+      '}',
+      'class Store {',
+      '  should() {',
+      '    return 1;',
+      '  }',
+      '}',
+    ].join('\n');
+    expect(namedFunctionLines('src/defu.ts', source, names)).toEqual([
+      { file: 'src/defu.ts', name: 'defuFn', lines: [5, 6, 7, 8, 9, 10] },
+      { file: 'src/defu.ts', name: 'createDefu', lines: [11, 12, 13] },
+    ]);
+  });
+
+  it('finds a Python function by a name in a test_ name, with its indented body', () => {
+    const names = namesInTests(['tests/test_split.py::test_split_quoted_identifier']);
+    const source = 'def split(sql):\n    parts = sql.split(";")\n\n    return parts\n\n\ndef format(sql):\n    return sql\n';
+    expect(namedFunctionLines('sqlparse/api.py', source, names)).toEqual([{ file: 'sqlparse/api.py', name: 'split', lines: [1, 2, 3, 4] }]);
+  });
+});
