@@ -4,7 +4,7 @@
 import { readFile, rm } from 'node:fs/promises';
 import { isAbsolute, join, normalize } from 'node:path';
 import { CodedError } from '../core/coded-error.ts';
-import type { CommandResult, Sandbox } from '../sandbox/sandbox.ts';
+import type { CommandResult, Mount, Sandbox } from '../sandbox/sandbox.ts';
 import type { GateResult } from '../core/gate-result.ts';
 import { parseTestOutput } from './parse-test-output.ts';
 import { parseJunit } from './parsers/junit.ts';
@@ -20,6 +20,8 @@ export interface GateOptions {
   reportFile?: string;
   /** Ask the runner for its own machine report too (the report's `witness`): the full suite's runs. */
   witness?: boolean;
+  /** Folders outside cwd the command must see (read-only unless marked): a fork's linked dependencies. */
+  mounts?: Mount[];
   signal?: AbortSignal;
   onOutput?: (chunk: string) => void;
 }
@@ -44,7 +46,7 @@ export async function runGate(sandbox: Sandbox, options: GateOptions): Promise<G
       cwd: options.cwd,
       timeoutMs: options.timeoutMs,
       env: { ...options.env, ...machine?.env },
-      ...(machine ? { mounts: machine.mounts } : {}),
+      mounts: [...(options.mounts ?? []), ...(machine?.mounts ?? [])],
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.onOutput ? { onOutput: options.onOutput } : {}),
     });

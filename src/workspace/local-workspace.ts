@@ -35,11 +35,13 @@ export class LocalWorkspace implements Workspace {
   private readonly shared: Shared;
   /** Untracked files made by setup or test runs: never reported as changes. */
   private readonly environment: Set<string>;
+  readonly linkedFolders: readonly string[];
 
-  constructor(root: string, shared: Shared, environment: Set<string> = new Set()) {
+  constructor(root: string, shared: Shared, environment: Set<string> = new Set(), linkedFolders: readonly string[] = []) {
     this.root = root;
     this.shared = shared;
     this.environment = environment;
+    this.linkedFolders = linkedFolders;
   }
 
   get baseSha(): string {
@@ -179,7 +181,7 @@ export class LocalWorkspace implements Workspace {
   }
 
   withPolicy(policy: PathPolicy): Workspace {
-    return new LocalWorkspace(this.root, { ...this.shared, policy }, this.environment);
+    return new LocalWorkspace(this.root, { ...this.shared, policy }, this.environment, this.linkedFolders);
   }
 
   async fork(): Promise<Workspace> {
@@ -189,11 +191,14 @@ export class LocalWorkspace implements Workspace {
       verbatimSymlinks: true,
       filter: (source) => !LINKED_IN_FORKS.has(relative(this.root, source)),
     });
+    const linked: string[] = [];
     for (const name of LINKED_IN_FORKS) {
       const stat = await lstat(join(this.root, name)).catch(() => null);
-      if (stat?.isDirectory()) await symlink(join(this.root, name), join(target, name));
+      if (!stat?.isDirectory()) continue;
+      await symlink(join(this.root, name), join(target, name));
+      linked.push(join(this.root, name));
     }
-    return new LocalWorkspace(target, this.shared, new Set(this.environment));
+    return new LocalWorkspace(target, this.shared, new Set(this.environment), [...this.linkedFolders, ...linked]);
   }
 
   async dispose(): Promise<void> {

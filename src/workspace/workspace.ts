@@ -37,5 +37,11 @@ export interface Workspace {
   withPolicy(policy: PathPolicy): Workspace;
   /** Copies the working tree (with its changes) to a new directory, e.g. for parallel candidate validation. */
   fork(): Promise<Workspace>;
+  /**
+   * Folders outside the working tree that it links to (a fork's installed dependencies, linked from
+   * the workspace it was forked from): commands run in it must be shown them, read-only, or the
+   * links lead nowhere inside a sandbox that shows only the working directory.
+   */
+  readonly linkedFolders: readonly string[];
   dispose(): Promise<void>;
 }

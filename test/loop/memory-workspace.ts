@@ -5,6 +5,7 @@ import type { FileChange } from '../../src/core/file-change.ts';
 export class MemoryWorkspace implements Workspace {
   readonly root = '/memory';
   readonly baseSha = '0'.repeat(40);
+  readonly linkedFolders: readonly string[] = [];
   readonly files: Map<string, string>;
   private readonly baseline: Map<string, string>;
   private counter = 0;

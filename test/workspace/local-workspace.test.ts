@@ -4,6 +4,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runGate } from '../../src/gate/run-gate.ts';
+import { bwrapWorks, createBwrapSandbox } from '../../src/sandbox/bwrap-sandbox.ts';
 import { defaultRepoConfig } from '../../src/core/repo-config.ts';
 import { applyPatch, cloneMirror, createWorkspace } from '../../src/workspace/create-workspace.ts';
 import { PathPolicyError } from '../../src/workspace/local-workspace.ts';
@@ -119,5 +121,27 @@ describe('LocalWorkspace', () => {
     expect(await workspace.listFiles()).toEqual(['main.py']);
     await expect(createWorkspace({ source: join(folder, 'nope'), ref: null, sha: null, tmpRoot: join(tmpRoot, 'b'), policy })).rejects.toMatchObject({ code: 'REPO_NOT_FOUND' });
     await rm(join(tmpRoot, 'b'), { recursive: true, force: true });
+  });
+});
+
+// CI installs bubblewrap and sets FIXLOOP_REQUIRE_BWRAP: there, this must not be skipped.
+describe.runIf(bwrapWorks() || process.env.FIXLOOP_REQUIRE_BWRAP === '1')('a fork under bwrap', () => {
+  it("sees the installed dependencies it links from its workspace, read-only (a sandbox showing only the fork's folder saw none)", async () => {
+    const { workspace } = await workspaceOf({ '.gitignore': 'node_modules/\n', 'src/a.js': "console.log(require('answer'));\n" });
+    execFileSync('mkdir', ['-p', join(workspace.root, 'node_modules/answer')]);
+    writeFileSync(join(workspace.root, 'node_modules/answer/index.js'), 'module.exports = 42;\n');
+    const fork = await workspace.fork();
+    try {
+      expect(fork.linkedFolders).toEqual([join(workspace.root, 'node_modules')]);
+      const sandbox = createBwrapSandbox();
+      const command = 'node src/a.js; echo x > node_modules/answer/index.js || echo refused';
+      const shown = await runGate(sandbox, { command, cwd: fork.root, timeoutMs: 20_000, mounts: fork.linkedFolders.map((path) => ({ path })) });
+      expect(shown.output).toContain('42');
+      expect(shown.output).toContain('refused');
+      const hidden = await runGate(sandbox, { command: 'node src/a.js', cwd: fork.root, timeoutMs: 20_000 });
+      expect(hidden.output).toMatch(/Cannot find module 'answer'/);
+    } finally {
+      await fork.dispose();
+    }
   });
 });

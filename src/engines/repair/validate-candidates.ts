@@ -49,11 +49,13 @@ export async function validateCandidates(input: ValidationInput): Promise<Valida
   let testExecutions = 0;
   let partial: ValidationResult['partial'] = null;
 
-  const gate = async (command: string, cwd: string) => {
+  const gate = async (command: string, cwd: string, linkedFolders: readonly string[]) => {
     const run = (limitMs: number) => {
       testExecutions++;
       const timeoutMs = Math.max(1000, Math.min(limitMs, input.deadline - Date.now()));
-      return runGate(input.sandbox, { command, cwd, timeoutMs, env: input.env, signal: controller.signal, ...(input.reportFile ? { reportFile: input.reportFile } : {}) });
+      // The fork links the workspace's installed dependencies: the sandbox must show them (read-only).
+      const mounts = linkedFolders.map((path) => ({ path }));
+      return runGate(input.sandbox, { command, cwd, timeoutMs, env: input.env, mounts, signal: controller.signal, ...(input.reportFile ? { reportFile: input.reportFile } : {}) });
     };
     const first = await run(input.runTimeoutMs);
     // On a loaded machine a right candidate can run out of time: a timeout is not a verdict until a
@@ -63,8 +65,8 @@ export async function validateCandidates(input: ValidationInput): Promise<Valida
   };
 
   /** The full suite in the fork; returns whether it passed, and records a partial fix when it is one. */
-  const fullSuite = async (candidate: RankedCandidate, index: number, root: string): Promise<boolean> => {
-    const full = await gate(input.testCommand, root);
+  const fullSuite = async (candidate: RankedCandidate, index: number, root: Pick<Workspace, 'root' | 'linkedFolders'>): Promise<boolean> => {
+    const full = await gate(input.testCommand, root.root, root.linkedFolders);
     if (full.passed) return true;
     const failing = failingOf(full);
     const introduced = [...failedIds(full)].some((id) => !input.failingIds.has(id));
@@ -89,12 +91,12 @@ export async function validateCandidates(input: ValidationInput): Promise<Valida
         }
         let passed = false;
         if (input.focusedCommand) {
-          const focused = await gate(input.focusedCommand, fork.root);
+          const focused = await gate(input.focusedCommand, fork.root, fork.linkedFolders);
           const stillFailing = failingOf(focused);
-          if (focused.passed) passed = await fullSuite(candidate, index, fork.root);
-          else if (focused.report.parsed && stillFailing < input.failingCount && stillFailing > 0) await fullSuite(candidate, index, fork.root);
+          if (focused.passed) passed = await fullSuite(candidate, index, fork);
+          else if (focused.report.parsed && stillFailing < input.failingCount && stillFailing > 0) await fullSuite(candidate, index, fork);
         } else {
-          passed = await fullSuite(candidate, index, fork.root);
+          passed = await fullSuite(candidate, index, fork);
         }
         if (!controller.signal.aborted) validated++;
         if (passed && !controller.signal.aborted) winnerIndex = Math.min(winnerIndex, index);
