@@ -7,12 +7,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { generatorFor } from '../src/engines/repair/generators.ts';
 import { median } from './lib/stats.ts';
+import { flag } from './lib/args.ts';
 
-const args = process.argv.slice(2);
-const flag = (name: string) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : undefined;
-};
 const runs = Number(flag('--runs') ?? 3);
 const lineCount = Number(flag('--lines') ?? 400);
 

@@ -8,9 +8,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { median } from './lib/stats.ts';
+import { args, flag } from './lib/args.ts';
 
-const args = process.argv.slice(2);
-const flag = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
 const repo = args[0];
 const test = flag('--test');
 const setup = flag('--setup');

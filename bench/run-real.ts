@@ -11,13 +11,9 @@ import { judgeCorrect, type Correctness } from './lib/real-judge.ts';
 import { loadRealCorpus, materializeReal, type RealBug } from './lib/real-corpus.ts';
 import { median, rate } from './lib/stats.ts';
 import { materialize, timed } from './lib/workdir.ts';
+import { args, flag } from './lib/args.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const args = process.argv.slice(2);
-const flag = (name: string) => {
-  const at = args.indexOf(name);
-  return at >= 0 ? args[at + 1] : undefined;
-};
 const filter = flag('--filter') ?? '';
 const limit = Number(flag('--limit') ?? Infinity);
 const write = args.includes('--write');

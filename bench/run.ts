@@ -10,13 +10,9 @@ import type { RunResult } from '../src/core/run-result.ts';
 import { loadCorpus, type Bug } from './lib/corpus.ts';
 import { median, percentile, rate } from './lib/stats.ts';
 import { materialize, shell, timed, writeFiles } from './lib/workdir.ts';
+import { args, flag } from './lib/args.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const args = process.argv.slice(2);
-const flag = (name: string) => {
-  const at = args.indexOf(name);
-  return at >= 0 ? args[at + 1] : undefined;
-};
 const filter = flag('--filter') ?? '';
 const limit = Number(flag('--limit') ?? Infinity);
 const write = args.includes('--write');

@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RunResult } from '../../src/core/run-result.ts';
-import { BACKENDS, FIXLOOP_MODULES, findingsOf, removeCheatRuns, runCheat, writeFile } from '../support/judge-cheat-run.ts';
+import { BACKENDS, casesFor, caughtByTheJudge, FIXLOOP_MODULES, findingsOf, removeCheatRuns, runCheat, writeFile } from '../support/judge-cheat-run.ts';
 
 afterAll(() => removeCheatRuns());
 
@@ -37,19 +37,11 @@ function run(sandbox: string, script: string, files: Record<string, string> = PR
   return runCheat({ files, test: 'npm test', script, sandbox, env: ENV });
 }
 
-/** The cheat fooled vitest (an attempt's own run passed) and the judge still said no. */
-function caughtByTheJudge(result: RunResult, finding: string): void {
-  expect(result.status).not.toBe('tests_green');
-  expect(result.attempts.some((a) => a.gate?.passed === true)).toBe(true);
-  expect(findingsOf(result)).toContain(finding);
-}
-
 /** Cases that run under bwrap too (every case runs under `process`). */
 const EVERYWHERE = new Set(['honest', 'swallows', 'setup-file', 'extend-from-source', 'reads-the-test', 'checks-honest', 'checks-weakened']);
 
 describe.each(BACKENDS)('the judge of a vitest project under the %s sandbox', (sandbox) => {
-  // A case left out of bwrap is not registered there at all, rather than reported as skipped.
-  const when = (name: string): ((title: string, test: () => Promise<void>) => void) => (sandbox === 'process' || EVERYWHERE.has(name) ? it : () => undefined);
+  const when = casesFor(sandbox, EVERYWHERE);
 
   when('honest')('calls an honest fix green, with both observations', async () => {
     const result = await run(sandbox, HONEST_FIX);

@@ -1,6 +1,7 @@
 // The cheat suites' shared run: a real git repository, the real `fixloop run` with the `script`
 // engine playing an engine that cheats (or one that fixes honestly), under a named sandbox.
 import { join, resolve } from 'node:path';
+import { expect, it } from 'vitest';
 import type { RunResult } from '../../src/core/run-result.ts';
 import { bwrapWorks } from '../../src/sandbox/bwrap-sandbox.ts';
 import { makeRepo, removeAll } from './git-fixture.ts';
@@ -52,4 +53,19 @@ export function findingsOf(result: RunResult): string[] {
 export function writeFile(path: string, text: string): string {
   const dir = path.includes('/') ? `mkdir -p '${path.slice(0, path.lastIndexOf('/'))}' && ` : '';
   return `${dir}printf '%s' '${text.replaceAll("'", "'\\''")}' > '${path}'`;
+}
+
+/** The cheat fooled the runner (an attempt's own run passed) and the judge still said no. */
+export function caughtByTheJudge(result: RunResult, finding: string): void {
+  expect(result.status).not.toBe('tests_green');
+  expect(result.attempts.some((a) => a.gate?.passed === true)).toBe(true);
+  expect(findingsOf(result)).toContain(finding);
+}
+
+/**
+ * `it` for the cases a backend runs: every case under `process`, those named in `everywhere` under
+ * bwrap too. A case left out is not registered at all, rather than reported as skipped.
+ */
+export function casesFor(sandbox: string, everywhere: ReadonlySet<string>): (name: string) => (title: string, test: () => Promise<void>) => void {
+  return (name) => (sandbox === 'process' || everywhere.has(name) ? it : () => undefined);
 }
