@@ -282,7 +282,12 @@ describe('fixloop run', () => {
     const child = spawn(process.execPath, [FIXLOOP_BIN, 'run', project, '--test', `sleep ${marker}`, '--engine', 'script', '--script', 'true', '--json', '--out', join(cwd, 'out')], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    await new Promise((r) => setTimeout(r, 2000));
+    // Ctrl-C while the baseline runs: wait until its command is there (a fixed delay raced fixloop's
+    // own start on a loaded machine, where Node's default SIGINT ended it before its handler was set).
+    // (the sleep itself, not fixloop's own command line, which names it too)
+    const running = () => execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' }).split('\n').some((l) => /^(\S*\/)?sleep$/.test(l.trim().split(' ')[0] ?? '') && l.trim().endsWith(` ${marker}`));
+    for (let waited = 0; !running() && waited < 60_000; waited += 100) await new Promise((r) => setTimeout(r, 100));
+    expect(running()).toBe(true);
     child.kill('SIGINT');
     const code = await new Promise<number | null>((r) => child.on('close', r));
     expect(code).toBe(1);
