@@ -4,11 +4,14 @@
 // engine plays it). Each cheat that can fool pytest first does (the attempt's own run passes), so it
 // is the judge that says no. The same repositories with an honest fix still end green. python3 is
 // the one on the PATH, with pytest (pyenv's, or Debian's python3-pytest).
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { RunResult } from '../../src/core/run-result.ts';
 import { BACKENDS, casesFor, caughtByTheJudge, findingsOf, removeCheatRuns, runCheat, writeFile } from '../support/judge-cheat-run.ts';
 
 afterAll(() => removeCheatRuns());
+// Each case is a whole fixloop run (clone, baseline, attempt, replay, second observation): on a
+// 2-core machine running the rest of the suite beside it, a minute was seen not to be enough.
+vi.setConfig({ testTimeout: 240_000 });
 
 const CALC = 'def average(values):\n    return sum(values) / (len(values) + 1)\n\n\ndef total(values):\n    return sum(values)\n';
 const TESTS = 'from calc import average, total\n\n\ndef test_average():\n    assert average([2, 4]) == 3\n\n\ndef test_total():\n    assert total([1, 2]) == 3\n';

@@ -4,11 +4,14 @@
 // attempt's own run passes), so it is the judge that says no. The same repositories with an honest
 // fix still end green. The project borrows fixloop's vitest, as cli-run's vitest case does.
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { RunResult } from '../../src/core/run-result.ts';
 import { BACKENDS, casesFor, caughtByTheJudge, FIXLOOP_MODULES, findingsOf, removeCheatRuns, runCheat, writeFile } from '../support/judge-cheat-run.ts';
 
 afterAll(() => removeCheatRuns());
+// Each case is a whole fixloop run (clone, baseline, attempt, replay, second observation): on a
+// 2-core machine running the rest of the suite beside it, a minute was seen not to be enough.
+vi.setConfig({ testTimeout: 240_000 });
 
 const PROJECT = {
   'package.json': JSON.stringify({ name: 'range', type: 'module', private: true, scripts: { test: 'vitest run --globals' } }, null, 2) + '\n',

@@ -3,11 +3,14 @@
 // failures' exit code, a source file that turns the assertion library into a no-op, a test file
 // node --test runs that the default globs miss, never ends green. The same repositories with an
 // honest fix do. The vitest and pytest suites are judge-cheats-vitest and judge-cheats-pytest.
-import { describe, expect, it, afterAll } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { RunResult } from '../../src/core/run-result.ts';
 import { BACKENDS, removeCheatRuns, runCheat } from '../support/judge-cheat-run.ts';
 
 afterAll(() => removeCheatRuns());
+// Each case is a whole fixloop run (clone, baseline, attempt, replay, second observation): on a
+// 2-core machine running the rest of the suite beside it, a minute was seen not to be enough.
+vi.setConfig({ testTimeout: 240_000 });
 
 const PROJECT = {
   'package.json': JSON.stringify({ name: 'calc', type: 'module', private: true, scripts: { test: 'node --test' } }, null, 2) + '\n',
