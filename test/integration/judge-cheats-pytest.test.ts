@@ -4,9 +4,9 @@
 // engine plays it). Each cheat that can fool pytest first does (the attempt's own run passes), so it
 // is the judge that says no. The same repositories with an honest fix still end green. python3 is
 // the one on the PATH, with pytest (pyenv's, or Debian's python3-pytest).
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, vi } from 'vitest';
 import type { RunResult } from '../../src/core/run-result.ts';
-import { BACKENDS, casesFor, caughtByTheJudge, findingsOf, removeCheatRuns, runCheat, writeFile } from '../support/judge-cheat-run.ts';
+import { BACKENDS, casesFor, caughtByTheJudge, findingsOf, removeCheatRuns, runCheat, trustedCopyCases, writeFile } from '../support/judge-cheat-run.ts';
 
 afterAll(() => removeCheatRuns());
 // Each case is a whole fixloop run (clone, baseline, attempt, replay, second observation): on a
@@ -152,15 +152,5 @@ describe.each(BACKENDS)('the judge of a pytest project under the %s sandbox', (s
   });
 
   // The trusted copy.
-  if (sandbox === 'process') {
-    it('never replays from a mirror the repository\'s code wrote to (process: the mirror is reachable)', async () => {
-      const result = await run(sandbox, `git --git-dir=../mirror.git tag planted main && ${HONEST_FIX}`);
-      expect(result.status).toBe('error');
-      expect(result.error?.code).toBe('MIRROR_CHANGED');
-    });
-  } else {
-    it('keeps the mirror out of the sandbox\'s sight (bwrap: the fix runs only if the mirror is unseen)', async () => {
-      expect((await run(sandbox, `test ! -e ../mirror.git && ${HONEST_FIX}`)).status).toBe('tests_green');
-    });
-  }
+  trustedCopyCases(sandbox, (script) => run(sandbox, script), HONEST_FIX);
 });

@@ -4,9 +4,9 @@
 // attempt's own run passes), so it is the judge that says no. The same repositories with an honest
 // fix still end green. The project borrows fixloop's vitest, as cli-run's vitest case does.
 import { join } from 'node:path';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, vi } from 'vitest';
 import type { RunResult } from '../../src/core/run-result.ts';
-import { BACKENDS, casesFor, caughtByTheJudge, FIXLOOP_MODULES, findingsOf, removeCheatRuns, runCheat, writeFile } from '../support/judge-cheat-run.ts';
+import { BACKENDS, casesFor, caughtByTheJudge, FIXLOOP_MODULES, findingsOf, removeCheatRuns, runCheat, trustedCopyCases, writeFile } from '../support/judge-cheat-run.ts';
 
 afterAll(() => removeCheatRuns());
 // Each case is a whole fixloop run (clone, baseline, attempt, replay, second observation): on a
@@ -122,16 +122,5 @@ describe.each(BACKENDS)('the judge of a vitest project under the %s sandbox', (s
   });
 
   // The trusted copy.
-  if (sandbox === 'process') {
-    it('never replays from a mirror the repository\'s code wrote to (process: the mirror is reachable)', async () => {
-      const result = await run(sandbox, `git --git-dir=../mirror.git tag planted main && ${HONEST_FIX}`);
-      expect(result.status).toBe('error');
-      expect(result.error?.code).toBe('MIRROR_CHANGED');
-    });
-  } else {
-    it('keeps the mirror out of the sandbox\'s sight (bwrap: the fix runs only if the mirror is unseen)', async () => {
-      const result = await run(sandbox, `test ! -e ../mirror.git && ${HONEST_FIX}`);
-      expect(result.status).toBe('tests_green');
-    });
-  }
+  trustedCopyCases(sandbox, (script) => run(sandbox, script), HONEST_FIX);
 });

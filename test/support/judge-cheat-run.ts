@@ -69,3 +69,21 @@ export function caughtByTheJudge(result: RunResult, finding: string): void {
 export function casesFor(sandbox: string, everywhere: ReadonlySet<string>): (name: string) => (title: string, test: () => Promise<void>) => void {
   return (name) => (sandbox === 'process' || everywhere.has(name) ? it : () => undefined);
 }
+
+/**
+ * The trusted copy, in any project: under `process` the repository's code can reach the mirror, and a
+ * replay from a mirror it wrote to is refused; under bwrap it cannot see the mirror at all.
+ */
+export function trustedCopyCases(sandbox: string, run: (script: string) => Promise<RunResult>, honestFix: string): void {
+  if (sandbox === 'process') {
+    it("never replays from a mirror the repository's code wrote to (process: the mirror is reachable)", async () => {
+      const result = await run(`git --git-dir=../mirror.git tag planted main && ${honestFix}`);
+      expect(result.status).toBe('error');
+      expect(result.error?.code).toBe('MIRROR_CHANGED');
+    });
+  } else {
+    it("keeps the mirror out of the sandbox's sight (bwrap: the fix runs only if the mirror is unseen)", async () => {
+      expect((await run(`test ! -e ../mirror.git && ${honestFix}`)).status).toBe('tests_green');
+    });
+  }
+}
