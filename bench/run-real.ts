@@ -10,7 +10,7 @@ import type { RunResult } from '../src/core/run-result.ts';
 import { judgeCorrect, type Correctness } from './lib/real-judge.ts';
 import { loadRealCorpus, materializeReal, type RealBug } from './lib/real-corpus.ts';
 import { median, rate } from './lib/stats.ts';
-import { materialize, timed } from './lib/workdir.ts';
+import { materialize, printedResult, timed } from './lib/workdir.ts';
 import { args, flag } from './lib/args.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -43,17 +43,8 @@ async function runBug(bug: RealBug): Promise<Outcome> {
   try {
     const command = [join(root, 'bin/fixloop.js'), 'run', project, '--test', bug.test, '--json', '--out', join(out, 'artifacts')];
     if (bug.setup) command.push('--setup', bug.setup);
-    const previous = process.env.FIXLOOP_CACHE_DIR;
-    process.env.FIXLOOP_CACHE_DIR = cacheDir;
-    const run = await timed(process.execPath, command, out, FIX_TIMEOUT_MS);
-    if (previous === undefined) delete process.env.FIXLOOP_CACHE_DIR;
-    else process.env.FIXLOOP_CACHE_DIR = previous;
-    let result: RunResult | null = null;
-    try {
-      result = JSON.parse(run.stdout) as RunResult;
-    } catch {
-      result = null;
-    }
+    const run = await timed(process.execPath, command, out, FIX_TIMEOUT_MS, { FIXLOOP_CACHE_DIR: cacheDir });
+    const result = printedResult(run.stdout);
     const status = result?.status ?? `crashed (exit ${run.code})`;
     const plausible = status === 'tests_green';
     return {

@@ -6,10 +6,9 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { RunResult } from '../src/core/run-result.ts';
 import { loadCorpus, type Bug } from './lib/corpus.ts';
 import { median, percentile, rate } from './lib/stats.ts';
-import { materialize, shell, timed, writeFiles } from './lib/workdir.ts';
+import { materialize, printedResult, shell, timed, writeFiles } from './lib/workdir.ts';
 import { args, flag } from './lib/args.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -49,12 +48,7 @@ async function runBug(bug: Bug): Promise<Outcome> {
   const out = materialize({}, 'out');
   try {
     const run = await timed(process.execPath, [join(root, 'bin/fixloop.js'), 'run', project, '--test', bug.test, '--json', '--out', join(out, 'artifacts')], out, FIX_TIMEOUT_MS);
-    let result: RunResult | null = null;
-    try {
-      result = JSON.parse(run.stdout) as RunResult;
-    } catch {
-      result = null;
-    }
+    const result = printedResult(run.stdout);
     const status = result?.status ?? `crashed (exit ${run.code})`;
     const plausible = status === 'tests_green';
     let correct = false;

@@ -1,4 +1,5 @@
 // Writes a bug's files into a fresh temp folder and runs commands there, timed.
+import type { RunResult } from '../../src/core/run-result.ts';
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,12 +25,12 @@ export interface Timed {
   ms: number;
 }
 
-export function timed(command: string, args: string[], cwd: string, timeoutMs: number): Promise<Timed> {
+export function timed(command: string, args: string[], cwd: string, timeoutMs: number, env: Record<string, string> = {}): Promise<Timed> {
   return new Promise((resolve) => {
     const started = performance.now();
     // The projects' `node --test` must run on this Node (24), whatever `node` is first on PATH.
     const PATH = `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}`;
-    const child = spawn(command, args, { cwd, env: { ...process.env, PATH, NO_COLOR: '1', CI: 'true' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn(command, args, { cwd, env: { ...process.env, PATH, NO_COLOR: '1', CI: 'true', ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -49,3 +50,12 @@ export function timed(command: string, args: string[], cwd: string, timeoutMs: n
 }
 
 export const shell = (command: string, cwd: string, timeoutMs = 120_000) => timed('/bin/sh', ['-c', command], cwd, timeoutMs);
+
+/** The RunResult a `fixloop run --json` printed, or null when it printed none (it crashed). */
+export function printedResult(stdout: string): RunResult | null {
+  try {
+    return JSON.parse(stdout) as RunResult;
+  } catch {
+    return null;
+  }
+}

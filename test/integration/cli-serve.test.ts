@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { examplePayload } from '../support/github-app-harness.ts';
-import { FIXLOOP_BIN, runCli } from '../support/run-cli.ts';
+import { FIXLOOP_BIN, runCli, type CliRun } from '../support/run-cli.ts';
 
 let dir: string;
 beforeEach(async () => {
@@ -111,17 +111,9 @@ describe('fixloop serve', () => {
   });
 });
 
-/** `fixloop serve` with exactly `env` (runCli adds this process's environment), to its end. */
-function serveOnce(env: Record<string, string>, flags: string[] = []): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [FIXLOOP_BIN, 'serve', ...flags], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+/** `fixloop serve` with exactly `env`, to its end. */
+function serveOnce(env: Record<string, string>, flags: string[] = []): Promise<CliRun> {
+  return runCli(['serve', ...flags], { cwd: dir, env, exactEnv: true });
 }
 
 /** Only what a shell would hand over: no variable of this test process leaks into the server. */

@@ -10,11 +10,12 @@ export interface CliRun {
   stderr: string;
 }
 
-export function runCli(args: string[], options: { cwd: string; env?: Record<string, string>; node?: string }): Promise<CliRun> {
+/** `exactEnv`: `env` alone, without this process's environment. */
+export function runCli(args: string[], options: { cwd: string; env?: Record<string, string>; node?: string; exactEnv?: boolean }): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(options.node ?? process.execPath, [FIXLOOP_BIN, ...args], {
       cwd: options.cwd,
-      env: { ...process.env, ...options.env },
+      env: options.exactEnv ? { ...options.env } : { ...process.env, ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
