@@ -57,6 +57,12 @@ export default tseslint.config(
     },
   },
   {
+    // CommonJS preloads that fixloop hands to a project's own Node (NODE_OPTIONS=--require).
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     // Small files, one concept each; functions a reader can hold in mind.
     files: ['src/**/*.ts'],
     rules: {

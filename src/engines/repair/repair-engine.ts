@@ -22,7 +22,7 @@ export interface RepairEngineOptions {
  * 60, a module whose lines all scored the same (imported by the failing test, no frame in it) was
  * tried only in its first lines.
  */
-const MAX_LINES = 400;
+export const MAX_LINES = 400;
 
 function giveUp(summary: string, stats: Record<string, number>): EngineOutcome {
   return { summary, cost: ZERO_COST, gaveUp: true, stats };

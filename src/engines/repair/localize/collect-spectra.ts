@@ -1,7 +1,7 @@
-// Per-test line coverage, when it is cheap: pytest in one run with a small tracing plugin; node's
-// test runner and mocha (which run the sources as they are, untransformed) with V8 coverage, one run
-// per test selected through the runner's own filter (directly or through npm scripts), only when
-// those runs fit the budget.
+// Per-test line coverage, when it is cheap: pytest in one run with a small tracing plugin; mocha in
+// one run with V8 coverage taken at each test's end (mocha-spectra.ts); node's test runner (which runs
+// the sources as they are, untransformed) with V8 coverage, one run per test selected through the
+// runner's own filter (directly or through npm scripts), only when those runs fit the budget.
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -10,6 +10,8 @@ import type { TestCaseResult } from '../../../core/test-report.ts';
 import type { Sandbox } from '../../../sandbox/sandbox.ts';
 import { focusedTestCommand, testRunnerOf } from '../../../gate/test-filter.ts';
 import type { TestSpectrum } from './ochiai.ts';
+import { coveredLines, type V8Script } from './v8-coverage.ts';
+import { mochaSpectra } from './mocha-spectra.ts';
 
 export interface SpectraInput {
   root: string;
@@ -35,7 +37,8 @@ export async function collectSpectra(input: SpectraInput): Promise<TestSpectrum[
   if (input.passedCount === 0) return null;
   if (/(^|[\s/])(python3?\s+-m\s+)?pytest\b/.test(input.testCommand) && !/[;&|]/.test(input.testCommand)) return pytestSpectra(input);
   const runner = testRunnerOf(input.testCommand, input.packageScripts);
-  if (runner === 'node-test' || runner === 'mocha') return v8Spectra(input);
+  if (runner === 'mocha') return mochaSpectra(input);
+  if (runner === 'node-test') return v8Spectra(input);
   return null;
 }
 
@@ -62,35 +65,6 @@ async function pytestSpectra(input: SpectraInput): Promise<TestSpectrum[] | null
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
-}
-
-interface V8Range {
-  startOffset: number;
-  endOffset: number;
-  count: number;
-}
-interface V8Script {
-  url: string;
-  functions: { ranges: V8Range[] }[];
-}
-
-/** Lines whose first non-blank character lies in an executed innermost block. */
-export function coveredLines(source: string, ranges: readonly V8Range[]): Set<number> {
-  const covered = new Set<number>();
-  let offset = 0;
-  source.split('\n').forEach((text, i) => {
-    const first = text.search(/\S/);
-    if (first >= 0) {
-      const at = offset + first;
-      let best: V8Range | null = null;
-      for (const r of ranges) {
-        if (r.startOffset <= at && at < r.endOffset && (!best || r.endOffset - r.startOffset < best.endOffset - best.startOffset)) best = r;
-      }
-      if (best && best.count > 0) covered.add(i + 1);
-    }
-    offset += text.length + 1;
-  });
-  return covered;
 }
 
 async function v8Spectra(input: SpectraInput): Promise<TestSpectrum[] | null> {

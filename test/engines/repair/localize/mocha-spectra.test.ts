@@ -1,4 +1,4 @@
-// Per-test V8 coverage for a real mocha suite started by `npm test`: the spectra single out the
+// Per-test V8 coverage for a real mocha suite started by `npm test`, in one run: the spectra single out the
 // faulty line even though mocha's report names no file and no frame points into the source.
 import { symlink } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -38,7 +38,7 @@ const TESTS = [
 ].join('\n');
 
 describe('spectra of a mocha suite', () => {
-  it('runs each test alone with V8 coverage through npm test, and ranks the faulty line first', async () => {
+  it('takes each test\'s V8 coverage in one run through npm test, and ranks the faulty line first', async () => {
     const root = await makeRepo({ 'package.json': JSON.stringify({ name: 'clampish', main: 'index.js', scripts: { test: 'mocha' } }), 'index.js': CLAMP, 'test/clamp.js': TESTS });
     dirs.push(root);
     // The project's mocha: fixloop's own, as an installed dependency would be.
@@ -55,10 +55,10 @@ describe('spectra of a mocha suite', () => {
     const coverage = { sandbox: createProcessSandbox(), testCommand: 'npm test', tests: report.tests, passedCount: report.passed, packageScripts: { test: 'mocha' }, env: {}, suiteMs: 2000, deadline: Date.now() + 120_000, signal: new AbortController().signal };
     const spectra = await collectSpectra({ ...coverage, root });
     expect(spectra?.map((s) => [s.failed, [...(s.lines.get('index.js') ?? [])].sort((a, b) => a - b)])).toEqual([
-      // Lines 1, 2 and 6 run when the module loads; then each test's own path through clamp.
-      [false, [1, 2, 3, 4, 5, 6]],
-      [false, [1, 2, 3, 6]],
-      [true, [1, 2, 3, 4, 6]],
+      // Each test's own path through clamp; lines 1 and 2 ran when the module loaded, before any test.
+      [false, [3, 4, 5, 6]],
+      [false, [3, 6]],
+      [true, [3, 4, 6]],
     ]);
 
     const failing = report.tests.filter((t) => t.status === 'failed');

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { collectSpectra, coveredLines } from '../../../../src/engines/repair/localize/collect-spectra.ts';
+import { collectSpectra } from '../../../../src/engines/repair/localize/collect-spectra.ts';
+import { coveredLines } from '../../../../src/engines/repair/localize/v8-coverage.ts';
 import { localizeFaults } from '../../../../src/engines/repair/localize/localize-faults.ts';
 import { ochiai } from '../../../../src/engines/repair/localize/ochiai.ts';
 import { runGate } from '../../../../src/gate/run-gate.ts';

@@ -17,22 +17,37 @@ _current = None
 _inside = {}
 
 
-def _under_root(filename):
-    cached = _inside.get(filename)
-    if cached is None:
+def _relative(filename):
+    """The file's path under the root, or None. Cached: asked on every call of every function."""
+    if filename in _inside:
+        return _inside[filename]
+    rel = None
+    # Frozen and generated code ("<frozen os>", "<string>") has no file: resolved against the
+    # working directory it would look like a file of the repository.
+    if os.path.isabs(filename):
         path = os.path.realpath(filename)
-        cached = path.startswith(ROOT + os.sep) and "site-packages" not in path and "/." not in path[len(ROOT):]
-        _inside[filename] = cached
-    return cached
+        if path.startswith(ROOT + os.sep) and "site-packages" not in path and "/." not in path[len(ROOT):]:
+            rel = os.path.relpath(path, ROOT)
+    _inside[filename] = rel
+    return rel
 
 
 def _tracer(frame, event, arg):
-    if not _under_root(frame.f_code.co_filename):
+    # Called for each new frame: frames outside the repository get no line events at all.
+    rel = _relative(frame.f_code.co_filename)
+    if rel is None or _current is None:
         return None
-    if event == "line" and _current is not None:
-        rel = os.path.relpath(os.path.realpath(frame.f_code.co_filename), ROOT)
-        _current.setdefault(rel, set()).add(frame.f_lineno)
-    return _tracer
+    lines = _current.get(rel)
+    if lines is None:
+        lines = _current[rel] = set()
+    add = lines.add
+
+    def local(frame, event, arg):
+        if event == "line":
+            add(frame.f_lineno)
+        return local
+
+    return local
 
 
 @pytest.hookimpl(hookwrapper=True)

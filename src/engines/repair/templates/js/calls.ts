@@ -37,6 +37,11 @@ const METHOD_SWAPS: Record<string, { to: string[]; template: TemplateId }> = {
   parseFloat: { to: ['parseInt'], template: 'change-method' },
 };
 
+/** The known swaps of a name: own entries only (`constructor` or `toString` are names too). */
+function swapsOf(name: string): { to: string[]; template: TemplateId } | undefined {
+  return Object.hasOwn(METHOD_SWAPS, name) ? METHOD_SWAPS[name] : undefined;
+}
+
 export const swapArguments: JsTemplate = (site) => {
   const { node } = site;
   if (node.type !== 'CallExpression' && node.type !== 'NewExpression') return [];
@@ -85,7 +90,7 @@ export const changeMethod: JsTemplate = (site) => {
   if (!isNode(callee) || !isNode(callee.property) || callee.property.type !== 'Identifier' || callee.computed) return [];
   const name = callee.property.name as string;
   const out: Mutation[] = [];
-  const known = METHOD_SWAPS[name];
+  const known = swapsOf(name);
   for (const to of known?.to ?? []) {
     out.push({ template: known?.template ?? 'change-method', edits: [replaceNode(callee.property, to)], description: `\`.${name}(…)\` → \`.${to}(…)\`` });
   }
@@ -107,6 +112,6 @@ export const changeFunction: JsTemplate = (site) => {
   const { node } = site;
   if (node.type !== 'CallExpression' || !isNode(node.callee) || node.callee.type !== 'Identifier') return [];
   const name = node.callee.name as string;
-  const known = METHOD_SWAPS[name];
+  const known = swapsOf(name);
   return (known?.to ?? []).map((to) => ({ template: known?.template ?? 'change-method', edits: [replaceNode(node.callee as AstNode, to)], description: `\`${name}(…)\` → \`${to}(…)\`` }));
 };

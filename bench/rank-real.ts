@@ -1,0 +1,160 @@
+// Where the upstream fix of each real bug stands in the repair engine's own order, without
+// validating a single candidate: the baseline run, fault localization (coverage included), candidate
+// generation and ranking exactly as the engine does them, then the rank of the fixed line among the
+// suspicious lines and the rank of the candidate that writes the upstream fix (or an equivalent one
+// the bug's meta.json names) among the candidates. What `npm run bench:real` spends minutes to learn
+// (is the fix reachable, and how far down), this says in seconds per bug, so template and ranking
+// changes can be measured on the whole corpus.
+// Run: node bench/rank-real.ts [--filter <id part>] [--json <file>]
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DEFAULT_PROTECTED_PATHS } from '../src/core/repo-config.ts';
+import { runGate } from '../src/gate/run-gate.ts';
+import { createProcessSandbox } from '../src/sandbox/process-sandbox.ts';
+import { createTestFileMatcher } from '../src/workspace/path-policy.ts';
+import { createIgnore, walkFiles } from '../src/workspace/file-walker.ts';
+import { GenerationError, type Candidate } from '../src/engines/repair/candidate.ts';
+import { generatorFor } from '../src/engines/repair/generators.ts';
+import { localizeFaults } from '../src/engines/repair/localize/localize-faults.ts';
+import { rankCandidates } from '../src/engines/repair/rank-candidates.ts';
+import { MAX_LINES } from '../src/engines/repair/repair-engine.ts';
+import { loadRealCorpus, materializeReal, setUp, type RealBug } from './lib/real-corpus.ts';
+import { flag } from './lib/args.ts';
+import { shell } from './lib/workdir.ts';
+
+const realDir = fileURLToPath(new URL('./real', import.meta.url));
+const filter = flag('--filter') ?? '';
+const jsonOut = flag('--json');
+const verbose = process.argv.includes('--verbose');
+const TEST_TIMEOUT_MS = 300_000;
+/** The engine's default validation budget (repair.max_candidates). */
+const BUDGET = 300;
+
+export interface RankRow {
+  id: string;
+  runner: string;
+  suspicious: number;
+  /** Best rank (1-based) of a line the upstream fix changes, among the suspicious lines; null: not suspected. */
+  faultRank: number | null;
+  candidates: number;
+  /** Rank of the candidate that writes the upstream fix; null: no candidate does. */
+  fixRank: number | null;
+  template: string | null;
+  problems: string[];
+}
+
+/** Old-file line numbers the fix removes, or the line before each insertion when it only adds. */
+function fixedLines(patch: string): { file: string; line: number }[] {
+  const out: { file: string; line: number }[] = [];
+  let file = '';
+  let old = 0;
+  for (const line of patch.split('\n')) {
+    const header = /^--- a\/(.+)$/.exec(line);
+    if (header?.[1]) file = header[1];
+    const hunk = /^@@ -(\d+)/.exec(line);
+    if (hunk?.[1]) old = Number(hunk[1]);
+    else if (line.startsWith('-') && !line.startsWith('---')) out.push({ file, line: old++ });
+    else if (line.startsWith('+') && !line.startsWith('+++')) out.push({ file, line: Math.max(1, old - 1) }, { file, line: old });
+    else if (line.startsWith(' ')) old++;
+  }
+  return out;
+}
+
+const normalized = (text: string) => text.replace(/[ \t]+$/gm, '').replace(/\n{2,}/g, '\n');
+
+async function rankBug(bug: RealBug): Promise<RankRow | string> {
+  const dir = materializeReal(bug, 'rank');
+  const fixedDir = materializeReal(bug, 'rank-fixed', true);
+  try {
+    // The files as the workspace lists them: read before any run writes coverage or caches.
+    const gitignore = join(dir, '.gitignore');
+    const files = await walkFiles(dir, createIgnore(existsSync(gitignore) ? readFileSync(gitignore, 'utf8') : null));
+    const setupProblem = await setUp(bug, dir, (command, cwd) => shell(command, cwd, TEST_TIMEOUT_MS));
+    if (setupProblem) return setupProblem;
+    const sandbox = createProcessSandbox();
+    const signal = new AbortController().signal;
+    const gate = await runGate(sandbox, { command: bug.test, cwd: dir, timeoutMs: TEST_TIMEOUT_MS, signal });
+    const failing = gate.report.tests.filter((t) => t.status === 'failed');
+    let scripts: Record<string, string> = {};
+    try {
+      scripts = (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { scripts?: Record<string, string> }).scripts ?? {};
+    } catch {
+      // Not a node project.
+    }
+    const started = Date.now();
+    const suspicious = await localizeFaults({
+      root: dir,
+      files,
+      failing,
+      output: gate.output,
+      hints: [],
+      limit: 20_000,
+      isTestFile: createTestFileMatcher(DEFAULT_PROTECTED_PATHS),
+      coverage: { sandbox, testCommand: bug.test, tests: gate.report.tests, passedCount: gate.report.passed, packageScripts: scripts, env: {}, suiteMs: gate.durationMs, deadline: started + 60_000, signal },
+    });
+    const fixLines = fixedLines(readFileSync(join(bug.dir, 'fix.patch'), 'utf8'));
+    const faultIndex = suspicious.findIndex((s) => fixLines.some((f) => f.file === s.file && f.line === s.line));
+    if (verbose) {
+      const show = (s: (typeof suspicious)[number], i: number) => `  ${i + 1}. ${s.file}:${s.line} ${s.score.toFixed(3)} ${s.signals.join('+')}`;
+      console.log(`${bug.id}: ${failing.length} failing of ${gate.report.total}; top lines:\n${suspicious.slice(0, 8).map(show).join('\n')}`);
+      if (faultIndex >= 0 && suspicious[faultIndex]) console.log(`  the fix's line: ${show(suspicious[faultIndex], faultIndex).trim()}`);
+      else console.log(`  the fix's lines (${fixLines.map((f) => `${f.file}:${f.line}`).join(', ')}) are not suspected`);
+    }
+
+    const linesByFile = new Map<string, Set<number>>();
+    for (const s of suspicious.slice(0, MAX_LINES)) linesByFile.set(s.file, (linesByFile.get(s.file) ?? new Set()).add(s.line));
+    const sources = new Map<string, string>();
+    const candidates: Candidate[] = [];
+    const problems: string[] = [];
+    for (const [file, lines] of linesByFile) {
+      const generator = generatorFor(file);
+      if (!generator) continue;
+      const source = readFileSync(join(dir, file), 'utf8');
+      sources.set(file, source);
+      try {
+        candidates.push(...(await generator.generate(file, source, lines)));
+      } catch (error) {
+        if (!(error instanceof GenerationError)) throw error;
+        problems.push(error.message);
+        candidates.push(...error.candidates);
+      }
+    }
+    const ranked = rankCandidates(candidates, suspicious, sources, 5000, (file, text) => generatorFor(file)?.parses?.(file, text) ?? true);
+    const fixFiles = bug.referenceFix.files;
+    const fixIndex =
+      fixFiles.length !== 1
+        ? -1
+        : ranked.findIndex((c) => c.file === fixFiles[0] && normalized(c.result) === normalized(readFileSync(join(fixedDir, c.file), 'utf8')));
+    return {
+      id: bug.id,
+      runner: bug.runner,
+      suspicious: suspicious.length,
+      faultRank: faultIndex >= 0 ? faultIndex + 1 : null,
+      candidates: ranked.length,
+      fixRank: fixIndex >= 0 ? fixIndex + 1 : null,
+      template: fixIndex >= 0 ? (ranked[fixIndex]?.template ?? null) : null,
+      problems,
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(fixedDir, { recursive: true, force: true });
+  }
+}
+
+const rows: RankRow[] = [];
+console.log('| Bug | Runner | Suspicious lines | Fault line rank | Candidates | Fix rank | Template |');
+console.log('| --- | --- | ---: | ---: | ---: | ---: | --- |');
+for (const bug of loadRealCorpus(realDir).filter((b) => b.id.includes(filter))) {
+  const row = await rankBug(bug);
+  if (typeof row === 'string') {
+    console.log(`| ${bug.id} | ${bug.runner} | setup failed: ${row.split('\n')[0]} |`);
+    continue;
+  }
+  rows.push(row);
+  const within = row.fixRank !== null && row.fixRank <= BUDGET ? '' : row.fixRank !== null ? ' (beyond the budget)' : '';
+  console.log(`| ${row.id} | ${row.runner} | ${row.suspicious} | ${row.faultRank ?? '–'} | ${row.candidates} | ${row.fixRank ?? '–'}${within} | ${row.template ?? ''} |${row.problems.length ? ` ${row.problems.join('; ')}` : ''}`);
+}
+const reachable = rows.filter((r) => r.fixRank !== null && r.fixRank <= BUDGET).length;
+console.log(`\nThe upstream fix is among the first ${BUDGET} candidates for ${reachable} of ${rows.length} bugs; its line is suspected for ${rows.filter((r) => r.faultRank !== null).length}.`);
+if (jsonOut) writeFileSync(jsonOut, `${JSON.stringify(rows, null, 2)}\n`);
