@@ -31,7 +31,13 @@ export type TemplateId =
   | 'any-all'
   | 'loop-bound'
   | 'change-method'
-  | 'change-receiver';
+  | 'change-receiver'
+  | 'normalize-string'
+  | 'typo-literal'
+  | 'add-conjunct'
+  | 'presence-check'
+  | 'widen-type-check'
+  | 'delete-statement';
 
 /** One text replacement in a file, by character offsets into the file's content (UTF-16, as JS strings). */
 export interface TextEdit {

@@ -24,6 +24,14 @@ export const TEMPLATE_PRIORS: Readonly<Record<TemplateId, number>> = {
   'swap-operands': 0.4,
   'bitwise-operator': 0.3,
   'change-receiver': 0.3,
+  // Learned from the real corpus (bench/real, docs/repair-templates.md): fix kinds its upstream fixes
+  // need that the operator templates above do not make.
+  'normalize-string': 0.6,
+  'typo-literal': 0.55,
+  'add-conjunct': 0.5,
+  'presence-check': 0.5,
+  'widen-type-check': 0.5,
+  'delete-statement': 0.35,
 };
 
 export function templatePrior(id: TemplateId): number {

@@ -31,7 +31,10 @@ export function rankCandidates(candidates: Candidate[], suspicious: SuspiciousLi
     const key = editsKey(c.file, minimal);
     if (seen.has(key)) continue;
     seen.add(key);
-    const score = (lineScore.get(`${c.file}:${c.line}`) ?? 0) * templatePrior(c.template) * sizeFactor(c.size);
+    // The size of what actually changes: a template that rewrites a whole condition to drop ` && x`
+    // changes nine characters, not the condition's forty.
+    const size = minimal.reduce((n, e) => n + Math.max(e.end - e.start, e.text.length), 0);
+    const score = (lineScore.get(`${c.file}:${c.line}`) ?? 0) * templatePrior(c.template) * sizeFactor(size);
     scored.push({ ...c, score });
   }
   scored.sort(

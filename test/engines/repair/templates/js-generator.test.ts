@@ -66,6 +66,30 @@ describe('jsGenerator templates', () => {
     expect(await results('export const f = (s) => s.startsWith("x");\n', [1], 'change-method')).toContain('export const f = (s) => s.endsWith("x");\n');
   });
 
+  it('methods named like Object.prototype\'s own (constructor, toString) are methods like any other', async () => {
+    const src = 'export const f = (x) => x.constructor(1) + x.toString() + x.hasOwnProperty("a");\n';
+    expect((await candidates(src, [1])).length).toBeGreaterThan(0);
+  });
+
+  it('makes the fix kinds of the real corpus: normalized strings, typos, conjuncts, presence and type checks, deleted calls', async () => {
+    const compare = "export const isAs = (token) => token.value === 'AS';\n";
+    expect(await results(compare, [1], 'normalize-string')).toContain("export const isAs = (token) => token.value.toUpperCase() === 'AS';\n");
+    const ret = 'export function keyword(val) {\n  return val;\n}\n';
+    expect(await results(ret, [2], 'normalize-string')).toContain('export function keyword(val) {\n  return val.toLowerCase();\n}\n');
+    const joined = "export const wrap = (line, i) => (i > 0 ? '  ' : '') + line;\n";
+    expect(await results(joined, [1], 'normalize-string')).toContain("export const wrap = (line, i) => (i > 0 ? '  ' : '') + line.trimEnd();\n");
+    const typo = 'set("background-attachemnt", v);\nset("background-attachment", w);\n';
+    expect(await results(typo, [1], 'typo-literal')).toEqual([typo.replace('attachemnt', 'attachment')]);
+    const conjunct = 'export function parse(unknown) {\n  if (this.defaultExecutable) run();\n  if (unknown.length > 0) fail();\n}\n';
+    expect(await results(conjunct, [3], 'add-conjunct')).toContain(conjunct.replace('(unknown.length > 0)', '(unknown.length > 0 && !this.defaultExecutable)'));
+    const presence = 'export function f(object, key) {\n  if (object[key]) return 1;\n}\n';
+    expect(await results(presence, [2], 'presence-check')).toContain(presence.replace('(object[key])', '(object[key] !== undefined)'));
+    const type = "export const f = (val) => typeof val === 'number';\n";
+    expect(await results(type, [1], 'widen-type-check')).toContain("export const f = (val) => (typeof val === 'number' || typeof val === 'boolean');\n");
+    const extra = "export function help(desc) {\n  desc.push('');\n  return desc;\n}\n";
+    expect(await results(extra, [2], 'delete-statement')).toEqual(["export function help(desc) {\n  \n  return desc;\n}\n"]);
+  });
+
   it('handles TypeScript syntax', async () => {
     const src = 'export function clamp<T extends number>(x: T, lo: number, hi: number): number {\n  return x < lo ? lo : (x as number) > hi ? hi : x;\n}\n';
     const out = await candidates(src, [2], 'src/clamp.ts');

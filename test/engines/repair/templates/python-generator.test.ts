@@ -27,6 +27,18 @@ describe('pythonGenerator (Python ast + tokenize)', () => {
     expect(await results('def f(xs):\n    return sum(xs) / (len(xs) + 1)\n', [2], 'off-by-one-bound')).toContain('def f(xs):\n    return sum(xs) / (len(xs))\n');
   });
 
+  it('makes the fix kinds of the real corpus: normalized strings, presence checks, deleted calls', async () => {
+    const compare = "def is_as(token):\n    if token.value == 'AS':\n        return True\n";
+    expect(await results(compare, [2], 'normalize-string')).toContain("def is_as(token):\n    if token.value.upper() == 'AS':\n        return True\n");
+    expect(await results('def f(val):\n    return val\n', [2], 'normalize-string')).toContain('def f(val):\n    return val.lower()\n');
+    expect(await results('def f(opts):\n    if opts.name:\n        return 1\n', [2], 'presence-check')).toEqual(['def f(opts):\n    if opts.name is not None:\n        return 1\n']);
+    const calls = 'def f(out):\n    out.append(1)\n    log(out)\n    if out:\n        log(out)\n';
+    expect(await results(calls, [2, 5], 'delete-statement')).toEqual([
+      'def f(out):\n    \n    log(out)\n    if out:\n        log(out)\n',
+      'def f(out):\n    out.append(1)\n    log(out)\n    if out:\n        pass\n',
+    ]);
+  });
+
   it('negates conditions, drops operands, swaps arguments, min/max and any/all', async () => {
     expect(await results('def f(a):\n    if a:\n        return 1\n', [2], 'negate-condition')).toEqual(['def f(a):\n    if not (a):\n        return 1\n']);
     expect(await results('def f(a, b):\n    return a > 0 and b > 0\n', [2], 'drop-conjunct')).toEqual(['def f(a, b):\n    return b > 0\n', 'def f(a, b):\n    return a > 0\n']);

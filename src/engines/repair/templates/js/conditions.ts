@@ -1,5 +1,5 @@
 // Conditions: negation, removal of one side of && / ||, and loop bounds.
-import { isNode } from './ast.ts';
+import { isNode, walk, type AstNode } from './ast.ts';
 import { replaceNode, text, type JsTemplate, type Mutation } from './mutation.ts';
 
 const TESTED = new Set(['IfStatement', 'WhileStatement', 'DoWhileStatement', 'ConditionalExpression', 'ForStatement']);
@@ -38,4 +38,75 @@ export const loopBound: JsTemplate = (site) => {
     out.push({ template: 'loop-bound', edits: [replaceNode(node.right, `${bound} ${delta}`)], description: `loop bound \`${bound}\` → \`${bound} ${delta}\`` });
   }
   return out;
+};
+
+/** The flags a file tests (`opts.nonegate`, `this.defaultExecutable`): members read as conditions. */
+const fileFlags = new WeakMap<AstNode, string[]>();
+
+function flagsOf(site: Parameters<JsTemplate>[0]): string[] {
+  let flags = fileFlags.get(site.program);
+  if (!flags) {
+    const seen = new Map<string, number>();
+    walk(site.program, (n) => {
+      const tested = [TESTED.has(n.type) ? n.test : null, n.type === 'UnaryExpression' && n.operator === '!' ? n.argument : null, n.type === 'LogicalExpression' ? n.left : null, n.type === 'LogicalExpression' ? n.right : null];
+      for (const t of tested) {
+        if (isNode(t) && t.type === 'MemberExpression' && !t.computed && isNode(t.object) && (t.object.type === 'Identifier' || t.object.type === 'ThisExpression')) {
+          const raw = site.source.slice(t.start, t.end);
+          if (!seen.has(raw)) seen.set(raw, t.start);
+        }
+      }
+    });
+    flags = [...seen.keys()];
+    fileFlags.set(site.program, flags);
+  }
+  return flags;
+}
+
+const MAX_FLAGS = 6;
+
+/**
+ * "More specific if" (ManySStuBs4J): an `if` that misses a condition, `if (unknown.length > 0)` →
+ * `if (unknown.length > 0 && !this.defaultExecutable)`, with the flags the file already tests, nearest
+ * first, each negated and as it is.
+ */
+export const addConjunct: JsTemplate = (site) => {
+  const { node, source } = site;
+  if (node.type !== 'IfStatement' || !isNode(node.test)) return [];
+  const test = node.test;
+  const raw = text(site, test);
+  const flags = flagsOf(site).filter((f) => !raw.includes(f));
+  const near = flags
+    .map((flag) => ({ flag, at: source.indexOf(flag) }))
+    .sort((a, b) => Math.abs(a.at - node.start) - Math.abs(b.at - node.start))
+    .slice(0, MAX_FLAGS);
+  const left = test.type === 'LogicalExpression' && test.operator !== '&&' ? `(${raw})` : raw;
+  return near.flatMap(({ flag }) =>
+    [`!${flag}`, flag].map((conjunct) => ({ template: 'add-conjunct' as const, edits: [replaceNode(test, `${left} && ${conjunct}`)], description: `added \`&& ${conjunct}\` to \`${raw.slice(0, 40)}\`` })),
+  );
+};
+
+/** A truthiness test that also rejects `0`, `''` and `false`: `if (object[key])` → `if (object[key] !== undefined)`. */
+export const presenceCheck: JsTemplate = (site) => {
+  const { node } = site;
+  if (!TESTED.has(node.type) || !isNode(node.test) || !['MemberExpression', 'OptionalMemberExpression', 'Identifier'].includes(node.test.type)) return [];
+  const raw = text(site, node.test);
+  return [' !== undefined', ' != null'].map((check) => ({ template: 'presence-check' as const, edits: [replaceNode(node.test as AstNode, `${raw}${check}`)], description: `\`${raw}\` → \`${raw}${check}\`` }));
+};
+
+const TYPES = ['string', 'number', 'boolean', 'object', 'undefined', 'function', 'bigint', 'symbol'];
+
+/** "Less specific if" for type checks: `typeof v === 'number'` → `(typeof v === 'number' || typeof v === 'boolean')`. */
+export const widenTypeCheck: JsTemplate = (site) => {
+  const { node } = site;
+  if (node.type !== 'BinaryExpression' || !['===', '=='].includes(node.operator as string)) return [];
+  const [probe, literal] = isNode(node.left) && node.left.type === 'UnaryExpression' ? [node.left, node.right] : [node.right, node.left];
+  if (!isNode(probe) || probe.type !== 'UnaryExpression' || probe.operator !== 'typeof' || !isNode(literal) || literal.type !== 'StringLiteral') return [];
+  const raw = text(site, node);
+  const subject = text(site, probe);
+  const quote = text(site, literal)[0] ?? "'";
+  return TYPES.filter((t) => t !== literal.value).map((t) => ({
+    template: 'widen-type-check' as const,
+    edits: [replaceNode(node, `(${raw} || ${subject} ${node.operator as string} ${quote}${t}${quote})`)],
+    description: `\`${raw}\` → also \`${t}\``,
+  }));
 };

@@ -3,7 +3,9 @@
 import { editsKey, GenerationError, minimalEdits, type Candidate, type CandidateGenerator } from '../../candidate.ts';
 import { parseProgram, reparses, walk } from './ast.ts';
 import { changeFunction, changeMethod, swapArguments } from './calls.ts';
-import { dropConjunct, loopBound, negateCondition } from './conditions.ts';
+import { addConjunct, dropConjunct, loopBound, negateCondition, presenceCheck, widenTypeCheck } from './conditions.ts';
+import { deleteStatement } from './statements.ts';
+import { normalizeString, typoLiteral } from './strings.ts';
 import { changeReturnValue, nullGuard, optionalChaining } from './guards.ts';
 import { changeReceiver, replaceIdentifier } from './identifiers.ts';
 import { booleanFlip, indexBound, lengthBound, numericOffByOne, sliceBound } from './literals.ts';
@@ -30,6 +32,12 @@ export const JS_TEMPLATES: JsTemplate[] = [
   nullGuard,
   optionalChaining,
   changeReturnValue,
+  normalizeString,
+  typoLiteral,
+  addConjunct,
+  presenceCheck,
+  widenTypeCheck,
+  deleteStatement,
 ];
 
 export const jsGenerator: CandidateGenerator = {

@@ -229,6 +229,7 @@ class Generator:
             for side in [node.left] + node.comparators:
                 if isinstance(side, ast.Call) and isinstance(side.func, ast.Name) and side.func.id == "len":
                     self.shifted("off-by-one-bound", side, "")
+            self.normalize_compared(node)
         elif isinstance(node, ast.BinOp):
             word = BINOP.get(type(node.op))
             pos = self.token_between(node.left, node.right, word) if word else None
@@ -263,9 +264,13 @@ class Generator:
             for i, value in enumerate(node.values):
                 rest = [self.src.seg(v) for j, v in enumerate(node.values) if j != i]
                 self.emit("drop-conjunct", node, "dropped `%s`" % self.src.seg(value), [self.replace(node, (" %s " % word).join(rest))])
+        elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and isinstance(self.parents.get(node), (ast.FunctionDef, ast.AsyncFunctionDef, ast.For, ast.While, ast.If, ast.With)):
+            self.delete_statement(node)
         elif isinstance(node, (ast.If, ast.While, ast.IfExp)):
             test = node.test
             raw = self.src.seg(test)
+            if isinstance(test, (ast.Name, ast.Attribute, ast.Subscript)):
+                self.emit("presence-check", node, "`%s` → `%s is not None`" % (raw, raw), [self.replace(test, "%s is not None" % raw)])
             if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
                 negated = self.src.seg(test.operand)
             else:
@@ -301,6 +306,34 @@ class Generator:
                 self.emit("change-return-value", node, "return the negation", [self.replace(node.value, self.src.seg(node.value.operand))])
             elif isinstance(node.value, (ast.Compare, ast.BoolOp, ast.Call, ast.Name)):
                 self.emit("change-return-value", node, "return `not (%s)`" % raw, [self.replace(node.value, "not (%s)" % raw)])
+            if isinstance(node.value, (ast.Name, ast.Attribute)):
+                for method in ("lower", "strip", "upper"):
+                    self.emit("normalize-string", node, "return `%s.%s()`" % (raw, method), [self.replace(node.value, "%s.%s()" % (raw, method))])
+
+    def normalize_compared(self, node):
+        """`token.value == 'AS'` → `token.value.upper() == 'AS'`: the case the literal is written in."""
+        sides = [node.left] + node.comparators
+        if not all(isinstance(op, (ast.Eq, ast.NotEq, ast.In, ast.NotIn)) for op in node.ops):
+            return
+        literals = [s.value for s in sides if isinstance(s, ast.Constant) and isinstance(s.value, str)]
+        if not literals:
+            return
+        word = literals[0]
+        methods = ["upper", "strip"] if word.isupper() else ["lower", "strip"] if word.islower() else ["strip"]
+        for side in sides:
+            if isinstance(side, (ast.Name, ast.Attribute)) or (isinstance(side, ast.Subscript) and not isinstance(side.value, ast.Constant)):
+                raw = self.src.seg(side)
+                for method in methods:
+                    self.emit("normalize-string", node, "`%s` → `%s.%s()`" % (raw, raw, method), [self.replace(side, "%s.%s()" % (raw, method))])
+
+    def delete_statement(self, node):
+        """A call statement removed; a body left empty gets `pass`."""
+        parent = self.parents.get(node)
+        body = parent.body if node in getattr(parent, "body", []) else getattr(parent, "orelse", [])
+        raw = self.src.seg(node)
+        # Checked within the enclosing block: the deleted statement alone is no code at all.
+        self.out.append({"template": "delete-statement", "line": node.lineno, "description": "deleted `%s`" % raw[:50],
+                         "edits": [self.replace(node, "pass" if len(body) == 1 else "")], "stmt": parent})
 
     def call(self, node):
         func = node.func

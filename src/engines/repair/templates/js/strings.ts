@@ -1,0 +1,91 @@
+// Strings: a value normalized before it is compared or returned (`x.toLowerCase()`, `line.trimEnd()`),
+// and a misspelt string literal replaced by the near-identical literal the file spells elsewhere.
+// Both are frequent one-token fixes in real histories (ManySStuBs4J's "wrong function name" and
+// "change string literal" kinds; in bench/real: commander, cssstyle and sqlparse fixes).
+import { isNode, walk, type AstNode } from './ast.ts';
+import { text, type JsTemplate, type Mutation } from './mutation.ts';
+
+const EQUALITY = new Set(['===', '!==', '==', '!=']);
+const VALUE = new Set(['Identifier', 'MemberExpression', 'OptionalMemberExpression', 'CallExpression', 'OptionalCallExpression']);
+/** Methods that already normalize: a value that went through one is not normalized again. */
+const NORMALIZERS = new Set(['toLowerCase', 'toUpperCase', 'trim', 'trimEnd', 'trimStart', 'trimRight', 'trimLeft', 'toLocaleLowerCase', 'toLocaleUpperCase']);
+
+function normalized(node: AstNode): boolean {
+  const callee = node.callee;
+  return (node.type === 'CallExpression' || node.type === 'OptionalCallExpression') && isNode(callee) && isNode(callee.property) && NORMALIZERS.has(callee.property.name as string);
+}
+
+/** The case a string literal is written in, to pick the normalization that can make a value equal it. */
+function casesFor(literal: string): string[] {
+  if (!/[a-z]/i.test(literal)) return ['trim'];
+  if (literal === literal.toUpperCase()) return ['toUpperCase', 'trim'];
+  if (literal === literal.toLowerCase()) return ['toLowerCase', 'trim'];
+  return ['trim'];
+}
+
+function append(site: Parameters<JsTemplate>[0], value: AstNode, method: string): Mutation {
+  return { template: 'normalize-string', edits: [{ start: value.end, end: value.end, text: `.${method}()` }], description: `\`${text(site, value).slice(0, 40)}\` → \`….${method}()\`` };
+}
+
+export const normalizeString: JsTemplate = (site) => {
+  const { node, ancestors } = site;
+  if (!VALUE.has(node.type) || normalized(node)) return [];
+  const parent = ancestors.at(-1);
+  if (!parent) return [];
+  // The value compared with a string literal: `token.value === 'AS'` → `token.value.toUpperCase() === 'AS'`.
+  if (parent.type === 'BinaryExpression' && EQUALITY.has(parent.operator as string)) {
+    const other = parent.left === node ? parent.right : parent.left;
+    if (!isNode(other) || other.type !== 'StringLiteral') return [];
+    return casesFor(other.value as string).map((method) => append(site, node, method));
+  }
+  // A value returned, or joined into a string: `return val` → `return val.toLowerCase()`.
+  const joined = parent.type === 'BinaryExpression' && parent.operator === '+' && /['"`]/.test(text(site, parent));
+  if ((parent.type === 'ReturnStatement' && parent.argument === node) || joined) {
+    return ['toLowerCase', 'trim', 'trimEnd', 'toUpperCase'].map((method) => append(site, node, method));
+  }
+  return [];
+};
+
+/** Edit distance up to `max` (then `max + 1`): enough to tell a typo from another word. */
+function distance(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1));
+    if (Math.min(...current) > max) return max + 1;
+    previous = current;
+  }
+  return previous[b.length] ?? max + 1;
+}
+
+const fileLiterals = new WeakMap<AstNode, Map<string, number>>();
+
+function literalsOf(program: AstNode): Map<string, number> {
+  let counts = fileLiterals.get(program);
+  if (!counts) {
+    counts = new Map();
+    const seen = counts;
+    walk(program, (n) => {
+      if (n.type === 'StringLiteral') seen.set(n.value as string, (seen.get(n.value as string) ?? 0) + 1);
+    });
+    fileLiterals.set(program, counts);
+  }
+  return counts;
+}
+
+/** `"background-attachemnt"` → `"background-attachment"`, when the file spells the latter elsewhere. */
+export const typoLiteral: JsTemplate = (site) => {
+  const { node, program } = site;
+  if (node.type !== 'StringLiteral') return [];
+  const value = node.value as string;
+  if (value.length < 5) return [];
+  const raw = text(site, node);
+  const quote = raw[0] ?? "'";
+  const out: Mutation[] = [];
+  for (const [other] of literalsOf(program)) {
+    if (other === value || other.includes(quote) || other.includes('\\') || distance(value, other, 2) > 2) continue;
+    out.push({ template: 'typo-literal', edits: [{ start: node.start, end: node.end, text: `${quote}${other}${quote}` }], description: `${raw} → ${quote}${other}${quote}` });
+  }
+  return out.slice(0, 4);
+};
