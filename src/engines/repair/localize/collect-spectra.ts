@@ -6,28 +6,13 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { TestCaseResult } from '../../../core/test-report.ts';
-import type { Sandbox } from '../../../sandbox/sandbox.ts';
 import { focusedTestCommand, testRunnerOf } from '../../../gate/test-filter.ts';
 import type { TestSpectrum } from './ochiai.ts';
+import type { SpectraInput } from './spectra-input.ts';
 import { coveredLines, type V8Script } from './v8-coverage.ts';
 import { mochaSpectra } from './mocha-spectra.ts';
 
-export interface SpectraInput {
-  root: string;
-  sandbox: Sandbox;
-  testCommand: string;
-  tests: readonly TestCaseResult[];
-  /** Passing tests of the last run, when known (runners such as pytest -q do not list them). */
-  passedCount?: number;
-  /** package.json's scripts, to see through `npm test`. */
-  packageScripts?: Record<string, string>;
-  env: Record<string, string>;
-  /** Duration of one full suite run, to project the cost. */
-  suiteMs: number;
-  deadline: number;
-  signal: AbortSignal;
-}
+export type { SpectraInput } from './spectra-input.ts';
 
 const PLUGIN_DIR = fileURLToPath(new URL('./python/', import.meta.url));
 const MAX_NODE_RUNS = 24;

@@ -6,7 +6,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { SpectraInput } from './collect-spectra.ts';
+import type { SpectraInput } from './spectra-input.ts';
 import type { TestSpectrum } from './ochiai.ts';
 import { coveredLines, type V8Range } from './v8-coverage.ts';
 
