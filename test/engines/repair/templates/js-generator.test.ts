@@ -28,6 +28,11 @@ describe('jsGenerator templates', () => {
     expect(await results('export const head = (s, n) => s.slice(0, n);\n', [1], 'off-by-one-bound')).toContain('export const head = (s, n) => s.slice(0, n + 1);\n');
     expect(await results('export const f = (xs, i) => i < xs.length;\n', [1], 'off-by-one-bound')).toContain('export const f = (xs, i) => i < xs.length - 1;\n');
     expect(await results('export const f = (n) => n + 1;\n', [1], 'off-by-one-bound')).toContain('export const f = (n) => n;\n');
+    // An adjustment already written is dropped, not compensated (`n - 1 + 1` is the same program, a worse patch).
+    const trimmed = await results('export const head = (s, n) => s.slice(0, n - 1);\n', [1], 'off-by-one-bound');
+    expect(trimmed).toContain('export const head = (s, n) => s.slice(0, n);\n');
+    expect(trimmed).toContain('export const head = (s, n) => s.slice(0, n - 1 - 1);\n');
+    expect(trimmed).not.toContain('export const head = (s, n) => s.slice(0, n - 1 + 1);\n');
     const loop = 'export function sum(xs) {\n  let s = 0;\n  for (let i = 0; i < xs.length - 1; i++) s += xs[i];\n  return s;\n}\n';
     expect(await results(loop, [3], 'loop-bound')).toContain(loop.replace('i < xs.length - 1', 'i < xs.length - 1 + 1'));
   });

@@ -22,7 +22,10 @@ export const booleanFlip: JsTemplate = (site) => {
 
 function shifted(site: Parameters<JsTemplate>[0], expr: AstNode): Mutation[] {
   const raw = text(site, expr);
-  return ['- 1', '+ 1'].map((delta) => ({
+  // `size - 1` → `size - 1 + 1` undoes an adjustment the code wrote on purpose; dropping it
+  // (`dropped \`- 1\``, arithmetic templates) is the same program and the patch a person writes.
+  const cancels = (delta: string) => expr.type === 'BinaryExpression' && isNode(expr.right) && expr.right.type === 'NumericLiteral' && expr.right.value === 1 && expr.operator !== delta[0];
+  return ['- 1', '+ 1'].filter((delta) => !cancels(delta)).map((delta) => ({
     template: 'off-by-one-bound' as const,
     edits: [replaceNode(expr, `${raw} ${delta}`)],
     description: `\`${raw}\` → \`${raw} ${delta}\``,
