@@ -24,6 +24,11 @@ describe('pythonGenerator (Python ast + tokenize)', () => {
     expect(await results('def f(n):\n    for i in range(n):\n        print(i)\n', [2], 'loop-bound')).toContain('def f(n):\n    for i in range(n + 1):\n        print(i)\n');
     expect(await results('def f(xs, i):\n    return xs[i]\n', [2], 'off-by-one-bound')).toContain('def f(xs, i):\n    return xs[i - 1]\n');
     expect(await results('def f(xs, n):\n    return xs[:n]\n', [2], 'off-by-one-bound')).toContain('def f(xs, n):\n    return xs[:n + 1]\n');
+    // An adjustment already written is dropped, not compensated (`n - 1 + 1` is the same program, a worse patch).
+    const trimmed = await results('def f(xs, n):\n    return xs[:n - 1]\n', [2], 'off-by-one-bound');
+    expect(trimmed).toContain('def f(xs, n):\n    return xs[:n]\n');
+    expect(trimmed).toContain('def f(xs, n):\n    return xs[:n - 1 - 1]\n');
+    expect(trimmed).not.toContain('def f(xs, n):\n    return xs[:n - 1 + 1]\n');
     expect(await results('def f(xs):\n    return sum(xs) / (len(xs) + 1)\n', [2], 'off-by-one-bound')).toContain('def f(xs):\n    return sum(xs) / (len(xs))\n');
   });
 

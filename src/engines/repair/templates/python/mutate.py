@@ -211,7 +211,12 @@ class Generator:
 
     def shifted(self, template, node, what):
         raw = self.src.seg(node)
+        # `n - 1` → `n - 1 + 1` undoes an adjustment written on purpose; dropping it (the
+        # arithmetic template's `dropped - 1`) is the same program and the patch a person writes.
+        adjusted = isinstance(node, ast.BinOp) and isinstance(node.right, ast.Constant) and type(node.right.value) is int and node.right.value == 1
         for delta in (" - 1", " + 1"):
+            if adjusted and isinstance(node.op, ast.Sub if delta == " + 1" else ast.Add):
+                continue
             self.emit(template, node, "`%s` → `%s%s`%s" % (raw, raw, delta, what), [self.replace(node, raw + delta)])
 
     # -- templates -----------------------------------------------------------------------------
