@@ -14,6 +14,7 @@ import { failingCount, testCounts, testOutcomes } from '../report/summarize.ts';
 import { createSuiteRunner, runSuite, setupEnding, type SuiteRunner } from '../verify/suite-runner.ts';
 import { createWorkspace, type CreatedWorkspace } from '../workspace/create-workspace.ts';
 import { openDependencyCache } from '../workspace/dependency-cache.ts';
+import { enforcesReadOnlyMounts, withReadOnlyPaths } from '../sandbox/with-read-only-paths.ts';
 import { createPathPolicy, type PathPolicy } from '../workspace/path-policy.ts';
 import type { Workspace } from '../workspace/workspace.ts';
 import { changedLinesSince } from './changed-lines.ts';
@@ -31,6 +32,8 @@ export interface OpenedWorkspace {
 }
 
 export interface PreparedRun extends OpenedWorkspace {
+  /** The run's sandbox: the deps' one, showing the repository's saved dependency trees read-only when its checkouts link them. */
+  sandbox: Sandbox;
   kit: RunEngines;
   suite: SuiteRunner;
   baseline: GateResult;
@@ -82,12 +85,14 @@ export async function prepareRun(ctx: RunContext, opened: OpenedWorkspace): Prom
   const { request, deps, base } = ctx;
   const { config, workspace } = opened;
   const cache = deps.cacheDir ? await openDependencyCache(deps.cacheDir, repositoryKey(request.repository.cloneUrl)) : null;
-  const suite = createSuiteRunner({ sandbox: deps.sandbox, config, signal: ctx.signal, setupNetwork: deps.setupNetwork === true, cache });
-  const environment = runEnvironment(deps.sandbox, [suite.setupCommand ?? '', suite.testCommand]);
+  const treeReuse = enforcesReadOnlyMounts(deps.sandbox) ? 'link' : 'copy';
+  const sandbox = cache && treeReuse === 'link' ? withReadOnlyPaths(deps.sandbox, [cache.trees]) : deps.sandbox;
+  const suite = createSuiteRunner({ sandbox, config, signal: ctx.signal, setupNetwork: deps.setupNetwork === true, cache, treeReuse });
+  const environment = runEnvironment(sandbox, [suite.setupCommand ?? '', suite.testCommand]);
   if (environment) base.environment = environment;
   const kit: RunEngines = deps.createEngines
     ? { engines: await deps.createEngines(config), reviewer: deps.reviewer ?? null, budget: null }
-    : await createEngines(config, deps.engineEnvironment ?? { env: process.env, ledger: createMemorySpendLedger() }, { repository: repositoryKey(request.repository.cloneUrl), workspace, sandbox: deps.sandbox });
+    : await createEngines(config, deps.engineEnvironment ?? { env: process.env, ledger: createMemorySpendLedger() }, { repository: repositoryKey(request.repository.cloneUrl), workspace, sandbox });
   const deadline = ctx.started + config.loop.timeBudget * 1000;
 
   const writeSetupLog = (setup: CommandResult) => ctx.artifacts.writeLog('setup.log', `$ ${suite.setupCommand}\n${setup.output}`);
@@ -113,7 +118,7 @@ export async function prepareRun(ctx: RunContext, opened: OpenedWorkspace): Prom
   // A broken environment is an error with its cause, never a bug handed to an engine.
   const broken = environmentFailure(baseline, { testCommand: suite.testCommand, timeoutSeconds: config.test.timeout, repositoryFiles: await workspace.listFiles() });
   if (broken) return ctx.finish({ ...base, status: 'error', final: testCounts(baseline.report), error: { code: broken.code, message: `${broken.message}. ${capitalized(broken.hint)}.` } });
-  return { ...opened, kit, suite, baseline, deadline };
+  return { ...opened, sandbox, kit, suite, baseline, deadline };
 }
 
 function baselineMessage(gate: GateResult): string {

@@ -72,9 +72,9 @@ export async function fixAndVerify(ctx: RunContext, run: PreparedRun): Promise<R
 }
 
 function shared(ctx: RunContext, run: PreparedRun): AttemptShared {
-  const { request, deps } = ctx;
+  const { request } = ctx;
   return {
-    sandbox: deps.sandbox,
+    sandbox: run.sandbox,
     config: run.config,
     goal: request.goal,
     ...(request.instructions !== undefined ? { instructions: request.instructions } : {}),

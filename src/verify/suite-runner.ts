@@ -6,7 +6,7 @@ import type { GateResult } from '../core/gate-result.ts';
 import type { RepoConfig } from '../core/repo-config.ts';
 import { runGate } from '../gate/run-gate.ts';
 import type { CommandResult, Sandbox } from '../sandbox/sandbox.ts';
-import type { DependencyCache } from '../workspace/dependency-cache.ts';
+import type { DependencyCache, TreeReuse } from '../workspace/dependency-cache.ts';
 
 export interface SuiteRunnerOptions {
   sandbox: Sandbox;
@@ -16,6 +16,8 @@ export interface SuiteRunnerOptions {
   setupNetwork: boolean;
   /** The repository's dependency cache, when the operator keeps one. */
   cache?: DependencyCache | null;
+  /** How a checkout gets a saved tree (default `copy`); `link` needs `sandbox` to show `cache.trees`. */
+  treeReuse?: TreeReuse;
 }
 
 /** What a caller of `runSuite` does between its steps. */
@@ -62,7 +64,8 @@ export function createSuiteRunner(options: SuiteRunnerOptions): SuiteRunner {
       if (!setupCommand) return null;
       const cache = options.cache ?? null;
       const key = cache ? await cache.treeKey(cwd, setupCommand) : null;
-      if (cache && key && (await cache.restoreTree(key, cwd))) return reused(setupCommand, key);
+      const how = options.treeReuse ?? 'copy';
+      if (cache && key && (await cache.restoreTree(key, cwd, how))) return reused(setupCommand, key, how);
       const result = await sandbox.run({
         command: setupCommand,
         cwd,
@@ -73,7 +76,7 @@ export function createSuiteRunner(options: SuiteRunnerOptions): SuiteRunner {
         signal,
         network: options.setupNetwork,
       });
-      if (cache && key && result.exitCode === 0) await cache.saveTree(key, cwd);
+      if (cache && key && result.exitCode === 0) await cache.saveTree(key, cwd, how);
       return result;
     },
     gateWith(cwd, command) {
@@ -109,7 +112,8 @@ export function setupEnding(result: CommandResult): string {
 }
 
 /** A setup the saved tree stood in for: what a person reading setup.log should see. */
-function reused(setupCommand: string, key: string): CommandResult {
-  const output = `fixloop: \`${setupCommand}\` not run: node_modules copied from the tree installed for the same package.json and lockfile (${key.slice(0, 12)})\n`;
+function reused(setupCommand: string, key: string, how: TreeReuse): CommandResult {
+  const given = how === 'link' ? 'linked (read-only)' : 'copied';
+  const output = `fixloop: \`${setupCommand}\` not run: node_modules ${given} from the tree installed for the same package.json and lockfile (${key.slice(0, 12)})\n`;
   return { exitCode: 0, signal: null, timedOut: false, killed: false, output, truncatedBytes: 0, durationMs: 0 };
 }

@@ -1,27 +1,41 @@
 // Dependencies reused across checkouts (DESIGN.md §1.4): a package cache owned by fixloop, one per
 // repository, given to its setup commands (npm's and pip's caches), and the installed node_modules
-// tree of a lockfile, saved right after a setup that installed it and copied (never linked) into
-// the next checkout with the same lockfile: the replay of the same run, and later runs. One
-// repository's code can write only its own cache folder, so it never writes what another
-// repository's run executes.
+// tree of a lockfile, saved right after a setup that installed it and given to the next checkout
+// with the same lockfile: the replay of the same run, and later runs. Under an isolating sandbox the
+// checkout's node_modules is a link to the saved tree, which every command sees read-only (a copy of
+// a large tree cost as much as installing it); without isolation it is copied, so nothing a run
+// executes can write what a later run or the replay loads. One repository's code can write only its
+// own cache folder, so it never writes what another repository's run executes.
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { cp, mkdir, readFile, rename, rm } from 'node:fs/promises';
+import { cp, mkdir, readFile, rename, rm, symlink } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
 export interface DependencyCache {
   /** The repository's own cache folder: the only one its setup may write. */
   readonly root: string;
+  /** Where its saved trees are: shown read-only to every command of a run that links them. */
+  readonly trees: string;
   /** Variables pointing the package managers at it. */
   readonly env: Record<string, string>;
   /** The key of the tree `setupCommand` installs in `cwd`, or null when reusing it could skip real work. */
   treeKey(cwd: string, setupCommand: string): Promise<string | null>;
-  /** Copies a saved tree into `cwd`; false when there is none. */
-  restoreTree(key: string, cwd: string): Promise<boolean>;
-  /** Saves `cwd`'s node_modules under `key` (once; concurrent savers are harmless). */
-  saveTree(key: string, cwd: string): Promise<void>;
+  /** Gives `cwd` the saved tree (a link to it, or a copy); false when there is none. */
+  restoreTree(key: string, cwd: string, how: TreeReuse): Promise<boolean>;
+  /**
+   * Saves `cwd`'s node_modules under `key` (once; concurrent savers are harmless); with `link`, `cwd`
+   * then links the saved tree like every later checkout.
+   */
+  saveTree(key: string, cwd: string, how: TreeReuse): Promise<void>;
 }
+
+/**
+ * `link`: node_modules becomes a link to the saved tree, for sandboxes that show the trees read-only
+ * (withReadOnlyPaths); `copy`: for a sandbox that isolates nothing, where a link would let a run
+ * write the saved tree.
+ */
+export type TreeReuse = 'link' | 'copy';
 
 /** Install commands whose whole effect, for a project without install scripts, is node_modules. */
 const PLAIN_INSTALLS = /^\s*npm\s+(ci|install|i)(\s+--(no-audit|no-fund|ignore-scripts|prefer-offline|silent|quiet))*\s*$/;
@@ -39,10 +53,20 @@ const digest = (...parts: string[]) => createHash('sha256').update(parts.join('\
 
 export async function openDependencyCache(cacheRoot: string, repositoryKey: string): Promise<DependencyCache> {
   const root = join(cacheRoot, 'repositories', digest(repositoryKey).slice(0, 24));
-  await mkdir(join(root, 'trees'), { recursive: true });
-  const treeDir = (key: string) => join(root, 'trees', key);
+  const trees = join(root, 'trees');
+  await mkdir(trees, { recursive: true });
+  const treeDir = (key: string) => join(trees, key);
+  const restoreTree = async (key: string, cwd: string, how: TreeReuse): Promise<boolean> => {
+    const saved = join(treeDir(key), 'node_modules');
+    if (!existsSync(saved)) return false;
+    await rm(join(cwd, 'node_modules'), { recursive: true, force: true });
+    if (how === 'link') await symlink(saved, join(cwd, 'node_modules'));
+    else await cp(saved, join(cwd, 'node_modules'), { recursive: true, verbatimSymlinks: true });
+    return true;
+  };
   return {
     root,
+    trees,
     env: { npm_config_cache: join(root, 'npm'), PIP_CACHE_DIR: join(root, 'pip') },
     async treeKey(cwd, setupCommand) {
       if (!PLAIN_INSTALLS.test(setupCommand)) return null;
@@ -53,22 +77,25 @@ export async function openDependencyCache(cacheRoot: string, repositoryKey: stri
       if (INSTALL_SCRIPTS.some((name) => name in scripts)) return null;
       return digest(setupCommand.trim(), manifest, lockfile, process.version, process.platform, process.arch);
     },
-    async restoreTree(key, cwd) {
-      const saved = join(treeDir(key), 'node_modules');
-      if (!existsSync(saved)) return false;
-      await rm(join(cwd, 'node_modules'), { recursive: true, force: true });
-      await cp(saved, join(cwd, 'node_modules'), { recursive: true, verbatimSymlinks: true });
-      return true;
-    },
-    async saveTree(key, cwd) {
-      if (existsSync(treeDir(key)) || !existsSync(join(cwd, 'node_modules'))) return;
-      const staging = join(root, 'trees', `.staging-${randomBytes(4).toString('hex')}`);
-      try {
-        await cp(join(cwd, 'node_modules'), join(staging, 'node_modules'), { recursive: true, verbatimSymlinks: true });
-        await rename(staging, treeDir(key)).catch(() => undefined); // another run saved it first
-      } finally {
-        await rm(staging, { recursive: true, force: true });
+    restoreTree,
+    async saveTree(key, cwd, how) {
+      const installed = join(cwd, 'node_modules');
+      if (!existsSync(treeDir(key)) && existsSync(installed)) {
+        const staging = join(trees, `.staging-${randomBytes(4).toString('hex')}`);
+        try {
+          await mkdir(staging);
+          // A tree that `cwd` will link anyway is moved, not copied (a copy of 200 MB of small files
+          // took as long as the install); across file systems, or for `copy`, it is copied.
+          const moved = how === 'link' && (await rename(installed, join(staging, 'node_modules')).then(() => true, () => false));
+          if (!moved) await cp(installed, join(staging, 'node_modules'), { recursive: true, verbatimSymlinks: true });
+          const published = await rename(staging, treeDir(key)).then(() => true, () => false);
+          // Not published and no other run's tree in its place: the checkout keeps its own.
+          if (!published && !existsSync(treeDir(key)) && moved) await rename(join(staging, 'node_modules'), installed);
+        } finally {
+          await rm(staging, { recursive: true, force: true });
+        }
       }
+      if (how === 'link' && existsSync(join(treeDir(key), 'node_modules'))) await restoreTree(key, cwd, 'link');
     },
   };
 }

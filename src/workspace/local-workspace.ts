@@ -194,6 +194,8 @@ export class LocalWorkspace implements Workspace {
     const linked: string[] = [];
     for (const name of LINKED_IN_FORKS) {
       const stat = await lstat(join(this.root, name)).catch(() => null);
+      // Already a link (a saved dependency tree the sandbox shows read-only): the fork links the same.
+      if (stat?.isSymbolicLink()) await symlink(await readlink(join(this.root, name)), join(target, name));
       if (!stat?.isDirectory()) continue;
       await symlink(join(this.root, name), join(target, name));
       linked.push(join(this.root, name));

@@ -156,11 +156,11 @@ describe.runIf(bwrap && which('npm', process.env.PATH ?? '') !== null && which('
     const first = await runOnce(1);
     expect(first.result.status).toBe('tests_green');
     expect(first.setupLog).not.toContain('not run');
-    // Installed once for the workspace; the replay copied that tree instead of installing again.
+    // Installed once for the workspace; the replay linked that tree instead of installing again.
     expect(first.tarballs).toBe(1);
     const second = await runOnce(2);
     expect(second.result.status).toBe('tests_green');
-    expect(second.setupLog).toContain('not run: node_modules copied');
+    expect(second.setupLog).toContain('not run: node_modules linked (read-only)');
     expect(second.tarballs).toBe(0);
     // The npm cache the setup wrote is this repository's own folder in fixloop's cache.
     const repositories = await readdir(join(cacheDir, 'repositories'));

@@ -1,9 +1,13 @@
 // The dependency cache's rules: one folder per repository, a tree reused only for a plain install of
-// the same manifest and lockfile, and copied, so a checkout's code never writes the saved tree.
-import { lstat, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+// the same manifest and lockfile, and given so that a checkout's code never writes the saved tree:
+// copied, or linked under a sandbox that shows the trees read-only.
+import { existsSync } from 'node:fs';
+import { lstat, mkdir, mkdtemp, readFile, readlink, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { bwrapWorks, createBwrapSandbox } from '../../src/sandbox/bwrap-sandbox.ts';
+import { withReadOnlyPaths } from '../../src/sandbox/with-read-only-paths.ts';
 import { cacheRootFrom, openDependencyCache } from '../../src/workspace/dependency-cache.ts';
 
 const dirs: string[] = [];
@@ -48,21 +52,72 @@ describe('the dependency cache', () => {
     await mkdir(join(first, 'node_modules', 'a'), { recursive: true });
     await writeFile(join(first, 'node_modules', 'a', 'index.js'), 'original');
     const key = (await cache.treeKey(first, 'npm ci')) ?? '';
-    expect(await cache.restoreTree(key, first)).toBe(false);
-    await cache.saveTree(key, first);
+    expect(await cache.restoreTree(key, first, 'copy')).toBe(false);
+    await cache.saveTree(key, first, 'copy');
+    expect((await lstat(join(first, 'node_modules'))).isSymbolicLink()).toBe(false);
     const second = await project();
-    expect(await cache.restoreTree(key, second)).toBe(true);
+    expect(await cache.restoreTree(key, second, 'copy')).toBe(true);
     // The repository's code in the second checkout rewrites its copy; the saved tree is untouched.
     await writeFile(join(second, 'node_modules', 'a', 'index.js'), 'poisoned');
     const third = await project();
-    await cache.restoreTree(key, third);
+    await cache.restoreTree(key, third, 'copy');
     expect(await readFile(join(third, 'node_modules', 'a', 'index.js'), 'utf8')).toBe('original');
     expect((await lstat(join(third, 'node_modules'))).isSymbolicLink()).toBe(false);
+  });
+
+  it('links the saved tree: the installing checkout moves its tree into the cache and links it, like every later one', async () => {
+    const cache = await openDependencyCache(await temp(), 'repo');
+    const first = await project();
+    await mkdir(join(first, 'node_modules', 'a'), { recursive: true });
+    await writeFile(join(first, 'node_modules', 'a', 'index.js'), 'original');
+    const key = (await cache.treeKey(first, 'npm ci')) ?? '';
+    await cache.saveTree(key, first, 'link');
+    const saved = join(cache.trees, key, 'node_modules');
+    expect(await readlink(join(first, 'node_modules'))).toBe(saved);
+    expect(await readFile(join(saved, 'a', 'index.js'), 'utf8')).toBe('original');
+    const second = await project();
+    expect(await cache.restoreTree(key, second, 'link')).toBe(true);
+    expect(await readlink(join(second, 'node_modules'))).toBe(saved);
+    expect(await readFile(join(second, 'node_modules', 'a', 'index.js'), 'utf8')).toBe('original');
   });
 
   it('lives in FIXLOOP_CACHE_DIR, the App\'s data folder, or the user\'s cache folder', () => {
     expect(cacheRootFrom({ FIXLOOP_CACHE_DIR: '/c' }, '/data')).toBe('/c');
     expect(cacheRootFrom({}, '/data')).toBe('/data/cache');
     expect(cacheRootFrom({ XDG_CACHE_HOME: '/x' })).toBe('/x/fixloop');
+  });
+});
+
+// CI installs bubblewrap and sets FIXLOOP_REQUIRE_BWRAP: there, this must not be skipped.
+describe.runIf(bwrapWorks() || process.env.FIXLOOP_REQUIRE_BWRAP === '1')('a linked tree under bwrap', () => {
+  it('is read by the checkout\'s commands and written by none of them', async () => {
+    const cache = await openDependencyCache(await temp(), 'repo');
+    const first = await project();
+    await mkdir(join(first, 'node_modules', 'a'), { recursive: true });
+    await writeFile(join(first, 'node_modules', 'a', 'index.js'), "module.exports = 'original';\n");
+    const key = (await cache.treeKey(first, 'npm ci')) ?? '';
+    await cache.saveTree(key, first, 'link');
+    const checkout = await project();
+    await cache.restoreTree(key, checkout, 'link');
+    const bwrap = createBwrapSandbox();
+    const command = "node -p \"require('a')\"; echo poisoned > node_modules/a/index.js || echo refused";
+    const shown = await withReadOnlyPaths(bwrap, [cache.trees]).run({ command, cwd: checkout, timeoutMs: 20_000 });
+    expect(shown.output).toContain('original');
+    expect(shown.output).toContain('refused');
+    expect(await readFile(join(cache.trees, key, 'node_modules', 'a', 'index.js'), 'utf8')).toBe("module.exports = 'original';\n");
+    // Without the trees shown, the link leads nowhere: the mount is what shows them.
+    const hidden = await bwrap.run({ command: "node -p \"require('a')\"", cwd: checkout, timeoutMs: 20_000 });
+    expect(hidden.output).toMatch(/Cannot find module 'a'/);
+  });
+
+  it('stays read-only inside the repository\'s cache folder, which its setup may write', async () => {
+    const cache = await openDependencyCache(await temp(), 'repo');
+    const checkout = await project();
+    const sandbox = withReadOnlyPaths(createBwrapSandbox(), [cache.trees]);
+    const command = `echo ok > ${cache.root}/npm-entry && echo planted > ${cache.trees}/planted || echo refused`;
+    const r = await sandbox.run({ command, cwd: checkout, timeoutMs: 20_000, mounts: [{ path: cache.root, writable: true }] });
+    expect(r.output).toContain('refused');
+    expect(existsSync(join(cache.root, 'npm-entry'))).toBe(true);
+    expect(existsSync(join(cache.trees, 'planted'))).toBe(false);
   });
 });

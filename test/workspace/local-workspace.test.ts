@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -140,6 +140,22 @@ describe.runIf(bwrapWorks() || process.env.FIXLOOP_REQUIRE_BWRAP === '1')('a for
       expect(shown.output).toContain('refused');
       const hidden = await runGate(sandbox, { command: 'node src/a.js', cwd: fork.root, timeoutMs: 20_000 });
       expect(hidden.output).toMatch(/Cannot find module 'answer'/);
+    } finally {
+      await fork.dispose();
+    }
+  });
+
+  it('links the same saved tree as its workspace when the workspace links one', async () => {
+    const { workspace, tmpRoot } = await workspaceOf({ '.gitignore': 'node_modules/\n', 'src/a.js': "console.log(require('answer'));\n" });
+    const saved = join(tmpRoot, 'saved-tree', 'node_modules');
+    execFileSync('mkdir', ['-p', join(saved, 'answer')]);
+    writeFileSync(join(saved, 'answer/index.js'), 'module.exports = 42;\n');
+    symlinkSync(saved, join(workspace.root, 'node_modules'));
+    const fork = await workspace.fork();
+    try {
+      expect(readlinkSync(join(fork.root, 'node_modules'))).toBe(saved);
+      const shown = await runGate(createBwrapSandbox(), { command: 'node src/a.js', cwd: fork.root, timeoutMs: 20_000, mounts: [{ path: saved }] });
+      expect(shown.output).toContain('42');
     } finally {
       await fork.dispose();
     }
