@@ -14,7 +14,8 @@ import { failingCount, testCounts, testOutcomes } from '../report/summarize.ts';
 import { createSuiteRunner, runSuite, setupEnding, type SuiteRunner } from '../verify/suite-runner.ts';
 import { createWorkspace, type CreatedWorkspace } from '../workspace/create-workspace.ts';
 import { openDependencyCache } from '../workspace/dependency-cache.ts';
-import { enforcesReadOnlyMounts, withReadOnlyPaths } from '../sandbox/with-read-only-paths.ts';
+import { enforcesReadOnlyMounts, withMounts } from '../sandbox/with-mounts.ts';
+import { readOnlyTreeMounts } from '../workspace/tool-caches.ts';
 import { createPathPolicy, type PathPolicy } from '../workspace/path-policy.ts';
 import type { Workspace } from '../workspace/workspace.ts';
 import { changedLinesSince } from './changed-lines.ts';
@@ -86,7 +87,7 @@ export async function prepareRun(ctx: RunContext, opened: OpenedWorkspace): Prom
   const { config, workspace } = opened;
   const cache = deps.cacheDir ? await openDependencyCache(deps.cacheDir, repositoryKey(request.repository.cloneUrl)) : null;
   const treeReuse = enforcesReadOnlyMounts(deps.sandbox) ? 'link' : 'copy';
-  const sandbox = cache && treeReuse === 'link' ? withReadOnlyPaths(deps.sandbox, [cache.trees]) : deps.sandbox;
+  const sandbox = cache && treeReuse === 'link' ? withMounts(deps.sandbox, () => [{ path: cache.trees }, ...cache.savedTrees().flatMap(readOnlyTreeMounts)]) : deps.sandbox;
   const suite = createSuiteRunner({ sandbox, config, signal: ctx.signal, setupNetwork: deps.setupNetwork === true, cache, treeReuse });
   const environment = runEnvironment(sandbox, [suite.setupCommand ?? '', suite.testCommand]);
   if (environment) base.environment = environment;

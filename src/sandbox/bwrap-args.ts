@@ -56,7 +56,12 @@ export function bwrapArgs(plan: BwrapPlan): string[] {
   const shown = [...SYSTEM_DIRS, ...plan.toolDirs];
   for (const link of plan.links ?? []) if (!shown.some((d) => isUnder(dirname(link.path), d))) args.push('--symlink', link.target, link.path);
   args.push('--bind', resolve(plan.cwd), resolve(plan.cwd));
-  for (const mount of plan.mounts) args.push(mount.writable ? '--bind' : '--ro-bind', resolve(mount.path), resolve(mount.path));
+  for (const mount of plan.mounts) {
+    // A scratch folder's mount point must exist: bwrap cannot make one inside a read-only tree.
+    if (mount.scratch) {
+      if (statSync(mount.path, { throwIfNoEntry: false })?.isDirectory()) args.push('--size', String(plan.tmpBytes), '--tmpfs', resolve(mount.path));
+    } else args.push(mount.writable ? '--bind' : '--ro-bind', resolve(mount.path), resolve(mount.path));
+  }
   args.push('--clearenv');
   for (const [key, value] of Object.entries(plan.env)) args.push('--setenv', key, value);
   args.push('--chdir', plan.cwd, '--', ...plan.command);

@@ -53,7 +53,7 @@ export function dockerRunArgs(options: RunCommandOptions, settings: { name: stri
     '--memory', String(limits.memoryBytes), '--pids-limit', String(limits.processes),
     '--ulimit', `cpu=${limits.cpuSeconds}`, '--ulimit', `fsize=${limits.fileSizeBytes}`, '--ulimit', `nofile=${limits.openFiles}`,
     '-v', `${options.cwd}:${options.cwd}`,
-    ...(options.mounts ?? []).flatMap((m) => ['-v', `${m.path}:${m.path}${m.writable ? '' : ':ro'}`]),
+    ...(options.mounts ?? []).flatMap((m) => (m.scratch ? ['--tmpfs', `${m.path}:rw,exec,size=256m`] : ['-v', `${m.path}:${m.path}${m.writable ? '' : ':ro'}`])),
     '-w', options.cwd,
     ...Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]),
     settings.image, '/bin/sh', '-c', `mkdir -p ${HOME} && exec /bin/sh -c "$0"`, options.command,

@@ -28,6 +28,11 @@ export interface RunCommandOptions {
 export interface Mount {
   path: string;
   writable?: boolean;
+  /**
+   * An empty writable folder over `path` (which must exist), gone when the command ends: a tool's
+   * cache inside a tree shown read-only. Isolating backends only; `process` leaves the folder as is.
+   */
+  scratch?: boolean;
 }
 
 export interface CommandResult {

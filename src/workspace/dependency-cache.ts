@@ -7,16 +7,19 @@
 // executes can write what a later run or the replay loads. One repository's code can write only its
 // own cache folder, so it never writes what another repository's run executes.
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { cp, mkdir, readFile, rename, rm, symlink } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { prepareToolCaches } from './tool-caches.ts';
 
 export interface DependencyCache {
   /** The repository's own cache folder: the only one its setup may write. */
   readonly root: string;
   /** Where its saved trees are: shown read-only to every command of a run that links them. */
   readonly trees: string;
+  /** The node_modules folders of the saved trees, as they are now. */
+  savedTrees(): string[];
   /** Variables pointing the package managers at it. */
   readonly env: Record<string, string>;
   /** The key of the tree `setupCommand` installs in `cwd`, or null when reusing it could skip real work. */
@@ -67,6 +70,11 @@ export async function openDependencyCache(cacheRoot: string, repositoryKey: stri
   return {
     root,
     trees,
+    savedTrees: () =>
+      readdirSync(trees, { withFileTypes: true })
+        .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.'))
+        .map((entry) => join(trees, entry.name, 'node_modules'))
+        .filter((path) => existsSync(path)),
     env: { npm_config_cache: join(root, 'npm'), PIP_CACHE_DIR: join(root, 'pip') },
     async treeKey(cwd, setupCommand) {
       if (!PLAIN_INSTALLS.test(setupCommand)) return null;
@@ -88,6 +96,7 @@ export async function openDependencyCache(cacheRoot: string, repositoryKey: stri
           // took as long as the install); across file systems, or for `copy`, it is copied.
           const moved = how === 'link' && (await rename(installed, join(staging, 'node_modules')).then(() => true, () => false));
           if (!moved) await cp(installed, join(staging, 'node_modules'), { recursive: true, verbatimSymlinks: true });
+          await prepareToolCaches(join(staging, 'node_modules'));
           const published = await rename(staging, treeDir(key)).then(() => true, () => false);
           // Not published and no other run's tree in its place: the checkout keeps its own.
           if (!published && !existsSync(treeDir(key)) && moved) await rename(join(staging, 'node_modules'), installed);

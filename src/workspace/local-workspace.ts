@@ -10,6 +10,7 @@ import type { Snapshot, Workspace } from './workspace.ts';
 import type { FileChange } from '../core/file-change.ts';
 import { Baseline, gitBlobId } from './baseline.ts';
 import { walkFiles } from './file-walker.ts';
+import { prepareToolCaches } from './tool-caches.ts';
 import { unsafePath, type PathPolicy } from './path-policy.ts';
 import { fileDiff, isBinary, lineCounts } from './unified-diff.ts';
 
@@ -197,6 +198,7 @@ export class LocalWorkspace implements Workspace {
       // Already a link (a saved dependency tree the sandbox shows read-only): the fork links the same.
       if (stat?.isSymbolicLink()) await symlink(await readlink(join(this.root, name)), join(target, name));
       if (!stat?.isDirectory()) continue;
+      if (name === 'node_modules') await prepareToolCaches(join(this.root, name));
       await symlink(join(this.root, name), join(target, name));
       linked.push(join(this.root, name));
     }

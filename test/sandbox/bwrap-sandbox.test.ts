@@ -1,4 +1,5 @@
 // The bwrap backend's rules, one by one: what its command line says, and what a command inside sees.
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -29,6 +30,18 @@ describe('the bwrap command line', () => {
     expect(args.slice(-4)).toEqual(['--', '/bin/sh', '-c', 'true']);
     // The private /tmp comes before the binds inside it, or it would hide them.
     expect(args.indexOf('/tmp')).toBeLessThan(args.indexOf('/tmp/fixloop-x/work'));
+  });
+
+  it('mounts scratch space on a folder that exists, after the read-only tree it is in, and none on one that does not', () => {
+    const tree = mkdtempSync(join(tmpdir(), 'fixloop-scratch-'));
+    try {
+      mkdirSync(join(tree, '.vite'));
+      const args = bwrapArgs({ ...plan, mounts: [{ path: tree }, { path: join(tree, '.vite'), scratch: true }, { path: join(tree, '.cache'), scratch: true }] }).join(' ');
+      expect(args).toContain(`--ro-bind ${tree} ${tree} --size 1024 --tmpfs ${join(tree, '.vite')}`);
+      expect(args).not.toContain(join(tree, '.cache'));
+    } finally {
+      rmSync(tree, { recursive: true, force: true });
+    }
   });
 
   it('shares the network only when asked (setup, when the operator allows it)', () => {

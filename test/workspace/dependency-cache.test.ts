@@ -2,13 +2,14 @@
 // the same manifest and lockfile, and given so that a checkout's code never writes the saved tree:
 // copied, or linked under a sandbox that shows the trees read-only.
 import { existsSync } from 'node:fs';
-import { lstat, mkdir, mkdtemp, readFile, readlink, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readdir, readFile, readlink, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bwrapWorks, createBwrapSandbox } from '../../src/sandbox/bwrap-sandbox.ts';
-import { withReadOnlyPaths } from '../../src/sandbox/with-read-only-paths.ts';
+import { withMounts } from '../../src/sandbox/with-mounts.ts';
 import { cacheRootFrom, openDependencyCache } from '../../src/workspace/dependency-cache.ts';
+import { readOnlyTreeMounts } from '../../src/workspace/tool-caches.ts';
 
 const dirs: string[] = [];
 afterAll(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
@@ -100,11 +101,14 @@ describe.runIf(bwrapWorks() || process.env.FIXLOOP_REQUIRE_BWRAP === '1')('a lin
     const checkout = await project();
     await cache.restoreTree(key, checkout, 'link');
     const bwrap = createBwrapSandbox();
-    const command = "node -p \"require('a')\"; echo poisoned > node_modules/a/index.js || echo refused";
-    const shown = await withReadOnlyPaths(bwrap, [cache.trees]).run({ command, cwd: checkout, timeoutMs: 20_000 });
+    // Tools' caches (vitest's results in .vite) are written to scratch space that ends with the command.
+    const command = "node -p \"require('a')\"; echo poisoned > node_modules/a/index.js || echo refused; mkdir -p node_modules/.vite/vitest && echo '{}' > node_modules/.vite/vitest/results.json && echo cached";
+    const shown = await withMounts(bwrap, () => [{ path: cache.trees }, ...cache.savedTrees().flatMap(readOnlyTreeMounts)]).run({ command, cwd: checkout, timeoutMs: 20_000 });
     expect(shown.output).toContain('original');
     expect(shown.output).toContain('refused');
+    expect(shown.output).toContain('cached');
     expect(await readFile(join(cache.trees, key, 'node_modules', 'a', 'index.js'), 'utf8')).toBe("module.exports = 'original';\n");
+    expect(await readdir(join(cache.trees, key, 'node_modules', '.vite'))).toEqual([]);
     // Without the trees shown, the link leads nowhere: the mount is what shows them.
     const hidden = await bwrap.run({ command: "node -p \"require('a')\"", cwd: checkout, timeoutMs: 20_000 });
     expect(hidden.output).toMatch(/Cannot find module 'a'/);
@@ -113,7 +117,7 @@ describe.runIf(bwrapWorks() || process.env.FIXLOOP_REQUIRE_BWRAP === '1')('a lin
   it('stays read-only inside the repository\'s cache folder, which its setup may write', async () => {
     const cache = await openDependencyCache(await temp(), 'repo');
     const checkout = await project();
-    const sandbox = withReadOnlyPaths(createBwrapSandbox(), [cache.trees]);
+    const sandbox = withMounts(createBwrapSandbox(), () => [{ path: cache.trees }]);
     const command = `echo ok > ${cache.root}/npm-entry && echo planted > ${cache.trees}/planted || echo refused`;
     const r = await sandbox.run({ command, cwd: checkout, timeoutMs: 20_000, mounts: [{ path: cache.root, writable: true }] });
     expect(r.output).toContain('refused');

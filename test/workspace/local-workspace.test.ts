@@ -9,6 +9,7 @@ import { bwrapWorks, createBwrapSandbox } from '../../src/sandbox/bwrap-sandbox.
 import { defaultRepoConfig } from '../../src/core/repo-config.ts';
 import { applyPatch, cloneMirror, createWorkspace } from '../../src/workspace/create-workspace.ts';
 import { PathPolicyError } from '../../src/workspace/local-workspace.ts';
+import { readOnlyTreeMounts } from '../../src/workspace/tool-caches.ts';
 import { createPathPolicy } from '../../src/workspace/path-policy.ts';
 import { git, makeRepo, removeAll } from '../support/git-fixture.ts';
 
@@ -134,10 +135,13 @@ describe.runIf(bwrapWorks() || process.env.FIXLOOP_REQUIRE_BWRAP === '1')('a for
     try {
       expect(fork.linkedFolders).toEqual([join(workspace.root, 'node_modules')]);
       const sandbox = createBwrapSandbox();
-      const command = 'node src/a.js; echo x > node_modules/answer/index.js || echo refused';
-      const shown = await runGate(sandbox, { command, cwd: fork.root, timeoutMs: 20_000, mounts: fork.linkedFolders.map((path) => ({ path })) });
+      const command = 'node src/a.js; echo x > node_modules/answer/index.js || echo refused; echo {} > node_modules/.vite/results.json && echo cached';
+      const shown = await runGate(sandbox, { command, cwd: fork.root, timeoutMs: 20_000, mounts: fork.linkedFolders.flatMap(readOnlyTreeMounts) });
       expect(shown.output).toContain('42');
       expect(shown.output).toContain('refused');
+      // vitest 1 to 3 fail a run that cannot write their results cache: the fork writes scratch space.
+      expect(shown.output).toContain('cached');
+      expect(existsSync(join(workspace.root, 'node_modules/.vite/results.json'))).toBe(false);
       const hidden = await runGate(sandbox, { command: 'node src/a.js', cwd: fork.root, timeoutMs: 20_000 });
       expect(hidden.output).toMatch(/Cannot find module 'answer'/);
     } finally {

@@ -1,0 +1,24 @@
+// Folders inside node_modules that tools write while tests run: vite's and vitest's `.vite` (vitest
+// 1 to 3 end a run with an error when they cannot write their results cache there) and `.cache`, the
+// find-cache-dir convention of babel, nyc, ava and others. A package tree shown read-only (a linked
+// saved tree, a fork's linked node_modules) gets these as empty scratch folders, written by a
+// command and gone when it ends, so nothing a run executes can change the tree itself.
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+
+export const TOOL_CACHE_DIRS = ['.vite', '.cache'] as const;
+
+/** Makes the tool cache folders of a node_modules tree, so a sandbox can mount scratch space on them. */
+export async function prepareToolCaches(nodeModules: string): Promise<void> {
+  await Promise.all(TOOL_CACHE_DIRS.map((dir) => mkdir(join(nodeModules, dir), { recursive: true })));
+}
+
+/**
+ * How a command sees a package tree it may read but not write: the tree read-only, and its tool
+ * cache folders (those that exist: a mount point cannot be made in a read-only tree) as scratch.
+ */
+export function readOnlyTreeMounts(nodeModules: string): Array<{ path: string; scratch?: true }> {
+  const scratch = TOOL_CACHE_DIRS.map((dir) => join(nodeModules, dir)).filter((path) => existsSync(path));
+  return [{ path: nodeModules }, ...scratch.map((path) => ({ path, scratch: true as const }))];
+}
