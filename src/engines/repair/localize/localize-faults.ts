@@ -10,7 +10,7 @@ import type { LocalizationHint } from '../../engine.ts';
 import type { TestCaseResult } from '../../../core/test-report.ts';
 import type { SuspiciousLine } from '../candidate.ts';
 import { importedSourceFiles } from './imports.ts';
-import { namedFunctionLines, namesInTests } from './named-functions.ts';
+import { calledNames, namedFunctionLines, namesInTests } from './named-functions.ts';
 import { collectSpectra, type SpectraInput } from './collect-spectra.ts';
 import { ochiai } from './ochiai.ts';
 import { sourceFrames } from './stack-traces.ts';
@@ -41,6 +41,8 @@ export const WEIGHTS = {
   imported: 0.12,
   /** Lines of a function the failing tests name, in a file they import. */
   named: 0.3,
+  /** Lines of a function that a named function calls (one call away), in a file the tests import. */
+  called: 0.2,
   repository: 0.05,
 } as const;
 
@@ -86,12 +88,21 @@ export async function localizeFaults(input: LocalizeInput): Promise<SuspiciousLi
   // Runners whose report names no file (mocha's spec, pytest -q's summary): every test file then.
   const testFiles = named.length > 0 || input.failing.length === 0 ? named : input.files.filter((f) => input.isTestFile(f) && SOURCE.test(f));
   const names = namesInTests(input.failing.flatMap((t) => [t.id, t.name]).filter((n): n is string => typeof n === 'string'));
-  for (const file of await importedSourceFiles(input.root, testFiles, input.files, input.isTestFile)) {
+  const imported = await importedSourceFiles(input.root, testFiles, input.files, input.isTestFile);
+  const sources = new Map<string, string>();
+  const called = new Set<string>();
+  for (const file of imported) {
     const n = await linesOf(file);
     for (let line = 1; line <= n; line++) add(file, line, WEIGHTS.imported, 'imported');
-    // Among them, the body of a function the failing tests name comes first.
+    // Among them, the body of a function the failing tests name comes first, then what it calls.
     const source = await readFile(join(input.root, file), 'utf8').catch(() => '');
-    for (const named of namedFunctionLines(file, source, names)) for (const line of named.lines) add(file, line, WEIGHTS.named, 'named');
+    sources.set(file, source);
+    const bodies = namedFunctionLines(file, source, names);
+    for (const named of bodies) for (const line of named.lines) add(file, line, WEIGHTS.named, 'named');
+    for (const name of calledNames(source, bodies)) if (!names.has(name)) called.add(name);
+  }
+  if (called.size > 0) {
+    for (const [file, source] of sources) for (const callee of namedFunctionLines(file, source, called)) for (const line of callee.lines) add(file, line, WEIGHTS.called, 'called');
   }
   if (scores.size === 0) {
     const sources = input.files.filter((f) => SOURCE.test(f) && !input.isTestFile(f));

@@ -1,7 +1,7 @@
 // Functions the failing tests name: a test called `defuFn() > should merge functions` or
 // `test_split_quoted_identifier` is about `defuFn` or `split`; when no frame points into the source
 // (an assertion on a returned value), the body of the function it names is the likeliest place of
-// the bug among the files it imports. Found on the source text: a declaration line that introduces
+// the bug among the files it imports, then the functions that body calls. Found on the source text: a declaration line that introduces
 // the name (`function name`, `name = (…) =>`, `name(…) {` in a class, `def name`), and its body by
 // braces (JavaScript/TypeScript) or by indentation (Python).
 
@@ -45,6 +45,28 @@ export function namedFunctionLines(file: string, source: string, names: Readonly
   });
   return out;
 }
+
+/**
+ * Functions a named function calls (`name(`), by name: a test named after a thin wrapper
+ * (`getQuery() > …` over `return parseQuery(parseURL(input).search)`) tests the functions it calls.
+ */
+export function calledNames(source: string, named: readonly NamedLines[]): Set<string> {
+  const lines = source.split('\n');
+  const called = new Set<string>();
+  for (const { lines: body, name } of named) {
+    // The declaration line names the function itself; its body starts after it.
+    for (const line of body.slice(1)) {
+      const code = (lines[line - 1] ?? '').replace(/(["'`])(?:\\.|(?!\1).)*\1/g, '""').replace(/(\/\/|#).*$/, '');
+      for (const match of code.matchAll(/(?<![\w$.])([A-Za-z_$][\w$]*)\s*\(/g)) {
+        const callee = match[1] ?? '';
+        if (callee !== name && !CALL_KEYWORDS.has(callee) && !WORDS_TOO_COMMON.has(callee.toLowerCase())) called.add(callee);
+      }
+    }
+  }
+  return called;
+}
+
+const CALL_KEYWORDS = new Set(['if', 'for', 'while', 'switch', 'catch', 'return', 'function', 'typeof', 'await', 'new', 'super', 'print', 'len', 'isinstance', 'str', 'int', 'not', 'and', 'or', 'in', 'elif', 'with', 'assert', 'yield', 'lambda']);
 
 function declaredName(text: string, python: boolean): string | null {
   if (python) return /^\s*(?:async\s+)?def\s+([A-Za-z_]\w*)\s*\(/.exec(text)?.[1] ?? null;

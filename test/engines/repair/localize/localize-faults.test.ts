@@ -96,6 +96,23 @@ describe('localizeFaults on real runs', () => {
     expect(lines).toEqual([expect.objectContaining({ file: 'index.js', line: 1, signals: ['imported'] }), expect.objectContaining({ file: 'index.js', line: 2 })]);
   });
 
+  it('ranks the functions a named wrapper calls above the rest of the imported files', async () => {
+    const dir = await makeRepo({
+      'src/utils.ts': "import { parseQuery } from './query';\nexport function getQuery(input: string) {\n  return parseQuery(input.split('?')[1] ?? '');\n}\nexport function unrelated(a: number) {\n  return a + 1;\n}\n",
+      'src/query.ts': "export function parseQuery(text: string) {\n  const out: Record<string, string> = {};\n  for (const pair of text.split('&')) {\n    const [k, v] = pair.split('=');\n    if (out[k]) continue;\n    out[k] = v;\n  }\n  return out;\n}\nexport const other = 1;\n",
+      'test/utils.test.ts': "import { getQuery } from '../src/utils';\n",
+    });
+    dirs.push(dir);
+    const failing = [{ id: 'test/utils.test.ts > getQuery > keeps empty values', name: 'getQuery > keeps empty values', file: 'test/utils.test.ts', status: 'failed' as const, message: 'AssertionError' }];
+    const lines = await localizeFaults({ root: dir, files: ['src/utils.ts', 'src/query.ts', 'test/utils.test.ts'], failing, output: '', hints: [], isTestFile });
+    const rank = (file: string, line: number) => lines.findIndex((l) => l.file === file && l.line === line);
+    expect(lines[0]).toMatchObject({ file: 'src/utils.ts', signals: ['imported', 'named'] });
+    expect(lines[rank('src/query.ts', 5)]?.signals).toEqual(['called', 'imported']);
+    // The callee's body comes before the lines that only the import reaches.
+    expect(rank('src/query.ts', 5)).toBeLessThan(rank('src/utils.ts', 6));
+    expect(rank('src/query.ts', 5)).toBeLessThan(rank('src/query.ts', 10));
+  });
+
   it('lets the lines of a failing change dominate, and is deterministic', async () => {
     const dir = await makeRepo({ 'src/a.js': 'export const a = 1;\nexport const b = 2;\nexport const c = 3;\n' });
     dirs.push(dir);

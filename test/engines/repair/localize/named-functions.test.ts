@@ -1,6 +1,6 @@
 // The functions the failing tests name, found in JavaScript/TypeScript and Python sources.
 import { describe, expect, it } from 'vitest';
-import { namedFunctionLines, namesInTests } from '../../../../src/engines/repair/localize/named-functions.ts';
+import { calledNames, namedFunctionLines, namesInTests } from '../../../../src/engines/repair/localize/named-functions.ts';
 
 describe('functions the failing tests name', () => {
   it('finds a JS/TS function, arrow function or method by a name in the test ids, with its whole body', () => {
@@ -35,5 +35,20 @@ describe('functions the failing tests name', () => {
     const names = namesInTests(['tests/test_split.py::test_split_quoted_identifier']);
     const source = 'def split(sql):\n    parts = sql.split(";")\n\n    return parts\n\n\ndef format(sql):\n    return sql\n';
     expect(namedFunctionLines('sqlparse/api.py', source, names)).toEqual([{ file: 'sqlparse/api.py', name: 'split', lines: [1, 2, 3, 4] }]);
+  });
+
+  it('lists the functions a named body calls, not methods, keywords, itself or names in strings and comments', () => {
+    const source = [
+      'export function getQuery(input) {',
+      '  if (!input) return getQuery("");',
+      '  const parsed = parseURL(input); // normalize(input) once did this',
+      '  return parseQuery(parsed.search, "decode(x)").map((v) => String(v));',
+      '}',
+    ].join('\n');
+    const named = namedFunctionLines('src/utils.ts', source, new Set(['getQuery']));
+    // `String` is too common a word to be a lead (as in test names).
+    expect([...calledNames(source, named)].sort()).toEqual(['parseQuery', 'parseURL']);
+    const python = 'def test_target(x):\n    return helper(x) + len(x)  # other(x)\n';
+    expect([...calledNames(python, namedFunctionLines('m.py', python, new Set(['test_target'])))]).toEqual(['helper']);
   });
 });
