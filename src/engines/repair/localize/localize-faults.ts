@@ -10,7 +10,7 @@ import type { LocalizationHint } from '../../engine.ts';
 import type { TestCaseResult } from '../../../core/test-report.ts';
 import type { SuspiciousLine } from '../candidate.ts';
 import { importedSourceFiles } from './imports.ts';
-import { calledNames, namedFunctionLines, namesInTests } from './named-functions.ts';
+import { calledNames, constantLines, namedFunctionLines, namesInTests, readNames } from './named-functions.ts';
 import { collectSpectra, type SpectraInput } from './collect-spectra.ts';
 import { ochiai } from './ochiai.ts';
 import { sourceFrames } from './stack-traces.ts';
@@ -41,7 +41,10 @@ export const WEIGHTS = {
   imported: 0.12,
   /** Lines of a function the failing tests name, in a file they import. */
   named: 0.3,
-  /** Lines of a function that a named function calls (one call away), in a file the tests import. */
+  /**
+   * Lines of a function that a named function calls (one call away), or the declaration of a
+   * module constant it reads, in a file the tests import.
+   */
   called: 0.2,
   repository: 0.05,
 } as const;
@@ -91,6 +94,7 @@ export async function localizeFaults(input: LocalizeInput): Promise<SuspiciousLi
   const imported = await importedSourceFiles(input.root, testFiles, input.files, input.isTestFile);
   const sources = new Map<string, string>();
   const called = new Set<string>();
+  const read = new Set<string>();
   for (const file of imported) {
     const n = await linesOf(file);
     for (let line = 1; line <= n; line++) add(file, line, WEIGHTS.imported, 'imported');
@@ -100,9 +104,11 @@ export async function localizeFaults(input: LocalizeInput): Promise<SuspiciousLi
     const bodies = namedFunctionLines(file, source, names);
     for (const named of bodies) for (const line of named.lines) add(file, line, WEIGHTS.named, 'named');
     for (const name of calledNames(source, bodies)) if (!names.has(name)) called.add(name);
+    for (const name of readNames(source, bodies)) read.add(name);
   }
-  if (called.size > 0) {
-    for (const [file, source] of sources) for (const callee of namedFunctionLines(file, source, called)) for (const line of callee.lines) add(file, line, WEIGHTS.called, 'called');
+  for (const [file, source] of sources) {
+    if (called.size > 0) for (const callee of namedFunctionLines(file, source, called)) for (const line of callee.lines) add(file, line, WEIGHTS.called, 'called');
+    if (read.size > 0) for (const constant of constantLines(file, source, read)) for (const line of constant.lines) add(file, line, WEIGHTS.called, 'read');
   }
   if (scores.size === 0) {
     const sources = input.files.filter((f) => SOURCE.test(f) && !input.isTestFile(f));

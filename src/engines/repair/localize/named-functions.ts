@@ -66,6 +66,35 @@ export function calledNames(source: string, named: readonly NamedLines[]): Set<s
   return called;
 }
 
+/** Identifiers a named body reads without calling them (`PROTOCOL_REGEX.test(input)` reads `PROTOCOL_REGEX`). */
+export function readNames(source: string, named: readonly NamedLines[]): Set<string> {
+  const lines = source.split('\n');
+  const read = new Set<string>();
+  for (const { lines: body } of named) {
+    for (const line of body.slice(1)) {
+      const code = (lines[line - 1] ?? '').replace(/(["'`])(?:\\.|(?!\1).)*\1/g, '""').replace(/(\/\/|#).*$/, '');
+      for (const match of code.matchAll(/(?<![\w$.])([A-Za-z_$][\w$]*)(?!\s*\(|[\w$])/g)) read.add(match[1] ?? '');
+    }
+  }
+  return read;
+}
+
+/**
+ * The declaration lines of module-level constants with these names (`const PROTOCOL_REGEX = /…/;`,
+ * Python's `PATTERN = re.compile(…)` at the top level): a value a named function reads, such as a
+ * regular expression or a limit, is where its bug often is.
+ */
+export function constantLines(file: string, source: string, names: ReadonlySet<string>): NamedLines[] {
+  const python = file.endsWith('.py');
+  const declaration = python ? /^([A-Za-z_]\w*)\s*(?::[^=]+)?=(?!=)/ : /^(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*(?::[^=]+)?=(?!=)/;
+  const out: NamedLines[] = [];
+  source.split('\n').forEach((text, i) => {
+    const name = declaration.exec(text)?.[1];
+    if (name && names.has(name) && !WORDS_TOO_COMMON.has(name.toLowerCase())) out.push({ file, name, lines: [i + 1] });
+  });
+  return out;
+}
+
 const CALL_KEYWORDS = new Set(['if', 'for', 'while', 'switch', 'catch', 'return', 'function', 'typeof', 'await', 'new', 'super', 'print', 'len', 'isinstance', 'str', 'int', 'not', 'and', 'or', 'in', 'elif', 'with', 'assert', 'yield', 'lambda']);
 
 function declaredName(text: string, python: boolean): string | null {

@@ -1,6 +1,6 @@
 // The functions the failing tests name, found in JavaScript/TypeScript and Python sources.
 import { describe, expect, it } from 'vitest';
-import { calledNames, namedFunctionLines, namesInTests } from '../../../../src/engines/repair/localize/named-functions.ts';
+import { calledNames, constantLines, namedFunctionLines, namesInTests, readNames } from '../../../../src/engines/repair/localize/named-functions.ts';
 
 describe('functions the failing tests name', () => {
   it('finds a JS/TS function, arrow function or method by a name in the test ids, with its whole body', () => {
@@ -50,5 +50,32 @@ describe('functions the failing tests name', () => {
     expect([...calledNames(source, named)].sort()).toEqual(['parseQuery', 'parseURL']);
     const python = 'def test_target(x):\n    return helper(x) + len(x)  # other(x)\n';
     expect([...calledNames(python, namedFunctionLines('m.py', python, new Set(['test_target'])))]).toEqual(['helper']);
+  });
+
+  it('finds the module constants a named body reads, by their top-level declarations', () => {
+    const source = [
+      'const PROTOCOL_REGEX = /^\\w+:(\\/\\/)?/;',
+      'export const LIMIT: number = 10;',
+      'export function hasProtocol(input) {',
+      '  const LIMIT = 2; // shadows nothing at the top',
+      '  return PROTOCOL_REGEX.test(input) && input.length > MIN && check(input);',
+      '}',
+      'function inner() {',
+      '  const MIN = 1;',
+      '}',
+    ].join('\n');
+    const named = namedFunctionLines('src/utils.ts', source, new Set(['hasProtocol']));
+    const read = readNames(source, named);
+    expect(read.has('PROTOCOL_REGEX')).toBe(true);
+    expect(read.has('check')).toBe(false);
+    expect(read.has('test')).toBe(false);
+    // Only top-level declarations count (the indented `const MIN` is a local of another function).
+    expect(constantLines('src/utils.ts', source, read)).toEqual([
+      { file: 'src/utils.ts', name: 'PROTOCOL_REGEX', lines: [1] },
+      { file: 'src/utils.ts', name: 'LIMIT', lines: [2] },
+    ]);
+    const python = 'PATTERN = re.compile(r"x")\nLIMIT: int = 3\n\ndef parse(text):\n    return PATTERN.match(text)\n';
+    const pyRead = readNames(python, namedFunctionLines('m.py', python, new Set(['parse'])));
+    expect(constantLines('m.py', python, pyRead)).toEqual([{ file: 'm.py', name: 'PATTERN', lines: [1] }]);
   });
 });
