@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bwrapWorks, createBwrapSandbox } from '../../src/sandbox/bwrap-sandbox.ts';
 import { withMounts } from '../../src/sandbox/with-mounts.ts';
-import { cacheRootFrom, openDependencyCache } from '../../src/workspace/dependency-cache.ts';
+import { cacheRootFrom, openDependencyCache, type DependencyCache } from '../../src/workspace/dependency-cache.ts';
 import { readOnlyTreeMounts } from '../../src/workspace/tool-caches.ts';
 
 const dirs: string[] = [];
@@ -24,6 +24,14 @@ async function project(scripts: Record<string, string> = {}): Promise<string> {
   await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'p', scripts, dependencies: { a: '1.0.0' } }));
   await writeFile(join(dir, 'package-lock.json'), '{"lockfileVersion":3}');
   return dir;
+}
+
+/** A checkout that installed package `a` (its index.js says `content`), and the key of its tree. */
+async function installed(cache: DependencyCache, content: string): Promise<{ dir: string; key: string }> {
+  const dir = await project();
+  await mkdir(join(dir, 'node_modules', 'a'), { recursive: true });
+  await writeFile(join(dir, 'node_modules', 'a', 'index.js'), content);
+  return { dir, key: (await cache.treeKey(dir, 'npm ci')) ?? '' };
 }
 
 describe('the dependency cache', () => {
@@ -49,10 +57,7 @@ describe('the dependency cache', () => {
 
   it('restores a copy of the saved tree, never the saved files themselves', async () => {
     const cache = await openDependencyCache(await temp(), 'repo');
-    const first = await project();
-    await mkdir(join(first, 'node_modules', 'a'), { recursive: true });
-    await writeFile(join(first, 'node_modules', 'a', 'index.js'), 'original');
-    const key = (await cache.treeKey(first, 'npm ci')) ?? '';
+    const { dir: first, key } = await installed(cache, 'original');
     expect(await cache.restoreTree(key, first, 'copy')).toBe(false);
     await cache.saveTree(key, first, 'copy');
     expect((await lstat(join(first, 'node_modules'))).isSymbolicLink()).toBe(false);
@@ -68,10 +73,7 @@ describe('the dependency cache', () => {
 
   it('links the saved tree: the installing checkout moves its tree into the cache and links it, like every later one', async () => {
     const cache = await openDependencyCache(await temp(), 'repo');
-    const first = await project();
-    await mkdir(join(first, 'node_modules', 'a'), { recursive: true });
-    await writeFile(join(first, 'node_modules', 'a', 'index.js'), 'original');
-    const key = (await cache.treeKey(first, 'npm ci')) ?? '';
+    const { dir: first, key } = await installed(cache, 'original');
     await cache.saveTree(key, first, 'link');
     const saved = join(cache.trees, key, 'node_modules');
     expect(await readlink(join(first, 'node_modules'))).toBe(saved);
@@ -93,10 +95,7 @@ describe('the dependency cache', () => {
 describe.runIf(bwrapWorks() || process.env.FIXLOOP_REQUIRE_BWRAP === '1')('a linked tree under bwrap', () => {
   it('is read by the checkout\'s commands and written by none of them', async () => {
     const cache = await openDependencyCache(await temp(), 'repo');
-    const first = await project();
-    await mkdir(join(first, 'node_modules', 'a'), { recursive: true });
-    await writeFile(join(first, 'node_modules', 'a', 'index.js'), "module.exports = 'original';\n");
-    const key = (await cache.treeKey(first, 'npm ci')) ?? '';
+    const { dir: first, key } = await installed(cache, "module.exports = 'original';\n");
     await cache.saveTree(key, first, 'link');
     const checkout = await project();
     await cache.restoreTree(key, checkout, 'link');
