@@ -1,7 +1,8 @@
-// Per-test line coverage, when it is cheap: pytest in one run with a small tracing plugin; mocha in
-// one run with V8 coverage taken at each test's end (mocha-spectra.ts); node's test runner (which runs
-// the sources as they are, untransformed) with V8 coverage, one run per test selected through the
-// runner's own filter (directly or through npm scripts), only when those runs fit the budget.
+// Per-test line coverage, when it is cheap: pytest in one run with a small tracing plugin; mocha and
+// node's test runner (both run the sources as they are, untransformed) in one run with V8 coverage
+// taken at each test's start and end (hooked-spectra.ts). Where node's runner gives no per-test
+// events (an older Node), one run per test selected through the runner's own filter (directly or
+// through npm scripts), only when those runs fit the budget.
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -10,7 +11,7 @@ import { focusedTestCommand, testRunnerOf } from '../../../gate/test-filter.ts';
 import type { TestSpectrum } from './ochiai.ts';
 import type { SpectraInput } from './spectra-input.ts';
 import { coveredLines, type V8Script } from './v8-coverage.ts';
-import { mochaSpectra } from './mocha-spectra.ts';
+import { hookedSpectra } from './hooked-spectra.ts';
 
 export type { SpectraInput } from './spectra-input.ts';
 
@@ -22,8 +23,8 @@ export async function collectSpectra(input: SpectraInput): Promise<TestSpectrum[
   if (input.passedCount === 0) return null;
   if (/(^|[\s/])(python3?\s+-m\s+)?pytest\b/.test(input.testCommand) && !/[;&|]/.test(input.testCommand)) return pytestSpectra(input);
   const runner = testRunnerOf(input.testCommand, input.packageScripts);
-  if (runner === 'mocha') return mochaSpectra(input);
-  if (runner === 'node-test') return v8Spectra(input);
+  if (runner === 'mocha') return hookedSpectra(input);
+  if (runner === 'node-test') return (await hookedSpectra(input)) ?? v8Spectra(input);
   return null;
 }
 

@@ -13,6 +13,7 @@ import { importedSourceFiles } from './imports.ts';
 import { calledNames, constantLines, namedFunctionLines, namesInTests, readNames } from './named-functions.ts';
 import { collectSpectra, type SpectraInput } from './collect-spectra.ts';
 import { ochiai } from './ochiai.ts';
+import { traceGeneratedLines } from './generated-code.ts';
 import { sourceFrames } from './stack-traces.ts';
 
 export interface LocalizeInput {
@@ -52,6 +53,9 @@ export const WEIGHTS = {
 const SOURCE = /\.(c|m)?[jt]sx?$|\.py$|\.(c|h|cc|cpp|hpp|java|go|rs|cs|kt|swift|scala|php|rb|dart)$/;
 const SMALL_REPOSITORY_LINES = 3000;
 
+const isPython = (file: string) => file.endsWith('.py');
+const sameLanguage = (a: string, b: string) => isPython(a) === isPython(b);
+
 export async function localizeFaults(input: LocalizeInput): Promise<SuspiciousLine[]> {
   const scores = new Map<string, { file: string; line: number; miss: number; signals: Set<string> }>();
   const add = (file: string, line: number, score: number, signal: string) => {
@@ -82,7 +86,15 @@ export async function localizeFaults(input: LocalizeInput): Promise<SuspiciousLi
 
   if (input.coverage) {
     const spectra = await collectSpectra({ ...input.coverage, root: input.root });
-    if (spectra) for (const { file, line, score } of ochiai(spectra).values()) add(file, line, WEIGHTS.ochiai * score, 'ochiai');
+    if (spectra) {
+      const known = new Set(input.files);
+      const scored = [...ochiai(spectra).values()];
+      for (const { file, line, score } of scored) if (known.has(file)) add(file, line, WEIGHTS.ochiai * score, 'ochiai');
+      // Code the test command generated (a bundle it builds first) points back at its sources.
+      const generated = scored.filter((s) => !known.has(s.file));
+      const sources = input.files.filter((f) => SOURCE.test(f) && !input.isTestFile(f) && generated.some((g) => sameLanguage(f, g.file)));
+      for (const { file, line, score } of await traceGeneratedLines(input.root, generated, sources)) add(file, line, WEIGHTS.ochiai * score, 'ochiai-generated');
+    }
   }
 
   // Assertion failures often have no frame in the source at all: what the failing tests import is

@@ -1,5 +1,6 @@
-// Per-test V8 coverage for a real mocha suite started by `npm test`, in one run: the spectra single out the
-// faulty line even though mocha's report names no file and no frame points into the source.
+// Per-test V8 coverage for a real mocha suite started by `npm test`, and for a real `node --test` suite,
+// each in one run: the spectra single out the faulty line even though mocha's report names no file and
+// no frame points into the source.
 import { symlink } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { execFileSync } from 'node:child_process';
@@ -64,5 +65,51 @@ describe('spectra of a mocha suite', () => {
     const failing = report.tests.filter((t) => t.status === 'failed');
     const lines = await localizeFaults({ root, files: ['package.json', 'index.js', 'test/clamp.js'], failing, output, hints: [], isTestFile, coverage });
     expect(lines[0]).toMatchObject({ file: 'index.js', line: 4, signals: ['imported', 'ochiai'] });
+  });
+});
+
+const NODE_TESTS = [
+  "const { describe, it } = require('node:test');",
+  "const assert = require('node:assert');",
+  "const clamp = require('../index.js');",
+  "describe('clamp', () => {",
+  // More tests than one process per test would ever be allowed (24): the hook takes them in one run.
+  '  for (let i = 0; i < 30; i++) it(`keeps ${i} inside`, () => assert.strictEqual(clamp(i, 0, 100), i));',
+  "  describe('outside', () => {",
+  "    it('raises a value below', () => assert.strictEqual(clamp(-3, 0, 10), 0));",
+  "    it('lowers a value above', () => assert.strictEqual(clamp(42, 0, 10), 10));",
+  '  });',
+  '});',
+  '',
+].join('\n');
+
+describe('spectra of a node --test suite', () => {
+  it('takes each test\'s V8 coverage in one run, under the names the report gives, and ranks the faulty line first', async () => {
+    const root = await makeRepo({ 'package.json': JSON.stringify({ name: 'clampish', scripts: { test: 'node --test' } }), 'index.js': CLAMP, 'test/clamp.test.js': NODE_TESTS });
+    dirs.push(root);
+    let output = '';
+    try {
+      execFileSync('node', ['--test'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+    } catch (error) {
+      output = `${(error as { stdout: string }).stdout}${(error as { stderr: string }).stderr}`;
+    }
+    const report = parseTestOutput(output);
+    expect(report).toMatchObject({ passed: 31, failed: 1 });
+
+    const coverage = { sandbox: createProcessSandbox(), testCommand: 'node --test', tests: report.tests, passedCount: report.passed, env: {}, suiteMs: 2000, deadline: Date.now() + 120_000, signal: new AbortController().signal };
+    const spectra = await collectSpectra({ ...coverage, root });
+    expect(spectra).toHaveLength(32);
+    // One spectrum per reported test, under the report's own name for it.
+    expect(new Set(spectra?.map((s) => s.id))).toEqual(new Set(report.tests.map((t) => t.id)));
+    const byName = new Map(spectra?.map((s) => [s.id, s]));
+    const failingId = report.tests.find((t) => t.status === 'failed')?.id ?? '';
+    expect(failingId).toBe('clamp > outside > lowers a value above');
+    expect([...(byName.get(failingId)?.lines.get('index.js') ?? [])].sort((a, b) => a - b)).toEqual([3, 4, 6]);
+    expect([...(byName.get('clamp > outside > raises a value below')?.lines.get('index.js') ?? [])].sort((a, b) => a - b)).toEqual([3, 6]);
+
+    const failing = report.tests.filter((t) => t.status === 'failed');
+    const lines = await localizeFaults({ root, files: ['package.json', 'index.js', 'test/clamp.test.js'], failing, output, hints: [], isTestFile, coverage });
+    expect(lines[0]).toMatchObject({ file: 'index.js', line: 4 });
+    expect(lines[0]?.signals).toContain('ochiai');
   });
 });

@@ -1,7 +1,7 @@
-// Per-test spectra of a mocha suite from one run of the test command: a preloaded hook
-// (node/fixloop_test_spectra.cjs) takes V8's precise coverage at each test's start and end. One
-// process per test (the way node's runner is measured) cost a suite run per test, so suites of more
-// than a couple dozen tests, that is every real one, got no coverage at all.
+// Per-test spectra of a mocha or `node --test` suite from one run of the test command: a preloaded
+// hook (node/fixloop_test_spectra.cjs) takes V8's precise coverage at each test's start and end. One
+// process per test cost a suite run per test, so suites of more than a couple dozen tests, that is
+// every real one, got no coverage at all.
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -19,7 +19,7 @@ interface TestCoverage {
   scripts: { url: string; ranges: V8Range[] }[];
 }
 
-export async function mochaSpectra(input: SpectraInput): Promise<TestSpectrum[] | null> {
+export async function hookedSpectra(input: SpectraInput): Promise<TestSpectrum[] | null> {
   // Precise coverage slows the code under test a little: room for two suite runs, or none.
   if (Date.now() + input.suiteMs * 2 > input.deadline) return null;
   const dir = await mkdtemp(join(tmpdir(), 'fixloop-spectra-'));
