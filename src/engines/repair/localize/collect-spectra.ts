@@ -1,6 +1,6 @@
-// Per-test line coverage, when it is cheap: pytest in one run with a small tracing plugin; mocha and
-// node's test runner (both run the sources as they are, untransformed) in one run with V8 coverage
-// taken at each test's start and end (hooked-spectra.ts). Where node's runner gives no per-test
+// Per-test line coverage, when it is cheap: pytest in one run with a small tracing plugin; mocha, jest
+// and node's test runner in one run with V8 coverage taken at each test's start and end
+// (hooked-spectra.ts; jest's transformed code read through its source maps). Where node's runner gives no per-test
 // events (an older Node), one run per test selected through the runner's own filter (directly or
 // through npm scripts), only when those runs fit the budget.
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
@@ -23,7 +23,7 @@ export async function collectSpectra(input: SpectraInput): Promise<TestSpectrum[
   if (input.passedCount === 0) return null;
   if (/(^|[\s/])(python3?\s+-m\s+)?pytest\b/.test(input.testCommand) && !/[;&|]/.test(input.testCommand)) return pytestSpectra(input);
   const runner = testRunnerOf(input.testCommand, input.packageScripts);
-  if (runner === 'mocha') return hookedSpectra(input);
+  if (runner === 'mocha' || runner === 'jest') return hookedSpectra(input);
   if (runner === 'node-test') return (await hookedSpectra(input)) ?? v8Spectra(input);
   return null;
 }

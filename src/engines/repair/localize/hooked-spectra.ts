@@ -1,5 +1,6 @@
-// Per-test spectra of a mocha or `node --test` suite from one run of the test command: a preloaded
-// hook (node/fixloop_test_spectra.cjs) takes V8's precise coverage at each test's start and end. One
+// Per-test spectra of a mocha, jest or `node --test` suite from one run of the test command: a
+// preloaded hook (node/fixloop_test_spectra.cjs) takes V8's precise coverage at each test's start and
+// end; what jest transformed is read through its inline source map. One
 // process per test cost a suite run per test, so suites of more than a couple dozen tests, that is
 // every real one, got no coverage at all.
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
@@ -8,7 +9,9 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { SpectraInput } from './spectra-input.ts';
 import type { TestSpectrum } from './ochiai.ts';
+import type { SourceMap } from 'node:module';
 import { coveredLines, type V8Range } from './v8-coverage.ts';
+import { inlineSourceMap, originalLines } from './source-maps.ts';
 
 const HOOK_DIR = fileURLToPath(new URL('./node/', import.meta.url));
 const HOOK = join(HOOK_DIR, 'fixloop_test_spectra.cjs');
@@ -16,7 +19,8 @@ const HOOK = join(HOOK_DIR, 'fixloop_test_spectra.cjs');
 interface TestCoverage {
   title: string;
   state: 'passed' | 'failed' | 'skipped';
-  scripts: { url: string; ranges: V8Range[] }[];
+  /** `url`: a file URL or a plain path; `source`: the code that ran, when a runner transformed it. */
+  scripts: { url: string; ranges: V8Range[]; source?: string }[];
 }
 
 export async function hookedSpectra(input: SpectraInput): Promise<TestSpectrum[] | null> {
@@ -40,17 +44,22 @@ export async function hookedSpectra(input: SpectraInput): Promise<TestSpectrum[]
     });
     const files = (await readdir(dir)).filter((f) => f.endsWith('.json')).sort(byPidThenOrder);
     const sources = new Map<string, string | null>();
+    // The code a transforming runner (jest) ran, by path, as the hook sent it with its first test.
+    const executed = new Map<string, { code: string; map: SourceMap | null }>();
     const spectra: TestSpectrum[] = [];
     for (const file of files) {
       const test = JSON.parse(await readFile(join(dir, file), 'utf8')) as TestCoverage;
       if (test.state === 'skipped') continue;
       const lines = new Map<string, Set<number>>();
       for (const script of test.scripts) {
-        const path = fileURLToPath(script.url);
+        const path = script.url.startsWith('file:') ? fileURLToPath(script.url) : script.url;
         if (!sources.has(path)) sources.set(path, await readFile(path, 'utf8').catch(() => null));
         const source = sources.get(path);
         if (source == null) continue;
-        const covered = coveredLines(source, script.ranges);
+        if (script.source !== undefined && script.source !== source) executed.set(path, { code: script.source, map: inlineSourceMap(script.source) });
+        const ran = executed.get(path);
+        // Offsets into transformed code count only through its source map; without one, not at all.
+        const covered = !ran ? coveredLines(source, script.ranges) : ran.map ? originalLines(ran.code, coveredLines(ran.code, script.ranges), ran.map, path) : new Set<number>();
         if (covered.size > 0) lines.set(relative(input.root, path), covered);
       }
       spectra.push({ id: test.title, failed: test.state === 'failed', lines });

@@ -1,5 +1,5 @@
-// Per-test V8 coverage for a real mocha suite started by `npm test`, and for a real `node --test` suite,
-// each in one run: the spectra single out the faulty line even though mocha's report names no file and
+// Per-test V8 coverage for real mocha and jest suites started by `npm test`, and for a real `node --test`
+// suite, each in one run: the spectra single out the faulty line even though mocha's report names no file and
 // no frame points into the source.
 import { symlink } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -110,6 +110,51 @@ describe('spectra of a node --test suite', () => {
     const failing = report.tests.filter((t) => t.status === 'failed');
     const lines = await localizeFaults({ root, files: ['package.json', 'index.js', 'test/clamp.test.js'], failing, output, hints: [], isTestFile, coverage });
     expect(lines[0]).toMatchObject({ file: 'index.js', line: 4 });
+    expect(lines[0]?.signals).toContain('ochiai');
+  });
+});
+
+const JEST_TESTS = [
+  "const clamp = require('../index.js');",
+  "describe('clamp', () => {",
+  "  test('keeps a value inside', () => expect(clamp(5, 0, 10)).toBe(5));",
+  "  test('raises a value below', () => expect(clamp(-3, 0, 10)).toBe(0));",
+  "  test('lowers a value above', () => expect(clamp(42, 0, 10)).toBe(10));",
+  '});',
+  '',
+].join('\n');
+
+describe('spectra of a jest suite', () => {
+  it('takes each test\'s V8 coverage in one run, reads babel\'s output through its source map, and ranks the faulty line first', async () => {
+    // Blank lines and a comment that babel's reprint moves: offsets into its output are not the file's.
+    const source = ['// clamp', '', CLAMP].join('\n');
+    const root = await makeRepo({ 'package.json': JSON.stringify({ name: 'clampish', scripts: { test: 'jest' } }), 'index.js': source, 'test/clamp.test.js': JEST_TESTS });
+    dirs.push(root);
+    await symlink(resolve(import.meta.dirname, '../../../../node_modules'), join(root, 'node_modules'));
+    const env = { ...process.env, NO_COLOR: '1', PATH: `${join(root, 'node_modules/.bin')}:${process.env.PATH ?? ''}` };
+    let output = '';
+    try {
+      execFileSync('npm', ['test'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env });
+    } catch (error) {
+      output = `${(error as { stdout: string }).stdout}${(error as { stderr: string }).stderr}`;
+    }
+    const report = parseTestOutput(output);
+    expect(report).toMatchObject({ format: 'jest', passed: 2, failed: 1 });
+
+    const coverage = { sandbox: createProcessSandbox(), testCommand: 'npm test', tests: report.tests, passedCount: report.passed, packageScripts: { test: 'jest' }, env: { PATH: env.PATH }, suiteMs: 4000, deadline: Date.now() + 120_000, signal: new AbortController().signal };
+    const spectra = await collectSpectra({ ...coverage, root });
+    const byName = new Map(spectra?.map((s) => [s.id, s]));
+    // The closing `};` (line 8) is left out: babel's map gives its brace to whichever block V8 ended in.
+    const linesOf = (id: string) => [...(byName.get(id)?.lines.get('index.js') ?? [])].filter((l) => l !== 8).sort((a, b) => a - b);
+    // Each test's own path through clamp, in the file's own line numbers (the function starts at 4).
+    expect(linesOf('clamp > keeps a value inside')).toEqual([5, 6, 7]);
+    expect(linesOf('clamp > raises a value below')).toEqual([5]);
+    expect(linesOf('clamp > lowers a value above')).toEqual([5, 6]);
+    expect(byName.get('clamp > lowers a value above')?.failed).toBe(true);
+
+    const failing = report.tests.filter((t) => t.status === 'failed');
+    const lines = await localizeFaults({ root, files: ['package.json', 'index.js', 'test/clamp.test.js'], failing, output, hints: [], isTestFile, coverage });
+    expect(lines[0]).toMatchObject({ file: 'index.js', line: 6 });
     expect(lines[0]?.signals).toContain('ochiai');
   });
 });

@@ -11,16 +11,23 @@
 //   'test end' after the test (and before its afterEach hooks);
 // - node's runner, in the process that runs a test file, pushes `test:dequeue` right before a test
 //   runs and `test:complete` right after, as objects into its reporter's Readable stream (the parent
-//   process that spawned it sees neither, and loads none of the repository's code).
+//   process that spawned it sees neither, and loads none of the repository's code);
+// - jest's circus runner hands every event to its test environment's `handleTestEvent`: 'test_start'
+//   and 'test_done'. Jest runs the sources transformed (babel), each through `vm.Script` under its
+//   own path: the code it ran is kept, once per process, with the first test that ran it, so that
+//   the offsets can be read against it and mapped through its inline source map.
 //
-// Writes one JSON file per test into FIXLOOP_SPECTRA_OUT: { title, state, scripts: [{ url, ranges }] },
-// with only the scripts under FIXLOOP_SPECTRA_ROOT outside node_modules. Node's standard library only.
+// Writes one JSON file per test into FIXLOOP_SPECTRA_OUT: { title, state, scripts: [{ url, ranges,
+// source? }] }, with only the scripts under FIXLOOP_SPECTRA_ROOT outside node_modules (`url` a file
+// URL, or the plain path a `vm.Script` was given). Node's standard library only.
 const inspector = require('node:inspector');
 const { EventEmitter } = require('node:events');
 const { Readable } = require('node:stream');
 const { writeFileSync } = require('node:fs');
 const { join } = require('node:path');
 const { pathToFileURL } = require('node:url');
+const vm = require('node:vm');
+const Module = require('node:module');
 
 const out = process.env.FIXLOOP_SPECTRA_OUT;
 const root = process.env.FIXLOOP_SPECTRA_ROOT;
@@ -39,6 +46,25 @@ function connectedSession() {
 const session = out && root ? connectedSession() : null;
 if (session) {
   const rootUrl = pathToFileURL(root).href + '/';
+  const ours = (url) => (url.startsWith(rootUrl) || url.startsWith(root + '/')) && !url.includes('/node_modules/');
+
+  // The code each `vm.Script` of the repository ran, by the path it was given, until a test's
+  // record carries it.
+  const scriptCode = new Map();
+  const sent = new Set();
+  const Script = vm.Script;
+  vm.Script = class extends Script {
+    constructor(code, options) {
+      super(code, options);
+      const filename = typeof options === 'string' ? options : options && options.filename;
+      if (typeof filename === 'string' && ours(filename)) {
+        // V8 names the script by the path, or by its file URL: keep it under both.
+        scriptCode.set(filename, String(code));
+        if (!filename.startsWith('file:')) scriptCode.set(pathToFileURL(filename).href, String(code));
+      }
+    }
+  };
+  Module.syncBuiltinESMExports();
   // The in-thread session answers synchronously: each call's result is there when post returns.
   const post = (method, params) => {
     let result = null;
@@ -47,17 +73,33 @@ if (session) {
     });
     return result;
   };
-  post('Profiler.enable');
-  post('Profiler.startPreciseCoverage', { callCount: true, detailed: true });
+  // Counting starts at the first test's start, not when the process starts: the processes a test
+  // spawns (a CLI under test, a compiler) inherit this hook through NODE_OPTIONS, and precise
+  // coverage would slow them (enough to fail commander's ts-node test on its 5 s timeout). Functions
+  // compile lazily, at their first call, so what the tests call is still counted block by block.
+  let counting = false;
 
   let written = 0;
   /** Takes the coverage since the last take; when a test ended, writes it as that test's. */
   const take = (ended) => {
+    if (!counting) {
+      counting = true;
+      post('Profiler.enable');
+      post('Profiler.startPreciseCoverage', { callCount: true, detailed: true });
+      return;
+    }
     const taken = post('Profiler.takePreciseCoverage');
     if (!ended || !taken) return;
     const scripts = taken.result
-      .filter((s) => s.url.startsWith(rootUrl) && !s.url.includes('/node_modules/'))
-      .map((s) => ({ url: s.url, ranges: s.functions.flatMap((f) => f.ranges) }));
+      .filter((s) => ours(s.url))
+      .map((s) => {
+        const script = { url: s.url, ranges: s.functions.flatMap((f) => f.ranges) };
+        if (scriptCode.has(s.url) && !sent.has(s.url)) {
+          sent.add(s.url);
+          script.source = scriptCode.get(s.url);
+        }
+        return script;
+      });
     try {
       writeFileSync(join(out, `${process.pid}-${written++}.json`), JSON.stringify({ title: ended.title, state: ended.state, scripts }));
     } catch {
@@ -93,5 +135,33 @@ if (session) {
       }
     }
     return push.call(this, chunk, ...rest);
+  };
+
+  // jest: its environments are loaded by node's own require (the tests run inside them).
+  const hooked = new WeakSet();
+  const hookEnvironment = (Environment) => {
+    if (typeof Environment !== 'function' || hooked.has(Environment)) return;
+    hooked.add(Environment);
+    const own = Environment.prototype.handleTestEvent;
+    Environment.prototype.handleTestEvent = function (event, state) {
+      if (event && event.test && (event.name === 'test_start' || event.name === 'test_done')) {
+        if (event.name === 'test_start') take(null);
+        else {
+          const titles = [];
+          for (let block = event.test.parent; block && block.parent; block = block.parent) titles.unshift(block.name);
+          take({ title: [...titles, event.test.name].join(' > '), state: event.test.errors && event.test.errors.length > 0 ? 'failed' : 'passed' });
+        }
+      }
+      return own ? own.call(this, event, state) : undefined;
+    };
+  };
+  const load = Module._load;
+  Module._load = function (request, ...rest) {
+    const loaded = load.call(this, request, ...rest);
+    if (typeof request === 'string' && /jest-environment-(node|jsdom)/.test(request) && loaded) {
+      hookEnvironment(loaded.TestEnvironment);
+      hookEnvironment(loaded.default);
+    }
+    return loaded;
   };
 }
