@@ -37,6 +37,7 @@ export type TemplateId =
   | 'add-conjunct'
   | 'presence-check'
   | 'widen-type-check'
+  | 'regex-literal'
   | 'delete-statement';
 
 /** One text replacement in a file, by character offsets into the file's content (UTF-16, as JS strings). */

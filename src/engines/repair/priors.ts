@@ -31,6 +31,7 @@ export const TEMPLATE_PRIORS: Readonly<Record<TemplateId, number>> = {
   'add-conjunct': 0.5,
   'presence-check': 0.5,
   'widen-type-check': 0.5,
+  'regex-literal': 0.5,
   'delete-statement': 0.35,
 };
 

@@ -95,6 +95,25 @@ describe('jsGenerator templates', () => {
     expect(await results(extra, [2], 'delete-statement')).toEqual(["export function help(desc) {\n  \n  return desc;\n}\n"]);
   });
 
+  it('edits one piece of a regular expression: a flag, an anchor, a quantifier, a class member too many or too few', async () => {
+    const host = "export const split = (s) => s.match(/([^/?]*)(.*)?/);\n";
+    const hosts = await results(host, [1], 'regex-literal');
+    expect(hosts).toContain(host.replace('[^/?]', '[^/?#]'));
+    expect(hosts).toContain(host.replace('[^/?]', '[^?]'));
+    expect(hosts).toContain(host.replace('(.*)?/', '(.*)/'));
+    expect(hosts).toContain(host.replace('(.*)?/', '(.*)?$/'));
+    const protocol = 'export const PROTOCOL = /^\\w+:(\\/\\/)?/;\n';
+    expect(await results(protocol, [1], 'regex-literal')).toContain(protocol.replace('\\w+', '\\w{2,}'));
+    const scheme = 'export const SCHEME = /^(blob:|data:)(.*)/;\n';
+    expect(await results(scheme, [1], 'regex-literal')).toContain(scheme.replace(')(.*)/', ')(.*)/i'));
+    // Escapes stay whole: `\?` is a character, not a quantifier; every candidate is a valid pattern.
+    const escaped = 'export const Q = /a\\?b[\\]x]/g;\n';
+    const out = await results(escaped, [1], 'regex-literal');
+    expect(out).not.toContain(escaped.replace('\\?', '\\'));
+    expect(out).toContain(escaped.replace('[\\]x]', '[x]'));
+    for (const fixed of out) expect(() => new RegExp(/\/(.*)\/([a-z]*);/.exec(fixed)?.[1] ?? '')).not.toThrow();
+  });
+
   it('handles TypeScript syntax', async () => {
     const src = 'export function clamp<T extends number>(x: T, lo: number, hi: number): number {\n  return x < lo ? lo : (x as number) > hi ? hi : x;\n}\n';
     const out = await candidates(src, [2], 'src/clamp.ts');

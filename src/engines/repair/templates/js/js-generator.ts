@@ -5,6 +5,7 @@ import { parseProgram, reparses, walk } from './ast.ts';
 import { changeFunction, changeMethod, swapArguments } from './calls.ts';
 import { addConjunct, dropConjunct, loopBound, negateCondition, presenceCheck, widenTypeCheck } from './conditions.ts';
 import { deleteStatement } from './statements.ts';
+import { regexLiteral } from './regex.ts';
 import { normalizeString, typoLiteral } from './strings.ts';
 import { changeReturnValue, nullGuard, optionalChaining } from './guards.ts';
 import { changeReceiver, replaceIdentifier } from './identifiers.ts';
@@ -37,6 +38,7 @@ export const JS_TEMPLATES: JsTemplate[] = [
   addConjunct,
   presenceCheck,
   widenTypeCheck,
+  regexLiteral,
   deleteStatement,
 ];
 
