@@ -36,16 +36,41 @@ export function testRunnerOf(command: string, packageScripts: Record<string, str
   return script ? runnerOf(script) : null;
 }
 
-function filterArguments(runner: Runner, failing: TestCaseResult[]): string | null {
+/**
+ * The failing tests' files as the runner's positional arguments, when every failing test names its
+ * file: jest takes regular expressions of paths, vitest substrings, node's runner the files. Null
+ * where the runner cannot select files this way (mocha's positional files replace its configured spec).
+ */
+function fileArguments(runner: Runner, failing: TestCaseResult[]): string | null {
+  // pytest's ids name their files already.
+  if (runner === 'pytest') return '';
+  const files = [...new Set(failing.map((t) => t.file))];
+  if (files.some((f) => !f)) return null;
+  const paths = (files as string[]).sort();
+  switch (runner) {
+    case 'jest':
+      return paths.map((f) => shellQuote(escapeRegExp(f))).join(' ');
+    case 'vitest':
+    case 'node-test':
+      return paths.map((f) => shellQuote(f)).join(' ');
+    default:
+      return null;
+  }
+}
+
+function filterArguments(runner: Runner, failing: TestCaseResult[], withFiles: boolean): string | null {
   if (failing.length === 0) return null;
+  const files = withFiles ? fileArguments(runner, failing) : '';
+  if (files === null) return null;
+  const before = files ? `${files} ` : '';
   switch (runner) {
     case 'pytest':
       return failing.every((t) => t.id.includes('::')) ? failing.map((t) => shellQuote(t.id)).join(' ') : null;
     case 'node-test':
-      return `--test-name-pattern=${shellQuote(namePattern(failing))}`;
+      return `${before}--test-name-pattern=${shellQuote(namePattern(failing))}`;
     case 'vitest':
     case 'jest':
-      return `-t ${shellQuote(namePattern(failing))}`;
+      return `${before}-t ${shellQuote(namePattern(failing))}`;
     case 'mocha':
       // mocha matches --grep against each test's full title (its suites' titles, then its own).
       return `--grep ${shellQuote(namePattern(failing))}`;
@@ -54,18 +79,24 @@ function filterArguments(runner: Runner, failing: TestCaseResult[]): string | nu
   }
 }
 
-export function focusedTestCommand(command: string, failing: TestCaseResult[], packageScripts: Record<string, string> = {}): string | null {
+export interface FocusOptions {
+  /** Also select the failing tests' files (null where the runner or the report cannot). */
+  withFiles?: boolean;
+}
+
+export function focusedTestCommand(command: string, failing: TestCaseResult[], packageScripts: Record<string, string> = {}, options: FocusOptions = {}): string | null {
+  const withFiles = options.withFiles ?? false;
   // Only a single simple command can take extra arguments at its end.
   if (/[;&|]|\$\(|`/.test(command.replace(/\|\|/g, ''))) return null;
   const direct = runnerOf(command);
   if (direct) {
-    const args = filterArguments(direct, failing);
+    const args = filterArguments(direct, failing, withFiles);
     return args ? `${command} ${args}` : null;
   }
   const npm = /^\s*npm\s+(?:run\s+)?(test|[\w:-]+)\s*$/.exec(command);
   const script = npm?.[1] ? packageScripts[npm[1]] : undefined;
   if (!script) return null;
-  const args = filterArguments(runnerOf(script), failing);
+  const args = filterArguments(runnerOf(script), failing, withFiles);
   return args && !/[;&|]/.test(script) ? `${command} -- ${args}` : null;
 }
 

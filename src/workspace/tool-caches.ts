@@ -5,7 +5,7 @@
 // command and gone when it ends, so nothing a run executes can change the tree itself.
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 
 export const TOOL_CACHE_DIRS = ['.vite', '.cache'] as const;
 
@@ -21,4 +21,9 @@ export async function prepareToolCaches(nodeModules: string): Promise<void> {
 export function readOnlyTreeMounts(nodeModules: string): Array<{ path: string; scratch?: true }> {
   const scratch = TOOL_CACHE_DIRS.map((dir) => join(nodeModules, dir)).filter((path) => existsSync(path));
   return [{ path: nodeModules }, ...scratch.map((path) => ({ path, scratch: true as const }))];
+}
+
+/** The mounts that show a workspace's linked folders to a command: node_modules trees read-only with scratch caches, the rest as they are. */
+export function linkedFolderMounts(linkedFolders: readonly string[]): Array<{ path: string; scratch?: true }> {
+  return linkedFolders.flatMap((path) => (basename(path) === 'node_modules' ? readOnlyTreeMounts(path) : [{ path }]));
 }

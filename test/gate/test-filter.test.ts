@@ -25,6 +25,18 @@ describe('focusedTestCommand', () => {
     expect(focusedTestCommand('node --test', [])).toBeNull();
   });
 
+  it('selects the failing tests\' files too when asked, as each runner takes them, and only where every failing test names its file', () => {
+    const inFile = (id: string, name: string, file: string): TestCaseResult => ({ id, name, file, status: 'failed' });
+    const withFiles = { withFiles: true };
+    expect(focusedTestCommand('npx jest', [inFile('tests/help.test.js › wraps', 'wraps', 'tests/help.test.js')], {}, withFiles)).toBe("npx jest 'tests\\/help\\.test\\.js' -t wraps");
+    expect(focusedTestCommand('npm test', [inFile('test/b.test.ts > x', 'x', 'test/b.test.ts'), inFile('test/a.test.ts > y', 'y', 'test/a.test.ts')], { test: 'vitest run' }, withFiles)).toBe("npm test -- test/a.test.ts test/b.test.ts -t 'x|y'");
+    expect(focusedTestCommand('node --test', [inFile('s > x', 'x', 'test/s.test.js')], {}, withFiles)).toBe('node --test test/s.test.js --test-name-pattern=x');
+    // pytest's ids carry their files; mocha's positional files would replace its configured spec.
+    expect(focusedTestCommand('pytest', [failed('tests/t.py::test_a', 'test_a')], {}, withFiles)).toBe('pytest tests/t.py::test_a');
+    expect(focusedTestCommand('npx mocha', [inFile('a b', 'b', 'test/a.js')], {}, withFiles)).toBeNull();
+    expect(focusedTestCommand('npx jest', [inFile('a', 'a', 'a.test.js'), failed('b', 'b')], {}, withFiles)).toBeNull();
+  });
+
   it('uses --grep for mocha, directly and through npm scripts', () => {
     expect(focusedTestCommand('npx mocha test/', [failed('clamp > keeps 5', 'keeps 5')])).toBe('npx mocha test/ --grep \'keeps 5\'');
     expect(focusedTestCommand('npm test', [failed('a b', 'b')], { test: 'mocha --check-leaks' })).toBe('npm test -- --grep b');

@@ -9,7 +9,7 @@ import { GenerationError, type Candidate } from './candidate.ts';
 import { generatorFor } from './generators.ts';
 import { localizeFaults } from './localize/localize-faults.ts';
 import { rankCandidates } from './rank-candidates.ts';
-import { focusedTestCommand } from '../../gate/test-filter.ts';
+import { chooseFocusedCommand } from './focused-command.ts';
 import { validateCandidates } from './validate-candidates.ts';
 
 export interface RepairEngineOptions {
@@ -79,7 +79,21 @@ export function createRepairEngine(options: RepairEngineOptions = {}): Engine {
 
       // When every test fails, "the failing tests first" is the whole suite: one run is enough.
       const everyTestFails = ctx.lastGate.report.parsed && failing.length >= ctx.lastGate.report.total;
-      const focused = everyTestFails ? null : focusedTestCommand(testCommand, failing, scripts);
+      // A mutation can make code loop forever: a run may take a few times the suite's own time, no more.
+      const runTimeoutMs = Math.min(ctx.config.test.timeout * 1000, Math.max(3000, suiteMs * 5 + 1000));
+      const focused = everyTestFails ? null : await chooseFocusedCommand({
+            testCommand,
+            failing,
+            packageScripts: scripts,
+            timeoutMs: runTimeoutMs,
+            sandbox: ctx.sandbox,
+            root: ctx.workspace.root,
+            linkedFolders: ctx.workspace.linkedFolders,
+            env: ctx.config.env,
+            ...(ctx.config.test.report ? { reportFile: ctx.config.test.report } : {}),
+            signal: ctx.signal,
+            log: ctx.log,
+          });
       ctx.log(`repair: validating ${ranked.length} of ${candidates.length} candidates${focused ? ` with the failing tests first: ${focused}` : ' with the full suite'}`);
       let lastLogged = 0;
       const result = await validateCandidates({
@@ -92,8 +106,7 @@ export function createRepairEngine(options: RepairEngineOptions = {}): Engine {
         failingCount: ctx.lastGate.report.parsed ? ctx.lastGate.report.failed : 1,
         env: ctx.config.env,
         parallelism: options.parallelism ?? ctx.config.repair.parallelism ?? availableParallelism(),
-        // A mutation can make code loop forever: a run may take a few times the suite's own time, no more.
-        runTimeoutMs: Math.min(ctx.config.test.timeout * 1000, Math.max(3000, suiteMs * 5 + 1000)),
+        runTimeoutMs,
         deadline,
         signal: ctx.signal,
         ...(ctx.config.test.report ? { reportFile: ctx.config.test.report } : {}),

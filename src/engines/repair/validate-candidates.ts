@@ -1,12 +1,11 @@
 // Validates candidates in parallel, each worker in its own copy of the workspace: the previously
 // failing tests first (stop at the first failure), then the full suite. The winner is the first
 // candidate *in rank order* that passes everything, so parallelism never changes the result.
-import { basename } from 'node:path';
 import type { GateResult } from '../../core/gate-result.ts';
 import { runGate } from '../../gate/run-gate.ts';
 import type { Sandbox } from '../../sandbox/sandbox.ts';
 import type { Workspace } from '../../workspace/workspace.ts';
-import { readOnlyTreeMounts } from '../../workspace/tool-caches.ts';
+import { linkedFolderMounts } from '../../workspace/tool-caches.ts';
 import type { RankedCandidate } from './rank-candidates.ts';
 
 export interface ValidationInput {
@@ -57,7 +56,7 @@ export async function validateCandidates(input: ValidationInput): Promise<Valida
       const timeoutMs = Math.max(1000, Math.min(limitMs, input.deadline - Date.now()));
       // The fork links the workspace's installed dependencies: the sandbox must show them (read-only,
       // with their tools' cache folders as scratch).
-      const mounts = linkedFolders.flatMap((path) => (basename(path) === 'node_modules' ? readOnlyTreeMounts(path) : [{ path }]));
+      const mounts = linkedFolderMounts(linkedFolders);
       return runGate(input.sandbox, { command, cwd, timeoutMs, env: input.env, mounts, signal: controller.signal, ...(input.reportFile ? { reportFile: input.reportFile } : {}) });
     };
     const first = await run(input.runTimeoutMs);
