@@ -9,7 +9,7 @@ import { GenerationError, type Candidate } from './candidate.ts';
 import { generatorFor } from './generators.ts';
 import { localizeFaults } from './localize/localize-faults.ts';
 import { rankCandidates } from './rank-candidates.ts';
-import { chooseFocusedCommand } from './focused-command.ts';
+import { chooseFocusedCommand, type FocusedCommandInput } from './focused-command.ts';
 import { validateCandidates } from './validate-candidates.ts';
 
 export interface RepairEngineOptions {
@@ -81,19 +81,7 @@ export function createRepairEngine(options: RepairEngineOptions = {}): Engine {
       const everyTestFails = ctx.lastGate.report.parsed && failing.length >= ctx.lastGate.report.total;
       // A mutation can make code loop forever: a run may take a few times the suite's own time, no more.
       const runTimeoutMs = Math.min(ctx.config.test.timeout * 1000, Math.max(3000, suiteMs * 5 + 1000));
-      const focused = everyTestFails ? null : await chooseFocusedCommand({
-            testCommand,
-            failing,
-            packageScripts: scripts,
-            timeoutMs: runTimeoutMs,
-            sandbox: ctx.sandbox,
-            root: ctx.workspace.root,
-            linkedFolders: ctx.workspace.linkedFolders,
-            env: ctx.config.env,
-            ...(ctx.config.test.report ? { reportFile: ctx.config.test.report } : {}),
-            signal: ctx.signal,
-            log: ctx.log,
-          });
+      const focused = everyTestFails ? null : await focusedCommandFor(ctx, { testCommand, failing, packageScripts: scripts, timeoutMs: runTimeoutMs });
       ctx.log(`repair: validating ${ranked.length} of ${candidates.length} candidates${focused ? ` with the failing tests first: ${focused}` : ' with the full suite'}`);
       let lastLogged = 0;
       const result = await validateCandidates({
@@ -138,6 +126,12 @@ export function createRepairEngine(options: RepairEngineOptions = {}): Engine {
       return { ...giveUp(`${why} (${result.validated} of ${ranked.length} candidates validated, ${result.testExecutions} test runs, ${seconds} s)${generation}`, stats), ...notes };
     },
   };
+}
+
+function focusedCommandFor(ctx: AttemptContext, input: Pick<FocusedCommandInput, 'testCommand' | 'failing' | 'packageScripts' | 'timeoutMs'>): Promise<string | null> {
+  const { sandbox, workspace, config, signal, log } = ctx;
+  const report = config.test.report ? { reportFile: config.test.report } : {};
+  return chooseFocusedCommand({ ...input, sandbox, root: workspace.root, linkedFolders: workspace.linkedFolders, env: config.env, ...report, signal, log });
 }
 
 interface Generated {
