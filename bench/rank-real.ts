@@ -16,6 +16,7 @@ import { createTestFileMatcher } from '../src/workspace/path-policy.ts';
 import { createIgnore, walkFiles } from '../src/workspace/file-walker.ts';
 import { GenerationError, type Candidate } from '../src/engines/repair/candidate.ts';
 import { generatorFor } from '../src/engines/repair/generators.ts';
+import { optionNamesInTests } from '../src/engines/repair/option-names.ts';
 import { localizeFaults } from '../src/engines/repair/localize/localize-faults.ts';
 import { rankCandidates } from '../src/engines/repair/rank-candidates.ts';
 import { MAX_LINES } from '../src/engines/repair/repair-engine.ts';
@@ -107,13 +108,15 @@ async function rankBug(bug: RealBug): Promise<RankRow | string> {
     const sources = new Map<string, string>();
     const candidates: Candidate[] = [];
     const problems: string[] = [];
+    const isTestFile = createTestFileMatcher(DEFAULT_PROTECTED_PATHS);
+    const optionNames = await optionNamesInTests(dir, failing, files.filter(isTestFile));
     for (const [file, lines] of linesByFile) {
       const generator = generatorFor(file);
       if (!generator) continue;
       const source = readFileSync(join(dir, file), 'utf8');
       sources.set(file, source);
       try {
-        candidates.push(...(await generator.generate(file, source, lines)));
+        candidates.push(...(await generator.generate(file, source, lines, { optionNames })));
       } catch (error) {
         if (!(error instanceof GenerationError)) throw error;
         problems.push(error.message);

@@ -35,6 +35,7 @@ export type TemplateId =
   | 'normalize-string'
   | 'typo-literal'
   | 'add-conjunct'
+  | 'honor-option'
   | 'presence-check'
   | 'widen-type-check'
   | 'regex-literal'
@@ -70,11 +71,17 @@ export class GenerationError extends Error {
   }
 }
 
+/** What the failing tests tell the templates beyond the suspicious lines. */
+export interface GenerationContext {
+  /** Options the failing tests pass by name (`{ nonegate: true }`): option-names.ts. */
+  optionNames?: readonly string[];
+}
+
 /** Generates candidates for the given lines of one file's source. Pure: no I/O beyond what it is given. */
 export interface CandidateGenerator {
   /** File extensions it handles, with the dot: `.js`, `.py`. */
   readonly extensions: readonly string[];
-  generate(file: string, source: string, lines: ReadonlySet<number>): Promise<Candidate[]>;
+  generate(file: string, source: string, lines: ReadonlySet<number>, context?: GenerationContext): Promise<Candidate[]>;
   /** Whether a file with a candidate applied still parses; asked only of the candidates that will be tried. */
   parses?(file: string, source: string): boolean;
 }

@@ -29,6 +29,7 @@ export const TEMPLATE_PRIORS: Readonly<Record<TemplateId, number>> = {
   'normalize-string': 0.6,
   'typo-literal': 0.55,
   'add-conjunct': 0.5,
+  'honor-option': 1.0,
   'presence-check': 0.5,
   'widen-type-check': 0.5,
   'regex-literal': 0.5,

@@ -5,7 +5,8 @@ import { availableParallelism } from 'node:os';
 import { type AttemptContext, type Engine, type EngineOutcome } from '../engine.ts';
 import { ZERO_COST } from '../../core/cost.ts';
 import { createTestFileMatcher } from '../../workspace/path-policy.ts';
-import { GenerationError, type Candidate } from './candidate.ts';
+import { GenerationError, type Candidate, type GenerationContext } from './candidate.ts';
+import { optionNamesInTests } from './option-names.ts';
 import { generatorFor } from './generators.ts';
 import { localizeFaults } from './localize/localize-faults.ts';
 import { rankCandidates } from './rank-candidates.ts';
@@ -68,7 +69,8 @@ export function createRepairEngine(options: RepairEngineOptions = {}): Engine {
 
       const linesByFile = new Map<string, Set<number>>();
       for (const s of suspicious.slice(0, MAX_LINES)) linesByFile.set(s.file, (linesByFile.get(s.file) ?? new Set()).add(s.line));
-      const { sources, candidates, problems } = await generateCandidates(ctx, linesByFile);
+      const optionNames = await optionNamesInTests(ctx.workspace.root, failing, files.filter(isTestFile));
+      const { sources, candidates, problems } = await generateCandidates(ctx, linesByFile, { optionNames });
       for (const problem of problems) ctx.log(`repair: ${problem}`);
       stats.candidates = candidates.length;
       const ranked = rankCandidates(candidates, suspicious, sources, ctx.config.repair.maxCandidates, (file, text) => generatorFor(file)?.parses?.(file, text) ?? true);
@@ -141,7 +143,7 @@ interface Generated {
   problems: string[];
 }
 
-async function generateCandidates(ctx: AttemptContext, linesByFile: ReadonlyMap<string, Set<number>>): Promise<Generated> {
+async function generateCandidates(ctx: AttemptContext, linesByFile: ReadonlyMap<string, Set<number>>, context: GenerationContext): Promise<Generated> {
   const generated: Generated = { sources: new Map(), candidates: [], problems: [] };
   for (const [file, lines] of [...linesByFile].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const generator = generatorFor(file);
@@ -150,7 +152,7 @@ async function generateCandidates(ctx: AttemptContext, linesByFile: ReadonlyMap<
     if (source === null) continue;
     generated.sources.set(file, source);
     try {
-      generated.candidates.push(...(await generator.generate(file, source, lines)));
+      generated.candidates.push(...(await generator.generate(file, source, lines, context)));
     } catch (error) {
       if (!(error instanceof GenerationError)) throw error;
       generated.problems.push(error.message);

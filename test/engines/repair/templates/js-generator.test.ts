@@ -114,6 +114,14 @@ describe('jsGenerator templates', () => {
     for (const fixed of out) expect(() => new RegExp(/\/(.*)\/([a-z]*);/.exec(fixed)?.[1] ?? '')).not.toThrow();
   });
 
+  it('adds a condition on an option the failing tests pass, read from the options object the file reads', async () => {
+    const scan = ['export function scan(input, options) {', '  const opts = options || {};', '  if (opts.unescape) input = input.trim();', "  if (input[0] === '!' && input.length > 1) return { negated: true };", '  return { negated: false };', '}', ''].join('\n');
+    const withOptions = (await jsGenerator.generate('src/scan.js', scan, new Set([4]), { optionNames: ['nonegate'] })).filter((c) => c.template === 'honor-option').map((c) => applyEdits(scan, c.edits));
+    expect(withOptions).toEqual([scan.replace("(input[0] === '!'", "(!opts.nonegate && input[0] === '!'"), scan.replace("(input[0] === '!'", "(opts.nonegate && input[0] === '!'")]);
+    // Without option names from the tests, nothing: the template does not guess names.
+    expect(await results(scan, [4], 'honor-option', 'src/scan.js')).toEqual([]);
+  });
+
   it('handles TypeScript syntax', async () => {
     const src = 'export function clamp<T extends number>(x: T, lo: number, hi: number): number {\n  return x < lo ? lo : (x as number) > hi ? hi : x;\n}\n';
     const out = await candidates(src, [2], 'src/clamp.ts');

@@ -6,6 +6,7 @@ import { changeFunction, changeMethod, swapArguments } from './calls.ts';
 import { addConjunct, dropConjunct, loopBound, negateCondition, presenceCheck, widenTypeCheck } from './conditions.ts';
 import { deleteStatement } from './statements.ts';
 import { regexLiteral } from './regex.ts';
+import { honorOption } from './options.ts';
 import { normalizeString, typoLiteral } from './strings.ts';
 import { changeReturnValue, nullGuard, optionalChaining } from './guards.ts';
 import { changeReceiver, replaceIdentifier } from './identifiers.ts';
@@ -36,6 +37,7 @@ export const JS_TEMPLATES: JsTemplate[] = [
   normalizeString,
   typoLiteral,
   addConjunct,
+  honorOption,
   presenceCheck,
   widenTypeCheck,
   regexLiteral,
@@ -44,7 +46,7 @@ export const JS_TEMPLATES: JsTemplate[] = [
 
 export const jsGenerator: CandidateGenerator = {
   extensions: ['.js', '.mjs', '.cjs', '.jsx', '.ts', '.mts', '.cts', '.tsx'],
-  async generate(file, source, lines) {
+  async generate(file, source, lines, context) {
     const program = parseProgram(file, source);
     if (!program) return [];
     const candidates: Candidate[] = [];
@@ -56,7 +58,7 @@ export const jsGenerator: CandidateGenerator = {
       for (const template of JS_TEMPLATES) {
         let mutations: Mutation[];
         try {
-          mutations = template({ file, source, program, node, ancestors });
+          mutations = template({ file, source, program, node, ancestors, optionNames: context?.optionNames ?? [] });
         } catch (error) {
           // One template failing on one node costs that node's candidates of it, not the attempt.
           failures.push(`${template.name} on the ${node.type} at ${file}:${line}: ${error instanceof Error ? error.message : String(error)}`);

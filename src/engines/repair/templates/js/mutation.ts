@@ -15,6 +15,8 @@ export interface SiteContext {
   program: AstNode;
   node: AstNode;
   ancestors: readonly AstNode[];
+  /** Options the failing tests pass (GenerationContext). */
+  optionNames: readonly string[];
 }
 
 export type JsTemplate = (site: SiteContext) => Mutation[];
