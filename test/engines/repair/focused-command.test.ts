@@ -1,6 +1,6 @@
 // The command that validates candidates on the failing tests alone, chosen by running it on the
-// unchanged code with a real jest: the failing test's file and name when that selects exactly the
-// failing test, the name alone when a file path does not resolve, nothing when neither selects it.
+// unchanged code with a real jest: the failing test's file and name when what that reports failing is
+// among the failing tests, the name alone when a file path does not resolve, nothing when neither selects it.
 import { execFileSync } from 'node:child_process';
 import { symlink } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -42,6 +42,10 @@ describe('chooseFocusedCommand', () => {
       chooseFocusedCommand({ testCommand: 'npm test', failing: tests, packageScripts: { test: 'jest' }, timeoutMs: 60_000, sandbox: createProcessSandbox(), root, linkedFolders: [], env, signal: new AbortController().signal, log: (line) => logged.push(line) });
 
     expect(await choose(failing)).toBe("npm test -- 'test\\/double\\.test\\.js' -t doubles");
+    // A test that failed in the whole suite but passes alone (a timeout on a loaded machine) does not
+    // make the selection wrong: what fails is among the failing tests.
+    const flaky = { id: 'test/half.test.js › halves', name: 'halves', file: 'test/half.test.js', status: 'failed' as const };
+    expect(await choose([...failing, flaky])).toBe("npm test -- 'test\\/double\\.test\\.js' 'test\\/half\\.test\\.js' -t 'doubles|halves'");
     // A path printed relative to another folder selects no file: the name alone still finds the test.
     const elsewhere = failing.map((t) => ({ ...t, file: 'elsewhere/double.test.js' }));
     expect(await choose(elsewhere)).toBe('npm test -- -t doubles');
