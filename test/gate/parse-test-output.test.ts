@@ -47,6 +47,15 @@ describe('parseTestOutput', () => {
     expect(report.tests[0]?.message).toBe('AssertionError: expected 1 to deeply equal 2');
   });
 
+  it('reads vitest 3, whose tree prints each test with its suites and no suite line: the name is the test\'s own', () => {
+    // Recorded from unjs/ufo's suite (bench/real ufo-05) under vitest 3.2.4.
+    const { report } = statuses('vitest3-flat.txt');
+    expect(report).toMatchObject({ format: 'vitest', passed: 202, failed: 1, total: 203 });
+    const failed = report.tests.filter((t) => t.status === 'failed');
+    expect(failed).toMatchObject([{ id: 'test/url.test.ts > parseURL > https://domain.test:3000#owo', name: 'https://domain.test:3000#owo', file: 'test/url.test.ts' }]);
+    expect(report.tests.find((t) => t.id === 'test/url.test.ts > parseURL > //test')).toMatchObject({ name: '//test', status: 'passed' });
+  });
+
   it('reads pytest -q (failures and counts) and -v (every test)', () => {
     const quiet = statuses('pytest-q.txt');
     expect(quiet.report).toMatchObject({ format: 'pytest', passed: 2, failed: 3, skipped: 1, total: 6 });

@@ -42,7 +42,9 @@ export function parseVitest(text: string): TestReport | null {
       continue;
     }
     const status = n[2] === '↓' ? 'skipped' : n[2] === '✓' || n[2] === '√' ? 'passed' : 'failed';
-    const test: TestCaseResult = { id: [file, ...stack.map((s) => s.name), n[3]].join(' > '), name: n[3], file, status };
+    // vitest 3 prints a test without its suite lines, its suites before its name: `parseURL > //test`.
+    const name = n[3].split(' > ').at(-1) ?? n[3];
+    const test: TestCaseResult = { id: [file, ...stack.map((s) => s.name), n[3]].join(' > '), name, file, status };
     if (n[4]) test.durationMs = Number(n[4]);
     tests.push(test);
   }
