@@ -1,7 +1,7 @@
 // The repair engine on real bugs: runs `fixloop run` (embedded `repair` engine) on every bug of
 // bench/real and reports plausible (tests_green), correct (the same source as the upstream fix, or a
 // hand judgement recorded in meta.json), R (attempts until plausible), time, and why a run failed.
-// Run: npm run bench:real [-- --filter <substring>] [--limit N] [--write]
+// Run: npm run bench:real [-- --filter <substring>[,<substring>...]] [--limit N] [--write]
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -105,8 +105,10 @@ function writeDocs(text: string): void {
   console.log(`\nwrote ${docs}`);
 }
 
+// `--filter a,b`: the bugs whose id contains any of the parts.
+const filters = filter.split(',');
 const bugs = loadRealCorpus(join(root, 'bench/real'))
-  .filter((b) => b.id.includes(filter))
+  .filter((b) => filters.some((f) => b.id.includes(f)))
   .slice(0, limit);
 const outcomes: Outcome[] = [];
 for (const bug of bugs) {
