@@ -10,7 +10,7 @@ import { optionNamesInTests } from './option-names.ts';
 import { generatorFor } from './generators.ts';
 import { localizeFaults } from './localize/localize-faults.ts';
 import { rankCandidates } from './rank-candidates.ts';
-import { chooseFocusedCommand, type FocusedCommandInput } from './focused-command.ts';
+import { chooseFocusedCommand, type FocusedCommand, type FocusedCommandInput } from './focused-command.ts';
 import { validateCandidates } from './validate-candidates.ts';
 
 export interface RepairEngineOptions {
@@ -84,14 +84,14 @@ export function createRepairEngine(options: RepairEngineOptions = {}): Engine {
       // A mutation can make code loop forever: a run may take a few times the suite's own time, no more.
       const runTimeoutMs = Math.min(ctx.config.test.timeout * 1000, Math.max(3000, suiteMs * 5 + 1000));
       const focused = everyTestFails ? null : await focusedCommandFor(ctx, { testCommand, failing, packageScripts: scripts, timeoutMs: runTimeoutMs });
-      ctx.log(`repair: validating ${ranked.length} of ${candidates.length} candidates${focused ? ` with the failing tests first: ${focused}` : ' with the full suite'}`);
+      ctx.log(`repair: validating ${ranked.length} of ${candidates.length} candidates${focused ? ` with the failing tests first: ${focused.command}` : ' with the full suite'}`);
       let lastLogged = 0;
       const result = await validateCandidates({
         candidates: ranked,
         workspace: ctx.workspace,
         sandbox: ctx.sandbox,
         testCommand,
-        focusedCommand: focused,
+        focused,
         failingIds: new Set(failing.map((t) => t.id)),
         failingCount: ctx.lastGate.report.parsed ? ctx.lastGate.report.failed : 1,
         env: ctx.config.env,
@@ -130,7 +130,7 @@ export function createRepairEngine(options: RepairEngineOptions = {}): Engine {
   };
 }
 
-function focusedCommandFor(ctx: AttemptContext, input: Pick<FocusedCommandInput, 'testCommand' | 'failing' | 'packageScripts' | 'timeoutMs'>): Promise<string | null> {
+function focusedCommandFor(ctx: AttemptContext, input: Pick<FocusedCommandInput, 'testCommand' | 'failing' | 'packageScripts' | 'timeoutMs'>): Promise<FocusedCommand | null> {
   const { sandbox, workspace, config, signal, log } = ctx;
   const report = config.test.report ? { reportFile: config.test.report } : {};
   return chooseFocusedCommand({ ...input, sandbox, root: workspace.root, linkedFolders: workspace.linkedFolders, env: config.env, ...report, signal, log });

@@ -6,6 +6,7 @@ import { runGate } from '../../gate/run-gate.ts';
 import type { Sandbox } from '../../sandbox/sandbox.ts';
 import type { Workspace } from '../../workspace/workspace.ts';
 import { linkedFolderMounts } from '../../workspace/tool-caches.ts';
+import type { FocusedCommand } from './focused-command.ts';
 import type { RankedCandidate } from './rank-candidates.ts';
 
 export interface ValidationInput {
@@ -13,8 +14,8 @@ export interface ValidationInput {
   workspace: Workspace;
   sandbox: Sandbox;
   testCommand: string;
-  /** Runs only the failing tests; null to use the full suite directly. */
-  focusedCommand: string | null;
+  /** Runs only the failing tests, and how many of them fail on the unchanged code; null to use the full suite directly. */
+  focused: FocusedCommand | null;
   /** Ids of the tests failing before the candidates. */
   failingIds: Set<string>;
   failingCount: number;
@@ -92,11 +93,11 @@ export async function validateCandidates(input: ValidationInput): Promise<Valida
           continue; // a path the policy refuses: not a candidate at all
         }
         let passed = false;
-        if (input.focusedCommand) {
-          const focused = await gate(input.focusedCommand, fork.root, fork.linkedFolders);
+        if (input.focused) {
+          const focused = await gate(input.focused.command, fork.root, fork.linkedFolders);
           const stillFailing = failingOf(focused);
           if (focused.passed) passed = await fullSuite(candidate, index, fork);
-          else if (focused.report.parsed && stillFailing < input.failingCount && stillFailing > 0) await fullSuite(candidate, index, fork);
+          else if (focused.report.parsed && stillFailing < input.focused.failing && stillFailing > 0) await fullSuite(candidate, index, fork);
         } else {
           passed = await fullSuite(candidate, index, fork);
         }
