@@ -1,7 +1,6 @@
 // The command that validates candidates on the failing tests alone, chosen by running it on the
 // unchanged code with a real jest: the failing test's file and name when what that reports failing is
 // among the failing tests (narrowed to those), the name alone when a file path does not resolve, nothing when neither selects it.
-import { execFileSync } from 'node:child_process';
 import { symlink } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -10,6 +9,7 @@ import { parseTestOutput } from '../../../src/gate/parse-test-output.ts';
 import { createProcessSandbox } from '../../../src/sandbox/process-sandbox.ts';
 import type { TestCaseResult } from '../../../src/core/test-report.ts';
 import { makeRepo, removeAll } from '../../support/git-fixture.ts';
+import { failingRunOutput } from '../../support/suite-output.ts';
 
 const dirs: string[] = [];
 afterAll(() => removeAll(dirs));
@@ -28,12 +28,7 @@ describe('chooseFocusedCommand', () => {
     dirs.push(root);
     await symlink(resolve(import.meta.dirname, '../../../node_modules'), join(root, 'node_modules'));
     const env = { PATH: `${join(root, 'node_modules/.bin')}:${process.env.PATH ?? ''}`, NO_COLOR: '1' };
-    let output = '';
-    try {
-      execFileSync('npm', ['test'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
-    } catch (error) {
-      output = `${(error as { stdout: string }).stdout}${(error as { stderr: string }).stderr}`;
-    }
+    const output = failingRunOutput('npm', ['test'], root, env);
     const failing = parseTestOutput(output).tests.filter((t) => t.status === 'failed');
     expect(failing.map((t) => [t.id, t.file])).toEqual([['test/double.test.js › doubles', 'test/double.test.js']]);
 

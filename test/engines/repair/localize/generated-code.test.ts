@@ -1,6 +1,5 @@
 // Coverage of code that the test command generates (a bundle built before the tests run) is traced back
 // to the repository's own source lines: the faulty line is found in the file a fix must change.
-import { execFileSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { codeKey, traceGeneratedLines } from '../../../../src/engines/repair/localize/generated-code.ts';
 import { localizeFaults } from '../../../../src/engines/repair/localize/localize-faults.ts';
@@ -9,6 +8,7 @@ import { createProcessSandbox } from '../../../../src/sandbox/process-sandbox.ts
 import { createTestFileMatcher } from '../../../../src/workspace/path-policy.ts';
 import { DEFAULT_PROTECTED_PATHS } from '../../../../src/core/repo-config.ts';
 import { makeRepo, removeAll } from '../../../support/git-fixture.ts';
+import { failingRunOutput } from '../../../support/suite-output.ts';
 
 const isTestFile = createTestFileMatcher(DEFAULT_PROTECTED_PATHS);
 const dirs: string[] = [];
@@ -75,12 +75,7 @@ describe('localization through a bundle the test command builds', () => {
     const root = await makeRepo({ '.gitignore': 'dist/\n', 'build.js': BUILD, 'src/clamp.js': CLAMP, 'src/scale.js': SCALE, 'test/bundle.test.js': TESTS });
     dirs.push(root);
     const testCommand = 'node build.js && node --test';
-    let output = '';
-    try {
-      execFileSync('sh', ['-c', testCommand], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
-    } catch (error) {
-      output = `${(error as { stdout: string }).stdout}${(error as { stderr: string }).stderr}`;
-    }
+    const output = failingRunOutput('sh', ['-c', testCommand], root);
     const report = parseTestOutput(output);
     expect(report).toMatchObject({ passed: 3, failed: 1 });
 

@@ -3,7 +3,6 @@
 // no frame points into the source.
 import { symlink } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { execFileSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { collectSpectra } from '../../../../src/engines/repair/localize/collect-spectra.ts';
 import { localizeFaults } from '../../../../src/engines/repair/localize/localize-faults.ts';
@@ -12,6 +11,7 @@ import { createProcessSandbox } from '../../../../src/sandbox/process-sandbox.ts
 import { createTestFileMatcher } from '../../../../src/workspace/path-policy.ts';
 import { DEFAULT_PROTECTED_PATHS } from '../../../../src/core/repo-config.ts';
 import { makeRepo, removeAll } from '../../../support/git-fixture.ts';
+import { failingRunOutput } from '../../../support/suite-output.ts';
 
 const isTestFile = createTestFileMatcher(DEFAULT_PROTECTED_PATHS);
 const dirs: string[] = [];
@@ -44,12 +44,7 @@ describe('spectra of a mocha suite', () => {
     dirs.push(root);
     // The project's mocha: fixloop's own, as an installed dependency would be.
     await symlink(resolve(import.meta.dirname, '../../../../node_modules'), join(root, 'node_modules'));
-    let output = '';
-    try {
-      execFileSync('npm', ['test'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
-    } catch (error) {
-      output = `${(error as { stdout: string }).stdout}${(error as { stderr: string }).stderr}`;
-    }
+    const output = failingRunOutput('npm', ['test'], root);
     const report = parseTestOutput(output);
     expect(report).toMatchObject({ format: 'mocha', passed: 2, failed: 1 });
 
@@ -87,12 +82,7 @@ describe('spectra of a node --test suite', () => {
   it('takes each test\'s V8 coverage in one run, under the names the report gives, and ranks the faulty line first', async () => {
     const root = await makeRepo({ 'package.json': JSON.stringify({ name: 'clampish', scripts: { test: 'node --test' } }), 'index.js': CLAMP, 'test/clamp.test.js': NODE_TESTS });
     dirs.push(root);
-    let output = '';
-    try {
-      execFileSync('node', ['--test'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
-    } catch (error) {
-      output = `${(error as { stdout: string }).stdout}${(error as { stderr: string }).stderr}`;
-    }
+    const output = failingRunOutput('node', ['--test'], root);
     const report = parseTestOutput(output);
     expect(report).toMatchObject({ passed: 31, failed: 1 });
 
@@ -131,13 +121,8 @@ describe('spectra of a jest suite', () => {
     const root = await makeRepo({ 'package.json': JSON.stringify({ name: 'clampish', scripts: { test: 'jest' } }), 'index.js': source, 'test/clamp.test.js': JEST_TESTS });
     dirs.push(root);
     await symlink(resolve(import.meta.dirname, '../../../../node_modules'), join(root, 'node_modules'));
-    const env = { ...process.env, NO_COLOR: '1', PATH: `${join(root, 'node_modules/.bin')}:${process.env.PATH ?? ''}` };
-    let output = '';
-    try {
-      execFileSync('npm', ['test'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env });
-    } catch (error) {
-      output = `${(error as { stdout: string }).stdout}${(error as { stderr: string }).stderr}`;
-    }
+    const env = { PATH: `${join(root, 'node_modules/.bin')}:${process.env.PATH ?? ''}` };
+    const output = failingRunOutput('npm', ['test'], root, env);
     const report = parseTestOutput(output);
     expect(report).toMatchObject({ format: 'jest', passed: 2, failed: 1 });
 
