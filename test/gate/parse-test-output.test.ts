@@ -95,6 +95,13 @@ describe('parseTestOutput', () => {
     expect(failed?.stack).toContain('test/array.test.js:9:14');
   });
 
+  it("names mocha's tests the same whatever npm's banner says above them (`npm test -- --grep …`)", () => {
+    const withBanner = (command: string) => parseTestOutput(`\n> load@1.0.0 test\n> ${command}\n\n${fixture('mocha.txt')}`);
+    const ids = (command: string) => withBanner(command).tests.map((t) => t.id);
+    expect(ids('mocha')).toEqual(statuses('mocha.txt').report.tests.map((t) => t.id));
+    expect(ids("mocha --grep '^Array'")).toEqual(ids('mocha'));
+  });
+
   it('falls back to a closing summary line, and says when nothing parses', () => {
     expect(parseTestOutput('running...\n12 passed, 1 failed\n')).toMatchObject({ format: 'unknown', parsed: true, passed: 12, failed: 1, tests: [] });
     expect(parseTestOutput('Segmentation fault\n')).toMatchObject({ parsed: false, total: 0 });

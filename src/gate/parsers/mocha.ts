@@ -22,6 +22,9 @@ export function parseMocha(text: string): TestReport | null {
     const indent = /^ */.exec(line)?.[0].length ?? 0;
     if (!line.trim()) continue;
     while (suites.length && (suites.at(-1)?.indent ?? 0) >= indent) suites.pop();
+    // The spec reporter indents everything it prints; a line at the margin is someone else's (npm's
+    // `> mocha --grep …` banner), and taking it for a suite would make a test's id depend on the command.
+    if (indent === 0) continue;
     if (m?.[4] && (m[2] || m[3] || line.trim().startsWith('- '))) {
       const status = m[2] ? 'passed' : m[3] ? 'failed' : 'skipped';
       const test: TestCaseResult = { id: [...suites.map((s) => s.name), m[4]].join(' > '), name: m[4], status };
