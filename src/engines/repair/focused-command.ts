@@ -29,6 +29,8 @@ export interface FocusedCommand {
   command: string;
   /** How many tests it reports failing on the unchanged code: a candidate that leaves fewer fixes some. */
   failing: number;
+  /** The failing tests that passed alone on the unchanged code, and the command that runs only them. */
+  passedAlone?: { command: string; ids: string[] };
 }
 
 export async function chooseFocusedCommand(input: FocusedCommandInput): Promise<FocusedCommand | null> {
@@ -62,7 +64,9 @@ export async function chooseFocusedCommand(input: FocusedCommandInput): Promise<
     const still = new Set(failed);
     const narrowed = select(input.failing.filter((t) => still.has(t.id)), withFiles) ?? command;
     input.log(`repair: ${wanted.size - failed.length} of the ${wanted.size} failing tests passed alone on the unchanged code; focusing on the ${failed.length} that fail: ${narrowed}`);
-    return { command: narrowed, failing: failed.length };
+    const alone = input.failing.filter((t) => !still.has(t.id));
+    const aloneCommand = select(alone, withFiles);
+    return { command: narrowed, failing: failed.length, ...(aloneCommand ? { passedAlone: { command: aloneCommand, ids: alone.map((t) => t.id) } } : {}) };
   }
   return null;
 }

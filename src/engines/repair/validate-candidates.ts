@@ -67,10 +67,25 @@ export async function validateCandidates(input: ValidationInput): Promise<Valida
     return run(input.runTimeoutMs * 3);
   };
 
+  /**
+   * A second observation for a suite that failed only on tests that failed before the candidate and
+   * passed alone on the unchanged code (commander's subcommand test spawns ts-node and times out when
+   * two suites share two cores): they pass alone with the candidate too, or the candidate is not a fix.
+   * The loop's own gate and the replay still judge the whole suite.
+   */
+  const passesWhenAlone = async (full: GateResult, root: Pick<Workspace, 'root' | 'linkedFolders'>): Promise<boolean> => {
+    const alone = input.focused?.passedAlone;
+    if (!alone || !full.report.parsed) return false;
+    const failed = failedIds(full);
+    if (failed.size === 0 || failed.size !== full.report.failed || ![...failed].every((id) => alone.ids.includes(id))) return false;
+    return (await gate(alone.command, root.root, root.linkedFolders)).passed;
+  };
+
   /** The full suite in the fork; returns whether it passed, and records a partial fix when it is one. */
   const fullSuite = async (candidate: RankedCandidate, index: number, root: Pick<Workspace, 'root' | 'linkedFolders'>): Promise<boolean> => {
     const full = await gate(input.testCommand, root.root, root.linkedFolders);
     if (full.passed) return true;
+    if (await passesWhenAlone(full, root)) return true;
     const failing = failingOf(full);
     const introduced = [...failedIds(full)].some((id) => !input.failingIds.has(id));
     if (full.report.parsed && !introduced && failing < input.failingCount) {

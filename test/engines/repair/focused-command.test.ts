@@ -41,7 +41,11 @@ describe('chooseFocusedCommand', () => {
     // make the selection wrong, and is left out of it: a candidate need not fix it, and its file may
     // be the slowest of the suite.
     const flaky = { id: 'test/half.test.js › halves', name: 'halves', file: 'test/half.test.js', status: 'failed' as const };
-    expect(await choose([...failing, flaky])).toEqual({ command: "npm test -- 'test\\/double\\.test\\.js' -t doubles", failing: 1 });
+    expect(await choose([...failing, flaky])).toEqual({
+      command: "npm test -- 'test\\/double\\.test\\.js' -t doubles",
+      failing: 1,
+      passedAlone: { command: "npm test -- 'test\\/half\\.test\\.js' -t halves", ids: ['test/half.test.js › halves'] },
+    });
     expect(logged.at(-1)).toContain('1 of the 2 failing tests passed alone on the unchanged code; focusing on the 1 that fail');
     // A path printed relative to another folder selects no file: the name alone still finds the test.
     const elsewhere = failing.map((t) => ({ ...t, file: 'elsewhere/double.test.js' }));
