@@ -1,8 +1,12 @@
 // The repair engine on real bugs: runs `fixloop run` (embedded `repair` engine) on every bug of
 // bench/real and reports plausible (tests_green), correct (the same source as the upstream fix, or a
 // hand judgement recorded in meta.json), R (attempts until plausible), time, and why a run failed.
-// Run: npm run bench:real [-- --filter <substring>[,<substring>...]] [--limit N] [--write]
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+// Run: npm run bench:real [-- --filter <substring>[,<substring>...]] [--limit N] [--results <file>] [--write]
+// `--results <file>` keeps each bug's outcome as it comes (one JSON line per bug, with the commit that
+// measured it); a later run with the same file skips the bugs it holds, so a corpus that takes longer
+// than one sitting is measured in parts, and the table says which commits measured it.
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,12 +21,15 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const filter = flag('--filter') ?? '';
 const limit = Number(flag('--limit') ?? Infinity);
 const write = args.includes('--write');
+const resultsFile = flag('--results');
 const FIX_TIMEOUT_MS = 600_000;
 // fixloop's own dependency cache: the second run of a bug reuses its install.
 const cacheDir = process.env.FIXLOOP_CACHE_DIR ?? join(tmpdir(), 'fixloop-real-cache', 'fixloop');
 
 interface Outcome {
   bug: RealBug;
+  /** The commit of fixloop that measured it. */
+  commit: string;
   status: string;
   plausible: boolean;
   correct: Correctness;
@@ -37,6 +44,8 @@ function reasonOf(result: RunResult | null, stderr: string): string {
   return said.replace(/\s+/g, ' ').slice(0, 200);
 }
 
+const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
+
 async function runBug(bug: RealBug): Promise<Outcome> {
   const project = materializeReal(bug, 'fix');
   const out = materialize({}, 'real-out');
@@ -49,6 +58,7 @@ async function runBug(bug: RealBug): Promise<Outcome> {
     const plausible = status === 'tests_green';
     return {
       bug,
+      commit,
       status,
       plausible,
       correct: plausible && result ? judgeCorrect(bug, result.patch ?? '') : 'no',
@@ -74,8 +84,9 @@ function summarize(outcomes: Outcome[], label: string): string {
 function report(outcomes: Outcome[], command: string): string {
   const cpu = /model name\s*:\s*(.+)/.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? 'unknown CPU';
   const groups = (key: (o: Outcome) => string) => [...new Set(outcomes.map(key))].sort().map((k) => summarize(outcomes.filter((o) => key(o) === k), k));
+  const commits = [...new Set(outcomes.map((o) => o.commit))].join(', ');
   return [
-    `Measured ${new Date().toISOString().slice(0, 10)} on ${cpu} (${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB), Node ${process.version}, with \`${command}\`.`,
+    `Measured ${new Date().toISOString().slice(0, 10)} on ${cpu} (${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB), Node ${process.version}, fixloop at ${commits}, with \`${command}\`.`,
     '',
     '| Bugs | n | plausible | correct | unjudged | median R (attempts) | median time to give up (s) | runs ending in an error |',
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
@@ -110,10 +121,29 @@ const filters = filter.split(',');
 const bugs = loadRealCorpus(join(root, 'bench/real'))
   .filter((b) => filters.some((f) => b.id.includes(f)))
   .slice(0, limit);
+type Stored = Omit<Outcome, 'bug'> & { id: string };
+const stored = new Map<string, Stored>();
+if (resultsFile && existsSync(resultsFile)) {
+  for (const line of readFileSync(resultsFile, 'utf8').split('\n').filter(Boolean)) {
+    const entry = JSON.parse(line) as Stored;
+    stored.set(entry.id, entry);
+  }
+}
 const outcomes: Outcome[] = [];
 for (const bug of bugs) {
+  const kept = stored.get(bug.id);
+  if (kept) {
+    const { id: _id, ...rest } = kept;
+    outcomes.push({ ...rest, bug });
+    console.log(`kept      ${bug.id.padEnd(16)} (measured at ${kept.commit}: ${kept.status})`);
+    continue;
+  }
   const outcome = await runBug(bug);
   outcomes.push(outcome);
+  if (resultsFile) {
+    const { bug: _bug, ...rest } = outcome;
+    appendFileSync(resultsFile, `${JSON.stringify({ id: bug.id, ...rest })}\n`);
+  }
   const label = outcome.plausible ? (outcome.correct === 'yes' ? 'correct  ' : `plausible (correct: ${outcome.correct})`) : 'not fixed';
   console.log(`${label} ${bug.id.padEnd(16)} ${fmt(outcome.fixMs / 1000).padStart(6)} s  ${outcome.status}  ${outcome.reason.slice(0, 100)}`);
 }
