@@ -14,6 +14,7 @@ import { calledNames, constantLines, namedFunctionLines, namesInTests, readNames
 import { collectSpectra, type SpectraInput } from './collect-spectra.ts';
 import { ochiai } from './ochiai.ts';
 import { traceGeneratedLines } from './generated-code.ts';
+import { skippedBranches } from './skipped-branches.ts';
 import { sourceFrames } from './stack-traces.ts';
 
 export interface LocalizeInput {
@@ -39,6 +40,8 @@ export const WEIGHTS = {
   aboveSpan: 6,
   /** Multiplies the Ochiai score (0..1) of a line. */
   ochiai: 0.7,
+  /** Multiplies the similarity (0..1) of a failing test and the passing test that took a branch it skipped. */
+  skipped: 0.5,
   imported: 0.12,
   /** Lines of a function the failing tests name, in a file they import. */
   named: 0.3,
@@ -94,6 +97,11 @@ export async function localizeFaults(input: LocalizeInput): Promise<SuspiciousLi
       const generated = scored.filter((s) => !known.has(s.file));
       const sources = input.files.filter((f) => SOURCE.test(f) && !input.isTestFile(f) && generated.some((g) => sameLanguage(f, g.file)));
       for (const { file, line, score } of await traceGeneratedLines(input.root, generated, sources)) add(file, line, WEIGHTS.ochiai * score, 'ochiai-generated');
+      const texts = new Map<string, string[]>();
+      for (const file of new Set(spectra.flatMap((t) => [...t.lines.keys()]))) {
+        if (known.has(file)) texts.set(file, (await readFile(join(input.root, file), 'utf8').catch(() => '')).split('\n'));
+      }
+      for (const { file, line, score } of skippedBranches(spectra, (file) => texts.get(file) ?? null)) add(file, line, WEIGHTS.skipped * score, 'skipped');
     }
   }
 
