@@ -68,8 +68,9 @@ export function skippedBranches(spectra: readonly TestSpectrum[], sourceLines: (
     const compared = passing.map((p) => ({ ...p, similarity: jaccard(keys, p.keys) })).filter((p) => p.similarity >= minSimilarity);
     // A failing test written as a variant of a passing one (`test_alias_ctas_lowercase_as` beside
     // `test_alias_ctas`) names the path it should have taken better than any coverage measure.
+    compared.sort((a, b) => b.similarity - a.similarity);
     const twin = nameTwin(test.id, compared);
-    const nearest = twin ? [twin] : compared.sort((a, b) => b.similarity - a.similarity).slice(0, neighbours);
+    const nearest = twin ? [twin] : compared.slice(0, neighbours);
     for (const near of nearest) {
       for (const [file, lines] of near.test.lines) {
         const text = sourceLines(file);
@@ -98,7 +99,8 @@ function deciderAbove(file: string, skipped: number, ran: Set<number>, text: rea
   return null;
 }
 
-const words = (name: string) => name.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+/** A name's words, its parameters (pytest's `[e1-None]`) aside: two cases of one test are twins. */
+const words = (name: string) => name.replace(/\[[^\]]*\]$/, '').toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
 
 /** Where a test's own name starts in its id (pytest's `file::Class::name`, mocha's `suite > name`, jest's `file › name`). */
 function splitId(id: string): { place: string; name: string } {
@@ -107,20 +109,25 @@ function splitId(id: string): { place: string; name: string } {
 }
 
 /**
- * The passing test in the same place (file, class or suite) whose name shares the most leading words
- * with the failing test's, when they share at least half of the longer name's words.
+ * The passing test in the same place (file, class or suite) that the failing test is a variant of:
+ * one name extends the other (`test_alias_ctas` and `test_alias_ctas_lowercase_as`), or they differ
+ * in their last word only, or in their parameters only; at least two words shared. A shared prefix
+ * alone (`test_grouping_…`, every test of the file) is no kinship. Among several, the one sharing the
+ * most words, then the first given (callers pass the most similar coverage first).
  */
 export function nameTwin<T extends { test: TestSpectrum }>(failingId: string, passing: readonly T[]): T | null {
   const failing = splitId(failingId);
-  const failingWords = words(failing.name);
+  const mine = words(failing.name);
   let best: { candidate: T; shared: number } | null = null;
   for (const candidate of passing) {
     const other = splitId(candidate.test.id);
     if (other.place !== failing.place) continue;
-    const otherWords = words(other.name);
+    const theirs = words(other.name);
+    const shorter = Math.min(mine.length, theirs.length);
     let shared = 0;
-    while (shared < Math.min(failingWords.length, otherWords.length) && failingWords[shared] === otherWords[shared]) shared++;
-    if (shared * 2 >= Math.max(failingWords.length, otherWords.length) && shared > (best?.shared ?? 0)) best = { candidate, shared };
+    while (shared < shorter && mine[shared] === theirs[shared]) shared++;
+    const variant = shared === shorter || (mine.length === theirs.length && shared === shorter - 1);
+    if (variant && shared >= 2 && shared > (best?.shared ?? 0)) best = { candidate, shared };
   }
   return best?.candidate ?? null;
 }

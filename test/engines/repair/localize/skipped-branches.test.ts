@@ -51,6 +51,10 @@ describe('skippedBranches', () => {
     const tests = ['tests/t.py::test_alias_ctas', 'tests/t.py::test_create_table', 'tests/u.py::test_alias_ctas_lowercase'].map((id) => ({ test: spectrum(id, false, []) }));
     expect(nameTwin('tests/t.py::test_alias_ctas_lowercase_as', tests)?.test.id).toBe('tests/t.py::test_alias_ctas');
     expect(nameTwin('tests/t.py::test_create_view', tests.slice(2))).toBeNull();
+    // Sharing the file's common prefix is no kinship; the last word or the parameters alone are.
+    expect(nameTwin('tests/t.py::test_alias_view', tests.slice(1))).toBeNull();
+    expect(nameTwin('tests/t.py::test_create_view', tests)?.test.id).toBe('tests/t.py::test_create_table');
+    expect(nameTwin('tests/t.py::test_numbers[e1-None]', [{ test: spectrum('tests/t.py::test_numbers[1e-12-Float]', false, []) }])).not.toBeNull();
     expect(nameTwin('Array > #indexOf() > returns -1 when absent', [{ test: spectrum('Array > #indexOf() > returns -1 when absent at the end', false, []) }])).not.toBeNull();
   });
 });
