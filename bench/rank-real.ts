@@ -1,8 +1,8 @@
 // Where the upstream fix of each real bug stands in the repair engine's own order, without
 // validating a single candidate: the baseline run, fault localization (coverage included), candidate
 // generation and ranking exactly as the engine does them, then the rank of the fixed line among the
-// suspicious lines and the rank of the candidate that writes the upstream fix (or an equivalent one
-// the bug's meta.json names) among the candidates. What `npm run bench:real` spends minutes to learn
+// suspicious lines and the rank of the candidate that writes the upstream fix (its text, blank lines
+// and trailing blanks aside; an equivalent fix written otherwise is not counted) among the candidates. What `npm run bench:real` spends minutes to learn
 // (is the fix reachable, and how far down), this says in seconds per bug, so template and ranking
 // changes can be measured on the whole corpus.
 // Run: node bench/rank-real.ts [--filter <id part>] [--json <file>]
