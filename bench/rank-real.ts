@@ -2,7 +2,7 @@
 // validating a single candidate: the baseline run, fault localization (coverage included), candidate
 // generation and ranking exactly as the engine does them, then the rank of the fixed line among the
 // suspicious lines and the rank of the candidate that writes the upstream fix (its text, blank lines
-// and trailing blanks aside; an equivalent fix written otherwise is not counted) among the candidates. What `npm run bench:real` spends minutes to learn
+// and trailing blanks aside, or a patch the bug's meta.json judges correct by hand) among the candidates. What `npm run bench:real` spends minutes to learn
 // (is the fix reachable, and how far down), this says in seconds per bug, so template and ranking
 // changes can be measured on the whole corpus.
 // Run: node bench/rank-real.ts [--filter <id part>] [--json <file>]
@@ -20,7 +20,7 @@ import { optionNamesInTests } from '../src/engines/repair/option-names.ts';
 import { localizeFaults } from '../src/engines/repair/localize/localize-faults.ts';
 import { rankCandidates } from '../src/engines/repair/rank-candidates.ts';
 import { MAX_LINES } from '../src/engines/repair/repair-engine.ts';
-import { loadRealCorpus, materializeReal, setUp, type RealBug } from './lib/real-corpus.ts';
+import { candidatePatchHash, loadRealCorpus, materializeReal, setUp, type RealBug } from './lib/real-corpus.ts';
 import { flag } from './lib/args.ts';
 import { shell } from './lib/workdir.ts';
 
@@ -63,6 +63,7 @@ function fixedLines(patch: string): { file: string; line: number }[] {
 }
 
 const normalized = (text: string) => text.replace(/[ \t]+$/gm, '').replace(/\n{2,}/g, '\n');
+
 
 async function rankBug(bug: RealBug): Promise<RankRow | string> {
   const dir = materializeReal(bug, 'rank');
@@ -125,10 +126,12 @@ async function rankBug(bug: RealBug): Promise<RankRow | string> {
     }
     const ranked = rankCandidates(candidates, suspicious, sources, 5000, (file, text) => generatorFor(file)?.parses?.(file, text) ?? true);
     const fixFiles = bug.referenceFix.files;
+    // An equivalent fix written otherwise counts once it has been judged correct by hand (meta.json).
+    const judgedCorrect = new Set(bug.judgements.filter((j) => j.correct).map((j) => j.patchHash));
     const fixIndex =
       fixFiles.length !== 1
         ? -1
-        : ranked.findIndex((c) => c.file === fixFiles[0] && normalized(c.result) === normalized(readFileSync(join(fixedDir, c.file), 'utf8')));
+        : ranked.findIndex((c) => c.file === fixFiles[0] && (normalized(c.result) === normalized(readFileSync(join(fixedDir, c.file), 'utf8')) || (judgedCorrect.size > 0 && judgedCorrect.has(candidatePatchHash(sources.get(c.file) ?? '', c.result)))));
     return {
       id: bug.id,
       runner: bug.runner,

@@ -124,6 +124,22 @@ export function patchHash(patch: string): string {
   return createHash('sha256').update(lines.join('\n')).digest('hex').slice(0, 16);
 }
 
+/**
+ * The `patchHash` of a candidate that changes one block of
+ * lines: its removed then its added lines, as git prints one hunk.
+ */
+export function candidatePatchHash(before: string, after: string): string {
+  const a = before.split('\n');
+  const b = after.split('\n');
+  let head = 0;
+  while (head < a.length && head < b.length && a[head] === b[head]) head++;
+  let tail = 0;
+  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
+  const removed = a.slice(head, a.length - tail).map((l) => `-${l}`);
+  const added = b.slice(head, b.length - tail).map((l) => `+${l}`);
+  return patchHash(['--- a/f', '+++ b/f', ...removed, ...added].join('\n'));
+}
+
 /** The folder where a bug's dependencies were installed once, keyed by what decides them. */
 function installCacheDir(bug: RealBug, dir: string): string {
   const manifest = ['package.json', 'requirements.txt'].map((f) => (existsSync(join(dir, f)) ? readFileSync(join(dir, f), 'utf8') : '')).join('\0');

@@ -1,9 +1,10 @@
-import { mkdtempSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { isReserved, loadRealCorpus, patchHash, snapshotFiles } from '../../bench/lib/real-corpus.ts';
+import { candidatePatchHash, isReserved, loadRealCorpus, patchHash, snapshotFiles } from '../../bench/lib/real-corpus.ts';
 
 const realDir = fileURLToPath(new URL('../../bench/real', import.meta.url));
 // The number of bugs built so far: the corpus may grow, never silently shrink.
@@ -76,5 +77,18 @@ describe('real-bug corpus format', () => {
     const b = 'diff --git a/x.js b/x.js\nindex 1..2\n--- a/x.js\n+++ b/x.js\n@@ -7,3 +7,3 @@\n-a - b\n+a + b  \n';
     expect(patchHash(a)).toBe(patchHash(b));
     expect(patchHash(a)).not.toBe(patchHash(a.replace('+a + b', '+a * b')));
+  });
+
+  it("hashes a candidate's file as git's diff of it hashes (so a hand judgement of a run's patch finds the candidate)", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fixloop-hash-'));
+    const before = 'one\ntwo\nif (x) {\n  y();\n}\nthree\n';
+    const after = before.replace('if (x) {', 'if (x !== undefined) {');
+    writeFileSync(join(dir, 'a.js'), before);
+    writeFileSync(join(dir, 'b.js'), after);
+    const diff = spawnSync('git', ['diff', '--no-index', 'a.js', 'b.js'], { cwd: dir, encoding: 'utf8' }).stdout;
+    rmSync(dir, { recursive: true, force: true });
+    expect(diff).toContain('+if (x !== undefined) {');
+    expect(candidatePatchHash(before, after)).toBe(patchHash(diff));
+    expect(candidatePatchHash(before, after.replace('y()', 'z()'))).not.toBe(patchHash(diff));
   });
 });
