@@ -22,6 +22,8 @@ export interface GateOptions {
   witness?: boolean;
   /** Folders outside cwd the command must see (read-only unless marked): a fork's linked dependencies. */
   mounts?: Mount[];
+  /** A /tmp kept between runs (RunCommandOptions.tmpDir): the repair engine's candidate runs in one fork. */
+  tmpDir?: string;
   signal?: AbortSignal;
   onOutput?: (chunk: string) => void;
 }
@@ -47,6 +49,7 @@ export async function runGate(sandbox: Sandbox, options: GateOptions): Promise<G
       timeoutMs: options.timeoutMs,
       env: { ...options.env, ...machine?.env },
       mounts: [...(options.mounts ?? []), ...(machine?.mounts ?? [])],
+      ...(options.tmpDir ? { tmpDir: options.tmpDir } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.onOutput ? { onOutput: options.onOutput } : {}),
     });

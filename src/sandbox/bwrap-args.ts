@@ -24,6 +24,8 @@ export interface BwrapPlan {
   mounts: Mount[];
   network: boolean;
   tmpBytes: number;
+  /** A host folder bound as /tmp instead of an empty one (RunCommandOptions.tmpDir). */
+  tmpDir?: string;
 }
 
 /**
@@ -50,7 +52,10 @@ export function bwrapArgs(plan: BwrapPlan): string[] {
     if (statSync(path).isDirectory()) args.push('--tmpfs', path);
     else args.push('--ro-bind', '/dev/null', path);
   }
-  args.push('--proc', '/proc', '--dev', '/dev', '--size', String(plan.tmpBytes), '--tmpfs', '/tmp', '--dir', SANDBOX_HOME);
+  // A kept /tmp still gets an empty HOME: Python's bytecode goes there (environment.ts), and a stale
+  // compile read back by the next candidate would run the old code.
+  const tmp = plan.tmpDir ? ['--bind', resolve(plan.tmpDir), '/tmp', '--size', String(plan.tmpBytes), '--tmpfs', SANDBOX_HOME] : ['--size', String(plan.tmpBytes), '--tmpfs', '/tmp'];
+  args.push('--proc', '/proc', '--dev', '/dev', ...tmp, '--dir', SANDBOX_HOME);
   for (const dir of plan.toolDirs) args.push('--ro-bind', dir, dir);
   // A link whose folder is shown already is there: recreating it would fail on a read-only bind.
   const shown = [...SYSTEM_DIRS, ...plan.toolDirs];

@@ -71,6 +71,7 @@ export function createBwrapSandbox(settings: BwrapSettings = {}): Sandbox {
         mounts: options.mounts ?? [],
         network: options.network === true,
         tmpBytes,
+        ...(options.tmpDir ? { tmpDir: options.tmpDir } : {}),
       });
       const cgroup = await createCommandCgroup(limits);
       // bwrap itself starts with an empty environment: its PID-1 helper keeps its own, and

@@ -31,7 +31,7 @@ export function createProcessSandbox(limits: SandboxLimits = DEFAULT_LIMITS, hos
         cgroup = await createCommandCgroup(limits);
         const program = cgroup ? joinCgroupThenExec(cgroup, file, args) : { file, args };
         const view = host?.forCommand(options.command);
-        const extra = { ...(host ? { PATH: host.path } : {}), ...view?.env, ...options.env };
+        const extra = { ...(host ? { PATH: host.path } : {}), ...view?.env, ...options.env, ...(options.tmpDir ? { TMPDIR: options.tmpDir } : {}) };
         return await runContained({ ...program, env: sandboxEnvironment(extra, home), cwd: options.cwd }, options);
       } finally {
         await cgroup?.remove();

@@ -23,6 +23,12 @@ export interface RunCommandOptions {
   mounts?: Mount[];
   /** Network access: only for setup, and only when the app's settings allow it. Off by default. */
   network?: boolean;
+  /**
+   * A host folder (made by fixloop) the command sees as its /tmp (its TMPDIR), kept between the
+   * commands given the same one: what a runner caches there (jest's transforms, its module map)
+   * serves the next run. Default: a private, empty /tmp for each command.
+   */
+  tmpDir?: string;
 }
 
 export interface Mount {

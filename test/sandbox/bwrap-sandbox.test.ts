@@ -44,6 +44,12 @@ describe('the bwrap command line', () => {
     }
   });
 
+  it('binds a kept /tmp when given one, with an empty HOME over it still', () => {
+    const args = bwrapArgs({ ...plan, tmpDir: '/var/fixloop/tmp-1' }).join(' ');
+    expect(args).toContain('--bind /var/fixloop/tmp-1 /tmp --size 1024 --tmpfs /tmp/home');
+    expect(args).not.toContain('--tmpfs /tmp ');
+  });
+
   it('shares the network only when asked (setup, when the operator allows it)', () => {
     expect(bwrapArgs({ ...plan, network: true })).toContain('--share-net');
   });
@@ -65,6 +71,13 @@ describe('the docker command line', () => {
     expect(args).toContain('-e A=1');
     expect(args).not.toMatch(/-e PATH=/);
     expect(args).toContain('node:24-slim /bin/sh -c');
+    expect(args).toContain('--tmpfs /tmp:rw,exec,size=1g');
+  });
+
+  it('mounts a kept /tmp when given one, with an empty HOME over it still', () => {
+    const args = dockerRunArgs({ command: 'npm test', cwd: '/tmp/ws', timeoutMs: 1000, tmpDir: '/var/fixloop/tmp-1' }, { name: 'fixloop-1', image: 'node:24-slim', limits: DEFAULT_LIMITS, user: '1000:1000' }).join(' ');
+    expect(args).toContain('-v /var/fixloop/tmp-1:/tmp --tmpfs /tmp/home:rw,exec,size=256m');
+    expect(args).not.toContain('--tmpfs /tmp:');
   });
 });
 
@@ -121,6 +134,21 @@ describe.runIf(bwrapWorks())('inside the bwrap sandbox', () => {
     expect(off.output).toContain('blocked');
     const on = await sandbox.run({ command: fetchLoopback(), cwd: ws, timeoutMs: 10_000, network: true });
     expect(on.output).toContain('reached');
+  });
+
+  it('keeps /tmp between commands given the same tmpDir, never HOME; a private /tmp otherwise', async () => {
+    const kept = await mkdtemp(join(tmpdir(), 'fixloop-bwrap-tmp-'));
+    try {
+      const write = await sandbox.run({ command: 'echo cached > /tmp/jest-cache; echo stale > "$HOME/bytecode"; echo "TMPDIR=$TMPDIR"', cwd: ws, timeoutMs: 10_000, tmpDir: kept });
+      expect(write.output).toContain('TMPDIR=/tmp');
+      const again = await sandbox.run({ command: 'cat /tmp/jest-cache; ls -A "$HOME"; echo end', cwd: ws, timeoutMs: 10_000, tmpDir: kept });
+      expect(again.output.trim().split('\n')).toEqual(['cached', 'end']);
+      expect(await readFile(join(kept, 'jest-cache'), 'utf8')).toBe('cached\n');
+      const fresh = await sandbox.run({ command: 'cat /tmp/jest-cache 2>&1 || echo none', cwd: ws, timeoutMs: 10_000 });
+      expect(fresh.output).toContain('none');
+    } finally {
+      await rm(kept, { recursive: true, force: true });
+    }
   });
 
   it('runs on the same Node as fixloop', async () => {

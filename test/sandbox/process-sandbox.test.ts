@@ -38,6 +38,17 @@ describe('process sandbox', () => {
     }
   });
 
+  it('points TMPDIR at a kept folder when given one, HOME still a throw-away one', async () => {
+    const kept = await mkdtemp(join(tmpdir(), 'fixloop-kept-tmp-'));
+    try {
+      const result = await sandbox.run({ command: 'echo "tmp=$TMPDIR"; echo "home=$HOME"', cwd, timeoutMs: 10_000, tmpDir: kept });
+      expect(result.output).toContain(`tmp=${kept}`);
+      expect(/home=(.+)/.exec(result.output)?.[1]).toMatch(/fixloop-home-/);
+    } finally {
+      await rm(kept, { recursive: true, force: true });
+    }
+  });
+
   it('kills the whole process tree on timeout', async () => {
     const marker = `${700_000 + Math.floor(Math.random() * 99_999)}`;
     const result = await sandbox.run({ command: `sleep ${marker} & sleep ${marker}1 & wait`, cwd, timeoutMs: 500 });

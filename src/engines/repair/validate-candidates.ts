@@ -1,6 +1,9 @@
 // Validates candidates in parallel, each worker in its own copy of the workspace: the previously
 // failing tests first (stop at the first failure), then the full suite. The winner is the first
 // candidate *in rank order* that passes everything, so parallelism never changes the result.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { GateResult } from '../../core/gate-result.ts';
 import { runGate } from '../../gate/run-gate.ts';
 import type { Sandbox } from '../../sandbox/sandbox.ts';
@@ -37,8 +40,24 @@ export interface ValidationResult {
   stoppedBy: 'winner' | 'exhausted' | 'deadline' | 'aborted';
 }
 
+/** Where a candidate runs: a fork of the workspace, the folders it links, and its kept /tmp. */
+interface ForkView {
+  root: string;
+  linkedFolders: readonly string[];
+  tmpDir: string;
+}
+
 const failedIds = (gate: GateResult) => new Set(gate.report.tests.filter((t) => t.status === 'failed').map((t) => t.id));
 const failingOf = (gate: GateResult) => (gate.report.parsed ? gate.report.failed : gate.passed ? 0 : Number.POSITIVE_INFINITY);
+
+/** The command that runs the failing tests that passed alone on the unchanged code, when they are all that failed. */
+function onlyTestsThatPassedAlone(full: GateResult, focused: FocusedCommand | null): string | null {
+  const alone = focused?.passedAlone;
+  if (!alone || !full.report.parsed) return null;
+  const failed = failedIds(full);
+  const onlyThem = failed.size > 0 && failed.size === full.report.failed && [...failed].every((id) => alone.ids.includes(id));
+  return onlyThem ? alone.command : null;
+}
 
 export async function validateCandidates(input: ValidationInput): Promise<ValidationResult> {
   const controller = new AbortController();
@@ -51,14 +70,15 @@ export async function validateCandidates(input: ValidationInput): Promise<Valida
   let testExecutions = 0;
   let partial: ValidationResult['partial'] = null;
 
-  const gate = async (command: string, cwd: string, linkedFolders: readonly string[]) => {
+  const gate = async (command: string, fork: ForkView) => {
     const run = (limitMs: number) => {
       testExecutions++;
       const timeoutMs = Math.max(1000, Math.min(limitMs, input.deadline - Date.now()));
       // The fork links the workspace's installed dependencies: the sandbox must show them (read-only,
       // with their tools' cache folders as scratch).
-      const mounts = linkedFolderMounts(linkedFolders);
-      return runGate(input.sandbox, { command, cwd, timeoutMs, env: input.env, mounts, signal: controller.signal, ...(input.reportFile ? { reportFile: input.reportFile } : {}) });
+      const mounts = linkedFolderMounts(fork.linkedFolders);
+      const report = input.reportFile ? { reportFile: input.reportFile } : {};
+      return runGate(input.sandbox, { command, cwd: fork.root, timeoutMs, env: input.env, mounts, tmpDir: fork.tmpDir, signal: controller.signal, ...report });
     };
     const first = await run(input.runTimeoutMs);
     // On a loaded machine a right candidate can run out of time: a timeout is not a verdict until a
@@ -67,25 +87,16 @@ export async function validateCandidates(input: ValidationInput): Promise<Valida
     return run(input.runTimeoutMs * 3);
   };
 
-  /**
-   * A second observation for a suite that failed only on tests that failed before the candidate and
-   * passed alone on the unchanged code (commander's subcommand test spawns ts-node and times out when
-   * two suites share two cores): they pass alone with the candidate too, or the candidate is not a fix.
-   * The loop's own gate and the replay still judge the whole suite.
-   */
-  const passesWhenAlone = async (full: GateResult, root: Pick<Workspace, 'root' | 'linkedFolders'>): Promise<boolean> => {
-    const alone = input.focused?.passedAlone;
-    if (!alone || !full.report.parsed) return false;
-    const failed = failedIds(full);
-    if (failed.size === 0 || failed.size !== full.report.failed || ![...failed].every((id) => alone.ids.includes(id))) return false;
-    return (await gate(alone.command, root.root, root.linkedFolders)).passed;
-  };
-
   /** The full suite in the fork; returns whether it passed, and records a partial fix when it is one. */
-  const fullSuite = async (candidate: RankedCandidate, index: number, root: Pick<Workspace, 'root' | 'linkedFolders'>): Promise<boolean> => {
-    const full = await gate(input.testCommand, root.root, root.linkedFolders);
+  const fullSuite = async (candidate: RankedCandidate, index: number, fork: ForkView): Promise<boolean> => {
+    const full = await gate(input.testCommand, fork);
     if (full.passed) return true;
-    if (await passesWhenAlone(full, root)) return true;
+    // A second observation for a suite that failed only on tests that failed before the candidate and
+    // passed alone on the unchanged code (commander's subcommand test spawns ts-node and times out when
+    // two suites share two cores): they must pass alone with the candidate too. The loop's own gate and
+    // the replay still judge the whole suite.
+    const alone = onlyTestsThatPassedAlone(full, input.focused);
+    if (alone && (await gate(alone, fork)).passed) return true;
     const failing = failingOf(full);
     const introduced = [...failedIds(full)].some((id) => !input.failingIds.has(id));
     if (full.report.parsed && !introduced && failing < input.failingCount) {
@@ -96,6 +107,10 @@ export async function validateCandidates(input: ValidationInput): Promise<Valida
 
   const worker = async () => {
     const fork = await input.workspace.fork();
+    // The fork's own /tmp, kept from one candidate to the next: jest keeps its transforms and module
+    // map there, and a cold jest run of one test file took 1.5 to 2 times a warm one (commander).
+    const tmpDir = await mkdtemp(join(tmpdir(), 'fixloop-candidate-tmp-'));
+    const view: ForkView = { root: fork.root, linkedFolders: fork.linkedFolders, tmpDir };
     try {
       const pristine = await fork.snapshot();
       for (;;) {
@@ -109,12 +124,12 @@ export async function validateCandidates(input: ValidationInput): Promise<Valida
         }
         let passed = false;
         if (input.focused) {
-          const focused = await gate(input.focused.command, fork.root, fork.linkedFolders);
+          const focused = await gate(input.focused.command, view);
           const stillFailing = failingOf(focused);
-          if (focused.passed) passed = await fullSuite(candidate, index, fork);
-          else if (focused.report.parsed && stillFailing < input.focused.failing && stillFailing > 0) await fullSuite(candidate, index, fork);
+          if (focused.passed) passed = await fullSuite(candidate, index, view);
+          else if (focused.report.parsed && stillFailing < input.focused.failing && stillFailing > 0) await fullSuite(candidate, index, view);
         } else {
-          passed = await fullSuite(candidate, index, fork);
+          passed = await fullSuite(candidate, index, view);
         }
         if (!controller.signal.aborted) validated++;
         if (passed && !controller.signal.aborted) winnerIndex = Math.min(winnerIndex, index);
@@ -123,6 +138,7 @@ export async function validateCandidates(input: ValidationInput): Promise<Valida
       }
     } finally {
       await fork.dispose();
+      await rm(tmpDir, { recursive: true, force: true }).catch(() => undefined);
     }
   };
 
