@@ -40,8 +40,13 @@ export const WEIGHTS = {
   aboveSpan: 6,
   /** Multiplies the Ochiai score (0..1) of a line. */
   ochiai: 0.7,
-  /** Multiplies the similarity (0..1) of a failing test and the passing test that took a branch it skipped. */
+  /** Multiplies the similarity (0..1) of a failing test and its name twin, which took a branch it skipped. */
   skipped: 0.5,
+  /**
+   * The same for a passing test chosen by coverage alone: nearest-neighbour localization by coverage
+   * alone is weaker evidence than Ochiai (Jones and Harrold, ASE 2005), a name twin stronger.
+   */
+  skippedNearest: 0.25,
   imported: 0.12,
   /** Lines of a function the failing tests name, in a file they import. */
   named: 0.3,
@@ -101,7 +106,7 @@ export async function localizeFaults(input: LocalizeInput): Promise<SuspiciousLi
       for (const file of new Set(spectra.flatMap((t) => [...t.lines.keys()]))) {
         if (known.has(file)) texts.set(file, (await readFile(join(input.root, file), 'utf8').catch(() => '')).split('\n'));
       }
-      for (const { file, line, score } of skippedBranches(spectra, (file) => texts.get(file) ?? null)) add(file, line, WEIGHTS.skipped * score, 'skipped');
+      for (const { file, line, score, byName } of skippedBranches(spectra, (file) => texts.get(file) ?? null)) add(file, line, (byName ? WEIGHTS.skipped : WEIGHTS.skippedNearest) * score, 'skipped');
     }
   }
 

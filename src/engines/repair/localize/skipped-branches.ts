@@ -11,6 +11,8 @@ export interface SkippedBranch {
   line: number;
   /** The similarity (Jaccard, 0..1) of the failing test and the passing test that ran the skipped block. */
   score: number;
+  /** Whether that passing test is the failing one's name twin (nameTwin), not only the most similar coverage. */
+  byName: boolean;
 }
 
 /** A line that decides whether what follows runs: a condition, a loop, a case, a short-circuit or a ternary. */
@@ -81,7 +83,7 @@ export function skippedBranches(spectra: readonly TestSpectrum[], sourceLines: (
           const decider = deciderAbove(file, skipped, ran, text, window);
           if (decider === null) continue;
           const key = keyOf(file, decider);
-          if ((found.get(key)?.score ?? 0) < near.similarity) found.set(key, { file, line: decider, score: near.similarity });
+          if ((found.get(key)?.score ?? 0) < near.similarity) found.set(key, { file, line: decider, score: near.similarity, byName: near === twin });
         }
       }
     }

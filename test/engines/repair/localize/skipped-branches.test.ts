@@ -29,7 +29,10 @@ const A_PY = [
 describe('skippedBranches', () => {
   it('points at the condition above a block the nearest passing test ran and the failing test skipped', () => {
     const spectra = [spectrum('t::fails', true, [2, 3, 4, 6, 7]), spectrum('t::passes', false, [2, 3, 4, 5, 6, 7]), spectrum('t::other', false, [2, 3, 6, 7])];
-    expect(skippedBranches(spectra, () => A_PY)).toEqual([{ file: 'a.py', line: 4, score: 5 / 6 }]);
+    expect(skippedBranches(spectra, () => A_PY)).toEqual([{ file: 'a.py', line: 4, score: 5 / 6, byName: false }]);
+    // The same pair, the passing test now named as the failing one's twin.
+    const twins = [spectrum('t::test_alias_lower', true, [2, 3, 4, 6, 7]), spectrum('t::test_alias', false, [2, 3, 4, 5, 6, 7])];
+    expect(skippedBranches(twins, () => A_PY)).toEqual([{ file: 'a.py', line: 4, score: 5 / 6, byName: true }]);
   });
 
   it('finds no turn above a skipped function body, in a file the failing test never entered, or past its window', () => {
