@@ -42,7 +42,14 @@ export async function hookedSpectra(input: SpectraInput): Promise<TestSpectrum[]
       mounts: [{ path: HOOK_DIR }, { path: dir, writable: true }],
       signal: input.signal,
     });
-    const files = (await readdir(dir)).filter((f) => f.endsWith('.json')).sort(byPidThenOrder);
+    const written = await readdir(dir);
+    const files = written.filter((f) => TEST_FILE.test(f)).sort(byPidThenOrder);
+    // What the processes a test spawned ran (best-effort coverage, whole functions), by that test's file.
+    const spawned = new Map<string, string[]>();
+    for (const f of written) {
+      const test = CHILD_FILE.exec(f)?.[1];
+      if (test) spawned.set(`${test}.json`, [...(spawned.get(`${test}.json`) ?? []), f]);
+    }
     const sources = new Map<string, string | null>();
     // The code a transforming runner (jest) ran, by path, as the hook sent it with its first test.
     const executed = new Map<string, { code: string; map: SourceMap | null }>();
@@ -51,7 +58,8 @@ export async function hookedSpectra(input: SpectraInput): Promise<TestSpectrum[]
       const test = JSON.parse(await readFile(join(dir, file), 'utf8')) as TestCoverage;
       if (test.state === 'skipped') continue;
       const lines = new Map<string, Set<number>>();
-      for (const script of test.scripts) {
+      const children = await Promise.all((spawned.get(file) ?? []).map(async (f) => (JSON.parse(await readFile(join(dir, f), 'utf8')) as Pick<TestCoverage, 'scripts'>).scripts));
+      for (const script of [...test.scripts, ...children.flat()]) {
         const path = script.url.startsWith('file:') ? fileURLToPath(script.url) : script.url;
         if (!sources.has(path)) sources.set(path, await readFile(path, 'utf8').catch(() => null));
         const source = sources.get(path);
@@ -60,7 +68,8 @@ export async function hookedSpectra(input: SpectraInput): Promise<TestSpectrum[]
         const ran = executed.get(path);
         // Offsets into transformed code count only through its source map; without one, not at all.
         const covered = !ran ? coveredLines(source, script.ranges) : ran.map ? originalLines(ran.code, coveredLines(ran.code, script.ranges), ran.map, path) : new Set<number>();
-        if (covered.size > 0) lines.set(relative(input.root, path), covered);
+        const key = relative(input.root, path);
+        if (covered.size > 0) lines.set(key, new Set([...(lines.get(key) ?? []), ...covered]));
       }
       spectra.push({ id: test.title, failed: test.state === 'failed', lines });
     }
@@ -72,6 +81,10 @@ export async function hookedSpectra(input: SpectraInput): Promise<TestSpectrum[]
     await rm(dir, { recursive: true, force: true });
   }
 }
+
+/** A test's own file, `<pid>-<n>.json`, and one a process it spawned wrote, `<pid>-<n>.child-<pid>.json`. */
+const TEST_FILE = /^\d+-\d+\.json$/;
+const CHILD_FILE = /^(\d+-\d+)\.child-\d+\.json$/;
 
 /** `<pid>-<n>.json`, in the order the tests ran. */
 function byPidThenOrder(a: string, b: string): number {

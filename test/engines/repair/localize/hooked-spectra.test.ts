@@ -64,6 +64,47 @@ describe('spectra of a mocha suite', () => {
   });
 });
 
+const GREET = [
+  "'use strict';",
+  'exports.greet = function greet(name) {',
+  "  if (name === '') return 'hello, nobody';",
+  "  return 'hello ' + name + '!';",
+  '};',
+  'exports.unused = function unused() {',
+  "  return 'never';",
+  '};',
+  '',
+].join('\n');
+const CLI_TESTS = [
+  "const assert = require('assert');",
+  "const { execFileSync } = require('child_process');",
+  "const cli = (...args) => execFileSync(process.execPath, ['cli.js', ...args], { encoding: 'utf8' }).trim();",
+  "it('greets by name through the CLI', () => assert.strictEqual(cli('ann'), 'hello, ann!'));",
+  "it('counts the arguments', () => assert.strictEqual(process.argv.length > 0, true));",
+  '',
+].join('\n');
+
+describe('spectra of a test that runs the code in a process of its own', () => {
+  it("counts what the spawned process ran as the test's, by whole functions", async () => {
+    const root = await makeRepo({
+      'package.json': JSON.stringify({ name: 'greeter', scripts: { test: 'mocha' } }),
+      'greet.js': GREET,
+      'cli.js': "console.log(require('./greet.js').greet(process.argv[2]));\n",
+      'test/cli.js': CLI_TESTS,
+    });
+    dirs.push(root);
+    await symlink(resolve(import.meta.dirname, '../../../../node_modules'), join(root, 'node_modules'));
+    const report = parseTestOutput(failingRunOutput('npm', ['test'], root));
+    expect(report).toMatchObject({ format: 'mocha', passed: 1, failed: 1 });
+    const spectra = await collectSpectra({ root, sandbox: createProcessSandbox(), testCommand: 'npm test', tests: report.tests, passedCount: report.passed, packageScripts: { test: 'mocha' }, env: {}, suiteMs: 2000, deadline: Date.now() + 120_000, signal: new AbortController().signal });
+    const byTest = new Map(spectra?.map((s) => [s.id, s]));
+    // The CLI's own line, and greet's whole body (best-effort coverage has no blocks); not the function it never called.
+    expect([...(byTest.get('greets by name through the CLI')?.lines.get('greet.js') ?? [])].sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(byTest.get('greets by name through the CLI')?.lines.get('cli.js')).toEqual(new Set([1]));
+    expect(byTest.get('counts the arguments')?.lines.size).toBe(0);
+  });
+});
+
 const NODE_TESTS = [
   "const { describe, it } = require('node:test');",
   "const assert = require('node:assert');",

@@ -20,6 +20,12 @@
 // Writes one JSON file per test into FIXLOOP_SPECTRA_OUT: { title, state, scripts: [{ url, ranges,
 // source? }] }, with only the scripts under FIXLOOP_SPECTRA_ROOT outside node_modules (`url` a file
 // URL, or the plain path a `vm.Script` was given). Node's standard library only.
+//
+// A process a test spawns (a CLI under test) inherits this hook and, through the environment, the
+// name of the file its test will be written to (FIXLOOP_SPECTRA_TEST): it writes what it ran, when
+// it exits, beside it (`<test>.child-<pid>.json`). V8's best-effort coverage, not the precise one:
+// whole functions, not blocks, but at no cost to the child (precise coverage slowed commander's
+// ts-node subcommand past its test's 5 s timeout).
 const inspector = require('node:inspector');
 const { EventEmitter } = require('node:events');
 const { Readable } = require('node:stream');
@@ -44,10 +50,31 @@ function connectedSession() {
 }
 
 const session = out && root ? connectedSession() : null;
-if (session) {
-  const rootUrl = pathToFileURL(root).href + '/';
-  const ours = (url) => (url.startsWith(rootUrl) || url.startsWith(root + '/')) && !url.includes('/node_modules/');
+const spawnedBy = process.env.FIXLOOP_SPECTRA_TEST;
+const rootUrl = root ? pathToFileURL(root).href + '/' : '';
+const ours = (url) => (url.startsWith(rootUrl) || url.startsWith(root + '/')) && !url.includes('/node_modules/');
+// The in-thread session answers synchronously: each call's result is there when post returns.
+const post = (method, params) => {
+  let result = null;
+  session.post(method, params, (error, value) => {
+    if (!error) result = value;
+  });
+  return result;
+};
 
+if (session && spawnedBy && /^\d+-\d+$/.test(spawnedBy)) {
+  process.on('exit', () => {
+    const taken = post('Profiler.getBestEffortCoverage');
+    if (!taken) return;
+    // Plain JavaScript only: a compiler's require hook (ts-node) runs code whose offsets are not the file's.
+    const scripts = taken.result.filter((s) => ours(s.url) && /\.[cm]?js$/.test(s.url)).map((s) => ({ url: s.url, ranges: s.functions.flatMap((f) => f.ranges) }));
+    try {
+      writeFileSync(join(out, `${spawnedBy}.child-${process.pid}.json`), JSON.stringify({ scripts }));
+    } catch {
+      // A folder that cannot be written costs the spectra, never the test run.
+    }
+  });
+} else if (session) {
   // The code each `vm.Script` of the repository ran, by the path it was given, until a test's
   // record carries it.
   const scriptCode = new Map();
@@ -65,14 +92,6 @@ if (session) {
     }
   };
   Module.syncBuiltinESMExports();
-  // The in-thread session answers synchronously: each call's result is there when post returns.
-  const post = (method, params) => {
-    let result = null;
-    session.post(method, params, (error, value) => {
-      if (!error) result = value;
-    });
-    return result;
-  };
   // Counting starts at the first test's start, not when the process starts: the processes a test
   // spawns (a CLI under test, a compiler) inherit this hook through NODE_OPTIONS, and precise
   // coverage would slow them (enough to fail commander's ts-node test on its 5 s timeout). Functions
@@ -82,6 +101,9 @@ if (session) {
   let written = 0;
   /** Takes the coverage since the last take; when a test ended, writes it as that test's. */
   const take = (ended) => {
+    // What the test about to run spawns writes beside the file this test will be written to.
+    if (!ended) process.env.FIXLOOP_SPECTRA_TEST = `${process.pid}-${written}`;
+    else delete process.env.FIXLOOP_SPECTRA_TEST;
     if (!counting) {
       counting = true;
       post('Profiler.enable');
