@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RunResult } from '../src/core/run-result.ts';
 import { judgeCorrect, type Correctness } from './lib/real-judge.ts';
-import { loadRealCorpus, materializeReal, type RealBug } from './lib/real-corpus.ts';
+import { loadRealCorpus, materializeReal, patchHash, type RealBug } from './lib/real-corpus.ts';
 import { median, rate } from './lib/stats.ts';
 import { materialize, printedResult, timed } from './lib/workdir.ts';
 import { args, flag } from './lib/args.ts';
@@ -36,6 +36,8 @@ interface Outcome {
   attempts: number;
   fixMs: number;
   reason: string;
+  /** A plausible patch that is not the upstream fix, kept so that it can be judged by hand (meta.json `judgements`). */
+  patch?: string;
 }
 
 function reasonOf(result: RunResult | null, stderr: string): string {
@@ -56,12 +58,14 @@ async function runBug(bug: RealBug): Promise<Outcome> {
     const result = printedResult(run.stdout);
     const status = result?.status ?? `crashed (exit ${run.code})`;
     const plausible = status === 'tests_green';
+    const correct = plausible && result ? judgeCorrect(bug, result.patch ?? '') : 'no';
     return {
       bug,
       commit,
       status,
       plausible,
-      correct: plausible && result ? judgeCorrect(bug, result.patch ?? '') : 'no',
+      correct,
+      ...(plausible && correct !== 'yes' && result?.patch ? { patch: result.patch } : {}),
       attempts: result?.attempts.length ?? 0,
       fixMs: run.ms,
       reason: plausible ? '' : reasonOf(result, run.stderr),
@@ -146,6 +150,7 @@ for (const bug of bugs) {
   }
   const label = outcome.plausible ? (outcome.correct === 'yes' ? 'correct  ' : `plausible (correct: ${outcome.correct})`) : 'not fixed';
   console.log(`${label} ${bug.id.padEnd(16)} ${fmt(outcome.fixMs / 1000).padStart(6)} s  ${outcome.status}  ${outcome.reason.slice(0, 100)}`);
+  if (outcome.patch) console.log(`  to judge by hand (hash ${patchHash(outcome.patch)}):\n${outcome.patch.replace(/^/gm, '    ')}`);
 }
 const text = report(outcomes, `npm run bench:real${args.length ? ` -- ${args.join(' ')}` : ''}`);
 console.log(`\n${text}`);
