@@ -138,7 +138,9 @@ for (const bug of bugs) {
   const kept = stored.get(bug.id);
   if (kept) {
     const { id: _id, ...rest } = kept;
-    outcomes.push({ ...rest, bug });
+    // A hand judgement recorded since the run decides a kept patch's correctness now.
+    const correct = rest.plausible && rest.patch ? judgeCorrect(bug, rest.patch) : rest.correct;
+    outcomes.push({ ...rest, correct, bug });
     console.log(`kept      ${bug.id.padEnd(16)} (measured at ${kept.commit}: ${kept.status})`);
     continue;
   }
