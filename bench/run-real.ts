@@ -6,13 +6,14 @@
 // measured it); a later run with the same file skips the bugs it holds, so a corpus that takes longer
 // than one sitting is measured in parts, and the table says which commits measured it.
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RunResult } from '../src/core/run-result.ts';
 import { judgeCorrect, type Correctness } from './lib/real-judge.ts';
 import { loadRealCorpus, materializeReal, patchHash, type RealBug } from './lib/real-corpus.ts';
+import { appendResult, readResults, type StoredOutcome } from './lib/real-results.ts';
 import { median, rate } from './lib/stats.ts';
 import { materialize, printedResult, timed } from './lib/workdir.ts';
 import { args, flag } from './lib/args.ts';
@@ -37,7 +38,7 @@ interface Outcome {
   fixMs: number;
   reason: string;
   /** A plausible patch that is not the upstream fix, kept so that it can be judged by hand (meta.json `judgements`). */
-  patch?: string;
+  patch?: string | undefined;
 }
 
 function reasonOf(result: RunResult | null, stderr: string): string {
@@ -125,14 +126,7 @@ const filters = filter.split(',');
 const bugs = loadRealCorpus(join(root, 'bench/real'))
   .filter((b) => filters.some((f) => b.id.includes(f)))
   .slice(0, limit);
-type Stored = Omit<Outcome, 'bug'> & { id: string };
-const stored = new Map<string, Stored>();
-if (resultsFile && existsSync(resultsFile)) {
-  for (const line of readFileSync(resultsFile, 'utf8').split('\n').filter(Boolean)) {
-    const entry = JSON.parse(line) as Stored;
-    stored.set(entry.id, entry);
-  }
-}
+const stored = resultsFile ? readResults(resultsFile) : new Map<string, StoredOutcome>();
 const outcomes: Outcome[] = [];
 for (const bug of bugs) {
   const kept = stored.get(bug.id);
@@ -148,7 +142,7 @@ for (const bug of bugs) {
   outcomes.push(outcome);
   if (resultsFile) {
     const { bug: _bug, ...rest } = outcome;
-    appendFileSync(resultsFile, `${JSON.stringify({ id: bug.id, ...rest })}\n`);
+    appendResult(resultsFile, { id: bug.id, ...rest });
   }
   const label = outcome.plausible ? (outcome.correct === 'yes' ? 'correct  ' : `plausible (correct: ${outcome.correct})`) : 'not fixed';
   console.log(`${label} ${bug.id.padEnd(16)} ${fmt(outcome.fixMs / 1000).padStart(6)} s  ${outcome.status}  ${outcome.reason.slice(0, 100)}`);
