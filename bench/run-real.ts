@@ -83,7 +83,7 @@ function summarize(outcomes: Outcome[], label: string): string {
   const plausible = outcomes.filter((o) => o.plausible);
   const failed = outcomes.filter((o) => !o.plausible);
   const errors = outcomes.filter((o) => o.status === 'error' || o.status.startsWith('crashed')).length;
-  return `| ${label} | ${outcomes.length} | ${rate(plausible.length, outcomes.length)} | ${rate(outcomes.filter((o) => o.correct === 'yes').length, outcomes.length)} | ${outcomes.filter((o) => o.correct === 'unjudged').length} | ${fmt(median(plausible.map((o) => o.attempts)), 0)} | ${fmt((median(failed.map((o) => o.fixMs)) ?? 0) / 1000)} | ${errors} |`;
+  return `| ${label} | ${outcomes.length} | ${rate(plausible.length, outcomes.length)} | ${rate(outcomes.filter((o) => o.correct === 'yes').length, outcomes.length)} | ${outcomes.filter((o) => o.correct === 'unjudged').length} | ${fmt(median(plausible.map((o) => o.attempts)), 0)} | ${fmt(failed.length > 0 ? (median(failed.map((o) => o.fixMs)) ?? 0) / 1000 : null)} | ${errors} |`;
 }
 
 function report(outcomes: Outcome[], command: string): string {
