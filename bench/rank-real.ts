@@ -2,9 +2,10 @@
 // validating a single candidate: the baseline run, fault localization (coverage included), candidate
 // generation and ranking exactly as the engine does them, then the rank of the fixed line among the
 // suspicious lines and the rank of the candidate that writes the upstream fix (its text, blank lines
-// and trailing blanks aside, or a patch the bug's meta.json judges correct by hand) among the candidates. What `npm run bench:real` spends minutes to learn
-// (is the fix reachable, and how far down), this says in seconds per bug, so template and ranking
-// changes can be measured on the whole corpus.
+// and trailing blanks aside, or a patch the bug's meta.json judges correct by hand) among the
+// candidates. What `npm run bench:real` spends minutes to learn (is the fix reachable, and how far
+// down), this says in seconds per bug, so template and ranking changes can be measured on the whole
+// corpus.
 // Run: node bench/rank-real.ts [--filter <id part>] [--json <file>]
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -63,7 +64,6 @@ function fixedLines(patch: string): { file: string; line: number }[] {
 }
 
 const normalized = (text: string) => text.replace(/[ \t]+$/gm, '').replace(/\n{2,}/g, '\n');
-
 
 async function rankBug(bug: RealBug): Promise<RankRow | string> {
   const dir = materializeReal(bug, 'rank');

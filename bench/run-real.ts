@@ -11,7 +11,7 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RunResult } from '../src/core/run-result.ts';
-import { judgeCorrect, type Correctness } from './lib/real-judge.ts';
+import { judgeCorrect } from './lib/real-judge.ts';
 import { loadRealCorpus, materializeReal, patchHash, type RealBug } from './lib/real-corpus.ts';
 import { appendResult, readResults, type StoredOutcome } from './lib/real-results.ts';
 import { median, rate } from './lib/stats.ts';
@@ -27,19 +27,8 @@ const FIX_TIMEOUT_MS = 600_000;
 // fixloop's own dependency cache: the second run of a bug reuses its install.
 const cacheDir = process.env.FIXLOOP_CACHE_DIR ?? join(tmpdir(), 'fixloop-real-cache', 'fixloop');
 
-interface Outcome {
-  bug: RealBug;
-  /** The commit of fixloop that measured it. */
-  commit: string;
-  status: string;
-  plausible: boolean;
-  correct: Correctness;
-  attempts: number;
-  fixMs: number;
-  reason: string;
-  /** A plausible patch that is not the upstream fix, kept so that it can be judged by hand (meta.json `judgements`). */
-  patch?: string | undefined;
-}
+/** A bug's outcome: what the results file keeps of it (real-results.ts), with the bug itself. */
+type Outcome = Omit<StoredOutcome, 'id'> & { bug: RealBug };
 
 function reasonOf(result: RunResult | null, stderr: string): string {
   if (!result) return stderr.trim().split('\n').slice(-2).join(' ').slice(0, 160) || 'no result';

@@ -40,12 +40,8 @@ export interface ValidationResult {
   stoppedBy: 'winner' | 'exhausted' | 'deadline' | 'aborted';
 }
 
-/** Where a candidate runs: a fork of the workspace, the folders it links, and its kept /tmp. */
-interface ForkView {
-  root: string;
-  linkedFolders: readonly string[];
-  tmpDir: string;
-}
+/** Where a candidate runs: a fork of the workspace (its root and the folders it links) and its kept /tmp. */
+type ForkView = Pick<Workspace, 'root' | 'linkedFolders'> & { tmpDir: string };
 
 const failedIds = (gate: GateResult) => new Set(gate.report.tests.filter((t) => t.status === 'failed').map((t) => t.id));
 const failingOf = (gate: GateResult) => (gate.report.parsed ? gate.report.failed : gate.passed ? 0 : Number.POSITIVE_INFINITY);

@@ -58,7 +58,7 @@ export async function hookedSpectra(input: SpectraInput): Promise<TestSpectrum[]
       const test = JSON.parse(await readFile(join(dir, file), 'utf8')) as TestCoverage;
       if (test.state === 'skipped') continue;
       const lines = new Map<string, Set<number>>();
-      const children = await Promise.all((spawned.get(file) ?? []).map(async (f) => (JSON.parse(await readFile(join(dir, f), 'utf8')) as Pick<TestCoverage, 'scripts'>).scripts));
+      const children = await Promise.all((spawned.get(file) ?? []).map((f) => childScripts(join(dir, f))));
       for (const script of [...test.scripts, ...children.flat()]) {
         const path = script.url.startsWith('file:') ? fileURLToPath(script.url) : script.url;
         if (!sources.has(path)) sources.set(path, await readFile(path, 'utf8').catch(() => null));
@@ -79,6 +79,15 @@ export async function hookedSpectra(input: SpectraInput): Promise<TestSpectrum[]
     return null;
   } finally {
     await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** What a spawned process ran; none when its file is unreadable (a child killed while writing it at exit). */
+async function childScripts(path: string): Promise<TestCoverage['scripts']> {
+  try {
+    return (JSON.parse(await readFile(path, 'utf8')) as Pick<TestCoverage, 'scripts'>).scripts;
+  } catch {
+    return [];
   }
 }
 
