@@ -36,6 +36,14 @@ export const TEMPLATE_PRIORS: Readonly<Record<TemplateId, number>> = {
   'delete-statement': 0.35,
 };
 
+/**
+ * Templates whose inserted text is the failing tests' own words (`!opts.nonegate && ` names an option
+ * the tests pass): its length says nothing about how likely the fix is, so it is not charged for
+ * size as an invented edit is (picomatch-08's fix was 779th for its 18 characters, behind every
+ * one-character operator change of six more suspicious lines).
+ */
+export const SIZE_FROM_TESTS: ReadonlySet<TemplateId> = new Set(['honor-option']);
+
 export function templatePrior(id: TemplateId): number {
   return TEMPLATE_PRIORS[id];
 }
