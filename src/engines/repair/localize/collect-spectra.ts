@@ -23,7 +23,7 @@ export async function collectSpectra(input: SpectraInput): Promise<TestSpectrum[
   if (input.passedCount === 0) return null;
   if (/(^|[\s/])(python3?\s+-m\s+)?pytest\b/.test(input.testCommand) && !/[;&|]/.test(input.testCommand)) return pytestSpectra(input);
   const runner = testRunnerOf(input.testCommand, input.packageScripts);
-  if (runner === 'mocha' || runner === 'jest') return hookedSpectra(input);
+  if (runner === 'mocha' || runner === 'jest' || runner === 'vitest') return hookedSpectra(input);
   if (runner === 'node-test') return (await hookedSpectra(input)) ?? v8Spectra(input);
   return null;
 }

@@ -9,9 +9,9 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { SpectraInput } from './spectra-input.ts';
 import type { TestSpectrum } from './ochiai.ts';
-import type { SourceMap } from 'node:module';
 import { coveredLines, type V8Range } from './v8-coverage.ts';
 import { inlineSourceMap, originalLines } from './source-maps.ts';
+import { alignedLines, textAlignment } from './text-aligned-lines.ts';
 
 const HOOK_DIR = fileURLToPath(new URL('./node/', import.meta.url));
 const HOOK = join(HOOK_DIR, 'fixloop_test_spectra.cjs');
@@ -52,7 +52,7 @@ export async function hookedSpectra(input: SpectraInput): Promise<TestSpectrum[]
     }
     const sources = new Map<string, string | null>();
     // The code a transforming runner (jest) ran, by path, as the hook sent it with its first test.
-    const executed = new Map<string, { code: string; map: SourceMap | null }>();
+    const executed = new Map<string, { code: string; toOriginal: (lines: Set<number>) => Set<number> }>();
     const spectra: TestSpectrum[] = [];
     for (const file of files) {
       const test = JSON.parse(await readFile(join(dir, file), 'utf8')) as TestCoverage;
@@ -64,22 +64,34 @@ export async function hookedSpectra(input: SpectraInput): Promise<TestSpectrum[]
         if (!sources.has(path)) sources.set(path, await readFile(path, 'utf8').catch(() => null));
         const source = sources.get(path);
         if (source == null) continue;
-        if (script.source !== undefined && script.source !== source) executed.set(path, { code: script.source, map: inlineSourceMap(script.source) });
+        if (script.source !== undefined && script.source !== source) executed.set(path, { code: script.source, toOriginal: tracer(script.source, source, path) });
         const ran = executed.get(path);
-        // Offsets into transformed code count only through its source map; without one, not at all.
-        const covered = !ran ? coveredLines(source, script.ranges) : ran.map ? originalLines(ran.code, coveredLines(ran.code, script.ranges), ran.map, path) : new Set<number>();
+        const covered = ran ? ran.toOriginal(coveredLines(ran.code, script.ranges)) : coveredLines(source, script.ranges);
         const key = relative(input.root, path);
         if (covered.size > 0) lines.set(key, new Set([...(lines.get(key) ?? []), ...covered]));
       }
       spectra.push({ id: test.title, failed: test.state === 'failed', lines });
     }
-    // Without a failing and a passing test, every covered line scores the same.
-    return spectra.some((s) => s.failed) && spectra.some((s) => !s.failed) ? spectra : null;
+    // Without a failing and a passing test that ran some line, every covered line scores the same.
+    const ranCode = spectra.filter((s) => s.lines.size > 0);
+    return ranCode.some((s) => s.failed) && ranCode.some((s) => !s.failed) ? spectra : null;
   } catch {
     return null;
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * How lines of the code a runner transformed become the file's own: through the inline source map
+ * the transform appended (jest's babel, vite-node), else by their text (vitest 4 on keeps its maps
+ * in the main process).
+ */
+function tracer(code: string, source: string, path: string): (lines: Set<number>) => Set<number> {
+  const map = inlineSourceMap(code);
+  if (map) return (lines) => originalLines(code, lines, map, path);
+  let alignment: Map<number, number> | null = null;
+  return (lines) => alignedLines(lines, (alignment ??= textAlignment(code, source)));
 }
 
 /** What a spawned process ran; none when its file is unreadable (a child killed while writing it at exit). */

@@ -3,7 +3,7 @@
 import { SourceMap, type SourceMapPayload } from 'node:module';
 import { basename } from 'node:path';
 
-const INLINE_MAP = /\/\/[#@] sourceMappingURL=data:application\/json;(?:charset=[\w-]+;)?base64,([A-Za-z0-9+/=]+)\s*(?:\}\}\);?)?\s*$/;
+const INLINE_MAP = /\/\/[#@] sourceMappingURL=data:application\/json;(?:charset=[\w-]+;)?base64,([A-Za-z0-9+/=]+)\s*(?:\}\}\)?;?)?\s*$/;
 
 /** The source map a transform appended to the code as a data URL, or null. */
 export function inlineSourceMap(code: string): SourceMap | null {

@@ -191,3 +191,59 @@ describe('spectra of a jest suite', () => {
     expect(lines[0]?.signals).toContain('ochiai');
   });
 });
+
+const CLAMP_TS = [
+  '// clamp, typed: esbuild drops the types, so offsets into what ran are not the file\'s',
+  'export interface Bounds {',
+  '  low: number;',
+  '  high: number;',
+  '}',
+  '',
+  'export function clamp(value: number, { low, high }: Bounds): number {',
+  '  if (value < low) return low;',
+  '  if (value > high) return low;',
+  '  return value;',
+  '}',
+  '',
+].join('\n');
+
+const VITEST_TESTS = [
+  "import { describe, expect, it } from 'vitest';",
+  "import { clamp } from '../src/clamp.ts';",
+  "describe('clamp', () => {",
+  "  it('keeps a value inside', () => expect(clamp(5, { low: 0, high: 10 })).toBe(5));",
+  "  it('raises a value below', () => expect(clamp(-3, { low: 0, high: 10 })).toBe(0));",
+  "  it('lowers a value above', () => expect(clamp(42, { low: 0, high: 10 })).toBe(10));",
+  '});',
+  '',
+].join('\n');
+
+describe('spectra of a vitest suite', () => {
+  it("takes each test's V8 coverage in one run, traces vitest's transform back to the file's lines, under the report's names, and ranks the faulty line first", async () => {
+    const root = await makeRepo({ 'package.json': JSON.stringify({ name: 'clampish', type: 'module', scripts: { test: 'vitest run' } }), 'src/clamp.ts': CLAMP_TS, 'test/clamp.test.ts': VITEST_TESTS });
+    dirs.push(root);
+    await symlink(resolve(import.meta.dirname, '../../../../node_modules'), join(root, 'node_modules'));
+    const env = { PATH: `${join(root, 'node_modules/.bin')}:${process.env.PATH ?? ''}` };
+    const output = failingRunOutput('npm', ['test'], root, env);
+    const report = parseTestOutput(output);
+    expect(report).toMatchObject({ format: 'vitest', passed: 2, failed: 1 });
+
+    const coverage = { sandbox: createProcessSandbox(), testCommand: 'npm test', tests: report.tests, passedCount: report.passed, packageScripts: { test: 'vitest run' }, env: { PATH: env.PATH }, suiteMs: 4000, deadline: Date.now() + 120_000, signal: new AbortController().signal };
+    const spectra = await collectSpectra({ ...coverage, root });
+    const byName = new Map(spectra?.map((s) => [s.id, s]));
+    // The names the report gives the tests, so the spectra meet the report's failures.
+    expect([...byName.keys()].sort()).toEqual(report.tests.map((t) => t.id).sort());
+    // The closing brace (line 11) is left out: the map gives it to whichever block V8 ended in.
+    const linesOf = (name: string) => [...(byName.get(`test/clamp.test.ts > clamp > ${name}`)?.lines.get('src/clamp.ts') ?? [])].filter((l) => l !== 11).sort((a, b) => a - b);
+    // Each test's own path through clamp, in the file's own line numbers.
+    expect(linesOf('keeps a value inside')).toEqual([8, 9, 10]);
+    expect(linesOf('raises a value below')).toEqual([8]);
+    expect(linesOf('lowers a value above')).toEqual([8, 9]);
+    expect(byName.get('test/clamp.test.ts > clamp > lowers a value above')?.failed).toBe(true);
+
+    const failing = report.tests.filter((t) => t.status === 'failed');
+    const lines = await localizeFaults({ root, files: ['package.json', 'src/clamp.ts', 'test/clamp.test.ts'], failing, output, hints: [], isTestFile, coverage });
+    expect(lines[0]).toMatchObject({ file: 'src/clamp.ts', line: 9 });
+    expect(lines[0]?.signals).toContain('ochiai');
+  });
+});

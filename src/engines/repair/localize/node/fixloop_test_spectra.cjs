@@ -1,5 +1,5 @@
 'use strict';
-// Per-test V8 block coverage of a mocha or `node --test` suite in ONE run (for Ochiai), preloaded
+// Per-test V8 block coverage of a mocha, jest, vitest or `node --test` suite in ONE run (for Ochiai), preloaded
 // with `NODE_OPTIONS=--require <this file>`. V8's precise coverage hands out the counts since the
 // last time it was taken and resets them, so what is taken when a test ends, having been taken when
 // it started, is what that test (and its beforeEach hooks) executed. One run instead of one process
@@ -12,6 +12,9 @@
 // - node's runner, in the process that runs a test file, pushes `test:dequeue` right before a test
 //   runs and `test:complete` right after, as objects into its reporter's Readable stream (the parent
 //   process that spawned it sees neither, and loads none of the repository's code);
+// - vitest's runner sets its worker state's `current` task to a test before the test's beforeEach
+//   hooks and back to its suite once the test's result is set (vite-node or vitest's own evaluator
+//   runs the transformed code through `vm.runInThisContext`, kept like jest's, with its inline map);
 // - jest's circus runner hands every event to its test environment's `handleTestEvent`: 'test_start'
 //   and 'test_done'. Jest runs the sources transformed (babel), each through `vm.Script` under its
 //   own path: the code it ran is kept, once per process, with the first test that ran it, so that
@@ -79,17 +82,26 @@ if (session && spawnedBy && /^\d+-\d+$/.test(spawnedBy)) {
   // record carries it.
   const scriptCode = new Map();
   const sent = new Set();
+  const remember = (code, options) => {
+    const filename = typeof options === 'string' ? options : options && options.filename;
+    if (typeof filename === 'string' && ours(filename)) {
+      // V8 names the script by the path, or by its file URL: keep it under both.
+      scriptCode.set(filename, String(code));
+      if (!filename.startsWith('file:')) scriptCode.set(pathToFileURL(filename).href, String(code));
+    }
+  };
   const Script = vm.Script;
   vm.Script = class extends Script {
     constructor(code, options) {
       super(code, options);
-      const filename = typeof options === 'string' ? options : options && options.filename;
-      if (typeof filename === 'string' && ours(filename)) {
-        // V8 names the script by the path, or by its file URL: keep it under both.
-        scriptCode.set(filename, String(code));
-        if (!filename.startsWith('file:')) scriptCode.set(pathToFileURL(filename).href, String(code));
-      }
+      remember(code, options);
     }
+  };
+  // vitest's module runner (vite-node, then vitest's own evaluator) runs what it transformed here.
+  const runInThisContext = vm.runInThisContext;
+  vm.runInThisContext = function (code, options) {
+    remember(code, options);
+    return runInThisContext.call(this, code, options);
   };
   Module.syncBuiltinESMExports();
   // Counting starts at the first test's start, not when the process starts: the processes a test
@@ -157,6 +169,54 @@ if (session && spawnedBy && /^\d+-\d+$/.test(spawnedBy)) {
       }
     }
     return push.call(this, chunk, ...rest);
+  };
+
+  // vitest: its runner keeps the task it is running in its worker state, the object it defines on
+  // globalThis as `__vitest_worker__`: `current` is a test from before its beforeEach hooks until its
+  // result is set, then that test's suite again. Each state it defines gets `current` watched.
+  const defineProperty = Object.defineProperty;
+  const watched = new WeakSet();
+  const stateOf = (task) => {
+    const state = task.result && task.result.state;
+    return state === 'fail' ? 'failed' : state === 'pass' ? 'passed' : 'skipped';
+  };
+  /** "file > suite > test", as vitest's report names it: the file task's name is its relative path. */
+  const vitestTitle = (task) => {
+    const titles = [];
+    let top = task;
+    for (let t = task; t; t = t.suite) {
+      if (t.name) titles.unshift(t.name);
+      top = t;
+    }
+    // A suite's chain may stop below its file (vitest 3): the file's name leads all the same.
+    if (task.file && top !== task.file) titles.unshift(task.file.name);
+    return titles.join(' > ');
+  };
+  const watchCurrentTask = (workerState) => {
+    if (watched.has(workerState)) return;
+    watched.add(workerState);
+    let current = workerState.current;
+    let running = null;
+    defineProperty(workerState, 'current', {
+      configurable: true,
+      enumerable: true,
+      get: () => current,
+      set: (task) => {
+        if (running && task !== running) {
+          take({ title: vitestTitle(running), state: stateOf(running) });
+          running = null;
+        }
+        if (task && task.type === 'test' && task !== running) {
+          running = task;
+          take(null);
+        }
+        current = task;
+      },
+    });
+  };
+  Object.defineProperty = function (target, key, descriptor) {
+    if (target === globalThis && key === '__vitest_worker__' && descriptor && descriptor.value !== null && typeof descriptor.value === 'object') watchCurrentTask(descriptor.value);
+    return defineProperty.call(this, target, key, descriptor);
   };
 
   // jest: its environments are loaded by node's own require (the tests run inside them).
