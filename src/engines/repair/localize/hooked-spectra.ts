@@ -103,13 +103,16 @@ async function childScripts(path: string): Promise<TestCoverage['scripts']> {
   }
 }
 
-/** A test's own file, `<pid>-<n>.json`, and one a process it spawned wrote, `<pid>-<n>.child-<pid>.json`. */
-const TEST_FILE = /^\d+-\d+\.json$/;
-const CHILD_FILE = /^(\d+-\d+)\.child-\d+\.json$/;
+/**
+ * A test's own file, `<pid>-<n>.json` (`<pid>t<thread>-<n>.json` from a worker thread), and one a
+ * process it spawned wrote, `<pid>-<n>.child-<pid>.json`.
+ */
+const TEST_FILE = /^(\d+)(?:t(\d+))?-(\d+)\.json$/;
+const CHILD_FILE = /^(\d+(?:t\d+)?-\d+)\.child-\d+\.json$/;
 
-/** `<pid>-<n>.json`, in the order the tests ran. */
+/** `<pid>[t<thread>]-<n>.json`, in the order each thread ran its tests. */
 function byPidThenOrder(a: string, b: string): number {
-  const [pa = 0, na = 0] = a.replace('.json', '').split('-').map(Number);
-  const [pb = 0, nb = 0] = b.replace('.json', '').split('-').map(Number);
-  return pa - pb || na - nb;
+  const [pa = 0, ta = 0, na = 0] = (TEST_FILE.exec(a) ?? []).slice(1).map((n) => Number(n ?? 0));
+  const [pb = 0, tb = 0, nb = 0] = (TEST_FILE.exec(b) ?? []).slice(1).map((n) => Number(n ?? 0));
+  return pa - pb || ta - tb || na - nb;
 }

@@ -247,3 +247,23 @@ describe('spectra of a vitest suite', () => {
     expect(lines[0]?.signals).toContain('ochiai');
   });
 });
+
+describe('spectra of a vitest suite in worker threads', () => {
+  it('keeps the tests of each thread apart: every test of the report has its own spectrum', async () => {
+    const more = VITEST_TESTS.replace("describe('clamp'", "describe('clamp again'");
+    const root = await makeRepo({ 'package.json': JSON.stringify({ name: 'clampish', type: 'module', scripts: { test: 'vitest run --pool=threads' } }), 'src/clamp.ts': CLAMP_TS, 'test/clamp.test.ts': VITEST_TESTS, 'test/again.test.ts': more });
+    dirs.push(root);
+    await symlink(resolve(import.meta.dirname, '../../../../node_modules'), join(root, 'node_modules'));
+    const env = { PATH: `${join(root, 'node_modules/.bin')}:${process.env.PATH ?? ''}` };
+    const report = parseTestOutput(failingRunOutput('npm', ['test'], root, env));
+    expect(report).toMatchObject({ format: 'vitest', passed: 4, failed: 2 });
+
+    const spectra = await collectSpectra({ root, sandbox: createProcessSandbox(), testCommand: 'npm test', tests: report.tests, passedCount: report.passed, packageScripts: { test: 'vitest run --pool=threads' }, env: { PATH: env.PATH }, suiteMs: 4000, deadline: Date.now() + 120_000, signal: new AbortController().signal });
+    expect(spectra?.map((s) => s.id).sort()).toEqual(report.tests.map((t) => t.id).sort());
+    const failed = spectra?.filter((s) => s.failed).map((s) => [s.id, [...(s.lines.get('src/clamp.ts') ?? [])].filter((l) => l !== 11).sort((a, b) => a - b)]);
+    expect(failed).toEqual([
+      [expect.stringContaining('lowers a value above'), [8, 9]],
+      [expect.stringContaining('lowers a value above'), [8, 9]],
+    ]);
+  });
+});

@@ -20,7 +20,8 @@
 //   own path: the code it ran is kept, once per process, with the first test that ran it, so that
 //   the offsets can be read against it and mapped through its inline source map.
 //
-// Writes one JSON file per test into FIXLOOP_SPECTRA_OUT: { title, state, scripts: [{ url, ranges,
+// Writes one JSON file per test into FIXLOOP_SPECTRA_OUT, `<pid>-<n>.json` (`<pid>t<thread>-<n>.json`
+// from a worker thread): { title, state, scripts: [{ url, ranges,
 // source? }] }, with only the scripts under FIXLOOP_SPECTRA_ROOT outside node_modules (`url` a file
 // URL, or the plain path a `vm.Script` was given). Node's standard library only.
 //
@@ -35,6 +36,7 @@ const { Readable } = require('node:stream');
 const { writeFileSync } = require('node:fs');
 const { join } = require('node:path');
 const { pathToFileURL } = require('node:url');
+const { threadId } = require('node:worker_threads');
 const vm = require('node:vm');
 const Module = require('node:module');
 
@@ -65,7 +67,7 @@ const post = (method, params) => {
   return result;
 };
 
-if (session && spawnedBy && /^\d+-\d+$/.test(spawnedBy)) {
+if (session && spawnedBy && /^\d+(t\d+)?-\d+$/.test(spawnedBy)) {
   process.on('exit', () => {
     const taken = post('Profiler.getBestEffortCoverage');
     if (!taken) return;
@@ -111,10 +113,12 @@ if (session && spawnedBy && /^\d+-\d+$/.test(spawnedBy)) {
   let counting = false;
 
   let written = 0;
+  // Tests of one process may run in several threads (vitest's threads pool), each with this hook.
+  const runner = threadId ? `${process.pid}t${threadId}` : String(process.pid);
   /** Takes the coverage since the last take; when a test ended, writes it as that test's. */
   const take = (ended) => {
     // What the test about to run spawns writes beside the file this test will be written to.
-    if (!ended) process.env.FIXLOOP_SPECTRA_TEST = `${process.pid}-${written}`;
+    if (!ended) process.env.FIXLOOP_SPECTRA_TEST = `${runner}-${written}`;
     else delete process.env.FIXLOOP_SPECTRA_TEST;
     if (!counting) {
       counting = true;
@@ -135,7 +139,7 @@ if (session && spawnedBy && /^\d+-\d+$/.test(spawnedBy)) {
         return script;
       });
     try {
-      writeFileSync(join(out, `${process.pid}-${written++}.json`), JSON.stringify({ title: ended.title, state: ended.state, scripts }));
+      writeFileSync(join(out, `${runner}-${written++}.json`), JSON.stringify({ title: ended.title, state: ended.state, scripts }));
     } catch {
       // A folder that cannot be written costs the spectra, never the test run.
     }
