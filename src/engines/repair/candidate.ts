@@ -39,7 +39,8 @@ export type TemplateId =
   | 'presence-check'
   | 'widen-type-check'
   | 'regex-literal'
-  | 'delete-statement';
+  | 'delete-statement'
+  | 'regroup-logic';
 
 /** One text replacement in a file, by character offsets into the file's content (UTF-16, as JS strings). */
 export interface TextEdit {

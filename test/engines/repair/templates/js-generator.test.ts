@@ -44,6 +44,15 @@ describe('jsGenerator templates', () => {
     expect(await results('export const f = (ok) => (!ok ? 1 : 2);\n', [1], 'negate-condition')).toEqual(['export const f = (ok) => (ok ? 1 : 2);\n']);
   });
 
+  it('regroups a condition that mixes && and || without parentheses, inserting only the parentheses', async () => {
+    const src = 'export function quoted(s, strict) {\n  if (!strict &&\n      OLD.includes(s) ||\n      BASE60.test(s)) return true;\n  return false;\n}\n';
+    expect(await results(src, [2], 'regroup-logic')).toEqual([src.replace('OLD.includes(s) ||\n      BASE60.test(s))', '(OLD.includes(s) ||\n      BASE60.test(s)))')]);
+    expect(await results('export const f = (a, b, c) => a || b && c;\n', [1], 'regroup-logic')).toEqual(['export const f = (a, b, c) => (a || b) && c;\n']);
+    // Grouping already written is the author's: left alone.
+    expect(await results('export const f = (a, b, c) => (a && b) || c;\n', [1], 'regroup-logic')).toEqual([]);
+    expect(await results('export const f = (a, b, c) => a && (b) || c;\n', [1], 'regroup-logic')).toEqual([]);
+  });
+
   it('swaps arguments and non-commutative operands, keeping precedence', async () => {
     expect(await results('export const f = (a, b) => Math.pow(a, b);\n', [1], 'swap-arguments')).toEqual(['export const f = (a, b) => Math.pow(b, a);\n']);
     expect(await results('export const f = (a, b, c) => a - (b + c);\n', [1], 'swap-operands')).toContain('export const f = (a, b, c) => (b + c) - (a);\n');

@@ -47,6 +47,10 @@ describe('pythonGenerator (Python ast + tokenize)', () => {
   it('negates conditions, drops operands, swaps arguments, min/max and any/all', async () => {
     expect(await results('def f(a):\n    if a:\n        return 1\n', [2], 'negate-condition')).toEqual(['def f(a):\n    if not (a):\n        return 1\n']);
     expect(await results('def f(a, b):\n    return a > 0 and b > 0\n', [2], 'drop-conjunct')).toEqual(['def f(a, b):\n    return b > 0\n', 'def f(a, b):\n    return a > 0\n']);
+    // `a and b or c` groups as precedence says; the fix may be the other grouping (only parentheses added).
+    expect(await results('def f(a, b, c):\n    return not a and b or c\n', [2], 'regroup-logic')).toEqual(['def f(a, b, c):\n    return not a and (b or c)\n']);
+    expect(await results('def f(a, b, c):\n    return a or b and c\n', [2], 'regroup-logic')).toEqual(['def f(a, b, c):\n    return (a or b) and c\n']);
+    expect(await results('def f(a, b, c):\n    return (a and b) or c\n', [2], 'regroup-logic')).toEqual([]);
     expect(await results('def f(a, b):\n    return pow(a, b)\n', [2], 'swap-arguments')).toEqual(['def f(a, b):\n    return pow(b, a)\n']);
     expect(await results('def f(xs):\n    return min(xs)\n', [2], 'min-max')).toEqual(['def f(xs):\n    return max(xs)\n']);
     expect(await results('def f(xs):\n    return any(xs)\n', [2], 'any-all')).toEqual(['def f(xs):\n    return all(xs)\n']);

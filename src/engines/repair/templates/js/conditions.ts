@@ -110,3 +110,34 @@ export const widenTypeCheck: JsTemplate = (site) => {
     description: `\`${raw}\` → also \`${t}\``,
   }));
 };
+
+const parenthesized = (node: AstNode) => (node.extra as { parenthesized?: boolean } | undefined)?.parenthesized === true;
+
+/**
+ * `a && b || c` → `a && (b || c)` and `a || b && c` → `(a || b) && c`: a condition that mixes `&&`
+ * and `||` without parentheses groups as precedence says, which is not always what was meant
+ * (js-yaml-03: `!state.noCompatMode && A || B` had to be `!noCompatMode && (A || B)`). Only the
+ * parentheses are inserted, so the condition keeps its lines and comments.
+ */
+export const regroupLogic: JsTemplate = (site) => {
+  const { node } = site;
+  if (node.type !== 'LogicalExpression' || node.operator !== '||' || !isNode(node.left) || !isNode(node.right)) return [];
+  const unparenthesizedAnd = (n: AstNode): n is AstNode & { left: AstNode; right: AstNode } => n.type === 'LogicalExpression' && n.operator === '&&' && !parenthesized(n) && isNode(n.left) && isNode(n.right);
+  const out: Mutation[] = [];
+  const raw = text(site, node);
+  const regrouped = (open: AstNode, close: AstNode) => {
+    // A parenthesized operand's own offsets exclude its parentheses: the new ones could land inside them.
+    if (parenthesized(open) || parenthesized(close)) return;
+    const edits = [
+      { start: open.start, end: open.start, text: '(' },
+      { start: close.end, end: close.end, text: ')' },
+    ];
+    const after = `${site.source.slice(node.start, open.start)}(${site.source.slice(open.start, close.end)})${site.source.slice(close.end, node.end)}`;
+    out.push({ template: 'regroup-logic', edits, description: `regrouped \`${raw.slice(0, 40)}\` as \`${after.replace(/\s+/g, ' ').slice(0, 60)}\`` });
+  };
+  // (a && b) || c → a && (b || c)
+  if (unparenthesizedAnd(node.left)) regrouped(node.left.right, node.right);
+  // a || (b && c) → (a || b) && c
+  if (unparenthesizedAnd(node.right)) regrouped(node.left, node.right.left);
+  return out;
+};

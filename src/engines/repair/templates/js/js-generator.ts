@@ -3,7 +3,7 @@
 import { editsKey, GenerationError, minimalEdits, type Candidate, type CandidateGenerator } from '../../candidate.ts';
 import { parseProgram, reparses, walk } from './ast.ts';
 import { changeFunction, changeMethod, swapArguments } from './calls.ts';
-import { addConjunct, dropConjunct, loopBound, negateCondition, presenceCheck, widenTypeCheck } from './conditions.ts';
+import { addConjunct, dropConjunct, loopBound, negateCondition, presenceCheck, regroupLogic, widenTypeCheck } from './conditions.ts';
 import { deleteStatement } from './statements.ts';
 import { regexLiteral } from './regex.ts';
 import { honorOption } from './options.ts';
@@ -20,6 +20,7 @@ export const JS_TEMPLATES: JsTemplate[] = [
   updateOperator,
   negateCondition,
   dropConjunct,
+  regroupLogic,
   loopBound,
   numericOffByOne,
   booleanFlip,

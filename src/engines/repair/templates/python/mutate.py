@@ -269,6 +269,8 @@ class Generator:
             for i, value in enumerate(node.values):
                 rest = [self.src.seg(v) for j, v in enumerate(node.values) if j != i]
                 self.emit("drop-conjunct", node, "dropped `%s`" % self.src.seg(value), [self.replace(node, (" %s " % word).join(rest))])
+            if word == "or":
+                self.regroup(node)
         elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and isinstance(self.parents.get(node), (ast.FunctionDef, ast.AsyncFunctionDef, ast.For, ast.While, ast.If, ast.With)):
             self.delete_statement(node)
         elif isinstance(node, (ast.If, ast.While, ast.IfExp)):
@@ -330,6 +332,36 @@ class Generator:
                 raw = self.src.seg(side)
                 for method in methods:
                     self.emit("normalize-string", node, "`%s` → `%s.%s()`" % (raw, raw, method), [self.replace(side, "%s.%s()" % (raw, method))])
+
+    def parenthesized(self, node):
+        """Whether the source wraps the node in parentheses of its own (ast keeps no trace of them)."""
+        text, i, j = self.src.text, self.src.start(node) - 1, self.src.end(node)
+        while i >= 0 and text[i].isspace():
+            i -= 1
+        while j < len(text) and text[j].isspace():
+            j += 1
+        return i >= 0 and text[i] == "(" and j < len(text) and text[j] == ")"
+
+    def regroup(self, node):
+        """`a and b or c` -> `a and (b or c)`, `a or b and c` -> `(a or b) and c`: precedence's grouping
+        is not always the one meant. Only parentheses are inserted."""
+        values = node.values
+        for i, value in enumerate(values):
+            if not (isinstance(value, ast.BoolOp) and isinstance(value.op, ast.And)) or self.parenthesized(value):
+                continue
+            if i + 1 < len(values):
+                # (a and b) or c -> a and (b or c)
+                opening, closing = value.values[-1], values[i + 1]
+            elif i > 0:
+                # a or (b and c) -> (a or b) and c
+                opening, closing = values[i - 1], value.values[0]
+            else:
+                continue
+            if self.parenthesized(opening) or self.parenthesized(closing):
+                continue
+            start, end = self.src.start(opening), self.src.end(closing)
+            self.emit("regroup-logic", node, "regrouped `%s` as `(%s)`" % (self.src.seg(node)[:40], self.src.text[start:end][:40]),
+                      [self.edit(start, start, "("), self.edit(end, end, ")")])
 
     def delete_statement(self, node):
         """A call statement removed; a body left empty gets `pass`."""
