@@ -218,17 +218,23 @@ const VITEST_TESTS = [
   '',
 ].join('\n');
 
+/** A vitest project run by `npm test` with `script`, borrowing fixloop's vitest; its failing run's output, report and coverage input. */
+async function vitestProject(script: string, tests: Record<string, string>) {
+  const root = await makeRepo({ 'package.json': JSON.stringify({ name: 'clampish', type: 'module', scripts: { test: script } }), 'src/clamp.ts': CLAMP_TS, ...tests });
+  dirs.push(root);
+  await symlink(resolve(import.meta.dirname, '../../../../node_modules'), join(root, 'node_modules'));
+  const env = { PATH: `${join(root, 'node_modules/.bin')}:${process.env.PATH ?? ''}` };
+  const output = failingRunOutput('npm', ['test'], root, env);
+  const report = parseTestOutput(output);
+  const coverage = { sandbox: createProcessSandbox(), testCommand: 'npm test', tests: report.tests, passedCount: report.passed, packageScripts: { test: script }, env, suiteMs: 4000, deadline: Date.now() + 120_000, signal: new AbortController().signal };
+  return { root, output, report, coverage };
+}
+
 describe('spectra of a vitest suite', () => {
   it("takes each test's V8 coverage in one run, traces vitest's transform back to the file's lines, under the report's names, and ranks the faulty line first", async () => {
-    const root = await makeRepo({ 'package.json': JSON.stringify({ name: 'clampish', type: 'module', scripts: { test: 'vitest run' } }), 'src/clamp.ts': CLAMP_TS, 'test/clamp.test.ts': VITEST_TESTS });
-    dirs.push(root);
-    await symlink(resolve(import.meta.dirname, '../../../../node_modules'), join(root, 'node_modules'));
-    const env = { PATH: `${join(root, 'node_modules/.bin')}:${process.env.PATH ?? ''}` };
-    const output = failingRunOutput('npm', ['test'], root, env);
-    const report = parseTestOutput(output);
+    const { root, output, report, coverage } = await vitestProject('vitest run', { 'test/clamp.test.ts': VITEST_TESTS });
     expect(report).toMatchObject({ format: 'vitest', passed: 2, failed: 1 });
 
-    const coverage = { sandbox: createProcessSandbox(), testCommand: 'npm test', tests: report.tests, passedCount: report.passed, packageScripts: { test: 'vitest run' }, env: { PATH: env.PATH }, suiteMs: 4000, deadline: Date.now() + 120_000, signal: new AbortController().signal };
     const spectra = await collectSpectra({ ...coverage, root });
     const byName = new Map(spectra?.map((s) => [s.id, s]));
     // The names the report gives the tests, so the spectra meet the report's failures.
@@ -251,14 +257,10 @@ describe('spectra of a vitest suite', () => {
 describe('spectra of a vitest suite in worker threads', () => {
   it('keeps the tests of each thread apart: every test of the report has its own spectrum', async () => {
     const more = VITEST_TESTS.replace("describe('clamp'", "describe('clamp again'");
-    const root = await makeRepo({ 'package.json': JSON.stringify({ name: 'clampish', type: 'module', scripts: { test: 'vitest run --pool=threads' } }), 'src/clamp.ts': CLAMP_TS, 'test/clamp.test.ts': VITEST_TESTS, 'test/again.test.ts': more });
-    dirs.push(root);
-    await symlink(resolve(import.meta.dirname, '../../../../node_modules'), join(root, 'node_modules'));
-    const env = { PATH: `${join(root, 'node_modules/.bin')}:${process.env.PATH ?? ''}` };
-    const report = parseTestOutput(failingRunOutput('npm', ['test'], root, env));
+    const { root, report, coverage } = await vitestProject('vitest run --pool=threads', { 'test/clamp.test.ts': VITEST_TESTS, 'test/again.test.ts': more });
     expect(report).toMatchObject({ format: 'vitest', passed: 4, failed: 2 });
 
-    const spectra = await collectSpectra({ root, sandbox: createProcessSandbox(), testCommand: 'npm test', tests: report.tests, passedCount: report.passed, packageScripts: { test: 'vitest run --pool=threads' }, env: { PATH: env.PATH }, suiteMs: 4000, deadline: Date.now() + 120_000, signal: new AbortController().signal });
+    const spectra = await collectSpectra({ ...coverage, root });
     expect(spectra?.map((s) => s.id).sort()).toEqual(report.tests.map((t) => t.id).sort());
     const failed = spectra?.filter((s) => s.failed).map((s) => [s.id, [...(s.lines.get('src/clamp.ts') ?? [])].filter((l) => l !== 11).sort((a, b) => a - b)]);
     expect(failed).toEqual([
