@@ -8,7 +8,9 @@ export function shellQuote(value: string): string {
 }
 
 function escapeRegExp(value: string): string {
-  return value.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  // Control characters as `\xHH`: a test named after a NUL byte (ufo's `\0javascript:` cases) cannot
+  // be passed to a process at all, and the runners read the pattern as a JavaScript RegExp.
+  return value.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&').replace(/\p{Cc}/gu, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
 
 /** An unanchored alternation of the failing tests' own names: runners match it against full names. */
@@ -91,12 +93,17 @@ export function focusedTestCommand(command: string, failing: TestCaseResult[], p
   const direct = runnerOf(command);
   if (direct) {
     const args = filterArguments(direct, failing, withFiles);
-    return args ? `${command} ${args}` : null;
+    return args ? passable(`${command} ${args}`) : null;
   }
   const npm = /^\s*npm\s+(?:run\s+)?(test|[\w:-]+)\s*$/.exec(command);
   const script = npm?.[1] ? packageScripts[npm[1]] : undefined;
   if (!script) return null;
   const args = filterArguments(runnerOf(script), failing, withFiles);
-  return args && !/[;&|]/.test(script) ? `${command} -- ${args}` : null;
+  return args && !/[;&|]/.test(script) ? passable(`${command} -- ${args}`) : null;
+}
+
+/** A command a process can be given: none holds a NUL byte (a pytest id could still carry one). */
+function passable(command: string): string | null {
+  return command.includes('\0') ? null : command;
 }
 

@@ -17,6 +17,13 @@ describe('focusedTestCommand', () => {
     expect(focusedTestCommand('jest --ci', [failed('a › it\'s', "it's")])).toBe("jest --ci -t 'it'\\''s'");
   });
 
+  it('writes control characters of a name as regex escapes, and never puts a NUL byte in a command', () => {
+    // ufo's parseURL cases are named after their inputs: `\0javascript:alert(1)`.
+    expect(focusedTestCommand('npx vitest run', [failed('t > \0javascript:', '\0javascript:')])).toBe("npx vitest run -t '\\x00javascript:'");
+    expect(focusedTestCommand('npx mocha', [failed('a\tb', 'a\tb')])).toBe("npx mocha --grep 'a\\x09b'");
+    expect(focusedTestCommand('pytest', [failed('t.py::test[\0]', 'test[\0]')])).toBeNull();
+  });
+
   it('goes through npm scripts it can read, and gives up on anything else', () => {
     expect(focusedTestCommand('npm test', [failed('x', 'x')], { test: 'node --test' })).toBe('npm test -- --test-name-pattern=x');
     expect(focusedTestCommand('npm test', [failed('x', 'x')], { test: 'make check' })).toBeNull();
