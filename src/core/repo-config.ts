@@ -89,8 +89,8 @@ export const repoConfigSchema = z
       .default({ timeout: 600 }),
     repair: z
       .object({
-        maxCandidates: z.number().int().positive().default(300).describe('Most candidate patches the repair engine validates in one attempt.'),
-        timeBudget: seconds.default(300).describe('Seconds the repair engine may spend in one attempt.'),
+        maxCandidates: z.number().int().positive().default(300).describe('Most candidate patches the repair engine validates from one state of the code (over several attempts when one attempt\'s time runs out).'),
+        timeBudget: seconds.default(300).describe('Seconds the repair engine may spend in one attempt; the candidates left when it runs out are validated in the next attempt, unless another engine follows in the cascade.'),
         parallelism: z.number().int().positive().max(64).optional().describe('Candidates validated at once (default: the number of cores).'),
       })
       .strict()

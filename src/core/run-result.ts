@@ -76,6 +76,8 @@ export interface AttemptRecord {
   notes: string[];
   /** Set when a budget stopped the engine during this attempt. */
   budgetStop?: BudgetStop;
+  /** Set when the engine's own attempt budget ran out with work left, which the next attempt went on with. */
+  continues?: boolean;
   /** The reviewer's verdict on a verified green attempt. */
   review?: ReviewRecord;
   durationMs: number;

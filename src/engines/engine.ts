@@ -56,6 +56,12 @@ export interface EngineOutcome {
   cost: Cost;
   /** The engine has nothing more to try from this state (the cascade moves on). */
   gaveUp: boolean;
+  /**
+   * The engine's own per-attempt budget ran out with work left from this same state, and it changed
+   * nothing: the next attempt goes on where this one stopped (when no engine comes after it in the
+   * cascade; otherwise the cascade moves on). Not a failed attempt: there is nothing to gate.
+   */
+  continues?: boolean;
   /** Engine-specific counters for the report and the benchmark (e.g. candidates, testExecutions). */
   stats?: Record<string, number>;
   /** Set when a budget stopped the engine: it will not work again in this run. */

@@ -84,7 +84,9 @@ export async function runAttempt(shared: AttemptShared, start: AttemptStart, che
   addCost(checks.cost, outcome.cost);
   const changes = await workspace.changes();
   const findings = await checks.check(changes);
-  const gate = findings.length === 0 && (changes.length > 0 || checks.gateUnchanged) ? await checks.runGate(log) : null;
+  // An engine that goes on in the next attempt and changed nothing leaves the last gate standing.
+  const unchangedGated = checks.gateUnchanged && !outcome.continues;
+  const gate = findings.length === 0 && (changes.length > 0 || unchangedGated) ? await checks.runGate(log) : null;
   return { before, outcome, changes, findings, gate, patch: await workspace.diff() };
 }
 
@@ -156,6 +158,7 @@ export async function recordAttempt(shared: AttemptShared, start: AttemptStart, 
     engineStats: outcome.stats ?? {},
     notes: outcome.notes ?? [],
     ...(outcome.budgetStop ? { budgetStop: outcome.budgetStop } : {}),
+    ...(outcome.continues && !result.gate && result.findings.length === 0 ? { continues: true } : {}),
     ...(result.review ? { review: result.review } : {}),
     durationMs: Date.now() - result.started,
     diffPath: shared.artifacts.attemptDiffPath(start.n),

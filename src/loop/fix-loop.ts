@@ -66,6 +66,8 @@ function stopped(state: LoopState, stopReason: StopReason, explanation: string):
 async function afterFailedAttempt(input: FixLoopInput, state: LoopState, n: number, engine: Engine, attempt: FixAttempt): Promise<FixLoopOutcome | null> {
   const { gate, findings, review, fingerprint, outcome } = attempt;
   const maxAttempts = input.config.loop.maxAttempts;
+  // The engine's own attempt budget ran out with work left and nothing changed: not a failed attempt.
+  if (outcome.continues && !gate && findings.length === 0) return continued(input, state, n, engine, attempt);
   const failing = gate ? failingCount(gate) : Number.POSITIVE_INFINITY;
   const verdict = review ? describeReview(n, maxAttempts, review) : describeFailure(n, maxAttempts, gate, findings);
   state.previous.push({ attempt: n, engine: engine.name, summary: outcome.summary, gatePassed: gate?.passed ?? false, failed: gate ? failing : -1, fingerprint, verdict });
@@ -101,6 +103,27 @@ async function afterFailedAttempt(input: FixLoopInput, state: LoopState, n: numb
   }
   if (state.consecutiveFailures >= input.config.loop.maxConsecutiveFailures) {
     return stopped(state, 'consecutive_failures', `${state.consecutiveFailures} failed gates in a row without progress`);
+  }
+  return null;
+}
+
+/**
+ * An attempt the engine will go on with: it counts against the attempts and the time, but neither
+ * as a failure nor as a repeat. When another engine follows in the cascade, that one gets the
+ * remaining attempts instead (the cheap engine has had its budget).
+ */
+function continued(input: FixLoopInput, state: LoopState, n: number, engine: Engine, attempt: FixAttempt): null {
+  const maxAttempts = input.config.loop.maxAttempts;
+  const failing = failingCount(state.currentGate);
+  const verdict = `attempt ${n}/${maxAttempts}: ${engine.name} goes on in the next attempt (${attempt.outcome.summary})`;
+  state.previous.push({ attempt: n, engine: engine.name, summary: attempt.outcome.summary, gatePassed: false, failed: failing, fingerprint: null, verdict });
+  input.onProgress({ phase: 'attempt', attempt: n, maxAttempts, failing, message: verdict });
+  const next = input.engines[state.engineIndex + 1];
+  if (next) {
+    state.engineIndex++;
+    state.seenFingerprints = new Map();
+    state.consecutiveFailures = 0;
+    attempt.log.add(`engine ${engine.name} used its attempt's budget; moving on to engine ${next.name}`);
   }
   return null;
 }

@@ -120,7 +120,7 @@ function oneLine(text: string, max = 200): string {
 
 function attemptResult(a: AttemptRecord): string {
   if (a.findings.length > 0 && !a.gate?.passed) return `rejected: ${a.findings[0]?.kind}`;
-  if (!a.gate) return 'no gate';
+  if (!a.gate) return a.continues ? 'continued in the next attempt' : 'no gate';
   if (a.gate.passed) return a.findings.length > 0 ? `green, not verified (${a.findings[0]?.kind})` : 'green';
   return a.gate.reason ?? 'failed';
 }

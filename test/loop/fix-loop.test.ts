@@ -169,6 +169,50 @@ describe('runFixLoop', () => {
     expect(out.explanation).toMatch(/^the time budget of \d+ s was spent \(engine repair gave up: the time budget ran out/);
   });
 
+  /** An engine whose attempts run out of their own budget `times` times, changing nothing, then write `fix`. */
+  function goesOn(name: string, times: number, fix: string): Engine {
+    return {
+      name,
+      async attempt(ctx): Promise<EngineOutcome> {
+        if (ctx.attempt <= times) return { summary: `the attempt's time budget ran out (${ctx.attempt * 100} of 300 candidates validated)`, cost: { usd: 0, tokens: 0 }, gaveUp: false, continues: true };
+        await ctx.workspace.writeFile('src/f.js', fix);
+        return { summary: `wrote ${fix}`, cost: { usd: 0, tokens: 0 }, gaveUp: false };
+      },
+    };
+  }
+
+  it('lets an engine go on in the next attempt without counting it as a failure or running the gate', async () => {
+    let gates = 0;
+    const { input, ws } = setup([goesOn('repair', 2, 'abc')], {}, { maxConsecutiveFailures: 1 });
+    input.runGate = async () => {
+      gates++;
+      return gateFor(ws);
+    };
+    const out = await runFixLoop(input);
+    expect(out.green).toBe(true);
+    expect(out.attempts.map((a) => [a.attempt, a.continues ?? false, a.gate === null])).toEqual([
+      [1, true, true],
+      [2, true, true],
+      [3, false, false],
+    ]);
+    expect(gates).toBe(1);
+  });
+
+  it('still ends an engine that goes on when the attempts are used', async () => {
+    const { input } = setup([goesOn('repair', 10, 'abc')], {}, { maxAttempts: 3 });
+    const out = await runFixLoop(input);
+    expect(out.stopReason).toBe('max_attempts');
+    expect(out.attempts).toHaveLength(3);
+  });
+
+  it('moves on to the next engine rather than let the one before it go on', async () => {
+    const { input } = setup([goesOn('repair', 10, 'abc'), scripted('agent', ['abc'])]);
+    const out = await runFixLoop(input);
+    expect(out.green).toBe(true);
+    expect(out.attempts.map((a) => a.engine)).toEqual(['repair', 'agent']);
+    expect(out.engine).toBe('agent');
+  });
+
   it('stops when the time budget is spent', async () => {
     const { input } = setup([scripted('s', ['ab'])], { deadline: Date.now() - 1 });
     const out = await runFixLoop(input);

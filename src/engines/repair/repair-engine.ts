@@ -1,6 +1,7 @@
 // The embedded `repair` engine (DESIGN.md §1.7): fault localization → candidates from repair
 // templates → ranking → validation in parallel copies of the workspace. Deterministic, no network,
 // no key, zero cost. It never runs the authoritative gate: the loop judges what it leaves.
+import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { type AttemptContext, type Engine, type EngineOutcome } from '../engine.ts';
 import { ZERO_COST } from '../../core/cost.ts';
@@ -9,7 +10,7 @@ import { GenerationError, type Candidate, type GenerationContext } from './candi
 import { optionNamesInTests } from './option-names.ts';
 import { generatorFor } from './generators.ts';
 import { localizeFaults } from './localize/localize-faults.ts';
-import { rankCandidates } from './rank-candidates.ts';
+import { rankCandidates, type RankedCandidate } from './rank-candidates.ts';
 import { chooseFocusedCommand, type FocusedCommand, type FocusedCommandInput } from './focused-command.ts';
 import { validateCandidates } from './validate-candidates.ts';
 
@@ -25,6 +26,12 @@ export interface RepairEngineOptions {
  */
 export const MAX_LINES = 400;
 
+/** The state of the code an attempt starts from: the workspace's changes and the tests that fail on them. */
+async function stateOf(ctx: AttemptContext, failing: readonly { id: string }[]): Promise<string> {
+  const ids = failing.map((t) => t.id).sort().join('\n');
+  return createHash('sha256').update(await ctx.workspace.diff()).update('\0').update(ids).digest('hex');
+}
+
 function giveUp(summary: string, stats: Record<string, number>): EngineOutcome {
   return { summary, cost: ZERO_COST, gaveUp: true, stats };
 }
@@ -38,56 +45,48 @@ async function packageScripts(ctx: AttemptContext): Promise<Record<string, strin
   }
 }
 
+/** What validation needs, made by localization, generation and ranking, or left by the last attempt. */
+interface Plan {
+  candidates: RankedCandidate[];
+  /** Every candidate ranked from this state, in rank order (those of earlier attempts included). */
+  ranked: RankedCandidate[];
+  /** Validated from this state by earlier attempts. */
+  validatedBefore: number;
+  focused: FocusedCommand | null;
+  problems: string[];
+  runTimeoutMs: number;
+}
+
 export function createRepairEngine(options: RepairEngineOptions = {}): Engine {
+  /**
+   * What an attempt whose own time budget ran out leaves for the next one: the candidates nobody
+   * validated, for the state of the code they were made for (the workspace's diff and the failing
+   * tests), so that an attempt from another state starts afresh.
+   */
+  let unfinished: (Plan & { state: string }) | null = null;
   return {
     name: 'repair',
     async attempt(ctx: AttemptContext): Promise<EngineOutcome> {
       const started = Date.now();
-      const deadline = Math.min(ctx.deadline, started + ctx.config.repair.timeBudget * 1000);
+      const ownDeadline = started + ctx.config.repair.timeBudget * 1000;
+      const deadline = Math.min(ctx.deadline, ownDeadline);
       const stats = { suspiciousLines: 0, candidates: 0, validated: 0, testExecutions: 0 };
       const testCommand = ctx.config.test.command;
       if (!testCommand) return giveUp('no test command', stats);
       const failing = ctx.lastGate.report.tests.filter((t) => t.status === 'failed');
-      const isTestFile = createTestFileMatcher(ctx.config.paths.protected);
+      const state = await stateOf(ctx, failing);
+      const resumed = unfinished?.state === state ? unfinished : null;
+      unfinished = null;
+      if (resumed) ctx.log(`repair: going on with the ${resumed.candidates.length} candidates the last attempt left (${resumed.validatedBefore} of ${resumed.ranked.length} validated)`);
+      const plan = resumed ?? (await planCandidates(ctx, { testCommand, failing, started, deadline, stats }));
+      if (!('candidates' in plan)) return plan;
+      stats.candidates = plan.candidates.length;
 
-      const files = await ctx.workspace.listFiles();
-      const scripts = await packageScripts(ctx);
-      const suiteMs = Math.max(ctx.lastGate.durationMs, ctx.baseline.durationMs);
-      const suspicious = await localizeFaults({
-        root: ctx.workspace.root,
-        files,
-        failing,
-        output: ctx.lastGate.output,
-        hints: ctx.hints,
-        isTestFile,
-        // Coverage may take a fifth of the engine's budget; past that, the other signals decide.
-        coverage: { sandbox: ctx.sandbox, testCommand, tests: ctx.lastGate.report.tests, passedCount: ctx.lastGate.report.passed, packageScripts: scripts, env: ctx.config.env, suiteMs, deadline: started + (deadline - started) / 5, signal: ctx.signal },
-      });
-      stats.suspiciousLines = suspicious.length;
-      if (suspicious.length === 0) return giveUp('no suspicious source line: the failures point at no source file', stats);
-      ctx.log(`repair: ${suspicious.length} suspicious lines; top: ${suspicious.slice(0, 5).map((s) => `${s.file}:${s.line} (${s.score.toFixed(2)} ${s.signals.join('+')})`).join(', ')}`);
-
-      const linesByFile = new Map<string, Set<number>>();
-      for (const s of suspicious.slice(0, MAX_LINES)) linesByFile.set(s.file, (linesByFile.get(s.file) ?? new Set()).add(s.line));
-      const optionNames = await optionNamesInTests(ctx.workspace.root, failing, files.filter(isTestFile));
-      const { sources, candidates, problems } = await generateCandidates(ctx, linesByFile, { optionNames });
-      for (const problem of problems) ctx.log(`repair: ${problem}`);
-      stats.candidates = candidates.length;
-      const ranked = rankCandidates(candidates, suspicious, sources, ctx.config.repair.maxCandidates, (file, text) => generatorFor(file)?.parses?.(file, text) ?? true);
-      if (ranked.length === 0) {
-        const why = problems.length > 0 ? `no candidate to try: ${problems.join('; ')}` : 'no repair template applies to the suspicious lines';
-        return { ...giveUp(why, stats), notes: problems };
-      }
-
-      // When every test fails, "the failing tests first" is the whole suite: one run is enough.
-      const everyTestFails = ctx.lastGate.report.parsed && failing.length >= ctx.lastGate.report.total;
-      // A mutation can make code loop forever: a run may take a few times the suite's own time, no more.
-      const runTimeoutMs = Math.min(ctx.config.test.timeout * 1000, Math.max(3000, suiteMs * 5 + 1000));
-      const focused = everyTestFails ? null : await focusedCommandFor(ctx, { testCommand, failing, packageScripts: scripts, timeoutMs: runTimeoutMs });
-      ctx.log(`repair: validating ${ranked.length} of ${candidates.length} candidates${focused ? ` with the failing tests first: ${focused.command}` : ' with the full suite'}`);
+      const { focused, problems, runTimeoutMs } = plan;
+      ctx.log(`repair: validating ${plan.candidates.length} candidates${focused ? ` with the failing tests first: ${focused.command}` : ' with the full suite'}`);
       let lastLogged = 0;
       const result = await validateCandidates({
-        candidates: ranked,
+        candidates: plan.candidates,
         workspace: ctx.workspace,
         sandbox: ctx.sandbox,
         testCommand,
@@ -110,24 +109,82 @@ export function createRepairEngine(options: RepairEngineOptions = {}): Engine {
       stats.validated = result.validated;
       stats.testExecutions = result.testExecutions;
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      const validated = plan.validatedBefore + result.validated;
+      const overAttempts = plan.validatedBefore > 0 ? ' over several attempts' : '';
 
       const notes = problems.length > 0 ? { notes: problems } : {};
       if (result.winner) {
         const w = result.winner;
         await ctx.workspace.writeFile(w.file, w.result);
-        const rank = ranked.indexOf(w) + 1;
-        return { summary: `${w.description} (candidate ${rank} of ${ranked.length}, ${result.testExecutions} test runs, ${seconds} s)`, cost: ZERO_COST, gaveUp: false, stats, ...notes };
+        const rank = plan.ranked.indexOf(w) + 1;
+        return { summary: `${w.description} (candidate ${rank} of ${plan.ranked.length}, ${result.testExecutions} test runs, ${seconds} s)`, cost: ZERO_COST, gaveUp: false, stats, ...notes };
       }
       if (result.partial) {
         const p = result.partial.candidate;
         await ctx.workspace.writeFile(p.file, p.result);
-        return { summary: `partial: ${p.description} leaves ${result.partial.failing} failing (${result.validated} candidates, ${result.testExecutions} test runs, ${seconds} s)`, cost: ZERO_COST, gaveUp: false, stats, ...notes };
+        return { summary: `partial: ${p.description} leaves ${result.partial.failing} failing (${validated} candidates${overAttempts}, ${result.testExecutions} test runs, ${seconds} s)`, cost: ZERO_COST, gaveUp: false, stats, ...notes };
+      }
+      const generation = problems.length > 0 ? `; ${problems.join('; ')}` : '';
+      // Its own budget (not the run's) ran out with candidates left: the next attempt goes on from there.
+      if (result.stoppedBy === 'deadline' && result.remaining.length > 0 && ownDeadline < ctx.deadline) {
+        unfinished = { ...plan, state, candidates: result.remaining, validatedBefore: plan.ranked.length - result.remaining.length };
+        const summary = `the attempt's time budget ran out (${plan.ranked.length - result.remaining.length} of ${plan.ranked.length} candidates validated${overAttempts}, ${result.testExecutions} test runs, ${seconds} s); the next attempt goes on with the ${result.remaining.length} left${generation}`;
+        return { summary, cost: ZERO_COST, gaveUp: false, continues: true, stats, ...notes };
       }
       const why = result.stoppedBy === 'deadline' ? 'the time budget ran out' : result.stoppedBy === 'aborted' ? 'the run was cancelled' : 'no candidate passed the tests';
-      const generation = problems.length > 0 ? `; ${problems.join('; ')}` : '';
-      return { ...giveUp(`${why} (${result.validated} of ${ranked.length} candidates validated, ${result.testExecutions} test runs, ${seconds} s)${generation}`, stats), ...notes };
+      return { ...giveUp(`${why} (${validated} of ${plan.ranked.length} candidates validated${overAttempts}, ${result.testExecutions} test runs, ${seconds} s)${generation}`, stats), ...notes };
     },
   };
+}
+
+interface PlanInput {
+  testCommand: string;
+  failing: AttemptContext['lastGate']['report']['tests'];
+  started: number;
+  deadline: number;
+  stats: Record<string, number>;
+}
+
+/** Fault localization, candidates from the templates, their ranking and the focused command: or why there is nothing to validate. */
+async function planCandidates(ctx: AttemptContext, input: PlanInput): Promise<Plan | EngineOutcome> {
+  const { testCommand, failing, started, deadline, stats } = input;
+  const isTestFile = createTestFileMatcher(ctx.config.paths.protected);
+  const files = await ctx.workspace.listFiles();
+  const scripts = await packageScripts(ctx);
+  const suiteMs = Math.max(ctx.lastGate.durationMs, ctx.baseline.durationMs);
+  const suspicious = await localizeFaults({
+    root: ctx.workspace.root,
+    files,
+    failing,
+    output: ctx.lastGate.output,
+    hints: ctx.hints,
+    isTestFile,
+    // Coverage may take a fifth of the engine's budget; past that, the other signals decide.
+    coverage: { sandbox: ctx.sandbox, testCommand, tests: ctx.lastGate.report.tests, passedCount: ctx.lastGate.report.passed, packageScripts: scripts, env: ctx.config.env, suiteMs, deadline: started + (deadline - started) / 5, signal: ctx.signal },
+  });
+  stats.suspiciousLines = suspicious.length;
+  if (suspicious.length === 0) return giveUp('no suspicious source line: the failures point at no source file', stats);
+  ctx.log(`repair: ${suspicious.length} suspicious lines; top: ${suspicious.slice(0, 5).map((s) => `${s.file}:${s.line} (${s.score.toFixed(2)} ${s.signals.join('+')})`).join(', ')}`);
+
+  const linesByFile = new Map<string, Set<number>>();
+  for (const s of suspicious.slice(0, MAX_LINES)) linesByFile.set(s.file, (linesByFile.get(s.file) ?? new Set()).add(s.line));
+  const optionNames = await optionNamesInTests(ctx.workspace.root, failing, files.filter(isTestFile));
+  const { sources, candidates, problems } = await generateCandidates(ctx, linesByFile, { optionNames });
+  for (const problem of problems) ctx.log(`repair: ${problem}`);
+  stats.candidates = candidates.length;
+  const ranked = rankCandidates(candidates, suspicious, sources, ctx.config.repair.maxCandidates, (file, text) => generatorFor(file)?.parses?.(file, text) ?? true);
+  if (ranked.length === 0) {
+    const why = problems.length > 0 ? `no candidate to try: ${problems.join('; ')}` : 'no repair template applies to the suspicious lines';
+    return { ...giveUp(why, stats), notes: problems };
+  }
+  ctx.log(`repair: ${ranked.length} of ${candidates.length} candidates ranked for validation`);
+
+  // When every test fails, "the failing tests first" is the whole suite: one run is enough.
+  const everyTestFails = ctx.lastGate.report.parsed && failing.length >= ctx.lastGate.report.total;
+  // A mutation can make code loop forever: a run may take a few times the suite's own time, no more.
+  const runTimeoutMs = Math.min(ctx.config.test.timeout * 1000, Math.max(3000, suiteMs * 5 + 1000));
+  const focused = everyTestFails ? null : await focusedCommandFor(ctx, { testCommand, failing, packageScripts: scripts, timeoutMs: runTimeoutMs });
+  return { candidates: ranked, ranked, validatedBefore: 0, focused, problems, runTimeoutMs };
 }
 
 function focusedCommandFor(ctx: AttemptContext, input: Pick<FocusedCommandInput, 'testCommand' | 'failing' | 'packageScripts' | 'timeoutMs'>): Promise<FocusedCommand | null> {

@@ -38,6 +38,8 @@ export interface ValidationResult {
   validated: number;
   testExecutions: number;
   stoppedBy: 'winner' | 'exhausted' | 'deadline' | 'aborted';
+  /** The candidates no worker finished (in rank order): what a later attempt can go on with. */
+  remaining: RankedCandidate[];
 }
 
 /** Where a candidate runs: a fork of the workspace (its root and the folders it links) and its kept /tmp. */
@@ -64,6 +66,7 @@ export async function validateCandidates(input: ValidationInput): Promise<Valida
   let winnerIndex = Number.POSITIVE_INFINITY;
   let validated = 0;
   let testExecutions = 0;
+  const finished = new Set<number>();
   let partial: ValidationResult['partial'] = null;
 
   const gate = async (command: string, fork: ForkView) => {
@@ -116,6 +119,7 @@ export async function validateCandidates(input: ValidationInput): Promise<Valida
         try {
           await fork.writeFile(candidate.file, candidate.result);
         } catch {
+          finished.add(index);
           continue; // a path the policy refuses: not a candidate at all
         }
         let passed = false;
@@ -127,7 +131,10 @@ export async function validateCandidates(input: ValidationInput): Promise<Valida
         } else {
           passed = await fullSuite(candidate, index, view);
         }
-        if (!controller.signal.aborted) validated++;
+        if (!controller.signal.aborted) {
+          validated++;
+          finished.add(index);
+        }
         if (passed && !controller.signal.aborted) winnerIndex = Math.min(winnerIndex, index);
         input.onProgress?.(validated);
         await fork.restore(pristine);
@@ -147,5 +154,6 @@ export async function validateCandidates(input: ValidationInput): Promise<Valida
   }
   const winner = Number.isFinite(winnerIndex) ? (input.candidates[winnerIndex] ?? null) : null;
   const stoppedBy = winner ? 'winner' : input.signal.aborted ? 'aborted' : controller.signal.aborted ? 'deadline' : 'exhausted';
-  return { winner, partial: winner ? null : partial, validated, testExecutions, stoppedBy };
+  const remaining = winner ? [] : input.candidates.filter((_, index) => !finished.has(index));
+  return { winner, partial: winner ? null : partial, validated, testExecutions, stoppedBy, remaining };
 }
