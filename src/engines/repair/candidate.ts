@@ -40,7 +40,9 @@ export type TemplateId =
   | 'widen-type-check'
   | 'regex-literal'
   | 'delete-statement'
-  | 'regroup-logic';
+  | 'regroup-logic'
+  | 'extend-chain'
+  | 'filter-empty';
 
 /** One text replacement in a file, by character offsets into the file's content (UTF-16, as JS strings). */
 export interface TextEdit {

@@ -37,15 +37,21 @@ export const TEMPLATE_PRIORS: Readonly<Record<TemplateId, number>> = {
   // Precedence taken for the grouping meant (js-yaml-03); a judgement like the rest, between a
   // changed operator and a dropped conjunct.
   'regroup-logic': 0.6,
+  // A link a method chain lacks (ufo-01, ufo-02): the idiom that leaves empty items out of a join,
+  // and a link the same file uses elsewhere. Below the changed operators: a chain has many places
+  // and a file many links, so these candidates are many.
+  'filter-empty': 0.45,
+  'extend-chain': 0.35,
 };
 
 /**
- * Templates whose inserted text is the failing tests' own words (`!opts.nonegate && ` names an option
- * the tests pass): its length says nothing about how likely the fix is, so it is not charged for
+ * Templates whose inserted text is one unit nobody invented: the failing tests' own words
+ * (`!opts.nonegate && ` names an option the tests pass), a link the same file already uses, or the
+ * language's idiom. Its length says nothing about how likely the fix is, so it is not charged for
  * size as an invented edit is (picomatch-08's fix was 779th for its 18 characters, behind every
  * one-character operator change of six more suspicious lines).
  */
-export const SIZE_FROM_TESTS: ReadonlySet<TemplateId> = new Set(['honor-option']);
+export const SIZE_FREE: ReadonlySet<TemplateId> = new Set(['honor-option', 'extend-chain', 'filter-empty']);
 
 export function templatePrior(id: TemplateId): number {
   return TEMPLATE_PRIORS[id];

@@ -3,7 +3,7 @@
 // the candidates that make the cut are applied to their file (and checked to parse): thousands of
 // whole-file copies of a large file were most of the engine's time before a single test ran.
 import { applyEdits, editsKey, minimalEdits, type Candidate, type SuspiciousLine } from './candidate.ts';
-import { SIZE_FROM_TESTS, templatePrior } from './priors.ts';
+import { SIZE_FREE, templatePrior } from './priors.ts';
 
 export interface RankedCandidate extends Candidate {
   score: number;
@@ -34,7 +34,7 @@ export function rankCandidates(candidates: Candidate[], suspicious: SuspiciousLi
     // The size of what actually changes: a template that rewrites a whole condition to drop ` && x`
     // changes nine characters, not the condition's forty.
     const size = minimal.reduce((n, e) => n + Math.max(e.end - e.start, e.text.length), 0);
-    const score = (lineScore.get(`${c.file}:${c.line}`) ?? 0) * templatePrior(c.template) * (SIZE_FROM_TESTS.has(c.template) ? 1 : sizeFactor(size));
+    const score = (lineScore.get(`${c.file}:${c.line}`) ?? 0) * templatePrior(c.template) * (SIZE_FREE.has(c.template) ? 1 : sizeFactor(size));
     scored.push({ ...c, score });
   }
   scored.sort(

@@ -53,6 +53,35 @@ describe('jsGenerator templates', () => {
     expect(await results('export const f = (a, b, c) => a && (b) || c;\n', [1], 'regroup-logic')).toEqual([]);
   });
 
+  it('leaves empty items out of a join, on a line of its own where the chain has one per link', async () => {
+    const chain = 'export function stringify(q) {\n  return Object.keys(q)\n    .map((k) => enc(k, q[k]))\n    .join("&");\n}\n';
+    expect(await results(chain, [2], 'filter-empty')).toEqual([chain.replace('    .join', '    .filter(Boolean)\n    .join')]);
+    expect(await results('export const f = (xs) => xs.map(String).join(",");\n', [1], 'filter-empty')).toEqual(['export const f = (xs) => xs.map(String).filter(Boolean).join(",");\n']);
+    // Filtered already, or a path's join: nothing to leave out.
+    expect(await results('export const f = (xs) => xs.filter(Boolean).join(",");\n', [1], 'filter-empty')).toEqual([]);
+    expect(await results('import path from "node:path";\nexport const f = (a) => path.join(a, "b");\n', [2], 'filter-empty')).toEqual([]);
+  });
+
+  it('adds to a chain a link the same file uses elsewhere with the same method, whose arguments mean the same anywhere', async () => {
+    const src = [
+      'const SLASH_RE = /\\//g;',
+      'const HASH_RE = /#/g;',
+      'export const encodePath = (t) => enc(t).replace(HASH_RE, "%23").replace(SLASH_RE, "%2F");',
+      'export function encodeQuery(t, local) {',
+      '  return enc(t)',
+      '    .replace(HASH_RE, "%23");',
+      '}',
+      'export const other = (t, local) => t.replace(local, "x");',
+      '',
+    ].join('\n');
+    // Only the link the chain lacks; `local` means something else in another function: not borrowed.
+    expect(await results(src, [5], 'extend-chain')).toEqual([src.replace('    .replace(HASH_RE, "%23");', '    .replace(HASH_RE, "%23")\n    .replace(SLASH_RE, "%2F");')]);
+    // A chain that holds every such link already gets none; on one line, the link goes on the same line.
+    expect(await results(src, [3], 'extend-chain')).toEqual([]);
+    const short = 'const A = 1;\nexport const f = (xs) => xs.concat(A);\nexport const g = (xs) => xs.slice(0).concat(2);\n';
+    expect(await results(short, [3], 'extend-chain')).toEqual([short.replace('.concat(2);', '.concat(2).concat(A);')]);
+  });
+
   it('swaps arguments and non-commutative operands, keeping precedence', async () => {
     expect(await results('export const f = (a, b) => Math.pow(a, b);\n', [1], 'swap-arguments')).toEqual(['export const f = (a, b) => Math.pow(b, a);\n']);
     expect(await results('export const f = (a, b, c) => a - (b + c);\n', [1], 'swap-operands')).toContain('export const f = (a, b, c) => (b + c) - (a);\n');

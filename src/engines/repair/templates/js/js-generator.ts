@@ -3,6 +3,7 @@
 import { editsKey, GenerationError, minimalEdits, type Candidate, type CandidateGenerator } from '../../candidate.ts';
 import { parseProgram, reparses, walk } from './ast.ts';
 import { changeFunction, changeMethod, swapArguments } from './calls.ts';
+import { extendChain, filterEmpty } from './chains.ts';
 import { addConjunct, dropConjunct, loopBound, negateCondition, presenceCheck, regroupLogic, widenTypeCheck } from './conditions.ts';
 import { deleteStatement } from './statements.ts';
 import { regexLiteral } from './regex.ts';
@@ -43,6 +44,8 @@ export const JS_TEMPLATES: JsTemplate[] = [
   widenTypeCheck,
   regexLiteral,
   deleteStatement,
+  filterEmpty,
+  extendChain,
 ];
 
 export const jsGenerator: CandidateGenerator = {
