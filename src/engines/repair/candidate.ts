@@ -62,6 +62,8 @@ export interface Candidate {
   description: string;
   /** Characters changed (sum over edits of max(removed, inserted)); smaller patches are tried first. */
   size: number;
+  /** What it inserts is written in the failing tests (a value's type their names show): not charged for size. */
+  fromTests?: boolean;
 }
 
 /** A generator that could not do its work (timed out, crashed): said in the attempt's summary and notes, never taken for "no template applies". */
@@ -78,6 +80,8 @@ export class GenerationError extends Error {
 export interface GenerationContext {
   /** Options the failing tests pass by name (`{ nonegate: true }`): option-names.ts. */
   optionNames?: readonly string[];
+  /** `typeof` names of the values the failing tests' names write out (value-types.ts). */
+  valueTypes?: readonly string[];
 }
 
 /** Generates candidates for the given lines of one file's source. Pure: no I/O beyond what it is given. */

@@ -34,7 +34,7 @@ export function rankCandidates(candidates: Candidate[], suspicious: SuspiciousLi
     // The size of what actually changes: a template that rewrites a whole condition to drop ` && x`
     // changes nine characters, not the condition's forty.
     const size = minimal.reduce((n, e) => n + Math.max(e.end - e.start, e.text.length), 0);
-    const score = (lineScore.get(`${c.file}:${c.line}`) ?? 0) * templatePrior(c.template) * (SIZE_FREE.has(c.template) ? 1 : sizeFactor(size));
+    const score = (lineScore.get(`${c.file}:${c.line}`) ?? 0) * templatePrior(c.template) * (SIZE_FREE.has(c.template) || c.fromTests ? 1 : sizeFactor(size));
     scored.push({ ...c, score });
   }
   scored.sort(

@@ -57,4 +57,14 @@ describe('rankCandidates', () => {
     expect(ranked.map((c) => c.template)).toEqual(['honor-option', 'logical-operator']);
     expect(ranked[0]?.score).toBeCloseTo(0.9);
   });
+
+  it('does not charge a candidate whose inserted text the failing tests write for its length', () => {
+    const suspicious = [{ file: 'a.js', line: 1, score: 0.9, signals: ['ochiai'] }];
+    const invented = candidate('widen-type-check', 1, 4, 9, "(a < b || typeof a === 'string')");
+    const shown = { ...candidate('widen-type-check', 1, 4, 9, "(a < b || typeof a === 'boolean')"), fromTests: true };
+    const ranked = rankCandidates([invented, shown], suspicious, new Map([['a.js', source]]), 10);
+    expect(ranked.map((c) => c.fromTests ?? false)).toEqual([true, false]);
+    expect(ranked[0]?.score).toBeCloseTo(0.9 * 0.5);
+    expect(ranked[1]?.score).toBeLessThan(0.9 * 0.5 * 0.5);
+  });
 });

@@ -129,6 +129,9 @@ describe('jsGenerator templates', () => {
     expect(await results(presence, [2], 'presence-check')).toContain(presence.replace('(object[key])', '(object[key] !== undefined)'));
     const type = "export const f = (val) => typeof val === 'number';\n";
     expect(await results(type, [1], 'widen-type-check')).toContain("export const f = (val) => (typeof val === 'number' || typeof val === 'boolean');\n");
+    // The type the failing tests' names show comes first, marked as the tests' own text.
+    const shown = (await jsGenerator.generate('src/a.js', type, new Set([1]), { valueTypes: ['boolean'] })).filter((c) => c.template === 'widen-type-check');
+    expect(shown.map((c) => [applyEdits(type, c.edits).includes("'boolean'"), c.fromTests ?? false]).slice(0, 2)).toEqual([[true, true], [false, false]]);
     const extra = "export function help(desc) {\n  desc.push('');\n  return desc;\n}\n";
     expect(await results(extra, [2], 'delete-statement')).toEqual(["export function help(desc) {\n  \n  return desc;\n}\n"]);
   });

@@ -95,7 +95,11 @@ export const presenceCheck: JsTemplate = (site) => {
 
 const TYPES = ['string', 'number', 'boolean', 'object', 'undefined', 'function', 'bigint', 'symbol'];
 
-/** "Less specific if" for type checks: `typeof v === 'number'` → `(typeof v === 'number' || typeof v === 'boolean')`. */
+/**
+ * "Less specific if" for type checks: `typeof v === 'number'` → `(typeof v === 'number' || typeof v === 'boolean')`.
+ * The types the failing tests' names show come first, their text taken from the tests (ufo-07's
+ * `{"foo":true,"bar":false}`).
+ */
 export const widenTypeCheck: JsTemplate = (site) => {
   const { node } = site;
   if (node.type !== 'BinaryExpression' || !['===', '=='].includes(node.operator as string)) return [];
@@ -104,11 +108,16 @@ export const widenTypeCheck: JsTemplate = (site) => {
   const raw = text(site, node);
   const subject = text(site, probe);
   const quote = text(site, literal)[0] ?? "'";
-  return TYPES.filter((t) => t !== literal.value).map((t) => ({
-    template: 'widen-type-check' as const,
-    edits: [replaceNode(node, `(${raw} || ${subject} ${node.operator as string} ${quote}${t}${quote})`)],
-    description: `\`${raw}\` → also \`${t}\``,
-  }));
+  const shown = new Set(site.valueTypes);
+  const types = [...TYPES.filter((t) => shown.has(t)), ...TYPES.filter((t) => !shown.has(t))];
+  return types
+    .filter((t) => t !== literal.value)
+    .map((t) => ({
+      template: 'widen-type-check' as const,
+      edits: [replaceNode(node, `(${raw} || ${subject} ${node.operator as string} ${quote}${t}${quote})`)],
+      description: `\`${raw}\` → also \`${t}\``,
+      ...(shown.has(t) ? { fromTests: true } : {}),
+    }));
 };
 
 const parenthesized = (node: AstNode) => (node.extra as { parenthesized?: boolean } | undefined)?.parenthesized === true;

@@ -62,7 +62,7 @@ export const jsGenerator: CandidateGenerator = {
       for (const template of JS_TEMPLATES) {
         let mutations: Mutation[];
         try {
-          mutations = template({ file, source, program, node, ancestors, optionNames: context?.optionNames ?? [] });
+          mutations = template({ file, source, program, node, ancestors, optionNames: context?.optionNames ?? [], valueTypes: context?.valueTypes ?? [] });
         } catch (error) {
           // One template failing on one node costs that node's candidates of it, not the attempt.
           failures.push(`${template.name} on the ${node.type} at ${file}:${line}: ${error instanceof Error ? error.message : String(error)}`);
@@ -85,6 +85,7 @@ export const jsGenerator: CandidateGenerator = {
             line,
             description: `${mutation.description} at ${file}:${line}`,
             size: edits.reduce((n, e) => n + Math.max(e.end - e.start, e.text.length), 0),
+            ...(mutation.fromTests ? { fromTests: true } : {}),
           });
         }
       }

@@ -7,6 +7,8 @@ export interface Mutation {
   template: TemplateId;
   edits: TextEdit[];
   description: string;
+  /** What it inserts is written in the failing tests (Candidate.fromTests). */
+  fromTests?: boolean;
 }
 
 export interface SiteContext {
@@ -17,6 +19,8 @@ export interface SiteContext {
   ancestors: readonly AstNode[];
   /** Options the failing tests pass (GenerationContext). */
   optionNames: readonly string[];
+  /** `typeof` names of the values the failing tests' names write out (GenerationContext). */
+  valueTypes: readonly string[];
 }
 
 export type JsTemplate = (site: SiteContext) => Mutation[];
