@@ -19,6 +19,7 @@ import { GenerationError, type Candidate } from '../src/engines/repair/candidate
 import { generatorFor } from '../src/engines/repair/generators.ts';
 import { optionNamesInTests } from '../src/engines/repair/option-names.ts';
 import { valueTypesInTests } from '../src/engines/repair/value-types.ts';
+import { outputDifferences } from '../src/engines/repair/output-differences.ts';
 import { localizeFaults } from '../src/engines/repair/localize/localize-faults.ts';
 import { rankCandidates } from '../src/engines/repair/rank-candidates.ts';
 import { MAX_LINES } from '../src/engines/repair/repair-engine.ts';
@@ -118,7 +119,7 @@ async function rankBug(bug: RealBug): Promise<RankRow | string> {
       const source = readFileSync(join(dir, file), 'utf8');
       sources.set(file, source);
       try {
-        candidates.push(...(await generator.generate(file, source, lines, { optionNames, valueTypes: valueTypesInTests(failing) })));
+        candidates.push(...(await generator.generate(file, source, lines, { optionNames, valueTypes: valueTypesInTests(failing), outputDifferences: outputDifferences(failing) })));
       } catch (error) {
         if (!(error instanceof GenerationError)) throw error;
         problems.push(error.message);

@@ -1,4 +1,5 @@
 // Shared vocabulary of the repair engine: suspicious locations in, candidate patches out.
+import type { OutputDifference } from './output-differences.ts';
 
 /** A source line suspected of holding the bug, with a score in (0, 1]. */
 export interface SuspiciousLine {
@@ -62,7 +63,7 @@ export interface Candidate {
   description: string;
   /** Characters changed (sum over edits of max(removed, inserted)); smaller patches are tried first. */
   size: number;
-  /** What it inserts is written in the failing tests (a value's type their names show): not charged for size. */
+  /** What it inserts is what the failing tests show (a type their names write out, the blank their output lacks): not charged for size. */
   fromTests?: boolean;
 }
 
@@ -82,6 +83,8 @@ export interface GenerationContext {
   optionNames?: readonly string[];
   /** `typeof` names of the values the failing tests' names write out (value-types.ts). */
   valueTypes?: readonly string[];
+  /** How the failing tests' expected and actual values differ, when only in one way (output-differences.ts). */
+  outputDifferences?: readonly OutputDifference[];
 }
 
 /** Generates candidates for the given lines of one file's source. Pure: no I/O beyond what it is given. */

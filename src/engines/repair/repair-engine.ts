@@ -9,6 +9,7 @@ import { createTestFileMatcher } from '../../workspace/path-policy.ts';
 import { GenerationError, type Candidate, type GenerationContext } from './candidate.ts';
 import { optionNamesInTests } from './option-names.ts';
 import { valueTypesInTests } from './value-types.ts';
+import { outputDifferences } from './output-differences.ts';
 import { generatorFor } from './generators.ts';
 import { localizeFaults } from './localize/localize-faults.ts';
 import { rankCandidates, type RankedCandidate } from './rank-candidates.ts';
@@ -170,7 +171,7 @@ async function planCandidates(ctx: AttemptContext, input: PlanInput): Promise<Pl
   const linesByFile = new Map<string, Set<number>>();
   for (const s of suspicious.slice(0, MAX_LINES)) linesByFile.set(s.file, (linesByFile.get(s.file) ?? new Set()).add(s.line));
   const optionNames = await optionNamesInTests(ctx.workspace.root, failing, files.filter(isTestFile));
-  const { sources, candidates, problems } = await generateCandidates(ctx, linesByFile, { optionNames, valueTypes: valueTypesInTests(failing) });
+  const { sources, candidates, problems } = await generateCandidates(ctx, linesByFile, { optionNames, valueTypes: valueTypesInTests(failing), outputDifferences: outputDifferences(failing) });
   for (const problem of problems) ctx.log(`repair: ${problem}`);
   stats.candidates = candidates.length;
   const ranked = rankCandidates(candidates, suspicious, sources, ctx.config.repair.maxCandidates, (file, text) => generatorFor(file)?.parses?.(file, text) ?? true);

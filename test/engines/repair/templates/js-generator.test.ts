@@ -132,6 +132,10 @@ describe('jsGenerator templates', () => {
     // The type the failing tests' names show comes first, marked as the tests' own text.
     const shown = (await jsGenerator.generate('src/a.js', type, new Set([1]), { valueTypes: ['boolean'] })).filter((c) => c.template === 'widen-type-check');
     expect(shown.map((c) => [applyEdits(type, c.edits).includes("'boolean'"), c.fromTests ?? false]).slice(0, 2)).toEqual([[true, true], [false, false]]);
+    // Output that differs only by a trailing blank: the trimming normalizations first, as the tests' own.
+    const wrap = "export const pad = (line, i) => (i > 0 ? '  ' : '') + line;\n";
+    const trims = (await jsGenerator.generate('src/a.js', wrap, new Set([1]), { outputDifferences: ['whitespace'] })).filter((c) => c.template === 'normalize-string');
+    expect(trims.map((c) => [c.edits[0]?.text, c.fromTests ?? false])).toEqual([['.trim()', true], ['.trimEnd()', true], ['.toLowerCase()', false], ['.toUpperCase()', false]]);
     const extra = "export function help(desc) {\n  desc.push('');\n  return desc;\n}\n";
     expect(await results(extra, [2], 'delete-statement')).toEqual(["export function help(desc) {\n  \n  return desc;\n}\n"]);
   });

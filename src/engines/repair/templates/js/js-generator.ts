@@ -62,7 +62,7 @@ export const jsGenerator: CandidateGenerator = {
       for (const template of JS_TEMPLATES) {
         let mutations: Mutation[];
         try {
-          mutations = template({ file, source, program, node, ancestors, optionNames: context?.optionNames ?? [], valueTypes: context?.valueTypes ?? [] });
+          mutations = template({ file, source, program, node, ancestors, optionNames: context?.optionNames ?? [], valueTypes: context?.valueTypes ?? [], outputDifferences: context?.outputDifferences ?? [] });
         } catch (error) {
           // One template failing on one node costs that node's candidates of it, not the attempt.
           failures.push(`${template.name} on the ${node.type} at ${file}:${line}: ${error instanceof Error ? error.message : String(error)}`);

@@ -1,13 +1,14 @@
 // What a JS/TS template produces for one AST node: edits and a description; the generator adds
 // the file, the line and the size, re-parses the result and drops duplicates.
 import type { TemplateId, TextEdit } from '../../candidate.ts';
+import type { OutputDifference } from '../../output-differences.ts';
 import type { AstNode } from './ast.ts';
 
 export interface Mutation {
   template: TemplateId;
   edits: TextEdit[];
   description: string;
-  /** What it inserts is written in the failing tests (Candidate.fromTests). */
+  /** What it inserts is what the failing tests show (Candidate.fromTests). */
   fromTests?: boolean;
 }
 
@@ -21,6 +22,8 @@ export interface SiteContext {
   optionNames: readonly string[];
   /** `typeof` names of the values the failing tests' names write out (GenerationContext). */
   valueTypes: readonly string[];
+  /** How the failing tests' expected and actual values differ, when only in one way (GenerationContext). */
+  outputDifferences: readonly OutputDifference[];
 }
 
 export type JsTemplate = (site: SiteContext) => Mutation[];

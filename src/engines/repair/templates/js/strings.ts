@@ -3,6 +3,7 @@
 // Both are frequent one-token fixes in real histories (ManySStuBs4J's "wrong function name" and
 // "change string literal" kinds; in bench/real: commander, cssstyle and sqlparse fixes).
 import { isNode, walk, type AstNode } from './ast.ts';
+import type { OutputDifference } from '../../output-differences.ts';
 import { text, type JsTemplate, type Mutation } from './mutation.ts';
 
 const EQUALITY = new Set(['===', '!==', '==', '!=']);
@@ -23,8 +24,18 @@ function casesFor(literal: string): string[] {
   return ['trim'];
 }
 
+/** What each normalization removes: the difference the failing tests show, when they show one kind only. */
+const REMOVES: Record<string, OutputDifference> = { trim: 'whitespace', trimEnd: 'whitespace', toLowerCase: 'case', toUpperCase: 'case' };
+
 function append(site: Parameters<JsTemplate>[0], value: AstNode, method: string): Mutation {
-  return { template: 'normalize-string', edits: [{ start: value.end, end: value.end, text: `.${method}()` }], description: `\`${text(site, value).slice(0, 40)}\` → \`….${method}()\`` };
+  const shown = site.outputDifferences.includes(REMOVES[method] ?? ('' as OutputDifference));
+  return { template: 'normalize-string', edits: [{ start: value.end, end: value.end, text: `.${method}()` }], description: `\`${text(site, value).slice(0, 40)}\` → \`….${method}()\``, ...(shown ? { fromTests: true } : {}) };
+}
+
+/** The normalizations the failing tests' differences ask for first, the others after. */
+function byEvidence(site: Parameters<JsTemplate>[0], methods: string[]): string[] {
+  const asked = (m: string) => site.outputDifferences.includes(REMOVES[m] ?? ('' as OutputDifference));
+  return [...methods.filter(asked), ...methods.filter((m) => !asked(m))];
 }
 
 export const normalizeString: JsTemplate = (site) => {
@@ -36,12 +47,12 @@ export const normalizeString: JsTemplate = (site) => {
   if (parent.type === 'BinaryExpression' && EQUALITY.has(parent.operator as string)) {
     const other = parent.left === node ? parent.right : parent.left;
     if (!isNode(other) || other.type !== 'StringLiteral') return [];
-    return casesFor(other.value as string).map((method) => append(site, node, method));
+    return byEvidence(site, casesFor(other.value as string)).map((method) => append(site, node, method));
   }
   // A value returned, or joined into a string: `return val` → `return val.toLowerCase()`.
   const joined = parent.type === 'BinaryExpression' && parent.operator === '+' && /['"`]/.test(text(site, parent));
   if ((parent.type === 'ReturnStatement' && parent.argument === node) || joined) {
-    return ['toLowerCase', 'trim', 'trimEnd', 'toUpperCase'].map((method) => append(site, node, method));
+    return byEvidence(site, ['toLowerCase', 'trim', 'trimEnd', 'toUpperCase']).map((method) => append(site, node, method));
   }
   return [];
 };
