@@ -36,6 +36,12 @@ describe('pythonGenerator (Python ast + tokenize)', () => {
     const compare = "def is_as(token):\n    if token.value == 'AS':\n        return True\n";
     expect(await results(compare, [2], 'normalize-string')).toContain("def is_as(token):\n    if token.value.upper() == 'AS':\n        return True\n");
     expect(await results('def f(val):\n    return val\n', [2], 'normalize-string')).toContain('def f(val):\n    return val.lower()\n');
+    // Failing tests whose values differ only in case: the case normalizations are what they show.
+    const shown = await pythonGenerator.generate('pkg/mod.py', compare, new Set([2]), { outputDifferences: ['case'] });
+    expect(shown.filter((c) => c.template === 'normalize-string').map((c) => [c.edits[0]?.text.split('.').at(-1), c.fromTests ?? false])).toEqual([
+      ['upper()', true],
+      ['strip()', false],
+    ]);
     expect(await results('def f(opts):\n    if opts.name:\n        return 1\n', [2], 'presence-check')).toEqual(['def f(opts):\n    if opts.name is not None:\n        return 1\n']);
     const calls = 'def f(out):\n    out.append(1)\n    log(out)\n    if out:\n        log(out)\n';
     expect(await results(calls, [2, 5], 'delete-statement')).toEqual([
