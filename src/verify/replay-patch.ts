@@ -83,7 +83,7 @@ export async function replayPatch(input: ReplayInput): Promise<Verification> {
     const evidence = judgeEvidence(input.baseline, gate, input.config.test.evidence);
     findings.push(...evidence.findings);
     // Only a suite green so far is worth observing twice.
-    const second = gate.passed && findings.length === 0 ? await observeAlone(input.suite, dir, gate.report, comparison.failToPass, input.log) : null;
+    const second = gate.passed && findings.length === 0 ? await observeAlone(input.suite, dir, { final: gate.report, baseline: input.baseline }, comparison.failToPass, input.log) : null;
     if (second) findings.push(...second.findings);
     return {
       replayed: true,

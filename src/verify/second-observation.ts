@@ -14,9 +14,20 @@ import type { SuiteRunner } from './suite-runner.ts';
 /** At most this many fixed tests are run alone (each is a run of the runner). */
 const MAX_ALONE = 5;
 
-export async function observeAlone(suite: SuiteRunner, cwd: string, final: TestReport, failToPass: string[], log: (line: string) => void): Promise<{ observation: SecondObservation; findings: Finding[] }> {
+/**
+ * The test as the runner names it: from the final run when its output lists passing tests, else from
+ * the baseline, where it failed and so was listed (jest lists a passing test only when it runs one
+ * file); its id alone is the last resort (a jest id holds the file, which `-t` never matches).
+ */
+function described(id: string, final: TestReport, baseline: TestReport): TestCaseResult {
+  const known = final.tests.find((t) => t.id === id) ?? baseline.tests.find((t) => t.id === id);
+  if (known) return known;
+  return { id, name: id.split(/ > | › /).at(-1) ?? id, status: 'passed' };
+}
+
+export async function observeAlone(suite: SuiteRunner, cwd: string, reports: { final: TestReport; baseline: TestReport }, failToPass: string[], log: (line: string) => void): Promise<{ observation: SecondObservation; findings: Finding[] }> {
   const scripts = await packageScripts(cwd);
-  const fixed = failToPass.slice(0, MAX_ALONE).map((id) => final.tests.find((t) => t.id === id) ?? ({ id, name: id.split(' > ').at(-1) ?? id, status: 'passed' } as TestCaseResult));
+  const fixed = failToPass.slice(0, MAX_ALONE).map((id) => described(id, reports.final, reports.baseline));
   if (fixed.length === 0) return { observation: { ran: 0, command: null }, findings: [] };
   const findings: Finding[] = [];
   let example: string | null = null;

@@ -1,6 +1,14 @@
 // The second observation: a fixed test run on its own must pass there too. Runners that list only
-// failures (`pytest -q`) say so by their counts; an unknown runner means no second observation.
-import { describe, expect, it } from 'vitest';
+// failures (`pytest -q`) say so by their counts; an unknown runner means no second observation. A
+// real jest, which lists no passing test when it runs several files: the test is selected by the
+// name the baseline's failure gave it (its id holds the file, which `-t` never matches).
+import { symlink, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { defaultRepoConfig } from '../../src/core/repo-config.ts';
+import { createProcessSandbox } from '../../src/sandbox/process-sandbox.ts';
+import { createSuiteRunner } from '../../src/verify/suite-runner.ts';
+import { makeRepo, removeAll } from '../support/git-fixture.ts';
 import type { GateResult } from '../../src/core/gate-result.ts';
 import type { TestReport } from '../../src/core/test-report.ts';
 import { observeAlone } from '../../src/verify/second-observation.ts';
@@ -8,30 +16,60 @@ import type { SuiteRunner } from '../../src/verify/suite-runner.ts';
 
 const counts = (passed: number, failed: number, tests: TestReport['tests'] = []): TestReport => ({ format: 'pytest', parsed: true, passed, failed, skipped: 0, total: passed + failed, tests });
 const final = counts(3, 0, [{ id: 'tests/test_stats.py::test_average', name: 'test_average', status: 'passed' }]);
+const baseline = counts(2, 1, [{ id: 'tests/test_stats.py::test_average', name: 'test_average', status: 'failed' }]);
 
 function suite(testCommand: string, answer: GateResult): SuiteRunner & { commands: string[] } {
   const commands: string[] = [];
   return { testCommand, setupCommand: null, commands, setup: async () => null, gate: async () => answer, gateWith: async (_cwd, command) => (commands.push(command), answer) };
 }
 
+const dirs: string[] = [];
+afterAll(() => removeAll(dirs));
+
 describe('the second observation', () => {
+  it('selects a jest test fixed in a suite of several files by its name, which only the baseline listed', async () => {
+    const spec = (name: string, body: string) => `const m = require('../math.js');\ntest('${name}', () => ${body});\n`;
+    const root = await makeRepo({
+      'package.json': JSON.stringify({ name: 'obs' }),
+      'math.js': 'exports.double = (x) => x * 3;\nexports.half = (x) => x / 2;\n',
+      'test/double.test.js': spec('doubles', 'expect(m.double(2)).toBe(4)'),
+      'test/half.test.js': spec('halves', 'expect(m.half(4)).toBe(2)'),
+    });
+    dirs.push(root);
+    await symlink(resolve(import.meta.dirname, '../../node_modules'), join(root, 'node_modules'));
+    const config = defaultRepoConfig();
+    config.test.command = 'jest';
+    config.env = { PATH: `${join(root, 'node_modules/.bin')}:${process.env.PATH ?? ''}`, NO_COLOR: '1' };
+    const runner = createSuiteRunner({ sandbox: createProcessSandbox(), config, signal: new AbortController().signal, setupNetwork: false });
+    const before = await runner.gate(root);
+    expect(before.report.tests.filter((t) => t.status === 'failed').map((t) => [t.id, t.name])).toEqual([['test/double.test.js › doubles', 'doubles']]);
+    await writeFile(join(root, 'math.js'), 'exports.double = (x) => x * 2;\nexports.half = (x) => x / 2;\n');
+    const after = await runner.gate(root);
+    expect(after.passed).toBe(true);
+    expect(after.report.tests.find((t) => t.id === 'test/double.test.js › doubles')).toBeUndefined();
+
+    const { observation, findings } = await observeAlone(runner, root, { final: after.report, baseline: before.report }, ['test/double.test.js › doubles'], () => undefined);
+    expect(findings).toEqual([]);
+    expect(observation).toEqual({ ran: 1, command: 'jest -t doubles' });
+  }, 60_000);
+
   it('accepts pytest -q passing the one test it was asked for, which it does not list', async () => {
     const s = suite('python3 -m pytest -q', { passed: true, report: counts(1, 0), output: '1 passed', durationMs: 1 });
-    const { observation, findings } = await observeAlone(s, '/nowhere', final, ['tests/test_stats.py::test_average'], () => undefined);
+    const { observation, findings } = await observeAlone(s, '/nowhere', { final, baseline }, ['tests/test_stats.py::test_average'], () => undefined);
     expect(findings).toEqual([]);
     expect(observation).toEqual({ ran: 1, command: 'python3 -m pytest -q tests/test_stats.py::test_average' });
   });
 
   it('refuses a fixed test that fails, or runs nothing, on its own', async () => {
     const failing = suite('python3 -m pytest -q', { passed: false, reason: 'NON_ZERO_EXIT', exitCode: 1, report: counts(0, 1), output: '1 failed', durationMs: 1 });
-    expect((await observeAlone(failing, '/nowhere', final, ['tests/test_stats.py::test_average'], () => undefined)).findings[0]?.kind).toBe('second_observation_failed');
+    expect((await observeAlone(failing, '/nowhere', { final, baseline }, ['tests/test_stats.py::test_average'], () => undefined)).findings[0]?.kind).toBe('second_observation_failed');
     const empty = suite('python3 -m pytest -q', { passed: true, report: counts(0, 0), output: '', durationMs: 1 });
-    expect((await observeAlone(empty, '/nowhere', final, ['tests/test_stats.py::test_average'], () => undefined)).findings).toHaveLength(1);
+    expect((await observeAlone(empty, '/nowhere', { final, baseline }, ['tests/test_stats.py::test_average'], () => undefined)).findings).toHaveLength(1);
   });
 
   it('says no second observation was possible for a command that cannot select one test', async () => {
     const s = suite('make test', { passed: true, report: counts(1, 0), output: '', durationMs: 1 });
-    expect(await observeAlone(s, '/nowhere', final, ['tests/test_stats.py::test_average'], () => undefined)).toEqual({ observation: { ran: 0, command: null }, findings: [] });
+    expect(await observeAlone(s, '/nowhere', { final, baseline }, ['tests/test_stats.py::test_average'], () => undefined)).toEqual({ observation: { ran: 0, command: null }, findings: [] });
     expect(s.commands).toEqual([]);
   });
 });
