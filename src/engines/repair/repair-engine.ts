@@ -130,7 +130,7 @@ export function createRepairEngine(options: RepairEngineOptions = {}): Engine {
       // Its own budget (not the run's) ran out with candidates left: the next attempt goes on from there.
       if (result.stoppedBy === 'deadline' && result.remaining.length > 0 && ownDeadline < ctx.deadline) {
         unfinished = { ...plan, state, candidates: result.remaining, validatedBefore: plan.ranked.length - result.remaining.length };
-        const summary = `the attempt's time budget ran out (${plan.ranked.length - result.remaining.length} of ${plan.ranked.length} candidates validated${overAttempts}, ${result.testExecutions} test runs, ${seconds} s); the next attempt goes on with the ${result.remaining.length} left${generation}`;
+        const summary = `the attempt's time budget ran out (${plan.ranked.length - result.remaining.length} of ${plan.ranked.length} candidates validated${overAttempts}, ${result.testExecutions} test runs, ${seconds} s); ${result.remaining.length} left${generation}`;
         return { summary, cost: ZERO_COST, gaveUp: false, continues: true, stats, ...notes };
       }
       const why = result.stoppedBy === 'deadline' ? 'the time budget ran out' : result.stoppedBy === 'aborted' ? 'the run was cancelled' : 'no candidate passed the tests';
