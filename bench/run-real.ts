@@ -11,6 +11,7 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RunResult } from '../src/core/run-result.ts';
+import { defaultRepoConfig } from '../src/core/repo-config.ts';
 import { judgeCorrect } from './lib/real-judge.ts';
 import { loadRealCorpus, materializeReal, patchHash, type RealBug } from './lib/real-corpus.ts';
 import { appendResult, readResults, type StoredOutcome } from './lib/real-results.ts';
@@ -23,7 +24,12 @@ const filter = flag('--filter') ?? '';
 const limit = Number(flag('--limit') ?? Infinity);
 const write = args.includes('--write');
 const resultsFile = flag('--results');
-const FIX_TIMEOUT_MS = 600_000;
+/**
+ * The run bounds itself (`loop.timeBudget`, then its replay and report): the benchmark's own limit
+ * is only a guard above that, so a slow bug is measured as the run ends it, never cut as a crash (an
+ * engine that goes on across attempts can use the run's whole budget).
+ */
+const FIX_TIMEOUT_MS = (defaultRepoConfig().loop.timeBudget + 600) * 1000;
 // fixloop's own dependency cache: the second run of a bug reuses its install.
 const cacheDir = process.env.FIXLOOP_CACHE_DIR ?? join(tmpdir(), 'fixloop-real-cache', 'fixloop');
 

@@ -6,6 +6,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { defaultRepoConfig } from '../src/core/repo-config.ts';
 import { loadCorpus, type Bug } from './lib/corpus.ts';
 import { median, percentile, rate } from './lib/stats.ts';
 import { materialize, printedResult, shell, timed, writeFiles } from './lib/workdir.ts';
@@ -15,7 +16,8 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const filter = flag('--filter') ?? '';
 const limit = Number(flag('--limit') ?? Infinity);
 const write = args.includes('--write');
-const FIX_TIMEOUT_MS = 300_000;
+/** Above the run's own bound (`loop.timeBudget`, then its replay and report): see run-real.ts. */
+const FIX_TIMEOUT_MS = (defaultRepoConfig().loop.timeBudget + 600) * 1000;
 
 interface Outcome {
   bug: Bug;
