@@ -38,7 +38,10 @@ type Outcome = Omit<StoredOutcome, 'id'> & { bug: RealBug };
 
 function reasonOf(result: RunResult | null, stderr: string): string {
   if (!result) return stderr.trim().split('\n').slice(-2).join(' ').slice(0, 160) || 'no result';
-  const said = [result.stopReason, ...result.attempts.map((a) => a.summary)].filter(Boolean).join(' / ');
+  // The last attempt says how the run ended (an engine that went on across attempts ends there).
+  const last = result.attempts.at(-1)?.summary;
+  const attempts = result.attempts.length > 1 ? `${result.attempts.length} attempts, the last: ` : '';
+  const said = [result.stopReason, last ? `${attempts}${last}` : null].filter(Boolean).join(' / ');
   return said.replace(/\s+/g, ' ').slice(0, 200);
 }
 
