@@ -59,6 +59,15 @@ describe('renderMarkdownReport', () => {
     expect(renderMarkdownReport(exitCodeOnly)).toMatch(/Evidence: the exit code alone \(the output could not be read per test; `test.evidence: exit-code`\)/);
   });
 
+  it('shows an attempt the engine went on with in the next one as such, not as an attempt without a gate', () => {
+    const result = greenResult();
+    const fixed = result.attempts[0]!;
+    result.attempts = [{ ...fixed, attempt: 1, gate: null, findings: [], continues: true, summary: "the attempt's time budget ran out (120 of 300 candidates validated, 124 test runs, 300.1 s); 180 left" }, { ...fixed, attempt: 2 }];
+    const text = renderMarkdownReport(result);
+    expect(text).toMatch(/\| 1 \| [^|]+ \| [^|]+ \| continued in the next attempt \| – \| the attempt's time budget ran out/);
+    expect(text).not.toContain('no gate');
+  });
+
   it('fences a patch that itself contains backticks', () => {
     const result = greenResult();
     result.patch = '--- a/x.md\n+++ b/x.md\n@@ -1 +1 @@\n-```js\n+````js\n';
