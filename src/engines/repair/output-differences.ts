@@ -63,3 +63,20 @@ export function outputDifferences(failing: readonly TestCaseResult[]): OutputDif
   if (kinds.has('other') || kinds.size !== 1) return [];
   return [...kinds] as OutputDifference[];
 }
+
+/** What each string normalization removes, in JavaScript's and Python's names. */
+const REMOVED_BY: Readonly<Record<string, OutputDifference>> = {
+  trim: 'whitespace',
+  trimEnd: 'whitespace',
+  strip: 'whitespace',
+  toLowerCase: 'case',
+  toUpperCase: 'case',
+  lower: 'case',
+  upper: 'case',
+};
+
+/** Whether calling `method` removes the one kind of difference the failing tests show. */
+export function removesShownDifference(method: string, shown: readonly OutputDifference[]): boolean {
+  const removed = Object.hasOwn(REMOVED_BY, method) ? REMOVED_BY[method] : undefined;
+  return removed !== undefined && shown.includes(removed);
+}

@@ -39,13 +39,18 @@ function linkText(site: SiteContext, name: string, call: AstNode): string {
   return `.${name}(${(call.arguments as AstNode[]).map((a) => text(site, a)).join(', ')})`;
 }
 
-/** Where a link goes after `after`: on a line of its own when the chain's links each start one. */
+/** The `.` before a link's method name, and the indentation before it when the link starts its line. */
+function linkStart(site: SiteContext, property: AstNode): { dot: number; ownLineIndent: string | null } {
+  const dot = site.source.lastIndexOf('.', property.start);
+  const lineStart = site.source.lastIndexOf('\n', dot - 1) + 1;
+  const before = site.source.slice(lineStart, dot).replace(/\?$/, '');
+  return { dot, ownLineIndent: /^\s*$/.test(before) ? before : null };
+}
+
+/** A link appended at `at`: on a line of its own when the chain's last link starts one. */
 function insertion(site: SiteContext, property: AstNode, at: number, link: string): { start: number; end: number; text: string } {
-  const lineStart = site.source.lastIndexOf('\n', property.start - 1) + 1;
-  const before = site.source.slice(lineStart, property.start);
-  const ownLine = /^\s*\??\.$/.test(before);
-  const indent = /^\s*/.exec(before)?.[0] ?? '';
-  return { start: at, end: at, text: ownLine ? `\n${indent}${link}` : link };
+  const indent = linkStart(site, property).ownLineIndent;
+  return { start: at, end: at, text: indent === null ? link : `\n${indent}${link}` };
 }
 
 const LITERALS = new Set(['StringLiteral', 'NumericLiteral', 'BooleanLiteral', 'NullLiteral', 'RegExpLiteral']);
@@ -113,10 +118,7 @@ export const filterEmpty: JsTemplate = (site) => {
   // `path.join(a, b)` joins paths, not an array's items.
   if (!call || call.name !== 'join' || /(^|\.)(path|posix|win32)$/.test(text(site, call.object))) return [];
   if (call.object.type === 'CallExpression' && memberCall(call.object)?.name === 'filter') return [];
-  const dot = site.source.lastIndexOf('.', call.property.start);
-  const lineStart = site.source.lastIndexOf('\n', dot - 1) + 1;
-  const ownLine = /^\s*$/.test(site.source.slice(lineStart, dot));
-  const indent = site.source.slice(lineStart, dot);
-  const edit = ownLine ? { start: dot, end: dot, text: `.filter(Boolean)\n${indent}` } : { start: call.object.end, end: call.object.end, text: '.filter(Boolean)' };
+  const { dot, ownLineIndent } = linkStart(site, call.property);
+  const edit = ownLineIndent === null ? { start: call.object.end, end: call.object.end, text: '.filter(Boolean)' } : { start: dot, end: dot, text: `.filter(Boolean)\n${ownLineIndent}` };
   return [{ template: 'filter-empty', edits: [edit], description: 'left empty items out of `.join(…)` with `.filter(Boolean)`' }];
 };

@@ -3,7 +3,7 @@
 // Both are frequent one-token fixes in real histories (ManySStuBs4J's "wrong function name" and
 // "change string literal" kinds; in bench/real: commander, cssstyle and sqlparse fixes).
 import { isNode, walk, type AstNode } from './ast.ts';
-import type { OutputDifference } from '../../output-differences.ts';
+import { removesShownDifference } from '../../output-differences.ts';
 import { text, type JsTemplate, type Mutation } from './mutation.ts';
 
 const EQUALITY = new Set(['===', '!==', '==', '!=']);
@@ -24,17 +24,14 @@ function casesFor(literal: string): string[] {
   return ['trim'];
 }
 
-/** What each normalization removes: the difference the failing tests show, when they show one kind only. */
-const REMOVES: Record<string, OutputDifference> = { trim: 'whitespace', trimEnd: 'whitespace', toLowerCase: 'case', toUpperCase: 'case' };
-
 function append(site: Parameters<JsTemplate>[0], value: AstNode, method: string): Mutation {
-  const shown = site.outputDifferences.includes(REMOVES[method] ?? ('' as OutputDifference));
+  const shown = removesShownDifference(method, site.outputDifferences);
   return { template: 'normalize-string', edits: [{ start: value.end, end: value.end, text: `.${method}()` }], description: `\`${text(site, value).slice(0, 40)}\` → \`….${method}()\``, ...(shown ? { fromTests: true } : {}) };
 }
 
 /** The normalizations the failing tests' differences ask for first, the others after. */
 function byEvidence(site: Parameters<JsTemplate>[0], methods: string[]): string[] {
-  const asked = (m: string) => site.outputDifferences.includes(REMOVES[m] ?? ('' as OutputDifference));
+  const asked = (m: string) => removesShownDifference(m, site.outputDifferences);
   return [...methods.filter(asked), ...methods.filter((m) => !asked(m))];
 }
 

@@ -2,16 +2,15 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { GenerationError, type Candidate, type CandidateGenerator, type GenerationContext, type TemplateId, type TextEdit } from '../../candidate.ts';
-import type { OutputDifference } from '../../output-differences.ts';
+import { removesShownDifference } from '../../output-differences.ts';
 
 const SCRIPT = fileURLToPath(new URL('./mutate.py', import.meta.url));
 
-/** The normalizations that remove each kind of difference the failing tests can show. */
-const REMOVES: Record<OutputDifference, RegExp> = { whitespace: /\.strip\(\)$/, case: /\.(upper|lower)\(\)$/ };
-
 /** A normalization that removes the one kind of difference the failing tests show is what they ask for. */
 function shownByTests(c: RawCandidate, context: GenerationContext | undefined): boolean {
-  return c.template === 'normalize-string' && (context?.outputDifferences ?? []).some((kind) => c.edits.some((e) => REMOVES[kind].test(e.text)));
+  if (c.template !== 'normalize-string') return false;
+  const method = (text: string) => /\.(\w+)\(\)$/.exec(text)?.[1] ?? '';
+  return c.edits.some((e) => removesShownDifference(method(e.text), context?.outputDifferences ?? []));
 }
 const TIMEOUT_MS = 20_000;
 
