@@ -89,13 +89,7 @@ async function afterFailedAttempt(input: FixLoopInput, state: LoopState, n: numb
   const budgetStop = outcome.budgetStop ?? review?.budgetStop;
   if (stuck || outcome.gaveUp || budgetStop) {
     const why = budgetStop ? `engine ${engine.name} stopped: ${budgetStop.message}` : stuck ? `attempt ${n} failed the same way as attempt ${seenAt}` : `engine ${engine.name} gave up: ${outcome.summary}`;
-    if (state.engineIndex + 1 < input.engines.length) {
-      state.engineIndex++;
-      state.seenFingerprints = new Map();
-      state.consecutiveFailures = 0;
-      attempt.log.add(`${why}; moving on to engine ${input.engines[state.engineIndex]?.name}`);
-      return null;
-    }
+    if (moveToNextEngine(input, state, attempt, why)) return null;
     if (budgetStop) return stopped(state, 'budget', why);
     // An engine that stops because the run's time is up has not given up: the time budget ended it.
     if (!stuck && Date.now() >= input.deadline) return stopped(state, 'time_budget', `the time budget of ${input.config.loop.timeBudget} s was spent (${why})`);
@@ -118,14 +112,19 @@ function continued(input: FixLoopInput, state: LoopState, n: number, engine: Eng
   const verdict = `attempt ${n}/${maxAttempts}: ${engine.name} goes on in the next attempt (${attempt.outcome.summary})`;
   state.previous.push({ attempt: n, engine: engine.name, summary: attempt.outcome.summary, gatePassed: false, failed: failing, fingerprint: null, verdict });
   input.onProgress({ phase: 'attempt', attempt: n, maxAttempts, failing, message: verdict });
-  const next = input.engines[state.engineIndex + 1];
-  if (next) {
-    state.engineIndex++;
-    state.seenFingerprints = new Map();
-    state.consecutiveFailures = 0;
-    attempt.log.add(`engine ${engine.name} used its attempt's budget; moving on to engine ${next.name}`);
-  }
+  moveToNextEngine(input, state, attempt, `engine ${engine.name} used its attempt's budget`);
   return null;
+}
+
+/** The cascade's next engine, with a fresh count of failures and repeats; false when there is none. */
+function moveToNextEngine(input: FixLoopInput, state: LoopState, attempt: FixAttempt, why: string): boolean {
+  const next = input.engines[state.engineIndex + 1];
+  if (!next) return false;
+  state.engineIndex++;
+  state.seenFingerprints = new Map();
+  state.consecutiveFailures = 0;
+  attempt.log.add(`${why}; moving on to engine ${next.name}`);
+  return true;
 }
 
 function describeReview(n: number, max: number, review: ReviewRecord): string {
