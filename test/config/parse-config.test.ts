@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { applyOverrides } from '../../src/config/apply-overrides.ts';
 import { ConfigError } from '../../src/config/config-error.ts';
 import { loadConfigFile } from '../../src/config/load-config-file.ts';
-import { parseRepoConfig } from '../../src/config/parse-config.ts';
+import { parseRepoConfig, validateRepoConfig } from '../../src/config/parse-config.ts';
 import { ALWAYS_PROTECTED_PATHS, DEFAULT_PROTECTED_PATHS, defaultRepoConfig } from '../../src/core/repo-config.ts';
 
 function configError(fn: () => unknown): ConfigError {
@@ -37,13 +37,30 @@ describe('parseRepoConfig', () => {
   it('names the key and the reason for a wrong type', () => {
     const error = configError(() => parseRepoConfig('loop:\n  maxAttempts: lots\n', '.github/fixloop.yml'));
     expect(error.key).toBe('loop.maxAttempts');
-    expect(error.message).toMatch(/^\.github\/fixloop\.yml: `loop\.maxAttempts`: .*expected number/);
+    expect(error.message).toMatch(/^\.github\/fixloop\.yml: `loop\.maxAttempts` \(line 2\): .*expected number/);
   });
 
   it('names an unknown key', () => {
     const error = configError(() => parseRepoConfig('loop:\n  maxAtempts: 3\n', 'fixloop.yml'));
     expect(error.key).toBe('loop.maxAtempts');
-    expect(error.message).toContain('unknown key `loop.maxAtempts`');
+    expect(error.message).toBe('fixloop.yml: unknown key `loop.maxAtempts` (line 2; did you mean `loop.maxAttempts`?)');
+  });
+
+  it('suggests the key a slip meant, at the same level, and nothing for a word far from every key', () => {
+    expect(configError(() => parseRepoConfig('Test:\n  command: x\n', 'fixloop.yml')).message).toBe('fixloop.yml: unknown key `Test` (line 1; did you mean `test`?)');
+    expect(configError(() => parseRepoConfig('paths:\n  protect: [a]\n', 'fixloop.yml')).message).toBe('fixloop.yml: unknown key `paths.protect` (line 2; did you mean `paths.protected`?)');
+    expect(configError(() => parseRepoConfig('# settings\nloop: {}\nbanana: 1\n', 'fixloop.yml')).message).toBe('fixloop.yml: unknown key `banana` (line 3)');
+  });
+
+  it('names the lines of several unknown keys in one mapping', () => {
+    const error = configError(() => parseRepoConfig('tests:\n  command: x\nzzz: 1\n', 'fixloop.yml'));
+    expect(error.key).toBe('tests');
+    expect(error.message).toBe('fixloop.yml: unknown keys `tests` (line 1; did you mean `test`?), `zzz` (line 3)');
+  });
+
+  it('suggests without a line where there is no text (the App reads the file through its loader)', () => {
+    const error = configError(() => validateRepoConfig({ loop: { maxAtempts: 3 } }, '.github/fixloop.yml'));
+    expect(error.message).toBe('.github/fixloop.yml: unknown key `loop.maxAtempts` (did you mean `loop.maxAttempts`?)');
   });
 
   it('names every problem at once, one per line', () => {
@@ -51,7 +68,7 @@ describe('parseRepoConfig', () => {
     expect(error.key).toBe('loop.maxAtempts');
     const [first, ...lines] = error.message.split('\n');
     expect(first).toBe('fixloop.yml: 2 problems:');
-    expect(lines.sort()).toEqual(['  - unknown key `loop.maxAtempts`', '  - unknown key `tset`']);
+    expect(lines.sort()).toEqual(['  - unknown key `loop.maxAtempts` (line 2; did you mean `loop.maxAttempts`?)', '  - unknown key `tset` (line 3; did you mean `test`?)']);
   });
 
   it('names an unknown engine', () => {
@@ -88,6 +105,19 @@ describe('loadConfigFile', () => {
     const loaded = await loadConfigFile(dir);
     expect(loaded.file).toBe('fixloop.yml');
     expect(loaded.config.test.command).toBe('node --test');
+  });
+
+  it('reads the dotfile .fixloop.yml, after fixloop.yml and before .github/fixloop.yml', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'fixloop-config-'));
+    dirs.push(dir);
+    await mkdir(join(dir, '.github'));
+    await writeFile(join(dir, '.github/fixloop.yml'), 'test:\n  command: pytest\n');
+    await writeFile(join(dir, '.fixloop.yml'), 'test:\n  command: npx vitest run\n');
+    const loaded = await loadConfigFile(dir);
+    expect(loaded.file).toBe('.fixloop.yml');
+    expect(loaded.config.test.command).toBe('npx vitest run');
+    await writeFile(join(dir, 'fixloop.yml'), 'test:\n  command: node --test\n');
+    expect((await loadConfigFile(dir)).file).toBe('fixloop.yml');
   });
 });
 
