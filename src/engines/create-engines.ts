@@ -61,7 +61,7 @@ export async function createEngines(config: RepoConfig, environment: EngineEnvir
         break;
       }
       case 'cli': {
-        const { createCliEngine } = await import('./cli/cli-engine.ts');
+        const { createCliEngine } = await import('./coding-agent/cli-engine.ts');
         const { buildTaskPrompt } = await import('./prompt/build-task-prompt.ts');
         const { suspiciousFiles } = await import('./prompt/task-values.ts');
         engines.push(
@@ -84,7 +84,7 @@ export async function createEngines(config: RepoConfig, environment: EngineEnvir
   if (reviewAgent) {
     if (!(CLI_AGENTS as readonly string[]).includes(reviewAgent)) throw new EngineError('ENGINE_MISCONFIGURED', `FIXLOOP_REVIEW_AGENT: unknown agent \`${reviewAgent}\`; the agents are: ${CLI_AGENTS.join(', ')}`);
     if (llm?.settings.review) throw new EngineError('ENGINE_MISCONFIGURED', 'set FIXLOOP_REVIEW_MODEL or FIXLOOP_REVIEW_AGENT, not both');
-    const { createCliReviewer } = await import('./cli/cli-reviewer.ts');
+    const { createCliReviewer } = await import('./coding-agent/cli-reviewer.ts');
     reviewer = createCliReviewer({ agent: reviewAgent as CliAgentName, environment: environment.env, sandbox: scope.sandbox, workspace: () => scope.workspace, templates, timeoutMs: config.cli.timeout * 1000 });
   } else if (llm?.settings.review) {
     const { createModelReviewer } = await import('./agent/model-reviewer.ts');

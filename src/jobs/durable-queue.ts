@@ -26,104 +26,139 @@ function withDefaults(options: DurableQueueOptions) {
   return { concurrency: Math.max(1, options.concurrency), leaseMs: options.leaseMs ?? 30_000, pollMs: options.pollMs ?? 1000, maxTries: options.maxTries ?? 3, lane: options.lane ?? 'run' };
 }
 
+/** What one queue's claim loop, its running jobs and its lifecycle share. */
+interface QueueState {
+  options: DurableQueueOptions;
+  settings: ReturnType<typeof withDefaults>;
+  owner: string;
+  running: Map<string, AbortController>;
+  idleWaiters: Array<() => void>;
+  runner: JobRunner | null;
+  stopped: boolean;
+  claiming: boolean;
+  /** The last claim found nothing and nothing was added since: with no job running, the queue is idle. */
+  emptyAfterClaim: boolean;
+  timer: NodeJS.Timeout | null;
+  abandonedHandler: ((job: AnyStoredJob) => Promise<void>) | undefined;
+  lastRecovery: number;
+}
+
 export function createDurableQueue(options: DurableQueueOptions): JobQueue {
   const { store } = options;
-  const { concurrency, leaseMs, pollMs, maxTries, lane } = withDefaults(options);
-  const owner = leaseOwner();
-  const running = new Map<string, AbortController>();
-  const idleWaiters: Array<() => void> = [];
-  let runner: JobRunner | null = null;
-  let stopped = false;
-  let claiming = false;
-  let emptyAfterClaim = false;
-  let timer: NodeJS.Timeout | null = null;
-  let abandonedHandler: ((job: AnyStoredJob) => Promise<void>) | undefined;
-  let lastRecovery = 0;
-
-  /** Takes back what a dead worker (here or on another machine) held, once per lease period. */
-  const recover = async () => {
-    lastRecovery = Date.now();
-    const { abandoned } = await store.recover(maxTries, options.pendingMs ?? 60_000);
-    for (const job of abandoned) await abandonedHandler?.(job).catch((error: unknown) => options.onError?.(error, job));
+  const state: QueueState = {
+    options,
+    settings: withDefaults(options),
+    owner: leaseOwner(),
+    running: new Map(),
+    idleWaiters: [],
+    runner: null,
+    stopped: false,
+    claiming: false,
+    emptyAfterClaim: false,
+    timer: null,
+    abandonedHandler: undefined,
+    lastRecovery: 0,
   };
-
-  const settleIdle = () => (running.size === 0 && emptyAfterClaim ? idleWaiters.splice(0).forEach((resolve) => resolve()) : undefined);
-
-  const execute = async (job: AnyStoredJob) => {
-    const controller = new AbortController();
-    running.set(job.runId, controller);
-    try {
-      await runLeased({ store, job, owner, leaseMs, runner: runner as JobRunner, controller, ...(options.onError ? { onError: options.onError } : {}) });
-    } finally {
-      running.delete(job.runId);
-      void pump();
-      settleIdle();
-    }
-  };
-
-  const pump = async (): Promise<void> => {
-    if (!runner || stopped || claiming) return;
-    claiming = true;
-    try {
-      while (!stopped && running.size < concurrency) {
-        const job = await store.claim(owner, leaseMs, lane);
-        if (!job) {
-          emptyAfterClaim = true;
-          break;
-        }
-        emptyAfterClaim = false;
-        void execute(job);
-      }
-    } catch (error) {
-      options.onError?.(error, null);
-    } finally {
-      claiming = false;
-      settleIdle();
-    }
-  };
-
   return {
     async accept(event) {
       const fresh = await store.acceptEvent(event);
       if (fresh) {
-        emptyAfterClaim = false;
-        void pump();
+        state.emptyAfterClaim = false;
+        void pump(state);
       }
       return fresh;
     },
     async enqueue(data, actor, deliveryId) {
-      emptyAfterClaim = false;
+      state.emptyAfterClaim = false;
       return store.enqueue(data, actor, deliveryId);
     },
     async markReady(runId, patch) {
       await store.markReady(runId, patch);
-      emptyAfterClaim = false;
-      void pump();
+      state.emptyAfterClaim = false;
+      void pump(state);
     },
-    ...storeQueries(store, running),
-    async start(run, onAbandoned) {
-      runner = run;
-      abandonedHandler = onAbandoned;
-      await recover();
-      timer = setInterval(() => {
-        if (Date.now() - lastRecovery >= leaseMs) void recover().catch((error: unknown) => options.onError?.(error, null));
-        void pump();
-      }, pollMs);
-      timer.unref();
-      await pump();
-    },
-    async drain() {
-      await pump();
-      if (running.size === 0 && emptyAfterClaim) return;
-      await new Promise<void>((resolve) => idleWaiters.push(resolve));
-    },
-    async shutdown(graceMs) {
-      stopped = true;
-      if (timer) clearInterval(timer);
-      emptyAfterClaim = true;
-      await finishOrAbort(running, idleWaiters, graceMs);
-    },
+    ...storeQueries(store, state.running),
+    start: (run, onAbandoned) => start(state, run, onAbandoned),
+    drain: () => drain(state),
+    shutdown: (graceMs) => shutdown(state, graceMs),
   };
+}
+
+/** Takes back what a dead worker (here or on another machine) held, once per lease period. */
+async function recover(state: QueueState): Promise<void> {
+  const { options } = state;
+  state.lastRecovery = Date.now();
+  const { abandoned } = await options.store.recover(state.settings.maxTries, options.pendingMs ?? 60_000);
+  for (const job of abandoned) await state.abandonedHandler?.(job).catch((error: unknown) => options.onError?.(error, job));
+}
+
+function settleIdle(state: QueueState): void {
+  if (state.running.size === 0 && state.emptyAfterClaim) state.idleWaiters.splice(0).forEach((resolve) => resolve());
+}
+
+/** Runs one claimed job under its lease, then claims more. */
+async function execute(state: QueueState, job: AnyStoredJob): Promise<void> {
+  const { options, running } = state;
+  const controller = new AbortController();
+  running.set(job.runId, controller);
+  try {
+    await runLeased({ store: options.store, job, owner: state.owner, leaseMs: state.settings.leaseMs, runner: state.runner as JobRunner, controller, ...(options.onError ? { onError: options.onError } : {}) });
+  } finally {
+    running.delete(job.runId);
+    void pump(state);
+    settleIdle(state);
+  }
+}
+
+/** Claims jobs while there is room, one claim loop at a time. */
+async function pump(state: QueueState): Promise<void> {
+  if (!state.runner || state.stopped || state.claiming) return;
+  const { options, settings } = state;
+  state.claiming = true;
+  try {
+    while (!state.stopped && state.running.size < settings.concurrency) {
+      const job = await options.store.claim(state.owner, settings.leaseMs, settings.lane);
+      if (!job) {
+        state.emptyAfterClaim = true;
+        break;
+      }
+      state.emptyAfterClaim = false;
+      void execute(state, job);
+    }
+  } catch (error) {
+    options.onError?.(error, null);
+  } finally {
+    state.claiming = false;
+    settleIdle(state);
+  }
+}
+
+/** Recovers, then claims now and at every poll (recovering again once per lease period). */
+async function start(state: QueueState, run: JobRunner, onAbandoned?: (job: AnyStoredJob) => Promise<void>): Promise<void> {
+  const { options, settings } = state;
+  state.runner = run;
+  state.abandonedHandler = onAbandoned;
+  await recover(state);
+  state.timer = setInterval(() => {
+    if (Date.now() - state.lastRecovery >= settings.leaseMs) void recover(state).catch((error: unknown) => options.onError?.(error, null));
+    void pump(state);
+  }, settings.pollMs);
+  state.timer.unref();
+  await pump(state);
+}
+
+/** Resolves once no job is running and the last claim found none. */
+async function drain(state: QueueState): Promise<void> {
+  await pump(state);
+  if (state.running.size === 0 && state.emptyAfterClaim) return;
+  await new Promise<void>((resolve) => state.idleWaiters.push(resolve));
+}
+
+async function shutdown(state: QueueState, graceMs: number): Promise<void> {
+  state.stopped = true;
+  if (state.timer) clearInterval(state.timer);
+  state.emptyAfterClaim = true;
+  await finishOrAbort(state.running, state.idleWaiters, graceMs);
 }
 
 /** Lets running jobs finish within `graceMs`, then aborts them with `Shutdown` (they are released). */

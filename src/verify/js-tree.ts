@@ -1,6 +1,9 @@
 // JavaScript and TypeScript syntax trees for the judge, from @babel/parser: parsing a file, walking
-// it with ancestors, and the lines a node itself occupies. The code is parsed, never run.
-import { parse, type ParserPlugin } from '@babel/parser';
+// it with ancestors, and the lines a node itself occupies. The code is parsed, never run, with the
+// configuration the repair engine parses with (src/core/js-parse.ts).
+import { parseJsProgram } from '../core/js-parse.ts';
+
+export { JS_SOURCE } from '../core/js-parse.ts';
 
 export interface JsNode {
   type: string;
@@ -14,25 +17,9 @@ export function isJsNode(value: unknown): value is JsNode {
   return typeof value === 'object' && value !== null && typeof (value as JsNode).type === 'string' && typeof (value as JsNode).start === 'number';
 }
 
-export const JS_SOURCE = /\.(c|m)?(j|t)sx?$/;
-
-function pluginsFor(file: string): ParserPlugin[] {
-  const ts = /\.(c|m)?tsx?$/.test(file);
-  const jsx = /\.(c|m)?(jsx|tsx)$/.test(file) || /\.(c|m)?js$/.test(file);
-  return [...(ts ? (['typescript'] as const) : []), ...(jsx ? (['jsx'] as const) : []), 'decorators'];
-}
-
 /** The program node, or null when the file parses neither as a module nor as a script. */
 export function parseJs(file: string, source: string): JsNode | null {
-  for (const sourceType of ['module', 'script'] as const) {
-    try {
-      const ast = parse(source, { sourceType, plugins: pluginsFor(file), errorRecovery: true, allowReturnOutsideFunction: true, allowAwaitOutsideFunction: sourceType === 'module' });
-      return ast.program as unknown as JsNode;
-    } catch {
-      // Try the other source type, then give up.
-    }
-  }
-  return null;
+  return parseJsProgram(file, source) as JsNode | null;
 }
 
 const SKIPPED_KEYS = new Set(['loc', 'leadingComments', 'trailingComments', 'innerComments', 'extra', 'typeAnnotation', 'returnType', 'typeParameters']);

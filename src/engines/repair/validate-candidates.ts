@@ -57,102 +57,125 @@ function onlyTestsThatPassedAlone(full: GateResult, focused: FocusedCommand | nu
   return onlyThem ? alone.command : null;
 }
 
+/** What the workers share: the candidates taken so far, the best results and the counts. */
+interface ValidationRun {
+  input: ValidationInput;
+  /** Aborted by the caller's signal or at the deadline: every gate run and worker stops with it. */
+  controller: AbortController;
+  next: number;
+  winnerIndex: number;
+  validated: number;
+  testExecutions: number;
+  finished: Set<number>;
+  partial: ValidationResult['partial'];
+}
+
 export async function validateCandidates(input: ValidationInput): Promise<ValidationResult> {
   const controller = new AbortController();
   const abort = () => controller.abort();
   input.signal.addEventListener('abort', abort, { once: true });
   const deadlineTimer = setTimeout(abort, Math.max(0, input.deadline - Date.now()));
-  let next = 0;
-  let winnerIndex = Number.POSITIVE_INFINITY;
-  let validated = 0;
-  let testExecutions = 0;
-  const finished = new Set<number>();
-  let partial: ValidationResult['partial'] = null;
-
-  const gate = async (command: string, fork: ForkView) => {
-    const run = (limitMs: number) => {
-      testExecutions++;
-      const timeoutMs = Math.max(1000, Math.min(limitMs, input.deadline - Date.now()));
-      // The fork links the workspace's installed dependencies: the sandbox must show them (read-only,
-      // with their tools' cache folders as scratch).
-      const mounts = linkedFolderMounts(fork.linkedFolders);
-      const report = input.reportFile ? { reportFile: input.reportFile } : {};
-      return runGate(input.sandbox, { command, cwd: fork.root, timeoutMs, env: input.env, mounts, tmpDir: fork.tmpDir, signal: controller.signal, ...report });
-    };
-    const first = await run(input.runTimeoutMs);
-    // On a loaded machine a right candidate can run out of time: a timeout is not a verdict until a
-    // second, longer run confirms it (a looping mutant pays once more, within the same deadline).
-    if (first.passed || first.reason !== 'TIMEOUT' || controller.signal.aborted || input.deadline - Date.now() < input.runTimeoutMs) return first;
-    return run(input.runTimeoutMs * 3);
-  };
-
-  /** The full suite in the fork; returns whether it passed, and records a partial fix when it is one. */
-  const fullSuite = async (candidate: RankedCandidate, index: number, fork: ForkView): Promise<boolean> => {
-    const full = await gate(input.testCommand, fork);
-    if (full.passed) return true;
-    // A second observation for a suite that failed only on tests that failed before the candidate and
-    // passed alone on the unchanged code (commander's subcommand test spawns ts-node and times out when
-    // two suites share two cores): they must pass alone with the candidate too. The loop's own gate and
-    // the replay still judge the whole suite.
-    const alone = onlyTestsThatPassedAlone(full, input.focused);
-    if (alone && (await gate(alone, fork)).passed) return true;
-    const failing = failingOf(full);
-    const introduced = [...failedIds(full)].some((id) => !input.failingIds.has(id));
-    if (full.report.parsed && !introduced && failing < input.failingCount) {
-      if (!partial || failing < partial.failing || (failing === partial.failing && index < input.candidates.indexOf(partial.candidate))) partial = { candidate, failing };
-    }
-    return false;
-  };
-
-  const worker = async () => {
-    const fork = await input.workspace.fork();
-    // The fork's own /tmp, kept from one candidate to the next: jest keeps its transforms and module
-    // map there, and a cold jest run of one test file took 1.5 to 2 times a warm one (commander).
-    const tmpDir = await mkdtemp(join(tmpdir(), 'fixloop-candidate-tmp-'));
-    const view: ForkView = { root: fork.root, linkedFolders: fork.linkedFolders, tmpDir };
-    try {
-      const pristine = await fork.snapshot();
-      for (;;) {
-        const index = next++;
-        const candidate = input.candidates[index];
-        if (!candidate || index > winnerIndex || controller.signal.aborted) return;
-        try {
-          await fork.writeFile(candidate.file, candidate.result);
-        } catch {
-          finished.add(index);
-          continue; // a path the policy refuses: not a candidate at all
-        }
-        let passed = false;
-        if (input.focused) {
-          const focused = await gate(input.focused.command, view);
-          const stillFailing = failingOf(focused);
-          if (focused.passed) passed = await fullSuite(candidate, index, view);
-          else if (focused.report.parsed && stillFailing < input.focused.failing && stillFailing > 0) await fullSuite(candidate, index, view);
-        } else {
-          passed = await fullSuite(candidate, index, view);
-        }
-        if (!controller.signal.aborted) {
-          validated++;
-          finished.add(index);
-        }
-        if (passed && !controller.signal.aborted) winnerIndex = Math.min(winnerIndex, index);
-        input.onProgress?.(validated);
-        await fork.restore(pristine);
-      }
-    } finally {
-      await fork.dispose();
-      await rm(tmpDir, { recursive: true, force: true }).catch(() => undefined);
-    }
-  };
-
+  const run: ValidationRun = { input, controller, next: 0, winnerIndex: Number.POSITIVE_INFINITY, validated: 0, testExecutions: 0, finished: new Set(), partial: null };
   try {
     const workers = Math.max(1, Math.min(input.parallelism, input.candidates.length));
-    await Promise.all(Array.from({ length: workers }, () => worker()));
+    await Promise.all(Array.from({ length: workers }, () => worker(run)));
   } finally {
     clearTimeout(deadlineTimer);
     input.signal.removeEventListener('abort', abort);
   }
-  const winner = Number.isFinite(winnerIndex) ? (input.candidates[winnerIndex] ?? null) : null;
+  return outcome(run);
+}
+
+/** The test command in the fork, run once more when it timed out and time is left. */
+async function gate(state: ValidationRun, command: string, fork: ForkView): Promise<GateResult> {
+  const { input, controller } = state;
+  const run = (limitMs: number) => {
+    state.testExecutions++;
+    const timeoutMs = Math.max(1000, Math.min(limitMs, input.deadline - Date.now()));
+    // The fork links the workspace's installed dependencies: the sandbox must show them (read-only,
+    // with their tools' cache folders as scratch).
+    const mounts = linkedFolderMounts(fork.linkedFolders);
+    const report = input.reportFile ? { reportFile: input.reportFile } : {};
+    return runGate(input.sandbox, { command, cwd: fork.root, timeoutMs, env: input.env, mounts, tmpDir: fork.tmpDir, signal: controller.signal, ...report });
+  };
+  const first = await run(input.runTimeoutMs);
+  // On a loaded machine a right candidate can run out of time: a timeout is not a verdict until a
+  // second, longer run confirms it (a looping mutant pays once more, within the same deadline).
+  if (first.passed || first.reason !== 'TIMEOUT' || controller.signal.aborted || input.deadline - Date.now() < input.runTimeoutMs) return first;
+  return run(input.runTimeoutMs * 3);
+}
+
+/** The full suite in the fork; returns whether it passed, and records a partial fix when it is one. */
+async function fullSuite(run: ValidationRun, candidate: RankedCandidate, index: number, fork: ForkView): Promise<boolean> {
+  const { input } = run;
+  const full = await gate(run, input.testCommand, fork);
+  if (full.passed) return true;
+  // A second observation for a suite that failed only on tests that failed before the candidate and
+  // passed alone on the unchanged code (commander's subcommand test spawns ts-node and times out when
+  // two suites share two cores): they must pass alone with the candidate too. The loop's own gate and
+  // the replay still judge the whole suite.
+  const alone = onlyTestsThatPassedAlone(full, input.focused);
+  if (alone && (await gate(run, alone, fork)).passed) return true;
+  const failing = failingOf(full);
+  const introduced = [...failedIds(full)].some((id) => !input.failingIds.has(id));
+  if (full.report.parsed && !introduced && failing < input.failingCount) {
+    const { partial } = run;
+    if (!partial || failing < partial.failing || (failing === partial.failing && index < input.candidates.indexOf(partial.candidate))) run.partial = { candidate, failing };
+  }
+  return false;
+}
+
+/** Whether one candidate, already written in the fork, passes: the failing tests first when they can run alone. */
+async function candidatePasses(run: ValidationRun, candidate: RankedCandidate, index: number, view: ForkView): Promise<boolean> {
+  const { focused } = run.input;
+  if (!focused) return fullSuite(run, candidate, index, view);
+  const result = await gate(run, focused.command, view);
+  const stillFailing = failingOf(result);
+  if (result.passed) return fullSuite(run, candidate, index, view);
+  // Fewer tests failing, yet not none: the full suite runs only to record a partial fix.
+  if (result.report.parsed && stillFailing < focused.failing && stillFailing > 0) await fullSuite(run, candidate, index, view);
+  return false;
+}
+
+/** One worker: its own fork, taking the next candidate in rank order until none is left or one ranked earlier won. */
+async function worker(run: ValidationRun): Promise<void> {
+  const { input, controller } = run;
+  const fork = await input.workspace.fork();
+  // The fork's own /tmp, kept from one candidate to the next: jest keeps its transforms and module
+  // map there, and a cold jest run of one test file took 1.5 to 2 times a warm one (commander).
+  const tmpDir = await mkdtemp(join(tmpdir(), 'fixloop-candidate-tmp-'));
+  const view: ForkView = { root: fork.root, linkedFolders: fork.linkedFolders, tmpDir };
+  try {
+    const pristine = await fork.snapshot();
+    for (;;) {
+      const index = run.next++;
+      const candidate = input.candidates[index];
+      if (!candidate || index > run.winnerIndex || controller.signal.aborted) return;
+      try {
+        await fork.writeFile(candidate.file, candidate.result);
+      } catch {
+        run.finished.add(index);
+        continue; // a path the policy refuses: not a candidate at all
+      }
+      const passed = await candidatePasses(run, candidate, index, view);
+      if (!controller.signal.aborted) {
+        run.validated++;
+        run.finished.add(index);
+      }
+      if (passed && !controller.signal.aborted) run.winnerIndex = Math.min(run.winnerIndex, index);
+      input.onProgress?.(run.validated);
+      await fork.restore(pristine);
+    }
+  } finally {
+    await fork.dispose();
+    await rm(tmpDir, { recursive: true, force: true }).catch(() => undefined);
+  }
+}
+
+/** The winner (the first in rank order that passed), else the best partial fix and what is left. */
+function outcome(run: ValidationRun): ValidationResult {
+  const { input, controller, finished, partial, validated, testExecutions } = run;
+  const winner = Number.isFinite(run.winnerIndex) ? (input.candidates[run.winnerIndex] ?? null) : null;
   const stoppedBy = winner ? 'winner' : input.signal.aborted ? 'aborted' : controller.signal.aborted ? 'deadline' : 'exhausted';
   const remaining = winner ? [] : input.candidates.filter((_, index) => !finished.has(index));
   return { winner, partial: winner ? null : partial, validated, testExecutions, stoppedBy, remaining };

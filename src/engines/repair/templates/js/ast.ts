@@ -1,5 +1,6 @@
-// Parsing JavaScript/TypeScript with @babel/parser and walking its tree without extra dependencies.
-import { parse } from '@babel/parser';
+// Parsing JavaScript/TypeScript with @babel/parser, as the judge does (src/core/js-parse.ts), and
+// walking its tree without extra dependencies.
+import { parseJsProgram } from '../../../../core/js-parse.ts';
 
 export interface AstNode {
   type: string;
@@ -13,23 +14,9 @@ export function isNode(value: unknown): value is AstNode {
   return typeof value === 'object' && value !== null && typeof (value as AstNode).type === 'string' && typeof (value as AstNode).start === 'number';
 }
 
-function pluginsFor(file: string): ('typescript' | 'jsx')[] {
-  if (/\.(c|m)?tsx$/.test(file)) return ['typescript', 'jsx'];
-  if (/\.(c|m)?ts$/.test(file)) return ['typescript'];
-  return ['jsx'];
-}
-
 /** The program node, or null when the file does not parse (then no candidate is generated). */
 export function parseProgram(file: string, source: string): AstNode | null {
-  for (const sourceType of ['module', 'script'] as const) {
-    try {
-      const ast = parse(source, { sourceType, plugins: pluginsFor(file), errorRecovery: false, allowReturnOutsideFunction: true });
-      return ast.program as unknown as AstNode;
-    } catch {
-      // Try the other source type, then give up.
-    }
-  }
-  return null;
+  return parseJsProgram(file, source) as AstNode | null;
 }
 
 /** Depth-first walk with the ancestors of each node (nearest last). */
