@@ -10,7 +10,7 @@ import { createMemorySpendLedger } from '../core/spend-ledger.ts';
 import { repositoryKey } from '../core/repository-key.ts';
 import { environmentFailure } from '../gate/environment-failure.ts';
 import type { CommandResult, Sandbox } from '../sandbox/sandbox.ts';
-import { failingCount, testCounts, testOutcomes } from '../report/summarize.ts';
+import { failingCount, testCounts, testOutcomes } from '../core/gate-summary.ts';
 import { createSuiteRunner, runSuite, setupEnding, type SuiteRunner } from '../verify/suite-runner.ts';
 import { createWorkspace, type CreatedWorkspace } from '../workspace/create-workspace.ts';
 import { openDependencyCache } from '../workspace/dependency-cache.ts';

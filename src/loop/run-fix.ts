@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { FixRequest } from '../core/fix-request.ts';
 import type { RunEvent, RunResult } from '../core/run-result.ts';
 import { emptyReport } from '../core/test-report.ts';
-import { testCounts } from '../report/summarize.ts';
+import { testCounts } from '../core/gate-summary.ts';
 import type { CreatedWorkspace } from '../workspace/create-workspace.ts';
 import { createArtifacts } from './artifacts.ts';
 import { createRunContext, type RunContext, type RunFixDeps } from './run-context.ts';

@@ -5,7 +5,7 @@ import type { FileChange } from '../core/file-change.ts';
 import type { RunResult } from '../core/run-result.ts';
 import type { Engine } from '../engines/engine.ts';
 import type { RepoConfig } from '../core/repo-config.ts';
-import { testCounts } from '../report/summarize.ts';
+import { testCounts } from '../core/gate-summary.ts';
 import { checkConstraints } from '../verify/constraints.ts';
 import { replayPatch } from '../verify/replay-patch.ts';
 import type { AttemptLog } from './attempt-log.ts';
@@ -14,7 +14,7 @@ import { runFixLoop } from './fix-loop.ts';
 import type { PreparedRun } from './prepare-run.ts';
 import { redPhasePolicy, redTestFindings, runRedPhase, testGlobs, type RedPhaseOutcome } from './red-phase.ts';
 import type { RunContext } from './run-context.ts';
-import { resultFromLoop } from './run-outcome.ts';
+import { resultFromLoop } from './result-from-loop.ts';
 
 /**
  * Why no test is written first on a green baseline, in words; '' when one may be. Null: the request

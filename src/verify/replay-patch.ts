@@ -6,7 +6,7 @@ import type { RepoConfig } from '../core/repo-config.ts';
 import type { TestReport } from '../core/test-report.ts';
 import type { Verification } from '../core/run-result.ts';
 import type { Finding } from '../core/findings.ts';
-import { gateSummary } from '../report/summarize.ts';
+import { gateSummary } from '../core/gate-summary.ts';
 import { applyPatch, cloneMirror } from '../workspace/create-workspace.ts';
 import type { MirrorSeal } from '../workspace/mirror-seal.ts';
 import type { PathPolicy } from '../workspace/path-policy.ts';
