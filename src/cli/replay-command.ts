@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { Sandbox } from '../sandbox/sandbox.ts';
 import type { CloneAuth } from '../core/clone-auth.ts';
 import { replayPatch } from '../verify/replay-patch.ts';
-import { createSuiteRunner, runSuite, setupEnding } from '../verify/suite-runner.ts';
+import { createSuiteRunner, runSuite, setupEnding } from '../gate/setup-then-gate.ts';
 import { createWorkspace } from '../workspace/create-workspace.ts';
 import { createPathPolicy } from '../workspace/path-policy.ts';
 import { openStoredRun, verifiedPatchOf } from './stored-run.ts';

@@ -11,7 +11,7 @@ import { repositoryKey } from '../core/repository-key.ts';
 import { environmentFailure } from '../gate/environment-failure.ts';
 import type { CommandResult, Sandbox } from '../sandbox/sandbox.ts';
 import { failingCount, testCounts, testOutcomes } from '../core/gate-summary.ts';
-import { createSuiteRunner, runSuite, setupEnding, type SuiteRunner } from '../verify/suite-runner.ts';
+import { createSuiteRunner, runSuite, setupEnding, type SuiteRunner } from '../gate/setup-then-gate.ts';
 import { createWorkspace, type CreatedWorkspace } from '../workspace/create-workspace.ts';
 import { openDependencyCache } from '../workspace/dependency-cache.ts';
 import { enforcesReadOnlyMounts, withMounts } from '../sandbox/with-mounts.ts';

@@ -14,7 +14,7 @@ import type { FileChange } from '../core/file-change.ts';
 import { compareTests } from './compare-tests.ts';
 import { checkConstraints } from './constraints.ts';
 import { findNewDependencies } from './new-dependencies.ts';
-import { runSuite, setupEnding, type SuiteRunner } from './suite-runner.ts';
+import { runSuite, setupEnding, type SuiteRunner } from '../gate/setup-then-gate.ts';
 import { checkTestIntegrity } from './test-integrity.ts';
 import { judgeEvidence } from './judge-evidence.ts';
 import { observeAlone } from './second-observation.ts';
