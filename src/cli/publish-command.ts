@@ -7,7 +7,7 @@ import type { Forge } from '../forge/forge.ts';
 import { publishResult } from '../forge/publish-result.ts';
 import { createStatusComment } from '../forge/status-comment.ts';
 import type { RunJobData } from '../forge/run-job-data.ts';
-import { openStoredRun, verifiedPatchOf } from './stored-run.ts';
+import { openStoredRun, storedReport, verifiedPatchOf } from './stored-run.ts';
 
 export interface PublishOptions {
   dataDir: string;
@@ -24,7 +24,7 @@ export async function publishRun(options: PublishOptions): Promise<void> {
     verifiedPatchOf(run);
     const { data } = run;
     const forge = await options.forgeFor(data);
-    const publication = await publishResult({ forge, plan: data.plan, config: data.config, result: run.result, tmpRoot: scratch });
+    const publication = await publishResult({ forge, plan: data.plan, config: data.config, result: run.result, report: await storedReport(run), tmpRoot: scratch });
     if (!publication.pullRequest && publication.check.conclusion !== 'success') throw new Error(publication.status.replace(/\*\*/g, ''));
     const status = createStatusComment(forge, data.plan.number, data.runId, () => undefined, data.statusCommentId);
     await status.update(publication.status);

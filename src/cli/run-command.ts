@@ -1,15 +1,13 @@
-// `fixloop run [REPO]`: one verified fix loop on a local path or a git URL.
+// `fixloop run [REPO]`: one verified fix loop on a local path or a git URL, assembled by `runLocal`.
+// What is the CLI's own: the flags checked, progress on the terminal, the report on stdout, `--apply`
+// and the exit code.
 import { cacheRootFrom } from '../workspace/dependency-cache.ts';
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { applyOverrides, type ConfigOverrides } from '../config/apply-overrides.ts';
-import { loadConfigFile } from '../config/load-config-file.ts';
-import { defaultRepoConfig } from '../core/repo-config.ts';
-import { renderMarkdownReport } from '../report/render-markdown.ts';
-import { newRunId } from '../loop/run-id.ts';
-import { runFix } from '../loop/run-fix.ts';
+import type { ConfigOverrides } from '../config/apply-overrides.ts';
+import { localRequest, repositoryConfig } from '../loop/local-request.ts';
+import { runLocal } from '../loop/local-run.ts';
 import { selectSandbox, type SandboxChoice } from '../sandbox/select-sandbox.ts';
-import type { FixRequest } from '../core/fix-request.ts';
 import { applyPatchToUserTree, uncommittedChanges } from '../workspace/create-workspace.ts';
 import { EXIT, exitCodeFor } from './exit-codes.ts';
 import { isGitUrl } from './parse-values.ts';
@@ -55,7 +53,7 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
   }
 
   // A local repository's file is checked before anything runs, so a bad key fails fast.
-  const initial = localDir ? applyOverrides((await loadConfigFile(localDir)).config, options.overrides) : applyOverrides(defaultRepoConfig(), options.overrides);
+  const initial = await repositoryConfig(localDir, options.overrides);
   if (localDir && !initial.test.command) {
     throw new UsageError('no test command: pass --test "<command>" or set `test.command` in fixloop.yml');
   }
@@ -71,20 +69,12 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
   const { sandbox, warning } = selectSandbox(options.sandbox);
   if (warning) options.stderr(`fixloop: warning: ${warning}\n`);
 
-  const runId = newRunId();
-  const request: FixRequest = {
-    runId,
-    repository: { cloneUrl: localDir ?? options.repo, ref: null, sha: null, baseRef: options.base ?? null },
-    trigger: { kind: 'cli', number: null, deliveryId: null, actor: null },
-    goal: options.goal?.trim() || 'Make the failing tests pass.',
-    writeTestWhenGreen: options.goal !== undefined,
-    hints: [],
-    config: initial,
-  };
+  const request = localRequest({ source: localDir ?? options.repo, baseRef: options.base ?? null, goal: options.goal, config: initial });
   const progress = options.json ? undefined : createTerminalProgress(options.stderr);
-  let result;
+  let finished;
   try {
-    result = await runFix(request, {
+    // The repository's own file, read from the clone, with the flags on top.
+    finished = await runLocal({ request, overrides: options.overrides }, {
       sandbox,
       setupNetwork: options.setupNetwork,
       engineEnvironment: { env: options.engineEnv, ledger: ledger.ledger },
@@ -93,15 +83,14 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
       ...(options.out ? { artifactsDir: resolve(options.out) } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       ...(progress ? { onProgress: progress } : {}),
-      // The repository's own file, read from the clone, with the flags on top.
-      resolveConfig: async (root) => applyOverrides((await loadConfigFile(root)).config, options.overrides),
     });
   } finally {
     await ledger.close();
   }
 
-  if (options.json) options.stdout(`${JSON.stringify(result, null, 2)}\n`);
-  else options.stdout(`\n${renderMarkdownReport(result)}`);
+  const { result, report } = finished;
+  if (options.json) options.stdout(report.json);
+  else options.stdout(`\n${report.markdown}`);
 
   let code = exitCodeFor(result);
   if (result.status === 'error' && !options.json) options.stderr(`fixloop: ${result.error?.message ?? 'error'}\n`);

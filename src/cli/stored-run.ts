@@ -5,6 +5,7 @@ import { runJobData, type RunJobData } from '../forge/run-job-data.ts';
 import type { RunStore, StoredJob } from '../jobs/run-store.ts';
 import { openSqliteStore } from '../jobs/sqlite-store.ts';
 import type { RunResult } from '../core/run-result.ts';
+import { renderMarkdownReport } from '../report/render-markdown.ts';
 import { commandLineRun } from './command-line-runs.ts';
 import { UsageError } from './usage-error.ts';
 
@@ -46,4 +47,14 @@ export function verifiedPatchOf(run: StoredRun): string {
     throw new UsageError(`run \`${run.job.runId}\` has no verified patch (its status is ${run.result.status})`);
   }
   return run.result.patch;
+}
+
+/**
+ * The run's Markdown report as the run rendered it (report.md beside result.json); rendered from the
+ * result only when that file is gone, so a verified patch can always be published again.
+ */
+export async function storedReport(run: StoredRun): Promise<string> {
+  const dir = run.job.artifactsDir;
+  const text = dir ? await readFile(join(dir, 'report.md'), 'utf8').catch(() => null) : null;
+  return text ?? renderMarkdownReport(run.result);
 }

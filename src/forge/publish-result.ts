@@ -3,7 +3,6 @@
 // A verified patch whose publication fails is kept (artifacts, result.json) and said so.
 import { readFile } from 'node:fs/promises';
 import type { RepoConfig } from '../core/repo-config.ts';
-import { renderMarkdownReport } from '../report/render-markdown.ts';
 import type { RunResult } from '../core/run-result.ts';
 import type { RunPlan } from './run-plan.ts';
 import type { CheckRunOutput, Forge } from './forge.ts';
@@ -22,6 +21,8 @@ export interface PublishInput {
   plan: RunPlan;
   config: RepoConfig;
   result: RunResult;
+  /** The run's Markdown report, as the run rendered it (report.md): the pull request's body, the check's summary. */
+  report: string;
   tmpRoot: string;
   cancelledBy?: string | null;
 }
@@ -35,9 +36,8 @@ export function branchName(prefix: string, plan: RunPlan, runId: string): string
 }
 
 export async function publishResult(input: PublishInput): Promise<Publication> {
-  const { result, config, plan } = input;
+  const { result, config, plan, report } = input;
   const command = config.triggers.command;
-  const report = renderMarkdownReport(result);
   switch (result.status) {
     case 'tests_green':
       return publishGreen(input, report).catch((error: unknown) => ({

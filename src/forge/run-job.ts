@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { Cancelled, Shutdown, type JobControl, type JobOutcome } from '../jobs/job-queue.ts';
 import type { RunJobData } from './run-job-data.ts';
 import type { RunProgress } from '../loop/progress.ts';
-import { runFix, type RunFixDeps } from '../loop/run-fix.ts';
+import { runLocal, type RunFixDeps } from '../loop/local-run.ts';
 import type { Sandbox } from '../sandbox/sandbox.ts';
 import { fixRequestSchema } from '../core/fix-request.ts';
 import { git, gitMessage } from '../workspace/git.ts';
@@ -61,7 +61,7 @@ export async function runJob(data: RunJobData, deps: RunJobDeps, control: JobCon
       config,
     });
     log.info(meta, 'run started');
-    const result = await runFix(request, {
+    const { result, report } = await runLocal({ request }, {
       sandbox: deps.sandbox,
       artifactsRoot: deps.artifactsRoot,
       auth,
@@ -80,7 +80,7 @@ export async function runJob(data: RunJobData, deps: RunJobDeps, control: JobCon
       return { state: 'cancelled', outcome: 'interrupted by a restart', artifactsDir: result.artifactsDir };
     }
     const cancelledBy = control.signal.reason instanceof Cancelled ? control.signal.reason.by : null;
-    const publication = await publishResult({ forge, plan, config, result, tmpRoot: deps.tmpRoot, cancelledBy });
+    const publication = await publishResult({ forge, plan, config, result, report: report.markdown, tmpRoot: deps.tmpRoot, cancelledBy });
     await status.flush();
     await status.update(publication.status);
     if (checkRun !== null) await forge.completeCheckRun(checkRun, publication.check);

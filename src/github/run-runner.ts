@@ -4,7 +4,7 @@ import type { Probot } from 'probot';
 import type { JobRunner } from '../jobs/job-queue.ts';
 import { isRun, type AnyStoredJob } from '../jobs/run-store.ts';
 import { runJobData, type RunJobData } from '../forge/run-job-data.ts';
-import type { RunFixDeps } from '../loop/run-fix.ts';
+import type { RunFixDeps } from '../loop/local-run.ts';
 import type { Sandbox } from '../sandbox/sandbox.ts';
 import type { Forge } from '../forge/forge.ts';
 import { abandonedMessage } from '../forge/messages.ts';

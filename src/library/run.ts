@@ -1,16 +1,15 @@
-// The library's `run`: one verified fix loop on a local repository, as `fixloop run` does it (the same
-// configuration file, sandbox and `runFix`), with its outcome returned instead of printed. The
-// repository is only read: the run works in a temp clone, and writes only there and in the artifacts folder.
-import { applyOverrides, type ConfigOverrides } from '../config/apply-overrides.ts';
+// The library's `run`: one verified fix loop on a local repository, assembled as `fixloop run`'s is
+// (`runLocal`: the same configuration file, sandbox and steps), with its outcome returned instead of
+// printed. The repository is only read: the run works in a temp clone, and writes only there and in
+// the artifacts folder. What is the library's own: its options checked, the task's artifacts, the outcome.
+import type { ConfigOverrides } from '../config/apply-overrides.ts';
 import { ConfigError } from '../config/config-error.ts';
-import { loadConfigFile } from '../config/load-config-file.ts';
 import { CodedError } from '../core/coded-error.ts';
-import type { FixRequest } from '../core/fix-request.ts';
 import type { RepoConfig } from '../core/repo-config.ts';
 import { createMemorySpendLedger } from '../core/spend-ledger.ts';
 import { agentSettingsFrom } from '../engines/agent/agent-settings.ts';
-import { newRunId } from '../loop/run-id.ts';
-import { runFix, type RunFixDeps } from '../loop/run-fix.ts';
+import { localRequest, repositoryConfig } from '../loop/local-request.ts';
+import { runLocal, type RunFixDeps } from '../loop/local-run.ts';
 import { selectSandbox } from '../sandbox/select-sandbox.ts';
 import { inputError } from './library-error.ts';
 import { outcomeOf, type RunOutcome } from './run-outcome.ts';
@@ -27,35 +26,25 @@ export async function run(repositoryPath: string, options: RunOptions): Promise<
   const checked = checkRunOptions(repositoryPath, options);
   const overrides = overridesFrom(checked);
   // The working tree's file is checked before anything runs, so a bad key fails fast.
-  const initial = await repositoryConfig(checked.repository, overrides);
+  const initial = await checkedRepositoryConfig(checked.repository, overrides);
   checkConfig(checked, initial);
   const env = checked.env ?? process.env;
   const { sandbox, warning } = chosenSandbox(checked);
 
   const artifacts = await openTaskArtifacts(checked.artifactsDir, checked.taskId);
-  const request: FixRequest = {
-    runId: newRunId(),
-    repository: { cloneUrl: checked.repository, ref: null, sha: null, baseRef: null },
-    // A library call is a local run, as the CLI's is.
-    trigger: { kind: 'cli', number: null, deliveryId: null, actor: null },
-    goal: checked.goal?.trim() || 'Make the failing tests pass.',
-    writeTestWhenGreen: checked.goal !== undefined,
-    hints: [],
-    config: initial,
-  };
+  const request = localRequest({ source: checked.repository, goal: checked.goal, config: initial });
   const deps: RunFixDeps = {
     sandbox,
     setupNetwork: checked.setupNetwork,
     artifactsRoot: artifacts.dir,
     artifactsDir: artifacts.runDir,
     engineEnvironment: { env, ledger: createMemorySpendLedger() },
-    // The repository's file as committed (read from the clone), with the options on top.
-    resolveConfig: (root) => repositoryConfig(root, overrides),
     ...(checked.cacheDir ? { cacheDir: checked.cacheDir } : {}),
     ...(checked.signal ? { signal: checked.signal } : {}),
     ...(checked.onProgress ? { onProgress: checked.onProgress } : {}),
   };
-  const result = await runFix(request, deps);
+  // The repository's file as committed (read from the clone), with the options on top.
+  const { result } = await runLocal({ request, overrides }, deps);
   return outcomeOf(result, { diffs: await artifacts.storeDiffs(result), artifactsDir: artifacts.dir, warnings: warning ? [warning] : [], lastOutput: await artifacts.lastOutput(result) });
 }
 
@@ -71,9 +60,9 @@ function overridesFrom(o: CheckedOptions): ConfigOverrides {
 }
 
 /** The repository's fixloop.yml with the options on top; a bad file is the caller's to fix. */
-async function repositoryConfig(root: string, overrides: ConfigOverrides): Promise<RepoConfig> {
+async function checkedRepositoryConfig(root: string, overrides: ConfigOverrides): Promise<RepoConfig> {
   try {
-    return applyOverrides((await loadConfigFile(root)).config, overrides);
+    return await repositoryConfig(root, overrides);
   } catch (error) {
     if (error instanceof ConfigError) throw inputError('CONFIG_INVALID', null, `the repository's configuration: ${error.message}`);
     throw error;

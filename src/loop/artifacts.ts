@@ -2,6 +2,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { redactSecrets } from '../core/redact.ts';
+import type { RenderedReport } from '../report/render-report.ts';
 
 export interface Artifacts {
   readonly dir: string;
@@ -10,7 +11,8 @@ export interface Artifacts {
   writeAttempt(attempt: number, diff: string, log: string): Promise<void>;
   /** A log of its own (e.g. `setup.log`), redacted; returns its path. */
   writeLog(name: string, text: string): Promise<string>;
-  writeReport(markdown: string, json: unknown): Promise<{ reportPath: string; resultPath: string }>;
+  /** The run's report as rendered once: report.md and result.json. */
+  writeReport(report: RenderedReport): Promise<{ reportPath: string; resultPath: string }>;
 }
 
 export async function createArtifacts(dir: string): Promise<Artifacts> {
@@ -31,11 +33,12 @@ export async function createArtifacts(dir: string): Promise<Artifacts> {
       await writeFile(path, redactSecrets(text));
       return path;
     },
-    async writeReport(markdown, json) {
+    async writeReport(report) {
       const reportPath = join(root, 'report.md');
       const resultPath = join(root, 'result.json');
-      await writeFile(reportPath, redactSecrets(markdown));
-      await writeFile(resultPath, redactSecrets(`${JSON.stringify(json, null, 2)}\n`));
+      // Already redacted when rendered; redacted again, as everything written here is.
+      await writeFile(reportPath, redactSecrets(report.markdown));
+      await writeFile(resultPath, redactSecrets(report.json));
       return { reportPath, resultPath };
     },
   };

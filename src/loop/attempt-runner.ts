@@ -10,7 +10,7 @@ import type { RepoConfig } from '../core/repo-config.ts';
 import type { AttemptRecord, ReviewRecord, TestOutcome } from '../core/run-result.ts';
 import type { AttemptMode, Engine, EngineOutcome, LocalizationHint, PreviousAttempt } from '../engines/engine.ts';
 import { EngineError } from '../engines/engine-error.ts';
-import { gateSummary } from '../report/summarize.ts';
+import { gateSummary } from '../core/gate-summary.ts';
 import type { Sandbox } from '../sandbox/sandbox.ts';
 import type { Snapshot, Workspace } from '../workspace/workspace.ts';
 import type { Artifacts } from './artifacts.ts';

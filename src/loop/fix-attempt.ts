@@ -6,7 +6,7 @@ import type { Finding } from '../core/findings.ts';
 import type { GateResult } from '../core/gate-result.ts';
 import type { AttemptRecord, ReviewRecord, Verification } from '../core/run-result.ts';
 import type { Engine, EngineOutcome } from '../engines/engine.ts';
-import { failingCount, testOutcomes } from '../report/summarize.ts';
+import { failingCount, testOutcomes } from '../core/gate-summary.ts';
 import type { AttemptLog } from './attempt-log.ts';
 import { addCost, attemptLog, recordAttempt, runAttempt, type AttemptStart } from './attempt-runner.ts';
 import { failureFingerprint } from './fingerprint.ts';

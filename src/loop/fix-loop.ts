@@ -6,7 +6,7 @@ import type { Finding } from '../core/findings.ts';
 import type { GateResult } from '../core/gate-result.ts';
 import type { AttemptRecord, ReviewRecord, StopReason, Verification } from '../core/run-result.ts';
 import type { Engine } from '../engines/engine.ts';
-import { failingCount } from '../report/summarize.ts';
+import { failingCount } from '../core/gate-summary.ts';
 import { runFixAttempt, type FixAttempt } from './fix-attempt.ts';
 import type { FixLoopInput, LoopState } from './loop-state.ts';
 

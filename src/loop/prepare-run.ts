@@ -1,7 +1,10 @@
 // Preparing a run (DESIGN.md §1.6): the workspace from a fresh clone, the configuration (the
-// repository's own, read from the clone, on the CLI), the localization hints, the engines, the setup
-// and the baseline. What follows (the red phase, the loop, the verification) starts from here.
+// repository's own, read from the clone, with the caller's overrides on top, for a local run), the
+// localization hints, the suite with the dependency cache, the engines, the setup and the baseline,
+// and the environment check. What follows (the red phase and the loop, or a stored patch replayed)
+// starts from here; local-run.ts puts the steps in order.
 import { createEngines, type RunEngines } from '../engines/create-engines.ts';
+import type { ConfigOverrides } from '../config/apply-overrides.ts';
 import type { GateResult } from '../core/gate-result.ts';
 import type { LocalizationHint } from '../engines/engine.ts';
 import type { RepoConfig } from '../core/repo-config.ts';
@@ -10,8 +13,8 @@ import { createMemorySpendLedger } from '../core/spend-ledger.ts';
 import { repositoryKey } from '../core/repository-key.ts';
 import { environmentFailure } from '../gate/environment-failure.ts';
 import type { CommandResult, Sandbox } from '../sandbox/sandbox.ts';
-import { failingCount, testCounts, testOutcomes } from '../report/summarize.ts';
-import { createSuiteRunner, runSuite, setupEnding, type SuiteRunner } from '../verify/suite-runner.ts';
+import { failingCount, testCounts, testOutcomes } from '../core/gate-summary.ts';
+import { createSuiteRunner, runSuite, setupEnding, type SuiteRunner } from '../gate/setup-then-gate.ts';
 import { createWorkspace, type CreatedWorkspace } from '../workspace/create-workspace.ts';
 import { openDependencyCache } from '../workspace/dependency-cache.ts';
 import { enforcesReadOnlyMounts, withMounts } from '../sandbox/with-mounts.ts';
@@ -19,6 +22,7 @@ import { readOnlyTreeMounts } from '../workspace/tool-caches.ts';
 import { createPathPolicy, type PathPolicy } from '../workspace/path-policy.ts';
 import type { Workspace } from '../workspace/workspace.ts';
 import { changedLinesSince } from './changed-lines.ts';
+import { repositoryConfig } from './local-request.ts';
 import type { RunContext } from './run-context.ts';
 import { RunError } from './run-error.ts';
 
@@ -32,18 +36,25 @@ export interface OpenedWorkspace {
   hints: LocalizationHint[];
 }
 
-export interface PreparedRun extends OpenedWorkspace {
+/** How the run's commands run: the sandbox, the suite (setup, then the gate) and the time budget. */
+export interface RunSuite {
   /** The run's sandbox: the deps' one, showing the repository's saved dependency trees read-only when its checkouts link them. */
   sandbox: Sandbox;
-  kit: RunEngines;
   suite: SuiteRunner;
-  baseline: GateResult;
   /** Epoch milliseconds when the run's time budget ends. */
   deadline: number;
 }
 
-/** Clones the repository and reads its configuration and hints; `onCreated` learns the workspace at once, to dispose of it. */
-export async function openWorkspace(ctx: RunContext, onCreated: (created: CreatedWorkspace) => void): Promise<OpenedWorkspace> {
+export interface PreparedRun extends OpenedWorkspace, RunSuite {
+  baseline: GateResult;
+}
+
+/**
+ * Clones the repository and reads its configuration and hints; `onCreated` learns the workspace at
+ * once, to dispose of it. With `overrides` (a local run), the configuration is the repository's file
+ * as committed, read from the clone, with them on top; without, the request's (the App's, a stored run's).
+ */
+export async function openWorkspace(ctx: RunContext, overrides: ConfigOverrides | null, onCreated: (created: CreatedWorkspace) => void): Promise<OpenedWorkspace> {
   const { request, deps, base } = ctx;
   ctx.progress({ phase: 'clone', message: `cloning ${request.repository.cloneUrl}` });
   const created = await createWorkspace({
@@ -58,8 +69,8 @@ export async function openWorkspace(ctx: RunContext, onCreated: (created: Create
   base.repository.sha = created.workspace.baseSha;
   if (created.dirty) ctx.note('clone', 'the repository has uncommitted changes; fixloop works on its last commit');
   let config = request.config;
-  if (deps.resolveConfig) {
-    config = await deps.resolveConfig(created.workspace.root);
+  if (overrides) {
+    config = await repositoryConfig(created.workspace.root, overrides);
     base.testCommand = config.test.command ?? '';
     base.engines = [...config.engines];
   }
@@ -81,21 +92,34 @@ async function localizationHints(ctx: RunContext, created: CreatedWorkspace): Pr
   return hints;
 }
 
-/** The engines, the setup and the baseline; a failed setup ends the run here, as an error. */
-export async function prepareRun(ctx: RunContext, opened: OpenedWorkspace): Promise<PreparedRun | RunResult> {
+/** The sandbox (with the repository's dependency cache, when the operator keeps one) and the suite. */
+export async function prepareSuite(ctx: RunContext, opened: OpenedWorkspace): Promise<RunSuite> {
   const { request, deps, base } = ctx;
-  const { config, workspace } = opened;
+  const { config } = opened;
   const cache = deps.cacheDir ? await openDependencyCache(deps.cacheDir, repositoryKey(request.repository.cloneUrl)) : null;
   const treeReuse = enforcesReadOnlyMounts(deps.sandbox) ? 'link' : 'copy';
   const sandbox = cache && treeReuse === 'link' ? withMounts(deps.sandbox, () => [{ path: cache.trees }, ...cache.savedTrees().flatMap(readOnlyTreeMounts)]) : deps.sandbox;
   const suite = createSuiteRunner({ sandbox, config, signal: ctx.signal, setupNetwork: deps.setupNetwork === true, cache, treeReuse });
   const environment = runEnvironment(sandbox, [suite.setupCommand ?? '', suite.testCommand]);
   if (environment) base.environment = environment;
-  const kit: RunEngines = deps.createEngines
-    ? { engines: await deps.createEngines(config), reviewer: deps.reviewer ?? null, budget: null }
-    : await createEngines(config, deps.engineEnvironment ?? { env: process.env, ledger: createMemorySpendLedger() }, { repository: repositoryKey(request.repository.cloneUrl), workspace, sandbox });
-  const deadline = ctx.started + config.loop.timeBudget * 1000;
+  return { sandbox, suite, deadline: ctx.started + config.loop.timeBudget * 1000 };
+}
 
+/** The engines of the cascade (or the caller's), over the run's workspace and sandbox. */
+export async function createRunEngines(ctx: RunContext, opened: OpenedWorkspace, sandbox: Sandbox): Promise<RunEngines> {
+  const { request, deps } = ctx;
+  if (deps.createEngines) return { engines: await deps.createEngines(opened.config), reviewer: deps.reviewer ?? null, budget: null };
+  return createEngines(opened.config, deps.engineEnvironment ?? { env: process.env, ledger: createMemorySpendLedger() }, { repository: repositoryKey(request.repository.cloneUrl), workspace: opened.workspace, sandbox });
+}
+
+/**
+ * The setup and the baseline; a failed setup, or a baseline that shows a broken environment, ends
+ * the run here, as an error.
+ */
+export async function runBaseline(ctx: RunContext, opened: OpenedWorkspace, run: RunSuite): Promise<PreparedRun | RunResult> {
+  const { base } = ctx;
+  const { config, workspace } = opened;
+  const { suite, deadline } = run;
   const writeSetupLog = (setup: CommandResult) => ctx.artifacts.writeLog('setup.log', `$ ${suite.setupCommand}\n${setup.output}`);
   const ran = await runSuite(suite, workspace.root, {
     announce: (step, command) => ctx.progress(step === 'setup' ? { phase: 'setup', message: `setup: ${command}` } : { phase: 'baseline', message: `baseline: ${command}` }),
@@ -108,7 +132,7 @@ export async function prepareRun(ctx: RunContext, opened: OpenedWorkspace): Prom
   if (!ran.gate) {
     const logPath = await writeSetupLog(ran.setup);
     const ending = ran.setup.timedOut ? `timed out after ${config.setup.timeout} s` : setupEnding(ran.setup);
-    return ctx.finish({ ...base, status: 'error', error: { code: 'SETUP_FAILED', message: `the setup command \`${suite.setupCommand}\` failed (${ending}); its whole output is in ${logPath}:\n${causeLines(ran.setup.output)}` } });
+    return { ...base, status: 'error', error: { code: 'SETUP_FAILED', message: `the setup command \`${suite.setupCommand}\` failed (${ending}); its whole output is in ${logPath}:\n${causeLines(ran.setup.output)}` } };
   }
   const baseline = ran.gate;
   await workspace.markEnvironment();
@@ -118,8 +142,8 @@ export async function prepareRun(ctx: RunContext, opened: OpenedWorkspace): Prom
   ctx.progress({ phase: 'baseline', failing: failingCount(baseline), message: baselineMessage(baseline) });
   // A broken environment is an error with its cause, never a bug handed to an engine.
   const broken = environmentFailure(baseline, { testCommand: suite.testCommand, timeoutSeconds: config.test.timeout, repositoryFiles: await workspace.listFiles() });
-  if (broken) return ctx.finish({ ...base, status: 'error', final: testCounts(baseline.report), error: { code: broken.code, message: `${broken.message}. ${capitalized(broken.hint)}.` } });
-  return { ...opened, sandbox, kit, suite, baseline, deadline };
+  if (broken) return { ...base, status: 'error', final: testCounts(baseline.report), error: { code: broken.code, message: `${broken.message}. ${capitalized(broken.hint)}.` } };
+  return { ...opened, ...run, baseline };
 }
 
 function baselineMessage(gate: GateResult): string {

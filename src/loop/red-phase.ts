@@ -8,7 +8,7 @@ import type { GateResult } from '../core/gate-result.ts';
 import type { RepoConfig } from '../core/repo-config.ts';
 import type { AttemptRecord, TestOutcome } from '../core/run-result.ts';
 import type { Engine, PreviousAttempt } from '../engines/engine.ts';
-import { testOutcomes } from '../report/summarize.ts';
+import { testOutcomes } from '../core/gate-summary.ts';
 import { checkConstraints } from '../verify/constraints.ts';
 import { createPathPolicy, type PathPolicy } from '../workspace/path-policy.ts';
 import type { Snapshot, Workspace } from '../workspace/workspace.ts';

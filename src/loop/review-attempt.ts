@@ -1,7 +1,7 @@
 // Runs the reviewer on a verified green attempt and records its verdict for the report.
 import type { GateResult } from '../core/gate-result.ts';
 import type { ReviewRecord, Verification } from '../core/run-result.ts';
-import { testCounts } from '../report/summarize.ts';
+import { testCounts } from '../core/gate-summary.ts';
 import type { Reviewer } from '../core/reviewer.ts';
 
 export interface ReviewAttemptInput {

@@ -1,8 +1,8 @@
 // What every step of one run shares: the request, its deps, the result being built, the events,
-// the artifacts and the scratch folder, and how the run ends (report written, progress told).
+// the artifacts and the scratch folder, and how the run ends (duration, headline, progress told; the
+// report is rendered once after that, by local-run.ts).
 import type { RunEvent, RunResult } from '../core/run-result.ts';
 import type { FixRequest } from '../core/fix-request.ts';
-import { renderMarkdownReport } from '../report/render-markdown.ts';
 import type { Artifacts } from './artifacts.ts';
 import { headlineFor } from './headline.ts';
 import type { RunProgress } from './progress.ts';
@@ -14,7 +14,7 @@ import type { Engine } from '../engines/engine.ts';
 import type { Sandbox } from '../sandbox/sandbox.ts';
 import type { ProgressListener } from './progress.ts';
 
-/** What the caller (the CLI, the App's run job, the library) gives a run. */
+/** What the caller (the CLI, the App's run job, the library, `fixloop replay`) gives a run. */
 export interface RunFixDeps {
   sandbox: Sandbox;
   /** The run's artifacts go to `<artifactsRoot>/<runId>/` unless `artifactsDir` names the exact directory. */
@@ -24,8 +24,6 @@ export interface RunFixDeps {
   signal?: AbortSignal;
   onProgress?: ProgressListener;
   tmpRoot?: string;
-  /** Called once the workspace exists, to read the repository's own configuration (the CLI's case). */
-  resolveConfig?: (workspaceRoot: string) => Promise<RepoConfig>;
   /** Setup commands may reach the network (never the tests): the app's setting, not the repository's. */
   setupNetwork?: boolean;
   /** Engines by name; defaults to the built-in ones. */
@@ -51,8 +49,8 @@ export interface RunContext {
   started: number;
   note(kind: string, message: string): void;
   progress(p: RunProgress): void;
-  /** Ends the run: duration, headline, the report and result on disk. */
-  finish(result: RunResult): Promise<RunResult>;
+  /** Ends the run: its duration and headline, the heartbeat stopped, `done` told. */
+  finish(result: RunResult): RunResult;
 }
 
 /** A long phase is reminded of at least this often. */
@@ -91,12 +89,11 @@ export function createRunContext(request: FixRequest, deps: RunFixDeps, fields: 
     started: fields.started,
     note,
     progress,
-    async finish(result) {
+    finish(result) {
       clearInterval(beat);
       result.durationMs = Date.now() - fields.started;
       result.headline = headlineFor(result);
       progress({ phase: 'done', message: result.headline });
-      await fields.artifacts.writeReport(renderMarkdownReport(result), result);
       return result;
     },
   };

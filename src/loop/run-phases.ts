@@ -1,11 +1,12 @@
 // After the baseline: nothing to fix, or a red phase first (a test that shows the bug, when every
 // test passes and the goal names one), then the fix loop, each attempt's green gate replayed on a
-// pristine checkout, and the outcome turned into the run's result.
+// pristine checkout, and the outcome turned into the run's result (ended and reported by local-run.ts).
 import type { FileChange } from '../core/file-change.ts';
 import type { RunResult } from '../core/run-result.ts';
+import type { RunEngines } from '../engines/create-engines.ts';
 import type { Engine } from '../engines/engine.ts';
 import type { RepoConfig } from '../core/repo-config.ts';
-import { testCounts } from '../report/summarize.ts';
+import { testCounts } from '../core/gate-summary.ts';
 import { checkConstraints } from '../verify/constraints.ts';
 import { replayPatch } from '../verify/replay-patch.ts';
 import type { AttemptLog } from './attempt-log.ts';
@@ -14,7 +15,7 @@ import { runFixLoop } from './fix-loop.ts';
 import type { PreparedRun } from './prepare-run.ts';
 import { redPhasePolicy, redTestFindings, runRedPhase, testGlobs, type RedPhaseOutcome } from './red-phase.ts';
 import type { RunContext } from './run-context.ts';
-import { resultFromLoop } from './run-outcome.ts';
+import { resultFromLoop } from './result-from-loop.ts';
 
 /**
  * Why no test is written first on a green baseline, in words; '' when one may be. Null: the request
@@ -29,17 +30,17 @@ export function whyNoRedPhase(writeTestWhenGreen: boolean | undefined, config: R
   return '';
 }
 
-export async function fixAndVerify(ctx: RunContext, run: PreparedRun): Promise<RunResult> {
+export async function fixAndVerify(ctx: RunContext, run: PreparedRun, kit: RunEngines): Promise<RunResult> {
   const { base } = ctx;
-  const { baseline, kit } = run;
+  const { baseline } = run;
   const withSpend = (result: RunResult): RunResult => (kit.budget ? { ...result, spend: { ...kit.budget.spent, limits: { ...kit.budget.limits } } } : result);
   let red: RedPhaseOutcome | null = null;
   if (baseline.passed) {
     const why = whyNoRedPhase(ctx.request.writeTestWhenGreen, run.config, kit.engines);
     if (why !== '') {
-      if (!why) return ctx.finish({ ...base, status: 'nothing_to_fix', final: testCounts(baseline.report) });
+      if (!why) return { ...base, status: 'nothing_to_fix', final: testCounts(baseline.report) };
       ctx.note('write-test', `no test was written first: ${why}`);
-      return ctx.finish({ ...base, status: 'nothing_to_fix', final: testCounts(baseline.report), redGreen: { failedBefore: [], after: null, testFiles: [], notTried: why } });
+      return { ...base, status: 'nothing_to_fix', final: testCounts(baseline.report), redGreen: { failedBefore: [], after: null, testFiles: [], notTried: why } };
     }
     const policy = redPhasePolicy(run.config);
     red = await runRedPhase({
@@ -53,7 +54,7 @@ export async function fixAndVerify(ctx: RunContext, run: PreparedRun): Promise<R
     });
     if (!red.proof) {
       ctx.note('write-test', `no test that fails on the pristine code could be written: ${red.explanation}`);
-      return ctx.finish(withSpend({ ...base, status: 'nothing_to_fix', final: testCounts(baseline.report), attempts: red.attempts, cost: red.cost, redGreen: { failedBefore: [], after: null, testFiles: [], explanation: red.explanation } }));
+      return withSpend({ ...base, status: 'nothing_to_fix', final: testCounts(baseline.report), attempts: red.attempts, cost: red.cost, redGreen: { failedBefore: [], after: null, testFiles: [], explanation: red.explanation } });
     }
     ctx.progress({ phase: 'write-test', failing: red.proof.failedBefore.length, message: `red: ${red.proof.failedBefore.length} new test(s) fail on the pristine code; now fixing the code` });
   }
@@ -68,7 +69,7 @@ export async function fixAndVerify(ctx: RunContext, run: PreparedRun): Promise<R
     runGate: gateIn(run),
     volatileRoots: [run.workspace.root, ctx.scratch],
   });
-  return ctx.finish(withSpend(resultFromLoop(base, outcome, red)));
+  return withSpend(resultFromLoop(base, outcome, red));
 }
 
 function shared(ctx: RunContext, run: PreparedRun): AttemptShared {

@@ -9,7 +9,7 @@ import type { Finding } from '../core/findings.ts';
 import type { SecondObservation } from '../core/run-result.ts';
 import type { TestCaseResult, TestReport } from '../core/test-report.ts';
 import { focusedTestCommand } from '../gate/test-filter.ts';
-import type { SuiteRunner } from './suite-runner.ts';
+import type { SuiteRunner } from '../gate/setup-then-gate.ts';
 
 /** At most this many fixed tests are run alone (each is a run of the runner). */
 const MAX_ALONE = 5;

@@ -11,34 +11,8 @@ import { existsSync, readdirSync } from 'node:fs';
 import { cp, mkdir, readFile, rename, rm, symlink } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import type { DependencyCache, TreeReuse } from '../core/dependency-cache.ts';
 import { prepareToolCaches } from './tool-caches.ts';
-
-export interface DependencyCache {
-  /** The repository's own cache folder: the only one its setup may write. */
-  readonly root: string;
-  /** Where its saved trees are: shown read-only to every command of a run that links them. */
-  readonly trees: string;
-  /** The node_modules folders of the saved trees, as they are now. */
-  savedTrees(): string[];
-  /** Variables pointing the package managers at it. */
-  readonly env: Record<string, string>;
-  /** The key of the tree `setupCommand` installs in `cwd`, or null when reusing it could skip real work. */
-  treeKey(cwd: string, setupCommand: string): Promise<string | null>;
-  /** Gives `cwd` the saved tree (a link to it, or a copy); false when there is none. */
-  restoreTree(key: string, cwd: string, how: TreeReuse): Promise<boolean>;
-  /**
-   * Saves `cwd`'s node_modules under `key` (once; concurrent savers are harmless); with `link`, `cwd`
-   * then links the saved tree like every later checkout.
-   */
-  saveTree(key: string, cwd: string, how: TreeReuse): Promise<void>;
-}
-
-/**
- * `link`: node_modules becomes a link to the saved tree, for sandboxes that show the trees read-only
- * (withReadOnlyPaths); `copy`: for a sandbox that isolates nothing, where a link would let a run
- * write the saved tree.
- */
-export type TreeReuse = 'link' | 'copy';
 
 /** Install commands whose whole effect, for a project without install scripts, is node_modules. */
 const PLAIN_INSTALLS = /^\s*npm\s+(ci|install|i)(\s+--(no-audit|no-fund|ignore-scripts|prefer-offline|silent|quiet))*\s*$/;

@@ -43,6 +43,9 @@ function recordingForge(opened: Opened[]): Forge {
   };
 }
 
+/** The report as the run rendered it: publication shows it as it is, never a rendering of its own. */
+const REPORT = '## fixloop: the report as the run rendered it\n';
+
 async function publishGreen(evidence: 'per-test' | 'exit-code') {
   const work = await makeRepo({ 'src/discounts.js': '  if (quantity > tier.minQuantity) {\n' });
   const remote = await mkdtemp(join(tmpdir(), 'fixloop-remote-'));
@@ -58,7 +61,7 @@ async function publishGreen(evidence: 'per-test' | 'exit-code') {
     goal: '', instructions: '', cloneUrl: remote, pushUrl: remote, ref: 'main', sha, baseRef: null, target: { kind: 'pull-request', base: 'main' }, commentId: null,
   };
   const opened: Opened[] = [];
-  const publication = await publishResult({ forge: recordingForge(opened), plan, config: repoConfigSchema.parse({}), result, tmpRoot: tmpdir() });
+  const publication = await publishResult({ forge: recordingForge(opened), plan, config: repoConfigSchema.parse({}), result, report: REPORT, tmpRoot: tmpdir() });
   return { publication, opened };
 }
 
@@ -67,6 +70,7 @@ describe('publishing a green run', () => {
     const { publication, opened } = await publishGreen('per-test');
     expect(publication.check.conclusion).toBe('success');
     expect(opened).toMatchObject([{ draft: false }]);
+    expect(publication.check.summary).toBe(REPORT);
   });
 
   it('opens a draft with a neutral check when the exit code alone decided', async () => {

@@ -1,15 +1,18 @@
 // `fixloop replay <id>` and `fixloop publish <id>` on a run the App stored: the verified patch is
-// verified again from scratch, or published again after a failed publication.
-import { newRunJob } from '../../src/forge/run-job-data.ts';
+// verified again from scratch (setup with the dependency cache, the environment check, as every run),
+// or published again after a failed publication.
+import { newRunJob, type RunJobData } from '../../src/forge/run-job-data.ts';
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { publishRun } from '../../src/cli/publish-command.ts';
 import type { Forge } from '../../src/forge/forge.ts';
 import { openSqliteStore } from '../../src/jobs/sqlite-store.ts';
-import { runFix } from '../../src/loop/run-fix.ts';
+import { runFix } from '../../src/loop/local-run.ts';
+import type { RepoConfig } from '../../src/core/repo-config.ts';
 import { createProcessSandbox } from '../../src/sandbox/process-sandbox.ts';
 import { BUGGY_SHOP, FIXED_DISCOUNT } from '../fixtures/shop.ts';
 import { git, makeRepo } from '../support/git-fixture.ts';
@@ -20,7 +23,19 @@ let dir: string;
 let dataDir: string;
 let work: string;
 let bare: string;
+let stored: RunJobData;
 const RUN = 'mwtr-abc123';
+
+/** Another App run on the same repository with `config` instead, whose stored result is RUN's verified one. */
+async function storeRunLike(runId: string, number: number, config: Partial<RepoConfig>): Promise<void> {
+  const data: RunJobData = { ...stored, runId, key: `acme/shop#${number}`, plan: { ...stored.plan, number }, config: { ...stored.config, ...config } };
+  const store = await openSqliteStore(dataDir);
+  await store.enqueue(newRunJob(data), 'alice', `d${number}`);
+  await store.markReady(runId, { statusCommentId: 42 });
+  await store.claim('w', 60_000);
+  await store.finish(runId, 'w', 'done', 'verified, publication failed: push refused', join(dataDir, 'runs', RUN));
+  await store.close();
+}
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'fixloop-replay-'));
@@ -33,6 +48,7 @@ beforeEach(async () => {
   data.plan = { ...data.plan, cloneUrl: bare, pushUrl: bare, title: 'No discount at 100' };
   data.config = { ...data.config, test: { ...data.config.test, command: 'node --test' } };
   data.statusCommentId = 42;
+  stored = data;
   const artifactsDir = join(dataDir, 'runs', RUN);
   const result = await runFix(
     { runId: RUN, repository: { cloneUrl: bare, ref: 'main', sha: null, baseRef: null }, trigger: { kind: 'label', number: 1, deliveryId: 'd', actor: 'alice' }, goal: 'fix', hints: [], config: data.config },
@@ -61,6 +77,30 @@ describe('fixloop replay', () => {
     expect(run.stdout).toContain('Verified again.');
     const store = await openSqliteStore(dataDir);
     expect((await store.events(RUN)).at(-1)).toMatchObject({ kind: 'replayed', data: { passed: true } });
+    await store.close();
+  });
+
+  it('gives the setup the App\'s dependency cache, as the run had it', async () => {
+    // The setup proves what it was given: it writes into the npm cache it was pointed at.
+    const setup = `node -e "const fs = require('fs'); fs.mkdirSync(process.env.npm_config_cache, { recursive: true }); fs.writeFileSync(process.env.npm_config_cache + '/seen', 'setup')"`;
+    await storeRunLike('mwtr-cache1', 2, { setup: { command: setup, timeout: 60 } });
+    const cacheDir = join(dir, 'cache');
+    const run = await runCli(['replay', 'mwtr-cache1'], { cwd: dir, env: { FIXLOOP_DATA_DIR: dataDir, FIXLOOP_CACHE_DIR: cacheDir, APP_ID: '' } });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('Verified again.');
+    const repositories = await readdir(join(cacheDir, 'repositories'));
+    expect(repositories).toHaveLength(1);
+    expect(existsSync(join(cacheDir, 'repositories', repositories[0] ?? '', 'npm', 'seen'))).toBe(true);
+  });
+
+  it('reports a test command that is not found as an error with its cause, not as a patch that failed', async () => {
+    await storeRunLike('mwtr-noenv1', 3, { test: { ...stored.config.test, command: 'fixloop-no-such-runner --test' } });
+    const run = await runCli(['replay', 'mwtr-noenv1'], { cwd: dir, env: { FIXLOOP_DATA_DIR: dataDir, APP_ID: '' } });
+    expect(run.code).toBe(3);
+    expect(run.stderr).toContain('the test command `fixloop-no-such-runner --test` failed: `fixloop-no-such-runner` was not found');
+    expect(run.stdout).not.toContain('NOT verified');
+    const store = await openSqliteStore(dataDir);
+    expect((await store.events('mwtr-noenv1')).at(-1)).toMatchObject({ kind: 'replayed', data: { passed: false, error: 'TEST_COMMAND_NOT_FOUND' } });
     await store.close();
   });
 

@@ -16,7 +16,7 @@ import { which } from '../../src/sandbox/toolchains.ts';
 import { startNpmRegistryStandIn, type NpmRegistryStandIn } from '../support/npm-registry-stand-in.ts';
 import { makeRepo } from '../support/git-fixture.ts';
 import { repoConfigSchema } from '../../src/core/repo-config.ts';
-import { runFix } from '../../src/loop/run-fix.ts';
+import { runFix } from '../../src/loop/local-run.ts';
 import { newRunId } from '../../src/loop/run-id.ts';
 
 const bwrap = bwrapWorks();

@@ -7,12 +7,12 @@ import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { defaultRepoConfig } from '../../src/core/repo-config.ts';
 import { createProcessSandbox } from '../../src/sandbox/process-sandbox.ts';
-import { createSuiteRunner } from '../../src/verify/suite-runner.ts';
+import { createSuiteRunner } from '../../src/gate/setup-then-gate.ts';
 import { makeRepo, removeAll } from '../support/git-fixture.ts';
 import type { GateResult } from '../../src/core/gate-result.ts';
 import type { TestReport } from '../../src/core/test-report.ts';
 import { observeAlone } from '../../src/verify/second-observation.ts';
-import type { SuiteRunner } from '../../src/verify/suite-runner.ts';
+import type { SuiteRunner } from '../../src/gate/setup-then-gate.ts';
 
 const counts = (passed: number, failed: number, tests: TestReport['tests'] = []): TestReport => ({ format: 'pytest', parsed: true, passed, failed, skipped: 0, total: passed + failed, tests });
 const final = counts(3, 0, [{ id: 'tests/test_stats.py::test_average', name: 'test_average', status: 'passed' }]);

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bwrapWorks, createBwrapSandbox } from '../../src/sandbox/bwrap-sandbox.ts';
 import { withMounts } from '../../src/sandbox/with-mounts.ts';
-import { cacheRootFrom, openDependencyCache, type DependencyCache } from '../../src/workspace/dependency-cache.ts';
+import type { DependencyCache } from '../../src/core/dependency-cache.ts';
+import { cacheRootFrom, openDependencyCache } from '../../src/workspace/dependency-cache.ts';
 import { readOnlyTreeMounts } from '../../src/workspace/tool-caches.ts';
 
 const dirs: string[] = [];

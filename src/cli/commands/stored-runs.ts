@@ -1,9 +1,9 @@
 // The commands over the App's stored runs: `runs`, `runs show`, `replay`, `publish`.
 import type { Command } from 'commander';
 import { selectSandbox, SANDBOX_CHOICES } from '../../sandbox/select-sandbox.ts';
+import { cacheRootFrom } from '../../workspace/dependency-cache.ts';
 import { appAccessFromEnvironment, hasAppCredentials } from '../app-credentials.ts';
 import type { CommandContext } from '../command-context.ts';
-import { EXIT } from '../exit-codes.ts';
 import { positiveInteger } from '../parse-values.ts';
 import { publishRun } from '../publish-command.ts';
 import { replayRun } from '../replay-command.ts';
@@ -45,8 +45,9 @@ export function registerStoredRunCommands(program: Command, context: CommandCont
         await peek.store.close();
         auth = await (await appAccessFromEnvironment()).cloneAuthFor(peek.data);
       }
-      const passed = await replayRun({ dataDir, runId, sandbox, setupNetwork: flags.setupNetwork, stdout: io.stdout, signal: context.signal, ...(auth ? { auth } : {}) });
-      context.setExitCode(passed ? EXIT.ok : EXIT.notFixed);
+      // The App's dependency cache (FIXLOOP_CACHE_DIR, else the data folder's): the run's saved trees serve its replay.
+      const cacheDir = cacheRootFrom(process.env, dataDir);
+      context.setExitCode(await replayRun({ dataDir, runId, sandbox, setupNetwork: flags.setupNetwork, cacheDir, stdout: io.stdout, stderr: io.stderr, signal: context.signal, ...(auth ? { auth } : {}) }));
     });
 
   program

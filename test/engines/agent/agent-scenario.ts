@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoConfigSchema, type RepoConfigInput } from '../../../src/core/repo-config.ts';
 import { createMemorySpendLedger, type SpendLedger } from '../../../src/core/spend-ledger.ts';
-import { runFix } from '../../../src/loop/run-fix.ts';
+import { runFix } from '../../../src/loop/local-run.ts';
 import type { RunResult } from '../../../src/core/run-result.ts';
 import { createProcessSandbox } from '../../../src/sandbox/process-sandbox.ts';
 import type { FakeModelServer } from '../../support/fake-model-server.ts';

@@ -1,7 +1,8 @@
-// Compact views of gate results for the RunResult.
-import type { GateResult } from '../core/gate-result.ts';
-import type { TestReport } from '../core/test-report.ts';
-import type { GateSummary, TestCounts, TestOutcome } from '../core/run-result.ts';
+// Compact views of gate results for the RunResult (counts, a gate's summary, per-test outcomes): the
+// contract's own shapes, computed wherever a gate ran (the loop, the verification), not a report.
+import type { GateResult } from './gate-result.ts';
+import type { TestReport } from './test-report.ts';
+import type { GateSummary, TestCounts, TestOutcome } from './run-result.ts';
 
 export function testCounts(report: TestReport): TestCounts {
   return {

@@ -1,7 +1,7 @@
 // The loop's outcome as the run's result: the status (green, escalated for a person, or out of
 // budget), the attempts of both phases, the cost, and the red → green proof.
 import type { RedProof, RunResult, RunStatus, StopReason, Verification } from '../core/run-result.ts';
-import { testCounts } from '../report/summarize.ts';
+import { testCounts } from '../core/gate-summary.ts';
 import type { FixLoopOutcome } from './fix-loop.ts';
 import type { RedPhaseOutcome, RedProofState } from './red-phase.ts';
 

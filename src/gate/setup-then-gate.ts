@@ -1,12 +1,13 @@
 // One way to run a repository's suite on a checkout, from its validated configuration: the setup
-// command (when there is one), then the gate. The run's baseline, the pristine replay and
-// `fixloop replay` all run it so (`runSuite`), and none of them can start without a test command.
+// command (when there is one, with the repository's dependency cache), then the gate. The run's
+// baseline, the pristine replay and `fixloop replay` all run it so (`runSuite`), and none of them can
+// start without a test command. It belongs to the gate: it decides nothing but how the gate is run.
 import { ConfigError } from '../config/config-error.ts';
 import type { GateResult } from '../core/gate-result.ts';
 import type { RepoConfig } from '../core/repo-config.ts';
-import { runGate } from '../gate/run-gate.ts';
+import { runGate } from './run-gate.ts';
 import type { CommandResult, Sandbox } from '../sandbox/sandbox.ts';
-import type { DependencyCache, TreeReuse } from '../workspace/dependency-cache.ts';
+import type { DependencyCache, TreeReuse } from '../core/dependency-cache.ts';
 
 export interface SuiteRunnerOptions {
   sandbox: Sandbox;

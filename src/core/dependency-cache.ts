@@ -1,0 +1,30 @@
+// The dependency cache as a port (DESIGN.md §1.4): what a setup command is given to reuse
+// dependencies across checkouts. The gate's suite runner uses it and the workspace implements it
+// (src/workspace/dependency-cache.ts), so the contract lives here, below both.
+
+export interface DependencyCache {
+  /** The repository's own cache folder: the only one its setup may write. */
+  readonly root: string;
+  /** Where its saved trees are: shown read-only to every command of a run that links them. */
+  readonly trees: string;
+  /** The node_modules folders of the saved trees, as they are now. */
+  savedTrees(): string[];
+  /** Variables pointing the package managers at it. */
+  readonly env: Record<string, string>;
+  /** The key of the tree `setupCommand` installs in `cwd`, or null when reusing it could skip real work. */
+  treeKey(cwd: string, setupCommand: string): Promise<string | null>;
+  /** Gives `cwd` the saved tree (a link to it, or a copy); false when there is none. */
+  restoreTree(key: string, cwd: string, how: TreeReuse): Promise<boolean>;
+  /**
+   * Saves `cwd`'s node_modules under `key` (once; concurrent savers are harmless); with `link`, `cwd`
+   * then links the saved tree like every later checkout.
+   */
+  saveTree(key: string, cwd: string, how: TreeReuse): Promise<void>;
+}
+
+/**
+ * `link`: node_modules becomes a link to the saved tree, for sandboxes that show the trees read-only
+ * (withReadOnlyPaths); `copy`: for a sandbox that isolates nothing, where a link would let a run
+ * write the saved tree.
+ */
+export type TreeReuse = 'link' | 'copy';
