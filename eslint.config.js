@@ -7,7 +7,7 @@ import tseslint from 'typescript-eslint';
  * The stages of src/ in dependency order, lowest first: a folder may import only the folders before
  * it (and itself). The entry points (src/*.ts, src/cli/) may import any of them.
  */
-const LAYERS = ['core', 'config', 'sandbox', 'gate', 'workspace', 'report', 'verify', 'engines', 'loop', 'jobs', 'forge', 'triggers', 'github'];
+const LAYERS = ['core', 'config', 'sandbox', 'formats', 'runners', 'gate', 'workspace', 'report', 'verify', 'engines', 'loop', 'jobs', 'forge', 'triggers', 'github'];
 
 /** Probot and Octokit belong to the GitHub adapter and the entry points only. */
 const GITHUB_PACKAGES = {
