@@ -14,8 +14,8 @@ export interface TestRunner {
    * ending in its program). npm scripts are followed by the registry, which reads package.json's.
    */
   startedBy(command: string): boolean;
-  /** The runner's own console output, read into per-test results (null when it is not this runner's). */
-  readonly output: { parse(text: string): TestReport | null };
+  /** The runner's own console output. */
+  readonly output: RunnerOutput;
   /** The report the runner writes when asked: absent when fixloop does not ask this runner. */
   readonly machineReport?: MachineReport;
   /** How the runner runs only the failing tests. */
@@ -30,6 +30,16 @@ export interface TestRunner {
   readonly coverage: CoverageKind | null;
   // The runtime guard (DESIGN.md §3.2.7) will be one more field here, per runner: how its test
   // processes load fixloop's guard before the repository's code.
+}
+
+export interface RunnerOutput {
+  /** Reads it into per-test results (null when it is not this runner's). */
+  parse(text: string): TestReport | null;
+  /**
+   * Source locations its failure messages print beyond the language's own stack traces and
+   * tracebacks, as global patterns whose groups are the file and the line.
+   */
+  readonly frames?: readonly RegExp[];
 }
 
 export interface MachineReport {

@@ -36,6 +36,15 @@ function gateOf(runner: TestRunner, scenario: string): GateResult {
 const counts = (report: TestReport) => ({ passed: report.passed, failed: report.failed, total: report.total });
 const baseline = { timeoutSeconds: 600, repositoryFiles: ['test/math.test.js', 'tests/test_math.py'] };
 
+/** Other ways its users start it, directly (npm scripts are followed for every runner). */
+const LAUNCHERS: Record<string, string[]> = {
+  'node-test': ['node --test', 'node --experimental-test-coverage --test test/'],
+  vitest: ['npx vitest run', 'pnpm exec vitest run', 'yarn vitest'],
+  jest: ['npx jest --ci', 'pnpm exec jest', 'yarn jest', './node_modules/.bin/jest'],
+  mocha: ['npx mocha', 'node_modules/.bin/_mocha test/', 'yarn mocha'],
+  pytest: ['pytest -q', 'python -m pytest', 'python3 -m pytest tests/'],
+};
+
 /**
  * What the runner ran when given the failing test's files as well as its name. node's runner reads
  * the options after its first file as the tests' own arguments: its name pattern is not applied
@@ -59,6 +68,8 @@ describe.each(RUNNERS.map((runner) => [runner.id, runner] as const))('the %s run
     expect(runnerOf('npm test', { test: command })?.id).toBe(id);
     expect(runnerOf('npm run unit', { unit: command })?.id).toBe(id);
     expect(runnerOf('npm test', { lint: command })).toBeNull();
+    for (const launcher of LAUNCHERS[id] ?? []) expect(runnerOf(launcher)?.id, launcher).toBe(id);
+    expect(LAUNCHERS[id]?.length).toBeGreaterThan(0);
   });
 
   it('parses a passing run with its own parser, and the registry picks that parser', () => {
@@ -77,6 +88,8 @@ describe.each(RUNNERS.map((runner) => [runner.id, runner] as const))('the %s run
     const failing = gate.report.tests.filter((t) => t.status === 'failed');
     expect(failing.map((t) => t.name)).toEqual([id === 'pytest' ? 'test_adds_numbers' : 'adds numbers']);
     expect(failing[0]?.message).toMatch(/3/);
+    // Its own frames, where it prints some beyond the language's stack traces, point into the test file.
+    for (const frames of runner.output.frames ?? []) expect([...gate.output.matchAll(frames)].map((m) => m[1])).toContainEqual(expect.stringMatching(/^tests?\/(math\.test\.js|test_math\.py)$/));
     expect(environmentFailure(gate, { ...baseline, testCommand: 'x' })).toBeNull();
   });
 

@@ -8,7 +8,11 @@ const STARTS = /(^|[\s;&|/])(python3?\s+-m\s+)?pytest\b/;
 export const pytestRunner: TestRunner = {
   id: 'pytest',
   startedBy: (command) => STARTS.test(command),
-  output: { parse: parsePytest },
+  output: {
+    parse: parsePytest,
+    // Its short frames: "src/calc.py:4: AssertionError", "calc.py:6: ValueError", "tests/x.py:15: "
+    frames: [/^([^\s:]+\.py):(\d+):(?: |$)/gm],
+  },
   machineReport: {
     format: 'junit',
     file: 'pytest.xml',

@@ -11,7 +11,11 @@ const SINGLE_VITEST = /^\s*(?:(?:npx|pnpm|pnpm exec|yarn)\s+)?vitest(?:\s+run)?\
 export const vitestRunner: TestRunner = {
   id: 'vitest',
   startedBy: (command) => STARTS.test(command),
-  output: { parse: parseVitest },
+  output: {
+    parse: parseVitest,
+    // "❯ boom src/m.js:2:32", "❯ src/m.test.js:6:26"
+    frames: [/❯ (?:\S+ )?([^\s:]+?\.[cm]?[jt]sx?):(\d+):\d+/g],
+  },
   machineReport: {
     format: 'junit',
     file: 'vitest.xml',
