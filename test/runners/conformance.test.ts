@@ -72,6 +72,15 @@ describe.each(RUNNERS.map((runner) => [runner.id, runner] as const))('the %s run
     expect(LAUNCHERS[id]?.length).toBeGreaterThan(0);
   });
 
+  it('is asked for its machine report, when it has one, by what its recorded command reaches', () => {
+    const report = runner.machineReport;
+    if (!report) return;
+    const command = recordingOf(runner).runs.pass?.command ?? '';
+    const asked = report.ask({ command, env: {}, packageScripts: {} }, `/reports/${report.file}`);
+    expect([...Object.values(asked?.env ?? {}), asked?.command ?? ''].join(' ')).toContain(`/reports/${report.file}`);
+    expect(RUNNERS.filter((r) => r.machineReport?.file === report.file)).toHaveLength(1);
+  });
+
   it('parses a passing run with its own parser, and the registry picks that parser', () => {
     const gate = gateOf(runner, 'pass');
     expect(gate.passed).toBe(true);
