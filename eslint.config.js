@@ -7,7 +7,7 @@ import tseslint from 'typescript-eslint';
  * The stages of src/ in dependency order, lowest first: a folder may import only the folders before
  * it (and itself). The entry points (src/*.ts, src/cli/) may import any of them.
  */
-const LAYERS = ['core', 'config', 'sandbox', 'gate', 'workspace', 'report', 'verify', 'engines', 'loop', 'jobs', 'forge', 'triggers', 'github'];
+const LAYERS = ['core', 'config', 'sandbox', 'formats', 'runners', 'gate', 'workspace', 'report', 'verify', 'engines', 'loop', 'jobs', 'forge', 'triggers', 'github'];
 
 /** Probot and Octokit belong to the GitHub adapter and the entry points only. */
 const GITHUB_PACKAGES = {
@@ -26,6 +26,33 @@ function laterFolderPattern(depth, later) {
   return { regex: `^${up}(${later.join('|')})/`, message: `A stage imports only earlier ones (${LAYERS.join(' → ')}): move the shared part down, usually into src/core/.` };
 }
 
+/**
+ * A test runner is named only in its own folder, src/runners/<runner>/ (DESIGN.md §1.5): elsewhere code
+ * asks the registry (src/runners/registry.ts) and the descriptor type (src/runners/runner.ts), never a
+ * runner's folder. A relative import that goes down into a folder of src/runners/ is refused.
+ */
+const RUNNER_FOLDER_IMPORT = { regex: '(^|/)runners/[^/]+/', message: 'A runner is known only through the registry: import src/runners/registry.ts (or the TestRunner type), not a runner\'s folder.' };
+
+/**
+ * ...and no string outside src/runners/ names one: a string literal or a template literal's text that
+ * is exactly the id `node-test`, or holds jest, vitest, mocha or pytest as a word (`_pytest` and
+ * `.pytest_cache` do not: `_` is a word character). Comments may name runners; a regular expression
+ * literal is not a string. Import specifiers are string literals too: this also refuses
+ * `'../runners/jest/…'`.
+ */
+const RUNNER_NAME = '/^node-test$|\\b(jest|vitest|mocha|pytest)\\b/';
+const RUNNER_NAME_MESSAGE = 'Runner knowledge lives in src/runners/<runner>/ behind the TestRunner descriptor: ask the registry (src/runners/registry.ts) instead of naming a runner.';
+const runnerNameRule = {
+  files: ['src/**/*.ts'],
+  ignores: ['src/runners/**'],
+  rules: {
+    'no-restricted-syntax': ['error',
+      { selector: `Literal[value=${RUNNER_NAME}]`, message: RUNNER_NAME_MESSAGE },
+      { selector: `TemplateElement[value.raw=${RUNNER_NAME}]`, message: RUNNER_NAME_MESSAGE },
+    ],
+  },
+};
+
 const layerRules = LAYERS.flatMap((folder, index) => {
   // The entry points (the CLI, the library) are imported by no stage.
   const later = LAYERS.slice(index + 1).concat(['cli', 'library']);
@@ -34,7 +61,12 @@ const layerRules = LAYERS.flatMap((folder, index) => {
     rules: {
       'no-restricted-imports': ['error', {
         ...(folder === 'github' ? {} : { paths: GITHUB_PACKAGES.paths }),
-        patterns: [laterFolderPattern(depth, later), ...(folder === 'github' ? [] : GITHUB_PACKAGES.patterns)],
+        patterns: [
+          laterFolderPattern(depth, later),
+          ...(folder === 'github' ? [] : GITHUB_PACKAGES.patterns),
+          // The registry imports the runners' folders; a runner's folder never imports another's.
+          ...(folder !== 'runners' ? [RUNNER_FOLDER_IMPORT] : depth === 1 ? [{ regex: '^\\.\\./[\\w-]+/', message: 'A runner\'s folder does not import another runner\'s: share through src/runners/ or src/formats/.' }] : []),
+        ],
       }],
     },
   }));
@@ -71,4 +103,10 @@ export default tseslint.config(
     },
   },
   ...layerRules,
+  {
+    // The entry points may import any stage, but not a runner's folder either.
+    files: ['src/*.ts', 'src/cli/**/*.ts', 'src/library/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [RUNNER_FOLDER_IMPORT] }] },
+  },
+  runnerNameRule,
 );

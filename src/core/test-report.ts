@@ -2,7 +2,11 @@
 
 export type TestStatus = 'passed' | 'failed' | 'skipped';
 
-export type TestReportFormat = 'junit' | 'tap' | 'node-test' | 'vitest' | 'jest' | 'mocha' | 'pytest' | 'unknown';
+/**
+ * Where a report's results were read from: a shared format (`junit`, `tap`), a runner's own output
+ * (the id of its descriptor in src/runners/, which core does not know), or `unknown`.
+ */
+export type TestReportFormat = string;
 
 export interface TestCaseResult {
   /** Stable identity used to compare runs: e.g. `tests/test_x.py::test_a`, `src/a.test.ts > suite > name`. */
@@ -37,7 +41,8 @@ export interface TestReport {
 
 /** The counts of a runner's machine report. */
 export interface Witness {
-  runner: 'node' | 'pytest' | 'vitest';
+  /** The runner that wrote it, as its descriptor names its machine report (src/runners/). */
+  runner: string;
   passed: number;
   failed: number;
   skipped: number;

@@ -4,6 +4,7 @@
 // A collection error raised by the repository's own code (a SyntaxError, an import of a missing name
 // from one of its modules) stays a failing suite that engines may fix.
 import type { GateResult } from '../core/gate-result.ts';
+import { RUNNERS } from '../runners/registry.ts';
 
 export type EnvironmentFailureCode = 'TEST_COMMAND_NOT_FOUND' | 'BASELINE_TIMEOUT' | 'NO_TESTS_RAN' | 'MISSING_MODULE';
 
@@ -46,14 +47,11 @@ function commandNotFound(gate: Extract<GateResult, { passed: false }>): string |
   return null;
 }
 
-/** The closing words of runners that ran nothing: node's (spec and TAP), pytest, jest, vitest, mocha. */
-const ZERO_TESTS = /(?:^|\n)\s*(?:ℹ|#) tests 0\b|no tests ran|No tests found|No test files found|(?:^|\n)\s*0 passing\b/;
-
-/** No test ran: none parsed, and the runner's own summary (or pytest's exit 5) says so. */
+/** No test ran: none parsed, and a runner's own words for it (or its exit code for it) say so. */
 function ranNoTest(gate: GateResult): boolean {
   if (gate.report.total > 0) return false;
-  if (!gate.passed && gate.exitCode === 5 && /no tests ran|deselected/i.test(gate.output)) return true;
-  return (gate.report.parsed && gate.passed) || ZERO_TESTS.test(gate.output);
+  if (!gate.passed && RUNNERS.some(({ noTestsRan: { exit } }) => exit && gate.exitCode === exit.code && exit.words.test(gate.output))) return true;
+  return (gate.report.parsed && gate.passed) || RUNNERS.some((r) => r.noTestsRan.output.test(gate.output));
 }
 
 /** The top-level name of a module the failure says is missing, when the repository does not have it. */

@@ -1,23 +1,22 @@
 // The runner's own report (DESIGN.md §3.2.1): text on stdout can be printed by anything the tests
 // run, so fixloop also asks the runner for a machine report, written to a folder of fixloop's outside
-// the checkout, and keeps its counts beside the parsed output as a second witness. node's test runner
-// and pytest are asked through their environment (NODE_OPTIONS, PYTEST_ADDOPTS), so the request
-// reaches them through `npm test`, make or a script; vitest, whose options live on its command line
-// only, is asked when the test command is a single vitest invocation. node is asked only where the
-// command or package.json's scripts run `node --test`: a Node older than 18.15 refuses to start with
-// reporter options in NODE_OPTIONS, and a project on such a Node does not use node's runner.
+// the checkout, and keeps its counts beside the parsed output as a second witness. Each runner says
+// how it is asked (its environment, which reaches it through `npm test`, make or a script, or its
+// command line) and when (src/runners/<runner>/); every runner that has a machine report is asked.
 import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Mount } from '../sandbox/sandbox.ts';
 import type { TestReport, Witness } from '../core/test-report.ts';
-import { parseJunit } from './parsers/junit.ts';
+import { parseJunit } from '../formats/junit.ts';
+import { RUNNERS } from '../runners/registry.ts';
+import type { MachineReport } from '../runners/runner.ts';
 
 export interface MachineReportRequest {
-  /** The test command, with vitest's reporter options when it was asked on the command line. */
+  /** The test command, with the options of the runners that are asked on the command line. */
   command: string;
-  /** Variables that ask node's runner and pytest for their JUnit reports. */
+  /** Variables that ask the runners that are asked through their environment. */
   env: Record<string, string>;
   /** The folder the runners write into, shown writable to the sandbox. */
   mounts: Mount[];
@@ -27,10 +26,7 @@ export interface MachineReportRequest {
   dispose(): Promise<void>;
 }
 
-const FILES = { node: 'node-test.xml', pytest: 'pytest.xml', vitest: 'vitest.xml' } as const;
-
-/** A command that is one vitest invocation, nothing chained after it (options can be appended). */
-const SINGLE_VITEST = /^\s*(?:(?:npx|pnpm|pnpm exec|yarn)\s+)?vitest(?:\s+run)?\b[^;&|<>`$()]*$/;
+const REPORTS: readonly MachineReport[] = RUNNERS.flatMap((r) => (r.machineReport ? [r.machineReport] : []));
 
 export interface MachineReportContext {
   command: string;
@@ -43,17 +39,15 @@ export interface MachineReportContext {
 export async function requestMachineReport(context: MachineReportContext): Promise<MachineReportRequest> {
   const dir = await mkdtemp(join(tmpdir(), 'fixloop-report-'));
   const env: Record<string, string> = {};
-  const { command } = context;
-  // An operator's own reporter options decide node's reporters: adding ours would unbalance them.
-  if (runsNodeTest(context) && !/--test-reporter/.test(`${command} ${context.env.NODE_OPTIONS ?? ''}`)) {
-    env.NODE_OPTIONS = options([context.env.NODE_OPTIONS, '--test-reporter=spec --test-reporter-destination=stdout', `--test-reporter=junit --test-reporter-destination=${join(dir, FILES.node)}`]);
+  const packageScripts = scriptsOf(context.cwd);
+  let command = context.command;
+  for (const report of REPORTS) {
+    const asked = report.ask({ command, env: context.env, packageScripts }, join(dir, report.file));
+    if (asked?.env) Object.assign(env, asked.env);
+    if (asked?.command) command = asked.command;
   }
-  if (!/--junit-?xml/.test(`${command} ${context.env.PYTEST_ADDOPTS ?? ''}`)) {
-    env.PYTEST_ADDOPTS = options([context.env.PYTEST_ADDOPTS, `--junitxml=${join(dir, FILES.pytest)}`]);
-  }
-  const askVitest = SINGLE_VITEST.test(command) && !/--reporter/.test(command);
   return {
-    command: askVitest ? `${command} --reporter=default --reporter=junit --outputFile.junit=${join(dir, FILES.vitest)}` : command,
+    command,
     env,
     mounts: [{ path: dir, writable: true }],
     read: () => readWitness(dir),
@@ -61,35 +55,25 @@ export async function requestMachineReport(context: MachineReportContext): Promi
   };
 }
 
-/** `node [options] --test`, not `--test-only` or `--test-name-pattern` alone. */
-const NODE_TEST = /\bnode\b[^;&|]*\s--test(?![-\w])/;
-
-function runsNodeTest(context: MachineReportContext): boolean {
-  return NODE_TEST.test(context.command) || NODE_TEST.test(packageScripts(context.cwd));
-}
-
-function packageScripts(cwd: string): string {
+function scriptsOf(cwd: string): Record<string, string> {
   try {
     const scripts = (JSON.parse(readFileSync(join(cwd, 'package.json'), 'utf8')) as { scripts?: unknown }).scripts;
-    return scripts && typeof scripts === 'object' ? Object.values(scripts).filter((s) => typeof s === 'string').join('\n') : '';
+    if (!scripts || typeof scripts !== 'object') return {};
+    return Object.fromEntries(Object.entries(scripts).filter((e): e is [string, string] => typeof e[1] === 'string'));
   } catch {
-    return ''; // no package.json, or one npm would refuse too: nothing here starts node's runner
+    return {}; // no package.json, or one npm would refuse too: no script starts a runner
   }
 }
 
-function options(parts: Array<string | undefined>): string {
-  return parts.filter((p) => p !== undefined && p.trim() !== '').join(' ');
-}
-
 async function readWitness(dir: string): Promise<Witness | null> {
-  for (const [runner, file] of Object.entries(FILES)) {
+  for (const { file, witness } of REPORTS) {
     const xml = await readFile(`${dir}/${file}`, 'utf8').catch(() => null);
     const report = xml ? parseJunit(xml) : null;
-    if (report) return witnessOf(runner as Witness['runner'], report);
+    if (report) return witnessOf(witness, report);
   }
   return null;
 }
 
-function witnessOf(runner: Witness['runner'], report: TestReport): Witness {
+function witnessOf(runner: string, report: TestReport): Witness {
   return { runner, passed: report.passed, failed: report.failed, skipped: report.skipped, total: report.total };
 }

@@ -1,16 +1,14 @@
-// Turns a test command's output into per-test results, trying the most specific formats first.
+// Turns a test command's output into per-test results, trying the most specific formats first: each
+// runner's own output (the registry's order), then the shared formats TAP and JUnit XML, then a
+// well-known closing line.
 import { emptyReport, type TestReport } from '../core/test-report.ts';
-import { parseJest } from './parsers/jest.ts';
-import { parseJunit } from './parsers/junit.ts';
-import { parseMocha } from './parsers/mocha.ts';
-import { parseNodeTest } from './parsers/node-test.ts';
-import { parsePytest } from './parsers/pytest.ts';
-import { stripAnsi } from './parsers/strip-ansi.ts';
-import { parseSummaryLine } from './parsers/summary-line.ts';
-import { parseTap } from './parsers/tap.ts';
-import { parseVitest } from './parsers/vitest.ts';
+import { parseJunit } from '../formats/junit.ts';
+import { stripAnsi } from '../formats/strip-ansi.ts';
+import { parseSummaryLine } from '../formats/summary-line.ts';
+import { parseTap } from '../formats/tap.ts';
+import { RUNNERS } from '../runners/registry.ts';
 
-const PARSERS: ((text: string) => TestReport | null)[] = [parseVitest, parsePytest, parseNodeTest, parseJest, parseMocha, parseTap, parseJunit];
+const PARSERS: ((text: string) => TestReport | null)[] = [...RUNNERS.map((r) => r.output.parse), parseTap, parseJunit];
 
 export function parseTestOutput(output: string): TestReport {
   const text = stripAnsi(output);

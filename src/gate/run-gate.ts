@@ -7,7 +7,7 @@ import { CodedError } from '../core/coded-error.ts';
 import type { CommandResult, Mount, Sandbox } from '../sandbox/sandbox.ts';
 import type { GateResult } from '../core/gate-result.ts';
 import { parseTestOutput } from './parse-test-output.ts';
-import { parseJunit } from './parsers/junit.ts';
+import { parseJunit } from '../formats/junit.ts';
 import { requestMachineReport, type MachineReportRequest } from './machine-report.ts';
 import type { TestReport } from '../core/test-report.ts';
 

@@ -2,7 +2,7 @@
 // Two attempts that end with the same fingerprint made no progress (issue: "no progress means stop").
 import { createHash } from 'node:crypto';
 import type { GateResult } from '../core/gate-result.ts';
-import { stripAnsi } from '../gate/parsers/strip-ansi.ts';
+import { stripAnsi } from '../formats/strip-ansi.ts';
 
 const ISO_TIMESTAMP = /\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?/g;
 const CLOCK_TIME = /\b\d{1,2}:\d{2}:\d{2}(\.\d+)?\b/g;

@@ -12,6 +12,9 @@ import { commandPrograms } from './command-words.ts';
 import { pyenvEnvironment, pyenvInstalledVersion, pyenvRootOfShim, pyenvSelectedVersions } from './pyenv.ts';
 
 /** Looked for on PATH whatever the commands say: the interpreters and runners setups and tests call indirectly. */
+// The sandbox sits below the runners' registry and cannot ask it: a runner's program that setups
+// call indirectly (a tox or make target) is listed here by name, as the interpreters are.
+// eslint-disable-next-line no-restricted-syntax
 export const STANDARD_PROGRAMS = ['node', 'npm', 'npx', 'python3', 'python', 'pip', 'pip3', 'pnpm', 'yarn', 'pytest'];
 
 export interface Toolchain {

@@ -5,6 +5,7 @@
 // another name is the same call; words in strings and comments are never code.
 import { isJsNode, literalPath, ownLines, parseJs, stringValue, walkJs, type JsNode } from './js-tree.ts';
 import type { TamperHit, TamperRule } from './tamper-hit.ts';
+import { RUNNERS } from '../runners/registry.ts';
 
 /** What an expression stands for: a module (or the global scope) and a path of members in it. */
 interface Ref {
@@ -13,15 +14,21 @@ interface Ref {
 }
 
 const GLOBAL = '<global>';
-const ASSERTION_MODULES = new Set(['assert', 'assert/strict', 'chai', 'expect', 'should', 'power-assert', 'uvu/assert', '@jest/expect', 'expect-type']);
-const FRAMEWORK_MODULES = /^(vitest|@vitest\/.*|test|jest|@jest\/.*|jest-circus(\/.*)?|mocha|ava|tap|uvu|jasmine|bun:test|@playwright\/test)$/;
+// A runner's own assertion module (its `expect`) is among its framework's modules (src/runners/).
+const ASSERTION_MODULES = new Set(['assert', 'assert/strict', 'chai', 'expect', 'should', 'power-assert', 'uvu/assert', 'expect-type']);
+/** The test frameworks: each runner's API as its descriptor gives it (src/runners/), then those of runners fixloop has no descriptor for. */
+const FRAMEWORKS = RUNNERS.flatMap((r) => (r.framework ? [r.framework] : []));
+const OTHER_FRAMEWORK_MODULES = /^(ava|tap|uvu|jasmine|bun:test|@playwright\/test)$/;
+const isFrameworkModule = (module: string) => OTHER_FRAMEWORK_MODULES.test(module) || FRAMEWORKS.some((f) => f.modules.test(module));
+/** The frameworks' own global objects (`x.fn()`, `x.spyOn()`): a call through one reaches into the framework. */
+const FRAMEWORK_GLOBALS = new Set(FRAMEWORKS.flatMap((f) => (f.global ? [f.global] : [])));
 const LOADER_MODULES = new Set(['module']);
 /** Members of `process` that end it, report its status, or emit its exit. */
 const PROCESS_EXIT = new Set(['exit', 'reallyExit', 'abort']);
 const PROCESS_STATUS = new Set(['exit', 'exitCode', 'reallyExit', 'abort', 'kill', 'emit', '_exiting']);
 const PROCESS_LISTEN = new Set(['on', 'once', 'addListener', 'prependListener', 'prependOnceListener']);
-/** The runners' globals (vitest --globals, jest, mocha): a source file has no business with them. */
-const TEST_GLOBALS = new Set(['expect', 'assert', 'test', 'it', 'describe', 'suite', 'vi', 'jest', 'beforeEach', 'afterEach', 'beforeAll', 'afterAll', 'chai', 'should']);
+/** The runners' globals (vitest --globals, jest, mocha), and their frameworks' objects: a source file has no business with them. */
+const TEST_GLOBALS = new Set(['expect', 'assert', 'test', 'it', 'describe', 'suite', ...FRAMEWORK_GLOBALS, 'beforeEach', 'afterEach', 'beforeAll', 'afterAll', 'chai', 'should']);
 const PLUGIN_METHODS = new Set(['use', 'extend', 'addMethod', 'overwriteMethod', 'addProperty', 'overwriteProperty', 'addChainableMethod', 'overwriteChainableMethod', 'addSnapshotSerializer']);
 const REFLECTORS = new Set(['Object.defineProperty', 'Object.defineProperties', 'Object.assign', 'Object.setPrototypeOf', 'Reflect.set', 'Reflect.defineProperty', 'Reflect.deleteProperty', 'Reflect.setPrototypeOf']);
 const READS = new Set(['readFileSync', 'readFile', 'createReadStream', 'openSync', 'open', 'readdirSync', 'readdir', 'opendirSync', 'opendir', 'readJson', 'readJsonSync', 'readJSON', 'copyFileSync', 'copyFile', 'cpSync', 'cp', 'globSync', 'glob']);
@@ -77,7 +84,7 @@ type Resolve = (node: unknown) => Ref | null;
 
 function checkModule(node: JsNode, specifier: string | null, report: Report): void {
   if (specifier === null) return;
-  if (FRAMEWORK_MODULES.test(bare(specifier))) report(node, 'test-framework', `imports the test framework \`${specifier}\``);
+  if (isFrameworkModule(bare(specifier))) report(node, 'test-framework', `imports the test framework \`${specifier}\``);
   else if (/^(\.|\/)/.test(specifier)) report(node, 'reads-tests', `loads \`${specifier}\``, specifier);
 }
 
@@ -107,7 +114,7 @@ function checkCall(node: JsNode, resolve: Resolve, report: Report, ancestors: re
     const owner = { module: callee.module, path: callee.path.slice(0, -1) };
     if (reachesHarness(owner)) report(node, 'test-framework', `calls \`${[...displayPath(owner), name].join('.')}(…)\``);
   }
-  if (callee.module === GLOBAL && (head === 'vi' || head === 'jest') && callee.path.length >= 2) report(node, 'test-framework', `calls the test framework's \`${callee.path.join('.')}(…)\``);
+  if (callee.module === GLOBAL && head !== undefined && FRAMEWORK_GLOBALS.has(head) && callee.path.length >= 2) report(node, 'test-framework', `calls the test framework's \`${callee.path.join('.')}(…)\``);
   if (READS.has(name)) {
     const target = literalPath(first);
     if (target !== null) report(node, 'reads-tests', `reads \`${target}\` at run time (\`${name}\`)`, target);
@@ -129,7 +136,7 @@ function checkWrite(node: JsNode, left: unknown, verb: string, resolve: Resolve,
 /** The module loader, the assertion libraries, the runners and their globals. */
 function reachesHarness(ref: Ref): boolean {
   const module = bare(ref.module);
-  if (ASSERTION_MODULES.has(module) || FRAMEWORK_MODULES.test(module) || LOADER_MODULES.has(module)) return true;
+  if (ASSERTION_MODULES.has(module) || isFrameworkModule(module) || LOADER_MODULES.has(module)) return true;
   if (ref.module !== GLOBAL) return false;
   const [head, member] = ref.path;
   if (head === 'require' && (member === 'cache' || member === 'extensions')) return true;

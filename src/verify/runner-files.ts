@@ -4,30 +4,41 @@
 // than the runner's settings (package.json's scripts and runner keys, pyproject's pytest section).
 import type { FileChange } from '../core/file-change.ts';
 import type { Finding } from '../core/findings.ts';
+import { RUNNERS } from '../runners/registry.ts';
 
-/** Files that configure or start a runner, or that Python or Node load before any test. */
-const RUNNER_FILES: Array<[RegExp, string]> = [
+/**
+ * Files that configure or start a runner, or that Python or Node load before any test: the package
+ * managers' and the shared tools' ones here, each runner's own from its descriptor (src/runners/),
+ * in that order, then what loads before any runner.
+ */
+const RUNNER_FILES: ReadonlyArray<readonly [RegExp, string]> = [
   [/(^|\/)\.npmrc$|(^|\/)\.yarnrc(\.yml)?$|(^|\/)\.pnpmfile\.c?js$/, 'the package manager\'s settings start the test command'],
-  [/(^|\/)(jest|vitest|vite|ava|playwright)\.(config|workspace)\.[cm]?[jt]s$|(^|\/)\.mocharc(\.[a-z]+)?$|(^|\/)jest\.config\.json$/, 'the test runner\'s configuration'],
+  ...RUNNERS.flatMap((r) => r.configuration.files),
+  // Runners fixloop has no descriptor for are still runners.
+  [/(^|\/)(ava|playwright)\.(config|workspace)\.[cm]?[jt]s$/, 'the test runner\'s configuration'],
   [/(^|\/)(babel\.config\.[cm]?js|\.babelrc(\.[a-z]+)?)$/, 'it transforms the tests before they run'],
-  [/(^|\/)(\.?pytest\.ini|\.?pytest\.toml|conftest\.py)$/, 'pytest reads it before any test'],
-  // pytest loads every installed distribution's `pytest11` entry points: metadata is a plugin list.
-  [/(^|\/)[^/]+\.(dist-info|egg-info)\/|^setup\.py$/, 'it declares the plugins and entry points Python loads'],
   [/(^|\/)(sitecustomize|usercustomize)\.py$|\.pth$/, 'Python runs it at start-up'],
-  [/^(pytest|py|pluggy)\.py$|^(_pytest|pluggy)\//, 'it shadows the test runner'],
   [/(^|\/)node_modules\//, 'installed packages are the environment, not the fix'],
   [/(^|\/)fixloop\.ya?ml$|^\.github\/fixloop\//, 'fixloop\'s own settings'],
 ];
 
 /** package.json keys that decide how tests run (a dependency change is the new-dependency rule's). */
-const PACKAGE_RUNNER_KEYS = ['scripts', 'jest', 'mocha', 'ava', 'vitest', 'tap', 'c8', 'nyc', 'type', 'imports'];
+const PACKAGE_RUNNER_KEYS = [...new Set(['scripts', ...RUNNERS.flatMap((r) => r.configuration.packageKeys), 'ava', 'tap', 'c8', 'nyc', 'type', 'imports'])];
 
-/** Sections of INI-like files that configure pytest or tox. */
-const SECTIONS: Record<string, RegExp> = {
-  'pyproject.toml': /^\[(tool\.(pytest|coverage)[^\]]*|project\.entry-points[^\]]*)\]/,
-  'setup.cfg': /^\[(tool:pytest|coverage:[^\]]*|options\.entry_points)\]/,
-  'tox.ini': /^\[(pytest|tox[^\]]*|testenv[^\]]*)\]/,
+/** Sections of INI-like files that configure a runner (its descriptor's), coverage or tox. */
+const SHARED_SECTIONS: Record<string, RegExp> = {
+  'pyproject.toml': /^\[tool\.coverage[^\]]*\]/,
+  'setup.cfg': /^\[coverage:[^\]]*\]/,
+  'tox.ini': /^\[(tox[^\]]*|testenv[^\]]*)\]/,
 };
+
+/** Each file's section headers, shared and the runners', as one test of a header line. */
+const SECTIONS: Record<string, (header: string) => boolean> = Object.fromEntries(
+  [...new Set([...Object.keys(SHARED_SECTIONS), ...RUNNERS.flatMap((r) => Object.keys(r.configuration.sections))])].map((file) => {
+    const patterns = [SHARED_SECTIONS[file], ...RUNNERS.map((r) => r.configuration.sections[file])].filter((p): p is RegExp => p !== undefined);
+    return [file, (header: string) => patterns.some((p) => p.test(header))];
+  }),
+);
 
 export interface ChangedText {
   path: string;
@@ -73,11 +84,11 @@ function packageRunnerChanged(before: string | null, after: string | null): bool
 }
 
 /** The text of the sections whose header matches, in order. */
-function sectionsOf(text: string | null, header: RegExp): string {
+function sectionsOf(text: string | null, header: (line: string) => boolean): string {
   const kept: string[] = [];
   let inside = false;
   for (const line of (text ?? '').split('\n')) {
-    if (/^\s*\[/.test(line)) inside = header.test(line.trim());
+    if (/^\s*\[/.test(line)) inside = header(line.trim());
     if (inside) kept.push(line.trimEnd());
   }
   return kept.join('\n');

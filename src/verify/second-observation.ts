@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Finding } from '../core/findings.ts';
 import type { SecondObservation } from '../core/run-result.ts';
 import type { TestCaseResult, TestReport } from '../core/test-report.ts';
-import { focusedTestCommand } from '../gate/test-filter.ts';
+import { focusedTestCommand } from '../runners/focused-test-command.ts';
 import type { SuiteRunner } from '../gate/setup-then-gate.ts';
 
 /** At most this many fixed tests are run alone (each is a run of the runner). */

@@ -3,14 +3,17 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
+import { RUNNERS } from '../runners/registry.ts';
 
-/** Generated or installed paths that are never a fix's change, whatever .gitignore says. */
+/**
+ * Generated or installed paths that are never a fix's change, whatever .gitignore says: these, and
+ * the folders each test runner writes while tests run (its descriptor's, src/runners/).
+ */
 export const BUILT_IN_IGNORES = [
   '.git/',
   'node_modules/',
   '__pycache__/',
   '*.pyc',
-  '.pytest_cache/',
   '.mypy_cache/',
   '.ruff_cache/',
   '.venv/',
@@ -18,9 +21,9 @@ export const BUILT_IN_IGNORES = [
   'coverage/',
   '.nyc_output/',
   '.fixloop/',
-  '.vitest/',
   '.cache/',
   '.hypothesis/',
+  ...RUNNERS.flatMap((r) => r.configuration.generatedFolders),
 ];
 
 export function createIgnore(gitignore: string | null): Ignore {

@@ -47,6 +47,45 @@ describe('ESLint: which folder may import which', () => {
   });
 });
 
+describe('ESLint: a runner is named only in its folder (src/runners/<runner>/)', () => {
+  const restricted = (messages: string[], rule: string) => messages.filter((m) => m.startsWith(rule));
+
+  it('refuses an import of a runner\'s folder from outside src/runners/, and lets the registry and the descriptor type through', async () => {
+    const folder = await lintProbe('src/gate/probe.ts', "import { jestRunner } from '../runners/jest/jest-runner.ts';\nexport const r = jestRunner;\n");
+    expect(restricted(folder, 'no-restricted-imports').some((m) => m.includes('only through the registry'))).toBe(true);
+    const entryPoint = await lintProbe('src/cli/probe.ts', "import { pytestRunner } from '../runners/pytest/pytest-runner.ts';\nexport const r = pytestRunner;\n");
+    expect(restricted(entryPoint, 'no-restricted-imports').some((m) => m.includes('only through the registry'))).toBe(true);
+    expect(await lintProbe('src/verify/probe.ts', "import { RUNNERS } from '../runners/registry.ts';\nimport type { TestRunner } from '../runners/runner.ts';\nexport const r: readonly TestRunner[] = RUNNERS;\n")).toEqual([]);
+  });
+
+  it('refuses a runner\'s folder importing another runner\'s, and lets the registry import them all', async () => {
+    const across = await lintProbe('src/runners/jest/probe.ts', "import { parseMocha } from '../mocha/parse-mocha.ts';\nexport const p = parseMocha;\n");
+    expect(restricted(across, 'no-restricted-imports').some((m) => m.includes('does not import another runner'))).toBe(true);
+    expect(await lintProbe('src/runners/probe.ts', "import { jestRunner } from './jest/jest-runner.ts';\nexport const r = jestRunner;\n")).toEqual([]);
+    expect(await lintProbe('src/runners/jest/probe.ts', "import type { TestRunner } from '../runner.ts';\nimport { shellQuote } from '../../sandbox/shell-quote.ts';\nexport type T = TestRunner;\nexport const q = shellQuote;\n")).toEqual([]);
+  });
+
+  it('refuses a string or template literal outside src/runners/ that is a runner\'s id or names one as a word', async () => {
+    for (const code of ["export const r = 'jest';\n", "export const r = 'node-test';\n", 'export const c = `npx vitest run ${1}`;\n', "export const m = /x/.test('python -m pytest') ? 1 : 0;\n", "export type F = 'mocha' | 'tap';\n"]) {
+      const messages = await lintProbe('src/verify/probe.ts', code);
+      expect(restricted(messages, 'no-restricted-syntax').some((m) => m.includes('Runner knowledge lives in src/runners/')), code).toBe(true);
+    }
+    // Entry points and every stage alike.
+    expect(restricted(await lintProbe('src/cli/probe.ts', "export const r = 'jest';\n"), 'no-restricted-syntax')).toHaveLength(1);
+  });
+
+  it('lets comments, regular expressions, words that only contain a name, and src/runners/ itself through', async () => {
+    const neutral = [
+      "// jest, vitest and mocha print their summary last.\nexport const r = 1;\n",
+      "export const ignored = ['.pytest_cache/', '_pytest/', 'node-test.xml', 'jester'];\n",
+      'export const frameworks = /^(jest|mocha)$/;\n',
+    ].join('');
+    expect(await lintProbe('src/verify/probe.ts', neutral)).toEqual([]);
+    expect(await lintProbe('src/runners/jest/probe.ts', "export const id = 'jest';\nexport const c = `npx jest ${id}`;\n")).toEqual([]);
+    expect(await lintProbe('src/runners/probe.ts', "export const ids = ['node-test', 'pytest'];\n")).toEqual([]);
+  });
+});
+
 describe('dependency-cruiser: no import cycle', () => {
   const dirs: string[] = [];
   afterAll(async () => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));

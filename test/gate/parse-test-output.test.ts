@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseTestOutput } from '../../src/gate/parse-test-output.ts';
-import { parseJunit } from '../../src/gate/parsers/junit.ts';
+import { parseJunit } from '../../src/formats/junit.ts';
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/outputs/${name}`, import.meta.url), 'utf8');
 const statuses = (name: string) => {

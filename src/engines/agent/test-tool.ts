@@ -7,7 +7,7 @@ import { runGate } from '../../gate/run-gate.ts';
 import type { TestCaseResult } from '../../core/test-report.ts';
 import type { Sandbox } from '../../sandbox/sandbox.ts';
 import type { Workspace } from '../../workspace/workspace.ts';
-import { focusedTestCommand } from '../../gate/test-filter.ts';
+import { focusedTestCommand } from '../../runners/focused-test-command.ts';
 import type { ToolAnswer } from './workspace-tools.ts';
 
 export interface TestToolContext {

@@ -9,7 +9,7 @@
 // fixloop never lets an agent commit, run git on the workspace, or ask a question: the loop judges and
 // keeps the changes, and nobody is there to answer.
 import type { CliAgentName } from '../../core/repo-config.ts';
-import { shellQuote } from '../../gate/test-filter.ts';
+import { shellQuote } from '../../sandbox/shell-quote.ts';
 
 /** What the agent is run for: an attempt edits the workspace; a review only answers. */
 export type AgentPurpose = 'attempt' | 'review';

@@ -16,7 +16,7 @@ import type { CommandResult, Mount, Sandbox } from '../../sandbox/sandbox.ts';
 import { type AttemptContext, type Engine, type EngineOutcome } from '../engine.ts';
 import { ZERO_COST } from '../../core/cost.ts';
 import { EngineError } from '../engine-error.ts';
-import { shellQuote } from '../../gate/test-filter.ts';
+import { shellQuote } from '../../sandbox/shell-quote.ts';
 import { agentEnvironment, agentModel, cliAgent, type AgentPurpose, type CliAgent } from './cli-agents.ts';
 import { findExecutable } from './find-executable.ts';
 

@@ -5,7 +5,7 @@
 // some of the failing tests failing and nothing else: one that selects nothing (a path the runner
 // resolves otherwise) would reject every candidate, the right one included.
 import type { TestCaseResult } from '../../core/test-report.ts';
-import { focusedTestCommand } from '../../gate/test-filter.ts';
+import { focusedTestCommand } from '../../runners/focused-test-command.ts';
 import { runGate } from '../../gate/run-gate.ts';
 import type { Sandbox } from '../../sandbox/sandbox.ts';
 import { linkedFolderMounts } from '../../workspace/tool-caches.ts';

@@ -3,7 +3,7 @@
 // letter case (sqlparse's `as` for `AS`). Then a value normalized the same way (`.trimEnd()`,
 // `.toUpperCase()`) is what the tests ask for, and is tried before the other templates' guesses.
 import type { TestCaseResult } from '../../core/test-report.ts';
-import { stripAnsi } from '../../gate/parsers/strip-ansi.ts';
+import { stripAnsi } from '../../formats/strip-ansi.ts';
 
 export type OutputDifference = 'whitespace' | 'case';
 

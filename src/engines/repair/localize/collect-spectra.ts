@@ -1,5 +1,6 @@
-// Per-test line coverage, when it is cheap: pytest in one run with a small tracing plugin; mocha, jest
-// and node's test runner in one run with V8 coverage taken at each test's start and end
+// Per-test line coverage, when it is cheap, as the runner's descriptor says it is taken (its
+// `coverage`, src/runners/): pytest in one run with a small tracing plugin (python/); mocha, jest,
+// vitest and node's test runner in one run with V8 coverage taken at each test's start and end
 // (hooked-spectra.ts; jest's transformed code read through its source maps). Where node's runner gives no per-test
 // events (an older Node), one run per test selected through the runner's own filter (directly or
 // through npm scripts), only when those runs fit the budget.
@@ -7,7 +8,8 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { focusedTestCommand, testRunnerOf } from '../../../gate/test-filter.ts';
+import { focusedTestCommand } from '../../../runners/focused-test-command.ts';
+import { directRunnerOf, runnerOf } from '../../../runners/registry.ts';
 import type { TestSpectrum } from './ochiai.ts';
 import type { SpectraInput } from './spectra-input.ts';
 import { coveredLines, type V8Script } from './v8-coverage.ts';
@@ -16,25 +18,28 @@ import { hookedSpectra } from './hooked-spectra.ts';
 export type { SpectraInput } from './spectra-input.ts';
 
 const PLUGIN_DIR = fileURLToPath(new URL('./python/', import.meta.url));
+/** The tracing plugin's module, in PLUGIN_DIR. */
+const PLUGIN = 'fixloop_line_tracer';
 const MAX_NODE_RUNS = 24;
 
 export async function collectSpectra(input: SpectraInput): Promise<TestSpectrum[] | null> {
   // Without a passing test, every covered line scores the same: coverage would tell nothing.
   if (input.passedCount === 0) return null;
-  if (/(^|[\s/])(python3?\s+-m\s+)?pytest\b/.test(input.testCommand) && !/[;&|]/.test(input.testCommand)) return pytestSpectra(input);
-  const runner = testRunnerOf(input.testCommand, input.packageScripts);
-  if (runner === 'mocha' || runner === 'jest' || runner === 'vitest') return hookedSpectra(input);
-  if (runner === 'node-test') return (await hookedSpectra(input)) ?? v8Spectra(input);
-  return null;
+  // A plugin is loaded by arguments at the command's end: only a single direct invocation takes them.
+  const direct = /[;&|]/.test(input.testCommand) ? null : directRunnerOf(input.testCommand);
+  if (direct?.coverage?.kind === 'python-plugin') return pluginSpectra(input, direct.coverage.argument(PLUGIN));
+  const coverage = runnerOf(input.testCommand, input.packageScripts)?.coverage;
+  if (coverage?.kind !== 'node-preload') return null;
+  return coverage.runPerTest ? ((await hookedSpectra(input)) ?? v8Spectra(input)) : hookedSpectra(input);
 }
 
-async function pytestSpectra(input: SpectraInput): Promise<TestSpectrum[] | null> {
+async function pluginSpectra(input: SpectraInput, pluginArgument: string): Promise<TestSpectrum[] | null> {
   if (Date.now() + input.suiteMs * 3 > input.deadline) return null;
   const dir = await mkdtemp(join(tmpdir(), 'fixloop-spectra-'));
   try {
     const out = join(dir, 'coverage.json');
     await input.sandbox.run({
-      command: `${input.testCommand} -p fixloop_line_tracer`,
+      command: `${input.testCommand} ${pluginArgument}`,
       cwd: input.root,
       timeoutMs: Math.max(1000, input.deadline - Date.now()),
       // No bytecode cache: the plugin's folder belongs to fixloop, not to the repository's tests.

@@ -1,6 +1,7 @@
 // Source locations named by failing tests' stack traces and tracebacks (JS/TS and Python).
 // Paths are matched to repository files by their longest suffix, because the tests may have run in a
 // copy of the workspace, a pristine clone or a container, whose root differs from ours.
+import { RUNNERS } from '../../../runners/registry.ts';
 
 export interface Frame {
   file: string;
@@ -12,12 +13,10 @@ export interface Frame {
 const PATTERNS: RegExp[] = [
   // JS: "at fn (/abs/src/a.js:12:5)", "at /abs/src/a.js:12:5", "at file:///abs/src/a.mjs:3:1"
   /\bat (?:.*? \()?(?:file:\/\/)?([^\s()]+?\.[cm]?[jt]sx?):(\d+):\d+\)?/g,
-  // vitest: "❯ boom src/m.js:2:32", "❯ src/m.test.js:6:26"
-  /❯ (?:\S+ )?([^\s:]+?\.[cm]?[jt]sx?):(\d+):\d+/g,
   // Python traceback: File "/abs/src/calc.py", line 4, in add
   /File "([^"]+\.py)", line (\d+)/g,
-  // pytest short frames: "src/calc.py:4: AssertionError", "calc.py:6: ValueError", "tests/x.py:15: "
-  /^([^\s:]+\.py):(\d+):(?: |$)/gm,
+  // The runners' own frames (vitest's `❯ src/m.js:2:32`, pytest's short `src/calc.py:4: AssertionError`).
+  ...RUNNERS.flatMap((r) => r.output.frames ?? []),
 ];
 
 /** Frames in the order they were printed, deepest (the raise point) first per trace. */

@@ -1,6 +1,6 @@
 // Last resort: a well-known closing line gives counts without per-test details,
 // e.g. `12 passed, 1 failed`, `tests: 3 passed, 0 failed, 1 skipped`, `Tests: 2 failed, 5 passed, 7 total`.
-import type { TestReport } from '../../core/test-report.ts';
+import type { TestReport } from '../core/test-report.ts';
 
 export function parseSummaryLine(text: string): TestReport | null {
   const lines = text.split('\n').reverse();

@@ -2,7 +2,7 @@
 //   PASS src/a.test.js / FAIL src/b.test.js, then (verbose, or for failing files) `✓ name (3 ms)` / `✕ name` lines,
 //   `● Suite › name` failure blocks, and `Tests:       1 failed, 1 skipped, 3 passed, 5 total`.
 import type { TestCaseResult, TestReport } from '../../core/test-report.ts';
-import { buildReport, countsFrom, dedent, splitMessage } from './report-builder.ts';
+import { buildReport, countsFrom, dedent, splitMessage } from '../../formats/report-builder.ts';
 
 const SUMMARY = /^Tests:\s+(.+?),\s*(\d+) total\s*$/;
 const FILE = /^(PASS|FAIL) (\S+)/;

@@ -7,7 +7,7 @@
 //  then one block per failure: ` FAIL  src/m.test.js > math > adds`, the error, and ` ❯ file:line:col` frames;
 //  and the summary: `      Tests  2 failed | 2 passed | 1 skipped (5)`.
 import type { TestCaseResult, TestReport } from '../../core/test-report.ts';
-import { buildReport, countsFrom, splitMessage } from './report-builder.ts';
+import { buildReport, countsFrom, splitMessage } from '../../formats/report-builder.ts';
 
 const SUMMARY = /^\s*Tests\s+(.+)\((\d+)\)\s*$/;
 const FILE = /^ (❯|✓|×) (\S+\.\w+) \((\d+) tests?[^)]*\)/;

@@ -1,7 +1,7 @@
 // mocha's `spec` reporter: indented suites, `✔ name (5ms)` / `1) name` lines, `N passing`, `N failing`,
 // `N pending`, then numbered failure blocks `1) Suite\n     name:\n     Error: ...`.
 import type { TestCaseResult, TestReport } from '../../core/test-report.ts';
-import { buildReport, dedent, splitMessage } from './report-builder.ts';
+import { buildReport, dedent, splitMessage } from '../../formats/report-builder.ts';
 
 const PASSING = /^\s*(\d+) passing\b/;
 const FAILING = /^\s*(\d+) failing\b/;

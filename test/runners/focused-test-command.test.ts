@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { focusedTestCommand, testRunnerOf } from '../../src/gate/test-filter.ts';
+import { focusedTestCommand } from '../../src/runners/focused-test-command.ts';
+import { runnerOf } from '../../src/runners/registry.ts';
 import type { TestCaseResult } from '../../src/core/test-report.ts';
 
 const failed = (id: string, name: string): TestCaseResult => ({ id, name, status: 'failed' });
@@ -47,8 +48,8 @@ describe('focusedTestCommand', () => {
   it('uses --grep for mocha, directly and through npm scripts', () => {
     expect(focusedTestCommand('npx mocha test/', [failed('clamp > keeps 5', 'keeps 5')])).toBe('npx mocha test/ --grep \'keeps 5\'');
     expect(focusedTestCommand('npm test', [failed('a b', 'b')], { test: 'mocha --check-leaks' })).toBe('npm test -- --grep b');
-    expect(testRunnerOf('npm test', { test: 'mocha' })).toBe('mocha');
-    expect(testRunnerOf('npm run unit', { unit: 'node --test' })).toBe('node-test');
-    expect(testRunnerOf('make check')).toBeNull();
+    expect(runnerOf('npm test', { test: 'mocha' })?.id).toBe('mocha');
+    expect(runnerOf('npm run unit', { unit: 'node --test' })?.id).toBe('node-test');
+    expect(runnerOf('make check')).toBeNull();
   });
 });

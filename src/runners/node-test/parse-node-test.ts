@@ -10,7 +10,7 @@
 //   ✖ fails (1.2ms)
 //     AssertionError ...      <- the error, indented
 import type { TestCaseResult, TestReport } from '../../core/test-report.ts';
-import { buildReport, dedent, splitMessage } from './report-builder.ts';
+import { buildReport, dedent, splitMessage } from '../../formats/report-builder.ts';
 
 const RESULT = /^( *)(✔|✖|﹣|ℹ️?|⚠) (.+?)(?: \((\d+(?:\.\d+)?)ms\))?( # (?:SKIP|TODO)\b.*)?$/;
 const SUITE = /^( *)▶ (.+)$/;

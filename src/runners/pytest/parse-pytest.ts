@@ -3,7 +3,7 @@
 // section (`____ test_b ____` blocks with the traceback), and the closing line
 // (`==== 3 failed, 2 passed, 1 skipped in 1.64s ====`, or without the `=` under -q).
 import type { TestCaseResult, TestReport, TestStatus } from '../../core/test-report.ts';
-import { buildReport, countsFrom } from './report-builder.ts';
+import { buildReport, countsFrom } from '../../formats/report-builder.ts';
 
 const CLOSING = /^=*\s*((?:\d+ (?:failed|passed|skipped|deselected|xfailed|xpassed|errors?|warnings?)(?:, )?)+) in [\d.]+s(?: \([^)]*\))?\s*=*$/;
 const VERBOSE = /^(\S+::\S.*?) (PASSED|FAILED|SKIPPED|ERROR|XFAIL|XPASS)\b/;

@@ -1,5 +1,5 @@
 // Builds a TestReport from parsed test cases, keeping ids unique and counts consistent.
-import type { TestCaseResult, TestReport, TestReportFormat } from '../../core/test-report.ts';
+import type { TestCaseResult, TestReport, TestReportFormat } from '../core/test-report.ts';
 
 export interface SummaryCounts {
   passed: number;

@@ -1,6 +1,6 @@
 // TAP 13/14, including node's `--test-reporter=tap` with indented subtests:
 //   ok 1 - name # SKIP reason / not ok 2 - name, then an indented YAML block (---/...) with the error.
-import type { TestCaseResult, TestReport } from '../../core/test-report.ts';
+import type { TestCaseResult, TestReport } from '../core/test-report.ts';
 import { buildReport } from './report-builder.ts';
 
 const POINT = /^( *)(ok|not ok)\b(?: \d+)?(?: -)? ?(.*?)(?: # (SKIP|TODO)\b.*)?$/i;

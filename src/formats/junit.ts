@@ -1,6 +1,6 @@
 // JUnit XML (the de-facto format of Surefire, pytest --junitxml, jest-junit, vitest's junit reporter, ...).
 import { XMLParser } from 'fast-xml-parser';
-import type { TestCaseResult, TestReport } from '../../core/test-report.ts';
+import type { TestCaseResult, TestReport } from '../core/test-report.ts';
 import { buildReport } from './report-builder.ts';
 
 type Node = Record<string, unknown>;

@@ -1,0 +1,38 @@
+// A command that runs only the named tests through the runner's own selection: the repair engine
+// rejects most candidates in a fraction of a suite run, and the replay observes each fixed test alone.
+// Null when the runner is not recognised.
+import type { TestCaseResult } from '../core/test-report.ts';
+import type { TestRunner } from './runner.ts';
+import { directRunnerOf, npmScriptOf } from './registry.ts';
+
+export interface FocusOptions {
+  /** Also select the failing tests' files (null where the runner or the report cannot). */
+  withFiles?: boolean;
+}
+
+function filterArguments(runner: TestRunner | null, failing: TestCaseResult[], withFiles: boolean): string | null {
+  if (!runner || failing.length === 0) return null;
+  const files = withFiles ? runner.focus.files(failing) : '';
+  if (files === null) return null;
+  return runner.focus.select(failing, files);
+}
+
+export function focusedTestCommand(command: string, failing: TestCaseResult[], packageScripts: Record<string, string> = {}, options: FocusOptions = {}): string | null {
+  const withFiles = options.withFiles ?? false;
+  // Only a single simple command can take extra arguments at its end.
+  if (/[;&|]|\$\(|`/.test(command.replace(/\|\|/g, ''))) return null;
+  const direct = directRunnerOf(command);
+  if (direct) {
+    const args = filterArguments(direct, failing, withFiles);
+    return args ? passable(`${command} ${args}`) : null;
+  }
+  const script = npmScriptOf(command, packageScripts);
+  if (!script) return null;
+  const args = filterArguments(directRunnerOf(script), failing, withFiles);
+  return args && !/[;&|]/.test(script) ? passable(`${command} -- ${args}`) : null;
+}
+
+/** A command a process can be given: none holds a NUL byte (a pytest id could still carry one). */
+function passable(command: string): string | null {
+  return command.includes('\0') ? null : command;
+}

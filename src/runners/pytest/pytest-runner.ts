@@ -1,0 +1,51 @@
+// pytest, started as `pytest` or `python -m pytest`.
+import type { TestRunner } from '../runner.ts';
+import { shellQuote } from '../../sandbox/shell-quote.ts';
+import { parsePytest } from './parse-pytest.ts';
+
+const STARTS = /(^|[\s;&|/])(python3?\s+-m\s+)?pytest\b/;
+
+export const pytestRunner: TestRunner = {
+  id: 'pytest',
+  startedBy: (command) => STARTS.test(command),
+  output: {
+    parse: parsePytest,
+    // Its short frames: "src/calc.py:4: AssertionError", "calc.py:6: ValueError", "tests/x.py:15: "
+    frames: [/^([^\s:]+\.py):(\d+):(?: |$)/gm],
+  },
+  machineReport: {
+    format: 'junit',
+    file: 'pytest.xml',
+    witness: 'pytest',
+    // Asked through its environment, so the request reaches it through make, tox or a script; an
+    // operator's own --junitxml (or --junit-xml) is the report already.
+    ask: (context, path) => (/--junit-?xml/.test(`${context.command} ${context.env.PYTEST_ADDOPTS ?? ''}`) ? null : { env: { PYTEST_ADDOPTS: joined([context.env.PYTEST_ADDOPTS, `--junitxml=${path}`]) } }),
+  },
+  focus: {
+    // pytest's ids name their files already.
+    files: () => '',
+    select: (failing) => (failing.every((t) => t.id.includes('::')) ? failing.map((t) => shellQuote(t.id)).join(' ') : null),
+  },
+  // Exit 5 is pytest's "no tests were collected" (also when a filter deselected them all).
+  noTestsRan: { output: /no tests ran/, exit: { code: 5, words: /no tests ran|deselected/i } },
+  configuration: {
+    files: [
+      [/(^|\/)(\.?pytest\.ini|\.?pytest\.toml|conftest\.py)$/, 'pytest reads it before any test'],
+      // pytest loads every installed distribution's `pytest11` entry points: metadata is a plugin list.
+      [/(^|\/)[^/]+\.(dist-info|egg-info)\/|^setup\.py$/, 'it declares the plugins and entry points Python loads'],
+      [/^(pytest|py|pluggy)\.py$|^(_pytest|pluggy)\//, 'it shadows the test runner'],
+    ],
+    packageKeys: [],
+    sections: {
+      'pyproject.toml': /^\[(tool\.pytest[^\]]*|project\.entry-points[^\]]*)\]/,
+      'setup.cfg': /^\[(tool:pytest|options\.entry_points)\]/,
+      'tox.ini': /^\[pytest\]/,
+    },
+    generatedFolders: ['.pytest_cache/'],
+  },
+  coverage: { kind: 'python-plugin', argument: (module) => `-p ${module}` },
+};
+
+function joined(parts: Array<string | undefined>): string {
+  return parts.filter((p) => p !== undefined && p.trim() !== '').join(' ');
+}

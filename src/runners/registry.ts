@@ -1,0 +1,36 @@
+// The test runners fixloop knows, in one list, and which one a test command starts. Adding a runner
+// is a folder beside this file and one line here; nothing else in src/ names a runner (an ESLint rule,
+// test/architecture/boundaries.test.ts).
+import type { TestRunner } from './runner.ts';
+import { jestRunner } from './jest/jest-runner.ts';
+import { mochaRunner } from './mocha/mocha-runner.ts';
+import { nodeTestRunner } from './node-test/node-test-runner.ts';
+import { pytestRunner } from './pytest/pytest-runner.ts';
+import { vitestRunner } from './vitest/vitest-runner.ts';
+
+export type { TestRunner } from './runner.ts';
+
+/**
+ * In the order a command is recognised: the first whose program the command names wins (`node --test
+ * test/vitest.test.js` is node's runner, not vitest). Output is tried in the same order.
+ */
+export const RUNNERS: readonly TestRunner[] = [pytestRunner, nodeTestRunner, vitestRunner, jestRunner, mochaRunner];
+
+/** The runner a command line starts itself, not through a script. */
+export function directRunnerOf(command: string): TestRunner | null {
+  return RUNNERS.find((r) => r.startedBy(command)) ?? null;
+}
+
+/** The package.json script that `npm test` / `npm run <script>` / `npm <script>` runs, if the command is only that. */
+export function npmScriptOf(command: string, packageScripts: Record<string, string>): string | null {
+  const npm = /^\s*npm\s+(?:run\s+)?(test|[\w:-]+)\s*$/.exec(command);
+  return (npm?.[1] ? packageScripts[npm[1]] : undefined) ?? null;
+}
+
+/** The runner a test command starts, directly or through `npm test` / `npm run <script>`. */
+export function runnerOf(command: string, packageScripts: Record<string, string> = {}): TestRunner | null {
+  const direct = directRunnerOf(command);
+  if (direct) return direct;
+  const script = npmScriptOf(command, packageScripts);
+  return script ? directRunnerOf(script) : null;
+}

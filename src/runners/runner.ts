@@ -1,0 +1,114 @@
+// What fixloop knows about one test runner, in one value (DESIGN.md §1.5): how to recognise a command
+// that starts it, how to read its output, how to ask it for a machine report, how to run only some
+// tests, its words for "no tests ran", the files that decide how it runs, its framework's API as a
+// patch could reach it, and how to take per-test coverage. Each runner's folder exports one
+// `TestRunner`; the gate, the judge and the engines ask the registry (registry.ts), never a runner
+// by name. Adding a runner is one folder and one line in the registry.
+import type { TestCaseResult, TestReport } from '../core/test-report.ts';
+
+export interface TestRunner {
+  /** Stable id, also the `format` of the reports its own output parser builds. */
+  readonly id: string;
+  /**
+   * Whether a command line starts this runner itself (`jest`, `npx jest`, `python -m pytest`, a path
+   * ending in its program). npm scripts are followed by the registry, which reads package.json's.
+   */
+  startedBy(command: string): boolean;
+  /** The runner's own console output. */
+  readonly output: RunnerOutput;
+  /** The report the runner writes when asked: absent when fixloop does not ask this runner. */
+  readonly machineReport?: MachineReport;
+  /** How the runner runs only the failing tests. */
+  readonly focus: Focus;
+  /** The runner's own words when it ran no test at all. */
+  readonly noTestsRan: NoTestsRan;
+  /** Files and settings that decide how the runner runs: a fix may not change them (DESIGN.md §3.2.2). */
+  readonly configuration: RunnerConfiguration;
+  /** Its test framework's JavaScript API, as added source code could reach into it (DESIGN.md §3.2.3). */
+  readonly framework?: FrameworkApi;
+  /** How per-test line coverage is taken from one run of this runner; null: it is not. */
+  readonly coverage: CoverageKind | null;
+  // The runtime guard (DESIGN.md §3.2.7) will be one more field here, per runner: how its test
+  // processes load fixloop's guard before the repository's code.
+}
+
+export interface RunnerOutput {
+  /** Reads it into per-test results (null when it is not this runner's). */
+  parse(text: string): TestReport | null;
+  /**
+   * Source locations its failure messages print beyond the language's own stack traces and
+   * tracebacks, as global patterns whose groups are the file and the line.
+   */
+  readonly frames?: readonly RegExp[];
+}
+
+export interface MachineReport {
+  /** The shared format it writes (src/formats/). */
+  readonly format: 'junit';
+  /** Its file's name in fixloop's report folder (outside the checkout). */
+  readonly file: string;
+  /** The name the report's witness gives the runner (kept in stored run results). */
+  readonly witness: string;
+  /**
+   * What to add so the runner writes its report to `path`: variables of the environment (which reach
+   * it through npm, make or a script) or the command itself. Null: not asked (the operator asked
+   * already, or the command does not start it).
+   */
+  ask(context: MachineReportContext, path: string): { env?: Record<string, string>; command?: string } | null;
+}
+
+export interface MachineReportContext {
+  /** The command as it stands so far (an earlier runner's request may have changed it). */
+  command: string;
+  /** The environment the gate gives the command already (config.env). */
+  env: Record<string, string>;
+  /** package.json's scripts where the command runs (none without a package.json). */
+  packageScripts: Record<string, string>;
+}
+
+export interface Focus {
+  /**
+   * The failing tests' files as the runner's positional arguments, followed by a space, or '' when its
+   * test ids name their files already. Null when it cannot select files this way, or a test names none.
+   */
+  files(failing: TestCaseResult[]): string | null;
+  /** The arguments that run only the failing tests, after `files` (which may be ''). Null: cannot. */
+  select(failing: TestCaseResult[], files: string): string | null;
+}
+
+export interface NoTestsRan {
+  /** Its closing words when nothing ran, whatever the exit code. */
+  readonly output: RegExp;
+  /** An exit code that means "nothing ran" when the output also says `words`. */
+  readonly exit?: { code: number; words: RegExp };
+}
+
+export interface RunnerConfiguration {
+  /** Paths of files that configure or start it, or that it loads before any test, and why. */
+  readonly files: ReadonlyArray<readonly [RegExp, string]>;
+  /** package.json keys that hold its settings. */
+  readonly packageKeys: readonly string[];
+  /** Sections of INI-like files (by file name) that hold its settings, by their header line. */
+  readonly sections: Readonly<Record<string, RegExp>>;
+  /** Folders it writes while tests run: never a fix's change. */
+  readonly generatedFolders: readonly string[];
+}
+
+export interface FrameworkApi {
+  /** Module specifiers (without `node:`) of the framework. */
+  readonly modules: RegExp;
+  /** The global object through which tests mock and spy (`x.fn()`), if it has one. */
+  readonly global?: string;
+}
+
+/**
+ * How the repair engine's localization takes per-test coverage from one run (the engine owns the
+ * instruments: localize/python/, localize/node/):
+ * - `python-plugin`: the command with a tracing plugin loaded by `argument(module)` appended; only a
+ *   single direct invocation takes arguments at its end.
+ * - `node-preload`: a hook preloaded through NODE_OPTIONS takes V8's precise coverage at each test's
+ *   start and end; `runPerTest`: where it gives nothing, one run per test through the runner's filter.
+ */
+export type CoverageKind =
+  | { readonly kind: 'python-plugin'; argument(module: string): string }
+  | { readonly kind: 'node-preload'; readonly runPerTest: boolean };

@@ -1,0 +1,145 @@
+// Every runner in the registry meets the same contract on its own recorded output: a passing, a
+// failing, a crashing (a syntax error at collection) and an empty run of a tiny project, and the
+// focused run of its failing test, recorded once with the real runner (test/fixtures/runners/, see
+// record.sh there). A runner added to the registry without recordings fails here.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { GateResult } from '../../src/core/gate-result.ts';
+import type { TestReport } from '../../src/core/test-report.ts';
+import { stripAnsi } from '../../src/formats/strip-ansi.ts';
+import { environmentFailure } from '../../src/gate/environment-failure.ts';
+import { parseTestOutput } from '../../src/gate/parse-test-output.ts';
+import { focusedTestCommand } from '../../src/runners/focused-test-command.ts';
+import { RUNNERS, runnerOf, type TestRunner } from '../../src/runners/registry.ts';
+
+const FIXTURES = join(import.meta.dirname, '../fixtures/runners');
+
+interface Recording {
+  recordedWith: string;
+  runs: Record<string, { command: string; exitCode: number; output: string }>;
+}
+
+function recordingOf(runner: TestRunner): Recording {
+  return JSON.parse(readFileSync(join(FIXTURES, runner.id, 'runs.json'), 'utf8')) as Recording;
+}
+
+/** A recorded run as the gate returns it: its exit code decides, its output is parsed. */
+function gateOf(runner: TestRunner, scenario: string): GateResult {
+  const run = recordingOf(runner).runs[scenario];
+  if (!run) throw new Error(`${runner.id}: no recorded ${scenario} run`);
+  const output = readFileSync(join(FIXTURES, runner.id, run.output), 'utf8');
+  const common = { output, report: parseTestOutput(output), durationMs: 1 };
+  return run.exitCode === 0 ? { ...common, passed: true } : { ...common, passed: false, reason: 'NON_ZERO_EXIT', exitCode: run.exitCode };
+}
+
+const counts = (report: TestReport) => ({ passed: report.passed, failed: report.failed, total: report.total });
+const baseline = { timeoutSeconds: 600, repositoryFiles: ['test/math.test.js', 'tests/test_math.py'] };
+
+/** Other ways its users start it, directly (npm scripts are followed for every runner). */
+const LAUNCHERS: Record<string, string[]> = {
+  'node-test': ['node --test', 'node --experimental-test-coverage --test test/'],
+  vitest: ['npx vitest run', 'pnpm exec vitest run', 'yarn vitest'],
+  jest: ['npx jest --ci', 'pnpm exec jest', 'yarn jest', './node_modules/.bin/jest'],
+  mocha: ['npx mocha', 'node_modules/.bin/_mocha test/', 'yarn mocha'],
+  pytest: ['pytest -q', 'python -m pytest', 'python3 -m pytest tests/'],
+};
+
+/**
+ * What the runner ran when given the failing test's files as well as its name. node's runner reads
+ * the options after its first file as the tests' own arguments: its name pattern is not applied
+ * there, and the whole file runs (both of its tests).
+ */
+const FOCUSED_WITH_FILES: Record<string, { passed: number; failed: number } | undefined> = {
+  'node-test': { passed: 1, failed: 1 },
+  vitest: { passed: 0, failed: 1 },
+  jest: { passed: 0, failed: 1 },
+};
+
+describe.each(RUNNERS.map((runner) => [runner.id, runner] as const))('the %s runner', (id, runner) => {
+  it('has recordings of its passing, failing, crashing, empty and focused runs', () => {
+    expect(existsSync(join(FIXTURES, id, 'runs.json'))).toBe(true);
+    expect(Object.keys(recordingOf(runner).runs)).toEqual(expect.arrayContaining(['pass', 'fail', 'crash', 'empty', 'focused']));
+  });
+
+  it('is recognised from its command, directly and through npm scripts', () => {
+    const command = recordingOf(runner).runs.pass?.command ?? '';
+    expect(runnerOf(command)?.id).toBe(id);
+    expect(runnerOf('npm test', { test: command })?.id).toBe(id);
+    expect(runnerOf('npm run unit', { unit: command })?.id).toBe(id);
+    expect(runnerOf('npm test', { lint: command })).toBeNull();
+    for (const launcher of LAUNCHERS[id] ?? []) expect(runnerOf(launcher)?.id, launcher).toBe(id);
+    expect(LAUNCHERS[id]?.length).toBeGreaterThan(0);
+  });
+
+  it('is asked for its machine report, when it has one, by what its recorded command reaches', () => {
+    const report = runner.machineReport;
+    if (!report) return;
+    const command = recordingOf(runner).runs.pass?.command ?? '';
+    const asked = report.ask({ command, env: {}, packageScripts: {} }, `/reports/${report.file}`);
+    expect([...Object.values(asked?.env ?? {}), asked?.command ?? ''].join(' ')).toContain(`/reports/${report.file}`);
+    expect(RUNNERS.filter((r) => r.machineReport?.file === report.file)).toHaveLength(1);
+  });
+
+  it('parses a passing run with its own parser, and the registry picks that parser', () => {
+    const gate = gateOf(runner, 'pass');
+    expect(gate.passed).toBe(true);
+    expect(runner.output.parse(stripAnsi(gate.output))?.format).toBe(id);
+    expect(gate.report).toMatchObject({ format: id, parsed: true, passed: 2, failed: 0, total: 2 });
+    expect(environmentFailure(gate, { ...baseline, testCommand: 'x' })).toBeNull();
+  });
+
+  it('parses a failing run: which test failed, and why', () => {
+    const gate = gateOf(runner, 'fail');
+    expect(gate.passed).toBe(false);
+    expect(gate.report.format).toBe(id);
+    expect(counts(gate.report)).toEqual({ passed: 1, failed: 1, total: 2 });
+    const failing = gate.report.tests.filter((t) => t.status === 'failed');
+    expect(failing.map((t) => t.name)).toEqual([id === 'pytest' ? 'test_adds_numbers' : 'adds numbers']);
+    expect(failing[0]?.message).toMatch(/3/);
+    // Its own frames, where it prints some beyond the language's stack traces, point into the test file.
+    for (const frames of runner.output.frames ?? []) expect([...gate.output.matchAll(frames)].map((m) => m[1])).toContainEqual(expect.stringMatching(/^tests?\/(math\.test\.js|test_math\.py)$/));
+    expect(environmentFailure(gate, { ...baseline, testCommand: 'x' })).toBeNull();
+  });
+
+  it('never reads a crash at collection as green, nor as a broken environment: the code is at fault', () => {
+    const gate = gateOf(runner, 'crash');
+    expect(gate.passed).toBe(false);
+    expect(gate.report.passed === gate.report.total && gate.report.total > 0).toBe(false);
+    expect(gate.report.failed > 0 || !gate.report.parsed).toBe(true);
+    expect(environmentFailure(gate, { ...baseline, testCommand: 'x' })).toBeNull();
+  });
+
+  it('recognises an empty run as "no tests ran", in its own words', () => {
+    const gate = gateOf(runner, 'empty');
+    expect(gate.report.total).toBe(0);
+    const { output, exit } = runner.noTestsRan;
+    const exitCode = gate.passed ? 0 : gate.exitCode;
+    expect(output.test(gate.output) || (exit !== undefined && exitCode === exit.code && exit.words.test(gate.output))).toBe(true);
+    expect(environmentFailure(gate, { ...baseline, testCommand: 'x' })?.code).toBe('NO_TESTS_RAN');
+  });
+
+  it('focuses on the failing test with a command the runner accepts, which runs that test alone', () => {
+    const { runs } = recordingOf(runner);
+    const failing = gateOf(runner, 'fail').report.tests.filter((t) => t.status === 'failed');
+    expect(focusedTestCommand(runs.fail?.command ?? '', failing)).toBe(runs.focused?.command);
+    const focused = gateOf(runner, 'focused');
+    expect(focused.report.format).toBe(id);
+    expect(focused.report).toMatchObject({ passed: 0, failed: 1 });
+    expect(focused.report.tests.filter((t) => t.status === 'failed').map((t) => t.name)).toEqual(failing.map((t) => t.name));
+  });
+
+  it('selects the failing test\'s file too where the runner and the report allow it', () => {
+    const { runs } = recordingOf(runner);
+    const failing = gateOf(runner, 'fail').report.tests.filter((t) => t.status === 'failed');
+    const withFiles = focusedTestCommand(runs.fail?.command ?? '', failing, {}, { withFiles: true });
+    const expected = FOCUSED_WITH_FILES[id];
+    // pytest's ids name their files already; mocha's positional files would replace its spec.
+    if (!expected) {
+      expect(withFiles).toBe(id === 'pytest' ? runs.focused?.command : null);
+      return;
+    }
+    expect(withFiles).toBe(runs['focused-files']?.command);
+    expect(gateOf(runner, 'focused-files').report).toMatchObject(expected);
+  });
+});
