@@ -46,12 +46,12 @@ const LAUNCHERS: Record<string, string[]> = {
 };
 
 /**
- * What the runner ran when given the failing test's files as well as its name. node's runner reads
- * the options after its first file as the tests' own arguments: its name pattern is not applied
- * there, and the whole file runs (both of its tests).
+ * What the runner ran when given the failing test's files as well as its name: that test alone.
+ * (node's runner reads the options after its first file as the tests' own arguments, so its name
+ * pattern must come before the files, or the whole file runs.)
  */
 const FOCUSED_WITH_FILES: Record<string, { passed: number; failed: number } | undefined> = {
-  'node-test': { passed: 1, failed: 1 },
+  'node-test': { passed: 0, failed: 1 },
   vitest: { passed: 0, failed: 1 },
   jest: { passed: 0, failed: 1 },
 };

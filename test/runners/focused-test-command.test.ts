@@ -38,7 +38,7 @@ describe('focusedTestCommand', () => {
     const withFiles = { withFiles: true };
     expect(focusedTestCommand('npx jest', [inFile('tests/help.test.js › wraps', 'wraps', 'tests/help.test.js')], {}, withFiles)).toBe("npx jest 'tests\\/help\\.test\\.js' -t wraps");
     expect(focusedTestCommand('npm test', [inFile('test/b.test.ts > x', 'x', 'test/b.test.ts'), inFile('test/a.test.ts > y', 'y', 'test/a.test.ts')], { test: 'vitest run' }, withFiles)).toBe("npm test -- test/a.test.ts test/b.test.ts -t 'x|y'");
-    expect(focusedTestCommand('node --test', [inFile('s > x', 'x', 'test/s.test.js')], {}, withFiles)).toBe('node --test test/s.test.js --test-name-pattern=x');
+    expect(focusedTestCommand('node --test', [inFile('s > x', 'x', 'test/s.test.js')], {}, withFiles)).toBe('node --test --test-name-pattern=x test/s.test.js'); // the pattern before the file, or node ignores it
     // pytest's ids carry their files; mocha's positional files would replace its configured spec.
     expect(focusedTestCommand('pytest', [failed('tests/t.py::test_a', 'test_a')], {}, withFiles)).toBe('pytest tests/t.py::test_a');
     expect(focusedTestCommand('npx mocha', [inFile('a b', 'b', 'test/a.js')], {}, withFiles)).toBeNull();

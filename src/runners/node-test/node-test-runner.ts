@@ -32,7 +32,9 @@ export const nodeTestRunner: TestRunner = {
       const files = failingFiles(failing);
       return files ? files.map((f) => `${shellQuote(f)} `).join('') : null;
     },
-    select: (failing, files) => `${files}--test-name-pattern=${shellQuote(namePattern(failing))}`,
+    // The pattern before the files: node reads what follows its first file as that file's own
+    // arguments, so a pattern written after it is not applied and the whole file runs.
+    select: (failing, files) => `--test-name-pattern=${shellQuote(namePattern(failing))}${files ? ` ${files.trimEnd()}` : ''}`,
   },
   // Its closing summary, of the spec reporter (`ℹ tests 0`) and of TAP (`# tests 0`).
   noTestsRan: { output: /(?:^|\n)\s*(?:ℹ|#) tests 0\b/ },
