@@ -18,12 +18,16 @@ export function hasAppCredentials(env: NodeJS.ProcessEnv): boolean {
 export async function appAccessFromEnvironment(env: NodeJS.ProcessEnv = process.env): Promise<AppAccess> {
   if (existsSync('.env')) process.loadEnvFile('.env');
   if (!hasAppCredentials(env)) throw new UsageError('this command acts as the GitHub App: set APP_ID and PRIVATE_KEY or PRIVATE_KEY_PATH (see .env.example)');
-  const [{ createProbot }, { createOctokitForge, gitAuthHeader }, { installationTokenFor }] = await Promise.all([import('probot'), import('../github/octokit-forge.ts'), import('../github/app-token.ts')]);
+  const [{ createProbot }, { createOctokitForge, gitAuthHeader }, { installationTokenFor }, { appInstallationOf }] = await Promise.all([import('probot'), import('../github/octokit-forge.ts'), import('../github/app-token.ts'), import('../github/credential-ref.ts')]);
   const probot = createProbot({ env });
-  const token = (data: RunJobData) => installationTokenFor(probot, data.installationId, data.repositoryId);
+  const token = (data: RunJobData) => {
+    const { installationId, repositoryId } = appInstallationOf(data.credentialRef);
+    return installationTokenFor(probot, installationId, repositoryId);
+  };
   return {
     async forgeFor(data) {
-      return createOctokitForge({ octokit: await probot.auth(data.installationId), owner: data.plan.owner, repo: data.plan.repo, installationToken: () => token(data) });
+      const { installationId } = appInstallationOf(data.credentialRef);
+      return createOctokitForge({ octokit: await probot.auth(installationId), owner: data.plan.owner, repo: data.plan.repo, installationToken: () => token(data) });
     },
     async cloneAuthFor(data) {
       return gitAuthHeader(await token(data));

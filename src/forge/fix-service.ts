@@ -14,19 +14,14 @@ export interface FixServiceDeps {
   queue: JobQueue;
 }
 
-/** Where the installation token for a run comes from, kept with the job. */
-export interface InstallationRef {
-  installationId: number;
-  repositoryId: number;
-}
-
 export type StartOutcome = 'started' | 'refused' | 'already-active';
 
 export interface FixService {
   start(plan: RunPlan, config: RepoConfig): Promise<StartOutcome>;
 }
 
-export function createFixService(forge: Forge, log: Logger, installation: InstallationRef, deps: FixServiceDeps): FixService {
+/** `credentialRef`: whose credentials the run will act with, opaque here (see RunJobData). */
+export function createFixService(forge: Forge, log: Logger, credentialRef: string, deps: FixServiceDeps): FixService {
   return {
     async start(plan, config) {
       if (plan.commentId !== null) {
@@ -39,7 +34,7 @@ export function createFixService(forge: Forge, log: Logger, installation: Instal
       const runId = newRunId();
       const key = runKey(plan);
       // Stored before anything is said or the webhook answered: a crash from here on loses nothing.
-      const queued = await deps.queue.enqueue(newRunJob({ runId, key, ...installation, plan, config, statusCommentId: null }), plan.actor, plan.deliveryId);
+      const queued = await deps.queue.enqueue(newRunJob({ runId, key, credentialRef, plan, config, statusCommentId: null }), plan.actor, plan.deliveryId);
       if (!queued.accepted) {
         await forge.comment(plan.number, activeRunAnswer(queued.active, config.triggers.command));
         return 'already-active';

@@ -1,5 +1,6 @@
-// The forge port (DESIGN.md §5): what the run and publication code need from GitHub, and nothing of
-// Probot. One instance per repository; the Octokit implementation is in octokit-forge.ts.
+// The forge port (DESIGN.md §5): what the run and publication code need from a forge (GitHub, or
+// another), and nothing of its API. One instance per repository; GitHub's is src/github/octokit-forge.ts.
+// Every method fails with a ForgeError (src/core/forge-error.ts), whose code publication decides on.
 import type { CloneAuth } from '../core/clone-auth.ts';
 import type { Permission } from './permission.ts';
 
@@ -17,7 +18,11 @@ export interface PullRequestInfo {
   htmlUrl: string;
 }
 
-export interface CheckRunOutput {
+/**
+ * How a run ends on the commit it worked on: a commit status of the forge (GitHub's check run).
+ * `neutral`: verified on the exit code alone, nothing to fix, or a fix that a person should review.
+ */
+export interface StatusOutcome {
   conclusion: 'success' | 'failure' | 'neutral' | 'cancelled';
   title: string;
   summary: string;
@@ -26,7 +31,7 @@ export interface CheckRunOutput {
 export interface Forge {
   readonly owner: string;
   readonly repo: string;
-  /** A fresh installation token as a git HTTP header; fetched per use, never stored. */
+  /** Credentials for git as an HTTP header (GitHub: a fresh installation token); fetched per use, never stored. */
   cloneAuth(): Promise<CloneAuth>;
   permission(user: string): Promise<Permission>;
   react(commentId: number, content: 'eyes'): Promise<void>;
@@ -38,6 +43,7 @@ export interface Forge {
   pullRequest(number: number): Promise<PullRequestInfo>;
   openPullRequest(pr: { title: string; head: string; base: string; body: string; draft: boolean }): Promise<{ number: number; htmlUrl: string }>;
   updatePullRequestBody(number: number, body: string): Promise<void>;
-  startCheckRun(headSha: string, summary: string): Promise<number>;
-  completeCheckRun(id: number, output: CheckRunOutput): Promise<void>;
+  /** A status "in progress" on the commit; its id is the forge's, opaque here. */
+  startStatus(headSha: string, summary: string): Promise<string>;
+  completeStatus(id: string, outcome: StatusOutcome): Promise<void>;
 }

@@ -1,4 +1,4 @@
-// What fixloop says on GitHub, in one place: status comments, refusals, replies. Short, actionable,
+// What fixloop says on the forge (GitHub), in one place: status comments, refusals, replies. Short, actionable,
 // and never a stack trace.
 import type { RunProgress } from '../loop/progress.ts';
 import type { JobInfo } from '../jobs/run-store.ts';

@@ -1,5 +1,6 @@
-// One GitHub run as a job: resolve the commit, open a check run, run the same loop the CLI runs, keep
-// the status comment current, publish. Every failure ends in a visible message; a restart pauses it.
+// One forge run as a job: resolve the commit, start its status, run the same loop the CLI runs, keep
+// the status comment current, publish. Every failure ends in a visible message, its cause named by
+// the ForgeError's code; a run that has a result keeps it in the store; a restart pauses it.
 import type { Logger } from 'pino';
 import { Cancelled, Shutdown, type JobControl, type JobOutcome } from '../jobs/job-queue.ts';
 import type { RunJobData } from './run-job-data.ts';
@@ -8,7 +9,10 @@ import { runLocal, type RunFixDeps } from '../loop/local-run.ts';
 import type { Sandbox } from '../sandbox/sandbox.ts';
 import { fixRequestSchema } from '../core/fix-request.ts';
 import { git, gitMessage } from '../workspace/git.ts';
-import type { Forge } from './forge.ts';
+import type { RunResult } from '../core/run-result.ts';
+import type { Forge, StatusOutcome } from './forge.ts';
+import { withForgeRetry } from './forge-retry.ts';
+import { forgeFailureText } from './publication-failure.ts';
 import { errorMessage, progressMessage, restartingMessage } from './messages.ts';
 import { publishResult } from './publish-result.ts';
 import type { StatusComment } from './status-comment.ts';
@@ -24,18 +28,24 @@ export interface RunJobDeps {
   createEngines?: RunFixDeps['createEngines'];
   engineEnvironment?: RunFixDeps['engineEnvironment'];
   setupNetwork?: boolean;
+  /** Pauses between tries of a forge call that failed for a passing reason (tests shorten them). */
+  retryDelaysMs?: readonly number[];
 }
 
 export async function runJob(data: RunJobData, deps: RunJobDeps, control: JobControl): Promise<JobOutcome> {
   const { forge, log, status } = deps;
   const { plan, config, runId } = data;
   const meta = { runId, repo: `${plan.owner}/${plan.repo}`, number: plan.number, kind: plan.kind };
-  let checkRun: number | null = null;
+  let statusId: string | null = null;
+  let result: RunResult | null = null;
+  // A status that cannot be completed is logged: it must not turn a published fix into an error.
+  const completeStatus = (outcome: StatusOutcome) =>
+    statusId === null ? Promise.resolve() : forge.completeStatus(statusId, outcome).catch((error: unknown) => log.warn({ ...meta, err: describe(error) }, 'status not completed'));
   try {
-    const auth = await forge.cloneAuth();
+    const auth = await withForgeRetry(() => forge.cloneAuth(), deps.retryDelaysMs);
     const sha = plan.sha ?? (await headOf(plan.cloneUrl, plan.ref, auth, deps.tmpRoot));
-    checkRun = await forge.startCheckRun(sha, `Run \`${runId}\` for #${plan.number}.`).catch((error: unknown) => {
-      log.warn({ ...meta, err: describe(error) }, 'check run not created');
+    statusId = await forge.startStatus(sha, `Run \`${runId}\` for #${plan.number}.`).catch((error: unknown) => {
+      log.warn({ ...meta, err: describe(error) }, 'status not started');
       return null;
     });
     let shown = '';
@@ -61,7 +71,7 @@ export async function runJob(data: RunJobData, deps: RunJobDeps, control: JobCon
       config,
     });
     log.info(meta, 'run started');
-    const { result, report } = await runLocal({ request }, {
+    const finished = await runLocal({ request }, {
       sandbox: deps.sandbox,
       artifactsRoot: deps.artifactsRoot,
       auth,
@@ -73,6 +83,7 @@ export async function runJob(data: RunJobData, deps: RunJobDeps, control: JobCon
       ...(deps.createEngines ? { createEngines: deps.createEngines } : {}),
       ...(deps.engineEnvironment ? { engineEnvironment: deps.engineEnvironment } : {}),
     });
+    result = finished.result;
     log.info({ ...meta, status: result.status, stopReason: result.stopReason, attempts: result.attempts.length, durationMs: result.durationMs }, 'run finished');
     if (control.signal.reason instanceof Shutdown) {
       await status.flush();
@@ -80,23 +91,22 @@ export async function runJob(data: RunJobData, deps: RunJobDeps, control: JobCon
       return { state: 'cancelled', outcome: 'interrupted by a restart', artifactsDir: result.artifactsDir };
     }
     const cancelledBy = control.signal.reason instanceof Cancelled ? control.signal.reason.by : null;
-    const publication = await publishResult({ forge, plan, config, result, report: report.markdown, tmpRoot: deps.tmpRoot, cancelledBy });
+    const publication = await publishResult({ forge, plan, config, result, report: finished.report.markdown, tmpRoot: deps.tmpRoot, cancelledBy, ...(deps.retryDelaysMs ? { retryDelaysMs: deps.retryDelaysMs } : {}) });
     await status.flush();
     await status.update(publication.status);
-    if (checkRun !== null) await forge.completeCheckRun(checkRun, publication.check);
+    await completeStatus(publication.verdict);
     log.info({ ...meta, pullRequest: publication.pullRequest?.number }, 'run published');
     const state = result.stopReason === 'cancelled' ? 'cancelled' : result.status === 'error' ? 'failed' : 'done';
     const outcome = publication.pullRequest ? `${result.headline} Pull request #${publication.pullRequest.number}.` : result.headline;
     return { state, outcome, artifactsDir: result.artifactsDir };
   } catch (error) {
-    // The person who asked must see an outcome even when GitHub or git failed under us.
-    log.error({ ...meta, err: describe(error) }, 'run failed');
+    // The person who asked must see an outcome even when the forge or git failed under us; a run that
+    // got as far as a result keeps its artifacts in the store, so its patch can be published again.
+    log.error({ ...meta, err: describe(error), code: (error as { code?: unknown }).code }, 'run failed');
     await status.flush();
-    await status.update(errorMessage(runId, describe(error), config.triggers.command));
-    if (checkRun !== null) {
-      await forge.completeCheckRun(checkRun, { conclusion: 'failure', title: 'Error', summary: describe(error) }).catch(() => undefined);
-    }
-    return { state: 'failed', outcome: describe(error) };
+    await status.update(errorMessage(runId, forgeFailureText(error), config.triggers.command));
+    await completeStatus({ conclusion: 'failure', title: 'Error', summary: describe(error) });
+    return { state: 'failed', outcome: describe(error), ...(result ? { artifactsDir: result.artifactsDir } : {}) };
   }
 }
 

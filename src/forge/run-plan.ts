@@ -1,5 +1,5 @@
-// What a GitHub trigger asks for, before it becomes a FixRequest: where to work, what to say, and where
-// the result goes. Built from payloads by the handlers, carried by the job, read by publication.
+// What a trigger asks for, before it becomes a FixRequest: where to work, what to say, and where
+// the result goes. Built from neutral events by the handlers, carried by the job, read by publication.
 
 /** Where a verified patch goes. */
 export type PublishTarget =

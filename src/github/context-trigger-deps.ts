@@ -4,11 +4,12 @@
 // file and its token (src/cli/action/), through the same `triggerDepsFor`.
 import type { Logger } from 'pino';
 import type { Context, Probot } from 'probot';
-import { createFixService, type InstallationRef } from '../forge/fix-service.ts';
+import { createFixService } from '../forge/fix-service.ts';
 import type { Forge } from '../forge/forge.ts';
 import { configErrorMessage } from '../forge/messages.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
 import type { TriggerDeps } from '../triggers/trigger-deps.ts';
+import { appCredentialRef } from './credential-ref.ts';
 import { loadRepoConfig } from './load-repo-config.ts';
 import { createOctokitForge } from './octokit-forge.ts';
 import type { SourcePayload } from './webhook-trigger.ts';
@@ -24,8 +25,8 @@ export interface RepositoryAccess {
   context: Pick<Context, 'config'>;
   forge: Forge;
   log: Logger;
-  /** Kept with a stored run, so a worker can fetch a token for it later. */
-  installation: InstallationRef;
+  /** Kept with a stored run, so a worker can fetch a token for it later (credential-ref.ts). */
+  credentialRef: string;
   queue: JobQueue;
 }
 
@@ -39,12 +40,12 @@ export function triggerDepsFromContext(app: Probot, context: Context, source: So
     installationToken: () => options.installationToken(app, installationId, repository.id),
   });
   const log = context.log as unknown as Logger;
-  return triggerDepsFor({ context, forge, log, installation: { installationId, repositoryId: repository.id }, queue: options.queue });
+  return triggerDepsFor({ context, forge, log, credentialRef: appCredentialRef({ installationId, repositoryId: repository.id }), queue: options.queue });
 }
 
 export function triggerDepsFor(access: RepositoryAccess): TriggerDeps {
   const { context, forge, log, queue } = access;
-  const service = createFixService(forge, log, access.installation, { queue });
+  const service = createFixService(forge, log, access.credentialRef, { queue });
   return {
     forge,
     service,

@@ -1,9 +1,11 @@
 // The forge port on Octokit (Probot's installation client). Every request here is one of GitHub's
-// documented REST operations; the tests check each against the OpenAPI description.
+// documented REST operations; the tests check each against the OpenAPI description. A run's status is
+// a check run named `fixloop`; every failure becomes a ForgeError (forge-errors.ts).
 import type { ProbotOctokit } from 'probot';
 import type { CloneAuth } from '../core/clone-auth.ts';
-import { permissionOf } from '../forge/permission.ts';
-import type { CheckRunOutput, Forge, PullRequestInfo } from '../forge/forge.ts';
+import type { Forge, PullRequestInfo, StatusOutcome } from '../forge/forge.ts';
+import { mappingErrors } from './forge-errors.ts';
+import { permissionOf } from './permission-of.ts';
 
 type Octokit = InstanceType<typeof ProbotOctokit>;
 
@@ -25,7 +27,7 @@ export function gitAuthHeader(token: string): CloneAuth {
 export function createOctokitForge(options: OctokitForgeOptions): Forge {
   const { octokit, owner, repo } = options;
   const repoParams = { owner, repo };
-  return {
+  return mappingErrors<Forge>({
     owner,
     repo,
     async cloneAuth() {
@@ -77,7 +79,7 @@ export function createOctokitForge(options: OctokitForgeOptions): Forge {
     async updatePullRequestBody(number, body) {
       await octokit.rest.pulls.update({ ...repoParams, pull_number: number, body });
     },
-    async startCheckRun(headSha, summary) {
+    async startStatus(headSha, summary) {
       const { data } = await octokit.rest.checks.create({
         ...repoParams,
         name: 'fixloop',
@@ -85,17 +87,17 @@ export function createOctokitForge(options: OctokitForgeOptions): Forge {
         status: 'in_progress',
         output: { title: 'fixloop is working', summary },
       });
-      return data.id;
+      return String(data.id);
     },
-    async completeCheckRun(id: number, output: CheckRunOutput) {
+    async completeStatus(id: string, output: StatusOutcome) {
       const summary = output.summary.length > MAX_CHECK_SUMMARY ? `${output.summary.slice(0, MAX_CHECK_SUMMARY - 40)}\n\n… (cut; see the pull request)` : output.summary;
       await octokit.rest.checks.update({
         ...repoParams,
-        check_run_id: id,
+        check_run_id: Number(id),
         status: 'completed',
         conclusion: output.conclusion,
         output: { title: output.title.slice(0, 255), summary },
       });
     },
-  };
+  });
 }

@@ -1,5 +1,6 @@
 // The run lane's worker for the App: everything rebuilt from the stored job (it may run in another
-// process, or after a restart): the installation's Octokit, the forge, the status comment by its id.
+// process, or after a restart): the installation's Octokit (from the run's credential reference), the
+// forge, the status comment by its id.
 import type { Probot } from 'probot';
 import type { JobRunner } from '../jobs/job-queue.ts';
 import { isRun, type AnyStoredJob } from '../jobs/run-store.ts';
@@ -8,6 +9,7 @@ import type { RunFixDeps } from '../loop/local-run.ts';
 import type { Sandbox } from '../sandbox/sandbox.ts';
 import type { Forge } from '../forge/forge.ts';
 import { abandonedMessage } from '../forge/messages.ts';
+import { appInstallationOf } from './credential-ref.ts';
 import { createOctokitForge } from './octokit-forge.ts';
 import { runJob } from '../forge/run-job.ts';
 import { createStatusComment } from '../forge/status-comment.ts';
@@ -26,13 +28,15 @@ export interface RunRunnerOptions {
 }
 
 export function createRunRunner(app: Probot, options: RunRunnerOptions): { runner: JobRunner; onAbandoned: (job: AnyStoredJob) => Promise<void> } {
-  const forgeFor = async (data: RunJobData): Promise<Forge> =>
-    createOctokitForge({
-      octokit: await app.auth(data.installationId),
+  const forgeFor = async (data: RunJobData): Promise<Forge> => {
+    const { installationId, repositoryId } = appInstallationOf(data.credentialRef);
+    return createOctokitForge({
+      octokit: await app.auth(installationId),
       owner: data.plan.owner,
       repo: data.plan.repo,
-      installationToken: () => options.installationToken(app, data.installationId, data.repositoryId),
+      installationToken: () => options.installationToken(app, installationId, repositoryId),
     });
+  };
   return {
     async runner(job, control) {
       if (!isRun(job)) throw new Error(`not a run: ${job.runId}`);

@@ -1,16 +1,13 @@
-// The events fixloop answers, one line each: a new trigger is a file in src/triggers/ and a line here.
-// The App (src/app.ts) registers this list and the GitHub Action (src/cli/action/) answers its event
-// from it, so both answer the same events under the same rules.
-import { commentTrigger } from '../triggers/on-comment.ts';
-import { checkSuiteTrigger, workflowRunTrigger } from '../triggers/on-failing-check.ts';
-import { labelTrigger } from '../triggers/on-label.ts';
-import { reviewTrigger } from '../triggers/on-review.ts';
+// The events fixloop answers on GitHub, one line each: a new trigger is a file in src/triggers/, its
+// GitHub binding in github-events.ts, and a line here. The App (src/app.ts) and the GitHub Action
+// (src/cli/action/) register the same list, so both answer the same events under the same rules.
+import { checkSuiteOnGitHub, commentOnGitHub, labelOnGitHub, reviewOnGitHub, workflowRunOnGitHub } from './github-events.ts';
 import { onGitHub, type WebhookTrigger } from './webhook-trigger.ts';
 
 export const TRIGGERS: readonly WebhookTrigger[] = [
-  onGitHub(labelTrigger),
-  onGitHub(commentTrigger),
-  onGitHub(reviewTrigger),
-  onGitHub(checkSuiteTrigger),
-  onGitHub(workflowRunTrigger),
+  onGitHub(labelOnGitHub),
+  onGitHub(commentOnGitHub),
+  onGitHub(reviewOnGitHub),
+  onGitHub(checkSuiteOnGitHub),
+  onGitHub(workflowRunOnGitHub),
 ];

@@ -27,7 +27,8 @@ export interface EventData {
   delivery: string;
   name: string;
   payload: unknown;
-  installationId: number;
+  /** Whose credentials handle it, as the forge's adapter wrote it (see RunJobData); opaque here. */
+  credentialRef: string;
 }
 
 export interface JobInfo {

@@ -4,45 +4,22 @@ import type { RepoConfig } from '../core/repo-config.ts';
 import { statusAnswer } from '../forge/messages.ts';
 import { runJobData } from '../forge/run-job-data.ts';
 import { runKey } from '../forge/run-plan.ts';
-import type { IssueFields, RepositoryFields } from './github-events.ts';
-import { planForIssue, planForPullRequest } from './github-events.ts';
+import type { CommentEvent } from './forge-events.ts';
 import { mayAsk } from './may-ask.ts';
+import { planForIssue, planForPullRequest } from './run-plans.ts';
 import { helpText, parseSlashCommand, type SlashCommand } from './slash-command.ts';
 import type { Trigger } from './trigger.ts';
 import type { TriggerDeps } from './trigger-deps.ts';
 
-/** The fields of `issue_comment.created` read here. */
-export interface CommentPayload {
-  repository: RepositoryFields;
-  issue: IssueFields;
-  comment: { id: number; body: string; user: { type?: string } | null };
-  sender: { login: string; type?: string };
-}
-
-export interface CommentEvent {
-  deliveryId: string;
-  repository: RepositoryFields;
-  issue: IssueFields;
-  comment: { id: number; body: string };
-  sender: string;
-}
-
 const DEFAULT_COMMAND = '/fix';
 
-export const commentTrigger: Trigger<'issue_comment.created', CommentPayload> = {
-  event: 'issue_comment.created',
-  // Most comments are not for fixloop: only those that start with a slash can be a command. The body's
-  // type is checked anyway: a payload without one must not fail the intake.
-  concerns: ({ comment }) => comment.user?.type !== 'Bot' && typeof comment.body === 'string' && comment.body.trimStart().startsWith('/'),
-  handle: ({ id, payload }, deps) =>
-    onComment({ deliveryId: id, repository: payload.repository, issue: payload.issue, comment: { id: payload.comment.id, body: payload.comment.body }, sender: payload.sender.login }, deps),
-};
+export const commentTrigger: Trigger<CommentEvent> = { name: 'comment', handle: (event, deps) => onComment(event, deps) };
 
 export async function onComment(event: CommentEvent, deps: TriggerDeps): Promise<void> {
-  const number = event.issue.number;
-  const config = await deps.config(parseSlashCommand(event.comment.body, DEFAULT_COMMAND) ? number : null);
+  const number = event.subject.number;
+  const config = await deps.config(parseSlashCommand(event.comment.text, DEFAULT_COMMAND) ? number : null);
   if (!config) return;
-  const command = parseSlashCommand(event.comment.body, config.triggers.command);
+  const command = parseSlashCommand(event.comment.text, config.triggers.command);
   if (!command) return;
   const key = runKey({ owner: deps.forge.owner, repo: deps.forge.repo, number });
   switch (command.kind) {
@@ -63,22 +40,22 @@ export async function onComment(event: CommentEvent, deps: TriggerDeps): Promise
 }
 
 async function cancel(event: CommentEvent, deps: TriggerDeps, config: RepoConfig, key: string): Promise<void> {
-  const number = event.issue.number;
-  if (!(await mayAsk(deps.forge, deps.log, event.sender, number, config))) return;
-  const info = await deps.queue.cancel(key, event.sender);
-  deps.log.info({ key, actor: event.sender, runId: info?.runId }, 'cancel requested');
-  await deps.forge.comment(number, info ? `🛑 Cancelling run \`${info.runId}\` (asked by @${event.sender}).` : 'No **fixloop** run is active here: nothing to cancel.');
+  const number = event.subject.number;
+  if (!(await mayAsk(deps.forge, deps.log, event.requester, number, config))) return;
+  const info = await deps.queue.cancel(key, event.requester);
+  deps.log.info({ key, actor: event.requester, runId: info?.runId }, 'cancel requested');
+  await deps.forge.comment(number, info ? `🛑 Cancelling run \`${info.runId}\` (asked by @${event.requester}).` : 'No **fixloop** run is active here: nothing to cancel.');
 }
 
 async function fix(event: CommentEvent, deps: TriggerDeps, config: RepoConfig, command: Extract<SlashCommand, { kind: 'fix' | 'retry' }>, key: string): Promise<void> {
-  const number = event.issue.number;
-  if (!(await mayAsk(deps.forge, deps.log, event.sender, number, config))) return;
+  const number = event.subject.number;
+  if (!(await mayAsk(deps.forge, deps.log, event.requester, number, config))) return;
   // `retry` repeats the last run's instructions, as stored: it survives restarts.
   const instructions = command.kind === 'retry' ? await lastInstructions(deps, key) : command.instructions;
-  const base = { repository: event.repository, actor: event.sender, deliveryId: event.deliveryId, instructions, commentId: event.comment.id };
-  const plan = event.issue.pull_request
+  const base = { repository: event.repository, actor: event.requester, deliveryId: event.deliveryId, instructions, commentId: event.comment.id };
+  const plan = event.subject.isChangeRequest
     ? planForPullRequest({ ...base, pr: await deps.forge.pullRequest(number), kind: 'command', branchPrefix: config.pr.branchPrefix })
-    : planForIssue({ ...base, issue: event.issue, kind: 'command' });
+    : planForIssue({ ...base, issue: event.subject, kind: 'command' });
   await deps.service.start(plan, config);
 }
 

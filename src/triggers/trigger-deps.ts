@@ -1,6 +1,6 @@
 // What every trigger handler works with: the forge of the repository the event came from, the fix
 // service that starts runs, the run queue (status, cancel, loop guards) and the repository's config.
-// No Probot here: the GitHub adapter builds these from a webhook's context (src/github/).
+// No forge API here: each adapter builds these for a delivery (GitHub's: src/github/context-trigger-deps.ts).
 import type { Logger } from 'pino';
 import type { RepoConfig } from '../core/repo-config.ts';
 import type { FixService } from '../forge/fix-service.ts';

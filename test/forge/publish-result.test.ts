@@ -38,8 +38,8 @@ function recordingForge(opened: Opened[]): Forge {
       return Promise.resolve({ number: 7, htmlUrl: 'https://github.com/octo/shop/pull/7' });
     },
     updatePullRequestBody: refuse,
-    startCheckRun: refuse,
-    completeCheckRun: refuse,
+    startStatus: refuse,
+    completeStatus: refuse,
   };
 }
 
@@ -68,14 +68,14 @@ async function publishGreen(evidence: 'per-test' | 'exit-code') {
 describe('publishing a green run', () => {
   it('opens a ready pull request with a successful check on per-test evidence', async () => {
     const { publication, opened } = await publishGreen('per-test');
-    expect(publication.check.conclusion).toBe('success');
+    expect(publication.verdict.conclusion).toBe('success');
     expect(opened).toMatchObject([{ draft: false }]);
-    expect(publication.check.summary).toBe(REPORT);
+    expect(publication.verdict.summary).toBe(REPORT);
   });
 
   it('opens a draft with a neutral check when the exit code alone decided', async () => {
     const { publication, opened } = await publishGreen('exit-code');
-    expect(publication.check.conclusion).toBe('neutral');
+    expect(publication.verdict.conclusion).toBe('neutral');
     expect(opened).toMatchObject([{ draft: true }]);
     expect(publication.pullRequest).toEqual({ number: 7, htmlUrl: 'https://github.com/octo/shop/pull/7' });
   });

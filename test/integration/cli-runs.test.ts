@@ -67,7 +67,7 @@ describe('fixloop runs', () => {
   it('lists the stored deliveries that started no run, with their state and why, beside the runs', async () => {
     const data = join(dir, 'data');
     const store = await openSqliteStore(data);
-    for (const delivery of ['d-failed', 'd-handled', 'd-waiting']) await store.acceptEvent({ delivery, name: 'issue_comment.created', payload: {}, installationId: 1 });
+    for (const delivery of ['d-failed', 'd-handled', 'd-waiting']) await store.acceptEvent({ delivery, name: 'issue_comment.created', payload: {}, credentialRef: 'ref' });
     await store.claim('w1', 10_000, 'event');
     await store.finish('event-d-failed', 'w1', 'failed', "issue_comment.created: GitHub's API did not answer");
     await store.claim('w1', 10_000, 'event');

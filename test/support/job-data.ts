@@ -6,8 +6,7 @@ export function jobData(runId: string, key = 'acme/shop#1'): RunJobData {
   return {
     runId,
     key,
-    installationId: 1,
-    repositoryId: 2,
+    credentialRef: '{"installationId":1,"repositoryId":2}',
     statusCommentId: null,
     config: repoConfigSchema.parse({ test: { command: 'npm test' } }),
     plan: {

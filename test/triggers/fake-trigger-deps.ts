@@ -39,8 +39,8 @@ export function fakeDeps(options: { config?: Record<string, unknown>; permission
     pullRequest: async (number) => options.pr ?? pullRequest({ number }),
     openPullRequest: unused,
     updatePullRequestBody: unused,
-    startCheckRun: unused,
-    completeCheckRun: unused,
+    startStatus: unused,
+    completeStatus: unused,
   };
   const service: FixService = { start: async (plan) => (started.push(plan), 'started') };
   const queue = {

@@ -1,17 +1,18 @@
-// The trigger handlers over the forge port, without GitHub: who may ask, the slash command's dispatch,
+// The trigger handlers over neutral events and the forge port, without GitHub: who may ask, the slash command's dispatch,
 // and the failing-check loop guard.
 import { describe, expect, it } from 'vitest';
-import { onComment, type CommentEvent } from '../../src/triggers/on-comment.ts';
-import { onFailingCheck, type FailingCheckEvent } from '../../src/triggers/on-failing-check.ts';
+import type { CommentEvent, FailingCheckEvent } from '../../src/triggers/forge-events.ts';
+import { onComment } from '../../src/triggers/on-comment.ts';
+import { onFailingCheck } from '../../src/triggers/on-failing-check.ts';
 import { onLabel } from '../../src/triggers/on-label.ts';
 import { onReview } from '../../src/triggers/on-review.ts';
 import { fakeDeps, pullRequest } from './fake-trigger-deps.ts';
 
-const repository = { name: 'shop', owner: { login: 'acme' }, clone_url: 'https://github.com/acme/shop.git', default_branch: 'main' };
-const issue = { number: 3, title: 'Off by one', body: 'At 100 exactly.' };
-const label = (sender: string, name = 'fixloop') => ({ deliveryId: 'd1', repository, issue, label: name, sender });
-const comment = (body: string, sender = 'alice'): CommentEvent => ({ deliveryId: 'd1', repository, issue, comment: { id: 9, body }, sender });
-const check = (over: Partial<FailingCheckEvent> = {}): FailingCheckEvent => ({ deliveryId: 'd1', repository, headSha: 'a'.repeat(40), name: 'CI', pullRequests: [7], sender: 'alice', ...over });
+const repository = { name: 'shop', owner: 'acme', cloneUrl: 'https://github.com/acme/shop.git', defaultBranch: 'main' };
+const issue = { number: 3, title: 'Off by one', body: 'At 100 exactly.', isChangeRequest: false };
+const label = (sender: string, name = 'fixloop') => ({ deliveryId: 'd1', repository, subject: issue, label: name, requester: sender });
+const comment = (body: string, sender = 'alice'): CommentEvent => ({ deliveryId: 'd1', repository, subject: issue, comment: { id: 9, text: body }, requester: sender });
+const check = (over: Partial<FailingCheckEvent> = {}): FailingCheckEvent => ({ deliveryId: 'd1', repository, headSha: 'a'.repeat(40), checkName: 'CI', changeRequests: [7], requester: 'alice', ...over });
 
 describe('who may ask', () => {
   it('starts a run for someone with write permission', async () => {
@@ -45,7 +46,7 @@ describe('who may ask', () => {
 
   it('a review on a fork named like fixloop’s branch starts nothing', async () => {
     const deps = fakeDeps({ permissions: { alice: 'write' }, pr: pullRequest({ headRef: 'fixloop/3-abc', fromFork: true }) });
-    await onReview({ deliveryId: 'd1', repository, pullRequest: { number: 7, headRef: 'fixloop/3-abc' }, reviewBody: 'also 0', sender: 'alice' }, deps);
+    await onReview({ deliveryId: 'd1', repository, changeRequest: { number: 7, headRef: 'fixloop/3-abc' }, text: 'also 0', requester: 'alice' }, deps);
     expect(deps.started).toEqual([]);
   });
 });

@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import { applyOverrides, type ConfigOverrides } from '../../config/apply-overrides.ts';
 import type { StoredJob } from '../../jobs/run-store.ts';
 import { triggerDepsFor } from '../../github/context-trigger-deps.ts';
+import { WORKFLOW_TOKEN_REF } from '../../github/credential-ref.ts';
 import { createOctokitForge } from '../../github/octokit-forge.ts';
 import { pastRunsOnGitHub } from '../../github/past-runs.ts';
 import { eventContext, tokenOctokit } from '../../github/token-octokit.ts';
@@ -34,7 +35,7 @@ export async function handleEvent(env: ActionEnv, event: RunnerEvent, overrides:
   const { forge, record } = recordingForge(base, tokenNote(env.tokenKind));
   const queue = createOneRunQueue(pastRunsOnGitHub(octokit, repository.owner.login, repository.name));
   const context = eventContext(env.deliveryId, event.event, event.payload, octokit, log);
-  const deps = triggerDepsFor({ context, forge, log, installation: { installationId: 0, repositoryId: repository.id }, queue });
+  const deps = triggerDepsFor({ context, forge, log, credentialRef: WORKFLOW_TOKEN_REF, queue });
   const withOverrides = Object.keys(overrides).length === 0 ? deps : { ...deps, config: async (replyTo: number | null) => {
     const config = await deps.config(replyTo);
     return config && applyOverrides(config, overrides);

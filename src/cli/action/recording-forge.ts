@@ -39,8 +39,8 @@ export function recordingForge(forge: Forge, pullRequestNote: string): { forge: 
       return opened;
     },
     updatePullRequestBody: (number, body) => forge.updatePullRequestBody(number, body),
-    startCheckRun: (sha, summary) => forge.startCheckRun(sha, summary),
-    completeCheckRun: (id, output) => forge.completeCheckRun(id, output),
+    startStatus: (sha, summary) => forge.startStatus(sha, summary),
+    completeStatus: (id, outcome) => forge.completeStatus(id, outcome),
   };
   return { forge: wrapped, record };
 }

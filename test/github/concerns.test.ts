@@ -1,11 +1,9 @@
-// Which deliveries are worth storing, from the payload alone: the policy the intake applies before it
-// answers a webhook. Bots never start anything; most comments and most check results are not for fixloop.
+// Which GitHub deliveries are worth storing, from the payload alone: the policy the intake (and the
+// Action) applies before it answers a webhook, per trigger's GitHub binding. Bots never start anything; most comments and most check results are not for fixloop.
 import { describe, expect, it } from 'vitest';
-import { commentTrigger, type CommentPayload } from '../../src/triggers/on-comment.ts';
-import { checkSuiteTrigger, workflowRunTrigger, type CheckSuitePayload, type WorkflowRunPayload } from '../../src/triggers/on-failing-check.ts';
-import { labelTrigger } from '../../src/triggers/on-label.ts';
-import { reviewTrigger } from '../../src/triggers/on-review.ts';
-import { worthStoring } from '../../src/triggers/trigger.ts';
+import { checkSuiteOnGitHub as checkSuiteTrigger, commentOnGitHub as commentTrigger, labelOnGitHub as labelTrigger, reviewOnGitHub as reviewTrigger, workflowRunOnGitHub as workflowRunTrigger } from '../../src/github/github-events.ts';
+import type { CheckSuitePayload, CommentPayload, WorkflowRunPayload } from '../../src/github/webhook-payloads.ts';
+import { worthStoring } from '../../src/github/webhook-trigger.ts';
 
 const repository = { name: 'shop', owner: { login: 'acme' }, clone_url: 'https://github.com/acme/shop.git', default_branch: 'main' };
 const user = { login: 'alice', type: 'User' };

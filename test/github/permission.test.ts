@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { permissionOf, reaches } from '../../src/forge/permission.ts';
+import { reaches } from '../../src/forge/permission.ts';
+import { permissionOf } from '../../src/github/permission-of.ts';
 
 describe('who may ask', () => {
   it('reads the precise role first, then the legacy permission', () => {

@@ -1,24 +1,11 @@
-// Webhook payloads → RunPlans. Pure functions over the few fields fixloop reads, so the rules (which
-// branch, which base, where the result goes) are tested without a server.
+// Neutral events → RunPlans. Pure functions over what the triggers read of an event, so the rules
+// (which branch, which base, where the result goes) are tested without a forge.
 import type { PullRequestInfo } from '../forge/forge.ts';
 import type { RunPlan } from '../forge/run-plan.ts';
-
-export interface RepositoryFields {
-  name: string;
-  owner: { login: string };
-  clone_url: string;
-  default_branch: string;
-}
-
-export interface IssueFields {
-  number: number;
-  title: string;
-  body?: string | null;
-  pull_request?: unknown;
-}
+import type { RepositoryRef, Subject } from './forge-events.ts';
 
 interface Base {
-  repository: RepositoryFields;
+  repository: RepositoryRef;
   actor: string | null;
   deliveryId: string | null;
 }
@@ -26,24 +13,24 @@ interface Base {
 /** What every plan for a pull request says of it and of who asked. */
 function pullRequestPlan(input: Base, pr: PullRequestInfo) {
   return {
-    owner: input.repository.owner.login,
+    owner: input.repository.owner,
     repo: input.repository.name,
     number: pr.number,
     isPullRequest: true,
     title: pr.title,
     actor: input.actor,
     deliveryId: input.deliveryId,
-    pushUrl: input.repository.clone_url,
+    pushUrl: input.repository.cloneUrl,
     ref: pr.headRef,
   };
 }
 
 /** A labeled issue or `/fix` on an issue: work on the default branch, open a pull request into it. */
-export function planForIssue(input: Base & { issue: IssueFields; kind: 'label' | 'command'; instructions: string; commentId: number | null }): RunPlan {
+export function planForIssue(input: Base & { issue: Subject; kind: 'label' | 'command'; instructions: string; commentId: number | null }): RunPlan {
   const { repository: r, issue } = input;
   return {
     kind: input.kind,
-    owner: r.owner.login,
+    owner: r.owner,
     repo: r.name,
     number: issue.number,
     isPullRequest: false,
@@ -52,12 +39,12 @@ export function planForIssue(input: Base & { issue: IssueFields; kind: 'label' |
     deliveryId: input.deliveryId,
     goal: goalText(issue.title, issue.body),
     instructions: input.instructions,
-    cloneUrl: r.clone_url,
-    pushUrl: r.clone_url,
-    ref: r.default_branch,
+    cloneUrl: r.cloneUrl,
+    pushUrl: r.cloneUrl,
+    ref: r.defaultBranch,
     sha: null,
     baseRef: null,
-    target: { kind: 'pull-request', base: r.default_branch },
+    target: { kind: 'pull-request', base: r.defaultBranch },
     commentId: input.commentId,
   };
 }
@@ -81,7 +68,7 @@ export function planForPullRequest(input: Base & {
     kind: own ? 'review' : input.kind,
     goal: goalText(pr.title, pr.body),
     instructions: input.instructions,
-    cloneUrl: pr.fromFork ? pr.headCloneUrl : r.clone_url,
+    cloneUrl: pr.fromFork ? pr.headCloneUrl : r.cloneUrl,
     sha: pr.headSha,
     // On someone's pull request, its own diff is the best hint; on fixloop's branch the review says it.
     baseRef: own ? null : pr.baseRef,
@@ -102,7 +89,7 @@ export function planForFailingCheck(input: Base & { pr: PullRequestInfo; checkNa
     kind: 'check',
     goal: `The check \`${input.checkName}\` failed on ${input.sha.slice(0, 12)} of pull request #${pr.number} (${pr.title}).`,
     instructions: '',
-    cloneUrl: r.clone_url,
+    cloneUrl: r.cloneUrl,
     sha: input.sha,
     baseRef: pr.baseRef,
     target: { kind: 'pull-request', base: pr.headRef },

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { PullRequestInfo } from '../../src/forge/forge.ts';
-import { planForFailingCheck, planForIssue, planForPullRequest } from '../../src/triggers/github-events.ts';
+import { planForFailingCheck, planForIssue, planForPullRequest } from '../../src/triggers/run-plans.ts';
 
-const repository = { name: 'shop', owner: { login: 'acme' }, clone_url: 'https://github.com/acme/shop.git', default_branch: 'main' };
+const repository = { name: 'shop', owner: 'acme', cloneUrl: 'https://github.com/acme/shop.git', defaultBranch: 'main' };
 const base = { repository, actor: 'alice', deliveryId: 'd1' };
 const pr = (over: Partial<PullRequestInfo> = {}): PullRequestInfo => ({
   number: 7,
@@ -17,16 +17,16 @@ const pr = (over: Partial<PullRequestInfo> = {}): PullRequestInfo => ({
   ...over,
 });
 
-describe('plans from GitHub events', () => {
+describe('plans from events', () => {
   it('an issue: the default branch, a pull request into it, the issue as the goal', () => {
-    const plan = planForIssue({ ...base, issue: { number: 3, title: 'Off by one', body: 'At 100 exactly.' }, kind: 'label', instructions: '', commentId: null });
+    const plan = planForIssue({ ...base, issue: { number: 3, title: 'Off by one', body: 'At 100 exactly.', isChangeRequest: false }, kind: 'label', instructions: '', commentId: null });
     expect(plan).toMatchObject({ number: 3, ref: 'main', sha: null, baseRef: null, isPullRequest: false, target: { kind: 'pull-request', base: 'main' } });
     expect(plan.goal).toBe('Off by one\n\nAt 100 exactly.');
   });
 
   it("someone's pull request: its head, its diff as a hint, a pull request into its branch", () => {
     const plan = planForPullRequest({ ...base, pr: pr(), kind: 'command', instructions: 'keep the API', commentId: 9, branchPrefix: 'fixloop/' });
-    expect(plan).toMatchObject({ kind: 'command', ref: 'coupons', sha: 'a'.repeat(40), baseRef: 'main', target: { kind: 'pull-request', base: 'coupons' }, pushUrl: repository.clone_url });
+    expect(plan).toMatchObject({ kind: 'command', ref: 'coupons', sha: 'a'.repeat(40), baseRef: 'main', target: { kind: 'pull-request', base: 'coupons' }, pushUrl: repository.cloneUrl });
   });
 
   it("fixloop's own pull request: a new commit on its branch", () => {
@@ -38,7 +38,7 @@ describe('plans from GitHub events', () => {
     const fork = pr({ fromFork: true, headRef: 'fixloop/evil', headCloneUrl: 'https://github.com/mallory/shop.git' });
     const plan = planForPullRequest({ ...base, pr: fork, kind: 'command', instructions: '', commentId: 9, branchPrefix: 'fixloop/' });
     // A fork's branch named like fixloop's is still a fork: never pushed to.
-    expect(plan).toMatchObject({ kind: 'command', cloneUrl: fork.headCloneUrl, pushUrl: repository.clone_url, target: { kind: 'pull-request', base: 'main', note: 'fork' } });
+    expect(plan).toMatchObject({ kind: 'command', cloneUrl: fork.headCloneUrl, pushUrl: repository.cloneUrl, target: { kind: 'pull-request', base: 'main', note: 'fork' } });
   });
 
   it('a failing check: the failing SHA, the diff since the base, a pull request into the branch', () => {
