@@ -170,6 +170,8 @@ export interface RunResult {
   spend?: AgentSpend;
   /** Set when the run wrote a failing test first (the baseline was green). */
   redGreen?: RedProof;
+  /** Set when no engine ran: the run replayed the stored patch of the run it is named after (`fixloop replay`). */
+  replay?: true;
   startedAt: string;
   durationMs: number;
   artifactsDir: string;

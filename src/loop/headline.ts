@@ -7,6 +7,7 @@ const WRITE_TEST_HINT = 'An engine that writes tests (agent, with a model, or cl
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 export function headlineFor(result: RunResult): string {
+  if (result.replay && result.status !== 'error') return replayHeadline(result);
   const attempts = plural(result.attempts.length, 'attempt');
   switch (result.status) {
     case 'tests_green': {
@@ -27,6 +28,15 @@ export function headlineFor(result: RunResult): string {
     case 'error':
       return `Error: ${result.error?.message.split('\n')[0] ?? 'unknown'}`;
   }
+}
+
+/** A stored patch judged again: no engine ran, so no attempts to count. */
+function replayHeadline(result: RunResult): string {
+  const total = result.final?.parsed ? `, ${result.final.passed}/${result.final.total} passing` : '';
+  if (result.status === 'tests_green') return `Verified again: run ${result.runId}'s stored patch passes on a pristine checkout${total}, no test weakened.`;
+  const verification = result.verification;
+  const why = verification?.findings[0]?.message ?? (verification?.passToFail.length ? `${plural(verification.passToFail.length, 'test')} that passed before now failing` : 'the suite still fails');
+  return `Not verified again: run ${result.runId}'s stored patch did not hold on a pristine checkout: ${why}.`;
 }
 
 function stopText(result: RunResult): string {

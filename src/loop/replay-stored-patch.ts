@@ -34,6 +34,7 @@ export async function replayStoredPatch(ctx: RunContext, run: PreparedRun, store
   await ctx.artifacts.writeLog('replay.log', log.text());
   return {
     ...ctx.base,
+    replay: true,
     status: verification.passed ? 'tests_green' : 'failed_to_green',
     ...(verification.passed ? {} : { stopReason: 'verification_failed' as const }),
     patch: stored.patch,

@@ -50,6 +50,9 @@ describe('a run assembled by runLocal', () => {
     const { result, report } = await runLocal({ request: request({}), replay: fix }, deps());
     expect(result.status).toBe('tests_green');
     expect(result.attempts).toEqual([]);
+    // No engine ran: the headline speaks of the stored patch, not of "0 attempts".
+    expect(result.replay).toBe(true);
+    expect(result.headline).toBe(`Verified again: run ${result.runId}'s stored patch passes on a pristine checkout, 3/3 passing, no test weakened.`);
     expect(result.baseline).toMatchObject({ failed: 1, total: 3 });
     expect(result.verification).toMatchObject({ replayed: true, passed: true, failToPass: [expect.stringMatching(/the discount starts at 100/)] });
     expect(await readFile(join(result.artifactsDir, 'report.md'), 'utf8')).toBe(report.markdown);
