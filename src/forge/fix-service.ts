@@ -3,7 +3,7 @@
 import type { Logger } from 'pino';
 import type { RepoConfig } from '../core/repo-config.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
-import { newRunId } from '../loop/run-id.ts';
+import { newRunId } from '../core/run-id.ts';
 import { newRunJob, statusCommentPatch } from './run-job-data.ts';
 import { runKey, type RunPlan } from './run-plan.ts';
 import type { Forge } from './forge.ts';

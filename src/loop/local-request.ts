@@ -6,7 +6,7 @@ import { applyOverrides, type ConfigOverrides } from '../config/apply-overrides.
 import { loadConfigFile } from '../config/load-config-file.ts';
 import type { FixRequest } from '../core/fix-request.ts';
 import { defaultRepoConfig, type RepoConfig } from '../core/repo-config.ts';
-import { newRunId } from './run-id.ts';
+import { newRunId } from '../core/run-id.ts';
 
 /**
  * The repository's fixloop.yml (or its defaults when it has none) with `overrides` on top; null: a

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoConfigSchema, type RepoConfigInput } from '../../src/core/repo-config.ts';
-import { newRunId } from '../../src/loop/run-id.ts';
+import { newRunId } from '../../src/core/run-id.ts';
 import { runFix } from '../../src/loop/local-run.ts';
 import type { RunResult } from '../../src/core/run-result.ts';
 import { bwrapWorks, createBwrapSandbox } from '../../src/sandbox/bwrap-sandbox.ts';

@@ -17,7 +17,7 @@ import { startNpmRegistryStandIn, type NpmRegistryStandIn } from '../support/npm
 import { makeRepo } from '../support/git-fixture.ts';
 import { repoConfigSchema } from '../../src/core/repo-config.ts';
 import { runFix } from '../../src/loop/local-run.ts';
-import { newRunId } from '../../src/loop/run-id.ts';
+import { newRunId } from '../../src/core/run-id.ts';
 
 const bwrap = bwrapWorks();
 const python3 = which('python3', process.env.PATH ?? '');

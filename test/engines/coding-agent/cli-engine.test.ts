@@ -13,7 +13,7 @@ import type { AttemptContext, AttemptMode } from '../../../src/engines/engine.ts
 import { EngineError } from '../../../src/engines/engine-error.ts';
 import type { GateResult } from '../../../src/core/gate-result.ts';
 import { emptyReport } from '../../../src/core/test-report.ts';
-import { newRunId } from '../../../src/loop/run-id.ts';
+import { newRunId } from '../../../src/core/run-id.ts';
 import { runFix, type RunProgress } from '../../../src/loop/local-run.ts';
 import { createMemorySpendLedger } from '../../../src/core/spend-ledger.ts';
 import { bwrapWorks, createBwrapSandbox } from '../../../src/sandbox/bwrap-sandbox.ts';
