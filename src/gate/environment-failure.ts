@@ -26,6 +26,8 @@ export interface BaselineContext {
 const NOT_FOUND = /(?:^|\n)(?:\/bin\/sh: (?:line )?\d+: |sh: (?:line )?\d+: |sh: |bash: (?:line \d+: )?)?([^\s:]+): (?:command )?not found/;
 const PYTHON_MISSING = /No module named '?([A-Za-z_][\w.]*)'?/;
 const NODE_MISSING = /(?:Cannot find (?:module|package) '([^']+)'|ERR_MODULE_NOT_FOUND[^\n]*?'([^']+)')/;
+/** What `npm init` writes as the test script: it runs nothing and fails, so a run would "repair" it. */
+const NPM_PLACEHOLDER = /(?:^|\n)Error: no test specified\s*$/m;
 const BIND_HINT = 'make the runner visible to the sandbox (a toolchain on the server\'s PATH, FIXLOOP_SANDBOX_BIND) or install it with a setup command (`setup.command`, --setup)';
 
 /** The environment failure the baseline shows, or null when it is a real test result. */
@@ -37,6 +39,9 @@ export function environmentFailure(gate: GateResult, context: BaselineContext): 
   if (notFound) return { code: 'TEST_COMMAND_NOT_FOUND', message: `the test command \`${context.testCommand}\` failed: \`${notFound}\` was not found`, hint: BIND_HINT };
   const missing = gate.passed || gate.report.failed > 0 ? null : missingModule(gate.output, context.repositoryFiles);
   if (missing) return { code: 'MISSING_MODULE', message: `the test command \`${context.testCommand}\` failed before any test ran: the module \`${missing}\` is not installed`, hint: `${BIND_HINT}; e.g. \`npm ci\` or \`pip install -e .\`` };
+  if (!gate.passed && gate.report.total === 0 && NPM_PLACEHOLDER.test(gate.output)) {
+    return { code: 'NO_TESTS_RAN', message: `the test command \`${context.testCommand}\` ran npm's placeholder script (\`echo "Error: no test specified" && exit 1\`): no test ran`, hint: 'set `scripts.test` in package.json to the command that runs the tests, or give that command with --test (`test.command`)' };
+  }
   if (ranNoTest(gate)) return { code: 'NO_TESTS_RAN', message: `the test command \`${context.testCommand}\` ran no test`, hint: 'check that the command runs the suite (a filter that matches nothing, or tests the runner does not find), or point `test.report` at a JUnit XML report' };
   return null;
 }

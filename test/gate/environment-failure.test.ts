@@ -36,6 +36,15 @@ describe('environment failures on the baseline', () => {
     expect(environmentFailure(failed('No tests found, exiting with code 1\n'), context)).toMatchObject({ code: 'NO_TESTS_RAN' });
   });
 
+  it('npm\'s placeholder test script is no test run, named as such, not a bug to repair', () => {
+    const output = '\n> shop@1.0.0 test\n> echo "Error: no test specified" && exit 1\n\nError: no test specified\n';
+    const failure = environmentFailure(failed(output), context);
+    expect(failure).toMatchObject({ code: 'NO_TESTS_RAN', message: expect.stringContaining('npm\'s placeholder script') });
+    expect(failure?.hint).toContain('scripts.test');
+    // The words inside a real test's failure are that test's business.
+    expect(environmentFailure(failed('Error: no test specified\n', 1, parsed(2, 1)), context)).toBeNull();
+  });
+
   it('the code\'s own errors stay failures an engine may fix', () => {
     // A module of the repository missing a name, or a relative import that does not resolve.
     expect(environmentFailure(failed("ImportError: cannot import name 'total' from 'shop.prices'\n"), context)).toBeNull();
