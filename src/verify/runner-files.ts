@@ -19,7 +19,7 @@ const RUNNER_FILES: ReadonlyArray<readonly [RegExp, string]> = [
   [/(^|\/)(babel\.config\.[cm]?js|\.babelrc(\.[a-z]+)?)$/, 'it transforms the tests before they run'],
   [/(^|\/)(sitecustomize|usercustomize)\.py$|\.pth$/, 'Python runs it at start-up'],
   [/(^|\/)node_modules\//, 'installed packages are the environment, not the fix'],
-  [/(^|\/)fixloop\.ya?ml$|^\.github\/fixloop\//, 'fixloop\'s own settings'],
+  [/(^|\/)\.?fixloop\.ya?ml$|^\.github\/fixloop\//, 'fixloop\'s own settings'],
 ];
 
 /** package.json keys that decide how tests run (a dependency change is the new-dependency rule's). */

@@ -9,7 +9,7 @@ const paths = (changes: FileChange[], texts: ChangedText[] = [], tests: string[]
 
 describe('protected runner files', () => {
   it('refuses the runner\'s configuration and the files Python and Node load first', () => {
-    const cheats = ['.npmrc', 'vitest.config.ts', 'jest.config.js', '.mocharc.yml', 'pytest.ini', '.pytest.ini', 'pytest.toml', '.pytest.toml', 'tests/unit/conftest.py', 'src/conftest.py', 'sitecustomize.py', 'lib/hack.pth', 'fixloop.yml', 'babel.config.js'];
+    const cheats = ['.npmrc', 'vitest.config.ts', 'jest.config.js', '.mocharc.yml', 'pytest.ini', '.pytest.ini', 'pytest.toml', '.pytest.toml', 'tests/unit/conftest.py', 'src/conftest.py', 'sitecustomize.py', 'lib/hack.pth', 'fixloop.yml', '.fixloop.yml', '.fixloop.yaml', 'babel.config.js'];
     expect(paths(cheats.map((p) => change(p)))).toEqual(cheats);
   });
 
