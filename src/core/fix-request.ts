@@ -1,8 +1,8 @@
-// FixRequest (DESIGN.md §2): what every trigger (CLI, label, slash command, failing check) becomes.
+// FixRequest (DESIGN.md §2): what every trigger (CLI, label, assignment, slash command, failing check) becomes.
 import { z } from 'zod';
 import { repoConfigSchema } from './repo-config.ts';
 
-export const triggerKinds = ['cli', 'label', 'command', 'check', 'review'] as const;
+export const triggerKinds = ['cli', 'label', 'assign', 'command', 'check', 'review'] as const;
 
 export const fixRequestSchema = z.object({
   runId: z.string().regex(/^[a-z0-9-]{6,64}$/),

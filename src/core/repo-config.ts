@@ -115,13 +115,19 @@ export const repoConfigSchema = z
     triggers: z
       .object({
         label: z.string().min(1).default('fixloop').describe('Labeling an issue with this starts a run.'),
+        assignee: z
+          .string()
+          .regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\[bot\])?$/, 'must be a GitHub login, such as fixloop-bot')
+          .nullable()
+          .default(null)
+          .describe('Assigning an issue to this login starts a run; unassigning it cancels the run (null: assignment does nothing).'),
         command: z.string().regex(/^\/[a-z-]+$/, 'must look like /fix').default('/fix').describe('The slash command in comments.'),
         failingChecks: z.boolean().default(false).describe('React to failing checks on pull requests (opt-in).'),
         minPermission: z.enum(['read', 'triage', 'write', 'maintain', 'admin']).default('write').describe('Lowest repository permission of a person who may start a run.'),
         maxRunsPerPullRequest: z.number().int().positive().default(3).describe('Most runs started by failing checks on one pull request.'),
       })
       .strict()
-      .default({ label: 'fixloop', command: '/fix', failingChecks: false, minPermission: 'write', maxRunsPerPullRequest: 3 }),
+      .default({ label: 'fixloop', assignee: null, command: '/fix', failingChecks: false, minPermission: 'write', maxRunsPerPullRequest: 3 }),
     pr: z
       .object({
         draft: z.enum(['unless-verified', 'always']).default('unless-verified').describe('Open pull requests as drafts always, or unless fully verified.'),

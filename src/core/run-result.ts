@@ -5,6 +5,7 @@ import type { ReviewStatus } from './reviewer.ts';
 import type { GateFailureReason } from './gate-result.ts';
 import type { TestReportFormat, TestStatus, Witness } from './test-report.ts';
 import type { FileChange } from './file-change.ts';
+import type { RemovedFromRequest } from './request-text.ts';
 
 export type RunStatus = 'tests_green' | 'failed_to_green' | 'escalated' | 'nothing_to_fix' | 'error';
 
@@ -176,5 +177,7 @@ export interface RunResult {
   durationMs: number;
   artifactsDir: string;
   events: RunEvent[];
+  /** Set when something the request's page does not show was removed from its text (counts, never the text). */
+  request?: { removed: RemovedFromRequest };
   error?: { code: string; message: string };
 }

@@ -9,7 +9,7 @@ export type PublishTarget =
   | { kind: 'push'; branch: string; pullRequest: number };
 
 export interface RunPlan {
-  kind: 'label' | 'command' | 'check' | 'review';
+  kind: 'label' | 'assign' | 'command' | 'check' | 'review';
   owner: string;
   repo: string;
   /** The issue or pull request the run reports to. */

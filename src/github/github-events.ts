@@ -1,12 +1,13 @@
 // GitHub's webhooks bound to the triggers: for each, the event it answers, the cheap payload-only
 // filter of what is worth storing, and the payload as the trigger's neutral event
 // (src/triggers/forge-events.ts). The only place that knows these payloads' field names.
-import type { CommentEvent, FailingCheckEvent, LabelEvent, RepositoryRef, ReviewEvent, Subject } from '../triggers/forge-events.ts';
+import type { AssignmentEvent, CommentEvent, FailingCheckEvent, LabelEvent, RepositoryRef, ReviewEvent, Subject } from '../triggers/forge-events.ts';
+import { assignmentTrigger } from '../triggers/on-assign.ts';
 import { commentTrigger } from '../triggers/on-comment.ts';
 import { failingCheckTrigger } from '../triggers/on-failing-check.ts';
 import { labelTrigger } from '../triggers/on-label.ts';
 import { reviewTrigger } from '../triggers/on-review.ts';
-import type { CheckOutcome, CheckSuitePayload, CommentPayload, IssueFields, LabelPayload, RepositoryFields, ReviewPayload, WorkflowRunPayload } from './webhook-payloads.ts';
+import type { AssignmentPayload, CheckOutcome, CheckSuitePayload, CommentPayload, IssueFields, LabelPayload, RepositoryFields, ReviewPayload, WorkflowRunPayload } from './webhook-payloads.ts';
 import type { GitHubTrigger, Self } from './webhook-trigger.ts';
 
 const FAILED_CONCLUSIONS = new Set(['failure', 'timed_out']);
@@ -17,6 +18,22 @@ export const labelOnGitHub = {
   concerns: (payload: LabelPayload) => Boolean(payload.label),
   toEvent: (deliveryId: string, payload: LabelPayload) => ({ deliveryId, repository: repositoryRef(payload.repository), subject: subjectOf(payload.issue), label: payload.label?.name ?? '', requester: payload.sender.login }),
 } satisfies GitHubTrigger<'issues.labeled', LabelPayload, LabelEvent>;
+
+// Only an assignment with an assignee can be fixloop's; whether it is (`triggers.assignee`) is in the
+// repository's config, which the trigger reads. Who assigned is the sender: a bot never starts a run.
+export const assignOnGitHub = {
+  event: 'issues.assigned',
+  trigger: assignmentTrigger,
+  concerns: (payload: AssignmentPayload) => Boolean(payload.assignee?.login) && !payload.issue.pull_request,
+  toEvent: (deliveryId: string, payload: AssignmentPayload) => assignmentEvent(deliveryId, payload, true),
+} satisfies GitHubTrigger<'issues.assigned', AssignmentPayload, AssignmentEvent>;
+
+export const unassignOnGitHub = {
+  event: 'issues.unassigned',
+  trigger: assignmentTrigger,
+  concerns: (payload: AssignmentPayload) => Boolean(payload.assignee?.login) && !payload.issue.pull_request,
+  toEvent: (deliveryId: string, payload: AssignmentPayload) => assignmentEvent(deliveryId, payload, false),
+} satisfies GitHubTrigger<'issues.unassigned', AssignmentPayload, AssignmentEvent>;
 
 export const commentOnGitHub = {
   event: 'issue_comment.created',
@@ -68,6 +85,10 @@ export function repositoryRef(fields: RepositoryFields): RepositoryRef {
 /** An issue, or a pull request (GitHub gives a pull request's comments the shape of an issue's). */
 export function subjectOf(issue: IssueFields): Subject {
   return { number: issue.number, title: issue.title, body: issue.body ?? '', isChangeRequest: Boolean(issue.pull_request) };
+}
+
+function assignmentEvent(deliveryId: string, payload: AssignmentPayload, assigned: boolean): AssignmentEvent {
+  return { deliveryId, repository: repositoryRef(payload.repository), subject: subjectOf(payload.issue), assignee: payload.assignee?.login ?? '', assigned, requester: payload.sender.login };
 }
 
 function failedOnPullRequests(outcome: CheckOutcome): boolean {

@@ -29,6 +29,14 @@ export interface LabelPayload {
   sender: { login: string; type?: string };
 }
 
+/** `issues.assigned` and `issues.unassigned` */
+export interface AssignmentPayload {
+  repository: RepositoryFields;
+  issue: IssueFields;
+  assignee?: { login: string } | null;
+  sender: { login: string; type?: string };
+}
+
 /** `issue_comment.created` */
 export interface CommentPayload {
   repository: RepositoryFields;

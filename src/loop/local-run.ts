@@ -23,6 +23,7 @@ import { createArtifacts } from './artifacts.ts';
 import { createRunEngines, openWorkspace, prepareSuite, runBaseline } from './prepare-run.ts';
 import { replayStoredPatch, type StoredPatch } from './replay-stored-patch.ts';
 import { createRunContext, type RunContext, type RunFixDeps } from './run-context.ts';
+import { cleanRequest } from './clean-request.ts';
 import { describeError, errorCode } from './run-error.ts';
 import { fixAndVerify } from './run-phases.ts';
 
@@ -49,16 +50,18 @@ export interface FinishedRun {
 }
 
 export async function runLocal(input: RunInput, deps: RunFixDeps): Promise<FinishedRun> {
-  const { request } = input;
+  // Before anything reads it: the request's text as its page shows it (clean-request.ts).
+  const { request, removed } = cleanRequest(input.request);
   const started = Date.now();
   const events: RunEvent[] = [];
   const artifacts = await createArtifacts(deps.artifactsDir ?? join(deps.artifactsRoot, request.runId));
   const scratch = await mkdtemp(join(deps.tmpRoot ?? tmpdir(), 'fixloop-'));
   const base = initialResult(request, deps, { artifactsDir: artifacts.dir, startedAt: new Date(started).toISOString(), events });
   const ctx = createRunContext(request, deps, { base, artifacts, scratch, events, started });
+  const withRemoved = (result: RunResult): RunResult => (removed ? { ...result, request: { removed } } : result);
   let created: CreatedWorkspace | null = null;
   try {
-    const judged = await work(ctx, input, (c) => (created = c)).catch((error: unknown) => failed(ctx, error));
+    const judged = withRemoved(await work(ctx, input, (c) => (created = c)).catch((error: unknown) => failed(ctx, error)));
     // The assessment (DESIGN.md §3.3) goes here, after the judge and before the report: for a
     // judged green patch, what else it changed outside the failing tests sets `assessment`
     // (verified | review). Until it exists, the judge's verification is what the report shows.

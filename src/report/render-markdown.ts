@@ -2,6 +2,7 @@
 import type { AttemptRecord, RunResult, RunStatus, TestCounts } from '../core/run-result.ts';
 import type { Finding } from '../core/findings.ts';
 import { redactSecrets } from '../core/redact.ts';
+import { removedFromRequestLine } from './removed-from-request.ts';
 
 const STATUS_TITLE: Record<RunStatus, string> = {
   tests_green: '✅ Verified fix',
@@ -19,6 +20,8 @@ export interface RenderOptions {
 export function renderMarkdownReport(result: RunResult, options: RenderOptions = {}): string {
   const out: string[] = [];
   out.push(`## fixloop: ${STATUS_TITLE[result.status]}`, '', result.headline, '');
+  const removed = removedFromRequestLine(result.request?.removed);
+  if (removed) out.push(`_${removed}_`, '');
   if (result.error) out.push('```text', result.error.message, '```', '');
   if (result.status !== 'error' || result.baseline.total > 0) out.push(...testsTable(result), '');
   if (result.redGreen) out.push(...redGreenSection(result), '');

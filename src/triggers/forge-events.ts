@@ -32,6 +32,18 @@ export interface LabelEvent extends Delivered {
   requester: string;
 }
 
+/**
+ * An issue assigned to someone, or unassigned from them. `assignee` is whom it concerns; `requester`
+ * is who assigned or unassigned.
+ */
+export interface AssignmentEvent extends Delivered {
+  subject: Subject;
+  assignee: string;
+  /** False: the assignee was removed. */
+  assigned: boolean;
+  requester: string;
+}
+
 /** A comment on an issue or a change request: maybe a slash command. */
 export interface CommentEvent extends Delivered {
   subject: Subject;

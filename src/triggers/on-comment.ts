@@ -5,6 +5,7 @@ import { statusAnswer } from '../forge/messages.ts';
 import { runJobData } from '../forge/run-job-data.ts';
 import { runKey } from '../forge/run-plan.ts';
 import type { CommentEvent } from './forge-events.ts';
+import { cancelRun } from './cancel-run.ts';
 import { mayAsk } from './may-ask.ts';
 import { planForIssue, planForPullRequest } from './run-plans.ts';
 import { helpText, parseSlashCommand, type SlashCommand } from './slash-command.ts';
@@ -32,19 +33,11 @@ export async function onComment(event: CommentEvent, deps: TriggerDeps): Promise
       await deps.forge.comment(number, statusAnswer(await deps.queue.status(key)));
       return;
     case 'cancel':
-      return cancel(event, deps, config, key);
+      return cancelRun(deps, config, number, event.requester);
     case 'fix':
     case 'retry':
       return fix(event, deps, config, command, key);
   }
-}
-
-async function cancel(event: CommentEvent, deps: TriggerDeps, config: RepoConfig, key: string): Promise<void> {
-  const number = event.subject.number;
-  if (!(await mayAsk(deps.forge, deps.log, event.requester, number, config))) return;
-  const info = await deps.queue.cancel(key, event.requester);
-  deps.log.info({ key, actor: event.requester, runId: info?.runId }, 'cancel requested');
-  await deps.forge.comment(number, info ? `🛑 Cancelling run \`${info.runId}\` (asked by @${event.requester}).` : 'No **fixloop** run is active here: nothing to cancel.');
 }
 
 async function fix(event: CommentEvent, deps: TriggerDeps, config: RepoConfig, command: Extract<SlashCommand, { kind: 'fix' | 'retry' }>, key: string): Promise<void> {

@@ -25,8 +25,8 @@ function pullRequestPlan(input: Base, pr: PullRequestInfo) {
   };
 }
 
-/** A labeled issue or `/fix` on an issue: work on the default branch, open a pull request into it. */
-export function planForIssue(input: Base & { issue: Subject; kind: 'label' | 'command'; instructions: string; commentId: number | null }): RunPlan {
+/** A labeled or assigned issue, or `/fix` on an issue: work on the default branch, open a pull request into it. */
+export function planForIssue(input: Base & { issue: Subject; kind: 'label' | 'assign' | 'command'; instructions: string; commentId: number | null }): RunPlan {
   const { repository: r, issue } = input;
   return {
     kind: input.kind,

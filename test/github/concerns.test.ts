@@ -1,7 +1,7 @@
 // Which GitHub deliveries are worth storing, from the payload alone: the policy the intake (and the
 // Action) applies before it answers a webhook, per trigger's GitHub binding. Bots never start anything; most comments and most check results are not for fixloop.
 import { describe, expect, it } from 'vitest';
-import { checkSuiteOnGitHub as checkSuiteTrigger, commentOnGitHub as commentTrigger, labelOnGitHub as labelTrigger, reviewOnGitHub as reviewTrigger, workflowRunOnGitHub as workflowRunTrigger } from '../../src/github/github-events.ts';
+import { assignOnGitHub, checkSuiteOnGitHub as checkSuiteTrigger, commentOnGitHub as commentTrigger, labelOnGitHub as labelTrigger, reviewOnGitHub as reviewTrigger, unassignOnGitHub, workflowRunOnGitHub as workflowRunTrigger } from '../../src/github/github-events.ts';
 import type { CheckSuitePayload, CommentPayload, WorkflowRunPayload } from '../../src/github/webhook-payloads.ts';
 import { worthStoring } from '../../src/github/webhook-trigger.ts';
 
@@ -26,6 +26,16 @@ describe('which deliveries concern fixloop', () => {
   it('a label, whatever its name (the config, read later, says which one counts)', () => {
     expect(worthStoring(labelTrigger, { repository, issue: { number: 1, title: 't' }, label: { name: 'bug' }, sender: user }, self)).toBe(true);
     expect(worthStoring(labelTrigger, { repository, issue: { number: 1, title: 't' }, sender: user }, self)).toBe(false);
+  });
+
+  it("an issue's assignment or unassignment with an assignee, by a person (the config, read later, says which login counts)", () => {
+    const assigned = { repository, issue: { number: 1, title: 't' }, assignee: { login: 'fixloop-bot' }, sender: user };
+    for (const binding of [assignOnGitHub, unassignOnGitHub]) {
+      expect(worthStoring(binding, assigned, self)).toBe(true);
+      expect(worthStoring(binding, { ...assigned, assignee: null }, self)).toBe(false);
+      expect(worthStoring(binding, { ...assigned, sender: bot }, self)).toBe(false);
+      expect(worthStoring(binding, { ...assigned, issue: { ...assigned.issue, pull_request: {} } }, self)).toBe(false);
+    }
   });
 
   it('a comment that starts with a slash, from a person', () => {

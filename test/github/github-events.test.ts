@@ -1,8 +1,8 @@
 // GitHub's payloads as the triggers' neutral events: GitHub's own example payloads in, events that
 // name no GitHub field out.
 import { describe, expect, it } from 'vitest';
-import { checkSuiteOnGitHub, commentOnGitHub, labelOnGitHub, reviewOnGitHub, workflowRunOnGitHub } from '../../src/github/github-events.ts';
-import type { CheckSuitePayload, CommentPayload, LabelPayload, ReviewPayload, WorkflowRunPayload } from '../../src/github/webhook-payloads.ts';
+import { assignOnGitHub, checkSuiteOnGitHub, commentOnGitHub, labelOnGitHub, reviewOnGitHub, unassignOnGitHub, workflowRunOnGitHub } from '../../src/github/github-events.ts';
+import type { AssignmentPayload, CheckSuitePayload, CommentPayload, LabelPayload, ReviewPayload, WorkflowRunPayload } from '../../src/github/webhook-payloads.ts';
 import { examplePayload, type Payload } from '../support/github-app-harness.ts';
 
 const repository = { owner: 'Codertocat', name: 'Hello-World', cloneUrl: 'https://github.com/Codertocat/Hello-World.git', defaultBranch: 'master' };
@@ -14,6 +14,16 @@ describe('GitHub payloads as neutral events', () => {
       deliveryId: 'd1', repository, label: payload.label?.name, requester: payload.sender.login,
       subject: { number: payload.issue.number, title: payload.issue.title, body: payload.issue.body ?? '', isChangeRequest: false },
     });
+  });
+
+  it('an assigned and an unassigned issue: whom, and who did it', () => {
+    for (const [binding, action, assigned] of [[assignOnGitHub, 'assigned', true], [unassignOnGitHub, 'unassigned', false]] as const) {
+      const payload = examplePayload('issues', action) as AssignmentPayload;
+      expect(binding.toEvent('d1', payload)).toEqual({
+        deliveryId: 'd1', repository, assignee: payload.assignee?.login, assigned, requester: payload.sender.login,
+        subject: { number: payload.issue.number, title: payload.issue.title, body: payload.issue.body ?? '', isChangeRequest: false },
+      });
+    }
   });
 
   it('a comment on an issue and on a pull request', () => {

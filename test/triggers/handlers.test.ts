@@ -1,7 +1,8 @@
 // The trigger handlers over neutral events and the forge port, without GitHub: who may ask, the slash command's dispatch,
 // and the failing-check loop guard.
 import { describe, expect, it } from 'vitest';
-import type { CommentEvent, FailingCheckEvent } from '../../src/triggers/forge-events.ts';
+import type { AssignmentEvent, CommentEvent, FailingCheckEvent } from '../../src/triggers/forge-events.ts';
+import { onAssignment } from '../../src/triggers/on-assign.ts';
 import { onComment } from '../../src/triggers/on-comment.ts';
 import { onFailingCheck } from '../../src/triggers/on-failing-check.ts';
 import { onLabel } from '../../src/triggers/on-label.ts';
@@ -112,5 +113,47 @@ describe('the failing-check loop guard', () => {
     const deps = fakeDeps({ config: on });
     await onFailingCheck(check({ headSha: 'b'.repeat(40) }), deps);
     expect(deps.started).toEqual([]);
+  });
+});
+
+describe('an assignment to fixloop', () => {
+  const assignment = (over: Partial<AssignmentEvent> = {}): AssignmentEvent => ({ deliveryId: 'd1', repository, subject: issue, assignee: 'fixloop-bot', assigned: true, requester: 'alice', ...over });
+  const configured = { config: { triggers: { assignee: 'fixloop-bot' } } };
+
+  it("starts a run for a writer's assignment to the configured login, as the label does", async () => {
+    const deps = fakeDeps({ ...configured, permissions: { alice: 'write' } });
+    await onAssignment(assignment({ assignee: 'Fixloop-Bot' }), deps);
+    expect(deps.started).toEqual([expect.objectContaining({ kind: 'assign', number: 3, actor: 'alice', goal: 'Off by one\n\nAt 100 exactly.', target: { kind: 'pull-request', base: 'main' } })]);
+    expect(deps.comments).toEqual([]);
+  });
+
+  it("answers a reader's assignment with the refusal, and starts nothing", async () => {
+    const deps = fakeDeps({ ...configured, permissions: { rita: 'read' } });
+    await onAssignment(assignment({ requester: 'rita' }), deps);
+    expect(deps.started).toEqual([]);
+    expect(deps.comments).toEqual([{ issue: 3, body: expect.stringContaining('@rita fixloop only runs for people with **write** permission') }]);
+  });
+
+  it('ignores an assignment to someone else, an unconfigured assignee, and a pull request, without asking anyone', async () => {
+    for (const [deps, event] of [
+      [fakeDeps(configured), assignment({ assignee: 'bob' })],
+      [fakeDeps(), assignment()],
+      [fakeDeps(configured), assignment({ subject: { ...issue, isChangeRequest: true } })],
+    ] as const) {
+      await onAssignment(event, deps);
+      expect(deps.started).toEqual([]);
+      expect(deps.comments).toEqual([]);
+      expect(deps.cancelled).toEqual([]);
+    }
+  });
+
+  it("cancels the issue's run when a writer unassigns it, as /fix cancel does, and refuses a reader", async () => {
+    const deps = fakeDeps({ ...configured, permissions: { alice: 'write', rita: 'read' } });
+    await onAssignment(assignment({ assigned: false }), deps);
+    expect(deps.cancelled).toEqual(['acme/shop#3']);
+    expect(deps.comments.at(-1)?.body).toContain('nothing to cancel');
+    await onAssignment(assignment({ assigned: false, requester: 'rita' }), deps);
+    expect(deps.cancelled).toEqual(['acme/shop#3']);
+    expect(deps.comments.at(-1)?.body).toContain('@rita fixloop only runs for people with');
   });
 });

@@ -1,6 +1,7 @@
 // What a model (or a coding agent) is told about a task: the placeholders of the prompt templates.
 // Built from what the loop already knows: the goal, the failing tests, the repair engine's fault
 // localization, a compact map of the repository, and how the earlier attempts ended.
+import { fenceRequestText } from '../../core/request-text.ts';
 import type { AttemptContext } from '../engine.ts';
 import type { SuspiciousLine } from '../repair/candidate.ts';
 import { localizeFaults } from '../repair/localize/localize-faults.ts';
@@ -16,8 +17,10 @@ const MAX_MAPPED_FILES = 300;
 export async function taskValues(ctx: AttemptContext): Promise<PromptValues> {
   const files = await ctx.workspace.listFiles();
   return {
-    goal: ctx.goal.trim() || 'Make the failing tests pass.',
-    instructions: ctx.instructions?.trim() || '(none)',
+    // The request's text, cleaned by the loop (src/loop/clean-request.ts), reaches a model only as
+    // quoted data: a repository's own template cannot forget the fence, since the value carries it.
+    goal: fenceRequestText(ctx.goal.trim() || 'Make the failing tests pass.'),
+    instructions: ctx.instructions?.trim() ? fenceRequestText(ctx.instructions.trim()) : '(none)',
     mode: ctx.mode,
     failing_tests: failingTests(ctx),
     suspicious_locations: await suspiciousLocations(ctx, files),

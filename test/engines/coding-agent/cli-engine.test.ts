@@ -367,6 +367,24 @@ describe('cli engine', () => {
   });
 });
 
+describe('cli engine and the request\'s text', () => {
+  // The issue's text is written by whoever can open an issue: it reaches an agent as the content of
+  // a file (aider's --message-file, stdin for codex and claude), never as a word of the command line.
+  it.each(['aider', 'codex', 'claude'] as const)('gives %s a goal full of shell syntax as data, and runs none of it', async (name) => {
+    const root = await project();
+    const fake = await fakeAgent(name);
+    const marker = join(await tempDir('fixloop-shell-'), 'pwned');
+    const goal = `add() is wrong $(touch ${marker}) \`touch ${marker}\`; touch ${marker} && echo "$HOME" '\n`;
+    const { sandbox, runs } = recordingSandbox();
+    await engine(name, appEnvironment(fake.bin)).attempt({ ...contextFor(root, [], { sandbox }), goal });
+    const seen = await fake.recorded();
+    expect(existsSync(marker)).toBe(false);
+    expect(runs[0]?.command).not.toContain('touch');
+    expect(seen.argv.join(' ')).not.toContain('touch');
+    expect(name === 'aider' ? seen.messageFile : seen.stdin).toBe(`fix: ${goal}`);
+  });
+});
+
 describe.skipIf(!bwrapWorks())('cli engine under bwrap', () => {
   it('can start an agent installed outside the system folders, read its prompt, and edit the workspace only', async () => {
     const root = await project();
