@@ -20,7 +20,7 @@ export async function taskValues(ctx: AttemptContext): Promise<PromptValues> {
     // The request's text, cleaned by the loop (src/loop/clean-request.ts), reaches a model only as
     // quoted data: a repository's own template cannot forget the fence, since the value carries it.
     goal: fenceRequestText(ctx.goal.trim() || 'Make the failing tests pass.'),
-    instructions: ctx.instructions?.trim() ? fenceRequestText(ctx.instructions.trim()) : '(none)',
+    instructions: ctx.instructions?.trim() ? fenceRequestText(ctx.instructions.trim(), 'instructions') : '(none)',
     mode: ctx.mode,
     failing_tests: failingTests(ctx),
     suspicious_locations: await suspiciousLocations(ctx, files),
