@@ -1,8 +1,7 @@
 // Checks the requests our GitHub client sends against GitHub's own OpenAPI description, so that a
 // nock mock written with a typo'd path or a body GitHub would reject with 422 fails the test instead
 // of passing against a mock that accepts anything.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { appendFileSync, readFileSync } from 'node:fs';
 import type nock from 'nock';
 
 export interface CheckedRequest { method: string; path: string; body: unknown }
@@ -26,30 +25,56 @@ interface Operation {
   requestBody?: { $ref?: string; required?: boolean; content?: Record<string, { schema?: Schema }> };
 }
 type PathItem = Record<string, unknown> & { parameters?: Parameter[] };
-interface Route { template: string; regex: RegExp; literals: number; multis: number; item: PathItem }
+interface Route { template: string; regex: RegExp; literals: number; multis: number; operations: Record<string, string>; item: PathItem | undefined }
 
 const METHODS = ['get', 'put', 'post', 'patch', 'delete', 'head', 'options', 'trace'];
 
-// The description is 13 MB: parse it only when a test first needs it, and only once per worker.
-let cached: { spec: unknown; routes: Route[] } | undefined;
-function load(): { spec: unknown; routes: Route[] } {
+// A trimmed copy of GitHub's description (@octokit/openapi's generated/api.github.com.json is 13 MB, the
+// package 385 MB): the operations the tests use, with what they `$ref`, and an index of every path
+// template and operation GitHub has. Written by scripts/trim-github-openapi.ts.
+const FIXTURE = new URL('../fixtures/github-openapi/', import.meta.url);
+export interface Description { paths: Record<string, PathItem>; components: Record<string, Record<string, unknown>> }
+interface Index {
+  source: string;
+  routes: Array<{ template: string; operations: Record<string, string>; multiSegment: string[] }>;
+  examples: string[];
+}
+
+// Parsed only when a test first needs it, and only once per worker.
+let cached: { spec: Description; index: Index; routes: Route[] } | undefined;
+function load(): { spec: Description; index: Index; routes: Route[] } {
   if (cached) return cached;
-  const file = createRequire(import.meta.url).resolve('@octokit/openapi/generated/api.github.com.json');
-  const spec = JSON.parse(readFileSync(file, 'utf8')) as { paths: Record<string, PathItem> };
-  cached = { spec, routes: [] };
-  cached.routes = Object.entries(spec.paths).map(([template, item]) => toRoute(template, item));
+  const read = (name: string): unknown => JSON.parse(readFileSync(new URL(name, FIXTURE), 'utf8'));
+  const spec = read('api.github.com.json') as Description;
+  const index = read('index.json') as Index;
+  const routes = index.routes.map((r) => toRoute(r.template, r.operations, new Set(r.multiSegment), spec.paths[r.template]));
   // Several templates can match one path (`pulls/comments` vs `pulls/{pull_number}`, or a
   // multi-segment `{branch}` swallowing `/protection`): the one with more fixed text is meant.
-  cached.routes.sort((a, b) => b.literals - a.literals || a.multis - b.multis);
+  routes.sort((a, b) => b.literals - a.literals || a.multis - b.multis);
+  cached = { spec, index, routes };
   return cached;
 }
 
-function toRoute(template: string, item: PathItem): Route {
-  // Branch names, file paths and refs may contain slashes; GitHub marks those parameters.
-  const multi = new Set(
-    Object.values(item).flatMap((op) => (op as Operation).parameters ?? [])
-      .map(deref).filter((p) => p['x-multi-segment']).map((p) => p.name),
-  );
+/** The trimmed description, for test/support/openapi-response.ts. */
+export function trimmedDescription(): Description {
+  return load().spec;
+}
+
+/** Whether GitHub's description has an example of that name (the trimmed copy may lack it). */
+export function githubHasExample(name: string): boolean {
+  return load().index.examples.includes(name);
+}
+
+/** What to do when the trimmed copy lacks something GitHub's description has. */
+export function regenerateAdvice(keep = ''): string {
+  const { source } = load().index;
+  const tarball = `${source.slice(1).replace('/', '-').replace('@', '-')}.tgz`;
+  return `is in GitHub's REST API (${source}) but not in the trimmed copy test/fixtures/github-openapi/: `
+    + `regenerate it with \`npm pack ${source} && npm run openapi:trim -- ${tarball}${keep ? ` ${keep}` : ''}\` and commit test/fixtures/github-openapi/`;
+}
+
+// Branch names, file paths and refs may contain slashes; GitHub marks those parameters (`multi`).
+function toRoute(template: string, operations: Record<string, string>, multi: Set<string>, item: PathItem | undefined): Route {
   let literals = 0;
   let multis = 0;
   const segments = template.split('/').map((segment) => {
@@ -61,14 +86,16 @@ function toRoute(template: string, item: PathItem): Route {
       return '.+';
     }).join('');
   });
-  return { template, regex: new RegExp(`^${segments.join('/')}$`), literals, multis, item };
+  return { template, regex: new RegExp(`^${segments.join('/')}$`), literals, multis, operations, item };
 }
 
 function deref<T extends { $ref?: string }>(node: T): T {
   let current: { $ref?: string } = node;
   while (current.$ref) {
     const keys = current.$ref.replace(/^#\//, '').split('/').map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'));
-    current = keys.reduce<unknown>((at, key) => (at as Record<string, unknown>)[key], load().spec) as { $ref?: string };
+    const target = keys.reduce<unknown>((at, key) => (at as Record<string, unknown> | undefined)?.[key], load().spec) as { $ref?: string } | undefined;
+    if (!target) throw new Error(`${current.$ref} ${regenerateAdvice()}`);
+    current = target;
   }
   return current as T;
 }
@@ -83,29 +110,38 @@ function split(path: string): { pathname: string; query: URLSearchParams } {
 function routeFor(pathname: string, method: string): Route | undefined {
   const [best, ...rest] = load().routes.filter((r) => r.regex.test(pathname));
   const tied = rest.filter((r) => r.literals === best?.literals);
-  return [best, ...tied].find((r) => r && operationOf(r, method)) ?? best;
+  const route = [best, ...tied].find((r) => r && definesMethod(r, method)) ?? best;
+  if (route) recordUse('path', route.template);
+  return route;
 }
 
-function operationOf(route: Route, method: string): Operation | undefined {
+/** FIXLOOP_OPENAPI_RECORD=<file>: note every path template and example a test uses (scripts/trim-github-openapi.ts --keep-from). */
+export function recordUse(kind: 'path' | 'example', name: string): void {
+  const file = process.env.FIXLOOP_OPENAPI_RECORD;
+  if (file) appendFileSync(file, `${kind} ${name}\n`);
+}
+
+function definesMethod(route: Route, method: string): boolean {
   const m = method.toLowerCase();
-  return METHODS.includes(m) ? (route.item[m] as Operation | undefined) : undefined;
+  return METHODS.includes(m) && m in route.operations;
 }
 
 export function operationFor(method: string, path: string): { operationId: string; pathTemplate: string } | null {
   const route = routeFor(split(path).pathname, method);
-  const op = route && operationOf(route, method);
-  return route && op ? { operationId: op.operationId, pathTemplate: route.template } : null;
+  const operationId = route && definesMethod(route, method) ? route.operations[method.toLowerCase()] : undefined;
+  return route && operationId ? { operationId, pathTemplate: route.template } : null;
 }
 
 export function checkAgainstOpenApi(request: CheckedRequest): string[] {
   const { pathname, query } = split(request.path);
   const route = routeFor(pathname, request.method);
   if (!route) return [`no such path in GitHub's REST API: ${pathname}`];
-  const op = operationOf(route, request.method);
-  if (!op) {
-    const allowed = METHODS.filter((m) => route.item[m]).map((m) => m.toUpperCase()).join(', ');
+  if (!definesMethod(route, request.method)) {
+    const allowed = METHODS.filter((m) => m in route.operations).map((m) => m.toUpperCase()).join(', ');
     return [`${request.method.toUpperCase()} is not defined for ${route.template} (only ${allowed})`];
   }
+  const op = route.item?.[request.method.toLowerCase()] as Operation | undefined;
+  if (!route.item || !op) return [`${request.method.toUpperCase()} ${route.template} ${regenerateAdvice(`--keep '${route.template}'`)}`];
   const missingQuery = [...(route.item.parameters ?? []), ...(op.parameters ?? [])].map(deref)
     .filter((p) => p.in === 'query' && p.required && !query.has(p.name))
     .map((p) => `missing required query parameter "${p.name}"`);

@@ -1,9 +1,7 @@
 // GitHub's answers as its OpenAPI description gives them: a documented example to build a stand-in's
 // answer from, and a check that an answer has every field the description requires, of its type, so
 // that the code under test is never fed a shape GitHub would not send.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { operationFor } from './openapi-check.ts';
+import { githubHasExample, operationFor, recordUse, regenerateAdvice, trimmedDescription } from './openapi-check.ts';
 
 interface Schema {
   $ref?: string;
@@ -22,25 +20,27 @@ interface Spec {
   components: { examples: Record<string, { value: unknown }> };
 }
 
-// The description is 13 MB: parsed once per worker, when a test first asks.
-let cached: Spec | undefined;
+// The trimmed copy of the description (test/fixtures/github-openapi/), parsed once per worker by openapi-check.ts.
 function spec(): Spec {
-  cached ??= JSON.parse(readFileSync(createRequire(import.meta.url).resolve('@octokit/openapi/generated/api.github.com.json'), 'utf8')) as Spec;
-  return cached;
+  return trimmedDescription() as unknown as Spec;
 }
 
 function deref<T extends { $ref?: string }>(node: T): T {
   let current: { $ref?: string } = node;
   while (current.$ref) {
     const keys = current.$ref.replace(/^#\//, '').split('/').map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'));
-    current = keys.reduce<unknown>((at, key) => (at as Record<string, unknown>)[key], spec()) as { $ref?: string };
+    const target = keys.reduce<unknown>((at, key) => (at as Record<string, unknown> | undefined)?.[key], spec()) as { $ref?: string } | undefined;
+    if (!target) throw new Error(`${current.$ref} ${regenerateAdvice()}`);
+    current = target;
   }
   return current as T;
 }
 
 /** A copy of one of the description's examples (`components/examples/<name>`), e.g. `pull-request`. */
 export function openApiExample<T = Record<string, unknown>>(name: string): T {
+  recordUse('example', name);
   const example = spec().components.examples[name];
+  if (!example && githubHasExample(name)) throw new Error(`the example \`${name}\` ${regenerateAdvice(`--keep-example '${name}'`)}`);
   if (!example) throw new Error(`no example \`${name}\` in GitHub's OpenAPI description`);
   return structuredClone(example.value) as T;
 }
@@ -49,7 +49,9 @@ export function openApiExample<T = Record<string, unknown>>(name: string): T {
 export function checkResponseAgainstOpenApi(answer: { method: string; path: string; status: number; body: unknown }): string[] {
   const operation = operationFor(answer.method, answer.path);
   if (!operation) return [`no such operation in GitHub's REST API: ${answer.method} ${answer.path}`];
-  const responses = spec().paths[operation.pathTemplate]?.[answer.method.toLowerCase()]?.responses ?? {};
+  const described = spec().paths[operation.pathTemplate]?.[answer.method.toLowerCase()];
+  if (!described) return [`${answer.method.toUpperCase()} ${operation.pathTemplate} ${regenerateAdvice(`--keep '${operation.pathTemplate}'`)}`];
+  const responses = described.responses ?? {};
   const response = responses[String(answer.status)];
   if (!response) return [`${operation.operationId} never answers ${answer.status} (only ${Object.keys(responses).join(', ')})`];
   const schema = deref(response).content?.['application/json']?.schema;
