@@ -5,7 +5,6 @@ import { CLI_AGENTS, ENGINE_NAMES, EVIDENCE_KINDS } from '../../core/repo-config
 import { parseSandboxChoice, SANDBOX_CHOICES } from '../../sandbox/select-sandbox.ts';
 import type { CommandContext } from '../command-context.ts';
 import { cliAgentName, engineList, evidenceKind, positiveInteger } from '../parse-values.ts';
-import { runCommand } from '../run-command.ts';
 
 interface RunFlags {
   test?: string;
@@ -65,6 +64,8 @@ export function registerRunCommand(program: Command, context: CommandContext): v
     .option('--sandbox <backend>', `isolation of the repository's code: ${SANDBOX_CHOICES.join(', ')} (default: FIXLOOP_SANDBOX, else auto = the strongest available)`)
     .option('--no-setup-network', 'run the setup command without network access too (tests never have it)')
     .action(async (repo: string, flags: RunFlags) => {
+      // The loop and its engines load when a run starts, not for `--help` or another command.
+      const { runCommand } = await import('../run-command.ts');
       context.setExitCode(
         await runCommand({
           repo,

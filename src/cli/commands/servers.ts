@@ -1,9 +1,8 @@
 // The long-running commands: `serve` (the GitHub App) and `worker` (scale-out). They handle SIGINT and
-// SIGTERM themselves, to drain their jobs.
+// SIGTERM themselves, to drain their jobs. Their modules (Probot, the stores) load only when one of
+// them runs: every other command starts without them.
 import type { Command } from 'commander';
 import type { CommandContext } from '../command-context.ts';
-import { serveCommand } from '../serve-command.ts';
-import { workerCommand } from '../worker-command.ts';
 
 export function registerServerCommands(program: Command, context: CommandContext): void {
   program
@@ -11,6 +10,7 @@ export function registerServerCommands(program: Command, context: CommandContext
     .description('Handle deliveries and runs from the shared run store (DATABASE_URL), with no web server; scale out with several.')
     .action(async () => {
       context.releaseSignals();
+      const { workerCommand } = await import('../worker-command.ts');
       await workerCommand();
     });
 
@@ -20,6 +20,7 @@ export function registerServerCommands(program: Command, context: CommandContext
     .option('--register', "no App yet: serve Probot's page that registers one from app.yml and writes its credentials to .env")
     .action(async (flags: { register?: boolean }) => {
       context.releaseSignals();
+      const { serveCommand } = await import('../serve-command.ts');
       await serveCommand({ register: flags.register === true });
     });
 }

@@ -1,14 +1,9 @@
-// The commands over the App's stored runs: `runs`, `runs show`, `replay`, `publish`.
+// The commands over the App's stored runs: `runs`, `runs show`, `replay`, `publish`. What each one
+// needs (the store, the GitHub client, the loop) loads when it runs, not at every start.
 import type { Command } from 'commander';
-import { selectSandbox, SANDBOX_CHOICES } from '../../sandbox/select-sandbox.ts';
-import { cacheRootFrom } from '../../workspace/dependency-cache.ts';
-import { appAccessFromEnvironment, hasAppCredentials } from '../app-credentials.ts';
+import { SANDBOX_CHOICES } from '../../sandbox/select-sandbox.ts';
 import type { CommandContext } from '../command-context.ts';
 import { positiveInteger } from '../parse-values.ts';
-import { publishRun } from '../publish-command.ts';
-import { replayRun } from '../replay-command.ts';
-import { runsList, runsShow } from '../runs-command.ts';
-import { dataDirFrom, openStoredRun } from '../stored-run.ts';
 import { sandboxChoice } from './run.ts';
 
 export function registerStoredRunCommands(program: Command, context: CommandContext): void {
@@ -18,6 +13,7 @@ export function registerStoredRunCommands(program: Command, context: CommandCont
     .description("The GitHub App's recent runs, from the run store in FIXLOOP_DATA_DIR (default .fixloop).")
     .option('--limit <n>', 'how many', '20')
     .action(async (flags: { limit: string }) => {
+      const { runsList } = await import('../runs-command.ts');
       await runsList({ stdout: io.stdout }, positiveInteger('--limit', flags.limit));
     });
   runs
@@ -25,6 +21,7 @@ export function registerStoredRunCommands(program: Command, context: CommandCont
     .description("One run: its state, audit trail and report.")
     .argument('<run-id>', 'as listed by `fixloop runs`')
     .action(async (runId: string) => {
+      const { runsShow } = await import('../runs-command.ts');
       await runsShow({ stdout: io.stdout }, runId);
     });
 
@@ -35,6 +32,11 @@ export function registerStoredRunCommands(program: Command, context: CommandCont
     .option('--sandbox <backend>', `isolation: ${SANDBOX_CHOICES.join(', ')}`)
     .option('--no-setup-network', 'run the setup command without network access')
     .action(async (runId: string, flags: { sandbox?: string; setupNetwork: boolean }) => {
+      const { selectSandbox } = await import('../../sandbox/select-sandbox.ts');
+      const { cacheRootFrom } = await import('../../workspace/dependency-cache.ts');
+      const { appAccessFromEnvironment, hasAppCredentials } = await import('../app-credentials.ts');
+      const { replayRun } = await import('../replay-command.ts');
+      const { dataDirFrom, openStoredRun } = await import('../stored-run.ts');
       const dataDir = dataDirFrom(process.env);
       const { sandbox, warning } = selectSandbox(sandboxChoice(flags.sandbox));
       if (warning) io.stderr(`fixloop: warning: ${warning}\n`);
@@ -55,6 +57,9 @@ export function registerStoredRunCommands(program: Command, context: CommandCont
     .description('Publish again the verified patch of an App run whose publication failed (needs the App credentials).')
     .argument('<run-id>', 'as listed by `fixloop runs`')
     .action(async (runId: string) => {
+      const { appAccessFromEnvironment } = await import('../app-credentials.ts');
+      const { publishRun } = await import('../publish-command.ts');
+      const { dataDirFrom } = await import('../stored-run.ts');
       const access = await appAccessFromEnvironment();
       await publishRun({ dataDir: dataDirFrom(process.env), runId, forgeFor: (data) => access.forgeFor(data), stdout: io.stdout });
     });
