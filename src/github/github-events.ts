@@ -21,17 +21,19 @@ export const labelOnGitHub = {
 
 // Only an assignment with an assignee can be fixloop's; whether it is (`triggers.assignee`) is in the
 // repository's config, which the trigger reads. Who assigned is the sender: a bot never starts a run.
+const assignmentConcerns = (payload: AssignmentPayload) => Boolean(payload.assignee?.login) && !payload.issue.pull_request;
+
 export const assignOnGitHub = {
   event: 'issues.assigned',
   trigger: assignmentTrigger,
-  concerns: (payload: AssignmentPayload) => Boolean(payload.assignee?.login) && !payload.issue.pull_request,
+  concerns: assignmentConcerns,
   toEvent: (deliveryId: string, payload: AssignmentPayload) => assignmentEvent(deliveryId, payload, true),
 } satisfies GitHubTrigger<'issues.assigned', AssignmentPayload, AssignmentEvent>;
 
 export const unassignOnGitHub = {
   event: 'issues.unassigned',
   trigger: assignmentTrigger,
-  concerns: (payload: AssignmentPayload) => Boolean(payload.assignee?.login) && !payload.issue.pull_request,
+  concerns: assignmentConcerns,
   toEvent: (deliveryId: string, payload: AssignmentPayload) => assignmentEvent(deliveryId, payload, false),
 } satisfies GitHubTrigger<'issues.unassigned', AssignmentPayload, AssignmentEvent>;
 
