@@ -1,0 +1,53 @@
+// The assessment (DESIGN.md §3.3): after the judge holds, what else the patch changed outside the
+// failing tests, and the level the publication shows. `verified` only when fixloop looked and found
+// nothing a reviewer should see; otherwise `review` (the status stays `tests_green`: the tests do
+// pass), with each change as an input and the values before and after.
+
+export type AssessmentLevel = 'verified' | 'review';
+
+/** One place where the patched program behaves differently from the original. */
+export interface BehaviourChange {
+  /** `suite`: a call the test suite made; `generated`: an input generated around one it made. */
+  kind: 'suite' | 'generated';
+  /** The changed function, as its file names it (`isAbsolute`, `Parser.parse`). */
+  function: string;
+  /** Where it is defined in the patched file: `src/path.ts:12`. */
+  location: string;
+  /** The call, as code: `isAbsolute('ab\\c')`. */
+  input: string;
+  /** What it returned or threw before and after the patch: `false`, `throws TypeError: x is not a function`. */
+  before: string;
+  after: string;
+  /** Suite calls: the test (pytest's id) or the test file and line that made the call. */
+  test?: string;
+  /**
+   * The failing tests' own inputs, or inputs generated around them: where a change is expected.
+   * Listed apart, and they do not make the level `review`.
+   */
+  nearFailing: boolean;
+}
+
+/** Another plausible patch the engine found, and where it disagrees with the one chosen. */
+export interface AlternativePatch {
+  /** The files it changes and a one-line summary (`src/a.js: a && b → a || b`). */
+  summary: string;
+  /** Why the chosen patch was preferred, when it was (`weakens the check that throws on …`, `2 more behaviour changes`). */
+  passedOver?: string;
+  /** Inputs on which it and the chosen patch give different results: the tests do not decide between them. */
+  disagreements: Array<{ input: string; chosen: string; alternative: string }>;
+}
+
+export interface Assessment {
+  level: AssessmentLevel;
+  /** One sentence: why this level (`no behaviour change outside the failing tests in 412 calls and 1,630 generated inputs`). */
+  reason: string;
+  /** Changes found, the ones outside the failing tests first; capped for the report (see `counts`). */
+  behaviourChanges: BehaviourChange[];
+  alternatives: AlternativePatch[];
+  /** The functions probed, as `location name`. */
+  probed: string[];
+  counts: { suiteCalls: number; generatedInputs: number; changes: number; nearFailing: number };
+  /** Set when the analysis could not look (no changed function it can probe, a runner that failed, no budget): the level is then `review`. */
+  notAssessed?: string;
+  budget: { usedMs: number; limitMs: number; exhausted: boolean };
+}

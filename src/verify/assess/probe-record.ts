@@ -1,0 +1,48 @@
+// What the probes write, one JSON object per line, from inside an instrumented test process (the
+// JavaScript runtime in probe-runtime.cjs, the Python one in fixloop_probe.py). Both languages
+// write the same shape, so one comparison (compare-records.ts) serves both.
+
+/** One call of a probed function, made by the suite or generated around one it made. */
+export interface ProbeRecord {
+  /** The probed function's id: `<path relative to the repository>#<qualified name>` (`src/url.ts#isAbsolute`, `pkg/mod.py#Parser.parse`). */
+  fn: string;
+  /**
+   * The arguments as code, canonical and deterministic (equal values give equal text in both
+   * versions of the program; no addresses, no ids): `'ab\\c', 2`. It is the record's key.
+   */
+  args: string;
+  kind: 'suite' | 'generated';
+  /** Generated inputs: the `args` of the suite call they were derived from. */
+  base?: string;
+  /** What the call returned or threw, as canonical text: `{ returned: "false" }`, `{ threw: "TypeError: x is not a function" }`. */
+  out: { returned: string } | { threw: string };
+  /** The arguments after the call, as canonical text, when the call changed them (a mutation is a result too). */
+  after?: string;
+  /** Suite calls: who made the call: pytest's current test id, or the first caller outside the probed file (`test/url.test.ts:41`). */
+  site?: string;
+}
+
+/** A function the instrumentation wrapped, in one version of a file. */
+export interface ProbedFunction {
+  /** As in `ProbeRecord.fn`. */
+  id: string;
+  /** As the file names it: `isAbsolute`, `Parser.parse`. */
+  name: string;
+  /** The repository-relative path and the line of the function's first line in that version. */
+  path: string;
+  line: number;
+}
+
+/** A file rewritten so that its changed functions record their calls. */
+export interface InstrumentedFile {
+  source: string;
+  functions: ProbedFunction[];
+}
+
+/** Where the instrumented code writes: everything it needs is in the source, nothing in the environment. */
+export interface ProbeTarget {
+  /** Absolute path of the JSON-lines file the records are appended to (inside the checkout, so a sandboxed run can write it). */
+  recordFile: string;
+  /** The repository-relative path of the file being instrumented, for ids. */
+  path: string;
+}
