@@ -92,9 +92,10 @@ export const repoConfigSchema = z
         maxCandidates: z.number().int().positive().default(300).describe('Most candidate patches the repair engine validates from one state of the code (over several attempts when one attempt\'s time runs out).'),
         timeBudget: seconds.default(300).describe('Seconds the repair engine may spend in one attempt; the candidates left when it runs out are validated in the next attempt, unless another engine follows in the cascade.'),
         parallelism: z.number().int().positive().max(64).optional().describe('Candidates validated at once (default: the number of cores).'),
+        exploreTime: z.number().int().min(0).max(3600).default(60).describe('Seconds the repair engine goes on validating after its first plausible candidate, to find one that changes less outside the failing tests (0: stop at the first).'),
       })
       .strict()
-      .default({ maxCandidates: 300, timeBudget: 300 }),
+      .default({ maxCandidates: 300, timeBudget: 300, exploreTime: 60 }),
     agent: z
       .object({
         maxToolCalls: z.number().int().positive().max(10_000).default(150).describe('Most tool calls the `agent` engine makes in one run (all attempts together).'),
@@ -128,6 +129,13 @@ export const repoConfigSchema = z
       })
       .strict()
       .default({ label: 'fixloop', assignee: null, command: '/fix', failingChecks: false, minPermission: 'write', maxRunsPerPullRequest: 3 }),
+    assessment: z
+      .object({
+        enabled: z.boolean().default(true).describe('After the judge holds, look for what else the patch changed outside the failing tests (the suite probed at the changed functions, and inputs generated around the ones it used). Off: a green run is `verified` on the judge alone, and says so.'),
+        timeBudget: seconds.max(600).default(120).describe('Most seconds the assessment may take; it takes a quarter of the time the run took so far, at least 30 s, within this cap.'),
+      })
+      .strict()
+      .default({ enabled: true, timeBudget: 120 }),
     pr: z
       .object({
         draft: z.enum(['unless-verified', 'always']).default('unless-verified').describe('Open pull requests as drafts always, or unless fully verified.'),

@@ -45,4 +45,9 @@ export interface ProbeTarget {
   recordFile: string;
   /** The repository-relative path of the file being instrumented, for ids. */
   path: string;
+  /**
+   * Absolute path of a folder inside the checkout where the caller has put the probe's runtime
+   * files (Python: fixloop_probe.py), so that a sandboxed run sees them.
+   */
+  runtimeDir: string;
 }
