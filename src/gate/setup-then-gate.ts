@@ -43,8 +43,8 @@ export interface SuiteRunner {
   setup(cwd: string): Promise<CommandResult | null>;
   /** Runs the test command in `cwd`, within `timeoutMs` when that is shorter than `test.timeout`. */
   gate(cwd: string, timeoutMs?: number): Promise<GateResult>;
-  /** Runs another command of the suite (e.g. the test command narrowed to some tests) as the gate would. */
-  gateWith(cwd: string, command: string): Promise<GateResult>;
+  /** Runs another command of the suite (e.g. the test command narrowed to some tests) as the gate would, within `timeoutMs` when that is shorter than `test.timeout`. */
+  gateWith(cwd: string, command: string, timeoutMs?: number): Promise<GateResult>;
 }
 
 /** The test command of a validated configuration: a run cannot go on without one. */
@@ -80,8 +80,8 @@ export function createSuiteRunner(options: SuiteRunnerOptions): SuiteRunner {
       if (cache && key && result.exitCode === 0) await cache.saveTree(key, cwd, how);
       return result;
     },
-    gateWith(cwd, command) {
-      return runGate(sandbox, { command, cwd, timeoutMs: config.test.timeout * 1000, env: config.env, signal });
+    gateWith(cwd, command, timeoutMs) {
+      return runGate(sandbox, { command, cwd, timeoutMs: Math.min(config.test.timeout * 1000, timeoutMs ?? Number.POSITIVE_INFINITY), env: config.env, signal });
     },
     gate(cwd, timeoutMs) {
       return runGate(sandbox, {

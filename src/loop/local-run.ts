@@ -6,7 +6,8 @@
 //      the environment check (a broken environment ends the run as an error, before any engine);
 //   2. the work, judged on a pristine replay (§3.2): the red phase and the fix loop, or, for a
 //      replay, a stored run's patch;
-//   3. the assessment (§3.3), between the judge and the report (see `runLocal`);
+//   3. the assessment (§3.3) of a judged green patch, between the judge and the report
+//      (assess-run.ts): what else the patch changed, and the level (verified | review);
 //   4. the end: duration and headline, and the report rendered once (Markdown and JSON, from the one
 //      RunResult) and written to the artifacts; the caller shows or publishes those same texts.
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -24,6 +25,7 @@ import { createRunEngines, openWorkspace, prepareSuite, runBaseline } from './pr
 import { replayStoredPatch, type StoredPatch } from './replay-stored-patch.ts';
 import { createRunContext, type RunContext, type RunFixDeps } from './run-context.ts';
 import { cleanRequest } from './clean-request.ts';
+import { assessRun } from './assess-run.ts';
 import { describeError, errorCode } from './run-error.ts';
 import { fixAndVerify } from './run-phases.ts';
 
@@ -62,9 +64,6 @@ export async function runLocal(input: RunInput, deps: RunFixDeps): Promise<Finis
   let created: CreatedWorkspace | null = null;
   try {
     const judged = withRemoved(await work(ctx, input, (c) => (created = c)).catch((error: unknown) => failed(ctx, error)));
-    // The assessment (DESIGN.md §3.3) goes here, after the judge and before the report: for a
-    // judged green patch, what else it changed outside the failing tests sets `assessment`
-    // (verified | review). Until it exists, the judge's verification is what the report shows.
     return await reported(ctx, judged);
   } finally {
     await (created as CreatedWorkspace | null)?.workspace.dispose().catch(() => undefined);
@@ -77,7 +76,10 @@ export async function runFix(request: FixRequest, deps: RunFixDeps): Promise<Run
   return (await runLocal({ request }, deps)).result;
 }
 
-/** Preparing, then the work; a run that ends early (setup, environment) returns its result as it is. */
+/**
+ * Preparing, then the work judged, then assessed; a run that ends early (setup, environment)
+ * returns its result as it is.
+ */
 async function work(ctx: RunContext, input: RunInput, onCreated: (created: CreatedWorkspace) => void): Promise<RunResult> {
   const opened = await openWorkspace(ctx, input.overrides ?? null, onCreated);
   const suite = await prepareSuite(ctx, opened);
@@ -88,7 +90,8 @@ async function work(ctx: RunContext, input: RunInput, onCreated: (created: Creat
   // The engines exist before the setup runs, so a misconfigured one ends the run at once.
   const kit = await createRunEngines(ctx, opened, suite.sandbox);
   const prepared = await runBaseline(ctx, opened, suite);
-  return 'status' in prepared ? prepared : fixAndVerify(ctx, prepared, kit);
+  if ('status' in prepared) return prepared;
+  return assessRun(ctx, prepared, await fixAndVerify(ctx, prepared, kit));
 }
 
 /** The run's end: duration and headline, then the report rendered once and kept with the artifacts. */

@@ -1,7 +1,7 @@
 // Progress events for the terminal and the GitHub status comment. `engine` events are the lines an
 // engine logs while it works (an agent's output): streamed, never kept as run events.
 export interface RunProgress {
-  phase: 'clone' | 'setup' | 'baseline' | 'write-test' | 'attempt' | 'engine' | 'verify' | 'done';
+  phase: 'clone' | 'setup' | 'baseline' | 'write-test' | 'attempt' | 'engine' | 'verify' | 'assess' | 'done';
   attempt?: number;
   maxAttempts?: number;
   /** Failing tests after the phase, when known. */

@@ -1,0 +1,45 @@
+// The assessment of a run's judged patch (DESIGN.md §3.3), between the judge and the report: for a
+// `tests_green` run whose patch the judge held, what else the patch changed outside the failing
+// tests sets `assessment` (verified | review). A replay, a run that is not green, or a repository
+// that turned it off (`assessment.enabled: false`) has none, and its report says so.
+import type { AlternativeCandidate } from '../engines/engine.ts';
+import type { RunResult } from '../core/run-result.ts';
+import type { TestCaseResult } from '../core/test-report.ts';
+import { assessPatch } from '../verify/assess/assess-patch.ts';
+import { testFileCheck } from '../verify/harness-tampering.ts';
+import type { PreparedRun } from './prepare-run.ts';
+import type { RunContext } from './run-context.ts';
+
+/** The least the assessment gets, however quick the run was: a setup and a few suite runs. */
+const MIN_BUDGET_MS = 30_000;
+
+/** A quarter of the run's time so far, at least MIN_BUDGET_MS, within `assessment.timeBudget` and what is left of the run's own budget. */
+export function assessmentBudget(elapsedMs: number, capSeconds: number, runLeftMs: number): number {
+  return Math.max(0, Math.min(capSeconds * 1000, Math.max(MIN_BUDGET_MS, elapsedMs / 4), runLeftMs));
+}
+
+export async function assessRun(ctx: RunContext, run: PreparedRun, judged: RunResult): Promise<RunResult> {
+  const verification = judged.verification;
+  if (judged.status !== 'tests_green' || judged.replay || !verification?.passed || !judged.patch || !run.config.assessment.enabled) return judged;
+  const limitMs = assessmentBudget(Date.now() - ctx.started, run.config.assessment.timeBudget, run.deadline - Date.now());
+  ctx.progress({ phase: 'assess', message: `looking for what else the patch changed (within ${Math.round(limitMs / 1000)} s)` });
+  const baselineTests = run.baseline.report.tests;
+  const fixed = verification.failToPass.map((id): TestCaseResult => baselineTests.find((t) => t.id === id) ?? { id, name: id.split(/ > | › |::/).at(-1) ?? id, status: 'failed' });
+  const candidates = ctx.candidates;
+  const assessment = await assessPatch({
+    mirror: run.created.mirror,
+    seal: run.created.seal,
+    baseSha: run.workspace.baseSha,
+    patch: judged.patch,
+    ...(candidates.chosen ? { chosen: candidates.chosen } : {}),
+    alternatives: candidates.alternatives.map((a: AlternativeCandidate) => ({ patch: a.patch, summary: a.summary, ...(a.weakens ? { weakens: a.weakens } : {}), ...(a.passedOver ? { passedOver: a.passedOver } : {}) })),
+    fixed,
+    isTestFile: testFileCheck(run.config.paths.protected, new Set(baselineTests.flatMap((t) => (t.file ? [t.file] : [])))),
+    suite: run.suite,
+    scratchDir: ctx.scratch,
+    limitMs,
+    log: (line) => ctx.progress({ phase: 'assess', message: line }),
+  });
+  ctx.note('assess', `${assessment.level}: ${assessment.reason}`);
+  return { ...judged, assessment };
+}

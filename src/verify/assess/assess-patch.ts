@@ -1,0 +1,167 @@
+// The assessment (DESIGN.md §3.3): after the judge holds, where does the patched program behave
+// differently from the original outside the failing tests? One pristine checkout, set up once; the
+// functions any plausible patch changed are instrumented (probe-checkout.ts) in each version; the
+// suite runs on the patched and on the original program, the failing tests alone on the original
+// (their calls are where a change is expected), then each other plausible patch. The records are
+// compared (compare-records.ts) and the level decided (assessment-level.ts). It never weakens the
+// judge: it runs only on a patch the judge has already held, and can only lower what is shown.
+import { readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Assessment } from '../../core/assessment.ts';
+import type { TestCaseResult } from '../../core/test-report.ts';
+import type { SuiteRunner } from '../../gate/setup-then-gate.ts';
+import { focusedTestCommand } from '../../runners/focused-test-command.ts';
+import { cloneMirror } from '../../workspace/create-workspace.ts';
+import type { MirrorSeal } from '../../workspace/mirror-seal.ts';
+import type { TestFileCheck } from '../harness-tampering.ts';
+import { decideLevel, type CandidateInfo } from './assessment-level.ts';
+import { callKeys, compareVersions, indexRecords } from './compare-records.ts';
+import { probeable } from './instrument-file.ts';
+import { probeCheckout, type ProbeCheckout, type ProbeRun } from './probe-checkout.ts';
+import { planVersions, type VersionPlan } from './probe-plan.ts';
+import { applyInMemory, touchedFiles, type PatchedVersion } from './patched-versions.ts';
+
+/** At most this many other plausible patches are compared with the chosen one (each is a suite run). */
+const MAX_ALTERNATIVES = 3;
+
+export interface AssessInput {
+  mirror: string;
+  seal?: MirrorSeal;
+  baseSha: string;
+  /** The patch the judge held. */
+  patch: string;
+  /** What the engine said of it (a check it weakens). */
+  chosen?: { summary: string; weakens?: string };
+  /** Other plausible patches the engine found, against the same base. */
+  alternatives: CandidateInfo[];
+  /** The tests the patch fixed, as the baseline reported them. */
+  fixed: TestCaseResult[];
+  isTestFile: TestFileCheck;
+  suite: SuiteRunner;
+  scratchDir: string;
+  limitMs: number;
+  log: (line: string) => void;
+}
+
+export async function assessPatch(input: AssessInput): Promise<Assessment> {
+  const started = Date.now();
+  const left = () => started + input.limitMs - Date.now();
+  const dir = join(input.scratchDir, `assess-${started.toString(36)}`);
+  const used = (exhausted: boolean) => ({ usedMs: Date.now() - started, limitMs: input.limitMs, exhausted });
+  const notAssessed = (why: string, exhausted = false): Assessment => decideLevel({ notAssessed: why, budget: used(exhausted), ...(input.chosen ? { chosen: input.chosen } : {}) });
+  try {
+    await cloneMirror(input.mirror, input.baseSha, dir, input.seal);
+    const original = (path: string) => readText(join(dir, path));
+    const chosen = await applyInMemory('patch', input.patch, original);
+    const others = await alternativeVersions(input.alternatives, original);
+    const probed = (path: string) => probeable(path) && !input.isTestFile(path);
+    const paths = new Set([chosen, ...others.map((o) => o.version)].flatMap((v) => [...v.files.keys()]));
+    if (![...paths].some(probed)) return notAssessed('the patch changes no JavaScript, TypeScript or Python source file outside the tests');
+    const originals = new Map(await Promise.all([...paths].map(async (p) => [p, await original(p)] as const)));
+    const plans = planVersions(originals, [chosen, ...others.map((o) => o.version)], probed);
+    input.log('assessment: setting up its checkout');
+    const setup = await input.suite.setup(dir);
+    if (setup && setup.exitCode !== 0) return notAssessed('the setup failed in the assessment’s checkout');
+    const checkout = probeCheckout(dir, input.suite);
+    const runs = await runVersions(checkout, plans, input, left);
+    if (!runs.patched || !runs.original) return notAssessed('the time budget ran out before the suite ran on both versions', true);
+    if (runs.patched.records.length === 0 && runs.original.records.length === 0) return notAssessed('the suite never called the changed functions, or they could not be probed');
+    const functions = new Map([...runs.original.functions, ...runs.patched.functions]);
+    const before = indexRecords(runs.original.records);
+    const after = indexRecords(runs.patched.records);
+    const failingKeys = runs.failing ? callKeys(runs.failing.records) : fallbackFailingKeys(runs.original, input.fixed);
+    const differences = compareVersions(before, after, functions, failingKeys);
+    const alternatives = others.map((o, i) => {
+      const run = runs.alternatives[i];
+      if (!run) return { info: o.info, disagreements: null };
+      const theirs = compareVersions(after, indexRecords(run.records), functions, new Set());
+      return { info: o.info, disagreements: theirs.changes.map((c) => ({ input: c.input, chosen: c.before, alternative: c.after })) };
+    });
+    return decideLevel({
+      ...(input.chosen ? { chosen: input.chosen } : {}),
+      changes: differences.changes,
+      alternatives,
+      probed: [...runs.patched.functions.values()].map((f) => `${f.path}:${f.line} ${f.name}`),
+      counts: { suiteCalls: after.suiteCalls, generatedInputs: differences.generatedCompared },
+      budget: used(runs.exhausted),
+      failingSeparated: runs.failing !== null,
+    });
+  } catch (error) {
+    input.log(`assessment: ${(error as Error).message}`);
+    return notAssessed(`the assessment failed: ${(error as Error).message}`);
+  } finally {
+    await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+  }
+}
+
+async function alternativeVersions(alternatives: CandidateInfo[], original: (path: string) => Promise<string | null>): Promise<Array<{ info: CandidateInfo; version: PatchedVersion }>> {
+  const out: Array<{ info: CandidateInfo; version: PatchedVersion }> = [];
+  for (const [i, info] of alternatives.slice(0, MAX_ALTERNATIVES).entries()) {
+    if (touchedFiles(info.patch).length === 0) continue;
+    try {
+      out.push({ info, version: await applyInMemory(`alternative-${i + 1}`, info.patch, original) });
+    } catch {
+      // An alternative that does not apply to the base is not compared.
+    }
+  }
+  return out;
+}
+
+interface VersionRuns {
+  patched: ProbeRun | null;
+  original: ProbeRun | null;
+  failing: ProbeRun | null;
+  alternatives: Array<ProbeRun | null>;
+  exhausted: boolean;
+}
+
+/** The suite on the patched program, then the original, the failing tests alone, the alternatives: as long as the budget lasts. */
+async function runVersions(checkout: ProbeCheckout, plans: { original: VersionPlan; versions: VersionPlan[] }, input: AssessInput, left: () => number): Promise<VersionRuns> {
+  const [patchedPlan, ...alternativePlans] = plans.versions;
+  const runs: VersionRuns = { patched: null, original: null, failing: null, alternatives: [], exhausted: false };
+  const step = async (plan: VersionPlan | undefined, label: string, command?: string): Promise<ProbeRun | null> => {
+    if (!plan) return null;
+    if (left() < 1000) {
+      runs.exhausted = true;
+      return null;
+    }
+    input.log(`assessment: ${label}${command ? `: ${command}` : ''}`);
+    const run = await checkout.run(plan, label, left(), command);
+    if (run.gate?.reason === 'TIMEOUT') runs.exhausted = true;
+    return run;
+  };
+  runs.patched = await step(patchedPlan, 'patched');
+  runs.original = await step(plans.original, 'original');
+  const focused = focusedTestCommand(input.suite.testCommand, input.fixed, await packageScripts(checkout.dir));
+  if (focused && input.fixed.length > 0) runs.failing = await step(plans.original, 'failing-tests', focused);
+  for (const [i, plan] of alternativePlans.entries()) runs.alternatives.push(await step(plan, `alternative-${i + 1}`));
+  return runs;
+}
+
+/**
+ * Without a way to run the failing tests alone, their calls are told by where they came from: the
+ * test's id (pytest) or its file.
+ */
+function fallbackFailingKeys(original: ProbeRun, fixed: TestCaseResult[]): Set<string> {
+  const ids = fixed.map((t) => t.id);
+  const files = new Set(fixed.flatMap((t) => (t.file ? [t.file] : [])));
+  const fromFailing = original.records.filter((r) => r.kind === 'suite' && r.site !== undefined && (ids.includes(r.site) || files.has(r.site.replace(/:\d+$/, '').split('::')[0] ?? '')));
+  return callKeys(fromFailing);
+}
+
+async function packageScripts(dir: string): Promise<Record<string, string>> {
+  try {
+    return (JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as { scripts?: Record<string, string> }).scripts ?? {};
+  } catch {
+    return {};
+  }
+}
+
+async function readText(path: string): Promise<string | null> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch {
+    return null;
+  }
+}
+

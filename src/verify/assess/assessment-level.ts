@@ -1,0 +1,58 @@
+// The level a judged patch is shown at (DESIGN.md §3.3), and the one sentence that says why.
+// `verified` only when the assessment looked and found nothing a reviewer should see: no behaviour
+// change outside the failing tests, no other plausible patch that disagrees, no check weakened.
+// Everything else is `review`, with what to look at.
+import type { AlternativePatch, Assessment, BehaviourChange } from '../../core/assessment.ts';
+
+/** Another plausible patch as the engine described it. */
+export interface CandidateInfo {
+  patch: string;
+  summary: string;
+  weakens?: string;
+  passedOver?: string;
+}
+
+/** How many changes the report lists (the counts keep the whole number). */
+const SHOWN_OUTSIDE = 20;
+const SHOWN_NEAR = 5;
+const SHOWN_DISAGREEMENTS = 5;
+
+export interface LevelInput {
+  chosen?: { summary: string; weakens?: string };
+  notAssessed?: string;
+  changes?: BehaviourChange[];
+  /** Each compared alternative, with the inputs it disagrees on (null: not run within the budget). */
+  alternatives?: Array<{ info: CandidateInfo; disagreements: AlternativePatch['disagreements'] | null }>;
+  probed?: string[];
+  counts?: { suiteCalls: number; generatedInputs: number };
+  budget: Assessment['budget'];
+  /** Whether the failing tests' own calls could be told apart (else every change counts as outside). */
+  failingSeparated?: boolean;
+}
+
+export function decideLevel(input: LevelInput): Assessment {
+  const changes = input.changes ?? [];
+  const outside = changes.filter((c) => !c.nearFailing);
+  const near = changes.filter((c) => c.nearFailing);
+  const alternatives: AlternativePatch[] = (input.alternatives ?? []).map(({ info, disagreements }) => ({
+    summary: info.summary,
+    ...(info.weakens ? { passedOver: `it ${info.weakens}` } : info.passedOver ? { passedOver: info.passedOver } : {}),
+    disagreements: (disagreements ?? []).slice(0, SHOWN_DISAGREEMENTS),
+  }));
+  // A weakening alternative was passed over for a reason; one that is as good and disagrees is an ambiguity.
+  const ambiguous = (input.alternatives ?? []).filter((a) => !a.info.weakens && (a.disagreements?.length ?? 0) > 0);
+  const counts = { suiteCalls: input.counts?.suiteCalls ?? 0, generatedInputs: input.counts?.generatedInputs ?? 0, changes: outside.length, nearFailing: near.length };
+  const base = { behaviourChanges: [...outside.slice(0, SHOWN_OUTSIDE), ...near.slice(0, SHOWN_NEAR)], alternatives, probed: input.probed ?? [], counts, budget: input.budget };
+  const reasons: string[] = [];
+  if (input.chosen?.weakens) reasons.push(`the patch ${input.chosen.weakens}`);
+  if (input.notAssessed) reasons.push(`the assessment could not look: ${input.notAssessed}`);
+  if (outside.length > 0) reasons.push(`${plural(outside.length, 'behaviour change')} outside the failing tests`);
+  if (ambiguous.length > 0) reasons.push(`${plural(ambiguous.length, 'other plausible patch', 'other plausible patches')} ${ambiguous.length === 1 ? 'gives' : 'give'} other results: the tests do not decide between them`);
+  if (reasons.length > 0) return { level: 'review', reason: reasons.join('; '), ...base, ...(input.notAssessed ? { notAssessed: input.notAssessed } : {}) };
+  const looked = `${plural(counts.suiteCalls, 'call')} of the suite and ${plural(counts.generatedInputs, 'generated input')}`;
+  return { level: 'verified', reason: `no behaviour change outside the failing tests in ${looked}${alternatives.length > 0 ? `; the ${plural(alternatives.length, 'other plausible patch', 'other plausible patches')} agree or weaken a check` : ''}`, ...base };
+}
+
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
+}

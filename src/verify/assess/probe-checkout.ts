@@ -1,0 +1,93 @@
+// The assessment's own checkout: one pristine clone of the mirror, set up once (the repository's
+// setup, with its dependency cache), in which each version of the program is written in turn, its
+// changed functions instrumented, and the suite (or the failing tests alone) run. The records are
+// read back from a folder inside the checkout, the one place a sandboxed test process may write.
+import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { GateResult } from '../../core/gate-result.ts';
+import type { SuiteRunner } from '../../gate/setup-then-gate.ts';
+import { instrumentFile, isPython } from './instrument-file.ts';
+import type { ProbeRecord, ProbedFunction } from './probe-record.ts';
+import type { VersionPlan } from './probe-plan.ts';
+import { PYTHON_PROBE_RUNTIME } from './py-probe.ts';
+
+/** The folder in the checkout where the runtime files and the records live. */
+export const PROBE_FOLDER = '.fixloop-probe';
+
+export interface ProbeRun {
+  records: ProbeRecord[];
+  /** The functions instrumented in this version, by id. */
+  functions: Map<string, ProbedFunction>;
+  gate: GateResult | null;
+}
+
+export interface ProbeCheckout {
+  dir: string;
+  /** Writes `plan` (instrumented) and runs the suite, or `command` when given, within `timeoutMs`. */
+  run(plan: VersionPlan, label: string, timeoutMs: number, command?: string): Promise<ProbeRun>;
+}
+
+export function probeCheckout(dir: string, suite: SuiteRunner): ProbeCheckout {
+  const folder = join(dir, PROBE_FOLDER);
+  let runs = 0;
+  return {
+    dir,
+    async run(plan, label, timeoutMs, command) {
+      runs++;
+      await mkdir(folder, { recursive: true });
+      const recordFile = join(folder, `${label}.jsonl`);
+      await rm(recordFile, { force: true });
+      const functions = await writePlan(dir, plan, { recordFile, runtimeDir: folder }, runs);
+      const gate = await (command ? suite.gateWith(dir, command, timeoutMs) : suite.gate(dir, timeoutMs)).catch(() => null);
+      return { records: await readRecords(recordFile), functions, gate };
+    },
+  };
+}
+
+/** Each file of the plan written as that version has it, its probed functions instrumented. */
+async function writePlan(dir: string, plan: VersionPlan, where: { recordFile: string; runtimeDir: string }, run: number): Promise<Map<string, ProbedFunction>> {
+  const functions = new Map<string, ProbedFunction>();
+  for (const [path, { text, lines }] of plan.files) {
+    const file = join(dir, path);
+    if (text === null) {
+      await rm(file, { force: true });
+      continue;
+    }
+    let written = text;
+    if (lines.size > 0) {
+      if (isPython(path)) await copyFile(PYTHON_PROBE_RUNTIME, join(where.runtimeDir, 'fixloop_probe.py'));
+      const instrumented = await instrumentFile(text, lines, { path, ...where }).catch(() => null);
+      if (instrumented) {
+        written = instrumented.source;
+        for (const fn of instrumented.functions) functions.set(fn.id, fn);
+      }
+    }
+    // Python's bytecode cache is checked by modification time and size: a size of its own per run
+    // keeps a version from running another's cached code when both are written within a second.
+    if (isPython(path)) written += `\n# fixloop assessment run ${'.'.repeat(run)}\n`;
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(file, written);
+  }
+  return functions;
+}
+
+/** The records, one JSON object per line; a line a killed process left half written is skipped. */
+async function readRecords(file: string): Promise<ProbeRecord[]> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    return [];
+  }
+  const records: ProbeRecord[] = [];
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    try {
+      const record = JSON.parse(line) as ProbeRecord;
+      if (typeof record.fn === 'string' && typeof record.args === 'string' && record.out && typeof record.out === 'object') records.push(record);
+    } catch {
+      // A torn line: the process was killed while writing it.
+    }
+  }
+  return records;
+}

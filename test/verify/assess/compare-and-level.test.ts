@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { callKeys, compareVersions, indexRecords } from '../../../src/verify/assess/compare-records.ts';
+import { decideLevel } from '../../../src/verify/assess/assessment-level.ts';
+import { applyInMemory, lineChanges, mapOldLine } from '../../../src/verify/assess/patched-versions.ts';
+import { planVersions } from '../../../src/verify/assess/probe-plan.ts';
+import type { ProbeRecord, ProbedFunction } from '../../../src/verify/assess/probe-record.ts';
+
+const FN = 'src/path.js#isAbsolute';
+const functions = new Map<string, ProbedFunction>([[FN, { id: FN, name: 'isAbsolute', path: 'src/path.js', line: 3 }]]);
+const suite = (args: string, returned: string, site = 'test/path.test.js:4'): ProbeRecord => ({ fn: FN, args, kind: 'suite', out: { returned }, site });
+const generated = (args: string, base: string, out: ProbeRecord['out']): ProbeRecord => ({ fn: FN, args, kind: 'generated', base, out });
+const budget = { usedMs: 1200, limitMs: 30_000, exhausted: false };
+
+describe('comparing what two versions recorded', () => {
+  it('finds a generated input whose result changed, outside the failing tests, and one near them apart', () => {
+    const before = indexRecords([suite("'/a'", 'true'), suite("'C:\\\\x'", 'false'), generated("'ab\\\\c'", "'/a'", { returned: 'false' }), generated("'C:\\\\'", "'C:\\\\x'", { returned: 'false' })]);
+    const after = indexRecords([suite("'/a'", 'true'), suite("'C:\\\\x'", 'true'), generated("'ab\\\\c'", "'/a'", { returned: 'true' }), generated("'C:\\\\'", "'C:\\\\x'", { returned: 'true' })]);
+    const failing = callKeys([suite("'C:\\\\x'", 'false')]);
+    const { changes, generatedCompared } = compareVersions(before, after, functions, failing);
+    expect(generatedCompared).toBe(2);
+    expect(changes.map((c) => [c.kind, c.input, c.before, c.after, c.nearFailing])).toEqual([
+      ['generated', "isAbsolute('ab\\\\c')", 'false', 'true', false],
+      ['suite', "isAbsolute('C:\\\\x')", 'false', 'true', true],
+      ['generated', "isAbsolute('C:\\\\')", 'false', 'true', true],
+    ]);
+    expect(changes[0]?.location).toBe('src/path.js:3');
+  });
+
+  it('counts a thrown error and changed arguments as results, and compares only calls both versions made', () => {
+    const before = indexRecords([suite('[1]', 'undefined'), generated("''", '[1]', { threw: 'TypeError: bad' }), generated('[]', '[1]', { returned: '0' })]);
+    const after = indexRecords([{ ...suite('[1]', 'undefined'), after: '[1, 1]' }, generated("''", '[1]', { threw: 'TypeError: bad' })]);
+    const { changes, generatedCompared } = compareVersions(before, after, functions, new Set());
+    expect(generatedCompared).toBe(1);
+    expect(changes).toHaveLength(1);
+    expect(changes[0]).toMatchObject({ kind: 'suite', before: 'undefined', after: 'undefined (arguments after: [1, 1])', test: 'test/path.test.js:4' });
+  });
+});
+
+describe('the level', () => {
+  const change = { kind: 'generated' as const, function: 'f', location: 'a.js:1', input: 'f(1)', before: '1', after: '2' };
+
+  it('is verified when nothing changed outside the failing tests, and says what was looked at', () => {
+    const level = decideLevel({ changes: [{ ...change, nearFailing: true }], counts: { suiteCalls: 12, generatedInputs: 340 }, budget });
+    expect(level.level).toBe('verified');
+    expect(level.reason).toBe('no behaviour change outside the failing tests in 12 calls of the suite and 340 generated inputs');
+    expect(level.counts).toEqual({ suiteCalls: 12, generatedInputs: 340, changes: 0, nearFailing: 1 });
+  });
+
+  it('is review for a change outside the failing tests, a weakened check, an ambiguity, or when it could not look', () => {
+    expect(decideLevel({ changes: [{ ...change, nearFailing: false }], budget }).reason).toBe('1 behaviour change outside the failing tests');
+    expect(decideLevel({ chosen: { summary: 's', weakens: 'weakens the check that throws' }, budget }).level).toBe('review');
+    const ambiguous = decideLevel({ alternatives: [{ info: { patch: 'p', summary: 'a.js: x < y → x <= y' }, disagreements: [{ input: 'f(2)', chosen: '1', alternative: '2' }] }], budget });
+    expect(ambiguous.reason).toBe('1 other plausible patch gives other results: the tests do not decide between them');
+    const weakening = decideLevel({ alternatives: [{ info: { patch: 'p', summary: 's', weakens: 'weakens the check that throws "bad"' }, disagreements: [{ input: 'f(2)', chosen: '1', alternative: 'undefined' }] }], budget });
+    expect(weakening.level).toBe('verified');
+    expect(weakening.alternatives[0]?.passedOver).toBe('it weakens the check that throws "bad"');
+    const blind = decideLevel({ notAssessed: 'the patch changes no JavaScript, TypeScript or Python source file outside the tests', budget });
+    expect([blind.level, blind.notAssessed]).toEqual(['review', 'the patch changes no JavaScript, TypeScript or Python source file outside the tests']);
+  });
+});
+
+describe('the versions compared', () => {
+  const original = 'function a(x) {\n  return x;\n}\n\nfunction b(y) {\n  return y + 1;\n}\n';
+  const patch = ['diff --git a/src/m.js b/src/m.js', '--- a/src/m.js', '+++ b/src/m.js', '@@ -1,3 +1,4 @@', ' function a(x) {', '+  x = x || 0;', '   return x;', ' }', ''].join('\n');
+  const other = ['diff --git a/src/m.js b/src/m.js', '--- a/src/m.js', '+++ b/src/m.js', '@@ -5,3 +5,3 @@', ' function b(y) {', '-  return y + 1;', '+  return y + 2;', ' }', ''].join('\n');
+
+  it('applies patches in memory and probes, in every version, each function any patch changed', async () => {
+    const read = async (path: string) => (path === 'src/m.js' ? original : null);
+    const chosen = await applyInMemory('patch', patch, read);
+    const alternative = await applyInMemory('alternative-1', other, read);
+    expect(chosen.files.get('src/m.js')).toContain('x = x || 0;');
+    const plans = planVersions(new Map([['src/m.js', original]]), [chosen, alternative], () => true);
+    expect([...(plans.original.files.get('src/m.js')?.lines ?? [])].sort((x, y) => x - y)).toEqual([1, 2, 6]);
+    // The chosen patch: its own line 2, and b's changed line 6, moved to 7 by the inserted line.
+    expect([...(plans.versions[0]?.files.get('src/m.js')?.lines ?? [])].sort((x, y) => x - y)).toEqual([1, 2, 3, 7]);
+    expect([...(plans.versions[1]?.files.get('src/m.js')?.lines ?? [])].sort((x, y) => x - y)).toEqual([1, 2, 6]);
+  });
+
+  it('maps unchanged lines across a hunk and none inside it', () => {
+    const { hunks } = lineChanges('a\nb\nc\nd\n', 'a\nX\nb\nc\n');
+    expect([1, 2, 3, 4].map((l) => mapOldLine(hunks, l))).toEqual([1, 3, 4, null]);
+  });
+
+  it('refuses a patch that does not apply', async () => {
+    await expect(applyInMemory('patch', other, async () => 'nothing like it\n')).rejects.toThrow(/does not apply to src\/m.js/);
+  });
+});
