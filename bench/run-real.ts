@@ -65,6 +65,7 @@ async function runBug(bug: RealBug): Promise<Outcome> {
       plausible,
       correct,
       ...(plausible && correct !== 'yes' && result?.patch ? { patch: result.patch } : {}),
+      ...(result?.assessment ? { level: result.assessment.level, assessMs: result.assessment.budget.usedMs } : {}),
       attempts: result?.attempts.length ?? 0,
       fixMs: run.ms,
       reason: plausible ? '' : reasonOf(result, run.stderr),
@@ -97,10 +98,10 @@ function report(outcomes: Outcome[], command: string): string {
     ...groups((o) => o.bug.language),
     ...groups((o) => o.bug.runner),
     '',
-    '| Bug | Project | Runner | Status | Correct | R | Time (s) | Why not fixed |',
-    '| --- | --- | --- | --- | :---: | ---: | ---: | --- |',
+    '| Bug | Project | Runner | Status | Correct | Level | R | Time (s) | Why not fixed |',
+    '| --- | --- | --- | --- | :---: | --- | ---: | ---: | --- |',
     ...outcomes.map(
-      (o) => `| ${o.bug.id} | ${o.bug.project} | ${o.bug.runner} | ${o.status} | ${o.plausible ? o.correct : '–'} | ${o.plausible ? o.attempts : '–'} | ${fmt(o.fixMs / 1000)} | ${o.reason.replace(/\|/g, '\\|')} |`,
+      (o) => `| ${o.bug.id} | ${o.bug.project} | ${o.bug.runner} | ${o.status} | ${o.plausible ? o.correct : '–'} | ${o.level ? `${o.level} (${fmt((o.assessMs ?? 0) / 1000)} s)` : '–'} | ${o.plausible ? o.attempts : '–'} | ${fmt(o.fixMs / 1000)} | ${o.reason.replace(/\|/g, '\\|')} |`,
     ),
   ].join('\n');
 }

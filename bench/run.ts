@@ -31,6 +31,9 @@ interface Outcome {
   candidates: number;
   patchLines: number;
   summary: string;
+  /** The assessment's level of a plausible patch (verified | review), and its time. */
+  level: string;
+  assessMs: number;
 }
 
 async function suiteTime(bug: Bug): Promise<number> {
@@ -82,6 +85,8 @@ async function runBug(bug: Bug): Promise<Outcome> {
       candidates: attempts.reduce((n, a) => n + (a.engineStats.validated ?? 0), 0),
       patchLines: (result?.filesChanged ?? []).reduce((n, c) => n + c.added + c.removed, 0),
       summary: attempts.map((a) => a.summary).join(' / ').slice(0, 140),
+      level: result?.assessment?.level ?? '–',
+      assessMs: result?.assessment?.budget.usedMs ?? 0,
     };
   } finally {
     rmSync(project, { recursive: true, force: true });
@@ -96,6 +101,15 @@ function summarize(outcomes: Outcome[], label: string): string {
   const plausible = outcomes.filter((o) => o.plausible);
   const rs = plausible.map((o) => o.r).filter((r): r is number => r !== null);
   return `| ${label} | ${outcomes.length} | ${rate(plausible.length, outcomes.length)} | ${rate(outcomes.filter((o) => o.correct).length, outcomes.length)} | ${rate(fixable.filter((o) => o.plausible).length, fixable.length)} | ${fmt(median(rs))} | ${fmt(percentile(rs, 90))} | ${fmt(median(outcomes.map((o) => o.testExecutions)), 0)} | ${fmt(median(outcomes.map((o) => o.candidates)), 0)} | ${fmt(median(plausible.map((o) => o.patchLines)), 0)} |`;
+}
+
+/** The assessment against the hidden tests: plausible patches that are wrong should end `review`, right ones `verified`. */
+function levelsLine(outcomes: Outcome[]): string {
+  const plausible = outcomes.filter((o) => o.plausible);
+  const wrong = plausible.filter((o) => !o.correct);
+  const right = plausible.filter((o) => o.correct);
+  const assessed = plausible.filter((o) => o.level !== '–');
+  return `Assessment: of ${wrong.length} plausible patches the hidden tests reject, ${wrong.filter((o) => o.level === 'review').length} end \`review\`; of ${right.length} they accept, ${right.filter((o) => o.level === 'verified').length} stay \`verified\`; median assessment time ${fmt((median(assessed.map((o) => o.assessMs)) ?? 0) / 1000)} s.`;
 }
 
 function report(outcomes: Outcome[], command: string): string {
@@ -113,12 +127,13 @@ function report(outcomes: Outcome[], command: string): string {
     ...groups((o) => o.bug.category),
     '',
     `Bugs beyond the templates: ${beyond.length}; time to give up: median ${fmt((median(beyond.map((o) => o.fixMs)) ?? 0) / 1000)} s, max ${fmt(Math.max(0, ...beyond.map((o) => o.fixMs)) / 1000)} s; wrongly "fixed": ${beyond.filter((o) => o.plausible).length}.`,
+    levelsLine(outcomes),
     '',
-    '| Bug | Category | Status | Correct | Suite (s) | Fix (s) | R | Test runs | Candidates | Patch lines | What the engine did |',
-    '| --- | --- | --- | :---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
+    '| Bug | Category | Status | Correct | Level | Suite (s) | Fix (s) | R | Test runs | Candidates | Patch lines | What the engine did |',
+    '| --- | --- | --- | :---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
     ...outcomes.map(
       (o) =>
-        `| ${o.bug.id} | ${o.bug.category} | ${o.status} | ${o.correct ? 'yes' : o.plausible ? 'no' : '–'} | ${fmt(o.suiteMs / 1000, 2)} | ${fmt(o.fixMs / 1000)} | ${fmt(o.r)} | ${o.testExecutions} | ${o.candidates} | ${o.patchLines || '–'} | ${o.summary.replace(/\|/g, '\\|')} |`,
+        `| ${o.bug.id} | ${o.bug.category} | ${o.status} | ${o.correct ? 'yes' : o.plausible ? 'no' : '–'} | ${o.level} | ${fmt(o.suiteMs / 1000, 2)} | ${fmt(o.fixMs / 1000)} | ${fmt(o.r)} | ${o.testExecutions} | ${o.candidates} | ${o.patchLines || '–'} | ${o.summary.replace(/\|/g, '\\|')} |`,
     ),
   ];
   return lines.join('\n');

@@ -14,6 +14,9 @@ const storedOutcomeSchema = z.object({
   reason: z.string(),
   /** A plausible patch that is not the upstream fix, to be judged by hand. */
   patch: z.string().optional(),
+  /** The assessment's level of a plausible patch, and its time (measured since the assessment exists). */
+  level: z.enum(['verified', 'review']).optional(),
+  assessMs: z.number().nonnegative().optional(),
 });
 
 export type StoredOutcome = z.infer<typeof storedOutcomeSchema>;
