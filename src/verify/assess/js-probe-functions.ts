@@ -60,8 +60,8 @@ function assignedName(left: JsNode | undefined): string | null {
   return parts.length > 0 ? parts.join('.') : null;
 }
 
-/** The nearest ancestor that is not a transparent wrapper, and the node it holds. */
-function holder(node: JsNode, ancestors: readonly JsNode[]): { parent: JsNode | undefined; child: JsNode } {
+/** The nearest ancestor that is not a transparent wrapper, the node (or wrapper) it holds, and the ancestors above it. */
+export function holder(node: JsNode, ancestors: readonly JsNode[]): { parent: JsNode | undefined; child: JsNode; above: readonly JsNode[] } {
   let child = node;
   for (let index = ancestors.length - 1; index >= 0; index--) {
     const parent = ancestors[index];
@@ -69,9 +69,9 @@ function holder(node: JsNode, ancestors: readonly JsNode[]): { parent: JsNode | 
       child = parent;
       continue;
     }
-    return { parent, child };
+    return { parent, child, above: ancestors.slice(0, index) };
   }
-  return { parent: undefined, child };
+  return { parent: undefined, child, above: [] };
 }
 
 /** The name a value (a function or an object literal) takes from what holds it; null when none. */
@@ -94,10 +94,11 @@ export function ownName(node: JsNode, ancestors: readonly JsNode[]): string | nu
   const id = asNode(node['id']);
   if (node.type === 'FunctionDeclaration') return id ? (id['name'] as string) : 'default';
   const fromHolder = valueName(node, ancestors);
-  if (fromHolder === null && id) return id['name'] as string;
+  if (fromHolder !== null) return fromHolder;
+  if (id) return id['name'] as string;
   // `module.exports = function () {}`: the assignment names nothing but the module itself.
-  if (fromHolder === null && holder(node, ancestors).parent?.type === 'AssignmentExpression' && memberChain(asNode(holder(node, ancestors).parent?.['left']))?.join('.') === 'module.exports') return 'module.exports';
-  return fromHolder;
+  const { parent } = holder(node, ancestors);
+  return parent?.type === 'AssignmentExpression' && memberChain(asNode(parent['left']))?.join('.') === 'module.exports' ? 'module.exports' : null;
 }
 
 /** The name a class or object literal gives the functions inside it; null when it gives none. */

@@ -3,32 +3,17 @@
 // the function, only when the probe generates: a name the function's own parameters or declarations
 // hide would name something else, so then there is no self reference and no generated input.
 import { isJsNode, walkJs, type JsNode } from '../js-tree.ts';
-import { keyName, memberChain } from './js-probe-functions.ts';
+import { holder, keyName, memberChain } from './js-probe-functions.ts';
 
-const TRANSPARENT = new Set(['TSAsExpression', 'TSSatisfiesExpression', 'TSNonNullExpression', 'TSTypeAssertion', 'ParenthesizedExpression']);
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 
 function asNode(value: unknown): JsNode | undefined {
   return isJsNode(value) ? value : undefined;
 }
 
-/** The nearest ancestor that is not a transparent wrapper, and the node (or wrapper) it holds. */
-function holderOf(node: JsNode, ancestors: readonly JsNode[]): { parent: JsNode | undefined; child: JsNode; above: readonly JsNode[] } {
-  let child = node;
-  for (let index = ancestors.length - 1; index >= 0; index--) {
-    const parent = ancestors[index];
-    if (parent && TRANSPARENT.has(parent.type)) {
-      child = parent;
-      continue;
-    }
-    return { parent, child, above: ancestors.slice(0, index) };
-  }
-  return { parent: undefined, child, above: [] };
-}
-
 /** The plain-name path by which the module reaches a value (a function or an object literal). */
 function valuePath(node: JsNode, ancestors: readonly JsNode[]): string[] | null {
-  const { parent, child, above } = holderOf(node, ancestors);
+  const { parent, child, above } = holder(node, ancestors);
   if (!parent) return null;
   if (parent.type === 'VariableDeclarator' && parent['init'] === child) {
     const id = asNode(parent['id']);

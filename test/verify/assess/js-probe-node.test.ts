@@ -42,8 +42,11 @@ describe.each(NODES)('a CommonJS file under %s', (_label, node) => {
 
   it('keeps `this` and `arguments` of a method, and generates nothing for it', () => {
     expect(result.probed.stdout).toContain('[2,1] [5,2] 5');
-    expect(of(result.all, 'lib.cjs#Counter.add', 'suite').map((r) => [r.args, r.out])).toEqual([['2', { returned: '[2, 1]' }], ["3, 'extra'", { returned: '[5, 2]' }]]);
+    expect(of(result.all, 'lib.cjs#Counter.add', 'suite').map((r) => [r.args, r.out])).toEqual([['2', { returned: '[2, 1]' }], ["3, 'extra'", { returned: '[5, 2]' }], ['10', { returned: '[10, 1]' }]]);
     expect(of(result.all, 'lib.cjs#Counter.add', 'generated')).toEqual([]);
+    // `super` in the moved body still reaches the parent's method.
+    expect(result.probed.stdout).toContain('[10,1]');
+    expect(of(result.all, 'lib.cjs#Loud.add', 'suite').map((r) => [r.args, r.out])).toEqual([['1', { returned: '[10, 1]' }]]);
   });
 
   it('records an async function when it settles, resolved or rejected', () => {
