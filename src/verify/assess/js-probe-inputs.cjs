@@ -1,0 +1,135 @@
+'use strict';
+// Inputs generated around a call the test suite made, for the assessment (DESIGN.md §3.3): the same
+// arguments with one of them changed a little (a string without its last character, a number plus
+// one, an object without a key), where a patch that special-cases the suite's inputs shows itself.
+// Only plain data is varied (primitives, plain objects and arrays a few levels deep), from a copy,
+// so a generated call never shares an object with the suite. Part of the inlined probe runtime.
+
+const MAX_NESTING = 3;
+const SEPARATORS = ['/', '\\', '.', ',', ':', ' ', '"', "'", '\n', '%'];
+const PREFIXES = ['/', '\\', '.', ' '];
+const MIDDLES = ['/', '\\', '.'];
+const REPLACEMENTS = ['/', '\\', '.', ' ', ''];
+const NUMBERS = [0, 1, -1, 1e9, 0.5, NaN, Infinity];
+const OBJECT_KEYS = 5;
+
+function isPlainObject(value) {
+  if (typeof value !== 'object' || value === null) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/** Plain data: primitives (not symbols), and arrays and plain objects of it nested at most three deep. */
+function isPlainData(value, nesting) {
+  const type = typeof value;
+  if (value === null || type === 'string' || type === 'number' || type === 'boolean' || type === 'undefined' || type === 'bigint') return true;
+  if (nesting >= MAX_NESTING) return false;
+  if (Array.isArray(value)) return Object.getPrototypeOf(value) === Array.prototype && value.every((item) => isPlainData(item, nesting + 1));
+  if (!isPlainObject(value)) return false;
+  return Object.keys(value).every((key) => {
+    const descriptor = Object.getOwnPropertyDescriptor(value, key);
+    return descriptor !== undefined && 'value' in descriptor && isPlainData(descriptor.value, nesting + 1);
+  }) && Object.getOwnPropertySymbols(value).length === 0;
+}
+
+function allPlainData(args) {
+  return args.every((arg) => isPlainData(arg, 0));
+}
+
+/** A deep copy of plain data (checked by isPlainData first). */
+function copy(value) {
+  if (Array.isArray(value)) return value.map(copy);
+  if (typeof value !== 'object' || value === null) return value;
+  const out = Object.getPrototypeOf(value) === null ? Object.create(null) : {};
+  for (const key of Object.keys(value)) out[key] = copy(value[key]);
+  return out;
+}
+
+function stringVariants(s) {
+  const out = ['', s.slice(1), s.slice(0, -1)];
+  for (const c of SEPARATORS) out.push(s + c);
+  for (const c of PREFIXES) out.push(c + s);
+  const middle = Math.floor(s.length / 2);
+  for (const c of MIDDLES) out.push(s.slice(0, middle) + c + s.slice(middle));
+  const first = [...s].findIndex((char) => SEPARATORS.includes(char));
+  if (first >= 0) {
+    const at = [...s].slice(0, first).join('').length;
+    for (const c of REPLACEMENTS) out.push(s.slice(0, at) + c + s.slice(at + 1));
+  }
+  out.push(s.toUpperCase(), s.toLowerCase(), s + s);
+  return out;
+}
+
+function numberVariants(n) {
+  return [...NUMBERS.slice(0, 3), n + 1, n - 1, -n, ...NUMBERS.slice(3)];
+}
+
+function bigintVariants(n) {
+  return [0n, 1n, -1n, n + 1n, n - 1n, -n];
+}
+
+function arrayVariants(a) {
+  if (a.length === 0) return [];
+  const out = [[], [copy(a[0])], copy(a.slice(0, -1))];
+  if (a.length > 1) out.push(copy(a).reverse());
+  out.push([copy(a[0]), ...copy(a)]);
+  return out;
+}
+
+function objectVariants(o) {
+  const keys = Object.keys(o).slice(0, OBJECT_KEYS);
+  const out = [{}];
+  for (const key of keys) {
+    const without = copy(o);
+    delete without[key];
+    out.push(without);
+  }
+  for (const key of keys.filter((k) => typeof o[k] === 'boolean')) out.push({ ...copy(o), [key]: !o[key] });
+  for (const key of keys.filter((k) => o[k] !== null)) out.push({ ...copy(o), [key]: null });
+  return out;
+}
+
+/** The values near one value, the value itself left out. */
+function variants(value) {
+  const type = typeof value;
+  let out = [];
+  if (type === 'string') out = stringVariants(value);
+  else if (type === 'number') out = numberVariants(value);
+  else if (type === 'bigint') out = bigintVariants(value);
+  else if (type === 'boolean') out = [!value];
+  else if (Array.isArray(value)) out = arrayVariants(value);
+  else if (isPlainObject(value)) out = objectVariants(value);
+  return out.filter((candidate) => !Object.is(candidate, value) && !(typeof candidate === 'number' && typeof value === 'number' && Number.isNaN(candidate) && Number.isNaN(value)));
+}
+
+/**
+ * Argument lists near `args` (plain data): the last argument dropped; null or undefined where the
+ * suite passed one at that position in some call (`nullable`: position → the values seen); then one
+ * argument changed at a time, taking from each position in turn so that every argument gets its share
+ * when the caller keeps only the first few.
+ */
+function neighbours(args, nullable) {
+  const out = [];
+  if (args.length > 0) out.push(copy(args.slice(0, -1)));
+  args.forEach((arg, index) => {
+    for (const empty of nullable.get(index) || []) {
+      if (arg === empty) continue;
+      const next = copy(args);
+      next[index] = empty;
+      out.push(next);
+    }
+  });
+  const perArg = args.map((arg) => variants(arg));
+  const longest = Math.max(0, ...perArg.map((list) => list.length));
+  for (let round = 0; round < longest; round++) {
+    perArg.forEach((list, index) => {
+      if (round >= list.length) return;
+      const next = copy(args);
+      next[index] = list[round];
+      out.push(next);
+    });
+  }
+  return out;
+}
+
+module.exports = { allPlainData, copy, neighbours };

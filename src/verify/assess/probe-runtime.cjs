@@ -1,0 +1,273 @@
+'use strict';
+// The JavaScript probe's runtime (DESIGN.md §3.3): what an instrumented function calls on every call.
+// It records the call the suite made (canonical arguments before, result or error, arguments after
+// when the call changed them, the caller's file and line), then calls the function again on inputs
+// generated around it, and appends the records as JSON lines to the record file (probe-record.ts).
+//
+// js-probe-bundle.ts inlines this file, with js-probe-canon.cjs and js-probe-inputs.cjs, into every
+// instrumented file: the code under test may run under any runner, loader or sandbox, in ESM or
+// CommonJS, and must find its probe without a path to resolve or an environment variable to read.
+// The first instrumented file that runs in a realm installs it on globalThis; the others reuse it.
+//
+// A probe must never change what the program does: every step of its own is in try/catch, and when
+// anything fails it just runs the original body. It never throws an error of its own, and rethrows
+// the function's own error unchanged.
+const { argsText, canon, thrownText } = require('./js-probe-canon.cjs');
+const { allPlainData, copy, neighbours } = require('./js-probe-inputs.cjs');
+
+const ASYNC = 1;
+const METHOD = 2;
+const PER_SUITE_CALL = 40;
+const BASE_KEYS = 25;
+const PER_PROCESS = 4000;
+const STACKS_PER_KEY = 3;
+const MAX_KEYS = 20000;
+const SHARED = Symbol.for('fixloop.assess.probe');
+
+/** Per probed function: what the suite passed, and what was already generated. */
+function fnState(state, id) {
+  let fn = state.fns.get(id);
+  if (!fn) {
+    fn = { suiteKeys: new Set(), generatedKeys: new Set(), bases: new Set(), stacks: new Map(), nullable: new Map() };
+    state.fns.set(id, fn);
+  }
+  return fn;
+}
+
+function addCapped(set, key) {
+  if (set.size < MAX_KEYS) set.add(key);
+}
+
+function dirname(path) {
+  return path.replace(/[\\/][^\\/]*$/, '');
+}
+
+function deepStack() {
+  const limit = Error.stackTraceLimit;
+  try {
+    Error.stackTraceLimit = 40;
+    return String(new Error().stack);
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+}
+
+/** `test/url.test.ts:41`: the first stack frame outside the probed file, node_modules and Node itself. */
+function siteOf(file, id) {
+  const probed = id.slice(0, id.indexOf('#'));
+  const stack = deepStack();
+  for (const line of stack.split('\n').slice(1)) {
+    // The runtime's own frames run in code compiled by `new Function`: `eval at …, <anonymous>:1:2`.
+    if (line.includes('eval at')) continue;
+    const inner = line.trim().endsWith(')') ? line.slice(line.lastIndexOf('(') + 1, -1) : line.trim().replace(/^at (async )?/, '');
+    const match = /^(.*):(\d+):\d+$/.exec(inner);
+    if (!match) continue;
+    let path = match[1];
+    if (path.startsWith('file://')) path = decodeURIComponent(new URL(path).pathname);
+    const local = path.startsWith('/') || /^[A-Za-z]:[\\/]/.test(path);
+    if (!local || /[\\/]node_modules[\\/]/.test(path) || path.replace(/\\/g, '/').endsWith(`/${probed}`)) continue;
+    const relative = path.startsWith(`${file.root}/`) ? path.slice(file.root.length + 1) : path;
+    return `${relative}:${match[2]}`;
+  }
+  return undefined;
+}
+
+function isPlainThis(state, file, thisArg) {
+  if (thisArg === undefined || thisArg === null || thisArg === state.g) return true;
+  if (file.mod && typeof file.mod === 'object' && thisArg === file.mod.exports) return true;
+  return Object.prototype.toString.call(thisArg) === '[object Module]';
+}
+
+/** What the wrapper needs to finish the record once the call is over; null when not recorded. */
+function prepare(state, file, call) {
+  const args = Array.prototype.slice.call(call.argsLike);
+  const key = argsText(args);
+  const fn = fnState(state, call.id);
+  const stacks = fn.stacks.get(key) || 0;
+  let site;
+  if (stacks < STACKS_PER_KEY) {
+    if (fn.stacks.size < MAX_KEYS) fn.stacks.set(key, stacks + 1);
+    site = siteOf(file, call.id);
+  }
+  args.forEach((arg, index) => {
+    if (arg !== null && arg !== undefined) return;
+    const seen = fn.nullable.get(index) || [];
+    if (!seen.includes(arg)) fn.nullable.set(index, [...seen, arg]);
+  });
+  addCapped(fn.suiteKeys, key);
+  let self = null;
+  if (!(call.flags & METHOD) && typeof call.self === 'function' && isPlainThis(state, file, call.thisArg) && allPlainData(args)) {
+    const value = call.self();
+    if (typeof value === 'function') self = value;
+  }
+  return { fn, file, call, args, key, site, self, snapshot: self ? copy(args) : null };
+}
+
+function outOf(settled) {
+  return 'threw' in settled ? { threw: thrownText(settled.threw) } : { returned: canon(settled.returned) };
+}
+
+/** One append per batch: several processes (a runner's workers) write the same file. */
+function write(file, lines) {
+  const { writer } = file;
+  if (lines.length === 0 || !writer.fs) return;
+  try {
+    if (!writer.ready) {
+      writer.fs.mkdirSync(dirname(writer.recordFile), { recursive: true });
+      writer.ready = true;
+    }
+    writer.fs.appendFileSync(writer.recordFile, lines.map((record) => `${JSON.stringify(record)}\n`).join(''));
+  } catch {
+    // A record that cannot be written is lost; the program goes on as it would have.
+  }
+}
+
+/** A record of a call that is over: `settled` is `{ returned }` or `{ threw }`. */
+function record(before, kind, key, args, settled, base) {
+  const entry = { fn: before.call.id, args: key, kind };
+  if (base !== undefined) entry.base = base;
+  entry.out = outOf(settled);
+  const after = argsText(args);
+  if (after !== key) entry.after = after;
+  if (kind === 'suite' && before.site !== undefined) entry.site = before.site;
+  return entry;
+}
+
+/** Calls `onSettled` with `{ returned }` or `{ threw }` once a promise settles; never throws. */
+function whenSettled(promise, onSettled) {
+  try {
+    promise.then((value) => onSettled({ returned: value }), (error) => onSettled({ threw: error }));
+  } catch {
+    // A thenable that refuses a second listener: its result goes unrecorded.
+  }
+}
+
+/**
+ * Runs `work` with the probe's own calls marked, so that nothing they reach records or generates;
+ * `later` also marks what `work` starts and continues after an `await` (a generated async call).
+ */
+function quietly(state, work, later) {
+  const was = state.busy;
+  state.busy = true;
+  try {
+    return later && state.als ? state.als.run(true, work) : work();
+  } finally {
+    state.busy = was;
+  }
+}
+
+/** One generated call: the function itself, through its wrapper (which sees the probe busy). */
+function runGenerated(state, before, args, key) {
+  const lines = [];
+  const finish = (settled) => quietly(state, () => record(before, 'generated', key, args, settled, before.key));
+  let result;
+  try {
+    result = quietly(state, () => Reflect.apply(before.self, before.call.thisArg, args), true);
+  } catch (error) {
+    lines.push(finish({ threw: error }));
+    return lines;
+  }
+  if (before.call.flags & ASYNC && result && typeof result.then === 'function') {
+    whenSettled(result, (settled) => write(before.file, [finish(settled)]));
+    return lines;
+  }
+  lines.push(finish({ returned: result }));
+  return lines;
+}
+
+/** The generated calls around one suite call (the first time the suite passes these arguments). */
+function generate(state, before) {
+  const { fn } = before;
+  if (!before.snapshot || fn.bases.has(before.key) || fn.bases.size >= BASE_KEYS) return [];
+  fn.bases.add(before.key);
+  const candidates = quietly(state, () => neighbours(before.snapshot, fn.nullable));
+  const lines = [];
+  let made = 0;
+  for (const args of candidates) {
+    if (made >= PER_SUITE_CALL || state.shared.generated >= PER_PROCESS) break;
+    const key = quietly(state, () => argsText(args));
+    if (fn.suiteKeys.has(key) || fn.generatedKeys.has(key)) continue;
+    addCapped(fn.generatedKeys, key);
+    made++;
+    state.shared.generated++;
+    lines.push(...runGenerated(state, before, args, key));
+  }
+  return lines;
+}
+
+/** After the suite's call: its record, then the generated calls around it, in one append. */
+function finishSuiteCall(state, before, settled) {
+  try {
+    const lines = [quietly(state, () => record(before, 'suite', before.key, before.args, settled))];
+    lines.push(...generate(state, before));
+    write(before.file, lines);
+  } catch {
+    // The probe failed after the call: the call's own result stands.
+  }
+}
+
+/** The wrapper's entry point: `body` is the function's original code, bound to its call. */
+function probeCall(state, file, call, body) {
+  if (state.busy || (state.als && state.als.getStore() === true)) return body.apply(undefined, call.argsLike);
+  let before = null;
+  try {
+    before = quietly(state, () => prepare(state, file, call));
+  } catch {
+    before = null;
+  }
+  if (!before) return body.apply(undefined, call.argsLike);
+  let result;
+  try {
+    result = body.apply(undefined, call.argsLike);
+  } catch (error) {
+    finishSuiteCall(state, before, { threw: error });
+    throw error;
+  }
+  if (call.flags & ASYNC && result && typeof result.then === 'function') {
+    whenSettled(result, (settled) => finishSuiteCall(state, before, settled));
+  } else {
+    finishSuiteCall(state, before, { returned: result });
+  }
+  return result;
+}
+
+/**
+ * The runtime of one realm. `fs` is node:fs (or null: nothing is written), `builtin` Node's
+ * `process.getBuiltinModule` when it exists (for AsyncLocalStorage and the real process object,
+ * shared by every realm of the process, where the per-process cap is kept).
+ */
+function install(fs, g, builtin) {
+  let als = null;
+  let shared = { generated: 0 };
+  try {
+    const hooks = builtin ? builtin('node:async_hooks') : null;
+    if (hooks && hooks.AsyncLocalStorage) als = new hooks.AsyncLocalStorage();
+    const proc = builtin ? builtin('node:process') : g.process;
+    if (proc) shared = proc[SHARED] || (Object.defineProperty(proc, SHARED, { value: shared, configurable: true }), shared);
+  } catch {
+    // Without them the probe still records: nested async calls of a generated call may show as suite calls.
+  }
+  const state = { g, als, shared, busy: false, fns: new Map() };
+  const writers = new Map();
+  return {
+    /**
+     * The probe of one instrumented file. The record file sits one folder below the checkout's root
+     * (`<root>/.fixloop-probe/records.jsonl`): sites are written relative to that root.
+     */
+    file(recordFile, mod) {
+      let writer = writers.get(recordFile);
+      if (!writer) {
+        writer = { fs, recordFile, ready: false };
+        writers.set(recordFile, writer);
+      }
+      const file = { writer, root: dirname(dirname(recordFile)), mod };
+      return {
+        c(id, thisArg, argsLike, self, flags, body) {
+          return probeCall(state, file, { id, thisArg, argsLike, self, flags }, body);
+        },
+      };
+    },
+  };
+}
+
+module.exports = { install };

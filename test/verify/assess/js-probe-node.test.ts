@@ -1,0 +1,115 @@
+// What instrumented code records when it really runs: plain node, Node 20 (the machine's) and Node 24
+// (fixloop's), CommonJS and ESM, with and without process.getBuiltinModule. The program's own output
+// and exit code must not change.
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ProbeRecord } from '../../../src/verify/assess/probe-record.ts';
+import { FIXTURES, NODE24, fixture, instrumentInto, of, records, removeProjects, run, tempProject, writeInto } from './js-probe-run.ts';
+
+afterAll(removeProjects);
+
+const NODES = [['node 20', 'node'], ['node 24', NODE24]] as const;
+
+/** The fixture's CommonJS suite, run plain and instrumented. */
+function runCjs(node: string, preload: string[] = []): { plain: ReturnType<typeof run>; probed: ReturnType<typeof run>; all: ProbeRecord[] } {
+  const plainRoot = tempProject();
+  writeInto(plainRoot, 'lib.cjs', fixture('lib.cjs'));
+  writeInto(plainRoot, 'main.cjs', fixture('main.cjs'));
+  const root = tempProject();
+  instrumentInto(root, 'lib.cjs', fixture('lib.cjs'));
+  writeInto(root, 'main.cjs', fixture('main.cjs'));
+  return { plain: run(node, [...preload, 'main.cjs'], plainRoot), probed: run(node, [...preload, 'main.cjs'], root), all: records(root) };
+}
+
+describe.each(NODES)('a CommonJS file under %s', (_label, node) => {
+  let result: ReturnType<typeof runCjs>;
+  beforeAll(() => {
+    result = runCjs(node);
+  });
+
+  it('leaves the output and exit code alone, rethrowing the very error the function threw', () => {
+    expect(result.probed.stderr).toBe(result.plain.stderr);
+    expect(result.probed.stdout).toBe(result.plain.stdout);
+    expect(result.probed.status).toBe(3);
+    expect(result.probed.stdout).toContain('same error: true');
+  });
+
+  it('records each suite call with its arguments, result and caller', () => {
+    expect(of(result.all, 'lib.cjs#joinPath', 'suite')).toEqual([{ fn: 'lib.cjs#joinPath', args: "'a/b', 'c'", kind: 'suite', out: { returned: "'a/b/c'" }, site: 'main.cjs:5' }]);
+    expect(of(result.all, 'lib.cjs#fail', 'suite')).toEqual([{ fn: 'lib.cjs#fail', args: "'boom'", kind: 'suite', out: { threw: 'RangeError: boom' }, site: 'main.cjs:11' }]);
+    expect(of(result.all, 'lib.cjs#push', 'suite')[0]).toMatchObject({ args: '[1, 2], 3', out: { returned: '3' }, after: '[1, 2, 3], 3' });
+  });
+
+  it('keeps `this` and `arguments` of a method, and generates nothing for it', () => {
+    expect(result.probed.stdout).toContain('[2,1] [5,2] 5');
+    expect(of(result.all, 'lib.cjs#Counter.add', 'suite').map((r) => [r.args, r.out])).toEqual([['2', { returned: '[2, 1]' }], ["3, 'extra'", { returned: '[5, 2]' }], ['10', { returned: '[10, 1]' }]]);
+    expect(of(result.all, 'lib.cjs#Counter.add', 'generated')).toEqual([]);
+    // `super` in the moved body still reaches the parent's method.
+    expect(result.probed.stdout).toContain('[10,1]');
+    expect(of(result.all, 'lib.cjs#Loud.add', 'suite').map((r) => [r.args, r.out])).toEqual([['1', { returned: '[10, 1]' }]]);
+  });
+
+  it('records an async function when it settles, resolved or rejected', () => {
+    expect(result.probed.stdout).toContain('later 42');
+    const suite = of(result.all, 'lib.cjs#later', 'suite').map((r) => [r.args, r.out]);
+    expect(suite).toEqual(expect.arrayContaining([['21', { returned: '42' }], ['-1', { threw: 'TypeError: negative' }]]));
+    expect(of(result.all, 'lib.cjs#later', 'generated')).toContainEqual({ fn: 'lib.cjs#later', args: '0', kind: 'generated', base: '21', out: { returned: '0' } });
+  });
+
+  it('generates the neighbours of a string, a number and an object, each with its base', () => {
+    const args = (fn: string) => of(result.all, fn, 'generated').map((r) => r.args);
+    expect(of(result.all, 'lib.cjs#joinPath', 'generated').every((r) => r.base === "'a/b', 'c'")).toBe(true);
+    expect(args('lib.cjs#joinPath')).toEqual(expect.arrayContaining(["'a/b'", "'', 'c'", "'/b', 'c'", "'a/', 'c'", "'a/b/', 'c'", "'a/b', '/c'", "'a\\\\b', 'c'", "'a//b', 'c'", "'a.b', 'c'", "'a/b', 'C'", "'a/b', 'cc'"]));
+    expect(args('lib.cjs#joinPath').length).toBeLessThanOrEqual(40);
+    expect(args('lib.cjs#clamp')).toEqual(expect.arrayContaining(['5, 0', '0, 0, 10', '6, 0, 10', '-5, 0, 10', '1000000000, 0, 10', 'NaN, 0, 10', '5, 1, 10', '5, 0, Infinity']));
+    expect(args('lib.cjs#pick')).toEqual(expect.arrayContaining(['{}', '{ depth: 2 }', '{ verbose: true }', '{ verbose: false, depth: 2 }', '{ verbose: null, depth: 2 }']));
+    expect(of(result.all, 'lib.cjs#pick', 'generated').find((r) => r.args === '{ verbose: false, depth: 2 }')?.out).toEqual({ returned: '{ verbose: false, depth: 2 }' });
+    expect(args('lib.cjs#outer')).toEqual(expect.arrayContaining(["''", "'b'", "'a'", "'AB'", "'abab'"]));
+    // `arguments.length` sees the call with its last argument dropped.
+    expect(of(result.all, 'lib.cjs#arity', 'generated')[0]).toEqual({ fn: 'lib.cjs#arity', args: '1, 2', kind: 'generated', base: '1, 2, 3', out: { returned: '2' } });
+  });
+
+  it('records nothing that a generated call calls (the function itself or another probed one)', () => {
+    const outerGenerated = of(result.all, 'lib.cjs#outer', 'generated');
+    expect(outerGenerated.length).toBeGreaterThan(10);
+    // The suite's outer('ab') called inner twice; its generated calls called it again, unrecorded.
+    expect(of(result.all, 'lib.cjs#inner', 'suite').map((r) => r.args)).toEqual(["'ab'", "'AB'"]);
+    expect(of(result.all, 'lib.cjs#inner', 'generated').every((r) => r.base === "'ab'" || r.base === "'AB'")).toBe(true);
+  });
+});
+
+describe('without process.getBuiltinModule (Node before 20.16 and 22.3)', () => {
+  it('a CommonJS file reaches node:fs through require', () => {
+    const result = runCjs(NODE24, ['--require', path.join(FIXTURES, 'no-builtin.cjs')]);
+    expect(result.probed.stdout).toBe(result.plain.stdout);
+    expect(of(result.all, 'lib.cjs#joinPath', 'suite')).toHaveLength(1);
+  });
+
+  it('an ES module reaches it through the static import the probe added', () => {
+    const root = tempProject();
+    instrumentInto(root, 'lib.mjs', fixture('lib.mjs'));
+    writeInto(root, 'main.mjs', fixture('main.mjs'));
+    const probed = run(NODE24, ['--require', path.join(FIXTURES, 'no-builtin.cjs'), 'main.mjs'], root);
+    expect(probed.stderr).toBe('');
+    expect(of(records(root), 'lib.mjs#clamp', 'suite')).toEqual([{ fn: 'lib.mjs#clamp', args: '5, 0, 10', kind: 'suite', out: { returned: '5' }, site: 'main.mjs:5' }]);
+  });
+});
+
+describe.each(NODES)('an ES module under %s', (_label, node) => {
+  it('records arrows (destructured parameters too) and keeps the output and exit code', () => {
+    const plainRoot = tempProject();
+    writeInto(plainRoot, 'lib.mjs', fixture('lib.mjs'));
+    writeInto(plainRoot, 'main.mjs', fixture('main.mjs'));
+    const root = tempProject();
+    instrumentInto(root, 'lib.mjs', fixture('lib.mjs'));
+    writeInto(root, 'main.mjs', fixture('main.mjs'));
+    const plain = run(node, ['main.mjs'], plainRoot);
+    const probed = run(node, ['main.mjs'], root);
+    expect([probed.stdout, probed.stderr, probed.status]).toEqual([plain.stdout, plain.stderr, 4]);
+    const all = records(root);
+    expect(of(all, 'lib.mjs#pick', 'suite')).toEqual([{ fn: 'lib.mjs#pick', args: '{ verbose: true, depth: 2 }', kind: 'suite', out: { returned: '{ verbose: true, depth: 2 }' }, site: 'main.mjs:6' }]);
+    expect(of(all, 'lib.mjs#pick', 'generated').map((r) => r.args)).toEqual(expect.arrayContaining(['', '{}', '{ depth: 2 }']));
+    expect(of(all, 'lib.mjs#pick', 'generated').find((r) => r.args === '')?.out).toMatchObject({ threw: expect.stringMatching(/^TypeError: /) });
+    expect(of(all, 'lib.mjs#joinPath', 'generated').length).toBeGreaterThan(20);
+  });
+});
