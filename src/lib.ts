@@ -5,6 +5,7 @@ export type { RunOptions } from './library/run-options.ts';
 export type { ErrorOutcome, GreenOutcome, NotGreenOutcome, NothingToFixOutcome, RunOutcome } from './library/run-outcome.ts';
 export { FixloopInputError, type FixloopInputErrorCode, type InputProblem } from './library/library-error.ts';
 export type { AttemptRecord, RunResult, RunStatus, StopReason, TestCounts, Verification } from './core/run-result.ts';
+export type { AlternativePatch, Assessment, AssessmentLevel, BehaviourChange } from './core/assessment.ts';
 export type { RunProgress } from './loop/progress.ts';
 export type { EngineName } from './core/repo-config.ts';
 export type { SandboxChoice } from './sandbox/select-sandbox.ts';

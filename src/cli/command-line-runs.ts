@@ -3,6 +3,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RunResult } from '../core/run-result.ts';
+import { statusWithLevel } from './assessment-line.ts';
 
 export interface CommandLineRun {
   dir: string;
@@ -33,7 +34,7 @@ export async function commandLineRun(dataDir: string, runId: string): Promise<Co
 }
 
 export function commandLineRunsTable(runs: readonly CommandLineRun[]): string {
-  const rows = runs.map(({ result }) => [result.runId, result.status, result.repository.source, result.startedAt.replace('T', ' ').slice(0, 19), result.headline.slice(0, 70)]);
+  const rows = runs.map(({ result }) => [result.runId, statusWithLevel(result), result.repository.source, result.startedAt.replace('T', ' ').slice(0, 19), result.headline.slice(0, 70)]);
   const header = ['RUN', 'STATUS', 'REPOSITORY', 'STARTED (UTC)', 'HEADLINE'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)));
   const lines = [header, ...rows].map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  '));

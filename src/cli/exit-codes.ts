@@ -1,11 +1,17 @@
 import type { RunResult } from '../core/run-result.ts';
+import { needsReview } from '../core/assessment-level.ts';
 import { USER_ERROR_CODES } from '../loop/run-error.ts';
 
-export const EXIT = { ok: 0, notFixed: 1, usage: 2, system: 3 } as const;
+/**
+ * `review`: the tests pass (`tests_green`) but the assessment found what a person should look at
+ * (DESIGN.md §3.3), so a script can tell it from a `verified` fix (0) without reading the JSON.
+ */
+export const EXIT = { ok: 0, notFixed: 1, usage: 2, system: 3, review: 4 } as const;
 
 export function exitCodeFor(result: RunResult): number {
   switch (result.status) {
     case 'tests_green':
+      return needsReview(result) ? EXIT.review : EXIT.ok;
     case 'nothing_to_fix':
       return EXIT.ok;
     case 'failed_to_green':

@@ -10,6 +10,7 @@ import { runLocal } from '../loop/local-run.ts';
 import { selectSandbox, type SandboxChoice } from '../sandbox/select-sandbox.ts';
 import { applyPatchToUserTree, uncommittedChanges } from '../workspace/create-workspace.ts';
 import { EXIT, exitCodeFor } from './exit-codes.ts';
+import { needsReview } from '../core/assessment-level.ts';
 import { isGitUrl } from './parse-values.ts';
 import { createTerminalProgress } from './terminal-progress.ts';
 import { UsageError } from './usage-error.ts';
@@ -97,7 +98,7 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
   if (options.apply && localDir && result.status === 'tests_green') {
     try {
       await applyPatchToUserTree(localDir, result.patch);
-      options.stderr(`fixloop: applied the verified patch to ${localDir}\n`);
+      options.stderr(needsReview(result) ? `fixloop: applied the patch to ${localDir}; its tests pass, and the report lists what to review before keeping it\n` : `fixloop: applied the verified patch to ${localDir}\n`);
     } catch (error) {
       options.stderr(`fixloop: --apply refused: ${(error as Error).message}\nThe patch is kept in ${result.artifactsDir}.\n`);
       code = EXIT.usage;

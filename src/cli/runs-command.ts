@@ -9,6 +9,8 @@ import type { JobInfo } from '../jobs/run-store.ts';
 import { commandLineRun, commandLineRuns, commandLineRunsTable } from './command-line-runs.ts';
 import { deliveriesTable, unhandledDeliveries } from './stored-deliveries.ts';
 import { UsageError } from './usage-error.ts';
+import { assessmentLine, statusWithLevel } from './assessment-line.ts';
+import type { RunResult } from '../core/run-result.ts';
 
 export interface RunsIo {
   stdout: (text: string) => void;
@@ -52,6 +54,8 @@ export async function runsShow(io: RunsIo, runId: string): Promise<void> {
     io.stdout(`Run ${run.runId}: ${run.state}, for ${run.key} (${runJobData(run).plan.kind}), asked by ${run.actor ?? '–'}\n`);
     io.stdout(`Queued ${when(run.enqueuedAt)}, started ${when(run.startedAt)}, finished ${when(run.finishedAt)}, tries ${run.tries}\n`);
     if (run.outcome) io.stdout(`Outcome: ${run.outcome}\n`);
+    const level = run.artifactsDir ? await storedAssessmentLine(run.artifactsDir) : null;
+    if (level) io.stdout(`${level}\n`);
     io.stdout('\nAudit trail:\n');
     for (const e of await store.events(runId)) io.stdout(`  ${when(e.at)}  ${e.kind.padEnd(16)} ${Object.keys(e.data).length ? JSON.stringify(e.data) : ''}\n`);
     const report = run.artifactsDir ? await readFile(join(run.artifactsDir, 'report.md'), 'utf8').catch(() => null) : null;
@@ -65,8 +69,21 @@ async function showCommandLineRun(io: RunsIo, runId: string): Promise<void> {
   const local = await commandLineRun(dataDirOf(io), runId);
   if (!local) throw new UsageError(`no run \`${runId}\` in ${dataDirOf(io)} (see \`fixloop runs\`)`);
   const { result, dir } = local;
-  io.stdout(`Run ${result.runId} (command line): ${result.status}, on ${result.repository.source}${result.repository.sha ? ` at ${result.repository.sha.slice(0, 12)}` : ''}\n`);
+  io.stdout(`Run ${result.runId} (command line): ${statusWithLevel(result)}, on ${result.repository.source}${result.repository.sha ? ` at ${result.repository.sha.slice(0, 12)}` : ''}\n`);
   io.stdout(`Started ${result.startedAt.replace('T', ' ').slice(0, 19)}, ${(result.durationMs / 1000).toFixed(1)} s, artifacts in ${dir}\n`);
+  const level = assessmentLine(result);
+  if (level) io.stdout(`${level}\n`);
   const report = await readFile(join(dir, 'report.md'), 'utf8').catch(() => null);
   io.stdout(report ? `\n${report}` : `\n${result.headline}\n`);
+}
+
+/** The App's run's level, from the result.json beside its report (none for a run that got no result). */
+async function storedAssessmentLine(artifactsDir: string): Promise<string | null> {
+  const text = await readFile(join(artifactsDir, 'result.json'), 'utf8').catch(() => null);
+  if (text === null) return null;
+  try {
+    return assessmentLine(JSON.parse(text) as RunResult);
+  } catch {
+    return null;
+  }
 }

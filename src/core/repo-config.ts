@@ -131,7 +131,7 @@ export const repoConfigSchema = z
       .default({ label: 'fixloop', assignee: null, command: '/fix', failingChecks: false, minPermission: 'write', maxRunsPerPullRequest: 3 }),
     assessment: z
       .object({
-        enabled: z.boolean().default(true).describe('After the judge holds, look for what else the patch changed outside the failing tests (the suite probed at the changed functions, and inputs generated around the ones it used). Off: a green run is `verified` on the judge alone, and says so.'),
+        enabled: z.boolean().default(true).describe('After the judge holds, look for what else the patch changed outside the failing tests (the suite probed at the changed functions, and inputs generated around the ones it used). Off: a green run is published on the judge alone, as before the assessment (no `assessment` in its result), and its report says that no assessment ran.'),
         timeBudget: seconds.max(600).default(120).describe('Most seconds the assessment may take; it takes a quarter of the time the run took so far, at least 30 s, within this cap.'),
       })
       .strict()

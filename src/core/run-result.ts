@@ -6,6 +6,7 @@ import type { GateFailureReason } from './gate-result.ts';
 import type { TestReportFormat, TestStatus, Witness } from './test-report.ts';
 import type { FileChange } from './file-change.ts';
 import type { RemovedFromRequest } from './request-text.ts';
+import type { Assessment } from './assessment.ts';
 
 export type RunStatus = 'tests_green' | 'failed_to_green' | 'escalated' | 'nothing_to_fix' | 'error';
 
@@ -166,6 +167,14 @@ export interface RunResult {
   baselineTests: TestOutcome[];
   final: TestCounts | null;
   verification: Verification | null;
+  /**
+   * What else a green patch changed outside the failing tests, after the judge held (DESIGN.md §3.3),
+   * and the level the publication shows: `verified` (a ready pull request, a success check, exit 0)
+   * or `review` (a draft, a neutral check, exit 4; the status stays `tests_green`). Absent when no
+   * assessment ran: `assessment.enabled: false`, a replay, a run stored before it existed, a run
+   * that is not green.
+   */
+  assessment?: Assessment;
   cost: Cost;
   /** What LLM engines and the reviewer spent in this run, against which limits. */
   spend?: AgentSpend;

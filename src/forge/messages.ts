@@ -3,6 +3,7 @@
 import type { RunProgress } from '../loop/progress.ts';
 import type { JobInfo } from '../jobs/run-store.ts';
 import type { RunResult } from '../core/run-result.ts';
+import { needsReview } from '../core/assessment-level.ts';
 
 export const NEEDS_HUMAN_LABEL = 'fixloop:needs-human';
 
@@ -24,8 +25,10 @@ export function retryHint(command: string): string {
   return `To try again: \`${command} retry\`, or \`${command} <instructions>\` with a hint.`;
 }
 
-export function greenMessage(result: RunResult, pr: { number: number; htmlUrl: string } | null, pushed: string | null): string {
-  const where = pr ? `opened #${pr.number}` : pushed ? `pushed a new commit to \`${pushed}\`` : 'published';
+export function greenMessage(result: RunResult, pr: { number: number; htmlUrl: string } | null, pushed: string | null, draft = false): string {
+  const where = pr ? `opened ${draft ? 'draft ' : ''}#${pr.number}` : pushed ? `pushed a new commit to \`${pushed}\`` : 'published';
+  // At level `review` the tests pass but a person decides (DESIGN.md §3.3): the comment asks for that, not a merge.
+  if (needsReview(result)) return `🔍 **fixloop** run \`${result.runId}\`: ${where}; the tests pass, review it before merging.\n\n${result.headline}`;
   return `✅ **fixloop** run \`${result.runId}\`: ${where}.\n\n${result.headline}`;
 }
 

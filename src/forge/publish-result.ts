@@ -11,6 +11,7 @@ import { PUBLISH_RETRY_DELAYS_MS, withForgeRetry } from './forge-retry.ts';
 import { cancelledMessage, errorMessage, escalationMessage, forkNote, greenMessage, NEEDS_HUMAN_LABEL, nothingToFixMessage, retryHint } from './messages.ts';
 import { unpublishedMessage } from './publication-failure.ts';
 import { pushPatch } from './push-patch.ts';
+import { needsReview } from '../core/assessment-level.ts';
 
 export interface Publication {
   /** The run's status comment, final form. */
@@ -85,9 +86,12 @@ async function publishGreen(input: PublishInput, report: string): Promise<Public
   const message = `fixloop: ${plan.title}\n\n${result.headline}\n\nRun ${result.runId}${plan.isPullRequest ? '' : `, for #${plan.number}`}.`;
   const push = async (branch: string) =>
     pushPatch({ fetchUrl: plan.cloneUrl, pushUrl: plan.pushUrl, auth: await retrying(() => forge.cloneAuth()), baseSha: result.repository.sha, patch: result.patch, branch, message, tmpRoot: input.tmpRoot });
-  // A verdict on the exit code alone is not proof per test: a neutral check and a draft pull request.
+  // A verdict on the exit code alone is not proof per test, and a patch the assessment found changes
+  // behaviour elsewhere (or could not look at) asks a person first (DESIGN.md §3.3): a neutral check
+  // and a draft pull request, both.
   const exitCodeOnly = result.verification?.evidence === 'exit-code';
-  const verdict: StatusOutcome = { conclusion: exitCodeOnly ? 'neutral' : 'success', title: result.headline.slice(0, 255), summary: report };
+  const review = needsReview(result);
+  const verdict: StatusOutcome = { conclusion: exitCodeOnly || review ? 'neutral' : 'success', title: result.headline.slice(0, 255), summary: report };
 
   if (plan.target.kind === 'push') {
     await push(plan.target.branch);
@@ -102,11 +106,11 @@ async function publishGreen(input: PublishInput, report: string): Promise<Public
     head: branch,
     base: plan.target.base,
     body: `${prMarker(plan, result.runId)}\n${notes.join('\n\n')}\n\n${report}`,
-    draft: config.pr.draft === 'always' || !verified || exitCodeOnly,
+    draft: config.pr.draft === 'always' || !verified || exitCodeOnly || review,
   };
   const pr = await retrying(() => forge.openPullRequest(opening));
   await retrying(() => forge.addLabels(pr.number, config.pr.labels));
-  return { status: greenMessage(result, pr, null), verdict, pullRequest: pr };
+  return { status: greenMessage(result, pr, null, opening.draft), verdict, pullRequest: pr };
 }
 
 /** The attempt that left the fewest failing tests: shown collapsed so a person can start from it. */

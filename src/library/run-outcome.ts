@@ -1,6 +1,8 @@
 // What the library's `run` returns: the few fields a pipeline branches on, by status, with the full
 // RunResult beside them for everything else (the report, the verification, the cost).
 import type { RunResult, StopReason } from '../core/run-result.ts';
+import type { AssessmentLevel } from '../core/assessment.ts';
+import { assessmentLevel } from '../core/assessment-level.ts';
 
 interface OutcomeBase {
   /** How many attempts ran (an engine's edits, then the gate). */
@@ -19,6 +21,13 @@ export interface GreenOutcome extends OutcomeBase {
   status: 'tests_green';
   /** The verified patch, a unified diff against the repository's last commit. */
   patch: string;
+  /**
+   * What the assessment made of the patch (DESIGN.md §3.3; `result.assessment` has the details):
+   * `verified`, nothing changed outside the failing tests; `review`, the tests pass but a person
+   * should look (changes elsewhere, an ambiguity, or the assessment could not look); null when no
+   * assessment ran (`assessment.enabled: false`).
+   */
+  level: AssessmentLevel | null;
 }
 
 /** No verified patch: the attempts or the time ran out, or the run was cancelled (`failed_to_green`); or it stopped making progress (`escalated`). */
@@ -47,7 +56,7 @@ export function outcomeOf(result: RunResult, stored: { diffs: string[]; artifact
   const base: OutcomeBase = { attempts: result.attempts.length, diffs: stored.diffs, artifactsDir: stored.artifactsDir, warnings: stored.warnings, result };
   switch (result.status) {
     case 'tests_green':
-      return { status: 'tests_green', ...base, patch: result.patch };
+      return { status: 'tests_green', ...base, patch: result.patch, level: assessmentLevel(result) };
     case 'failed_to_green':
     case 'escalated':
       return { status: result.status, ...base, stopReason: result.stopReason ?? null, lastOutput: stored.lastOutput };

@@ -1,5 +1,7 @@
 // One sentence per run, for the terminal, the status comment and the PR title area.
 import type { RunResult } from '../core/run-result.ts';
+import { needsReview } from '../core/assessment-level.ts';
+import { reviewHeadline } from './review-headline.ts';
 
 /** How to have the goal turned into a failing test first (docs/engines.md). */
 const WRITE_TEST_HINT = 'An engine that writes tests (agent, with a model, or cli) turns the goal into a failing test first: add it to the cascade (e.g. `--engine repair,agent`).';
@@ -11,6 +13,8 @@ export function headlineFor(result: RunResult): string {
   const attempts = plural(result.attempts.length, 'attempt');
   switch (result.status) {
     case 'tests_green': {
+      // The judge held, and the assessment found something a person should see: the tests pass, no more.
+      if (result.assessment && needsReview(result)) return reviewHeadline(result, result.assessment);
       const fixed = result.verification?.failToPass.length ?? 0;
       const total = result.final?.parsed ? `, ${result.final.passed}/${result.final.total} passing` : '';
       // The operator's opt-in for suites fixloop cannot read: nothing per test was seen, and it says so.

@@ -3,6 +3,8 @@ import type { AttemptRecord, RunResult, RunStatus, TestCounts } from '../core/ru
 import type { Finding } from '../core/findings.ts';
 import { redactSecrets } from '../core/redact.ts';
 import { removedFromRequestLine } from './removed-from-request.ts';
+import { needsReview } from '../core/assessment-level.ts';
+import { assessmentSection } from './assessment-section.ts';
 
 const STATUS_TITLE: Record<RunStatus, string> = {
   tests_green: '✅ Verified fix',
@@ -12,6 +14,9 @@ const STATUS_TITLE: Record<RunStatus, string> = {
   error: '💥 Error',
 };
 
+/** A green run whose assessment asks for a person's eyes (DESIGN.md §3.3): the tests pass, no more is claimed. */
+const REVIEW_TITLE = '🔍 Tests pass: review before merging';
+
 export interface RenderOptions {
   /** Longest diff shown inline; longer patches are cut (the full patch is an artifact). */
   maxDiffChars?: number;
@@ -19,13 +24,17 @@ export interface RenderOptions {
 
 export function renderMarkdownReport(result: RunResult, options: RenderOptions = {}): string {
   const out: string[] = [];
-  out.push(`## fixloop: ${STATUS_TITLE[result.status]}`, '', result.headline, '');
+  const review = needsReview(result);
+  out.push(`## fixloop: ${review ? REVIEW_TITLE : STATUS_TITLE[result.status]}`, '', result.headline, '');
   const removed = removedFromRequestLine(result.request?.removed);
   if (removed) out.push(`_${removed}_`, '');
   if (result.error) out.push('```text', result.error.message, '```', '');
+  // What to review comes first, where the reviewer starts reading; a verified run's assessment follows the judge's.
+  if (review) out.push(...assessmentSection(result), '');
   if (result.status !== 'error' || result.baseline.total > 0) out.push(...testsTable(result), '');
   if (result.redGreen) out.push(...redGreenSection(result), '');
   if (result.verification) out.push(...verificationSection(result), '');
+  if (!review) out.push(...assessmentSection(result), '');
   if (result.status === 'tests_green') out.push(...patchSection(result, options.maxDiffChars ?? 20_000), '');
   else if (result.status === 'failed_to_green' || result.status === 'escalated') out.push(...failingSection(result), '');
   if (result.attempts.length > 0) out.push(...attemptsSection(result.attempts), '');

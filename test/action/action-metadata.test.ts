@@ -83,7 +83,7 @@ describe('action.yml', () => {
     // Every input reaches the command (composite actions get no INPUT_* variables of their own).
     const handedOver = JSON.stringify(steps);
     for (const name of Object.keys(action.inputs ?? {})) expect(handedOver).toContain(`inputs.${name}`);
-    for (const name of ['status', 'pull-request-url', 'run-id']) expect(action.outputs?.[name]?.value).toBe(`\${{ steps.fixloop.outputs.${name} }}`);
+    for (const name of ['status', 'pull-request-url', 'run-id', 'assessment']) expect(action.outputs?.[name]?.value).toBe(`\${{ steps.fixloop.outputs.${name} }}`);
     // The token is never put on a command line or in a URL by the action itself.
     expect(steps.every((s) => !s.run?.includes('github-token') && !s.run?.includes('GITHUB_TOKEN'))).toBe(true);
   });

@@ -1,6 +1,7 @@
 // Publication of a green run, over a recording forge and a real git remote: a verdict on per-test
 // evidence opens a ready pull request with a successful check; one on the exit code alone
-// (`test.evidence: exit-code`) opens a draft with a neutral check.
+// (`test.evidence: exit-code`), or a patch the assessment puts at level `review`, opens a draft with a
+// neutral check.
 import { afterEach, describe, expect, it } from 'vitest';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,6 +12,9 @@ import type { RunPlan } from '../../src/forge/run-plan.ts';
 import { repoConfigSchema } from '../../src/core/repo-config.ts';
 import { git, makeRepo, removeAll } from '../support/git-fixture.ts';
 import { greenResult } from '../support/sample-run-result.ts';
+import type { Assessment } from '../../src/core/assessment.ts';
+import { headlineFor } from '../../src/loop/headline.ts';
+import { notAssessedAssessment, reviewAssessment, verifiedAssessment } from '../support/sample-assessment.ts';
 
 const dirs: string[] = [];
 afterEach(() => removeAll(dirs));
@@ -46,7 +50,7 @@ function recordingForge(opened: Opened[]): Forge {
 /** The report as the run rendered it: publication shows it as it is, never a rendering of its own. */
 const REPORT = '## fixloop: the report as the run rendered it\n';
 
-async function publishGreen(evidence: 'per-test' | 'exit-code') {
+async function publishGreen(evidence: 'per-test' | 'exit-code', assessment?: Assessment) {
   const work = await makeRepo({ 'src/discounts.js': '  if (quantity > tier.minQuantity) {\n' });
   const remote = await mkdtemp(join(tmpdir(), 'fixloop-remote-'));
   dirs.push(work, remote);
@@ -56,6 +60,10 @@ async function publishGreen(evidence: 'per-test' | 'exit-code') {
   result.repository.sha = sha;
   result.patch = 'diff --git a/src/discounts.js b/src/discounts.js\n--- a/src/discounts.js\n+++ b/src/discounts.js\n@@ -1 +1 @@\n-  if (quantity > tier.minQuantity) {\n+  if (quantity >= tier.minQuantity) {\n';
   result.verification!.evidence = evidence;
+  if (assessment) {
+    result.assessment = assessment;
+    result.headline = headlineFor(result);
+  }
   const plan: RunPlan = {
     kind: 'label', owner: 'octo', repo: 'shop', number: 3, isPullRequest: false, title: 'Discount off by one', actor: 'writer', deliveryId: null,
     goal: '', instructions: '', cloneUrl: remote, pushUrl: remote, ref: 'main', sha, baseRef: null, target: { kind: 'pull-request', base: 'main' }, commentId: null,
@@ -78,5 +86,30 @@ describe('publishing a green run', () => {
     expect(publication.verdict.conclusion).toBe('neutral');
     expect(opened).toMatchObject([{ draft: true }]);
     expect(publication.pullRequest).toEqual({ number: 7, htmlUrl: 'https://github.com/octo/shop/pull/7' });
+  });
+
+  it('opens a ready pull request with a successful check at level verified', async () => {
+    const { publication, opened } = await publishGreen('per-test', verifiedAssessment());
+    expect(publication.verdict.conclusion).toBe('success');
+    expect(opened).toMatchObject([{ draft: false }]);
+    expect(publication.status).toMatch(/^✅ \*\*fixloop\*\* run `mabc123-0a1b2c`: opened #7\.\n\nVerified fix after 1 attempt/);
+  });
+
+  it('opens a draft with a neutral check at level review, titled with what to review, and asks for a review in the status comment', async () => {
+    const { publication, opened } = await publishGreen('per-test', reviewAssessment());
+    expect(opened).toMatchObject([{ draft: true }]);
+    expect(opened[0]?.body).toContain(REPORT);
+    expect(publication.verdict.conclusion).toBe('neutral');
+    expect(publication.verdict.title).toMatch(/^Tests pass after 1 attempt .*; review 2 behaviour changes outside the failing tests: `isAbsolute\('ab\\\\c'\)`: false → true/);
+    expect(publication.verdict.title.length).toBeLessThanOrEqual(255);
+    expect(publication.status).toMatch(/^🔍 \*\*fixloop\*\* run `mabc123-0a1b2c`: opened draft #7; the tests pass, review it before merging\.\n\nTests pass after 1 attempt/);
+    expect(publication.pullRequest).toEqual({ number: 7, htmlUrl: 'https://github.com/octo/shop/pull/7' });
+  });
+
+  it('opens a draft with a neutral check when the assessment could not look', async () => {
+    const { publication, opened } = await publishGreen('per-test', notAssessedAssessment());
+    expect(opened).toMatchObject([{ draft: true }]);
+    expect(publication.verdict.conclusion).toBe('neutral');
+    expect(publication.verdict.title).toMatch(/the assessment could not look: no changed function it can probe/);
   });
 });

@@ -81,7 +81,7 @@ describe('fixloop action on assignments', () => {
     expect(h.openApiProblems()).toEqual([]);
     expect(replies()).toEqual([expect.stringContaining('@reader fixloop only runs for people with **write** permission')]);
     expect(h.server.urls).toEqual([]);
-    expect(result.outputs).toEqual({ status: 'no-run', 'pull-request-url': '', 'run-id': '' });
+    expect(result.outputs).toEqual({ status: 'no-run', 'pull-request-url': '', 'run-id': '', assessment: '' });
   }, 60_000);
 
   it('stays silent on an assignment to someone else', async () => {

@@ -46,7 +46,7 @@ function expectNoRun(result: ActionRun, status: 'no-run' | 'ignored'): void {
   expect(result.code).toBe(0);
   expect(h.server.urls).toEqual([]);
   expect(h.github().requests.filter((r) => r.method !== 'GET')).toEqual([]);
-  expect(result.outputs).toEqual({ status, 'pull-request-url': '', 'run-id': '' });
+  expect(result.outputs).toEqual({ status, 'pull-request-url': '', 'run-id': '', assessment: '' });
 }
 
 describe('fixloop action on a failing workflow run (triggers.failingChecks)', () => {
@@ -179,7 +179,7 @@ describe('fixloop action on /fix status and /fix help', () => {
     expect(h.bodies(/^POST \/repos\/.*\/issues\/1\/comments$/).map((b) => String(b.body))).toEqual([expect.stringContaining(reply)]);
     expect(h.server.urls).toEqual([]);
     expect(h.github().requests.filter((r) => r.method !== 'GET' && !r.path.endsWith('/issues/1/comments'))).toEqual([]);
-    expect(result.outputs).toEqual({ status: 'no-run', 'pull-request-url': '', 'run-id': '' });
+    expect(result.outputs).toEqual({ status: 'no-run', 'pull-request-url': '', 'run-id': '', assessment: '' });
     expect(result.summary).toContain(reply);
   }, 60_000);
 });
@@ -216,7 +216,7 @@ describe('fixloop action when something is wrong', () => {
     expect(result.stderr).toMatch(/fixloop: GITHUB_EVENT_PATH `.*event\.json` is not a JSON event/);
     expect(result.stderr).not.toMatch(/\n\s+at /);
     expect(h.github().requests).toEqual([]);
-    expect(result.outputs).toEqual({ status: 'error', 'pull-request-url': '', 'run-id': '' });
+    expect(result.outputs).toEqual({ status: 'error', 'pull-request-url': '', 'run-id': '', assessment: '' });
     expect(result.summary).toMatch(/could not be handled\n\n> GITHUB_EVENT_PATH `.*` is not a JSON event/);
     expect(result.stdout).toMatch(/^::error title=fixloop::GITHUB_EVENT_PATH `.*` is not a JSON event/m);
   }, 60_000);

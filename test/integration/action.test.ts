@@ -107,7 +107,7 @@ describe('fixloop action, as a GitHub Actions runner runs it', () => {
     expect(replies).toEqual([expect.stringContaining('@reader fixloop only runs for people with **write** permission')]);
     expect(h.server.urls).toEqual([]);
     expect(github.requests.some((r) => r.method !== 'GET' && !r.path.endsWith('/issues/1/comments'))).toBe(false);
-    expect(result.outputs).toEqual({ status: 'no-run', 'pull-request-url': '', 'run-id': '' });
+    expect(result.outputs).toEqual({ status: 'no-run', 'pull-request-url': '', 'run-id': '', assessment: '' });
     expect(result.summary).toContain('@reader fixloop only runs for people with');
   }, 60_000);
 
@@ -138,7 +138,7 @@ describe('fixloop action, as a GitHub Actions runner runs it', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('GITHUB_EVENT_PATH is not set');
     expect(result.stderr).not.toMatch(/\n\s+at /);
-    expect(parseOutputs(await readFile(outputPath, 'utf8'))).toEqual({ status: 'error', 'pull-request-url': '', 'run-id': '' });
+    expect(parseOutputs(await readFile(outputPath, 'utf8'))).toEqual({ status: 'error', 'pull-request-url': '', 'run-id': '', assessment: '' });
     expect(await readFile(summaryPath, 'utf8')).toContain('> GITHUB_EVENT_PATH is not set');
   });
 });

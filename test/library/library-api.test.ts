@@ -81,6 +81,8 @@ describe('run (the library)', () => {
     expect(outcome.patch).toContain('+  return a + b;');
     expect(outcome.patch).toBe(outcome.result.patch);
     expect(outcome.result.verification).toMatchObject({ replayed: true, passed: true });
+    // The level the assessment set (null when none ran), as the full result has it.
+    expect(outcome.level).toBe(outcome.result.assessment?.level ?? null);
     expect(readFileSync(join(artifactsDir, 'calc.add_1-1.diff'), 'utf8')).toBe(outcome.patch);
     expect(phases).toEqual(expect.arrayContaining(['clone', 'baseline', 'attempt', 'verify', 'done']));
   });

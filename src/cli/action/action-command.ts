@@ -14,6 +14,7 @@ import { readRunnerEvent } from './event-file.ts';
 import { handleEvent } from './handle-event.ts';
 import { runStarted, type FinishedRun } from './run-started.ts';
 import { writeOutputs, writeSummary } from './step-files.ts';
+import { noRunOutputs, runOutputs, type StepOutputs } from './step-outputs.ts';
 import { stepLog } from './step-log.ts';
 import { failureSummary, noRunSummary, runSummary } from './step-summary.ts';
 import { annotation } from './workflow-commands.ts';
@@ -34,7 +35,7 @@ export async function actionCommand(options: ActionCommandOptions): Promise<numb
     // Later steps read `status` whatever happened; the CLI's error report (stderr, exit code) follows.
     const message = describeError(error);
     options.io.stdout(annotation('error', 'fixloop', message));
-    await finish(stepFilesOf(options.env), { status: 'error', 'pull-request-url': '', 'run-id': '' }, failureSummary(message)).catch(() => undefined);
+    await finish(stepFilesOf(options.env), noRunOutputs('error'), failureSummary(message)).catch(() => undefined);
     throw error;
   }
 }
@@ -51,7 +52,7 @@ async function handleOneEvent(options: ActionCommandOptions): Promise<number> {
   if (handled.kind === 'ignored' || handled.job === null) {
     const summary = handled.kind === 'ignored' ? noRunSummary(event.name, handled.reason, [], []) : noRunSummary(event.name, null, handled.record.comments, notes);
     io.stdout(`fixloop: ${handled.kind === 'ignored' ? handled.reason : 'no run started'}\n`);
-    await finish(env, { status: handled.kind === 'ignored' ? 'ignored' : 'no-run', 'pull-request-url': '', 'run-id': '' }, summary);
+    await finish(env, noRunOutputs(handled.kind === 'ignored' ? 'ignored' : 'no-run'), summary);
     return EXIT.ok;
   }
 
@@ -60,17 +61,16 @@ async function handleOneEvent(options: ActionCommandOptions): Promise<number> {
   if (warning) io.stdout(annotation('warning', 'fixloop sandbox', warning));
   const run = await runStarted(handled.job, handled.forge, { sandbox, setupNetwork: settings.setupNetwork, tempRoot: env.tempRoot, env: options.env, log, signal: cancellable(options.signal) });
   const url = pullRequestUrl(run, handled.record);
-  const status = run.result?.status ?? 'error';
   io.stdout(`fixloop: run ${run.data.runId}: ${run.outcome.outcome}\n`);
-  await finish(env, { status, 'pull-request-url': url, 'run-id': run.data.runId }, runSummary(run, url, env.tokenKind, warning));
+  await finish(env, runOutputs(run.data.runId, run.result, url), runSummary(run, url, env.tokenKind, warning));
   const code = exitFor(run, url);
   // The cause on the workflow run's page: the log's last line may be one of many.
   if (code !== EXIT.ok) io.stdout(annotation('error', 'fixloop', run.result?.error?.message ?? run.outcome.outcome));
   return code;
 }
 
-async function finish(files: StepFiles, outputs: Record<string, string>, summary: string): Promise<void> {
-  await writeOutputs(files.outputPath, outputs);
+async function finish(files: StepFiles, outputs: StepOutputs, summary: string): Promise<void> {
+  await writeOutputs(files.outputPath, { ...outputs });
   await writeSummary(files.summaryPath, summary);
 }
 
@@ -93,7 +93,8 @@ function exitFor(run: FinishedRun, url: string): number {
   if (result.status === 'error') return exitCodeFor(result);
   // A verified fix that is not on GitHub (publication failed) is not a success.
   if (outcome.state === 'failed' || (result.status === 'tests_green' && data.plan.target.kind === 'pull-request' && !url)) return EXIT.system;
-  // Not fixed, but escalated on GitHub (status comment, label): the step did its job.
+  // Not fixed, but escalated on GitHub (status comment, label), or a fix at level `review` opened as a
+  // draft: the step did its job; the `assessment` output tells a verified fix from one to review.
   return EXIT.ok;
 }
 

@@ -1,0 +1,112 @@
+// The report's assessment section (DESIGN.md §3.3). At level `review` the reviewer's question is "is
+// this change intended?": each change outside the failing tests with its input, where it was seen, and
+// the values before and after; the changes near the failing tests (expected) apart and brief; every
+// other plausible patch with the inputs where it disagrees. At `verified`, what was looked at. A green
+// run without an assessment says so in one line, and why when that is known.
+import type { AlternativePatch, Assessment, BehaviourChange } from '../core/assessment.ts';
+import type { RunResult } from '../core/run-result.ts';
+import { ambiguities, cellCode, changeText, clip, code, outsideChanges, plural } from './assessment-words.ts';
+
+/** Rows shown per table: the report is a pull request's body, and the rest is in result.json. */
+const MAX_ROWS = 25;
+/** The event a run notes when it skipped the assessment, with the why as its message. */
+export const ASSESSMENT_SKIPPED_EVENT = 'assessment-skipped';
+
+export function assessmentSection(result: RunResult): string[] {
+  if (result.status !== 'tests_green') return [];
+  const assessment = result.assessment;
+  if (!assessment) return [`_No assessment ran${whyNone(result)}: the judge's verdict above is all this report shows._`];
+  if (assessment.level === 'verified') return verifiedSection(assessment);
+  return reviewSection(assessment);
+}
+
+function whyNone(result: RunResult): string {
+  if (result.replay) return ' (a replay judges a stored patch again and does not assess it)';
+  const skipped = [...result.events].reverse().find((e) => e.kind === ASSESSMENT_SKIPPED_EVENT);
+  if (skipped) return ` (${clip(skipped.message, 200).replace(/\.$/, '')})`;
+  return ' (`assessment.enabled: false`, or a run from before fixloop assessed patches)';
+}
+
+function verifiedSection(assessment: Assessment): string[] {
+  const agreeing = assessment.alternatives.filter((a) => a.disagreements.length === 0);
+  return [
+    '### Assessment: verified',
+    `${sentence(assessment.reason)} Nothing else the patch changed was found for a reviewer to decide on.`,
+    ...(agreeing.length ? ['', `Other plausible patches, which agree with this one on every input compared: ${agreeing.map((a) => code(a.summary, 100)).join(', ')}.`] : []),
+    '',
+    ...lookedAt(assessment),
+  ];
+}
+
+function reviewSection(assessment: Assessment): string[] {
+  const outside = outsideChanges(assessment);
+  const lines = ['### Review before merging', sentence(assessment.reason)];
+  if (assessment.notAssessed) lines.push('', `**The assessment could not look**: ${sentence(assessment.notAssessed)} The tests pass and the judge held; whether the patch changed anything else is not known, so review it as any change.`);
+  if (outside.count > 0) lines.push('', '#### Behaviour changes outside the failing tests', 'The tests pass. Is each change intended?', '', ...changesTable(outside.listed, outside.count));
+  lines.push(...nearFailing(assessment));
+  const open = ambiguities(assessment);
+  if (open.length > 0) {
+    const they = open.length === 1 ? 'passes the tests and gives' : 'pass the tests and give';
+    lines.push('', '#### Ambiguity: the tests do not decide between them', `${plural(open.length, 'other plausible patch', 'other plausible patches')} also ${they} different results; which behaviour is right is for a person to say.`, '', ...open.flatMap(alternative));
+  }
+  const agreeing = assessment.alternatives.filter((a) => a.disagreements.length === 0);
+  if (agreeing.length > 0) lines.push('', `Other plausible patches, which agree with this one on every input compared: ${agreeing.map((a) => code(a.summary, 100)).join(', ')}.`);
+  return [...lines, '', ...lookedAt(assessment)];
+}
+
+function changesTable(changes: BehaviourChange[], count: number): string[] {
+  return [
+    '| Function | Input | Before | After | Seen in |',
+    '| --- | --- | --- | --- | --- |',
+    ...changes.slice(0, MAX_ROWS).map((c) => `| ${cellCode(c.function, 60)} (${cellCode(c.location, 60)}) | ${cellCode(c.input)} | ${cellCode(c.before)} | ${cellCode(c.after)} | ${seenIn(c)} |`),
+    ...(count > Math.min(changes.length, MAX_ROWS) ? ['', `… and ${count - Math.min(changes.length, MAX_ROWS)} more (the first ones are in \`result.json\`).`] : []),
+  ];
+}
+
+function seenIn(change: BehaviourChange): string {
+  if (change.kind === 'suite') return change.test ? cellCode(change.test, 80) : 'a call the suite made';
+  return `an input generated around a call${change.test ? ` of ${cellCode(change.test, 80)}` : ' the suite made'}`;
+}
+
+/** Where the failing tests expect a change: listed apart and briefly, they do not ask for review. */
+function nearFailing(assessment: Assessment): string[] {
+  const near = assessment.behaviourChanges.filter((c) => c.nearFailing);
+  const count = Math.max(near.length, assessment.counts.nearFailing);
+  if (count === 0) return [];
+  const shown = near.slice(0, 5).map((c) => changeText(c));
+  const more = count > shown.length ? `, and ${count - shown.length} more` : '';
+  return ['', `Near the failing tests, where a change is expected (${count}): ${shown.join('; ')}${more}.`];
+}
+
+function alternative(alt: AlternativePatch): string[] {
+  const rows = alt.disagreements.slice(0, 10).map((d) => `  - ${code(d.input)}: ${code(d.chosen)} with this patch, ${code(d.alternative)} with that one`);
+  const more = alt.disagreements.length > rows.length ? [`  - … and ${alt.disagreements.length - rows.length} more inputs`] : [];
+  return [`- ${code(alt.summary, 120)}${alt.passedOver ? `, passed over: ${clip(alt.passedOver, 160)}` : ''}. Disagrees on:`, ...rows, ...more];
+}
+
+function lookedAt(assessment: Assessment): string[] {
+  const { counts, budget } = assessment;
+  const probed = assessment.probed.length
+    ? `- Functions probed (${assessment.probed.length}): ${assessment.probed.slice(0, 15).map((p) => code(p, 80)).join(', ')}${assessment.probed.length > 15 ? `, … ${assessment.probed.length - 15} more` : ''}`
+    : '- Functions probed: none';
+  const near = counts.nearFailing > 0 ? `, ${counts.nearFailing} of them near the failing tests` : '';
+  return [
+    '<details><summary>What the assessment looked at</summary>',
+    '',
+    probed,
+    `- Compared, before and after the patch: ${plural(counts.suiteCalls, 'call')} the suite made and ${plural(counts.generatedInputs, 'generated input')}; ${plural(counts.changes, 'behaviour change')} found${near}`,
+    `- Budget: ${seconds(budget.usedMs)} of ${seconds(budget.limitMs)}${budget.exhausted ? '; **the budget ran out** before everything was compared' : ''}`,
+    '',
+    '</details>',
+  ];
+}
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+
+function sentence(text: string): string {
+  const clipped = clip(text, 300);
+  const line = `${clipped.charAt(0).toUpperCase()}${clipped.slice(1)}`;
+  return /[.!?…]$/.test(line) ? line : `${line}.`;
+}

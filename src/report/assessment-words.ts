@@ -1,0 +1,43 @@
+// The words the headline and the report share for an assessment (DESIGN.md §3.3): one behaviour change
+// as `input: before → after`, the changes outside the failing tests, the ambiguous alternatives. Values
+// come from the repository's code, so they are cut to a length and kept on one line.
+import type { AlternativePatch, Assessment, BehaviourChange } from '../core/assessment.ts';
+
+export const plural = (n: number, word: string, many = `${word}s`): string => `${n.toLocaleString('en-US')} ${n === 1 ? word : many}`;
+
+/** One line, at most `max` characters: a value printed by the repository's code can be anything. */
+export function clip(text: string, max = 80): string {
+  const line = text.replace(/\s*\n\s*/g, ' ⏎ ').trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+/** Inline code that holds any text: a fence longer than the backticks inside. */
+export function code(text: string, max = 80): string {
+  const clipped = clip(text, max);
+  const longest = Math.max(0, ...[...clipped.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = longest > 0 ? ' ' : '';
+  return `${fence}${pad}${clipped}${pad}${fence}`;
+}
+
+/** Inline code in a table cell: a `|` inside would end the cell, so it is escaped (GitHub shows `|`). */
+export function cellCode(text: string, max = 80): string {
+  return code(text, max).replace(/\|/g, '\\|');
+}
+
+/** `` `isAbsolute('ab\\c')`: false → true ``: the change a reviewer decides on, at a glance. */
+export function changeText(change: BehaviourChange, max = 40): string {
+  return `${code(change.input, 60)}: ${clip(change.before, max)} → ${clip(change.after, max)}`;
+}
+
+/** The changes outside the failing tests: the ones listed, and how many were found in all. */
+export function outsideChanges(assessment: Assessment): { listed: BehaviourChange[]; count: number } {
+  const listed = assessment.behaviourChanges.filter((c) => !c.nearFailing);
+  // `counts.changes` holds every change found, the near-failing ones among them; the list may be capped.
+  return { listed, count: Math.max(listed.length, assessment.counts.changes - assessment.counts.nearFailing) };
+}
+
+/** The alternatives that disagree with the chosen patch somewhere: an ambiguity the tests leave open. */
+export function ambiguities(assessment: Assessment): AlternativePatch[] {
+  return assessment.alternatives.filter((a) => a.disagreements.length > 0);
+}

@@ -1,0 +1,85 @@
+// The report of a green run at each level (DESIGN.md §3.3), from assessments built by hand: the
+// analysis decides the level, the report shows it. `review` comes first, where the reviewer starts
+// reading, as each change with its input and values; `verified` says what was looked at.
+import { describe, expect, it } from 'vitest';
+import { renderMarkdownReport } from '../../src/report/render-markdown.ts';
+import { renderReport } from '../../src/report/render-report.ts';
+import { ambiguousAssessment, assessedResult, change, nearFailingOnlyAssessment, notAssessedAssessment, reviewAssessment, verifiedAssessment } from '../support/sample-assessment.ts';
+
+describe('the report of an assessed green run', () => {
+  it('verified: the title as before, what the assessment looked at after the judge', () => {
+    const md = renderMarkdownReport(assessedResult(verifiedAssessment()));
+    expect(md).toMatch(/^## fixloop: ✅ Verified fix\n/);
+    expect(md).toContain('### Assessment: verified\nNo behaviour change outside the failing tests in 412 calls and 1,630 generated inputs.');
+    expect(md).toContain('- Functions probed (2): `src/path.ts:12 isAbsolute`, `src/path.ts:30 normalize`');
+    expect(md).toContain('- Compared, before and after the patch: 412 calls the suite made and 1,630 generated inputs; 0 behaviour changes found');
+    expect(md).toContain('- Budget: 12.3 s of 120.0 s\n');
+    expect(md.indexOf('### Verification')).toBeLessThan(md.indexOf('### Assessment: verified'));
+    expect(md).not.toContain('No assessment ran');
+  });
+
+  it('review: each change outside the failing tests with its input, test and values, before the tests table; the expected ones apart', () => {
+    const md = renderMarkdownReport(assessedResult(reviewAssessment()));
+    expect(md).toMatch(/^## fixloop: 🔍 Tests pass: review before merging\n\nTests pass after 1 attempt .*; review 2 behaviour changes outside the failing tests: /);
+    expect(md).toContain(
+      [
+        '#### Behaviour changes outside the failing tests',
+        'The tests pass. Is each change intended?',
+        '',
+        '| Function | Input | Before | After | Seen in |',
+        '| --- | --- | --- | --- | --- |',
+        "| `isAbsolute` (`src/path.ts:12`) | `isAbsolute('ab\\\\c')` | `false` | `true` | `test/path.test.ts:40` |",
+        "| `isAbsolute` (`src/path.ts:12`) | `isAbsolute('a\\|b')` | `false` | `throws TypeError: x is not a function` | an input generated around a call of `test/path.test.ts:41` |",
+      ].join('\n'),
+    );
+    expect(md).toContain("Near the failing tests, where a change is expected (1): `isAbsolute('/a')`: false → true.");
+    expect(md).not.toContain("| `isAbsolute('/a')` |");
+    expect(md.indexOf('### Review before merging')).toBeLessThan(md.indexOf('| Tests | Baseline |'));
+    expect(md).toMatchSnapshot();
+  });
+
+  it('review with only changes near the failing tests: the analysis\'s reason, the changes listed briefly, no table', () => {
+    const md = renderMarkdownReport(assessedResult(nearFailingOnlyAssessment()));
+    expect(md).toContain("### Review before merging\nThe failing tests' own function changed on 2 inputs the suite does not check.");
+    expect(md).toContain("Near the failing tests, where a change is expected (2): `isAbsolute('/a')`: false → true; `isAbsolute('//a')`: false → true.");
+    expect(md).not.toContain('#### Behaviour changes outside the failing tests');
+  });
+
+  it('review when the assessment could not look: why, and the budget that ran out', () => {
+    const md = renderMarkdownReport(assessedResult(notAssessedAssessment()));
+    expect(md).toContain('**The assessment could not look**: No changed function it can probe (the patch changes a module-level constant). The tests pass and the judge held;');
+    expect(md).toContain('- Functions probed: none');
+    expect(md).toContain('- Budget: 30.0 s of 30.0 s; **the budget ran out** before everything was compared');
+  });
+
+  it('review for an ambiguity: each other plausible patch, why it was passed over, and the inputs where it disagrees', () => {
+    const md = renderMarkdownReport(assessedResult(ambiguousAssessment()));
+    expect(md).toContain('#### Ambiguity: the tests do not decide between them\n1 other plausible patch also passes the tests and gives different results;');
+    expect(md).toContain('- `src/discounts.js: quantity >= tier.minQuantity → quantity + 1 > tier.minQuantity`, passed over: a larger change. Disagrees on:\n  - `discountRate(100.5)`: `0.05` with this patch, `0` with that one\n  - `discountRate(NaN)`: `0` with this patch, `throws RangeError` with that one');
+    // An alternative that agrees everywhere is no ambiguity; its summary holds backticks, fenced by more.
+    expect(md).toContain('Other plausible patches, which agree with this one on every input compared: `` src/discounts.js: `>` → `>=` at line 12 ``.');
+  });
+
+  it('keeps a table cell whole and a long value short, and says how many changes the list left out', () => {
+    const assessment = { ...reviewAssessment(), behaviourChanges: [change('f(`x`)', 'a\nb', 'y'.repeat(300))], counts: { suiteCalls: 1, generatedInputs: 0, changes: 40, nearFailing: 0 } };
+    const md = renderMarkdownReport(assessedResult(assessment));
+    expect(md).toContain('| `` f(`x`) `` | `a ⏎ b` | `' + 'y'.repeat(79) + '…` |');
+    expect(md).toContain('… and 39 more (the first ones are in `result.json`).');
+  });
+
+  it('a green run without an assessment says so in one line, and why when it is known', () => {
+    expect(renderMarkdownReport(assessedResult(undefined))).toContain("_No assessment ran (`assessment.enabled: false`, or a run from before fixloop assessed patches): the judge's verdict above is all this report shows._");
+    const replay = { ...assessedResult(undefined), replay: true as const };
+    expect(renderMarkdownReport(replay)).toContain('_No assessment ran (a replay judges a stored patch again and does not assess it):');
+    const skipped = assessedResult(undefined);
+    skipped.events = [{ at: '2026-11-22T10:00:06.000Z', kind: 'assessment-skipped', message: '`assessment.enabled: false` in .github/fixloop.yml.' }];
+    expect(renderMarkdownReport(skipped)).toContain('_No assessment ran (`assessment.enabled: false` in .github/fixloop.yml):');
+  });
+
+  it('puts the assessment in the JSON as it is', () => {
+    const result = assessedResult(reviewAssessment());
+    const parsed = JSON.parse(renderReport(result).json) as typeof result;
+    expect(parsed.assessment).toEqual(reviewAssessment());
+    expect(parsed.status).toBe('tests_green');
+  });
+});
