@@ -46,6 +46,7 @@ export interface Assessment {
   alternatives: AlternativePatch[];
   /** The functions probed, as `location name`. */
   probed: string[];
+  /** Calls of the suite and generated inputs compared; every change found (`changes`), of which `nearFailing` near the failing tests. */
   counts: { suiteCalls: number; generatedInputs: number; changes: number; nearFailing: number };
   /** Set when the analysis could not look (no changed function it can probe, a runner that failed, no budget): the level is then `review`. */
   notAssessed?: string;

@@ -15,7 +15,7 @@ import { cloneMirror } from '../../workspace/create-workspace.ts';
 import type { MirrorSeal } from '../../workspace/mirror-seal.ts';
 import type { TestFileCheck } from '../harness-tampering.ts';
 import { decideLevel, type CandidateInfo } from './assessment-level.ts';
-import { callKeys, compareVersions, indexRecords } from './compare-records.ts';
+import { compareVersions, indexRecords, nearKeys, nearKeysOf } from './compare-records.ts';
 import { probeable } from './instrument-file.ts';
 import { probeCheckout, type ProbeCheckout, type ProbeRun } from './probe-checkout.ts';
 import { planVersions, type VersionPlan } from './probe-plan.ts';
@@ -69,7 +69,7 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
     const functions = new Map([...runs.original.functions, ...runs.patched.functions]);
     const before = indexRecords(runs.original.records);
     const after = indexRecords(runs.patched.records);
-    const failingKeys = runs.failing ? callKeys(runs.failing.records) : fallbackFailingKeys(runs.original, input.fixed);
+    const failingKeys = runs.failing ? nearKeys(runs.failing.records) : fallbackFailingKeys(runs.original, input.fixed);
     const differences = compareVersions(before, after, functions, failingKeys);
     const alternatives = others.map((o, i) => {
       const run = runs.alternatives[i];
@@ -145,8 +145,7 @@ async function runVersions(checkout: ProbeCheckout, plans: { original: VersionPl
 function fallbackFailingKeys(original: ProbeRun, fixed: TestCaseResult[]): Set<string> {
   const ids = fixed.map((t) => t.id);
   const files = new Set(fixed.flatMap((t) => (t.file ? [t.file] : [])));
-  const fromFailing = original.records.filter((r) => r.kind === 'suite' && r.site !== undefined && (ids.includes(r.site) || files.has(r.site.replace(/:\d+$/, '').split('::')[0] ?? '')));
-  return callKeys(fromFailing);
+  return nearKeysOf(original.records, (r) => r.site !== undefined && (ids.includes(r.site) || files.has(r.site.replace(/:\d+$/, '').split('::')[0] ?? '')));
 }
 
 async function packageScripts(dir: string): Promise<Record<string, string>> {

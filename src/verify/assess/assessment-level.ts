@@ -41,7 +41,7 @@ export function decideLevel(input: LevelInput): Assessment {
   }));
   // A weakening alternative was passed over for a reason; one that is as good and disagrees is an ambiguity.
   const ambiguous = (input.alternatives ?? []).filter((a) => !a.info.weakens && (a.disagreements?.length ?? 0) > 0);
-  const counts = { suiteCalls: input.counts?.suiteCalls ?? 0, generatedInputs: input.counts?.generatedInputs ?? 0, changes: outside.length, nearFailing: near.length };
+  const counts = { suiteCalls: input.counts?.suiteCalls ?? 0, generatedInputs: input.counts?.generatedInputs ?? 0, changes: changes.length, nearFailing: near.length };
   const base = { behaviourChanges: [...outside.slice(0, SHOWN_OUTSIDE), ...near.slice(0, SHOWN_NEAR)], alternatives, probed: input.probed ?? [], counts, budget: input.budget };
   const reasons: string[] = [];
   if (input.chosen?.weakens) reasons.push(`the patch ${input.chosen.weakens}`);

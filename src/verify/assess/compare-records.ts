@@ -38,9 +38,21 @@ export function indexRecords(records: ProbeRecord[]): RecordIndex {
   return index;
 }
 
-/** The keys (function and arguments) of the calls the failing tests made: where a change is expected. */
-export function callKeys(records: ProbeRecord[]): Set<string> {
-  return new Set(records.filter((r) => r.kind === 'suite').map((r) => r.fn + SEP + r.args));
+/**
+ * Where a change is expected: the calls the failing tests made, and the inputs generated around
+ * them (keys of function and arguments). An input generated around a passing test's call that is
+ * also one generated around a failing test's is near the failing tests too: the suite's calls are
+ * neighbours of each other (`0` is generated around every number).
+ */
+export function nearKeys(records: ProbeRecord[]): Set<string> {
+  return new Set(records.map((r) => r.fn + SEP + r.args));
+}
+
+/** The same, for records told apart by who called: the failing tests' calls and what was generated around them. */
+export function nearKeysOf(records: ProbeRecord[], fromFailing: (record: ProbeRecord) => boolean): Set<string> {
+  const calls = records.filter((r) => r.kind === 'suite' && fromFailing(r));
+  const bases = new Set(calls.map((r) => r.fn + SEP + r.args));
+  return nearKeys([...calls, ...records.filter((r) => r.kind === 'generated' && bases.has(r.fn + SEP + (r.base ?? '')))]);
 }
 
 export interface Differences {
@@ -50,8 +62,8 @@ export interface Differences {
 }
 
 /**
- * The changes from `before` to `after`. `failingKeys`: the failing tests' own calls; a suite call
- * among them, or an input generated around one, is `nearFailing`.
+ * The changes from `before` to `after`. `failingKeys` (see `nearKeys`): a call among them, or an
+ * input generated around one, is `nearFailing`.
  */
 export function compareVersions(before: RecordIndex, after: RecordIndex, functions: Map<string, ProbedFunction>, failingKeys: ReadonlySet<string>): Differences {
   const changes: BehaviourChange[] = [];
@@ -67,7 +79,7 @@ export function compareVersions(before: RecordIndex, after: RecordIndex, functio
     if (!now || before.suite.has(key) || after.suite.has(key)) continue;
     generatedCompared++;
     if (now.out === was.out) continue;
-    changes.push({ kind: 'generated', ...described(key, functions), before: was.out, after: now.out, nearFailing: failingKeys.has(was.base) });
+    changes.push({ kind: 'generated', ...described(key, functions), before: was.out, after: now.out, nearFailing: failingKeys.has(key) || failingKeys.has(was.base) });
   }
   return { changes: ordered(changes), generatedCompared };
 }

@@ -1,0 +1,69 @@
+// Right, not only green (DESIGN.md §3.3), end to end: the real `fixloop run` with the `script`
+// engine playing an engine whose patch passes the suite. An overfitting patch (`&&` turned into
+// `||`) passes a weak suite and ends `tests_green` at level `review`, with the generated input whose
+// result changed; the real fix of the same bug stays `verified`.
+import { afterAll, describe, expect, it } from 'vitest';
+import type { RunResult } from '../../src/core/run-result.ts';
+import { makeRepo, removeAll } from '../support/git-fixture.ts';
+import { runCli } from '../support/run-cli.ts';
+import { writeFile } from '../support/judge-cheat-run.ts';
+
+const dirs: string[] = [];
+afterAll(() => removeAll(dirs));
+
+const paths = (driveLetter: string, rest: string) => `'use strict';
+// A path is absolute when it starts with a drive letter, or with one slash (two: protocol-relative).
+function isAbsolute(p) {
+  if (${driveLetter}.test(p)) return true;
+  return ${rest};
+}
+module.exports = { isAbsolute };
+`;
+const BUGGY = paths('/^[A-Za-z]:\\//', "p.startsWith('/') && !p.startsWith('//')");
+const FIXED = paths('/^[A-Za-z]:[\\\\/]/', "p.startsWith('/') && !p.startsWith('//')");
+const OVERFIT = paths('/^[A-Za-z]:\\//', "p.startsWith('/') || !p.startsWith('//')");
+const SUITE = `const test = require('node:test');
+const assert = require('node:assert/strict');
+const { isAbsolute } = require('../src/paths.js');
+test('a rooted path is absolute', () => assert.equal(isAbsolute('/usr/lib'), true));
+test('a drive letter with a slash is absolute', () => assert.equal(isAbsolute('C:/x'), true));
+test('a drive letter with a backslash is absolute', () => assert.equal(isAbsolute('C:\\\\x'), true));
+`;
+
+async function runWith(patched: string, sandbox: string): Promise<{ result: RunResult; code: number | null }> {
+  const repo = await makeRepo({ 'src/paths.js': BUGGY, 'test/paths.test.js': SUITE });
+  dirs.push(repo, `${repo}-out`);
+  const cli = await runCli(['run', repo, '--test', 'node --test', '--engine', 'script', '--script', writeFile('src/paths.js', patched), '--max-attempts', '1', '--sandbox', sandbox, '--json', '--out', `${repo}-out`], { cwd: repo });
+  try {
+    return { result: JSON.parse(cli.stdout) as RunResult, code: cli.code };
+  } catch {
+    throw new Error(`fixloop printed no result (exit ${cli.code}): ${cli.stderr.slice(-2000)}`);
+  }
+}
+
+describe('the assessment of a judged patch', () => {
+  it('shows an overfitting patch at review, with the input whose result changed outside the failing tests', async () => {
+    const { result, code } = await runWith(OVERFIT, 'auto');
+    expect(result.status).toBe('tests_green');
+    expect(result.verification?.passed).toBe(true);
+    const assessment = result.assessment;
+    expect(assessment?.level).toBe('review');
+    expect(assessment?.probed).toEqual(['src/paths.js:3 isAbsolute']);
+    const outside = assessment?.behaviourChanges.filter((c) => !c.nearFailing) ?? [];
+    expect(outside).toContainEqual(expect.objectContaining({ kind: 'generated', function: 'isAbsolute', location: 'src/paths.js:3', input: "isAbsolute('usr/lib')", before: 'false', after: 'true' }));
+    expect(assessment?.reason).toMatch(/^\d+ behaviour changes? outside the failing tests$/);
+    expect(code).toBe(4);
+  });
+
+  it('keeps the real fix verified: its only changes are at the failing test’s input and around it', async () => {
+    const { result, code } = await runWith(FIXED, 'process');
+    expect(result.status).toBe('tests_green');
+    const assessment = result.assessment;
+    expect(assessment?.level).toBe('verified');
+    expect(assessment?.behaviourChanges.every((c) => c.nearFailing)).toBe(true);
+    expect(assessment?.behaviourChanges).toContainEqual(expect.objectContaining({ input: "isAbsolute('C:\\\\x')", before: 'false', after: 'true', nearFailing: true }));
+    expect(assessment?.counts.generatedInputs).toBeGreaterThan(10);
+    expect(assessment?.budget.exhausted).toBe(false);
+    expect(code).toBe(0);
+  });
+});
