@@ -12,6 +12,7 @@ import copy
 import functools
 import hashlib
 import inspect
+import io
 import json
 import os
 import re
@@ -20,11 +21,12 @@ import sys
 import threading
 import time
 import types
+import warnings
 
 MAX_TEXT, KEEP_TEXT, MAX_DEPTH, MAX_ITEMS = 400, 380, 4, 200
 PER_CALL, BASES_PER_FUNCTION, PER_PROCESS = 40, 25, 4000
-# Distinct suite records kept per function: a hot function must not fill the disk.
-SUITE_PER_FUNCTION = 5000
+# A hot function must not slow the suite down or fill the disk: calls looked at, distinct records kept.
+CALLS_PER_FUNCTION, SUITE_PER_FUNCTION = 20000, 5000
 # A generated call may hang (an input the function loops on); its time is bounded where a timer is
 # safe (see _timer_free), and all generated calls of one process share a budget.
 CALL_LIMIT_S, PROCESS_BUDGET_S = 1.0, 120.0
@@ -125,7 +127,7 @@ class _Function(object):
         # Methods get suite records only: generated inputs around `self` are not plain data.
         self.method = bool(code and code.co_argcount > 0 and code.co_varnames[0] in ("self", "cls"))
         self.bases, self.suite_keys, self.generated, self.none_at = set(), set(), set(), set()
-        self.suite_records, self.stopped = 0, False
+        self.calls, self.suite_records, self.stopped = 0, 0, False
         self.params = code.co_varnames[: code.co_argcount] if code else ()
 
     def name(self, slot):
@@ -183,8 +185,9 @@ def _begin(fn, args, kwargs, nested):
     """(thread state, (args text, copy for generation or None)); (None, None): just call."""
     try:
         local = _thread()
-        if local.busy:
+        if local.busy or fn.calls >= CALLS_PER_FUNCTION:
             return None, None
+        fn.calls += 1
         local.busy = True
         try:
             text = args_text(args, kwargs)
@@ -280,14 +283,26 @@ def _variants(fn, args, kwargs):
                 yield tuple(new_args), new_kwargs
 
 def _drain(local):
+    # What generated calls print, log or warn is not the test's: a test may assert on its output.
+    streams = sys.stdout, sys.stderr
+    logging = sys.modules.get("logging")
+    disabled = logging.root.manager.disable if logging else 0
     local.busy = True
     try:
-        while local.pending:
-            fn, text, base = local.pending.pop(0)
-            _generate(fn, text, base)
+        sys.stdout = sys.stderr = io.StringIO()
+        if logging:
+            logging.disable(logging.CRITICAL)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            while local.pending:
+                fn, text, base = local.pending.pop(0)
+                _generate(fn, text, base)
     except (Exception, _Timeout):
         del local.pending[:]
     finally:
+        sys.stdout, sys.stderr = streams
+        if logging:
+            logging.disable(disabled)
         local.busy = False
 
 def _generate(fn, text, base):

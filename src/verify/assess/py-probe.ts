@@ -50,20 +50,21 @@ function encodingKeeps(text: string): boolean {
   const declared = cookie.exec(one)?.[1] ?? (/^[ \t\f]*(#.*)?$/.test(one) ? cookie.exec(two)?.[1] : undefined);
   if (declared === undefined) return true;
   if (/^(utf[-_]?8)([-_].*)?$/i.test(declared)) return true;
-  return /^[\x00-\x7f]*$/.test(text);
+  return !/[^\p{ASCII}]/u.test(text);
 }
 
 function rewrite(text: string, located: Located, functions: ProbedFunction[], target: ProbeTarget): string | null {
   // Lines with their own line ends, split where Python's tokenizer splits them.
   const lines = text.match(/[^\r\n]*(\r\n|\r|\n)|[^\r\n]+$/g) ?? [];
-  const eol = /\r\n|\r|\n/.exec(text)?.[0] ?? '\n';
+  // A new line ends as the line it goes above does (or the one before, at the end of the file).
+  const eol = (at: number) => /(\r\n|\r|\n)$/.exec(lines[at] ?? lines[at - 1] ?? '')?.[0] ?? /\r\n|\r|\n/.exec(text)?.[0] ?? '\n';
   const header = headerCode(target.runtimeDir);
   const inserts = new Map<number, string>();
   located.functions.forEach((f, i) => {
     const defLine = lines[f.line - 1] ?? '';
     const indent = /^[ \t\f]*/.exec(defLine)?.[0] ?? '';
     const id = functions[i]?.id ?? '';
-    inserts.set(f.line - 1, `${indent}@${MODULE}.probe(${pyString(id)}, ${pyString(target.recordFile)})${eol}`);
+    inserts.set(f.line - 1, `${indent}@${MODULE}.probe(${pyString(id)}, ${pyString(target.recordFile)})${eol(f.line - 1)}`);
   });
   if (located.anchor !== null) {
     const { line, col } = located.anchor;
@@ -71,7 +72,7 @@ function rewrite(text: string, located: Located, functions: ProbedFunction[], ta
     lines[line - 1] = `${chars.slice(0, col).join('')}; ${header}${chars.slice(col).join('')}`;
   } else if (located.first !== null) {
     const at = located.first - 1;
-    inserts.set(at, `${header}${eol}${inserts.get(at) ?? ''}`);
+    inserts.set(at, `${header}${eol(at)}${inserts.get(at) ?? ''}`);
   } else {
     return null;
   }

@@ -2,7 +2,9 @@
 // (warnings as errors) and on the untouched module, and the records it leaves read back.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProbeRecord } from '../../../src/verify/assess/probe-record.ts';
-import { allLines, cleanup, fixture, prepare, pytest, records, type PytestRun } from './py-probe-support.ts';
+import { allLines, cleanup, fixture, preferResolvedPython, prepare, pytest, records, type PytestRun } from './py-probe-support.ts';
+
+preferResolvedPython();
 
 let plain: PytestRun;
 let probed: PytestRun;
@@ -23,11 +25,16 @@ const outOf = (name: string, args: string) => all.find((r) => r.fn === `textops.
 
 describe('the Python probe at run time', () => {
   it('leaves what pytest decides unchanged, the deliberate failure included', () => {
-    expect(plain.outcomes.length).toBe(12);
+    expect(plain.outcomes.length).toBe(13);
     expect(probed.outcomes).toEqual(plain.outcomes);
     expect(probed.code).toBe(plain.code);
     expect(probed.output).not.toMatch(/Warning|Traceback \(most recent/);
     expect(probed.outcomes).toContain('FAILED test_textops.py::test_fails_on_purpose');
+  });
+
+  it('keeps what generated calls print, log and warn out of the test that asserts on its own', () => {
+    expect(of('announce', 'generated').length).toBeGreaterThan(10);
+    expect(probed.outcomes).toContain('PASSED test_textops.py::test_announce');
   });
 
   it('records each suite call with its arguments, its result, a mutation and the pytest test id', () => {
