@@ -25,7 +25,7 @@ const outOf = (name: string, args: string) => all.find((r) => r.fn === `textops.
 
 describe('the Python probe at run time', () => {
   it('leaves what pytest decides unchanged, the deliberate failure included', () => {
-    expect(plain.outcomes.length).toBe(13);
+    expect(plain.outcomes.length).toBe(14);
     expect(probed.outcomes).toEqual(plain.outcomes);
     expect(probed.code).toBe(plain.code);
     expect(probed.output).not.toMatch(/Warning|Traceback \(most recent/);
@@ -109,6 +109,13 @@ describe('the Python probe at run time', () => {
     expect(of('Counter.double', 'suite').map((r) => r.args)).toEqual(['4']);
     for (const method of ['Counter.__init__', 'Counter.add', 'Counter.named', 'Counter.label']) expect(of(method, 'generated'), method).toEqual([]);
     expect(of('Counter.double', 'generated').map((r) => r.args)).toContain('5');
+  });
+
+  it('stops a generated call that runs too long, records it, and generates no more for that function', () => {
+    const generated = of('halve_to_zero', 'generated');
+    expect(generated.filter((r) => 'threw' in r.out && r.out.threw === 'ProbeTimeout: over 1 s')).toHaveLength(1);
+    expect(generated.at(-1)?.out).toEqual({ threw: 'ProbeTimeout: over 1 s' });
+    expect(probed.outcomes).toContain('PASSED test_textops.py::test_halve_to_zero');
   });
 
   it('awaits a coroutine function and records it; leaves a generator alone', () => {
