@@ -58,6 +58,10 @@ def canon(value):
 
 def _text(v, depth, path):
     t = type(v)
+    if t in (str, bytes) and len(v) > 4 * MAX_TEXT:
+        # Never a copy of a huge text: its start and a hash of all of it.
+        whole = v.encode("utf-8", "surrogatepass") if t is str else v
+        return repr(v[:KEEP_TEXT])[:KEEP_TEXT] + "\u2026#" + hashlib.sha256(whole).hexdigest()[:12]
     if v is None or t in (bool, int, float, str, bytes):
         return repr(v)
     if depth > MAX_DEPTH:

@@ -1,8 +1,11 @@
 // The Python probe at run time: a fixture module instrumented on every line, real pytest run on it
 // (warnings as errors) and on the untouched module, and the records it leaves read back.
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PYTHON_PROBE_RUNTIME } from '../../../src/verify/assess/py-probe.ts';
 import type { ProbeRecord } from '../../../src/verify/assess/probe-record.ts';
-import { allLines, cleanup, fixture, preferResolvedPython, prepare, pytest, records, type PytestRun } from './py-probe-support.ts';
+import { allLines, cleanup, fixture, FIXTURES, preferResolvedPython, prepare, pytest, records, tempDir, type PytestRun } from './py-probe-support.ts';
 
 preferResolvedPython();
 
@@ -122,5 +125,32 @@ describe('the Python probe at run time', () => {
     expect(of('later', 'suite').map((r) => [r.args, r.out])).toEqual([["'x'", { returned: "'xx'" }]]);
     expect(all.some((r) => r.fn === 'textops.py#numbers')).toBe(false);
     expect(probed.outcomes).toContain('PASSED test_textops.py::test_numbers');
+  });
+});
+
+describe('the Python probe\'s canonical text and limits (the runtime driven directly)', () => {
+  it('writes values as deterministic code, and caps what it generates', async () => {
+    const recordFile = join(await tempDir(), 'records.jsonl');
+    const run = spawnSync('python3', ['-W', 'error', join(FIXTURES, 'runtime_checks.py'), PYTHON_PROBE_RUNTIME, recordFile], { encoding: 'utf8' });
+    expect(run.stderr).toBe('');
+    const texts = JSON.parse(run.stdout) as Record<string, string | string[]>;
+    expect(texts.scalars).toEqual(['None', 'True', '3', '-0.5', 'nan', '-inf', '"it\'s"', "b'\\x00b'"]);
+    expect(texts.containers).toEqual(['(1,)', "{'b': 1, 'a': (2, 3)}", '{1, 2, 3}', "frozenset({'a', 'b'})", 'set()']);
+    expect(texts.objects).toEqual(["Plain(name='p', items=[1, {1, 2}])", '<Shown object>', 'Slotted(a=1)', '<function len>', '<function Plain.__init__>', 'ValueError: bad x']);
+    expect(texts.cycle).toBe('[1, [Circular]]');
+    expect(texts.deep).toBe('[[[[[…]]]]]');
+    const [long, same, other, huge] = texts.long as string[];
+    expect(long).toMatch(/^'x{379}…#[0-9a-f]{12}$/);
+    expect(same).toBe(long);
+    expect(other).not.toBe(long);
+    expect(huge).toMatch(/^'x{379}…#[0-9a-f]{12}$/);
+    expect(texts.args).toBe("1, 'a', flag=True");
+    const all = await records(recordFile);
+    const perBase = new Map<string, number>();
+    for (const r of all) if (r.kind === 'generated') perBase.set(r.base ?? '', (perBase.get(r.base ?? '') ?? 0) + 1);
+    expect(all.filter((r) => r.kind === 'suite')).toHaveLength(31);
+    expect(perBase.get("'abc.def', 9, sep='-'")).toBe(40);
+    expect(perBase.size).toBe(25);
+    expect(all.find((r) => r.kind === 'suite')?.site).toBe('callers/caller.py:3');
   });
 });
