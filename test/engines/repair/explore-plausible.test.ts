@@ -4,7 +4,7 @@
 // its throw); the right fix, one operator, comes later in the engine's order. With an exploration
 // time the engine applies the right one and keeps the other as an alternative, with its reason;
 // without, it applies the first, as it always did.
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -15,7 +15,7 @@ import { runGate } from '../../../src/gate/run-gate.ts';
 import { createProcessSandbox } from '../../../src/sandbox/process-sandbox.ts';
 import { createWorkspace } from '../../../src/workspace/create-workspace.ts';
 import { createPathPolicy } from '../../../src/workspace/path-policy.ts';
-import { makeRepo, removeAll } from '../../support/git-fixture.ts';
+import { git, makeRepo, removeAll } from '../../support/git-fixture.ts';
 
 const dirs: string[] = [];
 afterAll(() => removeAll(dirs));
@@ -36,6 +36,7 @@ const LEVEL = [
 const FILES = {
   'package.json': JSON.stringify({ name: 'volume', scripts: { test: 'node --test' } }),
   'src/level.js': LEVEL,
+  'src/units.js': "exports.UNIT = 'dB';\n",
   'test/level.test.js': [
     "const { test } = require('node:test');",
     "const assert = require('node:assert');",
@@ -49,7 +50,7 @@ const FILES = {
   ].join('\n'),
 };
 
-async function attemptWith(exploreTime: number): Promise<{ outcome: EngineOutcome; diff: string; log: string; seconds: number; root: string }> {
+async function attemptWith(exploreTime: number): Promise<{ outcome: EngineOutcome; diff: string; log: string; source: string }> {
   const source = await makeRepo(FILES);
   const tmpRoot = await mkdtemp(join(tmpdir(), 'fixloop-explore-'));
   dirs.push(source, tmpRoot);
@@ -59,6 +60,8 @@ async function attemptWith(exploreTime: number): Promise<{ outcome: EngineOutcom
   const sandbox = createProcessSandbox();
   const gate = await runGate(sandbox, { command: 'node --test', cwd: workspace.root, timeoutMs: 60_000, env: {} });
   expect(gate.report.tests.filter((t) => t.status === 'failed').map((t) => t.name)).toEqual(['accepts the top level in strict mode']);
+  // What an earlier attempt left: the alternatives must carry it, as the loop's final patch does.
+  await workspace.writeFile('src/units.js', "exports.UNIT = 'decibel';\n");
   const lines: string[] = [];
   const ctx: AttemptContext = {
     attempt: 1,
@@ -79,14 +82,13 @@ async function attemptWith(exploreTime: number): Promise<{ outcome: EngineOutcom
     deadline: Date.now() + 600_000,
     log: (line) => lines.push(line),
   };
-  const started = Date.now();
   const outcome = await createRepairEngine({ parallelism: 1 }).attempt(ctx);
-  return { outcome, diff: await workspace.diff(), log: lines.join('\n'), seconds: (Date.now() - started) / 1000, root: workspace.root };
+  return { outcome, diff: await workspace.diff(), log: lines.join('\n'), source };
 }
 
 describe('the repair engine exploring after the first plausible candidate', () => {
   it('applies the real fix and lists the candidate that turns the check off as an alternative, with its reason', async () => {
-    const { outcome, diff, log } = await attemptWith(300);
+    const { outcome, diff, log, source } = await attemptWith(300);
     expect(outcome.gaveUp, log).toBe(false);
     expect(diff).toContain('+  if (n < 0 || n > 10) {');
     expect(outcome.chosen).toEqual({ summary: 'src/level.js:3 `>=` → `>` (template relational-operator)' });
@@ -97,7 +99,12 @@ describe('the repair engine exploring after the first plausible candidate', () =
     });
     // A whole patch against the pristine commit, applicable where the final patch is.
     expect(weakening?.patch).toContain('+  if (!opts.strict && (n < 0 || n >= 10)) {');
-    expect(weakening?.patch).toMatch(/^diff --git a\/src\/level.js b\/src\/level.js/);
+    expect(weakening?.patch).toContain("+exports.UNIT = 'decibel';");
+    expect(diff).toContain("+exports.UNIT = 'decibel';");
+    const patchFile = join(source, '..', `alternative-${Date.now()}.patch`);
+    await writeFile(patchFile, weakening?.patch ?? '');
+    dirs.push(patchFile);
+    expect(() => git(source, 'apply', '--check', patchFile)).not.toThrow();
     // `10` → `11` passes too, and is no weakening: it comes after the operator in the engine's order.
     expect(outcome.alternatives?.map((a) => a.summary)).toEqual(['src/level.js:3 `10` → `11` (template off-by-one-literal)', weakening?.summary]);
     expect(outcome.alternatives?.[0]?.passedOver).toMatch(/^candidate 5 comes first in the engine's order \(this one is candidate \d+\)$/);
