@@ -68,6 +68,29 @@ export interface EngineOutcome {
   budgetStop?: BudgetStop;
   /** Things the report should show, e.g. edits the path policy refused. */
   notes?: string[];
+  /**
+   * The candidate the engine applied, when it chose among several that pass the tests (the `repair`
+   * engine's exploration): what it is, in one line, and why it weakens a check when it does.
+   */
+  chosen?: { summary: string; weakens?: string };
+  /** The other candidates that passed the tests, best first: what the chosen one was preferred to. */
+  alternatives?: AlternativeCandidate[];
+}
+
+/** A patch that also passed the tests, and was not applied. */
+export interface AlternativeCandidate {
+  /**
+   * Unified diff against the pristine commit, as the loop's patches are (`Workspace.diff()`): what the
+   * attempt started from (earlier attempts' changes included) with this candidate in place of the
+   * chosen one, so it applies where the final patch does.
+   */
+  patch: string;
+  /** One line: `src/a.js:12 \`&&\` → \`||\` (template logical-operator)`. */
+  summary: string;
+  /** Why it weakens a check, when it does: `weakens the check that throws "Invalid value" (…)`. */
+  weakens?: string;
+  /** Why the chosen candidate was preferred to this one. */
+  passedOver?: string;
 }
 
 export interface Engine {

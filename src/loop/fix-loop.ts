@@ -5,7 +5,7 @@ import type { Cost } from '../core/cost.ts';
 import type { Finding } from '../core/findings.ts';
 import type { GateResult } from '../core/gate-result.ts';
 import type { AttemptRecord, ReviewRecord, StopReason, Verification } from '../core/run-result.ts';
-import type { Engine } from '../engines/engine.ts';
+import type { AlternativeCandidate, Engine, EngineOutcome } from '../engines/engine.ts';
 import { failingCount } from '../core/gate-summary.ts';
 import { runFixAttempt, type FixAttempt } from './fix-attempt.ts';
 import type { FixLoopInput, LoopState } from './loop-state.ts';
@@ -24,6 +24,10 @@ export interface FixLoopOutcome {
   verification: Verification | null;
   lastGate: GateResult;
   cost: Cost;
+  /** What the green attempt's engine chose among the candidates that passed (the `repair` engine's exploration). */
+  chosen?: NonNullable<EngineOutcome['chosen']>;
+  /** The other candidates that passed in the green attempt, as whole patches against the pristine commit. */
+  alternatives: AlternativeCandidate[];
 }
 
 export async function runFixLoop(input: FixLoopInput): Promise<FixLoopOutcome> {
@@ -50,7 +54,8 @@ export async function runFixLoop(input: FixLoopInput): Promise<FixLoopOutcome> {
     const attempt = await runFixAttempt(input, state, n, engine);
     if (attempt.accepted && attempt.gate && attempt.verification) {
       input.onProgress({ phase: 'attempt', attempt: n, maxAttempts, failing: 0, message: `attempt ${n}: verified green` });
-      return { green: true, stopReason: null, explanation: 'verified', attempts: state.attempts, engine: engine.name, patch: attempt.patch, verification: attempt.verification, lastGate: attempt.gate, cost: state.cost };
+      const { chosen, alternatives = [] } = attempt.outcome;
+      return { green: true, stopReason: null, explanation: 'verified', attempts: state.attempts, engine: engine.name, patch: attempt.patch, verification: attempt.verification, lastGate: attempt.gate, cost: state.cost, ...(chosen ? { chosen } : {}), alternatives };
     }
     const stop = await afterFailedAttempt(input, state, n, engine, attempt);
     if (stop) return stop;
@@ -59,7 +64,7 @@ export async function runFixLoop(input: FixLoopInput): Promise<FixLoopOutcome> {
 }
 
 function stopped(state: LoopState, stopReason: StopReason, explanation: string): FixLoopOutcome {
-  return { green: false, stopReason, explanation, attempts: state.attempts, engine: null, patch: '', verification: state.lastVerification, lastGate: state.currentGate, cost: state.cost };
+  return { green: false, stopReason, explanation, attempts: state.attempts, engine: null, patch: '', verification: state.lastVerification, lastGate: state.currentGate, cost: state.cost, alternatives: [] };
 }
 
 /** Progress, the best state, and whether the engine is stuck, gave up or ran out of budget. */

@@ -10,7 +10,7 @@ import type { CloneAuth } from '../core/clone-auth.ts';
 import type { RepoConfig } from '../core/repo-config.ts';
 import type { Reviewer } from '../core/reviewer.ts';
 import type { EngineEnvironment } from '../engines/create-engines.ts';
-import type { Engine } from '../engines/engine.ts';
+import type { AlternativeCandidate, Engine, EngineOutcome } from '../engines/engine.ts';
 import type { Sandbox } from '../sandbox/sandbox.ts';
 import type { ProgressListener } from './progress.ts';
 
@@ -51,6 +51,18 @@ export interface RunContext {
   progress(p: RunProgress): void;
   /** Ends the run: its duration and headline, the heartbeat stopped, `done` told. */
   finish(result: RunResult): RunResult;
+  /**
+   * What the green attempt's engine chose among the candidates that passed the tests, and the others
+   * (whole patches against the pristine commit, as the run's patch is): filled by `fixAndVerify`
+   * after a green fix loop, empty otherwise, for `runLocal` to read.
+   */
+  candidates: RunCandidates;
+}
+
+/** The chosen candidate of a green run and the alternatives it was preferred to. */
+export interface RunCandidates {
+  chosen?: NonNullable<EngineOutcome['chosen']>;
+  alternatives: AlternativeCandidate[];
 }
 
 /** A long phase is reminded of at least this often. */
@@ -87,6 +99,7 @@ export function createRunContext(request: FixRequest, deps: RunFixDeps, fields: 
     scratch: fields.scratch,
     signal: deps.signal ?? new AbortController().signal,
     started: fields.started,
+    candidates: { alternatives: [] },
     note,
     progress,
     finish(result) {

@@ -69,6 +69,13 @@ export async function fixAndVerify(ctx: RunContext, run: PreparedRun, kit: RunEn
     runGate: gateIn(run),
     volatileRoots: [run.workspace.root, ctx.scratch],
   });
+  // The loop's patch is against the pristine commit, and so are the alternatives the engine made
+  // (each is what the green attempt started from, earlier attempts' changes included, with that
+  // candidate instead of the chosen one).
+  if (outcome.green) {
+    if (outcome.chosen) ctx.candidates.chosen = outcome.chosen;
+    ctx.candidates.alternatives = outcome.alternatives;
+  }
   return withSpend(resultFromLoop(base, outcome, red));
 }
 

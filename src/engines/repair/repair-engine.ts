@@ -14,7 +14,8 @@ import { generatorFor } from './generators.ts';
 import { localizeFaults } from './localize/localize-faults.ts';
 import { rankCandidates, type RankedCandidate } from './rank-candidates.ts';
 import { chooseFocusedCommand, type FocusedCommand, type FocusedCommandInput } from './focused-command.ts';
-import { validateCandidates } from './validate-candidates.ts';
+import { validateCandidates, type ValidationResult } from './validate-candidates.ts';
+import { choosePlausible, MAX_PLAUSIBLE } from './choose-plausible.ts';
 
 export interface RepairEngineOptions {
   parallelism?: number;
@@ -72,7 +73,7 @@ export function createRepairEngine(options: RepairEngineOptions = {}): Engine {
       const started = Date.now();
       const ownDeadline = started + ctx.config.repair.timeBudget * 1000;
       const deadline = Math.min(ctx.deadline, ownDeadline);
-      const stats = { suspiciousLines: 0, candidates: 0, validated: 0, testExecutions: 0 };
+      const stats = { suspiciousLines: 0, candidates: 0, validated: 0, testExecutions: 0, plausible: 0 };
       const testCommand = ctx.config.test.command;
       if (!testCommand) return giveUp('no test command', stats);
       const failing = ctx.lastGate.report.tests.filter((t) => t.status === 'failed');
@@ -101,6 +102,9 @@ export function createRepairEngine(options: RepairEngineOptions = {}): Engine {
         deadline,
         signal: ctx.signal,
         ...(ctx.config.test.report ? { reportFile: ctx.config.test.report } : {}),
+        // After the first candidate that passes, more for a while: the first is often not the right one.
+        exploreMs: ctx.config.repair.exploreTime * 1000,
+        maxPlausible: MAX_PLAUSIBLE,
         onProgress: (validated) => {
           if (validated - lastLogged >= 25) {
             lastLogged = validated;
@@ -110,17 +114,13 @@ export function createRepairEngine(options: RepairEngineOptions = {}): Engine {
       });
       stats.validated = result.validated;
       stats.testExecutions = result.testExecutions;
+      stats.plausible = result.plausible.length;
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
       const validated = plan.validatedBefore + result.validated;
       const overAttempts = plan.validatedBefore > 0 ? ' over several attempts' : '';
 
       const notes = problems.length > 0 ? { notes: problems } : {};
-      if (result.winner) {
-        const w = result.winner;
-        await ctx.workspace.writeFile(w.file, w.result);
-        const rank = plan.ranked.indexOf(w) + 1;
-        return { summary: `${w.description} (candidate ${rank} of ${plan.ranked.length}, ${result.testExecutions} test runs, ${seconds} s)`, cost: ZERO_COST, gaveUp: false, stats, ...notes };
-      }
+      if (result.winner) return { ...(await applyBest(ctx, plan, result, `${result.testExecutions} test runs, ${seconds} s`)), stats, ...notes };
       if (result.partial) {
         const p = result.partial.candidate;
         await ctx.workspace.writeFile(p.file, p.result);
@@ -136,6 +136,24 @@ export function createRepairEngine(options: RepairEngineOptions = {}): Engine {
       const why = result.stoppedBy === 'deadline' ? 'the time budget ran out' : result.stoppedBy === 'aborted' ? 'the run was cancelled' : 'no candidate passed the tests';
       return { ...giveUp(`${why} (${validated} of ${plan.ranked.length} candidates validated${overAttempts}, ${result.testExecutions} test runs, ${seconds} s)${generation}`, stats), ...notes };
     },
+  };
+}
+
+/** The best of the candidates that passed applied to the workspace, and the others as alternatives. */
+async function applyBest(ctx: AttemptContext, plan: Plan, result: ValidationResult, spent: string): Promise<EngineOutcome> {
+  const rankOf = (c: RankedCandidate) => plan.ranked.indexOf(c) + 1;
+  const choice = await choosePlausible(ctx.workspace, result.plausible, rankOf);
+  const w = choice.chosen;
+  await ctx.workspace.writeFile(w.file, w.result);
+  for (const a of choice.alternatives) ctx.log(`repair: also passes: ${a.summary}${a.weakens ? `; ${a.weakens}` : ''}`);
+  const first = result.plausible[0];
+  const among = result.plausible.length > 1 ? `chosen among ${result.plausible.length} plausible${first && first !== w ? `, preferred to candidate ${rankOf(first)}, which weakens a check` : ''}, ` : '';
+  return {
+    summary: `${w.description} (candidate ${rankOf(w)} of ${plan.ranked.length}, ${among}${spent})`,
+    cost: ZERO_COST,
+    gaveUp: false,
+    chosen: { summary: choice.summary, ...(choice.weakens ? { weakens: choice.weakens } : {}) },
+    alternatives: choice.alternatives,
   };
 }
 

@@ -1,6 +1,8 @@
 // Validates candidates in parallel, each worker in its own copy of the workspace: the previously
 // failing tests first (stop at the first failure), then the full suite. The winner is the first
-// candidate *in rank order* that passes everything, so parallelism never changes the result.
+// candidate *in rank order* that passes everything, so parallelism never changes the result. With an
+// exploration time, validation goes on after the first plausible candidate (one that passes) for
+// that long, collecting more of them for the engine to choose from (choose-plausible.ts).
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,10 +31,16 @@ export interface ValidationInput {
   signal: AbortSignal;
   reportFile?: string;
   onProgress?: (validated: number) => void;
+  /** How long to go on taking candidates after the first plausible one (0 or unset: stop there). */
+  exploreMs?: number;
+  /** Most plausible candidates to collect (the first one included); 1 when unset. */
+  maxPlausible?: number;
 }
 
 export interface ValidationResult {
   winner: RankedCandidate | null;
+  /** Every candidate that passed, in rank order, at most `maxPlausible` (the winner first). */
+  plausible: RankedCandidate[];
   /** The best candidate that fixes some failing tests and breaks none, when none fixes all. */
   partial: { candidate: RankedCandidate; failing: number } | null;
   validated: number;
@@ -68,6 +76,10 @@ interface ValidationRun {
   testExecutions: number;
   finished: Set<number>;
   partial: ValidationResult['partial'];
+  /** Indexes of the candidates that passed. */
+  passed: Set<number>;
+  /** Epoch milliseconds until which candidates are still taken after the first plausible one. */
+  exploreUntil: number;
 }
 
 export async function validateCandidates(input: ValidationInput): Promise<ValidationResult> {
@@ -75,7 +87,7 @@ export async function validateCandidates(input: ValidationInput): Promise<Valida
   const abort = () => controller.abort();
   input.signal.addEventListener('abort', abort, { once: true });
   const deadlineTimer = setTimeout(abort, Math.max(0, input.deadline - Date.now()));
-  const run: ValidationRun = { input, controller, next: 0, winnerIndex: Number.POSITIVE_INFINITY, validated: 0, testExecutions: 0, finished: new Set(), partial: null };
+  const run: ValidationRun = { input, controller, next: 0, winnerIndex: Number.POSITIVE_INFINITY, validated: 0, testExecutions: 0, finished: new Set(), partial: null, passed: new Set(), exploreUntil: 0 };
   try {
     const workers = Math.max(1, Math.min(input.parallelism, input.candidates.length));
     await Promise.all(Array.from({ length: workers }, () => worker(run)));
@@ -150,7 +162,7 @@ async function worker(run: ValidationRun): Promise<void> {
     for (;;) {
       const index = run.next++;
       const candidate = input.candidates[index];
-      if (!candidate || index > run.winnerIndex || controller.signal.aborted) return;
+      if (!candidate || !stillTaking(run, index) || controller.signal.aborted) return;
       try {
         await fork.writeFile(candidate.file, candidate.result);
       } catch {
@@ -162,7 +174,7 @@ async function worker(run: ValidationRun): Promise<void> {
         run.validated++;
         run.finished.add(index);
       }
-      if (passed && !controller.signal.aborted) run.winnerIndex = Math.min(run.winnerIndex, index);
+      if (passed && !controller.signal.aborted) onePassed(run, index);
       input.onProgress?.(run.validated);
       await fork.restore(pristine);
     }
@@ -172,11 +184,29 @@ async function worker(run: ValidationRun): Promise<void> {
   }
 }
 
+/**
+ * Whether a worker takes the candidate at `index`: always before any passed; after, only while the
+ * exploration lasts and fewer than `maxPlausible` passed (with no exploration, none ranked after the
+ * winner, as when the first plausible candidate ended the validation).
+ */
+function stillTaking(run: ValidationRun, index: number): boolean {
+  if (index < run.winnerIndex) return true;
+  return Date.now() < run.exploreUntil && run.passed.size < (run.input.maxPlausible ?? 1);
+}
+
+function onePassed(run: ValidationRun, index: number): void {
+  // The exploration's clock starts with the first candidate that passes, whatever its rank.
+  if (run.passed.size === 0) run.exploreUntil = Date.now() + (run.input.exploreMs ?? 0);
+  run.passed.add(index);
+  run.winnerIndex = Math.min(run.winnerIndex, index);
+}
+
 /** The winner (the first in rank order that passed), else the best partial fix and what is left. */
 function outcome(run: ValidationRun): ValidationResult {
   const { input, controller, finished, partial, validated, testExecutions } = run;
   const winner = Number.isFinite(run.winnerIndex) ? (input.candidates[run.winnerIndex] ?? null) : null;
   const stoppedBy = winner ? 'winner' : input.signal.aborted ? 'aborted' : controller.signal.aborted ? 'deadline' : 'exhausted';
   const remaining = winner ? [] : input.candidates.filter((_, index) => !finished.has(index));
-  return { winner, partial: winner ? null : partial, validated, testExecutions, stoppedBy, remaining };
+  const plausible = [...run.passed].sort((a, b) => a - b).slice(0, Math.max(1, input.maxPlausible ?? 1)).flatMap((i) => input.candidates[i] ?? []);
+  return { winner, plausible, partial: winner ? null : partial, validated, testExecutions, stoppedBy, remaining };
 }

@@ -53,7 +53,8 @@ describe('the repair engine', () => {
         maxAttempts: 5,
         workspace,
         sandbox,
-        config: { ...config, repair: { ...config.repair, timeBudget } } satisfies RepoConfig,
+        // No exploration after the first plausible candidate: this test is about the time budget.
+        config: { ...config, repair: { ...config.repair, timeBudget, exploreTime: 0 } } satisfies RepoConfig,
         goal: 'fix the perimeter',
         lastGate: gate,
         baseline: gate,
