@@ -38,7 +38,7 @@ interface Measured {
 }
 
 /** The patches to measure for a bug: its upstream fix, and the plausible ones the engine produced. */
-function patchesOf(bug: RealBug, kept: Map<string, { patch?: string }>): Array<{ source: Measured['source']; patch: string }> {
+function patchesOf(bug: RealBug, kept: Map<string, { patch?: string | undefined }>): Array<{ source: Measured['source']; patch: string }> {
   const out: Array<{ source: Measured['source']; patch: string }> = [{ source: 'upstream', patch: readFileSync(join(bug.dir, 'fix.patch'), 'utf8') }];
   const engine = kept.get(bug.id)?.patch;
   if (engine) out.push({ source: 'engine', patch: engine });

@@ -7,6 +7,7 @@ import type { RunResult } from '../core/run-result.ts';
 import type { TestCaseResult } from '../core/test-report.ts';
 import { assessPatch } from '../verify/assess/assess-patch.ts';
 import { testFileCheck } from '../verify/harness-tampering.ts';
+import { ASSESSMENT_SKIPPED_EVENT } from '../report/assessment-section.ts';
 import type { PreparedRun } from './prepare-run.ts';
 import type { RunContext } from './run-context.ts';
 
@@ -20,7 +21,11 @@ export function assessmentBudget(elapsedMs: number, capSeconds: number, runLeftM
 
 export async function assessRun(ctx: RunContext, run: PreparedRun, judged: RunResult): Promise<RunResult> {
   const verification = judged.verification;
-  if (judged.status !== 'tests_green' || judged.replay || !verification?.passed || !judged.patch || !run.config.assessment.enabled) return judged;
+  if (judged.status !== 'tests_green' || judged.replay || !verification?.passed || !judged.patch) return judged;
+  if (!run.config.assessment.enabled) {
+    ctx.note(ASSESSMENT_SKIPPED_EVENT, '`assessment.enabled: false` in the repository’s configuration');
+    return judged;
+  }
   const limitMs = assessmentBudget(Date.now() - ctx.started, run.config.assessment.timeBudget, run.deadline - Date.now());
   ctx.progress({ phase: 'assess', message: `looking for what else the patch changed (within ${Math.round(limitMs / 1000)} s)` });
   const baselineTests = run.baseline.report.tests;

@@ -127,7 +127,7 @@ async function runVersions(checkout: ProbeCheckout, plans: { original: VersionPl
     }
     input.log(`assessment: ${label}${command ? `: ${command}` : ''}`);
     const run = await checkout.run(plan, label, left(), command);
-    if (run.gate?.reason === 'TIMEOUT') runs.exhausted = true;
+    if (run.gate && !run.gate.passed && run.gate.reason === 'TIMEOUT') runs.exhausted = true;
     return run;
   };
   runs.patched = await step(patchedPlan, 'patched');

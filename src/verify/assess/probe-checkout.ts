@@ -9,7 +9,7 @@ import type { SuiteRunner } from '../../gate/setup-then-gate.ts';
 import { instrumentFile, isPython } from './instrument-file.ts';
 import type { ProbeRecord, ProbedFunction } from './probe-record.ts';
 import type { VersionPlan } from './probe-plan.ts';
-import { PYTHON_PROBE_RUNTIME } from './py-probe.ts';
+import { PYTHON_PROBE_FILE, PYTHON_PROBE_RUNTIME } from './py-probe.ts';
 
 /** The folder in the checkout where the runtime files and the records live. */
 export const PROBE_FOLDER = '.fixloop-probe';
@@ -29,15 +29,13 @@ export interface ProbeCheckout {
 
 export function probeCheckout(dir: string, suite: SuiteRunner): ProbeCheckout {
   const folder = join(dir, PROBE_FOLDER);
-  let runs = 0;
   return {
     dir,
     async run(plan, label, timeoutMs, command) {
-      runs++;
       await mkdir(folder, { recursive: true });
       const recordFile = join(folder, `${label}.jsonl`);
       await rm(recordFile, { force: true });
-      const functions = await writePlan(dir, plan, { recordFile, runtimeDir: folder }, runs);
+      const functions = await writePlan(dir, plan, { recordFile, runtimeDir: folder });
       const gate = await (command ? suite.gateWith(dir, command, timeoutMs) : suite.gate(dir, timeoutMs)).catch(() => null);
       return { records: await readRecords(recordFile), functions, gate };
     },
@@ -45,7 +43,9 @@ export function probeCheckout(dir: string, suite: SuiteRunner): ProbeCheckout {
 }
 
 /** Each file of the plan written as that version has it, its probed functions instrumented. */
-async function writePlan(dir: string, plan: VersionPlan, where: { recordFile: string; runtimeDir: string }, run: number): Promise<Map<string, ProbedFunction>> {
+// Python's bytecode caches live in each command's throw-away HOME (the sandbox's PYTHONPYCACHEPREFIX),
+// so a version written within the same second as another never runs the other's cached code.
+async function writePlan(dir: string, plan: VersionPlan, where: { recordFile: string; runtimeDir: string }): Promise<Map<string, ProbedFunction>> {
   const functions = new Map<string, ProbedFunction>();
   for (const [path, { text, lines }] of plan.files) {
     const file = join(dir, path);
@@ -55,16 +55,13 @@ async function writePlan(dir: string, plan: VersionPlan, where: { recordFile: st
     }
     let written = text;
     if (lines.size > 0) {
-      if (isPython(path)) await copyFile(PYTHON_PROBE_RUNTIME, join(where.runtimeDir, 'fixloop_probe.py'));
+      if (isPython(path)) await copyFile(PYTHON_PROBE_RUNTIME, join(where.runtimeDir, PYTHON_PROBE_FILE));
       const instrumented = await instrumentFile(text, lines, { path, ...where }).catch(() => null);
       if (instrumented) {
         written = instrumented.source;
         for (const fn of instrumented.functions) functions.set(fn.id, fn);
       }
     }
-    // Python's bytecode cache is checked by modification time and size: a size of its own per run
-    // keeps a version from running another's cached code when both are written within a second.
-    if (isPython(path)) written += `\n# fixloop assessment run ${'.'.repeat(run)}\n`;
     await mkdir(dirname(file), { recursive: true });
     await writeFile(file, written);
   }
