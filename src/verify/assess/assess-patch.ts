@@ -15,7 +15,7 @@ import { cloneMirror } from '../../workspace/create-workspace.ts';
 import type { MirrorSeal } from '../../workspace/mirror-seal.ts';
 import type { TestFileCheck } from '../harness-tampering.ts';
 import { decideLevel, type CandidateInfo } from './assessment-level.ts';
-import { compareVersions, indexRecords, nearKeys, nearKeysOf } from './compare-records.ts';
+import { compareVersions, indexRecords, nearFailingOf, type NearFailing } from './compare-records.ts';
 import { probeable } from './instrument-file.ts';
 import { probeCheckout, type ProbeCheckout, type ProbeRun } from './probe-checkout.ts';
 import { planVersions, type VersionPlan } from './probe-plan.ts';
@@ -69,12 +69,12 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
     const functions = new Map([...runs.original.functions, ...runs.patched.functions]);
     const before = indexRecords(runs.original.records);
     const after = indexRecords(runs.patched.records);
-    const failingKeys = runs.failing ? nearKeys(runs.failing.records) : fallbackFailingKeys(runs.original, input.fixed);
-    const differences = compareVersions(before, after, functions, failingKeys);
+    const near = runs.failing ? nearFailingOf(runs.failing.records) : nearByCaller(runs.original, input.fixed);
+    const differences = compareVersions(before, after, functions, near);
     const alternatives = others.map((o, i) => {
       const run = runs.alternatives[i];
       if (!run) return { info: o.info, disagreements: null };
-      const theirs = compareVersions(after, indexRecords(run.records), functions, new Set());
+      const theirs = compareVersions(after, indexRecords(run.records), functions, { keys: new Set(), inputs: new Map() });
       return { info: o.info, disagreements: theirs.changes.map((c) => ({ input: c.input, chosen: c.before, alternative: c.after })) };
     });
     return decideLevel({
@@ -142,10 +142,10 @@ async function runVersions(checkout: ProbeCheckout, plans: { original: VersionPl
  * Without a way to run the failing tests alone, their calls are told by where they came from: the
  * test's id (pytest) or its file.
  */
-function fallbackFailingKeys(original: ProbeRun, fixed: TestCaseResult[]): Set<string> {
+function nearByCaller(original: ProbeRun, fixed: TestCaseResult[]): NearFailing {
   const ids = fixed.map((t) => t.id);
   const files = new Set(fixed.flatMap((t) => (t.file ? [t.file] : [])));
-  return nearKeysOf(original.records, (r) => r.site !== undefined && (ids.includes(r.site) || files.has(r.site.replace(/:\d+$/, '').split('::')[0] ?? '')));
+  return nearFailingOf(original.records, (r) => r.site !== undefined && (ids.includes(r.site) || files.has(r.site.replace(/:\d+$/, '').split('::')[0] ?? '')));
 }
 
 async function packageScripts(dir: string): Promise<Record<string, string>> {

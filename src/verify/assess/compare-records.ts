@@ -3,6 +3,7 @@
 // input generated in both around such a call with another result. Calls only one version made are
 // not compared (the versions called differently; the changed results upstream of them are found).
 import type { BehaviourChange } from '../../core/assessment.ts';
+import { editDistance } from './edit-distance.ts';
 import type { ProbeRecord, ProbedFunction } from './probe-record.ts';
 
 /** A version's records, indexed by function and arguments. */
@@ -39,20 +40,40 @@ export function indexRecords(records: ProbeRecord[]): RecordIndex {
 }
 
 /**
- * Where a change is expected: the calls the failing tests made, and the inputs generated around
- * them (keys of function and arguments). An input generated around a passing test's call that is
- * also one generated around a failing test's is near the failing tests too: the suite's calls are
- * neighbours of each other (`0` is generated around every number).
+ * Where a change is expected: the calls the failing tests made (`keys`, with the inputs generated
+ * around them), and the failing tests' own arguments per function (`inputs`), to tell which other
+ * inputs are like them.
  */
-export function nearKeys(records: ProbeRecord[]): Set<string> {
-  return new Set(records.map((r) => r.fn + SEP + r.args));
+export interface NearFailing {
+  keys: Set<string>;
+  inputs: Map<string, string[]>;
 }
 
-/** The same, for records told apart by who called: the failing tests' calls and what was generated around them. */
-export function nearKeysOf(records: ProbeRecord[], fromFailing: (record: ProbeRecord) => boolean): Set<string> {
+/**
+ * From the records of a run of the failing tests alone, or of the whole suite with `fromFailing`
+ * telling the failing tests' calls (by who called). An input generated around a passing test's call
+ * that is also generated around a failing test's is near too: `0` is generated around every number.
+ */
+export function nearFailingOf(records: ProbeRecord[], fromFailing: (record: ProbeRecord) => boolean = () => true): NearFailing {
   const calls = records.filter((r) => r.kind === 'suite' && fromFailing(r));
   const bases = new Set(calls.map((r) => r.fn + SEP + r.args));
-  return nearKeys([...calls, ...records.filter((r) => r.kind === 'generated' && bases.has(r.fn + SEP + (r.base ?? '')))]);
+  const around = records.filter((r) => r.kind === 'generated' && bases.has(r.fn + SEP + (r.base ?? '')));
+  const inputs = new Map<string, string[]>();
+  for (const call of calls) inputs.set(call.fn, [...new Set([...(inputs.get(call.fn) ?? []), call.args])]);
+  return { keys: new Set([...calls, ...around].map((r) => r.fn + SEP + r.args)), inputs };
+}
+
+/**
+ * A changed generated input is like the failing tests' inputs when it is at least as close (in
+ * edit distance) to one of them as to the passing call it was generated from: `'C:\\/x'`, made
+ * from a passing `'C:/x'`, is as close to the failing `'C:\\x'` and belongs to the fix's own class;
+ * `'usr/lib'`, made from a passing `'/usr/lib'`, is far from every failing input and does not.
+ */
+function likeFailing(fn: string, args: string, base: string, near: NearFailing): boolean {
+  const failing = near.inputs.get(fn) ?? [];
+  if (failing.length === 0) return false;
+  const fromBase = editDistance(args, base);
+  return failing.some((input) => editDistance(args, input) <= fromBase);
 }
 
 export interface Differences {
@@ -61,17 +82,14 @@ export interface Differences {
   generatedCompared: number;
 }
 
-/**
- * The changes from `before` to `after`. `failingKeys` (see `nearKeys`): a call among them, or an
- * input generated around one, is `nearFailing`.
- */
-export function compareVersions(before: RecordIndex, after: RecordIndex, functions: Map<string, ProbedFunction>, failingKeys: ReadonlySet<string>): Differences {
+/** The changes from `before` to `after`; those near the failing tests (see `NearFailing`) are marked so. */
+export function compareVersions(before: RecordIndex, after: RecordIndex, functions: Map<string, ProbedFunction>, near: NearFailing): Differences {
   const changes: BehaviourChange[] = [];
   for (const [key, was] of before.suite) {
     const now = after.suite.get(key);
     if (!now || sameSet(was.outs, now.outs)) continue;
     const site = now.site ?? was.site;
-    changes.push({ kind: 'suite', ...described(key, functions), before: joined(was.outs), after: joined(now.outs), ...(site ? { test: site } : {}), nearFailing: failingKeys.has(key) });
+    changes.push({ kind: 'suite', ...described(key, functions), before: joined(was.outs), after: joined(now.outs), ...(site ? { test: site } : {}), nearFailing: near.keys.has(key) });
   }
   let generatedCompared = 0;
   for (const [key, was] of before.generated) {
@@ -79,7 +97,10 @@ export function compareVersions(before: RecordIndex, after: RecordIndex, functio
     if (!now || before.suite.has(key) || after.suite.has(key)) continue;
     generatedCompared++;
     if (now.out === was.out) continue;
-    changes.push({ kind: 'generated', ...described(key, functions), before: was.out, after: now.out, nearFailing: failingKeys.has(key) || failingKeys.has(was.base) });
+    const [fn = '', base = ''] = was.base.split(SEP);
+    const args = key.slice(key.indexOf(SEP) + 1);
+    const nearFailing = near.keys.has(key) || near.keys.has(was.base) || likeFailing(fn, args, base, near);
+    changes.push({ kind: 'generated', ...described(key, functions), before: was.out, after: now.out, nearFailing });
   }
   return { changes: ordered(changes), generatedCompared };
 }

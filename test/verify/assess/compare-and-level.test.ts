@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareVersions, indexRecords, nearKeys } from '../../../src/verify/assess/compare-records.ts';
+import { compareVersions, indexRecords, nearFailingOf } from '../../../src/verify/assess/compare-records.ts';
 import { decideLevel } from '../../../src/verify/assess/assessment-level.ts';
 import { applyInMemory, lineChanges, mapOldLine } from '../../../src/verify/assess/patched-versions.ts';
 import { planVersions } from '../../../src/verify/assess/probe-plan.ts';
@@ -13,23 +13,34 @@ const budget = { usedMs: 1200, limitMs: 30_000, exhausted: false };
 
 describe('comparing what two versions recorded', () => {
   it('finds a generated input whose result changed, outside the failing tests, and one near them apart', () => {
-    const before = indexRecords([suite("'/a'", 'true'), suite("'C:\\\\x'", 'false'), generated("'ab\\\\c'", "'/a'", { returned: 'false' }), generated("'C:\\\\'", "'C:\\\\x'", { returned: 'false' })]);
-    const after = indexRecords([suite("'/a'", 'true'), suite("'C:\\\\x'", 'true'), generated("'ab\\\\c'", "'/a'", { returned: 'true' }), generated("'C:\\\\'", "'C:\\\\x'", { returned: 'true' })]);
-    const failing = nearKeys([suite("'C:\\\\x'", 'false')]);
+    const before = indexRecords([suite("'/usr/lib'", 'true'), suite("'C:\\\\x'", 'false'), generated("'usr/lib'", "'/usr/lib'", { returned: 'false' }), generated("'C:\\\\'", "'C:\\\\x'", { returned: 'false' })]);
+    const after = indexRecords([suite("'/usr/lib'", 'true'), suite("'C:\\\\x'", 'true'), generated("'usr/lib'", "'/usr/lib'", { returned: 'true' }), generated("'C:\\\\'", "'C:\\\\x'", { returned: 'true' })]);
+    const failing = nearFailingOf([suite("'C:\\\\x'", 'false')]);
     const { changes, generatedCompared } = compareVersions(before, after, functions, failing);
     expect(generatedCompared).toBe(2);
     expect(changes.map((c) => [c.kind, c.input, c.before, c.after, c.nearFailing])).toEqual([
-      ['generated', "isAbsolute('ab\\\\c')", 'false', 'true', false],
+      ['generated', "isAbsolute('usr/lib')", 'false', 'true', false],
       ['suite', "isAbsolute('C:\\\\x')", 'false', 'true', true],
       ['generated', "isAbsolute('C:\\\\')", 'false', 'true', true],
     ]);
     expect(changes[0]?.location).toBe('src/path.js:3');
   });
 
+  it('counts an input generated around a passing call as near the failing tests when it is as like a failing input as its base', () => {
+    const records = (fixed: boolean) => [suite("'/usr/lib'", 'true'), suite("'C:/x'", 'true'), suite("'C:\\\\x'", String(fixed)), generated("'C:\\\\/x'", "'C:/x'", { returned: String(fixed) }), generated("'usr/lib'", "'/usr/lib'", { returned: String(fixed) })];
+    const near = nearFailingOf([suite("'C:\\\\x'", 'false')]);
+    const { changes } = compareVersions(indexRecords(records(false)), indexRecords(records(true)), functions, near);
+    expect(changes.map((c) => [c.input, c.nearFailing])).toEqual([
+      ["isAbsolute('usr/lib')", false],
+      ["isAbsolute('C:\\\\x')", true],
+      ["isAbsolute('C:\\\\/x')", true],
+    ]);
+  });
+
   it('counts a thrown error and changed arguments as results, and compares only calls both versions made', () => {
     const before = indexRecords([suite('[1]', 'undefined'), generated("''", '[1]', { threw: 'TypeError: bad' }), generated('[]', '[1]', { returned: '0' })]);
     const after = indexRecords([{ ...suite('[1]', 'undefined'), after: '[1, 1]' }, generated("''", '[1]', { threw: 'TypeError: bad' })]);
-    const { changes, generatedCompared } = compareVersions(before, after, functions, new Set());
+    const { changes, generatedCompared } = compareVersions(before, after, functions, { keys: new Set(), inputs: new Map() });
     expect(generatedCompared).toBe(1);
     expect(changes).toHaveLength(1);
     expect(changes[0]).toMatchObject({ kind: 'suite', before: 'undefined', after: 'undefined (arguments after: [1, 1])', test: 'test/path.test.js:4' });
