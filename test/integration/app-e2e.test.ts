@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BUGGY_SHOP, FIXED_DISCOUNT } from '../fixtures/shop.ts';
+import { PATHS_PROJECT } from '../fixtures/overfit-paths.ts';
 import { git } from '../support/git-fixture.ts';
 import { examplePayload, mockConfig, mockInstallationTokens, type Payload } from '../support/github-app-harness.ts';
 import { OWNER, REPO, startScenario, type Scenario } from '../support/app-scenario.ts';
@@ -78,6 +79,32 @@ describe('the GitHub App on issues, end to end', () => {
     expect(tests.stdout).toMatch(/pass 3/);
     expect(tests.stdout).toMatch(/fail 0/);
     expect(git(join(check, 'repo'), 'log', '-1', '--format=%s')).toContain('fixloop: No discount at exactly 100');
+    await s.expectTokenNowhere([...status, String(pr.body)]);
+  });
+
+  it('opens a draft pull request with a neutral check when the only patches the tests accept change behaviour they do not check', async () => {
+    const { h } = s;
+    const cloneUrl = await s.publish(await s.makeWork(PATHS_PROJECT));
+    mockInstallationTokens(h, 2);
+    mockConfig(h, OWNER, REPO, 'test:\n  command: node --test\n');
+    s.permission('Codertocat', 'admin');
+    const statusOf = s.mockStatusComment(1, 705);
+    const checksOf = s.mockCheckRun(60);
+    h.scope.post(`/repos/${OWNER}/${REPO}/pulls`).reply(201, { number: 3, html_url: 'https://github.com/Codertocat/Hello-World/pull/3' });
+
+    await h.receive('issues', labeledIssue(cloneUrl));
+    await s.options.queue.drain();
+
+    expect(h.finish()).toEqual([]);
+    const [status, checks] = [statusOf(), checksOf()];
+    const pr = s.bodiesOf(/^POST \/repos\/.*\/pulls$/)[0] ?? {};
+    // The tests pass, so there is a pull request; what else the patch changed makes it a draft.
+    expect(pr.draft).toBe(true);
+    expect(pr.body).not.toContain('✅ Verified fix');
+    expect(pr.body).toContain('Review before merging');
+    expect(pr.body).toContain("isAbsolute('usr/lib')");
+    expect(checks[1]).toMatchObject({ status: 'completed', conclusion: 'neutral' });
+    expect(status.at(-1)).toContain('opened draft #3');
     await s.expectTokenNowhere([...status, String(pr.body)]);
   });
 

@@ -7,31 +7,13 @@ import type { RunResult } from '../../src/core/run-result.ts';
 import { makeRepo, removeAll } from '../support/git-fixture.ts';
 import { runCli } from '../support/run-cli.ts';
 import { writeFile } from '../support/judge-cheat-run.ts';
+import { FIXED_PATHS, OVERFIT_PATHS, PATHS_PROJECT } from '../fixtures/overfit-paths.ts';
 
 const dirs: string[] = [];
 afterAll(() => removeAll(dirs));
 
-const paths = (driveLetter: string, rest: string) => `'use strict';
-// A path is absolute when it starts with a drive letter, or with one slash (two: protocol-relative).
-function isAbsolute(p) {
-  if (${driveLetter}.test(p)) return true;
-  return ${rest};
-}
-module.exports = { isAbsolute };
-`;
-const BUGGY = paths('/^[A-Za-z]:\\//', "p.startsWith('/') && !p.startsWith('//')");
-const FIXED = paths('/^[A-Za-z]:[\\\\/]/', "p.startsWith('/') && !p.startsWith('//')");
-const OVERFIT = paths('/^[A-Za-z]:\\//', "p.startsWith('/') || !p.startsWith('//')");
-const SUITE = `const test = require('node:test');
-const assert = require('node:assert/strict');
-const { isAbsolute } = require('../src/paths.js');
-test('a rooted path is absolute', () => assert.equal(isAbsolute('/usr/lib'), true));
-test('a drive letter with a slash is absolute', () => assert.equal(isAbsolute('C:/x'), true));
-test('a drive letter with a backslash is absolute', () => assert.equal(isAbsolute('C:\\\\x'), true));
-`;
-
 async function runWith(patched: string, sandbox: string): Promise<{ result: RunResult; code: number | null }> {
-  const repo = await makeRepo({ 'src/paths.js': BUGGY, 'test/paths.test.js': SUITE });
+  const repo = await makeRepo(PATHS_PROJECT);
   dirs.push(repo, `${repo}-out`);
   const cli = await runCli(['run', repo, '--test', 'node --test', '--engine', 'script', '--script', writeFile('src/paths.js', patched), '--max-attempts', '1', '--sandbox', sandbox, '--json', '--out', `${repo}-out`], { cwd: repo });
   try {
@@ -43,7 +25,7 @@ async function runWith(patched: string, sandbox: string): Promise<{ result: RunR
 
 describe('the assessment of a judged patch', () => {
   it('shows an overfitting patch at review, with the input whose result changed outside the failing tests', async () => {
-    const { result, code } = await runWith(OVERFIT, 'auto');
+    const { result, code } = await runWith(OVERFIT_PATHS, 'auto');
     expect(result.status).toBe('tests_green');
     expect(result.verification?.passed).toBe(true);
     const assessment = result.assessment;
@@ -56,7 +38,7 @@ describe('the assessment of a judged patch', () => {
   });
 
   it('keeps the real fix verified: its only changes are at the failing test’s input and around it', async () => {
-    const { result, code } = await runWith(FIXED, 'process');
+    const { result, code } = await runWith(FIXED_PATHS, 'process');
     expect(result.status).toBe('tests_green');
     const assessment = result.assessment;
     expect(assessment?.level).toBe('verified');
