@@ -1,13 +1,14 @@
-// Right, not only green (DESIGN.md §3.3), end to end: the real `fixloop run` with the `script`
-// engine playing an engine whose patch passes the suite. An overfitting patch (`&&` turned into
-// `||`) passes a weak suite and ends `tests_green` at level `review`, with the generated input whose
-// result changed; the real fix of the same bug stays `verified`.
+// Right, not only green (DESIGN.md §3.3), end to end with the real `fixloop run`: the `script`
+// engine playing an engine whose patch passes the suite (an overfitting patch, `&&` turned into
+// `||`, ends `tests_green` at level `review` with the generated input whose result changed; the real
+// fix of the same bug stays `verified`), and the repair engine passing over a first plausible patch
+// that turns a validation off for the real fix, published at `verified`.
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RunResult } from '../../src/core/run-result.ts';
 import { makeRepo, removeAll } from '../support/git-fixture.ts';
 import { runCli } from '../support/run-cli.ts';
 import { writeFile } from '../support/judge-cheat-run.ts';
-import { FIXED_PATHS, OVERFIT_PATHS, PATHS_PROJECT } from '../fixtures/overfit-paths.ts';
+import { FIXED_PATHS, OVERFIT_PATHS, PATHS_PROJECT, VOLUME_PROJECT } from '../fixtures/overfit-paths.ts';
 
 const dirs: string[] = [];
 afterAll(() => removeAll(dirs));
@@ -47,5 +48,19 @@ describe('the assessment of a judged patch', () => {
     expect(assessment?.counts.generatedInputs).toBeGreaterThan(10);
     expect(assessment?.budget.exhausted).toBe(false);
     expect(code).toBe(0);
+  });
+
+  it('publishes the real fix at verified when the first patch the tests accept turns a validation off', async () => {
+    const repo = await makeRepo(VOLUME_PROJECT);
+    dirs.push(repo, `${repo}-out`);
+    const cli = await runCli(['run', repo, '--test', 'node --test', '--sandbox', 'process', '--json', '--out', `${repo}-out`], { cwd: repo });
+    const result = JSON.parse(cli.stdout) as RunResult;
+    expect(result.status).toBe('tests_green');
+    // The range check stays whole: the operator that rejected the top level is the fix.
+    expect(result.patch).toContain('+  if (n < 0 || n > 10) {');
+    expect(result.assessment?.level).toBe('verified');
+    const passedOver = result.assessment?.alternatives.find((a) => a.summary.includes('honor-option'));
+    expect(passedOver?.passedOver).toMatch(/weakens the check that throws "Invalid level"/);
+    expect(cli.code).toBe(0);
   });
 });
