@@ -13,10 +13,16 @@ import type { RunContext } from './run-context.ts';
 
 /** The least the assessment gets, however quick the run was: a setup and a few suite runs. */
 const MIN_BUDGET_MS = 30_000;
+/** What it needs: the suite on both versions, the failing tests alone, an alternative, and the setup; as many baseline runs. */
+const SUITE_RUNS = 5;
 
-/** A quarter of the run's time so far, at least MIN_BUDGET_MS, within `assessment.timeBudget` and what is left of the run's own budget. */
-export function assessmentBudget(elapsedMs: number, capSeconds: number, runLeftMs: number): number {
-  return Math.max(0, Math.min(capSeconds * 1000, Math.max(MIN_BUDGET_MS, elapsedMs / 4), runLeftMs));
+/**
+ * A quarter of the run's time so far, or what five runs of the baseline's suite take when that is
+ * more (a slow suite must run at least on both versions), at least MIN_BUDGET_MS; within
+ * `assessment.timeBudget` and what is left of the run's own budget.
+ */
+export function assessmentBudget(elapsedMs: number, baselineMs: number, capSeconds: number, runLeftMs: number): number {
+  return Math.max(0, Math.min(capSeconds * 1000, Math.max(MIN_BUDGET_MS, elapsedMs / 4, SUITE_RUNS * baselineMs), runLeftMs));
 }
 
 export async function assessRun(ctx: RunContext, run: PreparedRun, judged: RunResult): Promise<RunResult> {
@@ -26,7 +32,7 @@ export async function assessRun(ctx: RunContext, run: PreparedRun, judged: RunRe
     ctx.note(ASSESSMENT_SKIPPED_EVENT, '`assessment.enabled: false` in the repository’s configuration');
     return judged;
   }
-  const limitMs = assessmentBudget(Date.now() - ctx.started, run.config.assessment.timeBudget, run.deadline - Date.now());
+  const limitMs = assessmentBudget(Date.now() - ctx.started, run.baseline.durationMs, run.config.assessment.timeBudget, run.deadline - Date.now());
   ctx.progress({ phase: 'assess', message: `looking for what else the patch changed (within ${Math.round(limitMs / 1000)} s)` });
   const baselineTests = run.baseline.report.tests;
   const fixed = verification.failToPass.map((id): TestCaseResult => baselineTests.find((t) => t.id === id) ?? { id, name: id.split(/ > | › |::/).at(-1) ?? id, status: 'failed' });

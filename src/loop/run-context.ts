@@ -71,6 +71,7 @@ const HEARTBEAT_MS = 30_000;
 function phaseWords(p: RunProgress): string {
   if (p.phase === 'attempt' && p.attempt !== undefined) return `in attempt ${p.attempt}/${p.maxAttempts ?? '?'}`;
   if (p.phase === 'verify') return 'verifying on a pristine checkout';
+  if (p.phase === 'assess') return 'looking for what else the patch changed';
   return `in ${p.phase}`;
 }
 
