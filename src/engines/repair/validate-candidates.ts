@@ -80,14 +80,19 @@ interface ValidationRun {
   passed: Set<number>;
   /** Epoch milliseconds until which candidates are still taken after the first plausible one. */
   exploreUntil: number;
+  /** Epoch milliseconds when the validation began. */
+  started: number;
 }
+
+/** The exploration lasts at least this long, when `exploreMs` allows it. */
+const MIN_EXPLORE_MS = 10_000;
 
 export async function validateCandidates(input: ValidationInput): Promise<ValidationResult> {
   const controller = new AbortController();
   const abort = () => controller.abort();
   input.signal.addEventListener('abort', abort, { once: true });
   const deadlineTimer = setTimeout(abort, Math.max(0, input.deadline - Date.now()));
-  const run: ValidationRun = { input, controller, next: 0, winnerIndex: Number.POSITIVE_INFINITY, validated: 0, testExecutions: 0, finished: new Set(), partial: null, passed: new Set(), exploreUntil: 0 };
+  const run: ValidationRun = { input, controller, next: 0, winnerIndex: Number.POSITIVE_INFINITY, validated: 0, testExecutions: 0, finished: new Set(), partial: null, passed: new Set(), exploreUntil: 0, started: Date.now() };
   try {
     const workers = Math.max(1, Math.min(input.parallelism, input.candidates.length));
     await Promise.all(Array.from({ length: workers }, () => worker(run)));
@@ -195,8 +200,13 @@ function stillTaking(run: ValidationRun, index: number): boolean {
 }
 
 function onePassed(run: ValidationRun, index: number): void {
-  // The exploration's clock starts with the first candidate that passes, whatever its rank.
-  if (run.passed.size === 0) run.exploreUntil = Date.now() + (run.input.exploreMs ?? 0);
+  // The exploration's clock starts with the first candidate that passes, whatever its rank, and
+  // lasts no longer than finding it took (at least MIN_EXPLORE_MS): a fix found in seconds is not
+  // held up for a minute, a search of minutes goes on long enough to meet its neighbours.
+  if (run.passed.size === 0) {
+    const now = Date.now();
+    run.exploreUntil = now + Math.min(run.input.exploreMs ?? 0, Math.max(MIN_EXPLORE_MS, now - run.started));
+  }
   run.passed.add(index);
   run.winnerIndex = Math.min(run.winnerIndex, index);
 }

@@ -15,7 +15,7 @@ import { cloneMirror } from '../../workspace/create-workspace.ts';
 import type { MirrorSeal } from '../../workspace/mirror-seal.ts';
 import type { TestFileCheck } from '../harness-tampering.ts';
 import { decideLevel, type CandidateInfo } from './assessment-level.ts';
-import { compareVersions, indexRecords, nearFailingOf, type NearFailing } from './compare-records.ts';
+import { compareVersions, indexRecords, NOWHERE_NEAR, nearFailingOf, type NearFailing } from './compare-records.ts';
 import { probeable } from './instrument-file.ts';
 import { probeCheckout, type ProbeCheckout, type ProbeRun } from './probe-checkout.ts';
 import { planVersions, type VersionPlan } from './probe-plan.ts';
@@ -74,7 +74,7 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
     const alternatives = others.map((o, i) => {
       const run = runs.alternatives[i];
       if (!run) return { info: o.info, disagreements: null };
-      const theirs = compareVersions(after, indexRecords(run.records), functions, { keys: new Set(), inputs: new Map() });
+      const theirs = compareVersions(after, indexRecords(run.records), functions, NOWHERE_NEAR);
       return { info: o.info, disagreements: theirs.changes.map((c) => ({ input: c.input, chosen: c.before, alternative: c.after })) };
     });
     return decideLevel({

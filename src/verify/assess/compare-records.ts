@@ -6,12 +6,22 @@ import type { BehaviourChange } from '../../core/assessment.ts';
 import { editDistance } from './edit-distance.ts';
 import type { ProbeRecord, ProbedFunction } from './probe-record.ts';
 
-/** A version's records, indexed by function and arguments. */
+/**
+ * A version's records: the suite's calls by function, arguments and caller (a method without
+ * arguments is called by many tests, each on its own object), the generated ones by function and
+ * arguments.
+ */
 export interface RecordIndex {
   suite: Map<string, { outs: Set<string>; site?: string }>;
   generated: Map<string, { out: string; base: string }>;
+  /** Function and arguments of every suite call (to leave generated inputs the suite also made out). */
+  suiteArgs: Set<string>;
   /** Calls the suite made, in all (a key may be called many times). */
   suiteCalls: number;
+}
+
+function suiteKey(record: ProbeRecord): string {
+  return record.fn + SEP + record.args + SEP + (record.site ?? '');
 }
 
 const SEP = '\u0000';
@@ -23,15 +33,17 @@ export function outcomeText(record: ProbeRecord): string {
 }
 
 export function indexRecords(records: ProbeRecord[]): RecordIndex {
-  const index: RecordIndex = { suite: new Map(), generated: new Map(), suiteCalls: 0 };
+  const index: RecordIndex = { suite: new Map(), generated: new Map(), suiteArgs: new Set(), suiteCalls: 0 };
   for (const record of records) {
     const key = record.fn + SEP + record.args;
     if (record.kind === 'suite') {
+      const callKey = suiteKey(record);
       index.suiteCalls++;
-      const seen = index.suite.get(key) ?? { outs: new Set<string>() };
+      const seen = index.suite.get(callKey) ?? { outs: new Set<string>() };
       seen.outs.add(outcomeText(record));
       if (seen.site === undefined && record.site !== undefined) seen.site = record.site;
-      index.suite.set(key, seen);
+      index.suite.set(callKey, seen);
+      index.suiteArgs.add(key);
     } else if (!index.generated.has(key)) {
       index.generated.set(key, { out: outcomeText(record), base: record.fn + SEP + (record.base ?? '') });
     }
@@ -45,9 +57,15 @@ export function indexRecords(records: ProbeRecord[]): RecordIndex {
  * inputs are like them.
  */
 export interface NearFailing {
+  /** The failing tests' calls, as `RecordIndex.suite` keys them (with their caller). */
+  calls: Set<string>;
+  /** Function and arguments of their calls and of the inputs generated around them. */
   keys: Set<string>;
   inputs: Map<string, string[]>;
 }
+
+/** For comparing two patches with each other: no call is where a change is expected. */
+export const NOWHERE_NEAR: NearFailing = { calls: new Set(), keys: new Set(), inputs: new Map() };
 
 /**
  * From the records of a run of the failing tests alone, or of the whole suite with `fromFailing`
@@ -60,7 +78,7 @@ export function nearFailingOf(records: ProbeRecord[], fromFailing: (record: Prob
   const around = records.filter((r) => r.kind === 'generated' && bases.has(r.fn + SEP + (r.base ?? '')));
   const inputs = new Map<string, string[]>();
   for (const call of calls) inputs.set(call.fn, [...new Set([...(inputs.get(call.fn) ?? []), call.args])]);
-  return { keys: new Set([...calls, ...around].map((r) => r.fn + SEP + r.args)), inputs };
+  return { calls: new Set(calls.map(suiteKey)), keys: new Set([...calls, ...around].map((r) => r.fn + SEP + r.args)), inputs };
 }
 
 /**
@@ -89,12 +107,12 @@ export function compareVersions(before: RecordIndex, after: RecordIndex, functio
     const now = after.suite.get(key);
     if (!now || sameSet(was.outs, now.outs)) continue;
     const site = now.site ?? was.site;
-    changes.push({ kind: 'suite', ...described(key, functions), before: joined(was.outs), after: joined(now.outs), ...(site ? { test: site } : {}), nearFailing: near.keys.has(key) });
+    changes.push({ kind: 'suite', ...described(key, functions), before: joined(was.outs), after: joined(now.outs), ...(site ? { test: site } : {}), nearFailing: near.calls.has(key) });
   }
   let generatedCompared = 0;
   for (const [key, was] of before.generated) {
     const now = after.generated.get(key);
-    if (!now || before.suite.has(key) || after.suite.has(key)) continue;
+    if (!now || before.suiteArgs.has(key) || after.suiteArgs.has(key)) continue;
     generatedCompared++;
     if (now.out === was.out) continue;
     const [fn = '', base = ''] = was.base.split(SEP);
@@ -107,9 +125,7 @@ export function compareVersions(before: RecordIndex, after: RecordIndex, functio
 
 /** The function's name, its place and the call as code, from a record key. */
 function described(key: string, functions: Map<string, ProbedFunction>): { function: string; location: string; input: string } {
-  const at = key.indexOf(SEP);
-  const id = key.slice(0, at);
-  const args = key.slice(at + 1);
+  const [id = '', args = ''] = key.split(SEP);
   const fn = functions.get(id);
   const name = fn?.name ?? id.slice(id.indexOf('#') + 1);
   return { function: name, location: fn ? `${fn.path}:${fn.line}` : id.slice(0, id.indexOf('#')), input: `${name.split('.').at(-1) ?? name}(${args})` };

@@ -20,7 +20,9 @@ const METHOD = 2;
 const PER_SUITE_CALL = 40;
 const BASE_KEYS = 25;
 const PER_PROCESS = 4000;
-const STACKS_PER_KEY = 3;
+// The caller is part of what a suite call is compared by (a method with no arguments is called by
+// many tests): its stack is read for this many calls of one function and arguments.
+const STACKS_PER_KEY = 200;
 const MAX_KEYS = 20000;
 const SHARED = Symbol.for('fixloop.assess.probe');
 

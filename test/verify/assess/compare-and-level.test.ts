@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareVersions, indexRecords, nearFailingOf } from '../../../src/verify/assess/compare-records.ts';
+import { compareVersions, indexRecords, NOWHERE_NEAR, nearFailingOf } from '../../../src/verify/assess/compare-records.ts';
 import { decideLevel } from '../../../src/verify/assess/assessment-level.ts';
 import { applyInMemory, lineChanges, mapOldLine } from '../../../src/verify/assess/patched-versions.ts';
 import { planVersions } from '../../../src/verify/assess/probe-plan.ts';
@@ -40,7 +40,7 @@ describe('comparing what two versions recorded', () => {
   it('counts a thrown error and changed arguments as results, and compares only calls both versions made', () => {
     const before = indexRecords([suite('[1]', 'undefined'), generated("''", '[1]', { threw: 'TypeError: bad' }), generated('[]', '[1]', { returned: '0' })]);
     const after = indexRecords([{ ...suite('[1]', 'undefined'), after: '[1, 1]' }, generated("''", '[1]', { threw: 'TypeError: bad' })]);
-    const { changes, generatedCompared } = compareVersions(before, after, functions, { keys: new Set(), inputs: new Map() });
+    const { changes, generatedCompared } = compareVersions(before, after, functions, NOWHERE_NEAR);
     expect(generatedCompared).toBe(1);
     expect(changes).toHaveLength(1);
     expect(changes[0]).toMatchObject({ kind: 'suite', before: 'undefined', after: 'undefined (arguments after: [1, 1])', test: 'test/path.test.js:4' });
