@@ -35,6 +35,8 @@ interface Measured {
   assessMs: number;
   runMs: number;
   commit: string;
+  /** The first changes outside the failing tests, as `input: before → after`. */
+  examples?: string[];
 }
 
 /** The patches to measure for a bug: its upstream fix, and the plausible ones the engine produced. */
@@ -64,6 +66,7 @@ async function measure(bug: RealBug, source: Measured['source'], patch: string):
       level: result?.assessment?.level ?? '–',
       reason: (result?.assessment?.reason ?? result?.headline ?? run.stderr.trim().split('\n').at(-1) ?? '').replace(/\s+/g, ' ').slice(0, 220),
       assessMs: result?.assessment?.budget.usedMs ?? 0,
+      examples: (result?.assessment?.behaviourChanges ?? []).filter((c) => !c.nearFailing).slice(0, 3).map((c) => `${c.input}: ${c.before} → ${c.after}`.slice(0, 160)),
       runMs: result?.durationMs ?? run.ms,
       commit,
     };
@@ -94,7 +97,7 @@ function table(rows: Measured[]): string {
     '',
     '| Bug | Patch | Correct | Status | Level | Assessment (s) | Run (s) | Reason |',
     '| --- | --- | :---: | --- | --- | ---: | ---: | --- |',
-    ...rows.map((r) => `| ${r.bug} | ${r.source} \`${r.hash.slice(0, 8)}\` | ${r.correct} | ${r.status} | ${r.level} | ${(r.assessMs / 1000).toFixed(1)} | ${(r.runMs / 1000).toFixed(1)} | ${r.reason.replace(/\|/g, '\\|')} |`),
+    ...rows.map((r) => `| ${r.bug} | ${r.source} \`${r.hash.slice(0, 8)}\` | ${r.correct} | ${r.status} | ${r.level} | ${(r.assessMs / 1000).toFixed(1)} | ${(r.runMs / 1000).toFixed(1)} | ${[r.reason, ...(r.examples ?? []).map((e) => `\`${e}\``)].join('; ').replace(/\|/g, '\\|')} |`),
   ].join('\n');
 }
 
@@ -111,6 +114,7 @@ for (const bug of loadRealCorpus(join(root, 'bench/real')).filter((b) => filters
     rows.push(row);
     if (resultsFile) appendFileSync(resultsFile, `${JSON.stringify(row)}\n`);
     console.log(`${row.bug.padEnd(14)} ${row.source.padEnd(8)} correct:${row.correct.padEnd(9)} ${row.status.padEnd(12)} ${row.level.padEnd(8)} ${(row.assessMs / 1000).toFixed(1)} s / ${(row.runMs / 1000).toFixed(1)} s  ${row.reason.slice(0, 120)}`);
+    for (const example of row.examples ?? []) console.log(`    ${example}`);
   }
 }
 const text = table(rows);

@@ -54,7 +54,7 @@ describe('fixloop runs', () => {
 
     const list = await runCli(['runs'], { cwd: dir });
     expect(list.code).toBe(0);
-    expect(list.stdout).toMatch(new RegExp(`Command-line runs \\(1\\):[\\s\\S]*${runId}\\s+tests_green\\s+${project.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    expect(list.stdout).toMatch(new RegExp(`Command-line runs \\(1\\):[\\s\\S]*${runId}\\s+tests_green \\(verified\\)\\s+${project.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
     const show = await runCli(['runs', 'show', runId], { cwd: dir });
     expect(show.code).toBe(0);
     expect(show.stdout).toMatch(new RegExp(`^Run ${runId} \\(command line\\): tests_green`));
