@@ -327,11 +327,13 @@ describe('fixloop run: bad input', () => {
       [[project, '--test', 'node --test', '--engine', 'script'], /script engine needs a command/],
       [[project, '--test', 'x', '--bogus'], /unknown option '--bogus'/],
     ];
-    for (const [args, message] of cases) {
-      const run = await fixloop(args);
-      expect(run.code, args.join(' ')).toBe(2);
-      expect(run.stderr, args.join(' ')).toMatch(message);
-      expect(run.stderr).not.toMatch(/\n\s+at /);
+    // Each case is its own fixloop process in its own folder: started together, checked in order.
+    const runs = await Promise.all(cases.map(([args]) => fixloop(args)));
+    for (const [i, [args, message]] of cases.entries()) {
+      const run = runs[i];
+      expect(run?.code, args.join(' ')).toBe(2);
+      expect(run?.stderr, args.join(' ')).toMatch(message);
+      expect(run?.stderr).not.toMatch(/\n\s+at /);
     }
   });
 
