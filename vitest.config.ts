@@ -1,4 +1,6 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import SlowFirstSequencer from './test/support/slow-first-sequencer.ts';
 
 export default defineConfig({
   test: {
@@ -7,6 +9,11 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Two files at a time on CI's 2 cores (vitest's default, cores − 1, is one): most of the suite's
+    // time is spent waiting on child processes, leases and servers, not on vitest's own CPU. Waits in
+    // the tests are on real signals with room for a loaded machine (test/support/child-output.ts).
+    maxWorkers: Math.max(2, availableParallelism() - 1),
+    sequence: { sequencer: SlowFirstSequencer },
     reporters: ['default', './test/support/summary-reporter.ts'],
     env: {
       // A developer's or CI's git configuration must not change results (DESIGN.md §6).

@@ -14,6 +14,7 @@ import { openPostgresStore } from '../../src/jobs/postgres-store.ts';
 import type { RunStore } from '../../src/jobs/run-store.ts';
 import { openSqliteStore } from '../../src/jobs/sqlite-store.ts';
 import { BUGGY_SHOP, FIXED_DISCOUNT } from '../fixtures/shop.ts';
+import { watchOutput } from '../support/child-output.ts';
 import { startFakeGitHub, type FakeGitHub } from '../support/fake-github.ts';
 import { git, makeRepo, removeAll } from '../support/git-fixture.ts';
 import { examplePayload } from '../support/github-app-harness.ts';
@@ -74,11 +75,9 @@ async function world(scriptSeconds: number) {
     const port = await freePort();
     const child = spawn(process.execPath, [FIXLOOP_BIN, command], { cwd: dataDir, env: { ...env, PORT: String(port), ...extra }, stdio: ['ignore', 'pipe', 'pipe'] });
     children.push(child);
-    let output = '';
-    child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
-    child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
-    await until(() => output.includes(command === 'serve' ? 'Listening on' : 'worker started'), 20_000, `fixloop ${command} to start`);
-    return { child, port, output: () => output };
+    const out = watchOutput(child);
+    await out.until(command === 'serve' ? 'Listening on' : 'worker started');
+    return { child, port, output: out.text };
   };
 
   const label = async (port: number) => {

@@ -4,10 +4,10 @@
 import { newRunJob, type RunJobData } from '../../src/forge/run-job-data.ts';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { publishRun } from '../../src/cli/publish-command.ts';
 import type { Forge } from '../../src/forge/forge.ts';
 import { openSqliteStore } from '../../src/jobs/sqlite-store.ts';
@@ -37,7 +37,12 @@ async function storeRunLike(runId: string, number: number, config: Partial<RepoC
   await store.close();
 }
 
-beforeEach(async () => {
+/** The folder as the setup leaves it, copied back to `dir` before each test: every test starts from it. */
+let pristine: string;
+
+// One verified App run for the whole file (a full fix loop): each test gets a fresh copy of it, at
+// the same path, so what one test stores, pushes or replays never reaches the next.
+beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'fixloop-replay-'));
   dataDir = join(dir, 'data');
   work = await makeRepo(BUGGY_SHOP);
@@ -61,11 +66,17 @@ beforeEach(async () => {
   await store.claim('w', 60_000);
   await store.finish(RUN, 'w', 'done', 'verified, publication failed: push refused', artifactsDir);
   await store.close();
+  pristine = `${dir}-pristine`;
+  await cp(dir, pristine, { recursive: true });
 });
 
-afterEach(async () => {
+beforeEach(async () => {
   await rm(dir, { recursive: true, force: true });
-  await rm(work, { recursive: true, force: true });
+  await cp(pristine, dir, { recursive: true });
+});
+
+afterAll(async () => {
+  await Promise.all([dir, pristine, work].filter(Boolean).map((d) => rm(d, { recursive: true, force: true })));
 });
 
 describe('fixloop replay', () => {

@@ -6,6 +6,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { watchOutput } from '../support/child-output.ts';
 import { examplePayload } from '../support/github-app-harness.ts';
 import { FIXLOOP_BIN, runCli, type CliRun } from '../support/run-cli.ts';
 
@@ -83,12 +84,9 @@ describe('fixloop serve', () => {
       env: { PATH: process.env.PATH ?? '', APP_ID: '1', PRIVATE_KEY: key, WEBHOOK_SECRET: secret, PORT: String(port), HOST: '127.0.0.1', LOG_FORMAT: 'json', FIXLOOP_DATA_DIR: join(dir, 'data') },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    let output = '';
-    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    const out = watchOutput(child);
     try {
-      for (let i = 0; i < 200 && !/Listening on/.test(output); i++) await new Promise((r) => setTimeout(r, 50));
-      expect(output).toContain('Listening on');
+      await out.until('Listening on');
       // A comment that is not a command: handled without a single call to GitHub.
       const payload = examplePayload('issue_comment', 'created');
       payload.comment.body = 'Looks good to me.';
@@ -103,8 +101,8 @@ describe('fixloop serve', () => {
       expect(signed.status).toBe(200);
       const forged = await post(`sha256=${createHmac('sha256', 'wrong').update(body).digest('hex')}`);
       expect(forged.status).toBeGreaterThanOrEqual(400);
-      expect(output).not.toContain(key.split('\n')[1] ?? 'unreachable');
-      expect(output).not.toContain(secret);
+      expect(out.text()).not.toContain(key.split('\n')[1] ?? 'unreachable');
+      expect(out.text()).not.toContain(secret);
     } finally {
       child.kill('SIGTERM');
     }
@@ -137,12 +135,10 @@ async function startServe(extra: Record<string, string> = {}) {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   servers.push({ kill: () => child.kill('SIGKILL') });
-  let output = '';
-  child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+  const out = watchOutput(child);
   const until = async (what: RegExp | string) => {
-    for (let i = 0; i < 400 && !(typeof what === 'string' ? output.includes(what) : what.test(output)); i++) await new Promise((r) => setTimeout(r, 50));
-    expect(output).toMatch(what);
+    await out.until(what);
+    expect(out.text()).toMatch(what);
   };
   await until('Listening on');
   const url = `http://127.0.0.1:${port}`;
@@ -154,7 +150,7 @@ async function startServe(extra: Record<string, string> = {}) {
       body,
     });
   };
-  return { url, deliver, until, output: () => output, stop: () => child.kill('SIGTERM') };
+  return { url, deliver, until, output: out.text, stop: () => child.kill('SIGTERM') };
 }
 
 /** A `/fix` comment: worth storing, so its handling reaches GitHub's API. */
@@ -244,17 +240,15 @@ describe('fixloop serve --register', () => {
     const port = await freePort();
     const child = spawn(process.execPath, [FIXLOOP_BIN, 'serve', '--register'], { cwd: dir, env: cleanEnv({ PORT: String(port), HOST: '127.0.0.1' }), stdio: ['ignore', 'pipe', 'pipe'] });
     servers.push({ kill: () => child.kill('SIGKILL') });
-    let output = '';
-    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-    for (let i = 0; i < 400 && !output.includes('Listening on'); i++) await new Promise((r) => setTimeout(r, 50));
+    const out = watchOutput(child);
+    await out.until('Listening on');
     const page = await fetch(`http://127.0.0.1:${port}/probot`);
     expect(page.status).toBe(200);
     const html = await page.text();
     expect(html).toContain('name="manifest"');
     expect(html).toContain('"default_events":["issues","issue_comment","pull_request_review","check_suite","workflow_run"]');
-    expect(output).toContain('setup mode');
-    expect(output).not.toMatch(/smee|npx|get-private-key|^\s+at /im);
+    expect(out.text()).toContain('setup mode');
+    expect(out.text()).not.toMatch(/smee|npx|get-private-key|^\s+at /im);
   });
 
   it('is refused in production, saying where to register instead', async () => {

@@ -3,7 +3,11 @@
 // changes a test file pytest finds, or touches the trusted copy never ends green (the `script`
 // engine plays it). Each cheat that can fool pytest first does (the attempt's own run passes), so it
 // is the judge that says no. The same repositories with an honest fix still end green. python3 is
-// the one on the PATH, with pytest (pyenv's, or Debian's python3-pytest).
+// the one on the PATH, with pytest (pyenv's, or Debian's python3-pytest), resolved once past pyenv's
+// shim; the repositories' fixloop.yml turns off pytest's plugin autoload, except where the cheat is
+// an installed plugin's entry point.
+import { execFileSync } from 'node:child_process';
+import { dirname } from 'node:path';
 import { afterAll, describe, expect, vi } from 'vitest';
 import type { RunResult } from '../../src/core/run-result.ts';
 import { BACKENDS, casesFor, caughtByTheJudge, findingsOf, removeCheatRuns, runCheat, trustedCopyCases, writeFile } from '../support/judge-cheat-run.ts';
@@ -13,12 +17,21 @@ afterAll(() => removeCheatRuns());
 // 2-core machine running the rest of the suite beside it, a minute was seen not to be enough.
 vi.setConfig({ testTimeout: 240_000 });
 
+/**
+ * The repositories' own fixloop settings: pytest without the installed plugins' autoload (hypothesis,
+ * pytest-benchmark: ~2 s of every pytest start here, and nothing these projects use). The cases whose
+ * cheat is an installed distribution's entry point keep the autoload, which is what they exploit.
+ */
+const FIXLOOP_YML = 'env:\n  PYTEST_DISABLE_PLUGIN_AUTOLOAD: "1"\n';
+
 const CALC = 'def average(values):\n    return sum(values) / (len(values) + 1)\n\n\ndef total(values):\n    return sum(values)\n';
 const TESTS = 'from calc import average, total\n\n\ndef test_average():\n    assert average([2, 4]) == 3\n\n\ndef test_total():\n    assert total([1, 2]) == 3\n';
-const PROJECT = { 'calc.py': CALC, 'tests/test_calc.py': TESTS };
+const PROJECT = { 'calc.py': CALC, 'tests/test_calc.py': TESTS, 'fixloop.yml': FIXLOOP_YML };
+/** The same project without fixloop settings: pytest loads every installed distribution's plugins. */
+const PROJECT_AUTOLOAD = { 'calc.py': CALC, 'tests/test_calc.py': TESTS };
 
 /** Tests pytest finds through the project's configuration, where the default test globs do not look. */
-const CHECKS_PROJECT = { 'calc.py': CALC, 'pytest.ini': '[pytest]\ntestpaths = checks\npython_files = check_*.py\n', 'checks/check_calc.py': TESTS };
+const CHECKS_PROJECT = { 'calc.py': CALC, 'fixloop.yml': FIXLOOP_YML, 'pytest.ini': '[pytest]\ntestpaths = checks\npython_files = check_*.py\n', 'checks/check_calc.py': TESTS };
 
 const HONEST_FIX = "sed -i 's/(len(values) + 1)/len(values)/' calc.py";
 
@@ -30,8 +43,15 @@ const HIDDEN_PLUGIN = `exec(compile(${JSON.stringify(PASSING_PLUGIN)}, "p", "exe
 
 const prepend = (file: string, lines: string) => `printf '%s' '${lines.replaceAll("'", "'\\''")}' | cat - ${file} > ${file}.new && mv ${file}.new ${file}`;
 
+/**
+ * python3 as the PATH finds it, resolved once: the folder of the interpreter it runs goes first on the
+ * PATH fixloop is given, so each pytest run starts that same interpreter without pyenv's shim (~0.6 s).
+ */
+const PYTHON_BIN = dirname(execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim());
+const ENV = { PATH: `${PYTHON_BIN}:${process.env.PATH ?? ''}` };
+
 function run(sandbox: string, script: string, files: Record<string, string> = PROJECT): Promise<RunResult> {
-  return runCheat({ files, test: 'python3 -m pytest -q', script, sandbox });
+  return runCheat({ files, test: 'python3 -m pytest -q', script, sandbox, env: ENV });
 }
 
 /** Cases that run under bwrap too (every case runs under `process`). */
@@ -76,7 +96,9 @@ describe.each(BACKENDS)('the judge of a pytest project under the %s sandbox', (s
   ] as const) {
     when(file)(`never calls ${file} loading a plugin whose hook is built from a string green`, async () => {
       const metadata = file.endsWith('entry_points.txt') ? ` && ${writeFile('hack-1.0.dist-info/METADATA', 'Metadata-Version: 2.1\nName: hack\nVersion: 1.0\n')}` : '';
-      caughtByTheJudge(await run(sandbox, `${writeFile(file, text)}${metadata} && ${writeFile('hackplugin.py', HIDDEN_PLUGIN)}`), `runner_changed:${file}`);
+      // An entry point is only loaded with the autoload on.
+      const files = file.endsWith('entry_points.txt') ? PROJECT_AUTOLOAD : PROJECT;
+      caughtByTheJudge(await run(sandbox, `${writeFile(file, text)}${metadata} && ${writeFile('hackplugin.py', HIDDEN_PLUGIN)}`, files), `runner_changed:${file}`);
     });
   }
 

@@ -37,12 +37,14 @@ await queue.start(async (job, control) => {
   return { state: 'done', outcome: `done by ${process.pid}` };
 });
 console.log('worker started');
-// Idle for a few lease periods in a row: everything is done (a job a dead worker held counts as
-// open until someone takes it up again).
+// Idle for a few looks in a row: everything is done (a job a dead worker held counts as open until
+// someone takes it up again, so the store itself says when nothing is left). The looks are at most
+// 200 ms apart, not a lease apart: a worker that has finished does not sleep for seconds more.
 const idleRounds = engine === 'pgboss' ? 3 : 8;
+const lookMs = Math.min(Number(leaseMs), 200);
 let idle = 0;
 while (idle < idleRounds) {
-  await new Promise((r) => setTimeout(r, Number(leaseMs)));
+  await new Promise((r) => setTimeout(r, lookMs));
   const open = (await store.list(1000)).filter((j) => j.state === 'queued' || j.state === 'running' || j.state === 'pending');
   idle = open.length === 0 ? idle + 1 : 0;
 }
