@@ -47,11 +47,15 @@ const JS_PAGINATION = {
   ].join('\n'),
 };
 
-describe('fixloop run with the repair engine', () => {
-  it('fixes an off-by-one in JavaScript, verified, deterministically', async () => {
+// Each run explores after its first plausible candidate and assesses the patch: minutes on a loaded machine.
+describe('fixloop run with the repair engine', { timeout: 240_000 }, () => {
+  it('fixes an off-by-one in JavaScript, deterministically, and shows the reviewer what else the fix changed', async () => {
     const first = await repair(JS_PAGINATION, ['--test', 'node --test']);
-    expect(first.code, first.stderr).toBe(0);
     expect(first.result.status).toBe('tests_green');
+    // The fix is right, and it changes pages the suite never asks for: a size of 0 gave four items.
+    expect(first.result.assessment?.level).toBe('review');
+    expect(first.result.assessment?.behaviourChanges).toContainEqual(expect.objectContaining({ input: 'pageItems([1, 2, 3, 4, 5], 3, 0)', before: '[1, 2, 3, 4]', after: '[]', nearFailing: false }));
+    expect(first.code, first.stderr).toBe(4);
     expect(first.result.engine).toBe('repair');
     expect(first.result.patch).toContain('+  return items.slice(start, start + size);');
     expect(first.result.cost).toEqual({ usd: 0, tokens: 0 });
@@ -88,9 +92,11 @@ describe('fixloop run with the repair engine', () => {
       },
       ['--test', 'node --test'],
     );
-    expect(code).toBe(0);
     expect(result.status).toBe('tests_green');
     expect(result.patch).toContain('+  if (score >= 50) return "C";');
+    // Negative scores were a C: the suite never says they fail, so the reviewer is asked.
+    expect(result.assessment?.behaviourChanges).toContainEqual(expect.objectContaining({ input: 'grade(-95)', before: "'C'", after: "'F'", nearFailing: false }));
+    expect(code).toBe(4);
     expect(result.verification?.failToPass.length).toBe(2);
   });
 

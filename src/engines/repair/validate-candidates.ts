@@ -85,7 +85,7 @@ interface ValidationRun {
 }
 
 /** The exploration lasts at least this long, when `exploreMs` allows it. */
-const MIN_EXPLORE_MS = 10_000;
+const MIN_EXPLORE_MS = 5_000;
 
 export async function validateCandidates(input: ValidationInput): Promise<ValidationResult> {
   const controller = new AbortController();
