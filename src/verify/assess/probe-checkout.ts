@@ -9,7 +9,7 @@ import type { SuiteRunner } from '../../gate/setup-then-gate.ts';
 import { instrumentFile, isPython } from './instrument-file.ts';
 import type { ProbeRecord, ProbedFunction } from './probe-record.ts';
 import type { VersionPlan } from './probe-plan.ts';
-import { PYTHON_PROBE_FILE, PYTHON_PROBE_RUNTIME } from './py-probe.ts';
+import { PYTHON_PROBE_RUNTIME_FILES } from './py-probe.ts';
 
 /** The folder in the checkout where the runtime files and the records live. */
 export const PROBE_FOLDER = '.fixloop-probe';
@@ -55,7 +55,7 @@ async function writePlan(dir: string, plan: VersionPlan, where: { recordFile: st
     }
     let written = text;
     if (lines.size > 0) {
-      if (isPython(path)) await copyFile(PYTHON_PROBE_RUNTIME, join(where.runtimeDir, PYTHON_PROBE_FILE));
+      if (isPython(path)) for (const { from, name } of PYTHON_PROBE_RUNTIME_FILES) await copyFile(from, join(where.runtimeDir, name));
       const instrumented = await instrumentFile(text, lines, { path, ...where }).catch(() => null);
       if (instrumented) {
         written = instrumented.source;

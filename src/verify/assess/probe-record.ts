@@ -47,7 +47,7 @@ export interface ProbeTarget {
   path: string;
   /**
    * Absolute path of a folder inside the checkout where the caller has put the probe's runtime
-   * files (Python: fixloop_probe.py), so that a sandboxed run sees them.
+   * files (Python: PYTHON_PROBE_RUNTIME_FILES), so that a sandboxed run sees them.
    */
   runtimeDir: string;
 }

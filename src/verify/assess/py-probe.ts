@@ -9,11 +9,20 @@ import type { InstrumentedFile, ProbedFunction, ProbeTarget } from './probe-reco
 const SCRIPT = fileURLToPath(new URL('./probe_functions.py', import.meta.url));
 const TIMEOUT_MS = 30_000;
 
-/** Absolute path of the runtime; the caller copies it into `target.runtimeDir` before the tests run. */
+/** Absolute path of the runtime's entry, the file the header loads. */
 export const PYTHON_PROBE_RUNTIME = fileURLToPath(new URL('./fixloop_probe.py', import.meta.url));
 
 /** The runtime's file name inside `target.runtimeDir`, and the one name every instrumented file shares for it. */
 export const PYTHON_PROBE_FILE = 'fixloop_probe.py';
+
+/**
+ * Every file of the runtime: the caller copies each `from` to `name` in `target.runtimeDir` before
+ * the tests run, since the entry loads its parts from its own folder.
+ */
+export const PYTHON_PROBE_RUNTIME_FILES: ReadonlyArray<{ from: string; name: string }> = [PYTHON_PROBE_FILE, 'fixloop_probe_canon.py', 'fixloop_probe_inputs.py'].map((name) => ({
+  from: fileURLToPath(new URL(`./${name}`, import.meta.url)),
+  name,
+}));
 const MODULE = '_fixloop_probe';
 
 interface Located {

@@ -5,7 +5,7 @@ import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promi
 import { tmpdir } from 'node:os';
 import { basename, delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { instrumentPython, PYTHON_PROBE_RUNTIME } from '../../../src/verify/assess/py-probe.ts';
+import { instrumentPython, PYTHON_PROBE_RUNTIME_FILES } from '../../../src/verify/assess/py-probe.ts';
 import type { ProbedFunction, ProbeRecord } from '../../../src/verify/assess/probe-record.ts';
 
 /**
@@ -51,7 +51,7 @@ export async function prepare(files: Array<[string, string]>, probed: Record<str
   const runtimeDir = join(dir, '.fixloop-probe');
   const recordFile = join(dir, '.fixloop-probe', 'records.jsonl');
   await mkdir(runtimeDir);
-  await copyFile(PYTHON_PROBE_RUNTIME, join(runtimeDir, 'fixloop_probe.py'));
+  for (const { from, name } of PYTHON_PROBE_RUNTIME_FILES) await copyFile(from, join(runtimeDir, name));
   const functions: ProbedFunction[] = [];
   for (const [path, source] of files) {
     const lines = probed[path];

@@ -1,0 +1,166 @@
+"""Generated inputs for fixloop's Python probe runtime (fixloop_probe.py loads this file).
+
+After a suite call whose arguments are plain data, the probed function is also called on inputs
+generated around those arguments, one argument changed at a time (`drain`), and each call is written
+with `write` as a "generated" record with the suite call as `base`. A generated call may hang (an
+input the function loops on); its time is bounded where a timer is safe (see _timer_free), and all
+generated calls of one process share a budget (`totals`). What they print, log or warn is dropped.
+Standard library only; Python 3.8+.
+"""
+import copy
+import io
+import signal
+import sys
+import threading
+import time
+import warnings
+
+# Loaded by fixloop_probe.py just before this module: the runtime's folder is not on sys.path.
+_canon = sys.modules["_fixloop_probe_canon"]
+
+PER_CALL, PER_PROCESS = 40, 4000
+CALL_LIMIT_S, PROCESS_BUDGET_S = 1.0, 120.0
+SEPARATORS = ["/", "\\", ".", ",", ":", " ", '"', "'", "\n", "%"]
+totals = {"generated": 0, "spent": 0.0}
+_armed = [False]
+
+class _Timeout(BaseException):
+    """Raised by the alarm in a generated call that ran over CALL_LIMIT_S; never leaves this module."""
+
+def plain(v, depth=0):
+    """Data that generated inputs may start from: scalars, and small lists, tuples and dicts of them."""
+    t = type(v)
+    if v is None or t in (bool, int, float, str, bytes):
+        return True
+    if depth >= 3 or t not in (list, tuple, dict) or len(v) > 1000:
+        return False
+    if t is dict:
+        return all(plain(k, depth + 1) and plain(x, depth + 1) for k, x in v.items())
+    return all(plain(x, depth + 1) for x in v)
+
+def _near(v):
+    t = type(v)
+    if t is bool:
+        return [not v]
+    if t is int:
+        return [0, 1, -1, v + 1, v - 1, -v, 10 ** 9]
+    if t is float:
+        return [0.0, 1.0, -1.0, v + 1, v - 1, -v, 1e9, 0.5, float("nan"), float("inf")]
+    if t is str:
+        return _near_str(v)
+    if t in (list, tuple):
+        out = [[], v[:1], v[:-1]] + ([v[::-1]] if len(v) > 1 else []) + ([v[:1] + v] if v else [])
+        return [t(x) for x in out]
+    if t is dict:
+        keys = list(v)[:5]
+        out = [{}] + [{k: x for k, x in v.items() if k != key} for key in keys]
+        out += [_with(v, k, not v[k]) for k in keys if type(v[k]) is bool]
+        return out + [_with(v, k, None) for k in keys if v[k] is not None]
+    return []
+
+def _with(d, key, value):
+    out = dict(d)
+    out[key] = value
+    return out
+
+def _near_str(s):
+    mid = len(s) // 2
+    out = ["", s[1:], s[:-1]] + [s + c for c in SEPARATORS] + [c + s for c in "/\\. "]
+    out += [s[:mid] + c + s[mid:] for c in "/\\."]
+    hit = next((i for i, ch in enumerate(s) if ch in SEPARATORS), None)
+    if hit is not None:
+        out += [s[:hit] + c + s[hit + 1:] for c in ["/", "\\", ".", " ", ""]]
+    return out + [s.upper(), s.lower(), s + s]
+
+def _variants(fn, args, kwargs):
+    """(args, kwargs) around a call, one argument changed at a time, taking from each in turn."""
+    if args:
+        yield copy.deepcopy(args[:-1]), copy.deepcopy(kwargs)
+    slots = [(i, a) for i, a in enumerate(args)] + list(kwargs.items())
+    lists = [[(k, x) for x in ([None] if fn.name(k) in fn.none_at and v is not None else []) + _near(v)] for k, v in slots]
+    for row in range(max([len(x) for x in lists] + [0])):
+        for column in lists:
+            if row < len(column):
+                key, value = column[row]
+                new_args, new_kwargs = copy.deepcopy((list(args), kwargs))
+                if isinstance(key, int):
+                    new_args[key] = value
+                else:
+                    new_kwargs[key] = value
+                yield tuple(new_args), new_kwargs
+
+def drain(local, write):
+    # What generated calls print, log or warn is not the test's: a test may assert on its output.
+    streams = sys.stdout, sys.stderr
+    logging = sys.modules.get("logging")
+    disabled = logging.root.manager.disable if logging else 0
+    local.busy = True
+    try:
+        sys.stdout = sys.stderr = io.StringIO()
+        if logging:
+            logging.disable(logging.CRITICAL)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            while local.pending:
+                fn, text, base = local.pending.pop(0)
+                _generate(fn, text, base, write)
+    except (Exception, _Timeout):
+        del local.pending[:]
+    finally:
+        sys.stdout, sys.stderr = streams
+        if logging:
+            logging.disable(disabled)
+        local.busy = False
+
+def _generate(fn, text, base, write):
+    count = 0
+    for args, kwargs in _variants(fn, *base):
+        if count >= PER_CALL or fn.stopped or totals["generated"] >= PER_PROCESS or totals["spent"] > PROCESS_BUDGET_S:
+            return
+        key = _canon.args_text(args, kwargs)
+        if key == text or key in fn.suite_keys or key in fn.generated:
+            continue
+        fn.generated.add(key)
+        count += 1
+        totals["generated"] += 1
+        out = _timed_call(fn, args, kwargs)
+        record = {"fn": fn.id, "args": key, "kind": "generated", "base": text, "out": out}
+        after = _canon.args_text(args, kwargs)
+        if after != key:
+            record["after"] = after
+        write(fn, record)
+
+def _timer_free():
+    """A per-call alarm only where nobody else uses one: the main thread, no SIGALRM handler, no timer."""
+    try:
+        return (hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+                and signal.getsignal(signal.SIGALRM) == signal.SIG_DFL and signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0))
+    except Exception:
+        return False
+
+def _alarm(signum, frame):
+    if _armed[0]:
+        raise _Timeout()
+
+def _timed_call(fn, args, kwargs):
+    timer = _timer_free()
+    start = time.monotonic()
+    if timer:
+        signal.signal(signal.SIGALRM, _alarm)
+        _armed[0] = True
+        signal.setitimer(signal.ITIMER_REAL, CALL_LIMIT_S)
+    try:
+        return {"returned": _canon.canon(fn.fn(*args, **kwargs))}
+    except _Timeout:
+        fn.stopped = True
+        return {"threw": "ProbeTimeout: over %g s" % CALL_LIMIT_S}
+    except KeyboardInterrupt:
+        raise
+    except BaseException as error:
+        return {"threw": _canon.error_text(error)}
+    finally:
+        _armed[0] = False
+        if timer:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, signal.SIG_DFL)
+        totals["spent"] += time.monotonic() - start
