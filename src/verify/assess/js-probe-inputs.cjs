@@ -2,8 +2,8 @@
 // Inputs generated around a call the test suite made, for the assessment (DESIGN.md §3.3): the same
 // arguments with one of them changed a little (a string without its last character, a number plus
 // one, an object without a key), where a patch that special-cases the suite's inputs shows itself.
-// Only plain data is varied (primitives, plain objects and arrays a few levels deep), from a copy,
-// so a generated call never shares an object with the suite. Part of the inlined probe runtime.
+// Only plain data is varied (primitives, dates, plain objects and arrays a few levels deep), from a
+// copy, so a generated call never shares an object with the suite. Part of the inlined probe runtime.
 
 const MAX_NESTING = 3;
 const SEPARATORS = ['/', '\\', '.', ',', ':', ' ', '"', "'", '\n', '%'];
@@ -12,6 +12,14 @@ const MIDDLES = ['/', '\\', '.'];
 const REPLACEMENTS = ['/', '\\', '.', ' ', ''];
 const NUMBERS = [0, 1, -1, 1e9, 0.5, NaN, Infinity];
 const OBJECT_KEYS = 5;
+const DAY = 86_400_000;
+// A day or two either way: enough to cross a weekday, a month's end or a weekend.
+const DATE_SHIFTS = [DAY, -DAY, 2 * DAY, -2 * DAY];
+
+/** A Date of any realm (jest runs each test file in its own): by its tag, not `instanceof`. */
+function isDate(value) {
+  return Object.prototype.toString.call(value) === '[object Date]';
+}
 
 function isPlainObject(value) {
   if (typeof value !== 'object' || value === null) return false;
@@ -23,6 +31,7 @@ function isPlainObject(value) {
 function isPlainData(value, nesting) {
   const type = typeof value;
   if (value === null || type === 'string' || type === 'number' || type === 'boolean' || type === 'undefined' || type === 'bigint') return true;
+  if (isDate(value)) return true;
   if (nesting >= MAX_NESTING) return false;
   if (Array.isArray(value)) return Object.getPrototypeOf(value) === Array.prototype && value.every((item) => isPlainData(item, nesting + 1));
   if (!isPlainObject(value)) return false;
@@ -38,6 +47,7 @@ function allPlainData(args) {
 
 /** A deep copy of plain data (checked by isPlainData first). */
 function copy(value) {
+  if (isDate(value)) return new Date(value.getTime());
   if (Array.isArray(value)) return value.map(copy);
   if (typeof value !== 'object' || value === null) return value;
   const out = Object.getPrototypeOf(value) === null ? Object.create(null) : {};
@@ -66,6 +76,11 @@ function numberVariants(n) {
 
 function bigintVariants(n) {
   return [0n, 1n, -1n, n + 1n, n - 1n, -n];
+}
+
+function dateVariants(d) {
+  const time = d.getTime();
+  return Number.isNaN(time) ? [] : DATE_SHIFTS.map((shift) => new Date(time + shift));
 }
 
 function arrayVariants(a) {
@@ -97,6 +112,7 @@ function variants(value) {
   else if (type === 'number') out = numberVariants(value);
   else if (type === 'bigint') out = bigintVariants(value);
   else if (type === 'boolean') out = [!value];
+  else if (isDate(value)) out = dateVariants(value);
   else if (Array.isArray(value)) out = arrayVariants(value);
   else if (isPlainObject(value)) out = objectVariants(value);
   return out.filter((candidate) => !Object.is(candidate, value) && !(typeof candidate === 'number' && typeof value === 'number' && Number.isNaN(candidate) && Number.isNaN(value)));

@@ -1,0 +1,30 @@
+// The generated inputs of the JavaScript probe's runtime, on its own: dates are varied by a day or
+// two either way (a due date, a weekday), from a copy, whatever realm made them.
+import { createRequire } from 'node:module';
+import { runInNewContext } from 'node:vm';
+import { describe, expect, it } from 'vitest';
+
+const require = createRequire(import.meta.url);
+const { allPlainData, copy, neighbours } = require('../../../src/verify/assess/js-probe-inputs.cjs') as {
+  allPlainData: (args: unknown[]) => boolean;
+  copy: (value: unknown) => unknown;
+  neighbours: (args: unknown[], nullable: Map<number, unknown[]>) => unknown[][];
+};
+
+describe('generated inputs around a date', () => {
+  it('shifts a date argument a day and two days either way, and leaves the other argument as it was', () => {
+    const issued = new Date('2026-11-01T00:00:00.000Z');
+    const around = neighbours([issued, 7], new Map()).filter((args) => args.length === 2 && args[1] === 7);
+    expect(around.map((args) => (args[0] as Date).toISOString().slice(0, 10))).toEqual(['2026-11-02', '2026-10-31', '2026-11-03', '2026-10-30']);
+    expect(issued.toISOString()).toBe('2026-11-01T00:00:00.000Z');
+  });
+
+  it('takes a date of another realm as plain data and copies it into a date of its own', () => {
+    const foreign = runInNewContext('new Date(0)') as Date;
+    expect(foreign instanceof Date).toBe(false);
+    expect(allPlainData([foreign, { when: foreign }])).toBe(true);
+    const copied = copy(foreign) as Date;
+    expect(copied).not.toBe(foreign);
+    expect(copied.getTime()).toBe(0);
+  });
+});
