@@ -2,8 +2,9 @@
 // Inputs generated around a call the test suite made, for the assessment (DESIGN.md §3.3): the same
 // arguments with one of them changed a little (a string without its last character, a number plus
 // one, an object without a key), where a patch that special-cases the suite's inputs shows itself.
-// Only plain data is varied (primitives, dates, plain objects and arrays a few levels deep), from a
-// copy, so a generated call never shares an object with the suite. Part of the inlined probe runtime.
+// Only plain data is varied (primitives, dates, plain objects and arrays a few levels deep, beside
+// regular expressions, which are copied as they are), from a copy, so a generated call never shares
+// an object with the suite. Part of the inlined probe runtime.
 
 const MAX_NESTING = 3;
 const SEPARATORS = ['/', '\\', '.', ',', ':', ' ', '"', "'", '\n', '%'];
@@ -21,6 +22,11 @@ function isDate(value) {
   return Object.prototype.toString.call(value) === '[object Date]';
 }
 
+/** A regular expression (of any realm): copied, never varied, so the arguments beside it can be. */
+function isRegExp(value) {
+  return Object.prototype.toString.call(value) === '[object RegExp]' && Object.keys(value).length === 0;
+}
+
 function isPlainObject(value) {
   if (typeof value !== 'object' || value === null) return false;
   const proto = Object.getPrototypeOf(value);
@@ -31,7 +37,7 @@ function isPlainObject(value) {
 function isPlainData(value, nesting) {
   const type = typeof value;
   if (value === null || type === 'string' || type === 'number' || type === 'boolean' || type === 'undefined' || type === 'bigint') return true;
-  if (isDate(value)) return true;
+  if (isDate(value) || isRegExp(value)) return true;
   if (nesting >= MAX_NESTING) return false;
   if (Array.isArray(value)) return Object.getPrototypeOf(value) === Array.prototype && value.every((item) => isPlainData(item, nesting + 1));
   if (!isPlainObject(value)) return false;
@@ -48,6 +54,7 @@ function allPlainData(args) {
 /** A deep copy of plain data (checked by isPlainData first). */
 function copy(value) {
   if (isDate(value)) return new Date(value.getTime());
+  if (isRegExp(value)) return new RegExp(value.source, value.flags);
   if (Array.isArray(value)) return value.map(copy);
   if (typeof value !== 'object' || value === null) return value;
   const out = Object.getPrototypeOf(value) === null ? Object.create(null) : {};

@@ -28,3 +28,15 @@ describe('generated inputs around a date', () => {
     expect(copied.getTime()).toBe(0);
   });
 });
+
+describe('generated inputs beside a regular expression', () => {
+  it('copies the expression and varies the arguments beside it', () => {
+    const pattern = /^a.*$/gi;
+    expect(allPlainData(['abc', pattern])).toBe(true);
+    const around = neighbours(['abc', pattern], new Map()).filter((args) => args.length === 2);
+    expect(around.some((args) => args[0] === 'ab')).toBe(true);
+    const copied = around[0]?.[1] as RegExp;
+    expect(copied).not.toBe(pattern);
+    expect([copied.source, copied.flags]).toEqual(['^a.*$', 'gi']);
+  });
+});
