@@ -62,7 +62,8 @@ async function standIn(configured: Record<string, unknown> = {}) {
   dirs.push(tmpRoot);
   const forge = createMemoryForge({ owner: 'acme', repo: 'shop', permissions: { alice: 'write' } });
   const store = await openSqliteStore(null);
-  const queue = createDurableQueue({ store, concurrency: 1, leaseMs: 600, pollMs: 50 });
+  // A lease long enough for a run (fix, replay, assessment) on a loaded machine: nothing here tests its expiry.
+  const queue = createDurableQueue({ store, concurrency: 1, leaseMs: 10_000, pollMs: 50 });
   closing.push(() => queue.shutdown(0), () => store.close());
   const config = repoConfigSchema.parse({ test: { command: 'node --test' }, ...configured });
   const deps: TriggerDeps = { forge, service: createFixService(forge, log, ACCOUNT, { queue }), queue, log, config: async () => config };

@@ -40,7 +40,8 @@ function labeledIssue(cloneUrl: string): Payload {
   return payload;
 }
 
-describe('the GitHub App with the agent engine', () => {
+// Green runs explore and assess their patch too: minutes on a loaded machine.
+describe('the GitHub App with the agent engine', { timeout: 180_000 }, () => {
   it('turns an issue without a failing test into a red → green pull request, and counts the day’s spend in the store', async () => {
     const { h } = s;
     const cloneUrl = await s.publish(await s.makeWork(GREEN_PROJECT));
