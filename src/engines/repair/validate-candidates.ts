@@ -82,17 +82,21 @@ interface ValidationRun {
   exploreUntil: number;
   /** Epoch milliseconds when the validation began. */
   started: number;
+  /** Epoch milliseconds after which no candidate is taken after the first plausible one (`exploreMs` after it). */
+  exploreEnd: number;
 }
 
 /** The exploration lasts at least this long, when `exploreMs` allows it. */
 const MIN_EXPLORE_MS = 5_000;
+/** And takes at least the candidates this far after the first plausible one in the engine's order. */
+const MIN_EXPLORE_CANDIDATES = 20;
 
 export async function validateCandidates(input: ValidationInput): Promise<ValidationResult> {
   const controller = new AbortController();
   const abort = () => controller.abort();
   input.signal.addEventListener('abort', abort, { once: true });
   const deadlineTimer = setTimeout(abort, Math.max(0, input.deadline - Date.now()));
-  const run: ValidationRun = { input, controller, next: 0, winnerIndex: Number.POSITIVE_INFINITY, validated: 0, testExecutions: 0, finished: new Set(), partial: null, passed: new Set(), exploreUntil: 0, started: Date.now() };
+  const run: ValidationRun = { input, controller, next: 0, winnerIndex: Number.POSITIVE_INFINITY, validated: 0, testExecutions: 0, finished: new Set(), partial: null, passed: new Set(), exploreUntil: 0, started: Date.now(), exploreEnd: 0 };
   try {
     const workers = Math.max(1, Math.min(input.parallelism, input.candidates.length));
     await Promise.all(Array.from({ length: workers }, () => worker(run)));
@@ -196,7 +200,12 @@ async function worker(run: ValidationRun): Promise<void> {
  */
 function stillTaking(run: ValidationRun, index: number): boolean {
   if (index < run.winnerIndex) return true;
-  return Date.now() < run.exploreUntil && run.passed.size < (run.input.maxPlausible ?? 1);
+  if (!((run.input.exploreMs ?? 0) > 0) || run.passed.size >= (run.input.maxPlausible ?? 1)) return false;
+  const now = Date.now();
+  if (now >= run.exploreEnd) return false;
+  // The candidates right after the first plausible one are its closest rivals: they are validated
+  // (within `exploreMs`) however slow the machine, so what is found depends little on its load.
+  return index <= run.winnerIndex + MIN_EXPLORE_CANDIDATES || now < run.exploreUntil;
 }
 
 function onePassed(run: ValidationRun, index: number): void {
@@ -205,7 +214,8 @@ function onePassed(run: ValidationRun, index: number): void {
   // held up for a minute, a search of minutes goes on long enough to meet its neighbours.
   if (run.passed.size === 0) {
     const now = Date.now();
-    run.exploreUntil = now + Math.min(run.input.exploreMs ?? 0, Math.max(MIN_EXPLORE_MS, now - run.started));
+    run.exploreEnd = now + (run.input.exploreMs ?? 0);
+    run.exploreUntil = Math.min(run.exploreEnd, now + Math.max(MIN_EXPLORE_MS, now - run.started));
   }
   run.passed.add(index);
   run.winnerIndex = Math.min(run.winnerIndex, index);
