@@ -2,12 +2,11 @@
 // that records their calls and calls them on inputs generated around each one (fixloop_probe.py, the
 // runtime). Python's own parser (probe_functions.py) finds the functions; this file edits the text,
 // so that everything else in the file keeps its bytes and, as far as it can, its line numbers.
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { InstrumentedFile, ProbedFunction, ProbeTarget } from './probe-record.ts';
+import { runPythonScript } from '../python-script.ts';
 
 const SCRIPT = fileURLToPath(new URL('./probe_functions.py', import.meta.url));
-const TIMEOUT_MS = 30_000;
 
 /** Absolute path of the runtime's entry, the file the header loads. */
 export const PYTHON_PROBE_RUNTIME = fileURLToPath(new URL('./fixloop_probe.py', import.meta.url));
@@ -117,30 +116,10 @@ function pyString(value: string): string {
 }
 
 async function locate(text: string, lines: number[]): Promise<Located | null> {
-  const out = await runPython(JSON.stringify({ source: text, lines }));
+  const out = await runPythonScript(SCRIPT, JSON.stringify({ source: text, lines }));
   try {
     return out === null ? null : (JSON.parse(out) as Located);
   } catch {
     return null;
   }
-}
-
-function runPython(input: string): Promise<string | null> {
-  return new Promise((resolve) => {
-    // Only what Python needs: fixloop's environment is not the parser's business.
-    const child = spawn('python3', ['-I', SCRIPT], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8', PYTHONIOENCODING: 'utf-8' }, stdio: ['pipe', 'pipe', 'ignore'] });
-    let out = '';
-    const timer = setTimeout(() => child.kill('SIGKILL'), TIMEOUT_MS);
-    child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
-    child.stdin.on('error', () => undefined);
-    child.on('error', () => {
-      clearTimeout(timer);
-      resolve(null);
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve(code === 0 ? out : null);
-    });
-    child.stdin.end(input);
-  });
 }

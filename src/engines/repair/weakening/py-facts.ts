@@ -1,8 +1,8 @@
 // The weakening rules' facts of Python files: weakening_facts.py reads them with Python's own parser
 // (ast), run as the judge runs its Python reader (src/verify/harness-tampering-py.ts).
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { ChangedRange, SiteFacts } from './site-facts.ts';
+import { runPythonScript } from '../../../verify/python-script.ts';
 
 const SCRIPT = fileURLToPath(new URL('./weakening_facts.py', import.meta.url));
 const TIMEOUT_MS = 20_000;
@@ -21,7 +21,7 @@ const utf16 = (source: string, points: number) => [...source].slice(0, points).j
 export async function pythonFacts(versions: readonly PythonVersion[]): Promise<Array<SiteFacts | null>> {
   if (versions.length === 0) return [];
   const files = versions.map((v) => ({ source: v.source, start: codePoints(v.source, v.range.start), end: codePoints(v.source, v.range.end) }));
-  const out = await runPython(JSON.stringify({ files }));
+  const out = await runPythonScript(SCRIPT, JSON.stringify({ files }), TIMEOUT_MS);
   try {
     const parsed = JSON.parse(out ?? '') as Array<SiteFacts | null>;
     // Offsets back to UTF-16, so a condition's start compares with the other version's as JavaScript's do.
@@ -33,24 +33,4 @@ export async function pythonFacts(versions: readonly PythonVersion[]): Promise<A
   } catch {
     return versions.map(() => null);
   }
-}
-
-function runPython(input: string): Promise<string | null> {
-  return new Promise((resolve) => {
-    // Only what Python needs: fixloop's environment is not the parser's business.
-    const child = spawn('python3', ['-I', SCRIPT], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8', PYTHONIOENCODING: 'utf-8' }, stdio: ['pipe', 'pipe', 'ignore'] });
-    let out = '';
-    const timer = setTimeout(() => child.kill('SIGKILL'), TIMEOUT_MS);
-    child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
-    child.stdin.on('error', () => undefined);
-    child.on('error', () => {
-      clearTimeout(timer);
-      resolve(null);
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve(code === 0 ? out : null);
-    });
-    child.stdin.end(input);
-  });
 }
