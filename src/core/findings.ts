@@ -18,7 +18,13 @@ export type FindingKind =
   | 'exit_code_disagrees'
   | 'second_observation_failed'
   | 'runner_changed'
-  | 'harness_tampering';
+  | 'harness_tampering'
+  /** A changed file the harness check cannot read (parse failure, parser overflow, undecodable text, unusual coding cookie): the check fails closed. */
+  | 'harness_unreadable'
+  /** The runtime guard inside a judged test process saw the code under test touch the runner, the assertions, the tests or the process's end. */
+  | 'runtime_tampering'
+  /** A judged test process that should have loaded the runtime guard left no complete record: missing evidence. */
+  | 'guard_record_missing';
 
 export interface Finding {
   kind: FindingKind;
