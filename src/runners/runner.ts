@@ -30,6 +30,8 @@ export interface TestRunner {
   readonly coverage: CoverageKind | null;
   // The runtime guard (DESIGN.md §3.2.7) will be one more field here, per runner: how its test
   // processes load fixloop's guard before the repository's code.
+  /** What the judge checks in a patch where a guard inside the process cannot look (DESIGN.md §3.2.2–3). */
+  readonly judged?: JudgedRunner;
 }
 
 export interface RunnerOutput {
@@ -112,3 +114,28 @@ export interface FrameworkApi {
 export type CoverageKind =
   | { readonly kind: 'python-plugin'; argument(module: string): string }
   | { readonly kind: 'node-preload'; readonly runPerTest: boolean };
+
+/** The runner as the judge's static checks see it: what it tells its tests, and what it loads. */
+export interface JudgedRunner {
+  /**
+   * Environment variables it sets in its test processes: added code that reads one can behave one way
+   * under test and another in use, which no test can catch.
+   */
+  readonly envVariables?: RegExp;
+  /** The import names it loads, asked of the runner itself: a file the patch adds under one shadows it. */
+  readonly loadedNames?: LoadedNames;
+}
+
+/**
+ * How the judge asks the runner which top-level import names it loads: a command run in an empty
+ * folder, in the sandbox, as the gate runs the tests, that starts the runner as the test command would
+ * and prints the names.
+ */
+export interface LoadedNames {
+  /** The command for this test command; null: it cannot be asked. */
+  command(testCommand: string): string | null;
+  /** The names the command printed; null when it printed none. */
+  parse(output: string): string[] | null;
+  /** The import name a file added at this path would take where the runner looks first; null: none. */
+  nameOf(path: string): string | null;
+}

@@ -2,7 +2,9 @@
 // the process or rewriting its exit status, reaching into the test framework or the assertion
 // library, reading test files at run time. Names are followed through imports and requires
 // (`import p from 'node:process'`, `const { strict } = require('assert')`), so the same call under
-// another name is the same call; words in strings and comments are never code.
+// another name is the same call; words in strings and comments are never code. Reading the runners'
+// variables and values equal to anything: harness-tampering-js-values.ts.
+import { equalsAnythingHit, runnerVariableHits } from './harness-tampering-js-values.ts';
 import { isJsNode, literalPath, ownLines, parseJs, stringValue, walkJs, type JsNode } from './js-tree.ts';
 import type { TamperHit, TamperRule } from './tamper-hit.ts';
 import { RUNNERS } from '../runners/registry.ts';
@@ -35,8 +37,11 @@ const READS = new Set(['readFileSync', 'readFile', 'createReadStream', 'openSync
 
 const bare = (module: string) => module.replace(/^node:/, '');
 
-/** Finds the hits on `added` lines; null when the file does not parse. */
-export function findJsTampering(file: string, source: string, added: ReadonlySet<number>): TamperHit[] | null {
+/**
+ * Finds the hits on `added` lines; null when the file does not parse. `env`: the runners' environment
+ * variables. A tree too deep to walk throws a RangeError (the caller's to report).
+ */
+export function findJsTampering(file: string, source: string, added: ReadonlySet<number>, env: readonly RegExp[] = []): TamperHit[] | null {
   const program = parseJs(file, source);
   if (!program) return null;
   const scope = scopeOf(program);
@@ -67,6 +72,13 @@ export function findJsTampering(file: string, source: string, added: ReadonlySet
         return;
       case 'AssignmentExpression':
         checkWrite(node, node['left'], 'assigns', resolve, report, ancestors);
+        equalsAnythingHit(node, report);
+        return;
+      case 'ClassMethod':
+      case 'ObjectMethod':
+      case 'ObjectProperty':
+      case 'ClassProperty':
+        equalsAnythingHit(node, report);
         return;
       case 'UpdateExpression':
         checkWrite(node, node['argument'], 'changes', resolve, report, ancestors);
@@ -76,6 +88,7 @@ export function findJsTampering(file: string, source: string, added: ReadonlySet
         return;
     }
   });
+  runnerVariableHits(program, env, resolve, report);
   return hits;
 }
 

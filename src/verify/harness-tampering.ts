@@ -4,14 +4,17 @@
 // patch's added lines in the files it changes that are not tests (tests are the runner's own, and
 // changing them is already refused), in the pristine checkout the patch was applied to, before
 // any of the repository's code runs there. Lines the patch did not add are never findings: a CLI
-// that already calls `process.exit` is not a cheat.
+// that already calls `process.exit` is not a cheat. A changed file the check cannot read (a syntax
+// error, a tree too deep for the parser, bytes that are not text, a coding cookie that makes Python
+// read other text than the bytes show) is itself a finding: the check fails closed.
 import { lstat, readFile } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import picomatch from 'picomatch';
 import { DEFAULT_PROTECTED_PATHS } from '../core/repo-config.ts';
 import type { Finding } from '../core/findings.ts';
+import { RUNNERS } from '../runners/registry.ts';
 import { findJsTampering } from './harness-tampering-js.ts';
-import { findPythonTampering, type PythonFile } from './harness-tampering-py.ts';
+import { findPythonTampering, type PythonFile, type Unreadable } from './harness-tampering-py.ts';
 import { JS_SOURCE } from './js-tree.ts';
 import type { TamperHit, TamperRule } from './tamper-hit.ts';
 
@@ -19,7 +22,12 @@ const WHY: Record<TamperRule, string> = {
   exit: 'code under test may not end the process or rewrite its exit status',
   'test-framework': 'code under test may not reach into the test framework or the assertion library',
   'reads-tests': 'code under test may not read the tests',
+  'detects-runner': 'code under test may not detect the test runner (it would be right only under test)',
+  'equals-anything': 'a value that compares equal to anything passes an equality assertion without being right',
 };
+
+/** The environment variables the runners set in their test processes (each runner's, src/runners/). */
+const RUNNER_VARIABLES = RUNNERS.flatMap((r) => (r.judged?.envVariables ? [r.judged.envVariables] : []));
 
 /** Folders whose files are tests wherever they sit. */
 const TEST_FOLDERS = new Set(['test', 'tests', '__tests__', 'spec']);
@@ -103,29 +111,47 @@ export interface TamperingInput {
 export async function harnessTampering(input: TamperingInput): Promise<Finding[]> {
   const findings: Finding[] = [];
   const python: PythonFile[] = [];
-  const unparsed: string[] = [];
+  const unreadable: Unreadable[] = [];
   for (const [path, added] of addedLines(input.patch)) {
     if (added.size === 0 || input.isTestFile(path)) continue;
     const isJs = JS_SOURCE.test(path);
     if (!isJs && !path.endsWith('.py')) continue;
-    const source = await readRegularFile(join(input.dir, path));
-    if (source === null) continue;
+    const bytes = await readRegularFile(join(input.dir, path));
+    if (bytes === null) continue;
     if (!isJs) {
-      python.push({ path, source, added });
+      python.push({ path, source: bytes, added });
       continue;
     }
-    const hits = findJsTampering(path, source, added);
-    if (hits) findings.push(...toFindings(path, hits, input.isTestFile));
-    else unparsed.push(path);
+    const read = readJs(path, bytes, added);
+    if ('why' in read) unreadable.push({ path, why: read.why });
+    else findings.push(...toFindings(path, read.hits, input.isTestFile));
   }
-  const py = await findPythonTampering(python);
+  const py = await findPythonTampering(python, RUNNER_VARIABLES);
   for (const file of python) findings.push(...toFindings(file.path, py.hits.get(file.path) ?? [], input.isTestFile));
-  unparsed.push(...py.unparsed);
-  // Not a finding: a file the parser cannot read is judged by the suite (a newer syntax than the
-  // parser knows must not cost an honest fix), and the log says it was not looked at.
-  if (unparsed.length > 0) input.log(`replay: harness check could not parse ${unparsed.map((p) => `\`${p}\``).join(', ')}; judged by the suite alone`);
+  unreadable.push(...py.unreadable);
+  for (const { path, why } of unreadable) findings.push({ kind: 'harness_unreadable', path, message: `\`${path}\` could not be read by the harness check: ${why}. A changed file the judge cannot read is not judged by the suite alone` });
+  if (unreadable.length > 0) input.log(`replay: harness check could not read ${unreadable.map((u) => `\`${u.path}\``).join(', ')}`);
   return findings;
 }
+
+/** A JavaScript or TypeScript file's hits, or why it could not be read. */
+function readJs(path: string, bytes: Buffer, added: ReadonlySet<number>): { hits: TamperHit[] } | { why: string } {
+  let text: string;
+  try {
+    text = UTF8.decode(bytes);
+  } catch {
+    return { why: 'it is not UTF-8 text' };
+  }
+  try {
+    const hits = findJsTampering(path, text, added, RUNNER_VARIABLES);
+    return hits ? { hits } : { why: 'it does not parse as JavaScript or TypeScript (a syntax error, or an expression nested too deep for the parser)' };
+  } catch (error) {
+    if (error instanceof RangeError) return { why: 'an expression nested too deep for the check to walk' };
+    throw error;
+  }
+}
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 function toFindings(path: string, hits: TamperHit[], isTestFile: TestFileCheck): Finding[] {
   return hits
@@ -133,11 +159,11 @@ function toFindings(path: string, hits: TamperHit[], isTestFile: TestFileCheck):
     .map((hit) => ({ kind: 'harness_tampering', path, message: `\`${path}:${hit.line}\` ${hit.what}: ${WHY[hit.rule]} (rule \`${hit.rule}\`)` }));
 }
 
-/** The file's text, unless it is a symlink or not a regular file (the constraints speak to those). */
-async function readRegularFile(path: string): Promise<string | null> {
+/** The file's bytes, unless it is a symlink or not a regular file (the constraints speak to those). */
+async function readRegularFile(path: string): Promise<Buffer | null> {
   try {
     const stat = await lstat(path);
-    return stat.isFile() ? await readFile(path, 'utf8') : null;
+    return stat.isFile() ? await readFile(path) : null;
   } catch {
     return null;
   }

@@ -1,14 +1,26 @@
 """Harness tampering in a patch's added Python code, found on Python's own syntax tree (ast).
 
-Reads {"files": [{"path": str, "source": str, "lines": [int]}]} as JSON on stdin, where `lines` are
-the file's added lines, and prints {"hits": {path: [hit]}, "unparsed": [path]}. A hit is
+Reads {"files": [{"path": str, "source": base64, "lines": [int]}], "env": [regex]} as JSON on stdin,
+where `source` is the file's bytes, `lines` its added lines and `env` the test runners' environment
+variables, and prints {"hits": {path: [hit]}, "unreadable": [{"path", "why"}]}. A hit is
 {"line", "rule", "what"} and, for the reads-tests rule, "target": the path the code reads, which
 the caller checks against the test globs. Only nodes on added lines are reported. The code is parsed,
 never run. Standard library only; Python 3.8+.
 """
 import ast
+import base64
 import json
+import os
+import re
 import sys
+import threading
+
+# Its siblings, wherever it is run from (`python3 -I` puts no folder of the script's on sys.path),
+# compiled in memory only: fixloop's install folder is not written to.
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from harness_reading import read_tree, unusual_cookie  # noqa: E402
+from harness_values import comparison_assign, comparison_hit, runner_variable_hits  # noqa: E402
 
 EXIT_CALLS = {
     ("os", "_exit"), ("os", "abort"), ("os", "kill"), ("os", "killpg"), ("sys", "exit"),
@@ -135,6 +147,7 @@ class Finder(ast.NodeVisitor):
         self.generic_visit(node)
 
     def check_function(self, node):
+        comparison_hit(self, node)
         if node.name.startswith("pytest_"):
             header = ast.Name(id=node.name)
             header.lineno = header.end_lineno = node.lineno
@@ -233,6 +246,7 @@ class Finder(ast.NodeVisitor):
             self.hit(node, "exit", "%s `sys.%s`" % (verb, target.attr))
 
     def visit_Assign(self, node):
+        comparison_assign(self, node)
         for target in node.targets:
             self.check_target(node, target, "assigns")
         self.generic_visit(node)
@@ -279,27 +293,44 @@ def literal_path(node, sep="/"):
     return sep.join(p[2] for p in pieces)
 
 
+def check_file(entry, patterns):
+    """(hits, [why it could not be read])."""
+    raw = base64.b64decode(entry["source"])
+    added = set(entry["lines"])
+    reasons = []
+    cookie = unusual_cookie(raw, added)
+    if cookie:
+        reasons.append(cookie)
+    tree, why = read_tree(raw, entry["path"])
+    if tree is None:
+        return [], reasons + [why]
+    finder = Finder(added)
+    try:
+        finder.bind_imports(tree)
+        finder.visit(tree)
+        runner_variable_hits(finder, tree, patterns)
+    except RecursionError:
+        return [], reasons + ["an expression nested too deep for the check to walk"]
+    return finder.hits, reasons
+
+
 def main():
     request = json.load(sys.stdin)
+    patterns = [re.compile(p) for p in request.get("env", [])]
     hits = {}
-    unparsed = []
+    unreadable = []
     for entry in request["files"]:
-        try:
-            tree = ast.parse(entry["source"], filename=entry["path"])
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
-            unparsed.append(entry["path"])
-            continue
-        finder = Finder(set(entry["lines"]))
-        finder.bind_imports(tree)
-        try:
-            finder.visit(tree)
-        except RecursionError:
-            unparsed.append(entry["path"])
-            continue
-        if finder.hits:
-            hits[entry["path"]] = finder.hits
-    json.dump({"hits": hits, "unparsed": unparsed}, sys.stdout)
+        found, reasons = check_file(entry, patterns)
+        if found:
+            hits[entry["path"]] = found
+        unreadable.extend({"path": entry["path"], "why": why} for why in reasons)
+    json.dump({"hits": hits, "unreadable": unreadable}, sys.stdout)
 
 
 if __name__ == "__main__":
-    main()
+    # Room for deep but honest code: a long chain of `+` is a deep tree, walked by recursion.
+    sys.setrecursionlimit(20000)
+    threading.stack_size(512 * 1024 * 1024)
+    worker = threading.Thread(target=main)
+    worker.start()
+    worker.join()

@@ -20,6 +20,7 @@ import { judgeEvidence } from './judge-evidence.ts';
 import { observeAlone } from './second-observation.ts';
 import { needsText, runnerFileFindings } from './runner-files.ts';
 import { harnessTampering, testFileCheck } from './harness-tampering.ts';
+import { shadowFindings } from './runner-shadowing.ts';
 
 export interface ReplayInput {
   mirror: string;
@@ -52,6 +53,8 @@ export async function replayPatch(input: ReplayInput): Promise<Verification> {
     const manifests = input.changes.filter((c) => MANIFEST.test(c.path));
     const before = new Map<string, string | null>();
     for (const change of input.changes.filter((c) => MANIFEST.test(c.path) || needsText(c.path))) before.set(change.path, await readIfExists(join(dir, change.path)));
+    // Asked before the patch is applied: the names are the pristine runner's, the top-level ones the repository's.
+    const shadows = await shadowFindings({ changes: input.changes, dir, testCommand: input.suite.testCommand, run: async (cwd, command) => (await input.suite.gateWith(cwd, command)).output, scratchDir: input.scratchDir, log: input.log });
     try {
       await applyPatch(dir, input.patch);
     } catch (error) {
@@ -60,7 +63,7 @@ export async function replayPatch(input: ReplayInput): Promise<Verification> {
     }
     const texts = await Promise.all([...before.keys()].map(async (path) => ({ path, before: before.get(path) ?? null, after: await readIfExists(join(dir, path)) })));
     const baselineTestFiles = new Set(input.baseline.tests.flatMap((t) => (t.file ? [t.file] : [])));
-    findings.push(...runnerFileFindings(input.changes, texts, baselineTestFiles));
+    findings.push(...runnerFileFindings(input.changes, texts, baselineTestFiles), ...shadows);
     findings.push(...(await harnessTampering({ dir, patch: input.patch, isTestFile: testFileCheck(input.config.paths.protected, baselineTestFiles), log: input.log })));
     if (!input.config.constraints.allowNewDependencies) {
       for (const change of manifests) {

@@ -1,8 +1,11 @@
 // One place in a patch's added code that reaches the harness (DESIGN.md §3.2.3), as the JavaScript
 // and Python finders report it; harness-tampering.ts turns hits into findings.
 
-/** Ending the process or its exit status; the runner or assertion library; reading the tests. */
-export type TamperRule = 'exit' | 'test-framework' | 'reads-tests';
+/**
+ * Ending the process or its exit status; the runner or assertion library; reading the tests;
+ * telling the runner is there (its environment variables); a value that compares equal to anything.
+ */
+export type TamperRule = 'exit' | 'test-framework' | 'reads-tests' | 'detects-runner' | 'equals-anything';
 
 export interface TamperHit {
   line: number;

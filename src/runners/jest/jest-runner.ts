@@ -29,4 +29,6 @@ export const jestRunner: TestRunner = {
   framework: { modules: /^(jest|@jest\/.*|jest-circus(\/.*)?)$/, global: 'jest' },
   // jest's transformed code is read through its inline source maps (localize/source-maps.ts).
   coverage: { kind: 'node-preload', runPerTest: false },
+  // JEST_WORKER_ID in every worker (NODE_ENV=test too, which honest code reads: not a finding).
+  judged: { envVariables: /^JEST_/ },
 };

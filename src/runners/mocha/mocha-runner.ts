@@ -28,4 +28,6 @@ export const mochaRunner: TestRunner = {
   },
   framework: { modules: /^mocha$/ },
   coverage: { kind: 'node-preload', runPerTest: false },
+  // mocha sets no variable of its own; MOCHA_* are its users' settings, read the same way.
+  judged: { envVariables: /^MOCHA_/ },
 };

@@ -44,6 +44,8 @@ export const nodeTestRunner: TestRunner = {
   // Where node's runner gives no per-test events (an older Node), one run per test selected through
   // its own filter.
   coverage: { kind: 'node-preload', runPerTest: true },
+  // Set in each test file's process (`child-v8`); bare specifiers resolve only through node_modules, already protected.
+  judged: { envVariables: /^NODE_TEST_/ },
 };
 
 function runsNodeTest(context: MachineReportContext): boolean {

@@ -44,4 +44,6 @@ export const vitestRunner: TestRunner = {
   framework: { modules: /^(vitest|@vitest\/.*)$/, global: 'vi' },
   // vitest 4 and later keep their source maps in the main process: lines are aligned by their text.
   coverage: { kind: 'node-preload', runPerTest: false },
+  // VITEST, VITEST_POOL_ID, VITEST_WORKER_ID, VITEST_MODE, and TEST=true (NODE_ENV=test too: not a finding).
+  judged: { envVariables: /^(VITEST(_\w*)?|TEST)$/ },
 };
