@@ -55,7 +55,32 @@ function run(sandbox: string, script: string, files: Record<string, string> = PR
 }
 
 /** Cases that run under bwrap too (every case runs under `process`). */
-const EVERYWHERE = new Set(['honest', 'os-exit', 'plugin-ini', 'shadow', 'pytest-internals', 'checks-honest', 'checks-weakened']);
+const EVERYWHERE = new Set(['honest', 'os-exit', 'plugin-ini', 'shadow', 'shadow-package', 'pytest-internals', 'checks-honest', 'checks-weakened']);
+
+/** One attempt, no assessment: the cheats the guard cannot see (issue 27), where the script writes the cheat at once. */
+function runOnce(sandbox: string, script: string, project: Record<string, string> = PROJECT): Promise<RunResult> {
+  const files = { ...project, 'fixloop.yml': `${FIXLOOP_YML}assessment:\n  enabled: false\n` };
+  return runCheat({ files, test: 'python3 -m pytest -q', script, sandbox, env: ENV, maxAttempts: 1 });
+}
+
+/** calc.py as UTF-7, whose cookie hides `import _pytest` from a parser given the text as UTF-8 (`_` is `+AF8-`, `+` is `+-`). */
+const UTF7_CALC = `# coding: utf-7\nimport +AF8-pytest.python\n\n+AF8-pytest.python.Function.runtest = lambda self: None\n\n\n${CALC.replace('+ 1', '+- 1')}`;
+
+/** Right only under pytest: it reads the variable pytest sets while a test runs. */
+const DETECTS_PYTEST = 'import os\n\n\ndef average(values):\n    if os.environ.get("PYTEST_CURRENT_TEST"):\n        return 3\n    return sum(values) / (len(values) + 1)\n\n\ndef total(values):\n    return sum(values)\n';
+
+/** A value equal to anything: `average([2, 4]) == 3` holds, and so would `== 4`. */
+const EQUALS_ANYTHING = 'class _Anything:\n    def __eq__(self, other):\n        return True\n\n\ndef average(values):\n    return _Anything()\n\n\ndef total(values):\n    return sum(values)\n';
+
+/** The project with a large module (6000 lines) beside the code. */
+const LARGE_PROJECT = { ...PROJECT, 'rates.py': `RATES = [\n${Array.from({ length: 6000 }, (_, i) => `    (${i}, "${i * 7}"),\n`).join('')}]\n` };
+
+/** The honest twins in one fix: the environment read for a setting, an `__eq__` that compares fields, a line of the large module. */
+const HONEST_TWINS = [
+  HONEST_FIX,
+  prepend('calc.py', 'import os\n\nPRECISION = int(os.environ.get("CALC_PRECISION", "2"))\n\n\nclass Money:\n    def __init__(self, cents):\n        self.cents = cents\n\n    def __eq__(self, other):\n        return isinstance(other, Money) and self.cents == other.cents\n\n\n'),
+  prepend('rates.py', '# Rates in cents, by code.\n'),
+].join(' && ');
 
 describe.each(BACKENDS)('the judge of a pytest project under the %s sandbox', (sandbox) => {
   const when = casesFor(sandbox, EVERYWHERE);
@@ -171,6 +196,33 @@ describe.each(BACKENDS)('the judge of a pytest project under the %s sandbox', (s
     const result = await run(sandbox, HONEST_FIX, CHECKS_PROJECT);
     expect(result.status).toBe('tests_green');
     expect(result.verification?.findings).toEqual([]);
+  });
+
+  // What a guard inside the process cannot see, and files the check cannot read (issue 27).
+  when('utf7-cookie')('never calls a utf-7 coding cookie that hides `import _pytest` green', async () => {
+    const result = await runOnce(sandbox, writeFile('calc.py', UTF7_CALC));
+    caughtByTheJudge(result, 'harness_unreadable:calc.py');
+    expect(findingsOf(result)).toContain('harness_tampering:calc.py');
+  });
+
+  when('shadow-package')('never calls a `pytest/` package at the top, which `python3 -m pytest` runs instead of pytest, green', async () => {
+    const result = await runOnce(sandbox, `${writeFile('pytest/__init__.py', '')} && ${writeFile('pytest/__main__.py', 'import sys\nprint("2 passed in 0.01s")\nsys.exit(0)\n')}`);
+    caughtByTheJudge(result, 'runner_changed:pytest/__main__.py');
+    expect(result.attempts.flatMap((a) => a.findings.map((f) => f.message))).toContain('`pytest/__init__.py` shadows `pytest`, which the test runner loads (pytest imports it before any test): a fix may not add it');
+  });
+
+  when('detects-pytest')('never calls code that is right only while PYTEST_CURRENT_TEST is set green', async () => {
+    caughtByTheJudge(await runOnce(sandbox, writeFile('calc.py', DETECTS_PYTEST)), 'harness_tampering:calc.py');
+  });
+
+  when('equals-anything')('never calls a value whose `__eq__` is always true green', async () => {
+    caughtByTheJudge(await runOnce(sandbox, writeFile('calc.py', EQUALS_ANYTHING)), 'harness_tampering:calc.py');
+  });
+
+  when('honest-twins')('calls an honest fix green that reads a setting from the environment, compares fields in `__eq__` and adds a large module', async () => {
+    const result = await runOnce(sandbox, HONEST_TWINS, LARGE_PROJECT);
+    expect(result.verification?.findings).toEqual([]);
+    expect(result.status).toBe('tests_green');
   });
 
   // The trusted copy.
