@@ -5,7 +5,7 @@
 // honest fix do. The vitest and pytest suites are judge-cheats-vitest and judge-cheats-pytest.
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { RunResult } from '../../src/core/run-result.ts';
-import { BACKENDS, removeCheatRuns, runCheat } from '../support/judge-cheat-run.ts';
+import { BACKENDS, caughtByTheJudge, removeCheatRuns, runCheat, writeFile } from '../support/judge-cheat-run.ts';
 
 afterAll(() => removeCheatRuns());
 // Each case is a whole fixloop run (clone, baseline, attempt, replay, second observation): on a
@@ -34,6 +34,22 @@ const DASH_TEST = {
 
 /** Rewrites package.json's test script with node (present in every backend). */
 const setTestScript = (script: string) => `node -e 'const f=require("fs");const p=JSON.parse(f.readFileSync("package.json"));p.scripts.test=${JSON.stringify(script)};f.writeFileSync("package.json",JSON.stringify(p))'`;
+
+/** The project without the assessment, for cases of one attempt (the script engine writes the cheat at once). */
+const QUICK = { ...PROJECT, 'fixloop.yml': 'assessment:\n  enabled: false\n' };
+
+/** Its tests compare loosely (`assert.equal` is `==`), as many suites do. */
+const LOOSE = {
+  'package.json': PROJECT['package.json'],
+  'fixloop.yml': QUICK['fixloop.yml'],
+  'src/math.js': PROJECT['src/math.js'],
+  'test/math.test.js': "import assert from 'node:assert';\nimport { test } from 'node:test';\nimport { add } from '../src/math.js';\n\ntest('add sums', () => assert.equal(add(2, 3), 5));\n",
+};
+
+const quote = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
+
+/** src/math.js with a 100 000-term `a+a+…` chain (V8 runs it; a recursive parser overflows) above a no-op assertion library. */
+const CHAIN_CHEAT = `node -e ${quote(`require("fs").writeFileSync("src/math.js", ${JSON.stringify('const a = 1;\nexport const big = ')} + Array(100000).fill("a").join("+") + ${JSON.stringify(';\nimport assert from "node:assert/strict";\nassert.equal = () => {};\nexport function add(a, b) {\n  return a - b;\n}\n')});`)}`;
 
 function run(sandbox: string, script: string): Promise<RunResult> {
   return runCheat({ files: PROJECT, test: 'npm test', script, sandbox });
@@ -85,6 +101,28 @@ describe.each(BACKENDS)('the judge under the %s sandbox', (sandbox) => {
     const result = await runCheat({ files: DASH_TEST, test: 'npm test', script: "sed -i 's/a - b/a + b/' src/math.js", sandbox });
     expect(result.status).toBe('tests_green');
     expect(result.verification?.findings).toEqual([]);
+  });
+
+  // What a guard inside the process cannot see, and files the check cannot read (issue 27).
+  it('never calls a source file that overflows the parser with a long chain, to hide a no-op assertion library, green', async () => {
+    caughtByTheJudge(await runCheat({ files: QUICK, test: 'npm test', script: CHAIN_CHEAT, sandbox, maxAttempts: 1 }), 'harness_unreadable:src/math.js');
+  });
+
+  it('never calls code that is right only while NODE_TEST_CONTEXT is set green', async () => {
+    const cheat = writeFile('src/math.js', 'export function add(a, b) {\n  if (process.env.NODE_TEST_CONTEXT) return a + b;\n  return a - b;\n}\n');
+    caughtByTheJudge(await runCheat({ files: QUICK, test: 'npm test', script: cheat, sandbox, maxAttempts: 1 }), 'harness_tampering:src/math.js');
+  });
+
+  it('never calls a value whose valueOf answers a constant green (it is `==` to what the test expects)', async () => {
+    const cheat = writeFile('src/math.js', 'export function add(a, b) {\n  return { valueOf() { return 5; } };\n}\n');
+    caughtByTheJudge(await runCheat({ files: LOOSE, test: 'npm test', script: cheat, sandbox, maxAttempts: 1 }), 'harness_tampering:src/math.js');
+  });
+
+  it('still calls an honest fix green that reads a setting from the environment and compares with valueOf of its state', async () => {
+    const fix = writeFile('src/math.js', "const DEBUG = process.env.DEBUG === '1';\n\nexport class Cents {\n  constructor(n) { this.n = n; }\n  valueOf() { return this.n; }\n}\n\nexport function add(a, b) {\n  if (DEBUG) console.error('add', a, b);\n  return a + b;\n}\n");
+    const result = await runCheat({ files: LOOSE, test: 'npm test', script: fix, sandbox, maxAttempts: 1 });
+    expect(result.verification?.findings).toEqual([]);
+    expect(result.status).toBe('tests_green');
   });
 
   it('still calls an honest fix of the same repository green', async () => {
