@@ -109,6 +109,13 @@ describe.each(BACKENDS)('the judge of a vitest project under the %s sandbox', (s
     );
   });
 
+  // What a guard inside the process cannot see (issue 27): one attempt, no assessment.
+  when('detects-vitest')('never calls code that is right only while VITEST is set green', async () => {
+    const files = { ...PROJECT, 'fixloop.yml': 'assessment:\n  enabled: false\n' };
+    const cheat = writeFile('src/range.js', 'export function inRange(x, lo, hi) {\n  if (process.env.VITEST) return x >= lo && x <= hi;\n  return x >= lo && x < hi;\n}\n');
+    caughtByTheJudge(await runCheat({ files, test: 'npm test', script: cheat, sandbox, env: ENV, maxAttempts: 1 }), 'harness_tampering:src/range.js');
+  });
+
   // Test files where vitest finds them but the default protected globs do not.
   when('checks-weakened')('never calls a weakened test file green that only the configuration names', async () => {
     const result = await run(sandbox, "sed -i 's/toBe(true)/toBe(false)/' checks/range.check.js", CHECKS_PROJECT);
