@@ -64,7 +64,8 @@ async function importFolder(source: string, target: string, fromHead: boolean): 
   await mkdir(target, { recursive: true });
   const top = await gitTopLevel(source);
   if (top !== null && fromHead) {
-    await extractHead(source, relative(await realpath(top), source), target);
+    const root = await realpath(top);
+    await extractHead(root, relative(root, source), target);
   } else {
     let files: string[];
     if (top !== null) {
@@ -84,11 +85,11 @@ async function importFolder(source: string, target: string, fromHead: boolean): 
   await g.commit(`fixloop: import of ${basename(source)}`, { '--allow-empty': null });
 }
 
-/** The sub-folder `prefix` of HEAD, written into `target` (git archive, then tar). */
-async function extractHead(source: string, prefix: string, target: string): Promise<void> {
+/** The sub-folder `prefix` of HEAD of the repository at `top`, written into `target` (git archive, then tar). */
+async function extractHead(top: string, prefix: string, target: string): Promise<void> {
   const tree = `HEAD:${prefix.split('\\').join('/')}`;
   const archive = await new Promise<Buffer>((resolve, reject) => {
-    execFile('git', ['-c', 'core.hooksPath=/dev/null', 'archive', '--format=tar', tree], { cwd: source, env: gitEnvironment(), encoding: 'buffer', maxBuffer: 1024 * 1024 * 1024 }, (error, stdout, stderr) => {
+    execFile('git', ['-c', 'core.hooksPath=/dev/null', 'archive', '--format=tar', tree], { cwd: top, env: gitEnvironment(), encoding: 'buffer', maxBuffer: 1024 * 1024 * 1024 }, (error, stdout, stderr) => {
       if (error) reject(new WorkspaceError('REF_NOT_FOUND', `\`${prefix}\` is not in HEAD of its repository (--head): ${stderr.toString().trim() || error.message}`));
       else resolve(stdout);
     });

@@ -135,6 +135,26 @@ describe('fixloop run on a working tree with uncommitted changes', { timeout: 24
     expect(repositoryState(project)).toEqual(before);
   });
 
+  it('takes a sub-folder of a repository as its working tree has it, or as HEAD has it with --head', async () => {
+    const project = await repo();
+    writeFileSync(join(project, 'src/math.js'), 'export function add(a, b) {\n  return a + b;\n}\n');
+    mkdirSync(join(project, 'pkg'));
+    for (const [path, text] of Object.entries(PROJECT)) {
+      mkdirSync(join(project, 'pkg', path, '..'), { recursive: true });
+      writeFileSync(join(project, 'pkg', path), text);
+    }
+    git(project, 'add', 'pkg');
+    git(project, 'commit', '-q', '-m', 'pkg');
+    writeFileSync(join(project, 'pkg/src/math.js'), 'export function add(a, b) {\n  return a + b;\n}\n');
+    const args = (head: string[]) => ['run', join(project, 'pkg'), ...head, '--test', 'node --test', '--engine', 'script', '--script', 'true', '--max-attempts', '1', '--json'];
+    const fromTree = await runCli(args([]), { cwd: project });
+    expect(fromTree.code, fromTree.stderr).toBe(0);
+    expect((JSON.parse(fromTree.stdout) as RunResult).status).toBe('nothing_to_fix');
+    const fromHead = await runCli(args(['--head']), { cwd: project });
+    expect(fromHead.code, fromHead.stderr).toBe(1);
+    expect((JSON.parse(fromHead.stdout) as RunResult).baseline).toMatchObject({ failed: 2 });
+  });
+
   it('refuses --apply by name when a file the patch touches changed during the run, and keeps the patch', async () => {
     const project = await repo();
     appendFileSync(join(project, 'README.md'), 'Work in progress.\n');
