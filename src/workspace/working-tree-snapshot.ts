@@ -36,10 +36,19 @@ export async function readWorkingTree(top: string, included: boolean): Promise<W
   const files = new Map<string, WorkingTreeFile>();
   for (const entry of out.split('\0').filter(Boolean)) {
     const path = entry.slice(3).replace(/\/$/, '');
+    if (entry.startsWith('??') && isFixloopRecord(path)) continue;
     const bytes = await fileBytes(join(top, path));
     files.set(path, { path, state: stateOf(entry.slice(0, 2), bytes !== null), blob: bytes && gitBlobId(bytes) });
   }
   return { head, files: [...files.values()], included };
+}
+
+/**
+ * fixloop's own run records (`.fixloop/` of a run started inside the repository) are never the
+ * project's: a second run must not carry the first one's artifacts into its workspace.
+ */
+function isFixloopRecord(path: string): boolean {
+  return path === '.fixloop' || path.startsWith('.fixloop/');
 }
 
 function stateOf(xy: string, onDisk: boolean): WorkingTreeState {

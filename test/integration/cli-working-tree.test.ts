@@ -64,10 +64,13 @@ describe('fixloop run on a working tree with uncommitted changes', { timeout: 24
     mkdirSync(join(project, 'build'));
     writeFileSync(join(project, 'build/ignored.txt'), 'ignored by .gitignore\n');
     writeFileSync(join(project, 'debug.log'), 'ignored too\n');
+    // An earlier run's records, left in the repository by a run started inside it: fixloop's, not the project's.
+    mkdirSync(join(project, '.fixloop/runs/earlier'), { recursive: true });
+    writeFileSync(join(project, '.fixloop/runs/earlier/result.json'), '{}\n');
     const before = repositoryState(project);
     const out = await outDir();
     // The test command itself proves what the run's tree holds: the untracked file, not the ignored ones.
-    const test = 'test -e notes.txt && test ! -e build/ignored.txt && test ! -e debug.log && node --test';
+    const test = 'test -e notes.txt && test ! -e build/ignored.txt && test ! -e debug.log && test ! -e .fixloop && node --test';
     const run = await runCli(['run', project, '--test', test, '--engine', 'script', '--script', 'true', '--out', out], { cwd: project });
 
     expect(run.code, run.stderr).toBe(0);
