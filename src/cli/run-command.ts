@@ -5,12 +5,11 @@ import { cacheRootFrom } from '../workspace/dependency-cache.ts';
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { ConfigOverrides } from '../config/apply-overrides.ts';
-import { localRequest, repositoryConfig } from '../loop/local-request.ts';
+import { localRequest, repositoryConfig, startingConfig } from '../loop/local-request.ts';
 import { runLocal } from '../loop/local-run.ts';
 import { selectSandbox, type SandboxChoice } from '../sandbox/select-sandbox.ts';
-import { applyPatchToUserTree, uncommittedChanges } from '../workspace/create-workspace.ts';
-import { EXIT, exitCodeFor } from './exit-codes.ts';
-import { needsReview } from '../core/assessment-level.ts';
+import { applyResult } from './apply-result.ts';
+import { exitCodeFor } from './exit-codes.ts';
 import { isGitUrl } from './parse-values.ts';
 import { createTerminalProgress } from './terminal-progress.ts';
 import { UsageError } from './usage-error.ts';
@@ -26,6 +25,8 @@ export interface RunCommandOptions {
   out?: string;
   json: boolean;
   apply: boolean;
+  /** Start from HEAD rather than the working tree as it is (`--head`). */
+  head?: boolean;
   sandbox: SandboxChoice;
   /** Whether setup commands (e.g. `npm ci`) may reach the network; tests never may. */
   setupNetwork: boolean;
@@ -47,14 +48,11 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
     if (!statSync(localDir).isDirectory()) throw new UsageError(`REPO \`${options.repo}\` is not a directory`);
   }
   if (options.apply && localDir === null) throw new UsageError('--apply needs a local REPO (it applies the verified patch to that working tree)');
-  if (options.apply && localDir !== null) {
-    const dirty = await uncommittedChanges(localDir);
-    const shown = dirty.slice(0, 5).join(', ') + (dirty.length > 5 ? `, and ${dirty.length - 5} more` : '');
-    if (dirty.length > 0) throw new UsageError(`--apply refused before the run: the working tree has uncommitted changes to ${shown}; the run works on the last commit, so commit or stash them first (or run without --apply)`);
-  }
 
-  // A local repository's file is checked before anything runs, so a bad key fails fast.
-  const initial = await repositoryConfig(localDir, options.overrides);
+  // A local repository's file is checked before anything runs, so a bad key fails fast; read from
+  // the files the run will start from (the working tree, or HEAD with --head), as the run reads it.
+  const workingTree = options.head !== true;
+  const initial = localDir ? await startingConfig(localDir, options.overrides, workingTree) : await repositoryConfig(null, options.overrides);
   if (localDir && !initial.test.command) {
     throw new UsageError('no test command: pass --test "<command>" or set `test.command` in fixloop.yml');
   }
@@ -70,11 +68,11 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
   const { sandbox, warning } = selectSandbox(options.sandbox);
   if (warning) options.stderr(`fixloop: warning: ${warning}\n`);
 
-  const request = localRequest({ source: localDir ?? options.repo, baseRef: options.base ?? null, goal: options.goal, config: initial });
+  const request = localRequest({ source: localDir ?? options.repo, baseRef: options.base ?? null, goal: options.goal, config: initial, workingTree });
   const progress = options.json ? undefined : createTerminalProgress(options.stderr);
   let finished;
   try {
-    // The repository's own file, read from the clone, with the flags on top.
+    // The repository's own file, read from the clone (the tree the run starts from), with the flags on top.
     finished = await runLocal({ request, overrides: options.overrides }, {
       sandbox,
       setupNetwork: options.setupNetwork,
@@ -95,15 +93,7 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
 
   let code = exitCodeFor(result);
   if (result.status === 'error' && !options.json) options.stderr(`fixloop: ${result.error?.message ?? 'error'}\n`);
-  if (options.apply && localDir && result.status === 'tests_green') {
-    try {
-      await applyPatchToUserTree(localDir, result.patch);
-      options.stderr(needsReview(result) ? `fixloop: applied the patch to ${localDir}; its tests pass, and the report lists what to review before keeping it\n` : `fixloop: applied the verified patch to ${localDir}\n`);
-    } catch (error) {
-      options.stderr(`fixloop: --apply refused: ${(error as Error).message}\nThe patch is kept in ${result.artifactsDir}.\n`);
-      code = EXIT.usage;
-    }
-  }
+  if (options.apply && localDir && result.status === 'tests_green') code = await applyResult(localDir, result, code, options.stderr);
   return code;
 }
 

@@ -15,6 +15,13 @@ export const fixRequestSchema = z.object({
     sha: z.string().regex(/^[0-9a-f]{7,40}$/).nullable(),
     /** Base of the change being fixed (e.g. a pull request's base): its diff is a localization hint. */
     baseRef: z.string().min(1).nullable().default(null),
+    /**
+     * A local repository's working tree as it is (uncommitted changes to tracked files, untracked
+     * files git does not ignore) is where the run starts, as a commit of fixloop's mirror (DESIGN.md
+     * §1.3): what `fixloop run` and the library do unless asked for HEAD (`--head`). Absent or false:
+     * the repository's HEAD (a URL, a bare repository, a request stored before this existed).
+     */
+    workingTree: z.boolean().optional(),
   }),
   trigger: z.object({
     kind: z.enum(triggerKinds),

@@ -7,6 +7,7 @@ import type { TestReportFormat, TestStatus, Witness } from './test-report.ts';
 import type { FileChange } from './file-change.ts';
 import type { RemovedFromRequest } from './request-text.ts';
 import type { Assessment } from './assessment.ts';
+import type { WorkingTreeStart } from './working-tree.ts';
 
 export type RunStatus = 'tests_green' | 'failed_to_green' | 'escalated' | 'nothing_to_fix' | 'error';
 
@@ -152,7 +153,13 @@ export interface RunResult {
   stopReason?: StopReason;
   /** One sentence a person can act on. */
   headline: string;
-  repository: { source: string; ref: string | null; sha: string };
+  /**
+   * `sha`: the commit the run started from; for a local working tree with uncommitted changes, a
+   * commit of fixloop's mirror on top of the user's HEAD (never written to their repository).
+   * `workingTree`: set for the top of a local repository: what differed from HEAD when the run
+   * started, and whether the run included it (`startedFromLine` says it in words).
+   */
+  repository: { source: string; ref: string | null; sha: string; workingTree?: WorkingTreeStart };
   testCommand: string;
   engines: string[];
   /** Engine whose attempt produced the final patch, if any. */

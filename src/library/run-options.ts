@@ -28,6 +28,12 @@ export interface RunOptions {
   sandbox?: SandboxChoice;
   /** Whether the setup command may reach the network (default true, as on the CLI); tests never may. */
   setupNetwork?: boolean;
+  /**
+   * Start from the repository's working tree as it is (default true, as `fixloop run`): uncommitted
+   * changes to tracked files and untracked files git does not ignore are part of the run (as a commit
+   * of fixloop's own mirror; the repository itself is never written). false: from its HEAD (`--head`).
+   */
+  workingTree?: boolean;
   /** Seconds before a test, setup or script command is killed (default: the repository's file, else 600, 900, 600). */
   timeoutSeconds?: number;
   /** A folder where dependency caches are kept between runs (default: none, nothing is kept). */
@@ -41,16 +47,17 @@ export interface RunOptions {
 }
 
 /** The options as the run uses them: checked, paths absolute, defaults filled in. */
-export interface CheckedOptions extends Omit<RunOptions, 'attemptLimit' | 'artifactsDir' | 'sandbox' | 'setupNetwork'> {
+export interface CheckedOptions extends Omit<RunOptions, 'attemptLimit' | 'artifactsDir' | 'sandbox' | 'setupNetwork' | 'workingTree'> {
   repository: string;
   attemptLimit: number;
   /** Null: the caller named none, a temp folder is made. */
   artifactsDir: string | null;
   sandbox: SandboxChoice;
   setupNetwork: boolean;
+  workingTree: boolean;
 }
 
-const OPTION_NAMES: ReadonlySet<string> = new Set<keyof RunOptions>(['taskId', 'testCommand', 'attemptLimit', 'setupCommand', 'engines', 'scriptCommand', 'goal', 'artifactsDir', 'sandbox', 'setupNetwork', 'timeoutSeconds', 'cacheDir', 'env', 'signal', 'onProgress']);
+const OPTION_NAMES: ReadonlySet<string> = new Set<keyof RunOptions>(['taskId', 'testCommand', 'attemptLimit', 'setupCommand', 'engines', 'scriptCommand', 'goal', 'artifactsDir', 'sandbox', 'setupNetwork', 'workingTree', 'timeoutSeconds', 'cacheDir', 'env', 'signal', 'onProgress']);
 const TASK_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 const MAX_ATTEMPTS = 100;
 const MAX_SECONDS = 86_400;
@@ -122,6 +129,7 @@ function artifactsFolder(o: Record<string, unknown>, repository: string, problem
 function others(o: Record<string, unknown>, problems: Problems): void {
   const bad = (option: string, expected: string) => problems.push({ code: 'INVALID_OPTION', option, message: `\`${option}\` must be ${expected}, got ${describe(o[option])}` });
   if (o.setupNetwork !== undefined && typeof o.setupNetwork !== 'boolean') bad('setupNetwork', 'a boolean');
+  if (o.workingTree !== undefined && typeof o.workingTree !== 'boolean') bad('workingTree', 'a boolean');
   if (o.env !== undefined && (typeof o.env !== 'object' || o.env === null || Array.isArray(o.env) || Object.values(o.env).some((v) => v !== undefined && typeof v !== 'string'))) bad('env', 'an object of strings');
   if (o.signal !== undefined && !(o.signal instanceof AbortSignal)) bad('signal', 'an AbortSignal');
   if (o.onProgress !== undefined && typeof o.onProgress !== 'function') bad('onProgress', 'a function');
@@ -156,6 +164,7 @@ export function checkRunOptions(repositoryPath: unknown, options: unknown): Chec
     artifactsDir: artifactsFolder(o, repository, problems),
     sandbox: oneOf(o, 'sandbox', SANDBOX_CHOICES, problems) ?? 'auto',
     setupNetwork: o.setupNetwork !== false,
+    workingTree: o.workingTree !== false,
     timeoutSeconds: integer(o, 'timeoutSeconds', MAX_SECONDS, problems),
     cacheDir: absolute(text(o, 'cacheDir', false, problems)),
     env: o.env as RunOptions['env'],

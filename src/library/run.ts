@@ -1,14 +1,14 @@
 // The library's `run`: one verified fix loop on a local repository, assembled as `fixloop run`'s is
 // (`runLocal`: the same configuration file, sandbox and steps), with its outcome returned instead of
-// printed. The repository is only read: the run works in a temp clone, and writes only there and in
-// the artifacts folder. What is the library's own: its options checked, the task's artifacts, the outcome.
+// printed. The repository is only read (its working tree becomes a commit of fixloop's own mirror):
+// the run works in a temp clone, and writes only there and in the artifacts folder. What is the library's own: its options checked, the task's artifacts, the outcome.
 import type { ConfigOverrides } from '../config/apply-overrides.ts';
 import { ConfigError } from '../config/config-error.ts';
 import { CodedError } from '../core/coded-error.ts';
 import type { RepoConfig } from '../core/repo-config.ts';
 import { createMemorySpendLedger } from '../core/spend-ledger.ts';
 import { agentSettingsFrom } from '../engines/agent/agent-settings.ts';
-import { localRequest, repositoryConfig } from '../loop/local-request.ts';
+import { localRequest, startingConfig } from '../loop/local-request.ts';
 import { runLocal, type RunFixDeps } from '../loop/local-run.ts';
 import { selectSandbox } from '../sandbox/select-sandbox.ts';
 import { inputError } from './library-error.ts';
@@ -17,22 +17,24 @@ import { checkRunOptions, type CheckedOptions, type RunOptions } from './run-opt
 import { openTaskArtifacts } from './task-artifacts.ts';
 
 /**
- * Runs the fix loop on the repository at `repositoryPath` (its last commit; uncommitted changes are
- * not part of the run) until its tests pass, verified on a pristine checkout, or `attemptLimit`
- * attempts are spent. Throws FixloopInputError for bad options, before anything runs; a run that
+ * Runs the fix loop on the repository at `repositoryPath` until its tests pass, verified on a
+ * pristine checkout, or `attemptLimit` attempts are spent. The run starts from the working tree as it
+ * is, as `fixloop run` does: uncommitted changes to tracked files and untracked files git does not
+ * ignore are part of it, and its fixloop.yml is read from there (`workingTree: false`: from HEAD).
+ * The outcome's `result.repository.workingTree` says what the run took in. Throws FixloopInputError for bad options, before anything runs; a run that
  * happens always resolves to an outcome.
  */
 export async function run(repositoryPath: string, options: RunOptions): Promise<RunOutcome> {
   const checked = checkRunOptions(repositoryPath, options);
   const overrides = overridesFrom(checked);
   // The working tree's file is checked before anything runs, so a bad key fails fast.
-  const initial = await checkedRepositoryConfig(checked.repository, overrides);
+  const initial = await checkedRepositoryConfig(checked.repository, overrides, checked.workingTree);
   checkConfig(checked, initial);
   const env = checked.env ?? process.env;
   const { sandbox, warning } = chosenSandbox(checked);
 
   const artifacts = await openTaskArtifacts(checked.artifactsDir, checked.taskId);
-  const request = localRequest({ source: checked.repository, goal: checked.goal, config: initial });
+  const request = localRequest({ source: checked.repository, goal: checked.goal, config: initial, workingTree: checked.workingTree });
   const deps: RunFixDeps = {
     sandbox,
     setupNetwork: checked.setupNetwork,
@@ -43,7 +45,7 @@ export async function run(repositoryPath: string, options: RunOptions): Promise<
     ...(checked.signal ? { signal: checked.signal } : {}),
     ...(checked.onProgress ? { onProgress: checked.onProgress } : {}),
   };
-  // The repository's file as committed (read from the clone), with the options on top.
+  // The repository's file as the run starts with it (read from the clone), with the options on top.
   const { result } = await runLocal({ request, overrides }, deps);
   return outcomeOf(result, { diffs: await artifacts.storeDiffs(result), artifactsDir: artifacts.dir, warnings: warning ? [warning] : [], lastOutput: await artifacts.lastOutput(result) });
 }
@@ -60,9 +62,9 @@ function overridesFrom(o: CheckedOptions): ConfigOverrides {
 }
 
 /** The repository's fixloop.yml with the options on top; a bad file is the caller's to fix. */
-async function checkedRepositoryConfig(root: string, overrides: ConfigOverrides): Promise<RepoConfig> {
+async function checkedRepositoryConfig(root: string, overrides: ConfigOverrides, workingTree: boolean): Promise<RepoConfig> {
   try {
-    return await repositoryConfig(root, overrides);
+    return await startingConfig(root, overrides, workingTree);
   } catch (error) {
     if (error instanceof ConfigError) throw inputError('CONFIG_INVALID', null, `the repository's configuration: ${error.message}`);
     throw error;

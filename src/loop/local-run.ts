@@ -36,8 +36,8 @@ export type { StoredPatch } from './replay-stored-patch.ts';
 export interface RunInput {
   request: FixRequest;
   /**
-   * A local run's flags or options: the configuration becomes the repository's file as committed,
-   * read from the clone, with these on top. Without: `request.config` as it is (the App's run, read
+   * A local run's flags or options: the configuration becomes the repository's file as the run
+   * starts with it (the working tree, or HEAD), read from the clone, with these on top. Without: `request.config` as it is (the App's run, read
    * by its trigger; a stored run's).
    */
   overrides?: ConfigOverrides;

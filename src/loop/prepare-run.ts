@@ -11,6 +11,7 @@ import type { RepoConfig } from '../core/repo-config.ts';
 import type { RunEnvironment, RunResult } from '../core/run-result.ts';
 import { createMemorySpendLedger } from '../core/spend-ledger.ts';
 import { repositoryKey } from '../core/repository-key.ts';
+import { startedFromLine } from '../core/working-tree.ts';
 import { environmentFailure } from '../gate/environment-failure.ts';
 import type { CommandResult, Sandbox } from '../sandbox/sandbox.ts';
 import { failingCount, testCounts, testOutcomes } from '../core/gate-summary.ts';
@@ -52,7 +53,7 @@ export interface PreparedRun extends OpenedWorkspace, RunSuite {
 /**
  * Clones the repository and reads its configuration and hints; `onCreated` learns the workspace at
  * once, to dispose of it. With `overrides` (a local run), the configuration is the repository's file
- * as committed, read from the clone, with them on top; without, the request's (the App's, a stored run's).
+ * as the run starts with it (its working tree, or HEAD), read from the clone, with them on top; without, the request's (the App's, a stored run's).
  */
 export async function openWorkspace(ctx: RunContext, overrides: ConfigOverrides | null, onCreated: (created: CreatedWorkspace) => void): Promise<OpenedWorkspace> {
   const { request, deps, base } = ctx;
@@ -63,11 +64,17 @@ export async function openWorkspace(ctx: RunContext, overrides: ConfigOverrides 
     sha: request.repository.sha,
     tmpRoot: ctx.scratch,
     policy: createPathPolicy(request.config.paths),
+    ...(request.repository.workingTree !== undefined ? { workingTree: request.repository.workingTree } : {}),
     ...(deps.auth ? { auth: deps.auth } : {}),
   });
   onCreated(created);
   base.repository.sha = created.workspace.baseSha;
-  if (created.dirty) ctx.note('clone', 'the repository has uncommitted changes; fixloop works on its last commit');
+  if (created.workingTree) {
+    base.repository.workingTree = created.workingTree;
+    // Said when there is something to say: changes taken in, or changes left out (--head).
+    const line = startedFromLine(created.workingTree);
+    if (line && (created.workingTree.files.length > 0 || !created.workingTree.included)) ctx.progress({ phase: 'clone', message: line });
+  }
   let config = request.config;
   if (overrides) {
     config = await repositoryConfig(created.workspace.root, overrides);

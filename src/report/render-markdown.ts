@@ -1,4 +1,5 @@
 // Renders a RunResult as Markdown: the terminal report, report.md, and (on GitHub) PR bodies and comments.
+import { startedFromLine } from '../core/working-tree.ts';
 import type { AttemptRecord, RunResult, RunStatus, TestCounts } from '../core/run-result.ts';
 import type { Finding } from '../core/findings.ts';
 import { redactSecrets } from '../core/redact.ts';
@@ -28,6 +29,9 @@ export function renderMarkdownReport(result: RunResult, options: RenderOptions =
   out.push(`## fixloop: ${review ? REVIEW_TITLE : STATUS_TITLE[result.status]}`, '', result.headline, '');
   const removed = removedFromRequestLine(result.request?.removed);
   if (removed) out.push(`_${removed}_`, '');
+  const started = startedFromLine(result.repository.workingTree);
+  // Said when the run's start is not simply the last commit: changes taken in, or left out (--head).
+  if (started && (result.repository.workingTree?.files.length || !result.repository.workingTree?.included)) out.push(`_${started[0]?.toUpperCase()}${started.slice(1)}._`, '');
   if (result.error) out.push('```text', result.error.message, '```', '');
   // What to review comes first, where the reviewer starts reading; a verified run's assessment follows the judge's.
   if (review) out.push(...assessmentSection(result), '');

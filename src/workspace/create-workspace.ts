@@ -1,11 +1,12 @@
-// Creates a run's workspace: a trusted bare mirror of the source, and a work tree cloned from it.
-// Also the patch operations on other trees: the pristine replay checkout and the user's own tree.
+// Creates a run's workspace: a trusted bare mirror of the source (a local working tree's changes
+// become a commit of it: working-tree-snapshot.ts), and a work tree cloned from it. Also the pristine
+// replay checkout; the patch operations are in apply-patch.ts and apply-to-user-tree.ts.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { cp, mkdir, readFile, realpath, rm, stat } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
-import { promisify } from 'node:util';
+import { basename, dirname, join, relative } from 'node:path';
 import type { CloneAuth } from '../core/clone-auth.ts';
+import type { WorkingTreeStart } from '../core/working-tree.ts';
 import { createIgnore, walkFiles } from './file-walker.ts';
 import { git, gitEnvironment, gitMessage } from './git.ts';
 import { LocalWorkspace } from './local-workspace.ts';
@@ -13,8 +14,10 @@ import { sealMirror, type MirrorSeal } from './mirror-seal.ts';
 import type { PathPolicy } from './path-policy.ts';
 import type { Workspace } from './workspace.ts';
 import { WorkspaceError } from './workspace-error.ts';
+import { gitTopLevel, isRepositoryTop, plainGit } from './plain-git.ts';
+import { readWorkingTree, snapshotWorkingTree } from './working-tree-snapshot.ts';
 
-const run = promisify(execFile);
+export { applyPatch } from './apply-patch.ts';
 
 export interface CreateWorkspaceOptions {
   source: string;
@@ -24,6 +27,12 @@ export interface CreateWorkspaceOptions {
   tmpRoot: string;
   auth?: CloneAuth;
   policy: PathPolicy;
+  /**
+   * A local folder's working tree as it is (uncommitted changes, untracked files git does not
+   * ignore) is where the run starts; false: the repository's HEAD. Ignored for a URL, a bare
+   * repository, or when `ref` or `sha` names the commit.
+   */
+  workingTree?: boolean;
 }
 
 export interface CreatedWorkspace {
@@ -32,29 +41,11 @@ export interface CreatedWorkspace {
   mirror: string;
   /** The mirror as it was cloned: checked before it is used again (the `process` backend cannot hide it). */
   seal: MirrorSeal;
-  /** A local repository had uncommitted changes, which are not part of the workspace. */
-  dirty: boolean;
+  /** Where a local repository's run started (set for the top of a local working tree): what differed from HEAD, and whether it is part of the run. */
+  workingTree: WorkingTreeStart | null;
 }
 
 const URL_LIKE = /^(https?:\/\/|ssh:\/\/|git:\/\/|file:\/\/|[\w.-]+@[\w.-]+:)/;
-
-/** Runs git where it must not find an enclosing repository (the ceiling is the folder's parent). */
-async function plainGit(dir: string, args: string[]): Promise<string> {
-  const { stdout } = await run('git', ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false', ...args], {
-    cwd: dir,
-    env: gitEnvironment(),
-    maxBuffer: 256 * 1024 * 1024,
-  });
-  return stdout;
-}
-
-async function gitTopLevel(dir: string): Promise<string | null> {
-  try {
-    return (await plainGit(dir, ['rev-parse', '--show-toplevel'])).trim();
-  } catch {
-    return null;
-  }
-}
 
 async function isBareRepository(dir: string): Promise<boolean> {
   if (!existsSync(join(dir, 'HEAD')) || !existsSync(join(dir, 'objects'))) return false;
@@ -65,19 +56,28 @@ async function isBareRepository(dir: string): Promise<boolean> {
   }
 }
 
-/** Copies a plain folder (or a sub-folder of a repository) into a new repository with one commit. */
-async function importFolder(source: string, target: string): Promise<void> {
+/**
+ * Copies a plain folder (or a sub-folder of a repository: the files git does not ignore, as they are
+ * on disk; `fromHead`: as HEAD has them) into a new repository with one commit.
+ */
+async function importFolder(source: string, target: string, fromHead: boolean): Promise<void> {
   await mkdir(target, { recursive: true });
-  let files: string[];
-  if (await gitTopLevel(source)) {
-    const out = await plainGit(source, ['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--', '.']);
-    files = out.split('\0').filter((f) => f && existsSync(join(source, f)));
+  const top = await gitTopLevel(source);
+  if (top !== null && fromHead) {
+    const root = await realpath(top);
+    await extractHead(root, relative(root, source), target);
   } else {
-    files = await walkFiles(source, createIgnore(null));
-  }
-  for (const file of files) {
-    await mkdir(dirname(join(target, file)), { recursive: true });
-    await cp(join(source, file), join(target, file), { verbatimSymlinks: true });
+    let files: string[];
+    if (top !== null) {
+      const out = await plainGit(source, ['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--', '.']);
+      files = out.split('\0').filter((f) => f && existsSync(join(source, f)));
+    } else {
+      files = await walkFiles(source, createIgnore(null));
+    }
+    for (const file of files) {
+      await mkdir(dirname(join(target, file)), { recursive: true });
+      await cp(join(source, file), join(target, file), { verbatimSymlinks: true });
+    }
   }
   const g = git(target);
   await g.init();
@@ -85,41 +85,72 @@ async function importFolder(source: string, target: string): Promise<void> {
   await g.commit(`fixloop: import of ${basename(source)}`, { '--allow-empty': null });
 }
 
+/** The sub-folder `prefix` of HEAD of the repository at `top`, written into `target` (git archive, then tar). */
+async function extractHead(top: string, prefix: string, target: string): Promise<void> {
+  const tree = `HEAD:${prefix.split('\\').join('/')}`;
+  const archive = await new Promise<Buffer>((resolve, reject) => {
+    execFile('git', ['-c', 'core.hooksPath=/dev/null', 'archive', '--format=tar', tree], { cwd: top, env: gitEnvironment(), encoding: 'buffer', maxBuffer: 1024 * 1024 * 1024 }, (error, stdout, stderr) => {
+      if (error) reject(new WorkspaceError('REF_NOT_FOUND', `\`${prefix}\` is not in HEAD of its repository (--head): ${stderr.toString().trim() || error.message}`));
+      else resolve(stdout);
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    const child = execFile('tar', ['-x', '-f', '-', '-C', target], (error) => (error ? reject(error) : resolve()));
+    child.stdin?.end(archive);
+  });
+}
+
+interface CloneSource {
+  path: string;
+  /** A folder fixloop made (an import), removed once cloned. */
+  temporary: boolean;
+  /** The top of a local working tree: its snapshot is taken (or its changes recorded) once the mirror exists. */
+  workTree: string | null;
+}
+
+async function cloneSourceOf(options: CreateWorkspaceOptions): Promise<CloneSource> {
+  if (URL_LIKE.test(options.source)) return { path: options.source, temporary: false, workTree: null };
+  const info = await stat(options.source).catch(() => null);
+  if (!info?.isDirectory()) throw new WorkspaceError('REPO_NOT_FOUND', `repository \`${options.source}\` not found (no such directory)`);
+  const source = await realpath(options.source);
+  // A bare repository (a local remote): cloned as it is, never imported as a folder of files.
+  if (await isBareRepository(source)) return { path: source, temporary: false, workTree: null };
+  if (await isRepositoryTop(source)) return { path: source, temporary: false, workTree: source };
+  const imported = join(options.tmpRoot, 'import');
+  await importFolder(source, imported, options.workingTree === false);
+  return { path: imported, temporary: true, workTree: null };
+}
+
 export async function createWorkspace(options: CreateWorkspaceOptions): Promise<CreatedWorkspace> {
   const mirror = join(options.tmpRoot, 'mirror.git');
   const work = join(options.tmpRoot, 'work');
-  let dirty = false;
-  let cloneSource = options.source;
-
-  if (!URL_LIKE.test(options.source)) {
-    const info = await stat(options.source).catch(() => null);
-    if (!info?.isDirectory()) throw new WorkspaceError('REPO_NOT_FOUND', `repository \`${options.source}\` not found (no such directory)`);
-    const source = await realpath(options.source);
-    const top = await gitTopLevel(source);
-    if (await isBareRepository(source)) {
-      // A bare repository (a local remote): cloned as it is, never imported as a folder of files.
-      cloneSource = source;
-    } else if (top !== null && (await realpath(top)) === source) {
-      dirty = (await plainGit(source, ['status', '--porcelain', '--untracked-files=no'])).trim().length > 0;
-      cloneSource = source;
-    } else {
-      cloneSource = join(options.tmpRoot, 'import');
-      await importFolder(source, cloneSource);
-    }
-  }
-
+  const source = await cloneSourceOf(options);
   try {
-    await git(options.tmpRoot, options.auth ? { auth: options.auth } : {}).clone(cloneSource, mirror, ['--bare', '--quiet']);
+    await git(options.tmpRoot, options.auth ? { auth: options.auth } : {}).clone(source.path, mirror, ['--bare', '--quiet']);
   } catch (error) {
     throw new WorkspaceError('CLONE_FAILED', `could not clone \`${options.source}\`: ${gitMessage(error)}`);
   }
-  if (cloneSource !== options.source && !URL_LIKE.test(options.source) && cloneSource.endsWith('import')) await rm(cloneSource, { recursive: true, force: true });
+  if (source.temporary) await rm(source.path, { recursive: true, force: true });
+
+  // A named commit wins; otherwise a local repository starts from its working tree, or its HEAD.
+  const named = options.sha !== null || options.ref !== null;
+  const workingTree = source.workTree && !named ? await readWorkingTree(source.workTree, options.workingTree === true) : null;
+  const snapshot = workingTree?.included && workingTree.files.length > 0 ? await snapshotWorkingTree(source.workTree ?? '', mirror, workingTree, options.tmpRoot) : null;
 
   // Sealed before anything else happens: nothing of the repository has run yet.
   const seal = await sealMirror(mirror);
   // --no-hardlinks: the work tree's objects must not be the mirror's files.
   await git(options.tmpRoot).clone(mirror, work, ['--no-hardlinks', '--quiet', '--no-checkout']);
-  const target = options.sha ?? (options.ref ? `origin/${options.ref}` : 'HEAD');
+  const sha = await checkOut(work, options, snapshot ?? workingTree?.head ?? null);
+  // Read while the tree is still trusted: nothing has run in it yet.
+  const gitignore = await readFile(join(work, '.gitignore'), 'utf8').catch(() => null);
+  const workspace = await LocalWorkspace.open(work, mirror, sha, createIgnore(gitignore), options.policy);
+  return { workspace, mirror, seal, workingTree };
+}
+
+/** Checks out the commit the run starts from (`start`, else the request's sha or ref, else HEAD); returns its sha. */
+async function checkOut(work: string, options: CreateWorkspaceOptions, start: string | null): Promise<string> {
+  const target = start ?? options.sha ?? (options.ref ? `origin/${options.ref}` : 'HEAD');
   const wg = git(work);
   try {
     await wg.raw(['checkout', '--quiet', '--detach', target]);
@@ -131,11 +162,7 @@ export async function createWorkspace(options: CreateWorkspaceOptions): Promise<
       throw new WorkspaceError('REF_NOT_FOUND', `\`${fallback}\` was not found in \`${options.source}\`: ${gitMessage(e)}`);
     });
   }
-  const sha = (await wg.revparse(['HEAD'])).trim();
-  // Read while the tree is still trusted: nothing has run in it yet.
-  const gitignore = await readFile(join(work, '.gitignore'), 'utf8').catch(() => null);
-  const workspace = await LocalWorkspace.open(work, mirror, sha, createIgnore(gitignore), options.policy);
-  return { workspace, mirror, seal, dirty };
+  return (await wg.revparse(['HEAD'])).trim();
 }
 
 /** A fresh pristine checkout of `sha` from the mirror (for the verification replay); a broken seal refuses it. */
@@ -146,69 +173,3 @@ export async function cloneMirror(mirror: string, sha: string, dest: string, sea
   return dest;
 }
 
-function touchedFiles(patch: string): string[] {
-  const files = new Set<string>();
-  for (const m of patch.matchAll(/^diff --git a\/(.+?) b\/(.+)$/gm)) {
-    if (m[1]) files.add(m[1]);
-    if (m[2]) files.add(m[2]);
-  }
-  return [...files];
-}
-
-async function gitApply(dir: string, patch: string, check: boolean, ceiling: boolean): Promise<void> {
-  const args = ['-c', 'core.hooksPath=/dev/null', 'apply', '--whitespace=nowarn', ...(check ? ['--check'] : []), '-'];
-  await new Promise<void>((resolve, reject) => {
-    const child = execFile('git', args, { cwd: dir, env: gitEnvironment(ceiling ? { GIT_CEILING_DIRECTORIES: dirname(dir) } : {}) }, (error, _stdout, stderr) => {
-      if (error) reject(new Error(stderr.trim() || error.message));
-      else resolve();
-    });
-    child.stdin?.end(patch);
-  });
-}
-
-/** Applies a patch to a checkout fixloop made itself (`git apply --check` first). */
-export async function applyPatch(dir: string, patch: string): Promise<void> {
-  if (!patch.trim()) return;
-  try {
-    await gitApply(dir, patch, true, false);
-    await gitApply(dir, patch, false, false);
-  } catch (error) {
-    throw new WorkspaceError('PATCH_DOES_NOT_APPLY', `the patch does not apply (${touchedFiles(patch).join(', ')}): ${gitMessage(error)}`);
-  }
-}
-
-/**
- * `--apply`: the verified patch onto the user's own working tree. Refused when a file it touches has
- * uncommitted changes, or when it does not apply cleanly; the tree is left as it was.
- */
-/**
- * Tracked files with uncommitted changes in a repository's working tree (empty outside the top of a
- * repository, whose folder is imported as it is). The run works on the last commit, so `--apply`
- * can only put its patch back onto a tree that has none: checked before the run, not after it.
- */
-export async function uncommittedChanges(dir: string): Promise<string[]> {
-  const source = await realpath(dir);
-  const top = await gitTopLevel(source);
-  if (top === null || (await realpath(top)) !== source) return [];
-  const out = await plainGit(source, ['status', '--porcelain', '-z', '--untracked-files=no']);
-  return out.split('\0').filter(Boolean).map((entry) => entry.slice(3));
-}
-
-export async function applyPatchToUserTree(dir: string, patch: string): Promise<void> {
-  if (!patch.trim()) return;
-  const source = await realpath(dir);
-  const top = await gitTopLevel(source);
-  const isTop = top !== null && (await realpath(top)) === source;
-  const files = touchedFiles(patch);
-  if (isTop) {
-    const changed = (await plainGit(source, ['status', '--porcelain', '--', ...files])).trim();
-    if (changed) throw new WorkspaceError('APPLY_CONFLICT', `the working tree has uncommitted changes to ${files.join(', ')}: commit or stash them first`);
-  }
-  try {
-    // Outside the top of a repository, git apply works as a plain patch program on the folder.
-    await gitApply(source, patch, true, !isTop);
-    await gitApply(source, patch, false, !isTop);
-  } catch (error) {
-    throw new WorkspaceError('APPLY_CONFLICT', `the patch does not apply to ${dir} (${files.join(', ')}): ${gitMessage(error)}`);
-  }
-}

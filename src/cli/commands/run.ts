@@ -20,6 +20,7 @@ interface RunFlags {
   base?: string;
   json?: boolean;
   apply?: boolean;
+  head?: boolean;
   sandbox?: string;
   setupNetwork: boolean;
   goal?: string;
@@ -60,7 +61,8 @@ export function registerRunCommand(program: Command, context: CommandContext): v
     .option('--out <dir>', 'artifacts directory (default .fixloop/runs/<run-id>)')
     .option('--base <ref>', 'base ref of the change being fixed: its diff guides fault localization')
     .option('--json', 'print the RunResult as JSON on stdout')
-    .option('--apply', "apply the verified patch to REPO's working tree")
+    .option('--apply', "apply the verified patch to REPO's working tree (refused, by name, when a file it touches changed during the run)")
+    .option('--head', "start from REPO's last commit (HEAD) instead of its working tree as it is (uncommitted changes and untracked files git does not ignore)")
     .option('--sandbox <backend>', `isolation of the repository's code: ${SANDBOX_CHOICES.join(', ')} (default: FIXLOOP_SANDBOX, else auto = the strongest available)`)
     .option('--no-setup-network', 'run the setup command without network access too (tests never have it)')
     .action(async (repo: string, flags: RunFlags) => {
@@ -74,6 +76,7 @@ export function registerRunCommand(program: Command, context: CommandContext): v
           ...(flags.base ? { base: flags.base } : {}),
           json: flags.json === true,
           apply: flags.apply === true,
+          head: flags.head === true,
           sandbox: sandboxChoice(flags.sandbox),
           setupNetwork: flags.setupNetwork,
           ...(flags.goal !== undefined ? { goal: flags.goal } : {}),
