@@ -2,6 +2,7 @@
 // turned into terminal text: the same words, without the markup a terminal shows raw. Handles the
 // subset render-markdown.ts and assessment-section.ts write: headings, `<details>` blocks, tables,
 // inline code, bold and italic lines.
+import { stripVTControlCharacters } from 'node:util';
 import type { TerminalStyle } from './terminal-style.ts';
 
 /** Inline markup: `code` (any fence length), **bold**, and a line that is _all italic_. */
@@ -22,7 +23,7 @@ function cells(row: string): string[] {
     .map((c) => c.trim().replace(/\\\|/g, '|'));
 }
 
-const visibleLength = (text: string) => text.replace(/\x1b\[[0-9;]*m/g, '').length;
+const visibleLength = (text: string) => stripVTControlCharacters(text).length;
 
 /** A Markdown table as aligned columns, its header in bold; the `| --- |` row dropped. */
 function table(rows: string[], style: TerminalStyle): string[] {

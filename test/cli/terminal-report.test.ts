@@ -1,6 +1,7 @@
 // The report as a terminal shows it (src/report/render-terminal.ts): the Markdown report's sections
 // and words without its markup, the error once, a failing test's expected and actual values, colour
 // only in the colour style, and the same redaction.
+import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import type { RunResult } from '../../src/core/run-result.ts';
 import { renderMarkdownReport } from '../../src/report/render-markdown.ts';
@@ -85,7 +86,7 @@ describe('renderTerminalReport', () => {
     const coloured = renderTerminalReport(escalated(), { style: COLOUR_STYLE });
     expect(coloured).toContain(ESC);
     expect(coloured).toContain(`${ESC}1m${ESC}33m⚠️ Escalated to a human`);
-    expect(coloured.replace(/\x1b\[[0-9;]*m/g, '')).toBe(plain);
+    expect(stripVTControlCharacters(coloured)).toBe(plain);
   });
 
   it('redacts anything that looks like a token', () => {
