@@ -8,7 +8,7 @@ import type { RunProgress } from './progress.ts';
 /** A long phase is reminded of at least this often. */
 export const HEARTBEAT_MS = 30_000;
 /** How late a timer may fire, on a loaded machine, with the bound still kept. */
-const SLACK_MS = 1_000;
+const SLACK_MS = 500;
 
 export interface Heartbeat {
   /**
