@@ -1,4 +1,5 @@
-// Renders a RunResult as Markdown: the terminal report, report.md, and (on GitHub) PR bodies and comments.
+// Renders a RunResult as Markdown: report.md, stdout when it is not a terminal, and (on GitHub) PR
+// bodies and comments. The sections a terminal shows too are exported for render-terminal.ts.
 import type { AttemptRecord, RunResult } from '../core/run-result.ts';
 import type { Finding } from '../core/findings.ts';
 import { redactSecrets } from '../core/redact.ts';
