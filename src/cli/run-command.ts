@@ -12,6 +12,9 @@ import { applyResult } from './apply-result.ts';
 import { exitCodeFor } from './exit-codes.ts';
 import { isGitUrl } from './parse-values.ts';
 import { createTerminalProgress } from './terminal-progress.ts';
+import { terminalOutput, type TerminalOutput } from './terminal-output.ts';
+import { renderTerminalReport } from '../report/render-terminal.ts';
+import { COLOUR_STYLE, PLAIN_STYLE } from '../report/terminal-style.ts';
 import { UsageError } from './usage-error.ts';
 import { agentSettingsFrom, type Environment } from '../engines/agent/agent-settings.ts';
 import { createMemorySpendLedger, type SpendLedger } from '../core/spend-ledger.ts';
@@ -37,6 +40,8 @@ export interface RunCommandOptions {
   /** Where the report and JSON go (stdout) and where progress goes (stderr); injectable for tests. */
   stdout: (text: string) => void;
   stderr: (text: string) => void;
+  /** Whether stdout and stderr are terminals, and colour; by default, this process's own streams. */
+  terminal?: TerminalOutput;
   signal?: AbortSignal;
 }
 
@@ -69,7 +74,8 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
   if (warning) options.stderr(`fixloop: warning: ${warning}\n`);
 
   const request = localRequest({ source: localDir ?? options.repo, baseRef: options.base ?? null, goal: options.goal, config: initial, workingTree });
-  const progress = options.json ? undefined : createTerminalProgress(options.stderr);
+  const terminal = options.terminal ?? terminalOutput(process.stdout, process.stderr, process.env);
+  const progress = options.json ? undefined : createTerminalProgress(options.stderr, { tty: terminal.stderrTty, reportFollows: terminal.stdoutTty });
   let finished;
   try {
     // The repository's own file, read from the clone (the tree the run starts from), with the flags on top.
@@ -88,11 +94,14 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
   }
 
   const { result, report } = finished;
+  // On a terminal the report is text, and says the error: once. Elsewhere stdout is the Markdown
+  // report for a file or a program, and stderr keeps the error for the person watching.
   if (options.json) options.stdout(report.json);
+  else if (terminal.stdoutTty) options.stdout(`\n${renderTerminalReport(result, { style: terminal.colour ? COLOUR_STYLE : PLAIN_STYLE })}`);
   else options.stdout(`\n${report.markdown}`);
 
   let code = exitCodeFor(result);
-  if (result.status === 'error' && !options.json) options.stderr(`fixloop: ${result.error?.message ?? 'error'}\n`);
+  if (result.status === 'error' && !options.json && !terminal.stdoutTty) options.stderr(`fixloop: ${result.error?.message ?? 'error'}\n`);
   if (options.apply && localDir && result.status === 'tests_green') code = await applyResult(localDir, result, code, options.stderr);
   return code;
 }

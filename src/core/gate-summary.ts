@@ -33,6 +33,7 @@ export function testOutcomes(report: TestReport, only?: TestOutcome['status']): 
     .map((t) => {
       const outcome: TestOutcome = { id: t.id, status: t.status };
       if (t.message) outcome.message = t.message.length > MAX_MESSAGE ? `${t.message.slice(0, MAX_MESSAGE)}…` : t.message;
+      if (t.expected !== undefined && t.actual !== undefined) Object.assign(outcome, { expected: t.expected, actual: t.actual });
       return outcome;
     });
 }

@@ -38,6 +38,9 @@ export interface TestOutcome {
   id: string;
   status: TestStatus;
   message?: string;
+  /** What the failed assertion expected and got, when the runner spelled them out (TestCaseResult). */
+  expected?: string;
+  actual?: string;
 }
 
 

@@ -20,6 +20,14 @@ export interface TestCaseResult {
   message?: string;
   /** Stack trace or traceback text of the failure, when the runner prints one. */
   stack?: string;
+  /**
+   * What the failed assertion expected and what it got, as the runner printed them (`2`, `'hello bob'`),
+   * read from the runner's own assertion output (src/runners/<runner>/parse-<runner>-values.ts): the
+   * terminal and the report show them beside the message, whose first line often says only
+   * "Expected values to be strictly equal:". Absent when the failure was no comparison the runner spelled out.
+   */
+  expected?: string;
+  actual?: string;
   durationMs?: number;
 }
 

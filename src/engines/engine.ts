@@ -49,6 +49,21 @@ export interface AttemptContext {
   deadline: number;
   /** Lines for the attempt's log and the live progress. */
   log: (line: string) => void;
+  /**
+   * The count of a long validation as it goes (the repair engine's candidates): live progress only,
+   * shown in place on a terminal and never kept in the log, where one line per candidate would bury the rest.
+   */
+  countCandidates?: (count: CandidateCount) => void;
+}
+
+/** How far an engine's validation of candidates is: "candidate 37/300, 1 plausible". */
+export interface CandidateCount {
+  /** Candidates validated so far in this attempt. */
+  validated: number;
+  /** Candidates to validate in this attempt. */
+  total: number;
+  /** Of them, the ones that passed the tests. */
+  plausible: number;
 }
 
 export interface EngineOutcome {

@@ -15,7 +15,7 @@ import type { Sandbox } from '../sandbox/sandbox.ts';
 import type { Snapshot, Workspace } from '../workspace/workspace.ts';
 import type { Artifacts } from './artifacts.ts';
 import { AttemptLog } from './attempt-log.ts';
-import type { ProgressListener } from './progress.ts';
+import { candidateWords, type ProgressListener } from './progress.ts';
 
 /** What every attempt of a run shares, whichever phase it belongs to. */
 export interface AttemptShared {
@@ -113,6 +113,7 @@ async function proposeEdits(shared: AttemptShared, start: AttemptStart, log: Att
       signal: shared.signal,
       deadline: shared.deadline,
       log: log.add,
+      countCandidates: (count) => shared.onProgress({ phase: 'engine', attempt: start.n, maxAttempts: shared.config.loop.maxAttempts, message: candidateWords(count), candidates: count }),
     });
   } catch (error) {
     if (error instanceof EngineError && error.code !== 'ENGINE_FAILED') throw error;

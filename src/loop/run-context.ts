@@ -13,6 +13,7 @@ import type { EngineEnvironment } from '../engines/create-engines.ts';
 import type { AlternativeCandidate, Engine, EngineOutcome } from '../engines/engine.ts';
 import type { Sandbox } from '../sandbox/sandbox.ts';
 import type { ProgressListener } from './progress.ts';
+import { createHeartbeat } from './heartbeat.ts';
 
 /** What the caller (the CLI, the App's run job, the library, `fixloop replay`) gives a run. */
 export interface RunFixDeps {
@@ -65,9 +66,6 @@ export interface RunCandidates {
   alternatives: AlternativeCandidate[];
 }
 
-/** A long phase is reminded of at least this often. */
-const HEARTBEAT_MS = 30_000;
-
 function phaseWords(p: RunProgress): string {
   if (p.phase === 'attempt' && p.attempt !== undefined) return `in attempt ${p.attempt}/${p.maxAttempts ?? '?'}`;
   if (p.phase === 'verify') return 'verifying on a pristine checkout';
@@ -77,21 +75,19 @@ function phaseWords(p: RunProgress): string {
 
 export function createRunContext(request: FixRequest, deps: RunFixDeps, fields: { base: RunResult; artifacts: Artifacts; scratch: string; events: RunEvent[]; started: number }): RunContext {
   const note = (kind: string, message: string) => fields.events.push({ at: new Date().toISOString(), kind, message });
-  let last: { at: number; progress: RunProgress } | null = null;
+  // A phase that says nothing for 30 s (a long setup, a silent engine) is reminded of, so a person
+  // watching knows the run is alive and where it is. Whatever is said (an engine's lines too) starts
+  // the silence again: a terminal never goes 30 s without a line.
+  const beat = createHeartbeat((last) => {
+    const { phase, attempt, maxAttempts } = last;
+    const elapsed = Math.round((Date.now() - fields.started) / 1000);
+    progress({ phase, ...(attempt !== undefined ? { attempt } : {}), ...(maxAttempts !== undefined ? { maxAttempts } : {}), heartbeat: true, message: `still ${phaseWords(last)} (${elapsed} s into the run)` });
+  });
   const progress = (p: RunProgress) => {
     if (p.phase !== 'engine' && !p.heartbeat) note(p.phase, p.message);
-    if (p.phase !== 'engine') last = { at: Date.now(), progress: p };
+    beat.said(p);
     deps.onProgress?.(p);
   };
-  // A phase that says nothing for HEARTBEAT_MS (a long setup, a silent engine) is reminded of, so a
-  // person watching knows the run is alive and where it is.
-  const beat = setInterval(() => {
-    if (!last || Date.now() - last.at < HEARTBEAT_MS) return;
-    const { phase, attempt, maxAttempts } = last.progress;
-    const elapsed = Math.round((Date.now() - fields.started) / 1000);
-    progress({ phase, ...(attempt !== undefined ? { attempt } : {}), ...(maxAttempts !== undefined ? { maxAttempts } : {}), heartbeat: true, message: `still ${phaseWords(last.progress)} (${elapsed} s into the run)` });
-  }, HEARTBEAT_MS / 3);
-  beat.unref();
   return {
     request,
     deps,
@@ -104,7 +100,7 @@ export function createRunContext(request: FixRequest, deps: RunFixDeps, fields: 
     note,
     progress,
     finish(result) {
-      clearInterval(beat);
+      beat.stop();
       result.durationMs = Date.now() - fields.started;
       result.headline = headlineFor(result);
       progress({ phase: 'done', message: result.headline });

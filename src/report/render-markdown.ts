@@ -1,22 +1,13 @@
-// Renders a RunResult as Markdown: the terminal report, report.md, and (on GitHub) PR bodies and comments.
+// Renders a RunResult as Markdown: report.md, stdout when it is not a terminal, and (on GitHub) PR
+// bodies and comments. The sections a terminal shows too are exported for render-terminal.ts.
 import { startedFromLine } from '../core/working-tree.ts';
-import type { AttemptRecord, RunResult, RunStatus, TestCounts } from '../core/run-result.ts';
+import type { AttemptRecord, RunResult } from '../core/run-result.ts';
 import type { Finding } from '../core/findings.ts';
 import { redactSecrets } from '../core/redact.ts';
 import { removedFromRequestLine } from './removed-from-request.ts';
 import { needsReview } from '../core/assessment-level.ts';
 import { assessmentSection } from './assessment-section.ts';
-
-const STATUS_TITLE: Record<RunStatus, string> = {
-  tests_green: '✅ Verified fix',
-  failed_to_green: '❌ Not fixed',
-  escalated: '⚠️ Escalated to a human',
-  nothing_to_fix: '➖ Nothing to fix',
-  error: '💥 Error',
-};
-
-/** A green run whose assessment asks for a person's eyes (DESIGN.md §3.3): the tests pass, no more is claimed. */
-const REVIEW_TITLE = '🔍 Tests pass: review before merging';
+import { attemptResult, COUNT_KEYS, counts, finalTitle, money, NO_FAILING_DETAILS, oneLine, PATCH_CUT, patchWords, replayedWords, REVIEW_TITLE, SANDBOX_WARNING, STATUS_TITLE, stillFailingTests, UNPARSED_NOTE, valuesWords } from './report-words.ts';
 
 export interface RenderOptions {
   /** Longest diff shown inline; longer patches are cut (the full patch is an artifact). */
@@ -47,19 +38,14 @@ export function renderMarkdownReport(result: RunResult, options: RenderOptions =
   return redactSecrets(`${out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`);
 }
 
-function counts(c: TestCounts | null, key: 'passed' | 'failed' | 'skipped' | 'total'): string {
-  if (!c) return '–';
-  return c.parsed ? String(c[key]) : '?';
-}
-
-function testsTable(result: RunResult): string[] {
-  const finalTitle = result.verification?.replayed ? 'Final (replayed)' : 'Final';
+/** Also the terminal's (render-terminal.ts), through markdown-text.ts. */
+export function testsTable(result: RunResult): string[] {
   const rows = [
-    `| Tests | Baseline | ${finalTitle} |`,
+    `| Tests | Baseline | ${finalTitle(result)} |`,
     '| --- | ---: | ---: |',
-    ...(['passed', 'failed', 'skipped', 'total'] as const).map((k) => `| ${k[0]?.toUpperCase()}${k.slice(1)} | ${counts(result.baseline, k)} | ${counts(result.final, k)} |`),
+    ...COUNT_KEYS.map((k) => `| ${k[0]?.toUpperCase()}${k.slice(1)} | ${counts(result.baseline, k)} | ${counts(result.final, k)} |`),
   ];
-  if (!result.baseline.parsed) rows.push('', '_The test output could not be parsed into per-test results: the exit code alone decided._');
+  if (!result.baseline.parsed) rows.push('', `_${UNPARSED_NOTE}_`);
   return rows;
 }
 
@@ -73,12 +59,13 @@ function findingLines(findings: Finding[]): string[] {
   return findings.map((f) => `  - **${f.kind}**: ${f.message}`);
 }
 
-function verificationSection(result: RunResult): string[] {
+/** Also the terminal's (render-terminal.ts), through markdown-text.ts. */
+export function verificationSection(result: RunResult): string[] {
   const v = result.verification;
   if (!v) return [];
   return [
     '### Verification',
-    `- Replayed on a pristine checkout: ${v.replayed ? (v.gate?.passed ? 'yes, full suite green' : 'yes, full suite **failing**') : '**no**'}`,
+    `- Replayed on a pristine checkout: ${replayedWords(result)}`,
     list('Fail → pass', v.failToPass),
     list('Pass → fail', v.passToFail),
     list('Still failing', v.stillFailing),
@@ -95,21 +82,17 @@ function fence(text: string): string {
 }
 
 function diffBlock(patch: string, maxChars: number): string[] {
-  const shown = patch.length > maxChars ? `${patch.slice(0, maxChars)}\n… (cut: the full patch is in the artifacts)\n` : patch;
+  const shown = patch.length > maxChars ? `${patch.slice(0, maxChars)}\n${PATCH_CUT}\n` : patch;
   const f = fence(shown);
   return [`${f}diff`, shown.trimEnd(), f];
 }
 
 function patchSection(result: RunResult, maxDiffChars: number): string[] {
-  const added = result.filesChanged.reduce((n, c) => n + c.added, 0);
-  const removed = result.filesChanged.reduce((n, c) => n + c.removed, 0);
   return [
     '### Patch',
-    `${result.filesChanged.length} file(s) changed, +${added} −${removed}, by engine \`${result.engine ?? '?'}\`.`,
+    patchWords(result, `\`${result.engine ?? '?'}\``),
     '',
-    '| File | Change | + | − |',
-    '| --- | --- | ---: | ---: |',
-    ...result.filesChanged.map((c) => `| \`${c.path}\` | ${c.kind} | ${c.added} | ${c.removed} |`),
+    ...filesTable(result),
     '',
     '<details><summary>Diff</summary>',
     '',
@@ -119,29 +102,25 @@ function patchSection(result: RunResult, maxDiffChars: number): string[] {
   ];
 }
 
+/** Also the terminal's (render-terminal.ts), through markdown-text.ts. */
+export function filesTable(result: RunResult): string[] {
+  return ['| File | Change | + | − |', '| --- | --- | ---: | ---: |', ...result.filesChanged.map((c) => `| \`${c.path}\` | ${c.kind} | ${c.added} | ${c.removed} |`)];
+}
+
 function failingSection(result: RunResult): string[] {
-  const last = [...result.attempts].reverse().find((a) => a.gate !== null);
-  const failing = last?.failingTests ?? result.baselineTests.filter((t) => t.status === 'failed');
+  const failing = stillFailingTests(result);
   const lines = ['### Still failing'];
-  if (failing.length === 0) lines.push('_No per-test details: see the attempt logs._');
-  for (const t of failing.slice(0, 20)) lines.push(`- \`${t.id}\`${t.message ? `: ${oneLine(t.message)}` : ''}`);
+  if (failing.length === 0) lines.push(`_${NO_FAILING_DETAILS}_`);
+  for (const t of failing.slice(0, 20)) {
+    const values = valuesWords(t);
+    lines.push(`- \`${t.id}\`${t.message ? `: ${oneLine(t.message)}` : ''}${values ? ` (${values})` : ''}`);
+  }
   if (failing.length > 20) lines.push(`- … ${failing.length - 20} more`);
   return lines;
 }
 
-function oneLine(text: string, max = 200): string {
-  const line = text.split('\n').find((l) => l.trim().length > 0)?.trim() ?? '';
-  return line.length > max ? `${line.slice(0, max)}…` : line;
-}
-
-function attemptResult(a: AttemptRecord): string {
-  if (a.findings.length > 0 && !a.gate?.passed) return `rejected: ${a.findings[0]?.kind}`;
-  if (!a.gate) return a.continues ? 'continued in the next attempt' : 'no gate';
-  if (a.gate.passed) return a.findings.length > 0 ? `green, not verified (${a.findings[0]?.kind})` : 'green';
-  return a.gate.reason ?? 'failed';
-}
-
-function attemptsSection(attempts: AttemptRecord[]): string[] {
+/** Also the terminal's (render-terminal.ts), through markdown-text.ts. */
+export function attemptsSection(attempts: AttemptRecord[]): string[] {
   return [
     '### Attempts',
     '| # | Engine | Started from | Result | Failing | Summary | Time |',
@@ -163,7 +142,8 @@ function reviewText(review: NonNullable<AttemptRecord['review']>): string {
   return `**failed review**: ${review.reason ?? 'invalid answer'}`;
 }
 
-function redGreenSection(result: RunResult): string[] {
+/** Also the terminal's (render-terminal.ts), through markdown-text.ts. */
+export function redGreenSection(result: RunResult): string[] {
   const red = result.redGreen;
   if (!red) return [];
   if (red.notTried) return ['### Red → green', `The goal was not used: every test passed, and no failing test was written first (${red.notTried}).`];
@@ -179,12 +159,8 @@ function redGreenSection(result: RunResult): string[] {
   ];
 }
 
-function money(usd: number): string {
-  return usd === 0 ? '$0' : usd < 0.01 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`;
-}
-
-/** Tokens and cost, in every report: the run's total, each engine's share, and the LLM budgets. */
-function spendSection(result: RunResult): string[] {
+/** Tokens and cost, in every report: the run's total, each engine's share, and the LLM budgets. Also the terminal's. */
+export function spendSection(result: RunResult): string[] {
   const byEngine = new Map<string, { usd: number; tokens: number }>();
   const add = (name: string, cost: { usd: number; tokens: number }) => {
     const sum = byEngine.get(name) ?? { usd: 0, tokens: 0 };
@@ -206,10 +182,11 @@ function spendSection(result: RunResult): string[] {
   return lines;
 }
 
-function runSection(result: RunResult): string[] {
+/** Also the terminal's (render-terminal.ts), through markdown-text.ts. */
+export function runSection(result: RunResult): string[] {
   const sandbox =
     result.sandbox === 'process'
-      ? '`process` ⚠️ no isolation beyond a scrubbed environment, timeouts and output caps'
+      ? `\`process\` ${SANDBOX_WARNING}`
       : `\`${result.sandbox}\``;
   return [
     '<details><summary>Run details</summary>',

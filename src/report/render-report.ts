@@ -1,6 +1,7 @@
-// A run's report, rendered once from its RunResult (DESIGN.md §1.10): Markdown for people (the
-// terminal, report.md, the pull request's body, the check run) and JSON for tools (`--json`,
-// result.json). Every place that shows the run shows these texts, so they cannot disagree.
+// A run's report, rendered once from its RunResult (DESIGN.md §1.10): Markdown for people (report.md,
+// the pull request's body, the check run, stdout when it is not a terminal) and JSON for tools
+// (`--json`, result.json). Every place that shows the run shows these texts, so they cannot disagree;
+// a terminal gets the same sections and words as text (render-terminal.ts).
 import { redactSecrets } from '../core/redact.ts';
 import type { RunResult } from '../core/run-result.ts';
 import { renderMarkdownReport } from './render-markdown.ts';

@@ -105,7 +105,9 @@ export function createRepairEngine(options: RepairEngineOptions = {}): Engine {
         // After the first candidate that passes, more for a while: the first is often not the right one.
         exploreMs: ctx.config.repair.exploreTime * 1000,
         maxPlausible: MAX_PLAUSIBLE,
-        onProgress: (validated) => {
+        onProgress: (count) => {
+          ctx.countCandidates?.(count);
+          const { validated } = count;
           if (validated - lastLogged >= 25) {
             lastLogged = validated;
             ctx.log(`repair: ${validated} candidates validated`);

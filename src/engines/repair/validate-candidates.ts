@@ -7,6 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { GateResult } from '../../core/gate-result.ts';
+import type { CandidateCount } from '../engine.ts';
 import { runGate } from '../../gate/run-gate.ts';
 import type { Sandbox } from '../../sandbox/sandbox.ts';
 import type { Workspace } from '../../workspace/workspace.ts';
@@ -30,7 +31,8 @@ export interface ValidationInput {
   deadline: number;
   signal: AbortSignal;
   reportFile?: string;
-  onProgress?: (validated: number) => void;
+  /** After each candidate: how many were validated, of how many, and how many passed. */
+  onProgress?: (count: CandidateCount) => void;
   /** How long to go on taking candidates after the first plausible one (0 or unset: stop there). */
   exploreMs?: number;
   /** Most plausible candidates to collect (the first one included); 1 when unset. */
@@ -184,7 +186,7 @@ async function worker(run: ValidationRun): Promise<void> {
         run.finished.add(index);
       }
       if (passed && !controller.signal.aborted) onePassed(run, index);
-      input.onProgress?.(run.validated);
+      input.onProgress?.({ validated: run.validated, total: input.candidates.length, plausible: run.passed.size });
       await fork.restore(pristine);
     }
   } finally {

@@ -3,6 +3,8 @@
 //   `● Suite › name` failure blocks, and `Tests:       1 failed, 1 skipped, 3 passed, 5 total`.
 import type { TestCaseResult, TestReport } from '../../core/test-report.ts';
 import { buildReport, countsFrom, dedent, splitMessage } from '../../formats/report-builder.ts';
+import { attachValues } from '../assertion-values.ts';
+import { jestValues } from './parse-jest-values.ts';
 
 const SUMMARY = /^Tests:\s+(.+?),\s*(\d+) total\s*$/;
 const FILE = /^(PASS|FAIL) (\S+)/;
@@ -60,8 +62,11 @@ export function parseJest(text: string): TestReport | null {
     if (test) {
       test.message = message;
       test.stack = stack;
+      attachValues(test, jestValues(message));
     } else if (where && !tests.some((t) => t.id === `${where} › ${title}`)) {
-      tests.push({ id: `${where} › ${title}`, name: title.split(' › ').at(-1) ?? title, file: where, status: 'failed', message, stack });
+      const added: TestCaseResult = { id: `${where} › ${title}`, name: title.split(' › ').at(-1) ?? title, file: where, status: 'failed', message, stack };
+      attachValues(added, jestValues(message));
+      tests.push(added);
     }
     i = j - 1;
   }

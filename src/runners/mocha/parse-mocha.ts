@@ -2,6 +2,8 @@
 // `N pending`, then numbered failure blocks `1) Suite\n     name:\n     Error: ...`.
 import type { TestCaseResult, TestReport } from '../../core/test-report.ts';
 import { buildReport, dedent, splitMessage } from '../../formats/report-builder.ts';
+import { attachValues } from '../assertion-values.ts';
+import { mochaValues } from './parse-mocha-values.ts';
 
 const PASSING = /^\s*(\d+) passing\b/;
 const FAILING = /^\s*(\d+) failing\b/;
@@ -47,6 +49,7 @@ export function parseMocha(text: string): TestReport | null {
       const { message, stack } = splitMessage(dedent(body.split('\n')).join('\n'));
       test.message = message;
       test.stack = stack;
+      attachValues(test, mochaValues(message));
     }
     i = j - 1;
   }

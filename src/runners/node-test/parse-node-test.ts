@@ -11,6 +11,8 @@
 //     AssertionError ...      <- the error, indented
 import type { TestCaseResult, TestReport } from '../../core/test-report.ts';
 import { buildReport, dedent, splitMessage } from '../../formats/report-builder.ts';
+import { attachValues } from '../assertion-values.ts';
+import { nodeTestValues } from './parse-node-test-values.ts';
 
 const RESULT = /^( *)(✔|✖|﹣|ℹ️?|⚠) (.+?)(?: \((\d+(?:\.\d+)?)ms\))?( # (?:SKIP|TODO)\b.*)?$/;
 const SUITE = /^( *)▶ (.+)$/;
@@ -78,6 +80,7 @@ function attachFailures(lines: string[], tests: TestCaseResult[]): void {
       const { message, stack } = splitMessage(dedent(block).join('\n'));
       test.message = message;
       test.stack = stack;
+      attachValues(test, nodeTestValues(message, stack));
     }
     i = j - 1;
   }

@@ -4,6 +4,8 @@
 // (`==== 3 failed, 2 passed, 1 skipped in 1.64s ====`, or without the `=` under -q).
 import type { TestCaseResult, TestReport, TestStatus } from '../../core/test-report.ts';
 import { buildReport, countsFrom } from '../../formats/report-builder.ts';
+import { attachValues } from '../assertion-values.ts';
+import { pytestValues } from './parse-pytest-values.ts';
 
 const CLOSING = /^=*\s*((?:\d+ (?:failed|passed|skipped|deselected|xfailed|xpassed|errors?|warnings?)(?:, )?)+) in [\d.]+s(?: \([^)]*\))?\s*=*$/;
 const VERBOSE = /^(\S+::\S.*?) (PASSED|FAILED|SKIPPED|ERROR|XFAIL|XPASS)\b/;
@@ -57,6 +59,7 @@ function attachTracebacks(lines: string[], tests: TestCaseResult[]): void {
       test.stack = block.join('\n').trim();
       const errorLines = block.filter((l) => l.startsWith('E ')).map((l) => l.slice(1).trim());
       if (errorLines.length) test.message = errorLines.slice(0, 12).join('\n');
+      attachValues(test, pytestValues(errorLines.join('\n')));
     }
     i = j - 1;
   }

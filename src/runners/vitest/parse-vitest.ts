@@ -8,6 +8,8 @@
 //  and the summary: `      Tests  2 failed | 2 passed | 1 skipped (5)`.
 import type { TestCaseResult, TestReport } from '../../core/test-report.ts';
 import { buildReport, countsFrom, splitMessage } from '../../formats/report-builder.ts';
+import { attachValues } from '../assertion-values.ts';
+import { vitestValues } from './parse-vitest-values.ts';
 
 const SUMMARY = /^\s*Tests\s+(.+)\((\d+)\)\s*$/;
 const FILE = /^ (❯|✓|×) (\S+\.\w+) \((\d+) tests?[^)]*\)/;
@@ -72,6 +74,7 @@ function attachFailures(lines: string[], tests: TestCaseResult[]): void {
     const { message, stack } = splitMessage(block.join('\n'));
     test.message = message;
     test.stack = stack;
+    attachValues(test, vitestValues(message));
     i = j - 1;
   }
 }

@@ -67,8 +67,11 @@ describe('validateCandidates', () => {
       signal,
     });
     const fix = candidate('`* 3` → `* 2`', 'x * 3', 'x * 2');
-    const result = await validateCandidates(input([fix]));
+    const counts: unknown[] = [];
+    const result = await validateCandidates({ ...input([fix]), onProgress: (count) => counts.push(count) });
     expect(result.winner).toBe(fix);
+    // The live count (the terminal's "candidate 1/1, 1 plausible"), after each candidate.
+    expect(counts).toEqual([{ validated: 1, total: 1, plausible: 1 }]);
     // Three runs: the failing test, the whole suite (where `settles` fails again), `settles` alone.
     expect(result.testExecutions).toBe(3);
 
