@@ -1,5 +1,5 @@
 // Renders a RunResult as Markdown: the terminal report, report.md, and (on GitHub) PR bodies and comments.
-import type { AttemptRecord, RunResult, RunStatus, TestCounts } from '../core/run-result.ts';
+import type { AttemptRecord, RunResult, RunStatus, TestCounts, RuntimeGuardStatus } from '../core/run-result.ts';
 import type { Finding } from '../core/findings.ts';
 import { redactSecrets } from '../core/redact.ts';
 import { removedFromRequestLine } from './removed-from-request.ts';
@@ -80,6 +80,7 @@ function verificationSection(result: RunResult): string[] {
     list('Still failing', v.stillFailing),
     list('Newly skipped', v.newlySkipped),
     ...(v.replayed && v.gate?.passed ? [`- Evidence: ${evidenceWords(result)}`] : []),
+    ...(v.runtimeGuard ? [`- ${runtimeGuardWords(v.runtimeGuard)}`] : []),
     v.findings.length === 0 ? '- Constraints and test integrity: all held' : '- Findings:',
     ...findingLines(v.findings),
   ];
@@ -231,6 +232,12 @@ function environmentLines(result: RunResult): string[] {
     ...(toolchains.length ? [`- Toolchains: ${toolchains.join(', ')}`] : []),
     ...(env.packageSettings.length ? [`- Package settings passed: ${env.packageSettings.map((k) => `\`${k}\``).join(', ')}`] : []),
   ];
+}
+
+/** The judge's eyes inside the test processes (DESIGN.md §3.2.7). */
+function runtimeGuardWords(guard: RuntimeGuardStatus): string {
+  if (!guard.available) return `Runtime guard: not available for this runner${guard.runner ? ` (${guard.runner}'s test processes did not load it at the baseline)` : ''}${guard.accepted ? '; accepted by `test.evidence: exit-code`' : ''}`;
+  return `Runtime guard: loaded in ${guard.processes} ${guard.runner} process${guard.processes === 1 ? '' : 'es'}, before the repository's code`;
 }
 
 /** What the verdict rested on: per-test results, or the exit code alone, and the second observation. */

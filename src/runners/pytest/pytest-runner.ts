@@ -2,6 +2,7 @@
 import type { TestRunner } from '../runner.ts';
 import { shellQuote } from '../../sandbox/shell-quote.ts';
 import { parsePytest } from './parse-pytest.ts';
+import { pytestGuard } from './pytest-guard.ts';
 
 const STARTS = /(^|[\s;&|/])(python3?\s+-m\s+)?pytest\b/;
 
@@ -44,6 +45,7 @@ export const pytestRunner: TestRunner = {
     generatedFolders: ['.pytest_cache/'],
   },
   coverage: { kind: 'python-plugin', argument: (module) => `-p ${module}` },
+  guard: pytestGuard,
 };
 
 function joined(parts: Array<string | undefined>): string {
