@@ -2,18 +2,20 @@
 # when the caller is a repository file that is not a test: opening a test file (reading the tests
 # at run time) or the runner's reports and the guard's records (writing them); compiling a
 # repository file that is not Python (`runpy.run_path` of a .txt); ending or replacing its own
-# process (`os.exec*`, a signal to itself). Compiling a string is no event (ordinary code does it),
-# but its caller is remembered: what the string's code replaces is named after it (_identity.py).
+# process (`os.exec*`, a signal to itself). Running a string is no event (ordinary code does it),
+# but the code it defines is mapped to its caller: what that code replaces is named after it
+# (_identity.py).
 import os
 import signal
 import sys
+import types
 
 SELF_SIGNALS = {"os.kill", "os.killpg", "signal.pthread_kill"}
 
 
 def install(recorder, places, protected_paths):
     """`protected_paths()`: the files only pytest and the guard write (the JUnit report, the records)."""
-    dynamic = []  # callers of compile(<string>), newest last
+    dynamic = {}  # code run from a string -> the repository file and line that ran it
     pid = os.getpid()
     forked = []
     # A forked child is not the judged process (cheaper than asking getpid at every event).
@@ -43,8 +45,19 @@ def install(recorder, places, protected_paths):
             return
         if not filename.startswith("<") and os.path.isfile(filename) and places.kind(filename) == "source":
             recorder.event("dynamic_code", caller[0], caller[1], "ran `%s`, a file that is not Python code, as code" % places.relative(filename))
-        del dynamic[:-8]
-        dynamic.append(caller)
+
+    def on_exec(args):
+        code = args[0]
+        if not isinstance(code, types.CodeType) or places.kind(code.co_filename) != "dynamic":
+            return
+        caller = places.caller(2)
+        if caller:
+            # Every function the string defines, by its code object: what it replaces is named after this caller.
+            stack = [code]
+            while stack and len(dynamic) < 10000:
+                item = stack.pop()
+                dynamic[item] = caller
+                stack.extend(c for c in item.co_consts if isinstance(c, types.CodeType))
 
     def on_end(event, args):
         if event in SELF_SIGNALS and not _at_self(event, args, pid):
@@ -61,6 +74,8 @@ def install(recorder, places, protected_paths):
             on_open(args)
         elif event == "compile":
             on_compile(args)
+        elif event == "exec":
+            on_exec(args)
         elif event == "os.exec" or event in SELF_SIGNALS:
             on_end(event, args)
 

@@ -2,7 +2,7 @@
 # replaced `Function.runtest` or `TestCase.assertEqual` is only seen by comparing, at moments the
 # guard chooses, every callable of pytest, pluggy and unittest with what it was when the guard
 # loaded (before any repository code). A change is named after where the new value's code comes
-# from: a repository file and line, or the caller of the compile() whose string defined it. A change
+# from: a repository file and line, or the repository line that ran the string that defined it. A change
 # whose new value a test file or a conftest.py defines is the tests' own (monkeypatch), and one whose
 # code is installed (pytest's legacypath, a plugin) is not the repository's: neither is an event. A
 # new value whose code cannot be placed (a builtin, a partial of one) is.
@@ -78,15 +78,15 @@ class Identities:
         if new is _GONE:
             self.recorder.event("framework_changed", None, None, "`%s` deleted" % label)
             return
-        filename, line = _origin(new)
+        filename, line, code = _origin(new)
         kind = self.places.kind(filename) if filename else None
         if kind in ("test", "other"):
             return  # the tests' own monkeypatching, or pytest's and installed plugins' (legacypath)
         if kind == "source":
             self.recorder.event("framework_changed", self.places.relative(filename), line, "`%s` replaced" % label)
-        elif kind == "dynamic" and self.dynamic:
-            file, at, _through = self.dynamic[-1]
-            self.recorder.event("framework_changed", file, at, "`%s` replaced by code compiled from a string" % label)
+        elif kind == "dynamic" and code in self.dynamic:
+            file, at, _through = self.dynamic[code]
+            self.recorder.event("framework_changed", file, at, "`%s` replaced by code run from a string" % label)
         else:
             self.recorder.event("framework_changed", None, None, "`%s` replaced" % label)
 
@@ -104,10 +104,10 @@ def _origin(value):
         value = getattr(value, "__func__", None) or getattr(value, "func", None) or getattr(value, "fget", None) or value
         code = getattr(value, "__code__", None)
         if code is not None:
-            return code.co_filename, code.co_firstlineno
+            return code.co_filename, code.co_firstlineno, code
         if isinstance(value, type):
             try:
-                return inspect.getsourcefile(value), None
+                return inspect.getsourcefile(value), None, None
             except TypeError:
-                return None, None
-    return None, None
+                return None, None, None
+    return None, None, None
