@@ -59,8 +59,9 @@ if _recorder is not None:
 
     @pytest.hookimpl(hookwrapper=True, tryfirst=True)
     def pytest_runtest_makereport(item, call):
-        # Before pytest makes the report: a replaced report maker is seen before it runs.
-        _guard.identities.check()
+        # Before pytest makes the call's report: a replaced report maker is seen before it runs.
+        if call.when == "call":
+            _guard.identities.check(critical_only=True)
         yield
 
     @pytest.hookimpl(tryfirst=True)

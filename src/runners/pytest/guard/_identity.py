@@ -14,6 +14,18 @@ from itertools import repeat
 from operator import is_not
 
 PREFIXES = ("_pytest", "pytest", "pluggy", "unittest")
+# The modules that decide a test's outcome and how it is reported (not pytest's paths, terminal
+# writer, capture or logging): fewer entries make each check cheaper (docs/benchmarks.md).
+WATCHED = {
+    "pytest", "_pytest.python", "_pytest.runner", "_pytest.reports", "_pytest.main", "_pytest.terminal",
+    "_pytest.junitxml", "_pytest.outcomes", "_pytest.python_api", "_pytest.raises", "_pytest.approx",
+    "_pytest.assertion", "_pytest.assertion.rewrite", "_pytest.assertion.util", "_pytest.fixtures",
+    "_pytest.skipping", "_pytest.unittest", "_pytest.nodes", "_pytest.warnings", "_pytest.recwarn",
+    "pluggy", "pluggy._hooks", "pluggy._callers", "pluggy._manager", "pluggy._result",
+    "unittest", "unittest.case", "unittest.result", "unittest.suite",
+}
+# Checked again just before each test's report is made: the path from the test's call to its report.
+CRITICAL = ("_pytest.runner.", "_pytest.reports.", "_pytest.python.Function.", "_pytest.skipping.", "pluggy._callers.", "pluggy._hooks.", "pluggy._result.")
 # Of the special methods, those through which a test's outcome can be changed.
 SPECIAL = {"__init__", "__new__", "__call__", "__eq__", "__ne__", "__bool__", "__enter__", "__exit__", "__getattr__", "__getattribute__", "__init_subclass__"}
 
@@ -35,7 +47,7 @@ def snapshot():
     import unittest  # noqa: F401 (loaded now, so that what it defines is watched)
     entries = []
     for module_name, module in list(sys.modules.items()):
-        if module is None or module_name.split(".")[0] not in PREFIXES:
+        if module is None or module_name not in WATCHED:
             continue
         for name, value in list(vars(module).items()):
             if _watched(value) and str(getattr(value, "__module__", "")).split(".")[0] in PREFIXES:
@@ -53,26 +65,24 @@ def _members(cls, label):
 
 class Identities:
     def __init__(self, recorder, places, dynamic):
-        # Flat lists by kind of namespace, so that a check is one loop in C (is_not: never an
-        # __eq__ that could be made to say yes).
-        self.kinds = {}
-        for namespace, label, name, value in snapshot():
-            kind = self.kinds.setdefault(type(namespace), ([], [], [], []))
-            for column, item in zip(kind, (namespace, name, value, label)):
-                column.append(item)
+        # Flat lists (namespace dicts, names, values, labels), so that a check is one loop in C
+        # (is_not: never an __eq__ that could be made to say yes).
+        entries = snapshot()
+        self.all = _columns(entries)
+        self.critical = _columns([e for e in entries if e[1].startswith(CRITICAL)])
         self.recorder = recorder
         self.places = places
         self.dynamic = dynamic
 
-    def check(self):
-        for kind, (namespaces, names, values, labels) in self.kinds.items():
-            if not any(map(is_not, map(kind.get, namespaces, names, repeat(_GONE)), values)):
-                continue
-            for index, namespace in enumerate(namespaces):
-                new = namespace.get(names[index], _GONE)
-                if new is not values[index]:
-                    values[index] = new
-                    self._report(labels[index], new)
+    def check(self, critical_only=False):
+        namespaces, names, values, labels = self.critical if critical_only else self.all
+        if not any(map(is_not, map(dict.get, namespaces, names, repeat(_GONE)), values)):
+            return
+        for index, namespace in enumerate(namespaces):
+            new = namespace.get(names[index], _GONE)
+            if new is not values[index]:
+                values[index] = new
+                self._report(labels[index], new)
 
     def _report(self, label, new):
         if new is _GONE:
@@ -111,3 +121,7 @@ def _origin(value):
             except TypeError:
                 return None, None, None
     return None, None, None
+
+
+def _columns(entries):
+    return ([e[0] for e in entries], [e[2] for e in entries], [e[3] for e in entries], [e[1] for e in entries])
