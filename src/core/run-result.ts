@@ -111,6 +111,20 @@ export interface Verification {
   evidence?: 'per-test' | 'exit-code';
   /** The second observation of the fixed tests, when the replay's suite passed. */
   alone?: SecondObservation;
+  /** fixloop's runtime guard in the replay's test processes (DESIGN.md §3.2.7); absent in runs stored before it existed. */
+  runtimeGuard?: RuntimeGuardStatus;
+}
+
+/**
+ * Whether the runtime guard watched the replay: `available` when the command's runner has one and it
+ * reached the baseline's test processes (`processes`: how many the replay's had). Without it the
+ * level cannot be `verified` unless the operator accepted less evidence (`test.evidence: exit-code`).
+ */
+export interface RuntimeGuardStatus {
+  runner: string | null;
+  available: boolean;
+  processes: number;
+  accepted: boolean;
 }
 
 export interface AgentSpend {

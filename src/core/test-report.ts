@@ -1,4 +1,5 @@
 // Per-test results parsed from a test run's output or report file.
+import type { GuardRecord } from './guard-record.ts';
 
 export type TestStatus = 'passed' | 'failed' | 'skipped';
 
@@ -45,6 +46,17 @@ export interface TestReport {
    * a second witness of what ran. Null when it was asked and none was written; absent when not asked.
    */
   witness?: Witness | null;
+  /**
+   * What fixloop's runtime guard recorded inside the test processes (DESIGN.md §3.2.7): null when the
+   * command's runner has no guard; absent when the run did not load one (not a judged run).
+   */
+  guard?: GuardObservation | null;
+}
+
+/** The records of the runtime guard of the runner a judged command started, one per guarded process. */
+export interface GuardObservation {
+  runner: string;
+  records: GuardRecord[];
 }
 
 /** The counts of a runner's machine report. */

@@ -55,7 +55,8 @@ export async function requestMachineReport(context: MachineReportContext): Promi
   };
 }
 
-function scriptsOf(cwd: string): Record<string, string> {
+/** package.json's scripts in `cwd` (none without one). */
+export function scriptsOf(cwd: string): Record<string, string> {
   try {
     const scripts = (JSON.parse(readFileSync(join(cwd, 'package.json'), 'utf8')) as { scripts?: unknown }).scripts;
     if (!scripts || typeof scripts !== 'object') return {};

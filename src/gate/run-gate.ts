@@ -9,6 +9,7 @@ import type { GateResult } from '../core/gate-result.ts';
 import { parseTestOutput } from './parse-test-output.ts';
 import { parseJunit } from '../formats/junit.ts';
 import { requestMachineReport, type MachineReportRequest } from './machine-report.ts';
+import { requestRuntimeGuard, type RuntimeGuardRequest } from './runtime-guard.ts';
 import type { TestReport } from '../core/test-report.ts';
 
 export interface GateOptions {
@@ -20,6 +21,11 @@ export interface GateOptions {
   reportFile?: string;
   /** Ask the runner for its own machine report too (the report's `witness`): the full suite's runs. */
   witness?: boolean;
+  /**
+   * A judged run (the baseline, the replay, the second observation): the test processes load the
+   * runtime guard of the command's runner, told the baseline's test files; the report's `guard`.
+   */
+  guard?: { testFiles: readonly string[] };
   /** Folders outside cwd the command must see (read-only unless marked): a fork's linked dependencies. */
   mounts?: Mount[];
   /** A /tmp kept between runs (RunCommandOptions.tmpDir): the repair engine's candidate runs in one fork. */
@@ -42,13 +48,17 @@ export async function runGate(sandbox: Sandbox, options: GateOptions): Promise<G
   if (reportFile) await rm(reportFile, { force: true });
   // An operator's own report file is the runner's report already: no second one is asked.
   const machine: MachineReportRequest | null = options.witness && !reportFile ? await requestMachineReport({ command: options.command, cwd: options.cwd, env: options.env ?? {} }) : null;
+  let guard: RuntimeGuardRequest | null = null;
   try {
+    const command = machine?.command ?? options.command;
+    const env = { ...options.env, ...machine?.env };
+    guard = options.guard ? await requestRuntimeGuard({ command, cwd: options.cwd, env, testFiles: options.guard.testFiles }) : null;
     const result = await sandbox.run({
-      command: machine?.command ?? options.command,
+      command: guard?.command ?? command,
       cwd: options.cwd,
       timeoutMs: options.timeoutMs,
-      env: { ...options.env, ...machine?.env },
-      mounts: [...(options.mounts ?? []), ...(machine?.mounts ?? [])],
+      env: { ...env, ...guard?.env },
+      mounts: [...(options.mounts ?? []), ...(machine?.mounts ?? []), ...(guard?.mounts ?? [])],
       ...(options.tmpDir ? { tmpDir: options.tmpDir } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.onOutput ? { onOutput: options.onOutput } : {}),
@@ -60,9 +70,11 @@ export async function runGate(sandbox: Sandbox, options: GateOptions): Promise<G
     }
     report ??= parseTestOutput(result.output);
     if (machine) report.witness = await machine.read();
+    if (guard) report.guard = await guard.read();
     return gateResult(result, report);
   } finally {
     await machine?.dispose();
+    await guard?.dispose();
   }
 }
 

@@ -45,6 +45,11 @@ export interface SuiteRunner {
   gate(cwd: string, timeoutMs?: number): Promise<GateResult>;
   /** Runs another command of the suite (e.g. the test command narrowed to some tests) as the gate would, within `timeoutMs` when that is shorter than `test.timeout`. */
   gateWith(cwd: string, command: string, timeoutMs?: number): Promise<GateResult>;
+  /**
+   * The same suite, judged (DESIGN.md §3.2.7): its gates load the runtime guard of the command's
+   * runner, told `testFiles` (the baseline's). The baseline, the replay and the second observation.
+   */
+  judged(testFiles: readonly string[]): SuiteRunner;
 }
 
 /** The test command of a validated configuration: a run cannot go on without one. */
@@ -54,8 +59,9 @@ export function requiredTestCommand(config: RepoConfig): string {
   return command;
 }
 
-export function createSuiteRunner(options: SuiteRunnerOptions): SuiteRunner {
+export function createSuiteRunner(options: SuiteRunnerOptions, guard?: { testFiles: readonly string[] }): SuiteRunner {
   const { sandbox, config, signal } = options;
+  const judged = guard ? { guard } : {};
   const testCommand = requiredTestCommand(config);
   const setupCommand = config.setup.command ?? null;
   return {
@@ -81,8 +87,9 @@ export function createSuiteRunner(options: SuiteRunnerOptions): SuiteRunner {
       return result;
     },
     gateWith(cwd, command, timeoutMs) {
-      return runGate(sandbox, { command, cwd, timeoutMs: Math.min(config.test.timeout * 1000, timeoutMs ?? Number.POSITIVE_INFINITY), env: config.env, signal });
+      return runGate(sandbox, { command, cwd, timeoutMs: Math.min(config.test.timeout * 1000, timeoutMs ?? Number.POSITIVE_INFINITY), env: config.env, signal, ...judged });
     },
+    judged: (testFiles) => createSuiteRunner(options, { testFiles }),
     gate(cwd, timeoutMs) {
       return runGate(sandbox, {
         command: testCommand,
@@ -91,6 +98,7 @@ export function createSuiteRunner(options: SuiteRunnerOptions): SuiteRunner {
         env: config.env,
         signal,
         witness: true,
+        ...judged,
         ...(config.test.report ? { reportFile: config.test.report } : {}),
       });
     },

@@ -6,6 +6,7 @@ import type { AlternativeCandidate } from '../engines/engine.ts';
 import type { RunResult } from '../core/run-result.ts';
 import type { TestCaseResult } from '../core/test-report.ts';
 import { assessPatch } from '../verify/assess/assess-patch.ts';
+import { decideLevel, unguardedReason, withReason } from '../verify/assess/assessment-level.ts';
 import { testFileCheck } from '../verify/harness-tampering.ts';
 import { ASSESSMENT_SKIPPED_EVENT } from '../report/assessment-section.ts';
 import type { PreparedRun } from './prepare-run.ts';
@@ -28,9 +29,11 @@ export function assessmentBudget(elapsedMs: number, baselineMs: number, capSecon
 export async function assessRun(ctx: RunContext, run: PreparedRun, judged: RunResult): Promise<RunResult> {
   const verification = judged.verification;
   if (judged.status !== 'tests_green' || judged.replay || !verification?.passed || !judged.patch) return judged;
+  const unguarded = unguardedReason(verification.runtimeGuard);
   if (!run.config.assessment.enabled) {
     ctx.note(ASSESSMENT_SKIPPED_EVENT, '`assessment.enabled: false` in the repository’s configuration');
-    return judged;
+    // No assessment is published as a verified fix, which a judge that could not look inside is not.
+    return unguarded ? { ...judged, assessment: withReason(decideLevel({ notAssessed: '`assessment.enabled: false`', budget: { usedMs: 0, limitMs: 0, exhausted: false } }), unguarded) } : judged;
   }
   const limitMs = assessmentBudget(Date.now() - ctx.started, run.baseline.durationMs, run.config.assessment.timeBudget, run.deadline - Date.now());
   ctx.progress({ phase: 'assess', message: `looking for what else the patch changed (within ${Math.round(limitMs / 1000)} s)` });
@@ -51,6 +54,7 @@ export async function assessRun(ctx: RunContext, run: PreparedRun, judged: RunRe
     limitMs,
     log: (line) => ctx.progress({ phase: 'assess', message: line }),
   });
-  ctx.note('assess', `${assessment.level}: ${assessment.reason}`);
-  return { ...judged, assessment };
+  const level = unguarded ? withReason(assessment, unguarded) : assessment;
+  ctx.note('assess', `${level.level}: ${level.reason}`);
+  return { ...judged, assessment: level };
 }

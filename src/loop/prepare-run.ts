@@ -128,7 +128,8 @@ export async function runBaseline(ctx: RunContext, opened: OpenedWorkspace, run:
   const { config, workspace } = opened;
   const { suite, deadline } = run;
   const writeSetupLog = (setup: CommandResult) => ctx.artifacts.writeLog('setup.log', `$ ${suite.setupCommand}\n${setup.output}`);
-  const ran = await runSuite(suite, workspace.root, {
+  // The baseline is judged too: what the guard records on the pristine code is the repository's own.
+  const ran = await runSuite(suite.judged([]), workspace.root, {
     announce: (step, command) => ctx.progress(step === 'setup' ? { phase: 'setup', message: `setup: ${command}` } : { phase: 'baseline', message: `baseline: ${command}` }),
     beforeTests: async (setup) => {
       if (setup) await writeSetupLog(setup);

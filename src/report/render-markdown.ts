@@ -1,7 +1,7 @@
 // Renders a RunResult as Markdown: report.md, stdout when it is not a terminal, and (on GitHub) PR
 // bodies and comments. The sections a terminal shows too are exported for render-terminal.ts.
 import { startedFromLine } from '../core/working-tree.ts';
-import type { AttemptRecord, RunResult } from '../core/run-result.ts';
+import type { AttemptRecord, RunResult, RuntimeGuardStatus } from '../core/run-result.ts';
 import type { Finding } from '../core/findings.ts';
 import { redactSecrets } from '../core/redact.ts';
 import { removedFromRequestLine } from './removed-from-request.ts';
@@ -71,6 +71,7 @@ export function verificationSection(result: RunResult): string[] {
     list('Still failing', v.stillFailing),
     list('Newly skipped', v.newlySkipped),
     ...(v.replayed && v.gate?.passed ? [`- Evidence: ${evidenceWords(result)}`] : []),
+    ...(v.runtimeGuard ? [`- ${runtimeGuardWords(v.runtimeGuard)}`] : []),
     v.findings.length === 0 ? '- Constraints and test integrity: all held' : '- Findings:',
     ...findingLines(v.findings),
   ];
@@ -212,6 +213,12 @@ function environmentLines(result: RunResult): string[] {
     ...(toolchains.length ? [`- Toolchains: ${toolchains.join(', ')}`] : []),
     ...(env.packageSettings.length ? [`- Package settings passed: ${env.packageSettings.map((k) => `\`${k}\``).join(', ')}`] : []),
   ];
+}
+
+/** The judge's eyes inside the test processes (DESIGN.md §3.2.7). */
+function runtimeGuardWords(guard: RuntimeGuardStatus): string {
+  if (!guard.available) return `Runtime guard: not available for this runner${guard.runner ? ` (${guard.runner}'s test processes did not load it at the baseline)` : ''}${guard.accepted ? '; accepted by `test.evidence: exit-code`' : ''}`;
+  return `Runtime guard: loaded in ${guard.processes} ${guard.runner} process${guard.processes === 1 ? '' : 'es'}, before the repository's code`;
 }
 
 /** What the verdict rested on: per-test results, or the exit code alone, and the second observation. */

@@ -5,6 +5,7 @@
 // `TestRunner`; the gate, the judge and the engines ask the registry (registry.ts), never a runner
 // by name. Adding a runner is one folder and one line in the registry.
 import type { TestCaseResult, TestReport } from '../core/test-report.ts';
+import type { GuardRecord } from '../core/guard-record.ts';
 
 export interface TestRunner {
   /** Stable id, also the `format` of the reports its own output parser builds. */
@@ -28,10 +29,53 @@ export interface TestRunner {
   readonly framework?: FrameworkApi;
   /** How per-test line coverage is taken from one run of this runner; null: it is not. */
   readonly coverage: CoverageKind | null;
-  // The runtime guard (DESIGN.md §3.2.7) will be one more field here, per runner: how its test
-  // processes load fixloop's guard before the repository's code.
   /** What the judge checks in a patch where a guard inside the process cannot look (DESIGN.md §3.2.2–3). */
   readonly judged?: JudgedRunner;
+  /**
+   * How its test processes load fixloop's runtime guard before the repository's code (DESIGN.md
+   * §3.2.7); absent: the runner has none, and the report says so (src/gate/runtime-guard.ts).
+   */
+  readonly guard?: RuntimeGuard;
+}
+
+/**
+ * The runtime guard of one runner. The gate gives each guard two folders of its own outside the
+ * checkout, asks it what to add to the command, shows `code` read-only and `records` writable to the
+ * sandbox, runs the command, then reads the records (src/gate/runtime-guard.ts).
+ */
+export interface RuntimeGuard {
+  /**
+   * Writes what its processes load into `dirs.code` (its runtime files) and what they need at load
+   * into `dirs.records` (e.g. per-process keys), and says what to add so the runner's test processes
+   * load it: variables of the environment (which reach the runner through npm, make or a script) or
+   * the command itself. Null: the command does not start this runner (nothing is added).
+   */
+  ask(context: GuardContext, dirs: GuardDirs): Promise<GuardRequest | null>;
+  /**
+   * The records its processes left in `dirs.records`, one per guarded process. A process known to
+   * have loaded the guard whose record is missing, unreadable or not its own (a forgery) is given as
+   * a record with `complete: false`: missing evidence, never dropped.
+   */
+  read(dirs: GuardDirs): Promise<GuardRecord[]>;
+}
+
+export interface GuardContext extends MachineReportContext {
+  /** The checkout the command runs in (absolute): files under it are the repository's. */
+  root: string;
+  /** The test files the baseline ran (relative to `root`): reading them from other code is an event. */
+  testFiles: readonly string[];
+}
+
+export interface GuardDirs {
+  /** The guard's own code, shown read-only to the sandbox. */
+  code: string;
+  /** Where its processes write their records, shown writable to the sandbox. */
+  records: string;
+}
+
+export interface GuardRequest {
+  env?: Record<string, string>;
+  command?: string;
 }
 
 export interface RunnerOutput {

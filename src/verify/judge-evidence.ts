@@ -3,12 +3,14 @@
 // failure through with exit 0 (`|| true`), fails with no failing test, or no longer shows a test that
 // was failing passing, is not a fix, whatever the exit code says. The runner's own machine report
 // (the witness) must agree too: it must be written wherever it was at the baseline, count no failure
-// in a passing run, and count no fewer tests than at the baseline.
+// in a passing run, and count no fewer tests than at the baseline. And what fixloop's runtime guard
+// saw inside the test processes must hold (guard-findings.ts).
 import type { Finding } from '../core/findings.ts';
 import type { GateResult } from '../core/gate-result.ts';
 import type { EvidenceKind } from '../core/repo-config.ts';
 import type { TestReport } from '../core/test-report.ts';
 import { compareTests } from './compare-tests.ts';
+import { guardFindings } from './guard-findings.ts';
 
 /** What made the verdict: per-test results, or the exit code alone (`test.evidence: exit-code`). */
 export type EvidenceBasis = EvidenceKind;
@@ -19,7 +21,8 @@ export interface EvidenceJudgement {
 }
 
 export function judgeEvidence(baseline: TestReport, final: GateResult, mode: EvidenceBasis): EvidenceJudgement {
-  const findings = witnessFindings(baseline, final);
+  // What the runtime guard saw decides even where the exit code alone would (guard-findings.ts).
+  const findings = [...witnessFindings(baseline, final), ...guardFindings(baseline, final)];
   const report = final.report;
   if (!report.parsed) {
     // Only an operator's explicit setting lets the exit code alone decide, and the run says so.

@@ -18,6 +18,7 @@ import { runSuite, setupEnding, type SuiteRunner } from '../gate/setup-then-gate
 import { checkTestIntegrity } from './test-integrity.ts';
 import { judgeEvidence } from './judge-evidence.ts';
 import { observeAlone } from './second-observation.ts';
+import { runtimeGuardStatus } from './guard-findings.ts';
 import { needsText, runnerFileFindings } from './runner-files.ts';
 import { harnessTampering, testFileCheck } from './harness-tampering.ts';
 import { shadowFindings } from './runner-shadowing.ts';
@@ -71,7 +72,8 @@ export async function replayPatch(input: ReplayInput): Promise<Verification> {
         for (const name of added) findings.push({ kind: 'new_dependency', path: change.path, message: `new dependency \`${name}\` in ${change.path}` });
       }
     }
-    const ran = await runSuite(input.suite, dir, { announce: (step, command) => input.log(step === 'setup' ? `replay: setup: ${command}` : `replay: ${command}`) });
+    const judged = input.suite.judged([...baselineTestFiles]);
+    const ran = await runSuite(judged, dir, { announce: (step, command) => input.log(step === 'setup' ? `replay: setup: ${command}` : `replay: ${command}`) });
     if (!ran.gate) {
       findings.push({ kind: 'replay_failed', message: `setup failed on the pristine checkout (${setupEnding(ran.setup)})` });
       return empty;
@@ -86,7 +88,7 @@ export async function replayPatch(input: ReplayInput): Promise<Verification> {
     const evidence = judgeEvidence(input.baseline, gate, input.config.test.evidence);
     findings.push(...evidence.findings);
     // Only a suite green so far is worth observing twice.
-    const second = gate.passed && findings.length === 0 ? await observeAlone(input.suite, dir, { final: gate.report, baseline: input.baseline }, comparison.failToPass, input.log) : null;
+    const second = gate.passed && findings.length === 0 ? await observeAlone(judged, dir, { final: gate.report, baseline: input.baseline }, comparison.failToPass, input.log) : null;
     if (second) findings.push(...second.findings);
     return {
       replayed: true,
@@ -98,6 +100,7 @@ export async function replayPatch(input: ReplayInput): Promise<Verification> {
       newlySkipped: comparison.newlySkipped,
       findings,
       evidence: evidence.basis,
+      runtimeGuard: runtimeGuardStatus(input.baseline, gate.report, input.config.test.evidence),
       ...(second ? { alone: second.observation } : {}),
     };
   } finally {

@@ -10,6 +10,7 @@ import type { SecondObservation } from '../core/run-result.ts';
 import type { TestCaseResult, TestReport } from '../core/test-report.ts';
 import { focusedTestCommand } from '../runners/focused-test-command.ts';
 import type { SuiteRunner } from '../gate/setup-then-gate.ts';
+import { guardFindings } from './guard-findings.ts';
 
 /** At most this many fixed tests are run alone (each is a run of the runner). */
 const MAX_ALONE = 5;
@@ -40,6 +41,8 @@ export async function observeAlone(suite: SuiteRunner, cwd: string, reports: { f
     if (!passedAlone(gate.passed, gate.report, test)) {
       findings.push({ kind: 'second_observation_failed', message: `\`${test.id}\` passes in the whole suite but not when run alone (\`${command}\`)` });
     }
+    // The run alone is judged too: the runtime guard's events and records (DESIGN.md §3.2.7).
+    findings.push(...guardFindings(reports.baseline, gate));
   }
   return { observation: { ran: fixed.length, command: example }, findings };
 }

@@ -20,7 +20,8 @@ const baseline = counts(2, 1, [{ id: 'tests/test_stats.py::test_average', name: 
 
 function suite(testCommand: string, answer: GateResult): SuiteRunner & { commands: string[] } {
   const commands: string[] = [];
-  return { testCommand, setupCommand: null, commands, setup: async () => null, gate: async () => answer, gateWith: async (_cwd, command) => (commands.push(command), answer) };
+  const runner: SuiteRunner & { commands: string[] } = { testCommand, setupCommand: null, commands, setup: async () => null, gate: async () => answer, gateWith: async (_cwd, command) => (commands.push(command), answer), judged: () => runner };
+  return runner;
 }
 
 const dirs: string[] = [];

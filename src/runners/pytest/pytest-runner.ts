@@ -3,6 +3,7 @@ import type { TestRunner } from '../runner.ts';
 import { shellQuote } from '../../sandbox/shell-quote.ts';
 import { parsePytest } from './parse-pytest.ts';
 import { pytestLoadedNames } from './loaded-names.ts';
+import { pytestGuard } from './pytest-guard.ts';
 
 const STARTS = /(^|[\s;&|/])(python3?\s+-m\s+)?pytest\b/;
 
@@ -47,6 +48,7 @@ export const pytestRunner: TestRunner = {
   coverage: { kind: 'python-plugin', argument: (module) => `-p ${module}` },
   // PYTEST_CURRENT_TEST names the running test; PYTEST_VERSION (8.2+) and xdist's PYTEST_XDIST_* say pytest runs.
   judged: { envVariables: /^(PYTEST_|_PYTEST)/, loadedNames: pytestLoadedNames },
+  guard: pytestGuard,
 };
 
 function joined(parts: Array<string | undefined>): string {

@@ -3,6 +3,7 @@
 // change outside the failing tests, no other plausible patch that disagrees, no check weakened.
 // Everything else is `review`, with what to look at.
 import type { AlternativePatch, Assessment, BehaviourChange } from '../../core/assessment.ts';
+import type { RuntimeGuardStatus } from '../../core/run-result.ts';
 
 /** Another plausible patch as the engine described it. */
 export interface CandidateInfo {
@@ -55,4 +56,18 @@ export function decideLevel(input: LevelInput): Assessment {
 
 function plural(n: number, one: string, many = `${one}s`): string {
   return `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
+}
+
+/**
+ * Without fixloop's runtime guard in the replay's test processes, the judge saw less than it can
+ * (DESIGN.md §3.2.7): the level is `review`, unless the operator accepted less evidence.
+ */
+export function unguardedReason(guard: RuntimeGuardStatus | undefined): string | null {
+  if (!guard || guard.available || guard.accepted) return null;
+  return 'runtime guard: not available for this runner, so the judge did not see inside the test processes (`test.evidence: exit-code` accepts that)';
+}
+
+/** The assessment with a reason it cannot be `verified` put first. */
+export function withReason(assessment: Assessment, reason: string): Assessment {
+  return { ...assessment, level: 'review', reason: assessment.level === 'review' ? `${reason}; ${assessment.reason}` : reason };
 }

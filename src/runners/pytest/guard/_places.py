@@ -1,0 +1,70 @@
+# Where code comes from: a repository file that is a test (or a conftest.py, which fixloop's static
+# check protects), another repository file (the code under test), code run from a string, or
+# anything else (Python, pytest, installed packages, the guard itself). The caller of an audited
+# action is the innermost repository frame on the stack; code run from a string stands for the
+# repository file that ran it.
+import os
+import sys
+
+TEST, SOURCE, DYNAMIC, OTHER = "test", "source", "dynamic", "other"
+
+
+class Places:
+    def __init__(self, root, test_files):
+        self.root = os.path.realpath(root) + os.sep
+        self.cwd = os.getcwd()
+        self.tests = {os.path.join(self.root, f) for f in test_files}
+        self.names = {os.path.basename(f) for f in test_files}
+        self.guard = os.path.dirname(os.path.abspath(__file__)) + os.sep
+        self.cache = {}
+
+    def add_test(self, path):
+        """A module pytest collected as a test module is a test file too."""
+        full = os.path.realpath(path)
+        self.tests.add(full)
+        self.names.add(os.path.basename(full))
+        self.cache.clear()
+
+    def kind(self, filename):
+        known = self.cache.get(filename)
+        if known is not None:
+            return known
+        if filename.startswith("<"):
+            found = DYNAMIC
+        else:
+            full = os.path.realpath(os.path.join(self.cwd, filename))
+            if not full.startswith(self.root) or full.startswith(self.guard) or "/site-packages/" in full:
+                found = OTHER
+            elif not os.path.isfile(full):
+                found = DYNAMIC  # a name given to compile(), not a file
+            elif full in self.tests or os.path.basename(full) == "conftest.py":
+                found = TEST
+            else:
+                found = SOURCE
+        self.cache[filename] = found
+        return found
+
+    def relative(self, filename):
+        full = os.path.realpath(os.path.join(self.cwd, filename))
+        return full[len(self.root):] if full.startswith(self.root) else filename
+
+    def is_test_path(self, path):
+        """`path` (as given to open) names a test file: checked by name first, it is on every open."""
+        if not isinstance(path, str) or os.path.basename(path) not in self.names:
+            return False
+        return os.path.realpath(os.path.join(self.cwd, path)) in self.tests
+
+    def caller(self, depth):
+        """(file, line, through) of the innermost repository frame, or None when a test (or nothing of the repository) is the caller."""
+        frame = sys._getframe(depth + 1)
+        through = False
+        while frame is not None:
+            kind = self.kind(frame.f_code.co_filename)
+            if kind == DYNAMIC:
+                through = True
+            elif kind == TEST:
+                return None
+            elif kind == SOURCE:
+                return (self.relative(frame.f_code.co_filename), frame.f_lineno, through)
+            frame = frame.f_back
+        return None

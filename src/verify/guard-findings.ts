@@ -1,0 +1,68 @@
+// What the runtime guard saw inside a judged test process, as findings (DESIGN.md §3.2.7). Every
+// event the baseline's run did not have (the pristine code's own, by kind, file and what was touched)
+// is `runtime_tampering`, naming the file, the line and what was touched; a guarded process with no
+// complete record, or a run with no guarded process where the baseline had one, is
+// `guard_record_missing` (missing evidence, never green); and the tests the guard itself saw end
+// decide against the runner's report and its machine report, which code in the process can forge
+// (write a passing JUnit file, print a passing summary, then replace the process).
+import type { Finding } from '../core/findings.ts';
+import type { GateResult } from '../core/gate-result.ts';
+import type { GuardEvent, GuardRecord } from '../core/guard-record.ts';
+import type { GuardObservation, TestReport } from '../core/test-report.ts';
+import type { EvidenceKind } from '../core/repo-config.ts';
+import type { RuntimeGuardStatus } from '../core/run-result.ts';
+
+const MAX_FINDINGS = 10;
+
+export function guardFindings(baseline: TestReport, final: GateResult): Finding[] {
+  const now = final.report.guard;
+  if (!now) return []; // not a judged run, or a runner with no guard (the report says so)
+  const reached = (baseline.guard?.records.length ?? 0) > 0;
+  const findings: Finding[] = [];
+  if (reached && now.records.length === 0) findings.push({ kind: 'guard_record_missing', message: `no ${now.runner} process loaded fixloop's runtime guard, although the baseline's did: what ran is unknown` });
+  const incomplete = now.records.filter((r) => !r.complete).length;
+  if (incomplete > 0) findings.push({ kind: 'guard_record_missing', message: `${incomplete} ${now.runner} process(es) left no complete record of fixloop's runtime guard: the process ended before the runner finished, or its record was not the guard's` });
+  findings.push(...eventFindings(baseline.guard ?? null, now));
+  findings.push(...countFindings(now, final.report));
+  return findings;
+}
+
+function eventFindings(before: GuardObservation | null, now: GuardObservation): Finding[] {
+  const known = new Set((before?.records ?? []).flatMap((r) => r.events.map(eventKey)));
+  const fresh = new Map<string, GuardEvent>();
+  for (const event of now.records.flatMap((r) => r.events)) if (!known.has(eventKey(event))) fresh.set(eventKey(event), event);
+  return [...fresh.values()].slice(0, MAX_FINDINGS).map((e) => ({
+    kind: 'runtime_tampering',
+    message: `${e.file ? `\`${e.file}${e.line !== null ? `:${e.line}` : ''}\`` : 'code the guard could not place'} ${e.detail} (seen by fixloop's runtime guard inside ${now.runner}; event \`${e.kind}\`)`,
+    ...(e.file ? { path: e.file } : {}),
+  }));
+}
+
+/** Line numbers move with the patch: an event is the baseline's when its kind, file and detail are. */
+function eventKey(event: GuardEvent): string {
+  return `${event.kind}\u0000${event.file ?? ''}\u0000${event.detail}`;
+}
+
+/**
+ * The runner's counts against the guard's. One counted process: its counts are the run's. Several (a
+ * command that runs pytest twice): no report may show fewer failures than the guard saw in all.
+ */
+function countFindings(now: GuardObservation, report: TestReport): Finding[] {
+  const counted = now.records.filter((r): r is GuardRecord & { tests: NonNullable<GuardRecord['tests']> } => r.complete && r.tests !== null);
+  if (counted.length === 0) return [];
+  const seen = counted.reduce((sum, r) => ({ passed: sum.passed + r.tests.passed, failed: sum.failed + r.tests.failed }), { passed: 0, failed: 0 });
+  const witnesses = [...(report.parsed ? [{ name: 'output', passed: report.passed, failed: report.failed }] : []), ...(report.witness ? [{ name: 'own JUnit report', passed: report.witness.passed, failed: report.witness.failed }] : [])];
+  return witnesses
+    .filter((w) => (counted.length === 1 ? w.passed !== seen.passed || w.failed !== seen.failed : w.failed < seen.failed))
+    .map((w) => ({
+      kind: 'runtime_tampering',
+      message: `${now.runner}'s ${w.name} says ${w.passed} passed and ${w.failed} failed, but fixloop's runtime guard inside it saw ${seen.passed} pass and ${seen.failed} fail: the report is not what ran`,
+    }));
+}
+
+/** What the report says of the guard, and whether the level may be `verified` without it. */
+export function runtimeGuardStatus(baseline: TestReport, final: TestReport, evidence: EvidenceKind): RuntimeGuardStatus {
+  const now = final.guard;
+  const available = !!now && (baseline.guard?.records.length ?? 0) > 0;
+  return { runner: now?.runner ?? null, available, processes: now?.records.length ?? 0, accepted: evidence === 'exit-code' };
+}

@@ -1,0 +1,165 @@
+// pytest's runtime guard (DESIGN.md §3.2.7) in real pytest runs of tiny projects, loaded by the gate
+// as in a judged run: what it records of code under test that reaches pytest or unittest by routes a
+// syntax check does not follow, ends its own process, reads the tests or forges the runner's report,
+// and that honest code using exec, glob and subprocess records nothing.
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { GateResult } from '../../src/core/gate-result.ts';
+import { runGate } from '../../src/gate/run-gate.ts';
+import { createProcessSandbox } from '../../src/sandbox/process-sandbox.ts';
+import { guardFindings } from '../../src/verify/guard-findings.ts';
+import { judgeEvidence } from '../../src/verify/judge-evidence.ts';
+
+vi.setConfig({ testTimeout: 120_000 });
+const sandbox = createProcessSandbox();
+const folders: string[] = [];
+afterEach(async () => {
+  await Promise.all(folders.splice(0).map((f) => rm(f, { recursive: true, force: true })));
+});
+
+const TESTS = 'from calc import average\n\n\ndef test_average():\n    assert average([2, 4]) == 3\n\n\ndef test_one():\n    assert average([5]) == 5\n';
+const CALC = 'def average(values):\n    return sum(values) / (len(values) + 1)\n';
+const TEST_FILES = ['tests/test_calc.py'];
+
+async function project(files: Record<string, string>): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'fixloop-pyguard-'));
+  folders.push(dir);
+  for (const [name, text] of Object.entries({ 'tests/test_calc.py': TESTS, 'calc.py': CALC, ...files })) {
+    await mkdir(dirname(join(dir, name)), { recursive: true });
+    await writeFile(join(dir, name), text);
+  }
+  return dir;
+}
+
+/** The suite as a judged run runs it: the machine report and the runtime guard asked. */
+function judged(cwd: string, command = 'python3 -m pytest -q'): Promise<GateResult> {
+  return runGate(sandbox, { command, cwd, timeoutMs: 100_000, witness: true, guard: { testFiles: TEST_FILES }, env: { PYTEST_DISABLE_PLUGIN_AUTOLOAD: '1' } });
+}
+
+const events = (gate: GateResult) => gate.report.guard?.records.flatMap((r) => r.events.map((e) => `${e.kind} ${e.file ?? '?'}:${e.line ?? '?'} ${e.detail}`)) ?? [];
+
+describe('pytest’s runtime guard', () => {
+  it('records an honest run complete, with no event, and the tests as pytest’s terminal counts them', async () => {
+    const cwd = await project({
+      'tests/test_more.py': 'import pytest\n\n\ndef test_ok():\n    pass\n\n\n@pytest.mark.skip\ndef test_skipped():\n    pass\n\n\n@pytest.mark.xfail\ndef test_xfail():\n    assert False\n\n\n@pytest.fixture\ndef broken():\n    raise RuntimeError("setup")\n\n\ndef test_error(broken):\n    pass\n',
+    });
+    const gate = await judged(cwd);
+    expect(gate.passed).toBe(false);
+    expect(gate.report.guard).toEqual({ runner: 'pytest', records: [expect.objectContaining({ runner: 'pytest', complete: true, events: [], tests: { passed: 1, failed: 3, skipped: 2 } })] });
+    expect(gate.report).toMatchObject({ passed: 1, failed: 3, skipped: 2 });
+    expect(guardFindings(gate.report, gate)).toEqual([]);
+  });
+
+  it('sees runtest replaced through a read of sys.modules, and through a walk of type.__subclasses__()', async () => {
+    const cwd = await project({
+      'calc.py': `import sys\n\n_m = sys.modules["_pytest" + ".python"]\nsetattr(_m.Function, "run" + "test", lambda self: None)\n\n\n${CALC}`,
+      'other.py': 'def _walk(cls):\n    for sub in type.__subclasses__(cls):\n        yield sub\n        yield from _walk(sub)\n\n\nfor _c in list(_walk(object)):\n    if _c.__name__ == "TestCaseFunction":\n        _c.runtest = lambda self: None\n',
+      'tests/test_other.py': 'import other  # noqa: F401\n',
+    });
+    const gate = await judged(cwd);
+    expect(gate.passed).toBe(true); // pytest itself is fooled
+    expect(events(gate)).toEqual(expect.arrayContaining(['framework_changed calc.py:4 `_pytest.python.Function.runtest` replaced', 'framework_changed other.py:9 `_pytest.unittest.TestCaseFunction.runtest` replaced']));
+    expect(guardFindings({ ...gate.report, guard: { runner: 'pytest', records: [] } }, gate).map((f) => f.kind)).toContain('runtime_tampering');
+  });
+
+  it('names the caller of exec and of runpy.run_path on a .txt file when their code replaces an assertion helper', async () => {
+    const cwd = await project({
+      'calc.py': `import unittest\n\nexec("import unittest\\nunittest.TestCase.assertEqual = lambda *a, **k: None")\n\n\n${CALC}`,
+      'hack.txt': 'import _pytest.runner as r\nr.call_and_report = r.call_and_report\nimport unittest\nunittest.TestCase.assertTrue = lambda *a, **k: None\n',
+      'loader.py': 'import os\nimport runpy\n\nrunpy.run_path(os.path.join(os.path.dirname(__file__), "hack.txt"))\n',
+      'tests/test_loader.py': 'import loader  # noqa: F401\n',
+    });
+    const gate = await judged(cwd);
+    expect(events(gate)).toEqual(
+      expect.arrayContaining([
+        'framework_changed calc.py:3 `unittest.case.TestCase.assertEqual` replaced by code run from a string',
+        'dynamic_code loader.py:4 ran `hack.txt`, a file that is not Python code, as code',
+        'framework_changed hack.txt:4 `unittest.case.TestCase.assertTrue` replaced',
+      ]),
+    );
+  });
+
+  it('sees a test file read through glob and a variable, and a JUnit report forged before os.execv', async () => {
+    const forge = [
+      'import glob, os, re, sys',
+      '',
+      '',
+      'def average(values):',
+      '    for path in glob.glob(os.path.join(os.path.dirname(__file__), "te" + "sts", "*.py")):',
+      '        open(path).read()',
+      '    xml = re.search(r"--junitxml=(\\S+)", os.environ.get("PYTEST_ADDOPTS", ""))',
+      '    with open(xml.group(1), "w") as f:',
+      '        f.write(\'<testsuites><testsuite name="pytest" errors="0" failures="0" skipped="0" tests="2"><testcase name="a"/><testcase name="b"/></testsuite></testsuites>\')',
+      '    sys.stdout.write("2 passed in 0.01s\\n")',
+      '    sys.stdout.flush()',
+      '    getattr(os, "exec" + "v")("/bin/true", ["true"])',
+      '',
+    ].join('\n');
+    const cwd = await project({ 'calc.py': forge });
+    const gate = await judged(cwd);
+    expect(gate.passed).toBe(true);
+    expect(gate.report.witness).toMatchObject({ passed: 2, failed: 0 });
+    expect(events(gate)).toEqual(
+      expect.arrayContaining([
+        'test_file_read calc.py:6 read the test file `tests/test_calc.py`',
+        'report_written calc.py:8 wrote `pytest.xml`, which only pytest and fixloop’s guard write'.replace('’', "'"),
+        'exit calc.py:12 replaced its own process (`os.exec*`)',
+      ]),
+    );
+    const kinds = judgeEvidence({ ...gate.report, guard: { runner: 'pytest', records: [] } }, gate, 'per-test').findings.map((f) => f.kind);
+    expect(kinds).toEqual(expect.arrayContaining(['guard_record_missing', 'runtime_tampering']));
+  });
+
+  it('takes a record the code under test wrote in the guard’s place for no record at all', async () => {
+    const cwd = await project({
+      'calc.py': `import json, os\n\n\ndef average(values):\n    folder = os.environ.get("FIXLOOP_PYTEST_GUARD") or "/nonexistent"\n    for name in os.listdir("/tmp"):\n        pass\n    for root in [d for d in (os.environ.get("PYTHONPATH") or "").split(":") if d]:\n        records = os.path.join(os.path.dirname(root), "records")\n        if os.path.isdir(records):\n            payload = json.dumps({"runner": "pytest", "pid": os.getpid(), "complete": True, "tests": {"passed": 2, "failed": 0, "skipped": 0}, "events": []})\n            for i in range(8):\n                with open(os.path.join(records, "record-%d.json" % i), "w") as f:\n                    json.dump({"payload": payload, "mac": "00" * 32}, f)\n    os.abort() if folder == "x" else __import__("posix")._exit(0)\n`,
+    });
+    const gate = await judged(cwd);
+    expect(gate.passed).toBe(true);
+    expect(gate.report.guard?.records).toEqual([expect.objectContaining({ complete: false })]);
+    expect(guardFindings(gate.report, gate).map((f) => f.kind)).toContain('guard_record_missing');
+  });
+
+  it('counts against the runner’s reports: a passing summary printed over a failing run is not green', async () => {
+    const cwd = await project({ 'calc.py': `import atexit, os, sys\n\n\ndef _end():\n    sys.stdout.write("2 passed in 0.01s\\n")\n    sys.stdout.flush()\n    os._exit(0)\n\n\natexit.register(_end)\n${CALC}` });
+    const gate = await judged(cwd);
+    expect(gate.passed).toBe(true);
+    // pytest's own summary says 2 failed; the printed line after it, which the output's reader takes, says 2 passed.
+    expect(gate.report).toMatchObject({ passed: 2, failed: 2 });
+    const findings = judgeEvidence(gate.report, gate, 'per-test').findings;
+    expect(findings).toContainEqual({ kind: 'runtime_tampering', message: "pytest's output says 2 passed and 2 failed, but fixloop's runtime guard inside it saw 0 pass and 2 fail: the report is not what ran" });
+  });
+
+  it('records nothing of honest code that uses exec, glob and subprocess for its own work', async () => {
+    const cwd = await project({
+      'calc.py': [
+        'import glob, os, subprocess, sys',
+        '',
+        '_DATA = sorted(glob.glob(os.path.join(os.path.dirname(__file__), "data", "*.txt")))',
+        '_SIZES = [len(open(p).read()) for p in _DATA]',
+        'namespace = {}',
+        'exec("def divide(a, b):\\n    return a / b\\n", namespace)',
+        '',
+        '',
+        'def average(values):',
+        '    out = subprocess.run([sys.executable, "-c", "print(1)"], capture_output=True, text=True).stdout.strip()',
+        '    assert out == "1" and _SIZES == [3]',
+        '    return namespace["divide"](sum(values), len(values))',
+        '',
+      ].join('\n'),
+      'data/a.txt': 'abc',
+    });
+    const gate = await judged(cwd);
+    expect(gate.passed).toBe(true);
+    expect(gate.report.guard?.records).toEqual([expect.objectContaining({ complete: true, events: [], tests: { passed: 2, failed: 0, skipped: 0 } })]);
+    expect(judgeEvidence(gate.report, gate, 'per-test').findings).toEqual([]);
+  });
+
+  it('says a runner without a guard has none', async () => {
+    const cwd = await project({ 'package.json': '{"type":"module"}', 'a.test.js': "import test from 'node:test';\ntest('one', () => {});\n" });
+    const gate = await judged(cwd, 'node --test');
+    expect(gate.report.guard).toBeNull();
+  });
+});
