@@ -34,9 +34,14 @@ export async function commandLineRun(dataDir: string, runId: string): Promise<Co
 }
 
 export function commandLineRunsTable(runs: readonly CommandLineRun[]): string {
-  const rows = runs.map(({ result }) => [result.runId, statusWithLevel(result), result.repository.source, result.startedAt.replace('T', ' ').slice(0, 19), result.headline.slice(0, 70)]);
+  const rows = runs.map(({ result }) => [result.runId, runStatus(result), result.repository.source, result.startedAt.replace('T', ' ').slice(0, 19), result.headline.slice(0, 70)]);
   const header = ['RUN', 'STATUS', 'REPOSITORY', 'STARTED (UTC)', 'HEADLINE'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)));
   const lines = [header, ...rows].map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  '));
   return `\nCommand-line runs (${runs.length}):\n${lines.join('\n')}\n`;
+}
+
+/** `cancelled` for a run stopped by a signal or its caller, else the status with the level. */
+export function runStatus(result: RunResult): string {
+  return result.stopReason === 'cancelled' ? 'cancelled' : statusWithLevel(result);
 }

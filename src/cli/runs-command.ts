@@ -6,10 +6,10 @@ import { join, resolve } from 'node:path';
 import { runJobData } from '../forge/run-job-data.ts';
 import { openSqliteStore } from '../jobs/sqlite-store.ts';
 import type { JobInfo } from '../jobs/run-store.ts';
-import { commandLineRun, commandLineRuns, commandLineRunsTable } from './command-line-runs.ts';
+import { commandLineRun, commandLineRuns, commandLineRunsTable, runStatus } from './command-line-runs.ts';
 import { deliveriesTable, unhandledDeliveries } from './stored-deliveries.ts';
 import { UsageError } from './usage-error.ts';
-import { assessmentLine, statusWithLevel } from './assessment-line.ts';
+import { assessmentLine } from './assessment-line.ts';
 import type { RunResult } from '../core/run-result.ts';
 
 export interface RunsIo {
@@ -69,7 +69,7 @@ async function showCommandLineRun(io: RunsIo, runId: string): Promise<void> {
   const local = await commandLineRun(dataDirOf(io), runId);
   if (!local) throw new UsageError(`no run \`${runId}\` in ${dataDirOf(io)} (see \`fixloop runs\`)`);
   const { result, dir } = local;
-  io.stdout(`Run ${result.runId} (command line): ${statusWithLevel(result)}, on ${result.repository.source}${result.repository.sha ? ` at ${result.repository.sha.slice(0, 12)}` : ''}\n`);
+  io.stdout(`Run ${result.runId} (command line): ${runStatus(result)}, on ${result.repository.source}${result.repository.sha ? ` at ${result.repository.sha.slice(0, 12)}` : ''}\n`);
   io.stdout(`Started ${result.startedAt.replace('T', ' ').slice(0, 19)}, ${(result.durationMs / 1000).toFixed(1)} s, artifacts in ${dir}\n`);
   const level = assessmentLine(result);
   if (level) io.stdout(`${level}\n`);
