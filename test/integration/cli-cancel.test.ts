@@ -37,7 +37,10 @@ const processes = () => execFileSync('ps', ['-eo', 'pid,pgid,args'], { encoding:
 const withMarker = (mark: string) => processes().filter((line) => line.trim().endsWith(`sleep ${mark}`) || line.includes(`sleep ${mark};`));
 const inGroup = (pgid: number) => processes().filter((line) => line.trim().split(/\s+/)[1] === String(pgid));
 
-async function until(what: () => boolean, ms = 60_000): Promise<void> {
+/** A run's start takes over 25 s on a 2-core machine under a load of 26: the waits allow far more. */
+const WAIT_MS = 150_000;
+
+async function until(what: () => boolean, ms = WAIT_MS): Promise<void> {
   for (let waited = 0; !what() && waited < ms; waited += 100) await new Promise((r) => setTimeout(r, 100));
   expect(what()).toBe(true);
 }
@@ -90,13 +93,13 @@ async function expectCancelled(started: Started, code: number, phase: RunResult[
   return result;
 }
 
-describe('fixloop run, cancelled', { timeout: 180_000 }, () => {
+describe('fixloop run, cancelled', { timeout: 400_000 }, () => {
   for (const sandbox of ['bwrap', 'process']) {
     it(`Ctrl-C in the setup (${sandbox}): exit 130, "Cancelled during the setup", not a failed setup; nothing left running`, async () => {
       const project = await folder(NODE_PROJECT);
       const mark = marker();
       const run = await startRun([project, '--test', 'node --test', '--setup', `sleep ${mark}`, '--sandbox', sandbox]);
-      await run.output.until(`setup: sleep ${mark}`);
+      await run.output.until(`setup: sleep ${mark}`, WAIT_MS);
       await until(() => withMarker(mark).length > 0);
       run.child.kill('SIGINT');
       await expectCancelled(run, 130, { phase: 'setup' }, /Cancelled during the setup, after 0 attempts/, mark);
@@ -107,7 +110,7 @@ describe('fixloop run, cancelled', { timeout: 180_000 }, () => {
     const project = await folder(NODE_PROJECT);
     const mark = marker();
     const run = await startRun([project, '--test', 'node --test', '--engine', 'script', '--script', `sleep ${mark}`]);
-    await run.output.until(/attempt 1\/\d+ \(script\)/);
+    await run.output.until(/attempt 1\/\d+ \(script\)/, WAIT_MS);
     await until(() => withMarker(mark).length > 0);
     run.child.kill('SIGINT');
     const result = await expectCancelled(run, 130, { phase: 'attempt', attempt: 1 }, /Cancelled in attempt 1, after \d attempts?/, mark);
@@ -120,7 +123,7 @@ describe('fixloop run, cancelled', { timeout: 180_000 }, () => {
     const mark = marker();
     const setup = `if [ -f fixed.flag ]; then sleep ${mark}; fi`;
     const run = await startRun([project, '--test', 'node --test', '--setup', setup, '--engine', 'script', '--script', "sed -i 's/a - b/a + b/' src/math.js && touch fixed.flag"]);
-    await run.output.until('verifying on a pristine checkout');
+    await run.output.until('verifying on a pristine checkout', WAIT_MS);
     await until(() => withMarker(mark).length > 0);
     run.child.kill('SIGTERM');
     const result = await expectCancelled(run, 143, { phase: 'verify', attempt: 1 }, /Cancelled while replaying attempt 1 on a pristine checkout/, mark);
@@ -131,7 +134,7 @@ describe('fixloop run, cancelled', { timeout: 180_000 }, () => {
     const project = await folder(NODE_PROJECT);
     const mark = marker();
     const run = await startRun([project, '--test', 'node --test', '--engine', 'script', '--script', `sleep ${mark}`], { node: NODE_20, detached: true });
-    await run.output.until(/attempt 1\/\d+ \(script\)/);
+    await run.output.until(/attempt 1\/\d+ \(script\)/, WAIT_MS);
     await until(() => withMarker(mark).length > 0);
     const group = run.child.pid ?? 0;
     // As a terminal sends Ctrl-C: to every process of the foreground group, the handed-over Node 24 too.
