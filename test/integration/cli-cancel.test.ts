@@ -4,9 +4,11 @@
 // cancelled, and no command it started is left running. Each signal is sent once the phase's progress
 // line is on stderr and the phase's own command (a `sleep` with a number no other test uses) runs.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { generateKeyPairSync } from 'node:crypto';
+import { readFileSync, readlinkSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { RunResult } from '../../src/core/run-result.ts';
 import { watchOutput } from '../support/child-output.ts';
 import { makeRepo, removeAll } from '../support/git-fixture.ts';
@@ -141,5 +143,72 @@ describe('fixloop run, cancelled', { timeout: 400_000 }, () => {
     process.kill(-group, 'SIGINT');
     await expectCancelled(run, 130, { phase: 'attempt', attempt: 1 }, /Cancelled in attempt 1/, mark);
     await until(() => inGroup(group).length === 0);
+  });
+});
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = (server.address() as AddressInfo);
+      server.close(() => resolve(port));
+    });
+  });
+
+/** `fixloop serve` started by Node 20 (which hands over to Node 24), as `command` starts it; its port. */
+async function startServe(command: (args: string[]) => [string, string[]], extra: Record<string, string> = {}) {
+  const dir = await folder();
+  serveDirs.push(dir);
+  const port = await freePort();
+  const key = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
+  const [file, args] = command([NODE_20, FIXLOOP_BIN, 'serve']);
+  const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', APP_ID: '1', PRIVATE_KEY: key, WEBHOOK_SECRET: 's', PORT: String(port), HOST: '127.0.0.1', LOG_FORMAT: 'json' as const, FIXLOOP_DATA_DIR: join(dir, 'data'), ...extra };
+  const child: ChildProcess = spawn(file, args, { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const output = watchOutput(child);
+  await output.until('Listening on', WAIT_MS);
+  return { child, port, output, dir };
+}
+
+const answers = (port: number) => fetch(`http://127.0.0.1:${port}/ping`).then(() => true, () => false);
+/** The processes of `fixloop serve` running in `dir` (another test file's servers run elsewhere). */
+const servers = (dir: string) =>
+  processes().filter((line) => {
+    if (!line.includes(`${FIXLOOP_BIN} serve`)) return false;
+    try {
+      return readlinkSync(`/proc/${line.trim().split(/\s+/)[0]}/cwd`) === dir;
+    } catch {
+      return false;
+    }
+  });
+const serveDirs: string[] = [];
+
+describe('fixloop serve, stopped by the pid of the process a person started', { timeout: 400_000 }, () => {
+  // A server a failed test left running is stopped by its pid, as no test may leave one behind.
+  afterEach(() => {
+    for (const line of serveDirs.splice(0).flatMap(servers)) {
+      const pid = Number(line.trim().split(/\s+/)[0]);
+      if (pid) process.kill(pid, 'SIGKILL');
+    }
+  });
+
+  it('SIGTERM to `node bin/fixloop.js serve` on Node 20: the handed-over server stops, the port closes, no process is left', async () => {
+    const { child, port, dir } = await startServe((args) => [args[0] ?? '', args.slice(1)]);
+    expect(await answers(port)).toBe(true);
+    const handedOver = servers(dir).filter((line) => !line.trim().startsWith(`${child.pid} `));
+    expect(handedOver.length).toBeGreaterThan(0);
+    child.kill('SIGTERM');
+    await until(() => child.exitCode !== null);
+    await until(() => servers(dir).every((line) => !handedOver.includes(line)));
+    expect(await answers(port)).toBe(false);
+  });
+
+  it('SIGTERM to npm, which passes it to its shell only (`npx fixloop serve`): the server sees its parent end and stops', async () => {
+    // As npm runs a bin: through `sh -c`, with npm's variables; `; :` keeps sh from exec-ing the command.
+    const { child, port, dir } = await startServe((args) => ['sh', ['-c', `${args.map((a) => `'${a}'`).join(' ')}; :`]], { npm_command: 'exec' });
+    expect(await answers(port)).toBe(true);
+    const before = servers(dir);
+    expect(before.length).toBeGreaterThan(0);
+    child.kill('SIGTERM');
+    await until(() => servers(dir).every((line) => !before.includes(line)));
+    expect(await answers(port)).toBe(false);
   });
 });
