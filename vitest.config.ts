@@ -1,4 +1,5 @@
-import { availableParallelism } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import SlowFirstSequencer from './test/support/slow-first-sequencer.ts';
 
@@ -19,6 +20,8 @@ export default defineConfig({
       // A developer's or CI's git configuration must not change results (DESIGN.md §6).
       GIT_CONFIG_GLOBAL: '/dev/null',
       GIT_CONFIG_NOSYSTEM: '1',
+      // The command line keeps its runs in the user's data folder: the tests' go to one of their own.
+      XDG_DATA_HOME: join(tmpdir(), 'fixloop-tests-data'),
     },
   },
 });

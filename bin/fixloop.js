@@ -7,6 +7,12 @@ import { existsSync } from 'node:fs';
 import { constants } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
+// npm (`npx fixloop serve`, `npm start`) runs fixloop through a shell and passes a signal to that
+// shell only: the shell dies and fixloop would run on, reparented. So, under npm and in the child
+// of the hand-over below, the parent's end is taken for the SIGTERM it stands for.
+if (process.env.npm_command || process.env.FIXLOOP_HANDED_OVER) stopWithParent();
+delete process.env.FIXLOOP_HANDED_OVER;
+
 const [major] = process.versions.node.split('.').map(Number);
 if (major < 24) {
   const own = fileURLToPath(new URL('../node_modules/node/bin/node', import.meta.url));
@@ -14,8 +20,10 @@ if (major < 24) {
     console.error(`fixloop needs Node.js 24 or newer (this is ${process.version}), and its own Node 24 is not installed beside it: run \`npm ci\` in fixloop's folder, or install Node 24.`);
     process.exit(3);
   }
-  const child = spawn(own, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: 'inherit' });
-  // Ctrl-C reaches the whole foreground group already; a signal sent to this process alone is passed on.
+  const child = spawn(own, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: 'inherit', env: { ...process.env, FIXLOOP_HANDED_OVER: '1' } });
+  // A signal sent to this process alone is passed on. Ctrl-C reaches the whole foreground group, the
+  // child too, so it gets that one twice, a moment apart: it takes the copy for the same press
+  // (src/cli/cancel-signals.ts).
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
   child.on('exit', (code, signal) => {
     // As a shell reports a child ended by a signal: 128 + its number.
@@ -28,4 +36,15 @@ if (major < 24) {
   const built = new URL('../dist/cli.js', import.meta.url);
   const { main } = installed && existsSync(fileURLToPath(built)) ? await import(built.href) : await import('../src/cli.ts');
   process.exitCode = await main(process.argv.slice(2));
+}
+
+/** SIGTERM to this process once its parent is gone (polled: no event says so). */
+function stopWithParent() {
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(timer);
+    process.kill(process.pid, 'SIGTERM');
+  }, 500);
+  timer.unref();
 }

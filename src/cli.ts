@@ -8,6 +8,7 @@ import { registerRunCommand } from './cli/commands/run.ts';
 import { registerServerCommands } from './cli/commands/servers.ts';
 import { registerStoredRunCommands } from './cli/commands/stored-runs.ts';
 import { EXIT } from './cli/exit-codes.ts';
+import { cancelOnSignals, signalExitCode } from './cli/cancel-signals.ts';
 import { reportError } from './cli/report-error.ts';
 
 export type { CliIo } from './cli/command-context.ts';
@@ -19,15 +20,9 @@ const defaultIo: CliIo = {
 
 export async function main(argv: string[], io: CliIo = defaultIo): Promise<number> {
   let exitCode: number = EXIT.ok;
-  const controller = new AbortController();
-  const onSignal = () => controller.abort();
-  const releaseSignals = () => {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-  };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
-  const context: CommandContext = { io, signal: controller.signal, setExitCode: (code) => (exitCode = code), releaseSignals };
+  const cancel = cancelOnSignals();
+  const releaseSignals = cancel.release;
+  const context: CommandContext = { io, signal: cancel.signal, setExitCode: (code) => (exitCode = code), releaseSignals };
 
   const program = new Command('fixloop')
     .description('Turns red tests green and proves it: a bounded fix loop judged by the test suite, replayed on a pristine checkout.')
@@ -42,7 +37,9 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
 
   try {
     await program.parseAsync(argv, { from: 'user' });
-    return exitCode;
+    // A run cancelled by SIGTERM or SIGHUP exits as that signal would have ended it (exit-codes.ts).
+    const signal = cancel.received();
+    return exitCode === EXIT.cancelled && signal ? signalExitCode(signal) : exitCode;
   } catch (error) {
     return reportError(error, io);
   } finally {

@@ -7,7 +7,7 @@ export interface CliIo {
 
 export interface CommandContext {
   io: CliIo;
-  /** Aborted on SIGINT / SIGTERM (the long-running servers install their own handlers instead). */
+  /** Aborted on SIGINT, SIGTERM or SIGHUP (cancel-signals.ts; the long-running servers install their own handlers instead). */
   signal: AbortSignal;
   setExitCode: (code: number) => void;
   /** Stops `main` from turning SIGINT / SIGTERM into an abort: for commands that handle them. */

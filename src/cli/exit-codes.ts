@@ -6,9 +6,15 @@ import { USER_ERROR_CODES } from '../loop/run-error.ts';
  * `review`: the tests pass (`tests_green`) but the assessment found what a person should look at
  * (DESIGN.md §3.3), so a script can tell it from a `verified` fix (0) without reading the JSON.
  */
-export const EXIT = { ok: 0, notFixed: 1, usage: 2, system: 3, review: 4 } as const;
+export const EXIT = { ok: 0, notFixed: 1, usage: 2, system: 3, review: 4, cancelled: 130 } as const;
 
+/**
+ * A cancelled run exits as a shell reports a command ended by Ctrl-C: 130 (128 + SIGINT). `main`
+ * makes it 128 + the signal's number when another signal cancelled it (143 for SIGTERM), so a
+ * supervisor that sent SIGTERM reads the code it expects.
+ */
 export function exitCodeFor(result: RunResult): number {
+  if (result.stopReason === 'cancelled') return EXIT.cancelled;
   switch (result.status) {
     case 'tests_green':
       return needsReview(result) ? EXIT.review : EXIT.ok;

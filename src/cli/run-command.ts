@@ -19,6 +19,8 @@ import { UsageError } from './usage-error.ts';
 import { agentSettingsFrom, type Environment } from '../engines/agent/agent-settings.ts';
 import { createMemorySpendLedger, type SpendLedger } from '../core/spend-ledger.ts';
 import { openSqliteStore } from '../jobs/sqlite-store.ts';
+import { userDataDir } from '../core/data-dir.ts';
+import { commandLineRunsRoot, repositoryOf } from './command-line-runs.ts';
 
 export interface RunCommandOptions {
   repo: string;
@@ -83,7 +85,8 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
       sandbox,
       setupNetwork: options.setupNetwork,
       engineEnvironment: { env: options.engineEnv, ledger: ledger.ledger },
-      artifactsRoot: resolve('.fixloop', 'runs'),
+      // fixloop's data folder, one folder per repository: never the repository (command-line-runs.ts).
+      artifactsRoot: await commandLineRunsRoot(userDataDir(process.env), await repositoryOf(localDir ?? options.repo, localDir !== null)),
       cacheDir: cacheRootFrom(process.env),
       ...(options.out ? { artifactsDir: resolve(options.out) } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
@@ -107,11 +110,12 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
 }
 
 /**
- * A daily budget must hold across runs: with FIXLOOP_DAILY_* set, the spend is kept in the run store
- * of FIXLOOP_DATA_DIR (default .fixloop), as the App does; otherwise only this run counts.
+ * A daily budget must hold across runs: with FIXLOOP_DAILY_* set, the spend is kept in a run store in
+ * fixloop's data folder (FIXLOOP_DATA_DIR, as the App does, else the user's data folder);
+ * otherwise only this run counts.
  */
 async function spendLedgerFor(env: Environment): Promise<{ ledger: SpendLedger; close: () => Promise<void> }> {
   if (!env.FIXLOOP_DAILY_COST_USD && !env.FIXLOOP_DAILY_TOKENS) return { ledger: createMemorySpendLedger(), close: async () => undefined };
-  const store = await openSqliteStore(resolve(env.FIXLOOP_DATA_DIR ?? '.fixloop'));
+  const store = await openSqliteStore(userDataDir(env));
   return { ledger: store, close: () => store.close() };
 }

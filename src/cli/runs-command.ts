@@ -1,39 +1,43 @@
-// `fixloop runs` and `fixloop runs show <id>`: the App's runs, from the run store in the data
-// directory (FIXLOOP_DATA_DIR), with their audit trail and report; and the command line's runs, from
-// the same folder's `runs/` (where `fixloop run` keeps them).
+// `fixloop runs` and `fixloop runs show <id>`: the App's runs, from the run store in its data folder
+// (FIXLOOP_DATA_DIR, else `.fixloop` where `fixloop serve` keeps one), with their audit trail and
+// report; and the command line's runs, from fixloop's data folder (command-line-runs.ts): those of
+// the repository the command is run in, or all of them, by repository, when it has none.
 import { readFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { runJobData } from '../forge/run-job-data.ts';
-import { openSqliteStore } from '../jobs/sqlite-store.ts';
 import type { JobInfo } from '../jobs/run-store.ts';
-import { commandLineRun, commandLineRuns, commandLineRunsTable } from './command-line-runs.ts';
+import { userDataDir } from '../core/data-dir.ts';
+import { commandLineRun, commandLineRuns, commandLineRunsTable, repositoryOf, runsFrom, runStatus } from './command-line-runs.ts';
 import { deliveriesTable, unhandledDeliveries } from './stored-deliveries.ts';
+import { dataDirFrom, openAppStore } from './stored-run.ts';
 import { UsageError } from './usage-error.ts';
-import { assessmentLine, statusWithLevel } from './assessment-line.ts';
+import { assessmentLine } from './assessment-line.ts';
 import type { RunResult } from '../core/run-result.ts';
 
 export interface RunsIo {
   stdout: (text: string) => void;
+  /** The App's data folder (default: dataDirFrom) and the command line's (default: userDataDir). */
   dataDir?: string;
+  userDataDir?: string;
 }
 
-function dataDirOf(io: RunsIo): string {
-  return resolve(io.dataDir ?? process.env.FIXLOOP_DATA_DIR ?? '.fixloop');
-}
+const appDir = (io: RunsIo) => dataDirFrom(process.env, io.dataDir);
+const userDir = (io: RunsIo) => io.userDataDir ?? userDataDir(process.env);
 
 const when = (ms: number | null) => (ms === null ? '–' : new Date(ms).toISOString().replace('T', ' ').slice(0, 19));
 
 export async function runsList(io: RunsIo, limit: number): Promise<void> {
-  const store = await openSqliteStore(dataDirOf(io));
+  const store = await openAppStore(appDir(io));
   try {
     const runs = await store.list(limit);
-    // The App's runs keep their artifacts in the same folder: those are listed above, from the store.
-    const local = (await commandLineRuns(dataDirOf(io), limit + runs.length)).filter((r) => !runs.some((j) => j.runId === r.result.runId)).slice(0, limit);
-    if (runs.length === 0 && local.length === 0) io.stdout(`No runs recorded in ${dataDirOf(io)}.\n`);
+    // The App's runs keep their artifacts in its data folder: those are listed above, from the store.
+    const kept = (await commandLineRuns(userDir(io))).filter((r) => !runs.some((j) => j.runId === r.result.runId));
+    const local = runsFrom(kept, await repositoryOf(process.cwd(), true));
+    if (runs.length === 0 && local.length === 0) io.stdout(`No runs recorded in ${[...new Set([appDir(io), userDir(io)])].join(' or ')}.\n`);
     if (runs.length > 0) printRuns(io, runs);
     const deliveries = await unhandledDeliveries(store, limit);
     if (deliveries.length > 0) io.stdout(deliveriesTable(deliveries, when));
-    if (local.length > 0) io.stdout(commandLineRunsTable(local));
+    if (local.length > 0) io.stdout(commandLineRunsTable(local.slice(0, limit)));
   } finally {
     await store.close();
   }
@@ -47,7 +51,7 @@ function printRuns(io: RunsIo, runs: readonly JobInfo[]): void {
 }
 
 export async function runsShow(io: RunsIo, runId: string): Promise<void> {
-  const store = await openSqliteStore(dataDirOf(io));
+  const store = await openAppStore(appDir(io));
   try {
     const run = await store.get(runId);
     if (!run) return await showCommandLineRun(io, runId);
@@ -66,10 +70,10 @@ export async function runsShow(io: RunsIo, runId: string): Promise<void> {
 }
 
 async function showCommandLineRun(io: RunsIo, runId: string): Promise<void> {
-  const local = await commandLineRun(dataDirOf(io), runId);
-  if (!local) throw new UsageError(`no run \`${runId}\` in ${dataDirOf(io)} (see \`fixloop runs\`)`);
+  const local = await commandLineRun(userDir(io), runId);
+  if (!local) throw new UsageError(`no run \`${runId}\` in ${[...new Set([appDir(io), userDir(io)])].join(' or ')} (see \`fixloop runs\`)`);
   const { result, dir } = local;
-  io.stdout(`Run ${result.runId} (command line): ${statusWithLevel(result)}, on ${result.repository.source}${result.repository.sha ? ` at ${result.repository.sha.slice(0, 12)}` : ''}\n`);
+  io.stdout(`Run ${result.runId} (command line): ${runStatus(result)}, on ${result.repository.source}${result.repository.sha ? ` at ${result.repository.sha.slice(0, 12)}` : ''}\n`);
   io.stdout(`Started ${result.startedAt.replace('T', ' ').slice(0, 19)}, ${(result.durationMs / 1000).toFixed(1)} s, artifacts in ${dir}\n`);
   const level = assessmentLine(result);
   if (level) io.stdout(`${level}\n`);

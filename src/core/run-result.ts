@@ -158,6 +158,20 @@ export interface RunEnvironment {
   packageSettings: string[];
 }
 
+/** The phases of a run, as its progress names them. */
+export type RunPhase = 'clone' | 'setup' | 'baseline' | 'write-test' | 'attempt' | 'verify' | 'assess';
+
+/**
+ * Where a cancelled run stopped (SIGINT or SIGTERM on the command line, `/fix cancel`, a workflow
+ * cancelled, the library's signal): the phase it was in, and the attempt when one was running. A
+ * cancelled run is `failed_to_green` with `stopReason: 'cancelled'`, whatever the phase: never an
+ * error of the setup or an engine's giving up, which the stopped commands would otherwise look like.
+ */
+export interface Cancellation {
+  phase: RunPhase;
+  attempt?: number;
+}
+
 export interface RunEvent {
   at: string;
   kind: string;
@@ -210,6 +224,8 @@ export interface RunResult {
   durationMs: number;
   artifactsDir: string;
   events: RunEvent[];
+  /** Set when the run was cancelled (`stopReason: 'cancelled'`): where it stopped. */
+  cancelled?: Cancellation;
   /** Set when something the request's page does not show was removed from its text (counts, never the text). */
   request?: { removed: RemovedFromRequest };
   error?: { code: string; message: string };

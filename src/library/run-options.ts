@@ -40,7 +40,7 @@ export interface RunOptions {
   cacheDir?: string;
   /** Where LLM engines read their settings (FIXLOOP_MODEL, keys, ceilings); default process.env. Never given to the repository's code. */
   env?: Record<string, string | undefined>;
-  /** Aborting it stops the run: the outcome is `failed_to_green` with `stopReason: 'cancelled'`. */
+  /** Aborting it stops the run in any phase: the outcome is `failed_to_green` with `stopReason: 'cancelled'`, and `result.cancelled` names the phase. */
   signal?: AbortSignal;
   /** Told each phase and attempt as it starts, and each line an engine logs. */
   onProgress?: (progress: RunProgress) => void;

@@ -2,6 +2,7 @@
 import type { RunResult } from '../core/run-result.ts';
 import { needsReview } from '../core/assessment-level.ts';
 import { reviewHeadline } from './review-headline.ts';
+import { cancelledWhere } from './cancellation.ts';
 
 /** How to have the goal turned into a failing test first (docs/engines.md). */
 const WRITE_TEST_HINT = 'An engine that writes tests (agent, with a model, or cli) turns the goal into a failing test first: add it to the cascade (e.g. `--engine repair,agent`).';
@@ -9,8 +10,9 @@ const WRITE_TEST_HINT = 'An engine that writes tests (agent, with a model, or cl
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 export function headlineFor(result: RunResult): string {
-  if (result.replay && result.status !== 'error') return replayHeadline(result);
   const attempts = plural(result.attempts.length, 'attempt');
+  if (result.stopReason === 'cancelled') return `Cancelled${result.cancelled ? ` ${cancelledWhere(result.cancelled)}` : ''}, after ${attempts}: no patch was verified; the logs so far are kept.`;
+  if (result.replay && result.status !== 'error') return replayHeadline(result);
   switch (result.status) {
     case 'tests_green': {
       // The judge held, and the assessment found something a person should see: the tests pass, no more.

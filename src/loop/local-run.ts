@@ -28,6 +28,7 @@ import { cleanRequest } from './clean-request.ts';
 import { assessRun } from './assess-run.ts';
 import { describeError, errorCode } from './run-error.ts';
 import { fixAndVerify } from './run-phases.ts';
+import { cancelledResult, trackCancellation } from './cancellation.ts';
 
 export type { RunProgress } from './progress.ts';
 export type { RunFixDeps } from './run-context.ts';
@@ -51,9 +52,18 @@ export interface FinishedRun {
   report: RenderedReport;
 }
 
-export async function runLocal(input: RunInput, deps: RunFixDeps): Promise<FinishedRun> {
+export async function runLocal(input: RunInput, given: RunFixDeps): Promise<FinishedRun> {
   // Before anything reads it: the request's text as its page shows it (clean-request.ts).
   const { request, removed } = cleanRequest(input.request);
+  // Cancelled in any phase, the run ends as cancelled, in the phase the signal found it (cancellation.ts).
+  const tracker = trackCancellation(given.signal);
+  const deps: RunFixDeps = {
+    ...given,
+    onProgress: (p) => {
+      tracker.saw(p);
+      given.onProgress?.(p);
+    },
+  };
   const started = Date.now();
   const events: RunEvent[] = [];
   const artifacts = await createArtifacts(deps.artifactsDir ?? join(deps.artifactsRoot, request.runId));
@@ -64,7 +74,8 @@ export async function runLocal(input: RunInput, deps: RunFixDeps): Promise<Finis
   let created: CreatedWorkspace | null = null;
   try {
     const judged = withRemoved(await work(ctx, input, (c) => (created = c)).catch((error: unknown) => failed(ctx, error)));
-    return await reported(ctx, judged);
+    const where = tracker.cancellation();
+    return await reported(ctx, where ? cancelledResult(judged, where) : judged);
   } finally {
     await (created as CreatedWorkspace | null)?.workspace.dispose().catch(() => undefined);
     await rm(scratch, { recursive: true, force: true }).catch(() => undefined);

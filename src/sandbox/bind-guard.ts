@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
+import { appDataDir, userDataDir } from '../core/data-dir.ts';
 
 /** Visible read-only in every isolating sandbox already: nothing of these needs binding. */
 export const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/etc'];
@@ -32,11 +33,13 @@ export function isSystemPath(path: string): boolean {
   return SYSTEM_DIRS.some((d) => isUnder(path, d)) && !MASKED_PATHS.some((m) => isUnder(path, m));
 }
 
-/** The guard for the app whose environment this is (FIXLOOP_DATA_DIR, PRIVATE_KEY_PATH, FIXLOOP_TMP_DIR, HOME). */
+/** The guard for the app whose environment this is (FIXLOOP_DATA_DIR or the user's data folder, PRIVATE_KEY_PATH, FIXLOOP_TMP_DIR, HOME). */
 export function bindGuardFrom(env: NodeJS.ProcessEnv, cwd = process.cwd()): BindGuard {
   const homes = ['/root', '/home', homedir(), env.HOME].filter((h): h is string => !!h && isAbsolute(h)).map((h) => resolve(h));
   const secrets = [
-    resolve(cwd, env.FIXLOOP_DATA_DIR ?? '.fixloop'),
+    appDataDir(env, cwd),
+    // The command line's runs and spend, in the user's data folder unless FIXLOOP_DATA_DIR is set.
+    userDataDir(env, cwd),
     ...(env.PRIVATE_KEY_PATH ? [resolve(cwd, env.PRIVATE_KEY_PATH)] : []),
     // The app's own settings file (Probot reads APP_ID, PRIVATE_KEY, WEBHOOK_SECRET from it).
     join(cwd, '.env'),

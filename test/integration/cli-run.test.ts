@@ -297,8 +297,8 @@ describe('fixloop run', { timeout: 180_000 }, () => {
     expect(running()).toBe(true);
     child.kill('SIGINT');
     const code = await new Promise<number | null>((r) => child.on('close', r));
-    expect(code).toBe(1);
-    expect(json(stdout)).toMatchObject({ status: 'failed_to_green', stopReason: 'cancelled' });
+    expect(code).toBe(130);
+    expect(json(stdout)).toMatchObject({ status: 'failed_to_green', stopReason: 'cancelled', cancelled: { phase: 'baseline' } });
     const left = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' }).split('\n').filter((l) => l.includes(`sleep ${marker}`));
     expect(left).toEqual([]);
   });

@@ -41,7 +41,8 @@ describe('fixloop runs', () => {
     expect(show.stdout).toContain('## fixloop: ✅ Verified fix');
   });
 
-  it('lists the command line\'s runs beside the App\'s, shows one, and says replay is for the App\'s runs', async () => {
+  // A green run explores and assesses its patch: over 70 s on a loaded 2-core machine.
+  it('lists the command line\'s runs beside the App\'s, shows one, and says replay is for the App\'s runs', { timeout: 240_000 }, async () => {
     const project = join(dir, 'project');
     await mkdir(join(project, 'src'), { recursive: true });
     await mkdir(join(project, 'test'));

@@ -146,6 +146,15 @@ describe('what may be shown', () => {
     expect(refusal('/etc/ssl/private/x.pem', guard)).toBe('a secret of the system');
   });
 
+  it("refuses the command line's data folder: FIXLOOP_DATA_DIR, else XDG_DATA_HOME's or the home's", () => {
+    const xdg = bindGuardFrom({ HOME: '/home/op', XDG_DATA_HOME: '/opt/xdg' }, '/srv/x');
+    expect(refusal('/opt/xdg/fixloop/cli-runs', xdg)).toBe("holds fixloop's own data or keys");
+    expect(refusal('/opt/xdg/other-tool', xdg)).toBeNull();
+    const home = bindGuardFrom({ HOME: '/home/op' }, '/srv/x');
+    expect(refusal('/home/op/.local/share/fixloop', home)).toBe("holds fixloop's own data or keys");
+    expect(refusal('/srv/fixloop/data/cli-runs', guard)).toBe("holds fixloop's own data or keys");
+  });
+
   it('allows a prefix inside a home, but not a folder holding credentials', async () => {
     expect(refusal('/home/op/.pyenv', guard)).toBeNull();
     const dir = await mkdtemp(join(tmpdir(), 'fixloop-creds-'));

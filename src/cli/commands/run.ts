@@ -58,7 +58,7 @@ export function registerRunCommand(program: Command, context: CommandContext): v
     .option('--protect <glob>', 'a path a fix may never change (repeatable; added to paths.protected)', collect, [])
     .option('--evidence <kind>', `what a green run must show: ${EVIDENCE_KINDS.join(' or ')} (default per-test; exit-code is for suites whose output cannot be read per test, and is labelled so)`)
     .option('--timeout <seconds>', 'timeout in seconds of each setup, test and script command (defaults: test.timeout 600, setup.timeout 900, script.timeout 600)')
-    .option('--out <dir>', 'artifacts directory (default .fixloop/runs/<run-id>)')
+    .option('--out <dir>', "artifacts directory (default: the run's folder in fixloop's data folder, FIXLOOP_DATA_DIR or ~/.local/share/fixloop)")
     .option('--base <ref>', 'base ref of the change being fixed: its diff guides fault localization')
     .option('--json', 'print the RunResult as JSON on stdout')
     .option('--apply', "apply the verified patch to REPO's working tree (refused, by name, when a file it touches changed during the run)")

@@ -10,7 +10,7 @@ export function registerStoredRunCommands(program: Command, context: CommandCont
   const { io } = context;
   const runs = program
     .command('runs')
-    .description("The GitHub App's recent runs, from the run store in FIXLOOP_DATA_DIR (default .fixloop).")
+    .description("Recent runs: the GitHub App's, from its run store (FIXLOOP_DATA_DIR, default .fixloop), and the command line's, from fixloop's data folder (FIXLOOP_DATA_DIR, else ~/.local/share/fixloop): this repository's, or all of them.")
     .option('--limit <n>', 'how many', '20')
     .action(async (flags: { limit: string }) => {
       const { runsList } = await import('../runs-command.ts');
