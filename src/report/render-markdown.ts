@@ -5,6 +5,7 @@ import { redactSecrets } from '../core/redact.ts';
 import { removedFromRequestLine } from './removed-from-request.ts';
 import { needsReview } from '../core/assessment-level.ts';
 import { assessmentSection } from './assessment-section.ts';
+import { environmentLines, versionMismatchSentences } from './environment-lines.ts';
 
 const STATUS_TITLE: Record<RunStatus, string> = {
   tests_green: '✅ Verified fix',
@@ -28,6 +29,8 @@ export function renderMarkdownReport(result: RunResult, options: RenderOptions =
   out.push(`## fixloop: ${review ? REVIEW_TITLE : STATUS_TITLE[result.status]}`, '', result.headline, '');
   const removed = removedFromRequestLine(result.request?.removed);
   if (removed) out.push(`_${removed}_`, '');
+  // A fix verified on another version than the repository asks for is worth knowing before anything else.
+  for (const sentence of versionMismatchSentences(result.environment)) out.push(`_${sentence}._`, '');
   if (result.error) out.push('```text', result.error.message, '```', '');
   // What to review comes first, where the reviewer starts reading; a verified run's assessment follows the judge's.
   if (review) out.push(...assessmentSection(result), '');
@@ -220,16 +223,6 @@ function runSection(result: RunResult): string[] {
     `- Artifacts: \`${result.artifactsDir}\``,
     '',
     '</details>',
-  ];
-}
-
-function environmentLines(result: RunResult): string[] {
-  const env = result.environment;
-  if (!env) return [];
-  const toolchains = env.toolchains.map((t) => `\`${t.name}\` (${t.kind}, \`${t.prefix}\`${t.bound ? ', shown read-only' : ''})`);
-  return [
-    ...(toolchains.length ? [`- Toolchains: ${toolchains.join(', ')}`] : []),
-    ...(env.packageSettings.length ? [`- Package settings passed: ${env.packageSettings.map((k) => `\`${k}\``).join(', ')}`] : []),
   ];
 }
 
