@@ -18,8 +18,10 @@ export interface ToolVersion {
   said: string;
 }
 
-// One shell line for all of them: a sandboxed command costs a process tree (and, with bwrap, namespaces).
-const SCRIPT = `for t in ${VERSIONED_TOOLS.join(' ')}; do p=$(command -v "$t") || continue; v=$("$t" --version 2>&1 </dev/null | head -n 1); printf '%s\\t%s\\t%s\\n' "$t" "$p" "$v"; done`;
+// One sandboxed command for all of them (each costs a process tree, and with bwrap namespaces), the
+// tools asked side by side: npm and pyenv's shims take a while to start. One short line each, written
+// at once, so the lines do not mix.
+const SCRIPT = `for t in ${VERSIONED_TOOLS.join(' ')}; do (p=$(command -v "$t") || exit 0; v=$("$t" --version 2>&1 </dev/null | head -n 1); printf '%s\\t%s\\t%s\\n' "$t" "$p" "$v") & done; wait`;
 
 /** `v20.20.2` from `v20.20.2`, `3.11.7` from `Python 3.11.7`; null when the line holds no version. */
 export function versionIn(line: string): string | null {
