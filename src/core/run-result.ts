@@ -152,10 +152,21 @@ export interface RedProof {
 
 /** What of the operator's machine the repository's commands saw: toolchains and package settings. */
 export interface RunEnvironment {
-  /** The toolchains the setup and test commands resolve, with their real prefixes (`bound`: shown read-only). */
-  toolchains: Array<{ name: string; kind: string; prefix: string; bound: boolean }>;
+  /**
+   * The toolchains the setup and test commands resolve on the user's PATH (never fixloop's own Node),
+   * with their real prefixes (`bound`: shown read-only). `version` and `path`: what `<tool> --version`
+   * printed in the sandbox, and where its PATH found the tool (node, npm, python3, python). A tool
+   * found only inside the sandbox (a docker image's) has kind `sandbox`.
+   */
+  toolchains: Array<{ name: string; kind: string; prefix: string; bound: boolean; version?: string; path?: string }>;
   /** Package manager settings passed (npm and pip keys, variables), never their values. */
   packageSettings: string[];
+  /**
+   * Versions the repository pins (`.nvmrc`, `.node-version`, package.json's `engines.node`,
+   * `.python-version`) that the tool running its commands does not satisfy; `version` null when the
+   * tool printed none (`said` then has what it printed). Absent when every pin is satisfied.
+   */
+  versionMismatches?: Array<{ tool: 'node' | 'python'; program: string; version: string | null; said?: string; file: string; wants: string }>;
 }
 
 /** The phases of a run, as its progress names them. */

@@ -23,6 +23,8 @@ import { readOnlyTreeMounts } from '../workspace/tool-caches.ts';
 import { createPathPolicy, type PathPolicy } from '../workspace/path-policy.ts';
 import type { Workspace } from '../workspace/workspace.ts';
 import { changedLinesSince } from './changed-lines.ts';
+import { toolVersionsLine, versionMismatchSentences } from '../report/environment-lines.ts';
+import { describeRunEnvironment } from './run-environment.ts';
 import { repositoryConfig } from './local-request.ts';
 import type { RunContext } from './run-context.ts';
 import { RunError } from './run-error.ts';
@@ -107,8 +109,9 @@ export async function prepareSuite(ctx: RunContext, opened: OpenedWorkspace): Pr
   const treeReuse = enforcesReadOnlyMounts(deps.sandbox) ? 'link' : 'copy';
   const sandbox = cache && treeReuse === 'link' ? withMounts(deps.sandbox, () => [{ path: cache.trees }, ...cache.savedTrees().flatMap(readOnlyTreeMounts)]) : deps.sandbox;
   const suite = createSuiteRunner({ sandbox, config, signal: ctx.signal, setupNetwork: deps.setupNetwork === true, cache, treeReuse });
-  const environment = runEnvironment(sandbox, [suite.setupCommand ?? '', suite.testCommand]);
+  const environment = await describeRunEnvironment(sandbox, [suite.setupCommand ?? '', suite.testCommand], opened.workspace.root, ctx.signal);
   if (environment) base.environment = environment;
+  announceToolchain(ctx, environment);
   return { sandbox, suite, deadline: ctx.started + config.loop.timeBudget * 1000 };
 }
 
@@ -164,15 +167,11 @@ function capitalized(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-/** What the sandbox shows of the operator's machine to these commands, for the report. */
-function runEnvironment(sandbox: Sandbox, commands: string[]): RunEnvironment | null {
-  const described = sandbox.describe?.(commands.filter(Boolean));
-  if (!described || (described.toolchains.length === 0 && described.packageSettings.npmKeys.length + described.packageSettings.pipKeys.length + described.packageSettings.passedVariables.length === 0)) return null;
-  const { npmKeys, pipKeys, passedVariables } = described.packageSettings;
-  return {
-    toolchains: described.toolchains.map((t) => ({ name: t.name, kind: t.kind, prefix: t.prefix, bound: t.bound.length > 0 })),
-    packageSettings: [...npmKeys.map((k) => `npm ${k}`), ...pipKeys.map((k) => `pip ${k}`), ...passedVariables],
-  };
+/** The tools that will run the tests, and the pins they miss, on the terminal before the setup starts. */
+function announceToolchain(ctx: RunContext, environment: RunEnvironment | null): void {
+  const tools = toolVersionsLine(environment ?? undefined);
+  if (tools) ctx.progress({ phase: 'setup', message: `toolchain: ${tools}` });
+  for (const sentence of versionMismatchSentences(environment ?? undefined)) ctx.progress({ phase: 'setup', message: sentence });
 }
 
 /** The lines of a failed setup that carry the cause (npm's `ERR!`, pip's `ERROR:`), else its last lines. */

@@ -8,6 +8,7 @@ import { removedFromRequestLine } from './removed-from-request.ts';
 import { needsReview } from '../core/assessment-level.ts';
 import { assessmentSection } from './assessment-section.ts';
 import { attemptResult, COUNT_KEYS, counts, finalTitle, money, NO_FAILING_DETAILS, oneLine, PATCH_CUT, patchWords, replayedWords, REVIEW_TITLE, SANDBOX_WARNING, STATUS_TITLE, stillFailingTests, UNPARSED_NOTE, valuesWords } from './report-words.ts';
+import { environmentLines, versionMismatchSentences } from './environment-lines.ts';
 
 export interface RenderOptions {
   /** Longest diff shown inline; longer patches are cut (the full patch is an artifact). */
@@ -23,6 +24,8 @@ export function renderMarkdownReport(result: RunResult, options: RenderOptions =
   const started = startedFromLine(result.repository.workingTree);
   // Said when the run's start is not simply the last commit: changes taken in, or left out (--head).
   if (started && (result.repository.workingTree?.files.length || !result.repository.workingTree?.included)) out.push(`_${started[0]?.toUpperCase()}${started.slice(1)}._`, '');
+  // A fix verified on another version than the repository asks for is worth knowing before anything else.
+  for (const sentence of versionMismatchSentences(result.environment)) out.push(`_${sentence}._`, '');
   if (result.error) out.push('```text', result.error.message, '```', '');
   // What to review comes first, where the reviewer starts reading; a verified run's assessment follows the judge's.
   if (review) out.push(...assessmentSection(result), '');
@@ -202,16 +205,6 @@ export function runSection(result: RunResult): string[] {
     `- Artifacts: \`${result.artifactsDir}\``,
     '',
     '</details>',
-  ];
-}
-
-function environmentLines(result: RunResult): string[] {
-  const env = result.environment;
-  if (!env) return [];
-  const toolchains = env.toolchains.map((t) => `\`${t.name}\` (${t.kind}, \`${t.prefix}\`${t.bound ? ', shown read-only' : ''})`);
-  return [
-    ...(toolchains.length ? [`- Toolchains: ${toolchains.join(', ')}`] : []),
-    ...(env.packageSettings.length ? [`- Package settings passed: ${env.packageSettings.map((k) => `\`${k}\``).join(', ')}`] : []),
   ];
 }
 

@@ -10,6 +10,7 @@ import type { RunResult, RunStatus, TestOutcome } from '../core/run-result.ts';
 import { assessmentSection } from './assessment-section.ts';
 import { inlineText, markdownLinesToText } from './markdown-text.ts';
 import { removedFromRequestLine } from './removed-from-request.ts';
+import { versionMismatchSentences } from './environment-lines.ts';
 import { attemptsSection, filesTable, redGreenSection, runSection, spendSection, testsTable, verificationSection } from './render-markdown.ts';
 import { NO_FAILING_DETAILS, oneLine, PATCH_CUT, patchWords, REVIEW_TITLE, STATUS_TITLE, stillFailingTests, valuesWords } from './report-words.ts';
 import { PLAIN_STYLE, type TerminalStyle } from './terminal-style.ts';
@@ -58,7 +59,8 @@ function opening(result: RunResult, style: TerminalStyle): string[] {
   const tree = result.repository.workingTree;
   // As in the Markdown: said when the run's start is not simply the last commit.
   const started = tree && (tree.files.length > 0 || !tree.included) ? startedFromLine(tree) : null;
-  return [inlineText(first, style), ...(removed ? [style.dim(removed)] : []), ...(started ? [style.dim(`${started[0]?.toUpperCase()}${started.slice(1)}.`)] : [])];
+  const mismatches = versionMismatchSentences(result.environment).map((sentence) => style.warn(`${sentence}.`));
+  return [inlineText(first, style), ...(removed ? [style.dim(removed)] : []), ...(started ? [style.dim(`${started[0]?.toUpperCase()}${started.slice(1)}.`)] : []), ...mismatches];
 }
 
 function failingSection(result: RunResult, style: TerminalStyle): string[] {

@@ -3,7 +3,6 @@
 // app's files, keys, data or other workspaces visible, the environment cleared to the allow-list.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { bwrapArgs, sandboxPath, SANDBOX_HOME } from './bwrap-args.ts';
 import { sandboxEnvironment } from './environment.ts';
 import { DEFAULT_LIMITS, prlimitPrefix, type SandboxLimits } from './limits.ts';
@@ -11,6 +10,7 @@ import { createCommandCgroup, joinCgroupThenExec } from './command-cgroup.ts';
 import { createHostView, emptyDescription, type HostViewOptions } from './host-view.ts';
 import { runContained } from './run-contained.ts';
 import { SandboxError } from './sandbox-error.ts';
+import { userPath } from './user-path.ts';
 import type { CommandResult, RunCommandOptions, Sandbox } from './sandbox.ts';
 
 export interface BwrapSettings {
@@ -48,10 +48,11 @@ export function createBwrapSandbox(settings: BwrapSettings = {}): Sandbox {
   const bwrap = findBwrap();
   if (!bwrap) throw new SandboxError('BACKEND_UNAVAILABLE', 'the bwrap sandbox needs bubblewrap: install it (Debian: apt-get install bubblewrap)');
   const limits = settings.limits ?? DEFAULT_LIMITS;
-  // Node's own folder only (not the app's): the repository's tests run on the same Node as fixloop.
-  const toolDirs = [dirname(process.execPath), ...(settings.toolDirs ?? [])];
+  // The operator's extra folders only: the repository's tests run on the Node the user's PATH finds,
+  // never on the one running fixloop (its bundled Node 24 under npx), which is not shown ahead of it.
+  const toolDirs = [...(settings.toolDirs ?? [])];
   const tmpBytes = settings.tmpBytes ?? 1024 ** 3;
-  // Programs are looked up as the sandbox's PATH will find them: Node's own folder and toolDirs first.
+  // Programs are looked up as the sandbox's PATH will find them: toolDirs first.
   const host = settings.host ? createHostView({ ...settings.host, leading: toolDirs }) : null;
   return {
     backend: 'bwrap',
@@ -59,7 +60,7 @@ export function createBwrapSandbox(settings: BwrapSettings = {}): Sandbox {
     async run(options: RunCommandOptions): Promise<CommandResult> {
       if (!existsSync(options.cwd)) throw new SandboxError('CWD_MISSING', `the working directory ${options.cwd} does not exist`);
       const view = host?.forCommand(options.command);
-      const path = sandboxPath(host?.path ?? process.env.PATH ?? '', toolDirs, view?.visible ?? []);
+      const path = sandboxPath(host?.path ?? userPath(process.env.PATH), toolDirs, view?.visible ?? []);
       const env = { ...sandboxEnvironment({ ...view?.env, ...options.env }, SANDBOX_HOME), TMPDIR: '/tmp', PATH: path };
       const args = bwrapArgs({
         command: [...prlimitPrefix(limits), '/bin/sh', '-c', options.command],

@@ -1,9 +1,12 @@
 // The allow-listed environment of every command fixloop runs for a repository (DESIGN.md §3.1):
-// nothing of fixloop's own environment reaches untrusted code except these few variables.
+// nothing of fixloop's own environment reaches untrusted code except these few variables. The PATH is
+// the user's (user-path.ts), never with fixloop's own install folders in front.
+import { userPath } from './user-path.ts';
+
 export function sandboxEnvironment(extra: Record<string, string>, home: string): Record<string, string> {
   const lang = process.env.LANG && /^[A-Za-z0-9_.@-]+$/.test(process.env.LANG) ? process.env.LANG : 'C.UTF-8';
   return {
-    PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
+    PATH: userPath(process.env.PATH) || '/usr/local/bin:/usr/bin:/bin',
     HOME: home,
     TMPDIR: home,
     LANG: lang,

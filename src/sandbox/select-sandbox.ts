@@ -6,11 +6,18 @@ import { createDockerSandbox, dockerWorks } from './docker-sandbox.ts';
 import { limitsFromEnvironment } from './limits.ts';
 import { createProcessSandbox } from './process-sandbox.ts';
 import type { Sandbox } from './sandbox.ts';
+import { withUserPath } from './user-path.ts';
 
 export const SANDBOX_CHOICES = ['auto', 'bwrap', 'docker', 'process'] as const;
 export type SandboxChoice = (typeof SANDBOX_CHOICES)[number];
 
 export class SandboxChoiceError extends CodedError<'BAD_SANDBOX'> {}
+
+/**
+ * The server's environment variables. A plain record, not Node's `NodeJS.ProcessEnv`: the library's
+ * published types compile without `@types/node`.
+ */
+export type HostEnvironment = Record<string, string | undefined>;
 
 export interface SandboxHostOptions {
   /**
@@ -38,7 +45,9 @@ export function parseSandboxChoice(value: string | undefined, source: string): S
  * process) are worked out here, once, and given to every command: `sandbox.describe(commands)` says
  * what was shown and passed.
  */
-export function selectSandbox(choice: SandboxChoice, env: NodeJS.ProcessEnv = process.env, options: SandboxHostOptions = {}): SelectedSandbox {
+export function selectSandbox(choice: SandboxChoice, serverEnv: HostEnvironment = process.env, options: SandboxHostOptions = {}): SelectedSandbox {
+  // The user's PATH, once for every backend: fixloop's own install folders never lead it (user-path.ts).
+  const env = withUserPath(serverEnv);
   const limits = limitsFromEnvironment(env);
   const toolDirs = (env.FIXLOOP_SANDBOX_BIND ?? '').split(':').filter((p) => p.startsWith('/'));
   const host = { env, ...(options.commands ? { commands: options.commands } : {}) };

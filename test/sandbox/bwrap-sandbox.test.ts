@@ -1,16 +1,18 @@
 // The bwrap backend's rules, one by one: what its command line says, and what a command inside sees.
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bwrapArgs, sandboxPath } from '../../src/sandbox/bwrap-args.ts';
 import { bwrapWorks, createBwrapSandbox } from '../../src/sandbox/bwrap-sandbox.ts';
 import { dockerRunArgs } from '../../src/sandbox/docker-sandbox.ts';
 import { DEFAULT_LIMITS, limitsFromEnvironment } from '../../src/sandbox/limits.ts';
 import { parseSandboxChoice } from '../../src/sandbox/select-sandbox.ts';
+import { userPath } from '../../src/sandbox/user-path.ts';
 
 describe('the bwrap command line', () => {
   const plan = { command: ['/bin/sh', '-c', 'true'], cwd: '/tmp/fixloop-x/work', env: { PATH: '/usr/bin', SECRET: 'no' }, toolDirs: ['/opt/node/bin'], mounts: [{ path: '/tmp/out', writable: true }, { path: '/opt/plugin' }], network: false, tmpBytes: 1024 };
@@ -120,10 +122,9 @@ describe.runIf(bwrapWorks())('inside the bwrap sandbox', () => {
     const r = await sandbox.run({ command: `cat in.txt; echo made > new.txt; echo out > ${out}/o.txt; (echo x > /usr/x) 2>&1; echo "VISIBLE=$(ls ${join(ws, '..')} | tr '\\n' ' ')"`, cwd: ws, timeoutMs: 10_000, mounts: [{ path: out, writable: true }] });
     expect(r.output).toContain('inside');
     expect(r.output).toMatch(/Read-only file system/);
-    // Of the host's /tmp, only the workspace and the mount exist inside, the private HOME, and the way
-    // to Node's own folder when fixloop itself lives under /tmp (a fresh clone there, say).
-    const nodeUnderTmp = /^\/tmp\/([^/]+)/.exec(dirname(process.execPath))?.[1];
-    const expected = [basename(out), basename(ws), 'home', ...(nodeUnderTmp ? [nodeUnderTmp] : [])];
+    // Of the host's /tmp, only the workspace and the mount exist inside, and the private HOME (not
+    // even fixloop's own Node when it lives under /tmp: the commands run on the user's).
+    const expected = [basename(out), basename(ws), 'home'];
     expect(/VISIBLE=(.*)/.exec(r.output)?.[1]?.trim().split(' ').sort()).toEqual(expected.sort());
     expect(await readFile(join(ws, 'new.txt'), 'utf8')).toBe('made\n');
     expect(await readFile(join(out, 'o.txt'), 'utf8')).toBe('out\n');
@@ -151,8 +152,11 @@ describe.runIf(bwrapWorks())('inside the bwrap sandbox', () => {
     }
   });
 
-  it('runs on the same Node as fixloop', async () => {
-    const r = await sandbox.run({ command: 'node -p process.version', cwd: ws, timeoutMs: 10_000 });
-    expect(r.output.trim()).toBe(process.version);
+  it('runs on the Node the user’s PATH finds (the system’s, without a host view), not on the one running fixloop', async () => {
+    const r = await sandbox.run({ command: 'node -p process.version; echo "PATH=$PATH"', cwd: ws, timeoutMs: 10_000 });
+    const path = sandboxPath(userPath(process.env.PATH), []);
+    const expected = execFileSync('/bin/sh', ['-c', 'node --version'], { env: { PATH: path }, encoding: 'utf8' }).trim();
+    expect(r.output.trim().split('\n')).toEqual([expected, `PATH=${path}`]);
+    expect(r.output).not.toContain('node_modules');
   });
 });

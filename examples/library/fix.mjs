@@ -1,10 +1,10 @@
 // fixloop as a library: a fix loop on a repository whose tests fail, from a program of your own.
-// Usage (Node 24): node fix.ts <repository> "<fix command>"
+// Usage (Node 20 or newer): node fix.mjs <repository> "<fix command>"
 import { run } from 'fixloop';
 
 const [repository, fixCommand] = process.argv.slice(2);
 if (!repository || !fixCommand) {
-  console.error('usage: node fix.ts <repository> "<fix command>"');
+  console.error('usage: node fix.mjs <repository> "<fix command>"');
   process.exit(2);
 }
 

@@ -1,0 +1,128 @@
+// The versions a repository pins and the tools that run its commands: npm's range syntax, version
+// files, what the tools print, and the real `--version` of the tools on this machine's PATH, asked
+// through a sandbox in the repository's folder.
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { selectSandbox } from '../../src/sandbox/select-sandbox.ts';
+import { measureToolVersions, parseToolVersions, versionIn, type ToolVersion } from '../../src/sandbox/tool-versions.ts';
+import { readVersionPins, versionMismatches } from '../../src/sandbox/version-pins.ts';
+import { matchesPrefix, satisfiesRange } from '../../src/sandbox/version-range.ts';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'fixloop-pins-'));
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+describe('npm’s range syntax', () => {
+  it.each([
+    ['v20.20.2', '>=18', true],
+    ['v20.20.2', '>= 22', false],
+    ['v20.20.2', '>=18 <21', true],
+    ['v20.20.2', '>=18.0.0 <20.20.0', false],
+    ['v20.20.2', '^20.9.0 || >=22', true],
+    ['v21.0.0', '^20.9.0 || >=22', false],
+    ['v20.20.2', '20.x', true],
+    ['v20.20.2', '22', false],
+    ['v20.20.2', '~20.19', false],
+    ['v20.19.5', '~20.19', true],
+    ['v20.20.2', '18 - 20', true],
+    ['v21.1.0', '18 - 20', false],
+    ['v20.20.2', '>20', false],
+    ['v21.0.0', '>20', true],
+    ['v20.20.2', '<=20', true],
+    ['v20.20.2', '<20', false],
+    ['v24.9.0', '>=24.0.0 <25', true],
+    ['v20.20.2', '*', true],
+    ['0.2.5', '^0.2.3', true],
+    ['0.3.0', '^0.2.3', false],
+  ])('%s against %s: %s', (version, range, held) => {
+    expect(satisfiesRange(version, range)).toBe(held);
+  });
+
+  it('claims nothing about what it does not understand', () => {
+    expect(satisfiesRange('v20.20.2', 'lts/iron')).toBeNull();
+    expect(satisfiesRange('v20.20.2', 'latest')).toBeNull();
+    expect(satisfiesRange('not a version', '>=18')).toBeNull();
+  });
+
+  it('matches version files by prefix, as nvm and pyenv read them', () => {
+    expect(matchesPrefix('v22.3.0', '22')).toBe(true);
+    expect(matchesPrefix('v20.20.2', 'v22')).toBe(false);
+    expect(matchesPrefix('3.11.7', '3.11')).toBe(true);
+    expect(matchesPrefix('3.11.7', '3.12')).toBe(false);
+    expect(matchesPrefix('3.11.7', '3.11.7')).toBe(true);
+    expect(matchesPrefix('3.11.7', 'lts/*')).toBeNull();
+    expect(matchesPrefix('3.11.7', 'myproject-venv')).toBeNull();
+  });
+});
+
+describe('what the tools print', () => {
+  it('reads the version in each tool’s answer', () => {
+    expect(versionIn('v20.20.2')).toBe('v20.20.2');
+    expect(versionIn('Python 3.11.7')).toBe('3.11.7');
+    expect(versionIn('11.19.1')).toBe('11.19.1');
+    expect(versionIn("pyenv: version `3.12' is not installed (set by /repo/.python-version)")).toBeNull();
+  });
+
+  it('parses one line per tool found, and nothing else', () => {
+    const output = 'node\t/usr/bin/node\tv20.20.2\npython3\t/root/.pyenv/shims/python3\tpyenv: version `3.12\' is not installed\nnoise\n';
+    expect(parseToolVersions(output)).toEqual([
+      { name: 'node', path: '/usr/bin/node', version: 'v20.20.2', said: 'v20.20.2' },
+      { name: 'python3', path: '/root/.pyenv/shims/python3', version: null, said: "pyenv: version `3.12' is not installed" },
+    ]);
+  });
+
+  it('asks the real tools through the sandbox, in the repository’s folder', async () => {
+    const { sandbox } = selectSandbox('process', process.env);
+    const tools = await measureToolVersions(sandbox, dir);
+    const node = tools.find((t) => t.name === 'node');
+    // The sandbox's PATH is the user's: the same Node a shell without fixloop's folders finds.
+    const expected = execFileSync('/bin/sh', ['-c', 'node --version'], { env: { PATH: sandboxUserPath() }, encoding: 'utf8' }).trim();
+    expect(node?.version).toBe(expected);
+    expect(tools.find((t) => t.name === 'npm')?.version).toMatch(/^\d+\.\d+\.\d+/);
+  });
+});
+
+/** This process's PATH without the checkout's own node_modules/.bin folders, as a user's shell has it. */
+function sandboxUserPath(): string {
+  return (process.env.PATH ?? '').split(':').filter((p) => !p.endsWith('/node_modules/.bin') && !p.endsWith('node-gyp-bin')).join(':');
+}
+
+describe('the pins a repository makes', () => {
+  const tool = (name: string, version: string | null): ToolVersion => ({ name, path: `/usr/bin/${name}`, version, said: version ?? 'error: not installed' });
+
+  it('reads .nvmrc, .node-version, engines.node and .python-version (its first version)', async () => {
+    await writeFile(join(dir, '.nvmrc'), '# the team’s Node\nv22\n');
+    await writeFile(join(dir, '.node-version'), '22.3.0\n');
+    await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'x', engines: { node: '>=22 <23' } }));
+    await writeFile(join(dir, '.python-version'), '3.12\n3.11\n');
+    expect(readVersionPins(dir)).toEqual([
+      { tool: 'node', file: '.nvmrc', wants: 'v22', kind: 'prefix' },
+      { tool: 'node', file: '.node-version', wants: '22.3.0', kind: 'prefix' },
+      { tool: 'node', file: 'package.json (engines.node)', wants: '>=22 <23', kind: 'range' },
+      { tool: 'python', file: '.python-version', wants: '3.12', kind: 'prefix' },
+    ]);
+  });
+
+  it('names each pin the tools do not satisfy, and only those', () => {
+    const pins = readVersionPins(dir);
+    expect(versionMismatches(pins, [tool('node', 'v22.3.0'), tool('python3', '3.12.1')])).toEqual([]);
+    expect(versionMismatches(pins, [tool('node', 'v20.20.2'), tool('python3', '3.11.7')])).toEqual([
+      { tool: 'node', program: 'node', version: 'v20.20.2', file: '.nvmrc', wants: 'v22' },
+      { tool: 'node', program: 'node', version: 'v20.20.2', file: '.node-version', wants: '22.3.0' },
+      { tool: 'node', program: 'node', version: 'v20.20.2', file: 'package.json (engines.node)', wants: '>=22 <23' },
+      { tool: 'python', program: 'python3', version: '3.11.7', file: '.python-version', wants: '3.12' },
+    ]);
+  });
+
+  it('says so when the pinned interpreter printed no version, and nothing about a tool that is not there', () => {
+    const pins = [{ tool: 'python' as const, file: '.python-version', wants: '3.12', kind: 'prefix' as const }];
+    expect(versionMismatches(pins, [tool('python3', null)])).toEqual([{ tool: 'python', program: 'python3', version: null, said: 'error: not installed', file: '.python-version', wants: '3.12' }]);
+    expect(versionMismatches(pins, [])).toEqual([]);
+    expect(versionMismatches([{ tool: 'node', file: '.nvmrc', wants: 'lts/iron', kind: 'prefix' }], [tool('node', 'v20.20.2')])).toEqual([]);
+  });
+});
