@@ -1,0 +1,32 @@
+'use strict';
+// fixloop's runtime guard for Node test processes (DESIGN.md §3.2.7), preloaded with
+// `NODE_OPTIONS=--require <this file>` so it runs before the repository's code in the runner's main
+// process and in every process and worker thread it starts (node --test's per-file processes, jest's
+// and vitest's workers: NODE_OPTIONS reaches child processes, and node runs `--require` preloads in
+// worker threads too). A plain CommonJS preload covers ESM test files as well: the objects it guards
+// are the ones `import` hands out, and its patches are synced into the builtins' ESM exports.
+//
+// Without its channel (FIXLOOP_GUARD) it does nothing: a process fixloop did not ask to guard.
+const Module = require('node:module');
+const { takeChannel, handDown } = require('./guard-channel.cjs');
+const { createRecord } = require('./guard-record.cjs');
+const { createCaller } = require('./guard-caller.cjs');
+const { guardExits } = require('./guard-exit.cjs');
+const { guardExports } = require('./guard-exports.cjs');
+const { guardReads } = require('./guard-reads.cjs');
+const { guardRunners } = require('./guard-runners.cjs');
+
+const channel = takeChannel();
+if (channel) {
+  handDown(channel.value);
+  const record = createRecord(channel);
+  const who = createCaller(channel.root, channel.tests);
+  guardExits(record, who.caller);
+  guardExports(record, who.caller);
+  guardReads(record, who);
+  guardRunners(record, who.caller);
+  // `import { readFileSync } from 'node:fs'` reads the builtins' ESM exports, synced here once.
+  Module.syncBuiltinESMExports();
+  // Written at load: a process that ends without its exit (killed, aborted) leaves an incomplete record.
+  record.write();
+}

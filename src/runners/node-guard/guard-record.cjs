@@ -1,0 +1,62 @@
+'use strict';
+// The record of one process (or worker thread), `<pid>.json` or `<pid>t<thread>.json` in the
+// records folder: written at load (not complete), again at each event and test end, and at exit.
+// vitest's pool ends its workers without an exit (threads terminated, forks killed), so a worker's
+// last write is at its last test's end; a record is complete when the process reached its exit, or
+// when it is a worker with no test left running, and in both cases no early exit was recorded.
+const { writeFileSync, renameSync } = require('node:fs');
+const { join } = require('node:path');
+const { threadId, isMainThread } = require('node:worker_threads');
+
+const stringify = JSON.stringify;
+
+function createRecord(channel) {
+  const id = isMainThread ? String(process.pid) : `${process.pid}t${threadId}`;
+  const file = join(channel.dir, `${id}.json`);
+  const temporary = join(channel.dir, `.${id}.tmp`);
+  const state = { exited: false, worker: false, running: 0, ended: null, tests: null, events: [] };
+
+  const complete = () => !state.events.some((e) => e.kind === 'exit') && (state.exited || (state.worker && state.running === 0));
+  const write = () => {
+    const record = { runner: channel.runner, pid: process.pid, thread: threadId, complete: complete(), exitCode: state.ended, tests: state.tests, events: state.events };
+    try {
+      // Whole or not at all: a reader never sees half a record.
+      writeFileSync(temporary, stringify(record));
+      renameSync(temporary, file);
+    } catch {
+      // A folder that cannot be written leaves the record missing: the judge counts that as missing evidence.
+    }
+  };
+
+  return {
+    /** Notes what the code did, and writes it at once: the process may end right after. */
+    event(kind, where, detail) {
+      if (state.events.length >= 100) return; // enough to judge; a loop of them must not fill the disk
+      if (state.events.some((e) => e.kind === kind && e.file === where.file && e.line === where.line && e.detail === detail)) return;
+      state.events.push({ kind, file: where.file, line: where.line, detail });
+      write();
+    },
+    /** This process runs tests for a runner that ends its workers without an exit. */
+    markWorker() {
+      state.worker = true;
+    },
+    testStarted() {
+      state.running++;
+    },
+    /** A test ended, with its outcome: counted, and the record written. */
+    testEnded(outcome) {
+      state.running = Math.max(0, state.running - 1);
+      state.tests = state.tests || { passed: 0, failed: 0, skipped: 0 };
+      state.tests[outcome]++;
+      write();
+    },
+    exited(code) {
+      state.exited = true;
+      state.ended = code;
+      write();
+    },
+    write,
+  };
+}
+
+module.exports = { createRecord };
