@@ -5,6 +5,7 @@
 // `Error.stackTraceLimit = 0` or its own `Error.prepareStackTrace` does not hide itself.
 const { relative, isAbsolute, sep } = require('node:path');
 const { fileURLToPath } = require('node:url');
+const { createSourceMaps } = require('./guard-source-maps.cjs');
 
 const captureStackTrace = Error.captureStackTrace;
 const defineProperty = Object.defineProperty;
@@ -22,6 +23,7 @@ const SETUP = /(^|\/)(setupTests|[\w-]+[.-]setup)\.[cm]?[jt]sx?$/;
 
 function createCaller(root, listedTests) {
   const tests = new Set(listedTests || []);
+  const sourceMaps = createSourceMaps();
   /** The path relative to the repository, or null outside it or in its dependencies. */
   const inRepository = (name) => {
     if (typeof name !== 'string' || name === '') return null;
@@ -79,7 +81,7 @@ function createCaller(root, listedTests) {
       const rel = inRepository(name);
       if (rel === null || RUNNER_CONFIG.test(rel)) continue;
       if (isTest(rel)) continue;
-      return { file: rel, line: site.getLineNumber() };
+      return { file: rel, line: sourceMaps.originalLine(name, site.getLineNumber(), site.getColumnNumber()) };
     }
     return anyFile || !strict ? null : { file: null, line: null, unknown: true };
   };

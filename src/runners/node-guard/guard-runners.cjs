@@ -97,11 +97,32 @@ function guardRunners(record, caller) {
   // vitest: its matcher table and its worker state are defined on globalThis.
   const defineProperty = Object.defineProperty;
   Object.defineProperty = function (target, key, descriptor) {
+    if (target === globalThis && key === MATCHERS && descriptor && typeof descriptor.get === 'function') return defineProperty.call(this, target, key, matchersGetter(descriptor));
     if (target === globalThis && descriptor && descriptor.value !== null && typeof descriptor.value === 'object') {
       if (key === MATCHERS) watchMatchers(descriptor.value, 'vitest');
       else if (key === '__vitest_worker__') watchVitest(descriptor.value);
     }
     return defineProperty.call(this, target, key, descriptor);
+  };
+  // vitest 4 and later define the table's holder as a getter that builds it anew at each read, around
+  // one matcher table: each holder it builds hands out the same proxy of that table.
+  const matchersGetter = (descriptor) => {
+    let raw = null;
+    let proxy = null;
+    return {
+      ...descriptor,
+      get() {
+        const holder = descriptor.get.call(this);
+        if (holder && typeof holder.matchers === 'object' && holder.matchers !== null) {
+          if (raw !== holder.matchers) {
+            raw = holder.matchers;
+            watchMatchers(holder, 'vitest');
+            proxy = holder.matchers;
+          } else holder.matchers = proxy;
+        }
+        return holder;
+      },
+    };
   };
   const watchVitest = (workerState) => {
     record.markWorker();
