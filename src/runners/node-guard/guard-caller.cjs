@@ -11,7 +11,7 @@ const captureStackTrace = Error.captureStackTrace;
 const defineProperty = Object.defineProperty;
 const structured = (_, sites) => sites;
 /** The guard's own files: frames of its wrappers are nobody's. */
-const OWN = __dirname;
+const OWN = require('node:path').dirname(module.filename);
 
 /** A test file by its name, for files the judge did not list: `*.test.*`, `*.spec.*`, `*_test.*`, `*-test.*`, or under test folders. */
 const TEST_NAME = /(^|\/)(tests?|__tests__|specs?)\/|[._-](test|spec)\.[cm]?[jt]sx?$|(^|\/)test\.[cm]?[jt]sx?$/;

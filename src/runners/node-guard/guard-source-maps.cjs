@@ -41,7 +41,7 @@ function createSourceMaps() {
       const text = code.get(filename);
       const at = text ? text.lastIndexOf('sourceMappingURL=data:application/json') : -1;
       const found = at >= 0 ? INLINE.exec(text.slice(at - 4)) : null;
-      let map = null;
+      let map;
       try {
         map = found ? new SourceMap(JSON.parse(Buffer.from(found[1], 'base64').toString('utf8'))) : null;
       } catch {
