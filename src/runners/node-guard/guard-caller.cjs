@@ -35,7 +35,7 @@ function createCaller(root, listedTests) {
         return null;
       }
     }
-    if (!isAbsolute(path)) return null;
+    if (!isAbsolute(path) || !path.startsWith(root)) return null;
     const rel = relative(root, path).split(sep).join('/');
     if (rel === '' || rel.startsWith('../') || rel === '..' || isAbsolute(rel) || rel.includes('node_modules/')) return null;
     return rel;
@@ -43,12 +43,12 @@ function createCaller(root, listedTests) {
   const isTest = (rel) => tests.has(rel) || (CODE.test(rel) && (TEST_NAME.test(rel) || SETUP.test(rel)));
 
   /** The call sites of the current stack, innermost first, whatever the code did to `Error`. */
-  const sites = () => {
+  const sites = (depth = 64) => {
     const limit = Error.stackTraceLimit;
     const prepare = Error.prepareStackTrace;
     const holder = {};
     try {
-      defineProperty(Error, 'stackTraceLimit', { value: 64, writable: true, configurable: true });
+      defineProperty(Error, 'stackTraceLimit', { value: depth, writable: true, configurable: true });
       defineProperty(Error, 'prepareStackTrace', { value: structured, writable: true, configurable: true });
       captureStackTrace(holder, sites);
       const stack = holder.stack;
@@ -86,7 +86,15 @@ function createCaller(root, listedTests) {
     return anyFile || !strict ? null : { file: null, line: null, unknown: true };
   };
 
-  return { caller, inRepository, isTest };
+  /** Whether node's module loaders called the function that called this (they read every module's file). */
+  const fromLoader = () => {
+    // This function, the read's check, the wrapper of the `fs` function, and who called it.
+    const stack = sites(4);
+    const name = stack && stack[3] ? stack[3].getFileName() : null;
+    return typeof name === 'string' && name.startsWith('node:internal/modules/');
+  };
+
+  return { caller, inRepository, isTest, fromLoader };
 }
 
 module.exports = { createCaller };

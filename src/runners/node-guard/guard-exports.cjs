@@ -37,7 +37,26 @@ function guardExports(record, caller) {
   };
   guard('assert', require('node:assert'));
   guard('assert/strict', require('node:assert/strict'));
-  guard('test', require('node:test'));
+  // node:test costs tens of milliseconds to load: it is guarded at once where it is the runner (the
+  // processes `node --test` starts, and itself with --test-isolation=none), elsewhere when it is
+  // first required or asked of process.getBuiltinModule (an ESM import of it there is not seen).
+  const nodeTest = () => guard('test', require('node:test'));
+  if (process.env.NODE_TEST_CONTEXT || process.execArgv.includes('--test')) nodeTest();
+  else {
+    const load = Module._load;
+    Module._load = function (request, ...rest) {
+      const loaded = load.call(this, request, ...rest);
+      if (request === 'node:test' || request === 'test') nodeTest();
+      return loaded;
+    };
+    const getBuiltinModule = process.getBuiltinModule;
+    if (typeof getBuiltinModule === 'function') {
+      process.getBuiltinModule = function (id) {
+        if (id === 'node:test' || id === 'test') nodeTest();
+        return getBuiltinModule.call(this, id);
+      };
+    }
+  }
 
   // A redefinition of a guarded export throws (it cannot be configured); who tried is recorded.
   const watchDefine = (owner, name, keysOf) => {

@@ -16,9 +16,12 @@ const { guardExports } = require('./guard-exports.cjs');
 const { guardReads } = require('./guard-reads.cjs');
 const { guardRunners } = require('./guard-runners.cjs');
 
+/** npm, npx, yarn and pnpm run no repository code in their own process: they only hand the channel down. */
+const PACKAGE_MANAGER = /(^|\/)(npm|npx|npm-cli|npx-cli|yarn|yarnpkg|pnpm|pnpx|corepack)(\.c?js)?$|\/(npm|yarn|pnpm|corepack)\/bin\//;
+
 const channel = takeChannel();
-if (channel) {
-  handDown(channel.value);
+if (channel) handDown(channel.value);
+if (channel && !PACKAGE_MANAGER.test(process.argv[1] || '')) {
   const record = createRecord(channel);
   const who = createCaller(channel.root, channel.tests);
   guardExits(record, who.caller);

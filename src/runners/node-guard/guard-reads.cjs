@@ -14,7 +14,7 @@ const READERS = {
   promises: ['readFile', 'open', 'copyFile', 'cp', 'link', 'symlink'],
 };
 
-function guardReads(record, { caller, inRepository, isTest }) {
+function guardReads(record, { caller, inRepository, isTest, fromLoader }) {
   const pathOf = (target) => {
     try {
       if (typeof target === 'string') return resolve(target);
@@ -28,7 +28,7 @@ function guardReads(record, { caller, inRepository, isTest }) {
   const check = (target, how) => {
     const path = pathOf(target);
     const rel = path && inRepository(path);
-    if (!rel || !isTest(rel)) return;
+    if (!rel || !isTest(rel) || fromLoader()) return;
     const who = caller(false);
     if (who) record.event('test_file_read', who, `${how} ${rel}`);
   };

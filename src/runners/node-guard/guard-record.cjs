@@ -48,7 +48,8 @@ function createRecord(channel) {
       state.running = Math.max(0, state.running - 1);
       state.tests = state.tests || { passed: 0, failed: 0, skipped: 0 };
       state.tests[outcome]++;
-      write();
+      // A process that reaches its exit writes its counts there; a worker may never reach it.
+      if (state.worker) write();
     },
     exited(code) {
       state.exited = true;

@@ -45,7 +45,7 @@ function guardRunners(record, caller) {
   };
   const checkMocha = () => {
     for (const [name, prototype, key, value] of mochaClasses) {
-      if (Object.getOwnPropertyDescriptor(prototype, key)?.value !== value) record.event('framework_changed', { file: null, line: null }, `${name} replaced`);
+      if (prototype[key] !== value) record.event('framework_changed', { file: null, line: null }, `${name} replaced`);
     }
   };
   const emit = EventEmitter.prototype.emit;
