@@ -3,12 +3,14 @@
 // calls, also reachable on its own), `process.abort`, a signal to itself or to its parent
 // (`process.kill`, `process._kill`), and `process.exitCode` written. The runner's own calls (from its
 // files in node_modules) and the tests' are not events; code of the repository's is, and so is a
-// call no file made (`setTimeout(process.exit)`), which only a callback handed to node can be.
+// call no file made (`setTimeout(process.exit)`), which only a callback handed to node can be. Only
+// in a process that runs tests: a program a test starts (a CLI under test) may end as it likes.
 
 function guardExits(record, caller) {
   let exiting = false;
   /** Records the call when the code made it; the record is written before the process goes. */
   const note = (detail) => {
+    if (!record.runsTests()) return;
     const who = caller();
     if (who) record.event('exit', who, detail);
   };

@@ -30,6 +30,10 @@ if (channel && !PACKAGE_MANAGER.test(process.argv[1] || '')) {
   guardRunners(record, who.caller);
   // `import { readFileSync } from 'node:fs'` reads the builtins' ESM exports, synced here once.
   Module.syncBuiltinESMExports();
-  // Written at load: a process that ends without its exit (killed, aborted) leaves an incomplete record.
-  record.write();
+  // A file node --test runs, in the process it started for it (a program a test starts inherits
+  // NODE_TEST_CONTEXT, not the test file). Written at load: a process that ends without its exit
+  // (killed, aborted) leaves an incomplete record.
+  const main = process.argv[1] ? who.inRepository(require('node:path').resolve(process.argv[1])) : null;
+  if (process.env.NODE_TEST_CONTEXT && main && who.isTest(main)) record.markRunner();
+  if (process.execArgv.includes('--test-isolation=none')) record.markRunner();
 }

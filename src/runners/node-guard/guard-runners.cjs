@@ -74,6 +74,7 @@ function guardRunners(record, caller) {
   const hookEnvironment = (Environment) => {
     if (typeof Environment !== 'function' || hooked.has(Environment)) return;
     hooked.add(Environment);
+    record.markRunner();
     const own = Environment.prototype.handleTestEvent;
     Environment.prototype.handleTestEvent = function (event, state) {
       if (event && event.name === 'setup') watchMatchers(this.global && this.global[MATCHERS], 'jest');
@@ -89,6 +90,7 @@ function guardRunners(record, caller) {
       hookEnvironment(loaded.TestEnvironment);
       hookEnvironment(loaded.default);
     } else if (loaded && typeof loaded === 'function' && typeof loaded.Runner === 'function' && typeof loaded.Runnable === 'function' && mochaClasses.length === 0) {
+      record.markRunner();
       for (const name of ['Runner', 'Runnable', 'Test', 'Suite', 'Hook']) snapshot(name, loaded[name]);
     }
     return loaded;
