@@ -3,7 +3,11 @@
 // first fools the runner itself (its run passes without the guard), is named in the records with its
 // file and line. The honest twins (source that reads its own data files, a CLI entry that calls
 // process.exit where no test reaches it) stay clean.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import { nodeGuard, readNodeGuardRecords } from '../../src/runners/node-guard/node-guard.ts';
 import { eventsOf, project, removeProjects, runIn, testsOf, type GuardedRun } from '../support/guarded-run.ts';
 
 afterAll(() => removeProjects());
@@ -153,5 +157,32 @@ describe('the Node guard under vitest', () => {
     const { plain, guarded } = await both(files(withLines(EXTEND)), 'vitest', ['vitest', 'run', `--pool=${pool}`]);
     expect(plain.code, plain.output).toBe(0);
     expect(eventsOf(guarded)).toContain('framework_changed src/math.js:2 vitest expect matcher toBe replaced (expect.extend)');
+  });
+});
+
+describe('the Node guard\'s channel and records', () => {
+  it('keeps its channel out of the environment the code under test reads, in the processes node --test starts', async () => {
+    const source = 'export function add(a, b) {\n  return Object.keys(process.env).some((k) => k.startsWith("FIXLOOP")) ? a - b : a + b;\n}\n';
+    const root = project({ 'package.json': ESM, 'src/math.js': source, 'test/math.test.js': NODE_TEST });
+    const guarded = await runIn(root, 'node-test', ['node', '--test'], true);
+    expectClean(guarded, 2);
+  });
+
+  it('appends its preload to the NODE_OPTIONS already given, quoting a path with a space', () => {
+    const asked = nodeGuard.ask({ env: { NODE_OPTIONS: '--max-old-space-size=4096' }, runner: 'jest', cwd: '/repo' }, { code: '/opt/fix loop/guard', records: '/tmp/records' });
+    expect(asked?.env?.NODE_OPTIONS).toBe('--max-old-space-size=4096 --require "/opt/fix loop/guard/guard-preload.cjs"');
+    expect(JSON.parse(asked?.env?.FIXLOOP_GUARD ?? '')).toEqual({ dir: '/tmp/records', runner: 'jest', root: '/repo', tests: [] });
+  });
+
+  it('reads a record it did not write in full as incomplete, saying so', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fixloop-guard-records-'));
+    writeFileSync(join(dir, '41.json'), '{"runner":"jest","pid":41,"complete":true,"tests":null,"events":[]}');
+    writeFileSync(join(dir, '42.json'), '{"runner":"jest","pid":42,"compl');
+    const records = await readNodeGuardRecords(dir);
+    rmSync(dir, { recursive: true, force: true });
+    expect(records).toEqual([
+      { runner: 'jest', pid: 41, complete: true, tests: null, events: [] },
+      { runner: 'unknown', pid: 42, complete: false, tests: null, events: [{ kind: 'report_written', file: null, line: null, detail: 'guard record 42.json is not one the guard writes' }] },
+    ]);
   });
 });
