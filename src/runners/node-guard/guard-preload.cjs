@@ -7,6 +7,21 @@
 // are the ones `import` hands out, and its patches are synced into the builtins' ESM exports.
 //
 // Without its channel (FIXLOOP_GUARD) it does nothing: a process fixloop did not ask to guard.
+//
+// What it does not see (said in the report to the lead, for docs/security.md):
+// - the channel is gone from `process.env` before the repository's code runs, but a process's
+//   `/proc/<pid>/environ` keeps the environment it started with: code that reads it learns the
+//   records folder, and could write or remove records there (records are not signed: a key handed
+//   to each process would have to reach every process a shell starts, which one variable cannot);
+// - `eval` and `new Function` of a string (no hook in V8 short of forbidding them for everyone);
+//   what such code then does to the guarded objects is still seen;
+// - reads of a test file by another program (`cat`, a child process without NODE_OPTIONS), or
+//   through a file descriptor opened before;
+// - an inspector session opened by the code (`node:inspector`) can reach the guard's closures;
+// - the exit of a process killed from outside (SIGKILL) leaves its record incomplete, which the
+//   judge counts as missing evidence: never green, never a named cause;
+// - vitest's lines are found by their text (its maps stay in its main process): a line that occurs
+//   twice is named as the one nearer to where the transformed line ran.
 const Module = require('node:module');
 const { takeChannel, handDown } = require('./guard-channel.cjs');
 const { createRecord } = require('./guard-record.cjs');
@@ -28,8 +43,6 @@ if (channel && !PACKAGE_MANAGER.test(process.argv[1] || '')) {
   guardExports(record, who.caller);
   guardReads(record, who);
   guardRunners(record, who.caller);
-  // `import { readFileSync } from 'node:fs'` reads the builtins' ESM exports, synced here once.
-  Module.syncBuiltinESMExports();
   // A file node --test runs, in the process it started for it (a program a test starts inherits
   // NODE_TEST_CONTEXT, not the test file). Written at load: a process that ends without its exit
   // (killed, aborted) leaves an incomplete record.
@@ -37,3 +50,5 @@ if (channel && !PACKAGE_MANAGER.test(process.argv[1] || '')) {
   if (process.env.NODE_TEST_CONTEXT && main && who.isTest(main)) record.markRunner();
   if (process.execArgv.includes('--test-isolation=none')) record.markRunner();
 }
+// `import { readFileSync } from 'node:fs'` reads the builtins' ESM exports, synced here once.
+if (channel) Module.syncBuiltinESMExports();
