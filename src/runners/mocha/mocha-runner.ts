@@ -4,6 +4,7 @@ import type { TestRunner } from '../runner.ts';
 import { shellQuote } from '../../sandbox/shell-quote.ts';
 import { namePattern } from '../test-name-pattern.ts';
 import { parseMocha } from './parse-mocha.ts';
+import { nodeRuntimeGuard } from '../node-guard.ts';
 
 const STARTS = /(^|[\s;&|/])_?mocha\b/;
 
@@ -28,6 +29,7 @@ export const mochaRunner: TestRunner = {
   },
   framework: { modules: /^mocha$/ },
   coverage: { kind: 'node-preload', runPerTest: false },
+  guard: nodeRuntimeGuard('mocha'),
   // mocha sets no variable of its own; MOCHA_* are its users' settings, read the same way.
   judged: { envVariables: /^MOCHA_/ },
 };

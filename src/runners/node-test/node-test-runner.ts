@@ -3,6 +3,7 @@ import type { MachineReportContext, TestRunner } from '../runner.ts';
 import { shellQuote } from '../../sandbox/shell-quote.ts';
 import { failingFiles, namePattern } from '../test-name-pattern.ts';
 import { parseNodeTest } from './parse-node-test.ts';
+import { nodeRuntimeGuard } from '../node-guard.ts';
 
 const STARTS = /(^|[\s;&|/])node\b[^;&|]*\s--test\b/;
 /** `node [options] --test`, not `--test-only` or `--test-name-pattern` alone. */
@@ -44,6 +45,7 @@ export const nodeTestRunner: TestRunner = {
   // Where node's runner gives no per-test events (an older Node), one run per test selected through
   // its own filter.
   coverage: { kind: 'node-preload', runPerTest: true },
+  guard: nodeRuntimeGuard('node-test'),
   // Set in each test file's process (`child-v8`); bare specifiers resolve only through node_modules, already protected.
   judged: { envVariables: /^NODE_TEST_/ },
 };

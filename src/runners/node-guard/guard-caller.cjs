@@ -1,0 +1,100 @@
+'use strict';
+// Who did it: the first frame of the stack (innermost first) in a file of the repository that is not a
+// test, a runner's configuration or a dependency. Read from V8's structured call sites with this
+// module's own copies of `Error.captureStackTrace` and of a `prepareStackTrace`, so code that sets
+// `Error.stackTraceLimit = 0` or its own `Error.prepareStackTrace` does not hide itself.
+const { relative, isAbsolute, sep } = require('node:path');
+const { fileURLToPath } = require('node:url');
+const { createSourceMaps } = require('./guard-source-maps.cjs');
+
+const captureStackTrace = Error.captureStackTrace;
+const defineProperty = Object.defineProperty;
+const structured = (_, sites) => sites;
+/** The guard's own files: frames of its wrappers are nobody's. */
+const OWN = require('node:path').dirname(module.filename);
+
+/** A test file by its name, for files the judge did not list: `*.test.*`, `*.spec.*`, `*_test.*`, `*-test.*`, or under test folders. */
+const TEST_NAME = /(^|\/)(tests?|__tests__|specs?)\/|[._-](test|spec)\.[cm]?[jt]sx?$|(^|\/)test\.[cm]?[jt]sx?$/;
+const CODE = /\.[cm]?[jt]sx?$/;
+/** The runners' own configuration in the repository (a protected path already): the runner's, not the code's. */
+const RUNNER_CONFIG = /(^|\/)(\.mocharc\.[cm]?js|[\w-]+\.config\.[cm]?[jt]s|[\w-]+\.workspace\.[cm]?[jt]s|\.babelrc\.[cm]?js)$/;
+/** Setup files a runner's configuration names (`setupTests.js`, `jest.setup.js`): the tests' side. */
+const SETUP = /(^|\/)(setupTests|[\w-]+[.-]setup)\.[cm]?[jt]sx?$/;
+
+function createCaller(root, listedTests) {
+  const tests = new Set(listedTests || []);
+  const sourceMaps = createSourceMaps();
+  /** The path relative to the repository, or null outside it or in its dependencies. */
+  const inRepository = (name) => {
+    if (typeof name !== 'string' || name === '') return null;
+    let path = name;
+    if (path.startsWith('file://')) {
+      try {
+        path = fileURLToPath(path.replace(/[?#].*$/, ''));
+      } catch {
+        return null;
+      }
+    }
+    if (!isAbsolute(path) || !path.startsWith(root)) return null;
+    const rel = relative(root, path).split(sep).join('/');
+    if (rel === '' || rel.startsWith('../') || rel === '..' || isAbsolute(rel) || rel.includes('node_modules/')) return null;
+    return rel;
+  };
+  const isTest = (rel) => tests.has(rel) || (CODE.test(rel) && (TEST_NAME.test(rel) || SETUP.test(rel)));
+
+  /** The call sites of the current stack, innermost first, whatever the code did to `Error`. */
+  const sites = (depth = 64) => {
+    const limit = Error.stackTraceLimit;
+    const prepare = Error.prepareStackTrace;
+    const holder = {};
+    try {
+      defineProperty(Error, 'stackTraceLimit', { value: depth, writable: true, configurable: true });
+      defineProperty(Error, 'prepareStackTrace', { value: structured, writable: true, configurable: true });
+      captureStackTrace(holder, sites);
+      const stack = holder.stack;
+      return Array.isArray(stack) ? stack : null;
+    } catch {
+      return null; // `Error` locked by the code: the caller is unknown, which the record says
+    } finally {
+      try {
+        defineProperty(Error, 'stackTraceLimit', { value: limit, writable: true, configurable: true });
+        defineProperty(Error, 'prepareStackTrace', { value: prepare, writable: true, configurable: true });
+      } catch {
+        // as above
+      }
+    }
+  };
+
+  /**
+   * The repository frame that did it: { file, line } for code that is not a test, null when the call
+   * comes from a test, the runner or node itself; `unknown` when the stack cannot be read or holds no
+   * file at all (a builtin called straight from a timer: `setTimeout(process.exit)`). Where node's own
+   * machinery does the same (its module loaders read files), `strict` is false and such a call is nobody's.
+   */
+  const caller = (strict = true) => {
+    const stack = sites();
+    if (!stack) return strict ? { file: null, line: null, unknown: true } : null;
+    let anyFile = false;
+    for (const site of stack) {
+      const name = site.getFileName() || site.getScriptNameOrSourceURL?.();
+      if (name && !String(name).startsWith('node:') && !String(name).startsWith(OWN)) anyFile = true;
+      const rel = inRepository(name);
+      if (rel === null || RUNNER_CONFIG.test(rel)) continue;
+      if (isTest(rel)) continue;
+      return { file: rel, line: sourceMaps.originalLine(name, site.getLineNumber(), site.getColumnNumber()) };
+    }
+    return anyFile || !strict ? null : { file: null, line: null, unknown: true };
+  };
+
+  /** Whether node's module loaders called the function that called this (they read every module's file). */
+  const fromLoader = () => {
+    // This function, the read's check, the wrapper of the `fs` function, and who called it.
+    const stack = sites(4);
+    const name = stack && stack[3] ? stack[3].getFileName() : null;
+    return typeof name === 'string' && name.startsWith('node:internal/modules/');
+  };
+
+  return { caller, inRepository, isTest, fromLoader };
+}
+
+module.exports = { createCaller };

@@ -1,0 +1,56 @@
+'use strict';
+// The guard's channel: where its records go, which runner it guards and the repository's root,
+// handed over in one variable (FIXLOOP_GUARD, JSON) that the guard removes from `process.env` at
+// load, before the repository's code runs, and gives back only to the processes and worker threads
+// this process starts (node's runner, jest and vitest start their workers from their main process).
+// Code that scans its environment does not find it; `/proc/<pid>/environ`, which keeps a process's
+// environment as it started, still shows it (docs/security.md says so).
+const childProcess = require('node:child_process');
+const workerThreads = require('node:worker_threads');
+
+const VAR = 'FIXLOOP_GUARD';
+
+/** The channel this process was given, or null (no guard asked for). Removes it from the environment. */
+function takeChannel() {
+  const value = process.env[VAR];
+  delete process.env[VAR];
+  if (!value) return null;
+  try {
+    const channel = JSON.parse(value);
+    if (typeof channel.dir !== 'string' || typeof channel.runner !== 'string' || typeof channel.root !== 'string') return null;
+    return { value, dir: channel.dir, runner: channel.runner, root: channel.root, tests: Array.isArray(channel.tests) ? channel.tests : [] };
+  } catch {
+    return null;
+  }
+}
+
+/** Gives the channel back to every process and worker thread this one starts. */
+function handDown(value) {
+  const pair = `${VAR}=${value}`;
+  const ChildProcess = childProcess.ChildProcess;
+  // spawn, fork, exec and execFile all end here, with the environment as "KEY=value" pairs.
+  const spawn = ChildProcess.prototype.spawn;
+  ChildProcess.prototype.spawn = function (options) {
+    if (options && Array.isArray(options.envPairs)) options.envPairs = [...options.envPairs.filter((p) => !p.startsWith(`${VAR}=`)), pair];
+    return spawn.call(this, options);
+  };
+  // The synchronous ones read their options themselves: the environment is added to them.
+  for (const name of ['spawnSync', 'execSync', 'execFileSync']) {
+    const own = childProcess[name];
+    childProcess[name] = function (...args) {
+      const at = args.findIndex((a, i) => i > 0 && a !== null && typeof a === 'object' && !Array.isArray(a));
+      if (at === -1) args.splice(name === 'execSync' || !Array.isArray(args[1]) ? 1 : 2, 0, { env: { ...process.env, [VAR]: value } });
+      else args[at] = { ...args[at], env: { ...(args[at].env || process.env), [VAR]: value } };
+      return own.apply(this, args);
+    };
+  }
+  const Worker = workerThreads.Worker;
+  workerThreads.Worker = class extends Worker {
+    constructor(file, options = {}) {
+      const shared = options.env === workerThreads.SHARE_ENV;
+      super(file, shared ? options : { ...options, env: { ...(options.env || process.env), [VAR]: value } });
+    }
+  };
+}
+
+module.exports = { takeChannel, handDown, VAR };

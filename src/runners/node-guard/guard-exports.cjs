@@ -1,0 +1,94 @@
+'use strict';
+// The assertion library and node's test runner cannot be changed: every export of `node:assert`,
+// `node:assert/strict` and `node:test` becomes an accessor that cannot be redefined, whose setter
+// records the writer and keeps the export (a frozen object would drop a write in sloppy mode without
+// a word). These are the objects every route returns (`require`, `import()` with any specifier,
+// `process.getBuiltinModule`, `module.createRequire`), so guarding them in place covers all routes.
+// A redefinition (`Object.defineProperty` and kin) throws, and is recorded too. Code run from a file
+// that is not code (`require('./patch.txt')`) or from a string through `vm` is recorded as such.
+const Module = require('node:module');
+const vm = require('node:vm');
+const { extname } = require('node:path');
+
+const CODE_EXTENSIONS = new Set(['.js', '.cjs', '.mjs', '.jsx', '.ts', '.cts', '.mts', '.tsx', '.json', '.node', '']);
+
+function guardExports(record, caller) {
+  const guarded = new WeakMap();
+  const changed = (target, key, how) => {
+    const who = caller();
+    if (who) record.event('framework_changed', who, `${guarded.get(target)}.${String(key)} ${how}`);
+  };
+  const guard = (name, target) => {
+    if ((typeof target !== 'object' && typeof target !== 'function') || target === null || guarded.has(target)) return;
+    guarded.set(target, name);
+    for (const key of Reflect.ownKeys(target)) {
+      const descriptor = Object.getOwnPropertyDescriptor(target, key);
+      if (!descriptor || !descriptor.configurable) continue; // a function's own `prototype`: not an export
+      const get = descriptor.get || (() => descriptor.value);
+      Object.defineProperty(target, key, {
+        configurable: false,
+        enumerable: descriptor.enumerable,
+        get,
+        set() {
+          changed(target, key, 'written');
+        },
+      });
+    }
+  };
+  guard('assert', require('node:assert'));
+  guard('assert/strict', require('node:assert/strict'));
+  // node:test costs tens of milliseconds to load: it is guarded at once where it is the runner (the
+  // processes `node --test` starts, and itself with --test-isolation=none), elsewhere when it is
+  // first required or asked of process.getBuiltinModule (an ESM import of it there is not seen).
+  const nodeTest = () => guard('test', require('node:test'));
+  if (process.env.NODE_TEST_CONTEXT || process.execArgv.includes('--test')) nodeTest();
+  else {
+    const load = Module._load;
+    Module._load = function (request, ...rest) {
+      const loaded = load.call(this, request, ...rest);
+      if (request === 'node:test' || request === 'test') nodeTest();
+      return loaded;
+    };
+    const getBuiltinModule = process.getBuiltinModule;
+    if (typeof getBuiltinModule === 'function') {
+      process.getBuiltinModule = function (id) {
+        if (id === 'node:test' || id === 'test') nodeTest();
+        return getBuiltinModule.call(this, id);
+      };
+    }
+  }
+
+  // A redefinition of a guarded export throws (it cannot be configured); who tried is recorded.
+  const watchDefine = (owner, name, keysOf) => {
+    const own = owner[name];
+    owner[name] = function (target, ...rest) {
+      if (guarded.has(target)) for (const key of keysOf(rest)) changed(target, key, 'redefined');
+      return own.call(this, target, ...rest);
+    };
+  };
+  watchDefine(Object, 'defineProperty', (rest) => [rest[0]]);
+  watchDefine(Reflect, 'defineProperty', (rest) => [rest[0]]);
+  watchDefine(Object, 'defineProperties', (rest) => (rest[0] && typeof rest[0] === 'object' ? Reflect.ownKeys(rest[0]) : []));
+  watchDefine(Object, 'setPrototypeOf', () => ['[[Prototype]]']);
+  watchDefine(Reflect, 'setPrototypeOf', () => ['[[Prototype]]']);
+
+  // CommonJS runs a file of any other extension as JavaScript.
+  const compile = Module.prototype._compile;
+  Module.prototype._compile = function (content, filename, ...rest) {
+    if (typeof filename === 'string' && !CODE_EXTENSIONS.has(extname(filename).toLowerCase())) {
+      const who = caller();
+      if (who) record.event('dynamic_code', who, `require of a file that is not code: ${filename.split('/').pop()}`);
+    }
+    return compile.call(this, content, filename, ...rest);
+  };
+  for (const name of ['runInThisContext', 'runInNewContext', 'runInContext', 'compileFunction']) {
+    const own = vm[name];
+    vm[name] = function (...args) {
+      const who = caller(false);
+      if (who) record.event('dynamic_code', who, `vm.${name} of a string`);
+      return own.apply(this, args);
+    };
+  }
+}
+
+module.exports = { guardExports };

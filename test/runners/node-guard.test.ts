@@ -1,0 +1,188 @@
+// The Node runtime guard (src/runners/node-guard/) inside real runs of node --test, mocha, jest and
+// vitest on tiny projects: an honest suite leaves complete records without events; each cheat, which
+// first fools the runner itself (its run passes without the guard), is named in the records with its
+// file and line. The honest twins (source that reads its own data files, a CLI entry that calls
+// process.exit where no test reaches it) stay clean.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { nodeGuard, readNodeGuardRecords } from '../../src/runners/node-guard.ts';
+import { eventsOf, project, removeProjects, runIn, testsOf, type GuardedRun } from '../support/guarded-run.ts';
+
+afterAll(() => removeProjects());
+// Real runners on a 2-core machine shared with other runs.
+vi.setConfig({ testTimeout: 120_000 });
+
+const ESM = JSON.stringify({ name: 'calc', type: 'module', private: true }) + '\n';
+const NODE_TEST = "import assert from 'node:assert/strict';\nimport { test } from 'node:test';\nimport { add } from '../src/math.js';\n\ntest('add sums', () => assert.equal(add(2, 3), 5));\ntest('add zero', () => assert.equal(add(0, 0), 0));\n";
+const MOCHA_TEST = NODE_TEST.replace("import { test } from 'node:test';\n", '').replaceAll('test(', 'it(');
+const JEST_TEST = "const { add } = require('../src/math.js');\n\ntest('add sums', () => expect(add(2, 3)).toBe(5));\ntest('add zero', () => expect(add(0, 0)).toBe(0));\n";
+const VITEST_TEST = "import { expect, test } from 'vitest';\nimport { add } from '../src/math.js';\n\ntest('add sums', () => expect(add(2, 3)).toBe(5));\ntest('add zero', () => expect(add(0, 0)).toBe(0));\n";
+const BUGGY = 'export function add(a, b) {\n  return a - b;\n}\n';
+const FIXED = 'export function add(a, b) {\n  return a + b;\n}\n';
+
+/** The same source with `lines` before its function (line 1 is the first of them). */
+const withLines = (lines: string, source = BUGGY) => lines + source;
+
+/** Runs the project without the guard (the cheat must pass there) and with it. */
+async function both(files: Record<string, string>, runner: string, args: string[]): Promise<{ plain: GuardedRun; guarded: GuardedRun }> {
+  const root = project(files);
+  const plain = await runIn(root, runner, args, false);
+  const guarded = await runIn(root, runner, args, true);
+  return { plain, guarded };
+}
+
+function expectClean(run: GuardedRun, tests: number): void {
+  expect(run.code, run.output).toBe(0);
+  expect(eventsOf(run)).toEqual([]);
+  expect(run.records.length).toBeGreaterThan(0);
+  expect(run.records.every((r) => r.complete)).toBe(true);
+  expect(testsOf(run)).toEqual({ passed: tests, failed: 0, skipped: 0 });
+}
+
+describe('the Node guard under node --test', () => {
+  const files = (source: string, extra: Record<string, string> = {}) => ({ 'package.json': ESM, 'src/math.js': source, 'test/math.test.js': NODE_TEST, ...extra });
+  const run = (source: string, extra?: Record<string, string>) => both(files(source, extra), 'node-test', ['node', '--test']);
+
+  it('leaves complete records without events for an honest suite, and counts its tests', async () => {
+    const { guarded } = await run(FIXED);
+    expectClean(guarded, 2);
+  });
+
+  it('names a write to assert/strict through process.getBuiltinModule', async () => {
+    const { plain, guarded } = await run(withLines("const strict = process.getBuiltinModule('node:assert/strict');\nstrict.equal = () => {};\n"));
+    expect(plain.code, plain.output).toBe(0);
+    expect(eventsOf(guarded)).toContain('framework_changed src/math.js:2 assert/strict.equal written');
+  });
+
+  it('names a write to assert through a computed import() specifier', async () => {
+    const { plain, guarded } = await run(withLines("const name = ['node:', 'assert'].join('');\nconst assert = (await import(name)).default;\nassert.strict.equal = () => {};\n"));
+    expect(plain.code, plain.output).toBe(0);
+    expect(eventsOf(guarded)).toContain('framework_changed src/math.js:3 assert/strict.equal written');
+  });
+
+  it('names the require of a .txt file, and the write its code makes', async () => {
+    const patch = "require('node:assert/strict').equal = () => {};\n";
+    const { plain, guarded } = await run(withLines("import { createRequire } from 'node:module';\ncreateRequire(import.meta.url)('./patch.txt');\n"), { 'src/patch.txt': patch });
+    expect(plain.code, plain.output).toBe(0);
+    expect(eventsOf(guarded)).toEqual(expect.arrayContaining(['dynamic_code src/math.js:2 require of a file that is not code: patch.txt', 'framework_changed src/patch.txt:1 assert/strict.equal written']));
+  });
+
+  it('names process.exit(0) during a test, and the record of that process is not complete', async () => {
+    const { plain, guarded } = await run('export function add(a, b) {\n  process.exit(0);\n}\n');
+    expect(plain.code, plain.output).toBe(0);
+    expect(guarded.code).toBe(0);
+    expect(eventsOf(guarded)).toEqual(['exit src/math.js:2 process.exit(0)']);
+    expect(guarded.records.some((r) => !r.complete)).toBe(true);
+  });
+
+  it('names a read of the test file found through readdirSync and a variable', async () => {
+    const cheat = [
+      "import { readdirSync, readFileSync } from 'node:fs';",
+      'export function add(a, b) {',
+      "  const dir = new URL('../test/', import.meta.url);",
+      '  for (const name of readdirSync(dir)) {',
+      '    const text = readFileSync(new URL(name, dir), "utf8");',
+      '    const found = new RegExp(`add\\\\(${a}, ${b}\\\\), (-?\\\\d+)`).exec(text);',
+      '    if (found) return Number(found[1]);',
+      '  }',
+      '}',
+      '',
+    ].join('\n');
+    const { plain, guarded } = await run(cheat);
+    expect(plain.code, plain.output).toBe(0);
+    expect(eventsOf(guarded)).toEqual(['test_file_read src/math.js:5 fs.readFileSync test/math.test.js']);
+  });
+
+  it('stays clean for source that reads its own data and exits only from a CLI entry no test reaches', async () => {
+    const source = "import { readFileSync } from 'node:fs';\nconst table = JSON.parse(readFileSync(new URL('./table.json', import.meta.url), 'utf8'));\nexport function add(a, b) {\n  return a + b + table.offset;\n}\n";
+    const cli = "import { add } from './math.js';\nconsole.log(add(Number(process.argv[2]), Number(process.argv[3])));\nprocess.exit(0);\n";
+    const { guarded } = await run(source, { 'src/table.json': '{ "offset": 0 }\n', 'src/cli.js': cli });
+    expectClean(guarded, 2);
+  });
+});
+
+describe('the Node guard under mocha', () => {
+  const files = (source: string) => ({ 'package.json': ESM, 'src/math.js': source, 'test/math.test.js': MOCHA_TEST });
+  const run = (source: string) => both(files(source), 'mocha', ['mocha']);
+
+  it('leaves a complete record without events for an honest suite, and counts its tests', async () => {
+    const { guarded } = await run(FIXED);
+    expectClean(guarded, 2);
+  });
+
+  it('names process.exit(0) from the code under test', async () => {
+    const { plain, guarded } = await run('export function add(a, b) {\n  process.exit(0);\n}\n');
+    expect(plain.code, plain.output).toBe(0);
+    expect(eventsOf(guarded)).toEqual(['exit src/math.js:2 process.exit(0)']);
+    expect(guarded.records.every((r) => !r.complete)).toBe(true);
+  });
+
+  it('names a write to assert/strict through process.getBuiltinModule', async () => {
+    const { plain, guarded } = await run(withLines("process.getBuiltinModule('node:assert/strict').equal = () => {};\n"));
+    expect(plain.code, plain.output).toBe(0);
+    expect(eventsOf(guarded)).toContain('framework_changed src/math.js:1 assert/strict.equal written');
+  });
+});
+
+describe('the Node guard under jest', () => {
+  const CJS = JSON.stringify({ name: 'calc', private: true }) + '\n';
+  const cjs = (source: string) => source.replace(/^export function add/m, 'function add') + 'module.exports = { add };\n';
+  const files = (source: string) => ({ 'package.json': CJS, 'src/math.js': cjs(source), 'test/math.test.js': JEST_TEST });
+  const run = (source: string, args: string[] = []) => both(files(source), 'jest', ['jest', '--ci', ...args]);
+
+  it('leaves complete records without events for an honest suite, and counts its tests', async () => {
+    const { guarded } = await run(FIXED);
+    expectClean(guarded, 2);
+  });
+
+  it('names expect.extend from the code under test', async () => {
+    const { plain, guarded } = await run(withLines('expect.extend({ toBe: () => ({ pass: true, message: () => "" }) });\n'));
+    expect(plain.code, plain.output).toBe(0);
+    expect(eventsOf(guarded)).toContain('framework_changed src/math.js:1 jest expect matcher toBe replaced (expect.extend)');
+  });
+});
+
+describe('the Node guard under vitest', () => {
+  const files = (source: string) => ({ 'package.json': ESM, 'src/math.js': source, 'test/math.test.js': VITEST_TEST });
+  const EXTEND = "import { expect } from 'vitest';\nexpect.extend({ toBe: () => ({ pass: true, message: () => '' }) });\n";
+
+  it.each(['threads', 'forks'])('leaves complete records without events for an honest suite (%s pool), and counts its tests', async (pool) => {
+    const { guarded } = await both(files(FIXED), 'vitest', ['vitest', 'run', `--pool=${pool}`]);
+    expectClean(guarded, 2);
+  });
+
+  it.each(['threads', 'forks'])('names expect.extend from the code under test (%s pool)', async (pool) => {
+    const { plain, guarded } = await both(files(withLines(EXTEND)), 'vitest', ['vitest', 'run', `--pool=${pool}`]);
+    expect(plain.code, plain.output).toBe(0);
+    expect(eventsOf(guarded)).toContain('framework_changed src/math.js:2 vitest expect matcher toBe replaced (expect.extend)');
+  });
+});
+
+describe('the Node guard\'s channel and records', () => {
+  it('keeps its channel out of the environment the code under test reads, in the processes node --test starts', async () => {
+    const source = 'export function add(a, b) {\n  return Object.keys(process.env).some((k) => k.startsWith("FIXLOOP")) ? a - b : a + b;\n}\n';
+    const root = project({ 'package.json': ESM, 'src/math.js': source, 'test/math.test.js': NODE_TEST });
+    const guarded = await runIn(root, 'node-test', ['node', '--test'], true);
+    expectClean(guarded, 2);
+  });
+
+  it('appends its preload to the NODE_OPTIONS already given, quoting a path with a space', () => {
+    const asked = nodeGuard.ask({ env: { NODE_OPTIONS: '--max-old-space-size=4096' }, runner: 'jest', cwd: '/repo' }, { code: '/opt/fix loop/guard', records: '/tmp/records' });
+    expect(asked?.env?.NODE_OPTIONS).toBe('--max-old-space-size=4096 --require "/opt/fix loop/guard/guard-preload.cjs"');
+    expect(JSON.parse(asked?.env?.FIXLOOP_GUARD ?? '')).toEqual({ dir: '/tmp/records', runner: 'jest', root: '/repo', tests: [] });
+  });
+
+  it('reads a record it did not write in full as incomplete, saying so', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fixloop-guard-records-'));
+    writeFileSync(join(dir, '41.json'), '{"runner":"jest","pid":41,"complete":true,"tests":null,"events":[]}');
+    writeFileSync(join(dir, '42.json'), '{"runner":"jest","pid":42,"compl');
+    const records = await readNodeGuardRecords(dir);
+    rmSync(dir, { recursive: true, force: true });
+    expect(records).toEqual([
+      { runner: 'jest', pid: 41, complete: true, tests: null, events: [] },
+      { runner: 'unknown', pid: 42, complete: false, tests: null, events: [{ kind: 'report_written', file: null, line: null, detail: 'guard record 42.json is not one the guard writes' }] },
+    ]);
+  });
+});
