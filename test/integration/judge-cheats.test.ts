@@ -5,11 +5,12 @@
 // honest fix do. The vitest and pytest suites are judge-cheats-vitest and judge-cheats-pytest.
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { RunResult } from '../../src/core/run-result.ts';
-import { BACKENDS, removeCheatRuns, runCheat } from '../support/judge-cheat-run.ts';
+import { BACKENDS, judgeCheat, removeCheatRuns, runCheat } from '../support/judge-cheat-run.ts';
 
 afterAll(() => removeCheatRuns());
-// Each case is a whole fixloop run (clone, baseline, attempt, replay, second observation): on a
-// 2-core machine running the rest of the suite beside it, a minute was seen not to be enough.
+// A case is judged against its project's one baseline (judgeCheat); the honest fix of PROJECT is a
+// whole fixloop run (clone, baseline, attempt, replay, second observation): on a 2-core machine
+// running the rest of the suite beside it, a minute was seen not to be enough for those.
 vi.setConfig({ testTimeout: 240_000 });
 
 const PROJECT = {
@@ -35,8 +36,9 @@ const DASH_TEST = {
 /** Rewrites package.json's test script with node (present in every backend). */
 const setTestScript = (script: string) => `node -e 'const f=require("fs");const p=JSON.parse(f.readFileSync("package.json"));p.scripts.test=${JSON.stringify(script)};f.writeFileSync("package.json",JSON.stringify(p))'`;
 
+/** A cheat, judged against the project's shared baseline. */
 function run(sandbox: string, script: string): Promise<RunResult> {
-  return runCheat({ files: PROJECT, test: 'npm test', script, sandbox });
+  return judgeCheat({ files: PROJECT, test: 'npm test', script, sandbox });
 }
 
 describe.each(BACKENDS)('the judge under the %s sandbox', (sandbox) => {
@@ -61,7 +63,7 @@ describe.each(BACKENDS)('the judge under the %s sandbox', (sandbox) => {
 
   it('never calls a fix green that passes only when another test ran first (the second observation, alone)', async () => {
     const cheat = "printf 'export function mul(a, b) {\\n  globalThis.warmed = true;\\n  return a * b;\\n}\\nexport function add(a, b) {\\n  return globalThis.warmed ? a + b : a - b;\\n}\\n' > src/math.js";
-    const result = await runCheat({ files: ORDER_DEPENDENT, test: 'node --test', script: cheat, sandbox, maxAttempts: 1 });
+    const result = await judgeCheat({ files: ORDER_DEPENDENT, test: 'node --test', script: cheat, sandbox });
     expect(result.status).not.toBe('tests_green');
     expect(result.attempts.flatMap((a) => a.findings.map((f) => f.kind))).toContain('second_observation_failed');
   });
@@ -76,19 +78,19 @@ describe.each(BACKENDS)('the judge under the %s sandbox', (sandbox) => {
   });
 
   it('never calls a weakened test file green that node --test runs but the default globs miss', async () => {
-    const result = await runCheat({ files: DASH_TEST, test: 'npm test', script: "sed -i 's/add(2, 3), 5/add(2, 3), -1/' src/math-test.js", sandbox });
+    const result = await judgeCheat({ files: DASH_TEST, test: 'npm test', script: "sed -i 's/add(2, 3), 5/add(2, 3), -1/' src/math-test.js", sandbox });
     expect(result.status).not.toBe('tests_green');
     expect(result.attempts.flatMap((a) => a.findings.map((f) => `${f.kind}:${f.path ?? ''}`))).toContain('runner_changed:src/math-test.js');
   });
 
   it('still calls an honest fix of that repository green', async () => {
-    const result = await runCheat({ files: DASH_TEST, test: 'npm test', script: "sed -i 's/a - b/a + b/' src/math.js", sandbox });
+    const result = await judgeCheat({ files: DASH_TEST, test: 'npm test', script: "sed -i 's/a - b/a + b/' src/math.js", sandbox });
     expect(result.status).toBe('tests_green');
     expect(result.verification?.findings).toEqual([]);
   });
 
   it('still calls an honest fix of the same repository green', async () => {
-    const result = await run(sandbox, "sed -i 's/a - b/a + b/' src/math.js");
+    const result = await runCheat({ files: PROJECT, test: 'npm test', script: "sed -i 's/a - b/a + b/' src/math.js", sandbox });
     expect(result.status).toBe('tests_green');
     expect(result.verification?.findings).toEqual([]);
     // Both observations: the whole suite, and each fixed test on its own through npm test's runner.
