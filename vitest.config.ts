@@ -1,4 +1,5 @@
-import { availableParallelism } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import SlowFirstSequencer from './test/support/slow-first-sequencer.ts';
 
@@ -19,6 +20,11 @@ export default defineConfig({
       // A developer's or CI's git configuration must not change results (DESIGN.md §6).
       GIT_CONFIG_GLOBAL: '/dev/null',
       GIT_CONFIG_NOSYSTEM: '1',
+      // Every `fixloop` the tests start (the CLI, `serve`, workers: a few hundred processes) compiles the same
+      // sources: Node 24 keeps the compiled code on disk and checks it against each file's content, so
+      // a process after the first starts on about half the CPU time. Repositories' commands never see
+      // this variable (the sandbox passes an allow-list), and Node 20 ignores it.
+      NODE_COMPILE_CACHE: join(tmpdir(), 'fixloop-tests-compile-cache'),
     },
   },
 });
