@@ -37,7 +37,31 @@ export interface JudgeBench {
   close(): Promise<void>;
 }
 
+/**
+ * `env` in this process's environment while `work` runs, as the CLI's child has it: fixloop's own
+ * helpers (the judge's Python reader of syntax trees, git) find their programs on process.env.PATH,
+ * and a bench must find the same ones a whole run finds (python3 past pyenv's shim). The cases of a
+ * file run one after another, so nothing else sees it.
+ */
+async function withEnv<T>(env: Record<string, string> | undefined, work: () => Promise<T>): Promise<T> {
+  const saved = Object.entries(env ?? {}).map(([key]) => [key, process.env[key]] as const);
+  Object.assign(process.env, env);
+  try {
+    return await work();
+  } finally {
+    for (const [key, value] of saved) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
+  }
+}
+
 export async function openJudgeBench(project: BenchProject): Promise<JudgeBench> {
+  const bench = await withEnv(project.env, () => prepareBench(project));
+  return { judge: (script) => withEnv(project.env, () => bench.judge(script)), close: bench.close };
+}
+
+async function prepareBench(project: BenchProject): Promise<JudgeBench> {
   const repo = await makeRepo(project.files);
   const work = await mkdtemp(join(tmpdir(), 'fixloop-judge-bench-'));
   const env = { ...process.env, ...project.env };
