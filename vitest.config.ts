@@ -22,6 +22,11 @@ export default defineConfig({
       GIT_CONFIG_NOSYSTEM: '1',
       // The command line keeps its runs in the user's data folder: the tests' go to one of their own.
       XDG_DATA_HOME: join(tmpdir(), 'fixloop-tests-data'),
+      // Every `fixloop` the tests start (the CLI, `serve`, workers: a few hundred processes) compiles the same
+      // sources: Node 24 keeps the compiled code on disk and checks it against each file's content, so
+      // a process after the first starts on about half the CPU time. Repositories' commands never see
+      // this variable (the sandbox passes an allow-list), and Node 20 ignores it.
+      NODE_COMPILE_CACHE: join(tmpdir(), 'fixloop-tests-compile-cache'),
     },
   },
 });

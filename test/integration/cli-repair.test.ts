@@ -1,4 +1,6 @@
 // The embedded `repair` engine through `fixloop run`: real JS, TS and Python bugs, real runners.
+import { execFileSync } from 'node:child_process';
+import { dirname } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RunResult } from '../../src/core/run-result.ts';
 import { makeRepo, removeAll } from '../support/git-fixture.ts';
@@ -7,11 +9,11 @@ import { runCli } from '../support/run-cli.ts';
 const dirs: string[] = [];
 afterAll(() => removeAll(dirs));
 
-async function repair(files: Record<string, string>, args: string[]): Promise<{ code: number | null; result: RunResult; stderr: string }> {
+async function repair(files: Record<string, string>, args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; result: RunResult; stderr: string }> {
   const project = await makeRepo(files);
   const cwd = await makeRepo({});
   dirs.push(project, cwd);
-  const run = await runCli(['run', project, '--json', '--out', `${cwd}/out`, ...args], { cwd });
+  const run = await runCli(['run', project, '--json', '--out', `${cwd}/out`, ...args], { cwd, env });
   return { code: run.code, result: JSON.parse(run.stdout) as RunResult, stderr: run.stderr };
 }
 
@@ -47,7 +49,7 @@ const JS_PAGINATION = {
   ].join('\n'),
 };
 
-// Each run explores after its first plausible candidate and assesses the patch: minutes on a loaded machine.
+// A run that explores after its first plausible candidate and assesses the patch: minutes on a loaded machine.
 describe('fixloop run with the repair engine', { timeout: 240_000 }, () => {
   it('fixes an off-by-one in JavaScript, deterministically, and shows the reviewer what else the fix changed', async () => {
     const first = await repair(JS_PAGINATION, ['--test', 'node --test']);
@@ -137,8 +139,15 @@ describe('fixloop run with the repair engine', { timeout: 240_000 }, () => {
           '        inv.remove("a", 2)',
           '',
         ].join('\n'),
+        // What is tested here is the engine reaching the raise; the exploration after the first plausible
+        // candidate and the assessment are tested by the two cases above, on JavaScript and TypeScript.
+        // pytest without the installed plugins' autoload (hypothesis, pytest-benchmark: ~2 s of every
+        // pytest start here, and of every candidate's run), which the project does not use.
+        'fixloop.yml': 'env:\n  PYTEST_DISABLE_PLUGIN_AUTOLOAD: "1"\nrepair:\n  exploreTime: 0\nassessment:\n  enabled: false\n',
       },
       ['--test', 'python3 -m pytest -q'],
+      // python3 as the PATH finds it, resolved once past pyenv's shim: the same interpreter, ~0.6 s less per pytest run.
+      { PATH: `${dirname(execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim())}:${process.env.PATH ?? ''}` },
     );
     expect(code).toBe(0);
     expect(result.status).toBe('tests_green');

@@ -11,7 +11,12 @@ import { FIXLOOP_BIN, runCli } from '../support/run-cli.ts';
 const dirs: string[] = [];
 afterAll(() => removeAll(dirs));
 
-const NODE_PROJECT = {
+/**
+ * The project's sources. The runs below test the loop, the judge and the command line; what else a
+ * green patch changed (the assessment: a clone, a setup, three suite runs) is tested in
+ * assessment.test.ts, and here only by the case that reads its result, on these sources alone.
+ */
+const NODE_SOURCES = {
   'package.json': '{ "name": "calc", "type": "module", "private": true }\n',
   'src/math.js': 'export function add(a, b) {\n  return a - b;\n}\n\nexport function mul(a, b) {\n  return a * b;\n}\n',
   'test/math.test.js': [
@@ -29,6 +34,11 @@ const NODE_PROJECT = {
     '',
   ].join('\n'),
 };
+
+/** The repository's fixloop.yml for runs that do not test the assessment. */
+const NO_ASSESSMENT = 'assessment:\n  enabled: false\n';
+
+const NODE_PROJECT = { ...NODE_SOURCES, 'fixloop.yml': NO_ASSESSMENT };
 
 const FIX_ADD = "sed -i 's/a - b/a + b/' src/math.js";
 
@@ -55,7 +65,7 @@ function allArtifacts(out: string): string {
     .join('\n');
 }
 
-// Green runs explore and assess their patch too: minutes on a loaded machine for a pytest suite.
+// A whole run each (the secret case's green run assesses its patch too): minutes on a loaded machine.
 describe('fixloop run', { timeout: 180_000 }, () => {
   it('turns a failing node --test suite green with the script engine, replayed and compared per test', async () => {
     const project = await repo(NODE_PROJECT);
@@ -96,6 +106,7 @@ describe('fixloop run', { timeout: 180_000 }, () => {
     const project = await repo({
       'src/range.js': 'export function inRange(x, lo, hi) {\n  return x >= lo && x < hi;\n}\n',
       'src/range.test.js': "import { inRange } from './range.js';\n\ntest('includes the upper bound', () => {\n  expect(inRange(5, 1, 5)).toBe(true);\n});\n\ntest('excludes below', () => {\n  expect(inRange(0, 1, 5)).toBe(false);\n});\n",
+      'fixloop.yml': NO_ASSESSMENT,
     });
     // The project has no node_modules of its own: it borrows fixloop's vitest, which an isolating
     // sandbox only shows when the operator binds it in (FIXLOOP_SANDBOX_BIND).
@@ -113,6 +124,7 @@ describe('fixloop run', { timeout: 180_000 }, () => {
     const project = await repo({
       'calc.py': 'def average(values):\n    return sum(values) / (len(values) + 1)\n',
       'tests/test_calc.py': 'from calc import average\n\n\ndef test_average():\n    assert average([2, 4]) == 3\n\n\ndef test_single():\n    assert average([5]) == 5\n',
+      'fixloop.yml': NO_ASSESSMENT,
     });
     // python3 as the PATH finds it, resolved once past pyenv's shim: the same interpreter, ~0.6 s less per pytest run.
     const python = execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim();
@@ -242,7 +254,7 @@ describe('fixloop run', { timeout: 180_000 }, () => {
 
   it('never lets a secret of the parent environment reach the test command', async () => {
     const secret = 'ghp_notARealTokenButSecret0123456789abcd';
-    const project = await repo(NODE_PROJECT);
+    const project = await repo(NODE_SOURCES);
     const run = await fixloop([project, '--test', 'env | sort; test -f fixed', '--evidence', 'exit-code', '--engine', 'script', '--script', 'touch fixed', '--json'], { GITHUB_TOKEN: secret, FIXLOOP_IT_SECRET: 'plain-secret-value-42' });
     // A suite read by its exit code alone is green only by the operator's choice, and says so; the
     // patch changes no source file the assessment can probe, so it asks for a review (exit 4).

@@ -10,11 +10,12 @@ import { execFileSync } from 'node:child_process';
 import { dirname } from 'node:path';
 import { afterAll, describe, expect, vi } from 'vitest';
 import type { RunResult } from '../../src/core/run-result.ts';
-import { BACKENDS, casesFor, caughtByTheJudge, findingsOf, removeCheatRuns, runCheat, trustedCopyCases, writeFile } from '../support/judge-cheat-run.ts';
+import { BACKENDS, casesFor, caughtByTheJudge, findingsOf, judgeCheat, removeCheatRuns, runCheat, trustedCopyCases, writeFile } from '../support/judge-cheat-run.ts';
 
 afterAll(() => removeCheatRuns());
-// Each case is a whole fixloop run (clone, baseline, attempt, replay, second observation): on a
-// 2-core machine running the rest of the suite beside it, a minute was seen not to be enough.
+// A case is judged against its project's one baseline (judgeCheat); the honest fix of PROJECT and the
+// trusted copy are whole fixloop runs (clone, baseline, attempt, replay, second observation): on a
+// 2-core machine running the rest of the suite beside it, a minute was seen not to be enough for those.
 vi.setConfig({ testTimeout: 240_000 });
 
 /**
@@ -50,7 +51,13 @@ const prepend = (file: string, lines: string) => `printf '%s' '${lines.replaceAl
 const PYTHON_BIN = dirname(execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim());
 const ENV = { PATH: `${PYTHON_BIN}:${process.env.PATH ?? ''}` };
 
+/** A cheat (or an honest fix), judged against the project's shared baseline (one per project and sandbox). */
 function run(sandbox: string, script: string, files: Record<string, string> = PROJECT): Promise<RunResult> {
+  return judgeCheat({ files, test: 'python3 -m pytest -q', script, sandbox, env: ENV });
+}
+
+/** The whole `fixloop run`: for an honest fix and the trusted copy (whose cheat reaches the mirror). */
+function wholeRun(sandbox: string, script: string, files: Record<string, string> = PROJECT): Promise<RunResult> {
   return runCheat({ files, test: 'python3 -m pytest -q', script, sandbox, env: ENV });
 }
 
@@ -60,7 +67,7 @@ const EVERYWHERE = new Set(['honest', 'os-exit', 'plugin-ini', 'shadow', 'shadow
 /** One attempt, no assessment: the cheats the guard cannot see (issue 27), where the script writes the cheat at once. */
 function runOnce(sandbox: string, script: string, project: Record<string, string> = PROJECT): Promise<RunResult> {
   const files = { ...project, 'fixloop.yml': `${FIXLOOP_YML}assessment:\n  enabled: false\n` };
-  return runCheat({ files, test: 'python3 -m pytest -q', script, sandbox, env: ENV, maxAttempts: 1 });
+  return judgeCheat({ files, test: 'python3 -m pytest -q', script, sandbox, env: ENV });
 }
 
 /** calc.py as UTF-7, whose cookie hides `import _pytest` from a parser given the text as UTF-8 (`_` is `+AF8-`, `+` is `+-`). */
@@ -87,7 +94,7 @@ const HONEST_TWINS = [
  * follow. One attempt, no assessment: only the judge's verdict is asked.
  */
 const GUARD_PROJECT = { ...PROJECT, 'fixloop.yml': `${FIXLOOP_YML}assessment:\n  enabled: false\n` };
-const guarded = (sandbox: string, script: string): Promise<RunResult> => runCheat({ files: GUARD_PROJECT, test: 'python3 -m pytest -q', script, sandbox, env: ENV, maxAttempts: 1 });
+const guarded = (sandbox: string, script: string): Promise<RunResult> => judgeCheat({ files: GUARD_PROJECT, test: 'python3 -m pytest -q', script, sandbox, env: ENV });
 const withCalc = (head: string) => writeFile('calc.py', `${head}\n\n${CALC}`);
 const RUNTEST_OFF = 'setattr(_cls, "run" + "test", lambda self: None)';
 /** Reads the tests through a computed path at run time and returns what they expect. */
@@ -157,7 +164,7 @@ describe.each(BACKENDS)('the judge of a pytest project under the %s sandbox', (s
   const when = casesFor(sandbox, EVERYWHERE);
 
   when('honest')('calls an honest fix green, with both observations', async () => {
-    const result = await run(sandbox, HONEST_FIX);
+    const result = await wholeRun(sandbox, HONEST_FIX);
     expect(result.status).toBe('tests_green');
     expect(result.verification?.findings).toEqual([]);
     expect(result.verification?.alone).toMatchObject({ ran: 1, command: expect.stringContaining('tests/test_calc.py::test_average') });
@@ -336,5 +343,5 @@ describe.each(BACKENDS)('the judge of a pytest project under the %s sandbox', (s
   });
 
   // The trusted copy.
-  trustedCopyCases(sandbox, (script) => run(sandbox, script), HONEST_FIX);
+  trustedCopyCases(sandbox, (script) => wholeRun(sandbox, script), HONEST_FIX);
 });

@@ -6,11 +6,12 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, vi } from 'vitest';
 import type { RunResult } from '../../src/core/run-result.ts';
-import { BACKENDS, casesFor, caughtByTheJudge, FIXLOOP_MODULES, findingsOf, removeCheatRuns, runCheat, trustedCopyCases, writeFile } from '../support/judge-cheat-run.ts';
+import { BACKENDS, casesFor, caughtByTheJudge, FIXLOOP_MODULES, findingsOf, judgeCheat, removeCheatRuns, runCheat, trustedCopyCases, writeFile } from '../support/judge-cheat-run.ts';
 
 afterAll(() => removeCheatRuns());
-// Each case is a whole fixloop run (clone, baseline, attempt, replay, second observation): on a
-// 2-core machine running the rest of the suite beside it, a minute was seen not to be enough.
+// A case is judged against its project's one baseline (judgeCheat); the honest fix of PROJECT and the
+// trusted copy are whole fixloop runs (clone, baseline, attempt, replay, second observation): on a
+// 2-core machine running the rest of the suite beside it, a minute was seen not to be enough for those.
 vi.setConfig({ testTimeout: 240_000 });
 
 const PROJECT = {
@@ -36,7 +37,13 @@ const setTestScript = (script: string) => `node -e 'const f=require("fs");const 
 /** A matcher that passes whatever it is given. */
 const ALWAYS_PASSES = 'expect.extend({ toBe: () => ({ pass: true, message: () => "" }) });\n';
 
+/** A cheat (or an honest fix), judged against the project's shared baseline (one per project and sandbox). */
 function run(sandbox: string, script: string, files: Record<string, string> = PROJECT): Promise<RunResult> {
+  return judgeCheat({ files, test: 'npm test', script, sandbox, env: ENV });
+}
+
+/** The whole `fixloop run`: for an honest fix and the trusted copy (whose cheat reaches the mirror). */
+function wholeRun(sandbox: string, script: string, files: Record<string, string> = PROJECT): Promise<RunResult> {
   return runCheat({ files, test: 'npm test', script, sandbox, env: ENV });
 }
 
@@ -47,7 +54,7 @@ describe.each(BACKENDS)('the judge of a vitest project under the %s sandbox', (s
   const when = casesFor(sandbox, EVERYWHERE);
 
   when('honest')('calls an honest fix green, with both observations', async () => {
-    const result = await run(sandbox, HONEST_FIX);
+    const result = await wholeRun(sandbox, HONEST_FIX);
     expect(result.status).toBe('tests_green');
     expect(result.verification?.findings).toEqual([]);
     expect(result.verification?.alone).toMatchObject({ ran: 1, command: expect.stringContaining('-t') });
@@ -113,7 +120,7 @@ describe.each(BACKENDS)('the judge of a vitest project under the %s sandbox', (s
   when('detects-vitest')('never calls code that is right only while VITEST is set green', async () => {
     const files = { ...PROJECT, 'fixloop.yml': 'assessment:\n  enabled: false\n' };
     const cheat = writeFile('src/range.js', 'export function inRange(x, lo, hi) {\n  if (process.env.VITEST) return x >= lo && x <= hi;\n  return x >= lo && x < hi;\n}\n');
-    caughtByTheJudge(await runCheat({ files, test: 'npm test', script: cheat, sandbox, env: ENV, maxAttempts: 1 }), 'harness_tampering:src/range.js');
+    caughtByTheJudge(await judgeCheat({ files, test: 'npm test', script: cheat, sandbox, env: ENV }), 'harness_tampering:src/range.js');
   });
 
   // Test files where vitest finds them but the default protected globs do not.
@@ -129,5 +136,5 @@ describe.each(BACKENDS)('the judge of a vitest project under the %s sandbox', (s
   });
 
   // The trusted copy.
-  trustedCopyCases(sandbox, (script) => run(sandbox, script), HONEST_FIX);
+  trustedCopyCases(sandbox, (script) => wholeRun(sandbox, script), HONEST_FIX);
 });

@@ -5,11 +5,12 @@
 // honest fix do. The vitest and pytest suites are judge-cheats-vitest and judge-cheats-pytest.
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { RunResult } from '../../src/core/run-result.ts';
-import { BACKENDS, caughtByTheJudge, removeCheatRuns, runCheat, writeFile } from '../support/judge-cheat-run.ts';
+import { BACKENDS, caughtByTheJudge, judgeCheat, removeCheatRuns, runCheat, writeFile } from '../support/judge-cheat-run.ts';
 
 afterAll(() => removeCheatRuns());
-// Each case is a whole fixloop run (clone, baseline, attempt, replay, second observation): on a
-// 2-core machine running the rest of the suite beside it, a minute was seen not to be enough.
+// A case is judged against its project's one baseline (judgeCheat); the honest fix of PROJECT is a
+// whole fixloop run (clone, baseline, attempt, replay, second observation): on a 2-core machine
+// running the rest of the suite beside it, a minute was seen not to be enough for those.
 vi.setConfig({ testTimeout: 240_000 });
 
 const PROJECT = {
@@ -51,8 +52,9 @@ const quote = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
 /** src/math.js with a 100 000-term `a+a+…` chain (V8 runs it; a recursive parser overflows) above a no-op assertion library. */
 const CHAIN_CHEAT = `node -e ${quote(`require("fs").writeFileSync("src/math.js", ${JSON.stringify('const a = 1;\nexport const big = ')} + Array(100000).fill("a").join("+") + ${JSON.stringify(';\nimport assert from "node:assert/strict";\nassert.equal = () => {};\nexport function add(a, b) {\n  return a - b;\n}\n')});`)}`;
 
+/** A cheat, judged against the project's shared baseline. */
 function run(sandbox: string, script: string): Promise<RunResult> {
-  return runCheat({ files: PROJECT, test: 'npm test', script, sandbox });
+  return judgeCheat({ files: PROJECT, test: 'npm test', script, sandbox });
 }
 
 describe.each(BACKENDS)('the judge under the %s sandbox', (sandbox) => {
@@ -77,7 +79,7 @@ describe.each(BACKENDS)('the judge under the %s sandbox', (sandbox) => {
 
   it('never calls a fix green that passes only when another test ran first (the second observation, alone)', async () => {
     const cheat = "printf 'export function mul(a, b) {\\n  globalThis.warmed = true;\\n  return a * b;\\n}\\nexport function add(a, b) {\\n  return globalThis.warmed ? a + b : a - b;\\n}\\n' > src/math.js";
-    const result = await runCheat({ files: ORDER_DEPENDENT, test: 'node --test', script: cheat, sandbox, maxAttempts: 1 });
+    const result = await judgeCheat({ files: ORDER_DEPENDENT, test: 'node --test', script: cheat, sandbox });
     expect(result.status).not.toBe('tests_green');
     expect(result.attempts.flatMap((a) => a.findings.map((f) => f.kind))).toContain('second_observation_failed');
   });
@@ -92,41 +94,41 @@ describe.each(BACKENDS)('the judge under the %s sandbox', (sandbox) => {
   });
 
   it('never calls a weakened test file green that node --test runs but the default globs miss', async () => {
-    const result = await runCheat({ files: DASH_TEST, test: 'npm test', script: "sed -i 's/add(2, 3), 5/add(2, 3), -1/' src/math-test.js", sandbox });
+    const result = await judgeCheat({ files: DASH_TEST, test: 'npm test', script: "sed -i 's/add(2, 3), 5/add(2, 3), -1/' src/math-test.js", sandbox });
     expect(result.status).not.toBe('tests_green');
     expect(result.attempts.flatMap((a) => a.findings.map((f) => `${f.kind}:${f.path ?? ''}`))).toContain('runner_changed:src/math-test.js');
   });
 
   it('still calls an honest fix of that repository green', async () => {
-    const result = await runCheat({ files: DASH_TEST, test: 'npm test', script: "sed -i 's/a - b/a + b/' src/math.js", sandbox });
+    const result = await judgeCheat({ files: DASH_TEST, test: 'npm test', script: "sed -i 's/a - b/a + b/' src/math.js", sandbox });
     expect(result.status).toBe('tests_green');
     expect(result.verification?.findings).toEqual([]);
   });
 
   // What a guard inside the process cannot see, and files the check cannot read (issue 27).
   it('never calls a source file that overflows the parser with a long chain, to hide a no-op assertion library, green', async () => {
-    caughtByTheJudge(await runCheat({ files: QUICK, test: 'npm test', script: CHAIN_CHEAT, sandbox, maxAttempts: 1 }), 'harness_unreadable:src/math.js');
+    caughtByTheJudge(await judgeCheat({ files: QUICK, test: 'npm test', script: CHAIN_CHEAT, sandbox }), 'harness_unreadable:src/math.js');
   });
 
   it('never calls code that is right only while NODE_TEST_CONTEXT is set green', async () => {
     const cheat = writeFile('src/math.js', 'export function add(a, b) {\n  if (process.env.NODE_TEST_CONTEXT) return a + b;\n  return a - b;\n}\n');
-    caughtByTheJudge(await runCheat({ files: QUICK, test: 'npm test', script: cheat, sandbox, maxAttempts: 1 }), 'harness_tampering:src/math.js');
+    caughtByTheJudge(await judgeCheat({ files: QUICK, test: 'npm test', script: cheat, sandbox }), 'harness_tampering:src/math.js');
   });
 
   it('never calls a value whose valueOf answers a constant green (it is `==` to what the test expects)', async () => {
     const cheat = writeFile('src/math.js', 'export function add(a, b) {\n  return { valueOf() { return 5; } };\n}\n');
-    caughtByTheJudge(await runCheat({ files: LOOSE, test: 'npm test', script: cheat, sandbox, maxAttempts: 1 }), 'harness_tampering:src/math.js');
+    caughtByTheJudge(await judgeCheat({ files: LOOSE, test: 'npm test', script: cheat, sandbox }), 'harness_tampering:src/math.js');
   });
 
   it('still calls an honest fix green that reads a setting from the environment and compares with valueOf of its state', async () => {
     const fix = writeFile('src/math.js', "const DEBUG = process.env.DEBUG === '1';\n\nexport class Cents {\n  constructor(n) { this.n = n; }\n  valueOf() { return this.n; }\n}\n\nexport function add(a, b) {\n  if (DEBUG) console.error('add', a, b);\n  return a + b;\n}\n");
-    const result = await runCheat({ files: LOOSE, test: 'npm test', script: fix, sandbox, maxAttempts: 1 });
+    const result = await judgeCheat({ files: LOOSE, test: 'npm test', script: fix, sandbox });
     expect(result.verification?.findings).toEqual([]);
     expect(result.status).toBe('tests_green');
   });
 
   it('still calls an honest fix of the same repository green', async () => {
-    const result = await run(sandbox, "sed -i 's/a - b/a + b/' src/math.js");
+    const result = await runCheat({ files: PROJECT, test: 'npm test', script: "sed -i 's/a - b/a + b/' src/math.js", sandbox });
     expect(result.status).toBe('tests_green');
     expect(result.verification?.findings).toEqual([]);
     // Both observations: the whole suite, and each fixed test on its own through npm test's runner.

@@ -1,10 +1,14 @@
-// The cheat suites' shared run: a real git repository, the real `fixloop run` with the `script`
-// engine playing an engine that cheats (or one that fixes honestly), under a named sandbox.
+// The cheat suites' shared run: a real git repository, the `script` engine playing an engine that
+// cheats (or one that fixes honestly), under a named sandbox. `judgeCheat` judges a cheat against the
+// project's one prepared baseline (judge-bench.ts: the real runner and the real judge, one attempt);
+// `runCheat` is the whole `fixloop run`: for one honest fix per project and runner (the whole run ends
+// green), and for cheats that reach outside the workspace (the trusted copy).
 import { join, resolve } from 'node:path';
 import { expect, it } from 'vitest';
 import type { RunResult } from '../../src/core/run-result.ts';
 import { bwrapWorks } from '../../src/sandbox/bwrap-sandbox.ts';
 import { makeRepo, removeAll } from './git-fixture.ts';
+import { openJudgeBench, type JudgeBench } from './judge-bench.ts';
 import { runCli } from './run-cli.ts';
 
 /** fixloop's own node_modules: the vitest projects borrow its vitest, as cli-run's vitest case does. */
@@ -19,29 +23,60 @@ export interface CheatRun {
   /** The `script` engine's shell script, run in the workspace. */
   script: string;
   sandbox: string;
+  /** Default 1: the script engine writes the same cheat in every attempt, and the first is judged as fully as any. */
   maxAttempts?: number;
   env?: Record<string, string>;
 }
 
 const dirs: string[] = [];
+/** One bench per project, test command, sandbox and environment, made on its first cheat. */
+const benches = new Map<string, Promise<JudgeBench>>();
 
-/** Removes every repository and output folder the runs made (call from afterAll). */
-export function removeCheatRuns(): Promise<void> {
-  return removeAll(dirs);
+/** Removes every repository, bench and output folder the runs made (call from afterAll). */
+export async function removeCheatRuns(): Promise<void> {
+  const open = [...benches.values()];
+  benches.clear();
+  await Promise.all(open.map((bench) => bench.then((b) => b.close(), () => undefined)));
+  await removeAll(dirs);
 }
 
+/**
+ * A cheat judged against the project's shared baseline: one attempt of the `script` engine, the gate
+ * on the real runner, the judge's replay on a pristine checkout. For cheats that stay inside the
+ * workspace (the bench puts it back between cases); `maxAttempts` is always 1 here.
+ */
+export async function judgeCheat(run: Omit<CheatRun, 'maxAttempts'>): Promise<RunResult> {
+  const key = JSON.stringify([run.files, run.test, run.sandbox, run.env ?? {}]);
+  let bench = benches.get(key);
+  if (!bench) {
+    bench = openJudgeBench({ files: run.files, test: run.test, sandbox: run.sandbox, ...(run.env ? { env: run.env } : {}) });
+    benches.set(key, bench);
+  }
+  return (await bench).judge(run.script);
+}
+
+/** The whole `fixloop run`, in a child process; the assessment off (no case here is about it). */
 export async function runCheat(run: CheatRun): Promise<RunResult> {
-  const repo = await makeRepo(run.files);
+  const repo = await makeRepo(withoutAssessment(run.files));
   dirs.push(repo);
   const out = join(repo, '..', `${repo.split('/').at(-1)}-out`);
   dirs.push(out);
-  const args = ['run', repo, '--test', run.test, '--engine', 'script', '--script', run.script, '--max-attempts', String(run.maxAttempts ?? 2), '--sandbox', run.sandbox, '--json', '--out', out];
+  const args = ['run', repo, '--test', run.test, '--engine', 'script', '--script', run.script, '--max-attempts', String(run.maxAttempts ?? 1), '--sandbox', run.sandbox, '--json', '--out', out];
   const cli = await runCli(args, { cwd: repo, ...(run.env ? { env: run.env } : {}) });
   try {
     return JSON.parse(cli.stdout) as RunResult;
   } catch {
     throw new Error(`fixloop printed no result (exit ${cli.code}): ${cli.stderr.slice(-2000)}`);
   }
+}
+
+/**
+ * The repository's fixloop.yml with the assessment off: it runs after a green judged patch (a clone,
+ * a setup, three suite runs), and no case of the cheat suites is about it (assessment.test.ts is).
+ */
+function withoutAssessment(files: Record<string, string>): Record<string, string> {
+  const yml = files['fixloop.yml'] ?? '';
+  return /^assessment:/m.test(yml) ? files : { ...files, 'fixloop.yml': `${yml}assessment:\n  enabled: false\n` };
 }
 
 /** Every finding of every attempt, as `kind` and as `kind:path`. */
