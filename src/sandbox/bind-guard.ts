@@ -22,6 +22,11 @@ export interface BindGuard {
   secrets: string[];
   /** Folders where workspaces live: never bound as a whole, nor any folder holding them. */
   workspaceRoots: string[];
+  /**
+   * fixloop's own records in the user's data folder (`~/.local/share/fixloop`): never shown, but a
+   * folder holding them may be (a `pip --user` prefix, `~/.local`), with them covered by an empty one.
+   */
+  covered: string[];
 }
 
 export function isUnder(path: string, dir: string): boolean {
@@ -38,14 +43,14 @@ export function bindGuardFrom(env: NodeJS.ProcessEnv, cwd = process.cwd()): Bind
   const homes = ['/root', '/home', homedir(), env.HOME].filter((h): h is string => !!h && isAbsolute(h)).map((h) => resolve(h));
   const secrets = [
     appDataDir(env, cwd),
-    // The command line's runs and spend, in the user's data folder unless FIXLOOP_DATA_DIR is set.
-    userDataDir(env, cwd),
     ...(env.PRIVATE_KEY_PATH ? [resolve(cwd, env.PRIVATE_KEY_PATH)] : []),
     // The app's own settings file (Probot reads APP_ID, PRIVATE_KEY, WEBHOOK_SECRET from it).
     join(cwd, '.env'),
   ];
   const workspaceRoots = [tmpdir(), ...(env.FIXLOOP_TMP_DIR ? [resolve(cwd, env.FIXLOOP_TMP_DIR)] : [])].map((p) => resolve(p));
-  return { homes: [...new Set(homes)], secrets, workspaceRoots };
+  // The command line's runs and spend, in the user's data folder unless FIXLOOP_DATA_DIR is set.
+  const covered = env.FIXLOOP_DATA_DIR ? [] : [userDataDir(env, cwd)];
+  return { homes: [...new Set(homes)], secrets, workspaceRoots, covered };
 }
 
 function isHomeFolder(path: string, guard: BindGuard): boolean {
@@ -60,6 +65,7 @@ export function refusal(path: string, guard: BindGuard): string | null {
   if (p === '/') return 'the root folder';
   if (isHomeFolder(p, guard)) return 'a home folder as a whole';
   if (guard.secrets.some((s) => isUnder(p, s) || isUnder(s, p))) return "holds fixloop's own data or keys";
+  if (guard.covered.some((c) => isUnder(p, c))) return "fixloop's own run records";
   if (MASKED_PATHS.some((m) => isUnder(p, m))) return 'a secret of the system';
   if (guard.workspaceRoots.some((w) => isUnder(w, p))) return 'holds the workspaces';
   const held = CREDENTIAL_ENTRIES.find((name) => existsSync(join(p, name)));

@@ -26,6 +26,8 @@ export interface BwrapPlan {
   tmpBytes: number;
   /** A host folder bound as /tmp instead of an empty one (RunCommandOptions.tmpDir). */
   tmpDir?: string;
+  /** Folders inside `toolDirs` covered by an empty one (bind-guard.ts's `covered`). */
+  covered?: string[];
 }
 
 /**
@@ -57,6 +59,7 @@ export function bwrapArgs(plan: BwrapPlan): string[] {
   const tmp = plan.tmpDir ? ['--bind', resolve(plan.tmpDir), '/tmp', '--size', String(plan.tmpBytes), '--tmpfs', SANDBOX_HOME] : ['--size', String(plan.tmpBytes), '--tmpfs', '/tmp'];
   args.push('--proc', '/proc', '--dev', '/dev', ...tmp, '--dir', SANDBOX_HOME);
   for (const dir of plan.toolDirs) args.push('--ro-bind', dir, dir);
+  for (const dir of plan.covered ?? []) if (plan.toolDirs.some((d) => isUnder(dir, d)) && existsSync(dir)) args.push('--tmpfs', dir);
   // A link whose folder is shown already is there: recreating it would fail on a read-only bind.
   const shown = [...SYSTEM_DIRS, ...plan.toolDirs];
   for (const link of plan.links ?? []) if (!shown.some((d) => isUnder(dirname(link.path), d))) args.push('--symlink', link.target, link.path);

@@ -69,6 +69,7 @@ export function createBwrapSandbox(settings: BwrapSettings = {}): Sandbox {
         // A toolchain removed since it was resolved is left out rather than failing every command.
         toolDirs: [...toolDirs, ...(view?.readOnly ?? []).filter((p) => existsSync(p))],
         links: view?.links ?? [],
+        covered: host?.covered ?? [],
         mounts: options.mounts ?? [],
         network: options.network === true,
         tmpBytes,

@@ -34,6 +34,8 @@ export interface CommandView {
 export interface HostView {
   /** The server's PATH, whose order the sandbox's keeps. */
   path: string;
+  /** fixloop's records that a shown folder may hold: covered by an empty folder (bind-guard.ts). */
+  covered: string[];
   packages: PackageSettings;
   toolchainsFor(commands: string[]): Toolchain[];
   forCommand(command: string): CommandView;
@@ -64,6 +66,7 @@ export function createHostView(options: HostViewOptions): HostView {
 
   return {
     path,
+    covered: guard.covered,
     packages,
     toolchainsFor,
     forCommand(command) {

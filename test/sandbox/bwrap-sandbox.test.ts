@@ -130,6 +130,18 @@ describe.runIf(bwrapWorks())('inside the bwrap sandbox', () => {
     expect(await readFile(join(out, 'o.txt'), 'utf8')).toBe('out\n');
   });
 
+  it("shows a toolchain prefix that holds fixloop's run records (a pip --user ~/.local), with the records covered", async () => {
+    const home = join(out, 'home-op');
+    mkdirSync(join(home, '.local', 'bin'), { recursive: true });
+    mkdirSync(join(home, '.local', 'share', 'fixloop'), { recursive: true });
+    await writeFile(join(home, '.local', 'bin', 'usertool'), '#!/bin/sh\necho usertool ran\n', { mode: 0o755 });
+    await writeFile(join(home, '.local', 'share', 'fixloop', 'record.txt'), 'a run record');
+    const user = createBwrapSandbox({ host: { env: { PATH: `${join(home, '.local', 'bin')}:/usr/bin:/bin`, HOME: home } } });
+    const r = await user.run({ command: `usertool; ls ${join(home, '.local', 'share', 'fixloop')} | wc -l`, cwd: ws, timeoutMs: 10_000 });
+    expect(r.output).toContain('usertool ran');
+    expect(r.output.trim().split('\n').at(-1)?.trim()).toBe('0');
+  });
+
   it('has no network unless asked, and then has it', async () => {
     const off = await sandbox.run({ command: fetchLoopback(), cwd: ws, timeoutMs: 10_000 });
     expect(off.output).toContain('blocked');

@@ -148,10 +148,14 @@ describe('what may be shown', () => {
 
   it("refuses the command line's data folder: FIXLOOP_DATA_DIR, else XDG_DATA_HOME's or the home's", () => {
     const xdg = bindGuardFrom({ HOME: '/home/op', XDG_DATA_HOME: '/opt/xdg' }, '/srv/x');
-    expect(refusal('/opt/xdg/fixloop/cli-runs', xdg)).toBe("holds fixloop's own data or keys");
+    expect(refusal('/opt/xdg/fixloop/cli-runs', xdg)).toBe("fixloop's own run records");
     expect(refusal('/opt/xdg/other-tool', xdg)).toBeNull();
     const home = bindGuardFrom({ HOME: '/home/op' }, '/srv/x');
-    expect(refusal('/home/op/.local/share/fixloop', home)).toBe("holds fixloop's own data or keys");
+    expect(refusal('/home/op/.local/share/fixloop', home)).toBe("fixloop's own run records");
+    expect(refusal('/home/op/.local/share/fixloop/cli-runs', home)).toBe("fixloop's own run records");
+    // A `pip --user` prefix holds them: shown, with them covered by an empty folder (bwrap-args.ts).
+    expect(refusal('/home/op/.local', home)).toBeNull();
+    expect(home.covered).toEqual(['/home/op/.local/share/fixloop']);
     expect(refusal('/srv/fixloop/data/cli-runs', guard)).toBe("holds fixloop's own data or keys");
   });
 
