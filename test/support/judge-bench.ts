@@ -9,14 +9,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunEvent, RunResult } from '../../src/core/run-result.ts';
-import { emptyReport } from '../../src/core/test-report.ts';
-import { testCounts } from '../../src/core/gate-summary.ts';
 import { createScriptEngine } from '../../src/engines/script-engine.ts';
 import { createArtifacts } from '../../src/loop/artifacts.ts';
 import { localRequest, repositoryConfig } from '../../src/loop/local-request.ts';
 import { openWorkspace, prepareSuite, runBaseline, type PreparedRun } from '../../src/loop/prepare-run.ts';
 import { createRunContext, type RunContext } from '../../src/loop/run-context.ts';
 import { fixAndVerify } from '../../src/loop/run-phases.ts';
+import { initialResult } from '../../src/loop/local-run.ts';
 import { cacheRootFrom } from '../../src/workspace/dependency-cache.ts';
 import { selectSandbox, type SandboxChoice } from '../../src/sandbox/select-sandbox.ts';
 import type { Snapshot } from '../../src/workspace/workspace.ts';
@@ -91,28 +90,7 @@ async function prepareBench(project: BenchProject): Promise<JudgeBench> {
 async function benchContext(request: ReturnType<typeof localRequest>, deps: Parameters<typeof createRunContext>[1], work: string): Promise<RunContext> {
   const events: RunEvent[] = [];
   const artifacts = await createArtifacts(join(work, 'runs', request.runId));
-  const base: RunResult = {
-    runId: request.runId,
-    status: 'error',
-    headline: '',
-    repository: { source: request.repository.cloneUrl, ref: null, sha: '' },
-    testCommand: request.config.test.command ?? '',
-    engines: ['script'],
-    engine: null,
-    sandbox: deps.sandbox.backend,
-    attempts: [],
-    patch: '',
-    filesChanged: [],
-    baseline: testCounts(emptyReport()),
-    baselineTests: [],
-    final: null,
-    verification: null,
-    cost: { usd: 0, tokens: 0 },
-    startedAt: new Date().toISOString(),
-    durationMs: 0,
-    artifactsDir: artifacts.dir,
-    events,
-  };
+  const base: RunResult = initialResult(request, deps, { artifactsDir: artifacts.dir, startedAt: new Date().toISOString(), events });
   return createRunContext(request, deps, { base, artifacts, scratch: work, events, started: Date.now() });
 }
 
