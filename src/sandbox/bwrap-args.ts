@@ -2,7 +2,7 @@
 // a read-only system, the working directory writable, a private /tmp and HOME, nothing else of the
 // host's files; new user, PID, network, IPC and UTS namespaces; a cleared environment.
 import { existsSync, lstatSync, readlinkSync, statSync } from 'node:fs';
-import { delimiter, dirname, isAbsolute, resolve } from 'node:path';
+import { delimiter, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { isUnder, MASKED_PATHS, SYSTEM_DIRS } from './bind-guard.ts';
 import type { Mount } from './sandbox.ts';
 
@@ -40,6 +40,15 @@ export function sandboxPath(parentPath: string, toolDirs: string[], alsoVisible:
   return [...new Set([...toolDirs, ...kept, '/usr/local/bin', '/usr/bin', '/bin'])].join(delimiter);
 }
 
+/**
+ * A link under /tmp that an earlier command made in the kept /tmp (RunCommandOptions.tmpDir) is there
+ * already: bwrap would refuse to make it again ("File exists").
+ */
+function inKeptTmp(path: string, tmpDir: string | undefined): boolean {
+  if (!tmpDir || !isUnder(path, '/tmp')) return false;
+  return lstatSync(join(resolve(tmpDir), relative('/tmp', path)), { throwIfNoEntry: false })?.isSymbolicLink() === true;
+}
+
 export function bwrapArgs(plan: BwrapPlan): string[] {
   const args = ['--unshare-all', ...(plan.network ? ['--share-net'] : []), '--die-with-parent', '--new-session', '--hostname', 'fixloop-sandbox', '--cap-drop', 'ALL'];
   for (const dir of SYSTEM_DIRS) {
@@ -62,7 +71,10 @@ export function bwrapArgs(plan: BwrapPlan): string[] {
   for (const dir of plan.covered ?? []) if (plan.toolDirs.some((d) => isUnder(dir, d)) && existsSync(dir)) args.push('--tmpfs', dir);
   // A link whose folder is shown already is there: recreating it would fail on a read-only bind.
   const shown = [...SYSTEM_DIRS, ...plan.toolDirs];
-  for (const link of plan.links ?? []) if (!shown.some((d) => isUnder(dirname(link.path), d))) args.push('--symlink', link.target, link.path);
+  for (const link of plan.links ?? []) {
+    if (shown.some((d) => isUnder(dirname(link.path), d)) || inKeptTmp(link.path, plan.tmpDir)) continue;
+    args.push('--symlink', link.target, link.path);
+  }
   args.push('--bind', resolve(plan.cwd), resolve(plan.cwd));
   for (const mount of plan.mounts) {
     // A scratch folder's mount point must exist: bwrap cannot make one inside a read-only tree.

@@ -1,6 +1,6 @@
 // The bwrap backend's rules, one by one: what its command line says, and what a command inside sees.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -50,6 +50,22 @@ describe('the bwrap command line', () => {
     const args = bwrapArgs({ ...plan, tmpDir: '/var/fixloop/tmp-1' }).join(' ');
     expect(args).toContain('--bind /var/fixloop/tmp-1 /tmp --size 1024 --tmpfs /tmp/home');
     expect(args).not.toContain('--tmpfs /tmp ');
+  });
+
+  it('does not make again a link under /tmp that an earlier command made in the kept /tmp', () => {
+    const kept = mkdtempSync(join(tmpdir(), 'fixloop-kept-tmp-'));
+    try {
+      const link = { path: '/tmp/user-bin/node', target: '/opt/node24/bin/node' };
+      const fresh = { command: ['true'], cwd: '/w', env: {}, toolDirs: [], links: [link], mounts: [], network: false, tmpBytes: 1 };
+      const plan = { ...fresh, tmpDir: kept };
+      expect(bwrapArgs(plan).join(' ')).toContain('--symlink /opt/node24/bin/node /tmp/user-bin/node');
+      mkdirSync(join(kept, 'user-bin'));
+      symlinkSync(link.target, join(kept, 'user-bin', 'node'));
+      expect(bwrapArgs(plan).join(' ')).not.toContain('/tmp/user-bin/node');
+      expect(bwrapArgs(fresh).join(' ')).toContain('--symlink /opt/node24/bin/node /tmp/user-bin/node');
+    } finally {
+      rmSync(kept, { recursive: true, force: true });
+    }
   });
 
   it('shares the network only when asked (setup, when the operator allows it)', () => {
