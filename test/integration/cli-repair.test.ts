@@ -1,26 +1,15 @@
 // The embedded `repair` engine through `fixloop run`: real JS, TS and Python bugs, real runners.
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, symlink } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { delimiter, dirname, join, resolve } from 'node:path';
+import { dirname } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RunResult } from '../../src/core/run-result.ts';
+import { borrowedRunners } from '../support/borrowed-runners.ts';
 import { makeRepo, removeAll } from '../support/git-fixture.ts';
 import { runCli } from '../support/run-cli.ts';
 
 const dirs: string[] = [];
 afterAll(() => removeAll(dirs));
 
-/**
- * A user whose shell finds Node 24 (which strips TypeScript's types): the repository's tests run on
- * the user's Node, never on fixloop's own, so the test gives the user one (the machine's is 20).
- */
-async function userWithNode24(): Promise<Record<string, string>> {
-  const bin = await mkdtemp(join(tmpdir(), 'fixloop-user-node24-'));
-  dirs.push(bin);
-  await symlink(resolve(import.meta.dirname, '../../node_modules/node/bin/node'), join(bin, 'node'));
-  return { PATH: `${bin}${delimiter}${process.env.PATH ?? ''}` };
-}
 
 async function repair(files: Record<string, string>, args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; result: RunResult; stderr: string }> {
   const project = await makeRepo(files);
@@ -106,7 +95,8 @@ describe('fixloop run with the repair engine', { timeout: 240_000 }, () => {
         ].join('\n'),
       },
       ['--test', 'node --test'],
-      await userWithNode24(),
+      // The user's Node is 24, which strips TypeScript's types (the machine's is 20).
+      borrowedRunners(),
     );
     expect(result.status).toBe('tests_green');
     expect(result.environment?.toolchains.find((t) => t.name === 'node')?.version).toMatch(/^v24\./);

@@ -2,8 +2,8 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { borrowedRunners } from '../support/borrowed-runners.ts';
 import type { RunResult } from '../../src/core/run-result.ts';
 import { git, makeRepo, removeAll } from '../support/git-fixture.ts';
 import { FIXLOOP_BIN, runCli } from '../support/run-cli.ts';
@@ -108,11 +108,9 @@ describe('fixloop run', { timeout: 180_000 }, () => {
       'src/range.test.js': "import { inRange } from './range.js';\n\ntest('includes the upper bound', () => {\n  expect(inRange(5, 1, 5)).toBe(true);\n});\n\ntest('excludes below', () => {\n  expect(inRange(0, 1, 5)).toBe(false);\n});\n",
       'fixloop.yml': NO_ASSESSMENT,
     });
-    // The project has no node_modules of its own: it borrows fixloop's vitest, which an isolating
-    // sandbox only shows when the operator binds it in (FIXLOOP_SANDBOX_BIND).
-    const run = await fixloop([project, '--test', 'vitest run --globals', '--engine', 'script', '--script', "sed -i 's/x < hi/x <= hi/' src/range.js", '--json'], {
-      FIXLOOP_SANDBOX_BIND: fileURLToPath(new URL('../../node_modules', import.meta.url)),
-    });
+    // The project has no node_modules of its own: its user's PATH finds a vitest (fixloop's, lent),
+    // which an isolating sandbox only shows when the operator binds it in (FIXLOOP_SANDBOX_BIND).
+    const run = await fixloop([project, '--test', 'vitest run --globals', '--engine', 'script', '--script', "sed -i 's/x < hi/x <= hi/' src/range.js", '--json'], borrowedRunners());
     expect(run.code, run.stderr).toBe(0);
     const result = json(run.stdout);
     expect(result.status).toBe('tests_green');

@@ -3,10 +3,10 @@
 // copy never ends green (the `script` engine plays it). Each cheat first fools vitest itself (the
 // attempt's own run passes), so it is the judge that says no. The same repositories with an honest
 // fix still end green. The project borrows fixloop's vitest, as cli-run's vitest case does.
-import { join } from 'node:path';
 import { afterAll, describe, expect, vi } from 'vitest';
 import type { RunResult } from '../../src/core/run-result.ts';
-import { BACKENDS, casesFor, caughtByTheJudge, FIXLOOP_MODULES, findingsOf, judgeCheat, removeCheatRuns, runCheat, trustedCopyCases, writeFile } from '../support/judge-cheat-run.ts';
+import { borrowedRunners } from '../support/borrowed-runners.ts';
+import { BACKENDS, casesFor, caughtByTheJudge, findingsOf, judgeCheat, removeCheatRuns, runCheat, trustedCopyCases, writeFile } from '../support/judge-cheat-run.ts';
 
 afterAll(() => removeCheatRuns());
 // A case is judged against its project's one baseline (judgeCheat); the honest fix of PROJECT and the
@@ -29,7 +29,7 @@ const CHECKS_PROJECT = {
 };
 
 const HONEST_FIX = "sed -i 's/x < hi/x <= hi/' src/range.js";
-const ENV = { PATH: `${join(FIXLOOP_MODULES, '.bin')}:${process.env.PATH ?? ''}`, FIXLOOP_SANDBOX_BIND: FIXLOOP_MODULES };
+const ENV = borrowedRunners();
 
 /** Rewrites package.json's test script with node (present in every backend). */
 const setTestScript = (script: string) => `node -e 'const f=require("fs");const p=JSON.parse(f.readFileSync("package.json"));p.scripts.test=${JSON.stringify(script)};f.writeFileSync("package.json",JSON.stringify(p))'`;

@@ -12,6 +12,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { loadRealCorpus, materializeReal, patchHash, type RealBug } from '../../bench/lib/real-corpus.ts';
 import type { RunResult } from '../../src/core/run-result.ts';
+import { borrowedRunners } from '../support/borrowed-runners.ts';
 import { makeRepo, removeAll } from '../support/git-fixture.ts';
 import { runCli } from '../support/run-cli.ts';
 
@@ -41,7 +42,7 @@ async function repairRealBug(id: string, trim: string[] = []): Promise<{ result:
   dirs.push(cwd);
   const run = await runCli(['run', project, '--test', bug(id).test, '--setup', `ln -s ${FIXLOOP_MODULES} node_modules`, '--json', '--out', join(cwd, 'out')], {
     cwd,
-    env: { FIXLOOP_SANDBOX_BIND: FIXLOOP_MODULES, PATH: `${join(FIXLOOP_MODULES, '.bin')}:${process.env.PATH ?? ''}` },
+    env: borrowedRunners(),
   });
   return { code: run.code, stderr: run.stderr, result: JSON.parse(run.stdout) as RunResult };
 }

@@ -16,7 +16,6 @@ function createSourceMaps() {
   const maps = new Map();
   const remember = (text, options) => {
     const filename = typeof options === 'string' ? options : options && options.filename;
-    require('fs').appendFileSync('/tmp/gn2/dbg', String(filename) + ' ' + typeof text + ' ' + JSON.stringify(String(text)) + '\n');
     if (typeof filename === 'string' && typeof text === 'string') {
       code.set(filename, text);
       maps.delete(filename);
