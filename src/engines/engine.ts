@@ -4,6 +4,9 @@ import type { GateResult } from '../core/gate-result.ts';
 import type { Sandbox } from '../sandbox/sandbox.ts';
 import type { Workspace } from '../workspace/workspace.ts';
 import type { RepoConfig } from '../core/repo-config.ts';
+import type { CandidateCount } from '../core/candidate-count.ts';
+
+export type { CandidateCount } from '../core/candidate-count.ts';
 
 export interface PreviousAttempt {
   attempt: number;
@@ -54,16 +57,6 @@ export interface AttemptContext {
    * shown in place on a terminal and never kept in the log, where one line per candidate would bury the rest.
    */
   countCandidates?: (count: CandidateCount) => void;
-}
-
-/** How far an engine's validation of candidates is: "candidate 37/300, 1 plausible". */
-export interface CandidateCount {
-  /** Candidates validated so far in this attempt. */
-  validated: number;
-  /** Candidates to validate in this attempt. */
-  total: number;
-  /** Of them, the ones that passed the tests. */
-  plausible: number;
 }
 
 export interface EngineOutcome {

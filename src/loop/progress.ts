@@ -1,7 +1,7 @@
 // Progress events for the terminal and the GitHub status comment. `engine` events are the lines an
 // engine logs while it works (an agent's output) and the count of its candidates: streamed, never
 // kept as run events.
-import type { CandidateCount } from '../engines/engine.ts';
+import type { CandidateCount } from '../core/candidate-count.ts';
 
 export interface RunProgress {
   phase: 'clone' | 'setup' | 'baseline' | 'write-test' | 'attempt' | 'engine' | 'verify' | 'assess' | 'done';
