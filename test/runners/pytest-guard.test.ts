@@ -157,9 +157,9 @@ describe('pytest’s runtime guard', () => {
     expect(judgeEvidence(gate.report, gate, 'per-test').findings).toEqual([]);
   });
 
-  it('says a runner without a guard has none', async () => {
-    const cwd = await project({ 'package.json': '{"type":"module"}', 'a.test.js': "import test from 'node:test';\ntest('one', () => {});\n" });
-    const gate = await judged(cwd, 'node --test');
+  it('says a command whose runner fixloop does not know has no guard (every known runner has one)', async () => {
+    const cwd = await project({ 'check.sh': 'echo "ok 1 - one"\n' });
+    const gate = await judged(cwd, 'sh check.sh');
     expect(gate.report.guard).toBeNull();
   });
 });
