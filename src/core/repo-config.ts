@@ -41,7 +41,7 @@ export const repoConfigSchema = z
         evidence: z
           .enum(EVIDENCE_KINDS)
           .default('per-test')
-          .describe('What a green run must show. `per-test` (default): per-test results read from the output or `report`, agreeing with the exit code. `exit-code`: for suites fixloop cannot read per test, the exit code alone; such runs are labelled so, their pull requests are drafts and their check runs neutral.'),
+          .describe('What a green run must show. `per-test` (default): per-test results read from the output or `report`, agreeing with the exit code. `exit-code`: for suites fixloop cannot read per test, the exit code alone; such runs are labelled so, their pull requests are drafts and their check runs neutral. It also accepts a run whose test runner fixloop\'s runtime guard cannot reach ("runtime guard: not available for this runner"), which is otherwise never `verified`.'),
       })
       .strict()
       .default({ timeout: 600, evidence: 'per-test' }),

@@ -119,7 +119,9 @@ function judging(ctx: RunContext, run: PreparedRun, red: RedPhaseOutcome | null)
         baseSha: workspace.baseSha,
         patch,
         changes: await changesToCheck(),
-        baseline: (proof?.gate ?? run.baseline).report,
+        // The red test's run is the tests' baseline; what the runtime guard saw on the pristine code
+        // (its processes and events) is the judged baseline's, which the red phase's gate does not load.
+        baseline: proof ? { ...proof.gate.report, guard: run.baseline.report.guard ?? null } : run.baseline.report,
         config,
         policy,
         suite: run.suite,

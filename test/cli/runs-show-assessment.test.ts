@@ -31,7 +31,7 @@ describe('fixloop runs show, a stored run with an assessment', () => {
   it('says the level and why, and shows the report with the changes to review', async () => {
     await store(assessedResult(reviewAssessment()));
     const out: string[] = [];
-    await runsShow({ stdout: (t) => out.push(t), dataDir: dir }, 'mabc123-0a1b2c');
+    await runsShow({ stdout: (t) => out.push(t), dataDir: dir, userDataDir: dir }, 'mabc123-0a1b2c');
     const text = out.join('');
     expect(text).toMatch(/^Run mabc123-0a1b2c \(command line\): tests_green \(review\), on \/home\/me\/project/);
     expect(text).toContain('\nAssessment: review, 2 behaviour changes outside the failing tests\n');
@@ -39,19 +39,19 @@ describe('fixloop runs show, a stored run with an assessment', () => {
     expect(text).toContain("| `isAbsolute` (`src/path.ts:12`) | `isAbsolute('ab\\\\c')` | `false` | `true` |");
 
     const list: string[] = [];
-    await runsList({ stdout: (t) => list.push(t), dataDir: dir }, 10);
+    await runsList({ stdout: (t) => list.push(t), dataDir: dir, userDataDir: dir }, 10);
     expect(list.join('')).toMatch(/mabc123-0a1b2c\s+tests_green \(review\)\s+\/home\/me\/project/);
   });
 
   it('names why the assessment could not look, and says when none ran', async () => {
     await store(assessedResult(notAssessedAssessment()));
     const out: string[] = [];
-    await runsShow({ stdout: (t) => out.push(t), dataDir: dir }, 'mabc123-0a1b2c');
+    await runsShow({ stdout: (t) => out.push(t), dataDir: dir, userDataDir: dir }, 'mabc123-0a1b2c');
     expect(out.join('')).toContain('Assessment: review, the assessment could not look: no changed function it can probe');
 
     await store(assessedResult(undefined));
     const none: string[] = [];
-    await runsShow({ stdout: (t) => none.push(t), dataDir: dir }, 'mabc123-0a1b2c');
+    await runsShow({ stdout: (t) => none.push(t), dataDir: dir, userDataDir: dir }, 'mabc123-0a1b2c');
     expect(none.join('')).toMatch(/^Run mabc123-0a1b2c \(command line\): tests_green, on/);
     expect(none.join('')).toContain('Assessment: none ran');
   });
@@ -65,7 +65,7 @@ describe('fixloop runs show, a stored run with an assessment', () => {
     await storeOf.finish('mabc123-0a1b2c', 'w1', 'done', 'Tests pass after 1 attempt. Pull request #8.', join(dir, 'runs', 'mabc123-0a1b2c'));
     await storeOf.close();
     const out: string[] = [];
-    await runsShow({ stdout: (t) => out.push(t), dataDir: dir }, 'mabc123-0a1b2c');
+    await runsShow({ stdout: (t) => out.push(t), dataDir: dir, userDataDir: dir }, 'mabc123-0a1b2c');
     expect(out.join('')).toMatch(/Outcome: Tests pass after 1 attempt\. Pull request #8\.\nAssessment: review, 2 behaviour changes outside the failing tests\n/);
     expect(out.join('')).toContain('## fixloop: 🔍 Tests pass: review before merging');
   });

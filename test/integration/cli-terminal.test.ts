@@ -29,7 +29,8 @@ const quote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`;
 /** The CLI on a pseudo-terminal: what the terminal showed (stdout and stderr as one screen), and the exit code. */
 function onTerminal(args: string[], options: { cwd: string; env: Record<string, string | undefined> }): Promise<{ code: number | null; screen: string }> {
   const command = [process.execPath, FIXLOOP_BIN, ...args].map(quote).join(' ');
-  const env = { ...process.env, FORCE_COLOR: undefined, NO_COLOR: undefined, TERM: 'xterm-256color', ...options.env };
+  // A user's terminal: Node gives no colour where CI is set (CI's own runs).
+  const env = { ...process.env, FORCE_COLOR: undefined, NO_COLOR: undefined, CI: undefined, TERM: 'xterm-256color', ...options.env };
   return new Promise((resolve, reject) => {
     const child = spawn('script', ['-qfec', command, '/dev/null'], { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let screen = '';
