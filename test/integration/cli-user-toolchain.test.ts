@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunResult } from '../../src/core/run-result.ts';
 import { makeRepo, removeAll } from '../support/git-fixture.ts';
 import { runCli, type CliRun } from '../support/run-cli.ts';
+import { CALC_FILES } from '../library/calc-repo.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BUNDLED_NODE = join(ROOT, 'node_modules', 'node', 'bin', 'node');
@@ -46,9 +47,8 @@ describe.runIf(userVersion !== null && bundledVersion !== null && userVersion !=
     execFileSync('mkdir', [userBin]);
     symlinkSync(USER_NODE, join(userBin, 'node'));
     const repo = await makeRepo({
-      'package.json': '{ "name": "calc", "type": "module", "private": true }\n',
+      ...CALC_FILES,
       '.nvmrc': `${wantedMajor}\n`,
-      'src/math.js': 'export function add(a, b) {\n  return a - b;\n}\n',
       'test/math.test.js': [
         "import assert from 'node:assert/strict';",
         "import { test } from 'node:test';",

@@ -2,6 +2,8 @@
 // test, and a fingerprint of every file in it (.git included) to show a run left it as it was.
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, readlinkSync, lstatSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeRepo } from '../support/git-fixture.ts';
 
@@ -50,4 +52,11 @@ export function treeFingerprint(dir: string): Record<string, string> {
   };
   walk('');
   return out;
+}
+
+/** A temporary folder for one library test, listed in `dirs` for removal after the file. */
+export async function libraryTempDir(dirs: string[]): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'fixloop-library-'));
+  dirs.push(dir);
+  return dir;
 }

@@ -1,22 +1,16 @@
 // The library's `run`, called in-process: each outcome's shape on a real repository with a real
 // `node --test` suite, and input refused before anything runs, each problem named by its option.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FixloopInputError, run, type RunOptions } from '../../src/lib.ts';
 import { makeRepo, removeAll } from '../support/git-fixture.ts';
-import { CALC_FILES, calcRepo, treeFingerprint } from './calc-repo.ts';
+import { CALC_FILES, calcRepo, treeFingerprint, libraryTempDir } from './calc-repo.ts';
 
 const dirs: string[] = [];
 afterAll(() => removeAll(dirs));
 
-async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'fixloop-library-'));
-  dirs.push(dir);
-  return dir;
-}
+const tempDir = () => libraryTempDir(dirs);
 
 async function repo(files: Record<string, string> = CALC_FILES): Promise<string> {
   const dir = files === CALC_FILES ? await calcRepo() : await makeRepo(files);

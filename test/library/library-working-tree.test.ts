@@ -1,22 +1,16 @@
 // The library's `run` on a repository with uncommitted work: it starts from the working tree as
 // `fixloop run` does, or from HEAD with `workingTree: false`, and leaves the repository as it was.
 import { writeFileSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FixloopInputError, run, type RunOptions } from '../../src/lib.ts';
 import { git, removeAll } from '../support/git-fixture.ts';
-import { calcRepo, treeFingerprint } from './calc-repo.ts';
+import { calcRepo, treeFingerprint, libraryTempDir } from './calc-repo.ts';
 
 const dirs: string[] = [];
 afterAll(() => removeAll(dirs));
 
-async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'fixloop-library-'));
-  dirs.push(dir);
-  return dir;
-}
+const tempDir = () => libraryTempDir(dirs);
 
 /** The calc repository with its fix written but not committed. */
 async function fixedButUncommitted(): Promise<string> {
