@@ -45,8 +45,10 @@ export async function startScenario(overrides: Partial<AppOptions> = {}, harness
   const artifacts = join(tmp, 'runs');
   const store = await openSqliteStore(null);
   const options: AppOptions = {
-    // A short lease: heartbeats (which carry progress and cancels) every 200 ms.
-    queue: createDurableQueue({ store, concurrency: 1, leaseMs: 600, pollMs: 50 }),
+    // A short lease: heartbeats (which carry progress and cancels) every second. Not shorter: on a loaded
+    // 2-core CI machine the test process's event loop can stall for most of a second, a 600 ms lease then
+    // expired mid-run and the job ran twice (a second check run, more tokens, no pull request).
+    queue: createDurableQueue({ store, concurrency: 1, leaseMs: 3000, pollMs: 50 }),
     inbox: createDurableQueue({ store, concurrency: 1, lane: 'event', leaseMs: 5000, pollMs: 50 }),
     sandbox: createProcessSandbox(),
     artifactsRoot: artifacts,
