@@ -3,7 +3,7 @@
 // versions the repository pins that those do not satisfy, and the package settings passed.
 import type { RunEnvironment } from '../core/run-result.ts';
 import type { Sandbox, SandboxDescription } from '../sandbox/sandbox.ts';
-import { measureToolVersions, type ToolVersion } from '../sandbox/tool-versions.ts';
+import { measureToolVersions, toolsFor, type ToolVersion } from '../sandbox/tool-versions.ts';
 import { readVersionPins, versionMismatches } from '../sandbox/version-pins.ts';
 
 type Toolchains = RunEnvironment['toolchains'];
@@ -21,13 +21,13 @@ function withVersions(described: SandboxDescription | undefined, measured: ToolV
 }
 
 /**
- * Asks the sandbox what it shows and passes to these commands, and the tools themselves their
- * versions (in `root`, the checkout, as the tests will run); reads the repository's pins there.
+ * Asks the sandbox what it shows and passes to these commands, and the tools of the project's
+ * language(s) their versions (in `root`, the checkout, as the tests will run); reads the repository's pins there.
  * Null when there is nothing to say (a sandbox made without the operator's machine, and no tool found).
  */
 export async function describeRunEnvironment(sandbox: Sandbox, commands: string[], root: string, signal?: AbortSignal): Promise<RunEnvironment | null> {
   const described = sandbox.describe?.(commands.filter(Boolean));
-  const measured = await measureToolVersions(sandbox, root, signal);
+  const measured = await measureToolVersions(sandbox, root, signal, toolsFor(root, commands));
   const toolchains = withVersions(described, measured);
   const { npmKeys = [], pipKeys = [], passedVariables = [] } = described?.packageSettings ?? {};
   const packageSettings = [...npmKeys.map((k) => `npm ${k}`), ...pipKeys.map((k) => `pip ${k}`), ...passedVariables];

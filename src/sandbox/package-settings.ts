@@ -11,7 +11,7 @@ import { isSystemPath, isUnder, refusal, type BindGuard } from './bind-guard.ts'
 import { readNpmConfig, renderNpmrc, type RenderedSettings } from './npm-settings.ts';
 import { hasUrlCredentials, packageAuthKeysFrom, type PackageAuthKeys } from './package-auth-keys.ts';
 import { localPaths, readPipConfig, renderPipConf } from './pip-settings.ts';
-import { which } from './toolchains.ts';
+import { resolveToolchain, which } from './toolchains.ts';
 
 /** Variables passed from the server's environment when set; `path(s)`: the files they name are shown. */
 const PASSED_VARIABLES: Record<string, 'path' | 'paths' | 'text'> = {
@@ -80,10 +80,21 @@ function toolEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(env).filter(([name]) => !secret.test(name)));
 }
 
-function operatorPip(path: string): { file: string; args: string[] } | null {
-  const pip = which('pip3', path) ?? which('pip', path);
+/**
+ * The operator's pip (`pip3`, `pip`, else `python3 -m pip`) as the PATH finds it, run from `/`. A pyenv
+ * shim is followed to the file it would run (pyenv's version selection, read without starting pyenv):
+ * the shim's bash start costs seconds of every run on a loaded machine, and `pip config list` answers
+ * the same from either.
+ */
+function operatorPip(env: NodeJS.ProcessEnv, guard: BindGuard): { file: string; args: string[] } | null {
+  const host = { path: env.PATH ?? '', env, guard, cwd: '/' };
+  const runnable = (name: string) => {
+    const found = resolveToolchain(name, host);
+    return found ? (found.kind === 'pyenv' ? found.realPath : found.executable) : null;
+  };
+  const pip = runnable('pip3') ?? runnable('pip');
   if (pip) return { file: pip, args: [] };
-  const python = which('python3', path);
+  const python = runnable('python3');
   return python ? { file: python, args: ['-m', 'pip'] } : null;
 }
 
@@ -134,7 +145,7 @@ function buildPackageSettings(env: NodeJS.ProcessEnv, guard: BindGuard): Package
   const npm = which('npm', path);
   const npmConfig = npm ? readNpmConfig(npm, toolEnvironment(env)) : null;
   const npmrc = npmConfig ? renderNpmrc(npmConfig, auth, toolEnvironment(env)) : null;
-  const pipEntries = readPipConfig(operatorPip(path), toolEnvironment(env));
+  const pipEntries = readPipConfig(operatorPip(env, guard), toolEnvironment(env));
   const pipConf = pipEntries ? renderPipConf(pipEntries, auth) : null;
   const passed = passedEnvironment(env, auth);
   const dir = npmrc || pipConf ? writeSettingsFolder(npmrc, pipConf) : null;

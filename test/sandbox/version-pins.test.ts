@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { selectSandbox } from '../../src/sandbox/select-sandbox.ts';
-import { measureToolVersions, parseToolVersions, versionIn, type ToolVersion } from '../../src/sandbox/tool-versions.ts';
+import { measureToolVersions, parseToolVersions, toolsFor, versionIn, type ToolVersion } from '../../src/sandbox/tool-versions.ts';
 import { readVersionPins, versionMismatches } from '../../src/sandbox/version-pins.ts';
 import { matchesPrefix, satisfiesRange } from '../../src/sandbox/version-range.ts';
 
@@ -74,6 +74,18 @@ describe('what the tools print', () => {
       { name: 'node', path: '/usr/bin/node', version: 'v20.20.2', said: 'v20.20.2' },
       { name: 'python3', path: '/root/.pyenv/shims/python3', version: null, said: "pyenv: version `3.12' is not installed" },
     ]);
+  });
+
+  it('asks only the tools of the project’s language: the files at its root or the words of its commands, all four when neither tells', async () => {
+    const project = await mkdtemp(join(dir, 'project-'));
+    expect(toolsFor(project, ['node --test'])).toEqual(['node', 'npm']);
+    expect(toolsFor(project, ['python3 -m pytest -q'])).toEqual(['python3', 'python']);
+    expect(toolsFor(project, ['make check'])).toEqual(['node', 'npm', 'python3', 'python']);
+    expect(toolsFor(project, ['npm ci', '.venv/bin/pytest'])).toEqual(['node', 'npm', 'python3', 'python']);
+    await writeFile(join(project, 'pyproject.toml'), '[project]\nname = "x"\n');
+    expect(toolsFor(project, ['make check'])).toEqual(['python3', 'python']);
+    await writeFile(join(project, 'package.json'), '{}');
+    expect(toolsFor(project, ['make check'])).toEqual(['node', 'npm', 'python3', 'python']);
   });
 
   it('asks the real tools through the sandbox, in the repository’s folder', async () => {
