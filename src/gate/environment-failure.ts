@@ -1,12 +1,13 @@
 // An environment failure is an error, never a bug to repair (DESIGN.md §1.6, §4.5): a baseline whose
-// test command is not found, that timed out, that ran no test, or whose failure points only outside
-// the repository (the runner or a package of the environment missing) says nothing about the code.
+// test command is not found, that timed out, that ran no test, whose failure points only outside
+// the repository (the runner or a package of the environment missing), or whose runner crashed in
+// its own code says nothing about the code.
 // A collection error raised by the repository's own code (a SyntaxError, an import of a missing name
 // from one of its modules) stays a failing suite that engines may fix.
 import type { GateResult } from '../core/gate-result.ts';
 import { RUNNERS } from '../runners/registry.ts';
 
-export type EnvironmentFailureCode = 'TEST_COMMAND_NOT_FOUND' | 'BASELINE_TIMEOUT' | 'NO_TESTS_RAN' | 'MISSING_MODULE';
+export type EnvironmentFailureCode = 'TEST_COMMAND_NOT_FOUND' | 'BASELINE_TIMEOUT' | 'NO_TESTS_RAN' | 'MISSING_MODULE' | 'RUNNER_CRASHED';
 
 export interface EnvironmentFailure {
   code: EnvironmentFailureCode;
@@ -42,6 +43,14 @@ export function environmentFailure(gate: GateResult, context: BaselineContext): 
   if (!gate.passed && gate.report.total === 0 && NPM_PLACEHOLDER.test(gate.output)) {
     return { code: 'NO_TESTS_RAN', message: `the test command \`${context.testCommand}\` ran npm's placeholder script (\`echo "Error: no test specified" && exit 1\`): no test ran`, hint: 'set `scripts.test` in package.json to the command that runs the tests, or give that command with --test (`test.command`)' };
   }
+  const crash = gate.passed ? null : runnerCrash(gate.output);
+  if (crash) {
+    return {
+      code: 'RUNNER_CRASHED',
+      message: `the test command \`${context.testCommand}\` crashed in the test runner's own code, not in a test: ${crash}`,
+      hint: "the runner may need a newer Node or Python than the one that runs the tests (the report's toolchain line names it): give the sandbox the toolchain the project uses (nvm, pyenv, FIXLOOP_SANDBOX_BIND) or pin a runner version it supports",
+    };
+  }
   if (ranNoTest(gate)) return { code: 'NO_TESTS_RAN', message: `the test command \`${context.testCommand}\` ran no test`, hint: 'check that the command runs the suite (a filter that matches nothing, or tests the runner does not find), or point `test.report` at a JUnit XML report' };
   return null;
 }
@@ -49,6 +58,14 @@ export function environmentFailure(gate: GateResult, context: BaselineContext): 
 function commandNotFound(gate: Extract<GateResult, { passed: false }>): string | null {
   const match = NOT_FOUND.exec(gate.output);
   if (gate.exitCode === 127 || (match && gate.report.total === 0)) return match?.[1] ?? 'a program';
+  return null;
+}
+
+function runnerCrash(output: string): string | null {
+  for (const runner of RUNNERS) {
+    const crash = runner.crashedItself?.(output);
+    if (crash) return crash;
+  }
   return null;
 }
 

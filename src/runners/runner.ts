@@ -23,6 +23,11 @@ export interface TestRunner {
   readonly focus: Focus;
   /** The runner's own words when it ran no test at all. */
   readonly noTestsRan: NoTestsRan;
+  /**
+   * The error the runner's own code raised while it ran (not a test's, not the repository's), as it
+   * printed it: the toolchain is broken, whatever the tests say. Absent or null: none seen.
+   */
+  crashedItself?(output: string): string | null;
   /** Files and settings that decide how the runner runs: a fix may not change them (DESIGN.md §3.2.2). */
   readonly configuration: RunnerConfiguration;
   /** Its test framework's JavaScript API, as added source code could reach into it (DESIGN.md §3.2.3). */

@@ -4,6 +4,7 @@ import { shellQuote } from '../../sandbox/shell-quote.ts';
 import { failingFiles, namePattern } from '../test-name-pattern.ts';
 import { parseVitest } from './parse-vitest.ts';
 import { nodeRuntimeGuard } from '../node-guard.ts';
+import { vitestOwnCrash } from './own-crash.ts';
 
 const STARTS = /(^|[\s;&|/])vitest\b/;
 /** A command that is one vitest invocation, nothing chained after it (options can be appended). */
@@ -34,6 +35,7 @@ export const vitestRunner: TestRunner = {
     select: (failing, files) => `${files}-t ${shellQuote(namePattern(failing))}`,
   },
   noTestsRan: { output: /No test files found/ },
+  crashedItself: vitestOwnCrash,
   configuration: {
     // vite's own configuration is vitest's too.
     files: [[/(^|\/)(vitest|vite)\.(config|workspace)\.[cm]?[jt]s$/, 'the test runner\'s configuration']],
