@@ -52,7 +52,10 @@ function failingSuite(cloneUrl: string, sha: string, number: number): Payload {
   return payload;
 }
 
-const CHECKS_ON = 'test:\n  command: node --test\ntriggers:\n  failingChecks: true\n';
+// No case here is about the assessment (app-e2e's and assessment.test.ts are): it is off, which spares
+// each green run a checkout and three suite runs.
+const NO_ASSESSMENT = 'assessment:\n  enabled: false\n';
+const CHECKS_ON = `test:\n  command: node --test\ntriggers:\n  failingChecks: true\n${NO_ASSESSMENT}`;
 
 describe('the GitHub App on pull requests, end to end', () => {
   it('reproduces a failing check at its SHA and opens a pull request into that branch, hinted by its diff', async () => {
@@ -111,7 +114,7 @@ describe('the GitHub App on pull requests, end to end', () => {
     // fixloop's earlier branch left the bug in place; the reviewer says so.
     const { cloneUrl, head } = await remoteWithBranch('fixloop/1-abc123', BUGGY_DISCOUNT);
     mockInstallationTokens(h, 2);
-    mockConfig(h, OWNER, REPO, 'test:\n  command: node --test\n');
+    mockConfig(h, OWNER, REPO, `test:\n  command: node --test\n${NO_ASSESSMENT}`);
     mockPullRequest(2, { ref: 'fixloop/1-abc123', sha: head }, cloneUrl);
     s.permission('Codertocat', 'maintain');
     const statusOf = s.mockStatusComment(2, 802);
@@ -146,7 +149,7 @@ describe('the GitHub App on pull requests, end to end', () => {
     const head = git(forkWork, 'rev-parse', 'HEAD').trim();
     const forkUrl = await createBareRepoFrom(s.server, 'fork', forkWork);
     mockInstallationTokens(h, 2);
-    mockConfig(h, OWNER, REPO, 'test:\n  command: node --test\n');
+    mockConfig(h, OWNER, REPO, `test:\n  command: node --test\n${NO_ASSESSMENT}`);
     s.permission('Codertocat', 'write');
     const payload = examplePayload('issue_comment', 'created');
     // An issue comment on a pull request: GitHub sends the issue with a `pull_request` link.

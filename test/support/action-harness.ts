@@ -85,7 +85,9 @@ export async function startActionHarness(): Promise<ActionHarness> {
       return github;
     },
     async publishShop(options = {}) {
-      const work = await makeRepo({ ...BUGGY_SHOP, ...options.main, 'test/no-token.test.js': leakCheck(token) });
+      // No case here is about the assessment (assessment.test.ts and app-e2e are): it is off, as a
+      // repository's fixloop.yml turns it off, which spares each green run a checkout and three suite runs.
+      const work = await makeRepo({ ...BUGGY_SHOP, 'fixloop.yml': 'assessment:\n  enabled: false\n', ...options.main, 'test/no-token.test.js': leakCheck(token) });
       dirs.push(work);
       let head = '';
       if (options.branch) {
