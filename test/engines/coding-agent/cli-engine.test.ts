@@ -357,7 +357,11 @@ describe('cli engine', () => {
 
   it('kills an agent that runs past cli.timeout and says so', async () => {
     const root = await project();
-    const slow = await fakeAgent('codex', { stdout: ['working…'], sleepMs: 30_000 });
+    // A shell script, not the Node fake: on a loaded machine Node can take most of the second to
+    // start, and the agent would be killed before it said anything.
+    const slow = { bin: await tempDir('fixloop-fake-bin-') };
+    await writeFile(join(slow.bin, 'codex'), '#!/bin/sh\necho "working…"\nexec sleep 30\n');
+    await chmod(join(slow.bin, 'codex'), 0o755);
     const config = repoConfigSchema.parse({ cli: { timeout: 1 } });
     const started = Date.now();
     const outcome = await engine('codex', appEnvironment(slow.bin)).attempt(contextFor(root, [], { config }));
