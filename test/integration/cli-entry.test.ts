@@ -1,8 +1,9 @@
 // The command's entry as users start it: its version, and from a Node older than 24 (a global install,
 // `npx --prefix`, the path from another folder), which hands over to the project's own Node 24.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/run-cli.ts';
 
@@ -16,6 +17,21 @@ describe('the fixloop command’s entry', () => {
     for (const flag of ['--version', '-V']) {
       const run = await runCli([flag], { cwd: tmpdir() });
       expect(run).toMatchObject({ code: 0, stdout: `${version}\n` });
+    }
+  });
+
+  it("keeps Node's compile cache in fixloop's own cache folder, unless Node is told otherwise", async () => {
+    const home = mkdtempSync(join(tmpdir(), 'fixloop-compile-cache-'));
+    try {
+      const { NODE_COMPILE_CACHE: _given, FIXLOOP_CACHE_DIR: _cache, ...env } = process.env as Record<string, string>;
+      const cache = join(home, 'fixloop', 'node-compile-cache');
+      expect(await runCli(['--version'], { cwd: tmpdir(), env: { ...env, XDG_CACHE_HOME: home }, exactEnv: true })).toMatchObject({ code: 0 });
+      expect(readdirSync(cache, { recursive: true }).length).toBeGreaterThan(0);
+      rmSync(cache, { recursive: true });
+      expect(await runCli(['--version'], { cwd: tmpdir(), env: { ...env, XDG_CACHE_HOME: home, NODE_DISABLE_COMPILE_CACHE: '1' }, exactEnv: true })).toMatchObject({ code: 0 });
+      expect(existsSync(cache)).toBe(false);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
     }
   });
 
