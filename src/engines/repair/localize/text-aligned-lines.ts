@@ -7,9 +7,13 @@
 // is not traced: no line is better than a wrong one.
 import { diffArrays } from 'diff';
 
-/** A line's text as any printer would write it: no blanks, one quote style, no closing semicolon. */
+/**
+ * A line's text as any printer would write it: no blanks, one quote style, no closing semicolon, no
+ * parentheses (printers drop the ones precedence makes redundant: oxc prints `a || (b && c)` as
+ * `a || b && c`, and the line that holds a function's whole body was then never traced).
+ */
 function normalized(line: string): string {
-  return line.replace(/\s+/g, '').replace(/'/g, '"').replace(/;+$/, '');
+  return line.replace(/\s+/g, '').replace(/'/g, '"').replace(/;+$/, '').replace(/[()]/g, '');
 }
 
 /** Whether a normalized line says enough to be placed by its text: not a brace, `else {`, `return`. */
