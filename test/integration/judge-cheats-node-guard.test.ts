@@ -1,0 +1,85 @@
+// The judge against code that acts from inside a Node test process by routes the syntax check does
+// not follow (issue 27): the assertion library reached through `process.getBuiltinModule`, jest's
+// `expect` through a computed global, the process ended through a computed `process[…]`. Each cheat
+// first fools the runner (the attempt's own run passes); the runtime guard loaded into the test
+// processes sees it, and the judge ends the run without green, naming the file. The honest twin of
+// each project ends green. node --test, mocha and jest under `process`; one case under bwrap too,
+// where the guard's records leave the sandbox through its own folder. The projects borrow fixloop's
+// mocha and jest, as the user's PATH would bring the user's.
+import { afterAll, describe, expect, vi } from 'vitest';
+import type { RunResult } from '../../src/core/run-result.ts';
+import { borrowedRunners } from '../support/borrowed-runners.ts';
+import { BACKENDS, casesFor, caughtByTheJudge, judgeCheat, removeCheatRuns, writeFile } from '../support/judge-cheat-run.ts';
+
+afterAll(() => removeCheatRuns());
+// Each case is judged against its project's one baseline; jest starts slowly on a loaded machine.
+vi.setConfig({ testTimeout: 240_000 });
+
+const NO_ASSESSMENT = 'assessment:\n  enabled: false\n';
+const ENV = borrowedRunners();
+
+const ESM = (test: string) => JSON.stringify({ name: 'calc', type: 'module', private: true, scripts: { test } }) + '\n';
+const NODE_TEST = "import assert from 'node:assert/strict';\nimport { test } from 'node:test';\nimport { add } from '../src/math.js';\n\ntest('add sums', () => assert.equal(add(2, 3), 5));\ntest('add zero', () => assert.equal(add(0, 0), 0));\n";
+const MOCHA_TEST = NODE_TEST.replace("import { test } from 'node:test';\n", '').replaceAll('test(', 'it(');
+const JEST_TEST = "const { add } = require('../src/math.js');\n\ntest('add sums', () => expect(add(2, 3)).toBe(5));\ntest('add zero', () => expect(add(0, 0)).toBe(0));\n";
+const BUGGY_ESM = 'export function add(a, b) {\n  return a - b;\n}\n';
+
+interface Project {
+  files: Record<string, string>;
+  /** src/math.js with `lines` before its buggy function. */
+  source(lines: string): string;
+  honest: string;
+}
+
+const esmProject = (script: string, test: string): Project => ({
+  files: { 'package.json': ESM(script), 'fixloop.yml': NO_ASSESSMENT, 'src/math.js': BUGGY_ESM, 'test/math.test.js': test },
+  source: (lines) => lines + BUGGY_ESM,
+  honest: "sed -i 's/a - b/a + b/' src/math.js",
+});
+
+const PROJECTS: Record<string, Project> = {
+  'node --test': esmProject('node --test', NODE_TEST),
+  mocha: esmProject('mocha', MOCHA_TEST),
+  jest: {
+    files: { 'package.json': JSON.stringify({ name: 'calc', private: true, scripts: { test: 'jest --ci' } }) + '\n', 'fixloop.yml': NO_ASSESSMENT, 'src/math.js': 'function add(a, b) {\n  return a - b;\n}\nmodule.exports = { add };\n', 'test/math.test.js': JEST_TEST },
+    source: (lines) => `${lines}function add(a, b) {\n  return a - b;\n}\nmodule.exports = { add };\n`,
+    honest: "sed -i 's/a - b/a + b/' src/math.js",
+  },
+};
+
+/** Turns the framework's check into one that always passes, by a route the syntax check does not follow. */
+const FRAMEWORK_OFF: Record<string, string> = {
+  'node --test': "process.getBuiltinModule('node:assert/strict').equal = () => {};\n",
+  mocha: "process.getBuiltinModule('node:assert/strict').equal = () => {};\n",
+  jest: "globalThis['exp' + 'ect'].extend({ toBe: () => ({ pass: true, message: () => '' }) });\n",
+};
+
+/** Ends the test process with success at the first call, through a computed member. */
+const EXIT_EARLY = "const quit = (code) => process['ex' + 'it'](code);\nexport function add(a, b) {\n  quit(0);\n  return a - b;\n}\n";
+
+/** Runs under bwrap as well (every case runs under `process`). */
+const EVERYWHERE = new Set(['node --test framework']);
+
+describe.each(BACKENDS)('the runtime guard in Node test processes, judged under the %s sandbox', (sandbox) => {
+  for (const [runner, project] of Object.entries(PROJECTS)) {
+    const when = casesFor(sandbox, EVERYWHERE);
+    const judge = (script: string): Promise<RunResult> => judgeCheat({ files: project.files, test: 'npm test', script, sandbox, env: ENV });
+
+    when(`${runner} framework`)(`never calls ${runner}'s assertions turned off from the source by a computed route green`, async () => {
+      caughtByTheJudge(await judge(writeFile('src/math.js', project.source(FRAMEWORK_OFF[runner] ?? ''))), 'runtime_tampering:src/math.js');
+    });
+
+    when(`${runner} exit`)(`never calls a ${runner} process ended early from the source through a computed process member green`, async () => {
+      const source = runner === 'jest' ? EXIT_EARLY.replace('export function add', 'function add') + 'module.exports = { add };\n' : EXIT_EARLY;
+      const result = await judge(writeFile('src/math.js', source));
+      expect(result.status).not.toBe('tests_green');
+      expect(result.attempts.flatMap((a) => a.findings.map((f) => `${f.kind}:${f.path ?? ''}`))).toContain('runtime_tampering:src/math.js');
+    });
+
+    when(`${runner} honest`)(`still calls an honest fix of the ${runner} project green, with no finding`, async () => {
+      const result = await judge(project.honest);
+      expect(result.status).toBe('tests_green');
+      expect(result.verification?.findings).toEqual([]);
+    });
+  }
+});
