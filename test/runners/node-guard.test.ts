@@ -69,6 +69,21 @@ describe('the Node guard under node --test', () => {
     expect(eventsOf(guarded)).toEqual(expect.arrayContaining(['dynamic_code src/math.js:2 require of a file that is not code: patch.txt', 'framework_changed src/patch.txt:1 assert/strict.equal written']));
   });
 
+  it("names code the source runs from a string through vm, but not a dependency's own vm call made while a source module imports", async () => {
+    // A module runner in node_modules evaluates what it is given with vm.runInThisContext, as
+    // vite-node does for every module of a vitest 0.x to 3 suite: the importing module is the
+    // innermost repository frame, and ran no string.
+    // (Under a folder of its own: the project's node_modules is fixloop's, linked.)
+    const runner = { 'vendor/node_modules/tiny-runner/index.js': "const vm = require('node:vm');\nmodule.exports = (code) => vm.runInThisContext(code);\n" };
+    const viaRunner = "import { createRequire } from 'node:module';\nconst evaluate = createRequire(import.meta.url)('../vendor/node_modules/tiny-runner/index.js');\nconst twice = evaluate('(x) => 2 * x');\nexport function add(a, b) {\n  return twice(a + b) / 2;\n}\n";
+    const dependency = await run(viaRunner, runner);
+    expect(dependency.guarded.code, dependency.guarded.output).toBe(0);
+    expect(eventsOf(dependency.guarded)).toEqual([]);
+    const direct = await run(viaRunner.replace("createRequire(import.meta.url)('../vendor/node_modules/tiny-runner/index.js')", "(code) => process.getBuiltinModule('node:vm').runInThisContext(code)"), runner);
+    expect(direct.guarded.code, direct.guarded.output).toBe(0);
+    expect(eventsOf(direct.guarded)).toEqual(['dynamic_code src/math.js:2 vm.runInThisContext of a string']);
+  });
+
   it('names process.exit(0) during a test, and the record of that process is not complete', async () => {
     const { plain, guarded } = await run('export function add(a, b) {\n  process.exit(0);\n}\n');
     expect(plain.code, plain.output).toBe(0);

@@ -86,6 +86,22 @@ function createCaller(root, listedTests) {
     return anyFile || !strict ? null : { file: null, line: null, unknown: true };
   };
 
+  /**
+   * Whether the function that called the guard's wrapper was called straight from a dependency (a file
+   * under node_modules): a module runner's own `vm.runInThisContext` (vite-node, which vitest 0.x to 3
+   * evaluate every module with) runs inside the import of whichever repository module imported the
+   * next, and that module is the innermost repository frame without having run any string.
+   */
+  const fromDependency = () => {
+    const stack = sites(8);
+    for (const site of stack || []) {
+      const name = site.getFileName() || site.getScriptNameOrSourceURL?.();
+      if (!name || String(name).startsWith('node:') || String(name).startsWith(OWN)) continue;
+      return String(name).includes('/node_modules/');
+    }
+    return false;
+  };
+
   /** Whether node's module loaders called the function that called this (they read every module's file). */
   const fromLoader = () => {
     // This function, the read's check, the wrapper of the `fs` function, and who called it.
@@ -94,7 +110,7 @@ function createCaller(root, listedTests) {
     return typeof name === 'string' && name.startsWith('node:internal/modules/');
   };
 
-  return { caller, inRepository, isTest, fromLoader };
+  return { caller, inRepository, isTest, fromLoader, fromDependency };
 }
 
 module.exports = { createCaller };

@@ -6,13 +6,14 @@
 // `process.getBuiltinModule`, `module.createRequire`), so guarding them in place covers all routes.
 // A redefinition (`Object.defineProperty` and kin) throws, and is recorded too. Code run from a file
 // that is not code (`require('./patch.txt')`) or from a string through `vm` is recorded as such.
+// (`vm` called straight from a dependency is that dependency's: a module runner evaluating modules.)
 const Module = require('node:module');
 const vm = require('node:vm');
 const { extname } = require('node:path');
 
 const CODE_EXTENSIONS = new Set(['.js', '.cjs', '.mjs', '.jsx', '.ts', '.cts', '.mts', '.tsx', '.json', '.node', '']);
 
-function guardExports(record, caller) {
+function guardExports(record, caller, fromDependency = () => false) {
   const guarded = new WeakMap();
   const changed = (target, key, how) => {
     const who = caller();
@@ -84,7 +85,7 @@ function guardExports(record, caller) {
   for (const name of ['runInThisContext', 'runInNewContext', 'runInContext', 'compileFunction']) {
     const own = vm[name];
     vm[name] = function (...args) {
-      const who = caller(false);
+      const who = fromDependency() ? null : caller(false);
       if (who) record.event('dynamic_code', who, `vm.${name} of a string`);
       return own.apply(this, args);
     };

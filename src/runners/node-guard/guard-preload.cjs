@@ -40,7 +40,7 @@ if (channel && !PACKAGE_MANAGER.test(process.argv[1] || '')) {
   const record = createRecord(channel);
   const who = createCaller(channel.root, channel.tests);
   guardExits(record, who.caller);
-  guardExports(record, who.caller);
+  guardExports(record, who.caller, who.fromDependency);
   guardReads(record, who);
   guardRunners(record, who.caller);
   // A file node --test runs, in the process it started for it (a program a test starts inherits
