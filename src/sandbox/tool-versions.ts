@@ -27,8 +27,10 @@ const PYTHON_TOOLS: VersionedTool[] = ['python3', 'python'];
 /** Files at a checkout's root that say which language's tools its commands use. */
 const NODE_FILES = ['package.json', '.nvmrc', '.node-version'];
 const PYTHON_FILES = ['pyproject.toml', 'setup.py', 'setup.cfg', 'requirements.txt', 'Pipfile', 'tox.ini', '.python-version'];
-const NODE_WORDS = /(?:^|[\s/;&|(])(?:node|npm|npx|pnpm|yarn|vitest|jest|mocha|tsx|ts-node)(?:$|[\s;&|)])/;
-const PYTHON_WORDS = /(?:^|[\s/;&|(])(?:python[\d.]*|pytest|pip[\d.]*|tox|nox|uv|poetry|pipenv)(?:$|[\s;&|)])/;
+// The interpreters and package managers only: a runner named bare (`jest`, `pytest`) says nothing a
+// project's files do not (the registry, not this file, knows runners).
+const NODE_WORDS = /(?:^|[\s/;&|(])(?:node|npm|npx|pnpm|yarn|tsx|ts-node)(?:$|[\s;&|)])/;
+const PYTHON_WORDS = /(?:^|[\s/;&|(])(?:python[\d.]*|pip[\d.]*|tox|nox|uv|poetry|pipenv)(?:$|[\s;&|)])/;
 
 /**
  * The tools worth asking for this checkout and these commands: Node's for a Node project, Python's for

@@ -71,9 +71,7 @@ describe.each(BACKENDS)('the runtime guard in Node test processes, judged under 
 
     when(`${runner} exit`)(`never calls a ${runner} process ended early from the source through a computed process member green`, async () => {
       const source = runner === 'jest' ? EXIT_EARLY.replace('export function add', 'function add') + 'module.exports = { add };\n' : EXIT_EARLY;
-      const result = await judge(writeFile('src/math.js', source));
-      expect(result.status).not.toBe('tests_green');
-      expect(result.attempts.flatMap((a) => a.findings.map((f) => `${f.kind}:${f.path ?? ''}`))).toContain('runtime_tampering:src/math.js');
+      caughtByTheJudge(await judge(writeFile('src/math.js', source)), 'runtime_tampering:src/math.js');
     });
 
     when(`${runner} honest`)(`still calls an honest fix of the ${runner} project green, with no finding`, async () => {

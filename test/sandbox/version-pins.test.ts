@@ -81,7 +81,9 @@ describe('what the tools print', () => {
     expect(toolsFor(project, ['node --test'])).toEqual(['node', 'npm']);
     expect(toolsFor(project, ['python3 -m pytest -q'])).toEqual(['python3', 'python']);
     expect(toolsFor(project, ['make check'])).toEqual(['node', 'npm', 'python3', 'python']);
-    expect(toolsFor(project, ['npm ci', '.venv/bin/pytest'])).toEqual(['node', 'npm', 'python3', 'python']);
+    // A runner named bare says no more than the project's files: here, nothing.
+    expect(toolsFor(project, ['pytest -q'])).toEqual(['node', 'npm', 'python3', 'python']);
+    expect(toolsFor(project, ['npm ci', '.venv/bin/python -m pytest'])).toEqual(['node', 'npm', 'python3', 'python']);
     await writeFile(join(project, 'pyproject.toml'), '[project]\nname = "x"\n');
     expect(toolsFor(project, ['make check'])).toEqual(['python3', 'python']);
     await writeFile(join(project, 'package.json'), '{}');

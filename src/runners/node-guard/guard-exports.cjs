@@ -13,7 +13,7 @@ const { extname } = require('node:path');
 
 const CODE_EXTENSIONS = new Set(['.js', '.cjs', '.mjs', '.jsx', '.ts', '.cts', '.mts', '.tsx', '.json', '.node', '']);
 
-function guardExports(record, caller, fromDependency = () => false) {
+function guardExports(record, caller, fromDependency) {
   const guarded = new WeakMap();
   const changed = (target, key, how) => {
     const who = caller();
