@@ -1,11 +1,14 @@
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import SlowFirstSequencer from './test/support/slow-first-sequencer.ts';
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // test/slow: what costs CI minutes it cannot spare and is measured in bench/ as well (the repair
+    // engine on a real bug, end to end): `npm run test:slow` runs it (vitest.slow.config.ts).
+    exclude: [...configDefaults.exclude, 'test/slow/**'],
     // Integration tests spawn real git and real test runners: give them room on a 2-core machine.
     testTimeout: 60_000,
     hookTimeout: 60_000,

@@ -109,6 +109,44 @@ describe('fixloop run with the repair engine', { timeout: 240_000 }, () => {
     expect(result.verification?.failToPass.length).toBe(2);
   });
 
+  it('fixes a TypeScript bug under vitest, validating its candidates with vitest', async () => {
+    // The repair engine's candidates validated by vitest end to end, on TypeScript (the runner and
+    // language of the real bug in test/slow/repair-real-bugs.test.ts, which `npm run test:slow` runs).
+    const { code, result, stderr } = await repair(
+      {
+        'package.json': '{ "name": "shipping", "type": "module", "private": true }\n',
+        'src/shipping.ts': [
+          'export interface Parcel {',
+          '  grams: number;',
+          '}',
+          '',
+          '/** Parcels of 2 kg or more ship as freight. */',
+          'export function isFreight(parcel: Parcel): boolean {',
+          '  return parcel.grams > 2000;',
+          '}',
+          '',
+        ].join('\n'),
+        'test/shipping.test.ts': [
+          "import { expect, test } from 'vitest';",
+          "import { isFreight } from '../src/shipping.ts';",
+          '',
+          "test('a parcel of exactly 2 kg ships as freight', () => expect(isFreight({ grams: 2000 })).toBe(true));",
+          "test('a light parcel does not', () => expect(isFreight({ grams: 500 })).toBe(false));",
+          '',
+        ].join('\n'),
+        // What is tested here is the engine and vitest; the exploration and the assessment are the two cases above.
+        'fixloop.yml': 'repair:\n  exploreTime: 0\nassessment:\n  enabled: false\n',
+      },
+      ['--test', 'vitest run'],
+      borrowedRunners(),
+    );
+    expect(code, stderr.slice(-3000)).toBe(0);
+    expect(result.status).toBe('tests_green');
+    expect(result.baseline.format).toBe('vitest');
+    expect(result.patch).toContain('+  return parcel.grams >= 2000;');
+    expect(result.attempts[0]?.engineStats?.testExecutions).toBeGreaterThan(0);
+  });
+
   it('fixes a Python bug raised deep in the code', async () => {
     const { code, result } = await repair(
       {

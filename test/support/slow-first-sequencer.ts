@@ -7,11 +7,10 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 /**
  * The files measured slowest on a 2-core machine, slowest first (paths from the repository root; CI's
  * times of 2026-11-26, stop 35, in docs/benchmarks.md). The cheat suites judge most cases against one
- * baseline per project (judge-bench.ts), and CI repairs one real bug.
+ * baseline per project (judge-bench.ts).
  */
 export const SLOW_FIRST = [
   'test/integration/judge-cheats-pytest.test.ts',
-  'test/integration/repair-real-bugs.test.ts',
   'test/integration/cli-repair.test.ts',
   'test/integration/judge-cheats-vitest.test.ts',
   'test/integration/cli-run.test.ts',

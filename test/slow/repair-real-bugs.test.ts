@@ -1,10 +1,10 @@
 // The embedded `repair` engine fixes a real bug from a real project's history through `fixloop run`:
 // ufo's Windows drive letter taken for a protocol, under vitest, in TypeScript (bench/real, a snapshot
 // at the fix's parent with the fix's tests). The patch must be the upstream fix itself, replayed green
-// on a pristine checkout. One bug: the runner whose candidates nothing else here validates end to end
-// (mocha's are validated in test/engines/repair/validate-candidates.test.ts, node's in cli-repair); the
-// rest of the real corpus, js-yaml-02 under mocha included, is measured by `node bench/run-real.ts`
-// (docs/benchmarks.md), each bug costing CI minutes it cannot spare.
+// on a pristine checkout. `npm run test:slow` runs it, not CI: its fix is candidate 39, about two
+// minutes of vitest runs on an idle machine and three under CI's load. CI validates vitest's
+// candidates on TypeScript with a written bug (cli-repair), mocha's in validate-candidates; the whole
+// real corpus is measured by `node bench/run-real.ts` (docs/benchmarks.md).
 //
 // No network: the project borrows fixloop's own vitest (a setup command links node_modules,
 // FIXLOOP_SANDBOX_BIND shows the folder to the sandbox). The engine's budget is wall-clock, so it is
