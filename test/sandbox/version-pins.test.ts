@@ -2,9 +2,10 @@
 // files, what the tools print, and the real `--version` of the tools on this machine's PATH, asked
 // through a sandbox in the repository's folder.
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { selectSandbox } from '../../src/sandbox/select-sandbox.ts';
 import { measureToolVersions, parseToolVersions, toolsFor, versionIn, type ToolVersion } from '../../src/sandbox/tool-versions.ts';
@@ -98,6 +99,33 @@ describe('what the tools print', () => {
     const expected = execFileSync('/bin/sh', ['-c', 'node --version'], { env: { PATH: sandboxUserPath() }, encoding: 'utf8' }).trim();
     expect(node?.version).toBe(expected);
     expect(tools.find((t) => t.name === 'npm')?.version).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
+  it('reads npm’s version from the package.json of the npm the PATH finds, and asks a wrapper that is not npm’s', async () => {
+    const { sandbox } = selectSandbox('process', process.env);
+    const real = execFileSync('/bin/sh', ['-c', 'npm --version'], { env: { PATH: sandboxUserPath() }, encoding: 'utf8' }).trim();
+    expect((await measureToolVersions(sandbox, dir, undefined, ['npm']))[0]?.version).toBe(real);
+
+    // An npm install laid out as npm's (bin/npm → lib/node_modules/npm/bin/npm-cli.js), whose program
+    // would leave a mark if asked its version: its version is read, not asked. (The sandbox's package
+    // settings run it for `config list`.)
+    const install = join(dir, 'npm-install');
+    const cli = join(install, 'lib/node_modules/npm/bin/npm-cli.js');
+    await mkdir(dirname(cli), { recursive: true });
+    await mkdir(join(install, 'bin'));
+    await writeFile(cli, `#!/bin/sh\n[ "$1" = --version ] && touch ${join(dir, 'npm-ran')}\necho 1.0.0\n`, { mode: 0o755 });
+    await writeFile(join(install, 'lib/node_modules/npm/package.json'), '{\n  "name": "npm",\n  "version": "10.9.9",\n  "bin": {}\n}\n');
+    await symlink(cli, join(install, 'bin/npm'));
+    const laidOut = selectSandbox('process', { ...process.env, PATH: `${join(install, 'bin')}:${sandboxUserPath()}` }).sandbox;
+    expect((await measureToolVersions(laidOut, dir, undefined, ['npm']))[0]).toMatchObject({ path: join(install, 'bin/npm'), version: '10.9.9' });
+    expect(existsSync(join(dir, 'npm-ran'))).toBe(false);
+
+    // A wrapper of another package's: asked.
+    const wrapper = join(dir, 'wrapper-bin');
+    await mkdir(wrapper);
+    await writeFile(join(wrapper, 'npm'), '#!/bin/sh\necho 8.1.0\n', { mode: 0o755 });
+    const wrapped = selectSandbox('process', { ...process.env, PATH: `${wrapper}:${sandboxUserPath()}` }).sandbox;
+    expect((await measureToolVersions(wrapped, dir, undefined, ['npm']))[0]?.version).toBe('8.1.0');
   });
 });
 
