@@ -13,7 +13,7 @@ import { createPgBossQueue } from './jobs/pgboss-queue.ts';
 import type { JobQueue } from './jobs/job-queue.ts';
 import { parseSandboxChoice, selectSandbox } from './sandbox/select-sandbox.ts';
 import { CodedError } from './core/coded-error.ts';
-import { cacheRootFrom } from './workspace/dependency-cache.ts';
+import { cacheRootFrom } from './core/data-dir.ts';
 
 export class AppSettingsError extends CodedError<'BAD_SETTING'> {}
 

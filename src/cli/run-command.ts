@@ -1,7 +1,6 @@
 // `fixloop run [REPO]`: one verified fix loop on a local path or a git URL, assembled by `runLocal`.
 // What is the CLI's own: the flags checked, progress on the terminal, the report on stdout, `--apply`
 // and the exit code.
-import { cacheRootFrom } from '../workspace/dependency-cache.ts';
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { ConfigOverrides } from '../config/apply-overrides.ts';
@@ -19,7 +18,7 @@ import { UsageError } from './usage-error.ts';
 import { agentSettingsFrom, type Environment } from '../engines/agent/agent-settings.ts';
 import { createMemorySpendLedger, type SpendLedger } from '../core/spend-ledger.ts';
 import { openSqliteStore } from '../jobs/sqlite-store.ts';
-import { userDataDir } from '../core/data-dir.ts';
+import { cacheRootFrom, userDataDir } from '../core/data-dir.ts';
 import { commandLineRunsRoot, repositoryOf } from './command-line-runs.ts';
 
 export interface RunCommandOptions {

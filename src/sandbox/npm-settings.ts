@@ -4,6 +4,7 @@
 // npmrc is another file) with a throw-away HOME, so nothing of this arrives unless handed over.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { hasUrlCredentials, isNpmCredentialKey, type PackageAuthKeys } from './package-auth-keys.ts';
 
 /** Registry, proxy and CA settings: carried when set. `@scope:registry` keys are carried too. */
@@ -54,6 +55,14 @@ export function readNpmConfig(npm: string, env: NodeJS.ProcessEnv): NpmConfig | 
   }
   const files = [values.userconfig, values.globalconfig].filter((f): f is string => typeof f === 'string' && f !== '');
   return { values, files };
+}
+
+/**
+ * The files an answer of `readNpmConfig` came from: the user's and the global npmrc it names, npm's
+ * own (`npmrc` at its package's root, beside `bin/`) and the project's at `/`, where npm is run.
+ */
+export function npmConfigReads(realNpm: string, config: NpmConfig): string[] {
+  return [...config.files, join(dirname(dirname(realNpm)), 'npmrc'), '/.npmrc'];
 }
 
 /** `key = value` pairs of an npmrc, `${VAR}` expanded as npm does. */

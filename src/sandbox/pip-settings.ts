@@ -2,7 +2,8 @@
 // part of it a sandbox gets: indexes, find-links, trusted hosts, proxy and CA, as a pip.conf of
 // fixloop's own (PIP_CONFIG_FILE). The user's own pip.conf lives in a home the sandbox does not show.
 import { execFileSync } from 'node:child_process';
-import { isAbsolute } from 'node:path';
+import { homedir } from 'node:os';
+import { dirname, isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { hasUrlCredentials, type PackageAuthKeys } from './package-auth-keys.ts';
 import type { RenderedSettings } from './npm-settings.ts';
@@ -46,6 +47,29 @@ export function readPipConfig(pip: { file: string; args: string[] } | null, env:
   } catch {
     return null;
   }
+}
+
+/**
+ * Every file pip reads its configuration from (present or not), in pip's documented places:
+ * PIP_CONFIG_FILE; the global files (each of XDG_CONFIG_DIRS, /etc, macOS's Library); the user's
+ * (legacy ~/.pip, XDG_CONFIG_HOME, macOS's Library); the site's (the interpreter's prefix, a
+ * virtualenv's). `realPip` is the pip (or python) file run, links followed: its prefix is two up.
+ */
+export function pipConfigReads(realPip: string, env: NodeJS.ProcessEnv): string[] {
+  const home = env.HOME && isAbsolute(env.HOME) ? env.HOME : homedir();
+  const configDirs = (env.XDG_CONFIG_DIRS || '/etc/xdg').split(':').filter((d) => isAbsolute(d));
+  const configHome = env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : join(home, '.config');
+  return [
+    ...(env.PIP_CONFIG_FILE ? [env.PIP_CONFIG_FILE] : []),
+    ...configDirs.map((d) => join(d, 'pip', 'pip.conf')),
+    '/etc/pip.conf',
+    '/Library/Application Support/pip/pip.conf',
+    join(home, '.pip', 'pip.conf'),
+    join(configHome, 'pip', 'pip.conf'),
+    join(home, 'Library', 'Application Support', 'pip', 'pip.conf'),
+    join(dirname(dirname(realPip)), 'pip.conf'),
+    ...(env.VIRTUAL_ENV ? [join(env.VIRTUAL_ENV, 'pip.conf')] : []),
+  ];
 }
 
 /** Local files and folders a value names (paths and file:// URLs; separated by spaces or lines). */

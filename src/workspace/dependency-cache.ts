@@ -9,7 +9,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import { cp, mkdir, readFile, rename, rm, symlink } from 'node:fs/promises';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { DependencyCache, TreeReuse } from '../core/dependency-cache.ts';
 import { prepareToolCaches } from './tool-caches.ts';
@@ -18,13 +17,6 @@ import { prepareToolCaches } from './tool-caches.ts';
 const PLAIN_INSTALLS = /^\s*npm\s+(ci|install|i)(\s+--(no-audit|no-fund|ignore-scripts|prefer-offline|silent|quiet))*\s*$/;
 /** Lifecycle scripts that make an install do more than fill node_modules (a build, a generated file). */
 const INSTALL_SCRIPTS = ['preinstall', 'install', 'postinstall', 'prepublish', 'preprepare', 'prepare', 'postprepare'];
-
-/** The cache root: FIXLOOP_CACHE_DIR, else the App's data folder, else the user's cache folder. */
-export function cacheRootFrom(env: NodeJS.ProcessEnv, dataDir?: string): string {
-  if (env.FIXLOOP_CACHE_DIR) return env.FIXLOOP_CACHE_DIR;
-  if (dataDir) return join(dataDir, 'cache');
-  return join(env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'fixloop');
-}
 
 const digest = (...parts: string[]) => createHash('sha256').update(parts.join('\0')).digest('hex');
 

@@ -16,7 +16,7 @@ import { openWorkspace, prepareSuite, runBaseline, type PreparedRun } from '../.
 import { createRunContext, type RunContext } from '../../src/loop/run-context.ts';
 import { fixAndVerify } from '../../src/loop/run-phases.ts';
 import { initialResult } from '../../src/loop/local-run.ts';
-import { cacheRootFrom } from '../../src/workspace/dependency-cache.ts';
+import { cacheRootFrom } from '../../src/core/data-dir.ts';
 import { selectSandbox, type SandboxChoice } from '../../src/sandbox/select-sandbox.ts';
 import type { Snapshot } from '../../src/workspace/workspace.ts';
 import { makeRepo } from './git-fixture.ts';

@@ -9,7 +9,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { bwrapWorks, createBwrapSandbox } from '../../src/sandbox/bwrap-sandbox.ts';
 import { withMounts } from '../../src/sandbox/with-mounts.ts';
 import type { DependencyCache } from '../../src/core/dependency-cache.ts';
-import { cacheRootFrom, openDependencyCache } from '../../src/workspace/dependency-cache.ts';
+import { cacheRootFrom } from '../../src/core/data-dir.ts';
+import { openDependencyCache } from '../../src/workspace/dependency-cache.ts';
 import { readOnlyTreeMounts } from '../../src/workspace/tool-caches.ts';
 
 const dirs: string[] = [];

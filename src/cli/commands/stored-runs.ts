@@ -33,7 +33,7 @@ export function registerStoredRunCommands(program: Command, context: CommandCont
     .option('--no-setup-network', 'run the setup command without network access')
     .action(async (runId: string, flags: { sandbox?: string; setupNetwork: boolean }) => {
       const { selectSandbox } = await import('../../sandbox/select-sandbox.ts');
-      const { cacheRootFrom } = await import('../../workspace/dependency-cache.ts');
+      const { cacheRootFrom } = await import('../../core/data-dir.ts');
       const { appAccessFromEnvironment, hasAppCredentials } = await import('../app-credentials.ts');
       const { replayRun } = await import('../replay-command.ts');
       const { dataDirFrom, openStoredRun } = await import('../stored-run.ts');
