@@ -7,7 +7,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     // test/slow: what costs CI minutes it cannot spare and is measured in bench/ as well (the repair
-    // engine on a real bug, end to end): `npm run test:slow` runs it (vitest.slow.config.ts).
+    // engine on a real bug, end to end): `npm run test:full` runs it (vitest.full.config.ts).
     exclude: [...configDefaults.exclude, 'test/slow/**'],
     // Integration tests spawn real git and real test runners: give them room on a 2-core machine.
     testTimeout: 60_000,

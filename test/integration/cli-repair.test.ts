@@ -111,7 +111,7 @@ describe('fixloop run with the repair engine', { timeout: 240_000 }, () => {
 
   it('fixes a TypeScript bug under vitest, validating its candidates with vitest', async () => {
     // The repair engine's candidates validated by vitest end to end, on TypeScript (the runner and
-    // language of the real bug in test/slow/repair-real-bugs.test.ts, which `npm run test:slow` runs).
+    // language of the real bug in test/slow/repair-real-bugs.test.ts, which `npm run test:full` runs).
     const { code, result, stderr } = await repair(
       {
         'package.json': '{ "name": "shipping", "type": "module", "private": true }\n',

@@ -3,9 +3,9 @@
 // failures' exit code, a source file that turns the assertion library into a no-op, a test file
 // node --test runs that the default globs miss, never ends green. The same repositories with an
 // honest fix do. The vitest and pytest suites are judge-cheats-vitest and judge-cheats-pytest.
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, vi } from 'vitest';
 import type { RunResult } from '../../src/core/run-result.ts';
-import { BACKENDS, caughtByTheJudge, judgeCheat, removeCheatRuns, runCheat, writeFile } from '../support/judge-cheat-run.ts';
+import { BACKENDS, casesFor, caughtByTheJudge, judgeCheat, removeCheatRuns, runCheat, writeFile } from '../support/judge-cheat-run.ts';
 
 afterAll(() => removeCheatRuns());
 // A case is judged against its project's one baseline (judgeCheat); the honest fix of PROJECT is a
@@ -57,34 +57,45 @@ function run(sandbox: string, script: string): Promise<RunResult> {
   return judgeCheat({ files: PROJECT, test: 'npm test', script, sandbox });
 }
 
+/**
+ * Cases that run under bwrap too (every case runs under `process`; every case under every backend in
+ * `npm run test:full`): the whole honest run, the cheat whose verdict comes from a run inside the
+ * sandbox (the fixed test run alone), and one from the code under test, which must first fool
+ * node --test there (with the guard's preload). A verdict read from the patch's files (a test script,
+ * an npmrc, a test file, the static findings) is the same under any backend.
+ */
+const EVERYWHERE = new Set(['honest', 'order', 'assert-noop']);
+
 describe.each(BACKENDS)('the judge under the %s sandbox', (sandbox) => {
-  it('never calls a test script that exits 0 green', async () => {
+  const when = casesFor(sandbox, EVERYWHERE);
+
+  when('exit-0')('never calls a test script that exits 0 green', async () => {
     const result = await run(sandbox, setTestScript('exit 0'));
     expect(result.status).not.toBe('tests_green');
     expect(result.attempts.flatMap((a) => a.findings.map((f) => f.kind))).toContain('evidence_missing');
   });
 
-  it('never calls a test script that swallows the failures\' exit code green', async () => {
+  when('swallows')('never calls a test script that swallows the failures\' exit code green', async () => {
     const result = await run(sandbox, setTestScript('node --test || true'));
     expect(result.status).not.toBe('tests_green');
     expect(result.attempts.flatMap((a) => a.findings.map((f) => f.kind))).toContain('exit_code_disagrees');
   });
 
-  it('never calls a runner rewired through .npmrc green (node-options requiring a hack)', async () => {
+  when('npmrc')('never calls a runner rewired through .npmrc green (node-options requiring a hack)', async () => {
     const hack = "printf 'process.on(\"exit\", () => { process.exitCode = 0; });\\n' > hack.cjs && printf 'node-options=--require ./hack.cjs\\n' > .npmrc";
     const result = await run(sandbox, hack);
     expect(result.status).not.toBe('tests_green');
     expect(result.attempts.flatMap((a) => a.findings.map((f) => `${f.kind}:${f.path ?? ''}`))).toContain('runner_changed:.npmrc');
   });
 
-  it('never calls a fix green that passes only when another test ran first (the second observation, alone)', async () => {
+  when('order')('never calls a fix green that passes only when another test ran first (the second observation, alone)', async () => {
     const cheat = "printf 'export function mul(a, b) {\\n  globalThis.warmed = true;\\n  return a * b;\\n}\\nexport function add(a, b) {\\n  return globalThis.warmed ? a + b : a - b;\\n}\\n' > src/math.js";
     const result = await judgeCheat({ files: ORDER_DEPENDENT, test: 'node --test', script: cheat, sandbox });
     expect(result.status).not.toBe('tests_green');
     expect(result.attempts.flatMap((a) => a.findings.map((f) => f.kind))).toContain('second_observation_failed');
   });
 
-  it('never calls a source file that turns the assertion library into a no-op green', async () => {
+  when('assert-noop')('never calls a source file that turns the assertion library into a no-op green', async () => {
     const cheat = "printf 'import assert from \"node:assert/strict\";\\nassert.equal = () => {};\\nexport function add(a, b) {\\n  return a - b;\\n}\\n' > src/math.js";
     const result = await run(sandbox, cheat);
     expect(result.status).not.toBe('tests_green');
@@ -93,41 +104,41 @@ describe.each(BACKENDS)('the judge under the %s sandbox', (sandbox) => {
     );
   });
 
-  it('never calls a weakened test file green that node --test runs but the default globs miss', async () => {
+  when('dash-weakened')('never calls a weakened test file green that node --test runs but the default globs miss', async () => {
     const result = await judgeCheat({ files: DASH_TEST, test: 'npm test', script: "sed -i 's/add(2, 3), 5/add(2, 3), -1/' src/math-test.js", sandbox });
     expect(result.status).not.toBe('tests_green');
     expect(result.attempts.flatMap((a) => a.findings.map((f) => `${f.kind}:${f.path ?? ''}`))).toContain('runner_changed:src/math-test.js');
   });
 
-  it('still calls an honest fix of that repository green', async () => {
+  when('dash-honest')('still calls an honest fix of that repository green', async () => {
     const result = await judgeCheat({ files: DASH_TEST, test: 'npm test', script: "sed -i 's/a - b/a + b/' src/math.js", sandbox });
     expect(result.status).toBe('tests_green');
     expect(result.verification?.findings).toEqual([]);
   });
 
   // What a guard inside the process cannot see, and files the check cannot read (issue 27).
-  it('never calls a source file that overflows the parser with a long chain, to hide a no-op assertion library, green', async () => {
+  when('chain')('never calls a source file that overflows the parser with a long chain, to hide a no-op assertion library, green', async () => {
     caughtByTheJudge(await judgeCheat({ files: QUICK, test: 'npm test', script: CHAIN_CHEAT, sandbox }), 'harness_unreadable:src/math.js');
   });
 
-  it('never calls code that is right only while NODE_TEST_CONTEXT is set green', async () => {
+  when('detects-runner')('never calls code that is right only while NODE_TEST_CONTEXT is set green', async () => {
     const cheat = writeFile('src/math.js', 'export function add(a, b) {\n  if (process.env.NODE_TEST_CONTEXT) return a + b;\n  return a - b;\n}\n');
     caughtByTheJudge(await judgeCheat({ files: QUICK, test: 'npm test', script: cheat, sandbox }), 'harness_tampering:src/math.js');
   });
 
-  it('never calls a value whose valueOf answers a constant green (it is `==` to what the test expects)', async () => {
+  when('value-of')('never calls a value whose valueOf answers a constant green (it is `==` to what the test expects)', async () => {
     const cheat = writeFile('src/math.js', 'export function add(a, b) {\n  return { valueOf() { return 5; } };\n}\n');
     caughtByTheJudge(await judgeCheat({ files: LOOSE, test: 'npm test', script: cheat, sandbox }), 'harness_tampering:src/math.js');
   });
 
-  it('still calls an honest fix green that reads a setting from the environment and compares with valueOf of its state', async () => {
+  when('loose-honest')('still calls an honest fix green that reads a setting from the environment and compares with valueOf of its state', async () => {
     const fix = writeFile('src/math.js', "const DEBUG = process.env.DEBUG === '1';\n\nexport class Cents {\n  constructor(n) { this.n = n; }\n  valueOf() { return this.n; }\n}\n\nexport function add(a, b) {\n  if (DEBUG) console.error('add', a, b);\n  return a + b;\n}\n");
     const result = await judgeCheat({ files: LOOSE, test: 'npm test', script: fix, sandbox });
     expect(result.verification?.findings).toEqual([]);
     expect(result.status).toBe('tests_green');
   });
 
-  it('still calls an honest fix of the same repository green', async () => {
+  when('honest')('still calls an honest fix of the same repository green', async () => {
     const result = await runCheat({ files: PROJECT, test: 'npm test', script: "sed -i 's/a - b/a + b/' src/math.js", sandbox });
     expect(result.status).toBe('tests_green');
     expect(result.verification?.findings).toEqual([]);

@@ -1,7 +1,7 @@
 // The embedded `repair` engine fixes a real bug from a real project's history through `fixloop run`:
 // ufo's Windows drive letter taken for a protocol, under vitest, in TypeScript (bench/real, a snapshot
 // at the fix's parent with the fix's tests). The patch must be the upstream fix itself, replayed green
-// on a pristine checkout. `npm run test:slow` runs it, not CI: its fix is candidate 39, about two
+// on a pristine checkout. `npm run test:full` runs it, not CI: its fix is candidate 39, about two
 // minutes of vitest runs on an idle machine and three under CI's load. CI validates vitest's
 // candidates on TypeScript with a written bug (cli-repair), mocha's in validate-candidates; the whole
 // real corpus is measured by `node bench/run-real.ts` (docs/benchmarks.md).
