@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import type { ConfigOverrides } from '../config/apply-overrides.ts';
 import { localRequest, repositoryConfig, startingConfig } from '../loop/local-request.ts';
 import { runLocal } from '../loop/local-run.ts';
+import { keepToolAnswersIn } from '../sandbox/package-settings.ts';
 import { selectSandbox, type SandboxChoice } from '../sandbox/select-sandbox.ts';
 import { applyResult } from './apply-result.ts';
 import { exitCodeFor } from './exit-codes.ts';
@@ -71,6 +72,8 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
   if (options.goal !== undefined && !options.goal.trim()) throw new UsageError('--goal needs a text');
   const ledger = await spendLedgerFor(options.engineEnv);
 
+  // The operator's npm and pip are asked once for many runs (each run is a process): in fixloop's cache folder.
+  keepToolAnswersIn(cacheRootFrom(process.env));
   const { sandbox, warning } = selectSandbox(options.sandbox);
   if (warning) options.stderr(`fixloop: warning: ${warning}\n`);
 

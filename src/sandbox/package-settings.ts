@@ -8,7 +8,6 @@ import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, renameSync
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { isSystemPath, isUnder, refusal, type BindGuard } from './bind-guard.ts';
-import { cacheRootFrom } from '../core/data-dir.ts';
 import { npmConfigReads, readNpmConfig, renderNpmrc, type NpmConfig, type RenderedSettings } from './npm-settings.ts';
 import { hasUrlCredentials, packageAuthKeysFrom, type PackageAuthKeys } from './package-auth-keys.ts';
 import { localPaths, pipConfigReads, readPipConfig, renderPipConf, type PipEntry } from './pip-settings.ts';
@@ -100,8 +99,20 @@ function operatorPip(env: NodeJS.ProcessEnv, guard: BindGuard): { file: string; 
   return python ? { file: python, args: ['-m', 'pip'] } : null;
 }
 
+/**
+ * fixloop's cache folder, where the tools' answers are kept for later processes: none until the
+ * command line names it (each of its runs is a process of its own). A program using the library, or
+ * the App's long-lived processes, keep them in memory only: nothing is written in a user's folders
+ * that the caller did not ask for.
+ */
+let answersRoot: string | null = null;
+
+export function keepToolAnswersIn(cacheRoot: string | null): void {
+  answersRoot = cacheRoot;
+}
+
 /** The operator's effective npm configuration, asked once for many processes (tool-answers.ts). */
-function npmConfigOf(npm: string, env: NodeJS.ProcessEnv, cacheRoot: string): NpmConfig | null {
+function npmConfigOf(npm: string, env: NodeJS.ProcessEnv, cacheRoot: string | null): NpmConfig | null {
   const ask = () => readNpmConfig(npm, env);
   const answer = askOnce(cacheRoot, { name: 'npm config list', file: npm, args: [], env }, (kept) => npmConfigReads(realFile(npm), JSON.parse(kept) as NpmConfig), () => {
     const config = ask();
@@ -111,7 +122,7 @@ function npmConfigOf(npm: string, env: NodeJS.ProcessEnv, cacheRoot: string): Np
 }
 
 /** The operator's pip configuration, asked once for many processes (tool-answers.ts). */
-function pipConfigOf(pip: { file: string; args: string[] } | null, env: NodeJS.ProcessEnv, cacheRoot: string): PipEntry[] | null {
+function pipConfigOf(pip: { file: string; args: string[] } | null, env: NodeJS.ProcessEnv, cacheRoot: string | null): PipEntry[] | null {
   if (!pip) return null;
   const ask = () => readPipConfig(pip, env);
   const answer = askOnce(cacheRoot, { name: 'pip config list', file: pip.file, args: pip.args, env }, () => pipConfigReads(realFile(pip.file), env), () => {
@@ -175,10 +186,9 @@ function buildPackageSettings(env: NodeJS.ProcessEnv, guard: BindGuard): Package
   const auth = packageAuthKeysFrom(env);
   const path = env.PATH ?? '';
   const npm = which('npm', path);
-  const cacheRoot = cacheRootFrom(env);
-  const npmConfig = npm ? npmConfigOf(npm, toolEnvironment(env), cacheRoot) : null;
+  const npmConfig = npm ? npmConfigOf(npm, toolEnvironment(env), answersRoot) : null;
   const npmrc = npmConfig ? renderNpmrc(npmConfig, auth, toolEnvironment(env)) : null;
-  const pipEntries = pipConfigOf(operatorPip(env, guard), toolEnvironment(env), cacheRoot);
+  const pipEntries = pipConfigOf(operatorPip(env, guard), toolEnvironment(env), answersRoot);
   const pipConf = pipEntries ? renderPipConf(pipEntries, auth) : null;
   const passed = passedEnvironment(env, auth);
   const dir = npmrc || pipConf ? writeSettingsFolder(npmrc, pipConf) : null;

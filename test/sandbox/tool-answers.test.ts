@@ -106,6 +106,7 @@ describe('a tool’s answer kept between processes', () => {
 });
 
 describe('the operator’s npm and pip, from separate fixloop processes', () => {
+  // As each `fixloop run` names its cache folder (a library's caller keeps nothing: library-example).
   it('run once for two processes, and again after the user’s pip.conf appears', async () => {
     const home = join(dir, 'home');
     const bin = join(dir, 'bin');
@@ -115,7 +116,7 @@ describe('the operator’s npm and pip, from separate fixloop processes', () => 
     // An npm and a pip that log each run and answer as the real ones do.
     writeFileSync(join(bin, 'npm'), `#!/bin/sh\necho "npm $*" >> ${log}\necho '{"registry":"https://registry.example.com/","userconfig":"${home}/.npmrc","globalconfig":"${dir}/etc/npmrc"}'\n`, { mode: 0o755 });
     writeFileSync(join(bin, 'pip3'), `#!/bin/sh\necho "pip $*" >> ${log}\necho "global.index-url='https://pypi.example.com/simple'"\n`, { mode: 0o755 });
-    const script = `import { packageSettingsFor } from ${JSON.stringify(resolve('src/sandbox/package-settings.ts'))};\nimport { bindGuardFrom } from ${JSON.stringify(resolve('src/sandbox/bind-guard.ts'))};\nconst s = packageSettingsFor(process.env, bindGuardFrom(process.env));\nconsole.log(JSON.stringify([s.npmKeys, s.pipKeys]));\n`;
+    const script = `import { keepToolAnswersIn, packageSettingsFor } from ${JSON.stringify(resolve('src/sandbox/package-settings.ts'))};\nimport { bindGuardFrom } from ${JSON.stringify(resolve('src/sandbox/bind-guard.ts'))};\nkeepToolAnswersIn(process.env.XDG_CACHE_HOME + '/fixloop');\nconst s = packageSettingsFor(process.env, bindGuardFrom(process.env));\nconsole.log(JSON.stringify([s.npmKeys, s.pipKeys]));\n`;
     const env = { PATH: `${bin}:/usr/bin:/bin`, HOME: home, XDG_CACHE_HOME: join(dir, 'cache'), TMPDIR: dir };
     const fixloopProcess = () => JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { env, encoding: 'utf8' })) as unknown;
     const runs = () => readFileSync(log, 'utf8').trim().split('\n');
