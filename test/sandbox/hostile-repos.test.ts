@@ -72,7 +72,10 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  process.env = savedEnv;
+  // Put back in the process's own environment (a new object would leave HOME changed for os.homedir()
+  // and for every later test file of this worker).
+  for (const name of Object.keys(process.env)) if (!(name in savedEnv)) delete process.env[name];
+  Object.assign(process.env, savedEnv);
   await new Promise((resolve) => server.close(resolve));
   await removeAll(dirs);
   await rm(root, { recursive: true, force: true });
