@@ -95,6 +95,8 @@ describe('fixloop run with the repair engine', { timeout: 240_000 }, () => {
           "test('low scores fail', () => assert.equal(grade(20), 'F'));",
           '',
         ].join('\n'),
+        // The exploration after the first plausible candidate is the JavaScript case's; this one is TypeScript's and the assessment's.
+        'fixloop.yml': 'repair:\n  exploreTime: 0\n',
       },
       ['--test', 'node --test'],
       // The user's Node is 24, which strips TypeScript's types (the machine's is 20).
