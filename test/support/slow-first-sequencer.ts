@@ -5,17 +5,18 @@
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * The files measured slowest on a 2-core machine, slowest first (paths from the repository root; CI's
- * times of 2026-11-26, stop 35, in docs/benchmarks.md). The cheat suites judge most cases against one
- * baseline per project (judge-bench.ts).
+ * The files measured slowest on a 2-core machine, slowest first (paths from the repository root; a
+ * full local run of 2026-11-27, stop 36, in docs/benchmarks.md). The cheat suites judge most cases
+ * against one baseline per project (judge-bench.ts).
  */
 export const SLOW_FIRST = [
   'test/integration/judge-cheats-pytest.test.ts',
   'test/integration/cli-repair.test.ts',
-  'test/integration/judge-cheats-vitest.test.ts',
   'test/integration/cli-run.test.ts',
-  'test/integration/judge-cheats.test.ts',
+  'test/integration/judge-cheats-vitest.test.ts',
+  'test/integration/action-pull-requests.test.ts',
   'test/jobs/crash-recovery.test.ts',
+  'test/integration/judge-cheats.test.ts',
 ];
 
 export default class SlowFirstSequencer extends BaseSequencer {
