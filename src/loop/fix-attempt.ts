@@ -47,9 +47,7 @@ export async function runFixAttempt(input: FixLoopInput, state: LoopState, n: nu
   }
 
   let verification: Verification | null = null;
-  // A patch the checks already refused is not replayed: no replay could make it green, and its
-  // findings are the attempt's evidence (an engine that cheats loses no more time than it took).
-  if (gate?.passed && findings.length === 0) {
+  if (gate?.passed) {
     input.onProgress({ phase: 'verify', attempt: n, maxAttempts, failing: 0, message: `attempt ${n}: tests pass; verifying on a pristine checkout` });
     verification = await input.verify(patch, log);
     state.lastVerification = verification;
