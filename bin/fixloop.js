@@ -47,7 +47,7 @@ if (major < 24) {
  * fixloop's own cache folder, beside the folders repositories' commands may write, never in one of
  * them nor in a /tmp folder another user could fill first. NODE_COMPILE_CACHE and
  * NODE_DISABLE_COMPILE_CACHE decide as Node documents; a folder that cannot be written is no error.
- * (The cache root is the command line's, as `cacheRootFrom` in src/workspace/dependency-cache.ts has
+ * (The cache root is the command line's, as `cacheRootFrom` in src/core/data-dir.ts has
  * it: this runs before any of fixloop's sources are loaded, which the cache is for.)
  */
 function enableOwnCompileCache() {

@@ -8,9 +8,9 @@ import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, renameSync
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { isSystemPath, isUnder, refusal, type BindGuard } from './bind-guard.ts';
-import { npmConfigReads, readNpmConfig, renderNpmrc, type NpmConfig, type RenderedSettings } from './npm-settings.ts';
+import { npmConfigReads, readNpmConfig, renderNpmrc, type RenderedSettings } from './npm-settings.ts';
 import { hasUrlCredentials, packageAuthKeysFrom, type PackageAuthKeys } from './package-auth-keys.ts';
-import { localPaths, pipConfigReads, readPipConfig, renderPipConf, type PipEntry } from './pip-settings.ts';
+import { localPaths, pipConfigReads, readPipConfig, renderPipConf } from './pip-settings.ts';
 import { askOnce, realFile } from './tool-answers.ts';
 import { resolveToolchain, which } from './toolchains.ts';
 
@@ -111,36 +111,6 @@ export function keepToolAnswersIn(cacheRoot: string | null): void {
   answersRoot = cacheRoot;
 }
 
-/** The operator's effective npm configuration, asked once for many processes (tool-answers.ts). */
-function npmConfigOf(npm: string, env: NodeJS.ProcessEnv, cacheRoot: string | null): NpmConfig | null {
-  const ask = () => readNpmConfig(npm, env);
-  const answer = askOnce(cacheRoot, { name: 'npm config list', file: npm, args: [], env }, (kept) => npmConfigReads(realFile(npm), JSON.parse(kept) as NpmConfig), () => {
-    const config = ask();
-    return config ? JSON.stringify(config) : null;
-  });
-  return answer === null ? null : (parsedAnswer<NpmConfig>(answer) ?? ask());
-}
-
-/** The operator's pip configuration, asked once for many processes (tool-answers.ts). */
-function pipConfigOf(pip: { file: string; args: string[] } | null, env: NodeJS.ProcessEnv, cacheRoot: string | null): PipEntry[] | null {
-  if (!pip) return null;
-  const ask = () => readPipConfig(pip, env);
-  const answer = askOnce(cacheRoot, { name: 'pip config list', file: pip.file, args: pip.args, env }, () => pipConfigReads(realFile(pip.file), env), () => {
-    const entries = ask();
-    return entries ? JSON.stringify(entries) : null;
-  });
-  return answer === null ? null : (parsedAnswer<PipEntry[]>(answer) ?? ask());
-}
-
-/** A kept answer, or null when its file was not one fixloop wrote (it is then asked again). */
-function parsedAnswer<T>(answer: string): T | null {
-  try {
-    return JSON.parse(answer) as T;
-  } catch {
-    return null;
-  }
-}
-
 /**
  * fixloop's folder for the generated files, named after their content: every process with the same
  * settings shares one (nothing piles up in /tmp when a process is killed), and a folder that is not
@@ -186,9 +156,12 @@ function buildPackageSettings(env: NodeJS.ProcessEnv, guard: BindGuard): Package
   const auth = packageAuthKeysFrom(env);
   const path = env.PATH ?? '';
   const npm = which('npm', path);
-  const npmConfig = npm ? npmConfigOf(npm, toolEnvironment(env), answersRoot) : null;
-  const npmrc = npmConfig ? renderNpmrc(npmConfig, auth, toolEnvironment(env)) : null;
-  const pipEntries = pipConfigOf(operatorPip(env, guard), toolEnvironment(env), answersRoot);
+  const tools = toolEnvironment(env);
+  // Each asked once for many processes where the command line keeps the answers (tool-answers.ts).
+  const npmConfig = npm ? askOnce(answersRoot, { name: 'npm config list', file: npm, args: [], env: tools }, (config) => npmConfigReads(realFile(npm), config), () => readNpmConfig(npm, tools)) : null;
+  const npmrc = npmConfig ? renderNpmrc(npmConfig, auth, tools) : null;
+  const pip = operatorPip(env, guard);
+  const pipEntries = pip ? askOnce(answersRoot, { name: 'pip config list', file: pip.file, args: pip.args, env: tools }, () => pipConfigReads(realFile(pip.file), tools), () => readPipConfig(pip, tools)) : null;
   const pipConf = pipEntries ? renderPipConf(pipEntries, auth) : null;
   const passed = passedEnvironment(env, auth);
   const dir = npmrc || pipConf ? writeSettingsFolder(npmrc, pipConf) : null;

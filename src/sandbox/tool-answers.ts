@@ -25,11 +25,11 @@ export interface ToolQuestion {
   env: NodeJS.ProcessEnv;
 }
 
-interface KeptAnswer {
+interface KeptAnswer<T> {
   at: number;
   /** Each file the answer came from: its identity and size and time, or `absent`. */
   reads: Record<string, string>;
-  answer: string;
+  answer: T;
 }
 
 function stamp(path: string): string {
@@ -68,28 +68,30 @@ function answersFolder(cacheRoot: string): string | null {
   return dir;
 }
 
-function keptAnswer(file: string): KeptAnswer | null {
+/** The answer kept in `file`, or null when there is none, or none fixloop wrote (it is then asked again). */
+function keptAnswer<T>(file: string): KeptAnswer<T> | null {
   try {
-    const kept = JSON.parse(readFileSync(file, 'utf8')) as Partial<KeptAnswer>;
-    if (typeof kept.at !== 'number' || typeof kept.answer !== 'string' || !kept.reads || typeof kept.reads !== 'object') return null;
-    return kept as KeptAnswer;
+    const kept = JSON.parse(readFileSync(file, 'utf8')) as Partial<KeptAnswer<T>>;
+    if (typeof kept.at !== 'number' || kept.answer === undefined || kept.answer === null || !kept.reads || typeof kept.reads !== 'object') return null;
+    return kept as KeptAnswer<T>;
   } catch {
     return null;
   }
 }
 
-const stillTrue = (kept: KeptAnswer, now: number) => now - kept.at >= 0 && now - kept.at < MAX_AGE_MS && Object.entries(kept.reads).every(([path, was]) => stamp(path) === was);
+const stillTrue = (kept: KeptAnswer<unknown>, now: number) => now - kept.at >= 0 && now - kept.at < MAX_AGE_MS && Object.entries(kept.reads).every(([path, was]) => stamp(path) === was);
 
 /**
- * `ask()`'s answer, or the one kept from an earlier process for the same question while the files it
- * came from (`reads` of that answer) are unchanged. A null answer (the tool failed) is never kept;
- * without a usable cache folder (`cacheRoot` null, not private, not writable) the tool is asked.
+ * `ask()`'s answer (kept as JSON), or the one kept from an earlier process for the same question while
+ * the files it came from (`reads` of that answer) are unchanged. A null answer (the tool failed) is
+ * never kept; without a usable cache folder (`cacheRoot` null, not private, not writable) the tool is
+ * asked.
  */
-export function askOnce(cacheRoot: string | null, question: ToolQuestion, reads: (answer: string) => string[], ask: () => string | null): string | null {
+export function askOnce<T>(cacheRoot: string | null, question: ToolQuestion, reads: (answer: T) => string[], ask: () => T | null): T | null {
   const dir = cacheRoot ? answersFolder(cacheRoot) : null;
   if (!dir) return ask();
   const file = join(dir, `${questionKey(question)}.json`);
-  const kept = keptAnswer(file);
+  const kept = keptAnswer<T>(file);
   if (kept && stillTrue(kept, Date.now())) return kept.answer;
   const at = Date.now();
   const answer = ask();
@@ -97,7 +99,7 @@ export function askOnce(cacheRoot: string | null, question: ToolQuestion, reads:
   const files = reads(answer);
   // A file changed while the tool ran (or within the clock's grain before) may not be in the answer: not kept.
   if (files.some((path) => (statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? 0) >= at - 2000)) return answer;
-  const record: KeptAnswer = { at, reads: Object.fromEntries(files.map((path) => [path, stamp(path)])), answer };
+  const record: KeptAnswer<T> = { at, reads: Object.fromEntries(files.map((path) => [path, stamp(path)])), answer };
   try {
     // Written aside, then renamed: another process never reads half an answer.
     const partial = `${file}.${process.pid}.partial`;

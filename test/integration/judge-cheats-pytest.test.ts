@@ -63,11 +63,11 @@ function wholeRun(sandbox: string, script: string, files: Record<string, string>
 
 /**
  * Cases that run under bwrap too (every case runs under `process`, and every case under every backend
- * in `npm run test:full`): the whole honest run, and the
- * cheats whose verdict comes from what happens inside the sandbox (pytest's import names measured at
- * the baseline, the guard in the test process and its record). A verdict read from the patch's files
- * alone (a protected configuration file, a root pytest.py, a test file the configuration names, the
- * static findings) is the same under any backend.
+ * in `npm run test:full`): the whole honest run, and the cheats whose verdict comes from what happens
+ * inside the sandbox (pytest's import names measured at the baseline, the guard in the test process
+ * and its record). A verdict read from the patch's files alone (a protected configuration file, a
+ * root pytest.py, a test file the configuration names, the static findings) is the same under any
+ * backend.
  */
 const EVERYWHERE = new Set(['honest', 'shadow-package', 'pytest-internals', 'guard-forge', 'guard-honest']);
 

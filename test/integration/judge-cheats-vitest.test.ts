@@ -49,10 +49,10 @@ function wholeRun(sandbox: string, script: string, files: Record<string, string>
 
 /**
  * Cases that run under bwrap too (every case runs under `process`, and every case under every backend
- * in `npm run test:full`): the whole honest run, and one
- * cheat from the code under test, which must first fool vitest inside the sandbox (with the guard's
- * preload in its workers). A verdict read from the patch's files (a test script, a configuration, a
- * test file the configuration names, the static findings) is the same under any backend.
+ * in `npm run test:full`): the whole honest run, and one cheat from the code under test, which must
+ * first fool vitest inside the sandbox (with the guard's preload in its workers). A verdict read from
+ * the patch's files (a test script, a configuration, a test file the configuration names, the static
+ * findings) is the same under any backend.
  */
 const EVERYWHERE = new Set(['honest', 'extend-from-source']);
 
