@@ -63,8 +63,8 @@ export function bwrapArgs(plan: BwrapPlan): string[] {
     if (statSync(path).isDirectory()) args.push('--tmpfs', path);
     else args.push('--ro-bind', '/dev/null', path);
   }
-  // A kept /tmp still gets an empty HOME: Python's bytecode goes there (environment.ts), and a stale
-  // compile read back by the next candidate would run the old code.
+  // A kept /tmp still gets an empty HOME: what one candidate's run leaves in its home never reaches
+  // the next (Python writes no bytecode at all: environment.ts).
   const tmp = plan.tmpDir ? ['--bind', resolve(plan.tmpDir), '/tmp', '--size', String(plan.tmpBytes), '--tmpfs', SANDBOX_HOME] : ['--size', String(plan.tmpBytes), '--tmpfs', '/tmp'];
   args.push('--proc', '/proc', '--dev', '/dev', ...tmp, '--dir', SANDBOX_HOME);
   for (const dir of plan.toolDirs) args.push('--ro-bind', dir, dir);

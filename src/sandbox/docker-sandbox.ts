@@ -49,7 +49,7 @@ export function dockerRunArgs(options: RunCommandOptions, settings: { name: stri
     '--network', options.network === true ? 'bridge' : 'none',
     '--user', settings.user,
     '--cap-drop', 'ALL', '--security-opt', 'no-new-privileges',
-    // A kept /tmp still gets an empty HOME (Python's bytecode goes there: a stale compile would run old code).
+    // A kept /tmp still gets an empty HOME: what one candidate's run leaves in its home never reaches the next.
     '--read-only', ...(options.tmpDir ? ['-v', `${options.tmpDir}:/tmp`, '--tmpfs', `${HOME}:rw,exec,size=256m`] : ['--tmpfs', '/tmp:rw,exec,size=1g']),
     '--memory', String(limits.memoryBytes), '--pids-limit', String(limits.processes),
     '--ulimit', `cpu=${limits.cpuSeconds}`, '--ulimit', `fsize=${limits.fileSizeBytes}`, '--ulimit', `nofile=${limits.openFiles}`,

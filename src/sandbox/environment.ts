@@ -17,10 +17,14 @@ export function sandboxEnvironment(extra: Record<string, string>, home: string):
     NO_COLOR: '1',
     FORCE_COLOR: '0',
     TERM: 'dumb',
-    // Bytecode caches go to the command's throw-away HOME, never read from the workspace: a candidate
-    // edit of the same size within the same second as a cached compile would otherwise run the old
-    // code (CPython checks only mtime in seconds and size), and the judge would be fooled.
-    PYTHONPYCACHEPREFIX: `${home}/.pycache`,
+    // Python writes no bytecode cache: a candidate edit of the same size within the same second as a
+    // cached compile would otherwise run the old code (CPython checks only mtime in seconds and size),
+    // and the repair engine would judge the wrong candidate. It still reads the caches installed
+    // beside the toolchain's modules (the standard library, site-packages, a virtualenv pip filled);
+    // a throw-away cache prefix made every command compile all of them again (~0.7 s per pytest
+    // start). Caches in the workspace are never part of a patch (file-walker.ts), so the replay of a
+    // pristine checkout never reads one the engine wrote.
+    PYTHONDONTWRITEBYTECODE: '1',
     ...extra,
   };
 }

@@ -113,4 +113,24 @@ describe('Python bytecode', () => {
       await rm(dir, { recursive: true, force: true });
     }
   });
+
+  it('loads the bytecode installed beside a module outside the workspace, and writes none into the workspace', async () => {
+    const { writeFile: write } = await import('node:fs/promises');
+    const dir = await mkdtemp(join(tmpdir(), 'fixloop-pyc-'));
+    const lib = await mkdtemp(join(tmpdir(), 'fixloop-pylib-'));
+    try {
+      // An installed module, compiled as pip and Python's installers leave it.
+      await write(join(lib, 'installed_mod.py'), 'VALUE = 1\n');
+      execFileSync('python3', ['-m', 'py_compile', join(lib, 'installed_mod.py')]);
+      await write(join(dir, 'm.py'), 'def f():\n    return "m"\n');
+      const result = await createProcessSandbox().run({ command: 'python3 -v -c "import installed_mod, m"', cwd: dir, timeoutMs: 20_000, env: { PYTHONPATH: lib } });
+      expect(result.exitCode, result.output).toBe(0);
+      // Read, not compiled again (a throw-away cache prefix made every start compile every module).
+      expect(result.output).toMatch(new RegExp(`code object from '${lib}/__pycache__/installed_mod\\.cpython-\\d+\\.pyc'`));
+      expect(existsSync(join(dir, '__pycache__'))).toBe(false);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+      await rm(lib, { recursive: true, force: true });
+    }
+  });
 });

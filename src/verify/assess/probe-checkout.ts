@@ -43,8 +43,8 @@ export function probeCheckout(dir: string, suite: SuiteRunner): ProbeCheckout {
 }
 
 /** Each file of the plan written as that version has it, its probed functions instrumented. */
-// Python's bytecode caches live in each command's throw-away HOME (the sandbox's PYTHONPYCACHEPREFIX),
-// so a version written within the same second as another never runs the other's cached code.
+// Python writes no bytecode in the sandbox (PYTHONDONTWRITEBYTECODE), so a version written within the
+// same second as another never runs the other's cached code.
 async function writePlan(dir: string, plan: VersionPlan, where: { recordFile: string; runtimeDir: string }): Promise<Map<string, ProbedFunction>> {
   const functions = new Map<string, ProbedFunction>();
   for (const [path, { text, lines }] of plan.files) {
