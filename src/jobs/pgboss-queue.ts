@@ -66,9 +66,8 @@ export function createPgBossQueue(options: PgBossQueueOptions): JobQueue {
       const { abandoned } = await store.recover(maxTries, 60_000);
       for (const job of abandoned) await onAbandoned?.(job).catch((error: unknown) => options.onError?.(error, job));
       for (const runId of await store.queuedRunIds(1000)) await dispatch(runId);
-      await boss.work<Dispatch>(RUNS_QUEUE, { localConcurrency: options.concurrency, pollingIntervalSeconds: Math.max(0.5, options.pollingSeconds ?? 1), heartbeatRefreshSeconds: Math.floor(heartbeatSeconds / 3) }, async ([job]) => {
-        if (!job) return;
-        const claimed = await store.claimRun(job.data.runId, owner, leaseMs);
+      const runDispatched = async (runId: string) => {
+        const claimed = await store.claimRun(runId, owner, leaseMs);
         if (!claimed) return; // ended already, or still held by a live worker: a second dispatch
         const controller = new AbortController();
         running.set(claimed.runId, controller);
@@ -80,7 +79,19 @@ export function createPgBossQueue(options: PgBossQueueOptions): JobQueue {
           running.delete(claimed.runId);
           settleIdle();
         }
-      });
+      };
+      // One pg-boss worker per slot, each of which asks again as soon as its run ends: pg-boss waits
+      // out the polling interval after every job, so a backlog of runs drained at one per interval
+      // and slot (a worker that finds nothing waits the interval, as before).
+      const polling = { pollingIntervalSeconds: Math.max(0.5, options.pollingSeconds ?? 1), heartbeatRefreshSeconds: Math.floor(heartbeatSeconds / 3) };
+      for (let slot = 0; slot < Math.max(1, options.concurrency); slot++) {
+        let workerId = '';
+        workerId = await boss.work<Dispatch>(RUNS_QUEUE, { ...polling, localConcurrency: 1 }, async ([job]) => {
+          if (!job) return;
+          await runDispatched(job.data.runId);
+          boss.notifyWorker(workerId);
+        });
+      }
       await boss.work<Dispatch>(ABANDONED_QUEUE, { pollingIntervalSeconds: 1 }, async ([job]) => {
         if (!job) return;
         const ended = await store.abandon(job.data.runId, `its worker stopped ${maxTries} time(s) without finishing`);
