@@ -8,6 +8,7 @@ import { sandboxEnvironment } from './environment.ts';
 import { DEFAULT_LIMITS, prlimitPrefix, type SandboxLimits } from './limits.ts';
 import { createCommandCgroup, joinCgroupThenExec } from './command-cgroup.ts';
 import { createHostView, emptyDescription, type HostViewOptions } from './host-view.ts';
+import { pathPastPyenvShims } from './pyenv-path.ts';
 import { runContained } from './run-contained.ts';
 import { SandboxError } from './sandbox-error.ts';
 import { userPath } from './user-path.ts';
@@ -61,7 +62,9 @@ export function createBwrapSandbox(settings: BwrapSettings = {}): Sandbox {
       if (!existsSync(options.cwd)) throw new SandboxError('CWD_MISSING', `the working directory ${options.cwd} does not exist`);
       const view = host?.forCommand(options.command);
       const path = sandboxPath(host?.path ?? userPath(process.env.PATH), toolDirs, view?.visible ?? []);
-      const env = { ...sandboxEnvironment({ ...view?.env, ...options.env }, SANDBOX_HOME), TMPDIR: '/tmp', PATH: path };
+      const base = { ...sandboxEnvironment({ ...view?.env, ...options.env }, SANDBOX_HOME), TMPDIR: '/tmp' };
+      // The versions' folders are inside the pyenv root, which is shown whenever its shims are on the PATH.
+      const env = { ...base, PATH: pathPastPyenvShims(path, base, options.cwd) };
       const args = bwrapArgs({
         command: [...prlimitPrefix(limits), '/bin/sh', '-c', options.command],
         cwd: options.cwd,

@@ -9,6 +9,7 @@ import { sandboxEnvironment } from './environment.ts';
 import { DEFAULT_LIMITS, prlimitPrefix, type SandboxLimits } from './limits.ts';
 import { createCommandCgroup, joinCgroupThenExec, type CommandCgroup } from './command-cgroup.ts';
 import { createHostView, emptyDescription, type HostViewOptions } from './host-view.ts';
+import { pathPastPyenvShims } from './pyenv-path.ts';
 import { runContained } from './run-contained.ts';
 import { SandboxError } from './sandbox-error.ts';
 import type { CommandResult, RunCommandOptions, Sandbox } from './sandbox.ts';
@@ -32,7 +33,9 @@ export function createProcessSandbox(limits: SandboxLimits = DEFAULT_LIMITS, hos
         const program = cgroup ? joinCgroupThenExec(cgroup, file, args) : { file, args };
         const view = host?.forCommand(options.command);
         const extra = { ...(host ? { PATH: host.path } : {}), ...view?.env, ...options.env, ...(options.tmpDir ? { TMPDIR: options.tmpDir } : {}) };
-        return await runContained({ ...program, env: sandboxEnvironment(extra, home), cwd: options.cwd }, options);
+        const env = sandboxEnvironment(extra, home);
+        env.PATH = pathPastPyenvShims(env.PATH ?? '', env, options.cwd);
+        return await runContained({ ...program, env, cwd: options.cwd }, options);
       } finally {
         await cgroup?.remove();
         await rm(home, { recursive: true, force: true }).catch(() => undefined);

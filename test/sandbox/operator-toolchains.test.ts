@@ -80,12 +80,26 @@ describe.runIf(bwrap && hostHasPytest)('a pytest project run from a virtualenv',
 });
 
 describe.runIf(bwrap && python3 !== null && pyenvRootOfShim(python3 ?? '') !== null)('pyenv’s shims', () => {
-  it('run the interpreter pyenv selects, from the shim on the server’s PATH', async () => {
+  it('run the interpreter pyenv selects, from the version’s bin/ put in front of the shim on the server’s PATH', async () => {
     const { sandbox } = selectSandbox('bwrap', operatorEnv({}));
-    const r = await sandbox.run({ command: 'command -v python3; python3 -c "import sys; print(sys.base_prefix)"', cwd: root, timeoutMs: 60_000 });
+    const r = await sandbox.run({ command: 'command -v python3; echo "PATH=$PATH"; python3 -c "import sys; print(sys.base_prefix)"', cwd: root, timeoutMs: 60_000 });
     const pyenvRoot = pyenvRootOfShim(python3 ?? '') ?? '';
-    expect(r.output).toContain(join(pyenvRoot, 'shims', 'python3'));
+    const [found = '', path = ''] = r.output.split('\n');
+    // What `pyenv exec` would run, without its twenty bash processes; the shims stay behind it.
+    expect(found).toMatch(new RegExp(`^${join(pyenvRoot, 'versions')}/[^/]+/bin/python3$`));
+    expect(path.indexOf(join(pyenvRoot, 'shims'))).toBeGreaterThan(path.indexOf(join(pyenvRoot, 'versions')));
     expect(r.output).toContain(join(pyenvRoot, 'versions'));
+    expect(r.exitCode).toBe(0);
+  });
+
+  it('leave a version that is not installed to the shim, which decides as it always has', async () => {
+    const pinned = join(root, 'pinned-missing');
+    await mkdir(pinned, { recursive: true });
+    await writeFile(join(pinned, '.python-version'), '2.1.9\n');
+    const { sandbox } = selectSandbox('bwrap', operatorEnv({}));
+    const r = await sandbox.run({ command: 'command -v python3', cwd: pinned, timeoutMs: 60_000 });
+    // (pyenv 2.6 then runs the system Python; older ones stop with "version `2.1.9' is not installed".)
+    expect(r.output.trim()).toBe(join(pyenvRootOfShim(python3 ?? '') ?? '', 'shims', 'python3'));
     expect(r.exitCode).toBe(0);
   });
 });

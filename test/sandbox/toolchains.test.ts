@@ -10,6 +10,7 @@ import { bindGuardFrom, refusal } from '../../src/sandbox/bind-guard.ts';
 import { sandboxPath } from '../../src/sandbox/bwrap-args.ts';
 import { commandPrograms } from '../../src/sandbox/command-words.ts';
 import { createHostView } from '../../src/sandbox/host-view.ts';
+import { pathPastPyenvShims } from '../../src/sandbox/pyenv-path.ts';
 import { resolveToolchain, resolveToolchains, type ToolchainHost } from '../../src/sandbox/toolchains.ts';
 
 let root: string;
@@ -92,6 +93,23 @@ describe('toolchain resolution', () => {
     await writeFile(join(root, 'pinned', '.python-version'), '3.11.4\n');
     const t = resolveToolchain('python3', { ...hostFor(`${pyenv}/shims:/usr/bin`), cwd: dir });
     expect(t?.realPath).toBe(join(pyenv, 'versions', '3.11.4', 'bin', 'python3'));
+  });
+
+  it('puts the selected version’s bin/ in front of pyenv’s shims on a command’s PATH, as `pyenv exec` does', async () => {
+    const bin = (v: string) => join(pyenv, 'versions', v, 'bin');
+    const path = `/usr/local/bin:${pyenv}/shims:/usr/bin`;
+    expect(pathPastPyenvShims(path, {}, root)).toBe(`/usr/local/bin:${bin('3.12.1')}:${pyenv}/shims:/usr/bin`);
+    expect(pathPastPyenvShims(path, { PYENV_VERSION: '3.11:3.12.1' }, root)).toBe(`/usr/local/bin:${bin('3.11.4')}:${bin('3.12.1')}:${pyenv}/shims:/usr/bin`);
+    // The command's folder decides, as it does for the shim there.
+    const dir = join(root, 'pinned-for-path', 'deep');
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(root, 'pinned-for-path', '.python-version'), '3.11.4\n');
+    expect(pathPastPyenvShims(path, {}, dir)).toBe(`/usr/local/bin:${bin('3.11.4')}:${pyenv}/shims:/usr/bin`);
+    // Left to the shim: `system` (the PATH past pyenv's folders) and a version that is not installed (pyenv's own error).
+    expect(pathPastPyenvShims(path, { PYENV_VERSION: 'system' }, root)).toBe(path);
+    expect(pathPastPyenvShims(path, { PYENV_VERSION: '3.12.1:3.9.9' }, root)).toBe(path);
+    // A folder named shims that is no pyenv root's is only a folder.
+    expect(pathPastPyenvShims(`${root}/shims:/usr/bin`, {}, root)).toBe(`${root}/shims:/usr/bin`);
   });
 
   it('follows nvm’s npm link to its version folder', () => {
