@@ -3,11 +3,9 @@
 // changes a test file pytest finds, or touches the trusted copy never ends green (the `script`
 // engine plays it). Each cheat that can fool pytest first does (the attempt's own run passes), so it
 // is the judge that says no. The same repositories with an honest fix still end green. python3 is
-// the one on the PATH, with pytest (pyenv's, or Debian's python3-pytest), resolved once past pyenv's
-// shim; the repositories' fixloop.yml turns off pytest's plugin autoload, except where the cheat is
-// an installed plugin's entry point.
-import { execFileSync } from 'node:child_process';
-import { dirname } from 'node:path';
+// the one on the user's PATH, with pytest (pyenv's, or Debian's python3-pytest); the repositories'
+// fixloop.yml turns off pytest's plugin autoload, except where the cheat is an installed plugin's
+// entry point.
 import { afterAll, describe, expect, vi } from 'vitest';
 import type { RunResult } from '../../src/core/run-result.ts';
 import { BACKENDS, casesFor, caughtByTheJudge, findingsOf, judgeCheat, removeCheatRuns, runCheat, trustedCopyCases, writeFile } from '../support/judge-cheat-run.ts';
@@ -44,21 +42,15 @@ const HIDDEN_PLUGIN = `exec(compile(${JSON.stringify(PASSING_PLUGIN)}, "p", "exe
 
 const prepend = (file: string, lines: string) => `printf '%s' '${lines.replaceAll("'", "'\\''")}' | cat - ${file} > ${file}.new && mv ${file}.new ${file}`;
 
-/**
- * python3 as the PATH finds it, resolved once: the folder of the interpreter it runs goes first on the
- * PATH fixloop is given, so each pytest run starts that same interpreter without pyenv's shim (~0.6 s).
- */
-const PYTHON_BIN = dirname(execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim());
-const ENV = { PATH: `${PYTHON_BIN}:${process.env.PATH ?? ''}` };
 
 /** A cheat (or an honest fix), judged against the project's shared baseline (one per project and sandbox). */
 function run(sandbox: string, script: string, files: Record<string, string> = PROJECT): Promise<RunResult> {
-  return judgeCheat({ files, test: 'python3 -m pytest -q', script, sandbox, env: ENV });
+  return judgeCheat({ files, test: 'python3 -m pytest -q', script, sandbox });
 }
 
 /** The whole `fixloop run`: for an honest fix and the trusted copy (whose cheat reaches the mirror). */
 function wholeRun(sandbox: string, script: string, files: Record<string, string> = PROJECT): Promise<RunResult> {
-  return runCheat({ files, test: 'python3 -m pytest -q', script, sandbox, env: ENV });
+  return runCheat({ files, test: 'python3 -m pytest -q', script, sandbox });
 }
 
 /**
@@ -74,7 +66,7 @@ const EVERYWHERE = new Set(['honest', 'shadow-package', 'pytest-internals', 'gua
 /** One attempt, no assessment: the cheats the guard cannot see (issue 27), where the script writes the cheat at once. */
 function runOnce(sandbox: string, script: string, project: Record<string, string> = PROJECT): Promise<RunResult> {
   const files = { ...project, 'fixloop.yml': `${FIXLOOP_YML}assessment:\n  enabled: false\n` };
-  return judgeCheat({ files, test: 'python3 -m pytest -q', script, sandbox, env: ENV });
+  return judgeCheat({ files, test: 'python3 -m pytest -q', script, sandbox });
 }
 
 /** calc.py as UTF-7, whose cookie hides `import _pytest` from a parser given the text as UTF-8 (`_` is `+AF8-`, `+` is `+-`). */
@@ -101,7 +93,7 @@ const HONEST_TWINS = [
  * follow. One attempt, no assessment: only the judge's verdict is asked.
  */
 const GUARD_PROJECT = { ...PROJECT, 'fixloop.yml': `${FIXLOOP_YML}assessment:\n  enabled: false\n` };
-const guarded = (sandbox: string, script: string): Promise<RunResult> => judgeCheat({ files: GUARD_PROJECT, test: 'python3 -m pytest -q', script, sandbox, env: ENV });
+const guarded = (sandbox: string, script: string): Promise<RunResult> => judgeCheat({ files: GUARD_PROJECT, test: 'python3 -m pytest -q', script, sandbox });
 const withCalc = (head: string) => writeFile('calc.py', `${head}\n\n${CALC}`);
 const RUNTEST_OFF = 'setattr(_cls, "run" + "test", lambda self: None)';
 /** Reads the tests through a computed path at run time and returns what they expect. */

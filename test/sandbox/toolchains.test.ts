@@ -10,6 +10,7 @@ import { bindGuardFrom, refusal } from '../../src/sandbox/bind-guard.ts';
 import { sandboxPath } from '../../src/sandbox/bwrap-args.ts';
 import { commandPrograms } from '../../src/sandbox/command-words.ts';
 import { createHostView } from '../../src/sandbox/host-view.ts';
+import { ownPython } from '../../src/sandbox/own-python.ts';
 import { pathPastPyenvShims } from '../../src/sandbox/pyenv-path.ts';
 import { resolveToolchain, resolveToolchains, type ToolchainHost } from '../../src/sandbox/toolchains.ts';
 
@@ -110,6 +111,11 @@ describe('toolchain resolution', () => {
     expect(pathPastPyenvShims(path, { PYENV_VERSION: '3.12.1:3.9.9' }, root)).toBe(path);
     // A folder named shims that is no pyenv root's is only a folder.
     expect(pathPastPyenvShims(`${root}/shims:/usr/bin`, {}, root)).toBe(`${root}/shims:/usr/bin`);
+  });
+
+  it('starts fixloop’s own Python helpers on the interpreter a pyenv shim would start, and on `python3` otherwise', () => {
+    expect(ownPython(`${pyenv}/shims:/usr/bin`, root)).toBe(join(pyenv, 'versions', '3.12.1', 'bin', 'python3.12'));
+    expect(ownPython(`${root}/no-python-here`, root)).toBe('python3');
   });
 
   it('follows nvm’s npm link to its version folder', () => {

@@ -1,21 +1,9 @@
-import { execFileSync } from 'node:child_process';
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { applyEdits, GenerationError, type TemplateId } from '../../../../src/engines/repair/candidate.ts';
 import { pythonGenerator } from '../../../../src/engines/repair/templates/python/python-generator.ts';
-
-// python3 as the PATH finds it, resolved once: the folder of the interpreter it runs goes first on
-// the PATH, so each of the generator's runs starts that same interpreter without pyenv's shim.
-const PATH = process.env.PATH;
-beforeAll(() => {
-  const python = execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim();
-  process.env.PATH = `${dirname(python)}:${PATH ?? ''}`;
-});
-afterAll(() => {
-  process.env.PATH = PATH;
-});
 
 async function results(source: string, lines: number[], template?: TemplateId): Promise<string[]> {
   const out = await pythonGenerator.generate('pkg/mod.py', source, new Set(lines));

@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { GenerationError, type Candidate, type CandidateGenerator, type GenerationContext, type TemplateId, type TextEdit } from '../../candidate.ts';
 import { removesShownDifference } from '../../output-differences.ts';
+import { ownPython } from '../../../../sandbox/own-python.ts';
 
 const SCRIPT = fileURLToPath(new URL('./mutate.py', import.meta.url));
 
@@ -24,7 +25,7 @@ interface RawCandidate {
 function runPython(file: string, input: string): Promise<string> {
   return new Promise((resolve, reject) => {
     // Only what Python needs: the app's environment is not the generator's business.
-    const child = spawn('python3', [SCRIPT], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8', PYTHONIOENCODING: 'utf-8' }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(ownPython(), [SCRIPT], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8', PYTHONIOENCODING: 'utf-8' }, stdio: ['pipe', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     let timedOut = false;
