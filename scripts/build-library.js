@@ -20,7 +20,9 @@ if (!existsSync(tsc)) {
 }
 
 rmSync(dist, { recursive: true, force: true });
-const built = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json'), '--outDir', dist], { cwd: root, stdio: 'inherit' });
+// Emitted without a type check (`--noCheck`, ~40 % of the build's time): `npm run typecheck`, part of
+// `npm test`, checks every source; a consumer's install should not fail on what only a check finds.
+const built = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json'), '--outDir', dist, '--noCheck'], { cwd: root, stdio: 'inherit' });
 if (built.status !== 0) process.exit(built.status ?? 1);
 
 /** Every non-TypeScript file under `dir` (the assets the compiled code finds by `import.meta.url`). */
