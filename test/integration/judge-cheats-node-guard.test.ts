@@ -4,8 +4,9 @@
 // first fools the runner (the attempt's own run passes); the runtime guard loaded into the test
 // processes sees it, and the judge ends the run without green, naming the file. The honest twin of
 // each project ends green. node --test, mocha and jest under `process`; one case under bwrap too,
-// where the guard's records leave the sandbox through its own folder. The projects borrow fixloop's
-// mocha and jest, as the user's PATH would bring the user's.
+// where the guard's records leave the sandbox through its own folder. For jest also the static
+// finding for what no guard sees: code right only while jest's worker variable is set. The projects
+// borrow fixloop's mocha and jest, as the user's PATH would bring the user's.
 import { afterAll, describe, expect, vi } from 'vitest';
 import type { RunResult } from '../../src/core/run-result.ts';
 import { borrowedRunners } from '../support/borrowed-runners.ts';
@@ -73,6 +74,15 @@ describe.each(BACKENDS)('the runtime guard in Node test processes, judged under 
       const source = runner === 'jest' ? EXIT_EARLY.replace('export function add', 'function add') + 'module.exports = { add };\n' : EXIT_EARLY;
       caughtByTheJudge(await judge(writeFile('src/math.js', source)), 'runtime_tampering:src/math.js');
     });
+
+    // The static finding for what no guard can see (jest sets JEST_WORKER_ID in every worker); the
+    // rule is the runners', so node --test's case is in judge-cheats.test.ts and vitest's in its suite.
+    if (runner === 'jest') {
+      when('jest detects-runner')('never calls jest code that is right only while JEST_WORKER_ID is set green', async () => {
+        const source = 'function add(a, b) {\n  if (process.env.JEST_WORKER_ID) return a + b;\n  return a - b;\n}\nmodule.exports = { add };\n';
+        caughtByTheJudge(await judge(writeFile('src/math.js', source)), 'harness_tampering:src/math.js');
+      });
+    }
 
     when(`${runner} honest`)(`still calls an honest fix of the ${runner} project green, with no finding`, async () => {
       const result = await judge(project.honest);
