@@ -3,7 +3,7 @@ import { mkdtempSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { candidatePatchHash, isReserved, loadRealCorpus, patchHash, snapshotFiles } from '../../bench/lib/real-corpus.ts';
 
 const realDir = fileURLToPath(new URL('../../bench/real', import.meta.url));
@@ -39,8 +39,11 @@ describe('real-bug corpus', () => {
 });
 
 describe('real-bug corpus format', () => {
+  const made: string[] = [];
+  afterAll(() => made.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
   function corpusWith(meta: Record<string, unknown>, files = ['meta.json', 'snapshot.tar.gz', 'fix.patch', 'tests.patch']): string {
     const dir = mkdtempSync(join(tmpdir(), 'real-corpus-test-'));
+    made.push(dir);
     mkdirSync(join(dir, String(meta.id)));
     for (const f of files) writeFileSync(join(dir, String(meta.id), f), f === 'meta.json' ? JSON.stringify(meta) : '');
     return dir;

@@ -3,12 +3,14 @@
 // the loop (never the model) decides what is green.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createMemorySpendLedger, utcDay } from '../../../src/core/spend-ledger.ts';
 import { renderMarkdownReport } from '../../../src/report/render-markdown.ts';
 import { lastToolResults, startFakeModelServer, systemAndUserText, toolNames, type FakeModelServer } from '../../support/fake-model-server.ts';
 import { makeRepo, removeAll } from '../../support/git-fixture.ts';
-import { CART_PROJECT, complete, FIX_EDIT, runAgent } from './agent-scenario.ts';
+import { CART_PROJECT, complete, FIX_EDIT, removeAgentArtifacts, runAgent } from './agent-scenario.ts';
+
+afterAll(() => removeAgentArtifacts());
 
 
 describe('the agent engine', () => {

@@ -1,5 +1,6 @@
 // A small buggy Node project and a runFix call whose agent engine talks, through the real SDKs, to
 // the scripted model server on loopback.
+import { rmSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -91,8 +92,20 @@ export async function runAgent(options: AgentRunOptions): Promise<RunResult> {
     },
     {
       sandbox: createProcessSandbox(),
-      artifactsRoot: await mkdtemp(join(tmpdir(), 'fixloop-agent-artifacts-')),
+      artifactsRoot: await artifactsFolder(),
       engineEnvironment: { env: { PATH: process.env.PATH, ...providerEnv, ...options.env }, ledger: options.ledger ?? createMemorySpendLedger() },
     },
   );
+}
+
+/** The folders of the scenarios' run records, until `removeAgentArtifacts` (call from afterAll). */
+const artifactFolders: string[] = [];
+async function artifactsFolder(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'fixloop-agent-artifacts-'));
+  artifactFolders.push(dir);
+  return dir;
+}
+
+export function removeAgentArtifacts(): void {
+  for (const dir of artifactFolders.splice(0)) rmSync(dir, { recursive: true, force: true });
 }

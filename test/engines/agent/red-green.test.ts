@@ -1,10 +1,12 @@
 // Red → green for an issue without a failing test: the agent first writes a test that fails on the
 // pristine code (checked by the loop), then fixes the code without touching that test.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { renderMarkdownReport } from '../../../src/report/render-markdown.ts';
 import { lastToolResults, startFakeModelServer, systemAndUserText, type FakeModelServer } from '../../support/fake-model-server.ts';
 import { makeRepo, removeAll } from '../../support/git-fixture.ts';
-import { complete, GREEN_PROJECT, NEW_TEST, runAgent } from './agent-scenario.ts';
+import { complete, GREEN_PROJECT, NEW_TEST, removeAgentArtifacts, runAgent } from './agent-scenario.ts';
+
+afterAll(() => removeAgentArtifacts());
 
 const GOAL = 'Cart total ignores the quantity: two items at 3 should cost 6, not 3.';
 
