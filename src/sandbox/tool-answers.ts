@@ -6,7 +6,7 @@
 // hour at most, for a file the tool reads that fixloop does not know of. The folder is the user's
 // own and private, as the settings themselves are (~/.npmrc, pip.conf); anywhere else nothing is kept.
 import { createHash } from 'node:crypto';
-import { lstatSync, mkdirSync, readFileSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const MAX_AGE_MS = 60 * 60 * 1000;
@@ -108,5 +108,25 @@ export function askOnce<T>(cacheRoot: string | null, question: ToolQuestion, rea
   } catch {
     // A full disk or a folder gone: the answer is still this process's.
   }
+  removeExpired(dir, at);
   return answer;
+}
+
+/**
+ * Answers past their hour are never used again: removed whenever a new one is written (rarely: the
+ * environment or a file changed), or every new environment (a terminal's own variables) would leave
+ * a file for good.
+ */
+function removeExpired(dir: string, now: number): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const path = join(dir, name);
+    const stat = statSync(path, { throwIfNoEntry: false });
+    if (stat && now - stat.mtimeMs > MAX_AGE_MS) rmSync(path, { force: true });
+  }
 }

@@ -83,6 +83,19 @@ describe('a tool’s answer kept between processes', () => {
     expect(tool.asked).toBe(4);
   });
 
+  it('removes answers past their hour when it writes a new one, so other environments leave no files for good', () => {
+    const tool = asker([]);
+    tool.ask({ HOME: '/home/someone', TERM_SESSION: 'one' });
+    const folder = join(dir, 'cache', 'tool-answers');
+    const [old = ''] = readdirSync(folder);
+    const past = new Date(Date.now() - 61 * 60_000);
+    execFileSync('touch', ['-d', past.toISOString(), join(folder, old)]);
+    tool.ask({ HOME: '/home/someone', TERM_SESSION: 'two' });
+    expect(tool.asked).toBe(2);
+    expect(readdirSync(folder)).toHaveLength(1);
+    expect(readdirSync(folder)).not.toContain(old);
+  });
+
   it('keeps no failed answer, no answer whose file changed while it was asked, and nothing in a folder others can read', () => {
     const failing = asker([], null);
     failing.ask();
