@@ -3,18 +3,17 @@
 // shim to the interpreter it would start (its version selection read once, without starting pyenv).
 // The shim's detour is about twenty bash processes, ~0.35 s before every helper's Python starts.
 import { bindGuardFrom } from './bind-guard.ts';
-import { resolveToolchain } from './toolchains.ts';
+import { fileToStart } from './toolchains.ts';
 
 const known = new Map<string, string>();
 
-/** The file to start for `python3` with this PATH from this folder: the shim's interpreter, or `python3` as the PATH has it. */
+/** The file to start for `python3` with this PATH from this folder (`python3` when the PATH has none: the spawn then says so). */
 export function ownPython(path = process.env.PATH ?? '/usr/bin:/bin', cwd = process.cwd()): string {
   const key = `${path}\0${cwd}`;
   let file = known.get(key);
   if (!file) {
     const env = { PATH: path };
-    const found = resolveToolchain('python3', { path, env, guard: bindGuardFrom(env), cwd });
-    file = found?.kind === 'pyenv' ? found.realPath : 'python3';
+    file = fileToStart('python3', { path, env, guard: bindGuardFrom(env), cwd }) ?? 'python3';
     known.set(key, file);
   }
   return file;

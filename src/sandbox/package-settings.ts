@@ -12,7 +12,7 @@ import { npmConfigReads, readNpmConfig, renderNpmrc, type RenderedSettings } fro
 import { hasUrlCredentials, packageAuthKeysFrom, type PackageAuthKeys } from './package-auth-keys.ts';
 import { localPaths, pipConfigReads, readPipConfig, renderPipConf } from './pip-settings.ts';
 import { askOnce, realFile } from './tool-answers.ts';
-import { resolveToolchain, which } from './toolchains.ts';
+import { fileToStart, which } from './toolchains.ts';
 
 /** Variables passed from the server's environment when set; `path(s)`: the files they name are shown. */
 const PASSED_VARIABLES: Record<string, 'path' | 'paths' | 'text'> = {
@@ -89,10 +89,7 @@ function toolEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
  */
 function operatorPip(env: NodeJS.ProcessEnv, guard: BindGuard): { file: string; args: string[] } | null {
   const host = { path: env.PATH ?? '', env, guard, cwd: '/' };
-  const runnable = (name: string) => {
-    const found = resolveToolchain(name, host);
-    return found ? (found.kind === 'pyenv' ? found.realPath : found.executable) : null;
-  };
+  const runnable = (name: string) => fileToStart(name, host);
   const pip = runnable('pip3') ?? runnable('pip');
   if (pip) return { file: pip, args: [] };
   const python = runnable('python3');

@@ -207,6 +207,15 @@ export function resolveToolchain(name: string, host: ToolchainHost): Toolchain |
   }
 }
 
+/**
+ * The file to start for `name` as the PATH finds it, a pyenv shim followed to the interpreter it would
+ * start (its version selection read, pyenv not started); null when the PATH has no such program.
+ */
+export function fileToStart(name: string, host: ToolchainHost): string | null {
+  const found = resolveToolchain(name, host);
+  return found ? (found.kind === 'pyenv' ? found.realPath : found.executable) : null;
+}
+
 /** The program names to resolve for these command lines: theirs, then the standard ones. */
 export function programsOf(commands: string[]): string[] {
   return [...new Set([...commands.flatMap((c) => commandPrograms(c)), ...STANDARD_PROGRAMS])];

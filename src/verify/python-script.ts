@@ -1,7 +1,7 @@
 // Runs one of fixloop's own Python scripts (a reader of Python's syntax tree: the judge's tampering
 // check, the assessment's function finder, the repair engine's weakening facts) on JSON given on
-// stdin. Host python3 (past pyenv's shim: own-python.ts) in isolated mode, with only what Python needs: fixloop's environment is not the
-// parser's business. Null when Python cannot run, fails or takes longer than `timeoutMs`.
+// stdin. Host python3 (past pyenv's shim: own-python.ts) in isolated mode, with only what Python
+// needs: fixloop's environment is not the parser's business. Null when Python cannot run, fails or takes longer than `timeoutMs`.
 import { spawn } from 'node:child_process';
 import { ownPython } from '../sandbox/own-python.ts';
 
