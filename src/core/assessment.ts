@@ -25,6 +25,12 @@ export interface BehaviourChange {
    * Listed apart, and they do not make the level `review`.
    */
   nearFailing: boolean;
+  /**
+   * Generated inputs: whose path the original program took on this input, the failing tests' or
+   * the passing tests' (set only when the paths tell them apart). `passing` keeps the change out of
+   * `nearFailing`: the tests say the old result on that path was right.
+   */
+  pathLike?: 'failing' | 'passing';
 }
 
 /** Another plausible patch the engine found, and where it disagrees with the one chosen. */

@@ -65,7 +65,9 @@ function changesTable(changes: BehaviourChange[], count: number): string[] {
 
 function seenIn(change: BehaviourChange): string {
   if (change.kind === 'suite') return change.test ? cellCode(change.test, 80) : 'a call the suite made';
-  return `an input generated around a call${change.test ? ` of ${cellCode(change.test, 80)}` : ' the suite made'}`;
+  const generated = `an input generated around a call${change.test ? ` of ${cellCode(change.test, 80)}` : ' the suite made'}`;
+  // Why a reviewer should care: the old program ran this input the way it ran a passing test.
+  return change.pathLike === 'passing' ? `${generated}; the original ran it as it ran a passing test` : generated;
 }
 
 /** Where the failing tests expect a change: listed apart and briefly, they do not ask for review. */

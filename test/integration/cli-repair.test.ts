@@ -103,9 +103,14 @@ describe('fixloop run with the repair engine', { timeout: 240_000 }, () => {
     expect(result.status).toBe('tests_green');
     expect(result.environment?.toolchains.find((t) => t.name === 'node')?.version).toMatch(/^v24\./);
     expect(result.patch).toContain('+  if (score >= 50) return "C";');
-    // Negative scores were a C: the suite never says they fail, so the reviewer is asked.
-    expect(result.assessment?.behaviourChanges).toContainEqual(expect.objectContaining({ input: 'grade(-95)', before: "'C'", after: "'F'", nearFailing: false }));
-    expect(code).toBe(4);
+    // Negative scores were a C and are now an F (grade(-95), generated around the passing grade(95)).
+    // The original program ran them as it ran the failing test's grade(20) (`score <= 50`, then C),
+    // not as any passing test's call: changes the failing tests ask for, so nothing is left for the
+    // reviewer (PATCH-SIM's path likeness; before it, grade(-95) made this run `review`).
+    expect(result.assessment?.behaviourChanges).toContainEqual(expect.objectContaining({ kind: 'generated', input: 'grade(-1)', before: "'C'", after: "'F'", nearFailing: true, pathLike: 'failing' }));
+    expect(result.assessment?.counts.changes).toBe(result.assessment?.counts.nearFailing);
+    expect(result.assessment?.level).toBe('verified');
+    expect(code).toBe(0);
     expect(result.verification?.failToPass.length).toBe(2);
   });
 

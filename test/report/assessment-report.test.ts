@@ -38,6 +38,12 @@ describe('the report of an assessed green run', () => {
     expect(md).toMatchSnapshot();
   });
 
+  it('review: a generated input the original ran as a passing test says so, where the reviewer reads it', () => {
+    const assessment = reviewAssessment();
+    const md = renderMarkdownReport(assessedResult({ ...assessment, behaviourChanges: [{ kind: 'generated', function: 'isAbsolute', location: 'src/path.ts:12', input: "isAbsolute('usr/lib')", before: 'false', after: 'true', nearFailing: false, pathLike: 'passing' }] }));
+    expect(md).toContain("| `isAbsolute('usr/lib')` | `false` | `true` | an input generated around a call the suite made; the original ran it as it ran a passing test |");
+  });
+
   it('review with only changes near the failing tests: the analysis\'s reason, the changes listed briefly, no table', () => {
     const md = renderMarkdownReport(assessedResult(nearFailingOnlyAssessment()));
     expect(md).toContain("### Review before merging\nThe failing tests' own function changed on 2 inputs the suite does not check.");

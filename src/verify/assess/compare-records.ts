@@ -4,6 +4,8 @@
 // not compared (the versions called differently; the changed results upstream of them are found).
 import type { BehaviourChange } from '../../core/assessment.ts';
 import { editDistance } from './edit-distance.ts';
+import { numericDistance } from './numeric-distance.ts';
+import { distinctPaths, pathSide, type PathSide } from './path-likeness.ts';
 import type { ProbeRecord, ProbedFunction } from './probe-record.ts';
 
 /**
@@ -13,7 +15,9 @@ import type { ProbeRecord, ProbedFunction } from './probe-record.ts';
  */
 export interface RecordIndex {
   suite: Map<string, { outs: Set<string>; site?: string }>;
-  generated: Map<string, { out: string; base: string }>;
+  generated: Map<string, { out: string; base: string; path?: number[] }>;
+  /** The paths the suite's calls took, by function, with the call (as `suite` keys it) that took each. */
+  suitePaths: Map<string, Array<{ call: string; path: number[] }>>;
   /** Function and arguments of every suite call (to leave generated inputs the suite also made out). */
   suiteArgs: Set<string>;
   /** Calls the suite made, in all (a key may be called many times). */
@@ -33,19 +37,24 @@ export function outcomeText(record: ProbeRecord): string {
 }
 
 export function indexRecords(records: ProbeRecord[]): RecordIndex {
-  const index: RecordIndex = { suite: new Map(), generated: new Map(), suiteArgs: new Set(), suiteCalls: 0 };
+  const index: RecordIndex = { suite: new Map(), generated: new Map(), suitePaths: new Map(), suiteArgs: new Set(), suiteCalls: 0 };
+  const pathsSeen = new Set<string>();
   for (const record of records) {
     const key = record.fn + SEP + record.args;
     if (record.kind === 'suite') {
       const callKey = suiteKey(record);
       index.suiteCalls++;
+      if (record.path && !pathsSeen.has(callKey + SEP + record.path.join(','))) {
+        pathsSeen.add(callKey + SEP + record.path.join(','));
+        index.suitePaths.set(record.fn, [...(index.suitePaths.get(record.fn) ?? []), { call: callKey, path: record.path }]);
+      }
       const seen = index.suite.get(callKey) ?? { outs: new Set<string>() };
       seen.outs.add(outcomeText(record));
       if (seen.site === undefined && record.site !== undefined) seen.site = record.site;
       index.suite.set(callKey, seen);
       index.suiteArgs.add(key);
     } else if (!index.generated.has(key)) {
-      index.generated.set(key, { out: outcomeText(record), base: record.fn + SEP + (record.base ?? '') });
+      index.generated.set(key, { out: outcomeText(record), base: record.fn + SEP + (record.base ?? ''), ...(record.path ? { path: record.path } : {}) });
     }
   }
   return index;
@@ -62,10 +71,12 @@ export interface NearFailing {
   /** Function and arguments of their calls and of the inputs generated around them. */
   keys: Set<string>;
   inputs: Map<string, string[]>;
+  /** The paths their calls took through each function, in the original program. */
+  paths: Map<string, number[][]>;
 }
 
 /** For comparing two patches with each other: no call is where a change is expected. */
-export const NOWHERE_NEAR: NearFailing = { calls: new Set(), keys: new Set(), inputs: new Map() };
+export const NOWHERE_NEAR: NearFailing = { calls: new Set(), keys: new Set(), inputs: new Map(), paths: new Map() };
 
 /**
  * From the records of a run of the failing tests alone, or of the whole suite with `fromFailing`
@@ -77,21 +88,29 @@ export function nearFailingOf(records: ProbeRecord[], fromFailing: (record: Prob
   const bases = new Set(calls.map((r) => r.fn + SEP + r.args));
   const around = records.filter((r) => r.kind === 'generated' && bases.has(r.fn + SEP + (r.base ?? '')));
   const inputs = new Map<string, string[]>();
-  for (const call of calls) inputs.set(call.fn, [...new Set([...(inputs.get(call.fn) ?? []), call.args])]);
-  return { calls: new Set(calls.map(suiteKey)), keys: new Set([...calls, ...around].map((r) => r.fn + SEP + r.args)), inputs };
+  const paths = new Map<string, number[][]>();
+  for (const call of calls) {
+    inputs.set(call.fn, [...new Set([...(inputs.get(call.fn) ?? []), call.args])]);
+    if (call.path) paths.set(call.fn, [...(paths.get(call.fn) ?? []), call.path]);
+  }
+  return { calls: new Set(calls.map(suiteKey)), keys: new Set([...calls, ...around].map((r) => r.fn + SEP + r.args)), inputs, paths };
 }
 
 /**
- * A changed generated input is like the failing tests' inputs when it is at least as close (in
- * edit distance) to one of them as to the passing call it was generated from: `'C:\\/x'`, made
- * from a passing `'C:/x'`, is as close to the failing `'C:\\x'` and belongs to the fix's own class;
- * `'usr/lib'`, made from a passing `'/usr/lib'`, is far from every failing input and does not.
+ * A changed generated input is like the failing tests' inputs when it is at least as close to one
+ * of them as to the passing call it was generated from: `'C:\\/x'`, made from a passing `'C:/x'`, is
+ * as close to the failing `'C:\\x'` and belongs to the fix's own class; `'usr/lib'`, made from a
+ * passing `'/usr/lib'`, is far from every failing input and does not. Inputs that differ only in
+ * numbers are as close as the numbers (`-95` is nearer to `20` than to `95`); others by edit distance.
  */
 function likeFailing(fn: string, args: string, base: string, near: NearFailing): boolean {
   const failing = near.inputs.get(fn) ?? [];
-  if (failing.length === 0) return false;
-  const fromBase = editDistance(args, base);
-  return failing.some((input) => editDistance(args, input) <= fromBase);
+  return failing.some((input) => {
+    const toInput = numericDistance(args, input);
+    const toBase = numericDistance(args, base);
+    if (toInput !== null && toBase !== null) return toInput <= toBase;
+    return editDistance(args, input) <= editDistance(args, base);
+  });
 }
 
 export interface Differences {
@@ -100,7 +119,33 @@ export interface Differences {
   generatedCompared: number;
 }
 
-/** The changes from `before` to `after`; those near the failing tests (see `NearFailing`) are marked so. */
+/**
+ * Which tests' path the original program takes on a generated input through `fn`: the failing
+ * tests' or the passing tests' (every other suite call's), when the paths tell them apart.
+ */
+function pathLike(before: RecordIndex, near: NearFailing): (fn: string, path: number[] | undefined) => PathSide | undefined {
+  const sides = new Map<string, { failing: ReadonlySet<number>[]; passing: ReadonlySet<number>[] }>();
+  return (fn, path) => {
+    if (!path) return undefined;
+    let side = sides.get(fn);
+    if (!side) {
+      const passing = (before.suitePaths.get(fn) ?? []).filter((p) => !near.calls.has(p.call)).map((p) => p.path);
+      side = { failing: distinctPaths(near.paths.get(fn) ?? []), passing: distinctPaths(passing) };
+      sides.set(fn, side);
+    }
+    return pathSide(new Set(path), side.failing, side.passing);
+  };
+}
+
+/**
+ * The changes from `before` to `after`; those near the failing tests (see `NearFailing`) are marked
+ * so. A generated input is near when it was generated around a failing test's call or is like one
+ * of their inputs, unless the original program ran it as it ran a passing test (its path strictly
+ * closer to a passing test's than to any failing test's: the tests say that result was right).
+ * A path like the failing tests' alone does not make an input near: `isAbsolute('usr/lib')` runs
+ * the way the failing `isAbsolute('C:\\x')` does (both are not absolute to the original), and a
+ * patch that now calls it absolute is wrong.
+ */
 export function compareVersions(before: RecordIndex, after: RecordIndex, functions: Map<string, ProbedFunction>, near: NearFailing): Differences {
   const changes: BehaviourChange[] = [];
   for (const [key, was] of before.suite) {
@@ -110,6 +155,7 @@ export function compareVersions(before: RecordIndex, after: RecordIndex, functio
     changes.push({ kind: 'suite', ...described(key, functions), before: joined(was.outs), after: joined(now.outs), ...(site ? { test: site } : {}), nearFailing: near.calls.has(key) });
   }
   let generatedCompared = 0;
+  const like = pathLike(before, near);
   for (const [key, was] of before.generated) {
     const now = after.generated.get(key);
     if (!now || before.suiteArgs.has(key) || after.suiteArgs.has(key)) continue;
@@ -117,8 +163,9 @@ export function compareVersions(before: RecordIndex, after: RecordIndex, functio
     if (now.out === was.out) continue;
     const [fn = '', base = ''] = was.base.split(SEP);
     const args = key.slice(key.indexOf(SEP) + 1);
-    const nearFailing = near.keys.has(key) || near.keys.has(was.base) || likeFailing(fn, args, base, near);
-    changes.push({ kind: 'generated', ...described(key, functions), before: was.out, after: now.out, nearFailing });
+    const side = like(fn, was.path);
+    const nearFailing = side !== 'passing' && (near.keys.has(key) || near.keys.has(was.base) || likeFailing(fn, args, base, near));
+    changes.push({ kind: 'generated', ...described(key, functions), before: was.out, after: now.out, nearFailing, ...(side ? { pathLike: side } : {}) });
   }
   return { changes: ordered(changes), generatedCompared };
 }

@@ -8,7 +8,7 @@ the original and the patched program are then compared by fixloop. A probe failu
 what the program does: every step is guarded, and on an internal error the function is just called.
 Its parts live beside it, each loaded once per process by path under a private module name (the
 folder is not on sys.path): fixloop_probe_canon.py (the canonical text of values) and
-fixloop_probe_inputs.py (the generated inputs). Standard library only; Python 3.8+.
+fixloop_probe_inputs.py (the generated inputs) and fixloop_probe_path.py (the lines a call runs). Standard library only; Python 3.8+.
 """
 import copy
 import functools
@@ -36,8 +36,9 @@ def _load(part):
             raise
     return module
 
-# Canonical text first: the inputs module takes it from sys.modules.
+# Canonical text and paths first: the inputs module takes them from sys.modules.
 _canon = _load("canon")
+_paths = _load("path")
 _inputs = _load("inputs")
 canon, args_text = _canon.canon, _canon.args_text
 
@@ -54,7 +55,7 @@ _written = set()
 class _Function(object):
     def __init__(self, fn_id, record_file, fn):
         code = getattr(fn, "__code__", None)
-        self.id, self.record_file, self.fn = fn_id, record_file, fn
+        self.id, self.record_file, self.fn, self.code = fn_id, record_file, fn, code
         self.file = code.co_filename if code else None
         # Methods get suite records only: generated inputs around `self` are not plain data.
         self.method = bool(code and code.co_argcount > 0 and code.co_varnames[0] in ("self", "cls"))
@@ -125,7 +126,7 @@ def _begin(fn, args, kwargs, nested):
     except Exception:
         return None, None
 
-def _finish(fn, local, before, args, kwargs, result, error, nested):
+def _finish(fn, local, before, args, kwargs, result, error, nested, path=None):
     try:
         local.depth -= nested
         local.busy = True
@@ -133,6 +134,8 @@ def _finish(fn, local, before, args, kwargs, result, error, nested):
             text, base = before
             record = {"fn": fn.id, "args": text, "kind": "suite"}
             record["out"] = {"threw": _canon.error_text(error)} if error is not None else {"returned": canon(result)}
+            if path is not None:
+                record["path"] = path
             after = args_text(args, kwargs)
             if after != text:
                 record["after"] = after
@@ -170,12 +173,14 @@ def _wrap(fn, state):
         local, before = _begin(state, args, kwargs, True)
         if before is None:
             return fn(*args, **kwargs)
+        path = _paths.Path(state.code)
         try:
-            result = fn(*args, **kwargs)
+            with path:
+                result = fn(*args, **kwargs)
         except BaseException as error:
-            _finish(state, local, before, args, kwargs, None, error, True)
+            _finish(state, local, before, args, kwargs, None, error, True, path.lines)
             raise
-        _finish(state, local, before, args, kwargs, result, None, True)
+        _finish(state, local, before, args, kwargs, result, None, True, path.lines)
         return result
     return wrapper
 

@@ -17,6 +17,7 @@ import warnings
 
 # Loaded by fixloop_probe.py just before this module: the runtime's folder is not on sys.path.
 _canon = sys.modules["_fixloop_probe_canon"]
+_paths = sys.modules["_fixloop_probe_path"]
 
 PER_CALL, PER_PROCESS = 40, 4000
 CALL_LIMIT_S, PROCESS_BUDGET_S = 1.0, 120.0
@@ -123,8 +124,10 @@ def _generate(fn, text, base, write):
         fn.generated.add(key)
         count += 1
         totals["generated"] += 1
-        out = _timed_call(fn, args, kwargs)
+        out, path = _timed_call(fn, args, kwargs)
         record = {"fn": fn.id, "args": key, "kind": "generated", "base": text, "out": out}
+        if path is not None:
+            record["path"] = path
         after = _canon.args_text(args, kwargs)
         if after != key:
             record["after"] = after
@@ -149,15 +152,18 @@ def _timed_call(fn, args, kwargs):
         signal.signal(signal.SIGALRM, _alarm)
         _armed[0] = True
         signal.setitimer(signal.ITIMER_REAL, CALL_LIMIT_S)
+    path = _paths.Path(fn.code)
     try:
-        return {"returned": _canon.canon(fn.fn(*args, **kwargs))}
+        with path:
+            result = fn.fn(*args, **kwargs)
+        return {"returned": _canon.canon(result)}, path.lines
     except _Timeout:
         fn.stopped = True
-        return {"threw": "ProbeTimeout: over %g s" % CALL_LIMIT_S}
+        return {"threw": "ProbeTimeout: over %g s" % CALL_LIMIT_S}, None
     except KeyboardInterrupt:
         raise
     except BaseException as error:
-        return {"threw": _canon.error_text(error)}
+        return {"threw": _canon.error_text(error)}, path.lines
     finally:
         _armed[0] = False
         if timer:

@@ -58,7 +58,7 @@ export function probeHeader(options: HeaderOptions): string {
   const any = options.typescript ? ': any' : '';
   const fsFallback = options.module ? PROBE_FS : 'typeof require === "function" ? require("node:fs") : null';
   const mod = options.module ? 'void 0' : 'typeof module === "object" && module ? module : void 0';
-  const fallback = `{ c: function (i${any}, t${any}, a${any}, s${any}, f${any}, b${any}) { return b.apply(void 0, a); } }`;
+  const fallback = `{ c: function (i${any}, t${any}, a${any}, s${any}, f${any}, b${any}) { return b.apply(void 0, a); }, l: function (i${any}, k${any}) {} }`;
   return [
     options.module ? `import * as ${PROBE_FS} from "node:fs";` : '',
     `var ${PROBE_HANDLE}${any};`,

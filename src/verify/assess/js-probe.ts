@@ -5,8 +5,9 @@
 // lines it added, runs the suite on each, and compares the two record files (probe-record.ts).
 import { isJsNode, parseJs, type JsNode } from '../js-tree.ts';
 import type { InstrumentedFile, ProbeTarget } from './probe-record.ts';
-import { probeHeader } from './js-probe-bundle.ts';
+import { PROBE_FUNCTION, probeHeader } from './js-probe-bundle.ts';
 import { functionsForLines, namedFunctions } from './js-probe-functions.ts';
+import { pathEdits } from './js-probe-path.ts';
 import { wrapEdits, type Edit } from './js-probe-wrap.ts';
 
 const VALUE_MODULE_SYNTAX = new Set(['ImportDeclaration', 'ExportNamedDeclaration', 'ExportDefaultDeclaration', 'ExportAllDeclaration']);
@@ -57,11 +58,12 @@ export function instrumentJs(source: string, changedLines: ReadonlySet<number>, 
   const typescript = /\.(c|m)?tsx?$/.test(target.path);
   const edits: Edit[] = [];
   const functions = [];
+  const own = new Set(chosen.map((fn) => fn.node));
   for (const fn of chosen) {
     const id = `${target.path}#${fn.qualifiedName}`;
     const wrap = wrapEdits(source, fn.node, fn.ancestors, id, typescript);
     if (wrap.length === 0) continue;
-    edits.push(...wrap);
+    edits.push(...wrap, ...pathEdits(fn.node, own, (k) => `${PROBE_FUNCTION}().l(${JSON.stringify(id)}, ${k})`));
     functions.push({ id, name: fn.qualifiedName.replace(/#\d+$/, ''), path: target.path, line: fn.node.loc.start.line });
   }
   if (functions.length === 0) return null;

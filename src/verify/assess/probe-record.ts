@@ -20,6 +20,12 @@ export interface ProbeRecord {
   after?: string;
   /** Suite calls: who made the call: pytest's current test id, or the first caller outside the probed file (`test/url.test.ts:41`). */
   site?: string;
+  /**
+   * The path the call took through the function: the markers of its statements and branches that
+   * ran (JavaScript, js-probe-path.ts) or its lines (Python), sorted. Absent where it could not be
+   * traced (another tracer was set).
+   */
+  path?: number[];
 }
 
 /** A function the instrumentation wrapped, in one version of a file. */

@@ -12,6 +12,9 @@
 // A probe must never change what the program does: every step of its own is in try/catch, and when
 // anything fails it just runs the original body. It never throws an error of its own, and rethrows
 // the function's own error unchanged.
+//
+// Each call also keeps its path: the markers of the function's statements and branches that ran
+// while it was the innermost probed call (js-probe-path.ts), recorded as `path` for the comparison.
 const { argsText, canon, thrownText } = require('./js-probe-canon.cjs');
 const { allPlainData, copy, neighbours } = require('./js-probe-inputs.cjs');
 
@@ -125,10 +128,11 @@ function write(file, lines) {
 }
 
 /** A record of a call that is over: `settled` is `{ returned }` or `{ threw }`. */
-function record(before, kind, key, args, settled, base) {
+function record(before, kind, key, args, settled, base, path) {
   const entry = { fn: before.call.id, args: key, kind };
   if (base !== undefined) entry.base = base;
   entry.out = outOf(settled);
+  if (path) entry.path = Array.from(path).sort((a, b) => a - b);
   const after = argsText(args);
   if (after !== key) entry.after = after;
   if (kind === 'suite' && before.site !== undefined) entry.site = before.site;
@@ -161,14 +165,18 @@ function quietly(state, work, later) {
 /** One generated call: the function itself, through its wrapper (which sees the probe busy). */
 function runGenerated(state, before, args, key) {
   const lines = [];
-  const finish = (settled) => quietly(state, () => record(before, 'generated', key, args, settled, before.key));
+  let path = null;
+  const finish = (settled) => quietly(state, () => record(before, 'generated', key, args, settled, before.key, path));
   let result;
+  state.lastPath = null;
   try {
     result = quietly(state, () => Reflect.apply(before.self, before.call.thisArg, args), true);
   } catch (error) {
+    path = state.lastPath;
     lines.push(finish({ threw: error }));
     return lines;
   }
+  path = state.lastPath;
   if (before.call.flags & ASYNC && result && typeof result.then === 'function') {
     whenSettled(result, (settled) => write(before.file, [finish(settled)]));
     return lines;
@@ -198,9 +206,9 @@ function generate(state, before) {
 }
 
 /** After the suite's call: its record, then the generated calls around it, in one append. */
-function finishSuiteCall(state, before, settled) {
+function finishSuiteCall(state, before, settled, path) {
   try {
-    const lines = [quietly(state, () => record(before, 'suite', before.key, before.args, settled))];
+    const lines = [quietly(state, () => record(before, 'suite', before.key, before.args, settled, undefined, path))];
     lines.push(...generate(state, before));
     write(before.file, lines);
   } catch {
@@ -208,27 +216,50 @@ function finishSuiteCall(state, before, settled) {
   }
 }
 
+/**
+ * Runs the body as the innermost probed call: the markers that run meanwhile go to its path (an
+ * async body's path is what ran before its first `await`). The path is left in `state.lastPath`.
+ */
+function inFrame(state, id, body, argsLike) {
+  const frame = { id, path: new Set() };
+  const depth = state.frames.length;
+  state.frames.push(frame);
+  try {
+    return body.apply(undefined, argsLike);
+  } finally {
+    state.frames.length = depth;
+    state.lastPath = frame.path;
+  }
+}
+
+/** A marker ran: its number joins the innermost call's path when that call is of its function. */
+function mark(state, id, k) {
+  const frame = state.frames[state.frames.length - 1];
+  if (frame !== undefined && frame.id === id) frame.path.add(k);
+}
+
 /** The wrapper's entry point: `body` is the function's original code, bound to its call. */
 function probeCall(state, file, call, body) {
-  if (state.busy || (state.als && state.als.getStore() === true)) return body.apply(undefined, call.argsLike);
+  if (state.busy || (state.als && state.als.getStore() === true)) return inFrame(state, call.id, body, call.argsLike);
   let before = null;
   try {
     before = quietly(state, () => prepare(state, file, call));
   } catch {
     before = null;
   }
-  if (!before) return body.apply(undefined, call.argsLike);
+  if (!before) return inFrame(state, call.id, body, call.argsLike);
   let result;
   try {
-    result = body.apply(undefined, call.argsLike);
+    result = inFrame(state, call.id, body, call.argsLike);
   } catch (error) {
-    finishSuiteCall(state, before, { threw: error });
+    finishSuiteCall(state, before, { threw: error }, state.lastPath);
     throw error;
   }
+  const path = state.lastPath;
   if (call.flags & ASYNC && result && typeof result.then === 'function') {
-    whenSettled(result, (settled) => finishSuiteCall(state, before, settled));
+    whenSettled(result, (settled) => finishSuiteCall(state, before, settled, path));
   } else {
-    finishSuiteCall(state, before, { returned: result });
+    finishSuiteCall(state, before, { returned: result }, path);
   }
   return result;
 }
@@ -249,7 +280,7 @@ function install(fs, g, builtin) {
   } catch {
     // Without them the probe still records: nested async calls of a generated call may show as suite calls.
   }
-  const state = { g, als, shared, busy: false, fns: new Map() };
+  const state = { g, als, shared, busy: false, fns: new Map(), frames: [], lastPath: null };
   const writers = new Map();
   return {
     /**
@@ -266,6 +297,9 @@ function install(fs, g, builtin) {
       return {
         c(id, thisArg, argsLike, self, flags, body) {
           return probeCall(state, file, { id, thisArg, argsLike, self, flags }, body);
+        },
+        l(id, k) {
+          mark(state, id, k);
         },
       };
     },

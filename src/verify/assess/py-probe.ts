@@ -18,7 +18,7 @@ export const PYTHON_PROBE_FILE = 'fixloop_probe.py';
  * Every file of the runtime: the caller copies each `from` to `name` in `target.runtimeDir` before
  * the tests run, since the entry loads its parts from its own folder.
  */
-export const PYTHON_PROBE_RUNTIME_FILES: ReadonlyArray<{ from: string; name: string }> = [PYTHON_PROBE_FILE, 'fixloop_probe_canon.py', 'fixloop_probe_inputs.py'].map((name) => ({
+export const PYTHON_PROBE_RUNTIME_FILES: ReadonlyArray<{ from: string; name: string }> = [PYTHON_PROBE_FILE, 'fixloop_probe_canon.py', 'fixloop_probe_path.py', 'fixloop_probe_inputs.py'].map((name) => ({
   from: fileURLToPath(new URL(`./${name}`, import.meta.url)),
   name,
 }));

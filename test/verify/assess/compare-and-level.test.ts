@@ -37,6 +37,46 @@ describe('comparing what two versions recorded', () => {
     ]);
   });
 
+  it('never counts an input the original ran as a passing test near; numbers are as near as their values', () => {
+    // grade(score): `if (score >= 90) A; if (score <= 50) C; F` with `<=` where `>=` was meant.
+    const GRADE = 'src/grade.js#grade';
+    const fns = new Map<string, ProbedFunction>([[GRADE, { id: GRADE, name: 'grade', path: 'src/grade.js', line: 1 }]]);
+    const call = (args: string, returned: string, path: number[], site: string): ProbeRecord => ({ fn: GRADE, args, kind: 'suite', out: { returned }, site, path });
+    const around = (args: string, base: string, returned: string, path: number[]): ProbeRecord => ({ fn: GRADE, args, kind: 'generated', base, out: { returned }, path });
+    const A = [0, 1];
+    const C = [0, 2, 3];
+    const F = [0, 2, 4];
+    const failingCall = call('20', "'C'", C, 'test/grade.test.js:5');
+    const before = indexRecords([call('95', "'A'", A, 'test/grade.test.js:3'), failingCall, around('-95', '95', "'C'", C), around('94', '20', "'A'", A), around('21', '20', "'C'", C)]);
+    const after = indexRecords([call('95', "'A'", A, 'test/grade.test.js:3'), { ...failingCall, out: { returned: "'F'" } }, around('-95', '95', "'F'", F), around('94', '20', "'B'", F), around('21', '20', "'F'", F)]);
+    const { changes } = compareVersions(before, after, fns, nearFailingOf([failingCall]));
+    expect(changes.map((c) => [c.input, c.nearFailing, c.pathLike])).toEqual([
+      // Generated around the failing call, but the original ran it as the passing test's A: the tests say A was right.
+      ['grade(94)', false, 'passing'],
+      ['grade(20)', true, undefined],
+      ['grade(21)', true, 'failing'],
+      // Generated around the passing 95, yet nearer to the failing 20 (115 against 190), and run as it was.
+      ['grade(-95)', true, 'failing'],
+    ]);
+  });
+
+  it('does not count an input near for its path alone: the original runs every non-absolute path one way', () => {
+    // isAbsolute: `if (/^[A-Za-z]:\//.test(p)) return true; return p.startsWith('/') && …`, patched to `||`.
+    const failingCall = { ...suite("'C:\\\\x'", 'false'), path: [0, 2] };
+    const before = indexRecords([{ ...suite("'/usr/lib'", 'true'), path: [0, 2, 3] }, { ...suite("'C:/x'", 'true'), path: [0, 1] }, failingCall, { ...generated("'usr/lib'", "'/usr/lib'", { returned: 'false' }), path: [0, 2] }]);
+    const after = indexRecords([{ ...suite("'/usr/lib'", 'true'), path: [0, 2, 3] }, { ...suite("'C:/x'", 'true'), path: [0, 1] }, { ...failingCall, out: { returned: 'true' } }, { ...generated("'usr/lib'", "'/usr/lib'", { returned: 'true' }), path: [0, 2, 3] }]);
+    const { changes } = compareVersions(before, after, functions, nearFailingOf([failingCall]));
+    expect(changes.map((c) => [c.input, c.nearFailing, c.pathLike])).toEqual([["isAbsolute('usr/lib')", false, 'failing'], ["isAbsolute('C:\\\\x')", true, undefined]]);
+  });
+
+  it('falls back to the inputs\' likeness where every test runs the function the same way', () => {
+    const same = [0, 1];
+    const records = (fixed: boolean) => [{ ...suite("'/usr/lib'", 'true'), path: same }, { ...suite("'C:\\\\x'", String(fixed)), path: same }, { ...generated("'usr/lib'", "'/usr/lib'", { returned: String(fixed) }), path: same }];
+    const near = nearFailingOf([{ ...suite("'C:\\\\x'", 'false'), path: same }]);
+    const { changes } = compareVersions(indexRecords(records(false)), indexRecords(records(true)), functions, near);
+    expect(changes.map((c) => [c.input, c.nearFailing, c.pathLike])).toEqual([["isAbsolute('usr/lib')", false, undefined], ["isAbsolute('C:\\\\x')", true, undefined]]);
+  });
+
   it('counts a thrown error and changed arguments as results, and compares only calls both versions made', () => {
     const before = indexRecords([suite('[1]', 'undefined'), generated("''", '[1]', { threw: 'TypeError: bad' }), generated('[]', '[1]', { returned: '0' })]);
     const after = indexRecords([{ ...suite('[1]', 'undefined'), after: '[1, 1]' }, generated("''", '[1]', { threw: 'TypeError: bad' })]);

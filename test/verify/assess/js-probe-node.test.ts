@@ -35,8 +35,8 @@ describe.each(NODES)('a CommonJS file under %s', (_label, node) => {
   });
 
   it('records each suite call with its arguments, result and caller', () => {
-    expect(of(result.all, 'lib.cjs#joinPath', 'suite')).toEqual([{ fn: 'lib.cjs#joinPath', args: "'a/b', 'c'", kind: 'suite', out: { returned: "'a/b/c'" }, site: 'main.cjs:5' }]);
-    expect(of(result.all, 'lib.cjs#fail', 'suite')).toEqual([{ fn: 'lib.cjs#fail', args: "'boom'", kind: 'suite', out: { threw: 'RangeError: boom' }, site: 'main.cjs:11' }]);
+    expect(of(result.all, 'lib.cjs#joinPath', 'suite')).toEqual([{ fn: 'lib.cjs#joinPath', args: "'a/b', 'c'", kind: 'suite', out: { returned: "'a/b/c'" }, path: [0, 2, 4], site: 'main.cjs:5' }]);
+    expect(of(result.all, 'lib.cjs#fail', 'suite')).toEqual([{ fn: 'lib.cjs#fail', args: "'boom'", kind: 'suite', out: { threw: 'RangeError: boom' }, path: [0, 1], site: 'main.cjs:11' }]);
     expect(of(result.all, 'lib.cjs#push', 'suite')[0]).toMatchObject({ args: '[1, 2], 3', out: { returned: '3' }, after: '[1, 2, 3], 3' });
   });
 
@@ -53,7 +53,8 @@ describe.each(NODES)('a CommonJS file under %s', (_label, node) => {
     expect(result.probed.stdout).toContain('later 42');
     const suite = of(result.all, 'lib.cjs#later', 'suite').map((r) => [r.args, r.out]);
     expect(suite).toEqual(expect.arrayContaining([['21', { returned: '42' }], ['-1', { threw: 'TypeError: negative' }]]));
-    expect(of(result.all, 'lib.cjs#later', 'generated')).toContainEqual({ fn: 'lib.cjs#later', args: '0', kind: 'generated', base: '21', out: { returned: '0' } });
+    // An async body's path is what ran before its first `await`.
+    expect(of(result.all, 'lib.cjs#later', 'generated')).toContainEqual({ fn: 'lib.cjs#later', args: '0', kind: 'generated', base: '21', out: { returned: '0' }, path: [0] });
   });
 
   it('generates the neighbours of a string, a number and an object, each with its base', () => {
@@ -66,7 +67,7 @@ describe.each(NODES)('a CommonJS file under %s', (_label, node) => {
     expect(of(result.all, 'lib.cjs#pick', 'generated').find((r) => r.args === '{ verbose: false, depth: 2 }')?.out).toEqual({ returned: '{ verbose: false, depth: 2 }' });
     expect(args('lib.cjs#outer')).toEqual(expect.arrayContaining(["''", "'b'", "'a'", "'AB'", "'abab'"]));
     // `arguments.length` sees the call with its last argument dropped.
-    expect(of(result.all, 'lib.cjs#arity', 'generated')[0]).toEqual({ fn: 'lib.cjs#arity', args: '1, 2', kind: 'generated', base: '1, 2, 3', out: { returned: '2' } });
+    expect(of(result.all, 'lib.cjs#arity', 'generated')[0]).toEqual({ fn: 'lib.cjs#arity', args: '1, 2', kind: 'generated', base: '1, 2, 3', out: { returned: '2' }, path: [0] });
   });
 
   it('records nothing that a generated call calls (the function itself or another probed one)', () => {
@@ -91,7 +92,7 @@ describe('without process.getBuiltinModule (Node before 20.16 and 22.3)', () => 
     writeInto(root, 'main.mjs', fixture('main.mjs'));
     const probed = run(NODE24, ['--require', path.join(FIXTURES, 'no-builtin.cjs'), 'main.mjs'], root);
     expect(probed.stderr).toBe('');
-    expect(of(records(root), 'lib.mjs#clamp', 'suite')).toEqual([{ fn: 'lib.mjs#clamp', args: '5, 0, 10', kind: 'suite', out: { returned: '5' }, site: 'main.mjs:5' }]);
+    expect(of(records(root), 'lib.mjs#clamp', 'suite')).toEqual([{ fn: 'lib.mjs#clamp', args: '5, 0, 10', kind: 'suite', out: { returned: '5' }, path: [], site: 'main.mjs:5' }]);
   });
 });
 
@@ -107,7 +108,7 @@ describe.each(NODES)('an ES module under %s', (_label, node) => {
     const probed = run(node, ['main.mjs'], root);
     expect([probed.stdout, probed.stderr, probed.status]).toEqual([plain.stdout, plain.stderr, 4]);
     const all = records(root);
-    expect(of(all, 'lib.mjs#pick', 'suite')).toEqual([{ fn: 'lib.mjs#pick', args: '{ verbose: true, depth: 2 }', kind: 'suite', out: { returned: '{ verbose: true, depth: 2 }' }, site: 'main.mjs:6' }]);
+    expect(of(all, 'lib.mjs#pick', 'suite')).toEqual([{ fn: 'lib.mjs#pick', args: '{ verbose: true, depth: 2 }', kind: 'suite', out: { returned: '{ verbose: true, depth: 2 }' }, path: [], site: 'main.mjs:6' }]);
     expect(of(all, 'lib.mjs#pick', 'generated').map((r) => r.args)).toEqual(expect.arrayContaining(['', '{}', '{ depth: 2 }']));
     expect(of(all, 'lib.mjs#pick', 'generated').find((r) => r.args === '')?.out).toMatchObject({ threw: expect.stringMatching(/^TypeError: /) });
     expect(of(all, 'lib.mjs#joinPath', 'generated').length).toBeGreaterThan(20);

@@ -41,14 +41,14 @@ describe('the Python probe at run time', () => {
   });
 
   it('records each suite call with its arguments, its result, a mutation and the pytest test id', () => {
-    expect(of('shout', 'suite')[0]).toEqual({ fn: 'textops.py#shout', args: "'hi'", kind: 'suite', out: { returned: "'HI!'" }, site: 'test_textops.py::test_shout' });
+    expect(of('shout', 'suite')[0]).toEqual({ fn: 'textops.py#shout', args: "'hi'", kind: 'suite', out: { returned: "'HI!'" }, path: [10], site: 'test_textops.py::test_shout' });
     expect(of('clamp', 'suite').map((r) => [r.args, r.out])).toEqual([['5', { returned: '5' }], ['-3', { returned: '0' }]]);
-    expect(of('fill', 'suite')).toEqual([{ fn: 'textops.py#fill', args: '[1], 2', kind: 'suite', out: { returned: '2' }, after: '[1, 2], 2', site: 'test_textops.py::test_fill' }]);
+    expect(of('fill', 'suite')).toEqual([{ fn: 'textops.py#fill', args: '[1], 2', kind: 'suite', out: { returned: '2' }, path: [27, 28], after: '[1, 2], 2', site: 'test_textops.py::test_fill' }]);
     expect(of('greet', 'suite').map((r) => r.args)).toEqual(["'ann', None", "'bob', title='dr'"]);
   });
 
   it('records an exception as thrown and re-raises it unchanged (pytest.raises still matches it)', () => {
-    expect(of('parse_port', 'suite')).toEqual([{ fn: 'textops.py#parse_port', args: "'70000'", kind: 'suite', out: { threw: 'ValueError: port out of range: 70000' }, site: 'test_textops.py::test_parse_port_rejects' }]);
+    expect(of('parse_port', 'suite')).toEqual([{ fn: 'textops.py#parse_port', args: "'70000'", kind: 'suite', out: { threw: 'ValueError: port out of range: 70000' }, path: [33, 34, 35], site: 'test_textops.py::test_parse_port_rejects' }]);
     expect(probed.outcomes).toContain('PASSED test_textops.py::test_parse_port_rejects');
   });
 
@@ -106,12 +106,34 @@ describe('the Python probe at run time', () => {
   });
 
   it('records methods, static and class methods and properties; generated inputs only for a static method', () => {
-    expect(of('Counter.add', 'suite')).toEqual([{ fn: 'textops.py#Counter.add', args: 'Counter(count=1), 2', kind: 'suite', out: { returned: '3' }, after: 'Counter(count=3), 2', site: 'test_textops.py::test_counter' }]);
+    expect(of('Counter.add', 'suite')).toEqual([{ fn: 'textops.py#Counter.add', args: 'Counter(count=1), 2', kind: 'suite', out: { returned: '3' }, path: [77, 78], after: 'Counter(count=3), 2', site: 'test_textops.py::test_counter' }]);
     expect(of('Counter.named', 'suite').map((r) => [r.args, r.out])).toEqual([["<class Counter>, 'abc'", { returned: 'Counter(count=3)' }]]);
     expect(of('Counter.label', 'suite').map((r) => r.out)).toEqual([{ returned: "'count=3'" }]);
     expect(of('Counter.double', 'suite').map((r) => r.args)).toEqual(['4']);
     for (const method of ['Counter.__init__', 'Counter.add', 'Counter.named', 'Counter.label']) expect(of(method, 'generated'), method).toEqual([]);
     expect(of('Counter.double', 'generated').map((r) => r.args)).toContain('5');
+  });
+
+  it('records the lines each call ran: the same for inputs that take the same branch, a nested probed call its own', () => {
+    const pathOf = (name: string, args: string) => all.find((r) => r.fn === `textops.py#${name}` && r.args === args)?.path;
+    // clamp: `if n < low: return low` taken by -3 and by -1 (generated around 5), not by 5 or 6.
+    expect(pathOf('clamp', '-3')).toEqual(pathOf('clamp', '-1'));
+    expect(pathOf('clamp', '5')).toEqual(pathOf('clamp', '6'));
+    expect(pathOf('clamp', '5')).not.toEqual(pathOf('clamp', '-3'));
+    expect(pathOf('clamp', '5')?.length).toBe(2);
+    // shout called by outer: its own line, as when a test calls it directly.
+    expect(of('shout', 'suite').map((r) => r.path)).toEqual([[10], [10], [10], [10]]);
+    expect(of('outer', 'suite')[0]?.path).toHaveLength(1);
+  });
+
+  it('leaves a tracer the project set alone, recording no path under it', async () => {
+    const module = await fixture('textops/textops.py');
+    const tests = 'import sys\nfrom textops import clamp\n\ndef test_under_a_tracer():\n    events = []\n    sys.settrace(lambda frame, event, arg: events.append(event))\n    try:\n        assert clamp(5) == 5\n    finally:\n        sys.settrace(None)\n    assert "call" in events\n';
+    const traced = await prepare([module, ['test_traced.py', tests]], { 'textops.py': allLines(module[1]) });
+    const run = await pytest(traced.dir);
+    expect(run.outcomes).toEqual(['PASSED test_traced.py::test_under_a_tracer']);
+    const calls = (await records(traced.recordFile)).filter((r) => r.fn === 'textops.py#clamp' && r.kind === 'suite');
+    expect(calls).toEqual([{ fn: 'textops.py#clamp', args: '5', kind: 'suite', out: { returned: '5' }, site: 'test_traced.py::test_under_a_tracer' }]);
   });
 
   it('stops a generated call that runs too long, records it, and generates no more for that function', () => {
