@@ -4,7 +4,8 @@
 // one, an object without a key), where a patch that special-cases the suite's inputs shows itself.
 // Only plain data is varied (primitives, dates, plain objects and arrays a few levels deep, beside
 // regular expressions, which are copied as they are), from a copy, so a generated call never shares
-// an object with the suite. Part of the inlined probe runtime.
+// an object with the suite (but for what a regular expression carries: withPatternProperties).
+// Part of the inlined probe runtime.
 
 const MAX_NESTING = 3;
 const SEPARATORS = ['/', '\\', '.', ',', ':', ' ', '"', "'", '\n', '%'];
@@ -24,7 +25,7 @@ function isDate(value) {
 
 /** A regular expression (of any realm): copied, never varied, so the arguments beside it can be. */
 function isRegExp(value) {
-  return Object.prototype.toString.call(value) === '[object RegExp]' && Object.keys(value).length === 0;
+  return Object.prototype.toString.call(value) === '[object RegExp]';
 }
 
 function isPlainObject(value) {
@@ -40,7 +41,11 @@ function isPlainData(value, nesting) {
   if (isDate(value) || isRegExp(value)) return true;
   if (nesting >= MAX_NESTING) return false;
   if (Array.isArray(value)) return Object.getPrototypeOf(value) === Array.prototype && value.every((item) => isPlainData(item, nesting + 1));
-  if (!isPlainObject(value)) return false;
+  return isPlainObject(value) && plainProperties(value, nesting);
+}
+
+/** Each own enumerable property of `value` holds plain data (a value, not a getter); no key is a symbol. */
+function plainProperties(value, nesting) {
   return Object.keys(value).every((key) => {
     const descriptor = Object.getOwnPropertyDescriptor(value, key);
     return descriptor !== undefined && 'value' in descriptor && isPlainData(descriptor.value, nesting + 1);
@@ -54,12 +59,28 @@ function allPlainData(args) {
 /** A deep copy of plain data (checked by isPlainData first). */
 function copy(value) {
   if (isDate(value)) return new Date(value.getTime());
-  if (isRegExp(value)) return new RegExp(value.source, value.flags);
+  if (isRegExp(value)) return withPatternProperties(value, new RegExp(value.source, value.flags));
   if (Array.isArray(value)) return value.map(copy);
   if (typeof value !== 'object' || value === null) return value;
-  const out = Object.getPrototypeOf(value) === null ? Object.create(null) : {};
-  for (const key of Object.keys(value)) out[key] = copy(value[key]);
-  return out;
+  return copyProperties(value, Object.getPrototypeOf(value) === null ? Object.create(null) : {});
+}
+
+function copyProperties(from, to) {
+  for (const key of Object.keys(from)) to[key] = copy(from[key]);
+  return to;
+}
+
+/**
+ * A compiled pattern may carry what compiled it (picomatch keeps `regex.state`, tokens linked to each
+ * other): the copy gets the same values, shared rather than copied, since code reads them and they
+ * can be any depth. Getters are not run.
+ */
+function withPatternProperties(from, to) {
+  for (const key of Object.keys(from)) {
+    const descriptor = Object.getOwnPropertyDescriptor(from, key);
+    if (descriptor && 'value' in descriptor) to[key] = descriptor.value;
+  }
+  return to;
 }
 
 function stringVariants(s) {

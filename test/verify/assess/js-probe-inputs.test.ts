@@ -39,4 +39,16 @@ describe('generated inputs beside a regular expression', () => {
     expect(copied).not.toBe(pattern);
     expect([copied.source, copied.flags]).toEqual(['^a.*$', 'gi']);
   });
+
+  it('takes an expression that carries what compiled it (picomatch\'s `regex.state`), and keeps that on the copy', () => {
+    const bos: Record<string, unknown> = { type: 'bos' };
+    bos['prev'] = bos;
+    const pattern = Object.assign(/^a$/, { state: { input: 'a', negated: false, tokens: [bos] } });
+    expect(allPlainData(['abc', pattern])).toBe(true);
+    const around = neighbours(['abc', pattern], new Map()).filter((args) => args.length === 2);
+    const copied = around[0]?.[1] as RegExp & { state: unknown };
+    expect(copied).not.toBe(pattern);
+    expect(copied.state).toBe(pattern.state);
+    expect(copied.test('a')).toBe(true);
+  });
 });
