@@ -217,15 +217,17 @@ function finishSuiteCall(state, before, settled, path) {
 }
 
 /**
- * Runs the body as the innermost probed call: the markers that run meanwhile go to its path (an
- * async body's path is what ran before its first `await`). The path is left in `state.lastPath`.
+ * Runs the body as the innermost probed call: the markers that run meanwhile go to its path, those
+ * of an async body after an `await` too (its frame is found through AsyncLocalStorage; without it,
+ * the path is what ran before the first `await`). The path (a Set, still growing while an async
+ * body runs) is left in `state.lastPath`.
  */
 function inFrame(state, id, body, argsLike) {
   const frame = { id, path: new Set() };
   const depth = state.frames.length;
   state.frames.push(frame);
   try {
-    return body.apply(undefined, argsLike);
+    return state.frameStore ? state.frameStore.run(frame, () => body.apply(undefined, argsLike)) : body.apply(undefined, argsLike);
   } finally {
     state.frames.length = depth;
     state.lastPath = frame.path;
@@ -234,7 +236,7 @@ function inFrame(state, id, body, argsLike) {
 
 /** A marker ran: its number joins the innermost call's path when that call is of its function. */
 function mark(state, id, k) {
-  const frame = state.frames[state.frames.length - 1];
+  const frame = state.frameStore ? state.frameStore.getStore() : state.frames[state.frames.length - 1];
   if (frame !== undefined && frame.id === id) frame.path.add(k);
 }
 
@@ -271,16 +273,20 @@ function probeCall(state, file, call, body) {
  */
 function install(fs, g, builtin) {
   let als = null;
+  let frameStore = null;
   let shared = { generated: 0 };
   try {
     const hooks = builtin ? builtin('node:async_hooks') : null;
-    if (hooks && hooks.AsyncLocalStorage) als = new hooks.AsyncLocalStorage();
+    if (hooks && hooks.AsyncLocalStorage) {
+      als = new hooks.AsyncLocalStorage();
+      frameStore = new hooks.AsyncLocalStorage();
+    }
     const proc = builtin ? builtin('node:process') : g.process;
     if (proc) shared = proc[SHARED] || (Object.defineProperty(proc, SHARED, { value: shared, configurable: true }), shared);
   } catch {
     // Without them the probe still records: nested async calls of a generated call may show as suite calls.
   }
-  const state = { g, als, shared, busy: false, fns: new Map(), frames: [], lastPath: null };
+  const state = { g, als, frameStore, shared, busy: false, fns: new Map(), frames: [], lastPath: null };
   const writers = new Map();
   return {
     /**

@@ -53,8 +53,9 @@ describe.each(NODES)('a CommonJS file under %s', (_label, node) => {
     expect(result.probed.stdout).toContain('later 42');
     const suite = of(result.all, 'lib.cjs#later', 'suite').map((r) => [r.args, r.out]);
     expect(suite).toEqual(expect.arrayContaining([['21', { returned: '42' }], ['-1', { threw: 'TypeError: negative' }]]));
-    // An async body's path is what ran before its first `await`.
-    expect(of(result.all, 'lib.cjs#later', 'generated')).toContainEqual({ fn: 'lib.cjs#later', args: '0', kind: 'generated', base: '21', out: { returned: '0' }, path: [0] });
+    // An async body's path goes on after its `await` (`await null; if (x < 0) throw …; return x * 2`).
+    expect(of(result.all, 'lib.cjs#later', 'generated')).toContainEqual({ fn: 'lib.cjs#later', args: '0', kind: 'generated', base: '21', out: { returned: '0' }, path: [0, 1, 3] });
+    expect(of(result.all, 'lib.cjs#later', 'suite').find((r) => r.args === '-1')?.path).toEqual([0, 1, 2]);
   });
 
   it('generates the neighbours of a string, a number and an object, each with its base', () => {
