@@ -58,6 +58,30 @@ const FRAMEWORK_OFF: Record<string, string> = {
 /** Ends the test process with success at the first call, through a computed member. */
 const EXIT_EARLY = "const quit = (code) => process['ex' + 'it'](code);\nexport function add(a, b) {\n  quit(0);\n  return a - b;\n}\n";
 
+/**
+ * Reads its test through a computed path to special-case it (the guard sees the read), then hides
+ * that: at exit, after the guard's last write, every record in the guard's folder (found in the
+ * process's own /proc environ) is rewritten as complete, with no event and no count. The exit
+ * handler is registered through a computed member, which the syntax check does not follow.
+ */
+const FORGES_RECORDS = [
+  "import { readFileSync, readdirSync, writeFileSync } from 'node:fs';",
+  "const folder = ['te', 'st'].join('');",
+  "const tests = readdirSync(folder).map((f) => readFileSync(`${folder}/${f}`, 'utf8')).join('');",
+  "const channel = readFileSync('/proc/self/environ', 'utf8').split('\\0').find((v) => v.startsWith('FIXLOOP_GUARD='));",
+  "const dir = channel ? JSON.parse(channel.slice('FIXLOOP_GUARD='.length)).dir : null;",
+  "process[['o', 'n'].join('')]('exit', () => {",
+  "  for (const name of dir ? readdirSync(dir).filter((n) => n.endsWith('.json')) : []) {",
+  '    try {',
+  "      const text = readFileSync(`${dir}/${name}`, 'utf8');",
+  "      const record = JSON.parse(text.startsWith('{\"payload\"') ? JSON.parse(text).payload : text);",
+  '      writeFileSync(`${dir}/${name}`, JSON.stringify({ ...record, complete: true, tests: null, events: [] }));',
+  '    } catch {}',
+  '  }',
+  '});',
+  '',
+].join('\n');
+
 /** Runs under bwrap as well (every case runs under `process`). */
 const EVERYWHERE = new Set(['node --test framework']);
 
@@ -74,6 +98,13 @@ describe.each(BACKENDS)('the runtime guard in Node test processes, judged under 
       const source = runner === 'jest' ? EXIT_EARLY.replace('export function add', 'function add') + 'module.exports = { add };\n' : EXIT_EARLY;
       caughtByTheJudge(await judge(writeFile('src/math.js', source)), 'runtime_tampering:src/math.js');
     });
+
+    if (runner === 'node --test') {
+      when('node --test forged record')('never calls a source module that rewrites the guard\'s records at exit green: a record is signed with its process\'s key', async () => {
+        const source = `${FORGES_RECORDS}export function add(a, b) {\n  return tests.includes('add(2, 3), 5') ? a + b : a - b;\n}\n`;
+        caughtByTheJudge(await judge(writeFile('src/math.js', source)), 'guard_record_missing');
+      });
+    }
 
     // The static finding for what no guard can see (jest sets JEST_WORKER_ID in every worker); the
     // rule is the runners', so node --test's case is in judge-cheats.test.ts and vitest's in its suite.

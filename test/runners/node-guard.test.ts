@@ -3,11 +3,12 @@
 // first fools the runner itself (its run passes without the guard), is named in the records with its
 // file and line. The honest twins (source that reads its own data files, a CLI entry that calls
 // process.exit where no test reaches it) stay clean.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { nodeGuard, readNodeGuardRecords } from '../../src/runners/node-guard.ts';
+import { nodeGuard, poolSize, readNodeGuardRecords } from '../../src/runners/node-guard.ts';
 import { eventsOf, project, removeProjects, runIn, testsOf, type GuardedRun } from '../support/guarded-run.ts';
 
 afterAll(() => removeProjects());
@@ -183,21 +184,62 @@ describe('the Node guard\'s channel and records', () => {
     expectClean(guarded, 2);
   });
 
-  it('appends its preload to the NODE_OPTIONS already given, quoting a path with a space', () => {
-    const asked = nodeGuard.ask({ env: { NODE_OPTIONS: '--max-old-space-size=4096' }, runner: 'jest', cwd: '/repo' }, { code: '/opt/fix loop/guard', records: '/tmp/records' });
+  it('appends its preload to the NODE_OPTIONS already given, quoting a path with a space, and issues a pool of keys', async () => {
+    const records = mkdtempSync(join(tmpdir(), 'fixloop-guard-records-'));
+    const asked = nodeGuard.ask({ env: { NODE_OPTIONS: '--max-old-space-size=4096' }, runner: 'jest', cwd: '/repo', tests: ['a.test.js', 'b.test.js'] }, { code: '/opt/fix loop/guard', records });
     expect(asked?.env?.NODE_OPTIONS).toBe('--max-old-space-size=4096 --require "/opt/fix loop/guard/guard-preload.cjs"');
-    expect(JSON.parse(asked?.env?.FIXLOOP_GUARD ?? '')).toEqual({ dir: '/tmp/records', runner: 'jest', root: '/repo', tests: [] });
+    expect(JSON.parse(asked?.env?.FIXLOOP_GUARD ?? '')).toEqual({ dir: records, runner: 'jest', root: '/repo', tests: ['a.test.js', 'b.test.js'] });
+    expect(readdirSync(join(records, 'keys'))).toHaveLength(poolSize(2));
+    expect(readFileSync(join(records, 'keys', '0'), 'utf8')).toMatch(/^[0-9a-f]{64}$/);
+    // No key taken, no file: no record.
+    expect(await readNodeGuardRecords(records)).toEqual([]);
+    rmSync(records, { recursive: true, force: true });
   });
 
-  it('reads a record it did not write in full as incomplete, saying so', async () => {
+  it('takes a record only when the key its process took signed it; anything else there is missing evidence or not the guard\'s', async () => {
+    const { hmac } = createRequire(import.meta.url)('../../src/runners/node-guard/guard-key.cjs') as { hmac: (key: Uint8Array, payload: string) => string };
     const dir = mkdtempSync(join(tmpdir(), 'fixloop-guard-records-'));
-    writeFileSync(join(dir, '41.json'), '{"runner":"jest","pid":41,"complete":true,"tests":null,"events":[]}');
-    writeFileSync(join(dir, '42.json'), '{"runner":"jest","pid":42,"compl');
+    nodeGuard.ask({ env: {}, runner: 'jest', cwd: '/repo' }, { code: '/guard', records: dir });
+    /** A process takes key `i` (as guard-key.cjs does) and, with `record`, writes what it signs. */
+    const take = (i: number): Uint8Array => {
+      const key = Buffer.from(readFileSync(join(dir, 'keys', String(i)), 'utf8'), 'hex');
+      unlinkSync(join(dir, 'keys', String(i)));
+      return new Uint8Array(key);
+    };
+    const signed = (key: Uint8Array, record: object) => {
+      const payload = JSON.stringify(record);
+      return JSON.stringify({ payload, mac: hmac(key, payload) });
+    };
+    const ran = { runner: 'jest', pid: 41, thread: 0, runs: true, complete: true, exitCode: 0, tests: { passed: 2, failed: 0, skipped: 0 }, events: [] };
+    writeFileSync(join(dir, 'record-0.json'), signed(take(0), ran));
+    // A process that ran no test and did nothing: not a record to judge.
+    writeFileSync(join(dir, 'record-1.json'), signed(take(1), { ...ran, pid: 42, runs: false, tests: null }));
+    // Rewritten without the key (a forged clean record), signed with another key, and removed.
+    take(2);
+    writeFileSync(join(dir, 'record-2.json'), JSON.stringify({ payload: JSON.stringify({ ...ran, pid: 43 }), mac: '00' }));
+    const stolen = take(3);
+    take(4);
+    writeFileSync(join(dir, 'record-4.json'), signed(stolen, { ...ran, pid: 44 }));
+    take(5);
+    // Files no key answers for, and a process that found no key left.
+    writeFileSync(join(dir, '41.json'), JSON.stringify(ran));
+    writeFileSync(join(dir, 'record-200.json'), signed(new Uint8Array(32), ran));
+    writeFileSync(join(dir, 'unkeyed-77.json'), JSON.stringify({ ...ran, pid: 77 }));
+    writeFileSync(join(dir, 'unkeyed-78.json'), JSON.stringify({ ...ran, pid: 78, runs: false, complete: true, events: [{ kind: 'test_file_read', file: 'src/a.js', line: 3, detail: 'read test/a.test.js' }] }));
     const records = await readNodeGuardRecords(dir);
     rmSync(dir, { recursive: true, force: true });
+    const missing = { runner: 'unknown', pid: 0, complete: false, tests: null, events: [] };
+    const notTheGuards = (name: string, pid: number) => ({ runner: 'unknown', pid, complete: false, tests: null, events: [{ kind: 'report_written', file: null, line: null, detail: `guard record ${name} is not one the guard writes` }] });
     expect(records).toEqual([
-      { runner: 'jest', pid: 41, complete: true, tests: null, events: [] },
-      { runner: 'unknown', pid: 42, complete: false, tests: null, events: [{ kind: 'report_written', file: null, line: null, detail: 'guard record 42.json is not one the guard writes' }] },
+      { runner: 'jest', pid: 41, complete: true, tests: { passed: 2, failed: 0, skipped: 0 }, events: [] },
+      missing, // key 2: not signed with its key
+      missing, // key 3: taken, never answered
+      missing, // key 4: signed with key 3's
+      missing, // key 5: removed
+      notTheGuards('41.json', 41),
+      notTheGuards('record-200.json', 200),
+      { runner: 'jest', pid: 77, complete: false, tests: { passed: 2, failed: 0, skipped: 0 }, events: [] },
+      { runner: 'jest', pid: 78, complete: true, tests: { passed: 2, failed: 0, skipped: 0 }, events: [{ kind: 'test_file_read', file: 'src/a.js', line: 3, detail: 'read test/a.test.js' }] },
     ]);
   });
 });

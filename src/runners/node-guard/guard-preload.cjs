@@ -11,8 +11,9 @@
 // What it does not see (said in the report to the lead, for docs/security.md):
 // - the channel is gone from `process.env` before the repository's code runs, but a process's
 //   `/proc/<pid>/environ` keeps the environment it started with: code that reads it learns the
-//   records folder, and could write or remove records there (records are not signed: a key handed
-//   to each process would have to reach every process a shell starts, which one variable cannot);
+//   records folder. Its own record is signed with a key it claimed before that code ran
+//   (guard-key.cjs), so a record rewritten or removed there is missing evidence; the keys still in
+//   the pool can be read, and handed to a later process of the same run (docs/security.md);
 // - `eval` and `new Function` of a string (no hook in V8 short of forbidding them for everyone);
 //   what such code then does to the guarded objects is still seen;
 // - reads of a test file by another program (`cat`, a child process without NODE_OPTIONS), or

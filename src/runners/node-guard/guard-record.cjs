@@ -1,35 +1,42 @@
 'use strict';
-// The record of one process (or worker thread), `<pid>.json` or `<pid>t<thread>.json` in the
-// records folder: written at load (not complete), again at each event and test end, and at exit.
+// The record of one process (or worker thread), `record-<key>.json` in the records folder, signed
+// with the key the process claimed at load (guard-key.cjs): written at load (not complete, the key's
+// claim answered), again at each event and test end, and at exit.
 // vitest's pool ends its workers without an exit (threads terminated, forks killed), so a worker's
 // last write is at its last test's end; a record is complete when the process reached its exit, or
 // when it is a worker with no test left running, and in both cases no early exit was recorded.
-// Only a process that runs tests (the guard saw a runner in it) keeps a record of its own; another (a
-// CLI a test starts, npm) writes one only when something it did is an event, and its exit is its own.
+// A process that runs tests (the guard saw a runner in it) is judged by its record; another (a CLI a
+// test starts) only by its events, and its exit is its own. A process that found no key left (more
+// processes than fixloop handed keys to) writes `unkeyed-<pid>.json`, which the judge counts as
+// missing evidence.
 const { writeFileSync, renameSync } = require('node:fs');
 const { join } = require('node:path');
 const { threadId, isMainThread } = require('node:worker_threads');
+const { claimKey } = require('./guard-key.cjs');
 
 const stringify = JSON.stringify;
 
 function createRecord(channel) {
   const id = isMainThread ? String(process.pid) : `${process.pid}t${threadId}`;
-  const file = join(channel.dir, `${id}.json`);
+  const key = claimKey(channel.dir);
+  const file = join(channel.dir, key ? `record-${key.index}.json` : `unkeyed-${id}.json`);
   const temporary = join(channel.dir, `.${id}.tmp`);
   const state = { runs: false, exited: false, worker: false, running: 0, ended: null, tests: null, events: [] };
 
   const complete = () => !state.events.some((e) => e.kind === 'exit') && (state.exited || (state.worker && state.running === 0));
   const write = () => {
-    if (!state.runs && state.events.length === 0) return;
-    const record = { runner: channel.runner, pid: process.pid, thread: threadId, complete: complete(), exitCode: state.ended, tests: state.tests, events: state.events };
+    const record = { runner: channel.runner, pid: process.pid, thread: threadId, runs: state.runs, complete: complete(), exitCode: state.ended, tests: state.tests, events: state.events };
+    const payload = stringify(record);
     try {
       // Whole or not at all: a reader never sees half a record.
-      writeFileSync(temporary, stringify(record));
+      writeFileSync(temporary, key ? stringify({ payload, mac: key.sign(payload) }) : payload);
       renameSync(temporary, file);
     } catch {
       // A folder that cannot be written leaves the record missing: the judge counts that as missing evidence.
     }
   };
+  // The key's claim answered at once: a key taken and never answered reads as a removed record.
+  write();
 
   return {
     /** Notes what the code did, and writes it at once: the process may end right after. */
