@@ -5,75 +5,27 @@
 // measured is the product's own path for any engine. Reports, per patch: its correctness, the level
 // the run ends at, the reason, and the assessment's time against the run's.
 // Run: node bench/assess-known.ts [--filter a,b] [--results <file>] [--write]
-import { execFileSync } from 'node:child_process';
-import { appendFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { args, flag } from './lib/args.ts';
-import { judgeCorrect } from './lib/real-judge.ts';
-import { loadRealCorpus, materializeReal, patchHash, type RealBug } from './lib/real-corpus.ts';
+import { runKnownPatch, type Measured } from './lib/known-patch-run.ts';
+import { loadRealCorpus, patchHash, type RealBug } from './lib/real-corpus.ts';
 import { readResults } from './lib/real-results.ts';
 import { median } from './lib/stats.ts';
-import { materialize, printedResult, timed } from './lib/workdir.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const filters = (flag('--filter') ?? '').split(',');
 const resultsFile = flag('--results');
 const write = args.includes('--write');
-const cacheDir = process.env.FIXLOOP_CACHE_DIR ?? join(tmpdir(), 'fixloop-real-cache', 'fixloop');
-const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
-
-interface Measured {
-  bug: string;
-  source: 'upstream' | 'engine';
-  hash: string;
-  correct: 'yes' | 'no' | 'unjudged';
-  status: string;
-  level: string;
-  reason: string;
-  assessMs: number;
-  runMs: number;
-  commit: string;
-  /** The first changes outside the failing tests, as `input: before → after`. */
-  examples?: string[];
-}
 
 /** The patches to measure for a bug: its upstream fix, and the plausible ones the engine produced. */
-function patchesOf(bug: RealBug, kept: Map<string, { patch?: string | undefined }>): Array<{ source: Measured['source']; patch: string }> {
-  const out: Array<{ source: Measured['source']; patch: string }> = [{ source: 'upstream', patch: readFileSync(join(bug.dir, 'fix.patch'), 'utf8') }];
+function patchesOf(bug: RealBug, kept: Map<string, { patch?: string | undefined }>): Array<{ source: string; patch: string }> {
+  const out: Array<{ source: string; patch: string }> = [{ source: 'upstream', patch: readFileSync(join(bug.dir, 'fix.patch'), 'utf8') }];
   const engine = kept.get(bug.id)?.patch;
   if (engine) out.push({ source: 'engine', patch: engine });
   return out;
-}
-
-async function measure(bug: RealBug, source: Measured['source'], patch: string): Promise<Measured> {
-  const project = materializeReal(bug, 'assess');
-  const out = materialize({}, 'assess-out');
-  try {
-    // The script engine applies the patch in the workspace, as any engine's edit.
-    const script = `git apply --whitespace=nowarn - <<'FIXLOOP_PATCH_END'\n${patch.trimEnd()}\nFIXLOOP_PATCH_END`;
-    const command = [join(root, 'bin/fixloop.js'), 'run', project, '--test', bug.test, '--engine', 'script', '--script', script, '--max-attempts', '1', '--json', '--out', join(out, 'artifacts')];
-    if (bug.setup) command.push('--setup', bug.setup);
-    const run = await timed(process.execPath, command, out, 1_800_000, { FIXLOOP_CACHE_DIR: cacheDir });
-    const result = printedResult(run.stdout);
-    return {
-      bug: bug.id,
-      source,
-      hash: patchHash(patch),
-      correct: source === 'upstream' ? 'yes' : judgeCorrect(bug, patch),
-      status: result?.status ?? `crashed (exit ${run.code})`,
-      level: result?.assessment?.level ?? '–',
-      reason: (result?.assessment?.reason ?? result?.headline ?? run.stderr.trim().split('\n').at(-1) ?? '').replace(/\s+/g, ' ').slice(0, 220),
-      assessMs: result?.assessment?.budget.usedMs ?? 0,
-      examples: (result?.assessment?.behaviourChanges ?? []).filter((c) => !c.nearFailing).slice(0, 3).map((c) => `${c.input}: ${c.before} → ${c.after}`.slice(0, 160)),
-      runMs: result?.durationMs ?? run.ms,
-      commit,
-    };
-  } finally {
-    rmSync(project, { recursive: true, force: true });
-    rmSync(out, { recursive: true, force: true });
-  }
 }
 
 function readMeasured(file: string | undefined): Measured[] {
@@ -110,7 +62,7 @@ const rows: Measured[] = [...kept];
 for (const bug of loadRealCorpus(join(root, 'bench/real')).filter((b) => filters.some((f) => b.id.includes(f)))) {
   for (const { source, patch } of patchesOf(bug, engineKept)) {
     if (kept.some((k) => k.bug === bug.id && k.hash === patchHash(patch))) continue;
-    const row = await measure(bug, source, patch);
+    const row = await runKnownPatch(bug, source, patch);
     rows.push(row);
     if (resultsFile) appendFileSync(resultsFile, `${JSON.stringify(row)}\n`);
     console.log(`${row.bug.padEnd(14)} ${row.source.padEnd(8)} correct:${row.correct.padEnd(9)} ${row.status.padEnd(12)} ${row.level.padEnd(8)} ${(row.assessMs / 1000).toFixed(1)} s / ${(row.runMs / 1000).toFixed(1)} s  ${row.reason.slice(0, 120)}`);

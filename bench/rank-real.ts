@@ -10,19 +10,10 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_PROTECTED_PATHS } from '../src/core/repo-config.ts';
 import { runGate } from '../src/gate/run-gate.ts';
 import { createProcessSandbox } from '../src/sandbox/process-sandbox.ts';
-import { createTestFileMatcher } from '../src/workspace/path-policy.ts';
 import { createIgnore, walkFiles } from '../src/workspace/file-walker.ts';
-import { GenerationError, type Candidate } from '../src/engines/repair/candidate.ts';
-import { generatorFor } from '../src/engines/repair/generators.ts';
-import { optionNamesInTests } from '../src/engines/repair/option-names.ts';
-import { valueTypesInTests } from '../src/engines/repair/value-types.ts';
-import { outputDifferences } from '../src/engines/repair/output-differences.ts';
-import { localizeFaults } from '../src/engines/repair/localize/localize-faults.ts';
-import { rankCandidates } from '../src/engines/repair/rank-candidates.ts';
-import { MAX_LINES } from '../src/engines/repair/repair-engine.ts';
+import { realCandidates } from './lib/real-candidates.ts';
 import { candidatePatchHash, loadRealCorpus, materializeReal, setUp, type RealBug } from './lib/real-corpus.ts';
 import { flag } from './lib/args.ts';
 import { shell } from './lib/workdir.ts';
@@ -80,23 +71,7 @@ async function rankBug(bug: RealBug): Promise<RankRow | string> {
     const signal = new AbortController().signal;
     const gate = await runGate(sandbox, { command: bug.test, cwd: dir, timeoutMs: TEST_TIMEOUT_MS, signal });
     const failing = gate.report.tests.filter((t) => t.status === 'failed');
-    let scripts: Record<string, string> = {};
-    try {
-      scripts = (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { scripts?: Record<string, string> }).scripts ?? {};
-    } catch {
-      // Not a node project.
-    }
-    const started = Date.now();
-    const suspicious = await localizeFaults({
-      root: dir,
-      files,
-      failing,
-      output: gate.output,
-      hints: [],
-      limit: 20_000,
-      isTestFile: createTestFileMatcher(DEFAULT_PROTECTED_PATHS),
-      coverage: { sandbox, testCommand: bug.test, tests: gate.report.tests, passedCount: gate.report.passed, packageScripts: scripts, env: {}, suiteMs: gate.durationMs, deadline: started + 60_000, signal },
-    });
+    const { suspicious, ranked, sources, problems } = await realCandidates(dir, files, gate, sandbox, bug.test);
     const fixLines = fixedLines(readFileSync(join(bug.dir, 'fix.patch'), 'utf8'));
     const faultIndex = suspicious.findIndex((s) => fixLines.some((f) => f.file === s.file && f.line === s.line));
     if (verbose) {
@@ -106,27 +81,6 @@ async function rankBug(bug: RealBug): Promise<RankRow | string> {
       else console.log(`  the fix's lines (${fixLines.map((f) => `${f.file}:${f.line}`).join(', ')}) are not suspected`);
     }
 
-    const linesByFile = new Map<string, Set<number>>();
-    for (const s of suspicious.slice(0, MAX_LINES)) linesByFile.set(s.file, (linesByFile.get(s.file) ?? new Set()).add(s.line));
-    const sources = new Map<string, string>();
-    const candidates: Candidate[] = [];
-    const problems: string[] = [];
-    const isTestFile = createTestFileMatcher(DEFAULT_PROTECTED_PATHS);
-    const optionNames = await optionNamesInTests(dir, failing, files.filter(isTestFile));
-    for (const [file, lines] of linesByFile) {
-      const generator = generatorFor(file);
-      if (!generator) continue;
-      const source = readFileSync(join(dir, file), 'utf8');
-      sources.set(file, source);
-      try {
-        candidates.push(...(await generator.generate(file, source, lines, { optionNames, valueTypes: valueTypesInTests(failing), outputDifferences: outputDifferences(failing) })));
-      } catch (error) {
-        if (!(error instanceof GenerationError)) throw error;
-        problems.push(error.message);
-        candidates.push(...error.candidates);
-      }
-    }
-    const ranked = rankCandidates(candidates, suspicious, sources, 5000, (file, text) => generatorFor(file)?.parses?.(file, text) ?? true);
     const fixFiles = bug.referenceFix.files;
     // An equivalent fix written otherwise counts once it has been judged correct by hand (meta.json).
     const judgedCorrect = new Set(bug.judgements.filter((j) => j.correct).map((j) => j.patchHash));

@@ -1,0 +1,61 @@
+// A known patch of a real bug through the product's own path: applied by the `script` engine in a
+// real `fixloop run` (setup, baseline, gate, pristine replay, second observation, assessment), so
+// what is measured is what any engine's patch would meet. assess-known.ts runs the upstream fixes
+// and the engine's kept patches this way; overfit.ts every plausible candidate it found.
+import { execFileSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { judgeCorrect, type Correctness } from './real-judge.ts';
+import { materializeReal, patchHash, type RealBug } from './real-corpus.ts';
+import { materialize, printedResult, timed } from './workdir.ts';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const cacheDir = process.env.FIXLOOP_CACHE_DIR ?? join(tmpdir(), 'fixloop-real-cache', 'fixloop');
+export const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
+
+export interface Measured {
+  bug: string;
+  /** Where the patch came from: the upstream fix, the engine's kept patch, or a candidate found by overfit.ts (`candidate #<rank>`). */
+  source: string;
+  hash: string;
+  correct: Correctness;
+  status: string;
+  level: string;
+  reason: string;
+  assessMs: number;
+  runMs: number;
+  commit: string;
+  /** The first changes outside the failing tests, as `input: before → after`. */
+  examples?: string[];
+}
+
+export async function runKnownPatch(bug: RealBug, source: string, patch: string): Promise<Measured> {
+  const project = materializeReal(bug, 'assess');
+  const out = materialize({}, 'assess-out');
+  try {
+    // The script engine applies the patch in the workspace, as any engine's edit.
+    const script = `git apply --whitespace=nowarn - <<'FIXLOOP_PATCH_END'\n${patch.trimEnd()}\nFIXLOOP_PATCH_END`;
+    const command = [join(root, 'bin/fixloop.js'), 'run', project, '--test', bug.test, '--engine', 'script', '--script', script, '--max-attempts', '1', '--json', '--out', join(out, 'artifacts')];
+    if (bug.setup) command.push('--setup', bug.setup);
+    const run = await timed(process.execPath, command, out, 1_800_000, { FIXLOOP_CACHE_DIR: cacheDir });
+    const result = printedResult(run.stdout);
+    return {
+      bug: bug.id,
+      source,
+      hash: patchHash(patch),
+      correct: source === 'upstream' ? 'yes' : judgeCorrect(bug, patch),
+      status: result?.status ?? `crashed (exit ${run.code})`,
+      level: result?.assessment?.level ?? '–',
+      reason: (result?.assessment?.reason ?? result?.headline ?? run.stderr.trim().split('\n').at(-1) ?? '').replace(/\s+/g, ' ').slice(0, 220),
+      assessMs: result?.assessment?.budget.usedMs ?? 0,
+      examples: (result?.assessment?.behaviourChanges ?? []).filter((c) => !c.nearFailing).slice(0, 3).map((c) => `${c.input}: ${c.before} → ${c.after}`.slice(0, 160)),
+      runMs: result?.durationMs ?? run.ms,
+      commit,
+    };
+  } finally {
+    rmSync(project, { recursive: true, force: true });
+    rmSync(out, { recursive: true, force: true });
+  }
+}

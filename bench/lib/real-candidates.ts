@@ -1,0 +1,72 @@
+// The repair engine's candidates for a real bug, in its own order, without validating any: fault
+// localization (coverage included), candidate generation and ranking exactly as the engine does
+// them, from the baseline's failing tests. rank-real.ts asks where the upstream fix stands among
+// them; overfit.ts validates them all.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { GateResult } from '../../src/core/gate-result.ts';
+import { DEFAULT_PROTECTED_PATHS } from '../../src/core/repo-config.ts';
+import { GenerationError, type Candidate } from '../../src/engines/repair/candidate.ts';
+import { generatorFor } from '../../src/engines/repair/generators.ts';
+import { localizeFaults } from '../../src/engines/repair/localize/localize-faults.ts';
+import { optionNamesInTests } from '../../src/engines/repair/option-names.ts';
+import { outputDifferences } from '../../src/engines/repair/output-differences.ts';
+import { rankCandidates, type RankedCandidate } from '../../src/engines/repair/rank-candidates.ts';
+import { MAX_LINES } from '../../src/engines/repair/repair-engine.ts';
+import { valueTypesInTests } from '../../src/engines/repair/value-types.ts';
+import type { Sandbox } from '../../src/sandbox/sandbox.ts';
+import { createTestFileMatcher } from '../../src/workspace/path-policy.ts';
+
+export interface RealCandidates {
+  suspicious: Awaited<ReturnType<typeof localizeFaults>>;
+  ranked: RankedCandidate[];
+  /** The original text of each file a candidate changes. */
+  sources: Map<string, string>;
+  /** What the generators could not do (a file that does not parse, …). */
+  problems: string[];
+}
+
+/** `files`: the checkout's files as the workspace lists them, read before any run wrote coverage or caches. */
+export async function realCandidates(dir: string, files: string[], gate: GateResult, sandbox: Sandbox, testCommand: string): Promise<RealCandidates> {
+  const failing = gate.report.tests.filter((t) => t.status === 'failed');
+  let scripts: Record<string, string> = {};
+  try {
+    scripts = (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { scripts?: Record<string, string> }).scripts ?? {};
+  } catch {
+    // Not a node project.
+  }
+  const isTestFile = createTestFileMatcher(DEFAULT_PROTECTED_PATHS);
+  const started = Date.now();
+  const signal = new AbortController().signal;
+  const suspicious = await localizeFaults({
+    root: dir,
+    files,
+    failing,
+    output: gate.output,
+    hints: [],
+    limit: 20_000,
+    isTestFile,
+    coverage: { sandbox, testCommand, tests: gate.report.tests, passedCount: gate.report.passed, packageScripts: scripts, env: {}, suiteMs: gate.durationMs, deadline: started + 60_000, signal },
+  });
+  const linesByFile = new Map<string, Set<number>>();
+  for (const s of suspicious.slice(0, MAX_LINES)) linesByFile.set(s.file, (linesByFile.get(s.file) ?? new Set()).add(s.line));
+  const sources = new Map<string, string>();
+  const candidates: Candidate[] = [];
+  const problems: string[] = [];
+  const optionNames = await optionNamesInTests(dir, failing, files.filter(isTestFile));
+  for (const [file, lines] of linesByFile) {
+    const generator = generatorFor(file);
+    if (!generator || !existsSync(join(dir, file))) continue;
+    const source = readFileSync(join(dir, file), 'utf8');
+    sources.set(file, source);
+    try {
+      candidates.push(...(await generator.generate(file, source, lines, { optionNames, valueTypes: valueTypesInTests(failing), outputDifferences: outputDifferences(failing) })));
+    } catch (error) {
+      if (!(error instanceof GenerationError)) throw error;
+      problems.push(error.message);
+      candidates.push(...error.candidates);
+    }
+  }
+  const ranked = rankCandidates(candidates, suspicious, sources, 5000, (file, text) => generatorFor(file)?.parses?.(file, text) ?? true);
+  return { suspicious, ranked, sources, problems };
+}

@@ -1,0 +1,111 @@
+// The overfitting benchmark (issue 30): for each real bug, *every* plausible candidate of the repair
+// engine, not just the one it picks. Its candidates, generated and ranked as the engine does
+// (lib/real-candidates.ts), are validated in rank order to exhaustion (the failing tests first, then
+// the whole suite, as the engine validates them; offline, one at a time), up to the engine's 300.
+// Each one that passes is judged against the upstream fix (the same source, or a judgement kept in
+// the bug's meta.json: "unjudged" otherwise, listed for a person to judge) and then runs through the
+// product's own path (lib/known-patch-run.ts: the `script` engine applies it in a real `fixloop
+// run`), which says the level it would be published at. The question: does any incorrect plausible
+// candidate reach `verified`, and does a correct one stay there?
+// Run: node bench/overfit.ts --filter <ids> [--results <file>] [--max 300] [--no-levels]
+import { appendFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { RankedCandidate } from '../src/engines/repair/rank-candidates.ts';
+import { runGate } from '../src/gate/run-gate.ts';
+import { focusedTestCommand } from '../src/runners/focused-test-command.ts';
+import { createProcessSandbox } from '../src/sandbox/process-sandbox.ts';
+import { createIgnore, walkFiles } from '../src/workspace/file-walker.ts';
+import { fileDiff } from '../src/workspace/unified-diff.ts';
+import { args, flag } from './lib/args.ts';
+import { runKnownPatch, type Measured } from './lib/known-patch-run.ts';
+import { realCandidates } from './lib/real-candidates.ts';
+import { loadRealCorpus, materializeReal, setUp, type RealBug } from './lib/real-corpus.ts';
+import { judgeCorrect } from './lib/real-judge.ts';
+import { shell } from './lib/workdir.ts';
+
+const realDir = fileURLToPath(new URL('./real', import.meta.url));
+const filters = (flag('--filter') ?? '').split(',').filter(Boolean);
+const resultsFile = flag('--results');
+const max = Number(flag('--max') ?? 300);
+const levels = !args.includes('--no-levels');
+const TEST_TIMEOUT_MS = 300_000;
+
+interface Plausible {
+  bug: string;
+  rank: number;
+  template: string;
+  description: string;
+  patch: string;
+}
+
+/** The candidate as a patch against the pristine file, as the workspace's diff shows it. */
+function patchOf(candidate: RankedCandidate, before: string): string {
+  return fileDiff({ path: candidate.file, before: Buffer.from(before), after: Buffer.from(candidate.result), mode: '100644' });
+}
+
+/** Every candidate (of the first `max`) that passes the failing tests and then the whole suite. */
+async function plausibleOf(bug: RealBug): Promise<{ plausible: Plausible[]; validated: number; candidates: number } | string> {
+  const dir = materializeReal(bug, 'overfit');
+  try {
+    const gitignore = join(dir, '.gitignore');
+    const files = await walkFiles(dir, createIgnore(existsSync(gitignore) ? readFileSync(gitignore, 'utf8') : null));
+    const setupProblem = await setUp(bug, dir, (command, cwd) => shell(command, cwd, TEST_TIMEOUT_MS));
+    if (setupProblem) return setupProblem;
+    const sandbox = createProcessSandbox();
+    const signal = new AbortController().signal;
+    const baseline = await runGate(sandbox, { command: bug.test, cwd: dir, timeoutMs: TEST_TIMEOUT_MS, signal });
+    const failing = baseline.report.tests.filter((t) => t.status === 'failed');
+    if (failing.length === 0) return 'the baseline has no failing test';
+    const { ranked, sources } = await realCandidates(dir, files, baseline, sandbox, bug.test);
+    let scripts: Record<string, string> = {};
+    try {
+      scripts = (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { scripts?: Record<string, string> }).scripts ?? {};
+    } catch {
+      // Not a node project.
+    }
+    const focused = focusedTestCommand(bug.test, failing, scripts);
+    const plausible: Plausible[] = [];
+    const taken = ranked.slice(0, max);
+    for (const [index, candidate] of taken.entries()) {
+      const before = sources.get(candidate.file) ?? readFileSync(join(dir, candidate.file), 'utf8');
+      writeFileSync(join(dir, candidate.file), candidate.result);
+      try {
+        const alone = focused ? await runGate(sandbox, { command: focused, cwd: dir, timeoutMs: TEST_TIMEOUT_MS, signal }) : null;
+        if (alone && !alone.passed) continue;
+        const whole = await runGate(sandbox, { command: bug.test, cwd: dir, timeoutMs: TEST_TIMEOUT_MS, signal });
+        if (!whole.passed) continue;
+        plausible.push({ bug: bug.id, rank: index + 1, template: candidate.template, description: candidate.description, patch: patchOf(candidate, before) });
+        console.log(`  ${bug.id}: candidate ${index + 1} passes: ${candidate.description}`);
+      } finally {
+        writeFileSync(join(dir, candidate.file), before);
+      }
+    }
+    return { plausible, validated: taken.length, candidates: ranked.length };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const rows: Measured[] = [];
+for (const bug of loadRealCorpus(realDir).filter((b) => filters.length === 0 || filters.some((f) => b.id.includes(f)))) {
+  const found = await plausibleOf(bug);
+  if (typeof found === 'string') {
+    console.log(`${bug.id}: not measured: ${found.split('\n')[0]}`);
+    continue;
+  }
+  console.log(`${bug.id}: ${found.plausible.length} plausible of ${found.validated} validated (${found.candidates} candidates)`);
+  for (const candidate of found.plausible) {
+    const source = `candidate #${candidate.rank} (${candidate.template})`;
+    const row: Measured = levels
+      ? await runKnownPatch(bug, source, candidate.patch)
+      : { bug: bug.id, source, hash: '', correct: judgeCorrect(bug, candidate.patch), status: 'tests_green', level: '–', reason: '', assessMs: 0, runMs: 0, commit: '' };
+    rows.push(row);
+    if (resultsFile) appendFileSync(resultsFile, `${JSON.stringify({ ...row, description: candidate.description, patch: candidate.patch })}\n`);
+    console.log(`    ${source}: correct ${row.correct}, ${row.status}, ${row.level}: ${candidate.description}${row.correct === 'unjudged' ? `\n${candidate.patch}` : ''}`);
+  }
+}
+
+const green = rows.filter((r) => r.status === 'tests_green');
+const count = (correct: string, level?: string) => green.filter((r) => r.correct === correct && (level === undefined || r.level === level)).length;
+console.log(`\nplausible candidates: ${rows.length}; correct ${count('yes')} (verified ${count('yes', 'verified')}), incorrect ${count('no')} (verified ${count('no', 'verified')}), unjudged ${count('unjudged')} (verified ${count('unjudged', 'verified')})`);
