@@ -56,7 +56,9 @@ export interface HeaderOptions {
 export function probeHeader(options: HeaderOptions): string {
   const { body, key } = runtimeBundle();
   const any = options.typescript ? ': any' : '';
-  const fsFallback = options.module ? PROBE_FS : 'typeof require === "function" ? require("node:fs") : null';
+  // Not `require("node:fs")` as a plain call: a build step that bundles the sources rewrites those
+  // (cssstyle's generator made it `require("../node:fs")`, and the bundle failed to load).
+  const fsFallback = options.module ? PROBE_FS : 'typeof require === "function" ? [require][0]("node:fs") : null';
   const mod = options.module ? 'void 0' : 'typeof module === "object" && module ? module : void 0';
   const fallback = `{ c: function (i${any}, t${any}, a${any}, s${any}, f${any}, b${any}) { return b.apply(void 0, a); }, l: function (i${any}, k${any}) {} }`;
   return [
