@@ -3,6 +3,7 @@
 // first fools the runner itself (its run passes without the guard), is named in the records with its
 // file and line. The honest twins (source that reads its own data files, a CLI entry that calls
 // process.exit where no test reaches it) stay clean.
+import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -194,6 +195,14 @@ describe('the Node guard\'s channel and records', () => {
     // No key taken, no file: no record.
     expect(await readNodeGuardRecords(records)).toEqual([]);
     rmSync(records, { recursive: true, force: true });
+  });
+
+  it('signs with HMAC-SHA256, built on crypto.hash, or on createHmac where Node has no crypto.hash (before 20.12)', () => {
+    const script = (withoutHash: boolean) => `${withoutHash ? "delete require('node:crypto').hash;" : ''}
+      const { hmac } = require(${JSON.stringify(join(process.cwd(), 'src/runners/node-guard/guard-key.cjs'))});
+      const key = Buffer.alloc(32, 7);
+      process.stdout.write(String(hmac(new Uint8Array(key), 'payload é') === require('node:crypto').createHmac('sha256', key).update('payload é').digest('hex')));`;
+    for (const withoutHash of [false, true]) expect(execFileSync(process.execPath, ['-e', script(withoutHash)], { encoding: 'utf8' })).toBe('true');
   });
 
   it('takes a record only when the key its process took signed it; anything else there is missing evidence or not the guard\'s', async () => {

@@ -9,7 +9,8 @@
 // The signature is HMAC-SHA256 built here on `crypto.hash`, a function taken at load: code under
 // test that replaces `crypto.createHmac` or the Hmac prototype's methods later cannot see the key
 // or have the guard sign a payload of its own (an Hmac object's `update` is reachable through its
-// prototype; this is not).
+// prototype; this is not). A Node before 20.12 has no `crypto.hash`: there the guard signs with
+// `createHmac` taken at load, whose prototype code can still replace (docs/security.md says so).
 const { readdirSync, readFileSync, renameSync, unlinkSync } = require('node:fs');
 const { join } = require('node:path');
 const { threadId } = require('node:worker_threads');
@@ -18,6 +19,7 @@ const crypto = require('node:crypto');
 // Taken at load, before any repository code: what the code replaces later is not what runs here.
 // Key bytes are only ever read and written by index (never through a prototype's method).
 const hash = typeof crypto.hash === 'function' ? crypto.hash : null;
+const createHmac = crypto.createHmac;
 const randomInt = crypto.randomInt;
 const encoder = new (require('node:util').TextEncoder)();
 const encode = encoder.encode.bind(encoder);
@@ -41,6 +43,7 @@ function joined(a, b) {
 
 /** HMAC-SHA256 (RFC 2104) of `payload` (a string) under `key` (32 bytes), as hex. */
 function hmac(key, payload) {
+  if (!hash) return createHmac('sha256', key).update(payload, 'utf8').digest('hex');
   const inner = new Bytes(BLOCK);
   const outer = new Bytes(BLOCK);
   for (let i = 0; i < BLOCK; i++) {
@@ -54,11 +57,9 @@ function hmac(key, payload) {
 
 /**
  * Claims a key of the pool in `dir/keys`, from a random place in it (which key a later process
- * takes cannot be told in advance). Returns `{ index, sign }`, or null: no pool, none left, or a
- * Node without `crypto.hash` (before 20.12), which cannot sign out of the code's reach.
+ * takes cannot be told in advance). Returns `{ index, sign }`, or null: no pool, or none left.
  */
 function claimKey(dir) {
-  if (!hash) return null;
   const keys = join(dir, 'keys');
   let names;
   try {
