@@ -73,10 +73,12 @@ export interface NearFailing {
   inputs: Map<string, string[]>;
   /** The paths their calls took through each function, in the original program. */
   paths: Map<string, number[][]>;
+  /** What their calls threw in the original program, by function (`throws IndexError: …`): the bug's own failure. */
+  failures: Map<string, Set<string>>;
 }
 
 /** For comparing two patches with each other: no call is where a change is expected. */
-export const NOWHERE_NEAR: NearFailing = { calls: new Set(), keys: new Set(), inputs: new Map(), paths: new Map() };
+export const NOWHERE_NEAR: NearFailing = { calls: new Set(), keys: new Set(), inputs: new Map(), paths: new Map(), failures: new Map() };
 
 /**
  * From the records of a run of the failing tests alone, or of the whole suite with `fromFailing`
@@ -89,11 +91,13 @@ export function nearFailingOf(records: ProbeRecord[], fromFailing: (record: Prob
   const around = records.filter((r) => r.kind === 'generated' && bases.has(r.fn + SEP + (r.base ?? '')));
   const inputs = new Map<string, string[]>();
   const paths = new Map<string, number[][]>();
+  const failures = new Map<string, Set<string>>();
   for (const call of calls) {
     inputs.set(call.fn, [...new Set([...(inputs.get(call.fn) ?? []), call.args])]);
     if (call.path) paths.set(call.fn, [...(paths.get(call.fn) ?? []), call.path]);
+    if ('threw' in call.out) failures.set(call.fn, (failures.get(call.fn) ?? new Set()).add(outcomeText(call)));
   }
-  return { calls: new Set(calls.map(suiteKey)), keys: new Set([...calls, ...around].map((r) => r.fn + SEP + r.args)), inputs, paths };
+  return { calls: new Set(calls.map(suiteKey)), keys: new Set([...calls, ...around].map((r) => r.fn + SEP + r.args)), inputs, paths, failures };
 }
 
 /**
@@ -139,12 +143,13 @@ function pathLike(before: RecordIndex, near: NearFailing): (fn: string, path: nu
 
 /**
  * The changes from `before` to `after`; those near the failing tests (see `NearFailing`) are marked
- * so. A generated input is near when it was generated around a failing test's call or is like one
- * of their inputs, unless the original program ran it as it ran a passing test (its path strictly
- * closer to a passing test's than to any failing test's: the tests say that result was right).
- * A path like the failing tests' alone does not make an input near: `isAbsolute('usr/lib')` runs
- * the way the failing `isAbsolute('C:\\x')` does (both are not absolute to the original), and a
- * patch that now calls it absolute is wrong.
+ * so. A generated input is near when it was generated around a failing test's call, is like one of
+ * their inputs, or made the original throw what a failing test's call made it throw; unless the
+ * original program ran it as it ran a passing test (its path strictly closer to a passing test's
+ * than to any failing test's: the tests say that result was right). A path like the failing
+ * tests' alone does not make an input near: `isAbsolute('usr/lib')` runs the way the failing
+ * `isAbsolute('C:\\x')` does (both are not absolute to the original), and a patch that now calls it
+ * absolute is wrong.
  */
 export function compareVersions(before: RecordIndex, after: RecordIndex, functions: Map<string, ProbedFunction>, near: NearFailing): Differences {
   const changes: BehaviourChange[] = [];
@@ -164,7 +169,9 @@ export function compareVersions(before: RecordIndex, after: RecordIndex, functio
     const [fn = '', base = ''] = was.base.split(SEP);
     const args = key.slice(key.indexOf(SEP) + 1);
     const side = like(fn, was.path);
-    const nearFailing = side !== 'passing' && (near.keys.has(key) || near.keys.has(was.base) || likeFailing(fn, args, base, near));
+    // The original failed on it as it failed on a failing test's call: the bug's own class of input.
+    const sameFailure = near.failures.get(fn)?.has(was.out) ?? false;
+    const nearFailing = side !== 'passing' && (near.keys.has(key) || near.keys.has(was.base) || sameFailure || likeFailing(fn, args, base, near));
     changes.push({ kind: 'generated', ...described(key, functions), before: was.out, after: now.out, nearFailing, ...(side ? { pathLike: side } : {}) });
   }
   return { changes: ordered(changes), generatedCompared };

@@ -69,6 +69,15 @@ describe('comparing what two versions recorded', () => {
     expect(changes.map((c) => [c.input, c.nearFailing, c.pathLike])).toEqual([["isAbsolute('usr/lib')", false, 'failing'], ["isAbsolute('C:\\\\x')", true, undefined]]);
   });
 
+  it('counts an input near when the original threw on it what it threw on a failing test\'s call', () => {
+    const crash = { threw: 'IndexError: list index out of range' };
+    const failingCall: ProbeRecord = { fn: FN, args: "'a', [None, 2]", kind: 'suite', out: crash, site: 'test_t.py::test_fold' };
+    const before = indexRecords([failingCall, suite("'b'", "'b'"), generated("''", "'b'", crash), generated("'bb'", "'b'", { threw: 'KeyError: x' })]);
+    const after = indexRecords([{ ...failingCall, out: { returned: "'a'" } }, suite("'b'", "'b'"), generated("''", "'b'", { returned: "''" }), generated("'bb'", "'b'", { returned: "''" })]);
+    const { changes } = compareVersions(before, after, functions, nearFailingOf([failingCall]));
+    expect(changes.map((c) => [c.input, c.nearFailing])).toEqual([["isAbsolute('bb')", false], ["isAbsolute('a', [None, 2])", true], ["isAbsolute('')", true]]);
+  });
+
   it('falls back to the inputs\' likeness where every test runs the function the same way', () => {
     const same = [0, 1];
     const records = (fixed: boolean) => [{ ...suite("'/usr/lib'", 'true'), path: same }, { ...suite("'C:\\\\x'", String(fixed)), path: same }, { ...generated("'usr/lib'", "'/usr/lib'", { returned: String(fixed) }), path: same }];
