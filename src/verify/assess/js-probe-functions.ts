@@ -140,7 +140,9 @@ export function namedFunctions(program: JsNode): NamedFunction[] {
 /**
  * The functions to probe for the changed lines: for each line, the innermost named function that
  * contains it. Anonymous callbacks belong to the named function around them; a line inside a
- * getter, setter, constructor or generator, or outside any function, selects nothing.
+ * getter, setter, constructor or generator selects nothing. A line of a top-level declaration
+ * outside any function (`const PROTOCOL_REGEX = /…/`) selects the functions of the file that read a
+ * name it declares: what the changed value changes is their results.
  */
 export function functionsForLines(program: JsNode, functions: readonly NamedFunction[], lines: ReadonlySet<number>): NamedFunction[] {
   const byNode = new Map(functions.map((fn) => [fn.node, fn]));
@@ -149,6 +151,7 @@ export function functionsForLines(program: JsNode, functions: readonly NamedFunc
     if (isFunctionNode(node)) all.push({ node, ancestors: [...ancestors] });
   });
   const chosen = new Set<NamedFunction>();
+  for (const fn of functionsReading(functions, namesDeclaredOn(program, lines, all))) chosen.add(fn);
   for (const line of lines) {
     const containing = all.filter(({ node }) => line >= node.loc.start.line && line <= node.loc.end.line);
     // Innermost: contains no other function that holds the line (two on one line are both innermost).
@@ -160,4 +163,35 @@ export function functionsForLines(program: JsNode, functions: readonly NamedFunc
     }
   }
   return functions.filter((fn) => chosen.has(fn));
+}
+
+/** Names declared by the top-level variable declarations on `lines` that no function holds. */
+function namesDeclaredOn(program: JsNode, lines: ReadonlySet<number>, functions: ReadonlyArray<{ node: JsNode }>): Set<string> {
+  const names = new Set<string>();
+  const outside = [...lines].filter((line) => !functions.some(({ node }) => line >= node.loc.start.line && line <= node.loc.end.line));
+  for (const statement of ((program['body'] as unknown[] | undefined) ?? []).filter(isJsNode)) {
+    const declaration = statement.type === 'ExportNamedDeclaration' ? asNode(statement['declaration']) : statement;
+    if (declaration?.type !== 'VariableDeclaration') continue;
+    if (!outside.some((line) => line >= statement.loc.start.line && line <= statement.loc.end.line)) continue;
+    for (const declarator of ((declaration['declarations'] as unknown[] | undefined) ?? []).filter(isJsNode)) {
+      const id = asNode(declarator['id']);
+      const init = asNode(declarator['init']);
+      // A function value is probed as itself; what is probed here is the functions that read a value.
+      if (id?.type === 'Identifier' && !(init && isFunctionNode(init))) names.add(id['name'] as string);
+    }
+  }
+  return names;
+}
+
+/** The named functions whose body reads one of `names` (by name: a shadowing local counts too, which only probes more). */
+function functionsReading(functions: readonly NamedFunction[], names: ReadonlySet<string>): NamedFunction[] {
+  if (names.size === 0) return [];
+  return functions.filter((fn) => {
+    let reads = false;
+    const body = asNode(fn.node['body']);
+    if (body) walkJs(body, (node) => {
+      if (node.type === 'Identifier' && names.has(node['name'] as string)) reads = true;
+    });
+    return reads;
+  });
 }

@@ -63,6 +63,25 @@ describe('which functions a patch selects', () => {
     expect(instrumentJs(NAMES, new Set([lineOf(NAMES, 'getter-body'), lineOf(NAMES, 'generator-body'), lineOf(NAMES, 'top-level')]), TARGET)).toBeNull();
   });
 
+  it('takes, for a changed top-level value, the functions of the file that read it (ufo\'s PROTOCOL_REGEX)', () => {
+    const source = [
+      'const PROTOCOL_REGEX = /^\\w+:(\\/\\/)?/; // value',
+      'export const LIMIT = 3, other = 4; // exported',
+      'export function hasProtocol(input) {',
+      '  return PROTOCOL_REGEX.test(input);',
+      '}',
+      'export function capped(list) {',
+      '  return list.slice(0, LIMIT);',
+      '}',
+      'export function unrelated(x) {',
+      '  return x;',
+      '}',
+      '',
+    ].join('\n');
+    expect(probed(source, ['value'])).toEqual(['src/lib.js#hasProtocol@3']);
+    expect(probed(source, ['exported'])).toEqual(['src/lib.js#capped@6']);
+  });
+
   it('gives a function the same id in two versions where its lines moved, and #2 only to a true duplicate', () => {
     const before = 'function a() { return 1; }\nif (x) { var f = function () { return 1; }; } // first\nelse { var f = function () { return 2; }; } // second\n';
     const after = `// a comment\n\n${before}`;
