@@ -1,7 +1,7 @@
 // Writes a bug's files into a fresh temp folder and runs commands there, timed.
 import type { RunResult } from '../../src/core/run-result.ts';
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 
@@ -25,12 +25,28 @@ export interface Timed {
   ms: number;
 }
 
+let lent: string | null = null;
+
+/**
+ * The bench's user has Node 24 first on PATH: a folder of their own with `node` linking to this
+ * Node, as the tests lend it (test/support/borrowed-runners.ts). fixloop drops its own
+ * node_modules folders from the PATH a repository's commands get, so this Node's own folder would
+ * not do; FIXLOOP_SANDBOX_BIND shows the binary to an isolating sandbox.
+ */
+function lentNode(): { PATH: string; FIXLOOP_SANDBOX_BIND: string } {
+  const binary = realpathSync(process.execPath);
+  if (!lent) {
+    lent = mkdtempSync(join(tmpdir(), 'fixloop-bench-node-'));
+    symlinkSync(binary, join(lent, 'node'));
+  }
+  return { PATH: `${lent}${delimiter}${process.env.PATH ?? ''}`, FIXLOOP_SANDBOX_BIND: `${dirname(binary)}:${lent}` };
+}
+
 export function timed(command: string, args: string[], cwd: string, timeoutMs: number, env: Record<string, string> = {}): Promise<Timed> {
   return new Promise((resolve) => {
     const started = performance.now();
     // The projects' `node --test` must run on this Node (24), whatever `node` is first on PATH.
-    const PATH = `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}`;
-    const child = spawn(command, args, { cwd, env: { ...process.env, PATH, NO_COLOR: '1', CI: 'true', ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn(command, args, { cwd, env: { ...process.env, ...lentNode(), NO_COLOR: '1', CI: 'true', ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
