@@ -8,21 +8,19 @@
 // run`), which says the level it would be published at. The question: does any incorrect plausible
 // candidate reach `verified`, and does a correct one stay there?
 // Run: node bench/overfit.ts --filter <ids> [--results <file>] [--max 300] [--no-levels]
-import { appendFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RankedCandidate } from '../src/engines/repair/rank-candidates.ts';
+import { scriptsOf } from '../src/gate/machine-report.ts';
 import { runGate } from '../src/gate/run-gate.ts';
 import { focusedTestCommand } from '../src/runners/focused-test-command.ts';
-import { createProcessSandbox } from '../src/sandbox/process-sandbox.ts';
-import { createIgnore, walkFiles } from '../src/workspace/file-walker.ts';
 import { fileDiff } from '../src/workspace/unified-diff.ts';
 import { args, flag } from './lib/args.ts';
 import { runKnownPatch, type Measured } from './lib/known-patch-run.ts';
-import { realCandidates } from './lib/real-candidates.ts';
-import { loadRealCorpus, materializeReal, setUp, type RealBug } from './lib/real-corpus.ts';
+import { realBaseline, realCandidates } from './lib/real-candidates.ts';
+import { loadRealCorpus, materializeReal, type RealBug } from './lib/real-corpus.ts';
 import { judgeCorrect } from './lib/real-judge.ts';
-import { shell } from './lib/workdir.ts';
 
 const realDir = fileURLToPath(new URL('./real', import.meta.url));
 const filters = (flag('--filter') ?? '').split(',').filter(Boolean);
@@ -48,23 +46,13 @@ function patchOf(candidate: RankedCandidate, before: string): string {
 async function plausibleOf(bug: RealBug): Promise<{ plausible: Plausible[]; validated: number; candidates: number } | string> {
   const dir = materializeReal(bug, 'overfit');
   try {
-    const gitignore = join(dir, '.gitignore');
-    const files = await walkFiles(dir, createIgnore(existsSync(gitignore) ? readFileSync(gitignore, 'utf8') : null));
-    const setupProblem = await setUp(bug, dir, (command, cwd) => shell(command, cwd, TEST_TIMEOUT_MS));
-    if (setupProblem) return setupProblem;
-    const sandbox = createProcessSandbox();
-    const signal = new AbortController().signal;
-    const baseline = await runGate(sandbox, { command: bug.test, cwd: dir, timeoutMs: TEST_TIMEOUT_MS, signal });
-    const failing = baseline.report.tests.filter((t) => t.status === 'failed');
+    const baseline = await realBaseline(bug, dir, TEST_TIMEOUT_MS);
+    if (typeof baseline === 'string') return baseline;
+    const { sandbox, signal } = baseline;
+    const failing = baseline.gate.report.tests.filter((t) => t.status === 'failed');
     if (failing.length === 0) return 'the baseline has no failing test';
-    const { ranked, sources } = await realCandidates(dir, files, baseline, sandbox, bug.test);
-    let scripts: Record<string, string> = {};
-    try {
-      scripts = (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { scripts?: Record<string, string> }).scripts ?? {};
-    } catch {
-      // Not a node project.
-    }
-    const focused = focusedTestCommand(bug.test, failing, scripts);
+    const { ranked, sources } = await realCandidates(dir, baseline, bug.test);
+    const focused = focusedTestCommand(bug.test, failing, scriptsOf(dir));
     const plausible: Plausible[] = [];
     const taken = ranked.slice(0, max);
     for (const [index, candidate] of taken.entries()) {

@@ -7,16 +7,12 @@
 // down), this says in seconds per bug, so template and ranking changes can be measured on the whole
 // corpus.
 // Run: node bench/rank-real.ts [--filter <id part>] [--json <file>]
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runGate } from '../src/gate/run-gate.ts';
-import { createProcessSandbox } from '../src/sandbox/process-sandbox.ts';
-import { createIgnore, walkFiles } from '../src/workspace/file-walker.ts';
-import { realCandidates } from './lib/real-candidates.ts';
-import { candidatePatchHash, loadRealCorpus, materializeReal, setUp, type RealBug } from './lib/real-corpus.ts';
+import { realBaseline, realCandidates } from './lib/real-candidates.ts';
+import { candidatePatchHash, loadRealCorpus, materializeReal, type RealBug } from './lib/real-corpus.ts';
 import { flag } from './lib/args.ts';
-import { shell } from './lib/workdir.ts';
 
 const realDir = fileURLToPath(new URL('./real', import.meta.url));
 const filter = flag('--filter') ?? '';
@@ -62,21 +58,15 @@ async function rankBug(bug: RealBug): Promise<RankRow | string> {
   const dir = materializeReal(bug, 'rank');
   const fixedDir = materializeReal(bug, 'rank-fixed', true);
   try {
-    // The files as the workspace lists them: read before any run writes coverage or caches.
-    const gitignore = join(dir, '.gitignore');
-    const files = await walkFiles(dir, createIgnore(existsSync(gitignore) ? readFileSync(gitignore, 'utf8') : null));
-    const setupProblem = await setUp(bug, dir, (command, cwd) => shell(command, cwd, TEST_TIMEOUT_MS));
-    if (setupProblem) return setupProblem;
-    const sandbox = createProcessSandbox();
-    const signal = new AbortController().signal;
-    const gate = await runGate(sandbox, { command: bug.test, cwd: dir, timeoutMs: TEST_TIMEOUT_MS, signal });
-    const failing = gate.report.tests.filter((t) => t.status === 'failed');
-    const { suspicious, ranked, sources, problems } = await realCandidates(dir, files, gate, sandbox, bug.test);
+    const baseline = await realBaseline(bug, dir, TEST_TIMEOUT_MS);
+    if (typeof baseline === 'string') return baseline;
+    const failing = baseline.gate.report.tests.filter((t) => t.status === 'failed');
+    const { suspicious, ranked, sources, problems } = await realCandidates(dir, baseline, bug.test);
     const fixLines = fixedLines(readFileSync(join(bug.dir, 'fix.patch'), 'utf8'));
     const faultIndex = suspicious.findIndex((s) => fixLines.some((f) => f.file === s.file && f.line === s.line));
     if (verbose) {
       const show = (s: (typeof suspicious)[number], i: number) => `  ${i + 1}. ${s.file}:${s.line} ${s.score.toFixed(3)} ${s.signals.join('+')}`;
-      console.log(`${bug.id}: ${failing.length} failing of ${gate.report.total}; top lines:\n${suspicious.slice(0, 8).map(show).join('\n')}`);
+      console.log(`${bug.id}: ${failing.length} failing of ${baseline.gate.report.total}; top lines:\n${suspicious.slice(0, 8).map(show).join('\n')}`);
       if (faultIndex >= 0 && suspicious[faultIndex]) console.log(`  the fix's line: ${show(suspicious[faultIndex], faultIndex).trim()}`);
       else console.log(`  the fix's lines (${fixLines.map((f) => `${f.file}:${f.line}`).join(', ')}) are not suspected`);
     }

@@ -13,7 +13,7 @@ import { materialize, printedResult, timed } from './workdir.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const cacheDir = process.env.FIXLOOP_CACHE_DIR ?? join(tmpdir(), 'fixloop-real-cache', 'fixloop');
-export const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
+const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
 
 export interface Measured {
   bug: string;

@@ -1,11 +1,15 @@
-// The repair engine's candidates for a real bug, in its own order, without validating any: fault
-// localization (coverage included), candidate generation and ranking exactly as the engine does
-// them, from the baseline's failing tests. rank-real.ts asks where the upstream fix stands among
-// them; overfit.ts validates them all.
+// The repair engine's candidates for a real bug, in its own order, without validating any: the
+// bug's checkout set up and its baseline run (realBaseline), then fault localization (coverage
+// included), candidate generation and ranking exactly as the engine does them, from the baseline's
+// failing tests. rank-real.ts asks where the upstream fix stands among them; overfit.ts validates them all.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GateResult } from '../../src/core/gate-result.ts';
 import { DEFAULT_PROTECTED_PATHS } from '../../src/core/repo-config.ts';
+import { scriptsOf } from '../../src/gate/machine-report.ts';
+import { runGate } from '../../src/gate/run-gate.ts';
+import { createProcessSandbox } from '../../src/sandbox/process-sandbox.ts';
+import { createIgnore, walkFiles } from '../../src/workspace/file-walker.ts';
 import { GenerationError, type Candidate } from '../../src/engines/repair/candidate.ts';
 import { generatorFor } from '../../src/engines/repair/generators.ts';
 import { localizeFaults } from '../../src/engines/repair/localize/localize-faults.ts';
@@ -16,6 +20,29 @@ import { MAX_LINES } from '../../src/engines/repair/repair-engine.ts';
 import { valueTypesInTests } from '../../src/engines/repair/value-types.ts';
 import type { Sandbox } from '../../src/sandbox/sandbox.ts';
 import { createTestFileMatcher } from '../../src/workspace/path-policy.ts';
+import { setUp, type RealBug } from './real-corpus.ts';
+import { shell } from './workdir.ts';
+
+/** A bug's checkout set up, and its baseline: what the engine starts from. */
+export interface RealBaseline {
+  /** The checkout's files as the workspace lists them: read before any run wrote coverage or caches. */
+  files: string[];
+  sandbox: Sandbox;
+  signal: AbortSignal;
+  gate: GateResult;
+}
+
+/** Lists the checkout in `dir`, runs the bug's setup there and its test command; a string when the setup fails. */
+export async function realBaseline(bug: RealBug, dir: string, timeoutMs: number): Promise<RealBaseline | string> {
+  const gitignore = join(dir, '.gitignore');
+  const files = await walkFiles(dir, createIgnore(existsSync(gitignore) ? readFileSync(gitignore, 'utf8') : null));
+  const setupProblem = await setUp(bug, dir, (command, cwd) => shell(command, cwd, timeoutMs));
+  if (setupProblem) return setupProblem;
+  const sandbox = createProcessSandbox();
+  const signal = new AbortController().signal;
+  const gate = await runGate(sandbox, { command: bug.test, cwd: dir, timeoutMs, signal });
+  return { files, sandbox, signal, gate };
+}
 
 export interface RealCandidates {
   suspicious: Awaited<ReturnType<typeof localizeFaults>>;
@@ -26,18 +53,10 @@ export interface RealCandidates {
   problems: string[];
 }
 
-/** `files`: the checkout's files as the workspace lists them, read before any run wrote coverage or caches. */
-export async function realCandidates(dir: string, files: string[], gate: GateResult, sandbox: Sandbox, testCommand: string): Promise<RealCandidates> {
+export async function realCandidates(dir: string, { files, gate, sandbox, signal }: RealBaseline, testCommand: string): Promise<RealCandidates> {
   const failing = gate.report.tests.filter((t) => t.status === 'failed');
-  let scripts: Record<string, string> = {};
-  try {
-    scripts = (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { scripts?: Record<string, string> }).scripts ?? {};
-  } catch {
-    // Not a node project.
-  }
   const isTestFile = createTestFileMatcher(DEFAULT_PROTECTED_PATHS);
   const started = Date.now();
-  const signal = new AbortController().signal;
   const suspicious = await localizeFaults({
     root: dir,
     files,
@@ -46,7 +65,7 @@ export async function realCandidates(dir: string, files: string[], gate: GateRes
     hints: [],
     limit: 20_000,
     isTestFile,
-    coverage: { sandbox, testCommand, tests: gate.report.tests, passedCount: gate.report.passed, packageScripts: scripts, env: {}, suiteMs: gate.durationMs, deadline: started + 60_000, signal },
+    coverage: { sandbox, testCommand, tests: gate.report.tests, passedCount: gate.report.passed, packageScripts: scriptsOf(dir), env: {}, suiteMs: gate.durationMs, deadline: started + 60_000, signal },
   });
   const linesByFile = new Map<string, Set<number>>();
   for (const s of suspicious.slice(0, MAX_LINES)) linesByFile.set(s.file, (linesByFile.get(s.file) ?? new Set()).add(s.line));
