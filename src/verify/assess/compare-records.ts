@@ -44,9 +44,10 @@ export function indexRecords(records: ProbeRecord[]): RecordIndex {
     if (record.kind === 'suite') {
       const callKey = suiteKey(record);
       index.suiteCalls++;
-      if (record.path && !pathsSeen.has(callKey + SEP + record.path.join(','))) {
-        pathsSeen.add(callKey + SEP + record.path.join(','));
-        index.suitePaths.set(record.fn, [...(index.suitePaths.get(record.fn) ?? []), { call: callKey, path: record.path }]);
+      const pathKey = record.path ? callKey + SEP + record.path.join(',') : null;
+      if (record.path && pathKey !== null && !pathsSeen.has(pathKey)) {
+        pathsSeen.add(pathKey);
+        pushTo(index.suitePaths, record.fn, { call: callKey, path: record.path });
       }
       const seen = index.suite.get(callKey) ?? { outs: new Set<string>() };
       seen.outs.add(outcomeText(record));
@@ -94,7 +95,7 @@ export function nearFailingOf(records: ProbeRecord[], fromFailing: (record: Prob
   const failures = new Map<string, Set<string>>();
   for (const call of calls) {
     inputs.set(call.fn, [...new Set([...(inputs.get(call.fn) ?? []), call.args])]);
-    if (call.path) paths.set(call.fn, [...(paths.get(call.fn) ?? []), call.path]);
+    if (call.path) pushTo(paths, call.fn, call.path);
     if ('threw' in call.out) failures.set(call.fn, (failures.get(call.fn) ?? new Set()).add(outcomeText(call)));
   }
   return { calls: new Set(calls.map(suiteKey)), keys: new Set([...calls, ...around].map((r) => r.fn + SEP + r.args)), inputs, paths, failures };
@@ -109,12 +110,19 @@ export function nearFailingOf(records: ProbeRecord[], fromFailing: (record: Prob
  */
 function likeFailing(fn: string, args: string, base: string, near: NearFailing): boolean {
   const failing = near.inputs.get(fn) ?? [];
+  const numbersFromBase = numericDistance(args, base);
+  const textFromBase = editDistance(args, base);
   return failing.some((input) => {
-    const toInput = numericDistance(args, input);
-    const toBase = numericDistance(args, base);
-    if (toInput !== null && toBase !== null) return toInput <= toBase;
-    return editDistance(args, input) <= editDistance(args, base);
+    const numbersFromInput = numbersFromBase === null ? null : numericDistance(args, input);
+    return numbersFromInput !== null && numbersFromBase !== null ? numbersFromInput <= numbersFromBase : editDistance(args, input) <= textFromBase;
   });
+}
+
+/** Appends to the list kept under `key` (a suite may call one function thousands of times). */
+function pushTo<T>(lists: Map<string, T[]>, key: string, item: T): void {
+  const list = lists.get(key);
+  if (list) list.push(item);
+  else lists.set(key, [item]);
 }
 
 export interface Differences {
