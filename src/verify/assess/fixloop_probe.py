@@ -133,7 +133,7 @@ def _finish(fn, local, before, args, kwargs, result, error, nested, path=None):
         try:
             text, base = before
             record = {"fn": fn.id, "args": text, "kind": "suite"}
-            record["out"] = {"threw": _canon.error_text(error)} if error is not None else {"returned": canon(result)}
+            record["out"] = {"threw": _canon.error_text(error)} if error is not None else {"returned": canon(result, returned=True)}
             if path is not None:
                 record["path"] = path
             after = args_text(args, kwargs)

@@ -3,7 +3,10 @@
 `canon(value)` is deterministic text for a value: equal values give equal text in any process, so the
 records of the original and the patched program compare as strings. Long texts are cut and end in a
 hash of the whole; deep or cyclic values are cut short; memory addresses are dropped. Never raises.
-Standard library only; Python 3.8+.
+`canon(value, returned=True)`, for what a probed function returned, also spells out the fields of an
+object whose class writes its own repr: `<Statement 'CREATE...'>` alone hides every token a parser
+changed, so the comparison would call two different results equal. Arguments keep the plain form:
+they are how a call is matched between versions. Standard library only; Python 3.8+.
 """
 import functools
 import hashlib
@@ -11,6 +14,9 @@ import re
 import types
 
 MAX_TEXT, KEEP_TEXT, MAX_DEPTH, MAX_ITEMS = 400, 380, 4, 200
+# A returned value is spelled out deeper (a parse tree's tokens sit six levels down), within a budget
+# of values for the whole of it, so that a wide and deep structure costs a bounded time.
+RETURNED_DEPTH, RETURNED_VALUES = 8, 5000
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 
 def _cap(text):
@@ -18,14 +24,25 @@ def _cap(text):
         return text
     return text[:KEEP_TEXT] + "\u2026#" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:12]
 
-def canon(value):
+_VALUE_TYPES = (tuple, list, dict, set, frozenset, str, bytes, int, float, complex)
+
+class _Walk:
+    """One value's walk: the values on the way down (cycles), the depth allowed, values left to spell out."""
+
+    def __init__(self, returned):
+        self.path = set()
+        self.returned = returned
+        self.max_depth = RETURNED_DEPTH if returned else MAX_DEPTH
+        self.left = RETURNED_VALUES
+
+def canon(value, returned=False):
     """Deterministic text for a value: equal values give equal text in any process."""
     try:
-        return _cap(_text(value, 0, set()))
+        return _cap(_text(value, 0, _Walk(returned)))
     except Exception:
         return "<%s>" % type(value).__name__
 
-def _text(v, depth, path):
+def _text(v, depth, walk):
     t = type(v)
     if t in (str, bytes) and len(v) > 4 * MAX_TEXT:
         # Never a copy of a huge text: its start and a hash of all of it.
@@ -33,36 +50,37 @@ def _text(v, depth, path):
         return repr(v[:KEEP_TEXT])[:KEEP_TEXT] + "\u2026#" + hashlib.sha256(whole).hexdigest()[:12]
     if v is None or t in (bool, int, float, str, bytes):
         return repr(v)
-    if depth > MAX_DEPTH:
+    walk.left -= 1
+    if depth > walk.max_depth or walk.left < 0:
         return "\u2026"
-    if id(v) in path:
+    if id(v) in walk.path:
         return "[Circular]"
-    path.add(id(v))
+    walk.path.add(id(v))
     try:
-        return _compound(v, t, depth + 1, path)
+        return _compound(v, t, depth + 1, walk)
     except Exception:
         return "<%s>" % t.__name__
     finally:
-        path.discard(id(v))
+        walk.path.discard(id(v))
 
-def _items(values, depth, path):
+def _items(values, depth, walk):
     values = list(values)
-    texts = [_text(x, depth, path) for x in values[:MAX_ITEMS]]
+    texts = [_text(x, depth, walk) for x in values[:MAX_ITEMS]]
     if len(values) > MAX_ITEMS:
         texts.append("\u2026(%d)" % len(values))
     return texts
 
-def _compound(v, t, depth, path):
+def _compound(v, t, depth, walk):
     if isinstance(v, list) and t.__repr__ is list.__repr__:
-        return "[" + ", ".join(_items(v, depth, path)) + "]"
+        return "[" + ", ".join(_items(v, depth, walk)) + "]"
     if isinstance(v, tuple) and t.__repr__ is tuple.__repr__:
-        return "(" + ", ".join(_items(v, depth, path)) + ("," if len(v) == 1 else "") + ")"
+        return "(" + ", ".join(_items(v, depth, walk)) + ("," if len(v) == 1 else "") + ")"
     if isinstance(v, dict) and t.__repr__ is dict.__repr__:
         pairs = list(v.items())
-        texts = ["%s: %s" % (_text(k, depth, path), _text(x, depth, path)) for k, x in pairs[:MAX_ITEMS]]
+        texts = ["%s: %s" % (_text(k, depth, walk), _text(x, depth, walk)) for k, x in pairs[:MAX_ITEMS]]
         return "{" + ", ".join(texts + (["\u2026(%d)" % len(pairs)] if len(pairs) > MAX_ITEMS else [])) + "}"
     if t in (set, frozenset):
-        inner = "{" + ", ".join(sorted(_items(v, depth, path))) + "}" if v else ""
+        inner = "{" + ", ".join(sorted(_items(v, depth, walk))) + "}" if v else ""
         return "frozenset(%s)" % inner if t is frozenset else inner or "set()"
     if isinstance(v, BaseException):
         return error_text(v)
@@ -71,16 +89,27 @@ def _compound(v, t, depth, path):
     if isinstance(v, type):
         return "<class %s>" % v.__qualname__
     if t.__repr__ is object.__repr__:
-        return "%s(%s)" % (t.__name__, ", ".join("%s=%s" % (k, x) for k, x in _fields(v, depth, path)))
-    return _ADDRESS.sub("", repr(v))
+        return "%s(%s)" % (t.__name__, ", ".join("%s=%s" % (k, x) for k, x in _fields(v, depth, walk)))
+    shown = _ADDRESS.sub("", repr(v))
+    if walk.returned and not isinstance(v, _VALUE_TYPES):
+        # Its own repr, then what it holds (a returned value only: see the module's docstring). A
+        # subclass of a builtin value (a token type that is a tuple) is shown by its repr alone.
+        fields = _fields(v, depth, walk)
+        if fields:
+            return "%s{%s}" % (shown, ", ".join("%s=%s" % (k, x) for k, x in fields))
+    return shown
 
-def _fields(v, depth, path):
+def _fields(v, depth, walk):
+    # Its __dict__'s names, then its slots' (a class may have both: a subclass without __slots__).
     found = getattr(v, "__dict__", None)
-    if isinstance(found, dict):
-        names = list(found)
-    else:
-        names = [n for c in type(v).__mro__ for n in getattr(c, "__slots__", ()) if isinstance(n, str) and hasattr(v, n)]
-    return [(n, _text(getattr(v, n), depth, path)) for n in names[:MAX_ITEMS]]
+    names = list(found) if isinstance(found, dict) else []
+    for c in type(v).__mro__:
+        slots = getattr(c, "__slots__", ())
+        # `__slots__ = 'tokens'` names one slot, not six.
+        for n in (slots,) if isinstance(slots, str) else slots:
+            if isinstance(n, str) and n not in names and n not in ("__dict__", "__weakref__") and hasattr(v, n):
+                names.append(n)
+    return [(n, _text(getattr(v, n), depth, walk)) for n in names[:MAX_ITEMS]]
 
 def error_text(error):
     try:

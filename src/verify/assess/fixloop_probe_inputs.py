@@ -156,7 +156,7 @@ def _timed_call(fn, args, kwargs):
     try:
         with path:
             result = fn.fn(*args, **kwargs)
-        return {"returned": _canon.canon(result)}, path.lines
+        return {"returned": _canon.canon(result, returned=True)}, path.lines
     except _Timeout:
         fn.stopped = True
         return {"threw": "ProbeTimeout: over %g s" % CALL_LIMIT_S}, None

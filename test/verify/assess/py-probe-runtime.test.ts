@@ -167,6 +167,9 @@ describe('the Python probe\'s canonical text and limits (the runtime driven dire
     expect(other).not.toBe(long);
     expect(huge).toMatch(/^'x{379}…#[0-9a-f]{12}$/);
     expect(texts.args).toBe("1, 'a', flag=True");
+    // A returned object whose class writes its own repr is spelled out too (a parse tree's tokens);
+    // as an argument it keeps its repr; a subclass of a builtin value keeps its repr either way.
+    expect(texts.returned).toEqual(["<Shown object>{tokens=[<Token>{kind='kw'}, <Token>{kind='name'}]}", '<Shown object>', 'Kind.Keyword']);
     const all = await records(recordFile);
     const perBase = new Map<string, number>();
     for (const r of all) if (r.kind === 'generated') perBase.set(r.base ?? '', (perBase.get(r.base ?? '') ?? 0) + 1);
