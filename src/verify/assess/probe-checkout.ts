@@ -23,7 +23,7 @@ export interface ProbeRun {
 
 export interface ProbeCheckout {
   dir: string;
-  /** Writes `plan` (instrumented) and runs the suite, or `command` when given, within `timeoutMs`. */
+  /** Writes `plan` (instrumented) and runs the suite, or `command` when given, within `timeoutMs`; a plan with no function instrumented is not run (it could record nothing). */
   run(plan: VersionPlan, label: string, timeoutMs: number, command?: string): Promise<ProbeRun>;
 }
 
@@ -36,6 +36,8 @@ export function probeCheckout(dir: string, suite: SuiteRunner): ProbeCheckout {
       const recordFile = join(folder, `${label}.jsonl`);
       await rm(recordFile, { force: true });
       const functions = await writePlan(dir, plan, { recordFile, runtimeDir: folder });
+      // Nothing instrumented records nothing: the suite run would cost its time for no record.
+      if (functions.size === 0) return { records: [], functions, gate: null };
       const gate = await (command ? suite.gateWith(dir, command, timeoutMs) : suite.gate(dir, timeoutMs)).catch(() => null);
       return { records: await readRecords(recordFile), functions, gate };
     },
