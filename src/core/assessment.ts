@@ -54,6 +54,11 @@ export interface Assessment {
   probed: string[];
   /** Calls of the suite and generated inputs compared; every change found (`changes`), of which `nearFailing` near the failing tests. */
   counts: { suiteCalls: number; generatedInputs: number; changes: number; nearFailing: number };
+  /**
+   * Set when the suite reached no function the patch changed (a table or a constant read elsewhere),
+   * so the functions the failing tests call were probed instead: `probed` names them.
+   */
+  atEntryPoints?: true;
   /** Set when the analysis could not look (no changed function it can probe, a runner that failed, no budget): the level is then `review`. */
   notAssessed?: string;
   budget: { usedMs: number; limitMs: number; exhausted: boolean };

@@ -8,6 +8,7 @@ import type { RunResult } from '../../src/core/run-result.ts';
 import { makeRepo, removeAll } from '../support/git-fixture.ts';
 import { runCli } from '../support/run-cli.ts';
 import { writeFile } from '../support/judge-cheat-run.ts';
+import { KEYWORD_PROJECT, KEYWORD_RULES_FIXED, KEYWORD_RULES_OVERBROAD } from '../fixtures/keyword-table.ts';
 import { FIXED_PATHS, OVERFIT_PATHS, PATHS_PROJECT, VOLUME_PROJECT } from '../fixtures/overfit-paths.ts';
 
 const dirs: string[] = [];
@@ -62,5 +63,35 @@ describe('the assessment of a judged patch', () => {
     const passedOver = result.assessment?.alternatives.find((a) => a.summary.includes('honor-option'));
     expect(passedOver?.passedOver).toMatch(/weakens the check that throws "Invalid level"/);
     expect(cli.code).toBe(0);
+  });
+});
+
+describe('the assessment of a patch the suite reaches only through other code (a table)', () => {
+  async function runRules(rules: string): Promise<{ result: RunResult; code: number | null }> {
+    // Without the installed pytest plugins' autoload (~2 s of every pytest start here): none is about them.
+    const repo = await makeRepo({ ...KEYWORD_PROJECT, 'fixloop.yml': 'env:\n  PYTEST_DISABLE_PLUGIN_AUTOLOAD: "1"\n' });
+    dirs.push(repo, `${repo}-out`);
+    const cli = await runCli(['run', repo, '--test', 'python3 -m pytest -q', '--engine', 'script', '--script', writeFile('lexer/rules.py', rules), '--max-attempts', '1', '--sandbox', 'process', '--json', '--out', `${repo}-out`], { cwd: repo });
+    return { result: JSON.parse(cli.stdout) as RunResult, code: cli.code };
+  }
+
+  it('probes the function the failing test calls: the right row is verified, seen at work on the failing test’s input', async () => {
+    const { result, code } = await runRules(KEYWORD_RULES_FIXED);
+    expect(result.status).toBe('tests_green');
+    const assessment = result.assessment;
+    expect(assessment).toMatchObject({ level: 'verified', atEntryPoints: true, probed: ['lexer/__init__.py:6 tokenize'] });
+    expect(assessment?.reason).toMatch(/at the functions the failing tests call \(the suite reaches no changed function\)$/);
+    expect(assessment?.behaviourChanges).toContainEqual(expect.objectContaining({ kind: 'suite', input: "tokenize('order by x')", nearFailing: true }));
+    expect(code).toBe(0);
+  });
+
+  it('shows an overbroad row at review, with the passing test’s call whose result it changed', async () => {
+    const { result, code } = await runRules(KEYWORD_RULES_OVERBROAD);
+    expect(result.status).toBe('tests_green');
+    expect(result.assessment?.level).toBe('review');
+    expect(result.assessment?.behaviourChanges).toContainEqual(
+      expect.objectContaining({ kind: 'suite', input: "tokenize('sort by name')", before: "[('name', 'sort'), ('name', 'by'), ('name', 'name')]", after: "[('keyword', 'sort by'), ('name', 'name')]", nearFailing: false }),
+    );
+    expect(code).toBe(4);
   });
 });

@@ -15,6 +15,7 @@ import { cloneMirror } from '../../workspace/create-workspace.ts';
 import type { MirrorSeal } from '../../workspace/mirror-seal.ts';
 import type { TestFileCheck } from '../harness-tampering.ts';
 import { decideLevel, type CandidateInfo } from './assessment-level.ts';
+import { entryPoints, withEntryPoints } from './entry-points.ts';
 import { compareVersions, indexRecords, NOWHERE_NEAR, nearFailingOf, type NearFailing } from './compare-records.ts';
 import { probeable } from './instrument-file.ts';
 import { probeCheckout, type ProbeCheckout, type ProbeRun } from './probe-checkout.ts';
@@ -63,9 +64,20 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
     const setup = await input.suite.setup(dir);
     if (setup && setup.exitCode !== 0) return notAssessed('the setup failed in the assessment’s checkout');
     const checkout = probeCheckout(dir, input.suite);
-    const runs = await runVersions(checkout, plans, input, left);
+    let runs = await runVersions(checkout, plans, input, left);
+    const reached = () => runs.patched !== null && runs.original !== null && (runs.patched.records.length > 0 || runs.original.records.length > 0);
+    let atEntryPoints = false;
+    if (runs.patched && runs.original && !reached()) {
+      // Nothing the patch changed was reached (a table or a constant that code elsewhere reads): look where the failing tests enter the program.
+      const entries = await entryPoints({ dir, fixed: input.fixed, isTestFile: input.isTestFile, touched: paths });
+      if (entries.size > 0) {
+        input.log(`assessment: the suite never reached the changed code; probing where the failing tests enter the program (${[...entries.keys()].join(', ')})`);
+        runs = await runVersions(checkout, await withEntryPoints(plans, entries, dir), input, left);
+        atEntryPoints = true;
+      }
+    }
     if (!runs.patched || !runs.original) return notAssessed('the time budget ran out before the suite ran on both versions', true);
-    if (runs.patched.records.length === 0 && runs.original.records.length === 0) return notAssessed('the suite never called the changed functions, or they could not be probed');
+    if (!reached()) return notAssessed('the suite never called the changed functions, or they could not be probed');
     const functions = new Map([...runs.original.functions, ...runs.patched.functions]);
     const before = indexRecords(runs.original.records);
     const after = indexRecords(runs.patched.records);
@@ -85,6 +97,7 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
       counts: { suiteCalls: after.suiteCalls, generatedInputs: differences.generatedCompared },
       budget: used(runs.exhausted),
       failingSeparated: runs.failing !== null,
+      atEntryPoints,
     });
   } catch (error) {
     input.log(`assessment: ${(error as Error).message}`);

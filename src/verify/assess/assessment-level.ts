@@ -29,6 +29,8 @@ export interface LevelInput {
   budget: Assessment['budget'];
   /** Whether the failing tests' own calls could be told apart (else every change counts as outside). */
   failingSeparated?: boolean;
+  /** Whether the functions probed are those the failing tests call, the suite reaching no changed function. */
+  atEntryPoints?: boolean;
 }
 
 export function decideLevel(input: LevelInput): Assessment {
@@ -43,14 +45,15 @@ export function decideLevel(input: LevelInput): Assessment {
   // A weakening alternative was passed over for a reason; one that is as good and disagrees is an ambiguity.
   const ambiguous = (input.alternatives ?? []).filter((a) => !a.info.weakens && (a.disagreements?.length ?? 0) > 0);
   const counts = { suiteCalls: input.counts?.suiteCalls ?? 0, generatedInputs: input.counts?.generatedInputs ?? 0, changes: changes.length, nearFailing: near.length };
-  const base = { behaviourChanges: [...outside.slice(0, SHOWN_OUTSIDE), ...near.slice(0, SHOWN_NEAR)], alternatives, probed: input.probed ?? [], counts, budget: input.budget };
+  const base = { behaviourChanges: [...outside.slice(0, SHOWN_OUTSIDE), ...near.slice(0, SHOWN_NEAR)], alternatives, probed: input.probed ?? [], counts, budget: input.budget, ...(input.atEntryPoints ? { atEntryPoints: true as const } : {}) };
   const reasons: string[] = [];
   if (input.chosen?.weakens) reasons.push(`the patch ${input.chosen.weakens}`);
   if (input.notAssessed) reasons.push(`the assessment could not look: ${input.notAssessed}`);
   if (outside.length > 0) reasons.push(`${plural(outside.length, 'behaviour change')} outside the failing tests`);
   if (ambiguous.length > 0) reasons.push(`${plural(ambiguous.length, 'other plausible patch', 'other plausible patches')} ${ambiguous.length === 1 ? 'gives' : 'give'} other results: the tests do not decide between them`);
   if (reasons.length > 0) return { level: 'review', reason: reasons.join('; '), ...base, ...(input.notAssessed ? { notAssessed: input.notAssessed } : {}) };
-  const looked = `${plural(counts.suiteCalls, 'call')} of the suite and ${plural(counts.generatedInputs, 'generated input')}`;
+  const where = input.atEntryPoints ? ', at the functions the failing tests call (the suite reaches no changed function)' : '';
+  const looked = `${plural(counts.suiteCalls, 'call')} of the suite and ${plural(counts.generatedInputs, 'generated input')}${where}`;
   return { level: 'verified', reason: `no behaviour change outside the failing tests in ${looked}${alternatives.length > 0 ? `; the ${plural(alternatives.length, 'other plausible patch', 'other plausible patches')} agree or weaken a check` : ''}`, ...base };
 }
 

@@ -1,0 +1,69 @@
+// The assessment's second way to look (DESIGN.md §3.3): when the suite never reaches a changed
+// function (the patch changes a table, a regular expression or a constant that code elsewhere reads,
+// or a function the suite calls only through other code), the functions the failing tests call are
+// probed instead, in every version: the patch's effect reaches the program through them.
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { TestCaseResult } from '../../core/test-report.ts';
+import { jsEntryPoints } from './js-entry-points.ts';
+import type { VersionPlan } from './probe-plan.ts';
+import { pythonEntryPoints } from './py-entry-points.ts';
+
+/** At most this many functions are probed as entry points: each records every call the suite makes. */
+const MAX_ENTRY_FUNCTIONS = 12;
+/** Files and folders looked at when searching for the failing tests' files. */
+const MAX_FILES_LOOKED_AT = 5000;
+/** Folders a repository's own test files are never in. */
+const NOT_THE_REPOSITORY = new Set(['node_modules', '.git', '.fixloop-probe', '__pycache__', '.venv', 'venv', '.tox']);
+
+export interface EntryInput {
+  dir: string;
+  fixed: readonly TestCaseResult[];
+  isTestFile: (path: string) => boolean;
+  /** Files some version changes: they are probed where they changed, not here. */
+  touched: ReadonlySet<string>;
+}
+
+/** Path → the first lines of the entry functions there (at most MAX_ENTRY_FUNCTIONS in all). */
+export async function entryPoints(input: EntryInput): Promise<Map<string, Set<number>>> {
+  const read = async (path: string) => readFile(join(input.dir, path), 'utf8').catch(() => null);
+  const usable = (path: string) => !input.isTestFile(path) && !input.touched.has(path);
+  const found = new Map([
+    ...(await pythonEntryPoints(input.fixed, { read, usable })),
+    ...(await jsEntryPoints(input.fixed, { read, usable, testFiles: () => testFilesIn(input.dir, input.isTestFile) })),
+  ]);
+  const capped = new Map<string, Set<number>>();
+  let left = MAX_ENTRY_FUNCTIONS;
+  for (const [path, lines] of [...found].sort(([a], [b]) => a.localeCompare(b))) {
+    const kept = [...lines].sort((a, b) => a - b).slice(0, left);
+    if (kept.length === 0) break;
+    capped.set(path, new Set(kept));
+    left -= kept.length;
+  }
+  return capped;
+}
+
+/** Each plan with the entry files added as they are in the original (no patch touches them). */
+export async function withEntryPoints(plans: { original: VersionPlan; versions: VersionPlan[] }, entries: ReadonlyMap<string, Set<number>>, dir: string): Promise<{ original: VersionPlan; versions: VersionPlan[] }> {
+  const files = new Map<string, { text: string | null; lines: Set<number> }>();
+  for (const [path, lines] of entries) files.set(path, { text: await readFile(join(dir, path), 'utf8'), lines });
+  const add = (plan: VersionPlan): VersionPlan => ({ name: plan.name, files: new Map([...plan.files, ...files]) });
+  return { original: add(plans.original), versions: plans.versions.map(add) };
+}
+
+/** The repository's test files, its dependencies' folders left out (at most a few thousand files looked at). */
+async function testFilesIn(dir: string, isTestFile: (path: string) => boolean): Promise<string[]> {
+  const found: string[] = [];
+  const folders = [''];
+  let looked = 0;
+  while (folders.length > 0 && looked < MAX_FILES_LOOKED_AT) {
+    const folder = folders.shift() ?? '';
+    for (const entry of await readdir(join(dir, folder), { withFileTypes: true }).catch(() => [])) {
+      looked++;
+      const path = folder ? `${folder}/${entry.name}` : entry.name;
+      if (entry.isDirectory() && !NOT_THE_REPOSITORY.has(entry.name)) folders.push(path);
+      else if (entry.isFile() && isTestFile(path)) found.push(path);
+    }
+  }
+  return found;
+}
