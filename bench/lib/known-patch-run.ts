@@ -29,6 +29,8 @@ export interface Measured {
   commit: string;
   /** The first changes outside the failing tests, as `input: before → after`. */
   examples?: string[];
+  /** Changes on the failing tests' inputs or near them: where the probe saw the patch at work. */
+  nearFailing?: number;
 }
 
 export async function runKnownPatch(bug: RealBug, source: string, patch: string): Promise<Measured> {
@@ -51,6 +53,7 @@ export async function runKnownPatch(bug: RealBug, source: string, patch: string)
       reason: (result?.assessment?.reason ?? result?.headline ?? run.stderr.trim().split('\n').at(-1) ?? '').replace(/\s+/g, ' ').slice(0, 220),
       assessMs: result?.assessment?.budget.usedMs ?? 0,
       examples: (result?.assessment?.behaviourChanges ?? []).filter((c) => !c.nearFailing).slice(0, 3).map((c) => `${c.input}: ${c.before} → ${c.after}`.slice(0, 160)),
+      nearFailing: result?.assessment?.counts.nearFailing ?? 0,
       runMs: result?.durationMs ?? run.ms,
       commit,
     };
