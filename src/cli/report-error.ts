@@ -3,7 +3,7 @@
 import { CommanderError } from 'commander';
 import { ConfigError } from '../config/config-error.ts';
 import { ENGINE_NAMES } from '../core/repo-config.ts';
-import { PostgresStoreError } from '../jobs/postgres-store.ts';
+import { PostgresStoreError } from '../jobs/postgres/store-error.ts';
 import { StoreError } from '../jobs/sqlite-store.ts';
 import { describeError, errorCode, USER_ERROR_CODES } from '../loop/run-error.ts';
 import { SandboxChoiceError } from '../sandbox/select-sandbox.ts';

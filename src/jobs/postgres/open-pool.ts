@@ -1,10 +1,10 @@
 // Connecting to PostgreSQL and bringing the schema up to date; a store that cannot be used is named
 // (without the password of DATABASE_URL).
 import pg from 'pg';
-import { CodedError } from '../../core/coded-error.ts';
 import { POSTGRES_MIGRATIONS } from './migrations.ts';
+import { PostgresStoreError } from './store-error.ts';
 
-export class PostgresStoreError extends CodedError<'STORE_UNAVAILABLE'> {}
+export { PostgresStoreError } from './store-error.ts';
 
 export async function openPool(connectionString: string): Promise<pg.Pool> {
   const pool = new pg.Pool({ connectionString, max: 10 });
