@@ -62,10 +62,11 @@ async function standIn(configured: Record<string, unknown> = {}) {
   dirs.push(tmpRoot);
   const forge = createMemoryForge({ owner: 'acme', repo: 'shop', permissions: { alice: 'write' } });
   const store = await openSqliteStore(null);
-  // A lease long enough for a run (fix, replay, assessment) on a loaded machine: nothing here tests its expiry.
+  // A lease long enough for a run (fix, replay) on a loaded machine: nothing here tests its expiry.
   const queue = createDurableQueue({ store, concurrency: 1, leaseMs: 10_000, pollMs: 50 });
   closing.push(() => queue.shutdown(0), () => store.close());
-  const config = repoConfigSchema.parse({ test: { command: 'node --test' }, ...configured });
+  // The forge's flow is what is tested: no assessment, and the repair engine's first plausible patch.
+  const config = repoConfigSchema.parse({ test: { command: 'node --test' }, repair: { exploreTime: 0 }, assessment: { enabled: false }, ...configured });
   const deps: TriggerDeps = { forge, service: createFixService(forge, log, ACCOUNT, { queue }), queue, log, config: async () => config };
   const labeled = (number: number, title: string): LabelEvent => ({
     deliveryId: `delivery-${number}`,

@@ -52,9 +52,10 @@ function failingSuite(cloneUrl: string, sha: string, number: number): Payload {
   return payload;
 }
 
-// No case here is about the assessment (app-e2e's and assessment.test.ts are): it is off, which spares
-// each green run a checkout and three suite runs.
-const NO_ASSESSMENT = 'assessment:\n  enabled: false\n';
+// No case here is about the assessment (app-e2e's and assessment.test.ts are) nor about the repair
+// engine's exploration (cli-repair's and explore-plausible's are): both are off, which spares each
+// green run a checkout, three suite runs and the candidates after the first plausible one.
+const NO_ASSESSMENT = 'repair:\n  exploreTime: 0\nassessment:\n  enabled: false\n';
 const CHECKS_ON = `test:\n  command: node --test\ntriggers:\n  failingChecks: true\n${NO_ASSESSMENT}`;
 
 describe('the GitHub App on pull requests, end to end', () => {

@@ -61,7 +61,8 @@ describe('fixloop run on a terminal', () => {
   }, 240_000);
 
   it("counts the repair engine's candidates on one line rewritten in place", async () => {
-    const repo = await tempDir(PROJECT);
+    // The assessment after the green patch is not what is watched here (assessment.test.ts's is).
+    const repo = await tempDir({ ...PROJECT, 'fixloop.yml': 'assessment:\n  enabled: false\n' });
     const cwd = await tempDir();
     const { screen } = await onTerminal(['run', repo, '--test', 'node --test', '--engine', 'repair', '--max-attempts', '1', '--out', join(cwd, 'out')], { cwd, env: { NO_COLOR: '1' } });
     const counts = screen.split('\r\x1b[K').filter((part) => /│ repair: candidate \d+\/\d+, \d+ plausible/.test(part));

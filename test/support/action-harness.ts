@@ -85,9 +85,11 @@ export async function startActionHarness(): Promise<ActionHarness> {
       return github;
     },
     async publishShop(options = {}) {
-      // No case here is about the assessment (assessment.test.ts and app-e2e are): it is off, as a
-      // repository's fixloop.yml turns it off, which spares each green run a checkout and three suite runs.
-      const work = await makeRepo({ ...BUGGY_SHOP, 'fixloop.yml': 'assessment:\n  enabled: false\n', ...options.main, 'test/no-token.test.js': leakCheck(token) });
+      // No case here is about the assessment (assessment.test.ts and app-e2e are) nor about the repair
+      // engine's exploration after its first plausible candidate (cli-repair's and explore-plausible's
+      // are): both are off, as a repository's fixloop.yml turns them off, which spares each green run a
+      // checkout, three suite runs and the twenty candidates after the first plausible one.
+      const work = await makeRepo({ ...BUGGY_SHOP, 'fixloop.yml': 'repair:\n  exploreTime: 0\nassessment:\n  enabled: false\n', ...options.main, 'test/no-token.test.js': leakCheck(token) });
       dirs.push(work);
       let head = '';
       if (options.branch) {

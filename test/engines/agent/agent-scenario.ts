@@ -79,7 +79,8 @@ export async function runAgent(options: AgentRunOptions): Promise<RunResult> {
     options.provider === 'openai'
       ? { OPENAI_API_KEY: 'sk-test-agent-key', OPENAI_BASE_URL: options.server.openaiBaseUrl, FIXLOOP_MODEL: 'gpt-4.1-mini' }
       : { ANTHROPIC_API_KEY: 'sk-ant-test-agent-key', ANTHROPIC_BASE_URL: options.server.anthropicBaseUrl, FIXLOOP_MODEL: 'claude-haiku-4-5' };
-  const config = repoConfigSchema.parse({ test: { command: 'node --test', timeout: 60 }, engines: ['agent'], loop: { maxAttempts: 3, timeBudget: 300 }, ...options.config });
+  // The assessment is off: no scenario here is about what else a green patch changed (assessment.test.ts's are).
+  const config = repoConfigSchema.parse({ test: { command: 'node --test', timeout: 60 }, engines: ['agent'], loop: { maxAttempts: 3, timeBudget: 300 }, assessment: { enabled: false }, ...options.config });
   return runFix(
     {
       runId: `agent-${Math.random().toString(36).slice(2, 10)}`,

@@ -18,7 +18,8 @@ import { makeRepo, removeAll } from '../../support/git-fixture.ts';
 const dirs: string[] = [];
 afterAll(() => removeAll(dirs));
 
-const SLOW = 'await new Promise((resolve) => setTimeout(resolve, 1500));';
+// Each test sleeps longer than the first attempts' whole budget (1 s), whatever the machine's speed.
+const SLOW = 'await new Promise((resolve) => setTimeout(resolve, 1100));';
 const FILES = {
   'package.json': JSON.stringify({ name: 'shapes', scripts: { test: 'node --test' } }),
   'src/shapes.js': 'exports.area = (w, h) => w * h;\nexports.perimeter = (w, h) => 2 * (w - h);\n',
@@ -69,7 +70,7 @@ describe('the repair engine', () => {
       return { outcome: await engine.attempt(ctx), log: lines.join('\n') };
     };
 
-    // One second cannot hold a single run of 1.5 s: every candidate is left for later.
+    // One second cannot hold a single run of more than 1.1 s: every candidate is left for later.
     const first = await attempt(1, 1);
     expect(first.outcome).toMatchObject({ gaveUp: false, continues: true });
     expect(first.outcome.summary).toMatch(/^the attempt's time budget ran out \(0 of (\d+) candidates validated, .*\); \1 left$/);
