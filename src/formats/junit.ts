@@ -1,5 +1,6 @@
 // JUnit XML (the de-facto format of Surefire, pytest --junitxml, jest-junit, vitest's junit reporter, ...).
-import { XMLParser } from 'fast-xml-parser';
+import { createRequire } from 'node:module';
+import type { XMLParser as XMLParserClass } from 'fast-xml-parser';
 import type { TestCaseResult, TestReport } from '../core/test-report.ts';
 import { buildReport } from './report-builder.ts';
 
@@ -14,11 +15,21 @@ const text = (v: unknown): string => {
   return '';
 };
 
+/**
+ * The XML parser, loaded on the first report that needs it, from its one-file CommonJS build: its
+ * ES modules cost ~60 ms of every fixloop start, and most runs read no JUnit report.
+ */
+let parserClass: typeof XMLParserClass | null = null;
+function xmlParser(): typeof XMLParserClass {
+  parserClass ??= (createRequire(import.meta.url)('fast-xml-parser') as { XMLParser: typeof XMLParserClass }).XMLParser;
+  return parserClass;
+}
+
 export function parseJunit(xml: string): TestReport | null {
   if (!/<testsuites?\b|<testcase\b/.test(xml)) return null;
   let doc: Node;
   try {
-    doc = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@_', processEntities: true }).parse(xml) as Node;
+    doc = new (xmlParser())({ ignoreAttributes: false, attributeNamePrefix: '@_', processEntities: true }).parse(xml) as Node;
   } catch {
     return null;
   }
