@@ -114,6 +114,8 @@ def _begin(fn, args, kwargs, nested):
         local.busy = True
         try:
             text = args_text(args, kwargs)
+            # What the arguments hold, to tell what the call did to them (args_text shows an object by its repr).
+            state = _canon.state_text(args, kwargs)
             slots = [(i, a) for i, a in enumerate(args)] + list(kwargs.items())
             fn.none_at.update(fn.name(k) for k, x in slots if x is None)
             wanted = nested and not fn.method and not fn.stopped and text not in fn.bases
@@ -122,7 +124,7 @@ def _begin(fn, args, kwargs, nested):
         finally:
             local.busy = False
         local.depth += nested
-        return local, (text, base)
+        return local, (text, base, state)
     except Exception:
         return None, None
 
@@ -131,13 +133,13 @@ def _finish(fn, local, before, args, kwargs, result, error, nested, path=None):
         local.depth -= nested
         local.busy = True
         try:
-            text, base = before
+            text, base, state = before
             record = {"fn": fn.id, "args": text, "kind": "suite"}
             record["out"] = {"threw": _canon.error_text(error)} if error is not None else {"returned": canon(result, returned=True)}
             if path is not None:
                 record["path"] = path
-            after = args_text(args, kwargs)
-            if after != text:
+            after = _canon.state_text(args, kwargs)
+            if after != state:
                 record["after"] = after
             site = _site(fn)
             if site:

@@ -117,5 +117,9 @@ def error_text(error):
     except Exception:
         return type(error).__name__
 
+def state_text(args, kwargs):
+    """The arguments spelled out as a returned value is: what a call did to them (a tree grouped in place) shows here."""
+    return _cap(", ".join([canon(a, returned=True) for a in args] + ["%s=%s" % (k, canon(x, returned=True)) for k, x in kwargs.items()]))
+
 def args_text(args, kwargs):
     return _cap(", ".join([canon(a) for a in args] + ["%s=%s" % (k, canon(x)) for k, x in kwargs.items()]))

@@ -124,12 +124,13 @@ def _generate(fn, text, base, write):
         fn.generated.add(key)
         count += 1
         totals["generated"] += 1
+        state = _canon.state_text(args, kwargs)
         out, path = _timed_call(fn, args, kwargs)
         record = {"fn": fn.id, "args": key, "kind": "generated", "base": text, "out": out}
         if path is not None:
             record["path"] = path
-        after = _canon.args_text(args, kwargs)
-        if after != key:
+        after = _canon.state_text(args, kwargs)
+        if after != state:
             record["after"] = after
         write(fn, record)
 

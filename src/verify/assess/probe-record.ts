@@ -16,7 +16,7 @@ export interface ProbeRecord {
   base?: string;
   /** What the call returned or threw, as canonical text: `{ returned: "false" }`, `{ threw: "TypeError: x is not a function" }`. */
   out: { returned: string } | { threw: string };
-  /** The arguments after the call, as canonical text, when the call changed them (a mutation is a result too). */
+  /** The arguments after the call, spelled out as a returned value is (an object by its fields too), when the call changed them: a mutation is a result too. */
   after?: string;
   /** Suite calls: who made the call: pytest's current test id, or the first caller outside the probed file (`test/url.test.ts:41`). */
   site?: string;

@@ -173,7 +173,9 @@ describe('the Python probe\'s canonical text and limits (the runtime driven dire
     const all = await records(recordFile);
     const perBase = new Map<string, number>();
     for (const r of all) if (r.kind === 'generated') perBase.set(r.base ?? '', (perBase.get(r.base ?? '') ?? 0) + 1);
-    expect(all.filter((r) => r.kind === 'suite')).toHaveLength(31);
+    expect(all.filter((r) => r.kind === 'suite')).toHaveLength(32);
+    // What a call did to an argument is in the record, though the argument's repr did not change.
+    expect(all.find((r) => r.fn === 'checks.py#regroup')).toMatchObject({ args: '<Shown object>', out: { returned: 'None' }, after: "<Shown object>{tokens=[<Token>{kind='name'}, <Token>{kind='kw'}]}" });
     expect(perBase.get("'abc.def', 9, sep='-'")).toBe(40);
     expect(perBase.size).toBe(25);
     expect(all.find((r) => r.kind === 'suite')?.site).toBe('callers/caller.py:3');
