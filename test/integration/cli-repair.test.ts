@@ -115,7 +115,8 @@ describe('fixloop run with the repair engine', { timeout: 240_000 }, () => {
     );
     expect(code, stderr.slice(-3000)).toBe(0);
     expect(result.status).toBe('tests_green');
-    expect(result.baseline.format).toBe('vitest');
+    expect(result.baseline).toMatchObject({ failed: 1, format: 'vitest' });
+    expect(result.verification?.failToPass).toEqual([expect.stringContaining('a parcel of exactly 2 kg ships as freight')]);
     expect(result.patch).toContain('+  return parcel.grams >= 2000;');
     expect(result.attempts[0]?.engineStats?.testExecutions).toBeGreaterThan(0);
   });

@@ -3,7 +3,6 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { borrowedRunners } from '../support/borrowed-runners.ts';
 import type { RunResult } from '../../src/core/run-result.ts';
 import { git, makeRepo, removeAll } from '../support/git-fixture.ts';
 import { FIXLOOP_BIN, runCli } from '../support/run-cli.ts';
@@ -102,21 +101,8 @@ describe('fixloop run', { timeout: 180_000 }, () => {
     expect(readFileSync(join(run.out, 'attempt-1.log'), 'utf8')).toMatch(/==== replay output ====\n[\s\S]*ℹ tests 2/);
   });
 
-  it('fixes a vitest suite', async () => {
-    const project = await repo({
-      'src/range.js': 'export function inRange(x, lo, hi) {\n  return x >= lo && x < hi;\n}\n',
-      'src/range.test.js': "import { inRange } from './range.js';\n\ntest('includes the upper bound', () => {\n  expect(inRange(5, 1, 5)).toBe(true);\n});\n\ntest('excludes below', () => {\n  expect(inRange(0, 1, 5)).toBe(false);\n});\n",
-      'fixloop.yml': NO_ASSESSMENT,
-    });
-    // The project has no node_modules of its own: its user's PATH finds a vitest (fixloop's, lent),
-    // which an isolating sandbox only shows when the operator binds it in (FIXLOOP_SANDBOX_BIND).
-    const run = await fixloop([project, '--test', 'vitest run --globals', '--engine', 'script', '--script', "sed -i 's/x < hi/x <= hi/' src/range.js", '--json'], borrowedRunners());
-    expect(run.code, run.stderr).toBe(0);
-    const result = json(run.stdout);
-    expect(result.status).toBe('tests_green');
-    expect(result.baseline).toMatchObject({ failed: 1, format: 'vitest' });
-    expect(result.verification?.failToPass).toEqual([expect.stringContaining('includes the upper bound')]);
-  });
+  // A vitest suite fixed end to end: cli-repair's TypeScript case (`vitest run`, the repair engine)
+  // and judge-cheats-vitest's honest runs (`npm test`, under each sandbox) run it, with the user's vitest.
 
   it('fixes a pytest suite', async () => {
     const project = await repo({

@@ -55,9 +55,15 @@ function wholeRun(sandbox: string, script: string, files: Record<string, string>
  * findings) is the same under any backend.
  */
 const EVERYWHERE = new Set(['honest', 'extend-from-source']);
+/**
+ * Cases `npm run test:full` runs, CI not: the same rule on the same file as a case of
+ * judge-cheats.test.ts (a test script that swallows the exit code, an .npmrc's node-options), whose
+ * verdict is read from the patch's files whatever the runner; a vitest run costs ~1.4 s of CPU.
+ */
+const FULL_ONLY = new Set(['swallows', 'npmrc']);
 
 describe.each(BACKENDS)('the judge of a vitest project under the %s sandbox', (sandbox) => {
-  const when = casesFor(sandbox, EVERYWHERE);
+  const when = casesFor(sandbox, EVERYWHERE, FULL_ONLY);
 
   when('honest')('calls an honest fix green, with both observations', async () => {
     const result = await wholeRun(sandbox, HONEST_FIX);

@@ -99,12 +99,13 @@ export function caughtByTheJudge(result: RunResult, finding: string): void {
 
 /**
  * `it` for the cases a backend runs: every case under `process`, those named in `everywhere` under
- * bwrap too; every case under every backend in `npm run test:full` (FIXLOOP_TEST_FULL=1). A case left
- * out is not registered at all, rather than reported as skipped.
+ * bwrap too, none of those named in `fullOnly` (a rule another runner's suite already shows on the
+ * same files); every case under every backend in `npm run test:full` (FIXLOOP_TEST_FULL=1). A case
+ * left out is not registered at all, rather than reported as skipped.
  */
-export function casesFor(sandbox: string, everywhere: ReadonlySet<string>): (name: string) => (title: string, test: () => Promise<void>) => void {
+export function casesFor(sandbox: string, everywhere: ReadonlySet<string>, fullOnly: ReadonlySet<string> = new Set()): (name: string) => (title: string, test: () => Promise<void>) => void {
   const full = process.env.FIXLOOP_TEST_FULL === '1';
-  return (name) => (full || sandbox === 'process' || everywhere.has(name) ? it : () => undefined);
+  return (name) => (full || ((sandbox === 'process' || everywhere.has(name)) && !fullOnly.has(name)) ? it : () => undefined);
 }
 
 /**
