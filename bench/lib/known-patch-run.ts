@@ -38,7 +38,9 @@ export async function runKnownPatch(bug: RealBug, source: string, patch: string)
   const out = materialize({}, 'assess-out');
   try {
     // The script engine applies the patch in the workspace, as any engine's edit.
-    const script = `git apply --whitespace=nowarn - <<'FIXLOOP_PATCH_END'\n${patch.trimEnd()}\nFIXLOOP_PATCH_END`;
+    // The patch as it is: its last line may be the context line of an empty line (a single space),
+    // which trimming would cut, and git would then call the patch corrupt (js-yaml-03's candidate #174).
+    const script = `git apply --whitespace=nowarn - <<'FIXLOOP_PATCH_END'\n${patch.endsWith('\n') ? patch : `${patch}\n`}FIXLOOP_PATCH_END`;
     const command = [join(root, 'bin/fixloop.js'), 'run', project, '--test', bug.test, '--engine', 'script', '--script', script, '--max-attempts', '1', '--json', '--out', join(out, 'artifacts')];
     if (bug.setup) command.push('--setup', bug.setup);
     const run = await timed(process.execPath, command, out, 1_800_000, { FIXLOOP_CACHE_DIR: cacheDir });
