@@ -9,7 +9,7 @@ import { postgresJobs } from './postgres/jobs.ts';
 import { openPool } from './postgres/open-pool.ts';
 import { postgresSpendLedger } from './postgres/spend.ts';
 
-export { PostgresStoreError } from './postgres/open-pool.ts';
+export { PostgresStoreError } from './postgres/store-error.ts';
 
 /** What the pg-boss queue needs: the store's contract and run dispatch. */
 export interface DispatchedRunStore extends RunStore, RunDispatchStore {}

@@ -4,8 +4,6 @@ import pg from 'pg';
 import { POSTGRES_MIGRATIONS } from './migrations.ts';
 import { PostgresStoreError } from './store-error.ts';
 
-export { PostgresStoreError } from './store-error.ts';
-
 export async function openPool(connectionString: string): Promise<pg.Pool> {
   const pool = new pg.Pool({ connectionString, max: 10 });
   // A pool error (a connection dropped by the server) must not take the process down.

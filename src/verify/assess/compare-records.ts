@@ -44,8 +44,8 @@ export function indexRecords(records: ProbeRecord[]): RecordIndex {
     if (record.kind === 'suite') {
       const callKey = suiteKey(record);
       index.suiteCalls++;
-      const pathKey = record.path ? callKey + SEP + record.path.join(',') : null;
-      if (record.path && pathKey !== null && !pathsSeen.has(pathKey)) {
+      const pathKey = record.path && callKey + SEP + record.path.join(',');
+      if (record.path && pathKey && !pathsSeen.has(pathKey)) {
         pathsSeen.add(pathKey);
         pushTo(index.suitePaths, record.fn, { call: callKey, path: record.path });
       }

@@ -1,6 +1,6 @@
 // Where the failing tests of a JavaScript or TypeScript project enter the program: the repository's
-// own modules their files import or require (following a module that only re-exports another), and
-// in those the functions the test files call by name. A test file is the one the runner named, else
+// own modules their files import or require, and the modules those import in turn (one level: an
+// `index.js` that re-exports `lib/x.js`), and in those the functions the test files call by name. A test file is the one the runner named, else
 // a test file whose text holds the failing test's name (mocha names no file).
 import { dirname, join, normalize } from 'node:path';
 import type { TestCaseResult } from '../../core/test-report.ts';
@@ -105,7 +105,7 @@ async function packageMain(folder: string, sources: EntrySources): Promise<strin
   }
 }
 
-/** The modules and, one level down, the modules they re-export (`module.exports = require('./lib/x')`, `export * from`). */
+/** The modules, then, one level down, the repository's modules they import (`module.exports = require('./lib/x')` among them). */
 async function withReexported(modules: string[], sources: EntrySources): Promise<string[]> {
   const all = new Set(modules);
   for (const path of modules) {
