@@ -5,15 +5,17 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { TestCaseResult } from '../../core/test-report.ts';
+import { importedInOrder } from '../../core/imported-files.ts';
+import type { EntrySources } from './entry-sources.ts';
 import { jsEntryPoints } from './js-entry-points.ts';
 import type { VersionPlan } from './probe-plan.ts';
 import { pythonEntryPoints } from './py-entry-points.ts';
 
 /** At most this many functions are probed as entry points: each records every call the suite makes. */
 const MAX_ENTRY_FUNCTIONS = 12;
-/** Files and folders looked at when searching for the failing tests' files. */
+/** Files and folders looked at when listing the repository (the failing tests' files, the modules they import). */
 const MAX_FILES_LOOKED_AT = 5000;
-/** Folders a repository's own test files are never in. */
+/** Folders that are not the repository's own code. */
 const NOT_THE_REPOSITORY = new Set(['node_modules', '.git', '.fixloop-probe', '__pycache__', '.venv', 'venv', '.tox']);
 
 export interface EntryInput {
@@ -26,12 +28,13 @@ export interface EntryInput {
 
 /** Path → the first lines of the entry functions there (at most MAX_ENTRY_FUNCTIONS in all). */
 export async function entryPoints(input: EntryInput): Promise<Map<string, Set<number>>> {
-  const read = async (path: string) => readFile(join(input.dir, path), 'utf8').catch(() => null);
-  const usable = (path: string) => !input.isTestFile(path) && !input.touched.has(path);
-  const found = new Map([
-    ...(await pythonEntryPoints(input.fixed, { read, usable })),
-    ...(await jsEntryPoints(input.fixed, { read, usable, testFiles: () => testFilesIn(input.dir, input.isTestFile) })),
-  ]);
+  const files = await repositoryFiles(input.dir);
+  const sources: EntrySources = {
+    read: async (path) => readFile(join(input.dir, path), 'utf8').catch(() => null),
+    testFiles: async () => files.filter(input.isTestFile),
+    imported: async (testFiles, levels) => (await importedInOrder(input.dir, testFiles, files, input.isTestFile, levels)).filter((path) => !input.touched.has(path)),
+  };
+  const found = new Map([...(await pythonEntryPoints(input.fixed, sources)), ...(await jsEntryPoints(input.fixed, sources))]);
   const capped = new Map<string, Set<number>>();
   let left = MAX_ENTRY_FUNCTIONS;
   // In the order they were found: the modules the test files import before those they import in turn.
@@ -52,8 +55,8 @@ export async function withEntryPoints(plans: { original: VersionPlan; versions: 
   return { original: add(plans.original), versions: plans.versions.map(add) };
 }
 
-/** The repository's test files, its dependencies' folders left out (at most a few thousand files looked at). */
-async function testFilesIn(dir: string, isTestFile: (path: string) => boolean): Promise<string[]> {
+/** The repository's files, its dependencies' folders left out (at most a few thousand files looked at). */
+async function repositoryFiles(dir: string): Promise<string[]> {
   const found: string[] = [];
   const folders = [''];
   let looked = 0;
@@ -63,7 +66,7 @@ async function testFilesIn(dir: string, isTestFile: (path: string) => boolean): 
       looked++;
       const path = folder ? `${folder}/${entry.name}` : entry.name;
       if (entry.isDirectory() && !NOT_THE_REPOSITORY.has(entry.name)) folders.push(path);
-      else if (entry.isFile() && isTestFile(path)) found.push(path);
+      else if (entry.isFile()) found.push(path);
     }
   }
   return found;

@@ -5,10 +5,9 @@ module's top level, read by code elsewhere), the assessment probes instead the f
 tests call: the patch's effect reaches them whatever path it takes.
 
 Reads JSON on stdin, one of:
-- {"mode": "tests", "tests": [{"source": str, "names": [str]}]}: for each test file, the modules it
-  imports and the names it calls (`f(…)`, `m.f(…)`, `x.method(…)`), within the named test functions
-  (`test_x`, `TestClass.test_x`) when any is found, else in the whole file. Prints
-  {"modules": [dotted names], "called": [names]}.
+- {"mode": "tests", "tests": [{"source": str, "names": [str]}]}: for each test file, the names it
+  calls (`f(…)`, `m.f(…)`, `x.method(…)`), within the named test functions (`test_x`,
+  `TestClass.test_x`) when any is found, else in the whole file. Prints {"called": [names]}.
 - {"mode": "defs", "source": str, "called": [str]}: the `def` lines of the module-level functions and
   of the methods of module-level classes whose name is called. Prints {"lines": [int]}.
 Exits 2 when a source does not parse. Standard library only; Python 3.8+.
@@ -16,21 +15,6 @@ Exits 2 when a source does not parse. Standard library only; Python 3.8+.
 import ast
 import json
 import sys
-
-
-def imported_modules(tree):
-    modules = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                modules.add(alias.name)
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            modules.add(node.module)
-            # `from pkg import mod`: the name may be a submodule.
-            for alias in node.names:
-                if alias.name != "*":
-                    modules.add(node.module + "." + alias.name)
-    return modules
 
 
 def test_functions(tree, names):
@@ -61,13 +45,12 @@ def called_names(nodes):
 
 
 def tests_mode(request):
-    modules, called = set(), set()
+    called = set()
     for test in request["tests"]:
         tree = ast.parse(test["source"])
-        modules |= imported_modules(tree)
         functions = test_functions(tree, test.get("names", []))
         called |= called_names(functions or [tree])
-    return {"modules": sorted(modules), "called": sorted(called)}
+    return {"called": sorted(called)}
 
 
 def defs_mode(request):

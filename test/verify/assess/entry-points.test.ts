@@ -36,6 +36,21 @@ describe('the entry points of the failing tests', () => {
     expect(entries).toEqual({ 'lib/match.js': [3] });
   });
 
+  it('JavaScript: a test that imports the package by its own name reaches the module its package.json exports', async () => {
+    const entries = await entriesOf(
+      {
+        'package.json': '{ "name": "slugs", "type": "module", "exports": { ".": "./dist/index.js" } }\n',
+        'src/index.ts': "export { slug } from './slug.ts';\n",
+        'src/slug.ts': ["import { SEPARATOR } from './separator.ts';", '', 'export function slug(text: string): string {', "  return text.toLowerCase().split(' ').join(SEPARATOR);", '}', ''].join('\n'),
+        'src/separator.ts': "export const SEPARATOR = '-';\n",
+        'test/slug.test.js': ["import { slug } from 'slugs';", "import assert from 'node:assert';", '', "it('joins words with a dash', () => {", "  assert.equal(slug('A b'), 'a-b');", '});', ''].join('\n'),
+      },
+      [failing({ id: 'joins words with a dash', file: 'test/slug.test.js' })],
+      ['src/separator.ts'],
+    );
+    expect(entries).toEqual({ 'src/slug.ts': [3] });
+  });
+
   it('Python: the functions and methods the failing test functions call, in the modules their file imports', async () => {
     const entries = await entriesOf(
       {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { LocalizationHint } from '../../engine.ts';
 import type { TestCaseResult } from '../../../core/test-report.ts';
 import type { SuspiciousLine } from '../candidate.ts';
-import { importedSourceFiles } from './imports.ts';
+import { importedSourceFiles } from '../../../core/imported-files.ts';
 import { calledNames, constantLines, namedFunctionLines, namesInTests, readNames } from './named-functions.ts';
 import { collectSpectra, type SpectraInput } from './collect-spectra.ts';
 import { ochiai } from './ochiai.ts';

@@ -2,23 +2,35 @@
 // source (an assertion failure in mocha or vitest names only the test file). Imports are followed as
 // the runtimes would: relative paths and directories (`require('..')`, a package.json's `main`,
 // `module` or `exports`, index files), the package importing itself by name, TypeScript path aliases,
-// and Python modules and packages (relative imports, `from pkg import module`, `__init__` re-exports).
+// and Python modules and packages (relative imports, `from pkg import module`, `__init__` re-exports;
+// at the root, in src/ or in lib/).
 import { readFile } from 'node:fs/promises';
 import { dirname, join, normalize } from 'node:path';
-import { packageEntries, type JsResolution } from './js-entry-points.ts';
+import { packageEntries, type JsResolution } from './js-module-resolution.ts';
 
 const JS_IMPORT = /(?:import\s[^'"]*?from\s*|import\s*\(\s*|require\s*\(\s*|import\s+|export\s[^'"]*?from\s*)['"]([^'"\s]+)['"]/g;
+/** Where a Python project keeps its importable packages, besides its root. */
+const PACKAGE_ROOTS = ['', 'src/', 'lib/'];
 const PY_IMPORT = /^[ \t]*(?:from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#]+)|import[ \t]+([\w.]+))/gm;
 
+/** The source files the test files import, following imports three levels further (sorted by path). */
 export async function importedSourceFiles(root: string, testFiles: string[], files: readonly string[], isTestFile: (p: string) => boolean): Promise<string[]> {
+  // Three levels below the test files' own imports: a test imports a package's index, which
+  // re-exports the module that imports the buggy helper.
+  return (await importedInOrder(root, testFiles, files, isTestFile, 4)).sort();
+}
+
+/**
+ * The source files the test files import, `levels` deep (1: what the test files import themselves),
+ * in the order they were found: a level's files before the next level's.
+ */
+export async function importedInOrder(root: string, testFiles: readonly string[], files: readonly string[], isTestFile: (p: string) => boolean, levels: number): Promise<string[]> {
   const known = new Set(files);
   const js = await jsResolution(root, known);
   const found = new Set<string>();
   const queue = [...testFiles];
   const seen = new Set<string>();
-  // Three levels deep: a test imports a package's index, which re-exports the module that imports
-  // the buggy helper.
-  for (let depth = 0; depth < 4 && queue.length; depth++) {
+  for (let depth = 0; depth < levels && queue.length; depth++) {
     const next: string[] = [];
     for (const file of queue.splice(0)) {
       if (seen.has(file)) continue;
@@ -32,7 +44,7 @@ export async function importedSourceFiles(root: string, testFiles: string[], fil
     }
     queue.push(...next);
   }
-  return [...found].sort();
+  return [...found];
 }
 
 async function jsResolution(root: string, known: Set<string>): Promise<JsResolution> {
@@ -77,7 +89,7 @@ function resolveJs(file: string, text: string, js: JsResolution): string[] {
 function resolvePython(file: string, text: string, known: Set<string>): string[] {
   const out: string[] = [];
   const module = (path: string) => {
-    for (const candidate of [`${path}.py`, `${path}/__init__.py`, `src/${path}.py`, `src/${path}/__init__.py`]) {
+    for (const candidate of PACKAGE_ROOTS.flatMap((root) => [`${root}${path}.py`, `${root}${path}/__init__.py`])) {
       const n = normalize(candidate);
       if (known.has(n)) return n;
     }

@@ -1,9 +1,9 @@
 // Imports followed from test files to source files as the runtimes resolve them.
 import { afterAll, describe, expect, it } from 'vitest';
-import { importedSourceFiles } from '../../../../src/engines/repair/localize/imports.ts';
-import { createTestFileMatcher } from '../../../../src/workspace/path-policy.ts';
-import { DEFAULT_PROTECTED_PATHS } from '../../../../src/core/repo-config.ts';
-import { makeRepo, removeAll } from '../../../support/git-fixture.ts';
+import { importedInOrder, importedSourceFiles } from '../../src/core/imported-files.ts';
+import { createTestFileMatcher } from '../../src/workspace/path-policy.ts';
+import { DEFAULT_PROTECTED_PATHS } from '../../src/core/repo-config.ts';
+import { makeRepo, removeAll } from '../support/git-fixture.ts';
 
 const isTestFile = createTestFileMatcher(DEFAULT_PROTECTED_PATHS);
 const dirs: string[] = [];
@@ -44,6 +44,19 @@ describe('imports followed from the failing tests', () => {
       'test/slug.spec.ts': "import { slug } from '~/utils';\n",
     };
     expect(await imported(files, ['test/slug.spec.ts'])).toEqual(['src/utils/index.ts', 'src/utils/slug.ts']);
+  });
+
+  it('finds a Python package kept in lib/, and stops at the levels asked for, in the order found', async () => {
+    const files = {
+      'lib/shapes/__init__.py': 'from shapes.area import area\n',
+      'lib/shapes/area.py': 'from shapes import units\n\ndef area(w, h):\n    return w * h\n',
+      'lib/shapes/units.py': 'CM = 1\n',
+      'tests/test_area.py': 'import shapes\n',
+    };
+    const root = await makeRepo(files, { git: false });
+    dirs.push(root);
+    expect(await importedInOrder(root, ['tests/test_area.py'], Object.keys(files), isTestFile, 1)).toEqual(['lib/shapes/__init__.py']);
+    expect(await importedInOrder(root, ['tests/test_area.py'], Object.keys(files), isTestFile, 3)).toEqual(['lib/shapes/__init__.py', 'lib/shapes/area.py', 'lib/shapes/units.py']);
   });
 
   it('follows Python packages: from pkg import module, relative imports and __init__ re-exports', async () => {
