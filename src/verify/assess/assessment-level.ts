@@ -1,6 +1,7 @@
 // The level a judged patch is shown at (DESIGN.md §3.3), and the one sentence that says why.
 // `verified` only when the assessment looked and found nothing a reviewer should see: no behaviour
-// change outside the failing tests, no other plausible patch that disagrees, no check weakened.
+// change outside the failing tests, no other plausible patch that disagrees, no check weakened; and
+// it saw the patch at work (a change in the failing tests' calls or around them).
 // Everything else is `review`, with what to look at.
 import type { AlternativePatch, Assessment, BehaviourChange } from '../../core/assessment.ts';
 import type { RuntimeGuardStatus } from '../../core/run-result.ts';
@@ -21,6 +22,7 @@ const SHOWN_DISAGREEMENTS = 5;
 export interface LevelInput {
   chosen?: { summary: string; weakens?: string };
   notAssessed?: string;
+  /** What the probes found, once they ran (absent: no probe ran). */
   changes?: BehaviourChange[];
   /** Each compared alternative, with the inputs it disagrees on (null: not run within the budget). */
   alternatives?: Array<{ info: CandidateInfo; disagreements: AlternativePatch['disagreements'] | null }>;
@@ -49,6 +51,9 @@ export function decideLevel(input: LevelInput): Assessment {
   const reasons: string[] = [];
   if (input.chosen?.weakens) reasons.push(`the patch ${input.chosen.weakens}`);
   if (input.notAssessed) reasons.push(`the assessment could not look: ${input.notAssessed}`);
+  // The failing tests pass now, so something they run behaves otherwise: probes that recorded no
+  // change at all did not see how the patch works, and cannot say it changed nothing else.
+  if (input.changes && changes.length === 0) reasons.push('the probes saw no change at all, not even in the failing tests that pass now: the patch works through something they do not record (state outside the calls’ arguments and results, output), so what else it changes was not seen');
   if (outside.length > 0) reasons.push(`${plural(outside.length, 'behaviour change')} outside the failing tests`);
   if (ambiguous.length > 0) reasons.push(`${plural(ambiguous.length, 'other plausible patch', 'other plausible patches')} ${ambiguous.length === 1 ? 'gives' : 'give'} other results: the tests do not decide between them`);
   if (reasons.length > 0) return { level: 'review', reason: reasons.join('; '), ...base, ...(input.notAssessed ? { notAssessed: input.notAssessed } : {}) };

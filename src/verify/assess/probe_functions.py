@@ -1,12 +1,13 @@
 """The functions a patch changed in one Python file, and where a header may go, from Python's ast.
 
 Reads {"source": str, "lines": [int]} as JSON on stdin (`lines`: 1-based changed lines of this
-version) and prints {"functions": [{"qualname", "line", "start"}], "anchor": {"line", "col"} | null,
+version) and prints {"functions": [{"qualname", "line", "start", "at"}], "anchor": {"line", "col"} | null,
 "first": int | null}, or exits 2 when the source does not parse. Each changed line selects the
 innermost def or async def whose span (its decorators to its last line) holds it; lambdas count as
 their enclosing def. `qualname` is Python's own (`Parser.parse`, `outer.<locals>.inner`), with
 `[2]`, `[3]`… for later defs of the same name (a property's setter), so that it names the same
-function in two versions of the file whatever lines moved. `line` is the `def` line. `anchor` is the
+function in two versions of the file whatever lines moved. `line` is the `def` line; `at` the line
+the probe's decorator goes above (the `def`, or the first decorator when the patch changed one). `anchor` is the
 end of the module docstring or of the last `from __future__` import after it (where a header joined
 with `;` keeps every line number); `first` is the first line of the first statement otherwise. The
 code is parsed, never run. Standard library only; Python 3.8+ (end positions).
@@ -48,6 +49,34 @@ def span(node):
     return min([d.lineno for d in node.decorator_list] + [node.lineno]), node.end_lineno
 
 
+# Decorators that make something other than a plain callable (a descriptor, a dispatcher, a cache
+# whose methods callers use) or only mark the function: a probe above them would break or hide them.
+KEEP_BELOW = re.compile(r"(^|\.)(staticmethod|classmethod|property|setter|getter|deleter|cached_property|abstractmethod|abstractproperty|overload|override|singledispatch|singledispatchmethod|lru_cache|cache|total_ordering)$")
+
+
+def decorator_name(decorator):
+    target = decorator.func if isinstance(decorator, ast.Call) else decorator
+    parts = []
+    while isinstance(target, ast.Attribute):
+        parts.append(target.attr)
+        target = target.value
+    if isinstance(target, ast.Name):
+        parts.append(target.id)
+    return ".".join(reversed(parts))
+
+
+def probe_line(node, lines):
+    """Where the probe's decorator goes: above the def, below its decorators; above the decorators when
+    the patch changed one of them (`@recurse(...)` added: the change is in what wraps the body, and
+    only a probe outside it sees it), unless one of them must stay outermost."""
+    start = span(node)[0]
+    if not any(start <= line < node.lineno for line in lines):
+        return node.lineno
+    if any(KEEP_BELOW.search(decorator_name(d)) for d in node.decorator_list):
+        return node.lineno
+    return start
+
+
 def changed_functions(tree, lines):
     spans = [(span(node), node, name) for node, name in defs(tree)]
     chosen = {}
@@ -57,7 +86,7 @@ def changed_functions(tree, lines):
             continue
         # Spans nest: the innermost one starts last.
         (_, node, name) = max(holding, key=lambda s: s[0][0])
-        chosen[name] = {"qualname": name, "line": node.lineno, "start": span(node)[0]}
+        chosen[name] = {"qualname": name, "line": node.lineno, "start": span(node)[0], "at": probe_line(node, lines)}
     return sorted(chosen.values(), key=lambda f: f["line"])
 
 

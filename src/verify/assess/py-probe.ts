@@ -25,7 +25,7 @@ export const PYTHON_PROBE_RUNTIME_FILES: ReadonlyArray<{ from: string; name: str
 const MODULE = '_fixloop_probe';
 
 interface Located {
-  functions: Array<{ qualname: string; line: number; start: number }>;
+  functions: Array<{ qualname: string; line: number; start: number; at: number }>;
   anchor: { line: number; col: number } | null;
   first: number | null;
 }
@@ -72,7 +72,7 @@ function rewrite(text: string, located: Located, functions: ProbedFunction[], ta
     const defLine = lines[f.line - 1] ?? '';
     const indent = /^[ \t\f]*/.exec(defLine)?.[0] ?? '';
     const id = functions[i]?.id ?? '';
-    inserts.set(f.line - 1, `${indent}@${MODULE}.probe(${pyString(id)}, ${pyString(target.recordFile)})${eol(f.line - 1)}`);
+    inserts.set(f.at - 1, `${indent}@${MODULE}.probe(${pyString(id)}, ${pyString(target.recordFile)})${eol(f.at - 1)}`);
   });
   if (located.anchor !== null) {
     const { line, col } = located.anchor;

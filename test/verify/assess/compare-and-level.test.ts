@@ -114,6 +114,10 @@ describe('the level', () => {
     const weakening = decideLevel({ alternatives: [{ info: { patch: 'p', summary: 's', weakens: 'weakens the check that throws "bad"' }, disagreements: [{ input: 'f(2)', chosen: '1', alternative: 'undefined' }] }], budget });
     expect(weakening.level).toBe('verified');
     expect(weakening.alternatives[0]?.passedOver).toBe('it weakens the check that throws "bad"');
+    // Probes that saw no change at all, even where the failing tests now pass, did not see the fix work.
+    const unseen = decideLevel({ changes: [], counts: { suiteCalls: 40, generatedInputs: 200 }, budget });
+    expect(unseen.level).toBe('review');
+    expect(unseen.reason).toMatch(/^the probes saw no change at all, not even in the failing tests that pass now/);
     const blind = decideLevel({ notAssessed: 'the patch changes no JavaScript, TypeScript or Python source file outside the tests', budget });
     expect([blind.level, blind.notAssessed]).toEqual(['review', 'the patch changes no JavaScript, TypeScript or Python source file outside the tests']);
   });

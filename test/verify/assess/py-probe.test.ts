@@ -52,6 +52,16 @@ describe('instrumentPython', () => {
     expect(parses(result?.source ?? '')).toBe(true);
   });
 
+  it('goes above the decorators when the patch changed one of them, unless one must stay outermost', async () => {
+    // The patch added `@recurse(...)`: the change is in what wraps the body, seen only from outside it.
+    const source = 'import sql\n\n\n@recurse(sql.Identifier)\ndef group_order(tlist):\n    return tlist\n\n\nclass A:\n    @staticmethod\n    @retry(3)\n    def s(x):\n        return x\n';
+    const result = await instrumentPython(source, lines(4, 11), target);
+    const probeOf = (name: string, indent = '') => `${indent}${DECORATOR}${name}', '/work/repo/.fixloop/records.jsonl')`;
+    expect(result?.source.split('\n').slice(4, 15)).toEqual([probeOf('group_order'), '@recurse(sql.Identifier)', 'def group_order(tlist):', '    return tlist', '', '', 'class A:', '    @staticmethod', '    @retry(3)', probeOf('A.s', '    '), '    def s(x):']);
+    expect(result?.functions.map((f) => f.line)).toEqual([5, 12]);
+    expect(parses(result?.source ?? '')).toBe(true);
+  });
+
   it('joins the header to the docstring and the __future__ imports, so no other line moves', async () => {
     const source = '"""Doc."""\nfrom __future__ import annotations  # keep\nimport os\n\n\ndef f(x):\n    return x\n';
     const result = await instrumentPython(source, lines(7), target);
