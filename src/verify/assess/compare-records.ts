@@ -30,10 +30,12 @@ function suiteKey(record: ProbeRecord): string {
 
 const SEP = '\u0000';
 
-/** A call's result as one text: what it returned or threw, and its arguments after it when they changed. */
+/** A call's result as one text: what it returned or threw, and its arguments and receiver after it when they changed. */
 export function outcomeText(record: ProbeRecord): string {
   const out = 'returned' in record.out ? record.out.returned : `throws ${record.out.threw}`;
-  return record.after !== undefined ? `${out} (arguments after: ${record.after})` : out;
+  const after = record.after !== undefined ? ` (arguments after: ${record.after})` : '';
+  const receiver = record.thisAfter !== undefined ? ` (this after: ${record.thisAfter})` : '';
+  return `${out}${after}${receiver}`;
 }
 
 export function indexRecords(records: ProbeRecord[]): RecordIndex {

@@ -9,6 +9,13 @@ const MAX_DEPTH = 4;
 const MAX_TEXT = 400;
 const KEPT_TEXT = 380;
 const MAX_ITEMS = 200;
+/**
+ * Values spelled out per canonical text, the rest shown as `[…]`: a receiver or an argument can hold
+ * a whole application (a router, its settings, its caches), and a method the suite calls thousands
+ * of times would spend the run's budget being spelled out. The same value gives the same text.
+ */
+const MAX_VALUES = 5000;
+let valuesLeft = MAX_VALUES;
 
 /** FNV-1a, 32 bits, over UTF-16 code units, as 8 hex digits: a stable short hash of a long text. */
 function fnv1a(text) {
@@ -129,6 +136,8 @@ function objectText(value, depth, seen) {
 
 /** The canonical text of one value, at a depth, with the objects around it (for cycles). */
 function text(value, depth, seen) {
+  if (valuesLeft <= 0) return '[…]';
+  valuesLeft--;
   try {
     switch (typeof value) {
       case 'string': return quote(value);
@@ -147,6 +156,7 @@ function text(value, depth, seen) {
 
 /** A value's canonical text, shortened when long. */
 function canon(value) {
+  valuesLeft = MAX_VALUES;
   return shorten(text(value, 0, []));
 }
 

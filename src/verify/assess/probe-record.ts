@@ -18,6 +18,8 @@ export interface ProbeRecord {
   out: { returned: string } | { threw: string };
   /** The arguments after the call, spelled out as a returned value is (an object by its fields too), when the call changed them: a mutation is a result too. */
   after?: string;
+  /** A JavaScript method's receiver (`this`) after the call, spelled out the same way, when the call changed it (Python's `self` is among the arguments). */
+  thisAfter?: string;
   /** Suite calls: who made the call: pytest's current test id, or the first caller outside the probed file (`test/url.test.ts:41`). */
   site?: string;
   /**

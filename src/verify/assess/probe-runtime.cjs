@@ -1,8 +1,9 @@
 'use strict';
 // The JavaScript probe's runtime (DESIGN.md §3.3): what an instrumented function calls on every call.
-// It records the call the suite made (canonical arguments before, result or error, arguments after
-// when the call changed them, the caller's file and line), then calls the function again on inputs
-// generated around it, and appends the records as JSON lines to the record file (probe-record.ts).
+// It records the call the suite made (canonical arguments before, result or error, arguments and a
+// method's receiver after when the call changed them, the caller's file and line), then calls the
+// function again on inputs generated around it, and appends the records as JSON lines to the record
+// file (probe-record.ts).
 //
 // js-probe-bundle.ts inlines this file, with js-probe-canon.cjs and js-probe-inputs.cjs, into every
 // instrumented file: the code under test may run under any runner, loader or sandbox, in ESM or
@@ -105,7 +106,14 @@ function prepare(state, file, call) {
     const value = call.self();
     if (typeof value === 'function') self = value;
   }
-  return { fn, file, call, args, key, site, self, snapshot: self ? copy(args) : null };
+  // A method's receiver as it was: what the call did to `this` (a parser that builds its state) is a result too.
+  const receiver = isReceiver(state, file, call.thisArg) ? canon(call.thisArg) : undefined;
+  return { fn, file, call, args, key, site, self, snapshot: self ? copy(args) : null, receiver };
+}
+
+/** An object a method was called on: not the global, the module or its exports (a plain function's `this`). */
+function isReceiver(state, file, thisArg) {
+  return typeof thisArg === 'object' && thisArg !== null && !isPlainThis(state, file, thisArg);
 }
 
 function outOf(settled) {
@@ -135,6 +143,10 @@ function record(before, kind, key, args, settled, base, path) {
   if (path) entry.path = Array.from(path).sort((a, b) => a - b);
   const after = argsText(args);
   if (after !== key) entry.after = after;
+  if (kind === 'suite' && before.receiver !== undefined) {
+    const receiver = canon(before.call.thisArg);
+    if (receiver !== before.receiver) entry.thisAfter = receiver;
+  }
   if (kind === 'suite' && before.site !== undefined) entry.site = before.site;
   return entry;
 }

@@ -49,6 +49,20 @@ describe('canonical text', () => {
     expect(canon(`${'x'.repeat(999)}y`)).not.toBe(long);
   });
 
+  it('spells out at most 5,000 values of one value, the same ones each time', () => {
+    // 200 × 200 values: a whole application reached from one receiver.
+    const big = Array.from({ length: 200 }, (_, i) => Object.fromEntries(Array.from({ length: 200 }, (_, j) => [`k${j}`, i * 1000 + j])));
+    const first = canon(big);
+    expect(first).toBe(canon(structuredClone(big)));
+    const changedFar = structuredClone(big);
+    changedFar[199]!['k199'] = -1;
+    // Past the budget a change is not seen: the budget is what keeps a probed method's calls cheap.
+    expect(canon(changedFar)).toBe(first);
+    const changedNear = structuredClone(big);
+    changedNear[0]!['k1'] = -1;
+    expect(canon(changedNear)).not.toBe(first);
+  });
+
   it('writes what was thrown as `Name: message`, or as a value', () => {
     expect(thrownText(new RangeError('boom'))).toBe('RangeError: boom');
     expect(thrownText('plain')).toBe("'plain'");

@@ -40,13 +40,16 @@ describe.each(NODES)('a CommonJS file under %s', (_label, node) => {
     expect(of(result.all, 'lib.cjs#push', 'suite')[0]).toMatchObject({ args: '[1, 2], 3', out: { returned: '3' }, after: '[1, 2, 3], 3' });
   });
 
-  it('keeps `this` and `arguments` of a method, and generates nothing for it', () => {
+  it('keeps `this` and `arguments` of a method, records what the call did to `this`, and generates nothing for it', () => {
     expect(result.probed.stdout).toContain('[2,1] [5,2] 5');
     expect(of(result.all, 'lib.cjs#Counter.add', 'suite').map((r) => [r.args, r.out])).toEqual([['2', { returned: '[2, 1]' }], ["3, 'extra'", { returned: '[5, 2]' }], ['10', { returned: '[10, 1]' }]]);
     expect(of(result.all, 'lib.cjs#Counter.add', 'generated')).toEqual([]);
     // `super` in the moved body still reaches the parent's method.
     expect(result.probed.stdout).toContain('[10,1]');
     expect(of(result.all, 'lib.cjs#Loud.add', 'suite').map((r) => [r.args, r.out])).toEqual([['1', { returned: '[10, 1]' }]]);
+    // What a call did to its receiver is recorded, as what it did to its arguments is.
+    expect(of(result.all, 'lib.cjs#Counter.add', 'suite').map((r) => r.thisAfter)).toEqual(['Counter { total: 2 }', 'Counter { total: 5 }', 'Loud { total: 10 }']);
+    expect(of(result.all, 'lib.cjs#Loud.add', 'suite').map((r) => r.thisAfter)).toEqual(['Loud { total: 10 }']);
   });
 
   it('records an async function when it settles, resolved or rejected', () => {
