@@ -153,7 +153,8 @@ function pathLike(before: RecordIndex, near: NearFailing): (fn: string, path: nu
 
 /**
  * The changes from `before` to `after`; those near the failing tests (see `NearFailing`) are marked
- * so. A generated input is near when it was generated around a failing test's call, is like one of
+ * so. A suite call is near when a failing test made it, or when another test made it with a failing
+ * test's arguments and it changed just as that test's call did (the fix, seen twice). A generated input is near when it was generated around a failing test's call, is like one of
  * their inputs, or made the original throw what a failing test's call made it throw; unless the
  * original program ran it as it ran a passing test (its path strictly closer to a passing test's
  * than to any failing test's: the tests say that result was right). A path like the failing
@@ -163,11 +164,15 @@ function pathLike(before: RecordIndex, near: NearFailing): (fn: string, path: nu
  */
 export function compareVersions(before: RecordIndex, after: RecordIndex, functions: Map<string, ProbedFunction>, near: NearFailing): Differences {
   const changes: BehaviourChange[] = [];
+  const failingChanges = changesAtFailingCalls(before, after, near);
   for (const [key, was] of before.suite) {
     const now = after.suite.get(key);
     if (!now || sameSet(was.outs, now.outs)) continue;
     const site = now.site ?? was.site;
-    changes.push({ kind: 'suite', ...described(key, functions), before: joined(was.outs), after: joined(now.outs), ...(site ? { test: site } : {}), nearFailing: near.calls.has(key) });
+    const change = joined(was.outs) + SEP + joined(now.outs);
+    // Another test's call with a failing test's arguments that changed exactly as that test's call did: the fix itself, seen twice.
+    const nearFailing = near.calls.has(key) || (failingChanges.get(withoutSite(key))?.has(change) ?? false);
+    changes.push({ kind: 'suite', ...described(key, functions), before: joined(was.outs), after: joined(now.outs), ...(site ? { test: site } : {}), nearFailing });
   }
   let generatedCompared = 0;
   const like = pathLike(before, near);
@@ -185,6 +190,24 @@ export function compareVersions(before: RecordIndex, after: RecordIndex, functio
     changes.push({ kind: 'generated', ...described(key, functions), before: was.out, after: now.out, nearFailing, ...(side ? { pathLike: side } : {}) });
   }
   return { changes: ordered(changes), generatedCompared };
+}
+
+/** Function and arguments of a suite key (its caller left out). */
+function withoutSite(key: string): string {
+  return key.slice(0, key.lastIndexOf(SEP));
+}
+
+/** Function and arguments → how the failing tests' calls with them changed (`before SEP after`). */
+function changesAtFailingCalls(before: RecordIndex, after: RecordIndex, near: NearFailing): Map<string, Set<string>> {
+  const found = new Map<string, Set<string>>();
+  for (const key of near.calls) {
+    const was = before.suite.get(key);
+    const now = after.suite.get(key);
+    if (!was || !now || sameSet(was.outs, now.outs)) continue;
+    const call = withoutSite(key);
+    found.set(call, (found.get(call) ?? new Set()).add(joined(was.outs) + SEP + joined(now.outs)));
+  }
+  return found;
 }
 
 /** The function's name, its place and the call as code, from a record key. */

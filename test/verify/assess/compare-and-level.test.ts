@@ -26,6 +26,19 @@ describe('comparing what two versions recorded', () => {
     expect(changes[0]?.location).toBe('src/path.js:3');
   });
 
+  it("counts another test's call near when it has a failing test's arguments and changed just as that test's call did", () => {
+    const failingCall = suite("'C:\\\\x'", 'false', 'test/path.test.js:9');
+    const before = indexRecords([failingCall, suite("'C:\\\\x'", 'false', 'test/other.test.js:2'), suite("'C:\\\\x'", 'false', 'test/third.test.js:5')]);
+    // The third test's call changed otherwise (it threw): not the fix as the failing test shows it.
+    const after = indexRecords([{ ...failingCall, out: { returned: 'true' } }, suite("'C:\\\\x'", 'true', 'test/other.test.js:2'), { ...suite("'C:\\\\x'", 'false', 'test/third.test.js:5'), out: { threw: 'TypeError: bad' } }]);
+    const { changes } = compareVersions(before, after, functions, nearFailingOf([failingCall]));
+    expect(changes.map((c) => [c.test, c.nearFailing])).toEqual([
+      ['test/third.test.js:5', false],
+      ['test/path.test.js:9', true],
+      ['test/other.test.js:2', true],
+    ]);
+  });
+
   it('counts an input generated around a passing call as near the failing tests when it is as like a failing input as its base', () => {
     const records = (fixed: boolean) => [suite("'/usr/lib'", 'true'), suite("'C:/x'", 'true'), suite("'C:\\\\x'", String(fixed)), generated("'C:\\\\/x'", "'C:/x'", { returned: String(fixed) }), generated("'usr/lib'", "'/usr/lib'", { returned: String(fixed) })];
     const near = nearFailingOf([suite("'C:\\\\x'", 'false')]);
