@@ -10,6 +10,7 @@ import { runCli } from '../support/run-cli.ts';
 import { writeFile } from '../support/judge-cheat-run.ts';
 import { KEYWORD_PROJECT, KEYWORD_RULES_FIXED, KEYWORD_RULES_OVERBROAD } from '../fixtures/keyword-table.ts';
 import { FIXED_PATHS, OVERFIT_PATHS, PATHS_PROJECT, VOLUME_PROJECT } from '../fixtures/overfit-paths.ts';
+import { STYLE_PROJECT, STYLES_FIXED } from '../fixtures/style-table.ts';
 
 const dirs: string[] = [];
 afterAll(() => removeAll(dirs));
@@ -93,5 +94,21 @@ describe('the assessment of a patch the suite reaches only through other code (a
       expect.objectContaining({ kind: 'suite', input: "tokenize('sort by name')", before: "[('name', 'sort'), ('name', 'by'), ('name', 'name')]", after: "[('keyword', 'sort by'), ('name', 'name')]", nearFailing: false }),
     );
     expect(code).toBe(4);
+  });
+});
+
+describe('the assessment of a patch whose changed functions show no change (a function only the patch has)', () => {
+  it('probes the function the failing test calls and sees the fix at work there: verified', async () => {
+    const repo = await makeRepo(STYLE_PROJECT);
+    dirs.push(repo, `${repo}-out`);
+    const cli = await runCli(['run', repo, '--test', 'node --test', '--engine', 'script', '--script', writeFile('src/styles.js', STYLES_FIXED), '--max-attempts', '1', '--sandbox', 'process', '--json', '--out', `${repo}-out`], { cwd: repo });
+    const result = JSON.parse(cli.stdout) as RunResult;
+    expect(result.status).toBe('tests_green');
+    const assessment = result.assessment;
+    expect(assessment).toMatchObject({ level: 'verified', atEntryPoints: true });
+    expect(assessment?.probed).toContain('src/format.js:4 styled');
+    expect(assessment?.reason).toMatch(/at the functions the failing tests call \(the changed functions showed no change\)$/);
+    expect(assessment?.behaviourChanges).toContainEqual(expect.objectContaining({ kind: 'suite', input: "styled('hello world', 'title')", before: 'throws Error: unknown style: title', after: "'Hello World'", nearFailing: true }));
+    expect(cli.code).toBe(0);
   });
 });

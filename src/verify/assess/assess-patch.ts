@@ -14,11 +14,12 @@ import { focusedTestCommand } from '../../runners/focused-test-command.ts';
 import { cloneMirror } from '../../workspace/create-workspace.ts';
 import type { MirrorSeal } from '../../workspace/mirror-seal.ts';
 import type { TestFileCheck } from '../harness-tampering.ts';
-import { decideLevel, type CandidateInfo } from './assessment-level.ts';
+import { decideLevel, type CandidateInfo, type EntryReason } from './assessment-level.ts';
 import { entryPoints, withEntryPoints } from './entry-points.ts';
-import { compareVersions, indexRecords, NOWHERE_NEAR, nearFailingOf, type NearFailing } from './compare-records.ts';
+import { compareVersions, indexRecords, NOWHERE_NEAR, nearFailingOf, type Differences, type NearFailing, type RecordIndex } from './compare-records.ts';
 import { probeable } from './instrument-file.ts';
 import { probeCheckout, type ProbeCheckout, type ProbeRun } from './probe-checkout.ts';
+import type { ProbedFunction } from './probe-record.ts';
 import { planVersions, type VersionPlan } from './probe-plan.ts';
 import { applyInMemory, touchedFiles, type PatchedVersion } from './patched-versions.ts';
 
@@ -65,24 +66,31 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
     if (setup && setup.exitCode !== 0) return notAssessed('the setup failed in the assessment’s checkout');
     const checkout = probeCheckout(dir, input.suite);
     let runs = await runVersions(checkout, plans, input, left);
-    const reached = () => runs.patched !== null && runs.original !== null && (runs.patched.records.length > 0 || runs.original.records.length > 0);
-    let atEntryPoints = false;
-    if (runs.patched && runs.original && !reached()) {
-      // Nothing the patch changed was reached (a table or a constant that code elsewhere reads): look where the failing tests enter the program.
+    let looked = lookAt(runs, input.fixed);
+    let atEntryPoints: EntryReason | undefined;
+    if (runs.patched && runs.original && (looked === null || looked.differences.changes.length === 0)) {
+      // Nothing the patch changed was reached (a table or a constant that code elsewhere reads), or
+      // it was and showed no change (the fix works through a function only the patch has, or
+      // through state the probes do not record): look where the failing tests enter the program.
+      const why: EntryReason = looked === null ? 'unreached' : 'unchanged';
       const entries = await entryPoints({ dir, fixed: input.fixed, isTestFile: input.isTestFile, touched: paths });
       if (entries.size > 0) {
-        input.log(`assessment: the suite never reached the changed code; probing where the failing tests enter the program (${[...entries.keys()].join(', ')})`);
-        runs = await runVersions(checkout, await withEntryPoints(plans, entries, dir), input, left);
-        atEntryPoints = true;
+        input.log(`assessment: ${why === 'unreached' ? 'the suite never reached the changed code' : 'the changed code showed no change'}; probing where the failing tests enter the program (${[...entries.keys()].join(', ')})`);
+        const second = await runVersions(checkout, await withEntryPoints(plans, entries, dir), input, left);
+        const secondLook = lookAt(second, input.fixed);
+        // The second look stands when it ran to the end; else the first one's result does.
+        if (second.patched && second.original && (secondLook !== null || looked === null)) {
+          runs = second;
+          looked = secondLook;
+          atEntryPoints = why;
+        } else {
+          runs.exhausted ||= second.exhausted;
+        }
       }
     }
     if (!runs.patched || !runs.original) return notAssessed('the time budget ran out before the suite ran on both versions', true);
-    if (!reached()) return notAssessed('the suite never called the changed functions, or they could not be probed');
-    const functions = new Map([...runs.original.functions, ...runs.patched.functions]);
-    const before = indexRecords(runs.original.records);
-    const after = indexRecords(runs.patched.records);
-    const near = runs.failing ? nearFailingOf(runs.failing.records) : nearByCaller(runs.original, input.fixed);
-    const differences = compareVersions(before, after, functions, near);
+    if (looked === null) return notAssessed('the suite never called the changed functions, or they could not be probed');
+    const { functions, after, differences } = looked;
     const alternatives = others.map((o, i) => {
       const run = runs.alternatives[i];
       if (!run) return { info: o.info, disagreements: null };
@@ -93,11 +101,11 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
       ...(input.chosen ? { chosen: input.chosen } : {}),
       changes: differences.changes,
       alternatives,
-      probed: [...runs.patched.functions.values()].map((f) => `${f.path}:${f.line} ${f.name}`),
+      probed: [...(runs.patched?.functions.values() ?? [])].map((f) => `${f.path}:${f.line} ${f.name}`),
       counts: { suiteCalls: after.suiteCalls, generatedInputs: differences.generatedCompared },
       budget: used(runs.exhausted),
       failingSeparated: runs.failing !== null,
-      atEntryPoints,
+      ...(atEntryPoints ? { atEntryPoints } : {}),
     });
   } catch (error) {
     input.log(`assessment: ${(error as Error).message}`);
@@ -105,6 +113,16 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
   } finally {
     await rm(dir, { recursive: true, force: true }).catch(() => undefined);
   }
+}
+
+/** What both versions recorded, compared; null when either version did not run or neither recorded a call. */
+function lookAt(runs: VersionRuns, fixed: readonly TestCaseResult[]): { functions: Map<string, ProbedFunction>; after: RecordIndex; differences: Differences } | null {
+  if (!runs.patched || !runs.original || (runs.patched.records.length === 0 && runs.original.records.length === 0)) return null;
+  const functions = new Map([...runs.original.functions, ...runs.patched.functions]);
+  const before = indexRecords(runs.original.records);
+  const after = indexRecords(runs.patched.records);
+  const near = runs.failing ? nearFailingOf(runs.failing.records) : nearByCaller(runs.original, fixed);
+  return { functions, after, differences: compareVersions(before, after, functions, near) };
 }
 
 async function alternativeVersions(alternatives: CandidateInfo[], original: (path: string) => Promise<string | null>): Promise<Array<{ info: CandidateInfo; version: PatchedVersion }>> {
@@ -155,7 +173,7 @@ async function runVersions(checkout: ProbeCheckout, plans: { original: VersionPl
  * Without a way to run the failing tests alone, their calls are told by where they came from: the
  * test's id (pytest) or its file.
  */
-function nearByCaller(original: ProbeRun, fixed: TestCaseResult[]): NearFailing {
+function nearByCaller(original: ProbeRun, fixed: readonly TestCaseResult[]): NearFailing {
   const ids = fixed.map((t) => t.id);
   const files = new Set(fixed.flatMap((t) => (t.file ? [t.file] : [])));
   return nearFailingOf(original.records, (r) => r.site !== undefined && (ids.includes(r.site) || files.has(r.site.replace(/:\d+$/, '').split('::')[0] ?? '')));

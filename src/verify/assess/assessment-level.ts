@@ -19,6 +19,13 @@ const SHOWN_OUTSIDE = 20;
 const SHOWN_NEAR = 5;
 const SHOWN_DISAGREEMENTS = 5;
 
+export type EntryReason = 'unreached' | 'unchanged';
+
+const ENTRY_REASONS: Record<EntryReason, string> = {
+  unreached: 'the suite reaches no changed function',
+  unchanged: 'the changed functions showed no change',
+};
+
 export interface LevelInput {
   chosen?: { summary: string; weakens?: string };
   notAssessed?: string;
@@ -31,8 +38,11 @@ export interface LevelInput {
   budget: Assessment['budget'];
   /** Whether the failing tests' own calls could be told apart (else every change counts as outside). */
   failingSeparated?: boolean;
-  /** Whether the functions probed are those the failing tests call, the suite reaching no changed function. */
-  atEntryPoints?: boolean;
+  /**
+   * Why the functions probed are those the failing tests call: the suite reached no changed
+   * function, or the changed functions it reached showed no change.
+   */
+  atEntryPoints?: EntryReason;
 }
 
 export function decideLevel(input: LevelInput): Assessment {
@@ -57,7 +67,7 @@ export function decideLevel(input: LevelInput): Assessment {
   if (outside.length > 0) reasons.push(`${plural(outside.length, 'behaviour change')} outside the failing tests`);
   if (ambiguous.length > 0) reasons.push(`${plural(ambiguous.length, 'other plausible patch', 'other plausible patches')} ${ambiguous.length === 1 ? 'gives' : 'give'} other results: the tests do not decide between them`);
   if (reasons.length > 0) return { level: 'review', reason: reasons.join('; '), ...base, ...(input.notAssessed ? { notAssessed: input.notAssessed } : {}) };
-  const where = input.atEntryPoints ? ', at the functions the failing tests call (the suite reaches no changed function)' : '';
+  const where = input.atEntryPoints ? `, at the functions the failing tests call (${ENTRY_REASONS[input.atEntryPoints]})` : '';
   const looked = `${plural(counts.suiteCalls, 'call')} of the suite and ${plural(counts.generatedInputs, 'generated input')}${where}`;
   return { level: 'verified', reason: `no behaviour change outside the failing tests in ${looked}${alternatives.length > 0 ? `; the ${plural(alternatives.length, 'other plausible patch', 'other plausible patches')} agree or weaken a check` : ''}`, ...base };
 }

@@ -2,10 +2,13 @@
 // its identity; its body moves, unchanged, into an arrow function handed to the probe:
 //   function f(a) { BODY }  →  function f(a) {return __fixloop_p().c(ID, this, arguments, SELF, FLAGS, () => { BODY });}
 // An arrow function keeps `this`, `arguments`, `super` and `new.target` of the function around it, so
-// the body means what it meant; an async body stays async. Every insertion is on an existing line,
+// the body means what it meant; an async body stays async. An arrow of the program is itself the body,
+// behind an arrow that takes the arguments as passed:
+//   (a, b = 1) => BODY  →  __fixloop_p().k((...__fixloop_a) => __fixloop_p().c(ID, void 0, __fixloop_a, SELF, FLAGS, (a, b = 1) => BODY), 1, "") Every insertion is on an existing line,
 // so line numbers (stack traces, coverage) do not move.
 import { isJsNode, type JsNode } from '../js-tree.ts';
 import { PROBE_FUNCTION } from './js-probe-bundle.ts';
+import { holder, keyName } from './js-probe-functions.ts';
 import { selfExpression } from './js-probe-self.ts';
 
 /** Inserted text: `open` edits nest outside-in at one position, `close` edits inside-out. */
@@ -30,20 +33,6 @@ function asNode(value: unknown): JsNode | undefined {
 
 function params(fn: JsNode): JsNode[] {
   return ((fn['params'] as unknown[] | undefined) ?? []).filter(isJsNode);
-}
-
-/** A parameter the arrow can hand to the probe by name: `a`, `a = 1`, `...rest`. */
-function simpleParam(param: JsNode): string | null {
-  if (param.type === 'Identifier') return param['name'] === 'this' ? null : (param['name'] as string);
-  if (param.type === 'AssignmentPattern') {
-    const left = asNode(param['left']);
-    return left?.type === 'Identifier' ? (left['name'] as string) : null;
-  }
-  if (param.type === 'RestElement') {
-    const argument = asNode(param['argument']);
-    return argument?.type === 'Identifier' ? `...${argument['name'] as string}` : null;
-  }
-  return null;
 }
 
 /** A class member, or a function stored in a class field: called on an instance, so not generated. */
@@ -88,12 +77,29 @@ export function wrapEdits(source: string, fn: JsNode, ancestors: readonly JsNode
     }
     return edits;
   }
-  const names = params(fn).map(simpleParam);
-  if (names.every((name) => name !== null)) {
-    const args = `[${names.join(', ')}]`;
-    if (body.type === 'BlockStatement') return [edit(bodyOpen, `return ${head('void 0', args)}${inner}{`, 1), edit(body.end - 1, '});', 0)];
-    return [edit(body.start, `${head('void 0', args)}${inner}(`, 1), edit(body.end, '))', 0)];
-  }
-  // Destructured parameters: the arrow itself becomes the body, behind one that takes the arguments as passed.
-  return [edit(fn.start, `(...${SPREAD}${typescript ? ': any[]' : ''}) => ${head('void 0', SPREAD)}`, 1), edit(fn.end, ')', 0)];
+  // The arrow itself becomes the body, behind one that takes the arguments as the caller passed them
+  // (as `arguments` does for other functions): a patch that adds a parameter with a default
+  // (`posix = options.windows`) must not make the same call look like another one. The outer arrow
+  // keeps the inner one's `length` and `name` (frameworks read a handler's arity).
+  const keep = `${PROBE_FUNCTION}().k(`;
+  return [edit(fn.start, `${keep}(...${SPREAD}${typescript ? ': any[]' : ''}) => ${head('void 0', SPREAD)}`, 1), edit(fn.end, `), ${arity(fn)}, ${JSON.stringify(inferredName(fn, ancestors))})`, 0)];
+}
+
+/** A function's `length`: its parameters before the first one with a default, or a rest one. */
+function arity(fn: JsNode): number {
+  const all = params(fn).filter((param) => !(param.type === 'Identifier' && param['name'] === 'this'));
+  const first = all.findIndex((param) => param.type === 'AssignmentPattern' || param.type === 'RestElement');
+  return first < 0 ? all.length : first;
+}
+
+/** The `name` JavaScript gives an anonymous function from where it is written: `const f = …`, `{ f: … }`, `f = …`, `export default …`. */
+function inferredName(fn: JsNode, ancestors: readonly JsNode[]): string {
+  const { parent, child } = holder(fn, ancestors);
+  if (!parent) return '';
+  const named = (node: unknown) => (isJsNode(node) && node.type === 'Identifier' ? (node['name'] as string) : '');
+  if (parent.type === 'VariableDeclarator' && parent['init'] === child) return named(parent['id']);
+  if ((parent.type === 'AssignmentExpression' || parent.type === 'AssignmentPattern') && parent['right'] === child) return named(parent['left']);
+  if ((parent.type === 'ObjectProperty' || parent.type === 'ClassProperty' || parent.type === 'ClassPrivateProperty') && parent['value'] === child) return keyName(parent) ?? '';
+  if (parent.type === 'ExportDefaultDeclaration') return 'default';
+  return '';
 }

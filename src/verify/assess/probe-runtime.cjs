@@ -278,6 +278,17 @@ function probeCall(state, file, call, body) {
   return result;
 }
 
+/** The arrow that stands for a program's arrow, with that arrow's `length` and `name` (a handler's arity is read). */
+function keepShape(fn, length, name) {
+  try {
+    if (fn.length !== length) Object.defineProperty(fn, 'length', { value: length, configurable: true });
+    if (fn.name !== name) Object.defineProperty(fn, 'name', { value: name, configurable: true });
+  } catch {
+    // A function whose shape cannot be set still runs as it did.
+  }
+  return fn;
+}
+
 /**
  * The runtime of one realm. `fs` is node:fs (or null: nothing is written), `builtin` Node's
  * `process.getBuiltinModule` when it exists (for AsyncLocalStorage and the real process object,
@@ -319,6 +330,7 @@ function install(fs, g, builtin) {
         l(id, k) {
           mark(state, id, k);
         },
+        k: keepShape,
       };
     },
   };

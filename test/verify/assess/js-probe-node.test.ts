@@ -117,4 +117,16 @@ describe.each(NODES)('an ES module under %s', (_label, node) => {
     expect(of(all, 'lib.mjs#pick', 'generated').find((r) => r.args === '')?.out).toMatchObject({ threw: expect.stringMatching(/^TypeError: /) });
     expect(of(all, 'lib.mjs#joinPath', 'generated').length).toBeGreaterThan(20);
   });
+
+  it('records an arrow\'s arguments as the caller passed them, and keeps its length and name', () => {
+    // A patch that adds `factor = 2` must not make `scale(3)` look like another call than before.
+    const lib = 'export const scale = (x, factor = 2) => x * factor;\nexport const api = { twice: (...xs) => xs.map((x) => x * 2) };\n';
+    const main = "import { scale, api } from './lib.mjs';\nconsole.log(scale(3), scale(3, 4), scale.length, scale.name, api.twice.length, api.twice.name);\n";
+    const root = tempProject();
+    instrumentInto(root, 'lib.mjs', lib, new Set([1, 2]));
+    writeInto(root, 'main.mjs', main);
+    const probed = run(node, ['main.mjs'], root);
+    expect(probed.stdout).toBe('6 12 1 scale 0 twice\n');
+    expect(of(records(root), 'lib.mjs#scale', 'suite').map((r) => [r.args, r.out])).toEqual([['3', { returned: '6' }], ['3, 4', { returned: '12' }]]);
+  });
 });

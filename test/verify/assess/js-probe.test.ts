@@ -137,6 +137,6 @@ describe('the rewrite', () => {
     const source = 'export function f(a: string): number {\n  return a.length;\n}\nexport const g = async ({ a }: { a: number }): Promise<number> => a;\n';
     const out = instrumentJs(source, new Set([2, 4]), { ...TARGET, path: 'src/lib.ts' })?.source ?? '';
     expect(out).toContain('export function f(this: any, a: string): number {return __fixloop_p().c("src/lib.ts#f", this, arguments, () => f, 0, (): number => {');
-    expect(out).toContain('export const g = (...__fixloop_a: any[]) => __fixloop_p().c("src/lib.ts#g", void 0, __fixloop_a, () => g, 1, async ({ a }: { a: number }): Promise<number> => a);');
+    expect(out).toContain('export const g = __fixloop_p().k((...__fixloop_a: any[]) => __fixloop_p().c("src/lib.ts#g", void 0, __fixloop_a, () => g, 1, async ({ a }: { a: number }): Promise<number> => a), 1, "g");');
   });
 });
