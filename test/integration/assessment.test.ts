@@ -112,3 +112,22 @@ describe('the assessment of a patch whose changed functions show no change (a fu
     expect(cli.code).toBe(0);
   });
 });
+
+describe('the assessment of a patch that works through state the probes do not record', () => {
+  it('is review: the probes saw no change at all, not even in the failing test that passes now', async () => {
+    const repo = await makeRepo({
+      'package.json': '{ "name": "scales", "type": "module", "private": true }\n',
+      'src/scale.js': 'const state = { factor: 1 };\n\nexport function configure() {\n  state.factor = 1;\n}\n\nexport function scale(x) {\n  return x * state.factor;\n}\n',
+      'test/scale.test.js': "import assert from 'node:assert/strict';\nimport { test } from 'node:test';\nimport { configure, scale } from '../src/scale.js';\n\ntest('scales by two once configured', () => {\n  configure();\n  assert.equal(scale(3), 6);\n});\n\ntest('scales zero', () => {\n  assert.equal(scale(0), 0);\n});\n",
+    });
+    dirs.push(repo, `${repo}-out`);
+    const fix = "sed -i 's/state.factor = 1;$/state.factor = 2;/' src/scale.js";
+    const cli = await runCli(['run', repo, '--test', 'node --test', '--engine', 'script', '--script', fix, '--max-attempts', '1', '--sandbox', 'process', '--json', '--out', `${repo}-out`], { cwd: repo });
+    const result = JSON.parse(cli.stdout) as RunResult;
+    expect(result.status).toBe('tests_green');
+    expect(result.assessment?.level).toBe('review');
+    expect(result.assessment?.probed).toEqual(['src/scale.js:3 configure']);
+    expect(result.assessment?.reason).toMatch(/^the probes saw no change at all, not even in the failing tests that pass now/);
+    expect(cli.code).toBe(4);
+  });
+});

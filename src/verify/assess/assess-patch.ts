@@ -91,6 +91,10 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
     if (!runs.patched || !runs.original) return notAssessed('the time budget ran out before the suite ran on both versions', true);
     if (looked === null) return notAssessed('the suite never called the changed functions, or they could not be probed');
     const { functions, after, differences } = looked;
+    // "No change at all" is a finding only from two whole runs: one cut short (a timeout, a crash)
+    // can simply lack the failing tests' calls.
+    const unfinished = differences.changes.length === 0 ? unfinishedRun(runs, input.fixed) : null;
+    if (unfinished) return notAssessed(unfinished, runs.exhausted);
     const alternatives = others.map((o, i) => {
       const run = runs.alternatives[i];
       if (!run) return { info: o.info, disagreements: null };
@@ -123,6 +127,16 @@ function lookAt(runs: VersionRuns, fixed: readonly TestCaseResult[]): { function
   const after = indexRecords(runs.patched.records);
   const near = runs.failing ? nearFailingOf(runs.failing.records) : nearByCaller(runs.original, fixed);
   return { functions, after, differences: compareVersions(before, after, functions, near) };
+}
+
+/** Why the suite runs cannot show the fix at work: a version whose run did not report the fixed tests as the judge saw them. */
+function unfinishedRun(runs: VersionRuns, fixed: readonly TestCaseResult[]): string | null {
+  const statuses = (run: ProbeRun | null) => new Map((run?.gate?.report.tests ?? []).map((t) => [t.id, t.status]));
+  const patched = statuses(runs.patched);
+  const original = statuses(runs.original);
+  const lost = fixed.filter((t) => patched.get(t.id) !== 'passed' || !original.has(t.id));
+  if (lost.length === 0) return null;
+  return `the suite did not run to the end in the assessment's checkout: ${lost.length === 1 ? 'a test the patch fixed' : `${lost.length} tests the patch fixed`} (${lost[0]?.id ?? ''}) did not pass on the patched program or did not run on the original`;
 }
 
 async function alternativeVersions(alternatives: CandidateInfo[], original: (path: string) => Promise<string | null>): Promise<Array<{ info: CandidateInfo; version: PatchedVersion }>> {

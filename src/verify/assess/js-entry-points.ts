@@ -1,13 +1,19 @@
 // Where the failing tests of a JavaScript or TypeScript project enter the program: the repository's
-// own modules their files import or require, and the modules those import in turn (one level: an
-// `index.js` that re-exports `lib/x.js`), resolved as localization resolves them
-// (src/core/imported-files.ts); in those, the functions the test files call by name. A test file is
-// the one the runner named, else a test file whose text holds the failing test's name (mocha names
-// no file).
+// own modules their files import or require, and the modules those import in turn (two levels: an
+// `index.js` that re-exports `lib/x.js`, which takes its functions from `lib/x/y.js`), resolved as
+// localization resolves them (src/core/imported-files.ts); in those, the functions the test files
+// call by name. A test file is the one the runner named, else a test file whose text holds the
+// failing test's name (mocha names no file).
 import type { TestCaseResult } from '../../core/test-report.ts';
 import { isJsNode, JS_SOURCE, parseJs, walkJs, type JsNode } from '../js-tree.ts';
 import type { EntrySources } from './entry-sources.ts';
 import { namedFunctions } from './js-probe-functions.ts';
+
+/**
+ * How far imports are followed from the test files: a package's entry, the module it re-exports, and
+ * the one that module takes the function from (js-yaml: index.js → lib/js-yaml.js → lib/js-yaml/dumper.js).
+ */
+const LEVELS = 3;
 
 /** Path → the first lines of the functions the failing tests call there. */
 export async function jsEntryPoints(fixed: readonly TestCaseResult[], sources: EntrySources): Promise<Map<string, Set<number>>> {
@@ -19,7 +25,7 @@ export async function jsEntryPoints(fixed: readonly TestCaseResult[], sources: E
   }
   const entries = new Map<string, Set<number>>();
   if (called.size === 0) return entries;
-  for (const path of await sources.imported(testFiles, 2)) {
+  for (const path of await sources.imported(testFiles, LEVELS)) {
     if (!JS_SOURCE.test(path)) continue;
     const program = parseJs(path, (await sources.read(path)) ?? '');
     if (!program) continue;

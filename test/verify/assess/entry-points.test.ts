@@ -36,6 +36,22 @@ describe('the entry points of the failing tests', () => {
     expect(entries).toEqual({ 'lib/match.js': [3] });
   });
 
+  it('JavaScript: follows a package entry that re-exports a module that takes the function from another (js-yaml\'s layout)', async () => {
+    const entries = await entriesOf(
+      {
+        'package.json': '{ "name": "yamlish", "main": "index.js" }\n',
+        'index.js': "module.exports = require('./lib/yamlish.js');\n",
+        'lib/yamlish.js': "const dumper = require('./yamlish/dumper');\nmodule.exports.dump = dumper.dump;\n",
+        'lib/yamlish/dumper.js': "const { STYLES } = require('./styles');\n\nfunction dump(value) {\n  return STYLES.plain(value);\n}\n\nmodule.exports = { dump };\n",
+        'lib/yamlish/styles.js': 'exports.STYLES = { plain: String };\n',
+        'test/dump.test.js': "const yaml = require('..');\n\nit('dumps null', () => {\n  yaml.dump(null);\n});\n",
+      },
+      [failing({ id: 'dumps null' })],
+      ['lib/yamlish/styles.js'],
+    );
+    expect(entries).toEqual({ 'lib/yamlish/dumper.js': [3] });
+  });
+
   it('JavaScript: a test that imports the package by its own name reaches the module its package.json exports', async () => {
     const entries = await entriesOf(
       {
