@@ -46,7 +46,9 @@ export function packageEntries(fromFile: string, spec: string, js: JsResolution)
 
 /** A repository path (a file, a file without its extension, or a folder) to the source file it loads. */
 function resolvePath(path: string, js: JsResolution, depth = 0): string | null {
-  const base = path === '.' ? '' : path.replace(/\/$/, '');
+  // `require('../../')` from test/issues/x.js normalizes to `./`: the root, as `.` is.
+  const trimmed = path.replace(/\/$/, '');
+  const base = trimmed === '.' ? '' : trimmed;
   const stems = [base, base.replace(/\.[cm]?jsx?$/, '')];
   for (const stem of stems) {
     for (const extension of EXTENSIONS) if (stem && js.known.has(stem + extension)) return stem + extension;

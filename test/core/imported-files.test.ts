@@ -24,6 +24,8 @@ describe('imports followed from the failing tests', () => {
       'test/parse.js': "const parse = require('..');\n",
     };
     expect(await imported(files, ['test/parse.js'])).toEqual(['lib/index.js', 'lib/parse.js']);
+    // From a nested test folder, `require('../../')` names the root as well.
+    expect(await imported({ ...files, 'test/issues/0570.js': "const parse = require('../../');\n" }, ['test/issues/0570.js'])).toEqual(['lib/index.js', 'lib/parse.js']);
   });
 
   it('follows the package imported by its own name to the source twin of its build output', async () => {
