@@ -74,8 +74,25 @@ function errorText(value) {
   return message ? `${name}: ${message}` : name;
 }
 
+/**
+ * A child's text within its share of the values left: each of the `count` siblings still to come
+ * gets as many, and what one leaves unused goes to the next. A large first property (a parser's
+ * tokens) cannot use up the budget before a small last one (its `negatedExtglob` flag).
+ */
+function shared(count, render) {
+  const share = Math.max(1, Math.floor(valuesLeft / Math.max(1, count)));
+  const rest = Math.max(0, valuesLeft - share);
+  valuesLeft = Math.min(share, valuesLeft);
+  try {
+    return render();
+  } finally {
+    valuesLeft += rest;
+  }
+}
+
 function listText(items, depth, seen) {
-  const shown = items.slice(0, MAX_ITEMS).map((item) => text(item, depth + 1, seen));
+  const kept = items.slice(0, MAX_ITEMS);
+  const shown = kept.map((item, index) => shared(kept.length - index, () => text(item, depth + 1, seen)));
   if (items.length > MAX_ITEMS) shown.push(`…+${items.length - MAX_ITEMS}`);
   return shown.join(', ');
 }
@@ -84,9 +101,10 @@ function listText(items, depth, seen) {
 function propsText(value, depth, seen) {
   const parts = [];
   const keys = Object.keys(value);
-  for (const key of keys.slice(0, MAX_ITEMS)) {
+  const kept = keys.slice(0, MAX_ITEMS);
+  for (const [index, key] of kept.entries()) {
     const descriptor = Object.getOwnPropertyDescriptor(value, key);
-    const shown = descriptor && 'value' in descriptor ? text(descriptor.value, depth + 1, seen) : '[Getter]';
+    const shown = descriptor && 'value' in descriptor ? shared(kept.length - index, () => text(descriptor.value, depth + 1, seen)) : '[Getter]';
     parts.push(`${keyText(key)}: ${shown}`);
   }
   if (keys.length > MAX_ITEMS) parts.push(`…+${keys.length - MAX_ITEMS}`);

@@ -61,6 +61,8 @@ describe('canonical text', () => {
     const changedNear = structuredClone(big);
     changedNear[0]!['k1'] = -1;
     expect(canon(changedNear)).not.toBe(first);
+    // Each property gets its share: a flag after a large list is still spelled out.
+    expect(canon({ tokens: big, negated: true })).not.toBe(canon({ tokens: big, negated: false }));
   });
 
   it('writes what was thrown as `Name: message`, or as a value', () => {
