@@ -60,6 +60,9 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
     const paths = new Set([chosen, ...others.map((o) => o.version)].flatMap((v) => [...v.files.keys()]));
     if (![...paths].some(probed)) return notAssessed('the patch changes no JavaScript, TypeScript or Python source file outside the tests');
     const originals = new Map(await Promise.all([...paths].map(async (p) => [p, await original(p)] as const)));
+    // The tests are the same in every version, the patch's own ones too (a test the engine wrote
+    // first, red → green): the original program runs them as the baseline did, failing.
+    for (const [path, text] of chosen.files) if (input.isTestFile(path)) originals.set(path, text);
     const plans = planVersions(originals, [chosen, ...others.map((o) => o.version)], probed);
     input.log('assessment: setting up its checkout');
     const setup = await input.suite.setup(dir);
