@@ -15,15 +15,20 @@ import { STYLE_PROJECT, STYLES_FIXED } from '../fixtures/style-table.ts';
 const dirs: string[] = [];
 afterAll(() => removeAll(dirs));
 
-async function runWith(patched: string, sandbox: string): Promise<{ result: RunResult; code: number | null }> {
-  const repo = await makeRepo(PATHS_PROJECT);
+/** `fixloop run --json` on a new repository of `files`, the `script` engine running `script` once. */
+async function scriptedRun(files: Record<string, string>, test: string, script: string, sandbox = 'process'): Promise<{ result: RunResult; code: number | null }> {
+  const repo = await makeRepo(files);
   dirs.push(repo, `${repo}-out`);
-  const cli = await runCli(['run', repo, '--test', 'node --test', '--engine', 'script', '--script', writeFile('src/paths.js', patched), '--max-attempts', '1', '--sandbox', sandbox, '--json', '--out', `${repo}-out`], { cwd: repo });
+  const cli = await runCli(['run', repo, '--test', test, '--engine', 'script', '--script', script, '--max-attempts', '1', '--sandbox', sandbox, '--json', '--out', `${repo}-out`], { cwd: repo });
   try {
     return { result: JSON.parse(cli.stdout) as RunResult, code: cli.code };
   } catch {
     throw new Error(`fixloop printed no result (exit ${cli.code}): ${cli.stderr.slice(-2000)}`);
   }
+}
+
+async function runWith(patched: string, sandbox: string): Promise<{ result: RunResult; code: number | null }> {
+  return scriptedRun(PATHS_PROJECT, 'node --test', writeFile('src/paths.js', patched), sandbox);
 }
 
 describe('the assessment of a judged patch', () => {
@@ -70,10 +75,7 @@ describe('the assessment of a judged patch', () => {
 describe('the assessment of a patch the suite reaches only through other code (a table)', () => {
   async function runRules(rules: string): Promise<{ result: RunResult; code: number | null }> {
     // Without the installed pytest plugins' autoload (~2 s of every pytest start here): none is about them.
-    const repo = await makeRepo({ ...KEYWORD_PROJECT, 'fixloop.yml': 'env:\n  PYTEST_DISABLE_PLUGIN_AUTOLOAD: "1"\n' });
-    dirs.push(repo, `${repo}-out`);
-    const cli = await runCli(['run', repo, '--test', 'python3 -m pytest -q', '--engine', 'script', '--script', writeFile('lexer/rules.py', rules), '--max-attempts', '1', '--sandbox', 'process', '--json', '--out', `${repo}-out`], { cwd: repo });
-    return { result: JSON.parse(cli.stdout) as RunResult, code: cli.code };
+    return scriptedRun({ ...KEYWORD_PROJECT, 'fixloop.yml': 'env:\n  PYTEST_DISABLE_PLUGIN_AUTOLOAD: "1"\n' }, 'python3 -m pytest -q', writeFile('lexer/rules.py', rules));
   }
 
   it('probes the function the failing test calls: the right row is verified, seen at work on the failing test’s input', async () => {
@@ -99,35 +101,29 @@ describe('the assessment of a patch the suite reaches only through other code (a
 
 describe('the assessment of a patch whose changed functions show no change (a function only the patch has)', () => {
   it('probes the function the failing test calls and sees the fix at work there: verified', async () => {
-    const repo = await makeRepo(STYLE_PROJECT);
-    dirs.push(repo, `${repo}-out`);
-    const cli = await runCli(['run', repo, '--test', 'node --test', '--engine', 'script', '--script', writeFile('src/styles.js', STYLES_FIXED), '--max-attempts', '1', '--sandbox', 'process', '--json', '--out', `${repo}-out`], { cwd: repo });
-    const result = JSON.parse(cli.stdout) as RunResult;
+    const { result, code } = await scriptedRun(STYLE_PROJECT, 'node --test', writeFile('src/styles.js', STYLES_FIXED));
     expect(result.status).toBe('tests_green');
     const assessment = result.assessment;
     expect(assessment).toMatchObject({ level: 'verified', atEntryPoints: true });
     expect(assessment?.probed).toContain('src/format.js:4 styled');
     expect(assessment?.reason).toMatch(/at the functions the failing tests call \(the changed functions showed no change\)$/);
     expect(assessment?.behaviourChanges).toContainEqual(expect.objectContaining({ kind: 'suite', input: "styled('hello world', 'title')", before: 'throws Error: unknown style: title', after: "'Hello World'", nearFailing: true }));
-    expect(cli.code).toBe(0);
+    expect(code).toBe(0);
   });
 });
 
 describe('the assessment of a patch that works through state the probes do not record', () => {
   it('is review: the probes saw no change at all, not even in the failing test that passes now', async () => {
-    const repo = await makeRepo({
+    const files = {
       'package.json': '{ "name": "scales", "type": "module", "private": true }\n',
       'src/scale.js': 'const state = { factor: 1 };\n\nexport function configure() {\n  state.factor = 1;\n}\n\nexport function scale(x) {\n  return x * state.factor;\n}\n',
       'test/scale.test.js': "import assert from 'node:assert/strict';\nimport { test } from 'node:test';\nimport { configure, scale } from '../src/scale.js';\n\ntest('scales by two once configured', () => {\n  configure();\n  assert.equal(scale(3), 6);\n});\n\ntest('scales zero', () => {\n  assert.equal(scale(0), 0);\n});\n",
-    });
-    dirs.push(repo, `${repo}-out`);
-    const fix = "sed -i 's/state.factor = 1;$/state.factor = 2;/' src/scale.js";
-    const cli = await runCli(['run', repo, '--test', 'node --test', '--engine', 'script', '--script', fix, '--max-attempts', '1', '--sandbox', 'process', '--json', '--out', `${repo}-out`], { cwd: repo });
-    const result = JSON.parse(cli.stdout) as RunResult;
+    };
+    const { result, code } = await scriptedRun(files, 'node --test', "sed -i 's/state.factor = 1;$/state.factor = 2;/' src/scale.js");
     expect(result.status).toBe('tests_green');
     expect(result.assessment?.level).toBe('review');
     expect(result.assessment?.probed).toEqual(['src/scale.js:3 configure']);
     expect(result.assessment?.reason).toMatch(/^the probes saw no change at all, not even in the failing tests that pass now/);
-    expect(cli.code).toBe(4);
+    expect(code).toBe(4);
   });
 });

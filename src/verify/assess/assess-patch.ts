@@ -14,7 +14,7 @@ import { focusedTestCommand } from '../../runners/focused-test-command.ts';
 import { cloneMirror } from '../../workspace/create-workspace.ts';
 import type { MirrorSeal } from '../../workspace/mirror-seal.ts';
 import type { TestFileCheck } from '../harness-tampering.ts';
-import { decideLevel, type CandidateInfo, type EntryReason } from './assessment-level.ts';
+import { decideLevel, ENTRY_REASONS, type CandidateInfo, type EntryReason } from './assessment-level.ts';
 import { entryPoints, withEntryPoints } from './entry-points.ts';
 import { compareVersions, indexRecords, NOWHERE_NEAR, nearFailingOf, type Differences, type NearFailing, type RecordIndex } from './compare-records.ts';
 import { probeable } from './instrument-file.ts';
@@ -78,7 +78,7 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
       const why: EntryReason = looked === null ? 'unreached' : 'unchanged';
       const entries = await entryPoints({ dir, fixed: input.fixed, isTestFile: input.isTestFile, touched: paths });
       if (entries.size > 0) {
-        input.log(`assessment: ${why === 'unreached' ? 'the suite never reached the changed code' : 'the changed code showed no change'}; probing where the failing tests enter the program (${[...entries.keys()].join(', ')})`);
+        input.log(`assessment: ${ENTRY_REASONS[why]}; probing where the failing tests enter the program (${[...entries.keys()].join(', ')})`);
         const second = await runVersions(checkout, await withEntryPoints(plans, entries, dir), input, left);
         const secondLook = lookAt(second, input.fixed);
         // The second look stands when it ran to the end; else the first one's result does.

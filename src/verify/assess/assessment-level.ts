@@ -21,7 +21,8 @@ const SHOWN_DISAGREEMENTS = 5;
 
 export type EntryReason = 'unreached' | 'unchanged';
 
-const ENTRY_REASONS: Record<EntryReason, string> = {
+/** Why the failing tests' entry points were probed, as the reason and the log say it. */
+export const ENTRY_REASONS: Record<EntryReason, string> = {
   unreached: 'the suite reaches no changed function',
   unchanged: 'the changed functions showed no change',
 };

@@ -154,8 +154,9 @@ function pathLike(before: RecordIndex, near: NearFailing): (fn: string, path: nu
 /**
  * The changes from `before` to `after`; those near the failing tests (see `NearFailing`) are marked
  * so. A suite call is near when a failing test made it, or when another test made it with a failing
- * test's arguments and it changed just as that test's call did (the fix, seen twice). A generated input is near when it was generated around a failing test's call, is like one of
- * their inputs, or made the original throw what a failing test's call made it throw; unless the
+ * test's arguments and it changed just as that test's call did (the fix, seen twice). A generated
+ * input is near when it was generated around a failing test's call, is like one of their inputs, or
+ * made the original throw what a failing test's call made it throw; unless the
  * original program ran it as it ran a passing test (its path strictly closer to a passing test's
  * than to any failing test's: the tests say that result was right). A path like the failing
  * tests' alone does not make an input near: `isAbsolute('usr/lib')` runs the way the failing

@@ -90,23 +90,25 @@ function shared(count, render) {
   }
 }
 
-function listText(items, depth, seen) {
+/** The first MAX_ITEMS of `items`, each rendered within its share of the values left. */
+function eachShared(items, render) {
   const kept = items.slice(0, MAX_ITEMS);
-  const shown = kept.map((item, index) => shared(kept.length - index, () => text(item, depth + 1, seen)));
+  return kept.map((item, index) => shared(kept.length - index, () => render(item)));
+}
+
+function listText(items, depth, seen) {
+  const shown = eachShared(items, (item) => text(item, depth + 1, seen));
   if (items.length > MAX_ITEMS) shown.push(`…+${items.length - MAX_ITEMS}`);
   return shown.join(', ');
 }
 
 /** Own enumerable string-keyed properties; accessors are not run (`[Getter]`). */
 function propsText(value, depth, seen) {
-  const parts = [];
   const keys = Object.keys(value);
-  const kept = keys.slice(0, MAX_ITEMS);
-  for (const [index, key] of kept.entries()) {
+  const parts = eachShared(keys, (key) => {
     const descriptor = Object.getOwnPropertyDescriptor(value, key);
-    const shown = descriptor && 'value' in descriptor ? shared(kept.length - index, () => text(descriptor.value, depth + 1, seen)) : '[Getter]';
-    parts.push(`${keyText(key)}: ${shown}`);
-  }
+    return `${keyText(key)}: ${descriptor && 'value' in descriptor ? text(descriptor.value, depth + 1, seen) : '[Getter]'}`;
+  });
   if (keys.length > MAX_ITEMS) parts.push(`…+${keys.length - MAX_ITEMS}`);
   return parts.length > 0 ? `{ ${parts.join(', ')} }` : '{}';
 }
@@ -121,8 +123,8 @@ function builtinText(value, depth, seen) {
   if (Array.isArray(value)) return `[${listText(Array.from(value), depth, seen)}]`;
   if (tag === 'Date') return Number.isNaN(value.getTime()) ? 'Date(Invalid)' : `Date(${value.toISOString()})`;
   if (tag === 'RegExp') return String(value);
-  if (tag === 'Map') return entriesText('Map', Array.from(value).slice(0, MAX_ITEMS).map(([k, v]) => `${text(k, depth + 1, seen)} => ${text(v, depth + 1, seen)}`));
-  if (tag === 'Set') return entriesText('Set', Array.from(value).slice(0, MAX_ITEMS).map((v) => text(v, depth + 1, seen)));
+  if (tag === 'Map') return entriesText('Map', eachShared(Array.from(value), ([k, v]) => `${text(k, depth + 1, seen)} => ${text(v, depth + 1, seen)}`));
+  if (tag === 'Set') return entriesText('Set', eachShared(Array.from(value), (v) => text(v, depth + 1, seen)));
   if (tag === 'Promise') return 'Promise';
   if (tag === 'WeakMap' || tag === 'WeakSet' || tag === 'WeakRef') return tag;
   if (tag === 'Module') return '[Module]';
