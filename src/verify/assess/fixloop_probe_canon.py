@@ -15,7 +15,8 @@ import types
 
 MAX_TEXT, KEEP_TEXT, MAX_DEPTH, MAX_ITEMS = 400, 380, 4, 200
 # A returned value is spelled out deeper (a parse tree's tokens sit six levels down), within a budget
-# of values for the whole of it, so that a wide and deep structure costs a bounded time.
+# of values for the whole of it, so that a wide and deep structure costs a bounded time; each field,
+# item or entry gets its share of it (_shared), as in the JavaScript probe (js-probe-canon.cjs).
 RETURNED_DEPTH, RETURNED_VALUES = 8, 5000
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 
@@ -63,9 +64,25 @@ def _text(v, depth, walk):
     finally:
         walk.path.discard(id(v))
 
+def _shared(walk, count, render):
+    """A child's text within its share of the values left: each of the `count` siblings still to come
+    gets as many, and what one leaves unused goes to the next. A large first field (a statement's
+    tokens) cannot use up the budget before a small last one (a flag the patch set)."""
+    share = max(1, walk.left // max(1, count))
+    rest = max(0, walk.left - share)
+    walk.left = min(share, walk.left)
+    try:
+        return render()
+    finally:
+        walk.left += rest
+
+def _each_shared(values, walk, render):
+    kept = values[:MAX_ITEMS]
+    return [_shared(walk, len(kept) - i, lambda x=x: render(x)) for i, x in enumerate(kept)]
+
 def _items(values, depth, walk):
     values = list(values)
-    texts = [_text(x, depth, walk) for x in values[:MAX_ITEMS]]
+    texts = _each_shared(values, walk, lambda x: _text(x, depth, walk))
     if len(values) > MAX_ITEMS:
         texts.append("\u2026(%d)" % len(values))
     return texts
@@ -77,7 +94,7 @@ def _compound(v, t, depth, walk):
         return "(" + ", ".join(_items(v, depth, walk)) + ("," if len(v) == 1 else "") + ")"
     if isinstance(v, dict) and t.__repr__ is dict.__repr__:
         pairs = list(v.items())
-        texts = ["%s: %s" % (_text(k, depth, walk), _text(x, depth, walk)) for k, x in pairs[:MAX_ITEMS]]
+        texts = _each_shared(pairs, walk, lambda pair: "%s: %s" % (_text(pair[0], depth, walk), _text(pair[1], depth, walk)))
         return "{" + ", ".join(texts + (["\u2026(%d)" % len(pairs)] if len(pairs) > MAX_ITEMS else [])) + "}"
     if t in (set, frozenset):
         inner = "{" + ", ".join(sorted(_items(v, depth, walk))) + "}" if v else ""
@@ -109,7 +126,7 @@ def _fields(v, depth, walk):
         for n in (slots,) if isinstance(slots, str) else slots:
             if isinstance(n, str) and n not in names and n not in ("__dict__", "__weakref__") and hasattr(v, n):
                 names.append(n)
-    return [(n, _text(getattr(v, n), depth, walk)) for n in names[:MAX_ITEMS]]
+    return list(zip(names, _each_shared(names, walk, lambda n: _text(getattr(v, n), depth, walk))))
 
 def error_text(error):
     try:

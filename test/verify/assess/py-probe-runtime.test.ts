@@ -170,6 +170,8 @@ describe('the Python probe\'s canonical text and limits (the runtime driven dire
     // A returned object whose class writes its own repr is spelled out too (a parse tree's tokens);
     // as an argument it keeps its repr; a subclass of a builtin value keeps its repr either way.
     expect(texts.returned).toEqual(["<Shown object>{tokens=[<Token>{kind='kw'}, <Token>{kind='name'}]}", '<Shown object>', 'Kind.Keyword']);
+    const [negated, plain] = texts.shared as string[];
+    expect(negated).not.toBe(plain);
     const all = await records(recordFile);
     const perBase = new Map<string, number>();
     for (const r of all) if (r.kind === 'generated') perBase.set(r.base ?? '', (perBase.get(r.base ?? '') ?? 0) + 1);
