@@ -127,3 +127,29 @@ describe('the assessment of a patch that works through state the probes do not r
     expect(code).toBe(4);
   });
 });
+
+describe('the assessment of a patch whose failing test cannot run alone, reaching the function through other code', () => {
+  it('tells the failing test\'s calls by the test lines on their stack: the fix seen there is verified', async () => {
+    // `true && node --test` cannot be focused on one test, and every call comes through src/bundle.js
+    // (as cssstyle's tests reach its parsers through a bundle its build generates).
+    const files = {
+      'package.json': '{ "name": "spaces", "private": true }\n',
+      'src/text.js': "function collapse(text) {\n  return text.replace(/ +/, ' ');\n}\nmodule.exports = { collapse };\n",
+      'src/bundle.js': "const { collapse } = require('./text.js');\nexports.set = (value) => collapse(value);\n",
+      'test/text.test.js': [
+        "const test = require('node:test');",
+        "const assert = require('node:assert/strict');",
+        "const { set } = require('../src/bundle.js');",
+        "test('keeps a word alone', () => assert.equal(set('abc'), 'abc'));",
+        "test('collapses every run of spaces', () => assert.equal(set('a  b  c'), 'a b c'));",
+        '',
+      ].join('\n'),
+    };
+    const { result, code } = await scriptedRun(files, 'true && node --test', "sed -i 's|/ +/,|/ +/g,|' src/text.js");
+    expect(result.status).toBe('tests_green');
+    const assessment = result.assessment;
+    expect(assessment?.level).toBe('verified');
+    expect(assessment?.behaviourChanges).toContainEqual(expect.objectContaining({ kind: 'suite', input: "collapse('a  b  c')", before: "'a b  c'", after: "'a b c'", test: 'test/text.test.js:5', nearFailing: true }));
+    expect(code).toBe(0);
+  });
+});

@@ -16,11 +16,13 @@ import type { MirrorSeal } from '../../workspace/mirror-seal.ts';
 import type { TestFileCheck } from '../harness-tampering.ts';
 import { decideLevel, ENTRY_REASONS, type CandidateInfo, type EntryReason } from './assessment-level.ts';
 import { entryPoints, withEntryPoints } from './entry-points.ts';
-import { compareVersions, indexRecords, NOWHERE_NEAR, nearFailingOf, type Differences, type NearFailing, type RecordIndex } from './compare-records.ts';
+import { failingTestSpans, fromFailingTests } from './failing-test-callers.ts';
+import { compareVersions, indexRecords, NOWHERE_NEAR, nearFailingOf, type Differences, type RecordIndex } from './compare-records.ts';
 import { probeable } from './instrument-file.ts';
 import { probeCheckout, type ProbeCheckout, type ProbeRun } from './probe-checkout.ts';
-import type { ProbedFunction } from './probe-record.ts';
+import type { ProbeRecord, ProbedFunction } from './probe-record.ts';
 import { planVersions, type VersionPlan } from './probe-plan.ts';
+import { repositoryFiles } from './repository-files.ts';
 import { applyInMemory, touchedFiles, type PatchedVersion } from './patched-versions.ts';
 
 /** At most this many other plausible patches are compared with the chosen one (each is a suite run). */
@@ -67,9 +69,12 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
     input.log('assessment: setting up its checkout');
     const setup = await input.suite.setup(dir);
     if (setup && setup.exitCode !== 0) return notAssessed('the setup failed in the assessment’s checkout');
-    const checkout = probeCheckout(dir, input.suite);
+    const testFiles = (await repositoryFiles(dir)).filter(input.isTestFile);
+    const checkout = probeCheckout(dir, input.suite, testFiles);
+    // Without a run of the failing tests alone, their calls are told by who made them.
+    const fromFailing = fromFailingTests(input.fixed, await failingTestSpans(input.fixed, { read: (path) => readText(join(dir, path)), testFiles: async () => testFiles }));
     let runs = await runVersions(checkout, plans, input, left);
-    let looked = lookAt(runs, input.fixed);
+    let looked = lookAt(runs, fromFailing);
     let atEntryPoints: EntryReason | undefined;
     if (runs.patched && runs.original && (looked === null || looked.differences.changes.length === 0)) {
       // Nothing the patch changed was reached (a table or a constant that code elsewhere reads), or
@@ -80,7 +85,7 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
       if (entries.size > 0) {
         input.log(`assessment: ${ENTRY_REASONS[why]}; probing where the failing tests enter the program (${[...entries.keys()].join(', ')})`);
         const second = await runVersions(checkout, await withEntryPoints(plans, entries, dir), input, left);
-        const secondLook = lookAt(second, input.fixed);
+        const secondLook = lookAt(second, fromFailing);
         // The second look stands when it ran to the end; else the first one's result does.
         if (second.patched && second.original && (secondLook !== null || looked === null)) {
           runs = second;
@@ -123,12 +128,12 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
 }
 
 /** What both versions recorded, compared; null when either version did not run or neither recorded a call. */
-function lookAt(runs: VersionRuns, fixed: readonly TestCaseResult[]): { functions: Map<string, ProbedFunction>; after: RecordIndex; differences: Differences } | null {
+function lookAt(runs: VersionRuns, fromFailing: (record: ProbeRecord) => boolean): { functions: Map<string, ProbedFunction>; after: RecordIndex; differences: Differences } | null {
   if (!runs.patched || !runs.original || (runs.patched.records.length === 0 && runs.original.records.length === 0)) return null;
   const functions = new Map([...runs.original.functions, ...runs.patched.functions]);
   const before = indexRecords(runs.original.records);
   const after = indexRecords(runs.patched.records);
-  const near = runs.failing ? nearFailingOf(runs.failing.records) : nearByCaller(runs.original, fixed);
+  const near = runs.failing ? nearFailingOf(runs.failing.records) : nearFailingOf(runs.original.records, fromFailing);
   return { functions, after, differences: compareVersions(before, after, functions, near) };
 }
 
@@ -184,16 +189,6 @@ async function runVersions(checkout: ProbeCheckout, plans: { original: VersionPl
   if (focused && input.fixed.length > 0) runs.failing = await step(plans.original, 'failing-tests', focused);
   for (const [i, plan] of alternativePlans.entries()) runs.alternatives.push(await step(plan, `alternative-${i + 1}`));
   return runs;
-}
-
-/**
- * Without a way to run the failing tests alone, their calls are told by where they came from: the
- * test's id (pytest) or its file.
- */
-function nearByCaller(original: ProbeRun, fixed: readonly TestCaseResult[]): NearFailing {
-  const ids = fixed.map((t) => t.id);
-  const files = new Set(fixed.flatMap((t) => (t.file ? [t.file] : [])));
-  return nearFailingOf(original.records, (r) => r.site !== undefined && (ids.includes(r.site) || files.has(r.site.replace(/:\d+$/, '').split('::')[0] ?? '')));
 }
 
 async function packageScripts(dir: string): Promise<Record<string, string>> {

@@ -14,7 +14,7 @@ import type { ProbeRecord, ProbedFunction } from './probe-record.ts';
  * arguments.
  */
 export interface RecordIndex {
-  suite: Map<string, { outs: Set<string>; site?: string }>;
+  suite: Map<string, { outs: Set<string>; site?: string; test?: string }>;
   generated: Map<string, { out: string; base: string; path?: number[] }>;
   /** The paths the suite's calls took, by function, with the call (as `suite` keys it) that took each. */
   suitePaths: Map<string, Array<{ call: string; path: number[] }>>;
@@ -54,6 +54,8 @@ export function indexRecords(records: ProbeRecord[]): RecordIndex {
       const seen = index.suite.get(callKey) ?? { outs: new Set<string>() };
       seen.outs.add(outcomeText(record));
       if (seen.site === undefined && record.site !== undefined) seen.site = record.site;
+      // The test's own line, for the reviewer, when code between it and the function hides it from `site`.
+      if (seen.test === undefined && record.testLines?.[0] !== undefined) seen.test = record.testLines[0];
       index.suite.set(callKey, seen);
       index.suiteArgs.add(key);
     } else if (!index.generated.has(key)) {
@@ -169,7 +171,7 @@ export function compareVersions(before: RecordIndex, after: RecordIndex, functio
   for (const [key, was] of before.suite) {
     const now = after.suite.get(key);
     if (!now || sameSet(was.outs, now.outs)) continue;
-    const site = now.site ?? was.site;
+    const site = now.test ?? was.test ?? now.site ?? was.site;
     const change = joined(was.outs) + SEP + joined(now.outs);
     // Another test's call with a failing test's arguments that changed exactly as that test's call did: the fix itself, seen twice.
     const nearFailing = near.calls.has(key) || (failingChanges.get(withoutSite(key))?.has(change) ?? false);

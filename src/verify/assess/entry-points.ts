@@ -2,7 +2,7 @@
 // function (the patch changes a table, a regular expression or a constant that code elsewhere reads,
 // or a function the suite calls only through other code), the functions the failing tests call are
 // probed instead, in every version: the patch's effect reaches the program through them.
-import { readdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { TestCaseResult } from '../../core/test-report.ts';
 import { importedInOrder } from '../../core/imported-files.ts';
@@ -10,13 +10,10 @@ import type { EntrySources } from './entry-sources.ts';
 import { jsEntryPoints } from './js-entry-points.ts';
 import type { VersionPlan } from './probe-plan.ts';
 import { pythonEntryPoints } from './py-entry-points.ts';
+import { repositoryFiles } from './repository-files.ts';
 
 /** At most this many functions are probed as entry points: each records every call the suite makes. */
 const MAX_ENTRY_FUNCTIONS = 12;
-/** Files and folders looked at when listing the repository (the failing tests' files, the modules they import). */
-const MAX_FILES_LOOKED_AT = 5000;
-/** Folders that are not the repository's own code. */
-const NOT_THE_REPOSITORY = new Set(['node_modules', '.git', '.fixloop-probe', '__pycache__', '.venv', 'venv', '.tox']);
 
 export interface EntryInput {
   dir: string;
@@ -53,21 +50,4 @@ export async function withEntryPoints(plans: { original: VersionPlan; versions: 
   for (const [path, lines] of entries) files.set(path, { text: await readFile(join(dir, path), 'utf8'), lines });
   const add = (plan: VersionPlan): VersionPlan => ({ name: plan.name, files: new Map([...plan.files, ...files]) });
   return { original: add(plans.original), versions: plans.versions.map(add) };
-}
-
-/** The repository's files, its dependencies' folders left out (at most a few thousand files looked at). */
-async function repositoryFiles(dir: string): Promise<string[]> {
-  const found: string[] = [];
-  const folders = [''];
-  let looked = 0;
-  while (folders.length > 0 && looked < MAX_FILES_LOOKED_AT) {
-    const folder = folders.shift() ?? '';
-    for (const entry of await readdir(join(dir, folder), { withFileTypes: true }).catch(() => [])) {
-      looked++;
-      const path = folder ? `${folder}/${entry.name}` : entry.name;
-      if (entry.isDirectory() && !NOT_THE_REPOSITORY.has(entry.name)) folders.push(path);
-      else if (entry.isFile()) found.push(path);
-    }
-  }
-  return found;
 }

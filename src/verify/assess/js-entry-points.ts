@@ -7,6 +7,7 @@
 import type { TestCaseResult } from '../../core/test-report.ts';
 import { isJsNode, JS_SOURCE, parseJs, walkJs, type JsNode } from '../js-tree.ts';
 import type { EntrySources } from './entry-sources.ts';
+import { failingTestFiles } from './failing-test-callers.ts';
 import { namedFunctions } from './js-probe-functions.ts';
 
 /**
@@ -33,19 +34,6 @@ export async function jsEntryPoints(fixed: readonly TestCaseResult[], sources: E
     if (lines.size > 0) entries.set(path, lines);
   }
   return entries;
-}
-
-async function failingTestFiles(fixed: readonly TestCaseResult[], sources: EntrySources): Promise<string[]> {
-  const named = new Set(fixed.flatMap((t) => (t.file && JS_SOURCE.test(t.file) ? [t.file] : [])));
-  const unnamed = fixed.filter((t) => !t.file).map((t) => t.name);
-  if (unnamed.length > 0) {
-    for (const file of await sources.testFiles()) {
-      if (!JS_SOURCE.test(file)) continue;
-      const text = (await sources.read(file)) ?? '';
-      if (unnamed.some((name) => text.includes(name))) named.add(file);
-    }
-  }
-  return [...named];
 }
 
 /** The names the program calls (`f()`, `x.f()`). */

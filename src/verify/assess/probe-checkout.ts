@@ -13,6 +13,8 @@ import { PYTHON_PROBE_RUNTIME_FILES } from './py-probe.ts';
 
 /** The folder in the checkout where the runtime files and the records live. */
 export const PROBE_FOLDER = '.fixloop-probe';
+/** Beside the records: the repository's test files, by which the JavaScript runtime tells who called (probe-runtime.cjs reads it by this name). */
+const TEST_FILES_LIST = 'test-files.json';
 
 export interface ProbeRun {
   records: ProbeRecord[];
@@ -27,12 +29,14 @@ export interface ProbeCheckout {
   run(plan: VersionPlan, label: string, timeoutMs: number, command?: string): Promise<ProbeRun>;
 }
 
-export function probeCheckout(dir: string, suite: SuiteRunner): ProbeCheckout {
+/** `testFiles`: the repository's test files, relative (the callers of a probed function are told by them). */
+export function probeCheckout(dir: string, suite: SuiteRunner, testFiles: readonly string[]): ProbeCheckout {
   const folder = join(dir, PROBE_FOLDER);
   return {
     dir,
     async run(plan, label, timeoutMs, command) {
       await mkdir(folder, { recursive: true });
+      await writeFile(join(folder, TEST_FILES_LIST), JSON.stringify(testFiles));
       const recordFile = join(folder, `${label}.jsonl`);
       await rm(recordFile, { force: true });
       const functions = await writePlan(dir, plan, { recordFile, runtimeDir: folder });

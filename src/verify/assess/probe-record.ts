@@ -23,6 +23,12 @@ export interface ProbeRecord {
   /** Suite calls: who made the call: pytest's current test id, or the first caller outside the probed file (`test/url.test.ts:41`). */
   site?: string;
   /**
+   * JavaScript suite calls: the frames of the call's stack in the repository's test files, innermost
+   * first (at most four: a helper, the test that called it…). Code between the test and the probed
+   * function (a generated bundle) hides the test from `site`; these tell whose call it was.
+   */
+  testLines?: string[];
+  /**
    * The path the call took through the function: the markers of its statements and branches that
    * ran (JavaScript, js-probe-path.ts) or its lines (Python), sorted. Absent where it could not be
    * traced (another tracer was set).

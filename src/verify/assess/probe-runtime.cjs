@@ -58,11 +58,39 @@ function deepStack() {
   }
 }
 
-/** `test/url.test.ts:41`: the first stack frame outside the probed file, node_modules and Node itself. */
-function siteOf(file, id) {
+/** Frames of a call's stack kept in `testLines`: a helper in a test file, the test that called it, and above. */
+const TEST_LINES = 4;
+
+/**
+ * The repository's test files (relative paths), as the assessment wrote them beside the record file
+ * (`test-files.json`), read once per record file; empty when there is none.
+ */
+function testFilesOf(file) {
+  const { writer } = file;
+  if (writer.testFiles === undefined) {
+    writer.testFiles = new Set();
+    try {
+      const listed = writer.fs ? JSON.parse(writer.fs.readFileSync(`${dirname(writer.recordFile)}/test-files.json`, 'utf8')) : [];
+      if (Array.isArray(listed)) for (const path of listed) if (typeof path === 'string') writer.testFiles.add(path);
+    } catch {
+      // No list: the callers are told by the first frame alone.
+    }
+  }
+  return writer.testFiles;
+}
+
+/**
+ * Who made the call. `site`, `test/url.test.ts:41`: the first stack frame outside the probed file,
+ * node_modules and Node itself (a suite call is compared by it). `testLines`: the frames in the
+ * repository's test files, innermost first: code between the test and the probed function (a
+ * bundle the build generated, a helper) hides the test from `site`, and it is the test that tells
+ * a failing test's call from a passing one's.
+ */
+function callerOf(file, id) {
   const probed = id.slice(0, id.indexOf('#'));
-  const stack = deepStack();
-  for (const line of stack.split('\n').slice(1)) {
+  const tests = testFilesOf(file);
+  const found = { site: undefined, testLines: [] };
+  for (const line of deepStack().split('\n').slice(1)) {
     // The runtime's own frames run in code compiled by `new Function`: `eval at …, <anonymous>:1:2`.
     if (line.includes('eval at')) continue;
     const inner = line.trim().endsWith(')') ? line.slice(line.lastIndexOf('(') + 1, -1) : line.trim().replace(/^at (async )?/, '');
@@ -73,9 +101,12 @@ function siteOf(file, id) {
     const local = path.startsWith('/') || /^[A-Za-z]:[\\/]/.test(path);
     if (!local || /[\\/]node_modules[\\/]/.test(path) || path.replace(/\\/g, '/').endsWith(`/${probed}`)) continue;
     const relative = path.startsWith(`${file.root}/`) ? path.slice(file.root.length + 1) : path;
-    return `${relative}:${match[2]}`;
+    const at = `${relative}:${match[2]}`;
+    if (found.site === undefined) found.site = at;
+    if (tests.has(relative.replace(/\\/g, '/')) && !found.testLines.includes(at)) found.testLines.push(at);
+    if (tests.size === 0 || found.testLines.length >= TEST_LINES) break;
   }
-  return undefined;
+  return found;
 }
 
 function isPlainThis(state, file, thisArg) {
@@ -90,10 +121,10 @@ function prepare(state, file, call) {
   const key = argsText(args);
   const fn = fnState(state, call.id);
   const stacks = fn.stacks.get(key) || 0;
-  let site;
+  let caller = null;
   if (stacks < STACKS_PER_KEY) {
     if (fn.stacks.size < MAX_KEYS) fn.stacks.set(key, stacks + 1);
-    site = siteOf(file, call.id);
+    caller = callerOf(file, call.id);
   }
   args.forEach((arg, index) => {
     if (arg !== null && arg !== undefined) return;
@@ -108,7 +139,7 @@ function prepare(state, file, call) {
   }
   // A method's receiver as it was: what the call did to `this` (a parser that builds its state) is a result too.
   const receiver = isReceiver(state, file, call.thisArg) ? canon(call.thisArg) : undefined;
-  return { fn, file, call, args, key, site, self, snapshot: self ? copy(args) : null, receiver };
+  return { fn, file, call, args, key, caller, self, snapshot: self ? copy(args) : null, receiver };
 }
 
 /** An object a method was called on: not the global, the module or its exports (a plain function's `this`). */
@@ -147,7 +178,8 @@ function record(before, kind, key, args, settled, base, path) {
     const receiver = canon(before.call.thisArg);
     if (receiver !== before.receiver) entry.thisAfter = receiver;
   }
-  if (kind === 'suite' && before.site !== undefined) entry.site = before.site;
+  if (kind === 'suite' && before.caller && before.caller.site !== undefined) entry.site = before.caller.site;
+  if (kind === 'suite' && before.caller && before.caller.testLines.length > 0) entry.testLines = before.caller.testLines;
   return entry;
 }
 

@@ -118,6 +118,35 @@ describe.each(NODES)('an ES module under %s', (_label, node) => {
     expect(of(all, 'lib.mjs#joinPath', 'generated').length).toBeGreaterThan(20);
   });
 
+  it('names the lines of the test files on a call\'s stack, through code between them and the function', () => {
+    // A generated bundle between the test and the function (cssstyle's properties.js) is the first
+    // caller; the test files listed beside the records tell whose call it was.
+    const lib = 'exports.parse = (text) => text.trim();\n';
+    const bundle = "const { parse } = require('../lib.cjs');\nexports.set = (value) => parse(value);\n";
+    const helper = "const { set } = require('../generated/bundle.cjs');\nexports.check = (value) => set(value);\n";
+    const test = "const { check } = require('./helper.cjs');\nconst { set } = require('../generated/bundle.cjs');\ncheck(' a ');\nset(' b ');\n";
+    const root = tempProject();
+    instrumentInto(root, 'lib.cjs', lib);
+    writeInto(root, 'generated/bundle.cjs', bundle);
+    writeInto(root, 'test/helper.cjs', helper);
+    writeInto(root, 'test/case.cjs', test);
+    writeInto(root, '.fixloop-probe/test-files.json', JSON.stringify(['test/helper.cjs', 'test/case.cjs']));
+    expect(run(node, ['test/case.cjs'], root).status).toBe(0);
+    const calls = of(records(root), 'lib.cjs#parse', 'suite');
+    expect(calls.map((r) => [r.args, r.site, r.testLines])).toEqual([
+      ["' a '", 'generated/bundle.cjs:2', ['test/helper.cjs:2', 'test/case.cjs:3']],
+      ["' b '", 'generated/bundle.cjs:2', ['test/case.cjs:4']],
+    ]);
+    // Without the list, the first caller alone, as before.
+    const bare = tempProject();
+    instrumentInto(bare, 'lib.cjs', lib);
+    writeInto(bare, 'generated/bundle.cjs', bundle);
+    writeInto(bare, 'test/helper.cjs', helper);
+    writeInto(bare, 'test/case.cjs', test);
+    expect(run(node, ['test/case.cjs'], bare).status).toBe(0);
+    expect(of(records(bare), 'lib.cjs#parse', 'suite').map((r) => [r.site, r.testLines])).toEqual([['generated/bundle.cjs:2', undefined], ['generated/bundle.cjs:2', undefined]]);
+  });
+
   it('records an arrow\'s arguments as the caller passed them, and keeps its length and name', () => {
     // A patch that adds `factor = 2` must not make `scale(3)` look like another call than before.
     const lib = 'export const scale = (x, factor = 2) => x * factor;\nexport const api = { twice: (...xs) => xs.map((x) => x * 2) };\n';
