@@ -44,13 +44,17 @@ export async function failingTestSpans(fixed: readonly TestCaseResult[], sources
   return spans;
 }
 
-/** The spans of the test declarations whose title is one of `names` (a title written as one literal). */
+/**
+ * The spans of the test declarations whose title is one of `names`: a title written as one literal,
+ * or as a template whose expressions stand for any text (`supports calc for ${property}`, a test
+ * declared in a loop, is each of the names it makes).
+ */
 function testCallsNamed(program: JsNode, names: ReadonlySet<string>): Span[] {
   const spans: Span[] = [];
   walkJs(program, (node) => {
     if (node.type !== 'CallExpression' || !declaresTest(node['callee'])) return;
-    const title = literalText((node['arguments'] as unknown[])[0]);
-    if (title !== null && names.has(title)) spans.push([node.loc.start.line, node.loc.end.line]);
+    const title = titlePattern((node['arguments'] as unknown[])[0]);
+    if (title !== null && [...names].some((name) => title.test(name))) spans.push([node.loc.start.line, node.loc.end.line]);
   });
   return spans;
 }
@@ -61,12 +65,18 @@ function declaresTest(callee: unknown): boolean {
   return callee.type === 'MemberExpression' && declaresTest(callee['object']);
 }
 
-function literalText(node: unknown): string | null {
+/** The names a title can make, as a pattern; null when the title is not a literal or a template. */
+function titlePattern(node: unknown): RegExp | null {
   if (!isJsNode(node)) return null;
-  if (node.type === 'StringLiteral') return node['value'] as string;
-  const quasis = node['quasis'] as JsNode[] | undefined;
-  if (node.type === 'TemplateLiteral' && quasis?.length === 1) return ((quasis[0]?.['value'] as { cooked?: string } | undefined)?.cooked) ?? null;
-  return null;
+  if (node.type === 'StringLiteral') return new RegExp(`^${escaped(node['value'] as string)}$`);
+  if (node.type !== 'TemplateLiteral') return null;
+  const parts = (node['quasis'] as JsNode[]).map((q) => (q['value'] as { cooked?: string | null }).cooked);
+  if (parts.some((part) => typeof part !== 'string')) return null;
+  return new RegExp(`^${parts.map((part) => escaped(part as string)).join('.*')}$`, 's');
+}
+
+function escaped(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /**

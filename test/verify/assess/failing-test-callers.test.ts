@@ -16,7 +16,12 @@ const FILES: Record<string, string> = {
     "    set('var(--x)');", // 7
     '  });', // 8
     "  it.skip('sets var() for attachment', () => {});", // 9: the same title elsewhere counts too
-    '});', // 10
+    "  for (const property of ['width', 'padding']) {", // 10
+    '    it(`supports calc for ${property}`, () => {', // 11
+    "      set('calc(1px)');", // 12
+    '    });', // 13
+    '  }', // 14
+    '});', // 15
   ].join('\n'),
   'test/other.test.js': "it('unrelated', () => {});\n",
   'test/loose.test.js': "// a table of cases: 'loose title' is in the text, in no it() call\n",
@@ -29,6 +34,11 @@ const call = (site: string, testLines?: string[]): ProbeRecord => ({ fn: 'lib/pa
 describe('the failing tests\' own code', () => {
   it('is the span of each test declaration that bears a failing test\'s title, in a file that holds it', async () => {
     expect(await failingTestSpans([failing('sets var() for attachment')], sources)).toEqual(new Map([['test/style.test.js', [[6, 8], [9, 9]]]]));
+  });
+
+  it('is a test declared in a loop, its title a template whose expressions stand for any text', async () => {
+    const spans = await failingTestSpans([failing('supports calc for padding', 'test/style.test.js')], sources);
+    expect(spans).toEqual(new Map([['test/style.test.js', [[11, 13]]]]));
   });
 
   it('is the whole file where the title is in the text but no test declares it, or the runner named the file', async () => {
