@@ -2,8 +2,9 @@
 // cannot focus, as `npm run generate && node --test`): a call is the failing tests' when it came
 // from one of them. pytest names the test itself (`site` is its id). A JavaScript call names the
 // lines of the test files on its stack (`testLines`), which are told apart here by where each
-// failing test's own code is: the `it(…)` or `test(…)` call that bears its name, in the file the
-// runner named, else in a test file whose text holds that name (node's runner and mocha name no file).
+// failing test's own code is: the `it(…)` or `test(…)` call that bears its name (or a template
+// title that makes it), in the file the runner named, else in the test files that declare it
+// (failingTestFiles: mocha names no file).
 import type { TestCaseResult } from '../../core/test-report.ts';
 import { isJsNode, JS_SOURCE, parseJs, walkJs, type JsNode } from '../js-tree.ts';
 import type { EntrySources } from './entry-sources.ts';
@@ -18,16 +19,27 @@ type Span = readonly [number, number];
 /** Test file → the spans of the failing tests in it; null when the file is theirs but no span was found (the whole file counts). */
 export type FailingTestSpans = Map<string, Span[] | null>;
 
-/** The test files of the failing tests: the ones the runner named, else those whose text holds a failing test's name. */
+/**
+ * The test files of the failing tests: the ones the runner named, else those whose text holds a
+ * failing test's name, else those that declare it through a template title (a test in a loop).
+ */
 export async function failingTestFiles(fixed: readonly TestCaseResult[], sources: Pick<EntrySources, 'read' | 'testFiles'>): Promise<string[]> {
   const named = new Set(fixed.flatMap((t) => (t.file && JS_SOURCE.test(t.file) ? [t.file] : [])));
-  const unnamed = fixed.filter((t) => !t.file).map((t) => t.name);
-  if (unnamed.length > 0) {
-    for (const file of await sources.testFiles()) {
-      if (!JS_SOURCE.test(file)) continue;
-      const text = (await sources.read(file)) ?? '';
-      if (unnamed.some((name) => text.includes(name))) named.add(file);
-    }
+  const unnamed = new Set(fixed.filter((t) => !t.file).map((t) => t.name));
+  if (unnamed.size === 0) return [...named];
+  const templated: Array<{ file: string; text: string }> = [];
+  for (const file of await sources.testFiles()) {
+    if (!JS_SOURCE.test(file)) continue;
+    const text = (await sources.read(file)) ?? '';
+    const found = [...unnamed].filter((name) => text.includes(name));
+    if (found.length > 0) named.add(file);
+    for (const name of found) unnamed.delete(name);
+    if (text.includes('${')) templated.push({ file, text });
+  }
+  for (const { file, text } of templated) {
+    if (unnamed.size === 0) break;
+    const program = parseJs(file, text);
+    if (program && testCallsNamed(program, unnamed).length > 0) named.add(file);
   }
   return [...named];
 }

@@ -2,8 +2,8 @@
 // own modules their files import or require, and the modules those import in turn (two levels: an
 // `index.js` that re-exports `lib/x.js`, which takes its functions from `lib/x/y.js`), resolved as
 // localization resolves them (src/core/imported-files.ts); in those, the functions the test files
-// call by name. A test file is the one the runner named, else a test file whose text holds the
-// failing test's name (mocha names no file).
+// call by name. A test file is the one the runner named, else a test file that declares the failing
+// test (failing-test-callers.ts: mocha names no file).
 import type { TestCaseResult } from '../../core/test-report.ts';
 import { isJsNode, JS_SOURCE, parseJs, walkJs, type JsNode } from '../js-tree.ts';
 import type { EntrySources } from './entry-sources.ts';

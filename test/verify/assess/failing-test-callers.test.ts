@@ -39,6 +39,8 @@ describe('the failing tests\' own code', () => {
   it('is a test declared in a loop, its title a template whose expressions stand for any text', async () => {
     const spans = await failingTestSpans([failing('supports calc for padding', 'test/style.test.js')], sources);
     expect(spans).toEqual(new Map([['test/style.test.js', [[11, 13]]]]));
+    // With no file named (mocha, node's runner without a failure location), found by the template too.
+    expect(await failingTestSpans([failing('supports calc for padding')], sources)).toEqual(spans);
   });
 
   it('is the whole file where the title is in the text but no test declares it, or the runner named the file', async () => {
