@@ -5,7 +5,7 @@
 // run without an assessment says so in one line, and why when that is known.
 import type { AlternativePatch, Assessment, BehaviourChange } from '../core/assessment.ts';
 import type { RunResult } from '../core/run-result.ts';
-import { ambiguities, cellCode, changeText, clip, code, outsideChanges, plural } from './assessment-words.ts';
+import { ambiguities, cellCode, changeText, clip, code, outsideChanges, plural, whereTheyDiffer } from './assessment-words.ts';
 
 /** Rows shown per table: the report is a pull request's body, and the rest is in result.json. */
 const MAX_ROWS = 25;
@@ -58,9 +58,15 @@ function changesTable(changes: BehaviourChange[], count: number): string[] {
   return [
     '| Function | Input | Before | After | Seen in |',
     '| --- | --- | --- | --- | --- |',
-    ...changes.slice(0, MAX_ROWS).map((c) => `| ${cellCode(c.function, 60)} (${cellCode(c.location, 60)}) | ${cellCode(c.input)} | ${cellCode(c.before)} | ${cellCode(c.after)} | ${seenIn(c)} |`),
+    ...changes.slice(0, MAX_ROWS).map((c) => `| ${cellCode(c.function, 60)} (${cellCode(c.location, 60)}) | ${cellCode(c.input)} | ${valueCells(c)} | ${seenIn(c)} |`),
     ...(count > Math.min(changes.length, MAX_ROWS) ? ['', `… and ${count - Math.min(changes.length, MAX_ROWS)} more (the first ones are in \`result.json\`).`] : []),
   ];
+}
+
+/** Before and after, from where they differ when both are long. */
+function valueCells(change: BehaviourChange): string {
+  const [before, after] = whereTheyDiffer(change.before, change.after, 80);
+  return `${cellCode(before, 80)} | ${cellCode(after, 80)}`;
 }
 
 function seenIn(change: BehaviourChange): string {
@@ -81,7 +87,10 @@ function nearFailing(assessment: Assessment): string[] {
 }
 
 function alternative(alt: AlternativePatch): string[] {
-  const rows = alt.disagreements.slice(0, 10).map((d) => `  - ${code(d.input)}: ${code(d.chosen)} with this patch, ${code(d.alternative)} with that one`);
+  const rows = alt.disagreements.slice(0, 10).map((d) => {
+    const [chosen, other] = whereTheyDiffer(d.chosen, d.alternative, 80);
+    return `  - ${code(d.input)}: ${code(chosen)} with this patch, ${code(other)} with that one`;
+  });
   const more = alt.disagreements.length > rows.length ? [`  - … and ${alt.disagreements.length - rows.length} more inputs`] : [];
   return [`- ${code(alt.summary, 120)}${alt.passedOver ? `, passed over: ${clip(alt.passedOver, 160)}` : ''}. Disagrees on:`, ...rows, ...more];
 }

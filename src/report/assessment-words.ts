@@ -25,9 +25,27 @@ export function cellCode(text: string, max = 80): string {
   return code(text, max).replace(/\|/g, '\\|');
 }
 
+/** Characters kept before the first difference of two long values. */
+const LEAD = 24;
+
+/**
+ * Two values cut to `max` each, from shortly before where they first differ when that is past the
+ * cut: a parser state spelled out over hundreds of characters differs in one field, and two cells
+ * that both show only its identical start would tell the reviewer nothing.
+ */
+export function whereTheyDiffer(before: string, after: string, max: number): [string, string] {
+  const [b, a] = [clip(before, Number.MAX_SAFE_INTEGER), clip(after, Number.MAX_SAFE_INTEGER)];
+  let same = 0;
+  while (same < b.length && same < a.length && b[same] === a[same]) same++;
+  if (same < max - LEAD || (b.length <= max && a.length <= max)) return [clip(b, max), clip(a, max)];
+  const from = same - LEAD;
+  return [clip(`…${b.slice(from)}`, max), clip(`…${a.slice(from)}`, max)];
+}
+
 /** `` `isAbsolute('ab\\c')`: false → true ``: the change a reviewer decides on, at a glance. */
 export function changeText(change: BehaviourChange, max = 40): string {
-  return `${code(change.input, 60)}: ${clip(change.before, max)} → ${clip(change.after, max)}`;
+  const [before, after] = whereTheyDiffer(change.before, change.after, max);
+  return `${code(change.input, 60)}: ${before} → ${after}`;
 }
 
 /** The changes outside the failing tests: the ones listed, and how many were found in all. */

@@ -73,6 +73,15 @@ describe('the report of an assessed green run', () => {
     expect(md).toContain('… and 39 more (the first ones are in `result.json`).');
   });
 
+  it('shows two long values from shortly before where they differ, not their identical start', () => {
+    const state = (flag: boolean) => `State { tokens: [${Array.from({ length: 40 }, (_, i) => `'t${i}'`).join(', ')}], negated: ${flag}, depth: 2 }`;
+    const assessment = { ...reviewAssessment(), behaviourChanges: [change('parse(state)', state(false), state(true))] };
+    const md = renderMarkdownReport(assessedResult(assessment));
+    expect(md).toContain("| `…'t38', 't39'], negated: false, depth: 2 }` | `…'t38', 't39'], negated: true, depth: 2 }` |");
+    // The headline's short form too.
+    expect(md).toContain("`parse(state)`: …'t38', 't39'], negated: false, depth: … → …'t38', 't39'], negated: true, depth: 2…");
+  });
+
   it('a green run without an assessment says so in one line, and why when it is known', () => {
     expect(renderMarkdownReport(assessedResult(undefined))).toContain("_No assessment ran (`assessment.enabled: false`, or a run from before fixloop assessed patches): the judge's verdict above is all this report shows._");
     const replay = { ...assessedResult(undefined), replay: true as const };
