@@ -39,8 +39,11 @@ export interface AlternativePatch {
   summary: string;
   /** Why the chosen patch was preferred, when it was (`weakens the check that throws on …`, `2 more behaviour changes`). */
   passedOver?: string;
-  /** Inputs on which it and the chosen patch give different results: the tests do not decide between them. */
-  disagreements: Array<{ input: string; chosen: string; alternative: string }>;
+  /**
+   * Inputs on which it and the chosen patch give different results: the tests do not decide between
+   * them. `atFailingTests`: a failing test's own call, whose test accepts both results.
+   */
+  disagreements: Array<{ input: string; chosen: string; alternative: string; atFailingTests?: true }>;
 }
 
 export interface Assessment {

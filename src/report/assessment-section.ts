@@ -89,7 +89,8 @@ function nearFailing(assessment: Assessment): string[] {
 function alternative(alt: AlternativePatch): string[] {
   const rows = alt.disagreements.slice(0, 10).map((d) => {
     const [chosen, other] = whereTheyDiffer(d.chosen, d.alternative, 80);
-    return `  - ${code(d.input)}: ${code(chosen)} with this patch, ${code(other)} with that one`;
+    const own = d.atFailingTests ? ' (a failing test’s own call: its test accepts both)' : '';
+    return `  - ${code(d.input)}: ${code(chosen)} with this patch, ${code(other)} with that one${own}`;
   });
   const more = alt.disagreements.length > rows.length ? [`  - … and ${alt.disagreements.length - rows.length} more inputs`] : [];
   return [`- ${code(alt.summary, 120)}${alt.passedOver ? `, passed over: ${clip(alt.passedOver, 160)}` : ''}. Disagrees on:`, ...rows, ...more];

@@ -72,6 +72,50 @@ describe('the assessment of a judged patch', () => {
   });
 });
 
+describe('the repair engine\'s patch when the failing test accepts more than one result', () => {
+  it('is review: a rival edit of the same line also passes and gives the failing test\'s own call another result', async () => {
+    // The failing test only matches a part of the help text. `.push('')` → `.unshift('')` passes it
+    // (the blank line moves to the top) and comes first in the engine's order; deleting the line, the
+    // real fix, passes too, and is passed over as a removed call. Both are plausible and the test
+    // does not say which output is right: the reviewer sees both.
+    const repo = await makeRepo({
+      'package.json': '{ "name": "helptext", "private": true }\n',
+      'src/help.js': [
+        'function helpText(command) {',
+        "  const lines = [command.description, ''];",
+        '  if (command.args.length > 0) {',
+        "    lines.push('Arguments:');",
+        "    lines.push('');",
+        "    command.args.forEach((arg) => lines.push('  ' + arg));",
+        '  }',
+        "  return lines.join('\\n');",
+        '}',
+        'module.exports = { helpText };',
+        '',
+      ].join('\n'),
+      'test/help.test.js': [
+        "const test = require('node:test');",
+        "const assert = require('node:assert/strict');",
+        "const { helpText } = require('../src/help.js');",
+        "test('shows the description alone', () => assert.equal(helpText({ description: 'copy files', args: [] }), 'copy files\\n'));",
+        "test('lists the arguments right below their title', () => assert.match(helpText({ description: 'copy files', args: ['source'] }), /Arguments:\\n {2}source/));",
+        '',
+      ].join('\n'),
+    });
+    dirs.push(repo, `${repo}-out`);
+    const cli = await runCli(['run', repo, '--test', 'node --test', '--sandbox', 'process', '--json', '--out', `${repo}-out`], { cwd: repo });
+    const result = JSON.parse(cli.stdout) as RunResult;
+    expect(result.status).toBe('tests_green');
+    expect(result.patch).toContain("+    lines.unshift('');");
+    expect(result.assessment?.level).toBe('review');
+    expect(result.assessment?.reason).toContain('1 other plausible patch gives other results: the tests do not decide between them');
+    const deleted = result.assessment?.alternatives.find((a) => a.summary.includes('delete-statement'));
+    expect(deleted?.passedOver).toBe("it removes the call `lines.push('')`");
+    expect(deleted?.disagreements[0]).toEqual({ input: "helpText({ description: 'copy files', args: ['source'] })", chosen: "'\\ncopy files\\n\\nArguments:\\n  source'", alternative: "'copy files\\n\\nArguments:\\n  source'", atFailingTests: true });
+    expect(cli.code).toBe(4);
+  });
+});
+
 describe('the assessment of a patch the suite reaches only through other code (a table)', () => {
   async function runRules(rules: string): Promise<{ result: RunResult; code: number | null }> {
     // Without the installed pytest plugins' autoload (~2 s of every pytest start here): none is about them.

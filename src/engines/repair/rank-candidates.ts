@@ -19,7 +19,8 @@ export function sizeFactor(size: number): number {
 /** Whether a file still parses with a candidate applied (its generator's check; none: assumed). */
 export type ParseCheck = (file: string, source: string) => boolean;
 
-export function rankCandidates(candidates: Candidate[], suspicious: SuspiciousLine[], sources: ReadonlyMap<string, string>, limit: number, parses: ParseCheck = () => true): RankedCandidate[] {
+/** Every candidate scored and in the engine's order, each edit kept once (nothing applied yet). */
+function scoredInOrder(candidates: Candidate[], suspicious: SuspiciousLine[], sources: ReadonlyMap<string, string>): Array<Candidate & { score: number }> {
   const lineScore = new Map(suspicious.map((s) => [`${s.file}:${s.line}`, s.score]));
   const seen = new Set<string>();
   const scored: Array<Candidate & { score: number }> = [];
@@ -46,11 +47,30 @@ export function rankCandidates(candidates: Candidate[], suspicious: SuspiciousLi
   );
   // Remaining ties keep the generators' own order (stable sort), which puts the likeliest
   // replacement of each operator first.
+  return scored;
+}
+
+export function rankCandidates(candidates: Candidate[], suspicious: SuspiciousLine[], sources: ReadonlyMap<string, string>, limit: number, parses: ParseCheck = () => true): RankedCandidate[] {
   const ranked: RankedCandidate[] = [];
-  for (const c of scored) {
+  for (const c of scoredInOrder(candidates, suspicious, sources)) {
     if (ranked.length >= limit) break;
     const result = applyEdits(sources.get(c.file) ?? '', c.edits);
     if (parses(c.file, result)) ranked.push({ ...c, result });
   }
   return ranked;
+}
+
+/**
+ * The candidates at one line, wherever the engine's order puts them (those past its cut too), each
+ * with its place in that order (1-based): the other edits of the place a plausible candidate
+ * changed, which the tests are least likely to tell apart from it (repair-engine.ts explores them).
+ */
+export function candidatesAt(candidates: Candidate[], suspicious: SuspiciousLine[], sources: ReadonlyMap<string, string>, at: { file: string; line: number }, parses: ParseCheck = () => true): Array<{ candidate: RankedCandidate; rank: number }> {
+  const found: Array<{ candidate: RankedCandidate; rank: number }> = [];
+  for (const [index, c] of scoredInOrder(candidates, suspicious, sources).entries()) {
+    if (c.file !== at.file || c.line !== at.line) continue;
+    const result = applyEdits(sources.get(c.file) ?? '', c.edits);
+    if (parses(c.file, result)) found.push({ candidate: { ...c, result }, rank: index + 1 });
+  }
+  return found;
 }

@@ -12,7 +12,7 @@ import { valueTypesInTests } from './value-types.ts';
 import { outputDifferences } from './output-differences.ts';
 import { generatorFor } from './generators.ts';
 import { localizeFaults } from './localize/localize-faults.ts';
-import { rankCandidates, type RankedCandidate } from './rank-candidates.ts';
+import { candidatesAt, rankCandidates, type RankedCandidate } from './rank-candidates.ts';
 import { chooseFocusedCommand, type FocusedCommand, type FocusedCommandInput } from './focused-command.ts';
 import { validateCandidates, type ValidationResult } from './validate-candidates.ts';
 import { choosePlausible, MAX_PLAUSIBLE } from './choose-plausible.ts';
@@ -58,6 +58,8 @@ interface Plan {
   focused: FocusedCommand | null;
   problems: string[];
   runTimeoutMs: number;
+  /** The candidates at one line, past the cut too, with their places in the engine's order (rank-candidates.ts `candidatesAt`). */
+  candidatesAt: (at: { file: string; line: number }) => Array<{ candidate: RankedCandidate; rank: number }>;
 }
 
 export function createRepairEngine(options: RepairEngineOptions = {}): Engine {
@@ -88,6 +90,8 @@ export function createRepairEngine(options: RepairEngineOptions = {}): Engine {
       const { focused, problems, runTimeoutMs } = plan;
       ctx.log(`repair: validating ${plan.candidates.length} candidates${focused ? ` with the failing tests first: ${focused.command}` : ' with the full suite'}`);
       let lastLogged = 0;
+      // Places in the engine's order of the first plausible candidate's rivals past the cut (for the log and the report).
+      const rivalRanks = new Map<RankedCandidate, number>();
       const result = await validateCandidates({
         candidates: plan.candidates,
         workspace: ctx.workspace,
@@ -105,6 +109,11 @@ export function createRepairEngine(options: RepairEngineOptions = {}): Engine {
         // After the first candidate that passes, more for a while: the first is often not the right one.
         exploreMs: ctx.config.repair.exploreTime * 1000,
         maxPlausible: MAX_PLAUSIBLE,
+        rivalsOf: (first) =>
+          plan.candidatesAt(first).map(({ candidate, rank }) => {
+            rivalRanks.set(candidate, rank);
+            return candidate;
+          }),
         onProgress: (count) => {
           ctx.countCandidates?.(count);
           const { validated } = count;
@@ -122,7 +131,7 @@ export function createRepairEngine(options: RepairEngineOptions = {}): Engine {
       const overAttempts = plan.validatedBefore > 0 ? ' over several attempts' : '';
 
       const notes = problems.length > 0 ? { notes: problems } : {};
-      if (result.winner) return { ...(await applyBest(ctx, plan, result, `${result.testExecutions} test runs, ${seconds} s`)), stats, ...notes };
+      if (result.winner) return { ...(await applyBest(ctx, plan, result, `${result.testExecutions} test runs, ${seconds} s`, rivalRanks)), stats, ...notes };
       if (result.partial) {
         const p = result.partial.candidate;
         await ctx.workspace.writeFile(p.file, p.result);
@@ -142,8 +151,8 @@ export function createRepairEngine(options: RepairEngineOptions = {}): Engine {
 }
 
 /** The best of the candidates that passed applied to the workspace, and the others as alternatives. */
-async function applyBest(ctx: AttemptContext, plan: Plan, result: ValidationResult, spent: string): Promise<EngineOutcome> {
-  const rankOf = (c: RankedCandidate) => plan.ranked.indexOf(c) + 1;
+async function applyBest(ctx: AttemptContext, plan: Plan, result: ValidationResult, spent: string, rivalRanks: ReadonlyMap<RankedCandidate, number>): Promise<EngineOutcome> {
+  const rankOf = (c: RankedCandidate) => plan.ranked.indexOf(c) + 1 || (rivalRanks.get(c) ?? 0);
   const choice = await choosePlausible(ctx.workspace, result.plausible, rankOf);
   const w = choice.chosen;
   await ctx.workspace.writeFile(w.file, w.result);
@@ -194,7 +203,8 @@ async function planCandidates(ctx: AttemptContext, input: PlanInput): Promise<Pl
   const { sources, candidates, problems } = await generateCandidates(ctx, linesByFile, { optionNames, valueTypes: valueTypesInTests(failing), outputDifferences: outputDifferences(failing) });
   for (const problem of problems) ctx.log(`repair: ${problem}`);
   stats.candidates = candidates.length;
-  const ranked = rankCandidates(candidates, suspicious, sources, ctx.config.repair.maxCandidates, (file, text) => generatorFor(file)?.parses?.(file, text) ?? true);
+  const parses = (file: string, text: string) => generatorFor(file)?.parses?.(file, text) ?? true;
+  const ranked = rankCandidates(candidates, suspicious, sources, ctx.config.repair.maxCandidates, parses);
   if (ranked.length === 0) {
     const why = problems.length > 0 ? `no candidate to try: ${problems.join('; ')}` : 'no repair template applies to the suspicious lines';
     return { ...giveUp(why, stats), notes: problems };
@@ -206,7 +216,7 @@ async function planCandidates(ctx: AttemptContext, input: PlanInput): Promise<Pl
   // A mutation can make code loop forever: a run may take a few times the suite's own time, no more.
   const runTimeoutMs = Math.min(ctx.config.test.timeout * 1000, Math.max(3000, suiteMs * 5 + 1000));
   const focused = everyTestFails ? null : await focusedCommandFor(ctx, { testCommand, failing, packageScripts: scripts, timeoutMs: runTimeoutMs });
-  return { candidates: ranked, ranked, validatedBefore: 0, focused, problems, runTimeoutMs };
+  return { candidates: ranked, ranked, validatedBefore: 0, focused, problems, runTimeoutMs, candidatesAt: (at) => candidatesAt(candidates, suspicious, sources, at, parses) };
 }
 
 function focusedCommandFor(ctx: AttemptContext, input: Pick<FocusedCommandInput, 'testCommand' | 'failing' | 'packageScripts' | 'timeoutMs'>): Promise<FocusedCommand | null> {

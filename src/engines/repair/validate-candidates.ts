@@ -37,6 +37,13 @@ export interface ValidationInput {
   exploreMs?: number;
   /** Most plausible candidates to collect (the first one included); 1 when unset. */
   maxPlausible?: number;
+  /**
+   * The other candidates at the place the first plausible one changed (those past the engine's cut
+   * too): validated first while the exploration lasts, however far down the order they are. The
+   * tests are least likely to tell those apart from it (`.push('')` → `.unshift('')` against the
+   * line deleted), and when they disagree the reviewer must see it.
+   */
+  rivalsOf?: (first: RankedCandidate) => RankedCandidate[];
 }
 
 export interface ValidationResult {
@@ -73,6 +80,11 @@ interface ValidationRun {
   /** Aborted by the caller's signal or at the deadline: every gate run and worker stops with it. */
   controller: AbortController;
   next: number;
+  /** Indexes taken by a worker, in rank order or as a rival. */
+  taken: Set<number>;
+  /** Rivals of the first plausible candidate not taken yet, in the engine's order. */
+  rivals: number[];
+  rivalSet: Set<number>;
   winnerIndex: number;
   validated: number;
   testExecutions: number;
@@ -98,7 +110,9 @@ export async function validateCandidates(input: ValidationInput): Promise<Valida
   const abort = () => controller.abort();
   input.signal.addEventListener('abort', abort, { once: true });
   const deadlineTimer = setTimeout(abort, Math.max(0, input.deadline - Date.now()));
-  const run: ValidationRun = { input, controller, next: 0, winnerIndex: Number.POSITIVE_INFINITY, validated: 0, testExecutions: 0, finished: new Set(), partial: null, passed: new Set(), exploreUntil: 0, started: Date.now(), exploreEnd: 0 };
+  // The list grows by the rivals of the first plausible candidate: the caller's array is left as it is.
+  const own: ValidationInput = { ...input, candidates: [...input.candidates] };
+  const run: ValidationRun = { input: own, controller, next: 0, taken: new Set(), rivals: [], rivalSet: new Set(), winnerIndex: Number.POSITIVE_INFINITY, validated: 0, testExecutions: 0, finished: new Set(), partial: null, passed: new Set(), exploreUntil: 0, started: Date.now(), exploreEnd: 0 };
   try {
     const workers = Math.max(1, Math.min(input.parallelism, input.candidates.length));
     await Promise.all(Array.from({ length: workers }, () => worker(run)));
@@ -171,7 +185,7 @@ async function worker(run: ValidationRun): Promise<void> {
   try {
     const pristine = await fork.snapshot();
     for (;;) {
-      const index = run.next++;
+      const index = takeNext(run);
       const candidate = input.candidates[index];
       if (!candidate || !stillTaking(run, index) || controller.signal.aborted) return;
       try {
@@ -195,6 +209,20 @@ async function worker(run: ValidationRun): Promise<void> {
   }
 }
 
+/** The next candidate's index: a rival of the first plausible candidate first, else the next in rank order. */
+function takeNext(run: ValidationRun): number {
+  for (let rival = run.rivals.shift(); rival !== undefined; rival = run.rivals.shift()) {
+    if (!run.taken.has(rival)) {
+      run.taken.add(rival);
+      return rival;
+    }
+  }
+  while (run.taken.has(run.next)) run.next++;
+  const index = run.next++;
+  run.taken.add(index);
+  return index;
+}
+
 /**
  * Whether a worker takes the candidate at `index`: always before any passed; after, only while the
  * exploration lasts and fewer than `maxPlausible` passed (with no exploration, none ranked after the
@@ -205,6 +233,7 @@ function stillTaking(run: ValidationRun, index: number): boolean {
   if (!((run.input.exploreMs ?? 0) > 0) || run.passed.size >= (run.input.maxPlausible ?? 1)) return false;
   const now = Date.now();
   if (now >= run.exploreEnd) return false;
+  if (run.rivalSet.has(index)) return true;
   // The candidates right after the first plausible one are its closest rivals: they are validated
   // (within `exploreMs`) however slow the machine, so what is found depends little on its load.
   return index <= run.winnerIndex + MIN_EXPLORE_CANDIDATES || now < run.exploreUntil;
@@ -218,9 +247,24 @@ function onePassed(run: ValidationRun, index: number): void {
     const now = Date.now();
     run.exploreEnd = now + (run.input.exploreMs ?? 0);
     run.exploreUntil = Math.min(run.exploreEnd, now + Math.max(MIN_EXPLORE_MS, now - run.started));
+    queueRivals(run, index);
   }
   run.passed.add(index);
   run.winnerIndex = Math.min(run.winnerIndex, index);
+}
+
+/** The rivals of the first plausible candidate that no worker took yet, those past the list appended to it. */
+function queueRivals(run: ValidationRun, index: number): void {
+  const { input } = run;
+  const first = input.candidates[index];
+  if (!first || !input.rivalsOf || !((input.exploreMs ?? 0) > 0)) return;
+  for (const rival of input.rivalsOf(first)) {
+    let at = input.candidates.findIndex((c) => c.file === rival.file && c.result === rival.result);
+    if (at < 0) at = input.candidates.push(rival) - 1;
+    if (run.taken.has(at) || run.rivalSet.has(at)) continue;
+    run.rivals.push(at);
+    run.rivalSet.add(at);
+  }
 }
 
 /** The winner (the first in rank order that passed), else the best partial fix and what is left. */

@@ -17,7 +17,7 @@ import type { TestFileCheck } from '../harness-tampering.ts';
 import { decideLevel, ENTRY_REASONS, type CandidateInfo, type EntryReason } from './assessment-level.ts';
 import { entryPoints, withEntryPoints } from './entry-points.ts';
 import { failingTestSpans, fromFailingTests } from './failing-test-callers.ts';
-import { compareVersions, indexRecords, NOWHERE_NEAR, nearFailingOf, type Differences, type RecordIndex } from './compare-records.ts';
+import { compareVersions, indexRecords, nearFailingOf, type Differences, type NearFailing, type RecordIndex } from './compare-records.ts';
 import { probeable } from './instrument-file.ts';
 import { probeCheckout, type ProbeCheckout, type ProbeRun } from './probe-checkout.ts';
 import type { ProbeRecord, ProbedFunction } from './probe-record.ts';
@@ -98,7 +98,7 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
     }
     if (!runs.patched || !runs.original) return notAssessed('the time budget ran out before the suite ran on both versions', true);
     if (looked === null) return notAssessed('the suite never called the changed functions, or they could not be probed');
-    const { functions, after, differences } = looked;
+    const { functions, after, differences, near } = looked;
     // "No change at all" is a finding only from two whole runs: one cut short (a timeout, a crash)
     // can simply lack the failing tests' calls.
     const unfinished = differences.changes.length === 0 ? unfinishedRun(runs, input.fixed) : null;
@@ -106,8 +106,9 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
     const alternatives = others.map((o, i) => {
       const run = runs.alternatives[i];
       if (!run) return { info: o.info, disagreements: null };
-      const theirs = compareVersions(after, indexRecords(run.records), functions, NOWHERE_NEAR);
-      return { info: o.info, disagreements: theirs.changes.map((c) => ({ input: c.input, chosen: c.before, alternative: c.after })) };
+      // Compared as the chosen patch was with the original: a suite call near the failing tests is one of their own calls.
+      const theirs = compareVersions(after, indexRecords(run.records), functions, near);
+      return { info: o.info, disagreements: theirs.changes.map((c) => ({ input: c.input, chosen: c.before, alternative: c.after, ...(c.kind === 'suite' && c.nearFailing ? { atFailingTests: true as const } : {}) })) };
     });
     return decideLevel({
       ...(input.chosen ? { chosen: input.chosen } : {}),
@@ -128,13 +129,13 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
 }
 
 /** What both versions recorded, compared; null when either version did not run or neither recorded a call. */
-function lookAt(runs: VersionRuns, fromFailing: (record: ProbeRecord) => boolean): { functions: Map<string, ProbedFunction>; after: RecordIndex; differences: Differences } | null {
+function lookAt(runs: VersionRuns, fromFailing: (record: ProbeRecord) => boolean): { functions: Map<string, ProbedFunction>; after: RecordIndex; differences: Differences; near: NearFailing } | null {
   if (!runs.patched || !runs.original || (runs.patched.records.length === 0 && runs.original.records.length === 0)) return null;
   const functions = new Map([...runs.original.functions, ...runs.patched.functions]);
   const before = indexRecords(runs.original.records);
   const after = indexRecords(runs.patched.records);
   const near = runs.failing ? nearFailingOf(runs.failing.records) : nearFailingOf(runs.original.records, fromFailing);
-  return { functions, after, differences: compareVersions(before, after, functions, near) };
+  return { functions, after, differences: compareVersions(before, after, functions, near), near };
 }
 
 /** Why the suite runs cannot show the fix at work: a version whose run did not report the fixed tests as the judge saw them. */

@@ -53,10 +53,14 @@ export function decideLevel(input: LevelInput): Assessment {
   const alternatives: AlternativePatch[] = (input.alternatives ?? []).map(({ info, disagreements }) => ({
     summary: info.summary,
     ...(info.weakens ? { passedOver: `it ${info.weakens}` } : info.passedOver ? { passedOver: info.passedOver } : {}),
-    disagreements: (disagreements ?? []).slice(0, SHOWN_DISAGREEMENTS),
+    // The failing tests' own calls first: there the tests accepted both results.
+    disagreements: [...(disagreements ?? [])].sort((a, b) => Number(b.atFailingTests ?? false) - Number(a.atFailingTests ?? false)).slice(0, SHOWN_DISAGREEMENTS),
   }));
-  // A weakening alternative was passed over for a reason; one that is as good and disagrees is an ambiguity.
-  const ambiguous = (input.alternatives ?? []).filter((a) => !a.info.weakens && (a.disagreements?.length ?? 0) > 0);
+  // One as good that disagrees anywhere is an ambiguity. A weakening one was passed over for a
+  // reason, except where it gives a failing test's own call another result: that test accepts both
+  // (`.unshift('')` against the line deleted, both matching /Arguments:\n +file/), so it does not
+  // say which result the fix should give.
+  const ambiguous = (input.alternatives ?? []).filter((a) => (a.disagreements ?? []).some((d) => !a.info.weakens || d.atFailingTests));
   const counts = { suiteCalls: input.counts?.suiteCalls ?? 0, generatedInputs: input.counts?.generatedInputs ?? 0, changes: changes.length, nearFailing: near.length };
   const base = { behaviourChanges: [...outside.slice(0, SHOWN_OUTSIDE), ...near.slice(0, SHOWN_NEAR)], alternatives, probed: input.probed ?? [], counts, budget: input.budget, ...(input.atEntryPoints ? { atEntryPoints: true as const } : {}) };
   const reasons: string[] = [];

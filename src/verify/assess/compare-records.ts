@@ -82,7 +82,7 @@ export interface NearFailing {
   failures: Map<string, Set<string>>;
 }
 
-/** For comparing two patches with each other: no call is where a change is expected. */
+/** No call is where a change is expected: every change counts as outside the failing tests. */
 export const NOWHERE_NEAR: NearFailing = { calls: new Set(), keys: new Set(), inputs: new Map(), paths: new Map(), failures: new Map() };
 
 /**

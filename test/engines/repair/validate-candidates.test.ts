@@ -80,5 +80,14 @@ describe('validateCandidates', () => {
     const partial = await validateCandidates(input([breaks]));
     expect(partial.winner).toBeNull();
     expect(partial.partial).toEqual({ candidate: breaks, failing: 1 });
+
+    // Exploring, the first plausible candidate's rivals at its line are validated too, though the
+    // list (the engine's cut) does not hold them: another edit there that the tests also accept.
+    const rival = candidate('`* 3` → `+ 2`', 'x * 3', 'x + 2');
+    const explored = await validateCandidates({ ...input([fix]), exploreMs: 30_000, maxPlausible: 6, rivalsOf: (first) => (first === fix ? [fix, rival] : []) });
+    expect(explored.plausible).toEqual([fix, rival]);
+    expect(explored.winner).toBe(fix);
+    const notExploring = await validateCandidates({ ...input([fix]), rivalsOf: () => [rival] });
+    expect(notExploring.plausible).toEqual([fix]);
   }, 60_000);
 });

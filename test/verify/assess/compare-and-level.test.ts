@@ -130,6 +130,11 @@ describe('the level', () => {
     const weakening = decideLevel({ alternatives: [{ info: { patch: 'p', summary: 's', weakens: 'weakens the check that throws "bad"' }, disagreements: [{ input: 'f(2)', chosen: '1', alternative: 'undefined' }] }], budget });
     expect(weakening.level).toBe('verified');
     expect(weakening.alternatives[0]?.passedOver).toBe('it weakens the check that throws "bad"');
+    // A weakening one that gives a failing test's own call another result: that test accepts both.
+    const own = { input: "help({ args: ['file'] })", chosen: "'\\nArguments:\\n  file'", alternative: "'Arguments:\\n  file'", atFailingTests: true as const };
+    const looseTest = decideLevel({ alternatives: [{ info: { patch: 'p', summary: 'deleted `lines.push(\'\')`', weakens: 'removes the call `lines.push(\'\')`' }, disagreements: [{ input: 'help({})', chosen: "''", alternative: "'x'" }, own] }], budget });
+    expect(looseTest.reason).toBe('1 other plausible patch gives other results: the tests do not decide between them');
+    expect(looseTest.alternatives[0]?.disagreements[0]).toEqual(own);
     // Probes that saw no change at all, even where the failing tests now pass, did not see the fix work.
     const unseen = decideLevel({ changes: [], counts: { suiteCalls: 40, generatedInputs: 200 }, budget });
     expect(unseen.level).toBe('review');
