@@ -92,7 +92,7 @@ export const repoConfigSchema = z
         maxCandidates: z.number().int().positive().default(300).describe('Most candidate patches the repair engine validates from one state of the code (over several attempts when one attempt\'s time runs out).'),
         timeBudget: seconds.default(300).describe('Seconds the repair engine may spend in one attempt; the candidates left when it runs out are validated in the next attempt, unless another engine follows in the cascade.'),
         parallelism: z.number().int().positive().max(64).optional().describe('Candidates validated at once (default: the number of cores).'),
-        exploreTime: z.number().int().min(0).max(3600).default(60).describe('Most seconds the repair engine goes on validating after its first plausible candidate, to find one that weakens no check and others that disagree with it (0: stop at the first). It validates first the other candidates at the line the first one changed (past `repair.maxCandidates` too), then goes on no longer than finding the first took (at least 5 s), and through the twenty candidates after it, within this time.'),
+        exploreTime: z.number().int().min(0).max(3600).default(60).describe('Most seconds the repair engine goes on validating after its first plausible candidate, to find one that weakens no check and others that disagree with it (0: stop at the first). It goes on no longer than finding the first took (at least 5 s), and through twenty candidates after it (the other candidates at the line the first one changed first, past `repair.maxCandidates` too), within this time.'),
       })
       .strict()
       .default({ maxCandidates: 300, timeBudget: 300, exploreTime: 60 }),

@@ -109,11 +109,14 @@ export function createRepairEngine(options: RepairEngineOptions = {}): Engine {
         // After the first candidate that passes, more for a while: the first is often not the right one.
         exploreMs: ctx.config.repair.exploreTime * 1000,
         maxPlausible: MAX_PLAUSIBLE,
-        rivalsOf: (first) =>
-          plan.candidatesAt(first).map(({ candidate, rank }) => {
+        rivalsOf: (first) => {
+          const rivals = plan.candidatesAt(first).filter(({ candidate }) => candidate.result !== first.result);
+          if (rivals.length > 0) ctx.log(`repair: a first candidate passes; exploring its ${rivals.length} rivals at ${first.file}:${first.line} first`);
+          return rivals.map(({ candidate, rank }) => {
             rivalRanks.set(candidate, rank);
             return candidate;
-          }),
+          });
+        },
         onProgress: (count) => {
           ctx.countCandidates?.(count);
           const { validated } = count;

@@ -39,7 +39,7 @@ export interface ValidationInput {
   maxPlausible?: number;
   /**
    * The other candidates at the place the first plausible one changed (those past the engine's cut
-   * too): validated first while the exploration lasts, however far down the order they are. The
+   * too): the exploration takes them first, however far down the order they are. The
    * tests are least likely to tell those apart from it (`.push('')` → `.unshift('')` against the
    * line deleted), and when they disagree the reviewer must see it.
    */
@@ -85,6 +85,8 @@ interface ValidationRun {
   /** Rivals of the first plausible candidate not taken yet, in the engine's order. */
   rivals: number[];
   rivalSet: Set<number>;
+  /** Candidates taken since the first one passed, rivals included. */
+  takenSinceFirst: number;
   winnerIndex: number;
   validated: number;
   testExecutions: number;
@@ -102,7 +104,7 @@ interface ValidationRun {
 
 /** The exploration lasts at least this long, when `exploreMs` allows it. */
 const MIN_EXPLORE_MS = 5_000;
-/** And takes at least the candidates this far after the first plausible one in the engine's order. */
+/** And takes at least this many candidates after the first plausible one: its rivals, then the next in the engine's order. */
 const MIN_EXPLORE_CANDIDATES = 20;
 
 export async function validateCandidates(input: ValidationInput): Promise<ValidationResult> {
@@ -112,7 +114,7 @@ export async function validateCandidates(input: ValidationInput): Promise<Valida
   const deadlineTimer = setTimeout(abort, Math.max(0, input.deadline - Date.now()));
   // The list grows by the rivals of the first plausible candidate: the caller's array is left as it is.
   const own: ValidationInput = { ...input, candidates: [...input.candidates] };
-  const run: ValidationRun = { input: own, controller, next: 0, taken: new Set(), rivals: [], rivalSet: new Set(), winnerIndex: Number.POSITIVE_INFINITY, validated: 0, testExecutions: 0, finished: new Set(), partial: null, passed: new Set(), exploreUntil: 0, started: Date.now(), exploreEnd: 0 };
+  const run: ValidationRun = { input: own, controller, next: 0, taken: new Set(), rivals: [], rivalSet: new Set(), takenSinceFirst: 0, winnerIndex: Number.POSITIVE_INFINITY, validated: 0, testExecutions: 0, finished: new Set(), partial: null, passed: new Set(), exploreUntil: 0, started: Date.now(), exploreEnd: 0 };
   try {
     const workers = Math.max(1, Math.min(input.parallelism, input.candidates.length));
     await Promise.all(Array.from({ length: workers }, () => worker(run)));
@@ -211,6 +213,7 @@ async function worker(run: ValidationRun): Promise<void> {
 
 /** The next candidate's index: a rival of the first plausible candidate first, else the next in rank order. */
 function takeNext(run: ValidationRun): number {
+  if (run.passed.size > 0) run.takenSinceFirst++;
   for (let rival = run.rivals.shift(); rival !== undefined; rival = run.rivals.shift()) {
     if (!run.taken.has(rival)) {
       run.taken.add(rival);
@@ -233,10 +236,9 @@ function stillTaking(run: ValidationRun, index: number): boolean {
   if (!((run.input.exploreMs ?? 0) > 0) || run.passed.size >= (run.input.maxPlausible ?? 1)) return false;
   const now = Date.now();
   if (now >= run.exploreEnd) return false;
-  if (run.rivalSet.has(index)) return true;
-  // The candidates right after the first plausible one are its closest rivals: they are validated
+  // Its rivals at its line, then the candidates right after it in the engine's order, are validated
   // (within `exploreMs`) however slow the machine, so what is found depends little on its load.
-  return index <= run.winnerIndex + MIN_EXPLORE_CANDIDATES || now < run.exploreUntil;
+  return run.takenSinceFirst <= MIN_EXPLORE_CANDIDATES || now < run.exploreUntil;
 }
 
 function onePassed(run: ValidationRun, index: number): void {
