@@ -15,16 +15,26 @@ import { STYLE_PROJECT, STYLES_FIXED } from '../fixtures/style-table.ts';
 const dirs: string[] = [];
 afterAll(() => removeAll(dirs));
 
-/** `fixloop run --json` on a new repository of `files`, the `script` engine running `script` once. */
-async function scriptedRun(files: Record<string, string>, test: string, script: string, sandbox = 'process'): Promise<{ result: RunResult; code: number | null }> {
+/** `fixloop run --json` on a new repository of `files`, with `args` after the test command. */
+async function fixloopRun(files: Record<string, string>, test: string, args: string[]): Promise<{ result: RunResult; code: number | null }> {
   const repo = await makeRepo(files);
   dirs.push(repo, `${repo}-out`);
-  const cli = await runCli(['run', repo, '--test', test, '--engine', 'script', '--script', script, '--max-attempts', '1', '--sandbox', sandbox, '--json', '--out', `${repo}-out`], { cwd: repo });
+  const cli = await runCli(['run', repo, '--test', test, ...args, '--json', '--out', `${repo}-out`], { cwd: repo });
   try {
     return { result: JSON.parse(cli.stdout) as RunResult, code: cli.code };
   } catch {
     throw new Error(`fixloop printed no result (exit ${cli.code}): ${cli.stderr.slice(-2000)}`);
   }
+}
+
+/** The `script` engine running `script` once. */
+function scriptedRun(files: Record<string, string>, test: string, script: string, sandbox = 'process'): Promise<{ result: RunResult; code: number | null }> {
+  return fixloopRun(files, test, ['--engine', 'script', '--script', script, '--max-attempts', '1', '--sandbox', sandbox]);
+}
+
+/** The default `repair` engine. */
+function repairRun(files: Record<string, string>): Promise<{ result: RunResult; code: number | null }> {
+  return fixloopRun(files, 'node --test', ['--sandbox', 'process']);
 }
 
 async function runWith(patched: string, sandbox: string): Promise<{ result: RunResult; code: number | null }> {
@@ -58,17 +68,14 @@ describe('the assessment of a judged patch', () => {
   });
 
   it('publishes the real fix at verified when the first patch the tests accept turns a validation off', async () => {
-    const repo = await makeRepo(VOLUME_PROJECT);
-    dirs.push(repo, `${repo}-out`);
-    const cli = await runCli(['run', repo, '--test', 'node --test', '--sandbox', 'process', '--json', '--out', `${repo}-out`], { cwd: repo });
-    const result = JSON.parse(cli.stdout) as RunResult;
+    const { result, code } = await repairRun(VOLUME_PROJECT);
     expect(result.status).toBe('tests_green');
     // The range check stays whole: the operator that rejected the top level is the fix.
     expect(result.patch).toContain('+  if (n < 0 || n > 10) {');
     expect(result.assessment?.level).toBe('verified');
     const passedOver = result.assessment?.alternatives.find((a) => a.summary.includes('honor-option'));
     expect(passedOver?.passedOver).toMatch(/weakens the check that throws "Invalid level"/);
-    expect(cli.code).toBe(0);
+    expect(code).toBe(0);
   });
 });
 
@@ -78,7 +85,7 @@ describe('the repair engine\'s patch when the failing test accepts more than one
     // (the blank line moves to the top) and comes first in the engine's order; deleting the line, the
     // real fix, passes too, and is passed over as a removed call. Both are plausible and the test
     // does not say which output is right: the reviewer sees both.
-    const repo = await makeRepo({
+    const { result, code } = await repairRun({
       'package.json': '{ "name": "helptext", "private": true }\n',
       'src/help.js': [
         'function helpText(command) {',
@@ -102,9 +109,6 @@ describe('the repair engine\'s patch when the failing test accepts more than one
         '',
       ].join('\n'),
     });
-    dirs.push(repo, `${repo}-out`);
-    const cli = await runCli(['run', repo, '--test', 'node --test', '--sandbox', 'process', '--json', '--out', `${repo}-out`], { cwd: repo });
-    const result = JSON.parse(cli.stdout) as RunResult;
     expect(result.status).toBe('tests_green');
     expect(result.patch).toContain("+    lines.unshift('');");
     expect(result.assessment?.level).toBe('review');
@@ -112,7 +116,7 @@ describe('the repair engine\'s patch when the failing test accepts more than one
     const deleted = result.assessment?.alternatives.find((a) => a.summary.includes('delete-statement'));
     expect(deleted?.passedOver).toBe("it removes the call `lines.push('')`");
     expect(deleted?.disagreements[0]).toEqual({ input: "helpText({ description: 'copy files', args: ['source'] })", chosen: "'\\ncopy files\\n\\nArguments:\\n  source'", alternative: "'copy files\\n\\nArguments:\\n  source'", atFailingTests: true });
-    expect(cli.code).toBe(4);
+    expect(code).toBe(4);
   });
 });
 

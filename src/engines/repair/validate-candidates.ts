@@ -84,7 +84,6 @@ interface ValidationRun {
   taken: Set<number>;
   /** Rivals of the first plausible candidate not taken yet, in the engine's order. */
   rivals: number[];
-  rivalSet: Set<number>;
   /** Candidates taken since the first one passed, rivals included. */
   takenSinceFirst: number;
   winnerIndex: number;
@@ -114,7 +113,7 @@ export async function validateCandidates(input: ValidationInput): Promise<Valida
   const deadlineTimer = setTimeout(abort, Math.max(0, input.deadline - Date.now()));
   // The list grows by the rivals of the first plausible candidate: the caller's array is left as it is.
   const own: ValidationInput = { ...input, candidates: [...input.candidates] };
-  const run: ValidationRun = { input: own, controller, next: 0, taken: new Set(), rivals: [], rivalSet: new Set(), takenSinceFirst: 0, winnerIndex: Number.POSITIVE_INFINITY, validated: 0, testExecutions: 0, finished: new Set(), partial: null, passed: new Set(), exploreUntil: 0, started: Date.now(), exploreEnd: 0 };
+  const run: ValidationRun = { input: own, controller, next: 0, taken: new Set(), rivals: [], takenSinceFirst: 0, winnerIndex: Number.POSITIVE_INFINITY, validated: 0, testExecutions: 0, finished: new Set(), partial: null, passed: new Set(), exploreUntil: 0, started: Date.now(), exploreEnd: 0 };
   try {
     const workers = Math.max(1, Math.min(input.parallelism, input.candidates.length));
     await Promise.all(Array.from({ length: workers }, () => worker(run)));
@@ -263,9 +262,7 @@ function queueRivals(run: ValidationRun, index: number): void {
   for (const rival of input.rivalsOf(first)) {
     let at = input.candidates.findIndex((c) => c.file === rival.file && c.result === rival.result);
     if (at < 0) at = input.candidates.push(rival) - 1;
-    if (run.taken.has(at) || run.rivalSet.has(at)) continue;
-    run.rivals.push(at);
-    run.rivalSet.add(at);
+    if (!run.taken.has(at) && !run.rivals.includes(at)) run.rivals.push(at);
   }
 }
 

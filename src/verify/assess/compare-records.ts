@@ -82,9 +82,6 @@ export interface NearFailing {
   failures: Map<string, Set<string>>;
 }
 
-/** No call is where a change is expected: every change counts as outside the failing tests. */
-export const NOWHERE_NEAR: NearFailing = { calls: new Set(), keys: new Set(), inputs: new Map(), paths: new Map(), failures: new Map() };
-
 /**
  * From the records of a run of the failing tests alone, or of the whole suite with `fromFailing`
  * telling the failing tests' calls (by who called). An input generated around a passing test's call

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareVersions, indexRecords, NOWHERE_NEAR, nearFailingOf } from '../../../src/verify/assess/compare-records.ts';
+import { compareVersions, indexRecords, nearFailingOf } from '../../../src/verify/assess/compare-records.ts';
 import { decideLevel } from '../../../src/verify/assess/assessment-level.ts';
 import { applyInMemory, lineChanges, mapOldLine } from '../../../src/verify/assess/patched-versions.ts';
 import { planVersions } from '../../../src/verify/assess/probe-plan.ts';
@@ -102,12 +102,12 @@ describe('comparing what two versions recorded', () => {
   it('counts a thrown error, changed arguments and a changed receiver as results, and compares only calls both versions made', () => {
     const before = indexRecords([suite('[1]', 'undefined'), generated("''", '[1]', { threw: 'TypeError: bad' }), generated('[]', '[1]', { returned: '0' })]);
     const after = indexRecords([{ ...suite('[1]', 'undefined'), after: '[1, 1]' }, generated("''", '[1]', { threw: 'TypeError: bad' })]);
-    const { changes, generatedCompared } = compareVersions(before, after, functions, NOWHERE_NEAR);
+    const { changes, generatedCompared } = compareVersions(before, after, functions, nearFailingOf([]));
     expect(generatedCompared).toBe(1);
     expect(changes).toHaveLength(1);
     expect(changes[0]).toMatchObject({ kind: 'suite', before: 'undefined', after: 'undefined (arguments after: [1, 1])', test: 'test/path.test.js:4' });
     // A method that now leaves its receiver otherwise changed what it did, whatever it returned.
-    const receiver = compareVersions(indexRecords([{ ...suite('[1]', 'undefined'), thisAfter: 'Parser { depth: 1 }' }]), indexRecords([{ ...suite('[1]', 'undefined'), thisAfter: 'Parser { depth: 2 }' }]), functions, NOWHERE_NEAR);
+    const receiver = compareVersions(indexRecords([{ ...suite('[1]', 'undefined'), thisAfter: 'Parser { depth: 1 }' }]), indexRecords([{ ...suite('[1]', 'undefined'), thisAfter: 'Parser { depth: 2 }' }]), functions, nearFailingOf([]));
     expect(receiver.changes[0]).toMatchObject({ before: 'undefined (this after: Parser { depth: 1 })', after: 'undefined (this after: Parser { depth: 2 })' });
   });
 });
