@@ -10,7 +10,7 @@ import { scriptsOf } from '../../src/gate/machine-report.ts';
 import { runGate } from '../../src/gate/run-gate.ts';
 import { createProcessSandbox } from '../../src/sandbox/process-sandbox.ts';
 import { createIgnore, walkFiles } from '../../src/workspace/file-walker.ts';
-import { GenerationError, type Candidate } from '../../src/engines/repair/candidate.ts';
+import { generateCandidates } from '../../src/engines/repair/generate-candidates.ts';
 import { generatorFor } from '../../src/engines/repair/generators.ts';
 import { localizeFaults } from '../../src/engines/repair/localize/localize-faults.ts';
 import { optionNamesInTests } from '../../src/engines/repair/option-names.ts';
@@ -69,23 +69,9 @@ export async function realCandidates(dir: string, { files, gate, sandbox, signal
   });
   const linesByFile = new Map<string, Set<number>>();
   for (const s of suspicious.slice(0, MAX_LINES)) linesByFile.set(s.file, (linesByFile.get(s.file) ?? new Set()).add(s.line));
-  const sources = new Map<string, string>();
-  const candidates: Candidate[] = [];
-  const problems: string[] = [];
   const optionNames = await optionNamesInTests(dir, failing, files.filter(isTestFile));
-  for (const [file, lines] of linesByFile) {
-    const generator = generatorFor(file);
-    if (!generator || !existsSync(join(dir, file))) continue;
-    const source = readFileSync(join(dir, file), 'utf8');
-    sources.set(file, source);
-    try {
-      candidates.push(...(await generator.generate(file, source, lines, { optionNames, valueTypes: valueTypesInTests(failing), outputDifferences: outputDifferences(failing) })));
-    } catch (error) {
-      if (!(error instanceof GenerationError)) throw error;
-      problems.push(error.message);
-      candidates.push(...error.candidates);
-    }
-  }
+  const readSource = async (file: string) => (existsSync(join(dir, file)) ? readFileSync(join(dir, file), 'utf8') : null);
+  const { sources, candidates, problems } = await generateCandidates(readSource, linesByFile, { optionNames, valueTypes: valueTypesInTests(failing), outputDifferences: outputDifferences(failing) });
   const ranked = rankCandidates(candidates, suspicious, sources, 5000, (file, text) => generatorFor(file)?.parses?.(file, text) ?? true);
   return { suspicious, ranked, sources, problems };
 }

@@ -85,6 +85,8 @@ export interface GenerationContext {
   valueTypes?: readonly string[];
   /** How the failing tests' expected and actual values differ, when only in one way (output-differences.ts). */
   outputDifferences?: readonly OutputDifference[];
+  /** Every file candidates are generated for, with its source: what a template may know of the others (a callee's parameters). */
+  sources?: ReadonlyMap<string, string>;
 }
 
 /** Generates candidates for the given lines of one file's source. Pure: no I/O beyond what it is given. */

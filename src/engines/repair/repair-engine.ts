@@ -6,11 +6,11 @@ import { availableParallelism } from 'node:os';
 import { type AttemptContext, type Engine, type EngineOutcome } from '../engine.ts';
 import { ZERO_COST } from '../../core/cost.ts';
 import { createTestFileMatcher } from '../../workspace/path-policy.ts';
-import { GenerationError, type Candidate, type GenerationContext } from './candidate.ts';
 import { optionNamesInTests } from './option-names.ts';
 import { valueTypesInTests } from './value-types.ts';
 import { outputDifferences } from './output-differences.ts';
 import { generatorFor } from './generators.ts';
+import { generateCandidates } from './generate-candidates.ts';
 import { localizeFaults } from './localize/localize-faults.ts';
 import { candidatesAt, rankCandidates, type RankedCandidate } from './rank-candidates.ts';
 import { chooseFocusedCommand, type FocusedCommand, type FocusedCommandInput } from './focused-command.ts';
@@ -203,7 +203,7 @@ async function planCandidates(ctx: AttemptContext, input: PlanInput): Promise<Pl
   const linesByFile = new Map<string, Set<number>>();
   for (const s of suspicious.slice(0, MAX_LINES)) linesByFile.set(s.file, (linesByFile.get(s.file) ?? new Set()).add(s.line));
   const optionNames = await optionNamesInTests(ctx.workspace.root, failing, files.filter(isTestFile));
-  const { sources, candidates, problems } = await generateCandidates(ctx, linesByFile, { optionNames, valueTypes: valueTypesInTests(failing), outputDifferences: outputDifferences(failing) });
+  const { sources, candidates, problems } = await generateCandidates((file) => ctx.workspace.readFile(file).catch(() => null), linesByFile, { optionNames, valueTypes: valueTypesInTests(failing), outputDifferences: outputDifferences(failing) });
   for (const problem of problems) ctx.log(`repair: ${problem}`);
   stats.candidates = candidates.length;
   const parses = (file: string, text: string) => generatorFor(file)?.parses?.(file, text) ?? true;
@@ -226,30 +226,4 @@ function focusedCommandFor(ctx: AttemptContext, input: Pick<FocusedCommandInput,
   const { sandbox, workspace, config, signal, log } = ctx;
   const report = config.test.report ? { reportFile: config.test.report } : {};
   return chooseFocusedCommand({ ...input, sandbox, root: workspace.root, linkedFolders: workspace.linkedFolders, env: config.env, ...report, signal, log });
-}
-
-interface Generated {
-  sources: Map<string, string>;
-  candidates: Candidate[];
-  /** Generators that could not do their work, one sentence each. */
-  problems: string[];
-}
-
-async function generateCandidates(ctx: AttemptContext, linesByFile: ReadonlyMap<string, Set<number>>, context: GenerationContext): Promise<Generated> {
-  const generated: Generated = { sources: new Map(), candidates: [], problems: [] };
-  for (const [file, lines] of [...linesByFile].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    const generator = generatorFor(file);
-    if (!generator) continue;
-    const source = await ctx.workspace.readFile(file).catch(() => null);
-    if (source === null) continue;
-    generated.sources.set(file, source);
-    try {
-      generated.candidates.push(...(await generator.generate(file, source, lines, context)));
-    } catch (error) {
-      if (!(error instanceof GenerationError)) throw error;
-      generated.problems.push(error.message);
-      generated.candidates.push(...error.candidates);
-    }
-  }
-  return generated;
 }

@@ -7,7 +7,8 @@ import { extendChain, filterEmpty } from './chains.ts';
 import { addConjunct, dropConjunct, loopBound, negateCondition, presenceCheck, regroupLogic, widenTypeCheck } from './conditions.ts';
 import { deleteStatement } from './statements.ts';
 import { regexLiteral } from './regex.ts';
-import { honorOption } from './options.ts';
+import { forwardOptions, honorOption } from './options.ts';
+import { declaredFunctions } from './declared-functions.ts';
 import { normalizeString, typoLiteral } from './strings.ts';
 import { changeReturnValue, nullGuard, optionalChaining } from './guards.ts';
 import { changeReceiver, replaceIdentifier } from './identifiers.ts';
@@ -40,6 +41,7 @@ export const JS_TEMPLATES: JsTemplate[] = [
   typoLiteral,
   addConjunct,
   honorOption,
+  forwardOptions,
   presenceCheck,
   widenTypeCheck,
   regexLiteral,
@@ -56,13 +58,14 @@ export const jsGenerator: CandidateGenerator = {
     const candidates: Candidate[] = [];
     const seen = new Set<string>();
     const failures: string[] = [];
+    const declared = declaredFunctions(context?.sources ?? new Map([[file, source]]));
     walk(program, (node, ancestors) => {
       const line = node.loc.start.line;
       if (!lines.has(line) || node.type === 'Program') return;
       for (const template of JS_TEMPLATES) {
         let mutations: Mutation[];
         try {
-          mutations = template({ file, source, program, node, ancestors, optionNames: context?.optionNames ?? [], valueTypes: context?.valueTypes ?? [], outputDifferences: context?.outputDifferences ?? [] });
+          mutations = template({ file, source, program, node, ancestors, optionNames: context?.optionNames ?? [], valueTypes: context?.valueTypes ?? [], outputDifferences: context?.outputDifferences ?? [], declared });
         } catch (error) {
           // One template failing on one node costs that node's candidates of it, not the attempt.
           failures.push(`${template.name} on the ${node.type} at ${file}:${line}: ${error instanceof Error ? error.message : String(error)}`);

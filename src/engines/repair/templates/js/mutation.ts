@@ -3,6 +3,7 @@
 import type { TemplateId, TextEdit } from '../../candidate.ts';
 import type { OutputDifference } from '../../output-differences.ts';
 import type { AstNode } from './ast.ts';
+import type { DeclaredFunctions } from './declared-functions.ts';
 
 export interface Mutation {
   template: TemplateId;
@@ -24,6 +25,8 @@ export interface SiteContext {
   valueTypes: readonly string[];
   /** How the failing tests' expected and actual values differ, when only in one way (GenerationContext). */
   outputDifferences: readonly OutputDifference[];
+  /** The functions the files generated for declare, by name (declared-functions.ts). */
+  declared: DeclaredFunctions;
 }
 
 export type JsTemplate = (site: SiteContext) => Mutation[];

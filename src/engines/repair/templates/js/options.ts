@@ -2,8 +2,11 @@
 // (`if (code === CHAR_EXCLAMATION_MARK && index === start)` → `... && !opts.nonegate`), read from the
 // options object the file already reads (`opts`, `options`, `this.options`). The names come from the
 // failing tests (option-names.ts): an option the code never read before is what such a fix adds.
+// Or the options never reach the function that reads them: a call leaves out the options parameter
+// its callee declares (`utils.basename(input)` of `basename = (path, { windows } = {})`).
 import { isNode, walk, type AstNode } from './ast.ts';
-import { replaceNode, text, type JsTemplate, type SiteContext } from './mutation.ts';
+import { replaceNode, text, type JsTemplate, type Mutation, type SiteContext } from './mutation.ts';
+import { namesInScope } from './scope.ts';
 
 const OPTION_OBJECTS = /^(?:this\.)?(?:opts|options|config|settings)$/;
 
@@ -39,4 +42,52 @@ export const honorOption: JsTemplate = (site) => {
       .filter((flag) => !raw.includes(flag))
       .flatMap((flag) => [`!${flag}`, flag].map((conjunct) => ({ template: 'honor-option' as const, edits: [replaceNode(test, `${conjunct} && ${right}`)], description: `added \`${conjunct} &&\` (an option the failing tests pass) to \`${raw.slice(0, 40)}\`` }))),
   );
+};
+
+const METHOD_OWNERS = new Set(['FunctionDeclaration', 'FunctionExpression', 'ObjectMethod', 'ClassMethod', 'ClassPrivateMethod']);
+
+/** The options objects a call at this site can pass: the file's options objects that are in scope here. */
+function optionsInScope(site: SiteContext): string[] {
+  const { values } = namesInScope(site.program, site.ancestors, site.node.start);
+  const inMethod = site.ancestors.some((a) => METHOD_OWNERS.has(a.type));
+  const objects = new Set(values.filter((name) => OPTION_OBJECTS.test(name)));
+  for (const object of optionObjects(site)) if (object.startsWith('this.') && inMethod) objects.add(object);
+  return [...objects].sort();
+}
+
+function calleeName(callee: unknown): string | null {
+  if (!isNode(callee)) return null;
+  if (callee.type === 'Identifier') return callee.name as string;
+  if ((callee.type === 'MemberExpression' || callee.type === 'OptionalMemberExpression') && !callee.computed && isNode(callee.property) && callee.property.type === 'Identifier') return callee.property.name as string;
+  return null;
+}
+
+/**
+ * A call that leaves out the options parameter of the function it calls (declared-functions.ts),
+ * given the options in scope: when that parameter destructures an option the failing tests pass, or,
+ * for a plain `options` parameter, when the failing tests pass options at all.
+ */
+export const forwardOptions: JsTemplate = (site) => {
+  const { node } = site;
+  if ((node.type !== 'CallExpression' && node.type !== 'OptionalCallExpression') || site.optionNames.length === 0) return [];
+  const name = calleeName(node.callee);
+  const args = node.arguments as AstNode[];
+  if (name === null || args.some((a) => a.type === 'SpreadElement')) return [];
+  const omitted = (site.declared.get(name) ?? []).flatMap((params) => {
+    const next = params[args.length];
+    return next?.kind === 'options' && (next.names.length === 0 || next.names.some((n) => site.optionNames.includes(n))) ? [next] : [];
+  });
+  if (omitted.length === 0) return [];
+  const passed = new Set(args.map((a) => text(site, a)));
+  const last = args.at(-1);
+  // After the last argument, or inside the empty parentheses.
+  const at = last ? last.end : node.end - 1;
+  const parameter = omitted[0]?.kind === 'options' && omitted[0].names.length > 0 ? `{ ${omitted[0].names.join(', ')} }` : 'options';
+  return optionsInScope(site)
+    .filter((object) => !passed.has(object))
+    .map((object): Mutation => ({
+      template: 'honor-option',
+      edits: [{ start: at, end: at, text: last ? `, ${object}` : object }],
+      description: `passed \`${object}\` on to \`${text(site, node.callee as AstNode).slice(0, 40)}(…)\`, whose ${parameter} parameter the call left out`,
+    }));
 };

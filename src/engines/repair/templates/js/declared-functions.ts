@@ -1,0 +1,64 @@
+// The functions a set of JS/TS files declare, by the name a call would use (`basename` for
+// `exports.basename = (…) =>`, `function basename(…)`, `const basename = …`, a method `basename(…)`),
+// with what each parameter is: an options object (destructured, or named like one) or anything
+// else. A call site alone does not say what its callee takes; the "forward the options" template
+// (options.ts) needs to know that the callee has an options parameter the call leaves out.
+import { isNode, parseProgram, walk, type AstNode } from './ast.ts';
+
+export type DeclaredParameter =
+  /** `{ windows } = {}` or `options`: `names` are the properties it destructures (none for a plain name). */
+  | { kind: 'options'; names: string[] }
+  | { kind: 'other' };
+
+export type DeclaredFunctions = ReadonlyMap<string, readonly DeclaredParameter[][]>;
+
+const OPTIONS_PARAMETER = /^(?:opts|options|config|settings)$/;
+const FUNCTION_VALUES = new Set(['ArrowFunctionExpression', 'FunctionExpression']);
+
+function parameterOf(param: unknown): DeclaredParameter {
+  const target = isNode(param) && param.type === 'AssignmentPattern' ? param.left : param;
+  if (!isNode(target)) return { kind: 'other' };
+  if (target.type === 'ObjectPattern') {
+    const names = (target.properties as AstNode[]).flatMap((p) => (p.type === 'ObjectProperty' && isNode(p.key) && p.key.type === 'Identifier' && !p.computed ? [p.key.name as string] : []));
+    return { kind: 'options', names };
+  }
+  if (target.type === 'Identifier' && OPTIONS_PARAMETER.test(target.name as string)) return { kind: 'options', names: [] };
+  return { kind: 'other' };
+}
+
+/** The name a function value is called by, from where it is declared or assigned. */
+function nameOf(node: AstNode, parent: AstNode | undefined): string | null {
+  if (node.type === 'FunctionDeclaration' && isNode(node.id)) return node.id.name as string;
+  if ((node.type === 'ObjectMethod' || node.type === 'ClassMethod') && isNode(node.key) && node.key.type === 'Identifier' && !node.computed) return node.key.name as string;
+  if (!FUNCTION_VALUES.has(node.type) || !parent) return null;
+  if (parent.type === 'VariableDeclarator' && parent.init === node && isNode(parent.id) && parent.id.type === 'Identifier') return parent.id.name as string;
+  if (parent.type === 'AssignmentExpression' && parent.right === node && isNode(parent.left)) {
+    const left = parent.left;
+    if (left.type === 'Identifier') return left.name as string;
+    if (left.type === 'MemberExpression' && !left.computed && isNode(left.property) && left.property.type === 'Identifier') return left.property.name as string;
+  }
+  if ((parent.type === 'ObjectProperty' || parent.type === 'ClassProperty') && parent.value === node && isNode(parent.key) && parent.key.type === 'Identifier' && !parent.computed) return parent.key.name as string;
+  return null;
+}
+
+const byFileSet = new WeakMap<ReadonlyMap<string, string>, DeclaredFunctions>();
+
+/** Every named function of the JS/TS files among `sources` (files that do not parse are left out). */
+export function declaredFunctions(sources: ReadonlyMap<string, string>): DeclaredFunctions {
+  const cached = byFileSet.get(sources);
+  if (cached) return cached;
+  const found = new Map<string, DeclaredParameter[][]>();
+  for (const [file, source] of sources) {
+    if (!/\.(?:[cm]?[jt]sx?)$/.test(file)) continue;
+    const program = parseProgram(file, source);
+    if (!program) continue;
+    walk(program, (node, ancestors) => {
+      const name = nameOf(node, ancestors.at(-1));
+      if (name === null) return;
+      const params = (node.params as unknown[]).map(parameterOf);
+      found.set(name, [...(found.get(name) ?? []), params]);
+    });
+  }
+  byFileSet.set(sources, found);
+  return found;
+}
