@@ -29,12 +29,21 @@ export function cellCode(text: string, max = 80): string {
 const LEAD = 24;
 
 /**
+ * How the probes shorten a long value (js-probe-canon.cjs, fixloop_probe_canon.py): its first 300
+ * characters, `…`, its last 80, then `…#` and a hash of the whole.
+ */
+const SHORTENED = /…#[0-9a-f]{8,12}$/;
+const SHORTENED_HEAD = 300;
+
+/**
  * Two values cut to `max` each, from shortly before where they first differ when that is past the
  * cut: a parser state spelled out over hundreds of characters differs in one field, and two cells
  * that both show only its identical start would tell the reviewer nothing.
  */
 export function whereTheyDiffer(before: string, after: string, max: number): [string, string] {
   const [b, a] = [clip(before, Number.MAX_SAFE_INTEGER), clip(after, Number.MAX_SAFE_INTEGER)];
+  // Shortened alike: their ends are what can show a difference (their kept ends start at different places when their lengths differ).
+  if (SHORTENED.test(b) && SHORTENED.test(a) && b.slice(0, SHORTENED_HEAD) === a.slice(0, SHORTENED_HEAD)) return [`…${b.slice(1 - max)}`, `…${a.slice(1 - max)}`];
   let same = 0;
   while (same < b.length && same < a.length && b[same] === a[same]) same++;
   if (same < max - LEAD || (b.length <= max && a.length <= max)) return [clip(b, max), clip(a, max)];

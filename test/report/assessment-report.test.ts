@@ -1,9 +1,11 @@
 // The report of a green run at each level (DESIGN.md §3.3), from assessments built by hand: the
 // analysis decides the level, the report shows it. `review` comes first, where the reviewer starts
 // reading, as each change with its input and values; `verified` says what was looked at.
+import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { renderMarkdownReport } from '../../src/report/render-markdown.ts';
 import { renderReport } from '../../src/report/render-report.ts';
+const { canon } = createRequire(import.meta.url)('../../src/verify/assess/js-probe-canon.cjs') as { canon: (value: unknown) => string };
 import { ambiguousAssessment, assessedResult, change, nearFailingOnlyAssessment, notAssessedAssessment, reviewAssessment, verifiedAssessment } from '../support/sample-assessment.ts';
 
 describe('the report of an assessed green run', () => {
@@ -80,6 +82,15 @@ describe('the report of an assessed green run', () => {
     expect(md).toContain("| `…'t38', 't39'], negated: false, depth: 2 }` | `…'t38', 't39'], negated: true, depth: 2 }` |");
     // The headline's short form too.
     expect(md).toContain("`parse(state)`: …'t38', 't39'], negated: false, depth: … → …'t38', 't39'], negated: true, depth: 2…");
+  });
+
+  it('shows where two values the probe shortened differ, when it is near their end', () => {
+    // As the probe records them (js-probe-canon.cjs): start, end, and a hash of the whole.
+    const help = (last: string) => canon(`Usage: app [options]\n${'  -x, --example  an option\n'.repeat(30)}${last}`);
+    const assessment = { ...reviewAssessment(), behaviourChanges: [change('helpInformation()', help('Commands:\n  run'), help('Commands:\n  serve'))] };
+    const md = renderMarkdownReport(assessedResult(assessment));
+    expect(md).toContain("an option\\nCommands:\\n  run'…#");
+    expect(md).toContain("an option\\nCommands:\\n  serve'…#");
   });
 
   it('a green run without an assessment says so in one line, and why when it is known', () => {

@@ -13,7 +13,9 @@ import hashlib
 import re
 import types
 
-MAX_TEXT, KEEP_TEXT, MAX_DEPTH, MAX_ITEMS = 400, 380, 4, 200
+MAX_TEXT, MAX_DEPTH, MAX_ITEMS = 400, 4, 200
+# What a long text keeps of its start and of its end: a value that differs near its end shows where.
+KEEP_HEAD, KEEP_TAIL = 300, 80
 # A returned value is spelled out deeper (a parse tree's tokens sit six levels down), within a budget
 # of values for the whole of it, so that a wide and deep structure costs a bounded time; each field,
 # item or entry gets its share of it (_shared), as in the JavaScript probe (js-probe-canon.cjs).
@@ -23,7 +25,7 @@ _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 def _cap(text):
     if len(text) <= MAX_TEXT:
         return text
-    return text[:KEEP_TEXT] + "\u2026#" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:12]
+    return text[:KEEP_HEAD] + "\u2026" + text[-KEEP_TAIL:] + "\u2026#" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:12]
 
 _VALUE_TYPES = (tuple, list, dict, set, frozenset, str, bytes, int, float, complex)
 
@@ -46,9 +48,9 @@ def canon(value, returned=False):
 def _text(v, depth, walk):
     t = type(v)
     if t in (str, bytes) and len(v) > 4 * MAX_TEXT:
-        # Never a copy of a huge text: its start and a hash of all of it.
+        # Never a copy of a huge text: its start, its end and a hash of all of it.
         whole = v.encode("utf-8", "surrogatepass") if t is str else v
-        return repr(v[:KEEP_TEXT])[:KEEP_TEXT] + "\u2026#" + hashlib.sha256(whole).hexdigest()[:12]
+        return repr(v[:KEEP_HEAD])[:KEEP_HEAD] + "\u2026" + repr(v[-KEEP_TAIL:])[-KEEP_TAIL:] + "\u2026#" + hashlib.sha256(whole).hexdigest()[:12]
     if v is None or t in (bool, int, float, str, bytes):
         return repr(v)
     walk.left -= 1

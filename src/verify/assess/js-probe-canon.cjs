@@ -7,7 +7,9 @@
 
 const MAX_DEPTH = 4;
 const MAX_TEXT = 400;
-const KEPT_TEXT = 380;
+/** What a long text keeps of its start and of its end: a value that differs near its end (a line appended) shows where. */
+const KEPT_HEAD = 300;
+const KEPT_TAIL = 80;
 const MAX_ITEMS = 200;
 /**
  * Values spelled out per canonical text, the rest shown as `[…]`: a receiver or an argument can hold
@@ -27,9 +29,9 @@ function fnv1a(text) {
   return hash.toString(16).padStart(8, '0');
 }
 
-/** Long texts keep their start and a hash of the whole, so two different long values still differ. */
+/** Long texts keep their start, their end and a hash of the whole, so two different long values still differ. */
 function shorten(text) {
-  return text.length > MAX_TEXT ? `${text.slice(0, KEPT_TEXT)}…#${fnv1a(text)}` : text;
+  return text.length > MAX_TEXT ? `${text.slice(0, KEPT_HEAD)}…${text.slice(-KEPT_TAIL)}…#${fnv1a(text)}` : text;
 }
 
 const ESCAPES = { '\\': '\\\\', "'": "\\'", '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f', '\v': '\\v', '\0': '\\0' };
