@@ -169,16 +169,17 @@ describe('jsGenerator templates', () => {
 
   it('passes the options in scope on to a callee, in another file, whose options parameter the call leaves out', async () => {
     const split = ['exports.basename = (path, { windows } = {}) => {', "  const segs = path.split(windows ? /[\\\\/]/ : '/');", '  return segs[segs.length - 1];', '};', ''].join('\n');
-    const match = ["const utils = require('./utils');", 'exports.matchBase = (input, glob, options) => {', '  const opts = options || {};', '  return glob.test(utils.basename(input)) || utils.basename(input, opts) === glob.source;', '};', ''].join('\n');
+    const match = ["const utils = require('./utils');", "const path = require('path');", 'exports.matchBase = (input, glob, options) => {', '  const opts = options || {};', '  return glob.test(utils.basename(input)) || utils.basename(input, opts) === path.basename(glob.source);', '};', ''].join('\n');
     const sources = new Map([['lib/utils.js', split], ['lib/match.js', match]]);
     const forwarded = async (optionNames: string[]) =>
-      (await jsGenerator.generate('lib/match.js', match, new Set([4]), { optionNames, sources })).filter((c) => c.template === 'honor-option').map((c) => applyEdits(match, c.edits));
-    // The call that leaves the parameter out gets each options object in scope; the one that passes it, none.
+      (await jsGenerator.generate('lib/match.js', match, new Set([5]), { optionNames, sources })).filter((c) => c.template === 'honor-option').map((c) => applyEdits(match, c.edits));
+    // The call that leaves the parameter out gets each options object in scope; the one that passes
+    // it, none; nor does Node's `path.basename`, which has the same name.
     expect(await forwarded(['windows'])).toEqual([match.replace('glob.test(utils.basename(input))', 'glob.test(utils.basename(input, options))'), match.replace('glob.test(utils.basename(input))', 'glob.test(utils.basename(input, opts))')]);
     // The parameter destructures options the failing tests do not pass: nothing to forward.
     expect(await forwarded(['nocase'])).toEqual([]);
     // Without the callee's file, nothing is known of its parameters.
-    expect((await jsGenerator.generate('lib/match.js', match, new Set([4]), { optionNames: ['windows'] })).filter((c) => c.template === 'honor-option')).toEqual([]);
+    expect((await jsGenerator.generate('lib/match.js', match, new Set([5]), { optionNames: ['windows'] })).filter((c) => c.template === 'honor-option')).toEqual([]);
     // A plain `options` parameter takes the options whenever the failing tests pass some; a name out of scope is never passed.
     const plain = ['function render(text, options) { return options && options.upper ? text.toUpperCase() : text; }', 'function greet(name) { return render(`hi ${name}`); }', 'function shout(name, opts) { return render(`hey ${name}`); }', ''].join('\n');
     const plainResults = (await jsGenerator.generate('src/r.js', plain, new Set([2, 3]), { optionNames: ['upper'] })).filter((c) => c.template === 'honor-option').map((c) => applyEdits(plain, c.edits));

@@ -55,10 +55,36 @@ function optionsInScope(site: SiteContext): string[] {
   return [...objects].sort();
 }
 
-function calleeName(callee: unknown): string | null {
+const packagesByFile = new WeakMap<AstNode, Set<string>>();
+
+/** Names the file binds to a package it imports (`const path = require('path')`, `import fs from 'node:fs'`): not the repository's functions. */
+function packageBindings(program: AstNode): Set<string> {
+  let names = packagesByFile.get(program);
+  if (names) return names;
+  const found = new Set<string>();
+  const isPackage = (spec: unknown) => typeof spec === 'string' && !spec.startsWith('.') && !spec.startsWith('/');
+  walk(program, (n) => {
+    if (n.type === 'ImportDeclaration' && isNode(n.source) && isPackage(n.source.value)) {
+      for (const specifier of n.specifiers as AstNode[]) if (isNode(specifier.local)) found.add(specifier.local.name as string);
+    }
+    if (n.type === 'VariableDeclarator' && isNode(n.id) && n.id.type === 'Identifier' && isNode(n.init) && n.init.type === 'CallExpression') {
+      const [spec] = n.init.arguments as AstNode[];
+      if (isNode(n.init.callee) && n.init.callee.name === 'require' && spec?.type === 'StringLiteral' && isPackage(spec.value)) found.add(n.id.name as string);
+    }
+  });
+  names = found;
+  packagesByFile.set(program, names);
+  return names;
+}
+
+/** The name a call's callee is declared by, unless it belongs to an imported package (`path.basename` is Node's). */
+function calleeName(callee: unknown, program: AstNode): string | null {
   if (!isNode(callee)) return null;
-  if (callee.type === 'Identifier') return callee.name as string;
-  if ((callee.type === 'MemberExpression' || callee.type === 'OptionalMemberExpression') && !callee.computed && isNode(callee.property) && callee.property.type === 'Identifier') return callee.property.name as string;
+  if (callee.type === 'Identifier') return packageBindings(program).has(callee.name as string) ? null : (callee.name as string);
+  if ((callee.type === 'MemberExpression' || callee.type === 'OptionalMemberExpression') && !callee.computed && isNode(callee.property) && callee.property.type === 'Identifier') {
+    if (isNode(callee.object) && callee.object.type === 'Identifier' && packageBindings(program).has(callee.object.name as string)) return null;
+    return callee.property.name as string;
+  }
   return null;
 }
 
@@ -70,7 +96,7 @@ function calleeName(callee: unknown): string | null {
 export const forwardOptions: JsTemplate = (site) => {
   const { node } = site;
   if ((node.type !== 'CallExpression' && node.type !== 'OptionalCallExpression') || site.optionNames.length === 0) return [];
-  const name = calleeName(node.callee);
+  const name = calleeName(node.callee, site.program);
   const args = node.arguments as AstNode[];
   if (name === null || args.some((a) => a.type === 'SpreadElement')) return [];
   const omitted = (site.declared.get(name) ?? []).flatMap((params) => {
