@@ -6,8 +6,10 @@
 // the bug's meta.json: "unjudged" otherwise, listed for a person to judge) and then runs through the
 // product's own path (lib/known-patch-run.ts: the `script` engine applies it in a real `fixloop
 // run`), which says the level it would be published at. The question: does any incorrect plausible
-// candidate reach `verified`, and does a correct one stay there?
-// Run: node bench/overfit.ts --filter <ids> [--results <file>] [--max 300] [--no-levels]
+// candidate reach `verified`, and does a correct one stay there? Each is also run against the
+// upstream fix (lib/upstream-oracle.ts: the suite's calls and generated inputs, where the two give
+// different results), an oracle independent of the visible tests, shown beside the hand judgement.
+// Run: node bench/overfit.ts --filter <ids> [--results <file>] [--max 300] [--no-levels] [--no-oracle]
 import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,12 +23,15 @@ import { runKnownPatch, type Measured } from './lib/known-patch-run.ts';
 import { realBaseline, realCandidates } from './lib/real-candidates.ts';
 import { loadRealCorpus, materializeReal, type RealBug } from './lib/real-corpus.ts';
 import { judgeCorrect } from './lib/real-judge.ts';
+import { compareWithUpstream, oracleText, type OracleVerdict } from './lib/upstream-oracle.ts';
+import type { TestCaseResult } from '../src/core/test-report.ts';
 
 const realDir = fileURLToPath(new URL('./real', import.meta.url));
 const filters = (flag('--filter') ?? '').split(',').filter(Boolean);
 const resultsFile = flag('--results');
 const max = Number(flag('--max') ?? 300);
 const levels = !args.includes('--no-levels');
+const oracle = !args.includes('--no-oracle');
 const TEST_TIMEOUT_MS = 300_000;
 
 interface Plausible {
@@ -43,7 +48,7 @@ function patchOf(candidate: RankedCandidate, before: string): string {
 }
 
 /** Every candidate (of the first `max`) that passes the failing tests and then the whole suite. */
-async function plausibleOf(bug: RealBug): Promise<{ plausible: Plausible[]; validated: number; candidates: number } | string> {
+async function plausibleOf(bug: RealBug): Promise<{ plausible: Plausible[]; validated: number; candidates: number; failing: TestCaseResult[] } | string> {
   const dir = materializeReal(bug, 'overfit');
   try {
     const baseline = await realBaseline(bug, dir, TEST_TIMEOUT_MS);
@@ -69,13 +74,13 @@ async function plausibleOf(bug: RealBug): Promise<{ plausible: Plausible[]; vali
         writeFileSync(join(dir, candidate.file), before);
       }
     }
-    return { plausible, validated: taken.length, candidates: ranked.length };
+    return { plausible, validated: taken.length, candidates: ranked.length, failing };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-const rows: Measured[] = [];
+const rows: Array<Measured & { oracle?: OracleVerdict }> = [];
 for (const bug of loadRealCorpus(realDir).filter((b) => filters.length === 0 || filters.some((f) => b.id.includes(f)))) {
   const found = await plausibleOf(bug);
   if (typeof found === 'string') {
@@ -85,15 +90,20 @@ for (const bug of loadRealCorpus(realDir).filter((b) => filters.length === 0 || 
   console.log(`${bug.id}: ${found.plausible.length} plausible of ${found.validated} validated (${found.candidates} candidates)`);
   for (const candidate of found.plausible) {
     const source = `candidate #${candidate.rank} (${candidate.template})`;
-    const row: Measured = levels
+    const measured: Measured = levels
       ? await runKnownPatch(bug, source, candidate.patch)
       : { bug: bug.id, source, hash: '', correct: judgeCorrect(bug, candidate.patch), status: 'tests_green', level: '–', reason: '', assessMs: 0, runMs: 0, commit: '' };
+    const row: Measured & { oracle?: OracleVerdict } = oracle ? { ...measured, oracle: await compareWithUpstream(bug, candidate.patch, found.failing) } : measured;
     rows.push(row);
     if (resultsFile) appendFileSync(resultsFile, `${JSON.stringify({ ...row, description: candidate.description, patch: candidate.patch })}\n`);
-    console.log(`    ${source}: correct ${row.correct}, ${row.status}, ${row.level}: ${candidate.description}${row.correct === 'unjudged' ? `\n${candidate.patch}` : ''}`);
+    console.log(`    ${source}: correct ${row.correct}, ${row.status}, ${row.level}: ${candidate.description}${row.oracle ? `\n      the oracle: ${oracleText(row.oracle)}` : ''}${row.correct === 'unjudged' ? `\n${candidate.patch}` : ''}`);
   }
 }
 
 const green = rows.filter((r) => r.status === 'tests_green');
 const count = (correct: string, level?: string) => green.filter((r) => r.correct === correct && (level === undefined || r.level === level)).length;
 console.log(`\nplausible candidates: ${rows.length}; correct ${count('yes')} (verified ${count('yes', 'verified')}), incorrect ${count('no')} (verified ${count('no', 'verified')}), unjudged ${count('unjudged')} (verified ${count('unjudged', 'verified')})`);
+if (oracle) {
+  const by = (correct: string, verdict: OracleVerdict['verdict']) => rows.filter((r) => r.correct === correct && r.oracle?.verdict === verdict).length;
+  console.log(`the oracle: incorrect ones it finds different from the upstream fix ${by('no', 'differs')} of ${rows.filter((r) => r.correct === 'no').length}; correct ones it finds the same ${by('yes', 'agrees')} of ${rows.filter((r) => r.correct === 'yes').length}`);
+}
