@@ -1,7 +1,7 @@
 // The overfitting benchmark (issue 30): for each real bug, *every* plausible candidate of the repair
 // engine, not just the one it picks. Its candidates, generated and ranked as the engine does
 // (lib/real-candidates.ts), are validated in rank order to exhaustion (the failing tests first, then
-// the whole suite, as the engine validates them; offline, one at a time), up to the engine's 300.
+// the whole suite, as the engine validates them; offline), up to the engine's 300.
 // Each one that passes is judged against the upstream fix (the same source, or a judgement kept in
 // the bug's meta.json: "unjudged" otherwise, listed for a person to judge) and then runs through the
 // product's own path (lib/known-patch-run.ts: the `script` engine applies it in a real `fixloop
@@ -9,8 +9,10 @@
 // candidate reach `verified`, and does a correct one stay there? Each is also run against the
 // upstream fix (lib/upstream-oracle.ts: the suite's calls and generated inputs, where the two give
 // different results), an oracle independent of the visible tests, shown beside the hand judgement.
-// Run: node bench/overfit.ts --filter <ids> [--results <file>] [--max 300] [--no-levels] [--no-oracle]
-import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// Candidates are validated in parallel copies of the checkout (`--parallel`, default one per core).
+// Run: node bench/overfit.ts --filter <ids> [--results <file>] [--max 300] [--no-levels] [--no-oracle] [--parallel N]
+import { appendFileSync, cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RankedCandidate } from '../src/engines/repair/rank-candidates.ts';
@@ -32,6 +34,14 @@ const resultsFile = flag('--results');
 const max = Number(flag('--max') ?? 300);
 const levels = !args.includes('--no-levels');
 const oracle = !args.includes('--no-oracle');
+const parallel = Math.max(1, Number(flag('--parallel') ?? availableParallelism()));
+
+/** A copy of a set-up checkout beside it (its node_modules links kept as they are). */
+function copyOf(dir: string, index: number): string {
+  const copy = `${dir}-worker-${index}`;
+  cpSync(dir, copy, { recursive: true, verbatimSymlinks: true });
+  return copy;
+}
 const TEST_TIMEOUT_MS = 300_000;
 
 interface Plausible {
@@ -50,6 +60,7 @@ function patchOf(candidate: RankedCandidate, before: string): string {
 /** Every candidate (of the first `max`) that passes the failing tests and then the whole suite. */
 async function plausibleOf(bug: RealBug): Promise<{ plausible: Plausible[]; validated: number; candidates: number; failing: TestCaseResult[] } | string> {
   const dir = materializeReal(bug, 'overfit');
+  const copies: string[] = [];
   try {
     const baseline = await realBaseline(bug, dir, TEST_TIMEOUT_MS);
     if (typeof baseline === 'string') return baseline;
@@ -60,23 +71,31 @@ async function plausibleOf(bug: RealBug): Promise<{ plausible: Plausible[]; vali
     const focused = focusedTestCommand(bug.test, failing, scriptsOf(dir));
     const plausible: Plausible[] = [];
     const taken = ranked.slice(0, max);
-    for (const [index, candidate] of taken.entries()) {
-      const before = sources.get(candidate.file) ?? readFileSync(join(dir, candidate.file), 'utf8');
-      writeFileSync(join(dir, candidate.file), candidate.result);
-      try {
-        const alone = focused ? await runGate(sandbox, { command: focused, cwd: dir, timeoutMs: TEST_TIMEOUT_MS, signal }) : null;
-        if (alone && !alone.passed) continue;
-        const whole = await runGate(sandbox, { command: bug.test, cwd: dir, timeoutMs: TEST_TIMEOUT_MS, signal });
-        if (!whole.passed) continue;
-        plausible.push({ bug: bug.id, rank: index + 1, template: candidate.template, description: candidate.description, patch: patchOf(candidate, before) });
-        console.log(`  ${bug.id}: candidate ${index + 1} passes: ${candidate.description}`);
-      } finally {
-        writeFileSync(join(dir, candidate.file), before);
+    // One copy of the set-up checkout per worker, as the engine validates in parallel copies.
+    for (let i = 1; i < parallel; i++) copies.push(copyOf(dir, i));
+    let next = 0;
+    const work = async (cwd: string) => {
+      for (let index = next++; index < taken.length; index = next++) {
+        const candidate = taken[index];
+        if (!candidate) continue;
+        const before = sources.get(candidate.file) ?? readFileSync(join(cwd, candidate.file), 'utf8');
+        writeFileSync(join(cwd, candidate.file), candidate.result);
+        try {
+          const alone = focused ? await runGate(sandbox, { command: focused, cwd, timeoutMs: TEST_TIMEOUT_MS, signal }) : null;
+          if (alone && !alone.passed) continue;
+          const whole = await runGate(sandbox, { command: bug.test, cwd, timeoutMs: TEST_TIMEOUT_MS, signal });
+          if (!whole.passed) continue;
+          plausible.push({ bug: bug.id, rank: index + 1, template: candidate.template, description: candidate.description, patch: patchOf(candidate, before) });
+          console.log(`  ${bug.id}: candidate ${index + 1} passes: ${candidate.description}`);
+        } finally {
+          writeFileSync(join(cwd, candidate.file), before);
+        }
       }
-    }
-    return { plausible, validated: taken.length, candidates: ranked.length, failing };
+    };
+    await Promise.all([dir, ...copies].map(work));
+    return { plausible: plausible.sort((a, b) => a.rank - b.rank), validated: taken.length, candidates: ranked.length, failing };
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    for (const d of [dir, ...copies]) rmSync(d, { recursive: true, force: true });
   }
 }
 
