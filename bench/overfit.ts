@@ -9,7 +9,7 @@
 // candidate reach `verified`, and does a correct one stay there? Each is also run against the
 // upstream fix (lib/upstream-oracle.ts: the suite's calls and generated inputs, where the two give
 // different results), an oracle independent of the visible tests, shown beside the hand judgement.
-// Candidates are validated in parallel copies of the checkout (`--parallel`, default one per core).
+// With `--parallel N`, candidates are validated in N copies of the checkout at once.
 // Run: node bench/overfit.ts --filter <ids> [--results <file>] [--max 300] [--no-levels] [--no-oracle] [--parallel N]
 import { appendFileSync, cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -34,7 +34,9 @@ const resultsFile = flag('--results');
 const max = Number(flag('--max') ?? 300);
 const levels = !args.includes('--no-levels');
 const oracle = !args.includes('--no-oracle');
-const parallel = Math.max(1, Number(flag('--parallel') ?? availableParallelism()));
+// One at a time unless asked: a vitest suite already uses every core (ufo-07 with two copies took
+// as long as ufo-02 with one, docs/benchmarks.md).
+const parallel = Math.max(1, Math.min(availableParallelism(), Number(flag('--parallel') ?? 1)));
 
 /** A copy of a set-up checkout beside it (its node_modules links kept as they are). */
 function copyOf(dir: string, index: number): string {
