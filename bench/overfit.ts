@@ -32,6 +32,7 @@ const realDir = fileURLToPath(new URL('./real', import.meta.url));
 const filters = (flag('--filter') ?? '').split(',').filter(Boolean);
 const resultsFile = flag('--results');
 const max = Number(flag('--max') ?? 300);
+const TEST_TIMEOUT_MS = 300_000;
 const levels = !args.includes('--no-levels');
 const oracle = !args.includes('--no-oracle');
 // One at a time unless asked: a vitest suite already uses every core (ufo-07 with two copies took
@@ -44,7 +45,6 @@ function copyOf(dir: string, index: number): string {
   cpSync(dir, copy, { recursive: true, verbatimSymlinks: true });
   return copy;
 }
-const TEST_TIMEOUT_MS = 300_000;
 
 interface Plausible {
   bug: string;

@@ -22,10 +22,14 @@ KEEP_HEAD, KEEP_TAIL = 300, 80
 RETURNED_DEPTH, RETURNED_VALUES = 8, 5000
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 
+def _kept(head, tail, whole):
+    """A long text as the probes keep it: its start, its end and a hash of all of it (bytes)."""
+    return head[:KEEP_HEAD] + "\u2026" + tail[-KEEP_TAIL:] + "\u2026#" + hashlib.sha256(whole).hexdigest()[:12]
+
 def _cap(text):
     if len(text) <= MAX_TEXT:
         return text
-    return text[:KEEP_HEAD] + "\u2026" + text[-KEEP_TAIL:] + "\u2026#" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:12]
+    return _kept(text, text, text.encode("utf-8", "surrogatepass"))
 
 _VALUE_TYPES = (tuple, list, dict, set, frozenset, str, bytes, int, float, complex)
 
@@ -50,7 +54,7 @@ def _text(v, depth, walk):
     if t in (str, bytes) and len(v) > 4 * MAX_TEXT:
         # Never a copy of a huge text: its start, its end and a hash of all of it.
         whole = v.encode("utf-8", "surrogatepass") if t is str else v
-        return repr(v[:KEEP_HEAD])[:KEEP_HEAD] + "\u2026" + repr(v[-KEEP_TAIL:])[-KEEP_TAIL:] + "\u2026#" + hashlib.sha256(whole).hexdigest()[:12]
+        return _kept(repr(v[:KEEP_HEAD]), repr(v[-KEEP_TAIL:]), whole)
     if v is None or t in (bool, int, float, str, bytes):
         return repr(v)
     walk.left -= 1

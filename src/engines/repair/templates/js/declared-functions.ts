@@ -12,7 +12,9 @@ export type DeclaredParameter =
 
 export type DeclaredFunctions = ReadonlyMap<string, readonly DeclaredParameter[][]>;
 
-const OPTIONS_PARAMETER = /^(?:opts|options|config|settings)$/;
+/** The names an options object goes by (a parameter here, a receiver in options.ts). */
+export const OPTIONS_NAMES = '(?:opts|options|config|settings)';
+const OPTIONS_PARAMETER = new RegExp(`^${OPTIONS_NAMES}$`);
 const FUNCTION_VALUES = new Set(['ArrowFunctionExpression', 'FunctionExpression']);
 
 function parameterOf(param: unknown): DeclaredParameter {

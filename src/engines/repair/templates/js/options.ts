@@ -7,8 +7,9 @@
 import { isNode, walk, type AstNode } from './ast.ts';
 import { replaceNode, text, type JsTemplate, type Mutation, type SiteContext } from './mutation.ts';
 import { namesInScope } from './scope.ts';
+import { OPTIONS_NAMES } from './declared-functions.ts';
 
-const OPTION_OBJECTS = /^(?:this\.)?(?:opts|options|config|settings)$/;
+const OPTION_OBJECTS = new RegExp(`^(?:this\\.)?${OPTIONS_NAMES}$`);
 
 const receiversByFile = new WeakMap<AstNode, string[]>();
 
@@ -99,16 +100,18 @@ export const forwardOptions: JsTemplate = (site) => {
   const name = calleeName(node.callee, site.program);
   const args = node.arguments as AstNode[];
   if (name === null || args.some((a) => a.type === 'SpreadElement')) return [];
+  // The names each matching declaration's left-out options parameter destructures (none: a plain `options`).
   const omitted = (site.declared.get(name) ?? []).flatMap((params) => {
     const next = params[args.length];
-    return next?.kind === 'options' && (next.names.length === 0 || next.names.some((n) => site.optionNames.includes(n))) ? [next] : [];
+    return next?.kind === 'options' && (next.names.length === 0 || next.names.some((n) => site.optionNames.includes(n))) ? [next.names] : [];
   });
-  if (omitted.length === 0) return [];
+  const [first] = omitted;
+  if (!first) return [];
   const passed = new Set(args.map((a) => text(site, a)));
   const last = args.at(-1);
   // After the last argument, or inside the empty parentheses.
   const at = last ? last.end : node.end - 1;
-  const parameter = omitted[0]?.kind === 'options' && omitted[0].names.length > 0 ? `{ ${omitted[0].names.join(', ')} }` : 'options';
+  const parameter = first.length > 0 ? `{ ${first.join(', ')} }` : 'options';
   return optionsInScope(site)
     .filter((object) => !passed.has(object))
     .map((object): Mutation => ({
