@@ -1,7 +1,6 @@
 // The overfitting benchmark (issue 30): for each real bug, *every* plausible candidate of the repair
-// engine, not just the one it picks. Its candidates, generated and ranked as the engine does
-// (lib/real-candidates.ts), are validated in rank order to exhaustion (the failing tests first, then
-// the whole suite, as the engine validates them; offline), up to the engine's 300.
+// engine, not just the one it picks: its candidates validated in rank order to exhaustion, up to
+// the engine's 300 (lib/validate-all.ts; overfit-written.ts does the same on the written corpus).
 // Each one that passes is judged against the upstream fix (the same source, or a judgement kept in
 // the bug's meta.json: "unjudged" otherwise, listed for a person to judge) and then runs through the
 // product's own path (lib/known-patch-run.ts: the `script` engine applies it in a real `fixloop
@@ -11,22 +10,16 @@
 // different results), an oracle independent of the visible tests, shown beside the hand judgement.
 // With `--parallel N`, candidates are validated in N copies of the checkout at once.
 // Run: node bench/overfit.ts --filter <ids> [--results <file>] [--max 300] [--no-levels] [--no-oracle] [--parallel N]
-import { appendFileSync, cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { RankedCandidate } from '../src/engines/repair/rank-candidates.ts';
-import { scriptsOf } from '../src/gate/machine-report.ts';
-import { runGate } from '../src/gate/run-gate.ts';
-import { focusedTestCommand } from '../src/runners/focused-test-command.ts';
-import { fileDiff } from '../src/workspace/unified-diff.ts';
 import { args, flag } from './lib/args.ts';
 import { runKnownPatch, type Measured } from './lib/known-patch-run.ts';
-import { realBaseline, realCandidates } from './lib/real-candidates.ts';
+import { realBaseline } from './lib/real-candidates.ts';
 import { loadRealCorpus, materializeReal, type RealBug } from './lib/real-corpus.ts';
 import { judgeCorrect } from './lib/real-judge.ts';
 import { compareWithUpstream, oracleText, type OracleVerdict } from './lib/upstream-oracle.ts';
-import type { TestCaseResult } from '../src/core/test-report.ts';
+import { validateAll, type AllPlausible } from './lib/validate-all.ts';
 
 const realDir = fileURLToPath(new URL('./real', import.meta.url));
 const filters = (flag('--filter') ?? '').split(',').filter(Boolean);
@@ -39,65 +32,15 @@ const oracle = !args.includes('--no-oracle');
 // as long as ufo-02 with one, docs/benchmarks.md).
 const parallel = Math.max(1, Math.min(availableParallelism(), Number(flag('--parallel') ?? 1)));
 
-/** A copy of a set-up checkout beside it (its node_modules links kept as they are). */
-function copyOf(dir: string, index: number): string {
-  const copy = `${dir}-worker-${index}`;
-  cpSync(dir, copy, { recursive: true, verbatimSymlinks: true });
-  return copy;
-}
-
-interface Plausible {
-  bug: string;
-  rank: number;
-  template: string;
-  description: string;
-  patch: string;
-}
-
-/** The candidate as a patch against the pristine file, as the workspace's diff shows it. */
-function patchOf(candidate: RankedCandidate, before: string): string {
-  return fileDiff({ path: candidate.file, before: Buffer.from(before), after: Buffer.from(candidate.result), mode: '100644' });
-}
-
-/** Every candidate (of the first `max`) that passes the failing tests and then the whole suite. */
-async function plausibleOf(bug: RealBug): Promise<{ plausible: Plausible[]; validated: number; candidates: number; failing: TestCaseResult[] } | string> {
+/** Every plausible candidate of the bug's first `max`, validated in its set-up checkout. */
+async function plausibleOf(bug: RealBug): Promise<AllPlausible | string> {
   const dir = materializeReal(bug, 'overfit');
-  const copies: string[] = [];
   try {
     const baseline = await realBaseline(bug, dir, TEST_TIMEOUT_MS);
     if (typeof baseline === 'string') return baseline;
-    const { sandbox, signal } = baseline;
-    const failing = baseline.gate.report.tests.filter((t) => t.status === 'failed');
-    if (failing.length === 0) return 'the baseline has no failing test';
-    const { ranked, sources } = await realCandidates(dir, baseline, bug.test);
-    const focused = focusedTestCommand(bug.test, failing, scriptsOf(dir));
-    const plausible: Plausible[] = [];
-    const taken = ranked.slice(0, max);
-    // One copy of the set-up checkout per worker, as the engine validates in parallel copies.
-    for (let i = 1; i < parallel; i++) copies.push(copyOf(dir, i));
-    let next = 0;
-    const work = async (cwd: string) => {
-      for (let index = next++; index < taken.length; index = next++) {
-        const candidate = taken[index];
-        if (!candidate) continue;
-        const before = sources.get(candidate.file) ?? readFileSync(join(cwd, candidate.file), 'utf8');
-        writeFileSync(join(cwd, candidate.file), candidate.result);
-        try {
-          const alone = focused ? await runGate(sandbox, { command: focused, cwd, timeoutMs: TEST_TIMEOUT_MS, signal }) : null;
-          if (alone && !alone.passed) continue;
-          const whole = await runGate(sandbox, { command: bug.test, cwd, timeoutMs: TEST_TIMEOUT_MS, signal });
-          if (!whole.passed) continue;
-          plausible.push({ bug: bug.id, rank: index + 1, template: candidate.template, description: candidate.description, patch: patchOf(candidate, before) });
-          console.log(`  ${bug.id}: candidate ${index + 1} passes: ${candidate.description}`);
-        } finally {
-          writeFileSync(join(cwd, candidate.file), before);
-        }
-      }
-    };
-    await Promise.all([dir, ...copies].map(work));
-    return { plausible: plausible.sort((a, b) => a.rank - b.rank), validated: taken.length, candidates: ranked.length, failing };
+    return await validateAll(dir, baseline, { test: bug.test, max, parallel, timeoutMs: TEST_TIMEOUT_MS, label: bug.id });
   } finally {
-    for (const d of [dir, ...copies]) rmSync(d, { recursive: true, force: true });
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 

@@ -33,14 +33,22 @@ export interface RealBaseline {
 }
 
 /** Lists the checkout in `dir`, runs the bug's setup there and its test command; a string when the setup fails. */
-export async function realBaseline(bug: RealBug, dir: string, timeoutMs: number): Promise<RealBaseline | string> {
+export function realBaseline(bug: RealBug, dir: string, timeoutMs: number): Promise<RealBaseline | string> {
+  return projectBaseline(dir, bug.test, timeoutMs, () => setUp(bug, dir, (command, cwd) => shell(command, cwd, timeoutMs)));
+}
+
+/**
+ * Any project's baseline: its files listed before anything runs (coverage and caches come later),
+ * then `setUp` (a string: why it failed), then `test` on the process sandbox.
+ */
+export async function projectBaseline(dir: string, test: string, timeoutMs: number, setUp: () => Promise<string | null> = async () => null): Promise<RealBaseline | string> {
   const gitignore = join(dir, '.gitignore');
   const files = await walkFiles(dir, createIgnore(existsSync(gitignore) ? readFileSync(gitignore, 'utf8') : null));
-  const setupProblem = await setUp(bug, dir, (command, cwd) => shell(command, cwd, timeoutMs));
+  const setupProblem = await setUp();
   if (setupProblem) return setupProblem;
   const sandbox = createProcessSandbox();
   const signal = new AbortController().signal;
-  const gate = await runGate(sandbox, { command: bug.test, cwd: dir, timeoutMs, signal });
+  const gate = await runGate(sandbox, { command: test, cwd: dir, timeoutMs, signal });
   return { files, sandbox, signal, gate };
 }
 

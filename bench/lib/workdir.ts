@@ -33,7 +33,7 @@ let lent: string | null = null;
  * node_modules folders from the PATH a repository's commands get, so this Node's own folder would
  * not do; FIXLOOP_SANDBOX_BIND shows the binary to an isolating sandbox.
  */
-function lentNode(): { PATH: string; FIXLOOP_SANDBOX_BIND: string } {
+export function lentNode(): { PATH: string; FIXLOOP_SANDBOX_BIND: string } {
   const binary = realpathSync(process.execPath);
   if (!lent) {
     lent = mkdtempSync(join(tmpdir(), 'fixloop-bench-node-'));
