@@ -9,6 +9,7 @@ import type { RankedCandidate } from '../../src/engines/repair/rank-candidates.t
 import { scriptsOf } from '../../src/gate/machine-report.ts';
 import { runGate } from '../../src/gate/run-gate.ts';
 import { focusedTestCommand } from '../../src/runners/focused-test-command.ts';
+import { candidateRunTimeout } from '../../src/engines/repair/repair-engine.ts';
 import { fileDiff } from '../../src/workspace/unified-diff.ts';
 import { realCandidates, type RealBaseline } from './real-candidates.ts';
 
@@ -36,6 +37,7 @@ export interface ValidateAllOptions {
   max: number;
   /** Copies of the checkout validating at once (the engine's parallel workers). */
   parallel: number;
+  /** The test command's own bound; a candidate's run gets the engine's (a few times the baseline's time). */
   timeoutMs: number;
   /** Printed for each plausible candidate. */
   label: string;
@@ -63,6 +65,7 @@ export async function validateAll(dir: string, baseline: RealBaseline, options: 
   if (failing.length === 0) return 'the baseline has no failing test';
   const { ranked, sources } = await realCandidates(dir, baseline, options.test);
   const focused = focusedTestCommand(options.test, failing, scriptsOf(dir));
+  const timeoutMs = candidateRunTimeout(baseline.gate.durationMs, options.timeoutMs);
   const plausible: Plausible[] = [];
   const taken = ranked.slice(0, options.max);
   const copies: string[] = [];
@@ -77,9 +80,9 @@ export async function validateAll(dir: string, baseline: RealBaseline, options: 
         const before = sources.get(candidate.file) ?? readFileSync(join(cwd, candidate.file), 'utf8');
         writeFileSync(join(cwd, candidate.file), candidate.result);
         try {
-          const alone = focused ? await runGate(sandbox, { command: focused, cwd, timeoutMs: options.timeoutMs, signal }) : null;
+          const alone = focused ? await runGate(sandbox, { command: focused, cwd, timeoutMs, signal }) : null;
           if (alone && !alone.passed) continue;
-          const whole = await runGate(sandbox, { command: options.test, cwd, timeoutMs: options.timeoutMs, signal });
+          const whole = await runGate(sandbox, { command: options.test, cwd, timeoutMs, signal });
           if (!whole.passed) continue;
           plausible.push({ rank: index + 1, file: candidate.file, line: candidate.line, template: candidate.template, description: candidate.description, patch: patchOf(candidate, before) });
           console.log(`  ${options.label}: candidate ${index + 1} passes: ${candidate.description}`);

@@ -29,6 +29,11 @@ export interface RepairEngineOptions {
  */
 export const MAX_LINES = 400;
 
+/** A mutation can make code loop forever: a candidate's run may take a few times the suite's own time, no more. */
+export function candidateRunTimeout(suiteMs: number, testTimeoutMs: number): number {
+  return Math.min(testTimeoutMs, Math.max(3000, suiteMs * 5 + 1000));
+}
+
 /** The state of the code an attempt starts from: the workspace's changes and the tests that fail on them. */
 async function stateOf(ctx: AttemptContext, failing: readonly { id: string }[]): Promise<string> {
   const ids = failing.map((t) => t.id).sort().join('\n');
@@ -216,8 +221,7 @@ async function planCandidates(ctx: AttemptContext, input: PlanInput): Promise<Pl
 
   // When every test fails, "the failing tests first" is the whole suite: one run is enough.
   const everyTestFails = ctx.lastGate.report.parsed && failing.length >= ctx.lastGate.report.total;
-  // A mutation can make code loop forever: a run may take a few times the suite's own time, no more.
-  const runTimeoutMs = Math.min(ctx.config.test.timeout * 1000, Math.max(3000, suiteMs * 5 + 1000));
+  const runTimeoutMs = candidateRunTimeout(suiteMs, ctx.config.test.timeout * 1000);
   const focused = everyTestFails ? null : await focusedCommandFor(ctx, { testCommand, failing, packageScripts: scripts, timeoutMs: runTimeoutMs });
   return { candidates: ranked, ranked, validatedBefore: 0, focused, problems, runTimeoutMs, candidatesAt: (at) => candidatesAt(candidates, suspicious, sources, at, parses) };
 }
