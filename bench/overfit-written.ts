@@ -16,9 +16,9 @@ import { loadCorpus, type Bug } from './lib/corpus.ts';
 import { assessAgainst } from './lib/assess-against.ts';
 import { runPatchThroughProduct, type ProductView } from './lib/known-patch-run.ts';
 import { projectBaseline } from './lib/real-candidates.ts';
-import { applyPatch } from './lib/real-corpus.ts';
+import { passesHiddenTests } from './lib/hidden-judge.ts';
 import { validateAll, type AllPlausible, type Plausible } from './lib/validate-all.ts';
-import { lentNode, materialize, shell, writeFiles } from './lib/workdir.ts';
+import { lentNode, materialize } from './lib/workdir.ts';
 
 const corpusDir = fileURLToPath(new URL('./corpus', import.meta.url));
 const filters = (flag('--filter') ?? '').split(',').filter(Boolean);
@@ -37,18 +37,6 @@ async function plausibleOf(bug: Bug): Promise<AllPlausible | string> {
     const baseline = await projectBaseline(dir, bug.test, TEST_TIMEOUT_MS);
     if (typeof baseline === 'string') return baseline;
     return await validateAll(dir, baseline, { test: bug.test, max, parallel: 1, timeoutMs: TEST_TIMEOUT_MS, label: bug.id });
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-/** Whether the patched project passes its hidden tests as well as its visible ones. */
-async function passesHiddenTests(bug: Bug, patch: string): Promise<boolean> {
-  const dir = materialize(bug.project, 'overfit-hidden');
-  try {
-    applyPatch(dir, patch);
-    writeFiles(dir, bug.hidden);
-    return (await shell(bug.test, dir, TEST_TIMEOUT_MS)).code === 0;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -87,7 +75,7 @@ for (const bug of bugs) {
   }
   console.log(`${bug.id}: ${found.plausible.length} plausible of ${found.validated} validated (${found.candidates} candidates, ${((Date.now() - started) / 1000).toFixed(0)} s)`);
   for (const candidate of found.plausible) {
-    const correct = await passesHiddenTests(bug, candidate.patch);
+    const correct = await passesHiddenTests(bug, candidate.patch, TEST_TIMEOUT_MS);
     const seen: ProductView = levels
       ? await runPatchThroughProduct(materialize(bug.project, 'overfit-assess'), bug.test, candidate.patch)
       : { status: 'tests_green', level: '–', reason: '', assessMs: 0, runMs: 0 };
@@ -104,8 +92,13 @@ const green = rows.filter((r) => r.status === 'tests_green');
 const wrong = green.filter((r) => !r.correct);
 const right = green.filter((r) => r.correct);
 console.log(`\nbugs: ${bugs.length}, with a plausible candidate ${new Set(green.map((r) => r.bug)).size}`);
-console.log(`plausible candidates: ${rows.length} (green through the product ${green.length}); incorrect ${wrong.length}, of them verified ${wrong.filter((r) => r.level === 'verified').length}; correct ${right.length}, of them verified ${right.filter((r) => r.level === 'verified').length}`);
-const atVerified = (list: Row[]) => list.filter((r) => r.levelWithRivals === 'verified').length;
-console.log(`with their rivals as alternatives: incorrect verified ${atVerified(wrong)} of ${wrong.length}; correct verified ${atVerified(right)} of ${right.length}`);
-console.log(`incorrect at verified: ${wrong.filter((r) => r.level === 'verified').map((r) => `${r.bug} #${r.rank} ${r.description}`).join('; ') || 'none'}`);
+const judged = `plausible candidates: ${rows.length}; incorrect ${wrong.length}, correct ${right.length}`;
+if (!levels) console.log(judged);
+else {
+  const atVerified = (list: Row[], level: (r: Row) => string) => list.filter((r) => level(r) === 'verified').length;
+  console.log(`${judged} (green through the product ${green.length} of ${rows.length})`);
+  console.log(`verified alone: incorrect ${atVerified(wrong, (r) => r.level)} of ${wrong.length}, correct ${atVerified(right, (r) => r.level)} of ${right.length}`);
+  console.log(`verified with their rivals as alternatives: incorrect ${atVerified(wrong, (r) => r.levelWithRivals)} of ${wrong.length}, correct ${atVerified(right, (r) => r.levelWithRivals)} of ${right.length}`);
+  console.log(`incorrect at verified alone: ${wrong.filter((r) => r.level === 'verified').map((r) => `${r.bug} #${r.rank} ${r.description}`).join('; ') || 'none'}`);
+}
 console.log(`command: node bench/overfit-written.ts ${args.join(' ')}`.trimEnd());

@@ -1,7 +1,6 @@
 // The repair engine's benchmark: runs `fixloop run` on every bug of bench/corpus and reports the
 // plausible and correct fix rates, R = time to verified green ÷ one full suite run, test executions,
 // candidates and patch sizes.  Run: npm run bench [-- --filter <substring>] [--limit N] [--write]
-import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { defaultRepoConfig } from '../src/core/repo-config.ts';
 import { loadCorpus, type Bug } from './lib/corpus.ts';
 import { median, percentile, rate } from './lib/stats.ts';
-import { materialize, printedResult, shell, timed, writeFiles } from './lib/workdir.ts';
+import { materialize, printedResult, shell, timed } from './lib/workdir.ts';
+import { passesHiddenTests } from './lib/hidden-judge.ts';
 import { args, flag } from './lib/args.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -56,19 +56,7 @@ async function runBug(bug: Bug): Promise<Outcome> {
     const result = printedResult(run.stdout);
     const status = result?.status ?? `crashed (exit ${run.code})`;
     const plausible = status === 'tests_green';
-    let correct = false;
-    if (plausible && result) {
-      const check = materialize(bug.project, 'hidden');
-      try {
-        execFileSync('git', ['apply', '-'], { cwd: check, input: result.patch, env: { ...process.env, GIT_CEILING_DIRECTORIES: join(check, '..') } });
-        writeFiles(check, bug.hidden);
-        correct = (await shell(bug.test, check)).code === 0;
-      } catch {
-        correct = false;
-      } finally {
-        rmSync(check, { recursive: true, force: true });
-      }
-    }
+    const correct = plausible && result ? await passesHiddenTests(bug, result.patch) : false;
     const attempts = result?.attempts ?? [];
     // The loop's own runs: the baseline, one gate per attempt that reached it, and the replay.
     const loopRuns = 1 + attempts.filter((a) => a.gate).length + (result?.verification?.replayed ? 1 : 0);
