@@ -8,8 +8,10 @@
 // Each is also assessed with its rivals, the other plausible candidates at its line, as alternatives
 // (what the `repair` engine's exploration gives the assessment; other engines' patches are assessed
 // alone): the level an engine's patch would get if the assessment looked for rivals itself.
-// Run: node bench/overfit-written.ts [--filter <ids>] [--results <file>] [--max 300] [--no-levels]
-import { appendFileSync, rmSync } from 'node:fs';
+// `--relevel <file>`: no validation; the plausible candidates a former run wrote to its results file
+// (each with its hidden tests' judgement) run through the product again, for the level it gives now.
+// Run: node bench/overfit-written.ts [--filter <ids>] [--results <file>] [--max 300] [--no-levels] [--relevel <results>]
+import { appendFileSync, readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { args, flag } from './lib/args.ts';
 import { loadCorpus, type Bug } from './lib/corpus.ts';
@@ -66,6 +68,11 @@ async function levelWithRivals(bug: Bug, candidate: Plausible, rivals: Plausible
 
 const rows: Row[] = [];
 const bugs = loadCorpus(corpusDir).filter((b) => filters.length === 0 || filters.some((f) => b.id.includes(f)));
+const relevel = flag('--relevel');
+if (relevel) {
+  await relevelFrom(relevel);
+  process.exit(0);
+}
 for (const bug of bugs) {
   const started = Date.now();
   const found = await plausibleOf(bug);
@@ -102,3 +109,23 @@ else {
   console.log(`incorrect at verified alone: ${wrong.filter((r) => r.level === 'verified').map((r) => `${r.bug} #${r.rank} ${r.description}`).join('; ') || 'none'}`);
 }
 console.log(`command: node bench/overfit-written.ts ${args.join(' ')}`.trimEnd());
+
+/** The product's level now for each plausible candidate of a former run, beside the levels that run saw. */
+async function relevelFrom(file: string): Promise<void> {
+  const former = readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Row & { patch: string });
+  const byId = new Map(bugs.map((b) => [b.id, b]));
+  const now: Array<{ row: Row; level: string; assessMs: number }> = [];
+  for (const row of former) {
+    const bug = byId.get(row.bug);
+    if (!bug) continue;
+    const seen = await runPatchThroughProduct(materialize(bug.project, 'overfit-relevel'), bug.test, row.patch);
+    now.push({ row, level: seen.status === 'tests_green' ? seen.level : seen.status, assessMs: seen.assessMs });
+    if (resultsFile) appendFileSync(resultsFile, `${JSON.stringify({ ...row, ...seen, formerLevel: row.level })}\n`);
+    console.log(`${row.bug} #${row.rank}: ${row.correct ? 'correct' : 'INCORRECT'}, was ${row.level} (with rivals ${row.levelWithRivals}), now ${seen.status} ${seen.level} in ${(seen.assessMs / 1000).toFixed(1)} s: ${row.description}\n    ${seen.reason}`);
+  }
+  const count = (correct: boolean, level: (x: (typeof now)[number]) => string) => `${now.filter((x) => x.row.correct === correct && level(x) === 'verified').length} of ${now.filter((x) => x.row.correct === correct).length}`;
+  console.log(`\nverified: incorrect ${count(false, (x) => x.level)} now (${count(false, (x) => x.row.level)} then alone, ${count(false, (x) => x.row.levelWithRivals)} with rivals); correct ${count(true, (x) => x.level)} now (${count(true, (x) => x.row.level)}, ${count(true, (x) => x.row.levelWithRivals)})`);
+  const median = (ms: number[]) => `${((ms.sort((a, b) => a - b)[Math.floor((ms.length - 1) / 2)] ?? 0) / 1000).toFixed(1)} s`;
+  console.log(`the assessment's median time: ${median(now.map((x) => x.assessMs))} now, ${median(now.map((x) => x.row.assessMs))} then`);
+  console.log(`command: node bench/overfit-written.ts ${args.join(' ')}`.trimEnd());
+}

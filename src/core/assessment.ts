@@ -33,12 +33,17 @@ export interface BehaviourChange {
   pathLike?: 'failing' | 'passing';
 }
 
-/** Another plausible patch the engine found, and where it disagrees with the one chosen. */
+/** Another plausible patch the engine (or the assessment) found, and where it disagrees with the one chosen. */
 export interface AlternativePatch {
   /** The files it changes and a one-line summary (`src/a.js: a && b → a || b`). */
   summary: string;
   /** Why the chosen patch was preferred, when it was (`weakens the check that throws on …`, `2 more behaviour changes`). */
   passedOver?: string;
+  /**
+   * `assessment`: not the engine's, fixloop's own: a one-edit patch at a line the chosen patch changed
+   * that passes the tests too, looked for when the engine offered no other plausible patch.
+   */
+  foundBy?: 'assessment';
   /**
    * Inputs on which it and the chosen patch give different results: the tests do not decide between
    * them. `atFailingTests`: a failing test's own call, whose test accepts both results.
@@ -62,6 +67,13 @@ export interface Assessment {
    * so the functions the failing tests call were probed instead: `probed` names them.
    */
   atEntryPoints?: true;
+  /**
+   * Set when the engine offered no other plausible patch and the assessment looked for rivals itself:
+   * the one-edit patches at the lines the patch changed, how many of them ran on the failing tests
+   * within the time, and how many passed them (those that passed the whole suite too are in
+   * `alternatives`, `foundBy: 'assessment'`).
+   */
+  rivalSearch?: { candidates: number; tried: number; passedFailing: number };
   /** Set when the analysis could not look (no changed function it can probe, a runner that failed, no budget): the level is then `review`. */
   notAssessed?: string;
   budget: { usedMs: number; limitMs: number; exhausted: boolean };

@@ -3,6 +3,7 @@
 // tests sets `assessment` (verified | review). A replay, a run that is not green, or a repository
 // that turned it off (`assessment.enabled: false`) has none, and its report says so.
 import type { AlternativeCandidate } from '../engines/engine.ts';
+import { oneEditRivals } from '../engines/repair/one-edit-rivals.ts';
 import type { RunResult } from '../core/run-result.ts';
 import type { TestCaseResult } from '../core/test-report.ts';
 import { assessPatch } from '../verify/assess/assess-patch.ts';
@@ -45,7 +46,9 @@ export async function assessRun(ctx: RunContext, run: PreparedRun, judged: RunRe
     seal: run.created.seal,
     baseSha: run.workspace.baseSha,
     patch: judged.patch,
-    ...(candidates.chosen ? { chosen: candidates.chosen } : {}),
+    // The `repair` engine explored the other edits of its patch's place; any other engine's patch gets
+    // them looked for here, so that it is compared with more than the original program.
+    ...(candidates.chosen ? { chosen: candidates.chosen } : { rivals: oneEditRivals }),
     alternatives: candidates.alternatives.map((a: AlternativeCandidate) => ({ patch: a.patch, summary: a.summary, ...(a.weakens ? { weakens: a.weakens } : {}), ...(a.passedOver ? { passedOver: a.passedOver } : {}) })),
     fixed,
     isTestFile: testFileCheck(run.config.paths.protected, new Set(baselineTests.flatMap((t) => (t.file ? [t.file] : [])))),

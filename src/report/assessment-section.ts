@@ -93,7 +93,9 @@ function alternative(alt: AlternativePatch): string[] {
     return `  - ${code(d.input)}: ${code(chosen)} with this patch, ${code(other)} with that one${own}`;
   });
   const more = alt.disagreements.length > rows.length ? [`  - … and ${alt.disagreements.length - rows.length} more inputs`] : [];
-  return [`- ${code(alt.summary, 120)}${alt.passedOver ? `, passed over: ${clip(alt.passedOver, 160)}` : ''}. Disagrees on:`, ...rows, ...more];
+  // Said apart: the engine did not consider it, fixloop tried it at the patch's own place.
+  const origin = alt.foundBy === 'assessment' ? ' (a one-edit patch fixloop tried at a line this patch changed)' : '';
+  return [`- ${code(alt.summary, 120)}${origin}${alt.passedOver ? `, passed over: ${clip(alt.passedOver, 160)}` : ''}. Disagrees on:`, ...rows, ...more];
 }
 
 function lookedAt(assessment: Assessment): string[] {
@@ -107,10 +109,20 @@ function lookedAt(assessment: Assessment): string[] {
     '',
     probed,
     `- Compared, before and after the patch: ${plural(counts.suiteCalls, 'call')} the suite made and ${plural(counts.generatedInputs, 'generated input')}; ${plural(counts.changes, 'behaviour change')} found${near}`,
+    ...rivalSearched(assessment),
     `- Budget: ${seconds(budget.usedMs)} of ${seconds(budget.limitMs)}${budget.exhausted ? '; **the budget ran out** before everything was compared' : ''}`,
     '',
     '</details>',
   ];
+}
+
+/** The engine offered no other plausible patch: how far the assessment's own search for one went. */
+function rivalSearched(assessment: Assessment): string[] {
+  const search = assessment.rivalSearch;
+  if (!search) return [];
+  if (search.candidates === 0) return ['- Other fixes tried: no one-edit patch applies at the lines the patch changed'];
+  const tried = search.tried === search.candidates ? `all ${search.candidates}` : `${search.tried} of ${search.candidates} (the time share ran out)`;
+  return [`- Other fixes tried: ${tried} one-edit patches at the lines the patch changed, on the failing tests; ${search.passedFailing} passed them`];
 }
 
 function seconds(ms: number): string {

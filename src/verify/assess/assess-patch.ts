@@ -2,7 +2,8 @@
 // differently from the original outside the failing tests? One pristine checkout, set up once; the
 // functions any plausible patch changed are instrumented (probe-checkout.ts) in each version; the
 // suite runs on the patched and on the original program, the failing tests alone on the original
-// (their calls are where a change is expected), then each other plausible patch. The records are
+// (their calls are where a change is expected), then each other plausible patch: the engine's, or,
+// when it offered none, rivals the assessment found itself (rival-search.ts). The records are
 // compared (compare-records.ts) and the level decided (assessment-level.ts). It never weakens the
 // judge: it runs only on a patch the judge has already held, and can only lower what is shown.
 import { readFile, rm } from 'node:fs/promises';
@@ -14,7 +15,7 @@ import { focusedTestCommand } from '../../runners/focused-test-command.ts';
 import { cloneMirror } from '../../workspace/create-workspace.ts';
 import type { MirrorSeal } from '../../workspace/mirror-seal.ts';
 import type { TestFileCheck } from '../harness-tampering.ts';
-import { decideLevel, ENTRY_REASONS, type CandidateInfo, type EntryReason } from './assessment-level.ts';
+import { decideLevel, ENTRY_REASONS, type CandidateInfo, type EntryReason, type LevelInput } from './assessment-level.ts';
 import { entryPoints, withEntryPoints } from './entry-points.ts';
 import { failingTestSpans, fromFailingTests } from './failing-test-callers.ts';
 import { compareVersions, indexRecords, nearFailingOf, type Differences, type NearFailing, type RecordIndex } from './compare-records.ts';
@@ -24,9 +25,12 @@ import type { ProbeRecord, ProbedFunction } from './probe-record.ts';
 import { planVersions, type VersionPlan } from './probe-plan.ts';
 import { repositoryFiles } from './repository-files.ts';
 import { applyInMemory, touchedFiles, type PatchedVersion } from './patched-versions.ts';
+import { searchRivals, type RivalSource } from './rival-search.ts';
 
 /** At most this many other plausible patches are compared with the chosen one (each is a suite run). */
 const MAX_ALTERNATIVES = 3;
+/** The share of the budget the search for rivals may take: the suite still has to run on every version after it. */
+const RIVAL_SHARE = 1 / 2;
 
 export interface AssessInput {
   mirror: string;
@@ -38,6 +42,8 @@ export interface AssessInput {
   chosen?: { summary: string; weakens?: string };
   /** Other plausible patches the engine found, against the same base. */
   alternatives: CandidateInfo[];
+  /** Where to look for rivals when the engine found no alternative (rival-search.ts); absent: none looked for. */
+  rivals?: RivalSource;
   /** The tests the patch fixed, as the baseline reported them. */
   fixed: TestCaseResult[];
   isTestFile: TestFileCheck;
@@ -57,7 +63,7 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
     await cloneMirror(input.mirror, input.baseSha, dir, input.seal);
     const original = (path: string) => readText(join(dir, path));
     const chosen = await applyInMemory('patch', input.patch, original);
-    const others = await alternativeVersions(input.alternatives, original);
+    let others = await alternativeVersions(input.alternatives, original);
     const probed = (path: string) => probeable(path) && !input.isTestFile(path);
     const paths = new Set([chosen, ...others.map((o) => o.version)].flatMap((v) => [...v.files.keys()]));
     if (![...paths].some(probed)) return notAssessed('the patch changes no JavaScript, TypeScript or Python source file outside the tests');
@@ -65,15 +71,31 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
     // The tests are the same in every version, the patch's own ones too (a test the engine wrote
     // first, red → green): the original program runs them as the baseline did, failing.
     for (const [path, text] of chosen.files) if (input.isTestFile(path)) originals.set(path, text);
-    const plans = planVersions(originals, [chosen, ...others.map((o) => o.version)], probed);
     input.log('assessment: setting up its checkout');
     const setup = await input.suite.setup(dir);
     if (setup && setup.exitCode !== 0) return notAssessed('the setup failed in the assessment’s checkout');
     const testFiles = (await repositoryFiles(dir)).filter(input.isTestFile);
     const checkout = probeCheckout(dir, input.suite, testFiles);
+    const focused = focusedTestCommand(input.suite.testCommand, input.fixed, await packageScripts(dir));
+    let rivalSearch: Assessment['rivalSearch'];
+    if (others.length === 0 && input.rivals && input.fixed.length > 0) {
+      const { rivals, candidates, tried } = await searchRivals({
+        source: input.rivals,
+        request: { dir, original, patched: chosen, fixed: input.fixed, testFiles },
+        suite: input.suite,
+        focused,
+        max: MAX_ALTERNATIVES,
+        limitMs: left() * RIVAL_SHARE,
+        log: input.log,
+      });
+      // A rival changes a file the patch changes, whose original text is already read.
+      others = rivals.filter((r) => [...r.version.files.keys()].every((path) => originals.has(path)));
+      rivalSearch = { candidates, tried, passedFailing: rivals.length };
+    }
+    const plans = planVersions(originals, [chosen, ...others.map((o) => o.version)], probed);
     // Without a run of the failing tests alone, their calls are told by who made them.
     const fromFailing = fromFailingTests(input.fixed, await failingTestSpans(input.fixed, { read: (path) => readText(join(dir, path)), testFiles: async () => testFiles }));
-    let runs = await runVersions(checkout, plans, input, left);
+    let runs = await runVersions(checkout, plans, input, focused, left);
     let looked = lookAt(runs, fromFailing);
     let atEntryPoints: EntryReason | undefined;
     if (runs.patched && runs.original && (looked === null || looked.differences.changes.length === 0)) {
@@ -84,7 +106,7 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
       const entries = await entryPoints({ dir, fixed: input.fixed, isTestFile: input.isTestFile, touched: paths });
       if (entries.size > 0) {
         input.log(`assessment: ${ENTRY_REASONS[why]}; probing where the failing tests enter the program (${[...entries.keys()].join(', ')})`);
-        const second = await runVersions(checkout, await withEntryPoints(plans, entries, dir), input, left);
+        const second = await runVersions(checkout, await withEntryPoints(plans, entries, dir), input, focused, left);
         const secondLook = lookAt(second, fromFailing);
         // The second look stands when it ran to the end; else the first one's result does.
         if (second.patched && second.original && (secondLook !== null || looked === null)) {
@@ -103,12 +125,14 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
     // can simply lack the failing tests' calls.
     const unfinished = differences.changes.length === 0 ? unfinishedRun(runs, input.fixed) : null;
     if (unfinished) return notAssessed(unfinished, runs.exhausted);
-    const alternatives = others.map((o, i) => {
+    const alternatives = others.flatMap((o, i): NonNullable<LevelInput['alternatives']> => {
       const run = runs.alternatives[i];
-      if (!run) return { info: o.info, disagreements: null };
+      // A rival passed the failing tests alone; one that fails another test of the suite is not plausible.
+      if (o.info.foundBy && run && !run.gate?.passed) return [];
+      if (!run) return [{ info: o.info, disagreements: null }];
       // Compared as the chosen patch was with the original: a suite call near the failing tests is one of their own calls.
       const theirs = compareVersions(after, indexRecords(run.records), functions, near);
-      return { info: o.info, disagreements: theirs.changes.map((c) => ({ input: c.input, chosen: c.before, alternative: c.after, ...(c.kind === 'suite' && c.nearFailing ? { atFailingTests: true as const } : {}) })) };
+      return [{ info: o.info, disagreements: theirs.changes.map((c) => ({ input: c.input, chosen: c.before, alternative: c.after, ...(c.kind === 'suite' && c.nearFailing ? { atFailingTests: true as const } : {}) })) }];
     });
     return decideLevel({
       ...(input.chosen ? { chosen: input.chosen } : {}),
@@ -119,6 +143,7 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
       budget: used(runs.exhausted),
       failingSeparated: runs.failing !== null,
       ...(atEntryPoints ? { atEntryPoints } : {}),
+      ...(rivalSearch ? { rivalSearch } : {}),
     });
   } catch (error) {
     input.log(`assessment: ${(error as Error).message}`);
@@ -170,7 +195,7 @@ interface VersionRuns {
 }
 
 /** The suite on the patched program, then the original, the failing tests alone, the alternatives: as long as the budget lasts. */
-async function runVersions(checkout: ProbeCheckout, plans: { original: VersionPlan; versions: VersionPlan[] }, input: AssessInput, left: () => number): Promise<VersionRuns> {
+async function runVersions(checkout: ProbeCheckout, plans: { original: VersionPlan; versions: VersionPlan[] }, input: AssessInput, focused: string | null, left: () => number): Promise<VersionRuns> {
   const [patchedPlan, ...alternativePlans] = plans.versions;
   const runs: VersionRuns = { patched: null, original: null, failing: null, alternatives: [], exhausted: false };
   const step = async (plan: VersionPlan | undefined, label: string, command?: string): Promise<ProbeRun | null> => {
@@ -186,7 +211,6 @@ async function runVersions(checkout: ProbeCheckout, plans: { original: VersionPl
   };
   runs.patched = await step(patchedPlan, 'patched');
   runs.original = await step(plans.original, 'original');
-  const focused = focusedTestCommand(input.suite.testCommand, input.fixed, await packageScripts(checkout.dir));
   if (focused && input.fixed.length > 0) runs.failing = await step(plans.original, 'failing-tests', focused);
   for (const [i, plan] of alternativePlans.entries()) runs.alternatives.push(await step(plan, `alternative-${i + 1}`));
   return runs;

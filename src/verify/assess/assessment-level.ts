@@ -6,12 +6,13 @@
 import type { AlternativePatch, Assessment, BehaviourChange } from '../../core/assessment.ts';
 import type { RuntimeGuardStatus } from '../../core/run-result.ts';
 
-/** Another plausible patch as the engine described it. */
+/** Another plausible patch as the engine described it, or as the assessment found it (rival-search.ts). */
 export interface CandidateInfo {
   patch: string;
   summary: string;
   weakens?: string;
   passedOver?: string;
+  foundBy?: 'assessment';
 }
 
 /** How many changes the report lists (the counts keep the whole number). */
@@ -44,6 +45,7 @@ export interface LevelInput {
    * function, or the changed functions it reached showed no change.
    */
   atEntryPoints?: EntryReason;
+  rivalSearch?: Assessment['rivalSearch'];
 }
 
 export function decideLevel(input: LevelInput): Assessment {
@@ -52,6 +54,7 @@ export function decideLevel(input: LevelInput): Assessment {
   const near = changes.filter((c) => c.nearFailing);
   const alternatives: AlternativePatch[] = (input.alternatives ?? []).map(({ info, disagreements }) => ({
     summary: info.summary,
+    ...(info.foundBy ? { foundBy: info.foundBy } : {}),
     ...(info.weakens ? { passedOver: `it ${info.weakens}` } : info.passedOver ? { passedOver: info.passedOver } : {}),
     // The failing tests' own calls first: there the tests accepted both results.
     disagreements: [...(disagreements ?? [])].sort((a, b) => Number(b.atFailingTests ?? false) - Number(a.atFailingTests ?? false)).slice(0, SHOWN_DISAGREEMENTS),
@@ -62,7 +65,7 @@ export function decideLevel(input: LevelInput): Assessment {
   // say which result the fix should give.
   const ambiguous = (input.alternatives ?? []).filter((a) => (a.disagreements ?? []).some((d) => !a.info.weakens || d.atFailingTests));
   const counts = { suiteCalls: input.counts?.suiteCalls ?? 0, generatedInputs: input.counts?.generatedInputs ?? 0, changes: changes.length, nearFailing: near.length };
-  const base = { behaviourChanges: [...outside.slice(0, SHOWN_OUTSIDE), ...near.slice(0, SHOWN_NEAR)], alternatives, probed: input.probed ?? [], counts, budget: input.budget, ...(input.atEntryPoints ? { atEntryPoints: true as const } : {}) };
+  const base = { behaviourChanges: [...outside.slice(0, SHOWN_OUTSIDE), ...near.slice(0, SHOWN_NEAR)], alternatives, probed: input.probed ?? [], counts, budget: input.budget, ...(input.atEntryPoints ? { atEntryPoints: true as const } : {}), ...(input.rivalSearch ? { rivalSearch: input.rivalSearch } : {}) };
   const reasons: string[] = [];
   if (input.chosen?.weakens) reasons.push(`the patch ${input.chosen.weakens}`);
   if (input.notAssessed) reasons.push(`the assessment could not look: ${input.notAssessed}`);
