@@ -71,9 +71,10 @@ export interface Assessment {
    * Set when the engine offered no other plausible patch and the assessment looked for rivals itself:
    * the one-edit patches at the lines the patch changed, how many of them ran on the failing tests
    * within the time, and how many passed them (those that passed the whole suite too are in
-   * `alternatives`, `foundBy: 'assessment'`).
+   * `alternatives`, `foundBy: 'assessment'`). `stopped`: why it tried fewer than all: its share of
+   * the time ran out, it had found as many as are compared, or a run failed.
    */
-  rivalSearch?: { candidates: number; tried: number; passedFailing: number };
+  rivalSearch?: { candidates: number; tried: number; passedFailing: number; stopped?: 'time' | 'enough' | 'error' };
   /** Set when the analysis could not look (no changed function it can probe, a runner that failed, no budget): the level is then `review`. */
   notAssessed?: string;
   budget: { usedMs: number; limitMs: number; exhausted: boolean };

@@ -1,8 +1,11 @@
 // Right, not only green (DESIGN.md §3.3), end to end with the real `fixloop run`: the `script`
 // engine playing an engine whose patch passes the suite (an overfitting patch, `&&` turned into
 // `||`, ends `tests_green` at level `review` with the generated input whose result changed; the real
-// fix of the same bug stays `verified`), and the repair engine passing over a first plausible patch
-// that turns a validation off for the real fix, published at `verified`.
+// fix of the same bug stays `verified`; a wrong patch that only a rival edit of its line tells apart
+// ends `review` with the inputs where they disagree), and the repair engine passing over a first
+// plausible patch that turns a validation off for the real fix, published at `verified`.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RunResult } from '../../src/core/run-result.ts';
 import { makeRepo, removeAll } from '../support/git-fixture.ts';
@@ -10,6 +13,7 @@ import { runCli } from '../support/run-cli.ts';
 import { writeFile } from '../support/judge-cheat-run.ts';
 import { KEYWORD_PROJECT, KEYWORD_RULES_FIXED, KEYWORD_RULES_OVERBROAD } from '../fixtures/keyword-table.ts';
 import { FIXED_PATHS, OVERFIT_PATHS, PATHS_PROJECT, VOLUME_PROJECT } from '../fixtures/overfit-paths.ts';
+import { FIXED_PAGES, OVERFIT_PAGES, PAGES_PROJECT } from '../fixtures/page-count.ts';
 import { STYLE_PROJECT, STYLES_FIXED } from '../fixtures/style-table.ts';
 
 const dirs: string[] = [];
@@ -77,6 +81,40 @@ describe('the assessment of a judged patch', () => {
     expect(result.assessment?.level).toBe('verified');
     const passedOver = result.assessment?.alternatives.find((a) => a.summary.includes('honor-option'));
     expect(passedOver?.passedOver).toMatch(/weakens the check that throws "Invalid level"/);
+    expect(code).toBe(0);
+  });
+});
+
+describe('another engine\'s patch in a function only the failing test calls', () => {
+  // Every input generated around the failing test's call is near it: compared with the original
+  // alone, a wrong patch would show no change outside the failing tests. The `script` engine offers
+  // no alternative, so the assessment tries the one-edit patches of the line itself.
+  const runPages = (patched: string) => scriptedRun(PAGES_PROJECT, 'node --test', writeFile('src/pages.js', patched));
+
+  it('is review when a one-edit patch of the same line also passes and gives other results, with the inputs', async () => {
+    const { result, code } = await runPages(OVERFIT_PAGES);
+    expect(result.status).toBe('tests_green');
+    const assessment = result.assessment;
+    expect(assessment?.level).toBe('review');
+    expect(assessment?.reason).toBe('1 other plausible patch gives other results: the tests do not decide between them');
+    expect(assessment?.behaviourChanges.filter((c) => !c.nearFailing)).toEqual([]);
+    expect(assessment?.alternatives).toEqual([expect.objectContaining({ foundBy: 'assessment', summary: 'src/pages.js:4 `.floor(…)` → `.ceil(…)` (template min-max)' })]);
+    expect(assessment?.alternatives[0]?.disagreements).toContainEqual({ input: 'pageCount(9, 3)', chosen: '4', alternative: '3' });
+    expect(assessment?.rivalSearch).toMatchObject({ passedFailing: 1 });
+    expect(code).toBe(4);
+    const report = await readFile(join(result.artifactsDir, 'report.md'), 'utf8');
+    expect(report).toContain('(a one-edit patch fixloop tried at a line this patch changed). Disagrees on:');
+    expect(report).toContain('- `pageCount(9, 3)`: `4` with this patch, `3` with that one');
+  });
+
+  it('stays verified when no one-edit patch of its lines passes the failing test', async () => {
+    const { result, code } = await runPages(FIXED_PAGES);
+    expect(result.status).toBe('tests_green');
+    expect(result.assessment?.level).toBe('verified');
+    expect(result.assessment?.alternatives).toEqual([]);
+    const search = result.assessment?.rivalSearch;
+    expect(search?.passedFailing).toBe(0);
+    expect(search?.tried).toBeGreaterThan(5);
     expect(code).toBe(0);
   });
 });

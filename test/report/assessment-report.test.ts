@@ -68,6 +68,18 @@ describe('the report of an assessed green run', () => {
     expect(md).toContain('Other plausible patches, which agree with this one on every input compared: `` src/discounts.js: `>` → `>=` at line 12 ``.');
   });
 
+  it('says when fixloop found the other plausible patch itself, and how far its search went', () => {
+    const ambiguous = ambiguousAssessment();
+    const [first] = ambiguous.alternatives;
+    const md = renderMarkdownReport(assessedResult({ ...ambiguous, alternatives: first ? [{ summary: 'src/pages.js:4 `.floor(…)` → `.ceil(…)` (template min-max)', foundBy: 'assessment', disagreements: first.disagreements }] : [], rivalSearch: { candidates: 22, tried: 17, passedFailing: 1, stopped: 'time' } }));
+    expect(md).toContain('- `` src/pages.js:4 `.floor(…)` → `.ceil(…)` (template min-max) `` (a one-edit patch fixloop tried at a line this patch changed). Disagrees on:');
+    expect(md).toContain('- Other fixes tried: 17 of the 22 one-edit patches at the lines the patch changed, on the failing tests (then its share of the time ran out); 1 passed them\n');
+    const all = renderMarkdownReport(assessedResult({ ...verifiedAssessment(), rivalSearch: { candidates: 21, tried: 21, passedFailing: 0 } }));
+    expect(all).toContain('- Other fixes tried: all 21 one-edit patches at the lines the patch changed, on the failing tests; 0 passed them\n');
+    const none = renderMarkdownReport(assessedResult({ ...verifiedAssessment(), rivalSearch: { candidates: 0, tried: 0, passedFailing: 0 } }));
+    expect(none).toContain('- Other fixes tried: no one-edit patch applies at the lines the patch changed\n');
+  });
+
   it('keeps a table cell whole and a long value short, and says how many changes the list left out', () => {
     const assessment = { ...reviewAssessment(), behaviourChanges: [change('f(`x`)', 'a\nb', 'y'.repeat(300))], counts: { suiteCalls: 1, generatedInputs: 0, changes: 40, nearFailing: 0 } };
     const md = renderMarkdownReport(assessedResult(assessment));

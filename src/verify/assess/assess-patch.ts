@@ -79,7 +79,7 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
     const focused = focusedTestCommand(input.suite.testCommand, input.fixed, await packageScripts(dir));
     let rivalSearch: Assessment['rivalSearch'];
     if (others.length === 0 && input.rivals && input.fixed.length > 0) {
-      const { rivals, candidates, tried } = await searchRivals({
+      const { rivals, candidates, tried, stopped } = await searchRivals({
         source: input.rivals,
         request: { dir, original, patched: chosen, fixed: input.fixed, testFiles },
         suite: input.suite,
@@ -90,7 +90,7 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
       });
       // A rival changes a file the patch changes, whose original text is already read.
       others = rivals.filter((r) => [...r.version.files.keys()].every((path) => originals.has(path)));
-      rivalSearch = { candidates, tried, passedFailing: rivals.length };
+      rivalSearch = { candidates, tried, passedFailing: rivals.length, ...(stopped ? { stopped } : {}) };
     }
     const plans = planVersions(originals, [chosen, ...others.map((o) => o.version)], probed);
     // Without a run of the failing tests alone, their calls are told by who made them.

@@ -77,7 +77,7 @@ export function decideLevel(input: LevelInput): Assessment {
   if (reasons.length > 0) return { level: 'review', reason: reasons.join('; '), ...base, ...(input.notAssessed ? { notAssessed: input.notAssessed } : {}) };
   const where = input.atEntryPoints ? `, at the functions the failing tests call (${ENTRY_REASONS[input.atEntryPoints]})` : '';
   const looked = `${plural(counts.suiteCalls, 'call')} of the suite and ${plural(counts.generatedInputs, 'generated input')}${where}`;
-  return { level: 'verified', reason: `no behaviour change outside the failing tests in ${looked}${alternatives.length > 0 ? `; the ${plural(alternatives.length, 'other plausible patch', 'other plausible patches')} agree or weaken a check` : ''}`, ...base };
+  return { level: 'verified', reason: `no behaviour change outside the failing tests in ${looked}${alternatives.length > 0 ? `; the ${plural(alternatives.length, 'other plausible patch', 'other plausible patches')} ${alternatives.length === 1 ? 'agrees or weakens' : 'agree or weaken'} a check` : ''}`, ...base };
 }
 
 function plural(n: number, one: string, many = `${one}s`): string {

@@ -60,6 +60,7 @@ export interface RivalsFound {
   /** Candidates there were, and how many were run before the search's time or its `max` ended it. */
   candidates: number;
   tried: number;
+  stopped?: 'time' | 'enough' | 'error';
 }
 
 /** A candidate's run is bounded as the `repair` engine bounds its own: five times the patch's run, at least this long. */
@@ -80,6 +81,7 @@ export async function searchRivals(search: RivalSearch): Promise<RivalsFound> {
   for (const path of [...request.patched.files.keys(), ...candidates.map((c) => c.file)]) if (!originals.has(path)) originals.set(path, await request.original(path));
   const found: RivalCandidate[] = [];
   let tried = 0;
+  let stopped: RivalsFound['stopped'];
   try {
     // The patch itself on the failing tests alone: it passes (the judge held it), and its time bounds each candidate's run.
     const reference = await withTexts(request.dir, request.patched.files, originals, () => suite.gateWith(request.dir, focused, left()));
@@ -91,13 +93,17 @@ export async function searchRivals(search: RivalSearch): Promise<RivalsFound> {
     log(`assessment: trying ${candidates.length} one-edit patches at the lines the patch changed, on the failing tests alone`);
     for (const candidate of candidates) {
       // A run with less time than the patch's own took could not tell a pass from a slow candidate.
-      if (found.length >= search.max || left() < 2 * reference.durationMs + 500) break;
+      if (found.length >= search.max || left() < 2 * reference.durationMs + 500) {
+        stopped = found.length >= search.max ? 'enough' : 'time';
+        break;
+      }
       tried++;
       const gate = await withTexts(request.dir, new Map([[candidate.file, candidate.text]]), originals, () => suite.gateWith(request.dir, focused, Math.min(runMs, left())));
       if (gate.passed) found.push(candidate);
     }
   } catch (error) {
     log(`assessment: the search for rival patches stopped: ${(error as Error).message}`);
+    stopped = 'error';
   }
   log(`assessment: ${found.length} of ${tried} one-edit patches tried also pass the failing tests${found.length > 0 ? `: ${found.map((f) => f.summary).join('; ')}` : ''}`);
   const weakens = found.length > 0 ? await search.source.weakens(found.map((f) => ({ file: f.file, before: originals.get(f.file) ?? '', after: f.text }))) : [];
@@ -106,7 +112,7 @@ export async function searchRivals(search: RivalSearch): Promise<RivalsFound> {
     const patch = createTwoFilesPatch(`a/${f.file}`, `b/${f.file}`, originals.get(f.file) ?? '', f.text);
     return { info: { patch, summary: f.summary, foundBy: 'assessment', ...(why ? { weakens: why } : {}) }, version: { name: `rival-${i + 1}`, files: new Map([[f.file, f.text]]) } };
   });
-  return { rivals, candidates: candidates.length, tried };
+  return { rivals, candidates: candidates.length, tried, ...(stopped ? { stopped } : {}) };
 }
 
 /** `run` with the files as `texts` has them (null: absent), then as the original has them again. */
