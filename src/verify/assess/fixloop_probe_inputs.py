@@ -20,6 +20,7 @@ _canon = sys.modules["_fixloop_probe_canon"]
 _paths = sys.modules["_fixloop_probe_path"]
 
 PER_CALL, PER_PROCESS = 40, 4000
+ELEMENT_VARIANTS = 8
 CALL_LIMIT_S, PROCESS_BUDGET_S = 1.0, 120.0
 SEPARATORS = ["/", "\\", ".", ",", ":", " ", '"', "'", "\n", "%"]
 totals = {"generated": 0, "spent": 0.0}
@@ -51,12 +52,18 @@ def _near(v):
         return _near_str(v)
     if t in (list, tuple):
         out = [[], v[:1], v[:-1]] + ([v[::-1]] if len(v) > 1 else []) + ([v[:1] + v] if v else [])
+        # The first item varied as a value of its own: code that reads a field of each item sees
+        # other values than the suite's, not only other lengths.
+        out += [[x] + list(v[1:]) for x in _near(v[0])[:ELEMENT_VARIANTS]] if v else []
         return [t(x) for x in out]
     if t is dict:
         keys = list(v)[:5]
         out = [{}] + [{k: x for k, x in v.items() if k != key} for key in keys]
         out += [_with(v, k, not v[k]) for k in keys if type(v[k]) is bool]
-        return out + [_with(v, k, None) for k in keys if v[k] is not None]
+        out += [_with(v, k, None) for k in keys if v[k] is not None]
+        # A number one either way and zero: a field compared with a bound (`stock <= 0` against `stock < 1`).
+        numbers = [k for k in keys if type(v[k]) in (int, float) and v[k] == v[k] and abs(v[k]) != float("inf")]
+        return out + [_with(v, k, n) for k in numbers for n in (v[k] + 1, v[k] - 1, 0) if n != v[k]]
     return []
 
 def _with(d, key, value):

@@ -1,7 +1,8 @@
 'use strict';
 // Inputs generated around a call the test suite made, for the assessment (DESIGN.md §3.3): the same
 // arguments with one of them changed a little (a string without its last character, a number plus
-// one, an object without a key), where a patch that special-cases the suite's inputs shows itself.
+// one, an object without a key or with a number moved, an array with its first item varied), where a
+// patch that special-cases the suite's inputs shows itself.
 // Only plain data is varied (primitives, dates, plain objects and arrays a few levels deep, beside
 // regular expressions, which are copied as they are), from a copy, so a generated call never shares
 // an object with the suite (but for what a regular expression carries: withPatternProperties).
@@ -14,6 +15,8 @@ const MIDDLES = ['/', '\\', '.'];
 const REPLACEMENTS = ['/', '\\', '.', ' ', ''];
 const NUMBERS = [0, 1, -1, 1e9, 0.5, NaN, Infinity];
 const OBJECT_KEYS = 5;
+/** An array's first element is varied this many ways (its own variants, the first ones). */
+const ELEMENT_VARIANTS = 8;
 const DAY = 86_400_000;
 // A day or two either way: enough to cross a weekday, a month's end or a weekend.
 const DATE_SHIFTS = [DAY, -DAY, 2 * DAY, -2 * DAY];
@@ -116,6 +119,9 @@ function arrayVariants(a) {
   const out = [[], [copy(a[0])], copy(a.slice(0, -1))];
   if (a.length > 1) out.push(copy(a).reverse());
   out.push([copy(a[0]), ...copy(a)]);
+  // The first element varied as a value of its own: code that reads a field of each item (`stock`
+  // of each line of an order) sees other values than the suite's, not only other lengths.
+  for (const item of variants(a[0]).slice(0, ELEMENT_VARIANTS)) out.push([item, ...copy(a.slice(1))]);
   return out;
 }
 
@@ -129,6 +135,10 @@ function objectVariants(o) {
   }
   for (const key of keys.filter((k) => typeof o[k] === 'boolean')) out.push({ ...copy(o), [key]: !o[key] });
   for (const key of keys.filter((k) => o[k] !== null)) out.push({ ...copy(o), [key]: null });
+  // A number one either way and zero: a field compared with a bound (`stock <= 0` against `stock < 1`).
+  for (const key of keys.filter((k) => typeof o[k] === 'number' && Number.isFinite(o[k]))) {
+    for (const n of [o[key] + 1, o[key] - 1, 0]) if (n !== o[key]) out.push({ ...copy(o), [key]: n });
+  }
   return out;
 }
 

@@ -52,3 +52,20 @@ describe('generated inputs beside a regular expression', () => {
     expect(copied.test('a')).toBe(true);
   });
 });
+
+describe('generated inputs inside objects and arrays', () => {
+  it('moves a number field one either way and to zero, the rest of the object as it was', () => {
+    const around = neighbours([{ sku: 'a', stock: 3 }], new Map()).map((args) => args[0]);
+    expect(around).toEqual(expect.arrayContaining([{ sku: 'a', stock: 4 }, { sku: 'a', stock: 2 }, { sku: 'a', stock: 0 }]));
+  });
+
+  it('varies an array\'s first item as a value of its own, keeping the others', () => {
+    const items = [{ sku: 'a', stock: 3 }, { sku: 'b', stock: 0 }];
+    const around = neighbours([items], new Map()).map((args) => args[0]);
+    expect(around).toContainEqual([{ sku: 'a', stock: 4 }, { sku: 'b', stock: 0 }]);
+    expect(around).toContainEqual([{ sku: 'a' }, { sku: 'b', stock: 0 }]);
+    expect(neighbours([[5, 6]], new Map()).map((args) => args[0])).toContainEqual([0, 6]);
+    // From a copy: the suite's array and its items are untouched.
+    expect(items).toEqual([{ sku: 'a', stock: 3 }, { sku: 'b', stock: 0 }]);
+  });
+});
