@@ -18,19 +18,18 @@ import type { TestFileCheck } from '../harness-tampering.ts';
 import { decideLevel, ENTRY_REASONS, type CandidateInfo, type EntryReason, type LevelInput } from './assessment-level.ts';
 import { entryPoints, withEntryPoints } from './entry-points.ts';
 import { failingTestSpans, fromFailingTests } from './failing-test-callers.ts';
-import { compareVersions, indexRecords, nearFailingOf, type Differences, type NearFailing, type RecordIndex } from './compare-records.ts';
+import { compareVersions, disagreementsWith, indexRecords, nearFailingOf, type Differences, type NearFailing, type RecordIndex } from './compare-records.ts';
 import { probeable } from './instrument-file.ts';
-import { probeCheckout, type ProbeCheckout, type ProbeRun } from './probe-checkout.ts';
+import { probeCheckout, runWithin, type ProbeCheckout, type ProbeRun } from './probe-checkout.ts';
 import type { ProbeRecord, ProbedFunction } from './probe-record.ts';
 import { planVersions, type VersionPlan } from './probe-plan.ts';
 import { repositoryFiles } from './repository-files.ts';
 import { applyInMemory, touchedFiles, type PatchedVersion } from './patched-versions.ts';
-import { searchRivals, type RivalSource } from './rival-search.ts';
+import { compareRivals } from './assess-rivals.ts';
+import type { RivalSource } from './rival-search.ts';
 
 /** At most this many other plausible patches are compared with the chosen one (each is a suite run). */
 const MAX_ALTERNATIVES = 3;
-/** The share of the budget the search for rivals may take: the suite still has to run on every version after it. */
-const RIVAL_SHARE = 1 / 2;
 
 export interface AssessInput {
   mirror: string;
@@ -63,7 +62,7 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
     await cloneMirror(input.mirror, input.baseSha, dir, input.seal);
     const original = (path: string) => readText(join(dir, path));
     const chosen = await applyInMemory('patch', input.patch, original);
-    let others = await alternativeVersions(input.alternatives, original);
+    const others = await alternativeVersions(input.alternatives, original);
     const probed = (path: string) => probeable(path) && !input.isTestFile(path);
     const paths = new Set([chosen, ...others.map((o) => o.version)].flatMap((v) => [...v.files.keys()]));
     if (![...paths].some(probed)) return notAssessed('the patch changes no JavaScript, TypeScript or Python source file outside the tests');
@@ -77,74 +76,61 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
     const testFiles = (await repositoryFiles(dir)).filter(input.isTestFile);
     const checkout = probeCheckout(dir, input.suite, testFiles);
     const focused = focusedTestCommand(input.suite.testCommand, input.fixed, await packageScripts(dir));
-    let rivalSearch: Assessment['rivalSearch'];
-    if (others.length === 0 && input.rivals && input.fixed.length > 0) {
-      const { rivals, candidates, tried, stopped } = await searchRivals({
-        source: input.rivals,
-        request: { dir, original, patched: chosen, fixed: input.fixed, testFiles },
-        suite: input.suite,
-        focused,
-        max: MAX_ALTERNATIVES,
-        limitMs: left() * RIVAL_SHARE,
-        log: input.log,
-      });
-      // A rival changes a file the patch changes, whose original text is already read.
-      others = rivals.filter((r) => [...r.version.files.keys()].every((path) => originals.has(path)));
-      rivalSearch = { candidates, tried, passedFailing: rivals.length, ...(stopped ? { stopped } : {}) };
-    }
     const plans = planVersions(originals, [chosen, ...others.map((o) => o.version)], probed);
     // Without a run of the failing tests alone, their calls are told by who made them.
     const fromFailing = fromFailingTests(input.fixed, await failingTestSpans(input.fixed, { read: (path) => readText(join(dir, path)), testFiles: async () => testFiles }));
-    let runs = await runVersions(checkout, plans, input, focused, left);
-    let looked = lookAt(runs, fromFailing);
-    let atEntryPoints: EntryReason | undefined;
-    if (runs.patched && runs.original && (looked === null || looked.differences.changes.length === 0)) {
-      // Nothing the patch changed was reached (a table or a constant that code elsewhere reads), or
-      // it was and showed no change (the fix works through a function only the patch has, or
-      // through state the probes do not record): look where the failing tests enter the program.
-      const why: EntryReason = looked === null ? 'unreached' : 'unchanged';
-      const entries = await entryPoints({ dir, fixed: input.fixed, isTestFile: input.isTestFile, touched: paths });
-      if (entries.size > 0) {
-        input.log(`assessment: ${ENTRY_REASONS[why]}; probing where the failing tests enter the program (${[...entries.keys()].join(', ')})`);
-        const second = await runVersions(checkout, await withEntryPoints(plans, entries, dir), input, focused, left);
-        const secondLook = lookAt(second, fromFailing);
-        // The second look stands when it ran to the end; else the first one's result does.
-        if (second.patched && second.original && (secondLook !== null || looked === null)) {
-          runs = second;
-          looked = secondLook;
-          atEntryPoints = why;
-        } else {
-          runs.exhausted ||= second.exhausted;
-        }
-      }
-    }
+    const first: Look = { runs: await runVersions(checkout, plans, input, focused, left), plans };
+    first.looked = lookAt(first.runs, fromFailing);
+    const { runs, looked, plans: standing, atEntryPoints } = await lookAtEntryPointsIfNeeded(first, { checkout, dir, input, focused, left, fromFailing, touched: paths });
     if (!runs.patched || !runs.original) return notAssessed('the time budget ran out before the suite ran on both versions', true);
-    if (looked === null) return notAssessed('the suite never called the changed functions, or they could not be probed');
+    if (!looked) return notAssessed('the suite never called the changed functions, or they could not be probed');
     const { functions, after, differences, near } = looked;
     // "No change at all" is a finding only from two whole runs: one cut short (a timeout, a crash)
     // can simply lack the failing tests' calls.
     const unfinished = differences.changes.length === 0 ? unfinishedRun(runs, input.fixed) : null;
     if (unfinished) return notAssessed(unfinished, runs.exhausted);
-    const alternatives = others.flatMap((o, i): NonNullable<LevelInput['alternatives']> => {
+    const level = (alternatives: NonNullable<LevelInput['alternatives']>, rivalSearch?: Assessment['rivalSearch']) =>
+      decideLevel({
+        ...(input.chosen ? { chosen: input.chosen } : {}),
+        changes: differences.changes,
+        alternatives,
+        probed: [...(runs.patched?.functions.values() ?? [])].map((f) => `${f.path}:${f.line} ${f.name}`),
+        counts: { suiteCalls: after.suiteCalls, generatedInputs: differences.generatedCompared },
+        budget: used(runs.exhausted),
+        failingSeparated: runs.failing !== null,
+        ...(atEntryPoints ? { atEntryPoints: atEntryPoints.why } : {}),
+        ...(rivalSearch ? { rivalSearch } : {}),
+      });
+    const alternatives = others.map((o, i) => {
       const run = runs.alternatives[i];
-      // A rival passed the failing tests alone; one that fails another test of the suite is not plausible.
-      if (o.info.foundBy && run && !run.gate?.passed) return [];
-      if (!run) return [{ info: o.info, disagreements: null }];
-      // Compared as the chosen patch was with the original: a suite call near the failing tests is one of their own calls.
-      const theirs = compareVersions(after, indexRecords(run.records), functions, near);
-      return [{ info: o.info, disagreements: theirs.changes.map((c) => ({ input: c.input, chosen: c.before, alternative: c.after, ...(c.kind === 'suite' && c.nearFailing ? { atFailingTests: true as const } : {}) })) }];
+      return { info: o.info, disagreements: run ? disagreementsWith(after, run.records, functions, near) : null };
     });
-    return decideLevel({
-      ...(input.chosen ? { chosen: input.chosen } : {}),
-      changes: differences.changes,
-      alternatives,
-      probed: [...(runs.patched?.functions.values() ?? [])].map((f) => `${f.path}:${f.line} ${f.name}`),
-      counts: { suiteCalls: after.suiteCalls, generatedInputs: differences.generatedCompared },
-      budget: used(runs.exhausted),
-      failingSeparated: runs.failing !== null,
-      ...(atEntryPoints ? { atEntryPoints } : {}),
-      ...(rivalSearch ? { rivalSearch } : {}),
+    const provisional = level(alternatives);
+    // The engine offered no other plausible patch, and nothing else keeps this one from `verified`:
+    // the rivals of its lines decide whether the tests do.
+    if (others.length > 0 || !input.rivals || input.fixed.length === 0 || provisional.level !== 'verified') return provisional;
+    const entries = atEntryPoints?.entries;
+    const rivals = await compareRivals({
+      source: input.rivals,
+      checkout,
+      originals,
+      written: new Map([...standing.original.files].map(([path, file]) => [path, file.text])),
+      chosen,
+      plan: async (versions) => {
+        const plans = planVersions(originals, versions, probed);
+        return entries ? withEntryPoints(plans, entries, dir) : plans;
+      },
+      suite: input.suite,
+      focused,
+      fixed: input.fixed,
+      testFiles,
+      looked: { after, functions, near },
+      max: MAX_ALTERNATIVES,
+      left,
+      log: input.log,
     });
+    runs.exhausted ||= rivals.exhausted;
+    return level(rivals.compared, rivals.search);
   } catch (error) {
     input.log(`assessment: ${(error as Error).message}`);
     return notAssessed(`the assessment failed: ${(error as Error).message}`);
@@ -161,6 +147,38 @@ function lookAt(runs: VersionRuns, fromFailing: (record: ProbeRecord) => boolean
   const after = indexRecords(runs.patched.records);
   const near = runs.failing ? nearFailingOf(runs.failing.records) : nearFailingOf(runs.original.records, fromFailing);
   return { functions, after, differences: compareVersions(before, after, functions, near), near };
+}
+
+type Plans = { original: VersionPlan; versions: VersionPlan[] };
+type Looked = NonNullable<ReturnType<typeof lookAt>>;
+
+/** Runs that stand, what they showed (absent: nothing to compare), their plans, and why they are at the entry points when they are. */
+interface Look {
+  runs: VersionRuns;
+  looked?: Looked | null;
+  plans: Plans;
+  atEntryPoints?: { why: EntryReason; entries: Map<string, Set<number>> };
+}
+
+/**
+ * Nothing the patch changed was reached (a table or a constant that code elsewhere reads), or it
+ * was and showed no change (the fix works through a function only the patch has, or through state
+ * the probes do not record): look where the failing tests enter the program. The second look stands
+ * when it ran to the end; else the first one's result does.
+ */
+async function lookAtEntryPointsIfNeeded(first: Look, at: { checkout: ProbeCheckout; dir: string; input: AssessInput; focused: string | null; left: () => number; fromFailing: (record: ProbeRecord) => boolean; touched: Set<string> }): Promise<Look> {
+  const { runs, looked } = first;
+  if (!runs.patched || !runs.original || (looked && looked.differences.changes.length > 0)) return first;
+  const why: EntryReason = looked ? 'unchanged' : 'unreached';
+  const entries = await entryPoints({ dir: at.dir, fixed: at.input.fixed, isTestFile: at.input.isTestFile, touched: at.touched });
+  if (entries.size === 0) return first;
+  at.input.log(`assessment: ${ENTRY_REASONS[why]}; probing where the failing tests enter the program (${[...entries.keys()].join(', ')})`);
+  const plans = await withEntryPoints(first.plans, entries, at.dir);
+  const second = await runVersions(at.checkout, plans, at.input, at.focused, at.left);
+  const secondLook = lookAt(second, at.fromFailing);
+  if (second.patched && second.original && (secondLook !== null || !looked)) return { runs: second, looked: secondLook, plans, atEntryPoints: { why, entries } };
+  runs.exhausted ||= second.exhausted;
+  return first;
 }
 
 /** Why the suite runs cannot show the fix at work: a version whose run did not report the fixed tests as the judge saw them. */
@@ -200,13 +218,8 @@ async function runVersions(checkout: ProbeCheckout, plans: { original: VersionPl
   const runs: VersionRuns = { patched: null, original: null, failing: null, alternatives: [], exhausted: false };
   const step = async (plan: VersionPlan | undefined, label: string, command?: string): Promise<ProbeRun | null> => {
     if (!plan) return null;
-    if (left() < 1000) {
-      runs.exhausted = true;
-      return null;
-    }
-    input.log(`assessment: ${label}${command ? `: ${command}` : ''}`);
-    const run = await checkout.run(plan, label, left(), command);
-    if (run.gate && !run.gate.passed && run.gate.reason === 'TIMEOUT') runs.exhausted = true;
+    const { run, exhausted } = await runWithin(checkout, plan, label, left, input.log, command);
+    runs.exhausted ||= exhausted;
     return run;
   };
   runs.patched = await step(patchedPlan, 'patched');

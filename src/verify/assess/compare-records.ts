@@ -192,6 +192,15 @@ export function compareVersions(before: RecordIndex, after: RecordIndex, functio
   return { changes: ordered(changes), generatedCompared };
 }
 
+/**
+ * Where another plausible patch gives other results than the chosen one: compared as the chosen
+ * patch was with the original (`after` is the chosen one's records), so a suite call near the
+ * failing tests is one of their own calls, whose test accepts both results.
+ */
+export function disagreementsWith(after: RecordIndex, records: ProbeRecord[], functions: Map<string, ProbedFunction>, near: NearFailing): Array<{ input: string; chosen: string; alternative: string; atFailingTests?: true }> {
+  return compareVersions(after, indexRecords(records), functions, near).changes.map((c) => ({ input: c.input, chosen: c.before, alternative: c.after, ...(c.kind === 'suite' && c.nearFailing ? { atFailingTests: true as const } : {}) }));
+}
+
 /** Function and arguments of a suite key (its caller left out). */
 function withoutSite(key: string): string {
   return key.slice(0, key.lastIndexOf(SEP));

@@ -48,6 +48,14 @@ export function probeCheckout(dir: string, suite: SuiteRunner, testFiles: readon
   };
 }
 
+/** One run within what is left of the budget: none when less than a second is; `exhausted` when it ran out. */
+export async function runWithin(checkout: ProbeCheckout, plan: VersionPlan, label: string, left: () => number, log: (line: string) => void, command?: string): Promise<{ run: ProbeRun | null; exhausted: boolean }> {
+  if (left() < 1000) return { run: null, exhausted: true };
+  log(`assessment: ${label}${command ? `: ${command}` : ''}`);
+  const run = await checkout.run(plan, label, left(), command);
+  return { run, exhausted: run.gate !== null && !run.gate.passed && run.gate.reason === 'TIMEOUT' };
+}
+
 /** Each file of the plan written as that version has it, its probed functions instrumented. */
 // Python writes no bytecode in the sandbox (PYTHONDONTWRITEBYTECODE), so a version written within the
 // same second as another never runs the other's cached code.

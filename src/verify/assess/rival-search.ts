@@ -126,7 +126,7 @@ async function withTexts<T>(dir: string, texts: ReadonlyMap<string, string | nul
 }
 
 /** Each file as given; null: absent. */
-async function writeTexts(dir: string, texts: ReadonlyMap<string, string | null>): Promise<void> {
+export async function writeTexts(dir: string, texts: ReadonlyMap<string, string | null>): Promise<void> {
   for (const [path, text] of texts) {
     const file = join(dir, path);
     if (text === null) {

@@ -1,0 +1,71 @@
+// The rivals of a patch whose engine offered no other plausible patch, from the search to the
+// comparison (DESIGN.md §3.3): looked for only when nothing else keeps the patch from `verified`
+// (a patch already at `review` has what to review, and the search costs a run per candidate). The
+// checkout is written back to the original first (the probed runs left their versions in it); each
+// rival that passes the failing tests alone runs the whole suite probed, as the engine's
+// alternatives do, and is compared only when that run passes too (else it is not plausible).
+import type { Assessment } from '../../core/assessment.ts';
+import type { TestCaseResult } from '../../core/test-report.ts';
+import type { SuiteRunner } from '../../gate/setup-then-gate.ts';
+import type { LevelInput } from './assessment-level.ts';
+import { disagreementsWith, type NearFailing, type RecordIndex } from './compare-records.ts';
+import type { PatchedVersion } from './patched-versions.ts';
+import { runWithin, type ProbeCheckout } from './probe-checkout.ts';
+import type { ProbedFunction } from './probe-record.ts';
+import type { VersionPlan } from './probe-plan.ts';
+import { searchRivals, writeTexts, type RivalSource } from './rival-search.ts';
+
+/** The share of what is left of the budget the search may take: the rivals it finds still run the suite. */
+const SEARCH_SHARE = 1 / 2;
+
+export interface RivalComparison {
+  source: RivalSource;
+  checkout: ProbeCheckout;
+  /** The original text of every file a version changes (the tests as the patch has them). */
+  originals: ReadonlyMap<string, string | null>;
+  /** The original text of every file the probed runs wrote (the functions the failing tests call too). */
+  written: ReadonlyMap<string, string | null>;
+  chosen: PatchedVersion;
+  /** The plans of the versions, probed where the chosen patch's run was. */
+  plan: (versions: PatchedVersion[]) => Promise<{ original: VersionPlan; versions: VersionPlan[] }>;
+  suite: SuiteRunner;
+  focused: string | null;
+  fixed: readonly TestCaseResult[];
+  testFiles: readonly string[];
+  /** The chosen patch's records, the functions probed and where the failing tests are. */
+  looked: { after: RecordIndex; functions: Map<string, ProbedFunction>; near: NearFailing };
+  max: number;
+  left: () => number;
+  log: (line: string) => void;
+}
+
+export async function compareRivals(input: RivalComparison): Promise<{ compared: NonNullable<LevelInput['alternatives']>; search: NonNullable<Assessment['rivalSearch']>; exhausted: boolean }> {
+  const { checkout, originals, left, log } = input;
+  await writeTexts(checkout.dir, input.written);
+  const found = await searchRivals({
+    source: input.source,
+    request: { dir: checkout.dir, original: async (path) => (originals.has(path) ? (originals.get(path) ?? null) : null), patched: input.chosen, fixed: input.fixed, testFiles: input.testFiles },
+    suite: input.suite,
+    focused: input.focused,
+    max: input.max,
+    limitMs: left() * SEARCH_SHARE,
+    log,
+  });
+  // A rival edits a file the patch changes, whose original text is known.
+  const rivals = found.rivals.filter((r) => [...r.version.files.keys()].every((path) => originals.has(path)));
+  const search = { candidates: found.candidates, tried: found.tried, passedFailing: rivals.length, ...(found.stopped ? { stopped: found.stopped } : {}) };
+  if (rivals.length === 0) return { compared: [], search, exhausted: false };
+  const plans = await input.plan([input.chosen, ...rivals.map((r) => r.version)]);
+  const compared: NonNullable<LevelInput['alternatives']> = [];
+  let exhausted = false;
+  for (const [i, rival] of rivals.entries()) {
+    const plan = plans.versions[i + 1];
+    if (!plan) continue;
+    const step = await runWithin(checkout, plan, `rival-${i + 1}`, left, log);
+    exhausted ||= step.exhausted;
+    if (!step.run) compared.push({ info: rival.info, disagreements: null });
+    // It passed the failing tests alone; one that fails another test of the suite is not plausible.
+    else if (step.run.gate?.passed) compared.push({ info: rival.info, disagreements: disagreementsWith(input.looked.after, step.run.records, input.looked.functions, input.looked.near) });
+  }
+  return { compared, search, exhausted };
+}
