@@ -6,8 +6,9 @@
 // published at. The question, as on the real corpus: does an incorrect plausible candidate reach
 // `verified`, and does a correct one stay there? The projects run on this Node (24), as in bench/run.ts.
 // Each is also assessed with its rivals, the other plausible candidates at its line, as alternatives
-// (what the `repair` engine's exploration gives the assessment; other engines' patches are assessed
-// alone): the level an engine's patch would get if the assessment looked for rivals itself.
+// (what the `repair` engine's exploration gives the assessment). Through the product, a `script`
+// patch gets the assessment's own rivals (rival-search.ts) when nothing else keeps it from
+// `verified`: the two levels agree when that search finds what validating every candidate found.
 // `--relevel <file>`: no validation; the plausible candidates a former run wrote to its results file
 // (each with its hidden tests' judgement) run through the product again, for the level it gives now.
 // Run: node bench/overfit-written.ts [--filter <ids>] [--results <file>] [--max 300] [--no-levels] [--relevel <results>]

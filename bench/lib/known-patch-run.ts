@@ -31,6 +31,10 @@ export interface Measured {
   examples?: string[];
   /** Changes on the failing tests' inputs or near them: where the probe saw the patch at work. */
   nearFailing?: number;
+  /** The assessment's own search for rivals, when it looked (no alternative from the engine, nothing else against `verified`). */
+  rivalSearch?: { candidates: number; tried: number; passedFailing: number; stopped?: string };
+  /** The other plausible patches compared, and how many inputs each disagrees on. */
+  alternatives?: string[];
 }
 
 export async function runKnownPatch(bug: RealBug, source: string, patch: string): Promise<Measured> {
@@ -39,7 +43,7 @@ export async function runKnownPatch(bug: RealBug, source: string, patch: string)
 }
 
 /** What the product makes of a patch: the run's status and level, and the changes it names. */
-export type ProductView = Pick<Measured, 'status' | 'level' | 'reason' | 'assessMs' | 'examples' | 'nearFailing' | 'runMs'>;
+export type ProductView = Pick<Measured, 'status' | 'level' | 'reason' | 'assessMs' | 'examples' | 'nearFailing' | 'runMs' | 'rivalSearch' | 'alternatives'>;
 
 /** `patch` through a real `fixloop run` on the project in `project` (removed afterwards). */
 export async function runPatchThroughProduct(project: string, test: string, patch: string, setup?: string): Promise<ProductView> {
@@ -61,6 +65,8 @@ export async function runPatchThroughProduct(project: string, test: string, patc
       examples: (result?.assessment?.behaviourChanges ?? []).filter((c) => !c.nearFailing).slice(0, 3).map((c) => `${c.input}: ${c.before} → ${c.after}`.slice(0, 160)),
       nearFailing: result?.assessment?.counts.nearFailing ?? 0,
       runMs: result?.durationMs ?? run.ms,
+      ...(result?.assessment?.rivalSearch ? { rivalSearch: result.assessment.rivalSearch } : {}),
+      alternatives: (result?.assessment?.alternatives ?? []).map((a) => `${a.summary}: ${a.disagreements.length} disagreements`),
     };
   } finally {
     rmSync(project, { recursive: true, force: true });
