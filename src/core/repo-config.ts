@@ -132,7 +132,7 @@ export const repoConfigSchema = z
     assessment: z
       .object({
         enabled: z.boolean().default(true).describe('After the judge holds, look for what else the patch changed outside the failing tests (the suite probed at the changed functions, and inputs generated around the ones it used). Off: a green run is published on the judge alone, as before the assessment (no `assessment` in its result), and its report says that no assessment ran.'),
-        timeBudget: seconds.max(600).default(120).describe('Most seconds the assessment may take; it takes a quarter of the time the run took so far, or five runs of the baseline suite when that is more, at least 30 s, within this cap.'),
+        timeBudget: seconds.max(600).default(120).describe('Most seconds the assessment may take; it takes a quarter of the time the run took so far, or five runs of the baseline suite when that is more (ten for another engine\'s patch than the `repair` engine\'s, whose rivals it looks for itself), at least 30 s, within this cap.'),
       })
       .strict()
       .default({ enabled: true, timeBudget: 120 }),

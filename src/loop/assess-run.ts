@@ -17,14 +17,18 @@ import type { RunContext } from './run-context.ts';
 const MIN_BUDGET_MS = 30_000;
 /** What it needs: the suite on both versions, the failing tests alone, an alternative, and the setup; as many baseline runs. */
 const SUITE_RUNS = 5;
+/** What the search for rivals needs besides (rival-search.ts): the failing tests alone for each candidate tried, and the rivals' suite runs. */
+const RIVAL_RUNS = 5;
 
 /**
  * A quarter of the run's time so far, or what five runs of the baseline's suite take when that is
- * more (a slow suite must run at least on both versions), at least MIN_BUDGET_MS; within
- * `assessment.timeBudget` and what is left of the run's own budget.
+ * more (a slow suite must run at least on both versions; five more when the assessment will look for
+ * rivals itself), at least MIN_BUDGET_MS; within `assessment.timeBudget` and what is left of the
+ * run's own budget.
  */
-export function assessmentBudget(elapsedMs: number, baselineMs: number, capSeconds: number, runLeftMs: number): number {
-  return Math.max(0, Math.min(capSeconds * 1000, Math.max(MIN_BUDGET_MS, elapsedMs / 4, SUITE_RUNS * baselineMs), runLeftMs));
+export function assessmentBudget(elapsedMs: number, baselineMs: number, capSeconds: number, runLeftMs: number, withRivals = false): number {
+  const suiteRuns = SUITE_RUNS + (withRivals ? RIVAL_RUNS : 0);
+  return Math.max(0, Math.min(capSeconds * 1000, Math.max(MIN_BUDGET_MS, elapsedMs / 4, suiteRuns * baselineMs), runLeftMs));
 }
 
 export async function assessRun(ctx: RunContext, run: PreparedRun, judged: RunResult): Promise<RunResult> {
@@ -36,11 +40,11 @@ export async function assessRun(ctx: RunContext, run: PreparedRun, judged: RunRe
     // No assessment is published as a verified fix, which a judge that could not look inside is not.
     return unguarded ? { ...judged, assessment: withReason(decideLevel({ notAssessed: '`assessment.enabled: false`', budget: { usedMs: 0, limitMs: 0, exhausted: false } }), unguarded) } : judged;
   }
-  const limitMs = assessmentBudget(Date.now() - ctx.started, run.baseline.durationMs, run.config.assessment.timeBudget, run.deadline - Date.now());
+  const candidates = ctx.candidates;
+  const limitMs = assessmentBudget(Date.now() - ctx.started, run.baseline.durationMs, run.config.assessment.timeBudget, run.deadline - Date.now(), !candidates.chosen);
   ctx.progress({ phase: 'assess', message: `looking for what else the patch changed (within ${Math.round(limitMs / 1000)} s)` });
   const baselineTests = run.baseline.report.tests;
   const fixed = verification.failToPass.map((id): TestCaseResult => baselineTests.find((t) => t.id === id) ?? { id, name: id.split(/ > | › |::/).at(-1) ?? id, status: 'failed' });
-  const candidates = ctx.candidates;
   const assessment = await assessPatch({
     mirror: run.created.mirror,
     seal: run.created.seal,

@@ -125,6 +125,7 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
       fixed: input.fixed,
       testFiles,
       looked: { after, functions, near },
+      suiteRunMs: runs.patched.gate?.durationMs ?? 0,
       max: MAX_ALTERNATIVES,
       left,
       log: input.log,

@@ -15,8 +15,8 @@ import type { ProbedFunction } from './probe-record.ts';
 import type { VersionPlan } from './probe-plan.ts';
 import { searchRivals, writeTexts, type RivalSource } from './rival-search.ts';
 
-/** The share of what is left of the budget the search may take: the rivals it finds still run the suite. */
-const SEARCH_SHARE = 1 / 2;
+/** The search may take what is left of the budget but the time of this many probed suite runs (the rivals it finds run the suite), or half of it when that is more. */
+const RESERVED_SUITE_RUNS = 2;
 
 export interface RivalComparison {
   source: RivalSource;
@@ -32,6 +32,8 @@ export interface RivalComparison {
   focused: string | null;
   fixed: readonly TestCaseResult[];
   testFiles: readonly string[];
+  /** How long the chosen patch's probed suite run took: what each rival's run will take. */
+  suiteRunMs: number;
   /** The chosen patch's records, the functions probed and where the failing tests are. */
   looked: { after: RecordIndex; functions: Map<string, ProbedFunction>; near: NearFailing };
   max: number;
@@ -48,7 +50,7 @@ export async function compareRivals(input: RivalComparison): Promise<{ compared:
     suite: input.suite,
     focused: input.focused,
     max: input.max,
-    limitMs: left() * SEARCH_SHARE,
+    limitMs: Math.max(left() / 2, left() - RESERVED_SUITE_RUNS * input.suiteRunMs),
     log,
   });
   // A rival edits a file the patch changes, whose original text is known.
