@@ -9,7 +9,7 @@ import type { RankedCandidate } from '../../src/engines/repair/rank-candidates.t
 import { scriptsOf } from '../../src/gate/machine-report.ts';
 import { runGate } from '../../src/gate/run-gate.ts';
 import { focusedTestCommand } from '../../src/runners/focused-test-command.ts';
-import { candidateRunTimeout } from '../../src/engines/repair/repair-engine.ts';
+import { candidateRunTimeout } from '../../src/core/candidate-run-timeout.ts';
 import { fileDiff } from '../../src/workspace/unified-diff.ts';
 import { realCandidates, type RealBaseline } from './real-candidates.ts';
 

@@ -1,6 +1,7 @@
 // The embedded `repair` engine (DESIGN.md §1.7): fault localization → candidates from repair
 // templates → ranking → validation in parallel copies of the workspace. Deterministic, no network,
 // no key, zero cost. It never runs the authoritative gate: the loop judges what it leaves.
+import { candidateRunTimeout } from '../../core/candidate-run-timeout.ts';
 import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { type AttemptContext, type Engine, type EngineOutcome } from '../engine.ts';
@@ -28,11 +29,6 @@ export interface RepairEngineOptions {
  * tried only in its first lines.
  */
 export const MAX_LINES = 400;
-
-/** A mutation can make code loop forever: a candidate's run may take a few times the suite's own time, no more. */
-export function candidateRunTimeout(suiteMs: number, testTimeoutMs: number): number {
-  return Math.min(testTimeoutMs, Math.max(3000, suiteMs * 5 + 1000));
-}
 
 /** The state of the code an attempt starts from: the workspace's changes and the tests that fail on them. */
 async function stateOf(ctx: AttemptContext, failing: readonly { id: string }[]): Promise<string> {

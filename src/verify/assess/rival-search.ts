@@ -4,11 +4,12 @@
 // input on which they give other results is an ambiguity the tests do not decide.
 // Why: when only the failing tests call the changed function, every generated input is "near" them
 // and a wrong patch shows no change outside them; a rival that passes and disagrees shows it
-// (bench/overfit-written.ts: incorrect patches `verified` 9 → 2 of 18). The candidates come from
+// (bench/overfit-written.ts: incorrect patches `verified` 9 → 2 of 18 on the written corpus). The candidates come from
 // outside this layer (the loop hands the `repair` engine's templates): verify imports no engine.
 import { createTwoFilesPatch } from 'diff';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { candidateRunTimeout } from '../../core/candidate-run-timeout.ts';
 import type { TestCaseResult } from '../../core/test-report.ts';
 import type { SuiteRunner } from '../../gate/setup-then-gate.ts';
 import type { CandidateInfo } from './assessment-level.ts';
@@ -63,8 +64,6 @@ export interface RivalsFound {
   stopped?: 'time' | 'enough' | 'error';
 }
 
-/** A candidate's run is bounded as the `repair` engine bounds its own: five times the patch's run, at least this long. */
-const MIN_RUN_MS = 3_000;
 
 export async function searchRivals(search: RivalSearch): Promise<RivalsFound> {
   const { request, suite, focused, log } = search;
@@ -76,7 +75,7 @@ export async function searchRivals(search: RivalSearch): Promise<RivalsFound> {
   }
   const candidates = await search.source.candidates(request);
   if (candidates.length === 0) return { rivals: [], candidates: 0, tried: 0 };
-  // Read before anything is written: `original` reads the checkout, which the runs below rewrite.
+  // Read before anything is written: `original` may read the checkout, which the runs below rewrite.
   const originals = new Map<string, string | null>();
   for (const path of [...request.patched.files.keys(), ...candidates.map((c) => c.file)]) if (!originals.has(path)) originals.set(path, await request.original(path));
   const found: RivalCandidate[] = [];
@@ -89,7 +88,8 @@ export async function searchRivals(search: RivalSearch): Promise<RivalsFound> {
       log('assessment: no rival patches tried: the failing tests did not pass alone with the patch in the assessment’s checkout');
       return { rivals: [], candidates: candidates.length, tried: 0 };
     }
-    const runMs = Math.max(MIN_RUN_MS, 5 * reference.durationMs + 1000);
+    // Bounded as the `repair` engine bounds its candidates, by the patch's own run.
+    const runMs = candidateRunTimeout(reference.durationMs, search.limitMs);
     log(`assessment: trying ${candidates.length} one-edit patches at the lines the patch changed, on the failing tests alone`);
     for (const candidate of candidates) {
       // A run with less time than the patch's own took could not tell a pass from a slow candidate.
