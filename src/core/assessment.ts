@@ -72,7 +72,8 @@ export interface Assessment {
    * the one-edit patches at the lines the patch changed, how many of them ran on the failing tests
    * within the time, and how many passed them (those that passed the whole suite too are in
    * `alternatives`, `foundBy: 'assessment'`). `stopped`: why it tried fewer than all: its share of
-   * the time ran out, it had found as many as are compared, or a run failed.
+   * the time ran out, one it found gives other results than the patch (so the tests do not decide),
+   * or a run failed.
    */
   rivalSearch?: { candidates: number; tried: number; passedFailing: number; stopped?: 'time' | 'enough' | 'error' };
   /** Set when the analysis could not look (no changed function it can probe, a runner that failed, no budget): the level is then `review`. */

@@ -121,7 +121,7 @@ function rivalSearched(assessment: Assessment): string[] {
   const search = assessment.rivalSearch;
   if (!search) return [];
   if (search.candidates === 0) return ['- Other fixes tried: no one-edit patch applies at the lines the patch changed'];
-  const why = { time: 'its share of the time ran out', enough: 'it had found as many as are compared', error: 'a run failed' };
+  const why = { time: 'its share of the time ran out', enough: 'one it found gives other results than the patch', error: 'a run failed' };
   const tried = search.stopped ? `${search.tried} of the ${search.candidates}` : `all ${search.candidates}`;
   const stopped = search.stopped ? ` (then ${why[search.stopped]})` : '';
   return [`- Other fixes tried: ${tried} one-edit patches at the lines the patch changed, on the failing tests${stopped}; ${search.passedFailing} passed them`];

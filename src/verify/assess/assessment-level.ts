@@ -63,7 +63,7 @@ export function decideLevel(input: LevelInput): Assessment {
   // reason, except where it gives a failing test's own call another result: that test accepts both
   // (`.unshift('')` against the line deleted, both matching /Arguments:\n +file/), so it does not
   // say which result the fix should give.
-  const ambiguous = (input.alternatives ?? []).filter((a) => (a.disagreements ?? []).some((d) => !a.info.weakens || d.atFailingTests));
+  const ambiguous = (input.alternatives ?? []).filter(isAmbiguity);
   const counts = { suiteCalls: input.counts?.suiteCalls ?? 0, generatedInputs: input.counts?.generatedInputs ?? 0, changes: changes.length, nearFailing: near.length };
   const base = { behaviourChanges: [...outside.slice(0, SHOWN_OUTSIDE), ...near.slice(0, SHOWN_NEAR)], alternatives, probed: input.probed ?? [], counts, budget: input.budget, ...(input.atEntryPoints ? { atEntryPoints: true as const } : {}), ...(input.rivalSearch ? { rivalSearch: input.rivalSearch } : {}) };
   const reasons: string[] = [];
@@ -78,6 +78,11 @@ export function decideLevel(input: LevelInput): Assessment {
   const where = input.atEntryPoints ? `, at the functions the failing tests call (${ENTRY_REASONS[input.atEntryPoints]})` : '';
   const looked = `${plural(counts.suiteCalls, 'call')} of the suite and ${plural(counts.generatedInputs, 'generated input')}${where}`;
   return { level: 'verified', reason: `no behaviour change outside the failing tests in ${looked}${alternatives.length > 0 ? `; the ${plural(alternatives.length, 'other plausible patch', 'other plausible patches')} ${alternatives.length === 1 ? 'agrees or weakens' : 'agree or weaken'} a check` : ''}`, ...base };
+}
+
+/** Whether a compared alternative leaves the tests undecided (decideLevel says why a weakening one mostly does not). */
+export function isAmbiguity(alternative: NonNullable<LevelInput['alternatives']>[number]): boolean {
+  return (alternative.disagreements ?? []).some((d) => !alternative.info.weakens || d.atFailingTests);
 }
 
 function plural(n: number, one: string, many = `${one}s`): string {

@@ -11,6 +11,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { candidateRunTimeout } from '../../core/candidate-run-timeout.ts';
 import type { TestCaseResult } from '../../core/test-report.ts';
+import type { GateResult } from '../../core/gate-result.ts';
 import type { SuiteRunner } from '../../gate/setup-then-gate.ts';
 import type { CandidateInfo } from './assessment-level.ts';
 import type { PatchedVersion } from './patched-versions.ts';
@@ -45,9 +46,6 @@ export interface RivalSearch {
   suite: SuiteRunner;
   /** The failing tests alone (runners/focused-test-command.ts): without it no rival is tried, a whole suite run each costs too much. */
   focused: string | null;
-  /** How many to find at most, and the time the search may take. */
-  max: number;
-  limitMs: number;
   log: (line: string) => void;
 }
 
@@ -58,61 +56,85 @@ export interface Rival {
 
 export interface RivalsFound {
   rivals: Rival[];
-  /** Candidates there were, and how many were run before the search's time or its `max` ended it. */
-  candidates: number;
-  tried: number;
+  /** Why this step ended before the last candidate: its time, its `max`, an error. */
   stopped?: 'time' | 'enough' | 'error';
 }
 
+/** A search that goes on where its last step ended: the caller compares what a step found before asking for more. */
+export interface RivalSearcher {
+  /** Candidates there are, and how many have been run so far. */
+  readonly candidates: number;
+  readonly tried: number;
+  /** Runs the next candidates until `max` more pass the failing tests or `limitMs` has passed. */
+  next(max: number, limitMs: number): Promise<RivalsFound>;
+}
 
-export async function searchRivals(search: RivalSearch): Promise<RivalsFound> {
+/** The candidates, the files' original texts, and a run of the patch itself on the failing tests alone (its time bounds each candidate's). Null: nothing to try, with the reason logged. */
+export async function startRivalSearch(search: RivalSearch, limitMs: number): Promise<RivalSearcher | null> {
   const { request, suite, focused, log } = search;
-  const started = Date.now();
-  const left = () => started + search.limitMs - Date.now();
   if (!focused) {
     log('assessment: no rival patches tried: the failing tests cannot be run alone with this test command');
-    return { rivals: [], candidates: 0, tried: 0 };
+    return null;
   }
   const candidates = await search.source.candidates(request);
-  if (candidates.length === 0) return { rivals: [], candidates: 0, tried: 0 };
+  if (candidates.length === 0) return null;
   // Read before anything is written: `original` may read the checkout, which the runs below rewrite.
   const originals = new Map<string, string | null>();
   for (const path of [...request.patched.files.keys(), ...candidates.map((c) => c.file)]) if (!originals.has(path)) originals.set(path, await request.original(path));
-  const found: RivalCandidate[] = [];
-  let tried = 0;
-  let stopped: RivalsFound['stopped'];
+  const none = (stopped?: 'error'): RivalSearcher => ({ candidates: candidates.length, tried: 0, next: async () => ({ rivals: [], ...(stopped ? { stopped } : {}) }) });
+  let reference: GateResult;
   try {
     // The patch itself on the failing tests alone: it passes (the judge held it), and its time bounds each candidate's run.
-    const reference = await withTexts(request.dir, request.patched.files, originals, () => suite.gateWith(request.dir, focused, left()));
-    if (!reference.passed) {
-      log('assessment: no rival patches tried: the failing tests did not pass alone with the patch in the assessment’s checkout');
-      return { rivals: [], candidates: candidates.length, tried: 0 };
-    }
-    // Bounded as the `repair` engine bounds its candidates, by the patch's own run.
-    const runMs = candidateRunTimeout(reference.durationMs, search.limitMs);
-    log(`assessment: trying ${candidates.length} one-edit patches at the lines the patch changed, on the failing tests alone`);
-    for (const candidate of candidates) {
-      // A run with less time than the patch's own took could not tell a pass from a slow candidate.
-      if (found.length >= search.max || left() < 2 * reference.durationMs + 500) {
-        stopped = found.length >= search.max ? 'enough' : 'time';
-        break;
-      }
-      tried++;
-      const gate = await withTexts(request.dir, new Map([[candidate.file, candidate.text]]), originals, () => suite.gateWith(request.dir, focused, Math.min(runMs, left())));
-      if (gate.passed) found.push(candidate);
-    }
+    reference = await withTexts(request.dir, request.patched.files, originals, () => suite.gateWith(request.dir, focused, limitMs));
   } catch (error) {
     log(`assessment: the search for rival patches stopped: ${(error as Error).message}`);
-    stopped = 'error';
+    return none('error');
   }
-  log(`assessment: ${found.length} of ${tried} one-edit patches tried also pass the failing tests${found.length > 0 ? `: ${found.map((f) => f.summary).join('; ')}` : ''}`);
-  const weakens = found.length > 0 ? await search.source.weakens(found.map((f) => ({ file: f.file, before: originals.get(f.file) ?? '', after: f.text }))) : [];
-  const rivals = found.map((f, i): Rival => {
-    const why = weakens[i];
-    const patch = createTwoFilesPatch(`a/${f.file}`, `b/${f.file}`, originals.get(f.file) ?? '', f.text);
-    return { info: { patch, summary: f.summary, foundBy: 'assessment', ...(why ? { weakens: why } : {}) }, version: { name: `rival-${i + 1}`, files: new Map([[f.file, f.text]]) } };
-  });
-  return { rivals, candidates: candidates.length, tried, ...(stopped ? { stopped } : {}) };
+  if (!reference.passed) {
+    log('assessment: no rival patches tried: the failing tests did not pass alone with the patch in the assessment’s checkout');
+    return none();
+  }
+  log(`assessment: trying ${candidates.length} one-edit patches at the lines the patch changed, on the failing tests alone`);
+  let tried = 0;
+  let named = 0;
+  return {
+    candidates: candidates.length,
+    get tried() {
+      return tried;
+    },
+    async next(max, stepMs) {
+      const started = Date.now();
+      const left = () => started + stepMs - Date.now();
+      // Bounded as the `repair` engine bounds its candidates, by the patch's own run.
+      const runMs = candidateRunTimeout(reference.durationMs, stepMs);
+      const found: RivalCandidate[] = [];
+      let stopped: RivalsFound['stopped'];
+      try {
+        for (; tried < candidates.length; ) {
+          // A run with less time than the patch's own took could not tell a pass from a slow candidate.
+          if (found.length >= max || left() < 2 * reference.durationMs + 500) {
+            stopped = found.length >= max ? 'enough' : 'time';
+            break;
+          }
+          const candidate = candidates[tried++] as RivalCandidate;
+          const gate = await withTexts(request.dir, new Map([[candidate.file, candidate.text]]), originals, () => suite.gateWith(request.dir, focused, Math.min(runMs, left())));
+          if (gate.passed) found.push(candidate);
+        }
+      } catch (error) {
+        log(`assessment: the search for rival patches stopped: ${(error as Error).message}`);
+        stopped = 'error';
+      }
+      log(`assessment: ${found.length} more of the ${tried} one-edit patches tried so far also pass the failing tests${found.length > 0 ? `: ${found.map((f) => f.summary).join('; ')}` : ''}`);
+      const weakens = found.length > 0 ? await search.source.weakens(found.map((f) => ({ file: f.file, before: originals.get(f.file) ?? '', after: f.text }))) : [];
+      const rivals = found.map((f, i): Rival => {
+        const why = weakens[i];
+        const patch = createTwoFilesPatch(`a/${f.file}`, `b/${f.file}`, originals.get(f.file) ?? '', f.text);
+        named++;
+        return { info: { patch, summary: f.summary, foundBy: 'assessment', ...(why ? { weakens: why } : {}) }, version: { name: `rival-${named}`, files: new Map([[f.file, f.text]]) } };
+      });
+      return { rivals, ...(stopped ? { stopped } : {}) };
+    },
+  };
 }
 
 /** `run` with the files as `texts` has them (null: absent), then as the original has them again. */
