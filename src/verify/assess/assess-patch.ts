@@ -2,7 +2,8 @@
 // differently from the original outside the failing tests? One pristine checkout, set up once; the
 // functions any plausible patch changed are instrumented (probe-checkout.ts) in each version; the
 // suite runs on the patched and on the original program, the failing tests alone on the original
-// (their calls are where a change is expected), then each other plausible patch: the engine's, or,
+// (their calls are where a change is expected; their files selected too where the runner can, as
+// the rival search runs them per candidate), then each other plausible patch: the engine's, or,
 // when it offered none, rivals the assessment found itself (rival-search.ts). The records are
 // compared (compare-records.ts) and the level decided (assessment-level.ts). It never weakens the
 // judge: it runs only on a patch the judge has already held, and can only lower what is shown.
@@ -75,7 +76,7 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
     if (setup && setup.exitCode !== 0) return notAssessed('the setup failed in the assessment’s checkout');
     const testFiles = (await repositoryFiles(dir)).filter(input.isTestFile);
     const checkout = probeCheckout(dir, input.suite, testFiles);
-    const focused = focusedTestCommand(input.suite.testCommand, input.fixed, await packageScripts(dir));
+    const focused = focusChoices(input.suite.testCommand, input.fixed, await packageScripts(dir));
     const plans = planVersions(originals, [chosen, ...others.map((o) => o.version)], probed);
     // Without a run of the failing tests alone, their calls are told by who made them.
     const fromFailing = fromFailingTests(input.fixed, await failingTestSpans(input.fixed, { read: (path) => readText(join(dir, path)), testFiles: async () => testFiles }));
@@ -121,7 +122,7 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
         return entries ? withEntryPoints(plans, entries, dir) : plans;
       },
       suite: input.suite,
-      focused,
+      focused: runs.focused,
       fixed: input.fixed,
       testFiles,
       looked: { after, functions, near },
@@ -167,7 +168,7 @@ interface Look {
  * the probes do not record): look where the failing tests enter the program. The second look stands
  * when it ran to the end; else the first one's result does.
  */
-async function lookAtEntryPointsIfNeeded(first: Look, at: { checkout: ProbeCheckout; dir: string; input: AssessInput; focused: string | null; left: () => number; fromFailing: (record: ProbeRecord) => boolean; touched: Set<string> }): Promise<Look> {
+async function lookAtEntryPointsIfNeeded(first: Look, at: { checkout: ProbeCheckout; dir: string; input: AssessInput; focused: string[]; left: () => number; fromFailing: (record: ProbeRecord) => boolean; touched: Set<string> }): Promise<Look> {
   const { runs, looked } = first;
   if (!runs.patched || !runs.original || (looked && looked.differences.changes.length > 0)) return first;
   const why: EntryReason = looked ? 'unchanged' : 'unreached';
@@ -175,7 +176,7 @@ async function lookAtEntryPointsIfNeeded(first: Look, at: { checkout: ProbeCheck
   if (entries.size === 0) return first;
   at.input.log(`assessment: ${ENTRY_REASONS[why]}; probing where the failing tests enter the program (${[...entries.keys()].join(', ')})`);
   const plans = await withEntryPoints(first.plans, entries, at.dir);
-  const second = await runVersions(at.checkout, plans, at.input, at.focused, at.left);
+  const second = await runVersions(at.checkout, plans, at.input, runs.focused ? [runs.focused] : at.focused, at.left);
   const secondLook = lookAt(second, at.fromFailing);
   if (second.patched && second.original && (secondLook !== null || !looked)) return { runs: second, looked: secondLook, plans, atEntryPoints: { why, entries } };
   runs.exhausted ||= second.exhausted;
@@ -209,14 +210,16 @@ interface VersionRuns {
   patched: ProbeRun | null;
   original: ProbeRun | null;
   failing: ProbeRun | null;
+  /** The command that ran the failing tests alone (null: none could). */
+  focused: string | null;
   alternatives: Array<ProbeRun | null>;
   exhausted: boolean;
 }
 
 /** The suite on the patched program, then the original, the failing tests alone, the alternatives: as long as the budget lasts. */
-async function runVersions(checkout: ProbeCheckout, plans: { original: VersionPlan; versions: VersionPlan[] }, input: AssessInput, focused: string | null, left: () => number): Promise<VersionRuns> {
+async function runVersions(checkout: ProbeCheckout, plans: { original: VersionPlan; versions: VersionPlan[] }, input: AssessInput, focused: string[], left: () => number): Promise<VersionRuns> {
   const [patchedPlan, ...alternativePlans] = plans.versions;
-  const runs: VersionRuns = { patched: null, original: null, failing: null, alternatives: [], exhausted: false };
+  const runs: VersionRuns = { patched: null, original: null, failing: null, focused: null, alternatives: [], exhausted: false };
   const step = async (plan: VersionPlan | undefined, label: string, command?: string): Promise<ProbeRun | null> => {
     if (!plan) return null;
     const { run, exhausted } = await runWithin(checkout, plan, label, left, input.log, command);
@@ -225,9 +228,26 @@ async function runVersions(checkout: ProbeCheckout, plans: { original: VersionPl
   };
   runs.patched = await step(patchedPlan, 'patched');
   runs.original = await step(plans.original, 'original');
-  if (focused && input.fixed.length > 0) runs.failing = await step(plans.original, 'failing-tests', focused);
+  // The first selection whose run reports every fixed test; the last one (names alone) as it is.
+  for (const [i, command] of (input.fixed.length > 0 ? focused : []).entries()) {
+    runs.failing = await step(plans.original, 'failing-tests', command);
+    runs.focused = command;
+    const reported = new Set(runs.failing?.gate?.report.tests.map((t) => t.id) ?? []);
+    if (!runs.failing || i === focused.length - 1 || input.fixed.every((t) => reported.has(t.id))) break;
+    input.log(`assessment: \`${command}\` did not report every test the patch fixed; selecting them by name alone`);
+  }
   for (const [i, plan] of alternativePlans.entries()) runs.alternatives.push(await step(plan, `alternative-${i + 1}`));
   return runs;
+}
+
+/**
+ * Commands that run the failing tests alone, best first: their files and names where the runner
+ * selects both (jest then loads one test file, not all: commander's failing test alone 2 s against
+ * 9 s, which is what each rival's run costs), else their names.
+ */
+function focusChoices(testCommand: string, fixed: TestCaseResult[], scripts: Record<string, string>): string[] {
+  const choices = [focusedTestCommand(testCommand, fixed, scripts, { withFiles: true }), focusedTestCommand(testCommand, fixed, scripts)];
+  return [...new Set(choices.filter((c): c is string => c !== null))];
 }
 
 async function packageScripts(dir: string): Promise<Record<string, string>> {
