@@ -25,6 +25,7 @@ import { probeCheckout, runWithin, type ProbeCheckout, type ProbeRun } from './p
 import type { ProbeRecord, ProbedFunction } from './probe-record.ts';
 import { planVersions, type VersionPlan } from './probe-plan.ts';
 import { repositoryFiles } from './repository-files.ts';
+import { unfinishedRun } from './unfinished-run.ts';
 import { applyInMemory, touchedFiles, type PatchedVersion } from './patched-versions.ts';
 import { compareRivals } from './assess-rivals.ts';
 import type { RivalSource } from './rival-search.ts';
@@ -88,7 +89,7 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
     const { functions, after, differences, near } = looked;
     // "No change at all" is a finding only from two whole runs: one cut short (a timeout, a crash)
     // can simply lack the failing tests' calls.
-    const unfinished = differences.changes.length === 0 ? unfinishedRun(runs, input.fixed) : null;
+    const unfinished = differences.changes.length === 0 ? unfinishedRun(runs.patched?.gate ?? null, runs.original?.gate ?? null, input.fixed) : null;
     if (unfinished) return notAssessed(unfinished, runs.exhausted);
     const level = (alternatives: NonNullable<LevelInput['alternatives']>, rivalSearch?: Assessment['rivalSearch']) =>
       decideLevel({
@@ -181,16 +182,6 @@ async function lookAtEntryPointsIfNeeded(first: Look, at: { checkout: ProbeCheck
   if (second.patched && second.original && (secondLook !== null || !looked)) return { runs: second, looked: secondLook, plans, atEntryPoints: { why, entries } };
   runs.exhausted ||= second.exhausted;
   return first;
-}
-
-/** Why the suite runs cannot show the fix at work: a version whose run did not report the fixed tests as the judge saw them. */
-function unfinishedRun(runs: VersionRuns, fixed: readonly TestCaseResult[]): string | null {
-  const statuses = (run: ProbeRun | null) => new Map((run?.gate?.report.tests ?? []).map((t) => [t.id, t.status]));
-  const patched = statuses(runs.patched);
-  const original = statuses(runs.original);
-  const lost = fixed.filter((t) => patched.get(t.id) !== 'passed' || !original.has(t.id));
-  if (lost.length === 0) return null;
-  return `the suite did not run to the end in the assessment's checkout: ${lost.length === 1 ? 'a test the patch fixed' : `${lost.length} tests the patch fixed`} (${lost[0]?.id ?? ''}) did not pass on the patched program or did not run on the original`;
 }
 
 async function alternativeVersions(alternatives: CandidateInfo[], original: (path: string) => Promise<string | null>): Promise<Array<{ info: CandidateInfo; version: PatchedVersion }>> {
