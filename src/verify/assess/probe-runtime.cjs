@@ -148,6 +148,7 @@ function isReceiver(state, file, thisArg) {
 }
 
 function outOf(settled) {
+  if ('exited' in settled) return { threw: `process.exit(${canon(settled.exited)})` };
   return 'threw' in settled ? { threw: thrownText(settled.threw) } : { returned: canon(settled.returned) };
 }
 
@@ -166,7 +167,7 @@ function write(file, lines) {
   }
 }
 
-/** A record of a call that is over: `settled` is `{ returned }` or `{ threw }`. */
+/** A record of a call that is over: `settled` is `{ returned }`, `{ threw }` or `{ exited }` (the process ended inside it). */
 function record(before, kind, key, args, settled, base, path) {
   const entry = { fn: before.call.id, args: key, kind };
   if (base !== undefined) entry.base = base;
@@ -284,6 +285,21 @@ function mark(state, id, k) {
   if (frame !== undefined && frame.id === id) frame.path.add(k);
 }
 
+/**
+ * The process ends (process.exit) inside probed calls: each one still on the stack gets its record,
+ * the exit code as its outcome. A CLI's parser that exits on an unknown option, and the fix that
+ * lets it return, otherwise leave one version with no record of the call at all.
+ */
+function recordExit(pending, code) {
+  for (const { state, before, file } of pending) {
+    try {
+      write(file, [quietly(state, () => record(before, 'suite', before.key, before.args, { exited: code }, undefined, null))]);
+    } catch {
+      // The process is ending: a record that cannot be made is lost.
+    }
+  }
+}
+
 /** The wrapper's entry point: `body` is the function's original code, bound to its call. */
 function probeCall(state, file, call, body) {
   if (state.busy || (state.als && state.als.getStore() === true)) return inFrame(state, call.id, body, call.argsLike);
@@ -295,12 +311,17 @@ function probeCall(state, file, call, body) {
   }
   if (!before) return inFrame(state, call.id, body, call.argsLike);
   let result;
+  const { pending } = state.shared;
+  const depth = pending.length;
+  pending.push({ state, before, file });
   try {
     result = inFrame(state, call.id, body, call.argsLike);
   } catch (error) {
+    pending.length = depth;
     finishSuiteCall(state, before, { threw: error }, state.lastPath);
     throw error;
   }
+  pending.length = depth;
   const path = state.lastPath;
   if (call.flags & ASYNC && result && typeof result.then === 'function') {
     whenSettled(result, (settled) => finishSuiteCall(state, before, settled, path));
@@ -329,7 +350,7 @@ function keepShape(fn, length, name) {
 function install(fs, g, builtin) {
   let als = null;
   let frameStore = null;
-  let shared = { generated: 0 };
+  let shared = { generated: 0, pending: [], exitHooked: false };
   try {
     const hooks = builtin ? builtin('node:async_hooks') : null;
     if (hooks && hooks.AsyncLocalStorage) {
@@ -338,6 +359,12 @@ function install(fs, g, builtin) {
     }
     const proc = builtin ? builtin('node:process') : g.process;
     if (proc) shared = proc[SHARED] || (Object.defineProperty(proc, SHARED, { value: shared, configurable: true }), shared);
+    // One listener per process, whatever the number of realms (jest makes one per test file); the
+    // calls on the stack are the process's too, of whichever realm.
+    if (proc && !shared.exitHooked) {
+      shared.exitHooked = true;
+      proc.on('exit', (code) => recordExit(shared.pending.splice(0), code));
+    }
   } catch {
     // Without them the probe still records: nested async calls of a generated call may show as suite calls.
   }

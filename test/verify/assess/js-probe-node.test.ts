@@ -159,3 +159,39 @@ describe.each(NODES)('an ES module under %s', (_label, node) => {
     expect(of(records(root), 'lib.mjs#scale', 'suite').map((r) => [r.args, r.out])).toEqual([['3', { returned: '6' }], ['3, 4', { returned: '12' }]]);
   });
 });
+
+describe.each(NODES)('a call inside which the process exits, under %s', (_label, node) => {
+  it('is recorded with the exit as its outcome, the calls around it on the stack too, and the exit code stays', () => {
+    // A command-line parser that exits on an unknown option (commander's `unknownOption`): the fix
+    // that lets it return otherwise leaves the original with no record of the call at all.
+    const cli = [
+      'class Parser {',
+      '  parse(args) {',
+      "    if (args.some((a) => a.startsWith('--'))) this.fail(args[0]);",
+      '    return args.length;',
+      '  }',
+      '  fail(option) {',
+      "    process.stdout.write('unknown ' + option + '\\n');",
+      '    process.exit(2);',
+      '  }',
+      '}',
+      'module.exports = { Parser };',
+      '',
+    ].join('\n');
+    const main = "const { Parser } = require('./cli.cjs');\nconst p = new Parser();\nconsole.log(p.parse(['a']));\np.parse(['--x']);\nconsole.log('not reached');\n";
+    const plainRoot = tempProject();
+    writeInto(plainRoot, 'cli.cjs', cli);
+    writeInto(plainRoot, 'main.cjs', main);
+    const root = tempProject();
+    instrumentInto(root, 'cli.cjs', cli);
+    writeInto(root, 'main.cjs', main);
+    const plain = run(node, ['main.cjs'], plainRoot);
+    const probed = run(node, ['main.cjs'], root);
+    expect(probed).toEqual(plain);
+    expect(probed.status).toBe(2);
+    expect(probed.stdout).toBe('1\nunknown --x\n');
+    const all = records(root);
+    expect(of(all, 'cli.cjs#Parser.parse', 'suite').map((r) => [r.args, r.out])).toEqual([["['a']", { returned: '1' }], ["['--x']", { threw: 'process.exit(2)' }]]);
+    expect(of(all, 'cli.cjs#Parser.fail', 'suite').map((r) => [r.args, r.out])).toEqual([["'--x'", { threw: 'process.exit(2)' }]]);
+  });
+});
