@@ -317,11 +317,11 @@ function probeCall(state, file, call, body) {
   try {
     result = inFrame(state, call.id, body, call.argsLike);
   } catch (error) {
-    pending.length = depth;
     finishSuiteCall(state, before, { threw: error }, state.lastPath);
     throw error;
+  } finally {
+    pending.length = depth;
   }
-  pending.length = depth;
   const path = state.lastPath;
   if (call.flags & ASYNC && result && typeof result.then === 'function') {
     whenSettled(result, (settled) => finishSuiteCall(state, before, settled, path));
