@@ -7,12 +7,39 @@ import tseslint from 'typescript-eslint';
  * The stages of src/ in dependency order, lowest first: a folder may import only the folders before
  * it (and itself). The entry points (src/*.ts, src/cli/) may import any of them.
  */
-const LAYERS = ['core', 'config', 'sandbox', 'formats', 'runners', 'gate', 'workspace', 'report', 'verify', 'engines', 'loop', 'jobs', 'forge', 'triggers', 'github'];
+const LAYERS = [
+  'core',
+  'config',
+  'sandbox',
+  'formats',
+  'runners',
+  'gate',
+  'workspace',
+  'report',
+  'verify',
+  'engines',
+  'loop',
+  'jobs',
+  'forge',
+  'triggers',
+  'github',
+];
 
 /** Probot and Octokit belong to the GitHub adapter and the entry points only. */
 const GITHUB_PACKAGES = {
-  paths: [{ name: 'probot', message: 'Probot belongs to src/github/ (the adapter) and the entry points: use the Forge port (src/forge/forge.ts).' }],
-  patterns: [{ group: ['@octokit/*', 'probot/*'], message: 'Octokit and Probot belong to src/github/ (the adapter) and the entry points: use the Forge port (src/forge/forge.ts).' }],
+  paths: [
+    {
+      name: 'probot',
+      message: 'Probot belongs to src/github/ (the adapter) and the entry points: use the Forge port (src/forge/forge.ts).',
+    },
+  ],
+  patterns: [
+    {
+      group: ['@octokit/*', 'probot/*'],
+      message:
+        'Octokit and Probot belong to src/github/ (the adapter) and the entry points: use the Forge port (src/forge/forge.ts).',
+    },
+  ],
 };
 
 /** Files of `folder` that sit `depth` folders below it, e.g. depth 0: src/loop/x.ts, depth 1: src/engines/agent/x.ts. */
@@ -23,7 +50,10 @@ function filesAtDepth(folder, depth) {
 /** A relative import that climbs out of `folder` (from `depth` below it) into one of `later`. */
 function laterFolderPattern(depth, later) {
   const up = '\\.\\./'.repeat(depth + 1);
-  return { regex: `^${up}(${later.join('|')})/`, message: `A stage imports only earlier ones (${LAYERS.join(' → ')}): move the shared part down, usually into src/core/.` };
+  return {
+    regex: `^${up}(${later.join('|')})/`,
+    message: `A stage imports only earlier ones (${LAYERS.join(' → ')}): move the shared part down, usually into src/core/.`,
+  };
 }
 
 /**
@@ -31,7 +61,11 @@ function laterFolderPattern(depth, later) {
  * asks the registry (src/runners/registry.ts) and the descriptor type (src/runners/runner.ts), never a
  * runner's folder. A relative import that goes down into a folder of src/runners/ is refused.
  */
-const RUNNER_FOLDER_IMPORT = { regex: '(^|/)runners/[^/]+/', message: 'A runner is known only through the registry: import src/runners/registry.ts (or the TestRunner type), not a runner\'s folder.' };
+const RUNNER_FOLDER_IMPORT = {
+  regex: '(^|/)runners/[^/]+/',
+  message:
+    "A runner is known only through the registry: import src/runners/registry.ts (or the TestRunner type), not a runner's folder.",
+};
 
 /**
  * ...and no string outside src/runners/ names one: a string literal or a template literal's text that
@@ -41,12 +75,14 @@ const RUNNER_FOLDER_IMPORT = { regex: '(^|/)runners/[^/]+/', message: 'A runner 
  * `'../runners/jest/…'`.
  */
 const RUNNER_NAME = '/^node-test$|\\b(jest|vitest|mocha|pytest)\\b/';
-const RUNNER_NAME_MESSAGE = 'Runner knowledge lives in src/runners/<runner>/ behind the TestRunner descriptor: ask the registry (src/runners/registry.ts) instead of naming a runner.';
+const RUNNER_NAME_MESSAGE =
+  'Runner knowledge lives in src/runners/<runner>/ behind the TestRunner descriptor: ask the registry (src/runners/registry.ts) instead of naming a runner.';
 const runnerNameRule = {
   files: ['src/**/*.ts'],
   ignores: ['src/runners/**'],
   rules: {
-    'no-restricted-syntax': ['error',
+    'no-restricted-syntax': [
+      'error',
       { selector: `Literal[value=${RUNNER_NAME}]`, message: RUNNER_NAME_MESSAGE },
       { selector: `TemplateElement[value.raw=${RUNNER_NAME}]`, message: RUNNER_NAME_MESSAGE },
     ],
@@ -59,28 +95,58 @@ const layerRules = LAYERS.flatMap((folder, index) => {
   return [0, 1, 2, 3, 4].map((depth) => ({
     files: filesAtDepth(folder, depth),
     rules: {
-      'no-restricted-imports': ['error', {
-        ...(folder === 'github' ? {} : { paths: GITHUB_PACKAGES.paths }),
-        patterns: [
-          laterFolderPattern(depth, later),
-          ...(folder === 'github' ? [] : GITHUB_PACKAGES.patterns),
-          // The registry imports the runners' folders; a runner's folder never imports another's.
-          ...(folder !== 'runners' ? [RUNNER_FOLDER_IMPORT] : depth === 1 ? [{ regex: '^\\.\\./[\\w-]+/', message: 'A runner\'s folder does not import another runner\'s: share through src/runners/ or src/formats/.' }] : []),
-        ],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          ...(folder === 'github' ? {} : { paths: GITHUB_PACKAGES.paths }),
+          patterns: [
+            laterFolderPattern(depth, later),
+            ...(folder === 'github' ? [] : GITHUB_PACKAGES.patterns),
+            // The registry imports the runners' folders; a runner's folder never imports another's.
+            ...(folder !== 'runners'
+              ? [RUNNER_FOLDER_IMPORT]
+              : depth === 1
+                ? [
+                    {
+                      regex: '^\\.\\./[\\w-]+/',
+                      message: "A runner's folder does not import another runner's: share through src/runners/ or src/formats/.",
+                    },
+                  ]
+                : []),
+          ],
+        },
+      ],
     },
   }));
 });
 
 export default tseslint.config(
   {
-    ignores: ['node_modules/**', 'coverage/**', '.fixloop/**', 'dist/**', 'examples/**', 'bench/corpus/**', 'bench/results/**', 'test/fixtures/**'],
+    ignores: [
+      'node_modules/**',
+      'coverage/**',
+      '.fixloop/**',
+      'dist/**',
+      'examples/**',
+      'bench/corpus/**',
+      'bench/results/**',
+      'test/fixtures/**',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
     languageOptions: {
-      globals: { process: 'readonly', console: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', URL: 'readonly', Buffer: 'readonly' },
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        setInterval: 'readonly',
+        clearInterval: 'readonly',
+        URL: 'readonly',
+        Buffer: 'readonly',
+      },
     },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],

@@ -6,4 +6,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
 import suite from './vitest.config.ts';
 
 // Replaced, not merged: vitest's mergeConfig would keep the suite's exclusion of test/slow.
-export default defineConfig({ ...suite, test: { ...suite.test, exclude: configDefaults.exclude, env: { ...suite.test?.env, FIXLOOP_TEST_FULL: '1' } } });
+export default defineConfig({
+  ...suite,
+  test: { ...suite.test, exclude: configDefaults.exclude, env: { ...suite.test?.env, FIXLOOP_TEST_FULL: '1' } },
+});

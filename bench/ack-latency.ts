@@ -33,9 +33,12 @@ let commentId = 0;
 const github = createServer((req: IncomingMessage, res: ServerResponse) => {
   const url = req.url ?? '';
   req.resume();
-  const json = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(body));
-  if (url.includes('/access_tokens')) return json(201, { token: 'ghs_bench', expires_at: new Date(Date.now() + 3_600_000).toISOString() });
-  if (url.includes('/contents/')) return res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end('test:\n  command: npm test\n');
+  const json = (status: number, body: unknown) =>
+    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(body));
+  if (url.includes('/access_tokens'))
+    return json(201, { token: 'ghs_bench', expires_at: new Date(Date.now() + 3_600_000).toISOString() });
+  if (url.includes('/contents/'))
+    return res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end('test:\n  command: npm test\n');
   if (url.includes('/permission')) return json(200, { permission: 'admin', role_name: 'admin' });
   if (url.includes('/reactions')) return json(201, { id: 1, content: 'eyes' });
   if (req.method === 'GET' && url.includes('/comments')) return json(200, []);
@@ -59,14 +62,25 @@ const timedAccept: typeof inbox.accept = async (event) => {
     acceptTimes.push(performance.now() - t0);
   }
 };
-const options = { queue: { ...queue, start: async () => undefined }, inbox: { ...inbox, accept: timedAccept, start: async () => undefined }, sandbox: createProcessSandbox(), artifactsRoot: join(dataDir, 'runs'), tmpRoot: dataDir, installationToken: async () => 'ghs_bench' };
+const options = {
+  queue: { ...queue, start: async () => undefined },
+  inbox: { ...inbox, accept: timedAccept, start: async () => undefined },
+  sandbox: createProcessSandbox(),
+  artifactsRoot: join(dataDir, 'runs'),
+  tmpRoot: dataDir,
+  installationToken: async () => 'ghs_bench',
+};
 const probot = new Probot({
   appId: 1,
   privateKey: generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs1', format: 'pem' }).toString(),
   secret: SECRET,
   baseUrl: apiUrl,
   log: pino({ level: process.env.BENCH_LOG ?? 'silent' }),
-  Octokit: ProbotOctokit.defaults((o: Record<string, unknown>) => ({ ...o, throttle: { enabled: false }, retry: { enabled: false } })),
+  Octokit: ProbotOctokit.defaults((o: Record<string, unknown>) => ({
+    ...o,
+    throttle: { enabled: false },
+    retry: { enabled: false },
+  })),
 });
 const middleware = await createNodeMiddleware(createApp(options), { probot });
 // Server side: from the request's arrival to the end of its answer.
@@ -83,8 +97,11 @@ const BURST = fileURLToPath(new URL('./lib/webhook-burst.ts', import.meta.url));
 /** Runs the load generator in its own process and returns each delivery's latency and status. */
 function burst(deliveries: number, concurrency: number, first: number): Promise<Array<{ ms: number; status: number }>> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [BURST, hookUrl, SECRET, String(deliveries), String(concurrency), String(first)], { maxBuffer: 64 * 1024 * 1024 }, (error, stdout) =>
-      error ? reject(error) : resolve(JSON.parse(stdout) as Array<{ ms: number; status: number }>),
+    execFile(
+      process.execPath,
+      [BURST, hookUrl, SECRET, String(deliveries), String(concurrency), String(first)],
+      { maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout) => (error ? reject(error) : resolve(JSON.parse(stdout) as Array<{ ms: number; status: number }>)),
     );
   });
 }
@@ -103,10 +120,18 @@ const wall = performance.now() - started;
 let stored = 0;
 for (let i = 0; i < DELIVERIES; i++) if (!(await store.recordDelivery(`bench-${i}`, 'issue_comment'))) stored++;
 const fmt = (v: number | null) => (v === null ? '–' : `${v.toFixed(1)} ms`);
-console.log(`deliveries ${DELIVERIES}, concurrency ${CONCURRENCY}, failures ${failures}, deliveries stored before their answer ${stored}`);
-console.log(`ack latency: p50 ${fmt(median(latencies))}, p90 ${fmt(percentile(latencies, 90))}, p99 ${fmt(percentile(latencies, 99))}, max ${fmt(Math.max(...latencies))}; ${(DELIVERIES / (wall / 1000)).toFixed(0)} deliveries/s`);
-console.log(`server side (arrival to answer): p50 ${fmt(median(serverTimes))}, p99 ${fmt(percentile(serverTimes, 99))}, max ${fmt(Math.max(...serverTimes))}`);
-console.log(`of which storing the delivery: p50 ${fmt(median(acceptTimes))}, p99 ${fmt(percentile(acceptTimes, 99))}, max ${fmt(Math.max(...acceptTimes))}`);
+console.log(
+  `deliveries ${DELIVERIES}, concurrency ${CONCURRENCY}, failures ${failures}, deliveries stored before their answer ${stored}`,
+);
+console.log(
+  `ack latency: p50 ${fmt(median(latencies))}, p90 ${fmt(percentile(latencies, 90))}, p99 ${fmt(percentile(latencies, 99))}, max ${fmt(Math.max(...latencies))}; ${(DELIVERIES / (wall / 1000)).toFixed(0)} deliveries/s`,
+);
+console.log(
+  `server side (arrival to answer): p50 ${fmt(median(serverTimes))}, p99 ${fmt(percentile(serverTimes, 99))}, max ${fmt(Math.max(...serverTimes))}`,
+);
+console.log(
+  `of which storing the delivery: p50 ${fmt(median(acceptTimes))}, p99 ${fmt(percentile(acceptTimes, 99))}, max ${fmt(Math.max(...acceptTimes))}`,
+);
 server.close();
 github.close();
 await store.close();

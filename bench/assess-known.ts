@@ -22,7 +22,9 @@ const write = args.includes('--write');
 
 /** The patches to measure for a bug: its upstream fix, and the plausible ones the engine produced. */
 function patchesOf(bug: RealBug, kept: Map<string, { patch?: string | undefined }>): Array<{ source: string; patch: string }> {
-  const out: Array<{ source: string; patch: string }> = [{ source: 'upstream', patch: readFileSync(join(bug.dir, 'fix.patch'), 'utf8') }];
+  const out: Array<{ source: string; patch: string }> = [
+    { source: 'upstream', patch: readFileSync(join(bug.dir, 'fix.patch'), 'utf8') },
+  ];
   const engine = kept.get(bug.id)?.patch;
   if (engine) out.push({ source: 'engine', patch: engine });
   return out;
@@ -30,7 +32,10 @@ function patchesOf(bug: RealBug, kept: Map<string, { patch?: string | undefined 
 
 function readMeasured(file: string | undefined): Measured[] {
   if (!file || !existsSync(file)) return [];
-  return readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Measured);
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Measured);
 }
 
 function table(rows: Measured[]): string {
@@ -49,7 +54,10 @@ function table(rows: Measured[]): string {
     '',
     '| Bug | Patch | Correct | Status | Level | Assessment (s) | Run (s) | Reason |',
     '| --- | --- | :---: | --- | --- | ---: | ---: | --- |',
-    ...rows.map((r) => `| ${r.bug} | ${r.source} \`${r.hash.slice(0, 8)}\` | ${r.correct} | ${r.status} | ${r.level} | ${(r.assessMs / 1000).toFixed(1)} | ${(r.runMs / 1000).toFixed(1)} | ${[r.reason, ...(r.examples ?? []).map((e) => `\`${e}\``)].join('; ').replace(/\|/g, '\\|')} |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.bug} | ${r.source} \`${r.hash.slice(0, 8)}\` | ${r.correct} | ${r.status} | ${r.level} | ${(r.assessMs / 1000).toFixed(1)} | ${(r.runMs / 1000).toFixed(1)} | ${[r.reason, ...(r.examples ?? []).map((e) => `\`${e}\``)].join('; ').replace(/\|/g, '\\|')} |`,
+    ),
   ].join('\n');
 }
 
@@ -65,7 +73,9 @@ for (const bug of loadRealCorpus(join(root, 'bench/real')).filter((b) => filters
     const row = await runKnownPatch(bug, source, patch);
     rows.push(row);
     if (resultsFile) appendFileSync(resultsFile, `${JSON.stringify(row)}\n`);
-    console.log(`${row.bug.padEnd(14)} ${row.source.padEnd(8)} correct:${row.correct.padEnd(9)} ${row.status.padEnd(12)} ${row.level.padEnd(8)} ${(row.assessMs / 1000).toFixed(1)} s / ${(row.runMs / 1000).toFixed(1)} s  ${row.reason.slice(0, 120)}`);
+    console.log(
+      `${row.bug.padEnd(14)} ${row.source.padEnd(8)} correct:${row.correct.padEnd(9)} ${row.status.padEnd(12)} ${row.level.padEnd(8)} ${(row.assessMs / 1000).toFixed(1)} s / ${(row.runMs / 1000).toFixed(1)} s  ${row.reason.slice(0, 120)}`,
+    );
     for (const example of row.examples ?? []) console.log(`    ${example}`);
   }
 }
@@ -77,5 +87,10 @@ if (write) {
   const section = `${START}\n${text}\n${END}`;
   const start = current.indexOf(START);
   const end = current.indexOf(END);
-  writeFileSync(docs, start >= 0 && end >= 0 ? `${current.slice(0, start)}${section}${current.slice(end + END.length)}` : `${current.trimEnd()}\n\n## The assessment on known plausible patches\n\n${section}\n`);
+  writeFileSync(
+    docs,
+    start >= 0 && end >= 0
+      ? `${current.slice(0, start)}${section}${current.slice(end + END.length)}`
+      : `${current.trimEnd()}\n\n## The assessment on known plausible patches\n\n${section}\n`,
+  );
 }

@@ -19,7 +19,8 @@ for (const bug of bugs) {
   try {
     if ((await shell(bug.test, buggy)).code === 0) errors.push('the visible tests pass on the buggy project');
     const run = await shell(bug.test, fixed);
-    if (run.code !== 0) errors.push(`the fix does not pass visible + hidden tests:\n${run.stdout.slice(-1500)}${run.stderr.slice(-800)}`);
+    if (run.code !== 0)
+      errors.push(`the fix does not pass visible + hidden tests:\n${run.stdout.slice(-1500)}${run.stderr.slice(-800)}`);
     if ((await shell(bug.test, buggyHidden)).code === 0) errors.push('the hidden tests pass on the buggy project');
   } finally {
     for (const d of [buggy, fixed, buggyHidden]) rmSync(d, { recursive: true, force: true });

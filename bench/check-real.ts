@@ -33,7 +33,14 @@ async function observe(bug: RealBug, fixed: boolean): Promise<Observed | string>
     const run = await shell(bug.test, dir, TEST_TIMEOUT_MS);
     const report = parseTestOutput(`${run.stdout}\n${run.stderr}`);
     const ids = (status: string) => report.tests.filter((t) => t.status === status).map((t) => t.id);
-    return { code: run.code, failed: ids('failed'), passed: ids('passed'), parsed: report.parsed, total: report.total, tail: `${run.stdout.slice(-2000)}\n${run.stderr.slice(-1000)}` };
+    return {
+      code: run.code,
+      failed: ids('failed'),
+      passed: ids('passed'),
+      parsed: report.parsed,
+      total: report.total,
+      tail: `${run.stdout.slice(-2000)}\n${run.stderr.slice(-1000)}`,
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -43,7 +50,10 @@ function compare(bug: RealBug, buggy: Observed, fixed: Observed): string[] {
   const errors: string[] = [];
   if (buggy.code === 0) errors.push('the tests pass on the snapshot (exit 0)');
   if (!buggy.parsed) errors.push(`no per-test results could be parsed from the snapshot's run:\n${buggy.tail}`);
-  if (fixed.code !== 0 || fixed.failed.length > 0) errors.push(`with the upstream fix the tests still fail (exit ${fixed.code}; ${fixed.failed.join(', ') || 'no test named'}):\n${fixed.tail}`);
+  if (fixed.code !== 0 || fixed.failed.length > 0)
+    errors.push(
+      `with the upstream fix the tests still fail (exit ${fixed.code}; ${fixed.failed.join(', ') || 'no test named'}):\n${fixed.tail}`,
+    );
   if (!fixed.parsed) errors.push('no per-test results could be parsed from the fixed run');
   const expected = record ? buggy.failed : bug.failing;
   const unexpected = buggy.failed.filter((id) => !expected.includes(id));
@@ -54,7 +64,8 @@ function compare(bug: RealBug, buggy: Observed, fixed: Observed): string[] {
   const notPassing = listsAll ? expected.filter((id) => !fixed.passed.includes(id)) : [];
   // The fixed run must not lose tests beyond the snapshot's failures (an upper bound kept from when
   // jest's summary of failing tests was counted twice).
-  if (fixed.total < buggy.total - buggy.failed.length) errors.push(`the fixed run has ${fixed.total} tests, the snapshot's ${buggy.total}`);
+  if (fixed.total < buggy.total - buggy.failed.length)
+    errors.push(`the fixed run has ${fixed.total} tests, the snapshot's ${buggy.total}`);
   if (unexpected.length) errors.push(`other tests fail on the snapshot: ${unexpected.join(', ')}`);
   if (notFailing.length) errors.push(`recorded tests do not fail on the snapshot: ${notFailing.join(', ')}`);
   if (notPassing.length) errors.push(`recorded tests are not reported passing with the fix: ${notPassing.join(', ')}`);
@@ -80,7 +91,9 @@ for (const bug of bugs) {
   if (errors.length) problems++;
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   const failing = typeof buggy === 'string' ? '' : ` (${buggy.failed.length} failing: ${buggy.failed.join('; ').slice(0, 160)})`;
-  console.log(`${errors.length ? 'FAIL' : 'ok  '} ${bug.id} ${seconds} s${failing}${errors.length ? `\n  ${errors.join('\n  ')}` : ''}`);
+  console.log(
+    `${errors.length ? 'FAIL' : 'ok  '} ${bug.id} ${seconds} s${failing}${errors.length ? `\n  ${errors.join('\n  ')}` : ''}`,
+  );
 }
 console.log(`\n${bugs.length - problems} passed, ${problems} failed`);
 process.exitCode = problems || bugs.length === 0 ? 1 : 0;

@@ -13,13 +13,22 @@ const runs = Number(flag('--runs') ?? 3);
 const lineCount = Number(flag('--lines') ?? 400);
 
 const SUBJECTS = [
-  { language: 'JavaScript', path: fileURLToPath(new URL('../node_modules/acorn/dist/acorn.js', import.meta.url)), as: 'src/acorn.js' },
-  { language: 'TypeScript', path: fileURLToPath(new URL('../node_modules/acorn/dist/acorn.js', import.meta.url)), as: 'src/acorn.ts' },
+  {
+    language: 'JavaScript',
+    path: fileURLToPath(new URL('../node_modules/acorn/dist/acorn.js', import.meta.url)),
+    as: 'src/acorn.js',
+  },
+  {
+    language: 'TypeScript',
+    path: fileURLToPath(new URL('../node_modules/acorn/dist/acorn.js', import.meta.url)),
+    as: 'src/acorn.ts',
+  },
   { language: 'Python', path: pythonStdlibFile('_pydecimal.py'), as: 'src/decimal.py' },
 ];
 
 function pythonStdlibFile(name: string): string {
-  for (const dir of ['/usr/lib/python3.11', '/usr/lib/python3.12', '/usr/lib/python3.13']) if (existsSync(`${dir}/${name}`)) return `${dir}/${name}`;
+  for (const dir of ['/usr/lib/python3.11', '/usr/lib/python3.12', '/usr/lib/python3.13'])
+    if (existsSync(`${dir}/${name}`)) return `${dir}/${name}`;
   return `/usr/lib/python3/${name}`;
 }
 
@@ -30,7 +39,9 @@ function spreadLines(source: string, count: number): Set<number> {
   return new Set(code.filter((_, i) => i % step === 0).slice(0, count));
 }
 
-console.log(`| Language | File | Lines | Suspicious lines | Candidates | Median (s) | Runs (s) |\n| --- | --- | ---: | ---: | ---: | ---: | --- |`);
+console.log(
+  `| Language | File | Lines | Suspicious lines | Candidates | Median (s) | Runs (s) |\n| --- | --- | ---: | ---: | ---: | ---: | --- |`,
+);
 for (const subject of SUBJECTS) {
   if (!existsSync(subject.path)) {
     console.log(`| ${subject.language} | ${subject.path} missing | | | | | |`);
@@ -47,5 +58,7 @@ for (const subject of SUBJECTS) {
     candidates = (await generator.generate(subject.as, source, lines)).length;
     times.push((performance.now() - started) / 1000);
   }
-  console.log(`| ${subject.language} | ${subject.path.replace(/^.*node_modules\//, 'node_modules/')} | ${source.split('\n').length} | ${lines.size} | ${candidates} | ${(median(times) ?? 0).toFixed(2)} | ${times.map((t) => t.toFixed(2)).join(', ')} |`);
+  console.log(
+    `| ${subject.language} | ${subject.path.replace(/^.*node_modules\//, 'node_modules/')} | ${source.split('\n').length} | ${lines.size} | ${candidates} | ${(median(times) ?? 0).toFixed(2)} | ${times.map((t) => t.toFixed(2)).join(', ')} |`,
+  );
 }

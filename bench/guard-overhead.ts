@@ -21,7 +21,9 @@ function generated(): string {
   mkdirSync(join(dir, 'tests'));
   writeFileSync(join(dir, 'calc.py'), 'def add(a, b):\n    return a + b\n');
   for (let f = 0; f < 10; f++) {
-    const tests = Array.from({ length: 20 }, (_, i) => `def test_add_${i}():\n    assert add(${i}, ${f}) == ${i + f}\n`).join('\n\n');
+    const tests = Array.from({ length: 20 }, (_, i) => `def test_add_${i}():\n    assert add(${i}, ${f}) == ${i + f}\n`).join(
+      '\n\n',
+    );
     writeFileSync(join(dir, 'tests', `test_calc_${f}.py`), `from calc import add\n\n\n${tests}`);
   }
   return dir;
@@ -33,7 +35,14 @@ async function measure(label: string, cwd: string, command: string): Promise<voi
   let tests = 0;
   for (let i = 0; i < RUNS; i++) {
     const without = await runGate(sandbox, { command, cwd, timeoutMs: 600_000, witness: true, env: ENV });
-    const withGuard = await runGate(sandbox, { command, cwd, timeoutMs: 600_000, witness: true, env: ENV, guard: { testFiles: [] } });
+    const withGuard = await runGate(sandbox, {
+      command,
+      cwd,
+      timeoutMs: 600_000,
+      witness: true,
+      env: ENV,
+      guard: { testFiles: [] },
+    });
     const records = withGuard.report.guard?.records ?? [];
     if (records.length !== 1 || !records[0]?.complete) throw new Error(`${label}: the guard left no complete record`);
     plain.push(without.durationMs);

@@ -14,7 +14,9 @@ const repo = args[0];
 const test = flag('--test');
 const setup = flag('--setup');
 if (!repo || !test || !setup) {
-  console.error('usage: node bench/install-reuse.ts <repo> --test "<command>" --setup "<command>" [--script "<command>"] [--runs N]');
+  console.error(
+    'usage: node bench/install-reuse.ts <repo> --test "<command>" --setup "<command>" [--script "<command>"] [--runs N]',
+  );
   process.exit(2);
 }
 const runs = Number(flag('--runs') ?? 4);
@@ -33,7 +35,11 @@ function once(n: number): Measured {
   const out = join(work, `run-${n}`);
   const engine = script ? ['--engine', 'script', '--script', script] : [];
   const started = Date.now();
-  const child = spawnSync(process.execPath, [bin, 'run', repo ?? '', '--test', test ?? '', '--setup', setup ?? '', ...engine, '--json', '--out', out], { encoding: 'utf8', env: { ...process.env, FIXLOOP_CACHE_DIR: join(work, 'cache') }, maxBuffer: 64 * 1024 * 1024 });
+  const child = spawnSync(
+    process.execPath,
+    [bin, 'run', repo ?? '', '--test', test ?? '', '--setup', setup ?? '', ...engine, '--json', '--out', out],
+    { encoding: 'utf8', env: { ...process.env, FIXLOOP_CACHE_DIR: join(work, 'cache') }, maxBuffer: 64 * 1024 * 1024 },
+  );
   const wallS = (Date.now() - started) / 1000;
   const result = JSON.parse(child.stdout) as { status: string; startedAt: string; events: Array<{ at: string; kind: string }> };
   const at = (kind: string) => Date.parse(result.events.find((e) => e.kind === kind)?.at ?? result.startedAt);
@@ -47,8 +53,13 @@ try {
   const later = measured.slice(1);
   const laterWall = median(later.map((m) => m.wallS)) ?? 0;
   console.log('| Run | Status | Wall (s) | Setup (s) | Install reused |\n| ---: | --- | ---: | ---: | :---: |');
-  measured.forEach((m, i) => console.log(`| ${i + 1} | ${m.status} | ${m.wallS.toFixed(1)} | ${m.setupS.toFixed(1)} | ${m.reused ? 'yes' : 'no'} |`));
-  if (first) console.log(`\nLater runs: median ${laterWall.toFixed(1)} s = ${((100 * laterWall) / first.wallS).toFixed(0)} % of the first run's ${first.wallS.toFixed(1)} s.`);
+  measured.forEach((m, i) =>
+    console.log(`| ${i + 1} | ${m.status} | ${m.wallS.toFixed(1)} | ${m.setupS.toFixed(1)} | ${m.reused ? 'yes' : 'no'} |`),
+  );
+  if (first)
+    console.log(
+      `\nLater runs: median ${laterWall.toFixed(1)} s = ${((100 * laterWall) / first.wallS).toFixed(0)} % of the first run's ${first.wallS.toFixed(1)} s.`,
+    );
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

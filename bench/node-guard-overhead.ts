@@ -29,12 +29,21 @@ const env = { ...process.env, PATH: `${dirname(process.execPath)}:${process.env.
 async function once(guard: boolean): Promise<{ seconds: number; cpu: number; records: GuardRecord[] }> {
   const records = mkdtempSync(join(tmpdir(), 'fixloop-bench-guard-'));
   try {
-    const asked = guard ? nodeGuard.ask({ env, runner: runner ?? '', cwd: project ?? '' }, { code: NODE_GUARD_DIR, records }) : null;
+    const asked = guard
+      ? nodeGuard.ask({ env, runner: runner ?? '', cwd: project ?? '' }, { code: NODE_GUARD_DIR, records })
+      : null;
     const started = performance.now();
     // The shell's `times`: the CPU its children (the whole test command) used, user and system.
-    const child = spawnSync('sh', ['-c', `{ ${test ?? ''} ; } >/dev/null 2>&1; times`], { cwd: project, env: { ...env, ...asked?.env }, encoding: 'utf8' });
+    const child = spawnSync('sh', ['-c', `{ ${test ?? ''} ; } >/dev/null 2>&1; times`], {
+      cwd: project,
+      env: { ...env, ...asked?.env },
+      encoding: 'utf8',
+    });
     const seconds = (performance.now() - started) / 1000;
-    const cpu = [...(child.stdout.trim().split('\n').at(-1) ?? '').matchAll(/(\d+)m([\d.]+)s/g)].reduce((sum, m) => sum + Number(m[1]) * 60 + Number(m[2]), 0);
+    const cpu = [...(child.stdout.trim().split('\n').at(-1) ?? '').matchAll(/(\d+)m([\d.]+)s/g)].reduce(
+      (sum, m) => sum + Number(m[1]) * 60 + Number(m[2]),
+      0,
+    );
     return { seconds, cpu, records: await readNodeGuardRecords(records) };
   } finally {
     rmSync(records, { recursive: true, force: true });
@@ -59,4 +68,6 @@ const pc = median(plain.cpu) ?? 0;
 const gc = median(guarded.cpu) ?? 0;
 const tests = last.reduce((sum, r) => sum + (r.tests ? r.tests.passed + r.tests.failed + r.tests.skipped : 0), 0);
 const events = last.flatMap((r) => r.events.map((e) => `${e.kind} ${e.file ?? '?'}:${e.line ?? '?'} ${e.detail}`));
-console.log(`| ${runner} | \`${test}\` | ${tests} | ${p.toFixed(2)} s | ${g.toFixed(2)} s | ${(((g - p) / p) * 100).toFixed(1)} % | ${pc.toFixed(2)} s | ${gc.toFixed(2)} s | ${(((gc - pc) / pc) * 100).toFixed(1)} % | ${last.length} (${last.filter((r) => r.complete).length} complete) | ${events.length === 0 ? 'none' : events.join('; ')} |`);
+console.log(
+  `| ${runner} | \`${test}\` | ${tests} | ${p.toFixed(2)} s | ${g.toFixed(2)} s | ${(((g - p) / p) * 100).toFixed(1)} % | ${pc.toFixed(2)} s | ${gc.toFixed(2)} s | ${(((gc - pc) / pc) * 100).toFixed(1)} % | ${last.length} (${last.filter((r) => r.complete).length} complete) | ${events.length === 0 ? 'none' : events.join('; ')} |`,
+);

@@ -23,7 +23,12 @@ function patchesToJudge(): Array<{ bug: RealBug; patch: string }> {
   if (oneBug || onePatch) {
     const bug = bugs.find((b) => b.id === oneBug);
     if (!bug || !onePatch || !existsSync(onePatch)) {
-      const why = !oneBug || !onePatch ? '--bug <id> and --patch <file> go together' : !bug ? `--bug: no bug ${oneBug} in bench/real` : `--patch: no file ${onePatch}`;
+      const why =
+        !oneBug || !onePatch
+          ? '--bug <id> and --patch <file> go together'
+          : !bug
+            ? `--bug: no bug ${oneBug} in bench/real`
+            : `--patch: no file ${onePatch}`;
       console.error(`oracle: ${why}`);
       process.exit(2);
     }
@@ -49,7 +54,13 @@ for (const { bug, patch } of patchesToJudge()) {
     continue;
   }
   const started = Date.now();
-  const verdict = await compareWithUpstream(bug, patch, baseline.gate.report.tests.filter((t) => t.status === 'failed'));
-  console.log(`${bug.id} \`${patchHash(patch).slice(0, 8)}\` (judged correct: ${judgeCorrect(bug, patch)}, ${((Date.now() - started) / 1000).toFixed(0)} s): ${oracleText(verdict)}`);
+  const verdict = await compareWithUpstream(
+    bug,
+    patch,
+    baseline.gate.report.tests.filter((t) => t.status === 'failed'),
+  );
+  console.log(
+    `${bug.id} \`${patchHash(patch).slice(0, 8)}\` (judged correct: ${judgeCorrect(bug, patch)}, ${((Date.now() - started) / 1000).toFixed(0)} s): ${oracleText(verdict)}`,
+  );
 }
 process.exit(0);

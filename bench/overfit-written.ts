@@ -56,7 +56,12 @@ interface Row extends ProductView {
 }
 
 /** The product's assessment of `candidate` with its rivals (up to the three it compares) as the engine's alternatives. */
-async function levelWithRivals(bug: Bug, candidate: Plausible, rivals: Plausible[], failing: AllPlausible['failing']): Promise<string> {
+async function levelWithRivals(
+  bug: Bug,
+  candidate: Plausible,
+  rivals: Plausible[],
+  failing: AllPlausible['failing'],
+): Promise<string> {
   const assessment = await assessAgainst({
     project: materialize(bug.project, 'overfit-rivals'),
     test: bug.test,
@@ -81,7 +86,9 @@ for (const bug of bugs) {
     console.log(`${bug.id}: not measured: ${found.split('\n')[0]}`);
     continue;
   }
-  console.log(`${bug.id}: ${found.plausible.length} plausible of ${found.validated} validated (${found.candidates} candidates, ${((Date.now() - started) / 1000).toFixed(0)} s)`);
+  console.log(
+    `${bug.id}: ${found.plausible.length} plausible of ${found.validated} validated (${found.candidates} candidates, ${((Date.now() - started) / 1000).toFixed(0)} s)`,
+  );
   for (const candidate of found.plausible) {
     const correct = await passesHiddenTests(bug, candidate.patch, TEST_TIMEOUT_MS);
     const seen: ProductView = levels
@@ -89,10 +96,21 @@ for (const bug of bugs) {
       : { status: 'tests_green', level: '–', reason: '', assessMs: 0, runMs: 0 };
     const rivals = found.plausible.filter((p) => p !== candidate && p.file === candidate.file && p.line === candidate.line);
     const withRivals = levels && rivals.length > 0 ? await levelWithRivals(bug, candidate, rivals, found.failing) : seen.level;
-    const row: Row = { bug: bug.id, rank: candidate.rank, correct, description: candidate.description, ...seen, rivals: rivals.length, levelWithRivals: withRivals };
+    const row: Row = {
+      bug: bug.id,
+      rank: candidate.rank,
+      correct,
+      description: candidate.description,
+      ...seen,
+      rivals: rivals.length,
+      levelWithRivals: withRivals,
+    };
     rows.push(row);
-    if (resultsFile) appendFileSync(resultsFile, `${JSON.stringify({ ...row, template: candidate.template, patch: candidate.patch })}\n`);
-    console.log(`    #${candidate.rank} (${candidate.template}): ${correct ? 'correct' : 'INCORRECT'}, ${row.status}, ${row.level}, with ${rivals.length} rivals ${withRivals}: ${candidate.description}${row.examples?.length ? `\n      ${row.examples.join('\n      ')}` : ''}`);
+    if (resultsFile)
+      appendFileSync(resultsFile, `${JSON.stringify({ ...row, template: candidate.template, patch: candidate.patch })}\n`);
+    console.log(
+      `    #${candidate.rank} (${candidate.template}): ${correct ? 'correct' : 'INCORRECT'}, ${row.status}, ${row.level}, with ${rivals.length} rivals ${withRivals}: ${candidate.description}${row.examples?.length ? `\n      ${row.examples.join('\n      ')}` : ''}`,
+    );
   }
 }
 
@@ -105,15 +123,29 @@ if (!levels) console.log(judged);
 else {
   const atVerified = (list: Row[], level: (r: Row) => string) => list.filter((r) => level(r) === 'verified').length;
   console.log(`${judged} (green through the product ${green.length} of ${rows.length})`);
-  console.log(`verified alone: incorrect ${atVerified(wrong, (r) => r.level)} of ${wrong.length}, correct ${atVerified(right, (r) => r.level)} of ${right.length}`);
-  console.log(`verified with their rivals as alternatives: incorrect ${atVerified(wrong, (r) => r.levelWithRivals)} of ${wrong.length}, correct ${atVerified(right, (r) => r.levelWithRivals)} of ${right.length}`);
-  console.log(`incorrect at verified alone: ${wrong.filter((r) => r.level === 'verified').map((r) => `${r.bug} #${r.rank} ${r.description}`).join('; ') || 'none'}`);
+  console.log(
+    `verified alone: incorrect ${atVerified(wrong, (r) => r.level)} of ${wrong.length}, correct ${atVerified(right, (r) => r.level)} of ${right.length}`,
+  );
+  console.log(
+    `verified with their rivals as alternatives: incorrect ${atVerified(wrong, (r) => r.levelWithRivals)} of ${wrong.length}, correct ${atVerified(right, (r) => r.levelWithRivals)} of ${right.length}`,
+  );
+  console.log(
+    `incorrect at verified alone: ${
+      wrong
+        .filter((r) => r.level === 'verified')
+        .map((r) => `${r.bug} #${r.rank} ${r.description}`)
+        .join('; ') || 'none'
+    }`,
+  );
 }
 console.log(`command: node bench/overfit-written.ts ${args.join(' ')}`.trimEnd());
 
 /** The product's level now for each plausible candidate of a former run, beside the levels that run saw. */
 async function relevelFrom(file: string): Promise<void> {
-  const former = readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Row & { patch: string });
+  const former = readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Row & { patch: string });
   const byId = new Map(bugs.map((b) => [b.id, b]));
   const now: Array<{ row: Row; level: string; assessMs: number }> = [];
   for (const row of former) {
@@ -122,11 +154,18 @@ async function relevelFrom(file: string): Promise<void> {
     const seen = await runPatchThroughProduct(materialize(bug.project, 'overfit-relevel'), bug.test, row.patch);
     now.push({ row, level: seen.status === 'tests_green' ? seen.level : seen.status, assessMs: seen.assessMs });
     if (resultsFile) appendFileSync(resultsFile, `${JSON.stringify({ ...row, ...seen, formerLevel: row.level })}\n`);
-    console.log(`${row.bug} #${row.rank}: ${row.correct ? 'correct' : 'INCORRECT'}, was ${row.level} (with rivals ${row.levelWithRivals}), now ${seen.status} ${seen.level} in ${(seen.assessMs / 1000).toFixed(1)} s: ${row.description}\n    ${seen.reason}`);
+    console.log(
+      `${row.bug} #${row.rank}: ${row.correct ? 'correct' : 'INCORRECT'}, was ${row.level} (with rivals ${row.levelWithRivals}), now ${seen.status} ${seen.level} in ${(seen.assessMs / 1000).toFixed(1)} s: ${row.description}\n    ${seen.reason}`,
+    );
   }
-  const count = (correct: boolean, level: (x: (typeof now)[number]) => string) => `${now.filter((x) => x.row.correct === correct && level(x) === 'verified').length} of ${now.filter((x) => x.row.correct === correct).length}`;
-  console.log(`\nverified: incorrect ${count(false, (x) => x.level)} now (${count(false, (x) => x.row.level)} then alone, ${count(false, (x) => x.row.levelWithRivals)} with rivals); correct ${count(true, (x) => x.level)} now (${count(true, (x) => x.row.level)}, ${count(true, (x) => x.row.levelWithRivals)})`);
+  const count = (correct: boolean, level: (x: (typeof now)[number]) => string) =>
+    `${now.filter((x) => x.row.correct === correct && level(x) === 'verified').length} of ${now.filter((x) => x.row.correct === correct).length}`;
+  console.log(
+    `\nverified: incorrect ${count(false, (x) => x.level)} now (${count(false, (x) => x.row.level)} then alone, ${count(false, (x) => x.row.levelWithRivals)} with rivals); correct ${count(true, (x) => x.level)} now (${count(true, (x) => x.row.level)}, ${count(true, (x) => x.row.levelWithRivals)})`,
+  );
   const median = (ms: number[]) => `${((ms.sort((a, b) => a - b)[Math.floor((ms.length - 1) / 2)] ?? 0) / 1000).toFixed(1)} s`;
-  console.log(`the assessment's median time: ${median(now.map((x) => x.assessMs))} now, ${median(now.map((x) => x.row.assessMs))} then`);
+  console.log(
+    `the assessment's median time: ${median(now.map((x) => x.assessMs))} now, ${median(now.map((x) => x.row.assessMs))} then`,
+  );
   console.log(`command: node bench/overfit-written.ts ${args.join(' ')}`.trimEnd());
 }

@@ -56,18 +56,40 @@ for (const bug of loadRealCorpus(realDir).filter((b) => filters.length === 0 || 
     const source = `candidate #${candidate.rank} (${candidate.template})`;
     const measured: Measured = levels
       ? await runKnownPatch(bug, source, candidate.patch)
-      : { bug: bug.id, source, hash: '', correct: judgeCorrect(bug, candidate.patch), status: 'tests_green', level: '–', reason: '', assessMs: 0, runMs: 0, commit: '' };
-    const row: Measured & { oracle?: OracleVerdict } = oracle ? { ...measured, oracle: await compareWithUpstream(bug, candidate.patch, found.failing) } : measured;
+      : {
+          bug: bug.id,
+          source,
+          hash: '',
+          correct: judgeCorrect(bug, candidate.patch),
+          status: 'tests_green',
+          level: '–',
+          reason: '',
+          assessMs: 0,
+          runMs: 0,
+          commit: '',
+        };
+    const row: Measured & { oracle?: OracleVerdict } = oracle
+      ? { ...measured, oracle: await compareWithUpstream(bug, candidate.patch, found.failing) }
+      : measured;
     rows.push(row);
-    if (resultsFile) appendFileSync(resultsFile, `${JSON.stringify({ ...row, description: candidate.description, patch: candidate.patch })}\n`);
-    console.log(`    ${source}: correct ${row.correct}, ${row.status}, ${row.level}: ${candidate.description}${row.oracle ? `\n      the oracle: ${oracleText(row.oracle)}` : ''}${row.correct === 'unjudged' ? `\n${candidate.patch}` : ''}`);
+    if (resultsFile)
+      appendFileSync(resultsFile, `${JSON.stringify({ ...row, description: candidate.description, patch: candidate.patch })}\n`);
+    console.log(
+      `    ${source}: correct ${row.correct}, ${row.status}, ${row.level}: ${candidate.description}${row.oracle ? `\n      the oracle: ${oracleText(row.oracle)}` : ''}${row.correct === 'unjudged' ? `\n${candidate.patch}` : ''}`,
+    );
   }
 }
 
 const green = rows.filter((r) => r.status === 'tests_green');
-const count = (correct: string, level?: string) => green.filter((r) => r.correct === correct && (level === undefined || r.level === level)).length;
-console.log(`\nplausible candidates: ${rows.length}; correct ${count('yes')} (verified ${count('yes', 'verified')}), incorrect ${count('no')} (verified ${count('no', 'verified')}), unjudged ${count('unjudged')} (verified ${count('unjudged', 'verified')})`);
+const count = (correct: string, level?: string) =>
+  green.filter((r) => r.correct === correct && (level === undefined || r.level === level)).length;
+console.log(
+  `\nplausible candidates: ${rows.length}; correct ${count('yes')} (verified ${count('yes', 'verified')}), incorrect ${count('no')} (verified ${count('no', 'verified')}), unjudged ${count('unjudged')} (verified ${count('unjudged', 'verified')})`,
+);
 if (oracle) {
-  const by = (correct: string, verdict: OracleVerdict['verdict']) => rows.filter((r) => r.correct === correct && r.oracle?.verdict === verdict).length;
-  console.log(`the oracle: incorrect ones it finds different from the upstream fix ${by('no', 'differs')} of ${rows.filter((r) => r.correct === 'no').length}; correct ones it finds the same ${by('yes', 'agrees')} of ${rows.filter((r) => r.correct === 'yes').length}`);
+  const by = (correct: string, verdict: OracleVerdict['verdict']) =>
+    rows.filter((r) => r.correct === correct && r.oracle?.verdict === verdict).length;
+  console.log(
+    `the oracle: incorrect ones it finds different from the upstream fix ${by('no', 'differs')} of ${rows.filter((r) => r.correct === 'no').length}; correct ones it finds the same ${by('yes', 'agrees')} of ${rows.filter((r) => r.correct === 'yes').length}`,
+  );
 }

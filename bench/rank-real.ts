@@ -65,9 +65,13 @@ async function rankBug(bug: RealBug): Promise<RankRow | string> {
     const fixLines = fixedLines(readFileSync(join(bug.dir, 'fix.patch'), 'utf8'));
     const faultIndex = suspicious.findIndex((s) => fixLines.some((f) => f.file === s.file && f.line === s.line));
     if (verbose) {
-      const show = (s: (typeof suspicious)[number], i: number) => `  ${i + 1}. ${s.file}:${s.line} ${s.score.toFixed(3)} ${s.signals.join('+')}`;
-      console.log(`${bug.id}: ${failing.length} failing of ${baseline.gate.report.total}; top lines:\n${suspicious.slice(0, 8).map(show).join('\n')}`);
-      if (faultIndex >= 0 && suspicious[faultIndex]) console.log(`  the fix's line: ${show(suspicious[faultIndex], faultIndex).trim()}`);
+      const show = (s: (typeof suspicious)[number], i: number) =>
+        `  ${i + 1}. ${s.file}:${s.line} ${s.score.toFixed(3)} ${s.signals.join('+')}`;
+      console.log(
+        `${bug.id}: ${failing.length} failing of ${baseline.gate.report.total}; top lines:\n${suspicious.slice(0, 8).map(show).join('\n')}`,
+      );
+      if (faultIndex >= 0 && suspicious[faultIndex])
+        console.log(`  the fix's line: ${show(suspicious[faultIndex], faultIndex).trim()}`);
       else console.log(`  the fix's lines (${fixLines.map((f) => `${f.file}:${f.line}`).join(', ')}) are not suspected`);
     }
 
@@ -77,7 +81,12 @@ async function rankBug(bug: RealBug): Promise<RankRow | string> {
     const fixIndex =
       fixFiles.length !== 1
         ? -1
-        : ranked.findIndex((c) => c.file === fixFiles[0] && (normalized(c.result) === normalized(readFileSync(join(fixedDir, c.file), 'utf8')) || (judgedCorrect.size > 0 && judgedCorrect.has(candidatePatchHash(sources.get(c.file) ?? '', c.result)))));
+        : ranked.findIndex(
+            (c) =>
+              c.file === fixFiles[0] &&
+              (normalized(c.result) === normalized(readFileSync(join(fixedDir, c.file), 'utf8')) ||
+                (judgedCorrect.size > 0 && judgedCorrect.has(candidatePatchHash(sources.get(c.file) ?? '', c.result)))),
+          );
     return {
       id: bug.id,
       runner: bug.runner,
@@ -105,8 +114,12 @@ for (const bug of loadRealCorpus(realDir).filter((b) => b.id.includes(filter))) 
   }
   rows.push(row);
   const within = row.fixRank !== null && row.fixRank <= BUDGET ? '' : row.fixRank !== null ? ' (beyond the budget)' : '';
-  console.log(`| ${row.id} | ${row.runner} | ${row.suspicious} | ${row.faultRank ?? '–'} | ${row.candidates} | ${row.fixRank ?? '–'}${within} | ${row.template ?? ''} |${row.problems.length ? ` ${row.problems.join('; ')}` : ''}`);
+  console.log(
+    `| ${row.id} | ${row.runner} | ${row.suspicious} | ${row.faultRank ?? '–'} | ${row.candidates} | ${row.fixRank ?? '–'}${within} | ${row.template ?? ''} |${row.problems.length ? ` ${row.problems.join('; ')}` : ''}`,
+  );
 }
 const reachable = rows.filter((r) => r.fixRank !== null && r.fixRank <= BUDGET).length;
-console.log(`\nThe upstream fix is among the first ${BUDGET} candidates for ${reachable} of ${rows.length} bugs; its line is suspected for ${rows.filter((r) => r.faultRank !== null).length}.`);
+console.log(
+  `\nThe upstream fix is among the first ${BUDGET} candidates for ${reachable} of ${rows.length} bugs; its line is suspected for ${rows.filter((r) => r.faultRank !== null).length}.`,
+);
 if (jsonOut) writeFileSync(jsonOut, `${JSON.stringify(rows, null, 2)}\n`);

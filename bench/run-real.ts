@@ -87,7 +87,13 @@ function summarize(outcomes: Outcome[], label: string): string {
 
 function report(outcomes: Outcome[], command: string): string {
   const cpu = /model name\s*:\s*(.+)/.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? 'unknown CPU';
-  const groups = (key: (o: Outcome) => string) => [...new Set(outcomes.map(key))].sort().map((k) => summarize(outcomes.filter((o) => key(o) === k), k));
+  const groups = (key: (o: Outcome) => string) =>
+    [...new Set(outcomes.map(key))].sort().map((k) =>
+      summarize(
+        outcomes.filter((o) => key(o) === k),
+        k,
+      ),
+    );
   const commits = [...new Set(outcomes.map((o) => o.commit))].join(', ');
   return [
     `Measured ${new Date().toISOString().slice(0, 10)} on ${cpu} (${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB), Node ${process.version}, fixloop at ${commits}, with \`${command}\`.`,
@@ -101,7 +107,8 @@ function report(outcomes: Outcome[], command: string): string {
     '| Bug | Project | Runner | Status | Correct | Level | R | Time (s) | Why not fixed |',
     '| --- | --- | --- | --- | :---: | --- | ---: | ---: | --- |',
     ...outcomes.map(
-      (o) => `| ${o.bug.id} | ${o.bug.project} | ${o.bug.runner} | ${o.status} | ${o.plausible ? o.correct : '–'} | ${o.level ? `${o.level} (${fmt((o.assessMs ?? 0) / 1000)} s)` : '–'} | ${o.plausible ? o.attempts : '–'} | ${fmt(o.fixMs / 1000)} | ${o.reason.replace(/\|/g, '\\|')} |`,
+      (o) =>
+        `| ${o.bug.id} | ${o.bug.project} | ${o.bug.runner} | ${o.status} | ${o.plausible ? o.correct : '–'} | ${o.level ? `${o.level} (${fmt((o.assessMs ?? 0) / 1000)} s)` : '–'} | ${o.plausible ? o.attempts : '–'} | ${fmt(o.fixMs / 1000)} | ${o.reason.replace(/\|/g, '\\|')} |`,
     ),
   ].join('\n');
 }
@@ -115,7 +122,10 @@ function writeDocs(text: string): void {
   const start = current.indexOf(START);
   const end = current.indexOf(END);
   const section = `${START}\n${text}\n${END}`;
-  const next = start >= 0 && end >= 0 ? `${current.slice(0, start)}${section}${current.slice(end + END.length)}` : `${current.trimEnd()}\n\n## The repair engine on real bugs\n\n${section}\n`;
+  const next =
+    start >= 0 && end >= 0
+      ? `${current.slice(0, start)}${section}${current.slice(end + END.length)}`
+      : `${current.trimEnd()}\n\n## The repair engine on real bugs\n\n${section}\n`;
   writeFileSync(docs, next);
   console.log(`\nwrote ${docs}`);
 }
@@ -143,9 +153,16 @@ for (const bug of bugs) {
     const { bug: _bug, ...rest } = outcome;
     appendResult(resultsFile, { id: bug.id, ...rest });
   }
-  const label = outcome.plausible ? (outcome.correct === 'yes' ? 'correct  ' : `plausible (correct: ${outcome.correct})`) : 'not fixed';
-  console.log(`${label} ${bug.id.padEnd(16)} ${fmt(outcome.fixMs / 1000).padStart(6)} s  ${outcome.status}  ${outcome.reason.slice(0, 100)}`);
-  if (outcome.patch) console.log(`  to judge by hand (hash ${patchHash(outcome.patch)}):\n${outcome.patch.replace(/^/gm, '    ')}`);
+  const label = outcome.plausible
+    ? outcome.correct === 'yes'
+      ? 'correct  '
+      : `plausible (correct: ${outcome.correct})`
+    : 'not fixed';
+  console.log(
+    `${label} ${bug.id.padEnd(16)} ${fmt(outcome.fixMs / 1000).padStart(6)} s  ${outcome.status}  ${outcome.reason.slice(0, 100)}`,
+  );
+  if (outcome.patch)
+    console.log(`  to judge by hand (hash ${patchHash(outcome.patch)}):\n${outcome.patch.replace(/^/gm, '    ')}`);
 }
 const text = report(outcomes, `npm run bench:real${args.length ? ` -- ${args.join(' ')}` : ''}`);
 console.log(`\n${text}`);

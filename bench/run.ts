@@ -52,7 +52,12 @@ async function runBug(bug: Bug): Promise<Outcome> {
   const project = materialize(bug.project, 'fix');
   const out = materialize({}, 'out');
   try {
-    const run = await timed(process.execPath, [join(root, 'bin/fixloop.js'), 'run', project, '--test', bug.test, '--json', '--out', join(out, 'artifacts')], out, FIX_TIMEOUT_MS);
+    const run = await timed(
+      process.execPath,
+      [join(root, 'bin/fixloop.js'), 'run', project, '--test', bug.test, '--json', '--out', join(out, 'artifacts')],
+      out,
+      FIX_TIMEOUT_MS,
+    );
     const result = printedResult(run.stdout);
     const status = result?.status ?? `crashed (exit ${run.code})`;
     const plausible = status === 'tests_green';
@@ -72,7 +77,10 @@ async function runBug(bug: Bug): Promise<Outcome> {
       testExecutions: loopRuns + engineRuns,
       candidates: attempts.reduce((n, a) => n + (a.engineStats.validated ?? 0), 0),
       patchLines: (result?.filesChanged ?? []).reduce((n, c) => n + c.added + c.removed, 0),
-      summary: attempts.map((a) => a.summary).join(' / ').slice(0, 140),
+      summary: attempts
+        .map((a) => a.summary)
+        .join(' / ')
+        .slice(0, 140),
       level: result?.assessment?.level ?? '–',
       assessMs: result?.assessment?.budget.usedMs ?? 0,
     };
@@ -102,9 +110,15 @@ function levelsLine(outcomes: Outcome[]): string {
 
 function report(outcomes: Outcome[], command: string): string {
   const cpu = /model name\s*:\s*(.+)/.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? 'unknown CPU';
-  const head = '| Bugs | n | plausible | correct | plausible (fixable categories) | median R | p90 R | median test runs | median candidates | median patch lines |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |';
+  const head =
+    '| Bugs | n | plausible | correct | plausible (fixable categories) | median R | p90 R | median test runs | median candidates | median patch lines |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |';
   const groups = (key: (o: Outcome) => string) =>
-    [...new Set(outcomes.map(key))].sort().map((k) => summarize(outcomes.filter((o) => key(o) === k), k));
+    [...new Set(outcomes.map(key))].sort().map((k) =>
+      summarize(
+        outcomes.filter((o) => key(o) === k),
+        k,
+      ),
+    );
   const beyond = outcomes.filter((o) => o.bug.category === 'beyond-templates');
   const lines = [
     `Measured ${new Date().toISOString().slice(0, 10)} on ${cpu} (${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB), Node ${process.version}, with \`${command}\`.`,
@@ -137,7 +151,9 @@ const outcomes: Outcome[] = [];
 for (const bug of bugs) {
   const outcome = await runBug(bug);
   outcomes.push(outcome);
-  console.log(`${outcome.correct ? 'correct  ' : outcome.plausible ? 'plausible' : 'not fixed'} ${bug.id.padEnd(36)} ${fmt(outcome.fixMs / 1000).padStart(6)} s  R=${fmt(outcome.r)}  ${outcome.summary.slice(0, 80)}`);
+  console.log(
+    `${outcome.correct ? 'correct  ' : outcome.plausible ? 'plausible' : 'not fixed'} ${bug.id.padEnd(36)} ${fmt(outcome.fixMs / 1000).padStart(6)} s  R=${fmt(outcome.r)}  ${outcome.summary.slice(0, 80)}`,
+  );
 }
 const command = `npm run bench${args.length ? ` -- ${args.join(' ')}` : ''}`;
 const text = report(outcomes, command);

@@ -19,10 +19,15 @@ const [major] = process.versions.node.split('.').map(Number);
 if (major < 24) {
   const own = fileURLToPath(new URL('../node_modules/node/bin/node', import.meta.url));
   if (!existsSync(own)) {
-    console.error(`fixloop needs Node.js 24 or newer (this is ${process.version}), and its own Node 24 is not installed beside it: run \`npm ci\` in fixloop's folder, or install Node 24.`);
+    console.error(
+      `fixloop needs Node.js 24 or newer (this is ${process.version}), and its own Node 24 is not installed beside it: run \`npm ci\` in fixloop's folder, or install Node 24.`,
+    );
     process.exit(3);
   }
-  const child = spawn(own, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: 'inherit', env: { ...process.env, FIXLOOP_HANDED_OVER: '1' } });
+  const child = spawn(own, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
+    stdio: 'inherit',
+    env: { ...process.env, FIXLOOP_HANDED_OVER: '1' },
+  });
   // A signal sent to this process alone is passed on. Ctrl-C reaches the whole foreground group, the
   // child too, so it gets that one twice, a moment apart: it takes the copy for the same press
   // (src/cli/cancel-signals.ts).
@@ -35,7 +40,9 @@ if (major < 24) {
   enableOwnCompileCache();
   // Installed from a tarball or git, fixloop lives under node_modules, where Node strips no types:
   // there the build's JavaScript (dist/, made by `prepare`) runs; in a checkout, the sources.
-  const installed = fileURLToPath(import.meta.url).split(/[\\/]/).includes('node_modules');
+  const installed = fileURLToPath(import.meta.url)
+    .split(/[\\/]/)
+    .includes('node_modules');
   const built = new URL('../dist/cli.js', import.meta.url);
   const { main } = installed && existsSync(fileURLToPath(built)) ? await import(built.href) : await import('../src/cli.ts');
   process.exitCode = await main(process.argv.slice(2));

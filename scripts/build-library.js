@@ -15,14 +15,19 @@ const dist = process.argv[2] ? resolve(process.argv[2]) : join(root, 'dist');
 
 if (!existsSync(tsc)) {
   // A production install (`npm ci --omit=dev`) has no compiler: the CLI and the App need no build.
-  console.error('fixloop: library build skipped (typescript is not installed); `npm run build` makes dist/ for `import ... from "fixloop"`');
+  console.error(
+    'fixloop: library build skipped (typescript is not installed); `npm run build` makes dist/ for `import ... from "fixloop"`',
+  );
   process.exit(0);
 }
 
 rmSync(dist, { recursive: true, force: true });
 // Emitted without a type check (`--noCheck`, ~40 % of the build's time): `npm run typecheck`, part of
 // `npm test`, checks every source; a consumer's install should not fail on what only a check finds.
-const built = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json'), '--outDir', dist, '--noCheck'], { cwd: root, stdio: 'inherit' });
+const built = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json'), '--outDir', dist, '--noCheck'], {
+  cwd: root,
+  stdio: 'inherit',
+});
 if (built.status !== 0) process.exit(built.status ?? 1);
 
 /** Every non-TypeScript file under `dir` (the assets the compiled code finds by `import.meta.url`). */

@@ -20,7 +20,15 @@ function check([name, command]) {
     child.stdout.on('data', (chunk) => output.push(chunk));
     child.stderr.on('data', (chunk) => output.push(chunk));
     child.on('error', (error) => resolve({ name, command, code: 127, output: Buffer.from(`${error.message}\n`), seconds: 0 }));
-    child.on('close', (code, signal) => resolve({ name, command, code: code ?? (signal ? 128 : 1), output: Buffer.concat(output), seconds: (Date.now() - started) / 1000 }));
+    child.on('close', (code, signal) =>
+      resolve({
+        name,
+        command,
+        code: code ?? (signal ? 128 : 1),
+        output: Buffer.concat(output),
+        seconds: (Date.now() - started) / 1000,
+      }),
+    );
   });
 }
 

@@ -33,14 +33,19 @@ interface Index {
 
 function readSource(file: string): Obj {
   if (!/\.(tgz|tar\.gz)$/.test(file)) return JSON.parse(readFileSync(file, 'utf8')) as Obj;
-  const inTar = (name: string) => execFileSync('tar', ['-xzOf', file, `package/${name}`], { maxBuffer: 1 << 30, encoding: 'utf8' });
+  const inTar = (name: string) =>
+    execFileSync('tar', ['-xzOf', file, `package/${name}`], { maxBuffer: 1 << 30, encoding: 'utf8' });
   const { name, version } = JSON.parse(inTar('package.json')) as { name: string; version: string };
-  if (name !== '@octokit/openapi' || version !== PINNED) throw new Error(`${file} is ${name}@${version}, not @octokit/openapi@${PINNED}`);
+  if (name !== '@octokit/openapi' || version !== PINNED)
+    throw new Error(`${file} is ${name}@${version}, not @octokit/openapi@${PINNED}`);
   return JSON.parse(inTar('generated/api.github.com.json')) as Obj;
 }
 
 function refTarget(spec: Obj, ref: string): Json {
-  const keys = ref.replace(/^#\//, '').split('/').map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const keys = ref
+    .replace(/^#\//, '')
+    .split('/')
+    .map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'));
   return keys.reduce<Json>((at, key) => (at as Obj)[key] as Json, spec);
 }
 
@@ -57,16 +62,29 @@ function refsIn(node: Json, into: string[]): void {
 function sortKeys(node: Json): Json {
   if (Array.isArray(node)) return node.map(sortKeys);
   if (!node || typeof node !== 'object') return node;
-  return Object.fromEntries(Object.keys(node).sort().map((k) => [k, sortKeys(node[k] as Json)]));
+  return Object.fromEntries(
+    Object.keys(node)
+      .sort()
+      .map((k) => [k, sortKeys(node[k] as Json)]),
+  );
 }
 
 function indexOf(spec: Obj, kept: Index['kept']): Index {
   const paths = spec.paths as Record<string, Obj>;
   const routes = Object.entries(paths).map(([template, item]) => {
     const operations = Object.fromEntries(METHODS.filter((m) => item[m]).map((m) => [m, String((item[m] as Obj).operationId)]));
-    const params = [...((item.parameters as Json[] | undefined) ?? []), ...METHODS.flatMap((m) => ((item[m] as Obj | undefined)?.parameters as Json[] | undefined) ?? [])];
-    const multiSegment = [...new Set(params.map((p) => ((p as Obj).$ref ? refTarget(spec, String((p as Obj).$ref)) : p) as Obj)
-      .filter((p) => p['x-multi-segment']).map((p) => String(p.name)))].sort();
+    const params = [
+      ...((item.parameters as Json[] | undefined) ?? []),
+      ...METHODS.flatMap((m) => ((item[m] as Obj | undefined)?.parameters as Json[] | undefined) ?? []),
+    ];
+    const multiSegment = [
+      ...new Set(
+        params
+          .map((p) => ((p as Obj).$ref ? refTarget(spec, String((p as Obj).$ref)) : p) as Obj)
+          .filter((p) => p['x-multi-segment'])
+          .map((p) => String(p.name)),
+      ),
+    ].sort();
     return { template, operations, multiSegment };
   });
   const examples = Object.keys(((spec.components as Obj).examples as Obj | undefined) ?? {}).sort();
@@ -81,7 +99,9 @@ function templatesFor(spec: Obj, wanted: string[]): string[] {
       if (!paths[want]) throw new Error(`no path template ${want} in GitHub's description`);
       return want;
     }
-    const template = Object.keys(paths).find((t) => METHODS.some((m) => (paths[t]?.[m] as Obj | undefined)?.operationId === want));
+    const template = Object.keys(paths).find((t) =>
+      METHODS.some((m) => (paths[t]?.[m] as Obj | undefined)?.operationId === want),
+    );
     if (!template) throw new Error(`no operation ${want} in GitHub's description`);
     return template;
   });
@@ -114,18 +134,34 @@ function trim(spec: Obj, kept: Index['kept']): Obj {
 function main(): void {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
-    options: { keep: { type: 'string', multiple: true }, 'keep-example': { type: 'string', multiple: true }, 'keep-from': { type: 'string', multiple: true } },
+    options: {
+      keep: { type: 'string', multiple: true },
+      'keep-example': { type: 'string', multiple: true },
+      'keep-from': { type: 'string', multiple: true },
+    },
   });
   const [source] = positionals;
   if (!source || positionals.length > 1) {
-    throw new Error('usage: npm run openapi:trim -- <octokit-openapi-23.0.2.tgz | api.github.com.json> [--keep <path template | operationId>]... [--keep-example <name>]... [--keep-from <record file>]');
+    throw new Error(
+      'usage: npm run openapi:trim -- <octokit-openapi-23.0.2.tgz | api.github.com.json> [--keep <path template | operationId>]... [--keep-example <name>]... [--keep-from <record file>]',
+    );
   }
   const spec = readSource(source);
   const indexFile = new URL('index.json', OUT);
-  const before = existsSync(indexFile) ? (JSON.parse(readFileSync(indexFile, 'utf8')) as Index).kept : { paths: [], examples: [] };
+  const before = existsSync(indexFile)
+    ? (JSON.parse(readFileSync(indexFile, 'utf8')) as Index).kept
+    : { paths: [], examples: [] };
   const recorded = (values['keep-from'] ?? []).flatMap((file) => readFileSync(file, 'utf8').split('\n').filter(Boolean));
-  const wantedPaths = [...before.paths, ...(values.keep ?? []), ...recorded.filter((l) => l.startsWith('path ')).map((l) => l.slice(5))];
-  const wantedExamples = [...before.examples, ...(values['keep-example'] ?? []), ...recorded.filter((l) => l.startsWith('example ')).map((l) => l.slice(8))];
+  const wantedPaths = [
+    ...before.paths,
+    ...(values.keep ?? []),
+    ...recorded.filter((l) => l.startsWith('path ')).map((l) => l.slice(5)),
+  ];
+  const wantedExamples = [
+    ...before.examples,
+    ...(values['keep-example'] ?? []),
+    ...recorded.filter((l) => l.startsWith('example ')).map((l) => l.slice(8)),
+  ];
   const kept = { paths: [...new Set(templatesFor(spec, wantedPaths))].sort(), examples: [...new Set(wantedExamples)].sort() };
   const trimmed = JSON.stringify(sortKeys(trim(spec, kept)), null, 1);
   writeFileSync(new URL('api.github.com.json', OUT), `${trimmed}\n`);

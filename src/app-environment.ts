@@ -31,10 +31,16 @@ export async function appOptionsFromEnvironment(env: NodeJS.ProcessEnv, onJobErr
   const concurrency = Number(env.FIXLOOP_CONCURRENCY ?? '1');
   const leaseSeconds = Number(env.FIXLOOP_LEASE_SECONDS ?? '30');
   if (!Number.isFinite(leaseSeconds) || leaseSeconds < 1) {
-    throw new AppSettingsError('BAD_SETTING', `FIXLOOP_LEASE_SECONDS must be a number of seconds, at least 1 (got \`${env.FIXLOOP_LEASE_SECONDS}\`)`);
+    throw new AppSettingsError(
+      'BAD_SETTING',
+      `FIXLOOP_LEASE_SECONDS must be a number of seconds, at least 1 (got \`${env.FIXLOOP_LEASE_SECONDS}\`)`,
+    );
   }
   if (!Number.isInteger(concurrency) || concurrency < 1) {
-    throw new AppSettingsError('BAD_SETTING', `FIXLOOP_CONCURRENCY must be a positive integer (got \`${env.FIXLOOP_CONCURRENCY}\`)`);
+    throw new AppSettingsError(
+      'BAD_SETTING',
+      `FIXLOOP_CONCURRENCY must be a positive integer (got \`${env.FIXLOOP_CONCURRENCY}\`)`,
+    );
   }
   const artifactsRoot = join(dataDir, 'runs');
   try {

@@ -25,7 +25,11 @@ export function createApp(options: AppOptions) {
     registerIntake(app, TRIGGERS, options.inbox, options.appId);
     if (options.runWorkers === false) return;
     const { runner, onAbandoned } = createRunRunner(app, options);
-    options.queue.start(runner, onAbandoned).catch((error: unknown) => app.log.error({ err: String(error) }, 'the job queue did not start'));
-    options.inbox.start(storedEventRunner(app, TRIGGERS, options)).catch((error: unknown) => app.log.error({ err: String(error) }, 'the webhook inbox did not start'));
+    options.queue
+      .start(runner, onAbandoned)
+      .catch((error: unknown) => app.log.error({ err: String(error) }, 'the job queue did not start'));
+    options.inbox
+      .start(storedEventRunner(app, TRIGGERS, options))
+      .catch((error: unknown) => app.log.error({ err: String(error) }, 'the webhook inbox did not start'));
   };
 }

@@ -25,7 +25,9 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
   const context: CommandContext = { io, signal: cancel.signal, setExitCode: (code) => (exitCode = code), releaseSignals };
 
   const program = new Command('fixloop')
-    .description('Turns red tests green and proves it: a bounded fix loop judged by the test suite, replayed on a pristine checkout.')
+    .description(
+      'Turns red tests green and proves it: a bounded fix loop judged by the test suite, replayed on a pristine checkout.',
+    )
     .version(packageVersion(), '-V, --version', "print fixloop's version")
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr, outputError: () => undefined })

@@ -4,7 +4,9 @@ import { createApp } from './app.ts';
 import { appOptionsFromEnvironment } from './app-environment.ts';
 
 export default async (app: Probot): Promise<void> => {
-  const { options, sandboxWarning } = await appOptionsFromEnvironment(process.env, (error, job) => app.log.error({ err: String(error), job: job?.runId ?? null }, 'job crashed'));
+  const { options, sandboxWarning } = await appOptionsFromEnvironment(process.env, (error, job) =>
+    app.log.error({ err: String(error), job: job?.runId ?? null }, 'job crashed'),
+  );
   app.log.info({ sandbox: options.sandbox.backend, setupNetwork: options.setupNetwork === true }, 'sandbox chosen');
   if (sandboxWarning) app.log.warn({ sandbox: options.sandbox.backend }, sandboxWarning);
   createApp(options)(app);

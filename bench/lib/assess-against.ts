@@ -31,7 +31,14 @@ export interface AssessAgainstInput {
 }
 
 function git(dir: string, args: string[]): string {
-  const env = { ...process.env, GIT_CEILING_DIRECTORIES: join(dir, '..'), GIT_AUTHOR_NAME: 'bench', GIT_AUTHOR_EMAIL: 'bench@localhost', GIT_COMMITTER_NAME: 'bench', GIT_COMMITTER_EMAIL: 'bench@localhost' };
+  const env = {
+    ...process.env,
+    GIT_CEILING_DIRECTORIES: join(dir, '..'),
+    GIT_AUTHOR_NAME: 'bench',
+    GIT_AUTHOR_EMAIL: 'bench@localhost',
+    GIT_COMMITTER_NAME: 'bench',
+    GIT_COMMITTER_EMAIL: 'bench@localhost',
+  };
   return execFileSync('git', args, { cwd: dir, env, encoding: 'utf8' }).trim();
 }
 
@@ -48,7 +55,12 @@ export async function assessAgainst(input: AssessAgainstInput): Promise<Assessme
     git(mirror, ['commit', '-q', '-m', 'snapshot']);
     const baseSha = git(mirror, ['rev-parse', 'HEAD']);
     const config = repoConfigSchema.parse({ test: { command: input.test, timeout: 600 } });
-    const runner = createSuiteRunner({ sandbox: createProcessSandbox(), config, signal: new AbortController().signal, setupNetwork: true });
+    const runner = createSuiteRunner({
+      sandbox: createProcessSandbox(),
+      config,
+      signal: new AbortController().signal,
+      setupNetwork: true,
+    });
     const setUp = input.setUp;
     // The bench's own setup (a bug's kept node_modules), in the assessment's checkout as in any other.
     const suite = setUp

@@ -8,7 +8,16 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 
-export const CATEGORIES = ['operator', 'off-by-one', 'variable-misuse', 'wrong-call', 'missing-guard', 'condition', 'multi-line', 'beyond-templates'] as const;
+export const CATEGORIES = [
+  'operator',
+  'off-by-one',
+  'variable-misuse',
+  'wrong-call',
+  'missing-guard',
+  'condition',
+  'multi-line',
+  'beyond-templates',
+] as const;
 
 const headerSchema = z.object({
   id: z.string().regex(/^[a-z]+-\d{2}-[a-z0-9-]+$/),
@@ -43,7 +52,8 @@ export function parseBug(text: string, source: string): Bug {
     }
   }
   const parsed = headerSchema.safeParse(header);
-  if (!parsed.success) throw new Error(`${source}: bad header: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  if (!parsed.success)
+    throw new Error(`${source}: bad header: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   const bug: Bug = { ...parsed.data, project: {}, hidden: {}, fixes: [] };
   for (const { name, body } of sections) {
     const content = `${body.join('\n').replace(/\n+$/, '')}\n`;
@@ -52,13 +62,21 @@ export function parseBug(text: string, source: string): Bug {
     else if (name.startsWith('fix ')) {
       const split = body.indexOf('===');
       if (split === -1) throw new Error(`${source}: section "${name}" needs a line "===" between the old and the new text`);
-      bug.fixes.push({ file: name.slice(4).trim(), old: body.slice(0, split).join('\n'), new: body.slice(split + 1).join('\n').replace(/\n+$/, '') });
+      bug.fixes.push({
+        file: name.slice(4).trim(),
+        old: body.slice(0, split).join('\n'),
+        new: body
+          .slice(split + 1)
+          .join('\n')
+          .replace(/\n+$/, ''),
+      });
     } else throw new Error(`${source}: unknown section "${name}"`);
   }
   if (Object.keys(bug.project).length === 0) throw new Error(`${source}: no project files`);
   if (Object.keys(bug.hidden).length === 0) throw new Error(`${source}: no hidden tests`);
   if (bug.fixes.length === 0) throw new Error(`${source}: no fix`);
-  if (bug.id !== source.replace(/^.*\//, '').replace(/\.bug$/, '')) throw new Error(`${source}: id ${bug.id} does not match the file name`);
+  if (bug.id !== source.replace(/^.*\//, '').replace(/\.bug$/, ''))
+    throw new Error(`${source}: id ${bug.id} does not match the file name`);
   return bug;
 }
 

@@ -39,11 +39,21 @@ export interface Measured {
 
 export async function runKnownPatch(bug: RealBug, source: string, patch: string): Promise<Measured> {
   const seen = await runPatchThroughProduct(materializeReal(bug, 'assess'), bug.test, patch, bug.setup);
-  return { bug: bug.id, source, hash: patchHash(patch), correct: source === 'upstream' ? 'yes' : judgeCorrect(bug, patch), ...seen, commit };
+  return {
+    bug: bug.id,
+    source,
+    hash: patchHash(patch),
+    correct: source === 'upstream' ? 'yes' : judgeCorrect(bug, patch),
+    ...seen,
+    commit,
+  };
 }
 
 /** What the product makes of a patch: the run's status and level, and the changes it names. */
-export type ProductView = Pick<Measured, 'status' | 'level' | 'reason' | 'assessMs' | 'examples' | 'nearFailing' | 'runMs' | 'rivalSearch' | 'alternatives'>;
+export type ProductView = Pick<
+  Measured,
+  'status' | 'level' | 'reason' | 'assessMs' | 'examples' | 'nearFailing' | 'runMs' | 'rivalSearch' | 'alternatives'
+>;
 
 /** `patch` through a real `fixloop run` on the project in `project` (removed afterwards). */
 export async function runPatchThroughProduct(project: string, test: string, patch: string, setup?: string): Promise<ProductView> {
@@ -53,16 +63,36 @@ export async function runPatchThroughProduct(project: string, test: string, patc
     // The patch as it is: its last line may be the context line of an empty line (a single space),
     // which trimming would cut, and git would then call the patch corrupt (js-yaml-03's candidate #174).
     const script = `git apply --whitespace=nowarn - <<'FIXLOOP_PATCH_END'\n${patch.endsWith('\n') ? patch : `${patch}\n`}FIXLOOP_PATCH_END`;
-    const command = [join(root, 'bin/fixloop.js'), 'run', project, '--test', test, '--engine', 'script', '--script', script, '--max-attempts', '1', '--json', '--out', join(out, 'artifacts')];
+    const command = [
+      join(root, 'bin/fixloop.js'),
+      'run',
+      project,
+      '--test',
+      test,
+      '--engine',
+      'script',
+      '--script',
+      script,
+      '--max-attempts',
+      '1',
+      '--json',
+      '--out',
+      join(out, 'artifacts'),
+    ];
     if (setup) command.push('--setup', setup);
     const run = await timed(process.execPath, command, out, 1_800_000, { FIXLOOP_CACHE_DIR: cacheDir });
     const result = printedResult(run.stdout);
     return {
       status: result?.status ?? `crashed (exit ${run.code})`,
       level: result?.assessment?.level ?? '–',
-      reason: (result?.assessment?.reason ?? result?.headline ?? run.stderr.trim().split('\n').at(-1) ?? '').replace(/\s+/g, ' ').slice(0, 220),
+      reason: (result?.assessment?.reason ?? result?.headline ?? run.stderr.trim().split('\n').at(-1) ?? '')
+        .replace(/\s+/g, ' ')
+        .slice(0, 220),
       assessMs: result?.assessment?.budget.usedMs ?? 0,
-      examples: (result?.assessment?.behaviourChanges ?? []).filter((c) => !c.nearFailing).slice(0, 3).map((c) => `${c.input}: ${c.before} → ${c.after}`.slice(0, 160)),
+      examples: (result?.assessment?.behaviourChanges ?? [])
+        .filter((c) => !c.nearFailing)
+        .slice(0, 3)
+        .map((c) => `${c.input}: ${c.before} → ${c.after}`.slice(0, 160)),
       nearFailing: result?.assessment?.counts.nearFailing ?? 0,
       runMs: result?.durationMs ?? run.ms,
       ...(result?.assessment?.rivalSearch ? { rivalSearch: result.assessment.rivalSearch } : {}),

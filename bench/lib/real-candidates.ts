@@ -41,7 +41,12 @@ export function realBaseline(bug: RealBug, dir: string, timeoutMs: number): Prom
  * Any project's baseline: its files listed before anything runs (coverage and caches come later),
  * then `setUp` (a string: why it failed), then `test` on the process sandbox.
  */
-export async function projectBaseline(dir: string, test: string, timeoutMs: number, setUp: () => Promise<string | null> = async () => null): Promise<RealBaseline | string> {
+export async function projectBaseline(
+  dir: string,
+  test: string,
+  timeoutMs: number,
+  setUp: () => Promise<string | null> = async () => null,
+): Promise<RealBaseline | string> {
   const gitignore = join(dir, '.gitignore');
   const files = await walkFiles(dir, createIgnore(existsSync(gitignore) ? readFileSync(gitignore, 'utf8') : null));
   const setupProblem = await setUp();
@@ -61,7 +66,11 @@ export interface RealCandidates {
   problems: string[];
 }
 
-export async function realCandidates(dir: string, { files, gate, sandbox, signal }: RealBaseline, testCommand: string): Promise<RealCandidates> {
+export async function realCandidates(
+  dir: string,
+  { files, gate, sandbox, signal }: RealBaseline,
+  testCommand: string,
+): Promise<RealCandidates> {
   const failing = gate.report.tests.filter((t) => t.status === 'failed');
   const isTestFile = createTestFileMatcher(DEFAULT_PROTECTED_PATHS);
   const started = Date.now();
@@ -73,13 +82,33 @@ export async function realCandidates(dir: string, { files, gate, sandbox, signal
     hints: [],
     limit: 20_000,
     isTestFile,
-    coverage: { sandbox, testCommand, tests: gate.report.tests, passedCount: gate.report.passed, packageScripts: scriptsOf(dir), env: {}, suiteMs: gate.durationMs, deadline: started + 60_000, signal },
+    coverage: {
+      sandbox,
+      testCommand,
+      tests: gate.report.tests,
+      passedCount: gate.report.passed,
+      packageScripts: scriptsOf(dir),
+      env: {},
+      suiteMs: gate.durationMs,
+      deadline: started + 60_000,
+      signal,
+    },
   });
   const linesByFile = new Map<string, Set<number>>();
   for (const s of suspicious.slice(0, MAX_LINES)) linesByFile.set(s.file, (linesByFile.get(s.file) ?? new Set()).add(s.line));
   const optionNames = await optionNamesInTests(dir, failing, files.filter(isTestFile));
   const readSource = async (file: string) => (existsSync(join(dir, file)) ? readFileSync(join(dir, file), 'utf8') : null);
-  const { sources, candidates, problems } = await generateCandidates(readSource, linesByFile, { optionNames, valueTypes: valueTypesInTests(failing), outputDifferences: outputDifferences(failing) });
-  const ranked = rankCandidates(candidates, suspicious, sources, 5000, (file, text) => generatorFor(file)?.parses?.(file, text) ?? true);
+  const { sources, candidates, problems } = await generateCandidates(readSource, linesByFile, {
+    optionNames,
+    valueTypes: valueTypesInTests(failing),
+    outputDifferences: outputDifferences(failing),
+  });
+  const ranked = rankCandidates(
+    candidates,
+    suspicious,
+    sources,
+    5000,
+    (file, text) => generatorFor(file)?.parses?.(file, text) ?? true,
+  );
   return { suspicious, ranked, sources, problems };
 }

@@ -18,7 +18,13 @@ import { z } from 'zod';
 
 /** Projects reserved for independent evaluation: never part of this corpus (see the common rules). */
 export const RESERVED_PROJECTS = [
-  /quixbugs/i, /humanevalfix/i, /bugsjs/i, /defects4j/i, /bugsinpy/i, /more-itertools/i, /hessian\.js/i,
+  /quixbugs/i,
+  /humanevalfix/i,
+  /bugsjs/i,
+  /defects4j/i,
+  /bugsinpy/i,
+  /more-itertools/i,
+  /hessian\.js/i,
   /github\.com\/(expressjs|jshttp|pillarjs)\//i,
   // BugsJS's projects
   /\/(bower|eslint|express|karma|mongoose|node-redis|pencilblue|shields|hexo)$/i,
@@ -64,7 +70,9 @@ export const realBugSchema = z.object({
    * How a plausible patch is judged correct: a patch whose source equals the upstream fix is; any
    * other one by the hand judgements below (keyed by the patch's normalized hash), else "unjudged".
    */
-  judgements: z.array(z.object({ patchHash: z.string().regex(/^[0-9a-f]{16}$/), correct: z.boolean(), reason: z.string().min(5) })).default([]),
+  judgements: z
+    .array(z.object({ patchHash: z.string().regex(/^[0-9a-f]{16}$/), correct: z.boolean(), reason: z.string().min(5) }))
+    .default([]),
   note: z.string(),
 });
 
@@ -82,7 +90,8 @@ export function loadRealCorpus(dir: string, unrecorded = false): RealBug[] {
       const metaPath = join(bugDir, 'meta.json');
       if (!existsSync(metaPath)) throw new Error(`${bugDir}: no meta.json`);
       const parsed = schema.safeParse(JSON.parse(readFileSync(metaPath, 'utf8')));
-      if (!parsed.success) throw new Error(`${metaPath}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+      if (!parsed.success)
+        throw new Error(`${metaPath}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
       if (parsed.data.id !== name) throw new Error(`${metaPath}: id ${parsed.data.id} does not match the folder ${name}`);
       for (const file of ['snapshot.tar.gz', 'fix.patch', 'tests.patch']) {
         if (!existsSync(join(bugDir, file))) throw new Error(`${bugDir}: no ${file}`);
@@ -112,7 +121,11 @@ export function materializeReal(bug: RealBug, label: string, fixed = false): str
 
 export function applyPatch(dir: string, patch: string): void {
   // The folder is no git repository: keep git from looking for one above it.
-  execFileSync('git', ['apply', '--whitespace=nowarn', '-'], { cwd: dir, input: patch, env: { ...process.env, GIT_CEILING_DIRECTORIES: join(dir, '..') } });
+  execFileSync('git', ['apply', '--whitespace=nowarn', '-'], {
+    cwd: dir,
+    input: patch,
+    env: { ...process.env, GIT_CEILING_DIRECTORIES: join(dir, '..') },
+  });
 }
 
 /** A patch's hash that ignores its index lines, hunk offsets and trailing blanks (for hand judgements). */
@@ -142,21 +155,32 @@ export function candidatePatchHash(before: string, after: string): string {
 
 /** The folder where a bug's dependencies were installed once, keyed by what decides them. */
 function installCacheDir(bug: RealBug, dir: string): string {
-  const manifest = ['package.json', 'requirements.txt'].map((f) => (existsSync(join(dir, f)) ? readFileSync(join(dir, f), 'utf8') : '')).join('\0');
+  const manifest = ['package.json', 'requirements.txt']
+    .map((f) => (existsSync(join(dir, f)) ? readFileSync(join(dir, f), 'utf8') : ''))
+    .join('\0');
   const key = createHash('sha256').update(`${bug.setup}\0${manifest}`).digest('hex').slice(0, 12);
-  return join(process.env.FIXLOOP_REAL_CACHE ?? join(tmpdir(), 'fixloop-real-cache'), `${bug.project.replace(/\W+/g, '-')}-${key}`);
+  return join(
+    process.env.FIXLOOP_REAL_CACHE ?? join(tmpdir(), 'fixloop-real-cache'),
+    `${bug.project.replace(/\W+/g, '-')}-${key}`,
+  );
 }
 
 /**
  * Runs the bug's setup in `dir`, reusing an earlier install of the same manifest: the first run
  * installs and keeps node_modules aside, later runs copy it in (a rerun of the checks takes seconds).
  */
-export async function setUp(bug: RealBug, dir: string, run: (command: string, cwd: string) => Promise<{ code: number | null; stdout: string; stderr: string }>): Promise<string | null> {
+export async function setUp(
+  bug: RealBug,
+  dir: string,
+  run: (command: string, cwd: string) => Promise<{ code: number | null; stdout: string; stderr: string }>,
+): Promise<string | null> {
   if (!bug.setup) return null;
   // Only a setup that does nothing but install into node_modules can be replaced by a copy of it.
   if (!/^npm (install|ci)\b[^&|;]*$/.test(bug.setup)) {
     const result = await run(bug.setup, dir);
-    return result.code === 0 ? null : `setup "${bug.setup}" failed (exit ${result.code}):\n${result.stdout.slice(-1500)}${result.stderr.slice(-1500)}`;
+    return result.code === 0
+      ? null
+      : `setup "${bug.setup}" failed (exit ${result.code}):\n${result.stdout.slice(-1500)}${result.stderr.slice(-1500)}`;
   }
   const cache = installCacheDir(bug, dir);
   if (existsSync(join(cache, 'node_modules'))) {
@@ -164,7 +188,8 @@ export async function setUp(bug: RealBug, dir: string, run: (command: string, cw
     return null;
   }
   const result = await run(bug.setup, dir);
-  if (result.code !== 0) return `setup "${bug.setup}" failed (exit ${result.code}):\n${result.stdout.slice(-1500)}${result.stderr.slice(-1500)}`;
+  if (result.code !== 0)
+    return `setup "${bug.setup}" failed (exit ${result.code}):\n${result.stdout.slice(-1500)}${result.stderr.slice(-1500)}`;
   if (existsSync(join(dir, 'node_modules'))) {
     mkdirSync(cache, { recursive: true });
     const staging = mkdtempSync(join(cache, 'staging-'));

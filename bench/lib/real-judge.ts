@@ -11,7 +11,11 @@ function normalized(dir: string, files: string[]): string {
   return files
     .map((f) => {
       const text = existsSync(join(dir, f)) ? readFileSync(join(dir, f), 'utf8') : '<missing>';
-      return `${f}\n${text.split('\n').map((l) => l.trimEnd()).filter(Boolean).join('\n')}`;
+      return `${f}\n${text
+        .split('\n')
+        .map((l) => l.trimEnd())
+        .filter(Boolean)
+        .join('\n')}`;
     })
     .join('\n\0\n');
 }

@@ -35,7 +35,10 @@ export function readResults(file: string): Map<string, StoredOutcome> {
       } catch {
         throw new Error(`${file}:${index + 1}: not a JSON line`);
       }
-      if (!parsed.success) throw new Error(`${file}:${index + 1}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+      if (!parsed.success)
+        throw new Error(
+          `${file}:${index + 1}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+        );
       outcomes.set(parsed.data.id, parsed.data);
     });
   return outcomes;

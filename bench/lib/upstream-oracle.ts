@@ -21,13 +21,21 @@ export type OracleVerdict =
 const SETUP_TIMEOUT_MS = 15 * 60_000;
 
 /** `failing`: the baseline's failing tests, as the run that found the candidate saw them. */
-export async function compareWithUpstream(bug: RealBug, patch: string, failing: readonly TestCaseResult[]): Promise<OracleVerdict> {
+export async function compareWithUpstream(
+  bug: RealBug,
+  patch: string,
+  failing: readonly TestCaseResult[],
+): Promise<OracleVerdict> {
   const upstream = readFileSync(join(bug.dir, 'fix.patch'), 'utf8');
   const setup = bug.setup;
   const assessment = await assessAgainst({
     project: materializeReal(bug, 'oracle'),
     test: bug.test,
-    ...(setup ? { setUp: { command: setup, run: (cwd: string) => setUp(bug, cwd, (command, at) => shell(command, at, SETUP_TIMEOUT_MS)) } } : {}),
+    ...(setup
+      ? {
+          setUp: { command: setup, run: (cwd: string) => setUp(bug, cwd, (command, at) => shell(command, at, SETUP_TIMEOUT_MS)) },
+        }
+      : {}),
     patch,
     alternatives: [{ patch: upstream, summary: 'the upstream fix' }],
     failing,
@@ -40,8 +48,11 @@ export async function compareWithUpstream(bug: RealBug, patch: string, failing: 
 
 /** One line for a table or a log. */
 export function oracleText(verdict: OracleVerdict): string {
-  if (verdict.verdict === 'agrees') return `agrees with the upstream fix on ${verdict.suiteCalls} suite calls and ${verdict.generatedInputs} generated inputs`;
+  if (verdict.verdict === 'agrees')
+    return `agrees with the upstream fix on ${verdict.suiteCalls} suite calls and ${verdict.generatedInputs} generated inputs`;
   if (verdict.verdict === 'not compared') return `not compared: ${verdict.why}`;
-  const shown = verdict.disagreements.slice(0, 3).map((d) => `\`${d.input}\`: ${d.chosen} (candidate) vs ${d.alternative} (upstream)`);
+  const shown = verdict.disagreements
+    .slice(0, 3)
+    .map((d) => `\`${d.input}\`: ${d.chosen} (candidate) vs ${d.alternative} (upstream)`);
   return `differs from the upstream fix on ${verdict.disagreements.length} input(s): ${shown.join('; ')}`;
 }

@@ -59,7 +59,11 @@ function patchOf(candidate: RankedCandidate, before: string): string {
  * `dir` after its baseline; a string when there is nothing to validate. Copies made for `parallel`
  * are removed; `dir` is the caller's.
  */
-export async function validateAll(dir: string, baseline: RealBaseline, options: ValidateAllOptions): Promise<AllPlausible | string> {
+export async function validateAll(
+  dir: string,
+  baseline: RealBaseline,
+  options: ValidateAllOptions,
+): Promise<AllPlausible | string> {
   const { sandbox, signal } = baseline;
   const failing = baseline.gate.report.tests.filter((t) => t.status === 'failed');
   if (failing.length === 0) return 'the baseline has no failing test';
@@ -84,7 +88,14 @@ export async function validateAll(dir: string, baseline: RealBaseline, options: 
           if (alone && !alone.passed) continue;
           const whole = await runGate(sandbox, { command: options.test, cwd, timeoutMs, signal });
           if (!whole.passed) continue;
-          plausible.push({ rank: index + 1, file: candidate.file, line: candidate.line, template: candidate.template, description: candidate.description, patch: patchOf(candidate, before) });
+          plausible.push({
+            rank: index + 1,
+            file: candidate.file,
+            line: candidate.line,
+            template: candidate.template,
+            description: candidate.description,
+            patch: patchOf(candidate, before),
+          });
           console.log(`  ${options.label}: candidate ${index + 1} passes: ${candidate.description}`);
         } finally {
           writeFileSync(join(cwd, candidate.file), before);

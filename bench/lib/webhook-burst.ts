@@ -6,9 +6,19 @@ import { createRequire } from 'node:module';
 
 const [url = '', secret = '', deliveries = '1000', concurrency = '100', first = '0'] = process.argv.slice(2);
 
-interface Example { action?: string; issue: { number: number; pull_request?: unknown }; comment: { body: string }; installation?: unknown }
-const examples = createRequire(import.meta.url)('@octokit/webhooks-examples/api.github.com/index.json') as Array<{ name: string; examples: Example[] }>;
-const template = examples.find((g) => g.name === 'issue_comment')?.examples.find((e) => e.action === 'created' && !e.issue.pull_request) as Example;
+interface Example {
+  action?: string;
+  issue: { number: number; pull_request?: unknown };
+  comment: { body: string };
+  installation?: unknown;
+}
+const examples = createRequire(import.meta.url)('@octokit/webhooks-examples/api.github.com/index.json') as Array<{
+  name: string;
+  examples: Example[];
+}>;
+const template = examples
+  .find((g) => g.name === 'issue_comment')
+  ?.examples.find((e) => e.action === 'created' && !e.issue.pull_request) as Example;
 
 async function post(i: number): Promise<{ ms: number; status: number }> {
   const payload = structuredClone(template);
@@ -19,7 +29,12 @@ async function post(i: number): Promise<{ ms: number; status: number }> {
   const t0 = performance.now();
   const res = await fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-github-event': 'issue_comment', 'x-github-delivery': `bench-${i}`, 'x-hub-signature-256': `sha256=${createHmac('sha256', secret).update(body).digest('hex')}` },
+    headers: {
+      'content-type': 'application/json',
+      'x-github-event': 'issue_comment',
+      'x-github-delivery': `bench-${i}`,
+      'x-hub-signature-256': `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`,
+    },
     body,
   });
   await res.text();

@@ -42,11 +42,22 @@ export function lentNode(): { PATH: string; FIXLOOP_SANDBOX_BIND: string } {
   return { PATH: `${lent}${delimiter}${process.env.PATH ?? ''}`, FIXLOOP_SANDBOX_BIND: `${dirname(binary)}:${lent}` };
 }
 
-export function timed(command: string, args: string[], cwd: string, timeoutMs: number, env: Record<string, string> = {}): Promise<Timed> {
+export function timed(
+  command: string,
+  args: string[],
+  cwd: string,
+  timeoutMs: number,
+  env: Record<string, string> = {},
+): Promise<Timed> {
   return new Promise((resolve) => {
     const started = performance.now();
     // The projects' `node --test` must run on this Node (24), whatever `node` is first on PATH.
-    const child = spawn(command, args, { cwd, env: { ...process.env, ...lentNode(), NO_COLOR: '1', CI: 'true', ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn(command, args, {
+      cwd,
+      env: { ...process.env, ...lentNode(), NO_COLOR: '1', CI: 'true', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -17,8 +17,17 @@ export function hasAppCredentials(env: NodeJS.ProcessEnv): boolean {
 
 export async function appAccessFromEnvironment(env: NodeJS.ProcessEnv = process.env): Promise<AppAccess> {
   if (existsSync('.env')) process.loadEnvFile('.env');
-  if (!hasAppCredentials(env)) throw new UsageError('this command acts as the GitHub App: set APP_ID and PRIVATE_KEY or PRIVATE_KEY_PATH (see .env.example)');
-  const [{ createProbot }, { createOctokitForge, gitAuthHeader }, { installationTokenFor }, { appInstallationOf }] = await Promise.all([import('probot'), import('../github/octokit-forge.ts'), import('../github/app-token.ts'), import('../github/credential-ref.ts')]);
+  if (!hasAppCredentials(env))
+    throw new UsageError(
+      'this command acts as the GitHub App: set APP_ID and PRIVATE_KEY or PRIVATE_KEY_PATH (see .env.example)',
+    );
+  const [{ createProbot }, { createOctokitForge, gitAuthHeader }, { installationTokenFor }, { appInstallationOf }] =
+    await Promise.all([
+      import('probot'),
+      import('../github/octokit-forge.ts'),
+      import('../github/app-token.ts'),
+      import('../github/credential-ref.ts'),
+    ]);
   const probot = createProbot({ env });
   const token = (data: RunJobData) => {
     const { installationId, repositoryId } = appInstallationOf(data.credentialRef);
@@ -27,7 +36,12 @@ export async function appAccessFromEnvironment(env: NodeJS.ProcessEnv = process.
   return {
     async forgeFor(data) {
       const { installationId } = appInstallationOf(data.credentialRef);
-      return createOctokitForge({ octokit: await probot.auth(installationId), owner: data.plan.owner, repo: data.plan.repo, installationToken: () => token(data) });
+      return createOctokitForge({
+        octokit: await probot.auth(installationId),
+        owner: data.plan.owner,
+        repo: data.plan.repo,
+        installationToken: () => token(data),
+      });
     },
     async cloneAuthFor(data) {
       return gitAuthHeader(await token(data));

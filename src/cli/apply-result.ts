@@ -16,12 +16,21 @@ export const REFUSED_PATCH_FILE = 'fix.patch';
 export async function applyResult(dir: string, result: RunResult, code: number, stderr: (text: string) => void): Promise<number> {
   try {
     await applyPatchToUserTree(dir, result.patch, result.repository.workingTree ?? null);
-    stderr(needsReview(result) ? `fixloop: applied the patch to ${dir}; its tests pass, and the report lists what to review before keeping it\n` : `fixloop: applied the verified patch to ${dir}\n`);
+    stderr(
+      needsReview(result)
+        ? `fixloop: applied the patch to ${dir}; its tests pass, and the report lists what to review before keeping it\n`
+        : `fixloop: applied the verified patch to ${dir}\n`,
+    );
     return code;
   } catch (error) {
     const kept = join(result.artifactsDir, REFUSED_PATCH_FILE);
-    const written = await writeFile(kept, result.patch).then(() => true, () => false);
-    const where = written ? `The patch is kept in ${kept} (apply it with \`git apply ${kept}\` once those files are as the run found them).` : `The patch is kept in ${result.artifactsDir} (result.json, \`patch\`).`;
+    const written = await writeFile(kept, result.patch).then(
+      () => true,
+      () => false,
+    );
+    const where = written
+      ? `The patch is kept in ${kept} (apply it with \`git apply ${kept}\` once those files are as the run found them).`
+      : `The patch is kept in ${result.artifactsDir} (result.json, \`patch\`).`;
     stderr(`fixloop: --apply refused: ${(error as Error).message}\n${where}\n`);
     return EXIT.usage;
   }

@@ -39,7 +39,10 @@ export async function repositoryOf(source: string, local: boolean): Promise<stri
 /** The folder that holds the runs of `repository` (made, with its `repository` file): `fixloop run`'s artifacts root. */
 export async function commandLineRunsRoot(dataDir: string, repository: string): Promise<string> {
   const key = repositoryKey(repository);
-  const name = basename(key).replace(/[^\w.-]+/g, '_').slice(0, 40) || 'repository';
+  const name =
+    basename(key)
+      .replace(/[^\w.-]+/g, '_')
+      .slice(0, 40) || 'repository';
   const root = join(dataDir, RUNS, `${name}-${createHash('sha256').update(key).digest('hex').slice(0, 10)}`);
   await mkdir(root, { recursive: true });
   await writeFile(join(root, 'repository'), `${repository}\n`);
@@ -60,7 +63,9 @@ export async function commandLineRuns(dataDir: string): Promise<CommandLineRun[]
 
 /** The runs of the repository `here` is in, or of repositories below `here`; all of them when there are none. */
 export function runsFrom(runs: readonly CommandLineRun[], here: string): CommandLineRun[] {
-  const mine = runs.filter((r) => r.repository !== null && (r.repository === here || r.repository.startsWith(here.endsWith(sep) ? here : here + sep)));
+  const mine = runs.filter(
+    (r) => r.repository !== null && (r.repository === here || r.repository.startsWith(here.endsWith(sep) ? here : here + sep)),
+  );
   return mine.length > 0 ? mine : [...runs];
 }
 
@@ -100,14 +105,24 @@ export function commandLineRunsTable(runs: readonly CommandLineRun[]): string {
     const repository = run.repository ?? run.result.repository.source;
     groups.set(repository, [...(groups.get(repository) ?? []), run]);
   }
-  return [...groups].map(([repository, group]) => `\nCommand-line runs (${group.length}): ${repository}\n${table(group)}`).join('');
+  return [...groups]
+    .map(([repository, group]) => `\nCommand-line runs (${group.length}): ${repository}\n${table(group)}`)
+    .join('');
 }
 
 function table(runs: readonly CommandLineRun[]): string {
-  const rows = runs.map(({ result }) => [result.runId, runStatus(result), result.repository.source, result.startedAt.replace('T', ' ').slice(0, 19), result.headline.slice(0, 70)]);
+  const rows = runs.map(({ result }) => [
+    result.runId,
+    runStatus(result),
+    result.repository.source,
+    result.startedAt.replace('T', ' ').slice(0, 19),
+    result.headline.slice(0, 70),
+  ]);
   const header = ['RUN', 'STATUS', 'REPOSITORY', 'STARTED (UTC)', 'HEADLINE'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)));
-  const lines = [header, ...rows].map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  '));
+  const lines = [header, ...rows].map((row) =>
+    row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  '),
+  );
   return `${lines.join('\n')}\n`;
 }
 

@@ -24,8 +24,16 @@ export async function publishRun(options: PublishOptions): Promise<void> {
     verifiedPatchOf(run);
     const { data } = run;
     const forge = await options.forgeFor(data);
-    const publication = await publishResult({ forge, plan: data.plan, config: data.config, result: run.result, report: await storedReport(run), tmpRoot: scratch });
-    if (!publication.pullRequest && publication.verdict.conclusion !== 'success') throw new Error(publication.status.replace(/\*\*/g, ''));
+    const publication = await publishResult({
+      forge,
+      plan: data.plan,
+      config: data.config,
+      result: run.result,
+      report: await storedReport(run),
+      tmpRoot: scratch,
+    });
+    if (!publication.pullRequest && publication.verdict.conclusion !== 'success')
+      throw new Error(publication.status.replace(/\*\*/g, ''));
     const status = createStatusComment(forge, data.plan.number, data.runId, () => undefined, data.statusCommentId);
     await status.update(publication.status);
     await status.flush();

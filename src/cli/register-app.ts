@@ -6,8 +6,12 @@ import { existsSync } from 'node:fs';
 import { UsageError } from './usage-error.ts';
 
 export async function registerApp(env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  if (env.NODE_ENV === 'production') throw new UsageError('--register runs on a development machine, not with NODE_ENV=production: register the App there (or by hand, docs/github-app.md#create-the-app) and give this server APP_ID, the private key and WEBHOOK_SECRET');
-  if (!existsSync('app.yml')) throw new UsageError("--register reads the App's manifest from app.yml in this folder: run it in fixloop's folder");
+  if (env.NODE_ENV === 'production')
+    throw new UsageError(
+      '--register runs on a development machine, not with NODE_ENV=production: register the App there (or by hand, docs/github-app.md#create-the-app) and give this server APP_ID, the private key and WEBHOOK_SECRET',
+    );
+  if (!existsSync('app.yml'))
+    throw new UsageError("--register reads the App's manifest from app.yml in this folder: run it in fixloop's folder");
   process.env.NO_SMEE_SETUP = 'true';
   const { run } = await import('probot');
   // Setup mode is Probot's answer to a missing APP_ID; the key and the proxy are left out so that it

@@ -56,7 +56,11 @@ export async function replayRun(options: ReplayOptions): Promise<number> {
       return exitCodeFor(result);
     }
     options.stdout(replayLines(result.baseline, verification));
-    await run.store.append(options.runId, 'replayed', { passed: verification.passed, failToPass: verification.failToPass.length, passToFail: verification.passToFail.length });
+    await run.store.append(options.runId, 'replayed', {
+      passed: verification.passed,
+      failToPass: verification.failToPass.length,
+      passToFail: verification.passToFail.length,
+    });
     return verification.passed ? EXIT.ok : EXIT.notFixed;
   } finally {
     await run.store.close();

@@ -13,7 +13,8 @@ import { UsageError } from './usage-error.ts';
 
 export function reportError(error: unknown, io: CliIo): number {
   if (error instanceof CommanderError) {
-    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return EXIT.ok;
+    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help')
+      return EXIT.ok;
     let message = error.message.replace(/^error: /, '');
     if (/--engine/.test(message)) message += `; the engines are: ${ENGINE_NAMES.join(', ')}`;
     io.stderr(`fixloop: ${message}\nRun \`fixloop --help\` for usage.\n`);
@@ -28,5 +29,12 @@ export function reportError(error: unknown, io: CliIo): number {
 }
 
 function isUsersMistake(error: unknown): boolean {
-  return error instanceof UsageError || error instanceof ConfigError || error instanceof SandboxChoiceError || error instanceof StoreError || error instanceof PostgresStoreError || USER_ERROR_CODES.has(errorCode(error));
+  return (
+    error instanceof UsageError ||
+    error instanceof ConfigError ||
+    error instanceof SandboxChoiceError ||
+    error instanceof StoreError ||
+    error instanceof PostgresStoreError ||
+    USER_ERROR_CODES.has(errorCode(error))
+  );
 }

@@ -54,12 +54,15 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
     if (!existsSync(localDir)) throw new UsageError(`REPO \`${options.repo}\` does not exist`);
     if (!statSync(localDir).isDirectory()) throw new UsageError(`REPO \`${options.repo}\` is not a directory`);
   }
-  if (options.apply && localDir === null) throw new UsageError('--apply needs a local REPO (it applies the verified patch to that working tree)');
+  if (options.apply && localDir === null)
+    throw new UsageError('--apply needs a local REPO (it applies the verified patch to that working tree)');
 
   // A local repository's file is checked before anything runs, so a bad key fails fast; read from
   // the files the run will start from (the working tree, or HEAD with --head), as the run reads it.
   const workingTree = options.head !== true;
-  const initial = localDir ? await startingConfig(localDir, options.overrides, workingTree) : await repositoryConfig(null, options.overrides);
+  const initial = localDir
+    ? await startingConfig(localDir, options.overrides, workingTree)
+    : await repositoryConfig(null, options.overrides);
   if (localDir && !initial.test.command) {
     throw new UsageError('no test command: pass --test "<command>" or set `test.command` in fixloop.yml');
   }
@@ -68,7 +71,8 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
   }
 
   // LLM settings are checked before anything is cloned, so a missing key fails fast.
-  if (initial.engines.includes('agent') || options.engineEnv.FIXLOOP_REVIEW_MODEL) agentSettingsFrom(options.engineEnv, initial.engines.includes('agent'));
+  if (initial.engines.includes('agent') || options.engineEnv.FIXLOOP_REVIEW_MODEL)
+    agentSettingsFrom(options.engineEnv, initial.engines.includes('agent'));
   if (options.goal !== undefined && !options.goal.trim()) throw new UsageError('--goal needs a text');
   const ledger = await spendLedgerFor(options.engineEnv);
 
@@ -77,23 +81,37 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
   const { sandbox, warning } = selectSandbox(options.sandbox);
   if (warning) options.stderr(`fixloop: warning: ${warning}\n`);
 
-  const request = localRequest({ source: localDir ?? options.repo, baseRef: options.base ?? null, goal: options.goal, config: initial, workingTree });
+  const request = localRequest({
+    source: localDir ?? options.repo,
+    baseRef: options.base ?? null,
+    goal: options.goal,
+    config: initial,
+    workingTree,
+  });
   const terminal = options.terminal ?? terminalOutput(process.stdout, process.stderr, process.env);
-  const progress = options.json ? undefined : createTerminalProgress(options.stderr, { tty: terminal.stderrTty, reportFollows: terminal.stdoutTty });
+  const progress = options.json
+    ? undefined
+    : createTerminalProgress(options.stderr, { tty: terminal.stderrTty, reportFollows: terminal.stdoutTty });
   let finished;
   try {
     // The repository's own file, read from the clone (the tree the run starts from), with the flags on top.
-    finished = await runLocal({ request, overrides: options.overrides }, {
-      sandbox,
-      setupNetwork: options.setupNetwork,
-      engineEnvironment: { env: options.engineEnv, ledger: ledger.ledger },
-      // fixloop's data folder, one folder per repository: never the repository (command-line-runs.ts).
-      artifactsRoot: await commandLineRunsRoot(userDataDir(process.env), await repositoryOf(localDir ?? options.repo, localDir !== null)),
-      cacheDir: cacheRootFrom(process.env),
-      ...(options.out ? { artifactsDir: resolve(options.out) } : {}),
-      ...(options.signal ? { signal: options.signal } : {}),
-      ...(progress ? { onProgress: progress } : {}),
-    });
+    finished = await runLocal(
+      { request, overrides: options.overrides },
+      {
+        sandbox,
+        setupNetwork: options.setupNetwork,
+        engineEnvironment: { env: options.engineEnv, ledger: ledger.ledger },
+        // fixloop's data folder, one folder per repository: never the repository (command-line-runs.ts).
+        artifactsRoot: await commandLineRunsRoot(
+          userDataDir(process.env),
+          await repositoryOf(localDir ?? options.repo, localDir !== null),
+        ),
+        cacheDir: cacheRootFrom(process.env),
+        ...(options.out ? { artifactsDir: resolve(options.out) } : {}),
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(progress ? { onProgress: progress } : {}),
+      },
+    );
   } finally {
     await ledger.close();
   }
@@ -102,12 +120,15 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
   // On a terminal the report is text, and says the error: once. Elsewhere stdout is the Markdown
   // report for a file or a program, and stderr keeps the error for the person watching.
   if (options.json) options.stdout(report.json);
-  else if (terminal.stdoutTty) options.stdout(`\n${renderTerminalReport(result, { style: terminal.colour ? COLOUR_STYLE : PLAIN_STYLE })}`);
+  else if (terminal.stdoutTty)
+    options.stdout(`\n${renderTerminalReport(result, { style: terminal.colour ? COLOUR_STYLE : PLAIN_STYLE })}`);
   else options.stdout(`\n${report.markdown}`);
 
   let code = exitCodeFor(result);
-  if (result.status === 'error' && !options.json && !terminal.stdoutTty) options.stderr(`fixloop: ${result.error?.message ?? 'error'}\n`);
-  if (options.apply && localDir && result.status === 'tests_green') code = await applyResult(localDir, result, code, options.stderr);
+  if (result.status === 'error' && !options.json && !terminal.stdoutTty)
+    options.stderr(`fixloop: ${result.error?.message ?? 'error'}\n`);
+  if (options.apply && localDir && result.status === 'tests_green')
+    code = await applyResult(localDir, result, code, options.stderr);
   return code;
 }
 
@@ -117,7 +138,8 @@ export async function runCommand(options: RunCommandOptions): Promise<number> {
  * otherwise only this run counts.
  */
 async function spendLedgerFor(env: Environment): Promise<{ ledger: SpendLedger; close: () => Promise<void> }> {
-  if (!env.FIXLOOP_DAILY_COST_USD && !env.FIXLOOP_DAILY_TOKENS) return { ledger: createMemorySpendLedger(), close: async () => undefined };
+  if (!env.FIXLOOP_DAILY_COST_USD && !env.FIXLOOP_DAILY_TOKENS)
+    return { ledger: createMemorySpendLedger(), close: async () => undefined };
   const store = await openSqliteStore(userDataDir(env));
   return { ledger: store, close: () => store.close() };
 }

@@ -33,7 +33,8 @@ export async function runsList(io: RunsIo, limit: number): Promise<void> {
     // The App's runs keep their artifacts in its data folder: those are listed above, from the store.
     const kept = (await commandLineRuns(userDir(io))).filter((r) => !runs.some((j) => j.runId === r.result.runId));
     const local = runsFrom(kept, await repositoryOf(process.cwd(), true));
-    if (runs.length === 0 && local.length === 0) io.stdout(`No runs recorded in ${[...new Set([appDir(io), userDir(io)])].join(' or ')}.\n`);
+    if (runs.length === 0 && local.length === 0)
+      io.stdout(`No runs recorded in ${[...new Set([appDir(io), userDir(io)])].join(' or ')}.\n`);
     if (runs.length > 0) printRuns(io, runs);
     const deliveries = await unhandledDeliveries(store, limit);
     if (deliveries.length > 0) io.stdout(deliveriesTable(deliveries, when));
@@ -44,10 +45,18 @@ export async function runsList(io: RunsIo, limit: number): Promise<void> {
 }
 
 function printRuns(io: RunsIo, runs: readonly JobInfo[]): void {
-  const rows = runs.map((r) => [r.runId, r.state, r.key, r.actor ?? '–', when(r.enqueuedAt), r.state === 'running' ? r.progress : (r.outcome ?? '').slice(0, 70)]);
+  const rows = runs.map((r) => [
+    r.runId,
+    r.state,
+    r.key,
+    r.actor ?? '–',
+    when(r.enqueuedAt),
+    r.state === 'running' ? r.progress : (r.outcome ?? '').slice(0, 70),
+  ]);
   const header = ['RUN', 'STATE', 'FOR', 'ASKED BY', 'QUEUED (UTC)', 'PROGRESS / OUTCOME'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? '').length)));
-  for (const row of [header, ...rows]) io.stdout(`${row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  ')}\n`);
+  for (const row of [header, ...rows])
+    io.stdout(`${row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  ')}\n`);
 }
 
 export async function runsShow(io: RunsIo, runId: string): Promise<void> {
@@ -56,12 +65,15 @@ export async function runsShow(io: RunsIo, runId: string): Promise<void> {
     const run = await store.get(runId);
     if (!run) return await showCommandLineRun(io, runId);
     io.stdout(`Run ${run.runId}: ${run.state}, for ${run.key} (${runJobData(run).plan.kind}), asked by ${run.actor ?? '–'}\n`);
-    io.stdout(`Queued ${when(run.enqueuedAt)}, started ${when(run.startedAt)}, finished ${when(run.finishedAt)}, tries ${run.tries}\n`);
+    io.stdout(
+      `Queued ${when(run.enqueuedAt)}, started ${when(run.startedAt)}, finished ${when(run.finishedAt)}, tries ${run.tries}\n`,
+    );
     if (run.outcome) io.stdout(`Outcome: ${run.outcome}\n`);
     const level = run.artifactsDir ? await storedAssessmentLine(run.artifactsDir) : null;
     if (level) io.stdout(`${level}\n`);
     io.stdout('\nAudit trail:\n');
-    for (const e of await store.events(runId)) io.stdout(`  ${when(e.at)}  ${e.kind.padEnd(16)} ${Object.keys(e.data).length ? JSON.stringify(e.data) : ''}\n`);
+    for (const e of await store.events(runId))
+      io.stdout(`  ${when(e.at)}  ${e.kind.padEnd(16)} ${Object.keys(e.data).length ? JSON.stringify(e.data) : ''}\n`);
     const report = run.artifactsDir ? await readFile(join(run.artifactsDir, 'report.md'), 'utf8').catch(() => null) : null;
     io.stdout(report ? `\n${report}` : '\n(no report: the run did not get that far)\n');
   } finally {
@@ -71,10 +83,15 @@ export async function runsShow(io: RunsIo, runId: string): Promise<void> {
 
 async function showCommandLineRun(io: RunsIo, runId: string): Promise<void> {
   const local = await commandLineRun(userDir(io), runId);
-  if (!local) throw new UsageError(`no run \`${runId}\` in ${[...new Set([appDir(io), userDir(io)])].join(' or ')} (see \`fixloop runs\`)`);
+  if (!local)
+    throw new UsageError(`no run \`${runId}\` in ${[...new Set([appDir(io), userDir(io)])].join(' or ')} (see \`fixloop runs\`)`);
   const { result, dir } = local;
-  io.stdout(`Run ${result.runId} (command line): ${runStatus(result)}, on ${result.repository.source}${result.repository.sha ? ` at ${result.repository.sha.slice(0, 12)}` : ''}\n`);
-  io.stdout(`Started ${result.startedAt.replace('T', ' ').slice(0, 19)}, ${(result.durationMs / 1000).toFixed(1)} s, artifacts in ${dir}\n`);
+  io.stdout(
+    `Run ${result.runId} (command line): ${runStatus(result)}, on ${result.repository.source}${result.repository.sha ? ` at ${result.repository.sha.slice(0, 12)}` : ''}\n`,
+  );
+  io.stdout(
+    `Started ${result.startedAt.replace('T', ' ').slice(0, 19)}, ${(result.durationMs / 1000).toFixed(1)} s, artifacts in ${dir}\n`,
+  );
   const level = assessmentLine(result);
   if (level) io.stdout(`${level}\n`);
   const report = await readFile(join(dir, 'report.md'), 'utf8').catch(() => null);

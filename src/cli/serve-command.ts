@@ -9,7 +9,11 @@ export async function serveCommand(options: { register?: boolean } = {}, env: No
   if (existsSync('.env')) process.loadEnvFile('.env');
   if (options.register) return registerApp(env);
   const settings = serveSettingsFrom(env);
-  const [{ appLogger }, { startApp }, { default: app }] = await Promise.all([import('../github/app-log.ts'), import('../github/start-app.ts'), import('../index.ts')]);
+  const [{ appLogger }, { startApp }, { default: app }] = await Promise.all([
+    import('../github/app-log.ts'),
+    import('../github/start-app.ts'),
+    import('../index.ts'),
+  ]);
   const baseUrl = env.GHE_HOST ? `${env.GHE_PROTOCOL || 'https'}://${env.GHE_HOST}/api/v3` : 'https://api.github.com';
   await startApp(app, { ...settings, baseUrl, log: await appLogger(env), version: packageVersion() });
 }

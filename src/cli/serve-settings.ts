@@ -28,13 +28,21 @@ export function serveSettingsFrom(env: NodeJS.ProcessEnv, cwd: string = process.
   const appId = checkAppId(env.APP_ID, problems);
   const privateKey = checkPrivateKey(env, cwd, problems);
   // Probot would fall back to the secret "development": anyone could then send fixloop webhooks.
-  if (!env.WEBHOOK_SECRET) problems.push('WEBHOOK_SECRET is not set: set it to the webhook secret of the GitHub App (its settings page, "Webhook secret")');
+  if (!env.WEBHOOK_SECRET)
+    problems.push(
+      'WEBHOOK_SECRET is not set: set it to the webhook secret of the GitHub App (its settings page, "Webhook secret")',
+    );
   const port = env.PORT ? Number(env.PORT) : 3000;
   if (!Number.isInteger(port) || port < 0 || port > 65535) problems.push(`PORT must be a port number (got \`${env.PORT}\`)`);
   const githubTimeout = githubTimeoutMs(env);
-  if (githubTimeout === null) problems.push(`FIXLOOP_GITHUB_TIMEOUT_SECONDS must be a number of seconds above 0 (got \`${env.FIXLOOP_GITHUB_TIMEOUT_SECONDS}\`)`);
+  if (githubTimeout === null)
+    problems.push(
+      `FIXLOOP_GITHUB_TIMEOUT_SECONDS must be a number of seconds above 0 (got \`${env.FIXLOOP_GITHUB_TIMEOUT_SECONDS}\`)`,
+    );
   if (env.WEBHOOK_PROXY_URL && !smeeClientInstalled()) {
-    problems.push('WEBHOOK_PROXY_URL is set but smee-client is not installed: `npm install --no-save smee-client` in fixloop\'s folder, or unset WEBHOOK_PROXY_URL (fixloop installs nothing on its own)');
+    problems.push(
+      "WEBHOOK_PROXY_URL is set but smee-client is not installed: `npm install --no-save smee-client` in fixloop's folder, or unset WEBHOOK_PROXY_URL (fixloop installs nothing on its own)",
+    );
   }
   if (problems.length > 0) {
     const lines = problems.map((problem) => `  - ${problem}`).join('\n');
@@ -67,18 +75,24 @@ function checkPrivateKey(env: NodeJS.ProcessEnv, cwd: string, problems: string[]
   if (env.PRIVATE_KEY) {
     const key = pemFromEnvironment(env.PRIVATE_KEY);
     if (isPrivateKey(key)) return key;
-    problems.push('PRIVATE_KEY is not a PEM private key: paste the whole .pem file the App\'s settings page gave you (newlines as \\n), or set PRIVATE_KEY_PATH to that file instead');
+    problems.push(
+      "PRIVATE_KEY is not a PEM private key: paste the whole .pem file the App's settings page gave you (newlines as \\n), or set PRIVATE_KEY_PATH to that file instead",
+    );
     return null;
   }
   if (!env.PRIVATE_KEY_PATH) {
-    problems.push("neither PRIVATE_KEY nor PRIVATE_KEY_PATH is set: generate a private key on the App's settings page and set PRIVATE_KEY_PATH to the .pem file (or PRIVATE_KEY to its contents)");
+    problems.push(
+      "neither PRIVATE_KEY nor PRIVATE_KEY_PATH is set: generate a private key on the App's settings page and set PRIVATE_KEY_PATH to the .pem file (or PRIVATE_KEY to its contents)",
+    );
     return null;
   }
   const path = resolve(cwd, env.PRIVATE_KEY_PATH);
   const named = `\`${env.PRIVATE_KEY_PATH}\`${path === env.PRIVATE_KEY_PATH ? '' : ` (${path})`}`;
   const unreadable = fileProblem(path);
   if (unreadable === 'missing') {
-    problems.push(`PRIVATE_KEY_PATH: no such file ${named}: save the private key generated on the App's settings page there, or point PRIVATE_KEY_PATH at it (or set PRIVATE_KEY to its contents)`);
+    problems.push(
+      `PRIVATE_KEY_PATH: no such file ${named}: save the private key generated on the App's settings page there, or point PRIVATE_KEY_PATH at it (or set PRIVATE_KEY to its contents)`,
+    );
     return null;
   }
   if (unreadable) {
@@ -101,7 +115,8 @@ function fileProblem(path: string): string | null {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return 'missing';
     // In the container the key is read by the unprivileged user (uid 10001), not its owner on the host.
-    if (code === 'EACCES') return `cannot be read by this user (uid ${process.getuid?.() ?? '?'}): make it readable to it, or pass the key inline in PRIVATE_KEY`;
+    if (code === 'EACCES')
+      return `cannot be read by this user (uid ${process.getuid?.() ?? '?'}): make it readable to it, or pass the key inline in PRIVATE_KEY`;
     return `cannot be read (${code ?? (error as Error).message})`;
   }
 }

@@ -41,12 +41,16 @@ export async function openStoredRun(dataDir: string, runId: string): Promise<Sto
     if (!job) {
       // A command-line run has its result and patch but no stored request to replay or publish from.
       const local = await commandLineRun(userDataDir(process.env), runId);
-      if (local) throw new UsageError(`run \`${runId}\` is a command-line run: replay and publish work on the App's stored runs; its report and patch are in ${local.dir} (\`fixloop runs show ${runId}\`), and \`fixloop run\` runs it again`);
+      if (local)
+        throw new UsageError(
+          `run \`${runId}\` is a command-line run: replay and publish work on the App's stored runs; its report and patch are in ${local.dir} (\`fixloop runs show ${runId}\`), and \`fixloop run\` runs it again`,
+        );
       throw new UsageError(`no run \`${runId}\` in ${dataDir} (see \`fixloop runs\`)`);
     }
     if (!job.artifactsDir) throw new UsageError(`run \`${runId}\` has no result yet (${job.state})`);
     const text = await readFile(join(job.artifactsDir, 'result.json'), 'utf8').catch(() => null);
-    if (text === null) throw new UsageError(`run \`${runId}\`: its result file ${join(job.artifactsDir, 'result.json')} is missing`);
+    if (text === null)
+      throw new UsageError(`run \`${runId}\`: its result file ${join(job.artifactsDir, 'result.json')} is missing`);
     return { store, job, data: runJobData(job), result: JSON.parse(text) as RunResult };
   } catch (error) {
     await store.close();

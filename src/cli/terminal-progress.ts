@@ -41,7 +41,13 @@ export function createTerminalProgress(write: (text: string) => void, options: T
     if (p.phase === 'done' && options.reportFollows) return line('');
     if (p.phase === 'engine') {
       // An engine's own output, indented under its attempt; long lines are cut (the log has them whole).
-      line(p.message.split('\n').slice(0, 20).map((l) => `${prefix()}    │ ${l.length > 200 ? `${l.slice(0, 200)}…` : l}\n`).join(''));
+      line(
+        p.message
+          .split('\n')
+          .slice(0, 20)
+          .map((l) => `${prefix()}    │ ${l.length > 200 ? `${l.slice(0, 200)}…` : l}\n`)
+          .join(''),
+      );
       return;
     }
     line(`${prefix()}  ${p.message}\n`);

@@ -37,7 +37,10 @@ export function configReferenceTable(): string {
     for (const [key, child] of Object.entries(node.properties ?? {})) {
       const here = path ? `${path}.${key}` : key;
       if (child.type === 'object' && child.properties) walk(child, here);
-      else rows.push(`| \`${here}\` | ${typeOf(child)} | ${defaultOf(child)} | ${(child.description ?? '').replace(/\|/g, '\\|')} |`);
+      else
+        rows.push(
+          `| \`${here}\` | ${typeOf(child)} | ${defaultOf(child)} | ${(child.description ?? '').replace(/\|/g, '\\|')} |`,
+        );
     }
   };
   walk(configJsonSchema() as SchemaNode, '');

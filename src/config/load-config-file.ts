@@ -8,7 +8,14 @@ import { parseRepoConfig } from './parse-config.ts';
  * Looked up in this order; the first that exists wins. The dotfile is the habit of tool settings
  * (`.eslintrc`, `.prettierrc`, `.pre-commit-config.yaml`): a repository that writes it is not ignored.
  */
-export const CONFIG_FILE_NAMES = ['fixloop.yml', 'fixloop.yaml', '.fixloop.yml', '.fixloop.yaml', '.github/fixloop.yml', '.github/fixloop.yaml'];
+export const CONFIG_FILE_NAMES = [
+  'fixloop.yml',
+  'fixloop.yaml',
+  '.fixloop.yml',
+  '.fixloop.yaml',
+  '.github/fixloop.yml',
+  '.github/fixloop.yaml',
+];
 
 export interface LoadedConfig {
   config: RepoConfig;

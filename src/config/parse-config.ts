@@ -7,7 +7,10 @@ import { closestKey, knownKeysAt } from './known-keys.ts';
 import { repoConfigSchema, type RepoConfig } from '../core/repo-config.ts';
 
 export function formatIssuePath(path: readonly PropertyKey[]): string {
-  return path.map((p) => (typeof p === 'number' ? `[${p}]` : String(p))).join('.').replace(/\.\[/g, '[');
+  return path
+    .map((p) => (typeof p === 'number' ? `[${p}]` : String(p)))
+    .join('.')
+    .replace(/\.\[/g, '[');
 }
 
 /** The line a key (or the value at a path) sits on in the file, when the text is known. */
@@ -47,7 +50,10 @@ export function validateRepoConfig(value: unknown, source: string, lineOf?: Line
   if (!first) throw new ConfigError(`${source}: invalid configuration`);
   // Every problem at once: fixing a file one error per run is a slow conversation.
   if (problems.length === 1) throw new ConfigError(`${source}: ${first.message}`, first.key || null);
-  throw new ConfigError(`${source}: ${problems.length} problems:\n${problems.map((p) => `  - ${p.message}`).join('\n')}`, first.key || null);
+  throw new ConfigError(
+    `${source}: ${problems.length} problems:\n${problems.map((p) => `  - ${p.message}`).join('\n')}`,
+    first.key || null,
+  );
 }
 
 /** Where each key of the document is written: a key's own line, else its value's, else its parent's. */
@@ -78,7 +84,9 @@ export function parseRepoConfig(text: string, source: string): RepoConfig {
     // yaml's pretty message is the reason, its position, then a frame of the lines with a caret.
     const [reason = '', ...frame] = yamlError.message.split('\n');
     const shown = frame.join('\n').replace(/^\n+|\s+$/g, '');
-    throw new ConfigError(`${source}: not valid YAML${where}: ${reason.replace(/ at line \d+, column \d+:?$/, '')}${shown ? `\n${shown}` : ''}`);
+    throw new ConfigError(
+      `${source}: not valid YAML${where}: ${reason.replace(/ at line \d+, column \d+:?$/, '')}${shown ? `\n${shown}` : ''}`,
+    );
   }
   const value: unknown = doc.toJS();
   if (value !== null && value !== undefined && (typeof value !== 'object' || Array.isArray(value))) {

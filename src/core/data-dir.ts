@@ -14,7 +14,10 @@ export function appDataDir(env: NodeJS.ProcessEnv, cwd = process.cwd()): string 
 export function userDataDir(env: NodeJS.ProcessEnv, cwd = process.cwd()): string {
   if (env.FIXLOOP_DATA_DIR) return resolve(cwd, env.FIXLOOP_DATA_DIR);
   // The XDG spec: a relative XDG_DATA_HOME is invalid and ignored.
-  const dataHome = env.XDG_DATA_HOME && isAbsolute(env.XDG_DATA_HOME) ? env.XDG_DATA_HOME : join(env.HOME && isAbsolute(env.HOME) ? env.HOME : homedir(), '.local', 'share');
+  const dataHome =
+    env.XDG_DATA_HOME && isAbsolute(env.XDG_DATA_HOME)
+      ? env.XDG_DATA_HOME
+      : join(env.HOME && isAbsolute(env.HOME) ? env.HOME : homedir(), '.local', 'share');
   return join(dataHome, 'fixloop');
 }
 

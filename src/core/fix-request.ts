@@ -12,7 +12,10 @@ export const fixRequestSchema = z.object({
     /** Branch or ref to check out; null = the remote's default branch. */
     ref: z.string().min(1).nullable(),
     /** Exact commit to work on, when known (e.g. a pull request's head). */
-    sha: z.string().regex(/^[0-9a-f]{7,40}$/).nullable(),
+    sha: z
+      .string()
+      .regex(/^[0-9a-f]{7,40}$/)
+      .nullable(),
     /** Base of the change being fixed (e.g. a pull request's base): its diff is a localization hint. */
     baseRef: z.string().min(1).nullable().default(null),
     /**
@@ -42,4 +45,3 @@ export const fixRequestSchema = z.object({
 });
 
 export type FixRequest = z.output<typeof fixRequestSchema>;
-

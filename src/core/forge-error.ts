@@ -16,7 +16,14 @@ export type ForgeErrorCode =
   /** Anything else. */
   | 'unknown';
 
-export const FORGE_ERROR_CODES: readonly ForgeErrorCode[] = ['not_found', 'forbidden', 'conflict', 'rate_limited', 'unavailable', 'unknown'];
+export const FORGE_ERROR_CODES: readonly ForgeErrorCode[] = [
+  'not_found',
+  'forbidden',
+  'conflict',
+  'rate_limited',
+  'unavailable',
+  'unknown',
+];
 
 export class ForgeError extends CodedError<ForgeErrorCode> {
   /** When the forge said when to come back (a rate limit's reset), in ms from now. */

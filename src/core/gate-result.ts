@@ -11,5 +11,4 @@ interface GateCommon {
 
 /** The binary gate (DESIGN.md §2): exit code 0 passes, anything else or a killed process fails. */
 export type GateResult =
-  | (GateCommon & { passed: true })
-  | (GateCommon & { passed: false; reason: GateFailureReason; exitCode?: number });
+  (GateCommon & { passed: true }) | (GateCommon & { passed: false; reason: GateFailureReason; exitCode?: number });

@@ -14,7 +14,12 @@ const PACKAGE_ROOTS = ['', 'src/', 'lib/'];
 const PY_IMPORT = /^[ \t]*(?:from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#]+)|import[ \t]+([\w.]+))/gm;
 
 /** The source files the test files import, following imports three levels further (sorted by path). */
-export async function importedSourceFiles(root: string, testFiles: string[], files: readonly string[], isTestFile: (p: string) => boolean): Promise<string[]> {
+export async function importedSourceFiles(
+  root: string,
+  testFiles: string[],
+  files: readonly string[],
+  isTestFile: (p: string) => boolean,
+): Promise<string[]> {
   // Three levels below the test files' own imports: a test imports a package's index, which
   // re-exports the module that imports the buggy helper.
   return (await importedInOrder(root, testFiles, files, isTestFile, 4)).sort();
@@ -24,7 +29,13 @@ export async function importedSourceFiles(root: string, testFiles: string[], fil
  * The source files the test files import, `levels` deep (1: what the test files import themselves),
  * in the order they were found: a level's files before the next level's.
  */
-export async function importedInOrder(root: string, testFiles: readonly string[], files: readonly string[], isTestFile: (p: string) => boolean, levels: number): Promise<string[]> {
+export async function importedInOrder(
+  root: string,
+  testFiles: readonly string[],
+  files: readonly string[],
+  isTestFile: (p: string) => boolean,
+  levels: number,
+): Promise<string[]> {
   const known = new Set(files);
   const js = await jsResolution(root, known);
   const found = new Set<string>();
@@ -72,7 +83,11 @@ async function jsResolution(root: string, known: Set<string>): Promise<JsResolut
     known,
     selfName: typeof manifest?.name === 'string' ? manifest.name : null,
     manifests,
-    aliases: Object.entries(options.paths ?? {}).map(([pattern, targets]) => ({ pattern, targets, base: options.baseUrl ?? '.' })),
+    aliases: Object.entries(options.paths ?? {}).map(([pattern, targets]) => ({
+      pattern,
+      targets,
+      base: options.baseUrl ?? '.',
+    })),
   };
 }
 
@@ -97,7 +112,11 @@ function resolvePython(file: string, text: string, known: Set<string>): string[]
   };
   for (const m of text.matchAll(PY_IMPORT)) {
     const from = m[1];
-    const names = (m[2] ?? '').replace(/[()\\]/g, ' ').split(',').map((n) => n.trim().split(/\s+/)[0] ?? '').filter((n) => /^\w+$/.test(n));
+    const names = (m[2] ?? '')
+      .replace(/[()\\]/g, ' ')
+      .split(',')
+      .map((n) => n.trim().split(/\s+/)[0] ?? '')
+      .filter((n) => /^\w+$/.test(n));
     const bases = from !== undefined ? moduleBases(file, from) : [(m[3] ?? '').replace(/\./g, '/')];
     for (const base of bases) {
       const hit = base ? module(base) : null;

@@ -33,7 +33,10 @@ export function packageEntries(fromFile: string, spec: string, js: JsResolution)
     const star = alias.pattern.indexOf('*');
     const prefix = star < 0 ? alias.pattern : alias.pattern.slice(0, star);
     const suffix = star < 0 ? '' : alias.pattern.slice(star + 1);
-    const matches = star < 0 ? spec === alias.pattern : spec.startsWith(prefix) && spec.endsWith(suffix) && spec.length >= prefix.length + suffix.length;
+    const matches =
+      star < 0
+        ? spec === alias.pattern
+        : spec.startsWith(prefix) && spec.endsWith(suffix) && spec.length >= prefix.length + suffix.length;
     if (!matches) continue;
     const captured = star < 0 ? '' : spec.slice(prefix.length, spec.length - suffix.length);
     for (const target of alias.targets) {
@@ -57,7 +60,9 @@ function resolvePath(path: string, js: JsResolution, depth = 0): string | null {
   if (manifest && depth < 2) {
     for (const entry of manifestEntries(manifest)) {
       const inside = normalize(join(base, entry));
-      const hit = resolvePath(inside, js, depth + 1) ?? resolvePath(normalize(join(base, entry.replace(BUILD_FOLDERS, 'src/'))), js, depth + 1);
+      const hit =
+        resolvePath(inside, js, depth + 1) ??
+        resolvePath(normalize(join(base, entry.replace(BUILD_FOLDERS, 'src/'))), js, depth + 1);
       if (hit) return hit;
     }
   }

@@ -33,7 +33,13 @@ export function jsParserPlugins(file: string): ParserPlugin[] {
 export function parseJsProgram(file: string, source: string): object | null {
   for (const sourceType of ['module', 'script'] as const) {
     try {
-      const ast = parse(source, { sourceType, plugins: jsParserPlugins(file), errorRecovery: true, allowReturnOutsideFunction: true, allowAwaitOutsideFunction: sourceType === 'module' });
+      const ast = parse(source, {
+        sourceType,
+        plugins: jsParserPlugins(file),
+        errorRecovery: true,
+        allowReturnOutsideFunction: true,
+        allowAwaitOutsideFunction: sourceType === 'module',
+      });
       return ast.program;
     } catch {
       // Try the other source type, then give up.

@@ -13,7 +13,9 @@ const PATTERNS: RegExp[] = [
 export function redactSecrets(text: string): string {
   let out = text;
   for (const pattern of PATTERNS) {
-    out = out.replace(pattern, (match, prefix: unknown) => (typeof prefix === 'string' && match.startsWith(prefix) ? `${prefix}[redacted]` : '[redacted]'));
+    out = out.replace(pattern, (match, prefix: unknown) =>
+      typeof prefix === 'string' && match.startsWith(prefix) ? `${prefix}[redacted]` : '[redacted]',
+    );
   }
   return out;
 }

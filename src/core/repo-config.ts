@@ -35,19 +35,35 @@ export const repoConfigSchema = z
   .object({
     test: z
       .object({
-        command: z.string().min(1).optional().describe('The test command, run with /bin/sh -c from the repository root. Its exit code is the gate.'),
+        command: z
+          .string()
+          .min(1)
+          .optional()
+          .describe('The test command, run with /bin/sh -c from the repository root. Its exit code is the gate.'),
         timeout: seconds.default(600).describe('Seconds before a test run (and its whole process tree) is killed.'),
-        report: z.string().min(1).optional().describe('Path of a JUnit XML file the test command writes, relative to the repository root; read for per-test results.'),
+        report: z
+          .string()
+          .min(1)
+          .optional()
+          .describe(
+            'Path of a JUnit XML file the test command writes, relative to the repository root; read for per-test results.',
+          ),
         evidence: z
           .enum(EVIDENCE_KINDS)
           .default('per-test')
-          .describe('What a green run must show. `per-test` (default): per-test results read from the output or `report`, agreeing with the exit code. `exit-code`: for suites fixloop cannot read per test, the exit code alone; such runs are labelled so, their pull requests are drafts and their check runs neutral. It also accepts a run whose test runner fixloop\'s runtime guard cannot reach ("runtime guard: not available for this runner"), which is otherwise never `verified`.'),
+          .describe(
+            'What a green run must show. `per-test` (default): per-test results read from the output or `report`, agreeing with the exit code. `exit-code`: for suites fixloop cannot read per test, the exit code alone; such runs are labelled so, their pull requests are drafts and their check runs neutral. It also accepts a run whose test runner fixloop\'s runtime guard cannot reach ("runtime guard: not available for this runner"), which is otherwise never `verified`.',
+          ),
       })
       .strict()
       .default({ timeout: 600, evidence: 'per-test' }),
     setup: z
       .object({
-        command: z.string().min(1).optional().describe('Run once in each fresh checkout before the first test run (e.g. `npm ci`).'),
+        command: z
+          .string()
+          .min(1)
+          .optional()
+          .describe('Run once in each fresh checkout before the first test run (e.g. `npm ci`).'),
         timeout: seconds.default(900).describe('Seconds before the setup command is killed.'),
       })
       .strict()
@@ -55,11 +71,18 @@ export const repoConfigSchema = z
     env: z
       .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name'), z.string())
       .default({})
-      .describe('Literal variables given to setup, tests and script engines, on top of the allow-list (PATH, HOME, LANG, CI=true). The parent environment is never passed.'),
+      .describe(
+        'Literal variables given to setup, tests and script engines, on top of the allow-list (PATH, HOME, LANG, CI=true). The parent environment is never passed.',
+      ),
     paths: z
       .object({
         allowed: z.array(glob).default(['**']).describe('Globs of the paths a fix may change.'),
-        protected: z.array(glob).default(DEFAULT_PROTECTED_PATHS).describe('Globs of the paths a fix may never change (tests and .github by default). `.github/workflows/**` is always protected.'),
+        protected: z
+          .array(glob)
+          .default(DEFAULT_PROTECTED_PATHS)
+          .describe(
+            'Globs of the paths a fix may never change (tests and .github by default). `.github/workflows/**` is always protected.',
+          ),
       })
       .strict()
       .default({ allowed: ['**'], protected: DEFAULT_PROTECTED_PATHS }),
@@ -67,19 +90,36 @@ export const repoConfigSchema = z
       .object({
         maxFilesChanged: z.number().int().positive().default(10).describe('Most files a patch may change.'),
         maxLinesChanged: z.number().int().positive().default(200).describe('Most lines (added + removed) a patch may change.'),
-        allowNewDependencies: z.boolean().default(false).describe('Whether a patch may add dependencies to manifests (package.json, requirements*.txt, pyproject.toml, go.mod, Cargo.toml, pom.xml, build.gradle).'),
+        allowNewDependencies: z
+          .boolean()
+          .default(false)
+          .describe(
+            'Whether a patch may add dependencies to manifests (package.json, requirements*.txt, pyproject.toml, go.mod, Cargo.toml, pom.xml, build.gradle).',
+          ),
       })
       .strict()
       .default({ maxFilesChanged: 10, maxLinesChanged: 200, allowNewDependencies: false }),
     loop: z
       .object({
         maxAttempts: z.number().int().positive().max(100).default(5).describe('Most attempts in one run.'),
-        maxConsecutiveFailures: z.number().int().positive().max(100).default(3).describe('Failed gates in a row without fewer failing tests before the run escalates to a human.'),
+        maxConsecutiveFailures: z
+          .number()
+          .int()
+          .positive()
+          .max(100)
+          .default(3)
+          .describe('Failed gates in a row without fewer failing tests before the run escalates to a human.'),
         timeBudget: seconds.default(3600).describe('Seconds the whole run may take; when spent the run stops and reports it.'),
       })
       .strict()
       .default({ maxAttempts: 5, maxConsecutiveFailures: 3, timeBudget: 3600 }),
-    engines: z.array(z.enum(ENGINE_NAMES)).min(1).default(['repair']).describe('The engine cascade, cheapest first: `repair` (no key, no network), `script`, `agent` (an LLM with tools), `cli` (aider, codex or claude). With a model configured, `[repair, agent]` is the recommended cascade.'),
+    engines: z
+      .array(z.enum(ENGINE_NAMES))
+      .min(1)
+      .default(['repair'])
+      .describe(
+        'The engine cascade, cheapest first: `repair` (no key, no network), `script`, `agent` (an LLM with tools), `cli` (aider, codex or claude). With a model configured, `[repair, agent]` is the recommended cascade.',
+      ),
     script: z
       .object({
         command: z.string().min(1).optional().describe('The command the `script` engine runs in the workspace for each attempt.'),
@@ -89,27 +129,85 @@ export const repoConfigSchema = z
       .default({ timeout: 600 }),
     repair: z
       .object({
-        maxCandidates: z.number().int().positive().default(300).describe('Most candidate patches the repair engine validates from one state of the code (over several attempts when one attempt\'s time runs out).'),
-        timeBudget: seconds.default(300).describe('Seconds the repair engine may spend in one attempt; the candidates left when it runs out are validated in the next attempt, unless another engine follows in the cascade.'),
-        parallelism: z.number().int().positive().max(64).optional().describe('Candidates validated at once (default: the number of cores).'),
-        exploreTime: z.number().int().min(0).max(3600).default(60).describe('Most seconds the repair engine goes on validating after its first plausible candidate, to find one that weakens no check and others that disagree with it (0: stop at the first). It goes on no longer than finding the first took (at least 5 s), and through twenty candidates after it (the other candidates at the line the first one changed first, past `repair.maxCandidates` too), within this time.'),
+        maxCandidates: z
+          .number()
+          .int()
+          .positive()
+          .default(300)
+          .describe(
+            "Most candidate patches the repair engine validates from one state of the code (over several attempts when one attempt's time runs out).",
+          ),
+        timeBudget: seconds
+          .default(300)
+          .describe(
+            'Seconds the repair engine may spend in one attempt; the candidates left when it runs out are validated in the next attempt, unless another engine follows in the cascade.',
+          ),
+        parallelism: z
+          .number()
+          .int()
+          .positive()
+          .max(64)
+          .optional()
+          .describe('Candidates validated at once (default: the number of cores).'),
+        exploreTime: z
+          .number()
+          .int()
+          .min(0)
+          .max(3600)
+          .default(60)
+          .describe(
+            'Most seconds the repair engine goes on validating after its first plausible candidate, to find one that weakens no check and others that disagree with it (0: stop at the first). It goes on no longer than finding the first took (at least 5 s), and through twenty candidates after it (the other candidates at the line the first one changed first, past `repair.maxCandidates` too), within this time.',
+          ),
       })
       .strict()
       .default({ maxCandidates: 300, timeBudget: 300, exploreTime: 60 }),
     agent: z
       .object({
-        maxToolCalls: z.number().int().positive().max(10_000).default(150).describe('Most tool calls the `agent` engine makes in one run (all attempts together).'),
-        maxTokens: z.number().int().positive().default(2_000_000).describe("Most tokens (prompt + completion) the `agent` engine and the reviewer spend in one run. The app's `FIXLOOP_MAX_TOKENS` caps it (default: this default)."),
-        maxCostUsd: z.number().positive().default(5).describe('Most US dollars the `agent` engine and the reviewer spend in one run, priced with the model price table. The app\'s `FIXLOOP_MAX_COST_USD` caps it (default: this default).'),
-        timeBudget: seconds.default(1800).describe('Seconds the `agent` engine may spend in one run, its own test runs included.'),
-        writeTests: z.boolean().default(true).describe('When the baseline is green, an engine that can write tests first writes one that fails on the pristine code (red), then fixes the code (green). Without such a test there is nothing to fix.'),
+        maxToolCalls: z
+          .number()
+          .int()
+          .positive()
+          .max(10_000)
+          .default(150)
+          .describe('Most tool calls the `agent` engine makes in one run (all attempts together).'),
+        maxTokens: z
+          .number()
+          .int()
+          .positive()
+          .default(2_000_000)
+          .describe(
+            "Most tokens (prompt + completion) the `agent` engine and the reviewer spend in one run. The app's `FIXLOOP_MAX_TOKENS` caps it (default: this default).",
+          ),
+        maxCostUsd: z
+          .number()
+          .positive()
+          .default(5)
+          .describe(
+            "Most US dollars the `agent` engine and the reviewer spend in one run, priced with the model price table. The app's `FIXLOOP_MAX_COST_USD` caps it (default: this default).",
+          ),
+        timeBudget: seconds
+          .default(1800)
+          .describe('Seconds the `agent` engine may spend in one run, its own test runs included.'),
+        writeTests: z
+          .boolean()
+          .default(true)
+          .describe(
+            'When the baseline is green, an engine that can write tests first writes one that fails on the pristine code (red), then fixes the code (green). Without such a test there is nothing to fix.',
+          ),
       })
       .strict()
       .default({ maxToolCalls: 150, maxTokens: 2_000_000, maxCostUsd: 5, timeBudget: 1800, writeTests: true }),
     cli: z
       .object({
-        agent: z.enum(CLI_AGENTS).default('aider').describe('The coding agent the `cli` engine runs: aider, codex (`codex exec`) or claude (print mode). Its model and key come from the app\'s environment.'),
-        timeout: seconds.default(1200).describe('Seconds before one run of the coding agent (and its whole process tree) is killed.'),
+        agent: z
+          .enum(CLI_AGENTS)
+          .default('aider')
+          .describe(
+            "The coding agent the `cli` engine runs: aider, codex (`codex exec`) or claude (print mode). Its model and key come from the app's environment.",
+          ),
+        timeout: seconds
+          .default(1200)
+          .describe('Seconds before one run of the coding agent (and its whole process tree) is killed.'),
       })
       .strict()
       .default({ agent: 'aider', timeout: 1200 }),
@@ -121,24 +219,58 @@ export const repoConfigSchema = z
           .regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\[bot\])?$/, 'must be a GitHub login, such as fixloop-bot')
           .nullable()
           .default(null)
-          .describe('Assigning an issue to this login starts a run; unassigning it cancels the run (null: assignment does nothing).'),
-        command: z.string().regex(/^\/[a-z-]+$/, 'must look like /fix').default('/fix').describe('The slash command in comments.'),
+          .describe(
+            'Assigning an issue to this login starts a run; unassigning it cancels the run (null: assignment does nothing).',
+          ),
+        command: z
+          .string()
+          .regex(/^\/[a-z-]+$/, 'must look like /fix')
+          .default('/fix')
+          .describe('The slash command in comments.'),
         failingChecks: z.boolean().default(false).describe('React to failing checks on pull requests (opt-in).'),
-        minPermission: z.enum(['read', 'triage', 'write', 'maintain', 'admin']).default('write').describe('Lowest repository permission of a person who may start a run.'),
-        maxRunsPerPullRequest: z.number().int().positive().default(3).describe('Most runs started by failing checks on one pull request.'),
+        minPermission: z
+          .enum(['read', 'triage', 'write', 'maintain', 'admin'])
+          .default('write')
+          .describe('Lowest repository permission of a person who may start a run.'),
+        maxRunsPerPullRequest: z
+          .number()
+          .int()
+          .positive()
+          .default(3)
+          .describe('Most runs started by failing checks on one pull request.'),
       })
       .strict()
-      .default({ label: 'fixloop', assignee: null, command: '/fix', failingChecks: false, minPermission: 'write', maxRunsPerPullRequest: 3 }),
+      .default({
+        label: 'fixloop',
+        assignee: null,
+        command: '/fix',
+        failingChecks: false,
+        minPermission: 'write',
+        maxRunsPerPullRequest: 3,
+      }),
     assessment: z
       .object({
-        enabled: z.boolean().default(true).describe('After the judge holds, look for what else the patch changed outside the failing tests (the suite probed at the changed functions, and inputs generated around the ones it used). Off: a green run is published on the judge alone, as before the assessment (no `assessment` in its result), and its report says that no assessment ran.'),
-        timeBudget: seconds.max(600).default(120).describe('Most seconds the assessment may take; it takes a quarter of the time the run took so far, or five runs of the baseline suite when that is more (ten for another engine\'s patch than the `repair` engine\'s, whose rivals it looks for itself), at least 30 s, within this cap.'),
+        enabled: z
+          .boolean()
+          .default(true)
+          .describe(
+            'After the judge holds, look for what else the patch changed outside the failing tests (the suite probed at the changed functions, and inputs generated around the ones it used). Off: a green run is published on the judge alone, as before the assessment (no `assessment` in its result), and its report says that no assessment ran.',
+          ),
+        timeBudget: seconds
+          .max(600)
+          .default(120)
+          .describe(
+            "Most seconds the assessment may take; it takes a quarter of the time the run took so far, or five runs of the baseline suite when that is more (ten for another engine's patch than the `repair` engine's, whose rivals it looks for itself), at least 30 s, within this cap.",
+          ),
       })
       .strict()
       .default({ enabled: true, timeBudget: 120 }),
     pr: z
       .object({
-        draft: z.enum(['unless-verified', 'always']).default('unless-verified').describe('Open pull requests as drafts always, or unless fully verified.'),
+        draft: z
+          .enum(['unless-verified', 'always'])
+          .default('unless-verified')
+          .describe('Open pull requests as drafts always, or unless fully verified.'),
         labels: z.array(z.string().min(1)).default([]).describe('Labels put on fixloop pull requests.'),
         branchPrefix: z.string().min(1).default('fixloop/').describe('Prefix of fixloop branch names.'),
       })

@@ -43,7 +43,6 @@ export interface TestOutcome {
   actual?: string;
 }
 
-
 export interface GateSummary {
   passed: boolean;
   reason?: GateFailureReason;
@@ -166,7 +165,14 @@ export interface RunEnvironment {
    * `.python-version`) that the tool running its commands does not satisfy; `version` null when the
    * tool printed none (`said` then has what it printed). Absent when every pin is satisfied.
    */
-  versionMismatches?: Array<{ tool: 'node' | 'python'; program: string; version: string | null; said?: string; file: string; wants: string }>;
+  versionMismatches?: Array<{
+    tool: 'node' | 'python';
+    program: string;
+    version: string | null;
+    said?: string;
+    file: string;
+    wants: string;
+  }>;
 }
 
 /** The phases of a run, as its progress names them. */

@@ -26,12 +26,16 @@ export function utcDay(at: Date = new Date()): string {
 
 /** Throws a TypeError naming the first bad argument; every ledger checks its inputs the same way. */
 export function checkSpendArgs(repository: string, day: string, spend?: Spend): void {
-  if (typeof repository !== 'string' || repository === '') throw new TypeError('spend ledger: `repository` must be a non-empty string');
-  if (typeof day !== 'string' || !DAY.test(day)) throw new TypeError(`spend ledger: \`day\` must be YYYY-MM-DD, got ${JSON.stringify(day)}`);
+  if (typeof repository !== 'string' || repository === '')
+    throw new TypeError('spend ledger: `repository` must be a non-empty string');
+  if (typeof day !== 'string' || !DAY.test(day))
+    throw new TypeError(`spend ledger: \`day\` must be YYYY-MM-DD, got ${JSON.stringify(day)}`);
   if (spend === undefined) return;
-  if (typeof spend.usd !== 'number' || !Number.isFinite(spend.usd) || spend.usd < 0) throw new TypeError(`spend ledger: \`spend.usd\` must be a finite number ≥ 0, got ${String(spend.usd)}`);
+  if (typeof spend.usd !== 'number' || !Number.isFinite(spend.usd) || spend.usd < 0)
+    throw new TypeError(`spend ledger: \`spend.usd\` must be a finite number ≥ 0, got ${String(spend.usd)}`);
   // Tokens are counted, and stored as integers: a fraction would be refused by PostgreSQL only.
-  if (!Number.isSafeInteger(spend.tokens) || spend.tokens < 0) throw new TypeError(`spend ledger: \`spend.tokens\` must be a whole number ≥ 0, got ${String(spend.tokens)}`);
+  if (!Number.isSafeInteger(spend.tokens) || spend.tokens < 0)
+    throw new TypeError(`spend ledger: \`spend.tokens\` must be a whole number ≥ 0, got ${String(spend.tokens)}`);
 }
 
 /** A ledger in memory, for one process (the CLI without a store). */

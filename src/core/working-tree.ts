@@ -34,7 +34,9 @@ const NOUNS: Array<[WorkingTreeState, string]> = [
 
 /** "2 modified, 1 untracked file", or "no uncommitted change"; one phrase for progress, report and docs. */
 export function describeChanges(files: readonly WorkingTreeFile[]): string {
-  const parts = NOUNS.map(([state, word]) => [files.filter((f) => f.state === state).length, word] as const).filter(([n]) => n > 0);
+  const parts = NOUNS.map(([state, word]) => [files.filter((f) => f.state === state).length, word] as const).filter(
+    ([n]) => n > 0,
+  );
   const last = parts.at(-1);
   if (!last) return 'no uncommitted change';
   // The noun follows the last count, as one says it: "2 modified, 1 untracked file".
@@ -45,7 +47,8 @@ export function describeChanges(files: readonly WorkingTreeFile[]): string {
 export function startedFromLine(start: WorkingTreeStart | undefined): string | null {
   if (!start) return null;
   const head = start.head ? start.head.slice(0, 12) : 'no commit yet';
-  if (!start.included) return `started from HEAD (${head})${start.files.length ? `; left out of the run: ${describeChanges(start.files)} of the working tree` : ''}`;
+  if (!start.included)
+    return `started from HEAD (${head})${start.files.length ? `; left out of the run: ${describeChanges(start.files)} of the working tree` : ''}`;
   if (start.files.length === 0) return `started from the working tree: clean, at HEAD (${head})`;
   return `started from the working tree: ${describeChanges(start.files)} on HEAD (${head})`;
 }

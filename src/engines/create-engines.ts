@@ -46,18 +46,33 @@ export async function createEngines(config: RepoConfig, environment: EngineEnvir
     switch (name) {
       case 'repair': {
         const { createRepairEngine } = await import('./repair/repair-engine.ts');
-        engines.push(createRepairEngine(config.repair.parallelism !== undefined ? { parallelism: config.repair.parallelism } : {}));
+        engines.push(
+          createRepairEngine(config.repair.parallelism !== undefined ? { parallelism: config.repair.parallelism } : {}),
+        );
         break;
       }
       case 'script':
-        if (!config.script.command) throw new EngineError('ENGINE_MISCONFIGURED', 'the script engine needs a command: pass --script "<command>" or set `script.command` in fixloop.yml');
+        if (!config.script.command)
+          throw new EngineError(
+            'ENGINE_MISCONFIGURED',
+            'the script engine needs a command: pass --script "<command>" or set `script.command` in fixloop.yml',
+          );
         engines.push(createScriptEngine());
         break;
       case 'agent': {
-        if (!llm?.settings.implement) throw new EngineError('ENGINE_MISCONFIGURED', 'the agent engine needs a model: set FIXLOOP_MODEL');
+        if (!llm?.settings.implement)
+          throw new EngineError('ENGINE_MISCONFIGURED', 'the agent engine needs a model: set FIXLOOP_MODEL');
         const { createAgentEngine } = await import('./agent/agent-engine.ts');
         const implement = llm.settings.implement;
-        engines.push(createAgentEngine({ model: await chatModel(implement), price: llm.priceOf(implement.model), ...baseURL(implement), budget: llm.budget, templates }));
+        engines.push(
+          createAgentEngine({
+            model: await chatModel(implement),
+            price: llm.priceOf(implement.model),
+            ...baseURL(implement),
+            budget: llm.budget,
+            templates,
+          }),
+        );
         break;
       }
       case 'cli': {
@@ -82,14 +97,33 @@ export async function createEngines(config: RepoConfig, environment: EngineEnvir
   let reviewer: Reviewer | null = null;
   const reviewAgent = environment.env.FIXLOOP_REVIEW_AGENT?.trim();
   if (reviewAgent) {
-    if (!(CLI_AGENTS as readonly string[]).includes(reviewAgent)) throw new EngineError('ENGINE_MISCONFIGURED', `FIXLOOP_REVIEW_AGENT: unknown agent \`${reviewAgent}\`; the agents are: ${CLI_AGENTS.join(', ')}`);
-    if (llm?.settings.review) throw new EngineError('ENGINE_MISCONFIGURED', 'set FIXLOOP_REVIEW_MODEL or FIXLOOP_REVIEW_AGENT, not both');
+    if (!(CLI_AGENTS as readonly string[]).includes(reviewAgent))
+      throw new EngineError(
+        'ENGINE_MISCONFIGURED',
+        `FIXLOOP_REVIEW_AGENT: unknown agent \`${reviewAgent}\`; the agents are: ${CLI_AGENTS.join(', ')}`,
+      );
+    if (llm?.settings.review)
+      throw new EngineError('ENGINE_MISCONFIGURED', 'set FIXLOOP_REVIEW_MODEL or FIXLOOP_REVIEW_AGENT, not both');
     const { createCliReviewer } = await import('./coding-agent/cli-reviewer.ts');
-    reviewer = createCliReviewer({ agent: reviewAgent as CliAgentName, environment: environment.env, sandbox: scope.sandbox, workspace: () => scope.workspace, templates, timeoutMs: config.cli.timeout * 1000 });
+    reviewer = createCliReviewer({
+      agent: reviewAgent as CliAgentName,
+      environment: environment.env,
+      sandbox: scope.sandbox,
+      workspace: () => scope.workspace,
+      templates,
+      timeoutMs: config.cli.timeout * 1000,
+    });
   } else if (llm?.settings.review) {
     const { createModelReviewer } = await import('./agent/model-reviewer.ts');
     const review = llm.settings.review;
-    reviewer = createModelReviewer({ model: await chatModel(review), price: llm.priceOf(review.model), ...baseURL(review), budget: llm.budget, templates, workspace: () => scope.workspace });
+    reviewer = createModelReviewer({
+      model: await chatModel(review),
+      price: llm.priceOf(review.model),
+      ...baseURL(review),
+      budget: llm.budget,
+      templates,
+      workspace: () => scope.workspace,
+    });
   }
   return { engines, reviewer, budget: llm?.budget ?? null };
 }
@@ -120,7 +154,11 @@ async function modelKit(config: RepoConfig, environment: EngineEnvironment, scop
     priceOf: (model: string) => {
       const price = priceOf(model, settings.prices);
       // The operator's money ceiling cannot hold for a model whose price is unknown: refuse rather than pretend.
-      if (!price && appCapsMoney) throw new EngineError('ENGINE_MISCONFIGURED', `no price is known for the model \`${model}\`, so FIXLOOP_MAX_COST_USD / FIXLOOP_DAILY_COST_USD cannot hold: add it to FIXLOOP_PRICES, e.g. {"${model}": {"input": 3, "output": 15}} (USD per million tokens)`);
+      if (!price && appCapsMoney)
+        throw new EngineError(
+          'ENGINE_MISCONFIGURED',
+          `no price is known for the model \`${model}\`, so FIXLOOP_MAX_COST_USD / FIXLOOP_DAILY_COST_USD cannot hold: add it to FIXLOOP_PRICES, e.g. {"${model}": {"input": 3, "output": 15}} (USD per million tokens)`,
+        );
       return price;
     },
   };

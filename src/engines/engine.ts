@@ -107,4 +107,3 @@ export interface Engine {
   readonly canWriteTests?: boolean;
   attempt(context: AttemptContext): Promise<EngineOutcome>;
 }
-

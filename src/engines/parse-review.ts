@@ -3,7 +3,9 @@
 import { z } from 'zod';
 import type { ReviewStatus } from '../core/reviewer.ts';
 
-export type ParsedReview = { status: Exclude<ReviewStatus, 'invalid'>; remainingTasks: string[] } | { status: 'invalid'; remainingTasks: []; reason: string };
+export type ParsedReview =
+  | { status: Exclude<ReviewStatus, 'invalid'>; remainingTasks: string[] }
+  | { status: 'invalid'; remainingTasks: []; reason: string };
 
 const secondLine = z.object({ remainingTasks: z.array(z.string().trim().min(1)) }).strict();
 

@@ -12,7 +12,8 @@ export function createScriptEngine(): Engine {
     name: 'script',
     async attempt(ctx: AttemptContext): Promise<EngineOutcome> {
       const command = ctx.config.script.command;
-      if (!command) throw new EngineError('ENGINE_MISCONFIGURED', 'the script engine needs a command: pass --script or set script.command');
+      if (!command)
+        throw new EngineError('ENGINE_MISCONFIGURED', 'the script engine needs a command: pass --script or set script.command');
       // The failures file lives outside the workspace so that it is never taken for a change.
       const dir = await mkdtemp(join(tmpdir(), 'fixloop-script-'));
       try {

@@ -28,21 +28,42 @@ export function createFixService(forge: Forge, log: Logger, credentialRef: strin
         await forge.react(plan.commentId, 'eyes').catch((error: unknown) => log.warn({ err: String(error) }, 'reaction failed'));
       }
       if (!config.test.command) {
-        await forge.comment(plan.number, configErrorMessage('`test.command` is not set: fixloop needs the command that runs the tests (e.g. `test: { command: npm test }`)'));
+        await forge.comment(
+          plan.number,
+          configErrorMessage(
+            '`test.command` is not set: fixloop needs the command that runs the tests (e.g. `test: { command: npm test }`)',
+          ),
+        );
         return 'refused';
       }
       const runId = newRunId();
       const key = runKey(plan);
       // Stored before anything is said or the webhook answered: a crash from here on loses nothing.
-      const queued = await deps.queue.enqueue(newRunJob({ runId, key, credentialRef, plan, config, statusCommentId: null }), plan.actor, plan.deliveryId);
+      const queued = await deps.queue.enqueue(
+        newRunJob({ runId, key, credentialRef, plan, config, statusCommentId: null }),
+        plan.actor,
+        plan.deliveryId,
+      );
       if (!queued.accepted) {
         await forge.comment(plan.number, activeRunAnswer(queued.active, config.triggers.command));
         return 'already-active';
       }
-      const status = createStatusComment(forge, plan.number, runId, (error) => log.warn({ runId, err: String(error) }, 'status comment not updated'));
+      const status = createStatusComment(forge, plan.number, runId, (error) =>
+        log.warn({ runId, err: String(error) }, 'status comment not updated'),
+      );
       await status.update(queuedMessage(runId, plan.actor, plan.instructions));
       await deps.queue.markReady(runId, statusCommentPatch(status.id()));
-      log.info({ runId, repo: `${plan.owner}/${plan.repo}`, number: plan.number, kind: plan.kind, actor: plan.actor, delivery: plan.deliveryId }, 'run queued');
+      log.info(
+        {
+          runId,
+          repo: `${plan.owner}/${plan.repo}`,
+          number: plan.number,
+          kind: plan.kind,
+          actor: plan.actor,
+          delivery: plan.deliveryId,
+        },
+        'run queued',
+      );
       return 'started';
     },
   };

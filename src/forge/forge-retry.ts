@@ -9,7 +9,10 @@ export const PUBLISH_RETRY_DELAYS_MS: readonly number[] = [2_000, 10_000];
 /** A rate limit that resets later than this is not waited for: the patch is kept instead. */
 const MAX_WAIT_MS = 60_000;
 
-export async function withForgeRetry<T>(call: () => Promise<T>, delaysMs: readonly number[] = PUBLISH_RETRY_DELAYS_MS): Promise<T> {
+export async function withForgeRetry<T>(
+  call: () => Promise<T>,
+  delaysMs: readonly number[] = PUBLISH_RETRY_DELAYS_MS,
+): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await call();

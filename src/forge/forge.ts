@@ -41,7 +41,13 @@ export interface Forge {
   findComment(issue: number, marker: string): Promise<number | null>;
   addLabels(issue: number, labels: string[]): Promise<void>;
   pullRequest(number: number): Promise<PullRequestInfo>;
-  openPullRequest(pr: { title: string; head: string; base: string; body: string; draft: boolean }): Promise<{ number: number; htmlUrl: string }>;
+  openPullRequest(pr: {
+    title: string;
+    head: string;
+    base: string;
+    body: string;
+    draft: boolean;
+  }): Promise<{ number: number; htmlUrl: string }>;
   updatePullRequestBody(number: number, body: string): Promise<void>;
   /** A status "in progress" on the commit; its id is the forge's, opaque here. */
   startStatus(headSha: string, summary: string): Promise<string>;

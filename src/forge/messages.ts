@@ -25,10 +25,20 @@ export function retryHint(command: string): string {
   return `To try again: \`${command} retry\`, or \`${command} <instructions>\` with a hint.`;
 }
 
-export function greenMessage(result: RunResult, pr: { number: number; htmlUrl: string } | null, pushed: string | null, draft = false): string {
-  const where = pr ? `opened ${draft ? 'draft ' : ''}#${pr.number}` : pushed ? `pushed a new commit to \`${pushed}\`` : 'published';
+export function greenMessage(
+  result: RunResult,
+  pr: { number: number; htmlUrl: string } | null,
+  pushed: string | null,
+  draft = false,
+): string {
+  const where = pr
+    ? `opened ${draft ? 'draft ' : ''}#${pr.number}`
+    : pushed
+      ? `pushed a new commit to \`${pushed}\``
+      : 'published';
   // At level `review` the tests pass but a person decides (DESIGN.md §3.3): the comment asks for that, not a merge.
-  if (needsReview(result)) return `🔍 **fixloop** run \`${result.runId}\`: ${where}; the tests pass, review it before merging.\n\n${result.headline}`;
+  if (needsReview(result))
+    return `🔍 **fixloop** run \`${result.runId}\`: ${where}; the tests pass, review it before merging.\n\n${result.headline}`;
   return `✅ **fixloop** run \`${result.runId}\`: ${where}.\n\n${result.headline}`;
 }
 
@@ -43,7 +53,16 @@ export function escalationMessage(result: RunResult, command: string, bestDiff: 
   }
   if (bestDiff.trim()) {
     const fence = '`'.repeat(Math.max(3, ...[...bestDiff.matchAll(/`+/g)].map((m) => m[0].length + 1)));
-    lines.push('<details><summary>Best attempt (not verified)</summary>', '', `${fence}diff`, bestDiff.slice(0, 20_000).trimEnd(), fence, '', '</details>', '');
+    lines.push(
+      '<details><summary>Best attempt (not verified)</summary>',
+      '',
+      `${fence}diff`,
+      bestDiff.slice(0, 20_000).trimEnd(),
+      fence,
+      '',
+      '</details>',
+      '',
+    );
   }
   lines.push(retryHint(command));
   return lines.join('\n');

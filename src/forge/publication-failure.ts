@@ -25,8 +25,9 @@ export function forgeFailureText(error: unknown): string {
 
 /** The status comment of a verified run whose publication failed: the patch is never lost. */
 export function unpublishedMessage(runId: string, error: unknown, retryHint: string): string {
-  const again = error instanceof ForgeError && (error.code === 'rate_limited' || error.code === 'unavailable')
-    ? ` An operator can publish it again with \`fixloop publish ${runId}\` once the forge answers.`
-    : '';
+  const again =
+    error instanceof ForgeError && (error.code === 'rate_limited' || error.code === 'unavailable')
+      ? ` An operator can publish it again with \`fixloop publish ${runId}\` once the forge answers.`
+      : '';
   return `⚠️ **fixloop** run \`${runId}\` verified a fix but could not publish it: ${forgeFailureText(error)}\n\nThe verified patch is kept with the run's artifacts.${again} ${retryHint}`;
 }

@@ -8,7 +8,16 @@ import type { RunResult } from '../core/run-result.ts';
 import type { RunPlan } from './run-plan.ts';
 import type { Forge, StatusOutcome } from './forge.ts';
 import { PUBLISH_RETRY_DELAYS_MS, withForgeRetry } from './forge-retry.ts';
-import { cancelledMessage, errorMessage, escalationMessage, forkNote, greenMessage, NEEDS_HUMAN_LABEL, nothingToFixMessage, retryHint } from './messages.ts';
+import {
+  cancelledMessage,
+  errorMessage,
+  escalationMessage,
+  forkNote,
+  greenMessage,
+  NEEDS_HUMAN_LABEL,
+  nothingToFixMessage,
+  retryHint,
+} from './messages.ts';
 import { unpublishedMessage } from './publication-failure.ts';
 import { pushPatch } from './push-patch.ts';
 import { needsReview } from '../core/assessment-level.ts';
@@ -55,13 +64,21 @@ export async function publishResult(input: PublishInput): Promise<Publication> {
     case 'nothing_to_fix':
       return {
         status: nothingToFixMessage(result, plan.kind === 'check' ? 'check' : 'issue'),
-        verdict: { conclusion: 'neutral', title: plan.kind === 'check' ? 'Failure not reproduced' : 'Nothing to fix', summary: report },
+        verdict: {
+          conclusion: 'neutral',
+          title: plan.kind === 'check' ? 'Failure not reproduced' : 'Nothing to fix',
+          summary: report,
+        },
         pullRequest: null,
       };
     case 'failed_to_green':
     case 'escalated': {
       if (result.stopReason === 'cancelled') {
-        return { status: cancelledMessage(result.runId, input.cancelledBy ?? null), verdict: { conclusion: 'cancelled', title: 'Cancelled', summary: report }, pullRequest: null };
+        return {
+          status: cancelledMessage(result.runId, input.cancelledBy ?? null),
+          verdict: { conclusion: 'cancelled', title: 'Cancelled', summary: report },
+          pullRequest: null,
+        };
       }
       await withForgeRetry(() => input.forge.addLabels(plan.number, [NEEDS_HUMAN_LABEL]), input.retryDelaysMs);
       return {
@@ -85,13 +102,26 @@ async function publishGreen(input: PublishInput, report: string): Promise<Public
   const verified = result.verification?.passed === true;
   const message = `fixloop: ${plan.title}\n\n${result.headline}\n\nRun ${result.runId}${plan.isPullRequest ? '' : `, for #${plan.number}`}.`;
   const push = async (branch: string) =>
-    pushPatch({ fetchUrl: plan.cloneUrl, pushUrl: plan.pushUrl, auth: await retrying(() => forge.cloneAuth()), baseSha: result.repository.sha, patch: result.patch, branch, message, tmpRoot: input.tmpRoot });
+    pushPatch({
+      fetchUrl: plan.cloneUrl,
+      pushUrl: plan.pushUrl,
+      auth: await retrying(() => forge.cloneAuth()),
+      baseSha: result.repository.sha,
+      patch: result.patch,
+      branch,
+      message,
+      tmpRoot: input.tmpRoot,
+    });
   // A verdict on the exit code alone is not proof per test, and a patch the assessment found changes
   // behaviour elsewhere (or could not look at) asks a person first (DESIGN.md §3.3): a neutral check
   // and a draft pull request, both.
   const exitCodeOnly = result.verification?.evidence === 'exit-code';
   const review = needsReview(result);
-  const verdict: StatusOutcome = { conclusion: exitCodeOnly || review ? 'neutral' : 'success', title: result.headline.slice(0, 255), summary: report };
+  const verdict: StatusOutcome = {
+    conclusion: exitCodeOnly || review ? 'neutral' : 'success',
+    title: result.headline.slice(0, 255),
+    summary: report,
+  };
 
   if (plan.target.kind === 'push') {
     await push(plan.target.branch);

@@ -34,7 +34,10 @@ export async function pushPatch(options: PushPatchOptions): Promise<string> {
       await g.raw(['fetch', '--quiet', ...depth, options.fetchUrl, options.baseSha]);
       await g.raw(['checkout', '--quiet', '--detach', options.baseSha]);
     } catch (error) {
-      throw new PublishError('PUSH_FAILED', `could not fetch ${options.baseSha.slice(0, 12)} to publish the patch: ${gitMessage(error)}`);
+      throw new PublishError(
+        'PUSH_FAILED',
+        `could not fetch ${options.baseSha.slice(0, 12)} to publish the patch: ${gitMessage(error)}`,
+      );
     }
     try {
       await applyPatch(dir, options.patch);

@@ -31,7 +31,14 @@ export function runJobData(job: StoredJob): RunJobData {
   // Stored before credentials became one reference: the adapter's own fields (GitHub's installation
   // and repository ids) sat beside the plan. Together, as JSON, they are the reference that adapter reads.
   const { runId, key, plan, config, statusCommentId, credentialRef: _none, ...adapterFields } = data;
-  return { runId: runId ?? job.runId, key: key ?? job.key, plan, config, statusCommentId: statusCommentId ?? null, credentialRef: JSON.stringify(adapterFields) };
+  return {
+    runId: runId ?? job.runId,
+    key: key ?? job.key,
+    plan,
+    config,
+    statusCommentId: statusCommentId ?? null,
+    credentialRef: JSON.stringify(adapterFields),
+  };
 }
 
 /** What the trigger learned after storing the run (its status comment), merged into the data. */

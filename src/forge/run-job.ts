@@ -40,7 +40,11 @@ export async function runJob(data: RunJobData, deps: RunJobDeps, control: JobCon
   let result: RunResult | null = null;
   // A status that cannot be completed is logged: it must not turn a published fix into an error.
   const completeStatus = (outcome: StatusOutcome) =>
-    statusId === null ? Promise.resolve() : forge.completeStatus(statusId, outcome).catch((error: unknown) => log.warn({ ...meta, err: describe(error) }, 'status not completed'));
+    statusId === null
+      ? Promise.resolve()
+      : forge
+          .completeStatus(statusId, outcome)
+          .catch((error: unknown) => log.warn({ ...meta, err: describe(error) }, 'status not completed'));
   try {
     const auth = await withForgeRetry(() => forge.cloneAuth(), deps.retryDelaysMs);
     const sha = plan.sha ?? (await headOf(plan.cloneUrl, plan.ref, auth, deps.tmpRoot));
@@ -71,33 +75,56 @@ export async function runJob(data: RunJobData, deps: RunJobDeps, control: JobCon
       config,
     });
     log.info(meta, 'run started');
-    const finished = await runLocal({ request }, {
-      sandbox: deps.sandbox,
-      artifactsRoot: deps.artifactsRoot,
-      auth,
-      signal: control.signal,
-      onProgress,
-      tmpRoot: deps.tmpRoot,
-      ...(deps.cacheDir ? { cacheDir: deps.cacheDir } : {}),
-      setupNetwork: deps.setupNetwork === true,
-      ...(deps.createEngines ? { createEngines: deps.createEngines } : {}),
-      ...(deps.engineEnvironment ? { engineEnvironment: deps.engineEnvironment } : {}),
-    });
+    const finished = await runLocal(
+      { request },
+      {
+        sandbox: deps.sandbox,
+        artifactsRoot: deps.artifactsRoot,
+        auth,
+        signal: control.signal,
+        onProgress,
+        tmpRoot: deps.tmpRoot,
+        ...(deps.cacheDir ? { cacheDir: deps.cacheDir } : {}),
+        setupNetwork: deps.setupNetwork === true,
+        ...(deps.createEngines ? { createEngines: deps.createEngines } : {}),
+        ...(deps.engineEnvironment ? { engineEnvironment: deps.engineEnvironment } : {}),
+      },
+    );
     result = finished.result;
-    log.info({ ...meta, status: result.status, stopReason: result.stopReason, attempts: result.attempts.length, durationMs: result.durationMs }, 'run finished');
+    log.info(
+      {
+        ...meta,
+        status: result.status,
+        stopReason: result.stopReason,
+        attempts: result.attempts.length,
+        durationMs: result.durationMs,
+      },
+      'run finished',
+    );
     if (control.signal.reason instanceof Shutdown) {
       await status.flush();
       await status.update(restartingMessage(runId));
       return { state: 'cancelled', outcome: 'interrupted by a restart', artifactsDir: result.artifactsDir };
     }
     const cancelledBy = control.signal.reason instanceof Cancelled ? control.signal.reason.by : null;
-    const publication = await publishResult({ forge, plan, config, result, report: finished.report.markdown, tmpRoot: deps.tmpRoot, cancelledBy, ...(deps.retryDelaysMs ? { retryDelaysMs: deps.retryDelaysMs } : {}) });
+    const publication = await publishResult({
+      forge,
+      plan,
+      config,
+      result,
+      report: finished.report.markdown,
+      tmpRoot: deps.tmpRoot,
+      cancelledBy,
+      ...(deps.retryDelaysMs ? { retryDelaysMs: deps.retryDelaysMs } : {}),
+    });
     await status.flush();
     await status.update(publication.status);
     await completeStatus(publication.verdict);
     log.info({ ...meta, pullRequest: publication.pullRequest?.number }, 'run published');
     const state = result.stopReason === 'cancelled' ? 'cancelled' : result.status === 'error' ? 'failed' : 'done';
-    const outcome = publication.pullRequest ? `${result.headline} Pull request #${publication.pullRequest.number}.` : result.headline;
+    const outcome = publication.pullRequest
+      ? `${result.headline} Pull request #${publication.pullRequest.number}.`
+      : result.headline;
     return { state, outcome, artifactsDir: result.artifactsDir };
   } catch (error) {
     // The person who asked must see an outcome even when the forge or git failed under us; a run that

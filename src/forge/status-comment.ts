@@ -15,7 +15,13 @@ export interface StatusComment {
   flush(): Promise<void>;
 }
 
-export function createStatusComment(forge: Forge, issue: number, runId: string, onError: (error: unknown) => void, knownId: number | null = null): StatusComment {
+export function createStatusComment(
+  forge: Forge,
+  issue: number,
+  runId: string,
+  onError: (error: unknown) => void,
+  knownId: number | null = null,
+): StatusComment {
   const marker = statusMarker(runId);
   let id: number | null = knownId;
   let last = '';

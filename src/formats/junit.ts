@@ -41,7 +41,10 @@ export function parseJunit(xml: string): TestReport | null {
     for (const tc of asArray(suite.testcase)) {
       const caseName = String(tc['@_name'] ?? '');
       const classname = typeof tc['@_classname'] === 'string' ? tc['@_classname'] : '';
-      const failure = asArray(tc.failure)[0] ?? asArray(tc.error)[0] ?? (typeof tc.failure === 'string' || typeof tc.error === 'string' ? { '#text': tc.failure ?? tc.error } : undefined);
+      const failure =
+        asArray(tc.failure)[0] ??
+        asArray(tc.error)[0] ??
+        (typeof tc.failure === 'string' || typeof tc.error === 'string' ? { '#text': tc.failure ?? tc.error } : undefined);
       const skipped = 'skipped' in tc;
       const test: TestCaseResult = {
         id: [classname || here.join(' > '), caseName].filter(Boolean).join(' > '),
@@ -53,7 +56,10 @@ export function parseJunit(xml: string): TestReport | null {
       if (Number.isFinite(time)) test.durationMs = Math.round(time * 1000);
       if (failure) {
         const body = text(failure);
-        test.message = (typeof failure['@_message'] === 'string' ? failure['@_message'] : body.split('\n')[0] ?? '').slice(0, 2000);
+        test.message = (typeof failure['@_message'] === 'string' ? failure['@_message'] : (body.split('\n')[0] ?? '')).slice(
+          0,
+          2000,
+        );
         test.stack = typeof failure['#text'] === 'string' ? failure['#text'] : body;
       }
       tests.push(test);

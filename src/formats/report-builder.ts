@@ -27,7 +27,13 @@ export function splitMessage(block: string): { message: string; stack: string } 
   const lines = block.replace(/\s+$/, '').split('\n');
   const firstFrame = lines.findIndex((l) => /^\s*(at |❯ |File ")|^\S+\.\w+:\d+:/.test(l));
   const messageLines = (firstFrame === -1 ? lines : lines.slice(0, firstFrame)).filter((l) => l.trim().length > 0);
-  return { message: messageLines.slice(0, 12).map((l) => l.trim()).join('\n'), stack: block.replace(/\s+$/, '') };
+  return {
+    message: messageLines
+      .slice(0, 12)
+      .map((l) => l.trim())
+      .join('\n'),
+    stack: block.replace(/\s+$/, ''),
+  };
 }
 
 export function dedent(lines: string[]): string[] {

@@ -19,7 +19,14 @@ export function parseTap(text: string): TestReport | null {
       for (; j < lines.length && !/^\s*\.\.\.\s*$/.test(lines[j] ?? ''); j++) yaml.push(lines[j] ?? '');
       i = j;
     }
-    points.push({ indent: m[1].length, ok: m[2].toLowerCase() === 'ok', name: (m[3] ?? '').trim(), directive: m[4], yaml, line: i });
+    points.push({
+      indent: m[1].length,
+      ok: m[2].toLowerCase() === 'ok',
+      name: (m[3] ?? '').trim(),
+      directive: m[4],
+      yaml,
+      line: i,
+    });
   }
   const tests: TestCaseResult[] = [];
   const path: { indent: number; name: string }[] = [];
@@ -29,7 +36,10 @@ export function parseTap(text: string): TestReport | null {
     const p = points[k];
     if (!p) continue;
     while (path.length && (path.at(-1)?.indent ?? 0) >= p.indent) path.pop();
-    parents.set(k, path.map((x) => x.name));
+    parents.set(
+      k,
+      path.map((x) => x.name),
+    );
     path.push({ indent: p.indent, name: p.name });
   }
   points.forEach((p, k) => {

@@ -7,7 +7,8 @@
 import type { GateResult } from '../core/gate-result.ts';
 import { RUNNERS } from '../runners/registry.ts';
 
-export type EnvironmentFailureCode = 'TEST_COMMAND_NOT_FOUND' | 'BASELINE_TIMEOUT' | 'NO_TESTS_RAN' | 'MISSING_MODULE' | 'RUNNER_CRASHED';
+export type EnvironmentFailureCode =
+  'TEST_COMMAND_NOT_FOUND' | 'BASELINE_TIMEOUT' | 'NO_TESTS_RAN' | 'MISSING_MODULE' | 'RUNNER_CRASHED';
 
 export interface EnvironmentFailure {
   code: EnvironmentFailureCode;
@@ -24,24 +25,44 @@ export interface BaselineContext {
   repositoryFiles: readonly string[];
 }
 
-const NOT_FOUND = /(?:^|\n)(?:\/bin\/sh: (?:line )?\d+: |sh: (?:line )?\d+: |sh: |bash: (?:line \d+: )?)?([^\s:]+): (?:command )?not found/;
+const NOT_FOUND =
+  /(?:^|\n)(?:\/bin\/sh: (?:line )?\d+: |sh: (?:line )?\d+: |sh: |bash: (?:line \d+: )?)?([^\s:]+): (?:command )?not found/;
 const PYTHON_MISSING = /No module named '?([A-Za-z_][\w.]*)'?/;
 const NODE_MISSING = /(?:Cannot find (?:module|package) '([^']+)'|ERR_MODULE_NOT_FOUND[^\n]*?'([^']+)')/;
 /** What `npm init` writes as the test script: it runs nothing and fails, so a run would "repair" it. */
 const NPM_PLACEHOLDER = /(?:^|\n)Error: no test specified\s*$/m;
-const BIND_HINT = 'make the runner visible to the sandbox (a toolchain on the server\'s PATH, FIXLOOP_SANDBOX_BIND) or install it with a setup command (`setup.command`, --setup)';
+const BIND_HINT =
+  "make the runner visible to the sandbox (a toolchain on the server's PATH, FIXLOOP_SANDBOX_BIND) or install it with a setup command (`setup.command`, --setup)";
 
 /** The environment failure the baseline shows, or null when it is a real test result. */
 export function environmentFailure(gate: GateResult, context: BaselineContext): EnvironmentFailure | null {
   if (!gate.passed && gate.reason === 'TIMEOUT') {
-    return { code: 'BASELINE_TIMEOUT', message: `the test command \`${context.testCommand}\` timed out after ${context.timeoutSeconds} s on the pristine code`, hint: 'raise `test.timeout` (--timeout), or narrow the test command to the suite that fails' };
+    return {
+      code: 'BASELINE_TIMEOUT',
+      message: `the test command \`${context.testCommand}\` timed out after ${context.timeoutSeconds} s on the pristine code`,
+      hint: 'raise `test.timeout` (--timeout), or narrow the test command to the suite that fails',
+    };
   }
   const notFound = gate.passed ? null : commandNotFound(gate);
-  if (notFound) return { code: 'TEST_COMMAND_NOT_FOUND', message: `the test command \`${context.testCommand}\` failed: \`${notFound}\` was not found`, hint: BIND_HINT };
+  if (notFound)
+    return {
+      code: 'TEST_COMMAND_NOT_FOUND',
+      message: `the test command \`${context.testCommand}\` failed: \`${notFound}\` was not found`,
+      hint: BIND_HINT,
+    };
   const missing = gate.passed || gate.report.failed > 0 ? null : missingModule(gate.output, context.repositoryFiles);
-  if (missing) return { code: 'MISSING_MODULE', message: `the test command \`${context.testCommand}\` failed before any test ran: the module \`${missing}\` is not installed`, hint: `${BIND_HINT}; e.g. \`npm ci\` or \`pip install -e .\`` };
+  if (missing)
+    return {
+      code: 'MISSING_MODULE',
+      message: `the test command \`${context.testCommand}\` failed before any test ran: the module \`${missing}\` is not installed`,
+      hint: `${BIND_HINT}; e.g. \`npm ci\` or \`pip install -e .\``,
+    };
   if (!gate.passed && gate.report.total === 0 && NPM_PLACEHOLDER.test(gate.output)) {
-    return { code: 'NO_TESTS_RAN', message: `the test command \`${context.testCommand}\` ran npm's placeholder script (\`echo "Error: no test specified" && exit 1\`): no test ran`, hint: 'set `scripts.test` in package.json to the command that runs the tests, or give that command with --test (`test.command`)' };
+    return {
+      code: 'NO_TESTS_RAN',
+      message: `the test command \`${context.testCommand}\` ran npm's placeholder script (\`echo "Error: no test specified" && exit 1\`): no test ran`,
+      hint: 'set `scripts.test` in package.json to the command that runs the tests, or give that command with --test (`test.command`)',
+    };
   }
   const crash = gate.passed ? null : runnerCrash(gate.output);
   if (crash) {
@@ -51,7 +72,12 @@ export function environmentFailure(gate: GateResult, context: BaselineContext): 
       hint: "the runner may need a newer Node or Python than the one that runs the tests (the report's toolchain line names it): give the sandbox the toolchain the project uses (nvm, pyenv, FIXLOOP_SANDBOX_BIND) or pin a runner version it supports",
     };
   }
-  if (ranNoTest(gate)) return { code: 'NO_TESTS_RAN', message: `the test command \`${context.testCommand}\` ran no test`, hint: 'check that the command runs the suite (a filter that matches nothing, or tests the runner does not find), or point `test.report` at a JUnit XML report' };
+  if (ranNoTest(gate))
+    return {
+      code: 'NO_TESTS_RAN',
+      message: `the test command \`${context.testCommand}\` ran no test`,
+      hint: 'check that the command runs the suite (a filter that matches nothing, or tests the runner does not find), or point `test.report` at a JUnit XML report',
+    };
   return null;
 }
 
@@ -72,7 +98,11 @@ function runnerCrash(output: string): string | null {
 /** No test ran: none parsed, and a runner's own words for it (or its exit code for it) say so. */
 function ranNoTest(gate: GateResult): boolean {
   if (gate.report.total > 0) return false;
-  if (!gate.passed && RUNNERS.some(({ noTestsRan: { exit } }) => exit && gate.exitCode === exit.code && exit.words.test(gate.output))) return true;
+  if (
+    !gate.passed &&
+    RUNNERS.some(({ noTestsRan: { exit } }) => exit && gate.exitCode === exit.code && exit.words.test(gate.output))
+  )
+    return true;
   return (gate.report.parsed && gate.passed) || RUNNERS.some((r) => r.noTestsRan.output.test(gate.output));
 }
 

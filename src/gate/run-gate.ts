@@ -38,7 +38,8 @@ export class GateError extends CodedError<'REPORT_PATH_REFUSED'> {}
 
 function reportPath(cwd: string, file: string): string {
   const relative = normalize(file);
-  if (isAbsolute(file) || relative.startsWith('..')) throw new GateError('REPORT_PATH_REFUSED', `test.report must be a path inside the repository (got \`${file}\`)`);
+  if (isAbsolute(file) || relative.startsWith('..'))
+    throw new GateError('REPORT_PATH_REFUSED', `test.report must be a path inside the repository (got \`${file}\`)`);
   return join(cwd, relative);
 }
 
@@ -47,12 +48,17 @@ export async function runGate(sandbox: Sandbox, options: GateOptions): Promise<G
   // A stale report from an earlier run must never be read as this run's result.
   if (reportFile) await rm(reportFile, { force: true });
   // An operator's own report file is the runner's report already: no second one is asked.
-  const machine: MachineReportRequest | null = options.witness && !reportFile ? await requestMachineReport({ command: options.command, cwd: options.cwd, env: options.env ?? {} }) : null;
+  const machine: MachineReportRequest | null =
+    options.witness && !reportFile
+      ? await requestMachineReport({ command: options.command, cwd: options.cwd, env: options.env ?? {} })
+      : null;
   let guard: RuntimeGuardRequest | null = null;
   try {
     const command = machine?.command ?? options.command;
     const env = { ...options.env, ...machine?.env };
-    guard = options.guard ? await requestRuntimeGuard({ command, cwd: options.cwd, env, testFiles: options.guard.testFiles }) : null;
+    guard = options.guard
+      ? await requestRuntimeGuard({ command, cwd: options.cwd, env, testFiles: options.guard.testFiles })
+      : null;
     const result = await sandbox.run({
       command: guard?.command ?? command,
       cwd: options.cwd,

@@ -35,14 +35,23 @@ export interface RuntimeGuardRequest {
 export async function requestRuntimeGuard(context: RuntimeGuardContext): Promise<RuntimeGuardRequest> {
   const packageScripts = scriptsOf(context.cwd);
   const runner = runnerOf(context.command, packageScripts);
-  const none: RuntimeGuardRequest = { command: context.command, env: {}, mounts: [], read: () => Promise.resolve(null), dispose: () => Promise.resolve() };
+  const none: RuntimeGuardRequest = {
+    command: context.command,
+    env: {},
+    mounts: [],
+    read: () => Promise.resolve(null),
+    dispose: () => Promise.resolve(),
+  };
   if (!runner?.guard) return none;
   const dir = await mkdtemp(join(tmpdir(), 'fixloop-guard-'));
   const dirs: GuardDirs = { code: join(dir, 'code'), records: join(dir, 'records') };
   const dispose = () => rm(dir, { recursive: true, force: true });
   try {
     await Promise.all([mkdir(dirs.code), mkdir(dirs.records)]);
-    const asked = await runner.guard.ask({ command: context.command, env: context.env, packageScripts, root: context.cwd, testFiles: context.testFiles }, dirs);
+    const asked = await runner.guard.ask(
+      { command: context.command, env: context.env, packageScripts, root: context.cwd, testFiles: context.testFiles },
+      dirs,
+    );
     if (!asked) {
       await dispose();
       return none;

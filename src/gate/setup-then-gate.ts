@@ -55,7 +55,8 @@ export interface SuiteRunner {
 /** The test command of a validated configuration: a run cannot go on without one. */
 export function requiredTestCommand(config: RepoConfig): string {
   const command = config.test.command;
-  if (!command) throw new ConfigError('no test command: pass --test "<command>" or set `test.command` in fixloop.yml', 'test.command');
+  if (!command)
+    throw new ConfigError('no test command: pass --test "<command>" or set `test.command` in fixloop.yml', 'test.command');
   return command;
 }
 
@@ -87,7 +88,14 @@ export function createSuiteRunner(options: SuiteRunnerOptions, guard?: { testFil
       return result;
     },
     gateWith(cwd, command, timeoutMs) {
-      return runGate(sandbox, { command, cwd, timeoutMs: Math.min(config.test.timeout * 1000, timeoutMs ?? Number.POSITIVE_INFINITY), env: config.env, signal, ...judged });
+      return runGate(sandbox, {
+        command,
+        cwd,
+        timeoutMs: Math.min(config.test.timeout * 1000, timeoutMs ?? Number.POSITIVE_INFINITY),
+        env: config.env,
+        signal,
+        ...judged,
+      });
     },
     judged: (testFiles) => createSuiteRunner(options, { testFiles }),
     gate(cwd, timeoutMs) {

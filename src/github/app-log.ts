@@ -6,11 +6,24 @@ import { getTransformStream } from '@probot/pino';
 import { pino, type Logger } from 'pino';
 
 export async function appLogger(env: NodeJS.ProcessEnv): Promise<Logger> {
-  const logFormat = env.LOG_FORMAT ? (env.LOG_FORMAT === 'pretty' ? 'pretty' : 'json') : env.NODE_ENV === 'production' ? 'json' : 'pretty';
-  const transform = await getTransformStream({ logFormat, logLevelInString: env.LOG_LEVEL_IN_STRING === 'true', ...(env.SENTRY_DSN ? { sentryDsn: env.SENTRY_DSN } : {}) });
+  const logFormat = env.LOG_FORMAT
+    ? env.LOG_FORMAT === 'pretty'
+      ? 'pretty'
+      : 'json'
+    : env.NODE_ENV === 'production'
+      ? 'json'
+      : 'pretty';
+  const transform = await getTransformStream({
+    logFormat,
+    logLevelInString: env.LOG_LEVEL_IN_STRING === 'true',
+    ...(env.SENTRY_DSN ? { sentryDsn: env.SENTRY_DSN } : {}),
+  });
   // SonicBoom writes like a stream but is not typed as one.
   transform.pipe(pino.destination(1) as unknown as NodeJS.WritableStream);
-  return pino({ level: env.LOG_LEVEL || 'info', messageKey: env.LOG_MESSAGE_KEY || 'msg', serializers: { err: errorWithoutPayload } }, transform);
+  return pino(
+    { level: env.LOG_LEVEL || 'info', messageKey: env.LOG_MESSAGE_KEY || 'msg', serializers: { err: errorWithoutPayload } },
+    transform,
+  );
 }
 
 export interface LoggedError {

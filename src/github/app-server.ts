@@ -87,7 +87,10 @@ async function webhook(options: AppServerOptions, request: IncomingMessage, resp
     const delivery = request.headers['x-github-delivery'] ?? null;
     const event = request.headers['x-github-event'] ?? null;
     // One line, no payload: a wrong secret sends every delivery here.
-    options.log.warn({ delivery, event }, "webhook refused: signature does not match (is WEBHOOK_SECRET the App's webhook secret?)");
+    options.log.warn(
+      { delivery, event },
+      "webhook refused: signature does not match (is WEBHOOK_SECRET the App's webhook secret?)",
+    );
     json(response, 400, { error: 'signature does not match event payload and secret' });
     return;
   }

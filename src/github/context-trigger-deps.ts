@@ -30,7 +30,12 @@ export interface RepositoryAccess {
   queue: JobQueue;
 }
 
-export function triggerDepsFromContext(app: Probot, context: Context, source: SourcePayload, options: TriggerDepsOptions): TriggerDeps {
+export function triggerDepsFromContext(
+  app: Probot,
+  context: Context,
+  source: SourcePayload,
+  options: TriggerDepsOptions,
+): TriggerDeps {
   const { repository } = source;
   const installationId = source.installation?.id ?? 0;
   const forge = createOctokitForge({
@@ -40,7 +45,13 @@ export function triggerDepsFromContext(app: Probot, context: Context, source: So
     installationToken: () => options.installationToken(app, installationId, repository.id),
   });
   const log = context.log as unknown as Logger;
-  return triggerDepsFor({ context, forge, log, credentialRef: appCredentialRef({ installationId, repositoryId: repository.id }), queue: options.queue });
+  return triggerDepsFor({
+    context,
+    forge,
+    log,
+    credentialRef: appCredentialRef({ installationId, repositoryId: repository.id }),
+    queue: options.queue,
+  });
 }
 
 export function triggerDepsFor(access: RepositoryAccess): TriggerDeps {

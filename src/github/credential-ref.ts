@@ -19,7 +19,8 @@ export function appInstallationOf(ref: string): AppInstallation {
     // Not the App's: said below.
   }
   const { installationId, repositoryId } = (parsed ?? {}) as Partial<AppInstallation>;
-  if (typeof installationId !== 'number' || typeof repositoryId !== 'number') throw new Error(`not a GitHub App installation: \`${ref.slice(0, 80)}\``);
+  if (typeof installationId !== 'number' || typeof repositoryId !== 'number')
+    throw new Error(`not a GitHub App installation: \`${ref.slice(0, 80)}\``);
   return { installationId, repositoryId };
 }
 

@@ -19,7 +19,12 @@ export function abortRequestsWith(octokit: Octokit, signal: AbortSignal): void {
 /** `work`, or a DeliveryDeadline once `signal` aborts (the work is left to fail on its aborted requests). */
 export function withDeadline<T>(work: Promise<T>, signal: AbortSignal, ms: number): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new DeliveryDeadline(`GitHub's API did not answer: the delivery was not handled within ${ms / 1000} s (4 × FIXLOOP_GITHUB_TIMEOUT_SECONDS)`));
+    const onAbort = () =>
+      reject(
+        new DeliveryDeadline(
+          `GitHub's API did not answer: the delivery was not handled within ${ms / 1000} s (4 × FIXLOOP_GITHUB_TIMEOUT_SECONDS)`,
+        ),
+      );
     if (signal.aborted) return onAbort();
     signal.addEventListener('abort', onAbort, { once: true });
     work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));

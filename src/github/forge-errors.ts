@@ -18,11 +18,23 @@ export function toForgeError(error: unknown, now = Date.now()): ForgeError {
   const status = typeof failure.status === 'number' ? failure.status : null;
   const headers = failure.response?.headers ?? {};
   const code = status === null ? codeWithoutAnswer(failure, error) : codeOf(status, headers, message);
-  return new ForgeError(code, message, { retryAfterMs: code === 'rate_limited' ? retryAfterMs(headers, now) : null, cause: error });
+  return new ForgeError(code, message, {
+    retryAfterMs: code === 'rate_limited' ? retryAfterMs(headers, now) : null,
+    cause: error,
+  });
 }
 
 /** Node's names for a request that never got an answer. Octokit itself reports these as a 500. */
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_SOCKET']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EPIPE',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_SOCKET',
+]);
 
 /** No status: a request that never got an answer (DNS, a refused connection, an aborted request), or a bug. */
 function codeWithoutAnswer(failure: HttpFailure, error: unknown): ForgeErrorCode {
@@ -34,7 +46,10 @@ function codeOf(status: number, headers: Record<string, string | number | undefi
   if (status === 404) return 'not_found';
   if (status === 429) return 'rate_limited';
   // GitHub answers 403 both to a missing permission and to a rate limit; the headers tell which.
-  if (status === 403) return String(headers['x-ratelimit-remaining']) === '0' || headers['retry-after'] !== undefined || /rate limit/i.test(message) ? 'rate_limited' : 'forbidden';
+  if (status === 403)
+    return String(headers['x-ratelimit-remaining']) === '0' || headers['retry-after'] !== undefined || /rate limit/i.test(message)
+      ? 'rate_limited'
+      : 'forbidden';
   if (status === 401) return 'forbidden';
   if (status === 409 || status === 422) return 'conflict';
   if (status >= 500) return 'unavailable';
@@ -53,7 +68,10 @@ export function mappingErrors<T extends object>(target: T): T {
   const entries = Object.entries(target).map(([name, value]) => {
     if (typeof value !== 'function') return [name, value];
     const method = value as (...args: unknown[]) => Promise<unknown>;
-    return [name, async (...args: unknown[]) => method(...args).catch((failure: unknown) => Promise.reject(toForgeError(failure)))];
+    return [
+      name,
+      async (...args: unknown[]) => method(...args).catch((failure: unknown) => Promise.reject(toForgeError(failure))),
+    ];
   });
   return Object.fromEntries(entries) as T;
 }

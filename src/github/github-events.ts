@@ -1,13 +1,31 @@
 // GitHub's webhooks bound to the triggers: for each, the event it answers, the cheap payload-only
 // filter of what is worth storing, and the payload as the trigger's neutral event
 // (src/triggers/forge-events.ts). The only place that knows these payloads' field names.
-import type { AssignmentEvent, CommentEvent, FailingCheckEvent, LabelEvent, RepositoryRef, ReviewEvent, Subject } from '../triggers/forge-events.ts';
+import type {
+  AssignmentEvent,
+  CommentEvent,
+  FailingCheckEvent,
+  LabelEvent,
+  RepositoryRef,
+  ReviewEvent,
+  Subject,
+} from '../triggers/forge-events.ts';
 import { assignmentTrigger } from '../triggers/on-assign.ts';
 import { commentTrigger } from '../triggers/on-comment.ts';
 import { failingCheckTrigger } from '../triggers/on-failing-check.ts';
 import { labelTrigger } from '../triggers/on-label.ts';
 import { reviewTrigger } from '../triggers/on-review.ts';
-import type { AssignmentPayload, CheckOutcome, CheckSuitePayload, CommentPayload, IssueFields, LabelPayload, RepositoryFields, ReviewPayload, WorkflowRunPayload } from './webhook-payloads.ts';
+import type {
+  AssignmentPayload,
+  CheckOutcome,
+  CheckSuitePayload,
+  CommentPayload,
+  IssueFields,
+  LabelPayload,
+  RepositoryFields,
+  ReviewPayload,
+  WorkflowRunPayload,
+} from './webhook-payloads.ts';
 import type { GitHubTrigger, Self } from './webhook-trigger.ts';
 
 const FAILED_CONCLUSIONS = new Set(['failure', 'timed_out']);
@@ -16,7 +34,13 @@ export const labelOnGitHub = {
   event: 'issues.labeled',
   trigger: labelTrigger,
   concerns: (payload: LabelPayload) => Boolean(payload.label),
-  toEvent: (deliveryId: string, payload: LabelPayload) => ({ deliveryId, repository: repositoryRef(payload.repository), subject: subjectOf(payload.issue), label: payload.label?.name ?? '', requester: payload.sender.login }),
+  toEvent: (deliveryId: string, payload: LabelPayload) => ({
+    deliveryId,
+    repository: repositoryRef(payload.repository),
+    subject: subjectOf(payload.issue),
+    label: payload.label?.name ?? '',
+    requester: payload.sender.login,
+  }),
 } satisfies GitHubTrigger<'issues.labeled', LabelPayload, LabelEvent>;
 
 // Only an assignment with an assignee can be fixloop's; whether it is (`triggers.assignee`) is in the
@@ -42,7 +66,8 @@ export const commentOnGitHub = {
   trigger: commentTrigger,
   // Most comments are not for fixloop: only those that start with a slash can be a command. The body's
   // type is checked anyway: a payload without one must not fail the intake.
-  concerns: ({ comment }: CommentPayload) => comment.user?.type !== 'Bot' && typeof comment.body === 'string' && comment.body.trimStart().startsWith('/'),
+  concerns: ({ comment }: CommentPayload) =>
+    comment.user?.type !== 'Bot' && typeof comment.body === 'string' && comment.body.trimStart().startsWith('/'),
   toEvent: (deliveryId: string, payload: CommentPayload) => ({
     deliveryId,
     repository: repositoryRef(payload.repository),
@@ -69,15 +94,18 @@ export const checkSuiteOnGitHub = {
   event: 'check_suite.completed',
   trigger: failingCheckTrigger,
   // fixloop's own failed check run must never start another run.
-  concerns: ({ check_suite: suite }: CheckSuitePayload, self: Self) => failedOnPullRequests(suite) && !(self.appId !== undefined && suite.app?.id === self.appId),
-  toEvent: (deliveryId: string, payload: CheckSuitePayload) => failingCheckEvent(deliveryId, payload, payload.check_suite, payload.check_suite.app?.name ?? 'check suite'),
+  concerns: ({ check_suite: suite }: CheckSuitePayload, self: Self) =>
+    failedOnPullRequests(suite) && !(self.appId !== undefined && suite.app?.id === self.appId),
+  toEvent: (deliveryId: string, payload: CheckSuitePayload) =>
+    failingCheckEvent(deliveryId, payload, payload.check_suite, payload.check_suite.app?.name ?? 'check suite'),
 } satisfies GitHubTrigger<'check_suite.completed', CheckSuitePayload, FailingCheckEvent>;
 
 export const workflowRunOnGitHub = {
   event: 'workflow_run.completed',
   trigger: failingCheckTrigger,
   concerns: ({ workflow_run: run }: WorkflowRunPayload) => failedOnPullRequests(run),
-  toEvent: (deliveryId: string, payload: WorkflowRunPayload) => failingCheckEvent(deliveryId, payload, payload.workflow_run, payload.workflow_run.name ?? 'workflow'),
+  toEvent: (deliveryId: string, payload: WorkflowRunPayload) =>
+    failingCheckEvent(deliveryId, payload, payload.workflow_run, payload.workflow_run.name ?? 'workflow'),
 } satisfies GitHubTrigger<'workflow_run.completed', WorkflowRunPayload, FailingCheckEvent>;
 
 export function repositoryRef(fields: RepositoryFields): RepositoryRef {
@@ -90,14 +118,26 @@ export function subjectOf(issue: IssueFields): Subject {
 }
 
 function assignmentEvent(deliveryId: string, payload: AssignmentPayload, assigned: boolean): AssignmentEvent {
-  return { deliveryId, repository: repositoryRef(payload.repository), subject: subjectOf(payload.issue), assignee: payload.assignee?.login ?? '', assigned, requester: payload.sender.login };
+  return {
+    deliveryId,
+    repository: repositoryRef(payload.repository),
+    subject: subjectOf(payload.issue),
+    assignee: payload.assignee?.login ?? '',
+    assigned,
+    requester: payload.sender.login,
+  };
 }
 
 function failedOnPullRequests(outcome: CheckOutcome): boolean {
   return FAILED_CONCLUSIONS.has(outcome.conclusion ?? '') && outcome.pull_requests.length > 0;
 }
 
-function failingCheckEvent(deliveryId: string, payload: CheckSuitePayload | WorkflowRunPayload, outcome: CheckOutcome, checkName: string): FailingCheckEvent {
+function failingCheckEvent(
+  deliveryId: string,
+  payload: CheckSuitePayload | WorkflowRunPayload,
+  outcome: CheckOutcome,
+  checkName: string,
+): FailingCheckEvent {
   return {
     deliveryId,
     repository: repositoryRef(payload.repository),

@@ -17,8 +17,14 @@ export async function loadRepoConfig(context: Pick<Context, 'config'>): Promise<
     if (error instanceof ConfigError) return { ok: false, message: error.message };
     // The loader says "could not be parsed" for the user's YAML; anything else (GitHub down) is not the user's file.
     if (error instanceof Error && /could not be parsed/.test(error.message)) {
-      const reason = error.cause instanceof Error ? `: ${error.cause.message.split('\n')[0]}` : /\(([^)]*)\)\s*$/.exec(error.message)?.[1] ?? '';
-      return { ok: false, message: `.github/${CONFIG_FILE}: not valid YAML${reason.startsWith(':') ? reason : reason ? ` (${reason})` : ''}` };
+      const reason =
+        error.cause instanceof Error
+          ? `: ${error.cause.message.split('\n')[0]}`
+          : (/\(([^)]*)\)\s*$/.exec(error.message)?.[1] ?? '');
+      return {
+        ok: false,
+        message: `.github/${CONFIG_FILE}: not valid YAML${reason.startsWith(':') ? reason : reason ? ` (${reason})` : ''}`,
+      };
     }
     throw error;
   }

@@ -48,7 +48,11 @@ export function createOctokitForge(options: OctokitForgeOptions): Forge {
       await octokit.rest.issues.updateComment({ ...repoParams, comment_id: commentId, body });
     },
     async findComment(issue, marker) {
-      for await (const page of octokit.paginate.iterator(octokit.rest.issues.listComments, { ...repoParams, issue_number: issue, per_page: 100 })) {
+      for await (const page of octokit.paginate.iterator(octokit.rest.issues.listComments, {
+        ...repoParams,
+        issue_number: issue,
+        per_page: 100,
+      })) {
         const found = page.data.find((c) => c.body?.includes(marker));
         if (found) return found.id;
       }
@@ -90,7 +94,10 @@ export function createOctokitForge(options: OctokitForgeOptions): Forge {
       return String(data.id);
     },
     async completeStatus(id: string, output: StatusOutcome) {
-      const summary = output.summary.length > MAX_CHECK_SUMMARY ? `${output.summary.slice(0, MAX_CHECK_SUMMARY - 40)}\n\n… (cut; see the pull request)` : output.summary;
+      const summary =
+        output.summary.length > MAX_CHECK_SUMMARY
+          ? `${output.summary.slice(0, MAX_CHECK_SUMMARY - 40)}\n\n… (cut; see the pull request)`
+          : output.summary;
       await octokit.rest.checks.update({
         ...repoParams,
         check_run_id: Number(id),

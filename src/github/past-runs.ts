@@ -13,7 +13,12 @@ export function pastRunsOnGitHub(octokit: TokenOctokit, owner: string, repo: str
     const number = Number(/#(\d+)$/.exec(key)?.[1]);
     if (!Number.isInteger(number) || number < 1) return 0;
     let count = 0;
-    for await (const page of octokit.paginate.iterator(octokit.rest.issues.listComments, { owner, repo, issue_number: number, per_page: 100 })) {
+    for await (const page of octokit.paginate.iterator(octokit.rest.issues.listComments, {
+      owner,
+      repo,
+      issue_number: number,
+      per_page: 100,
+    })) {
       count += page.data.filter((c) => c.body?.startsWith(STATUS_PREFIX)).length;
     }
     return count;

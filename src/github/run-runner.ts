@@ -27,7 +27,10 @@ export interface RunRunnerOptions {
   installationToken(app: Probot, installationId: number, repositoryId: number): Promise<string>;
 }
 
-export function createRunRunner(app: Probot, options: RunRunnerOptions): { runner: JobRunner; onAbandoned: (job: AnyStoredJob) => Promise<void> } {
+export function createRunRunner(
+  app: Probot,
+  options: RunRunnerOptions,
+): { runner: JobRunner; onAbandoned: (job: AnyStoredJob) => Promise<void> } {
   const forgeFor = async (data: RunJobData): Promise<Forge> => {
     const { installationId, repositoryId } = appInstallationOf(data.credentialRef);
     return createOctokitForge({
@@ -43,8 +46,29 @@ export function createRunRunner(app: Probot, options: RunRunnerOptions): { runne
       const data = runJobData(job);
       const forge = await forgeFor(data);
       const log = app.log.child({ runId: data.runId });
-      const status = createStatusComment(forge, data.plan.number, data.runId, (error) => log.warn({ err: String(error) }, 'status comment not updated'), data.statusCommentId);
-      return runJob(data, { forge, status, log, sandbox: options.sandbox, artifactsRoot: options.artifactsRoot, tmpRoot: options.tmpRoot, ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}), setupNetwork: options.setupNetwork === true, ...(options.createEngines ? { createEngines: options.createEngines } : {}), ...(options.engineEnvironment ? { engineEnvironment: options.engineEnvironment } : {}) }, control);
+      const status = createStatusComment(
+        forge,
+        data.plan.number,
+        data.runId,
+        (error) => log.warn({ err: String(error) }, 'status comment not updated'),
+        data.statusCommentId,
+      );
+      return runJob(
+        data,
+        {
+          forge,
+          status,
+          log,
+          sandbox: options.sandbox,
+          artifactsRoot: options.artifactsRoot,
+          tmpRoot: options.tmpRoot,
+          ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
+          setupNetwork: options.setupNetwork === true,
+          ...(options.createEngines ? { createEngines: options.createEngines } : {}),
+          ...(options.engineEnvironment ? { engineEnvironment: options.engineEnvironment } : {}),
+        },
+        control,
+      );
     },
     /** A run given up after its worker died too often: the person who asked is told. */
     async onAbandoned(job) {

@@ -41,7 +41,13 @@ export async function startApp(appFn: ApplicationFunction, options: AppStartOpti
     },
   });
   const webhooks = await probot.getNodeMiddleware({ log: probot.log.child({ name: 'webhooks' }), path: options.webhookPath });
-  const server = createAppServer({ webhooks, secret: options.secret, webhookPath: options.webhookPath, log: probot.log.child({ name: 'server' }), version: options.version });
+  const server = createAppServer({
+    webhooks,
+    secret: options.secret,
+    webhookPath: options.webhookPath,
+    log: probot.log.child({ name: 'server' }),
+    version: options.version,
+  });
   const port = await listen(server, options.port, options.host);
   const shown = options.host && options.host !== '0.0.0.0' && options.host !== '::' ? options.host : 'localhost';
   probot.log.info(`Listening on http://${shown}:${port}`);

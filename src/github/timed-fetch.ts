@@ -10,11 +10,12 @@ export function timedFetch(timeoutMs: number, base: typeof fetch = fetch): typeo
     } catch (error) {
       if (!deadline.aborted) throw error;
       const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-      throw new Error(`${new URL(url).host} did not answer within ${timeoutMs / 1000} s (FIXLOOP_GITHUB_TIMEOUT_SECONDS)`, { cause: error });
+      throw new Error(`${new URL(url).host} did not answer within ${timeoutMs / 1000} s (FIXLOOP_GITHUB_TIMEOUT_SECONDS)`, {
+        cause: error,
+      });
     }
   };
 }
-
 
 /** FIXLOOP_GITHUB_TIMEOUT_SECONDS (default 15) in ms; null when it is not a number of seconds above 0. */
 export function githubTimeoutMs(env: NodeJS.ProcessEnv): number | null {

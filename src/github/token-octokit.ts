@@ -13,5 +13,9 @@ export function tokenOctokit(token: string, apiUrl: string, log: Logger): TokenO
 
 /** A Probot context for one event read from a file: the config loader reads the payload's repository. */
 export function eventContext(id: string, event: string, payload: unknown, octokit: TokenOctokit, log: Logger): Context {
-  return new Context({ id, name: event, payload } as ConstructorParameters<typeof Context>[0], octokit, log as unknown as ConstructorParameters<typeof Context>[2]);
+  return new Context(
+    { id, name: event, payload } as ConstructorParameters<typeof Context>[0],
+    octokit,
+    log as unknown as ConstructorParameters<typeof Context>[2],
+  );
 }

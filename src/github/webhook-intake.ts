@@ -9,24 +9,36 @@ import { appCredentialRef, appInstallationOf } from './credential-ref.ts';
 import { abortRequestsWith, withDeadline } from './delivery-deadline.ts';
 import type { SourcePayload, WebhookTrigger } from './webhook-trigger.ts';
 
-export function registerIntake(app: Probot, triggers: readonly WebhookTrigger[], inbox: JobQueue, appId: number | undefined): void {
+export function registerIntake(
+  app: Probot,
+  triggers: readonly WebhookTrigger[],
+  inbox: JobQueue,
+  appId: number | undefined,
+): void {
   const byEvent = triggersByEvent(triggers);
-  app.on(triggers.map((trigger) => trigger.event), async (context) => {
-    const name = `${context.name}.${(context.payload as { action?: string }).action}`;
-    const trigger = byEvent.get(name);
-    if (!trigger?.worthStoring(context.payload, { appId })) return;
-    const source = context.payload as SourcePayload;
-    const installationId = source.installation?.id ?? 0;
-    // Sent by no installation (a test delivery from the App's settings): there is no one to act as.
-    if (!installationId) return void context.log.warn({ delivery: context.id, event: name }, NO_INSTALLATION);
-    const credentialRef = appCredentialRef({ installationId, repositoryId: source.repository.id });
-    const fresh = await inbox.accept({ delivery: context.id, name, payload: context.payload, credentialRef });
-    if (!fresh) context.log.info({ delivery: context.id }, 'delivery already handled');
-  });
+  app.on(
+    triggers.map((trigger) => trigger.event),
+    async (context) => {
+      const name = `${context.name}.${(context.payload as { action?: string }).action}`;
+      const trigger = byEvent.get(name);
+      if (!trigger?.worthStoring(context.payload, { appId })) return;
+      const source = context.payload as SourcePayload;
+      const installationId = source.installation?.id ?? 0;
+      // Sent by no installation (a test delivery from the App's settings): there is no one to act as.
+      if (!installationId) return void context.log.warn({ delivery: context.id, event: name }, NO_INSTALLATION);
+      const credentialRef = appCredentialRef({ installationId, repositoryId: source.repository.id });
+      const fresh = await inbox.accept({ delivery: context.id, name, payload: context.payload, credentialRef });
+      if (!fresh) context.log.info({ delivery: context.id }, 'delivery already handled');
+    },
+  );
 }
 
 /** The inbox's worker: one stored delivery, handed to its trigger. */
-export function storedEventRunner(app: Probot, triggers: readonly WebhookTrigger[], options: TriggerDepsOptions & { deliveryDeadlineMs?: number }): JobRunner {
+export function storedEventRunner(
+  app: Probot,
+  triggers: readonly WebhookTrigger[],
+  options: TriggerDepsOptions & { deliveryDeadlineMs?: number },
+): JobRunner {
   const byEvent = triggersByEvent(triggers);
   return async (job) => {
     const data = job.data as StoredEvent;
@@ -44,8 +56,19 @@ export function storedEventRunner(app: Probot, triggers: readonly WebhookTrigger
     try {
       const octokit = await app.auth(installationId);
       abortRequestsWith(octokit, deadline);
-      const context = new Context({ id: data.delivery, name: event, payload: data.payload } as ConstructorParameters<typeof Context>[0], octokit, log);
-      await withDeadline(trigger.handle({ id: data.delivery, payload: data.payload }, triggerDepsFromContext(app, context, data.payload as SourcePayload, options)), deadline, deadlineMs);
+      const context = new Context(
+        { id: data.delivery, name: event, payload: data.payload } as ConstructorParameters<typeof Context>[0],
+        octokit,
+        log,
+      );
+      await withDeadline(
+        trigger.handle(
+          { id: data.delivery, payload: data.payload },
+          triggerDepsFromContext(app, context, data.payload as SourcePayload, options),
+        ),
+        deadline,
+        deadlineMs,
+      );
     } catch (error) {
       // The delivery ends failed, visible in `fixloop runs`, and said once here with what went wrong.
       const reason = error instanceof Error ? error.message : String(error);
@@ -64,7 +87,8 @@ function installationOfDelivery(data: StoredEvent): number {
   return data.installationId ?? 0;
 }
 
-const NO_INSTALLATION = 'delivery ignored: it names no installation (the App must be installed on the repository; test deliveries from the settings page have none)';
+const NO_INSTALLATION =
+  'delivery ignored: it names no installation (the App must be installed on the repository; test deliveries from the settings page have none)';
 
 function triggersByEvent(triggers: readonly WebhookTrigger[]): Map<string, WebhookTrigger> {
   return new Map(triggers.map((trigger) => [trigger.event, trigger]));

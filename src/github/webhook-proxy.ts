@@ -11,7 +11,8 @@ export async function startWebhookProxy(source: string, target: string, log: Log
   // A name in a variable: smee-client is an optional package, absent from the types and the lockfile.
   const name = 'smee-client';
   const { SmeeClient } = (await import(name)) as SmeeClientModule;
-  const events = (await new SmeeClient({ source, target, logger: log.child({ name: 'smee' }) }).start()) as { close?: () => void } | undefined;
+  const events = (await new SmeeClient({ source, target, logger: log.child({ name: 'smee' }) }).start()) as
+    { close?: () => void } | undefined;
   log.info({ source, target }, 'forwarding webhooks from WEBHOOK_PROXY_URL');
   return events?.close ? { close: () => events.close?.() } : null;
 }

@@ -48,7 +48,11 @@ export interface WebhookTrigger {
 }
 
 /** Bots, fixloop included, never start a run; then the trigger's own filter decides. */
-export function worthStoring<Payload extends SentBy>(binding: Pick<GitHubTrigger<EventName, Payload, unknown>, 'concerns'>, payload: Payload, self: Self): boolean {
+export function worthStoring<Payload extends SentBy>(
+  binding: Pick<GitHubTrigger<EventName, Payload, unknown>, 'concerns'>,
+  payload: Payload,
+  self: Self,
+): boolean {
   return payload.sender?.type !== 'Bot' && binding.concerns(payload, self);
 }
 
@@ -59,7 +63,9 @@ export function worthStoring<Payload extends SentBy>(binding: Pick<GitHubTrigger
  */
 export function onGitHub<E extends EventName, P extends SentBy, Event>(
   binding: GitHubTrigger<E, P, Event>,
-  ..._conforms: NoInfer<Context<E>['payload'] extends P & SourcePayload ? [] : [mismatch: `the ${E} payload does not match what the trigger reads`]>
+  ..._conforms: NoInfer<
+    Context<E>['payload'] extends P & SourcePayload ? [] : [mismatch: `the ${E} payload does not match what the trigger reads`]
+  >
 ): WebhookTrigger {
   // The casts stand on the check above: a delivery is stored and handled under its own event name.
   return {

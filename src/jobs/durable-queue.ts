@@ -23,7 +23,13 @@ export interface DurableQueueOptions {
 }
 
 function withDefaults(options: DurableQueueOptions) {
-  return { concurrency: Math.max(1, options.concurrency), leaseMs: options.leaseMs ?? 30_000, pollMs: options.pollMs ?? 1000, maxTries: options.maxTries ?? 3, lane: options.lane ?? 'run' };
+  return {
+    concurrency: Math.max(1, options.concurrency),
+    leaseMs: options.leaseMs ?? 30_000,
+    pollMs: options.pollMs ?? 1000,
+    maxTries: options.maxTries ?? 3,
+    lane: options.lane ?? 'run',
+  };
 }
 
 /** What one queue's claim loop, its running jobs and its lifecycle share. */
@@ -102,7 +108,15 @@ async function execute(state: QueueState, job: AnyStoredJob): Promise<void> {
   const controller = new AbortController();
   running.set(job.runId, controller);
   try {
-    await runLeased({ store: options.store, job, owner: state.owner, leaseMs: state.settings.leaseMs, runner: state.runner as JobRunner, controller, ...(options.onError ? { onError: options.onError } : {}) });
+    await runLeased({
+      store: options.store,
+      job,
+      owner: state.owner,
+      leaseMs: state.settings.leaseMs,
+      runner: state.runner as JobRunner,
+      controller,
+      ...(options.onError ? { onError: options.onError } : {}),
+    });
   } finally {
     running.delete(job.runId);
     void pump(state);
@@ -140,7 +154,8 @@ async function start(state: QueueState, run: JobRunner, onAbandoned?: (job: AnyS
   state.abandonedHandler = onAbandoned;
   await recover(state);
   state.timer = setInterval(() => {
-    if (Date.now() - state.lastRecovery >= settings.leaseMs) void recover(state).catch((error: unknown) => options.onError?.(error, null));
+    if (Date.now() - state.lastRecovery >= settings.leaseMs)
+      void recover(state).catch((error: unknown) => options.onError?.(error, null));
     void pump(state);
   }, settings.pollMs);
   state.timer.unref();
@@ -162,7 +177,11 @@ async function shutdown(state: QueueState, graceMs: number): Promise<void> {
 }
 
 /** Lets running jobs finish within `graceMs`, then aborts them with `Shutdown` (they are released). */
-async function finishOrAbort(running: Map<string, AbortController>, idleWaiters: Array<() => void>, graceMs: number): Promise<void> {
+async function finishOrAbort(
+  running: Map<string, AbortController>,
+  idleWaiters: Array<() => void>,
+  graceMs: number,
+): Promise<void> {
   const finished = new Promise<void>((resolve) => {
     if (running.size === 0) resolve();
     else idleWaiters.push(resolve);

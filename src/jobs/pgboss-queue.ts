@@ -60,7 +60,12 @@ export function createPgBossQueue(options: PgBossQueueOptions): JobQueue {
     ...storeQueries(store, running),
     async start(runner: JobRunner, onAbandoned) {
       await boss.createQueue(ABANDONED_QUEUE);
-      await boss.createQueue(RUNS_QUEUE, { retryLimit: maxTries - 1, retryDelay: 1, heartbeatSeconds, deadLetter: ABANDONED_QUEUE });
+      await boss.createQueue(RUNS_QUEUE, {
+        retryLimit: maxTries - 1,
+        retryDelay: 1,
+        heartbeatSeconds,
+        deadLetter: ABANDONED_QUEUE,
+      });
       // Pending runs whose trigger died are made ready; ready runs whose dispatch was lost (a crash
       // between the store's write and pg-boss's) are dispatched again: the singleton key keeps one.
       const { abandoned } = await store.recover(maxTries, 60_000);
@@ -72,7 +77,15 @@ export function createPgBossQueue(options: PgBossQueueOptions): JobQueue {
         const controller = new AbortController();
         running.set(claimed.runId, controller);
         try {
-          const how = await runLeased({ store, job: claimed, owner, leaseMs, runner, controller, ...(options.onError ? { onError: options.onError } : {}) });
+          const how = await runLeased({
+            store,
+            job: claimed,
+            owner,
+            leaseMs,
+            runner,
+            controller,
+            ...(options.onError ? { onError: options.onError } : {}),
+          });
           // Released by a shutdown: failing the attempt makes pg-boss hand it to another worker.
           if (how === 'released') throw new Shutdown();
         } finally {
@@ -83,7 +96,10 @@ export function createPgBossQueue(options: PgBossQueueOptions): JobQueue {
       // One pg-boss worker per slot, each of which asks again as soon as its run ends: pg-boss waits
       // out the polling interval after every job, so a backlog of runs drained at one per interval
       // and slot (a worker that finds nothing waits the interval, as before).
-      const polling = { pollingIntervalSeconds: Math.max(0.5, options.pollingSeconds ?? 1), heartbeatRefreshSeconds: Math.floor(heartbeatSeconds / 3) };
+      const polling = {
+        pollingIntervalSeconds: Math.max(0.5, options.pollingSeconds ?? 1),
+        heartbeatRefreshSeconds: Math.floor(heartbeatSeconds / 3),
+      };
       for (let slot = 0; slot < Math.max(1, options.concurrency); slot++) {
         let workerId = '';
         workerId = await boss.work<Dispatch>(RUNS_QUEUE, { ...polling, localConcurrency: 1 }, async ([job]) => {
@@ -107,7 +123,8 @@ export function createPgBossQueue(options: PgBossQueueOptions): JobQueue {
     async shutdown(graceMs) {
       const finished = new Promise<void>((resolve) => (running.size === 0 ? resolve() : idleWaiters.push(resolve)));
       const grace = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), graceMs).unref());
-      if ((await Promise.race([finished, grace])) === 'timeout') for (const controller of running.values()) controller.abort(new Shutdown());
+      if ((await Promise.race([finished, grace])) === 'timeout')
+        for (const controller of running.values()) controller.abort(new Shutdown());
       await finished;
       await boss.stop({ graceful: true, timeout: 5000 });
     },

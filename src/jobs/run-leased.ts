@@ -27,15 +27,19 @@ export function leaseOwner(): string {
 export async function runLeased(run: LeasedRun): Promise<'ended' | 'released'> {
   const { store, job, owner, leaseMs, controller } = run;
   let progress: string | undefined;
-  const beat = setInterval(() => {
-    void store
-      .heartbeat(job.runId, owner, leaseMs, progress)
-      .then((answer) => {
-        if (answer === null) controller.abort(new Error('the lease was lost'));
-        else if (answer.cancelRequestedBy && !controller.signal.aborted) controller.abort(new Cancelled(answer.cancelRequestedBy));
-      })
-      .catch((error: unknown) => run.onError?.(error, job));
-  }, Math.max(50, Math.floor(leaseMs / 3)));
+  const beat = setInterval(
+    () => {
+      void store
+        .heartbeat(job.runId, owner, leaseMs, progress)
+        .then((answer) => {
+          if (answer === null) controller.abort(new Error('the lease was lost'));
+          else if (answer.cancelRequestedBy && !controller.signal.aborted)
+            controller.abort(new Cancelled(answer.cancelRequestedBy));
+        })
+        .catch((error: unknown) => run.onError?.(error, job));
+    },
+    Math.max(50, Math.floor(leaseMs / 3)),
+  );
   try {
     if (job.cancelRequestedBy) controller.abort(new Cancelled(job.cancelRequestedBy));
     const result = await run.runner(job, { signal: controller.signal, report: (p) => void (progress = p) });

@@ -86,8 +86,19 @@ export interface JobStore {
   /** Takes the oldest queued job of the lane for `owner` until `leaseUntil`. */
   claim(owner: string, leaseMs: number, lane?: Lane): Promise<StoredJob | null>;
   /** Extends the lease; null when it was lost (expired and taken, or the job ended). */
-  heartbeat(runId: string, owner: string, leaseMs: number, progress?: string): Promise<{ cancelRequestedBy: string | null } | null>;
-  finish(runId: string, owner: string, state: 'done' | 'failed' | 'cancelled', outcome: string, artifactsDir?: string | null): Promise<void>;
+  heartbeat(
+    runId: string,
+    owner: string,
+    leaseMs: number,
+    progress?: string,
+  ): Promise<{ cancelRequestedBy: string | null } | null>;
+  finish(
+    runId: string,
+    owner: string,
+    state: 'done' | 'failed' | 'cancelled',
+    outcome: string,
+    artifactsDir?: string | null,
+  ): Promise<void>;
   /** Back to queued without a try counted (a graceful shutdown). */
   release(runId: string, owner: string): Promise<void>;
   /**

@@ -3,7 +3,10 @@
 import { Cancelled, type JobQueue } from './job-queue.ts';
 import type { JobStore } from './run-store.ts';
 
-export function storeQueries(store: JobStore, running: Map<string, AbortController>): Pick<JobQueue, 'status' | 'countRuns' | 'lastRun' | 'cancel'> {
+export function storeQueries(
+  store: JobStore,
+  running: Map<string, AbortController>,
+): Pick<JobQueue, 'status' | 'countRuns' | 'lastRun' | 'cancel'> {
   return {
     status: (key) => store.active(key),
     countRuns: (key, trigger) => store.countRuns(key, trigger),

@@ -28,7 +28,12 @@ export class FixloopInputError extends CodedError<FixloopInputErrorCode> {
 
   constructor(problems: readonly [InputProblem, ...InputProblem[]]) {
     const [first] = problems;
-    super(first.code, problems.length === 1 ? `fixloop: ${first.message}` : `fixloop: ${problems.length} problems: ${problems.map((p) => p.message).join('; ')}`);
+    super(
+      first.code,
+      problems.length === 1
+        ? `fixloop: ${first.message}`
+        : `fixloop: ${problems.length} problems: ${problems.map((p) => p.message).join('; ')}`,
+    );
     this.option = first.option;
     this.problems = problems;
   }

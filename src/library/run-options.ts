@@ -47,7 +47,10 @@ export interface RunOptions {
 }
 
 /** The options as the run uses them: checked, paths absolute, defaults filled in. */
-export interface CheckedOptions extends Omit<RunOptions, 'attemptLimit' | 'artifactsDir' | 'sandbox' | 'setupNetwork' | 'workingTree'> {
+export interface CheckedOptions extends Omit<
+  RunOptions,
+  'attemptLimit' | 'artifactsDir' | 'sandbox' | 'setupNetwork' | 'workingTree'
+> {
   repository: string;
   attemptLimit: number;
   /** Null: the caller named none, a temp folder is made. */
@@ -57,13 +60,39 @@ export interface CheckedOptions extends Omit<RunOptions, 'attemptLimit' | 'artif
   workingTree: boolean;
 }
 
-const OPTION_NAMES: ReadonlySet<string> = new Set<keyof RunOptions>(['taskId', 'testCommand', 'attemptLimit', 'setupCommand', 'engines', 'scriptCommand', 'goal', 'artifactsDir', 'sandbox', 'setupNetwork', 'workingTree', 'timeoutSeconds', 'cacheDir', 'env', 'signal', 'onProgress']);
+const OPTION_NAMES: ReadonlySet<string> = new Set<keyof RunOptions>([
+  'taskId',
+  'testCommand',
+  'attemptLimit',
+  'setupCommand',
+  'engines',
+  'scriptCommand',
+  'goal',
+  'artifactsDir',
+  'sandbox',
+  'setupNetwork',
+  'workingTree',
+  'timeoutSeconds',
+  'cacheDir',
+  'env',
+  'signal',
+  'onProgress',
+]);
 const TASK_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 const MAX_ATTEMPTS = 100;
 const MAX_SECONDS = 86_400;
 
 type Problems = InputProblem[];
-const describe = (value: unknown) => (typeof value === 'string' ? JSON.stringify(value) : Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value === 'object' ? 'an object' : String(value));
+const describe = (value: unknown) =>
+  typeof value === 'string'
+    ? JSON.stringify(value)
+    : Array.isArray(value)
+      ? 'an array'
+      : value === null
+        ? 'null'
+        : typeof value === 'object'
+          ? 'an object'
+          : String(value);
 
 function text(o: Record<string, unknown>, name: string, required: boolean, problems: Problems): string | undefined {
   const value = o[name];
@@ -72,7 +101,11 @@ function text(o: Record<string, unknown>, name: string, required: boolean, probl
     return undefined;
   }
   if (typeof value !== 'string' || !value.trim()) {
-    problems.push({ code: 'INVALID_OPTION', option: name, message: `\`${name}\` must be a non-empty string, got ${describe(value)}` });
+    problems.push({
+      code: 'INVALID_OPTION',
+      option: name,
+      message: `\`${name}\` must be a non-empty string, got ${describe(value)}`,
+    });
     return undefined;
   }
   return value;
@@ -82,14 +115,27 @@ function integer(o: Record<string, unknown>, name: string, max: number, problems
   const value = o[name];
   if (value === undefined) return undefined;
   if (typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= max) return value;
-  problems.push({ code: 'INVALID_OPTION', option: name, message: `\`${name}\` must be a positive integer (at most ${max}), got ${describe(value)}` });
+  problems.push({
+    code: 'INVALID_OPTION',
+    option: name,
+    message: `\`${name}\` must be a positive integer (at most ${max}), got ${describe(value)}`,
+  });
   return undefined;
 }
 
-function oneOf<T extends string>(o: Record<string, unknown>, name: string, choices: readonly T[], problems: Problems): T | undefined {
+function oneOf<T extends string>(
+  o: Record<string, unknown>,
+  name: string,
+  choices: readonly T[],
+  problems: Problems,
+): T | undefined {
   const value = o[name];
   if (value === undefined || (choices as readonly unknown[]).includes(value)) return value as T | undefined;
-  problems.push({ code: 'INVALID_OPTION', option: name, message: `\`${name}\` must be one of ${choices.join(', ')}, got ${describe(value)}` });
+  problems.push({
+    code: 'INVALID_OPTION',
+    option: name,
+    message: `\`${name}\` must be one of ${choices.join(', ')}, got ${describe(value)}`,
+  });
   return undefined;
 }
 
@@ -98,19 +144,36 @@ function engineList(o: Record<string, unknown>, problems: Problems): EngineName[
   if (value === undefined) return undefined;
   const unknown = Array.isArray(value) ? value.filter((e) => !(ENGINE_NAMES as readonly unknown[]).includes(e)) : [];
   if (Array.isArray(value) && value.length > 0 && unknown.length === 0) return value as EngineName[];
-  const got = Array.isArray(value) ? (value.length === 0 ? 'an empty array' : `unknown ${unknown.map(describe).join(', ')}`) : describe(value);
-  problems.push({ code: 'INVALID_OPTION', option: 'engines', message: `\`engines\` must be a non-empty array of ${ENGINE_NAMES.join(', ')}, got ${got}` });
+  const got = Array.isArray(value)
+    ? value.length === 0
+      ? 'an empty array'
+      : `unknown ${unknown.map(describe).join(', ')}`
+    : describe(value);
+  problems.push({
+    code: 'INVALID_OPTION',
+    option: 'engines',
+    message: `\`engines\` must be a non-empty array of ${ENGINE_NAMES.join(', ')}, got ${got}`,
+  });
   return undefined;
 }
 
 function repositoryDir(path: unknown, problems: Problems): string {
   if (typeof path !== 'string' || !path.trim()) {
-    problems.push({ code: 'INVALID_OPTION', option: 'repositoryPath', message: `\`repositoryPath\` must be the path of a local repository, got ${describe(path)}` });
+    problems.push({
+      code: 'INVALID_OPTION',
+      option: 'repositoryPath',
+      message: `\`repositoryPath\` must be the path of a local repository, got ${describe(path)}`,
+    });
     return '';
   }
   const dir = resolve(path);
   const stat = statSync(dir, { throwIfNoEntry: false });
-  if (!stat?.isDirectory()) problems.push({ code: 'REPOSITORY_NOT_FOUND', option: 'repositoryPath', message: `\`repositoryPath\` ${JSON.stringify(path)} ${stat ? 'is not a directory' : 'does not exist'}` });
+  if (!stat?.isDirectory())
+    problems.push({
+      code: 'REPOSITORY_NOT_FOUND',
+      option: 'repositoryPath',
+      message: `\`repositoryPath\` ${JSON.stringify(path)} ${stat ? 'is not a directory' : 'does not exist'}`,
+    });
   return dir;
 }
 
@@ -121,20 +184,36 @@ function artifactsFolder(o: Record<string, unknown>, repository: string, problem
   const dir = resolve(given);
   const inside = relative(repository, dir);
   if (repository && (inside === '' || (!inside.startsWith('..') && !isAbsolute(inside)))) {
-    problems.push({ code: 'INVALID_OPTION', option: 'artifactsDir', message: `\`artifactsDir\` ${JSON.stringify(given)} is inside the repository, which a run never writes: choose a folder outside it` });
+    problems.push({
+      code: 'INVALID_OPTION',
+      option: 'artifactsDir',
+      message: `\`artifactsDir\` ${JSON.stringify(given)} is inside the repository, which a run never writes: choose a folder outside it`,
+    });
   }
   return dir;
 }
 
 function others(o: Record<string, unknown>, problems: Problems): void {
-  const bad = (option: string, expected: string) => problems.push({ code: 'INVALID_OPTION', option, message: `\`${option}\` must be ${expected}, got ${describe(o[option])}` });
+  const bad = (option: string, expected: string) =>
+    problems.push({ code: 'INVALID_OPTION', option, message: `\`${option}\` must be ${expected}, got ${describe(o[option])}` });
   if (o.setupNetwork !== undefined && typeof o.setupNetwork !== 'boolean') bad('setupNetwork', 'a boolean');
   if (o.workingTree !== undefined && typeof o.workingTree !== 'boolean') bad('workingTree', 'a boolean');
-  if (o.env !== undefined && (typeof o.env !== 'object' || o.env === null || Array.isArray(o.env) || Object.values(o.env).some((v) => v !== undefined && typeof v !== 'string'))) bad('env', 'an object of strings');
+  if (
+    o.env !== undefined &&
+    (typeof o.env !== 'object' ||
+      o.env === null ||
+      Array.isArray(o.env) ||
+      Object.values(o.env).some((v) => v !== undefined && typeof v !== 'string'))
+  )
+    bad('env', 'an object of strings');
   if (o.signal !== undefined && !(o.signal instanceof AbortSignal)) bad('signal', 'an AbortSignal');
   if (o.onProgress !== undefined && typeof o.onProgress !== 'function') bad('onProgress', 'a function');
   for (const name of Object.keys(o).filter((k) => !OPTION_NAMES.has(k))) {
-    problems.push({ code: 'UNKNOWN_OPTION', option: name, message: `unknown option \`${name}\` (known: ${[...OPTION_NAMES].join(', ')})` });
+    problems.push({
+      code: 'UNKNOWN_OPTION',
+      option: name,
+      message: `unknown option \`${name}\` (known: ${[...OPTION_NAMES].join(', ')})`,
+    });
   }
 }
 
@@ -143,14 +222,24 @@ const absolute = (path: string | undefined) => (path === undefined ? undefined :
 /** Checks `run`'s arguments; throws one FixloopInputError naming every problem. */
 export function checkRunOptions(repositoryPath: unknown, options: unknown): CheckedOptions {
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
-    throw new FixloopInputError([{ code: 'MISSING_OPTION', option: 'options', message: 'the options are required: run(repositoryPath, { taskId, testCommand, … })' }]);
+    throw new FixloopInputError([
+      {
+        code: 'MISSING_OPTION',
+        option: 'options',
+        message: 'the options are required: run(repositoryPath, { taskId, testCommand, … })',
+      },
+    ]);
   }
   const o = options as Record<string, unknown>;
   const problems: Problems = [];
   const repository = repositoryDir(repositoryPath, problems);
   const taskId = text(o, 'taskId', true, problems);
   if (taskId !== undefined && !TASK_ID.test(taskId)) {
-    problems.push({ code: 'INVALID_OPTION', option: 'taskId', message: `\`taskId\` names files: letters, digits, \`.\`, \`_\` and \`-\`, starting with a letter or digit, at most 100; got ${describe(taskId)}` });
+    problems.push({
+      code: 'INVALID_OPTION',
+      option: 'taskId',
+      message: `\`taskId\` names files: letters, digits, \`.\`, \`_\` and \`-\`, starting with a letter or digit, at most 100; got ${describe(taskId)}`,
+    });
   }
   const checked = {
     repository,
@@ -178,7 +267,9 @@ export function checkRunOptions(repositoryPath: unknown, options: unknown): Chec
 }
 
 /** The properties that may be undefined become optional ones, absent rather than `undefined`. */
-type Defined<T> = { [K in keyof T as undefined extends T[K] ? never : K]: T[K] } & { [K in keyof T as undefined extends T[K] ? K : never]?: Exclude<T[K], undefined> };
+type Defined<T> = { [K in keyof T as undefined extends T[K] ? never : K]: T[K] } & {
+  [K in keyof T as undefined extends T[K] ? K : never]?: Exclude<T[K], undefined>;
+};
 
 /** `exactOptionalPropertyTypes`: an absent option is absent, not `undefined`. */
 function withoutUndefined<T extends object>(value: T): Defined<T> {

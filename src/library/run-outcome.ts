@@ -52,8 +52,17 @@ export interface ErrorOutcome extends OutcomeBase {
 export type RunOutcome = GreenOutcome | NotGreenOutcome | NothingToFixOutcome | ErrorOutcome;
 
 /** The outcome of a finished run, from its result and what the library stored beside it. */
-export function outcomeOf(result: RunResult, stored: { diffs: string[]; artifactsDir: string; warnings: string[]; lastOutput: string }): RunOutcome {
-  const base: OutcomeBase = { attempts: result.attempts.length, diffs: stored.diffs, artifactsDir: stored.artifactsDir, warnings: stored.warnings, result };
+export function outcomeOf(
+  result: RunResult,
+  stored: { diffs: string[]; artifactsDir: string; warnings: string[]; lastOutput: string },
+): RunOutcome {
+  const base: OutcomeBase = {
+    attempts: result.attempts.length,
+    diffs: stored.diffs,
+    artifactsDir: stored.artifactsDir,
+    warnings: stored.warnings,
+    result,
+  };
   switch (result.status) {
     case 'tests_green':
       return { status: 'tests_green', ...base, patch: result.patch, level: assessmentLevel(result) };

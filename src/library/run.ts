@@ -34,7 +34,12 @@ export async function run(repositoryPath: string, options: RunOptions): Promise<
   const { sandbox, warning } = chosenSandbox(checked);
 
   const artifacts = await openTaskArtifacts(checked.artifactsDir, checked.taskId);
-  const request = localRequest({ source: checked.repository, goal: checked.goal, config: initial, workingTree: checked.workingTree });
+  const request = localRequest({
+    source: checked.repository,
+    goal: checked.goal,
+    config: initial,
+    workingTree: checked.workingTree,
+  });
   const deps: RunFixDeps = {
     sandbox,
     setupNetwork: checked.setupNetwork,
@@ -47,7 +52,12 @@ export async function run(repositoryPath: string, options: RunOptions): Promise<
   };
   // The repository's file as the run starts with it (read from the clone), with the options on top.
   const { result } = await runLocal({ request, overrides }, deps);
-  return outcomeOf(result, { diffs: await artifacts.storeDiffs(result), artifactsDir: artifacts.dir, warnings: warning ? [warning] : [], lastOutput: await artifacts.lastOutput(result) });
+  return outcomeOf(result, {
+    diffs: await artifacts.storeDiffs(result),
+    artifactsDir: artifacts.dir,
+    warnings: warning ? [warning] : [],
+    lastOutput: await artifacts.lastOutput(result),
+  });
 }
 
 function overridesFrom(o: CheckedOptions): ConfigOverrides {
@@ -66,7 +76,8 @@ async function checkedRepositoryConfig(root: string, overrides: ConfigOverrides,
   try {
     return await startingConfig(root, overrides, workingTree);
   } catch (error) {
-    if (error instanceof ConfigError) throw inputError('CONFIG_INVALID', null, `the repository's configuration: ${error.message}`);
+    if (error instanceof ConfigError)
+      throw inputError('CONFIG_INVALID', null, `the repository's configuration: ${error.message}`);
     throw error;
   }
 }
@@ -74,7 +85,11 @@ async function checkedRepositoryConfig(root: string, overrides: ConfigOverrides,
 /** What the engines need, checked before anything is cloned, as the CLI does. */
 function checkConfig(o: CheckedOptions, config: RepoConfig): void {
   if (config.engines.includes('script') && !config.script.command) {
-    throw inputError('MISSING_OPTION', 'scriptCommand', 'the `script` engine needs `scriptCommand` (or `script.command` in the repository\'s fixloop.yml)');
+    throw inputError(
+      'MISSING_OPTION',
+      'scriptCommand',
+      "the `script` engine needs `scriptCommand` (or `script.command` in the repository's fixloop.yml)",
+    );
   }
   const env = o.env ?? process.env;
   if (!config.engines.includes('agent') && !env.FIXLOOP_REVIEW_MODEL) return;

@@ -30,7 +30,11 @@ export async function openTaskArtifacts(chosen: string | null, taskId: string): 
     for (const name of await readdir(dir)) if (earlier.test(name)) await rm(join(dir, name), { force: true });
     await rm(runDir, { recursive: true, force: true });
   } catch (error) {
-    throw inputError('INVALID_OPTION', 'artifactsDir', `\`artifactsDir\` ${JSON.stringify(dir)} cannot be written: ${(error as Error).message}`);
+    throw inputError(
+      'INVALID_OPTION',
+      'artifactsDir',
+      `\`artifactsDir\` ${JSON.stringify(dir)} cannot be written: ${(error as Error).message}`,
+    );
   }
   return {
     dir,

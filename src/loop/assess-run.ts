@@ -26,7 +26,13 @@ const RIVAL_RUNS = 5;
  * rivals itself), at least MIN_BUDGET_MS; within `assessment.timeBudget` and what is left of the
  * run's own budget.
  */
-export function assessmentBudget(elapsedMs: number, baselineMs: number, capSeconds: number, runLeftMs: number, withRivals = false): number {
+export function assessmentBudget(
+  elapsedMs: number,
+  baselineMs: number,
+  capSeconds: number,
+  runLeftMs: number,
+  withRivals = false,
+): number {
   const suiteRuns = SUITE_RUNS + (withRivals ? RIVAL_RUNS : 0);
   return Math.max(0, Math.min(capSeconds * 1000, Math.max(MIN_BUDGET_MS, elapsedMs / 4, suiteRuns * baselineMs), runLeftMs));
 }
@@ -38,13 +44,30 @@ export async function assessRun(ctx: RunContext, run: PreparedRun, judged: RunRe
   if (!run.config.assessment.enabled) {
     ctx.note(ASSESSMENT_SKIPPED_EVENT, '`assessment.enabled: false` in the repository’s configuration');
     // No assessment is published as a verified fix, which a judge that could not look inside is not.
-    return unguarded ? { ...judged, assessment: withReason(decideLevel({ notAssessed: '`assessment.enabled: false`', budget: { usedMs: 0, limitMs: 0, exhausted: false } }), unguarded) } : judged;
+    return unguarded
+      ? {
+          ...judged,
+          assessment: withReason(
+            decideLevel({ notAssessed: '`assessment.enabled: false`', budget: { usedMs: 0, limitMs: 0, exhausted: false } }),
+            unguarded,
+          ),
+        }
+      : judged;
   }
   const candidates = ctx.candidates;
-  const limitMs = assessmentBudget(Date.now() - ctx.started, run.baseline.durationMs, run.config.assessment.timeBudget, run.deadline - Date.now(), !candidates.chosen);
+  const limitMs = assessmentBudget(
+    Date.now() - ctx.started,
+    run.baseline.durationMs,
+    run.config.assessment.timeBudget,
+    run.deadline - Date.now(),
+    !candidates.chosen,
+  );
   ctx.progress({ phase: 'assess', message: `looking for what else the patch changed (within ${Math.round(limitMs / 1000)} s)` });
   const baselineTests = run.baseline.report.tests;
-  const fixed = verification.failToPass.map((id): TestCaseResult => baselineTests.find((t) => t.id === id) ?? { id, name: id.split(/ > | › |::/).at(-1) ?? id, status: 'failed' });
+  const fixed = verification.failToPass.map(
+    (id): TestCaseResult =>
+      baselineTests.find((t) => t.id === id) ?? { id, name: id.split(/ > | › |::/).at(-1) ?? id, status: 'failed' },
+  );
   const assessment = await assessPatch({
     mirror: run.created.mirror,
     seal: run.created.seal,
@@ -53,7 +76,12 @@ export async function assessRun(ctx: RunContext, run: PreparedRun, judged: RunRe
     // The `repair` engine explored the other edits of its patch's place; any other engine's patch gets
     // them looked for here, so that it is compared with more than the original program.
     ...(candidates.chosen ? { chosen: candidates.chosen } : { rivals: oneEditRivals }),
-    alternatives: candidates.alternatives.map((a: AlternativeCandidate) => ({ patch: a.patch, summary: a.summary, ...(a.weakens ? { weakens: a.weakens } : {}), ...(a.passedOver ? { passedOver: a.passedOver } : {}) })),
+    alternatives: candidates.alternatives.map((a: AlternativeCandidate) => ({
+      patch: a.patch,
+      summary: a.summary,
+      ...(a.weakens ? { weakens: a.weakens } : {}),
+      ...(a.passedOver ? { passedOver: a.passedOver } : {}),
+    })),
     fixed,
     isTestFile: testFileCheck(run.config.paths.protected, new Set(baselineTests.flatMap((t) => (t.file ? [t.file] : [])))),
     suite: run.suite,

@@ -47,7 +47,9 @@ export interface AttemptStart {
 
 /** The attempt's log, streamed to the live progress as it grows (an agent's output as it works). */
 export function attemptLog(shared: AttemptShared, n: number): AttemptLog {
-  return new AttemptLog((line) => shared.onProgress({ phase: 'engine', attempt: n, maxAttempts: shared.config.loop.maxAttempts, message: line }));
+  return new AttemptLog((line) =>
+    shared.onProgress({ phase: 'engine', attempt: n, maxAttempts: shared.config.loop.maxAttempts, message: line }),
+  );
 }
 
 /** What a phase decides about its attempts' edits. */
@@ -77,7 +79,12 @@ export interface EditedAttempt {
 }
 
 /** The engine's edits, checked, then gated when the checks found nothing. */
-export async function runAttempt(shared: AttemptShared, start: AttemptStart, checks: AttemptChecks, log: AttemptLog): Promise<EditedAttempt> {
+export async function runAttempt(
+  shared: AttemptShared,
+  start: AttemptStart,
+  checks: AttemptChecks,
+  log: AttemptLog,
+): Promise<EditedAttempt> {
   const { workspace } = start;
   const before = await workspace.snapshot();
   const outcome = await proposeEdits(shared, start, log);
@@ -113,7 +120,14 @@ async function proposeEdits(shared: AttemptShared, start: AttemptStart, log: Att
       signal: shared.signal,
       deadline: shared.deadline,
       log: log.add,
-      countCandidates: (count) => shared.onProgress({ phase: 'engine', attempt: start.n, maxAttempts: shared.config.loop.maxAttempts, message: candidateWords(count), candidates: count }),
+      countCandidates: (count) =>
+        shared.onProgress({
+          phase: 'engine',
+          attempt: start.n,
+          maxAttempts: shared.config.loop.maxAttempts,
+          message: candidateWords(count),
+          candidates: count,
+        }),
     });
   } catch (error) {
     if (error instanceof EngineError && error.code !== 'ENGINE_FAILED') throw error;
@@ -142,7 +156,13 @@ export interface AttemptResult {
 }
 
 /** Writes the attempt's diff and log, and returns its record for the report. */
-export async function recordAttempt(shared: AttemptShared, start: AttemptStart, result: AttemptResult, patch: string, log: AttemptLog): Promise<AttemptRecord> {
+export async function recordAttempt(
+  shared: AttemptShared,
+  start: AttemptStart,
+  result: AttemptResult,
+  patch: string,
+  log: AttemptLog,
+): Promise<AttemptRecord> {
   const { outcome } = result;
   const record: AttemptRecord = {
     attempt: start.n,

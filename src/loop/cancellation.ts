@@ -61,7 +61,9 @@ export function cancelledWhere(where: Cancellation | undefined): string {
     case 'attempt':
       return `in attempt${attempt}`;
     case 'verify':
-      return where.attempt !== undefined ? `while replaying attempt${attempt} on a pristine checkout` : 'while replaying the patch on a pristine checkout';
+      return where.attempt !== undefined
+        ? `while replaying attempt${attempt} on a pristine checkout`
+        : 'while replaying the patch on a pristine checkout';
     case 'assess':
       return 'during the assessment';
   }

@@ -31,8 +31,23 @@ export function parseChangedLines(diff: string): LocalizationHint[] {
 export async function changedLinesSince(mirror: string, baseRef: string, headSha: string): Promise<LocalizationHint[]> {
   const { stdout } = await run(
     'git',
-    ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false', `--git-dir=${mirror}`, 'diff', '--no-ext-diff', '--no-textconv', '--no-color', '-U0', `${baseRef}...${headSha}`],
-    { env: { PATH: process.env.PATH ?? '', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' }, maxBuffer: 64 * 1024 * 1024 },
+    [
+      '-c',
+      'core.hooksPath=/dev/null',
+      '-c',
+      'core.fsmonitor=false',
+      `--git-dir=${mirror}`,
+      'diff',
+      '--no-ext-diff',
+      '--no-textconv',
+      '--no-color',
+      '-U0',
+      `${baseRef}...${headSha}`,
+    ],
+    {
+      env: { PATH: process.env.PATH ?? '', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' },
+      maxBuffer: 64 * 1024 * 1024,
+    },
   );
   return parseChangedLines(stdout);
 }

@@ -31,11 +31,31 @@ export async function runFixAttempt(input: FixLoopInput, state: LoopState, n: nu
   const started = Date.now();
   const log = attemptLog(input, n);
   const startedFrom = await startingPoint(input, state, n, log);
-  input.onProgress({ phase: 'attempt', attempt: n, maxAttempts, failing: failingCount(state.currentGate), message: `attempt ${n}/${maxAttempts} (${engine.name}): ${failingCount(state.currentGate)} failing` });
+  input.onProgress({
+    phase: 'attempt',
+    attempt: n,
+    maxAttempts,
+    failing: failingCount(state.currentGate),
+    message: `attempt ${n}/${maxAttempts} (${engine.name}): ${failingCount(state.currentGate)} failing`,
+  });
   log.add(`attempt ${n}/${maxAttempts} with engine ${engine.name}, starting from ${startedFrom}`);
 
-  const start: AttemptStart = { n, engine, mode: 'fix', workspace, baseline: input.baseline, lastGate: state.currentGate, previous: state.previous, remainingTasks: state.remainingTasks };
-  const edited = await runAttempt(input, start, { check: input.checkChanges, runGate: input.runGate, gateUnchanged: true, cost: state.cost }, log);
+  const start: AttemptStart = {
+    n,
+    engine,
+    mode: 'fix',
+    workspace,
+    baseline: input.baseline,
+    lastGate: state.currentGate,
+    previous: state.previous,
+    remainingTasks: state.remainingTasks,
+  };
+  const edited = await runAttempt(
+    input,
+    start,
+    { check: input.checkChanges, runGate: input.runGate, gateUnchanged: true, cost: state.cost },
+    log,
+  );
   const { outcome, gate, patch } = edited;
   let findings = edited.findings;
   if (gate) state.currentGate = gate;
@@ -48,47 +68,116 @@ export async function runFixAttempt(input: FixLoopInput, state: LoopState, n: nu
 
   let verification: Verification | null = null;
   if (gate?.passed) {
-    input.onProgress({ phase: 'verify', attempt: n, maxAttempts, failing: 0, message: `attempt ${n}: tests pass; verifying on a pristine checkout` });
+    input.onProgress({
+      phase: 'verify',
+      attempt: n,
+      maxAttempts,
+      failing: 0,
+      message: `attempt ${n}: tests pass; verifying on a pristine checkout`,
+    });
     verification = await input.verify(patch, log);
     state.lastVerification = verification;
     if (!verification.passed) findings = verification.findings;
   }
-  const review = gate?.passed && verification?.passed ? await reviewVerified(input, state, n, patch, gate, verification, log) : undefined;
+  const review =
+    gate?.passed && verification?.passed ? await reviewVerified(input, state, n, patch, gate, verification, log) : undefined;
   const accepted = gate?.passed === true && verification?.passed === true && (review === undefined || review.status === 'ok');
-  const fingerprint = findings.length > 0 ? findingsFingerprint(findings) : review && !accepted ? reviewFingerprint(review) : gate ? failureFingerprint(gate, input.volatileRoots) : null;
+  const fingerprint =
+    findings.length > 0
+      ? findingsFingerprint(findings)
+      : review && !accepted
+        ? reviewFingerprint(review)
+        : gate
+          ? failureFingerprint(gate, input.volatileRoots)
+          : null;
 
-  const record: AttemptRecord = await recordAttempt(input, start, { startedFrom, outcome, changes, findings, gate, fingerprint, failingTests: gate ? testOutcomes(gate.report, 'failed') : [], ...(review ? { review } : {}), started }, patch, log);
+  const record: AttemptRecord = await recordAttempt(
+    input,
+    start,
+    {
+      startedFrom,
+      outcome,
+      changes,
+      findings,
+      gate,
+      fingerprint,
+      failingTests: gate ? testOutcomes(gate.report, 'failed') : [],
+      ...(review ? { review } : {}),
+      started,
+    },
+    patch,
+    log,
+  );
   state.attempts.push(record);
   return { outcome, findings, gate, verification, ...(review ? { review } : {}), accepted, fingerprint, patch, log };
 }
 
 /** After an attempt that broke more tests than the baseline had failing, start from the best state. */
-async function startingPoint(input: FixLoopInput, state: LoopState, n: number, log: AttemptLog): Promise<AttemptRecord['startedFrom']> {
+async function startingPoint(
+  input: FixLoopInput,
+  state: LoopState,
+  n: number,
+  log: AttemptLog,
+): Promise<AttemptRecord['startedFrom']> {
   if (state.lastBrokeMore) {
     await input.workspace.restore(state.best.snapshot);
     state.currentGate = state.best.gate;
-    log.add(`The previous attempt broke more tests than the baseline had failing (${failingCount(input.baseline)}); starting from the best state so far (${state.best.failing} failing).`);
+    log.add(
+      `The previous attempt broke more tests than the baseline had failing (${failingCount(input.baseline)}); starting from the best state so far (${state.best.failing} failing).`,
+    );
     return 'best';
   }
   return n === (input.firstAttempt ?? 1) ? 'baseline' : 'previous';
 }
 
 /** The reviewer's verdict on a verified green attempt; `missing` sends its tasks to the next attempt. */
-async function reviewVerified(input: FixLoopInput, state: LoopState, n: number, patch: string, gate: GateResult, verification: Verification, log: AttemptLog): Promise<ReviewRecord | undefined> {
+async function reviewVerified(
+  input: FixLoopInput,
+  state: LoopState,
+  n: number,
+  patch: string,
+  gate: GateResult,
+  verification: Verification,
+  log: AttemptLog,
+): Promise<ReviewRecord | undefined> {
   if (!input.reviewer) return undefined;
-  input.onProgress({ phase: 'verify', attempt: n, maxAttempts: input.config.loop.maxAttempts, failing: 0, message: `attempt ${n}: verified; the reviewer reads it` });
-  const review = await reviewAttempt(input.reviewer, { goal: input.goal, remainingTasks: state.remainingTasks, diff: patch, gate, verification, signal: input.signal, deadline: input.deadline, log: log.add });
+  input.onProgress({
+    phase: 'verify',
+    attempt: n,
+    maxAttempts: input.config.loop.maxAttempts,
+    failing: 0,
+    message: `attempt ${n}: verified; the reviewer reads it`,
+  });
+  const review = await reviewAttempt(input.reviewer, {
+    goal: input.goal,
+    remainingTasks: state.remainingTasks,
+    diff: patch,
+    gate,
+    verification,
+    signal: input.signal,
+    deadline: input.deadline,
+    log: log.add,
+  });
   addCost(state.cost, review.cost);
   if (review.status === 'missing') state.remainingTasks = review.remainingTasks;
   return review;
 }
 
 function findingsFingerprint(findings: Finding[]): string {
-  const basis = findings.map((f) => `${f.kind}:${f.path ?? ''}`).sort().join('\n');
+  const basis = findings
+    .map((f) => `${f.kind}:${f.path ?? ''}`)
+    .sort()
+    .join('\n');
   return `c-${createHash('sha256').update(basis).digest('hex').slice(0, 14)}`;
 }
 
 function reviewFingerprint(review: ReviewRecord): string {
-  const basis = review.status === 'missing' ? review.remainingTasks.map((t) => t.toLowerCase().replace(/\s+/g, ' ').trim()).sort().join('\n') : 'invalid';
+  const basis =
+    review.status === 'missing'
+      ? review.remainingTasks
+          .map((t) => t.toLowerCase().replace(/\s+/g, ' ').trim())
+          .sort()
+          .join('\n')
+      : 'invalid';
   return `r-${createHash('sha256').update(basis).digest('hex').slice(0, 14)}`;
 }

@@ -48,14 +48,27 @@ export async function runFixLoop(input: FixLoopInput): Promise<FixLoopOutcome> {
   const maxAttempts = config.loop.maxAttempts;
   for (let n = input.firstAttempt ?? 1; n <= maxAttempts; n++) {
     if (input.signal.aborted) return stopped(state, 'cancelled', 'the run was cancelled');
-    if (Date.now() >= input.deadline) return stopped(state, 'time_budget', `the time budget of ${config.loop.timeBudget} s was spent`);
+    if (Date.now() >= input.deadline)
+      return stopped(state, 'time_budget', `the time budget of ${config.loop.timeBudget} s was spent`);
     const engine = input.engines[state.engineIndex];
     if (!engine) return stopped(state, 'engines_exhausted', 'every engine gave up');
     const attempt = await runFixAttempt(input, state, n, engine);
     if (attempt.accepted && attempt.gate && attempt.verification) {
       input.onProgress({ phase: 'attempt', attempt: n, maxAttempts, failing: 0, message: `attempt ${n}: verified green` });
       const { chosen, alternatives = [] } = attempt.outcome;
-      return { green: true, stopReason: null, explanation: 'verified', attempts: state.attempts, engine: engine.name, patch: attempt.patch, verification: attempt.verification, lastGate: attempt.gate, cost: state.cost, ...(chosen ? { chosen } : {}), alternatives };
+      return {
+        green: true,
+        stopReason: null,
+        explanation: 'verified',
+        attempts: state.attempts,
+        engine: engine.name,
+        patch: attempt.patch,
+        verification: attempt.verification,
+        lastGate: attempt.gate,
+        cost: state.cost,
+        ...(chosen ? { chosen } : {}),
+        alternatives,
+      };
     }
     const stop = await afterFailedAttempt(input, state, n, engine, attempt);
     if (stop) return stop;
@@ -64,19 +77,50 @@ export async function runFixLoop(input: FixLoopInput): Promise<FixLoopOutcome> {
 }
 
 function stopped(state: LoopState, stopReason: StopReason, explanation: string): FixLoopOutcome {
-  return { green: false, stopReason, explanation, attempts: state.attempts, engine: null, patch: '', verification: state.lastVerification, lastGate: state.currentGate, cost: state.cost, alternatives: [] };
+  return {
+    green: false,
+    stopReason,
+    explanation,
+    attempts: state.attempts,
+    engine: null,
+    patch: '',
+    verification: state.lastVerification,
+    lastGate: state.currentGate,
+    cost: state.cost,
+    alternatives: [],
+  };
 }
 
 /** Progress, the best state, and whether the engine is stuck, gave up or ran out of budget. */
-async function afterFailedAttempt(input: FixLoopInput, state: LoopState, n: number, engine: Engine, attempt: FixAttempt): Promise<FixLoopOutcome | null> {
+async function afterFailedAttempt(
+  input: FixLoopInput,
+  state: LoopState,
+  n: number,
+  engine: Engine,
+  attempt: FixAttempt,
+): Promise<FixLoopOutcome | null> {
   const { gate, findings, review, fingerprint, outcome } = attempt;
   const maxAttempts = input.config.loop.maxAttempts;
   // The engine's own attempt budget ran out with work left and nothing changed: not a failed attempt.
   if (outcome.continues && !gate && findings.length === 0) return continued(input, state, n, engine, attempt);
   const failing = gate ? failingCount(gate) : Number.POSITIVE_INFINITY;
   const verdict = review ? describeReview(n, maxAttempts, review) : describeFailure(n, maxAttempts, gate, findings);
-  state.previous.push({ attempt: n, engine: engine.name, summary: outcome.summary, gatePassed: gate?.passed ?? false, failed: gate ? failing : -1, fingerprint, verdict });
-  input.onProgress({ phase: 'attempt', attempt: n, maxAttempts, failing: gate ? failing : failingCount(state.currentGate), message: verdict });
+  state.previous.push({
+    attempt: n,
+    engine: engine.name,
+    summary: outcome.summary,
+    gatePassed: gate?.passed ?? false,
+    failed: gate ? failing : -1,
+    fingerprint,
+    verdict,
+  });
+  input.onProgress({
+    phase: 'attempt',
+    attempt: n,
+    maxAttempts,
+    failing: gate ? failing : failingCount(state.currentGate),
+    message: verdict,
+  });
 
   // Progress (fewer failing tests than the best so far) resets the consecutive-failure count.
   if (gate && findings.length === 0 && failing < state.best.failing) {
@@ -93,11 +137,16 @@ async function afterFailedAttempt(input: FixLoopInput, state: LoopState, n: numb
   // A budget that ran out ends this engine for the run (budgets hold for the whole run).
   const budgetStop = outcome.budgetStop ?? review?.budgetStop;
   if (stuck || outcome.gaveUp || budgetStop) {
-    const why = budgetStop ? `engine ${engine.name} stopped: ${budgetStop.message}` : stuck ? `attempt ${n} failed the same way as attempt ${seenAt}` : `engine ${engine.name} gave up: ${outcome.summary}`;
+    const why = budgetStop
+      ? `engine ${engine.name} stopped: ${budgetStop.message}`
+      : stuck
+        ? `attempt ${n} failed the same way as attempt ${seenAt}`
+        : `engine ${engine.name} gave up: ${outcome.summary}`;
     if (moveToNextEngine(input, state, attempt, why)) return null;
     if (budgetStop) return stopped(state, 'budget', why);
     // An engine that stops because the run's time is up has not given up: the time budget ended it.
-    if (!stuck && Date.now() >= input.deadline) return stopped(state, 'time_budget', `the time budget of ${input.config.loop.timeBudget} s was spent (${why})`);
+    if (!stuck && Date.now() >= input.deadline)
+      return stopped(state, 'time_budget', `the time budget of ${input.config.loop.timeBudget} s was spent (${why})`);
     return stuck ? stopped(state, 'no_progress', `no progress: ${why}`) : stopped(state, 'engines_exhausted', why);
   }
   if (state.consecutiveFailures >= input.config.loop.maxConsecutiveFailures) {
@@ -115,7 +164,15 @@ function continued(input: FixLoopInput, state: LoopState, n: number, engine: Eng
   const maxAttempts = input.config.loop.maxAttempts;
   const failing = failingCount(state.currentGate);
   const verdict = `attempt ${n}/${maxAttempts}: ${engine.name} goes on in the next attempt (${attempt.outcome.summary})`;
-  state.previous.push({ attempt: n, engine: engine.name, summary: attempt.outcome.summary, gatePassed: false, failed: failing, fingerprint: null, verdict });
+  state.previous.push({
+    attempt: n,
+    engine: engine.name,
+    summary: attempt.outcome.summary,
+    gatePassed: false,
+    failed: failing,
+    fingerprint: null,
+    verdict,
+  });
   input.onProgress({ phase: 'attempt', attempt: n, maxAttempts, failing, message: verdict });
   moveToNextEngine(input, state, attempt, `engine ${engine.name} used its attempt's budget`);
   return null;
@@ -134,7 +191,8 @@ function moveToNextEngine(input: FixLoopInput, state: LoopState, attempt: FixAtt
 
 function describeReview(n: number, max: number, review: ReviewRecord): string {
   if (review.status === 'ok') return `attempt ${n}/${max}: verified and reviewed`;
-  if (review.status === 'missing') return `attempt ${n}/${max}: green, but the reviewer says it is missing: ${review.remainingTasks.join('; ')}`;
+  if (review.status === 'missing')
+    return `attempt ${n}/${max}: green, but the reviewer says it is missing: ${review.remainingTasks.join('; ')}`;
   return `attempt ${n}/${max}: green, but the review failed (${review.reason ?? 'invalid answer'})`;
 }
 

@@ -5,13 +5,15 @@ import { reviewHeadline } from './review-headline.ts';
 import { cancelledWhere } from './cancellation.ts';
 
 /** How to have the goal turned into a failing test first (docs/engines.md). */
-const WRITE_TEST_HINT = 'An engine that writes tests (agent, with a model, or cli) turns the goal into a failing test first: add it to the cascade (e.g. `--engine repair,agent`).';
+const WRITE_TEST_HINT =
+  'An engine that writes tests (agent, with a model, or cli) turns the goal into a failing test first: add it to the cascade (e.g. `--engine repair,agent`).';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 export function headlineFor(result: RunResult): string {
   const attempts = plural(result.attempts.length, 'attempt');
-  if (result.stopReason === 'cancelled') return `Cancelled${result.cancelled ? ` ${cancelledWhere(result.cancelled)}` : ''}, after ${attempts}: no patch was verified; the logs so far are kept.`;
+  if (result.stopReason === 'cancelled')
+    return `Cancelled${result.cancelled ? ` ${cancelledWhere(result.cancelled)}` : ''}, after ${attempts}: no patch was verified; the logs so far are kept.`;
   if (result.replay && result.status !== 'error') return replayHeadline(result);
   switch (result.status) {
     case 'tests_green': {
@@ -20,12 +22,15 @@ export function headlineFor(result: RunResult): string {
       const fixed = result.verification?.failToPass.length ?? 0;
       const total = result.final?.parsed ? `, ${result.final.passed}/${result.final.total} passing` : '';
       // The operator's opt-in for suites fixloop cannot read: nothing per test was seen, and it says so.
-      if (result.verification?.evidence === 'exit-code') return `Verified by exit code only after ${attempts}: the test command now exits 0 on a pristine checkout; its output could not be read per test (test.evidence: exit-code).`;
+      if (result.verification?.evidence === 'exit-code')
+        return `Verified by exit code only after ${attempts}: the test command now exits 0 on a pristine checkout; its output could not be read per test (test.evidence: exit-code).`;
       return `Verified fix after ${attempts}: ${fixed === 0 ? 'the suite now passes' : fixed === 1 ? '1 failing test now passes' : `${fixed} failing tests now pass`}; replayed on a pristine checkout${total}, no test weakened.`;
     }
     case 'nothing_to_fix':
-      if (result.redGreen?.notTried) return `Nothing to fix: the test suite already passes${result.baseline.parsed ? ` (${plural(result.baseline.passed, 'test')})` : ''}, and the goal was not used: no failing test was written first (${result.redGreen.notTried}). ${WRITE_TEST_HINT}`;
-      if (result.redGreen?.explanation) return `Nothing to fix: every test passes, and no test that fails on the pristine code could be written (${result.redGreen.explanation}).`;
+      if (result.redGreen?.notTried)
+        return `Nothing to fix: the test suite already passes${result.baseline.parsed ? ` (${plural(result.baseline.passed, 'test')})` : ''}, and the goal was not used: no failing test was written first (${result.redGreen.notTried}). ${WRITE_TEST_HINT}`;
+      if (result.redGreen?.explanation)
+        return `Nothing to fix: every test passes, and no test that fails on the pristine code could be written (${result.redGreen.explanation}).`;
       return `Nothing to fix: the test suite already passes${result.baseline.parsed ? ` (${plural(result.baseline.passed, 'test')})` : ''}. Add a failing test that shows the bug and run again.`;
     case 'escalated':
       return `Escalated to a human after ${attempts}: ${stopText(result)}.`;
@@ -39,9 +44,14 @@ export function headlineFor(result: RunResult): string {
 /** A stored patch judged again: no engine ran, so no attempts to count. */
 function replayHeadline(result: RunResult): string {
   const total = result.final?.parsed ? `, ${result.final.passed}/${result.final.total} passing` : '';
-  if (result.status === 'tests_green') return `Verified again: run ${result.runId}'s stored patch passes on a pristine checkout${total}, no test weakened.`;
+  if (result.status === 'tests_green')
+    return `Verified again: run ${result.runId}'s stored patch passes on a pristine checkout${total}, no test weakened.`;
   const verification = result.verification;
-  const why = verification?.findings[0]?.message ?? (verification?.passToFail.length ? `${plural(verification.passToFail.length, 'test')} that passed before now failing` : 'the suite still fails');
+  const why =
+    verification?.findings[0]?.message ??
+    (verification?.passToFail.length
+      ? `${plural(verification.passToFail.length, 'test')} that passed before now failing`
+      : 'the suite still fails');
   return `Not verified again: run ${result.runId}'s stored patch did not hold on a pristine checkout: ${why}.`;
 }
 

@@ -65,7 +65,13 @@ export interface LocalAsk {
 export function localRequest(ask: LocalAsk): FixRequest {
   return {
     runId: newRunId(),
-    repository: { cloneUrl: ask.source, ref: null, sha: null, baseRef: ask.baseRef ?? null, workingTree: ask.workingTree !== false },
+    repository: {
+      cloneUrl: ask.source,
+      ref: null,
+      sha: null,
+      baseRef: ask.baseRef ?? null,
+      workingTree: ask.workingTree !== false,
+    },
     // A library call is a local run, as the CLI's is.
     trigger: { kind: 'cli', number: null, deliveryId: null, actor: null },
     goal: ask.goal?.trim() || 'Make the failing tests pass.',

@@ -114,7 +114,11 @@ async function reported(ctx: RunContext, judged: RunResult): Promise<FinishedRun
 }
 
 /** The result before anything ran: what was asked, and an error until a step says otherwise. */
-export function initialResult(request: FixRequest, deps: RunFixDeps, fields: { artifactsDir: string; startedAt: string; events: RunEvent[] }): RunResult {
+export function initialResult(
+  request: FixRequest,
+  deps: RunFixDeps,
+  fields: { artifactsDir: string; startedAt: string; events: RunEvent[] },
+): RunResult {
   return {
     runId: request.runId,
     status: 'error',

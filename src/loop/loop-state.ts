@@ -54,4 +54,3 @@ export interface LoopState {
   seenFingerprints: Map<string, number>;
   lastVerification: Verification | null;
 }
-

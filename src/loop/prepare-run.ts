@@ -57,7 +57,11 @@ export interface PreparedRun extends OpenedWorkspace, RunSuite {
  * once, to dispose of it. With `overrides` (a local run), the configuration is the repository's file
  * as the run starts with it (its working tree, or HEAD), read from the clone, with them on top; without, the request's (the App's, a stored run's).
  */
-export async function openWorkspace(ctx: RunContext, overrides: ConfigOverrides | null, onCreated: (created: CreatedWorkspace) => void): Promise<OpenedWorkspace> {
+export async function openWorkspace(
+  ctx: RunContext,
+  overrides: ConfigOverrides | null,
+  onCreated: (created: CreatedWorkspace) => void,
+): Promise<OpenedWorkspace> {
   const { request, deps, base } = ctx;
   ctx.progress({ phase: 'clone', message: `cloning ${request.repository.cloneUrl}` });
   const created = await createWorkspace({
@@ -75,7 +79,8 @@ export async function openWorkspace(ctx: RunContext, overrides: ConfigOverrides 
     base.repository.workingTree = created.workingTree;
     // Said when there is something to say: changes taken in, or changes left out (--head).
     const line = startedFromLine(created.workingTree);
-    if (line && (created.workingTree.files.length > 0 || !created.workingTree.included)) ctx.progress({ phase: 'clone', message: line });
+    if (line && (created.workingTree.files.length > 0 || !created.workingTree.included))
+      ctx.progress({ phase: 'clone', message: line });
   }
   let config = request.config;
   if (overrides) {
@@ -84,7 +89,13 @@ export async function openWorkspace(ctx: RunContext, overrides: ConfigOverrides 
     base.engines = [...config.engines];
   }
   const policy = createPathPolicy(config.paths);
-  return { created, config, policy, workspace: created.workspace.withPolicy(policy), hints: await localizationHints(ctx, created) };
+  return {
+    created,
+    config,
+    policy,
+    workspace: created.workspace.withPolicy(policy),
+    hints: await localizationHints(ctx, created),
+  };
 }
 
 async function localizationHints(ctx: RunContext, created: CreatedWorkspace): Promise<LocalizationHint[]> {
@@ -107,9 +118,24 @@ export async function prepareSuite(ctx: RunContext, opened: OpenedWorkspace): Pr
   const { config } = opened;
   const cache = deps.cacheDir ? await openDependencyCache(deps.cacheDir, repositoryKey(request.repository.cloneUrl)) : null;
   const treeReuse = enforcesReadOnlyMounts(deps.sandbox) ? 'link' : 'copy';
-  const sandbox = cache && treeReuse === 'link' ? withMounts(deps.sandbox, () => [{ path: cache.trees }, ...cache.savedTrees().flatMap(readOnlyTreeMounts)]) : deps.sandbox;
-  const suite = createSuiteRunner({ sandbox, config, signal: ctx.signal, setupNetwork: deps.setupNetwork === true, cache, treeReuse });
-  const environment = await describeRunEnvironment(sandbox, [suite.setupCommand ?? '', suite.testCommand], opened.workspace.root, ctx.signal);
+  const sandbox =
+    cache && treeReuse === 'link'
+      ? withMounts(deps.sandbox, () => [{ path: cache.trees }, ...cache.savedTrees().flatMap(readOnlyTreeMounts)])
+      : deps.sandbox;
+  const suite = createSuiteRunner({
+    sandbox,
+    config,
+    signal: ctx.signal,
+    setupNetwork: deps.setupNetwork === true,
+    cache,
+    treeReuse,
+  });
+  const environment = await describeRunEnvironment(
+    sandbox,
+    [suite.setupCommand ?? '', suite.testCommand],
+    opened.workspace.root,
+    ctx.signal,
+  );
   if (environment) base.environment = environment;
   announceToolchain(ctx, environment);
   return { sandbox, suite, deadline: ctx.started + config.loop.timeBudget * 1000 };
@@ -118,8 +144,13 @@ export async function prepareSuite(ctx: RunContext, opened: OpenedWorkspace): Pr
 /** The engines of the cascade (or the caller's), over the run's workspace and sandbox. */
 export async function createRunEngines(ctx: RunContext, opened: OpenedWorkspace, sandbox: Sandbox): Promise<RunEngines> {
   const { request, deps } = ctx;
-  if (deps.createEngines) return { engines: await deps.createEngines(opened.config), reviewer: deps.reviewer ?? null, budget: null };
-  return createEngines(opened.config, deps.engineEnvironment ?? { env: process.env, ledger: createMemorySpendLedger() }, { repository: repositoryKey(request.repository.cloneUrl), workspace: opened.workspace, sandbox });
+  if (deps.createEngines)
+    return { engines: await deps.createEngines(opened.config), reviewer: deps.reviewer ?? null, budget: null };
+  return createEngines(opened.config, deps.engineEnvironment ?? { env: process.env, ledger: createMemorySpendLedger() }, {
+    repository: repositoryKey(request.repository.cloneUrl),
+    workspace: opened.workspace,
+    sandbox,
+  });
 }
 
 /**
@@ -133,7 +164,12 @@ export async function runBaseline(ctx: RunContext, opened: OpenedWorkspace, run:
   const writeSetupLog = (setup: CommandResult) => ctx.artifacts.writeLog('setup.log', `$ ${suite.setupCommand}\n${setup.output}`);
   // The baseline is judged too: what the guard records on the pristine code is the repository's own.
   const ran = await runSuite(suite.judged([]), workspace.root, {
-    announce: (step, command) => ctx.progress(step === 'setup' ? { phase: 'setup', message: `setup: ${command}` } : { phase: 'baseline', message: `baseline: ${command}` }),
+    announce: (step, command) =>
+      ctx.progress(
+        step === 'setup'
+          ? { phase: 'setup', message: `setup: ${command}` }
+          : { phase: 'baseline', message: `baseline: ${command}` },
+      ),
     beforeTests: async (setup) => {
       if (setup) await writeSetupLog(setup);
       await workspace.markEnvironment();
@@ -143,7 +179,14 @@ export async function runBaseline(ctx: RunContext, opened: OpenedWorkspace, run:
   if (!ran.gate) {
     const logPath = await writeSetupLog(ran.setup);
     const ending = ran.setup.timedOut ? `timed out after ${config.setup.timeout} s` : setupEnding(ran.setup);
-    return { ...base, status: 'error', error: { code: 'SETUP_FAILED', message: `the setup command \`${suite.setupCommand}\` failed (${ending}); its whole output is in ${logPath}:\n${causeLines(ran.setup.output)}` } };
+    return {
+      ...base,
+      status: 'error',
+      error: {
+        code: 'SETUP_FAILED',
+        message: `the setup command \`${suite.setupCommand}\` failed (${ending}); its whole output is in ${logPath}:\n${causeLines(ran.setup.output)}`,
+      },
+    };
   }
   const baseline = ran.gate;
   await workspace.markEnvironment();
@@ -152,14 +195,25 @@ export async function runBaseline(ctx: RunContext, opened: OpenedWorkspace, run:
   base.baselineTests = testOutcomes(baseline.report);
   ctx.progress({ phase: 'baseline', failing: failingCount(baseline), message: baselineMessage(baseline) });
   // A broken environment is an error with its cause, never a bug handed to an engine.
-  const broken = environmentFailure(baseline, { testCommand: suite.testCommand, timeoutSeconds: config.test.timeout, repositoryFiles: await workspace.listFiles() });
-  if (broken) return { ...base, status: 'error', final: testCounts(baseline.report), error: { code: broken.code, message: `${broken.message}. ${capitalized(broken.hint)}.` } };
+  const broken = environmentFailure(baseline, {
+    testCommand: suite.testCommand,
+    timeoutSeconds: config.test.timeout,
+    repositoryFiles: await workspace.listFiles(),
+  });
+  if (broken)
+    return {
+      ...base,
+      status: 'error',
+      final: testCounts(baseline.report),
+      error: { code: broken.code, message: `${broken.message}. ${capitalized(broken.hint)}.` },
+    };
   return { ...opened, ...run, baseline };
 }
 
 function baselineMessage(gate: GateResult): string {
   if (gate.passed) return `baseline: green${gate.report.parsed ? ` (${gate.report.passed} passing)` : ''}`;
-  if (!gate.report.parsed) return `baseline: failing (${gate.reason}${gate.exitCode !== undefined ? ` ${gate.exitCode}` : ''}; per-test details unknown)`;
+  if (!gate.report.parsed)
+    return `baseline: failing (${gate.reason}${gate.exitCode !== undefined ? ` ${gate.exitCode}` : ''}; per-test details unknown)`;
   return `baseline: ${gate.report.failed} failing of ${gate.report.total}`;
 }
 

@@ -13,7 +13,15 @@ import { checkConstraints } from '../verify/constraints.ts';
 import { createPathPolicy, type PathPolicy } from '../workspace/path-policy.ts';
 import type { Snapshot, Workspace } from '../workspace/workspace.ts';
 import type { AttemptLog } from './attempt-log.ts';
-import { attemptLog, recordAttempt, runAttempt, type AttemptChecks, type AttemptShared, type AttemptStart, type EditedAttempt } from './attempt-runner.ts';
+import {
+  attemptLog,
+  recordAttempt,
+  runAttempt,
+  type AttemptChecks,
+  type AttemptShared,
+  type AttemptStart,
+  type EditedAttempt,
+} from './attempt-runner.ts';
 
 /** What the red phase needs: the run's shared inputs, the engines that can write tests, and its bound. */
 export interface RedPhaseInput extends AttemptShared {
@@ -60,7 +68,12 @@ export async function runRedPhase(input: RedPhaseInput): Promise<RedPhaseOutcome
   const attempts: AttemptRecord[] = [];
   const previous: PreviousAttempt[] = [];
   const cost: Cost = { usd: 0, tokens: 0 };
-  const checks: AttemptChecks = { check: async (changes) => checkConstraints(changes, input.policy, config.constraints), runGate: input.runGate, gateUnchanged: false, cost };
+  const checks: AttemptChecks = {
+    check: async (changes) => checkConstraints(changes, input.policy, config.constraints),
+    runGate: input.runGate,
+    gateUnchanged: false,
+    cost,
+  };
   let explanation = 'no engine could write tests';
   let engineIndex = 0;
   for (let n = 1; n <= input.maxAttempts; n++) {
@@ -68,21 +81,57 @@ export async function runRedPhase(input: RedPhaseInput): Promise<RedPhaseOutcome
     if (!engine || input.signal.aborted || Date.now() >= input.deadline) break;
     const started = Date.now();
     const log = attemptLog(input, n);
-    input.onProgress({ phase: 'write-test', attempt: n, maxAttempts: config.loop.maxAttempts, message: `attempt ${n} (${engine.name}): writing a test that shows the bug` });
-    const start: AttemptStart = { n, engine, mode: 'write-test', workspace, baseline, lastGate: baseline, previous, remainingTasks: [] };
+    input.onProgress({
+      phase: 'write-test',
+      attempt: n,
+      maxAttempts: config.loop.maxAttempts,
+      message: `attempt ${n} (${engine.name}): writing a test that shows the bug`,
+    });
+    const start: AttemptStart = {
+      n,
+      engine,
+      mode: 'write-test',
+      workspace,
+      baseline,
+      lastGate: baseline,
+      previous,
+      remainingTasks: [],
+    };
     const edited = await runAttempt(input, start, checks, log);
     const { outcome, changes, findings, gate } = edited;
     const verdict = await redVerdict(baseline, edited, workspace);
     const proven = verdict === 'proven' && gate !== null;
     if (!proven) log.add(`red phase: ${verdict}`);
     const failedBefore = gate ? testOutcomes(gate.report, 'failed') : [];
-    attempts.push(await recordAttempt(input, start, { startedFrom: 'baseline', outcome, changes, findings, gate, fingerprint: null, failingTests: failedBefore, started }, edited.patch, log));
+    attempts.push(
+      await recordAttempt(
+        input,
+        start,
+        { startedFrom: 'baseline', outcome, changes, findings, gate, fingerprint: null, failingTests: failedBefore, started },
+        edited.patch,
+        log,
+      ),
+    );
     if (proven && gate) {
       log.add(`red phase: ${failedBefore.length} new test(s) fail on the pristine code`);
-      return { proof: { gate, failedBefore, testFiles: await workspace.snapshot() }, attempts, previous, cost, explanation: 'proven' };
+      return {
+        proof: { gate, failedBefore, testFiles: await workspace.snapshot() },
+        attempts,
+        previous,
+        cost,
+        explanation: 'proven',
+      };
     }
     explanation = verdict;
-    previous.push({ attempt: n, engine: engine.name, summary: outcome.summary, gatePassed: gate?.passed ?? false, failed: failedBefore.length, fingerprint: null, verdict: `the test written was not accepted: ${verdict}` });
+    previous.push({
+      attempt: n,
+      engine: engine.name,
+      summary: outcome.summary,
+      gatePassed: gate?.passed ?? false,
+      failed: failedBefore.length,
+      fingerprint: null,
+      verdict: `the test written was not accepted: ${verdict}`,
+    });
     await workspace.restore(edited.before);
     if (outcome.gaveUp || outcome.budgetStop) engineIndex++;
   }
@@ -107,10 +156,17 @@ async function judgeRed(baseline: GateResult, gate: GateResult, changes: FileCha
   if (failing.length === 0) return 'the suite failed but no test failed (a syntax or import error?)';
   const before = new Set(baseline.report.tests.map((t) => t.id));
   const changed = new Set(changes.map((c) => c.path));
-  const written = (await Promise.all(changes.filter((c) => c.kind !== 'deleted').map((c) => workspace.readFile(c.path).catch(() => '')))).join('\n');
-  const isNew = (t: { id: string; name: string; file?: string }) => !before.has(t.id) || (t.file !== undefined && changed.has(t.file)) || written.includes(t.name);
+  const written = (
+    await Promise.all(changes.filter((c) => c.kind !== 'deleted').map((c) => workspace.readFile(c.path).catch(() => '')))
+  ).join('\n');
+  const isNew = (t: { id: string; name: string; file?: string }) =>
+    !before.has(t.id) || (t.file !== undefined && changed.has(t.file)) || written.includes(t.name);
   const others = failing.filter((t) => !isNew(t));
-  if (others.length > 0) return `tests this phase did not write fail now: ${others.slice(0, 5).map((t) => t.id).join(', ')}`;
+  if (others.length > 0)
+    return `tests this phase did not write fail now: ${others
+      .slice(0, 5)
+      .map((t) => t.id)
+      .join(', ')}`;
   return 'proven';
 }
 
@@ -120,7 +176,12 @@ export async function redTestFindings(proof: RedProofState, workspace: Workspace
   for (const [path, content] of proof.testFiles.files) {
     const now = await workspace.readFile(path).catch(() => null);
     const then = content === null ? null : content.toString('utf8');
-    if (now !== then) findings.push({ kind: 'path_protected', path, message: `\`${path}\` holds the test written first (red); the fix may not change it` });
+    if (now !== then)
+      findings.push({
+        kind: 'path_protected',
+        path,
+        message: `\`${path}\` holds the test written first (red); the fix may not change it`,
+      });
   }
   return findings;
 }

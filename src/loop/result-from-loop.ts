@@ -29,7 +29,10 @@ export function resultFromLoop(base: RunResult, outcome: FixLoopOutcome, red: Re
 
 function redProof(proof: RedProofState, verification: Verification | null): RedProof {
   const after = verification?.replayed
-    ? proof.failedBefore.map((t) => ({ id: t.id, status: verification.failToPass.includes(t.id) ? ('passed' as const) : ('failed' as const) }))
+    ? proof.failedBefore.map((t) => ({
+        id: t.id,
+        status: verification.failToPass.includes(t.id) ? ('passed' as const) : ('failed' as const),
+      }))
     : null;
   return { failedBefore: proof.failedBefore, after, testFiles: [...proof.testFiles.files.keys()].sort() };
 }

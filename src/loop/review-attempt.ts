@@ -25,7 +25,9 @@ export async function reviewAttempt(reviewer: Reviewer, input: ReviewAttemptInpu
     deadline: input.deadline,
     log: input.log,
   });
-  input.log(`review: ${outcome.status}${outcome.remainingTasks.length > 0 ? `: ${outcome.remainingTasks.join('; ')}` : ''}${outcome.reason ? ` (${outcome.reason})` : ''}`);
+  input.log(
+    `review: ${outcome.status}${outcome.remainingTasks.length > 0 ? `: ${outcome.remainingTasks.join('; ')}` : ''}${outcome.reason ? ` (${outcome.reason})` : ''}`,
+  );
   return {
     reviewer: reviewer.name,
     status: outcome.status,

@@ -15,9 +15,11 @@ export function reviewHeadline(result: RunResult, assessment: Assessment): strin
 
 function testsPass(result: RunResult): string {
   const attempts = plural(result.attempts.length, 'attempt');
-  if (result.verification?.evidence === 'exit-code') return `Tests pass by exit code only after ${attempts} (test.evidence: exit-code)`;
+  if (result.verification?.evidence === 'exit-code')
+    return `Tests pass by exit code only after ${attempts} (test.evidence: exit-code)`;
   const fixed = result.verification?.failToPass.length ?? 0;
-  const what = fixed === 0 ? 'the suite now passes' : fixed === 1 ? '1 failing test now passes' : `${fixed} failing tests now pass`;
+  const what =
+    fixed === 0 ? 'the suite now passes' : fixed === 1 ? '1 failing test now passes' : `${fixed} failing tests now pass`;
   const total = result.final?.parsed ? `, ${result.final.passed}/${result.final.total} passing` : '';
   return `Tests pass after ${attempts} (${what}; replayed on a pristine checkout${total})`;
 }
@@ -33,8 +35,12 @@ function whatToReview(assessment: Assessment): string {
   const open = ambiguities(assessment);
   if (open.length > 0) {
     const first = open[0]?.disagreements[0];
-    const example = first ? ` (${code(first.input, 60)}: ${clip(first.chosen, 40)} here, ${clip(first.alternative, 40)} with the other)` : '';
-    parts.push(`an ambiguity: the tests do not decide between this patch and ${plural(open.length, 'other plausible patch', 'other plausible patches')}${example}`);
+    const example = first
+      ? ` (${code(first.input, 60)}: ${clip(first.chosen, 40)} here, ${clip(first.alternative, 40)} with the other)`
+      : '';
+    parts.push(
+      `an ambiguity: the tests do not decide between this patch and ${plural(open.length, 'other plausible patch', 'other plausible patches')}${example}`,
+    );
   }
   if (parts.length > 0) return `review ${parts.join('; and ')}`;
   if (assessment.notAssessed) return `the assessment could not look: ${clip(assessment.notAssessed, 200).replace(/\.$/, '')}`;

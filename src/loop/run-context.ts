@@ -73,7 +73,11 @@ function phaseWords(p: RunProgress): string {
   return `in ${p.phase}`;
 }
 
-export function createRunContext(request: FixRequest, deps: RunFixDeps, fields: { base: RunResult; artifacts: Artifacts; scratch: string; events: RunEvent[]; started: number }): RunContext {
+export function createRunContext(
+  request: FixRequest,
+  deps: RunFixDeps,
+  fields: { base: RunResult; artifacts: Artifacts; scratch: string; events: RunEvent[]; started: number },
+): RunContext {
   const note = (kind: string, message: string) => fields.events.push({ at: new Date().toISOString(), kind, message });
   // A phase that says nothing for 30 s (a long setup, a silent engine) is reminded of, so a person
   // watching knows the run is alive and where it is. Whatever is said (an engine's lines too) starts
@@ -81,7 +85,13 @@ export function createRunContext(request: FixRequest, deps: RunFixDeps, fields: 
   const beat = createHeartbeat((last) => {
     const { phase, attempt, maxAttempts } = last;
     const elapsed = Math.round((Date.now() - fields.started) / 1000);
-    progress({ phase, ...(attempt !== undefined ? { attempt } : {}), ...(maxAttempts !== undefined ? { maxAttempts } : {}), heartbeat: true, message: `still ${phaseWords(last)} (${elapsed} s into the run)` });
+    progress({
+      phase,
+      ...(attempt !== undefined ? { attempt } : {}),
+      ...(maxAttempts !== undefined ? { maxAttempts } : {}),
+      heartbeat: true,
+      message: `still ${phaseWords(last)} (${elapsed} s into the run)`,
+    });
   });
   const progress = (p: RunProgress) => {
     if (p.phase !== 'engine' && !p.heartbeat) note(p.phase, p.message);

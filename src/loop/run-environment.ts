@@ -10,12 +10,24 @@ type Toolchains = RunEnvironment['toolchains'];
 
 /** The described toolchains with the measured versions, and the measured tools the description lacks (a docker image's). */
 function withVersions(described: SandboxDescription | undefined, measured: ToolVersion[]): Toolchains {
-  const toolchains: Toolchains = (described?.toolchains ?? []).map((t) => ({ name: t.name, kind: t.kind, prefix: t.prefix, bound: t.bound.length > 0 }));
+  const toolchains: Toolchains = (described?.toolchains ?? []).map((t) => ({
+    name: t.name,
+    kind: t.kind,
+    prefix: t.prefix,
+    bound: t.bound.length > 0,
+  }));
   for (const tool of measured) {
     const known = toolchains.find((t) => t.name === tool.name);
     const facts = { path: tool.path, ...(tool.version ? { version: tool.version } : {}) };
     if (known) Object.assign(known, facts);
-    else toolchains.push({ name: tool.name, kind: 'sandbox', prefix: tool.path.replace(/\/(s?bin\/)?[^/]+$/, '') || '/', bound: false, ...facts });
+    else
+      toolchains.push({
+        name: tool.name,
+        kind: 'sandbox',
+        prefix: tool.path.replace(/\/(s?bin\/)?[^/]+$/, '') || '/',
+        bound: false,
+        ...facts,
+      });
   }
   return toolchains;
 }
@@ -25,7 +37,12 @@ function withVersions(described: SandboxDescription | undefined, measured: ToolV
  * language(s) their versions (in `root`, the checkout, as the tests will run); reads the repository's pins there.
  * Null when there is nothing to say (a sandbox made without the operator's machine, and no tool found).
  */
-export async function describeRunEnvironment(sandbox: Sandbox, commands: string[], root: string, signal?: AbortSignal): Promise<RunEnvironment | null> {
+export async function describeRunEnvironment(
+  sandbox: Sandbox,
+  commands: string[],
+  root: string,
+  signal?: AbortSignal,
+): Promise<RunEnvironment | null> {
   const described = sandbox.describe?.(commands.filter(Boolean));
   const measured = await measureToolVersions(sandbox, root, signal, toolsFor(root, commands));
   const toolchains = withVersions(described, measured);

@@ -24,7 +24,8 @@ import { resultFromLoop } from './result-from-loop.ts';
 export function whyNoRedPhase(writeTestWhenGreen: boolean | undefined, config: RepoConfig, engines: Engine[]): string | null {
   if (writeTestWhenGreen !== true) return null;
   if (!config.agent.writeTests) return 'agent.writeTests is off';
-  if (!engines.some((e) => e.canWriteTests === true)) return `no engine of the cascade (${config.engines.join(', ')}) can write tests`;
+  if (!engines.some((e) => e.canWriteTests === true))
+    return `no engine of the cascade (${config.engines.join(', ')}) can write tests`;
   if (testGlobs(config).length === 0) return 'no test paths are configured (paths.protected)';
   if (config.loop.maxAttempts < 2) return 'red → green needs loop.maxAttempts of 2 or more';
   return '';
@@ -33,14 +34,20 @@ export function whyNoRedPhase(writeTestWhenGreen: boolean | undefined, config: R
 export async function fixAndVerify(ctx: RunContext, run: PreparedRun, kit: RunEngines): Promise<RunResult> {
   const { base } = ctx;
   const { baseline } = run;
-  const withSpend = (result: RunResult): RunResult => (kit.budget ? { ...result, spend: { ...kit.budget.spent, limits: { ...kit.budget.limits } } } : result);
+  const withSpend = (result: RunResult): RunResult =>
+    kit.budget ? { ...result, spend: { ...kit.budget.spent, limits: { ...kit.budget.limits } } } : result;
   let red: RedPhaseOutcome | null = null;
   if (baseline.passed) {
     const why = whyNoRedPhase(ctx.request.writeTestWhenGreen, run.config, kit.engines);
     if (why !== '') {
       if (!why) return { ...base, status: 'nothing_to_fix', final: testCounts(baseline.report) };
       ctx.note('write-test', `no test was written first: ${why}`);
-      return { ...base, status: 'nothing_to_fix', final: testCounts(baseline.report), redGreen: { failedBefore: [], after: null, testFiles: [], notTried: why } };
+      return {
+        ...base,
+        status: 'nothing_to_fix',
+        final: testCounts(baseline.report),
+        redGreen: { failedBefore: [], after: null, testFiles: [], notTried: why },
+      };
     }
     const policy = redPhasePolicy(run.config);
     red = await runRedPhase({
@@ -54,9 +61,20 @@ export async function fixAndVerify(ctx: RunContext, run: PreparedRun, kit: RunEn
     });
     if (!red.proof) {
       ctx.note('write-test', `no test that fails on the pristine code could be written: ${red.explanation}`);
-      return withSpend({ ...base, status: 'nothing_to_fix', final: testCounts(baseline.report), attempts: red.attempts, cost: red.cost, redGreen: { failedBefore: [], after: null, testFiles: [], explanation: red.explanation } });
+      return withSpend({
+        ...base,
+        status: 'nothing_to_fix',
+        final: testCounts(baseline.report),
+        attempts: red.attempts,
+        cost: red.cost,
+        redGreen: { failedBefore: [], after: null, testFiles: [], explanation: red.explanation },
+      });
     }
-    ctx.progress({ phase: 'write-test', failing: red.proof.failedBefore.length, message: `red: ${red.proof.failedBefore.length} new test(s) fail on the pristine code; now fixing the code` });
+    ctx.progress({
+      phase: 'write-test',
+      failing: red.proof.failedBefore.length,
+      message: `red: ${red.proof.failedBefore.length} new test(s) fail on the pristine code; now fixing the code`,
+    });
   }
   const outcome = await runFixLoop({
     ...shared(ctx, run),
@@ -108,10 +126,14 @@ function judging(ctx: RunContext, run: PreparedRun, red: RedPhaseOutcome | null)
   const proof = red?.proof ?? null;
   const { workspace, config, policy } = run;
   // With a red test, its files stay exactly as written, and only the other changes meet the constraints.
-  const withoutRedTests = (changes: FileChange[]) => (proof ? changes.filter((c) => !proof.testFiles.files.has(c.path)) : changes);
+  const withoutRedTests = (changes: FileChange[]) =>
+    proof ? changes.filter((c) => !proof.testFiles.files.has(c.path)) : changes;
   const changesToCheck = async () => withoutRedTests(await workspace.changes());
   return {
-    checkChanges: async (changes: FileChange[]) => [...(proof ? await redTestFindings(proof, workspace) : []), ...checkConstraints(withoutRedTests(changes), policy, config.constraints)],
+    checkChanges: async (changes: FileChange[]) => [
+      ...(proof ? await redTestFindings(proof, workspace) : []),
+      ...checkConstraints(withoutRedTests(changes), policy, config.constraints),
+    ],
     verify: async (patch: string, log: AttemptLog) =>
       replayPatch({
         mirror: run.created.mirror,

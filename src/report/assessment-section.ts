@@ -32,7 +32,12 @@ function verifiedSection(assessment: Assessment): string[] {
   return [
     '### Assessment: verified',
     `${sentence(assessment.reason)} Nothing else the patch changed was found for a reviewer to decide on.`,
-    ...(agreeing.length ? ['', `Other plausible patches, which agree with this one on every input compared: ${agreeing.map((a) => code(a.summary, 100)).join(', ')}.`] : []),
+    ...(agreeing.length
+      ? [
+          '',
+          `Other plausible patches, which agree with this one on every input compared: ${agreeing.map((a) => code(a.summary, 100)).join(', ')}.`,
+        ]
+      : []),
     '',
     ...lookedAt(assessment),
   ];
@@ -41,16 +46,37 @@ function verifiedSection(assessment: Assessment): string[] {
 function reviewSection(assessment: Assessment): string[] {
   const outside = outsideChanges(assessment);
   const lines = ['### Review before merging', sentence(assessment.reason)];
-  if (assessment.notAssessed) lines.push('', `**The assessment could not look**: ${sentence(assessment.notAssessed)} The tests pass and the judge held; whether the patch changed anything else is not known, so review it as any change.`);
-  if (outside.count > 0) lines.push('', '#### Behaviour changes outside the failing tests', 'The tests pass. Is each change intended?', '', ...changesTable(outside.listed, outside.count));
+  if (assessment.notAssessed)
+    lines.push(
+      '',
+      `**The assessment could not look**: ${sentence(assessment.notAssessed)} The tests pass and the judge held; whether the patch changed anything else is not known, so review it as any change.`,
+    );
+  if (outside.count > 0)
+    lines.push(
+      '',
+      '#### Behaviour changes outside the failing tests',
+      'The tests pass. Is each change intended?',
+      '',
+      ...changesTable(outside.listed, outside.count),
+    );
   lines.push(...nearFailing(assessment));
   const open = ambiguities(assessment);
   if (open.length > 0) {
     const they = open.length === 1 ? 'passes the tests and gives' : 'pass the tests and give';
-    lines.push('', '#### Ambiguity: the tests do not decide between them', `${plural(open.length, 'other plausible patch', 'other plausible patches')} also ${they} different results; which behaviour is right is for a person to say.`, '', ...open.flatMap(alternative));
+    lines.push(
+      '',
+      '#### Ambiguity: the tests do not decide between them',
+      `${plural(open.length, 'other plausible patch', 'other plausible patches')} also ${they} different results; which behaviour is right is for a person to say.`,
+      '',
+      ...open.flatMap(alternative),
+    );
   }
   const agreeing = assessment.alternatives.filter((a) => a.disagreements.length === 0);
-  if (agreeing.length > 0) lines.push('', `Other plausible patches, which agree with this one on every input compared: ${agreeing.map((a) => code(a.summary, 100)).join(', ')}.`);
+  if (agreeing.length > 0)
+    lines.push(
+      '',
+      `Other plausible patches, which agree with this one on every input compared: ${agreeing.map((a) => code(a.summary, 100)).join(', ')}.`,
+    );
   return [...lines, '', ...lookedAt(assessment)];
 }
 
@@ -58,8 +84,15 @@ function changesTable(changes: BehaviourChange[], count: number): string[] {
   return [
     '| Function | Input | Before | After | Seen in |',
     '| --- | --- | --- | --- | --- |',
-    ...changes.slice(0, MAX_ROWS).map((c) => `| ${cellCode(c.function, 60)} (${cellCode(c.location, 60)}) | ${cellCode(c.input)} | ${valueCells(c)} | ${seenIn(c)} |`),
-    ...(count > Math.min(changes.length, MAX_ROWS) ? ['', `… and ${count - Math.min(changes.length, MAX_ROWS)} more (the first ones are in \`result.json\`).`] : []),
+    ...changes
+      .slice(0, MAX_ROWS)
+      .map(
+        (c) =>
+          `| ${cellCode(c.function, 60)} (${cellCode(c.location, 60)}) | ${cellCode(c.input)} | ${valueCells(c)} | ${seenIn(c)} |`,
+      ),
+    ...(count > Math.min(changes.length, MAX_ROWS)
+      ? ['', `… and ${count - Math.min(changes.length, MAX_ROWS)} more (the first ones are in \`result.json\`).`]
+      : []),
   ];
 }
 
@@ -95,13 +128,20 @@ function alternative(alt: AlternativePatch): string[] {
   const more = alt.disagreements.length > rows.length ? [`  - … and ${alt.disagreements.length - rows.length} more inputs`] : [];
   // Said apart: the engine did not consider it, fixloop tried it at the patch's own place.
   const origin = alt.foundBy === 'assessment' ? ' (a one-edit patch fixloop tried at a line this patch changed)' : '';
-  return [`- ${code(alt.summary, 120)}${origin}${alt.passedOver ? `, passed over: ${clip(alt.passedOver, 160)}` : ''}. Disagrees on:`, ...rows, ...more];
+  return [
+    `- ${code(alt.summary, 120)}${origin}${alt.passedOver ? `, passed over: ${clip(alt.passedOver, 160)}` : ''}. Disagrees on:`,
+    ...rows,
+    ...more,
+  ];
 }
 
 function lookedAt(assessment: Assessment): string[] {
   const { counts, budget } = assessment;
   const probed = assessment.probed.length
-    ? `- Functions probed (${assessment.probed.length}): ${assessment.probed.slice(0, 15).map((p) => code(p, 80)).join(', ')}${assessment.probed.length > 15 ? `, … ${assessment.probed.length - 15} more` : ''}`
+    ? `- Functions probed (${assessment.probed.length}): ${assessment.probed
+        .slice(0, 15)
+        .map((p) => code(p, 80))
+        .join(', ')}${assessment.probed.length > 15 ? `, … ${assessment.probed.length - 15} more` : ''}`
     : '- Functions probed: none';
   const near = counts.nearFailing > 0 ? `, ${counts.nearFailing} of them near the failing tests` : '';
   return [
@@ -121,10 +161,16 @@ function rivalSearched(assessment: Assessment): string[] {
   const search = assessment.rivalSearch;
   if (!search) return [];
   if (search.candidates === 0) return ['- Other fixes tried: no one-edit patch applies at the lines the patch changed'];
-  const why = { time: 'its share of the time ran out', enough: 'one it found gives other results than the patch', error: 'a run failed' };
+  const why = {
+    time: 'its share of the time ran out',
+    enough: 'one it found gives other results than the patch',
+    error: 'a run failed',
+  };
   const tried = search.stopped ? `${search.tried} of the ${search.candidates}` : `all ${search.candidates}`;
   const stopped = search.stopped ? ` (then ${why[search.stopped]})` : '';
-  return [`- Other fixes tried: ${tried} one-edit patches at the lines the patch changed, on the failing tests${stopped}; ${search.passedFailing} passed them`];
+  return [
+    `- Other fixes tried: ${tried} one-edit patches at the lines the patch changed, on the failing tests${stopped}; ${search.passedFailing} passed them`,
+  ];
 }
 
 function seconds(ms: number): string {

@@ -3,7 +3,8 @@
 // come from the repository's code, so they are cut to a length and kept on one line.
 import type { AlternativePatch, Assessment, BehaviourChange } from '../core/assessment.ts';
 
-export const plural = (n: number, word: string, many = `${word}s`): string => `${n.toLocaleString('en-US')} ${n === 1 ? word : many}`;
+export const plural = (n: number, word: string, many = `${word}s`): string =>
+  `${n.toLocaleString('en-US')} ${n === 1 ? word : many}`;
 
 /** One line, at most `max` characters: a value printed by the repository's code can be anything. */
 export function clip(text: string, max = 80): string {
@@ -43,7 +44,8 @@ const SHORTENED_HEAD = 300;
 export function whereTheyDiffer(before: string, after: string, max: number): [string, string] {
   const [b, a] = [clip(before, Number.MAX_SAFE_INTEGER), clip(after, Number.MAX_SAFE_INTEGER)];
   // Shortened alike: their ends are what can show a difference (their kept ends start at different places when their lengths differ).
-  if (SHORTENED.test(b) && SHORTENED.test(a) && b.slice(0, SHORTENED_HEAD) === a.slice(0, SHORTENED_HEAD)) return [`…${b.slice(1 - max)}`, `…${a.slice(1 - max)}`];
+  if (SHORTENED.test(b) && SHORTENED.test(a) && b.slice(0, SHORTENED_HEAD) === a.slice(0, SHORTENED_HEAD))
+    return [`…${b.slice(1 - max)}`, `…${a.slice(1 - max)}`];
   let same = 0;
   while (same < b.length && same < a.length && b[same] === a[same]) same++;
   if (same < max - LEAD || (b.length <= max && a.length <= max)) return [clip(b, max), clip(a, max)];

@@ -24,9 +24,13 @@ export function toolVersionsLine(environment: RunEnvironment | undefined): strin
 export function environmentLines(result: RunResult): string[] {
   const env = result.environment;
   if (!env) return [];
-  const toolchains = env.toolchains.map((t) => `\`${t.name}\`${t.version ? ` ${t.version}` : ''} (${t.kind}, \`${t.prefix}\`${t.bound ? ', shown read-only' : ''})`);
+  const toolchains = env.toolchains.map(
+    (t) => `\`${t.name}\`${t.version ? ` ${t.version}` : ''} (${t.kind}, \`${t.prefix}\`${t.bound ? ', shown read-only' : ''})`,
+  );
   return [
     ...(toolchains.length ? [`- Toolchains: ${toolchains.join(', ')}`] : []),
-    ...(env.packageSettings.length ? [`- Package settings passed: ${env.packageSettings.map((k) => `\`${k}\``).join(', ')}`] : []),
+    ...(env.packageSettings.length
+      ? [`- Package settings passed: ${env.packageSettings.map((k) => `\`${k}\``).join(', ')}`]
+      : []),
   ];
 }

@@ -27,7 +27,9 @@ const visibleLength = (text: string) => stripVTControlCharacters(text).length;
 
 /** A Markdown table as aligned columns, its header in bold; the `| --- |` row dropped. */
 function table(rows: string[], style: TerminalStyle): string[] {
-  const parsed = rows.filter((r) => !/^\|?(\s*:?-+:?\s*\|)+\s*:?-*:?\s*$/.test(r)).map((r) => cells(r).map((c) => inlineText(c, style)));
+  const parsed = rows
+    .filter((r) => !/^\|?(\s*:?-+:?\s*\|)+\s*:?-*:?\s*$/.test(r))
+    .map((r) => cells(r).map((c) => inlineText(c, style)));
   const widths: number[] = [];
   for (const row of parsed) row.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, visibleLength(c))));
   return parsed.map((row, n) => {

@@ -15,12 +15,17 @@ export function removedFromRequestLine(removed: RemovedFromRequest | undefined):
   if (!removed) return null;
   const hidden = [
     removed.htmlComments > 0 ? plural(removed.htmlComments, 'HTML comment', 'HTML comments') : '',
-    removed.hiddenElements > 0 ? plural(removed.hiddenElements, 'element GitHub does not render', 'elements GitHub does not render') : '',
+    removed.hiddenElements > 0
+      ? plural(removed.hiddenElements, 'element GitHub does not render', 'elements GitHub does not render')
+      : '',
     removed.attributes > 0 ? plural(removed.attributes, 'tag attribute', 'tag attributes') : '',
     removed.invisibleCharacters > 0 ? plural(removed.invisibleCharacters, 'invisible character', 'invisible characters') : '',
     removed.unusedReferences > 0 ? plural(removed.unusedReferences, 'unused link reference', 'unused link references') : '',
   ].filter(Boolean);
-  const cut = removed.truncatedCharacters > 0 ? `cut ${plural(removed.truncatedCharacters, 'character', 'characters')} past the length cap` : '';
+  const cut =
+    removed.truncatedCharacters > 0
+      ? `cut ${plural(removed.truncatedCharacters, 'character', 'characters')} past the length cap`
+      : '';
   if (hidden.length === 0) return cut ? `From the request's text, fixloop ${cut}.` : null;
   return `From the request's text, fixloop removed ${and(hidden)} that the issue page does not show${cut ? `, and ${cut}` : ''}.`;
 }

@@ -7,7 +7,24 @@ import { redactSecrets } from '../core/redact.ts';
 import { removedFromRequestLine } from './removed-from-request.ts';
 import { needsReview } from '../core/assessment-level.ts';
 import { assessmentSection } from './assessment-section.ts';
-import { attemptResult, COUNT_KEYS, counts, finalTitle, money, NO_FAILING_DETAILS, oneLine, PATCH_CUT, patchWords, replayedWords, REVIEW_TITLE, SANDBOX_WARNING, STATUS_TITLE, stillFailingTests, UNPARSED_NOTE, valuesWords } from './report-words.ts';
+import {
+  attemptResult,
+  COUNT_KEYS,
+  counts,
+  finalTitle,
+  money,
+  NO_FAILING_DETAILS,
+  oneLine,
+  PATCH_CUT,
+  patchWords,
+  replayedWords,
+  REVIEW_TITLE,
+  SANDBOX_WARNING,
+  STATUS_TITLE,
+  stillFailingTests,
+  UNPARSED_NOTE,
+  valuesWords,
+} from './report-words.ts';
 import { environmentLines, versionMismatchSentences } from './environment-lines.ts';
 
 export interface RenderOptions {
@@ -23,7 +40,8 @@ export function renderMarkdownReport(result: RunResult, options: RenderOptions =
   if (removed) out.push(`_${removed}_`, '');
   const started = startedFromLine(result.repository.workingTree);
   // Said when the run's start is not simply the last commit: changes taken in, or left out (--head).
-  if (started && (result.repository.workingTree?.files.length || !result.repository.workingTree?.included)) out.push(`_${started[0]?.toUpperCase()}${started.slice(1)}._`, '');
+  if (started && (result.repository.workingTree?.files.length || !result.repository.workingTree?.included))
+    out.push(`_${started[0]?.toUpperCase()}${started.slice(1)}._`, '');
   // A fix verified on another version than the repository asks for is worth knowing before anything else.
   for (const sentence of versionMismatchSentences(result.environment)) out.push(`_${sentence}._`, '');
   if (result.error) out.push('```text', result.error.message, '```', '');
@@ -38,7 +56,12 @@ export function renderMarkdownReport(result: RunResult, options: RenderOptions =
   if (result.attempts.length > 0) out.push(...attemptsSection(result.attempts), '');
   out.push(...spendSection(result), '');
   out.push(...runSection(result));
-  return redactSecrets(`${out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`);
+  return redactSecrets(
+    `${out
+      .join('\n')
+      .replace(/\n{3,}/g, '\n\n')
+      .trimEnd()}\n`,
+  );
 }
 
 /** Also the terminal's (render-terminal.ts), through markdown-text.ts. */
@@ -46,7 +69,9 @@ export function testsTable(result: RunResult): string[] {
   const rows = [
     `| Tests | Baseline | ${finalTitle(result)} |`,
     '| --- | ---: | ---: |',
-    ...COUNT_KEYS.map((k) => `| ${k[0]?.toUpperCase()}${k.slice(1)} | ${counts(result.baseline, k)} | ${counts(result.final, k)} |`),
+    ...COUNT_KEYS.map(
+      (k) => `| ${k[0]?.toUpperCase()}${k.slice(1)} | ${counts(result.baseline, k)} | ${counts(result.final, k)} |`,
+    ),
   ];
   if (!result.baseline.parsed) rows.push('', `_${UNPARSED_NOTE}_`);
   return rows;
@@ -54,7 +79,10 @@ export function testsTable(result: RunResult): string[] {
 
 function list(title: string, ids: string[], max = 20): string {
   if (ids.length === 0) return `- ${title}: none`;
-  const shown = ids.slice(0, max).map((id) => `\`${id}\``).join(', ');
+  const shown = ids
+    .slice(0, max)
+    .map((id) => `\`${id}\``)
+    .join(', ');
   return `- ${title} (${ids.length}): ${shown}${ids.length > max ? `, … ${ids.length - max} more` : ''}`;
 }
 
@@ -108,7 +136,11 @@ function patchSection(result: RunResult, maxDiffChars: number): string[] {
 
 /** Also the terminal's (render-terminal.ts), through markdown-text.ts. */
 export function filesTable(result: RunResult): string[] {
-  return ['| File | Change | + | − |', '| --- | --- | ---: | ---: |', ...result.filesChanged.map((c) => `| \`${c.path}\` | ${c.kind} | ${c.added} | ${c.removed} |`)];
+  return [
+    '| File | Change | + | − |',
+    '| --- | --- | ---: | ---: |',
+    ...result.filesChanged.map((c) => `| \`${c.path}\` | ${c.kind} | ${c.added} | ${c.removed} |`),
+  ];
 }
 
 function failingSection(result: RunResult): string[] {
@@ -133,10 +165,14 @@ export function attemptsSection(attempts: AttemptRecord[]): string[] {
       (a) =>
         `| ${a.attempt} | ${a.engine}${a.phase === 'write-test' ? ' (writes a test)' : ''} | ${a.startedFrom} | ${attemptResult(a)} | ${a.gate ? counts(a.gate.counts, 'failed') : '–'} | ${oneLine(a.summary, 120).replace(/\|/g, '\\|')} | ${(a.durationMs / 1000).toFixed(1)} s |`,
     ),
-    ...attempts.filter((a) => a.findings.length > 0 && !a.gate?.passed).flatMap((a) => [`- Attempt ${a.attempt} findings:`, ...findingLines(a.findings)]),
+    ...attempts
+      .filter((a) => a.findings.length > 0 && !a.gate?.passed)
+      .flatMap((a) => [`- Attempt ${a.attempt} findings:`, ...findingLines(a.findings)]),
     ...attempts.flatMap((a) => a.notes.map((n) => `- Attempt ${a.attempt}: ${n}`)),
     ...attempts.filter((a) => a.budgetStop).map((a) => `- Attempt ${a.attempt}: stopped by a budget: ${a.budgetStop?.message}`),
-    ...attempts.flatMap((a) => (a.review ? [`- Attempt ${a.attempt}, review by ${a.review.reviewer}: ${reviewText(a.review)}`] : [])),
+    ...attempts.flatMap((a) =>
+      a.review ? [`- Attempt ${a.attempt}, review by ${a.review.reviewer}: ${reviewText(a.review)}`] : [],
+    ),
   ];
 }
 
@@ -150,8 +186,16 @@ function reviewText(review: NonNullable<AttemptRecord['review']>): string {
 export function redGreenSection(result: RunResult): string[] {
   const red = result.redGreen;
   if (!red) return [];
-  if (red.notTried) return ['### Red → green', `The goal was not used: every test passed, and no failing test was written first (${red.notTried}).`];
-  if (red.failedBefore.length === 0) return ['### Red → green', `No test that fails on the pristine code could be written: ${red.explanation ?? 'no proof'}. Without such a test there is nothing to fix.`];
+  if (red.notTried)
+    return [
+      '### Red → green',
+      `The goal was not used: every test passed, and no failing test was written first (${red.notTried}).`,
+    ];
+  if (red.failedBefore.length === 0)
+    return [
+      '### Red → green',
+      `No test that fails on the pristine code could be written: ${red.explanation ?? 'no proof'}. Without such a test there is nothing to fix.`,
+    ];
   const after = new Map((red.after ?? []).map((t) => [t.id, t.status]));
   return [
     '### Red → green',
@@ -159,7 +203,10 @@ export function redGreenSection(result: RunResult): string[] {
     '',
     '| Test | Before the fix (pristine code) | After the fix (replayed) |',
     '| --- | --- | --- |',
-    ...red.failedBefore.map((t) => `| \`${t.id}\` | failed${t.message ? `: ${oneLine(t.message, 100).replace(/\|/g, '\\|')}` : ''} | ${after.get(t.id) ?? 'not verified'} |`),
+    ...red.failedBefore.map(
+      (t) =>
+        `| \`${t.id}\` | failed${t.message ? `: ${oneLine(t.message, 100).replace(/\|/g, '\\|')}` : ''} | ${after.get(t.id) ?? 'not verified'} |`,
+    ),
   ];
 }
 
@@ -178,7 +225,12 @@ export function spendSection(result: RunResult): string[] {
   const lines = [`**Spend**: ${money(result.cost.usd)}, ${result.cost.tokens} tokens${shares ? ` (${shares})` : ''}.`];
   const s = result.spend;
   if (s) {
-    const daily = [s.limits.dailyUsd !== undefined ? `${money(s.limits.dailyUsd)}` : null, s.limits.dailyTokens !== undefined ? `${s.limits.dailyTokens} tokens` : null].filter(Boolean).join(', ');
+    const daily = [
+      s.limits.dailyUsd !== undefined ? `${money(s.limits.dailyUsd)}` : null,
+      s.limits.dailyTokens !== undefined ? `${s.limits.dailyTokens} tokens` : null,
+    ]
+      .filter(Boolean)
+      .join(', ');
     lines.push(
       `LLM budget used: ${s.modelCalls} model calls, ${s.toolCalls}/${s.limits.toolCalls} tool calls, ${s.tokens}/${s.limits.tokens} tokens, ${money(s.usd)}/${money(s.limits.usd)}, ${Math.round(s.ms / 1000)}/${Math.round(s.limits.timeMs / 1000)} s${daily ? `; per repository per day: ${daily}` : ''}.`,
     );
@@ -188,10 +240,7 @@ export function spendSection(result: RunResult): string[] {
 
 /** Also the terminal's (render-terminal.ts), through markdown-text.ts. */
 export function runSection(result: RunResult): string[] {
-  const sandbox =
-    result.sandbox === 'process'
-      ? `\`process\` ${SANDBOX_WARNING}`
-      : `\`${result.sandbox}\``;
+  const sandbox = result.sandbox === 'process' ? `\`process\` ${SANDBOX_WARNING}` : `\`${result.sandbox}\``;
   return [
     '<details><summary>Run details</summary>',
     '',
@@ -210,7 +259,8 @@ export function runSection(result: RunResult): string[] {
 
 /** The judge's eyes inside the test processes (DESIGN.md §3.2.7). */
 function runtimeGuardWords(guard: RuntimeGuardStatus): string {
-  if (!guard.available) return `Runtime guard: not available for this runner${guard.runner ? ` (${guard.runner}'s test processes did not load it at the baseline)` : ''}${guard.accepted ? '; accepted by `test.evidence: exit-code`' : ''}`;
+  if (!guard.available)
+    return `Runtime guard: not available for this runner${guard.runner ? ` (${guard.runner}'s test processes did not load it at the baseline)` : ''}${guard.accepted ? '; accepted by `test.evidence: exit-code`' : ''}`;
   return `Runtime guard: loaded in ${guard.processes} ${guard.runner} process${guard.processes === 1 ? '' : 'es'}, before the repository's code`;
 }
 
@@ -218,9 +268,17 @@ function runtimeGuardWords(guard: RuntimeGuardStatus): string {
 function evidenceWords(result: RunResult): string {
   const v = result.verification;
   const counts = v?.gate?.counts;
-  const witness = counts?.witness ? `, and the runner's own report (${counts.witness.runner}'s JUnit XML: ${counts.witness.total} tests, ${counts.witness.failed} failed)` : '';
-  const perTest = counts?.parsed ? `per-test results of the replay (${counts.total} tests) agreeing with its exit code${witness}` : `the exit code alone (the output could not be read per test; \`test.evidence: exit-code\`)${witness}`;
+  const witness = counts?.witness
+    ? `, and the runner's own report (${counts.witness.runner}'s JUnit XML: ${counts.witness.total} tests, ${counts.witness.failed} failed)`
+    : '';
+  const perTest = counts?.parsed
+    ? `per-test results of the replay (${counts.total} tests) agreeing with its exit code${witness}`
+    : `the exit code alone (the output could not be read per test; \`test.evidence: exit-code\`)${witness}`;
   const alone = v?.alone;
-  const second = !alone ? '' : alone.ran > 0 ? `; each fixed test also passed run on its own (${alone.ran}, e.g. \`${alone.command}\`)` : '; the fixed tests could not be run on their own (the runner or the command does not allow selecting one)';
+  const second = !alone
+    ? ''
+    : alone.ran > 0
+      ? `; each fixed test also passed run on its own (${alone.ran}, e.g. \`${alone.command}\`)`
+      : '; the fixed tests could not be run on their own (the runner or the command does not allow selecting one)';
   return perTest + second;
 }

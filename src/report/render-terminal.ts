@@ -11,8 +11,25 @@ import { assessmentSection } from './assessment-section.ts';
 import { inlineText, markdownLinesToText } from './markdown-text.ts';
 import { removedFromRequestLine } from './removed-from-request.ts';
 import { versionMismatchSentences } from './environment-lines.ts';
-import { attemptsSection, filesTable, redGreenSection, runSection, spendSection, testsTable, verificationSection } from './render-markdown.ts';
-import { NO_FAILING_DETAILS, oneLine, PATCH_CUT, patchWords, REVIEW_TITLE, STATUS_TITLE, stillFailingTests, valuesWords } from './report-words.ts';
+import {
+  attemptsSection,
+  filesTable,
+  redGreenSection,
+  runSection,
+  spendSection,
+  testsTable,
+  verificationSection,
+} from './render-markdown.ts';
+import {
+  NO_FAILING_DETAILS,
+  oneLine,
+  PATCH_CUT,
+  patchWords,
+  REVIEW_TITLE,
+  STATUS_TITLE,
+  stillFailingTests,
+  valuesWords,
+} from './report-words.ts';
 import { PLAIN_STYLE, type TerminalStyle } from './terminal-style.ts';
 
 export interface TerminalRenderOptions {
@@ -44,7 +61,12 @@ export function renderTerminalReport(result: RunResult, options: TerminalRenderO
   if (result.attempts.length > 0) out.push(...text(attemptsSection(result.attempts)), '');
   out.push(...text(spendSection(result)), '');
   out.push(...text(runSection(result)));
-  return redactSecrets(`${out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd()}\n`);
+  return redactSecrets(
+    `${out
+      .join('\n')
+      .replace(/\n{3,}/g, '\n\n')
+      .trimEnd()}\n`,
+  );
 }
 
 function title(result: RunResult, review: boolean, style: TerminalStyle): string {
@@ -60,7 +82,12 @@ function opening(result: RunResult, style: TerminalStyle): string[] {
   // As in the Markdown: said when the run's start is not simply the last commit.
   const started = tree && (tree.files.length > 0 || !tree.included) ? startedFromLine(tree) : null;
   const mismatches = versionMismatchSentences(result.environment).map((sentence) => style.warn(`${sentence}.`));
-  return [inlineText(first, style), ...(removed ? [style.dim(removed)] : []), ...(started ? [style.dim(`${started[0]?.toUpperCase()}${started.slice(1)}.`)] : []), ...mismatches];
+  return [
+    inlineText(first, style),
+    ...(removed ? [style.dim(removed)] : []),
+    ...(started ? [style.dim(`${started[0]?.toUpperCase()}${started.slice(1)}.`)] : []),
+    ...mismatches,
+  ];
 }
 
 function failingSection(result: RunResult, style: TerminalStyle): string[] {
@@ -74,14 +101,28 @@ function failingSection(result: RunResult, style: TerminalStyle): string[] {
 
 /** `- id: message`, and below it what the assertion expected and got when the runner said so. */
 function failingTest(test: TestOutcome, style: TerminalStyle): string[] {
-  const values = valuesWords({ ...test, ...(test.expected !== undefined ? { expected: style.good(test.expected) } : {}), ...(test.actual !== undefined ? { actual: style.bad(test.actual) } : {}) });
+  const values = valuesWords({
+    ...test,
+    ...(test.expected !== undefined ? { expected: style.good(test.expected) } : {}),
+    ...(test.actual !== undefined ? { actual: style.bad(test.actual) } : {}),
+  });
   return [`- ${style.code(test.id)}${test.message ? `: ${oneLine(test.message)}` : ''}`, ...(values ? [`    ${values}`] : [])];
 }
 
 function patchSection(result: RunResult, style: TerminalStyle, maxChars: number): string[] {
   const patch = result.patch.length > maxChars ? `${result.patch.slice(0, maxChars)}\n${PATCH_CUT}\n` : result.patch;
-  const diff = patch.trimEnd().split('\n').map((line) => diffLine(line, style));
-  return [style.heading('Patch'), patchWords(result, style.code(result.engine ?? '?')), '', ...markdownLinesToText(filesTable(result), style), '', ...diff];
+  const diff = patch
+    .trimEnd()
+    .split('\n')
+    .map((line) => diffLine(line, style));
+  return [
+    style.heading('Patch'),
+    patchWords(result, style.code(result.engine ?? '?')),
+    '',
+    ...markdownLinesToText(filesTable(result), style),
+    '',
+    ...diff,
+  ];
 }
 
 function diffLine(line: string, style: TerminalStyle): string {

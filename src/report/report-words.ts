@@ -29,7 +29,11 @@ export function finalTitle(result: RunResult): string {
 
 /** The first non-empty line of a text, cut to `max` characters. */
 export function oneLine(text: string, max = 200): string {
-  const line = text.split('\n').find((l) => l.trim().length > 0)?.trim() ?? '';
+  const line =
+    text
+      .split('\n')
+      .find((l) => l.trim().length > 0)
+      ?.trim() ?? '';
   return line.length > max ? `${line.slice(0, max)}…` : line;
 }
 

@@ -15,10 +15,19 @@ export interface TerminalStyle {
 
 const same = (text: string) => text;
 
-export const PLAIN_STYLE: TerminalStyle = { heading: same, strong: same, code: same, dim: same, good: same, bad: same, warn: same };
+export const PLAIN_STYLE: TerminalStyle = {
+  heading: same,
+  strong: same,
+  code: same,
+  dim: same,
+  good: same,
+  bad: same,
+  warn: same,
+};
 
 /** The caller decided that colour is wanted: the stream is not checked again (validateStream: false). */
-const paint = (format: Parameters<typeof styleText>[0]) => (text: string) => (text ? styleText(format, text, { validateStream: false }) : text);
+const paint = (format: Parameters<typeof styleText>[0]) => (text: string) =>
+  text ? styleText(format, text, { validateStream: false }) : text;
 
 export const COLOUR_STYLE: TerminalStyle = {
   heading: paint('bold'),

@@ -72,6 +72,9 @@ export function expectReceivedValues(text: string): AssertionValues | null {
 /** chai (mocha with chai, vitest's expect): `expected 3 to equal 2`, `expected 3 to be 2 // Object.is equality`. */
 export function chaiValues(text: string): AssertionValues | null {
   // `to be above 2`, `to be a 'string'`: a comparison that names no expected value.
-  const m = /^(?:\w*Error: )?expected (.+) to (?:deeply |strictly |loosely )?(?:equal|eql|be|deep equal)(?: to)? (?!(?:a|an|above|below|at|within|instanceOf|closeTo|oneOf)\b)(.+?)(?: \/\/ .*)?$/m.exec(text);
+  const m =
+    /^(?:\w*Error: )?expected (.+) to (?:deeply |strictly |loosely )?(?:equal|eql|be|deep equal)(?: to)? (?!(?:a|an|above|below|at|within|instanceOf|closeTo|oneOf)\b)(.+?)(?: \/\/ .*)?$/m.exec(
+      text,
+    );
   return m ? pair(m[2], m[1]) : null;
 }

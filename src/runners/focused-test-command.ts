@@ -17,7 +17,12 @@ function filterArguments(runner: TestRunner | null, failing: TestCaseResult[], w
   return runner.focus.select(failing, files);
 }
 
-export function focusedTestCommand(command: string, failing: TestCaseResult[], packageScripts: Record<string, string> = {}, options: FocusOptions = {}): string | null {
+export function focusedTestCommand(
+  command: string,
+  failing: TestCaseResult[],
+  packageScripts: Record<string, string> = {},
+  options: FocusOptions = {},
+): string | null {
   const withFiles = options.withFiles ?? false;
   // Only a single simple command can take extra arguments at its end.
   if (/[;&|]|\$\(|`/.test(command.replace(/\|\|/g, ''))) return null;

@@ -30,7 +30,10 @@ export interface NodeGuardContext {
 /** The shape of the gate's `RuntimeGuard` (src/runners/runner.ts), kept here until it is on main. */
 export interface NodeRuntimeGuard {
   /** `code`: the guard's folder as the command sees it; `records`: a writable folder outside the checkout. */
-  ask(context: NodeGuardContext, dirs: { code: string; records: string }): { env?: Record<string, string>; command?: string } | null;
+  ask(
+    context: NodeGuardContext,
+    dirs: { code: string; records: string },
+  ): { env?: Record<string, string>; command?: string } | null;
 }
 
 /**
@@ -85,7 +88,13 @@ function quoteOption(path: string): string {
   return /[\s"\\]/.test(path) ? `"${path.replace(/[\\"]/g, (c) => `\\${c}`)}"` : path;
 }
 
-const KINDS: ReadonlySet<GuardEventKind> = new Set(['exit', 'framework_changed', 'test_file_read', 'dynamic_code', 'report_written']);
+const KINDS: ReadonlySet<GuardEventKind> = new Set([
+  'exit',
+  'framework_changed',
+  'test_file_read',
+  'dynamic_code',
+  'report_written',
+]);
 
 /**
  * The records the guard wrote in `dir` (whose keys `ask` issued), one per guarded process or worker
@@ -138,8 +147,23 @@ function signedRecord(text: string | null, key: string): { runs: boolean; record
 function parsedRecord(text: string | null): { runs: boolean; record: GuardRecord } | null {
   try {
     const value = JSON.parse(text ?? '') as Partial<GuardRecord> & { runs?: unknown };
-    if (typeof value.runner === 'string' && typeof value.pid === 'number' && typeof value.complete === 'boolean' && Array.isArray(value.events) && value.events.every(isEvent)) {
-      return { runs: value.runs === true, record: { runner: value.runner, pid: value.pid, complete: value.complete, tests: testsOf(value.tests), events: value.events } };
+    if (
+      typeof value.runner === 'string' &&
+      typeof value.pid === 'number' &&
+      typeof value.complete === 'boolean' &&
+      Array.isArray(value.events) &&
+      value.events.every(isEvent)
+    ) {
+      return {
+        runs: value.runs === true,
+        record: {
+          runner: value.runner,
+          pid: value.pid,
+          complete: value.complete,
+          tests: testsOf(value.tests),
+          events: value.events,
+        },
+      };
     }
   } catch {
     // below
@@ -148,12 +172,24 @@ function parsedRecord(text: string | null): { runs: boolean; record: GuardRecord
 }
 
 function notTheGuards(name: string): GuardRecord {
-  return { runner: 'unknown', pid: Number.parseInt(name.replace(/^\D+/, ''), 10) || 0, complete: false, tests: null, events: [{ kind: 'report_written', file: null, line: null, detail: `guard record ${name} is not one the guard writes` }] };
+  return {
+    runner: 'unknown',
+    pid: Number.parseInt(name.replace(/^\D+/, ''), 10) || 0,
+    complete: false,
+    tests: null,
+    events: [{ kind: 'report_written', file: null, line: null, detail: `guard record ${name} is not one the guard writes` }],
+  };
 }
 
 function isEvent(value: unknown): value is GuardEvent {
   const e = value as Partial<GuardEvent> | null;
-  return !!e && KINDS.has(e.kind as GuardEventKind) && (e.file === null || typeof e.file === 'string') && (e.line === null || typeof e.line === 'number') && typeof e.detail === 'string';
+  return (
+    !!e &&
+    KINDS.has(e.kind as GuardEventKind) &&
+    (e.file === null || typeof e.file === 'string') &&
+    (e.line === null || typeof e.line === 'number') &&
+    typeof e.detail === 'string'
+  );
 }
 
 function testsOf(value: unknown): GuardRecord['tests'] {

@@ -5,7 +5,9 @@ import type { TestCaseResult } from '../core/test-report.ts';
 export function escapeRegExp(value: string): string {
   // Control characters as `\xHH`: a test named after a NUL byte (ufo's `\0javascript:` cases) cannot
   // be passed to a process at all, and the runners read the pattern as a JavaScript RegExp.
-  return value.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&').replace(/\p{Cc}/gu, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+  return value
+    .replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
+    .replace(/\p{Cc}/gu, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
 
 /** An unanchored alternation of the failing tests' own names: runners match it against full names. */

@@ -13,7 +13,21 @@ export const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64',
 export const MASKED_PATHS = ['/etc/shadow', '/etc/shadow-', '/etc/gshadow', '/etc/gshadow-', '/etc/ssh', '/etc/ssl/private'];
 
 /** Entries that mark a folder as someone's private place (a home, a tool's credential store). */
-const CREDENTIAL_ENTRIES = ['.ssh', '.gnupg', '.netrc', '.npmrc', '.pypirc', '.git-credentials', '.gitconfig', '.aws', '.docker', '.kube', '.env', 'credentials', 'credentials.toml'];
+const CREDENTIAL_ENTRIES = [
+  '.ssh',
+  '.gnupg',
+  '.netrc',
+  '.npmrc',
+  '.pypirc',
+  '.git-credentials',
+  '.gitconfig',
+  '.aws',
+  '.docker',
+  '.kube',
+  '.env',
+  'credentials',
+  'credentials.toml',
+];
 
 export interface BindGuard {
   /** Home folders: never bound, nor any folder holding one. */

@@ -50,7 +50,16 @@ function inKeptTmp(path: string, tmpDir: string | undefined): boolean {
 }
 
 export function bwrapArgs(plan: BwrapPlan): string[] {
-  const args = ['--unshare-all', ...(plan.network ? ['--share-net'] : []), '--die-with-parent', '--new-session', '--hostname', 'fixloop-sandbox', '--cap-drop', 'ALL'];
+  const args = [
+    '--unshare-all',
+    ...(plan.network ? ['--share-net'] : []),
+    '--die-with-parent',
+    '--new-session',
+    '--hostname',
+    'fixloop-sandbox',
+    '--cap-drop',
+    'ALL',
+  ];
   for (const dir of SYSTEM_DIRS) {
     if (!existsSync(dir)) continue;
     // Merged-/usr systems have /bin -> usr/bin: recreate the link instead of binding twice.
@@ -65,10 +74,13 @@ export function bwrapArgs(plan: BwrapPlan): string[] {
   }
   // A kept /tmp still gets an empty HOME: what one candidate's run leaves in its home never reaches
   // the next (Python writes no bytecode at all: environment.ts).
-  const tmp = plan.tmpDir ? ['--bind', resolve(plan.tmpDir), '/tmp', '--size', String(plan.tmpBytes), '--tmpfs', SANDBOX_HOME] : ['--size', String(plan.tmpBytes), '--tmpfs', '/tmp'];
+  const tmp = plan.tmpDir
+    ? ['--bind', resolve(plan.tmpDir), '/tmp', '--size', String(plan.tmpBytes), '--tmpfs', SANDBOX_HOME]
+    : ['--size', String(plan.tmpBytes), '--tmpfs', '/tmp'];
   args.push('--proc', '/proc', '--dev', '/dev', ...tmp, '--dir', SANDBOX_HOME);
   for (const dir of plan.toolDirs) args.push('--ro-bind', dir, dir);
-  for (const dir of plan.covered ?? []) if (plan.toolDirs.some((d) => isUnder(dir, d)) && existsSync(dir)) args.push('--tmpfs', dir);
+  for (const dir of plan.covered ?? [])
+    if (plan.toolDirs.some((d) => isUnder(dir, d)) && existsSync(dir)) args.push('--tmpfs', dir);
   // A link whose folder is shown already is there: recreating it would fail on a read-only bind.
   const shown = [...SYSTEM_DIRS, ...plan.toolDirs];
   for (const link of plan.links ?? []) {
@@ -79,7 +91,8 @@ export function bwrapArgs(plan: BwrapPlan): string[] {
   for (const mount of plan.mounts) {
     // A scratch folder's mount point must exist: bwrap cannot make one inside a read-only tree.
     if (mount.scratch) {
-      if (statSync(mount.path, { throwIfNoEntry: false })?.isDirectory()) args.push('--size', String(plan.tmpBytes), '--tmpfs', resolve(mount.path));
+      if (statSync(mount.path, { throwIfNoEntry: false })?.isDirectory())
+        args.push('--size', String(plan.tmpBytes), '--tmpfs', resolve(mount.path));
     } else args.push(mount.writable ? '--bind' : '--ro-bind', resolve(mount.path), resolve(mount.path));
   }
   args.push('--clearenv');

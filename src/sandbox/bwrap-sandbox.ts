@@ -38,7 +38,11 @@ export function bwrapWorks(): boolean {
   const bwrap = findBwrap();
   if (!bwrap) return false;
   try {
-    execFileSync(bwrap, ['--ro-bind', '/', '/', '--unshare-all', '--die-with-parent', '/bin/true'], { env: {}, stdio: 'ignore', timeout: 10_000 });
+    execFileSync(bwrap, ['--ro-bind', '/', '/', '--unshare-all', '--die-with-parent', '/bin/true'], {
+      env: {},
+      stdio: 'ignore',
+      timeout: 10_000,
+    });
     return true;
   } catch {
     return false;
@@ -47,7 +51,11 @@ export function bwrapWorks(): boolean {
 
 export function createBwrapSandbox(settings: BwrapSettings = {}): Sandbox {
   const bwrap = findBwrap();
-  if (!bwrap) throw new SandboxError('BACKEND_UNAVAILABLE', 'the bwrap sandbox needs bubblewrap: install it (Debian: apt-get install bubblewrap)');
+  if (!bwrap)
+    throw new SandboxError(
+      'BACKEND_UNAVAILABLE',
+      'the bwrap sandbox needs bubblewrap: install it (Debian: apt-get install bubblewrap)',
+    );
   const limits = settings.limits ?? DEFAULT_LIMITS;
   // The operator's extra folders only: the repository's tests run on the Node the user's PATH finds,
   // never on the one running fixloop (its bundled Node 24 under npx), which is not shown ahead of it.

@@ -26,11 +26,27 @@ const ROOT = '/sys/fs/cgroup';
 
 function targets(name: string, limits: { processes: number; memoryBytes: number }): Target[] {
   if (existsSync(join(ROOT, 'cgroup.controllers'))) {
-    return [{ dir: join(ROOT, name), settings: [['pids.max', String(limits.processes)], ['memory.max', String(limits.memoryBytes)], ['memory.swap.max', '0']], controller: 'pids+memory' }];
+    return [
+      {
+        dir: join(ROOT, name),
+        settings: [
+          ['pids.max', String(limits.processes)],
+          ['memory.max', String(limits.memoryBytes)],
+          ['memory.swap.max', '0'],
+        ],
+        controller: 'pids+memory',
+      },
+    ];
   }
   const v1: Target[] = [];
-  if (existsSync(join(ROOT, 'pids', 'cgroup.procs'))) v1.push({ dir: join(ROOT, 'pids', name), settings: [['pids.max', String(limits.processes)]], controller: 'pids' });
-  if (existsSync(join(ROOT, 'memory', 'cgroup.procs'))) v1.push({ dir: join(ROOT, 'memory', name), settings: [['memory.limit_in_bytes', String(limits.memoryBytes)]], controller: 'memory' });
+  if (existsSync(join(ROOT, 'pids', 'cgroup.procs')))
+    v1.push({ dir: join(ROOT, 'pids', name), settings: [['pids.max', String(limits.processes)]], controller: 'pids' });
+  if (existsSync(join(ROOT, 'memory', 'cgroup.procs')))
+    v1.push({
+      dir: join(ROOT, 'memory', name),
+      settings: [['memory.limit_in_bytes', String(limits.memoryBytes)]],
+      controller: 'memory',
+    });
   return v1;
 }
 
@@ -61,7 +77,11 @@ export async function createCommandCgroup(limits: { processes: number; memoryByt
     enforced,
     async remove() {
       for (let i = 0; i < 50; i++) {
-        const pids = (await Promise.all(procsFiles.map((f) => readFile(f, 'utf8').catch(() => '')))).join('\n').split('\n').filter(Boolean).map(Number);
+        const pids = (await Promise.all(procsFiles.map((f) => readFile(f, 'utf8').catch(() => ''))))
+          .join('\n')
+          .split('\n')
+          .filter(Boolean)
+          .map(Number);
         if (pids.length === 0) break;
         for (const pid of pids) {
           try {
@@ -81,5 +101,8 @@ export async function createCommandCgroup(limits: { processes: number; memoryByt
 export function joinCgroupThenExec(cgroup: CommandCgroup, file: string, args: string[]): { file: string; args: string[] } {
   const joins = cgroup.procsFiles.map((_, i) => `echo $$ > "$${i + 1}"`).join(' && ');
   const n = cgroup.procsFiles.length;
-  return { file: '/bin/sh', args: ['-c', `${joins} && shift ${n} && exec "$@"`, 'fixloop-cgroup', ...cgroup.procsFiles, file, ...args] };
+  return {
+    file: '/bin/sh',
+    args: ['-c', `${joins} && shift ${n} && exec "$@"`, 'fixloop-cgroup', ...cgroup.procsFiles, file, ...args],
+  };
 }

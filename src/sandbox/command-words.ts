@@ -4,7 +4,28 @@
 // and a word it takes for a program is only looked up on the server's PATH.
 
 /** Words that start no program: shell keywords, and builtins that run what follows them. */
-const KEYWORDS = new Set(['if', 'then', 'else', 'elif', 'fi', 'for', 'while', 'until', 'do', 'done', 'case', 'esac', 'in', 'function', '{', '}', '!', '[[', ']]', 'time']);
+const KEYWORDS = new Set([
+  'if',
+  'then',
+  'else',
+  'elif',
+  'fi',
+  'for',
+  'while',
+  'until',
+  'do',
+  'done',
+  'case',
+  'esac',
+  'in',
+  'function',
+  '{',
+  '}',
+  '!',
+  '[[',
+  ']]',
+  'time',
+]);
 /** Wrappers whose next word (after their options and assignments) is the program. */
 const WRAPPERS = new Set(['env', 'exec', 'command', 'nice', 'nohup', 'timeout', 'xargs', 'stdbuf']);
 const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh']);

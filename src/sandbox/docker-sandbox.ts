@@ -39,25 +39,55 @@ export function dockerWorks(engine = 'docker'): boolean {
   }
 }
 
-export function dockerRunArgs(options: RunCommandOptions, settings: { name: string; image: string; limits: SandboxLimits; user: string }): string[] {
+export function dockerRunArgs(
+  options: RunCommandOptions,
+  settings: { name: string; image: string; limits: SandboxLimits; user: string },
+): string[] {
   const env = { ...sandboxEnvironment(options.env ?? {}, HOME), TMPDIR: '/tmp' };
   // The image's own PATH: the repository's toolchain is the image's.
   delete (env as Record<string, string | undefined>).PATH;
   const { limits } = settings;
   return [
-    'run', '--rm', '--name', settings.name,
-    '--network', options.network === true ? 'bridge' : 'none',
-    '--user', settings.user,
-    '--cap-drop', 'ALL', '--security-opt', 'no-new-privileges',
+    'run',
+    '--rm',
+    '--name',
+    settings.name,
+    '--network',
+    options.network === true ? 'bridge' : 'none',
+    '--user',
+    settings.user,
+    '--cap-drop',
+    'ALL',
+    '--security-opt',
+    'no-new-privileges',
     // A kept /tmp still gets an empty HOME: what one candidate's run leaves in its home never reaches the next.
-    '--read-only', ...(options.tmpDir ? ['-v', `${options.tmpDir}:/tmp`, '--tmpfs', `${HOME}:rw,exec,size=256m`] : ['--tmpfs', '/tmp:rw,exec,size=1g']),
-    '--memory', String(limits.memoryBytes), '--pids-limit', String(limits.processes),
-    '--ulimit', `cpu=${limits.cpuSeconds}`, '--ulimit', `fsize=${limits.fileSizeBytes}`, '--ulimit', `nofile=${limits.openFiles}`,
-    '-v', `${options.cwd}:${options.cwd}`,
-    ...(options.mounts ?? []).flatMap((m) => (m.scratch ? ['--tmpfs', `${m.path}:rw,exec,size=256m`] : ['-v', `${m.path}:${m.path}${m.writable ? '' : ':ro'}`])),
-    '-w', options.cwd,
+    '--read-only',
+    ...(options.tmpDir
+      ? ['-v', `${options.tmpDir}:/tmp`, '--tmpfs', `${HOME}:rw,exec,size=256m`]
+      : ['--tmpfs', '/tmp:rw,exec,size=1g']),
+    '--memory',
+    String(limits.memoryBytes),
+    '--pids-limit',
+    String(limits.processes),
+    '--ulimit',
+    `cpu=${limits.cpuSeconds}`,
+    '--ulimit',
+    `fsize=${limits.fileSizeBytes}`,
+    '--ulimit',
+    `nofile=${limits.openFiles}`,
+    '-v',
+    `${options.cwd}:${options.cwd}`,
+    ...(options.mounts ?? []).flatMap((m) =>
+      m.scratch ? ['--tmpfs', `${m.path}:rw,exec,size=256m`] : ['-v', `${m.path}:${m.path}${m.writable ? '' : ':ro'}`],
+    ),
+    '-w',
+    options.cwd,
     ...Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]),
-    settings.image, '/bin/sh', '-c', `mkdir -p ${HOME} && exec /bin/sh -c "$0"`, options.command,
+    settings.image,
+    '/bin/sh',
+    '-c',
+    `mkdir -p ${HOME} && exec /bin/sh -c "$0"`,
+    options.command,
   ];
 }
 
@@ -73,19 +103,34 @@ export function createDockerSandbox(settings: DockerSettings = {}): Sandbox {
     backend,
     describe: () => {
       const description = emptyDescription(backend);
-      if (packages) description.packageSettings = { npmKeys: packages.npmKeys, pipKeys: packages.pipKeys, passedVariables: packages.passed, dropped: packages.dropped, shown: packages.readOnly, refused: packages.refused };
+      if (packages)
+        description.packageSettings = {
+          npmKeys: packages.npmKeys,
+          pipKeys: packages.pipKeys,
+          passedVariables: packages.passed,
+          dropped: packages.dropped,
+          shown: packages.readOnly,
+          refused: packages.refused,
+        };
       return description;
     },
     async run(options: RunCommandOptions): Promise<CommandResult> {
       if (!existsSync(options.cwd)) throw new SandboxError('CWD_MISSING', `the working directory ${options.cwd} does not exist`);
       const name = `fixloop-${randomBytes(6).toString('hex')}`;
       const withPackages: RunCommandOptions = packages
-        ? { ...options, env: { ...packages.env, ...options.env }, mounts: [...packages.readOnly.map((path) => ({ path })), ...(options.mounts ?? [])] }
+        ? {
+            ...options,
+            env: { ...packages.env, ...options.env },
+            mounts: [...packages.readOnly.map((path) => ({ path })), ...(options.mounts ?? [])],
+          }
         : options;
       const args = dockerRunArgs(withPackages, { name, image, limits, user });
       // Killing the client does not stop the container: the daemon must be told.
       const kill = () => void spawn(engine, ['kill', name], { stdio: 'ignore' }).on('error', () => undefined);
-      return runContained({ file: engine, args, env: { PATH: process.env.PATH ?? '/usr/bin:/bin' }, cwd: options.cwd, onStop: kill }, options);
+      return runContained(
+        { file: engine, args, env: { PATH: process.env.PATH ?? '/usr/bin:/bin' }, cwd: options.cwd, onStop: kill },
+        options,
+      );
     },
   };
 }

@@ -51,7 +51,12 @@ export function createHostView(options: HostViewOptions): HostView {
   const env = options.env;
   const path = env.PATH ?? '';
   const guard = bindGuardFrom(env);
-  const host: ToolchainHost = { path: [...(options.leading ?? []), path].filter(Boolean).join(delimiter), env, guard, ...(options.cwd ? { cwd: options.cwd } : {}) };
+  const host: ToolchainHost = {
+    path: [...(options.leading ?? []), path].filter(Boolean).join(delimiter),
+    env,
+    guard,
+    ...(options.cwd ? { cwd: options.cwd } : {}),
+  };
   const known = new Map<string, Toolchain | null>();
   const lookup = (name: string): Toolchain | null => {
     if (!known.has(name)) known.set(name, resolveToolchain(name, host));
@@ -87,7 +92,15 @@ export function createHostView(options: HostViewOptions): HostView {
     describe(backend, commands = [], bindsToolchains = true) {
       return {
         backend,
-        toolchains: toolchainsFor(commands).map((t) => ({ name: t.name, executable: t.executable, realPath: t.realPath, prefix: t.prefix, kind: t.kind, bound: bindsToolchains ? t.dirs : [], refused: bindsToolchains ? t.refused : [] })),
+        toolchains: toolchainsFor(commands).map((t) => ({
+          name: t.name,
+          executable: t.executable,
+          realPath: t.realPath,
+          prefix: t.prefix,
+          kind: t.kind,
+          bound: bindsToolchains ? t.dirs : [],
+          refused: bindsToolchains ? t.refused : [],
+        })),
         packageSettings: {
           npmKeys: packages.npmKeys,
           pipKeys: packages.pipKeys,
@@ -103,5 +116,9 @@ export function createHostView(options: HostViewOptions): HostView {
 
 /** The description of a sandbox made without a host view: nothing of the operator's machine shown or passed. */
 export function emptyDescription(backend: string): SandboxDescription {
-  return { backend, toolchains: [], packageSettings: { npmKeys: [], pipKeys: [], passedVariables: [], dropped: [], shown: [], refused: [] } };
+  return {
+    backend,
+    toolchains: [],
+    packageSettings: { npmKeys: [], pipKeys: [], passedVariables: [], dropped: [], shown: [], refused: [] },
+  };
 }

@@ -33,7 +33,15 @@ export interface RenderedSettings {
 /** Runs the operator's npm (`npm config list --json`; `npm config get` per key on an npm without it). */
 export function readNpmConfig(npm: string, env: NodeJS.ProcessEnv): NpmConfig | null {
   // cwd `/`: no project's .npmrc (fixloop's own, or one planted in /tmp) counts.
-  const run = (args: string[]) => execFileSync(npm, args, { env, cwd: '/', encoding: 'utf8', timeout: 30_000, stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 16 * 1024 * 1024 });
+  const run = (args: string[]) =>
+    execFileSync(npm, args, {
+      env,
+      cwd: '/',
+      encoding: 'utf8',
+      timeout: 30_000,
+      stdio: ['ignore', 'pipe', 'ignore'],
+      maxBuffer: 16 * 1024 * 1024,
+    });
   let values: Record<string, unknown> | null = null;
   try {
     const parsed: unknown = JSON.parse(run(['config', 'list', '--json']));
@@ -82,7 +90,10 @@ export function parseNpmrc(text: string, env: NodeJS.ProcessEnv): Map<string, st
         value = value.slice(1, -1);
       }
     } else if (/^'.*'$/.test(value)) value = value.slice(1, -1);
-    entries.set(key, value.replace(/\$\{([^}?]+)\??\}/g, (_, name: string) => env[name] ?? ''));
+    entries.set(
+      key,
+      value.replace(/\$\{([^}?]+)\??\}/g, (_, name: string) => env[name] ?? ''),
+    );
   }
   return entries;
 }
@@ -119,7 +130,8 @@ function carriedLines(config: NpmConfig, auth: PackageAuthKeys, out: RenderedSet
       out.dropped.push(key);
       continue;
     }
-    out.text += typeof value === 'boolean' || text === 'true' || text === 'false' ? `${key}=${text}\n` : `${key}=${iniValue(text)}\n`;
+    out.text +=
+      typeof value === 'boolean' || text === 'true' || text === 'false' ? `${key}=${text}\n` : `${key}=${iniValue(text)}\n`;
     out.kept.push(key);
     if (key === 'cafile') out.paths.push(text);
   }
@@ -127,7 +139,13 @@ function carriedLines(config: NpmConfig, auth: PackageAuthKeys, out: RenderedSet
 
 /** The npmrc a sandbox gets: the carried keys, plus the credentials the operator named, nothing else. */
 export function renderNpmrc(config: NpmConfig, auth: PackageAuthKeys, env: NodeJS.ProcessEnv): RenderedSettings {
-  const out: RenderedSettings = { text: '# Written by fixloop: the operator\'s registry, proxy and CA settings (docs/security.md).\n', kept: [], dropped: [], paths: [], env: {} };
+  const out: RenderedSettings = {
+    text: "# Written by fixloop: the operator's registry, proxy and CA settings (docs/security.md).\n",
+    kept: [],
+    dropped: [],
+    paths: [],
+    env: {},
+  };
   carriedLines(config, auth, out);
   const files = readFiles(config.files, env);
   // Named keys: npm refuses to print protected ones, so they are read from the operator's npmrc
@@ -139,7 +157,9 @@ export function renderNpmrc(config: NpmConfig, auth: PackageAuthKeys, env: NodeJ
     out.text += `${key}=${iniValue(value)}\n`;
     out.kept.push(key);
   }
-  for (const file of files) for (const key of file.keys()) if (isNpmCredentialKey(key) && !auth.npm.has(key) && !out.dropped.includes(key)) out.dropped.push(key);
+  for (const file of files)
+    for (const key of file.keys())
+      if (isNpmCredentialKey(key) && !auth.npm.has(key) && !out.dropped.includes(key)) out.dropped.push(key);
   // Yarn 2+ reads neither npmrc: the CA, proxies and strict-ssl go to it as variables (its registry
   // does not: a variable would override the repository's own .yarnrc.yml).
   const carried = (key: string) => (out.kept.includes(key) ? config.values[key] : undefined);

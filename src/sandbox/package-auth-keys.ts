@@ -29,5 +29,8 @@ export function hasUrlCredentials(value: string): boolean {
 
 /** npm keys that hold or point to credentials: any `//host/:` scoped key, tokens, passwords, client keys. */
 export function isNpmCredentialKey(key: string): boolean {
-  return key.startsWith('//') || /(^|:)(_authToken|_auth|_password|password|username|email|token|otp|certfile|keyfile|key|cert)$/.test(key);
+  return (
+    key.startsWith('//') ||
+    /(^|:)(_authToken|_auth|_password|password|username|email|token|otp|certfile|keyfile|key|cert)$/.test(key)
+  );
 }

@@ -56,7 +56,10 @@ export interface PackageSettings {
 }
 
 /** The CA and proxy variables of the server's environment a sandbox gets, and the files they name. */
-export function passedEnvironment(env: NodeJS.ProcessEnv, auth: PackageAuthKeys): { env: Record<string, string>; paths: string[]; dropped: string[] } {
+export function passedEnvironment(
+  env: NodeJS.ProcessEnv,
+  auth: PackageAuthKeys,
+): { env: Record<string, string>; paths: string[]; dropped: string[] } {
   const out = { env: {} as Record<string, string>, paths: [] as string[], dropped: [] as string[] };
   for (const [name, kind] of Object.entries(PASSED_VARIABLES)) {
     const value = env[name];
@@ -114,7 +117,10 @@ export function keepToolAnswersIn(cacheRoot: string | null): void {
  * fixloop's user's own, private one (planted by someone else) is never used.
  */
 function writeSettingsFolder(npmrc: RenderedSettings | null, pipConf: RenderedSettings | null): string {
-  const files: Array<[string, string]> = [...(npmrc ? [['npmrc', npmrc.text] as [string, string]] : []), ...(pipConf ? [['pip.conf', pipConf.text] as [string, string]] : [])];
+  const files: Array<[string, string]> = [
+    ...(npmrc ? [['npmrc', npmrc.text] as [string, string]] : []),
+    ...(pipConf ? [['pip.conf', pipConf.text] as [string, string]] : []),
+  ];
   const hash = createHash('sha256').update(JSON.stringify(files)).digest('hex').slice(0, 16);
   const uid = process.getuid?.() ?? 0;
   let dir = join(tmpdir(), `fixloop-package-settings-${uid}-${hash}`);
@@ -124,7 +130,8 @@ function writeSettingsFolder(npmrc: RenderedSettings | null, pipConf: RenderedSe
     // There already: used only if it is ours and private (checked below).
   }
   const stat = lstatSync(dir, { throwIfNoEntry: false });
-  if (!stat || !stat.isDirectory() || stat.uid !== uid || (stat.mode & 0o077) !== 0) dir = mkdtempSync(join(tmpdir(), 'fixloop-package-settings-'));
+  if (!stat || !stat.isDirectory() || stat.uid !== uid || (stat.mode & 0o077) !== 0)
+    dir = mkdtempSync(join(tmpdir(), 'fixloop-package-settings-'));
   for (const [name, text] of files) {
     const file = join(dir, name);
     if (existsSync(file) && readFileSync(file, 'utf8') === text) continue;
@@ -155,10 +162,24 @@ function buildPackageSettings(env: NodeJS.ProcessEnv, guard: BindGuard): Package
   const npm = which('npm', path);
   const tools = toolEnvironment(env);
   // Each asked once for many processes where the command line keeps the answers (tool-answers.ts).
-  const npmConfig = npm ? askOnce(answersRoot, { name: 'npm config list', file: npm, args: [], env: tools }, (config) => npmConfigReads(realFile(npm), config), () => readNpmConfig(npm, tools)) : null;
+  const npmConfig = npm
+    ? askOnce(
+        answersRoot,
+        { name: 'npm config list', file: npm, args: [], env: tools },
+        (config) => npmConfigReads(realFile(npm), config),
+        () => readNpmConfig(npm, tools),
+      )
+    : null;
   const npmrc = npmConfig ? renderNpmrc(npmConfig, auth, tools) : null;
   const pip = operatorPip(env, guard);
-  const pipEntries = pip ? askOnce(answersRoot, { name: 'pip config list', file: pip.file, args: pip.args, env: tools }, () => pipConfigReads(realFile(pip.file), tools), () => readPipConfig(pip, tools)) : null;
+  const pipEntries = pip
+    ? askOnce(
+        answersRoot,
+        { name: 'pip config list', file: pip.file, args: pip.args, env: tools },
+        () => pipConfigReads(realFile(pip.file), tools),
+        () => readPipConfig(pip, tools),
+      )
+    : null;
   const pipConf = pipEntries ? renderPipConf(pipEntries, auth) : null;
   const passed = passedEnvironment(env, auth);
   const dir = npmrc || pipConf ? writeSettingsFolder(npmrc, pipConf) : null;
@@ -177,7 +198,11 @@ function buildPackageSettings(env: NodeJS.ProcessEnv, guard: BindGuard): Package
     npmKeys: npmrc?.kept ?? [],
     pipKeys: pipConf?.kept ?? [],
     passed: Object.keys(passed.env),
-    dropped: [...(npmrc?.dropped ?? []), ...(pipConf?.dropped.map((k) => `pip:${k}`) ?? []), ...passed.dropped.map((n) => `env:${n}`)],
+    dropped: [
+      ...(npmrc?.dropped ?? []),
+      ...(pipConf?.dropped.map((k) => `pip:${k}`) ?? []),
+      ...passed.dropped.map((n) => `env:${n}`),
+    ],
     refused: shown.refused,
   };
 }

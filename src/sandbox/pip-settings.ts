@@ -42,7 +42,13 @@ export function parsePipConfigList(out: string): PipEntry[] {
 export function readPipConfig(pip: { file: string; args: string[] } | null, env: NodeJS.ProcessEnv): PipEntry[] | null {
   if (!pip) return null;
   try {
-    const out = execFileSync(pip.file, [...pip.args, 'config', 'list'], { env, cwd: '/', encoding: 'utf8', timeout: 30_000, stdio: ['ignore', 'pipe', 'ignore'] });
+    const out = execFileSync(pip.file, [...pip.args, 'config', 'list'], {
+      env,
+      cwd: '/',
+      encoding: 'utf8',
+      timeout: 30_000,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     return parsePipConfigList(out);
   } catch {
     return null;
@@ -89,7 +95,13 @@ export function localPaths(value: string): string[] {
 
 /** The pip.conf a sandbox gets: the carried keys by section, plus the credentials the operator named. */
 export function renderPipConf(entries: PipEntry[], auth: PackageAuthKeys): RenderedSettings {
-  const out: RenderedSettings = { text: "# Written by fixloop: the operator's index, proxy and CA settings (docs/security.md).\n", kept: [], dropped: [], paths: [], env: {} };
+  const out: RenderedSettings = {
+    text: "# Written by fixloop: the operator's index, proxy and CA settings (docs/security.md).\n",
+    kept: [],
+    dropped: [],
+    paths: [],
+    env: {},
+  };
   const sections = new Map<string, string[]>();
   for (const { section, key, value } of entries) {
     const named = auth.pip.has(key);

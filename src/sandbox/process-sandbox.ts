@@ -18,7 +18,10 @@ import type { CommandResult, RunCommandOptions, Sandbox } from './sandbox.ts';
  * `host`: the server's environment, for the same PATH, toolchain variables (PYENV_*, VIRTUAL_ENV) and
  * package settings as the isolating backends; nothing needs showing, everything is visible anyway.
  */
-export function createProcessSandbox(limits: SandboxLimits = DEFAULT_LIMITS, hostOptions?: Omit<HostViewOptions, 'leading'>): Sandbox {
+export function createProcessSandbox(
+  limits: SandboxLimits = DEFAULT_LIMITS,
+  hostOptions?: Omit<HostViewOptions, 'leading'>,
+): Sandbox {
   const host = hostOptions ? createHostView(hostOptions) : null;
   return {
     backend: 'process',
@@ -32,7 +35,12 @@ export function createProcessSandbox(limits: SandboxLimits = DEFAULT_LIMITS, hos
         cgroup = await createCommandCgroup(limits);
         const program = cgroup ? joinCgroupThenExec(cgroup, file, args) : { file, args };
         const view = host?.forCommand(options.command);
-        const extra = { ...(host ? { PATH: host.path } : {}), ...view?.env, ...options.env, ...(options.tmpDir ? { TMPDIR: options.tmpDir } : {}) };
+        const extra = {
+          ...(host ? { PATH: host.path } : {}),
+          ...view?.env,
+          ...options.env,
+          ...(options.tmpDir ? { TMPDIR: options.tmpDir } : {}),
+        };
         const env = sandboxEnvironment(extra, home);
         env.PATH = pathPastPyenvShims(env.PATH ?? '', env, options.cwd);
         return await runContained({ ...program, env, cwd: options.cwd }, options);

@@ -26,7 +26,10 @@ function localVersionFile(dir: string): string | null {
 
 function readVersionFile(file: string): string[] {
   try {
-    return readFileSync(file, 'utf8').split(/\s+/).map((v) => v.trim()).filter((v) => v && !v.startsWith('#') && !v.includes('..'));
+    return readFileSync(file, 'utf8')
+      .split(/\s+/)
+      .map((v) => v.trim())
+      .filter((v) => v && !v.startsWith('#') && !v.includes('..'));
   } catch {
     return [];
   }

@@ -48,12 +48,25 @@ type Child = ChildProcessByStdio<null, Readable, Readable>;
 export function runContained(program: ContainedProgram, options: RunCommandOptions): Promise<CommandResult> {
   const started = Date.now();
   const output = new CappedOutput(options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT);
-  const state: RunState = { timedOut: false, killed: false, outputExceeded: false, exit: null, openStreams: 2, settled: false, timers: [] };
+  const state: RunState = {
+    timedOut: false,
+    killed: false,
+    outputExceeded: false,
+    exit: null,
+    openStreams: 2,
+    settled: false,
+    timers: [],
+  };
 
   return new Promise<CommandResult>((resolve, reject) => {
     closeInheritedDescriptors();
     // detached: the command leads its own process group, so the whole tree can be signalled at once.
-    const child = spawn(program.file, program.args, { cwd: program.cwd, env: program.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(program.file, program.args, {
+      cwd: program.cwd,
+      env: program.env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const stop = (why: StopReason) => stopCommand(child, program, state, why);
     const onAbort = () => stop('abort');
 
@@ -101,7 +114,12 @@ function stopCommand(child: ChildProcess, program: ContainedProgram, state: RunS
 }
 
 /** Reads the command's stdout and stderr into `output`, forwards them live, and stops a flood. */
-function outputReader(output: CappedOutput, options: RunCommandOptions, state: RunState, stop: (why: StopReason) => void): (data: Buffer) => void {
+function outputReader(
+  output: CappedOutput,
+  options: RunCommandOptions,
+  state: RunState,
+  stop: (why: StopReason) => void,
+): (data: Buffer) => void {
   // Live forwarding stops at the same cap, so a flood cannot flood the terminal either.
   let forwarded = 0;
   const forwardCap = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT;
@@ -140,7 +158,12 @@ function onExit(child: Child, state: RunState, exit: NonNullable<RunState['exit'
   if (state.openStreams === 0) settle();
 }
 
-function commandResult(state: RunState, exit: NonNullable<RunState['exit']>, output: CappedOutput, started: number): CommandResult {
+function commandResult(
+  state: RunState,
+  exit: NonNullable<RunState['exit']>,
+  output: CappedOutput,
+  started: number,
+): CommandResult {
   return {
     exitCode: exit.code,
     signal: exit.signal,

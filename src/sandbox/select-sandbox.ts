@@ -36,7 +36,10 @@ export interface SelectedSandbox {
 export function parseSandboxChoice(value: string | undefined, source: string): SandboxChoice {
   const choice = (value ?? 'auto').trim() || 'auto';
   if ((SANDBOX_CHOICES as readonly string[]).includes(choice)) return choice as SandboxChoice;
-  throw new SandboxChoiceError('BAD_SANDBOX', `${source}: unknown sandbox \`${choice}\`; choose one of ${SANDBOX_CHOICES.join(', ')}`);
+  throw new SandboxChoiceError(
+    'BAD_SANDBOX',
+    `${source}: unknown sandbox \`${choice}\`; choose one of ${SANDBOX_CHOICES.join(', ')}`,
+  );
 }
 
 /**
@@ -45,26 +48,48 @@ export function parseSandboxChoice(value: string | undefined, source: string): S
  * process) are worked out here, once, and given to every command: `sandbox.describe(commands)` says
  * what was shown and passed.
  */
-export function selectSandbox(choice: SandboxChoice, serverEnv: HostEnvironment = process.env, options: SandboxHostOptions = {}): SelectedSandbox {
+export function selectSandbox(
+  choice: SandboxChoice,
+  serverEnv: HostEnvironment = process.env,
+  options: SandboxHostOptions = {},
+): SelectedSandbox {
   // The user's PATH, once for every backend: fixloop's own install folders never lead it (user-path.ts).
   const env = withUserPath(serverEnv);
   const limits = limitsFromEnvironment(env);
   const toolDirs = (env.FIXLOOP_SANDBOX_BIND ?? '').split(':').filter((p) => p.startsWith('/'));
   const host = { env, ...(options.commands ? { commands: options.commands } : {}) };
-  const docker = () => createDockerSandbox({ engine: env.FIXLOOP_DOCKER ?? 'docker', ...(env.FIXLOOP_DOCKER_IMAGE ? { image: env.FIXLOOP_DOCKER_IMAGE } : {}), limits, host });
-  const processWarning = 'the `process` sandbox isolates nothing but the environment: the repository’s code can read and write what fixloop can, and reach the network';
+  const docker = () =>
+    createDockerSandbox({
+      engine: env.FIXLOOP_DOCKER ?? 'docker',
+      ...(env.FIXLOOP_DOCKER_IMAGE ? { image: env.FIXLOOP_DOCKER_IMAGE } : {}),
+      limits,
+      host,
+    });
+  const processWarning =
+    'the `process` sandbox isolates nothing but the environment: the repository’s code can read and write what fixloop can, and reach the network';
   switch (choice) {
     case 'bwrap':
-      if (!bwrapWorks()) throw new SandboxChoiceError('BAD_SANDBOX', 'sandbox `bwrap`: bubblewrap is not installed or cannot create namespaces here (Debian: apt-get install bubblewrap; in a container, allow user namespaces or use the docker backend)');
+      if (!bwrapWorks())
+        throw new SandboxChoiceError(
+          'BAD_SANDBOX',
+          'sandbox `bwrap`: bubblewrap is not installed or cannot create namespaces here (Debian: apt-get install bubblewrap; in a container, allow user namespaces or use the docker backend)',
+        );
       return { sandbox: createBwrapSandbox({ toolDirs, limits, host }), warning: null };
     case 'docker':
-      if (!dockerWorks(env.FIXLOOP_DOCKER ?? 'docker')) throw new SandboxChoiceError('BAD_SANDBOX', `sandbox \`docker\`: \`${env.FIXLOOP_DOCKER ?? 'docker'} info\` failed: is the daemon running and may this user use it?`);
+      if (!dockerWorks(env.FIXLOOP_DOCKER ?? 'docker'))
+        throw new SandboxChoiceError(
+          'BAD_SANDBOX',
+          `sandbox \`docker\`: \`${env.FIXLOOP_DOCKER ?? 'docker'} info\` failed: is the daemon running and may this user use it?`,
+        );
       return { sandbox: docker(), warning: null };
     case 'process':
       return { sandbox: createProcessSandbox(limits, host), warning: processWarning };
     case 'auto':
       if (bwrapWorks()) return { sandbox: createBwrapSandbox({ toolDirs, limits, host }), warning: null };
       if (dockerWorks(env.FIXLOOP_DOCKER ?? 'docker')) return { sandbox: docker(), warning: null };
-      return { sandbox: createProcessSandbox(limits, host), warning: `no isolating sandbox is available (install bubblewrap, or give fixloop a docker daemon): ${processWarning}` };
+      return {
+        sandbox: createProcessSandbox(limits, host),
+        warning: `no isolating sandbox is available (install bubblewrap, or give fixloop a docker daemon): ${processWarning}`,
+      };
   }
 }

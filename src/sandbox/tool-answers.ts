@@ -6,7 +6,17 @@
 // hour at most, for a file the tool reads that fixloop does not know of. The folder is the user's
 // own and private, as the settings themselves are (~/.npmrc, pip.conf); anywhere else nothing is kept.
 import { createHash } from 'node:crypto';
-import { lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 
 const MAX_AGE_MS = 60 * 60 * 1000;
@@ -51,7 +61,10 @@ function questionKey(question: ToolQuestion): string {
   const env = Object.entries(question.env)
     .filter(([name, value]) => value !== undefined && !VOLATILE.has(name))
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return createHash('sha256').update(JSON.stringify([question.name, real, stamp(real), question.args, env])).digest('hex').slice(0, 32);
+  return createHash('sha256')
+    .update(JSON.stringify([question.name, real, stamp(real), question.args, env]))
+    .digest('hex')
+    .slice(0, 32);
 }
 
 /** The answers' folder under `cacheRoot`, when it is (or is made) this user's own and private; else null. */
@@ -72,14 +85,22 @@ function answersFolder(cacheRoot: string): string | null {
 function keptAnswer<T>(file: string): KeptAnswer<T> | null {
   try {
     const kept = JSON.parse(readFileSync(file, 'utf8')) as Partial<KeptAnswer<T>>;
-    if (typeof kept.at !== 'number' || kept.answer === undefined || kept.answer === null || !kept.reads || typeof kept.reads !== 'object') return null;
+    if (
+      typeof kept.at !== 'number' ||
+      kept.answer === undefined ||
+      kept.answer === null ||
+      !kept.reads ||
+      typeof kept.reads !== 'object'
+    )
+      return null;
     return kept as KeptAnswer<T>;
   } catch {
     return null;
   }
 }
 
-const stillTrue = (kept: KeptAnswer<unknown>, now: number) => now - kept.at >= 0 && now - kept.at < MAX_AGE_MS && Object.entries(kept.reads).every(([path, was]) => stamp(path) === was);
+const stillTrue = (kept: KeptAnswer<unknown>, now: number) =>
+  now - kept.at >= 0 && now - kept.at < MAX_AGE_MS && Object.entries(kept.reads).every(([path, was]) => stamp(path) === was);
 
 /**
  * `ask()`'s answer (kept as JSON), or the one kept from an earlier process for the same question while
@@ -87,7 +108,12 @@ const stillTrue = (kept: KeptAnswer<unknown>, now: number) => now - kept.at >= 0
  * never kept; without a usable cache folder (`cacheRoot` null, not private, not writable) the tool is
  * asked.
  */
-export function askOnce<T>(cacheRoot: string | null, question: ToolQuestion, reads: (answer: T) => string[], ask: () => T | null): T | null {
+export function askOnce<T>(
+  cacheRoot: string | null,
+  question: ToolQuestion,
+  reads: (answer: T) => string[],
+  ask: () => T | null,
+): T | null {
   const dir = cacheRoot ? answersFolder(cacheRoot) : null;
   if (!dir) return ask();
   const file = join(dir, `${questionKey(question)}.json`);

@@ -73,9 +73,20 @@ export function parseToolVersions(output: string): ToolVersion[] {
 }
 
 /** `tools` (all versioned tools unless given) as the sandbox's PATH finds them in `cwd`; none when the command itself failed to run. */
-export async function measureToolVersions(sandbox: Sandbox, cwd: string, signal?: AbortSignal, tools: readonly VersionedTool[] = VERSIONED_TOOLS): Promise<ToolVersion[]> {
+export async function measureToolVersions(
+  sandbox: Sandbox,
+  cwd: string,
+  signal?: AbortSignal,
+  tools: readonly VersionedTool[] = VERSIONED_TOOLS,
+): Promise<ToolVersion[]> {
   try {
-    const result = await sandbox.run({ command: script(tools), cwd, timeoutMs: 60_000, maxOutputBytes: 16_384, ...(signal ? { signal } : {}) });
+    const result = await sandbox.run({
+      command: script(tools),
+      cwd,
+      timeoutMs: 60_000,
+      maxOutputBytes: 16_384,
+      ...(signal ? { signal } : {}),
+    });
     return result.timedOut || result.killed ? [] : parseToolVersions(result.output);
   } catch {
     // A sandbox that cannot run anything fails the setup or the baseline, with its cause, right after.

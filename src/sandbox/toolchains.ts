@@ -158,10 +158,14 @@ function resolvePyenv(name: string, executable: string, root: string, host: Tool
   let realPath = executable;
   let prefix = root;
   // The system Python pyenv falls back to is the next one on PATH after pyenv's own folders.
-  const withoutPyenv = host.path.split(delimiter).filter((d) => !isUnder(d, root)).join(delimiter);
+  const withoutPyenv = host.path
+    .split(delimiter)
+    .filter((d) => !isUnder(d, root))
+    .join(delimiter);
   for (const version of pyenvSelectedVersions(root, host.env, host.cwd ?? process.cwd())) {
     const installed = version === 'system' ? null : pyenvInstalledVersion(root, version);
-    const file = version === 'system' ? which(name, withoutPyenv) : installed ? join(root, 'versions', installed, 'bin', name) : null;
+    const file =
+      version === 'system' ? which(name, withoutPyenv) : installed ? join(root, 'versions', installed, 'bin', name) : null;
     if (!file || !isExecutableFile(file)) continue;
     const found = footprint(file);
     needs.push(...found.needs);
@@ -169,7 +173,16 @@ function resolvePyenv(name: string, executable: string, root: string, host: Tool
     prefix = found.venv ?? binPrefix(file);
     break;
   }
-  return { name, executable, realPath, prefix, kind: 'pyenv', ...settle(needs, host.guard), links: [], env: pyenvEnvironment(root, host.env) };
+  return {
+    name,
+    executable,
+    realPath,
+    prefix,
+    kind: 'pyenv',
+    ...settle(needs, host.guard),
+    links: [],
+    env: pyenvEnvironment(root, host.env),
+  };
 }
 
 function resolveFile(name: string, executable: string, host: ToolchainHost): Toolchain {
@@ -184,13 +197,23 @@ function resolveFile(name: string, executable: string, host: ToolchainHost): Too
     }
   }
   const { dirs, refused } = settle(needs, host.guard);
-  const links = isSymlink(executable) && !visible(dirname(executable), dirs) && visible(found.real, dirs) ? [{ path: executable, target: found.real }] : [];
+  const links =
+    isSymlink(executable) && !visible(dirname(executable), dirs) && visible(found.real, dirs)
+      ? [{ path: executable, target: found.real }]
+      : [];
   // The prefix shown that holds what runs (nvm's version folder for its npm), else the file's own.
   const prefix = found.venv ?? dirs.find((d) => isUnder(found.real, d)) ?? binPrefix(found.real);
-  const kind: Toolchain['kind'] = found.venv ? 'virtualenv' : dirs.length === 0 && refused.length === 0 ? 'system' : /\/versions\/node\/[^/]+$/.test(prefix) ? 'nvm' : 'prefix';
+  const kind: Toolchain['kind'] = found.venv
+    ? 'virtualenv'
+    : dirs.length === 0 && refused.length === 0
+      ? 'system'
+      : /\/versions\/node\/[^/]+$/.test(prefix)
+        ? 'nvm'
+        : 'prefix';
   // An activated venv (its bin/ on PATH) is announced as activation does; a venv reached through a
   // link (pipx's tools) is not, or tools that honour VIRTUAL_ENV would use it for the repository.
-  const env: Record<string, string> = found.venv && dirname(executable) === join(found.venv, 'bin') ? { VIRTUAL_ENV: found.venv } : {};
+  const env: Record<string, string> =
+    found.venv && dirname(executable) === join(found.venv, 'bin') ? { VIRTUAL_ENV: found.venv } : {};
   return { name, executable, realPath: found.real, prefix, kind, dirs, links, env, refused };
 }
 
@@ -223,5 +246,7 @@ export function programsOf(commands: string[]): string[] {
 
 /** Every toolchain the commands (and the standard interpreters) resolve on the host's PATH. */
 export function resolveToolchains(commands: string[], host: ToolchainHost): Toolchain[] {
-  return programsOf(commands).map((name) => resolveToolchain(name, host)).filter((t): t is Toolchain => t !== null);
+  return programsOf(commands)
+    .map((name) => resolveToolchain(name, host))
+    .filter((t): t is Toolchain => t !== null);
 }

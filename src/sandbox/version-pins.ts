@@ -38,7 +38,12 @@ function read(path: string): string | null {
 
 /** The first line of a version file that is not blank or a comment. */
 function firstEntry(text: string | null): string | null {
-  return text?.split('\n').map((l) => l.replace(/#.*/, '').trim()).find(Boolean) ?? null;
+  return (
+    text
+      ?.split('\n')
+      .map((l) => l.replace(/#.*/, '').trim())
+      .find(Boolean) ?? null
+  );
 }
 
 function enginesNode(text: string | null): string | null {

@@ -91,7 +91,10 @@ function alternative(v: Triple, text: string): boolean | null {
     return low === null || high === null ? null : within(v, floor(low), ceiling(high));
   }
   // `>= 18` is one comparator: glue an operator to the version after it.
-  const parts = text.replace(/(>=|<=|>|<|=|\^|~>?)\s+/g, '$1').split(/\s+/).filter(Boolean);
+  const parts = text
+    .replace(/(>=|<=|>|<|=|\^|~>?)\s+/g, '$1')
+    .split(/\s+/)
+    .filter(Boolean);
   let all = true;
   for (const part of parts.length > 0 ? parts : ['*']) {
     const held = comparator(v, part);

@@ -10,5 +10,10 @@ export async function cancelRun(deps: TriggerDeps, config: RepoConfig, number: n
   const key = runKey({ owner: deps.forge.owner, repo: deps.forge.repo, number });
   const info = await deps.queue.cancel(key, requester);
   deps.log.info({ key, actor: requester, runId: info?.runId }, 'cancel requested');
-  await deps.forge.comment(number, info ? `🛑 Cancelling run \`${info.runId}\` (asked by @${requester}).` : 'No **fixloop** run is active here: nothing to cancel.');
+  await deps.forge.comment(
+    number,
+    info
+      ? `🛑 Cancelling run \`${info.runId}\` (asked by @${requester}).`
+      : 'No **fixloop** run is active here: nothing to cancel.',
+  );
 }

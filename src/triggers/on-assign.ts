@@ -20,6 +20,14 @@ export async function onAssignment(event: AssignmentEvent, deps: TriggerDeps): P
   if (event.subject.isChangeRequest) return;
   if (!event.assigned) return cancelRun(deps, config, event.subject.number, event.requester);
   if (!(await mayAsk(deps.forge, deps.log, event.requester, event.subject.number, config))) return;
-  const plan = planForIssue({ repository: event.repository, issue: event.subject, kind: 'assign', instructions: '', commentId: null, actor: event.requester, deliveryId: event.deliveryId });
+  const plan = planForIssue({
+    repository: event.repository,
+    issue: event.subject,
+    kind: 'assign',
+    instructions: '',
+    commentId: null,
+    actor: event.requester,
+    deliveryId: event.deliveryId,
+  });
   await deps.service.start(plan, config);
 }

@@ -40,14 +40,31 @@ export async function onComment(event: CommentEvent, deps: TriggerDeps): Promise
   }
 }
 
-async function fix(event: CommentEvent, deps: TriggerDeps, config: RepoConfig, command: Extract<SlashCommand, { kind: 'fix' | 'retry' }>, key: string): Promise<void> {
+async function fix(
+  event: CommentEvent,
+  deps: TriggerDeps,
+  config: RepoConfig,
+  command: Extract<SlashCommand, { kind: 'fix' | 'retry' }>,
+  key: string,
+): Promise<void> {
   const number = event.subject.number;
   if (!(await mayAsk(deps.forge, deps.log, event.requester, number, config))) return;
   // `retry` repeats the last run's instructions, as stored: it survives restarts.
   const instructions = command.kind === 'retry' ? await lastInstructions(deps, key) : command.instructions;
-  const base = { repository: event.repository, actor: event.requester, deliveryId: event.deliveryId, instructions, commentId: event.comment.id };
+  const base = {
+    repository: event.repository,
+    actor: event.requester,
+    deliveryId: event.deliveryId,
+    instructions,
+    commentId: event.comment.id,
+  };
   const plan = event.subject.isChangeRequest
-    ? planForPullRequest({ ...base, pr: await deps.forge.pullRequest(number), kind: 'command', branchPrefix: config.pr.branchPrefix })
+    ? planForPullRequest({
+        ...base,
+        pr: await deps.forge.pullRequest(number),
+        kind: 'command',
+        branchPrefix: config.pr.branchPrefix,
+      })
     : planForIssue({ ...base, issue: event.subject, kind: 'command' });
   await deps.service.start(plan, config);
 }

@@ -6,7 +6,10 @@ import { planForFailingCheck } from './run-plans.ts';
 import type { Trigger } from './trigger.ts';
 import type { TriggerDeps } from './trigger-deps.ts';
 
-export const failingCheckTrigger: Trigger<FailingCheckEvent> = { name: 'failing-check', handle: (event, deps) => onFailingCheck(event, deps) };
+export const failingCheckTrigger: Trigger<FailingCheckEvent> = {
+  name: 'failing-check',
+  handle: (event, deps) => onFailingCheck(event, deps),
+};
 
 export async function onFailingCheck(event: FailingCheckEvent, deps: TriggerDeps): Promise<void> {
   const config = await deps.config(null);
@@ -21,6 +24,13 @@ export async function onFailingCheck(event: FailingCheckEvent, deps: TriggerDeps
     deps.log.info({ key, used, limit }, 'failing check ignored: run limit reached');
     return;
   }
-  const plan = planForFailingCheck({ repository: event.repository, pr, checkName: event.checkName, sha: event.headSha, actor: event.requester, deliveryId: event.deliveryId });
+  const plan = planForFailingCheck({
+    repository: event.repository,
+    pr,
+    checkName: event.checkName,
+    sha: event.headSha,
+    actor: event.requester,
+    deliveryId: event.deliveryId,
+  });
   await deps.service.start(plan, config);
 }

@@ -14,6 +14,14 @@ export async function onLabel(event: LabelEvent, deps: TriggerDeps): Promise<voi
   const config = await deps.config(event.label === DEFAULT_LABEL ? event.subject.number : null);
   if (!config || event.label !== config.triggers.label) return;
   if (!(await mayAsk(deps.forge, deps.log, event.requester, event.subject.number, config))) return;
-  const plan = planForIssue({ repository: event.repository, issue: event.subject, kind: 'label', instructions: '', commentId: null, actor: event.requester, deliveryId: event.deliveryId });
+  const plan = planForIssue({
+    repository: event.repository,
+    issue: event.subject,
+    kind: 'label',
+    instructions: '',
+    commentId: null,
+    actor: event.requester,
+    deliveryId: event.deliveryId,
+  });
   await deps.service.start(plan, config);
 }

@@ -14,6 +14,15 @@ export async function onReview(event: ReviewEvent, deps: TriggerDeps): Promise<v
   const pr = await deps.forge.pullRequest(event.changeRequest.number);
   if (pr.fromFork) return;
   if (!(await mayAsk(deps.forge, deps.log, event.requester, pr.number, config))) return;
-  const plan = planForPullRequest({ repository: event.repository, pr, kind: 'review', instructions: event.text, commentId: null, actor: event.requester, deliveryId: event.deliveryId, branchPrefix: config.pr.branchPrefix });
+  const plan = planForPullRequest({
+    repository: event.repository,
+    pr,
+    kind: 'review',
+    instructions: event.text,
+    commentId: null,
+    actor: event.requester,
+    deliveryId: event.deliveryId,
+    branchPrefix: config.pr.branchPrefix,
+  });
   await deps.service.start(plan, config);
 }

@@ -26,7 +26,9 @@ function pullRequestPlan(input: Base, pr: PullRequestInfo) {
 }
 
 /** A labeled or assigned issue, or `/fix` on an issue: work on the default branch, open a pull request into it. */
-export function planForIssue(input: Base & { issue: Subject; kind: 'label' | 'assign' | 'command'; instructions: string; commentId: number | null }): RunPlan {
+export function planForIssue(
+  input: Base & { issue: Subject; kind: 'label' | 'assign' | 'command'; instructions: string; commentId: number | null },
+): RunPlan {
   const { repository: r, issue } = input;
   return {
     kind: input.kind,
@@ -54,13 +56,15 @@ export function planForIssue(input: Base & { issue: Subject; kind: 'label' | 'as
  * branch the fix is a new commit there; on someone's branch it is a pull request into that branch; on
  * a fork (which fixloop cannot push to) a pull request into the base branch.
  */
-export function planForPullRequest(input: Base & {
-  pr: PullRequestInfo;
-  kind: 'command' | 'review';
-  instructions: string;
-  commentId: number | null;
-  branchPrefix: string;
-}): RunPlan {
+export function planForPullRequest(
+  input: Base & {
+    pr: PullRequestInfo;
+    kind: 'command' | 'review';
+    instructions: string;
+    commentId: number | null;
+    branchPrefix: string;
+  },
+): RunPlan {
   const { repository: r, pr } = input;
   const own = !pr.fromFork && pr.headRef.startsWith(input.branchPrefix);
   return {

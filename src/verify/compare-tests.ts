@@ -14,7 +14,11 @@ export interface TestComparison {
  * Runners such as `pytest -q` or vitest list only failing tests. When the final run passed with no
  * failures and lists fewer tests than it counted, a baseline test it does not name is taken as passed.
  */
-export function finalStatus(final: TestReport, id: string, byId: ReadonlyMap<string, TestStatus> = new Map(final.tests.map((t) => [t.id, t.status]))): TestStatus | undefined {
+export function finalStatus(
+  final: TestReport,
+  id: string,
+  byId: ReadonlyMap<string, TestStatus> = new Map(final.tests.map((t) => [t.id, t.status])),
+): TestStatus | undefined {
   const status = byId.get(id);
   if (status !== undefined) return status;
   const listsEveryTest = final.tests.length >= final.total;

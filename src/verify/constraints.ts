@@ -11,16 +11,31 @@ export function checkConstraints(changes: FileChange[], policy: PathPolicy, cons
     const finding = policy.check(change.path);
     if (finding) findings.push({ ...finding, message: `${finding.message}: ${change.kind}` });
     if (change.symlinkTarget !== undefined && escapes(change.path, change.symlinkTarget)) {
-      findings.push({ kind: 'symlink_escape', path: change.path, message: `\`${change.path}\` is a symlink to \`${change.symlinkTarget}\`, outside the repository` });
+      findings.push({
+        kind: 'symlink_escape',
+        path: change.path,
+        message: `\`${change.path}\` is a symlink to \`${change.symlinkTarget}\`, outside the repository`,
+      });
     }
-    if (change.binary) findings.push({ kind: 'binary_change', path: change.path, message: `\`${change.path}\` is a binary file (${change.kind})` });
+    if (change.binary)
+      findings.push({
+        kind: 'binary_change',
+        path: change.path,
+        message: `\`${change.path}\` is a binary file (${change.kind})`,
+      });
   }
   if (changes.length > constraints.maxFilesChanged) {
-    findings.push({ kind: 'too_many_files', message: `${changes.length} files changed, more than constraints.maxFilesChanged (${constraints.maxFilesChanged})` });
+    findings.push({
+      kind: 'too_many_files',
+      message: `${changes.length} files changed, more than constraints.maxFilesChanged (${constraints.maxFilesChanged})`,
+    });
   }
   const lines = changes.reduce((n, c) => n + c.added + c.removed, 0);
   if (lines > constraints.maxLinesChanged) {
-    findings.push({ kind: 'too_many_lines', message: `${lines} lines changed, more than constraints.maxLinesChanged (${constraints.maxLinesChanged})` });
+    findings.push({
+      kind: 'too_many_lines',
+      message: `${lines} lines changed, more than constraints.maxLinesChanged (${constraints.maxLinesChanged})`,
+    });
   }
   return findings;
 }

@@ -19,9 +19,17 @@ export function guardFindings(baseline: TestReport, final: GateResult): Finding[
   if (!now) return []; // not a judged run, or a runner with no guard (the report says so)
   const reached = (baseline.guard?.records.length ?? 0) > 0;
   const findings: Finding[] = [];
-  if (reached && now.records.length === 0) findings.push({ kind: 'guard_record_missing', message: `no ${now.runner} process loaded fixloop's runtime guard, although the baseline's did: what ran is unknown` });
+  if (reached && now.records.length === 0)
+    findings.push({
+      kind: 'guard_record_missing',
+      message: `no ${now.runner} process loaded fixloop's runtime guard, although the baseline's did: what ran is unknown`,
+    });
   const incomplete = now.records.filter((r) => !r.complete).length;
-  if (incomplete > 0) findings.push({ kind: 'guard_record_missing', message: `${incomplete} ${now.runner} process(es) left no complete record of fixloop's runtime guard: the process ended before the runner finished, or its record was not the guard's` });
+  if (incomplete > 0)
+    findings.push({
+      kind: 'guard_record_missing',
+      message: `${incomplete} ${now.runner} process(es) left no complete record of fixloop's runtime guard: the process ended before the runner finished, or its record was not the guard's`,
+    });
   findings.push(...eventFindings(baseline.guard ?? null, now));
   findings.push(...countFindings(now, final.report));
   return findings;
@@ -48,10 +56,18 @@ function eventKey(event: GuardEvent): string {
  * command that runs pytest twice): no report may show fewer failures than the guard saw in all.
  */
 function countFindings(now: GuardObservation, report: TestReport): Finding[] {
-  const counted = now.records.filter((r): r is GuardRecord & { tests: NonNullable<GuardRecord['tests']> } => r.complete && r.tests !== null);
+  const counted = now.records.filter(
+    (r): r is GuardRecord & { tests: NonNullable<GuardRecord['tests']> } => r.complete && r.tests !== null,
+  );
   if (counted.length === 0) return [];
-  const seen = counted.reduce((sum, r) => ({ passed: sum.passed + r.tests.passed, failed: sum.failed + r.tests.failed }), { passed: 0, failed: 0 });
-  const witnesses = [...(report.parsed ? [{ name: 'output', passed: report.passed, failed: report.failed }] : []), ...(report.witness ? [{ name: 'own JUnit report', passed: report.witness.passed, failed: report.witness.failed }] : [])];
+  const seen = counted.reduce((sum, r) => ({ passed: sum.passed + r.tests.passed, failed: sum.failed + r.tests.failed }), {
+    passed: 0,
+    failed: 0,
+  });
+  const witnesses = [
+    ...(report.parsed ? [{ name: 'output', passed: report.passed, failed: report.failed }] : []),
+    ...(report.witness ? [{ name: 'own JUnit report', passed: report.witness.passed, failed: report.witness.failed }] : []),
+  ];
   return witnesses
     .filter((w) => (counted.length === 1 ? w.passed !== seen.passed || w.failed !== seen.failed : w.failed < seen.failed))
     .map((w) => ({

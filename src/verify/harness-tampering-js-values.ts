@@ -22,7 +22,8 @@ const PRIMITIVE = new Set(['valueOf', 'Symbol.toPrimitive']);
 const COMPARING = new Set(['equals', 'isEqual', 'asymmetricMatch', 'compareTo']);
 const FUNCTION = /^(FunctionExpression|ArrowFunctionExpression)$/;
 
-const isEnv = (ref: ValueRef | null): ref is ValueRef => ref !== null && ref.module === GLOBAL && ref.path[0] === 'process' && ref.path[1] === 'env';
+const isEnv = (ref: ValueRef | null): ref is ValueRef =>
+  ref !== null && ref.module === GLOBAL && ref.path[0] === 'process' && ref.path[1] === 'env';
 
 /** Reads of the runners' variables, by name, and strings naming them in a file that reads the environment. */
 export function runnerVariableHits(program: JsNode, env: readonly RegExp[], resolve: ValueResolve, report: ValueReport): void {
@@ -38,13 +39,20 @@ export function runnerVariableHits(program: JsNode, env: readonly RegExp[], reso
       if (!isEnv(ref)) return;
       readsEnv = true;
       const name = ref.path[2];
-      if (ref.path.length === 3 && name !== undefined && names(name)) report(node, 'detects-runner', `reads the test runner's environment variable \`${name}\``);
-    } else if (node.type === 'VariableDeclarator' && isJsNode(node['id']) && node['id'].type === 'ObjectPattern' && isEnv(resolve(node['init']))) {
+      if (ref.path.length === 3 && name !== undefined && names(name))
+        report(node, 'detects-runner', `reads the test runner's environment variable \`${name}\``);
+    } else if (
+      node.type === 'VariableDeclarator' &&
+      isJsNode(node['id']) &&
+      node['id'].type === 'ObjectPattern' &&
+      isEnv(resolve(node['init']))
+    ) {
       readsEnv = true;
       for (const prop of (node['id']['properties'] as JsNode[]) ?? []) {
         const key = prop['key'] as JsNode | undefined;
         const name = key ? ((key['name'] ?? key['value']) as string | undefined) : undefined;
-        if (name !== undefined && names(name)) report(prop, 'detects-runner', `reads the test runner's environment variable \`${name}\``);
+        if (name !== undefined && names(name))
+          report(prop, 'detects-runner', `reads the test runner's environment variable \`${name}\``);
       }
     } else {
       const text = constantString(node);
@@ -54,14 +62,17 @@ export function runnerVariableHits(program: JsNode, env: readonly RegExp[], reso
       walkJs(node, (inner) => covered.add(inner));
     }
   });
-  if (readsEnv) for (const [node, text] of strings) report(node, 'detects-runner', `reads the test runner's environment variable \`${text}\``);
+  if (readsEnv)
+    for (const [node, text] of strings)
+      report(node, 'detects-runner', `reads the test runner's environment variable \`${text}\``);
 }
 
 /** A string literal's value, a template's without expressions, or `'A' + 'B'` joined. */
 function constantString(node: unknown): string | null {
   if (!isJsNode(node)) return null;
   if (node.type === 'StringLiteral') return node['value'] as string;
-  if (node.type === 'TemplateLiteral' && (node['expressions'] as unknown[]).length === 0) return (node['quasis'] as Array<{ value: { cooked?: string } }>)[0]?.value.cooked ?? null;
+  if (node.type === 'TemplateLiteral' && (node['expressions'] as unknown[]).length === 0)
+    return (node['quasis'] as Array<{ value: { cooked?: string } }>)[0]?.value.cooked ?? null;
   if (node.type === 'BinaryExpression' && node['operator'] === '+') {
     const left = constantString(node['left']);
     const right = constantString(node['right']);
@@ -76,8 +87,10 @@ export function equalsAnythingHit(node: JsNode, report: ValueReport): void {
   if (!found) return;
   const [name, fn] = found;
   const params = (fn['params'] as JsNode[] | undefined) ?? [];
-  if (COMPARING.has(name) && !readsFirstParam(fn, params)) report(fn, 'equals-anything', `defines \`${name}\` that never reads the other operand`);
-  else if ((PRIMITIVE.has(name) || COMPARING.has(name)) && answersConstant(fn)) report(fn, 'equals-anything', `defines \`${name}\` that answers a constant`);
+  if (COMPARING.has(name) && !readsFirstParam(fn, params))
+    report(fn, 'equals-anything', `defines \`${name}\` that never reads the other operand`);
+  else if ((PRIMITIVE.has(name) || COMPARING.has(name)) && answersConstant(fn))
+    report(fn, 'equals-anything', `defines \`${name}\` that answers a constant`);
 }
 
 function methodOf(node: JsNode): [string, JsNode] | null {
@@ -85,11 +98,21 @@ function methodOf(node: JsNode): [string, JsNode] | null {
     const name = keyName(node['key'], node['computed'] === true);
     return name !== null && node['kind'] === 'method' ? [name, node] : null;
   }
-  if ((node.type === 'ObjectProperty' || node.type === 'ClassProperty') && isJsNode(node['value']) && FUNCTION.test(node['value'].type)) {
+  if (
+    (node.type === 'ObjectProperty' || node.type === 'ClassProperty') &&
+    isJsNode(node['value']) &&
+    FUNCTION.test(node['value'].type)
+  ) {
     const name = keyName(node['key'], node['computed'] === true);
     return name !== null ? [name, node['value']] : null;
   }
-  if (node.type === 'AssignmentExpression' && isJsNode(node['left']) && /MemberExpression$/.test(node['left'].type) && isJsNode(node['right']) && FUNCTION.test(node['right'].type)) {
+  if (
+    node.type === 'AssignmentExpression' &&
+    isJsNode(node['left']) &&
+    /MemberExpression$/.test(node['left'].type) &&
+    isJsNode(node['right']) &&
+    FUNCTION.test(node['right'].type)
+  ) {
     const name = keyName(node['left']['property'], node['left']['computed'] === true);
     return name !== null ? [name, node['right']] : null;
   }
@@ -98,7 +121,8 @@ function methodOf(node: JsNode): [string, JsNode] | null {
 
 function keyName(key: unknown, computed: boolean): string | null {
   if (!isJsNode(key)) return null;
-  if (computed && /MemberExpression$/.test(key.type) && (key['object'] as JsNode)['name'] === 'Symbol') return `Symbol.${String((key['property'] as JsNode)['name'])}`;
+  if (computed && /MemberExpression$/.test(key.type) && (key['object'] as JsNode)['name'] === 'Symbol')
+    return `Symbol.${String((key['property'] as JsNode)['name'])}`;
   if (computed) return null;
   const name = (key['name'] ?? key['value']) as unknown;
   return typeof name === 'string' && (PRIMITIVE.has(name) || COMPARING.has(name)) ? name : null;
@@ -126,7 +150,8 @@ function answersConstant(fn: JsNode): boolean {
   if (body.type !== 'BlockStatement') return isLiteral(body);
   const returns: JsNode[] = [];
   walkJs(body, (node, ancestors) => {
-    if (node.type === 'ReturnStatement' && !ancestors.some((a) => a !== body && /Function|Method/.test(a.type))) returns.push(node);
+    if (node.type === 'ReturnStatement' && !ancestors.some((a) => a !== body && /Function|Method/.test(a.type)))
+      returns.push(node);
   });
   return returns.length > 0 && returns.every((r) => isLiteral(r['argument']));
 }

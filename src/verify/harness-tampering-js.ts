@@ -17,11 +17,21 @@ interface Ref {
 
 const GLOBAL = '<global>';
 // A runner's own assertion module (its `expect`) is among its framework's modules (src/runners/).
-const ASSERTION_MODULES = new Set(['assert', 'assert/strict', 'chai', 'expect', 'should', 'power-assert', 'uvu/assert', 'expect-type']);
+const ASSERTION_MODULES = new Set([
+  'assert',
+  'assert/strict',
+  'chai',
+  'expect',
+  'should',
+  'power-assert',
+  'uvu/assert',
+  'expect-type',
+]);
 /** The test frameworks: each runner's API as its descriptor gives it (src/runners/), then those of runners fixloop has no descriptor for. */
 const FRAMEWORKS = RUNNERS.flatMap((r) => (r.framework ? [r.framework] : []));
 const OTHER_FRAMEWORK_MODULES = /^(ava|tap|uvu|jasmine|bun:test|@playwright\/test)$/;
-const isFrameworkModule = (module: string) => OTHER_FRAMEWORK_MODULES.test(module) || FRAMEWORKS.some((f) => f.modules.test(module));
+const isFrameworkModule = (module: string) =>
+  OTHER_FRAMEWORK_MODULES.test(module) || FRAMEWORKS.some((f) => f.modules.test(module));
 /** The frameworks' own global objects (`x.fn()`, `x.spyOn()`): a call through one reaches into the framework. */
 const FRAMEWORK_GLOBALS = new Set(FRAMEWORKS.flatMap((f) => (f.global ? [f.global] : [])));
 const LOADER_MODULES = new Set(['module']);
@@ -30,10 +40,62 @@ const PROCESS_EXIT = new Set(['exit', 'reallyExit', 'abort']);
 const PROCESS_STATUS = new Set(['exit', 'exitCode', 'reallyExit', 'abort', 'kill', 'emit', '_exiting']);
 const PROCESS_LISTEN = new Set(['on', 'once', 'addListener', 'prependListener', 'prependOnceListener']);
 /** The runners' globals (vitest --globals, jest, mocha), and their frameworks' objects: a source file has no business with them. */
-const TEST_GLOBALS = new Set(['expect', 'assert', 'test', 'it', 'describe', 'suite', ...FRAMEWORK_GLOBALS, 'beforeEach', 'afterEach', 'beforeAll', 'afterAll', 'chai', 'should']);
-const PLUGIN_METHODS = new Set(['use', 'extend', 'addMethod', 'overwriteMethod', 'addProperty', 'overwriteProperty', 'addChainableMethod', 'overwriteChainableMethod', 'addSnapshotSerializer']);
-const REFLECTORS = new Set(['Object.defineProperty', 'Object.defineProperties', 'Object.assign', 'Object.setPrototypeOf', 'Reflect.set', 'Reflect.defineProperty', 'Reflect.deleteProperty', 'Reflect.setPrototypeOf']);
-const READS = new Set(['readFileSync', 'readFile', 'createReadStream', 'openSync', 'open', 'readdirSync', 'readdir', 'opendirSync', 'opendir', 'readJson', 'readJsonSync', 'readJSON', 'copyFileSync', 'copyFile', 'cpSync', 'cp', 'globSync', 'glob']);
+const TEST_GLOBALS = new Set([
+  'expect',
+  'assert',
+  'test',
+  'it',
+  'describe',
+  'suite',
+  ...FRAMEWORK_GLOBALS,
+  'beforeEach',
+  'afterEach',
+  'beforeAll',
+  'afterAll',
+  'chai',
+  'should',
+]);
+const PLUGIN_METHODS = new Set([
+  'use',
+  'extend',
+  'addMethod',
+  'overwriteMethod',
+  'addProperty',
+  'overwriteProperty',
+  'addChainableMethod',
+  'overwriteChainableMethod',
+  'addSnapshotSerializer',
+]);
+const REFLECTORS = new Set([
+  'Object.defineProperty',
+  'Object.defineProperties',
+  'Object.assign',
+  'Object.setPrototypeOf',
+  'Reflect.set',
+  'Reflect.defineProperty',
+  'Reflect.deleteProperty',
+  'Reflect.setPrototypeOf',
+]);
+const READS = new Set([
+  'readFileSync',
+  'readFile',
+  'createReadStream',
+  'openSync',
+  'open',
+  'readdirSync',
+  'readdir',
+  'opendirSync',
+  'opendir',
+  'readJson',
+  'readJsonSync',
+  'readJSON',
+  'copyFileSync',
+  'copyFile',
+  'cpSync',
+  'cp',
+  'globSync',
+  'glob',
+]);
 
 const bare = (module: string) => module.replace(/^node:/, '');
 
@@ -41,7 +103,12 @@ const bare = (module: string) => module.replace(/^node:/, '');
  * Finds the hits on `added` lines; null when the file does not parse. `env`: the runners' environment
  * variables. A tree too deep to walk throws a RangeError (the caller's to report).
  */
-export function findJsTampering(file: string, source: string, added: ReadonlySet<number>, env: readonly RegExp[] = []): TamperHit[] | null {
+export function findJsTampering(
+  file: string,
+  source: string,
+  added: ReadonlySet<number>,
+  env: readonly RegExp[] = [],
+): TamperHit[] | null {
   const program = parseJs(file, source);
   if (!program) return null;
   const scope = scopeOf(program);
@@ -60,7 +127,8 @@ export function findJsTampering(file: string, source: string, added: ReadonlySet
       case 'ImportDeclaration':
       case 'ExportNamedDeclaration':
       case 'ExportAllDeclaration':
-        if (node['importKind'] !== 'type' && node['exportKind'] !== 'type') checkModule(node, stringValue(node['source']), report);
+        if (node['importKind'] !== 'type' && node['exportKind'] !== 'type')
+          checkModule(node, stringValue(node['source']), report);
         return;
       case 'ImportExpression':
         checkModule(node, stringValue(node['source']), report);
@@ -115,26 +183,37 @@ function checkCall(node: JsNode, resolve: Resolve, report: Report, ancestors: re
   if (isProcess(callee.path.slice(0, -1), callee.module) && callee.path.length >= 1) {
     const exits = PROCESS_EXIT.has(name) || (name === 'kill' && refersToOwnPid(first, resolve));
     if (exits && !underMainGuard(ancestors)) report(node, 'exit', `calls \`process.${name}(…)\``);
-    if (PROCESS_LISTEN.has(name) && ['exit', 'beforeExit'].includes(stringValue(first) ?? '')) report(node, 'exit', `registers a \`process.${name}('${stringValue(first)}')\` handler`);
+    if (PROCESS_LISTEN.has(name) && ['exit', 'beforeExit'].includes(stringValue(first) ?? ''))
+      report(node, 'exit', `registers a \`process.${name}('${stringValue(first)}')\` handler`);
   }
   if (callee.module === GLOBAL && REFLECTORS.has(`${head}.${member}`) && callee.path.length === 2) {
     const target = resolve(first);
     const key = stringValue(args[1]);
-    if (target && isProcess(target.path, target.module) && (key === null || PROCESS_STATUS.has(key))) report(node, 'exit', `changes \`process\` through \`${head}.${member}\``);
-    else if (target && reachesHarness(target)) report(node, 'test-framework', `changes ${describe(target)} through \`${head}.${member}\``);
+    if (target && isProcess(target.path, target.module) && (key === null || PROCESS_STATUS.has(key)))
+      report(node, 'exit', `changes \`process\` through \`${head}.${member}\``);
+    else if (target && reachesHarness(target))
+      report(node, 'test-framework', `changes ${describe(target)} through \`${head}.${member}\``);
   }
   if (PLUGIN_METHODS.has(name) && callee.path.length >= 1) {
     const owner = { module: callee.module, path: callee.path.slice(0, -1) };
     if (reachesHarness(owner)) report(node, 'test-framework', `calls \`${[...displayPath(owner), name].join('.')}(…)\``);
   }
-  if (callee.module === GLOBAL && head !== undefined && FRAMEWORK_GLOBALS.has(head) && callee.path.length >= 2) report(node, 'test-framework', `calls the test framework's \`${callee.path.join('.')}(…)\``);
+  if (callee.module === GLOBAL && head !== undefined && FRAMEWORK_GLOBALS.has(head) && callee.path.length >= 2)
+    report(node, 'test-framework', `calls the test framework's \`${callee.path.join('.')}(…)\``);
   if (READS.has(name)) {
     const target = literalPath(first);
     if (target !== null) report(node, 'reads-tests', `reads \`${target}\` at run time (\`${name}\`)`, target);
   }
 }
 
-function checkWrite(node: JsNode, left: unknown, verb: string, resolve: Resolve, report: Report, ancestors: readonly JsNode[]): void {
+function checkWrite(
+  node: JsNode,
+  left: unknown,
+  verb: string,
+  resolve: Resolve,
+  report: Report,
+  ancestors: readonly JsNode[],
+): void {
   if (!isJsNode(left) || !/MemberExpression$/.test(left.type)) return;
   const target = resolve(left);
   if (!target) return;
@@ -162,7 +241,13 @@ function isProcess(path: string[], module: string): boolean {
 
 function refersToOwnPid(node: JsNode | undefined, resolve: Resolve): boolean {
   const ref = resolve(node);
-  return ref !== null && ref.module === GLOBAL && ref.path.length === 2 && ref.path[0] === 'process' && (ref.path[1] === 'pid' || ref.path[1] === 'ppid');
+  return (
+    ref !== null &&
+    ref.module === GLOBAL &&
+    ref.path.length === 2 &&
+    ref.path[0] === 'process' &&
+    (ref.path[1] === 'pid' || ref.path[1] === 'ppid')
+  );
 }
 
 function describe(ref: Ref): string {
@@ -178,15 +263,26 @@ function displayPath(ref: Ref): string[] {
  * exactly `if (require.main === module)` or `if (import.meta.main)`.
  */
 function underMainGuard(ancestors: readonly JsNode[]): boolean {
-  return ancestors.some((node, i) => node.type === 'IfStatement' && ancestors[i + 1] === node['consequent'] && isMainTest(node['test']));
+  return ancestors.some(
+    (node, i) => node.type === 'IfStatement' && ancestors[i + 1] === node['consequent'] && isMainTest(node['test']),
+  );
 }
 
 function isMainTest(test: unknown): boolean {
   if (!isJsNode(test)) return false;
-  if (test.type === 'MemberExpression' && isJsNode(test['object']) && test['object'].type === 'MetaProperty' && (test['property'] as JsNode | undefined)?.['name'] === 'main') return true;
+  if (
+    test.type === 'MemberExpression' &&
+    isJsNode(test['object']) &&
+    test['object'].type === 'MetaProperty' &&
+    (test['property'] as JsNode | undefined)?.['name'] === 'main'
+  )
+    return true;
   if (test.type !== 'BinaryExpression' || (test['operator'] !== '===' && test['operator'] !== '==')) return false;
   const sides = [test['left'], test['right']].filter(isJsNode);
-  const isRequireMain = (n: JsNode) => n.type === 'MemberExpression' && (n['object'] as JsNode)['name'] === 'require' && (n['property'] as JsNode)['name'] === 'main';
+  const isRequireMain = (n: JsNode) =>
+    n.type === 'MemberExpression' &&
+    (n['object'] as JsNode)['name'] === 'require' &&
+    (n['property'] as JsNode)['name'] === 'main';
   return sides.some(isRequireMain) && sides.some((n) => n.type === 'Identifier' && n['name'] === 'module');
 }
 
@@ -199,7 +295,8 @@ interface Scope {
 
 function scopeOf(program: JsNode): Scope {
   const scope: Scope = { bindings: new Map(), declared: new Set() };
-  const moduleRef = (specifier: string, path: string[] = []): Ref => (bare(specifier) === 'process' ? { module: GLOBAL, path: ['process', ...path] } : { module: bare(specifier), path });
+  const moduleRef = (specifier: string, path: string[] = []): Ref =>
+    bare(specifier) === 'process' ? { module: GLOBAL, path: ['process', ...path] } : { module: bare(specifier), path };
   walkJs(program, (node) => {
     if (node.type === 'VariableDeclarator') declareNames(node['id'], scope.declared);
     if (/Function|ClassDeclaration|ClassExpression|Method/.test(node.type)) {
@@ -216,7 +313,10 @@ function scopeOf(program: JsNode): Scope {
         if (specifier === null) return;
         for (const spec of (node['specifiers'] as JsNode[]) ?? []) {
           const local = (spec['local'] as JsNode)['name'] as string;
-          const imported = spec.type === 'ImportSpecifier' ? (((spec['imported'] as JsNode)['name'] ?? (spec['imported'] as JsNode)['value']) as string) : null;
+          const imported =
+            spec.type === 'ImportSpecifier'
+              ? (((spec['imported'] as JsNode)['name'] ?? (spec['imported'] as JsNode)['value']) as string)
+              : null;
           scope.bindings.set(local, moduleRef(specifier, imported && imported !== 'default' ? [imported] : []));
         }
       } else if (node.type === 'VariableDeclarator' && isJsNode(node['id'])) {
@@ -229,7 +329,8 @@ function scopeOf(program: JsNode): Scope {
             const key = prop['key'] as JsNode | undefined;
             const value = prop['value'] as JsNode | undefined;
             const name = key ? ((key['name'] ?? key['value']) as string | undefined) : undefined;
-            if (prop.type === 'ObjectProperty' && name && value?.type === 'Identifier') scope.bindings.set(value['name'] as string, { module: init.module, path: [...init.path, name] });
+            if (prop.type === 'ObjectProperty' && name && value?.type === 'Identifier')
+              scope.bindings.set(value['name'] as string, { module: init.module, path: [...init.path, name] });
           }
         }
       }
@@ -242,7 +343,9 @@ function scopeOf(program: JsNode): Scope {
 function declareNames(pattern: unknown, into: Set<string>): void {
   if (!isJsNode(pattern)) return;
   if (pattern.type === 'Identifier') into.add(pattern['name'] as string);
-  else if (pattern.type === 'ObjectPattern') for (const prop of pattern['properties'] as JsNode[]) declareNames(prop.type === 'RestElement' ? prop['argument'] : prop['value'], into);
+  else if (pattern.type === 'ObjectPattern')
+    for (const prop of pattern['properties'] as JsNode[])
+      declareNames(prop.type === 'RestElement' ? prop['argument'] : prop['value'], into);
   else if (pattern.type === 'ArrayPattern') for (const element of pattern['elements'] as unknown[]) declareNames(element, into);
   else if (pattern.type === 'RestElement') declareNames(pattern['argument'], into);
   else if (pattern.type === 'AssignmentPattern') declareNames(pattern['left'], into);
@@ -259,14 +362,16 @@ function refOf(node: unknown, scope: Scope): Ref | null {
       if (bound) return bound;
       // `process` is the process whatever a parameter somewhere is called: shadowing it hides nothing.
       if (scope.declared.has(name) && name !== 'process' && name !== 'globalThis') return null;
-      return ['globalThis', 'global', 'window', 'self'].includes(name) ? { module: GLOBAL, path: [] } : { module: GLOBAL, path: [name] };
+      return ['globalThis', 'global', 'window', 'self'].includes(name)
+        ? { module: GLOBAL, path: [] }
+        : { module: GLOBAL, path: [name] };
     }
     case 'MemberExpression':
     case 'OptionalMemberExpression': {
       const object = refOf(node['object'], scope);
       if (!object) return null;
       const property = node['property'] as JsNode;
-      const name = node['computed'] ? stringValue(property) ?? '*' : ((property['name'] as string | undefined) ?? '*');
+      const name = node['computed'] ? (stringValue(property) ?? '*') : ((property['name'] as string | undefined) ?? '*');
       return { module: object.module, path: [...object.path, name] };
     }
     case 'CallExpression': {

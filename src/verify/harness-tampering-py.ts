@@ -28,7 +28,10 @@ export interface PythonTampering {
 /** `env`: the runners' environment variables, as patterns Python's `re` reads too. */
 export async function findPythonTampering(files: PythonFile[], env: readonly RegExp[]): Promise<PythonTampering> {
   if (files.length === 0) return { hits: new Map(), unreadable: [] };
-  const input = JSON.stringify({ files: files.map((f) => ({ path: f.path, source: f.source.toString('base64'), lines: [...f.added] })), env: env.map((p) => p.source) });
+  const input = JSON.stringify({
+    files: files.map((f) => ({ path: f.path, source: f.source.toString('base64'), lines: [...f.added] })),
+    env: env.map((p) => p.source),
+  });
   const out = await runPythonScript(SCRIPT, input);
   try {
     const parsed = JSON.parse(out ?? '') as { hits: Record<string, TamperHit[]>; unreadable: Unreadable[] };

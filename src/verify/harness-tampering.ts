@@ -94,8 +94,12 @@ function unquote(path: string): string {
 export function readsTests(target: string, from: string, isTestFile: TestFileCheck): boolean {
   const cleaned = target.replace(/^file:\/\//, '').replace(/\/+/g, '/');
   const segments = cleaned.split('/').filter((s) => s !== '' && s !== '.');
-  if (segments.slice(0, -1).some((s) => TEST_FOLDERS.has(s)) || (segments.length > 0 && TEST_FOLDERS.has(segments.at(-1) ?? ''))) return true;
-  const candidates = [segments.filter((s) => s !== '..').join('/'), posix.normalize(posix.join(posix.dirname(from), cleaned)).replace(/^(\.\.\/)+/, '')];
+  if (segments.slice(0, -1).some((s) => TEST_FOLDERS.has(s)) || (segments.length > 0 && TEST_FOLDERS.has(segments.at(-1) ?? '')))
+    return true;
+  const candidates = [
+    segments.filter((s) => s !== '..').join('/'),
+    posix.normalize(posix.join(posix.dirname(from), cleaned)).replace(/^(\.\.\/)+/, ''),
+  ];
   // A module path without its extension (`../tests/helpers`, `tests.test_x` made a path) still counts.
   return candidates.some((c) => c !== '' && (isTestFile(c) || isTestFile(`${c}.js`) || isTestFile(`${c}.py`)));
 }
@@ -129,8 +133,14 @@ export async function harnessTampering(input: TamperingInput): Promise<Finding[]
   const py = await findPythonTampering(python, RUNNER_VARIABLES);
   for (const file of python) findings.push(...toFindings(file.path, py.hits.get(file.path) ?? [], input.isTestFile));
   unreadable.push(...py.unreadable);
-  for (const { path, why } of unreadable) findings.push({ kind: 'harness_unreadable', path, message: `\`${path}\` could not be read by the harness check: ${why}. A changed file the judge cannot read is not judged by the suite alone` });
-  if (unreadable.length > 0) input.log(`replay: harness check could not read ${unreadable.map((u) => `\`${u.path}\``).join(', ')}`);
+  for (const { path, why } of unreadable)
+    findings.push({
+      kind: 'harness_unreadable',
+      path,
+      message: `\`${path}\` could not be read by the harness check: ${why}. A changed file the judge cannot read is not judged by the suite alone`,
+    });
+  if (unreadable.length > 0)
+    input.log(`replay: harness check could not read ${unreadable.map((u) => `\`${u.path}\``).join(', ')}`);
   return findings;
 }
 
@@ -144,7 +154,11 @@ function readJs(path: string, bytes: Buffer, added: ReadonlySet<number>): { hits
   }
   try {
     const hits = findJsTampering(path, text, added, RUNNER_VARIABLES);
-    return hits ? { hits } : { why: 'it does not parse as JavaScript or TypeScript (a syntax error, or an expression nested too deep for the parser)' };
+    return hits
+      ? { hits }
+      : {
+          why: 'it does not parse as JavaScript or TypeScript (a syntax error, or an expression nested too deep for the parser)',
+        };
   } catch (error) {
     if (error instanceof RangeError) return { why: 'an expression nested too deep for the check to walk' };
     throw error;
@@ -156,7 +170,11 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
 function toFindings(path: string, hits: TamperHit[], isTestFile: TestFileCheck): Finding[] {
   return hits
     .filter((hit) => hit.rule !== 'reads-tests' || (hit.target !== undefined && readsTests(hit.target, path, isTestFile)))
-    .map((hit) => ({ kind: 'harness_tampering', path, message: `\`${path}:${hit.line}\` ${hit.what}: ${WHY[hit.rule]} (rule \`${hit.rule}\`)` }));
+    .map((hit) => ({
+      kind: 'harness_tampering',
+      path,
+      message: `\`${path}:${hit.line}\` ${hit.what}: ${WHY[hit.rule]} (rule \`${hit.rule}\`)`,
+    }));
 }
 
 /** The file's bytes, unless it is a symlink or not a regular file (the constraints speak to those). */

@@ -14,7 +14,12 @@ export interface JsNode {
 }
 
 export function isJsNode(value: unknown): value is JsNode {
-  return typeof value === 'object' && value !== null && typeof (value as JsNode).type === 'string' && typeof (value as JsNode).start === 'number';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as JsNode).type === 'string' &&
+    typeof (value as JsNode).start === 'number'
+  );
 }
 
 /** The program node, or null when the file parses neither as a module nor as a script. */
@@ -22,7 +27,16 @@ export function parseJs(file: string, source: string): JsNode | null {
   return parseJsProgram(file, source) as JsNode | null;
 }
 
-const SKIPPED_KEYS = new Set(['loc', 'leadingComments', 'trailingComments', 'innerComments', 'extra', 'typeAnnotation', 'returnType', 'typeParameters']);
+const SKIPPED_KEYS = new Set([
+  'loc',
+  'leadingComments',
+  'trailingComments',
+  'innerComments',
+  'extra',
+  'typeAnnotation',
+  'returnType',
+  'typeParameters',
+]);
 
 /** The child nodes of a node, in source order (types and comments left out: they never run). */
 export function childrenOf(node: JsNode): JsNode[] {
@@ -51,7 +65,13 @@ export function walkJs(root: JsNode, visit: (node: JsNode, ancestors: readonly J
   visitNode(root);
 }
 
-const FUNCTIONS = new Set(['FunctionExpression', 'ArrowFunctionExpression', 'FunctionDeclaration', 'ObjectMethod', 'ClassMethod']);
+const FUNCTIONS = new Set([
+  'FunctionExpression',
+  'ArrowFunctionExpression',
+  'FunctionDeclaration',
+  'ObjectMethod',
+  'ClassMethod',
+]);
 
 /**
  * The lines a node occupies, less the inside of the functions it contains: an added line in the

@@ -27,18 +27,32 @@ export function judgeEvidence(baseline: TestReport, final: GateResult, mode: Evi
   if (!report.parsed) {
     // Only an operator's explicit setting lets the exit code alone decide, and the run says so.
     if (mode === 'exit-code') return { findings, basis: 'exit-code' };
-    const why = baseline.parsed ? 'although the baseline\'s could' : 'set `test.report` to a JUnit file the command writes, or `test.evidence: exit-code` to accept the exit code alone';
-    findings.push({ kind: 'evidence_missing', message: `the replay's output could not be read per test (${why}): which tests ran is unknown` });
+    const why = baseline.parsed
+      ? "although the baseline's could"
+      : 'set `test.report` to a JUnit file the command writes, or `test.evidence: exit-code` to accept the exit code alone';
+    findings.push({
+      kind: 'evidence_missing',
+      message: `the replay's output could not be read per test (${why}): which tests ran is unknown`,
+    });
     return { findings, basis: 'per-test' };
   }
   if (report.total === 0) findings.push({ kind: 'evidence_missing', message: 'the replay ran no test' });
-  if (final.passed && report.failed > 0) findings.push({ kind: 'exit_code_disagrees', message: `the test command exited 0 although ${report.failed} test(s) failed` });
-  if (!final.passed && final.reason === 'NON_ZERO_EXIT' && report.failed === 0) findings.push({ kind: 'exit_code_disagrees', message: `the test command failed (exit ${final.exitCode ?? '?'}) with no failing test: an error outside the tests` });
+  if (final.passed && report.failed > 0)
+    findings.push({ kind: 'exit_code_disagrees', message: `the test command exited 0 although ${report.failed} test(s) failed` });
+  if (!final.passed && final.reason === 'NON_ZERO_EXIT' && report.failed === 0)
+    findings.push({
+      kind: 'exit_code_disagrees',
+      message: `the test command failed (exit ${final.exitCode ?? '?'}) with no failing test: an error outside the tests`,
+    });
   if (baseline.parsed) {
     const comparison = compareTests(baseline, report);
     const stillFailing = new Set(comparison.stillFailing);
     for (const test of baseline.tests.filter((t) => t.status === 'failed')) {
-      if (!comparison.failToPass.includes(test.id) && !stillFailing.has(test.id)) findings.push({ kind: 'evidence_missing', message: `\`${test.id}\` failed at the baseline and is not seen passing in the replay` });
+      if (!comparison.failToPass.includes(test.id) && !stillFailing.has(test.id))
+        findings.push({
+          kind: 'evidence_missing',
+          message: `\`${test.id}\` failed at the baseline and is not seen passing in the replay`,
+        });
     }
   }
   return { findings, basis: 'per-test' };
@@ -49,9 +63,23 @@ function witnessFindings(baseline: TestReport, final: GateResult): Finding[] {
   const before = baseline.witness;
   const now = final.report.witness;
   if (!before) return [];
-  if (!now) return [{ kind: 'evidence_missing', message: `the runner's own report (${before.runner}) was not written in the replay, although it was at the baseline: the tests may not have run` }];
+  if (!now)
+    return [
+      {
+        kind: 'evidence_missing',
+        message: `the runner's own report (${before.runner}) was not written in the replay, although it was at the baseline: the tests may not have run`,
+      },
+    ];
   const findings: Finding[] = [];
-  if (final.passed && now.failed > 0) findings.push({ kind: 'exit_code_disagrees', message: `the runner's own report (${now.runner}) counts ${now.failed} failed test(s) in a run that exited 0` });
-  if (now.total < before.total) findings.push({ kind: 'evidence_missing', message: `the runner's own report (${now.runner}) counts ${now.total} test(s), fewer than the baseline's ${before.total}` });
+  if (final.passed && now.failed > 0)
+    findings.push({
+      kind: 'exit_code_disagrees',
+      message: `the runner's own report (${now.runner}) counts ${now.failed} failed test(s) in a run that exited 0`,
+    });
+  if (now.total < before.total)
+    findings.push({
+      kind: 'evidence_missing',
+      message: `the runner's own report (${now.runner}) counts ${now.total} test(s), fewer than the baseline's ${before.total}`,
+    });
   return findings;
 }

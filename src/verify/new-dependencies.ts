@@ -123,7 +123,8 @@ function pomXml(text: string): Set<string> {
 
 function buildGradle(text: string): Set<string> {
   const out = new Set<string>();
-  const configurations = 'implementation|api|compileOnly|runtimeOnly|testImplementation|testRuntimeOnly|testCompileOnly|annotationProcessor|kapt|classpath|compile|testCompile';
+  const configurations =
+    'implementation|api|compileOnly|runtimeOnly|testImplementation|testRuntimeOnly|testCompileOnly|annotationProcessor|kapt|classpath|compile|testCompile';
   const re = new RegExp(`^\\s*(?:${configurations})\\s*\\(?\\s*["']([^"':]+:[^"':]+)(?::[^"']*)?["']`, 'gm');
   for (const m of text.matchAll(re)) if (m[1]) out.add(m[1]);
   return out;

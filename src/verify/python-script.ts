@@ -7,7 +7,10 @@ import { ownPython } from '../sandbox/own-python.ts';
 
 export function runPythonScript(script: string, input: string, timeoutMs = 30_000): Promise<string | null> {
   return new Promise((resolve) => {
-    const child = spawn(ownPython(), ['-I', script], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8', PYTHONIOENCODING: 'utf-8' }, stdio: ['pipe', 'pipe', 'ignore'] });
+    const child = spawn(ownPython(), ['-I', script], {
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8', PYTHONIOENCODING: 'utf-8' },
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
     let out = '';
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));

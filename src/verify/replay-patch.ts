@@ -43,37 +43,78 @@ export interface ReplayInput {
 }
 
 /** Manifest files whose new dependencies are findings unless the configuration allows them. */
-const MANIFEST = /(^|\/)(package\.json|requirements[^/]*\.txt|pyproject\.toml|go\.mod|Cargo\.toml|pom\.xml|build\.gradle(\.kts)?)$/;
+const MANIFEST =
+  /(^|\/)(package\.json|requirements[^/]*\.txt|pyproject\.toml|go\.mod|Cargo\.toml|pom\.xml|build\.gradle(\.kts)?)$/;
 
 export async function replayPatch(input: ReplayInput): Promise<Verification> {
   const dir = join(input.scratchDir, `replay-${Date.now().toString(36)}`);
   const findings: Finding[] = [...checkConstraints(input.changes, input.policy, input.config.constraints)];
-  const empty: Verification = { replayed: false, passed: false, gate: null, failToPass: [], passToFail: [], stillFailing: [], newlySkipped: [], findings };
+  const empty: Verification = {
+    replayed: false,
+    passed: false,
+    gate: null,
+    failToPass: [],
+    passToFail: [],
+    stillFailing: [],
+    newlySkipped: [],
+    findings,
+  };
   try {
     await cloneMirror(input.mirror, input.baseSha, dir, input.seal);
     const manifests = input.changes.filter((c) => MANIFEST.test(c.path));
     const before = new Map<string, string | null>();
-    for (const change of input.changes.filter((c) => MANIFEST.test(c.path) || needsText(c.path))) before.set(change.path, await readIfExists(join(dir, change.path)));
+    for (const change of input.changes.filter((c) => MANIFEST.test(c.path) || needsText(c.path)))
+      before.set(change.path, await readIfExists(join(dir, change.path)));
     // Asked before the patch is applied: the names are the pristine runner's, the top-level ones the repository's.
-    const shadows = await shadowFindings({ changes: input.changes, dir, testCommand: input.suite.testCommand, run: async (cwd, command) => (await input.suite.gateWith(cwd, command)).output, scratchDir: input.scratchDir, log: input.log });
+    const shadows = await shadowFindings({
+      changes: input.changes,
+      dir,
+      testCommand: input.suite.testCommand,
+      run: async (cwd, command) => (await input.suite.gateWith(cwd, command)).output,
+      scratchDir: input.scratchDir,
+      log: input.log,
+    });
     try {
       await applyPatch(dir, input.patch);
     } catch (error) {
-      findings.push({ kind: 'replay_failed', message: `the patch does not apply to a pristine checkout: ${(error as Error).message}` });
+      findings.push({
+        kind: 'replay_failed',
+        message: `the patch does not apply to a pristine checkout: ${(error as Error).message}`,
+      });
       return empty;
     }
-    const texts = await Promise.all([...before.keys()].map(async (path) => ({ path, before: before.get(path) ?? null, after: await readIfExists(join(dir, path)) })));
+    const texts = await Promise.all(
+      [...before.keys()].map(async (path) => ({
+        path,
+        before: before.get(path) ?? null,
+        after: await readIfExists(join(dir, path)),
+      })),
+    );
     const baselineTestFiles = new Set(input.baseline.tests.flatMap((t) => (t.file ? [t.file] : [])));
     findings.push(...runnerFileFindings(input.changes, texts, baselineTestFiles), ...shadows);
-    findings.push(...(await harnessTampering({ dir, patch: input.patch, isTestFile: testFileCheck(input.config.paths.protected, baselineTestFiles), log: input.log })));
+    findings.push(
+      ...(await harnessTampering({
+        dir,
+        patch: input.patch,
+        isTestFile: testFileCheck(input.config.paths.protected, baselineTestFiles),
+        log: input.log,
+      })),
+    );
     if (!input.config.constraints.allowNewDependencies) {
       for (const change of manifests) {
-        const added = findNewDependencies(change.path, before.get(change.path) ?? null, await readIfExists(join(dir, change.path)));
-        for (const name of added) findings.push({ kind: 'new_dependency', path: change.path, message: `new dependency \`${name}\` in ${change.path}` });
+        const added = findNewDependencies(
+          change.path,
+          before.get(change.path) ?? null,
+          await readIfExists(join(dir, change.path)),
+        );
+        for (const name of added)
+          findings.push({ kind: 'new_dependency', path: change.path, message: `new dependency \`${name}\` in ${change.path}` });
       }
     }
     const judged = input.suite.judged([...baselineTestFiles]);
-    const ran = await runSuite(judged, dir, { announce: (step, command) => input.log(step === 'setup' ? `replay: setup: ${command}` : `replay: ${command}`) });
+    const ran = await runSuite(judged, dir, {
+      announce: (step, command) => input.log(step === 'setup' ? `replay: setup: ${command}` : `replay: ${command}`),
+    });
     if (!ran.gate) {
       findings.push({ kind: 'replay_failed', message: `setup failed on the pristine checkout (${setupEnding(ran.setup)})` });
       return empty;
@@ -82,13 +123,21 @@ export async function replayPatch(input: ReplayInput): Promise<Verification> {
     if (input.logSection) input.logSection('replay output', gate.output);
     else input.log(`==== replay output ====\n${gate.output}`);
     const comparison = compareTests(input.baseline, gate.report);
-    if (!gate.passed) findings.push({ kind: 'replay_failed', message: `the full suite fails on the pristine checkout with the patch (${gate.reason}${gate.exitCode !== undefined ? ` ${gate.exitCode}` : ''})` });
-    for (const id of comparison.passToFail) findings.push({ kind: 'pass_to_fail', message: `\`${id}\` passed before and fails now` });
+    if (!gate.passed)
+      findings.push({
+        kind: 'replay_failed',
+        message: `the full suite fails on the pristine checkout with the patch (${gate.reason}${gate.exitCode !== undefined ? ` ${gate.exitCode}` : ''})`,
+      });
+    for (const id of comparison.passToFail)
+      findings.push({ kind: 'pass_to_fail', message: `\`${id}\` passed before and fails now` });
     findings.push(...checkTestIntegrity(input.baseline, gate.report));
     const evidence = judgeEvidence(input.baseline, gate, input.config.test.evidence);
     findings.push(...evidence.findings);
     // Only a suite green so far is worth observing twice.
-    const second = gate.passed && findings.length === 0 ? await observeAlone(judged, dir, { final: gate.report, baseline: input.baseline }, comparison.failToPass, input.log) : null;
+    const second =
+      gate.passed && findings.length === 0
+        ? await observeAlone(judged, dir, { final: gate.report, baseline: input.baseline }, comparison.failToPass, input.log)
+        : null;
     if (second) findings.push(...second.findings);
     return {
       replayed: true,

@@ -12,18 +12,20 @@ import { RUNNERS } from '../runners/registry.ts';
  * in that order, then what loads before any runner.
  */
 const RUNNER_FILES: ReadonlyArray<readonly [RegExp, string]> = [
-  [/(^|\/)\.npmrc$|(^|\/)\.yarnrc(\.yml)?$|(^|\/)\.pnpmfile\.c?js$/, 'the package manager\'s settings start the test command'],
+  [/(^|\/)\.npmrc$|(^|\/)\.yarnrc(\.yml)?$|(^|\/)\.pnpmfile\.c?js$/, "the package manager's settings start the test command"],
   ...RUNNERS.flatMap((r) => r.configuration.files),
   // Runners fixloop has no descriptor for are still runners.
-  [/(^|\/)(ava|playwright)\.(config|workspace)\.[cm]?[jt]s$/, 'the test runner\'s configuration'],
+  [/(^|\/)(ava|playwright)\.(config|workspace)\.[cm]?[jt]s$/, "the test runner's configuration"],
   [/(^|\/)(babel\.config\.[cm]?js|\.babelrc(\.[a-z]+)?)$/, 'it transforms the tests before they run'],
   [/(^|\/)(sitecustomize|usercustomize)\.py$|\.pth$/, 'Python runs it at start-up'],
   [/(^|\/)node_modules\//, 'installed packages are the environment, not the fix'],
-  [/(^|\/)\.?fixloop\.ya?ml$|^\.github\/fixloop\//, 'fixloop\'s own settings'],
+  [/(^|\/)\.?fixloop\.ya?ml$|^\.github\/fixloop\//, "fixloop's own settings"],
 ];
 
 /** package.json keys that decide how tests run (a dependency change is the new-dependency rule's). */
-const PACKAGE_RUNNER_KEYS = [...new Set(['scripts', ...RUNNERS.flatMap((r) => r.configuration.packageKeys), 'ava', 'tap', 'c8', 'nyc', 'type', 'imports'])];
+const PACKAGE_RUNNER_KEYS = [
+  ...new Set(['scripts', ...RUNNERS.flatMap((r) => r.configuration.packageKeys), 'ava', 'tap', 'c8', 'nyc', 'type', 'imports']),
+];
 
 /** Sections of INI-like files that configure a runner (its descriptor's), coverage or tox. */
 const SHARED_SECTIONS: Record<string, RegExp> = {
@@ -34,10 +36,14 @@ const SHARED_SECTIONS: Record<string, RegExp> = {
 
 /** Each file's section headers, shared and the runners', as one test of a header line. */
 const SECTIONS: Record<string, (header: string) => boolean> = Object.fromEntries(
-  [...new Set([...Object.keys(SHARED_SECTIONS), ...RUNNERS.flatMap((r) => Object.keys(r.configuration.sections))])].map((file) => {
-    const patterns = [SHARED_SECTIONS[file], ...RUNNERS.map((r) => r.configuration.sections[file])].filter((p): p is RegExp => p !== undefined);
-    return [file, (header: string) => patterns.some((p) => p.test(header))];
-  }),
+  [...new Set([...Object.keys(SHARED_SECTIONS), ...RUNNERS.flatMap((r) => Object.keys(r.configuration.sections))])].map(
+    (file) => {
+      const patterns = [SHARED_SECTIONS[file], ...RUNNERS.map((r) => r.configuration.sections[file])].filter(
+        (p): p is RegExp => p !== undefined,
+      );
+      return [file, (header: string) => patterns.some((p) => p.test(header))];
+    },
+  ),
 );
 
 export interface ChangedText {
@@ -46,26 +52,46 @@ export interface ChangedText {
   after: string | null;
 }
 
-export function runnerFileFindings(changes: FileChange[], texts: ChangedText[], baselineTestFiles: ReadonlySet<string>): Finding[] {
+export function runnerFileFindings(
+  changes: FileChange[],
+  texts: ChangedText[],
+  baselineTestFiles: ReadonlySet<string>,
+): Finding[] {
   const findings: Finding[] = [];
   const textOf = new Map(texts.map((t) => [t.path, t]));
   for (const change of changes) {
     const path = change.path;
     if (baselineTestFiles.has(path)) {
-      findings.push({ kind: 'runner_changed', path, message: `\`${path}\` holds tests the baseline ran: a fix may not change them` });
+      findings.push({
+        kind: 'runner_changed',
+        path,
+        message: `\`${path}\` holds tests the baseline ran: a fix may not change them`,
+      });
       continue;
     }
     const rule = RUNNER_FILES.find(([pattern]) => pattern.test(path));
     if (rule) {
-      findings.push({ kind: 'runner_changed', path, message: `\`${path}\` decides how the tests run (${rule[1]}): a fix may not change it` });
+      findings.push({
+        kind: 'runner_changed',
+        path,
+        message: `\`${path}\` decides how the tests run (${rule[1]}): a fix may not change it`,
+      });
       continue;
     }
     const text = textOf.get(path);
     const name = path.split('/').at(-1) ?? path;
     if (name === 'package.json' && text && packageRunnerChanged(text.before, text.after)) {
-      findings.push({ kind: 'runner_changed', path, message: `\`${path}\`: its scripts or test runner settings changed (a fix may not change how the tests run)` });
+      findings.push({
+        kind: 'runner_changed',
+        path,
+        message: `\`${path}\`: its scripts or test runner settings changed (a fix may not change how the tests run)`,
+      });
     } else if (SECTIONS[name] && text && sectionsOf(text.before, SECTIONS[name]) !== sectionsOf(text.after, SECTIONS[name])) {
-      findings.push({ kind: 'runner_changed', path, message: `\`${path}\`: its test runner section changed (a fix may not change how the tests run)` });
+      findings.push({
+        kind: 'runner_changed',
+        path,
+        message: `\`${path}\`: its test runner section changed (a fix may not change how the tests run)`,
+      });
     }
   }
   return findings;

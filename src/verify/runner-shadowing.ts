@@ -25,7 +25,9 @@ export interface ShadowInput {
 
 export async function shadowFindings(input: ShadowInput): Promise<Finding[]> {
   const direct = runnerOf(input.testCommand);
-  const runners = (direct ? [direct] : RUNNERS).flatMap((r) => (r.judged?.loadedNames ? [{ id: r.id, names: r.judged.loadedNames }] : []));
+  const runners = (direct ? [direct] : RUNNERS).flatMap((r) =>
+    r.judged?.loadedNames ? [{ id: r.id, names: r.judged.loadedNames }] : [],
+  );
   const findings: Finding[] = [];
   for (const { id, names } of runners) {
     const added = await addedNames(input, (path) => names.nameOf(path));
@@ -36,7 +38,12 @@ export async function shadowFindings(input: ShadowInput): Promise<Finding[]> {
       const loaded = new Set(names.parse(await input.run(empty, command)) ?? []);
       if (loaded.size === 0) input.log(`replay: could not ask ${id} which modules it loads; only its known files are refused`);
       for (const [path, name] of added) {
-        if (loaded.has(name)) findings.push({ kind: 'runner_changed', path, message: `\`${path}\` shadows \`${name}\`, which the test runner loads (${id} imports it before any test): a fix may not add it` });
+        if (loaded.has(name))
+          findings.push({
+            kind: 'runner_changed',
+            path,
+            message: `\`${path}\` shadows \`${name}\`, which the test runner loads (${id} imports it before any test): a fix may not add it`,
+          });
       }
     } finally {
       await rm(empty, { recursive: true, force: true });

@@ -26,7 +26,13 @@ function described(id: string, final: TestReport, baseline: TestReport): TestCas
   return { id, name: id.split(/ > | › /).at(-1) ?? id, status: 'passed' };
 }
 
-export async function observeAlone(suite: SuiteRunner, cwd: string, reports: { final: TestReport; baseline: TestReport }, failToPass: string[], log: (line: string) => void): Promise<{ observation: SecondObservation; findings: Finding[] }> {
+export async function observeAlone(
+  suite: SuiteRunner,
+  cwd: string,
+  reports: { final: TestReport; baseline: TestReport },
+  failToPass: string[],
+  log: (line: string) => void,
+): Promise<{ observation: SecondObservation; findings: Finding[] }> {
   const scripts = await packageScripts(cwd);
   const fixed = failToPass.slice(0, MAX_ALONE).map((id) => described(id, reports.final, reports.baseline));
   if (fixed.length === 0) return { observation: { ran: 0, command: null }, findings: [] };
@@ -39,7 +45,10 @@ export async function observeAlone(suite: SuiteRunner, cwd: string, reports: { f
     log(`replay: alone: ${command}`);
     const gate = await suite.gateWith(cwd, command);
     if (!passedAlone(gate.passed, gate.report, test)) {
-      findings.push({ kind: 'second_observation_failed', message: `\`${test.id}\` passes in the whole suite but not when run alone (\`${command}\`)` });
+      findings.push({
+        kind: 'second_observation_failed',
+        message: `\`${test.id}\` passes in the whole suite but not when run alone (\`${command}\`)`,
+      });
     }
     // The run alone is judged too: the runtime guard's events and records (DESIGN.md §3.2.7).
     findings.push(...guardFindings(reports.baseline, gate));

@@ -8,10 +8,14 @@ export function checkTestIntegrity(baseline: TestReport, final: TestReport): Fin
   if (!baseline.parsed || !final.parsed) return [];
   const findings: Finding[] = [];
   if (final.total < baseline.total) {
-    findings.push({ kind: 'test_count_lower', message: `the suite has ${final.total} tests, fewer than the ${baseline.total} of the baseline` });
+    findings.push({
+      kind: 'test_count_lower',
+      message: `the suite has ${final.total} tests, fewer than the ${baseline.total} of the baseline`,
+    });
   }
   const comparison = compareTests(baseline, final);
-  for (const id of comparison.newlySkipped) findings.push({ kind: 'test_newly_skipped', message: `\`${id}\` is skipped now and was not before` });
+  for (const id of comparison.newlySkipped)
+    findings.push({ kind: 'test_newly_skipped', message: `\`${id}\` is skipped now and was not before` });
   for (const id of comparison.removed) findings.push({ kind: 'test_removed', message: `\`${id}\` no longer runs` });
   return findings;
 }

@@ -20,10 +20,15 @@ export function touchedFiles(patch: string): string[] {
 export async function gitApply(dir: string, patch: string, check: boolean, ceiling: boolean): Promise<void> {
   const args = ['-c', 'core.hooksPath=/dev/null', 'apply', '--whitespace=nowarn', ...(check ? ['--check'] : []), '-'];
   await new Promise<void>((resolve, reject) => {
-    const child = execFile('git', args, { cwd: dir, env: gitEnvironment(ceiling ? { GIT_CEILING_DIRECTORIES: dirname(dir) } : {}) }, (error, _stdout, stderr) => {
-      if (error) reject(new Error(stderr.trim() || error.message));
-      else resolve();
-    });
+    const child = execFile(
+      'git',
+      args,
+      { cwd: dir, env: gitEnvironment(ceiling ? { GIT_CEILING_DIRECTORIES: dirname(dir) } : {}) },
+      (error, _stdout, stderr) => {
+        if (error) reject(new Error(stderr.trim() || error.message));
+        else resolve();
+      },
+    );
     child.stdin?.end(patch);
   });
 }
@@ -35,6 +40,9 @@ export async function applyPatch(dir: string, patch: string): Promise<void> {
     await gitApply(dir, patch, true, false);
     await gitApply(dir, patch, false, false);
   } catch (error) {
-    throw new WorkspaceError('PATCH_DOES_NOT_APPLY', `the patch does not apply (${touchedFiles(patch).join(', ')}): ${gitMessage(error)}`);
+    throw new WorkspaceError(
+      'PATCH_DOES_NOT_APPLY',
+      `the patch does not apply (${touchedFiles(patch).join(', ')}): ${gitMessage(error)}`,
+    );
   }
 }

@@ -30,7 +30,12 @@ export async function changedSinceStart(top: string, files: string[], start: Wor
 }
 
 async function differsFromHead(top: string, file: string, head: string | null, onDisk: boolean): Promise<boolean> {
-  const inHead = head !== null && (await plainGit(top, ['cat-file', '-e', `${head}:${file}`]).then(() => true, () => false));
+  const inHead =
+    head !== null &&
+    (await plainGit(top, ['cat-file', '-e', `${head}:${file}`]).then(
+      () => true,
+      () => false,
+    ));
   if (!inHead || !onDisk) return inHead !== onDisk;
   try {
     await plainGit(top, ['diff', '--quiet', '--no-ext-diff', '--no-textconv', head, '--', file]);
@@ -53,7 +58,11 @@ export async function applyPatchToUserTree(dir: string, patch: string, start: Wo
   const files = touchedFiles(patch);
   if (isTop && start) {
     const changed = await changedSinceStart(source, files, start);
-    if (changed.length) throw new WorkspaceError('APPLY_CONFLICT', `${changed.join(', ')} changed since the run started from ${start.included ? 'the working tree' : 'HEAD'}; the patch was made against ${changed.length === 1 ? 'its' : 'their'} earlier content`);
+    if (changed.length)
+      throw new WorkspaceError(
+        'APPLY_CONFLICT',
+        `${changed.join(', ')} changed since the run started from ${start.included ? 'the working tree' : 'HEAD'}; the patch was made against ${changed.length === 1 ? 'its' : 'their'} earlier content`,
+      );
   }
   try {
     // Outside the top of a repository, git apply works as a plain patch program on the folder.

@@ -26,10 +26,14 @@ export class Baseline {
   }
 
   static async load(mirror: string, sha: string): Promise<Baseline> {
-    const { stdout } = await run('git', ['-c', 'core.hooksPath=/dev/null', `--git-dir=${mirror}`, 'ls-tree', '-r', '-z', '--full-tree', sha], {
-      env: gitEnvironment(),
-      maxBuffer: 256 * 1024 * 1024,
-    });
+    const { stdout } = await run(
+      'git',
+      ['-c', 'core.hooksPath=/dev/null', `--git-dir=${mirror}`, 'ls-tree', '-r', '-z', '--full-tree', sha],
+      {
+        env: gitEnvironment(),
+        maxBuffer: 256 * 1024 * 1024,
+      },
+    );
     const entries = new Map<string, BaselineEntry>();
     for (const record of stdout.split('\0')) {
       // "<mode> <type> <object>\t<path>"

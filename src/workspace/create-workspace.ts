@@ -89,10 +89,21 @@ async function importFolder(source: string, target: string, fromHead: boolean): 
 async function extractHead(top: string, prefix: string, target: string): Promise<void> {
   const tree = `HEAD:${prefix.split('\\').join('/')}`;
   const archive = await new Promise<Buffer>((resolve, reject) => {
-    execFile('git', ['-c', 'core.hooksPath=/dev/null', 'archive', '--format=tar', tree], { cwd: top, env: gitEnvironment(), encoding: 'buffer', maxBuffer: 1024 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error) reject(new WorkspaceError('REF_NOT_FOUND', `\`${prefix}\` is not in HEAD of its repository (--head): ${stderr.toString().trim() || error.message}`));
-      else resolve(stdout);
-    });
+    execFile(
+      'git',
+      ['-c', 'core.hooksPath=/dev/null', 'archive', '--format=tar', tree],
+      { cwd: top, env: gitEnvironment(), encoding: 'buffer', maxBuffer: 1024 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if (error)
+          reject(
+            new WorkspaceError(
+              'REF_NOT_FOUND',
+              `\`${prefix}\` is not in HEAD of its repository (--head): ${stderr.toString().trim() || error.message}`,
+            ),
+          );
+        else resolve(stdout);
+      },
+    );
   });
   await new Promise<void>((resolve, reject) => {
     const child = execFile('tar', ['-x', '-f', '-', '-C', target], (error) => (error ? reject(error) : resolve()));
@@ -111,7 +122,8 @@ interface CloneSource {
 async function cloneSourceOf(options: CreateWorkspaceOptions): Promise<CloneSource> {
   if (URL_LIKE.test(options.source)) return { path: options.source, temporary: false, workTree: null };
   const info = await stat(options.source).catch(() => null);
-  if (!info?.isDirectory()) throw new WorkspaceError('REPO_NOT_FOUND', `repository \`${options.source}\` not found (no such directory)`);
+  if (!info?.isDirectory())
+    throw new WorkspaceError('REPO_NOT_FOUND', `repository \`${options.source}\` not found (no such directory)`);
   const source = await realpath(options.source);
   // A bare repository (a local remote): cloned as it is, never imported as a folder of files.
   if (await isBareRepository(source)) return { path: source, temporary: false, workTree: null };
@@ -135,7 +147,10 @@ export async function createWorkspace(options: CreateWorkspaceOptions): Promise<
   // A named commit wins; otherwise a local repository starts from its working tree, or its HEAD.
   const named = options.sha !== null || options.ref !== null;
   const workingTree = source.workTree && !named ? await readWorkingTree(source.workTree, options.workingTree === true) : null;
-  const snapshot = workingTree?.included && workingTree.files.length > 0 ? await snapshotWorkingTree(source.workTree ?? '', mirror, workingTree, options.tmpRoot) : null;
+  const snapshot =
+    workingTree?.included && workingTree.files.length > 0
+      ? await snapshotWorkingTree(source.workTree ?? '', mirror, workingTree, options.tmpRoot)
+      : null;
 
   // Sealed before anything else happens: nothing of the repository has run yet.
   const seal = await sealMirror(mirror);
@@ -157,7 +172,8 @@ async function checkOut(work: string, options: CreateWorkspaceOptions, start: st
   } catch (error) {
     // A ref may be a tag or a sha prefix rather than a branch.
     const fallback = options.ref && !options.sha ? options.ref : null;
-    if (!fallback) throw new WorkspaceError('REF_NOT_FOUND', `\`${target}\` was not found in \`${options.source}\`: ${gitMessage(error)}`);
+    if (!fallback)
+      throw new WorkspaceError('REF_NOT_FOUND', `\`${target}\` was not found in \`${options.source}\`: ${gitMessage(error)}`);
     await wg.raw(['checkout', '--quiet', '--detach', fallback]).catch((e: unknown) => {
       throw new WorkspaceError('REF_NOT_FOUND', `\`${fallback}\` was not found in \`${options.source}\`: ${gitMessage(e)}`);
     });
@@ -172,4 +188,3 @@ export async function cloneMirror(mirror: string, sha: string, dest: string, sea
   await git(dest).raw(['checkout', '--quiet', '--detach', sha]);
   return dest;
 }
-

@@ -60,10 +60,18 @@ export async function openDependencyCache(cacheRoot: string, repositoryKey: stri
           await mkdir(staging);
           // A tree that `cwd` will link anyway is moved, not copied (a copy of 200 MB of small files
           // took as long as the install); across file systems, or for `copy`, it is copied.
-          const moved = how === 'link' && (await rename(installed, join(staging, 'node_modules')).then(() => true, () => false));
+          const moved =
+            how === 'link' &&
+            (await rename(installed, join(staging, 'node_modules')).then(
+              () => true,
+              () => false,
+            ));
           if (!moved) await cp(installed, join(staging, 'node_modules'), { recursive: true, verbatimSymlinks: true });
           await prepareToolCaches(join(staging, 'node_modules'));
-          const published = await rename(staging, treeDir(key)).then(() => true, () => false);
+          const published = await rename(staging, treeDir(key)).then(
+            () => true,
+            () => false,
+          );
           // Not published and no other run's tree in its place: the checkout keeps its own.
           if (!published && !existsSync(treeDir(key)) && moved) await rename(join(staging, 'node_modules'), installed);
         } finally {

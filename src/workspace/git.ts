@@ -65,5 +65,10 @@ export function git(baseDir: string, options: { auth?: CloneAuth; env?: Record<s
 /** A git error's message, without anything that looks like a credential. */
 export function gitMessage(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
-  return redactSecrets(text).trim().split('\n').filter((l) => l.trim()).slice(-6).join('\n');
+  return redactSecrets(text)
+    .trim()
+    .split('\n')
+    .filter((l) => l.trim())
+    .slice(-6)
+    .join('\n');
 }

@@ -66,7 +66,11 @@ export class LocalWorkspace implements Workspace {
       const real = await realpath(probe).catch(() => null);
       if (real !== null) {
         if (real !== realRoot && !real.startsWith(realRoot + sep)) {
-          throw new PathPolicyError({ kind: 'path_not_allowed', path, message: `\`${path}\` leads outside the repository through a symlink` });
+          throw new PathPolicyError({
+            kind: 'path_not_allowed',
+            path,
+            message: `\`${path}\` leads outside the repository through a symlink`,
+          });
         }
         break;
       }
@@ -145,14 +149,21 @@ export class LocalWorkspace implements Workspace {
     for (const [path, { before, after }] of await this.changedContents()) {
       const kind = before === null ? 'created' : after === null ? 'deleted' : 'modified';
       const link = after !== null && (await lstat(join(this.root, path)).catch(() => null))?.isSymbolicLink() === true;
-      out.push({ path, kind, ...lineCounts(before, after), binary: isBinary(before) || isBinary(after), ...(link && after ? { symlinkTarget: after.toString() } : {}) });
+      out.push({
+        path,
+        kind,
+        ...lineCounts(before, after),
+        binary: isBinary(before) || isBinary(after),
+        ...(link && after ? { symlinkTarget: after.toString() } : {}),
+      });
     }
     return out;
   }
 
   async diff(): Promise<string> {
     const parts: string[] = [];
-    for (const [path, { before, after, mode }] of await this.changedContents()) parts.push(fileDiff({ path, before, after, mode }));
+    for (const [path, { before, after, mode }] of await this.changedContents())
+      parts.push(fileDiff({ path, before, after, mode }));
     return parts.join('');
   }
 

@@ -43,5 +43,8 @@ export async function sealMirror(path: string): Promise<MirrorSeal> {
 }
 
 function mirrorChanged(mirror: string, file: string, how: string): WorkspaceError {
-  return new WorkspaceError('MIRROR_CHANGED', `the trusted mirror ${mirror} changed after the repository's code ran (${file} ${how}): its diffs and replays cannot be trusted`);
+  return new WorkspaceError(
+    'MIRROR_CHANGED',
+    `the trusted mirror ${mirror} changed after the repository's code ran (${file} ${how}): its diffs and replays cannot be trusted`,
+  );
 }

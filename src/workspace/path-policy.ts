@@ -29,7 +29,8 @@ export function createPathPolicy(paths: RepoConfig['paths']): PathPolicy {
       const unsafe = unsafePath(path);
       if (unsafe) return { kind: 'path_not_allowed', path, message: `\`${path}\` is ${unsafe}` };
       if (protectedPaths(path)) return { kind: 'path_protected', path, message: `\`${path}\` is protected (paths.protected)` };
-      if (!allowed(path)) return { kind: 'path_not_allowed', path, message: `\`${path}\` is outside the allowed paths (paths.allowed)` };
+      if (!allowed(path))
+        return { kind: 'path_not_allowed', path, message: `\`${path}\` is outside the allowed paths (paths.allowed)` };
       return null;
     },
   };

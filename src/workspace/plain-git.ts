@@ -24,10 +24,15 @@ export class PlainGitError extends Error {
 export function plainGit(dir: string, args: string[], options: PlainGitOptions = {}): Promise<string> {
   const argv = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false', ...args];
   return new Promise((resolve, reject) => {
-    const child = execFile('git', argv, { cwd: dir, env: gitEnvironment({ GIT_OPTIONAL_LOCKS: '0', ...options.env }), maxBuffer: 256 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error) reject(new PlainGitError(stderr.trim() || error.message, typeof error.code === 'number' ? error.code : null));
-      else resolve(stdout);
-    });
+    const child = execFile(
+      'git',
+      argv,
+      { cwd: dir, env: gitEnvironment({ GIT_OPTIONAL_LOCKS: '0', ...options.env }), maxBuffer: 256 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if (error) reject(new PlainGitError(stderr.trim() || error.message, typeof error.code === 'number' ? error.code : null));
+        else resolve(stdout);
+      },
+    );
     // git may exit before it reads its input (an error, a command that reads none): not a failure of its own.
     child.stdin?.on('error', () => undefined);
     if (options.input !== undefined) child.stdin?.end(options.input);

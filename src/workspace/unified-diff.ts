@@ -18,7 +18,8 @@ export function fileDiff({ path, before, after, mode }: DiffInput): string {
   const header = [`diff --git a/${path} b/${path}`];
   if (before === null) header.push(`new file mode ${mode}`);
   if (after === null) header.push(`deleted file mode ${mode}`);
-  if (isBinary(before) || isBinary(after)) return `${header.join('\n')}\nBinary files ${before ? `a/${path}` : '/dev/null'} and ${after ? `b/${path}` : '/dev/null'} differ\n`;
+  if (isBinary(before) || isBinary(after))
+    return `${header.join('\n')}\nBinary files ${before ? `a/${path}` : '/dev/null'} and ${after ? `b/${path}` : '/dev/null'} differ\n`;
   const oldText = before?.toString('utf8') ?? '';
   const newText = after?.toString('utf8') ?? '';
   const patch = structuredPatch(`a/${path}`, `b/${path}`, oldText, newText, '', '', { context: 3 });

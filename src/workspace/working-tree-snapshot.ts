@@ -32,7 +32,14 @@ async function headOf(top: string): Promise<string | null> {
 export async function readWorkingTree(top: string, included: boolean): Promise<WorkingTreeStart> {
   const head = await headOf(top);
   // --no-renames: a rename is its two paths, deleted and added; -uall: untracked files, not folders.
-  const out = await plainGit(top, ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames', '--ignore-submodules=all']);
+  const out = await plainGit(top, [
+    'status',
+    '--porcelain=v1',
+    '-z',
+    '--untracked-files=all',
+    '--no-renames',
+    '--ignore-submodules=all',
+  ]);
   const files = new Map<string, WorkingTreeFile>();
   for (const entry of out.split('\0').filter(Boolean)) {
     const path = entry.slice(3).replace(/\/$/, '');
@@ -61,7 +68,12 @@ function stateOf(xy: string, onDisk: boolean): WorkingTreeState {
  * Writes the working tree `start` describes into `mirror` as one commit on top of its HEAD and
  * returns its sha. The commit's dates are HEAD's, so the same tree gives the same sha again.
  */
-export async function snapshotWorkingTree(top: string, mirror: string, start: WorkingTreeStart, scratch: string): Promise<string> {
+export async function snapshotWorkingTree(
+  top: string,
+  mirror: string,
+  start: WorkingTreeStart,
+  scratch: string,
+): Promise<string> {
   const index = join(scratch, 'working-tree.index');
   const env = { GIT_DIR: mirror, GIT_WORK_TREE: top, GIT_INDEX_FILE: index };
   const inMirror = (args: string[], input?: string, extra: Record<string, string> = {}) =>
@@ -75,7 +87,9 @@ export async function snapshotWorkingTree(top: string, mirror: string, start: Wo
     const date = `@${seconds} +0000`;
     const parent = start.head ? ['-p', start.head] : [];
     const message = 'fixloop: the working tree as the run found it\n';
-    const sha = (await inMirror(['commit-tree', tree, ...parent, '-F', '-'], message, { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date })).trim();
+    const sha = (
+      await inMirror(['commit-tree', tree, ...parent, '-F', '-'], message, { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date })
+    ).trim();
     await inMirror(['update-ref', WORKING_TREE_REF, sha]);
     return sha;
   } finally {
@@ -88,14 +102,22 @@ export async function snapshotWorkingTree(top: string, mirror: string, start: Wo
  * the run so that a check of the configuration agrees with the run: from HEAD (`fromHead`), else as
  * on disk when git does not ignore it; in a folder outside git, as on disk. null: the run has no such file.
  */
-export async function startingFiles(dir: string, names: readonly string[], fromHead: boolean): Promise<Map<string, string | null>> {
+export async function startingFiles(
+  dir: string,
+  names: readonly string[],
+  fromHead: boolean,
+): Promise<Map<string, string | null>> {
   const out = new Map<string, string | null>();
   const disk = async (name: string) => readFile(join(dir, name), 'utf8').catch(() => null);
   if ((await gitTopLevel(dir)) === null) {
     for (const name of names) out.set(name, await disk(name));
     return out;
   }
-  const listed = fromHead ? new Set<string>() : new Set((await plainGit(dir, ['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--', ...names])).split('\0'));
+  const listed = fromHead
+    ? new Set<string>()
+    : new Set(
+        (await plainGit(dir, ['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--', ...names])).split('\0'),
+      );
   for (const name of names) {
     // `HEAD:./name`: the path relative to `dir`, which may be a sub-folder of the repository.
     if (fromHead) out.set(name, await plainGit(dir, ['show', `HEAD:./${name}`]).catch(() => null));

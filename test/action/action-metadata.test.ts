@@ -32,12 +32,29 @@ const compositeStep = z
   })
   .refine((s) => (s.run === undefined) !== (s.uses === undefined), { message: 'a step either runs a command or uses an action' })
   .refine((s) => s.run === undefined || s.shell !== undefined, { message: 'a composite step with `run` must name its `shell`' })
-  .refine((s) => s.uses === undefined || (s.shell === undefined && s['working-directory'] === undefined), { message: '`shell` and `working-directory` go with `run` only' });
+  .refine((s) => s.uses === undefined || (s.shell === undefined && s['working-directory'] === undefined), {
+    message: '`shell` and `working-directory` go with `run` only',
+  });
 
 const runs = z.discriminatedUnion('using', [
   z.strictObject({ using: z.literal('composite'), steps: z.array(compositeStep).min(1) }),
-  z.strictObject({ using: z.enum(['node20', 'node24']), main: z.string(), pre: z.string().optional(), 'pre-if': z.string().optional(), post: z.string().optional(), 'post-if': z.string().optional() }),
-  z.strictObject({ using: z.literal('docker'), image: z.string(), args: z.array(z.string()).optional(), env: z.record(z.string(), z.string()).optional(), entrypoint: z.string().optional(), 'pre-entrypoint': z.string().optional(), 'post-entrypoint': z.string().optional() }),
+  z.strictObject({
+    using: z.enum(['node20', 'node24']),
+    main: z.string(),
+    pre: z.string().optional(),
+    'pre-if': z.string().optional(),
+    post: z.string().optional(),
+    'post-if': z.string().optional(),
+  }),
+  z.strictObject({
+    using: z.literal('docker'),
+    image: z.string(),
+    args: z.array(z.string()).optional(),
+    env: z.record(z.string(), z.string()).optional(),
+    entrypoint: z.string().optional(),
+    'pre-entrypoint': z.string().optional(),
+    'post-entrypoint': z.string().optional(),
+  }),
 ]);
 
 const metadata = z
@@ -46,12 +63,16 @@ const metadata = z
     description: z.string().min(1),
     author: z.string().optional(),
     inputs: z.record(z.string().regex(ID), input).optional(),
-    outputs: z.record(z.string().regex(ID), z.strictObject({ description: z.string().min(1), value: z.string().optional() })).optional(),
+    outputs: z
+      .record(z.string().regex(ID), z.strictObject({ description: z.string().min(1), value: z.string().optional() }))
+      .optional(),
     runs,
     branding: z.strictObject({ icon: z.string().optional(), color: z.enum(COLORS).optional() }).optional(),
   })
   // A composite action's outputs say where each value comes from.
-  .refine((m) => m.runs.using !== 'composite' || Object.values(m.outputs ?? {}).every((o) => o.value !== undefined), { message: 'composite outputs need a `value`' });
+  .refine((m) => m.runs.using !== 'composite' || Object.values(m.outputs ?? {}).every((o) => o.value !== undefined), {
+    message: 'composite outputs need a `value`',
+  });
 
 const raw = parse(readFileSync(new URL('../../action.yml', import.meta.url), 'utf8')) as unknown;
 
@@ -62,7 +83,10 @@ describe('action.yml', () => {
   });
 
   it('is refused by the same schema when a composite step runs without a shell, or an input has no description', () => {
-    const broken = structuredClone(raw) as { runs: { steps: Array<Record<string, unknown>> }; inputs: Record<string, Record<string, unknown>> };
+    const broken = structuredClone(raw) as {
+      runs: { steps: Array<Record<string, unknown>> };
+      inputs: Record<string, Record<string, unknown>>;
+    };
     const step = broken.runs.steps.find((s) => s.run !== undefined);
     delete step?.shell;
     expect(metadata.safeParse(broken).success).toBe(false);
@@ -71,7 +95,7 @@ describe('action.yml', () => {
     expect(metadata.safeParse(noDescription).success).toBe(false);
   });
 
-  it('runs `fixloop action` with Node 24, the token in the environment, and maps the step\'s outputs', () => {
+  it("runs `fixloop action` with Node 24, the token in the environment, and maps the step's outputs", () => {
     const action = metadata.parse(raw);
     if (action.runs.using !== 'composite') throw new Error('fixloop is a composite action');
     const steps = action.runs.steps;
@@ -83,7 +107,8 @@ describe('action.yml', () => {
     // Every input reaches the command (composite actions get no INPUT_* variables of their own).
     const handedOver = JSON.stringify(steps);
     for (const name of Object.keys(action.inputs ?? {})) expect(handedOver).toContain(`inputs.${name}`);
-    for (const name of ['status', 'pull-request-url', 'run-id', 'assessment']) expect(action.outputs?.[name]?.value).toBe(`\${{ steps.fixloop.outputs.${name} }}`);
+    for (const name of ['status', 'pull-request-url', 'run-id', 'assessment'])
+      expect(action.outputs?.[name]?.value).toBe(`\${{ steps.fixloop.outputs.${name} }}`);
     // The token is never put on a command line or in a URL by the action itself.
     expect(steps.every((s) => !s.run?.includes('github-token') && !s.run?.includes('GITHUB_TOKEN'))).toBe(true);
   });

@@ -13,7 +13,12 @@ const URL = 'https://github.com/octo/shop/pull/7';
 
 describe('the step outputs', () => {
   it('say the level of an assessed green run', () => {
-    expect(runOutputs('r1', assessedResult(verifiedAssessment()), URL)).toEqual({ status: 'tests_green', 'pull-request-url': URL, 'run-id': 'r1', assessment: 'verified' });
+    expect(runOutputs('r1', assessedResult(verifiedAssessment()), URL)).toEqual({
+      status: 'tests_green',
+      'pull-request-url': URL,
+      'run-id': 'r1',
+      assessment: 'verified',
+    });
     expect(runOutputs('r1', assessedResult(reviewAssessment()), URL).assessment).toBe('review');
     expect(runOutputs('r1', assessedResult(notAssessedAssessment()), URL).assessment).toBe('review');
   });
@@ -30,7 +35,12 @@ describe('the step outputs', () => {
     try {
       const path = join(dir, 'output');
       await writeOutputs(path, { ...runOutputs('r1', assessedResult(reviewAssessment()), URL) });
-      expect(parseOutputs(await readFile(path, 'utf8'))).toEqual({ status: 'tests_green', 'pull-request-url': URL, 'run-id': 'r1', assessment: 'review' });
+      expect(parseOutputs(await readFile(path, 'utf8'))).toEqual({
+        status: 'tests_green',
+        'pull-request-url': URL,
+        'run-id': 'r1',
+        assessment: 'review',
+      });
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

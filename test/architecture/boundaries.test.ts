@@ -17,24 +17,38 @@ async function lintProbe(file: string, code: string): Promise<string[]> {
 
 describe('ESLint: which folder may import which', () => {
   it('refuses a stage importing a later one, at any depth', async () => {
-    const messages = await lintProbe('src/engines/agent/probe.ts', "import type { RunFixDeps } from '../../loop/run-fix.ts';\nexport type T = RunFixDeps;\n");
-    expect(messages.some((m) => m.startsWith('no-restricted-imports') && m.includes('A stage imports only earlier ones'))).toBe(true);
-    const fromCore = await lintProbe('src/core/probe.ts', "import type { Sandbox } from '../sandbox/sandbox.ts';\nexport type T = Sandbox;\n");
+    const messages = await lintProbe(
+      'src/engines/agent/probe.ts',
+      "import type { RunFixDeps } from '../../loop/run-fix.ts';\nexport type T = RunFixDeps;\n",
+    );
+    expect(messages.some((m) => m.startsWith('no-restricted-imports') && m.includes('A stage imports only earlier ones'))).toBe(
+      true,
+    );
+    const fromCore = await lintProbe(
+      'src/core/probe.ts',
+      "import type { Sandbox } from '../sandbox/sandbox.ts';\nexport type T = Sandbox;\n",
+    );
     expect(fromCore.some((m) => m.startsWith('no-restricted-imports'))).toBe(true);
   });
 
-  it('lets a stage import an earlier one, and a subfolder that shares a later folder\'s name', async () => {
-    expect(await lintProbe('src/loop/probe.ts', "import type { Engine } from '../engines/engine.ts';\nexport type T = Engine;\n")).toEqual([]);
+  it("lets a stage import an earlier one, and a subfolder that shares a later folder's name", async () => {
+    expect(
+      await lintProbe('src/loop/probe.ts', "import type { Engine } from '../engines/engine.ts';\nexport type T = Engine;\n"),
+    ).toEqual([]);
     // A stage's subfolder named like a later folder (src/engines/cli/, as the coding agents' engine
     // was once called) is the stage's own folder, not the CLI entry point.
-    expect(await lintProbe('src/engines/probe.ts', "import type { Probe } from './cli/probe.ts';\nexport type T = Probe;\n")).toEqual([]);
+    expect(
+      await lintProbe('src/engines/probe.ts', "import type { Probe } from './cli/probe.ts';\nexport type T = Probe;\n"),
+    ).toEqual([]);
   });
 
   it('keeps Probot and Octokit in the GitHub adapter and the entry points', async () => {
     const code = "import type { Probot } from 'probot';\nexport type T = Probot;\n";
     expect((await lintProbe('src/forge/probe.ts', code)).some((m) => m.includes('Probot belongs to src/github/'))).toBe(true);
     const octokit = "import type { Octokit } from '@octokit/rest';\nexport type T = Octokit;\n";
-    expect((await lintProbe('src/triggers/probe.ts', octokit)).some((m) => m.includes('Octokit and Probot belong to src/github/'))).toBe(true);
+    expect(
+      (await lintProbe('src/triggers/probe.ts', octokit)).some((m) => m.includes('Octokit and Probot belong to src/github/')),
+    ).toBe(true);
     expect(await lintProbe('src/github/probe.ts', code)).toEqual([]);
     expect(await lintProbe('src/app.ts', code)).toEqual([]);
   });
@@ -50,25 +64,58 @@ describe('ESLint: which folder may import which', () => {
 describe('ESLint: a runner is named only in its folder (src/runners/<runner>/)', () => {
   const restricted = (messages: string[], rule: string) => messages.filter((m) => m.startsWith(rule));
 
-  it('refuses an import of a runner\'s folder from outside src/runners/, and lets the registry and the descriptor type through', async () => {
-    const folder = await lintProbe('src/gate/probe.ts', "import { jestRunner } from '../runners/jest/jest-runner.ts';\nexport const r = jestRunner;\n");
+  it("refuses an import of a runner's folder from outside src/runners/, and lets the registry and the descriptor type through", async () => {
+    const folder = await lintProbe(
+      'src/gate/probe.ts',
+      "import { jestRunner } from '../runners/jest/jest-runner.ts';\nexport const r = jestRunner;\n",
+    );
     expect(restricted(folder, 'no-restricted-imports').some((m) => m.includes('only through the registry'))).toBe(true);
-    const entryPoint = await lintProbe('src/cli/probe.ts', "import { pytestRunner } from '../runners/pytest/pytest-runner.ts';\nexport const r = pytestRunner;\n");
+    const entryPoint = await lintProbe(
+      'src/cli/probe.ts',
+      "import { pytestRunner } from '../runners/pytest/pytest-runner.ts';\nexport const r = pytestRunner;\n",
+    );
     expect(restricted(entryPoint, 'no-restricted-imports').some((m) => m.includes('only through the registry'))).toBe(true);
-    expect(await lintProbe('src/verify/probe.ts', "import { RUNNERS } from '../runners/registry.ts';\nimport type { TestRunner } from '../runners/runner.ts';\nexport const r: readonly TestRunner[] = RUNNERS;\n")).toEqual([]);
+    expect(
+      await lintProbe(
+        'src/verify/probe.ts',
+        "import { RUNNERS } from '../runners/registry.ts';\nimport type { TestRunner } from '../runners/runner.ts';\nexport const r: readonly TestRunner[] = RUNNERS;\n",
+      ),
+    ).toEqual([]);
   });
 
-  it('refuses a runner\'s folder importing another runner\'s, and lets the registry import them all', async () => {
-    const across = await lintProbe('src/runners/jest/probe.ts', "import { parseMocha } from '../mocha/parse-mocha.ts';\nexport const p = parseMocha;\n");
+  it("refuses a runner's folder importing another runner's, and lets the registry import them all", async () => {
+    const across = await lintProbe(
+      'src/runners/jest/probe.ts',
+      "import { parseMocha } from '../mocha/parse-mocha.ts';\nexport const p = parseMocha;\n",
+    );
     expect(restricted(across, 'no-restricted-imports').some((m) => m.includes('does not import another runner'))).toBe(true);
-    expect(await lintProbe('src/runners/probe.ts', "import { jestRunner } from './jest/jest-runner.ts';\nexport const r = jestRunner;\n")).toEqual([]);
-    expect(await lintProbe('src/runners/jest/probe.ts', "import type { TestRunner } from '../runner.ts';\nimport { shellQuote } from '../../sandbox/shell-quote.ts';\nexport type T = TestRunner;\nexport const q = shellQuote;\n")).toEqual([]);
+    expect(
+      await lintProbe(
+        'src/runners/probe.ts',
+        "import { jestRunner } from './jest/jest-runner.ts';\nexport const r = jestRunner;\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await lintProbe(
+        'src/runners/jest/probe.ts',
+        "import type { TestRunner } from '../runner.ts';\nimport { shellQuote } from '../../sandbox/shell-quote.ts';\nexport type T = TestRunner;\nexport const q = shellQuote;\n",
+      ),
+    ).toEqual([]);
   });
 
-  it('refuses a string or template literal outside src/runners/ that is a runner\'s id or names one as a word', async () => {
-    for (const code of ["export const r = 'jest';\n", "export const r = 'node-test';\n", 'export const c = `npx vitest run ${1}`;\n', "export const m = /x/.test('python -m pytest') ? 1 : 0;\n", "export type F = 'mocha' | 'tap';\n"]) {
+  it("refuses a string or template literal outside src/runners/ that is a runner's id or names one as a word", async () => {
+    for (const code of [
+      "export const r = 'jest';\n",
+      "export const r = 'node-test';\n",
+      'export const c = `npx vitest run ${1}`;\n',
+      "export const m = /x/.test('python -m pytest') ? 1 : 0;\n",
+      "export type F = 'mocha' | 'tap';\n",
+    ]) {
       const messages = await lintProbe('src/verify/probe.ts', code);
-      expect(restricted(messages, 'no-restricted-syntax').some((m) => m.includes('Runner knowledge lives in src/runners/')), code).toBe(true);
+      expect(
+        restricted(messages, 'no-restricted-syntax').some((m) => m.includes('Runner knowledge lives in src/runners/')),
+        code,
+      ).toBe(true);
     }
     // Entry points and every stage alike.
     expect(restricted(await lintProbe('src/cli/probe.ts', "export const r = 'jest';\n"), 'no-restricted-syntax')).toHaveLength(1);
@@ -76,12 +123,14 @@ describe('ESLint: a runner is named only in its folder (src/runners/<runner>/)',
 
   it('lets comments, regular expressions, words that only contain a name, and src/runners/ itself through', async () => {
     const neutral = [
-      "// jest, vitest and mocha print their summary last.\nexport const r = 1;\n",
+      '// jest, vitest and mocha print their summary last.\nexport const r = 1;\n',
       "export const ignored = ['.pytest_cache/', '_pytest/', 'node-test.xml', 'jester'];\n",
       'export const frameworks = /^(jest|mocha)$/;\n',
     ].join('');
     expect(await lintProbe('src/verify/probe.ts', neutral)).toEqual([]);
-    expect(await lintProbe('src/runners/jest/probe.ts', "export const id = 'jest';\nexport const c = `npx jest ${id}`;\n")).toEqual([]);
+    expect(
+      await lintProbe('src/runners/jest/probe.ts', "export const id = 'jest';\nexport const c = `npx jest ${id}`;\n"),
+    ).toEqual([]);
     expect(await lintProbe('src/runners/probe.ts', "export const ids = ['node-test', 'pytest'];\n")).toEqual([]);
   });
 });
@@ -100,7 +149,11 @@ describe('dependency-cruiser: no import cycle', () => {
     const previous = process.cwd();
     process.chdir(root);
     try {
-      const result = await cruise(['src'], { validate: true, ruleSet: { forbidden: cruiserConfig.forbidden }, includeOnly: '^src/' });
+      const result = await cruise(['src'], {
+        validate: true,
+        ruleSet: { forbidden: cruiserConfig.forbidden },
+        includeOnly: '^src/',
+      });
       if (typeof result.output === 'string') throw new Error('expected a cruise result');
       return result.output.summary.violations.map((v) => v.rule.name);
     } finally {
@@ -111,7 +164,7 @@ describe('dependency-cruiser: no import cycle', () => {
   it('finds a cycle between folders that no single file shows', async () => {
     const violations = await cruiseTree({
       'src/a/one.js': "import { two } from '../b/two.js';\nexport const one = () => two;\n",
-      'src/b/two.js': "export const two = 2;\n",
+      'src/b/two.js': 'export const two = 2;\n',
       'src/b/three.js': "import { one } from '../a/one.js';\nexport const three = one;\n",
     });
     expect(violations).toContain('no-folder-cycle');
@@ -127,9 +180,11 @@ describe('dependency-cruiser: no import cycle', () => {
   });
 
   it('accepts a tree whose dependencies point one way', async () => {
-    expect(await cruiseTree({
-      'src/a/one.js': "import { two } from '../b/two.js';\nexport const one = () => two;\n",
-      'src/b/two.js': "export const two = 2;\n",
-    })).toEqual([]);
+    expect(
+      await cruiseTree({
+        'src/a/one.js': "import { two } from '../b/two.js';\nexport const one = () => two;\n",
+        'src/b/two.js': 'export const two = 2;\n',
+      }),
+    ).toEqual([]);
   });
 });

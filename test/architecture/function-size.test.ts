@@ -12,7 +12,9 @@ const MARGIN = 90;
 
 /** The options the lint configuration gives the rule for a source file: `[severity, options]`. */
 async function capRule(): Promise<{ severity: unknown; options: Record<string, unknown> }> {
-  const config = (await new ESLint({ cwd: process.cwd() }).calculateConfigForFile(path.resolve('src/loop/fix-loop.ts'))) as { rules?: Record<string, unknown[]> };
+  const config = (await new ESLint({ cwd: process.cwd() }).calculateConfigForFile(path.resolve('src/loop/fix-loop.ts'))) as {
+    rules?: Record<string, unknown[]>;
+  };
   const [severity, options] = config.rules?.[RULE] ?? [];
   return { severity, options: (options ?? {}) as Record<string, unknown> };
 }
@@ -38,7 +40,9 @@ describe(`functions in src/ stay clear of the ${CAP}-line cap`, () => {
     const eslint = await functionLengthLinter(MARGIN);
     const results = await eslint.lintFiles(['src/**/*.ts']);
     const tooLong = results.flatMap((result) =>
-      result.messages.filter((m) => m.ruleId === RULE).map((m) => `${path.relative(process.cwd(), result.filePath)}:${m.line} ${m.message}`),
+      result.messages
+        .filter((m) => m.ruleId === RULE)
+        .map((m) => `${path.relative(process.cwd(), result.filePath)}:${m.line} ${m.message}`),
     );
     // Each names its function and its length: split it by what it does, well under the margin.
     expect(tooLong).toEqual([]);
@@ -48,6 +52,8 @@ describe(`functions in src/ stay clear of the ${CAP}-line cap`, () => {
     const eslint = await functionLengthLinter(MARGIN);
     const code = `export function creeping(): number {\n  let n = 0;\n${'  n += 1;\n'.repeat(MARGIN - 3)}  return n;\n}\n`;
     const [result] = await eslint.lintText(code, { filePath: path.resolve('src/loop/probe.ts') });
-    expect(result?.messages.map((m) => m.message)).toEqual([`Function 'creeping' has too many lines (${MARGIN + 1}). Maximum allowed is ${MARGIN}.`]);
+    expect(result?.messages.map((m) => m.message)).toEqual([
+      `Function 'creeping' has too many lines (${MARGIN + 1}). Maximum allowed is ${MARGIN}.`,
+    ]);
   });
 });

@@ -28,7 +28,9 @@ describe('bug corpus format', () => {
   });
 
   it('names what is wrong with a bad bug file', () => {
-    expect(() => parseBug(BUG.replace('# category: operator', '# category: typo'), 'corpus/js-99-sample.bug')).toThrow(/category/);
+    expect(() => parseBug(BUG.replace('# category: operator', '# category: typo'), 'corpus/js-99-sample.bug')).toThrow(
+      /category/,
+    );
     expect(() => parseBug(BUG, 'corpus/other-name.bug')).toThrow(/does not match the file name/);
     expect(() => parseBug(BUG.replace('===\n', ''), 'corpus/js-99-sample.bug')).toThrow(/needs a line "==="/);
   });

@@ -41,7 +41,10 @@ describe('real-bug corpus', () => {
 describe('real-bug corpus format', () => {
   const made: string[] = [];
   afterAll(() => made.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
-  function corpusWith(meta: Record<string, unknown>, files = ['meta.json', 'snapshot.tar.gz', 'fix.patch', 'tests.patch']): string {
+  function corpusWith(
+    meta: Record<string, unknown>,
+    files = ['meta.json', 'snapshot.tar.gz', 'fix.patch', 'tests.patch'],
+  ): string {
     const dir = mkdtempSync(join(tmpdir(), 'real-corpus-test-'));
     made.push(dir);
     mkdirSync(join(dir, String(meta.id)));

@@ -9,7 +9,16 @@ import { appendResult, readResults, type StoredOutcome } from '../../bench/lib/r
 const dir = mkdtempSync(join(tmpdir(), 'fixloop-real-results-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const outcome = (id: string, status: string, commit = 'abc1234'): StoredOutcome => ({ id, commit, status, plausible: status === 'tests_green', correct: 'no', attempts: 1, fixMs: 300_000, reason: '' });
+const outcome = (id: string, status: string, commit = 'abc1234'): StoredOutcome => ({
+  id,
+  commit,
+  status,
+  plausible: status === 'tests_green',
+  correct: 'no',
+  attempts: 1,
+  fixMs: 300_000,
+  reason: '',
+});
 
 describe('real-bug results', () => {
   it('reads back what was appended, by bug, the latest line of a bug winning', () => {

@@ -62,11 +62,19 @@ describe('fixloop runs show, a stored run with an assessment', () => {
     await storeOf.markReady('mabc123-0a1b2c', { statusCommentId: 5 });
     await storeOf.claim('w1', 10_000);
     await store(assessedResult(reviewAssessment()));
-    await storeOf.finish('mabc123-0a1b2c', 'w1', 'done', 'Tests pass after 1 attempt. Pull request #8.', join(dir, 'runs', 'mabc123-0a1b2c'));
+    await storeOf.finish(
+      'mabc123-0a1b2c',
+      'w1',
+      'done',
+      'Tests pass after 1 attempt. Pull request #8.',
+      join(dir, 'runs', 'mabc123-0a1b2c'),
+    );
     await storeOf.close();
     const out: string[] = [];
     await runsShow({ stdout: (t) => out.push(t), dataDir: dir, userDataDir: dir }, 'mabc123-0a1b2c');
-    expect(out.join('')).toMatch(/Outcome: Tests pass after 1 attempt\. Pull request #8\.\nAssessment: review, 2 behaviour changes outside the failing tests\n/);
+    expect(out.join('')).toMatch(
+      /Outcome: Tests pass after 1 attempt\. Pull request #8\.\nAssessment: review, 2 behaviour changes outside the failing tests\n/,
+    );
     expect(out.join('')).toContain('## fixloop: 🔍 Tests pass: review before merging');
   });
 });

@@ -24,7 +24,13 @@ function escalated(): RunResult {
     ...result.attempts[0]!,
     gate: { passed: false, reason: 'NON_ZERO_EXIT', exitCode: 1, counts: result.baseline, durationMs: 700 },
     failingTests: [
-      { id: 'discountRate > gives 5%', status: 'failed', message: 'AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:\n0 !== 0.05', expected: '0.05', actual: '0' },
+      {
+        id: 'discountRate > gives 5%',
+        status: 'failed',
+        message: 'AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:\n0 !== 0.05',
+        expected: '0.05',
+        actual: '0',
+      },
       { id: 'discountRate > throws', status: 'failed', message: 'Error: boom' },
     ],
   };
@@ -55,9 +61,13 @@ describe('renderTerminalReport', () => {
 
   it('shows what a still failing test expected and got, under its message', () => {
     const text = renderTerminalReport(escalated());
-    expect(text).toContain('Still failing\n- discountRate > gives 5%: AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:\n    expected 0.05, got 0\n- discountRate > throws: Error: boom\n');
+    expect(text).toContain(
+      'Still failing\n- discountRate > gives 5%: AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:\n    expected 0.05, got 0\n- discountRate > throws: Error: boom\n',
+    );
     // The Markdown report has the same values, on the test's line.
-    expect(renderMarkdownReport(escalated())).toContain('`discountRate > gives 5%`: AssertionError [ERR_ASSERTION]: Expected values to be strictly equal: (expected 0.05, got 0)');
+    expect(renderMarkdownReport(escalated())).toContain(
+      '`discountRate > gives 5%`: AssertionError [ERR_ASSERTION]: Expected values to be strictly equal: (expected 0.05, got 0)',
+    );
   });
 
   it('says an error once: its whole message, not the headline that repeats the first line', () => {

@@ -47,9 +47,15 @@ describe('parseRepoConfig', () => {
   });
 
   it('suggests the key a slip meant, at the same level, and nothing for a word far from every key', () => {
-    expect(configError(() => parseRepoConfig('Test:\n  command: x\n', 'fixloop.yml')).message).toBe('fixloop.yml: unknown key `Test` (line 1; did you mean `test`?)');
-    expect(configError(() => parseRepoConfig('paths:\n  protect: [a]\n', 'fixloop.yml')).message).toBe('fixloop.yml: unknown key `paths.protect` (line 2; did you mean `paths.protected`?)');
-    expect(configError(() => parseRepoConfig('# settings\nloop: {}\nbanana: 1\n', 'fixloop.yml')).message).toBe('fixloop.yml: unknown key `banana` (line 3)');
+    expect(configError(() => parseRepoConfig('Test:\n  command: x\n', 'fixloop.yml')).message).toBe(
+      'fixloop.yml: unknown key `Test` (line 1; did you mean `test`?)',
+    );
+    expect(configError(() => parseRepoConfig('paths:\n  protect: [a]\n', 'fixloop.yml')).message).toBe(
+      'fixloop.yml: unknown key `paths.protect` (line 2; did you mean `paths.protected`?)',
+    );
+    expect(configError(() => parseRepoConfig('# settings\nloop: {}\nbanana: 1\n', 'fixloop.yml')).message).toBe(
+      'fixloop.yml: unknown key `banana` (line 3)',
+    );
   });
 
   it('names the lines of several unknown keys in one mapping', () => {
@@ -68,7 +74,10 @@ describe('parseRepoConfig', () => {
     expect(error.key).toBe('loop.maxAtempts');
     const [first, ...lines] = error.message.split('\n');
     expect(first).toBe('fixloop.yml: 2 problems:');
-    expect(lines.sort()).toEqual(['  - unknown key `loop.maxAtempts` (line 2; did you mean `loop.maxAttempts`?)', '  - unknown key `tset` (line 3; did you mean `test`?)']);
+    expect(lines.sort()).toEqual([
+      '  - unknown key `loop.maxAtempts` (line 2; did you mean `loop.maxAttempts`?)',
+      '  - unknown key `tset` (line 3; did you mean `test`?)',
+    ]);
   });
 
   it('names an unknown engine', () => {
@@ -80,7 +89,9 @@ describe('parseRepoConfig', () => {
   it('reports broken YAML with its line', () => {
     const error = configError(() => parseRepoConfig('test:\n  command: npm test\n  timeout: [1\nsetup: x\n', 'fixloop.yml'));
     // The reason, its line and column, then the lines with a caret under the place: no dangling `column 1:`.
-    expect(error.message).toMatch(/^fixloop\.yml: not valid YAML at line 4, column 1: Flow sequence .*end with a \]\n {2}timeout: \[1\nsetup: x\n\^$/);
+    expect(error.message).toMatch(
+      /^fixloop\.yml: not valid YAML at line 4, column 1: Flow sequence .*end with a \]\n {2}timeout: \[1\nsetup: x\n\^$/,
+    );
   });
 
   it('refuses a file that is not a mapping', () => {
@@ -124,7 +135,14 @@ describe('loadConfigFile', () => {
 describe('applyOverrides', () => {
   it('lets flags win over the file, and --protect only adds', () => {
     const file = parseRepoConfig('test:\n  command: npm test\n  timeout: 30\npaths:\n  protected: ["docs/**"]\n', 'fixloop.yml');
-    const merged = applyOverrides(file, { test: 'node --test', maxAttempts: 2, protect: ['vendor/**'], allow: ['src/**'], timeout: 9, evidence: 'exit-code' });
+    const merged = applyOverrides(file, {
+      test: 'node --test',
+      maxAttempts: 2,
+      protect: ['vendor/**'],
+      allow: ['src/**'],
+      timeout: 9,
+      evidence: 'exit-code',
+    });
     expect(merged.test).toEqual({ command: 'node --test', timeout: 9, evidence: 'exit-code' });
     expect(merged.loop.maxAttempts).toBe(2);
     expect(merged.paths.protected).toEqual(['docs/**', 'vendor/**']);

@@ -25,12 +25,17 @@ describe('imports followed from the failing tests', () => {
     };
     expect(await imported(files, ['test/parse.js'])).toEqual(['lib/index.js', 'lib/parse.js']);
     // From a nested test folder, `require('../../')` names the root as well.
-    expect(await imported({ ...files, 'test/issues/0570.js': "const parse = require('../../');\n" }, ['test/issues/0570.js'])).toEqual(['lib/index.js', 'lib/parse.js']);
+    expect(
+      await imported({ ...files, 'test/issues/0570.js': "const parse = require('../../');\n" }, ['test/issues/0570.js']),
+    ).toEqual(['lib/index.js', 'lib/parse.js']);
   });
 
   it('follows the package imported by its own name to the source twin of its build output', async () => {
     const files = {
-      'package.json': JSON.stringify({ name: 'defu-ish', exports: { '.': { import: './dist/index.mjs', types: './dist/index.d.mts' } } }),
+      'package.json': JSON.stringify({
+        name: 'defu-ish',
+        exports: { '.': { import: './dist/index.mjs', types: './dist/index.d.mts' } },
+      }),
       'src/index.ts': "export { merge } from './merge';\n",
       'src/merge.ts': 'export const merge = (a: object, b: object) => ({ ...b, ...a });\n',
       'test/merge.test.ts': "import { merge } from 'defu-ish';\n",
@@ -40,7 +45,8 @@ describe('imports followed from the failing tests', () => {
 
   it('follows tsconfig path aliases, index files and TypeScript sources imported as .js', async () => {
     const files = {
-      'tsconfig.json': '{\n  // comments are allowed here\n  "compilerOptions": { "baseUrl": ".", "paths": { "~/*": ["src/*"] }, },\n}\n',
+      'tsconfig.json':
+        '{\n  // comments are allowed here\n  "compilerOptions": { "baseUrl": ".", "paths": { "~/*": ["src/*"] }, },\n}\n',
       'src/utils/index.ts': "export * from './slug.js';\n",
       'src/utils/slug.ts': 'export const slug = (s: string) => s;\n',
       'test/slug.spec.ts': "import { slug } from '~/utils';\n",
@@ -57,8 +63,14 @@ describe('imports followed from the failing tests', () => {
     };
     const root = await makeRepo(files, { git: false });
     dirs.push(root);
-    expect(await importedInOrder(root, ['tests/test_area.py'], Object.keys(files), isTestFile, 1)).toEqual(['lib/shapes/__init__.py']);
-    expect(await importedInOrder(root, ['tests/test_area.py'], Object.keys(files), isTestFile, 3)).toEqual(['lib/shapes/__init__.py', 'lib/shapes/area.py', 'lib/shapes/units.py']);
+    expect(await importedInOrder(root, ['tests/test_area.py'], Object.keys(files), isTestFile, 1)).toEqual([
+      'lib/shapes/__init__.py',
+    ]);
+    expect(await importedInOrder(root, ['tests/test_area.py'], Object.keys(files), isTestFile, 3)).toEqual([
+      'lib/shapes/__init__.py',
+      'lib/shapes/area.py',
+      'lib/shapes/units.py',
+    ]);
   });
 
   it('follows Python packages: from pkg import module, relative imports and __init__ re-exports', async () => {
@@ -70,7 +82,12 @@ describe('imports followed from the failing tests', () => {
       'tests/test_fill.py': 'from textkit import fill\n',
       'tests/test_words.py': 'from textkit import (\n    counting,\n)\n',
     };
-    expect(await imported(files, ['tests/test_fill.py'])).toEqual(['textkit/__init__.py', 'textkit/counting.py', 'textkit/helpers.py', 'textkit/wrap.py']);
+    expect(await imported(files, ['tests/test_fill.py'])).toEqual([
+      'textkit/__init__.py',
+      'textkit/counting.py',
+      'textkit/helpers.py',
+      'textkit/wrap.py',
+    ]);
     expect(await imported(files, ['tests/test_words.py'])).toContain('textkit/counting.py');
   });
 });

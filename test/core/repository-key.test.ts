@@ -11,7 +11,9 @@ describe('repositoryKey', () => {
   });
 
   it('never keeps a token', () => {
-    expect(repositoryKey('https://oauth2:glpat-TOKEN@gitlab.example.com/group/sub/project.git')).toBe('gitlab.example.com/group/sub/project');
+    expect(repositoryKey('https://oauth2:glpat-TOKEN@gitlab.example.com/group/sub/project.git')).toBe(
+      'gitlab.example.com/group/sub/project',
+    );
   });
 
   it('drops trailing slashes', () => {

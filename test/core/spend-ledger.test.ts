@@ -59,7 +59,9 @@ describe('the memory spend ledger', () => {
     await expect(ledger.spentOn('acme/shop', '1 March 2025')).rejects.toThrow(TypeError);
     await expect(ledger.addSpend('acme/shop', '2025-03-01', { usd: -1, tokens: 1 })).rejects.toThrow(/`spend\.usd`/);
     await expect(ledger.addSpend('acme/shop', '2025-03-01', { usd: Number.NaN, tokens: 1 })).rejects.toThrow(/`spend\.usd`/);
-    await expect(ledger.addSpend('acme/shop', '2025-03-01', { usd: 1, tokens: Number.POSITIVE_INFINITY })).rejects.toThrow(/`spend\.tokens`/);
+    await expect(ledger.addSpend('acme/shop', '2025-03-01', { usd: 1, tokens: Number.POSITIVE_INFINITY })).rejects.toThrow(
+      /`spend\.tokens`/,
+    );
     await expect(ledger.addSpend('acme/shop', '2025-03-01', { usd: 1, tokens: -1 })).rejects.toThrow(/`spend\.tokens`/);
     await expect(ledger.addSpend('', '2025-03-01', { usd: 1, tokens: 1 })).rejects.toThrow(/`repository`/);
     expect(await ledger.spentOn('acme/shop', '2025-03-01')).toEqual({ usd: 0, tokens: 0 });

@@ -12,7 +12,9 @@ describe('parseReview', () => {
   });
 
   it('accepts `STATUS: missing` with its tasks, in order, trimmed', () => {
-    expect(parseReview('STATUS: missing\n{"remainingTasks": ["treat a missing quantity as 1", "  round to cents "]}')).toStrictEqual({
+    expect(
+      parseReview('STATUS: missing\n{"remainingTasks": ["treat a missing quantity as 1", "  round to cents "]}'),
+    ).toStrictEqual({
       status: 'missing',
       remainingTasks: ['treat a missing quantity as 1', 'round to cents'],
     });
@@ -21,7 +23,10 @@ describe('parseReview', () => {
   it('accepts trailing newlines and CRLF line ends', () => {
     expect(parseReview('STATUS: ok\n{"remainingTasks": []}\n')).toStrictEqual({ status: 'ok', remainingTasks: [] });
     expect(parseReview('STATUS: ok\n{"remainingTasks": []}\n\n\n')).toStrictEqual({ status: 'ok', remainingTasks: [] });
-    expect(parseReview('STATUS: missing\r\n{"remainingTasks": ["add a test"]}\r\n')).toStrictEqual({ status: 'missing', remainingTasks: ['add a test'] });
+    expect(parseReview('STATUS: missing\r\n{"remainingTasks": ["add a test"]}\r\n')).toStrictEqual({
+      status: 'missing',
+      remainingTasks: ['add a test'],
+    });
   });
 
   it('refuses extra lines, a blank line between, and an empty or one-line answer, counting the lines', () => {
@@ -32,7 +37,9 @@ describe('parseReview', () => {
   });
 
   it('refuses leading prose, on its own line or before the status', () => {
-    expect(parseReview('Here is my review:\nSTATUS: ok\n{"remainingTasks": []}')).toStrictEqual(invalid('expected exactly 2 lines, got 3'));
+    expect(parseReview('Here is my review:\nSTATUS: ok\n{"remainingTasks": []}')).toStrictEqual(
+      invalid('expected exactly 2 lines, got 3'),
+    );
     expect(parseReview('\nSTATUS: ok\n{"remainingTasks": []}')).toStrictEqual(invalid('expected exactly 2 lines, got 3'));
     expect(parseReview('Review: STATUS: ok\n{"remainingTasks": []}')).toStrictEqual(
       invalid('line 1 must be `STATUS: ok` or `STATUS: missing`, got `Review: STATUS: ok`'),
@@ -52,12 +59,16 @@ describe('parseReview', () => {
 
   it('quotes at most 80 characters of a bad first line', () => {
     const long = `STATUS: ${'x'.repeat(200)}`;
-    expect(parseReview(`${long}\n{"remainingTasks": []}`)).toStrictEqual(invalid(`line 1 must be \`STATUS: ok\` or \`STATUS: missing\`, got \`${long.slice(0, 80)}\``));
+    expect(parseReview(`${long}\n{"remainingTasks": []}`)).toStrictEqual(
+      invalid(`line 1 must be \`STATUS: ok\` or \`STATUS: missing\`, got \`${long.slice(0, 80)}\``),
+    );
   });
 
   it('refuses an answer inside code fences', () => {
     expect(parseReview('```\nSTATUS: ok\n{"remainingTasks": []}\n```')).toStrictEqual(invalid('expected exactly 2 lines, got 4'));
-    expect(parseReview('```text\nSTATUS: ok\n{"remainingTasks": []}\n```\n')).toStrictEqual(invalid('expected exactly 2 lines, got 4'));
+    expect(parseReview('```text\nSTATUS: ok\n{"remainingTasks": []}\n```\n')).toStrictEqual(
+      invalid('expected exactly 2 lines, got 4'),
+    );
   });
 
   it('refuses a second line that is not JSON', () => {
@@ -67,7 +78,16 @@ describe('parseReview', () => {
   });
 
   it('refuses JSON that is not the object: an array, null, a string, no key, a wrong key', () => {
-    for (const line2 of ['[]', 'null', '"ok"', '42', '{}', '{"tasks": []}', '{"remainingTasks": "none"}', '{"remainingTasks": null}']) {
+    for (const line2 of [
+      '[]',
+      'null',
+      '"ok"',
+      '42',
+      '{}',
+      '{"tasks": []}',
+      '{"remainingTasks": "none"}',
+      '{"remainingTasks": null}',
+    ]) {
       expect(parseReview(`STATUS: ok\n${line2}`), line2).toStrictEqual(invalid(LINE_2_SHAPE));
     }
   });
@@ -83,7 +103,11 @@ describe('parseReview', () => {
   });
 
   it('refuses `STATUS: ok` with tasks and `STATUS: missing` without any', () => {
-    expect(parseReview('STATUS: ok\n{"remainingTasks": ["add a test"]}')).toStrictEqual(invalid('`STATUS: ok` with remaining tasks'));
-    expect(parseReview('STATUS: missing\n{"remainingTasks": []}')).toStrictEqual(invalid('`STATUS: missing` without any remaining task'));
+    expect(parseReview('STATUS: ok\n{"remainingTasks": ["add a test"]}')).toStrictEqual(
+      invalid('`STATUS: ok` with remaining tasks'),
+    );
+    expect(parseReview('STATUS: missing\n{"remainingTasks": []}')).toStrictEqual(
+      invalid('`STATUS: missing` without any remaining task'),
+    );
   });
 });

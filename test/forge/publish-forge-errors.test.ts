@@ -23,12 +23,36 @@ async function publish(forge: MemoryForge) {
   git(remote, 'clone', '-q', '--bare', work, '.');
   const result = greenResult();
   result.repository.sha = git(work, 'rev-parse', 'HEAD').trim();
-  result.patch = 'diff --git a/src/discounts.js b/src/discounts.js\n--- a/src/discounts.js\n+++ b/src/discounts.js\n@@ -1 +1 @@\n-  if (quantity > tier.minQuantity) {\n+  if (quantity >= tier.minQuantity) {\n';
+  result.patch =
+    'diff --git a/src/discounts.js b/src/discounts.js\n--- a/src/discounts.js\n+++ b/src/discounts.js\n@@ -1 +1 @@\n-  if (quantity > tier.minQuantity) {\n+  if (quantity >= tier.minQuantity) {\n';
   const plan: RunPlan = {
-    kind: 'label', owner: 'acme', repo: 'shop', number: 3, isPullRequest: false, title: 'Discount off by one', actor: 'writer', deliveryId: null,
-    goal: '', instructions: '', cloneUrl: remote, pushUrl: remote, ref: 'main', sha: result.repository.sha, baseRef: null, target: { kind: 'pull-request', base: 'main' }, commentId: null,
+    kind: 'label',
+    owner: 'acme',
+    repo: 'shop',
+    number: 3,
+    isPullRequest: false,
+    title: 'Discount off by one',
+    actor: 'writer',
+    deliveryId: null,
+    goal: '',
+    instructions: '',
+    cloneUrl: remote,
+    pushUrl: remote,
+    ref: 'main',
+    sha: result.repository.sha,
+    baseRef: null,
+    target: { kind: 'pull-request', base: 'main' },
+    commentId: null,
   };
-  const publication = await publishResult({ forge, plan, config: repoConfigSchema.parse({}), result, report: '## Verified fix', tmpRoot: tmpdir(), retryDelaysMs: [1, 1] });
+  const publication = await publishResult({
+    forge,
+    plan,
+    config: repoConfigSchema.parse({}),
+    result,
+    report: '## Verified fix',
+    tmpRoot: tmpdir(),
+    retryDelaysMs: [1, 1],
+  });
   return { publication, remote, runId: result.runId };
 }
 
@@ -37,7 +61,11 @@ const tries = (forge: MemoryForge, method: string) => forge.calls.filter((c) => 
 describe('publication on forge failures', () => {
   it('tries an unavailable forge again, and opens the pull request when it answers', async () => {
     const forge = createMemoryForge();
-    forge.failNext('openPullRequest', new ForgeError('unavailable', 'Bad Gateway'), new ForgeError('rate_limited', 'API rate limit exceeded'));
+    forge.failNext(
+      'openPullRequest',
+      new ForgeError('unavailable', 'Bad Gateway'),
+      new ForgeError('rate_limited', 'API rate limit exceeded'),
+    );
     const { publication } = await publish(forge);
     expect(tries(forge, 'openPullRequest')).toBe(3);
     expect(publication.verdict.conclusion).toBe('success');
@@ -49,7 +77,10 @@ describe('publication on forge failures', () => {
     forge.failNext('openPullRequest', ...[1, 2, 3].map(() => new ForgeError('unavailable', 'Service Unavailable')));
     const { publication, remote, runId } = await publish(forge);
     expect(tries(forge, 'openPullRequest')).toBe(3);
-    expect(publication).toMatchObject({ pullRequest: null, verdict: { conclusion: 'failure', title: 'Verified, not published' } });
+    expect(publication).toMatchObject({
+      pullRequest: null,
+      verdict: { conclusion: 'failure', title: 'Verified, not published' },
+    });
     expect(publication.status).toContain('verified a fix but could not publish it: the forge did not answer');
     expect(publication.status).toContain("The verified patch is kept with the run's artifacts.");
     expect(publication.status).toContain(`fixloop publish ${runId}`);
@@ -62,7 +93,9 @@ describe('publication on forge failures', () => {
     forge.failNext('openPullRequest', new ForgeError('forbidden', 'Resource not accessible by integration'));
     const { publication } = await publish(forge);
     expect(tries(forge, 'openPullRequest')).toBe(1);
-    expect(publication.status).toContain("the forge refused: fixloop's access to this repository does not allow it (Resource not accessible by integration)");
+    expect(publication.status).toContain(
+      "the forge refused: fixloop's access to this repository does not allow it (Resource not accessible by integration)",
+    );
     expect(publication.status).toContain("The verified patch is kept with the run's artifacts.");
     expect(publication.status).not.toContain('fixloop publish');
   });

@@ -58,18 +58,41 @@ async function publishGreen(evidence: 'per-test' | 'exit-code', assessment?: Ass
   const sha = git(work, 'rev-parse', 'HEAD').trim();
   const result = greenResult();
   result.repository.sha = sha;
-  result.patch = 'diff --git a/src/discounts.js b/src/discounts.js\n--- a/src/discounts.js\n+++ b/src/discounts.js\n@@ -1 +1 @@\n-  if (quantity > tier.minQuantity) {\n+  if (quantity >= tier.minQuantity) {\n';
+  result.patch =
+    'diff --git a/src/discounts.js b/src/discounts.js\n--- a/src/discounts.js\n+++ b/src/discounts.js\n@@ -1 +1 @@\n-  if (quantity > tier.minQuantity) {\n+  if (quantity >= tier.minQuantity) {\n';
   result.verification!.evidence = evidence;
   if (assessment) {
     result.assessment = assessment;
     result.headline = headlineFor(result);
   }
   const plan: RunPlan = {
-    kind: 'label', owner: 'octo', repo: 'shop', number: 3, isPullRequest: false, title: 'Discount off by one', actor: 'writer', deliveryId: null,
-    goal: '', instructions: '', cloneUrl: remote, pushUrl: remote, ref: 'main', sha, baseRef: null, target: { kind: 'pull-request', base: 'main' }, commentId: null,
+    kind: 'label',
+    owner: 'octo',
+    repo: 'shop',
+    number: 3,
+    isPullRequest: false,
+    title: 'Discount off by one',
+    actor: 'writer',
+    deliveryId: null,
+    goal: '',
+    instructions: '',
+    cloneUrl: remote,
+    pushUrl: remote,
+    ref: 'main',
+    sha,
+    baseRef: null,
+    target: { kind: 'pull-request', base: 'main' },
+    commentId: null,
   };
   const opened: Opened[] = [];
-  const publication = await publishResult({ forge: recordingForge(opened), plan, config: repoConfigSchema.parse({}), result, report: REPORT, tmpRoot: tmpdir() });
+  const publication = await publishResult({
+    forge: recordingForge(opened),
+    plan,
+    config: repoConfigSchema.parse({}),
+    result,
+    report: REPORT,
+    tmpRoot: tmpdir(),
+  });
   return { publication, opened };
 }
 
@@ -100,9 +123,13 @@ describe('publishing a green run', () => {
     expect(opened).toMatchObject([{ draft: true }]);
     expect(opened[0]?.body).toContain(REPORT);
     expect(publication.verdict.conclusion).toBe('neutral');
-    expect(publication.verdict.title).toMatch(/^Tests pass after 1 attempt .*; review 2 behaviour changes outside the failing tests: `isAbsolute\('ab\\\\c'\)`: false → true/);
+    expect(publication.verdict.title).toMatch(
+      /^Tests pass after 1 attempt .*; review 2 behaviour changes outside the failing tests: `isAbsolute\('ab\\\\c'\)`: false → true/,
+    );
     expect(publication.verdict.title.length).toBeLessThanOrEqual(255);
-    expect(publication.status).toMatch(/^🔍 \*\*fixloop\*\* run `mabc123-0a1b2c`: opened draft #7; the tests pass, review it before merging\.\n\nTests pass after 1 attempt/);
+    expect(publication.status).toMatch(
+      /^🔍 \*\*fixloop\*\* run `mabc123-0a1b2c`: opened draft #7; the tests pass, review it before merging\.\n\nTests pass after 1 attempt/,
+    );
     expect(publication.pullRequest).toEqual({ number: 7, htmlUrl: 'https://github.com/octo/shop/pull/7' });
   });
 

@@ -51,7 +51,19 @@ function startWorker(queue: JobQueue, forges: Map<string, Forge>, tmpRoot: strin
     const forge = forges.get(data.credentialRef);
     if (!forge) throw new Error(`no account ${data.credentialRef}`);
     const status = createStatusComment(forge, data.plan.number, data.runId, () => undefined, data.statusCommentId);
-    return runJob(data, { forge, status, log, sandbox: createProcessSandbox(), artifactsRoot: join(tmpRoot, 'runs'), tmpRoot, ...(retryDelaysMs ? { retryDelaysMs } : {}) }, control);
+    return runJob(
+      data,
+      {
+        forge,
+        status,
+        log,
+        sandbox: createProcessSandbox(),
+        artifactsRoot: join(tmpRoot, 'runs'),
+        tmpRoot,
+        ...(retryDelaysMs ? { retryDelaysMs } : {}),
+      },
+      control,
+    );
   });
 }
 
@@ -64,10 +76,24 @@ async function standIn(configured: Record<string, unknown> = {}) {
   const store = await openSqliteStore(null);
   // A lease long enough for a run (fix, replay) on a loaded machine: nothing here tests its expiry.
   const queue = createDurableQueue({ store, concurrency: 1, leaseMs: 10_000, pollMs: 50 });
-  closing.push(() => queue.shutdown(0), () => store.close());
+  closing.push(
+    () => queue.shutdown(0),
+    () => store.close(),
+  );
   // The forge's flow is what is tested: no assessment, and the repair engine's first plausible patch.
-  const config = repoConfigSchema.parse({ test: { command: 'node --test' }, repair: { exploreTime: 0 }, assessment: { enabled: false }, ...configured });
-  const deps: TriggerDeps = { forge, service: createFixService(forge, log, ACCOUNT, { queue }), queue, log, config: async () => config };
+  const config = repoConfigSchema.parse({
+    test: { command: 'node --test' },
+    repair: { exploreTime: 0 },
+    assessment: { enabled: false },
+    ...configured,
+  });
+  const deps: TriggerDeps = {
+    forge,
+    service: createFixService(forge, log, ACCOUNT, { queue }),
+    queue,
+    log,
+    config: async () => config,
+  };
   const labeled = (number: number, title: string): LabelEvent => ({
     deliveryId: `delivery-${number}`,
     repository: { owner: 'acme', name: 'shop', cloneUrl: bare, defaultBranch: 'main' },
@@ -151,6 +177,8 @@ describe('a label to a verified pull request on a stand-in forge', () => {
     expect(forge.calls.filter((c) => c === 'cloneAuth')).toHaveLength(1);
     const comment = [...forge.comments.values()].find((c) => c.issue === 3);
     expect(comment?.body).toContain('stopped with an error');
-    expect(comment?.body).toContain("the forge refused: fixloop's access to this repository does not allow it (Resource not accessible by integration)");
+    expect(comment?.body).toContain(
+      "the forge refused: fixloop's access to this repository does not allow it (Resource not accessible by integration)",
+    );
   });
 });

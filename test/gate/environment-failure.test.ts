@@ -5,9 +5,28 @@ import type { GateResult } from '../../src/core/gate-result.ts';
 import { emptyReport, type TestReport } from '../../src/core/test-report.ts';
 import { environmentFailure, missingModule } from '../../src/gate/environment-failure.ts';
 
-const context = { testCommand: 'npm test', timeoutSeconds: 600, repositoryFiles: ['src/cart.js', 'shop/__init__.py', 'shop/prices.py', 'test/cart.test.js'] };
-const failed = (output: string, exitCode = 1, report: TestReport = emptyReport()): GateResult => ({ passed: false, reason: 'NON_ZERO_EXIT', exitCode, output, report, durationMs: 5 });
-const parsed = (passed: number, failedCount: number): TestReport => ({ format: 'pytest', parsed: true, passed, failed: failedCount, skipped: 0, total: passed + failedCount, tests: [] });
+const context = {
+  testCommand: 'npm test',
+  timeoutSeconds: 600,
+  repositoryFiles: ['src/cart.js', 'shop/__init__.py', 'shop/prices.py', 'test/cart.test.js'],
+};
+const failed = (output: string, exitCode = 1, report: TestReport = emptyReport()): GateResult => ({
+  passed: false,
+  reason: 'NON_ZERO_EXIT',
+  exitCode,
+  output,
+  report,
+  durationMs: 5,
+});
+const parsed = (passed: number, failedCount: number): TestReport => ({
+  format: 'pytest',
+  parsed: true,
+  passed,
+  failed: failedCount,
+  skipped: 0,
+  total: passed + failedCount,
+  tests: [],
+});
 
 describe('environment failures on the baseline', () => {
   it('a test command that does not exist names the command', () => {
@@ -19,33 +38,53 @@ describe('environment failures on the baseline', () => {
 
   it('a timeout says so, with the limit and what to raise', () => {
     const gate: GateResult = { passed: false, reason: 'TIMEOUT', output: 'running…', report: emptyReport(), durationMs: 600_000 };
-    expect(environmentFailure(gate, context)).toMatchObject({ code: 'BASELINE_TIMEOUT', message: expect.stringContaining('timed out after 600 s'), hint: expect.stringContaining('test.timeout') });
+    expect(environmentFailure(gate, context)).toMatchObject({
+      code: 'BASELINE_TIMEOUT',
+      message: expect.stringContaining('timed out after 600 s'),
+      hint: expect.stringContaining('test.timeout'),
+    });
   });
 
   it('a runner missing from the environment is an error, naming the module', () => {
-    expect(environmentFailure(failed('/usr/bin/python3: No module named pytest\n'), context)).toMatchObject({ code: 'MISSING_MODULE', message: expect.stringContaining('`pytest`') });
-    expect(environmentFailure(failed("Error: Cannot find module 'mocha'\nRequire stack:\n- /w/node_modules/.bin/_mocha\n"), context)).toMatchObject({ code: 'MISSING_MODULE', message: expect.stringContaining('`mocha`') });
-    expect(missingModule("Error [ERR_MODULE_NOT_FOUND]: Cannot find package '@scope/lib' imported from /w/src/cart.js", context.repositoryFiles)).toBe('@scope/lib');
+    expect(environmentFailure(failed('/usr/bin/python3: No module named pytest\n'), context)).toMatchObject({
+      code: 'MISSING_MODULE',
+      message: expect.stringContaining('`pytest`'),
+    });
+    expect(
+      environmentFailure(failed("Error: Cannot find module 'mocha'\nRequire stack:\n- /w/node_modules/.bin/_mocha\n"), context),
+    ).toMatchObject({ code: 'MISSING_MODULE', message: expect.stringContaining('`mocha`') });
+    expect(
+      missingModule(
+        "Error [ERR_MODULE_NOT_FOUND]: Cannot find package '@scope/lib' imported from /w/src/cart.js",
+        context.repositoryFiles,
+      ),
+    ).toBe('@scope/lib');
   });
 
-  it('no test run is an error: zero tests parsed, or pytest\'s exit 5', () => {
-    expect(environmentFailure({ passed: true, output: '0 passed', report: parsed(0, 0), durationMs: 1 }, context)).toMatchObject({ code: 'NO_TESTS_RAN' });
-    expect(environmentFailure(failed('collected 0 items\n\n==== no tests ran in 0.01s ====\n', 5), context)).toMatchObject({ code: 'NO_TESTS_RAN' });
+  it("no test run is an error: zero tests parsed, or pytest's exit 5", () => {
+    expect(environmentFailure({ passed: true, output: '0 passed', report: parsed(0, 0), durationMs: 1 }, context)).toMatchObject({
+      code: 'NO_TESTS_RAN',
+    });
+    expect(environmentFailure(failed('collected 0 items\n\n==== no tests ran in 0.01s ====\n', 5), context)).toMatchObject({
+      code: 'NO_TESTS_RAN',
+    });
     const nodeNoFiles = 'ℹ tests 0\nℹ suites 0\nℹ pass 0\nℹ fail 0\nℹ cancelled 0\nℹ skipped 0\n';
-    expect(environmentFailure({ passed: true, output: nodeNoFiles, report: emptyReport(), durationMs: 1 }, context)).toMatchObject({ code: 'NO_TESTS_RAN' });
+    expect(
+      environmentFailure({ passed: true, output: nodeNoFiles, report: emptyReport(), durationMs: 1 }, context),
+    ).toMatchObject({ code: 'NO_TESTS_RAN' });
     expect(environmentFailure(failed('No tests found, exiting with code 1\n'), context)).toMatchObject({ code: 'NO_TESTS_RAN' });
   });
 
-  it('npm\'s placeholder test script is no test run, named as such, not a bug to repair', () => {
+  it("npm's placeholder test script is no test run, named as such, not a bug to repair", () => {
     const output = '\n> shop@1.0.0 test\n> echo "Error: no test specified" && exit 1\n\nError: no test specified\n';
     const failure = environmentFailure(failed(output), context);
-    expect(failure).toMatchObject({ code: 'NO_TESTS_RAN', message: expect.stringContaining('npm\'s placeholder script') });
+    expect(failure).toMatchObject({ code: 'NO_TESTS_RAN', message: expect.stringContaining("npm's placeholder script") });
     expect(failure?.hint).toContain('scripts.test');
     // The words inside a real test's failure are that test's business.
     expect(environmentFailure(failed('Error: no test specified\n', 1, parsed(2, 1)), context)).toBeNull();
   });
 
-  it('the code\'s own errors stay failures an engine may fix', () => {
+  it("the code's own errors stay failures an engine may fix", () => {
     // A module of the repository missing a name, or a relative import that does not resolve.
     expect(environmentFailure(failed("ImportError: cannot import name 'total' from 'shop.prices'\n"), context)).toBeNull();
     expect(environmentFailure(failed("E   ModuleNotFoundError: No module named 'shop.discounts'\n"), context)).toBeNull();

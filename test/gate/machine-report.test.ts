@@ -25,13 +25,17 @@ async function project(files: Record<string, string>): Promise<string> {
 }
 
 const NODE_TESTS = {
-  'test/a.test.js': "import test from 'node:test';\nimport assert from 'node:assert';\ntest('one', () => assert.equal(1, 1));\ntest('two', () => assert.equal(1, 2));\n",
+  'test/a.test.js':
+    "import test from 'node:test';\nimport assert from 'node:assert';\ntest('one', () => assert.equal(1, 1));\ntest('two', () => assert.equal(1, 2));\n",
   'test/b.test.js': "import test from 'node:test';\ntest('three', () => {});\n",
 };
 
 describe('the runner’s own report', () => {
   it('node’s runner, started by npm test, writes one report for every file', async () => {
-    const cwd = await project({ 'package.json': JSON.stringify({ type: 'module', scripts: { test: 'node --test' } }), ...NODE_TESTS });
+    const cwd = await project({
+      'package.json': JSON.stringify({ type: 'module', scripts: { test: 'node --test' } }),
+      ...NODE_TESTS,
+    });
     const gate = await runGate(sandbox, { command: 'npm test', cwd, timeoutMs: 60_000, witness: true });
     expect(gate.passed).toBe(false);
     expect(gate.report.witness).toEqual({ runner: 'node', passed: 2, failed: 1, skipped: 0, total: 3 });
@@ -54,14 +58,19 @@ describe('the runner’s own report', () => {
   });
 
   it('a single vitest invocation is asked on its command line', async () => {
-    const cwd = await project({ 'sum.test.js': "import { test, expect } from 'vitest';\ntest('adds', () => expect(1 + 1).toBe(2));\ntest('fails', () => expect(1 + 1).toBe(3));\n" });
+    const cwd = await project({
+      'sum.test.js':
+        "import { test, expect } from 'vitest';\ntest('adds', () => expect(1 + 1).toBe(2));\ntest('fails', () => expect(1 + 1).toBe(3));\n",
+    });
     await symlink(projectModules, join(cwd, 'node_modules'));
     const gate = await runGate(sandbox, { command: 'npx vitest run', cwd, timeoutMs: 120_000, witness: true });
     expect(gate.report.witness).toEqual({ runner: 'vitest', passed: 1, failed: 1, skipped: 0, total: 2 });
   });
 
   it('a summary printed by something else than the runner leaves no report', async () => {
-    const cwd = await project({ 'package.json': JSON.stringify({ scripts: { test: 'echo "# pass 3" && echo "# fail 0" && node --test || true' } }) });
+    const cwd = await project({
+      'package.json': JSON.stringify({ scripts: { test: 'echo "# pass 3" && echo "# fail 0" && node --test || true' } }),
+    });
     const gate = await runGate(sandbox, { command: 'echo "3 passed in 0.01s"', cwd, timeoutMs: 10_000, witness: true });
     expect(gate.passed).toBe(true);
     expect(gate.report.witness).toBeNull();
@@ -74,11 +83,19 @@ describe('the runner’s own report', () => {
     expect(request.env.PYTEST_ADDOPTS).toMatch(/^--junitxml=/);
     await request.dispose();
 
-    const own = await requestMachineReport({ command: 'node --test --test-reporter=tap', cwd: jest, env: { PYTEST_ADDOPTS: '--junit-xml=mine.xml' } });
+    const own = await requestMachineReport({
+      command: 'node --test --test-reporter=tap',
+      cwd: jest,
+      env: { PYTEST_ADDOPTS: '--junit-xml=mine.xml' },
+    });
     expect(own.env).toEqual({});
     await own.dispose();
 
-    const kept = await requestMachineReport({ command: 'node --test', cwd: jest, env: { NODE_OPTIONS: '--max-old-space-size=512' } });
+    const kept = await requestMachineReport({
+      command: 'node --test',
+      cwd: jest,
+      env: { NODE_OPTIONS: '--max-old-space-size=512' },
+    });
     expect(kept.env.NODE_OPTIONS).toMatch(/^--max-old-space-size=512 --test-reporter=spec /);
     await kept.dispose();
 

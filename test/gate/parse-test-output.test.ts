@@ -16,7 +16,13 @@ describe('parseTestOutput', () => {
   it("reads node's spec reporter, with nested suites, skips and the failures' stacks", () => {
     const { report, byId } = statuses('node-spec.txt');
     expect(report).toMatchObject({ format: 'node-test', parsed: true, passed: 2, failed: 2, skipped: 1, total: 5 });
-    expect(byId).toEqual({ 'math > adds': 'failed', 'math > subtracts fine': 'passed', 'math > nested > throws': 'failed', 'math > nested > skipped one': 'skipped', 'top level ok': 'passed' });
+    expect(byId).toEqual({
+      'math > adds': 'failed',
+      'math > subtracts fine': 'passed',
+      'math > nested > throws': 'failed',
+      'math > nested > skipped one': 'skipped',
+      'top level ok': 'passed',
+    });
     const throws = report.tests.find((t) => t.id === 'math > nested > throws');
     expect(throws).toMatchObject({ file: 'test/m.test.js', message: 'TypeError: bad thing' });
     expect(throws?.stack).toContain('at boom (file:///tmp/samp/n/src/m.js:2:32)');
@@ -47,19 +53,32 @@ describe('parseTestOutput', () => {
     expect(report.tests[0]?.message).toBe('AssertionError: expected 1 to deeply equal 2');
   });
 
-  it('reads vitest 3, whose tree prints each test with its suites and no suite line: the name is the test\'s own', () => {
+  it("reads vitest 3, whose tree prints each test with its suites and no suite line: the name is the test's own", () => {
     // Recorded from unjs/ufo's suite (bench/real ufo-05) under vitest 3.2.4.
     const { report } = statuses('vitest3-flat.txt');
     expect(report).toMatchObject({ format: 'vitest', passed: 202, failed: 1, total: 203 });
     const failed = report.tests.filter((t) => t.status === 'failed');
-    expect(failed).toMatchObject([{ id: 'test/url.test.ts > parseURL > https://domain.test:3000#owo', name: 'https://domain.test:3000#owo', file: 'test/url.test.ts' }]);
-    expect(report.tests.find((t) => t.id === 'test/url.test.ts > parseURL > //test')).toMatchObject({ name: '//test', status: 'passed' });
+    expect(failed).toMatchObject([
+      {
+        id: 'test/url.test.ts > parseURL > https://domain.test:3000#owo',
+        name: 'https://domain.test:3000#owo',
+        file: 'test/url.test.ts',
+      },
+    ]);
+    expect(report.tests.find((t) => t.id === 'test/url.test.ts > parseURL > //test')).toMatchObject({
+      name: '//test',
+      status: 'passed',
+    });
   });
 
   it('reads pytest -q (failures and counts) and -v (every test)', () => {
     const quiet = statuses('pytest-q.txt');
     expect(quiet.report).toMatchObject({ format: 'pytest', passed: 2, failed: 3, skipped: 1, total: 6 });
-    expect(quiet.byId).toEqual({ 'tests/test_calc.py::test_add': 'failed', 'tests/test_calc.py::TestThings::test_boom': 'failed', 'tests/test_calc.py::test_param[2]': 'failed' });
+    expect(quiet.byId).toEqual({
+      'tests/test_calc.py::test_add': 'failed',
+      'tests/test_calc.py::TestThings::test_boom': 'failed',
+      'tests/test_calc.py::test_param[2]': 'failed',
+    });
     const boom = quiet.report.tests.find((t) => t.name === 'test_boom');
     expect(boom?.message).toBe('ValueError: bad thing');
     expect(boom?.stack).toContain('calc.py:6: ValueError');
@@ -77,13 +96,18 @@ describe('parseTestOutput', () => {
     expect(failed?.stack).toContain('at Object.toBe (src/sum.test.js:5:25)');
   });
 
-  it("reads jest's failures once when it repeats them under \"Summary of all failing tests\", each under its own file", () => {
+  it('reads jest\'s failures once when it repeats them under "Summary of all failing tests", each under its own file', () => {
     // Recorded from jest 29.7 with 22 test files (the summary is printed past 20).
     const { report, byId } = statuses('jest-summary.txt');
     expect(report).toMatchObject({ format: 'jest', passed: 22, failed: 2, total: 24 });
-    expect(report.tests.filter((t) => t.status === 'failed').map((t) => t.id)).toEqual(['test/a.test.js › math › subtracts', 'test/b.test.js › multiplies']);
+    expect(report.tests.filter((t) => t.status === 'failed').map((t) => t.id)).toEqual([
+      'test/a.test.js › math › subtracts',
+      'test/b.test.js › multiplies',
+    ]);
     expect(byId['test/b.test.js › multiplies']).toBe('failed');
-    expect(report.tests.find((t) => t.id === 'test/b.test.js › multiplies')?.stack).toContain('at Object.toBe (test/b.test.js:1:42)');
+    expect(report.tests.find((t) => t.id === 'test/b.test.js › multiplies')?.stack).toContain(
+      'at Object.toBe (test/b.test.js:1:42)',
+    );
   });
 
   it("reads mocha's spec reporter", () => {
@@ -103,7 +127,13 @@ describe('parseTestOutput', () => {
   });
 
   it('falls back to a closing summary line, and says when nothing parses', () => {
-    expect(parseTestOutput('running...\n12 passed, 1 failed\n')).toMatchObject({ format: 'unknown', parsed: true, passed: 12, failed: 1, tests: [] });
+    expect(parseTestOutput('running...\n12 passed, 1 failed\n')).toMatchObject({
+      format: 'unknown',
+      parsed: true,
+      passed: 12,
+      failed: 1,
+      tests: [],
+    });
     expect(parseTestOutput('Segmentation fault\n')).toMatchObject({ parsed: false, total: 0 });
   });
 

@@ -14,20 +14,41 @@ afterAll(() => rm(cwd, { recursive: true, force: true }));
 
 describe('runGate', () => {
   it('passes on exit 0 and fails with the reason otherwise', async () => {
-    expect(await runGate(sandbox, { command: 'echo "2 passed, 0 failed"', cwd, timeoutMs: 5000 })).toMatchObject({ passed: true, report: { passed: 2 } });
-    expect(await runGate(sandbox, { command: 'exit 1', cwd, timeoutMs: 5000 })).toMatchObject({ passed: false, reason: 'NON_ZERO_EXIT', exitCode: 1, report: { parsed: false } });
-    expect(await runGate(sandbox, { command: 'sleep 5', cwd, timeoutMs: 300 })).toMatchObject({ passed: false, reason: 'TIMEOUT' });
-    expect(await runGate(sandbox, { command: 'kill -9 $$', cwd, timeoutMs: 5000 })).toMatchObject({ passed: false, reason: 'PROCESS_KILLED' });
+    expect(await runGate(sandbox, { command: 'echo "2 passed, 0 failed"', cwd, timeoutMs: 5000 })).toMatchObject({
+      passed: true,
+      report: { passed: 2 },
+    });
+    expect(await runGate(sandbox, { command: 'exit 1', cwd, timeoutMs: 5000 })).toMatchObject({
+      passed: false,
+      reason: 'NON_ZERO_EXIT',
+      exitCode: 1,
+      report: { parsed: false },
+    });
+    expect(await runGate(sandbox, { command: 'sleep 5', cwd, timeoutMs: 300 })).toMatchObject({
+      passed: false,
+      reason: 'TIMEOUT',
+    });
+    expect(await runGate(sandbox, { command: 'kill -9 $$', cwd, timeoutMs: 5000 })).toMatchObject({
+      passed: false,
+      reason: 'PROCESS_KILLED',
+    });
   });
 
   it('reads a JUnit report file, never a stale one, and refuses paths outside the repository', async () => {
     const xml = await readFile(new URL('../fixtures/outputs/pytest-junit.xml', import.meta.url), 'utf8');
     await writeFile(join(cwd, 'source.xml'), xml);
-    const gate = await runGate(sandbox, { command: 'cp source.xml report.xml; exit 1', cwd, timeoutMs: 5000, reportFile: 'report.xml' });
+    const gate = await runGate(sandbox, {
+      command: 'cp source.xml report.xml; exit 1',
+      cwd,
+      timeoutMs: 5000,
+      reportFile: 'report.xml',
+    });
     expect(gate.report).toMatchObject({ format: 'junit', failed: 3 });
     // A report left by an earlier run is removed first: this run writes none.
     const stale = await runGate(sandbox, { command: 'exit 1', cwd, timeoutMs: 5000, reportFile: 'report.xml' });
     expect(stale.report.parsed).toBe(false);
-    await expect(runGate(sandbox, { command: 'true', cwd, timeoutMs: 5000, reportFile: '../x.xml' })).rejects.toThrow(/inside the repository/);
+    await expect(runGate(sandbox, { command: 'true', cwd, timeoutMs: 5000, reportFile: '../x.xml' })).rejects.toThrow(
+      /inside the repository/,
+    );
   });
 });

@@ -8,7 +8,14 @@ import type { AppOptions } from '../../src/app.ts';
 import { createDurableQueue } from '../../src/jobs/durable-queue.ts';
 import { openSqliteStore } from '../../src/jobs/sqlite-store.ts';
 import { createProcessSandbox } from '../../src/sandbox/process-sandbox.ts';
-import { examplePayload, type Payload, mockConfig, mockInstallationTokens, startHarness, type Harness } from '../support/github-app-harness.ts';
+import {
+  examplePayload,
+  type Payload,
+  mockConfig,
+  mockInstallationTokens,
+  startHarness,
+  type Harness,
+} from '../support/github-app-harness.ts';
 
 const OWNER = 'Codertocat';
 const REPO = 'Hello-World';
@@ -49,7 +56,9 @@ function comment(body: string, sender: { login: string; type: 'User' | 'Bot' } =
 }
 
 const permission = (user: string, role: string) =>
-  h.scope.get(`/repos/${OWNER}/${REPO}/collaborators/${user}/permission`).reply(200, { permission: role === 'maintain' ? 'write' : role, role_name: role, user: { login: user } });
+  h.scope
+    .get(`/repos/${OWNER}/${REPO}/collaborators/${user}/permission`)
+    .reply(200, { permission: role === 'maintain' ? 'write' : role, role_name: role, user: { login: user } });
 
 describe('the GitHub App refuses', () => {
   it("a non-collaborator's /fix with a short reply, and runs nothing", async () => {
@@ -57,7 +66,9 @@ describe('the GitHub App refuses', () => {
     mockConfig(h, OWNER, REPO, CONFIG);
     permission('stranger', 'read');
     let reply = '';
-    h.scope.post(`/repos/${OWNER}/${REPO}/issues/1/comments`, (b: { body: string }) => ((reply = b.body), true)).reply(201, { id: 1 });
+    h.scope
+      .post(`/repos/${OWNER}/${REPO}/issues/1/comments`, (b: { body: string }) => ((reply = b.body), true))
+      .reply(201, { id: 1 });
     await h.receive('issue_comment', comment('/fix the total must include tax', { login: 'stranger', type: 'User' }));
     expect(h.finish()).toEqual([]);
     expect(reply).toContain('@stranger');
@@ -85,7 +96,9 @@ describe('the GitHub App refuses', () => {
     mockInstallationTokens(h, 0);
     mockConfig(h, OWNER, REPO, 'test:\n  command: npm test\nloop:\n  maxAttempts: many\n');
     let reply = '';
-    h.scope.post(`/repos/${OWNER}/${REPO}/issues/1/comments`, (b: { body: string }) => ((reply = b.body), true)).reply(201, { id: 2 });
+    h.scope
+      .post(`/repos/${OWNER}/${REPO}/issues/1/comments`, (b: { body: string }) => ((reply = b.body), true))
+      .reply(201, { id: 2 });
     await h.receive('issue_comment', comment('/fix'));
     expect(h.finish()).toEqual([]);
     expect(reply).toContain('`loop.maxAttempts`');
@@ -97,7 +110,9 @@ describe('the GitHub App refuses', () => {
     mockInstallationTokens(h, 0);
     mockConfig(h, OWNER, REPO, 'test: [unclosed\n');
     let reply = '';
-    h.scope.post(`/repos/${OWNER}/${REPO}/issues/1/comments`, (b: { body: string }) => ((reply = b.body), true)).reply(201, { id: 3 });
+    h.scope
+      .post(`/repos/${OWNER}/${REPO}/issues/1/comments`, (b: { body: string }) => ((reply = b.body), true))
+      .reply(201, { id: 3 });
     await h.receive('issue_comment', comment('/fix'));
     expect(h.finish()).toEqual([]);
     expect(reply).toContain('not valid YAML');
@@ -107,9 +122,13 @@ describe('the GitHub App refuses', () => {
     mockInstallationTokens(h, 0);
     mockConfig(h, OWNER, REPO, null);
     permission('octocat', 'admin');
-    h.scope.post(`/repos/${OWNER}/${REPO}/issues/comments/${comment('').comment.id}/reactions`).reply(201, { id: 1, content: 'eyes' });
+    h.scope
+      .post(`/repos/${OWNER}/${REPO}/issues/comments/${comment('').comment.id}/reactions`)
+      .reply(201, { id: 1, content: 'eyes' });
     let reply = '';
-    h.scope.post(`/repos/${OWNER}/${REPO}/issues/1/comments`, (b: { body: string }) => ((reply = b.body), true)).reply(201, { id: 4 });
+    h.scope
+      .post(`/repos/${OWNER}/${REPO}/issues/1/comments`, (b: { body: string }) => ((reply = b.body), true))
+      .reply(201, { id: 4 });
     await h.receive('issue_comment', comment('/fix'));
     expect(h.finish()).toEqual([]);
     expect(reply).toContain('`test.command`');
@@ -123,7 +142,10 @@ describe('the GitHub App answers', () => {
     mockConfig(h, OWNER, REPO, CONFIG);
     mockConfig(h, OWNER, REPO, CONFIG);
     const replies: string[] = [];
-    h.scope.post(`/repos/${OWNER}/${REPO}/issues/1/comments`, (b: { body: string }) => (replies.push(b.body), true)).times(2).reply(201, { id: 5 });
+    h.scope
+      .post(`/repos/${OWNER}/${REPO}/issues/1/comments`, (b: { body: string }) => (replies.push(b.body), true))
+      .times(2)
+      .reply(201, { id: 5 });
     await h.receive('issue_comment', comment('/fix help'));
     await h.receive('issue_comment', comment('/fix stauts'));
     expect(h.finish()).toEqual([]);
@@ -136,7 +158,9 @@ describe('the GitHub App answers', () => {
     mockInstallationTokens(h, 0);
     mockConfig(h, OWNER, REPO, CONFIG);
     let reply = '';
-    h.scope.post(`/repos/${OWNER}/${REPO}/issues/1/comments`, (b: { body: string }) => ((reply = b.body), true)).reply(201, { id: 6 });
+    h.scope
+      .post(`/repos/${OWNER}/${REPO}/issues/1/comments`, (b: { body: string }) => ((reply = b.body), true))
+      .reply(201, { id: 6 });
     await h.receive('issue_comment', comment('/fix status'));
 
     expect(h.finish()).toEqual([]);

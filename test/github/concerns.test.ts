@@ -1,19 +1,43 @@
 // Which GitHub deliveries are worth storing, from the payload alone: the policy the intake (and the
 // Action) applies before it answers a webhook, per trigger's GitHub binding. Bots never start anything; most comments and most check results are not for fixloop.
 import { describe, expect, it } from 'vitest';
-import { assignOnGitHub, checkSuiteOnGitHub as checkSuiteTrigger, commentOnGitHub as commentTrigger, labelOnGitHub as labelTrigger, reviewOnGitHub as reviewTrigger, unassignOnGitHub, workflowRunOnGitHub as workflowRunTrigger } from '../../src/github/github-events.ts';
+import {
+  assignOnGitHub,
+  checkSuiteOnGitHub as checkSuiteTrigger,
+  commentOnGitHub as commentTrigger,
+  labelOnGitHub as labelTrigger,
+  reviewOnGitHub as reviewTrigger,
+  unassignOnGitHub,
+  workflowRunOnGitHub as workflowRunTrigger,
+} from '../../src/github/github-events.ts';
 import type { CheckSuitePayload, CommentPayload, WorkflowRunPayload } from '../../src/github/webhook-payloads.ts';
 import { worthStoring } from '../../src/github/webhook-trigger.ts';
 
-const repository = { name: 'shop', owner: { login: 'acme' }, clone_url: 'https://github.com/acme/shop.git', default_branch: 'main' };
+const repository = {
+  name: 'shop',
+  owner: { login: 'acme' },
+  clone_url: 'https://github.com/acme/shop.git',
+  default_branch: 'main',
+};
 const user = { login: 'alice', type: 'User' };
 const bot = { login: 'fixloop[bot]', type: 'Bot' };
 const self = { appId: 42 };
 
-const comment = (body: string, sender = user): CommentPayload => ({ repository, issue: { number: 1, title: 'Off by one' }, comment: { id: 9, body, user: sender }, sender });
+const comment = (body: string, sender = user): CommentPayload => ({
+  repository,
+  issue: { number: 1, title: 'Off by one' },
+  comment: { id: 9, body, user: sender },
+  sender,
+});
 const suite = (over: Partial<CheckSuitePayload['check_suite']> = {}): CheckSuitePayload => ({
   repository,
-  check_suite: { conclusion: 'failure', head_sha: 'a'.repeat(40), pull_requests: [{ number: 7 }], app: { id: 1, name: 'CI' }, ...over },
+  check_suite: {
+    conclusion: 'failure',
+    head_sha: 'a'.repeat(40),
+    pull_requests: [{ number: 7 }],
+    app: { id: 1, name: 'CI' },
+    ...over,
+  },
   sender: user,
 });
 const run = (over: Partial<WorkflowRunPayload['workflow_run']> = {}): WorkflowRunPayload => ({
@@ -24,7 +48,9 @@ const run = (over: Partial<WorkflowRunPayload['workflow_run']> = {}): WorkflowRu
 
 describe('which deliveries concern fixloop', () => {
   it('a label, whatever its name (the config, read later, says which one counts)', () => {
-    expect(worthStoring(labelTrigger, { repository, issue: { number: 1, title: 't' }, label: { name: 'bug' }, sender: user }, self)).toBe(true);
+    expect(
+      worthStoring(labelTrigger, { repository, issue: { number: 1, title: 't' }, label: { name: 'bug' }, sender: user }, self),
+    ).toBe(true);
     expect(worthStoring(labelTrigger, { repository, issue: { number: 1, title: 't' }, sender: user }, self)).toBe(false);
   });
 
@@ -47,7 +73,12 @@ describe('which deliveries concern fixloop', () => {
   });
 
   it('a review only when it requests changes', () => {
-    const review = (state: string) => ({ repository, pull_request: { number: 7, head: { ref: 'fixloop/1-abc' } }, review: { state, body: 'also 0' }, sender: user });
+    const review = (state: string) => ({
+      repository,
+      pull_request: { number: 7, head: { ref: 'fixloop/1-abc' } },
+      review: { state, body: 'also 0' },
+      sender: user,
+    });
     expect(worthStoring(reviewTrigger, review('changes_requested'), self)).toBe(true);
     expect(worthStoring(reviewTrigger, review('approved'), self)).toBe(false);
   });

@@ -44,7 +44,9 @@ describe('checkAgainstOpenApi', () => {
     expect(check('POST', '/repos/o/r/issues/comments/5/reactions', { content: 'eye' })).toEqual([
       'field "content" is "eye", expected one of "+1", "-1", "laugh", "confused", "heart", "hooray", "rocket", "eyes"',
     ]);
-    expect(check('PATCH', '/repos/o/r/check-runs/9', { conclusion: 'green' })[0]).toMatch(/^field "conclusion" is "green", expected one of /);
+    expect(check('PATCH', '/repos/o/r/check-runs/9', { conclusion: 'green' })[0]).toMatch(
+      /^field "conclusion" is "green", expected one of /,
+    );
   });
 
   it('needs only one oneOf branch to be satisfied, and names the closest miss otherwise', () => {
@@ -54,7 +56,9 @@ describe('checkAgainstOpenApi', () => {
   });
 
   it('rejects unknown fields only where the schema forbids them', () => {
-    expect(check('POST', '/repos/o/r/hooks', { config: { url: 'https://x' }, colour: 'red' })).toEqual(['unknown field "colour"']);
+    expect(check('POST', '/repos/o/r/hooks', { config: { url: 'https://x' }, colour: 'red' })).toEqual([
+      'unknown field "colour"',
+    ]);
     expect(check('POST', '/repos/o/r/issues/1/comments', { body: 'x', colour: 'red' })).toEqual([]);
   });
 
@@ -70,9 +74,17 @@ describe('checkAgainstOpenApi', () => {
 
 describe('operationFor', () => {
   it('prefers fixed segments over parameters', () => {
-    expect(operationFor('GET', '/repos/o/r/pulls/comments')).toEqual({ operationId: 'pulls/list-review-comments-for-repo', pathTemplate: '/repos/{owner}/{repo}/pulls/comments' });
-    expect(operationFor('GET', '/repos/o/r/pulls/7')).toEqual({ operationId: 'pulls/get', pathTemplate: '/repos/{owner}/{repo}/pulls/{pull_number}' });
-    expect(operationFor('GET', '/repos/o/r/branches/feat/x/protection')?.pathTemplate).toBe('/repos/{owner}/{repo}/branches/{branch}/protection');
+    expect(operationFor('GET', '/repos/o/r/pulls/comments')).toEqual({
+      operationId: 'pulls/list-review-comments-for-repo',
+      pathTemplate: '/repos/{owner}/{repo}/pulls/comments',
+    });
+    expect(operationFor('GET', '/repos/o/r/pulls/7')).toEqual({
+      operationId: 'pulls/get',
+      pathTemplate: '/repos/{owner}/{repo}/pulls/{pull_number}',
+    });
+    expect(operationFor('GET', '/repos/o/r/branches/feat/x/protection')?.pathTemplate).toBe(
+      '/repos/{owner}/{repo}/branches/{branch}/protection',
+    );
   });
 
   it('picks, among equally specific templates, the one that defines the method', () => {
@@ -81,7 +93,10 @@ describe('operationFor', () => {
   });
 
   it('lets multi-segment parameters span slashes', () => {
-    expect(operationFor('get', '/api/v3/repos/o/r/contents/.github/fixloop.yml')).toEqual({ operationId: 'repos/get-content', pathTemplate: '/repos/{owner}/{repo}/contents/{path}' });
+    expect(operationFor('get', '/api/v3/repos/o/r/contents/.github/fixloop.yml')).toEqual({
+      operationId: 'repos/get-content',
+      pathTemplate: '/repos/{owner}/{repo}/contents/{path}',
+    });
   });
 
   it('returns null for unknown paths and undefined methods', () => {
@@ -99,16 +114,21 @@ describe('watchScope', () => {
   it("sees what fetch sends through nock's request event", async () => {
     nock.disableNetConnect();
     const scope = nock('https://api.github.com')
-      .post('/repos/o/r/issues/comments/5/reactions').reply(201, {})
-      .post('/repos/o/r/issues/comments/5/reactions').reply(201, {})
-      .get('/repos/o/r/issues/1/comments').query(true).reply(200, []);
+      .post('/repos/o/r/issues/comments/5/reactions')
+      .reply(201, {})
+      .post('/repos/o/r/issues/comments/5/reactions')
+      .reply(201, {})
+      .get('/repos/o/r/issues/1/comments')
+      .query(true)
+      .reply(200, []);
     const watched = watchScope(scope);
 
-    const post = (content: string) => fetch('https://api.github.com/repos/o/r/issues/comments/5/reactions', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ content }),
-    });
+    const post = (content: string) =>
+      fetch('https://api.github.com/repos/o/r/issues/comments/5/reactions', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ content }),
+      });
     expect((await post('eyes')).status).toBe(201);
     expect((await post('eye')).status).toBe(201);
     expect((await fetch('https://api.github.com/repos/o/r/issues/1/comments?per_page=100')).status).toBe(200);

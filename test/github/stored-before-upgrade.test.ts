@@ -18,18 +18,38 @@ import { jobData } from '../support/job-data.ts';
 function recordingApp() {
   const installations: number[] = [];
   const updated: { comment_id: number; body: string }[] = [];
-  const octokit = { hook: { before: () => undefined }, rest: { issues: { updateComment: async (p: { comment_id: number; body: string }) => (updated.push(p), { data: {} }) } } };
-  const app = { auth: async (id?: number) => (installations.push(id ?? 0), octokit), log: pino({ level: 'silent' }) } as unknown as Probot;
+  const octokit = {
+    hook: { before: () => undefined },
+    rest: { issues: { updateComment: async (p: { comment_id: number; body: string }) => (updated.push(p), { data: {} }) } },
+  };
+  const app = {
+    auth: async (id?: number) => (installations.push(id ?? 0), octokit),
+    log: pino({ level: 'silent' }),
+  } as unknown as Probot;
   return { app, installations, updated };
 }
 
-const options = { sandbox: createProcessSandbox(), artifactsRoot: '/nonexistent', tmpRoot: '/tmp', installationToken: () => Promise.reject(new Error('no token in this test')) };
+const options = {
+  sandbox: createProcessSandbox(),
+  artifactsRoot: '/nonexistent',
+  tmpRoot: '/tmp',
+  installationToken: () => Promise.reject(new Error('no token in this test')),
+};
 
 describe('job data stored before the credential reference', () => {
   it('a run stored with installationId and repositoryId reads as the App’s reference', async () => {
     const store = await openSqliteStore(null);
     const { credentialRef: _, ...current } = jobData('run-old');
-    await store.enqueue({ runId: 'run-old', key: current.key, trigger: 'label', data: { ...current, installationId: 4242, repositoryId: 99, statusCommentId: 55 } }, 'alice', 'd1');
+    await store.enqueue(
+      {
+        runId: 'run-old',
+        key: current.key,
+        trigger: 'label',
+        data: { ...current, installationId: 4242, repositoryId: 99, statusCommentId: 55 },
+      },
+      'alice',
+      'd1',
+    );
     const job = await store.get('run-old');
     const data = runJobData(job!);
     expect(appInstallationOf(data.credentialRef)).toEqual({ installationId: 4242, repositoryId: 99 });
@@ -50,9 +70,16 @@ describe('job data stored before the credential reference', () => {
     await store.acceptEvent({ delivery: 'd-old', name: 'issues.labeled', payload, installationId: 4242 } as unknown as EventData);
     const job = await store.claim('worker', 10_000, 'event');
     const handled: string[] = [];
-    const trigger: WebhookTrigger = { event: 'issues.labeled', worthStoring: () => true, handle: async (delivery) => void handled.push(delivery.id) };
+    const trigger: WebhookTrigger = {
+      event: 'issues.labeled',
+      worthStoring: () => true,
+      handle: async (delivery) => void handled.push(delivery.id),
+    };
     const { app, installations } = recordingApp();
-    const outcome = await storedEventRunner(app, [trigger], { ...options, queue: null as never })(job!, { signal: new AbortController().signal, report: () => undefined });
+    const outcome = await storedEventRunner(app, [trigger], { ...options, queue: null as never })(job!, {
+      signal: new AbortController().signal,
+      report: () => undefined,
+    });
     expect(outcome).toEqual({ state: 'done', outcome: 'handled' });
     expect(installations).toEqual([4242]);
     expect(handled).toEqual(['d-old']);

@@ -50,22 +50,30 @@ describe('fixloop action on assignments', () => {
     await h.startGitHub({ config: `${CONFIG}engines: [agent]\n` });
     const { cloneUrl, workspace } = await h.publishShop();
     model.script(
-      { toolCalls: [{ name: 'edit_file', input: { path: 'src/discount.js', old_text: 'total > 100', new_text: 'total >= 100' } }] },
+      {
+        toolCalls: [{ name: 'edit_file', input: { path: 'src/discount.js', old_text: 'total > 100', new_text: 'total >= 100' } }],
+      },
       { toolCalls: [{ name: 'complete', input: { summary: 'the discount starts at 100' } }] },
     );
 
-    const result = await h.runAction('issues', assignment('assigned', cloneUrl), workspace, { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: model.openaiBaseUrl, FIXLOOP_MODEL: 'gpt-4.1-mini' });
+    const result = await h.runAction('issues', assignment('assigned', cloneUrl), workspace, {
+      OPENAI_API_KEY: 'sk-test',
+      OPENAI_BASE_URL: model.openaiBaseUrl,
+      FIXLOOP_MODEL: 'gpt-4.1-mini',
+    });
 
     expect(result.stderr).not.toMatch(/system error|stack/i);
     expect(result.code).toBe(0);
     expect(h.openApiProblems()).toEqual([]);
     const prompt = systemAndUserText(model.requests[0]!);
-    expect(prompt).toContain('<request>\nNo discount at exactly 100\n\nAn order of 100 gets no discount, but the terms say it should.\n</request>');
+    expect(prompt).toContain(
+      '<request>\nNo discount at exactly 100\n\nAn order of 100 gets no discount, but the terms say it should.\n</request>',
+    );
     expect(prompt).not.toContain(HIDDEN);
     const pr = h.bodies(/^POST \/repos\/Codertocat\/Hello-World\/pulls$/)[0] ?? {};
     expect(pr.draft).toBe(false);
     expect(pr.body).toContain('✅ Verified fix');
-    expect(pr.body).toContain("fixloop removed 1 HTML comment that the issue page does not show");
+    expect(pr.body).toContain('fixloop removed 1 HTML comment that the issue page does not show');
     expect(result.outputs.status).toBe('tests_green');
     expect(result.summary).toContain('removed 1 HTML comment');
     expect(git(h.bare(), 'show', `${String(pr.head)}:src/discount.js`)).toBe(FIXED_DISCOUNT);

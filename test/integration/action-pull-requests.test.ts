@@ -6,7 +6,16 @@
 // the documented exit code and the step's outputs written all the same.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BUGGY_DISCOUNT, FIXED_DISCOUNT } from '../fixtures/shop.ts';
-import { actionlessExample, forRepository, pullRequestAnswer, pullRequestUrl, startActionHarness, statusCommentAnswer, type ActionHarness, type ActionRun } from '../support/action-harness.ts';
+import {
+  actionlessExample,
+  forRepository,
+  pullRequestAnswer,
+  pullRequestUrl,
+  startActionHarness,
+  statusCommentAnswer,
+  type ActionHarness,
+  type ActionRun,
+} from '../support/action-harness.ts';
 import { git } from '../support/git-fixture.ts';
 import { examplePayload, type Payload } from '../support/github-app-harness.ts';
 
@@ -27,16 +36,29 @@ afterEach(async () => {
 });
 
 /** `workflow_run: completed` as the runner writes it: the CI workflow failed on pull request #2's head. */
-function failedWorkflowRun(cloneUrl: string, pr: { number: number; ref: string; sha: string }, sender = { login: 'Codertocat', type: 'User' }): Payload {
-  const payload = forRepository(examplePayload('workflow_run', 'completed', (p: Payload) => p.workflow_run.pull_requests.length > 0), cloneUrl);
+function failedWorkflowRun(
+  cloneUrl: string,
+  pr: { number: number; ref: string; sha: string },
+  sender = { login: 'Codertocat', type: 'User' },
+): Payload {
+  const payload = forRepository(
+    examplePayload('workflow_run', 'completed', (p: Payload) => p.workflow_run.pull_requests.length > 0),
+    cloneUrl,
+  );
   Object.assign(payload.workflow_run, { name: 'CI', conclusion: 'failure', head_sha: pr.sha, head_branch: pr.ref });
-  Object.assign(payload.workflow_run.pull_requests[0], { number: pr.number, head: { ...payload.workflow_run.pull_requests[0].head, ref: pr.ref, sha: pr.sha } });
+  Object.assign(payload.workflow_run.pull_requests[0], {
+    number: pr.number,
+    head: { ...payload.workflow_run.pull_requests[0].head, ref: pr.ref, sha: pr.sha },
+  });
   Object.assign(payload.sender, sender);
   return payload;
 }
 
 function comment(body: string, cloneUrl: string): Payload {
-  const payload = forRepository(examplePayload('issue_comment', 'created', (p: Payload) => !p.issue.pull_request), cloneUrl);
+  const payload = forRepository(
+    examplePayload('issue_comment', 'created', (p: Payload) => !p.issue.pull_request),
+    cloneUrl,
+  );
   payload.comment.body = body;
   return payload;
 }
@@ -51,7 +73,10 @@ function expectNoRun(result: ActionRun, status: 'no-run' | 'ignored'): void {
 
 describe('fixloop action on a failing workflow run (triggers.failingChecks)', () => {
   it("reproduces the failure at the pull request's head and opens a pull request into its branch", async () => {
-    const { cloneUrl, workspace, head } = await h.publishShop({ main: { 'src/discount.js': FIXED_DISCOUNT }, branch: { name: 'changes', files: { 'src/discount.js': BUGGY_DISCOUNT } } });
+    const { cloneUrl, workspace, head } = await h.publishShop({
+      main: { 'src/discount.js': FIXED_DISCOUNT },
+      branch: { name: 'changes', files: { 'src/discount.js': BUGGY_DISCOUNT } },
+    });
     // One earlier fixloop run on #2, under the limit of two.
     await h.startGitHub({
       config: CHECKS_ON,
@@ -59,7 +84,11 @@ describe('fixloop action on a failing workflow run (triggers.failingChecks)', ()
       comments: { 2: [statusCommentAnswer(501, 'earlier-run', '❌ **fixloop** could not fix this.')] },
     });
 
-    const result = await h.runAction('workflow_run', failedWorkflowRun(cloneUrl, { number: 2, ref: 'changes', sha: head }), workspace);
+    const result = await h.runAction(
+      'workflow_run',
+      failedWorkflowRun(cloneUrl, { number: 2, ref: 'changes', sha: head }),
+      workspace,
+    );
 
     expect(result.stderr).not.toMatch(/system error|\n\s+at /);
     expect(result.code).toBe(0);
@@ -73,7 +102,10 @@ describe('fixloop action on a failing workflow run (triggers.failingChecks)', ()
     expect(pr.body).toContain('✅ Verified fix');
     // Worked on the failing commit itself, and said so on it.
     expect(h.bodies(/^POST \/repos\/.*\/check-runs$/)[0]).toMatchObject({ head_sha: head });
-    const statuses = [...h.bodies(/^POST \/repos\/.*\/issues\/2\/comments$/), ...h.bodies(/^PATCH \/repos\/.*\/issues\/comments\/\d+$/)].map((b) => String(b.body));
+    const statuses = [
+      ...h.bodies(/^POST \/repos\/.*\/issues\/2\/comments$/),
+      ...h.bodies(/^PATCH \/repos\/.*\/issues\/comments\/\d+$/),
+    ].map((b) => String(b.body));
     expect(statuses.at(-1)).toContain('opened #77');
     // The new branch is the failing commit plus the fix.
     const branch = String(pr.head);
@@ -83,7 +115,7 @@ describe('fixloop action on a failing workflow run (triggers.failingChecks)', ()
     expect(result.summary).toContain('✅ Verified fix');
   }, 180_000);
 
-  it('starts nothing on fixloop\'s own branch once fixloop has run there (the loop guard)', async () => {
+  it("starts nothing on fixloop's own branch once fixloop has run there (the loop guard)", async () => {
     const { cloneUrl, workspace, head } = await h.publishShop({ branch: { name: OWN_BRANCH, files: {} } });
     await h.startGitHub({
       config: CHECKS_ON,
@@ -91,7 +123,11 @@ describe('fixloop action on a failing workflow run (triggers.failingChecks)', ()
       comments: { 77: [statusCommentAnswer(502, 'review-run', '✅ **fixloop** pushed a new commit.')] },
     });
 
-    const result = await h.runAction('workflow_run', failedWorkflowRun(cloneUrl, { number: 77, ref: OWN_BRANCH, sha: head }), workspace);
+    const result = await h.runAction(
+      'workflow_run',
+      failedWorkflowRun(cloneUrl, { number: 77, ref: OWN_BRANCH, sha: head }),
+      workspace,
+    );
 
     expectNoRun(result, 'no-run');
     expect(h.openApiProblems()).toEqual([]);
@@ -101,14 +137,26 @@ describe('fixloop action on a failing workflow run (triggers.failingChecks)', ()
   }, 60_000);
 
   it('starts nothing on a pull request that has had triggers.maxRunsPerPullRequest fixloop runs', async () => {
-    const { cloneUrl, workspace, head } = await h.publishShop({ branch: { name: 'changes', files: { 'src/discount.js': BUGGY_DISCOUNT } } });
+    const { cloneUrl, workspace, head } = await h.publishShop({
+      branch: { name: 'changes', files: { 'src/discount.js': BUGGY_DISCOUNT } },
+    });
     await h.startGitHub({
       config: CHECKS_ON,
       pulls: { 2: pullRequestAnswer({ number: 2, head: { ref: 'changes', sha: head }, cloneUrl }) },
-      comments: { 2: [statusCommentAnswer(503, 'first-run', '❌ not fixed'), { ...statusCommentAnswer(504, 'x', ''), body: 'Thanks, fixloop!' }, statusCommentAnswer(505, 'second-run', '❌ not fixed')] },
+      comments: {
+        2: [
+          statusCommentAnswer(503, 'first-run', '❌ not fixed'),
+          { ...statusCommentAnswer(504, 'x', ''), body: 'Thanks, fixloop!' },
+          statusCommentAnswer(505, 'second-run', '❌ not fixed'),
+        ],
+      },
     });
 
-    const result = await h.runAction('workflow_run', failedWorkflowRun(cloneUrl, { number: 2, ref: 'changes', sha: head }), workspace);
+    const result = await h.runAction(
+      'workflow_run',
+      failedWorkflowRun(cloneUrl, { number: 2, ref: 'changes', sha: head }),
+      workspace,
+    );
 
     expectNoRun(result, 'no-run');
     expect(h.openApiProblems()).toEqual([]);
@@ -119,17 +167,30 @@ describe('fixloop action on a failing workflow run (triggers.failingChecks)', ()
     const { cloneUrl, workspace, head } = await h.publishShop({ branch: { name: OWN_BRANCH, files: {} } });
     await h.startGitHub({ config: CHECKS_ON });
 
-    const result = await h.runAction('workflow_run', failedWorkflowRun(cloneUrl, { number: 77, ref: OWN_BRANCH, sha: head }, { login: 'fixloop-app[bot]', type: 'Bot' }), workspace);
+    const result = await h.runAction(
+      'workflow_run',
+      failedWorkflowRun(cloneUrl, { number: 77, ref: OWN_BRANCH, sha: head }, { login: 'fixloop-app[bot]', type: 'Bot' }),
+      workspace,
+    );
 
     expectNoRun(result, 'ignored');
     expect(h.github().requests).toEqual([]);
   }, 60_000);
 
   it('starts nothing when the pull request has moved on from the commit that failed', async () => {
-    const { cloneUrl, workspace, head } = await h.publishShop({ branch: { name: 'changes', files: { 'src/discount.js': BUGGY_DISCOUNT } } });
-    await h.startGitHub({ config: CHECKS_ON, pulls: { 2: pullRequestAnswer({ number: 2, head: { ref: 'changes', sha: 'f'.repeat(40) }, cloneUrl }) } });
+    const { cloneUrl, workspace, head } = await h.publishShop({
+      branch: { name: 'changes', files: { 'src/discount.js': BUGGY_DISCOUNT } },
+    });
+    await h.startGitHub({
+      config: CHECKS_ON,
+      pulls: { 2: pullRequestAnswer({ number: 2, head: { ref: 'changes', sha: 'f'.repeat(40) }, cloneUrl }) },
+    });
 
-    const result = await h.runAction('workflow_run', failedWorkflowRun(cloneUrl, { number: 2, ref: 'changes', sha: head }), workspace);
+    const result = await h.runAction(
+      'workflow_run',
+      failedWorkflowRun(cloneUrl, { number: 2, ref: 'changes', sha: head }),
+      workspace,
+    );
 
     expectNoRun(result, 'no-run');
     expect(h.openApiProblems()).toEqual([]);
@@ -139,8 +200,15 @@ describe('fixloop action on a failing workflow run (triggers.failingChecks)', ()
 describe('fixloop action on a review of its own pull request', () => {
   it('answers "request changes" with a new commit on the pull request\'s branch', async () => {
     // fixloop's earlier branch left the bug in place; the reviewer says so.
-    const { cloneUrl, workspace, head } = await h.publishShop({ main: { 'src/discount.js': FIXED_DISCOUNT }, branch: { name: OWN_BRANCH, files: { 'src/discount.js': BUGGY_DISCOUNT } } });
-    await h.startGitHub({ config: CONFIG, permissions: { Codertocat: 'write' }, pulls: { 2: pullRequestAnswer({ number: 2, head: { ref: OWN_BRANCH, sha: head }, cloneUrl }) } });
+    const { cloneUrl, workspace, head } = await h.publishShop({
+      main: { 'src/discount.js': FIXED_DISCOUNT },
+      branch: { name: OWN_BRANCH, files: { 'src/discount.js': BUGGY_DISCOUNT } },
+    });
+    await h.startGitHub({
+      config: CONFIG,
+      permissions: { Codertocat: 'write' },
+      pulls: { 2: pullRequestAnswer({ number: 2, head: { ref: OWN_BRANCH, sha: head }, cloneUrl }) },
+    });
     const review = forRepository(examplePayload('pull_request_review', 'submitted'), cloneUrl);
     review.review.state = 'changes_requested';
     review.review.body = 'An order of exactly 100 must get the discount too.';
@@ -153,7 +221,10 @@ describe('fixloop action on a review of its own pull request', () => {
     expect(result.code).toBe(0);
     expect(h.openApiProblems()).toEqual([]);
     expect(h.bodies(/^POST \/repos\/.*\/pulls$/)).toEqual([]);
-    const statuses = [...h.bodies(/^POST \/repos\/.*\/issues\/2\/comments$/), ...h.bodies(/^PATCH \/repos\/.*\/issues\/comments\/\d+$/)].map((b) => String(b.body));
+    const statuses = [
+      ...h.bodies(/^POST \/repos\/.*\/issues\/2\/comments$/),
+      ...h.bodies(/^PATCH \/repos\/.*\/issues\/comments\/\d+$/),
+    ].map((b) => String(b.body));
     expect(statuses[0]).toContain('> An order of exactly 100 must get the discount too.');
     expect(statuses.at(-1)).toContain(`pushed a new commit to \`${OWN_BRANCH}\``);
     const tip = git(h.bare(), 'rev-parse', `refs/heads/${OWN_BRANCH}`).trim();
@@ -168,20 +239,26 @@ describe('fixloop action on /fix status and /fix help', () => {
   it.each([
     ['/fix status', 'No **fixloop** run is active here.'],
     ['/fix help', '`/fix retry` — run again with the last instructions'],
-  ])('answers `%s` with a reply, and clones nothing', async (body, reply) => {
-    const { cloneUrl, workspace } = await h.publishShop();
-    await h.startGitHub({ config: CONFIG });
+  ])(
+    'answers `%s` with a reply, and clones nothing',
+    async (body, reply) => {
+      const { cloneUrl, workspace } = await h.publishShop();
+      await h.startGitHub({ config: CONFIG });
 
-    const result = await h.runAction('issue_comment', comment(body, cloneUrl), workspace);
+      const result = await h.runAction('issue_comment', comment(body, cloneUrl), workspace);
 
-    expect(result.code).toBe(0);
-    expect(h.openApiProblems()).toEqual([]);
-    expect(h.bodies(/^POST \/repos\/.*\/issues\/1\/comments$/).map((b) => String(b.body))).toEqual([expect.stringContaining(reply)]);
-    expect(h.server.urls).toEqual([]);
-    expect(h.github().requests.filter((r) => r.method !== 'GET' && !r.path.endsWith('/issues/1/comments'))).toEqual([]);
-    expect(result.outputs).toEqual({ status: 'no-run', 'pull-request-url': '', 'run-id': '', assessment: '' });
-    expect(result.summary).toContain(reply);
-  }, 60_000);
+      expect(result.code).toBe(0);
+      expect(h.openApiProblems()).toEqual([]);
+      expect(h.bodies(/^POST \/repos\/.*\/issues\/1\/comments$/).map((b) => String(b.body))).toEqual([
+        expect.stringContaining(reply),
+      ]);
+      expect(h.server.urls).toEqual([]);
+      expect(h.github().requests.filter((r) => r.method !== 'GET' && !r.path.endsWith('/issues/1/comments'))).toEqual([]);
+      expect(result.outputs).toEqual({ status: 'no-run', 'pull-request-url': '', 'run-id': '', assessment: '' });
+      expect(result.summary).toContain(reply);
+    },
+    60_000,
+  );
 });
 
 describe('fixloop action when something is wrong', () => {
@@ -196,9 +273,14 @@ describe('fixloop action when something is wrong', () => {
     expect(result.code).toBe(3);
     expect(h.openApiProblems()).toEqual([]);
     // The cause, lines and all, as one annotation on the workflow run.
-    expect(result.stdout).toMatch(/^::error title=fixloop::the setup command .* failed \(exit 3\).*%0Anpm ERR! missing: left-pad/m);
+    expect(result.stdout).toMatch(
+      /^::error title=fixloop::the setup command .* failed \(exit 3\).*%0Anpm ERR! missing: left-pad/m,
+    );
     expect(result.stderr).not.toMatch(/\n\s+at /);
-    const statuses = [...h.bodies(/^POST \/repos\/.*\/issues\/1\/comments$/), ...h.bodies(/^PATCH \/repos\/.*\/issues\/comments\/\d+$/)].map((b) => String(b.body));
+    const statuses = [
+      ...h.bodies(/^POST \/repos\/.*\/issues\/1\/comments$/),
+      ...h.bodies(/^PATCH \/repos\/.*\/issues\/comments\/\d+$/),
+    ].map((b) => String(b.body));
     expect(statuses.at(-1)).toContain('npm ERR! missing: left-pad');
     expect(h.bodies(/^POST \/repos\/.*\/pulls$/)).toEqual([]);
     expect(result.outputs).toMatchObject({ status: 'error', 'pull-request-url': '' });
@@ -224,15 +306,19 @@ describe('fixloop action when something is wrong', () => {
   it.each([
     ['push', () => actionlessExample('push')],
     ['pull_request_review', () => examplePayload('pull_request_review', 'dismissed')],
-  ])('answers a `%s` event it does not handle with nothing, exit 0 and the outputs', async (eventName, make) => {
-    const { cloneUrl, workspace } = await h.publishShop();
-    await h.startGitHub({ config: CONFIG });
+  ])(
+    'answers a `%s` event it does not handle with nothing, exit 0 and the outputs',
+    async (eventName, make) => {
+      const { cloneUrl, workspace } = await h.publishShop();
+      await h.startGitHub({ config: CONFIG });
 
-    const result = await h.runAction(eventName, forRepository(make(), cloneUrl), workspace);
+      const result = await h.runAction(eventName, forRepository(make(), cloneUrl), workspace);
 
-    expectNoRun(result, 'ignored');
-    expect(h.github().requests).toEqual([]);
-    expect(result.stdout).toContain('fixloop does not answer');
-    expect(result.summary).toMatch(/fixloop does not answer `pull_request_review\.dismissed`|fixloop does not answer `push`/);
-  }, 60_000);
+      expectNoRun(result, 'ignored');
+      expect(h.github().requests).toEqual([]);
+      expect(result.stdout).toContain('fixloop does not answer');
+      expect(result.summary).toMatch(/fixloop does not answer `pull_request_review\.dismissed`|fixloop does not answer `push`/);
+    },
+    60_000,
+  );
 });

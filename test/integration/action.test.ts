@@ -53,7 +53,10 @@ describe('fixloop action, as a GitHub Actions runner runs it', () => {
     expect(pr.body).toMatch(/Fail → pass \(1\): `.*the discount starts at 100`/);
     expect(pr.body).toContain("workflow's `GITHUB_TOKEN`");
     // The live status comment: created queued, then updated in place to the result.
-    const statuses = [...h.bodies(/^POST \/repos\/.*\/issues\/1\/comments$/), ...h.bodies(/^PATCH \/repos\/.*\/issues\/comments\/\d+$/)].map((b) => String(b.body));
+    const statuses = [
+      ...h.bodies(/^POST \/repos\/.*\/issues\/1\/comments$/),
+      ...h.bodies(/^PATCH \/repos\/.*\/issues\/comments\/\d+$/),
+    ].map((b) => String(b.body));
     expect(statuses[0]).toContain('queued for @Codertocat');
     expect(statuses.at(-1)).toContain('opened #77');
     expect(h.bodies(/^PATCH \/repos\/.*\/check-runs\/\d+$/).at(-1)).toMatchObject({ conclusion: 'success' });
@@ -84,7 +87,15 @@ describe('fixloop action, as a GitHub Actions runner runs it', () => {
     const encoded = Buffer.from(`x-access-token:${token}`).toString('base64');
     const pushed = git(h.bare(), 'log', '--all', '-p', '--format=%H %an %ae %s %b');
     const written = await readAll(runnerTemp);
-    for (const text of [result.stdout, result.stderr, ...server.urls, JSON.stringify(github.requests), pushed, written, await readFile(join(h.bare(), 'config'), 'utf8')]) {
+    for (const text of [
+      result.stdout,
+      result.stderr,
+      ...server.urls,
+      JSON.stringify(github.requests),
+      pushed,
+      written,
+      await readFile(join(h.bare(), 'config'), 'utf8'),
+    ]) {
       expect(text).not.toContain(token);
       expect(text).not.toContain(encoded);
     }
@@ -94,7 +105,10 @@ describe('fixloop action, as a GitHub Actions runner runs it', () => {
   it("answers a reader's /fix with a refusal, and clones nothing", async () => {
     const github = await h.startGitHub({ config: CONFIG, permissions: { reader: 'read' } });
     const { cloneUrl, workspace } = await h.publishShop();
-    const payload = forRepository(examplePayload('issue_comment', 'created', (p: Payload) => !p.issue.pull_request), cloneUrl);
+    const payload = forRepository(
+      examplePayload('issue_comment', 'created', (p: Payload) => !p.issue.pull_request),
+      cloneUrl,
+    );
     payload.comment.body = '/fix';
     payload.sender.login = 'reader';
     payload.comment.user.login = 'reader';
@@ -134,11 +148,26 @@ describe('fixloop action, as a GitHub Actions runner runs it', () => {
     const outputPath = join(h.runnerTemp, 'output.txt');
     const summaryPath = join(h.runnerTemp, 'summary.md');
     await Promise.all([writeFile(outputPath, ''), writeFile(summaryPath, '')]);
-    const result = await runCli(['action'], { cwd: h.runnerTemp, env: { ...h.internet.env, GITHUB_EVENT_PATH: '', GITHUB_EVENT_NAME: 'issues', RUNNER_TEMP: h.runnerTemp, GITHUB_OUTPUT: outputPath, GITHUB_STEP_SUMMARY: summaryPath } });
+    const result = await runCli(['action'], {
+      cwd: h.runnerTemp,
+      env: {
+        ...h.internet.env,
+        GITHUB_EVENT_PATH: '',
+        GITHUB_EVENT_NAME: 'issues',
+        RUNNER_TEMP: h.runnerTemp,
+        GITHUB_OUTPUT: outputPath,
+        GITHUB_STEP_SUMMARY: summaryPath,
+      },
+    });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('GITHUB_EVENT_PATH is not set');
     expect(result.stderr).not.toMatch(/\n\s+at /);
-    expect(parseOutputs(await readFile(outputPath, 'utf8'))).toEqual({ status: 'error', 'pull-request-url': '', 'run-id': '', assessment: '' });
+    expect(parseOutputs(await readFile(outputPath, 'utf8'))).toEqual({
+      status: 'error',
+      'pull-request-url': '',
+      'run-id': '',
+      assessment: '',
+    });
     expect(await readFile(summaryPath, 'utf8')).toContain('> GITHUB_EVENT_PATH is not set');
   });
 });

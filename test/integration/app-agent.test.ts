@@ -18,7 +18,17 @@ beforeEach(async () => {
   model = await startFakeModelServer();
   // The app's environment names the model; the ledger is replaced by the scenario's store below.
   s = await startScenario(
-    { engineEnvironment: { env: { OPENAI_API_KEY: 'sk-app-model-key', OPENAI_BASE_URL: model.openaiBaseUrl, FIXLOOP_MODEL: 'gpt-4.1-mini', FIXLOOP_DAILY_COST_USD: '10' }, ledger: createMemorySpendLedger() } },
+    {
+      engineEnvironment: {
+        env: {
+          OPENAI_API_KEY: 'sk-app-model-key',
+          OPENAI_BASE_URL: model.openaiBaseUrl,
+          FIXLOOP_MODEL: 'gpt-4.1-mini',
+          FIXLOOP_DAILY_COST_USD: '10',
+        },
+        ledger: createMemorySpendLedger(),
+      },
+    },
     { allowHosts: [new URL(model.url).host] },
   );
   s.options.engineEnvironment = { env: s.options.engineEnvironment?.env ?? {}, ledger: s.store };
@@ -50,14 +60,23 @@ describe('the GitHub App with the agent engine', { timeout: 180_000 }, () => {
     s.permission('Codertocat', 'admin');
     const statusOf = s.mockStatusComment(1, 700);
     s.mockCheckRun(55);
-    h.scope.post(`/repos/${OWNER}/${REPO}/pulls`).reply(201, { number: 2, html_url: 'https://github.com/Codertocat/Hello-World/pull/2' });
+    h.scope
+      .post(`/repos/${OWNER}/${REPO}/pulls`)
+      .reply(201, { number: 2, html_url: 'https://github.com/Codertocat/Hello-World/pull/2' });
     model.script(
       (request) => {
         expect(systemAndUserText(request)).toContain('Two items at 3 should cost 6');
         return { toolCalls: [{ name: 'write_file', input: { path: 'test/quantity.test.js', content: NEW_TEST } }] };
       },
       { toolCalls: [{ name: 'complete', input: { summary: 'a test of the quantity' } }] },
-      { toolCalls: [{ name: 'edit_file', input: { path: 'src/cart.js', old_text: 'sum += item.price;', new_text: 'sum += item.price * item.quantity;' } }] },
+      {
+        toolCalls: [
+          {
+            name: 'edit_file',
+            input: { path: 'src/cart.js', old_text: 'sum += item.price;', new_text: 'sum += item.price * item.quantity;' },
+          },
+        ],
+      },
       { toolCalls: [{ name: 'complete', input: { summary: 'multiply by the quantity' } }] },
     );
 
@@ -77,7 +96,10 @@ describe('the GitHub App with the agent engine', { timeout: 180_000 }, () => {
     expect(String(pr.body)).not.toContain('sk-app-model-key');
     expect(statusOf().at(-1)).toContain('opened #2');
     // The repository's day, in the shared store: what the daily budget of every later run reads.
-    expect(await s.store.spentOn(repositoryKey(cloneUrl), utcDay())).toEqual({ usd: expect.closeTo((4 * (100 * 0.4 + 20 * 1.6)) / 1e6, 12), tokens: 480 });
+    expect(await s.store.spentOn(repositoryKey(cloneUrl), utcDay())).toEqual({
+      usd: expect.closeTo((4 * (100 * 0.4 + 20 * 1.6)) / 1e6, 12),
+      tokens: 480,
+    });
     await s.expectTokenNowhere([String(pr.body)]);
   });
 });

@@ -43,7 +43,9 @@ describe('the GitHub App on issues, end to end', () => {
     s.permission('Codertocat', 'admin');
     const statusOf = s.mockStatusComment(1, 700);
     const checksOf = s.mockCheckRun(55);
-    h.scope.post(`/repos/${OWNER}/${REPO}/pulls`).reply(201, { number: 2, html_url: 'https://github.com/Codertocat/Hello-World/pull/2' });
+    h.scope
+      .post(`/repos/${OWNER}/${REPO}/pulls`)
+      .reply(201, { number: 2, html_url: 'https://github.com/Codertocat/Hello-World/pull/2' });
     h.scope.post(`/repos/${OWNER}/${REPO}/issues/2/labels`, { labels: ['automated'] }).reply(200, []);
 
     await h.receive('issues', labeledIssue(cloneUrl));
@@ -90,7 +92,9 @@ describe('the GitHub App on issues, end to end', () => {
     s.permission('Codertocat', 'admin');
     const statusOf = s.mockStatusComment(1, 705);
     const checksOf = s.mockCheckRun(60);
-    h.scope.post(`/repos/${OWNER}/${REPO}/pulls`).reply(201, { number: 3, html_url: 'https://github.com/Codertocat/Hello-World/pull/3' });
+    h.scope
+      .post(`/repos/${OWNER}/${REPO}/pulls`)
+      .reply(201, { number: 3, html_url: 'https://github.com/Codertocat/Hello-World/pull/3' });
 
     await h.receive('issues', labeledIssue(cloneUrl));
     await s.options.queue.drain();
@@ -153,13 +157,20 @@ describe('the GitHub App on issues, end to end', () => {
     const cloneUrl = await s.publish(await s.makeWork(BUGGY_SHOP));
     mockInstallationTokens(h, 1);
     // An engine that changes nothing: the loop must stop on no progress and say so.
-    mockConfig(h, OWNER, REPO, 'test:\n  command: node --test\nengines: [script]\nscript:\n  command: "true"\nloop:\n  maxAttempts: 3\n');
+    mockConfig(
+      h,
+      OWNER,
+      REPO,
+      'test:\n  command: node --test\nengines: [script]\nscript:\n  command: "true"\nloop:\n  maxAttempts: 3\n',
+    );
     s.permission('Codertocat', 'write');
     const payload = examplePayload('issue_comment', 'created', (p: Payload) => !p.issue.pull_request);
     payload.repository.clone_url = cloneUrl;
     payload.repository.default_branch = 'main';
     payload.comment.body = '/fix amounts of exactly 100 must get the discount';
-    h.scope.post(`/repos/${OWNER}/${REPO}/issues/comments/${payload.comment.id}/reactions`, { content: 'eyes' }).reply(201, { id: 1, content: 'eyes' });
+    h.scope
+      .post(`/repos/${OWNER}/${REPO}/issues/comments/${payload.comment.id}/reactions`, { content: 'eyes' })
+      .reply(201, { id: 1, content: 'eyes' });
     const statusOf = s.mockStatusComment(1, 702);
     const checksOf = s.mockCheckRun(57);
     h.scope.post(`/repos/${OWNER}/${REPO}/issues/1/labels`, { labels: ['fixloop:needs-human'] }).reply(200, []);

@@ -54,7 +54,9 @@ async function until(check: () => Promise<boolean> | boolean, ms: number, what: 
 /** A repository with the shop's bug behind a git server, a stand-in GitHub, and the App's settings. */
 async function world(scriptSeconds: number) {
   const token = `ghs_${randomBytes(18).toString('hex')}`;
-  gitServer = await startGitHttpServer({ requiredAuthorization: `Basic ${Buffer.from(`x-access-token:${token}`).toString('base64')}` });
+  gitServer = await startGitHttpServer({
+    requiredAuthorization: `Basic ${Buffer.from(`x-access-token:${token}`).toString('base64')}`,
+  });
   const work = await makeRepo(BUGGY_SHOP);
   dirs.push(work);
   const cloneUrl = await createBareRepoFrom(gitServer, 'hello-world', work);
@@ -66,14 +68,27 @@ async function world(scriptSeconds: number) {
   const key = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
   const env = {
     PATH: process.env.PATH ?? '',
-    APP_ID: '1', PRIVATE_KEY: key, WEBHOOK_SECRET: 'secret', HOST: '127.0.0.1',
-    GHE_HOST: github.host, GHE_PROTOCOL: 'http', LOG_FORMAT: 'json' as const, LOG_LEVEL: 'info' as const,
-    FIXLOOP_DATA_DIR: dataDir, FIXLOOP_LEASE_SECONDS: '2', GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1',
+    APP_ID: '1',
+    PRIVATE_KEY: key,
+    WEBHOOK_SECRET: 'secret',
+    HOST: '127.0.0.1',
+    GHE_HOST: github.host,
+    GHE_PROTOCOL: 'http',
+    LOG_FORMAT: 'json' as const,
+    LOG_LEVEL: 'info' as const,
+    FIXLOOP_DATA_DIR: dataDir,
+    FIXLOOP_LEASE_SECONDS: '2',
+    GIT_CONFIG_GLOBAL: '/dev/null',
+    GIT_CONFIG_NOSYSTEM: '1',
   };
 
   const start = async (command: 'serve' | 'worker', extra: Record<string, string> = {}) => {
     const port = await freePort();
-    const child = spawn(process.execPath, [FIXLOOP_BIN, command], { cwd: dataDir, env: { ...env, PORT: String(port), ...extra }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [FIXLOOP_BIN, command], {
+      cwd: dataDir,
+      env: { ...env, PORT: String(port), ...extra },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     children.push(child);
     const out = watchOutput(child);
     await out.until(command === 'serve' ? 'Listening on' : 'worker started');
@@ -88,7 +103,12 @@ async function world(scriptSeconds: number) {
     const body = JSON.stringify(payload);
     return fetch(`http://127.0.0.1:${port}/api/github/webhooks`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-github-event': 'issues', 'x-github-delivery': `delivery-${randomBytes(4).toString('hex')}`, 'x-hub-signature-256': `sha256=${createHmac('sha256', 'secret').update(body).digest('hex')}` },
+      headers: {
+        'content-type': 'application/json',
+        'x-github-event': 'issues',
+        'x-github-delivery': `delivery-${randomBytes(4).toString('hex')}`,
+        'x-hub-signature-256': `sha256=${createHmac('sha256', 'secret').update(body).digest('hex')}`,
+      },
       body,
     });
   };
@@ -117,7 +137,11 @@ describe('the App in separate processes', () => {
     const first = await w.start('serve');
     expect((await w.label(first.port)).status).toBe(200);
     // The run is under way (its check run exists) when the process dies.
-    await until(() => (github?.requests ?? []).some((r) => r.method === 'POST' && r.path.endsWith('/check-runs')), 30_000, 'the run to start');
+    await until(
+      () => (github?.requests ?? []).some((r) => r.method === 'POST' && r.path.endsWith('/check-runs')),
+      30_000,
+      'the run to start',
+    );
     await new Promise((r) => setTimeout(r, 1000));
     first.child.kill('SIGKILL');
     await new Promise((resolve) => first.child.once('exit', resolve));
@@ -136,34 +160,38 @@ describe('the App in separate processes', () => {
   }, 120_000);
 
   const pgUrl = process.env.FIXLOOP_TEST_DATABASE_URL;
-  it.runIf(pgUrl)('runs with a web process that only stores deliveries and a worker on the shared PostgreSQL store, pg-boss dispatching', async () => {
-    const schema = `t_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: pgUrl });
-    await admin.connect();
-    await admin.query(`CREATE SCHEMA ${schema}`);
-    await admin.end();
-    cleanups.push(async () => {
-      const a = new pg.Client({ connectionString: pgUrl });
-      await a.connect();
-      await a.query(`DROP SCHEMA ${schema} CASCADE`);
-      await a.query(`DROP SCHEMA IF EXISTS ${schema}_boss CASCADE`);
-      await a.end();
-    });
-    const databaseUrl = `${pgUrl}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
-    const w = await world(1);
-    const shared = { DATABASE_URL: databaseUrl, FIXLOOP_PGBOSS_SCHEMA: `${schema}_boss` };
-    const web = await w.start('serve', { ...shared, FIXLOOP_WORKERS: '0' });
-    expect((await w.label(web.port)).status).toBe(200);
-    // Stored, answered, and nothing else: no GitHub call comes from the web process.
-    await new Promise((r) => setTimeout(r, 1500));
-    expect(github?.requests).toEqual([]);
+  it.runIf(pgUrl)(
+    'runs with a web process that only stores deliveries and a worker on the shared PostgreSQL store, pg-boss dispatching',
+    async () => {
+      const schema = `t_${randomBytes(6).toString('hex')}`;
+      const admin = new pg.Client({ connectionString: pgUrl });
+      await admin.connect();
+      await admin.query(`CREATE SCHEMA ${schema}`);
+      await admin.end();
+      cleanups.push(async () => {
+        const a = new pg.Client({ connectionString: pgUrl });
+        await a.connect();
+        await a.query(`DROP SCHEMA ${schema} CASCADE`);
+        await a.query(`DROP SCHEMA IF EXISTS ${schema}_boss CASCADE`);
+        await a.end();
+      });
+      const databaseUrl = `${pgUrl}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+      const w = await world(1);
+      const shared = { DATABASE_URL: databaseUrl, FIXLOOP_PGBOSS_SCHEMA: `${schema}_boss` };
+      const web = await w.start('serve', { ...shared, FIXLOOP_WORKERS: '0' });
+      expect((await w.label(web.port)).status).toBe(200);
+      // Stored, answered, and nothing else: no GitHub call comes from the web process.
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(github?.requests).toEqual([]);
 
-    const worker = await w.start('worker', shared);
-    const store = await openPostgresStore(databaseUrl);
-    try {
-      await w.expectPublished(store, [web.output(), worker.output()]);
-    } finally {
-      await store.close();
-    }
-  }, 120_000);
+      const worker = await w.start('worker', shared);
+      const store = await openPostgresStore(databaseUrl);
+      try {
+        await w.expectPublished(store, [web.output(), worker.output()]);
+      } finally {
+        await store.close();
+      }
+    },
+    120_000,
+  );
 });

@@ -21,7 +21,11 @@ afterEach(async () => {
 });
 
 /** A remote whose main is right and whose `branch` has one more commit with `discount` in it. */
-async function remoteWithBranch(branch: string, discount: string, main = FIXED_DISCOUNT): Promise<{ cloneUrl: string; head: string }> {
+async function remoteWithBranch(
+  branch: string,
+  discount: string,
+  main = FIXED_DISCOUNT,
+): Promise<{ cloneUrl: string; head: string }> {
   const work = await s.makeWork({ ...BUGGY_SHOP, 'src/discount.js': main });
   git(work, 'checkout', '-q', '-b', branch);
   await writeFile(join(work, 'src/discount.js'), discount);
@@ -67,7 +71,9 @@ describe('the GitHub App on pull requests, end to end', () => {
     mockPullRequest(2, { ref: 'changes', sha: head }, cloneUrl);
     const statusOf = s.mockStatusComment(2, 800);
     const checksOf = s.mockCheckRun(80);
-    h.scope.post(`/repos/${OWNER}/${REPO}/pulls`).reply(201, { number: 3, html_url: `https://github.com/${OWNER}/${REPO}/pull/3` });
+    h.scope
+      .post(`/repos/${OWNER}/${REPO}/pulls`)
+      .reply(201, { number: 3, html_url: `https://github.com/${OWNER}/${REPO}/pull/3` });
 
     await h.receive('check_suite', failingSuite(cloneUrl, head, 2));
     await s.options.queue.drain();
@@ -82,7 +88,9 @@ describe('the GitHub App on pull requests, end to end', () => {
     expect(statusOf().at(-1)).toContain('opened #3');
     // The pull request's own diff was the localization hint.
     const runId = /run=([a-z0-9-]+)/.exec(String(pr.body))?.[1] ?? '';
-    const result = JSON.parse(await readFile(join(s.artifacts, runId, 'result.json'), 'utf8')) as { events: Array<{ message: string }> };
+    const result = JSON.parse(await readFile(join(s.artifacts, runId, 'result.json'), 'utf8')) as {
+      events: Array<{ message: string }>;
+    };
     expect(result.events.map((e) => e.message)).toContain('localization hints: 1 file(s) changed since main');
     git(s.bare(), 'merge-base', '--is-ancestor', head, String(pr.head));
   });
@@ -158,7 +166,9 @@ describe('the GitHub App on pull requests, end to end', () => {
     payload.issue.pull_request = { url: `https://api.github.com/repos/${OWNER}/${REPO}/pulls/2` };
     payload.comment.body = '/fix';
     payload.repository.clone_url = baseUrl;
-    h.scope.post(`/repos/${OWNER}/${REPO}/issues/comments/${payload.comment.id}/reactions`).reply(201, { id: 1, content: 'eyes' });
+    h.scope
+      .post(`/repos/${OWNER}/${REPO}/issues/comments/${payload.comment.id}/reactions`)
+      .reply(201, { id: 1, content: 'eyes' });
     h.scope.get(`/repos/${OWNER}/${REPO}/pulls/2`).reply(200, {
       number: 2,
       title: 'Rework the discount',
@@ -169,7 +179,9 @@ describe('the GitHub App on pull requests, end to end', () => {
     });
     const statusOf = s.mockStatusComment(2, 805);
     s.mockCheckRun(85);
-    h.scope.post(`/repos/${OWNER}/${REPO}/pulls`).reply(201, { number: 3, html_url: `https://github.com/${OWNER}/${REPO}/pull/3` });
+    h.scope
+      .post(`/repos/${OWNER}/${REPO}/pulls`)
+      .reply(201, { number: 3, html_url: `https://github.com/${OWNER}/${REPO}/pull/3` });
 
     await h.receive('issue_comment', payload);
     await s.options.queue.drain();
@@ -208,7 +220,8 @@ describe('the GitHub App on pull requests, end to end', () => {
 
     await h.receive('issue_comment', comment('/fix'));
     // Wait until the engine is running.
-    for (let i = 0; i < 200 && !/attempt/.test((await s.options.queue.status(`${OWNER}/${REPO}#1`))?.progress ?? ''); i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 200 && !/attempt/.test((await s.options.queue.status(`${OWNER}/${REPO}#1`))?.progress ?? ''); i++)
+      await new Promise((r) => setTimeout(r, 50));
     await h.receive('issue_comment', comment('/fix status'));
     await h.receive('issue_comment', comment('/fix again please, now'));
     const cancelledAt = Date.now();
@@ -217,7 +230,10 @@ describe('the GitHub App on pull requests, end to end', () => {
     const cancelMs = Date.now() - cancelledAt;
 
     expect(h.finish()).toEqual([]);
-    const replies = s.bodiesOf(new RegExp(`^POST /repos/${OWNER}/${REPO}/issues/1/comments$`)).map((b) => String(b.body)).slice(1);
+    const replies = s
+      .bodiesOf(new RegExp(`^POST /repos/${OWNER}/${REPO}/issues/1/comments$`))
+      .map((b) => String(b.body))
+      .slice(1);
     expect(replies[0]).toMatch(/run `[a-z0-9-]+` is running \(attempt 1\/5\)/);
     expect(replies[1]).toContain('already active');
     expect(replies[2]).toContain('Cancelling run');
@@ -226,7 +242,9 @@ describe('the GitHub App on pull requests, end to end', () => {
     // The audit trail records who cancelled, and the run ended `cancelled`.
     const [run] = await s.store.list(1);
     expect(run?.state).toBe('cancelled');
-    expect((await s.store.events(run?.runId ?? '')).find((e) => e.kind === 'cancel-requested')?.data).toEqual({ by: 'Codertocat' });
+    expect((await s.store.events(run?.runId ?? '')).find((e) => e.kind === 'cancel-requested')?.data).toEqual({
+      by: 'Codertocat',
+    });
     // `sleep 120` was killed with its process group, not waited for.
     expect(cancelMs).toBeLessThan(60_000);
   });

@@ -20,7 +20,11 @@ const dirs: string[] = [];
 afterAll(() => removeAll(dirs));
 
 /** `fixloop run --json` on a new repository of `files`, with `args` after the test command. */
-async function fixloopRun(files: Record<string, string>, test: string, args: string[]): Promise<{ result: RunResult; code: number | null }> {
+async function fixloopRun(
+  files: Record<string, string>,
+  test: string,
+  args: string[],
+): Promise<{ result: RunResult; code: number | null }> {
   const repo = await makeRepo(files);
   dirs.push(repo, `${repo}-out`);
   const cli = await runCli(['run', repo, '--test', test, ...args, '--json', '--out', `${repo}-out`], { cwd: repo });
@@ -32,7 +36,12 @@ async function fixloopRun(files: Record<string, string>, test: string, args: str
 }
 
 /** The `script` engine running `script` once. */
-function scriptedRun(files: Record<string, string>, test: string, script: string, sandbox = 'process'): Promise<{ result: RunResult; code: number | null }> {
+function scriptedRun(
+  files: Record<string, string>,
+  test: string,
+  script: string,
+  sandbox = 'process',
+): Promise<{ result: RunResult; code: number | null }> {
   return fixloopRun(files, test, ['--engine', 'script', '--script', script, '--max-attempts', '1', '--sandbox', sandbox]);
 }
 
@@ -54,7 +63,16 @@ describe('the assessment of a judged patch', () => {
     expect(assessment?.level).toBe('review');
     expect(assessment?.probed).toEqual(['src/paths.js:3 isAbsolute']);
     const outside = assessment?.behaviourChanges.filter((c) => !c.nearFailing) ?? [];
-    expect(outside).toContainEqual(expect.objectContaining({ kind: 'generated', function: 'isAbsolute', location: 'src/paths.js:3', input: "isAbsolute('usr/lib')", before: 'false', after: 'true' }));
+    expect(outside).toContainEqual(
+      expect.objectContaining({
+        kind: 'generated',
+        function: 'isAbsolute',
+        location: 'src/paths.js:3',
+        input: "isAbsolute('usr/lib')",
+        before: 'false',
+        after: 'true',
+      }),
+    );
     expect(assessment?.reason).toMatch(/^\d+ behaviour changes? outside the failing tests$/);
     // Already at review: the rivals of its line, which cost a run each, are not looked for.
     expect(assessment?.rivalSearch).toBeUndefined();
@@ -67,7 +85,9 @@ describe('the assessment of a judged patch', () => {
     const assessment = result.assessment;
     expect(assessment?.level).toBe('verified');
     expect(assessment?.behaviourChanges.every((c) => c.nearFailing)).toBe(true);
-    expect(assessment?.behaviourChanges).toContainEqual(expect.objectContaining({ input: "isAbsolute('C:\\\\x')", before: 'false', after: 'true', nearFailing: true }));
+    expect(assessment?.behaviourChanges).toContainEqual(
+      expect.objectContaining({ input: "isAbsolute('C:\\\\x')", before: 'false', after: 'true', nearFailing: true }),
+    );
     expect(assessment?.counts.generatedInputs).toBeGreaterThan(10);
     expect(assessment?.budget.exhausted).toBe(false);
     expect(code).toBe(0);
@@ -85,7 +105,7 @@ describe('the assessment of a judged patch', () => {
   });
 });
 
-describe('another engine\'s patch in a function only the failing test calls', () => {
+describe("another engine's patch in a function only the failing test calls", () => {
   // Every input generated around the failing test's call is near it: compared with the original
   // alone, a wrong patch would show no change outside the failing tests. The `script` engine offers
   // no alternative, so the assessment tries the one-edit patches of the line itself.
@@ -98,8 +118,14 @@ describe('another engine\'s patch in a function only the failing test calls', ()
     expect(assessment?.level).toBe('review');
     expect(assessment?.reason).toBe('1 other plausible patch gives other results: the tests do not decide between them');
     expect(assessment?.behaviourChanges.filter((c) => !c.nearFailing)).toEqual([]);
-    expect(assessment?.alternatives).toEqual([expect.objectContaining({ foundBy: 'assessment', summary: 'src/pages.js:4 `.floor(…)` → `.ceil(…)` (template min-max)' })]);
-    expect(assessment?.alternatives[0]?.disagreements).toContainEqual({ input: 'pageCount(9, 3)', chosen: '4', alternative: '3' });
+    expect(assessment?.alternatives).toEqual([
+      expect.objectContaining({ foundBy: 'assessment', summary: 'src/pages.js:4 `.floor(…)` → `.ceil(…)` (template min-max)' }),
+    ]);
+    expect(assessment?.alternatives[0]?.disagreements).toContainEqual({
+      input: 'pageCount(9, 3)',
+      chosen: '4',
+      alternative: '3',
+    });
     expect(assessment?.rivalSearch).toMatchObject({ passedFailing: 1 });
     expect(code).toBe(4);
     const report = await readFile(join(result.artifactsDir, 'report.md'), 'utf8');
@@ -119,8 +145,8 @@ describe('another engine\'s patch in a function only the failing test calls', ()
   });
 });
 
-describe('the repair engine\'s patch when the failing test accepts more than one result', () => {
-  it('is review: a rival edit of the same line also passes and gives the failing test\'s own call another result', async () => {
+describe("the repair engine's patch when the failing test accepts more than one result", () => {
+  it("is review: a rival edit of the same line also passes and gives the failing test's own call another result", async () => {
     // The failing test only matches a part of the help text. `.push('')` → `.unshift('')` passes it
     // (the blank line moves to the top) and comes first in the engine's order; deleting the line, the
     // real fix, passes too, and is passed over as a removed call. Both are plausible and the test
@@ -152,10 +178,17 @@ describe('the repair engine\'s patch when the failing test accepts more than one
     expect(result.status).toBe('tests_green');
     expect(result.patch).toContain("+    lines.unshift('');");
     expect(result.assessment?.level).toBe('review');
-    expect(result.assessment?.reason).toContain('1 other plausible patch gives other results: the tests do not decide between them');
+    expect(result.assessment?.reason).toContain(
+      '1 other plausible patch gives other results: the tests do not decide between them',
+    );
     const deleted = result.assessment?.alternatives.find((a) => a.summary.includes('delete-statement'));
     expect(deleted?.passedOver).toBe("it removes the call `lines.push('')`");
-    expect(deleted?.disagreements[0]).toEqual({ input: "helpText({ description: 'copy files', args: ['source'] })", chosen: "'\\ncopy files\\n\\nArguments:\\n  source'", alternative: "'copy files\\n\\nArguments:\\n  source'", atFailingTests: true });
+    expect(deleted?.disagreements[0]).toEqual({
+      input: "helpText({ description: 'copy files', args: ['source'] })",
+      chosen: "'\\ncopy files\\n\\nArguments:\\n  source'",
+      alternative: "'copy files\\n\\nArguments:\\n  source'",
+      atFailingTests: true,
+    });
     expect(code).toBe(4);
   });
 });
@@ -163,7 +196,11 @@ describe('the repair engine\'s patch when the failing test accepts more than one
 describe('the assessment of a patch the suite reaches only through other code (a table)', () => {
   async function runRules(rules: string): Promise<{ result: RunResult; code: number | null }> {
     // Without the installed pytest plugins' autoload (~2 s of every pytest start here): none is about them.
-    return scriptedRun({ ...KEYWORD_PROJECT, 'fixloop.yml': 'env:\n  PYTEST_DISABLE_PLUGIN_AUTOLOAD: "1"\n' }, 'python3 -m pytest -q', writeFile('lexer/rules.py', rules));
+    return scriptedRun(
+      { ...KEYWORD_PROJECT, 'fixloop.yml': 'env:\n  PYTEST_DISABLE_PLUGIN_AUTOLOAD: "1"\n' },
+      'python3 -m pytest -q',
+      writeFile('lexer/rules.py', rules),
+    );
   }
 
   it('probes the function the failing test calls: the right row is verified, seen at work on the failing test’s input', async () => {
@@ -172,7 +209,9 @@ describe('the assessment of a patch the suite reaches only through other code (a
     const assessment = result.assessment;
     expect(assessment).toMatchObject({ level: 'verified', atEntryPoints: true, probed: ['lexer/__init__.py:6 tokenize'] });
     expect(assessment?.reason).toMatch(/at the functions the failing tests call \(the suite reaches no changed function\)$/);
-    expect(assessment?.behaviourChanges).toContainEqual(expect.objectContaining({ kind: 'suite', input: "tokenize('order by x')", nearFailing: true }));
+    expect(assessment?.behaviourChanges).toContainEqual(
+      expect.objectContaining({ kind: 'suite', input: "tokenize('order by x')", nearFailing: true }),
+    );
     expect(code).toBe(0);
   });
 
@@ -181,7 +220,13 @@ describe('the assessment of a patch the suite reaches only through other code (a
     expect(result.status).toBe('tests_green');
     expect(result.assessment?.level).toBe('review');
     expect(result.assessment?.behaviourChanges).toContainEqual(
-      expect.objectContaining({ kind: 'suite', input: "tokenize('sort by name')", before: "[('name', 'sort'), ('name', 'by'), ('name', 'name')]", after: "[('keyword', 'sort by'), ('name', 'name')]", nearFailing: false }),
+      expect.objectContaining({
+        kind: 'suite',
+        input: "tokenize('sort by name')",
+        before: "[('name', 'sort'), ('name', 'by'), ('name', 'name')]",
+        after: "[('keyword', 'sort by'), ('name', 'name')]",
+        nearFailing: false,
+      }),
     );
     expect(code).toBe(4);
   });
@@ -195,7 +240,15 @@ describe('the assessment of a patch whose changed functions show no change (a fu
     expect(assessment).toMatchObject({ level: 'verified', atEntryPoints: true });
     expect(assessment?.probed).toContain('src/format.js:4 styled');
     expect(assessment?.reason).toMatch(/at the functions the failing tests call \(the changed functions showed no change\)$/);
-    expect(assessment?.behaviourChanges).toContainEqual(expect.objectContaining({ kind: 'suite', input: "styled('hello world', 'title')", before: 'throws Error: unknown style: title', after: "'Hello World'", nearFailing: true }));
+    expect(assessment?.behaviourChanges).toContainEqual(
+      expect.objectContaining({
+        kind: 'suite',
+        input: "styled('hello world', 'title')",
+        before: 'throws Error: unknown style: title',
+        after: "'Hello World'",
+        nearFailing: true,
+      }),
+    );
     expect(code).toBe(0);
   });
 });
@@ -204,10 +257,16 @@ describe('the assessment of a patch that works through state the probes do not r
   it('is review: the probes saw no change at all, not even in the failing test that passes now', async () => {
     const files = {
       'package.json': '{ "name": "scales", "type": "module", "private": true }\n',
-      'src/scale.js': 'const state = { factor: 1 };\n\nexport function configure() {\n  state.factor = 1;\n}\n\nexport function scale(x) {\n  return x * state.factor;\n}\n',
-      'test/scale.test.js': "import assert from 'node:assert/strict';\nimport { test } from 'node:test';\nimport { configure, scale } from '../src/scale.js';\n\ntest('scales by two once configured', () => {\n  configure();\n  assert.equal(scale(3), 6);\n});\n\ntest('scales zero', () => {\n  assert.equal(scale(0), 0);\n});\n",
+      'src/scale.js':
+        'const state = { factor: 1 };\n\nexport function configure() {\n  state.factor = 1;\n}\n\nexport function scale(x) {\n  return x * state.factor;\n}\n',
+      'test/scale.test.js':
+        "import assert from 'node:assert/strict';\nimport { test } from 'node:test';\nimport { configure, scale } from '../src/scale.js';\n\ntest('scales by two once configured', () => {\n  configure();\n  assert.equal(scale(3), 6);\n});\n\ntest('scales zero', () => {\n  assert.equal(scale(0), 0);\n});\n",
     };
-    const { result, code } = await scriptedRun(files, 'node --test', "sed -i 's/state.factor = 1;$/state.factor = 2;/' src/scale.js");
+    const { result, code } = await scriptedRun(
+      files,
+      'node --test',
+      "sed -i 's/state.factor = 1;$/state.factor = 2;/' src/scale.js",
+    );
     expect(result.status).toBe('tests_green');
     expect(result.assessment?.level).toBe('review');
     expect(result.assessment?.probed).toEqual(['src/scale.js:3 configure']);
@@ -217,7 +276,7 @@ describe('the assessment of a patch that works through state the probes do not r
 });
 
 describe('the assessment of a patch whose failing test cannot run alone, reaching the function through other code', () => {
-  it('tells the failing test\'s calls by the test lines on their stack: the fix seen there is verified', async () => {
+  it("tells the failing test's calls by the test lines on their stack: the fix seen there is verified", async () => {
     // `true && node --test` cannot be focused on one test, and every call comes through src/bundle.js
     // (as cssstyle's tests reach its parsers through a bundle its build generates).
     const files = {
@@ -237,7 +296,16 @@ describe('the assessment of a patch whose failing test cannot run alone, reachin
     expect(result.status).toBe('tests_green');
     const assessment = result.assessment;
     expect(assessment?.level).toBe('verified');
-    expect(assessment?.behaviourChanges).toContainEqual(expect.objectContaining({ kind: 'suite', input: "collapse('a  b  c')", before: "'a b  c'", after: "'a b c'", test: 'test/text.test.js:5', nearFailing: true }));
+    expect(assessment?.behaviourChanges).toContainEqual(
+      expect.objectContaining({
+        kind: 'suite',
+        input: "collapse('a  b  c')",
+        before: "'a b  c'",
+        after: "'a b c'",
+        test: 'test/text.test.js:5',
+        nearFailing: true,
+      }),
+    );
     expect(code).toBe(0);
   });
 });

@@ -13,7 +13,6 @@ import { makeRepo, removeAll } from '../support/git-fixture.ts';
 const PROVIDER_VARIABLES = ['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL'];
 const isLeaky = (name: string) => name.startsWith('FIXLOOP_') || PROVIDER_VARIABLES.includes(name);
 
-
 describe('fixloop run --engine agent', () => {
   let server: FakeModelServer;
   let saved: Record<string, string | undefined>;
@@ -46,7 +45,10 @@ describe('fixloop run --engine agent', () => {
     const out = join(await repo({}), 'out');
     let stdout = '';
     let stderr = '';
-    const code = await main(['run', '--out', out, ...args], { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t) });
+    const code = await main(['run', '--out', out, ...args], {
+      stdout: (t) => void (stdout += t),
+      stderr: (t) => void (stderr += t),
+    });
     return { code, stdout, stderr, out };
   }
 
@@ -57,9 +59,22 @@ describe('fixloop run --engine agent', () => {
 
   it('fixes a failing node test with a scripted model: verified, with the spend in the report', async () => {
     useFakeOpenAI();
-    server.script({ text: 'The total ignores the quantity.', toolCalls: [FIX_EDIT] }, complete('multiply the price by the quantity'));
+    server.script(
+      { text: 'The total ignores the quantity.', toolCalls: [FIX_EDIT] },
+      complete('multiply the price by the quantity'),
+    );
     const project = await repo(CART_PROJECT);
-    const run = await fixloop([project, '--test', 'node --test', '--engine', 'agent', '--model', 'gpt-4.1-mini', '--provider', 'openai']);
+    const run = await fixloop([
+      project,
+      '--test',
+      'node --test',
+      '--engine',
+      'agent',
+      '--model',
+      'gpt-4.1-mini',
+      '--provider',
+      'openai',
+    ]);
 
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain('✅ Verified fix');
@@ -95,7 +110,9 @@ describe('fixloop run --engine agent', () => {
     const project = await repo(CART_PROJECT);
     const run = await fixloop([project, '--test', 'node --test', '--engine', 'agent']);
     expect(run.code).toBe(2);
-    expect(run.stderr).toBe('fixloop: the agent engine needs a model: set FIXLOOP_MODEL (or pass --model), e.g. FIXLOOP_MODEL=gpt-4.1 or claude-sonnet-4-5\n');
+    expect(run.stderr).toBe(
+      'fixloop: the agent engine needs a model: set FIXLOOP_MODEL (or pass --model), e.g. FIXLOOP_MODEL=gpt-4.1 or claude-sonnet-4-5\n',
+    );
     expect(run.stdout).toBe('');
     expect(existsSync(run.out)).toBe(false);
     expect(server.requests).toEqual([]);

@@ -20,7 +20,8 @@ afterAll(() => removeAll(dirs));
 const NODE_PROJECT = {
   'package.json': '{ "name": "calc", "type": "module", "private": true }\n',
   'src/math.js': 'export function add(a, b) {\n  return a - b;\n}\n',
-  'test/math.test.js': "import assert from 'node:assert/strict';\nimport { test } from 'node:test';\nimport { add } from '../src/math.js';\n\ntest('add sums', () => {\n  assert.equal(add(2, 3), 5);\n});\n",
+  'test/math.test.js':
+    "import assert from 'node:assert/strict';\nimport { test } from 'node:test';\nimport { add } from '../src/math.js';\n\ntest('add sums', () => {\n  assert.equal(add(2, 3), 5);\n});\n",
 };
 /** The machine's own Node 20: fixloop hands over from it to its Node 24. */
 const NODE_20 = '/usr/bin/node';
@@ -36,7 +37,8 @@ const marker = () => String(700_000 + Math.floor(Math.random() * 99_999));
 
 const processes = () => execFileSync('ps', ['-eo', 'pid,pgid,args'], { encoding: 'utf8' }).split('\n');
 /** The commands still running whose arguments end with `sleep <mark>` (bwrap's own, the sleep itself). */
-const withMarker = (mark: string) => processes().filter((line) => line.trim().endsWith(`sleep ${mark}`) || line.includes(`sleep ${mark};`));
+const withMarker = (mark: string) =>
+  processes().filter((line) => line.trim().endsWith(`sleep ${mark}`) || line.includes(`sleep ${mark};`));
 const inGroup = (pgid: number) => processes().filter((line) => line.trim().split(/\s+/)[1] === String(pgid));
 
 /** A run's start takes over 25 s on a 2-core machine under a load of 26: the waits allow far more. */
@@ -115,7 +117,13 @@ describe('fixloop run, cancelled', { timeout: 400_000 }, () => {
     await run.output.until(/attempt 1\/\d+ \(script\)/, WAIT_MS);
     await until(() => withMarker(mark).length > 0);
     run.child.kill('SIGINT');
-    const result = await expectCancelled(run, 130, { phase: 'attempt', attempt: 1 }, /Cancelled in attempt 1, after \d attempts?/, mark);
+    const result = await expectCancelled(
+      run,
+      130,
+      { phase: 'attempt', attempt: 1 },
+      /Cancelled in attempt 1, after \d attempts?/,
+      mark,
+    );
     expect(result.baseline.failed).toBe(1);
   });
 
@@ -124,18 +132,37 @@ describe('fixloop run, cancelled', { timeout: 400_000 }, () => {
     const project = await folder(NODE_PROJECT);
     const mark = marker();
     const setup = `if [ -f fixed.flag ]; then sleep ${mark}; fi`;
-    const run = await startRun([project, '--test', 'node --test', '--setup', setup, '--engine', 'script', '--script', "sed -i 's/a - b/a + b/' src/math.js && touch fixed.flag"]);
+    const run = await startRun([
+      project,
+      '--test',
+      'node --test',
+      '--setup',
+      setup,
+      '--engine',
+      'script',
+      '--script',
+      "sed -i 's/a - b/a + b/' src/math.js && touch fixed.flag",
+    ]);
     await run.output.until('verifying on a pristine checkout', WAIT_MS);
     await until(() => withMarker(mark).length > 0);
     run.child.kill('SIGTERM');
-    const result = await expectCancelled(run, 143, { phase: 'verify', attempt: 1 }, /Cancelled while replaying attempt 1 on a pristine checkout/, mark);
+    const result = await expectCancelled(
+      run,
+      143,
+      { phase: 'verify', attempt: 1 },
+      /Cancelled while replaying attempt 1 on a pristine checkout/,
+      mark,
+    );
     expect(result.status).not.toBe('tests_green');
   });
 
   it('Ctrl-C at a terminal under the hand-over from Node 20 (the whole group gets it): one cancel, exit 130, no process of the group left', async () => {
     const project = await folder(NODE_PROJECT);
     const mark = marker();
-    const run = await startRun([project, '--test', 'node --test', '--engine', 'script', '--script', `sleep ${mark}`], { node: NODE_20, detached: true });
+    const run = await startRun([project, '--test', 'node --test', '--engine', 'script', '--script', `sleep ${mark}`], {
+      node: NODE_20,
+      detached: true,
+    });
     await run.output.until(/attempt 1\/\d+ \(script\)/, WAIT_MS);
     await until(() => withMarker(mark).length > 0);
     const group = run.child.pid ?? 0;
@@ -149,7 +176,7 @@ describe('fixloop run, cancelled', { timeout: 400_000 }, () => {
 const freePort = () =>
   new Promise<number>((resolve) => {
     const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = (server.address() as AddressInfo);
+      const { port } = server.address() as AddressInfo;
       server.close(() => resolve(port));
     });
   });
@@ -161,14 +188,29 @@ async function startServe(command: (args: string[]) => [string, string[]], extra
   const port = await freePort();
   const key = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
   const [file, args] = command([NODE_20, FIXLOOP_BIN, 'serve']);
-  const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', APP_ID: '1', PRIVATE_KEY: key, WEBHOOK_SECRET: 's', PORT: String(port), HOST: '127.0.0.1', LOG_FORMAT: 'json' as const, FIXLOOP_DATA_DIR: join(dir, 'data'), ...extra };
+  const env = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '',
+    APP_ID: '1',
+    PRIVATE_KEY: key,
+    WEBHOOK_SECRET: 's',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_FORMAT: 'json' as const,
+    FIXLOOP_DATA_DIR: join(dir, 'data'),
+    ...extra,
+  };
   const child: ChildProcess = spawn(file, args, { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const output = watchOutput(child);
   await output.until('Listening on', WAIT_MS);
   return { child, port, output, dir };
 }
 
-const answers = (port: number) => fetch(`http://127.0.0.1:${port}/ping`).then(() => true, () => false);
+const answers = (port: number) =>
+  fetch(`http://127.0.0.1:${port}/ping`).then(
+    () => true,
+    () => false,
+  );
 /** The processes of `fixloop serve` running in `dir` (another test file's servers run elsewhere). */
 const servers = (dir: string) =>
   processes().filter((line) => {
@@ -203,7 +245,9 @@ describe('fixloop serve, stopped by the pid of the process a person started', { 
 
   it('SIGTERM to npm, which passes it to its shell only (`npx fixloop serve`): the server sees its parent end and stops', async () => {
     // As npm runs a bin: through `sh -c`, with npm's variables; `; :` keeps sh from exec-ing the command.
-    const { child, port, dir } = await startServe((args) => ['sh', ['-c', `${args.map((a) => `'${a}'`).join(' ')}; :`]], { npm_command: 'exec' });
+    const { child, port, dir } = await startServe((args) => ['sh', ['-c', `${args.map((a) => `'${a}'`).join(' ')}; :`]], {
+      npm_command: 'exec',
+    });
     expect(await answers(port)).toBe(true);
     const before = servers(dir);
     expect(before.length).toBeGreaterThan(0);

@@ -13,7 +13,8 @@ afterAll(() => removeAll(dirs));
 const PROJECT = {
   'package.json': '{ "name": "calc", "type": "module", "private": true }\n',
   'src/math.js': 'export function add(a, b) {\n  return a - b;\n}\n',
-  'test/math.test.js': "import assert from 'node:assert/strict';\nimport { test } from 'node:test';\nimport { add } from '../src/math.js';\n\ntest('add sums', () => {\n  assert.equal(add(2, 3), 5);\n});\n",
+  'test/math.test.js':
+    "import assert from 'node:assert/strict';\nimport { test } from 'node:test';\nimport { add } from '../src/math.js';\n\ntest('add sums', () => {\n  assert.equal(add(2, 3), 5);\n});\n",
 };
 
 describe("fixloop run's records", { timeout: 400_000 }, () => {
@@ -24,7 +25,10 @@ describe("fixloop run's records", { timeout: 400_000 }, () => {
     dirs.push(project, dataHome, elsewhere);
     // FIXLOOP_DATA_DIR unset: the XDG data home is where the command line keeps its runs.
     const env = { XDG_DATA_HOME: dataHome };
-    const run = await runCli(['run', '.', '--test', 'node --test', '--engine', 'script', '--script', 'true', '--max-attempts', '1'], { cwd: project, env: withoutDataDir(env), exactEnv: true });
+    const run = await runCli(
+      ['run', '.', '--test', 'node --test', '--engine', 'script', '--script', 'true', '--max-attempts', '1'],
+      { cwd: project, env: withoutDataDir(env), exactEnv: true },
+    );
     expect(run.code, run.stderr).toBe(1);
     expect(git(project, 'status', '--porcelain', '--ignored')).toBe('');
     const kept = await readdir(join(dataHome, 'fixloop', 'cli-runs'));
@@ -50,6 +54,7 @@ describe("fixloop run's records", { timeout: 400_000 }, () => {
 /** This process's environment with `extra`, and without FIXLOOP_DATA_DIR. */
 function withoutDataDir(extra: Record<string, string>): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries({ ...process.env, ...extra })) if (value && name !== 'FIXLOOP_DATA_DIR') env[name] = value;
+  for (const [name, value] of Object.entries({ ...process.env, ...extra }))
+    if (value && name !== 'FIXLOOP_DATA_DIR') env[name] = value;
   return env;
 }

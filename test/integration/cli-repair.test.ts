@@ -9,15 +9,17 @@ import { JS_PAGINATION } from '../fixtures/pagination.ts';
 const dirs: string[] = [];
 afterAll(() => removeAll(dirs));
 
-
-async function repair(files: Record<string, string>, args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; result: RunResult; stderr: string }> {
+async function repair(
+  files: Record<string, string>,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; result: RunResult; stderr: string }> {
   const project = await makeRepo(files);
   const cwd = await makeRepo({});
   dirs.push(project, cwd);
   const run = await runCli(['run', project, '--json', '--out', `${cwd}/out`, ...args], { cwd, env });
   return { code: run.code, result: JSON.parse(run.stdout) as RunResult, stderr: run.stderr };
 }
-
 
 // A run that explores after its first plausible candidate and assesses the patch: minutes on a loaded machine.
 describe('fixloop run with the repair engine', { timeout: 240_000 }, () => {
@@ -28,12 +30,22 @@ describe('fixloop run with the repair engine', { timeout: 240_000 }, () => {
     expect(first.result.status).toBe('tests_green');
     // The fix is right, and it changes pages the suite never asks for: a size of 0 gave four items.
     expect(first.result.assessment?.level).toBe('review');
-    expect(first.result.assessment?.behaviourChanges).toContainEqual(expect.objectContaining({ input: 'pageItems([1, 2, 3, 4, 5], 3, 0)', before: '[1, 2, 3, 4]', after: '[]', nearFailing: false }));
+    expect(first.result.assessment?.behaviourChanges).toContainEqual(
+      expect.objectContaining({
+        input: 'pageItems([1, 2, 3, 4, 5], 3, 0)',
+        before: '[1, 2, 3, 4]',
+        after: '[]',
+        nearFailing: false,
+      }),
+    );
     expect(first.code, first.stderr).toBe(4);
     expect(first.result.engine).toBe('repair');
     expect(first.result.patch).toContain('+  return items.slice(start, start + size);');
     expect(first.result.cost).toEqual({ usd: 0, tokens: 0 });
-    expect(first.result.attempts[0]?.engineStats).toMatchObject({ candidates: expect.any(Number), testExecutions: expect.any(Number) });
+    expect(first.result.attempts[0]?.engineStats).toMatchObject({
+      candidates: expect.any(Number),
+      testExecutions: expect.any(Number),
+    });
   });
 
   it('fixes a wrong operator in TypeScript', async () => {
@@ -75,7 +87,16 @@ describe('fixloop run with the repair engine', { timeout: 240_000 }, () => {
     // The original program ran them as it ran the failing test's grade(20) (`score <= 50`, then C),
     // not as any passing test's call: changes the failing tests ask for, so nothing is left for the
     // reviewer (PATCH-SIM's path likeness; before it, grade(-95) made this run `review`).
-    expect(result.assessment?.behaviourChanges).toContainEqual(expect.objectContaining({ kind: 'generated', input: 'grade(-1)', before: "'C'", after: "'F'", nearFailing: true, pathLike: 'failing' }));
+    expect(result.assessment?.behaviourChanges).toContainEqual(
+      expect.objectContaining({
+        kind: 'generated',
+        input: 'grade(-1)',
+        before: "'C'",
+        after: "'F'",
+        nearFailing: true,
+        pathLike: 'failing',
+      }),
+    );
     expect(result.assessment?.counts.changes).toBe(result.assessment?.counts.nearFailing);
     expect(result.assessment?.level).toBe('verified');
     expect(code).toBe(0);
@@ -177,7 +198,8 @@ describe('fixloop run with the repair engine', { timeout: 240_000 }, () => {
       {
         'package.json': '{ "type": "module", "private": true }\n',
         'src/words.js': 'export function titleCase(text) {\n  return text;\n}\n',
-        'test/words.test.js': "import assert from 'node:assert/strict';\nimport { test } from 'node:test';\nimport { titleCase } from '../src/words.js';\ntest('capitalizes each word', () => assert.equal(titleCase('hello big world'), 'Hello Big World'));\n",
+        'test/words.test.js':
+          "import assert from 'node:assert/strict';\nimport { test } from 'node:test';\nimport { titleCase } from '../src/words.js';\ntest('capitalizes each word', () => assert.equal(titleCase('hello big world'), 'Hello Big World'));\n",
       },
       ['--test', 'node --test'],
     );
@@ -194,7 +216,10 @@ describe('the demo', () => {
   it('fixes examples/invoice-calc with the default engine', async () => {
     const cwd = await makeRepo({});
     dirs.push(cwd);
-    const run = await runCli(['run', new URL('../../examples/invoice-calc', import.meta.url).pathname, '--json', '--out', `${cwd}/out`], { cwd });
+    const run = await runCli(
+      ['run', new URL('../../examples/invoice-calc', import.meta.url).pathname, '--json', '--out', `${cwd}/out`],
+      { cwd },
+    );
     expect(run.code, run.stderr).toBe(0);
     const result = JSON.parse(run.stdout) as RunResult;
     expect(result.status).toBe('tests_green');

@@ -28,7 +28,13 @@ const RUN = 'mwtr-abc123';
 
 /** Another App run on the same repository with `config` instead, whose stored result is RUN's verified one. */
 async function storeRunLike(runId: string, number: number, config: Partial<RepoConfig>): Promise<void> {
-  const data: RunJobData = { ...stored, runId, key: `acme/shop#${number}`, plan: { ...stored.plan, number }, config: { ...stored.config, ...config } };
+  const data: RunJobData = {
+    ...stored,
+    runId,
+    key: `acme/shop#${number}`,
+    plan: { ...stored.plan, number },
+    config: { ...stored.config, ...config },
+  };
   const store = await openSqliteStore(dataDir);
   await store.enqueue(newRunJob(data), 'alice', `d${number}`);
   await store.markReady(runId, { statusCommentId: 42 });
@@ -56,7 +62,14 @@ beforeAll(async () => {
   stored = data;
   const artifactsDir = join(dataDir, 'runs', RUN);
   const result = await runFix(
-    { runId: RUN, repository: { cloneUrl: bare, ref: 'main', sha: null, baseRef: null }, trigger: { kind: 'label', number: 1, deliveryId: 'd', actor: 'alice' }, goal: 'fix', hints: [], config: data.config },
+    {
+      runId: RUN,
+      repository: { cloneUrl: bare, ref: 'main', sha: null, baseRef: null },
+      trigger: { kind: 'label', number: 1, deliveryId: 'd', actor: 'alice' },
+      goal: 'fix',
+      hints: [],
+      config: data.config,
+    },
     { sandbox: createProcessSandbox(), artifactsRoot: join(dataDir, 'runs'), artifactsDir, tmpRoot: dir },
   );
   expect(result.status).toBe('tests_green');
@@ -91,12 +104,15 @@ describe('fixloop replay', () => {
     await store.close();
   });
 
-  it('gives the setup the App\'s dependency cache, as the run had it', async () => {
+  it("gives the setup the App's dependency cache, as the run had it", async () => {
     // The setup proves what it was given: it writes into the npm cache it was pointed at.
     const setup = `node -e "const fs = require('fs'); fs.mkdirSync(process.env.npm_config_cache, { recursive: true }); fs.writeFileSync(process.env.npm_config_cache + '/seen', 'setup')"`;
     await storeRunLike('mwtr-cache1', 2, { setup: { command: setup, timeout: 60 } });
     const cacheDir = join(dir, 'cache');
-    const run = await runCli(['replay', 'mwtr-cache1'], { cwd: dir, env: { FIXLOOP_DATA_DIR: dataDir, FIXLOOP_CACHE_DIR: cacheDir, APP_ID: '' } });
+    const run = await runCli(['replay', 'mwtr-cache1'], {
+      cwd: dir,
+      env: { FIXLOOP_DATA_DIR: dataDir, FIXLOOP_CACHE_DIR: cacheDir, APP_ID: '' },
+    });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain('Verified again.');
     const repositories = await readdir(join(cacheDir, 'repositories'));
@@ -108,10 +124,15 @@ describe('fixloop replay', () => {
     await storeRunLike('mwtr-noenv1', 3, { test: { ...stored.config.test, command: 'fixloop-no-such-runner --test' } });
     const run = await runCli(['replay', 'mwtr-noenv1'], { cwd: dir, env: { FIXLOOP_DATA_DIR: dataDir, APP_ID: '' } });
     expect(run.code).toBe(3);
-    expect(run.stderr).toContain('the test command `fixloop-no-such-runner --test` failed: `fixloop-no-such-runner` was not found');
+    expect(run.stderr).toContain(
+      'the test command `fixloop-no-such-runner --test` failed: `fixloop-no-such-runner` was not found',
+    );
     expect(run.stdout).not.toContain('NOT verified');
     const store = await openSqliteStore(dataDir);
-    expect((await store.events('mwtr-noenv1')).at(-1)).toMatchObject({ kind: 'replayed', data: { passed: false, error: 'TEST_COMMAND_NOT_FOUND' } });
+    expect((await store.events('mwtr-noenv1')).at(-1)).toMatchObject({
+      kind: 'replayed',
+      data: { passed: false, error: 'TEST_COMMAND_NOT_FOUND' },
+    });
     await store.close();
   });
 
@@ -124,7 +145,10 @@ describe('fixloop replay', () => {
 
 describe('fixloop publish', () => {
   it('needs the App credentials, and says which', async () => {
-    const run = await runCli(['publish', RUN], { cwd: dir, env: { FIXLOOP_DATA_DIR: dataDir, APP_ID: '', PRIVATE_KEY: '', PRIVATE_KEY_PATH: '' } });
+    const run = await runCli(['publish', RUN], {
+      cwd: dir,
+      env: { FIXLOOP_DATA_DIR: dataDir, APP_ID: '', PRIVATE_KEY: '', PRIVATE_KEY_PATH: '' },
+    });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('set APP_ID and PRIVATE_KEY or PRIVATE_KEY_PATH');
   });
@@ -136,7 +160,11 @@ describe('fixloop publish', () => {
       owner: 'acme',
       repo: 'shop',
       cloneAuth: async () => ({ header: 'Authorization: Basic dGVzdA==' }),
-      openPullRequest: async (pr: { head: string; body: string }) => (calls.push(`pr ${pr.head}`), (body = pr.body), { number: 9, htmlUrl: 'https://example.invalid/pull/9' }),
+      openPullRequest: async (pr: { head: string; body: string }) => (
+        calls.push(`pr ${pr.head}`),
+        (body = pr.body),
+        { number: 9, htmlUrl: 'https://example.invalid/pull/9' }
+      ),
       addLabels: async () => void calls.push('labels'),
       updateComment: async (id: number) => void calls.push(`comment ${id}`),
     } as unknown as Forge;

@@ -75,12 +75,15 @@ describe('fixloop run', { timeout: 180_000 }, () => {
     expect(result.attempts).toHaveLength(1);
     expect(result.engine).toBe('script');
     expect(result.patch).toContain('+  return a + b;');
-    expect(result.filesChanged).toEqual([expect.objectContaining({ path: 'src/math.js', kind: 'modified', added: 1, removed: 1 })]);
+    expect(result.filesChanged).toEqual([
+      expect.objectContaining({ path: 'src/math.js', kind: 'modified', added: 1, removed: 1 }),
+    ]);
     expect(result.baseline).toMatchObject({ passed: 1, failed: 1, total: 2, parsed: true });
     expect(result.final).toMatchObject({ passed: 2, failed: 0, total: 2 });
     expect(result.verification).toMatchObject({ replayed: true, passed: true, passToFail: [], findings: [] });
     expect(result.verification?.failToPass).toEqual([expect.stringContaining('add sums two numbers')]);
-    for (const f of ['attempt-1.diff', 'attempt-1.log', 'report.md', 'result.json']) expect(existsSync(join(run.out, f)), f).toBe(true);
+    for (const f of ['attempt-1.diff', 'attempt-1.log', 'report.md', 'result.json'])
+      expect(existsSync(join(run.out, f)), f).toBe(true);
     expect(readFileSync(join(run.out, 'attempt-1.diff'), 'utf8')).toContain('a + b');
     // REPO itself is never modified without --apply.
     expect(readFileSync(join(project, 'src/math.js'), 'utf8')).toContain('a - b');
@@ -107,13 +110,23 @@ describe('fixloop run', { timeout: 180_000 }, () => {
   it('fixes a pytest suite', async () => {
     const project = await repo({
       'calc.py': 'def average(values):\n    return sum(values) / (len(values) + 1)\n',
-      'tests/test_calc.py': 'from calc import average\n\n\ndef test_average():\n    assert average([2, 4]) == 3\n\n\ndef test_single():\n    assert average([5]) == 5\n',
+      'tests/test_calc.py':
+        'from calc import average\n\n\ndef test_average():\n    assert average([2, 4]) == 3\n\n\ndef test_single():\n    assert average([5]) == 5\n',
       // Without the installed plugins' autoload (hypothesis, pytest-benchmark: ~2 s of every pytest
       // start here, of which this run has seven); the cheat suites run with it.
       'fixloop.yml': `env:\n  PYTEST_DISABLE_PLUGIN_AUTOLOAD: "1"\n${NO_ASSESSMENT}`,
     });
     // python3 as the user's PATH finds it (pyenv's shim here: the sandbox runs the version it selects).
-    const run = await fixloop([project, '--test', 'python3 -m pytest -q', '--engine', 'script', '--script', "sed -i 's/(len(values) + 1)/len(values)/' calc.py", '--json']);
+    const run = await fixloop([
+      project,
+      '--test',
+      'python3 -m pytest -q',
+      '--engine',
+      'script',
+      '--script',
+      "sed -i 's/(len(values) + 1)/len(values)/' calc.py",
+      '--json',
+    ]);
     expect(run.code, run.stderr).toBe(0);
     const result = json(run.stdout);
     expect(result.status).toBe('tests_green');
@@ -123,7 +136,18 @@ describe('fixloop run', { timeout: 180_000 }, () => {
 
   it('stops a script that never fixes anything, bounded, with the reason', async () => {
     const project = await repo(NODE_PROJECT);
-    const run = await fixloop([project, '--test', 'node --test', '--engine', 'script', '--script', 'echo trying', '--max-attempts', '4', '--json']);
+    const run = await fixloop([
+      project,
+      '--test',
+      'node --test',
+      '--engine',
+      'script',
+      '--script',
+      'echo trying',
+      '--max-attempts',
+      '4',
+      '--json',
+    ]);
     expect(run.code).toBe(1);
     const result = json(run.stdout);
     expect(result.status).toBe('escalated');
@@ -136,7 +160,18 @@ describe('fixloop run', { timeout: 180_000 }, () => {
   it('escalates after the consecutive-failure limit when every attempt fails differently', async () => {
     const project = await repo(NODE_PROJECT);
     // Each attempt breaks `add` in a new way: new failure messages, never fewer failing tests.
-    const run = await fixloop([project, '--test', 'node --test', '--engine', 'script', '--script', 'sed -i "s/return a - b.*/return a - b - $FIXLOOP_ATTEMPT;/" src/math.js', '--max-consecutive-failures', '2', '--json']);
+    const run = await fixloop([
+      project,
+      '--test',
+      'node --test',
+      '--engine',
+      'script',
+      '--script',
+      'sed -i "s/return a - b.*/return a - b - $FIXLOOP_ATTEMPT;/" src/math.js',
+      '--max-consecutive-failures',
+      '2',
+      '--json',
+    ]);
     expect(run.code).toBe(1);
     const result = json(run.stdout);
     expect(result.status).toBe('escalated');
@@ -145,13 +180,18 @@ describe('fixloop run', { timeout: 180_000 }, () => {
   });
 
   it('rejects a "fix" that edits a test, and one that deletes it, with the finding in the report', async () => {
-    for (const script of ["printf 'import { test } from \"node:test\";\\ntest(\"ok\", () => {});\\n' > test/math.test.js", 'rm test/math.test.js']) {
+    for (const script of [
+      'printf \'import { test } from "node:test";\\ntest("ok", () => {});\\n\' > test/math.test.js',
+      'rm test/math.test.js',
+    ]) {
       const project = await repo(NODE_PROJECT);
       const run = await fixloop([project, '--test', 'node --test', '--engine', 'script', '--script', script, '--json']);
       expect(run.code, script).toBe(1);
       const result = json(run.stdout);
       expect(result.status).not.toBe('tests_green');
-      expect(result.attempts[0]?.findings).toEqual([expect.objectContaining({ kind: 'path_protected', path: 'test/math.test.js' })]);
+      expect(result.attempts[0]?.findings).toEqual([
+        expect.objectContaining({ kind: 'path_protected', path: 'test/math.test.js' }),
+      ]);
       expect(result.attempts[0]?.gate).toBeNull();
       const report = readFileSync(join(run.out, 'report.md'), 'utf8');
       expect(report).toContain('path_protected');
@@ -162,8 +202,20 @@ describe('fixloop run', { timeout: 180_000 }, () => {
   it('does not call a run green when tests were removed, even where test files are not protected', async () => {
     const project = await repo({ ...NODE_PROJECT, 'fixloop.yml': "paths:\n  protected: ['.github/**']\n" });
     // Drops the failing test from the file: the suite passes, but it has fewer tests than the baseline.
-    const script = "node -e \"const fs=require('fs');const p='test/math.test.js';fs.writeFileSync(p,fs.readFileSync(p,'utf8').replace(/test\\('add[\\s\\S]*?\\n\\}\\);\\n/,''))\"";
-    const run = await fixloop([project, '--test', 'node --test', '--engine', 'script', '--script', script, '--max-attempts', '2', '--json']);
+    const script =
+      "node -e \"const fs=require('fs');const p='test/math.test.js';fs.writeFileSync(p,fs.readFileSync(p,'utf8').replace(/test\\('add[\\s\\S]*?\\n\\}\\);\\n/,''))\"";
+    const run = await fixloop([
+      project,
+      '--test',
+      'node --test',
+      '--engine',
+      'script',
+      '--script',
+      script,
+      '--max-attempts',
+      '2',
+      '--json',
+    ]);
     expect(run.code).toBe(1);
     const result = json(run.stdout);
     expect(result.status).not.toBe('tests_green');
@@ -172,7 +224,10 @@ describe('fixloop run', { timeout: 180_000 }, () => {
   });
 
   it('says there is nothing to fix when the suite already passes', async () => {
-    const project = await repo({ ...NODE_PROJECT, 'src/math.js': 'export const add = (a, b) => a + b;\nexport const mul = (a, b) => a * b;\n' });
+    const project = await repo({
+      ...NODE_PROJECT,
+      'src/math.js': 'export const add = (a, b) => a + b;\nexport const mul = (a, b) => a * b;\n',
+    });
     const run = await fixloop([project, '--test', 'node --test', '--engine', 'script', '--script', 'false', '--json']);
     expect(run.code).toBe(0);
     const result = json(run.stdout);
@@ -186,21 +241,38 @@ describe('fixloop run', { timeout: 180_000 }, () => {
     expect(json(withGoal.stdout)).toMatchObject({
       status: 'nothing_to_fix',
       redGreen: { notTried: 'no engine of the cascade (repair) can write tests' },
-      headline: expect.stringMatching(/the goal was not used: no failing test was written first \(no engine of the cascade \(repair\) can write tests\)\. An engine that writes tests .* `--engine repair,agent`/),
+      headline: expect.stringMatching(
+        /the goal was not used: no failing test was written first \(no engine of the cascade \(repair\) can write tests\)\. An engine that writes tests .* `--engine repair,agent`/,
+      ),
     });
   });
 
   it('kills a hanging test command with its whole process tree; a baseline that times out is an error, not a bug', async () => {
     const project = await repo(NODE_PROJECT);
     const marker = String(900_000 + Math.floor(Math.random() * 99_999));
-    const run = await fixloop([project, '--test', `sleep ${marker} & sleep ${marker}1; true`, '--timeout', '2', '--engine', 'script', '--script', 'true', '--max-attempts', '1', '--json']);
+    const run = await fixloop([
+      project,
+      '--test',
+      `sleep ${marker} & sleep ${marker}1; true`,
+      '--timeout',
+      '2',
+      '--engine',
+      'script',
+      '--script',
+      'true',
+      '--max-attempts',
+      '1',
+      '--json',
+    ]);
     expect(run.code).toBe(3);
     const result = json(run.stdout);
     expect(result.status).toBe('error');
     expect(result.error?.code).toBe('BASELINE_TIMEOUT');
     expect(result.error?.message).toMatch(/timed out after 2 s.*test\.timeout/s);
     expect(result.attempts).toEqual([]);
-    const left = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' }).split('\n').filter((l) => l.includes(`sleep ${marker}`));
+    const left = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' })
+      .split('\n')
+      .filter((l) => l.includes(`sleep ${marker}`));
     expect(left).toEqual([]);
   });
 
@@ -216,14 +288,20 @@ describe('fixloop run', { timeout: 180_000 }, () => {
       fixloop([project, '--test', 'python3 -c "import fixloop_absent_module_xyz"', ...script]),
     ]);
     expect(missing.code).toBe(3);
-    expect(json(missing.stdout).error).toMatchObject({ code: 'TEST_COMMAND_NOT_FOUND', message: expect.stringContaining('`no-such-runner-xyz` was not found') });
+    expect(json(missing.stdout).error).toMatchObject({
+      code: 'TEST_COMMAND_NOT_FOUND',
+      message: expect.stringContaining('`no-such-runner-xyz` was not found'),
+    });
     expect(json(none.stdout)).toMatchObject({ status: 'error', error: { code: 'NO_TESTS_RAN' } });
-    expect(json(module.stdout)).toMatchObject({ status: 'error', error: { code: 'MISSING_MODULE', message: expect.stringContaining('fixloop_absent_module_xyz') } });
+    expect(json(module.stdout)).toMatchObject({
+      status: 'error',
+      error: { code: 'MISSING_MODULE', message: expect.stringContaining('fixloop_absent_module_xyz') },
+    });
     for (const run of [missing, none, module]) expect(json(run.stdout).attempts).toEqual([]);
     expect(existsSync(engineRan)).toBe(false);
   });
 
-  it('keeps a failed setup\'s whole output as setup.log and shows the lines with the cause', async () => {
+  it("keeps a failed setup's whole output as setup.log and shows the lines with the cause", async () => {
     const project = await repo(NODE_PROJECT);
     const setup = `echo "npm error code E404"; echo "npm error 404 Not Found - GET https://registry.invalid/left-padd"; for i in $(seq 1 40); do echo "progress line $i"; done; exit 1`;
     const run = await fixloop([project, '--test', 'node --test', '--setup', setup, '--json']);
@@ -239,10 +317,29 @@ describe('fixloop run', { timeout: 180_000 }, () => {
   it('never lets a secret of the parent environment reach the test command', async () => {
     const secret = 'ghp_notARealTokenButSecret0123456789abcd';
     const project = await repo(NODE_SOURCES);
-    const run = await fixloop([project, '--test', 'env | sort; test -f fixed', '--evidence', 'exit-code', '--engine', 'script', '--script', 'touch fixed', '--json'], { GITHUB_TOKEN: secret, FIXLOOP_IT_SECRET: 'plain-secret-value-42' });
+    const run = await fixloop(
+      [
+        project,
+        '--test',
+        'env | sort; test -f fixed',
+        '--evidence',
+        'exit-code',
+        '--engine',
+        'script',
+        '--script',
+        'touch fixed',
+        '--json',
+      ],
+      { GITHUB_TOKEN: secret, FIXLOOP_IT_SECRET: 'plain-secret-value-42' },
+    );
     // A suite read by its exit code alone is green only by the operator's choice, and says so; the
     // patch changes no source file the assessment can probe, so it asks for a review (exit 4).
-    expect(JSON.parse(run.stdout)).toMatchObject({ status: 'tests_green', verification: { evidence: 'exit-code' }, headline: expect.stringMatching(/^Tests pass by exit code only/), assessment: { level: 'review', notAssessed: expect.stringMatching(/no JavaScript, TypeScript or Python source file/) } });
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      status: 'tests_green',
+      verification: { evidence: 'exit-code' },
+      headline: expect.stringMatching(/^Tests pass by exit code only/),
+      assessment: { level: 'review', notAssessed: expect.stringMatching(/no JavaScript, TypeScript or Python source file/) },
+    });
     expect(run.code, run.stderr).toBe(4);
     const baselineLog = readFileSync(join(run.out, 'attempt-0.log'), 'utf8');
     expect(baselineLog).toContain('CI=true');
@@ -261,17 +358,31 @@ describe('fixloop run', { timeout: 180_000 }, () => {
     expect(readFileSync(join(project, 'src/math.js'), 'utf8')).toContain('a + b');
 
     const dirty = await repo(NODE_PROJECT);
-    writeFileSync(join(dirty, 'src/math.js'), 'export function add(a, b) {\n  return a - b; // uncommitted\n}\nexport const mul = (a, b) => a * b;\n');
+    writeFileSync(
+      join(dirty, 'src/math.js'),
+      'export function add(a, b) {\n  return a - b; // uncommitted\n}\nexport const mul = (a, b) => a * b;\n',
+    );
     // The run starts from the uncommitted work, so its patch goes onto it (a file changed during the
     // run is refused: cli-working-tree.test.ts).
     const onDirty = await fixloop([dirty, '--test', 'node --test', '--engine', 'script', '--script', FIX_ADD, '--apply']);
     expect(onDirty.code, onDirty.stderr).toBe(0);
-    expect(readFileSync(join(dirty, 'src/math.js'), 'utf8')).toBe('export function add(a, b) {\n  return a + b; // uncommitted\n}\nexport const mul = (a, b) => a * b;\n');
+    expect(readFileSync(join(dirty, 'src/math.js'), 'utf8')).toBe(
+      'export function add(a, b) {\n  return a + b; // uncommitted\n}\nexport const mul = (a, b) => a * b;\n',
+    );
   });
 
   it('clones a git URL, never touching the source repository', async () => {
     const project = await repo(NODE_PROJECT);
-    const run = await fixloop([`file://${project}`, '--test', 'node --test', '--engine', 'script', '--script', FIX_ADD, '--json']);
+    const run = await fixloop([
+      `file://${project}`,
+      '--test',
+      'node --test',
+      '--engine',
+      'script',
+      '--script',
+      FIX_ADD,
+      '--json',
+    ]);
     expect(run.code, run.stderr).toBe(0);
     const result = json(run.stdout);
     expect(result.status).toBe('tests_green');
@@ -282,20 +393,42 @@ describe('fixloop run', { timeout: 180_000 }, () => {
     const project = await repo(NODE_PROJECT);
     const cwd = await repo({});
     const marker = String(600_000 + Math.floor(Math.random() * 99_999));
-    const child = spawn(process.execPath, [FIXLOOP_BIN, 'run', project, '--test', `sleep ${marker}`, '--engine', 'script', '--script', 'true', '--json', '--out', join(cwd, 'out')], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [
+        FIXLOOP_BIN,
+        'run',
+        project,
+        '--test',
+        `sleep ${marker}`,
+        '--engine',
+        'script',
+        '--script',
+        'true',
+        '--json',
+        '--out',
+        join(cwd, 'out'),
+      ],
+      { cwd, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let stdout = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     // Ctrl-C while the baseline runs: wait until its command is there (a fixed delay raced fixloop's
     // own start on a loaded machine, where Node's default SIGINT ended it before its handler was set).
     // (the sleep itself, not fixloop's own command line, which names it too)
-    const running = () => execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' }).split('\n').some((l) => /^(\S*\/)?sleep$/.test(l.trim().split(' ')[0] ?? '') && l.trim().endsWith(` ${marker}`));
+    const running = () =>
+      execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' })
+        .split('\n')
+        .some((l) => /^(\S*\/)?sleep$/.test(l.trim().split(' ')[0] ?? '') && l.trim().endsWith(` ${marker}`));
     for (let waited = 0; !running() && waited < 60_000; waited += 100) await new Promise((r) => setTimeout(r, 100));
     expect(running()).toBe(true);
     child.kill('SIGINT');
     const code = await new Promise<number | null>((r) => child.on('close', r));
     expect(code).toBe(130);
     expect(json(stdout)).toMatchObject({ status: 'failed_to_green', stopReason: 'cancelled', cancelled: { phase: 'baseline' } });
-    const left = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' }).split('\n').filter((l) => l.includes(`sleep ${marker}`));
+    const left = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' })
+      .split('\n')
+      .filter((l) => l.includes(`sleep ${marker}`));
     expect(left).toEqual([]);
   });
 

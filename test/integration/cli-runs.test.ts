@@ -42,33 +42,60 @@ describe('fixloop runs', () => {
   });
 
   // A green run explores and assesses its patch: over 70 s on a loaded 2-core machine.
-  it('lists the command line\'s runs beside the App\'s, shows one, and says replay is for the App\'s runs', { timeout: 240_000 }, async () => {
-    const project = join(dir, 'project');
-    await mkdir(join(project, 'src'), { recursive: true });
-    await mkdir(join(project, 'test'));
-    await writeFile(join(project, 'src/math.js'), 'export const add = (a, b) => a - b;\n');
-    await writeFile(join(project, 'test/math.test.js'), "import test from 'node:test';\nimport assert from 'node:assert';\nimport { add } from '../src/math.js';\ntest('adds', () => assert.equal(add(1, 2), 3));\n");
-    await writeFile(join(project, 'package.json'), '{ "type": "module" }\n');
-    const run = await runCli(['run', project, '--test', 'node --test', '--engine', 'script', '--script', "sed -i 's/a - b/a + b/' src/math.js", '--json'], { cwd: dir });
-    expect(run.code, run.stderr).toBe(0);
-    const runId = (JSON.parse(run.stdout) as { runId: string }).runId;
+  it(
+    "lists the command line's runs beside the App's, shows one, and says replay is for the App's runs",
+    { timeout: 240_000 },
+    async () => {
+      const project = join(dir, 'project');
+      await mkdir(join(project, 'src'), { recursive: true });
+      await mkdir(join(project, 'test'));
+      await writeFile(join(project, 'src/math.js'), 'export const add = (a, b) => a - b;\n');
+      await writeFile(
+        join(project, 'test/math.test.js'),
+        "import test from 'node:test';\nimport assert from 'node:assert';\nimport { add } from '../src/math.js';\ntest('adds', () => assert.equal(add(1, 2), 3));\n",
+      );
+      await writeFile(join(project, 'package.json'), '{ "type": "module" }\n');
+      const run = await runCli(
+        [
+          'run',
+          project,
+          '--test',
+          'node --test',
+          '--engine',
+          'script',
+          '--script',
+          "sed -i 's/a - b/a + b/' src/math.js",
+          '--json',
+        ],
+        { cwd: dir },
+      );
+      expect(run.code, run.stderr).toBe(0);
+      const runId = (JSON.parse(run.stdout) as { runId: string }).runId;
 
-    const list = await runCli(['runs'], { cwd: dir });
-    expect(list.code).toBe(0);
-    expect(list.stdout).toMatch(new RegExp(`Command-line runs \\(1\\):[\\s\\S]*${runId}\\s+tests_green \\(verified\\)\\s+${project.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
-    const show = await runCli(['runs', 'show', runId], { cwd: dir });
-    expect(show.code).toBe(0);
-    expect(show.stdout).toMatch(new RegExp(`^Run ${runId} \\(command line\\): tests_green`));
-    expect(show.stdout).toContain('## fixloop: ✅ Verified fix');
-    const replay = await runCli(['replay', runId], { cwd: dir });
-    expect(replay.code).toBe(2);
-    expect(replay.stderr).toMatch(new RegExp(`run \`${runId}\` is a command-line run: replay and publish work on the App's stored runs`));
-  });
+      const list = await runCli(['runs'], { cwd: dir });
+      expect(list.code).toBe(0);
+      expect(list.stdout).toMatch(
+        new RegExp(
+          `Command-line runs \\(1\\):[\\s\\S]*${runId}\\s+tests_green \\(verified\\)\\s+${project.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`,
+        ),
+      );
+      const show = await runCli(['runs', 'show', runId], { cwd: dir });
+      expect(show.code).toBe(0);
+      expect(show.stdout).toMatch(new RegExp(`^Run ${runId} \\(command line\\): tests_green`));
+      expect(show.stdout).toContain('## fixloop: ✅ Verified fix');
+      const replay = await runCli(['replay', runId], { cwd: dir });
+      expect(replay.code).toBe(2);
+      expect(replay.stderr).toMatch(
+        new RegExp(`run \`${runId}\` is a command-line run: replay and publish work on the App's stored runs`),
+      );
+    },
+  );
 
   it('lists the stored deliveries that started no run, with their state and why, beside the runs', async () => {
     const data = join(dir, 'data');
     const store = await openSqliteStore(data);
-    for (const delivery of ['d-failed', 'd-handled', 'd-waiting']) await store.acceptEvent({ delivery, name: 'issue_comment.created', payload: {}, credentialRef: 'ref' });
+    for (const delivery of ['d-failed', 'd-handled', 'd-waiting'])
+      await store.acceptEvent({ delivery, name: 'issue_comment.created', payload: {}, credentialRef: 'ref' });
     await store.claim('w1', 10_000, 'event');
     await store.finish('event-d-failed', 'w1', 'failed', "issue_comment.created: GitHub's API did not answer");
     await store.claim('w1', 10_000, 'event');

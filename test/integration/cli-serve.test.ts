@@ -35,7 +35,10 @@ describe('fixloop serve', () => {
   });
 
   it('refuses a private key file that does not exist, naming it', async () => {
-    const result = await runCli(['serve'], { cwd: dir, env: { APP_ID: '1', PRIVATE_KEY_PATH: join(dir, 'missing.pem'), WEBHOOK_SECRET: 's' } });
+    const result = await runCli(['serve'], {
+      cwd: dir,
+      env: { APP_ID: '1', PRIVATE_KEY_PATH: join(dir, 'missing.pem'), WEBHOOK_SECRET: 's' },
+    });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('PRIVATE_KEY_PATH: no such file');
   });
@@ -46,7 +49,9 @@ describe('fixloop serve', () => {
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('APP_ID is not set');
-    expect(result.stderr).toContain(`PRIVATE_KEY_PATH: no such file \`./fixloop.private-key.pem\` (${join(dir, 'fixloop.private-key.pem')})`);
+    expect(result.stderr).toContain(
+      `PRIVATE_KEY_PATH: no such file \`./fixloop.private-key.pem\` (${join(dir, 'fixloop.private-key.pem')})`,
+    );
     expect(result.stderr).toContain('WEBHOOK_SECRET is not set');
     expect(result.stderr.match(/^fixloop: /gm)).toHaveLength(1);
     expect(result.stderr).not.toMatch(/^\s+at /m);
@@ -55,7 +60,9 @@ describe('fixloop serve', () => {
 
   it('names a private key that is not one, and a webhook proxy whose client is not installed, instead of installing it', async () => {
     await writeFile(join(dir, 'key.pem'), 'not a key\n');
-    const result = await serveOnce(cleanEnv({ APP_ID: '12', PRIVATE_KEY_PATH: 'key.pem', WEBHOOK_SECRET: 's', WEBHOOK_PROXY_URL: 'https://smee.io/abc' }));
+    const result = await serveOnce(
+      cleanEnv({ APP_ID: '12', PRIVATE_KEY_PATH: 'key.pem', WEBHOOK_SECRET: 's', WEBHOOK_PROXY_URL: 'https://smee.io/abc' }),
+    );
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('PRIVATE_KEY_PATH: `key.pem`');
     expect(result.stderr).toContain('is not a PEM private key');
@@ -67,8 +74,13 @@ describe('fixloop serve', () => {
     const data = join(dir, 'data');
     await mkdir(data);
     await writeFile(join(data, 'fixloop.db'), 'not a database, just some text'.repeat(40));
-    const key = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
-    const result = await runCli(['serve'], { cwd: dir, env: { APP_ID: '1', PRIVATE_KEY: key, WEBHOOK_SECRET: 's', PORT: String(await freePort()), FIXLOOP_DATA_DIR: data } });
+    const key = generateKeyPairSync('rsa', { modulusLength: 2048 })
+      .privateKey.export({ type: 'pkcs1', format: 'pem' })
+      .toString();
+    const result = await runCli(['serve'], {
+      cwd: dir,
+      env: { APP_ID: '1', PRIVATE_KEY: key, WEBHOOK_SECRET: 's', PORT: String(await freePort()), FIXLOOP_DATA_DIR: data },
+    });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('FIXLOOP_DATA_DIR: the run store');
     expect(result.stderr).toContain('Move it aside');
@@ -78,10 +90,21 @@ describe('fixloop serve', () => {
   it('serves signed webhooks and rejects unsigned ones', async () => {
     const port = await freePort();
     const secret = 'a-webhook-secret';
-    const key = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
+    const key = generateKeyPairSync('rsa', { modulusLength: 2048 })
+      .privateKey.export({ type: 'pkcs1', format: 'pem' })
+      .toString();
     const child = spawn(process.execPath, [FIXLOOP_BIN, 'serve'], {
       cwd: dir,
-      env: { PATH: process.env.PATH ?? '', APP_ID: '1', PRIVATE_KEY: key, WEBHOOK_SECRET: secret, PORT: String(port), HOST: '127.0.0.1', LOG_FORMAT: 'json', FIXLOOP_DATA_DIR: join(dir, 'data') },
+      env: {
+        PATH: process.env.PATH ?? '',
+        APP_ID: '1',
+        PRIVATE_KEY: key,
+        WEBHOOK_SECRET: secret,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        LOG_FORMAT: 'json',
+        FIXLOOP_DATA_DIR: join(dir, 'data'),
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const out = watchOutput(child);
@@ -94,7 +117,12 @@ describe('fixloop serve', () => {
       const post = (signature: string) =>
         fetch(`http://127.0.0.1:${port}/api/github/webhooks`, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-github-event': 'issue_comment', 'x-github-delivery': 'd-1', 'x-hub-signature-256': signature },
+          headers: {
+            'content-type': 'application/json',
+            'x-github-event': 'issue_comment',
+            'x-github-delivery': 'd-1',
+            'x-hub-signature-256': signature,
+          },
           body,
         });
       const signed = await post(`sha256=${createHmac('sha256', secret).update(body).digest('hex')}`);
@@ -119,7 +147,8 @@ function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
   return { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...extra };
 }
 
-const key = () => generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
+const key = () =>
+  generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
 const SECRET = 'the-webhook-secret';
 const servers: Array<{ kill: () => void }> = [];
 afterEach(() => {
@@ -131,7 +160,16 @@ async function startServe(extra: Record<string, string> = {}) {
   const port = await freePort();
   const child = spawn(process.execPath, [FIXLOOP_BIN, 'serve'], {
     cwd: dir,
-    env: cleanEnv({ APP_ID: '1', PRIVATE_KEY: key(), WEBHOOK_SECRET: SECRET, PORT: String(port), HOST: '127.0.0.1', LOG_FORMAT: 'json', FIXLOOP_DATA_DIR: join(dir, 'data'), ...extra }),
+    env: cleanEnv({
+      APP_ID: '1',
+      PRIVATE_KEY: key(),
+      WEBHOOK_SECRET: SECRET,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_FORMAT: 'json',
+      FIXLOOP_DATA_DIR: join(dir, 'data'),
+      ...extra,
+    }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   servers.push({ kill: () => child.kill('SIGKILL') });
@@ -146,7 +184,12 @@ async function startServe(extra: Record<string, string> = {}) {
     const body = JSON.stringify(payload);
     return fetch(`${url}/api/github/webhooks`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-github-event': 'issue_comment', 'x-github-delivery': delivery, 'x-hub-signature-256': `sha256=${createHmac('sha256', secret).update(body).digest('hex')}` },
+      headers: {
+        'content-type': 'application/json',
+        'x-github-event': 'issue_comment',
+        'x-github-delivery': delivery,
+        'x-hub-signature-256': `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`,
+      },
       body,
     });
   };
@@ -218,7 +261,11 @@ describe('fixloop serve, operated', () => {
   it('ends a delivery as failed, logged with its id and reason, when GitHub accepts connections and never answers; `fixloop runs` lists it', async () => {
     const silent = await silentServer();
     try {
-      const server = await startServe({ GHE_HOST: `127.0.0.1:${silent.port}`, GHE_PROTOCOL: 'http', FIXLOOP_GITHUB_TIMEOUT_SECONDS: '1' });
+      const server = await startServe({
+        GHE_HOST: `127.0.0.1:${silent.port}`,
+        GHE_PROTOCOL: 'http',
+        FIXLOOP_GITHUB_TIMEOUT_SECONDS: '1',
+      });
       expect((await server.deliver(fixComment('y'), 'stuck-delivery-1')).status).toBe(200);
       await server.until(/"delivery":"stuck-delivery-1"[^\n]*did not answer[^\n]*"msg":"delivery failed"/);
       expect(silent.connections()).toBeGreaterThan(0);
@@ -238,7 +285,11 @@ describe('fixloop serve --register', () => {
     await copyFile(new URL('../../app.yml', import.meta.url), join(dir, 'app.yml'));
     await copyFile(new URL('../../.env.example', import.meta.url), join(dir, '.env'));
     const port = await freePort();
-    const child = spawn(process.execPath, [FIXLOOP_BIN, 'serve', '--register'], { cwd: dir, env: cleanEnv({ PORT: String(port), HOST: '127.0.0.1' }), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [FIXLOOP_BIN, 'serve', '--register'], {
+      cwd: dir,
+      env: cleanEnv({ PORT: String(port), HOST: '127.0.0.1' }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     servers.push({ kill: () => child.kill('SIGKILL') });
     const out = watchOutput(child);
     await out.until('Listening on');

@@ -27,10 +27,20 @@ const PROJECT = {
 const quote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`;
 
 /** The CLI on a pseudo-terminal: what the terminal showed (stdout and stderr as one screen), and the exit code. */
-function onTerminal(args: string[], options: { cwd: string; env: Record<string, string | undefined> }): Promise<{ code: number | null; screen: string }> {
+function onTerminal(
+  args: string[],
+  options: { cwd: string; env: Record<string, string | undefined> },
+): Promise<{ code: number | null; screen: string }> {
   const command = [process.execPath, FIXLOOP_BIN, ...args].map(quote).join(' ');
   // A user's terminal: Node gives no colour where CI is set (CI's own runs).
-  const env = { ...process.env, FORCE_COLOR: undefined, NO_COLOR: undefined, CI: undefined, TERM: 'xterm-256color', ...options.env };
+  const env = {
+    ...process.env,
+    FORCE_COLOR: undefined,
+    NO_COLOR: undefined,
+    CI: undefined,
+    TERM: 'xterm-256color',
+    ...options.env,
+  };
   return new Promise((resolve, reject) => {
     const child = spawn('script', ['-qfec', command, '/dev/null'], { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let screen = '';
@@ -51,11 +61,29 @@ describe('fixloop run on a terminal', () => {
   it('prints a text report whose still failing tests show what they expected and got, without colour under NO_COLOR', async () => {
     const repo = await tempDir(PROJECT);
     const cwd = await tempDir();
-    const { code, screen } = await onTerminal(['run', repo, '--test', 'node --test', '--engine', 'script', '--script', 'true', '--max-attempts', '1', '--out', join(cwd, 'out')], { cwd, env: { NO_COLOR: '1' } });
+    const { code, screen } = await onTerminal(
+      [
+        'run',
+        repo,
+        '--test',
+        'node --test',
+        '--engine',
+        'script',
+        '--script',
+        'true',
+        '--max-attempts',
+        '1',
+        '--out',
+        join(cwd, 'out'),
+      ],
+      { cwd, env: { NO_COLOR: '1' } },
+    );
     expect(code).toBe(1);
     expect(screen).toContain('fixloop: ❌ Not fixed');
     expect(screen).not.toMatch(/<details>|<summary>|\| --- |^#{2,4} /m);
-    expect(screen).toContain('- add sums two numbers: AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:\n    expected 5, got -1\n');
+    expect(screen).toContain(
+      '- add sums two numbers: AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:\n    expected 5, got -1\n',
+    );
     expect(screen).toContain("    expected 'sum 4', got 'sum 0'\n");
     expect(screen).not.toContain('\x1b[1m');
   }, 240_000);
@@ -64,7 +92,10 @@ describe('fixloop run on a terminal', () => {
     // The assessment after the green patch is not what is watched here (assessment.test.ts's is).
     const repo = await tempDir({ ...PROJECT, 'fixloop.yml': 'assessment:\n  enabled: false\n' });
     const cwd = await tempDir();
-    const { screen } = await onTerminal(['run', repo, '--test', 'node --test', '--engine', 'repair', '--max-attempts', '1', '--out', join(cwd, 'out')], { cwd, env: { NO_COLOR: '1' } });
+    const { screen } = await onTerminal(
+      ['run', repo, '--test', 'node --test', '--engine', 'repair', '--max-attempts', '1', '--out', join(cwd, 'out')],
+      { cwd, env: { NO_COLOR: '1' } },
+    );
     const counts = screen.split('\r\x1b[K').filter((part) => /│ repair: candidate \d+\/\d+, \d+ plausible/.test(part));
     expect(counts.length).toBeGreaterThan(0);
     // Each count is written over the last one: none ends its line.
@@ -74,7 +105,10 @@ describe('fixloop run on a terminal', () => {
   it('says an error once, with its cause, in colour on a terminal that has it', async () => {
     const repo = await tempDir(PROJECT);
     const cwd = await tempDir();
-    const { code, screen } = await onTerminal(['run', repo, '--test', 'no-such-cmd', '--out', join(cwd, 'out')], { cwd, env: {} });
+    const { code, screen } = await onTerminal(['run', repo, '--test', 'no-such-cmd', '--out', join(cwd, 'out')], {
+      cwd,
+      env: {},
+    });
     expect(code).not.toBe(0);
     expect(screen.match(/was not found/g)).toHaveLength(1);
     expect(screen).toContain('fixloop: \x1b[1m\x1b[31m💥 Error');

@@ -39,65 +39,86 @@ let out: string;
 let userBin: string;
 
 // Only where the two Nodes differ can the test tell which one ran the tests.
-describe.runIf(userVersion !== null && bundledVersion !== null && userVersion !== bundledVersion)('the user’s Node runs the repository’s tests', { timeout: 420_000 }, () => {
-  beforeAll(async () => {
-    const scratch = mkdtempSync(join(tmpdir(), 'fixloop-user-toolchain-'));
-    dirs.push(scratch);
-    userBin = join(scratch, 'user-bin');
-    execFileSync('mkdir', [userBin]);
-    symlinkSync(USER_NODE, join(userBin, 'node'));
-    const repo = await makeRepo({
-      ...CALC_FILES,
-      '.nvmrc': `${wantedMajor}\n`,
-      'test/math.test.js': [
-        "import assert from 'node:assert/strict';",
-        "import { test } from 'node:test';",
-        "import { add } from '../src/math.js';",
-        '',
-        "test('add sums two numbers', () => {",
-        '  assert.equal(add(2, 3), 5);',
-        '});',
-        '',
-        "test('runs on the user’s Node', () => {",
-        "  console.log('node-version', process.version);",
-        `  assert.equal(process.version, ${JSON.stringify(userVersion)});`,
-        '});',
-        '',
-      ].join('\n'),
+describe.runIf(userVersion !== null && bundledVersion !== null && userVersion !== bundledVersion)(
+  'the user’s Node runs the repository’s tests',
+  { timeout: 420_000 },
+  () => {
+    beforeAll(async () => {
+      const scratch = mkdtempSync(join(tmpdir(), 'fixloop-user-toolchain-'));
+      dirs.push(scratch);
+      userBin = join(scratch, 'user-bin');
+      execFileSync('mkdir', [userBin]);
+      symlinkSync(USER_NODE, join(userBin, 'node'));
+      const repo = await makeRepo({
+        ...CALC_FILES,
+        '.nvmrc': `${wantedMajor}\n`,
+        'test/math.test.js': [
+          "import assert from 'node:assert/strict';",
+          "import { test } from 'node:test';",
+          "import { add } from '../src/math.js';",
+          '',
+          "test('add sums two numbers', () => {",
+          '  assert.equal(add(2, 3), 5);',
+          '});',
+          '',
+          "test('runs on the user’s Node', () => {",
+          "  console.log('node-version', process.version);",
+          `  assert.equal(process.version, ${JSON.stringify(userVersion)});`,
+          '});',
+          '',
+        ].join('\n'),
+      });
+      dirs.push(repo);
+      out = join(scratch, 'out');
+      // What npm makes of the user's PATH: fixloop's own .bin (with the bundled `node`) first.
+      const path = [join(ROOT, 'node_modules', '.bin'), userBin, process.env.PATH ?? '/usr/bin:/bin'].join(':');
+      const args = [
+        'run',
+        repo,
+        '--test',
+        'node --test',
+        '--engine',
+        'script',
+        '--script',
+        "sed -i 's/a - b/a + b/' src/math.js",
+        '--json',
+        '--out',
+        out,
+      ];
+      // Started by the older Node, which hands over to the bundled one: the case where it runs fixloop.
+      run = await runCli(args, { cwd: scratch, node: USER_NODE, env: { PATH: path } });
+    }, 420_000);
+    afterAll(() => removeAll(dirs));
+
+    it('passes the test that asserts the user’s version: the baseline has one failure, the fix makes it green', () => {
+      expect(run.code, run.stderr).toBe(0);
+      const result = JSON.parse(run.stdout) as RunResult;
+      expect(result.status).toBe('tests_green');
+      expect(result.baseline).toMatchObject({ failed: 1, passed: 1 });
+      const logs = readdirSync(out, { recursive: true, encoding: 'utf8' })
+        .filter((f) => f.endsWith('.log'))
+        .map((f) => readFileSync(join(out, f), 'utf8'))
+        .join('\n');
+      expect(logs).toContain(`node-version ${userVersion}`);
+      expect(logs).not.toContain(`node-version ${bundledVersion}`);
     });
-    dirs.push(repo);
-    out = join(scratch, 'out');
-    // What npm makes of the user's PATH: fixloop's own .bin (with the bundled `node`) first.
-    const path = [join(ROOT, 'node_modules', '.bin'), userBin, process.env.PATH ?? '/usr/bin:/bin'].join(':');
-    const args = ['run', repo, '--test', 'node --test', '--engine', 'script', '--script', "sed -i 's/a - b/a + b/' src/math.js", '--json', '--out', out];
-    // Started by the older Node, which hands over to the bundled one: the case where it runs fixloop.
-    run = await runCli(args, { cwd: scratch, node: USER_NODE, env: { PATH: path } });
-  }, 420_000);
-  afterAll(() => removeAll(dirs));
 
-  it('passes the test that asserts the user’s version: the baseline has one failure, the fix makes it green', () => {
-    expect(run.code, run.stderr).toBe(0);
-    const result = JSON.parse(run.stdout) as RunResult;
-    expect(result.status).toBe('tests_green');
-    expect(result.baseline).toMatchObject({ failed: 1, passed: 1 });
-    const logs = readdirSync(out, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.log')).map((f) => readFileSync(join(out, f), 'utf8')).join('\n');
-    expect(logs).toContain(`node-version ${userVersion}`);
-    expect(logs).not.toContain(`node-version ${bundledVersion}`);
-  });
+    it('names in the JSON the Node that ran the tests, with its version, and nothing of fixloop’s install', () => {
+      const result = JSON.parse(run.stdout) as RunResult;
+      const node = result.environment?.toolchains.find((t) => t.name === 'node');
+      expect(node).toMatchObject({ version: userVersion, path: join(userBin, 'node') });
+      expect(result.environment?.toolchains.find((t) => t.name === 'npm')?.version).toMatch(/^\d+\.\d+\.\d+/);
+      expect(JSON.stringify(result.environment)).not.toContain(join(ROOT, 'node_modules'));
+    });
 
-  it('names in the JSON the Node that ran the tests, with its version, and nothing of fixloop’s install', () => {
-    const result = JSON.parse(run.stdout) as RunResult;
-    const node = result.environment?.toolchains.find((t) => t.name === 'node');
-    expect(node).toMatchObject({ version: userVersion, path: join(userBin, 'node') });
-    expect(result.environment?.toolchains.find((t) => t.name === 'npm')?.version).toMatch(/^\d+\.\d+\.\d+/);
-    expect(JSON.stringify(result.environment)).not.toContain(join(ROOT, 'node_modules'));
-  });
-
-  it('says, in the JSON and the report, that the repository’s .nvmrc asks for another version', () => {
-    const result = JSON.parse(run.stdout) as RunResult;
-    expect(result.environment?.versionMismatches).toEqual([{ tool: 'node', program: 'node', version: userVersion, file: '.nvmrc', wants: wantedMajor }]);
-    const report = readFileSync(join(out, 'report.md'), 'utf8');
-    expect(report).toContain(`_Node ${userVersion} runs the tests; .nvmrc asks for ${wantedMajor}._`);
-    expect(report).toMatch(new RegExp(`Toolchains: \`node\` ${userVersion?.replace(/\./g, '\\.')} \\(system, \`/usr\`\\)`));
-  });
-});
+    it('says, in the JSON and the report, that the repository’s .nvmrc asks for another version', () => {
+      const result = JSON.parse(run.stdout) as RunResult;
+      expect(result.environment?.versionMismatches).toEqual([
+        { tool: 'node', program: 'node', version: userVersion, file: '.nvmrc', wants: wantedMajor },
+      ]);
+      const report = readFileSync(join(out, 'report.md'), 'utf8');
+      expect(report).toContain(`_Node ${userVersion} runs the tests; .nvmrc asks for ${wantedMajor}._`);
+      expect(report).toMatch(new RegExp(`Toolchains: \`node\` ${userVersion?.replace(/\./g, '\\.')} \\(system, \`/usr\`\\)`));
+    });
+  },
+);

@@ -50,7 +50,9 @@ function repositoryState(dir: string) {
     status: git(dir, 'status', '--porcelain', '--untracked-files=all'),
     refs: git(dir, 'for-each-ref'),
     stash: git(dir, 'stash', 'list'),
-    index: createHash('sha256').update(readFileSync(join(dir, '.git', 'index'))).digest('hex'),
+    index: createHash('sha256')
+      .update(readFileSync(join(dir, '.git', 'index')))
+      .digest('hex'),
   };
 }
 
@@ -71,7 +73,9 @@ describe('fixloop run on a working tree with uncommitted changes', { timeout: 24
     const out = await outDir();
     // The test command itself proves what the run's tree holds: the untracked file, not the ignored ones.
     const test = 'test -e notes.txt && test ! -e build/ignored.txt && test ! -e debug.log && test ! -e .fixloop && node --test';
-    const run = await runCli(['run', project, '--test', test, '--engine', 'script', '--script', 'true', '--out', out], { cwd: project });
+    const run = await runCli(['run', project, '--test', test, '--engine', 'script', '--script', 'true', '--out', out], {
+      cwd: project,
+    });
 
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toContain('started from the working tree: 1 modified, 1 untracked file on HEAD');
@@ -81,7 +85,10 @@ describe('fixloop run on a working tree with uncommitted changes', { timeout: 24
     expect(result.baseline).toMatchObject({ passed: 2, failed: 0 });
     const head = git(project, 'rev-parse', 'HEAD').trim();
     expect(result.repository.workingTree).toMatchObject({ head, included: true });
-    expect(result.repository.workingTree?.files.map((f) => [f.path, f.state]).sort()).toEqual([['notes.txt', 'untracked'], ['src/math.js', 'modified']]);
+    expect(result.repository.workingTree?.files.map((f) => [f.path, f.state]).sort()).toEqual([
+      ['notes.txt', 'untracked'],
+      ['src/math.js', 'modified'],
+    ]);
     // The run's commit is the snapshot in fixloop's mirror, not the user's HEAD.
     expect(result.repository.sha).not.toBe(head);
     expect(repositoryState(project)).toEqual(before);
@@ -104,14 +111,20 @@ describe('fixloop run on a working tree with uncommitted changes', { timeout: 24
     expect(result.testCommand).toBe('node --test');
     expect(result.baseline).toMatchObject({ failed: 2 });
     expect(result.status).toBe('tests_green');
-    expect(readFileSync(join(project, 'src/math.js'), 'utf8')).toBe('// keep this comment\nexport function add(a, b) {\n  return a + b;\n}\n');
+    expect(readFileSync(join(project, 'src/math.js'), 'utf8')).toBe(
+      '// keep this comment\nexport function add(a, b) {\n  return a + b;\n}\n',
+    );
     expect(readFileSync(join(project, 'README.md'), 'utf8')).toBe('# calc\nWork in progress.\n');
-    expect(git(project, 'status', '--porcelain').split('\n').filter(Boolean).sort()).toEqual([' M README.md', ' M src/math.js', '?? fixloop.yml']);
+    expect(git(project, 'status', '--porcelain').split('\n').filter(Boolean).sort()).toEqual([
+      ' M README.md',
+      ' M src/math.js',
+      '?? fixloop.yml',
+    ]);
     expect(git(project, 'for-each-ref')).toBe(refsBefore);
     expect(git(project, 'stash', 'list')).toBe('');
   });
 
-  it('checks an uncommitted fixloop.yml before the run as the run reads it: a file git ignores is not the run\'s', async () => {
+  it("checks an uncommitted fixloop.yml before the run as the run reads it: a file git ignores is not the run's", async () => {
     const project = await repo();
     writeFileSync(join(project, '.gitignore'), 'build/\n*.log\nfixloop.yml\n');
     writeFileSync(join(project, 'fixloop.yml'), 'test:\n  command: node --test\n');
@@ -126,7 +139,24 @@ describe('fixloop run on a working tree with uncommitted changes', { timeout: 24
     writeFileSync(join(project, 'src/math.js'), 'export function add(a, b) {\n  return a + b;\n}\n');
     const before = repositoryState(project);
     const out = await outDir();
-    const run = await runCli(['run', project, '--head', '--test', 'node --test', '--engine', 'script', '--script', 'true', '--max-attempts', '1', '--out', out], { cwd: project });
+    const run = await runCli(
+      [
+        'run',
+        project,
+        '--head',
+        '--test',
+        'node --test',
+        '--engine',
+        'script',
+        '--script',
+        'true',
+        '--max-attempts',
+        '1',
+        '--out',
+        out,
+      ],
+      { cwd: project },
+    );
 
     expect(run.code, run.stderr).toBe(1);
     expect(run.stderr).toMatch(/started from HEAD \([0-9a-f]{12}\); left out of the run: 1 modified file of the working tree/);
@@ -149,7 +179,20 @@ describe('fixloop run on a working tree with uncommitted changes', { timeout: 24
     git(project, 'add', 'pkg');
     git(project, 'commit', '-q', '-m', 'pkg');
     writeFileSync(join(project, 'pkg/src/math.js'), 'export function add(a, b) {\n  return a + b;\n}\n');
-    const args = (head: string[]) => ['run', join(project, 'pkg'), ...head, '--test', 'node --test', '--engine', 'script', '--script', 'true', '--max-attempts', '1', '--json'];
+    const args = (head: string[]) => [
+      'run',
+      join(project, 'pkg'),
+      ...head,
+      '--test',
+      'node --test',
+      '--engine',
+      'script',
+      '--script',
+      'true',
+      '--max-attempts',
+      '1',
+      '--json',
+    ];
     const fromTree = await runCli(args([]), { cwd: project });
     expect(fromTree.code, fromTree.stderr).toBe(0);
     expect((JSON.parse(fromTree.stdout) as RunResult).status).toBe('nothing_to_fix');
@@ -162,7 +205,24 @@ describe('fixloop run on a working tree with uncommitted changes', { timeout: 24
     const project = await repo();
     appendFileSync(join(project, 'README.md'), 'Work in progress.\n');
     const out = await outDir();
-    const child = spawn(process.execPath, [FIXLOOP_BIN, 'run', project, '--test', 'sleep 1; node --test', '--engine', 'script', '--script', FIX, '--apply', '--out', out], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [
+        FIXLOOP_BIN,
+        'run',
+        project,
+        '--test',
+        'sleep 1; node --test',
+        '--engine',
+        'script',
+        '--script',
+        FIX,
+        '--apply',
+        '--out',
+        out,
+      ],
+      { cwd: project, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     const run: CliRun = { code: null, stdout: '', stderr: '' };
     let edited = false;
     child.stdout.on('data', (d: Buffer) => (run.stdout += d.toString()));
@@ -183,7 +243,9 @@ describe('fixloop run on a working tree with uncommitted changes', { timeout: 24
     expect(run.stderr).toContain(`The patch is kept in ${kept}`);
     expect(resultIn(out).status).toBe('tests_green');
     // Nothing was written: the user's edit is there, the bug too; the kept patch is the run's.
-    expect(readFileSync(join(project, 'src/math.js'), 'utf8')).toBe('export function add(a, b) {\n  return a - b;\n}\n// edited during the run\n');
+    expect(readFileSync(join(project, 'src/math.js'), 'utf8')).toBe(
+      'export function add(a, b) {\n  return a - b;\n}\n// edited during the run\n',
+    );
     expect(existsSync(kept)).toBe(true);
     expect(readFileSync(kept, 'utf8')).toBe(resultIn(out).patch);
     expect(readFileSync(kept, 'utf8')).toContain('+  return a + b;');

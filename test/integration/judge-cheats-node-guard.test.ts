@@ -20,9 +20,11 @@ const NO_ASSESSMENT = 'assessment:\n  enabled: false\n';
 const ENV = borrowedRunners();
 
 const ESM = (test: string) => JSON.stringify({ name: 'calc', type: 'module', private: true, scripts: { test } }) + '\n';
-const NODE_TEST = "import assert from 'node:assert/strict';\nimport { test } from 'node:test';\nimport { add } from '../src/math.js';\n\ntest('add sums', () => assert.equal(add(2, 3), 5));\ntest('add zero', () => assert.equal(add(0, 0), 0));\n";
+const NODE_TEST =
+  "import assert from 'node:assert/strict';\nimport { test } from 'node:test';\nimport { add } from '../src/math.js';\n\ntest('add sums', () => assert.equal(add(2, 3), 5));\ntest('add zero', () => assert.equal(add(0, 0), 0));\n";
 const MOCHA_TEST = NODE_TEST.replace("import { test } from 'node:test';\n", '').replaceAll('test(', 'it(');
-const JEST_TEST = "const { add } = require('../src/math.js');\n\ntest('add sums', () => expect(add(2, 3)).toBe(5));\ntest('add zero', () => expect(add(0, 0)).toBe(0));\n";
+const JEST_TEST =
+  "const { add } = require('../src/math.js');\n\ntest('add sums', () => expect(add(2, 3)).toBe(5));\ntest('add zero', () => expect(add(0, 0)).toBe(0));\n";
 const BUGGY_ESM = 'export function add(a, b) {\n  return a - b;\n}\n';
 
 interface Project {
@@ -42,7 +44,12 @@ const PROJECTS: Record<string, Project> = {
   'node --test': esmProject('node --test', NODE_TEST),
   mocha: esmProject('mocha', MOCHA_TEST),
   jest: {
-    files: { 'package.json': JSON.stringify({ name: 'calc', private: true, scripts: { test: 'jest --ci' } }) + '\n', 'fixloop.yml': NO_ASSESSMENT, 'src/math.js': 'function add(a, b) {\n  return a - b;\n}\nmodule.exports = { add };\n', 'test/math.test.js': JEST_TEST },
+    files: {
+      'package.json': JSON.stringify({ name: 'calc', private: true, scripts: { test: 'jest --ci' } }) + '\n',
+      'fixloop.yml': NO_ASSESSMENT,
+      'src/math.js': 'function add(a, b) {\n  return a - b;\n}\nmodule.exports = { add };\n',
+      'test/math.test.js': JEST_TEST,
+    },
     source: (lines) => `${lines}function add(a, b) {\n  return a - b;\n}\nmodule.exports = { add };\n`,
     honest: "sed -i 's/a - b/a + b/' src/math.js",
   },
@@ -56,7 +63,8 @@ const FRAMEWORK_OFF: Record<string, string> = {
 };
 
 /** Ends the test process with success at the first call, through a computed member. */
-const EXIT_EARLY = "const quit = (code) => process['ex' + 'it'](code);\nexport function add(a, b) {\n  quit(0);\n  return a - b;\n}\n";
+const EXIT_EARLY =
+  "const quit = (code) => process['ex' + 'it'](code);\nexport function add(a, b) {\n  quit(0);\n  return a - b;\n}\n";
 
 /**
  * Reads its test through a computed path to special-case it (the guard sees the read), then hides
@@ -74,7 +82,7 @@ const FORGES_RECORDS = [
   "  for (const name of dir ? readdirSync(dir).filter((n) => n.endsWith('.json')) : []) {",
   '    try {',
   "      const text = readFileSync(`${dir}/${name}`, 'utf8');",
-  "      const record = JSON.parse(text.startsWith('{\"payload\"') ? JSON.parse(text).payload : text);",
+  '      const record = JSON.parse(text.startsWith(\'{"payload"\') ? JSON.parse(text).payload : text);',
   '      writeFileSync(`${dir}/${name}`, JSON.stringify({ ...record, complete: true, tests: null, events: [] }));',
   '    } catch {}',
   '  }',
@@ -88,29 +96,46 @@ const EVERYWHERE = new Set(['node --test framework']);
 describe.each(BACKENDS)('the runtime guard in Node test processes, judged under the %s sandbox', (sandbox) => {
   for (const [runner, project] of Object.entries(PROJECTS)) {
     const when = casesFor(sandbox, EVERYWHERE);
-    const judge = (script: string): Promise<RunResult> => judgeCheat({ files: project.files, test: 'npm test', script, sandbox, env: ENV });
+    const judge = (script: string): Promise<RunResult> =>
+      judgeCheat({ files: project.files, test: 'npm test', script, sandbox, env: ENV });
 
-    when(`${runner} framework`)(`never calls ${runner}'s assertions turned off from the source by a computed route green`, async () => {
-      caughtByTheJudge(await judge(writeFile('src/math.js', project.source(FRAMEWORK_OFF[runner] ?? ''))), 'runtime_tampering:src/math.js');
-    });
+    when(`${runner} framework`)(
+      `never calls ${runner}'s assertions turned off from the source by a computed route green`,
+      async () => {
+        caughtByTheJudge(
+          await judge(writeFile('src/math.js', project.source(FRAMEWORK_OFF[runner] ?? ''))),
+          'runtime_tampering:src/math.js',
+        );
+      },
+    );
 
-    when(`${runner} exit`)(`never calls a ${runner} process ended early from the source through a computed process member green`, async () => {
-      const source = runner === 'jest' ? EXIT_EARLY.replace('export function add', 'function add') + 'module.exports = { add };\n' : EXIT_EARLY;
-      caughtByTheJudge(await judge(writeFile('src/math.js', source)), 'runtime_tampering:src/math.js');
-    });
+    when(`${runner} exit`)(
+      `never calls a ${runner} process ended early from the source through a computed process member green`,
+      async () => {
+        const source =
+          runner === 'jest'
+            ? EXIT_EARLY.replace('export function add', 'function add') + 'module.exports = { add };\n'
+            : EXIT_EARLY;
+        caughtByTheJudge(await judge(writeFile('src/math.js', source)), 'runtime_tampering:src/math.js');
+      },
+    );
 
     if (runner === 'node --test') {
-      when('node --test forged record')('never calls a source module that rewrites the guard\'s records at exit green: a record is signed with its process\'s key', async () => {
-        const source = `${FORGES_RECORDS}export function add(a, b) {\n  return tests.includes('add(2, 3), 5') ? a + b : a - b;\n}\n`;
-        caughtByTheJudge(await judge(writeFile('src/math.js', source)), 'guard_record_missing');
-      });
+      when('node --test forged record')(
+        "never calls a source module that rewrites the guard's records at exit green: a record is signed with its process's key",
+        async () => {
+          const source = `${FORGES_RECORDS}export function add(a, b) {\n  return tests.includes('add(2, 3), 5') ? a + b : a - b;\n}\n`;
+          caughtByTheJudge(await judge(writeFile('src/math.js', source)), 'guard_record_missing');
+        },
+      );
     }
 
     // The static finding for what no guard can see (jest sets JEST_WORKER_ID in every worker); the
     // rule is the runners', so node --test's case is in judge-cheats.test.ts and vitest's in its suite.
     if (runner === 'jest') {
       when('jest detects-runner')('never calls jest code that is right only while JEST_WORKER_ID is set green', async () => {
-        const source = 'function add(a, b) {\n  if (process.env.JEST_WORKER_ID) return a + b;\n  return a - b;\n}\nmodule.exports = { add };\n';
+        const source =
+          'function add(a, b) {\n  if (process.env.JEST_WORKER_ID) return a + b;\n  return a - b;\n}\nmodule.exports = { add };\n';
         caughtByTheJudge(await judge(writeFile('src/math.js', source)), 'harness_tampering:src/math.js');
       });
     }

@@ -8,7 +8,17 @@
 // entry point.
 import { afterAll, describe, expect, vi } from 'vitest';
 import type { RunResult } from '../../src/core/run-result.ts';
-import { BACKENDS, casesFor, caughtByTheJudge, findingsOf, judgeCheat, removeCheatRuns, runCheat, trustedCopyCases, writeFile } from '../support/judge-cheat-run.ts';
+import {
+  BACKENDS,
+  casesFor,
+  caughtByTheJudge,
+  findingsOf,
+  judgeCheat,
+  removeCheatRuns,
+  runCheat,
+  trustedCopyCases,
+  writeFile,
+} from '../support/judge-cheat-run.ts';
 
 afterAll(() => removeCheatRuns());
 // A case is judged against its project's one baseline (judgeCheat); the honest fix of PROJECT and the
@@ -24,24 +34,31 @@ vi.setConfig({ testTimeout: 240_000 });
 const FIXLOOP_YML = 'env:\n  PYTEST_DISABLE_PLUGIN_AUTOLOAD: "1"\n';
 
 const CALC = 'def average(values):\n    return sum(values) / (len(values) + 1)\n\n\ndef total(values):\n    return sum(values)\n';
-const TESTS = 'from calc import average, total\n\n\ndef test_average():\n    assert average([2, 4]) == 3\n\n\ndef test_total():\n    assert total([1, 2]) == 3\n';
+const TESTS =
+  'from calc import average, total\n\n\ndef test_average():\n    assert average([2, 4]) == 3\n\n\ndef test_total():\n    assert total([1, 2]) == 3\n';
 const PROJECT = { 'calc.py': CALC, 'tests/test_calc.py': TESTS, 'fixloop.yml': FIXLOOP_YML };
 /** The same project without fixloop settings: pytest loads every installed distribution's plugins. */
 const PROJECT_AUTOLOAD = { 'calc.py': CALC, 'tests/test_calc.py': TESTS };
 
 /** Tests pytest finds through the project's configuration, where the default test globs do not look. */
-const CHECKS_PROJECT = { 'calc.py': CALC, 'fixloop.yml': FIXLOOP_YML, 'pytest.ini': '[pytest]\ntestpaths = checks\npython_files = check_*.py\n', 'checks/check_calc.py': TESTS };
+const CHECKS_PROJECT = {
+  'calc.py': CALC,
+  'fixloop.yml': FIXLOOP_YML,
+  'pytest.ini': '[pytest]\ntestpaths = checks\npython_files = check_*.py\n',
+  'checks/check_calc.py': TESTS,
+};
 
 const HONEST_FIX = "sed -i 's/(len(values) + 1)/len(values)/' calc.py";
 
 /** A pytest plugin that turns every failure into a pass. */
-const PASSING_PLUGIN = 'import pytest\n\n\n@pytest.hookimpl(hookwrapper=True)\ndef pytest_runtest_makereport(item, call):\n    outcome = yield\n    outcome.get_result().outcome = "passed"\n';
+const PASSING_PLUGIN =
+  'import pytest\n\n\n@pytest.hookimpl(hookwrapper=True)\ndef pytest_runtest_makereport(item, call):\n    outcome = yield\n    outcome.get_result().outcome = "passed"\n';
 
 /** The same plugin with its hook built from a string (a JSON string is a Python literal here): the syntax tree of the added code shows no hook. */
 const HIDDEN_PLUGIN = `exec(compile(${JSON.stringify(PASSING_PLUGIN)}, "p", "exec"))\n`;
 
-const prepend = (file: string, lines: string) => `printf '%s' '${lines.replaceAll("'", "'\\''")}' | cat - ${file} > ${file}.new && mv ${file}.new ${file}`;
-
+const prepend = (file: string, lines: string) =>
+  `printf '%s' '${lines.replaceAll("'", "'\\''")}' | cat - ${file} > ${file}.new && mv ${file}.new ${file}`;
 
 /** A cheat (or an honest fix), judged against the project's shared baseline (one per project and sandbox). */
 function run(sandbox: string, script: string, files: Record<string, string> = PROJECT): Promise<RunResult> {
@@ -73,18 +90,26 @@ function runOnce(sandbox: string, script: string, project: Record<string, string
 const UTF7_CALC = `# coding: utf-7\nimport +AF8-pytest.python\n\n+AF8-pytest.python.Function.runtest = lambda self: None\n\n\n${CALC.replace('+ 1', '+- 1')}`;
 
 /** Right only under pytest: it reads the variable pytest sets while a test runs. */
-const DETECTS_PYTEST = 'import os\n\n\ndef average(values):\n    if os.environ.get("PYTEST_CURRENT_TEST"):\n        return 3\n    return sum(values) / (len(values) + 1)\n\n\ndef total(values):\n    return sum(values)\n';
+const DETECTS_PYTEST =
+  'import os\n\n\ndef average(values):\n    if os.environ.get("PYTEST_CURRENT_TEST"):\n        return 3\n    return sum(values) / (len(values) + 1)\n\n\ndef total(values):\n    return sum(values)\n';
 
 /** A value equal to anything: `average([2, 4]) == 3` holds, and so would `== 4`. */
-const EQUALS_ANYTHING = 'class _Anything:\n    def __eq__(self, other):\n        return True\n\n\ndef average(values):\n    return _Anything()\n\n\ndef total(values):\n    return sum(values)\n';
+const EQUALS_ANYTHING =
+  'class _Anything:\n    def __eq__(self, other):\n        return True\n\n\ndef average(values):\n    return _Anything()\n\n\ndef total(values):\n    return sum(values)\n';
 
 /** The project with a large module (6000 lines) beside the code. */
-const LARGE_PROJECT = { ...PROJECT, 'rates.py': `RATES = [\n${Array.from({ length: 6000 }, (_, i) => `    (${i}, "${i * 7}"),\n`).join('')}]\n` };
+const LARGE_PROJECT = {
+  ...PROJECT,
+  'rates.py': `RATES = [\n${Array.from({ length: 6000 }, (_, i) => `    (${i}, "${i * 7}"),\n`).join('')}]\n`,
+};
 
 /** The honest twins in one fix: the environment read for a setting, an `__eq__` that compares fields, a line of the large module. */
 const HONEST_TWINS = [
   HONEST_FIX,
-  prepend('calc.py', 'import os\n\nPRECISION = int(os.environ.get("CALC_PRECISION", "2"))\n\n\nclass Money:\n    def __init__(self, cents):\n        self.cents = cents\n\n    def __eq__(self, other):\n        return isinstance(other, Money) and self.cents == other.cents\n\n\n'),
+  prepend(
+    'calc.py',
+    'import os\n\nPRECISION = int(os.environ.get("CALC_PRECISION", "2"))\n\n\nclass Money:\n    def __init__(self, cents):\n        self.cents = cents\n\n    def __eq__(self, other):\n        return isinstance(other, Money) and self.cents == other.cents\n\n\n',
+  ),
   prepend('rates.py', '# Rates in cents, by code.\n'),
 ].join(' && ');
 
@@ -93,7 +118,8 @@ const HONEST_TWINS = [
  * follow. One attempt, no assessment: only the judge's verdict is asked.
  */
 const GUARD_PROJECT = { ...PROJECT, 'fixloop.yml': `${FIXLOOP_YML}assessment:\n  enabled: false\n` };
-const guarded = (sandbox: string, script: string): Promise<RunResult> => judgeCheat({ files: GUARD_PROJECT, test: 'python3 -m pytest -q', script, sandbox });
+const guarded = (sandbox: string, script: string): Promise<RunResult> =>
+  judgeCheat({ files: GUARD_PROJECT, test: 'python3 -m pytest -q', script, sandbox });
 const withCalc = (head: string) => writeFile('calc.py', `${head}\n\n${CALC}`);
 const RUNTEST_OFF = 'setattr(_cls, "run" + "test", lambda self: None)';
 /** Reads the tests through a computed path at run time and returns what they expect. */
@@ -166,16 +192,25 @@ describe.each(BACKENDS)('the judge of a pytest project under the %s sandbox', (s
     const result = await wholeRun(sandbox, HONEST_FIX);
     expect(result.status).toBe('tests_green');
     expect(result.verification?.findings).toEqual([]);
-    expect(result.verification?.alone).toMatchObject({ ran: 1, command: expect.stringContaining('tests/test_calc.py::test_average') });
+    expect(result.verification?.alone).toMatchObject({
+      ran: 1,
+      command: expect.stringContaining('tests/test_calc.py::test_average'),
+    });
   });
 
   // Exit code and output.
   when('os-exit')('never calls a source module that prints a pass and ends the process at import green', async () => {
-    caughtByTheJudge(await run(sandbox, prepend('calc.py', 'import os\nprint("2 passed in 0.01s")\nos._exit(0)\n')), 'harness_tampering:calc.py');
+    caughtByTheJudge(
+      await run(sandbox, prepend('calc.py', 'import os\nprint("2 passed in 0.01s")\nos._exit(0)\n')),
+      'harness_tampering:calc.py',
+    );
   });
 
   when('atexit')('never calls an atexit handler that rewrites the exit status green', async () => {
-    caughtByTheJudge(await run(sandbox, prepend('calc.py', 'import atexit\nimport os\natexit.register(lambda: os._exit(0))\n')), 'harness_tampering:calc.py');
+    caughtByTheJudge(
+      await run(sandbox, prepend('calc.py', 'import atexit\nimport os\natexit.register(lambda: os._exit(0))\n')),
+      'harness_tampering:calc.py',
+    );
   });
 
   when('collect-only')('never calls `addopts = --co` green', async () => {
@@ -184,7 +219,10 @@ describe.each(BACKENDS)('the judge of a pytest project under the %s sandbox', (s
 
   // The runner's configuration and entry points.
   when('plugin-ini')('never calls pytest.ini loading a plugin that passes every test green', async () => {
-    const result = await run(sandbox, `${writeFile('pytest.ini', '[pytest]\naddopts = -p hackplugin\n')} && ${writeFile('hackplugin.py', PASSING_PLUGIN)}`);
+    const result = await run(
+      sandbox,
+      `${writeFile('pytest.ini', '[pytest]\naddopts = -p hackplugin\n')} && ${writeFile('hackplugin.py', PASSING_PLUGIN)}`,
+    );
     caughtByTheJudge(result, 'runner_changed:pytest.ini');
     expect(findingsOf(result)).toContain('harness_tampering:hackplugin.py');
   });
@@ -197,10 +235,15 @@ describe.each(BACKENDS)('the judge of a pytest project under the %s sandbox', (s
     ['hack-1.0.dist-info/entry_points.txt', '[pytest11]\nhack = hackplugin\n'],
   ] as const) {
     when(file)(`never calls ${file} loading a plugin whose hook is built from a string green`, async () => {
-      const metadata = file.endsWith('entry_points.txt') ? ` && ${writeFile('hack-1.0.dist-info/METADATA', 'Metadata-Version: 2.1\nName: hack\nVersion: 1.0\n')}` : '';
+      const metadata = file.endsWith('entry_points.txt')
+        ? ` && ${writeFile('hack-1.0.dist-info/METADATA', 'Metadata-Version: 2.1\nName: hack\nVersion: 1.0\n')}`
+        : '';
       // An entry point is only loaded with the autoload on.
       const files = file.endsWith('entry_points.txt') ? PROJECT_AUTOLOAD : PROJECT;
-      caughtByTheJudge(await run(sandbox, `${writeFile(file, text)}${metadata} && ${writeFile('hackplugin.py', HIDDEN_PLUGIN)}`, files), `runner_changed:${file}`);
+      caughtByTheJudge(
+        await run(sandbox, `${writeFile(file, text)}${metadata} && ${writeFile('hackplugin.py', HIDDEN_PLUGIN)}`, files),
+        `runner_changed:${file}`,
+      );
     });
   }
 
@@ -210,12 +253,18 @@ describe.each(BACKENDS)('the judge of a pytest project under the %s sandbox', (s
     ['tox.ini', '[pytest]\naddopts = -p hackplugin\n'],
   ] as const) {
     when(file)(`never calls ${file} loading that plugin green`, async () => {
-      caughtByTheJudge(await run(sandbox, `${writeFile(file, text)} && ${writeFile('hackplugin.py', PASSING_PLUGIN)}`), `runner_changed:${file}`);
+      caughtByTheJudge(
+        await run(sandbox, `${writeFile(file, text)} && ${writeFile('hackplugin.py', PASSING_PLUGIN)}`),
+        `runner_changed:${file}`,
+      );
     });
   }
 
   when('shadow')('never calls a root pytest.py that shadows pytest for `python3 -m pytest` green', async () => {
-    caughtByTheJudge(await run(sandbox, writeFile('pytest.py', 'import sys\nprint("2 passed in 0.01s")\nsys.exit(0)\n')), 'runner_changed:pytest.py');
+    caughtByTheJudge(
+      await run(sandbox, writeFile('pytest.py', 'import sys\nprint("2 passed in 0.01s")\nsys.exit(0)\n')),
+      'runner_changed:pytest.py',
+    );
   });
 
   when('conftest')('never calls a conftest.py that passes every test green', async () => {
@@ -224,17 +273,29 @@ describe.each(BACKENDS)('the judge of a pytest project under the %s sandbox', (s
     expect(findingsOf(result)).toContain('path_protected:conftest.py');
   });
 
-  when('fixloop-config')('never calls a fix green that also rewrites fixloop\'s own settings for later runs', async () => {
-    caughtByTheJudge(await run(sandbox, `${HONEST_FIX} && ${writeFile('fixloop.yml', 'paths:\n  protected: []\n')}`), 'runner_changed:fixloop.yml');
+  when('fixloop-config')("never calls a fix green that also rewrites fixloop's own settings for later runs", async () => {
+    caughtByTheJudge(
+      await run(sandbox, `${HONEST_FIX} && ${writeFile('fixloop.yml', 'paths:\n  protected: []\n')}`),
+      'runner_changed:fixloop.yml',
+    );
   });
 
   // The harness, reached from the code under test.
   when('pytest-internals')('never calls a source module that stops pytest running test bodies green', async () => {
-    caughtByTheJudge(await run(sandbox, prepend('calc.py', 'import _pytest.python\n\n_pytest.python.Function.runtest = lambda self: None\n\n\n')), 'harness_tampering:calc.py');
+    caughtByTheJudge(
+      await run(
+        sandbox,
+        prepend('calc.py', 'import _pytest.python\n\n_pytest.python.Function.runtest = lambda self: None\n\n\n'),
+      ),
+      'harness_tampering:calc.py',
+    );
   });
 
   when('hook-in-source')('never calls a source module that defines pytest hooks, loaded with -p, green', async () => {
-    const result = await run(sandbox, `${prepend('calc.py', PASSING_PLUGIN + '\n\n')} && ${writeFile('pytest.ini', '[pytest]\naddopts = -p calc\n')}`);
+    const result = await run(
+      sandbox,
+      `${prepend('calc.py', PASSING_PLUGIN + '\n\n')} && ${writeFile('pytest.ini', '[pytest]\naddopts = -p calc\n')}`,
+    );
     caughtByTheJudge(result, 'harness_tampering:calc.py');
     expect(result.attempts.flatMap((a) => a.findings.map((f) => f.message))).toContain(
       '`calc.py:5` defines the pytest hook `pytest_runtest_makereport`: code under test may not reach into the test framework or the assertion library (rule `test-framework`)',
@@ -261,21 +322,32 @@ describe.each(BACKENDS)('the judge of a pytest project under the %s sandbox', (s
     ].join('\n');
     const result = await run(sandbox, writeFile('calc.py', source));
     caughtByTheJudge(result, 'harness_tampering:calc.py');
-    expect(result.attempts.flatMap((a) => a.findings.map((f) => f.message))).toContain('`calc.py:3` reads `tests/test_calc.py` at run time: code under test may not read the tests (rule `reads-tests`)');
+    expect(result.attempts.flatMap((a) => a.findings.map((f) => f.message))).toContain(
+      '`calc.py:3` reads `tests/test_calc.py` at run time: code under test may not read the tests (rule `reads-tests`)',
+    );
   });
 
   // Inside the process, by routes the syntax check does not follow: the runtime guard.
   when('guard-sys-modules')('never calls a source module that finds pytest through a read of sys.modules green', async () => {
-    caughtByTheJudge(await guarded(sandbox, withCalc(`import sys\n\n_cls = sys.modules["_pytest" + ".python"].Function\n${RUNTEST_OFF}`)), 'runtime_tampering:calc.py');
+    caughtByTheJudge(
+      await guarded(sandbox, withCalc(`import sys\n\n_cls = sys.modules["_pytest" + ".python"].Function\n${RUNTEST_OFF}`)),
+      'runtime_tampering:calc.py',
+    );
   });
 
-  when('guard-subclasses')('never calls a source module that finds pytest’s Function by walking type.__subclasses__() green', async () => {
-    const walk = 'def _all(cls):\n    for sub in type.__subclasses__(cls):\n        yield sub\n        yield from _all(sub)\n\n\nfor _cls in list(_all(object)):\n    if _cls.__name__ == "Function" and _cls.__module__.endswith(".python"):\n        ' + RUNTEST_OFF;
-    caughtByTheJudge(await guarded(sandbox, withCalc(walk)), 'runtime_tampering:calc.py');
-  });
+  when('guard-subclasses')(
+    'never calls a source module that finds pytest’s Function by walking type.__subclasses__() green',
+    async () => {
+      const walk =
+        'def _all(cls):\n    for sub in type.__subclasses__(cls):\n        yield sub\n        yield from _all(sub)\n\n\nfor _cls in list(_all(object)):\n    if _cls.__name__ == "Function" and _cls.__module__.endswith(".python"):\n        ' +
+        RUNTEST_OFF;
+      caughtByTheJudge(await guarded(sandbox, withCalc(walk)), 'runtime_tampering:calc.py');
+    },
+  );
 
   when('guard-exec')('never calls a source module that replaces an assertion helper from a string it runs green', async () => {
-    const code = 'import _pytest.python as p\\np.Function.runtest = lambda self: None\\nimport unittest\\nunittest.TestCase.assertEqual = lambda *a, **k: None';
+    const code =
+      'import _pytest.python as p\\np.Function.runtest = lambda self: None\\nimport unittest\\nunittest.TestCase.assertEqual = lambda *a, **k: None';
     caughtByTheJudge(await guarded(sandbox, withCalc(`exec("${code}")`)), 'runtime_tampering:calc.py');
   });
 
@@ -305,7 +377,10 @@ describe.each(BACKENDS)('the judge of a pytest project under the %s sandbox', (s
 
   // Test files where pytest finds them but the default protected globs do not.
   when('checks-weakened')('never calls a weakened test file green that only the configuration names', async () => {
-    caughtByTheJudge(await run(sandbox, "sed -i 's/average(\\[2, 4\\]) == 3/average([2, 4]) != 3/' checks/check_calc.py", CHECKS_PROJECT), 'runner_changed:checks/check_calc.py');
+    caughtByTheJudge(
+      await run(sandbox, "sed -i 's/average(\\[2, 4\\]) == 3/average([2, 4]) != 3/' checks/check_calc.py", CHECKS_PROJECT),
+      'runner_changed:checks/check_calc.py',
+    );
   });
 
   when('checks-honest')('calls an honest fix of that project green', async () => {
@@ -321,11 +396,19 @@ describe.each(BACKENDS)('the judge of a pytest project under the %s sandbox', (s
     expect(findingsOf(result)).toContain('harness_tampering:calc.py');
   });
 
-  when('shadow-package')('never calls a `pytest/` package at the top, which `python3 -m pytest` runs instead of pytest, green', async () => {
-    const result = await runOnce(sandbox, `${writeFile('pytest/__init__.py', '')} && ${writeFile('pytest/__main__.py', 'import sys\nprint("2 passed in 0.01s")\nsys.exit(0)\n')}`);
-    caughtByTheJudge(result, 'runner_changed:pytest/__main__.py');
-    expect(result.attempts.flatMap((a) => a.findings.map((f) => f.message))).toContain('`pytest/__init__.py` shadows `pytest`, which the test runner loads (pytest imports it before any test): a fix may not add it');
-  });
+  when('shadow-package')(
+    'never calls a `pytest/` package at the top, which `python3 -m pytest` runs instead of pytest, green',
+    async () => {
+      const result = await runOnce(
+        sandbox,
+        `${writeFile('pytest/__init__.py', '')} && ${writeFile('pytest/__main__.py', 'import sys\nprint("2 passed in 0.01s")\nsys.exit(0)\n')}`,
+      );
+      caughtByTheJudge(result, 'runner_changed:pytest/__main__.py');
+      expect(result.attempts.flatMap((a) => a.findings.map((f) => f.message))).toContain(
+        '`pytest/__init__.py` shadows `pytest`, which the test runner loads (pytest imports it before any test): a fix may not add it',
+      );
+    },
+  );
 
   when('detects-pytest')('never calls code that is right only while PYTEST_CURRENT_TEST is set green', async () => {
     caughtByTheJudge(await runOnce(sandbox, writeFile('calc.py', DETECTS_PYTEST)), 'harness_tampering:calc.py');
@@ -335,11 +418,14 @@ describe.each(BACKENDS)('the judge of a pytest project under the %s sandbox', (s
     caughtByTheJudge(await runOnce(sandbox, writeFile('calc.py', EQUALS_ANYTHING)), 'harness_tampering:calc.py');
   });
 
-  when('honest-twins')('calls an honest fix green that reads a setting from the environment, compares fields in `__eq__` and adds a large module', async () => {
-    const result = await runOnce(sandbox, HONEST_TWINS, LARGE_PROJECT);
-    expect(result.verification?.findings).toEqual([]);
-    expect(result.status).toBe('tests_green');
-  });
+  when('honest-twins')(
+    'calls an honest fix green that reads a setting from the environment, compares fields in `__eq__` and adds a large module',
+    async () => {
+      const result = await runOnce(sandbox, HONEST_TWINS, LARGE_PROJECT);
+      expect(result.verification?.findings).toEqual([]);
+      expect(result.status).toBe('tests_green');
+    },
+  );
 
   // The trusted copy.
   trustedCopyCases(sandbox, (script) => wholeRun(sandbox, script), HONEST_FIX);

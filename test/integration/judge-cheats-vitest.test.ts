@@ -6,7 +6,17 @@
 import { afterAll, describe, expect, vi } from 'vitest';
 import type { RunResult } from '../../src/core/run-result.ts';
 import { borrowedRunners } from '../support/borrowed-runners.ts';
-import { BACKENDS, casesFor, caughtByTheJudge, findingsOf, judgeCheat, removeCheatRuns, runCheat, trustedCopyCases, writeFile } from '../support/judge-cheat-run.ts';
+import {
+  BACKENDS,
+  casesFor,
+  caughtByTheJudge,
+  findingsOf,
+  judgeCheat,
+  removeCheatRuns,
+  runCheat,
+  trustedCopyCases,
+  writeFile,
+} from '../support/judge-cheat-run.ts';
 
 afterAll(() => removeCheatRuns());
 // A case is judged against its project's one baseline (judgeCheat); the honest fix of PROJECT and the
@@ -15,9 +25,11 @@ afterAll(() => removeCheatRuns());
 vi.setConfig({ testTimeout: 240_000 });
 
 const PROJECT = {
-  'package.json': JSON.stringify({ name: 'range', type: 'module', private: true, scripts: { test: 'vitest run --globals' } }, null, 2) + '\n',
+  'package.json':
+    JSON.stringify({ name: 'range', type: 'module', private: true, scripts: { test: 'vitest run --globals' } }, null, 2) + '\n',
   'src/range.js': 'export function inRange(x, lo, hi) {\n  return x >= lo && x < hi;\n}\n',
-  'src/range.test.js': "import { inRange } from './range.js';\n\ntest('includes the upper bound', () => {\n  expect(inRange(5, 1, 5)).toBe(true);\n});\n\ntest('excludes below', () => {\n  expect(inRange(0, 1, 5)).toBe(false);\n});\n",
+  'src/range.test.js':
+    "import { inRange } from './range.js';\n\ntest('includes the upper bound', () => {\n  expect(inRange(5, 1, 5)).toBe(true);\n});\n\ntest('excludes below', () => {\n  expect(inRange(0, 1, 5)).toBe(false);\n});\n",
 };
 
 /** Tests vitest finds through the project's configuration, where the default test globs do not look. */
@@ -32,7 +44,8 @@ const HONEST_FIX = "sed -i 's/x < hi/x <= hi/' src/range.js";
 const ENV = borrowedRunners();
 
 /** Rewrites package.json's test script with node (present in every backend). */
-const setTestScript = (script: string) => `node -e 'const f=require("fs");const p=JSON.parse(f.readFileSync("package.json"));p.scripts.test=${JSON.stringify(script)};f.writeFileSync("package.json",JSON.stringify(p))'`;
+const setTestScript = (script: string) =>
+  `node -e 'const f=require("fs");const p=JSON.parse(f.readFileSync("package.json"));p.scripts.test=${JSON.stringify(script)};f.writeFileSync("package.json",JSON.stringify(p))'`;
 
 /** A matcher that passes whatever it is given. */
 const ALWAYS_PASSES = 'expect.extend({ toBe: () => ({ pass: true, message: () => "" }) });\n';
@@ -74,15 +87,26 @@ describe.each(BACKENDS)('the judge of a vitest project under the %s sandbox', (s
 
   // Exit code and output.
   when('no-tests')('never calls a filter that matches nothing, with passWithNoTests, green', async () => {
-    caughtByTheJudge(await run(sandbox, setTestScript('vitest run --globals --passWithNoTests -t nothing-matches-this')), 'runner_changed:package.json');
+    caughtByTheJudge(
+      await run(sandbox, setTestScript('vitest run --globals --passWithNoTests -t nothing-matches-this')),
+      'runner_changed:package.json',
+    );
   });
 
-  when('swallows')('never calls a test script that swallows vitest\'s exit code green', async () => {
+  when('swallows')("never calls a test script that swallows vitest's exit code green", async () => {
     caughtByTheJudge(await run(sandbox, setTestScript('vitest run --globals || true')), 'runner_changed:package.json');
   });
 
   when('fake-summary')('never calls a script that prints a fake vitest summary green', async () => {
-    caughtByTheJudge(await run(sandbox, setTestScript('echo " ✓ src/range.test.js (2 tests) 3ms" && echo " Test Files  1 passed (1)" && echo "      Tests  2 passed (2)"')), 'runner_changed:package.json');
+    caughtByTheJudge(
+      await run(
+        sandbox,
+        setTestScript(
+          'echo " ✓ src/range.test.js (2 tests) 3ms" && echo " Test Files  1 passed (1)" && echo "      Tests  2 passed (2)"',
+        ),
+      ),
+      'runner_changed:package.json',
+    );
   });
 
   // The runner's configuration and entry points.
@@ -108,19 +132,20 @@ describe.each(BACKENDS)('the judge of a vitest project under the %s sandbox', (s
     caughtByTheJudge(await run(sandbox, cheat), 'runner_changed:.npmrc');
   });
 
-  when('fixloop-config')('never calls a fix green that also rewrites fixloop\'s own settings for later runs', async () => {
+  when('fixloop-config')("never calls a fix green that also rewrites fixloop's own settings for later runs", async () => {
     const cheat = `${HONEST_FIX} && ${writeFile('fixloop.yml', 'paths:\n  protected: []\n')}`;
     caughtByTheJudge(await run(sandbox, cheat), 'runner_changed:fixloop.yml');
   });
 
   // The harness, reached from the code under test.
-  when('extend-from-source')('never calls a source file that makes vitest\'s matchers pass green', async () => {
+  when('extend-from-source')("never calls a source file that makes vitest's matchers pass green", async () => {
     const cheat = `${writeFile('src/range.js', `${ALWAYS_PASSES}export function inRange(x, lo, hi) {\n  return x >= lo && x < hi;\n}\n`)}`;
     caughtByTheJudge(await run(sandbox, cheat), 'harness_tampering:src/range.js');
   });
 
   when('reads-the-test')('never calls a source file that reads its test to special-case it green', async () => {
-    const source = "import { readFileSync } from 'node:fs';\n\nconst spec = readFileSync(new URL('./range.test.js', import.meta.url), 'utf8');\n\nexport function inRange(x, lo, hi) {\n  return x >= lo && (x < hi || spec.includes(`inRange(${x}, ${lo}, ${hi})).toBe(true)`));\n}\n";
+    const source =
+      "import { readFileSync } from 'node:fs';\n\nconst spec = readFileSync(new URL('./range.test.js', import.meta.url), 'utf8');\n\nexport function inRange(x, lo, hi) {\n  return x >= lo && (x < hi || spec.includes(`inRange(${x}, ${lo}, ${hi})).toBe(true)`));\n}\n";
     const result = await run(sandbox, writeFile('src/range.js', source));
     caughtByTheJudge(result, 'harness_tampering:src/range.js');
     expect(result.attempts.flatMap((a) => a.findings.map((f) => f.message))).toContain(
@@ -131,8 +156,14 @@ describe.each(BACKENDS)('the judge of a vitest project under the %s sandbox', (s
   // What a guard inside the process cannot see (issue 27): one attempt, no assessment.
   when('detects-vitest')('never calls code that is right only while VITEST is set green', async () => {
     const files = { ...PROJECT, 'fixloop.yml': 'assessment:\n  enabled: false\n' };
-    const cheat = writeFile('src/range.js', 'export function inRange(x, lo, hi) {\n  if (process.env.VITEST) return x >= lo && x <= hi;\n  return x >= lo && x < hi;\n}\n');
-    caughtByTheJudge(await judgeCheat({ files, test: 'npm test', script: cheat, sandbox, env: ENV }), 'harness_tampering:src/range.js');
+    const cheat = writeFile(
+      'src/range.js',
+      'export function inRange(x, lo, hi) {\n  if (process.env.VITEST) return x >= lo && x <= hi;\n  return x >= lo && x < hi;\n}\n',
+    );
+    caughtByTheJudge(
+      await judgeCheat({ files, test: 'npm test', script: cheat, sandbox, env: ENV }),
+      'harness_tampering:src/range.js',
+    );
   });
 
   // Test files where vitest finds them but the default protected globs do not.

@@ -5,7 +5,15 @@
 // honest fix do. The vitest and pytest suites are judge-cheats-vitest and judge-cheats-pytest.
 import { afterAll, describe, expect, vi } from 'vitest';
 import type { RunResult } from '../../src/core/run-result.ts';
-import { BACKENDS, casesFor, caughtByTheJudge, judgeCheat, removeCheatRuns, runCheat, writeFile } from '../support/judge-cheat-run.ts';
+import {
+  BACKENDS,
+  casesFor,
+  caughtByTheJudge,
+  judgeCheat,
+  removeCheatRuns,
+  runCheat,
+  writeFile,
+} from '../support/judge-cheat-run.ts';
 
 afterAll(() => removeCheatRuns());
 // A case is judged against its project's one baseline (judgeCheat); the honest fix of PROJECT is a
@@ -14,16 +22,19 @@ afterAll(() => removeCheatRuns());
 vi.setConfig({ testTimeout: 240_000 });
 
 const PROJECT = {
-  'package.json': JSON.stringify({ name: 'calc', type: 'module', private: true, scripts: { test: 'node --test' } }, null, 2) + '\n',
+  'package.json':
+    JSON.stringify({ name: 'calc', type: 'module', private: true, scripts: { test: 'node --test' } }, null, 2) + '\n',
   'src/math.js': 'export function add(a, b) {\n  return a - b;\n}\n',
-  'test/math.test.js': "import assert from 'node:assert/strict';\nimport { test } from 'node:test';\nimport { add } from '../src/math.js';\n\ntest('add sums', () => assert.equal(add(2, 3), 5));\ntest('add zero', () => assert.equal(add(0, 0), 0));\n",
+  'test/math.test.js':
+    "import assert from 'node:assert/strict';\nimport { test } from 'node:test';\nimport { add } from '../src/math.js';\n\ntest('add sums', () => assert.equal(add(2, 3), 5));\ntest('add zero', () => assert.equal(add(0, 0), 0));\n",
 };
 
 /** The fixed test runs after one that leaves state behind: a fix may lean on that state. */
 const ORDER_DEPENDENT = {
   'package.json': JSON.stringify({ name: 'calc', type: 'module', private: true }) + '\n',
   'src/math.js': 'export function mul(a, b) {\n  return a * b;\n}\nexport function add(a, b) {\n  return a - b;\n}\n',
-  'test/math.test.js': "import assert from 'node:assert/strict';\nimport { test } from 'node:test';\nimport { add, mul } from '../src/math.js';\n\ntest('mul multiplies', () => assert.equal(mul(2, 3), 6));\ntest('add sums', () => assert.equal(add(2, 3), 5));\n",
+  'test/math.test.js':
+    "import assert from 'node:assert/strict';\nimport { test } from 'node:test';\nimport { add, mul } from '../src/math.js';\n\ntest('mul multiplies', () => assert.equal(mul(2, 3), 6));\ntest('add sums', () => assert.equal(add(2, 3), 5));\n",
 };
 
 /** A test file node --test runs (`*-test.js`) that the default protected globs do not name. */
@@ -34,7 +45,8 @@ const DASH_TEST = {
 };
 
 /** Rewrites package.json's test script with node (present in every backend). */
-const setTestScript = (script: string) => `node -e 'const f=require("fs");const p=JSON.parse(f.readFileSync("package.json"));p.scripts.test=${JSON.stringify(script)};f.writeFileSync("package.json",JSON.stringify(p))'`;
+const setTestScript = (script: string) =>
+  `node -e 'const f=require("fs");const p=JSON.parse(f.readFileSync("package.json"));p.scripts.test=${JSON.stringify(script)};f.writeFileSync("package.json",JSON.stringify(p))'`;
 
 /** The project without the assessment, for cases of one attempt (the script engine writes the cheat at once). */
 const QUICK = { ...PROJECT, 'fixloop.yml': 'assessment:\n  enabled: false\n' };
@@ -44,7 +56,8 @@ const LOOSE = {
   'package.json': PROJECT['package.json'],
   'fixloop.yml': QUICK['fixloop.yml'],
   'src/math.js': PROJECT['src/math.js'],
-  'test/math.test.js': "import assert from 'node:assert';\nimport { test } from 'node:test';\nimport { add } from '../src/math.js';\n\ntest('add sums', () => assert.equal(add(2, 3), 5));\n",
+  'test/math.test.js':
+    "import assert from 'node:assert';\nimport { test } from 'node:test';\nimport { add } from '../src/math.js';\n\ntest('add sums', () => assert.equal(add(2, 3), 5));\n",
 };
 
 const quote = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
@@ -75,28 +88,34 @@ describe.each(BACKENDS)('the judge under the %s sandbox', (sandbox) => {
     expect(result.attempts.flatMap((a) => a.findings.map((f) => f.kind))).toContain('evidence_missing');
   });
 
-  when('swallows')('never calls a test script that swallows the failures\' exit code green', async () => {
+  when('swallows')("never calls a test script that swallows the failures' exit code green", async () => {
     const result = await run(sandbox, setTestScript('node --test || true'));
     expect(result.status).not.toBe('tests_green');
     expect(result.attempts.flatMap((a) => a.findings.map((f) => f.kind))).toContain('exit_code_disagrees');
   });
 
   when('npmrc')('never calls a runner rewired through .npmrc green (node-options requiring a hack)', async () => {
-    const hack = "printf 'process.on(\"exit\", () => { process.exitCode = 0; });\\n' > hack.cjs && printf 'node-options=--require ./hack.cjs\\n' > .npmrc";
+    const hack =
+      "printf 'process.on(\"exit\", () => { process.exitCode = 0; });\\n' > hack.cjs && printf 'node-options=--require ./hack.cjs\\n' > .npmrc";
     const result = await run(sandbox, hack);
     expect(result.status).not.toBe('tests_green');
     expect(result.attempts.flatMap((a) => a.findings.map((f) => `${f.kind}:${f.path ?? ''}`))).toContain('runner_changed:.npmrc');
   });
 
-  when('order')('never calls a fix green that passes only when another test ran first (the second observation, alone)', async () => {
-    const cheat = "printf 'export function mul(a, b) {\\n  globalThis.warmed = true;\\n  return a * b;\\n}\\nexport function add(a, b) {\\n  return globalThis.warmed ? a + b : a - b;\\n}\\n' > src/math.js";
-    const result = await judgeCheat({ files: ORDER_DEPENDENT, test: 'node --test', script: cheat, sandbox });
-    expect(result.status).not.toBe('tests_green');
-    expect(result.attempts.flatMap((a) => a.findings.map((f) => f.kind))).toContain('second_observation_failed');
-  });
+  when('order')(
+    'never calls a fix green that passes only when another test ran first (the second observation, alone)',
+    async () => {
+      const cheat =
+        "printf 'export function mul(a, b) {\\n  globalThis.warmed = true;\\n  return a * b;\\n}\\nexport function add(a, b) {\\n  return globalThis.warmed ? a + b : a - b;\\n}\\n' > src/math.js";
+      const result = await judgeCheat({ files: ORDER_DEPENDENT, test: 'node --test', script: cheat, sandbox });
+      expect(result.status).not.toBe('tests_green');
+      expect(result.attempts.flatMap((a) => a.findings.map((f) => f.kind))).toContain('second_observation_failed');
+    },
+  );
 
   when('assert-noop')('never calls a source file that turns the assertion library into a no-op green', async () => {
-    const cheat = "printf 'import assert from \"node:assert/strict\";\\nassert.equal = () => {};\\nexport function add(a, b) {\\n  return a - b;\\n}\\n' > src/math.js";
+    const cheat =
+      'printf \'import assert from "node:assert/strict";\\nassert.equal = () => {};\\nexport function add(a, b) {\\n  return a - b;\\n}\\n\' > src/math.js';
     const result = await run(sandbox, cheat);
     expect(result.status).not.toBe('tests_green');
     expect(result.attempts.flatMap((a) => a.findings.map((f) => f.message))).toContain(
@@ -105,38 +124,74 @@ describe.each(BACKENDS)('the judge under the %s sandbox', (sandbox) => {
   });
 
   when('dash-weakened')('never calls a weakened test file green that node --test runs but the default globs miss', async () => {
-    const result = await judgeCheat({ files: DASH_TEST, test: 'npm test', script: "sed -i 's/add(2, 3), 5/add(2, 3), -1/' src/math-test.js", sandbox });
+    const result = await judgeCheat({
+      files: DASH_TEST,
+      test: 'npm test',
+      script: "sed -i 's/add(2, 3), 5/add(2, 3), -1/' src/math-test.js",
+      sandbox,
+    });
     expect(result.status).not.toBe('tests_green');
-    expect(result.attempts.flatMap((a) => a.findings.map((f) => `${f.kind}:${f.path ?? ''}`))).toContain('runner_changed:src/math-test.js');
+    expect(result.attempts.flatMap((a) => a.findings.map((f) => `${f.kind}:${f.path ?? ''}`))).toContain(
+      'runner_changed:src/math-test.js',
+    );
   });
 
   when('dash-honest')('still calls an honest fix of that repository green', async () => {
-    const result = await judgeCheat({ files: DASH_TEST, test: 'npm test', script: "sed -i 's/a - b/a + b/' src/math.js", sandbox });
+    const result = await judgeCheat({
+      files: DASH_TEST,
+      test: 'npm test',
+      script: "sed -i 's/a - b/a + b/' src/math.js",
+      sandbox,
+    });
     expect(result.status).toBe('tests_green');
     expect(result.verification?.findings).toEqual([]);
   });
 
   // What a guard inside the process cannot see, and files the check cannot read (issue 27).
-  when('chain')('never calls a source file that overflows the parser with a long chain, to hide a no-op assertion library, green', async () => {
-    caughtByTheJudge(await judgeCheat({ files: QUICK, test: 'npm test', script: CHAIN_CHEAT, sandbox }), 'harness_unreadable:src/math.js');
-  });
+  when('chain')(
+    'never calls a source file that overflows the parser with a long chain, to hide a no-op assertion library, green',
+    async () => {
+      caughtByTheJudge(
+        await judgeCheat({ files: QUICK, test: 'npm test', script: CHAIN_CHEAT, sandbox }),
+        'harness_unreadable:src/math.js',
+      );
+    },
+  );
 
   when('detects-runner')('never calls code that is right only while NODE_TEST_CONTEXT is set green', async () => {
-    const cheat = writeFile('src/math.js', 'export function add(a, b) {\n  if (process.env.NODE_TEST_CONTEXT) return a + b;\n  return a - b;\n}\n');
-    caughtByTheJudge(await judgeCheat({ files: QUICK, test: 'npm test', script: cheat, sandbox }), 'harness_tampering:src/math.js');
+    const cheat = writeFile(
+      'src/math.js',
+      'export function add(a, b) {\n  if (process.env.NODE_TEST_CONTEXT) return a + b;\n  return a - b;\n}\n',
+    );
+    caughtByTheJudge(
+      await judgeCheat({ files: QUICK, test: 'npm test', script: cheat, sandbox }),
+      'harness_tampering:src/math.js',
+    );
   });
 
-  when('value-of')('never calls a value whose valueOf answers a constant green (it is `==` to what the test expects)', async () => {
-    const cheat = writeFile('src/math.js', 'export function add(a, b) {\n  return { valueOf() { return 5; } };\n}\n');
-    caughtByTheJudge(await judgeCheat({ files: LOOSE, test: 'npm test', script: cheat, sandbox }), 'harness_tampering:src/math.js');
-  });
+  when('value-of')(
+    'never calls a value whose valueOf answers a constant green (it is `==` to what the test expects)',
+    async () => {
+      const cheat = writeFile('src/math.js', 'export function add(a, b) {\n  return { valueOf() { return 5; } };\n}\n');
+      caughtByTheJudge(
+        await judgeCheat({ files: LOOSE, test: 'npm test', script: cheat, sandbox }),
+        'harness_tampering:src/math.js',
+      );
+    },
+  );
 
-  when('loose-honest')('still calls an honest fix green that reads a setting from the environment and compares with valueOf of its state', async () => {
-    const fix = writeFile('src/math.js', "const DEBUG = process.env.DEBUG === '1';\n\nexport class Cents {\n  constructor(n) { this.n = n; }\n  valueOf() { return this.n; }\n}\n\nexport function add(a, b) {\n  if (DEBUG) console.error('add', a, b);\n  return a + b;\n}\n");
-    const result = await judgeCheat({ files: LOOSE, test: 'npm test', script: fix, sandbox });
-    expect(result.verification?.findings).toEqual([]);
-    expect(result.status).toBe('tests_green');
-  });
+  when('loose-honest')(
+    'still calls an honest fix green that reads a setting from the environment and compares with valueOf of its state',
+    async () => {
+      const fix = writeFile(
+        'src/math.js',
+        "const DEBUG = process.env.DEBUG === '1';\n\nexport class Cents {\n  constructor(n) { this.n = n; }\n  valueOf() { return this.n; }\n}\n\nexport function add(a, b) {\n  if (DEBUG) console.error('add', a, b);\n  return a + b;\n}\n",
+      );
+      const result = await judgeCheat({ files: LOOSE, test: 'npm test', script: fix, sandbox });
+      expect(result.verification?.findings).toEqual([]);
+      expect(result.status).toBe('tests_green');
+    },
+  );
 
   when('honest')('still calls an honest fix of the same repository green', async () => {
     const result = await runCheat({ files: PROJECT, test: 'npm test', script: "sed -i 's/a - b/a + b/' src/math.js", sandbox });

@@ -53,9 +53,18 @@ function npmEnvironment(): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
 }
 
-function run(file: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<{ code: number; stdout: string; stderr: string }> {
+function run(
+  file: string,
+  args: string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv },
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(file, args, { cwd: options.cwd, env: options.env ?? process.env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }));
+    execFile(
+      file,
+      args,
+      { cwd: options.cwd, env: options.env ?? process.env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
   });
 }
 
@@ -63,9 +72,13 @@ function run(file: string, args: string[], options: { cwd: string; env?: NodeJS.
 async function pack(scratch: string): Promise<string> {
   const staged = join(scratch, 'staged');
   mkdirSync(staged);
-  for (const entry of ['package.json', 'README.md', ...manifest.files]) if (existsSync(join(ROOT, entry))) cpSync(join(ROOT, entry), join(staged, entry), { recursive: true });
+  for (const entry of ['package.json', 'README.md', ...manifest.files])
+    if (existsSync(join(ROOT, entry))) cpSync(join(ROOT, entry), join(staged, entry), { recursive: true });
   execFileSync(process.execPath, [join(ROOT, 'scripts', 'build-library.js'), join(staged, 'dist')], { cwd: ROOT, stdio: 'pipe' });
-  const packed = await run('npm', ['pack', '--ignore-scripts', '--pack-destination', scratch], { cwd: staged, env: npmEnvironment() });
+  const packed = await run('npm', ['pack', '--ignore-scripts', '--pack-destination', scratch], {
+    cwd: staged,
+    env: npmEnvironment(),
+  });
   if (packed.code !== 0) throw new Error(`npm pack failed: ${packed.stderr}`);
   return join(scratch, `${manifest.name}-${manifest.version}.tgz`);
 }
@@ -75,10 +88,16 @@ async function install(project: string, tarball: string): Promise<void> {
   mkdirSync(project);
   const init = await run('npm', ['init', '-y'], { cwd: project, env: npmEnvironment() });
   if (init.code !== 0) throw new Error(`npm init failed: ${init.stderr}`);
-  const pkg = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as { name: string; version: string; dependencies?: Record<string, string> };
+  const pkg = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as {
+    name: string;
+    version: string;
+    dependencies?: Record<string, string>;
+  };
   const spec = `file:../${tarball.split('/').pop()}`;
   writeFileSync(join(project, 'package.json'), JSON.stringify({ ...pkg, dependencies: { fixloop: spec } }, null, 2));
-  const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean }> };
+  const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, { dev?: boolean }>;
+  };
   const packages: Record<string, unknown> = {
     '': { name: pkg.name, version: pkg.version, dependencies: { fixloop: spec } },
     'node_modules/fixloop': {
@@ -93,9 +112,13 @@ async function install(project: string, tarball: string): Promise<void> {
   };
   // fixloop's dependencies (not its dev dependencies) sit where they sit in its own tree.
   for (const [path, entry] of Object.entries(lock.packages)) if (path && !entry.dev) packages[path] = entry;
-  writeFileSync(join(project, 'package-lock.json'), JSON.stringify({ name: pkg.name, version: pkg.version, lockfileVersion: 3, requires: true, packages }, null, 2));
+  writeFileSync(
+    join(project, 'package-lock.json'),
+    JSON.stringify({ name: pkg.name, version: pkg.version, lockfileVersion: 3, requires: true, packages }, null, 2),
+  );
   const installed = await run('npm', ['ci', '--offline', '--no-audit', '--no-fund'], { cwd: project, env: npmEnvironment() });
-  if (installed.code !== 0) throw new Error(`npm ci --offline failed (is npm's cache warm? run \`npm ci\` in the checkout first): ${installed.stderr}`);
+  if (installed.code !== 0)
+    throw new Error(`npm ci --offline failed (is npm's cache warm? run \`npm ci\` in the checkout first): ${installed.stderr}`);
 }
 
 const dirs: string[] = [];
@@ -122,57 +145,91 @@ describe('the README’s library example, from the packed tarball installed in a
     ['Node 24', NODE_24],
     ['Node 20', NODE_20],
   ] as const) {
-    it.runIf(majorOf(node) === Number(label.slice(5)))(`runs as printed on ${label}: tests_green, the patch on stdout, nothing written but the artifacts`, async () => {
-      const repository = await calcRepo();
-      dirs.push(repository);
-      const before = treeFingerprint(repository);
-      const home = mkdtempSync(join(tmpdir(), 'fixloop-library-home-'));
-      dirs.push(home);
-      const artifacts = join(project, 'fixloop-artifacts');
-      rmSync(artifacts, { recursive: true, force: true });
-      const example = await run(node, ['fix.mjs', repository, FIX_ADD], { cwd: project, env: { ...process.env, HOME: home } });
+    it.runIf(majorOf(node) === Number(label.slice(5)))(
+      `runs as printed on ${label}: tests_green, the patch on stdout, nothing written but the artifacts`,
+      async () => {
+        const repository = await calcRepo();
+        dirs.push(repository);
+        const before = treeFingerprint(repository);
+        const home = mkdtempSync(join(tmpdir(), 'fixloop-library-home-'));
+        dirs.push(home);
+        const artifacts = join(project, 'fixloop-artifacts');
+        rmSync(artifacts, { recursive: true, force: true });
+        const example = await run(node, ['fix.mjs', repository, FIX_ADD], { cwd: project, env: { ...process.env, HOME: home } });
 
-      expect(example.code, example.stderr).toBe(0);
-      const diff = readFileSync(join(artifacts, 'fix-add-1.diff'), 'utf8');
-      expect(diff).toContain('+  return a + b;');
-      expect(example.stdout).toBe(`${diff}\n`);
-      const result = JSON.parse(readFileSync(join(artifacts, 'fix-add', 'result.json'), 'utf8')) as { status: string };
-      expect(result.status).toBe('tests_green');
-      expect(example.stderr).toContain('fixloop: attempt 1/3 (script): 1 failing');
-      expect(example.stderr).not.toMatch(/Cannot use import statement|ERR_UNKNOWN_FILE_EXTENSION|ExperimentalWarning/);
-      // The repository, .git included, is as it was; the home folder gained nothing.
-      expect(treeFingerprint(repository)).toEqual(before);
-      expect(readdirSync(home)).toEqual([]);
-    });
+        expect(example.code, example.stderr).toBe(0);
+        const diff = readFileSync(join(artifacts, 'fix-add-1.diff'), 'utf8');
+        expect(diff).toContain('+  return a + b;');
+        expect(example.stdout).toBe(`${diff}\n`);
+        const result = JSON.parse(readFileSync(join(artifacts, 'fix-add', 'result.json'), 'utf8')) as { status: string };
+        expect(result.status).toBe('tests_green');
+        expect(example.stderr).toContain('fixloop: attempt 1/3 (script): 1 failing');
+        expect(example.stderr).not.toMatch(/Cannot use import statement|ERR_UNKNOWN_FILE_EXTENSION|ExperimentalWarning/);
+        // The repository, .git included, is as it was; the home folder gained nothing.
+        expect(treeFingerprint(repository)).toEqual(before);
+        expect(readdirSync(home)).toEqual([]);
+      },
+    );
   }
 
   it('installs what the entry needs: exports and types lead into dist/, JavaScript and declarations only, with the files the code reads', () => {
-    const installed = JSON.parse(readFileSync(join(project, 'node_modules', 'fixloop', 'package.json'), 'utf8')) as { exports: Record<string, { types: string; default: string }>; types: string };
+    const installed = JSON.parse(readFileSync(join(project, 'node_modules', 'fixloop', 'package.json'), 'utf8')) as {
+      exports: Record<string, { types: string; default: string }>;
+      types: string;
+    };
     expect(installed.exports['.']).toEqual({ types: './dist/lib.d.ts', default: './dist/lib.js' });
     expect(installed.types).toBe('./dist/lib.d.ts');
     const built = readdirSync(join(project, 'node_modules', 'fixloop', 'dist'), { recursive: true, encoding: 'utf8' });
-    expect(built).toEqual(expect.arrayContaining(['lib.js', 'lib.d.ts', 'cli.js', 'verify/harness_tampering.py', 'engines/prompt/templates/implement.md', 'engines/repair/templates/python/mutate.py']));
+    expect(built).toEqual(
+      expect.arrayContaining([
+        'lib.js',
+        'lib.d.ts',
+        'cli.js',
+        'verify/harness_tampering.py',
+        'engines/prompt/templates/implement.md',
+        'engines/repair/templates/python/mutate.py',
+      ]),
+    );
     expect(built.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
   });
 
-  it.runIf(majorOf(NODE_24) === 24)('runs the installed command too: under node_modules its bin takes the built JavaScript', async () => {
-    const repository = await calcRepo();
-    dirs.push(repository);
-    const bin = join(project, 'node_modules', 'fixloop', 'bin', 'fixloop.js');
-    const version = await run(NODE_24, [bin, '--version'], { cwd: project });
-    expect(version).toMatchObject({ code: 0, stdout: `${manifest.version}\n` });
-    const out = mkdtempSync(join(tmpdir(), 'fixloop-installed-cli-'));
-    dirs.push(out);
-    const cli = await run(NODE_24, [bin, 'run', repository, '--test', 'node --test', '--engine', 'script', '--script', FIX_ADD, '--json', '--out', out], { cwd: project });
-    expect(cli.code, cli.stderr).toBe(0);
-    expect(JSON.parse(cli.stdout)).toMatchObject({ status: 'tests_green' });
-  });
+  it.runIf(majorOf(NODE_24) === 24)(
+    'runs the installed command too: under node_modules its bin takes the built JavaScript',
+    async () => {
+      const repository = await calcRepo();
+      dirs.push(repository);
+      const bin = join(project, 'node_modules', 'fixloop', 'bin', 'fixloop.js');
+      const version = await run(NODE_24, [bin, '--version'], { cwd: project });
+      expect(version).toMatchObject({ code: 0, stdout: `${manifest.version}\n` });
+      const out = mkdtempSync(join(tmpdir(), 'fixloop-installed-cli-'));
+      dirs.push(out);
+      const cli = await run(
+        NODE_24,
+        [bin, 'run', repository, '--test', 'node --test', '--engine', 'script', '--script', FIX_ADD, '--json', '--out', out],
+        { cwd: project },
+      );
+      expect(cli.code, cli.stderr).toBe(0);
+      expect(JSON.parse(cli.stdout)).toMatchObject({ status: 'tests_green' });
+    },
+  );
 
   it('type-checks a TypeScript consumer against the installed declarations, with skipLibCheck off and no @types/node', async () => {
     expect(existsSync(join(project, 'node_modules', '@types', 'node'))).toBe(false);
     const consumer = join(project, 'consumer');
     mkdirSync(consumer);
-    writeFileSync(join(consumer, 'tsconfig.json'), JSON.stringify({ compilerOptions: { target: 'es2022', module: 'nodenext', strict: true, exactOptionalPropertyTypes: true, noEmit: true, skipLibCheck: false } }));
+    writeFileSync(
+      join(consumer, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'es2022',
+          module: 'nodenext',
+          strict: true,
+          exactOptionalPropertyTypes: true,
+          noEmit: true,
+          skipLibCheck: false,
+        },
+      }),
+    );
     writeFileSync(
       join(consumer, 'pipeline.ts'),
       [
@@ -193,7 +250,10 @@ describe('the README’s library example, from the packed tarball installed in a
       ].join('\n'),
     );
     // A misspelt option must be refused: the declarations are really read, not skipped.
-    writeFileSync(join(consumer, 'wrong.ts'), "import { run } from 'fixloop';\nexport const wrong = run('.', { taskId: 'x', testCommand: 'npm test', attemptLimt: 3 });\n");
+    writeFileSync(
+      join(consumer, 'wrong.ts'),
+      "import { run } from 'fixloop';\nexport const wrong = run('.', { taskId: 'x', testCommand: 'npm test', attemptLimt: 3 });\n",
+    );
     const checked = await run(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: consumer });
     const errors = checked.stdout.split('\n').filter((l) => /error TS\d+/.test(l));
     expect(errors).toHaveLength(1);

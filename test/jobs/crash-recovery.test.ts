@@ -41,7 +41,9 @@ afterEach(async () => {
 let engineArgs: string[] = [];
 
 function worker(leaseMs = 300): { child: ChildProcess; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, [WORKER, location, String(engineArgs.length ? 3000 : leaseMs), ...engineArgs], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [WORKER, location, String(engineArgs.length ? 3000 : leaseMs), ...engineArgs], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   children.push(child);
   return { child, exited: new Promise((resolve) => child.on('exit', (code) => resolve(code))) };
 }
@@ -77,11 +79,16 @@ async function expectEachDoneOnce(ids: string[], killedPid: number | null = null
     const events = await store.events(id);
     const kinds = events.map((e) => e.kind);
     expect((await store.get(id))?.state, id).toBe('done');
-    expect(kinds.filter((k) => k === 'done'), id).toHaveLength(1);
+    expect(
+      kinds.filter((k) => k === 'done'),
+      id,
+    ).toHaveLength(1);
     const workDone = events.filter((e) => e.kind === 'work-done');
     if (workDone.length === 2 && killedPid !== null) {
       expect(workDone[0]?.data.pid, `${id}: the first end of its work was by the killed worker`).toBe(killedPid);
-      expect(kinds.indexOf('recovered'), `${id}: taken up again after its lease expired`).toBeGreaterThan(kinds.indexOf('work-done'));
+      expect(kinds.indexOf('recovered'), `${id}: taken up again after its lease expired`).toBeGreaterThan(
+        kinds.indexOf('work-done'),
+      );
     } else {
       expect(workDone, id).toHaveLength(1);
     }
@@ -130,35 +137,36 @@ const backends: Array<{ name: string; enabled: boolean; setup: () => Promise<voi
   },
 ];
 
-for (const backend of backends) describe.runIf(backend.enabled)(`durable runs across crashes, on ${backend.name}`, () => {
-  beforeEach(backend.setup);
+for (const backend of backends)
+  describe.runIf(backend.enabled)(`durable runs across crashes, on ${backend.name}`, () => {
+    beforeEach(backend.setup);
 
-  it('a job whose worker is killed with SIGKILL mid-run completes after a restart, none lost', async () => {
-    const ids = await enqueue(5, 400);
-    const first = worker();
-    // Mid-run: the work has started (claimed alone is not enough: under load the kill could land before it).
-    await until(async () => (await store.events('run-1')).some((e) => e.kind === 'work-start'));
-    first.child.kill('SIGKILL');
-    await first.exited;
-    expect((await store.get('run-1'))?.state).toBe('running');
+    it('a job whose worker is killed with SIGKILL mid-run completes after a restart, none lost', async () => {
+      const ids = await enqueue(5, 400);
+      const first = worker();
+      // Mid-run: the work has started (claimed alone is not enough: under load the kill could land before it).
+      await until(async () => (await store.events('run-1')).some((e) => e.kind === 'work-start'));
+      first.child.kill('SIGKILL');
+      await first.exited;
+      expect((await store.get('run-1'))?.state).toBe('running');
 
-    const second = worker();
-    expect(await second.exited).toBe(0);
-    await expectEachDoneOnce(ids);
-    const trail = (await store.events('run-1')).map((e) => e.kind);
-    expect(trail).toEqual(['queued', 'claimed', 'work-start', 'recovered', 'claimed', 'work-start', 'work-done', 'done']);
-  }, 240_000);
+      const second = worker();
+      expect(await second.exited).toBe(0);
+      await expectEachDoneOnce(ids);
+      const trail = (await store.events('run-1')).map((e) => e.kind);
+      expect(trail).toEqual(['queued', 'claimed', 'work-start', 'recovered', 'claimed', 'work-start', 'work-done', 'done']);
+    }, 240_000);
 
-  it('two workers drain 50 jobs while one is killed mid-job: no job completes twice, none is lost', async () => {
-    const ids = await enqueue(50, 40);
-    // A lease of a second: with 300 ms, a worker starved of CPU on a loaded machine missed its heartbeats,
-    // lost its lease while still working, and the other worker ran the same job again.
-    const a = worker(1000);
-    const b = worker(1000);
-    await until(async () => (await store.list(100)).filter((j) => j.state === 'done').length >= 5);
-    a.child.kill('SIGKILL');
-    await a.exited;
-    expect(await b.exited).toBe(0);
-    await expectEachDoneOnce(ids, a.child.pid ?? null);
-  }, 240_000);
-});
+    it('two workers drain 50 jobs while one is killed mid-job: no job completes twice, none is lost', async () => {
+      const ids = await enqueue(50, 40);
+      // A lease of a second: with 300 ms, a worker starved of CPU on a loaded machine missed its heartbeats,
+      // lost its lease while still working, and the other worker ran the same job again.
+      const a = worker(1000);
+      const b = worker(1000);
+      await until(async () => (await store.list(100)).filter((j) => j.state === 'done').length >= 5);
+      a.child.kill('SIGKILL');
+      await a.exited;
+      expect(await b.exited).toBe(0);
+      await expectEachDoneOnce(ids, a.child.pid ?? null);
+    }, 240_000);
+  });

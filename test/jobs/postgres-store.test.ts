@@ -77,7 +77,10 @@ describe.runIf(url)('PostgreSQL', () => {
     for (const migration of POSTGRES_MIGRATIONS.slice(0, 2)) await admin.query(migration);
     await admin.query('CREATE TABLE fixloop_schema (version INTEGER NOT NULL); INSERT INTO fixloop_schema (version) VALUES (2)');
     const data = { ...jobData('run-old'), plan: { ...jobData('run-old').plan, kind: 'check' } };
-    await admin.query(`INSERT INTO fixloop_jobs (run_id, key, state, data, enqueued_at) VALUES ('run-old', 'acme/shop#1', 'done', $1, 1)`, [JSON.stringify(data)]);
+    await admin.query(
+      `INSERT INTO fixloop_jobs (run_id, key, state, data, enqueued_at) VALUES ('run-old', 'acme/shop#1', 'done', $1, 1)`,
+      [JSON.stringify(data)],
+    );
     await admin.end();
     const store = await connect(schema);
     expect(await store.countRuns('acme/shop#1', 'check')).toBe(1);

@@ -19,7 +19,11 @@ afterEach(async () => {
 });
 
 // The directory is per test: opening it again reopens that test's store.
-describeRunStore('SQLite', () => openSqliteStore(dir), () => openSqliteStore(dir));
+describeRunStore(
+  'SQLite',
+  () => openSqliteStore(dir),
+  () => openSqliteStore(dir),
+);
 
 describe('the SQLite run store', () => {
   it('keeps runs across a reopen, and migrates once', async () => {
@@ -33,10 +37,6 @@ describe('the SQLite run store', () => {
     await again.close();
   });
 
-
-
-
-
   it('moves runs stored before the trigger column into it, so the loop guard still counts them', async () => {
     // A store as fixloop wrote it at schema 3: the trigger kind only inside the job's data.
     const { DatabaseSync } = await import('node:sqlite');
@@ -44,7 +44,9 @@ describe('the SQLite run store', () => {
     for (const migration of SQLITE_MIGRATIONS.slice(0, 3)) old.exec(migration);
     old.exec('PRAGMA user_version = 3');
     const data = { ...jobData('run-old'), plan: { ...jobData('run-old').plan, kind: 'check' } };
-    old.prepare(`INSERT INTO jobs (run_id, key, state, data, enqueued_at) VALUES ('run-old', 'acme/shop#1', 'done', ?, 1)`).run(JSON.stringify(data));
+    old
+      .prepare(`INSERT INTO jobs (run_id, key, state, data, enqueued_at) VALUES ('run-old', 'acme/shop#1', 'done', ?, 1)`)
+      .run(JSON.stringify(data));
     old.close();
     const store = await openSqliteStore(dir);
     expect(await store.countRuns('acme/shop#1', 'check')).toBe(1);

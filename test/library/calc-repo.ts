@@ -46,7 +46,8 @@ export function treeFingerprint(dir: string): Record<string, string> {
         walk(path);
       } else {
         const content = stat.isSymbolicLink() ? readlinkSync(full) : readFileSync(full);
-        out[path] = `${stat.isSymbolicLink() ? 'link' : 'file'} ${stat.mode} ${createHash('sha256').update(content).digest('hex')}`;
+        out[path] =
+          `${stat.isSymbolicLink() ? 'link' : 'file'} ${stat.mode} ${createHash('sha256').update(content).digest('hex')}`;
       }
     }
   };

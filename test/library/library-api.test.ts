@@ -38,7 +38,14 @@ describe('run (the library)', () => {
     writeFileSync(join(artifactsDir, 'calc-9.diff'), 'stale\n');
     writeFileSync(join(artifactsDir, 'other-task-1.diff'), 'kept\n');
 
-    const outcome = await run(project, { taskId: 'calc', testCommand: 'node --test', attemptLimit: 1, engines: ['script'], scriptCommand: "echo '// still wrong' >> src/math.js", artifactsDir });
+    const outcome = await run(project, {
+      taskId: 'calc',
+      testCommand: 'node --test',
+      attemptLimit: 1,
+      engines: ['script'],
+      scriptCommand: "echo '// still wrong' >> src/math.js",
+      artifactsDir,
+    });
 
     expect(outcome.status).toBe('failed_to_green');
     if (outcome.status !== 'failed_to_green') return;
@@ -51,7 +58,7 @@ describe('run (the library)', () => {
     expect(outcome.lastOutput).toContain('add sums two numbers');
     expect(outcome.lastOutput).toContain('AssertionError');
     expect(outcome.diffs).toEqual([join(artifactsDir, 'calc-1.diff')]);
-    expect(readFileSync(join(artifactsDir, 'calc-1.diff'), 'utf8')).toContain("+// still wrong");
+    expect(readFileSync(join(artifactsDir, 'calc-1.diff'), 'utf8')).toContain('+// still wrong');
     expect(readdirSync(artifactsDir).sort()).toEqual(['calc', 'calc-1.diff', 'other-task-1.diff']);
     expect(existsSync(join(artifactsDir, 'calc', 'result.json'))).toBe(true);
     expect(treeFingerprint(project)).toEqual(before);
@@ -109,7 +116,11 @@ describe('run (the library)', () => {
 
   it('error: a test command that cannot run ends the run before any engine, with a code and a message', async () => {
     const project = await repo();
-    const outcome = await run(project, { taskId: 'calc', testCommand: 'no-such-test-runner-here --all', artifactsDir: await tempDir() });
+    const outcome = await run(project, {
+      taskId: 'calc',
+      testCommand: 'no-such-test-runner-here --all',
+      artifactsDir: await tempDir(),
+    });
     expect(outcome.status).toBe('error');
     if (outcome.status !== 'error') return;
     expect(outcome.attempts).toBe(0);
@@ -139,13 +150,22 @@ describe('run refuses bad input before anything runs', () => {
     expect(missing).toMatchObject({ code: 'REPOSITORY_NOT_FOUND', option: 'repositoryPath' });
     expect(missing.message).toContain(`${join(dir, 'nowhere')}" does not exist`);
     writeFileSync(join(dir, 'file'), '');
-    expect((await refused(join(dir, 'file'), { taskId: 'calc', testCommand: 'node --test' })).message).toContain('is not a directory');
+    expect((await refused(join(dir, 'file'), { taskId: 'calc', testCommand: 'node --test' })).message).toContain(
+      'is not a directory',
+    );
   });
 
   it('lists every problem of one call, each with its option, and writes nothing', async () => {
     const project = await repo();
     const artifactsDir = join(await tempDir(), 'never-made');
-    const error = await refused(project, { taskId: '../escape', testComand: 'node --test', attemptLimit: 0, engines: ['repair', 'magic'], sandbox: 'vm', artifactsDir });
+    const error = await refused(project, {
+      taskId: '../escape',
+      testComand: 'node --test',
+      attemptLimit: 0,
+      engines: ['repair', 'magic'],
+      sandbox: 'vm',
+      artifactsDir,
+    });
     expect(error.problems.map((p) => [p.code, p.option])).toEqual([
       ['INVALID_OPTION', 'taskId'],
       ['MISSING_OPTION', 'testCommand'],

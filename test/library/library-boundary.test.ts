@@ -13,13 +13,26 @@ async function lintProbe(file: string, code: string): Promise<string[]> {
 
 describe('the library in the floor plan', () => {
   it('is imported by no stage, at any depth', async () => {
-    const fromLoop = await lintProbe('src/loop/probe.ts', "import type { RunOptions } from '../library/run-options.ts';\nexport type T = RunOptions;\n");
-    expect(fromLoop.some((m) => m.startsWith('no-restricted-imports') && m.includes('A stage imports only earlier ones'))).toBe(true);
-    const fromEngines = await lintProbe('src/engines/agent/probe.ts', "import type { RunOutcome } from '../../library/run-outcome.ts';\nexport type T = RunOutcome;\n");
+    const fromLoop = await lintProbe(
+      'src/loop/probe.ts',
+      "import type { RunOptions } from '../library/run-options.ts';\nexport type T = RunOptions;\n",
+    );
+    expect(fromLoop.some((m) => m.startsWith('no-restricted-imports') && m.includes('A stage imports only earlier ones'))).toBe(
+      true,
+    );
+    const fromEngines = await lintProbe(
+      'src/engines/agent/probe.ts',
+      "import type { RunOutcome } from '../../library/run-outcome.ts';\nexport type T = RunOutcome;\n",
+    );
     expect(fromEngines.some((m) => m.startsWith('no-restricted-imports'))).toBe(true);
   });
 
   it('imports any stage itself', async () => {
-    expect(await lintProbe('src/library/probe.ts', "import type { RunFixDeps } from '../loop/run-fix.ts';\nexport type T = RunFixDeps;\n")).toEqual([]);
+    expect(
+      await lintProbe(
+        'src/library/probe.ts',
+        "import type { RunFixDeps } from '../loop/run-fix.ts';\nexport type T = RunFixDeps;\n",
+      ),
+    ).toEqual([]);
   });
 });

@@ -26,13 +26,25 @@ describe('run (the library) on a working tree with uncommitted changes', { timeo
     const before = treeFingerprint(project);
     const outcome = await run(project, { taskId: 'calc', testCommand: 'node --test', artifactsDir: await tempDir() });
     expect(outcome.status).toBe('nothing_to_fix');
-    expect(outcome.result.repository.workingTree).toMatchObject({ head: git(project, 'rev-parse', 'HEAD').trim(), included: true, files: [{ path: 'src/math.js', state: 'modified' }] });
+    expect(outcome.result.repository.workingTree).toMatchObject({
+      head: git(project, 'rev-parse', 'HEAD').trim(),
+      included: true,
+      files: [{ path: 'src/math.js', state: 'modified' }],
+    });
     expect(treeFingerprint(project)).toEqual(before);
   });
 
   it('starts from HEAD with workingTree: false', async () => {
     const project = await fixedButUncommitted();
-    const outcome = await run(project, { taskId: 'calc', testCommand: 'node --test', engines: ['script'], scriptCommand: 'true', attemptLimit: 1, workingTree: false, artifactsDir: await tempDir() });
+    const outcome = await run(project, {
+      taskId: 'calc',
+      testCommand: 'node --test',
+      engines: ['script'],
+      scriptCommand: 'true',
+      attemptLimit: 1,
+      workingTree: false,
+      artifactsDir: await tempDir(),
+    });
     expect(outcome.status).not.toBe('nothing_to_fix');
     expect(outcome.result.baseline).toMatchObject({ failed: 1 });
     expect(outcome.result.repository.workingTree).toMatchObject({ included: false });
@@ -40,8 +52,14 @@ describe('run (the library) on a working tree with uncommitted changes', { timeo
 
   it('names a workingTree that is not a boolean', async () => {
     const project = await fixedButUncommitted();
-    const error: unknown = await run(project, { taskId: 'calc', testCommand: 'node --test', workingTree: 'yes' } as unknown as RunOptions).catch((e: unknown) => e);
+    const error: unknown = await run(project, {
+      taskId: 'calc',
+      testCommand: 'node --test',
+      workingTree: 'yes',
+    } as unknown as RunOptions).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(FixloopInputError);
-    expect((error as FixloopInputError).problems).toEqual([expect.objectContaining({ option: 'workingTree', code: 'INVALID_OPTION' })]);
+    expect((error as FixloopInputError).problems).toEqual([
+      expect.objectContaining({ option: 'workingTree', code: 'INVALID_OPTION' }),
+    ]);
   });
 });

@@ -14,7 +14,7 @@ describe('the assessment budget', () => {
     expect(assessmentBudget(120_000, 40_000, 120, 3_600_000)).toBe(120_000);
   });
 
-  it('gives five runs more when it will look for rivals itself (another engine\'s patch), within the cap', () => {
+  it("gives five runs more when it will look for rivals itself (another engine's patch), within the cap", () => {
     expect(assessmentBudget(120_000, 8_000, 120, 3_600_000, true)).toBe(80_000);
     expect(assessmentBudget(120_000, 15_000, 120, 3_600_000, true)).toBe(120_000);
     expect(assessmentBudget(60_000, 200, 120, 3_600_000, true)).toBe(30_000);

@@ -13,11 +13,33 @@ import type { Sandbox } from '../../src/sandbox/sandbox.ts';
 import { MemoryWorkspace } from './memory-workspace.ts';
 import { noArtifacts } from './no-artifacts.ts';
 
-const report = (passed: number, failed: number, tests: GateResult['report']['tests'] = []) => ({ format: 'node-test' as const, parsed: true, passed, failed, skipped: 0, total: passed + failed, tests });
-const green: GateResult = { passed: true, output: 'ok', durationMs: 1, report: report(1, 0, [{ id: 'old', name: 'old', status: 'passed' }]) };
+const report = (passed: number, failed: number, tests: GateResult['report']['tests'] = []) => ({
+  format: 'node-test' as const,
+  parsed: true,
+  passed,
+  failed,
+  skipped: 0,
+  total: passed + failed,
+  tests,
+});
+const green: GateResult = {
+  passed: true,
+  output: 'ok',
+  durationMs: 1,
+  report: report(1, 0, [{ id: 'old', name: 'old', status: 'passed' }]),
+};
 
 function shared(): AttemptShared {
-  return { sandbox: {} as Sandbox, config: defaultRepoConfig(), goal: 'fix it', hints: [], signal: new AbortController().signal, deadline: Date.now() + 60_000, artifacts: noArtifacts, onProgress: () => undefined };
+  return {
+    sandbox: {} as Sandbox,
+    config: defaultRepoConfig(),
+    goal: 'fix it',
+    hints: [],
+    signal: new AbortController().signal,
+    deadline: Date.now() + 60_000,
+    artifacts: noArtifacts,
+    onProgress: () => undefined,
+  };
 }
 
 function engine(attempt: (ws: MemoryWorkspace) => Promise<EngineOutcome>): Engine {
@@ -48,7 +70,20 @@ describe('runAttempt', () => {
   it('adds the engine cost, gates the changes and returns the patch', async () => {
     const ws = new MemoryWorkspace({ 'src/f.js': 'a' });
     const c = checks({ cost: { usd: 0.5, tokens: 5 } });
-    const out = await runAttempt(shared(), start(ws, engine(async (w) => (await w.writeFile('src/f.js', 'b'), { summary: 'wrote b', cost: { usd: 0.25, tokens: 3 }, gaveUp: false }))), c, new AttemptLog());
+    const out = await runAttempt(
+      shared(),
+      start(
+        ws,
+        engine(
+          async (w) => (
+            await w.writeFile('src/f.js', 'b'),
+            { summary: 'wrote b', cost: { usd: 0.25, tokens: 3 }, gaveUp: false }
+          ),
+        ),
+      ),
+      c,
+      new AttemptLog(),
+    );
     expect(c.cost).toEqual({ usd: 0.75, tokens: 8 });
     expect(out.gate).toBe(green);
     expect(out.changes.map((ch) => ch.path)).toEqual(['src/f.js']);
@@ -58,21 +93,35 @@ describe('runAttempt', () => {
   it('contains an engine that fails: the attempt gave up, and the log says why', async () => {
     const ws = new MemoryWorkspace({ 'src/f.js': 'a' });
     const log = new AttemptLog();
-    const out = await runAttempt(shared(), start(ws, engine(async () => { throw new Error('boom'); })), checks(), log);
+    const out = await runAttempt(
+      shared(),
+      start(
+        ws,
+        engine(async () => {
+          throw new Error('boom');
+        }),
+      ),
+      checks(),
+      log,
+    );
     expect(out.outcome).toEqual({ summary: 'engine failed: boom', cost: { usd: 0, tokens: 0 }, gaveUp: true });
     expect(log.text()).toContain('engine e failed: boom');
   });
 
   it('lets a misconfigured engine stop the run', async () => {
     const ws = new MemoryWorkspace({ 'src/f.js': 'a' });
-    const misconfigured = engine(async () => { throw new EngineError('ENGINE_MISCONFIGURED', 'no model'); });
+    const misconfigured = engine(async () => {
+      throw new EngineError('ENGINE_MISCONFIGURED', 'no model');
+    });
     await expect(runAttempt(shared(), start(ws, misconfigured), checks(), new AttemptLog())).rejects.toThrow('no model');
   });
 
   it('never gates rejected changes, nor no change when the phase says so', async () => {
     const ws = new MemoryWorkspace({ 'src/f.js': 'a' });
     const rejecting = checks({ check: async () => [{ kind: 'path_protected', path: 'src/f.js', message: 'no' }] });
-    const writes = engine(async (w) => (await w.writeFile('src/f.js', 'b'), { summary: 'wrote', cost: { usd: 0, tokens: 0 }, gaveUp: false }));
+    const writes = engine(
+      async (w) => (await w.writeFile('src/f.js', 'b'), { summary: 'wrote', cost: { usd: 0, tokens: 0 }, gaveUp: false }),
+    );
     const rejected = await runAttempt(shared(), start(ws, writes), rejecting, new AttemptLog());
     expect([rejected.gate, rejecting.gates, rejected.findings.length]).toEqual([null, 0, 1]);
     await ws.restore(rejected.before);
@@ -90,9 +139,20 @@ describe('runRedPhase', () => {
   it('checks the changes against the policy it is given', async () => {
     const config = defaultRepoConfig();
     const ws = new MemoryWorkspace({ 'src/f.js': 'a' });
-    const writesSource = engine(async (w) => (await w.writeFile('src/f.js', 'b'), { summary: 'wrote source', cost: { usd: 0, tokens: 0 }, gaveUp: true }));
+    const writesSource = engine(
+      async (w) => (await w.writeFile('src/f.js', 'b'), { summary: 'wrote source', cost: { usd: 0, tokens: 0 }, gaveUp: true }),
+    );
     let gates = 0;
-    const out = await runRedPhase({ ...shared(), config, workspace: ws, policy: redPhasePolicy(config), engines: [writesSource], baseline: green, runGate: async () => (gates++, green), maxAttempts: 2 });
+    const out = await runRedPhase({
+      ...shared(),
+      config,
+      workspace: ws,
+      policy: redPhasePolicy(config),
+      engines: [writesSource],
+      baseline: green,
+      runGate: async () => (gates++, green),
+      maxAttempts: 2,
+    });
     expect(out.proof).toBeNull();
     expect(out.explanation).toMatch(/^rejected: /);
     expect(gates).toBe(0);
@@ -103,9 +163,33 @@ describe('runRedPhase', () => {
   it('proves a new test that fails on the pristine code', async () => {
     const config = defaultRepoConfig();
     const ws = new MemoryWorkspace({ 'src/f.js': 'a' });
-    const writesTest = engine(async (w) => (await w.writeFile('test/f.test.js', 'new'), { summary: 'wrote a test', cost: { usd: 0.1, tokens: 1 }, gaveUp: false }));
-    const red: GateResult = { passed: false, reason: 'NON_ZERO_EXIT', exitCode: 1, output: '1 failed', durationMs: 1, report: report(1, 1, [{ id: 'old', name: 'old', status: 'passed' }, { id: 'new', name: 'new', status: 'failed', file: 'test/f.test.js' }]) };
-    const out = await runRedPhase({ ...shared(), config, workspace: ws, policy: redPhasePolicy(config), engines: [writesTest], baseline: green, runGate: async () => red, maxAttempts: 2 });
+    const writesTest = engine(
+      async (w) => (
+        await w.writeFile('test/f.test.js', 'new'),
+        { summary: 'wrote a test', cost: { usd: 0.1, tokens: 1 }, gaveUp: false }
+      ),
+    );
+    const red: GateResult = {
+      passed: false,
+      reason: 'NON_ZERO_EXIT',
+      exitCode: 1,
+      output: '1 failed',
+      durationMs: 1,
+      report: report(1, 1, [
+        { id: 'old', name: 'old', status: 'passed' },
+        { id: 'new', name: 'new', status: 'failed', file: 'test/f.test.js' },
+      ]),
+    };
+    const out = await runRedPhase({
+      ...shared(),
+      config,
+      workspace: ws,
+      policy: redPhasePolicy(config),
+      engines: [writesTest],
+      baseline: green,
+      runGate: async () => red,
+      maxAttempts: 2,
+    });
     expect(out.proof?.failedBefore.map((t) => t.id)).toEqual(['new']);
     expect([...(out.proof?.testFiles.files.keys() ?? [])]).toEqual(['test/f.test.js']);
     expect(out.cost).toEqual({ usd: 0.1, tokens: 1 });

@@ -11,13 +11,22 @@ function failedGate(tests: TestCaseResult[], output = ''): GateResult {
     exitCode: 1,
     output,
     durationMs: 10,
-    report: { format: 'node-test', parsed: tests.length > 0, passed: tests.length - failed, failed, skipped: 0, total: tests.length, tests },
+    report: {
+      format: 'node-test',
+      parsed: tests.length > 0,
+      passed: tests.length - failed,
+      failed,
+      skipped: 0,
+      total: tests.length,
+      tests,
+    },
   };
 }
 
 describe('normalizeFailureText', () => {
   it('strips what varies between two runs of the same failure', () => {
-    const a = '\u001b[31m✖ adds (12.5ms)\u001b[39m at 2026-11-22T10:00:01.123Z in /tmp/fixloop-ab12/work/src/a.js:3 0x7ffdeadbeef pid 4242 took 3.2s';
+    const a =
+      '\u001b[31m✖ adds (12.5ms)\u001b[39m at 2026-11-22T10:00:01.123Z in /tmp/fixloop-ab12/work/src/a.js:3 0x7ffdeadbeef pid 4242 took 3.2s';
     const b = '✖ adds (7ms) at 2026-11-23T11:22:33Z in /tmp/fixloop-zz99/work/src/a.js:3 0x7ff00000001 pid 17 took 0.4s';
     expect(normalizeFailureText(a)).toBe(normalizeFailureText(b));
     expect(normalizeFailureText(a)).not.toContain('\u001b');

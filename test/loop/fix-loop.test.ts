@@ -16,17 +16,35 @@ function gateFor(ws: MemoryWorkspace): GateResult {
   const value = ws.files.get('src/f.js') ?? '';
   const tests = EXPECTED.map((id) => {
     const ok = value.includes(id) && !value.includes(`!${id}`);
-    return ok ? { id, name: id, status: 'passed' as const } : { id, name: id, status: 'failed' as const, message: `${id} missing from "${value}"` };
+    return ok
+      ? { id, name: id, status: 'passed' as const }
+      : { id, name: id, status: 'failed' as const, message: `${id} missing from "${value}"` };
   });
   const failed = tests.filter((t) => t.status === 'failed').length;
-  const report = { format: 'node-test' as const, parsed: true, passed: tests.length - failed, failed, skipped: 0, total: tests.length, tests };
+  const report = {
+    format: 'node-test' as const,
+    parsed: true,
+    passed: tests.length - failed,
+    failed,
+    skipped: 0,
+    total: tests.length,
+    tests,
+  };
   return failed === 0
     ? { passed: true, output: 'ok', durationMs: 1, report }
     : { passed: false, reason: 'NON_ZERO_EXIT', exitCode: 1, output: `${failed} failed`, durationMs: 1, report };
 }
 
-
-const okVerification: Verification = { replayed: true, passed: true, gate: null, failToPass: [], passToFail: [], stillFailing: [], newlySkipped: [], findings: [] };
+const okVerification: Verification = {
+  replayed: true,
+  passed: true,
+  gate: null,
+  failToPass: [],
+  passToFail: [],
+  stillFailing: [],
+  newlySkipped: [],
+  findings: [],
+};
 
 /** An engine that writes the given values into src/f.js, one per attempt. */
 function scripted(name: string, values: (string | null)[], seen: AttemptContext[] = []): Engine {
@@ -59,7 +77,9 @@ function setup(engines: Engine[], overrides: Partial<FixLoopInput> = {}, loop: P
     deadline: Date.now() + 60_000,
     checkChanges: async () => {
       const findings: Finding[] = [];
-      for (const c of await ws.changes()) if (c.path.startsWith('test/')) findings.push({ kind: 'path_protected', path: c.path, message: `${c.path} is protected` });
+      for (const c of await ws.changes())
+        if (c.path.startsWith('test/'))
+          findings.push({ kind: 'path_protected', path: c.path, message: `${c.path} is protected` });
       return findings;
     },
     runGate: async () => gateFor(ws),
@@ -112,7 +132,15 @@ describe('runFixLoop', () => {
     const { input, ws } = setup([scripted('s', ['ab', 'zz', 'abc'], seen)], {}, { maxAttempts: 5, maxConsecutiveFailures: 5 });
     const contents: string[] = [];
     const engine = input.engines[0]!;
-    input.engines = [{ name: 's', attempt: async (ctx) => { contents.push(ws.files.get('src/f.js') ?? ''); return engine.attempt(ctx); } }];
+    input.engines = [
+      {
+        name: 's',
+        attempt: async (ctx) => {
+          contents.push(ws.files.get('src/f.js') ?? '');
+          return engine.attempt(ctx);
+        },
+      },
+    ];
     const out = await runFixLoop(input);
     expect(out.green).toBe(true);
     expect(out.attempts.map((a) => a.startedFrom)).toEqual(['baseline', 'previous', 'best']);
@@ -145,7 +173,11 @@ describe('runFixLoop', () => {
   });
 
   it('does not call a green gate green when verification fails', async () => {
-    const failing: Verification = { ...okVerification, passed: false, findings: [{ kind: 'test_count_lower', message: 'fewer tests' }] };
+    const failing: Verification = {
+      ...okVerification,
+      passed: false,
+      findings: [{ kind: 'test_count_lower', message: 'fewer tests' }],
+    };
     const { input } = setup([scripted('s', ['abc'])], { verify: async () => failing }, { maxAttempts: 3 });
     const out = await runFixLoop(input);
     expect(out.green).toBe(false);
@@ -174,7 +206,13 @@ describe('runFixLoop', () => {
     return {
       name,
       async attempt(ctx): Promise<EngineOutcome> {
-        if (ctx.attempt <= times) return { summary: `the attempt's time budget ran out (${ctx.attempt * 100} of 300 candidates validated)`, cost: { usd: 0, tokens: 0 }, gaveUp: false, continues: true };
+        if (ctx.attempt <= times)
+          return {
+            summary: `the attempt's time budget ran out (${ctx.attempt * 100} of 300 candidates validated)`,
+            cost: { usd: 0, tokens: 0 },
+            gaveUp: false,
+            continues: true,
+          };
         await ctx.workspace.writeFile('src/f.js', fix);
         return { summary: `wrote ${fix}`, cost: { usd: 0, tokens: 0 }, gaveUp: false };
       },

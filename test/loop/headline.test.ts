@@ -1,24 +1,43 @@
 import { describe, expect, it } from 'vitest';
 import { headlineFor } from '../../src/loop/headline.ts';
 import { greenResult } from '../support/sample-run-result.ts';
-import { ambiguousAssessment, assessedResult, nearFailingOnlyAssessment, notAssessedAssessment, reviewAssessment, verifiedAssessment } from '../support/sample-assessment.ts';
+import {
+  ambiguousAssessment,
+  assessedResult,
+  nearFailingOnlyAssessment,
+  notAssessedAssessment,
+  reviewAssessment,
+  verifiedAssessment,
+} from '../support/sample-assessment.ts';
 
 describe('the headline of a replay (no engine ran)', () => {
   it('says the stored patch held again', () => {
     const result = { ...greenResult(), attempts: [], replay: true as const };
-    expect(headlineFor(result)).toMatch(new RegExp(`^Verified again: run ${result.runId}'s stored patch passes on a pristine checkout`));
+    expect(headlineFor(result)).toMatch(
+      new RegExp(`^Verified again: run ${result.runId}'s stored patch passes on a pristine checkout`),
+    );
     expect(headlineFor(result)).not.toMatch(/attempt/);
   });
 
   it('names why the stored patch did not hold: the first finding, else the tests it broke', () => {
-    const base = { ...greenResult(), attempts: [], replay: true as const, status: 'failed_to_green' as const, stopReason: 'verification_failed' as const };
+    const base = {
+      ...greenResult(),
+      attempts: [],
+      replay: true as const,
+      status: 'failed_to_green' as const,
+      stopReason: 'verification_failed' as const,
+    };
     const verification = { ...base.verification!, passed: false, passToFail: ['t > a', 't > b'], findings: [] };
-    expect(headlineFor({ ...base, verification })).toBe(`Not verified again: run ${base.runId}'s stored patch did not hold on a pristine checkout: 2 tests that passed before now failing.`);
+    expect(headlineFor({ ...base, verification })).toBe(
+      `Not verified again: run ${base.runId}'s stored patch did not hold on a pristine checkout: 2 tests that passed before now failing.`,
+    );
     const finding = { kind: 'runner_changed' as const, path: 'package.json', message: '`package.json`: its scripts changed' };
-    expect(headlineFor({ ...base, verification: { ...verification, findings: [finding] } })).toMatch(/did not hold on a pristine checkout: `package\.json`: its scripts changed\.$/);
+    expect(headlineFor({ ...base, verification: { ...verification, findings: [finding] } })).toMatch(
+      /did not hold on a pristine checkout: `package\.json`: its scripts changed\.$/,
+    );
   });
 
-  it('leaves a fix run\'s headline as it was', () => {
+  it("leaves a fix run's headline as it was", () => {
     expect(headlineFor(greenResult())).toMatch(/^Verified fix after \d+ attempts?/);
   });
 });
@@ -26,7 +45,9 @@ describe('the headline of a replay (no engine ran)', () => {
 describe('the headline of a green run and its assessment (DESIGN.md §3.3)', () => {
   it('stays "Verified fix" at level verified, and without an assessment', () => {
     expect(headlineFor(assessedResult(verifiedAssessment()))).toBe(headlineFor(greenResult()));
-    expect(headlineFor(greenResult())).toBe('Verified fix after 1 attempt: 1 failing test now passes; replayed on a pristine checkout, 5/5 passing, no test weakened.');
+    expect(headlineFor(greenResult())).toBe(
+      'Verified fix after 1 attempt: 1 failing test now passes; replayed on a pristine checkout, 5/5 passing, no test weakened.',
+    );
   });
 
   it('says the tests pass and names the changes to review, with their values before and after', () => {
@@ -37,7 +58,9 @@ describe('the headline of a green run and its assessment (DESIGN.md §3.3)', () 
 
   it('counts the changes beyond those it names', () => {
     const assessment = { ...reviewAssessment(), counts: { suiteCalls: 412, generatedInputs: 1630, changes: 8, nearFailing: 1 } };
-    expect(headlineFor(assessedResult(assessment))).toMatch(/review 7 behaviour changes outside the failing tests: `isAbsolute\('ab\\\\c'\)`: false → true, `isAbsolute\('a\|b'\)`: [^,]+, and 5 more\.$/);
+    expect(headlineFor(assessedResult(assessment))).toMatch(
+      /review 7 behaviour changes outside the failing tests: `isAbsolute\('ab\\\\c'\)`: false → true, `isAbsolute\('a\|b'\)`: [^,]+, and 5 more\.$/,
+    );
   });
 
   it('names the ambiguity when another plausible patch disagrees', () => {
@@ -52,13 +75,17 @@ describe('the headline of a green run and its assessment (DESIGN.md §3.3)', () 
     );
   });
 
-  it('gives the analysis\'s reason when only changes near the failing tests made it review', () => {
-    expect(headlineFor(assessedResult(nearFailingOnlyAssessment()))).toMatch(/^Tests pass after 1 attempt \(.*\); review: the failing tests' own function changed on 2 inputs the suite does not check\.$/);
+  it("gives the analysis's reason when only changes near the failing tests made it review", () => {
+    expect(headlineFor(assessedResult(nearFailingOnlyAssessment()))).toMatch(
+      /^Tests pass after 1 attempt \(.*\); review: the failing tests' own function changed on 2 inputs the suite does not check\.$/,
+    );
   });
 
   it('keeps the exit-code caveat at level review', () => {
     const result = assessedResult(reviewAssessment());
     result.verification!.evidence = 'exit-code';
-    expect(headlineFor(result)).toMatch(/^Tests pass by exit code only after 1 attempt \(test\.evidence: exit-code\); review 2 behaviour changes/);
+    expect(headlineFor(result)).toMatch(
+      /^Tests pass by exit code only after 1 attempt \(test\.evidence: exit-code\); review 2 behaviour changes/,
+    );
   });
 });

@@ -46,7 +46,8 @@ export class MemoryWorkspace implements Workspace {
   async markEnvironment(): Promise<void> {}
   async snapshot(): Promise<Snapshot> {
     const files = new Map<string, Buffer | null>();
-    for (const c of await this.changes()) files.set(c.path, c.kind === 'deleted' ? null : Buffer.from(this.files.get(c.path) ?? ''));
+    for (const c of await this.changes())
+      files.set(c.path, c.kind === 'deleted' ? null : Buffer.from(this.files.get(c.path) ?? ''));
     return { id: `s${++this.counter}`, files };
   }
   async restore(snapshot: Snapshot): Promise<void> {

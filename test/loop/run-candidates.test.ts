@@ -22,7 +22,11 @@ import { makeRepo, removeAll } from '../support/git-fixture.ts';
 const dirs: string[] = [];
 afterAll(() => removeAll(dirs));
 
-const ALTERNATIVE: AlternativeCandidate = { patch: 'diff --git a/src/discount.js b/src/discount.js\n', summary: 'src/discount.js:2 `100` → `99` (template off-by-one-literal)', passedOver: "candidate 1 comes first in the engine's order (this one is candidate 4)" };
+const ALTERNATIVE: AlternativeCandidate = {
+  patch: 'diff --git a/src/discount.js b/src/discount.js\n',
+  summary: 'src/discount.js:2 `100` → `99` (template off-by-one-literal)',
+  passedOver: "candidate 1 comes first in the engine's order (this one is candidate 4)",
+};
 
 /** Attempt 1: a change that fixes nothing, with a choice of its own; attempt 2: the fix, with another. */
 function choosingEngine(): Engine {
@@ -32,16 +36,28 @@ function choosingEngine(): Engine {
       const zero = { usd: 0, tokens: 0 };
       if (ctx.attempt === 1) {
         await ctx.workspace.writeFile('src/discount.js', FIXED_DISCOUNT.replace('>= 100', '> 101'));
-        return { summary: 'a wrong one', cost: zero, gaveUp: false, chosen: { summary: 'not this one' }, alternatives: [{ ...ALTERNATIVE, summary: 'nor this one' }] };
+        return {
+          summary: 'a wrong one',
+          cost: zero,
+          gaveUp: false,
+          chosen: { summary: 'not this one' },
+          alternatives: [{ ...ALTERNATIVE, summary: 'nor this one' }],
+        };
       }
       await ctx.workspace.writeFile('src/discount.js', FIXED_DISCOUNT);
-      return { summary: 'the fix', cost: zero, gaveUp: false, chosen: { summary: 'src/discount.js:2 `>` → `>=` (template relational-operator)' }, alternatives: [ALTERNATIVE] };
+      return {
+        summary: 'the fix',
+        cost: zero,
+        gaveUp: false,
+        chosen: { summary: 'src/discount.js:2 `>` → `>=` (template relational-operator)' },
+        alternatives: [ALTERNATIVE],
+      };
     },
   };
 }
 
 describe('the candidates of a green run', () => {
-  it('are in ctx.candidates after fixAndVerify: the green attempt\'s choice and alternatives', async () => {
+  it("are in ctx.candidates after fixAndVerify: the green attempt's choice and alternatives", async () => {
     const repo = await makeRepo(BUGGY_SHOP);
     const work = await mkdtemp(join(tmpdir(), 'fixloop-run-candidates-'));
     dirs.push(repo, work);
@@ -53,10 +69,37 @@ describe('the candidates of a green run', () => {
       hints: [],
       config: repoConfigSchema.parse({ test: { command: 'node --test' }, loop: { maxAttempts: 3 } }),
     };
-    const deps = { sandbox: createProcessSandbox(), artifactsRoot: join(work, 'runs'), tmpRoot: work, createEngines: async () => [choosingEngine()], reviewer: null };
+    const deps = {
+      sandbox: createProcessSandbox(),
+      artifactsRoot: join(work, 'runs'),
+      tmpRoot: work,
+      createEngines: async () => [choosingEngine()],
+      reviewer: null,
+    };
     const events: RunEvent[] = [];
     const artifacts = await createArtifacts(join(work, 'runs', request.runId));
-    const base = { runId: request.runId, status: 'error', headline: '', repository: { source: repo, ref: null, sha: '' }, testCommand: 'node --test', engines: ['repair'], engine: null, sandbox: deps.sandbox.backend, attempts: [], patch: '', filesChanged: [], baseline: testCounts(emptyReport()), baselineTests: [], final: null, verification: null, cost: { usd: 0, tokens: 0 }, startedAt: new Date().toISOString(), durationMs: 0, artifactsDir: artifacts.dir, events } satisfies RunResult;
+    const base = {
+      runId: request.runId,
+      status: 'error',
+      headline: '',
+      repository: { source: repo, ref: null, sha: '' },
+      testCommand: 'node --test',
+      engines: ['repair'],
+      engine: null,
+      sandbox: deps.sandbox.backend,
+      attempts: [],
+      patch: '',
+      filesChanged: [],
+      baseline: testCounts(emptyReport()),
+      baselineTests: [],
+      final: null,
+      verification: null,
+      cost: { usd: 0, tokens: 0 },
+      startedAt: new Date().toISOString(),
+      durationMs: 0,
+      artifactsDir: artifacts.dir,
+      events,
+    } satisfies RunResult;
     const ctx = createRunContext(request, deps, { base, artifacts, scratch: work, events, started: Date.now() });
     expect(ctx.candidates).toEqual({ alternatives: [] });
 
@@ -75,6 +118,9 @@ describe('the candidates of a green run', () => {
     }
     expect(result.status).toBe('tests_green');
     expect(result.attempts.map((a) => a.attempt)).toEqual([1, 2]);
-    expect(ctx.candidates).toEqual({ chosen: { summary: 'src/discount.js:2 `>` → `>=` (template relational-operator)' }, alternatives: [ALTERNATIVE] });
+    expect(ctx.candidates).toEqual({
+      chosen: { summary: 'src/discount.js:2 `>` → `>=` (template relational-operator)' },
+      alternatives: [ALTERNATIVE],
+    });
   }, 120_000);
 });

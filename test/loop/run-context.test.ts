@@ -17,8 +17,35 @@ describe('the run context', () => {
     const seen: RunProgress[] = [];
     const events: RunResult['events'] = [];
     const counts = { passed: 0, failed: 0, skipped: 0, total: 0, parsed: false, format: 'unknown' as const };
-    const base: RunResult = { runId: 'r', status: 'error', headline: '', repository: { source: '.', ref: null, sha: '' }, testCommand: 'npm test', engines: ['repair'], engine: null, sandbox: 'process', attempts: [], patch: '', filesChanged: [], baseline: counts, baselineTests: [], final: null, verification: null, cost: { usd: 0, tokens: 0 }, startedAt: '', durationMs: 0, artifactsDir: '/nowhere', events };
-    const ctx = createRunContext({} as never, { onProgress: (p: RunProgress) => seen.push(p) } as never, { base, artifacts, scratch: '/nowhere', events, started: Date.now() });
+    const base: RunResult = {
+      runId: 'r',
+      status: 'error',
+      headline: '',
+      repository: { source: '.', ref: null, sha: '' },
+      testCommand: 'npm test',
+      engines: ['repair'],
+      engine: null,
+      sandbox: 'process',
+      attempts: [],
+      patch: '',
+      filesChanged: [],
+      baseline: counts,
+      baselineTests: [],
+      final: null,
+      verification: null,
+      cost: { usd: 0, tokens: 0 },
+      startedAt: '',
+      durationMs: 0,
+      artifactsDir: '/nowhere',
+      events,
+    };
+    const ctx = createRunContext({} as never, { onProgress: (p: RunProgress) => seen.push(p) } as never, {
+      base,
+      artifacts,
+      scratch: '/nowhere',
+      events,
+      started: Date.now(),
+    });
     ctx.progress({ phase: 'setup', message: 'setup: npm ci' });
     vi.advanceTimersByTime(29_000);
     expect(seen.filter((p) => p.heartbeat)).toEqual([]);
@@ -37,7 +64,13 @@ describe('the run context', () => {
   });
 
   it('shows the lines of a failed setup that carry the cause, not only its tail', () => {
-    const output = ['npm warn deprecated a@1', 'npm error code SELF_SIGNED_CERT_IN_CHAIN', 'npm error request to https://registry.example/x failed', ...Array.from({ length: 40 }, (_, i) => `npm error context line ${i}`).map((l) => l.replace('npm error ', 'log ')), 'npm error A complete log of this run can be found in: /tmp/x.log'].join('\n');
+    const output = [
+      'npm warn deprecated a@1',
+      'npm error code SELF_SIGNED_CERT_IN_CHAIN',
+      'npm error request to https://registry.example/x failed',
+      ...Array.from({ length: 40 }, (_, i) => `npm error context line ${i}`).map((l) => l.replace('npm error ', 'log ')),
+      'npm error A complete log of this run can be found in: /tmp/x.log',
+    ].join('\n');
     const shown = causeLines(output);
     expect(shown).toContain('SELF_SIGNED_CERT_IN_CHAIN');
     expect(shown).not.toContain('log context line 3');

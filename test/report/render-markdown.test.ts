@@ -22,7 +22,13 @@ describe('renderMarkdownReport', () => {
       findings: [{ kind: 'path_protected', path: 'test/a.test.js', message: '`test/a.test.js` is protected' }],
       summary: 'script exited 0',
     };
-    result.attempts.push({ ...result.attempts[0]!, attempt: 2, gate: { passed: false, reason: 'NON_ZERO_EXIT', exitCode: 1, counts: result.baseline, durationMs: 700 }, findings: [], failingTests: [{ id: 'discountRate > gives 5%', status: 'failed', message: 'expected 0.05\n  got 0' }] });
+    result.attempts.push({
+      ...result.attempts[0]!,
+      attempt: 2,
+      gate: { passed: false, reason: 'NON_ZERO_EXIT', exitCode: 1, counts: result.baseline, durationMs: 700 },
+      findings: [],
+      failingTests: [{ id: 'discountRate > gives 5%', status: 'failed', message: 'expected 0.05\n  got 0' }],
+    });
     const text = renderMarkdownReport(result);
     expect(text).toMatchSnapshot();
     expect(text).toContain('### Still failing');
@@ -40,7 +46,13 @@ describe('renderMarkdownReport', () => {
   });
 
   it('names the toolchains and package settings the commands were given, never their values', () => {
-    const result = { ...greenResult(), environment: { toolchains: [{ name: 'python3', kind: 'pyenv', prefix: '/root/.pyenv/versions/3.11.7', bound: true }], packageSettings: ['npm registry', 'NODE_EXTRA_CA_CERTS'] } };
+    const result = {
+      ...greenResult(),
+      environment: {
+        toolchains: [{ name: 'python3', kind: 'pyenv', prefix: '/root/.pyenv/versions/3.11.7', bound: true }],
+        packageSettings: ['npm registry', 'NODE_EXTRA_CA_CERTS'],
+      },
+    };
     const md = renderMarkdownReport(result);
     expect(md).toContain('- Toolchains: `python3` (pyenv, `/root/.pyenv/versions/3.11.7`, shown read-only)');
     expect(md).toContain('- Package settings passed: `npm registry`, `NODE_EXTRA_CA_CERTS`');
@@ -49,20 +61,34 @@ describe('renderMarkdownReport', () => {
   it('says what evidence made a run green: the runner’s own report, or the exit code alone by the operator’s choice', () => {
     const witnessed = greenResult();
     witnessed.verification!.gate!.counts.witness = { runner: 'node', passed: 5, failed: 0, skipped: 0, total: 5 };
-    expect(renderMarkdownReport(witnessed)).toMatch(/Evidence: per-test results of the replay \(5 tests\) agreeing with its exit code, and the runner's own report \(node's JUnit XML: 5 tests, 0 failed\)/);
+    expect(renderMarkdownReport(witnessed)).toMatch(
+      /Evidence: per-test results of the replay \(5 tests\) agreeing with its exit code, and the runner's own report \(node's JUnit XML: 5 tests, 0 failed\)/,
+    );
 
     const exitCodeOnly = greenResult();
     const unread = { passed: 0, failed: 0, skipped: 0, total: 0, parsed: false, format: 'unknown' as const };
     exitCodeOnly.verification!.evidence = 'exit-code';
     exitCodeOnly.verification!.gate!.counts = unread;
     exitCodeOnly.final = unread;
-    expect(renderMarkdownReport(exitCodeOnly)).toMatch(/Evidence: the exit code alone \(the output could not be read per test; `test.evidence: exit-code`\)/);
+    expect(renderMarkdownReport(exitCodeOnly)).toMatch(
+      /Evidence: the exit code alone \(the output could not be read per test; `test.evidence: exit-code`\)/,
+    );
   });
 
   it('shows an attempt the engine went on with in the next one as such, not as an attempt without a gate', () => {
     const result = greenResult();
     const fixed = result.attempts[0]!;
-    result.attempts = [{ ...fixed, attempt: 1, gate: null, findings: [], continues: true, summary: "the attempt's time budget ran out (120 of 300 candidates validated, 124 test runs, 300.1 s); 180 left" }, { ...fixed, attempt: 2 }];
+    result.attempts = [
+      {
+        ...fixed,
+        attempt: 1,
+        gate: null,
+        findings: [],
+        continues: true,
+        summary: "the attempt's time budget ran out (120 of 300 candidates validated, 124 test runs, 300.1 s); 180 left",
+      },
+      { ...fixed, attempt: 2 },
+    ];
     const text = renderMarkdownReport(result);
     expect(text).toMatch(/\| 1 \| [^|]+ \| [^|]+ \| continued in the next attempt \| – \| the attempt's time budget ran out/);
     expect(text).not.toContain('no gate');

@@ -21,27 +21,51 @@ const NONE: [undefined, undefined] = [undefined, undefined];
 
 describe('expected and actual values, per runner', () => {
   it('node --test: the error properties it prints, strings quoted, an object on one line', () => {
-    expect(valuesOf('node-test', 'values.txt')).toEqual({ 'adds numbers': ['2', '3'], greets: ["'hello bob'", "'hello bob!'"], 'deep equal': ['{ sum: 2 }', '{ sum: 3 }'], throws: NONE });
+    expect(valuesOf('node-test', 'values.txt')).toEqual({
+      'adds numbers': ['2', '3'],
+      greets: ["'hello bob'", "'hello bob!'"],
+      'deep equal': ['{ sum: 2 }', '{ sum: 3 }'],
+      throws: NONE,
+    });
     expect(valuesOf('node-test', 'fail.txt')).toEqual({ 'adds numbers': ['3', '2'] });
   });
 
   it("jest: Expected/Received of its matchers, and node's assert under jest", () => {
-    expect(valuesOf('jest', 'values.txt')).toEqual({ 'adds numbers': ['2', '3'], greets: ['"hello bob"', '"hello bob!"'], 'node assert': ['2', '3'], throws: NONE });
+    expect(valuesOf('jest', 'values.txt')).toEqual({
+      'adds numbers': ['2', '3'],
+      greets: ['"hello bob"', '"hello bob!"'],
+      'node assert': ['2', '3'],
+      throws: NONE,
+    });
     expect(valuesOf('jest', 'fail.txt')).toEqual({ 'adds numbers': ['3', '2'] });
   });
 
   it("vitest: chai's words for toBe, Expected/Received for toEqual, node's assert", () => {
-    expect(valuesOf('vitest', 'values.txt')).toEqual({ 'adds numbers': ['2', '3'], greets: ['"hello bob"', '"hello bob!"'], 'node assert': ['2', '3'], throws: NONE });
+    expect(valuesOf('vitest', 'values.txt')).toEqual({
+      'adds numbers': ['2', '3'],
+      greets: ['"hello bob"', '"hello bob!"'],
+      'node assert': ['2', '3'],
+      throws: NONE,
+    });
     expect(valuesOf('vitest', 'fail.txt')).toEqual({ 'adds numbers': ['3', '2'] });
   });
 
   it("mocha: node's assert and chai's expect", () => {
-    expect(valuesOf('mocha', 'values.txt')).toEqual({ 'adds numbers': ['2', '3'], greets: ["'hello bob'", "'hello bob!'"], 'chai numbers': ['2', '3'], throws: NONE });
+    expect(valuesOf('mocha', 'values.txt')).toEqual({
+      'adds numbers': ['2', '3'],
+      greets: ["'hello bob'", "'hello bob!'"],
+      'chai numbers': ['2', '3'],
+      throws: NONE,
+    });
     expect(valuesOf('mocha', 'fail.txt')).toEqual({ 'adds numbers': ['3', '2'] });
   });
 
   it("pytest: the rewritten assert's two sides, the left one what the code gave", () => {
-    expect(valuesOf('pytest', 'values.txt')).toEqual({ test_adds_numbers: ['2', '3'], test_greets: ["'hello bob'", "'hello bob!'"], test_raises: NONE });
+    expect(valuesOf('pytest', 'values.txt')).toEqual({
+      test_adds_numbers: ['2', '3'],
+      test_greets: ["'hello bob'", "'hello bob!'"],
+      test_raises: NONE,
+    });
     // A constant expression is shown as written: what pytest printed, no more.
     expect(valuesOf('pytest', 'fail.txt')).toEqual({ test_adds_numbers: ['3', '(1 + 1)'] });
   });
@@ -49,9 +73,12 @@ describe('expected and actual values, per runner', () => {
 
 describe('shapes that name no pair of values', () => {
   it("node's assert: a diff of many lines gives none, a one-line diff gives both", () => {
-    const many = "Expected values to be strictly deep-equal:\n+ actual - expected\n\n  {\n+   a: 1,\n-   a: 2,\n+   b: 1\n  }";
+    const many = 'Expected values to be strictly deep-equal:\n+ actual - expected\n\n  {\n+   a: 1,\n-   a: 2,\n+   b: 1\n  }';
     expect(nodeAssertValues(many)).toBeNull();
-    expect(nodeAssertValues("Expected values to be strictly equal:\n+ actual - expected\n\n+ 'ab'\n- 'ac'")).toEqual({ expected: "'ac'", actual: "'ab'" });
+    expect(nodeAssertValues("Expected values to be strictly equal:\n+ actual - expected\n\n+ 'ab'\n- 'ac'")).toEqual({
+      expected: "'ac'",
+      actual: "'ab'",
+    });
     expect(nodeAssertValues('some other error: 1 !== 2')).toBeNull();
   });
 

@@ -30,7 +30,9 @@ function gateOf(runner: TestRunner, scenario: string): GateResult {
   if (!run) throw new Error(`${runner.id}: no recorded ${scenario} run`);
   const output = readFileSync(join(FIXTURES, runner.id, run.output), 'utf8');
   const common = { output, report: parseTestOutput(output), durationMs: 1 };
-  return run.exitCode === 0 ? { ...common, passed: true } : { ...common, passed: false, reason: 'NON_ZERO_EXIT', exitCode: run.exitCode };
+  return run.exitCode === 0
+    ? { ...common, passed: true }
+    : { ...common, passed: false, reason: 'NON_ZERO_EXIT', exitCode: run.exitCode };
 }
 
 const counts = (report: TestReport) => ({ passed: report.passed, failed: report.failed, total: report.total });
@@ -98,7 +100,10 @@ describe.each(RUNNERS.map((runner) => [runner.id, runner] as const))('the %s run
     expect(failing.map((t) => t.name)).toEqual([id === 'pytest' ? 'test_adds_numbers' : 'adds numbers']);
     expect(failing[0]?.message).toMatch(/3/);
     // Its own frames, where it prints some beyond the language's stack traces, point into the test file.
-    for (const frames of runner.output.frames ?? []) expect([...gate.output.matchAll(frames)].map((m) => m[1])).toContainEqual(expect.stringMatching(/^tests?\/(math\.test\.js|test_math\.py)$/));
+    for (const frames of runner.output.frames ?? [])
+      expect([...gate.output.matchAll(frames)].map((m) => m[1])).toContainEqual(
+        expect.stringMatching(/^tests?\/(math\.test\.js|test_math\.py)$/),
+      );
     expect(environmentFailure(gate, { ...baseline, testCommand: 'x' })).toBeNull();
   });
 
@@ -129,7 +134,7 @@ describe.each(RUNNERS.map((runner) => [runner.id, runner] as const))('the %s run
     expect(focused.report.tests.filter((t) => t.status === 'failed').map((t) => t.name)).toEqual(failing.map((t) => t.name));
   });
 
-  it('selects the failing test\'s file too where the runner and the report allow it', () => {
+  it("selects the failing test's file too where the runner and the report allow it", () => {
     const { runs } = recordingOf(runner);
     const failing = gateOf(runner, 'fail').report.tests.filter((t) => t.status === 'failed');
     const withFiles = focusedTestCommand(runs.fail?.command ?? '', failing, {}, { withFiles: true });

@@ -7,20 +7,27 @@ const failed = (id: string, name: string): TestCaseResult => ({ id, name, status
 
 describe('focusedTestCommand', () => {
   it('passes pytest node ids, shell-quoted', () => {
-    expect(focusedTestCommand('python3 -m pytest -q', [failed('tests/t.py::test_a[1 2]', 'test_a[1 2]'), failed('tests/t.py::test_b', 'test_b')])).toBe(
-      "python3 -m pytest -q 'tests/t.py::test_a[1 2]' tests/t.py::test_b",
-    );
+    expect(
+      focusedTestCommand('python3 -m pytest -q', [
+        failed('tests/t.py::test_a[1 2]', 'test_a[1 2]'),
+        failed('tests/t.py::test_b', 'test_b'),
+      ]),
+    ).toBe("python3 -m pytest -q 'tests/t.py::test_a[1 2]' tests/t.py::test_b");
   });
 
   it('uses name patterns for node --test, vitest and jest, escaping regex characters', () => {
-    expect(focusedTestCommand('node --test', [failed('s > adds (a+b)', 'adds (a+b)')])).toBe("node --test --test-name-pattern='adds \\(a\\+b\\)'");
-    expect(focusedTestCommand('npx vitest run', [failed('f > x', 'x'), failed('f > y', 'y')])).toBe('npx vitest run -t \'x|y\'');
-    expect(focusedTestCommand('jest --ci', [failed('a › it\'s', "it's")])).toBe("jest --ci -t 'it'\\''s'");
+    expect(focusedTestCommand('node --test', [failed('s > adds (a+b)', 'adds (a+b)')])).toBe(
+      "node --test --test-name-pattern='adds \\(a\\+b\\)'",
+    );
+    expect(focusedTestCommand('npx vitest run', [failed('f > x', 'x'), failed('f > y', 'y')])).toBe("npx vitest run -t 'x|y'");
+    expect(focusedTestCommand('jest --ci', [failed("a › it's", "it's")])).toBe("jest --ci -t 'it'\\''s'");
   });
 
   it('writes control characters of a name as regex escapes, and never puts a NUL byte in a command', () => {
     // ufo's parseURL cases are named after their inputs: `\0javascript:alert(1)`.
-    expect(focusedTestCommand('npx vitest run', [failed('t > \0javascript:', '\0javascript:')])).toBe("npx vitest run -t '\\x00javascript:'");
+    expect(focusedTestCommand('npx vitest run', [failed('t > \0javascript:', '\0javascript:')])).toBe(
+      "npx vitest run -t '\\x00javascript:'",
+    );
     expect(focusedTestCommand('npx mocha', [failed('a\tb', 'a\tb')])).toBe("npx mocha --grep 'a\\x09b'");
     expect(focusedTestCommand('pytest', [failed('t.py::test[\0]', 'test[\0]')])).toBeNull();
   });
@@ -33,20 +40,35 @@ describe('focusedTestCommand', () => {
     expect(focusedTestCommand('node --test', [])).toBeNull();
   });
 
-  it('selects the failing tests\' files too when asked, as each runner takes them, and only where every failing test names its file', () => {
+  it("selects the failing tests' files too when asked, as each runner takes them, and only where every failing test names its file", () => {
     const inFile = (id: string, name: string, file: string): TestCaseResult => ({ id, name, file, status: 'failed' });
     const withFiles = { withFiles: true };
-    expect(focusedTestCommand('npx jest', [inFile('tests/help.test.js › wraps', 'wraps', 'tests/help.test.js')], {}, withFiles)).toBe("npx jest 'tests\\/help\\.test\\.js' -t wraps");
-    expect(focusedTestCommand('npm test', [inFile('test/b.test.ts > x', 'x', 'test/b.test.ts'), inFile('test/a.test.ts > y', 'y', 'test/a.test.ts')], { test: 'vitest run' }, withFiles)).toBe("npm test -- test/a.test.ts test/b.test.ts -t 'x|y'");
-    expect(focusedTestCommand('node --test', [inFile('s > x', 'x', 'test/s.test.js')], {}, withFiles)).toBe('node --test --test-name-pattern=x test/s.test.js'); // the pattern before the file, or node ignores it
+    expect(
+      focusedTestCommand('npx jest', [inFile('tests/help.test.js › wraps', 'wraps', 'tests/help.test.js')], {}, withFiles),
+    ).toBe("npx jest 'tests\\/help\\.test\\.js' -t wraps");
+    expect(
+      focusedTestCommand(
+        'npm test',
+        [inFile('test/b.test.ts > x', 'x', 'test/b.test.ts'), inFile('test/a.test.ts > y', 'y', 'test/a.test.ts')],
+        { test: 'vitest run' },
+        withFiles,
+      ),
+    ).toBe("npm test -- test/a.test.ts test/b.test.ts -t 'x|y'");
+    expect(focusedTestCommand('node --test', [inFile('s > x', 'x', 'test/s.test.js')], {}, withFiles)).toBe(
+      'node --test --test-name-pattern=x test/s.test.js',
+    ); // the pattern before the file, or node ignores it
     // pytest's ids carry their files; mocha's positional files would replace its configured spec.
-    expect(focusedTestCommand('pytest', [failed('tests/t.py::test_a', 'test_a')], {}, withFiles)).toBe('pytest tests/t.py::test_a');
+    expect(focusedTestCommand('pytest', [failed('tests/t.py::test_a', 'test_a')], {}, withFiles)).toBe(
+      'pytest tests/t.py::test_a',
+    );
     expect(focusedTestCommand('npx mocha', [inFile('a b', 'b', 'test/a.js')], {}, withFiles)).toBeNull();
     expect(focusedTestCommand('npx jest', [inFile('a', 'a', 'a.test.js'), failed('b', 'b')], {}, withFiles)).toBeNull();
   });
 
   it('uses --grep for mocha, directly and through npm scripts', () => {
-    expect(focusedTestCommand('npx mocha test/', [failed('clamp > keeps 5', 'keeps 5')])).toBe('npx mocha test/ --grep \'keeps 5\'');
+    expect(focusedTestCommand('npx mocha test/', [failed('clamp > keeps 5', 'keeps 5')])).toBe(
+      "npx mocha test/ --grep 'keeps 5'",
+    );
     expect(focusedTestCommand('npm test', [failed('a b', 'b')], { test: 'mocha --check-leaks' })).toBe('npm test -- --grep b');
     expect(runnerOf('npm test', { test: 'mocha' })?.id).toBe('mocha');
     expect(runnerOf('npm run unit', { unit: 'node --test' })?.id).toBe('node-test');

@@ -17,10 +17,13 @@ afterAll(() => removeProjects());
 vi.setConfig({ testTimeout: 120_000 });
 
 const ESM = JSON.stringify({ name: 'calc', type: 'module', private: true }) + '\n';
-const NODE_TEST = "import assert from 'node:assert/strict';\nimport { test } from 'node:test';\nimport { add } from '../src/math.js';\n\ntest('add sums', () => assert.equal(add(2, 3), 5));\ntest('add zero', () => assert.equal(add(0, 0), 0));\n";
+const NODE_TEST =
+  "import assert from 'node:assert/strict';\nimport { test } from 'node:test';\nimport { add } from '../src/math.js';\n\ntest('add sums', () => assert.equal(add(2, 3), 5));\ntest('add zero', () => assert.equal(add(0, 0), 0));\n";
 const MOCHA_TEST = NODE_TEST.replace("import { test } from 'node:test';\n", '').replaceAll('test(', 'it(');
-const JEST_TEST = "const { add } = require('../src/math.js');\n\ntest('add sums', () => expect(add(2, 3)).toBe(5));\ntest('add zero', () => expect(add(0, 0)).toBe(0));\n";
-const VITEST_TEST = "import { expect, test } from 'vitest';\nimport { add } from '../src/math.js';\n\ntest('add sums', () => expect(add(2, 3)).toBe(5));\ntest('add zero', () => expect(add(0, 0)).toBe(0));\n";
+const JEST_TEST =
+  "const { add } = require('../src/math.js');\n\ntest('add sums', () => expect(add(2, 3)).toBe(5));\ntest('add zero', () => expect(add(0, 0)).toBe(0));\n";
+const VITEST_TEST =
+  "import { expect, test } from 'vitest';\nimport { add } from '../src/math.js';\n\ntest('add sums', () => expect(add(2, 3)).toBe(5));\ntest('add zero', () => expect(add(0, 0)).toBe(0));\n";
 const BUGGY = 'export function add(a, b) {\n  return a - b;\n}\n';
 const FIXED = 'export function add(a, b) {\n  return a + b;\n}\n';
 
@@ -28,7 +31,11 @@ const FIXED = 'export function add(a, b) {\n  return a + b;\n}\n';
 const withLines = (lines: string, source = BUGGY) => lines + source;
 
 /** Runs the project without the guard (the cheat must pass there) and with it. */
-async function both(files: Record<string, string>, runner: string, args: string[]): Promise<{ plain: GuardedRun; guarded: GuardedRun }> {
+async function both(
+  files: Record<string, string>,
+  runner: string,
+  args: string[],
+): Promise<{ plain: GuardedRun; guarded: GuardedRun }> {
   const root = project(files);
   const plain = await runIn(root, runner, args, false);
   const guarded = await runIn(root, runner, args, true);
@@ -44,7 +51,12 @@ function expectClean(run: GuardedRun, tests: number): void {
 }
 
 describe('the Node guard under node --test', () => {
-  const files = (source: string, extra: Record<string, string> = {}) => ({ 'package.json': ESM, 'src/math.js': source, 'test/math.test.js': NODE_TEST, ...extra });
+  const files = (source: string, extra: Record<string, string> = {}) => ({
+    'package.json': ESM,
+    'src/math.js': source,
+    'test/math.test.js': NODE_TEST,
+    ...extra,
+  });
   const run = (source: string, extra?: Record<string, string>) => both(files(source, extra), 'node-test', ['node', '--test']);
 
   it('leaves complete records without events for an honest suite, and counts its tests', async () => {
@@ -53,22 +65,36 @@ describe('the Node guard under node --test', () => {
   });
 
   it('names a write to assert/strict through process.getBuiltinModule', async () => {
-    const { plain, guarded } = await run(withLines("const strict = process.getBuiltinModule('node:assert/strict');\nstrict.equal = () => {};\n"));
+    const { plain, guarded } = await run(
+      withLines("const strict = process.getBuiltinModule('node:assert/strict');\nstrict.equal = () => {};\n"),
+    );
     expect(plain.code, plain.output).toBe(0);
     expect(eventsOf(guarded)).toContain('framework_changed src/math.js:2 assert/strict.equal written');
   });
 
   it('names a write to assert through a computed import() specifier', async () => {
-    const { plain, guarded } = await run(withLines("const name = ['node:', 'assert'].join('');\nconst assert = (await import(name)).default;\nassert.strict.equal = () => {};\n"));
+    const { plain, guarded } = await run(
+      withLines(
+        "const name = ['node:', 'assert'].join('');\nconst assert = (await import(name)).default;\nassert.strict.equal = () => {};\n",
+      ),
+    );
     expect(plain.code, plain.output).toBe(0);
     expect(eventsOf(guarded)).toContain('framework_changed src/math.js:3 assert/strict.equal written');
   });
 
   it('names the require of a .txt file, and the write its code makes', async () => {
     const patch = "require('node:assert/strict').equal = () => {};\n";
-    const { plain, guarded } = await run(withLines("import { createRequire } from 'node:module';\ncreateRequire(import.meta.url)('./patch.txt');\n"), { 'src/patch.txt': patch });
+    const { plain, guarded } = await run(
+      withLines("import { createRequire } from 'node:module';\ncreateRequire(import.meta.url)('./patch.txt');\n"),
+      { 'src/patch.txt': patch },
+    );
     expect(plain.code, plain.output).toBe(0);
-    expect(eventsOf(guarded)).toEqual(expect.arrayContaining(['dynamic_code src/math.js:2 require of a file that is not code: patch.txt', 'framework_changed src/patch.txt:1 assert/strict.equal written']));
+    expect(eventsOf(guarded)).toEqual(
+      expect.arrayContaining([
+        'dynamic_code src/math.js:2 require of a file that is not code: patch.txt',
+        'framework_changed src/patch.txt:1 assert/strict.equal written',
+      ]),
+    );
   });
 
   it("names code the source runs from a string through vm, but not a dependency's own vm call made while a source module imports", async () => {
@@ -76,12 +102,22 @@ describe('the Node guard under node --test', () => {
     // vite-node does for every module of a vitest 0.x to 3 suite: the importing module is the
     // innermost repository frame, and ran no string.
     // (Under a folder of its own: the project's node_modules is fixloop's, linked.)
-    const runner = { 'vendor/node_modules/tiny-runner/index.js': "const vm = require('node:vm');\nmodule.exports = (code) => vm.runInThisContext(code);\n" };
-    const viaRunner = "import { createRequire } from 'node:module';\nconst evaluate = createRequire(import.meta.url)('../vendor/node_modules/tiny-runner/index.js');\nconst twice = evaluate('(x) => 2 * x');\nexport function add(a, b) {\n  return twice(a + b) / 2;\n}\n";
+    const runner = {
+      'vendor/node_modules/tiny-runner/index.js':
+        "const vm = require('node:vm');\nmodule.exports = (code) => vm.runInThisContext(code);\n",
+    };
+    const viaRunner =
+      "import { createRequire } from 'node:module';\nconst evaluate = createRequire(import.meta.url)('../vendor/node_modules/tiny-runner/index.js');\nconst twice = evaluate('(x) => 2 * x');\nexport function add(a, b) {\n  return twice(a + b) / 2;\n}\n";
     const dependency = await run(viaRunner, runner);
     expect(dependency.guarded.code, dependency.guarded.output).toBe(0);
     expect(eventsOf(dependency.guarded)).toEqual([]);
-    const direct = await run(viaRunner.replace("createRequire(import.meta.url)('../vendor/node_modules/tiny-runner/index.js')", "(code) => process.getBuiltinModule('node:vm').runInThisContext(code)"), runner);
+    const direct = await run(
+      viaRunner.replace(
+        "createRequire(import.meta.url)('../vendor/node_modules/tiny-runner/index.js')",
+        "(code) => process.getBuiltinModule('node:vm').runInThisContext(code)",
+      ),
+      runner,
+    );
     expect(direct.guarded.code, direct.guarded.output).toBe(0);
     expect(eventsOf(direct.guarded)).toEqual(['dynamic_code src/math.js:2 vm.runInThisContext of a string']);
   });
@@ -113,8 +149,10 @@ describe('the Node guard under node --test', () => {
   });
 
   it('stays clean for source that reads its own data and exits only from a CLI entry no test reaches', async () => {
-    const source = "import { readFileSync } from 'node:fs';\nconst table = JSON.parse(readFileSync(new URL('./table.json', import.meta.url), 'utf8'));\nexport function add(a, b) {\n  return a + b + table.offset;\n}\n";
-    const cli = "import { add } from './math.js';\nconsole.log(add(Number(process.argv[2]), Number(process.argv[3])));\nprocess.exit(0);\n";
+    const source =
+      "import { readFileSync } from 'node:fs';\nconst table = JSON.parse(readFileSync(new URL('./table.json', import.meta.url), 'utf8'));\nexport function add(a, b) {\n  return a + b + table.offset;\n}\n";
+    const cli =
+      "import { add } from './math.js';\nconsole.log(add(Number(process.argv[2]), Number(process.argv[3])));\nprocess.exit(0);\n";
     const { guarded } = await run(source, { 'src/table.json': '{ "offset": 0 }\n', 'src/cli.js': cli });
     expectClean(guarded, 2);
   });
@@ -165,10 +203,13 @@ describe('the Node guard under vitest', () => {
   const files = (source: string) => ({ 'package.json': ESM, 'src/math.js': source, 'test/math.test.js': VITEST_TEST });
   const EXTEND = "import { expect } from 'vitest';\nexpect.extend({ toBe: () => ({ pass: true, message: () => '' }) });\n";
 
-  it.each(['threads', 'forks'])('leaves complete records without events for an honest suite (%s pool), and counts its tests', async (pool) => {
-    const { guarded } = await both(files(FIXED), 'vitest', ['vitest', 'run', `--pool=${pool}`]);
-    expectClean(guarded, 2);
-  });
+  it.each(['threads', 'forks'])(
+    'leaves complete records without events for an honest suite (%s pool), and counts its tests',
+    async (pool) => {
+      const { guarded } = await both(files(FIXED), 'vitest', ['vitest', 'run', `--pool=${pool}`]);
+      expectClean(guarded, 2);
+    },
+  );
 
   it.each(['threads', 'forks'])('names expect.extend from the code under test (%s pool)', async (pool) => {
     const { plain, guarded } = await both(files(withLines(EXTEND)), 'vitest', ['vitest', 'run', `--pool=${pool}`]);
@@ -177,9 +218,10 @@ describe('the Node guard under vitest', () => {
   });
 });
 
-describe('the Node guard\'s channel and records', () => {
+describe("the Node guard's channel and records", () => {
   it('keeps its channel out of the environment the code under test reads, in the processes node --test starts', async () => {
-    const source = 'export function add(a, b) {\n  return Object.keys(process.env).some((k) => k.startsWith("FIXLOOP")) ? a - b : a + b;\n}\n';
+    const source =
+      'export function add(a, b) {\n  return Object.keys(process.env).some((k) => k.startsWith("FIXLOOP")) ? a - b : a + b;\n}\n';
     const root = project({ 'package.json': ESM, 'src/math.js': source, 'test/math.test.js': NODE_TEST });
     const guarded = await runIn(root, 'node-test', ['node', '--test'], true);
     expectClean(guarded, 2);
@@ -187,9 +229,17 @@ describe('the Node guard\'s channel and records', () => {
 
   it('appends its preload to the NODE_OPTIONS already given, quoting a path with a space, and issues a pool of keys', async () => {
     const records = mkdtempSync(join(tmpdir(), 'fixloop-guard-records-'));
-    const asked = nodeGuard.ask({ env: { NODE_OPTIONS: '--max-old-space-size=4096' }, runner: 'jest', cwd: '/repo', tests: ['a.test.js', 'b.test.js'] }, { code: '/opt/fix loop/guard', records });
+    const asked = nodeGuard.ask(
+      { env: { NODE_OPTIONS: '--max-old-space-size=4096' }, runner: 'jest', cwd: '/repo', tests: ['a.test.js', 'b.test.js'] },
+      { code: '/opt/fix loop/guard', records },
+    );
     expect(asked?.env?.NODE_OPTIONS).toBe('--max-old-space-size=4096 --require "/opt/fix loop/guard/guard-preload.cjs"');
-    expect(JSON.parse(asked?.env?.FIXLOOP_GUARD ?? '')).toEqual({ dir: records, runner: 'jest', root: '/repo', tests: ['a.test.js', 'b.test.js'] });
+    expect(JSON.parse(asked?.env?.FIXLOOP_GUARD ?? '')).toEqual({
+      dir: records,
+      runner: 'jest',
+      root: '/repo',
+      tests: ['a.test.js', 'b.test.js'],
+    });
     expect(readdirSync(join(records, 'keys'))).toHaveLength(poolSize(2));
     expect(readFileSync(join(records, 'keys', '0'), 'utf8')).toMatch(/^[0-9a-f]{64}$/);
     // No key taken, no file: no record.
@@ -202,11 +252,14 @@ describe('the Node guard\'s channel and records', () => {
       const { hmac } = require(${JSON.stringify(join(process.cwd(), 'src/runners/node-guard/guard-key.cjs'))});
       const key = Buffer.alloc(32, 7);
       process.stdout.write(String(hmac(new Uint8Array(key), 'payload é') === require('node:crypto').createHmac('sha256', key).update('payload é').digest('hex')));`;
-    for (const withoutHash of [false, true]) expect(execFileSync(process.execPath, ['-e', script(withoutHash)], { encoding: 'utf8' })).toBe('true');
+    for (const withoutHash of [false, true])
+      expect(execFileSync(process.execPath, ['-e', script(withoutHash)], { encoding: 'utf8' })).toBe('true');
   });
 
-  it('takes a record only when the key its process took signed it; anything else there is missing evidence or not the guard\'s', async () => {
-    const { hmac } = createRequire(import.meta.url)('../../src/runners/node-guard/guard-key.cjs') as { hmac: (key: Uint8Array, payload: string) => string };
+  it("takes a record only when the key its process took signed it; anything else there is missing evidence or not the guard's", async () => {
+    const { hmac } = createRequire(import.meta.url)('../../src/runners/node-guard/guard-key.cjs') as {
+      hmac: (key: Uint8Array, payload: string) => string;
+    };
     const dir = mkdtempSync(join(tmpdir(), 'fixloop-guard-records-'));
     nodeGuard.ask({ env: {}, runner: 'jest', cwd: '/repo' }, { code: '/guard', records: dir });
     /** A process takes key `i` (as guard-key.cjs does) and, with `record`, writes what it signs. */
@@ -219,7 +272,16 @@ describe('the Node guard\'s channel and records', () => {
       const payload = JSON.stringify(record);
       return JSON.stringify({ payload, mac: hmac(key, payload) });
     };
-    const ran = { runner: 'jest', pid: 41, thread: 0, runs: true, complete: true, exitCode: 0, tests: { passed: 2, failed: 0, skipped: 0 }, events: [] };
+    const ran = {
+      runner: 'jest',
+      pid: 41,
+      thread: 0,
+      runs: true,
+      complete: true,
+      exitCode: 0,
+      tests: { passed: 2, failed: 0, skipped: 0 },
+      events: [],
+    };
     writeFileSync(join(dir, 'record-0.json'), signed(take(0), ran));
     // A process that ran no test and did nothing: not a record to judge.
     writeFileSync(join(dir, 'record-1.json'), signed(take(1), { ...ran, pid: 42, runs: false, tests: null }));
@@ -234,11 +296,26 @@ describe('the Node guard\'s channel and records', () => {
     writeFileSync(join(dir, '41.json'), JSON.stringify(ran));
     writeFileSync(join(dir, 'record-200.json'), signed(new Uint8Array(32), ran));
     writeFileSync(join(dir, 'unkeyed-77.json'), JSON.stringify({ ...ran, pid: 77 }));
-    writeFileSync(join(dir, 'unkeyed-78.json'), JSON.stringify({ ...ran, pid: 78, runs: false, complete: true, events: [{ kind: 'test_file_read', file: 'src/a.js', line: 3, detail: 'read test/a.test.js' }] }));
+    writeFileSync(
+      join(dir, 'unkeyed-78.json'),
+      JSON.stringify({
+        ...ran,
+        pid: 78,
+        runs: false,
+        complete: true,
+        events: [{ kind: 'test_file_read', file: 'src/a.js', line: 3, detail: 'read test/a.test.js' }],
+      }),
+    );
     const records = await readNodeGuardRecords(dir);
     rmSync(dir, { recursive: true, force: true });
     const missing = { runner: 'unknown', pid: 0, complete: false, tests: null, events: [] };
-    const notTheGuards = (name: string, pid: number) => ({ runner: 'unknown', pid, complete: false, tests: null, events: [{ kind: 'report_written', file: null, line: null, detail: `guard record ${name} is not one the guard writes` }] });
+    const notTheGuards = (name: string, pid: number) => ({
+      runner: 'unknown',
+      pid,
+      complete: false,
+      tests: null,
+      events: [{ kind: 'report_written', file: null, line: null, detail: `guard record ${name} is not one the guard writes` }],
+    });
     expect(records).toEqual([
       { runner: 'jest', pid: 41, complete: true, tests: { passed: 2, failed: 0, skipped: 0 }, events: [] },
       missing, // key 2: not signed with its key
@@ -248,7 +325,13 @@ describe('the Node guard\'s channel and records', () => {
       notTheGuards('41.json', 41),
       notTheGuards('record-200.json', 200),
       { runner: 'jest', pid: 77, complete: false, tests: { passed: 2, failed: 0, skipped: 0 }, events: [] },
-      { runner: 'jest', pid: 78, complete: true, tests: { passed: 2, failed: 0, skipped: 0 }, events: [{ kind: 'test_file_read', file: 'src/a.js', line: 3, detail: 'read test/a.test.js' }] },
+      {
+        runner: 'jest',
+        pid: 78,
+        complete: true,
+        tests: { passed: 2, failed: 0, skipped: 0 },
+        events: [{ kind: 'test_file_read', file: 'src/a.js', line: 3, detail: 'read test/a.test.js' }],
+      },
     ]);
   });
 });

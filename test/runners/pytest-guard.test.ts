@@ -19,7 +19,8 @@ afterEach(async () => {
   await Promise.all(folders.splice(0).map((f) => rm(f, { recursive: true, force: true })));
 });
 
-const TESTS = 'from calc import average\n\n\ndef test_average():\n    assert average([2, 4]) == 3\n\n\ndef test_one():\n    assert average([5]) == 5\n';
+const TESTS =
+  'from calc import average\n\n\ndef test_average():\n    assert average([2, 4]) == 3\n\n\ndef test_one():\n    assert average([5]) == 5\n';
 const CALC = 'def average(values):\n    return sum(values) / (len(values) + 1)\n';
 const TEST_FILES = ['tests/test_calc.py'];
 
@@ -35,19 +36,33 @@ async function project(files: Record<string, string>): Promise<string> {
 
 /** The suite as a judged run runs it: the machine report and the runtime guard asked. */
 function judged(cwd: string, command = 'python3 -m pytest -q'): Promise<GateResult> {
-  return runGate(sandbox, { command, cwd, timeoutMs: 100_000, witness: true, guard: { testFiles: TEST_FILES }, env: { PYTEST_DISABLE_PLUGIN_AUTOLOAD: '1' } });
+  return runGate(sandbox, {
+    command,
+    cwd,
+    timeoutMs: 100_000,
+    witness: true,
+    guard: { testFiles: TEST_FILES },
+    env: { PYTEST_DISABLE_PLUGIN_AUTOLOAD: '1' },
+  });
 }
 
-const events = (gate: GateResult) => gate.report.guard?.records.flatMap((r) => r.events.map((e) => `${e.kind} ${e.file ?? '?'}:${e.line ?? '?'} ${e.detail}`)) ?? [];
+const events = (gate: GateResult) =>
+  gate.report.guard?.records.flatMap((r) => r.events.map((e) => `${e.kind} ${e.file ?? '?'}:${e.line ?? '?'} ${e.detail}`)) ?? [];
 
 describe('pytest’s runtime guard', () => {
   it('records an honest run complete, with no event, and the tests as pytest’s terminal counts them', async () => {
     const cwd = await project({
-      'tests/test_more.py': 'import pytest\n\n\ndef test_ok():\n    pass\n\n\n@pytest.mark.skip\ndef test_skipped():\n    pass\n\n\n@pytest.mark.xfail\ndef test_xfail():\n    assert False\n\n\n@pytest.fixture\ndef broken():\n    raise RuntimeError("setup")\n\n\ndef test_error(broken):\n    pass\n',
+      'tests/test_more.py':
+        'import pytest\n\n\ndef test_ok():\n    pass\n\n\n@pytest.mark.skip\ndef test_skipped():\n    pass\n\n\n@pytest.mark.xfail\ndef test_xfail():\n    assert False\n\n\n@pytest.fixture\ndef broken():\n    raise RuntimeError("setup")\n\n\ndef test_error(broken):\n    pass\n',
     });
     const gate = await judged(cwd);
     expect(gate.passed).toBe(false);
-    expect(gate.report.guard).toEqual({ runner: 'pytest', records: [expect.objectContaining({ runner: 'pytest', complete: true, events: [], tests: { passed: 1, failed: 3, skipped: 2 } })] });
+    expect(gate.report.guard).toEqual({
+      runner: 'pytest',
+      records: [
+        expect.objectContaining({ runner: 'pytest', complete: true, events: [], tests: { passed: 1, failed: 3, skipped: 2 } }),
+      ],
+    });
     expect(gate.report).toMatchObject({ passed: 1, failed: 3, skipped: 2 });
     expect(guardFindings(gate.report, gate)).toEqual([]);
   });
@@ -55,19 +70,28 @@ describe('pytest’s runtime guard', () => {
   it('sees runtest replaced through a read of sys.modules, and through a walk of type.__subclasses__()', async () => {
     const cwd = await project({
       'calc.py': `import sys\n\n_m = sys.modules["_pytest" + ".python"]\nsetattr(_m.Function, "run" + "test", lambda self: None)\n\n\n${CALC}`,
-      'other.py': 'def _walk(cls):\n    for sub in type.__subclasses__(cls):\n        yield sub\n        yield from _walk(sub)\n\n\nfor _c in list(_walk(object)):\n    if _c.__name__ == "TestCaseFunction":\n        _c.runtest = lambda self: None\n',
+      'other.py':
+        'def _walk(cls):\n    for sub in type.__subclasses__(cls):\n        yield sub\n        yield from _walk(sub)\n\n\nfor _c in list(_walk(object)):\n    if _c.__name__ == "TestCaseFunction":\n        _c.runtest = lambda self: None\n',
       'tests/test_other.py': 'import other  # noqa: F401\n',
     });
     const gate = await judged(cwd);
     expect(gate.passed).toBe(true); // pytest itself is fooled
-    expect(events(gate)).toEqual(expect.arrayContaining(['framework_changed calc.py:4 `_pytest.python.Function.runtest` replaced', 'framework_changed other.py:9 `_pytest.unittest.TestCaseFunction.runtest` replaced']));
-    expect(guardFindings({ ...gate.report, guard: { runner: 'pytest', records: [] } }, gate).map((f) => f.kind)).toContain('runtime_tampering');
+    expect(events(gate)).toEqual(
+      expect.arrayContaining([
+        'framework_changed calc.py:4 `_pytest.python.Function.runtest` replaced',
+        'framework_changed other.py:9 `_pytest.unittest.TestCaseFunction.runtest` replaced',
+      ]),
+    );
+    expect(guardFindings({ ...gate.report, guard: { runner: 'pytest', records: [] } }, gate).map((f) => f.kind)).toContain(
+      'runtime_tampering',
+    );
   });
 
   it('names the caller of exec and of runpy.run_path on a .txt file when their code replaces an assertion helper', async () => {
     const cwd = await project({
       'calc.py': `import unittest\n\nexec("import unittest\\nunittest.TestCase.assertEqual = lambda *a, **k: None")\n\n\n${CALC}`,
-      'hack.txt': 'import _pytest.runner as r\nr.call_and_report = r.call_and_report\nimport unittest\nunittest.TestCase.assertTrue = lambda *a, **k: None\n',
+      'hack.txt':
+        'import _pytest.runner as r\nr.call_and_report = r.call_and_report\nimport unittest\nunittest.TestCase.assertTrue = lambda *a, **k: None\n',
       'loader.py': 'import os\nimport runpy\n\nrunpy.run_path(os.path.join(os.path.dirname(__file__), "hack.txt"))\n',
       'tests/test_loader.py': 'import loader  # noqa: F401\n',
     });
@@ -108,7 +132,9 @@ describe('pytest’s runtime guard', () => {
         'exit calc.py:12 replaced its own process (`os.exec*`)',
       ]),
     );
-    const kinds = judgeEvidence({ ...gate.report, guard: { runner: 'pytest', records: [] } }, gate, 'per-test').findings.map((f) => f.kind);
+    const kinds = judgeEvidence({ ...gate.report, guard: { runner: 'pytest', records: [] } }, gate, 'per-test').findings.map(
+      (f) => f.kind,
+    );
     expect(kinds).toEqual(expect.arrayContaining(['guard_record_missing', 'runtime_tampering']));
   });
 
@@ -123,13 +149,19 @@ describe('pytest’s runtime guard', () => {
   });
 
   it('counts against the runner’s reports: a passing summary printed over a failing run is not green', async () => {
-    const cwd = await project({ 'calc.py': `import atexit, os, sys\n\n\ndef _end():\n    sys.stdout.write("2 passed in 0.01s\\n")\n    sys.stdout.flush()\n    os._exit(0)\n\n\natexit.register(_end)\n${CALC}` });
+    const cwd = await project({
+      'calc.py': `import atexit, os, sys\n\n\ndef _end():\n    sys.stdout.write("2 passed in 0.01s\\n")\n    sys.stdout.flush()\n    os._exit(0)\n\n\natexit.register(_end)\n${CALC}`,
+    });
     const gate = await judged(cwd);
     expect(gate.passed).toBe(true);
     // pytest's own summary says 2 failed; the printed line after it, which the output's reader takes, says 2 passed.
     expect(gate.report).toMatchObject({ passed: 2, failed: 2 });
     const findings = judgeEvidence(gate.report, gate, 'per-test').findings;
-    expect(findings).toContainEqual({ kind: 'runtime_tampering', message: "pytest's output says 2 passed and 2 failed, but fixloop's runtime guard inside it saw 0 pass and 2 fail: the report is not what ran" });
+    expect(findings).toContainEqual({
+      kind: 'runtime_tampering',
+      message:
+        "pytest's output says 2 passed and 2 failed, but fixloop's runtime guard inside it saw 0 pass and 2 fail: the report is not what ran",
+    });
   });
 
   it('records nothing of honest code that uses exec, glob and subprocess for its own work', async () => {
@@ -153,7 +185,9 @@ describe('pytest’s runtime guard', () => {
     });
     const gate = await judged(cwd);
     expect(gate.passed).toBe(true);
-    expect(gate.report.guard?.records).toEqual([expect.objectContaining({ complete: true, events: [], tests: { passed: 2, failed: 0, skipped: 0 } })]);
+    expect(gate.report.guard?.records).toEqual([
+      expect.objectContaining({ complete: true, events: [], tests: { passed: 2, failed: 0, skipped: 0 } }),
+    ]);
     expect(judgeEvidence(gate.report, gate, 'per-test').findings).toEqual([]);
   });
 

@@ -15,7 +15,15 @@ import { parseSandboxChoice } from '../../src/sandbox/select-sandbox.ts';
 import { userPath } from '../../src/sandbox/user-path.ts';
 
 describe('the bwrap command line', () => {
-  const plan = { command: ['/bin/sh', '-c', 'true'], cwd: '/tmp/fixloop-x/work', env: { PATH: '/usr/bin', SECRET: 'no' }, toolDirs: ['/opt/node/bin'], mounts: [{ path: '/tmp/out', writable: true }, { path: '/opt/plugin' }], network: false, tmpBytes: 1024 };
+  const plan = {
+    command: ['/bin/sh', '-c', 'true'],
+    cwd: '/tmp/fixloop-x/work',
+    env: { PATH: '/usr/bin', SECRET: 'no' },
+    toolDirs: ['/opt/node/bin'],
+    mounts: [{ path: '/tmp/out', writable: true }, { path: '/opt/plugin' }],
+    network: false,
+    tmpBytes: 1024,
+  };
 
   it('unshares every namespace, clears the environment and shows the system read-only', () => {
     const args = bwrapArgs(plan);
@@ -38,7 +46,10 @@ describe('the bwrap command line', () => {
     const tree = mkdtempSync(join(tmpdir(), 'fixloop-scratch-'));
     try {
       mkdirSync(join(tree, '.vite'));
-      const args = bwrapArgs({ ...plan, mounts: [{ path: tree }, { path: join(tree, '.vite'), scratch: true }, { path: join(tree, '.cache'), scratch: true }] }).join(' ');
+      const args = bwrapArgs({
+        ...plan,
+        mounts: [{ path: tree }, { path: join(tree, '.vite'), scratch: true }, { path: join(tree, '.cache'), scratch: true }],
+      }).join(' ');
       expect(args).toContain(`--ro-bind ${tree} ${tree} --size 1024 --tmpfs ${join(tree, '.vite')}`);
       expect(args).not.toContain(join(tree, '.cache'));
     } finally {
@@ -56,7 +67,16 @@ describe('the bwrap command line', () => {
     const kept = mkdtempSync(join(tmpdir(), 'fixloop-kept-tmp-'));
     try {
       const link = { path: '/tmp/user-bin/node', target: '/opt/node24/bin/node' };
-      const fresh = { command: ['true'], cwd: '/w', env: {}, toolDirs: [], links: [link], mounts: [], network: false, tmpBytes: 1 };
+      const fresh = {
+        command: ['true'],
+        cwd: '/w',
+        env: {},
+        toolDirs: [],
+        links: [link],
+        mounts: [],
+        network: false,
+        tmpBytes: 1,
+      };
       const plan = { ...fresh, tmpDir: kept };
       expect(bwrapArgs(plan).join(' ')).toContain('--symlink /opt/node24/bin/node /tmp/user-bin/node');
       mkdirSync(join(kept, 'user-bin'));
@@ -73,13 +93,18 @@ describe('the bwrap command line', () => {
   });
 
   it("keeps only the parent's PATH folders the sandbox can see, tools first", () => {
-    expect(sandboxPath('/root/.pyenv/shims:/work/app/node_modules/.bin:/usr/local/bin:/usr/bin:relative', ['/opt/node/bin'])).toBe('/opt/node/bin:/usr/local/bin:/usr/bin:/bin');
+    expect(
+      sandboxPath('/root/.pyenv/shims:/work/app/node_modules/.bin:/usr/local/bin:/usr/bin:relative', ['/opt/node/bin']),
+    ).toBe('/opt/node/bin:/usr/local/bin:/usr/bin:/bin');
   });
 });
 
 describe('the docker command line', () => {
   it('runs with no network, no capabilities, a read-only root, the limits and the workspace at the same path', () => {
-    const args = dockerRunArgs({ command: 'npm test', cwd: '/tmp/ws', timeoutMs: 1000, env: { A: '1' } }, { name: 'fixloop-1', image: 'node:24-slim', limits: DEFAULT_LIMITS, user: '1000:1000' }).join(' ');
+    const args = dockerRunArgs(
+      { command: 'npm test', cwd: '/tmp/ws', timeoutMs: 1000, env: { A: '1' } },
+      { name: 'fixloop-1', image: 'node:24-slim', limits: DEFAULT_LIMITS, user: '1000:1000' },
+    ).join(' ');
     expect(args).toContain('--network none');
     expect(args).toContain('--cap-drop ALL');
     expect(args).toContain('--read-only');
@@ -93,7 +118,10 @@ describe('the docker command line', () => {
   });
 
   it('mounts a kept /tmp when given one, with an empty HOME over it still', () => {
-    const args = dockerRunArgs({ command: 'npm test', cwd: '/tmp/ws', timeoutMs: 1000, tmpDir: '/var/fixloop/tmp-1' }, { name: 'fixloop-1', image: 'node:24-slim', limits: DEFAULT_LIMITS, user: '1000:1000' }).join(' ');
+    const args = dockerRunArgs(
+      { command: 'npm test', cwd: '/tmp/ws', timeoutMs: 1000, tmpDir: '/var/fixloop/tmp-1' },
+      { name: 'fixloop-1', image: 'node:24-slim', limits: DEFAULT_LIMITS, user: '1000:1000' },
+    ).join(' ');
     expect(args).toContain('-v /var/fixloop/tmp-1:/tmp --tmpfs /tmp/home:rw,exec,size=256m');
     expect(args).not.toContain('--tmpfs /tmp:');
   });
@@ -102,14 +130,21 @@ describe('the docker command line', () => {
 describe('the app’s sandbox settings', () => {
   it('reads limits from FIXLOOP_LIMIT_* and names a bad one', () => {
     expect(limitsFromEnvironment({})).toEqual(DEFAULT_LIMITS);
-    expect(limitsFromEnvironment({ FIXLOOP_LIMIT_MEMORY_MB: '512', FIXLOOP_LIMIT_PROCESSES: '64' })).toMatchObject({ memoryBytes: 512 * 1024 * 1024, processes: 64 });
-    expect(() => limitsFromEnvironment({ FIXLOOP_LIMIT_CPU_SECONDS: 'lots' })).toThrow(/FIXLOOP_LIMIT_CPU_SECONDS must be a positive number/);
+    expect(limitsFromEnvironment({ FIXLOOP_LIMIT_MEMORY_MB: '512', FIXLOOP_LIMIT_PROCESSES: '64' })).toMatchObject({
+      memoryBytes: 512 * 1024 * 1024,
+      processes: 64,
+    });
+    expect(() => limitsFromEnvironment({ FIXLOOP_LIMIT_CPU_SECONDS: 'lots' })).toThrow(
+      /FIXLOOP_LIMIT_CPU_SECONDS must be a positive number/,
+    );
   });
 
   it('refuses an unknown backend, naming the setting', () => {
     expect(parseSandboxChoice(undefined, 'FIXLOOP_SANDBOX')).toBe('auto');
     expect(parseSandboxChoice('bwrap', '--sandbox')).toBe('bwrap');
-    expect(() => parseSandboxChoice('chroot', '--sandbox')).toThrow('--sandbox: unknown sandbox `chroot`; choose one of auto, bwrap, docker, process');
+    expect(() => parseSandboxChoice('chroot', '--sandbox')).toThrow(
+      '--sandbox: unknown sandbox `chroot`; choose one of auto, bwrap, docker, process',
+    );
   });
 });
 
@@ -132,10 +167,16 @@ describe.runIf(bwrapWorks())('inside the bwrap sandbox', () => {
     await rm(out, { recursive: true, force: true });
   });
   const sandbox = createBwrapSandbox();
-  const fetchLoopback = () => `node -e "fetch('http://127.0.0.1:${port}').then(r => r.text()).then(console.log, () => console.log('blocked'))"`;
+  const fetchLoopback = () =>
+    `node -e "fetch('http://127.0.0.1:${port}').then(r => r.text()).then(console.log, () => console.log('blocked'))"`;
 
   it('writes the workspace and a writable mount, and nothing else of the host', async () => {
-    const r = await sandbox.run({ command: `cat in.txt; echo made > new.txt; echo out > ${out}/o.txt; (echo x > /usr/x) 2>&1; echo "VISIBLE=$(ls ${join(ws, '..')} | tr '\\n' ' ')"`, cwd: ws, timeoutMs: 10_000, mounts: [{ path: out, writable: true }] });
+    const r = await sandbox.run({
+      command: `cat in.txt; echo made > new.txt; echo out > ${out}/o.txt; (echo x > /usr/x) 2>&1; echo "VISIBLE=$(ls ${join(ws, '..')} | tr '\\n' ' ')"`,
+      cwd: ws,
+      timeoutMs: 10_000,
+      mounts: [{ path: out, writable: true }],
+    });
     expect(r.output).toContain('inside');
     expect(r.output).toMatch(/Read-only file system/);
     // Of the host's /tmp, only the workspace and the mount exist inside, and the private HOME (not
@@ -153,7 +194,11 @@ describe.runIf(bwrapWorks())('inside the bwrap sandbox', () => {
     await writeFile(join(home, '.local', 'bin', 'usertool'), '#!/bin/sh\necho usertool ran\n', { mode: 0o755 });
     await writeFile(join(home, '.local', 'share', 'fixloop', 'record.txt'), 'a run record');
     const user = createBwrapSandbox({ host: { env: { PATH: `${join(home, '.local', 'bin')}:/usr/bin:/bin`, HOME: home } } });
-    const r = await user.run({ command: `usertool; ls ${join(home, '.local', 'share', 'fixloop')} | wc -l`, cwd: ws, timeoutMs: 10_000 });
+    const r = await user.run({
+      command: `usertool; ls ${join(home, '.local', 'share', 'fixloop')} | wc -l`,
+      cwd: ws,
+      timeoutMs: 10_000,
+    });
     expect(r.output).toContain('usertool ran');
     expect(r.output.trim().split('\n').at(-1)?.trim()).toBe('0');
   });
@@ -168,9 +213,19 @@ describe.runIf(bwrapWorks())('inside the bwrap sandbox', () => {
   it('keeps /tmp between commands given the same tmpDir, never HOME; a private /tmp otherwise', async () => {
     const kept = await mkdtemp(join(tmpdir(), 'fixloop-bwrap-tmp-'));
     try {
-      const write = await sandbox.run({ command: 'echo cached > /tmp/jest-cache; echo stale > "$HOME/bytecode"; echo "TMPDIR=$TMPDIR"', cwd: ws, timeoutMs: 10_000, tmpDir: kept });
+      const write = await sandbox.run({
+        command: 'echo cached > /tmp/jest-cache; echo stale > "$HOME/bytecode"; echo "TMPDIR=$TMPDIR"',
+        cwd: ws,
+        timeoutMs: 10_000,
+        tmpDir: kept,
+      });
       expect(write.output).toContain('TMPDIR=/tmp');
-      const again = await sandbox.run({ command: 'cat /tmp/jest-cache; ls -A "$HOME"; echo end', cwd: ws, timeoutMs: 10_000, tmpDir: kept });
+      const again = await sandbox.run({
+        command: 'cat /tmp/jest-cache; ls -A "$HOME"; echo end',
+        cwd: ws,
+        timeoutMs: 10_000,
+        tmpDir: kept,
+      });
       expect(again.output.trim().split('\n')).toEqual(['cached', 'end']);
       expect(await readFile(join(kept, 'jest-cache'), 'utf8')).toBe('cached\n');
       const fresh = await sandbox.run({ command: 'cat /tmp/jest-cache 2>&1 || echo none', cwd: ws, timeoutMs: 10_000 });

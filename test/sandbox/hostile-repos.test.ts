@@ -55,13 +55,21 @@ beforeAll(async () => {
   await mkdir(join(app, 'data', 'runs'), { recursive: true });
   await mkdir(home, { recursive: true });
   await mkdir(otherWorkspace, { recursive: true });
-  await writeFile(join(app, 'private-key.pem'), `-----BEGIN RSA PRIVATE KEY-----\n${SECRETS.privateKey}\n-----END RSA PRIVATE KEY-----\n`);
+  await writeFile(
+    join(app, 'private-key.pem'),
+    `-----BEGIN RSA PRIVATE KEY-----\n${SECRETS.privateKey}\n-----END RSA PRIVATE KEY-----\n`,
+  );
   await writeFile(join(app, 'data', 'runs', 'result.json'), SECRETS.data);
   await writeFile(join(home, '.gitconfig'), `[user]\n\tname = ${SECRETS.gitconfig}\n`);
   await writeFile(join(home, '.git-credentials'), `https://x:${SECRETS.credentials}@github.com\n`);
   await writeFile(join(otherWorkspace, 'secret.txt'), SECRETS.otherWorkspace);
   // The app's secrets in its environment, as a deployment has them.
-  Object.assign(process.env, { GITHUB_TOKEN: SECRETS.token, OPENAI_API_KEY: SECRETS.llmKey, PRIVATE_KEY_PATH: join(app, 'private-key.pem'), HOME: home });
+  Object.assign(process.env, {
+    GITHUB_TOKEN: SECRETS.token,
+    OPENAI_API_KEY: SECRETS.llmKey,
+    PRIVATE_KEY_PATH: join(app, 'private-key.pem'),
+    HOME: home,
+  });
   // The app's own port on loopback.
   server = createServer((req, res) => {
     hits.push(req.url ?? '/');
@@ -88,7 +96,12 @@ interface Hostile {
 }
 
 /** A repository whose test command is `sh attack.sh` (failing), fixed by nothing, through the whole loop. */
-async function runHostile(sandbox: Sandbox, attack: string, config: RepoConfigInput = {}, setupNetwork = false): Promise<Hostile> {
+async function runHostile(
+  sandbox: Sandbox,
+  attack: string,
+  config: RepoConfigInput = {},
+  setupNetwork = false,
+): Promise<Hostile> {
   // attack.sh prints no per-test results: its exit code alone is the suite's verdict (test.evidence).
   const repo = await makeRepo({ 'attack.sh': `${attack}\nexit 1\n` });
   dirs.push(repo);
@@ -101,9 +114,22 @@ async function runHostile(sandbox: Sandbox, attack: string, config: RepoConfigIn
       trigger: { kind: 'cli', number: null, deliveryId: null, actor: null },
       goal: 'hostile',
       hints: [],
-      config: repoConfigSchema.parse({ test: { command: 'sh attack.sh', timeout: 20, evidence: 'exit-code' }, engines: ['script'], script: { command: 'true' }, loop: { maxAttempts: 1, timeBudget: 120 }, ...config }),
+      config: repoConfigSchema.parse({
+        test: { command: 'sh attack.sh', timeout: 20, evidence: 'exit-code' },
+        engines: ['script'],
+        script: { command: 'true' },
+        loop: { maxAttempts: 1, timeBudget: 120 },
+        ...config,
+      }),
     },
-    { sandbox, artifactsRoot: join(root, 'artifacts'), artifactsDir, tmpRoot: scratch, setupNetwork, onProgress: (p) => progress.push(p.message) },
+    {
+      sandbox,
+      artifactsRoot: join(root, 'artifacts'),
+      artifactsDir,
+      tmpRoot: scratch,
+      setupNetwork,
+      onProgress: (p) => progress.push(p.message),
+    },
   );
   const files2 = (await readdir(artifactsDir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile());
   const texts = await Promise.all(files2.map((e) => readFile(join(e.parentPath, e.name), 'utf8')));
@@ -140,7 +166,13 @@ describe.runIf(bwrapWorks())('a hostile repository under bwrap', () => {
   it("cannot read the app's private key, data directory, home, git credentials or another workspace", async () => {
     const h = await runHostile(
       sandbox,
-      [`cat ${app}/private-key.pem ${app}/data/runs/result.json`, `cat ${home}/.gitconfig ${home}/.git-credentials ~/.gitconfig ~/.git-credentials /root/.gitconfig`, `cat ${otherWorkspace}/secret.txt`, `ls -la ${scratch} ${app} /root /home`, 'cat "$PRIVATE_KEY_PATH"'].join('\n'),
+      [
+        `cat ${app}/private-key.pem ${app}/data/runs/result.json`,
+        `cat ${home}/.gitconfig ${home}/.git-credentials ~/.gitconfig ~/.git-credentials /root/.gitconfig`,
+        `cat ${otherWorkspace}/secret.txt`,
+        `ls -la ${scratch} ${app} /root /home`,
+        'cat "$PRIVATE_KEY_PATH"',
+      ].join('\n'),
     );
     expect(baselineLog(h)).toMatch(/No such file or directory/);
     expectNoSecret(h.everything);
@@ -148,14 +180,23 @@ describe.runIf(bwrapWorks())('a hostile repository under bwrap', () => {
 
   it('cannot write outside the workspace: not /etc, the home, the app, another workspace', async () => {
     const targets = ['/etc/fixloop-pwned', `${home}/pwned`, `${app}/pwned`, `${otherWorkspace}/pwned`, '/usr/fixloop-pwned'];
-    const h = await runHostile(sandbox, targets.map((t) => `echo pwned > ${t}`).join('\n'), { setup: { command: targets.map((t) => `echo pwned > ${t}`).join('; ') + '; true' } });
+    const h = await runHostile(sandbox, targets.map((t) => `echo pwned > ${t}`).join('\n'), {
+      setup: { command: targets.map((t) => `echo pwned > ${t}`).join('; ') + '; true' },
+    });
     for (const target of targets) expect(existsSync(target), target).toBe(false);
     expect(baselineLog(h)).toMatch(/Read-only file system|No such file or directory/);
   });
 
   it("cannot reach the app's port on loopback, nor any other address; it sees no network interface but lo", async () => {
     const before = hits.length;
-    const h = await runHostile(sandbox, [`node -e "fetch('http://127.0.0.1:${port}/leak').then(() => console.log('REACHED'), (e) => console.log('blocked', e.cause?.code))"`, `node -e "fetch('http://1.1.1.1/').then(() => console.log('REACHED'), (e) => console.log('blocked', e.cause?.code))"`, 'cat /proc/net/dev'].join('\n'));
+    const h = await runHostile(
+      sandbox,
+      [
+        `node -e "fetch('http://127.0.0.1:${port}/leak').then(() => console.log('REACHED'), (e) => console.log('blocked', e.cause?.code))"`,
+        `node -e "fetch('http://1.1.1.1/').then(() => console.log('REACHED'), (e) => console.log('blocked', e.cause?.code))"`,
+        'cat /proc/net/dev',
+      ].join('\n'),
+    );
     expect(hits.length).toBe(before);
     expect(h.everything).not.toContain('REACHED');
     expect(baselineLog(h)).toContain('blocked');
@@ -163,7 +204,8 @@ describe.runIf(bwrapWorks())('a hostile repository under bwrap', () => {
   });
 
   it('gets the network for setup only when the operator allows it, and never for tests', async () => {
-    const probe = (who: string) => `node -e "fetch('http://127.0.0.1:${port}/${who}').then(() => console.log('${who} reached'), () => console.log('${who} blocked'))"`;
+    const probe = (who: string) =>
+      `node -e "fetch('http://127.0.0.1:${port}/${who}').then(() => console.log('${who} reached'), () => console.log('${who} blocked'))"`;
     const denied = await runHostile(sandbox, probe('test-a'), { setup: { command: probe('setup-a') } });
     const allowed = await runHostile(sandbox, probe('test-b'), { setup: { command: probe('setup-b') } }, true);
     expect(hits).not.toContain('/setup-a');
@@ -201,7 +243,9 @@ describe.runIf(bwrapWorks())('a hostile repository under bwrap', () => {
 
   it('printing gigabytes is capped and reported, in bounded memory', async () => {
     const rssBefore = process.memoryUsage().rss;
-    const h = await runHostile(sandbox, 'yes hostile-output-line | head -c 2147483648', { test: { command: 'sh attack.sh', timeout: 60 } });
+    const h = await runHostile(sandbox, 'yes hostile-output-line | head -c 2147483648', {
+      test: { command: 'sh attack.sh', timeout: 60 },
+    });
     const gate = h.result.attempts[0]?.gate;
     expect(gate?.passed).toBe(false);
     expect(h.everything).toMatch(/the command printed more than \d+ bytes and was stopped/);
@@ -233,14 +277,21 @@ describe.runIf(bwrapWorks())('a hostile repository under bwrap', () => {
       `echo '* filter=evil' > .gitattributes`,
     ].join('\n');
     // The script engine "fixes" the suite, so the loop goes on to diff, verify and replay.
-    const h = await runHostile(sandbox, plant, { engines: ['script'], script: { command: "sed -i 's/^exit 1$/exit 0/' attack.sh" }, paths: { allowed: ['**'], protected: ['.github/**'] } });
+    const h = await runHostile(sandbox, plant, {
+      engines: ['script'],
+      script: { command: "sed -i 's/^exit 1$/exit 0/' attack.sh" },
+      paths: { allowed: ['**'], protected: ['.github/**'] },
+    });
     expect(h.result.status).toBe('tests_green');
     expect(existsSync(mark)).toBe(false);
   });
 
   it('plants a symlink to a file outside: fixloop never reads through it nor writes through it', async () => {
     const keyPath = join(app, 'private-key.pem');
-    const h = await runHostile(sandbox, 'true', { engines: ['script'], script: { command: `ln -s ${keyPath} leak.txt && ln -s ${app} appdir && sed -i 's/^exit 1$/exit 0/' attack.sh` } });
+    const h = await runHostile(sandbox, 'true', {
+      engines: ['script'],
+      script: { command: `ln -s ${keyPath} leak.txt && ln -s ${app} appdir && sed -i 's/^exit 1$/exit 0/' attack.sh` },
+    });
     expectNoSecret(h.everything);
     expect(h.result.status).not.toBe('tests_green');
     expect(h.result.attempts[0]?.findings.map((f) => f.kind)).toEqual(['symlink_escape', 'symlink_escape']);
@@ -253,7 +304,15 @@ describe('what the process backend does not protect (documented, not a defect)',
 
   it("keeps the app's environment away, but not its files, nor the network", async () => {
     const out = join(app, 'written-by-process-backend');
-    const h = await runHostile(sandbox, [`env`, `cat ${app}/data/runs/result.json`, `echo pwned > ${out}`, `node -e "fetch('http://127.0.0.1:${port}/process').then(() => console.log('REACHED'), () => console.log('blocked'))"`].join('\n'));
+    const h = await runHostile(
+      sandbox,
+      [
+        `env`,
+        `cat ${app}/data/runs/result.json`,
+        `echo pwned > ${out}`,
+        `node -e "fetch('http://127.0.0.1:${port}/process').then(() => console.log('REACHED'), () => console.log('blocked'))"`,
+      ].join('\n'),
+    );
     // The environment is scrubbed on every backend...
     expect(h.everything).not.toContain(SECRETS.token);
     expect(h.everything).not.toContain(SECRETS.llmKey);

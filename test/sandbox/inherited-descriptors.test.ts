@@ -33,8 +33,14 @@ function childSees(backend: 'process' | 'bwrap'): { before: number[]; seen: stri
   );
   const fd = openSync(secret, 'r');
   try {
-    const stdio = [...Array.from({ length: FD }, (_, i) => (i === 1 || i === 2 ? 'pipe' : 'ignore')), fd] as Array<'pipe' | 'ignore' | number>;
-    const child = spawnSync(process.execPath, [script], { stdio, encoding: 'utf8', env: { PATH: process.env.PATH ?? '/usr/bin:/bin' } });
+    const stdio = [...Array.from({ length: FD }, (_, i) => (i === 1 || i === 2 ? 'pipe' : 'ignore')), fd] as Array<
+      'pipe' | 'ignore' | number
+    >;
+    const child = spawnSync(process.execPath, [script], {
+      stdio,
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+    });
     if (child.status !== 0) throw new Error(child.stderr);
     return JSON.parse(child.stdout.trim().split('\n').at(-1) ?? '{}') as { before: number[]; seen: string };
   } finally {

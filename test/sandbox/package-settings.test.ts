@@ -43,7 +43,17 @@ const noAuth = packageAuthKeysFrom({});
 
 describe('the generated npmrc', () => {
   const config = (): NpmConfig => ({
-    values: { registry: 'https://registry.example.com/', cafile: join(dir, 'ca.pem'), ca: null, 'strict-ssl': false, noproxy: ['localhost', ''], proxy: null, 'https-proxy': 'http://me:secret@proxy.example:3128', '@acme:registry': 'https://npm.acme.example/', 'omit-lockfile-registry-resolved': true },
+    values: {
+      registry: 'https://registry.example.com/',
+      cafile: join(dir, 'ca.pem'),
+      ca: null,
+      'strict-ssl': false,
+      noproxy: ['localhost', ''],
+      proxy: null,
+      'https-proxy': 'http://me:secret@proxy.example:3128',
+      '@acme:registry': 'https://npm.acme.example/',
+      'omit-lockfile-registry-resolved': true,
+    },
     files: [rc],
   });
 
@@ -55,7 +65,9 @@ describe('the generated npmrc', () => {
     expect(out.text).toContain('noproxy="localhost"');
     expect(out.text).toContain('@acme:registry="https://npm.acme.example/"');
     expect(out.text).not.toMatch(/secret|_auth|_password|omit-lockfile/);
-    expect(out.dropped.sort()).toEqual(['//npm.acme.example/:_password', '//registry.example.com/:_authToken', '_auth', 'https-proxy'].sort());
+    expect(out.dropped.sort()).toEqual(
+      ['//npm.acme.example/:_password', '//registry.example.com/:_authToken', '_auth', 'https-proxy'].sort(),
+    );
     expect(out.paths).toEqual([join(dir, 'ca.pem')]);
     expect(out.env).toEqual({ YARN_CA_FILE_PATH: join(dir, 'ca.pem'), YARN_ENABLE_STRICT_SSL: 'false' });
   });
@@ -97,14 +109,26 @@ describe('the generated pip.conf', () => {
 });
 
 describe('the variables passed from the server’s environment', () => {
-  const env = { NODE_EXTRA_CA_CERTS: '/srv/certs/corp-ca.pem', HTTPS_PROXY: 'http://me:secret@proxy.example:3128', NO_PROXY: 'localhost,127.0.0.1', PIP_INDEX_URL: 'file:///opt/simple', GITHUB_TOKEN: 'ghs_no' };
+  const env = {
+    NODE_EXTRA_CA_CERTS: '/srv/certs/corp-ca.pem',
+    HTTPS_PROXY: 'http://me:secret@proxy.example:3128',
+    NO_PROXY: 'localhost,127.0.0.1',
+    PIP_INDEX_URL: 'file:///opt/simple',
+    GITHUB_TOKEN: 'ghs_no',
+  };
 
   it('passes CA and proxy variables, names their files, and drops a proxy with a password unless named', () => {
     const out = passedEnvironment(env, noAuth);
-    expect(out.env).toEqual({ NODE_EXTRA_CA_CERTS: '/srv/certs/corp-ca.pem', NO_PROXY: 'localhost,127.0.0.1', PIP_INDEX_URL: 'file:///opt/simple' });
+    expect(out.env).toEqual({
+      NODE_EXTRA_CA_CERTS: '/srv/certs/corp-ca.pem',
+      NO_PROXY: 'localhost,127.0.0.1',
+      PIP_INDEX_URL: 'file:///opt/simple',
+    });
     expect(out.paths).toEqual(['/srv/certs/corp-ca.pem', '/opt/simple']);
     expect(out.dropped).toEqual(['HTTPS_PROXY']);
-    expect(passedEnvironment(env, packageAuthKeysFrom({ FIXLOOP_PACKAGE_AUTH_KEYS: 'env:HTTPS_PROXY' })).env.HTTPS_PROXY).toBe('http://me:secret@proxy.example:3128');
+    expect(passedEnvironment(env, packageAuthKeysFrom({ FIXLOOP_PACKAGE_AUTH_KEYS: 'env:HTTPS_PROXY' })).env.HTTPS_PROXY).toBe(
+      'http://me:secret@proxy.example:3128',
+    );
   });
 });
 
@@ -119,7 +143,11 @@ describe.runIf(which('npm', process.env.PATH ?? '') !== null)('the operator’s 
 
   it('reports the effective settings, without the protected ones', () => {
     const config = readNpmConfig(which('npm', process.env.PATH ?? '') ?? 'npm', operatorEnv());
-    expect(config?.values).toMatchObject({ registry: 'https://registry.example.com/', cafile: join(dir, 'ca.pem'), '@acme:registry': 'https://npm.acme.example/' });
+    expect(config?.values).toMatchObject({
+      registry: 'https://registry.example.com/',
+      cafile: join(dir, 'ca.pem'),
+      '@acme:registry': 'https://npm.acme.example/',
+    });
     expect(JSON.stringify(config)).not.toContain('npm_secret_2');
     expect(config?.files).toContain(rc);
   });

@@ -14,7 +14,10 @@ beforeAll(async () => {
 });
 afterAll(() => rm(cwd, { recursive: true, force: true }));
 
-const alive = (marker: string) => execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' }).split('\n').filter((l) => l.includes(marker) && !l.includes('ps -eo'));
+const alive = (marker: string) =>
+  execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' })
+    .split('\n')
+    .filter((l) => l.includes(marker) && !l.includes('ps -eo'));
 
 describe('process sandbox', () => {
   it('reports exit codes, and 127 for a missing command', async () => {
@@ -41,7 +44,12 @@ describe('process sandbox', () => {
   it('points TMPDIR at a kept folder when given one, HOME still a throw-away one', async () => {
     const kept = await mkdtemp(join(tmpdir(), 'fixloop-kept-tmp-'));
     try {
-      const result = await sandbox.run({ command: 'echo "tmp=$TMPDIR"; echo "home=$HOME"', cwd, timeoutMs: 10_000, tmpDir: kept });
+      const result = await sandbox.run({
+        command: 'echo "tmp=$TMPDIR"; echo "home=$HOME"',
+        cwd,
+        timeoutMs: 10_000,
+        tmpDir: kept,
+      });
       expect(result.output).toContain(`tmp=${kept}`);
       expect(/home=(.+)/.exec(result.output)?.[1]).toMatch(/fixloop-home-/);
     } finally {
@@ -72,7 +80,13 @@ describe('process sandbox', () => {
   });
 
   it('caps a flood of output, keeping head and tail, in bounded memory', async () => {
-    const result = await sandbox.run({ command: "echo FIRST; head -c 50000000 /dev/zero | tr '\\0' x; echo; echo LAST", cwd, timeoutMs: 60_000, maxOutputBytes: 64 * 1024, killOutputBytes: 100_000_000 });
+    const result = await sandbox.run({
+      command: "echo FIRST; head -c 50000000 /dev/zero | tr '\\0' x; echo; echo LAST",
+      cwd,
+      timeoutMs: 60_000,
+      maxOutputBytes: 64 * 1024,
+      killOutputBytes: 100_000_000,
+    });
     expect(result.output.length).toBeLessThan(70 * 1024);
     expect(result.output.startsWith('FIRST')).toBe(true);
     expect(result.output.trimEnd().endsWith('LAST')).toBe(true);
@@ -81,14 +95,22 @@ describe('process sandbox', () => {
   });
 
   it('refuses a working directory that does not exist', async () => {
-    await expect(sandbox.run({ command: 'true', cwd: join(cwd, 'missing'), timeoutMs: 1000 })).rejects.toBeInstanceOf(SandboxError);
+    await expect(sandbox.run({ command: 'true', cwd: join(cwd, 'missing'), timeoutMs: 1000 })).rejects.toBeInstanceOf(
+      SandboxError,
+    );
   });
 });
 
 describe('the output limit', () => {
   it('stops a command that prints far more than the cap, and says so', async () => {
     const started = Date.now();
-    const result = await createProcessSandbox().run({ command: 'yes flood', cwd: process.cwd(), timeoutMs: 60_000, maxOutputBytes: 10_000, killOutputBytes: 1_000_000 });
+    const result = await createProcessSandbox().run({
+      command: 'yes flood',
+      cwd: process.cwd(),
+      timeoutMs: 60_000,
+      maxOutputBytes: 10_000,
+      killOutputBytes: 1_000_000,
+    });
     expect(result.outputExceeded).toBe(true);
     expect(result.killed).toBe(true);
     expect(result.timedOut).toBe(false);
@@ -103,7 +125,8 @@ describe('Python bytecode', () => {
     const { writeFile: write } = await import('node:fs/promises');
     const dir = await mkdtemp(join(tmpdir(), 'fixloop-pyc-'));
     try {
-      const run = () => createProcessSandbox().run({ command: 'python3 -c "import m; print(m.f())"', cwd: dir, timeoutMs: 20_000 });
+      const run = () =>
+        createProcessSandbox().run({ command: 'python3 -c "import m; print(m.f())"', cwd: dir, timeoutMs: 20_000 });
       await write(join(dir, 'm.py'), 'def f():\n    return "upper"\n');
       expect((await run()).output.trim()).toBe('upper');
       // Same size, same second: CPython's own cache check (mtime in seconds, size) cannot tell.
@@ -123,7 +146,12 @@ describe('Python bytecode', () => {
       await write(join(lib, 'installed_mod.py'), 'VALUE = 1\n');
       execFileSync('python3', ['-m', 'py_compile', join(lib, 'installed_mod.py')]);
       await write(join(dir, 'm.py'), 'def f():\n    return "m"\n');
-      const result = await createProcessSandbox().run({ command: 'python3 -v -c "import installed_mod, m"', cwd: dir, timeoutMs: 20_000, env: { PYTHONPATH: lib } });
+      const result = await createProcessSandbox().run({
+        command: 'python3 -v -c "import installed_mod, m"',
+        cwd: dir,
+        timeoutMs: 20_000,
+        env: { PYTHONPATH: lib },
+      });
       expect(result.exitCode, result.output).toBe(0);
       // Read, not compiled again (a throw-away cache prefix made every start compile every module).
       expect(result.output).toMatch(new RegExp(`code object from '${lib}/__pycache__/installed_mod\\.cpython-\\d+\\.pyc'`));

@@ -23,17 +23,27 @@ function asker(reads: string[], answer: string | null = 'the answer') {
   let asked = 0;
   const program = join(dir, 'tool');
   writeFileSync(program, '#!/bin/sh\n', { mode: 0o755 });
-  const question = (env: NodeJS.ProcessEnv = { HOME: '/home/someone' }): ToolQuestion => ({ name: 'tool config', file: program, args: [], env });
+  const question = (env: NodeJS.ProcessEnv = { HOME: '/home/someone' }): ToolQuestion => ({
+    name: 'tool config',
+    file: program,
+    args: [],
+    env,
+  });
   return {
     program,
     get asked() {
       return asked;
     },
     ask: (env?: NodeJS.ProcessEnv) =>
-      askOnce(join(dir, 'cache'), question(env), () => reads, () => {
-        asked++;
-        return answer;
-      }),
+      askOnce(
+        join(dir, 'cache'),
+        question(env),
+        () => reads,
+        () => {
+          asked++;
+          return answer;
+        },
+      ),
   };
 }
 
@@ -127,11 +137,20 @@ describe('the operator’s npm and pip, from separate fixloop processes', () => 
     mkdirSync(bin);
     const log = join(dir, 'runs.log');
     // An npm and a pip that log each run and answer as the real ones do.
-    writeFileSync(join(bin, 'npm'), `#!/bin/sh\necho "npm $*" >> ${log}\necho '{"registry":"https://registry.example.com/","userconfig":"${home}/.npmrc","globalconfig":"${dir}/etc/npmrc"}'\n`, { mode: 0o755 });
-    writeFileSync(join(bin, 'pip3'), `#!/bin/sh\necho "pip $*" >> ${log}\necho "global.index-url='https://pypi.example.com/simple'"\n`, { mode: 0o755 });
+    writeFileSync(
+      join(bin, 'npm'),
+      `#!/bin/sh\necho "npm $*" >> ${log}\necho '{"registry":"https://registry.example.com/","userconfig":"${home}/.npmrc","globalconfig":"${dir}/etc/npmrc"}'\n`,
+      { mode: 0o755 },
+    );
+    writeFileSync(
+      join(bin, 'pip3'),
+      `#!/bin/sh\necho "pip $*" >> ${log}\necho "global.index-url='https://pypi.example.com/simple'"\n`,
+      { mode: 0o755 },
+    );
     const script = `import { keepToolAnswersIn, packageSettingsFor } from ${JSON.stringify(resolve('src/sandbox/package-settings.ts'))};\nimport { bindGuardFrom } from ${JSON.stringify(resolve('src/sandbox/bind-guard.ts'))};\nkeepToolAnswersIn(process.env.XDG_CACHE_HOME + '/fixloop');\nconst s = packageSettingsFor(process.env, bindGuardFrom(process.env));\nconsole.log(JSON.stringify([s.npmKeys, s.pipKeys]));\n`;
     const env = { PATH: `${bin}:/usr/bin:/bin`, HOME: home, XDG_CACHE_HOME: join(dir, 'cache'), TMPDIR: dir };
-    const fixloopProcess = () => JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { env, encoding: 'utf8' })) as unknown;
+    const fixloopProcess = () =>
+      JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { env, encoding: 'utf8' })) as unknown;
     const runs = () => readFileSync(log, 'utf8').trim().split('\n');
 
     expect(fixloopProcess()).toEqual([['registry'], ['index-url']]);

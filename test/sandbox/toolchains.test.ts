@@ -38,7 +38,10 @@ beforeAll(async () => {
   await mkdir(join(home, '.ssh'), { recursive: true });
   // pyenv: a shim that execs `pyenv exec`, two installed versions, a global `version` file.
   pyenv = join(home, '.pyenv');
-  await executable(join(pyenv, 'shims', 'python3'), `#!/usr/bin/env bash\nset -e\nprogram="\${0##*/}"\nexport PYENV_ROOT="${pyenv}"\nexec "${pyenv}/libexec/pyenv" exec "$program" "$@"\n`);
+  await executable(
+    join(pyenv, 'shims', 'python3'),
+    `#!/usr/bin/env bash\nset -e\nprogram="\${0##*/}"\nexport PYENV_ROOT="${pyenv}"\nexec "${pyenv}/libexec/pyenv" exec "$program" "$@"\n`,
+  );
   await executable(join(pyenv, 'libexec', 'pyenv'));
   await executable(join(pyenv, 'versions', '3.12.1', 'bin', 'python3.12'));
   await link('python3.12', join(pyenv, 'versions', '3.12.1', 'bin', 'python3'));
@@ -54,7 +57,10 @@ beforeAll(async () => {
   await executable(join(base, 'bin', 'python3'));
   venv = join(root, 'project-venv');
   await mkdir(join(venv, 'bin'), { recursive: true });
-  await writeFile(join(venv, 'pyvenv.cfg'), `home = ${join(base, 'bin')}\ninclude-system-site-packages = false\nversion = 3.12.1\n`);
+  await writeFile(
+    join(venv, 'pyvenv.cfg'),
+    `home = ${join(base, 'bin')}\ninclude-system-site-packages = false\nversion = 3.12.1\n`,
+  );
   await link(join(base, 'bin', 'python3'), join(venv, 'bin', 'python3'));
   await executable(join(venv, 'bin', 'pytest'), `#!${join(venv, 'bin', 'python3')}\nimport pytest\n`);
   // pipx-like: a home's bin folder links into a tool's own venv.
@@ -79,13 +85,23 @@ const hostFor = (path: string, env: NodeJS.ProcessEnv = {}): ToolchainHost => {
 describe('toolchain resolution', () => {
   it('follows a pyenv shim to the version pyenv selects, and shows the pyenv root', () => {
     const t = resolveToolchain('python3', hostFor(`${pyenv}/shims:/usr/bin:/bin`));
-    expect(t).toMatchObject({ kind: 'pyenv', executable: join(pyenv, 'shims', 'python3'), realPath: join(pyenv, 'versions', '3.12.1', 'bin', 'python3.12'), prefix: join(pyenv, 'versions', '3.12.1'), dirs: [pyenv], env: { PYENV_ROOT: pyenv } });
+    expect(t).toMatchObject({
+      kind: 'pyenv',
+      executable: join(pyenv, 'shims', 'python3'),
+      realPath: join(pyenv, 'versions', '3.12.1', 'bin', 'python3.12'),
+      prefix: join(pyenv, 'versions', '3.12.1'),
+      dirs: [pyenv],
+      env: { PYENV_ROOT: pyenv },
+    });
     expect(t?.env.PYENV_VERSION).toBeUndefined();
   });
 
   it('honours PYENV_VERSION (a prefix of an installed version) and passes it on', () => {
     const t = resolveToolchain('python3', hostFor(`${pyenv}/shims:/usr/bin`, { PYENV_VERSION: '3.11' }));
-    expect(t).toMatchObject({ realPath: join(pyenv, 'versions', '3.11.4', 'bin', 'python3'), env: { PYENV_ROOT: pyenv, PYENV_VERSION: '3.11' } });
+    expect(t).toMatchObject({
+      realPath: join(pyenv, 'versions', '3.11.4', 'bin', 'python3'),
+      env: { PYENV_ROOT: pyenv, PYENV_VERSION: '3.11' },
+    });
   });
 
   it('reads a .python-version above the working folder', async () => {
@@ -100,7 +116,9 @@ describe('toolchain resolution', () => {
     const bin = (v: string) => join(pyenv, 'versions', v, 'bin');
     const path = `/usr/local/bin:${pyenv}/shims:/usr/bin`;
     expect(pathPastPyenvShims(path, {}, root)).toBe(`/usr/local/bin:${bin('3.12.1')}:${pyenv}/shims:/usr/bin`);
-    expect(pathPastPyenvShims(path, { PYENV_VERSION: '3.11:3.12.1' }, root)).toBe(`/usr/local/bin:${bin('3.11.4')}:${bin('3.12.1')}:${pyenv}/shims:/usr/bin`);
+    expect(pathPastPyenvShims(path, { PYENV_VERSION: '3.11:3.12.1' }, root)).toBe(
+      `/usr/local/bin:${bin('3.11.4')}:${bin('3.12.1')}:${pyenv}/shims:/usr/bin`,
+    );
     // The command's folder decides, as it does for the shim there.
     const dir = join(root, 'pinned-for-path', 'deep');
     await mkdir(dir, { recursive: true });
@@ -120,13 +138,25 @@ describe('toolchain resolution', () => {
 
   it('follows nvm’s npm link to its version folder', () => {
     const t = resolveToolchain('npm', hostFor(`${nvm}/bin:/usr/bin`));
-    expect(t).toMatchObject({ kind: 'nvm', executable: join(nvm, 'bin', 'npm'), realPath: join(nvm, 'lib', 'node_modules', 'npm', 'bin', 'npm-cli.js'), prefix: nvm, dirs: [nvm], links: [] });
+    expect(t).toMatchObject({
+      kind: 'nvm',
+      executable: join(nvm, 'bin', 'npm'),
+      realPath: join(nvm, 'lib', 'node_modules', 'npm', 'bin', 'npm-cli.js'),
+      prefix: nvm,
+      dirs: [nvm],
+      links: [],
+    });
   });
 
   it('shows a virtualenv and the base prefix its pyvenv.cfg names, and announces it as activation does', () => {
     const host = hostFor(`${venv}/bin:${pyenv}/shims:/usr/bin`);
     const python = resolveToolchain('python3', host);
-    expect(python).toMatchObject({ kind: 'virtualenv', prefix: venv, realPath: join(base, 'bin', 'python3'), env: { VIRTUAL_ENV: venv } });
+    expect(python).toMatchObject({
+      kind: 'virtualenv',
+      prefix: venv,
+      realPath: join(base, 'bin', 'python3'),
+      env: { VIRTUAL_ENV: venv },
+    });
     expect(python?.dirs.sort()).toEqual([base, venv].sort());
     // A console script of the venv: its `#!` names the venv's python.
     expect(resolveToolchain('pytest', host)?.dirs.sort()).toEqual([base, venv].sort());
@@ -135,7 +165,11 @@ describe('toolchain resolution', () => {
   it('recreates a link from a folder it does not show (a home’s bin) into a tool’s own venv', () => {
     const t = resolveToolchain('tox', hostFor(`${home}/.local/bin:/usr/bin`));
     const toolVenv = join(root, 'pipx', 'venvs', 'tox');
-    expect(t).toMatchObject({ kind: 'virtualenv', links: [{ path: join(home, '.local', 'bin', 'tox'), target: join(toolVenv, 'bin', 'tox') }], env: {} });
+    expect(t).toMatchObject({
+      kind: 'virtualenv',
+      links: [{ path: join(home, '.local', 'bin', 'tox'), target: join(toolVenv, 'bin', 'tox') }],
+      env: {},
+    });
     expect(t?.dirs.sort()).toEqual([base, toolVenv].sort());
   });
 
@@ -155,7 +189,10 @@ describe('toolchain resolution', () => {
 });
 
 describe('what may be shown', () => {
-  const guard = bindGuardFrom({ HOME: '/home/op', FIXLOOP_DATA_DIR: '/srv/fixloop/data', PRIVATE_KEY_PATH: '/srv/keys/app.pem' }, '/srv/fixloop');
+  const guard = bindGuardFrom(
+    { HOME: '/home/op', FIXLOOP_DATA_DIR: '/srv/fixloop/data', PRIVATE_KEY_PATH: '/srv/keys/app.pem' },
+    '/srv/fixloop',
+  );
 
   it('refuses /, a home or what holds one, fixloop’s data and key, and the workspace root', () => {
     expect(refusal('/', guard)).toBe('the root folder');
@@ -195,23 +232,42 @@ describe('what may be shown', () => {
 describe('the sandbox’s PATH', () => {
   it('keeps the server PATH’s order, dropping what it does not show', () => {
     const parent = `${venv}/bin:${root}/hidden/bin:${pyenv}/shims:/usr/local/bin:/usr/bin`;
-    expect(sandboxPath(parent, ['/opt/node/bin'], [venv, pyenv])).toBe(`/opt/node/bin:${venv}/bin:${pyenv}/shims:/usr/local/bin:/usr/bin:/bin`);
+    expect(sandboxPath(parent, ['/opt/node/bin'], [venv, pyenv])).toBe(
+      `/opt/node/bin:${venv}/bin:${pyenv}/shims:/usr/local/bin:/usr/bin:/bin`,
+    );
   });
 
   it('gives each command the toolchains it names and the standard ones, and keeps their PATH entries', () => {
-    const env = { HOME: home, PATH: `${venv}/bin:${home}/.local/bin:${pyenv}/shims:/usr/bin:/bin`, FIXLOOP_DATA_DIR: join(root, 'data') };
+    const env = {
+      HOME: home,
+      PATH: `${venv}/bin:${home}/.local/bin:${pyenv}/shims:/usr/bin:/bin`,
+      FIXLOOP_DATA_DIR: join(root, 'data'),
+    };
     const view = createHostView({ env, cwd: root }).forCommand('tox -e py && python3 -m pytest');
     expect(view.toolchains.map((t) => t.name)).toEqual(expect.arrayContaining(['tox', 'python3', 'pytest']));
     expect(view.readOnly).toEqual(expect.arrayContaining([venv, base, join(root, 'pipx', 'venvs', 'tox')]));
     expect(view.readOnly).not.toContain(home);
     expect(view.env).toMatchObject({ VIRTUAL_ENV: venv });
-    expect(sandboxPath(env.PATH, [], view.visible).split(':')).toEqual([`${venv}/bin`, `${home}/.local/bin`, '/usr/bin', '/bin', '/usr/local/bin']);
+    expect(sandboxPath(env.PATH, [], view.visible).split(':')).toEqual([
+      `${venv}/bin`,
+      `${home}/.local/bin`,
+      '/usr/bin',
+      '/bin',
+      '/usr/local/bin',
+    ]);
   });
 });
 
 describe('the programs a command line names', () => {
   it('takes the first word of each simple command, past assignments, wrappers and `sh -c`', () => {
-    expect(commandPrograms('FOO=1 npx vitest run && python3 -m pytest | tee out.txt; sh -c "make test && cargo build"')).toEqual(['npx', 'python3', 'tee', 'sh', 'make', 'cargo']);
+    expect(commandPrograms('FOO=1 npx vitest run && python3 -m pytest | tee out.txt; sh -c "make test && cargo build"')).toEqual([
+      'npx',
+      'python3',
+      'tee',
+      'sh',
+      'make',
+      'cargo',
+    ]);
     expect(commandPrograms("python3 -c 'import a; b()'")).toEqual(['python3']);
     expect(commandPrograms('env -i A=1 timeout 5 node x.js')).toEqual(['env', 'timeout', 'node']);
     expect(commandPrograms('./run.sh; (cd sub && npm ci)')).toEqual(['cd', 'npm']);

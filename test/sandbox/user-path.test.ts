@@ -42,7 +42,13 @@ afterAll(() => rm(root, { recursive: true, force: true }));
 
 describe('the user’s PATH', () => {
   it('drops what npx puts in front for an installed fixloop, and keeps the rest in its order', () => {
-    const npx = [join(project, 'node_modules', 'fixloop', 'node_modules', '.bin'), join(project, 'node_modules', '.bin'), join(root, 'node_modules', '.bin'), '/node_modules/.bin', gypBin];
+    const npx = [
+      join(project, 'node_modules', 'fixloop', 'node_modules', '.bin'),
+      join(project, 'node_modules', '.bin'),
+      join(root, 'node_modules', '.bin'),
+      '/node_modules/.bin',
+      gypBin,
+    ];
     const path = [...npx, userBin, '/usr/local/bin', '/usr/bin', '/bin'].join(':');
     expect(userPath(path, installed)).toBe([userBin, '/usr/local/bin', '/usr/bin', '/bin'].join(':'));
   });
@@ -59,7 +65,9 @@ describe('the user’s PATH', () => {
     const own = { ...installed, execPath: join(userBin, 'node') };
     expect(userPath(`${userBin}:/usr/bin`, own)).toBe(`${userBin}:/usr/bin`);
     // The bundled Node's folder is fixloop's only while that Node is the one running it.
-    expect(userPath(`${join(project, 'node_modules', 'node', 'bin')}:/usr/bin`, own)).toBe(`${join(project, 'node_modules', 'node', 'bin')}:/usr/bin`);
+    expect(userPath(`${join(project, 'node_modules', 'node', 'bin')}:/usr/bin`, own)).toBe(
+      `${join(project, 'node_modules', 'node', 'bin')}:/usr/bin`,
+    );
     expect(userPath(`${join(project, 'node_modules', 'node', 'bin')}:/usr/bin`, installed)).toBe('/usr/bin');
   });
 
@@ -78,7 +86,9 @@ describe('the user’s PATH', () => {
     await symlink(join(main, 'node_modules'), join(worktree, 'node_modules'));
     // Node reports its real path: the other checkout's.
     const own = { root: worktree, execPath: join(main, 'node_modules', 'node', 'bin', 'node') };
-    expect(userPath(`${join(worktree, 'node_modules', '.bin')}:${join(main, 'node_modules', '.bin')}:/usr/bin`, own)).toBe('/usr/bin');
+    expect(userPath(`${join(worktree, 'node_modules', '.bin')}:${join(main, 'node_modules', '.bin')}:/usr/bin`, own)).toBe(
+      '/usr/bin',
+    );
   });
 
   it('finds this checkout as fixloop’s install, and the Node running these tests as its bundled one when it is', () => {
@@ -91,7 +101,10 @@ describe('the user’s PATH', () => {
 describe('the PATH sandboxed commands get', () => {
   it('is the user’s, with the process backend made by selectSandbox', async () => {
     const own = ownInstall();
-    const { sandbox } = selectSandbox('process', { ...process.env, PATH: `${join(own.root, 'node_modules', '.bin')}:${userBin}:/usr/bin:/bin` });
+    const { sandbox } = selectSandbox('process', {
+      ...process.env,
+      PATH: `${join(own.root, 'node_modules', '.bin')}:${userBin}:/usr/bin:/bin`,
+    });
     const r = await sandbox.run({ command: 'echo "PATH=$PATH"', cwd: root, timeoutMs: 30_000 });
     expect(r.output.trim()).toBe(`PATH=${userBin}:/usr/bin:/bin`);
   });

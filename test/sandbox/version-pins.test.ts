@@ -8,7 +8,13 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { selectSandbox } from '../../src/sandbox/select-sandbox.ts';
-import { measureToolVersions, parseToolVersions, toolsFor, versionIn, type ToolVersion } from '../../src/sandbox/tool-versions.ts';
+import {
+  measureToolVersions,
+  parseToolVersions,
+  toolsFor,
+  versionIn,
+  type ToolVersion,
+} from '../../src/sandbox/tool-versions.ts';
 import { readVersionPins, versionMismatches } from '../../src/sandbox/version-pins.ts';
 import { matchesPrefix, satisfiesRange } from '../../src/sandbox/version-range.ts';
 
@@ -70,7 +76,8 @@ describe('what the tools print', () => {
   });
 
   it('parses one line per tool found, and nothing else', () => {
-    const output = 'node\t/usr/bin/node\tv20.20.2\npython3\t/root/.pyenv/shims/python3\tpyenv: version `3.12\' is not installed\nnoise\n';
+    const output =
+      "node\t/usr/bin/node\tv20.20.2\npython3\t/root/.pyenv/shims/python3\tpyenv: version `3.12' is not installed\nnoise\n";
     expect(parseToolVersions(output)).toEqual([
       { name: 'node', path: '/usr/bin/node', version: 'v20.20.2', said: 'v20.20.2' },
       { name: 'python3', path: '/root/.pyenv/shims/python3', version: null, said: "pyenv: version `3.12' is not installed" },
@@ -96,7 +103,10 @@ describe('what the tools print', () => {
     const tools = await measureToolVersions(sandbox, dir);
     const node = tools.find((t) => t.name === 'node');
     // The sandbox's PATH is the user's: the same Node a shell without fixloop's folders finds.
-    const expected = execFileSync('/bin/sh', ['-c', 'node --version'], { env: { PATH: sandboxUserPath() }, encoding: 'utf8' }).trim();
+    const expected = execFileSync('/bin/sh', ['-c', 'node --version'], {
+      env: { PATH: sandboxUserPath() },
+      encoding: 'utf8',
+    }).trim();
     expect(node?.version).toBe(expected);
     expect(tools.find((t) => t.name === 'npm')?.version).toMatch(/^\d+\.\d+\.\d+/);
   });
@@ -114,10 +124,16 @@ describe('what the tools print', () => {
     await mkdir(dirname(cli), { recursive: true });
     await mkdir(join(install, 'bin'));
     await writeFile(cli, `#!/bin/sh\n[ "$1" = --version ] && touch ${join(dir, 'npm-ran')}\necho 1.0.0\n`, { mode: 0o755 });
-    await writeFile(join(install, 'lib/node_modules/npm/package.json'), '{\n  "name": "npm",\n  "version": "10.9.9",\n  "bin": {}\n}\n');
+    await writeFile(
+      join(install, 'lib/node_modules/npm/package.json'),
+      '{\n  "name": "npm",\n  "version": "10.9.9",\n  "bin": {}\n}\n',
+    );
     await symlink(cli, join(install, 'bin/npm'));
     const laidOut = selectSandbox('process', { ...process.env, PATH: `${join(install, 'bin')}:${sandboxUserPath()}` }).sandbox;
-    expect((await measureToolVersions(laidOut, dir, undefined, ['npm']))[0]).toMatchObject({ path: join(install, 'bin/npm'), version: '10.9.9' });
+    expect((await measureToolVersions(laidOut, dir, undefined, ['npm']))[0]).toMatchObject({
+      path: join(install, 'bin/npm'),
+      version: '10.9.9',
+    });
     expect(existsSync(join(dir, 'npm-ran'))).toBe(false);
 
     // A wrapper of another package's: asked.
@@ -131,11 +147,19 @@ describe('what the tools print', () => {
 
 /** This process's PATH without the checkout's own node_modules/.bin folders, as a user's shell has it. */
 function sandboxUserPath(): string {
-  return (process.env.PATH ?? '').split(':').filter((p) => !p.endsWith('/node_modules/.bin') && !p.endsWith('node-gyp-bin')).join(':');
+  return (process.env.PATH ?? '')
+    .split(':')
+    .filter((p) => !p.endsWith('/node_modules/.bin') && !p.endsWith('node-gyp-bin'))
+    .join(':');
 }
 
 describe('the pins a repository makes', () => {
-  const tool = (name: string, version: string | null): ToolVersion => ({ name, path: `/usr/bin/${name}`, version, said: version ?? 'error: not installed' });
+  const tool = (name: string, version: string | null): ToolVersion => ({
+    name,
+    path: `/usr/bin/${name}`,
+    version,
+    said: version ?? 'error: not installed',
+  });
 
   it('reads .nvmrc, .node-version, engines.node and .python-version (its first version)', async () => {
     await writeFile(join(dir, '.nvmrc'), '# the team’s Node\nv22\n');
@@ -163,8 +187,12 @@ describe('the pins a repository makes', () => {
 
   it('says so when the pinned interpreter printed no version, and nothing about a tool that is not there', () => {
     const pins = [{ tool: 'python' as const, file: '.python-version', wants: '3.12', kind: 'prefix' as const }];
-    expect(versionMismatches(pins, [tool('python3', null)])).toEqual([{ tool: 'python', program: 'python3', version: null, said: 'error: not installed', file: '.python-version', wants: '3.12' }]);
+    expect(versionMismatches(pins, [tool('python3', null)])).toEqual([
+      { tool: 'python', program: 'python3', version: null, said: 'error: not installed', file: '.python-version', wants: '3.12' },
+    ]);
     expect(versionMismatches(pins, [])).toEqual([]);
-    expect(versionMismatches([{ tool: 'node', file: '.nvmrc', wants: 'lts/iron', kind: 'prefix' }], [tool('node', 'v20.20.2')])).toEqual([]);
+    expect(
+      versionMismatches([{ tool: 'node', file: '.nvmrc', wants: 'lts/iron', kind: 'prefix' }], [tool('node', 'v20.20.2')]),
+    ).toEqual([]);
   });
 });

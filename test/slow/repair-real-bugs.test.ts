@@ -42,10 +42,23 @@ async function repairRealBug(id: string): Promise<{ result: RunResult; stderr: s
   writeFileSync(join(project, 'fixloop.yml'), 'repair:\n  timeBudget: 1500\n  exploreTime: 0\nassessment:\n  enabled: false\n');
   const cwd = await makeRepo({});
   dirs.push(cwd);
-  const run = await runCli(['run', project, '--test', bug(id).test, '--setup', `ln -s ${FIXLOOP_MODULES} node_modules`, '--json', '--out', join(cwd, 'out')], {
-    cwd,
-    env: borrowedRunners(),
-  });
+  const run = await runCli(
+    [
+      'run',
+      project,
+      '--test',
+      bug(id).test,
+      '--setup',
+      `ln -s ${FIXLOOP_MODULES} node_modules`,
+      '--json',
+      '--out',
+      join(cwd, 'out'),
+    ],
+    {
+      cwd,
+      env: borrowedRunners(),
+    },
+  );
   return { code: run.code, stderr: run.stderr, result: JSON.parse(run.stdout) as RunResult };
 }
 

@@ -44,7 +44,10 @@ export interface ActionHarness {
   github(): FakeGitHub;
   startGitHub(options: Omit<FakeGitHubOptions, 'token'>): Promise<FakeGitHub>;
   /** The buggy shop (with a test that fails if the token reaches the code) as `hello-world.git`; `branch` adds a branch with one more commit. */
-  publishShop(options?: { main?: Record<string, string>; branch?: { name: string; files: Record<string, string> } }): Promise<Published>;
+  publishShop(options?: {
+    main?: Record<string, string>;
+    branch?: { name: string; files: Record<string, string> };
+  }): Promise<Published>;
   /** Runs `fixloop action` on `event` (a payload, or the event file's raw text). */
   runAction(eventName: string, event: Payload | string, workspace: string, env?: Record<string, string>): Promise<ActionRun>;
   /** Requests that GitHub would refuse, and answers the stand-in gave from its opt-in maps that GitHub would not give. */
@@ -59,7 +62,9 @@ export interface ActionHarness {
 export async function startActionHarness(): Promise<ActionHarness> {
   const dirs: string[] = [];
   const token = `ghs_${randomBytes(18).toString('hex')}`;
-  const server = await startGitHttpServer({ requiredAuthorization: `Basic ${Buffer.from(`x-access-token:${token}`).toString('base64')}` });
+  const server = await startGitHttpServer({
+    requiredAuthorization: `Basic ${Buffer.from(`x-access-token:${token}`).toString('base64')}`,
+  });
   const internet = await startInternetGuard();
   const runnerTemp = await mkdtemp(join(tmpdir(), 'fixloop-runner-'));
   dirs.push(runnerTemp);
@@ -89,7 +94,12 @@ export async function startActionHarness(): Promise<ActionHarness> {
       // engine's exploration after its first plausible candidate (cli-repair's and explore-plausible's
       // are): both are off, as a repository's fixloop.yml turns them off, which spares each green run a
       // checkout, three suite runs and the twenty candidates after the first plausible one.
-      const work = await makeRepo({ ...BUGGY_SHOP, 'fixloop.yml': 'repair:\n  exploreTime: 0\nassessment:\n  enabled: false\n', ...options.main, 'test/no-token.test.js': leakCheck(token) });
+      const work = await makeRepo({
+        ...BUGGY_SHOP,
+        'fixloop.yml': 'repair:\n  exploreTime: 0\nassessment:\n  enabled: false\n',
+        ...options.main,
+        'test/no-token.test.js': leakCheck(token),
+      });
       dirs.push(work);
       let head = '';
       if (options.branch) {
@@ -133,16 +143,32 @@ export async function startActionHarness(): Promise<ActionHarness> {
           ...env,
         },
       });
-      return { ...result, outputs: parseOutputs(await readFile(outputPath, 'utf8')), summary: await readFile(summaryPath, 'utf8') };
+      return {
+        ...result,
+        outputs: parseOutputs(await readFile(outputPath, 'utf8')),
+        summary: await readFile(summaryPath, 'utf8'),
+      };
     },
     openApiProblems() {
       const requests = stub().requests;
-      const sent = requests.flatMap((r) => checkAgainstOpenApi({ method: r.method, path: r.path, body: r.body ?? undefined }).map((p) => `${r.method} ${r.path}: ${p}`));
-      const answered = requests.filter((r) => OPT_IN_ANSWERS.test(r.path.split('?')[0] ?? '') && r.status === 200)
-        .flatMap((r) => checkResponseAgainstOpenApi({ method: r.method, path: r.path, status: r.status, body: r.response }).map((p) => `answer to ${r.method} ${r.path}: ${p}`));
+      const sent = requests.flatMap((r) =>
+        checkAgainstOpenApi({ method: r.method, path: r.path, body: r.body ?? undefined }).map(
+          (p) => `${r.method} ${r.path}: ${p}`,
+        ),
+      );
+      const answered = requests
+        .filter((r) => OPT_IN_ANSWERS.test(r.path.split('?')[0] ?? '') && r.status === 200)
+        .flatMap((r) =>
+          checkResponseAgainstOpenApi({ method: r.method, path: r.path, status: r.status, body: r.response }).map(
+            (p) => `answer to ${r.method} ${r.path}: ${p}`,
+          ),
+        );
       return [...sent, ...answered];
     },
-    bodies: (route) => stub().requests.filter((r) => route.test(`${r.method} ${r.path.split('?')[0]}`)).map((r) => r.body as Payload),
+    bodies: (route) =>
+      stub()
+        .requests.filter((r) => route.test(`${r.method} ${r.path.split('?')[0]}`))
+        .map((r) => r.body as Payload),
     bare: () => join(server.root, 'hello-world.git'),
     tempDir,
     async close() {
@@ -157,7 +183,10 @@ const OPT_IN_ANSWERS = /^\/repos\/[^/]+\/[^/]+\/(pulls\/\d+|issues\/\d+\/comment
 
 /** A real example payload of an event that has no action (`push`), deep-copied. */
 export function actionlessExample(event: string): Payload {
-  const groups = createRequire(import.meta.url)('@octokit/webhooks-examples/api.github.com/index.json') as Array<{ name: string; examples: Payload[] }>;
+  const groups = createRequire(import.meta.url)('@octokit/webhooks-examples/api.github.com/index.json') as Array<{
+    name: string;
+    examples: Payload[];
+  }>;
   const found = groups.find((g) => g.name === event)?.examples.find((e) => e.action === undefined);
   if (!found) throw new Error(`no ${event} example without an action in @octokit/webhooks-examples`);
   return structuredClone(found);
@@ -166,16 +195,29 @@ export function actionlessExample(event: string): Payload {
 /** A runner's event file: no installation (that is a webhook to an App), the remote's clone URL, the shop's repository. */
 export function forRepository(payload: Payload, cloneUrl: string): Payload {
   delete payload.installation;
-  if (payload.repository.full_name !== `${OWNER}/${REPO}`) payload.repository = structuredClone(examplePayload('issues', 'labeled').repository);
+  if (payload.repository.full_name !== `${OWNER}/${REPO}`)
+    payload.repository = structuredClone(examplePayload('issues', 'labeled').repository);
   payload.repository.clone_url = cloneUrl;
   payload.repository.default_branch = 'main';
   return payload;
 }
 
 /** `GET /repos/{owner}/{repo}/pulls/{number}` as GitHub answers it: its documented example, made this pull request. */
-export function pullRequestAnswer(pr: { number: number; head: { ref: string; sha: string }; cloneUrl: string; title?: string; body?: string }): Payload {
+export function pullRequestAnswer(pr: {
+  number: number;
+  head: { ref: string; sha: string };
+  cloneUrl: string;
+  title?: string;
+  body?: string;
+}): Payload {
   const answer = openApiExample<Payload>('pull-request');
-  const repository = (repo: Payload): Payload => ({ ...repo, name: REPO, full_name: `${OWNER}/${REPO}`, clone_url: pr.cloneUrl, owner: { ...repo.owner, login: OWNER } });
+  const repository = (repo: Payload): Payload => ({
+    ...repo,
+    name: REPO,
+    full_name: `${OWNER}/${REPO}`,
+    clone_url: pr.cloneUrl,
+    owner: { ...repo.owner, login: OWNER },
+  });
   Object.assign(answer, {
     number: pr.number,
     title: pr.title ?? 'Rework the discount',
@@ -183,7 +225,13 @@ export function pullRequestAnswer(pr: { number: number; head: { ref: string; sha
     html_url: pullRequestUrl(pr.number),
     // GitHub's own example leaves out the `type` its schema requires of a team: none are asked here.
     requested_teams: [],
-    head: { ...answer.head, label: `${OWNER}:${pr.head.ref}`, ref: pr.head.ref, sha: pr.head.sha, repo: repository(answer.head.repo) },
+    head: {
+      ...answer.head,
+      label: `${OWNER}:${pr.head.ref}`,
+      ref: pr.head.ref,
+      sha: pr.head.sha,
+      repo: repository(answer.head.repo),
+    },
     base: { ...answer.base, label: `${OWNER}:main`, ref: 'main', repo: repository(answer.base.repo) },
   });
   return answer;
@@ -201,10 +249,12 @@ export function statusCommentAnswer(id: number, runId: string, text: string): Pa
 /** A test in the repository itself that fails if the token reached the repository's code (only its hash is written down). */
 function leakCheck(secret: string): string {
   const hash = createHash('sha256').update(secret).digest('hex');
-  return "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { createHash } from 'node:crypto';\n" +
+  return (
+    "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { createHash } from 'node:crypto';\n" +
     `const HASH = '${hash}';\n` +
     "const sha = (v) => createHash('sha256').update(v).digest('hex');\n" +
-    "test('the token is not in the environment', () => assert.ok(!Object.values(process.env).some((v) => v && sha(v) === HASH)));\n";
+    "test('the token is not in the environment', () => assert.ok(!Object.values(process.env).some((v) => v && sha(v) === HASH)));\n"
+  );
 }
 
 /** GITHUB_OUTPUT's `name<<DELIMITER` entries, as the runner reads them. */
@@ -225,6 +275,8 @@ export function parseOutputs(text: string): Record<string, string> {
 export async function readAll(dir: string): Promise<string> {
   await mkdir(dir, { recursive: true });
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  const texts = await Promise.all(entries.filter((e) => e.isFile()).map((e) => readFile(join(e.parentPath, e.name), 'utf8').catch(() => '')));
+  const texts = await Promise.all(
+    entries.filter((e) => e.isFile()).map((e) => readFile(join(e.parentPath, e.name), 'utf8').catch(() => '')),
+  );
   return texts.join('\n');
 }

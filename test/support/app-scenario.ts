@@ -57,8 +57,13 @@ export async function startScenario(overrides: Partial<AppOptions> = {}, harness
     ...overrides,
   };
   const h = startHarness(options, harness);
-  const server = await startGitHttpServer({ requiredAuthorization: `Basic ${Buffer.from(`x-access-token:${h.token}`).toString('base64')}` });
-  const bodiesOf = (route: RegExp) => h.requests.filter((r) => route.test(`${r.method} ${r.path.replace(/^\/api\/v3/, '').split('?')[0]}`)).map((r) => r.body as Payload);
+  const server = await startGitHttpServer({
+    requiredAuthorization: `Basic ${Buffer.from(`x-access-token:${h.token}`).toString('base64')}`,
+  });
+  const bodiesOf = (route: RegExp) =>
+    h.requests
+      .filter((r) => route.test(`${r.method} ${r.path.replace(/^\/api\/v3/, '').split('?')[0]}`))
+      .map((r) => r.body as Payload);
   const repoPath = `/repos/${OWNER}/${REPO}`;
 
   return {
@@ -75,13 +80,18 @@ export async function startScenario(overrides: Partial<AppOptions> = {}, harness
     publish: (work) => createBareRepoFrom(server, 'hello-world', work),
     bare: () => join(server.root, 'hello-world.git'),
     permission(user, role) {
-      h.scope.get(`${repoPath}/collaborators/${user}/permission`).reply(200, { permission: role === 'maintain' ? 'write' : role, role_name: role, user: { login: user } });
+      h.scope
+        .get(`${repoPath}/collaborators/${user}/permission`)
+        .reply(200, { permission: role === 'maintain' ? 'write' : role, role_name: role, user: { login: user } });
     },
     mockStatusComment(issue, id) {
       h.scope.get(`${repoPath}/issues/${issue}/comments`).query({ per_page: 100 }).reply(200, []);
       h.scope.post(`${repoPath}/issues/${issue}/comments`).reply(201, { id });
       h.persistent().patch(`${repoPath}/issues/comments/${id}`).reply(200, { id });
-      return () => bodiesOf(new RegExp(`^(POST ${repoPath}/issues/${issue}/comments|PATCH ${repoPath}/issues/comments/${id})$`)).map((b) => String(b.body));
+      return () =>
+        bodiesOf(new RegExp(`^(POST ${repoPath}/issues/${issue}/comments|PATCH ${repoPath}/issues/comments/${id})$`)).map((b) =>
+          String(b.body),
+        );
     },
     mockCheckRun(id) {
       h.scope.post(`${repoPath}/check-runs`).reply(201, { id });
@@ -90,8 +100,15 @@ export async function startScenario(overrides: Partial<AppOptions> = {}, harness
     },
     bodiesOf,
     async expectTokenNowhere(extra) {
-      const seen = [...h.logs, ...extra, ...server.urls, JSON.stringify(h.requests.filter((r) => !r.path.includes('access_tokens')))];
-      const files = (await readdir(artifacts, { recursive: true, withFileTypes: true }).catch(() => [])).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+      const seen = [
+        ...h.logs,
+        ...extra,
+        ...server.urls,
+        JSON.stringify(h.requests.filter((r) => !r.path.includes('access_tokens'))),
+      ];
+      const files = (await readdir(artifacts, { recursive: true, withFileTypes: true }).catch(() => []))
+        .filter((e) => e.isFile())
+        .map((e) => join(e.parentPath, e.name));
       for (const file of [...files, join(server.root, 'hello-world.git', 'config')]) seen.push(await readFile(file, 'utf8'));
       const encoded = Buffer.from(`x-access-token:${h.token}`).toString('base64');
       expect(server.authorizations.length).toBeGreaterThan(0);

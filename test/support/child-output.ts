@@ -37,9 +37,15 @@ export function watchOutput(child: ChildProcess): ChildOutput {
       return new Promise<void>((resolve, reject) => {
         const check = () => {
           if (matches(what)) done(() => resolve());
-          else if (exit !== null) done(() => reject(new Error(`the child ended (${exit}) before its output showed ${String(what)}:\n${output.slice(-3000)}`)));
+          else if (exit !== null)
+            done(() =>
+              reject(new Error(`the child ended (${exit}) before its output showed ${String(what)}:\n${output.slice(-3000)}`)),
+            );
         };
-        const timer = setTimeout(() => done(() => reject(new Error(`no ${String(what)} in the child's output after ${ms} ms:\n${output.slice(-3000)}`))), ms);
+        const timer = setTimeout(
+          () => done(() => reject(new Error(`no ${String(what)} in the child's output after ${ms} ms:\n${output.slice(-3000)}`))),
+          ms,
+        );
         const done = (settle: () => void) => {
           clearTimeout(timer);
           wakers.delete(check);

@@ -56,7 +56,8 @@ export async function startFakeGitHub(options: FakeGitHubOptions): Promise<FakeG
         Object.assign(request, { status, response: data });
         res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(data));
       };
-      if (path.includes('/access_tokens')) return json(201, { token: options.token, expires_at: new Date(Date.now() + 3_600_000).toISOString() });
+      if (path.includes('/access_tokens'))
+        return json(201, { token: options.token, expires_at: new Date(Date.now() + 3_600_000).toISOString() });
       if (path.includes('/contents/')) {
         Object.assign(request, { status: 200, response: options.config });
         return res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(options.config);
@@ -73,8 +74,10 @@ export async function startFakeGitHub(options: FakeGitHubOptions): Promise<FakeG
       const listed = options.comments && req.method === 'GET' ? ISSUE_COMMENTS.exec(route) : null;
       if (listed) return json(200, options.comments?.[Number(listed[1])] ?? []);
       if (req.method === 'GET' && path.includes('/comments')) return json(200, []);
-      if (req.method === 'POST' && path.endsWith('/pulls')) return json(201, { number: 77, html_url: 'http://example.invalid/pull/77' });
-      if (path.includes('/check-runs') || path.includes('/comments') || path.includes('/labels') || path.includes('/reactions')) return json(req.method === 'POST' ? 201 : 200, { id: ++ids });
+      if (req.method === 'POST' && path.endsWith('/pulls'))
+        return json(201, { number: 77, html_url: 'http://example.invalid/pull/77' });
+      if (path.includes('/check-runs') || path.includes('/comments') || path.includes('/labels') || path.includes('/reactions'))
+        return json(req.method === 'POST' ? 201 : 200, { id: ++ids });
       return json(404, { message: 'Not Found' });
     });
   });

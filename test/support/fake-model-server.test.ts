@@ -3,7 +3,13 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
-import { lastToolResults, startFakeModelServer, systemAndUserText, toolNames, type FakeModelServer } from './fake-model-server.ts';
+import {
+  lastToolResults,
+  startFakeModelServer,
+  systemAndUserText,
+  toolNames,
+  type FakeModelServer,
+} from './fake-model-server.ts';
 
 const servers: FakeModelServer[] = [];
 afterEach(async () => {
@@ -18,7 +24,14 @@ const openai = (s: FakeModelServer) => new OpenAI({ apiKey: 'test-key', baseURL:
 const anthropic = (s: FakeModelServer) => new Anthropic({ apiKey: 'test-key', baseURL: s.anthropicBaseUrl, maxRetries: 0 });
 
 const openaiTools: OpenAI.Chat.Completions.ChatCompletionTool[] = [
-  { type: 'function', function: { name: 'read_file', description: 'Read a file', parameters: { type: 'object', properties: { path: { type: 'string' } } } } },
+  {
+    type: 'function',
+    function: {
+      name: 'read_file',
+      description: 'Read a file',
+      parameters: { type: 'object', properties: { path: { type: 'string' } } },
+    },
+  },
   { type: 'function', function: { name: 'run_tests', parameters: { type: 'object', properties: {} } } },
 ];
 const anthropicTools: Anthropic.Messages.Tool[] = [
@@ -30,8 +43,18 @@ describe('fake model server, OpenAI Chat Completions', () => {
   it('round-trips a tool call: the SDK parses it, the next request carries its result', async () => {
     const server = await start();
     server.script(
-      { text: 'Let me look.', toolCalls: [{ name: 'read_file', input: { path: 'src/a.ts' } }, { name: 'run_tests', input: {}, id: 'call_mine' }] },
-      (request) => ({ text: `saw ${lastToolResults(request).map((r) => `${r.id}=${r.content}`).join(', ')}` }),
+      {
+        text: 'Let me look.',
+        toolCalls: [
+          { name: 'read_file', input: { path: 'src/a.ts' } },
+          { name: 'run_tests', input: {}, id: 'call_mine' },
+        ],
+      },
+      (request) => ({
+        text: `saw ${lastToolResults(request)
+          .map((r) => `${r.id}=${r.content}`)
+          .join(', ')}`,
+      }),
     );
     const client = openai(server);
     const messages: OpenAI.Chat.Completions.ChatCompletionMessageParam[] = [
@@ -43,22 +66,33 @@ describe('fake model server, OpenAI Chat Completions', () => {
     expect(choice?.finish_reason).toBe('tool_calls');
     expect(choice?.message.content).toBe('Let me look.');
     const calls = choice?.message.tool_calls ?? [];
-    expect(calls.map((c) => (c.type === 'function' ? [c.id, c.function.name, JSON.parse(c.function.arguments)] : c.type))).toEqual([
+    expect(
+      calls.map((c) => (c.type === 'function' ? [c.id, c.function.name, JSON.parse(c.function.arguments)] : c.type)),
+    ).toEqual([
       ['call_1', 'read_file', { path: 'src/a.ts' }],
       ['call_mine', 'run_tests', {}],
     ]);
     expect(first.model).toBe('gpt-test');
 
-    messages.push(choice!.message, { role: 'tool', tool_call_id: calls[0]!.id, content: 'export const a = 1;' }, {
-      role: 'tool', tool_call_id: 'call_mine', content: [{ type: 'text', text: '3 passed' }],
-    });
+    messages.push(
+      choice!.message,
+      { role: 'tool', tool_call_id: calls[0]!.id, content: 'export const a = 1;' },
+      {
+        role: 'tool',
+        tool_call_id: 'call_mine',
+        content: [{ type: 'text', text: '3 passed' }],
+      },
+    );
     const second = await client.chat.completions.create({ model: 'gpt-test', messages, tools: openaiTools });
     expect(second.choices[0]?.finish_reason).toBe('stop');
     expect(second.choices[0]?.message.content).toBe('saw call_1=export const a = 1;, call_mine=3 passed');
 
     const [r1, r2] = server.requests;
     expect(lastToolResults(r1!)).toEqual([]);
-    expect(lastToolResults(r2!)).toEqual([{ id: 'call_1', content: 'export const a = 1;' }, { id: 'call_mine', content: '3 passed' }]);
+    expect(lastToolResults(r2!)).toEqual([
+      { id: 'call_1', content: 'export const a = 1;' },
+      { id: 'call_mine', content: '3 passed' },
+    ]);
     expect(systemAndUserText(r2!)).toBe('You fix bugs.\nMake the tests pass.');
     expect(toolNames(r1!)).toEqual(['read_file', 'run_tests']);
     expect(r1!.protocol).toBe('openai');
@@ -95,9 +129,16 @@ describe('fake model server, OpenAI Chat Completions', () => {
 
   it('streams text, tool calls and usage that the stream helper accumulates', async () => {
     const server = await start();
-    server.script({ text: 'Reading the failing test first.', toolCalls: [{ name: 'read_file', input: { path: 'test/ü.test.ts', lines: [1, 20] } }], usage: { input: 7, output: 3 } });
+    server.script({
+      text: 'Reading the failing test first.',
+      toolCalls: [{ name: 'read_file', input: { path: 'test/ü.test.ts', lines: [1, 20] } }],
+      usage: { input: 7, output: 3 },
+    });
     const stream = openai(server).chat.completions.stream({
-      model: 'm', messages: [{ role: 'user', content: 'go' }], tools: openaiTools, stream_options: { include_usage: true },
+      model: 'm',
+      messages: [{ role: 'user', content: 'go' }],
+      tools: openaiTools,
+      stream_options: { include_usage: true },
     });
     const deltas: string[] = [];
     stream.on('content', (delta) => deltas.push(delta));
@@ -108,7 +149,11 @@ describe('fake model server, OpenAI Chat Completions', () => {
     expect(done.choices[0]?.finish_reason).toBe('tool_calls');
     expect(message?.content).toBe('Reading the failing test first.');
     const call = message?.tool_calls?.[0];
-    expect(call?.type === 'function' && [call.id, call.function.name, JSON.parse(call.function.arguments)]).toEqual(['call_1', 'read_file', { path: 'test/ü.test.ts', lines: [1, 20] }]);
+    expect(call?.type === 'function' && [call.id, call.function.name, JSON.parse(call.function.arguments)]).toEqual([
+      'call_1',
+      'read_file',
+      { path: 'test/ü.test.ts', lines: [1, 20] },
+    ]);
     expect(done.usage).toMatchObject({ prompt_tokens: 7, completion_tokens: 3 });
     expect(server.requests[0]?.body.stream).toBe(true);
     expect(server.unexpected).toEqual([]);
@@ -119,28 +164,47 @@ describe('fake model server, Anthropic Messages', () => {
   it('round-trips a tool call: the SDK parses it, the next request carries its result', async () => {
     const server = await start();
     server.script(
-      { text: 'Let me look.', toolCalls: [{ name: 'read_file', input: { path: 'src/a.ts' } }, { name: 'run_tests', input: {}, id: 'toolu_mine' }], usage: { input: 900, output: 42 } },
-      (request) => ({ text: `saw ${lastToolResults(request).map((r) => `${r.id}=${r.content}`).join(', ')}` }),
+      {
+        text: 'Let me look.',
+        toolCalls: [
+          { name: 'read_file', input: { path: 'src/a.ts' } },
+          { name: 'run_tests', input: {}, id: 'toolu_mine' },
+        ],
+        usage: { input: 900, output: 42 },
+      },
+      (request) => ({
+        text: `saw ${lastToolResults(request)
+          .map((r) => `${r.id}=${r.content}`)
+          .join(', ')}`,
+      }),
     );
     const client = anthropic(server);
-    const messages: Anthropic.Messages.MessageParam[] = [{ role: 'user', content: [{ type: 'text', text: 'Make the tests pass.' }] }];
-    const params = { model: 'claude-test', max_tokens: 1024, system: [{ type: 'text' as const, text: 'You fix bugs.' }], tools: anthropicTools };
+    const messages: Anthropic.Messages.MessageParam[] = [
+      { role: 'user', content: [{ type: 'text', text: 'Make the tests pass.' }] },
+    ];
+    const params = {
+      model: 'claude-test',
+      max_tokens: 1024,
+      system: [{ type: 'text' as const, text: 'You fix bugs.' }],
+      tools: anthropicTools,
+    };
     const first = await client.messages.create({ ...params, messages });
     expect(first.stop_reason).toBe('tool_use');
     expect(first.usage).toMatchObject({ input_tokens: 900, output_tokens: 42 });
-    expect(first.content.map((b) => (b.type === 'text' ? b.text : b.type === 'tool_use' ? [b.id, b.name, b.input] : b.type))).toEqual([
-      'Let me look.',
-      ['toolu_1', 'read_file', { path: 'src/a.ts' }],
-      ['toolu_mine', 'run_tests', {}],
-    ]);
+    expect(
+      first.content.map((b) => (b.type === 'text' ? b.text : b.type === 'tool_use' ? [b.id, b.name, b.input] : b.type)),
+    ).toEqual(['Let me look.', ['toolu_1', 'read_file', { path: 'src/a.ts' }], ['toolu_mine', 'run_tests', {}]]);
 
-    messages.push({ role: 'assistant', content: first.content }, {
-      role: 'user',
-      content: [
-        { type: 'tool_result', tool_use_id: 'toolu_1', content: 'export const a = 1;' },
-        { type: 'tool_result', tool_use_id: 'toolu_mine', content: [{ type: 'text', text: '3 passed' }], is_error: true },
-      ],
-    });
+    messages.push(
+      { role: 'assistant', content: first.content },
+      {
+        role: 'user',
+        content: [
+          { type: 'tool_result', tool_use_id: 'toolu_1', content: 'export const a = 1;' },
+          { type: 'tool_result', tool_use_id: 'toolu_mine', content: [{ type: 'text', text: '3 passed' }], is_error: true },
+        ],
+      },
+    );
     const second = await client.messages.create({ ...params, messages });
     expect(second.stop_reason).toBe('end_turn');
     expect(second.content).toMatchObject([{ type: 'text', text: 'saw toolu_1=export const a = 1;, toolu_mine=3 passed' }]);
@@ -148,7 +212,10 @@ describe('fake model server, Anthropic Messages', () => {
 
     const [r1, r2] = server.requests;
     expect(lastToolResults(r1!)).toEqual([]);
-    expect(lastToolResults(r2!)).toEqual([{ id: 'toolu_1', content: 'export const a = 1;' }, { id: 'toolu_mine', content: '3 passed' }]);
+    expect(lastToolResults(r2!)).toEqual([
+      { id: 'toolu_1', content: 'export const a = 1;' },
+      { id: 'toolu_mine', content: '3 passed' },
+    ]);
     expect(systemAndUserText(r1!)).toBe('You fix bugs.\nMake the tests pass.');
     expect(toolNames(r1!)).toEqual(['read_file', 'run_tests']);
     expect(r1!.protocol).toBe('anthropic');
@@ -162,8 +229,19 @@ describe('fake model server, Anthropic Messages', () => {
   it('answers plain text', async () => {
     const server = await start();
     server.script({ text: 'Done.' });
-    const answer = await anthropic(server).messages.create({ model: 'c', max_tokens: 10, system: 'Be brief.', messages: [{ role: 'user', content: 'hi' }] });
-    expect(answer).toMatchObject({ type: 'message', role: 'assistant', model: 'c', stop_reason: 'end_turn', content: [{ type: 'text', text: 'Done.' }] });
+    const answer = await anthropic(server).messages.create({
+      model: 'c',
+      max_tokens: 10,
+      system: 'Be brief.',
+      messages: [{ role: 'user', content: 'hi' }],
+    });
+    expect(answer).toMatchObject({
+      type: 'message',
+      role: 'assistant',
+      model: 'c',
+      stop_reason: 'end_turn',
+      content: [{ type: 'text', text: 'Done.' }],
+    });
     expect(systemAndUserText(server.requests[0]!)).toBe('Be brief.\nhi');
   });
 
@@ -183,8 +261,17 @@ describe('fake model server, Anthropic Messages', () => {
 
   it('streams text and tool input that the stream helper accumulates', async () => {
     const server = await start();
-    server.script({ text: 'Reading the failing test first.', toolCalls: [{ name: 'read_file', input: { path: 'test/ü.test.ts', lines: [1, 20] } }], usage: { input: 7, output: 3 } });
-    const stream = anthropic(server).messages.stream({ model: 'c', max_tokens: 100, messages: [{ role: 'user', content: 'go' }], tools: anthropicTools });
+    server.script({
+      text: 'Reading the failing test first.',
+      toolCalls: [{ name: 'read_file', input: { path: 'test/ü.test.ts', lines: [1, 20] } }],
+      usage: { input: 7, output: 3 },
+    });
+    const stream = anthropic(server).messages.stream({
+      model: 'c',
+      max_tokens: 100,
+      messages: [{ role: 'user', content: 'go' }],
+      tools: anthropicTools,
+    });
     const deltas: string[] = [];
     stream.on('text', (delta) => deltas.push(delta));
     const done = await stream.finalMessage();
@@ -238,15 +325,31 @@ describe('fake model server, script control and checks', () => {
   it('answers 401 to a request without the key or API version, without using a step', async () => {
     const server = await start();
     server.script({ text: 'kept' });
-    const noKey = new OpenAI({ apiKey: 'test-key', baseURL: server.openaiBaseUrl, maxRetries: 0, defaultHeaders: { Authorization: null } });
-    const err = await noKey.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e);
+    const noKey = new OpenAI({
+      apiKey: 'test-key',
+      baseURL: server.openaiBaseUrl,
+      maxRetries: 0,
+      defaultHeaders: { Authorization: null },
+    });
+    const err = await noKey.chat.completions
+      .create({ model: 'm', messages: [{ role: 'user', content: 'hi' }] })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OpenAI.AuthenticationError);
     expect(err).toMatchObject({ status: 401 });
-    const noVersion = new Anthropic({ apiKey: 'test-key', baseURL: server.anthropicBaseUrl, maxRetries: 0, defaultHeaders: { 'anthropic-version': null } });
-    const err2 = await noVersion.messages.create({ model: 'c', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e);
+    const noVersion = new Anthropic({
+      apiKey: 'test-key',
+      baseURL: server.anthropicBaseUrl,
+      maxRetries: 0,
+      defaultHeaders: { 'anthropic-version': null },
+    });
+    const err2 = await noVersion.messages
+      .create({ model: 'c', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] })
+      .catch((e: unknown) => e);
     expect(err2).toBeInstanceOf(Anthropic.AuthenticationError);
     const bare = await fetch(`${server.url}/v1/messages`, {
-      method: 'POST', headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' }, body: JSON.stringify({ model: 'c', max_tokens: 1, messages: [] }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
+      body: JSON.stringify({ model: 'c', max_tokens: 1, messages: [] }),
     });
     expect(bare.status).toBe(401);
     expect(await bare.json()).toMatchObject({ type: 'error', error: { type: 'authentication_error' } });
@@ -258,8 +361,10 @@ describe('fake model server, script control and checks', () => {
 
   it('answers 400 to bodies that are not JSON or lack model, messages or max_tokens', async () => {
     const server = await start();
-    const key = (path: string) => (path === '/v1/messages' ? { 'x-api-key': 'k', 'anthropic-version': '2023-06-01' } : { authorization: 'Bearer k' });
-    const post = (path: string, body: string) => fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...key(path) }, body });
+    const key = (path: string) =>
+      path === '/v1/messages' ? { 'x-api-key': 'k', 'anthropic-version': '2023-06-01' } : { authorization: 'Bearer k' };
+    const post = (path: string, body: string) =>
+      fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...key(path) }, body });
     const statuses = [
       (await post('/v1/chat/completions', '{not json')).status,
       (await post('/v1/chat/completions', JSON.stringify({ messages: [] }))).status,

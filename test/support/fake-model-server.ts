@@ -6,7 +6,11 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface ScriptedToolCall { name: string; input: Record<string, unknown>; id?: string }
+export interface ScriptedToolCall {
+  name: string;
+  input: Record<string, unknown>;
+  id?: string;
+}
 export interface ScriptedTurn {
   text?: string;
   toolCalls?: ScriptedToolCall[];
@@ -68,8 +72,13 @@ function openaiErrorType(status: number): string {
 }
 function anthropicErrorType(status: number): string {
   const types: Record<number, string> = {
-    400: 'invalid_request_error', 401: 'authentication_error', 403: 'permission_error', 404: 'not_found_error',
-    413: 'request_too_large', 429: 'rate_limit_error', 529: 'overloaded_error',
+    400: 'invalid_request_error',
+    401: 'authentication_error',
+    403: 'permission_error',
+    404: 'not_found_error',
+    413: 'request_too_large',
+    429: 'rate_limit_error',
+    529: 'overloaded_error',
   };
   return types[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error');
 }
@@ -86,7 +95,8 @@ function authProblem(protocol: Protocol, headers: IncomingMessage['headers']): s
   // The Anthropic API takes `x-api-key`; @anthropic-ai/sdk 1.x sends an API key as `Authorization: Bearer`.
   const apiKey = typeof headers['x-api-key'] === 'string' && headers['x-api-key'] !== '';
   if (!apiKey && !bearer) return 'no `x-api-key` or `Authorization: Bearer <key>` header';
-  if (typeof headers['anthropic-version'] !== 'string' || headers['anthropic-version'] === '') return 'no `anthropic-version` header';
+  if (typeof headers['anthropic-version'] !== 'string' || headers['anthropic-version'] === '')
+    return 'no `anthropic-version` header';
   return undefined;
 }
 
@@ -99,7 +109,14 @@ function bodyProblem(protocol: Protocol, body: unknown): string | undefined {
   return undefined;
 }
 
-interface Answer { id: string; model: string; created: number; text: string | undefined; calls: Array<{ id: string; name: string; arguments: string }>; usage: { input: number; output: number } }
+interface Answer {
+  id: string;
+  model: string;
+  created: number;
+  text: string | undefined;
+  calls: Array<{ id: string; name: string; arguments: string }>;
+  usage: { input: number; output: number };
+}
 
 function openaiJson(a: Answer): Json {
   return {
@@ -107,24 +124,37 @@ function openaiJson(a: Answer): Json {
     object: 'chat.completion',
     created: a.created,
     model: a.model,
-    choices: [{
-      index: 0,
-      finish_reason: a.calls.length > 0 ? 'tool_calls' : 'stop',
-      logprobs: null,
-      message: {
-        role: 'assistant',
-        content: a.text ?? (a.calls.length > 0 ? null : ''),
-        refusal: null,
-        ...(a.calls.length > 0 ? { tool_calls: a.calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })) } : {}),
+    choices: [
+      {
+        index: 0,
+        finish_reason: a.calls.length > 0 ? 'tool_calls' : 'stop',
+        logprobs: null,
+        message: {
+          role: 'assistant',
+          content: a.text ?? (a.calls.length > 0 ? null : ''),
+          refusal: null,
+          ...(a.calls.length > 0
+            ? {
+                tool_calls: a.calls.map((c) => ({
+                  id: c.id,
+                  type: 'function',
+                  function: { name: c.name, arguments: c.arguments },
+                })),
+              }
+            : {}),
+        },
       },
-    }],
+    ],
     usage: { prompt_tokens: a.usage.input, completion_tokens: a.usage.output, total_tokens: a.usage.input + a.usage.output },
   };
 }
 
 function openaiChunks(a: Answer, includeUsage: boolean): Json[] {
   const chunk = (delta: Json, finishReason: string | null = null): Json => ({
-    id: a.id, object: 'chat.completion.chunk', created: a.created, model: a.model,
+    id: a.id,
+    object: 'chat.completion.chunk',
+    created: a.created,
+    model: a.model,
     choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
   });
   const chunks = [chunk({ role: 'assistant', content: a.text === undefined ? null : '', refusal: null })];
@@ -137,7 +167,11 @@ function openaiChunks(a: Answer, includeUsage: boolean): Json[] {
   // As the API does: usage only on request (`stream_options.include_usage`), in a last chunk without choices.
   if (includeUsage) {
     chunks.push({
-      id: a.id, object: 'chat.completion.chunk', created: a.created, model: a.model, choices: [],
+      id: a.id,
+      object: 'chat.completion.chunk',
+      created: a.created,
+      model: a.model,
+      choices: [],
       usage: { prompt_tokens: a.usage.input, completion_tokens: a.usage.output, total_tokens: a.usage.input + a.usage.output },
     });
   }
@@ -146,20 +180,42 @@ function openaiChunks(a: Answer, includeUsage: boolean): Json[] {
 
 function anthropicUsage(input: number, output: number): Json {
   return {
-    input_tokens: input, output_tokens: output,
-    cache_creation: null, cache_creation_input_tokens: null, cache_read_input_tokens: null, inference_geo: null,
-    output_tokens_details: null, server_tool_use: null, service_tier: 'standard', speed: null,
+    input_tokens: input,
+    output_tokens: output,
+    cache_creation: null,
+    cache_creation_input_tokens: null,
+    cache_read_input_tokens: null,
+    inference_geo: null,
+    output_tokens_details: null,
+    server_tool_use: null,
+    service_tier: 'standard',
+    speed: null,
   };
 }
 const anthropicText = (text: string): Json => ({ type: 'text', text, citations: null });
-const anthropicToolUse = (c: Answer['calls'][number], input: unknown): Json => ({ type: 'tool_use', id: c.id, name: c.name, input, caller: { type: 'direct' } });
+const anthropicToolUse = (c: Answer['calls'][number], input: unknown): Json => ({
+  type: 'tool_use',
+  id: c.id,
+  name: c.name,
+  input,
+  caller: { type: 'direct' },
+});
 const anthropicStopReason = (a: Answer): string => (a.calls.length > 0 ? 'tool_use' : 'end_turn');
 const anthropicHasText = (a: Answer): boolean => a.text !== undefined || a.calls.length === 0;
 
 function anthropicMessage(a: Answer, content: Json[], stopReason: string | null, usage: Json): Json {
   return {
-    id: a.id, type: 'message', role: 'assistant', model: a.model, content,
-    stop_reason: stopReason, stop_sequence: null, stop_details: null, container: null, diagnostics: null, usage,
+    id: a.id,
+    type: 'message',
+    role: 'assistant',
+    model: a.model,
+    content,
+    stop_reason: stopReason,
+    stop_sequence: null,
+    stop_details: null,
+    container: null,
+    diagnostics: null,
+    usage,
   };
 }
 
@@ -180,14 +236,26 @@ function anthropicEvents(a: Answer): Json[] {
     events.push({ type: 'content_block_stop', index });
     index += 1;
   };
-  if (anthropicHasText(a)) block(anthropicText(''), pieces(a.text ?? '').map((text) => ({ type: 'text_delta', text })));
-  for (const c of a.calls) block(anthropicToolUse(c, {}), pieces(c.arguments).map((partial_json) => ({ type: 'input_json_delta', partial_json })));
+  if (anthropicHasText(a))
+    block(
+      anthropicText(''),
+      pieces(a.text ?? '').map((text) => ({ type: 'text_delta', text })),
+    );
+  for (const c of a.calls)
+    block(
+      anthropicToolUse(c, {}),
+      pieces(c.arguments).map((partial_json) => ({ type: 'input_json_delta', partial_json })),
+    );
   events.push({
     type: 'message_delta',
     delta: { stop_reason: anthropicStopReason(a), stop_sequence: null, stop_details: null, container: null },
     usage: {
-      input_tokens: a.usage.input, output_tokens: a.usage.output,
-      cache_creation_input_tokens: null, cache_read_input_tokens: null, output_tokens_details: null, server_tool_use: null,
+      input_tokens: a.usage.input,
+      output_tokens: a.usage.output,
+      cache_creation_input_tokens: null,
+      cache_read_input_tokens: null,
+      output_tokens_details: null,
+      server_tool_use: null,
     },
   });
   events.push({ type: 'message_stop' });
@@ -204,7 +272,9 @@ function readBody(req: IncomingMessage): Promise<string> {
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown, requestId: string): void {
-  res.writeHead(status, { 'content-type': 'application/json', 'x-request-id': requestId, 'request-id': requestId }).end(JSON.stringify(body));
+  res
+    .writeHead(status, { 'content-type': 'application/json', 'x-request-id': requestId, 'request-id': requestId })
+    .end(JSON.stringify(body));
 }
 
 export async function startFakeModelServer(): Promise<FakeModelServer> {
@@ -243,14 +313,16 @@ export async function startFakeModelServer(): Promise<FakeModelServer> {
     const request: RecordedRequest = { protocol, path, headers: { ...req.headers }, body };
     requests.push(request);
     const step = next < steps.length ? steps[next++] : fallback;
-    if (step === undefined) return refuse(500, `script exhausted: request ${requests.length} after ${steps.length} scripted step(s)`);
+    if (step === undefined)
+      return refuse(500, `script exhausted: request ${requests.length} after ${steps.length} scripted step(s)`);
     let turn: ScriptedTurn;
     try {
       turn = typeof step === 'function' ? await step(request) : step;
     } catch (err) {
       return refuse(500, `step ${requests.length} threw: ${String(err)}`);
     }
-    if (turn.status !== undefined) return sendJson(res, turn.status, errorBody(protocol, turn.status, turn.text ?? `scripted ${turn.status}`), requestId);
+    if (turn.status !== undefined)
+      return sendJson(res, turn.status, errorBody(protocol, turn.status, turn.text ?? `scripted ${turn.status}`), requestId);
 
     const answer: Answer = {
       id: protocol === 'openai' ? `chatcmpl-${++counter}` : `msg_${++counter}`,
@@ -265,9 +337,15 @@ export async function startFakeModelServer(): Promise<FakeModelServer> {
       usage: turn.usage ?? DEFAULT_USAGE,
     };
     const json = body as Json;
-    if (json.stream !== true) return sendJson(res, 200, protocol === 'openai' ? openaiJson(answer) : anthropicJson(answer), requestId);
+    if (json.stream !== true)
+      return sendJson(res, 200, protocol === 'openai' ? openaiJson(answer) : anthropicJson(answer), requestId);
 
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-request-id': requestId, 'request-id': requestId });
+    res.writeHead(200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-cache',
+      'x-request-id': requestId,
+      'request-id': requestId,
+    });
     if (protocol === 'openai') {
       const includeUsage = isRecord(json.stream_options) && json.stream_options.include_usage === true;
       for (const chunk of openaiChunks(answer, includeUsage)) res.write(`data: ${JSON.stringify(chunk)}\n\n`);
@@ -307,7 +385,10 @@ export async function startFakeModelServer(): Promise<FakeModelServer> {
 /** Text of a message content: a string, or the `text` of its text parts/blocks, joined. */
 function contentText(content: unknown): string {
   if (typeof content === 'string') return content;
-  return records(content).filter((p) => p.type === 'text' && typeof p.text === 'string').map((p) => p.text as string).join('\n');
+  return records(content)
+    .filter((p) => p.type === 'text' && typeof p.text === 'string')
+    .map((p) => p.text as string)
+    .join('\n');
 }
 
 /** The tool results the client sent in its latest message(s), normalised across protocols. */
@@ -341,7 +422,14 @@ export function systemAndUserText(request: RecordedRequest): string {
 /** Names of the tools the request offered. */
 export function toolNames(request: RecordedRequest): string[] {
   return records((request.body as Json).tools).flatMap((t) => {
-    const name = request.protocol === 'openai' ? (isRecord(t.function) ? t.function.name : isRecord(t.custom) ? t.custom.name : undefined) : t.name;
+    const name =
+      request.protocol === 'openai'
+        ? isRecord(t.function)
+          ? t.function.name
+          : isRecord(t.custom)
+            ? t.custom.name
+            : undefined
+        : t.name;
     return typeof name === 'string' ? [name] : [];
   });
 }

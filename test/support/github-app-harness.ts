@@ -10,7 +10,10 @@ import { Probot, ProbotOctokit } from 'probot';
 import { createApp, type AppOptions } from '../../src/app.ts';
 import { watchScope, type CheckedRequest } from './openapi-check.ts';
 
-interface ExampleGroup { name: string; examples: Array<Record<string, unknown> & { action?: string }> }
+interface ExampleGroup {
+  name: string;
+  examples: Array<Record<string, unknown> & { action?: string }>;
+}
 const examples = createRequire(import.meta.url)('@octokit/webhooks-examples/api.github.com/index.json') as ExampleGroup[];
 
 /** Example payloads are JSON from GitHub's documentation: tests adapt fields deep inside them freely. */
@@ -76,7 +79,10 @@ export function startHarness(options: AppOptions, harness: HarnessOptions = {}):
   };
   nock.emitter.on('no match', onNoMatch);
   const logs: string[] = [];
-  const log = pino({ level: 'debug' }, new Writable({ write: (chunk: Buffer, _enc, done) => (logs.push(chunk.toString()), done()) }));
+  const log = pino(
+    { level: 'debug' },
+    new Writable({ write: (chunk: Buffer, _enc, done) => (logs.push(chunk.toString()), done()) }),
+  );
   const probot = new Probot({
     appId: 1,
     privateKey: privateKey(),
@@ -84,7 +90,11 @@ export function startHarness(options: AppOptions, harness: HarnessOptions = {}):
     ...(harness.baseUrl ? { baseUrl: harness.baseUrl } : {}),
     // Probot sets its own throttle options over any given defaults; a function applied last wins. Off in
     // tests: the throttle spaces comment creations 3 s apart, which is right for GitHub and slow here.
-    Octokit: ProbotOctokit.defaults((options: Payload) => ({ ...options, retry: { enabled: false }, throttle: { ...options.throttle, enabled: false } })),
+    Octokit: ProbotOctokit.defaults((options: Payload) => ({
+      ...options,
+      retry: { enabled: false },
+      throttle: { ...options.throttle, enabled: false },
+    })),
   });
   probot.load(createApp(options));
   const scope = nock(api);
@@ -104,7 +114,9 @@ export function startHarness(options: AppOptions, harness: HarnessOptions = {}):
       return extra;
     },
     async receive(event, payload, deliveryId) {
-      await probot.receive({ id: deliveryId ?? `delivery-${++delivery}`, name: event, payload } as Parameters<Probot['receive']>[0]);
+      await probot.receive({ id: deliveryId ?? `delivery-${++delivery}`, name: event, payload } as Parameters<
+        Probot['receive']
+      >[0]);
       // The webhook was answered once stored; its handling follows in the inbox's workers.
       await options.inbox.drain();
     },
@@ -121,10 +133,24 @@ export function startHarness(options: AppOptions, harness: HarnessOptions = {}):
 /** Probot's own installation token (for context.octokit) and fixloop's narrowed one for git. */
 export function mockInstallationTokens(h: Harness, git: number): void {
   const expires = new Date(Date.now() + 3_600_000).toISOString();
-  h.scope.post(`/app/installations/${INSTALLATION_ID}/access_tokens`, (body: unknown) => !(body && typeof body === 'object' && 'repository_ids' in body)).reply(201, { token: `ghs_${randomBytes(18).toString('hex')}`, expires_at: expires, permissions: { issues: 'write' }, repository_selection: 'all' });
+  h.scope
+    .post(
+      `/app/installations/${INSTALLATION_ID}/access_tokens`,
+      (body: unknown) => !(body && typeof body === 'object' && 'repository_ids' in body),
+    )
+    .reply(201, {
+      token: `ghs_${randomBytes(18).toString('hex')}`,
+      expires_at: expires,
+      permissions: { issues: 'write' },
+      repository_selection: 'all',
+    });
   if (git > 0) {
     h.scope
-      .post(`/app/installations/${INSTALLATION_ID}/access_tokens`, (body: { repository_ids?: number[]; permissions?: Record<string, string> }) => Array.isArray(body.repository_ids) && body.permissions?.contents === 'write')
+      .post(
+        `/app/installations/${INSTALLATION_ID}/access_tokens`,
+        (body: { repository_ids?: number[]; permissions?: Record<string, string> }) =>
+          Array.isArray(body.repository_ids) && body.permissions?.contents === 'write',
+      )
       .times(git)
       .reply(201, { token: h.token, expires_at: expires, permissions: { contents: 'write' }, repository_selection: 'selected' });
   }
@@ -136,7 +162,9 @@ export function mockConfig(h: Harness, owner: string, repo: string, yaml: string
   if (yaml === null) {
     h.scope.get(path).reply(404, { message: 'Not Found' });
     // Probot's loader falls back to the owner's `.github` repository.
-    h.scope.get(`/repos/${owner}/.github/contents/${encodeURIComponent('.github/fixloop.yml')}`).reply(404, { message: 'Not Found' });
+    h.scope
+      .get(`/repos/${owner}/.github/contents/${encodeURIComponent('.github/fixloop.yml')}`)
+      .reply(404, { message: 'Not Found' });
   } else {
     h.scope.get(path).reply(200, yaml);
   }

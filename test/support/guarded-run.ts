@@ -38,7 +38,11 @@ export async function runIn(root: string, runner: string, args: string[], guarde
   const asked = guarded ? nodeGuard.ask({ env: base, runner, cwd: root }, { code: NODE_GUARD_DIR, records }) : null;
   const env = { ...base, ...asked?.env };
   const [program, ...rest] = args;
-  const child = spawn(program === 'node' ? NODE : join(MODULES, '.bin', program ?? ''), rest, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(program === 'node' ? NODE : join(MODULES, '.bin', program ?? ''), rest, {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr.on('data', (d: Buffer) => (output += d.toString()));

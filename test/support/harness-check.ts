@@ -16,7 +16,10 @@ export async function removeChecked(): Promise<void> {
 
 type Content = string | Buffer | null;
 
-export async function checkPatch(files: Record<string, [Content, Content]>, baselineTestFiles: string[] = []): Promise<{ findings: Finding[]; log: string[] }> {
+export async function checkPatch(
+  files: Record<string, [Content, Content]>,
+  baselineTestFiles: string[] = [],
+): Promise<{ findings: Finding[]; log: string[] }> {
   const dir = await mkdtemp(join(tmpdir(), 'fixloop-tamper-'));
   dirs.push(dir);
   const patch: string[] = [];
@@ -29,6 +32,11 @@ export async function checkPatch(files: Record<string, [Content, Content]>, base
     patch.push(fileDiff({ path, before: bytes(before), after: bytes(after), mode: '100644' }));
   }
   const log: string[] = [];
-  const findings = await harnessTampering({ dir, patch: patch.join(''), isTestFile: testFileCheck([], new Set(baselineTestFiles)), log: (line) => log.push(line) });
+  const findings = await harnessTampering({
+    dir,
+    patch: patch.join(''),
+    isTestFile: testFileCheck([], new Set(baselineTestFiles)),
+    log: (line) => log.push(line),
+  });
   return { findings, log };
 }

@@ -68,7 +68,11 @@ async function prepareBench(project: BenchProject): Promise<JudgeBench> {
   const config = await repositoryConfig(repo, { test: project.test, engines: ['script'], script: 'true', maxAttempts: 1 });
   const request = localRequest({ source: repo, config });
   const { sandbox } = selectSandbox(project.sandbox as SandboxChoice, env);
-  const ctx = await benchContext(request, { sandbox, artifactsRoot: join(work, 'runs'), tmpRoot: work, cacheDir: cacheRootFrom(env) }, work);
+  const ctx = await benchContext(
+    request,
+    { sandbox, artifactsRoot: join(work, 'runs'), tmpRoot: work, cacheDir: cacheRootFrom(env) },
+    work,
+  );
   let dispose = async (): Promise<void> => undefined;
   const close = async () => {
     ctx.finish(ctx.base);
@@ -76,9 +80,14 @@ async function prepareBench(project: BenchProject): Promise<JudgeBench> {
     await Promise.all([repo, work].map((d) => rm(d, { recursive: true, force: true })));
   };
   try {
-    const opened = await openWorkspace(ctx, { test: project.test, engines: ['script'], script: 'true', maxAttempts: 1 }, (created) => (dispose = () => created.workspace.dispose()));
+    const opened = await openWorkspace(
+      ctx,
+      { test: project.test, engines: ['script'], script: 'true', maxAttempts: 1 },
+      (created) => (dispose = () => created.workspace.dispose()),
+    );
     const prepared = await runBaseline(ctx, opened, await prepareSuite(ctx, opened));
-    if ('status' in prepared) throw new Error(`the bench's baseline ended the run: ${prepared.status} ${prepared.error?.message ?? ''}`);
+    if ('status' in prepared)
+      throw new Error(`the bench's baseline ended the run: ${prepared.status} ${prepared.error?.message ?? ''}`);
     const pristine = await prepared.workspace.snapshot();
     return { judge: (script) => judgeOne(ctx, prepared, pristine, script), close };
   } catch (error) {
@@ -87,10 +96,18 @@ async function prepareBench(project: BenchProject): Promise<JudgeBench> {
   }
 }
 
-async function benchContext(request: ReturnType<typeof localRequest>, deps: Parameters<typeof createRunContext>[1], work: string): Promise<RunContext> {
+async function benchContext(
+  request: ReturnType<typeof localRequest>,
+  deps: Parameters<typeof createRunContext>[1],
+  work: string,
+): Promise<RunContext> {
   const events: RunEvent[] = [];
   const artifacts = await createArtifacts(join(work, 'runs', request.runId));
-  const base: RunResult = initialResult(request, deps, { artifactsDir: artifacts.dir, startedAt: new Date().toISOString(), events });
+  const base: RunResult = initialResult(request, deps, {
+    artifactsDir: artifacts.dir,
+    startedAt: new Date().toISOString(),
+    events,
+  });
   return createRunContext(request, deps, { base, artifacts, scratch: work, events, started: Date.now() });
 }
 
@@ -99,7 +116,11 @@ async function judgeOne(ctx: RunContext, prepared: PreparedRun, pristine: Snapsh
   const { config } = prepared;
   await backToBaseline(prepared, pristine);
   const from = ctx.base.events.length;
-  const run: PreparedRun = { ...prepared, config: { ...config, script: { ...config.script, command: script } }, deadline: Date.now() + config.loop.timeBudget * 1000 };
+  const run: PreparedRun = {
+    ...prepared,
+    config: { ...config, script: { ...config.script, command: script } },
+    deadline: Date.now() + config.loop.timeBudget * 1000,
+  };
   try {
     const result = await fixAndVerify(ctx, run, { engines: [createScriptEngine()], reviewer: null, budget: null });
     return { ...result, events: result.events.slice(from) };
@@ -112,5 +133,6 @@ async function judgeOne(ctx: RunContext, prepared: PreparedRun, pristine: Snapsh
 async function backToBaseline(prepared: PreparedRun, pristine: Snapshot): Promise<void> {
   await prepared.workspace.restore(pristine);
   const left = await prepared.workspace.changes();
-  if (left.length > 0) throw new Error(`the bench's workspace is not back at the baseline: ${left.map((c) => c.path).join(', ')}`);
+  if (left.length > 0)
+    throw new Error(`the bench's workspace is not back at the baseline: ${left.map((c) => c.path).join(', ')}`);
 }

@@ -36,7 +36,14 @@ const benches = new Map<string, Promise<JudgeBench>>();
 export async function removeCheatRuns(): Promise<void> {
   const open = [...benches.values()];
   benches.clear();
-  await Promise.all(open.map((bench) => bench.then((b) => b.close(), () => undefined)));
+  await Promise.all(
+    open.map((bench) =>
+      bench.then(
+        (b) => b.close(),
+        () => undefined,
+      ),
+    ),
+  );
   await removeAll(dirs);
 }
 
@@ -61,7 +68,23 @@ export async function runCheat(run: CheatRun): Promise<RunResult> {
   dirs.push(repo);
   const out = join(repo, '..', `${repo.split('/').at(-1)}-out`);
   dirs.push(out);
-  const args = ['run', repo, '--test', run.test, '--engine', 'script', '--script', run.script, '--max-attempts', String(run.maxAttempts ?? 1), '--sandbox', run.sandbox, '--json', '--out', out];
+  const args = [
+    'run',
+    repo,
+    '--test',
+    run.test,
+    '--engine',
+    'script',
+    '--script',
+    run.script,
+    '--max-attempts',
+    String(run.maxAttempts ?? 1),
+    '--sandbox',
+    run.sandbox,
+    '--json',
+    '--out',
+    out,
+  ];
   const cli = await runCli(args, { cwd: repo, ...(run.env ? { env: run.env } : {}) });
   try {
     return JSON.parse(cli.stdout) as RunResult;
@@ -103,7 +126,11 @@ export function caughtByTheJudge(result: RunResult, finding: string): void {
  * same files); every case under every backend in `npm run test:full` (FIXLOOP_TEST_FULL=1). A case
  * left out is not registered at all, rather than reported as skipped.
  */
-export function casesFor(sandbox: string, everywhere: ReadonlySet<string>, fullOnly: ReadonlySet<string> = new Set()): (name: string) => (title: string, test: () => Promise<void>) => void {
+export function casesFor(
+  sandbox: string,
+  everywhere: ReadonlySet<string>,
+  fullOnly: ReadonlySet<string> = new Set(),
+): (name: string) => (title: string, test: () => Promise<void>) => void {
   const full = process.env.FIXLOOP_TEST_FULL === '1';
   return (name) => (full || ((sandbox === 'process' || everywhere.has(name)) && !fullOnly.has(name)) ? it : () => undefined);
 }

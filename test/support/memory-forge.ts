@@ -49,7 +49,14 @@ export function createMemoryForge(options: MemoryForgeOptions = {}): MemoryForge
   const failures = new Map<string, ForgeError[]>();
   const known = new Map((options.pullRequests ?? []).map((pr) => [pr.number, pr]));
   let ids = 100;
-  const state = { comments: new Map<number, { issue: number; body: string }>(), reactions: [] as number[], labels: new Map<number, string[]>(), opened: [] as OpenedPullRequest[], statuses: new Map<string, MemoryStatus>(), calls: [] as string[] };
+  const state = {
+    comments: new Map<number, { issue: number; body: string }>(),
+    reactions: [] as number[],
+    labels: new Map<number, string[]>(),
+    opened: [] as OpenedPullRequest[],
+    statuses: new Map<string, MemoryStatus>(),
+    calls: [] as string[],
+  };
   const call = async <T>(method: keyof Forge, work: () => T): Promise<T> => {
     state.calls.push(method);
     const failure = failures.get(method)?.shift();
@@ -63,37 +70,45 @@ export function createMemoryForge(options: MemoryForgeOptions = {}): MemoryForge
     permission: (user) => call('permission', () => options.permissions?.[user] ?? 'none'),
     react: (commentId) => call('react', () => void state.reactions.push(commentId)),
     comment: (issue, body) => call('comment', () => (state.comments.set(++ids, { issue, body }), ids)),
-    updateComment: (id, body) => call('updateComment', () => {
-      const found = state.comments.get(id);
-      if (!found) throw new Error(`no comment ${id}`);
-      found.body = body;
-    }),
-    findComment: (issue, marker) => call('findComment', () => [...state.comments].find(([, c]) => c.issue === issue && c.body.includes(marker))?.[0] ?? null),
-    addLabels: (issue, labels) => call('addLabels', () => void state.labels.set(issue, [...(state.labels.get(issue) ?? []), ...labels])),
-    pullRequest: (number) => call('pullRequest', () => {
-      const pr = known.get(number);
-      if (!pr) throw new Error(`no pull request #${number}`);
-      return pr;
-    }),
-    openPullRequest: (pr) => call('openPullRequest', () => {
-      const opened = { ...pr, number: ++ids, htmlUrl: `memory://${owner}/${repo}/pulls/${ids}` };
-      state.opened.push(opened);
-      return { number: opened.number, htmlUrl: opened.htmlUrl };
-    }),
-    updatePullRequestBody: (number, body) => call('updatePullRequestBody', () => {
-      const found = state.opened.find((pr) => pr.number === number);
-      if (found) found.body = body;
-    }),
-    startStatus: (sha, summary) => call('startStatus', () => {
-      const id = `status-${++ids}`;
-      state.statuses.set(id, { sha, summary, outcome: null });
-      return id;
-    }),
-    completeStatus: (id, outcome) => call('completeStatus', () => {
-      const found = state.statuses.get(id);
-      if (!found) throw new Error(`no status ${id}`);
-      found.outcome = outcome;
-    }),
+    updateComment: (id, body) =>
+      call('updateComment', () => {
+        const found = state.comments.get(id);
+        if (!found) throw new Error(`no comment ${id}`);
+        found.body = body;
+      }),
+    findComment: (issue, marker) =>
+      call('findComment', () => [...state.comments].find(([, c]) => c.issue === issue && c.body.includes(marker))?.[0] ?? null),
+    addLabels: (issue, labels) =>
+      call('addLabels', () => void state.labels.set(issue, [...(state.labels.get(issue) ?? []), ...labels])),
+    pullRequest: (number) =>
+      call('pullRequest', () => {
+        const pr = known.get(number);
+        if (!pr) throw new Error(`no pull request #${number}`);
+        return pr;
+      }),
+    openPullRequest: (pr) =>
+      call('openPullRequest', () => {
+        const opened = { ...pr, number: ++ids, htmlUrl: `memory://${owner}/${repo}/pulls/${ids}` };
+        state.opened.push(opened);
+        return { number: opened.number, htmlUrl: opened.htmlUrl };
+      }),
+    updatePullRequestBody: (number, body) =>
+      call('updatePullRequestBody', () => {
+        const found = state.opened.find((pr) => pr.number === number);
+        if (found) found.body = body;
+      }),
+    startStatus: (sha, summary) =>
+      call('startStatus', () => {
+        const id = `status-${++ids}`;
+        state.statuses.set(id, { sha, summary, outcome: null });
+        return id;
+      }),
+    completeStatus: (id, outcome) =>
+      call('completeStatus', () => {
+        const found = state.statuses.get(id);
+        if (!found) throw new Error(`no status ${id}`);
+        found.outcome = outcome;
+      }),
   };
   return Object.assign(forge, state, {
     failNext(method: keyof Forge, ...errors: ForgeError[]) {

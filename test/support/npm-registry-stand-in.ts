@@ -32,23 +32,71 @@ function openssl(dir: string, args: string[]): void {
 
 /** A CA, and a certificate for 127.0.0.1 it signed. */
 async function makeCertificates(dir: string): Promise<{ ca: string; key: string; cert: string }> {
-  openssl(dir, ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-subj', '/CN=fixloop test registry CA', '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign']);
+  openssl(dir, [
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-keyout',
+    'ca.key',
+    '-out',
+    'ca.pem',
+    '-days',
+    '2',
+    '-subj',
+    '/CN=fixloop test registry CA',
+    '-addext',
+    'basicConstraints=critical,CA:TRUE',
+    '-addext',
+    'keyUsage=critical,keyCertSign,cRLSign',
+  ]);
   openssl(dir, ['req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=127.0.0.1']);
-  await writeFile(join(dir, 'server.ext'), 'subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\nkeyUsage=digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\n');
-  openssl(dir, ['x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'server.pem', '-days', '2', '-extfile', 'server.ext']);
-  return { ca: join(dir, 'ca.pem'), key: await readFile(join(dir, 'server.key'), 'utf8'), cert: await readFile(join(dir, 'server.pem'), 'utf8') };
+  await writeFile(
+    join(dir, 'server.ext'),
+    'subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\nkeyUsage=digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\n',
+  );
+  openssl(dir, [
+    'x509',
+    '-req',
+    '-in',
+    'server.csr',
+    '-CA',
+    'ca.pem',
+    '-CAkey',
+    'ca.key',
+    '-CAcreateserial',
+    '-out',
+    'server.pem',
+    '-days',
+    '2',
+    '-extfile',
+    'server.ext',
+  ]);
+  return {
+    ca: join(dir, 'ca.pem'),
+    key: await readFile(join(dir, 'server.key'), 'utf8'),
+    cert: await readFile(join(dir, 'server.pem'), 'utf8'),
+  };
 }
 
 /** `<name>-<version>.tgz` as npm packs it (a `package/` folder), with its sha1 and sha512 integrity. */
 async function packTarball(dir: string, pkg: TinyPackage): Promise<{ file: string; shasum: string; integrity: string }> {
   const root = join(dir, 'packages', pkg.name);
   await mkdir(join(root, 'package'), { recursive: true });
-  await writeFile(join(root, 'package', 'package.json'), JSON.stringify({ name: pkg.name, version: pkg.version, main: 'index.js' }, null, 2));
+  await writeFile(
+    join(root, 'package', 'package.json'),
+    JSON.stringify({ name: pkg.name, version: pkg.version, main: 'index.js' }, null, 2),
+  );
   for (const [path, text] of Object.entries(pkg.files)) await writeFile(join(root, 'package', path), text);
   const file = join(dir, `${pkg.name}-${pkg.version}.tgz`);
   execFileSync('tar', ['-czf', file, '-C', root, 'package'], { stdio: 'ignore' });
   const bytes = await readFile(file);
-  return { file, shasum: createHash('sha1').update(bytes).digest('hex'), integrity: `sha512-${createHash('sha512').update(bytes).digest('base64')}` };
+  return {
+    file,
+    shasum: createHash('sha1').update(bytes).digest('hex'),
+    integrity: `sha512-${createHash('sha512').update(bytes).digest('base64')}`,
+  };
 }
 
 export async function startNpmRegistryStandIn(dir: string, packages: TinyPackage[]): Promise<NpmRegistryStandIn> {
@@ -64,7 +112,14 @@ export async function startNpmRegistryStandIn(dir: string, packages: TinyPackage
     packuments.set(`/${pkg.name}`, () => ({
       name: pkg.name,
       'dist-tags': { latest: pkg.version },
-      versions: { [pkg.version]: { name: pkg.name, version: pkg.version, main: 'index.js', dist: { tarball: `${url}${path.slice(1)}`, shasum: packed.shasum, integrity: packed.integrity } } },
+      versions: {
+        [pkg.version]: {
+          name: pkg.name,
+          version: pkg.version,
+          main: 'index.js',
+          dist: { tarball: `${url}${path.slice(1)}`, shasum: packed.shasum, integrity: packed.integrity },
+        },
+      },
     }));
   }
   const requests: NpmRegistryStandIn['requests'] = [];
@@ -90,9 +145,10 @@ export async function startNpmRegistryStandIn(dir: string, packages: TinyPackage
     url,
     caFile: ca,
     requests,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

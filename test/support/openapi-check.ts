@@ -4,7 +4,11 @@
 import { appendFileSync, readFileSync } from 'node:fs';
 import type nock from 'nock';
 
-export interface CheckedRequest { method: string; path: string; body: unknown }
+export interface CheckedRequest {
+  method: string;
+  path: string;
+  body: unknown;
+}
 
 interface Schema {
   $ref?: string;
@@ -18,14 +22,27 @@ interface Schema {
   anyOf?: Schema[];
   allOf?: Schema[];
 }
-interface Parameter { $ref?: string; name: string; in: string; required?: boolean; 'x-multi-segment'?: boolean }
+interface Parameter {
+  $ref?: string;
+  name: string;
+  in: string;
+  required?: boolean;
+  'x-multi-segment'?: boolean;
+}
 interface Operation {
   operationId: string;
   parameters?: Parameter[];
   requestBody?: { $ref?: string; required?: boolean; content?: Record<string, { schema?: Schema }> };
 }
 type PathItem = Record<string, unknown> & { parameters?: Parameter[] };
-interface Route { template: string; regex: RegExp; literals: number; multis: number; operations: Record<string, string>; item: PathItem | undefined }
+interface Route {
+  template: string;
+  regex: RegExp;
+  literals: number;
+  multis: number;
+  operations: Record<string, string>;
+  item: PathItem | undefined;
+}
 
 const METHODS = ['get', 'put', 'post', 'patch', 'delete', 'head', 'options', 'trace'];
 
@@ -33,7 +50,10 @@ const METHODS = ['get', 'put', 'post', 'patch', 'delete', 'head', 'options', 'tr
 // package 385 MB): the operations the tests use, with what they `$ref`, and an index of every path
 // template and operation GitHub has. Written by scripts/trim-github-openapi.ts.
 const FIXTURE = new URL('../fixtures/github-openapi/', import.meta.url);
-export interface Description { paths: Record<string, PathItem>; components: Record<string, Record<string, unknown>> }
+export interface Description {
+  paths: Record<string, PathItem>;
+  components: Record<string, Record<string, unknown>>;
+}
 interface Index {
   source: string;
   routes: Array<{ template: string; operations: Record<string, string>; multiSegment: string[] }>;
@@ -69,8 +89,10 @@ export function githubHasExample(name: string): boolean {
 export function regenerateAdvice(keep = ''): string {
   const { source } = load().index;
   const tarball = `${source.slice(1).replace('/', '-').replace('@', '-')}.tgz`;
-  return `is in GitHub's REST API (${source}) but not in the trimmed copy test/fixtures/github-openapi/: `
-    + `regenerate it with \`npm pack ${source} && npm run openapi:trim -- ${tarball}${keep ? ` ${keep}` : ''}\` and commit test/fixtures/github-openapi/`;
+  return (
+    `is in GitHub's REST API (${source}) but not in the trimmed copy test/fixtures/github-openapi/: ` +
+    `regenerate it with \`npm pack ${source} && npm run openapi:trim -- ${tarball}${keep ? ` ${keep}` : ''}\` and commit test/fixtures/github-openapi/`
+  );
 }
 
 // Branch names, file paths and refs may contain slashes; GitHub marks those parameters (`multi`).
@@ -79,12 +101,15 @@ function toRoute(template: string, operations: Record<string, string>, multi: Se
   let multis = 0;
   const segments = template.split('/').map((segment) => {
     if (!segment.includes('{')) literals++;
-    return segment.split(/(\{[^}]+\})/).map((part) => {
-      if (!part.startsWith('{')) return part.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
-      if (!multi.has(part.slice(1, -1))) return '[^/]+';
-      multis++;
-      return '.+';
-    }).join('');
+    return segment
+      .split(/(\{[^}]+\})/)
+      .map((part) => {
+        if (!part.startsWith('{')) return part.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
+        if (!multi.has(part.slice(1, -1))) return '[^/]+';
+        multis++;
+        return '.+';
+      })
+      .join('');
   });
   return { template, regex: new RegExp(`^${segments.join('/')}$`), literals, multis, operations, item };
 }
@@ -92,8 +117,12 @@ function toRoute(template: string, operations: Record<string, string>, multi: Se
 function deref<T extends { $ref?: string }>(node: T): T {
   let current: { $ref?: string } = node;
   while (current.$ref) {
-    const keys = current.$ref.replace(/^#\//, '').split('/').map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'));
-    const target = keys.reduce<unknown>((at, key) => (at as Record<string, unknown> | undefined)?.[key], load().spec) as { $ref?: string } | undefined;
+    const keys = current.$ref
+      .replace(/^#\//, '')
+      .split('/')
+      .map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const target = keys.reduce<unknown>((at, key) => (at as Record<string, unknown> | undefined)?.[key], load().spec) as
+      { $ref?: string } | undefined;
     if (!target) throw new Error(`${current.$ref} ${regenerateAdvice()}`);
     current = target;
   }
@@ -137,12 +166,16 @@ export function checkAgainstOpenApi(request: CheckedRequest): string[] {
   const route = routeFor(pathname, request.method);
   if (!route) return [`no such path in GitHub's REST API: ${pathname}`];
   if (!definesMethod(route, request.method)) {
-    const allowed = METHODS.filter((m) => m in route.operations).map((m) => m.toUpperCase()).join(', ');
+    const allowed = METHODS.filter((m) => m in route.operations)
+      .map((m) => m.toUpperCase())
+      .join(', ');
     return [`${request.method.toUpperCase()} is not defined for ${route.template} (only ${allowed})`];
   }
   const op = route.item?.[request.method.toLowerCase()] as Operation | undefined;
-  if (!route.item || !op) return [`${request.method.toUpperCase()} ${route.template} ${regenerateAdvice(`--keep '${route.template}'`)}`];
-  const missingQuery = [...(route.item.parameters ?? []), ...(op.parameters ?? [])].map(deref)
+  if (!route.item || !op)
+    return [`${request.method.toUpperCase()} ${route.template} ${regenerateAdvice(`--keep '${route.template}'`)}`];
+  const missingQuery = [...(route.item.parameters ?? []), ...(op.parameters ?? [])]
+    .map(deref)
     .filter((p) => p.in === 'query' && p.required && !query.has(p.name))
     .map((p) => `missing required query parameter "${p.name}"`);
   return [...missingQuery, ...bodyProblems(op, request.body)];
@@ -167,7 +200,12 @@ function branches(node: Schema): Schema[] {
 }
 
 function merge(a: Schema, b: Schema): Schema {
-  return { ...a, ...b, properties: { ...a.properties, ...b.properties }, required: [...(a.required ?? []), ...(b.required ?? [])] };
+  return {
+    ...a,
+    ...b,
+    properties: { ...a.properties, ...b.properties },
+    required: [...(a.required ?? []), ...(b.required ?? [])],
+  };
 }
 
 function jsonType(value: unknown): string {
@@ -189,7 +227,9 @@ function shapeProblems(schema: Schema, body: unknown): string[] {
     }
     const { enum: allowed, nullable } = deref(property);
     if (allowed && !allowed.includes(value) && !(value === null && nullable)) {
-      problems.push(`field "${key}" is ${JSON.stringify(value)}, expected one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}`);
+      problems.push(
+        `field "${key}" is ${JSON.stringify(value)}, expected one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}`,
+      );
     }
   }
   return problems;
@@ -207,13 +247,20 @@ function parseBody(raw: string): unknown {
 }
 
 /** Several scopes may share one record (`into`), so a test sees every request in the order sent. */
-export function watchScope(scope: nock.Scope, into?: { problems: string[]; requests: CheckedRequest[] }): { problems: string[]; requests: CheckedRequest[] } {
+export function watchScope(
+  scope: nock.Scope,
+  into?: { problems: string[]; requests: CheckedRequest[] },
+): { problems: string[]; requests: CheckedRequest[] } {
   const problems: string[] = into?.problems ?? [];
   const requests: CheckedRequest[] = into?.requests ?? [];
   // nock 15 hands over a fetch Request (absolute `url`, no `path`); older nocks gave a ClientRequest.
   scope.on('request', (req: { method?: string; url?: string; path?: string }, _interceptor: unknown, body: string) => {
     const url = req.url ? new URL(req.url, 'http://x') : undefined;
-    const request = { method: (req.method ?? 'GET').toUpperCase(), path: url ? url.pathname + url.search : (req.path ?? '/'), body: parseBody(body) };
+    const request = {
+      method: (req.method ?? 'GET').toUpperCase(),
+      path: url ? url.pathname + url.search : (req.path ?? '/'),
+      body: parseBody(body),
+    };
     requests.push(request);
     for (const problem of checkAgainstOpenApi(request)) problems.push(`${request.method} ${request.path}: ${problem}`);
   });

@@ -16,7 +16,10 @@ interface Schema {
   allOf?: Schema[];
 }
 interface Spec {
-  paths: Record<string, Record<string, { responses?: Record<string, { $ref?: string; content?: Record<string, { schema?: Schema }> }> }>>;
+  paths: Record<
+    string,
+    Record<string, { responses?: Record<string, { $ref?: string; content?: Record<string, { schema?: Schema }> }> }>
+  >;
   components: { examples: Record<string, { value: unknown }> };
 }
 
@@ -28,8 +31,12 @@ function spec(): Spec {
 function deref<T extends { $ref?: string }>(node: T): T {
   let current: { $ref?: string } = node;
   while (current.$ref) {
-    const keys = current.$ref.replace(/^#\//, '').split('/').map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'));
-    const target = keys.reduce<unknown>((at, key) => (at as Record<string, unknown> | undefined)?.[key], spec()) as { $ref?: string } | undefined;
+    const keys = current.$ref
+      .replace(/^#\//, '')
+      .split('/')
+      .map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const target = keys.reduce<unknown>((at, key) => (at as Record<string, unknown> | undefined)?.[key], spec()) as
+      { $ref?: string } | undefined;
     if (!target) throw new Error(`${current.$ref} ${regenerateAdvice()}`);
     current = target;
   }
@@ -40,7 +47,8 @@ function deref<T extends { $ref?: string }>(node: T): T {
 export function openApiExample<T = Record<string, unknown>>(name: string): T {
   recordUse('example', name);
   const example = spec().components.examples[name];
-  if (!example && githubHasExample(name)) throw new Error(`the example \`${name}\` ${regenerateAdvice(`--keep-example '${name}'`)}`);
+  if (!example && githubHasExample(name))
+    throw new Error(`the example \`${name}\` ${regenerateAdvice(`--keep-example '${name}'`)}`);
   if (!example) throw new Error(`no example \`${name}\` in GitHub's OpenAPI description`);
   return structuredClone(example.value) as T;
 }
@@ -50,7 +58,8 @@ export function checkResponseAgainstOpenApi(answer: { method: string; path: stri
   const operation = operationFor(answer.method, answer.path);
   if (!operation) return [`no such operation in GitHub's REST API: ${answer.method} ${answer.path}`];
   const described = spec().paths[operation.pathTemplate]?.[answer.method.toLowerCase()];
-  if (!described) return [`${answer.method.toUpperCase()} ${operation.pathTemplate} ${regenerateAdvice(`--keep '${operation.pathTemplate}'`)}`];
+  if (!described)
+    return [`${answer.method.toUpperCase()} ${operation.pathTemplate} ${regenerateAdvice(`--keep '${operation.pathTemplate}'`)}`];
   const responses = described.responses ?? {};
   const response = responses[String(answer.status)];
   if (!response) return [`${operation.operationId} never answers ${answer.status} (only ${Object.keys(responses).join(', ')})`];
@@ -70,12 +79,16 @@ function shapeProblems(node: Schema, value: unknown, at: string): string[] {
   if (value === null) return schema.nullable || schema.type === undefined ? [] : [`${at} is null, but not nullable`];
   const typeProblem = wrongType(schema.type, value);
   if (typeProblem) return [`${at} should be ${schema.type}, got ${typeProblem}`];
-  if (schema.enum && !schema.enum.includes(value)) return [`${at} is ${JSON.stringify(value)}, not one of ${schema.enum.map((v) => JSON.stringify(v)).join(', ')}`];
-  if (Array.isArray(value)) return schema.items ? value.flatMap((item, i) => shapeProblems(schema.items as Schema, item, `${at}[${i}]`)) : [];
+  if (schema.enum && !schema.enum.includes(value))
+    return [`${at} is ${JSON.stringify(value)}, not one of ${schema.enum.map((v) => JSON.stringify(v)).join(', ')}`];
+  if (Array.isArray(value))
+    return schema.items ? value.flatMap((item, i) => shapeProblems(schema.items as Schema, item, `${at}[${i}]`)) : [];
   if (typeof value !== 'object') return [];
   const fields = value as Record<string, unknown>;
   const missing = (schema.required ?? []).filter((key) => !(key in fields)).map((key) => `${at}.${key} is missing`);
-  const inner = Object.entries(schema.properties ?? {}).flatMap(([key, property]) => (key in fields ? shapeProblems(property, fields[key], `${at}.${key}`) : []));
+  const inner = Object.entries(schema.properties ?? {}).flatMap(([key, property]) =>
+    key in fields ? shapeProblems(property, fields[key], `${at}.${key}`) : [],
+  );
   return [...missing, ...inner];
 }
 

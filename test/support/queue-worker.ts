@@ -18,14 +18,36 @@ let queue: JobQueue;
 if (engine === 'pgboss') {
   const pgStore = await openPostgresStore(location);
   // Dead workers noticed within seconds, not pg-boss's default minute.
-  const boss = new PgBoss({ connectionString: location, schema: bossSchema, superviseIntervalSeconds: 1, monitorIntervalSeconds: 1, maintenanceIntervalSeconds: 1 });
+  const boss = new PgBoss({
+    connectionString: location,
+    schema: bossSchema,
+    superviseIntervalSeconds: 1,
+    monitorIntervalSeconds: 1,
+    maintenanceIntervalSeconds: 1,
+  });
   boss.on('error', (e: unknown) => console.error(String(e)));
   await boss.start();
   store = pgStore;
-  queue = createPgBossQueue({ store: pgStore, boss, concurrency: 1, leaseMs: Number(leaseMs), heartbeatSeconds: 10, pollingSeconds: 0.5, maxTries: 5, onError: (e) => console.error(String(e)) });
+  queue = createPgBossQueue({
+    store: pgStore,
+    boss,
+    concurrency: 1,
+    leaseMs: Number(leaseMs),
+    heartbeatSeconds: 10,
+    pollingSeconds: 0.5,
+    maxTries: 5,
+    onError: (e) => console.error(String(e)),
+  });
 } else {
   store = location.startsWith('postgres') ? await openPostgresStore(location) : await openSqliteStore(location);
-  queue = createDurableQueue({ store, concurrency: 1, leaseMs: Number(leaseMs), pollMs: 25, maxTries: 5, onError: (e) => console.error(String(e)) });
+  queue = createDurableQueue({
+    store,
+    concurrency: 1,
+    leaseMs: Number(leaseMs),
+    pollMs: 25,
+    maxTries: 5,
+    onError: (e) => console.error(String(e)),
+  });
 }
 await queue.start(async (job, control) => {
   await store.append(job.runId, 'work-start', { pid: process.pid });

@@ -11,7 +11,10 @@ export interface CliRun {
 }
 
 /** `exactEnv`: `env` alone, without this process's environment. */
-export function runCli(args: string[], options: { cwd: string; env?: Record<string, string>; node?: string; exactEnv?: boolean }): Promise<CliRun> {
+export function runCli(
+  args: string[],
+  options: { cwd: string; env?: Record<string, string>; node?: string; exactEnv?: boolean },
+): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(options.node ?? process.execPath, [FIXLOOP_BIN, ...args], {
       cwd: options.cwd,

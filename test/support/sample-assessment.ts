@@ -11,7 +11,17 @@ const looked = {
 };
 
 export function change(input: string, before: string, after: string, extra: Partial<BehaviourChange> = {}): BehaviourChange {
-  return { kind: 'suite', function: 'isAbsolute', location: 'src/path.ts:12', input, before, after, test: 'test/path.test.ts:40', nearFailing: false, ...extra };
+  return {
+    kind: 'suite',
+    function: 'isAbsolute',
+    location: 'src/path.ts:12',
+    input,
+    before,
+    after,
+    test: 'test/path.test.ts:40',
+    nearFailing: false,
+    ...extra,
+  };
 }
 
 export function verifiedAssessment(): Assessment {
@@ -31,7 +41,10 @@ export function reviewAssessment(): Assessment {
     reason: '2 behaviour changes outside the failing tests',
     behaviourChanges: [
       change("isAbsolute('ab\\\\c')", 'false', 'true'),
-      change("isAbsolute('a|b')", 'false', 'throws TypeError: x is not a function', { kind: 'generated', test: 'test/path.test.ts:41' }),
+      change("isAbsolute('a|b')", 'false', 'throws TypeError: x is not a function', {
+        kind: 'generated',
+        test: 'test/path.test.ts:41',
+      }),
       change("isAbsolute('/a')", 'false', 'true', { nearFailing: true, test: 'test/path.test.ts:12' }),
     ],
     alternatives: [],
@@ -43,8 +56,11 @@ export function reviewAssessment(): Assessment {
 export function nearFailingOnlyAssessment(): Assessment {
   return {
     ...reviewAssessment(),
-    reason: 'the failing tests\' own function changed on 2 inputs the suite does not check',
-    behaviourChanges: [change("isAbsolute('/a')", 'false', 'true', { nearFailing: true }), change("isAbsolute('//a')", 'false', 'true', { nearFailing: true, kind: 'generated' })],
+    reason: "the failing tests' own function changed on 2 inputs the suite does not check",
+    behaviourChanges: [
+      change("isAbsolute('/a')", 'false', 'true', { nearFailing: true }),
+      change("isAbsolute('//a')", 'false', 'true', { nearFailing: true, kind: 'generated' }),
+    ],
     counts: { suiteCalls: 412, generatedInputs: 1630, changes: 2, nearFailing: 2 },
   };
 }

@@ -6,7 +6,8 @@ export function greenResult(): RunResult {
   return {
     runId: 'mabc123-0a1b2c',
     status: 'tests_green',
-    headline: 'Verified fix after 1 attempt: 1 failing test now passes; replayed on a pristine checkout, 5/5 passing, no test weakened.',
+    headline:
+      'Verified fix after 1 attempt: 1 failing test now passes; replayed on a pristine checkout, 5/5 passing, no test weakened.',
     repository: { source: '/home/me/project', ref: null, sha: '0123456789abcdef0123456789abcdef01234567' },
     testCommand: 'node --test',
     engines: ['repair'],
@@ -32,7 +33,8 @@ export function greenResult(): RunResult {
         logPath: '/out/attempt-1.log',
       },
     ],
-    patch: 'diff --git a/src/discounts.js b/src/discounts.js\n--- a/src/discounts.js\n+++ b/src/discounts.js\n@@ -11 +11 @@\n-    if (quantity > tier.minQuantity) {\n+    if (quantity >= tier.minQuantity) {\n',
+    patch:
+      'diff --git a/src/discounts.js b/src/discounts.js\n--- a/src/discounts.js\n+++ b/src/discounts.js\n@@ -11 +11 @@\n-    if (quantity > tier.minQuantity) {\n+    if (quantity >= tier.minQuantity) {\n',
     filesChanged: [{ path: 'src/discounts.js', kind: 'modified', added: 1, removed: 1, binary: false }],
     baseline: counts,
     baselineTests: [{ id: 'discountRate > gives 5%', status: 'failed', message: 'expected 0.05' }],

@@ -27,6 +27,9 @@ export default class SlowFirstSequencer extends BaseSequencer {
       return i === -1 ? SLOW_FIRST.length : i;
     };
     // A stable sort: the files not listed keep vitest's order.
-    return sorted.map((spec, i) => ({ spec, i })).sort((a, b) => rank(a.spec) - rank(b.spec) || a.i - b.i).map(({ spec }) => spec);
+    return sorted
+      .map((spec, i) => ({ spec, i }))
+      .sort((a, b) => rank(a.spec) - rank(b.spec) || a.i - b.i)
+      .map(({ spec }) => spec);
   }
 }

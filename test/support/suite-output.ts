@@ -4,7 +4,12 @@ import { execFileSync } from 'node:child_process';
 
 export function failingRunOutput(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): string {
   try {
-    execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', ...env } });
+    execFileSync(command, args, {
+      cwd,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, NO_COLOR: '1', ...env },
+    });
   } catch (error) {
     return `${(error as { stdout: string }).stdout}${(error as { stderr: string }).stderr}`;
   }

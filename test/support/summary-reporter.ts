@@ -21,7 +21,9 @@ export default class SummaryReporter implements Reporter {
       // A file that failed to load has no tests but is a failure all the same.
       if (module.state() === 'failed' && [...module.children.allTests()].length === 0) failed++;
     }
-    const timed = testModules.map((m) => ({ file: m.relativeModuleId, seconds: m.diagnostic().duration / 1000 })).sort((a, b) => b.seconds - a.seconds);
+    const timed = testModules
+      .map((m) => ({ file: m.relativeModuleId, seconds: m.diagnostic().duration / 1000 }))
+      .sort((a, b) => b.seconds - a.seconds);
     if (timed.length > 1) {
       const lines = timed.slice(0, SLOWEST).map((t) => `${t.seconds.toFixed(1).padStart(8)} s  ${t.file}`);
       process.stdout.write(`\nslowest files (time in tests and hooks):\n${lines.join('\n')}\n`);

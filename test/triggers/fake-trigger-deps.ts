@@ -16,10 +16,28 @@ export interface FakeDeps extends TriggerDeps {
 }
 
 export function pullRequest(over: Partial<PullRequestInfo> = {}): PullRequestInfo {
-  return { number: 7, title: 'Add coupons', body: '', headRef: 'coupons', headSha: 'a'.repeat(40), baseRef: 'main', fromFork: false, headCloneUrl: 'https://github.com/acme/shop.git', htmlUrl: 'https://github.com/acme/shop/pull/7', ...over };
+  return {
+    number: 7,
+    title: 'Add coupons',
+    body: '',
+    headRef: 'coupons',
+    headSha: 'a'.repeat(40),
+    baseRef: 'main',
+    fromFork: false,
+    headCloneUrl: 'https://github.com/acme/shop.git',
+    htmlUrl: 'https://github.com/acme/shop/pull/7',
+    ...over,
+  };
 }
 
-export function fakeDeps(options: { config?: Record<string, unknown>; permissions?: Record<string, Permission>; pr?: PullRequestInfo; checkRuns?: number } = {}): FakeDeps {
+export function fakeDeps(
+  options: {
+    config?: Record<string, unknown>;
+    permissions?: Record<string, Permission>;
+    pr?: PullRequestInfo;
+    checkRuns?: number;
+  } = {},
+): FakeDeps {
   const comments: FakeDeps['comments'] = [];
   const started: RunPlan[] = [];
   const cancelled: string[] = [];

@@ -11,9 +11,29 @@ import { fakeDeps, pullRequest } from './fake-trigger-deps.ts';
 
 const repository = { name: 'shop', owner: 'acme', cloneUrl: 'https://github.com/acme/shop.git', defaultBranch: 'main' };
 const issue = { number: 3, title: 'Off by one', body: 'At 100 exactly.', isChangeRequest: false };
-const label = (sender: string, name = 'fixloop') => ({ deliveryId: 'd1', repository, subject: issue, label: name, requester: sender });
-const comment = (body: string, sender = 'alice'): CommentEvent => ({ deliveryId: 'd1', repository, subject: issue, comment: { id: 9, text: body }, requester: sender });
-const check = (over: Partial<FailingCheckEvent> = {}): FailingCheckEvent => ({ deliveryId: 'd1', repository, headSha: 'a'.repeat(40), checkName: 'CI', changeRequests: [7], requester: 'alice', ...over });
+const label = (sender: string, name = 'fixloop') => ({
+  deliveryId: 'd1',
+  repository,
+  subject: issue,
+  label: name,
+  requester: sender,
+});
+const comment = (body: string, sender = 'alice'): CommentEvent => ({
+  deliveryId: 'd1',
+  repository,
+  subject: issue,
+  comment: { id: 9, text: body },
+  requester: sender,
+});
+const check = (over: Partial<FailingCheckEvent> = {}): FailingCheckEvent => ({
+  deliveryId: 'd1',
+  repository,
+  headSha: 'a'.repeat(40),
+  checkName: 'CI',
+  changeRequests: [7],
+  requester: 'alice',
+  ...over,
+});
 
 describe('who may ask', () => {
   it('starts a run for someone with write permission', async () => {
@@ -47,7 +67,16 @@ describe('who may ask', () => {
 
   it('a review on a fork named like fixloop’s branch starts nothing', async () => {
     const deps = fakeDeps({ permissions: { alice: 'write' }, pr: pullRequest({ headRef: 'fixloop/3-abc', fromFork: true }) });
-    await onReview({ deliveryId: 'd1', repository, changeRequest: { number: 7, headRef: 'fixloop/3-abc' }, text: 'also 0', requester: 'alice' }, deps);
+    await onReview(
+      {
+        deliveryId: 'd1',
+        repository,
+        changeRequest: { number: 7, headRef: 'fixloop/3-abc' },
+        text: 'also 0',
+        requester: 'alice',
+      },
+      deps,
+    );
     expect(deps.started).toEqual([]);
   });
 });
@@ -56,14 +85,19 @@ describe('the slash command', () => {
   it('/fix with instructions starts a run that carries them', async () => {
     const deps = fakeDeps({ permissions: { alice: 'write' } });
     await onComment(comment('/fix the discount applies from 100 on'), deps);
-    expect(deps.started.map((p) => [p.kind, p.instructions, p.commentId])).toEqual([['command', 'the discount applies from 100 on', 9]]);
+    expect(deps.started.map((p) => [p.kind, p.instructions, p.commentId])).toEqual([
+      ['command', 'the discount applies from 100 on', 9],
+    ]);
   });
 
   it('/fix help and a mistyped sub-command answer with the help text, whoever asks', async () => {
     const deps = fakeDeps();
     await onComment(comment('/fix help', 'stranger'), deps);
     await onComment(comment('/fix stauts', 'stranger'), deps);
-    expect(deps.comments.map((c) => c.body.split('\n')[0])).toEqual([expect.stringContaining('**fixloop**'), '`/fix stauts` is not a command.']);
+    expect(deps.comments.map((c) => c.body.split('\n')[0])).toEqual([
+      expect.stringContaining('**fixloop**'),
+      '`/fix stauts` is not a command.',
+    ]);
     expect(deps.started).toEqual([]);
   });
 
@@ -117,13 +151,29 @@ describe('the failing-check loop guard', () => {
 });
 
 describe('an assignment to fixloop', () => {
-  const assignment = (over: Partial<AssignmentEvent> = {}): AssignmentEvent => ({ deliveryId: 'd1', repository, subject: issue, assignee: 'fixloop-bot', assigned: true, requester: 'alice', ...over });
+  const assignment = (over: Partial<AssignmentEvent> = {}): AssignmentEvent => ({
+    deliveryId: 'd1',
+    repository,
+    subject: issue,
+    assignee: 'fixloop-bot',
+    assigned: true,
+    requester: 'alice',
+    ...over,
+  });
   const configured = { config: { triggers: { assignee: 'fixloop-bot' } } };
 
   it("starts a run for a writer's assignment to the configured login, as the label does", async () => {
     const deps = fakeDeps({ ...configured, permissions: { alice: 'write' } });
     await onAssignment(assignment({ assignee: 'Fixloop-Bot' }), deps);
-    expect(deps.started).toEqual([expect.objectContaining({ kind: 'assign', number: 3, actor: 'alice', goal: 'Off by one\n\nAt 100 exactly.', target: { kind: 'pull-request', base: 'main' } })]);
+    expect(deps.started).toEqual([
+      expect.objectContaining({
+        kind: 'assign',
+        number: 3,
+        actor: 'alice',
+        goal: 'Off by one\n\nAt 100 exactly.',
+        target: { kind: 'pull-request', base: 'main' },
+      }),
+    ]);
     expect(deps.comments).toEqual([]);
   });
 
@@ -131,7 +181,9 @@ describe('an assignment to fixloop', () => {
     const deps = fakeDeps({ ...configured, permissions: { rita: 'read' } });
     await onAssignment(assignment({ requester: 'rita' }), deps);
     expect(deps.started).toEqual([]);
-    expect(deps.comments).toEqual([{ issue: 3, body: expect.stringContaining('@rita fixloop only runs for people with **write** permission') }]);
+    expect(deps.comments).toEqual([
+      { issue: 3, body: expect.stringContaining('@rita fixloop only runs for people with **write** permission') },
+    ]);
   });
 
   it('ignores an assignment to someone else, an unconfigured assignee, and a pull request, without asking anyone', async () => {

@@ -7,10 +7,31 @@ import type { TestReport } from '../../src/core/test-report.ts';
 import { decideLevel, unguardedReason, withReason } from '../../src/verify/assess/assessment-level.ts';
 import { guardFindings, runtimeGuardStatus } from '../../src/verify/guard-findings.ts';
 
-const record = (over: Partial<GuardRecord> = {}): GuardRecord => ({ runner: 'pytest', pid: 1, complete: true, tests: { passed: 3, failed: 0, skipped: 0 }, events: [], ...over });
-const report = (records: GuardRecord[] | null, passed = 3, failed = 0): TestReport => ({ format: 'pytest', parsed: true, passed, failed, skipped: 0, total: passed + failed, tests: [], guard: records ? { runner: 'pytest', records } : null });
+const record = (over: Partial<GuardRecord> = {}): GuardRecord => ({
+  runner: 'pytest',
+  pid: 1,
+  complete: true,
+  tests: { passed: 3, failed: 0, skipped: 0 },
+  events: [],
+  ...over,
+});
+const report = (records: GuardRecord[] | null, passed = 3, failed = 0): TestReport => ({
+  format: 'pytest',
+  parsed: true,
+  passed,
+  failed,
+  skipped: 0,
+  total: passed + failed,
+  tests: [],
+  guard: records ? { runner: 'pytest', records } : null,
+});
 const gate = (r: TestReport): GateResult => ({ passed: true, report: r, output: '', durationMs: 1 });
-const EVENT = { kind: 'dynamic_code' as const, file: 'gen.py', line: 3, detail: 'ran `t.txt`, a file that is not Python code, as code' };
+const EVENT = {
+  kind: 'dynamic_code' as const,
+  file: 'gen.py',
+  line: 3,
+  detail: 'ran `t.txt`, a file that is not Python code, as code',
+};
 
 describe('the runtime guard’s records, judged', () => {
   it('holds a complete record with no event whose counts agree', () => {
@@ -18,27 +39,48 @@ describe('the runtime guard’s records, judged', () => {
   });
 
   it('names an event the baseline did not have, and not one it had (whatever its line)', () => {
-    const now = report([record({ events: [{ ...EVENT, line: 9 }, { kind: 'exit', file: 'calc.py', line: 4, detail: 'replaced its own process (`os.exec*`)' }] })]);
+    const now = report([
+      record({
+        events: [
+          { ...EVENT, line: 9 },
+          { kind: 'exit', file: 'calc.py', line: 4, detail: 'replaced its own process (`os.exec*`)' },
+        ],
+      }),
+    ]);
     expect(guardFindings(report([record({ events: [EVENT] })]), gate(now))).toEqual([
-      { kind: 'runtime_tampering', path: 'calc.py', message: "`calc.py:4` replaced its own process (`os.exec*`) (seen by fixloop's runtime guard inside pytest; event `exit`)" },
+      {
+        kind: 'runtime_tampering',
+        path: 'calc.py',
+        message:
+          "`calc.py:4` replaced its own process (`os.exec*`) (seen by fixloop's runtime guard inside pytest; event `exit`)",
+      },
     ]);
   });
 
   it('calls no record where the baseline had one, and an incomplete record, missing evidence', () => {
     expect(guardFindings(report([record()]), gate(report([]))).map((f) => f.kind)).toEqual(['guard_record_missing']);
-    expect(guardFindings(report([record()]), gate(report([record({ complete: false, tests: null })]))).map((f) => f.kind)).toEqual(['guard_record_missing']);
+    expect(
+      guardFindings(report([record()]), gate(report([record({ complete: false, tests: null })]))).map((f) => f.kind),
+    ).toEqual(['guard_record_missing']);
     // A command whose processes never loaded it at the baseline either: the report says so instead.
     expect(guardFindings(report([]), gate(report([])))).toEqual([]);
   });
 
   it('lets the guard’s count decide against the output and the JUnit report', () => {
-    const forged = { ...report([record({ tests: { passed: 2, failed: 1, skipped: 0 } })]), witness: { runner: 'pytest', passed: 3, failed: 0, skipped: 0, total: 3 } };
+    const forged = {
+      ...report([record({ tests: { passed: 2, failed: 1, skipped: 0 } })]),
+      witness: { runner: 'pytest', passed: 3, failed: 0, skipped: 0, total: 3 },
+    };
     expect(guardFindings(report([record()]), gate(forged)).map((f) => f.message)).toEqual([
       "pytest's output says 3 passed and 0 failed, but fixloop's runtime guard inside it saw 2 pass and 1 fail: the report is not what ran",
       "pytest's own JUnit report says 3 passed and 0 failed, but fixloop's runtime guard inside it saw 2 pass and 1 fail: the report is not what ran",
     ]);
     // Two pytest processes (`pytest a && pytest b`): only fewer failures than they saw in all is a mismatch.
-    const two = report([record({ tests: { passed: 1, failed: 0, skipped: 0 } }), record({ tests: { passed: 2, failed: 0, skipped: 0 } })], 2, 0);
+    const two = report(
+      [record({ tests: { passed: 1, failed: 0, skipped: 0 } }), record({ tests: { passed: 2, failed: 0, skipped: 0 } })],
+      2,
+      0,
+    );
     expect(guardFindings(report([record()]), gate(two))).toEqual([]);
   });
 });

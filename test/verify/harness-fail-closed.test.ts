@@ -21,7 +21,8 @@ describe('a JavaScript or TypeScript file the check cannot read', () => {
       {
         kind: 'harness_unreadable',
         path: 'src/math.js',
-        message: '`src/math.js` could not be read by the harness check: it does not parse as JavaScript or TypeScript (a syntax error, or an expression nested too deep for the parser). A changed file the judge cannot read is not judged by the suite alone',
+        message:
+          '`src/math.js` could not be read by the harness check: it does not parse as JavaScript or TypeScript (a syntax error, or an expression nested too deep for the parser). A changed file the judge cannot read is not judged by the suite alone',
       },
     ]);
     expect(log).toEqual(['replay: harness check could not read `src/math.js`']);
@@ -37,13 +38,20 @@ describe('a JavaScript or TypeScript file the check cannot read', () => {
   it('is a finding when it is not UTF-8 text', async () => {
     const latin = Buffer.concat([Buffer.from("export const name = '"), Buffer.from([0xe9]), Buffer.from("';\n")]);
     const { findings } = await checkPatch({ 'src/name.js': [null, latin] });
-    expect(findings.map((f) => f.message)).toEqual([expect.stringContaining('`src/name.js` could not be read by the harness check: it is not UTF-8 text')]);
+    expect(findings.map((f) => f.message)).toEqual([
+      expect.stringContaining('`src/name.js` could not be read by the harness check: it is not UTF-8 text'),
+    ]);
   });
 
   it('is never an honest file: a long but ordinary module, a BOM, new syntax Babel knows', async () => {
     const table = `export const TABLE = [\n${Array.from({ length: 5000 }, (_, i) => `  [${i}, '${i.toString(36)}'],`).join('\n')}\n];\n`;
-    const modern = "\uFEFFexport const pick = (o) => o?.a ?? 1n;\nexport class C { static #n = 0; static { C.#n++; } }\nusing_ = 1;\n";
-    const { findings } = await checkPatch({ 'src/table.js': [null, table], 'src/modern.js': [null, modern], 'src/math.ts': [MATH, MATH.replace('a - b', 'a + b')] });
+    const modern =
+      '\uFEFFexport const pick = (o) => o?.a ?? 1n;\nexport class C { static #n = 0; static { C.#n++; } }\nusing_ = 1;\n';
+    const { findings } = await checkPatch({
+      'src/table.js': [null, table],
+      'src/modern.js': [null, modern],
+      'src/math.ts': [MATH, MATH.replace('a - b', 'a + b')],
+    });
     expect(findings).toEqual([]);
   });
 });
@@ -51,12 +59,14 @@ describe('a JavaScript or TypeScript file the check cannot read', () => {
 describe('a Python file the check cannot read', () => {
   it('is read by its coding cookie as Python reads it: a utf-7 cookie is a finding, and what it hides is found', async () => {
     // In UTF-7 `+` starts an encoded run: `_` is `+AF8-`, and a `+` of its own is `+-`.
-    const source = '# coding: utf-7\nimport +AF8-pytest.python\n\n+AF8-pytest.python.Function.runtest = lambda self: None\n\n\n' + CALC.replace('+ 1', '+- 1');
+    const source =
+      '# coding: utf-7\nimport +AF8-pytest.python\n\n+AF8-pytest.python.Function.runtest = lambda self: None\n\n\n' +
+      CALC.replace('+ 1', '+- 1');
     const { findings } = await checkPatch({ 'calc.py': [CALC, source] });
     expect(findings.map((f) => f.message)).toEqual([
       '`calc.py:2` imports the test framework `_pytest.python`: code under test may not reach into the test framework or the assertion library (rule `test-framework`)',
       '`calc.py:4` assigns a member of the test framework: code under test may not reach into the test framework or the assertion library (rule `test-framework`)',
-      '`calc.py` could not be read by the harness check: its coding cookie `utf-7` makes Python read the file\'s bytes as other text than they show. A changed file the judge cannot read is not judged by the suite alone',
+      "`calc.py` could not be read by the harness check: its coding cookie `utf-7` makes Python read the file's bytes as other text than they show. A changed file the judge cannot read is not judged by the suite alone",
     ]);
   });
 

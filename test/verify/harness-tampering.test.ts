@@ -24,7 +24,7 @@ describe('harness tampering in added JavaScript', () => {
   it('flags ending the process or rewriting its exit status, named by file, line and rule', async () => {
     const cases = [
       'process.exit(0);',
-      "setTimeout(() => process.exit(0), 0);",
+      'setTimeout(() => process.exit(0), 0);',
       'process.exitCode = 0;',
       "process.on('exit', () => {});",
       "process.kill(process.pid, 'SIGKILL');",
@@ -36,9 +36,13 @@ describe('harness tampering in added JavaScript', () => {
     for (const code of cases) {
       const { messages } = await check({ 'src/math.js': [MATH, withLine(code)] });
       expect(messages, code).toHaveLength(1);
-      expect(messages[0], code).toMatch(/^`src\/math\.js:\d+` .*: code under test may not end the process or rewrite its exit status \(rule `exit`\)$/);
+      expect(messages[0], code).toMatch(
+        /^`src\/math\.js:\d+` .*: code under test may not end the process or rewrite its exit status \(rule `exit`\)$/,
+      );
     }
-    expect((await check({ 'src/math.js': [MATH, withLine('process.exit(0);')] })).messages[0]).toContain('`src/math.js:1` calls `process.exit(…)`');
+    expect((await check({ 'src/math.js': [MATH, withLine('process.exit(0);')] })).messages[0]).toContain(
+      '`src/math.js:1` calls `process.exit(…)`',
+    );
   });
 
   it('flags reaching into the assertion library or the test framework', async () => {
@@ -63,40 +67,55 @@ describe('harness tampering in added JavaScript', () => {
   });
 
   it('flags reading a test file at run time', async () => {
-    const code = "import { readFileSync } from 'node:fs';\nimport { join } from 'node:path';\nconst expected = readFileSync(join(import.meta.dirname, '..', 'test', 'math.test.js'), 'utf8');";
+    const code =
+      "import { readFileSync } from 'node:fs';\nimport { join } from 'node:path';\nconst expected = readFileSync(join(import.meta.dirname, '..', 'test', 'math.test.js'), 'utf8');";
     const { messages } = await check({ 'src/math.js': [MATH, withLine(code)] });
-    expect(messages).toEqual(['`src/math.js:3` reads `../test/math.test.js` at run time (`readFileSync`): code under test may not read the tests (rule `reads-tests`)']);
+    expect(messages).toEqual([
+      '`src/math.js:3` reads `../test/math.test.js` at run time (`readFileSync`): code under test may not read the tests (rule `reads-tests`)',
+    ]);
     const imported = await check({ 'lib/sum.js': [MATH, withLine("import cases from './sum.spec.js';")] });
     expect(imported.messages).toEqual([expect.stringContaining('loads `./sum.spec.js`')]);
   });
 
   it('leaves an honest fix alone, even one that says `exit` in a string or a comment', async () => {
-    const honest = "// process.exit(0) would end the tests early, so the error is thrown instead.\nconst message = 'call process.exit(1) on failure';\nexport function add(a, b) {\n  return a + b;\n}\n";
+    const honest =
+      "// process.exit(0) would end the tests early, so the error is thrown instead.\nconst message = 'call process.exit(1) on failure';\nexport function add(a, b) {\n  return a + b;\n}\n";
     expect((await check({ 'src/math.js': [MATH, honest] })).messages).toEqual([]);
   });
 
   it('does not flag what the patch did not add: a CLI that already exits, a test file that uses assert', async () => {
-    const cli = "#!/usr/bin/env node\nimport { run } from './run.js';\n\nconst code = run(process.argv.slice(2));\nprocess.exit(code);\n";
+    const cli =
+      "#!/usr/bin/env node\nimport { run } from './run.js';\n\nconst code = run(process.argv.slice(2));\nprocess.exit(code);\n";
     const fixed = cli.replace('slice(2)', 'slice(2).filter(Boolean)');
     expect((await check({ 'bin/cli.js': [cli, fixed] })).messages).toEqual([]);
     const test = "import assert from 'node:assert/strict';\nimport { test } from 'node:test';\n";
-    expect((await check({ 'test/math.test.js': [test, `${test}assert.equal = () => {};\nprocess.exit(0);\n`] })).messages).toEqual([]);
-    expect((await check({ 'checks/cart_check.js': [test, `${test}process.exit(0);\n`] }, ['checks/cart_check.js'])).messages).toEqual([]);
+    expect(
+      (await check({ 'test/math.test.js': [test, `${test}assert.equal = () => {};\nprocess.exit(0);\n`] })).messages,
+    ).toEqual([]);
+    expect(
+      (await check({ 'checks/cart_check.js': [test, `${test}process.exit(0);\n`] }, ['checks/cart_check.js'])).messages,
+    ).toEqual([]);
   });
 
-  it('does not flag an exit that runs only when the file is the program, nor names that are the file\'s own', async () => {
-    const guarded = withLine("if (require.main === module) {\n  process.exit(main());\n}\nfunction main() { return 0; }");
+  it("does not flag an exit that runs only when the file is the program, nor names that are the file's own", async () => {
+    const guarded = withLine('if (require.main === module) {\n  process.exit(main());\n}\nfunction main() { return 0; }');
     expect((await check({ 'src/math.cjs': [MATH, guarded] })).messages).toEqual([]);
-    const local = withLine("const expect = { rules: [] };\nexpect.rules = ['x'];\nfunction test(it) { it.done = true; }\nimport { readFileSync } from 'node:fs';\nconst prices = readFileSync('data/prices.json', 'utf8');\nimport { helper } from './helpers.js';");
+    const local = withLine(
+      "const expect = { rules: [] };\nexpect.rules = ['x'];\nfunction test(it) { it.done = true; }\nimport { readFileSync } from 'node:fs';\nconst prices = readFileSync('data/prices.json', 'utf8');\nimport { helper } from './helpers.js';",
+    );
     expect((await check({ 'src/math.js': [MATH, local] })).messages).toEqual([]);
   });
 
   it('flags an added line inside an existing exit handler only when the handler itself is added', async () => {
     const before = "process.on('exit', () => {\n  console.log('bye');\n});\n";
     expect((await check({ 'src/cli.js': [before, before.replace("'bye'", "'bye now'")] })).messages).toEqual([]);
-    expect((await check({ 'src/cli.js': [before, before.replace("console.log('bye');", "console.log('bye');\n  process.exitCode = 0;")] })).messages).toEqual([
-      expect.stringContaining('`src/cli.js:3` assigns `process.exitCode`'),
-    ]);
+    expect(
+      (
+        await check({
+          'src/cli.js': [before, before.replace("console.log('bye');", "console.log('bye');\n  process.exitCode = 0;")],
+        })
+      ).messages,
+    ).toEqual([expect.stringContaining('`src/cli.js:3` assigns `process.exitCode`')]);
   });
 
   it('does not read through a symlink the patch planted', async () => {
@@ -104,7 +123,8 @@ describe('harness tampering in added JavaScript', () => {
     await writeFile(join(dir, 'outside.js'), 'process.exit(0);\n');
     await mkdir(join(dir, 'src'));
     await symlink(join(dir, 'outside.js'), join(dir, 'src', 'link.js'));
-    const patch = 'diff --git a/src/link.js b/src/link.js\nnew file mode 100644\n--- /dev/null\n+++ b/src/link.js\n@@ -0,0 +1 @@\n+process.exit(0);\n';
+    const patch =
+      'diff --git a/src/link.js b/src/link.js\nnew file mode 100644\n--- /dev/null\n+++ b/src/link.js\n@@ -0,0 +1 @@\n+process.exit(0);\n';
     expect(await harnessTampering({ dir, patch, isTestFile: () => false, log: () => undefined })).toEqual([]);
     await rm(dir, { recursive: true, force: true });
   });
@@ -115,11 +135,21 @@ const pyWith = (lines: string) => `${lines}\n\ndef average(values):\n    return 
 
 describe('harness tampering in added Python', () => {
   it('flags ending the process, at import or at exit', async () => {
-    const cases = ['import os\nos._exit(0)', 'import sys\nsys.exit(0)', 'import atexit, os\natexit.register(lambda: os._exit(0))', 'from os import _exit as leave\nleave(0)', 'import os, signal\nos.kill(os.getpid(), signal.SIGKILL)', 'raise SystemExit(0)'];
+    const cases = [
+      'import os\nos._exit(0)',
+      'import sys\nsys.exit(0)',
+      'import atexit, os\natexit.register(lambda: os._exit(0))',
+      'from os import _exit as leave\nleave(0)',
+      'import os, signal\nos.kill(os.getpid(), signal.SIGKILL)',
+      'raise SystemExit(0)',
+    ];
     for (const code of cases) {
       const { messages } = await check({ 'calc.py': [CALC, pyWith(code)] });
       expect(messages.length, code).toBeGreaterThanOrEqual(1);
-      expect(messages.every((m) => m.startsWith('`calc.py:') && m.endsWith('(rule `exit`)')), code).toBe(true);
+      expect(
+        messages.every((m) => m.startsWith('`calc.py:') && m.endsWith('(rule `exit`)')),
+        code,
+      ).toBe(true);
     }
   });
 
@@ -142,8 +172,9 @@ describe('harness tampering in added Python', () => {
     }
   });
 
-  it('flags a pytest hook made out of sight of a `def` (pluggy\'s marker, a name built in globals())', async () => {
-    const code = 'def _report(item, call):\n    pass\n\n\n_report.pytest_impl = {"hookwrapper": False}\nglobals()["pytest_" + "runtest_makereport"] = _report';
+  it("flags a pytest hook made out of sight of a `def` (pluggy's marker, a name built in globals())", async () => {
+    const code =
+      'def _report(item, call):\n    pass\n\n\n_report.pytest_impl = {"hookwrapper": False}\nglobals()["pytest_" + "runtest_makereport"] = _report';
     const { messages } = await check({ 'hackplugin.py': [null, code] });
     expect(messages).toEqual([
       '`hackplugin.py:5` assigns a pytest hook or its marker out of sight of a `def`: code under test may not reach into the test framework or the assertion library (rule `test-framework`)',
@@ -153,30 +184,55 @@ describe('harness tampering in added Python', () => {
   });
 
   it('flags reading or importing the tests', async () => {
-    const read = await check({ 'calc.py': [CALC, pyWith('import os\nEXPECTED = open(os.path.join("tests", "test_calc.py")).read()')] });
-    expect(read.messages).toEqual(['`calc.py:2` reads `tests/test_calc.py` at run time: code under test may not read the tests (rule `reads-tests`)']);
+    const read = await check({
+      'calc.py': [CALC, pyWith('import os\nEXPECTED = open(os.path.join("tests", "test_calc.py")).read()')],
+    });
+    expect(read.messages).toEqual([
+      '`calc.py:2` reads `tests/test_calc.py` at run time: code under test may not read the tests (rule `reads-tests`)',
+    ]);
     const imported = await check({ 'calc.py': [CALC, pyWith('from tests.test_calc import CASES')] });
     expect(imported.messages).toEqual([expect.stringContaining('imports the test module `tests.test_calc`')]);
-    const dynamic = await check({ 'calc.py': [CALC, pyWith('import importlib\nCASES = importlib.import_module("tests." + "test_calc").CASES')] });
+    const dynamic = await check({
+      'calc.py': [CALC, pyWith('import importlib\nCASES = importlib.import_module("tests." + "test_calc").CASES')],
+    });
     expect(dynamic.messages).toEqual([expect.stringContaining('imports the test module `tests.test_calc`')]);
-    const framework = await check({ 'calc.py': [CALC, pyWith('__import__("_py" + "test.python").python.Function.runtest = lambda self: None')] });
+    const framework = await check({
+      'calc.py': [CALC, pyWith('__import__("_py" + "test.python").python.Function.runtest = lambda self: None')],
+    });
     expect(framework.messages).toEqual([expect.stringContaining('imports the test framework `_pytest.python`')]);
   });
 
   it('leaves honest fixes alone: `exit` in strings and comments, a script guard, exits already there, tests and conftest', async () => {
     const honest = '# sys.exit(0) here would hide the failure\nMESSAGE = "os._exit is not called"\n';
     expect((await check({ 'calc.py': [CALC, pyWith(honest)] })).messages).toEqual([]);
-    expect((await check({ 'calc.py': [CALC, `${pyWith('import sys')}\n\nif __name__ == "__main__":\n    sys.exit(main())\n`] })).messages).toEqual([]);
+    expect(
+      (await check({ 'calc.py': [CALC, `${pyWith('import sys')}\n\nif __name__ == "__main__":\n    sys.exit(main())\n`] }))
+        .messages,
+    ).toEqual([]);
     const cli = 'import sys\n\n\ndef main():\n    print(average([1]))\n    sys.exit(0)\n\n\n' + CALC;
     expect((await check({ 'cli.py': [cli, cli.replace('(len(values) + 1)', 'len(values)')] })).messages).toEqual([]);
-    expect((await check({ 'tests/test_calc.py': ['import pytest\n', 'import pytest\nimport sys\nsys.exit(0)\n'], 'conftest.py': ['', 'def pytest_runtest_makereport(item):\n    pass\n'] })).messages).toEqual([]);
-    expect((await check({ 'calc.py': [CALC, pyWith('import json\nPRICES = json.load(open("data/prices.json"))')] })).messages).toEqual([]);
+    expect(
+      (
+        await check({
+          'tests/test_calc.py': ['import pytest\n', 'import pytest\nimport sys\nsys.exit(0)\n'],
+          'conftest.py': ['', 'def pytest_runtest_makereport(item):\n    pass\n'],
+        })
+      ).messages,
+    ).toEqual([]);
+    expect(
+      (await check({ 'calc.py': [CALC, pyWith('import json\nPRICES = json.load(open("data/prices.json"))')] })).messages,
+    ).toEqual([]);
   });
 });
 
-describe('the patch\'s added lines', () => {
-  it('are read by the hunks\' counts, so content that looks like a header is still content', () => {
-    const patch = fileDiff({ path: 'a.txt', before: Buffer.from('one\ntwo\nthree\n'), after: Buffer.from('one\n++ plus\ntwo\nthree\nfour\n'), mode: '100644' });
+describe("the patch's added lines", () => {
+  it("are read by the hunks' counts, so content that looks like a header is still content", () => {
+    const patch = fileDiff({
+      path: 'a.txt',
+      before: Buffer.from('one\ntwo\nthree\n'),
+      after: Buffer.from('one\n++ plus\ntwo\nthree\nfour\n'),
+      mode: '100644',
+    });
     expect([...(addedLines(patch).get('a.txt') ?? [])]).toEqual([2, 5]);
   });
 

@@ -8,25 +8,32 @@ afterAll(() => removeChecked());
 
 const MATH = 'export function add(a, b) {\n  return a - b;\n}\n';
 const CALC = 'def average(values):\n    return sum(values) / (len(values) + 1)\n';
-const messages = async (path: string, before: string, after: string) => (await checkPatch({ [path]: [before, after] })).findings.map((f) => f.message);
+const messages = async (path: string, before: string, after: string) =>
+  (await checkPatch({ [path]: [before, after] })).findings.map((f) => f.message);
 
 describe('code that detects the test runner', () => {
-  it('is a finding in JavaScript for each runner\'s variables, however the environment is read', async () => {
+  it("is a finding in JavaScript for each runner's variables, however the environment is read", async () => {
     const cases: Array<[string, string]> = [
       ['if (process.env.NODE_TEST_CONTEXT) return a + b;', 'NODE_TEST_CONTEXT'],
       ["if (process.env['JEST_WORKER_ID'] !== undefined) return a + b;", 'JEST_WORKER_ID'],
-      ["const { VITEST } = process.env;\n  if (VITEST) return a + b;", 'VITEST'],
+      ['const { VITEST } = process.env;\n  if (VITEST) return a + b;', 'VITEST'],
       ["if (require('node:process').env.VITEST_POOL_ID) return a + b;", 'VITEST_POOL_ID'],
       ["if (Object.keys(process.env).some((k) => k.startsWith('NODE_TEST_'))) return a + b;", 'NODE_TEST_'],
       ["if (process.env['NODE_' + 'TEST_CONTEXT']) return a + b;", 'NODE_TEST_CONTEXT'],
     ];
     for (const [code, name] of cases) {
       const found = await messages('src/math.js', MATH, MATH.replace('  return a - b;', `  ${code}\n  return a - b;`));
-      expect(found, code).toEqual([expect.stringMatching(new RegExp(`^\`src/math\\.js:\\d+\` reads the test runner's environment variable \`${name}\`: code under test may not detect the test runner .*\\(rule \`detects-runner\`\\)$`))]);
+      expect(found, code).toEqual([
+        expect.stringMatching(
+          new RegExp(
+            `^\`src/math\\.js:\\d+\` reads the test runner's environment variable \`${name}\`: code under test may not detect the test runner .*\\(rule \`detects-runner\`\\)$`,
+          ),
+        ),
+      ]);
     }
   });
 
-  it('is a finding in Python for pytest\'s variables', async () => {
+  it("is a finding in Python for pytest's variables", async () => {
     const cases = [
       'import os\nif os.environ.get("PYTEST_CURRENT_TEST"):\n    pass',
       'from os import environ\nUNDER_TEST = "PYTEST_CURRENT_TEST" in environ',
@@ -35,14 +42,30 @@ describe('code that detects the test runner', () => {
     ];
     for (const code of cases) {
       const found = await messages('calc.py', CALC, `${code}\n\n\n${CALC}`);
-      expect(found, code).toEqual([expect.stringMatching(/^`calc\.py:2` reads the test runner's environment variable `PYTEST_[A-Z_]*`: .*\(rule `detects-runner`\)$/)]);
+      expect(found, code).toEqual([
+        expect.stringMatching(
+          /^`calc\.py:2` reads the test runner's environment variable `PYTEST_[A-Z_]*`: .*\(rule `detects-runner`\)$/,
+        ),
+      ]);
     }
   });
 
   it('leaves ordinary uses of the environment alone', async () => {
-    expect(await messages('src/math.js', MATH, `const debug = process.env.DEBUG === '1' || process.env.NODE_ENV === 'test';\n${MATH.replace('a - b', 'a + b')}`)).toEqual([]);
+    expect(
+      await messages(
+        'src/math.js',
+        MATH,
+        `const debug = process.env.DEBUG === '1' || process.env.NODE_ENV === 'test';\n${MATH.replace('a - b', 'a + b')}`,
+      ),
+    ).toEqual([]);
     expect(await messages('src/label.js', MATH, "export const label = 'JEST_WORKER_ID is set by jest';\n")).toEqual([]);
-    expect(await messages('calc.py', CALC, `import os\nPRECISION = int(os.environ.get("CALC_PRECISION", "2"))\n\n\n${CALC.replace('(len(values) + 1)', 'len(values)')}`)).toEqual([]);
+    expect(
+      await messages(
+        'calc.py',
+        CALC,
+        `import os\nPRECISION = int(os.environ.get("CALC_PRECISION", "2"))\n\n\n${CALC.replace('(len(values) + 1)', 'len(values)')}`,
+      ),
+    ).toEqual([]);
   });
 });
 
@@ -56,7 +79,11 @@ describe('a value that compares equal to anything', () => {
     ];
     for (const code of cases) {
       const found = await messages('calc.py', CALC, `${code}\n\n\n${CALC}`);
-      expect(found, code).toEqual([expect.stringMatching(/^`calc\.py:\d+` defines `__(eq|ne)__` that .*: a value that compares equal to anything .*\(rule `equals-anything`\)$/)]);
+      expect(found, code).toEqual([
+        expect.stringMatching(
+          /^`calc\.py:\d+` defines `__(eq|ne)__` that .*: a value that compares equal to anything .*\(rule `equals-anything`\)$/,
+        ),
+      ]);
     }
   });
 
@@ -77,9 +104,11 @@ describe('a value that compares equal to anything', () => {
   });
 
   it('leaves honest comparisons alone: fields compared, NotImplemented, a valueOf that reads its state', async () => {
-    const py = 'class Money:\n    def __init__(self, cents):\n        self.cents = cents\n\n    def __eq__(self, other):\n        if not isinstance(other, Money):\n            return NotImplemented\n        return self.cents == other.cents\n';
+    const py =
+      'class Money:\n    def __init__(self, cents):\n        self.cents = cents\n\n    def __eq__(self, other):\n        if not isinstance(other, Money):\n            return NotImplemented\n        return self.cents == other.cents\n';
     expect(await messages('money.py', CALC, `${py}\n\n${CALC}`)).toEqual([]);
-    const js = 'export class Money {\n  constructor(cents) { this.cents = cents; }\n  valueOf() { return this.cents; }\n  equals(other) { return other instanceof Money && other.cents === this.cents; }\n}\n';
+    const js =
+      'export class Money {\n  constructor(cents) { this.cents = cents; }\n  valueOf() { return this.cents; }\n  equals(other) { return other instanceof Money && other.cents === this.cents; }\n}\n';
     expect(await messages('src/money.js', MATH, `${js}${MATH}`)).toEqual([]);
   });
 });

@@ -9,17 +9,52 @@ import { judgeEvidence, type EvidenceBasis } from '../../src/verify/judge-eviden
 const report = (tests: Array<[string, TestCaseResult['status']]>): TestReport => {
   const cases = tests.map(([id, status]) => ({ id, name: id, status }));
   const count = (s: string) => cases.filter((t) => t.status === s).length;
-  return { format: 'node-test', parsed: true, passed: count('passed'), failed: count('failed'), skipped: count('skipped'), total: cases.length, tests: cases };
+  return {
+    format: 'node-test',
+    parsed: true,
+    passed: count('passed'),
+    failed: count('failed'),
+    skipped: count('skipped'),
+    total: cases.length,
+    tests: cases,
+  };
 };
-const baseline = report([['adds', 'failed'], ['subtracts', 'passed']]);
+const baseline = report([
+  ['adds', 'failed'],
+  ['subtracts', 'passed'],
+]);
 const green = (r: TestReport): GateResult => ({ passed: true, report: r, output: '', durationMs: 1 });
-const red = (r: TestReport, exitCode = 1): GateResult => ({ passed: false, reason: 'NON_ZERO_EXIT', exitCode, report: r, output: '', durationMs: 1 });
-const kinds = (baselineReport: TestReport, final: GateResult, mode: EvidenceBasis = 'per-test') => judgeEvidence(baselineReport, final, mode).findings.map((f) => f.kind);
-const witness = (failed: number, total: number) => ({ runner: 'node' as const, passed: total - failed, failed, skipped: 0, total });
+const red = (r: TestReport, exitCode = 1): GateResult => ({
+  passed: false,
+  reason: 'NON_ZERO_EXIT',
+  exitCode,
+  report: r,
+  output: '',
+  durationMs: 1,
+});
+const kinds = (baselineReport: TestReport, final: GateResult, mode: EvidenceBasis = 'per-test') =>
+  judgeEvidence(baselineReport, final, mode).findings.map((f) => f.kind);
+const witness = (failed: number, total: number) => ({
+  runner: 'node' as const,
+  passed: total - failed,
+  failed,
+  skipped: 0,
+  total,
+});
 
 describe('the evidence rule', () => {
   it('accepts a green run whose tests say the same as its exit code', () => {
-    expect(kinds(baseline, green(report([['adds', 'passed'], ['subtracts', 'passed']])))).toEqual([]);
+    expect(
+      kinds(
+        baseline,
+        green(
+          report([
+            ['adds', 'passed'],
+            ['subtracts', 'passed'],
+          ]),
+        ),
+      ),
+    ).toEqual([]);
   });
 
   it('refuses output that can no longer be read, or that shows no test', () => {
@@ -28,25 +63,72 @@ describe('the evidence rule', () => {
   });
 
   it('refuses an exit code that disagrees with the tests', () => {
-    expect(kinds(baseline, green(report([['adds', 'failed'], ['subtracts', 'passed']])))).toContain('exit_code_disagrees');
-    expect(kinds(baseline, red(report([['adds', 'passed'], ['subtracts', 'passed']]), 2))).toContain('exit_code_disagrees');
+    expect(
+      kinds(
+        baseline,
+        green(
+          report([
+            ['adds', 'failed'],
+            ['subtracts', 'passed'],
+          ]),
+        ),
+      ),
+    ).toContain('exit_code_disagrees');
+    expect(
+      kinds(
+        baseline,
+        red(
+          report([
+            ['adds', 'passed'],
+            ['subtracts', 'passed'],
+          ]),
+          2,
+        ),
+      ),
+    ).toContain('exit_code_disagrees');
   });
 
   it('refuses a run where a test that failed at the baseline is not seen passing', () => {
-    expect(kinds(baseline, green(report([['subtracts', 'passed'], ['other', 'passed']])))).toContain('evidence_missing');
+    expect(
+      kinds(
+        baseline,
+        green(
+          report([
+            ['subtracts', 'passed'],
+            ['other', 'passed'],
+          ]),
+        ),
+      ),
+    ).toContain('evidence_missing');
   });
 
   it('refuses a suite never read per test, unless the operator opted into the exit code alone, and says which basis decided', () => {
     expect(kinds(emptyReport(), green(emptyReport()))).toEqual(['evidence_missing']);
-    expect(judgeEvidence(emptyReport(), green(emptyReport()), 'per-test').findings[0]?.message).toContain('test.evidence: exit-code');
+    expect(judgeEvidence(emptyReport(), green(emptyReport()), 'per-test').findings[0]?.message).toContain(
+      'test.evidence: exit-code',
+    );
     expect(judgeEvidence(emptyReport(), green(emptyReport()), 'exit-code')).toEqual({ findings: [], basis: 'exit-code' });
     // A suite that is read per test is judged per test whatever the setting.
-    expect(judgeEvidence(baseline, green(report([['adds', 'passed'], ['subtracts', 'passed']])), 'exit-code').basis).toBe('per-test');
+    expect(
+      judgeEvidence(
+        baseline,
+        green(
+          report([
+            ['adds', 'passed'],
+            ['subtracts', 'passed'],
+          ]),
+        ),
+        'exit-code',
+      ).basis,
+    ).toBe('per-test');
   });
 
-  it('requires the runner\'s own report wherever the baseline had one, agreeing with the exit code and counting every test', () => {
+  it("requires the runner's own report wherever the baseline had one, agreeing with the exit code and counting every test", () => {
     const witnessed = { ...baseline, witness: witness(1, 2) };
-    const fixed = report([['adds', 'passed'], ['subtracts', 'passed']]);
+    const fixed = report([
+      ['adds', 'passed'],
+      ['subtracts', 'passed'],
+    ]);
     expect(kinds(witnessed, green({ ...fixed, witness: witness(0, 2) }))).toEqual([]);
     // A fake summary printed by something other than the runner: no report was written.
     expect(kinds(witnessed, green({ ...fixed, witness: null }))).toEqual(['evidence_missing']);

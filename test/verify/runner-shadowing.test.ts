@@ -23,20 +23,40 @@ async function shadows(paths: string[], testCommand = 'python3 -m pytest -q', ex
   const log: string[] = [];
   const run = async (cwd: string, command: string) => {
     asked.push(command);
-    const out = await promisify(execFile)('sh', ['-c', command], { cwd, env: { ...process.env, PYTEST_DISABLE_PLUGIN_AUTOLOAD: '1' } }).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
+    const out = await promisify(execFile)('sh', ['-c', command], {
+      cwd,
+      env: { ...process.env, PYTEST_DISABLE_PLUGIN_AUTOLOAD: '1' },
+    }).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
     return out.stdout;
   };
-  const findings = await shadowFindings({ changes: paths.map(created), dir, testCommand, run, scratchDir: dir, log: (line) => log.push(line) });
+  const findings = await shadowFindings({
+    changes: paths.map(created),
+    dir,
+    testCommand,
+    run,
+    scratchDir: dir,
+    log: (line) => log.push(line),
+  });
   return { paths: findings.map((f) => f.path), messages: findings.map((f) => f.message), asked, log };
 }
 
 describe('shadowing the runner', () => {
   it('refuses a `pytest/` package, a dependency of pytest and a stdlib module pytest loads, added at the top', async () => {
-    const { paths, messages, log } = await shadows(['pytest/__init__.py', 'pytest/__main__.py', 'iniconfig.py', 'json.py', 'shop/cart.py', 'src/json.py', 'pluggy.py']);
+    const { paths, messages, log } = await shadows([
+      'pytest/__init__.py',
+      'pytest/__main__.py',
+      'iniconfig.py',
+      'json.py',
+      'shop/cart.py',
+      'src/json.py',
+      'pluggy.py',
+    ]);
     expect(log).toEqual([]);
     // `pluggy.py` is refused by pytest's own files already (runner-files): not twice.
     expect(paths).toEqual(['pytest/__init__.py', 'pytest/__main__.py', 'iniconfig.py', 'json.py']);
-    expect(messages[0]).toBe('`pytest/__init__.py` shadows `pytest`, which the test runner loads (pytest imports it before any test): a fix may not add it');
+    expect(messages[0]).toBe(
+      '`pytest/__init__.py` shadows `pytest`, which the test runner loads (pytest imports it before any test): a fix may not add it',
+    );
   }, 60_000);
 
   it('asks the runner only when the patch adds a new top-level name, and never for a name the repository had', async () => {

@@ -14,13 +14,29 @@ import type { TestReport } from '../../src/core/test-report.ts';
 import { observeAlone } from '../../src/verify/second-observation.ts';
 import type { SuiteRunner } from '../../src/gate/setup-then-gate.ts';
 
-const counts = (passed: number, failed: number, tests: TestReport['tests'] = []): TestReport => ({ format: 'pytest', parsed: true, passed, failed, skipped: 0, total: passed + failed, tests });
+const counts = (passed: number, failed: number, tests: TestReport['tests'] = []): TestReport => ({
+  format: 'pytest',
+  parsed: true,
+  passed,
+  failed,
+  skipped: 0,
+  total: passed + failed,
+  tests,
+});
 const final = counts(3, 0, [{ id: 'tests/test_stats.py::test_average', name: 'test_average', status: 'passed' }]);
 const baseline = counts(2, 1, [{ id: 'tests/test_stats.py::test_average', name: 'test_average', status: 'failed' }]);
 
 function suite(testCommand: string, answer: GateResult): SuiteRunner & { commands: string[] } {
   const commands: string[] = [];
-  const runner: SuiteRunner & { commands: string[] } = { testCommand, setupCommand: null, commands, setup: async () => null, gate: async () => answer, gateWith: async (_cwd, command) => (commands.push(command), answer), judged: () => runner };
+  const runner: SuiteRunner & { commands: string[] } = {
+    testCommand,
+    setupCommand: null,
+    commands,
+    setup: async () => null,
+    gate: async () => answer,
+    gateWith: async (_cwd, command) => (commands.push(command), answer),
+    judged: () => runner,
+  };
   return runner;
 }
 
@@ -41,36 +57,70 @@ describe('the second observation', () => {
     const config = defaultRepoConfig();
     config.test.command = 'jest';
     config.env = { PATH: `${join(root, 'node_modules/.bin')}:${process.env.PATH ?? ''}`, NO_COLOR: '1' };
-    const runner = createSuiteRunner({ sandbox: createProcessSandbox(), config, signal: new AbortController().signal, setupNetwork: false });
+    const runner = createSuiteRunner({
+      sandbox: createProcessSandbox(),
+      config,
+      signal: new AbortController().signal,
+      setupNetwork: false,
+    });
     const before = await runner.gate(root);
-    expect(before.report.tests.filter((t) => t.status === 'failed').map((t) => [t.id, t.name])).toEqual([['test/double.test.js › doubles', 'doubles']]);
+    expect(before.report.tests.filter((t) => t.status === 'failed').map((t) => [t.id, t.name])).toEqual([
+      ['test/double.test.js › doubles', 'doubles'],
+    ]);
     await writeFile(join(root, 'math.js'), 'exports.double = (x) => x * 2;\nexports.half = (x) => x / 2;\n');
     const after = await runner.gate(root);
     expect(after.passed).toBe(true);
     expect(after.report.tests.find((t) => t.id === 'test/double.test.js › doubles')).toBeUndefined();
 
-    const { observation, findings } = await observeAlone(runner, root, { final: after.report, baseline: before.report }, ['test/double.test.js › doubles'], () => undefined);
+    const { observation, findings } = await observeAlone(
+      runner,
+      root,
+      { final: after.report, baseline: before.report },
+      ['test/double.test.js › doubles'],
+      () => undefined,
+    );
     expect(findings).toEqual([]);
     expect(observation).toEqual({ ran: 1, command: 'jest -t doubles' });
   }, 60_000);
 
   it('accepts pytest -q passing the one test it was asked for, which it does not list', async () => {
     const s = suite('python3 -m pytest -q', { passed: true, report: counts(1, 0), output: '1 passed', durationMs: 1 });
-    const { observation, findings } = await observeAlone(s, '/nowhere', { final, baseline }, ['tests/test_stats.py::test_average'], () => undefined);
+    const { observation, findings } = await observeAlone(
+      s,
+      '/nowhere',
+      { final, baseline },
+      ['tests/test_stats.py::test_average'],
+      () => undefined,
+    );
     expect(findings).toEqual([]);
     expect(observation).toEqual({ ran: 1, command: 'python3 -m pytest -q tests/test_stats.py::test_average' });
   });
 
   it('refuses a fixed test that fails, or runs nothing, on its own', async () => {
-    const failing = suite('python3 -m pytest -q', { passed: false, reason: 'NON_ZERO_EXIT', exitCode: 1, report: counts(0, 1), output: '1 failed', durationMs: 1 });
-    expect((await observeAlone(failing, '/nowhere', { final, baseline }, ['tests/test_stats.py::test_average'], () => undefined)).findings[0]?.kind).toBe('second_observation_failed');
+    const failing = suite('python3 -m pytest -q', {
+      passed: false,
+      reason: 'NON_ZERO_EXIT',
+      exitCode: 1,
+      report: counts(0, 1),
+      output: '1 failed',
+      durationMs: 1,
+    });
+    expect(
+      (await observeAlone(failing, '/nowhere', { final, baseline }, ['tests/test_stats.py::test_average'], () => undefined))
+        .findings[0]?.kind,
+    ).toBe('second_observation_failed');
     const empty = suite('python3 -m pytest -q', { passed: true, report: counts(0, 0), output: '', durationMs: 1 });
-    expect((await observeAlone(empty, '/nowhere', { final, baseline }, ['tests/test_stats.py::test_average'], () => undefined)).findings).toHaveLength(1);
+    expect(
+      (await observeAlone(empty, '/nowhere', { final, baseline }, ['tests/test_stats.py::test_average'], () => undefined))
+        .findings,
+    ).toHaveLength(1);
   });
 
   it('says no second observation was possible for a command that cannot select one test', async () => {
     const s = suite('make test', { passed: true, report: counts(1, 0), output: '', durationMs: 1 });
-    expect(await observeAlone(s, '/nowhere', { final, baseline }, ['tests/test_stats.py::test_average'], () => undefined)).toEqual({ observation: { ran: 0, command: null }, findings: [] });
+    expect(
+      await observeAlone(s, '/nowhere', { final, baseline }, ['tests/test_stats.py::test_average'], () => undefined),
+    ).toEqual({ observation: { ran: 0, command: null }, findings: [] });
     expect(s.commands).toEqual([]);
   });
 });

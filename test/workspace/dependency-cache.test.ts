@@ -86,7 +86,7 @@ describe('the dependency cache', () => {
     expect(await readFile(join(second, 'node_modules', 'a', 'index.js'), 'utf8')).toBe('original');
   });
 
-  it('lives in FIXLOOP_CACHE_DIR, the App\'s data folder, or the user\'s cache folder', () => {
+  it("lives in FIXLOOP_CACHE_DIR, the App's data folder, or the user's cache folder", () => {
     expect(cacheRootFrom({ FIXLOOP_CACHE_DIR: '/c' }, '/data')).toBe('/c');
     expect(cacheRootFrom({}, '/data')).toBe('/data/cache');
     expect(cacheRootFrom({ XDG_CACHE_HOME: '/x' })).toBe('/x/fixloop');
@@ -95,7 +95,7 @@ describe('the dependency cache', () => {
 
 // CI installs bubblewrap and sets FIXLOOP_REQUIRE_BWRAP: there, this must not be skipped.
 describe.runIf(bwrapWorks() || process.env.FIXLOOP_REQUIRE_BWRAP === '1')('a linked tree under bwrap', () => {
-  it('is read by the checkout\'s commands and written by none of them', async () => {
+  it("is read by the checkout's commands and written by none of them", async () => {
     const cache = await openDependencyCache(await temp(), 'repo');
     const { dir: first, key } = await installed(cache, "module.exports = 'original';\n");
     await cache.saveTree(key, first, 'link');
@@ -103,19 +103,26 @@ describe.runIf(bwrapWorks() || process.env.FIXLOOP_REQUIRE_BWRAP === '1')('a lin
     await cache.restoreTree(key, checkout, 'link');
     const bwrap = createBwrapSandbox();
     // Tools' caches (vitest's results in .vite) are written to scratch space that ends with the command.
-    const command = "node -p \"require('a')\"; echo poisoned > node_modules/a/index.js || echo refused; mkdir -p node_modules/.vite/vitest && echo '{}' > node_modules/.vite/vitest/results.json && echo cached";
-    const shown = await withMounts(bwrap, () => [{ path: cache.trees }, ...cache.savedTrees().flatMap(readOnlyTreeMounts)]).run({ command, cwd: checkout, timeoutMs: 20_000 });
+    const command =
+      "node -p \"require('a')\"; echo poisoned > node_modules/a/index.js || echo refused; mkdir -p node_modules/.vite/vitest && echo '{}' > node_modules/.vite/vitest/results.json && echo cached";
+    const shown = await withMounts(bwrap, () => [{ path: cache.trees }, ...cache.savedTrees().flatMap(readOnlyTreeMounts)]).run({
+      command,
+      cwd: checkout,
+      timeoutMs: 20_000,
+    });
     expect(shown.output).toContain('original');
     expect(shown.output).toContain('refused');
     expect(shown.output).toContain('cached');
-    expect(await readFile(join(cache.trees, key, 'node_modules', 'a', 'index.js'), 'utf8')).toBe("module.exports = 'original';\n");
+    expect(await readFile(join(cache.trees, key, 'node_modules', 'a', 'index.js'), 'utf8')).toBe(
+      "module.exports = 'original';\n",
+    );
     expect(await readdir(join(cache.trees, key, 'node_modules', '.vite'))).toEqual([]);
     // Without the trees shown, the link leads nowhere: the mount is what shows them.
-    const hidden = await bwrap.run({ command: "node -p \"require('a')\"", cwd: checkout, timeoutMs: 20_000 });
+    const hidden = await bwrap.run({ command: 'node -p "require(\'a\')"', cwd: checkout, timeoutMs: 20_000 });
     expect(hidden.output).toMatch(/Cannot find module 'a'/);
   });
 
-  it('stays read-only inside the repository\'s cache folder, which its setup may write', async () => {
+  it("stays read-only inside the repository's cache folder, which its setup may write", async () => {
     const cache = await openDependencyCache(await temp(), 'repo');
     const checkout = await project();
     const sandbox = withMounts(createBwrapSandbox(), () => [{ path: cache.trees }]);

@@ -76,7 +76,14 @@ describe('LocalWorkspace', () => {
     const outside = await mkdtemp(join(tmpdir(), 'fixloop-outside-'));
     dirs.push(outside);
     symlinkSync(outside, join(workspace.root, 'src', 'escape'));
-    for (const path of ['test/a.test.js', '.github/workflows/ci.yml', '.git/config', '../x.js', '/etc/passwd', 'src/escape/pwned.js']) {
+    for (const path of [
+      'test/a.test.js',
+      '.github/workflows/ci.yml',
+      '.git/config',
+      '../x.js',
+      '/etc/passwd',
+      'src/escape/pwned.js',
+    ]) {
       await expect(workspace.writeFile(path, 'x'), path).rejects.toBeInstanceOf(PathPolicyError);
     }
     expect(existsSync(join(outside, 'pwned.js'))).toBe(false);
@@ -120,7 +127,9 @@ describe('LocalWorkspace', () => {
     dirs.push(folder, tmpRoot);
     const { workspace } = await createWorkspace({ source: folder, ref: null, sha: null, tmpRoot, policy });
     expect(await workspace.listFiles()).toEqual(['main.py']);
-    await expect(createWorkspace({ source: join(folder, 'nope'), ref: null, sha: null, tmpRoot: join(tmpRoot, 'b'), policy })).rejects.toMatchObject({ code: 'REPO_NOT_FOUND' });
+    await expect(
+      createWorkspace({ source: join(folder, 'nope'), ref: null, sha: null, tmpRoot: join(tmpRoot, 'b'), policy }),
+    ).rejects.toMatchObject({ code: 'REPO_NOT_FOUND' });
     await rm(join(tmpRoot, 'b'), { recursive: true, force: true });
   });
 });
@@ -135,8 +144,14 @@ describe.runIf(bwrapWorks() || process.env.FIXLOOP_REQUIRE_BWRAP === '1')('a for
     try {
       expect(fork.linkedFolders).toEqual([join(workspace.root, 'node_modules')]);
       const sandbox = createBwrapSandbox();
-      const command = 'node src/a.js; echo x > node_modules/answer/index.js || echo refused; echo {} > node_modules/.vite/results.json && echo cached';
-      const shown = await runGate(sandbox, { command, cwd: fork.root, timeoutMs: 20_000, mounts: fork.linkedFolders.flatMap(readOnlyTreeMounts) });
+      const command =
+        'node src/a.js; echo x > node_modules/answer/index.js || echo refused; echo {} > node_modules/.vite/results.json && echo cached';
+      const shown = await runGate(sandbox, {
+        command,
+        cwd: fork.root,
+        timeoutMs: 20_000,
+        mounts: fork.linkedFolders.flatMap(readOnlyTreeMounts),
+      });
       expect(shown.output).toContain('42');
       expect(shown.output).toContain('refused');
       // vitest 1 to 3 fail a run that cannot write their results cache: the fork writes scratch space.
@@ -150,7 +165,10 @@ describe.runIf(bwrapWorks() || process.env.FIXLOOP_REQUIRE_BWRAP === '1')('a for
   });
 
   it('links the same saved tree as its workspace when the workspace links one', async () => {
-    const { workspace, tmpRoot } = await workspaceOf({ '.gitignore': 'node_modules/\n', 'src/a.js': "console.log(require('answer'));\n" });
+    const { workspace, tmpRoot } = await workspaceOf({
+      '.gitignore': 'node_modules/\n',
+      'src/a.js': "console.log(require('answer'));\n",
+    });
     const saved = join(tmpRoot, 'saved-tree', 'node_modules');
     execFileSync('mkdir', ['-p', join(saved, 'answer')]);
     writeFileSync(join(saved, 'answer/index.js'), 'module.exports = 42;\n');
@@ -158,7 +176,12 @@ describe.runIf(bwrapWorks() || process.env.FIXLOOP_REQUIRE_BWRAP === '1')('a for
     const fork = await workspace.fork();
     try {
       expect(readlinkSync(join(fork.root, 'node_modules'))).toBe(saved);
-      const shown = await runGate(createBwrapSandbox(), { command: 'node src/a.js', cwd: fork.root, timeoutMs: 20_000, mounts: [{ path: saved }] });
+      const shown = await runGate(createBwrapSandbox(), {
+        command: 'node src/a.js',
+        cwd: fork.root,
+        timeoutMs: 20_000,
+        mounts: [{ path: saved }],
+      });
       expect(shown.output).toContain('42');
     } finally {
       await fork.dispose();

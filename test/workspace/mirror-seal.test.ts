@@ -28,7 +28,7 @@ async function firstFile(dir: string): Promise<string> {
 }
 
 describe('the mirror seal', () => {
-  it('holds through fixloop\'s own use of the mirror: the work tree, diffs and a replay checkout', async () => {
+  it("holds through fixloop's own use of the mirror: the work tree, diffs and a replay checkout", async () => {
     const { workspace, mirror, seal, tmpRoot } = await workspaceOf();
     await workspace.writeFile('src/a.js', 'export const a = 2;\n');
     expect(await workspace.diff()).toContain('+export const a = 2;');
@@ -39,7 +39,9 @@ describe('the mirror seal', () => {
   it('breaks when a file is added, changed or removed, even with its times set back', async () => {
     const added = await workspaceOf();
     await writeFile(join(added.mirror, 'refs', 'heads', 'planted'), `${added.workspace.baseSha}\n`);
-    await expect(cloneMirror(added.mirror, added.workspace.baseSha, join(added.tmpRoot, 'replay'), added.seal)).rejects.toThrow(/trusted mirror .* changed .*planted was added/);
+    await expect(cloneMirror(added.mirror, added.workspace.baseSha, join(added.tmpRoot, 'replay'), added.seal)).rejects.toThrow(
+      /trusted mirror .* changed .*planted was added/,
+    );
 
     const changed = await workspaceOf();
     const object = await firstFile(changed.mirror);

@@ -18,7 +18,12 @@ const dirs: string[] = [];
 afterEach(() => removeAll(dirs));
 
 async function dirtyRepo(): Promise<string> {
-  const source = await makeRepo({ 'src/a.js': 'a1\n', 'src/gone.js': 'gone\n', 'src/kept.js': 'kept\n', '.gitignore': 'ignored/\n' });
+  const source = await makeRepo({
+    'src/a.js': 'a1\n',
+    'src/gone.js': 'gone\n',
+    'src/kept.js': 'kept\n',
+    '.gitignore': 'ignored/\n',
+  });
   dirs.push(source);
   await writeFile(join(source, 'src/a.js'), 'a2\n');
   await rm(join(source, 'src/gone.js'));
@@ -40,11 +45,17 @@ async function open(source: string, workingTree: boolean) {
 }
 
 function userState(dir: string) {
-  return { status: git(dir, 'status', '--porcelain'), refs: git(dir, 'for-each-ref'), index: createHash('sha256').update(readFileSync(join(dir, '.git/index'))).digest('hex') };
+  return {
+    status: git(dir, 'status', '--porcelain'),
+    refs: git(dir, 'for-each-ref'),
+    index: createHash('sha256')
+      .update(readFileSync(join(dir, '.git/index')))
+      .digest('hex'),
+  };
 }
 
 describe('the working tree as a commit of the mirror', () => {
-  it('takes every kind of uncommitted change, and leaves the user\'s repository as it was', async () => {
+  it("takes every kind of uncommitted change, and leaves the user's repository as it was", async () => {
     const source = await dirtyRepo();
     const before = userState(source);
     const created = await open(source, true);
@@ -57,9 +68,19 @@ describe('the working tree as a commit of the mirror', () => {
     expect(await readFile(join(root, 'src/kept.js'), 'utf8')).toBe('kept\n');
     expect(existsSync(join(root, 'ignored-file'))).toBe(false);
     const states = Object.fromEntries(created.workingTree?.files.map((f) => [f.path, f.state]) ?? []);
-    expect(states).toEqual({ '.gitignore': 'modified', 'src/a.js': 'modified', 'src/gone.js': 'deleted', 'src/staged.js': 'added', 'src/kept.js': 'untracked', 'link.js': 'untracked', 'notes.txt': 'untracked' });
+    expect(states).toEqual({
+      '.gitignore': 'modified',
+      'src/a.js': 'modified',
+      'src/gone.js': 'deleted',
+      'src/staged.js': 'added',
+      'src/kept.js': 'untracked',
+      'link.js': 'untracked',
+      'notes.txt': 'untracked',
+    });
     expect(created.workspace.baseSha).not.toBe(created.workingTree?.head);
-    expect(git(created.mirror, 'rev-parse', `${created.workspace.baseSha}^`).trim()).toBe(git(source, 'rev-parse', 'HEAD').trim());
+    expect(git(created.mirror, 'rev-parse', `${created.workspace.baseSha}^`).trim()).toBe(
+      git(source, 'rev-parse', 'HEAD').trim(),
+    );
     expect(userState(source)).toEqual(before);
     // The same tree, the same commit: the snapshot's dates are HEAD's.
     expect((await open(source, true)).workspace.baseSha).toBe(created.workspace.baseSha);

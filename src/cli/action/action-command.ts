@@ -50,7 +50,10 @@ async function handleOneEvent(options: ActionCommandOptions): Promise<number> {
 
   const handled = await handleEvent(env, event, settings.overrides, log);
   if (handled.kind === 'ignored' || handled.job === null) {
-    const summary = handled.kind === 'ignored' ? noRunSummary(event.name, handled.reason, [], []) : noRunSummary(event.name, null, handled.record.comments, notes);
+    const summary =
+      handled.kind === 'ignored'
+        ? noRunSummary(event.name, handled.reason, [], [])
+        : noRunSummary(event.name, null, handled.record.comments, notes);
     io.stdout(`fixloop: ${handled.kind === 'ignored' ? handled.reason : 'no run started'}\n`);
     await finish(env, noRunOutputs(handled.kind === 'ignored' ? 'ignored' : 'no-run'), summary);
     return EXIT.ok;
@@ -59,7 +62,14 @@ async function handleOneEvent(options: ActionCommandOptions): Promise<number> {
   const { sandbox, warning } = selectSandbox(settings.sandbox, options.env);
   // An annotation on the workflow run, so the warning is seen without opening the log.
   if (warning) io.stdout(annotation('warning', 'fixloop sandbox', warning));
-  const run = await runStarted(handled.job, handled.forge, { sandbox, setupNetwork: settings.setupNetwork, tempRoot: env.tempRoot, env: options.env, log, signal: cancellable(options.signal) });
+  const run = await runStarted(handled.job, handled.forge, {
+    sandbox,
+    setupNetwork: settings.setupNetwork,
+    tempRoot: env.tempRoot,
+    env: options.env,
+    log,
+    signal: cancellable(options.signal),
+  });
   const url = pullRequestUrl(run, handled.record);
   io.stdout(`fixloop: run ${run.data.runId}: ${run.outcome.outcome}\n`);
   await finish(env, runOutputs(run.data.runId, run.result, url), runSummary(run, url, env.tokenKind, warning));
@@ -92,7 +102,8 @@ function exitFor(run: FinishedRun, url: string): number {
   if (!result) return EXIT.system;
   if (result.status === 'error') return exitCodeFor(result);
   // A verified fix that is not on GitHub (publication failed) is not a success.
-  if (outcome.state === 'failed' || (result.status === 'tests_green' && data.plan.target.kind === 'pull-request' && !url)) return EXIT.system;
+  if (outcome.state === 'failed' || (result.status === 'tests_green' && data.plan.target.kind === 'pull-request' && !url))
+    return EXIT.system;
   // Not fixed, but escalated on GitHub (status comment, label), or a fix at level `review` opened as a
   // draft: the step did its job; the `assessment` output tells a verified fix from one to review.
   return EXIT.ok;

@@ -30,13 +30,17 @@ export interface ActionEnv {
 export function readActionEnv(env: NodeJS.ProcessEnv): ActionEnv {
   const required = (name: string): string => {
     const value = env[name]?.trim();
-    if (!value) throw new UsageError(`${name} is not set: \`fixloop action\` runs as a step of a GitHub Actions workflow (see docs/github-action.md)`);
+    if (!value)
+      throw new UsageError(
+        `${name} is not set: \`fixloop action\` runs as a step of a GitHub Actions workflow (see docs/github-action.md)`,
+      );
     return value;
   };
   const eventPath = required('GITHUB_EVENT_PATH');
   if (!existsSync(eventPath)) throw new UsageError(`GITHUB_EVENT_PATH: no such file \`${eventPath}\``);
   const repository = required('GITHUB_REPOSITORY');
-  if (!/^[\w.-]+\/[\w.-]+$/.test(repository)) throw new UsageError(`GITHUB_REPOSITORY must be \`owner/repo\` (got \`${repository}\`)`);
+  if (!/^[\w.-]+\/[\w.-]+$/.test(repository))
+    throw new UsageError(`GITHUB_REPOSITORY must be \`owner/repo\` (got \`${repository}\`)`);
   const runnerTemp = required('RUNNER_TEMP');
   if (!isAbsolute(runnerTemp)) throw new UsageError(`RUNNER_TEMP must be an absolute path (got \`${runnerTemp}\`)`);
   const input = env['INPUT_GITHUB-TOKEN']?.trim() || env.INPUT_GITHUB_TOKEN?.trim();
@@ -65,7 +69,8 @@ function httpUrl(name: string, value: string): string {
   } catch {
     throw new UsageError(`${name} is not a URL: \`${value}\``);
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new UsageError(`${name} must be an http(s) URL (got \`${value}\`)`);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new UsageError(`${name} must be an http(s) URL (got \`${value}\`)`);
   if (url.username || url.password) throw new UsageError(`${name} must not carry credentials`);
   return value.replace(/\/+$/, '');
 }

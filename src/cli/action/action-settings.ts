@@ -18,7 +18,8 @@ export function readActionSettings(env: NodeJS.ProcessEnv): ActionSettings {
   if (engines) overrides.engines = engineNames(engines);
   const attempts = env.FIXLOOP_MAX_ATTEMPTS?.trim();
   if (attempts) {
-    if (!/^\d+$/.test(attempts) || Number(attempts) < 1) throw new UsageError(`the \`max-attempts\` input (FIXLOOP_MAX_ATTEMPTS) must be a positive integer (got \`${attempts}\`)`);
+    if (!/^\d+$/.test(attempts) || Number(attempts) < 1)
+      throw new UsageError(`the \`max-attempts\` input (FIXLOOP_MAX_ATTEMPTS) must be a positive integer (got \`${attempts}\`)`);
     overrides.maxAttempts = Number(attempts);
   }
   return {
@@ -30,8 +31,14 @@ export function readActionSettings(env: NodeJS.ProcessEnv): ActionSettings {
 }
 
 function engineNames(raw: string): EngineName[] {
-  const names = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  const names = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const unknown = names.find((n) => !(ENGINE_NAMES as readonly string[]).includes(n));
-  if (unknown !== undefined) throw new UsageError(`the \`engine\` input (FIXLOOP_ENGINE): unknown engine \`${unknown}\`; the engines are: ${ENGINE_NAMES.join(', ')}`);
+  if (unknown !== undefined)
+    throw new UsageError(
+      `the \`engine\` input (FIXLOOP_ENGINE): unknown engine \`${unknown}\`; the engines are: ${ENGINE_NAMES.join(', ')}`,
+    );
   return names as EngineName[];
 }

@@ -20,16 +20,22 @@ export async function readRunnerEvent(env: ActionEnv): Promise<RunnerEvent> {
   } catch (error) {
     throw new UsageError(`GITHUB_EVENT_PATH \`${env.eventPath}\` is not a JSON event: ${(error as Error).message}`);
   }
-  if (!isSource(payload)) throw new UsageError(`GITHUB_EVENT_PATH \`${env.eventPath}\`: the event names no repository (fixloop answers repository events only)`);
+  if (!isSource(payload))
+    throw new UsageError(
+      `GITHUB_EVENT_PATH \`${env.eventPath}\`: the event names no repository (fixloop answers repository events only)`,
+    );
   const named = `${payload.repository.owner.login}/${payload.repository.name}`;
   if (named.toLowerCase() !== env.repository.toLowerCase()) {
-    throw new UsageError(`the event is about \`${named}\`, but GITHUB_REPOSITORY is \`${env.repository}\`: fixloop works only on the workflow's own repository`);
+    throw new UsageError(
+      `the event is about \`${named}\`, but GITHUB_REPOSITORY is \`${env.repository}\`: fixloop works only on the workflow's own repository`,
+    );
   }
   const action = typeof payload.action === 'string' ? payload.action : '';
   return { name: action ? `${env.eventName}.${action}` : env.eventName, event: env.eventName, payload };
 }
 
 function isSource(payload: unknown): payload is RunnerEvent['payload'] {
-  const repository = (payload as { repository?: { id?: unknown; name?: unknown; owner?: { login?: unknown } } } | null)?.repository;
+  const repository = (payload as { repository?: { id?: unknown; name?: unknown; owner?: { login?: unknown } } } | null)
+    ?.repository;
   return typeof repository?.id === 'number' && typeof repository.name === 'string' && typeof repository.owner?.login === 'string';
 }

@@ -19,27 +19,45 @@ import { recordingForge, type ForgeRecord } from './recording-forge.ts';
 import { tokenNote } from './token-note.ts';
 
 export type Handled =
-  | { kind: 'ignored'; reason: string }
-  | { kind: 'handled'; forge: Forge; record: ForgeRecord; job: StoredJob | null };
+  { kind: 'ignored'; reason: string } | { kind: 'handled'; forge: Forge; record: ForgeRecord; job: StoredJob | null };
 
 export async function handleEvent(env: ActionEnv, event: RunnerEvent, overrides: ConfigOverrides, log: Logger): Promise<Handled> {
   const trigger = TRIGGERS.find((t) => t.event === event.name);
-  if (!trigger) return { kind: 'ignored', reason: `fixloop does not answer \`${event.name}\` (it answers ${TRIGGERS.map((t) => `\`${t.event}\``).join(', ')})` };
+  if (!trigger)
+    return {
+      kind: 'ignored',
+      reason: `fixloop does not answer \`${event.name}\` (it answers ${TRIGGERS.map((t) => `\`${t.event}\``).join(', ')})`,
+    };
   // The Action has no app id of its own: its check runs belong to GitHub Actions, whose events the
   // workflow's token does not trigger.
-  if (!trigger.worthStoring(event.payload, { appId: undefined })) return { kind: 'ignored', reason: `this \`${event.name}\` event does not concern fixloop (a bot's, or not a fixloop request)` };
+  if (!trigger.worthStoring(event.payload, { appId: undefined }))
+    return {
+      kind: 'ignored',
+      reason: `this \`${event.name}\` event does not concern fixloop (a bot's, or not a fixloop request)`,
+    };
 
   const { repository } = event.payload;
   const octokit = tokenOctokit(env.token, env.apiUrl, log);
-  const base = createOctokitForge({ octokit, owner: repository.owner.login, repo: repository.name, installationToken: async () => env.token });
+  const base = createOctokitForge({
+    octokit,
+    owner: repository.owner.login,
+    repo: repository.name,
+    installationToken: async () => env.token,
+  });
   const { forge, record } = recordingForge(base, tokenNote(env.tokenKind));
   const queue = createOneRunQueue(pastRunsOnGitHub(octokit, repository.owner.login, repository.name));
   const context = eventContext(env.deliveryId, event.event, event.payload, octokit, log);
   const deps = triggerDepsFor({ context, forge, log, credentialRef: WORKFLOW_TOKEN_REF, queue });
-  const withOverrides = Object.keys(overrides).length === 0 ? deps : { ...deps, config: async (replyTo: number | null) => {
-    const config = await deps.config(replyTo);
-    return config && applyOverrides(config, overrides);
-  } };
+  const withOverrides =
+    Object.keys(overrides).length === 0
+      ? deps
+      : {
+          ...deps,
+          config: async (replyTo: number | null) => {
+            const config = await deps.config(replyTo);
+            return config && applyOverrides(config, overrides);
+          },
+        };
   await trigger.handle({ id: env.deliveryId, payload: event.payload }, withOverrides);
   return { kind: 'handled', forge, record, job: queue.started() };
 }

@@ -15,7 +15,8 @@ export type PastRuns = (key: string) => Promise<number>;
 
 export function createOneRunQueue(pastRuns: PastRuns): OneRunQueue {
   let job: StoredJob | null = null;
-  const refuse = (what: string) => () => Promise.reject(new Error(`the GitHub Action runs its one event in process: it does not ${what}`));
+  const refuse = (what: string) => () =>
+    Promise.reject(new Error(`the GitHub Action runs its one event in process: it does not ${what}`));
   return {
     accept: refuse('store deliveries'),
     start: refuse('start workers'),

@@ -35,23 +35,35 @@ export interface FinishedRun {
 export async function runStarted(job: StoredJob, forge: Forge, host: RunHost): Promise<FinishedRun> {
   const data = runJobData(job);
   const log = host.log.child({ runId: data.runId });
-  const status = createStatusComment(forge, data.plan.number, data.runId, (error) => log.warn({ err: String(error) }, 'status comment not updated'), data.statusCommentId);
-  const artifactsRoot = join(host.tempRoot, 'runs');
-  const outcome = await runJob(data, {
+  const status = createStatusComment(
     forge,
-    status,
-    log,
-    sandbox: host.sandbox,
-    artifactsRoot,
-    tmpRoot: host.tempRoot,
-    cacheDir: join(host.tempRoot, 'cache'),
-    setupNetwork: host.setupNetwork,
-    // No store outlives the workflow run: a daily budget (FIXLOOP_DAILY_*) holds per run here.
-    engineEnvironment: { env: host.env, ledger: createMemorySpendLedger() },
-  }, { signal: host.signal, report: () => undefined });
+    data.plan.number,
+    data.runId,
+    (error) => log.warn({ err: String(error) }, 'status comment not updated'),
+    data.statusCommentId,
+  );
+  const artifactsRoot = join(host.tempRoot, 'runs');
+  const outcome = await runJob(
+    data,
+    {
+      forge,
+      status,
+      log,
+      sandbox: host.sandbox,
+      artifactsRoot,
+      tmpRoot: host.tempRoot,
+      cacheDir: join(host.tempRoot, 'cache'),
+      setupNetwork: host.setupNetwork,
+      // No store outlives the workflow run: a daily budget (FIXLOOP_DAILY_*) holds per run here.
+      engineEnvironment: { env: host.env, ledger: createMemorySpendLedger() },
+    },
+    { signal: host.signal, report: () => undefined },
+  );
   const dir = outcome.artifactsDir ?? join(artifactsRoot, data.runId);
   const [result, report] = await Promise.all([
-    readFile(join(dir, 'result.json'), 'utf8').then((text) => JSON.parse(text) as RunResult).catch(() => null),
+    readFile(join(dir, 'result.json'), 'utf8')
+      .then((text) => JSON.parse(text) as RunResult)
+      .catch(() => null),
     readFile(join(dir, 'report.md'), 'utf8').catch(() => null),
   ]);
   return { data, outcome, result, report };

@@ -19,5 +19,10 @@ export function noRunOutputs(status: 'no-run' | 'ignored' | 'error'): StepOutput
 
 /** The outputs of a run: its status (error when it left no result), pull request and level. */
 export function runOutputs(runId: string, result: RunResult | null, pullRequestUrl: string): StepOutputs {
-  return { status: result?.status ?? 'error', 'pull-request-url': pullRequestUrl, 'run-id': runId, assessment: result ? (assessmentLevel(result) ?? '') : '' };
+  return {
+    status: result?.status ?? 'error',
+    'pull-request-url': pullRequestUrl,
+    'run-id': runId,
+    assessment: result ? (assessmentLevel(result) ?? '') : '',
+  };
 }

@@ -4,7 +4,12 @@
 import type { TokenKind } from './action-env.ts';
 import type { FinishedRun } from './run-started.ts';
 
-export function runSummary(run: FinishedRun, pullRequestUrl: string, tokenKind: TokenKind, sandboxWarning: string | null): string {
+export function runSummary(
+  run: FinishedRun,
+  pullRequestUrl: string,
+  tokenKind: TokenKind,
+  sandboxWarning: string | null,
+): string {
   const lines = [`## fixloop run \`${run.data.runId}\` for #${run.data.plan.number}`, ''];
   if (pullRequestUrl) lines.push(`Pull request: ${pullRequestUrl}`, '');
   lines.push(tokenLine(tokenKind), '');
@@ -21,7 +26,10 @@ export function noRunSummary(event: string, reason: string | null, replies: stri
   const lines = [`## fixloop: no run for \`${event}\``, ''];
   if (reason) lines.push(reason);
   else if (replies.length > 0) lines.push('fixloop answered on GitHub:', '', ...replies.map(quote));
-  else lines.push("The event was handled and started no run: the label or command was not fixloop's, its settings say no, the pull request has moved on, or the loop guard stopped it.");
+  else
+    lines.push(
+      "The event was handled and started no run: the label or command was not fixloop's, its settings say no, the pull request has moved on, or the loop guard stopped it.",
+    );
   if (!reason && notes.length > 0) lines.push('', "fixloop's log said:", '', ...notes.map((n) => `- ${n}`));
   return lines.join('\n');
 }
@@ -32,7 +40,10 @@ export function failureSummary(message: string): string {
 }
 
 function quote(text: string): string {
-  return text.split('\n').map((l) => `> ${l}`).join('\n');
+  return text
+    .split('\n')
+    .map((l) => `> ${l}`)
+    .join('\n');
 }
 
 function tokenLine(kind: TokenKind): string {

@@ -6,5 +6,5 @@ import type { TokenKind } from './action-env.ts';
 export function tokenNote(kind: TokenKind): string {
   return kind === 'workflow'
     ? "<sub>Pushed by the fixloop GitHub Action with the workflow's `GITHUB_TOKEN`: GitHub starts no workflows for such pushes, so this repository's CI has not run on this branch (fixloop's own verification above has). To have CI run, give the action a GitHub App token (docs/github-action.md).</sub>"
-    : '<sub>Pushed by the fixloop GitHub Action with the token given as its `github-token` input (not the workflow\'s `GITHUB_TOKEN`): this repository\'s workflows run on this branch as on any push.</sub>';
+    : "<sub>Pushed by the fixloop GitHub Action with the token given as its `github-token` input (not the workflow's `GITHUB_TOKEN`): this repository's workflows run on this branch as on any push.</sub>";
 }

@@ -6,7 +6,9 @@ import type { CommandContext } from '../command-context.ts';
 export function registerActionCommand(program: Command, context: CommandContext): void {
   program
     .command('action')
-    .description('Handle one GitHub Actions event (GITHUB_EVENT_NAME, GITHUB_EVENT_PATH, ...) as the App would, running the fix in this process; see docs/github-action.md.')
+    .description(
+      'Handle one GitHub Actions event (GITHUB_EVENT_NAME, GITHUB_EVENT_PATH, ...) as the App would, running the fix in this process; see docs/github-action.md.',
+    )
     .action(async () => {
       // Loaded when the command runs: the Action's adapter and the GitHub client weigh on every start.
       const { actionCommand } = await import('../action/action-command.ts');

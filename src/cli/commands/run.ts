@@ -47,8 +47,14 @@ export function registerRunCommand(program: Command, context: CommandContext): v
     .option('--setup <command>', 'run once in each fresh checkout before the tests (e.g. "npm ci")')
     .addOption(new Option('--engine <names>', `engine cascade, comma-separated (${ENGINE_NAMES.join(', ')}); default repair`))
     .option('--script <command>', 'the command the script engine runs for each attempt')
-    .option('--goal <text>', 'what is wrong, in words (an issue text); when every test passes, an engine that can write tests first writes one that fails')
-    .option('--provider <name>', 'model provider of the agent engine and the reviewer: openai or anthropic (default: FIXLOOP_PROVIDER)')
+    .option(
+      '--goal <text>',
+      'what is wrong, in words (an issue text); when every test passes, an engine that can write tests first writes one that fails',
+    )
+    .option(
+      '--provider <name>',
+      'model provider of the agent engine and the reviewer: openai or anthropic (default: FIXLOOP_PROVIDER)',
+    )
     .option('--model <name>', 'model of the agent engine (default: FIXLOOP_MODEL)')
     .option('--review-model <name>', 'a second model that reviews green patches (default: FIXLOOP_REVIEW_MODEL)')
     .option('--cli-agent <name>', `the coding agent of the cli engine: ${CLI_AGENTS.join(', ')} (default: cli.agent, else aider)`)
@@ -56,14 +62,32 @@ export function registerRunCommand(program: Command, context: CommandContext): v
     .option('--max-consecutive-failures <n>', 'failed gates in a row before escalating (default 3)')
     .option('--allow <glob>', 'a path a fix may change (repeatable; replaces paths.allowed)', collect, [])
     .option('--protect <glob>', 'a path a fix may never change (repeatable; added to paths.protected)', collect, [])
-    .option('--evidence <kind>', `what a green run must show: ${EVIDENCE_KINDS.join(' or ')} (default per-test; exit-code is for suites whose output cannot be read per test, and is labelled so)`)
-    .option('--timeout <seconds>', 'timeout in seconds of each setup, test and script command (defaults: test.timeout 600, setup.timeout 900, script.timeout 600)')
-    .option('--out <dir>', "artifacts directory (default: the run's folder in fixloop's data folder, FIXLOOP_DATA_DIR or ~/.local/share/fixloop)")
+    .option(
+      '--evidence <kind>',
+      `what a green run must show: ${EVIDENCE_KINDS.join(' or ')} (default per-test; exit-code is for suites whose output cannot be read per test, and is labelled so)`,
+    )
+    .option(
+      '--timeout <seconds>',
+      'timeout in seconds of each setup, test and script command (defaults: test.timeout 600, setup.timeout 900, script.timeout 600)',
+    )
+    .option(
+      '--out <dir>',
+      "artifacts directory (default: the run's folder in fixloop's data folder, FIXLOOP_DATA_DIR or ~/.local/share/fixloop)",
+    )
     .option('--base <ref>', 'base ref of the change being fixed: its diff guides fault localization')
     .option('--json', 'print the RunResult as JSON on stdout')
-    .option('--apply', "apply the verified patch to REPO's working tree (refused, by name, when a file it touches changed during the run)")
-    .option('--head', "start from REPO's last commit (HEAD) instead of its working tree as it is (uncommitted changes and untracked files git does not ignore)")
-    .option('--sandbox <backend>', `isolation of the repository's code: ${SANDBOX_CHOICES.join(', ')} (default: FIXLOOP_SANDBOX, else auto = the strongest available)`)
+    .option(
+      '--apply',
+      "apply the verified patch to REPO's working tree (refused, by name, when a file it touches changed during the run)",
+    )
+    .option(
+      '--head',
+      "start from REPO's last commit (HEAD) instead of its working tree as it is (uncommitted changes and untracked files git does not ignore)",
+    )
+    .option(
+      '--sandbox <backend>',
+      `isolation of the repository's code: ${SANDBOX_CHOICES.join(', ')} (default: FIXLOOP_SANDBOX, else auto = the strongest available)`,
+    )
     .option('--no-setup-network', 'run the setup command without network access too (tests never have it)')
     .action(async (repo: string, flags: RunFlags) => {
       // The loop and its engines load when a run starts, not for `--help` or another command.
@@ -96,7 +120,8 @@ function toOverrides(flags: RunFlags): ConfigOverrides {
   if (flags.engine !== undefined) o.engines = engineList(flags.engine);
   if (flags.script !== undefined) o.script = flags.script;
   if (flags.maxAttempts !== undefined) o.maxAttempts = positiveInteger('--max-attempts', flags.maxAttempts);
-  if (flags.maxConsecutiveFailures !== undefined) o.maxConsecutiveFailures = positiveInteger('--max-consecutive-failures', flags.maxConsecutiveFailures);
+  if (flags.maxConsecutiveFailures !== undefined)
+    o.maxConsecutiveFailures = positiveInteger('--max-consecutive-failures', flags.maxConsecutiveFailures);
   if (flags.timeout !== undefined) o.timeout = positiveInteger('--timeout', flags.timeout);
   if (flags.cliAgent !== undefined) o.cliAgent = cliAgentName(flags.cliAgent);
   if (flags.evidence !== undefined) o.evidence = evidenceKind(flags.evidence);

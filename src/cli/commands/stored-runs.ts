@@ -10,7 +10,9 @@ export function registerStoredRunCommands(program: Command, context: CommandCont
   const { io } = context;
   const runs = program
     .command('runs')
-    .description("Recent runs: the GitHub App's, from its run store (FIXLOOP_DATA_DIR, default .fixloop), and the command line's, from fixloop's data folder (FIXLOOP_DATA_DIR, else ~/.local/share/fixloop): this repository's, or all of them.")
+    .description(
+      "Recent runs: the GitHub App's, from its run store (FIXLOOP_DATA_DIR, default .fixloop), and the command line's, from fixloop's data folder (FIXLOOP_DATA_DIR, else ~/.local/share/fixloop): this repository's, or all of them.",
+    )
     .option('--limit <n>', 'how many', '20')
     .action(async (flags: { limit: string }) => {
       const { runsList } = await import('../runs-command.ts');
@@ -18,7 +20,7 @@ export function registerStoredRunCommands(program: Command, context: CommandCont
     });
   runs
     .command('show')
-    .description("One run: its state, audit trail and report.")
+    .description('One run: its state, audit trail and report.')
     .argument('<run-id>', 'as listed by `fixloop runs`')
     .action(async (runId: string) => {
       const { runsShow } = await import('../runs-command.ts');
@@ -27,7 +29,7 @@ export function registerStoredRunCommands(program: Command, context: CommandCont
 
   program
     .command('replay')
-    .description("Verify again, on a fresh clone, the patch an App run stored (FIXLOOP_DATA_DIR).")
+    .description('Verify again, on a fresh clone, the patch an App run stored (FIXLOOP_DATA_DIR).')
     .argument('<run-id>', 'as listed by `fixloop runs`')
     .option('--sandbox <backend>', `isolation: ${SANDBOX_CHOICES.join(', ')}`)
     .option('--no-setup-network', 'run the setup command without network access')
@@ -49,7 +51,19 @@ export function registerStoredRunCommands(program: Command, context: CommandCont
       }
       // The App's dependency cache (FIXLOOP_CACHE_DIR, else the data folder's): the run's saved trees serve its replay.
       const cacheDir = cacheRootFrom(process.env, dataDir);
-      context.setExitCode(await replayRun({ dataDir, runId, sandbox, setupNetwork: flags.setupNetwork, cacheDir, stdout: io.stdout, stderr: io.stderr, signal: context.signal, ...(auth ? { auth } : {}) }));
+      context.setExitCode(
+        await replayRun({
+          dataDir,
+          runId,
+          sandbox,
+          setupNetwork: flags.setupNetwork,
+          cacheDir,
+          stdout: io.stdout,
+          stderr: io.stderr,
+          signal: context.signal,
+          ...(auth ? { auth } : {}),
+        }),
+      );
     });
 
   program
@@ -61,6 +75,11 @@ export function registerStoredRunCommands(program: Command, context: CommandCont
       const { publishRun } = await import('../publish-command.ts');
       const { dataDirFrom } = await import('../stored-run.ts');
       const access = await appAccessFromEnvironment();
-      await publishRun({ dataDir: dataDirFrom(process.env), runId, forgeFor: (data) => access.forgeFor(data), stdout: io.stdout });
+      await publishRun({
+        dataDir: dataDirFrom(process.env),
+        runId,
+        forgeFor: (data) => access.forgeFor(data),
+        stdout: io.stdout,
+      });
     });
 }

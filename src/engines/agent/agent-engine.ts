@@ -35,9 +35,17 @@ export function createAgentEngine(options: AgentEngineOptions): Engine {
     canWriteTests: true,
     async attempt(ctx: AttemptContext): Promise<EngineOutcome> {
       budget.begin();
-      const before = { usd: budget.spent.usd, tokens: budget.spent.tokens, modelCalls: budget.spent.modelCalls, toolCalls: budget.spent.toolCalls };
+      const before = {
+        usd: budget.spent.usd,
+        tokens: budget.spent.tokens,
+        modelCalls: budget.spent.modelCalls,
+        toolCalls: budget.spent.toolCalls,
+      };
       const notes: string[] = [];
-      if (!options.price) notes.push(`no price is known for the model \`${model.model}\`: its cost counts as $0 and the cost budget cannot hold (tokens are still capped); add it to FIXLOOP_PRICES`);
+      if (!options.price)
+        notes.push(
+          `no price is known for the model \`${model.model}\`: its cost counts as $0 and the cost budget cannot hold (tokens are still capped); add it to FIXLOOP_PRICES`,
+        );
       try {
         ctx.log(`agent: ${model.provider} ${model.model}`);
         const messages: ChatMessage[] = [{ role: 'user', text: await buildTaskPrompt(ctx, options.templates) }];
@@ -47,7 +55,10 @@ export function createAgentEngine(options: AgentEngineOptions): Engine {
           summary: ended.stop ? `stopped: ${ended.stop.message}` : ended.summary,
           cost: spent,
           gaveUp: false,
-          stats: { modelCalls: budget.spent.modelCalls - before.modelCalls, toolCalls: budget.spent.toolCalls - before.toolCalls },
+          stats: {
+            modelCalls: budget.spent.modelCalls - before.modelCalls,
+            toolCalls: budget.spent.toolCalls - before.toolCalls,
+          },
           ...(ended.stop ? { budgetStop: ended.stop } : {}),
           notes,
         };
@@ -57,21 +68,40 @@ export function createAgentEngine(options: AgentEngineOptions): Engine {
     },
   };
 
-  async function converse(ctx: AttemptContext, messages: ChatMessage[], notes: string[]): Promise<{ summary: string; stop: BudgetStop | null }> {
+  async function converse(
+    ctx: AttemptContext,
+    messages: ChatMessage[],
+    notes: string[],
+  ): Promise<{ summary: string; stop: BudgetStop | null }> {
     const timeLeft = () => Math.max(0, Math.min(budget.remainingMs(), ctx.deadline - Date.now()));
     for (;;) {
       const stop = await budget.beforeModelCall();
       if (stop) return { summary: '', stop };
-      if (ctx.deadline - Date.now() <= 0) return { summary: "the run's time budget ended before the agent completed", stop: null };
+      if (ctx.deadline - Date.now() <= 0)
+        return { summary: "the run's time budget ended before the agent completed", stop: null };
       const reply = await callModel(ctx, messages, timeLeft());
-      if (reply === 'time') return { summary: '', stop: budget.runOverrun() ?? { budget: 'time', limit: budget.limits.timeMs / 1000, spent: Math.round(budget.elapsedMs() / 1000), message: 'the time left ran out during a model call' } };
+      if (reply === 'time')
+        return {
+          summary: '',
+          stop: budget.runOverrun() ?? {
+            budget: 'time',
+            limit: budget.limits.timeMs / 1000,
+            spent: Math.round(budget.elapsedMs() / 1000),
+            message: 'the time left ran out during a model call',
+          },
+        };
       const usd = costOf(reply.usage, options.price);
       await budget.charge(reply.usage, usd);
-      ctx.log(`model: ${reply.usage.input} + ${reply.usage.output} tokens${options.price ? `, $${usd.toFixed(4)}` : ''}${reply.text.trim() ? `: ${reply.text.trim().slice(0, 500)}` : ''}`);
+      ctx.log(
+        `model: ${reply.usage.input} + ${reply.usage.output} tokens${options.price ? `, $${usd.toFixed(4)}` : ''}${reply.text.trim() ? `: ${reply.text.trim().slice(0, 500)}` : ''}`,
+      );
       messages.push({ role: 'assistant', text: reply.text, toolCalls: reply.toolCalls });
       if (reply.toolCalls.length === 0) {
         const said = reply.text.trim().split('\n')[0]?.slice(0, 300);
-        return { summary: said ? `the model ended without calling complete: ${said}` : 'the model ended without calling complete', stop: null };
+        return {
+          summary: said ? `the model ended without calling complete: ${said}` : 'the model ended without calling complete',
+          stop: null,
+        };
       }
 
       const results: ToolResult[] = [];
@@ -84,7 +114,14 @@ export function createAgentEngine(options: AgentEngineOptions): Engine {
           continue;
         }
         ctx.log(`tool: ${call.name} ${describeInput(call.input)}`);
-        const outcome = await runTool(call, { workspace: ctx.workspace, sandbox: ctx.sandbox, config: ctx.config, lastGate: ctx.lastGate, signal: ctx.signal, timeLimitMs: timeLeft });
+        const outcome = await runTool(call, {
+          workspace: ctx.workspace,
+          sandbox: ctx.sandbox,
+          config: ctx.config,
+          lastGate: ctx.lastGate,
+          signal: ctx.signal,
+          timeLimitMs: timeLeft,
+        });
         if (outcome.refused) {
           notes.push(`refused ${call.name}: ${outcome.refused}`);
           ctx.log(`refused: ${outcome.refused}`);
@@ -118,6 +155,8 @@ export function createAgentEngine(options: AgentEngineOptions): Engine {
 }
 
 function describeInput(input: Record<string, unknown>): string {
-  const shown = Object.entries(input).map(([k, v]) => `${k}=${typeof v === 'string' ? JSON.stringify(v.length > 80 ? `${v.slice(0, 80)}…` : v) : JSON.stringify(v)}`);
+  const shown = Object.entries(input).map(
+    ([k, v]) => `${k}=${typeof v === 'string' ? JSON.stringify(v.length > 80 ? `${v.slice(0, 80)}…` : v) : JSON.stringify(v)}`,
+  );
   return shown.join(' ').slice(0, 300);
 }

@@ -36,10 +36,15 @@ const misconfigured = (message: string) => new EngineError('ENGINE_MISCONFIGURED
 /** The settings, checked; `withAgent` when the cascade has the `agent` engine (its model is then required). */
 export function agentSettingsFrom(env: Environment, withAgent: boolean): AgentSettings {
   const model = env.FIXLOOP_MODEL?.trim();
-  if (withAgent && !model) throw misconfigured('the agent engine needs a model: set FIXLOOP_MODEL (or pass --model), e.g. FIXLOOP_MODEL=gpt-4.1 or claude-sonnet-4-5');
+  if (withAgent && !model)
+    throw misconfigured(
+      'the agent engine needs a model: set FIXLOOP_MODEL (or pass --model), e.g. FIXLOOP_MODEL=gpt-4.1 or claude-sonnet-4-5',
+    );
   const reviewModel = env.FIXLOOP_REVIEW_MODEL?.trim();
   const provider = withAgent || (reviewModel && !env.FIXLOOP_REVIEW_PROVIDER?.trim()) ? chooseProvider(env) : null;
-  const reviewProvider = env.FIXLOOP_REVIEW_PROVIDER?.trim() ? providerName(env.FIXLOOP_REVIEW_PROVIDER, 'FIXLOOP_REVIEW_PROVIDER') : provider;
+  const reviewProvider = env.FIXLOOP_REVIEW_PROVIDER?.trim()
+    ? providerName(env.FIXLOOP_REVIEW_PROVIDER, 'FIXLOOP_REVIEW_PROVIDER')
+    : provider;
   let prices: Record<string, Price>;
   try {
     prices = loadPrices(env.FIXLOOP_PRICES);
@@ -87,7 +92,8 @@ function modelSettings(provider: ProviderName, model: string, env: Environment):
   const keyVariable = provider === 'openai' ? 'OPENAI_API_KEY' : 'ANTHROPIC_API_KEY';
   const baseVariable = provider === 'openai' ? 'OPENAI_BASE_URL' : 'ANTHROPIC_BASE_URL';
   const baseURL = env[baseVariable]?.trim() || undefined;
-  if (baseURL !== undefined && !/^https?:\/\//i.test(baseURL)) throw misconfigured(`${baseVariable}: not an http(s) URL: ${baseURL}`);
+  if (baseURL !== undefined && !/^https?:\/\//i.test(baseURL))
+    throw misconfigured(`${baseVariable}: not an http(s) URL: ${baseURL}`);
   if (baseURL !== undefined && !URL.canParse(baseURL)) throw misconfigured(`${baseVariable}: not a URL: ${baseURL}`);
   let apiKey = env[keyVariable]?.trim();
   // Local OpenAI-compatible servers (Ollama, vLLM, LM Studio) take any key.
@@ -100,6 +106,7 @@ function positiveNumber(raw: string | undefined, variable: string, integer: bool
   if (raw === undefined || raw.trim() === '') return undefined;
   const value = Number(raw.trim());
   const numeric = /^\d+(\.\d+)?(e\+?\d+)?$/i.test(raw.trim()) && Number.isFinite(value);
-  if (!numeric || value <= 0 || (integer && !Number.isInteger(value))) throw misconfigured(`${variable}: expected a positive ${integer ? 'whole number' : 'number'}, got \`${raw}\``);
+  if (!numeric || value <= 0 || (integer && !Number.isInteger(value)))
+    throw misconfigured(`${variable}: expected a positive ${integer ? 'whole number' : 'number'}, got \`${raw}\``);
   return value;
 }

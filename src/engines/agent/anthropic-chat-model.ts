@@ -1,15 +1,31 @@
 // Anthropic Messages through the official `@anthropic-ai/sdk`.
 import Anthropic from '@anthropic-ai/sdk';
 import type { ContentBlockParam, MessageParam, Tool } from '@anthropic-ai/sdk/resources/messages';
-import { parseToolInput, type ChatMessage, type ChatModel, type ModelReply, type ModelClientOptions, type ModelRequest, type ToolCall } from './chat-model.ts';
+import {
+  parseToolInput,
+  type ChatMessage,
+  type ChatModel,
+  type ModelReply,
+  type ModelClientOptions,
+  type ModelRequest,
+  type ToolCall,
+} from './chat-model.ts';
 
 export function createAnthropicChatModel(options: ModelClientOptions): ChatModel {
-  const client = new Anthropic({ apiKey: options.apiKey, ...(options.baseURL ? { baseURL: options.baseURL } : {}), maxRetries: options.maxRetries ?? 2 });
+  const client = new Anthropic({
+    apiKey: options.apiKey,
+    ...(options.baseURL ? { baseURL: options.baseURL } : {}),
+    maxRetries: options.maxRetries ?? 2,
+  });
   return {
     provider: 'anthropic',
     model: options.model,
     async reply(request: ModelRequest): Promise<ModelReply> {
-      const tools: Tool[] = request.tools.map((t) => ({ name: t.name, description: t.description, input_schema: { type: 'object', ...t.parameters } }));
+      const tools: Tool[] = request.tools.map((t) => ({
+        name: t.name,
+        description: t.description,
+        input_schema: { type: 'object', ...t.parameters },
+      }));
       const message = await client.messages.create(
         {
           model: options.model,
@@ -31,7 +47,14 @@ export function createAnthropicChatModel(options: ModelClientOptions): ChatModel
         text: text.join('\n'),
         toolCalls,
         usage: { input: message.usage.input_tokens, output: message.usage.output_tokens },
-        stop: stop === 'tool_use' ? 'tool_calls' : stop === 'end_turn' || stop === 'stop_sequence' ? 'end' : stop === 'max_tokens' ? 'length' : 'other',
+        stop:
+          stop === 'tool_use'
+            ? 'tool_calls'
+            : stop === 'end_turn' || stop === 'stop_sequence'
+              ? 'end'
+              : stop === 'max_tokens'
+                ? 'length'
+                : 'other',
       };
     },
   };
@@ -47,7 +70,15 @@ function toAnthropic(messages: ChatMessage[]): MessageParam[] {
   };
   for (const message of messages) {
     if (message.role === 'user') pushUser([{ type: 'text', text: message.text }]);
-    else if (message.role === 'tool') pushUser(message.results.map((r) => ({ type: 'tool_result' as const, tool_use_id: r.id, content: r.content, ...(r.isError ? { is_error: true } : {}) })));
+    else if (message.role === 'tool')
+      pushUser(
+        message.results.map((r) => ({
+          type: 'tool_result' as const,
+          tool_use_id: r.id,
+          content: r.content,
+          ...(r.isError ? { is_error: true } : {}),
+        })),
+      );
     else {
       const blocks: ContentBlockParam[] = [];
       if (message.text) blocks.push({ type: 'text', text: message.text });

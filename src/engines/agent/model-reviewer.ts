@@ -28,14 +28,27 @@ export function createModelReviewer(options: ModelReviewerOptions): Reviewer {
     async review(input: ReviewInput): Promise<ReviewOutcome> {
       const zero = { usd: 0, tokens: 0 };
       const stop = await budget.beforeModelCall();
-      if (stop) return { status: 'invalid', remainingTasks: [], reason: `the review could not run: ${stop.message}`, cost: zero, budgetStop: stop };
+      if (stop)
+        return {
+          status: 'invalid',
+          remainingTasks: [],
+          reason: `the review could not run: ${stop.message}`,
+          cost: zero,
+          budgetStop: stop,
+        };
       const prompt = await reviewPrompt(input, options.workspace(), options.templates);
       budget.begin();
       try {
         const timeout = AbortSignal.timeout(Math.max(1, Math.min(budget.remainingMs(), input.deadline - Date.now())));
         let answer;
         try {
-          answer = await model.reply({ system: SYSTEM, messages: [{ role: 'user', text: prompt }], tools: [], maxOutputTokens: Math.max(1, Math.min(2048, budget.remainingTokens())), signal: AbortSignal.any([input.signal, timeout]) });
+          answer = await model.reply({
+            system: SYSTEM,
+            messages: [{ role: 'user', text: prompt }],
+            tools: [],
+            maxOutputTokens: Math.max(1, Math.min(2048, budget.remainingTokens())),
+            signal: AbortSignal.any([input.signal, timeout]),
+          });
         } catch (error) {
           if (input.signal.aborted) throw error;
           if (timeout.aborted) return { status: 'invalid', remainingTasks: [], reason: 'the review ran out of time', cost: zero };
@@ -48,7 +61,9 @@ export function createModelReviewer(options: ModelReviewerOptions): Reviewer {
         const cost = { usd, tokens: answer.usage.input + answer.usage.output };
         input.log(`review by ${model.provider} ${model.model}:\n${answer.text}`);
         const parsed = parseReview(answer.text);
-        return parsed.status === 'invalid' ? { status: 'invalid', remainingTasks: [], reason: `malformed review answer: ${parsed.reason}`, cost } : { ...parsed, cost };
+        return parsed.status === 'invalid'
+          ? { status: 'invalid', remainingTasks: [], reason: `malformed review answer: ${parsed.reason}`, cost }
+          : { ...parsed, cost };
       } finally {
         budget.end();
       }

@@ -2,15 +2,30 @@
 // LM Studio…) through the official `openai` SDK.
 import OpenAI from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
-import { parseToolInput, type ChatMessage, type ChatModel, type ModelReply, type ModelClientOptions, type ModelRequest, type ToolCall } from './chat-model.ts';
+import {
+  parseToolInput,
+  type ChatMessage,
+  type ChatModel,
+  type ModelReply,
+  type ModelClientOptions,
+  type ModelRequest,
+  type ToolCall,
+} from './chat-model.ts';
 
 export function createOpenAIChatModel(options: ModelClientOptions): ChatModel {
-  const client = new OpenAI({ apiKey: options.apiKey, ...(options.baseURL ? { baseURL: options.baseURL } : {}), maxRetries: options.maxRetries ?? 2 });
+  const client = new OpenAI({
+    apiKey: options.apiKey,
+    ...(options.baseURL ? { baseURL: options.baseURL } : {}),
+    maxRetries: options.maxRetries ?? 2,
+  });
   return {
     provider: 'openai',
     model: options.model,
     async reply(request: ModelRequest): Promise<ModelReply> {
-      const tools: ChatCompletionTool[] = request.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
+      const tools: ChatCompletionTool[] = request.tools.map((t) => ({
+        type: 'function',
+        function: { name: t.name, description: t.description, parameters: t.parameters },
+      }));
       const completion = await client.chat.completions.create(
         {
           model: options.model,
@@ -47,7 +62,13 @@ function toOpenAI(message: ChatMessage): ChatCompletionMessageParam[] {
           role: 'assistant',
           content: message.text || null,
           ...(message.toolCalls.length > 0
-            ? { tool_calls: message.toolCalls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: JSON.stringify(c.input) } })) }
+            ? {
+                tool_calls: message.toolCalls.map((c) => ({
+                  id: c.id,
+                  type: 'function' as const,
+                  function: { name: c.name, arguments: JSON.stringify(c.input) },
+                })),
+              }
             : {}),
         },
       ];

@@ -21,7 +21,7 @@ export const DEFAULT_PRICES: Readonly<Record<string, Price>> = Object.freeze({
   'gpt-4.1-nano': { input: 0.1, output: 0.4 },
   'gpt-4o': { input: 2.5, output: 10 },
   'gpt-4o-mini': { input: 0.15, output: 0.6 },
-  'o3': { input: 2, output: 8 },
+  o3: { input: 2, output: 8 },
   'o4-mini': { input: 1.1, output: 4.4 },
   'claude-opus-4-1': { input: 15, output: 75 },
   'claude-opus-4': { input: 15, output: 75 },
@@ -43,14 +43,18 @@ export function loadPrices(setting: string | undefined): Record<string, Price> {
     try {
       text = readFileSync(setting, 'utf8');
     } catch (error) {
-      throw new PriceTableError(`FIXLOOP_PRICES: cannot read ${setting}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+      throw new PriceTableError(
+        `FIXLOOP_PRICES: cannot read ${setting}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      );
     }
   }
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
-    throw new PriceTableError('FIXLOOP_PRICES: not valid JSON (expected {"<model>": {"input": <USD per 1M tokens>, "output": <USD per 1M tokens>}})');
+    throw new PriceTableError(
+      'FIXLOOP_PRICES: not valid JSON (expected {"<model>": {"input": <USD per 1M tokens>, "output": <USD per 1M tokens>}})',
+    );
   }
   const result = priceFile.safeParse(parsed);
   if (!result.success) {

@@ -94,13 +94,16 @@ export class RunBudget {
   runOverrun(): BudgetStop | null {
     if (this.spent.tokens >= this.limits.tokens) return stop('tokens', this.limits.tokens, this.spent.tokens);
     if (this.spent.usd >= this.limits.usd) return stop('cost', this.limits.usd, this.spent.usd);
-    if (this.elapsedMs() >= this.limits.timeMs) return stop('time', this.limits.timeMs / 1000, Math.round(this.elapsedMs() / 1000));
+    if (this.elapsedMs() >= this.limits.timeMs)
+      return stop('time', this.limits.timeMs / 1000, Math.round(this.elapsedMs() / 1000));
     return null;
   }
 
   private dailyOverrun(today: Spend): BudgetStop | null {
-    if (this.limits.dailyTokens !== undefined && today.tokens >= this.limits.dailyTokens) return stop('daily_tokens', this.limits.dailyTokens, today.tokens);
-    if (this.limits.dailyUsd !== undefined && today.usd >= this.limits.dailyUsd) return stop('daily_cost', this.limits.dailyUsd, today.usd);
+    if (this.limits.dailyTokens !== undefined && today.tokens >= this.limits.dailyTokens)
+      return stop('daily_tokens', this.limits.dailyTokens, today.tokens);
+    if (this.limits.dailyUsd !== undefined && today.usd >= this.limits.dailyUsd)
+      return stop('daily_cost', this.limits.dailyUsd, today.usd);
     return null;
   }
 }
@@ -111,7 +114,8 @@ const WHAT: Record<BudgetName, (limit: number, spent: number) => string> = {
   cost: (limit, spent) => `the cost budget of $${limit.toFixed(2)} per run is used up ($${spent.toFixed(4)} spent)`,
   time: (limit) => `the agent's time budget of ${limit} s per run is used up`,
   daily_tokens: (limit, spent) => `this repository's daily token budget of ${limit} is used up (${spent} today)`,
-  daily_cost: (limit, spent) => `this repository's daily cost budget of $${limit.toFixed(2)} is used up ($${spent.toFixed(4)} today)`,
+  daily_cost: (limit, spent) =>
+    `this repository's daily cost budget of $${limit.toFixed(2)} is used up ($${spent.toFixed(4)} today)`,
 };
 
 function stop(budget: BudgetName, limit: number, spent: number): BudgetStop {

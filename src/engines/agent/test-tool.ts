@@ -28,7 +28,10 @@ const OUTPUT_TAIL_CHARS = 4000;
 export async function runTestsTool(ctx: TestToolContext, input: Record<string, unknown>): Promise<ToolAnswer> {
   const command = ctx.config.test.command ?? '';
   const named = Array.isArray(input.tests) ? input.tests.filter((t): t is string => typeof t === 'string' && t.length > 0) : [];
-  const targets = named.length > 0 ? named.map((name) => knownTest(ctx.lastGate, name)) : ctx.lastGate.report.tests.filter((t) => t.status === 'failed');
+  const targets =
+    named.length > 0
+      ? named.map((name) => knownTest(ctx.lastGate, name))
+      : ctx.lastGate.report.tests.filter((t) => t.status === 'failed');
   const focused = targets.length > 0 ? focusedTestCommand(command, targets, await packageScripts(ctx.workspace)) : null;
   const parts: string[] = [];
   if (focused) {
@@ -69,7 +72,11 @@ function run(ctx: TestToolContext, command: string): Promise<GateResult> {
 function describe(command: string, gate: GateResult, named: string[]): string {
   const report = gate.report;
   const lines = [`$ ${command}`];
-  const status = gate.passed ? 'passed' : gate.reason === 'TIMEOUT' ? 'TIMED OUT' : `failed (${gate.reason}${gate.exitCode !== undefined ? ` ${gate.exitCode}` : ''})`;
+  const status = gate.passed
+    ? 'passed'
+    : gate.reason === 'TIMEOUT'
+      ? 'TIMED OUT'
+      : `failed (${gate.reason}${gate.exitCode !== undefined ? ` ${gate.exitCode}` : ''})`;
   lines.push(report.parsed ? `${status}: ${report.passed} passed, ${report.failed} failed, ${report.skipped} skipped` : status);
   if (named.length > 0 && report.parsed) {
     for (const name of named) {
@@ -83,10 +90,14 @@ function describe(command: string, gate: GateResult, named: string[]): string {
     lines.push(`FAILED ${test.id}${detail ? `\n${indent(detail)}` : ''}`);
   }
   if (failing.length > MAX_FAILURES_SHOWN) lines.push(`… ${failing.length - MAX_FAILURES_SHOWN} more failing`);
-  if (!gate.passed && (!report.parsed || failing.length === 0)) lines.push(`output (end):\n${gate.output.slice(-OUTPUT_TAIL_CHARS)}`);
+  if (!gate.passed && (!report.parsed || failing.length === 0))
+    lines.push(`output (end):\n${gate.output.slice(-OUTPUT_TAIL_CHARS)}`);
   return lines.join('\n');
 }
 
 function indent(text: string): string {
-  return text.split('\n').map((l) => `    ${l}`).join('\n');
+  return text
+    .split('\n')
+    .map((l) => `    ${l}`)
+    .join('\n');
 }

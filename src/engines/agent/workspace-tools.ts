@@ -27,7 +27,11 @@ function splitLines(text: string): string[] {
   return lines;
 }
 
-export function stringArg(input: Record<string, unknown>, name: string, options: { optional?: boolean; allowEmpty?: boolean } = {}): string | undefined {
+export function stringArg(
+  input: Record<string, unknown>,
+  name: string,
+  options: { optional?: boolean; allowEmpty?: boolean } = {},
+): string | undefined {
   const value = input[name];
   if (value === undefined || value === null) {
     if (options.optional) return undefined;
@@ -41,7 +45,8 @@ export function stringArg(input: Record<string, unknown>, name: string, options:
 function positiveInt(input: Record<string, unknown>, name: string): number | undefined {
   const value = input[name];
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) throw new ToolInputError(`\`${name}\` must be a positive integer`);
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1)
+    throw new ToolInputError(`\`${name}\` must be a positive integer`);
   return value;
 }
 
@@ -52,11 +57,14 @@ export async function readFileTool(workspace: Workspace, input: Record<string, u
   const lines = splitLines(text);
   const start = positiveInt(input, 'start_line') ?? 1;
   const asked = positiveInt(input, 'end_line');
-  if (asked !== undefined && asked < start) return { content: `${path}: end_line ${asked} is before start_line ${start}`, isError: true };
-  if (start > Math.max(1, lines.length)) return { content: `${path} has ${lines.length} lines; start_line ${start} is past its end`, isError: true };
+  if (asked !== undefined && asked < start)
+    return { content: `${path}: end_line ${asked} is before start_line ${start}`, isError: true };
+  if (start > Math.max(1, lines.length))
+    return { content: `${path} has ${lines.length} lines; start_line ${start} is past its end`, isError: true };
   const end = Math.min(lines.length, asked ?? start + MAX_READ_LINES - 1, start + MAX_READ_LINES - 1);
   let body = lines.slice(start - 1, end).join('\n');
-  if (body.length > MAX_READ_CHARS) body = `${body.slice(0, MAX_READ_CHARS)}\n… (cut at ${MAX_READ_CHARS} characters; read a smaller line range)`;
+  if (body.length > MAX_READ_CHARS)
+    body = `${body.slice(0, MAX_READ_CHARS)}\n… (cut at ${MAX_READ_CHARS} characters; read a smaller line range)`;
   const range = start === 1 && end >= lines.length ? `${lines.length} lines` : `lines ${start}-${end} of ${lines.length}`;
   return { content: `${path} (${range}):\n${body}`, isError: false };
 }
@@ -66,7 +74,10 @@ export async function listFilesTool(workspace: Workspace, input: Record<string, 
   const files = (await workspace.listFiles()).filter((f) => prefix === '' || f.startsWith(`${prefix}/`) || f === prefix);
   if (files.length === 0) return { content: `no files under \`${prefix || '.'}\``, isError: false };
   const shown = files.slice(0, MAX_LISTED);
-  return { content: `${shown.join('\n')}${files.length > MAX_LISTED ? `\n… ${files.length - MAX_LISTED} more; list a sub-folder` : ''}`, isError: false };
+  return {
+    content: `${shown.join('\n')}${files.length > MAX_LISTED ? `\n… ${files.length - MAX_LISTED} more; list a sub-folder` : ''}`,
+    isError: false,
+  };
 }
 
 export async function searchTool(workspace: Workspace, input: Record<string, unknown>): Promise<ToolAnswer> {
@@ -92,7 +103,10 @@ export async function searchTool(workspace: Workspace, input: Record<string, unk
     }
   }
   if (matches.length === 0) return { content: `no match for \`${pattern}\``, isError: false };
-  return { content: `${matches.join('\n')}${more > 0 ? `\n… ${more} more matches; narrow the pattern or the path` : ''}`, isError: false };
+  return {
+    content: `${matches.join('\n')}${more > 0 ? `\n… ${more} more matches; narrow the pattern or the path` : ''}`,
+    isError: false,
+  };
 }
 
 export async function writeFileTool(workspace: Workspace, input: Record<string, unknown>): Promise<ToolAnswer> {
@@ -119,7 +133,11 @@ async function writeThroughPolicy(workspace: Workspace, path: string, content: s
   } catch (error) {
     if (error instanceof PathPolicyError) {
       const reason = `${path}: ${error.finding.message}`;
-      return { content: `refused: ${error.finding.message}. You may not change this file; change the code under test instead.`, isError: true, refused: reason };
+      return {
+        content: `refused: ${error.finding.message}. You may not change this file; change the code under test instead.`,
+        isError: true,
+        refused: reason,
+      };
     }
     throw error;
   }
@@ -131,7 +149,8 @@ async function readOrExplain(workspace: Workspace, path: string): Promise<string
   } catch (error) {
     if (error instanceof PathPolicyError) return { content: `refused: ${error.finding.message}`, isError: true };
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return { content: `${path} does not exist; use list_files or search to find the right path`, isError: true };
+    if (code === 'ENOENT')
+      return { content: `${path} does not exist; use list_files or search to find the right path`, isError: true };
     if (code === 'EISDIR') return { content: `${path} is a folder; use list_files`, isError: true };
     throw error;
   }

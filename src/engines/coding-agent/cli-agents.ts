@@ -112,7 +112,15 @@ const codex: CliAgent = {
   commandLine({ binary, promptFile, model, purpose }) {
     // `codex exec` never asks for approval; its own sandbox lets it write the workspace only (or nothing
     // for a review). The workspace is a git checkout, but the check is skipped so that it never matters.
-    const args = [q(binary), 'exec', '--skip-git-repo-check', '--sandbox', purpose === 'attempt' ? 'workspace-write' : 'read-only', '--color', 'never'];
+    const args = [
+      q(binary),
+      'exec',
+      '--skip-git-repo-check',
+      '--sandbox',
+      purpose === 'attempt' ? 'workspace-write' : 'read-only',
+      '--color',
+      'never',
+    ];
     if (model) args.push('-m', q(model));
     // `-`: the prompt is read from stdin.
     args.push('-', '<', q(promptFile));
@@ -159,7 +167,11 @@ export function cliAgent(name: CliAgentName): CliAgent {
   return CLI_AGENT_TABLE[name];
 }
 
-export function agentModel(agent: CliAgent, environment: Record<string, string | undefined>, purpose: AgentPurpose): string | null {
+export function agentModel(
+  agent: CliAgent,
+  environment: Record<string, string | undefined>,
+  purpose: AgentPurpose,
+): string | null {
   for (const name of agent.modelVariables[purpose]) {
     const value = environment[name]?.trim();
     if (value) return value;
@@ -195,7 +207,11 @@ export interface AgentEnvironment {
  * may not set), then the agent's own variables from the app's environment. Nothing else of the app's
  * environment: no GitHub token, no private key, no FIXLOOP_* setting, no database URL.
  */
-export function agentEnvironment(agent: CliAgent, environment: Record<string, string | undefined>, repositoryEnv: Record<string, string>): AgentEnvironment {
+export function agentEnvironment(
+  agent: CliAgent,
+  environment: Record<string, string | undefined>,
+  repositoryEnv: Record<string, string>,
+): AgentEnvironment {
   const env: Record<string, string> = {};
   const dropped: string[] = [];
   for (const [name, value] of Object.entries(repositoryEnv)) {

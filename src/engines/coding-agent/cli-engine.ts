@@ -44,7 +44,9 @@ export async function resolveAgentBinary(agent: CliAgent, environment: Record<st
   const wanted = configured || agent.defaultBinary;
   const found = await findExecutable(wanted, environment.PATH);
   if (found) return found;
-  const where = wanted.includes('/') ? `\`${wanted}\` (from ${agent.binVariable}) is not an executable file` : `\`${wanted}\` was not found on PATH`;
+  const where = wanted.includes('/')
+    ? `\`${wanted}\` (from ${agent.binVariable}) is not an executable file`
+    : `\`${wanted}\` was not found on PATH`;
   throw new EngineError(
     'ENGINE_MISCONFIGURED',
     `the cli engine runs ${agent.name}, but ${where}: install ${agent.name}, set ${agent.binVariable} to its path, or choose another agent with \`cli.agent\` (aider, codex, claude)`,
@@ -85,7 +87,9 @@ export async function binaryMounts(binary: string, environment: Record<string, s
   if (pkg) candidates.push(pkg);
   candidates.push(...(await pythonEnvironment(dirname(real))));
   const homes = new Set([homedir(), environment.HOME].filter((h): h is string => !!h).map((h) => resolve(h)));
-  const dirs = [...new Set(candidates.map((d) => resolve(d)))].filter((d) => d !== '/' && !homes.has(d)).sort((a, b) => a.length - b.length);
+  const dirs = [...new Set(candidates.map((d) => resolve(d)))]
+    .filter((d) => d !== '/' && !homes.has(d))
+    .sort((a, b) => a.length - b.length);
   const kept: string[] = [];
   for (const dir of dirs) if (!kept.some((k) => isUnder(dir, k))) kept.push(dir);
   return kept.map((path) => ({ path }));
@@ -108,7 +112,10 @@ function lineLogger(log: (line: string) => void): { write: (chunk: string) => vo
 }
 
 function lastLine(output: string): string {
-  const lines = output.split(/\r?\n|\r/).map((l) => l.trim()).filter((l) => l.length > 0);
+  const lines = output
+    .split(/\r?\n|\r/)
+    .map((l) => l.trim())
+    .filter((l) => l.length > 0);
   const last = lines.at(-1) ?? '';
   return last.length > SUMMARY_TAIL ? `${last.slice(0, SUMMARY_TAIL - 1)}…` : last;
 }
@@ -133,7 +140,13 @@ function notStartable(agent: CliAgent, binary: string, result: CommandResult): E
 /** The first settings file of the repository the agent would load, if any. */
 async function repositorySettings(agent: CliAgent, root: string): Promise<string | null> {
   for (const file of agent.repositorySettingsFiles) {
-    if (await lstat(join(root, file)).then(() => true, () => false)) return file;
+    if (
+      await lstat(join(root, file)).then(
+        () => true,
+        () => false,
+      )
+    )
+      return file;
   }
   return null;
 }
@@ -165,9 +178,13 @@ async function runAgent(run: AgentRun): Promise<{ result: CommandResult; answer:
     let command = run.agent.commandLine({ binary: run.binary, promptFile, model, purpose: run.purpose, files: run.files });
     if (run.purpose === 'review') command += ` > ${shellQuote(answerFile)}`;
     const { env, dropped } = agentEnvironment(run.agent, run.environment, run.repositoryEnv);
-    if (dropped.length > 0) run.log(`cli: not giving ${run.agent.name} these variables of the repository's env: ${dropped.join(', ')}`);
+    if (dropped.length > 0)
+      run.log(`cli: not giving ${run.agent.name} these variables of the repository's env: ${dropped.join(', ')}`);
     // A review writes its answer next to the prompt; an attempt only reads the prompt.
-    const mounts: Mount[] = [{ path: dir, ...(run.purpose === 'review' ? { writable: true } : {}) }, ...(await binaryMounts(run.binary, run.environment))];
+    const mounts: Mount[] = [
+      { path: dir, ...(run.purpose === 'review' ? { writable: true } : {}) },
+      ...(await binaryMounts(run.binary, run.environment)),
+    ];
     run.log(`cli: ${command}`);
     const lines = lineLogger(run.log);
     const result = await run.sandbox.run({
@@ -217,7 +234,8 @@ export function createCliEngine(options: CliEngineOptions): Engine {
         return { summary: why, cost: ZERO_COST, gaveUp: true, notes: [why] };
       }
       const prompt = await options.buildPrompt(ctx);
-      const files = agent.name === 'aider' && options.filesToEdit ? await repositoryFiles(ctx, await options.filesToEdit(ctx)) : [];
+      const files =
+        agent.name === 'aider' && options.filesToEdit ? await repositoryFiles(ctx, await options.filesToEdit(ctx)) : [];
       const timeoutMs = Math.max(1000, Math.min(ctx.config.cli.timeout * 1000, ctx.deadline - Date.now()));
       const { result } = await runAgent({
         agent,
@@ -265,7 +283,11 @@ export async function askCliAgent(options: AskCliAgentOptions): Promise<string> 
   const agent = cliAgent(options.agent);
   const bin = await resolveAgentBinary(agent, options.environment);
   const settings = await repositorySettings(agent, options.cwd);
-  if (settings) throw new EngineError('ENGINE_FAILED', `${agent.name} was not run: the repository has \`${settings}\`, from which ${agent.name} would take settings (such as where its API key is sent)`);
+  if (settings)
+    throw new EngineError(
+      'ENGINE_FAILED',
+      `${agent.name} was not run: the repository has \`${settings}\`, from which ${agent.name} would take settings (such as where its API key is sent)`,
+    );
   const log = options.log ?? (() => undefined);
   const { result, answer } = await runAgent({
     agent,

@@ -39,11 +39,14 @@ export function createCliReviewer(options: CliReviewerOptions): Reviewer {
           log: input.log,
         });
       } catch (error) {
-        if (error instanceof EngineError && error.code === 'ENGINE_FAILED') return { status: 'invalid', remainingTasks: [], reason: error.message, cost: ZERO_COST };
+        if (error instanceof EngineError && error.code === 'ENGINE_FAILED')
+          return { status: 'invalid', remainingTasks: [], reason: error.message, cost: ZERO_COST };
         throw error;
       }
       const parsed = parseReview(answer.trim());
-      return parsed.status === 'invalid' ? { status: 'invalid', remainingTasks: [], reason: `malformed review answer: ${parsed.reason}`, cost: ZERO_COST } : { ...parsed, cost: ZERO_COST };
+      return parsed.status === 'invalid'
+        ? { status: 'invalid', remainingTasks: [], reason: `malformed review answer: ${parsed.reason}`, cost: ZERO_COST }
+        : { ...parsed, cost: ZERO_COST };
     },
   };
 }

@@ -20,7 +20,11 @@ async function isExecutableFile(path: string): Promise<boolean> {
  * match in the folders of `pathValue`. Empty and relative PATH entries are skipped (they would depend
  * on the current directory). Null when nothing matches.
  */
-export async function findExecutable(name: string, pathValue: string | undefined, cwd: string = process.cwd()): Promise<string | null> {
+export async function findExecutable(
+  name: string,
+  pathValue: string | undefined,
+  cwd: string = process.cwd(),
+): Promise<string | null> {
   if (!name || name.includes('\0')) return null;
   if (name.includes('/')) {
     const candidate = isAbsolute(name) ? name : resolve(cwd, name);

@@ -7,7 +7,11 @@ import type { Template, TemplateName } from './templates.ts';
 
 const MAX_DIFF_CHARS = 60_000;
 
-export async function reviewPrompt(input: ReviewInput, workspace: Workspace, templates: (name: TemplateName, workspace: Workspace) => Promise<Template>): Promise<string> {
+export async function reviewPrompt(
+  input: ReviewInput,
+  workspace: Workspace,
+  templates: (name: TemplateName, workspace: Workspace) => Promise<Template>,
+): Promise<string> {
   const template = await templates('review', workspace);
   input.log(`review prompt from ${template.source}`);
   return renderTemplate(template.text, {

@@ -74,7 +74,9 @@ async function suspiciousLocations(ctx: AttemptContext, files: string[]): Promis
   const out: string[] = [];
   for (const l of pointed) {
     const source = (await ctx.workspace.readFile(l.file).catch(() => '')).split('\n')[l.line - 1]?.trim() ?? '';
-    out.push(`- ${l.file}:${l.line} (${l.signals.join(', ')}, score ${l.score.toFixed(2)})${source ? `: \`${source.slice(0, 160)}\`` : ''}`);
+    out.push(
+      `- ${l.file}:${l.line} (${l.signals.join(', ')}, score ${l.score.toFixed(2)})${source ? `: \`${source.slice(0, 160)}\`` : ''}`,
+    );
   }
   const named = new Set(pointed.map((l) => l.file));
   for (const file of new Set(lines.filter((l) => wholeFile(l.signals)).map((l) => l.file))) {

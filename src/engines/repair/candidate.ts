@@ -110,7 +110,12 @@ export function minimalEdits(source: string, edits: readonly TextEdit[]): TextEd
     let head = 0;
     while (head < old.length && head < edit.text.length && old[head] === edit.text[head]) head++;
     let tail = 0;
-    while (tail < old.length - head && tail < edit.text.length - head && old[old.length - 1 - tail] === edit.text[edit.text.length - 1 - tail]) tail++;
+    while (
+      tail < old.length - head &&
+      tail < edit.text.length - head &&
+      old[old.length - 1 - tail] === edit.text[edit.text.length - 1 - tail]
+    )
+      tail++;
     if (head === old.length && head === edit.text.length) continue;
     out.push({ start: edit.start + head, end: edit.end - tail, text: edit.text.slice(head, edit.text.length - tail) });
   }

@@ -30,7 +30,11 @@ export function candidateSummary(c: RankedCandidate): string {
  * first in that order) and builds the others' patches in the workspace, which it leaves as it found
  * it: the caller applies the chosen one.
  */
-export async function choosePlausible(workspace: Workspace, plausible: readonly RankedCandidate[], rankOf: (c: RankedCandidate) => number): Promise<PlausibleChoice> {
+export async function choosePlausible(
+  workspace: Workspace,
+  plausible: readonly RankedCandidate[],
+  rankOf: (c: RankedCandidate) => number,
+): Promise<PlausibleChoice> {
   const sources = new Map<string, string>();
   for (const c of plausible) if (!sources.has(c.file)) sources.set(c.file, await workspace.readFile(c.file));
   const reasons = await weakenings(plausible.map((c) => ({ file: c.file, before: sources.get(c.file) ?? '', after: c.result })));
@@ -52,7 +56,12 @@ export async function choosePlausible(workspace: Workspace, plausible: readonly 
       passedOver: passedOver(best, other, rankOf),
     });
   }
-  return { chosen: best.candidate, summary: candidateSummary(best.candidate), ...(best.weakens ? { weakens: best.weakens } : {}), alternatives };
+  return {
+    chosen: best.candidate,
+    summary: candidateSummary(best.candidate),
+    ...(best.weakens ? { weakens: best.weakens } : {}),
+    alternatives,
+  };
 }
 
 type Judged = { candidate: RankedCandidate; weakens: string | null };

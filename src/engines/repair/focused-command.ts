@@ -34,11 +34,15 @@ export interface FocusedCommand {
 }
 
 export async function chooseFocusedCommand(input: FocusedCommandInput): Promise<FocusedCommand | null> {
-  const select = (tests: TestCaseResult[], withFiles: boolean) => focusedTestCommand(input.testCommand, tests, input.packageScripts, { withFiles });
+  const select = (tests: TestCaseResult[], withFiles: boolean) =>
+    focusedTestCommand(input.testCommand, tests, input.packageScripts, { withFiles });
   const options = [
     { command: select(input.failing, true), withFiles: true },
     { command: select(input.failing, false), withFiles: false },
-  ].filter((o, i, all): o is { command: string; withFiles: boolean } => o.command !== null && all.findIndex((p) => p.command === o.command) === i);
+  ].filter(
+    (o, i, all): o is { command: string; withFiles: boolean } =>
+      o.command !== null && all.findIndex((p) => p.command === o.command) === i,
+  );
   const wanted = new Set(input.failing.map((t) => t.id));
   for (const { command, withFiles } of options) {
     if (input.signal.aborted) return null;
@@ -55,18 +59,30 @@ export async function chooseFocusedCommand(input: FocusedCommandInput): Promise<
     // Some of the failing tests may pass alone (one that timed out on a loaded machine): the
     // selection is right when what fails is among them.
     if (!gate.report.parsed || failed.length === 0 || !failed.every((id) => wanted.has(id))) {
-      input.log(`repair: not focusing with \`${command}\`: on the unchanged code it reported ${gate.report.parsed ? `${gate.report.failed} failing, not among the ${wanted.size} expected` : 'no test results'}`);
+      input.log(
+        `repair: not focusing with \`${command}\`: on the unchanged code it reported ${gate.report.parsed ? `${gate.report.failed} failing, not among the ${wanted.size} expected` : 'no test results'}`,
+      );
       continue;
     }
     if (failed.length === wanted.size) return { command, failing: failed.length };
     // The tests that passed alone are not what a candidate must fix, and their files can be the
     // slowest of the suite (commander's subcommand tests spawn ts-node): the selection keeps the others.
     const still = new Set(failed);
-    const narrowed = select(input.failing.filter((t) => still.has(t.id)), withFiles) ?? command;
-    input.log(`repair: ${wanted.size - failed.length} of the ${wanted.size} failing tests passed alone on the unchanged code; focusing on the ${failed.length} that fail: ${narrowed}`);
+    const narrowed =
+      select(
+        input.failing.filter((t) => still.has(t.id)),
+        withFiles,
+      ) ?? command;
+    input.log(
+      `repair: ${wanted.size - failed.length} of the ${wanted.size} failing tests passed alone on the unchanged code; focusing on the ${failed.length} that fail: ${narrowed}`,
+    );
     const alone = input.failing.filter((t) => !still.has(t.id));
     const aloneCommand = select(alone, withFiles);
-    return { command: narrowed, failing: failed.length, ...(aloneCommand ? { passedAlone: { command: aloneCommand, ids: alone.map((t) => t.id) } } : {}) };
+    return {
+      command: narrowed,
+      failing: failed.length,
+      ...(aloneCommand ? { passedAlone: { command: aloneCommand, ids: alone.map((t) => t.id) } } : {}),
+    };
   }
   return null;
 }

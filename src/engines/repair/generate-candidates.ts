@@ -11,7 +11,11 @@ export interface Generated {
 }
 
 /** `readSource` gives a file's text, or null when it cannot be read (the file is then left out). */
-export async function generateCandidates(readSource: (file: string) => Promise<string | null>, linesByFile: ReadonlyMap<string, ReadonlySet<number>>, context: GenerationContext): Promise<Generated> {
+export async function generateCandidates(
+  readSource: (file: string) => Promise<string | null>,
+  linesByFile: ReadonlyMap<string, ReadonlySet<number>>,
+  context: GenerationContext,
+): Promise<Generated> {
   const generated: Generated = { sources: new Map(), candidates: [], problems: [] };
   const files = [...linesByFile].sort(([a], [b]) => (a < b ? -1 : 1));
   // Every source first: a template at one file's call may need what another file declares.

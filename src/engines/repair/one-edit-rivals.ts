@@ -29,9 +29,15 @@ export const oneEditRivals: RivalSource = {
     }
     if (linesByFile.size === 0) return [];
     const optionNames = await optionNamesInTests(request.dir, request.fixed, request.testFiles);
-    const { sources, candidates } = await generateCandidates(request.original, linesByFile, { optionNames, valueTypes: valueTypesInTests(request.fixed), outputDifferences: outputDifferences(request.fixed) });
+    const { sources, candidates } = await generateCandidates(request.original, linesByFile, {
+      optionNames,
+      valueTypes: valueTypesInTests(request.fixed),
+      outputDifferences: outputDifferences(request.fixed),
+    });
     // Every changed line is as suspicious as any other: the engine's priors and sizes order them.
-    const suspicious: SuspiciousLine[] = [...linesByFile].flatMap(([file, lines]) => [...lines].map((line) => ({ file, line, score: 1, signals: ['patch'] })));
+    const suspicious: SuspiciousLine[] = [...linesByFile].flatMap(([file, lines]) =>
+      [...lines].map((line) => ({ file, line, score: 1, signals: ['patch'] })),
+    );
     const parses = (file: string, text: string) => generatorFor(file)?.parses?.(file, text) ?? true;
     return rankCandidates(candidates, suspicious, sources, MAX_RIVAL_CANDIDATES, parses)
       .filter((c) => c.result !== request.patched.files.get(c.file))

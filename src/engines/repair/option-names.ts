@@ -9,11 +9,17 @@ import { namesInTests } from './localize/named-functions.ts';
 
 const MAX_OPTIONS = 4;
 
-export async function optionNamesInTests(root: string, failing: readonly TestCaseResult[], testFiles: readonly string[]): Promise<string[]> {
+export async function optionNamesInTests(
+  root: string,
+  failing: readonly TestCaseResult[],
+  testFiles: readonly string[],
+): Promise<string[]> {
   const words = namesInTests(failing.flatMap((t) => [t.id, t.name]));
   if (words.size === 0) return [];
   const named = [...new Set(failing.map((t) => t.file).filter((f): f is string => !!f))];
-  const texts = await Promise.all((named.length > 0 ? named : testFiles).map((f) => readFile(join(root, f), 'utf8').catch(() => '')));
+  const texts = await Promise.all(
+    (named.length > 0 ? named : testFiles).map((f) => readFile(join(root, f), 'utf8').catch(() => '')),
+  );
   const found: string[] = [];
   for (const word of [...words].sort()) {
     const asKey = new RegExp(`[{,]\\s*['"]?${word}['"]?\\s*:`);

@@ -20,7 +20,11 @@ export function sizeFactor(size: number): number {
 export type ParseCheck = (file: string, source: string) => boolean;
 
 /** Every candidate scored and in the engine's order, each edit kept once (nothing applied yet). */
-function scoredInOrder(candidates: Candidate[], suspicious: SuspiciousLine[], sources: ReadonlyMap<string, string>): Array<Candidate & { score: number }> {
+function scoredInOrder(
+  candidates: Candidate[],
+  suspicious: SuspiciousLine[],
+  sources: ReadonlyMap<string, string>,
+): Array<Candidate & { score: number }> {
   const lineScore = new Map(suspicious.map((s) => [`${s.file}:${s.line}`, s.score]));
   const seen = new Set<string>();
   const scored: Array<Candidate & { score: number }> = [];
@@ -35,7 +39,10 @@ function scoredInOrder(candidates: Candidate[], suspicious: SuspiciousLine[], so
     // The size of what actually changes: a template that rewrites a whole condition to drop ` && x`
     // changes nine characters, not the condition's forty.
     const size = minimal.reduce((n, e) => n + Math.max(e.end - e.start, e.text.length), 0);
-    const score = (lineScore.get(`${c.file}:${c.line}`) ?? 0) * templatePrior(c.template) * (SIZE_FREE.has(c.template) || c.fromTests ? 1 : sizeFactor(size));
+    const score =
+      (lineScore.get(`${c.file}:${c.line}`) ?? 0) *
+      templatePrior(c.template) *
+      (SIZE_FREE.has(c.template) || c.fromTests ? 1 : sizeFactor(size));
     scored.push({ ...c, score });
   }
   scored.sort(
@@ -50,7 +57,13 @@ function scoredInOrder(candidates: Candidate[], suspicious: SuspiciousLine[], so
   return scored;
 }
 
-export function rankCandidates(candidates: Candidate[], suspicious: SuspiciousLine[], sources: ReadonlyMap<string, string>, limit: number, parses: ParseCheck = () => true): RankedCandidate[] {
+export function rankCandidates(
+  candidates: Candidate[],
+  suspicious: SuspiciousLine[],
+  sources: ReadonlyMap<string, string>,
+  limit: number,
+  parses: ParseCheck = () => true,
+): RankedCandidate[] {
   const ranked: RankedCandidate[] = [];
   for (const c of scoredInOrder(candidates, suspicious, sources)) {
     if (ranked.length >= limit) break;
@@ -65,7 +78,13 @@ export function rankCandidates(candidates: Candidate[], suspicious: SuspiciousLi
  * with its place in that order (1-based): the other edits of the place a plausible candidate
  * changed, which the tests are least likely to tell apart from it (repair-engine.ts explores them).
  */
-export function candidatesAt(candidates: Candidate[], suspicious: SuspiciousLine[], sources: ReadonlyMap<string, string>, at: { file: string; line: number }, parses: ParseCheck = () => true): Array<{ candidate: RankedCandidate; rank: number }> {
+export function candidatesAt(
+  candidates: Candidate[],
+  suspicious: SuspiciousLine[],
+  sources: ReadonlyMap<string, string>,
+  at: { file: string; line: number },
+  parses: ParseCheck = () => true,
+): Array<{ candidate: RankedCandidate; rank: number }> {
   const found: Array<{ candidate: RankedCandidate; rank: number }> = [];
   for (const [index, c] of scoredInOrder(candidates, suspicious, sources).entries()) {
     if (c.file !== at.file || c.line !== at.line) continue;

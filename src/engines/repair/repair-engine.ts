@@ -32,8 +32,15 @@ export const MAX_LINES = 400;
 
 /** The state of the code an attempt starts from: the workspace's changes and the tests that fail on them. */
 async function stateOf(ctx: AttemptContext, failing: readonly { id: string }[]): Promise<string> {
-  const ids = failing.map((t) => t.id).sort().join('\n');
-  return createHash('sha256').update(await ctx.workspace.diff()).update('\0').update(ids).digest('hex');
+  const ids = failing
+    .map((t) => t.id)
+    .sort()
+    .join('\n');
+  return createHash('sha256')
+    .update(await ctx.workspace.diff())
+    .update('\0')
+    .update(ids)
+    .digest('hex');
 }
 
 function giveUp(summary: string, stats: Record<string, number>): EngineOutcome {
@@ -83,13 +90,18 @@ export function createRepairEngine(options: RepairEngineOptions = {}): Engine {
       const state = await stateOf(ctx, failing);
       const resumed = unfinished?.state === state ? unfinished : null;
       unfinished = null;
-      if (resumed) ctx.log(`repair: going on with the ${resumed.candidates.length} candidates the last attempt left (${resumed.validatedBefore} of ${resumed.ranked.length} validated)`);
+      if (resumed)
+        ctx.log(
+          `repair: going on with the ${resumed.candidates.length} candidates the last attempt left (${resumed.validatedBefore} of ${resumed.ranked.length} validated)`,
+        );
       const plan = resumed ?? (await planCandidates(ctx, { testCommand, failing, started, deadline, stats }));
       if (!('candidates' in plan)) return plan;
       stats.candidates = plan.candidates.length;
 
       const { focused, problems, runTimeoutMs } = plan;
-      ctx.log(`repair: validating ${plan.candidates.length} candidates${focused ? ` with the failing tests first: ${focused.command}` : ' with the full suite'}`);
+      ctx.log(
+        `repair: validating ${plan.candidates.length} candidates${focused ? ` with the failing tests first: ${focused.command}` : ' with the full suite'}`,
+      );
       let lastLogged = 0;
       // Places in the engine's order of the first plausible candidate's rivals past the cut (for the log and the report).
       const rivalRanks = new Map<RankedCandidate, number>();
@@ -112,7 +124,10 @@ export function createRepairEngine(options: RepairEngineOptions = {}): Engine {
         maxPlausible: MAX_PLAUSIBLE,
         rivalsOf: (first) => {
           const rivals = plan.candidatesAt(first).filter(({ candidate }) => candidate.result !== first.result);
-          if (rivals.length > 0) ctx.log(`repair: a first candidate passes; exploring its ${rivals.length} rivals at ${first.file}:${first.line} first`);
+          if (rivals.length > 0)
+            ctx.log(
+              `repair: a first candidate passes; exploring its ${rivals.length} rivals at ${first.file}:${first.line} first`,
+            );
           return rivals.map(({ candidate, rank }) => {
             rivalRanks.set(candidate, rank);
             return candidate;
@@ -135,34 +150,70 @@ export function createRepairEngine(options: RepairEngineOptions = {}): Engine {
       const overAttempts = plan.validatedBefore > 0 ? ' over several attempts' : '';
 
       const notes = problems.length > 0 ? { notes: problems } : {};
-      if (result.winner) return { ...(await applyBest(ctx, plan, result, `${result.testExecutions} test runs, ${seconds} s`, rivalRanks)), stats, ...notes };
+      if (result.winner)
+        return {
+          ...(await applyBest(ctx, plan, result, `${result.testExecutions} test runs, ${seconds} s`, rivalRanks)),
+          stats,
+          ...notes,
+        };
       if (result.partial) {
         const p = result.partial.candidate;
         await ctx.workspace.writeFile(p.file, p.result);
-        return { summary: `partial: ${p.description} leaves ${result.partial.failing} failing (${validated} candidates${overAttempts}, ${result.testExecutions} test runs, ${seconds} s)`, cost: ZERO_COST, gaveUp: false, stats, ...notes };
+        return {
+          summary: `partial: ${p.description} leaves ${result.partial.failing} failing (${validated} candidates${overAttempts}, ${result.testExecutions} test runs, ${seconds} s)`,
+          cost: ZERO_COST,
+          gaveUp: false,
+          stats,
+          ...notes,
+        };
       }
       const generation = problems.length > 0 ? `; ${problems.join('; ')}` : '';
       // Its own budget (not the run's) ran out with candidates left: the next attempt goes on from there.
       if (result.stoppedBy === 'deadline' && result.remaining.length > 0 && ownDeadline < ctx.deadline) {
-        unfinished = { ...plan, state, candidates: result.remaining, validatedBefore: plan.ranked.length - result.remaining.length };
+        unfinished = {
+          ...plan,
+          state,
+          candidates: result.remaining,
+          validatedBefore: plan.ranked.length - result.remaining.length,
+        };
         const summary = `the attempt's time budget ran out (${plan.ranked.length - result.remaining.length} of ${plan.ranked.length} candidates validated${overAttempts}, ${result.testExecutions} test runs, ${seconds} s); ${result.remaining.length} left${generation}`;
         return { summary, cost: ZERO_COST, gaveUp: false, continues: true, stats, ...notes };
       }
-      const why = result.stoppedBy === 'deadline' ? 'the time budget ran out' : result.stoppedBy === 'aborted' ? 'the run was cancelled' : 'no candidate passed the tests';
-      return { ...giveUp(`${why} (${validated} of ${plan.ranked.length} candidates validated${overAttempts}, ${result.testExecutions} test runs, ${seconds} s)${generation}`, stats), ...notes };
+      const why =
+        result.stoppedBy === 'deadline'
+          ? 'the time budget ran out'
+          : result.stoppedBy === 'aborted'
+            ? 'the run was cancelled'
+            : 'no candidate passed the tests';
+      return {
+        ...giveUp(
+          `${why} (${validated} of ${plan.ranked.length} candidates validated${overAttempts}, ${result.testExecutions} test runs, ${seconds} s)${generation}`,
+          stats,
+        ),
+        ...notes,
+      };
     },
   };
 }
 
 /** The best of the candidates that passed applied to the workspace, and the others as alternatives. */
-async function applyBest(ctx: AttemptContext, plan: Plan, result: ValidationResult, spent: string, rivalRanks: ReadonlyMap<RankedCandidate, number>): Promise<EngineOutcome> {
+async function applyBest(
+  ctx: AttemptContext,
+  plan: Plan,
+  result: ValidationResult,
+  spent: string,
+  rivalRanks: ReadonlyMap<RankedCandidate, number>,
+): Promise<EngineOutcome> {
   const rankOf = (c: RankedCandidate) => plan.ranked.indexOf(c) + 1 || (rivalRanks.get(c) ?? 0);
   const choice = await choosePlausible(ctx.workspace, result.plausible, rankOf);
   const w = choice.chosen;
   await ctx.workspace.writeFile(w.file, w.result);
   for (const a of choice.alternatives) ctx.log(`repair: also passes: ${a.summary}${a.weakens ? `; ${a.weakens}` : ''}`);
   const first = result.plausible[0];
-  const among = result.plausible.length > 1 ? `chosen among ${result.plausible.length} plausible${first && first !== w ? `, preferred to candidate ${rankOf(first)}, which weakens a check` : ''}, ` : '';
+  const among =
+    result.plausible.length > 1
+      ? `chosen among ${result.plausible.length} plausible${first && first !== w ? `, preferred to candidate ${rankOf(first)}, which weakens a check` : ''}, `
+      : '';
   return {
     summary: `${w.description} (candidate ${rankOf(w)} of ${plan.ranked.length}, ${among}${spent})`,
     cost: ZERO_COST,
@@ -195,22 +246,42 @@ async function planCandidates(ctx: AttemptContext, input: PlanInput): Promise<Pl
     hints: ctx.hints,
     isTestFile,
     // Coverage may take a fifth of the engine's budget; past that, the other signals decide.
-    coverage: { sandbox: ctx.sandbox, testCommand, tests: ctx.lastGate.report.tests, passedCount: ctx.lastGate.report.passed, packageScripts: scripts, env: ctx.config.env, suiteMs, deadline: started + (deadline - started) / 5, signal: ctx.signal },
+    coverage: {
+      sandbox: ctx.sandbox,
+      testCommand,
+      tests: ctx.lastGate.report.tests,
+      passedCount: ctx.lastGate.report.passed,
+      packageScripts: scripts,
+      env: ctx.config.env,
+      suiteMs,
+      deadline: started + (deadline - started) / 5,
+      signal: ctx.signal,
+    },
   });
   stats.suspiciousLines = suspicious.length;
   if (suspicious.length === 0) return giveUp('no suspicious source line: the failures point at no source file', stats);
-  ctx.log(`repair: ${suspicious.length} suspicious lines; top: ${suspicious.slice(0, 5).map((s) => `${s.file}:${s.line} (${s.score.toFixed(2)} ${s.signals.join('+')})`).join(', ')}`);
+  ctx.log(
+    `repair: ${suspicious.length} suspicious lines; top: ${suspicious
+      .slice(0, 5)
+      .map((s) => `${s.file}:${s.line} (${s.score.toFixed(2)} ${s.signals.join('+')})`)
+      .join(', ')}`,
+  );
 
   const linesByFile = new Map<string, Set<number>>();
   for (const s of suspicious.slice(0, MAX_LINES)) linesByFile.set(s.file, (linesByFile.get(s.file) ?? new Set()).add(s.line));
   const optionNames = await optionNamesInTests(ctx.workspace.root, failing, files.filter(isTestFile));
-  const { sources, candidates, problems } = await generateCandidates((file) => ctx.workspace.readFile(file).catch(() => null), linesByFile, { optionNames, valueTypes: valueTypesInTests(failing), outputDifferences: outputDifferences(failing) });
+  const { sources, candidates, problems } = await generateCandidates(
+    (file) => ctx.workspace.readFile(file).catch(() => null),
+    linesByFile,
+    { optionNames, valueTypes: valueTypesInTests(failing), outputDifferences: outputDifferences(failing) },
+  );
   for (const problem of problems) ctx.log(`repair: ${problem}`);
   stats.candidates = candidates.length;
   const parses = (file: string, text: string) => generatorFor(file)?.parses?.(file, text) ?? true;
   const ranked = rankCandidates(candidates, suspicious, sources, ctx.config.repair.maxCandidates, parses);
   if (ranked.length === 0) {
-    const why = problems.length > 0 ? `no candidate to try: ${problems.join('; ')}` : 'no repair template applies to the suspicious lines';
+    const why =
+      problems.length > 0 ? `no candidate to try: ${problems.join('; ')}` : 'no repair template applies to the suspicious lines';
     return { ...giveUp(why, stats), notes: problems };
   }
   ctx.log(`repair: ${ranked.length} of ${candidates.length} candidates ranked for validation`);
@@ -218,12 +289,34 @@ async function planCandidates(ctx: AttemptContext, input: PlanInput): Promise<Pl
   // When every test fails, "the failing tests first" is the whole suite: one run is enough.
   const everyTestFails = ctx.lastGate.report.parsed && failing.length >= ctx.lastGate.report.total;
   const runTimeoutMs = candidateRunTimeout(suiteMs, ctx.config.test.timeout * 1000);
-  const focused = everyTestFails ? null : await focusedCommandFor(ctx, { testCommand, failing, packageScripts: scripts, timeoutMs: runTimeoutMs });
-  return { candidates: ranked, ranked, validatedBefore: 0, focused, problems, runTimeoutMs, candidatesAt: (at) => candidatesAt(candidates, suspicious, sources, at, parses) };
+  const focused = everyTestFails
+    ? null
+    : await focusedCommandFor(ctx, { testCommand, failing, packageScripts: scripts, timeoutMs: runTimeoutMs });
+  return {
+    candidates: ranked,
+    ranked,
+    validatedBefore: 0,
+    focused,
+    problems,
+    runTimeoutMs,
+    candidatesAt: (at) => candidatesAt(candidates, suspicious, sources, at, parses),
+  };
 }
 
-function focusedCommandFor(ctx: AttemptContext, input: Pick<FocusedCommandInput, 'testCommand' | 'failing' | 'packageScripts' | 'timeoutMs'>): Promise<FocusedCommand | null> {
+function focusedCommandFor(
+  ctx: AttemptContext,
+  input: Pick<FocusedCommandInput, 'testCommand' | 'failing' | 'packageScripts' | 'timeoutMs'>,
+): Promise<FocusedCommand | null> {
   const { sandbox, workspace, config, signal, log } = ctx;
   const report = config.test.report ? { reportFile: config.test.report } : {};
-  return chooseFocusedCommand({ ...input, sandbox, root: workspace.root, linkedFolders: workspace.linkedFolders, env: config.env, ...report, signal, log });
+  return chooseFocusedCommand({
+    ...input,
+    sandbox,
+    root: workspace.root,
+    linkedFolders: workspace.linkedFolders,
+    env: config.env,
+    ...report,
+    signal,
+    log,
+  });
 }

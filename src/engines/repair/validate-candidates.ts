@@ -113,7 +113,23 @@ export async function validateCandidates(input: ValidationInput): Promise<Valida
   const deadlineTimer = setTimeout(abort, Math.max(0, input.deadline - Date.now()));
   // The list grows by the rivals of the first plausible candidate: the caller's array is left as it is.
   const own: ValidationInput = { ...input, candidates: [...input.candidates] };
-  const run: ValidationRun = { input: own, controller, next: 0, taken: new Set(), rivals: [], takenSinceFirst: 0, winnerIndex: Number.POSITIVE_INFINITY, validated: 0, testExecutions: 0, finished: new Set(), partial: null, passed: new Set(), exploreUntil: 0, started: Date.now(), exploreEnd: 0 };
+  const run: ValidationRun = {
+    input: own,
+    controller,
+    next: 0,
+    taken: new Set(),
+    rivals: [],
+    takenSinceFirst: 0,
+    winnerIndex: Number.POSITIVE_INFINITY,
+    validated: 0,
+    testExecutions: 0,
+    finished: new Set(),
+    partial: null,
+    passed: new Set(),
+    exploreUntil: 0,
+    started: Date.now(),
+    exploreEnd: 0,
+  };
   try {
     const workers = Math.max(1, Math.min(input.parallelism, input.candidates.length));
     await Promise.all(Array.from({ length: workers }, () => worker(run)));
@@ -134,12 +150,22 @@ async function gate(state: ValidationRun, command: string, fork: ForkView): Prom
     // with their tools' cache folders as scratch).
     const mounts = linkedFolderMounts(fork.linkedFolders);
     const report = input.reportFile ? { reportFile: input.reportFile } : {};
-    return runGate(input.sandbox, { command, cwd: fork.root, timeoutMs, env: input.env, mounts, tmpDir: fork.tmpDir, signal: controller.signal, ...report });
+    return runGate(input.sandbox, {
+      command,
+      cwd: fork.root,
+      timeoutMs,
+      env: input.env,
+      mounts,
+      tmpDir: fork.tmpDir,
+      signal: controller.signal,
+      ...report,
+    });
   };
   const first = await run(input.runTimeoutMs);
   // On a loaded machine a right candidate can run out of time: a timeout is not a verdict until a
   // second, longer run confirms it (a looping mutant pays once more, within the same deadline).
-  if (first.passed || first.reason !== 'TIMEOUT' || controller.signal.aborted || input.deadline - Date.now() < input.runTimeoutMs) return first;
+  if (first.passed || first.reason !== 'TIMEOUT' || controller.signal.aborted || input.deadline - Date.now() < input.runTimeoutMs)
+    return first;
   return run(input.runTimeoutMs * 3);
 }
 
@@ -158,7 +184,12 @@ async function fullSuite(run: ValidationRun, candidate: RankedCandidate, index: 
   const introduced = [...failedIds(full)].some((id) => !input.failingIds.has(id));
   if (full.report.parsed && !introduced && failing < input.failingCount) {
     const { partial } = run;
-    if (!partial || failing < partial.failing || (failing === partial.failing && index < input.candidates.indexOf(partial.candidate))) run.partial = { candidate, failing };
+    if (
+      !partial ||
+      failing < partial.failing ||
+      (failing === partial.failing && index < input.candidates.indexOf(partial.candidate))
+    )
+      run.partial = { candidate, failing };
   }
   return false;
 }
@@ -272,6 +303,9 @@ function outcome(run: ValidationRun): ValidationResult {
   const winner = Number.isFinite(run.winnerIndex) ? (input.candidates[run.winnerIndex] ?? null) : null;
   const stoppedBy = winner ? 'winner' : input.signal.aborted ? 'aborted' : controller.signal.aborted ? 'deadline' : 'exhausted';
   const remaining = winner ? [] : input.candidates.filter((_, index) => !finished.has(index));
-  const plausible = [...run.passed].sort((a, b) => a - b).slice(0, Math.max(1, input.maxPlausible ?? 1)).flatMap((i) => input.candidates[i] ?? []);
+  const plausible = [...run.passed]
+    .sort((a, b) => a - b)
+    .slice(0, Math.max(1, input.maxPlausible ?? 1))
+    .flatMap((i) => input.candidates[i] ?? []);
   return { winner, plausible, partial: winner ? null : partial, validated, testExecutions, stoppedBy, remaining };
 }

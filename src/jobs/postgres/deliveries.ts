@@ -15,7 +15,10 @@ export function postgresDeliveries(pool: pg.Pool): DeliveryStore {
       return inTransaction(pool, async (client) => {
         const fresh = ((await client.query(RECORD, [data.delivery, data.name, Date.now()])).rowCount ?? 0) === 1;
         if (fresh) {
-          await client.query(`INSERT INTO fixloop_jobs (run_id, key, state, data, lane, delivery_id, enqueued_at) VALUES ($1, $2, 'queued', $3, 'event', $4, $5)`, [`event-${data.delivery}`, `event:${data.delivery}`, JSON.stringify(data), data.delivery, Date.now()]);
+          await client.query(
+            `INSERT INTO fixloop_jobs (run_id, key, state, data, lane, delivery_id, enqueued_at) VALUES ($1, $2, 'queued', $3, 'event', $4, $5)`,
+            [`event-${data.delivery}`, `event:${data.delivery}`, JSON.stringify(data), data.delivery, Date.now()],
+          );
         }
         return fresh;
       });

@@ -29,18 +29,27 @@ export function postgresRunDispatch(pool: pg.Pool, audit: AuditTrail): RunDispat
         [runId, owner, now() + leaseMs, now()],
       );
       if (!row) return null;
-      if ((row as JobRow & { before_state?: string }).before_state === 'running') await audit.append(runId, 'recovered', { from: 'worker lost' });
+      if ((row as JobRow & { before_state?: string }).before_state === 'running')
+        await audit.append(runId, 'recovered', { from: 'worker lost' });
       await audit.append(runId, 'claimed', { owner, try: row.tries });
       return storedJob(row);
     },
     async abandon(runId, outcome) {
-      const row = await one(`UPDATE fixloop_jobs SET state = 'failed', outcome = $2, finished_at = $3, lease_owner = NULL, lease_until = NULL WHERE run_id = $1 AND state IN (${ACTIVE_SQL}) RETURNING *`, [runId, outcome, now()]);
+      const row = await one(
+        `UPDATE fixloop_jobs SET state = 'failed', outcome = $2, finished_at = $3, lease_owner = NULL, lease_until = NULL WHERE run_id = $1 AND state IN (${ACTIVE_SQL}) RETURNING *`,
+        [runId, outcome, now()],
+      );
       if (!row) return null;
       await audit.append(runId, 'failed', { outcome });
       return storedJob(row);
     },
     async queuedRunIds(limit) {
-      return (await pool.query<{ run_id: string }>(`SELECT run_id FROM fixloop_jobs WHERE lane = 'run' AND state = 'queued' ORDER BY enqueued_at, seq LIMIT $1`, [limit])).rows.map((r) => r.run_id);
+      return (
+        await pool.query<{ run_id: string }>(
+          `SELECT run_id FROM fixloop_jobs WHERE lane = 'run' AND state = 'queued' ORDER BY enqueued_at, seq LIMIT $1`,
+          [limit],
+        )
+      ).rows.map((r) => r.run_id);
     },
   };
 }

@@ -33,7 +33,10 @@ export function postgresJobs(pool: pg.Pool, audit: AuditTrail): JobStore {
     async markReady(runId, patch) {
       const stored = await one('SELECT * FROM fixloop_jobs WHERE run_id = $1', [runId]);
       if (!stored) return;
-      await pool.query(`UPDATE fixloop_jobs SET state = 'queued', data = $1 WHERE run_id = $2 AND state = 'pending'`, [JSON.stringify({ ...(JSON.parse(stored.data) as Record<string, unknown>), ...patch }), runId]);
+      await pool.query(`UPDATE fixloop_jobs SET state = 'queued', data = $1 WHERE run_id = $2 AND state = 'pending'`, [
+        JSON.stringify({ ...(JSON.parse(stored.data) as Record<string, unknown>), ...patch }),
+        runId,
+      ]);
     },
     async claim(owner, leaseMs, lane = 'run') {
       const claimed = await one(
@@ -46,7 +49,10 @@ export function postgresJobs(pool: pg.Pool, audit: AuditTrail): JobStore {
       return storedJob(claimed);
     },
     async heartbeat(runId, owner, leaseMs, progress) {
-      const answer = await one(`UPDATE fixloop_jobs SET lease_until = $1, progress = coalesce($2, progress) WHERE run_id = $3 AND lease_owner = $4 AND state = 'running' RETURNING cancel_requested_by`, [now() + leaseMs, progress ?? null, runId, owner]);
+      const answer = await one(
+        `UPDATE fixloop_jobs SET lease_until = $1, progress = coalesce($2, progress) WHERE run_id = $3 AND lease_owner = $4 AND state = 'running' RETURNING cancel_requested_by`,
+        [now() + leaseMs, progress ?? null, runId, owner],
+      );
       return answer ? { cancelRequestedBy: answer.cancel_requested_by } : null;
     },
     async finish(runId, owner, state, outcome, artifactsDir = null) {
@@ -57,17 +63,28 @@ export function postgresJobs(pool: pg.Pool, audit: AuditTrail): JobStore {
           [state, outcome, now(), artifactsDir, runId, owner],
         );
         if ((done.rowCount ?? 0) === 1 && !runId.startsWith('event-')) {
-          await client.query('INSERT INTO fixloop_events (run_id, at, kind, data) VALUES ($1, $2, $3, $4)', [runId, now(), state, JSON.stringify({ owner, outcome })]);
+          await client.query('INSERT INTO fixloop_events (run_id, at, kind, data) VALUES ($1, $2, $3, $4)', [
+            runId,
+            now(),
+            state,
+            JSON.stringify({ owner, outcome }),
+          ]);
         }
       });
     },
     async release(runId, owner) {
-      const released = await pool.query(`UPDATE fixloop_jobs SET state = 'queued', lease_owner = NULL, lease_until = NULL, tries = greatest(tries - 1, 0) WHERE run_id = $1 AND lease_owner = $2 AND state = 'running'`, [runId, owner]);
+      const released = await pool.query(
+        `UPDATE fixloop_jobs SET state = 'queued', lease_owner = NULL, lease_until = NULL, tries = greatest(tries - 1, 0) WHERE run_id = $1 AND lease_owner = $2 AND state = 'running'`,
+        [runId, owner],
+      );
       if ((released.rowCount ?? 0) === 1) await audit.append(runId, 'released', { owner });
     },
     recover: (maxTries, pendingMs) => recover(pool, audit, maxTries, pendingMs),
     async requestCancel(key, by) {
-      const cancelled = await one(`UPDATE fixloop_jobs SET cancel_requested_by = $1 WHERE key = $2 AND state IN (${ACTIVE_SQL}) RETURNING *`, [by, key]);
+      const cancelled = await one(
+        `UPDATE fixloop_jobs SET cancel_requested_by = $1 WHERE key = $2 AND state IN (${ACTIVE_SQL}) RETURNING *`,
+        [by, key],
+      );
       if (!cancelled) return null;
       await audit.append(cancelled.run_id, 'cancel-requested', { by });
       return jobInfo(cancelled);
@@ -81,28 +98,54 @@ export function postgresJobs(pool: pg.Pool, audit: AuditTrail): JobStore {
       return found && found.lane === 'run' ? storedJob(found) : null;
     },
     async lastRun(key) {
-      const found = await one(`SELECT * FROM fixloop_jobs WHERE lane = 'run' AND key = $1 ORDER BY enqueued_at DESC, seq DESC LIMIT 1`, [key]);
+      const found = await one(
+        `SELECT * FROM fixloop_jobs WHERE lane = 'run' AND key = $1 ORDER BY enqueued_at DESC, seq DESC LIMIT 1`,
+        [key],
+      );
       return found ? storedJob(found) : null;
     },
     async countRuns(key, trigger) {
-      const counted = (await pool.query<{ n: string }>(`SELECT count(*) AS n FROM fixloop_jobs WHERE lane = 'run' AND key = $1 AND trigger = $2`, [key, trigger])).rows[0];
+      const counted = (
+        await pool.query<{ n: string }>(
+          `SELECT count(*) AS n FROM fixloop_jobs WHERE lane = 'run' AND key = $1 AND trigger = $2`,
+          [key, trigger],
+        )
+      ).rows[0];
       return Number(counted?.n ?? 0);
     },
     async list(limit, lane = 'run') {
-      return (await pool.query<JobRow>(`SELECT * FROM fixloop_jobs WHERE lane = $2 ORDER BY enqueued_at DESC, seq DESC LIMIT $1`, [limit, lane])).rows.map(jobInfo);
+      return (
+        await pool.query<JobRow>(`SELECT * FROM fixloop_jobs WHERE lane = $2 ORDER BY enqueued_at DESC, seq DESC LIMIT $1`, [
+          limit,
+          lane,
+        ])
+      ).rows.map(jobInfo);
     },
   };
 }
 
-async function recover(pool: pg.Pool, audit: AuditTrail, maxTries: number, pendingMs: number): Promise<{ requeued: StoredJob[]; abandoned: StoredJob[] }> {
+async function recover(
+  pool: pg.Pool,
+  audit: AuditTrail,
+  maxTries: number,
+  pendingMs: number,
+): Promise<{ requeued: StoredJob[]; abandoned: StoredJob[] }> {
   const requeued: StoredJob[] = [];
   const abandoned: StoredJob[] = [];
   const at = Date.now();
-  for (const row of (await pool.query<JobRow>(`UPDATE fixloop_jobs SET state = 'queued' WHERE state = 'pending' AND enqueued_at < $1 RETURNING *`, [at - pendingMs])).rows) {
+  for (const row of (
+    await pool.query<JobRow>(
+      `UPDATE fixloop_jobs SET state = 'queued' WHERE state = 'pending' AND enqueued_at < $1 RETURNING *`,
+      [at - pendingMs],
+    )
+  ).rows) {
     await audit.append(row.run_id, 'recovered', { from: 'pending' });
     requeued.push(storedJob(row));
   }
-  const requeue = await pool.query<JobRow>(`UPDATE fixloop_jobs SET state = 'queued', lease_owner = NULL, lease_until = NULL WHERE state = 'running' AND lease_until < $1 AND tries < $2 RETURNING *`, [at, maxTries]);
+  const requeue = await pool.query<JobRow>(
+    `UPDATE fixloop_jobs SET state = 'queued', lease_owner = NULL, lease_until = NULL WHERE state = 'running' AND lease_until < $1 AND tries < $2 RETURNING *`,
+    [at, maxTries],
+  );
   for (const row of requeue.rows) {
     await audit.append(row.run_id, 'recovered', { from: 'expired lease', tries: row.tries });
     requeued.push(storedJob(row));

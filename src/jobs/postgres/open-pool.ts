@@ -13,7 +13,10 @@ export async function openPool(connectionString: string): Promise<pg.Pool> {
   } catch (error) {
     await pool.end().catch(() => undefined);
     const where = connectionString.replace(/\/\/[^@/]*@/, '//');
-    throw new PostgresStoreError('STORE_UNAVAILABLE', `DATABASE_URL: cannot use the run store at ${where}: ${(error as Error).message}`);
+    throw new PostgresStoreError(
+      'STORE_UNAVAILABLE',
+      `DATABASE_URL: cannot use the run store at ${where}: ${(error as Error).message}`,
+    );
   }
   return pool;
 }
@@ -25,7 +28,10 @@ async function migrate(pool: pg.Pool): Promise<void> {
     await client.query('SELECT pg_advisory_xact_lock(4242001)');
     await client.query('CREATE TABLE IF NOT EXISTS fixloop_schema (version INTEGER NOT NULL)');
     const current = (await client.query<{ version: number }>('SELECT version FROM fixloop_schema')).rows[0]?.version ?? 0;
-    if (current > POSTGRES_MIGRATIONS.length) throw new Error(`the store was written by a newer fixloop (schema ${current}, this one knows ${POSTGRES_MIGRATIONS.length})`);
+    if (current > POSTGRES_MIGRATIONS.length)
+      throw new Error(
+        `the store was written by a newer fixloop (schema ${current}, this one knows ${POSTGRES_MIGRATIONS.length})`,
+      );
     for (let v = current; v < POSTGRES_MIGRATIONS.length; v++) await client.query(POSTGRES_MIGRATIONS[v] ?? '');
     await client.query('DELETE FROM fixloop_schema');
     await client.query('INSERT INTO fixloop_schema (version) VALUES ($1)', [POSTGRES_MIGRATIONS.length]);

@@ -16,7 +16,12 @@ export function postgresSpendLedger(pool: pg.Pool): SpendLedger {
     async spentOn(repository, day) {
       checkSpendArgs(repository, day);
       // pg returns BIGINT as a string (it may exceed 2^53); a day's tokens do not.
-      const row = (await pool.query<{ usd: number; tokens: string }>('SELECT usd, tokens FROM fixloop_spend WHERE repository = $1 AND day = $2', [repository, day])).rows[0];
+      const row = (
+        await pool.query<{ usd: number; tokens: string }>(
+          'SELECT usd, tokens FROM fixloop_spend WHERE repository = $1 AND day = $2',
+          [repository, day],
+        )
+      ).rows[0];
       return row ? { usd: Number(row.usd), tokens: Number(row.tokens) } : { usd: 0, tokens: 0 };
     },
   };

@@ -15,7 +15,12 @@ export function sqliteAuditTrail(db: Database): AuditTrail & { appendNow: Append
       appendNow(runId, kind, data);
     },
     async events(runId): Promise<AuditEvent[]> {
-      return (select.all(runId) as unknown as Array<{ run_id: string; at: number; kind: string; data: string }>).map((e) => ({ runId: e.run_id, at: e.at, kind: e.kind, data: JSON.parse(e.data) as Record<string, unknown> }));
+      return (select.all(runId) as unknown as Array<{ run_id: string; at: number; kind: string; data: string }>).map((e) => ({
+        runId: e.run_id,
+        at: e.at,
+        kind: e.kind,
+        data: JSON.parse(e.data) as Record<string, unknown>,
+      }));
     },
   };
 }

@@ -6,7 +6,9 @@ import { inTransaction } from './open-database.ts';
 
 export function sqliteDeliveries(db: Database): DeliveryStore {
   const record = db.prepare('INSERT INTO deliveries (id, event, received_at) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING');
-  const insertEvent = db.prepare(`INSERT INTO jobs (run_id, key, state, data, lane, delivery_id, enqueued_at) VALUES (?, ?, 'queued', ?, 'event', ?, ?)`);
+  const insertEvent = db.prepare(
+    `INSERT INTO jobs (run_id, key, state, data, lane, delivery_id, enqueued_at) VALUES (?, ?, 'queued', ?, 'event', ?, ?)`,
+  );
   return {
     async recordDelivery(id, event) {
       return Number(record.run(id, event, Date.now()).changes) === 1;
@@ -14,7 +16,8 @@ export function sqliteDeliveries(db: Database): DeliveryStore {
     async acceptEvent(data: EventData) {
       return inTransaction(db, () => {
         const fresh = Number(record.run(data.delivery, data.name, Date.now()).changes) === 1;
-        if (fresh) insertEvent.run(`event-${data.delivery}`, `event:${data.delivery}`, JSON.stringify(data), data.delivery, Date.now());
+        if (fresh)
+          insertEvent.run(`event-${data.delivery}`, `event:${data.delivery}`, JSON.stringify(data), data.delivery, Date.now());
         return fresh;
       });
     },

@@ -12,19 +12,31 @@ type Statements = ReturnType<typeof prepare>;
 function prepare(db: Database) {
   const active = ACTIVE_STATES.map((s) => `'${s}'`).join(', ');
   return {
-    insert: db.prepare(`INSERT INTO jobs (run_id, key, state, data, actor, delivery_id, enqueued_at, trigger) VALUES (?, ?, 'pending', ?, ?, ?, ?, ?)`),
+    insert: db.prepare(
+      `INSERT INTO jobs (run_id, key, state, data, actor, delivery_id, enqueued_at, trigger) VALUES (?, ?, 'pending', ?, ?, ?, ?, ?)`,
+    ),
     activeFor: db.prepare(`SELECT * FROM jobs WHERE key = ? AND state IN (${active})`),
     ready: db.prepare(`UPDATE jobs SET state = 'queued', data = ? WHERE run_id = ? AND state = 'pending'`),
     claim: db.prepare(
       `UPDATE jobs SET state = 'running', lease_owner = ?, lease_until = ?, tries = tries + 1, started_at = coalesce(started_at, ?)
        WHERE run_id = (SELECT run_id FROM jobs WHERE lane = ? AND state = 'queued' ORDER BY enqueued_at, rowid LIMIT 1) RETURNING *`,
     ),
-    heartbeat: db.prepare(`UPDATE jobs SET lease_until = ?, progress = coalesce(?, progress) WHERE run_id = ? AND lease_owner = ? AND state = 'running' RETURNING cancel_requested_by`),
-    finish: db.prepare(`UPDATE jobs SET state = ?, outcome = ?, finished_at = ?, lease_owner = NULL, lease_until = NULL, artifacts_dir = coalesce(?, artifacts_dir) WHERE run_id = ? AND lease_owner = ?`),
-    release: db.prepare(`UPDATE jobs SET state = 'queued', lease_owner = NULL, lease_until = NULL, tries = max(tries - 1, 0) WHERE run_id = ? AND lease_owner = ? AND state = 'running'`),
+    heartbeat: db.prepare(
+      `UPDATE jobs SET lease_until = ?, progress = coalesce(?, progress) WHERE run_id = ? AND lease_owner = ? AND state = 'running' RETURNING cancel_requested_by`,
+    ),
+    finish: db.prepare(
+      `UPDATE jobs SET state = ?, outcome = ?, finished_at = ?, lease_owner = NULL, lease_until = NULL, artifacts_dir = coalesce(?, artifacts_dir) WHERE run_id = ? AND lease_owner = ?`,
+    ),
+    release: db.prepare(
+      `UPDATE jobs SET state = 'queued', lease_owner = NULL, lease_until = NULL, tries = max(tries - 1, 0) WHERE run_id = ? AND lease_owner = ? AND state = 'running'`,
+    ),
     expired: db.prepare(`SELECT * FROM jobs WHERE state = 'running' AND lease_until < ?`),
-    requeue: db.prepare(`UPDATE jobs SET state = 'queued', lease_owner = NULL, lease_until = NULL WHERE run_id = ? AND state = 'running' AND lease_until < ?`),
-    abandon: db.prepare(`UPDATE jobs SET state = 'failed', outcome = ?, finished_at = ?, lease_owner = NULL, lease_until = NULL WHERE run_id = ? AND state = 'running' AND lease_until < ?`),
+    requeue: db.prepare(
+      `UPDATE jobs SET state = 'queued', lease_owner = NULL, lease_until = NULL WHERE run_id = ? AND state = 'running' AND lease_until < ?`,
+    ),
+    abandon: db.prepare(
+      `UPDATE jobs SET state = 'failed', outcome = ?, finished_at = ?, lease_owner = NULL, lease_until = NULL WHERE run_id = ? AND state = 'running' AND lease_until < ?`,
+    ),
     stalePending: db.prepare(`UPDATE jobs SET state = 'queued' WHERE state = 'pending' AND enqueued_at < ? RETURNING *`),
     cancel: db.prepare(`UPDATE jobs SET cancel_requested_by = ? WHERE key = ? AND state IN (${active}) RETURNING *`),
     get: db.prepare(`SELECT * FROM jobs WHERE run_id = ? AND lane = 'run'`),
@@ -34,8 +46,10 @@ function prepare(db: Database) {
   };
 }
 
-const row = (statement: StatementSync, ...params: Array<string | number | null>) => statement.get(...params) as JobRow | undefined;
-const rows = (statement: StatementSync, ...params: Array<string | number | null>) => statement.all(...params) as unknown as JobRow[];
+const row = (statement: StatementSync, ...params: Array<string | number | null>) =>
+  statement.get(...params) as JobRow | undefined;
+const rows = (statement: StatementSync, ...params: Array<string | number | null>) =>
+  statement.all(...params) as unknown as JobRow[];
 
 export function sqliteJobs(db: Database, appendNow: AppendNow): JobStore {
   const q = prepare(db);
@@ -65,13 +79,15 @@ export function sqliteJobs(db: Database, appendNow: AppendNow): JobStore {
       return storedJob(claimed);
     },
     async heartbeat(runId, owner, leaseMs, progress) {
-      const answer = q.heartbeat.get(now() + leaseMs, progress ?? null, runId, owner) as { cancel_requested_by: string | null } | undefined;
+      const answer = q.heartbeat.get(now() + leaseMs, progress ?? null, runId, owner) as
+        { cancel_requested_by: string | null } | undefined;
       return answer ? { cancelRequestedBy: answer.cancel_requested_by } : null;
     },
     async finish(runId, owner, state, outcome, artifactsDir = null) {
       // The end and its audit record in one transaction: a worker killed between them loses neither.
       inTransaction(db, () => {
-        if (Number(q.finish.run(state, outcome, now(), artifactsDir, runId, owner).changes) === 1 && !runId.startsWith('event-')) appendNow(runId, state, { owner, outcome });
+        if (Number(q.finish.run(state, outcome, now(), artifactsDir, runId, owner).changes) === 1 && !runId.startsWith('event-'))
+          appendNow(runId, state, { owner, outcome });
       });
     },
     async release(runId, owner) {
@@ -105,7 +121,12 @@ export function sqliteJobs(db: Database, appendNow: AppendNow): JobStore {
   };
 }
 
-function recover(q: Statements, appendNow: AppendNow, maxTries: number, pendingMs: number): { requeued: StoredJob[]; abandoned: StoredJob[] } {
+function recover(
+  q: Statements,
+  appendNow: AppendNow,
+  maxTries: number,
+  pendingMs: number,
+): { requeued: StoredJob[]; abandoned: StoredJob[] } {
   const requeued: StoredJob[] = [];
   const abandoned: StoredJob[] = [];
   const at = Date.now();

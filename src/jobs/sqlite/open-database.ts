@@ -40,14 +40,18 @@ export async function openDatabase(dataDir: string | null): Promise<Database> {
     db.prepare('SELECT count(*) FROM jobs').get();
   } catch (error) {
     db.close();
-    throw new StoreError('STORE_CORRUPT', `FIXLOOP_DATA_DIR: the run store ${file} cannot be used: ${(error as Error).message}. Move it aside to start with an empty one (runs recorded in it are then forgotten).`);
+    throw new StoreError(
+      'STORE_CORRUPT',
+      `FIXLOOP_DATA_DIR: the run store ${file} cannot be used: ${(error as Error).message}. Move it aside to start with an empty one (runs recorded in it are then forgotten).`,
+    );
   }
   return db;
 }
 
 function migrate(db: Database): void {
   const version = (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version;
-  if (version > SQLITE_MIGRATIONS.length) throw new Error(`it was written by a newer fixloop (schema ${version}, this one knows ${SQLITE_MIGRATIONS.length})`);
+  if (version > SQLITE_MIGRATIONS.length)
+    throw new Error(`it was written by a newer fixloop (schema ${version}, this one knows ${SQLITE_MIGRATIONS.length})`);
   for (let v = version; v < SQLITE_MIGRATIONS.length; v++) {
     db.exec('BEGIN IMMEDIATE');
     try {

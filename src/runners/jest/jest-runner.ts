@@ -22,7 +22,7 @@ export const jestRunner: TestRunner = {
   },
   noTestsRan: { output: /No tests found/ },
   configuration: {
-    files: [[/(^|\/)jest\.(config|workspace)\.[cm]?[jt]s$|(^|\/)jest\.config\.json$/, 'the test runner\'s configuration']],
+    files: [[/(^|\/)jest\.(config|workspace)\.[cm]?[jt]s$|(^|\/)jest\.config\.json$/, "the test runner's configuration"]],
     packageKeys: ['jest'],
     sections: {},
     generatedFolders: [],

@@ -53,10 +53,19 @@ export function parseJest(text: string): TestReport | null {
     if (!b?.[1]) continue;
     const block: string[] = [];
     let j = i + 1;
-    for (; j < lines.length && !BLOCK.test(lines[j] ?? '') && !/^(PASS|FAIL|Test Suites:|Tests:|Summary of all failing tests)/.test(lines[j] ?? ''); j++) block.push(lines[j] ?? '');
+    for (
+      ;
+      j < lines.length &&
+      !BLOCK.test(lines[j] ?? '') &&
+      !/^(PASS|FAIL|Test Suites:|Tests:|Summary of all failing tests)/.test(lines[j] ?? '');
+      j++
+    )
+      block.push(lines[j] ?? '');
     const title = b[1];
     const inFile = (t: TestCaseResult) => blockFile === null || t.file === blockFile;
-    const test = tests.find((t) => t.status === 'failed' && !t.stack && inFile(t) && t.id.endsWith(title)) ?? tests.find((t) => t.status === 'failed' && !t.stack && inFile(t) && title.endsWith(t.name));
+    const test =
+      tests.find((t) => t.status === 'failed' && !t.stack && inFile(t) && t.id.endsWith(title)) ??
+      tests.find((t) => t.status === 'failed' && !t.stack && inFile(t) && title.endsWith(t.name));
     const { message, stack } = splitMessage(dedent(block).join('\n'));
     const where = blockFile ?? file;
     if (test) {
@@ -64,7 +73,14 @@ export function parseJest(text: string): TestReport | null {
       test.stack = stack;
       attachValues(test, jestValues(message));
     } else if (where && !tests.some((t) => t.id === `${where} › ${title}`)) {
-      const added: TestCaseResult = { id: `${where} › ${title}`, name: title.split(' › ').at(-1) ?? title, file: where, status: 'failed', message, stack };
+      const added: TestCaseResult = {
+        id: `${where} › ${title}`,
+        name: title.split(' › ').at(-1) ?? title,
+        file: where,
+        status: 'failed',
+        message,
+        stack,
+      };
       attachValues(added, jestValues(message));
       tests.push(added);
     }

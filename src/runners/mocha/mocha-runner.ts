@@ -22,7 +22,7 @@ export const mochaRunner: TestRunner = {
   // when it matched none (vitest's words too).
   noTestsRan: { output: /(?:^|\n)\s*0 passing\b|No test files found/ },
   configuration: {
-    files: [[/(^|\/)\.mocharc(\.[a-z]+)?$/, 'the test runner\'s configuration']],
+    files: [[/(^|\/)\.mocharc(\.[a-z]+)?$/, "the test runner's configuration"]],
     packageKeys: ['mocha'],
     sections: {},
     generatedFolders: [],

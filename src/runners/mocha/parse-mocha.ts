@@ -45,7 +45,9 @@ export function parseMocha(text: string): TestReport | null {
     const test = failedByNumber.get(head[1]);
     if (test) {
       // The heading repeats the suite path and ends with the test's title and a colon.
-      const body = dedent(block).join('\n').replace(/^[\s\S]*?:\n/, '');
+      const body = dedent(block)
+        .join('\n')
+        .replace(/^[\s\S]*?:\n/, '');
       const { message, stack } = splitMessage(dedent(body.split('\n')).join('\n'));
       test.message = message;
       test.stack = stack;

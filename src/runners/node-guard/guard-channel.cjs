@@ -18,7 +18,13 @@ function takeChannel() {
   try {
     const channel = JSON.parse(value);
     if (typeof channel.dir !== 'string' || typeof channel.runner !== 'string' || typeof channel.root !== 'string') return null;
-    return { value, dir: channel.dir, runner: channel.runner, root: channel.root, tests: Array.isArray(channel.tests) ? channel.tests : [] };
+    return {
+      value,
+      dir: channel.dir,
+      runner: channel.runner,
+      root: channel.root,
+      tests: Array.isArray(channel.tests) ? channel.tests : [],
+    };
   } catch {
     return null;
   }
@@ -31,7 +37,8 @@ function handDown(value) {
   // spawn, fork, exec and execFile all end here, with the environment as "KEY=value" pairs.
   const spawn = ChildProcess.prototype.spawn;
   ChildProcess.prototype.spawn = function (options) {
-    if (options && Array.isArray(options.envPairs)) options.envPairs = [...options.envPairs.filter((p) => !p.startsWith(`${VAR}=`)), pair];
+    if (options && Array.isArray(options.envPairs))
+      options.envPairs = [...options.envPairs.filter((p) => !p.startsWith(`${VAR}=`)), pair];
     return spawn.call(this, options);
   };
   // The synchronous ones read their options themselves: the environment is added to them.
@@ -39,7 +46,8 @@ function handDown(value) {
     const own = childProcess[name];
     childProcess[name] = function (...args) {
       const at = args.findIndex((a, i) => i > 0 && a !== null && typeof a === 'object' && !Array.isArray(a));
-      if (at === -1) args.splice(name === 'execSync' || !Array.isArray(args[1]) ? 1 : 2, 0, { env: { ...process.env, [VAR]: value } });
+      if (at === -1)
+        args.splice(name === 'execSync' || !Array.isArray(args[1]) ? 1 : 2, 0, { env: { ...process.env, [VAR]: value } });
       else args[at] = { ...args[at], env: { ...(args[at].env || process.env), [VAR]: value } };
       return own.apply(this, args);
     };

@@ -34,7 +34,8 @@ function guardExits(record, caller) {
     process[name] = function (pid, signal, ...rest) {
       const target = Number(pid);
       const self = target === process.pid || target === 0 || target === -process.pid;
-      if ((self || target === process.ppid) && signal !== 0 && !exiting) note(`process.kill(${self ? 'process.pid' : 'process.ppid'}, ${String(signal ?? 'SIGTERM')})`);
+      if ((self || target === process.ppid) && signal !== 0 && !exiting)
+        note(`process.kill(${self ? 'process.pid' : 'process.ppid'}, ${String(signal ?? 'SIGTERM')})`);
       return own.call(this, pid, signal, ...rest);
     };
   }

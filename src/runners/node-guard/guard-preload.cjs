@@ -33,7 +33,8 @@ const { guardReads } = require('./guard-reads.cjs');
 const { guardRunners } = require('./guard-runners.cjs');
 
 /** npm, npx, yarn and pnpm run no repository code in their own process: they only hand the channel down. */
-const PACKAGE_MANAGER = /(^|\/)(npm|npx|npm-cli|npx-cli|yarn|yarnpkg|pnpm|pnpx|corepack)(\.c?js)?$|\/(npm|yarn|pnpm|corepack)\/bin\//;
+const PACKAGE_MANAGER =
+  /(^|\/)(npm|npx|npm-cli|npx-cli|yarn|yarnpkg|pnpm|pnpx|corepack)(\.c?js)?$|\/(npm|yarn|pnpm|corepack)\/bin\//;
 
 const channel = takeChannel();
 if (channel) handDown(channel.value);

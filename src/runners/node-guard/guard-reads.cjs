@@ -10,7 +10,22 @@ const { fileURLToPath } = require('node:url');
 
 /** The methods, by object, whose first argument is the path read. */
 const READERS = {
-  fs: ['readFileSync', 'readFile', 'openSync', 'open', 'createReadStream', 'copyFileSync', 'copyFile', 'cpSync', 'cp', 'linkSync', 'link', 'symlinkSync', 'symlink', 'openAsBlob'],
+  fs: [
+    'readFileSync',
+    'readFile',
+    'openSync',
+    'open',
+    'createReadStream',
+    'copyFileSync',
+    'copyFile',
+    'cpSync',
+    'cp',
+    'linkSync',
+    'link',
+    'symlinkSync',
+    'symlink',
+    'openAsBlob',
+  ],
   promises: ['readFile', 'open', 'copyFile', 'cp', 'link', 'symlink'],
 };
 

@@ -25,7 +25,16 @@ function createRecord(channel) {
 
   const complete = () => !state.events.some((e) => e.kind === 'exit') && (state.exited || (state.worker && state.running === 0));
   const write = () => {
-    const record = { runner: channel.runner, pid: process.pid, thread: threadId, runs: state.runs, complete: complete(), exitCode: state.ended, tests: state.tests, events: state.events };
+    const record = {
+      runner: channel.runner,
+      pid: process.pid,
+      thread: threadId,
+      runs: state.runs,
+      complete: complete(),
+      exitCode: state.ended,
+      tests: state.tests,
+      events: state.events,
+    };
     const payload = stringify(record);
     try {
       // Whole or not at all: a reader never sees half a record.
@@ -42,7 +51,8 @@ function createRecord(channel) {
     /** Notes what the code did, and writes it at once: the process may end right after. */
     event(kind, where, detail) {
       if (state.events.length >= 100) return; // enough to judge; a loop of them must not fill the disk
-      if (state.events.some((e) => e.kind === kind && e.file === where.file && e.line === where.line && e.detail === detail)) return;
+      if (state.events.some((e) => e.kind === kind && e.file === where.file && e.line === where.line && e.detail === detail))
+        return;
       state.events.push({ kind, file: where.file, line: where.line, detail });
       write();
     },

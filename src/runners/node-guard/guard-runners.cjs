@@ -50,7 +50,13 @@ function guardRunners(record, caller) {
   };
   const emit = EventEmitter.prototype.emit;
   EventEmitter.prototype.emit = function (event, test, ...rest) {
-    if (event === 'test end' && test !== null && typeof test === 'object' && test.type === 'test' && typeof test.fullTitle === 'function') {
+    if (
+      event === 'test end' &&
+      test !== null &&
+      typeof test === 'object' &&
+      test.type === 'test' &&
+      typeof test.fullTitle === 'function'
+    ) {
       checkMocha();
       record.testEnded(test.state === 'passed' ? 'passed' : test.state === 'failed' ? 'failed' : 'skipped');
     }
@@ -62,7 +68,15 @@ function guardRunners(record, caller) {
   const orchestrates = process.execArgv.includes('--test') && !process.execArgv.includes('--test-isolation=none');
   const push = Readable.prototype.push;
   Readable.prototype.push = function (chunk, ...rest) {
-    if (!orchestrates && chunk !== null && typeof chunk === 'object' && chunk.type === 'test:complete' && chunk.data && chunk.data.details && chunk.data.details.type !== 'suite') {
+    if (
+      !orchestrates &&
+      chunk !== null &&
+      typeof chunk === 'object' &&
+      chunk.type === 'test:complete' &&
+      chunk.data &&
+      chunk.data.details &&
+      chunk.data.details.type !== 'suite'
+    ) {
       const { skip, todo, details } = chunk.data;
       record.testEnded(skip || todo ? 'skipped' : details.passed ? 'passed' : 'failed');
     }
@@ -78,7 +92,8 @@ function guardRunners(record, caller) {
     const own = Environment.prototype.handleTestEvent;
     Environment.prototype.handleTestEvent = function (event, state) {
       if (event && event.name === 'setup') watchMatchers(this.global && this.global[MATCHERS], 'jest');
-      else if (event && event.name === 'test_done') record.testEnded(event.test.errors && event.test.errors.length > 0 ? 'failed' : 'passed');
+      else if (event && event.name === 'test_done')
+        record.testEnded(event.test.errors && event.test.errors.length > 0 ? 'failed' : 'passed');
       else if (event && (event.name === 'test_skip' || event.name === 'test_todo')) record.testEnded('skipped');
       return own ? own.call(this, event, state) : undefined;
     };
@@ -89,7 +104,13 @@ function guardRunners(record, caller) {
     if (typeof request === 'string' && /jest-environment-(node|jsdom)/.test(request) && loaded) {
       hookEnvironment(loaded.TestEnvironment);
       hookEnvironment(loaded.default);
-    } else if (loaded && typeof loaded === 'function' && typeof loaded.Runner === 'function' && typeof loaded.Runnable === 'function' && mochaClasses.length === 0) {
+    } else if (
+      loaded &&
+      typeof loaded === 'function' &&
+      typeof loaded.Runner === 'function' &&
+      typeof loaded.Runnable === 'function' &&
+      mochaClasses.length === 0
+    ) {
       record.markRunner();
       for (const name of ['Runner', 'Runnable', 'Test', 'Suite', 'Hook']) snapshot(name, loaded[name]);
     }
@@ -99,7 +120,8 @@ function guardRunners(record, caller) {
   // vitest: its matcher table and its worker state are defined on globalThis.
   const defineProperty = Object.defineProperty;
   Object.defineProperty = function (target, key, descriptor) {
-    if (target === globalThis && key === MATCHERS && descriptor && typeof descriptor.get === 'function') return defineProperty.call(this, target, key, matchersGetter(descriptor));
+    if (target === globalThis && key === MATCHERS && descriptor && typeof descriptor.get === 'function')
+      return defineProperty.call(this, target, key, matchersGetter(descriptor));
     if (target === globalThis && descriptor && descriptor.value !== null && typeof descriptor.value === 'object') {
       if (key === MATCHERS) watchMatchers(descriptor.value, 'vitest');
       else if (key === '__vitest_worker__') watchVitest(descriptor.value);

@@ -56,7 +56,12 @@ function createSourceMaps() {
   return { originalLine };
 }
 
-const bare = (text) => text.replace(/__vite_ssr_import_\d+__\./g, '').replace(/\(0,\s*/g, '(').replace(/\s+/g, ' ').trim();
+const bare = (text) =>
+  text
+    .replace(/__vite_ssr_import_\d+__\./g, '')
+    .replace(/\(0,\s*/g, '(')
+    .replace(/\s+/g, ' ')
+    .trim();
 
 /** The line of the file on disk with the text of the transformed code's `line`, nearest to it. */
 function alignedLine(filename, transformed, line) {

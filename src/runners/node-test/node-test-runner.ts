@@ -24,7 +24,11 @@ export const nodeTestRunner: TestRunner = {
       // does not use node's runner. An operator's own reporter options decide node's reporters:
       // adding ours would unbalance them.
       if (!runsNodeTest(context) || /--test-reporter/.test(`${context.command} ${context.env.NODE_OPTIONS ?? ''}`)) return null;
-      const options = [context.env.NODE_OPTIONS, '--test-reporter=spec --test-reporter-destination=stdout', `--test-reporter=junit --test-reporter-destination=${path}`];
+      const options = [
+        context.env.NODE_OPTIONS,
+        '--test-reporter=spec --test-reporter-destination=stdout',
+        `--test-reporter=junit --test-reporter-destination=${path}`,
+      ];
       return { env: { NODE_OPTIONS: options.filter((p) => p !== undefined && p.trim() !== '').join(' ') } };
     },
   },

@@ -19,7 +19,11 @@ export const pytestLoadedNames: LoadedNames = {
   command: (testCommand) => `${pythonOf(testCommand)} -c ${shellQuote(SCRIPT)}`,
   parse: (output) => {
     const line = output.split('\n').find((l) => l.startsWith(MARK));
-    const names = line?.slice(MARK.length).trim().split(/\s+/).filter((n) => /^[A-Za-z_][\w]*$/.test(n));
+    const names = line
+      ?.slice(MARK.length)
+      .trim()
+      .split(/\s+/)
+      .filter((n) => /^[A-Za-z_][\w]*$/.test(n));
     return names && names.length > 0 ? names : null;
   },
   // `python -m pytest` puts the folder it starts in first on sys.path: the repository's top.

@@ -7,7 +7,8 @@ import { buildReport, countsFrom } from '../../formats/report-builder.ts';
 import { attachValues } from '../assertion-values.ts';
 import { pytestValues } from './parse-pytest-values.ts';
 
-const CLOSING = /^=*\s*((?:\d+ (?:failed|passed|skipped|deselected|xfailed|xpassed|errors?|warnings?)(?:, )?)+) in [\d.]+s(?: \([^)]*\))?\s*=*$/;
+const CLOSING =
+  /^=*\s*((?:\d+ (?:failed|passed|skipped|deselected|xfailed|xpassed|errors?|warnings?)(?:, )?)+) in [\d.]+s(?: \([^)]*\))?\s*=*$/;
 const VERBOSE = /^(\S+::\S.*?) (PASSED|FAILED|SKIPPED|ERROR|XFAIL|XPASS)\b/;
 const SHORT = /^(PASSED|FAILED|SKIPPED|ERROR|XFAIL|XPASS) (\S+::[^\s]+(?:\[[^\]]*\])?)(?: - (.*))?$/;
 const SECTION = /^_{3,} (.+?) _{3,}$/;
@@ -52,7 +53,8 @@ function attachTracebacks(lines: string[], tests: TestCaseResult[]): void {
     if (!header?.[1]) continue;
     const block: string[] = [];
     let j = i + 1;
-    for (; j < lines.length && !SECTION.exec(lines[j] ?? '') && !/^=+ .* =+$/.test(lines[j] ?? ''); j++) block.push(lines[j] ?? '');
+    for (; j < lines.length && !SECTION.exec(lines[j] ?? '') && !/^=+ .* =+$/.test(lines[j] ?? ''); j++)
+      block.push(lines[j] ?? '');
     const headline = header[1].replace(/^ERROR (at|collecting) /, '');
     const test = tests.find((t) => t.status === 'failed' && !t.stack && t.id.split('::').slice(1).join('.') === headline);
     if (test) {

@@ -14,7 +14,13 @@ import type { RuntimeGuard } from '../runner.ts';
 const CODE = fileURLToPath(new URL('./guard/', import.meta.url));
 /** One key per pytest process the command may start (most start one). */
 const KEYS = 8;
-const KINDS: ReadonlySet<GuardEventKind> = new Set(['exit', 'framework_changed', 'test_file_read', 'dynamic_code', 'report_written']);
+const KINDS: ReadonlySet<GuardEventKind> = new Set([
+  'exit',
+  'framework_changed',
+  'test_file_read',
+  'dynamic_code',
+  'report_written',
+]);
 
 /** The keys handed out, by records folder, until they are read. */
 const issued = new Map<string, string[]>();
@@ -65,11 +71,21 @@ async function signedRecord(file: string, key: string): Promise<GuardRecord | nu
 
 function recordOf(raw: Record<string, unknown>): GuardRecord | null {
   const tests = raw.tests as Record<string, unknown> | null;
-  const counts = tests && ['passed', 'failed', 'skipped'].every((k) => Number.isInteger(tests[k]) && (tests[k] as number) >= 0) ? { passed: tests.passed as number, failed: tests.failed as number, skipped: tests.skipped as number } : null;
+  const counts =
+    tests && ['passed', 'failed', 'skipped'].every((k) => Number.isInteger(tests[k]) && (tests[k] as number) >= 0)
+      ? { passed: tests.passed as number, failed: tests.failed as number, skipped: tests.skipped as number }
+      : null;
   if (!Array.isArray(raw.events) || typeof raw.pid !== 'number') return null;
   const events = raw.events.flatMap((e: Record<string, unknown>): GuardEvent[] =>
     KINDS.has(e.kind as GuardEventKind) && typeof e.detail === 'string'
-      ? [{ kind: e.kind as GuardEventKind, file: typeof e.file === 'string' ? e.file : null, line: typeof e.line === 'number' ? e.line : null, detail: e.detail }]
+      ? [
+          {
+            kind: e.kind as GuardEventKind,
+            file: typeof e.file === 'string' ? e.file : null,
+            line: typeof e.line === 'number' ? e.line : null,
+            detail: e.detail,
+          },
+        ]
       : [],
   );
   return { runner: 'pytest', pid: raw.pid, complete: raw.complete === true && counts !== null, tests: counts, events };

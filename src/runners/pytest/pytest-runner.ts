@@ -21,7 +21,10 @@ export const pytestRunner: TestRunner = {
     witness: 'pytest',
     // Asked through its environment, so the request reaches it through make, tox or a script; an
     // operator's own --junitxml (or --junit-xml) is the report already.
-    ask: (context, path) => (/--junit-?xml/.test(`${context.command} ${context.env.PYTEST_ADDOPTS ?? ''}`) ? null : { env: { PYTEST_ADDOPTS: joined([context.env.PYTEST_ADDOPTS, `--junitxml=${path}`]) } }),
+    ask: (context, path) =>
+      /--junit-?xml/.test(`${context.command} ${context.env.PYTEST_ADDOPTS ?? ''}`)
+        ? null
+        : { env: { PYTEST_ADDOPTS: joined([context.env.PYTEST_ADDOPTS, `--junitxml=${path}`]) } },
   },
   focus: {
     // pytest's ids name their files already.

@@ -20,7 +20,8 @@ const SEPARATOR = /^⎯{3,}/;
 export function parseVitest(text: string): TestReport | null {
   const lines = text.split('\n');
   const summaryLine = lines.map((l) => SUMMARY.exec(l)).find((m) => m);
-  if (!summaryLine?.[1] || !/\b(passed|failed|skipped)\b/.test(summaryLine[1]) || !lines.some((l) => /^\s*Test Files\s/.test(l))) return null;
+  if (!summaryLine?.[1] || !/\b(passed|failed|skipped)\b/.test(summaryLine[1]) || !lines.some((l) => /^\s*Test Files\s/.test(l)))
+    return null;
   const counts = countsFrom(summaryLine[1]);
 
   const tests: TestCaseResult[] = [];
@@ -60,11 +61,14 @@ function attachFailures(lines: string[], tests: TestCaseResult[]): void {
     if (!header?.[1] || !header[2]) continue;
     const block: string[] = [];
     let j = i + 1;
-    for (; j < lines.length && !SEPARATOR.test(lines[j] ?? '') && !FAIL_HEADER.test(lines[j] ?? ''); j++) block.push(lines[j] ?? '');
+    for (; j < lines.length && !SEPARATOR.test(lines[j] ?? '') && !FAIL_HEADER.test(lines[j] ?? ''); j++)
+      block.push(lines[j] ?? '');
     const id = `${header[1]} > ${header[2]}`;
     const name = header[2].split(' > ').at(-1) ?? header[2];
     // vitest 4's tree shows a failed test under its file without the suites around it: the same test.
-    let test = tests.find((t) => t.id === id) ?? tests.find((t) => t.file === header[1] && t.name === name && t.status === 'failed' && t.message === undefined);
+    let test =
+      tests.find((t) => t.id === id) ??
+      tests.find((t) => t.file === header[1] && t.name === name && t.status === 'failed' && t.message === undefined);
     if (test) test.id = id;
     else {
       // The tree was not printed (e.g. a TTY-less summary only): the failure block still names the test.

@@ -24,7 +24,10 @@ export const vitestRunner: TestRunner = {
     witness: 'vitest',
     // Its options live on its command line only: it is asked when the test command is a single
     // vitest invocation, and an operator's own reporters are left alone.
-    ask: (context, path) => (SINGLE_VITEST.test(context.command) && !/--reporter/.test(context.command) ? { command: `${context.command} --reporter=default --reporter=junit --outputFile.junit=${path}` } : null),
+    ask: (context, path) =>
+      SINGLE_VITEST.test(context.command) && !/--reporter/.test(context.command)
+        ? { command: `${context.command} --reporter=default --reporter=junit --outputFile.junit=${path}` }
+        : null,
   },
   focus: {
     // vitest takes substrings of paths.
@@ -38,7 +41,7 @@ export const vitestRunner: TestRunner = {
   crashedItself: vitestOwnCrash,
   configuration: {
     // vite's own configuration is vitest's too.
-    files: [[/(^|\/)(vitest|vite)\.(config|workspace)\.[cm]?[jt]s$/, 'the test runner\'s configuration']],
+    files: [[/(^|\/)(vitest|vite)\.(config|workspace)\.[cm]?[jt]s$/, "the test runner's configuration"]],
     packageKeys: ['vitest'],
     sections: {},
     generatedFolders: ['.vitest/'],

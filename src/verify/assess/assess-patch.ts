@@ -19,7 +19,15 @@ import type { TestFileCheck } from '../harness-tampering.ts';
 import { decideLevel, ENTRY_REASONS, type CandidateInfo, type EntryReason, type LevelInput } from './assessment-level.ts';
 import { entryPoints, withEntryPoints } from './entry-points.ts';
 import { failingTestSpans, fromFailingTests } from './failing-test-callers.ts';
-import { compareVersions, disagreementsWith, indexRecords, nearFailingOf, type Differences, type NearFailing, type RecordIndex } from './compare-records.ts';
+import {
+  compareVersions,
+  disagreementsWith,
+  indexRecords,
+  nearFailingOf,
+  type Differences,
+  type NearFailing,
+  type RecordIndex,
+} from './compare-records.ts';
 import { probeable } from './instrument-file.ts';
 import { probeCheckout, runWithin, type ProbeCheckout, type ProbeRun } from './probe-checkout.ts';
 import type { ProbeRecord, ProbedFunction } from './probe-record.ts';
@@ -59,7 +67,8 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
   const left = () => started + input.limitMs - Date.now();
   const dir = join(input.scratchDir, `assess-${started.toString(36)}`);
   const used = (exhausted: boolean) => ({ usedMs: Date.now() - started, limitMs: input.limitMs, exhausted });
-  const notAssessed = (why: string, exhausted = false): Assessment => decideLevel({ notAssessed: why, budget: used(exhausted), ...(input.chosen ? { chosen: input.chosen } : {}) });
+  const notAssessed = (why: string, exhausted = false): Assessment =>
+    decideLevel({ notAssessed: why, budget: used(exhausted), ...(input.chosen ? { chosen: input.chosen } : {}) });
   try {
     await cloneMirror(input.mirror, input.baseSha, dir, input.seal);
     const original = (path: string) => readText(join(dir, path));
@@ -67,7 +76,8 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
     const others = await alternativeVersions(input.alternatives, original);
     const probed = (path: string) => probeable(path) && !input.isTestFile(path);
     const paths = new Set([chosen, ...others.map((o) => o.version)].flatMap((v) => [...v.files.keys()]));
-    if (![...paths].some(probed)) return notAssessed('the patch changes no JavaScript, TypeScript or Python source file outside the tests');
+    if (![...paths].some(probed))
+      return notAssessed('the patch changes no JavaScript, TypeScript or Python source file outside the tests');
     const originals = new Map(await Promise.all([...paths].map(async (p) => [p, await original(p)] as const)));
     // The tests are the same in every version, the patch's own ones too (a test the engine wrote
     // first, red → green): the original program runs them as the baseline did, failing.
@@ -80,16 +90,28 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
     const focused = focusChoices(input.suite.testCommand, input.fixed, await packageScripts(dir));
     const plans = planVersions(originals, [chosen, ...others.map((o) => o.version)], probed);
     // Without a run of the failing tests alone, their calls are told by who made them.
-    const fromFailing = fromFailingTests(input.fixed, await failingTestSpans(input.fixed, { read: (path) => readText(join(dir, path)), testFiles: async () => testFiles }));
+    const fromFailing = fromFailingTests(
+      input.fixed,
+      await failingTestSpans(input.fixed, { read: (path) => readText(join(dir, path)), testFiles: async () => testFiles }),
+    );
     const first: Look = { runs: await runVersions(checkout, plans, input, focused, left), plans };
     first.looked = lookAt(first.runs, fromFailing);
-    const { runs, looked, plans: standing, atEntryPoints } = await lookAtEntryPointsIfNeeded(first, { checkout, dir, input, focused, left, fromFailing, touched: paths });
-    if (!runs.patched || !runs.original) return notAssessed('the time budget ran out before the suite ran on both versions', true);
+    const {
+      runs,
+      looked,
+      plans: standing,
+      atEntryPoints,
+    } = await lookAtEntryPointsIfNeeded(first, { checkout, dir, input, focused, left, fromFailing, touched: paths });
+    if (!runs.patched || !runs.original)
+      return notAssessed('the time budget ran out before the suite ran on both versions', true);
     if (!looked) return notAssessed('the suite never called the changed functions, or they could not be probed');
     const { functions, after, differences, near } = looked;
     // "No change at all" is a finding only from two whole runs: one cut short (a timeout, a crash)
     // can simply lack the failing tests' calls.
-    const unfinished = differences.changes.length === 0 ? unfinishedRun(runs.patched?.gate ?? null, runs.original?.gate ?? null, input.fixed) : null;
+    const unfinished =
+      differences.changes.length === 0
+        ? unfinishedRun(runs.patched?.gate ?? null, runs.original?.gate ?? null, input.fixed)
+        : null;
     if (unfinished) return notAssessed(unfinished, runs.exhausted);
     const level = (alternatives: NonNullable<LevelInput['alternatives']>, rivalSearch?: Assessment['rivalSearch']) =>
       decideLevel({
@@ -143,7 +165,10 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
 }
 
 /** What both versions recorded, compared; null when either version did not run or neither recorded a call. */
-function lookAt(runs: VersionRuns, fromFailing: (record: ProbeRecord) => boolean): { functions: Map<string, ProbedFunction>; after: RecordIndex; differences: Differences; near: NearFailing } | null {
+function lookAt(
+  runs: VersionRuns,
+  fromFailing: (record: ProbeRecord) => boolean,
+): { functions: Map<string, ProbedFunction>; after: RecordIndex; differences: Differences; near: NearFailing } | null {
   if (!runs.patched || !runs.original || (runs.patched.records.length === 0 && runs.original.records.length === 0)) return null;
   const functions = new Map([...runs.original.functions, ...runs.patched.functions]);
   const before = indexRecords(runs.original.records);
@@ -169,22 +194,39 @@ interface Look {
  * the probes do not record): look where the failing tests enter the program. The second look stands
  * when it ran to the end; else the first one's result does.
  */
-async function lookAtEntryPointsIfNeeded(first: Look, at: { checkout: ProbeCheckout; dir: string; input: AssessInput; focused: string[]; left: () => number; fromFailing: (record: ProbeRecord) => boolean; touched: Set<string> }): Promise<Look> {
+async function lookAtEntryPointsIfNeeded(
+  first: Look,
+  at: {
+    checkout: ProbeCheckout;
+    dir: string;
+    input: AssessInput;
+    focused: string[];
+    left: () => number;
+    fromFailing: (record: ProbeRecord) => boolean;
+    touched: Set<string>;
+  },
+): Promise<Look> {
   const { runs, looked } = first;
   if (!runs.patched || !runs.original || (looked && looked.differences.changes.length > 0)) return first;
   const why: EntryReason = looked ? 'unchanged' : 'unreached';
   const entries = await entryPoints({ dir: at.dir, fixed: at.input.fixed, isTestFile: at.input.isTestFile, touched: at.touched });
   if (entries.size === 0) return first;
-  at.input.log(`assessment: ${ENTRY_REASONS[why]}; probing where the failing tests enter the program (${[...entries.keys()].join(', ')})`);
+  at.input.log(
+    `assessment: ${ENTRY_REASONS[why]}; probing where the failing tests enter the program (${[...entries.keys()].join(', ')})`,
+  );
   const plans = await withEntryPoints(first.plans, entries, at.dir);
   const second = await runVersions(at.checkout, plans, at.input, runs.focused ? [runs.focused] : at.focused, at.left);
   const secondLook = lookAt(second, at.fromFailing);
-  if (second.patched && second.original && (secondLook !== null || !looked)) return { runs: second, looked: secondLook, plans, atEntryPoints: { why, entries } };
+  if (second.patched && second.original && (secondLook !== null || !looked))
+    return { runs: second, looked: secondLook, plans, atEntryPoints: { why, entries } };
   runs.exhausted ||= second.exhausted;
   return first;
 }
 
-async function alternativeVersions(alternatives: CandidateInfo[], original: (path: string) => Promise<string | null>): Promise<Array<{ info: CandidateInfo; version: PatchedVersion }>> {
+async function alternativeVersions(
+  alternatives: CandidateInfo[],
+  original: (path: string) => Promise<string | null>,
+): Promise<Array<{ info: CandidateInfo; version: PatchedVersion }>> {
   const out: Array<{ info: CandidateInfo; version: PatchedVersion }> = [];
   for (const [i, info] of alternatives.slice(0, MAX_ALTERNATIVES).entries()) {
     if (touchedFiles(info.patch).length === 0) continue;
@@ -208,7 +250,13 @@ interface VersionRuns {
 }
 
 /** The suite on the patched program, then the original, the failing tests alone, the alternatives: as long as the budget lasts. */
-async function runVersions(checkout: ProbeCheckout, plans: { original: VersionPlan; versions: VersionPlan[] }, input: AssessInput, focused: string[], left: () => number): Promise<VersionRuns> {
+async function runVersions(
+  checkout: ProbeCheckout,
+  plans: { original: VersionPlan; versions: VersionPlan[] },
+  input: AssessInput,
+  focused: string[],
+  left: () => number,
+): Promise<VersionRuns> {
   const [patchedPlan, ...alternativePlans] = plans.versions;
   const runs: VersionRuns = { patched: null, original: null, failing: null, focused: null, alternatives: [], exhausted: false };
   const step = async (plan: VersionPlan | undefined, label: string, command?: string): Promise<ProbeRun | null> => {
@@ -237,7 +285,10 @@ async function runVersions(checkout: ProbeCheckout, plans: { original: VersionPl
  * 9 s, which is what each rival's run costs), else their names.
  */
 function focusChoices(testCommand: string, fixed: TestCaseResult[], scripts: Record<string, string>): string[] {
-  const choices = [focusedTestCommand(testCommand, fixed, scripts, { withFiles: true }), focusedTestCommand(testCommand, fixed, scripts)];
+  const choices = [
+    focusedTestCommand(testCommand, fixed, scripts, { withFiles: true }),
+    focusedTestCommand(testCommand, fixed, scripts),
+  ];
   return [...new Set(choices.filter((c): c is string => c !== null))];
 }
 
@@ -256,4 +307,3 @@ async function readText(path: string): Promise<string | null> {
     return null;
   }
 }
-

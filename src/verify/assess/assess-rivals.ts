@@ -42,7 +42,13 @@ export interface RivalComparison {
   log: (line: string) => void;
 }
 
-export async function compareRivals(input: RivalComparison): Promise<{ compared: NonNullable<LevelInput['alternatives']>; search: NonNullable<Assessment['rivalSearch']>; exhausted: boolean }> {
+export async function compareRivals(
+  input: RivalComparison,
+): Promise<{
+  compared: NonNullable<LevelInput['alternatives']>;
+  search: NonNullable<Assessment['rivalSearch']>;
+  exhausted: boolean;
+}> {
   const { checkout, originals, left, log } = input;
   await writeTexts(checkout.dir, input.written);
   // What the search may take of what is left: the rivals it finds still have to run the suite.
@@ -50,7 +56,13 @@ export async function compareRivals(input: RivalComparison): Promise<{ compared:
   const searcher = await startRivalSearch(
     {
       source: input.source,
-      request: { dir: checkout.dir, original: async (path) => (originals.has(path) ? (originals.get(path) ?? null) : null), patched: input.chosen, fixed: input.fixed, testFiles: input.testFiles },
+      request: {
+        dir: checkout.dir,
+        original: async (path) => (originals.has(path) ? (originals.get(path) ?? null) : null),
+        patched: input.chosen,
+        fixed: input.fixed,
+        testFiles: input.testFiles,
+      },
       suite: input.suite,
       focused: input.focused,
       log,
@@ -78,12 +90,20 @@ export async function compareRivals(input: RivalComparison): Promise<{ compared:
     }
     if (compares.compared.some(isAmbiguity)) break;
   }
-  const search = { candidates: searcher?.candidates ?? 0, tried: searcher?.tried ?? 0, passedFailing, ...(stopped ? { stopped } : {}) };
+  const search = {
+    candidates: searcher?.candidates ?? 0,
+    tried: searcher?.tried ?? 0,
+    passedFailing,
+    ...(stopped ? { stopped } : {}),
+  };
   return { compared, search, exhausted };
 }
 
 /** Each rival's probed suite run, compared with the patch's when it passes (one that fails another test of the suite is not plausible). */
-async function compareStep(input: RivalComparison, found: Rival[]): Promise<{ compared: NonNullable<LevelInput['alternatives']>; exhausted: boolean }> {
+async function compareStep(
+  input: RivalComparison,
+  found: Rival[],
+): Promise<{ compared: NonNullable<LevelInput['alternatives']>; exhausted: boolean }> {
   // A rival edits a file the patch changes, whose original text is known.
   const rivals = found.filter((r) => [...r.version.files.keys()].every((path) => input.originals.has(path)));
   if (rivals.length === 0) return { compared: [], exhausted: false };
@@ -96,7 +116,11 @@ async function compareStep(input: RivalComparison, found: Rival[]): Promise<{ co
     const step = await runWithin(input.checkout, plan, rival.version.name, input.left, input.log);
     exhausted ||= step.exhausted;
     if (!step.run) compared.push({ info: rival.info, disagreements: null });
-    else if (step.run.gate?.passed) compared.push({ info: rival.info, disagreements: disagreementsWith(input.looked.after, step.run.records, input.looked.functions, input.looked.near) });
+    else if (step.run.gate?.passed)
+      compared.push({
+        info: rival.info,
+        disagreements: disagreementsWith(input.looked.after, step.run.records, input.looked.functions, input.looked.near),
+      });
   }
   return { compared, exhausted };
 }

@@ -57,27 +57,58 @@ export function decideLevel(input: LevelInput): Assessment {
     ...(info.foundBy ? { foundBy: info.foundBy } : {}),
     ...(info.weakens ? { passedOver: `it ${info.weakens}` } : info.passedOver ? { passedOver: info.passedOver } : {}),
     // The failing tests' own calls first: there the tests accepted both results.
-    disagreements: [...(disagreements ?? [])].sort((a, b) => Number(b.atFailingTests ?? false) - Number(a.atFailingTests ?? false)).slice(0, SHOWN_DISAGREEMENTS),
+    disagreements: [...(disagreements ?? [])]
+      .sort((a, b) => Number(b.atFailingTests ?? false) - Number(a.atFailingTests ?? false))
+      .slice(0, SHOWN_DISAGREEMENTS),
   }));
   // One as good that disagrees anywhere is an ambiguity. A weakening one was passed over for a
   // reason, except where it gives a failing test's own call another result: that test accepts both
   // (`.unshift('')` against the line deleted, both matching /Arguments:\n +file/), so it does not
   // say which result the fix should give.
   const ambiguous = (input.alternatives ?? []).filter(isAmbiguity);
-  const counts = { suiteCalls: input.counts?.suiteCalls ?? 0, generatedInputs: input.counts?.generatedInputs ?? 0, changes: changes.length, nearFailing: near.length };
-  const base = { behaviourChanges: [...outside.slice(0, SHOWN_OUTSIDE), ...near.slice(0, SHOWN_NEAR)], alternatives, probed: input.probed ?? [], counts, budget: input.budget, ...(input.atEntryPoints ? { atEntryPoints: true as const } : {}), ...(input.rivalSearch ? { rivalSearch: input.rivalSearch } : {}) };
+  const counts = {
+    suiteCalls: input.counts?.suiteCalls ?? 0,
+    generatedInputs: input.counts?.generatedInputs ?? 0,
+    changes: changes.length,
+    nearFailing: near.length,
+  };
+  const base = {
+    behaviourChanges: [...outside.slice(0, SHOWN_OUTSIDE), ...near.slice(0, SHOWN_NEAR)],
+    alternatives,
+    probed: input.probed ?? [],
+    counts,
+    budget: input.budget,
+    ...(input.atEntryPoints ? { atEntryPoints: true as const } : {}),
+    ...(input.rivalSearch ? { rivalSearch: input.rivalSearch } : {}),
+  };
   const reasons: string[] = [];
   if (input.chosen?.weakens) reasons.push(`the patch ${input.chosen.weakens}`);
   if (input.notAssessed) reasons.push(`the assessment could not look: ${input.notAssessed}`);
   // The failing tests pass now, so something they run behaves otherwise: probes that recorded no
   // change at all did not see how the patch works, and cannot say it changed nothing else.
-  if (input.changes && changes.length === 0) reasons.push('the probes saw no change at all, not even in the failing tests that pass now: the patch works through something they do not record (state outside the calls’ arguments and results, output), so what else it changes was not seen');
+  if (input.changes && changes.length === 0)
+    reasons.push(
+      'the probes saw no change at all, not even in the failing tests that pass now: the patch works through something they do not record (state outside the calls’ arguments and results, output), so what else it changes was not seen',
+    );
   if (outside.length > 0) reasons.push(`${plural(outside.length, 'behaviour change')} outside the failing tests`);
-  if (ambiguous.length > 0) reasons.push(`${plural(ambiguous.length, 'other plausible patch', 'other plausible patches')} ${ambiguous.length === 1 ? 'gives' : 'give'} other results: the tests do not decide between them`);
-  if (reasons.length > 0) return { level: 'review', reason: reasons.join('; '), ...base, ...(input.notAssessed ? { notAssessed: input.notAssessed } : {}) };
+  if (ambiguous.length > 0)
+    reasons.push(
+      `${plural(ambiguous.length, 'other plausible patch', 'other plausible patches')} ${ambiguous.length === 1 ? 'gives' : 'give'} other results: the tests do not decide between them`,
+    );
+  if (reasons.length > 0)
+    return {
+      level: 'review',
+      reason: reasons.join('; '),
+      ...base,
+      ...(input.notAssessed ? { notAssessed: input.notAssessed } : {}),
+    };
   const where = input.atEntryPoints ? `, at the functions the failing tests call (${ENTRY_REASONS[input.atEntryPoints]})` : '';
   const looked = `${plural(counts.suiteCalls, 'call')} of the suite and ${plural(counts.generatedInputs, 'generated input')}${where}`;
-  return { level: 'verified', reason: `no behaviour change outside the failing tests in ${looked}${alternatives.length > 0 ? `; the ${plural(alternatives.length, 'other plausible patch', 'other plausible patches')} ${alternatives.length === 1 ? 'agrees or weakens' : 'agree or weaken'} a check` : ''}`, ...base };
+  return {
+    level: 'verified',
+    reason: `no behaviour change outside the failing tests in ${looked}${alternatives.length > 0 ? `; the ${plural(alternatives.length, 'other plausible patch', 'other plausible patches')} ${alternatives.length === 1 ? 'agrees or weakens' : 'agree or weaken'} a check` : ''}`,
+    ...base,
+  };
 }
 
 /** Whether a compared alternative leaves the tests undecided (decideLevel says why a weakening one mostly does not). */

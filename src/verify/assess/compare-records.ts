@@ -39,7 +39,13 @@ export function outcomeText(record: ProbeRecord): string {
 }
 
 export function indexRecords(records: ProbeRecord[]): RecordIndex {
-  const index: RecordIndex = { suite: new Map(), generated: new Map(), suitePaths: new Map(), suiteArgs: new Set(), suiteCalls: 0 };
+  const index: RecordIndex = {
+    suite: new Map(),
+    generated: new Map(),
+    suitePaths: new Map(),
+    suiteArgs: new Set(),
+    suiteCalls: 0,
+  };
   const pathsSeen = new Set<string>();
   for (const record of records) {
     const key = record.fn + SEP + record.args;
@@ -59,7 +65,11 @@ export function indexRecords(records: ProbeRecord[]): RecordIndex {
       index.suite.set(callKey, seen);
       index.suiteArgs.add(key);
     } else if (!index.generated.has(key)) {
-      index.generated.set(key, { out: outcomeText(record), base: record.fn + SEP + (record.base ?? ''), ...(record.path ? { path: record.path } : {}) });
+      index.generated.set(key, {
+        out: outcomeText(record),
+        base: record.fn + SEP + (record.base ?? ''),
+        ...(record.path ? { path: record.path } : {}),
+      });
     }
   }
   return index;
@@ -99,7 +109,13 @@ export function nearFailingOf(records: ProbeRecord[], fromFailing: (record: Prob
     if (call.path) pushTo(paths, call.fn, call.path);
     if ('threw' in call.out) failures.set(call.fn, (failures.get(call.fn) ?? new Set()).add(outcomeText(call)));
   }
-  return { calls: new Set(calls.map(suiteKey)), keys: new Set([...calls, ...around].map((r) => r.fn + SEP + r.args)), inputs, paths, failures };
+  return {
+    calls: new Set(calls.map(suiteKey)),
+    keys: new Set([...calls, ...around].map((r) => r.fn + SEP + r.args)),
+    inputs,
+    paths,
+    failures,
+  };
 }
 
 /**
@@ -115,7 +131,9 @@ function likeFailing(fn: string, args: string, base: string, near: NearFailing):
   const textFromBase = editDistance(args, base);
   return failing.some((input) => {
     const numbersFromInput = numbersFromBase === null ? null : numericDistance(args, input);
-    return numbersFromInput !== null && numbersFromBase !== null ? numbersFromInput <= numbersFromBase : editDistance(args, input) <= textFromBase;
+    return numbersFromInput !== null && numbersFromBase !== null
+      ? numbersFromInput <= numbersFromBase
+      : editDistance(args, input) <= textFromBase;
   });
 }
 
@@ -162,7 +180,12 @@ function pathLike(before: RecordIndex, near: NearFailing): (fn: string, path: nu
  * `isAbsolute('C:\\x')` does (both are not absolute to the original), and a patch that now calls it
  * absolute is wrong.
  */
-export function compareVersions(before: RecordIndex, after: RecordIndex, functions: Map<string, ProbedFunction>, near: NearFailing): Differences {
+export function compareVersions(
+  before: RecordIndex,
+  after: RecordIndex,
+  functions: Map<string, ProbedFunction>,
+  near: NearFailing,
+): Differences {
   const changes: BehaviourChange[] = [];
   const failingChanges = changesAtFailingCalls(before, after, near);
   for (const [key, was] of before.suite) {
@@ -172,7 +195,14 @@ export function compareVersions(before: RecordIndex, after: RecordIndex, functio
     const change = joined(was.outs) + SEP + joined(now.outs);
     // Another test's call with a failing test's arguments that changed exactly as that test's call did: the fix itself, seen twice.
     const nearFailing = near.calls.has(key) || (failingChanges.get(withoutSite(key))?.has(change) ?? false);
-    changes.push({ kind: 'suite', ...described(key, functions), before: joined(was.outs), after: joined(now.outs), ...(site ? { test: site } : {}), nearFailing });
+    changes.push({
+      kind: 'suite',
+      ...described(key, functions),
+      before: joined(was.outs),
+      after: joined(now.outs),
+      ...(site ? { test: site } : {}),
+      nearFailing,
+    });
   }
   let generatedCompared = 0;
   const like = pathLike(before, near);
@@ -186,8 +216,16 @@ export function compareVersions(before: RecordIndex, after: RecordIndex, functio
     const side = like(fn, was.path);
     // The original failed on it as it failed on a failing test's call: the bug's own class of input.
     const sameFailure = near.failures.get(fn)?.has(was.out) ?? false;
-    const nearFailing = side !== 'passing' && (near.keys.has(key) || near.keys.has(was.base) || sameFailure || likeFailing(fn, args, base, near));
-    changes.push({ kind: 'generated', ...described(key, functions), before: was.out, after: now.out, nearFailing, ...(side ? { pathLike: side } : {}) });
+    const nearFailing =
+      side !== 'passing' && (near.keys.has(key) || near.keys.has(was.base) || sameFailure || likeFailing(fn, args, base, near));
+    changes.push({
+      kind: 'generated',
+      ...described(key, functions),
+      before: was.out,
+      after: now.out,
+      nearFailing,
+      ...(side ? { pathLike: side } : {}),
+    });
   }
   return { changes: ordered(changes), generatedCompared };
 }
@@ -197,8 +235,18 @@ export function compareVersions(before: RecordIndex, after: RecordIndex, functio
  * patch was with the original (`after` is the chosen one's records), so a suite call near the
  * failing tests is one of their own calls, whose test accepts both results.
  */
-export function disagreementsWith(after: RecordIndex, records: ProbeRecord[], functions: Map<string, ProbedFunction>, near: NearFailing): Array<{ input: string; chosen: string; alternative: string; atFailingTests?: true }> {
-  return compareVersions(after, indexRecords(records), functions, near).changes.map((c) => ({ input: c.input, chosen: c.before, alternative: c.after, ...(c.kind === 'suite' && c.nearFailing ? { atFailingTests: true as const } : {}) }));
+export function disagreementsWith(
+  after: RecordIndex,
+  records: ProbeRecord[],
+  functions: Map<string, ProbedFunction>,
+  near: NearFailing,
+): Array<{ input: string; chosen: string; alternative: string; atFailingTests?: true }> {
+  return compareVersions(after, indexRecords(records), functions, near).changes.map((c) => ({
+    input: c.input,
+    chosen: c.before,
+    alternative: c.after,
+    ...(c.kind === 'suite' && c.nearFailing ? { atFailingTests: true as const } : {}),
+  }));
 }
 
 /** Function and arguments of a suite key (its caller left out). */
@@ -224,7 +272,11 @@ function described(key: string, functions: Map<string, ProbedFunction>): { funct
   const [id = '', args = ''] = key.split(SEP);
   const fn = functions.get(id);
   const name = fn?.name ?? id.slice(id.indexOf('#') + 1);
-  return { function: name, location: fn ? `${fn.path}:${fn.line}` : id.slice(0, id.indexOf('#')), input: `${name.split('.').at(-1) ?? name}(${args})` };
+  return {
+    function: name,
+    location: fn ? `${fn.path}:${fn.line}` : id.slice(0, id.indexOf('#')),
+    input: `${name.split('.').at(-1) ?? name}(${args})`,
+  };
 }
 
 function sameSet(a: Set<string>, b: Set<string>): boolean {
@@ -238,5 +290,11 @@ function joined(outs: Set<string>): string {
 /** Outside the failing tests first, the suite's own calls before generated inputs, then by function and input. */
 function ordered(changes: BehaviourChange[]): BehaviourChange[] {
   const rank = (c: BehaviourChange) => (c.nearFailing ? 2 : 0) + (c.kind === 'generated' ? 1 : 0);
-  return changes.sort((a, b) => rank(a) - rank(b) || a.function.localeCompare(b.function) || a.input.length - b.input.length || a.input.localeCompare(b.input));
+  return changes.sort(
+    (a, b) =>
+      rank(a) - rank(b) ||
+      a.function.localeCompare(b.function) ||
+      a.input.length - b.input.length ||
+      a.input.localeCompare(b.input),
+  );
 }

@@ -29,7 +29,8 @@ export async function entryPoints(input: EntryInput): Promise<Map<string, Set<nu
   const sources: EntrySources = {
     read: async (path) => readFile(join(input.dir, path), 'utf8').catch(() => null),
     testFiles: async () => files.filter(input.isTestFile),
-    imported: async (testFiles, levels) => (await importedInOrder(input.dir, testFiles, files, input.isTestFile, levels)).filter((path) => !input.touched.has(path)),
+    imported: async (testFiles, levels) =>
+      (await importedInOrder(input.dir, testFiles, files, input.isTestFile, levels)).filter((path) => !input.touched.has(path)),
   };
   const found = new Map([...(await pythonEntryPoints(input.fixed, sources)), ...(await jsEntryPoints(input.fixed, sources))]);
   const capped = new Map<string, Set<number>>();
@@ -45,7 +46,11 @@ export async function entryPoints(input: EntryInput): Promise<Map<string, Set<nu
 }
 
 /** Each plan with the entry files added as they are in the original (no patch touches them). */
-export async function withEntryPoints(plans: { original: VersionPlan; versions: VersionPlan[] }, entries: ReadonlyMap<string, Set<number>>, dir: string): Promise<{ original: VersionPlan; versions: VersionPlan[] }> {
+export async function withEntryPoints(
+  plans: { original: VersionPlan; versions: VersionPlan[] },
+  entries: ReadonlyMap<string, Set<number>>,
+  dir: string,
+): Promise<{ original: VersionPlan; versions: VersionPlan[] }> {
   const files = new Map<string, { text: string | null; lines: Set<number> }>();
   for (const [path, lines] of entries) files.set(path, { text: await readFile(join(dir, path), 'utf8'), lines });
   const add = (plan: VersionPlan): VersionPlan => ({ name: plan.name, files: new Map([...plan.files, ...files]) });

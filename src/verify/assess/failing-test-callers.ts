@@ -23,7 +23,10 @@ export type FailingTestSpans = Map<string, Span[] | null>;
  * The test files of the failing tests: the ones the runner named, else those whose text holds a
  * failing test's name, else those that declare it through a template title (a test in a loop).
  */
-export async function failingTestFiles(fixed: readonly TestCaseResult[], sources: Pick<EntrySources, 'read' | 'testFiles'>): Promise<string[]> {
+export async function failingTestFiles(
+  fixed: readonly TestCaseResult[],
+  sources: Pick<EntrySources, 'read' | 'testFiles'>,
+): Promise<string[]> {
   const named = new Set(fixed.flatMap((t) => (t.file && JS_SOURCE.test(t.file) ? [t.file] : [])));
   const unnamed = new Set(fixed.filter((t) => !t.file).map((t) => t.name));
   if (unnamed.size === 0) return [...named];
@@ -45,7 +48,10 @@ export async function failingTestFiles(fixed: readonly TestCaseResult[], sources
 }
 
 /** Where each failing JavaScript or TypeScript test's own code is, by file. */
-export async function failingTestSpans(fixed: readonly TestCaseResult[], sources: Pick<EntrySources, 'read' | 'testFiles'>): Promise<FailingTestSpans> {
+export async function failingTestSpans(
+  fixed: readonly TestCaseResult[],
+  sources: Pick<EntrySources, 'read' | 'testFiles'>,
+): Promise<FailingTestSpans> {
   const spans: FailingTestSpans = new Map();
   const names = new Set(fixed.map((t) => t.name));
   for (const file of await failingTestFiles(fixed, sources)) {

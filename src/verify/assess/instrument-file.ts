@@ -17,7 +17,11 @@ export function isPython(path: string): boolean {
   return PYTHON_SOURCE.test(path);
 }
 
-export async function instrumentFile(source: string, changedLines: ReadonlySet<number>, target: ProbeTarget): Promise<InstrumentedFile | null> {
+export async function instrumentFile(
+  source: string,
+  changedLines: ReadonlySet<number>,
+  target: ProbeTarget,
+): Promise<InstrumentedFile | null> {
   if (PYTHON_SOURCE.test(target.path)) return instrumentPython(source, changedLines, target);
   if (JS_SOURCE.test(target.path)) return instrumentJs(source, changedLines, target);
   return null;

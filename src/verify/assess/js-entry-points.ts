@@ -30,7 +30,11 @@ export async function jsEntryPoints(fixed: readonly TestCaseResult[], sources: E
     if (!JS_SOURCE.test(path)) continue;
     const program = parseJs(path, (await sources.read(path)) ?? '');
     if (!program) continue;
-    const lines = new Set(namedFunctions(program).filter((fn) => called.has(fn.qualifiedName) || called.has(fn.qualifiedName.split('.').at(-1) ?? '')).map((fn) => fn.node.loc.start.line));
+    const lines = new Set(
+      namedFunctions(program)
+        .filter((fn) => called.has(fn.qualifiedName) || called.has(fn.qualifiedName.split('.').at(-1) ?? ''))
+        .map((fn) => fn.node.loc.start.line),
+    );
     if (lines.size > 0) entries.set(path, lines);
   }
   return entries;
@@ -44,7 +48,8 @@ function calledNames(program: JsNode): string[] {
     const callee = node['callee'];
     if (!isJsNode(callee)) return;
     if (callee.type === 'Identifier') called.push(callee['name'] as string);
-    else if (callee.type === 'MemberExpression' && callee['computed'] !== true && isJsNode(callee['property'])) called.push(callee['property']['name'] as string);
+    else if (callee.type === 'MemberExpression' && callee['computed'] !== true && isJsNode(callee['property']))
+      called.push(callee['property']['name'] as string);
   });
   return called;
 }

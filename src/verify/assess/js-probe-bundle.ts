@@ -29,7 +29,9 @@ export function runtimeBundle(): { body: string; key: string } {
     return `${JSON.stringify(`./${name}`)}: function (module, exports, require) {\n${source}\n}`;
   });
   const body = [
-    'var defined = {', modules.join(',\n'), '};',
+    'var defined = {',
+    modules.join(',\n'),
+    '};',
     'var loaded = {};',
     'function load(name) { var m = loaded[name]; if (!m) { m = loaded[name] = { exports: {} }; defined[name](m, m.exports, load); } return m.exports; }',
     'return load("./probe-runtime.cjs").install;',
@@ -67,7 +69,9 @@ export function probeHeader(options: HeaderOptions): string {
     `function ${PROBE_FUNCTION}()${any} {`,
     `if (${PROBE_HANDLE}) return ${PROBE_HANDLE};`,
     `try { var g${any} = globalThis, k = ${JSON.stringify(key)}, r = g[k];`,
-    'if (!r) { var P = g.process, b = P && typeof P.getBuiltinModule === "function" ? function (n' + (options.typescript ? ': string' : '') + ') { return P.getBuiltinModule(n); } : null;',
+    'if (!r) { var P = g.process, b = P && typeof P.getBuiltinModule === "function" ? function (n' +
+      (options.typescript ? ': string' : '') +
+      ') { return P.getBuiltinModule(n); } : null;',
     `var fs = b ? b("node:fs") : ${fsFallback};`,
     `r = new Function(${JSON.stringify(body)})()(fs, g, b);`,
     'Object.defineProperty(g, k, { value: r, configurable: true }); }',

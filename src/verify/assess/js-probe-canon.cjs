@@ -34,7 +34,17 @@ function shorten(text) {
   return text.length > MAX_TEXT ? `${text.slice(0, KEPT_HEAD)}…${text.slice(-KEPT_TAIL)}…#${fnv1a(text)}` : text;
 }
 
-const ESCAPES = { '\\': '\\\\', "'": "\\'", '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f', '\v': '\\v', '\0': '\\0' };
+const ESCAPES = {
+  '\\': '\\\\',
+  "'": "\\'",
+  '\n': '\\n',
+  '\r': '\\r',
+  '\t': '\\t',
+  '\b': '\\b',
+  '\f': '\\f',
+  '\v': '\\v',
+  '\0': '\\0',
+};
 
 /** A string as a single-quoted JavaScript literal. */
 function quote(text) {
@@ -42,7 +52,8 @@ function quote(text) {
   for (const char of text) {
     const code = char.codePointAt(0);
     if (ESCAPES[char] !== undefined) out += ESCAPES[char];
-    else if (code < 0x20 || code === 0x7f || code === 0x2028 || code === 0x2029 || (code >= 0xd800 && code <= 0xdfff)) out += `\\u${code.toString(16).padStart(4, '0')}`;
+    else if (code < 0x20 || code === 0x7f || code === 0x2028 || code === 0x2029 || (code >= 0xd800 && code <= 0xdfff))
+      out += `\\u${code.toString(16).padStart(4, '0')}`;
     else out += char;
   }
   return `${out}'`;
@@ -125,8 +136,16 @@ function builtinText(value, depth, seen) {
   if (Array.isArray(value)) return `[${listText(Array.from(value), depth, seen)}]`;
   if (tag === 'Date') return Number.isNaN(value.getTime()) ? 'Date(Invalid)' : `Date(${value.toISOString()})`;
   if (tag === 'RegExp') return String(value);
-  if (tag === 'Map') return entriesText('Map', eachShared(Array.from(value), ([k, v]) => `${text(k, depth + 1, seen)} => ${text(v, depth + 1, seen)}`));
-  if (tag === 'Set') return entriesText('Set', eachShared(Array.from(value), (v) => text(v, depth + 1, seen)));
+  if (tag === 'Map')
+    return entriesText(
+      'Map',
+      eachShared(Array.from(value), ([k, v]) => `${text(k, depth + 1, seen)} => ${text(v, depth + 1, seen)}`),
+    );
+  if (tag === 'Set')
+    return entriesText(
+      'Set',
+      eachShared(Array.from(value), (v) => text(v, depth + 1, seen)),
+    );
   if (tag === 'Promise') return 'Promise';
   if (tag === 'WeakMap' || tag === 'WeakSet' || tag === 'WeakRef') return tag;
   if (tag === 'Module') return '[Module]';
@@ -162,14 +181,22 @@ function text(value, depth, seen) {
   valuesLeft--;
   try {
     switch (typeof value) {
-      case 'string': return quote(value);
-      case 'number': return numberText(value);
-      case 'bigint': return `${value}n`;
-      case 'boolean': return String(value);
-      case 'undefined': return 'undefined';
-      case 'symbol': return `Symbol(${value.description === undefined ? '' : value.description})`;
-      case 'function': return `[Function ${value.name || '(anonymous)'}]`;
-      default: return value === null ? 'null' : objectText(value, depth, seen);
+      case 'string':
+        return quote(value);
+      case 'number':
+        return numberText(value);
+      case 'bigint':
+        return `${value}n`;
+      case 'boolean':
+        return String(value);
+      case 'undefined':
+        return 'undefined';
+      case 'symbol':
+        return `Symbol(${value.description === undefined ? '' : value.description})`;
+      case 'function':
+        return `[Function ${value.name || '(anonymous)'}]`;
+      default:
+        return value === null ? 'null' : objectText(value, depth, seen);
     }
   } catch {
     return '[?]';

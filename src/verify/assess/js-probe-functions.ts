@@ -3,9 +3,22 @@
 // and the patched version of a file give the same function the same id even when lines moved.
 import { isJsNode, walkJs, type JsNode } from '../js-tree.ts';
 
-const FUNCTION_TYPES = new Set(['FunctionDeclaration', 'FunctionExpression', 'ArrowFunctionExpression', 'ObjectMethod', 'ClassMethod', 'ClassPrivateMethod']);
+const FUNCTION_TYPES = new Set([
+  'FunctionDeclaration',
+  'FunctionExpression',
+  'ArrowFunctionExpression',
+  'ObjectMethod',
+  'ClassMethod',
+  'ClassPrivateMethod',
+]);
 /** Wrappers that leave a function expression the value of what holds it (`const f = ((x) => x) as F`). */
-const TRANSPARENT = new Set(['TSAsExpression', 'TSSatisfiesExpression', 'TSNonNullExpression', 'TSTypeAssertion', 'ParenthesizedExpression']);
+const TRANSPARENT = new Set([
+  'TSAsExpression',
+  'TSSatisfiesExpression',
+  'TSNonNullExpression',
+  'TSTypeAssertion',
+  'ParenthesizedExpression',
+]);
 
 /** A function of the file with a body the probe can wrap. */
 export interface NamedFunction {
@@ -61,7 +74,10 @@ function assignedName(left: JsNode | undefined): string | null {
 }
 
 /** The nearest ancestor that is not a transparent wrapper, the node (or wrapper) it holds, and the ancestors above it. */
-export function holder(node: JsNode, ancestors: readonly JsNode[]): { parent: JsNode | undefined; child: JsNode; above: readonly JsNode[] } {
+export function holder(
+  node: JsNode,
+  ancestors: readonly JsNode[],
+): { parent: JsNode | undefined; child: JsNode; above: readonly JsNode[] } {
   let child = node;
   for (let index = ancestors.length - 1; index >= 0; index--) {
     const parent = ancestors[index];
@@ -83,7 +99,11 @@ function valueName(node: JsNode, ancestors: readonly JsNode[]): string | null {
     return id?.type === 'Identifier' ? (id['name'] as string) : null;
   }
   if (parent.type === 'AssignmentExpression' && parent['right'] === child) return assignedName(asNode(parent['left']));
-  if ((parent.type === 'ObjectProperty' || parent.type === 'ClassProperty' || parent.type === 'ClassPrivateProperty') && parent['value'] === child) return keyName(parent);
+  if (
+    (parent.type === 'ObjectProperty' || parent.type === 'ClassProperty' || parent.type === 'ClassPrivateProperty') &&
+    parent['value'] === child
+  )
+    return keyName(parent);
   if (parent.type === 'ExportDefaultDeclaration') return 'default';
   return null;
 }
@@ -98,7 +118,9 @@ export function ownName(node: JsNode, ancestors: readonly JsNode[]): string | nu
   if (id) return id['name'] as string;
   // `module.exports = function () {}`: the assignment names nothing but the module itself.
   const { parent } = holder(node, ancestors);
-  return parent?.type === 'AssignmentExpression' && memberChain(asNode(parent['left']))?.join('.') === 'module.exports' ? 'module.exports' : null;
+  return parent?.type === 'AssignmentExpression' && memberChain(asNode(parent['left']))?.join('.') === 'module.exports'
+    ? 'module.exports'
+    : null;
 }
 
 /** The name a class or object literal gives the functions inside it; null when it gives none. */
@@ -144,7 +166,11 @@ export function namedFunctions(program: JsNode): NamedFunction[] {
  * outside any function (`const PROTOCOL_REGEX = /…/`) selects the functions of the file that read a
  * name it declares: what the changed value changes is their results.
  */
-export function functionsForLines(program: JsNode, functions: readonly NamedFunction[], lines: ReadonlySet<number>): NamedFunction[] {
+export function functionsForLines(
+  program: JsNode,
+  functions: readonly NamedFunction[],
+  lines: ReadonlySet<number>,
+): NamedFunction[] {
   const byNode = new Map(functions.map((fn) => [fn.node, fn]));
   const all: Array<{ node: JsNode; ancestors: JsNode[] }> = [];
   walkJs(program, (node, ancestors) => {
@@ -155,9 +181,14 @@ export function functionsForLines(program: JsNode, functions: readonly NamedFunc
   for (const line of lines) {
     const containing = all.filter(({ node }) => line >= node.loc.start.line && line <= node.loc.end.line);
     // Innermost: contains no other function that holds the line (two on one line are both innermost).
-    const innermost = containing.filter(({ node }) => !containing.some((other) => other.node !== node && other.node.start >= node.start && other.node.end <= node.end));
+    const innermost = containing.filter(
+      ({ node }) =>
+        !containing.some((other) => other.node !== node && other.node.start >= node.start && other.node.end <= node.end),
+    );
     for (const { node, ancestors } of innermost) {
-      const target = [...ancestors, node].reverse().find((candidate) => isFunctionNode(candidate) && (isSkippedFunction(candidate) || byNode.has(candidate)));
+      const target = [...ancestors, node]
+        .reverse()
+        .find((candidate) => isFunctionNode(candidate) && (isSkippedFunction(candidate) || byNode.has(candidate)));
       const named = target ? byNode.get(target) : undefined;
       if (named) chosen.add(named);
     }
@@ -168,7 +199,9 @@ export function functionsForLines(program: JsNode, functions: readonly NamedFunc
 /** Names declared by the top-level variable declarations on `lines` that no function holds. */
 function namesDeclaredOn(program: JsNode, lines: ReadonlySet<number>, functions: ReadonlyArray<{ node: JsNode }>): Set<string> {
   const names = new Set<string>();
-  const outside = [...lines].filter((line) => !functions.some(({ node }) => line >= node.loc.start.line && line <= node.loc.end.line));
+  const outside = [...lines].filter(
+    (line) => !functions.some(({ node }) => line >= node.loc.start.line && line <= node.loc.end.line),
+  );
   for (const statement of ((program['body'] as unknown[] | undefined) ?? []).filter(isJsNode)) {
     const declaration = statement.type === 'ExportNamedDeclaration' ? asNode(statement['declaration']) : statement;
     if (declaration?.type !== 'VariableDeclaration') continue;
@@ -189,9 +222,10 @@ function functionsReading(functions: readonly NamedFunction[], names: ReadonlySe
   return functions.filter((fn) => {
     let reads = false;
     const body = asNode(fn.node['body']);
-    if (body) walkJs(body, (node) => {
-      if (node.type === 'Identifier' && names.has(node['name'] as string)) reads = true;
-    });
+    if (body)
+      walkJs(body, (node) => {
+        if (node.type === 'Identifier' && names.has(node['name'] as string)) reads = true;
+      });
     return reads;
   });
 }

@@ -40,19 +40,23 @@ function isPlainObject(value) {
 /** Plain data: primitives (not symbols), and arrays and plain objects of it nested at most three deep. */
 function isPlainData(value, nesting) {
   const type = typeof value;
-  if (value === null || type === 'string' || type === 'number' || type === 'boolean' || type === 'undefined' || type === 'bigint') return true;
+  if (value === null || type === 'string' || type === 'number' || type === 'boolean' || type === 'undefined' || type === 'bigint')
+    return true;
   if (isDate(value) || isRegExp(value)) return true;
   if (nesting >= MAX_NESTING) return false;
-  if (Array.isArray(value)) return Object.getPrototypeOf(value) === Array.prototype && value.every((item) => isPlainData(item, nesting + 1));
+  if (Array.isArray(value))
+    return Object.getPrototypeOf(value) === Array.prototype && value.every((item) => isPlainData(item, nesting + 1));
   return isPlainObject(value) && plainProperties(value, nesting);
 }
 
 /** Each own enumerable property of `value` holds plain data (a value, not a getter); no key is a symbol. */
 function plainProperties(value, nesting) {
-  return Object.keys(value).every((key) => {
-    const descriptor = Object.getOwnPropertyDescriptor(value, key);
-    return descriptor !== undefined && 'value' in descriptor && isPlainData(descriptor.value, nesting + 1);
-  }) && Object.getOwnPropertySymbols(value).length === 0;
+  return (
+    Object.keys(value).every((key) => {
+      const descriptor = Object.getOwnPropertyDescriptor(value, key);
+      return descriptor !== undefined && 'value' in descriptor && isPlainData(descriptor.value, nesting + 1);
+    }) && Object.getOwnPropertySymbols(value).length === 0
+  );
 }
 
 function allPlainData(args) {
@@ -153,7 +157,11 @@ function variants(value) {
   else if (isDate(value)) out = dateVariants(value);
   else if (Array.isArray(value)) out = arrayVariants(value);
   else if (isPlainObject(value)) out = objectVariants(value);
-  return out.filter((candidate) => !Object.is(candidate, value) && !(typeof candidate === 'number' && typeof value === 'number' && Number.isNaN(candidate) && Number.isNaN(value)));
+  return out.filter(
+    (candidate) =>
+      !Object.is(candidate, value) &&
+      !(typeof candidate === 'number' && typeof value === 'number' && Number.isNaN(candidate) && Number.isNaN(value)),
+  );
 }
 
 /**

@@ -9,7 +9,14 @@ import { isJsNode, type JsNode } from '../js-tree.ts';
 import type { Edit } from './js-probe-wrap.ts';
 
 /** A statement whose own position holds nothing that runs (declarations the runtime hoists or erases). */
-const NOT_RUN = new Set(['FunctionDeclaration', 'EmptyStatement', 'TSInterfaceDeclaration', 'TSTypeAliasDeclaration', 'TSDeclareFunction', 'TSModuleDeclaration']);
+const NOT_RUN = new Set([
+  'FunctionDeclaration',
+  'EmptyStatement',
+  'TSInterfaceDeclaration',
+  'TSTypeAliasDeclaration',
+  'TSDeclareFunction',
+  'TSModuleDeclaration',
+]);
 /** Statements that hold one statement (not a list) in these keys: braces let a marker go in front of it. */
 const SINGLE_BODIES: Record<string, readonly string[]> = {
   IfStatement: ['consequent', 'alternate'],
@@ -22,7 +29,18 @@ const SINGLE_BODIES: Record<string, readonly string[]> = {
 };
 /** Statement lists: a marker goes in front of each statement. */
 const LISTS: Record<string, string> = { BlockStatement: 'body', SwitchCase: 'consequent', StaticBlock: 'body' };
-const SKIPPED_KEYS = new Set(['loc', 'leadingComments', 'trailingComments', 'innerComments', 'extra', 'typeAnnotation', 'returnType', 'typeParameters', 'params', 'decorators']);
+const SKIPPED_KEYS = new Set([
+  'loc',
+  'leadingComments',
+  'trailingComments',
+  'innerComments',
+  'extra',
+  'typeAnnotation',
+  'returnType',
+  'typeParameters',
+  'params',
+  'decorators',
+]);
 
 function asNode(value: unknown): JsNode | undefined {
   return isJsNode(value) ? value : undefined;
@@ -73,5 +91,15 @@ function isBranch(parent: JsNode, key: string): boolean {
 }
 
 function isTypeOnly(node: JsNode): boolean {
-  return node.type.startsWith('TS') && !['TSAsExpression', 'TSSatisfiesExpression', 'TSNonNullExpression', 'TSTypeAssertion', 'TSEnumDeclaration', 'TSParameterProperty'].includes(node.type);
+  return (
+    node.type.startsWith('TS') &&
+    ![
+      'TSAsExpression',
+      'TSSatisfiesExpression',
+      'TSNonNullExpression',
+      'TSTypeAssertion',
+      'TSEnumDeclaration',
+      'TSParameterProperty',
+    ].includes(node.type)
+  );
 }

@@ -31,7 +31,8 @@ function valuePath(node: JsNode, ancestors: readonly JsNode[]): string[] | null 
 function propertyPath(property: JsNode, ancestors: readonly JsNode[]): string[] | null {
   const object = ancestors[ancestors.length - 1];
   const key = keyName(property);
-  if (!object || object.type !== 'ObjectExpression' || key === null || !IDENTIFIER.test(key) || property['computed'] === true) return null;
+  if (!object || object.type !== 'ObjectExpression' || key === null || !IDENTIFIER.test(key) || property['computed'] === true)
+    return null;
   const path = valuePath(object, ancestors.slice(0, -1));
   return path ? [...path, key] : null;
 }

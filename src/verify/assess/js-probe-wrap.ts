@@ -38,7 +38,12 @@ function params(fn: JsNode): JsNode[] {
 /** A class member, or a function stored in a class field: called on an instance, so not generated. */
 function isMethod(fn: JsNode, ancestors: readonly JsNode[]): boolean {
   const parent = ancestors[ancestors.length - 1];
-  return fn.type === 'ClassMethod' || fn.type === 'ClassPrivateMethod' || parent?.type === 'ClassProperty' || parent?.type === 'ClassPrivateProperty';
+  return (
+    fn.type === 'ClassMethod' ||
+    fn.type === 'ClassPrivateMethod' ||
+    parent?.type === 'ClassProperty' ||
+    parent?.type === 'ClassPrivateProperty'
+  );
 }
 
 /** The function's return type, for the arrow that now returns its value (TypeScript keeps its contextual typing). */
@@ -61,7 +66,8 @@ export function wrapEdits(source: string, fn: JsNode, ancestors: readonly JsNode
   if (!body) return [];
   const self = selfExpression(fn, ancestors);
   const flags = (fn['async'] === true ? ASYNC : 0) | (isMethod(fn, ancestors) ? METHOD : 0);
-  const head = (thisArg: string, args: string) => `${PROBE_FUNCTION}().c(${JSON.stringify(id)}, ${thisArg}, ${args}, ${self === null ? 'null' : `() => ${self}`}, ${flags}, `;
+  const head = (thisArg: string, args: string) =>
+    `${PROBE_FUNCTION}().c(${JSON.stringify(id)}, ${thisArg}, ${args}, ${self === null ? 'null' : `() => ${self}`}, ${flags}, `;
   const inner = `${fn['async'] === true ? 'async ' : ''}()${returnType(source, fn, typescript)} => `;
   const edit = (pos: number, text: string, side: 0 | 1): Edit => ({ pos, text, side, spanStart: fn.start, spanEnd: fn.end });
   const directives = ((body['directives'] as unknown[] | undefined) ?? []).filter(isJsNode);
@@ -82,7 +88,10 @@ export function wrapEdits(source: string, fn: JsNode, ancestors: readonly JsNode
   // (`posix = options.windows`) must not make the same call look like another one. The outer arrow
   // keeps the inner one's `length` and `name` (frameworks read a handler's arity).
   const keep = `${PROBE_FUNCTION}().k(`;
-  return [edit(fn.start, `${keep}(...${SPREAD}${typescript ? ': any[]' : ''}) => ${head('void 0', SPREAD)}`, 1), edit(fn.end, `), ${arity(fn)}, ${JSON.stringify(inferredName(fn, ancestors))})`, 0)];
+  return [
+    edit(fn.start, `${keep}(...${SPREAD}${typescript ? ': any[]' : ''}) => ${head('void 0', SPREAD)}`, 1),
+    edit(fn.end, `), ${arity(fn)}, ${JSON.stringify(inferredName(fn, ancestors))})`, 0),
+  ];
 }
 
 /** A function's `length`: its parameters before the first one with a default, or a rest one. */
@@ -98,8 +107,13 @@ function inferredName(fn: JsNode, ancestors: readonly JsNode[]): string {
   if (!parent) return '';
   const named = (node: unknown) => (isJsNode(node) && node.type === 'Identifier' ? (node['name'] as string) : '');
   if (parent.type === 'VariableDeclarator' && parent['init'] === child) return named(parent['id']);
-  if ((parent.type === 'AssignmentExpression' || parent.type === 'AssignmentPattern') && parent['right'] === child) return named(parent['left']);
-  if ((parent.type === 'ObjectProperty' || parent.type === 'ClassProperty' || parent.type === 'ClassPrivateProperty') && parent['value'] === child) return keyName(parent) ?? '';
+  if ((parent.type === 'AssignmentExpression' || parent.type === 'AssignmentPattern') && parent['right'] === child)
+    return named(parent['left']);
+  if (
+    (parent.type === 'ObjectProperty' || parent.type === 'ClassProperty' || parent.type === 'ClassPrivateProperty') &&
+    parent['value'] === child
+  )
+    return keyName(parent) ?? '';
   if (parent.type === 'ExportDefaultDeclaration') return 'default';
   return '';
 }

@@ -10,12 +10,21 @@ import { functionsForLines, namedFunctions } from './js-probe-functions.ts';
 import { pathEdits } from './js-probe-path.ts';
 import { wrapEdits, type Edit } from './js-probe-wrap.ts';
 
-const VALUE_MODULE_SYNTAX = new Set(['ImportDeclaration', 'ExportNamedDeclaration', 'ExportDefaultDeclaration', 'ExportAllDeclaration']);
+const VALUE_MODULE_SYNTAX = new Set([
+  'ImportDeclaration',
+  'ExportNamedDeclaration',
+  'ExportDefaultDeclaration',
+  'ExportAllDeclaration',
+]);
 
 /** An ES module: a value import or export (`import type` alone leaves a CommonJS TypeScript file CommonJS). */
 function isModule(program: JsNode): boolean {
-  return ((program['body'] as unknown[] | undefined) ?? []).filter(isJsNode).some((statement) =>
-    VALUE_MODULE_SYNTAX.has(statement.type) && statement['importKind'] !== 'type' && statement['exportKind'] !== 'type');
+  return ((program['body'] as unknown[] | undefined) ?? [])
+    .filter(isJsNode)
+    .some(
+      (statement) =>
+        VALUE_MODULE_SYNTAX.has(statement.type) && statement['importKind'] !== 'type' && statement['exportKind'] !== 'type',
+    );
 }
 
 /**
@@ -33,8 +42,12 @@ function headerPosition(program: JsNode): number {
 
 /** The source with the edits inserted; at one position closes come first, then opens outside-in. */
 export function applyEdits(source: string, edits: readonly Edit[]): string {
-  const sorted = [...edits].sort((a, b) =>
-    a.pos - b.pos || a.side - b.side || (a.side === 1 ? b.spanEnd - a.spanEnd || a.spanStart - b.spanStart : b.spanStart - a.spanStart || a.spanEnd - b.spanEnd));
+  const sorted = [...edits].sort(
+    (a, b) =>
+      a.pos - b.pos ||
+      a.side - b.side ||
+      (a.side === 1 ? b.spanEnd - a.spanEnd || a.spanStart - b.spanStart : b.spanStart - a.spanStart || a.spanEnd - b.spanEnd),
+  );
   let out = '';
   let at = 0;
   for (const edit of sorted) {
@@ -68,6 +81,12 @@ export function instrumentJs(source: string, changedLines: ReadonlySet<number>, 
   }
   if (functions.length === 0) return null;
   const header = headerPosition(program);
-  edits.push({ pos: header, text: probeHeader({ module: isModule(program), typescript, recordFile: target.recordFile }), side: 1, spanStart: -1, spanEnd: Number.MAX_SAFE_INTEGER });
+  edits.push({
+    pos: header,
+    text: probeHeader({ module: isModule(program), typescript, recordFile: target.recordFile }),
+    side: 1,
+    spanStart: -1,
+    spanEnd: Number.MAX_SAFE_INTEGER,
+  });
   return { source: applyEdits(source, edits), functions };
 }

@@ -10,7 +10,7 @@ const WORD = /[\w$.]/;
 function shapeOf(text: string): { shape: string; numbers: number[] } {
   let shape = '';
   const numbers: number[] = [];
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     const char = text[i] ?? '';
     if (char === "'" || char === '"') {
       // A string literal (with its escapes) is part of the shape, digits and all.

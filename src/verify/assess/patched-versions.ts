@@ -24,7 +24,11 @@ export function touchedFiles(patch: string): Array<{ oldPath: string | null; new
  * The texts of the files a patch touches, after it, given a reader of the original texts. Throws
  * when a hunk does not apply (the judge replayed this patch, so that is a bug, never an input).
  */
-export async function applyInMemory(name: string, patch: string, original: (path: string) => Promise<string | null>): Promise<PatchedVersion> {
+export async function applyInMemory(
+  name: string,
+  patch: string,
+  original: (path: string) => Promise<string | null>,
+): Promise<PatchedVersion> {
   const files = new Map<string, string | null>();
   for (const filePatch of parsePatch(patch)) {
     const oldPath = sidePath(filePatch.oldFileName);

@@ -28,7 +28,11 @@ function nearest(path: ReadonlySet<number>, others: Iterable<ReadonlySet<number>
  * The side `path` is strictly closer to, or undefined: no path on one side to compare with, or as
  * close to both (a function every test runs the same way, as an off-by-one in a slice).
  */
-export function pathSide(path: ReadonlySet<number>, failing: readonly ReadonlySet<number>[], passing: readonly ReadonlySet<number>[]): PathSide | undefined {
+export function pathSide(
+  path: ReadonlySet<number>,
+  failing: readonly ReadonlySet<number>[],
+  passing: readonly ReadonlySet<number>[],
+): PathSide | undefined {
   if (failing.length === 0 || passing.length === 0) return undefined;
   const toFailing = nearest(path, failing);
   const toPassing = nearest(path, passing);

@@ -49,7 +49,14 @@ export function probeCheckout(dir: string, suite: SuiteRunner, testFiles: readon
 }
 
 /** One run within what is left of the budget: none when less than a second is; `exhausted` when it ran out. */
-export async function runWithin(checkout: ProbeCheckout, plan: VersionPlan, label: string, left: () => number, log: (line: string) => void, command?: string): Promise<{ run: ProbeRun | null; exhausted: boolean }> {
+export async function runWithin(
+  checkout: ProbeCheckout,
+  plan: VersionPlan,
+  label: string,
+  left: () => number,
+  log: (line: string) => void,
+  command?: string,
+): Promise<{ run: ProbeRun | null; exhausted: boolean }> {
   if (left() < 1000) return { run: null, exhausted: true };
   log(`assessment: ${label}${command ? `: ${command}` : ''}`);
   const run = await checkout.run(plan, label, left(), command);
@@ -59,7 +66,11 @@ export async function runWithin(checkout: ProbeCheckout, plan: VersionPlan, labe
 /** Each file of the plan written as that version has it, its probed functions instrumented. */
 // Python writes no bytecode in the sandbox (PYTHONDONTWRITEBYTECODE), so a version written within the
 // same second as another never runs the other's cached code.
-async function writePlan(dir: string, plan: VersionPlan, where: { recordFile: string; runtimeDir: string }): Promise<Map<string, ProbedFunction>> {
+async function writePlan(
+  dir: string,
+  plan: VersionPlan,
+  where: { recordFile: string; runtimeDir: string },
+): Promise<Map<string, ProbedFunction>> {
   const functions = new Map<string, ProbedFunction>();
   for (const [path, { text, lines }] of plan.files) {
     const file = join(dir, path);
@@ -69,7 +80,8 @@ async function writePlan(dir: string, plan: VersionPlan, where: { recordFile: st
     }
     let written = text;
     if (lines.size > 0) {
-      if (isPython(path)) for (const { from, name } of PYTHON_PROBE_RUNTIME_FILES) await copyFile(from, join(where.runtimeDir, name));
+      if (isPython(path))
+        for (const { from, name } of PYTHON_PROBE_RUNTIME_FILES) await copyFile(from, join(where.runtimeDir, name));
       const instrumented = await instrumentFile(text, lines, { path, ...where }).catch(() => null);
       if (instrumented) {
         written = instrumented.source;
@@ -95,7 +107,8 @@ async function readRecords(file: string): Promise<ProbeRecord[]> {
     if (!line.trim()) continue;
     try {
       const record = JSON.parse(line) as ProbeRecord;
-      if (typeof record.fn === 'string' && typeof record.args === 'string' && record.out && typeof record.out === 'object') records.push(record);
+      if (typeof record.fn === 'string' && typeof record.args === 'string' && record.out && typeof record.out === 'object')
+        records.push(record);
     } catch {
       // A torn line: the process was killed while writing it.
     }

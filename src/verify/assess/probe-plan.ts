@@ -14,9 +14,21 @@ export interface VersionPlan {
  * The original's plan and each patched version's, over the union of the files they touch.
  * `probed(path)`: whether a file's functions can be probed (its language, not a test).
  */
-export function planVersions(original: Map<string, string | null>, versions: PatchedVersion[], probed: (path: string) => boolean): { original: VersionPlan; versions: VersionPlan[] } {
+export function planVersions(
+  original: Map<string, string | null>,
+  versions: PatchedVersion[],
+  probed: (path: string) => boolean,
+): { original: VersionPlan; versions: VersionPlan[] } {
   const paths = [...new Set(versions.flatMap((v) => [...v.files.keys()]))].sort();
-  const changes = versions.map((v) => new Map(paths.map((path) => [path, diffOf(original.get(path) ?? null, v.files.has(path) ? (v.files.get(path) ?? null) : (original.get(path) ?? null))])));
+  const changes = versions.map(
+    (v) =>
+      new Map(
+        paths.map((path) => [
+          path,
+          diffOf(original.get(path) ?? null, v.files.has(path) ? (v.files.get(path) ?? null) : (original.get(path) ?? null)),
+        ]),
+      ),
+  );
   const originalPlan: VersionPlan = { name: 'original', files: new Map() };
   for (const path of paths) {
     const lines = new Set<number>();

@@ -93,7 +93,9 @@ function callerOf(file, id) {
   for (const line of deepStack().split('\n').slice(1)) {
     // The runtime's own frames run in code compiled by `new Function`: `eval at …, <anonymous>:1:2`.
     if (line.includes('eval at')) continue;
-    const inner = line.trim().endsWith(')') ? line.slice(line.lastIndexOf('(') + 1, -1) : line.trim().replace(/^at (async )?/, '');
+    const inner = line.trim().endsWith(')')
+      ? line.slice(line.lastIndexOf('(') + 1, -1)
+      : line.trim().replace(/^at (async )?/, '');
     const match = /^(.*):(\d+):\d+$/.exec(inner);
     if (!match) continue;
     let path = match[1];
@@ -187,7 +189,10 @@ function record(before, kind, key, args, settled, base, path) {
 /** Calls `onSettled` with `{ returned }` or `{ threw }` once a promise settles; never throws. */
 function whenSettled(promise, onSettled) {
   try {
-    promise.then((value) => onSettled({ returned: value }), (error) => onSettled({ threw: error }));
+    promise.then(
+      (value) => onSettled({ returned: value }),
+      (error) => onSettled({ threw: error }),
+    );
   } catch {
     // A thenable that refuses a second listener: its result goes unrecorded.
   }
@@ -272,7 +277,9 @@ function inFrame(state, id, body, argsLike) {
   const depth = state.frames.length;
   state.frames.push(frame);
   try {
-    return state.frameStore ? state.frameStore.run(frame, () => body.apply(undefined, argsLike)) : body.apply(undefined, argsLike);
+    return state.frameStore
+      ? state.frameStore.run(frame, () => body.apply(undefined, argsLike))
+      : body.apply(undefined, argsLike);
   } finally {
     state.frames.length = depth;
     state.lastPath = frame.path;

@@ -9,7 +9,10 @@ import type { EntrySources } from './entry-sources.ts';
 const SCRIPT = fileURLToPath(new URL('./probe_entry_points.py', import.meta.url));
 
 /** Path → the `def` lines of the functions the failing tests call there. */
-export async function pythonEntryPoints(fixed: readonly TestCaseResult[], sources: EntrySources): Promise<Map<string, Set<number>>> {
+export async function pythonEntryPoints(
+  fixed: readonly TestCaseResult[],
+  sources: EntrySources,
+): Promise<Map<string, Set<number>>> {
   const byFile = new Map<string, Set<string>>();
   for (const test of fixed) {
     if (!test.file?.endsWith('.py')) continue;
@@ -37,7 +40,11 @@ export async function pythonEntryPoints(fixed: readonly TestCaseResult[], source
 
 /** `tests/t.py::TestX::test_a[1]` → `TestX.test_a` and `test_a`. */
 function testNames(id: string, file: string): string[] {
-  const parts = id.slice(id.indexOf(file) + file.length).split('::').filter(Boolean).map((part) => part.replace(/\[.*$/, ''));
+  const parts = id
+    .slice(id.indexOf(file) + file.length)
+    .split('::')
+    .filter(Boolean)
+    .map((part) => part.replace(/\[.*$/, ''));
   const last = parts.at(-1);
   return last ? [...new Set([parts.join('.'), last])] : [];
 }

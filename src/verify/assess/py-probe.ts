@@ -18,7 +18,12 @@ export const PYTHON_PROBE_FILE = 'fixloop_probe.py';
  * Every file of the runtime: the caller copies each `from` to `name` in `target.runtimeDir` before
  * the tests run, since the entry loads its parts from its own folder.
  */
-export const PYTHON_PROBE_RUNTIME_FILES: ReadonlyArray<{ from: string; name: string }> = [PYTHON_PROBE_FILE, 'fixloop_probe_canon.py', 'fixloop_probe_path.py', 'fixloop_probe_inputs.py'].map((name) => ({
+export const PYTHON_PROBE_RUNTIME_FILES: ReadonlyArray<{ from: string; name: string }> = [
+  PYTHON_PROBE_FILE,
+  'fixloop_probe_canon.py',
+  'fixloop_probe_path.py',
+  'fixloop_probe_inputs.py',
+].map((name) => ({
   from: fileURLToPath(new URL(`./${name}`, import.meta.url)),
   name,
 }));
@@ -36,13 +41,22 @@ interface Located {
  * python3 cannot run, the file declares an encoding the text cannot keep, or no def holds a
  * changed line.
  */
-export async function instrumentPython(source: string, changedLines: ReadonlySet<number>, target: ProbeTarget): Promise<InstrumentedFile | null> {
+export async function instrumentPython(
+  source: string,
+  changedLines: ReadonlySet<number>,
+  target: ProbeTarget,
+): Promise<InstrumentedFile | null> {
   const bom = source.startsWith('\uFEFF') ? '\uFEFF' : '';
   const text = source.slice(bom.length);
   if (!encodingKeeps(text)) return null;
   const located = await locate(text, [...changedLines]);
   if (located === null || located.functions.length === 0) return null;
-  const functions: ProbedFunction[] = located.functions.map((f) => ({ id: `${target.path}#${f.qualname}`, name: f.qualname, path: target.path, line: f.line }));
+  const functions: ProbedFunction[] = located.functions.map((f) => ({
+    id: `${target.path}#${f.qualname}`,
+    name: f.qualname,
+    path: target.path,
+    line: f.line,
+  }));
   const rewritten = rewrite(text, located, functions, target);
   return rewritten === null ? null : { source: bom + rewritten, functions };
 }

@@ -80,12 +80,19 @@ export async function startRivalSearch(search: RivalSearch, limitMs: number): Pr
   if (candidates.length === 0) return null;
   // Read before anything is written: `original` may read the checkout, which the runs below rewrite.
   const originals = new Map<string, string | null>();
-  for (const path of [...request.patched.files.keys(), ...candidates.map((c) => c.file)]) if (!originals.has(path)) originals.set(path, await request.original(path));
-  const none = (stopped?: 'error'): RivalSearcher => ({ candidates: candidates.length, tried: 0, next: async () => ({ rivals: [], ...(stopped ? { stopped } : {}) }) });
+  for (const path of [...request.patched.files.keys(), ...candidates.map((c) => c.file)])
+    if (!originals.has(path)) originals.set(path, await request.original(path));
+  const none = (stopped?: 'error'): RivalSearcher => ({
+    candidates: candidates.length,
+    tried: 0,
+    next: async () => ({ rivals: [], ...(stopped ? { stopped } : {}) }),
+  });
   let reference: GateResult;
   try {
     // The patch itself on the failing tests alone: it passes (the judge held it), and its time bounds each candidate's run.
-    reference = await withTexts(request.dir, request.patched.files, originals, () => suite.gateWith(request.dir, focused, limitMs));
+    reference = await withTexts(request.dir, request.patched.files, originals, () =>
+      suite.gateWith(request.dir, focused, limitMs),
+    );
   } catch (error) {
     log(`assessment: the search for rival patches stopped: ${(error as Error).message}`);
     return none('error');
@@ -110,27 +117,37 @@ export async function startRivalSearch(search: RivalSearch, limitMs: number): Pr
       const found: RivalCandidate[] = [];
       let stopped: RivalsFound['stopped'];
       try {
-        for (; tried < candidates.length; ) {
+        for (; tried < candidates.length;) {
           // A run with less time than the patch's own took could not tell a pass from a slow candidate.
           if (found.length >= max || left() < 2 * reference.durationMs + 500) {
             stopped = found.length >= max ? 'enough' : 'time';
             break;
           }
           const candidate = candidates[tried++] as RivalCandidate;
-          const gate = await withTexts(request.dir, new Map([[candidate.file, candidate.text]]), originals, () => suite.gateWith(request.dir, focused, Math.min(runMs, left())));
+          const gate = await withTexts(request.dir, new Map([[candidate.file, candidate.text]]), originals, () =>
+            suite.gateWith(request.dir, focused, Math.min(runMs, left())),
+          );
           if (gate.passed) found.push(candidate);
         }
       } catch (error) {
         log(`assessment: the search for rival patches stopped: ${(error as Error).message}`);
         stopped = 'error';
       }
-      log(`assessment: ${found.length} more of the ${tried} one-edit patches tried so far also pass the failing tests${found.length > 0 ? `: ${found.map((f) => f.summary).join('; ')}` : ''}`);
-      const weakens = found.length > 0 ? await search.source.weakens(found.map((f) => ({ file: f.file, before: originals.get(f.file) ?? '', after: f.text }))) : [];
+      log(
+        `assessment: ${found.length} more of the ${tried} one-edit patches tried so far also pass the failing tests${found.length > 0 ? `: ${found.map((f) => f.summary).join('; ')}` : ''}`,
+      );
+      const weakens =
+        found.length > 0
+          ? await search.source.weakens(found.map((f) => ({ file: f.file, before: originals.get(f.file) ?? '', after: f.text })))
+          : [];
       const rivals = found.map((f, i): Rival => {
         const why = weakens[i];
         const patch = createTwoFilesPatch(`a/${f.file}`, `b/${f.file}`, originals.get(f.file) ?? '', f.text);
         named++;
-        return { info: { patch, summary: f.summary, foundBy: 'assessment', ...(why ? { weakens: why } : {}) }, version: { name: `rival-${named}`, files: new Map([[f.file, f.text]]) } };
+        return {
+          info: { patch, summary: f.summary, foundBy: 'assessment', ...(why ? { weakens: why } : {}) },
+          version: { name: `rival-${named}`, files: new Map([[f.file, f.text]]) },
+        };
       });
       return { rivals, ...(stopped ? { stopped } : {}) };
     },
@@ -138,7 +155,12 @@ export async function startRivalSearch(search: RivalSearch, limitMs: number): Pr
 }
 
 /** `run` with the files as `texts` has them (null: absent), then as the original has them again. */
-async function withTexts<T>(dir: string, texts: ReadonlyMap<string, string | null>, originals: ReadonlyMap<string, string | null>, run: () => Promise<T>): Promise<T> {
+async function withTexts<T>(
+  dir: string,
+  texts: ReadonlyMap<string, string | null>,
+  originals: ReadonlyMap<string, string | null>,
+  run: () => Promise<T>,
+): Promise<T> {
   await writeTexts(dir, texts);
   try {
     return await run();

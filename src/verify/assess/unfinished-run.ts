@@ -6,7 +6,11 @@ import type { TestCaseResult } from '../../core/test-report.ts';
 import { finalStatus } from '../compare-tests.ts';
 
 /** Why not (null: they can), naming the first fixed test that did not pass or did not run. */
-export function unfinishedRun(patched: GateResult | null, original: GateResult | null, fixed: readonly TestCaseResult[]): string | null {
+export function unfinishedRun(
+  patched: GateResult | null,
+  original: GateResult | null,
+  fixed: readonly TestCaseResult[],
+): string | null {
   // Read as the judge reads the replay: a runner that lists only failures (jest's default reporter
   // over several files) names no test of a run that passed whole.
   const status = (gate: GateResult | null, id: string) => (gate ? finalStatus(gate.report, id) : undefined);

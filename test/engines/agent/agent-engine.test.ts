@@ -6,12 +6,17 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createMemorySpendLedger, utcDay } from '../../../src/core/spend-ledger.ts';
 import { renderMarkdownReport } from '../../../src/report/render-markdown.ts';
-import { lastToolResults, startFakeModelServer, systemAndUserText, toolNames, type FakeModelServer } from '../../support/fake-model-server.ts';
+import {
+  lastToolResults,
+  startFakeModelServer,
+  systemAndUserText,
+  toolNames,
+  type FakeModelServer,
+} from '../../support/fake-model-server.ts';
 import { makeRepo, removeAll } from '../../support/git-fixture.ts';
 import { CART_PROJECT, complete, FIX_EDIT, removeAgentArtifacts, runAgent } from './agent-scenario.ts';
 
 afterAll(() => removeAgentArtifacts());
-
 
 describe('the agent engine', () => {
   let server: FakeModelServer;
@@ -62,7 +67,15 @@ describe('the agent engine', () => {
     expect(prompt).toContain('Expected values to be strictly equal');
     expect(prompt).toMatch(/src\/cart\.js/);
     expect(prompt).toContain('node --test');
-    expect(toolNames(first!).sort()).toEqual(['complete', 'edit_file', 'list_files', 'read_file', 'run_tests', 'search', 'write_file']);
+    expect(toolNames(first!).sort()).toEqual([
+      'complete',
+      'edit_file',
+      'list_files',
+      'read_file',
+      'run_tests',
+      'search',
+      'write_file',
+    ]);
     // Tokens and cost in the result and the report: 5 calls of 100 + 20 tokens at gpt-4.1-mini's price.
     expect(result.cost.tokens).toBe(600);
     expect(result.cost.usd).toBeCloseTo((5 * (100 * 0.4 + 20 * 1.6)) / 1e6, 10);
@@ -86,7 +99,14 @@ describe('the agent engine', () => {
 
   it('refuses an edit of a protected test, tells the model, and reports it; the loop does not go green', async () => {
     server.script(
-      { toolCalls: [{ name: 'write_file', input: { path: 'test/cart.test.js', content: "import { test } from 'node:test';\ntest('nothing', () => {});\n" } }] },
+      {
+        toolCalls: [
+          {
+            name: 'write_file',
+            input: { path: 'test/cart.test.js', content: "import { test } from 'node:test';\ntest('nothing', () => {});\n" },
+          },
+        ],
+      },
       (request) => {
         expect(lastToolResults(request)[0]?.content).toMatch(/^refused: `test\/cart\.test\.js` is protected/);
         return complete('weakened the test');
@@ -96,7 +116,9 @@ describe('the agent engine', () => {
     const result = await runAgent({ repo: dir, server, provider: 'openai', config: { loop: { maxAttempts: 1 } } });
     expect(result.status).not.toBe('tests_green');
     expect(result.patch).toBe('');
-    expect(result.attempts[0]?.notes).toEqual([expect.stringMatching(/^refused write_file: test\/cart\.test\.js: `test\/cart\.test\.js` is protected/)]);
+    expect(result.attempts[0]?.notes).toEqual([
+      expect.stringMatching(/^refused write_file: test\/cart\.test\.js: `test\/cart\.test\.js` is protected/),
+    ]);
     expect(renderMarkdownReport(result)).toMatch(/Attempt 1: refused write_file: test\/cart\.test\.js/);
     expect(await readFile(join(dir, 'test/cart.test.js'), 'utf8')).toBe(CART_PROJECT['test/cart.test.js']);
   });
@@ -130,10 +152,17 @@ describe('the agent engine', () => {
   });
 
   it('refuses a model without a known price when the operator caps money, and notes it otherwise', async () => {
-    const capped = await runAgent({ repo: await repo(), server, provider: 'openai', env: { FIXLOOP_MODEL: 'my-local-model', FIXLOOP_MAX_COST_USD: '1' } });
+    const capped = await runAgent({
+      repo: await repo(),
+      server,
+      provider: 'openai',
+      env: { FIXLOOP_MODEL: 'my-local-model', FIXLOOP_MAX_COST_USD: '1' },
+    });
     expect(capped.status).toBe('error');
     expect(capped.error?.code).toBe('ENGINE_MISCONFIGURED');
-    expect(capped.error?.message).toContain('no price is known for the model `my-local-model`, so FIXLOOP_MAX_COST_USD / FIXLOOP_DAILY_COST_USD cannot hold: add it to FIXLOOP_PRICES');
+    expect(capped.error?.message).toContain(
+      'no price is known for the model `my-local-model`, so FIXLOOP_MAX_COST_USD / FIXLOOP_DAILY_COST_USD cannot hold: add it to FIXLOOP_PRICES',
+    );
     expect(server.requests).toHaveLength(0);
 
     server.script({ toolCalls: [FIX_EDIT] }, complete('fixed'));
@@ -165,12 +194,28 @@ describe('the agent engine', () => {
       (request) => {
         expect(request.body.model).toBe('gpt-4.1-mini');
         expect(systemAndUserText(request)).toContain('- treat a missing quantity as 1');
-        return { toolCalls: [{ name: 'edit_file', input: { path: 'src/cart.js', old_text: 'item.price * item.quantity', new_text: 'item.price * (item.quantity ?? 1)' } }] };
+        return {
+          toolCalls: [
+            {
+              name: 'edit_file',
+              input: {
+                path: 'src/cart.js',
+                old_text: 'item.price * item.quantity',
+                new_text: 'item.price * (item.quantity ?? 1)',
+              },
+            },
+          ],
+        };
       },
       complete('a missing quantity counts as 1'),
       { text: 'STATUS: ok\n{"remainingTasks": []}' },
     );
-    const result = await runAgent({ repo: await repo(), server, provider: 'openai', env: { FIXLOOP_REVIEW_MODEL: 'gpt-4.1-nano' } });
+    const result = await runAgent({
+      repo: await repo(),
+      server,
+      provider: 'openai',
+      env: { FIXLOOP_REVIEW_MODEL: 'gpt-4.1-nano' },
+    });
     expect(result.status).toBe('tests_green');
     expect(result.attempts.map((a) => a.review?.status)).toEqual(['missing', 'ok']);
     expect(result.attempts[0]?.review?.remainingTasks).toEqual(['treat a missing quantity as 1']);
@@ -183,8 +228,16 @@ describe('the agent engine', () => {
   });
 
   it('counts a malformed review answer as a failed review: the patch is not accepted', async () => {
-    server.script({ toolCalls: [FIX_EDIT] }, complete('fixed'), { text: 'Looks good to me!' }, complete('nothing more to do'), { text: 'STATUS: ok' });
-    const result = await runAgent({ repo: await repo(), server, provider: 'openai', env: { FIXLOOP_REVIEW_MODEL: 'gpt-4.1-nano' }, config: { loop: { maxAttempts: 2 } } });
+    server.script({ toolCalls: [FIX_EDIT] }, complete('fixed'), { text: 'Looks good to me!' }, complete('nothing more to do'), {
+      text: 'STATUS: ok',
+    });
+    const result = await runAgent({
+      repo: await repo(),
+      server,
+      provider: 'openai',
+      env: { FIXLOOP_REVIEW_MODEL: 'gpt-4.1-nano' },
+      config: { loop: { maxAttempts: 2 } },
+    });
     expect(result.status).not.toBe('tests_green');
     expect(result.patch).toBe('');
     expect(result.attempts.map((a) => a.review?.status)).toEqual(['invalid', 'invalid']);

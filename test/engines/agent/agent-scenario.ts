@@ -11,8 +11,10 @@ import type { RunResult } from '../../../src/core/run-result.ts';
 import { createProcessSandbox } from '../../../src/sandbox/process-sandbox.ts';
 import type { FakeModelServer } from '../../support/fake-model-server.ts';
 
-export const BUGGY = 'export function total(items) {\n  let sum = 0;\n  for (const item of items) sum += item.price;\n  return sum;\n}\n';
-export const FIXED = 'export function total(items) {\n  let sum = 0;\n  for (const item of items) sum += item.price * item.quantity;\n  return sum;\n}\n';
+export const BUGGY =
+  'export function total(items) {\n  let sum = 0;\n  for (const item of items) sum += item.price;\n  return sum;\n}\n';
+export const FIXED =
+  'export function total(items) {\n  let sum = 0;\n  for (const item of items) sum += item.price * item.quantity;\n  return sum;\n}\n';
 
 export const CART_PROJECT: Record<string, string> = {
   'package.json': '{ "type": "module" }\n',
@@ -58,7 +60,10 @@ export const NEW_TEST = [
 ].join('\n');
 
 /** The model's fix of the cart, as an `edit_file` call. */
-export const FIX_EDIT = { name: 'edit_file', input: { path: 'src/cart.js', old_text: 'sum += item.price;', new_text: 'sum += item.price * item.quantity;' } };
+export const FIX_EDIT = {
+  name: 'edit_file',
+  input: { path: 'src/cart.js', old_text: 'sum += item.price;', new_text: 'sum += item.price * item.quantity;' },
+};
 
 /** A model turn that ends the attempt. */
 export const complete = (summary: string) => ({ toolCalls: [{ name: 'complete', input: { summary } }] });
@@ -78,9 +83,19 @@ export async function runAgent(options: AgentRunOptions): Promise<RunResult> {
   const providerEnv =
     options.provider === 'openai'
       ? { OPENAI_API_KEY: 'sk-test-agent-key', OPENAI_BASE_URL: options.server.openaiBaseUrl, FIXLOOP_MODEL: 'gpt-4.1-mini' }
-      : { ANTHROPIC_API_KEY: 'sk-ant-test-agent-key', ANTHROPIC_BASE_URL: options.server.anthropicBaseUrl, FIXLOOP_MODEL: 'claude-haiku-4-5' };
+      : {
+          ANTHROPIC_API_KEY: 'sk-ant-test-agent-key',
+          ANTHROPIC_BASE_URL: options.server.anthropicBaseUrl,
+          FIXLOOP_MODEL: 'claude-haiku-4-5',
+        };
   // The assessment is off: no scenario here is about what else a green patch changed (assessment.test.ts's are).
-  const config = repoConfigSchema.parse({ test: { command: 'node --test', timeout: 60 }, engines: ['agent'], loop: { maxAttempts: 3, timeBudget: 300 }, assessment: { enabled: false }, ...options.config });
+  const config = repoConfigSchema.parse({
+    test: { command: 'node --test', timeout: 60 },
+    engines: ['agent'],
+    loop: { maxAttempts: 3, timeBudget: 300 },
+    assessment: { enabled: false },
+    ...options.config,
+  });
   return runFix(
     {
       runId: `agent-${Math.random().toString(36).slice(2, 10)}`,
@@ -94,7 +109,10 @@ export async function runAgent(options: AgentRunOptions): Promise<RunResult> {
     {
       sandbox: createProcessSandbox(),
       artifactsRoot: await artifactsFolder(),
-      engineEnvironment: { env: { PATH: process.env.PATH, ...providerEnv, ...options.env }, ledger: options.ledger ?? createMemorySpendLedger() },
+      engineEnvironment: {
+        env: { PATH: process.env.PATH, ...providerEnv, ...options.env },
+        ledger: options.ledger ?? createMemorySpendLedger(),
+      },
     },
   );
 }

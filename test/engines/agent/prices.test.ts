@@ -113,7 +113,8 @@ describe('loadPrices', () => {
   });
 
   it('names FIXLOOP_PRICES and the expected shape for text that is not JSON', async () => {
-    const expected = 'FIXLOOP_PRICES: not valid JSON (expected {"<model>": {"input": <USD per 1M tokens>, "output": <USD per 1M tokens>}})';
+    const expected =
+      'FIXLOOP_PRICES: not valid JSON (expected {"<model>": {"input": <USD per 1M tokens>, "output": <USD per 1M tokens>}})';
     const error = thrown(() => loadPrices('{"gpt-4o": {input: 1}}'));
     expect(error).toBeInstanceOf(PriceTableError);
     expect(error.message).toBe(expected);
@@ -130,7 +131,9 @@ describe('loadPrices', () => {
     };
     expect(message('{"m": {"input": -1, "output": 0}}')).toBe('FIXLOOP_PRICES: m.input: Too small: expected number to be >=0');
     expect(message('{"m": {"input": 1, "output": -0.5}}')).toBe('FIXLOOP_PRICES: m.output: Too small: expected number to be >=0');
-    expect(message('{"m": {"input": "1", "output": 1}}')).toBe('FIXLOOP_PRICES: m.input: Invalid input: expected number, received string');
+    expect(message('{"m": {"input": "1", "output": 1}}')).toBe(
+      'FIXLOOP_PRICES: m.input: Invalid input: expected number, received string',
+    );
     expect(message('{"m": {"input": 1, "output": 1, "cached": 0}}')).toBe('FIXLOOP_PRICES: m: Unrecognized key: "cached"');
     expect(message('{"m": 3}')).toBe('FIXLOOP_PRICES: m: Invalid input: expected object, received number');
     const file = join(dir, 'array.json');

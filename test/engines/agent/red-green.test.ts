@@ -2,7 +2,12 @@
 // pristine code (checked by the loop), then fixes the code without touching that test.
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { renderMarkdownReport } from '../../../src/report/render-markdown.ts';
-import { lastToolResults, startFakeModelServer, systemAndUserText, type FakeModelServer } from '../../support/fake-model-server.ts';
+import {
+  lastToolResults,
+  startFakeModelServer,
+  systemAndUserText,
+  type FakeModelServer,
+} from '../../support/fake-model-server.ts';
 import { makeRepo, removeAll } from '../../support/git-fixture.ts';
 import { complete, GREEN_PROJECT, NEW_TEST, removeAgentArtifacts, runAgent } from './agent-scenario.ts';
 
@@ -31,7 +36,14 @@ describe('red → green', () => {
         expect(prompt).toContain('write a test that shows the bug');
         expect(prompt).toContain(GOAL);
         // In the red phase, the code under test may not change.
-        return { toolCalls: [{ name: 'edit_file', input: { path: 'src/cart.js', old_text: 'sum += item.price;', new_text: 'sum += item.price * item.quantity;' } }] };
+        return {
+          toolCalls: [
+            {
+              name: 'edit_file',
+              input: { path: 'src/cart.js', old_text: 'sum += item.price;', new_text: 'sum += item.price * item.quantity;' },
+            },
+          ],
+        };
       },
       (request) => {
         expect(lastToolResults(request)[0]?.content).toMatch(/^refused: `src\/cart\.js` is outside the allowed paths/);
@@ -42,7 +54,14 @@ describe('red → green', () => {
         const prompt = systemAndUserText(request);
         expect(prompt).toContain('You are fixing a bug');
         expect(prompt).toContain('total counts the quantity');
-        return { toolCalls: [{ name: 'edit_file', input: { path: 'src/cart.js', old_text: 'sum += item.price;', new_text: 'sum += item.price * item.quantity;' } }] };
+        return {
+          toolCalls: [
+            {
+              name: 'edit_file',
+              input: { path: 'src/cart.js', old_text: 'sum += item.price;', new_text: 'sum += item.price * item.quantity;' },
+            },
+          ],
+        };
       },
       complete('multiply by the quantity'),
     );
@@ -76,7 +95,14 @@ describe('red → green', () => {
       { toolCalls: [{ name: 'write_file', input: { path: 'test/quantity.test.js', content: NEW_TEST.replace('6);', '3);') } }] },
       complete('adjusted the test'),
     );
-    const result = await runAgent({ repo, server, provider: 'openai', goal: GOAL, writeTestWhenGreen: true, config: { loop: { maxAttempts: 2 } } });
+    const result = await runAgent({
+      repo,
+      server,
+      provider: 'openai',
+      goal: GOAL,
+      writeTestWhenGreen: true,
+      config: { loop: { maxAttempts: 2 } },
+    });
     expect(result.status).not.toBe('tests_green');
     expect(result.attempts[1]?.notes).toEqual([expect.stringMatching(/refused write_file: test\/quantity\.test\.js/)]);
   });
@@ -84,7 +110,10 @@ describe('red → green', () => {
   it('says there is nothing to fix when no test that fails on the pristine code is written', async () => {
     const repo = await makeRepo(GREEN_PROJECT);
     dirs.push(repo);
-    const passing = NEW_TEST.replace("test('total counts the quantity'", "test('total of one item'").replace('quantity: 2 }]), 6)', 'quantity: 1 }]), 3)');
+    const passing = NEW_TEST.replace("test('total counts the quantity'", "test('total of one item'").replace(
+      'quantity: 2 }]), 6)',
+      'quantity: 1 }]), 3)',
+    );
     server.script(
       { toolCalls: [{ name: 'write_file', input: { path: 'test/one.test.js', content: passing } }] },
       complete('a test'),
@@ -97,7 +126,9 @@ describe('red → green', () => {
     expect(result.status).toBe('nothing_to_fix');
     expect(result.patch).toBe('');
     expect(result.attempts.map((a) => a.phase)).toEqual(['write-test', 'write-test']);
-    expect(result.headline).toBe('Nothing to fix: every test passes, and no test that fails on the pristine code could be written (no test was written).');
+    expect(result.headline).toBe(
+      'Nothing to fix: every test passes, and no test that fails on the pristine code could be written (no test was written).',
+    );
     expect(renderMarkdownReport(result)).toContain('Without such a test there is nothing to fix.');
   });
 });

@@ -35,7 +35,12 @@ describe('RunBudget: one run', () => {
     expect(await budget.beforeModelCall()).toBeNull();
     await budget.charge({ input: 0, output: 50 }, 0.01);
     expect(budget.remainingTokens()).toBe(0);
-    const stop = { budget: 'tokens', limit: 1000, spent: 1049, message: 'the token budget of 1000 tokens per run is used up (1049 spent)' };
+    const stop = {
+      budget: 'tokens',
+      limit: 1000,
+      spent: 1049,
+      message: 'the token budget of 1000 tokens per run is used up (1049 spent)',
+    };
     expect(budget.runOverrun()).toStrictEqual(stop);
     expect(await budget.beforeModelCall()).toStrictEqual(stop);
     expect(budget.spent.modelCalls).toBe(2);
@@ -47,7 +52,12 @@ describe('RunBudget: one run', () => {
     expect(budget.runOverrun()).toBeNull();
     await budget.charge({ input: 10, output: 10 }, 0.3);
     expect(budget.spent.usd).toBeCloseTo(0.55, 12);
-    expect(budget.runOverrun()).toStrictEqual({ budget: 'cost', limit: 0.5, spent: budget.spent.usd, message: 'the cost budget of $0.50 per run is used up ($0.5500 spent)' });
+    expect(budget.runOverrun()).toStrictEqual({
+      budget: 'cost',
+      limit: 0.5,
+      spent: budget.spent.usd,
+      message: 'the cost budget of $0.50 per run is used up ($0.5500 spent)',
+    });
   });
 
   it('reports the token budget before the cost budget when both are used up', async () => {
@@ -78,7 +88,12 @@ describe('RunBudget: one run', () => {
     c.advance(5999);
     expect(budget.runOverrun()).toBeNull();
     c.advance(1);
-    expect(budget.runOverrun()).toStrictEqual({ budget: 'time', limit: 10, spent: 10, message: "the agent's time budget of 10 s per run is used up" });
+    expect(budget.runOverrun()).toStrictEqual({
+      budget: 'time',
+      limit: 10,
+      spent: 10,
+      message: "the agent's time budget of 10 s per run is used up",
+    });
     c.advance(2600);
     expect(budget.remainingMs()).toBe(0);
     expect(budget.runOverrun()).toMatchObject({ budget: 'time', limit: 10, spent: 13 });
@@ -104,7 +119,12 @@ describe('RunBudget: daily limits across runs', () => {
     // Each run's own spend is its own; the day is the sum.
     expect(first.spent.tokens).toBe(300);
     expect(second.spent.tokens).toBe(250);
-    const stop = { budget: 'daily_tokens', limit: 500, spent: 550, message: "this repository's daily token budget of 500 is used up (550 today)" };
+    const stop = {
+      budget: 'daily_tokens',
+      limit: 500,
+      spent: 550,
+      message: "this repository's daily token budget of 500 is used up (550 today)",
+    };
     expect(await first.beforeModelCall()).toStrictEqual(stop);
     expect(await second.beforeModelCall()).toStrictEqual(stop);
     // Another repository has a day of its own.

@@ -40,7 +40,10 @@ const TOOL_NAMES = 'read_file, list_files, search, write_file, edit_file, run_te
 const dirs: string[] = [];
 afterAll(() => removeAll(dirs));
 
-async function workspaceOf(files: Record<string, string>, policy: PathPolicy = createPathPolicy(defaultRepoConfig().paths)): Promise<Workspace> {
+async function workspaceOf(
+  files: Record<string, string>,
+  policy: PathPolicy = createPathPolicy(defaultRepoConfig().paths),
+): Promise<Workspace> {
   const source = await makeRepo(files);
   const tmpRoot = await mkdtemp(join(tmpdir(), 'fixloop-tools-'));
   dirs.push(source, tmpRoot);
@@ -62,7 +65,8 @@ let workspace: Workspace;
 let ctx: TestToolContext;
 let outside: string;
 let calls = 0;
-const call = (name: string, input: Record<string, unknown>, extra: Partial<ToolCall> = {}) => runTool({ id: `call_${++calls}`, name, input, ...extra }, ctx);
+const call = (name: string, input: Record<string, unknown>, extra: Partial<ToolCall> = {}) =>
+  runTool({ id: `call_${++calls}`, name, input, ...extra }, ctx);
 const onDisk = (path: string) => readFileSync(join(workspace.root, path), 'utf8');
 
 beforeAll(async () => {
@@ -78,7 +82,10 @@ beforeAll(async () => {
 
 describe('read_file', () => {
   it('reads a whole small file with its line count', async () => {
-    expect(await call('read_file', { path: 'src/cart.js' })).toStrictEqual({ content: `src/cart.js (5 lines):\n${CART}`, isError: false });
+    expect(await call('read_file', { path: 'src/cart.js' })).toStrictEqual({
+      content: `src/cart.js (5 lines):\n${CART}`,
+      isError: false,
+    });
   });
 
   it('reads a line range', async () => {
@@ -86,8 +93,14 @@ describe('read_file', () => {
       content: 'src/cart.js (lines 2-3 of 5):\n  let sum = 0;\n  for (const item of items) sum += item.price;',
       isError: false,
     });
-    expect(await call('read_file', { path: 'src/cart.js', start_line: 4 })).toStrictEqual({ content: 'src/cart.js (lines 4-5 of 5):\n  return sum;\n}', isError: false });
-    expect(await call('read_file', { path: 'src/cart.js', end_line: 1 })).toStrictEqual({ content: 'src/cart.js (lines 1-1 of 5):\nexport function total(items) {', isError: false });
+    expect(await call('read_file', { path: 'src/cart.js', start_line: 4 })).toStrictEqual({
+      content: 'src/cart.js (lines 4-5 of 5):\n  return sum;\n}',
+      isError: false,
+    });
+    expect(await call('read_file', { path: 'src/cart.js', end_line: 1 })).toStrictEqual({
+      content: 'src/cart.js (lines 1-1 of 5):\nexport function total(items) {',
+      isError: false,
+    });
   });
 
   it('answers at most 800 lines at a time', async () => {
@@ -97,33 +110,63 @@ describe('read_file', () => {
     expect(lines).toHaveLength(801);
     expect(lines.at(-1)).toBe('line 800');
     // An end_line past the cap is cut to it; the rest is read from a later start.
-    expect((await call('read_file', { path: 'src/long.txt', start_line: 100, end_line: 2000 })).content.split('\n')[0]).toBe('src/long.txt (lines 100-899 of 1000):');
+    expect((await call('read_file', { path: 'src/long.txt', start_line: 100, end_line: 2000 })).content.split('\n')[0]).toBe(
+      'src/long.txt (lines 100-899 of 1000):',
+    );
     const rest = await call('read_file', { path: 'src/long.txt', start_line: 901 });
     expect(rest.content).toBe(`src/long.txt (lines 901-1000 of 1000):\n${LONG.split('\n').slice(900).join('\n')}`);
   });
 
   it('counts the lines of a file ending in a newline without a phantom last line, and names impossible ranges', async () => {
-    expect((await call('read_file', { path: 'src/lib/util.js' })).content).toBe(`src/lib/util.js (1 lines):\n${FILES['src/lib/util.js']?.replace(/\n$/, '')}`);
-    expect(await call('read_file', { path: 'src/lib/util.js', start_line: 5 })).toEqual({ content: 'src/lib/util.js has 1 lines; start_line 5 is past its end', isError: true });
-    expect(await call('read_file', { path: 'src/long.txt', start_line: 4, end_line: 2 })).toEqual({ content: 'src/long.txt: end_line 2 is before start_line 4', isError: true });
+    expect((await call('read_file', { path: 'src/lib/util.js' })).content).toBe(
+      `src/lib/util.js (1 lines):\n${FILES['src/lib/util.js']?.replace(/\n$/, '')}`,
+    );
+    expect(await call('read_file', { path: 'src/lib/util.js', start_line: 5 })).toEqual({
+      content: 'src/lib/util.js has 1 lines; start_line 5 is past its end',
+      isError: true,
+    });
+    expect(await call('read_file', { path: 'src/long.txt', start_line: 4, end_line: 2 })).toEqual({
+      content: 'src/long.txt: end_line 2 is before start_line 4',
+      isError: true,
+    });
   });
 
   it('cuts a long text at 60,000 characters and says so', async () => {
     const answer = await call('read_file', { path: 'src/wide.txt' });
     expect(answer.isError).toBe(false);
-    expect(answer.content).toBe(`src/wide.txt (10 lines):\n${WIDE.slice(0, 60_000)}\n… (cut at 60000 characters; read a smaller line range)`);
+    expect(answer.content).toBe(
+      `src/wide.txt (10 lines):\n${WIDE.slice(0, 60_000)}\n… (cut at 60000 characters; read a smaller line range)`,
+    );
   });
 
   it('says a missing file does not exist, and a folder is a folder', async () => {
-    expect(await call('read_file', { path: 'src/nope.js' })).toStrictEqual({ content: 'src/nope.js does not exist; use list_files or search to find the right path', isError: true });
-    expect(await call('read_file', { path: 'src/lib' })).toStrictEqual({ content: 'src/lib is a folder; use list_files', isError: true });
+    expect(await call('read_file', { path: 'src/nope.js' })).toStrictEqual({
+      content: 'src/nope.js does not exist; use list_files or search to find the right path',
+      isError: true,
+    });
+    expect(await call('read_file', { path: 'src/lib' })).toStrictEqual({
+      content: 'src/lib is a folder; use list_files',
+      isError: true,
+    });
   });
 
   it('refuses `..`, absolute paths and .git', async () => {
-    expect(await call('read_file', { path: '../secret.txt' })).toStrictEqual({ content: 'refused: `../secret.txt` is a path with `..`', isError: true });
-    expect(await call('read_file', { path: 'src/../../x' })).toStrictEqual({ content: 'refused: `src/../../x` is a path with `..`', isError: true });
-    expect(await call('read_file', { path: '/etc/passwd' })).toStrictEqual({ content: 'refused: `/etc/passwd` is an absolute path', isError: true });
-    expect(await call('read_file', { path: '.git/config' })).toStrictEqual({ content: 'refused: `.git/config` is a path inside .git', isError: true });
+    expect(await call('read_file', { path: '../secret.txt' })).toStrictEqual({
+      content: 'refused: `../secret.txt` is a path with `..`',
+      isError: true,
+    });
+    expect(await call('read_file', { path: 'src/../../x' })).toStrictEqual({
+      content: 'refused: `src/../../x` is a path with `..`',
+      isError: true,
+    });
+    expect(await call('read_file', { path: '/etc/passwd' })).toStrictEqual({
+      content: 'refused: `/etc/passwd` is an absolute path',
+      isError: true,
+    });
+    expect(await call('read_file', { path: '.git/config' })).toStrictEqual({
+      content: 'refused: `.git/config` is a path inside .git',
+      isError: true,
+    });
   });
 
   it('refuses a path that leads outside through a symlink (a folder or a file)', async () => {
@@ -131,24 +174,38 @@ describe('read_file', () => {
       content: 'refused: `src/escape/secret.txt` leads outside the repository through a symlink',
       isError: true,
     });
-    expect(await call('read_file', { path: 'secret-link.txt' })).toStrictEqual({ content: 'refused: `secret-link.txt` leads outside the repository through a symlink', isError: true });
+    expect(await call('read_file', { path: 'secret-link.txt' })).toStrictEqual({
+      content: 'refused: `secret-link.txt` leads outside the repository through a symlink',
+      isError: true,
+    });
   });
 
   it('names a wrong argument', async () => {
     expect(await call('read_file', { path: 3 })).toStrictEqual({ content: 'read_file: `path` must be a string', isError: true });
     expect(await call('read_file', {})).toStrictEqual({ content: 'read_file: missing `path`', isError: true });
-    expect(await call('read_file', { path: '' })).toStrictEqual({ content: 'read_file: `path` must not be empty', isError: true });
+    expect(await call('read_file', { path: '' })).toStrictEqual({
+      content: 'read_file: `path` must not be empty',
+      isError: true,
+    });
     for (const start of [0, -1, 1.5, '2']) {
-      expect(await call('read_file', { path: 'src/cart.js', start_line: start })).toStrictEqual({ content: 'read_file: `start_line` must be a positive integer', isError: true });
+      expect(await call('read_file', { path: 'src/cart.js', start_line: start })).toStrictEqual({
+        content: 'read_file: `start_line` must be a positive integer',
+        isError: true,
+      });
     }
-    expect(await call('read_file', { path: 'src/cart.js', end_line: 0 })).toStrictEqual({ content: 'read_file: `end_line` must be a positive integer', isError: true });
+    expect(await call('read_file', { path: 'src/cart.js', end_line: 0 })).toStrictEqual({
+      content: 'read_file: `end_line` must be a positive integer',
+      isError: true,
+    });
   });
 });
 
 describe('list_files', () => {
   it('lists every repository file, sorted, without .git', async () => {
     const all = (await call('list_files', {})).content.split('\n');
-    expect(all).toEqual(expect.arrayContaining(['README.md', 'src/cart.js', 'src/lib/util.js', 'srcx/other.js', 'test/cart.test.js']));
+    expect(all).toEqual(
+      expect.arrayContaining(['README.md', 'src/cart.js', 'src/lib/util.js', 'srcx/other.js', 'test/cart.test.js']),
+    );
     expect(all).toEqual([...all].sort());
     expect(all.filter((f) => f.startsWith('.git/'))).toEqual([]);
   });
@@ -168,7 +225,10 @@ describe('list_files', () => {
   });
 
   it('names a wrong argument', async () => {
-    expect(await call('list_files', { path: ['src'] })).toStrictEqual({ content: 'list_files: `path` must be a string', isError: true });
+    expect(await call('list_files', { path: ['src'] })).toStrictEqual({
+      content: 'list_files: `path` must be a string',
+      isError: true,
+    });
   });
 
   it('shows at most 400 files and says how many more', async () => {
@@ -185,8 +245,14 @@ describe('list_files', () => {
 
 describe('search', () => {
   it('matches a literal pattern: regex characters mean themselves', async () => {
-    expect(await call('search', { pattern: 'a.b' })).toStrictEqual({ content: 'src/lib/util.js:1: export const add = (a, b) => a + b; // a.b', isError: false });
-    expect(await call('search', { pattern: '(a, b)' })).toStrictEqual({ content: 'src/lib/util.js:1: export const add = (a, b) => a + b; // a.b', isError: false });
+    expect(await call('search', { pattern: 'a.b' })).toStrictEqual({
+      content: 'src/lib/util.js:1: export const add = (a, b) => a + b; // a.b',
+      isError: false,
+    });
+    expect(await call('search', { pattern: '(a, b)' })).toStrictEqual({
+      content: 'src/lib/util.js:1: export const add = (a, b) => a + b; // a.b',
+      isError: false,
+    });
   });
 
   it('matches a regular expression with regex: true', async () => {
@@ -195,7 +261,10 @@ describe('search', () => {
       isError: false,
     });
     // Only `true` turns regex on.
-    expect(await call('search', { pattern: 'sum \\+?= ', regex: 'true' })).toStrictEqual({ content: 'no match for `sum \\+?= `', isError: false });
+    expect(await call('search', { pattern: 'sum \\+?= ', regex: 'true' })).toStrictEqual({
+      content: 'no match for `sum \\+?= `',
+      isError: false,
+    });
   });
 
   it('searches under a folder only (not a folder that merely starts the same), skipping binary files', async () => {
@@ -203,12 +272,21 @@ describe('search', () => {
       content: 'src/cart.js:3: for (const item of items) sum += item.price;\nsrcx/other.js:1: item.price',
       isError: false,
     });
-    expect(await call('search', { pattern: 'item.price', path: 'src' })).toStrictEqual({ content: 'src/cart.js:3: for (const item of items) sum += item.price;', isError: false });
-    expect(await call('search', { pattern: 'item.price', path: 'src/' })).toStrictEqual({ content: 'src/cart.js:3: for (const item of items) sum += item.price;', isError: false });
+    expect(await call('search', { pattern: 'item.price', path: 'src' })).toStrictEqual({
+      content: 'src/cart.js:3: for (const item of items) sum += item.price;',
+      isError: false,
+    });
+    expect(await call('search', { pattern: 'item.price', path: 'src/' })).toStrictEqual({
+      content: 'src/cart.js:3: for (const item of items) sum += item.price;',
+      isError: false,
+    });
   });
 
   it('says when nothing matches', async () => {
-    expect(await call('search', { pattern: 'no such text' })).toStrictEqual({ content: 'no match for `no such text`', isError: false });
+    expect(await call('search', { pattern: 'no such text' })).toStrictEqual({
+      content: 'no match for `no such text`',
+      isError: false,
+    });
     // The file behind a symlink leading outside is not searched.
     expect(await call('search', { pattern: 'secret' })).toStrictEqual({ content: 'no match for `secret`', isError: false });
   });
@@ -237,7 +315,9 @@ describe('search', () => {
 
 describe('write_file', () => {
   it('writes an allowed path, creating folders', async () => {
-    expect(await call('write_file', { path: 'src/new/money.js', content: 'export const cents = 100;\nexport const euro = 1;' })).toStrictEqual({
+    expect(
+      await call('write_file', { path: 'src/new/money.js', content: 'export const cents = 100;\nexport const euro = 1;' }),
+    ).toStrictEqual({
       content: 'wrote src/new/money.js (2 lines)',
       isError: false,
     });
@@ -250,12 +330,15 @@ describe('write_file', () => {
 
   it('refuses a protected test file, tells the model why, and records the refusal', async () => {
     expect(await call('write_file', { path: 'test/cart.test.js', content: 'weakened' })).toStrictEqual({
-      content: 'refused: `test/cart.test.js` is protected (paths.protected). You may not change this file; change the code under test instead.',
+      content:
+        'refused: `test/cart.test.js` is protected (paths.protected). You may not change this file; change the code under test instead.',
       isError: true,
       refused: 'test/cart.test.js: `test/cart.test.js` is protected (paths.protected)',
     });
     expect(onDisk('test/cart.test.js')).toBe(FILES['test/cart.test.js']);
-    expect((await call('write_file', { path: '.github/workflows/ci.yml', content: 'x' })).refused).toBe('.github/workflows/ci.yml: `.github/workflows/ci.yml` is protected (paths.protected)');
+    expect((await call('write_file', { path: '.github/workflows/ci.yml', content: 'x' })).refused).toBe(
+      '.github/workflows/ci.yml: `.github/workflows/ci.yml` is protected (paths.protected)',
+    );
   });
 
   it('refuses `..` and a write through a symlink leading outside', async () => {
@@ -264,30 +347,54 @@ describe('write_file', () => {
       isError: true,
       refused: '../pwned.js: `../pwned.js` is a path with `..`',
     });
-    expect((await call('write_file', { path: 'src/escape/pwned.js', content: 'x' })).refused).toBe('src/escape/pwned.js: `src/escape/pwned.js` leads outside the repository through a symlink');
+    expect((await call('write_file', { path: 'src/escape/pwned.js', content: 'x' })).refused).toBe(
+      'src/escape/pwned.js: `src/escape/pwned.js` leads outside the repository through a symlink',
+    );
     expect(() => readFileSync(join(outside, 'pwned.js'))).toThrow(/ENOENT/);
   });
 
   it('refuses a path outside paths.allowed', async () => {
-    const narrow = await workspaceOf({ 'src/a.js': 'a\n', 'README.md': 'r\n' }, createPathPolicy({ allowed: ['src/**'], protected: DEFAULT_PROTECTED_PATHS }));
-    const answer = await runTool({ id: 'call_narrow', name: 'write_file', input: { path: 'README.md', content: 'x' } }, contextOf(narrow));
+    const narrow = await workspaceOf(
+      { 'src/a.js': 'a\n', 'README.md': 'r\n' },
+      createPathPolicy({ allowed: ['src/**'], protected: DEFAULT_PROTECTED_PATHS }),
+    );
+    const answer = await runTool(
+      { id: 'call_narrow', name: 'write_file', input: { path: 'README.md', content: 'x' } },
+      contextOf(narrow),
+    );
     expect(answer).toStrictEqual({
-      content: 'refused: `README.md` is outside the allowed paths (paths.allowed). You may not change this file; change the code under test instead.',
+      content:
+        'refused: `README.md` is outside the allowed paths (paths.allowed). You may not change this file; change the code under test instead.',
       isError: true,
       refused: 'README.md: `README.md` is outside the allowed paths (paths.allowed)',
     });
   });
 
   it('names a wrong argument', async () => {
-    expect(await call('write_file', { path: 'src/x.js' })).toStrictEqual({ content: 'write_file: missing `content`', isError: true });
-    expect(await call('write_file', { path: 'src/x.js', content: 5 })).toStrictEqual({ content: 'write_file: `content` must be a string', isError: true });
-    expect(await call('write_file', { path: 3, content: 'x' })).toStrictEqual({ content: 'write_file: `path` must be a string', isError: true });
+    expect(await call('write_file', { path: 'src/x.js' })).toStrictEqual({
+      content: 'write_file: missing `content`',
+      isError: true,
+    });
+    expect(await call('write_file', { path: 'src/x.js', content: 5 })).toStrictEqual({
+      content: 'write_file: `content` must be a string',
+      isError: true,
+    });
+    expect(await call('write_file', { path: 3, content: 'x' })).toStrictEqual({
+      content: 'write_file: `path` must be a string',
+      isError: true,
+    });
   });
 });
 
 describe('edit_file', () => {
   it('replaces a unique old text, literally', async () => {
-    expect(await call('edit_file', { path: 'src/cart.js', old_text: 'sum += item.price;', new_text: 'sum += item.price * item.quantity; // $& $1' })).toStrictEqual({
+    expect(
+      await call('edit_file', {
+        path: 'src/cart.js',
+        old_text: 'sum += item.price;',
+        new_text: 'sum += item.price * item.quantity; // $& $1',
+      }),
+    ).toStrictEqual({
       content: 'edited src/cart.js',
       isError: false,
     });
@@ -296,7 +403,8 @@ describe('edit_file', () => {
 
   it('refuses an old text that is not found, without writing', async () => {
     expect(await call('edit_file', { path: 'src/dup.js', old_text: 'y = 2;', new_text: 'y = 3;' })).toStrictEqual({
-      content: 'edit_file src/dup.js refused: old_text was not found in the file (it must match exactly, whitespace included); read the file again',
+      content:
+        'edit_file src/dup.js refused: old_text was not found in the file (it must match exactly, whitespace included); read the file again',
       isError: true,
     });
   });
@@ -318,7 +426,8 @@ describe('edit_file', () => {
 
   it('refuses an edit of a protected test and a missing file', async () => {
     expect(await call('edit_file', { path: 'test/cart.test.js', old_text: 'total', new_text: 'sum' })).toStrictEqual({
-      content: 'refused: `test/cart.test.js` is protected (paths.protected). You may not change this file; change the code under test instead.',
+      content:
+        'refused: `test/cart.test.js` is protected (paths.protected). You may not change this file; change the code under test instead.',
       isError: true,
       refused: 'test/cart.test.js: `test/cart.test.js` is protected (paths.protected)',
     });
@@ -330,15 +439,24 @@ describe('edit_file', () => {
   });
 
   it('names a wrong argument', async () => {
-    expect(await call('edit_file', { path: 'src/dup.js', old_text: 'x = 1;' })).toStrictEqual({ content: 'edit_file: missing `new_text`', isError: true });
-    expect(await call('edit_file', { path: 'src/dup.js', old_text: 1, new_text: 'x' })).toStrictEqual({ content: 'edit_file: `old_text` must be a string', isError: true });
+    expect(await call('edit_file', { path: 'src/dup.js', old_text: 'x = 1;' })).toStrictEqual({
+      content: 'edit_file: missing `new_text`',
+      isError: true,
+    });
+    expect(await call('edit_file', { path: 'src/dup.js', old_text: 1, new_text: 'x' })).toStrictEqual({
+      content: 'edit_file: `old_text` must be a string',
+      isError: true,
+    });
   });
 });
 
 describe('replaceExactlyOnce', () => {
   it('replaces the one occurrence and counts overlapping ones', () => {
     expect(replaceExactlyOnce('a-b-c', '-b-', '+')).toStrictEqual({ ok: true, content: 'a+c' });
-    expect(replaceExactlyOnce('aaa', 'aa', 'b')).toStrictEqual({ ok: false, reason: 'old_text occurs 2 times; include more surrounding lines so it is unique' });
+    expect(replaceExactlyOnce('aaa', 'aa', 'b')).toStrictEqual({
+      ok: false,
+      reason: 'old_text occurs 2 times; include more surrounding lines so it is unique',
+    });
     expect(replaceExactlyOnce('abc', 'abc', '')).toStrictEqual({ ok: true, content: '' });
     expect(replaceExactlyOnce('a b', 'a  b', 'x')).toStrictEqual({
       ok: false,
@@ -360,12 +478,17 @@ describe('complete, unknown tools and bad input', () => {
   });
 
   it('names an unknown tool and the tools there are', async () => {
-    expect(await call('delete_file', { path: 'src/cart.js' })).toStrictEqual({ content: `unknown tool \`delete_file\`; the tools are: ${TOOL_NAMES}`, isError: true });
+    expect(await call('delete_file', { path: 'src/cart.js' })).toStrictEqual({
+      content: `unknown tool \`delete_file\`; the tools are: ${TOOL_NAMES}`,
+      isError: true,
+    });
     expect(AGENT_TOOLS.map((t) => t.name).join(', ')).toBe(TOOL_NAMES);
   });
 
   it('does not run a tool whose arguments were not an object', async () => {
-    expect(await call('write_file', { path: 'src/bad.js', content: 'x' }, { inputError: 'the arguments were not valid JSON' })).toStrictEqual({
+    expect(
+      await call('write_file', { path: 'src/bad.js', content: 'x' }, { inputError: 'the arguments were not valid JSON' }),
+    ).toStrictEqual({
       content: 'write_file: the arguments were not valid JSON',
       isError: true,
     });

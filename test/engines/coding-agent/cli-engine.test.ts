@@ -37,7 +37,8 @@ const FIXED = 'export function add(a, b) {\n  return a + b;\n}\n';
 const NODE_PROJECT = {
   'package.json': '{ "name": "calc", "type": "module", "private": true }\n',
   'src/math.js': BUGGY,
-  'test/math.test.js': "import assert from 'node:assert/strict';\nimport { test } from 'node:test';\nimport { add } from '../src/math.js';\n\ntest('add sums two numbers', () => {\n  assert.equal(add(2, 3), 5);\n});\n",
+  'test/math.test.js':
+    "import assert from 'node:assert/strict';\nimport { test } from 'node:test';\nimport { add } from '../src/math.js';\n\ntest('add sums two numbers', () => {\n  assert.equal(add(2, 3), 5);\n});\n",
 };
 
 interface FakeBehaviour {
@@ -100,7 +101,11 @@ async function fakeAgent(name: string, behaviour: FakeBehaviour = {}, bin?: stri
   return { bin: dir, record, recorded: async () => JSON.parse(await readFile(record, 'utf8')) as Recorded };
 }
 
-const FIX_ADD: FakeBehaviour = { edits: [{ file: 'src/math.js', from: 'a - b', to: 'a + b' }], stderr: ['reading src/math.js'], stdout: ['thinking about add()', '', 'Fixed add() to sum.'] };
+const FIX_ADD: FakeBehaviour = {
+  edits: [{ file: 'src/math.js', from: 'a - b', to: 'a + b' }],
+  stderr: ['reading src/math.js'],
+  stdout: ['thinking about add()', '', 'Fixed add() to sum.'],
+};
 
 /** The app's environment as a deployment has it: secrets next to the agent's own keys. */
 function appEnvironment(bin: string, extra: Record<string, string> = {}): Record<string, string> {
@@ -119,7 +124,14 @@ function appEnvironment(bin: string, extra: Record<string, string> = {}): Record
   };
 }
 
-const failingGate: GateResult = { passed: false, reason: 'NON_ZERO_EXIT', exitCode: 1, output: '1 failed', durationMs: 1, report: emptyReport() };
+const failingGate: GateResult = {
+  passed: false,
+  reason: 'NON_ZERO_EXIT',
+  exitCode: 1,
+  output: '1 failed',
+  durationMs: 1,
+  report: emptyReport(),
+};
 
 interface CtxOptions {
   config?: RepoConfig;
@@ -169,8 +181,10 @@ function recordingSandbox(): { sandbox: Sandbox; runs: RunCommandOptions[] } {
 
 function expectNoAppSecret(env: Record<string, string>): void {
   const text = JSON.stringify(env);
-  for (const secret of ['ghs_secret', 'PRIVATE KEY', 'whsec_app', 'fixloop-secret', 'postgres://']) expect(text).not.toContain(secret);
-  for (const name of ['GITHUB_TOKEN', 'PRIVATE_KEY', 'WEBHOOK_SECRET', 'FIXLOOP_WEBHOOK_SECRET', 'DATABASE_URL']) expect(env).not.toHaveProperty(name);
+  for (const secret of ['ghs_secret', 'PRIVATE KEY', 'whsec_app', 'fixloop-secret', 'postgres://'])
+    expect(text).not.toContain(secret);
+  for (const name of ['GITHUB_TOKEN', 'PRIVATE_KEY', 'WEBHOOK_SECRET', 'FIXLOOP_WEBHOOK_SECRET', 'DATABASE_URL'])
+    expect(env).not.toHaveProperty(name);
 }
 
 describe('findExecutable', () => {
@@ -199,13 +213,34 @@ describe('cli engine', () => {
   it('runs codex exec non-interactively with the prompt on stdin, its key and model, and none of the app secrets', async () => {
     const root = await project();
     const fake = await fakeAgent('codex', FIX_ADD);
-    const config = repoConfigSchema.parse({ env: { FOO: 'bar', NODE_OPTIONS: '--require ./evil.js', OPENAI_BASE_URL: 'https://evil.example', HTTPS_PROXY: 'http://evil:8080' } });
-    const env = appEnvironment(fake.bin, { CODEX_MODEL_IMPL: 'gpt-impl', CODEX_MODEL_VER: 'gpt-ver', CODEX_HOME: '/opt/codex-home' });
+    const config = repoConfigSchema.parse({
+      env: {
+        FOO: 'bar',
+        NODE_OPTIONS: '--require ./evil.js',
+        OPENAI_BASE_URL: 'https://evil.example',
+        HTTPS_PROXY: 'http://evil:8080',
+      },
+    });
+    const env = appEnvironment(fake.bin, {
+      CODEX_MODEL_IMPL: 'gpt-impl',
+      CODEX_MODEL_VER: 'gpt-ver',
+      CODEX_HOME: '/opt/codex-home',
+    });
     const lines: string[] = [];
     const outcome = await engine('codex', env).attempt(contextFor(root, lines, { config }));
 
     const seen = await fake.recorded();
-    expect(seen.argv).toEqual(['exec', '--skip-git-repo-check', '--sandbox', 'workspace-write', '--color', 'never', '-m', 'gpt-impl', '-']);
+    expect(seen.argv).toEqual([
+      'exec',
+      '--skip-git-repo-check',
+      '--sandbox',
+      'workspace-write',
+      '--color',
+      'never',
+      '-m',
+      'gpt-impl',
+      '-',
+    ]);
     expect(seen.stdin).toBe('fix: add() subtracts instead of adding');
     expect(seen.cwd).toBe(root);
     expect(seen.env).toMatchObject({ OPENAI_API_KEY: 'sk-openai-test', CODEX_HOME: '/opt/codex-home', FOO: 'bar', CI: 'true' });
@@ -220,7 +255,9 @@ describe('cli engine', () => {
     expect(outcome).toEqual({ summary: 'codex exited 0: Fixed add() to sum.', cost: { usd: 0, tokens: 0 }, gaveUp: false });
     expect(lines).toEqual(expect.arrayContaining(['thinking about add()', 'reading src/math.js', 'Fixed add() to sum.']));
     expect(lines.find((l) => l.startsWith('cli: ') && l.includes(' exec '))).toBeDefined();
-    expect(lines.join('\n')).toContain("not giving codex these variables of the repository's env: NODE_OPTIONS, OPENAI_BASE_URL, HTTPS_PROXY");
+    expect(lines.join('\n')).toContain(
+      "not giving codex these variables of the repository's env: NODE_OPTIONS, OPENAI_BASE_URL, HTTPS_PROXY",
+    );
     expect(lines.join('\n')).not.toContain('evil.example');
     expect(lines.join('\n')).not.toContain('sk-openai-test');
   });
@@ -230,15 +267,37 @@ describe('cli engine', () => {
     const fake = await fakeAgent('aider', FIX_ADD);
     const env = appEnvironment(fake.bin, { AIDER_MODEL: 'openai/gpt-test', AIDER_DARK_MODE: 'true' });
     const lines: string[] = [];
-    const outcome = await engine('aider', env, { filesToEdit: async () => ['src/math.js', 'missing.js', '../outside.js'] }).attempt(contextFor(root, lines));
+    const outcome = await engine('aider', env, {
+      filesToEdit: async () => ['src/math.js', 'missing.js', '../outside.js'],
+    }).attempt(contextFor(root, lines));
 
     const seen = await fake.recorded();
-    for (const flag of ['--no-git', '--no-gitignore', '--no-auto-commits', '--no-dirty-commits', '--yes-always', '--no-pretty', '--no-stream', '--no-check-update', '--no-show-release-notes', '--analytics-disable', '--no-suggest-shell-commands', '--no-auto-lint', '--no-auto-test']) {
+    for (const flag of [
+      '--no-git',
+      '--no-gitignore',
+      '--no-auto-commits',
+      '--no-dirty-commits',
+      '--yes-always',
+      '--no-pretty',
+      '--no-stream',
+      '--no-check-update',
+      '--no-show-release-notes',
+      '--analytics-disable',
+      '--no-suggest-shell-commands',
+      '--no-auto-lint',
+      '--no-auto-test',
+    ]) {
       expect(seen.argv, flag).toContain(flag);
     }
     expect(seen.argv).not.toContain('--chat-mode');
-    expect(seen.argv.slice(seen.argv.indexOf('--model'), seen.argv.indexOf('--model') + 2)).toEqual(['--model', 'openai/gpt-test']);
-    expect(seen.argv.slice(seen.argv.indexOf('--chat-history-file'), seen.argv.indexOf('--chat-history-file') + 2)).toEqual(['--chat-history-file', '/dev/null']);
+    expect(seen.argv.slice(seen.argv.indexOf('--model'), seen.argv.indexOf('--model') + 2)).toEqual([
+      '--model',
+      'openai/gpt-test',
+    ]);
+    expect(seen.argv.slice(seen.argv.indexOf('--chat-history-file'), seen.argv.indexOf('--chat-history-file') + 2)).toEqual([
+      '--chat-history-file',
+      '/dev/null',
+    ]);
     const messageFile = seen.argv[seen.argv.indexOf('--message-file') + 1] ?? '';
     expect(messageFile.startsWith(root)).toBe(false);
     expect(existsSync(messageFile)).toBe(false); // removed after the run
@@ -246,7 +305,12 @@ describe('cli engine', () => {
     expect(seen.argv.at(-1)).toBe('src/math.js');
     expect(seen.argv).not.toContain('missing.js');
     expect(seen.argv).not.toContain('../outside.js');
-    expect(seen.env).toMatchObject({ OPENAI_API_KEY: 'sk-openai-test', ANTHROPIC_API_KEY: 'sk-ant-test', AIDER_MODEL: 'openai/gpt-test', AIDER_DARK_MODE: 'true' });
+    expect(seen.env).toMatchObject({
+      OPENAI_API_KEY: 'sk-openai-test',
+      ANTHROPIC_API_KEY: 'sk-ant-test',
+      AIDER_MODEL: 'openai/gpt-test',
+      AIDER_DARK_MODE: 'true',
+    });
     expectNoAppSecret(seen.env);
     expect(outcome.summary).toBe('aider exited 0: Fixed add() to sum.');
     expect(await readFile(join(root, 'src/math.js'), 'utf8')).toBe(FIXED);
@@ -266,19 +330,43 @@ describe('cli engine', () => {
     const codexRepo = await makeRepo({ ...NODE_PROJECT, '.codex/config.toml': 'model_provider = "evil"\n' });
     dirs.push(codexRepo);
     const codex = await fakeAgent('codex', FIX_ADD);
-    expect(await engine('codex', appEnvironment(codex.bin)).attempt(contextFor(codexRepo, []))).toMatchObject({ gaveUp: true, summary: expect.stringContaining('`.codex/config.toml`') });
+    expect(await engine('codex', appEnvironment(codex.bin)).attempt(contextFor(codexRepo, []))).toMatchObject({
+      gaveUp: true,
+      summary: expect.stringContaining('`.codex/config.toml`'),
+    });
     expect(existsSync(codex.record)).toBe(false);
   });
 
   it('runs claude in print mode, accepting edits, without project settings, git or MCP servers, with its model', async () => {
     const root = await project();
     const fake = await fakeAgent('claude', FIX_ADD);
-    const env = appEnvironment(fake.bin, { CLAUDE_MODEL_IMPL: 'claude-impl', CLAUDE_MODEL: 'claude-general', ANTHROPIC_BASE_URL: 'https://llm-proxy.internal' });
+    const env = appEnvironment(fake.bin, {
+      CLAUDE_MODEL_IMPL: 'claude-impl',
+      CLAUDE_MODEL: 'claude-general',
+      ANTHROPIC_BASE_URL: 'https://llm-proxy.internal',
+    });
     const outcome = await engine('claude', env).attempt(contextFor(root, []));
     const seen = await fake.recorded();
-    expect(seen.argv).toEqual(['-p', '--output-format', 'text', '--setting-sources', 'user', '--strict-mcp-config', '--permission-mode', 'acceptEdits', '--disallowedTools', 'Bash(git:*)', '--model', 'claude-impl']);
+    expect(seen.argv).toEqual([
+      '-p',
+      '--output-format',
+      'text',
+      '--setting-sources',
+      'user',
+      '--strict-mcp-config',
+      '--permission-mode',
+      'acceptEdits',
+      '--disallowedTools',
+      'Bash(git:*)',
+      '--model',
+      'claude-impl',
+    ]);
     expect(seen.stdin).toBe('fix: add() subtracts instead of adding');
-    expect(seen.env).toMatchObject({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: 'https://llm-proxy.internal', CLAUDE_MODEL_IMPL: 'claude-impl' });
+    expect(seen.env).toMatchObject({
+      ANTHROPIC_API_KEY: 'sk-ant-test',
+      ANTHROPIC_BASE_URL: 'https://llm-proxy.internal',
+      CLAUDE_MODEL_IMPL: 'claude-impl',
+    });
     expect(seen.env).not.toHaveProperty('OPENAI_API_KEY');
     expectNoAppSecret(seen.env);
     expect(outcome.summary).toBe('claude exited 0: Fixed add() to sum.');
@@ -297,7 +385,9 @@ describe('cli engine', () => {
     await symlink(join(real.bin, 'codex-real'), join(linkDir, 'codex'));
     const { sandbox, runs } = recordingSandbox();
     const config = repoConfigSchema.parse({ cli: { agent: 'codex', timeout: 900 } });
-    await engine('codex', appEnvironment(linkDir)).attempt(contextFor(root, [], { sandbox, config, deadline: Date.now() + 30_000 }));
+    await engine('codex', appEnvironment(linkDir)).attempt(
+      contextFor(root, [], { sandbox, config, deadline: Date.now() + 30_000 }),
+    );
     const run = runs[0]!;
     expect(run.network).toBe(true);
     expect(run.cwd).toBe(root);
@@ -316,7 +406,9 @@ describe('cli engine', () => {
     await engine('codex', appEnvironment(fake.bin, { FIXLOOP_CODEX_BIN: 'my-codex' })).attempt(contextFor(root, []));
     expect((await fake.recorded()).argv[0]).toBe('exec');
     const other = await fakeAgent('codex-nightly', {});
-    await engine('codex', { ...appEnvironment('/nonexistent'), FIXLOOP_CODEX_BIN: join(other.bin, 'codex-nightly') }).attempt(contextFor(root, []));
+    await engine('codex', { ...appEnvironment('/nonexistent'), FIXLOOP_CODEX_BIN: join(other.bin, 'codex-nightly') }).attempt(
+      contextFor(root, []),
+    );
     expect((await other.recorded()).argv[0]).toBe('exec');
     // The override is fixloop's own setting: the agent never sees it.
     expect((await other.recorded()).env).not.toHaveProperty('FIXLOOP_CODEX_BIN');
@@ -336,7 +428,9 @@ describe('cli engine', () => {
     await fakeAgent('codex', FIX_ADD, empty);
     await expect(cli.attempt(contextFor(root, []))).rejects.toMatchObject({ code: 'ENGINE_MISCONFIGURED' });
 
-    const missingPath = await engine('aider', { ...appEnvironment(empty), FIXLOOP_AIDER_BIN: '/opt/aider/bin/aider' }).attempt(contextFor(root, [])).catch((e: unknown) => e);
+    const missingPath = await engine('aider', { ...appEnvironment(empty), FIXLOOP_AIDER_BIN: '/opt/aider/bin/aider' })
+      .attempt(contextFor(root, []))
+      .catch((e: unknown) => e);
     expect(missingPath).toMatchObject({ code: 'ENGINE_MISCONFIGURED' });
     expect((missingPath as Error).message).toContain('/opt/aider/bin/aider');
   });
@@ -346,11 +440,17 @@ describe('cli engine', () => {
     const broken = await tempDir('fixloop-broken-bin-');
     await writeFile(join(broken, 'claude'), '#!/nonexistent/interpreter\n');
     await chmod(join(broken, 'claude'), 0o755);
-    const error = await engine('claude', appEnvironment(broken)).attempt(contextFor(root, [])).catch((e: unknown) => e);
+    const error = await engine('claude', appEnvironment(broken))
+      .attempt(contextFor(root, []))
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'ENGINE_MISCONFIGURED' });
     expect((error as Error).message).toContain(join(broken, 'claude'));
 
-    const failing = await fakeAgent('claude', { edits: FIX_ADD.edits ?? [], stdout: ['partial work', 'Error: rate limited'], exit: 3 });
+    const failing = await fakeAgent('claude', {
+      edits: FIX_ADD.edits ?? [],
+      stdout: ['partial work', 'Error: rate limited'],
+      exit: 3,
+    });
     const outcome = await engine('claude', appEnvironment(failing.bin)).attempt(contextFor(root, []));
     expect(outcome).toEqual({ summary: 'claude exited 3: Error: rate limited', cost: { usd: 0, tokens: 0 }, gaveUp: false });
   });
@@ -371,22 +471,25 @@ describe('cli engine', () => {
   });
 });
 
-describe('cli engine and the request\'s text', () => {
+describe("cli engine and the request's text", () => {
   // The issue's text is written by whoever can open an issue: it reaches an agent as the content of
   // a file (aider's --message-file, stdin for codex and claude), never as a word of the command line.
-  it.each(['aider', 'codex', 'claude'] as const)('gives %s a goal full of shell syntax as data, and runs none of it', async (name) => {
-    const root = await project();
-    const fake = await fakeAgent(name);
-    const marker = join(await tempDir('fixloop-shell-'), 'pwned');
-    const goal = `add() is wrong $(touch ${marker}) \`touch ${marker}\`; touch ${marker} && echo "$HOME" '\n`;
-    const { sandbox, runs } = recordingSandbox();
-    await engine(name, appEnvironment(fake.bin)).attempt({ ...contextFor(root, [], { sandbox }), goal });
-    const seen = await fake.recorded();
-    expect(existsSync(marker)).toBe(false);
-    expect(runs[0]?.command).not.toContain('touch');
-    expect(seen.argv.join(' ')).not.toContain('touch');
-    expect(name === 'aider' ? seen.messageFile : seen.stdin).toBe(`fix: ${goal}`);
-  });
+  it.each(['aider', 'codex', 'claude'] as const)(
+    'gives %s a goal full of shell syntax as data, and runs none of it',
+    async (name) => {
+      const root = await project();
+      const fake = await fakeAgent(name);
+      const marker = join(await tempDir('fixloop-shell-'), 'pwned');
+      const goal = `add() is wrong $(touch ${marker}) \`touch ${marker}\`; touch ${marker} && echo "$HOME" '\n`;
+      const { sandbox, runs } = recordingSandbox();
+      await engine(name, appEnvironment(fake.bin)).attempt({ ...contextFor(root, [], { sandbox }), goal });
+      const seen = await fake.recorded();
+      expect(existsSync(marker)).toBe(false);
+      expect(runs[0]?.command).not.toContain('touch');
+      expect(seen.argv.join(' ')).not.toContain('touch');
+      expect(name === 'aider' ? seen.messageFile : seen.stdin).toBe(`fix: ${goal}`);
+    },
+  );
 });
 
 describe.skipIf(!bwrapWorks())('cli engine under bwrap', () => {
@@ -394,10 +497,15 @@ describe.skipIf(!bwrapWorks())('cli engine under bwrap', () => {
     const root = await project();
     const bin = await tempDir('fixloop-bwrap-bin-');
     // Prints what it sees instead of recording it: bwrap shows none of the host's /tmp but the mounts.
-    await writeFile(join(bin, 'codex'), '#!/bin/sh\necho "prompt: $(cat)"\necho "key=$OPENAI_API_KEY token=$GITHUB_TOKEN home=$HOME"\nsed -i "s/a - b/a + b/" src/math.js\necho done\n');
+    await writeFile(
+      join(bin, 'codex'),
+      '#!/bin/sh\necho "prompt: $(cat)"\necho "key=$OPENAI_API_KEY token=$GITHUB_TOKEN home=$HOME"\nsed -i "s/a - b/a + b/" src/math.js\necho done\n',
+    );
     await chmod(join(bin, 'codex'), 0o755);
     const lines: string[] = [];
-    const outcome = await engine('codex', appEnvironment(bin)).attempt(contextFor(root, lines, { sandbox: createBwrapSandbox() }));
+    const outcome = await engine('codex', appEnvironment(bin)).attempt(
+      contextFor(root, lines, { sandbox: createBwrapSandbox() }),
+    );
     expect(outcome.summary).toBe('codex exited 0: done');
     expect(lines).toContain('prompt: fix: add() subtracts instead of adding');
     expect(lines).toContain('key=sk-openai-test token= home=/tmp/home');
@@ -422,7 +530,17 @@ describe('askCliAgent', () => {
     });
     expect(answer).toBe('LGTM: the fix is complete.');
     const seen = await fake.recorded();
-    expect(seen.argv).toEqual(['exec', '--skip-git-repo-check', '--sandbox', 'read-only', '--color', 'never', '-m', 'gpt-ver', '-']);
+    expect(seen.argv).toEqual([
+      'exec',
+      '--skip-git-repo-check',
+      '--sandbox',
+      'read-only',
+      '--color',
+      'never',
+      '-m',
+      'gpt-ver',
+      '-',
+    ]);
     expect(seen.stdin).toBe('review this patch');
     expectNoAppSecret(seen.env);
     expect(lines).toContain('thinking…');
@@ -433,20 +551,48 @@ describe('askCliAgent', () => {
     const aider = await fakeAgent('aider', { stdout: ['looks fine'] });
     const claude = await fakeAgent('claude', { stdout: ['ok'] }, aider.bin);
     const ask = (agent: CliAgentName) =>
-      askCliAgent({ agent, prompt: 'review', environment: appEnvironment(aider.bin, { CLAUDE_MODEL_VER: 'claude-ver' }), sandbox: createProcessSandbox(), cwd: root, timeoutMs: 30_000, signal: new AbortController().signal });
+      askCliAgent({
+        agent,
+        prompt: 'review',
+        environment: appEnvironment(aider.bin, { CLAUDE_MODEL_VER: 'claude-ver' }),
+        sandbox: createProcessSandbox(),
+        cwd: root,
+        timeoutMs: 30_000,
+        signal: new AbortController().signal,
+      });
     expect(await ask('aider')).toBe('looks fine');
-    expect((await aider.recorded()).argv).toEqual(expect.arrayContaining(['--chat-mode', 'ask', '--dry-run', '--no-git', '--yes-always']));
+    expect((await aider.recorded()).argv).toEqual(
+      expect.arrayContaining(['--chat-mode', 'ask', '--dry-run', '--no-git', '--yes-always']),
+    );
     expect(await ask('claude')).toBe('ok');
     const argv = (await claude.recorded()).argv;
-    expect(argv).toEqual(expect.arrayContaining(['-p', '--permission-mode', 'default', '--disallowedTools', 'Bash,Edit,Write,NotebookEdit', '--model', 'claude-ver']));
+    expect(argv).toEqual(
+      expect.arrayContaining([
+        '-p',
+        '--permission-mode',
+        'default',
+        '--disallowedTools',
+        'Bash,Edit,Write,NotebookEdit',
+        '--model',
+        'claude-ver',
+      ]),
+    );
     expect(argv).not.toContain('acceptEdits');
   });
 
-  it('fails with the agent\'s last line when it exits non-zero', async () => {
+  it("fails with the agent's last line when it exits non-zero", async () => {
     const root = await project();
     const fake = await fakeAgent('codex', { stderr: ['Error: no API key'], exit: 1 });
     await expect(
-      askCliAgent({ agent: 'codex', prompt: 'review', environment: appEnvironment(fake.bin), sandbox: createProcessSandbox(), cwd: root, timeoutMs: 30_000, signal: new AbortController().signal }),
+      askCliAgent({
+        agent: 'codex',
+        prompt: 'review',
+        environment: appEnvironment(fake.bin),
+        sandbox: createProcessSandbox(),
+        cwd: root,
+        timeoutMs: 30_000,
+        signal: new AbortController().signal,
+      }),
     ).rejects.toMatchObject({ code: 'ENGINE_FAILED', message: 'codex exited 1: Error: no API key' });
   });
 });
@@ -459,7 +605,12 @@ function cliRequest(repo: string, agent: CliAgentName, maxAttempts: number): Fix
     trigger: { kind: 'cli', number: null, deliveryId: null, actor: null },
     goal: 'add() subtracts',
     hints: [],
-    config: repoConfigSchema.parse({ test: { command: 'node --test', timeout: 60 }, engines: ['cli'], cli: { agent, timeout: 60 }, loop: { maxAttempts, timeBudget: 300 } }),
+    config: repoConfigSchema.parse({
+      test: { command: 'node --test', timeout: 60 },
+      engines: ['cli'],
+      cli: { agent, timeout: 60 },
+      loop: { maxAttempts, timeBudget: 300 },
+    }),
   };
 }
 
@@ -468,16 +619,19 @@ describe('cli engine through the fix loop', () => {
     const repo = await project();
     const root = await tempDir('fixloop-cli-run-');
     const progress: string[] = [];
-    const result = await runFix(
-      cliRequest(repo, agent, maxAttempts),
-      {
-        sandbox: createProcessSandbox(),
-        artifactsRoot: join(root, 'artifacts'),
-        tmpRoot: root,
-        onProgress: (p) => progress.push(p.message),
-        createEngines: async (config) => [createCliEngine({ agent: config.cli.agent, environment: appEnvironment(fake.bin), buildPrompt: async (ctx) => `fix: ${ctx.goal}` })],
-      },
-    );
+    const result = await runFix(cliRequest(repo, agent, maxAttempts), {
+      sandbox: createProcessSandbox(),
+      artifactsRoot: join(root, 'artifacts'),
+      tmpRoot: root,
+      onProgress: (p) => progress.push(p.message),
+      createEngines: async (config) => [
+        createCliEngine({
+          agent: config.cli.agent,
+          environment: appEnvironment(fake.bin),
+          buildPrompt: async (ctx) => `fix: ${ctx.goal}`,
+        }),
+      ],
+    });
     return { result, progress, repo };
   }
 
@@ -500,7 +654,10 @@ describe('cli engine through the fix loop', () => {
   });
 
   it('rejects an attempt whose agent weakens a protected test: the loop decides, not the agent', async () => {
-    const fake = await fakeAgent('aider', { edits: [{ file: 'test/math.test.js', from: 'assert.equal(add(2, 3), 5);', to: 'assert.ok(true);' }], stdout: ['Made the test pass.'] });
+    const fake = await fakeAgent('aider', {
+      edits: [{ file: 'test/math.test.js', from: 'assert.equal(add(2, 3), 5);', to: 'assert.ok(true);' }],
+      stdout: ['Made the test pass.'],
+    });
     const { result } = await runWith(fake, 'aider', 2);
     expect(result.status).not.toBe('tests_green');
     expect(result.attempts[0]?.summary).toBe('aider exited 0: Made the test pass.');
@@ -511,15 +668,18 @@ describe('cli engine through the fix loop', () => {
 });
 
 describe('cli engine as the cascade builds it (cli.agent, the shared prompt templates)', () => {
-  it("gives aider the implement prompt and the most suspicious source file, and streams its output as progress", async () => {
+  it('gives aider the implement prompt and the most suspicious source file, and streams its output as progress', async () => {
     const fake = await fakeAgent('aider', FIX_ADD);
     const repo = await project();
     const root = await tempDir('fixloop-cli-cascade-');
     const progress: RunProgress[] = [];
-    const result = await runFix(
-      cliRequest(repo, 'aider', 1),
-      { sandbox: createProcessSandbox(), artifactsRoot: join(root, 'artifacts'), tmpRoot: root, onProgress: (p) => progress.push(p), engineEnvironment: { env: appEnvironment(fake.bin), ledger: createMemorySpendLedger() } },
-    );
+    const result = await runFix(cliRequest(repo, 'aider', 1), {
+      sandbox: createProcessSandbox(),
+      artifactsRoot: join(root, 'artifacts'),
+      tmpRoot: root,
+      onProgress: (p) => progress.push(p),
+      engineEnvironment: { env: appEnvironment(fake.bin), ledger: createMemorySpendLedger() },
+    });
     expect(result.status, JSON.stringify(result.error ?? result.events)).toBe('tests_green');
     const recorded = await fake.recorded();
     expect(recorded.argv.at(-1)).toBe('src/math.js');
@@ -550,15 +710,15 @@ describe('a coding agent as the reviewer (FIXLOOP_REVIEW_AGENT)', () => {
     await chmod(join(bin, 'codex'), 0o755);
     const repo = await project();
     const root = await tempDir('fixloop-cli-review-');
-    const result = await runFix(
-      cliRequest(repo, 'codex', 1),
-      {
-        sandbox: createProcessSandbox(),
-        artifactsRoot: join(root, 'artifacts'),
-        tmpRoot: root,
-        engineEnvironment: { env: appEnvironment(bin, { FIXLOOP_REVIEW_AGENT: 'codex', CODEX_MODEL_IMPL: 'gpt-impl', CODEX_MODEL_VER: 'gpt-ver' }), ledger: createMemorySpendLedger() },
+    const result = await runFix(cliRequest(repo, 'codex', 1), {
+      sandbox: createProcessSandbox(),
+      artifactsRoot: join(root, 'artifacts'),
+      tmpRoot: root,
+      engineEnvironment: {
+        env: appEnvironment(bin, { FIXLOOP_REVIEW_AGENT: 'codex', CODEX_MODEL_IMPL: 'gpt-impl', CODEX_MODEL_VER: 'gpt-ver' }),
+        ledger: createMemorySpendLedger(),
       },
-    );
+    });
     expect(result.status, JSON.stringify(result.error ?? result.events)).toBe('tests_green');
     expect(result.attempts[0]?.review).toMatchObject({ reviewer: 'codex', status: 'ok', remainingTasks: [] });
     const lines = (await readFile(calls, 'utf8')).trim().split('\n');

@@ -59,7 +59,9 @@ async function attemptWith(exploreTime: number): Promise<{ outcome: EngineOutcom
   const { workspace } = await createWorkspace({ source, ref: null, sha: null, tmpRoot, policy: createPathPolicy(config.paths) });
   const sandbox = createProcessSandbox();
   const gate = await runGate(sandbox, { command: 'node --test', cwd: workspace.root, timeoutMs: 60_000, env: {} });
-  expect(gate.report.tests.filter((t) => t.status === 'failed').map((t) => t.name)).toEqual(['accepts the top level in strict mode']);
+  expect(gate.report.tests.filter((t) => t.status === 'failed').map((t) => t.name)).toEqual([
+    'accepts the top level in strict mode',
+  ]);
   // What an earlier attempt left: the alternatives must carry it, as the loop's final patch does.
   await workspace.writeFile('src/units.js', "exports.UNIT = 'decibel';\n");
   const lines: string[] = [];
@@ -106,8 +108,13 @@ describe('the repair engine exploring after the first plausible candidate', () =
     dirs.push(patchFile);
     expect(() => git(source, 'apply', '--check', patchFile)).not.toThrow();
     // `10` → `11` passes too, and is no weakening: it comes after the operator in the engine's order.
-    expect(outcome.alternatives?.map((a) => a.summary)).toEqual(['src/level.js:3 `10` → `11` (template off-by-one-literal)', weakening?.summary]);
-    expect(outcome.alternatives?.[0]?.passedOver).toMatch(/^candidate 5 comes first in the engine's order \(this one is candidate \d+\)$/);
+    expect(outcome.alternatives?.map((a) => a.summary)).toEqual([
+      'src/level.js:3 `10` → `11` (template off-by-one-literal)',
+      weakening?.summary,
+    ]);
+    expect(outcome.alternatives?.[0]?.passedOver).toMatch(
+      /^candidate 5 comes first in the engine's order \(this one is candidate \d+\)$/,
+    );
     expect(outcome.stats?.plausible).toBe(3);
     expect(outcome.summary).toMatch(/chosen among \d+ plausible, preferred to candidate 1, which weakens a check/);
   }, 240_000);
@@ -116,7 +123,10 @@ describe('the repair engine exploring after the first plausible candidate', () =
     const { outcome, diff } = await attemptWith(0);
     expect(diff).toContain('+  if (!opts.strict && (n < 0 || n >= 10)) {');
     expect(outcome.stats?.plausible).toBe(1);
-    expect(outcome.chosen).toEqual({ summary: expect.stringContaining('(template honor-option)'), weakens: 'weakens the check that throws "Invalid level" (a conjunct added: `!opts.strict &&`)' });
+    expect(outcome.chosen).toEqual({
+      summary: expect.stringContaining('(template honor-option)'),
+      weakens: 'weakens the check that throws "Invalid level" (a conjunct added: `!opts.strict &&`)',
+    });
     expect(outcome.alternatives).toEqual([]);
   }, 120_000);
 });

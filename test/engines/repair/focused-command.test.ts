@@ -34,7 +34,18 @@ describe('chooseFocusedCommand', () => {
 
     const logged: string[] = [];
     const choose = (tests: TestCaseResult[]) =>
-      chooseFocusedCommand({ testCommand: 'npm test', failing: tests, packageScripts: { test: 'jest' }, timeoutMs: 60_000, sandbox: createProcessSandbox(), root, linkedFolders: [], env, signal: new AbortController().signal, log: (line) => logged.push(line) });
+      chooseFocusedCommand({
+        testCommand: 'npm test',
+        failing: tests,
+        packageScripts: { test: 'jest' },
+        timeoutMs: 60_000,
+        sandbox: createProcessSandbox(),
+        root,
+        linkedFolders: [],
+        env,
+        signal: new AbortController().signal,
+        log: (line) => logged.push(line),
+      });
 
     expect(await choose(failing)).toEqual({ command: "npm test -- 'test\\/double\\.test\\.js' -t doubles", failing: 1 });
     // A test that failed in the whole suite but passes alone (a timeout on a loaded machine) does not

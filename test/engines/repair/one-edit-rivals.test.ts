@@ -4,7 +4,16 @@ import { describe, expect, it } from 'vitest';
 import { oneEditRivals } from '../../../src/engines/repair/one-edit-rivals.ts';
 import type { RivalRequest } from '../../../src/verify/assess/rival-search.ts';
 
-const ORIGINAL = ['function pageCount(total, size) {', '  return Math.floor(total / size);', '}', 'function isEmpty(list) {', '  return list.length === 0;', '}', 'module.exports = { pageCount, isEmpty };', ''].join('\n');
+const ORIGINAL = [
+  'function pageCount(total, size) {',
+  '  return Math.floor(total / size);',
+  '}',
+  'function isEmpty(list) {',
+  '  return list.length === 0;',
+  '}',
+  'module.exports = { pageCount, isEmpty };',
+  '',
+].join('\n');
 
 function request(patched: string, files: Record<string, string> = { 'src/pages.js': ORIGINAL }): RivalRequest {
   return {
@@ -35,8 +44,15 @@ describe('oneEditRivals', () => {
   });
 
   it('offers none for a file no template reads, or one the patch creates', async () => {
-    expect(await oneEditRivals.candidates({ ...request(''), patched: { name: 'patch', files: new Map([['README.md', 'text']]) } })).toEqual([]);
-    expect(await oneEditRivals.candidates({ ...request(''), patched: { name: 'patch', files: new Map([['src/new.js', 'module.exports = 1;\n']]) } })).toEqual([]);
+    expect(
+      await oneEditRivals.candidates({ ...request(''), patched: { name: 'patch', files: new Map([['README.md', 'text']]) } }),
+    ).toEqual([]);
+    expect(
+      await oneEditRivals.candidates({
+        ...request(''),
+        patched: { name: 'patch', files: new Map([['src/new.js', 'module.exports = 1;\n']]) },
+      }),
+    ).toEqual([]);
   });
 
   it('says which rival weakens a check, as the engine says of its own alternatives', async () => {

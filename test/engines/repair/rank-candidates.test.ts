@@ -51,7 +51,10 @@ describe('rankCandidates', () => {
 
   it('does not charge an option the failing tests pass for its length', () => {
     const suspicious = [{ file: 'a.js', line: 1, score: 0.9, signals: ['ochiai'] }];
-    const list = [candidate('logical-operator', 1, 4, 9, 'a || b'), candidate('honor-option', 1, 4, 9, '!opts.nonegate && a < b')];
+    const list = [
+      candidate('logical-operator', 1, 4, 9, 'a || b'),
+      candidate('honor-option', 1, 4, 9, '!opts.nonegate && a < b'),
+    ];
     // logical-operator: 0.72 × sizeFactor(6); honor-option: its prior alone, 1.0, not × sizeFactor(23).
     const ranked = rankCandidates(list, suspicious, new Map([['a.js', source]]), 10);
     expect(ranked.map((c) => c.template)).toEqual(['honor-option', 'logical-operator']);

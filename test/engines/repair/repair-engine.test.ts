@@ -41,7 +41,13 @@ describe('the repair engine', () => {
     dirs.push(source, tmpRoot);
     const config = defaultRepoConfig();
     config.test.command = 'node --test';
-    const { workspace } = await createWorkspace({ source, ref: null, sha: null, tmpRoot, policy: createPathPolicy(config.paths) });
+    const { workspace } = await createWorkspace({
+      source,
+      ref: null,
+      sha: null,
+      tmpRoot,
+      policy: createPathPolicy(config.paths),
+    });
     const sandbox = createProcessSandbox();
     const gate = await runGate(sandbox, { command: 'node --test', cwd: workspace.root, timeoutMs: 60_000, env: {} });
     expect(gate.report.tests.filter((t) => t.status === 'failed').map((t) => t.name)).toEqual(['perimeter']);

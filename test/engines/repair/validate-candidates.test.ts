@@ -25,7 +25,8 @@ const MATH = 'exports.double = (x) => x * 3;\nexports.settle = () => "settled";\
 const FILES = {
   'package.json': JSON.stringify({ name: 'load', scripts: { test: 'mocha' } }),
   'math.js': MATH,
-  'test/a-double.test.js': "const m = require('../math.js');\nconst assert = require('assert');\nit('doubles', () => assert.strictEqual(m.double(2), 4));\n",
+  'test/a-double.test.js':
+    "const m = require('../math.js');\nconst assert = require('assert');\nit('doubles', () => assert.strictEqual(m.double(2), 4));\n",
   'test/b-load.test.js': "it('loads the machine', () => { global.loaded = true; });\n",
   'test/c-settle.test.js':
     "const m = require('../math.js');\nconst assert = require('assert');\nit('settles', () => { if (global.loaded) throw new Error('timed out under load'); assert.strictEqual(m.settle(), 'settled'); });\n",
@@ -33,7 +34,16 @@ const FILES = {
 
 function candidate(description: string, from: string, to: string): RankedCandidate {
   const start = MATH.indexOf(from);
-  return { file: 'math.js', edits: [{ start, end: start + from.length, text: to }], template: 'arithmetic-operator', line: 1, description, size: to.length, score: 1, result: MATH.replace(from, to) };
+  return {
+    file: 'math.js',
+    edits: [{ start, end: start + from.length, text: to }],
+    template: 'arithmetic-operator',
+    line: 1,
+    description,
+    size: to.length,
+    score: 1,
+    result: MATH.replace(from, to),
+  };
 }
 
 describe('validateCandidates', () => {
@@ -41,16 +51,39 @@ describe('validateCandidates', () => {
     const source = await makeRepo(FILES);
     const tmpRoot = await mkdtemp(join(tmpdir(), 'fixloop-validate-'));
     dirs.push(source, tmpRoot);
-    const { workspace } = await createWorkspace({ source, ref: null, sha: null, tmpRoot, policy: createPathPolicy(defaultRepoConfig().paths) });
+    const { workspace } = await createWorkspace({
+      source,
+      ref: null,
+      sha: null,
+      tmpRoot,
+      policy: createPathPolicy(defaultRepoConfig().paths),
+    });
     await symlink(resolve(import.meta.dirname, '../../../node_modules'), join(workspace.root, 'node_modules'));
     const env = { PATH: `${join(workspace.root, 'node_modules/.bin')}:${process.env.PATH ?? ''}`, NO_COLOR: '1' };
     const sandbox = createProcessSandbox();
-    const failing = parseTestOutput(failingRunOutput('npm', ['test'], workspace.root, env)).tests.filter((t) => t.status === 'failed');
+    const failing = parseTestOutput(failingRunOutput('npm', ['test'], workspace.root, env)).tests.filter(
+      (t) => t.status === 'failed',
+    );
     expect(failing.map((t) => t.name)).toEqual(['doubles', 'settles']);
 
     const signal = new AbortController().signal;
-    const focused = await chooseFocusedCommand({ testCommand: 'npm test', failing, packageScripts: { test: 'mocha' }, timeoutMs: 60_000, sandbox, root: workspace.root, linkedFolders: [], env, signal, log: () => {} });
-    expect(focused).toEqual({ command: 'npm test -- --grep doubles', failing: 1, passedAlone: { command: 'npm test -- --grep settles', ids: [failing[1]!.id] } });
+    const focused = await chooseFocusedCommand({
+      testCommand: 'npm test',
+      failing,
+      packageScripts: { test: 'mocha' },
+      timeoutMs: 60_000,
+      sandbox,
+      root: workspace.root,
+      linkedFolders: [],
+      env,
+      signal,
+      log: () => {},
+    });
+    expect(focused).toEqual({
+      command: 'npm test -- --grep doubles',
+      failing: 1,
+      passedAlone: { command: 'npm test -- --grep settles', ids: [failing[1]!.id] },
+    });
 
     const input = (candidates: RankedCandidate[]): ValidationInput => ({
       candidates,
@@ -76,7 +109,10 @@ describe('validateCandidates', () => {
     expect(result.testExecutions).toBe(3);
 
     // A candidate that also breaks `settles` when it runs alone is only what it is: a partial fix.
-    const breaks = { ...candidate('`* 3` → `* 2` and a wrong settle', 'x * 3', 'x * 2'), result: MATH.replace('x * 3', 'x * 2').replace('"settled"', '"unsettled"') };
+    const breaks = {
+      ...candidate('`* 3` → `* 2` and a wrong settle', 'x * 3', 'x * 2'),
+      result: MATH.replace('x * 3', 'x * 2').replace('"settled"', '"unsettled"'),
+    };
     const partial = await validateCandidates(input([breaks]));
     expect(partial.winner).toBeNull();
     expect(partial.partial).toEqual({ candidate: breaks, failing: 1 });
@@ -84,7 +120,12 @@ describe('validateCandidates', () => {
     // Exploring, the first plausible candidate's rivals at its line are validated too, though the
     // list (the engine's cut) does not hold them: another edit there that the tests also accept.
     const rival = candidate('`* 3` → `+ 2`', 'x * 3', 'x + 2');
-    const explored = await validateCandidates({ ...input([fix]), exploreMs: 30_000, maxPlausible: 6, rivalsOf: (first) => (first === fix ? [fix, rival] : []) });
+    const explored = await validateCandidates({
+      ...input([fix]),
+      exploreMs: 30_000,
+      maxPlausible: 6,
+      rivalsOf: (first) => (first === fix ? [fix, rival] : []),
+    });
     expect(explored.plausible).toEqual([fix, rival]);
     expect(explored.winner).toBe(fix);
     const notExploring = await validateCandidates({ ...input([fix]), rivalsOf: () => [rival] });

@@ -28,12 +28,34 @@ const FILES: Record<string, string> = {
 };
 
 const sources = { read: async (path: string) => FILES[path] ?? null, testFiles: async () => Object.keys(FILES) };
-const failing = (name: string, file?: string): TestCaseResult => ({ id: `style > ${name}`, name, status: 'passed', ...(file ? { file } : {}) });
-const call = (site: string, testLines?: string[]): ProbeRecord => ({ fn: 'lib/parse.js#parse', args: "'x'", kind: 'suite', out: { returned: "'x'" }, site, ...(testLines ? { testLines } : {}) });
+const failing = (name: string, file?: string): TestCaseResult => ({
+  id: `style > ${name}`,
+  name,
+  status: 'passed',
+  ...(file ? { file } : {}),
+});
+const call = (site: string, testLines?: string[]): ProbeRecord => ({
+  fn: 'lib/parse.js#parse',
+  args: "'x'",
+  kind: 'suite',
+  out: { returned: "'x'" },
+  site,
+  ...(testLines ? { testLines } : {}),
+});
 
-describe('the failing tests\' own code', () => {
-  it('is the span of each test declaration that bears a failing test\'s title, in a file that holds it', async () => {
-    expect(await failingTestSpans([failing('sets var() for attachment')], sources)).toEqual(new Map([['test/style.test.js', [[6, 8], [9, 9]]]]));
+describe("the failing tests' own code", () => {
+  it("is the span of each test declaration that bears a failing test's title, in a file that holds it", async () => {
+    expect(await failingTestSpans([failing('sets var() for attachment')], sources)).toEqual(
+      new Map([
+        [
+          'test/style.test.js',
+          [
+            [6, 8],
+            [9, 9],
+          ],
+        ],
+      ]),
+    );
   });
 
   it('is a test declared in a loop, its title a template whose expressions stand for any text', async () => {
@@ -44,13 +66,21 @@ describe('the failing tests\' own code', () => {
   });
 
   it('is the whole file where the title is in the text but no test declares it, or the runner named the file', async () => {
-    const spans = await failingTestSpans([failing('loose title'), failing('not written anywhere', 'test/other.test.js')], sources);
-    expect(spans).toEqual(new Map([['test/other.test.js', null], ['test/loose.test.js', null]]));
+    const spans = await failingTestSpans(
+      [failing('loose title'), failing('not written anywhere', 'test/other.test.js')],
+      sources,
+    );
+    expect(spans).toEqual(
+      new Map([
+        ['test/other.test.js', null],
+        ['test/loose.test.js', null],
+      ]),
+    );
   });
 });
 
 describe('a call from the failing tests', () => {
-  it('has a test line in a failing test\'s span, though its first caller is a generated bundle', async () => {
+  it("has a test line in a failing test's span, though its first caller is a generated bundle", async () => {
     const fixed = [failing('sets var() for attachment')];
     const from = fromFailingTests(fixed, await failingTestSpans(fixed, sources));
     expect(from(call('lib/generated/properties.js:162', ['test/style.test.js:7']))).toBe(true);
@@ -61,8 +91,10 @@ describe('a call from the failing tests', () => {
     expect(from(call('lib/generated/properties.js:162'))).toBe(false);
   });
 
-  it('is pytest\'s test id, or, with no test line, a first caller in a file the runner named', () => {
-    const fixed: TestCaseResult[] = [{ id: 'tests/test_x.py::test_a', name: 'test_a', file: 'tests/test_x.py', status: 'passed' }];
+  it("is pytest's test id, or, with no test line, a first caller in a file the runner named", () => {
+    const fixed: TestCaseResult[] = [
+      { id: 'tests/test_x.py::test_a', name: 'test_a', file: 'tests/test_x.py', status: 'passed' },
+    ];
     const from = fromFailingTests(fixed, new Map());
     expect(from(call('tests/test_x.py::test_a'))).toBe(true);
     expect(from(call('tests/test_x.py:12'))).toBe(true);

@@ -20,7 +20,9 @@ class Point {
 
 describe('canonical text', () => {
   it('writes primitives as code', () => {
-    expect(argsText(['ab\\c', '\n', "it's", -0, NaN, Infinity, 1n, undefined, null, true, Symbol('s')])).toBe("'ab\\\\c', '\\n', 'it\\'s', -0, NaN, Infinity, 1n, undefined, null, true, Symbol(s)");
+    expect(argsText(['ab\\c', '\n', "it's", -0, NaN, Infinity, 1n, undefined, null, true, Symbol('s')])).toBe(
+      "'ab\\\\c', '\\n', 'it\\'s', -0, NaN, Infinity, 1n, undefined, null, true, Symbol(s)",
+    );
   });
 
   it('writes objects by kind, in insertion order', () => {
@@ -53,7 +55,9 @@ describe('canonical text', () => {
 
   it('spells out at most 5,000 values of one value, the same ones each time', () => {
     // 200 × 200 values: a whole application reached from one receiver.
-    const big = Array.from({ length: 200 }, (_, i) => Object.fromEntries(Array.from({ length: 200 }, (_, j) => [`k${j}`, i * 1000 + j])));
+    const big = Array.from({ length: 200 }, (_, i) =>
+      Object.fromEntries(Array.from({ length: 200 }, (_, j) => [`k${j}`, i * 1000 + j])),
+    );
     const first = canon(big);
     expect(first).toBe(canon(structuredClone(big)));
     const changedFar = structuredClone(big);

@@ -24,14 +24,20 @@ const GRADE = [
 
 describe('the path markers', () => {
   it('go on the lines they mark, in blocks where a lone statement stood, and leave every line in place', () => {
-    const result = instrumentJs(GRADE, allLines(GRADE), { recordFile: '/r/.fixloop-probe/records.jsonl', path: 'grade.js', runtimeDir: '/r/.fixloop-probe' });
+    const result = instrumentJs(GRADE, allLines(GRADE), {
+      recordFile: '/r/.fixloop-probe/records.jsonl',
+      path: 'grade.js',
+      runtimeDir: '/r/.fixloop-probe',
+    });
     const lines = result?.source.split('\n') ?? [];
     expect(lines).toHaveLength(GRADE.split('\n').length);
     const marker = (k: number, fn = 'grade') => `__fixloop_p().l("grade.js#${fn}", ${k})`;
     expect(lines[1]).toBe(`  ${marker(0)}; if (score >= 90) {${marker(1)}; return "A";}`);
     expect(lines[3]).toContain(`{${marker(5)}; score > 0 ? (${marker(6)}, total(step)) : (${marker(7)}, total(-step));}`);
     // A labelled loop keeps its label on the loop (`continue label` needs it there).
-    expect(lines[4]).toContain(`${marker(8)}; label: for (;;) { ${marker(9)}; if (score !== 0) {${marker(10)}; break label;} else { ${marker(11)}; score = 5;`);
+    expect(lines[4]).toContain(
+      `${marker(8)}; label: for (;;) { ${marker(9)}; if (score !== 0) {${marker(10)}; break label;} else { ${marker(11)}; score = 5;`,
+    );
     expect(lines[5]).toBe(`  ${marker(13)}; do {${marker(14)}; score--;} while (score > 1000)`);
     expect(lines[8]).toContain(`${marker(0, 'total')}; return n > 0 ? (${marker(1, 'total')}, n) : (${marker(2, 'total')}, -n);`);
     expect(lines[9]).toContain(`a ? (${marker(0, 'pick')}, a ?? (${marker(1, 'pick')}, 1)) : (${marker(2, 'pick')}, 2)`);
@@ -40,7 +46,11 @@ describe('the path markers', () => {
   it('record the path of each call, the same for inputs that take the same way, under real Node', () => {
     const root = tempProject();
     instrumentInto(root, 'grade.js', GRADE);
-    writeInto(root, 'main.js', 'const { grade, pick } = require("./grade.js");\nconsole.log(grade(95), grade(60), grade(20), pick(0), pick(3));\n');
+    writeInto(
+      root,
+      'main.js',
+      'const { grade, pick } = require("./grade.js");\nconsole.log(grade(95), grade(60), grade(20), pick(0), pick(3));\n',
+    );
     const ran = run(NODE24, ['main.js'], root);
     expect(ran.stdout).toBe('A F C 2 3\n');
     const all = records(root);
@@ -58,17 +68,25 @@ describe('the path markers', () => {
     expect(pathOf('pick', '3')).toEqual([0]);
   });
 
-  it('keep TypeScript typed: the rewritten file runs under Node\'s type stripping', () => {
-    const source = 'export function half(n: number): number {\n  if (n < 0) throw new RangeError("negative");\n  return n > 1 ? n / 2 : n;\n}\n';
+  it("keep TypeScript typed: the rewritten file runs under Node's type stripping", () => {
+    const source =
+      'export function half(n: number): number {\n  if (n < 0) throw new RangeError("negative");\n  return n > 1 ? n / 2 : n;\n}\n';
     const root = tempProject();
     instrumentInto(root, 'half.ts', source);
-    writeInto(root, 'main.ts', 'import { half } from "./half.ts";\nconsole.log(half(4));\ntry { half(-1); } catch (e) { console.log((e as Error).message); }\n');
+    writeInto(
+      root,
+      'main.ts',
+      'import { half } from "./half.ts";\nconsole.log(half(4));\ntry { half(-1); } catch (e) { console.log((e as Error).message); }\n',
+    );
     writeInto(root, 'package.json', '{ "type": "module" }\n');
     const ran = run(NODE24, ['main.ts'], root);
     expect(ran.stdout).toBe('2\nnegative\n');
     const all = records(root);
     expect(all.find((r) => r.kind === 'suite' && r.args === '4')?.path).toEqual([0, 2, 3]);
     // A call that threw: the path up to the throw.
-    expect(all.find((r) => r.kind === 'suite' && r.args === '-1')).toMatchObject({ out: { threw: 'RangeError: negative' }, path: [0, 1] });
+    expect(all.find((r) => r.kind === 'suite' && r.args === '-1')).toMatchObject({
+      out: { threw: 'RangeError: negative' },
+      path: [0, 1],
+    });
   });
 });

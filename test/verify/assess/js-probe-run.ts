@@ -38,8 +38,17 @@ export function allLines(source: string): Set<number> {
 }
 
 /** Writes `source` into the project at `file`, instrumented for `lines` (every line by default). */
-export function instrumentInto(root: string, file: string, source: string, lines: ReadonlySet<number> = allLines(source)): InstrumentedFile {
-  const result = instrumentJs(source, lines, { recordFile: recordFile(root), path: file, runtimeDir: path.join(root, '.fixloop-probe') });
+export function instrumentInto(
+  root: string,
+  file: string,
+  source: string,
+  lines: ReadonlySet<number> = allLines(source),
+): InstrumentedFile {
+  const result = instrumentJs(source, lines, {
+    recordFile: recordFile(root),
+    path: file,
+    runtimeDir: path.join(root, '.fixloop-probe'),
+  });
   if (!result) throw new Error(`${file}: nothing instrumented`);
   mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
   writeFileSync(path.join(root, file), result.source);
@@ -54,7 +63,10 @@ export function writeInto(root: string, file: string, source: string): void {
 export function records(root: string): ProbeRecord[] {
   const file = recordFile(root);
   if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as ProbeRecord);
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as ProbeRecord);
 }
 
 export interface Ran {

@@ -22,10 +22,27 @@ describe('under vitest, a TypeScript module', () => {
     expect(result.status, result.stdout + result.stderr).toBe(0);
     const all = records(root);
     expect(of(all, 'src/url.ts#splitScheme', 'suite')).toEqual([
-      { fn: 'src/url.ts#splitScheme', args: "'HTTP://x.org'", kind: 'suite', out: { returned: "{ scheme: 'http', rest: 'x.org' }" }, path: [0, 1, 3], site: 'src/url.test.ts:6' },
+      {
+        fn: 'src/url.ts#splitScheme',
+        args: "'HTTP://x.org'",
+        kind: 'suite',
+        out: { returned: "{ scheme: 'http', rest: 'x.org' }" },
+        path: [0, 1, 3],
+        site: 'src/url.test.ts:6',
+      },
     ]);
-    expect(of(all, 'src/url.ts#splitScheme', 'generated')).toContainEqual({ fn: 'src/url.ts#splitScheme', args: "'TTP://x.org'", kind: 'generated', base: "'HTTP://x.org'", out: { returned: "{ scheme: 'ttp', rest: 'x.org' }" }, path: [0, 1, 3] });
-    expect(of(all, 'src/url.ts#Router.add', 'suite').map((r) => [r.args, r.out])).toEqual([["'/a'", { returned: '1' }], ["'/b'", { returned: '2' }]]);
+    expect(of(all, 'src/url.ts#splitScheme', 'generated')).toContainEqual({
+      fn: 'src/url.ts#splitScheme',
+      args: "'TTP://x.org'",
+      kind: 'generated',
+      base: "'HTTP://x.org'",
+      out: { returned: "{ scheme: 'ttp', rest: 'x.org' }" },
+      path: [0, 1, 3],
+    });
+    expect(of(all, 'src/url.ts#Router.add', 'suite').map((r) => [r.args, r.out])).toEqual([
+      ["'/a'", { returned: '1' }],
+      ["'/b'", { returned: '2' }],
+    ]);
   });
 });
 
@@ -38,8 +55,24 @@ describe('under jest, a CommonJS module', () => {
     const result = run(NODE24, [bin('jest/bin/jest.js'), '--rootDir', root, '--watchman=false', '--ci'], root);
     expect(result.status, result.stdout + result.stderr).toBe(0);
     const all = records(root);
-    expect(of(all, 'words.js#capitalize', 'suite')).toEqual([{ fn: 'words.js#capitalize', args: "'hello'", kind: 'suite', out: { returned: "'Hello'" }, path: [0], site: 'words.test.js:4' }]);
-    expect(of(all, 'words.js#capitalize', 'generated')).toContainEqual({ fn: 'words.js#capitalize', args: "''", kind: 'generated', base: "'hello'", out: { returned: "''" }, path: [0] });
+    expect(of(all, 'words.js#capitalize', 'suite')).toEqual([
+      {
+        fn: 'words.js#capitalize',
+        args: "'hello'",
+        kind: 'suite',
+        out: { returned: "'Hello'" },
+        path: [0],
+        site: 'words.test.js:4',
+      },
+    ]);
+    expect(of(all, 'words.js#capitalize', 'generated')).toContainEqual({
+      fn: 'words.js#capitalize',
+      args: "''",
+      kind: 'generated',
+      base: "'hello'",
+      out: { returned: "''" },
+      path: [0],
+    });
   });
 });
 
@@ -51,7 +84,18 @@ describe('under mocha, a CommonJS module required from an ES module spec', () =>
     const result = run(NODE24, [bin('mocha/bin/mocha.js'), 'test/words.spec.mjs'], root);
     expect(result.status, result.stdout + result.stderr).toBe(0);
     const all = records(root);
-    expect(of(all, 'words.js#capitalize', 'suite')).toEqual([{ fn: 'words.js#capitalize', args: "'hello'", kind: 'suite', out: { returned: "'Hello'" }, path: [0], site: 'test/words.spec.mjs:7' }]);
-    expect(of(all, 'words.js#capitalize', 'generated').map((r) => r.args)).toEqual(expect.arrayContaining(["'ello'", "'hell'", "'HELLO'"]));
+    expect(of(all, 'words.js#capitalize', 'suite')).toEqual([
+      {
+        fn: 'words.js#capitalize',
+        args: "'hello'",
+        kind: 'suite',
+        out: { returned: "'Hello'" },
+        path: [0],
+        site: 'test/words.spec.mjs:7',
+      },
+    ]);
+    expect(of(all, 'words.js#capitalize', 'generated').map((r) => r.args)).toEqual(
+      expect.arrayContaining(["'ello'", "'hell'", "'HELLO'"]),
+    );
   });
 });

@@ -55,15 +55,29 @@ describe('which functions a patch selects', () => {
   it('takes the innermost named function of each changed line, qualified by what holds it', () => {
     expect(probed(NAMES, ['nested-body'])).toEqual(['src/lib.js#top.nested@3']);
     expect(probed(NAMES, ['callback'])).toEqual(['src/lib.js#top@2']);
-    expect(probed(NAMES, ['method-body', 'object-method', 'object-arrow'])).toEqual(['src/lib.js#Parser.parse@9', 'src/lib.js#api.load@20', 'src/lib.js#api.save@21']);
-    expect(probed(NAMES, ['exports-assign', 'module-exports-assign', 'prototype-assign'])).toEqual(['src/lib.js#format@23', 'src/lib.js#parseAll@24', 'src/lib.js#Parser.reset@25']);
+    expect(probed(NAMES, ['method-body', 'object-method', 'object-arrow'])).toEqual([
+      'src/lib.js#Parser.parse@9',
+      'src/lib.js#api.load@20',
+      'src/lib.js#api.save@21',
+    ]);
+    expect(probed(NAMES, ['exports-assign', 'module-exports-assign', 'prototype-assign'])).toEqual([
+      'src/lib.js#format@23',
+      'src/lib.js#parseAll@24',
+      'src/lib.js#Parser.reset@25',
+    ]);
   });
 
   it('leaves getters, generators and lines outside functions alone', () => {
-    expect(instrumentJs(NAMES, new Set([lineOf(NAMES, 'getter-body'), lineOf(NAMES, 'generator-body'), lineOf(NAMES, 'top-level')]), TARGET)).toBeNull();
+    expect(
+      instrumentJs(
+        NAMES,
+        new Set([lineOf(NAMES, 'getter-body'), lineOf(NAMES, 'generator-body'), lineOf(NAMES, 'top-level')]),
+        TARGET,
+      ),
+    ).toBeNull();
   });
 
-  it('takes, for a changed top-level value, the functions of the file that read it (ufo\'s PROTOCOL_REGEX)', () => {
+  it("takes, for a changed top-level value, the functions of the file that read it (ufo's PROTOCOL_REGEX)", () => {
     const source = [
       'const PROTOCOL_REGEX = /^\\w+:(\\/\\/)?/; // value',
       'export const LIMIT = 3, other = 4; // exported',
@@ -83,7 +97,8 @@ describe('which functions a patch selects', () => {
   });
 
   it('gives a function the same id in two versions where its lines moved, and #2 only to a true duplicate', () => {
-    const before = 'function a() { return 1; }\nif (x) { var f = function () { return 1; }; } // first\nelse { var f = function () { return 2; }; } // second\n';
+    const before =
+      'function a() { return 1; }\nif (x) { var f = function () { return 1; }; } // first\nelse { var f = function () { return 2; }; } // second\n';
     const after = `// a comment\n\n${before}`;
     expect(probed(before, ['first', 'second'])).toEqual(['src/lib.js#f@2', 'src/lib.js#f#2@3']);
     expect(probed(after, ['first', 'second'])).toEqual(['src/lib.js#f@4', 'src/lib.js#f#2@5']);
@@ -122,7 +137,8 @@ describe('the rewrite', () => {
     const requireCalls: string[] = [];
     walkJs(parseJs('lib.js', cjs) as JsNode, (node) => {
       const callee = node['callee'] as JsNode | undefined;
-      if (node.type === 'CallExpression' && callee?.type === 'Identifier' && callee['name'] === 'require') requireCalls.push(cjs.slice(node.start, node.end));
+      if (node.type === 'CallExpression' && callee?.type === 'Identifier' && callee['name'] === 'require')
+        requireCalls.push(cjs.slice(node.start, node.end));
     });
     expect(requireCalls).toEqual([]);
   });
@@ -134,9 +150,14 @@ describe('the rewrite', () => {
   });
 
   it('types what it adds in TypeScript: `this: any` on plain functions, the return type on the moved body', () => {
-    const source = 'export function f(a: string): number {\n  return a.length;\n}\nexport const g = async ({ a }: { a: number }): Promise<number> => a;\n';
+    const source =
+      'export function f(a: string): number {\n  return a.length;\n}\nexport const g = async ({ a }: { a: number }): Promise<number> => a;\n';
     const out = instrumentJs(source, new Set([2, 4]), { ...TARGET, path: 'src/lib.ts' })?.source ?? '';
-    expect(out).toContain('export function f(this: any, a: string): number {return __fixloop_p().c("src/lib.ts#f", this, arguments, () => f, 0, (): number => {');
-    expect(out).toContain('export const g = __fixloop_p().k((...__fixloop_a: any[]) => __fixloop_p().c("src/lib.ts#g", void 0, __fixloop_a, () => g, 1, async ({ a }: { a: number }): Promise<number> => a), 1, "g");');
+    expect(out).toContain(
+      'export function f(this: any, a: string): number {return __fixloop_p().c("src/lib.ts#f", this, arguments, () => f, 0, (): number => {',
+    );
+    expect(out).toContain(
+      'export const g = __fixloop_p().k((...__fixloop_a: any[]) => __fixloop_p().c("src/lib.ts#g", void 0, __fixloop_a, () => g, 1, async ({ a }: { a: number }): Promise<number> => a), 1, "g");',
+    );
   });
 });

@@ -10,7 +10,7 @@ describe('how far two inputs that differ only in numbers are', () => {
     expect(numericDistance('1e+21', '0')).toBe(1e21);
   });
 
-  it('reads both probes\' special numbers: NaN and infinities are far from everything but themselves', () => {
+  it("reads both probes' special numbers: NaN and infinities are far from everything but themselves", () => {
     expect(numericDistance('NaN', 'NaN')).toBe(0);
     expect(numericDistance('nan', '1')).toBe(Infinity);
     expect(numericDistance('-inf', '-Infinity')).toBe(0);

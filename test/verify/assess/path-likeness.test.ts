@@ -12,7 +12,7 @@ describe('the paths a call takes', () => {
     expect(pathDistance(set(), set(1))).toBe(1);
   });
 
-  it('tell the failing tests\' side from the passing tests\' by the nearest path, and nothing on a tie', () => {
+  it("tell the failing tests' side from the passing tests' by the nearest path, and nothing on a tie", () => {
     const failing = [set(0, 2, 4, 5)];
     const passing = [set(0, 1), set(0, 2, 3)];
     expect(pathSide(set(0, 2, 4, 5), failing, passing)).toBe('failing');

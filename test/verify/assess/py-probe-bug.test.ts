@@ -41,7 +41,7 @@ describe('the Python probe on a fix', () => {
     expect(patched.run.code).toBe(0);
   });
 
-  it('finds the suite\'s calls outside the failing test unchanged, and the failing test\'s call changed', () => {
+  it("finds the suite's calls outside the failing test unchanged, and the failing test's call changed", () => {
     const suite = (v: Version) => v.records.filter((r) => r.kind === 'suite');
     const outside = (v: Version) => suite(v).filter((r) => r.site !== FAILING);
     expect(outside(original).map((r) => [r.args, r.out, r.site])).toEqual(outside(patched).map((r) => [r.args, r.out, r.site]));
@@ -50,13 +50,21 @@ describe('the Python probe on a fix', () => {
     expect(suite(patched).find((r) => r.site === FAILING)?.out).toEqual({ returned: "''" });
   });
 
-  it('shows generated inputs around a passing test\'s call whose result the patch changed', () => {
+  it("shows generated inputs around a passing test's call whose result the patch changed", () => {
     const before = new Map(original.records.filter((r) => r.kind === 'generated').map((r) => [key(r), r]));
-    const changed = patched.records.filter((r) => r.kind === 'generated' && before.has(key(r)) && JSON.stringify(before.get(key(r))?.out) !== JSON.stringify(r.out));
+    const changed = patched.records.filter(
+      (r) => r.kind === 'generated' && before.has(key(r)) && JSON.stringify(before.get(key(r))?.out) !== JSON.stringify(r.out),
+    );
     const aroundPhoto = changed.filter((r) => r.base === "'photo.JPG'");
-    expect(aroundPhoto.map((r) => [r.args, before.get(key(r))?.out, r.out])).toContainEqual(["'photo.JPG/'", { threw: 'IndexError: list index out of range' }, { returned: "''" }]);
+    expect(aroundPhoto.map((r) => [r.args, before.get(key(r))?.out, r.out])).toContainEqual([
+      "'photo.JPG/'",
+      { threw: 'IndexError: list index out of range' },
+      { returned: "''" },
+    ]);
     // Where the two agree there is nothing to show: most generated inputs give the same result.
-    const same = patched.records.filter((r) => r.kind === 'generated' && JSON.stringify(before.get(key(r))?.out) === JSON.stringify(r.out));
+    const same = patched.records.filter(
+      (r) => r.kind === 'generated' && JSON.stringify(before.get(key(r))?.out) === JSON.stringify(r.out),
+    );
     expect(same.length).toBeGreaterThan(changed.length);
     expect(same.map((r) => r.args)).toContain("'photo.jpg'");
   });

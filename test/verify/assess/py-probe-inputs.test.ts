@@ -23,13 +23,22 @@ function near(value: string): unknown[] {
 describe('generated inputs of the Python probe inside dicts and lists', () => {
   it('moves a number of a dict one either way and to zero, not a bool', () => {
     const around = near("{'sku': 'a', 'stock': 3, 'active': True}");
-    expect(around).toEqual(expect.arrayContaining([{ sku: 'a', stock: 4, active: true }, { sku: 'a', stock: 2, active: true }, { sku: 'a', stock: 0, active: true }]));
+    expect(around).toEqual(
+      expect.arrayContaining([
+        { sku: 'a', stock: 4, active: true },
+        { sku: 'a', stock: 2, active: true },
+        { sku: 'a', stock: 0, active: true },
+      ]),
+    );
     expect(around).not.toContainEqual({ sku: 'a', stock: 3, active: 2 });
   });
 
   it("varies a list's first item as a value of its own, keeping the others", () => {
     const around = near("[{'sku': 'a', 'stock': 3}, {'sku': 'b', 'stock': 0}]");
-    expect(around).toContainEqual([{ sku: 'a', stock: 4 }, { sku: 'b', stock: 0 }]);
+    expect(around).toContainEqual([
+      { sku: 'a', stock: 4 },
+      { sku: 'b', stock: 0 },
+    ]);
     expect(near('[5, 6]')).toContainEqual([0, 6]);
   });
 });

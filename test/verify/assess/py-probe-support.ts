@@ -85,13 +85,20 @@ export function pytest(dir: string): Promise<PytestRun> {
     const env: NodeJS.ProcessEnv = { ...process.env, PYTHONDONTWRITEBYTECODE: '1' };
     delete env.PYTEST_ADDOPTS;
     delete env.PYTEST_CURRENT_TEST;
-    const child = spawn('python3', ['-W', 'error', '-m', 'pytest', '-q', '-rA', '-W', 'error', '-p', 'no:cacheprovider'], { cwd: dir, env });
+    const child = spawn('python3', ['-W', 'error', '-m', 'pytest', '-q', '-rA', '-W', 'error', '-p', 'no:cacheprovider'], {
+      cwd: dir,
+      env,
+    });
     let output = '';
     child.stdout.on('data', (d: Buffer) => (output += d.toString('utf8')));
     child.stderr.on('data', (d: Buffer) => (output += d.toString('utf8')));
     child.on('error', reject);
     child.on('close', (code) => {
-      const outcomes = output.split('\n').filter((l) => /^(PASSED|FAILED|ERROR) /.test(l)).map((l) => l.replace(/ - .*$/, '')).sort();
+      const outcomes = output
+        .split('\n')
+        .filter((l) => /^(PASSED|FAILED|ERROR) /.test(l))
+        .map((l) => l.replace(/ - .*$/, ''))
+        .sort();
       resolve({ code, outcomes, output });
     });
   });
@@ -99,5 +106,8 @@ export function pytest(dir: string): Promise<PytestRun> {
 
 export async function records(file: string): Promise<ProbeRecord[]> {
   const text = await readFile(file, 'utf8').catch(() => '');
-  return text.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as ProbeRecord);
+  return text
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as ProbeRecord);
 }

@@ -45,19 +45,46 @@ describe('instrumentPython', () => {
   });
 
   it('puts the decorator right above the def, under its own decorators, at its indentation', async () => {
-    const source = 'class A:\n\t@staticmethod\n\tdef s(x):\n\t\treturn x\n\n\t@classmethod\n\t# a comment\n\tdef c(cls):\n\t\treturn cls\n';
+    const source =
+      'class A:\n\t@staticmethod\n\tdef s(x):\n\t\treturn x\n\n\t@classmethod\n\t# a comment\n\tdef c(cls):\n\t\treturn cls\n';
     const result = await instrumentPython(source, lines(4, 9), target);
     const probeOf = (name: string) => `\t${DECORATOR}${name}', '/work/repo/.fixloop/records.jsonl')`;
-    expect(result?.source.split('\n').slice(1)).toEqual(['class A:', '\t@staticmethod', probeOf('A.s'), '\tdef s(x):', '\t\treturn x', '', '\t@classmethod', '\t# a comment', probeOf('A.c'), '\tdef c(cls):', '\t\treturn cls', '']);
+    expect(result?.source.split('\n').slice(1)).toEqual([
+      'class A:',
+      '\t@staticmethod',
+      probeOf('A.s'),
+      '\tdef s(x):',
+      '\t\treturn x',
+      '',
+      '\t@classmethod',
+      '\t# a comment',
+      probeOf('A.c'),
+      '\tdef c(cls):',
+      '\t\treturn cls',
+      '',
+    ]);
     expect(parses(result?.source ?? '')).toBe(true);
   });
 
   it('goes above the decorators when the patch changed one of them, unless one must stay outermost', async () => {
     // The patch added `@recurse(...)`: the change is in what wraps the body, seen only from outside it.
-    const source = 'import sql\n\n\n@recurse(sql.Identifier)\ndef group_order(tlist):\n    return tlist\n\n\nclass A:\n    @staticmethod\n    @retry(3)\n    def s(x):\n        return x\n';
+    const source =
+      'import sql\n\n\n@recurse(sql.Identifier)\ndef group_order(tlist):\n    return tlist\n\n\nclass A:\n    @staticmethod\n    @retry(3)\n    def s(x):\n        return x\n';
     const result = await instrumentPython(source, lines(4, 11), target);
     const probeOf = (name: string, indent = '') => `${indent}${DECORATOR}${name}', '/work/repo/.fixloop/records.jsonl')`;
-    expect(result?.source.split('\n').slice(4, 15)).toEqual([probeOf('group_order'), '@recurse(sql.Identifier)', 'def group_order(tlist):', '    return tlist', '', '', 'class A:', '    @staticmethod', '    @retry(3)', probeOf('A.s', '    '), '    def s(x):']);
+    expect(result?.source.split('\n').slice(4, 15)).toEqual([
+      probeOf('group_order'),
+      '@recurse(sql.Identifier)',
+      'def group_order(tlist):',
+      '    return tlist',
+      '',
+      '',
+      'class A:',
+      '    @staticmethod',
+      '    @retry(3)',
+      probeOf('A.s', '    '),
+      '    def s(x):',
+    ]);
     expect(result?.functions.map((f) => f.line)).toEqual([5, 12]);
     expect(parses(result?.source ?? '')).toBe(true);
   });
@@ -67,7 +94,9 @@ describe('instrumentPython', () => {
     const result = await instrumentPython(source, lines(7), target);
     const out = result?.source.split('\n') ?? [];
     expect(out[0]).toBe('"""Doc."""');
-    expect(out[1]).toMatch(/^from __future__ import annotations; _fixloop_probe = .*'\/work\/repo\/\.fixloop\/fixloop_probe\.py'.* {2}# keep$/);
+    expect(out[1]).toMatch(
+      /^from __future__ import annotations; _fixloop_probe = .*'\/work\/repo\/\.fixloop\/fixloop_probe\.py'.* {2}# keep$/,
+    );
     expect(out.slice(2, 7)).toEqual(['import os', '', '', `${DECORATOR}f', '/work/repo/.fixloop/records.jsonl')`, 'def f(x):']);
     expect(result?.functions[0]?.line).toBe(6);
     expect(parses(result?.source ?? '')).toBe(true);
@@ -79,12 +108,21 @@ describe('instrumentPython', () => {
     const out = result?.source.split('\r\n') ?? [];
     expect(out[0]).toBe('#!/usr/bin/env python\n# -*- coding: utf-8 -*-');
     expect(out[1]).toMatch(/^_fixloop_probe = /);
-    expect(out.slice(2, 6)).toEqual(['import os', `${DECORATOR}f', '/work/repo/.fixloop/records.jsonl')`, 'def f():', '    return "é"']);
+    expect(out.slice(2, 6)).toEqual([
+      'import os',
+      `${DECORATOR}f', '/work/repo/.fixloop/records.jsonl')`,
+      'def f():',
+      '    return "é"',
+    ]);
     expect(parses(result?.source ?? '')).toBe(true);
   });
 
   it('writes paths and names as ASCII Python literals', async () => {
-    const result = await instrumentPython('def café(x):\n    return x\n', lines(2), { recordFile: "/tmp/d'o\\r/rec.jsonl", path: 'ü/m.py', runtimeDir: '/tmp/rt/' });
+    const result = await instrumentPython('def café(x):\n    return x\n', lines(2), {
+      recordFile: "/tmp/d'o\\r/rec.jsonl",
+      path: 'ü/m.py',
+      runtimeDir: '/tmp/rt/',
+    });
     expect(result?.functions[0]?.id).toBe('ü/m.py#café');
     expect(result?.source).toContain("@_fixloop_probe.probe('\\xfc/m.py#caf\\xe9', '/tmp/d\\'o\\\\r/rec.jsonl')");
     expect(result?.source).toContain("'/tmp/rt/fixloop_probe.py'");
@@ -98,11 +136,15 @@ describe('instrumentPython', () => {
   });
 
   it('gives a function the same id in two versions whose lines moved, and later same-named defs their rank', async () => {
-    const before = 'class T:\n    @property\n    def x(self):\n        return self._x\n\n    @x.setter\n    def x(self, v):\n        self._x = v\n';
+    const before =
+      'class T:\n    @property\n    def x(self):\n        return self._x\n\n    @x.setter\n    def x(self, v):\n        self._x = v\n';
     const after = `import os\n\n\n${before.replace('self._x = v', 'self._x = int(v)')}`;
     const one = await instrumentPython(before, lines(4, 8), target);
     const two = await instrumentPython(after, lines(11), target);
-    expect(one?.functions.map((f) => [f.id, f.line])).toEqual([['pkg/mod.py#T.x', 3], ['pkg/mod.py#T.x[2]', 7]]);
+    expect(one?.functions.map((f) => [f.id, f.line])).toEqual([
+      ['pkg/mod.py#T.x', 3],
+      ['pkg/mod.py#T.x[2]', 7],
+    ]);
     expect(two?.functions.map((f) => [f.id, f.line])).toEqual([['pkg/mod.py#T.x[2]', 10]]);
   });
 });

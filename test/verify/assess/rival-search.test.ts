@@ -28,9 +28,18 @@ function runner(seen: string[]): SuiteRunner {
     const text = await readFile(join(dir, 'f.js'), 'utf8');
     seen.push(text.trim());
     const report: TestReport = { format: 'unknown', parsed: false, passed: 0, failed: 0, skipped: 0, total: 0, tests: [] };
-    return text === PATCH || text.includes('pass') ? { passed: true, report, output: '', durationMs: 5 } : { passed: false, reason: 'NON_ZERO_EXIT', exitCode: 1, report, output: '', durationMs: 5 };
+    return text === PATCH || text.includes('pass')
+      ? { passed: true, report, output: '', durationMs: 5 }
+      : { passed: false, reason: 'NON_ZERO_EXIT', exitCode: 1, report, output: '', durationMs: 5 };
   };
-  const suite: SuiteRunner = { testCommand: 'npm test', setupCommand: null, setup: async () => null, gate, gateWith: gate, judged: () => suite };
+  const suite: SuiteRunner = {
+    testCommand: 'npm test',
+    setupCommand: null,
+    setup: async () => null,
+    gate,
+    gateWith: gate,
+    judged: () => suite,
+  };
   return suite;
 }
 
@@ -40,7 +49,22 @@ const source: RivalSource = {
 };
 
 function search(seen: string[], focused: string | null = 'npx vitest run f.test.js') {
-  return startRivalSearch({ source, request: { dir, original: async () => ORIGINAL, patched: { name: 'patch', files: new Map([['f.js', PATCH]]) }, fixed: [], testFiles: [] }, suite: runner(seen), focused, log: () => undefined }, 60_000);
+  return startRivalSearch(
+    {
+      source,
+      request: {
+        dir,
+        original: async () => ORIGINAL,
+        patched: { name: 'patch', files: new Map([['f.js', PATCH]]) },
+        fixed: [],
+        testFiles: [],
+      },
+      suite: runner(seen),
+      focused,
+      log: () => undefined,
+    },
+    60_000,
+  );
 }
 
 describe('the rival search', () => {

@@ -15,7 +15,9 @@ const PATCHED_OUTPUT = `${files.map((f) => `PASS test/${f}.test.js`).join('\n')}
 
 function gate(output: string, passed: boolean): GateResult {
   const report = parseTestOutput(output);
-  return passed ? { passed, report, output, durationMs: 1 } : { passed, reason: 'NON_ZERO_EXIT', exitCode: 1, report, output, durationMs: 1 };
+  return passed
+    ? { passed, report, output, durationMs: 1 }
+    : { passed, reason: 'NON_ZERO_EXIT', exitCode: 1, report, output, durationMs: 1 };
 }
 
 const original = gate(ORIGINAL_OUTPUT, false);
@@ -30,7 +32,9 @@ describe('whether the suite runs can show the fix at work', () => {
   });
 
   it('names a fixed test that still failed on the patched program, or a version that did not run', () => {
-    expect(unfinishedRun(original, original, fixed)).toMatch(/^the suite did not run to the end in the assessment's checkout: 2 tests the patch fixed \(test\/a\.test\.js › math › subtracts\)/);
+    expect(unfinishedRun(original, original, fixed)).toMatch(
+      /^the suite did not run to the end in the assessment's checkout: 2 tests the patch fixed \(test\/a\.test\.js › math › subtracts\)/,
+    );
     expect(unfinishedRun(gate(PATCHED_OUTPUT, true), null, fixed)).toMatch(/2 tests the patch fixed/);
     // A run cut short: its output ends before jest's summary, so nothing says the fixed tests passed.
     expect(unfinishedRun(gate('PASS test/c1.test.js\n', false), original, fixed)).toMatch(/did not pass on the patched program/);

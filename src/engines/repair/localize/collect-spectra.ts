@@ -43,14 +43,26 @@ async function pluginSpectra(input: SpectraInput, pluginArgument: string): Promi
       cwd: input.root,
       timeoutMs: Math.max(1000, input.deadline - Date.now()),
       // No bytecode cache: the plugin's folder belongs to fixloop, not to the repository's tests.
-      env: { ...input.env, PYTHONPATH: PLUGIN_DIR, PYTHONDONTWRITEBYTECODE: '1', FIXLOOP_COVERAGE_ROOT: input.root, FIXLOOP_COVERAGE_OUT: out },
+      env: {
+        ...input.env,
+        PYTHONPATH: PLUGIN_DIR,
+        PYTHONDONTWRITEBYTECODE: '1',
+        FIXLOOP_COVERAGE_ROOT: input.root,
+        FIXLOOP_COVERAGE_OUT: out,
+      },
       mounts: [{ path: PLUGIN_DIR }, { path: dir, writable: true }],
       signal: input.signal,
     });
-    const data = JSON.parse(await readFile(out, 'utf8')) as { tests: Record<string, { outcome: string; lines: Record<string, number[]> }> };
+    const data = JSON.parse(await readFile(out, 'utf8')) as {
+      tests: Record<string, { outcome: string; lines: Record<string, number[]> }>;
+    };
     return Object.entries(data.tests)
       .filter(([, t]) => t.outcome !== 'skipped')
-      .map(([id, t]) => ({ id, failed: t.outcome === 'failed', lines: new Map(Object.entries(t.lines).map(([f, ls]) => [f, new Set(ls)])) }));
+      .map(([id, t]) => ({
+        id,
+        failed: t.outcome === 'failed',
+        lines: new Map(Object.entries(t.lines).map(([f, ls]) => [f, new Set(ls)])),
+      }));
   } catch {
     return null;
   } finally {
@@ -92,7 +104,10 @@ async function v8Spectra(input: SpectraInput): Promise<TestSpectrum[] | null> {
           if (rel.startsWith('..') || rel.includes('node_modules')) continue;
           const source = await readFile(path, 'utf8').catch(() => null);
           if (source === null) continue;
-          const covered = coveredLines(source, script.functions.flatMap((f) => f.ranges));
+          const covered = coveredLines(
+            source,
+            script.functions.flatMap((f) => f.ranges),
+          );
           lines.set(rel, new Set([...(lines.get(rel) ?? []), ...covered]));
         }
       }

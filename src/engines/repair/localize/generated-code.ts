@@ -30,7 +30,11 @@ export function codeKey(text: string): string | null {
  * from several generated lines keeps the highest score; a line with more than MAX_ORIGINS origins is
  * left out.
  */
-export async function traceGeneratedLines(root: string, generated: readonly ScoredLine[], sources: readonly string[]): Promise<ScoredLine[]> {
+export async function traceGeneratedLines(
+  root: string,
+  generated: readonly ScoredLine[],
+  sources: readonly string[],
+): Promise<ScoredLine[]> {
   if (generated.length === 0) return [];
   const read = async (file: string) => (await readFile(join(root, file), 'utf8').catch(() => '')).split('\n');
   const wanted = new Map<string, number>();

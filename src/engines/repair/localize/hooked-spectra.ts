@@ -64,7 +64,8 @@ export async function hookedSpectra(input: SpectraInput): Promise<TestSpectrum[]
         if (!sources.has(path)) sources.set(path, await readFile(path, 'utf8').catch(() => null));
         const source = sources.get(path);
         if (source == null) continue;
-        if (script.source !== undefined && script.source !== source) executed.set(path, { code: script.source, toOriginal: tracer(script.source, source, path) });
+        if (script.source !== undefined && script.source !== source)
+          executed.set(path, { code: script.source, toOriginal: tracer(script.source, source, path) });
         const ran = executed.get(path);
         const covered = ran ? ran.toOriginal(coveredLines(ran.code, script.ranges)) : coveredLines(source, script.ranges);
         const key = relative(input.root, path);

@@ -76,7 +76,8 @@ export async function localizeFaults(input: LocalizeInput): Promise<SuspiciousLi
   };
   const lineCount = new Map<string, number>();
   const linesOf = async (file: string) => {
-    if (!lineCount.has(file)) lineCount.set(file, (await readFile(join(input.root, file), 'utf8').catch(() => '')).split('\n').length);
+    if (!lineCount.has(file))
+      lineCount.set(file, (await readFile(join(input.root, file), 'utf8').catch(() => '')).split('\n').length);
     return lineCount.get(file) ?? 0;
   };
 
@@ -88,7 +89,8 @@ export async function localizeFaults(input: LocalizeInput): Promise<SuspiciousLi
     for (const frame of sourceFrames(trace, input.files, input.isTestFile)) {
       const weight = WEIGHTS.frame * WEIGHTS.frameDecay ** frame.depth;
       add(frame.file, frame.line, weight, 'stack');
-      for (let k = 1; k <= WEIGHTS.aboveSpan; k++) add(frame.file, frame.line - k, weight * WEIGHTS.above * WEIGHTS.aboveDecay ** (k - 1), 'near-stack');
+      for (let k = 1; k <= WEIGHTS.aboveSpan; k++)
+        add(frame.file, frame.line - k, weight * WEIGHTS.above * WEIGHTS.aboveDecay ** (k - 1), 'near-stack');
     }
   }
 
@@ -100,13 +102,17 @@ export async function localizeFaults(input: LocalizeInput): Promise<SuspiciousLi
       for (const { file, line, score } of scored) if (known.has(file)) add(file, line, WEIGHTS.ochiai * score, 'ochiai');
       // Code the test command generated (a bundle it builds first) points back at its sources.
       const generated = scored.filter((s) => !known.has(s.file));
-      const sources = input.files.filter((f) => SOURCE.test(f) && !input.isTestFile(f) && generated.some((g) => sameLanguage(f, g.file)));
-      for (const { file, line, score } of await traceGeneratedLines(input.root, generated, sources)) add(file, line, WEIGHTS.ochiai * score, 'ochiai-generated');
+      const sources = input.files.filter(
+        (f) => SOURCE.test(f) && !input.isTestFile(f) && generated.some((g) => sameLanguage(f, g.file)),
+      );
+      for (const { file, line, score } of await traceGeneratedLines(input.root, generated, sources))
+        add(file, line, WEIGHTS.ochiai * score, 'ochiai-generated');
       const texts = new Map<string, string[]>();
       for (const file of new Set(spectra.flatMap((t) => [...t.lines.keys()]))) {
         if (known.has(file)) texts.set(file, (await readFile(join(input.root, file), 'utf8').catch(() => '')).split('\n'));
       }
-      for (const { file, line, score, byName } of skippedBranches(spectra, (file) => texts.get(file) ?? null)) add(file, line, (byName ? WEIGHTS.skipped : WEIGHTS.skippedNearest) * score, 'skipped');
+      for (const { file, line, score, byName } of skippedBranches(spectra, (file) => texts.get(file) ?? null))
+        add(file, line, (byName ? WEIGHTS.skipped : WEIGHTS.skippedNearest) * score, 'skipped');
     }
   }
 
@@ -114,7 +120,8 @@ export async function localizeFaults(input: LocalizeInput): Promise<SuspiciousLi
   // the next best place, with a low weight so that stack and diff signals still come first.
   const named = [...new Set(input.failing.map((t) => t.file).filter((f): f is string => !!f))];
   // Runners whose report names no file (mocha's spec, pytest -q's summary): every test file then.
-  const testFiles = named.length > 0 || input.failing.length === 0 ? named : input.files.filter((f) => input.isTestFile(f) && SOURCE.test(f));
+  const testFiles =
+    named.length > 0 || input.failing.length === 0 ? named : input.files.filter((f) => input.isTestFile(f) && SOURCE.test(f));
   const names = namesInTests(input.failing.flatMap((t) => [t.id, t.name]).filter((n): n is string => typeof n === 'string'));
   const imported = await importedSourceFiles(input.root, testFiles, input.files, input.isTestFile);
   const sources = new Map<string, string>();
@@ -132,8 +139,12 @@ export async function localizeFaults(input: LocalizeInput): Promise<SuspiciousLi
     for (const name of readNames(source, bodies)) read.add(name);
   }
   for (const [file, source] of sources) {
-    if (called.size > 0) for (const callee of namedFunctionLines(file, source, called)) for (const line of callee.lines) add(file, line, WEIGHTS.called, 'called');
-    if (read.size > 0) for (const constant of constantLines(file, source, read)) for (const line of constant.lines) add(file, line, WEIGHTS.called, 'read');
+    if (called.size > 0)
+      for (const callee of namedFunctionLines(file, source, called))
+        for (const line of callee.lines) add(file, line, WEIGHTS.called, 'called');
+    if (read.size > 0)
+      for (const constant of constantLines(file, source, read))
+        for (const line of constant.lines) add(file, line, WEIGHTS.called, 'read');
   }
   if (scores.size === 0) {
     const sources = input.files.filter((f) => SOURCE.test(f) && !input.isTestFile(f));

@@ -29,7 +29,47 @@ export function namesInTests(testNames: readonly string[]): Set<string> {
   return names;
 }
 
-const WORDS_TOO_COMMON = new Set(['should', 'test', 'tests', 'the', 'and', 'for', 'with', 'when', 'returns', 'return', 'works', 'not', 'does', 'that', 'this', 'from', 'function', 'async', 'const', 'class', 'def', 'self', 'true', 'false', 'null', 'none', 'undefined', 'error', 'throws', 'value', 'values', 'string', 'number', 'object', 'array', 'list', 'new', 'get', 'set']);
+const WORDS_TOO_COMMON = new Set([
+  'should',
+  'test',
+  'tests',
+  'the',
+  'and',
+  'for',
+  'with',
+  'when',
+  'returns',
+  'return',
+  'works',
+  'not',
+  'does',
+  'that',
+  'this',
+  'from',
+  'function',
+  'async',
+  'const',
+  'class',
+  'def',
+  'self',
+  'true',
+  'false',
+  'null',
+  'none',
+  'undefined',
+  'error',
+  'throws',
+  'value',
+  'values',
+  'string',
+  'number',
+  'object',
+  'array',
+  'list',
+  'new',
+  'get',
+  'set',
+]);
 
 /** The bodies of the functions of one file whose names the tests use. */
 export function namedFunctionLines(file: string, source: string, names: ReadonlySet<string>): NamedLines[] {
@@ -86,7 +126,9 @@ export function readNames(source: string, named: readonly NamedLines[]): Set<str
  */
 export function constantLines(file: string, source: string, names: ReadonlySet<string>): NamedLines[] {
   const python = file.endsWith('.py');
-  const declaration = python ? /^([A-Za-z_]\w*)\s*(?::[^=]+)?=(?!=)/ : /^(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*(?::[^=]+)?=(?!=)/;
+  const declaration = python
+    ? /^([A-Za-z_]\w*)\s*(?::[^=]+)?=(?!=)/
+    : /^(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*(?::[^=]+)?=(?!=)/;
   const out: NamedLines[] = [];
   source.split('\n').forEach((text, i) => {
     const name = declaration.exec(text)?.[1];
@@ -95,7 +137,33 @@ export function constantLines(file: string, source: string, names: ReadonlySet<s
   return out;
 }
 
-const CALL_KEYWORDS = new Set(['if', 'for', 'while', 'switch', 'catch', 'return', 'function', 'typeof', 'await', 'new', 'super', 'print', 'len', 'isinstance', 'str', 'int', 'not', 'and', 'or', 'in', 'elif', 'with', 'assert', 'yield', 'lambda']);
+const CALL_KEYWORDS = new Set([
+  'if',
+  'for',
+  'while',
+  'switch',
+  'catch',
+  'return',
+  'function',
+  'typeof',
+  'await',
+  'new',
+  'super',
+  'print',
+  'len',
+  'isinstance',
+  'str',
+  'int',
+  'not',
+  'and',
+  'or',
+  'in',
+  'elif',
+  'with',
+  'assert',
+  'yield',
+  'lambda',
+]);
 
 function declaredName(text: string, python: boolean): string | null {
   if (python) return /^\s*(?:async\s+)?def\s+([A-Za-z_]\w*)\s*\(/.exec(text)?.[1] ?? null;

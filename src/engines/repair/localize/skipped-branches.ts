@@ -60,14 +60,20 @@ function jaccard(a: Set<string>, b: Set<string>): number {
  * scored by that similarity (the highest over the pairs that point at it).
  * `sourceLines(file)` gives a file's lines (null when unreadable: its skipped blocks are left out).
  */
-export function skippedBranches(spectra: readonly TestSpectrum[], sourceLines: (file: string) => readonly string[] | null, options: SkippedBranchOptions = {}): SkippedBranch[] {
+export function skippedBranches(
+  spectra: readonly TestSpectrum[],
+  sourceLines: (file: string) => readonly string[] | null,
+  options: SkippedBranchOptions = {},
+): SkippedBranch[] {
   const { neighbours = 3, minSimilarity = 0.5, window = 12, maxFailing = 5 } = options;
   const failing = spectra.filter((t) => t.failed).slice(0, maxFailing);
   const passing = spectra.filter((t) => !t.failed).map((t) => ({ test: t, keys: flatten(t) }));
   const found = new Map<string, SkippedBranch>();
   for (const test of failing) {
     const keys = flatten(test);
-    const compared = passing.map((p) => ({ ...p, similarity: jaccard(keys, p.keys) })).filter((p) => p.similarity >= minSimilarity);
+    const compared = passing
+      .map((p) => ({ ...p, similarity: jaccard(keys, p.keys) }))
+      .filter((p) => p.similarity >= minSimilarity);
     // A failing test written as a variant of a passing one (`test_alias_ctas_lowercase_as` beside
     // `test_alias_ctas`) names the path it should have taken better than any coverage measure.
     compared.sort((a, b) => b.similarity - a.similarity);
@@ -83,7 +89,8 @@ export function skippedBranches(spectra: readonly TestSpectrum[], sourceLines: (
           const decider = deciderAbove(file, skipped, ran, text, window);
           if (decider === null) continue;
           const key = keyOf(file, decider);
-          if ((found.get(key)?.score ?? 0) < near.similarity) found.set(key, { file, line: decider, score: near.similarity, byName: near === twin });
+          if ((found.get(key)?.score ?? 0) < near.similarity)
+            found.set(key, { file, line: decider, score: near.similarity, byName: near === twin });
         }
       }
     }
@@ -102,7 +109,12 @@ function deciderAbove(file: string, skipped: number, ran: Set<number>, text: rea
 }
 
 /** A name's words, its parameters (pytest's `[e1-None]`) aside: two cases of one test are twins. */
-const words = (name: string) => name.replace(/\[[^\]]*\]$/, '').toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+const words = (name: string) =>
+  name
+    .replace(/\[[^\]]*\]$/, '')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
 
 /** Where a test's own name starts in its id (pytest's `file::Class::name`, mocha's `suite > name`, jest's `file › name`). */
 function splitId(id: string): { place: string; name: string } {

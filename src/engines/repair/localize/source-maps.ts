@@ -3,7 +3,8 @@
 import { SourceMap, type SourceMapPayload } from 'node:module';
 import { basename } from 'node:path';
 
-const INLINE_MAP = /\/\/[#@] sourceMappingURL=data:application\/json;(?:charset=[\w-]+;)?base64,([A-Za-z0-9+/=]+)\s*(?:\}\}\)?;?)?\s*$/;
+const INLINE_MAP =
+  /\/\/[#@] sourceMappingURL=data:application\/json;(?:charset=[\w-]+;)?base64,([A-Za-z0-9+/=]+)\s*(?:\}\}\)?;?)?\s*$/;
 
 /** The source map a transform appended to the code as a data URL, or null. */
 export function inlineSourceMap(code: string): SourceMap | null {
@@ -26,7 +27,11 @@ export function originalLines(code: string, lines: ReadonlySet<number>, map: Sou
   for (const line of lines) {
     const column = text[line - 1]?.search(/\S/) ?? -1;
     if (column < 0) continue;
-    const entry = map.findEntry(line - 1, column) as Partial<{ generatedLine: number; originalLine: number; originalSource: string }>;
+    const entry = map.findEntry(line - 1, column) as Partial<{
+      generatedLine: number;
+      originalLine: number;
+      originalSource: string;
+    }>;
     // An entry from an earlier line is the nearest mapping before this one, not this line's origin.
     if (entry.originalLine === undefined || entry.generatedLine !== line - 1) continue;
     if (entry.originalSource && basename(entry.originalSource) !== basename(file)) continue;

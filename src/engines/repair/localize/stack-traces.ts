@@ -57,7 +57,8 @@ export function sourceFrames(text: string, files: readonly string[], isTestFile:
   for (const f of ordered) {
     const file = matchRepositoryFile(f.file, files);
     if (!file) continue;
-    if (!isTestFile(file) && !frames.some((x) => x.file === file && x.line === f.line)) frames.push({ file, line: f.line, depth });
+    if (!isTestFile(file) && !frames.some((x) => x.file === file && x.line === f.line))
+      frames.push({ file, line: f.line, depth });
     depth++;
   }
   return frames;

@@ -22,7 +22,8 @@ const telling = (text: string) => text.length >= 8 && /\w/.test(text);
 /** Maps each line of `code` (1-based) to the line of `original` with the same text, in order. */
 export function textAlignment(code: string, original: string): Map<number, number> {
   // Lines that tell nothing get a text no other line has, so they align with nothing.
-  const keys = (text: string, side: string) => text.split('\n').map((l, i) => (telling(normalized(l)) ? normalized(l) : `\0${side}${i}`));
+  const keys = (text: string, side: string) =>
+    text.split('\n').map((l, i) => (telling(normalized(l)) ? normalized(l) : `\0${side}${i}`));
   const aligned = new Map<number, number>();
   let a = 0;
   let b = 0;

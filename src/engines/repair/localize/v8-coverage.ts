@@ -20,7 +20,8 @@ export function coveredLines(source: string, ranges: readonly V8Range[]): Set<nu
       const at = offset + first;
       let best: V8Range | null = null;
       for (const r of ranges) {
-        if (r.startOffset <= at && at < r.endOffset && (!best || r.endOffset - r.startOffset < best.endOffset - best.startOffset)) best = r;
+        if (r.startOffset <= at && at < r.endOffset && (!best || r.endOffset - r.startOffset < best.endOffset - best.startOffset))
+          best = r;
       }
       if (best && best.count > 0) covered.add(i + 1);
     }

@@ -13,10 +13,7 @@ export type Cond =
 
 /** What a change did to a condition, read in the direction that makes it hold less often. */
 type Narrowing =
-  | { how: 'conjunct'; text: string; first: boolean }
-  | { how: 'disjunct'; text: string }
-  | { how: 'or-to-and' }
-  | { how: 'const' };
+  { how: 'conjunct'; text: string; first: boolean } | { how: 'disjunct'; text: string } | { how: 'or-to-and' } | { how: 'const' };
 
 /** A structural key: two conditions with the same key are the same condition. */
 export function condKey(c: Cond): string {
@@ -49,13 +46,28 @@ function narrowing(before: Cond, after: Cond): Narrowing | null {
   if (after.kind === 'const' && !after.value && !(before.kind === 'const' && !before.value)) return { how: 'const' };
   const [ba, aa] = [operands(before, 'and'), operands(after, 'and')];
   const conjuncts = added(ba, aa);
-  if (conjuncts) return { how: 'conjunct', text: conjuncts.map((c) => c.text).join(' && '), first: condKey(aa[0] ?? after) === condKey(conjuncts[0] ?? after) };
+  if (conjuncts)
+    return {
+      how: 'conjunct',
+      text: conjuncts.map((c) => c.text).join(' && '),
+      first: condKey(aa[0] ?? after) === condKey(conjuncts[0] ?? after),
+    };
   const disjuncts = added(operands(after, 'or'), operands(before, 'or'));
   if (disjuncts) return { how: 'disjunct', text: disjuncts.map((c) => c.text).join(' || ') };
-  if (before.kind === 'or' && after.kind === 'and' && before.items.length === after.items.length && before.items.every((b, i) => condKey(b) === condKey(after.items[i] ?? b))) return { how: 'or-to-and' };
+  if (
+    before.kind === 'or' &&
+    after.kind === 'and' &&
+    before.items.length === after.items.length &&
+    before.items.every((b, i) => condKey(b) === condKey(after.items[i] ?? b))
+  )
+    return { how: 'or-to-and' };
   // One operand of a chain changed, the rest equal: both operators are monotone, so the chain
   // narrows when the operand does; under a negation, when the operand widens.
-  if ((before.kind === 'and' || before.kind === 'or') && after.kind === before.kind && before.items.length === after.items.length) {
+  if (
+    (before.kind === 'and' || before.kind === 'or') &&
+    after.kind === before.kind &&
+    before.items.length === after.items.length
+  ) {
     const changed = before.items.map((b, i) => [b, after.items[i]] as const).filter(([b, a]) => a && condKey(a) !== condKey(b));
     const [pair] = changed;
     if (changed.length === 1 && pair?.[1]) return narrowing(pair[0], pair[1]);
@@ -68,7 +80,8 @@ function words(n: Narrowing, direction: 'narrower' | 'wider'): string {
   const narrower = direction === 'narrower';
   if (n.how === 'const') return narrower ? 'made `false`' : 'made `true`';
   if (n.how === 'or-to-and') return narrower ? '`||` → `&&`' : '`&&` → `||`';
-  if (n.how === 'conjunct') return `a conjunct ${narrower ? 'added' : 'removed'}: \`${n.first ? `${n.text} &&` : `&& ${n.text}`}\``;
+  if (n.how === 'conjunct')
+    return `a conjunct ${narrower ? 'added' : 'removed'}: \`${n.first ? `${n.text} &&` : `&& ${n.text}`}\``;
   return `a disjunct ${narrower ? 'removed' : 'added'}: \`|| ${n.text}\``;
 }
 

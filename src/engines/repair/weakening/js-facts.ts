@@ -5,8 +5,21 @@ import { isNode, parseProgram, walk, type AstNode } from '../templates/js/ast.ts
 import type { Cond } from './condition.ts';
 import type { ChangedCondition, ChangedRange, SiteFacts } from './site-facts.ts';
 
-const TESTED: Record<string, string> = { IfStatement: 'if', WhileStatement: 'while', DoWhileStatement: 'do … while', ForStatement: 'for', ConditionalExpression: '?:' };
-const FUNCTIONS = new Set(['FunctionDeclaration', 'FunctionExpression', 'ArrowFunctionExpression', 'ClassMethod', 'ObjectMethod', 'ClassPrivateMethod']);
+const TESTED: Record<string, string> = {
+  IfStatement: 'if',
+  WhileStatement: 'while',
+  DoWhileStatement: 'do … while',
+  ForStatement: 'for',
+  ConditionalExpression: '?:',
+};
+const FUNCTIONS = new Set([
+  'FunctionDeclaration',
+  'FunctionExpression',
+  'ArrowFunctionExpression',
+  'ClassMethod',
+  'ObjectMethod',
+  'ClassPrivateMethod',
+]);
 const ERROR_NAME = /(?:Error|Exception)$/;
 
 const squeeze = (s: string) => s.replace(/\s+/g, ' ').trim();
@@ -22,9 +35,21 @@ export function jsFacts(file: string, source: string, range: ChangedRange): Site
   walk(program, (node) => {
     if (node.type === 'ThrowStatement') facts.throws.push(short(squeeze(text(node))));
     const expression = node.expression;
-    if (node.type === 'ExpressionStatement' && isNode(expression) && (expression.type === 'CallExpression' || expression.type === 'AwaitExpression')) facts.calls.push(squeeze(text(expression)));
+    if (
+      node.type === 'ExpressionStatement' &&
+      isNode(expression) &&
+      (expression.type === 'CallExpression' || expression.type === 'AwaitExpression')
+    )
+      facts.calls.push(squeeze(text(expression)));
     const test = node.test;
-    if (TESTED[node.type] && isNode(test) && test.start <= range.start && range.end <= test.end && (!best || node.start >= best.start)) best = node;
+    if (
+      TESTED[node.type] &&
+      isNode(test) &&
+      test.start <= range.start &&
+      range.end <= test.end &&
+      (!best || node.start >= best.start)
+    )
+      best = node;
   });
   facts.condition = best ? changedCondition(best, source) : null;
   return facts;
@@ -49,9 +74,11 @@ export function toCond(node: AstNode, source: string): Cond {
   if (node.type === 'LogicalExpression' && (node.operator === '&&' || node.operator === '||') && isNode(left) && isNode(right)) {
     return { kind: node.operator === '&&' ? 'and' : 'or', items: [toCond(left, source), toCond(right, source)], text: raw };
   }
-  if (node.type === 'UnaryExpression' && node.operator === '!' && isNode(argument)) return { kind: 'not', item: toCond(argument, source), text: raw };
+  if (node.type === 'UnaryExpression' && node.operator === '!' && isNode(argument))
+    return { kind: 'not', item: toCond(argument, source), text: raw };
   if (node.type === 'BooleanLiteral') return { kind: 'const', value: node.value === true, text: raw };
-  if ((node.type === 'TSAsExpression' || node.type === 'TSNonNullExpression') && isNode(node.expression)) return toCond(node.expression, source);
+  if ((node.type === 'TSAsExpression' || node.type === 'TSNonNullExpression') && isNode(node.expression))
+    return toCond(node.expression, source);
   return { kind: 'atom', key: raw.replace(/\s+/g, ''), text: squeeze(raw) };
 }
 
@@ -64,8 +91,20 @@ function errorWords(node: AstNode, source: string): string {
   return `\`${short(squeeze(source.slice(node.start, node.end)))}\``;
 }
 
-const isErrorMade = (n: unknown): boolean => isNode(n) && (n.type === 'NewExpression' || n.type === 'CallExpression') && isNode(n.callee) && n.callee.type === 'Identifier' && ERROR_NAME.test(String(n.callee.name));
-const calleeName = (n: AstNode) => (isNode(n.callee) ? (n.callee.type === 'Identifier' ? String(n.callee.name) : isNode(n.callee.property) ? String(n.callee.property.name) : '') : '');
+const isErrorMade = (n: unknown): boolean =>
+  isNode(n) &&
+  (n.type === 'NewExpression' || n.type === 'CallExpression') &&
+  isNode(n.callee) &&
+  n.callee.type === 'Identifier' &&
+  ERROR_NAME.test(String(n.callee.name));
+const calleeName = (n: AstNode) =>
+  isNode(n.callee)
+    ? n.callee.type === 'Identifier'
+      ? String(n.callee.name)
+      : isNode(n.callee.property)
+        ? String(n.callee.property.name)
+        : ''
+    : '';
 
 /** `reject(…)`, `Promise.reject(…)`, or a callback given an error made on the spot (`done(new Error(…))`). */
 function reportsError(call: AstNode): boolean {
@@ -83,9 +122,12 @@ function checkIn(branch: AstNode, source: string): string | null {
   const visit = (node: AstNode) => {
     if (found || FUNCTIONS.has(node.type)) return;
     const arg = node.argument;
-    if (node.type === 'ThrowStatement' && isNode(arg)) found = `throws ${isErrorMade(arg) ? errorWords(arg, source) : `\`${short(squeeze(source.slice(arg.start, arg.end)))}\``}`;
-    else if (node.type === 'ReturnStatement' && isNode(arg) && isErrorMade(arg)) found = `returns the error ${errorWords(arg, source)}`;
-    else if (node.type === 'CallExpression' && reportsError(node)) found = `reports the error \`${short(squeeze(source.slice(node.start, node.end)))}\``;
+    if (node.type === 'ThrowStatement' && isNode(arg))
+      found = `throws ${isErrorMade(arg) ? errorWords(arg, source) : `\`${short(squeeze(source.slice(arg.start, arg.end)))}\``}`;
+    else if (node.type === 'ReturnStatement' && isNode(arg) && isErrorMade(arg))
+      found = `returns the error ${errorWords(arg, source)}`;
+    else if (node.type === 'CallExpression' && reportsError(node))
+      found = `reports the error \`${short(squeeze(source.slice(node.start, node.end)))}\``;
     if (found) return;
     for (const key of Object.keys(node)) {
       if (key === 'loc' || key.endsWith('Comments') || key === 'extra') continue;

@@ -20,7 +20,11 @@ const utf16 = (source: string, points: number) => [...source].slice(0, points).j
 /** The facts of each version, in order; null for a version that does not parse, or all when python3 could not run. */
 export async function pythonFacts(versions: readonly PythonVersion[]): Promise<Array<SiteFacts | null>> {
   if (versions.length === 0) return [];
-  const files = versions.map((v) => ({ source: v.source, start: codePoints(v.source, v.range.start), end: codePoints(v.source, v.range.end) }));
+  const files = versions.map((v) => ({
+    source: v.source,
+    start: codePoints(v.source, v.range.start),
+    end: codePoints(v.source, v.range.end),
+  }));
   const out = await runPythonScript(SCRIPT, JSON.stringify({ files }), TIMEOUT_MS);
   try {
     const parsed = JSON.parse(out ?? '') as Array<SiteFacts | null>;

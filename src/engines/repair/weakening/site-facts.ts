@@ -35,6 +35,11 @@ export function changedRanges(before: string, after: string): { before: ChangedR
   let head = 0;
   while (head < before.length && head < after.length && before[head] === after[head]) head++;
   let tail = 0;
-  while (tail < before.length - head && tail < after.length - head && before[before.length - 1 - tail] === after[after.length - 1 - tail]) tail++;
+  while (
+    tail < before.length - head &&
+    tail < after.length - head &&
+    before[before.length - 1 - tail] === after[after.length - 1 - tail]
+  )
+    tail++;
   return { before: { start: head, end: before.length - tail }, after: { start: head, end: after.length - tail } };
 }

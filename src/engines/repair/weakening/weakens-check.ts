@@ -30,7 +30,8 @@ export function weakeningOf(before: SiteFacts, after: SiteFacts): string | null 
       const how = (b.guards.firesWhen ? narrows(b.test, a.test) : widens(b.test, a.test)) ?? negationChange(b.test, a.test);
       if (how) return `weakens the check that ${b.guards.check} (${how})`;
     }
-    if (a.test.kind === 'const' && b.test.kind !== 'const') return `makes the condition of \`${b.statement}\` constant (\`${b.test.text}\` → \`${a.test.text}\`)`;
+    if (a.test.kind === 'const' && b.test.kind !== 'const')
+      return `makes the condition of \`${b.statement}\` constant (\`${b.test.text}\` → \`${a.test.text}\`)`;
   }
   const call = removed(before.calls, after.calls);
   if (call) return `removes the call \`${call}\``;
@@ -53,11 +54,18 @@ function removed(before: readonly string[], after: readonly string[]): string | 
 export async function weakenings(changes: readonly FileChangeText[]): Promise<Array<string | null>> {
   const ranges = changes.map((c) => changedRanges(c.before, c.after));
   const python = changes.flatMap((c, i) => (c.file.endsWith('.py') ? [{ i, c }] : []));
-  const pyFacts = await pythonFacts(python.flatMap(({ i, c }) => [{ source: c.before, range: ranges[i]!.before }, { source: c.after, range: ranges[i]!.after }]));
+  const pyFacts = await pythonFacts(
+    python.flatMap(({ i, c }) => [
+      { source: c.before, range: ranges[i]!.before },
+      { source: c.after, range: ranges[i]!.after },
+    ]),
+  );
   const pyByIndex = new Map(python.map(({ i }, k) => [i, [pyFacts[2 * k] ?? null, pyFacts[2 * k + 1] ?? null] as const]));
   return changes.map((c, i) => {
     const range = ranges[i]!;
-    const [before, after] = pyByIndex.get(i) ?? (JS_SOURCE.test(c.file) ? [jsFacts(c.file, c.before, range.before), jsFacts(c.file, c.after, range.after)] : [null, null]);
+    const [before, after] =
+      pyByIndex.get(i) ??
+      (JS_SOURCE.test(c.file) ? [jsFacts(c.file, c.before, range.before), jsFacts(c.file, c.after, range.after)] : [null, null]);
     return before && after ? weakeningOf(before, after) : null;
   });
 }

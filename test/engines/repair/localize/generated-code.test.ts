@@ -25,7 +25,7 @@ describe('codeKey', () => {
 });
 
 describe('traceGeneratedLines', () => {
-  it('moves each generated line\'s score to the source lines with the same code, the highest score where several meet, and drops common lines', async () => {
+  it("moves each generated line's score to the source lines with the same code, the highest score where several meet, and drops common lines", async () => {
     const common = '    return callback(error);';
     const root = await makeRepo({
       'src/a.js': ['function a(v) {', '  this._set("width", v);', common, '}', ''].join('\n'),
@@ -56,8 +56,21 @@ const BUILD = [
   '',
 ].join('\n');
 
-const CLAMP = ['function clamp(value, low, high) {', '  if (value < low) return low;', '  if (value > high) return low;', '  return value;', '}', ''].join('\n');
-const SCALE = ['function scale(value, factor) {', '  const scaled = value * factor;', '  return clamp(scaled, 0, 100);', '}', ''].join('\n');
+const CLAMP = [
+  'function clamp(value, low, high) {',
+  '  if (value < low) return low;',
+  '  if (value > high) return low;',
+  '  return value;',
+  '}',
+  '',
+].join('\n');
+const SCALE = [
+  'function scale(value, factor) {',
+  '  const scaled = value * factor;',
+  '  return clamp(scaled, 0, 100);',
+  '}',
+  '',
+].join('\n');
 
 const TESTS = [
   "const test = require('node:test');",
@@ -72,14 +85,29 @@ const TESTS = [
 
 describe('localization through a bundle the test command builds', () => {
   it('ranks the faulty line of the source file first, and no line of the bundle', async () => {
-    const root = await makeRepo({ '.gitignore': 'dist/\n', 'build.js': BUILD, 'src/clamp.js': CLAMP, 'src/scale.js': SCALE, 'test/bundle.test.js': TESTS });
+    const root = await makeRepo({
+      '.gitignore': 'dist/\n',
+      'build.js': BUILD,
+      'src/clamp.js': CLAMP,
+      'src/scale.js': SCALE,
+      'test/bundle.test.js': TESTS,
+    });
     dirs.push(root);
     const testCommand = 'node build.js && node --test';
     const output = failingRunOutput('sh', ['-c', testCommand], root);
     const report = parseTestOutput(output);
     expect(report).toMatchObject({ passed: 3, failed: 1 });
 
-    const coverage = { sandbox: createProcessSandbox(), testCommand, tests: report.tests, passedCount: report.passed, env: {}, suiteMs: 2000, deadline: Date.now() + 120_000, signal: new AbortController().signal };
+    const coverage = {
+      sandbox: createProcessSandbox(),
+      testCommand,
+      tests: report.tests,
+      passedCount: report.passed,
+      env: {},
+      suiteMs: 2000,
+      deadline: Date.now() + 120_000,
+      signal: new AbortController().signal,
+    };
     const failing = report.tests.filter((t) => t.status === 'failed');
     const files = ['.gitignore', 'build.js', 'src/clamp.js', 'src/scale.js', 'test/bundle.test.js'];
     const lines = await localizeFaults({ root, files, failing, output, hints: [], isTestFile, coverage });

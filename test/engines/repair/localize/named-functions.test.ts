@@ -1,6 +1,12 @@
 // The functions the failing tests name, found in JavaScript/TypeScript and Python sources.
 import { describe, expect, it } from 'vitest';
-import { calledNames, constantLines, namedFunctionLines, namesInTests, readNames } from '../../../../src/engines/repair/localize/named-functions.ts';
+import {
+  calledNames,
+  constantLines,
+  namedFunctionLines,
+  namesInTests,
+  readNames,
+} from '../../../../src/engines/repair/localize/named-functions.ts';
 
 describe('functions the failing tests name', () => {
   it('finds a JS/TS function, arrow function or method by a name in the test ids, with its whole body', () => {
@@ -34,7 +40,9 @@ describe('functions the failing tests name', () => {
   it('finds a Python function by a name in a test_ name, with its indented body', () => {
     const names = namesInTests(['tests/test_split.py::test_split_quoted_identifier']);
     const source = 'def split(sql):\n    parts = sql.split(";")\n\n    return parts\n\n\ndef format(sql):\n    return sql\n';
-    expect(namedFunctionLines('sqlparse/api.py', source, names)).toEqual([{ file: 'sqlparse/api.py', name: 'split', lines: [1, 2, 3, 4] }]);
+    expect(namedFunctionLines('sqlparse/api.py', source, names)).toEqual([
+      { file: 'sqlparse/api.py', name: 'split', lines: [1, 2, 3, 4] },
+    ]);
   });
 
   it('lists the functions a named body calls, not methods, keywords, itself or names in strings and comments', () => {

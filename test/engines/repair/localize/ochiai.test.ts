@@ -37,16 +37,27 @@ describe('ochiai', () => {
   });
 });
 
-const SOURCE_LINES = 'def classify(n):\n    if n < 0:\n        return "negative"\n    if n > 10:\n        return "big"\n    return "small"\n';
+const SOURCE_LINES =
+  'def classify(n):\n    if n < 0:\n        return "negative"\n    if n > 10:\n        return "big"\n    return "small"\n';
 
 describe('spectra from real runs', () => {
   it('ranks the buggy line first for pytest (one traced run)', async () => {
     const dir = await makeRepo({
       'classify.py': SOURCE_LINES,
-      'tests/test_classify.py': 'from classify import classify\n\n\ndef test_negative():\n    assert classify(-1) == "negative"\n\n\ndef test_ten_is_big():\n    assert classify(10) == "big"\n\n\ndef test_small():\n    assert classify(3) == "small"\n',
+      'tests/test_classify.py':
+        'from classify import classify\n\n\ndef test_negative():\n    assert classify(-1) == "negative"\n\n\ndef test_ten_is_big():\n    assert classify(10) == "big"\n\n\ndef test_small():\n    assert classify(3) == "small"\n',
     });
     dirs.push(dir);
-    const spectra = await collectSpectra({ root: dir, sandbox, testCommand: 'python3 -m pytest -q', tests: [], env: {}, suiteMs: 1000, deadline: Date.now() + 60_000, signal: new AbortController().signal });
+    const spectra = await collectSpectra({
+      root: dir,
+      sandbox,
+      testCommand: 'python3 -m pytest -q',
+      tests: [],
+      env: {},
+      suiteMs: 1000,
+      deadline: Date.now() + 60_000,
+      signal: new AbortController().signal,
+    });
     expect(spectra?.map((s) => [s.id, s.failed])).toEqual([
       ['tests/test_classify.py::test_negative', false],
       ['tests/test_classify.py::test_ten_is_big', true],
@@ -61,7 +72,15 @@ describe('spectra from real runs', () => {
       output: gate.output,
       hints: [],
       isTestFile,
-      coverage: { sandbox, testCommand: 'python3 -m pytest -q', tests: gate.report.tests, env: {}, suiteMs: gate.durationMs, deadline: Date.now() + 60_000, signal: new AbortController().signal },
+      coverage: {
+        sandbox,
+        testCommand: 'python3 -m pytest -q',
+        tests: gate.report.tests,
+        env: {},
+        suiteMs: gate.durationMs,
+        deadline: Date.now() + 60_000,
+        signal: new AbortController().signal,
+      },
     });
     expect(lines[0]).toMatchObject({ file: 'classify.py', signals: expect.arrayContaining(['ochiai']) });
     expect([4, 6]).toContain(lines[0]?.line);
@@ -70,12 +89,22 @@ describe('spectra from real runs', () => {
   it('collects per-test V8 coverage for node --test, and skips it when the budget is too small', async () => {
     const dir = await makeRepo({
       'package.json': '{ "type": "module" }\n',
-      'src/classify.js': 'export function classify(n) {\n  if (n < 0) {\n    return "negative";\n  }\n  if (n > 10) {\n    return "big";\n  }\n  return "small";\n}\n',
-      'test/classify.test.js': "import assert from 'node:assert/strict';\nimport { test } from 'node:test';\nimport { classify } from '../src/classify.js';\ntest('negative', () => assert.equal(classify(-1), 'negative'));\ntest('ten is big', () => assert.equal(classify(10), 'big'));\ntest('small', () => assert.equal(classify(3), 'small'));\n",
+      'src/classify.js':
+        'export function classify(n) {\n  if (n < 0) {\n    return "negative";\n  }\n  if (n > 10) {\n    return "big";\n  }\n  return "small";\n}\n',
+      'test/classify.test.js':
+        "import assert from 'node:assert/strict';\nimport { test } from 'node:test';\nimport { classify } from '../src/classify.js';\ntest('negative', () => assert.equal(classify(-1), 'negative'));\ntest('ten is big', () => assert.equal(classify(10), 'big'));\ntest('small', () => assert.equal(classify(3), 'small'));\n",
     });
     dirs.push(dir);
     const gate = await runGate(sandbox, { command: 'node --test', cwd: dir, timeoutMs: 60_000 });
-    const input = { root: dir, sandbox, testCommand: 'node --test', tests: gate.report.tests, env: {}, suiteMs: gate.durationMs, signal: new AbortController().signal };
+    const input = {
+      root: dir,
+      sandbox,
+      testCommand: 'node --test',
+      tests: gate.report.tests,
+      env: {},
+      suiteMs: gate.durationMs,
+      signal: new AbortController().signal,
+    };
     const spectra = await collectSpectra({ ...input, deadline: Date.now() + 120_000 });
     expect(spectra).toHaveLength(3);
     const failingSpectrum = spectra?.find((s) => s.failed);

@@ -14,7 +14,11 @@ import { makeRepo, removeAll } from '../../../support/git-fixture.ts';
 const dirs: string[] = [];
 afterAll(() => removeAll(dirs));
 
-const spectrum = (id: string, failed: boolean, lines: number[], file = 'a.py'): TestSpectrum => ({ id, failed, lines: new Map([[file, new Set(lines)]]) });
+const spectrum = (id: string, failed: boolean, lines: number[], file = 'a.py'): TestSpectrum => ({
+  id,
+  failed,
+  lines: new Map([[file, new Set(lines)]]),
+});
 
 const A_PY = [
   'def scan(tokens):', //  1
@@ -28,7 +32,11 @@ const A_PY = [
 
 describe('skippedBranches', () => {
   it('points at the condition above a block the nearest passing test ran and the failing test skipped', () => {
-    const spectra = [spectrum('t::fails', true, [2, 3, 4, 6, 7]), spectrum('t::passes', false, [2, 3, 4, 5, 6, 7]), spectrum('t::other', false, [2, 3, 6, 7])];
+    const spectra = [
+      spectrum('t::fails', true, [2, 3, 4, 6, 7]),
+      spectrum('t::passes', false, [2, 3, 4, 5, 6, 7]),
+      spectrum('t::other', false, [2, 3, 6, 7]),
+    ];
     expect(skippedBranches(spectra, () => A_PY)).toEqual([{ file: 'a.py', line: 4, score: 5 / 6, byName: false }]);
     // The same pair, the passing test now named as the failing one's twin.
     const twins = [spectrum('t::test_alias_lower', true, [2, 3, 4, 6, 7]), spectrum('t::test_alias', false, [2, 3, 4, 5, 6, 7])];
@@ -39,26 +47,51 @@ describe('skippedBranches', () => {
     const inFunction = ['def a():', '    if x:', '        pass', 'def b():', '    return 2'];
     // Line 5 is b's body: whoever calls b decided that, not a's condition on line 2.
     expect(skippedBranches([spectrum('t::f', true, [2, 3]), spectrum('t::p', false, [2, 3, 5])], () => inFunction)).toEqual([]);
-    const elsewhere: TestSpectrum = { id: 't::p', failed: false, lines: new Map([['a.py', new Set([2, 3, 4, 6, 7])], ['b.py', new Set([1])]]) };
+    const elsewhere: TestSpectrum = {
+      id: 't::p',
+      failed: false,
+      lines: new Map([
+        ['a.py', new Set([2, 3, 4, 6, 7])],
+        ['b.py', new Set([1])],
+      ]),
+    };
     expect(skippedBranches([spectrum('t::f', true, [2, 3, 4, 6, 7]), elsewhere], () => A_PY)).toEqual([]);
-    expect(skippedBranches([spectrum('t::fails', true, [2, 3, 4, 6, 7]), spectrum('t::passes', false, [2, 3, 4, 5, 6, 7])], () => A_PY, { window: 0 })).toEqual([]);
+    expect(
+      skippedBranches(
+        [spectrum('t::fails', true, [2, 3, 4, 6, 7]), spectrum('t::passes', false, [2, 3, 4, 5, 6, 7])],
+        () => A_PY,
+        { window: 0 },
+      ),
+    ).toEqual([]);
   });
 
   it('ignores passing tests below the similarity floor, and comments that read like conditions', () => {
-    expect(skippedBranches([spectrum('t::f', true, [4]), spectrum('t::p', false, [4, 5, 6, 7, 1, 2, 3])], () => A_PY)).toEqual([]);
+    expect(skippedBranches([spectrum('t::f', true, [4]), spectrum('t::p', false, [4, 5, 6, 7, 1, 2, 3])], () => A_PY)).toEqual(
+      [],
+    );
     const js = ['function f(a) {', '  let n = 0; // zero or more', '  n++;', '}'];
-    expect(skippedBranches([spectrum('t > f', true, [1, 2, 4], 'a.js'), spectrum('t > p', false, [1, 2, 3, 4], 'a.js')], () => js)).toEqual([]);
+    expect(
+      skippedBranches([spectrum('t > f', true, [1, 2, 4], 'a.js'), spectrum('t > p', false, [1, 2, 3, 4], 'a.js')], () => js),
+    ).toEqual([]);
   });
 
   it('prefers the passing test whose name the failing test extends, in the same file or suite', () => {
-    const tests = ['tests/t.py::test_alias_ctas', 'tests/t.py::test_create_table', 'tests/u.py::test_alias_ctas_lowercase'].map((id) => ({ test: spectrum(id, false, []) }));
+    const tests = ['tests/t.py::test_alias_ctas', 'tests/t.py::test_create_table', 'tests/u.py::test_alias_ctas_lowercase'].map(
+      (id) => ({ test: spectrum(id, false, []) }),
+    );
     expect(nameTwin('tests/t.py::test_alias_ctas_lowercase_as', tests)?.test.id).toBe('tests/t.py::test_alias_ctas');
     expect(nameTwin('tests/t.py::test_create_view', tests.slice(2))).toBeNull();
     // Sharing the file's common prefix is no kinship; the last word or the parameters alone are.
     expect(nameTwin('tests/t.py::test_alias_view', tests.slice(1))).toBeNull();
     expect(nameTwin('tests/t.py::test_create_view', tests)?.test.id).toBe('tests/t.py::test_create_table');
-    expect(nameTwin('tests/t.py::test_numbers[e1-None]', [{ test: spectrum('tests/t.py::test_numbers[1e-12-Float]', false, []) }])).not.toBeNull();
-    expect(nameTwin('Array > #indexOf() > returns -1 when absent', [{ test: spectrum('Array > #indexOf() > returns -1 when absent at the end', false, []) }])).not.toBeNull();
+    expect(
+      nameTwin('tests/t.py::test_numbers[e1-None]', [{ test: spectrum('tests/t.py::test_numbers[1e-12-Float]', false, []) }]),
+    ).not.toBeNull();
+    expect(
+      nameTwin('Array > #indexOf() > returns -1 when absent', [
+        { test: spectrum('Array > #indexOf() > returns -1 when absent at the end', false, []) },
+      ]),
+    ).not.toBeNull();
   });
 });
 
@@ -88,7 +121,15 @@ describe('the skipped branch in a real pytest run', () => {
       output: gate.output,
       hints: [],
       isTestFile: createTestFileMatcher(DEFAULT_PROTECTED_PATHS),
-      coverage: { sandbox, testCommand: 'python3 -m pytest -q', tests: gate.report.tests, env: {}, suiteMs: gate.durationMs, deadline: Date.now() + 60_000, signal: new AbortController().signal },
+      coverage: {
+        sandbox,
+        testCommand: 'python3 -m pytest -q',
+        tests: gate.report.tests,
+        env: {},
+        suiteMs: gate.durationMs,
+        deadline: Date.now() + 60_000,
+        signal: new AbortController().signal,
+      },
     });
     expect(lines[0]).toMatchObject({ file: 'scan.py', line: 4, signals: expect.arrayContaining(['ochiai', 'skipped']) });
   });

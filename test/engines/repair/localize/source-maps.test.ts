@@ -5,7 +5,7 @@ const MAP = Buffer.from(JSON.stringify({ version: 3, sources: ['clamp.ts'], name
 const COMMENT = `//# sourceMappingURL=data:application/json;charset=utf-8;base64,${MAP}`;
 
 describe('inlineSourceMap', () => {
-  it("reads the map a transform appended, inside the wrapper each runner closes its code with", () => {
+  it('reads the map a transform appended, inside the wrapper each runner closes its code with', () => {
     expect(inlineSourceMap(`x();\n${COMMENT}`)).not.toBeNull();
     // jest's module wrapper, then vite-node's (vitest 3).
     expect(inlineSourceMap(`x();\n${COMMENT}\n}});`)).not.toBeNull();

@@ -40,13 +40,24 @@ describe('textAlignment', () => {
 
   it('traces a line whose redundant parentheses the printer dropped (oxc, for vitest 5)', () => {
     // ufo's hasProtocol, as the file has it and as vitest 5 ran it: the body was never traced.
-    const original = ['export function hasProtocol (inputString: string, acceptProtocolRelative = false): boolean {', '  return PROTOCOL_REGEX.test(inputString) || (acceptProtocolRelative && PROTOCOL_RELATIVE_REGEX.test(inputString));', '}'].join('\n');
-    const printed = ['function hasProtocol(inputString, acceptProtocolRelative = false) {', '\treturn PROTOCOL_REGEX.test(inputString) || acceptProtocolRelative && PROTOCOL_RELATIVE_REGEX.test(inputString);', '};'].join('\n');
+    const original = [
+      'export function hasProtocol (inputString: string, acceptProtocolRelative = false): boolean {',
+      '  return PROTOCOL_REGEX.test(inputString) || (acceptProtocolRelative && PROTOCOL_RELATIVE_REGEX.test(inputString));',
+      '}',
+    ].join('\n');
+    const printed = [
+      'function hasProtocol(inputString, acceptProtocolRelative = false) {',
+      '\treturn PROTOCOL_REGEX.test(inputString) || acceptProtocolRelative && PROTOCOL_RELATIVE_REGEX.test(inputString);',
+      '};',
+    ].join('\n');
     expect([...textAlignment(printed, original)]).toEqual([[2, 2]]);
   });
 
   it('keeps the order when a text repeats', () => {
-    const alignment = textAlignment(['return "again";', 'x = compute();', 'return "again";'].join('\n'), ["return 'again'", 'y()', 'x = compute()', "return 'again'"].join('\n'));
+    const alignment = textAlignment(
+      ['return "again";', 'x = compute();', 'return "again";'].join('\n'),
+      ["return 'again'", 'y()', 'x = compute()', "return 'again'"].join('\n'),
+    );
     expect([...alignment]).toEqual([
       [1, 1],
       [2, 3],

@@ -18,8 +18,14 @@ describe('tokenGenerator (C-like fallback)', () => {
   it('leaves generic brackets alone and shifts integer literals in Go and C', async () => {
     const java = 'class B {\n  List<String> xs = new ArrayList<String>();\n}\n';
     expect((await results('B.java', java, 2)).some((r) => r.includes('List<=String>'))).toBe(false);
-    expect(await results('main.go', 'package m\nfunc f(n int) int { return n - 1 }\n', 2)).toContain('package m\nfunc f(n int) int { return n + 1 }\n');
-    expect(await results('a.c', 'int f(int a, int b) { return max(a, b); }\n', 1)).toContain('int f(int a, int b) { return min(a, b); }\n');
-    expect(await results('a.c', 'int g(int a, int b) { return sub(a, b); }\n', 1)).toContain('int g(int a, int b) { return sub(b, a); }\n');
+    expect(await results('main.go', 'package m\nfunc f(n int) int { return n - 1 }\n', 2)).toContain(
+      'package m\nfunc f(n int) int { return n + 1 }\n',
+    );
+    expect(await results('a.c', 'int f(int a, int b) { return max(a, b); }\n', 1)).toContain(
+      'int f(int a, int b) { return min(a, b); }\n',
+    );
+    expect(await results('a.c', 'int g(int a, int b) { return sub(a, b); }\n', 1)).toContain(
+      'int g(int a, int b) { return sub(b, a); }\n',
+    );
   });
 });

@@ -72,7 +72,9 @@ if (session && spawnedBy && /^\d+(t\d+)?-\d+$/.test(spawnedBy)) {
     const taken = post('Profiler.getBestEffortCoverage');
     if (!taken) return;
     // Plain JavaScript only: a compiler's require hook (ts-node) runs code whose offsets are not the file's.
-    const scripts = taken.result.filter((s) => ours(s.url) && /\.[cm]?js$/.test(s.url)).map((s) => ({ url: s.url, ranges: s.functions.flatMap((f) => f.ranges) }));
+    const scripts = taken.result
+      .filter((s) => ours(s.url) && /\.[cm]?js$/.test(s.url))
+      .map((s) => ({ url: s.url, ranges: s.functions.flatMap((f) => f.ranges) }));
     try {
       writeFileSync(join(out, `${spawnedBy}.child-${process.pid}.json`), JSON.stringify({ scripts }));
     } catch {
@@ -139,13 +141,17 @@ if (session && spawnedBy && /^\d+(t\d+)?-\d+$/.test(spawnedBy)) {
         return script;
       });
     try {
-      writeFileSync(join(out, `${runner}-${written++}.json`), JSON.stringify({ title: ended.title, state: ended.state, scripts }));
+      writeFileSync(
+        join(out, `${runner}-${written++}.json`),
+        JSON.stringify({ title: ended.title, state: ended.state, scripts }),
+      );
     } catch {
       // A folder that cannot be written costs the spectra, never the test run.
     }
   };
 
-  const isMochaTest = (value) => value !== null && typeof value === 'object' && value.type === 'test' && typeof value.fullTitle === 'function';
+  const isMochaTest = (value) =>
+    value !== null && typeof value === 'object' && value.type === 'test' && typeof value.fullTitle === 'function';
   const emit = EventEmitter.prototype.emit;
   EventEmitter.prototype.emit = function (event, ...args) {
     if ((event === 'test' || event === 'test end') && isMochaTest(args[0])) {
@@ -161,7 +167,12 @@ if (session && spawnedBy && /^\d+(t\d+)?-\d+$/.test(spawnedBy)) {
   const names = [];
   const push = Readable.prototype.push;
   Readable.prototype.push = function (chunk, ...rest) {
-    if (chunk !== null && typeof chunk === 'object' && (chunk.type === 'test:dequeue' || chunk.type === 'test:complete') && chunk.data) {
+    if (
+      chunk !== null &&
+      typeof chunk === 'object' &&
+      (chunk.type === 'test:dequeue' || chunk.type === 'test:complete') &&
+      chunk.data
+    ) {
       const { name, nesting, details, skip, todo } = chunk.data;
       if (chunk.type === 'test:dequeue') {
         names.length = nesting;
@@ -219,7 +230,14 @@ if (session && spawnedBy && /^\d+(t\d+)?-\d+$/.test(spawnedBy)) {
     });
   };
   Object.defineProperty = function (target, key, descriptor) {
-    if (target === globalThis && key === '__vitest_worker__' && descriptor && descriptor.value !== null && typeof descriptor.value === 'object') watchCurrentTask(descriptor.value);
+    if (
+      target === globalThis &&
+      key === '__vitest_worker__' &&
+      descriptor &&
+      descriptor.value !== null &&
+      typeof descriptor.value === 'object'
+    )
+      watchCurrentTask(descriptor.value);
     return defineProperty.call(this, target, key, descriptor);
   };
 
@@ -235,7 +253,10 @@ if (session && spawnedBy && /^\d+(t\d+)?-\d+$/.test(spawnedBy)) {
         else {
           const titles = [];
           for (let block = event.test.parent; block && block.parent; block = block.parent) titles.unshift(block.name);
-          take({ title: [...titles, event.test.name].join(' > '), state: event.test.errors && event.test.errors.length > 0 ? 'failed' : 'passed' });
+          take({
+            title: [...titles, event.test.name].join(' > '),
+            state: event.test.errors && event.test.errors.length > 0 ? 'failed' : 'passed',
+          });
         }
       }
       return own ? own.call(this, event, state) : undefined;

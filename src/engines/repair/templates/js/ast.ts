@@ -11,7 +11,12 @@ export interface AstNode {
 }
 
 export function isNode(value: unknown): value is AstNode {
-  return typeof value === 'object' && value !== null && typeof (value as AstNode).type === 'string' && typeof (value as AstNode).start === 'number';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as AstNode).type === 'string' &&
+    typeof (value as AstNode).start === 'number'
+  );
 }
 
 /** The program node, or null when the file does not parse (then no candidate is generated). */
@@ -26,7 +31,8 @@ export function walk(root: AstNode, visit: (node: AstNode, ancestors: readonly A
     visit(node, ancestors);
     ancestors.push(node);
     for (const key of Object.keys(node)) {
-      if (key === 'loc' || key === 'leadingComments' || key === 'trailingComments' || key === 'innerComments' || key === 'extra') continue;
+      if (key === 'loc' || key === 'leadingComments' || key === 'trailingComments' || key === 'innerComments' || key === 'extra')
+        continue;
       const value = node[key];
       if (Array.isArray(value)) {
         for (const child of value) if (isNode(child)) visitNode(child);

@@ -66,7 +66,12 @@ export const swapArguments: JsTemplate = (site) => {
 function methodNamesInFile(program: AstNode): Set<string> {
   const names = new Set<string>();
   walk(program, (n) => {
-    if ((n.type === 'CallExpression' || n.type === 'OptionalCallExpression') && isNode(n.callee) && isNode(n.callee.property) && n.callee.property.type === 'Identifier') {
+    if (
+      (n.type === 'CallExpression' || n.type === 'OptionalCallExpression') &&
+      isNode(n.callee) &&
+      isNode(n.callee.property) &&
+      n.callee.property.type === 'Identifier'
+    ) {
       names.add(n.callee.property.name as string);
     }
   });
@@ -92,7 +97,11 @@ export const changeMethod: JsTemplate = (site) => {
   const out: Mutation[] = [];
   const known = swapsOf(name);
   for (const to of known?.to ?? []) {
-    out.push({ template: known?.template ?? 'change-method', edits: [replaceNode(callee.property, to)], description: `\`.${name}(…)\` → \`.${to}(…)\`` });
+    out.push({
+      template: known?.template ?? 'change-method',
+      edits: [replaceNode(callee.property, to)],
+      description: `\`.${name}(…)\` → \`.${to}(…)\``,
+    });
   }
   let names = fileMethods.get(program);
   if (!names) {
@@ -101,7 +110,11 @@ export const changeMethod: JsTemplate = (site) => {
   }
   for (const other of [...names].sort()) {
     if (similar(name, other) && !known?.to.includes(other)) {
-      out.push({ template: 'change-method', edits: [replaceNode(callee.property, other)], description: `\`.${name}(…)\` → \`.${other}(…)\`` });
+      out.push({
+        template: 'change-method',
+        edits: [replaceNode(callee.property, other)],
+        description: `\`.${name}(…)\` → \`.${other}(…)\``,
+      });
     }
   }
   return out;
@@ -113,5 +126,9 @@ export const changeFunction: JsTemplate = (site) => {
   if (node.type !== 'CallExpression' || !isNode(node.callee) || node.callee.type !== 'Identifier') return [];
   const name = node.callee.name as string;
   const known = swapsOf(name);
-  return (known?.to ?? []).map((to) => ({ template: known?.template ?? 'change-method', edits: [replaceNode(node.callee as AstNode, to)], description: `\`${name}(…)\` → \`${to}(…)\`` }));
+  return (known?.to ?? []).map((to) => ({
+    template: known?.template ?? 'change-method',
+    edits: [replaceNode(node.callee as AstNode, to)],
+    description: `\`${name}(…)\` → \`${to}(…)\``,
+  }));
 };

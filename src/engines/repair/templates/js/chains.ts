@@ -13,20 +13,31 @@ const MAX_BORROWED = 12;
 function memberCall(node: AstNode): { object: AstNode; property: AstNode; name: string } | null {
   if (node.type !== 'CallExpression' || !isNode(node.callee)) return null;
   const callee = node.callee;
-  if (callee.type !== 'MemberExpression' || callee.computed || !isNode(callee.object) || !isNode(callee.property) || callee.property.type !== 'Identifier') return null;
+  if (
+    callee.type !== 'MemberExpression' ||
+    callee.computed ||
+    !isNode(callee.object) ||
+    !isNode(callee.property) ||
+    callee.property.type !== 'Identifier'
+  )
+    return null;
   return { object: callee.object, property: callee.property, name: callee.property.name as string };
 }
 
 /** The node is the last call of its chain (nothing is called or read on its result). */
 function endsChain(node: AstNode, ancestors: readonly AstNode[]): boolean {
   const parent = ancestors.at(-1);
-  return !(parent && (parent.type === 'MemberExpression' || parent.type === 'OptionalMemberExpression') && parent.object === node);
+  return !(
+    parent &&
+    (parent.type === 'MemberExpression' || parent.type === 'OptionalMemberExpression') &&
+    parent.object === node
+  );
 }
 
 /** The links of the chain ending at `node`, as `.name(args)` texts. */
 function chainLinks(site: SiteContext, node: AstNode): Set<string> {
   const links = new Set<string>();
-  for (let current: AstNode | null = node; current; ) {
+  for (let current: AstNode | null = node; current;) {
     const call = memberCall(current);
     if (!call) break;
     links.add(linkText(site, call.name, current));
@@ -59,10 +70,15 @@ const LITERALS = new Set(['StringLiteral', 'NumericLiteral', 'BooleanLiteral', '
 function topLevelNames(program: AstNode): Set<string> {
   const names = new Set<string>(['Boolean', 'Number', 'String', 'undefined']);
   for (const statement of program.body as AstNode[]) {
-    const declaration = statement.type === 'ExportNamedDeclaration' && isNode(statement.declaration) ? statement.declaration : statement;
+    const declaration =
+      statement.type === 'ExportNamedDeclaration' && isNode(statement.declaration) ? statement.declaration : statement;
     if (declaration.type === 'VariableDeclaration') {
-      for (const d of declaration.declarations as AstNode[]) if (isNode(d.id) && d.id.type === 'Identifier') names.add(d.id.name as string);
-    } else if ((declaration.type === 'FunctionDeclaration' || declaration.type === 'ClassDeclaration') && isNode(declaration.id)) {
+      for (const d of declaration.declarations as AstNode[])
+        if (isNode(d.id) && d.id.type === 'Identifier') names.add(d.id.name as string);
+    } else if (
+      (declaration.type === 'FunctionDeclaration' || declaration.type === 'ClassDeclaration') &&
+      isNode(declaration.id)
+    ) {
       names.add(declaration.id.name as string);
     } else if (declaration.type === 'ImportDeclaration') {
       for (const s of declaration.specifiers as AstNode[]) if (isNode(s.local)) names.add(s.local.name as string);
@@ -79,7 +95,8 @@ function portableLinks(site: SiteContext): Map<string, Map<string, number>> {
     const call = memberCall(node);
     if (!call) return;
     const args = node.arguments as AstNode[];
-    if (args.length === 0 || !args.every((a) => LITERALS.has(a.type) || (a.type === 'Identifier' && names.has(a.name as string)))) return;
+    if (args.length === 0 || !args.every((a) => LITERALS.has(a.type) || (a.type === 'Identifier' && names.has(a.name as string))))
+      return;
     const links = byMethod.get(call.name) ?? new Map<string, number>();
     const link = linkText(site, call.name, node);
     links.set(link, (links.get(link) ?? 0) + 1);
@@ -119,6 +136,9 @@ export const filterEmpty: JsTemplate = (site) => {
   if (!call || call.name !== 'join' || /(^|\.)(path|posix|win32)$/.test(text(site, call.object))) return [];
   if (call.object.type === 'CallExpression' && memberCall(call.object)?.name === 'filter') return [];
   const { dot, ownLineIndent } = linkStart(site, call.property);
-  const edit = ownLineIndent === null ? { start: call.object.end, end: call.object.end, text: '.filter(Boolean)' } : { start: dot, end: dot, text: `.filter(Boolean)\n${ownLineIndent}` };
+  const edit =
+    ownLineIndent === null
+      ? { start: call.object.end, end: call.object.end, text: '.filter(Boolean)' }
+      : { start: dot, end: dot, text: `.filter(Boolean)\n${ownLineIndent}` };
   return [{ template: 'filter-empty', edits: [edit], description: 'left empty items out of `.join(…)` with `.filter(Boolean)`' }];
 };

@@ -10,18 +10,35 @@ export const negateCondition: JsTemplate = (site) => {
   const test = node.test;
   const inner = text(site, test);
   // `!x` → `x` rather than `!(!x)`.
-  const negated = test.type === 'UnaryExpression' && test.operator === '!' && isNode(test.argument) ? text(site, test.argument) : `!(${inner})`;
-  return [{ template: 'negate-condition', edits: [replaceNode(test, negated)], description: `negated the condition \`${inner}\`` }];
+  const negated =
+    test.type === 'UnaryExpression' && test.operator === '!' && isNode(test.argument) ? text(site, test.argument) : `!(${inner})`;
+  return [
+    { template: 'negate-condition', edits: [replaceNode(test, negated)], description: `negated the condition \`${inner}\`` },
+  ];
 };
 
 export const dropConjunct: JsTemplate = (site) => {
   const { node } = site;
-  if (node.type !== 'LogicalExpression' || (node.operator !== '&&' && node.operator !== '||') || !isNode(node.left) || !isNode(node.right)) return [];
+  if (
+    node.type !== 'LogicalExpression' ||
+    (node.operator !== '&&' && node.operator !== '||') ||
+    !isNode(node.left) ||
+    !isNode(node.right)
+  )
+    return [];
   const left = text(site, node.left);
   const right = text(site, node.right);
   return [
-    { template: 'drop-conjunct', edits: [replaceNode(node, left)], description: `dropped \`${node.operator as string} ${right}\`` },
-    { template: 'drop-conjunct', edits: [replaceNode(node, right)], description: `dropped \`${left} ${node.operator as string}\`` },
+    {
+      template: 'drop-conjunct',
+      edits: [replaceNode(node, left)],
+      description: `dropped \`${node.operator as string} ${right}\``,
+    },
+    {
+      template: 'drop-conjunct',
+      edits: [replaceNode(node, right)],
+      description: `dropped \`${left} ${node.operator as string}\``,
+    },
   ];
 };
 
@@ -35,7 +52,11 @@ export const loopBound: JsTemplate = (site) => {
   const bound = text(site, node.right);
   const out: Mutation[] = [];
   for (const delta of ['- 1', '+ 1']) {
-    out.push({ template: 'loop-bound', edits: [replaceNode(node.right, `${bound} ${delta}`)], description: `loop bound \`${bound}\` → \`${bound} ${delta}\`` });
+    out.push({
+      template: 'loop-bound',
+      edits: [replaceNode(node.right, `${bound} ${delta}`)],
+      description: `loop bound \`${bound}\` → \`${bound} ${delta}\``,
+    });
   }
   return out;
 };
@@ -48,9 +69,20 @@ function flagsOf(site: Parameters<JsTemplate>[0]): string[] {
   if (!flags) {
     const seen = new Map<string, number>();
     walk(site.program, (n) => {
-      const tested = [TESTED.has(n.type) ? n.test : null, n.type === 'UnaryExpression' && n.operator === '!' ? n.argument : null, n.type === 'LogicalExpression' ? n.left : null, n.type === 'LogicalExpression' ? n.right : null];
+      const tested = [
+        TESTED.has(n.type) ? n.test : null,
+        n.type === 'UnaryExpression' && n.operator === '!' ? n.argument : null,
+        n.type === 'LogicalExpression' ? n.left : null,
+        n.type === 'LogicalExpression' ? n.right : null,
+      ];
       for (const t of tested) {
-        if (isNode(t) && t.type === 'MemberExpression' && !t.computed && isNode(t.object) && (t.object.type === 'Identifier' || t.object.type === 'ThisExpression')) {
+        if (
+          isNode(t) &&
+          t.type === 'MemberExpression' &&
+          !t.computed &&
+          isNode(t.object) &&
+          (t.object.type === 'Identifier' || t.object.type === 'ThisExpression')
+        ) {
           const raw = site.source.slice(t.start, t.end);
           if (!seen.has(raw)) seen.set(raw, t.start);
         }
@@ -81,16 +113,29 @@ export const addConjunct: JsTemplate = (site) => {
     .slice(0, MAX_FLAGS);
   const left = test.type === 'LogicalExpression' && test.operator !== '&&' ? `(${raw})` : raw;
   return near.flatMap(({ flag }) =>
-    [`!${flag}`, flag].map((conjunct) => ({ template: 'add-conjunct' as const, edits: [replaceNode(test, `${left} && ${conjunct}`)], description: `added \`&& ${conjunct}\` to \`${raw.slice(0, 40)}\`` })),
+    [`!${flag}`, flag].map((conjunct) => ({
+      template: 'add-conjunct' as const,
+      edits: [replaceNode(test, `${left} && ${conjunct}`)],
+      description: `added \`&& ${conjunct}\` to \`${raw.slice(0, 40)}\``,
+    })),
   );
 };
 
 /** A truthiness test that also rejects `0`, `''` and `false`: `if (object[key])` → `if (object[key] !== undefined)`. */
 export const presenceCheck: JsTemplate = (site) => {
   const { node } = site;
-  if (!TESTED.has(node.type) || !isNode(node.test) || !['MemberExpression', 'OptionalMemberExpression', 'Identifier'].includes(node.test.type)) return [];
+  if (
+    !TESTED.has(node.type) ||
+    !isNode(node.test) ||
+    !['MemberExpression', 'OptionalMemberExpression', 'Identifier'].includes(node.test.type)
+  )
+    return [];
   const raw = text(site, node.test);
-  return [' !== undefined', ' != null'].map((check) => ({ template: 'presence-check' as const, edits: [replaceNode(node.test as AstNode, `${raw}${check}`)], description: `\`${raw}\` → \`${raw}${check}\`` }));
+  return [' !== undefined', ' != null'].map((check) => ({
+    template: 'presence-check' as const,
+    edits: [replaceNode(node.test as AstNode, `${raw}${check}`)],
+    description: `\`${raw}\` → \`${raw}${check}\``,
+  }));
 };
 
 const TYPES = ['string', 'number', 'boolean', 'object', 'undefined', 'function', 'bigint', 'symbol'];
@@ -103,8 +148,16 @@ const TYPES = ['string', 'number', 'boolean', 'object', 'undefined', 'function',
 export const widenTypeCheck: JsTemplate = (site) => {
   const { node } = site;
   if (node.type !== 'BinaryExpression' || !['===', '=='].includes(node.operator as string)) return [];
-  const [probe, literal] = isNode(node.left) && node.left.type === 'UnaryExpression' ? [node.left, node.right] : [node.right, node.left];
-  if (!isNode(probe) || probe.type !== 'UnaryExpression' || probe.operator !== 'typeof' || !isNode(literal) || literal.type !== 'StringLiteral') return [];
+  const [probe, literal] =
+    isNode(node.left) && node.left.type === 'UnaryExpression' ? [node.left, node.right] : [node.right, node.left];
+  if (
+    !isNode(probe) ||
+    probe.type !== 'UnaryExpression' ||
+    probe.operator !== 'typeof' ||
+    !isNode(literal) ||
+    literal.type !== 'StringLiteral'
+  )
+    return [];
   const raw = text(site, node);
   const subject = text(site, probe);
   const quote = text(site, literal)[0] ?? "'";
@@ -131,7 +184,8 @@ const parenthesized = (node: AstNode) => (node.extra as { parenthesized?: boolea
 export const regroupLogic: JsTemplate = (site) => {
   const { node } = site;
   if (node.type !== 'LogicalExpression' || node.operator !== '||' || !isNode(node.left) || !isNode(node.right)) return [];
-  const unparenthesizedAnd = (n: AstNode): n is AstNode & { left: AstNode; right: AstNode } => n.type === 'LogicalExpression' && n.operator === '&&' && !parenthesized(n) && isNode(n.left) && isNode(n.right);
+  const unparenthesizedAnd = (n: AstNode): n is AstNode & { left: AstNode; right: AstNode } =>
+    n.type === 'LogicalExpression' && n.operator === '&&' && !parenthesized(n) && isNode(n.left) && isNode(n.right);
   const out: Mutation[] = [];
   const raw = text(site, node);
   const regrouped = (open: AstNode, close: AstNode) => {
@@ -142,7 +196,11 @@ export const regroupLogic: JsTemplate = (site) => {
       { start: close.end, end: close.end, text: ')' },
     ];
     const after = `${site.source.slice(node.start, open.start)}(${site.source.slice(open.start, close.end)})${site.source.slice(close.end, node.end)}`;
-    out.push({ template: 'regroup-logic', edits, description: `regrouped \`${raw.slice(0, 40)}\` as \`${after.replace(/\s+/g, ' ').slice(0, 60)}\`` });
+    out.push({
+      template: 'regroup-logic',
+      edits,
+      description: `regrouped \`${raw.slice(0, 40)}\` as \`${after.replace(/\s+/g, ' ').slice(0, 60)}\``,
+    });
   };
   // (a && b) || c → a && (b || c)
   if (unparenthesizedAnd(node.left)) regrouped(node.left.right, node.right);

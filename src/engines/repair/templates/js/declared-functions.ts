@@ -7,8 +7,7 @@ import { isNode, parseProgram, walk, type AstNode } from './ast.ts';
 
 export type DeclaredParameter =
   /** `{ windows } = {}` or `options`: `names` are the properties it destructures (none for a plain name). */
-  | { kind: 'options'; names: string[] }
-  | { kind: 'other' };
+  { kind: 'options'; names: string[] } | { kind: 'other' };
 
 export type DeclaredFunctions = ReadonlyMap<string, readonly DeclaredParameter[][]>;
 
@@ -21,7 +20,9 @@ function parameterOf(param: unknown): DeclaredParameter {
   const target = isNode(param) && param.type === 'AssignmentPattern' ? param.left : param;
   if (!isNode(target)) return { kind: 'other' };
   if (target.type === 'ObjectPattern') {
-    const names = (target.properties as AstNode[]).flatMap((p) => (p.type === 'ObjectProperty' && isNode(p.key) && p.key.type === 'Identifier' && !p.computed ? [p.key.name as string] : []));
+    const names = (target.properties as AstNode[]).flatMap((p) =>
+      p.type === 'ObjectProperty' && isNode(p.key) && p.key.type === 'Identifier' && !p.computed ? [p.key.name as string] : [],
+    );
     return { kind: 'options', names };
   }
   if (target.type === 'Identifier' && OPTIONS_PARAMETER.test(target.name as string)) return { kind: 'options', names: [] };
@@ -31,15 +32,30 @@ function parameterOf(param: unknown): DeclaredParameter {
 /** The name a function value is called by, from where it is declared or assigned. */
 function nameOf(node: AstNode, parent: AstNode | undefined): string | null {
   if (node.type === 'FunctionDeclaration' && isNode(node.id)) return node.id.name as string;
-  if ((node.type === 'ObjectMethod' || node.type === 'ClassMethod') && isNode(node.key) && node.key.type === 'Identifier' && !node.computed) return node.key.name as string;
+  if (
+    (node.type === 'ObjectMethod' || node.type === 'ClassMethod') &&
+    isNode(node.key) &&
+    node.key.type === 'Identifier' &&
+    !node.computed
+  )
+    return node.key.name as string;
   if (!FUNCTION_VALUES.has(node.type) || !parent) return null;
-  if (parent.type === 'VariableDeclarator' && parent.init === node && isNode(parent.id) && parent.id.type === 'Identifier') return parent.id.name as string;
+  if (parent.type === 'VariableDeclarator' && parent.init === node && isNode(parent.id) && parent.id.type === 'Identifier')
+    return parent.id.name as string;
   if (parent.type === 'AssignmentExpression' && parent.right === node && isNode(parent.left)) {
     const left = parent.left;
     if (left.type === 'Identifier') return left.name as string;
-    if (left.type === 'MemberExpression' && !left.computed && isNode(left.property) && left.property.type === 'Identifier') return left.property.name as string;
+    if (left.type === 'MemberExpression' && !left.computed && isNode(left.property) && left.property.type === 'Identifier')
+      return left.property.name as string;
   }
-  if ((parent.type === 'ObjectProperty' || parent.type === 'ClassProperty') && parent.value === node && isNode(parent.key) && parent.key.type === 'Identifier' && !parent.computed) return parent.key.name as string;
+  if (
+    (parent.type === 'ObjectProperty' || parent.type === 'ClassProperty') &&
+    parent.value === node &&
+    isNode(parent.key) &&
+    parent.key.type === 'Identifier' &&
+    !parent.computed
+  )
+    return parent.key.name as string;
   return null;
 }
 

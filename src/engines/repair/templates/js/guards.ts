@@ -10,7 +10,10 @@ const STATEMENT = /Statement$|Declaration$/;
 export const optionalChaining: JsTemplate = (site) => {
   const { node } = site;
   if (node.type !== 'MemberExpression' || !isNode(node.object) || !isNode(node.property) || node.optional) return [];
-  if (!['Identifier', 'MemberExpression', 'OptionalMemberExpression', 'CallExpression', 'ThisExpression'].includes(node.object.type)) return [];
+  if (
+    !['Identifier', 'MemberExpression', 'OptionalMemberExpression', 'CallExpression', 'ThisExpression'].includes(node.object.type)
+  )
+    return [];
   const target = text(site, node.object);
   return [
     {
@@ -45,9 +48,22 @@ export const changeReturnValue: JsTemplate = (site) => {
   const arg = node.argument;
   const out: Mutation[] = [];
   if (arg.type === 'UnaryExpression' && arg.operator === '!' && isNode(arg.argument)) {
-    out.push({ template: 'change-return-value', edits: [replaceNode(arg, text(site, arg.argument))], description: `return \`${value}\` → its negation` });
-  } else if (arg.type === 'BinaryExpression' || arg.type === 'LogicalExpression' || arg.type === 'CallExpression' || arg.type === 'Identifier') {
-    out.push({ template: 'change-return-value', edits: [replaceNode(arg, `!(${value})`)], description: `return \`${value}\` → \`!(${value})\`` });
+    out.push({
+      template: 'change-return-value',
+      edits: [replaceNode(arg, text(site, arg.argument))],
+      description: `return \`${value}\` → its negation`,
+    });
+  } else if (
+    arg.type === 'BinaryExpression' ||
+    arg.type === 'LogicalExpression' ||
+    arg.type === 'CallExpression' ||
+    arg.type === 'Identifier'
+  ) {
+    out.push({
+      template: 'change-return-value',
+      edits: [replaceNode(arg, `!(${value})`)],
+      description: `return \`${value}\` → \`!(${value})\``,
+    });
   }
   return out;
 };

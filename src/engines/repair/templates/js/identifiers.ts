@@ -9,12 +9,36 @@ function isReference(site: Parameters<JsTemplate>[0]): boolean {
   const { node, ancestors } = site;
   const parent = ancestors.at(-1);
   if (!parent) return false;
-  if ((parent.type === 'MemberExpression' || parent.type === 'OptionalMemberExpression') && parent.property === node && !parent.computed) return false;
-  if ((parent.type === 'ObjectProperty' || parent.type === 'ObjectMethod' || parent.type === 'ClassProperty' || parent.type === 'ClassMethod') && parent.key === node && !parent.computed) return false;
+  if (
+    (parent.type === 'MemberExpression' || parent.type === 'OptionalMemberExpression') &&
+    parent.property === node &&
+    !parent.computed
+  )
+    return false;
+  if (
+    (parent.type === 'ObjectProperty' ||
+      parent.type === 'ObjectMethod' ||
+      parent.type === 'ClassProperty' ||
+      parent.type === 'ClassMethod') &&
+    parent.key === node &&
+    !parent.computed
+  )
+    return false;
   if (parent.type === 'VariableDeclarator' && parent.id === node) return false;
-  if ((parent.type === 'FunctionDeclaration' || parent.type === 'FunctionExpression') && (parent.id === node || (parent.params as unknown[]).includes(node))) return false;
+  if (
+    (parent.type === 'FunctionDeclaration' || parent.type === 'FunctionExpression') &&
+    (parent.id === node || (parent.params as unknown[]).includes(node))
+  )
+    return false;
   if (parent.type === 'ArrowFunctionExpression' && (parent.params as unknown[]).includes(node)) return false;
-  if (/^(Import|Export)/.test(parent.type) || parent.type.startsWith('TS') || parent.type === 'LabeledStatement' || parent.type === 'BreakStatement' || parent.type === 'ContinueStatement') return false;
+  if (
+    /^(Import|Export)/.test(parent.type) ||
+    parent.type.startsWith('TS') ||
+    parent.type === 'LabeledStatement' ||
+    parent.type === 'BreakStatement' ||
+    parent.type === 'ContinueStatement'
+  )
+    return false;
   if (parent.type === 'AssignmentPattern' && parent.left === node) return false;
   if (parent.type === 'CatchClause') return false;
   return true;
@@ -51,5 +75,9 @@ export const changeReceiver: JsTemplate = (site) => {
   return scope.values
     .filter((other) => other !== name)
     .slice(0, MAX_PER_SITE)
-    .map((other) => ({ template: 'change-receiver' as const, edits: [replaceNode(receiver, other)], description: `receiver \`${name}\` → \`${other}\`` }));
+    .map((other) => ({
+      template: 'change-receiver' as const,
+      edits: [replaceNode(receiver, other)],
+      description: `receiver \`${name}\` → \`${other}\``,
+    }));
 };

@@ -4,7 +4,15 @@ import { editsKey, GenerationError, minimalEdits, type Candidate, type Candidate
 import { parseProgram, reparses, walk } from './ast.ts';
 import { changeFunction, changeMethod, swapArguments } from './calls.ts';
 import { extendChain, filterEmpty } from './chains.ts';
-import { addConjunct, dropConjunct, loopBound, negateCondition, presenceCheck, regroupLogic, widenTypeCheck } from './conditions.ts';
+import {
+  addConjunct,
+  dropConjunct,
+  loopBound,
+  negateCondition,
+  presenceCheck,
+  regroupLogic,
+  widenTypeCheck,
+} from './conditions.ts';
 import { deleteStatement } from './statements.ts';
 import { regexLiteral } from './regex.ts';
 import { forwardOptions, honorOption } from './options.ts';
@@ -65,10 +73,22 @@ export const jsGenerator: CandidateGenerator = {
       for (const template of JS_TEMPLATES) {
         let mutations: Mutation[];
         try {
-          mutations = template({ file, source, program, node, ancestors, optionNames: context?.optionNames ?? [], valueTypes: context?.valueTypes ?? [], outputDifferences: context?.outputDifferences ?? [], declared });
+          mutations = template({
+            file,
+            source,
+            program,
+            node,
+            ancestors,
+            optionNames: context?.optionNames ?? [],
+            valueTypes: context?.valueTypes ?? [],
+            outputDifferences: context?.outputDifferences ?? [],
+            declared,
+          });
         } catch (error) {
           // One template failing on one node costs that node's candidates of it, not the attempt.
-          failures.push(`${template.name} on the ${node.type} at ${file}:${line}: ${error instanceof Error ? error.message : String(error)}`);
+          failures.push(
+            `${template.name} on the ${node.type} at ${file}:${line}: ${error instanceof Error ? error.message : String(error)}`,
+          );
           continue;
         }
         for (const mutation of mutations) {
@@ -93,7 +113,11 @@ export const jsGenerator: CandidateGenerator = {
         }
       }
     });
-    if (failures.length > 0) throw new GenerationError(`a repair template failed ${failures.length} time(s) (${failures[0]}); the other templates' candidates were kept`, candidates);
+    if (failures.length > 0)
+      throw new GenerationError(
+        `a repair template failed ${failures.length} time(s) (${failures[0]}); the other templates' candidates were kept`,
+        candidates,
+      );
     return candidates;
   },
   parses: reparses,

@@ -47,7 +47,21 @@ export function replaceNode(node: AstNode, replacement: string): TextEdit {
   return { start: node.start, end: node.end, text: replacement };
 }
 
-const ATOMIC = new Set(['Identifier', 'NumericLiteral', 'StringLiteral', 'BooleanLiteral', 'NullLiteral', 'MemberExpression', 'OptionalMemberExpression', 'CallExpression', 'OptionalCallExpression', 'ArrayExpression', 'ObjectExpression', 'ThisExpression', 'TemplateLiteral']);
+const ATOMIC = new Set([
+  'Identifier',
+  'NumericLiteral',
+  'StringLiteral',
+  'BooleanLiteral',
+  'NullLiteral',
+  'MemberExpression',
+  'OptionalMemberExpression',
+  'CallExpression',
+  'OptionalCallExpression',
+  'ArrayExpression',
+  'ObjectExpression',
+  'ThisExpression',
+  'TemplateLiteral',
+]);
 
 /** A node's text, parenthesized unless it binds tighter than any operator. */
 export function atom(site: SiteContext, node: AstNode): string {

@@ -43,7 +43,8 @@ const NON_COMMUTATIVE = new Set(['-', '/', '%', '**', '<<', '>>', '>>>']);
 
 export const operatorReplacement: JsTemplate = (site) => {
   const { node, source } = site;
-  if ((node.type !== 'BinaryExpression' && node.type !== 'LogicalExpression') || !isNode(node.left) || !isNode(node.right)) return [];
+  if ((node.type !== 'BinaryExpression' && node.type !== 'LogicalExpression') || !isNode(node.left) || !isNode(node.right))
+    return [];
   const op = node.operator as string;
   const family = FAMILIES.find((f) => f.operators.includes(op));
   const offset = operatorOffset(source, node.left, node.right, op);
@@ -52,11 +53,13 @@ export const operatorReplacement: JsTemplate = (site) => {
   const identity = node.right.type === 'NumericLiteral' && node.right.value === 1;
   // The closest replacements first, then the rest of the operator's family.
   const replacements = [...new Set([...(PREFERRED[op] ?? []), ...family.operators.filter((o) => o !== op)])];
-  const out: Mutation[] = replacements.filter((r) => !(identity && (r === '*' || r === '/' || r === '**'))).map((replacement) => ({
-    template: family.template,
-    edits: [{ start: offset, end: offset + op.length, text: replacement }],
-    description: `\`${op}\` → \`${replacement}\``,
-  }));
+  const out: Mutation[] = replacements
+    .filter((r) => !(identity && (r === '*' || r === '/' || r === '**')))
+    .map((replacement) => ({
+      template: family.template,
+      edits: [{ start: offset, end: offset + op.length, text: replacement }],
+      description: `\`${op}\` → \`${replacement}\``,
+    }));
   if (NON_COMMUTATIVE.has(op)) {
     out.push({
       template: 'swap-operands',
@@ -70,16 +73,32 @@ export const operatorReplacement: JsTemplate = (site) => {
   // `n + 1` → `n`: an off-by-one written as an explicit adjustment.
   if (op === '+' || op === '-') {
     if (node.right.type === 'NumericLiteral' && node.right.value === 1) {
-      out.push({ template: 'off-by-one-bound', edits: [{ start: node.left.end, end: node.end, text: '' }], description: `dropped \`${op} 1\`` });
+      out.push({
+        template: 'off-by-one-bound',
+        edits: [{ start: node.left.end, end: node.end, text: '' }],
+        description: `dropped \`${op} 1\``,
+      });
     }
     if (op === '+' && node.left.type === 'NumericLiteral' && node.left.value === 1) {
-      out.push({ template: 'off-by-one-bound', edits: [{ start: node.start, end: node.right.start, text: '' }], description: 'dropped `1 +`' });
+      out.push({
+        template: 'off-by-one-bound',
+        edits: [{ start: node.start, end: node.right.start, text: '' }],
+        description: 'dropped `1 +`',
+      });
     }
   }
   return out;
 };
 
-const COMPOUND: Record<string, string[]> = { '+=': ['-='], '-=': ['+='], '*=': ['/='], '/=': ['*='], '||=': ['&&=', '??='], '&&=': ['||='], '??=': ['||='] };
+const COMPOUND: Record<string, string[]> = {
+  '+=': ['-='],
+  '-=': ['+='],
+  '*=': ['/='],
+  '/=': ['*='],
+  '||=': ['&&=', '??='],
+  '&&=': ['||='],
+  '??=': ['||='],
+};
 
 export const assignmentOperator: JsTemplate = (site) => {
   const { node, source } = site;
@@ -87,7 +106,8 @@ export const assignmentOperator: JsTemplate = (site) => {
   const op = node.operator as string;
   const offset = operatorOffset(source, node.left, node.right, op);
   if (offset === null) return [];
-  const template: TemplateId = op.startsWith('|') || op.startsWith('&') || op.startsWith('?') ? 'logical-operator' : 'arithmetic-operator';
+  const template: TemplateId =
+    op.startsWith('|') || op.startsWith('&') || op.startsWith('?') ? 'logical-operator' : 'arithmetic-operator';
   return (COMPOUND[op] ?? []).map((replacement) => ({
     template,
     edits: [{ start: offset, end: offset + op.length, text: replacement }],
@@ -102,5 +122,11 @@ export const updateOperator: JsTemplate = (site) => {
   const index = source.indexOf(op, node.start);
   if (index === -1 || index >= node.end) return [];
   const replacement = op === '++' ? '--' : '++';
-  return [{ template: 'arithmetic-operator', edits: [{ start: index, end: index + 2, text: replacement }], description: `\`${op}\` → \`${replacement}\`` }];
+  return [
+    {
+      template: 'arithmetic-operator',
+      edits: [{ start: index, end: index + 2, text: replacement }],
+      description: `\`${op}\` → \`${replacement}\``,
+    },
+  ];
 };

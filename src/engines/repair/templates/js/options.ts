@@ -19,7 +19,12 @@ function optionObjects(site: SiteContext): string[] {
   if (!found) {
     const seen = new Set<string>();
     walk(site.program, (n) => {
-      if (n.type === 'MemberExpression' && !n.computed && isNode(n.object) && (n.object.type === 'Identifier' || n.object.type === 'MemberExpression')) {
+      if (
+        n.type === 'MemberExpression' &&
+        !n.computed &&
+        isNode(n.object) &&
+        (n.object.type === 'Identifier' || n.object.type === 'MemberExpression')
+      ) {
         const raw = site.source.slice(n.object.start, n.object.end);
         if (OPTION_OBJECTS.test(raw)) seen.add(raw);
       }
@@ -36,12 +41,23 @@ export const honorOption: JsTemplate = (site) => {
   const test = node.test;
   const raw = text(site, test);
   // The option first, as a person writes a switch that turns a behaviour off (`!opts.nonegate && ...`).
-  const right = (test.type === 'LogicalExpression' && test.operator !== '&&') || test.type === 'ConditionalExpression' || test.type === 'AssignmentExpression' ? `(${raw})` : raw;
+  const right =
+    (test.type === 'LogicalExpression' && test.operator !== '&&') ||
+    test.type === 'ConditionalExpression' ||
+    test.type === 'AssignmentExpression'
+      ? `(${raw})`
+      : raw;
   return optionObjects(site).flatMap((object) =>
     site.optionNames
       .map((name) => `${object}.${name}`)
       .filter((flag) => !raw.includes(flag))
-      .flatMap((flag) => [`!${flag}`, flag].map((conjunct) => ({ template: 'honor-option' as const, edits: [replaceNode(test, `${conjunct} && ${right}`)], description: `added \`${conjunct} &&\` (an option the failing tests pass) to \`${raw.slice(0, 40)}\`` }))),
+      .flatMap((flag) =>
+        [`!${flag}`, flag].map((conjunct) => ({
+          template: 'honor-option' as const,
+          edits: [replaceNode(test, `${conjunct} && ${right}`)],
+          description: `added \`${conjunct} &&\` (an option the failing tests pass) to \`${raw.slice(0, 40)}\``,
+        })),
+      ),
   );
 };
 
@@ -68,9 +84,16 @@ function packageBindings(program: AstNode): Set<string> {
     if (n.type === 'ImportDeclaration' && isNode(n.source) && isPackage(n.source.value)) {
       for (const specifier of n.specifiers as AstNode[]) if (isNode(specifier.local)) found.add(specifier.local.name as string);
     }
-    if (n.type === 'VariableDeclarator' && isNode(n.id) && n.id.type === 'Identifier' && isNode(n.init) && n.init.type === 'CallExpression') {
+    if (
+      n.type === 'VariableDeclarator' &&
+      isNode(n.id) &&
+      n.id.type === 'Identifier' &&
+      isNode(n.init) &&
+      n.init.type === 'CallExpression'
+    ) {
       const [spec] = n.init.arguments as AstNode[];
-      if (isNode(n.init.callee) && n.init.callee.name === 'require' && spec?.type === 'StringLiteral' && isPackage(spec.value)) found.add(n.id.name as string);
+      if (isNode(n.init.callee) && n.init.callee.name === 'require' && spec?.type === 'StringLiteral' && isPackage(spec.value))
+        found.add(n.id.name as string);
     }
   });
   names = found;
@@ -82,8 +105,18 @@ function packageBindings(program: AstNode): Set<string> {
 function calleeName(callee: unknown, program: AstNode): string | null {
   if (!isNode(callee)) return null;
   if (callee.type === 'Identifier') return packageBindings(program).has(callee.name as string) ? null : (callee.name as string);
-  if ((callee.type === 'MemberExpression' || callee.type === 'OptionalMemberExpression') && !callee.computed && isNode(callee.property) && callee.property.type === 'Identifier') {
-    if (isNode(callee.object) && callee.object.type === 'Identifier' && packageBindings(program).has(callee.object.name as string)) return null;
+  if (
+    (callee.type === 'MemberExpression' || callee.type === 'OptionalMemberExpression') &&
+    !callee.computed &&
+    isNode(callee.property) &&
+    callee.property.type === 'Identifier'
+  ) {
+    if (
+      isNode(callee.object) &&
+      callee.object.type === 'Identifier' &&
+      packageBindings(program).has(callee.object.name as string)
+    )
+      return null;
     return callee.property.name as string;
   }
   return null;
@@ -103,7 +136,9 @@ export const forwardOptions: JsTemplate = (site) => {
   // The names each matching declaration's left-out options parameter destructures (none: a plain `options`).
   const omitted = (site.declared.get(name) ?? []).flatMap((params) => {
     const next = params[args.length];
-    return next?.kind === 'options' && (next.names.length === 0 || next.names.some((n) => site.optionNames.includes(n))) ? [next.names] : [];
+    return next?.kind === 'options' && (next.names.length === 0 || next.names.some((n) => site.optionNames.includes(n)))
+      ? [next.names]
+      : [];
   });
   const [first] = omitted;
   if (!first) return [];

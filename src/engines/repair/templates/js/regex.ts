@@ -71,7 +71,11 @@ export const regexLiteral: JsTemplate = (site) => {
   const out: Mutation[] = [];
   const add = (newPattern: string, newFlags: string, description: string) => {
     if ((newPattern !== pattern || newFlags !== flags) && valid(newPattern, newFlags)) {
-      out.push({ template: 'regex-literal', edits: [replaceNode(node, `/${newPattern}/${newFlags}`)], description: `${description} in \`/${pattern}/${flags}\`` });
+      out.push({
+        template: 'regex-literal',
+        edits: [replaceNode(node, `/${newPattern}/${newFlags}`)],
+        description: `${description} in \`/${pattern}/${flags}\``,
+      });
     }
   };
   const splice = (start: number, end: number, text: string) => pattern.slice(0, start) + text + pattern.slice(end);
@@ -91,14 +95,24 @@ export const regexLiteral: JsTemplate = (site) => {
       const members = classMembers(body);
       // A member too many: each one left out, where more than one remains.
       if (members.length > 1) {
-        members.forEach((member, k) => add(splice(bodyStart, piece.end - 1, members.filter((_, j) => j !== k).join('')), flags, `dropped \`${member}\` from \`${pattern.slice(piece.start, piece.end)}\``));
+        members.forEach((member, k) =>
+          add(
+            splice(bodyStart, piece.end - 1, members.filter((_, j) => j !== k).join('')),
+            flags,
+            `dropped \`${member}\` from \`${pattern.slice(piece.start, piece.end)}\``,
+          ),
+        );
       }
       // A character a negated class lets through that it should stop at.
       if (negated) {
         for (const d of DELIMITERS) {
           if (members.includes(d) || members.includes(`\\${d}`)) continue;
           const written = d === '/' ? '\\/' : d;
-          add(splice(piece.end - 1, piece.end - 1, written), flags, `added \`${d}\` to \`${pattern.slice(piece.start, piece.end)}\``);
+          add(
+            splice(piece.end - 1, piece.end - 1, written),
+            flags,
+            `added \`${d}\` to \`${pattern.slice(piece.start, piece.end)}\``,
+          );
         }
       }
     }

@@ -8,7 +8,14 @@ export interface ScopeNames {
   functions: string[];
 }
 
-const FUNCTION_TYPES = new Set(['FunctionDeclaration', 'FunctionExpression', 'ArrowFunctionExpression', 'ObjectMethod', 'ClassMethod', 'ClassPrivateMethod']);
+const FUNCTION_TYPES = new Set([
+  'FunctionDeclaration',
+  'FunctionExpression',
+  'ArrowFunctionExpression',
+  'ObjectMethod',
+  'ClassMethod',
+  'ClassPrivateMethod',
+]);
 
 function patternNames(pattern: unknown, out: Set<string>): void {
   if (!isNode(pattern)) return;
@@ -17,7 +24,8 @@ function patternNames(pattern: unknown, out: Set<string>): void {
   else if (pattern.type === 'RestElement') patternNames(pattern.argument, out);
   else if (pattern.type === 'TSParameterProperty') patternNames(pattern.parameter, out);
   else if (pattern.type === 'ArrayPattern') for (const e of pattern.elements as unknown[]) patternNames(e, out);
-  else if (pattern.type === 'ObjectPattern') for (const p of pattern.properties as AstNode[]) patternNames(p.type === 'RestElement' ? p : p.value, out);
+  else if (pattern.type === 'ObjectPattern')
+    for (const p of pattern.properties as AstNode[]) patternNames(p.type === 'RestElement' ? p : p.value, out);
 }
 
 /** A declared name; `from` is where it becomes visible (null: everywhere in its owner, hoisted). */
@@ -48,27 +56,36 @@ function ownDeclarations(owner: AstNode): OwnDeclarations {
     for (const name of params) value(name);
   }
   const body = owner.type === 'Program' ? owner : owner.body;
-  if (isNode(body)) walkOwn(body, (node) => {
-    if (node.type === 'FunctionDeclaration' && isNode(node.id)) fn(node.id.name as string);
-    if (node.type === 'VariableDeclarator') {
-      const init = node.init;
-      if (isNode(init) && (init.type === 'ArrowFunctionExpression' || init.type === 'FunctionExpression') && isNode(node.id)) fn(node.id.name as string, node.start);
-      else {
-        const names = new Set<string>();
-        patternNames(node.id, names);
-        for (const name of names) value(name, node.start);
+  if (isNode(body))
+    walkOwn(body, (node) => {
+      if (node.type === 'FunctionDeclaration' && isNode(node.id)) fn(node.id.name as string);
+      if (node.type === 'VariableDeclarator') {
+        const init = node.init;
+        if (isNode(init) && (init.type === 'ArrowFunctionExpression' || init.type === 'FunctionExpression') && isNode(node.id))
+          fn(node.id.name as string, node.start);
+        else {
+          const names = new Set<string>();
+          patternNames(node.id, names);
+          for (const name of names) value(name, node.start);
+        }
       }
-    }
-    if ((node.type === 'ImportSpecifier' || node.type === 'ImportDefaultSpecifier' || node.type === 'ImportNamespaceSpecifier') && isNode(node.local)) {
-      value(node.local.name as string);
-      fn(node.local.name as string);
-    }
-    if ((node.type === 'ForOfStatement' || node.type === 'ForInStatement') && isNode(node.left) && node.left.type === 'VariableDeclaration') {
-      const names = new Set<string>();
-      for (const d of node.left.declarations as AstNode[]) patternNames(d.id, names);
-      for (const name of names) value(name);
-    }
-  });
+      if (
+        (node.type === 'ImportSpecifier' || node.type === 'ImportDefaultSpecifier' || node.type === 'ImportNamespaceSpecifier') &&
+        isNode(node.local)
+      ) {
+        value(node.local.name as string);
+        fn(node.local.name as string);
+      }
+      if (
+        (node.type === 'ForOfStatement' || node.type === 'ForInStatement') &&
+        isNode(node.left) &&
+        node.left.type === 'VariableDeclaration'
+      ) {
+        const names = new Set<string>();
+        for (const d of node.left.declarations as AstNode[]) patternNames(d.id, names);
+        for (const name of names) value(name);
+      }
+    });
   declarationsByOwner.set(owner, own);
   return own;
 }
@@ -79,7 +96,8 @@ function walkOwn(root: AstNode, visit: (node: AstNode) => void): void {
     visit(node);
     if (!top && FUNCTION_TYPES.has(node.type)) return;
     for (const key of Object.keys(node)) {
-      if (key === 'loc' || key === 'leadingComments' || key === 'trailingComments' || key === 'innerComments' || key === 'extra') continue;
+      if (key === 'loc' || key === 'leadingComments' || key === 'trailingComments' || key === 'innerComments' || key === 'extra')
+        continue;
       const child = node[key];
       if (Array.isArray(child)) {
         for (const c of child) if (isNode(c)) visitNode(c, false);

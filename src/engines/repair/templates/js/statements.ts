@@ -7,7 +7,8 @@ import { replaceNode, text, type JsTemplate } from './mutation.ts';
 export const deleteStatement: JsTemplate = (site) => {
   const { node, ancestors } = site;
   const parent = ancestors.at(-1);
-  if (node.type !== 'ExpressionStatement' || !parent || (parent.type !== 'BlockStatement' && parent.type !== 'Program')) return [];
+  if (node.type !== 'ExpressionStatement' || !parent || (parent.type !== 'BlockStatement' && parent.type !== 'Program'))
+    return [];
   const expression = node.expression as { type: string };
   if (expression.type !== 'CallExpression' && expression.type !== 'AwaitExpression') return [];
   const raw = text(site, node);

@@ -9,11 +9,26 @@ import { text, type JsTemplate, type Mutation } from './mutation.ts';
 const EQUALITY = new Set(['===', '!==', '==', '!=']);
 const VALUE = new Set(['Identifier', 'MemberExpression', 'OptionalMemberExpression', 'CallExpression', 'OptionalCallExpression']);
 /** Methods that already normalize: a value that went through one is not normalized again. */
-const NORMALIZERS = new Set(['toLowerCase', 'toUpperCase', 'trim', 'trimEnd', 'trimStart', 'trimRight', 'trimLeft', 'toLocaleLowerCase', 'toLocaleUpperCase']);
+const NORMALIZERS = new Set([
+  'toLowerCase',
+  'toUpperCase',
+  'trim',
+  'trimEnd',
+  'trimStart',
+  'trimRight',
+  'trimLeft',
+  'toLocaleLowerCase',
+  'toLocaleUpperCase',
+]);
 
 function normalized(node: AstNode): boolean {
   const callee = node.callee;
-  return (node.type === 'CallExpression' || node.type === 'OptionalCallExpression') && isNode(callee) && isNode(callee.property) && NORMALIZERS.has(callee.property.name as string);
+  return (
+    (node.type === 'CallExpression' || node.type === 'OptionalCallExpression') &&
+    isNode(callee) &&
+    isNode(callee.property) &&
+    NORMALIZERS.has(callee.property.name as string)
+  );
 }
 
 /** The case a string literal is written in, to pick the normalization that can make a value equal it. */
@@ -26,7 +41,12 @@ function casesFor(literal: string): string[] {
 
 function append(site: Parameters<JsTemplate>[0], value: AstNode, method: string): Mutation {
   const shown = removesShownDifference(method, site.outputDifferences);
-  return { template: 'normalize-string', edits: [{ start: value.end, end: value.end, text: `.${method}()` }], description: `\`${text(site, value).slice(0, 40)}\` → \`….${method}()\``, ...(shown ? { fromTests: true } : {}) };
+  return {
+    template: 'normalize-string',
+    edits: [{ start: value.end, end: value.end, text: `.${method}()` }],
+    description: `\`${text(site, value).slice(0, 40)}\` → \`….${method}()\``,
+    ...(shown ? { fromTests: true } : {}),
+  };
 }
 
 /** The normalizations the failing tests' differences ask for first, the others after. */
@@ -60,7 +80,12 @@ function distance(a: string, b: string, max: number): number {
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];
-    for (let j = 1; j <= b.length; j++) current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let j = 1; j <= b.length; j++)
+      current[j] = Math.min(
+        (previous[j] ?? 0) + 1,
+        (current[j - 1] ?? 0) + 1,
+        (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
     if (Math.min(...current) > max) return max + 1;
     previous = current;
   }
@@ -93,7 +118,11 @@ export const typoLiteral: JsTemplate = (site) => {
   const out: Mutation[] = [];
   for (const [other] of literalsOf(program)) {
     if (other === value || other.includes(quote) || other.includes('\\') || distance(value, other, 2) > 2) continue;
-    out.push({ template: 'typo-literal', edits: [{ start: node.start, end: node.end, text: `${quote}${other}${quote}` }], description: `${raw} → ${quote}${other}${quote}` });
+    out.push({
+      template: 'typo-literal',
+      edits: [{ start: node.start, end: node.end, text: `${quote}${other}${quote}` }],
+      description: `${raw} → ${quote}${other}${quote}`,
+    });
   }
   return out.slice(0, 4);
 };

@@ -36,10 +36,19 @@ function isComparison(tokens: Token[], i: number): boolean {
   // `List<String>`, `Map<K, V>`: a type name (Capitalized, not an ALL_CAPS constant) before the bracket.
   const typeName = (t: Token | undefined) => !!t && t.kind === 'name' && /^[A-Z][a-z0-9]/.test(t.text);
   if (typeName(prev) || (tokens[i]?.text === '<' && typeName(next))) return false;
-  return !!prev && !!next && (prev.kind === 'name' || prev.kind === 'number' || prev.text === ')' || prev.text === ']') && (next.kind !== 'punct' || next.text === '(');
+  return (
+    !!prev &&
+    !!next &&
+    (prev.kind === 'name' || prev.kind === 'number' || prev.text === ')' || prev.text === ']') &&
+    (next.kind !== 'punct' || next.text === '(')
+  );
 }
 
-function swapCall(source: string, tokens: Token[], i: number): { start: number; end: number; a: [number, number]; b: [number, number] } | null {
+function swapCall(
+  source: string,
+  tokens: Token[],
+  i: number,
+): { start: number; end: number; a: [number, number]; b: [number, number] } | null {
   // name ( a , b ) with a and b without nested parentheses or commas
   if (tokens[i]?.kind !== 'name' || tokens[i + 1]?.text !== '(') return null;
   let depth = 0;
@@ -68,7 +77,23 @@ function swapCall(source: string, tokens: Token[], i: number): { start: number; 
 }
 
 export const tokenGenerator: CandidateGenerator = {
-  extensions: ['.c', '.h', '.cc', '.cpp', '.hpp', '.java', '.go', '.rs', '.cs', '.kt', '.swift', '.scala', '.php', '.rb', '.dart'],
+  extensions: [
+    '.c',
+    '.h',
+    '.cc',
+    '.cpp',
+    '.hpp',
+    '.java',
+    '.go',
+    '.rs',
+    '.cs',
+    '.kt',
+    '.swift',
+    '.scala',
+    '.php',
+    '.rb',
+    '.dart',
+  ],
   async generate(file, source, lines) {
     const tokens = tokenize(source);
     const out: Candidate[] = [];
@@ -77,23 +102,38 @@ export const tokenGenerator: CandidateGenerator = {
       const result = applyEdits(source, edits);
       if (result === source || seen.has(result)) return;
       seen.add(result);
-      out.push({ file, edits, template, line, description: `${description} at ${file}:${line}`, size: edits.reduce((n, e) => n + Math.max(e.end - e.start, e.text.length), 0) });
+      out.push({
+        file,
+        edits,
+        template,
+        line,
+        description: `${description} at ${file}:${line}`,
+        size: edits.reduce((n, e) => n + Math.max(e.end - e.start, e.text.length), 0),
+      });
     };
     tokens.forEach((t, i) => {
       if (!lines.has(t.line)) return;
       const swap = SWAPS[t.text];
       if (swap && (t.kind !== 'op' || !['<', '>', '<=', '>='].includes(t.text) || isComparison(tokens, i))) {
-        for (const to of swap.to) push(swap.template, t.line, [{ start: t.start, end: t.end, text: to }], `\`${t.text}\` → \`${to}\``);
+        for (const to of swap.to)
+          push(swap.template, t.line, [{ start: t.start, end: t.end, text: to }], `\`${t.text}\` → \`${to}\``);
       }
       if (t.kind === 'number' && /^[0-9]+$/.test(t.text)) {
         const n = Number(t.text);
-        for (const v of [n + 1, n - 1]) if (v >= 0) push('off-by-one-literal', t.line, [{ start: t.start, end: t.end, text: String(v) }], `\`${n}\` → \`${v}\``);
+        for (const v of [n + 1, n - 1])
+          if (v >= 0)
+            push('off-by-one-literal', t.line, [{ start: t.start, end: t.end, text: String(v) }], `\`${n}\` → \`${v}\``);
       }
       const call = swapCall(source, tokens, i);
       if (call) {
         const a = source.slice(...call.a).trim();
         const b = source.slice(...call.b).trim();
-        push('swap-arguments', t.line, [{ start: call.start, end: call.end, text: `${b}, ${a}` }], `swapped the arguments of \`${t.text}\``);
+        push(
+          'swap-arguments',
+          t.line,
+          [{ start: call.start, end: call.end, text: `${b}, ${a}` }],
+          `swapped the arguments of \`${t.text}\``,
+        );
       }
     });
     return out;

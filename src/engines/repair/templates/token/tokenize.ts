@@ -8,7 +8,44 @@ export interface Token {
   line: number;
 }
 
-const OPERATORS = ['>>>=', '<<=', '>>=', '>>>', '===', '!==', '&&', '||', '==', '!=', '<=', '>=', '<<', '>>', '+=', '-=', '*=', '/=', '++', '--', '->', '::', '<', '>', '+', '-', '*', '/', '%', '&', '|', '^', '!', '=', '?', ':'];
+const OPERATORS = [
+  '>>>=',
+  '<<=',
+  '>>=',
+  '>>>',
+  '===',
+  '!==',
+  '&&',
+  '||',
+  '==',
+  '!=',
+  '<=',
+  '>=',
+  '<<',
+  '>>',
+  '+=',
+  '-=',
+  '*=',
+  '/=',
+  '++',
+  '--',
+  '->',
+  '::',
+  '<',
+  '>',
+  '+',
+  '-',
+  '*',
+  '/',
+  '%',
+  '&',
+  '|',
+  '^',
+  '!',
+  '=',
+  '?',
+  ':',
+];
 
 export function tokenize(source: string): Token[] {
   const tokens: Token[] = [];
@@ -21,7 +58,10 @@ export function tokenize(source: string): Token[] {
       i++;
     } else if (/\s/.test(c)) {
       i++;
-    } else if (source.startsWith('//', i) || (c === '#' && /^#\s*(include|define|if|endif|pragma)/.test(source.slice(i, i + 12)))) {
+    } else if (
+      source.startsWith('//', i) ||
+      (c === '#' && /^#\s*(include|define|if|endif|pragma)/.test(source.slice(i, i + 12)))
+    ) {
       while (i < source.length && source[i] !== '\n') i++;
     } else if (source.startsWith('/*', i)) {
       const end = source.indexOf('*/', i + 2);
