@@ -52,28 +52,8 @@ export async function runJob(data: RunJobData, deps: RunJobDeps, control: JobCon
       log.warn({ ...meta, err: describe(error) }, 'status not started');
       return null;
     });
-    let shown = '';
-    const onProgress = (p: RunProgress) => {
-      // An engine's own lines (an agent's output) stream to the app's log, not into the status comment.
-      if (p.phase === 'engine') {
-        log.debug({ ...meta, attempt: p.attempt }, p.message.slice(0, 2000));
-        return;
-      }
-      const key = `${p.phase}:${p.attempt ?? ''}:${p.failing ?? ''}`;
-      control.report(p.phase === 'attempt' ? `attempt ${p.attempt}/${p.maxAttempts}` : p.phase);
-      if (p.phase === 'done' || key === shown) return;
-      shown = key;
-      void status.update(progressMessage(runId, p));
-    };
-    const request = fixRequestSchema.parse({
-      runId,
-      repository: { cloneUrl: plan.cloneUrl, ref: plan.ref, sha, baseRef: plan.baseRef },
-      trigger: { kind: plan.kind, number: plan.number, deliveryId: plan.deliveryId, actor: plan.actor },
-      goal: plan.goal,
-      writeTestWhenGreen: !plan.isPullRequest,
-      ...(plan.instructions ? { instructions: plan.instructions } : {}),
-      config,
-    });
+    const onProgress = progressListener(runId, { log, status, control }, meta);
+    const request = requestOf(data, sha);
     log.info(meta, 'run started');
     const finished = await runLocal(
       { request },
@@ -135,6 +115,42 @@ export async function runJob(data: RunJobData, deps: RunJobDeps, control: JobCon
     await completeStatus({ conclusion: 'failure', title: 'Error', summary: describe(error) });
     return { state: 'failed', outcome: describe(error), ...(result ? { artifactsDir: result.artifactsDir } : {}) };
   }
+}
+
+/**
+ * Tells the run's progress: the job's heartbeat each step, the status comment once per new step (not
+ * every heartbeat), and an engine's own lines (an agent's output) to the app's log, not the comment.
+ */
+function progressListener(
+  runId: string,
+  to: { log: Logger; status: StatusComment; control: JobControl },
+  meta: Record<string, unknown>,
+): (p: RunProgress) => void {
+  let shown = '';
+  return (p) => {
+    if (p.phase === 'engine') {
+      to.log.debug({ ...meta, attempt: p.attempt }, p.message.slice(0, 2000));
+      return;
+    }
+    const key = `${p.phase}:${p.attempt ?? ''}:${p.failing ?? ''}`;
+    to.control.report(p.phase === 'attempt' ? `attempt ${p.attempt}/${p.maxAttempts}` : p.phase);
+    if (p.phase === 'done' || key === shown) return;
+    shown = key;
+    void to.status.update(progressMessage(runId, p));
+  };
+}
+
+/** The stored job as the loop's request, at the commit the status was started on. */
+function requestOf({ plan, config, runId }: RunJobData, sha: string) {
+  return fixRequestSchema.parse({
+    runId,
+    repository: { cloneUrl: plan.cloneUrl, ref: plan.ref, sha, baseRef: plan.baseRef },
+    trigger: { kind: plan.kind, number: plan.number, deliveryId: plan.deliveryId, actor: plan.actor },
+    goal: plan.goal,
+    writeTestWhenGreen: !plan.isPullRequest,
+    ...(plan.instructions ? { instructions: plan.instructions } : {}),
+    config,
+  });
 }
 
 /** The branch's current commit, so the check run and the run agree on what was worked on. */
