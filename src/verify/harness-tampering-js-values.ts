@@ -3,6 +3,7 @@
 // (`NODE_TEST_CONTEXT`, `JEST_WORKER_ID`, `VITEST`, …) can be right only under test; a `valueOf`,
 // `Symbol.toPrimitive` or `equals` that answers a constant, or never reads the other operand, makes
 // a value that compares equal to anything. The variables are the runners' own (src/runners/).
+import { GLOBAL } from './js-references.ts';
 import { isJsNode, walkJs, type JsNode } from './js-tree.ts';
 import type { TamperRule } from './tamper-hit.ts';
 
@@ -14,8 +15,6 @@ export interface ValueRef {
 export type ValueReport = (node: JsNode, rule: TamperRule, what: string) => void;
 export type ValueResolve = (node: unknown) => ValueRef | null;
 
-/** The global scope's module name in refs (harness-tampering-js.ts). */
-const GLOBAL = '<global>';
 /** Methods that turn a value into a primitive: a constant answer makes it `==` that constant. */
 const PRIMITIVE = new Set(['valueOf', 'Symbol.toPrimitive']);
 /** Methods that compare with another value (jest's and vitest's matchers ask `asymmetricMatch`). */

@@ -2,20 +2,15 @@
 // the process or rewriting its exit status, reaching into the test framework or the assertion
 // library, reading test files at run time. Names are followed through imports and requires
 // (`import p from 'node:process'`, `const { strict } = require('assert')`), so the same call under
-// another name is the same call; words in strings and comments are never code. Reading the runners'
-// variables and values equal to anything: harness-tampering-js-values.ts.
+// another name is the same call (js-references.ts); words in strings and comments are never code.
+// Reading the runners' variables and values equal to anything: harness-tampering-js-values.ts.
 import { equalsAnythingHit, runnerVariableHits } from './harness-tampering-js-values.ts';
+import { bare, GLOBAL, refOf, scopeOf, type Ref } from './js-references.ts';
+import { underMainGuard } from './js-main-guard.ts';
 import { isJsNode, literalPath, ownLines, parseJs, stringValue, walkJs, type JsNode } from './js-tree.ts';
 import type { TamperHit, TamperRule } from './tamper-hit.ts';
 import { RUNNERS } from '../runners/registry.ts';
 
-/** What an expression stands for: a module (or the global scope) and a path of members in it. */
-interface Ref {
-  module: string;
-  path: string[];
-}
-
-const GLOBAL = '<global>';
 // A runner's own assertion module (its `expect`) is among its framework's modules (src/runners/).
 const ASSERTION_MODULES = new Set([
   'assert',
@@ -96,8 +91,6 @@ const READS = new Set([
   'globSync',
   'glob',
 ]);
-
-const bare = (module: string) => module.replace(/^node:/, '');
 
 /**
  * Finds the hits on `added` lines; null when the file does not parse. `env`: the runners' environment
@@ -256,146 +249,4 @@ function describe(ref: Ref): string {
 
 function displayPath(ref: Ref): string[] {
   return ref.module === GLOBAL ? ref.path : [ref.module, ...ref.path];
-}
-
-/**
- * Code that runs only when the file is the program itself, never when a test imports it:
- * exactly `if (require.main === module)` or `if (import.meta.main)`.
- */
-function underMainGuard(ancestors: readonly JsNode[]): boolean {
-  return ancestors.some(
-    (node, i) => node.type === 'IfStatement' && ancestors[i + 1] === node['consequent'] && isMainTest(node['test']),
-  );
-}
-
-function isMainTest(test: unknown): boolean {
-  if (!isJsNode(test)) return false;
-  if (
-    test.type === 'MemberExpression' &&
-    isJsNode(test['object']) &&
-    test['object'].type === 'MetaProperty' &&
-    (test['property'] as JsNode | undefined)?.['name'] === 'main'
-  )
-    return true;
-  if (test.type !== 'BinaryExpression' || (test['operator'] !== '===' && test['operator'] !== '==')) return false;
-  const sides = [test['left'], test['right']].filter(isJsNode);
-  const isRequireMain = (n: JsNode) =>
-    n.type === 'MemberExpression' &&
-    (n['object'] as JsNode)['name'] === 'require' &&
-    (n['property'] as JsNode)['name'] === 'main';
-  return sides.some(isRequireMain) && sides.some((n) => n.type === 'Identifier' && n['name'] === 'module');
-}
-
-/** Names the file binds: to modules or their members, to `process`, or to its own values. */
-interface Scope {
-  bindings: Map<string, Ref>;
-  /** Every name the file declares (variables, functions, classes, parameters): never a global. */
-  declared: Set<string>;
-}
-
-function scopeOf(program: JsNode): Scope {
-  const scope: Scope = { bindings: new Map(), declared: new Set() };
-  const moduleRef = (specifier: string, path: string[] = []): Ref =>
-    bare(specifier) === 'process' ? { module: GLOBAL, path: ['process', ...path] } : { module: bare(specifier), path };
-  walkJs(program, (node) => {
-    if (node.type === 'VariableDeclarator') declareNames(node['id'], scope.declared);
-    if (/Function|ClassDeclaration|ClassExpression|Method/.test(node.type)) {
-      declareNames(node['id'], scope.declared);
-      for (const param of (node['params'] as unknown[] | undefined) ?? []) declareNames(param, scope.declared);
-    }
-    if (node.type === 'CatchClause') declareNames(node['param'], scope.declared);
-  });
-  // Two passes, so an alias declared after what it aliases is still followed.
-  for (let pass = 0; pass < 2; pass++) {
-    walkJs(program, (node) => {
-      if (node.type === 'ImportDeclaration') {
-        const specifier = stringValue(node['source']);
-        if (specifier === null) return;
-        for (const spec of (node['specifiers'] as JsNode[]) ?? []) {
-          const local = (spec['local'] as JsNode)['name'] as string;
-          const imported =
-            spec.type === 'ImportSpecifier'
-              ? (((spec['imported'] as JsNode)['name'] ?? (spec['imported'] as JsNode)['value']) as string)
-              : null;
-          scope.bindings.set(local, moduleRef(specifier, imported && imported !== 'default' ? [imported] : []));
-        }
-      } else if (node.type === 'VariableDeclarator' && isJsNode(node['id'])) {
-        const init = refOf(node['init'], scope);
-        if (!init) return;
-        const id = node['id'];
-        if (id.type === 'Identifier') scope.bindings.set(id['name'] as string, init);
-        if (id.type === 'ObjectPattern') {
-          for (const prop of (id['properties'] as JsNode[]) ?? []) {
-            const key = prop['key'] as JsNode | undefined;
-            const value = prop['value'] as JsNode | undefined;
-            const name = key ? ((key['name'] ?? key['value']) as string | undefined) : undefined;
-            if (prop.type === 'ObjectProperty' && name && value?.type === 'Identifier')
-              scope.bindings.set(value['name'] as string, { module: init.module, path: [...init.path, name] });
-          }
-        }
-      }
-    });
-  }
-  return scope;
-}
-
-/** The identifiers a binding pattern declares (`a`, `{ a, b: [c] }`, `...d`, `e = 1`). */
-function declareNames(pattern: unknown, into: Set<string>): void {
-  if (!isJsNode(pattern)) return;
-  if (pattern.type === 'Identifier') into.add(pattern['name'] as string);
-  else if (pattern.type === 'ObjectPattern')
-    for (const prop of pattern['properties'] as JsNode[])
-      declareNames(prop.type === 'RestElement' ? prop['argument'] : prop['value'], into);
-  else if (pattern.type === 'ArrayPattern') for (const element of pattern['elements'] as unknown[]) declareNames(element, into);
-  else if (pattern.type === 'RestElement') declareNames(pattern['argument'], into);
-  else if (pattern.type === 'AssignmentPattern') declareNames(pattern['left'], into);
-  else if (pattern.type === 'TSParameterProperty') declareNames(pattern['parameter'], into);
-}
-
-/** What an expression refers to: a member chain on a module, on `process`, or on the global scope. */
-function refOf(node: unknown, scope: Scope): Ref | null {
-  if (!isJsNode(node)) return null;
-  switch (node.type) {
-    case 'Identifier': {
-      const name = node['name'] as string;
-      const bound = scope.bindings.get(name);
-      if (bound) return bound;
-      // `process` is the process whatever a parameter somewhere is called: shadowing it hides nothing.
-      if (scope.declared.has(name) && name !== 'process' && name !== 'globalThis') return null;
-      return ['globalThis', 'global', 'window', 'self'].includes(name)
-        ? { module: GLOBAL, path: [] }
-        : { module: GLOBAL, path: [name] };
-    }
-    case 'MemberExpression':
-    case 'OptionalMemberExpression': {
-      const object = refOf(node['object'], scope);
-      if (!object) return null;
-      const property = node['property'] as JsNode;
-      const name = node['computed'] ? (stringValue(property) ?? '*') : ((property['name'] as string | undefined) ?? '*');
-      return { module: object.module, path: [...object.path, name] };
-    }
-    case 'CallExpression': {
-      const callee = node['callee'] as JsNode;
-      const specifier = stringValue((node['arguments'] as unknown[])[0]);
-      if (callee.type === 'Identifier' && callee['name'] === 'require' && !scope.declared.has('require') && specifier !== null) {
-        return bare(specifier) === 'process' ? { module: GLOBAL, path: ['process'] } : { module: bare(specifier), path: [] };
-      }
-      return null;
-    }
-    case 'AwaitExpression':
-      return refOf(node['argument'], scope);
-    case 'ImportExpression': {
-      const specifier = stringValue(node['source']);
-      if (specifier === null) return null;
-      return bare(specifier) === 'process' ? { module: GLOBAL, path: ['process'] } : { module: bare(specifier), path: [] };
-    }
-    case 'TSNonNullExpression':
-    case 'TSAsExpression':
-    case 'TSSatisfiesExpression':
-    case 'TSTypeAssertion':
-    case 'ParenthesizedExpression':
-      return refOf(node['expression'], scope);
-    default:
-      return null;
-  }
 }

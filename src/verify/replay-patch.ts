@@ -49,19 +49,8 @@ const MANIFEST =
 export async function replayPatch(input: ReplayInput): Promise<Verification> {
   const dir = join(input.scratchDir, `replay-${Date.now().toString(36)}`);
   const findings: Finding[] = [...checkConstraints(input.changes, input.policy, input.config.constraints)];
-  const empty: Verification = {
-    replayed: false,
-    passed: false,
-    gate: null,
-    failToPass: [],
-    passToFail: [],
-    stillFailing: [],
-    newlySkipped: [],
-    findings,
-  };
   try {
     await cloneMirror(input.mirror, input.baseSha, dir, input.seal);
-    const manifests = input.changes.filter((c) => MANIFEST.test(c.path));
     const before = new Map<string, string | null>();
     for (const change of input.changes.filter((c) => MANIFEST.test(c.path) || needsText(c.path)))
       before.set(change.path, await readIfExists(join(dir, change.path)));
@@ -81,7 +70,7 @@ export async function replayPatch(input: ReplayInput): Promise<Verification> {
         kind: 'replay_failed',
         message: `the patch does not apply to a pristine checkout: ${(error as Error).message}`,
       });
-      return empty;
+      return notReplayed(findings);
     }
     const texts = await Promise.all(
       [...before.keys()].map(async (path) => ({
@@ -100,61 +89,94 @@ export async function replayPatch(input: ReplayInput): Promise<Verification> {
         log: input.log,
       })),
     );
-    if (!input.config.constraints.allowNewDependencies) {
-      for (const change of manifests) {
-        const added = findNewDependencies(
-          change.path,
-          before.get(change.path) ?? null,
-          await readIfExists(join(dir, change.path)),
-        );
-        for (const name of added)
-          findings.push({ kind: 'new_dependency', path: change.path, message: `new dependency \`${name}\` in ${change.path}` });
-      }
-    }
-    const judged = input.suite.judged([...baselineTestFiles]);
-    const ran = await runSuite(judged, dir, {
-      announce: (step, command) => input.log(step === 'setup' ? `replay: setup: ${command}` : `replay: ${command}`),
-    });
-    if (!ran.gate) {
-      findings.push({ kind: 'replay_failed', message: `setup failed on the pristine checkout (${setupEnding(ran.setup)})` });
-      return empty;
-    }
-    const { gate } = ran;
-    if (input.logSection) input.logSection('replay output', gate.output);
-    else input.log(`==== replay output ====\n${gate.output}`);
-    const comparison = compareTests(input.baseline, gate.report);
-    if (!gate.passed)
-      findings.push({
-        kind: 'replay_failed',
-        message: `the full suite fails on the pristine checkout with the patch (${gate.reason}${gate.exitCode !== undefined ? ` ${gate.exitCode}` : ''})`,
-      });
-    for (const id of comparison.passToFail)
-      findings.push({ kind: 'pass_to_fail', message: `\`${id}\` passed before and fails now` });
-    findings.push(...checkTestIntegrity(input.baseline, gate.report));
-    const evidence = judgeEvidence(input.baseline, gate, input.config.test.evidence);
-    findings.push(...evidence.findings);
-    // Only a suite green so far is worth observing twice.
-    const second =
-      gate.passed && findings.length === 0
-        ? await observeAlone(judged, dir, { final: gate.report, baseline: input.baseline }, comparison.failToPass, input.log)
-        : null;
-    if (second) findings.push(...second.findings);
-    return {
-      replayed: true,
-      passed: gate.passed && findings.length === 0,
-      gate: gateSummary(gate),
-      failToPass: comparison.failToPass,
-      passToFail: comparison.passToFail,
-      stillFailing: comparison.stillFailing,
-      newlySkipped: comparison.newlySkipped,
-      findings,
-      evidence: evidence.basis,
-      runtimeGuard: runtimeGuardStatus(input.baseline, gate.report, input.config.test.evidence),
-      ...(second ? { alone: second.observation } : {}),
-    };
+    if (!input.config.constraints.allowNewDependencies)
+      findings.push(...(await newDependencyFindings(input.changes, dir, before)));
+    return await judgeReplayedSuite(input, dir, baselineTestFiles, findings);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** What a replay that never ran the suite shows: its findings alone (the patch did not apply, the setup failed). */
+function notReplayed(findings: Finding[]): Verification {
+  return {
+    replayed: false,
+    passed: false,
+    gate: null,
+    failToPass: [],
+    passToFail: [],
+    stillFailing: [],
+    newlySkipped: [],
+    findings,
+  };
+}
+
+/** The dependencies each changed manifest names after the patch and did not before (`before`: its pristine text). */
+async function newDependencyFindings(
+  changes: FileChange[],
+  dir: string,
+  before: ReadonlyMap<string, string | null>,
+): Promise<Finding[]> {
+  const findings: Finding[] = [];
+  for (const change of changes.filter((c) => MANIFEST.test(c.path))) {
+    const added = findNewDependencies(change.path, before.get(change.path) ?? null, await readIfExists(join(dir, change.path)));
+    for (const name of added)
+      findings.push({ kind: 'new_dependency', path: change.path, message: `new dependency \`${name}\` in ${change.path}` });
+  }
+  return findings;
+}
+
+/**
+ * The full suite on the patched pristine checkout, compared per test with the baseline. `findings`:
+ * those found so far, to which the run's are added; only a suite green with none is observed twice.
+ */
+async function judgeReplayedSuite(
+  input: ReplayInput,
+  dir: string,
+  baselineTestFiles: ReadonlySet<string>,
+  findings: Finding[],
+): Promise<Verification> {
+  const judged = input.suite.judged([...baselineTestFiles]);
+  const ran = await runSuite(judged, dir, {
+    announce: (step, command) => input.log(step === 'setup' ? `replay: setup: ${command}` : `replay: ${command}`),
+  });
+  if (!ran.gate) {
+    findings.push({ kind: 'replay_failed', message: `setup failed on the pristine checkout (${setupEnding(ran.setup)})` });
+    return notReplayed(findings);
+  }
+  const { gate } = ran;
+  if (input.logSection) input.logSection('replay output', gate.output);
+  else input.log(`==== replay output ====\n${gate.output}`);
+  const comparison = compareTests(input.baseline, gate.report);
+  if (!gate.passed)
+    findings.push({
+      kind: 'replay_failed',
+      message: `the full suite fails on the pristine checkout with the patch (${gate.reason}${gate.exitCode !== undefined ? ` ${gate.exitCode}` : ''})`,
+    });
+  for (const id of comparison.passToFail)
+    findings.push({ kind: 'pass_to_fail', message: `\`${id}\` passed before and fails now` });
+  findings.push(...checkTestIntegrity(input.baseline, gate.report));
+  const evidence = judgeEvidence(input.baseline, gate, input.config.test.evidence);
+  findings.push(...evidence.findings);
+  // Only a suite green so far is worth observing twice.
+  const second =
+    gate.passed && findings.length === 0
+      ? await observeAlone(judged, dir, { final: gate.report, baseline: input.baseline }, comparison.failToPass, input.log)
+      : null;
+  if (second) findings.push(...second.findings);
+  return {
+    replayed: true,
+    passed: gate.passed && findings.length === 0,
+    gate: gateSummary(gate),
+    failToPass: comparison.failToPass,
+    passToFail: comparison.passToFail,
+    stillFailing: comparison.stillFailing,
+    newlySkipped: comparison.newlySkipped,
+    findings,
+    evidence: evidence.basis,
+    runtimeGuard: runtimeGuardStatus(input.baseline, gate.report, input.config.test.evidence),
+    ...(second ? { alone: second.observation } : {}),
+  };
 }
 
 async function readIfExists(path: string): Promise<string | null> {

@@ -1,18 +1,17 @@
 // The assessment (DESIGN.md §3.3): after the judge holds, where does the patched program behave
 // differently from the original outside the failing tests? One pristine checkout, set up once; the
-// functions any plausible patch changed are instrumented (probe-checkout.ts) in each version; the
-// suite runs on the patched and on the original program, the failing tests alone on the original
-// (their calls are where a change is expected; their files selected too where the runner can, as
-// the rival search runs them per candidate), then each other plausible patch: the engine's, or,
-// when it offered none, rivals the assessment found itself (rival-search.ts). The records are
-// compared (compare-records.ts) and the level decided (assessment-level.ts). It never weakens the
-// judge: it runs only on a patch the judge has already held, and can only lower what is shown.
+// functions any plausible patch changed are instrumented (probe-checkout.ts) in each version; the suite
+// runs (version-runs.ts) on the patched and on the original program, the failing tests alone on the
+// original (their calls are where a change is expected; their files selected too where the runner can,
+// as the rival search runs them per candidate), then each other plausible patch: the engine's, or, when
+// it offered none, rivals the assessment found itself (rival-search.ts). The records are compared
+// (compare-records.ts) and the level decided (assessment-level.ts). It never weakens the judge: it runs
+// only on a patch the judge has already held, and can only lower what is shown.
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Assessment } from '../../core/assessment.ts';
 import type { TestCaseResult } from '../../core/test-report.ts';
 import type { SuiteRunner } from '../../gate/setup-then-gate.ts';
-import { focusedTestCommand } from '../../runners/focused-test-command.ts';
 import { cloneMirror } from '../../workspace/create-workspace.ts';
 import type { MirrorSeal } from '../../workspace/mirror-seal.ts';
 import type { TestFileCheck } from '../harness-tampering.ts';
@@ -29,9 +28,10 @@ import {
   type RecordIndex,
 } from './compare-records.ts';
 import { probeable } from './instrument-file.ts';
-import { probeCheckout, runWithin, type ProbeCheckout, type ProbeRun } from './probe-checkout.ts';
+import { probeCheckout, type ProbeCheckout } from './probe-checkout.ts';
 import type { ProbeRecord, ProbedFunction } from './probe-record.ts';
 import { planVersions, type VersionPlan } from './probe-plan.ts';
+import { focusChoices, packageScripts, runVersions, type VersionRuns } from './version-runs.ts';
 import { repositoryFiles } from './repository-files.ts';
 import { unfinishedRun } from './unfinished-run.ts';
 import { applyInMemory, touchedFiles, type PatchedVersion } from './patched-versions.ts';
@@ -71,29 +71,9 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
     decideLevel({ notAssessed: why, budget: used(exhausted), ...(input.chosen ? { chosen: input.chosen } : {}) });
   try {
     await cloneMirror(input.mirror, input.baseSha, dir, input.seal);
-    const original = (path: string) => readText(join(dir, path));
-    const chosen = await applyInMemory('patch', input.patch, original);
-    const others = await alternativeVersions(input.alternatives, original);
-    const probed = (path: string) => probeable(path) && !input.isTestFile(path);
-    const paths = new Set([chosen, ...others.map((o) => o.version)].flatMap((v) => [...v.files.keys()]));
-    if (![...paths].some(probed))
-      return notAssessed('the patch changes no JavaScript, TypeScript or Python source file outside the tests');
-    const originals = new Map(await Promise.all([...paths].map(async (p) => [p, await original(p)] as const)));
-    // The tests are the same in every version, the patch's own ones too (a test the engine wrote
-    // first, red → green): the original program runs them as the baseline did, failing.
-    for (const [path, text] of chosen.files) if (input.isTestFile(path)) originals.set(path, text);
-    input.log('assessment: setting up its checkout');
-    const setup = await input.suite.setup(dir);
-    if (setup && setup.exitCode !== 0) return notAssessed('the setup failed in the assessment’s checkout');
-    const testFiles = (await repositoryFiles(dir)).filter(input.isTestFile);
-    const checkout = probeCheckout(dir, input.suite, testFiles);
-    const focused = focusChoices(input.suite.testCommand, input.fixed, await packageScripts(dir));
-    const plans = planVersions(originals, [chosen, ...others.map((o) => o.version)], probed);
-    // Without a run of the failing tests alone, their calls are told by who made them.
-    const fromFailing = fromFailingTests(
-      input.fixed,
-      await failingTestSpans(input.fixed, { read: (path) => readText(join(dir, path)), testFiles: async () => testFiles }),
-    );
+    const prepared = await prepareVersions(input, dir);
+    if (typeof prepared === 'string') return notAssessed(prepared);
+    const { chosen, others, probed, paths, originals, testFiles, checkout, focused, plans, fromFailing } = prepared;
     const first: Look = { runs: await runVersions(checkout, plans, input, focused, left), plans };
     first.looked = lookAt(first.runs, fromFailing);
     const {
@@ -162,6 +142,56 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
   } finally {
     await rm(dir, { recursive: true, force: true }).catch(() => undefined);
   }
+}
+
+/** The versions to compare, planned, and the assessment's checkout, set up, where they run. */
+interface PreparedVersions {
+  chosen: PatchedVersion;
+  others: Array<{ info: CandidateInfo; version: PatchedVersion }>;
+  /** The files whose functions are probed: source files outside the tests. */
+  probed: (path: string) => boolean;
+  /** Every file any version changes. */
+  paths: Set<string>;
+  /** Their original text, the tests as the patch has them. */
+  originals: Map<string, string | null>;
+  testFiles: string[];
+  checkout: ProbeCheckout;
+  /** Commands that run the failing tests alone, best first. */
+  focused: string[];
+  plans: Plans;
+  /** Whether a call on the original program was made by a failing test (used when they could not run alone). */
+  fromFailing: (record: ProbeRecord) => boolean;
+}
+
+/**
+ * The chosen patch and the engine's alternatives applied in memory to the pristine checkout in
+ * `dir`, which is then set up and planned for the probed runs; a string says why there is nothing
+ * to assess (no source file changed, or the setup failed).
+ */
+async function prepareVersions(input: AssessInput, dir: string): Promise<PreparedVersions | string> {
+  const original = (path: string) => readText(join(dir, path));
+  const chosen = await applyInMemory('patch', input.patch, original);
+  const others = await alternativeVersions(input.alternatives, original);
+  const probed = (path: string) => probeable(path) && !input.isTestFile(path);
+  const paths = new Set([chosen, ...others.map((o) => o.version)].flatMap((v) => [...v.files.keys()]));
+  if (![...paths].some(probed)) return 'the patch changes no JavaScript, TypeScript or Python source file outside the tests';
+  const originals = new Map(await Promise.all([...paths].map(async (p) => [p, await original(p)] as const)));
+  // The tests are the same in every version, the patch's own ones too (a test the engine wrote
+  // first, red → green): the original program runs them as the baseline did, failing.
+  for (const [path, text] of chosen.files) if (input.isTestFile(path)) originals.set(path, text);
+  input.log('assessment: setting up its checkout');
+  const setup = await input.suite.setup(dir);
+  if (setup && setup.exitCode !== 0) return 'the setup failed in the assessment’s checkout';
+  const testFiles = (await repositoryFiles(dir)).filter(input.isTestFile);
+  const checkout = probeCheckout(dir, input.suite, testFiles);
+  const focused = focusChoices(input.suite.testCommand, input.fixed, await packageScripts(dir));
+  const plans = planVersions(originals, [chosen, ...others.map((o) => o.version)], probed);
+  // Without a run of the failing tests alone, their calls are told by who made them.
+  const fromFailing = fromFailingTests(
+    input.fixed,
+    await failingTestSpans(input.fixed, { read: (path) => readText(join(dir, path)), testFiles: async () => testFiles }),
+  );
+  return { chosen, others, probed, paths, originals, testFiles, checkout, focused, plans, fromFailing };
 }
 
 /** What both versions recorded, compared; null when either version did not run or neither recorded a call. */
@@ -237,67 +267,6 @@ async function alternativeVersions(
     }
   }
   return out;
-}
-
-interface VersionRuns {
-  patched: ProbeRun | null;
-  original: ProbeRun | null;
-  failing: ProbeRun | null;
-  /** The command that ran the failing tests alone (null: none could). */
-  focused: string | null;
-  alternatives: Array<ProbeRun | null>;
-  exhausted: boolean;
-}
-
-/** The suite on the patched program, then the original, the failing tests alone, the alternatives: as long as the budget lasts. */
-async function runVersions(
-  checkout: ProbeCheckout,
-  plans: { original: VersionPlan; versions: VersionPlan[] },
-  input: AssessInput,
-  focused: string[],
-  left: () => number,
-): Promise<VersionRuns> {
-  const [patchedPlan, ...alternativePlans] = plans.versions;
-  const runs: VersionRuns = { patched: null, original: null, failing: null, focused: null, alternatives: [], exhausted: false };
-  const step = async (plan: VersionPlan | undefined, label: string, command?: string): Promise<ProbeRun | null> => {
-    if (!plan) return null;
-    const { run, exhausted } = await runWithin(checkout, plan, label, left, input.log, command);
-    runs.exhausted ||= exhausted;
-    return run;
-  };
-  runs.patched = await step(patchedPlan, 'patched');
-  runs.original = await step(plans.original, 'original');
-  // The first selection whose run reports every fixed test; the last one (names alone) as it is.
-  for (const [i, command] of (input.fixed.length > 0 ? focused : []).entries()) {
-    runs.failing = await step(plans.original, 'failing-tests', command);
-    runs.focused = command;
-    const reported = new Set(runs.failing?.gate?.report.tests.map((t) => t.id) ?? []);
-    if (!runs.failing || i === focused.length - 1 || input.fixed.every((t) => reported.has(t.id))) break;
-    input.log(`assessment: \`${command}\` did not report every test the patch fixed; selecting them by name alone`);
-  }
-  for (const [i, plan] of alternativePlans.entries()) runs.alternatives.push(await step(plan, `alternative-${i + 1}`));
-  return runs;
-}
-
-/**
- * Commands that run the failing tests alone, best first: their files and names where the runner
- * selects both (jest then loads one test file, not all: commander's failing test alone 2 s against
- * 9 s, which is what each rival's run costs), else their names.
- */
-function focusChoices(testCommand: string, fixed: TestCaseResult[], scripts: Record<string, string>): string[] {
-  const choices = [
-    focusedTestCommand(testCommand, fixed, scripts, { withFiles: true }),
-    focusedTestCommand(testCommand, fixed, scripts),
-  ];
-  return [...new Set(choices.filter((c): c is string => c !== null))];
-}
-
-async function packageScripts(dir: string): Promise<Record<string, string>> {
-  try {
-    return (JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as { scripts?: Record<string, string> }).scripts ?? {};
-  } catch {
-    return {};
-  }
 }
 
 async function readText(path: string): Promise<string | null> {

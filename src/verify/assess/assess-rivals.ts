@@ -42,9 +42,7 @@ export interface RivalComparison {
   log: (line: string) => void;
 }
 
-export async function compareRivals(
-  input: RivalComparison,
-): Promise<{
+export async function compareRivals(input: RivalComparison): Promise<{
   compared: NonNullable<LevelInput['alternatives']>;
   search: NonNullable<Assessment['rivalSearch']>;
   exhausted: boolean;
