@@ -16,7 +16,7 @@ import { localizeFaults } from '../../src/engines/repair/localize/localize-fault
 import { optionNamesInTests } from '../../src/engines/repair/option-names.ts';
 import { outputDifferences } from '../../src/engines/repair/output-differences.ts';
 import { rankCandidates, type RankedCandidate } from '../../src/engines/repair/rank-candidates.ts';
-import { MAX_LINES } from '../../src/engines/repair/repair-engine.ts';
+import { MAX_LINES } from '../../src/engines/repair/plan-candidates.ts';
 import { valueTypesInTests } from '../../src/engines/repair/value-types.ts';
 import type { Sandbox } from '../../src/sandbox/sandbox.ts';
 import { createTestFileMatcher } from '../../src/workspace/path-policy.ts';

@@ -10,6 +10,7 @@ import type { AgentSettings, Environment, ModelSettings } from './agent/agent-se
 import type { ChatModel } from './agent/chat-model.ts';
 import type { RunBudget } from './agent/run-budget.ts';
 import type { Engine } from './engine.ts';
+import type { createTemplateSource } from './prompt/templates.ts';
 import { EngineError } from './engine-error.ts';
 import { createScriptEngine } from './script-engine.ts';
 
@@ -34,6 +35,11 @@ export interface RunScope {
   /** Where a coding-agent reviewer runs. */
   sandbox: Sandbox;
 }
+
+/** Where engines and reviewer read the prompt templates from (a repository's override, read once per run). */
+type TemplateSource = ReturnType<typeof createTemplateSource>;
+/** The settings, budget and prices of a run in which a model takes part. */
+type ModelKit = Awaited<ReturnType<typeof modelKit>>;
 
 export async function createEngines(config: RepoConfig, environment: EngineEnvironment, scope: RunScope): Promise<RunEngines> {
   const wantsAgent = config.engines.includes('agent');
@@ -94,7 +100,21 @@ export async function createEngines(config: RepoConfig, environment: EngineEnvir
         throw new EngineError('ENGINE_UNKNOWN', `unknown engine \`${String(name)}\``);
     }
   }
-  let reviewer: Reviewer | null = null;
+  const reviewer = await createReviewer(config, environment, scope, llm, templates);
+  return { engines, reviewer, budget: llm?.budget ?? null };
+}
+
+/**
+ * The optional reviewer: a coding agent (FIXLOOP_REVIEW_AGENT) or a model (FIXLOOP_REVIEW_MODEL); setting
+ * both is refused, and neither means no reviewer.
+ */
+async function createReviewer(
+  config: RepoConfig,
+  environment: EngineEnvironment,
+  scope: RunScope,
+  llm: ModelKit | null,
+  templates: TemplateSource,
+): Promise<Reviewer | null> {
   const reviewAgent = environment.env.FIXLOOP_REVIEW_AGENT?.trim();
   if (reviewAgent) {
     if (!(CLI_AGENTS as readonly string[]).includes(reviewAgent))
@@ -105,7 +125,7 @@ export async function createEngines(config: RepoConfig, environment: EngineEnvir
     if (llm?.settings.review)
       throw new EngineError('ENGINE_MISCONFIGURED', 'set FIXLOOP_REVIEW_MODEL or FIXLOOP_REVIEW_AGENT, not both');
     const { createCliReviewer } = await import('./coding-agent/cli-reviewer.ts');
-    reviewer = createCliReviewer({
+    return createCliReviewer({
       agent: reviewAgent as CliAgentName,
       environment: environment.env,
       sandbox: scope.sandbox,
@@ -113,10 +133,11 @@ export async function createEngines(config: RepoConfig, environment: EngineEnvir
       templates,
       timeoutMs: config.cli.timeout * 1000,
     });
-  } else if (llm?.settings.review) {
+  }
+  if (llm?.settings.review) {
     const { createModelReviewer } = await import('./agent/model-reviewer.ts');
     const review = llm.settings.review;
-    reviewer = createModelReviewer({
+    return createModelReviewer({
       model: await chatModel(review),
       price: llm.priceOf(review.model),
       ...baseURL(review),
@@ -125,7 +146,7 @@ export async function createEngines(config: RepoConfig, environment: EngineEnvir
       workspace: () => scope.workspace,
     });
   }
-  return { engines, reviewer, budget: llm?.budget ?? null };
+  return null;
 }
 
 async function modelKit(config: RepoConfig, environment: EngineEnvironment, scope: RunScope, wantsAgent: boolean) {

@@ -66,7 +66,7 @@ const sameLanguage = (a: string, b: string) => isPython(a) === isPython(b);
 
 export async function localizeFaults(input: LocalizeInput): Promise<SuspiciousLine[]> {
   const scores = new Map<string, { file: string; line: number; miss: number; signals: Set<string> }>();
-  const add = (file: string, line: number, score: number, signal: string) => {
+  const add: AddScore = (file, line, score, signal) => {
     if (line < 1 || score <= 0 || input.isTestFile(file) || !SOURCE.test(file)) return;
     const key = `${file}:${line}`;
     const entry = scores.get(key) ?? { file, line, miss: 1, signals: new Set<string>() };
@@ -94,30 +94,72 @@ export async function localizeFaults(input: LocalizeInput): Promise<SuspiciousLi
     }
   }
 
-  if (input.coverage) {
-    const spectra = await collectSpectra({ ...input.coverage, root: input.root });
-    if (spectra) {
-      const known = new Set(input.files);
-      const scored = [...ochiai(spectra).values()];
-      for (const { file, line, score } of scored) if (known.has(file)) add(file, line, WEIGHTS.ochiai * score, 'ochiai');
-      // Code the test command generated (a bundle it builds first) points back at its sources.
-      const generated = scored.filter((s) => !known.has(s.file));
-      const sources = input.files.filter(
-        (f) => SOURCE.test(f) && !input.isTestFile(f) && generated.some((g) => sameLanguage(f, g.file)),
-      );
-      for (const { file, line, score } of await traceGeneratedLines(input.root, generated, sources))
-        add(file, line, WEIGHTS.ochiai * score, 'ochiai-generated');
-      const texts = new Map<string, string[]>();
-      for (const file of new Set(spectra.flatMap((t) => [...t.lines.keys()]))) {
-        if (known.has(file)) texts.set(file, (await readFile(join(input.root, file), 'utf8').catch(() => '')).split('\n'));
-      }
-      for (const { file, line, score, byName } of skippedBranches(spectra, (file) => texts.get(file) ?? null))
-        add(file, line, (byName ? WEIGHTS.skipped : WEIGHTS.skippedNearest) * score, 'skipped');
-    }
-  }
+  if (input.coverage) await addCoverageSignals(input, input.coverage, add);
 
   // Assertion failures often have no frame in the source at all: what the failing tests import is
   // the next best place, with a low weight so that stack and diff signals still come first.
+  await addImportedSignals(input, add, linesOf);
+
+  if (scores.size === 0) {
+    const sources = input.files.filter((f) => SOURCE.test(f) && !input.isTestFile(f));
+    let total = 0;
+    for (const file of sources) total += await linesOf(file);
+    if (total <= SMALL_REPOSITORY_LINES) {
+      for (const file of sources) {
+        const n = await linesOf(file);
+        for (let line = 1; line <= n; line++) add(file, line, WEIGHTS.repository, 'repository');
+      }
+    }
+  }
+
+  return [...scores.values()]
+    .map((e) => ({ file: e.file, line: e.line, score: 1 - e.miss, signals: [...e.signals].sort() }))
+    .sort((a, b) => b.score - a.score || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) || a.line - b.line)
+    .slice(0, input.limit ?? 400);
+}
+
+/** Adds one signal's score (0..1) to a line's; the scores of a line combine as a noisy-or. */
+type AddScore = (file: string, line: number, score: number, signal: string) => void;
+
+/**
+ * Spectrum-based signals from per-test coverage, when it could be collected within its deadline:
+ * Ochiai, the sources behind generated code it points at, and branches a failing test skipped.
+ */
+async function addCoverageSignals(
+  input: LocalizeInput,
+  coverage: NonNullable<LocalizeInput['coverage']>,
+  add: AddScore,
+): Promise<void> {
+  const spectra = await collectSpectra({ ...coverage, root: input.root });
+  if (spectra) {
+    const known = new Set(input.files);
+    const scored = [...ochiai(spectra).values()];
+    for (const { file, line, score } of scored) if (known.has(file)) add(file, line, WEIGHTS.ochiai * score, 'ochiai');
+    // Code the test command generated (a bundle it builds first) points back at its sources.
+    const generated = scored.filter((s) => !known.has(s.file));
+    const sources = input.files.filter(
+      (f) => SOURCE.test(f) && !input.isTestFile(f) && generated.some((g) => sameLanguage(f, g.file)),
+    );
+    for (const { file, line, score } of await traceGeneratedLines(input.root, generated, sources))
+      add(file, line, WEIGHTS.ochiai * score, 'ochiai-generated');
+    const texts = new Map<string, string[]>();
+    for (const file of new Set(spectra.flatMap((t) => [...t.lines.keys()]))) {
+      if (known.has(file)) texts.set(file, (await readFile(join(input.root, file), 'utf8').catch(() => '')).split('\n'));
+    }
+    for (const { file, line, score, byName } of skippedBranches(spectra, (file) => texts.get(file) ?? null))
+      add(file, line, (byName ? WEIGHTS.skipped : WEIGHTS.skippedNearest) * score, 'skipped');
+  }
+}
+
+/**
+ * Every line of the source files the failing tests import, at a low weight; within them, the body of
+ * a function the failing tests name, then the functions it calls and the module constants it reads.
+ */
+async function addImportedSignals(
+  input: LocalizeInput,
+  add: AddScore,
+  linesOf: (file: string) => Promise<number>,
+): Promise<void> {
   const named = [...new Set(input.failing.map((t) => t.file).filter((f): f is string => !!f))];
   // Runners whose report names no file (mocha's spec, pytest -q's summary): every test file then.
   const testFiles =
@@ -146,20 +188,4 @@ export async function localizeFaults(input: LocalizeInput): Promise<SuspiciousLi
       for (const constant of constantLines(file, source, read))
         for (const line of constant.lines) add(file, line, WEIGHTS.called, 'read');
   }
-  if (scores.size === 0) {
-    const sources = input.files.filter((f) => SOURCE.test(f) && !input.isTestFile(f));
-    let total = 0;
-    for (const file of sources) total += await linesOf(file);
-    if (total <= SMALL_REPOSITORY_LINES) {
-      for (const file of sources) {
-        const n = await linesOf(file);
-        for (let line = 1; line <= n; line++) add(file, line, WEIGHTS.repository, 'repository');
-      }
-    }
-  }
-
-  return [...scores.values()]
-    .map((e) => ({ file: e.file, line: e.line, score: 1 - e.miss, signals: [...e.signals].sort() }))
-    .sort((a, b) => b.score - a.score || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) || a.line - b.line)
-    .slice(0, input.limit ?? 400);
 }
