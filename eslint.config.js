@@ -42,7 +42,7 @@ const GITHUB_PACKAGES = {
   ],
 };
 
-/** Files of `folder` that sit `depth` folders below it, e.g. depth 0: src/loop/x.ts, depth 1: src/engines/agent/x.ts. */
+/** Files of `folder` that sit `depth` folders below it, e.g. depth 0: src/loop/<file>.ts, depth 1: src/engines/agent/<file>.ts. */
 function filesAtDepth(folder, depth) {
   return [`src/${folder}/${'*/'.repeat(depth)}*.ts`];
 }
