@@ -1,4 +1,4 @@
-// Import cycles are refused (DESIGN.md §5): between files, and between src/ folders (a cycle of
+// Import cycles are refused (docs/design.md §5): between files, and between src/ folders (a cycle of
 // folders means a contract lives in the wrong room). `npm test` runs this through `npm run deps`.
 // Which folder may import which (the flow's order) is ESLint's `no-restricted-imports` (eslint.config.js).
 export default {

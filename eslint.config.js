@@ -1,4 +1,4 @@
-// Lint rules: the recommended sets of ESLint and typescript-eslint, plus the floor plan of DESIGN.md §5
+// Lint rules: the recommended sets of ESLint and typescript-eslint, plus the floor plan of docs/design.md §5
 // (which folder may import which, where Probot and Octokit may appear, file and function sizes).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
@@ -42,7 +42,7 @@ const GITHUB_PACKAGES = {
   ],
 };
 
-/** Files of `folder` that sit `depth` folders below it, e.g. depth 0: src/loop/x.ts, depth 1: src/engines/agent/x.ts. */
+/** Files of `folder` that sit `depth` folders below it, e.g. depth 0: src/loop/<file>.ts, depth 1: src/engines/agent/<file>.ts. */
 function filesAtDepth(folder, depth) {
   return [`src/${folder}/${'*/'.repeat(depth)}*.ts`];
 }
@@ -57,7 +57,7 @@ function laterFolderPattern(depth, later) {
 }
 
 /**
- * A test runner is named only in its own folder, src/runners/<runner>/ (DESIGN.md §1.5): elsewhere code
+ * A test runner is named only in its own folder, src/runners/<runner>/ (docs/design.md §1.5): elsewhere code
  * asks the registry (src/runners/registry.ts) and the descriptor type (src/runners/runner.ts), never a
  * runner's folder. A relative import that goes down into a folder of src/runners/ is refused.
  */

@@ -24,7 +24,7 @@ export default defineConfig({
     sequence: { sequencer: SlowFirstSequencer },
     reporters: ['default', './test/support/summary-reporter.ts'],
     env: {
-      // A developer's or CI's git configuration must not change results (DESIGN.md §6).
+      // A developer's or CI's git configuration must not change results (docs/design.md §6).
       GIT_CONFIG_GLOBAL: '/dev/null',
       GIT_CONFIG_NOSYSTEM: '1',
       // The command line keeps its runs in the user's data folder: the tests' go to one of their own.

@@ -1,4 +1,4 @@
-// The runtime guard's cost (DESIGN.md §3.2.7): the suite of each Python project of the real-bug
+// The runtime guard's cost (docs/design.md §3.2.7): the suite of each Python project of the real-bug
 // corpus (its upstream fix applied, so that every test runs to its end), plus a generated project of
 // 200 small tests, run by the gate with and without pytest's guard, in turn, `--runs` times each
 // (default 5). Prints the median duration of each and the overhead. Run:

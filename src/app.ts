@@ -1,4 +1,4 @@
-// The Probot app: it only registers handlers (DESIGN.md §5). The intake stores deliveries, the
+// The Probot app: it only registers handlers (docs/design.md §5). The intake stores deliveries, the
 // inbox's workers hand them to the triggers (src/triggers/) through the GitHub adapter
 // (src/github/), and the run lane's workers run the loop; nothing here waits for a run.
 import type { Probot } from 'probot';

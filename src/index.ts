@@ -1,4 +1,4 @@
-// Probot's entry (DESIGN.md §5): the only default export. `fixloop serve` and `probot run` both load it.
+// Probot's entry (docs/design.md §5): the only default export. `fixloop serve` and `probot run` both load it.
 import type { Probot } from 'probot';
 import { createApp } from './app.ts';
 import { appOptionsFromEnvironment } from './app-environment.ts';

@@ -1,4 +1,4 @@
-// The bug corpus: one `.bug` file per bug, written for this project (see bench/README.md).
+// The bug corpus: one `.bug` file per bug, written for this project (what it measures: docs/benchmarks.md).
 //
 //   # id: js-01-pagination            header lines: id, language, category, test, description
 //   --- project/src/paginate.js       a file of the buggy project (visible tests included)

@@ -1,4 +1,4 @@
-// One line on a run's assessment (DESIGN.md §3.3), for `fixloop runs show`: the level and why, before
+// One line on a run's assessment (docs/design.md §3.3), for `fixloop runs show`: the level and why, before
 // the report, so an operator reading a stored run sees at once whether a person must review the patch.
 import type { RunResult } from '../core/run-result.ts';
 

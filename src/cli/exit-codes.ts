@@ -4,7 +4,7 @@ import { USER_ERROR_CODES } from '../loop/run-error.ts';
 
 /**
  * `review`: the tests pass (`tests_green`) but the assessment found what a person should look at
- * (DESIGN.md §3.3), so a script can tell it from a `verified` fix (0) without reading the JSON.
+ * (docs/design.md §3.3), so a script can tell it from a `verified` fix (0) without reading the JSON.
  */
 export const EXIT = { ok: 0, notFixed: 1, usage: 2, system: 3, review: 4, cancelled: 130 } as const;
 

@@ -1,4 +1,4 @@
-// The level a run's publication shows (DESIGN.md §3.3), read the same way by every place that shows
+// The level a run's publication shows (docs/design.md §3.3), read the same way by every place that shows
 // it (headline, report, exit code, pull request, check, the Action's outputs, the library).
 import type { AssessmentLevel } from './assessment.ts';
 import type { RunResult } from './run-result.ts';

@@ -1,4 +1,4 @@
-// The assessment (DESIGN.md §3.3): after the judge holds, what else the patch changed outside the
+// The assessment (docs/design.md §3.3): after the judge holds, what else the patch changed outside the
 // failing tests, and the level the publication shows. `verified` only when fixloop looked and found
 // nothing a reviewer should see; otherwise `review` (the status stays `tests_green`: the tests do
 // pass), with each change as an input and the values before and after.

@@ -1,4 +1,4 @@
-// Typed errors with stable codes at each stage's boundary (DESIGN.md §5): people read the message,
+// Typed errors with stable codes at each stage's boundary (docs/design.md §5): people read the message,
 // logs and exit codes use the code.
 export class CodedError<Code extends string = string> extends Error {
   readonly code: Code;

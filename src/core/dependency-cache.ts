@@ -1,4 +1,4 @@
-// The dependency cache as a port (DESIGN.md §1.4): what a setup command is given to reuse
+// The dependency cache as a port (docs/design.md §1.4): what a setup command is given to reuse
 // dependencies across checkouts. The gate's suite runner uses it and the workspace implements it
 // (src/workspace/dependency-cache.ts), so the contract lives here, below both.
 

@@ -1,4 +1,4 @@
-// A finding: a reason a change is rejected or a run is not green, named for people (DESIGN.md §3.2).
+// A finding: a reason a change is rejected or a run is not green, named for people (docs/design.md §3.2).
 
 export type FindingKind =
   | 'path_not_allowed'

@@ -1,4 +1,4 @@
-// FixRequest (DESIGN.md §2): what every trigger (CLI, label, assignment, slash command, failing check) becomes.
+// FixRequest (docs/design.md §2): what every trigger (CLI, label, assignment, slash command, failing check) becomes.
 import { z } from 'zod';
 import { repoConfigSchema } from './repo-config.ts';
 
@@ -20,7 +20,7 @@ export const fixRequestSchema = z.object({
     baseRef: z.string().min(1).nullable().default(null),
     /**
      * A local repository's working tree as it is (uncommitted changes to tracked files, untracked
-     * files git does not ignore) is where the run starts, as a commit of fixloop's mirror (DESIGN.md
+     * files git does not ignore) is where the run starts, as a commit of fixloop's mirror (docs/design.md
      * §1.3): what `fixloop run` and the library do unless asked for HEAD (`--head`). Absent or false:
      * the repository's HEAD (a URL, a bare repository, a request stored before this existed).
      */

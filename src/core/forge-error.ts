@@ -1,4 +1,4 @@
-// A forge's failures, typed (DESIGN.md §4.4): each adapter maps its own (HTTP statuses, network
+// A forge's failures, typed (docs/design.md §4.4): each adapter maps its own (HTTP statuses, network
 // errors) to these stable codes, and publication decides on the code, never on a message's words.
 import { CodedError } from './coded-error.ts';
 

@@ -9,6 +9,6 @@ interface GateCommon {
   durationMs: number;
 }
 
-/** The binary gate (DESIGN.md §2): exit code 0 passes, anything else or a killed process fails. */
+/** The binary gate (docs/design.md §2): exit code 0 passes, anything else or a killed process fails. */
 export type GateResult =
   (GateCommon & { passed: true }) | (GateCommon & { passed: false; reason: GateFailureReason; exitCode?: number });

@@ -1,4 +1,4 @@
-// What the runtime guard inside a judged test process records (DESIGN.md §3.2.7). Each runner's
+// What the runtime guard inside a judged test process records (docs/design.md §3.2.7). Each runner's
 // guard (loaded before the repository's code, from outside the checkout) writes one record per
 // process; the judge reads them after the command ends. A process that should have written one and
 // did not, or whose record is not `complete`, is missing evidence; every event is a finding.

@@ -1,4 +1,4 @@
-// Anything that looks like a credential is redacted from what fixloop writes or prints (DESIGN.md §3.2).
+// Anything that looks like a credential is redacted from what fixloop writes or prints (docs/design.md §3.1.2).
 const PATTERNS: RegExp[] = [
   /\bgh[pousr]_[A-Za-z0-9]{20,}\b/g, // GitHub tokens (installation tokens are ghs_...)
   /\bgithub_pat_[A-Za-z0-9_]{20,}\b/g,

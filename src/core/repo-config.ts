@@ -1,4 +1,4 @@
-// RepoConfig (DESIGN.md §2): the repository's `fixloop.yml` / `.github/fixloop.yml`, CLI flags override it.
+// RepoConfig (docs/design.md §2): the repository's `fixloop.yml` / `.github/fixloop.yml`, CLI flags override it.
 // One zod schema serves the CLI, the GitHub App and the published JSON Schema.
 import { z } from 'zod';
 
@@ -17,7 +17,7 @@ export const DEFAULT_PROTECTED_PATHS = [
   '.github/**',
 ];
 
-/** Never changed, whatever the configuration says (DESIGN.md §3.4). */
+/** Never changed, whatever the configuration says (docs/design.md §3.1.4). */
 export const ALWAYS_PROTECTED_PATHS = ['.github/workflows/**'];
 
 export const ENGINE_NAMES = ['repair', 'script', 'agent', 'cli'] as const;

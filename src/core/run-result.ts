@@ -1,4 +1,4 @@
-// RunResult (DESIGN.md §2): one data structure per run, rendered to Markdown and JSON.
+// RunResult (docs/design.md §2): one data structure per run, rendered to Markdown and JSON.
 import type { Finding } from './findings.ts';
 import type { BudgetStop, Cost } from './cost.ts';
 import type { ReviewStatus } from './reviewer.ts';
@@ -110,7 +110,7 @@ export interface Verification {
   evidence?: 'per-test' | 'exit-code';
   /** The second observation of the fixed tests, when the replay's suite passed. */
   alone?: SecondObservation;
-  /** fixloop's runtime guard in the replay's test processes (DESIGN.md §3.2.7); absent in runs stored before it existed. */
+  /** fixloop's runtime guard in the replay's test processes (docs/design.md §3.2.7); absent in runs stored before it existed. */
   runtimeGuard?: RuntimeGuardStatus;
 }
 
@@ -223,7 +223,7 @@ export interface RunResult {
   final: TestCounts | null;
   verification: Verification | null;
   /**
-   * What else a green patch changed outside the failing tests, after the judge held (DESIGN.md §3.3),
+   * What else a green patch changed outside the failing tests, after the judge held (docs/design.md §3.3),
    * and the level the publication shows: `verified` (a ready pull request, a success check, exit 0)
    * or `review` (a draft, a neutral check, exit 4; the status stays `tests_green`). Absent when no
    * assessment ran: `assessment.enabled: false`, a replay, a run stored before it existed, a run

@@ -47,7 +47,7 @@ export interface TestReport {
    */
   witness?: Witness | null;
   /**
-   * What fixloop's runtime guard recorded inside the test processes (DESIGN.md §3.2.7): null when the
+   * What fixloop's runtime guard recorded inside the test processes (docs/design.md §3.2.7): null when the
    * command's runner has no guard; absent when the run did not load one (not a judged run).
    */
   guard?: GuardObservation | null;

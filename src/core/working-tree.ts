@@ -1,4 +1,4 @@
-// Where a local run started (DESIGN.md §1.3): a repository's working tree as it is (uncommitted
+// Where a local run started (docs/design.md §1.3): a repository's working tree as it is (uncommitted
 // changes to tracked files, untracked files git does not ignore) becomes a commit of fixloop's
 // mirror, never of the user's repository. This is what the run says about it, and what `--apply`
 // checks the user's tree against before it puts the patch back.

@@ -1,4 +1,4 @@
-// The engine port (DESIGN.md §2): what proposes edits. Engines never run the authoritative gate.
+// The engine port (docs/design.md §2): what proposes edits. Engines never run the authoritative gate.
 import type { BudgetStop, Cost } from '../core/cost.ts';
 import type { GateResult } from '../core/gate-result.ts';
 import type { Sandbox } from '../sandbox/sandbox.ts';

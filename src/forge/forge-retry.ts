@@ -1,5 +1,5 @@
 // A forge call that failed for a passing reason (rate limited, unavailable) is tried again after a
-// pause (DESIGN.md §4.4), the forge's own "come back in" honoured up to a cap; any other failure,
+// pause (docs/design.md §4.4), the forge's own "come back in" honoured up to a cap; any other failure,
 // or the last one, is the caller's. The adapters may retry on their own too (Octokit does): this is
 // the publication's retry, the one that holds for any forge.
 import { isTransient } from '../core/forge-error.ts';

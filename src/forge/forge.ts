@@ -1,4 +1,4 @@
-// The forge port (DESIGN.md §5): what the run and publication code need from a forge (GitHub, or
+// The forge port (docs/design.md §5): what the run and publication code need from a forge (GitHub, or
 // another), and nothing of its API. One instance per repository; GitHub's is src/github/octokit-forge.ts.
 // Every method fails with a ForgeError (src/core/forge-error.ts), whose code publication decides on.
 import type { CloneAuth } from '../core/clone-auth.ts';

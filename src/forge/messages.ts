@@ -36,7 +36,7 @@ export function greenMessage(
     : pushed
       ? `pushed a new commit to \`${pushed}\``
       : 'published';
-  // At level `review` the tests pass but a person decides (DESIGN.md §3.3): the comment asks for that, not a merge.
+  // At level `review` the tests pass but a person decides (docs/design.md §3.3): the comment asks for that, not a merge.
   if (needsReview(result))
     return `🔍 **fixloop** run \`${result.runId}\`: ${where}; the tests pass, review it before merging.\n\n${result.headline}`;
   return `✅ **fixloop** run \`${result.runId}\`: ${where}.\n\n${result.headline}`;

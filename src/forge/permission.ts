@@ -1,4 +1,4 @@
-// Who may ask (DESIGN.md §3.3): the requester's role on the repository must reach the configured
+// Who may ask (docs/design.md §3.1.3): the requester's role on the repository must reach the configured
 // minimum. The roles are a ladder every forge maps its own onto (GitHub's repository roles are the
 // same names; a GitLab adapter would map guest → read, reporter → triage, developer → write,
 // maintainer → maintain, owner → admin); the adapter does the mapping (src/github/permission-of.ts).

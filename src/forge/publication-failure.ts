@@ -1,4 +1,4 @@
-// What the person who asked reads when the forge refused or failed a step (DESIGN.md §4.3, §4.4),
+// What the person who asked reads when the forge refused or failed a step (docs/design.md §4.3, §4.4),
 // decided on the ForgeError's code: a passing failure says the patch is kept and can be published
 // again; a refusal says what access is missing; anything else keeps the message as it came.
 import { ForgeError } from '../core/forge-error.ts';

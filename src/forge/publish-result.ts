@@ -1,4 +1,4 @@
-// Publication (DESIGN.md §1.9): a verified patch becomes a branch and a pull request (or a new commit on
+// Publication (docs/design.md §1.10): a verified patch becomes a branch and a pull request (or a new commit on
 // fixloop's own branch); anything else becomes an escalation, a "nothing to fix" or an error message.
 // A verified patch whose publication fails is kept (artifacts, result.json) and said so; a forge that
 // is rate limited or unavailable is tried again first, a refusal is named (publication-failure.ts).
@@ -113,7 +113,7 @@ async function publishGreen(input: PublishInput, report: string): Promise<Public
       tmpRoot: input.tmpRoot,
     });
   // A verdict on the exit code alone is not proof per test, and a patch the assessment found changes
-  // behaviour elsewhere (or could not look at) asks a person first (DESIGN.md §3.3): a neutral check
+  // behaviour elsewhere (or could not look at) asks a person first (docs/design.md §3.3): a neutral check
   // and a draft pull request, both.
   const exitCodeOnly = result.verification?.evidence === 'exit-code';
   const review = needsReview(result);

@@ -1,4 +1,4 @@
-// One status comment per run, found again through a hidden marker and updated in place (DESIGN.md §5):
+// One status comment per run, found again through a hidden marker and updated in place (docs/design.md §5):
 // queued → attempt i/N → result. Updates are serialized and deduplicated so a chatty run costs a few
 // API calls, and a failed update never fails the run.
 import type { Forge } from './forge.ts';

@@ -1,4 +1,4 @@
-// An environment failure is an error, never a bug to repair (DESIGN.md §1.6, §4.5): a baseline whose
+// An environment failure is an error, never a bug to repair (docs/design.md §1.6, §4.5): a baseline whose
 // test command is not found, that timed out, that ran no test, whose failure points only outside
 // the repository (the runner or a package of the environment missing), or whose runner crashed in
 // its own code says nothing about the code.

@@ -1,4 +1,4 @@
-// The runner's own report (DESIGN.md §3.2.1): text on stdout can be printed by anything the tests
+// The runner's own report (docs/design.md §3.2.1): text on stdout can be printed by anything the tests
 // run, so fixloop also asks the runner for a machine report, written to a folder of fixloop's outside
 // the checkout, and keeps its counts beside the parsed output as a second witness. Each runner says
 // how it is asked (its environment, which reaches it through `npm test`, make or a script, or its

@@ -1,4 +1,4 @@
-// The gate (DESIGN.md §1.5): runs the test command; exit code 0 passes, anything else fails.
+// The gate (docs/design.md §1.5): runs the test command; exit code 0 passes, anything else fails.
 // The output (or a JUnit XML report file) is parsed into per-test results for the loop; the full
 // suite's runs also ask the runner for its own machine report, kept as the report's `witness`.
 import { readFile, rm } from 'node:fs/promises';

@@ -1,4 +1,4 @@
-// The runtime guard in every judged test process (DESIGN.md §3.2.7), asked like the runner's machine
+// The runtime guard in every judged test process (docs/design.md §3.2.7), asked like the runner's machine
 // report (machine-report.ts): the runner the command starts says, through its descriptor, how its
 // processes load fixloop's guard; the gate gives the guard a folder for its code (shown read-only)
 // and one for its records (shown writable), both outside the checkout, adds what it asks to the

@@ -46,7 +46,7 @@ export interface SuiteRunner {
   /** Runs another command of the suite (e.g. the test command narrowed to some tests) as the gate would, within `timeoutMs` when that is shorter than `test.timeout`. */
   gateWith(cwd: string, command: string, timeoutMs?: number): Promise<GateResult>;
   /**
-   * The same suite, judged (DESIGN.md §3.2.7): its gates load the runtime guard of the command's
+   * The same suite, judged (docs/design.md §3.2.7): its gates load the runtime guard of the command's
    * runner, told `testFiles` (the baseline's). The baseline, the replay and the second observation.
    */
   judged(testFiles: readonly string[]): SuiteRunner;

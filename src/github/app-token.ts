@@ -1,5 +1,5 @@
 // Installation tokens for git. Asked for through the app's JWT client, whose base URL follows
-// GHE_HOST (DESIGN.md §6: `octokit.auth({ type: 'installation' })` was seen to call api.github.com on
+// GHE_HOST (docs/design.md §6: `octokit.auth({ type: 'installation' })` was seen to call api.github.com on
 // GHE with a cold cache), and narrowed to one repository's contents: the token git carries can do
 // nothing else.
 import type { Probot } from 'probot';

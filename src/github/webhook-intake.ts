@@ -1,4 +1,4 @@
-// The intake (DESIGN.md §4.1): a delivery that can concern fixloop is stored before the webhook is
+// The intake (docs/design.md §4.1): a delivery that can concern fixloop is stored before the webhook is
 // answered; the inbox's workers hand it later to its trigger with a Context rebuilt from the stored
 // delivery, so a reply never waits behind a run and a crash after the answer loses nothing.
 import { Context, type Probot } from 'probot';

@@ -1,4 +1,4 @@
-// The job queue port (DESIGN.md §1.2, §4): a trigger stores its job before the webhook is answered;
+// The job queue port (docs/design.md §1.2, §4): a trigger stores its job before the webhook is answered;
 // workers claim jobs with a lease, heartbeat, and end them done, failed or cancelled. The durable
 // queue over the run store's ports implements it (durable-queue.ts).
 import type { AnyStoredJob, EnqueueOutcome, EventData, JobInfo, NewJob, StoredJob } from './run-store.ts';

@@ -1,4 +1,4 @@
-// The run store's ports (DESIGN.md §4), one per concern: the deliveries seen, jobs with leases, the
+// The run store's ports (docs/design.md §4), one per concern: the deliveries seen, jobs with leases, the
 // append-only audit trail, and the daily spend ledger of the LLM engines. `RunStore` is their
 // composition, implemented by embedded SQLite (sqlite-store.ts) and by PostgreSQL
 // (postgres-store.ts). A job's data is opaque here: stored as JSON, handed back as it was.

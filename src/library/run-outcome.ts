@@ -22,7 +22,7 @@ export interface GreenOutcome extends OutcomeBase {
   /** The verified patch, a unified diff against the repository's last commit. */
   patch: string;
   /**
-   * What the assessment made of the patch (DESIGN.md §3.3; `result.assessment` has the details):
+   * What the assessment made of the patch (docs/design.md §3.3; `result.assessment` has the details):
    * `verified`, nothing changed outside the failing tests; `review`, the tests pass but a person
    * should look (changes elsewhere, an ambiguity, or the assessment could not look); null when no
    * assessment ran (`assessment.enabled: false`).

@@ -1,4 +1,4 @@
-// The assessment of a run's judged patch (DESIGN.md §3.3), between the judge and the report: for a
+// The assessment of a run's judged patch (docs/design.md §3.3), between the judge and the report: for a
 // `tests_green` run whose patch the judge held, what else the patch changed outside the failing
 // tests sets `assessment` (verified | review). A replay, a run that is not green, or a repository
 // that turned it off (`assessment.enabled: false`) has none, and its report says so.

@@ -1,5 +1,5 @@
 // A run cancelled in any phase ends as cancelled: `failed_to_green` with `stopReason: 'cancelled'`
-// and the phase it was in (DESIGN.md §2, RunResult). Aborting the run's signal kills the commands
+// and the phase it was in (docs/design.md §2, RunResult). Aborting the run's signal kills the commands
 // it is running; what those killed commands look like afterwards (a setup that "failed" with
 // SIGTERM, a gate that failed, an engine that gave up, a replay that did not hold) must not become
 // the run's outcome. The phase is the one the run was in when the signal came, not the one it

@@ -1,4 +1,4 @@
-// The fix loop (DESIGN.md §1.6): bounded attempts, judged only by the test suite.
+// The fix loop (docs/design.md §1.6): bounded attempts, judged only by the test suite.
 // Stops on the first green gate that also passes verification; stops early when there is no
 // progress (the same failure twice, or N failed gates in a row without improvement).
 import type { Cost } from '../core/cost.ts';

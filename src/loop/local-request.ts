@@ -2,7 +2,7 @@
 // repository's own file with the caller's overrides (flags, options) on top, read before anything
 // runs, so a bad key fails fast, and again from the clone once it exists. Both reads see the same
 // files: the working tree as it is (untracked files git ignores left out), or HEAD with `--head`
-// (DESIGN.md §1.3). The request is a local one, whatever the goal.
+// (docs/design.md §1.3). The request is a local one, whatever the goal.
 import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';

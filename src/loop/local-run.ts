@@ -1,6 +1,6 @@
 // One way to assemble a run, for every caller: `fixloop run`, the library's `run()`, the forge's run
 // job and `fixloop replay` call this and add only their own I/O. From a request, in this process:
-//   1. prepare (DESIGN.md §1.6): the clone (a local working tree becomes a commit of the mirror), the
+//   1. prepare (docs/design.md §1.6): the clone (a local working tree becomes a commit of the mirror), the
 //      configuration (the repository's file with the caller's overrides on top, for a local run),
 //      the suite with the repository's dependency cache, the engines, the setup, the baseline, and
 //      the environment check (a broken environment ends the run as an error, before any engine);

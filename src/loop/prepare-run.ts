@@ -1,4 +1,4 @@
-// Preparing a run (DESIGN.md §1.6): the workspace from a fresh clone, the configuration (the
+// Preparing a run (docs/design.md §1.6): the workspace from a fresh clone, the configuration (the
 // repository's own, read from the clone, with the caller's overrides on top, for a local run), the
 // localization hints, the suite with the dependency cache, the engines, the setup and the baseline,
 // and the environment check. What follows (the red phase and the loop, or a stored patch replayed)

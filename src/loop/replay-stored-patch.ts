@@ -1,5 +1,5 @@
 // The work of `fixloop replay`: a stored run's verified patch, replayed on a pristine checkout of its
-// commit and judged again (DESIGN.md §3.2) against the baseline this run just took, as a fix run's
+// commit and judged again (docs/design.md §3.2) against the baseline this run just took, as a fix run's
 // green attempt is. The result is the replay's: green when the judge holds again.
 import type { FileChange } from '../core/file-change.ts';
 import type { RunResult } from '../core/run-result.ts';

@@ -1,4 +1,4 @@
-// The headline of a green run at level `review` (DESIGN.md §3.3): the tests pass, and what a person
+// The headline of a green run at level `review` (docs/design.md §3.3): the tests pass, and what a person
 // should look at before merging, named in the sentence itself (the check run's title, the status
 // comment, the commit message): the first changes outside the failing tests with their values before
 // and after, the other patches the tests do not decide against, or why the assessment could not look.

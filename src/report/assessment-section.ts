@@ -1,4 +1,4 @@
-// The report's assessment section (DESIGN.md §3.3). At level `review` the reviewer's question is "is
+// The report's assessment section (docs/design.md §3.3). At level `review` the reviewer's question is "is
 // this change intended?": each change outside the failing tests with its input, where it was seen, and
 // the values before and after; the changes near the failing tests (expected) apart and brief; every
 // other plausible patch with the inputs where it disagrees. At `verified`, what was looked at. A green

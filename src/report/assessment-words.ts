@@ -1,4 +1,4 @@
-// The words the headline and the report share for an assessment (DESIGN.md §3.3): one behaviour change
+// The words the headline and the report share for an assessment (docs/design.md §3.3): one behaviour change
 // as `input: before → after`, the changes outside the failing tests, the ambiguous alternatives. Values
 // come from the repository's code, so they are cut to a length and kept on one line.
 import type { AlternativePatch, Assessment, BehaviourChange } from '../core/assessment.ts';

@@ -257,7 +257,7 @@ export function runSection(result: RunResult): string[] {
   ];
 }
 
-/** The judge's eyes inside the test processes (DESIGN.md §3.2.7). */
+/** The judge's eyes inside the test processes (docs/design.md §3.2.7). */
 function runtimeGuardWords(guard: RuntimeGuardStatus): string {
   if (!guard.available)
     return `Runtime guard: not available for this runner${guard.runner ? ` (${guard.runner}'s test processes did not load it at the baseline)` : ''}${guard.accepted ? '; accepted by `test.evidence: exit-code`' : ''}`;

@@ -1,4 +1,4 @@
-// A run's report, rendered once from its RunResult (DESIGN.md §1.10): Markdown for people (report.md,
+// A run's report, rendered once from its RunResult (docs/design.md §1.11): Markdown for people (report.md,
 // the pull request's body, the check run, stdout when it is not a terminal) and JSON for tools
 // (`--json`, result.json). Every place that shows the run shows these texts, so they cannot disagree;
 // a terminal gets the same sections and words as text (render-terminal.ts).

@@ -1,4 +1,4 @@
-// The words every rendering of a run's report shares (DESIGN.md §1.10): the Markdown one (report.md,
+// The words every rendering of a run's report shares (docs/design.md §1.11): the Markdown one (report.md,
 // the pull request, the check run) and the terminal's. The renderers differ only in markup: what a
 // status is called, how a test count, a failing test or a spend is said lives here once.
 import type { AttemptRecord, RunResult, RunStatus, TestCounts, TestOutcome } from '../core/run-result.ts';
@@ -11,7 +11,7 @@ export const STATUS_TITLE: Record<RunStatus, string> = {
   error: '💥 Error',
 };
 
-/** A green run whose assessment asks for a person's eyes (DESIGN.md §3.3): the tests pass, no more is claimed. */
+/** A green run whose assessment asks for a person's eyes (docs/design.md §3.3): the tests pass, no more is claimed. */
 export const REVIEW_TITLE = '🔍 Tests pass: review before merging';
 
 export const COUNT_KEYS = ['passed', 'failed', 'skipped', 'total'] as const;

@@ -1,6 +1,6 @@
 // How the terminal report marks things: bold headings, coloured verdicts, code in cyan. One style
 // with colour (ANSI escapes through node's util.styleText) and one without, chosen by the CLI from
-// the terminal and NO_COLOR / FORCE_COLOR (src/cli/terminal-colour.ts); the words are the same.
+// the terminal and NO_COLOR / FORCE_COLOR (src/cli/terminal-output.ts); the words are the same.
 import { styleText } from 'node:util';
 
 export interface TerminalStyle {

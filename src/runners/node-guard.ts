@@ -1,4 +1,4 @@
-// fixloop's runtime guard for the Node runners (node --test, mocha, jest, vitest; DESIGN.md §3.2.7):
+// fixloop's runtime guard for the Node runners (node --test, mocha, jest, vitest; docs/design.md §3.2.7):
 // how a judged test command loads it, and how its records are read back. The guard itself is the
 // CommonJS preload in node-guard/ (guard-preload.cjs and its parts), loaded through NODE_OPTIONS,
 // which reaches the runner through npm, make or a script and every process and worker it starts.

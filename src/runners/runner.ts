@@ -1,4 +1,4 @@
-// What fixloop knows about one test runner, in one value (DESIGN.md §1.5): how to recognise a command
+// What fixloop knows about one test runner, in one value (docs/design.md §1.5): how to recognise a command
 // that starts it, how to read its output, how to ask it for a machine report, how to run only some
 // tests, its words for "no tests ran", the files that decide how it runs, its framework's API as a
 // patch could reach it, and how to take per-test coverage. Each runner's folder exports one
@@ -28,16 +28,16 @@ export interface TestRunner {
    * printed it: the toolchain is broken, whatever the tests say. Absent or null: none seen.
    */
   crashedItself?(output: string): string | null;
-  /** Files and settings that decide how the runner runs: a fix may not change them (DESIGN.md §3.2.2). */
+  /** Files and settings that decide how the runner runs: a fix may not change them (docs/design.md §3.2.2). */
   readonly configuration: RunnerConfiguration;
-  /** Its test framework's JavaScript API, as added source code could reach into it (DESIGN.md §3.2.3). */
+  /** Its test framework's JavaScript API, as added source code could reach into it (docs/design.md §3.2.3). */
   readonly framework?: FrameworkApi;
   /** How per-test line coverage is taken from one run of this runner; null: it is not. */
   readonly coverage: CoverageKind | null;
-  /** What the judge checks in a patch where a guard inside the process cannot look (DESIGN.md §3.2.2–3). */
+  /** What the judge checks in a patch where a guard inside the process cannot look (docs/design.md §3.2.2–3). */
   readonly judged?: JudgedRunner;
   /**
-   * How its test processes load fixloop's runtime guard before the repository's code (DESIGN.md
+   * How its test processes load fixloop's runtime guard before the repository's code (docs/design.md
    * §3.2.7); absent: the runner has none, and the report says so (src/gate/runtime-guard.ts).
    */
   readonly guard?: RuntimeGuard;

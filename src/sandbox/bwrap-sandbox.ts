@@ -88,7 +88,7 @@ export function createBwrapSandbox(settings: BwrapSettings = {}): Sandbox {
       });
       const cgroup = await createCommandCgroup(limits);
       // bwrap itself starts with an empty environment: its PID-1 helper keeps its own, and
-      // /proc/1/environ inside the sandbox would show it (DESIGN.md §6).
+      // /proc/1/environ inside the sandbox would show it (docs/design.md §6).
       const program = { ...(cgroup ? joinCgroupThenExec(cgroup, bwrap, args) : { file: bwrap, args }), env: {}, cwd: '/' };
       try {
         return await runContained(program, options);

@@ -1,4 +1,4 @@
-// The allow-listed environment of every command fixloop runs for a repository (DESIGN.md §3.1):
+// The allow-listed environment of every command fixloop runs for a repository (docs/design.md §3.1.1):
 // nothing of fixloop's own environment reaches untrusted code except these few variables. The PATH is
 // the user's (user-path.ts), never with fixloop's own install folders in front.
 import { userPath } from './user-path.ts';

@@ -1,4 +1,4 @@
-// Untrusted code must not inherit fixloop's open files (DESIGN.md §3.1): Node marks every file it
+// Untrusted code must not inherit fixloop's open files (docs/design.md §3.1.1): Node marks every file it
 // opens close-on-exec, but a descriptor fixloop itself inherited from whoever started it (a shell's
 // `3>file`, a supervisor's socket) is not, and would reach every command of every backend, through
 // bwrap too. They are closed once, before the first command, in fixloop's own process: fixloop never

@@ -1,6 +1,6 @@
 // The `process` backend: no isolation beyond an allow-listed environment, a throw-away HOME,
-// timeouts that kill the whole process group, capped output and resource limits (DESIGN.md §3.1,
-// §3.5). It does not hide the file system or the network: reports say so.
+// timeouts that kill the whole process group, capped output and resource limits (docs/design.md §3.1.1,
+// §3.1.5). It does not hide the file system or the network: reports say so.
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

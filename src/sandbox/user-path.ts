@@ -1,4 +1,4 @@
-// The PATH the user's shell had: what a repository's commands resolve their tools on (DESIGN.md §1.4).
+// The PATH the user's shell had: what a repository's commands resolve their tools on (docs/design.md §1.4).
 // Started through npm (`npx fixloop`, `npm exec`, an npm script), fixloop's own PATH has npm's
 // additions in front (@npmcli/run-script's set-path.js): the `node_modules/.bin` of fixloop's install
 // and of every folder above it, which hold fixloop's bundled Node 24 (the `node` package), and npm's

@@ -1,4 +1,4 @@
-// Who may ask (DESIGN.md §3.3): the requester's role on the repository must reach the configured
+// Who may ask (docs/design.md §3.1.3): the requester's role on the repository must reach the configured
 // minimum; anyone else gets a short reply and nothing starts.
 import type { Logger } from 'pino';
 import type { RepoConfig } from '../core/repo-config.ts';

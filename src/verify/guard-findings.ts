@@ -1,4 +1,4 @@
-// What the runtime guard saw inside a judged test process, as findings (DESIGN.md §3.2.7). Every
+// What the runtime guard saw inside a judged test process, as findings (docs/design.md §3.2.7). Every
 // event the baseline's run did not have (the pristine code's own, by kind, file and what was touched)
 // is `runtime_tampering`, naming the file, the line and what was touched; a guarded process with no
 // complete record, or a run with no guarded process where the baseline had one, is

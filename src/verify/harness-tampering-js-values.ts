@@ -1,5 +1,5 @@
 // Two things a guard inside the test process cannot tell from a fix, in added JavaScript or
-// TypeScript (DESIGN.md §3.2.3): code that reads the test runner's environment variables
+// TypeScript (docs/design.md §3.2.3): code that reads the test runner's environment variables
 // (`NODE_TEST_CONTEXT`, `JEST_WORKER_ID`, `VITEST`, …) can be right only under test; a `valueOf`,
 // `Symbol.toPrimitive` or `equals` that answers a constant, or never reads the other operand, makes
 // a value that compares equal to anything. The variables are the runners' own (src/runners/).

@@ -1,4 +1,4 @@
-// Harness tampering from source (DESIGN.md §3.2.3): code under test that ends the process or
+// Harness tampering from source (docs/design.md §3.2.3): code under test that ends the process or
 // rewrites its exit status, reaches into the test framework or the assertion library, or reads the
 // tests at run time, makes a suite say green without a fix. Found on the syntax tree of the
 // patch's added lines in the files it changes that are not tests (tests are the runner's own, and

@@ -1,4 +1,4 @@
-"""Reading a changed Python file as Python reads it, for harness_tampering.py (DESIGN.md §3.2.3).
+"""Reading a changed Python file as Python reads it, for harness_tampering.py (docs/design.md §3.2.3).
 
 The file's bytes are decoded by its coding cookie as Python decodes them (PEP 263: a cookie on line 1
 or 2, else UTF-8, a BOM meaning UTF-8), and parsed by Python's own parser from those bytes, so the

@@ -26,7 +26,7 @@ EXIT_CALLS = {
     ("os", "_exit"), ("os", "abort"), ("os", "kill"), ("os", "killpg"), ("sys", "exit"),
     ("atexit", "register"), ("signal", "raise_signal"), ("posix", "_exit"),
 }
-# Modules whose import from code under test reaches into the runner (DESIGN.md §3.2.3).
+# Modules whose import from code under test reaches into the runner (docs/design.md §3.2.3).
 FRAMEWORK_MODULES = {"pytest", "_pytest", "unittest", "pluggy", "nose", "nose2", "hypothesis"}
 SYS_IMPORT_STATE = {"modules", "meta_path", "path_hooks", "path_importer_cache"}
 MUTATING_METHODS = {"update", "setdefault", "pop", "popitem", "clear", "__setitem__", "__delitem__", "insert", "append", "extend", "remove"}

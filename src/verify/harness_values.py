@@ -1,5 +1,5 @@
 """Two things a guard inside the test process cannot tell from a fix, found on the added code's syntax
-tree for harness_tampering.py (DESIGN.md §3.2.3):
+tree for harness_tampering.py (docs/design.md §3.2.3):
 
 - code that reads the test runner's environment variables (PYTEST_CURRENT_TEST, …): it can be right
   only under test;

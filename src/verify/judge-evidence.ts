@@ -1,4 +1,4 @@
-// Green needs per-test evidence that agrees with the exit code (DESIGN.md §3.2.1): the replay's
+// Green needs per-test evidence that agrees with the exit code (docs/design.md §3.2.1): the replay's
 // report must say which tests ran; a suite whose output cannot be read per test, ran no test, lets a
 // failure through with exit 0 (`|| true`), fails with no failing test, or no longer shows a test that
 // was failing passing, is not a fix, whatever the exit code says. The runner's own machine report

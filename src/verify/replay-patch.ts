@@ -1,4 +1,4 @@
-// Verification (DESIGN.md §1.8), independent of the engine: the patch is applied to a fresh pristine
+// Verification (docs/design.md §1.9), independent of the engine: the patch is applied to a fresh pristine
 // checkout, the full suite runs there, and the result is compared per test with the baseline.
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-// Everything that decides how tests run is protected (DESIGN.md §3.2.2): a patch that changes the
+// Everything that decides how tests run is protected (docs/design.md §3.2.2): a patch that changes the
 // runner's configuration or entry points, a test file the baseline ran, or fixloop's own settings
 // is not a fix, whatever the suite then says. Text sections are compared where a file holds more
 // than the runner's settings (package.json's scripts and runner keys, pyproject's pytest section).

@@ -1,4 +1,4 @@
-// Shadowing the runner (DESIGN.md §3.2.2): a module or package the patch adds where the runner looks
+// Shadowing the runner (docs/design.md §3.2.2): a module or package the patch adds where the runner looks
 // first, under a name the runner itself loads (`pytest/` at the top of a repository run with
 // `python -m pytest`), runs in the runner's place. The names are asked of the runner, not listed: its
 // descriptor gives a command, run in the sandbox as the gate runs the tests, in an empty folder, on

@@ -1,4 +1,4 @@
-// Two observations (DESIGN.md §3.2.4): each test the patch turned from failing to passing is also
+// Two observations (docs/design.md §3.2.4): each test the patch turned from failing to passing is also
 // run on its own, through the runner's own selection, in the replay's checkout; it must pass there
 // too. A suite green only as a whole (a test that passes because another one ran first, a runner
 // that reports what it did not run) is caught here. Where the runner cannot select one test (an
@@ -50,7 +50,7 @@ export async function observeAlone(
         message: `\`${test.id}\` passes in the whole suite but not when run alone (\`${command}\`)`,
       });
     }
-    // The run alone is judged too: the runtime guard's events and records (DESIGN.md §3.2.7).
+    // The run alone is judged too: the runtime guard's events and records (docs/design.md §3.2.7).
     findings.push(...guardFindings(reports.baseline, gate));
   }
   return { observation: { ran: fixed.length, command: example }, findings };

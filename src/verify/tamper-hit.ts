@@ -1,4 +1,4 @@
-// One place in a patch's added code that reaches the harness (DESIGN.md §3.2.3), as the JavaScript
+// One place in a patch's added code that reaches the harness (docs/design.md §3.2.3), as the JavaScript
 // and Python finders report it; harness-tampering.ts turns hits into findings.
 
 /**

@@ -1,5 +1,5 @@
 // `--apply`: the verified patch onto the user's own working tree, the tree the run started from
-// (DESIGN.md §1.3). The patch was made against that start, so every file it touches must still be
+// (docs/design.md §1.3). The patch was made against that start, so every file it touches must still be
 // as it was then; other files may have changed meanwhile (the user kept working), and stay as they
 // are. A file the patch touches that changed is refused by name, and nothing is written.
 import { realpath } from 'node:fs/promises';

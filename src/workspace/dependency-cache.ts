@@ -1,4 +1,4 @@
-// Dependencies reused across checkouts (DESIGN.md §1.4): a package cache owned by fixloop, one per
+// Dependencies reused across checkouts (docs/design.md §1.4): a package cache owned by fixloop, one per
 // repository, given to its setup commands (npm's and pip's caches), and the installed node_modules
 // tree of a lockfile, saved right after a setup that installed it and given to the next checkout
 // with the same lockfile: the replay of the same run, and later runs. Under an isolating sandbox the

@@ -1,4 +1,4 @@
-// The trusted copy stays trusted (DESIGN.md §3.2.6): under the `process` backend the repository's
+// The trusted copy stays trusted (docs/design.md §3.2.6): under the `process` backend the repository's
 // code can reach the bare mirror that diffs and replays are taken from. The seal records every file
 // of the mirror right after the clone (before any untrusted code ran) by inode, size, mode and
 // change time, and is checked before the mirror is used again; any write, rename, added or removed

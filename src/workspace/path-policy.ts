@@ -1,4 +1,4 @@
-// What a fix may change (DESIGN.md §3.4): allowed globs, protected globs (tests and .github by
+// What a fix may change (docs/design.md §3.1.4): allowed globs, protected globs (tests and .github by
 // default), and paths that are never acceptable (absolute, `..`, inside .git, workflows).
 import picomatch from 'picomatch';
 import { ALWAYS_PROTECTED_PATHS, type RepoConfig } from '../core/repo-config.ts';

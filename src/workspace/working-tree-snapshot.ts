@@ -1,4 +1,4 @@
-// A local repository's working tree as it is (DESIGN.md §1.3) becomes a commit of fixloop's mirror:
+// A local repository's working tree as it is (docs/design.md §1.3) becomes a commit of fixloop's mirror:
 // the run, its baseline, its replay and its patch all start from that commit. Nothing is written to
 // the user's repository: git reads it with GIT_OPTIONAL_LOCKS=0 (no index refresh), and the snapshot
 // is built with the mirror as GIT_DIR, a temporary index, and the user's folder only as the work tree

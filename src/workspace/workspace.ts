@@ -1,5 +1,5 @@
 // The workspace port: an ephemeral clone of the target repository. The only way fixloop code
-// writes files of the target repository is through this API (DESIGN.md §1.3).
+// writes files of the target repository is through this API (docs/design.md §1.3).
 import type { FileChange } from '../core/file-change.ts';
 import type { PathPolicy } from './path-policy.ts';
 

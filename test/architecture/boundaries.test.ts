@@ -1,4 +1,4 @@
-// The floor plan's rules (DESIGN.md §5) are real rules: these probes show each one refuses what it
+// The floor plan's rules (docs/design.md §5) are real rules: these probes show each one refuses what it
 // should and lets the legitimate case through, so a rule that silently stopped matching is noticed.
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

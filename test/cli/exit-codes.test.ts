@@ -1,5 +1,5 @@
 // The exit code tells a verified fix (0) from one whose tests pass but that a person should review
-// (4, DESIGN.md §3.3); a green run without an assessment exits as it always did.
+// (4, docs/design.md §3.3); a green run without an assessment exits as it always did.
 import { describe, expect, it } from 'vitest';
 import { EXIT, exitCodeFor } from '../../src/cli/exit-codes.ts';
 import { assessedResult, notAssessedAssessment, reviewAssessment, verifiedAssessment } from '../support/sample-assessment.ts';

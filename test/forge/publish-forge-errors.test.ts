@@ -1,4 +1,4 @@
-// Publication decides on the forge's typed errors (DESIGN.md §4.4): a rate limit or an unavailable
+// Publication decides on the forge's typed errors (docs/design.md §4.4): a rate limit or an unavailable
 // forge is tried again and, if it lasts, the verified patch is kept and can be published again; a
 // refusal is named and not retried. Over the in-memory stand-in forge and a real bare remote.
 import { afterEach, describe, expect, it } from 'vitest';

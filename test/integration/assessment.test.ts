@@ -1,4 +1,4 @@
-// Right, not only green (DESIGN.md §3.3), end to end with the real `fixloop run`: the `script`
+// Right, not only green (docs/design.md §3.3), end to end with the real `fixloop run`: the `script`
 // engine playing an engine whose patch passes the suite (an overfitting patch, `&&` turned into
 // `||`, ends `tests_green` at level `review` with the generated input whose result changed; the real
 // fix of the same bug stays `verified`; a wrong patch that only a rival edit of its line tells apart

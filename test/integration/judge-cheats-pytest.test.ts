@@ -114,7 +114,7 @@ const HONEST_TWINS = [
 ].join(' && ');
 
 /**
- * The runtime guard's cases (DESIGN.md §3.2.7): routes into pytest that the syntax check does not
+ * The runtime guard's cases (docs/design.md §3.2.7): routes into pytest that the syntax check does not
  * follow. One attempt, no assessment: only the judge's verdict is asked.
  */
 const GUARD_PROJECT = { ...PROJECT, 'fixloop.yml': `${FIXLOOP_YML}assessment:\n  enabled: false\n` };

@@ -1,4 +1,4 @@
-// The library's short outcome of a green run carries the assessment's level (DESIGN.md §3.3), and the
+// The library's short outcome of a green run carries the assessment's level (docs/design.md §3.3), and the
 // full result the assessment itself: a pipeline branches on `level` without reading the report.
 import { describe, expect, it } from 'vitest';
 import { outcomeOf } from '../../src/library/run-outcome.ts';

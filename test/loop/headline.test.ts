@@ -42,7 +42,7 @@ describe('the headline of a replay (no engine ran)', () => {
   });
 });
 
-describe('the headline of a green run and its assessment (DESIGN.md §3.3)', () => {
+describe('the headline of a green run and its assessment (docs/design.md §3.3)', () => {
   it('stays "Verified fix" at level verified, and without an assessment', () => {
     expect(headlineFor(assessedResult(verifiedAssessment()))).toBe(headlineFor(greenResult()));
     expect(headlineFor(greenResult())).toBe(

@@ -1,4 +1,4 @@
-// The report of a green run at each level (DESIGN.md §3.3), from assessments built by hand: the
+// The report of a green run at each level (docs/design.md §3.3), from assessments built by hand: the
 // analysis decides the level, the report shows it. `review` comes first, where the reviewer starts
 // reading, as each change with its input and values; `verified` says what was looked at.
 import { createRequire } from 'node:module';

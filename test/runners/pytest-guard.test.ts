@@ -1,4 +1,4 @@
-// pytest's runtime guard (DESIGN.md §3.2.7) in real pytest runs of tiny projects, loaded by the gate
+// pytest's runtime guard (docs/design.md §3.2.7) in real pytest runs of tiny projects, loaded by the gate
 // as in a judged run: what it records of code under test that reaches pytest or unittest by routes a
 // syntax check does not follow, ends its own process, reads the tests or forges the runner's report,
 // and that honest code using exec, glob and subprocess records nothing.

@@ -1,4 +1,4 @@
-// A hostile repository against the sandbox (DESIGN.md §3): its setup and tests try to read the app's
+// A hostile repository against the sandbox (docs/design.md §3): its setup and tests try to read the app's
 // secrets, write outside the workspace, reach the network, exhaust processes and output, outlive the
 // run, and plant git hooks and symlinks for fixloop's own commands. Each runs through the whole loop
 // (runFix) under `bwrap`; the run must end with a visible outcome, contain the attack, and no secret

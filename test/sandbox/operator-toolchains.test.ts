@@ -1,4 +1,4 @@
-// The sandbox runs a repository as the operator's shell would (DESIGN.md §1.4), under bwrap, with
+// The sandbox runs a repository as the operator's shell would (docs/design.md §1.4), under bwrap, with
 // real processes and no internet: a pytest project from a virtualenv whose packages the system
 // Python lacks, `npm ci` of a real lockfile through a registry only the operator's npmrc names (an
 // HTTPS stand-in with its own CA), and pyenv's shims. Each also shows it fails without the settings.

@@ -1,4 +1,4 @@
-// The judge's reading of the runtime guard's records (DESIGN.md §3.2.7): events the baseline did not
+// The judge's reading of the runtime guard's records (docs/design.md §3.2.7): events the baseline did not
 // have, missing or incomplete records, counts against the runner's reports; and the level without a guard.
 import { describe, expect, it } from 'vitest';
 import type { GateResult } from '../../src/core/gate-result.ts';

@@ -8,7 +8,7 @@ export interface StepOutputs {
   status: string;
   'pull-request-url': string;
   'run-id': string;
-  /** `verified` or `review` for a green run that was assessed (DESIGN.md §3.3); empty otherwise. */
+  /** `verified` or `review` for a green run that was assessed (docs/design.md §3.3); empty otherwise. */
   assessment: string;
 }
 

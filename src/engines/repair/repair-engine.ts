@@ -1,4 +1,4 @@
-// The embedded `repair` engine (DESIGN.md §1.7): fault localization → candidates from repair
+// The embedded `repair` engine (docs/design.md §1.7): fault localization → candidates from repair
 // templates → ranking → validation in parallel copies of the workspace. Deterministic, no network,
 // no key, zero cost. It never runs the authoritative gate: the loop judges what it leaves.
 import { createHash } from 'node:crypto';

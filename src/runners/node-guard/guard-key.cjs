@@ -1,5 +1,5 @@
 'use strict';
-// This process's one-use key, and the signature of its record (DESIGN.md §3.2.7). fixloop writes a
+// This process's one-use key, and the signature of its record (docs/design.md §3.2.7). fixloop writes a
 // pool of keys into `<records>/keys/` before the command runs; the preload, before any repository
 // code of this process, claims one (rename, read, delete: two processes never get the same one) and
 // keeps it in a closure. Code that later reads the folder finds only the keys no process has taken,

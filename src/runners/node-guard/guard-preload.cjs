@@ -1,5 +1,5 @@
 'use strict';
-// fixloop's runtime guard for Node test processes (DESIGN.md §3.2.7), preloaded with
+// fixloop's runtime guard for Node test processes (docs/design.md §3.2.7), preloaded with
 // `NODE_OPTIONS=--require <this file>` so it runs before the repository's code in the runner's main
 // process and in every process and worker thread it starts (node --test's per-file processes, jest's
 // and vitest's workers: NODE_OPTIONS reaches child processes, and node runs `--require` preloads in

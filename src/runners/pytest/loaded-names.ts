@@ -1,4 +1,4 @@
-// The top-level import names pytest loads, asked of pytest itself (DESIGN.md §3.2.2): a package or a
+// The top-level import names pytest loads, asked of pytest itself (docs/design.md §3.2.2): a package or a
 // module a patch adds at the repository's top under one of them (`pytest/`, `pluggy.py`, `json.py`)
 // is found by `python -m pytest` before the real one, and runs in its place. The names are the
 // interpreter's own after pytest has started with its plugins: `sys.modules` in an empty folder, so

@@ -1,4 +1,4 @@
-// pytest's runtime guard (DESIGN.md §3.2.7): the Python package in guard/, copied for each judged run
+// pytest's runtime guard (docs/design.md §3.2.7): the Python package in guard/, copied for each judged run
 // under a name of its own (a module the repository adds cannot shadow a name it cannot know) and
 // loaded with `-p` through PYTEST_ADDOPTS, so that it reaches pytest through make, tox or a script
 // and is imported before the entry points and conftest.py. Its record leaves signed with a one-use

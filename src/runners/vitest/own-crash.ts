@@ -1,7 +1,7 @@
 // vitest's own code failing while it runs, not a test's: an "Unhandled Error" whose first stack frame
 // is inside vitest's packages. Seen with vitest 5 on Node 20, whose default reporter calls
 // `Map.groupBy` (Node 21+) as soon as it has a failure to print: every run of a red suite then ends
-// that way, and a run would "repair" code for as long as its budget lasts (DESIGN.md §1.6).
+// that way, and a run would "repair" code for as long as its budget lasts (docs/design.md §1.6).
 import { stripAnsi } from '../../formats/strip-ansi.ts';
 
 /** The banner, then the error's line, then its first frame: `❯ fn path:line:col` or `❯ path:line:col`. */

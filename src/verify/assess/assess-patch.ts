@@ -1,4 +1,4 @@
-// The assessment (DESIGN.md §3.3): after the judge holds, where does the patched program behave
+// The assessment (docs/design.md §3.3): after the judge holds, where does the patched program behave
 // differently from the original outside the failing tests? One pristine checkout, set up once; the
 // functions any plausible patch changed are instrumented (probe-checkout.ts) in each version; the suite
 // runs (version-runs.ts) on the patched and on the original program, the failing tests alone on the

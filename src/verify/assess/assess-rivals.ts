@@ -1,5 +1,5 @@
 // The rivals of a patch whose engine offered no other plausible patch, from the search to the
-// comparison (DESIGN.md §3.3): looked for only when nothing else keeps the patch from `verified`
+// comparison (docs/design.md §3.3): looked for only when nothing else keeps the patch from `verified`
 // (a patch already at `review` has what to review, and the search costs a run per candidate). The
 // checkout is written back to the original first (the probed runs left their versions in it); each
 // rival that passes the failing tests alone runs the whole suite probed, as the engine's

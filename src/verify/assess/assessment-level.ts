@@ -1,4 +1,4 @@
-// The level a judged patch is shown at (DESIGN.md §3.3), and the one sentence that says why.
+// The level a judged patch is shown at (docs/design.md §3.3), and the one sentence that says why.
 // `verified` only when the assessment looked and found nothing a reviewer should see: no behaviour
 // change outside the failing tests, no other plausible patch that disagrees, no check weakened; and
 // it saw the patch at work (a change in the failing tests' calls or around them).
@@ -122,7 +122,7 @@ function plural(n: number, one: string, many = `${one}s`): string {
 
 /**
  * Without fixloop's runtime guard in the replay's test processes, the judge saw less than it can
- * (DESIGN.md §3.2.7): the level is `review`, unless the operator accepted less evidence.
+ * (docs/design.md §3.2.7): the level is `review`, unless the operator accepted less evidence.
  */
 export function unguardedReason(guard: RuntimeGuardStatus | undefined): string | null {
   if (!guard || guard.available || guard.accepted) return null;

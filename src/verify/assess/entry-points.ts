@@ -1,4 +1,4 @@
-// The assessment's second way to look (DESIGN.md §3.3): when the suite never reaches a changed
+// The assessment's second way to look (docs/design.md §3.3): when the suite never reaches a changed
 // function (the patch changes a table, a regular expression or a constant that code elsewhere reads,
 // or a function the suite calls only through other code), the functions the failing tests call are
 // probed instead, in every version: the patch's effect reaches the program through them.

@@ -1,4 +1,4 @@
-"""fixloop's Python probe runtime (DESIGN.md 3.3), loaded by the header of each instrumented file.
+"""fixloop's Python probe runtime (docs/design.md §3.3), loaded by the header of each instrumented file.
 
 `probe(id, record_file)` decorates a function a patch changed: every call the test suite makes is
 appended to `record_file` as one JSON line (args, out, after, site); after each such call whose

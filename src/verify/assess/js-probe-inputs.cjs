@@ -1,5 +1,5 @@
 'use strict';
-// Inputs generated around a call the test suite made, for the assessment (DESIGN.md §3.3): the same
+// Inputs generated around a call the test suite made, for the assessment (docs/design.md §3.3): the same
 // arguments with one of them changed a little (a string without its last character, a number plus
 // one, an object without a key or with a number moved, an array with its first item varied), where a
 // patch that special-cases the suite's inputs shows itself.

@@ -1,4 +1,4 @@
-// The path a call takes through a probed function (PATCH-SIM's idea, DESIGN.md §3.3): every statement
+// The path a call takes through a probed function (PATCH-SIM's idea, docs/design.md §3.3): every statement
 // of the body and every branch of a `?:`, `&&`, `||` or `??` gets a marker that, when it runs, adds
 // its number to the current call's path. The original program's path on a generated input, set
 // beside its paths on the failing and on the passing tests' calls, tells which of them the input is

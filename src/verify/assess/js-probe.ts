@@ -1,4 +1,4 @@
-// The JavaScript and TypeScript probe of the assessment (DESIGN.md §3.3): a file rewritten so that the
+// The JavaScript and TypeScript probe of the assessment (docs/design.md §3.3): a file rewritten so that the
 // functions a patch changed record every call the test suite makes (arguments, result, mutation,
 // caller) and call themselves on inputs generated around each one. The caller instruments the
 // original file with the lines the patch removed or changed there, and the patched file with the

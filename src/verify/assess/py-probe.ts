@@ -1,4 +1,4 @@
-// The Python probe's instrumentation (DESIGN.md §3.3): the functions a patch changed get a decorator
+// The Python probe's instrumentation (docs/design.md §3.3): the functions a patch changed get a decorator
 // that records their calls and calls them on inputs generated around each one (fixloop_probe.py, the
 // runtime). Python's own parser (probe_functions.py) finds the functions; this file edits the text,
 // so that everything else in the file keeps its bytes and, as far as it can, its line numbers.

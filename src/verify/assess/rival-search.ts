@@ -1,4 +1,4 @@
-// Rivals for a patch whose engine offered no alternatives (DESIGN.md §3.3): other one-edit patches at
+// Rivals for a patch whose engine offered no alternatives (docs/design.md §3.3): other one-edit patches at
 // the lines it changed that also pass the failing tests, run in the assessment's checkout. The
 // assessment then compares them with the patch as it compares an engine's alternatives, so an
 // input on which they give other results is an ambiguity the tests do not decide.

@@ -1,4 +1,4 @@
-# fixloop's runtime guard for pytest (DESIGN.md §3.2.7), loaded as a plugin with `-p` from a folder
+# fixloop's runtime guard for pytest (docs/design.md §3.2.7), loaded as a plugin with `-p` from a folder
 # of fixloop's outside the checkout, under a name chosen for each run. pytest imports `-p` plugins
 # before its entry points and before any conftest.py, so this module runs before any code of the
 # repository: it claims its key (_record.py), installs its audit hook (_audit.py) and takes the

@@ -1,4 +1,4 @@
-# The guard's record and the channel it leaves by (DESIGN.md §3.2.7). fixloop writes a few one-use
+# The guard's record and the channel it leaves by (docs/design.md §3.2.7). fixloop writes a few one-use
 # keys into the records folder; the first thing the guard does, before pytest loads any code of the
 # repository, is claim one (rename, read, delete) and forget the variable that named the folder. Its
 # record is signed with that key (HMAC-SHA256): code under test can list the folder and read its
