@@ -1,4 +1,4 @@
-// What an attempt of the repair engine validates (DESIGN.md §1.7): fault localization, candidates from
+// What an attempt of the repair engine validates (docs/design.md §1.7): fault localization, candidates from
 // the repair templates at the most suspicious lines, their ranking, and the command that runs the
 // failing tests first. Or, when that leaves nothing to try, why.
 import { candidateRunTimeout } from '../../core/candidate-run-timeout.ts';
