@@ -14,8 +14,9 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     // A worker runs file after file (vitest's default starts one per file): ~50 s of a 2-core CI run
-    // (docs/benchmarks.md, "CI time, third step"). A test file that changes the process's environment
-    // puts it back in place (hostile-repos, judge-bench's withEnv), never by replacing process.env.
+    // (stop 36, "CI time, third step", in the git history of docs/benchmarks.md). A test file that
+    // changes the process's environment puts it back in place (hostile-repos, judge-bench's withEnv),
+    // never by replacing process.env.
     isolate: false,
     // Two files at a time on CI's 2 cores (vitest's default, cores − 1, is one): most of the suite's
     // time is spent waiting on child processes, leases and servers, not on vitest's own CPU. Waits in

@@ -1,6 +1,6 @@
-// The README's library example, as printed, where a user would run it (issue 28, item 8): fixloop
+// The library example of docs/library.md, as printed, where a user would run it (issue 28, item 8): fixloop
 // packed with `npm pack`, installed from the tarball into a project made by `npm init -y` (a
-// `commonjs` project), the example taken from README.md and run on Node 20 and on Node 24; and a
+// `commonjs` project), the example taken from docs/library.md and run on Node 20 and on Node 24; and a
 // TypeScript consumer compiled against the installed declarations with `skipLibCheck: false` and no
 // `@types/node`; the installed command runs too. One pack, one install. The install is offline: npm's cache holds every dependency
 // after `npm ci` (CI runs it first), and a lockfile made from fixloop's own lets npm find them there
@@ -19,7 +19,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 const NODE_24 = join(ROOT, 'node_modules', 'node', 'bin', 'node');
 const NODE_20 = '/usr/bin/node';
-const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
+const LIBRARY_DOC = readFileSync(join(ROOT, 'docs', 'library.md'), 'utf8');
 
 interface Manifest {
   name: string;
@@ -32,11 +32,13 @@ interface Manifest {
 }
 const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Manifest;
 
-/** The first ```js block of the README's library section: the example as printed. */
+/** The first ```js block of docs/library.md: the example as printed. */
 function printedExample(): string {
-  const section = README.slice(README.indexOf('## fixloop as a library'));
+  const start = LIBRARY_DOC.indexOf('# fixloop as a library');
+  if (start < 0) throw new Error('docs/library.md: no "# fixloop as a library" heading');
+  const section = LIBRARY_DOC.slice(start);
   const block = /\n```js\n([\s\S]*?)```\n/.exec(section);
-  if (!block?.[1]) throw new Error('README.md: no ```js block in "## fixloop as a library"');
+  if (!block?.[1]) throw new Error('docs/library.md: no ```js block in "# fixloop as a library"');
   return block[1];
 }
 
@@ -124,7 +126,7 @@ async function install(project: string, tarball: string): Promise<void> {
 const dirs: string[] = [];
 let project = '';
 
-describe('the README’s library example, from the packed tarball installed in a new project', { timeout: 300_000 }, () => {
+describe('the library example of docs/library.md, from the packed tarball installed in a new project', { timeout: 300_000 }, () => {
   beforeAll(async () => {
     const scratch = mkdtempSync(join(tmpdir(), 'fixloop-library-example-'));
     dirs.push(scratch);
@@ -134,9 +136,9 @@ describe('the README’s library example, from the packed tarball installed in a
   }, 600_000);
   afterAll(() => removeAll(dirs));
 
-  it('is the file the README links, run with the fix the README prints, in a commonjs project', () => {
+  it('is the file docs/library.md links, run with the fix it prints, in a commonjs project', () => {
     expect(printedExample()).toBe(readFileSync(join(ROOT, 'examples', 'library', 'fix.mjs'), 'utf8'));
-    expect(README).toContain(`node fix.mjs path/to/repo "${FIX_ADD}"`);
+    expect(LIBRARY_DOC).toContain(`node fix.mjs path/to/repo "${FIX_ADD}"`);
     expect(JSON.parse(readFileSync(join(project, 'package.json'), 'utf8'))).toMatchObject({ type: 'commonjs' });
     expect(existsSync(join(project, 'node_modules', 'fixloop', 'dist', 'lib.js'))).toBe(true);
   });
