@@ -138,7 +138,13 @@ export async function createWorkspace(options: CreateWorkspaceOptions): Promise<
   const work = join(options.tmpRoot, 'work');
   const source = await cloneSourceOf(options);
   try {
-    await git(options.tmpRoot, options.auth ? { auth: options.auth } : {}).clone(source.path, mirror, ['--bare', '--quiet']);
+    // --no-hardlinks: a local source's object files would otherwise be the mirror's too, and another
+    // clone of that source linking or unlinking them changes their change time, breaking the seal.
+    await git(options.tmpRoot, options.auth ? { auth: options.auth } : {}).clone(source.path, mirror, [
+      '--bare',
+      '--no-hardlinks',
+      '--quiet',
+    ]);
   } catch (error) {
     throw new WorkspaceError('CLONE_FAILED', `could not clone \`${options.source}\`: ${gitMessage(error)}`);
   }

@@ -1,6 +1,6 @@
 // The trusted copy stays trusted: the mirror is sealed when it is cloned, and any write into it by
 // the repository's code afterwards (as the `process` backend allows) refuses the replay.
-import { appendFile, mkdtemp, rm, utimes, writeFile, readdir, stat } from 'node:fs/promises';
+import { appendFile, link, mkdtemp, rm, utimes, writeFile, readdir, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -17,7 +17,7 @@ async function workspaceOf() {
   const tmpRoot = await mkdtemp(join(tmpdir(), 'fixloop-seal-'));
   dirs.push(source, tmpRoot);
   const policy = createPathPolicy(repoConfigSchema.parse({}).paths);
-  return { tmpRoot, ...(await createWorkspace({ source, ref: null, sha: null, tmpRoot, policy })) };
+  return { source, tmpRoot, ...(await createWorkspace({ source, ref: null, sha: null, tmpRoot, policy })) };
 }
 
 async function firstFile(dir: string): Promise<string> {
@@ -33,6 +33,17 @@ describe('the mirror seal', () => {
     await workspace.writeFile('src/a.js', 'export const a = 2;\n');
     expect(await workspace.diff()).toContain('+export const a = 2;');
     await cloneMirror(mirror, workspace.baseSha, join(tmpRoot, 'replay'), seal);
+    await expect(seal.verify()).resolves.toBeUndefined();
+  });
+
+  // Another clone of the same local repository (a second run, a benchmark's next bug) links its
+  // object files, and removing that clone unlinks them: each changes the files' change time. A mirror
+  // that shared those files with its source would see its seal broken by an honest neighbour.
+  it('holds while other clones of the same local repository link and unlink its object files', async () => {
+    const { source, seal, tmpRoot } = await workspaceOf();
+    const sourceObject = await firstFile(join(source, '.git'));
+    await link(sourceObject, join(tmpRoot, 'neighbour-link'));
+    await rm(join(tmpRoot, 'neighbour-link'));
     await expect(seal.verify()).resolves.toBeUndefined();
   });
 
