@@ -6,11 +6,7 @@ import { join, resolve } from 'node:path';
 import type { AppOptions } from './app.ts';
 import { installationTokenFor } from './github/app-token.ts';
 import { githubTimeoutMs } from './github/timed-fetch.ts';
-import { createDurableQueue } from './jobs/durable-queue.ts';
-import { openSqliteStore } from './jobs/sqlite-store.ts';
-import { openPostgresStore } from './jobs/postgres-store.ts';
-import { createPgBossQueue } from './jobs/pgboss-queue.ts';
-import type { JobQueue } from './jobs/job-queue.ts';
+import { embeddedQueues, sharedQueues } from './jobs/open-queues.ts';
 import { parseSandboxChoice, selectSandbox } from './sandbox/select-sandbox.ts';
 import { CodedError } from './core/coded-error.ts';
 import { cacheRootFrom } from './core/data-dir.ts';
@@ -56,25 +52,14 @@ export async function appOptionsFromEnvironment(env: NodeJS.ProcessEnv, onJobErr
     throw new AppSettingsError('BAD_SETTING', (error as Error).message);
   }
   // Runs, deliveries and the audit trail live in the data directory (a restart loses nothing), or in
-  // PostgreSQL when several machines share them (DATABASE_URL), with pg-boss dispatching the runs.
-  let store;
-  let queue: JobQueue;
-  if (env.DATABASE_URL) {
-    const shared = await openPostgresStore(env.DATABASE_URL);
-    const { PgBoss } = await import('pg-boss');
-    const boss = new PgBoss({ connectionString: env.DATABASE_URL, schema: env.FIXLOOP_PGBOSS_SCHEMA ?? 'pgboss' });
-    boss.on('error', (error: unknown) => onJobError(error));
-    await boss.start();
-    store = shared;
-    queue = createPgBossQueue({ store: shared, boss, concurrency, leaseMs: leaseSeconds * 1000, onError: onJobError });
-  } else {
-    store = await openSqliteStore(dataDir);
-    queue = createDurableQueue({ store, concurrency, leaseMs: leaseSeconds * 1000, onError: onJobError });
-  }
+  // PostgreSQL when several machines share them (DATABASE_URL), with pg-boss carrying both lanes.
+  const { store, queue, inbox } = env.DATABASE_URL
+    ? await sharedQueues(env.DATABASE_URL, env, { concurrency, leaseSeconds, onJobError })
+    : await embeddedQueues(dataDir, { concurrency, leaseSeconds, onJobError });
   const options: AppOptions = {
     queue,
     // Deliveries are handled apart from runs, a few at once, so a reply never waits behind a run.
-    inbox: createDurableQueue({ store, concurrency: 4, lane: 'event', leaseMs: 60_000, pollMs: 200, onError: onJobError }),
+    inbox,
     // FIXLOOP_WORKERS=0: this process only stores deliveries; `fixloop worker` processes handle them.
     runWorkers: env.FIXLOOP_WORKERS !== '0',
     sandbox: selected.sandbox,

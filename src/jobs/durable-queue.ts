@@ -1,14 +1,14 @@
-// Workers over a run store's deliveries and jobs: claim with a lease, heartbeat while running (which
-// is also how a cancel asked in another process arrives), finish, and recover what a crashed process
-// left behind.
+// The embedded queue: workers over the embedded store's deliveries and jobs (SQLite): claim with a
+// lease, heartbeat while running (which is also how a cancel asked in another process arrives),
+// finish, and recover what a crashed process left behind.
 import { Shutdown, type JobQueue, type JobRunner } from './job-queue.ts';
-import { leaseOwner, runLeased } from './run-leased.ts';
+import { leaseOwner, runHeld } from './run-held.ts';
 import { storeQueries } from './store-queries.ts';
-import type { AnyStoredJob, DeliveryStore, JobStore, Lane } from './run-store.ts';
+import type { AnyStoredJob, DeliveryStore, JobLeases, JobStore, Lane } from './run-store.ts';
 
 export interface DurableQueueOptions {
   /** The deliveries (the event lane's intake) and the jobs with their leases. */
-  store: DeliveryStore & JobStore;
+  store: DeliveryStore & JobStore & JobLeases;
   concurrency: number;
   /** How long a claim holds without a heartbeat; a dead worker's jobs are taken again after it. */
   leaseMs?: number;
@@ -107,12 +107,15 @@ async function execute(state: QueueState, job: AnyStoredJob): Promise<void> {
   const { options, running } = state;
   const controller = new AbortController();
   running.set(job.runId, controller);
+  const { leaseMs } = state.settings;
   try {
-    await runLeased({
+    await runHeld({
       store: options.store,
       job,
-      owner: state.owner,
-      leaseMs: state.settings.leaseMs,
+      holder: state.owner,
+      // The heartbeat renews the lease every third of it.
+      beat: (progress) => options.store.heartbeat(job.runId, state.owner, leaseMs, progress),
+      beatMs: Math.max(50, Math.floor(leaseMs / 3)),
       runner: state.runner as JobRunner,
       controller,
       ...(options.onError ? { onError: options.onError } : {}),

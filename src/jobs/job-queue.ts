@@ -1,6 +1,7 @@
 // The job queue port (docs/design.md §1.2, §4): a trigger stores its job before the webhook is answered;
-// workers claim jobs with a lease, heartbeat, and end them done, failed or cancelled. The durable
-// queue over the run store's ports implements it (durable-queue.ts).
+// workers hold jobs while they run them, report progress, and end them done, failed or cancelled.
+// One engine per store implements it (open-queues.ts): the embedded queue on SQLite, whose store
+// leases the jobs (durable-queue.ts); pg-boss on PostgreSQL, which holds them (pgboss-queue.ts).
 import type { AnyStoredJob, EnqueueOutcome, EventData, JobInfo, NewJob, StoredJob } from './run-store.ts';
 
 export interface JobControl {
@@ -45,7 +46,7 @@ export interface JobQueue {
   lastRun(key: string): Promise<StoredJob | null>;
   /** Asks the active job of `key` to stop; a job running in this process stops at once. */
   cancel(key: string, by: string): Promise<JobInfo | null>;
-  /** Starts claiming. Jobs left by a crashed process are queued again, or handed to `onAbandoned`. */
+  /** Starts taking jobs. Jobs left by a crashed process are taken again, or given up and handed to `onAbandoned`. */
   start(runner: JobRunner, onAbandoned?: (job: AnyStoredJob) => Promise<void>): Promise<void>;
   /** Resolves when nothing is queued or running here (tests, and a clean stop). */
   drain(): Promise<void>;

@@ -1,132 +1,132 @@
-// The run queue on pg-boss, for workers on many machines sharing the PostgreSQL store: pg-boss
-// dispatches run ids (who gets which job, retries, and noticing a worker that died by its missing
-// heartbeats); the store stays the record of each run (state, progress, cancel, outcome, trail).
-import type { PgBoss } from 'pg-boss';
+// Workers for one lane on pg-boss (PostgreSQL, workers on many machines): pg-boss alone decides who
+// holds a job and for how long (its heartbeat), retries it, hands a dead worker's job to another and
+// gives it up after its tries (its dead-letter queue: the store records the end and the person who
+// asked is told). The store keeps the record (state, progress, cancel requests, outcome, trail) and
+// names the attempt that holds each job, so an attempt pg-boss has handed on can no longer end it.
+import type { Job } from 'pg-boss';
 import { Shutdown, type JobQueue, type JobRunner } from './job-queue.ts';
-import type { RunDispatchStore } from './postgres/dispatch.ts';
-import type { AnyStoredJob, JobStore } from './run-store.ts';
-import { leaseOwner, runLeased } from './run-leased.ts';
+import { LANE_QUEUES, type Dispatched, type PgBossLanes } from './pgboss-lanes.ts';
+import type { PostgresRunStore } from './postgres-store.ts';
+import { HoldLost, leaseOwner, runHeld } from './run-held.ts';
+import type { AnyStoredJob, Lane } from './run-store.ts';
 import { storeQueries } from './store-queries.ts';
 
-export const RUNS_QUEUE = 'fixloop-runs';
-export const ABANDONED_QUEUE = 'fixloop-runs-abandoned';
-
 export interface PgBossQueueOptions {
-  /** The jobs with their leases, and run dispatch (the PostgreSQL store). */
-  store: JobStore & RunDispatchStore;
-  /** Started by the caller; stopped by `shutdown`. */
-  boss: PgBoss;
+  /** The PostgreSQL store, opened with `lanes.dispatch`. */
+  store: PostgresRunStore;
+  lanes: PgBossLanes;
+  /** `run` (default) for fix runs; `event` for webhook deliveries. */
+  lane?: Lane;
   concurrency: number;
-  /** Dispatches per run before it is given up (crashes, not test failures). */
-  maxTries?: number;
-  /** The store lease: progress and cancels travel with its renewal. */
-  leaseMs?: number;
-  /**
-   * pg-boss takes a job back when its worker sends no heartbeat for this long (at least 10 s, and
-   * twice the lease by default): by then the dead worker's lease has expired, so the run can be taken.
-   */
-  heartbeatSeconds?: number;
   /** How often an idle worker asks pg-boss for a job (at least 0.5 s). */
   pollingSeconds?: number;
   onError?: (error: unknown, job: AnyStoredJob | null) => void;
 }
 
-interface Dispatch {
-  runId: string;
+/** What one lane's workers in this process share. */
+interface LaneWorkers {
+  options: PgBossQueueOptions;
+  lane: Lane;
+  owner: string;
+  running: Map<string, AbortController>;
+  idleWaiters: Array<() => void>;
 }
 
 export function createPgBossQueue(options: PgBossQueueOptions): JobQueue {
-  const { store, boss } = options;
-  const maxTries = options.maxTries ?? 3;
-  const leaseMs = options.leaseMs ?? 30_000;
-  const heartbeatSeconds = Math.max(10, options.heartbeatSeconds ?? Math.ceil((2 * leaseMs) / 1000));
-  const owner = leaseOwner();
-  const running = new Map<string, AbortController>();
-  const idleWaiters: Array<() => void> = [];
-  const dispatch = (runId: string) => boss.send(RUNS_QUEUE, { runId } satisfies Dispatch, { singletonKey: runId });
-  const settleIdle = () => {
-    if (running.size === 0) for (const resolve of idleWaiters.splice(0)) resolve();
-  };
-
+  const { store } = options;
+  const workers: LaneWorkers = { options, lane: options.lane ?? 'run', owner: leaseOwner(), running: new Map(), idleWaiters: [] };
   return {
-    accept() {
-      return Promise.reject(new Error('the pg-boss queue carries runs; deliveries go through the event lane'));
-    },
+    accept: (event) => store.acceptEvent(event),
     enqueue: (data, actor, deliveryId) => store.enqueue(data, actor, deliveryId),
-    async markReady(runId, patch) {
-      await store.markReady(runId, patch);
-      await dispatch(runId);
-    },
-    ...storeQueries(store, running),
-    async start(runner: JobRunner, onAbandoned) {
-      await boss.createQueue(ABANDONED_QUEUE);
-      await boss.createQueue(RUNS_QUEUE, {
-        retryLimit: maxTries - 1,
-        retryDelay: 1,
-        heartbeatSeconds,
-        deadLetter: ABANDONED_QUEUE,
-      });
-      // Pending runs whose trigger died are made ready; ready runs whose dispatch was lost (a crash
-      // between the store's write and pg-boss's) are dispatched again: the singleton key keeps one.
-      const { abandoned } = await store.recover(maxTries, 60_000);
-      for (const job of abandoned) await onAbandoned?.(job).catch((error: unknown) => options.onError?.(error, job));
-      for (const runId of await store.queuedRunIds(1000)) await dispatch(runId);
-      const runDispatched = async (runId: string) => {
-        const claimed = await store.claimRun(runId, owner, leaseMs);
-        if (!claimed) return; // ended already, or still held by a live worker: a second dispatch
-        const controller = new AbortController();
-        running.set(claimed.runId, controller);
-        try {
-          const how = await runLeased({
-            store,
-            job: claimed,
-            owner,
-            leaseMs,
-            runner,
-            controller,
-            ...(options.onError ? { onError: options.onError } : {}),
-          });
-          // Released by a shutdown: failing the attempt makes pg-boss hand it to another worker.
-          if (how === 'released') throw new Shutdown();
-        } finally {
-          running.delete(claimed.runId);
-          settleIdle();
-        }
-      };
-      // One pg-boss worker per slot, each of which asks again as soon as its run ends: pg-boss waits
-      // out the polling interval after every job, so a backlog of runs drained at one per interval
-      // and slot (a worker that finds nothing waits the interval, as before).
-      const polling = {
-        pollingIntervalSeconds: Math.max(0.5, options.pollingSeconds ?? 1),
-        heartbeatRefreshSeconds: Math.floor(heartbeatSeconds / 3),
-      };
-      for (let slot = 0; slot < Math.max(1, options.concurrency); slot++) {
-        let workerId = '';
-        workerId = await boss.work<Dispatch>(RUNS_QUEUE, { ...polling, localConcurrency: 1 }, async ([job]) => {
-          if (!job) return;
-          await runDispatched(job.data.runId);
-          boss.notifyWorker(workerId);
-        });
-      }
-      await boss.work<Dispatch>(ABANDONED_QUEUE, { pollingIntervalSeconds: 1 }, async ([job]) => {
-        if (!job) return;
-        const ended = await store.abandon(job.data.runId, `its worker stopped ${maxTries} time(s) without finishing`);
-        if (ended) await onAbandoned?.(ended);
-      });
-    },
-    async drain() {
-      for (;;) {
-        if (running.size === 0 && (await store.queuedRunIds(1)).length === 0) return;
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-    },
-    async shutdown(graceMs) {
-      const finished = new Promise<void>((resolve) => (running.size === 0 ? resolve() : idleWaiters.push(resolve)));
-      const grace = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), graceMs).unref());
-      if ((await Promise.race([finished, grace])) === 'timeout')
-        for (const controller of running.values()) controller.abort(new Shutdown());
-      await finished;
-      await boss.stop({ graceful: true, timeout: 5000 });
-    },
+    markReady: (runId, patch) => store.markReady(runId, patch),
+    ...storeQueries(store, workers.running),
+    start: (runner, onAbandoned) => start(workers, runner, onAbandoned),
+    drain: () => drain(workers),
+    shutdown: (graceMs) => shutdown(workers, graceMs),
   };
+}
+
+/** One pg-boss worker per slot, and one for the lane's dead letters (the jobs pg-boss gave up). */
+async function start(workers: LaneWorkers, runner: JobRunner, onAbandoned?: (job: AnyStoredJob) => Promise<void>): Promise<void> {
+  const { options, lane } = workers;
+  const { boss, settings } = options.lanes;
+  await options.lanes.prepare();
+  const polling = {
+    pollingIntervalSeconds: Math.max(0.5, options.pollingSeconds ?? 1),
+    heartbeatRefreshSeconds: Math.floor(settings.heartbeatSeconds / 3),
+    localConcurrency: 1,
+  };
+  // Each slot asks again as soon as its job ends: pg-boss waits out the polling interval after every
+  // job, so a backlog would drain at one job per interval and slot (a slot that finds nothing waits it).
+  for (let slot = 0; slot < Math.max(1, options.concurrency); slot++) {
+    let workerId = '';
+    workerId = await boss.work<Dispatched>(LANE_QUEUES[lane].queue, polling, async ([job]) => {
+      if (!job) return;
+      await runAttempt(workers, job, runner);
+      boss.notifyWorker(workerId);
+    });
+  }
+  const outcome = `its worker stopped ${settings.maxTries} time(s) without finishing`;
+  await boss.work<Dispatched>(LANE_QUEUES[lane].deadLetter, { pollingIntervalSeconds: 1 }, async ([job]) => {
+    if (!job) return;
+    const ended = await options.store.giveUp(job.data.runId, outcome);
+    if (ended) await onAbandoned?.(ended).catch((error: unknown) => options.onError?.(error, ended));
+  });
+}
+
+/** The job pg-boss handed this worker, held as its attempt `retryCount + 1`. */
+async function runAttempt(workers: LaneWorkers, job: Job<Dispatched>, runner: JobRunner): Promise<void> {
+  const { store, lanes, onError } = workers.options;
+  const tries = job.retryCount + 1;
+  const holder = `${workers.owner}#${tries}`;
+  const taken = await store.begin(job.data.runId, holder, tries);
+  if (!taken) return; // ended already: its worker recorded the end, then died before pg-boss heard
+  const controller = new AbortController();
+  // pg-boss aborts the job's signal when its heartbeat finds the job handed to another worker.
+  const lost = () => controller.abort(new HoldLost());
+  job.signal.addEventListener('abort', lost, { once: true });
+  workers.running.set(taken.runId, controller);
+  try {
+    const how = await runHeld({
+      store,
+      job: taken,
+      holder,
+      beat: (progress) => store.report(taken.runId, holder, progress),
+      beatMs: Math.floor((lanes.settings.heartbeatSeconds * 1000) / 3),
+      runner,
+      controller,
+      ...(onError ? { onError } : {}),
+    });
+    // Handed back by a shutdown: failing the attempt makes pg-boss give the job to another worker.
+    if (how === 'released') throw new Shutdown();
+  } finally {
+    job.signal.removeEventListener('abort', lost);
+    workers.running.delete(taken.runId);
+    if (workers.running.size === 0) for (const resolve of workers.idleWaiters.splice(0)) resolve();
+  }
+}
+
+/** Resolves when nothing is running here and pg-boss has no job of the lane due. */
+async function drain(workers: LaneWorkers): Promise<void> {
+  const { boss } = workers.options.lanes;
+  for (;;) {
+    const queued = await boss.findJobs(LANE_QUEUES[workers.lane].queue, { queued: true });
+    const due = queued.filter((job) => job.startAfter.getTime() <= Date.now());
+    if (workers.running.size === 0 && due.length === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Stops taking jobs; running ones get `graceMs` to finish, then are handed back; then pg-boss stops. */
+async function shutdown(workers: LaneWorkers, graceMs: number): Promise<void> {
+  const { boss } = workers.options.lanes;
+  await boss.offWork(LANE_QUEUES[workers.lane].queue, { wait: false });
+  const { running, idleWaiters } = workers;
+  const finished = new Promise<void>((resolve) => (running.size === 0 ? resolve() : idleWaiters.push(resolve)));
+  const grace = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), graceMs).unref());
+  if ((await Promise.race([finished, grace])) === 'timeout')
+    for (const controller of running.values()) controller.abort(new Shutdown());
+  await finished;
+  // The process is ending: pg-boss stops with it (the other lane's workers too), once.
+  await boss.stop({ graceful: true, timeout: 5000 });
 }

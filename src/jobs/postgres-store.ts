@@ -1,26 +1,31 @@
 // The run store on PostgreSQL (DATABASE_URL), for several machines sharing one store: the same
-// contract as the embedded SQLite store, checked by the same conformance suite. Each concern's SQL is
-// in its own module under postgres/.
+// contract as the embedded SQLite store, checked by the same conformance suite. Its jobs are held by
+// pg-boss (pgboss-queue.ts), whose write for each job is made in the store's own transaction
+// (`Dispatch`); the store records what pg-boss decided (`DispatchedJobs`). Each concern's SQL is in
+// its own module under postgres/.
 import type { RunStore } from './run-store.ts';
+import { postgresAttempts, type DispatchedJobs } from './postgres/attempts.ts';
 import { postgresAuditTrail } from './postgres/audit.ts';
 import { postgresDeliveries } from './postgres/deliveries.ts';
-import { postgresRunDispatch, type RunDispatchStore } from './postgres/dispatch.ts';
+import { NO_ENGINE, type Dispatch } from './postgres/dispatch.ts';
 import { postgresJobs } from './postgres/jobs.ts';
 import { openPool } from './postgres/open-pool.ts';
 import { postgresSpendLedger } from './postgres/spend.ts';
 
 export { PostgresStoreError } from './postgres/store-error.ts';
+export type { Dispatch } from './postgres/dispatch.ts';
 
-/** What the pg-boss queue needs: the store's contract and run dispatch. */
-export interface DispatchedRunStore extends RunStore, RunDispatchStore {}
+/** The store's contract, and the record of the attempts pg-boss hands jobs to. */
+export interface PostgresRunStore extends RunStore, DispatchedJobs {}
 
-export async function openPostgresStore(connectionString: string): Promise<DispatchedRunStore> {
+/** `dispatch`: pg-boss's write for each job made due (pgboss-lanes.ts); without it, records only (tools, tests). */
+export async function openPostgresStore(connectionString: string, dispatch: Dispatch = NO_ENGINE): Promise<PostgresRunStore> {
   const pool = await openPool(connectionString);
   const audit = postgresAuditTrail(pool);
   return {
-    ...postgresRunDispatch(pool, audit),
-    ...postgresDeliveries(pool),
-    ...postgresJobs(pool, audit),
+    ...postgresAttempts(pool, audit),
+    ...postgresDeliveries(pool, dispatch),
+    ...postgresJobs(pool, audit, dispatch),
     ...audit,
     ...postgresSpendLedger(pool),
     async close() {

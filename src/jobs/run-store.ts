@@ -1,7 +1,8 @@
-// The run store's ports (docs/design.md §4), one per concern: the deliveries seen, jobs with leases, the
+// The run store's ports (docs/design.md §4), one per concern: the deliveries seen, the jobs' records, the
 // append-only audit trail, and the daily spend ledger of the LLM engines. `RunStore` is their
-// composition, implemented by embedded SQLite (sqlite-store.ts) and by PostgreSQL
-// (postgres-store.ts). A job's data is opaque here: stored as JSON, handed back as it was.
+// composition, implemented by embedded SQLite (sqlite-store.ts, with leases for its queue) and by
+// PostgreSQL (postgres-store.ts, whose jobs pg-boss holds). A job's data is opaque here: stored as
+// JSON, handed back as it was.
 import type { SpendLedger } from '../core/spend-ledger.ts';
 
 /** pending: stored, its status comment not posted yet; queued: claimable; running: leased. */
@@ -77,35 +78,26 @@ export interface DeliveryStore {
   acceptEvent(data: EventData): Promise<boolean>;
 }
 
-/** Jobs and their leases: one active job per key, claims that expire, recovery after a crash. */
+/**
+ * Jobs as the store records them, whichever queue engine hands them to workers: one active job per
+ * key, state, progress, cancel requests and outcome. A job's holder (a lease owner on the embedded
+ * queue, an attempt on pg-boss) is the only one that can end it or hand it back.
+ */
 export interface JobStore {
   /** Stores a new job as `pending`, unless the key already has an active one. */
   enqueue(job: NewJob, actor: string | null, deliveryId: string | null): Promise<EnqueueOutcome>;
   /** pending → queued, with what the trigger learned meanwhile (merged into the job's data). */
   markReady(runId: string, patch: Record<string, unknown>): Promise<void>;
-  /** Takes the oldest queued job of the lane for `owner` until `leaseUntil`. */
-  claim(owner: string, leaseMs: number, lane?: Lane): Promise<StoredJob | null>;
-  /** Extends the lease; null when it was lost (expired and taken, or the job ended). */
-  heartbeat(
-    runId: string,
-    owner: string,
-    leaseMs: number,
-    progress?: string,
-  ): Promise<{ cancelRequestedBy: string | null } | null>;
+  /** Ends the job; nothing changes unless `holder` still holds it (a job handed on is not ended by its old holder). */
   finish(
     runId: string,
-    owner: string,
+    holder: string,
     state: 'done' | 'failed' | 'cancelled',
     outcome: string,
     artifactsDir?: string | null,
   ): Promise<void>;
-  /** Back to queued without a try counted (a graceful shutdown). */
-  release(runId: string, owner: string): Promise<void>;
-  /**
-   * Jobs whose lease expired (their process died): queued again while tries are left, else failed
-   * and returned so someone can be told. Pending jobs older than `pendingMs` become queued.
-   */
-  recover(maxTries: number, pendingMs: number): Promise<{ requeued: StoredJob[]; abandoned: StoredJob[] }>;
+  /** Back to queued (a graceful shutdown). The embedded queue counts no try for it. */
+  release(runId: string, holder: string): Promise<void>;
   requestCancel(key: string, by: string): Promise<JobInfo | null>;
   active(key: string): Promise<JobInfo | null>;
   /** A run (the run lane) by id. */
@@ -118,6 +110,27 @@ export interface JobStore {
   list(limit: number, lane?: Lane): Promise<JobInfo[]>;
 }
 
+/**
+ * Claims with a lease, for the embedded queue (durable-queue.ts): the store itself decides who holds
+ * a job and until when, and takes back what a dead worker held. (On PostgreSQL, pg-boss decides.)
+ */
+export interface JobLeases {
+  /** Takes the oldest queued job of the lane for `owner` until `leaseUntil`. */
+  claim(owner: string, leaseMs: number, lane?: Lane): Promise<StoredJob | null>;
+  /** Extends the lease; null when it was lost (expired and taken, or the job ended). */
+  heartbeat(
+    runId: string,
+    owner: string,
+    leaseMs: number,
+    progress?: string,
+  ): Promise<{ cancelRequestedBy: string | null } | null>;
+  /**
+   * Jobs whose lease expired (their process died): queued again while tries are left, else failed
+   * and returned so someone can be told. Pending jobs older than `pendingMs` become queued.
+   */
+  recover(maxTries: number, pendingMs: number): Promise<{ requeued: StoredJob[]; abandoned: StoredJob[] }>;
+}
+
 /** The audit trail: append-only, every step of every run. */
 export interface AuditTrail {
   append(runId: string, kind: string, data?: Record<string, unknown>): Promise<void>;
@@ -128,3 +141,6 @@ export interface AuditTrail {
 export interface RunStore extends DeliveryStore, JobStore, AuditTrail, SpendLedger {
   close(): Promise<void>;
 }
+
+/** The embedded store: its jobs are claimed with leases. */
+export interface LeasedRunStore extends RunStore, JobLeases {}

@@ -8,17 +8,20 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import type { PgBoss } from 'pg-boss';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openPostgresStore } from '../../src/jobs/postgres-store.ts';
 import type { RunStore } from '../../src/jobs/run-store.ts';
 import { openSqliteStore } from '../../src/jobs/sqlite-store.ts';
 import { jobData } from '../support/job-data.ts';
+import { openTestLanes } from '../support/pgboss-test-lanes.ts';
 
 const WORKER = fileURLToPath(new URL('../support/queue-worker.ts', import.meta.url));
 let dir: string;
 /** Where the workers find the store: a data directory, or a PostgreSQL URL. */
 let location: string;
 let store: RunStore;
+/** The test's own pg-boss, through which its store sends the jobs it stores. */
+let boss: PgBoss | null = null;
 let schema: string | null = null;
 const children: ChildProcess[] = [];
 const pgUrl = process.env.FIXLOOP_TEST_DATABASE_URL;
@@ -26,6 +29,8 @@ const pgUrl = process.env.FIXLOOP_TEST_DATABASE_URL;
 afterEach(async () => {
   for (const child of children.splice(0)) child.kill('SIGKILL');
   await store.close();
+  await boss?.stop({ graceful: false });
+  boss = null;
   await rm(dir, { recursive: true, force: true });
   if (schema) {
     const admin = new pg.Client({ connectionString: pgUrl });
@@ -37,7 +42,7 @@ afterEach(async () => {
   }
 });
 
-/** Extra worker arguments: the queue engine (pg-boss) and its schema. */
+/** Extra worker arguments: the queue engine (pg-boss, PostgreSQL's) and its schema. */
 let engineArgs: string[] = [];
 
 function worker(leaseMs = 300): { child: ChildProcess; exited: Promise<number | null> } {
@@ -110,29 +115,20 @@ const backends: Array<{ name: string; enabled: boolean; setup: () => Promise<voi
     enabled: true,
     setup: async () => {
       dir = await mkdtemp(join(tmpdir(), 'fixloop-crash-'));
+      engineArgs = [];
       location = dir;
       store = await openSqliteStore(dir);
     },
   },
   {
-    name: 'the PostgreSQL store, shared by workers anywhere',
-    enabled: Boolean(pgUrl),
-    setup: async () => {
-      dir = await mkdtemp(join(tmpdir(), 'fixloop-crash-'));
-      engineArgs = [];
-      location = `${pgUrl}?options=${encodeURIComponent(`-c search_path=${await postgresSchema()}`)}`;
-      store = await openPostgresStore(location);
-    },
-  },
-  {
-    name: 'the PostgreSQL store with pg-boss dispatching the runs',
+    name: 'the PostgreSQL store with pg-boss carrying the jobs, shared by workers anywhere',
     enabled: Boolean(pgUrl),
     setup: async () => {
       dir = await mkdtemp(join(tmpdir(), 'fixloop-crash-'));
       const s = await postgresSchema();
       engineArgs = ['pgboss', `${s}_boss`];
       location = `${pgUrl}?options=${encodeURIComponent(`-c search_path=${s}`)}`;
-      store = await openPostgresStore(location);
+      ({ boss, store } = await openTestLanes(location, `${s}_boss`));
     },
   },
 ];

@@ -1,16 +1,32 @@
 // The run store's contract, one suite for every implementation (embedded SQLite, shared
-// PostgreSQL): one active run per key, deliveries once, leases, recovery, cancels, lookups, and the
-// daily spend ledger.
+// PostgreSQL): one active run per key, deliveries once, cancels, lookups, and the daily spend ledger;
+// and, for the store whose queue claims with leases (SQLite), leases and recovery. (On PostgreSQL,
+// pg-boss holds the jobs: postgres-store.test.ts and pgboss-queue.test.ts check the same guarantees.)
 import { newRunJob } from '../../src/forge/run-job-data.ts';
 import { describe, expect, it } from 'vitest';
-import type { RunStore } from '../../src/jobs/run-store.ts';
+import type { LeasedRunStore, RunStore, StoredJob } from '../../src/jobs/run-store.ts';
 import { jobData } from '../support/job-data.ts';
 
+/** How a worker holds a job on a store: a lease it claims, or the attempt its queue engine handed it. */
+export interface Holding<S extends RunStore> {
+  /** `worker` takes the ready run `runId`. */
+  take(store: S, runId: string, worker: string): Promise<StoredJob | null>;
+  /** The holder's beat: saves its progress and answers the cancel request. */
+  beat(store: S, runId: string, worker: string, progress?: string): Promise<{ cancelRequestedBy: string | null } | null>;
+}
+
+/** The embedded store's holding: a lease claimed and renewed. */
+export const leased: Holding<LeasedRunStore> = {
+  take: (store, _runId, worker) => store.claim(worker, 10_000),
+  beat: (store, runId, worker, progress) => store.heartbeat(runId, worker, 10_000, progress),
+};
+
 /** `open` gives a fresh store for each test; `reopen` opens again the store `closed` had (after its close). */
-export function describeRunStore(
+export function describeRunStore<S extends RunStore>(
   name: string,
-  open: () => Promise<RunStore>,
-  reopen: (closed: RunStore) => Promise<RunStore>,
+  open: () => Promise<S>,
+  reopen: (closed: S) => Promise<S>,
+  holding: Holding<S>,
 ): void {
   describe(`the run store contract (${name})`, () => {
     it('allows one active run per issue or pull request, pointing at it', async () => {
@@ -28,7 +44,7 @@ export function describeRunStore(
       first.plan.instructions = 'round half up';
       await store.enqueue(newRunJob(first), 'alice', 'd1');
       await store.markReady('run-1', {});
-      await store.claim('w', 1000);
+      await holding.take(store, 'run-1', 'w');
       await store.finish('run-1', 'w', 'done', 'ok');
       const second = jobData('run-2');
       second.plan = { ...second.plan, kind: 'check' };
@@ -48,48 +64,13 @@ export function describeRunStore(
       await store.close();
     });
 
-    it('claims only ready jobs, holds them by lease, and lets a lost lease be taken again', async () => {
-      const store = await open();
-      await store.enqueue(newRunJob(jobData('run-1')), 'alice', 'd1');
-      expect(await store.claim('w1', 1000)).toBeNull();
-      await store.markReady('run-1', { statusCommentId: 77 });
-      const claimed = await store.claim('w1', 50);
-      expect(claimed).toMatchObject({ runId: 'run-1', state: 'running', tries: 1, data: { statusCommentId: 77 } });
-      expect(await store.claim('w2', 1000)).toBeNull();
-      expect(await store.heartbeat('run-1', 'w2', 1000)).toBeNull();
-      await new Promise((r) => setTimeout(r, 80));
-      const { requeued } = await store.recover(3, 60_000);
-      expect(requeued.map((j) => j.runId)).toEqual(['run-1']);
-      // The first worker comes back too late: its lease is gone, its finish changes nothing.
-      expect(await store.claim('w2', 1000)).toMatchObject({ runId: 'run-1', tries: 2 });
-      await store.finish('run-1', 'w1', 'done', 'late');
-      expect((await store.get('run-1'))?.state).toBe('running');
-      await store.finish('run-1', 'w2', 'done', 'ok', '/data/runs/run-1');
-      expect(await store.get('run-1')).toMatchObject({ state: 'done', outcome: 'ok', artifactsDir: '/data/runs/run-1' });
-      await store.close();
-    });
-
-    it('gives a job up after its tries, so someone can be told', async () => {
-      const store = await open();
-      await store.enqueue(newRunJob(jobData('run-1')), 'alice', 'd1');
-      await store.markReady('run-1', {});
-      for (let i = 0; i < 2; i++) {
-        await store.claim(`w${i}`, 1);
-        await new Promise((r) => setTimeout(r, 5));
-        await store.recover(2, 60_000);
-      }
-      const job = await store.get('run-1');
-      expect(job).toMatchObject({ state: 'failed', tries: 2 });
-      expect(job?.outcome).toContain('stopped 2 time(s) without finishing');
-    });
-
     it('passes a cancel to the worker through its heartbeat, with who asked', async () => {
       const store = await open();
       await store.enqueue(newRunJob(jobData('run-1')), 'alice', 'd1');
       await store.markReady('run-1', {});
-      await store.claim('w1', 10_000);
+      await holding.take(store, 'run-1', 'w1');
       expect(await store.requestCancel('acme/shop#1', 'bob')).toMatchObject({ runId: 'run-1' });
-      expect(await store.heartbeat('run-1', 'w1', 10_000, 'attempt 2/5')).toEqual({ cancelRequestedBy: 'bob' });
+      expect(await holding.beat(store, 'run-1', 'w1', 'attempt 2/5')).toEqual({ cancelRequestedBy: 'bob' });
       expect((await store.active('acme/shop#1'))?.progress).toBe('attempt 2/5');
       expect((await store.events('run-1')).map((e) => e.kind)).toEqual(['queued', 'claimed', 'cancel-requested']);
       await store.close();
@@ -167,6 +148,46 @@ export function describeRunStore(
       await again.addSpend('acme/shop', '2025-03-01', { usd: 0.5, tokens: 700 });
       expect(await again.spentOn('acme/shop', '2025-03-01')).toEqual({ usd: 2, tokens: 1000 });
       await again.close();
+    });
+  });
+}
+
+/** The embedded queue's leases (SQLite): the store decides who holds a job, until when, and takes back what a dead worker held. */
+export function describeJobLeases(name: string, open: () => Promise<LeasedRunStore>): void {
+  describe(`the store's leases (${name})`, () => {
+    it('claims only ready jobs, holds them by lease, and lets a lost lease be taken again', async () => {
+      const store = await open();
+      await store.enqueue(newRunJob(jobData('run-1')), 'alice', 'd1');
+      expect(await store.claim('w1', 1000)).toBeNull();
+      await store.markReady('run-1', { statusCommentId: 77 });
+      const claimed = await store.claim('w1', 50);
+      expect(claimed).toMatchObject({ runId: 'run-1', state: 'running', tries: 1, data: { statusCommentId: 77 } });
+      expect(await store.claim('w2', 1000)).toBeNull();
+      expect(await store.heartbeat('run-1', 'w2', 1000)).toBeNull();
+      await new Promise((r) => setTimeout(r, 80));
+      const { requeued } = await store.recover(3, 60_000);
+      expect(requeued.map((j) => j.runId)).toEqual(['run-1']);
+      // The first worker comes back too late: its lease is gone, its finish changes nothing.
+      expect(await store.claim('w2', 1000)).toMatchObject({ runId: 'run-1', tries: 2 });
+      await store.finish('run-1', 'w1', 'done', 'late');
+      expect((await store.get('run-1'))?.state).toBe('running');
+      await store.finish('run-1', 'w2', 'done', 'ok', '/data/runs/run-1');
+      expect(await store.get('run-1')).toMatchObject({ state: 'done', outcome: 'ok', artifactsDir: '/data/runs/run-1' });
+      await store.close();
+    });
+
+    it('gives a job up after its tries, so someone can be told', async () => {
+      const store = await open();
+      await store.enqueue(newRunJob(jobData('run-1')), 'alice', 'd1');
+      await store.markReady('run-1', {});
+      for (let i = 0; i < 2; i++) {
+        await store.claim(`w${i}`, 1);
+        await new Promise((r) => setTimeout(r, 5));
+        await store.recover(2, 60_000);
+      }
+      const job = await store.get('run-1');
+      expect(job).toMatchObject({ state: 'failed', tries: 2 });
+      expect(job?.outcome).toContain('stopped 2 time(s) without finishing');
     });
   });
 }

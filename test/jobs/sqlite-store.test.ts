@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSqliteStore, StoreError } from '../../src/jobs/sqlite-store.ts';
 import { SQLITE_MIGRATIONS } from '../../src/jobs/sqlite/migrations.ts';
 import { jobData } from '../support/job-data.ts';
-import { describeRunStore } from './run-store-conformance.ts';
+import { describeJobLeases, describeRunStore, leased } from './run-store-conformance.ts';
 
 let dir: string;
 beforeEach(async () => {
@@ -23,7 +23,9 @@ describeRunStore(
   'SQLite',
   () => openSqliteStore(dir),
   () => openSqliteStore(dir),
+  leased,
 );
+describeJobLeases('SQLite', () => openSqliteStore(dir));
 
 describe('the SQLite run store', () => {
   it('keeps runs across a reopen, and migrates once', async () => {

@@ -1,47 +1,35 @@
-// A worker process for the crash tests: a queue over the store at LOCATION (a SQLite data directory,
-// or a PostgreSQL URL; with ENGINE=pgboss, runs dispatched by pg-boss in BOSS_SCHEMA), with a runner
-// that records its work in the audit trail and takes the job's `instructions` milliseconds.
+// A worker process for the crash tests: a queue over the store at LOCATION (a SQLite data directory
+// and the embedded queue; or, with ENGINE=pgboss, a PostgreSQL URL and pg-boss in BOSS_SCHEMA), with
+// a runner that records its work in the audit trail and takes the job's `instructions` milliseconds.
 // Exits when nothing is left to do.
-// Run: node test/support/queue-worker.ts <location> <leaseMs> [pgboss <bossSchema>]
-import { PgBoss } from 'pg-boss';
+// Run: node test/support/queue-worker.ts <location> <leaseMs> [pgboss <bossSchema>] (pg-boss's heartbeat is
+// its lease: leaseMs is the embedded queue's)
 import { createDurableQueue } from '../../src/jobs/durable-queue.ts';
 import type { JobQueue } from '../../src/jobs/job-queue.ts';
 import { createPgBossQueue } from '../../src/jobs/pgboss-queue.ts';
-import { openPostgresStore } from '../../src/jobs/postgres-store.ts';
 import { runJobData } from '../../src/forge/run-job-data.ts';
 import { isRun, type RunStore } from '../../src/jobs/run-store.ts';
 import { openSqliteStore } from '../../src/jobs/sqlite-store.ts';
+import { openTestLanes } from './pgboss-test-lanes.ts';
 
 const [location = '', leaseMs = '300', engine = '', bossSchema = 'pgboss'] = process.argv.slice(2);
 let store: RunStore;
 let queue: JobQueue;
 if (engine === 'pgboss') {
-  const pgStore = await openPostgresStore(location);
-  // Dead workers noticed within seconds, not pg-boss's default minute.
-  const boss = new PgBoss({
-    connectionString: location,
-    schema: bossSchema,
-    superviseIntervalSeconds: 1,
-    monitorIntervalSeconds: 1,
-    maintenanceIntervalSeconds: 1,
-  });
-  boss.on('error', (e: unknown) => console.error(String(e)));
-  await boss.start();
+  const { lanes, store: pgStore } = await openTestLanes(location, bossSchema);
   store = pgStore;
   queue = createPgBossQueue({
     store: pgStore,
-    boss,
+    lanes,
     concurrency: 1,
-    leaseMs: Number(leaseMs),
-    heartbeatSeconds: 10,
     pollingSeconds: 0.5,
-    maxTries: 5,
     onError: (e) => console.error(String(e)),
   });
 } else {
-  store = location.startsWith('postgres') ? await openPostgresStore(location) : await openSqliteStore(location);
+  const sqliteStore = await openSqliteStore(location);
+  store = sqliteStore;
   queue = createDurableQueue({
-    store,
+    store: sqliteStore,
     concurrency: 1,
     leaseMs: Number(leaseMs),
     pollMs: 25,

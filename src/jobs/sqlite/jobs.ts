@@ -3,7 +3,7 @@
 // run is recorded in the audit trail.
 import type { DatabaseSync as Database, StatementSync } from 'node:sqlite';
 import { jobInfo, storedJob, type JobRow } from '../job-row.ts';
-import { ACTIVE_STATES, type EnqueueOutcome, type JobStore, type StoredJob } from '../run-store.ts';
+import { ACTIVE_STATES, type EnqueueOutcome, type JobLeases, type JobStore, type StoredJob } from '../run-store.ts';
 import type { AppendNow } from './audit.ts';
 import { inTransaction } from './open-database.ts';
 
@@ -51,7 +51,7 @@ const row = (statement: StatementSync, ...params: Array<string | number | null>)
 const rows = (statement: StatementSync, ...params: Array<string | number | null>) =>
   statement.all(...params) as unknown as JobRow[];
 
-export function sqliteJobs(db: Database, appendNow: AppendNow): JobStore {
+export function sqliteJobs(db: Database, appendNow: AppendNow): JobStore & JobLeases {
   const q = prepare(db);
   const now = () => Date.now();
   return {
