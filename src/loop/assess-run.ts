@@ -3,11 +3,11 @@
 // tests sets `assessment` (verified | review). A replay, a run that is not green, or a repository
 // that turned it off (`assessment.enabled: false`) has none, and its report says so.
 import type { AlternativeCandidate } from '../engines/engine.ts';
-import { oneEditRivals } from '../engines/repair/one-edit-rivals.ts';
+import { oneEditRivals } from '../assess/one-edit-rivals.ts';
 import type { RunResult } from '../core/run-result.ts';
 import type { TestCaseResult } from '../core/test-report.ts';
-import { assessPatch } from '../verify/assess/assess-patch.ts';
-import { decideLevel, unguardedReason, withReason } from '../verify/assess/assessment-level.ts';
+import { assessPatch } from '../assess/assess-patch.ts';
+import { decideLevel, unguardedReason, withReason } from '../assess/assessment-level.ts';
 import { testFileCheck } from '../verify/harness-tampering.ts';
 import { ASSESSMENT_SKIPPED_EVENT } from '../report/assessment-section.ts';
 import type { PreparedRun } from './prepare-run.ts';

@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { renderMarkdownReport } from '../../src/report/render-markdown.ts';
 import { renderReport } from '../../src/report/render-report.ts';
-const { canon } = createRequire(import.meta.url)('../../src/verify/assess/js-probe-canon.cjs') as {
+const { canon } = createRequire(import.meta.url)('../../src/assess/js-probe-canon.cjs') as {
   canon: (value: unknown) => string;
 };
 import {
