@@ -36,7 +36,6 @@ import { repositoryFiles } from './repository-files.ts';
 import { unfinishedRun } from './unfinished-run.ts';
 import { applyInMemory, touchedFiles, type PatchedVersion } from './patched-versions.ts';
 import { compareRivals } from './assess-rivals.ts';
-import type { RivalSource } from './rival-search.ts';
 
 /** At most this many other plausible patches are compared with the chosen one (each is a suite run). */
 const MAX_ALTERNATIVES = 3;
@@ -51,8 +50,11 @@ export interface AssessInput {
   chosen?: { summary: string; weakens?: string };
   /** Other plausible patches the engine found, against the same base. */
   alternatives: CandidateInfo[];
-  /** Where to look for rivals when the engine found no alternative (rival-search.ts); absent: none looked for. */
-  rivals?: RivalSource;
+  /**
+   * Look for rivals when the engine found no alternative: the `repair` engine's one-edit candidates at
+   * the patch's lines (one-edit-rivals.ts, rival-search.ts); absent: none looked for.
+   */
+  searchRivals?: boolean;
   /** The tests the patch fixed, as the baseline reported them. */
   fixed: TestCaseResult[];
   isTestFile: TestFileCheck;
@@ -112,10 +114,10 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
     const provisional = level(alternatives);
     // The engine offered no other plausible patch, and nothing else keeps this one from `verified`:
     // the rivals of its lines decide whether the tests do.
-    if (others.length > 0 || !input.rivals || input.fixed.length === 0 || provisional.level !== 'verified') return provisional;
+    if (others.length > 0 || !input.searchRivals || input.fixed.length === 0 || provisional.level !== 'verified')
+      return provisional;
     const entries = atEntryPoints?.entries;
     const rivals = await compareRivals({
-      source: input.rivals,
       checkout,
       originals,
       written: new Map([...standing.original.files].map(([path, file]) => [path, file.text])),

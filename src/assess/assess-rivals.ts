@@ -14,13 +14,13 @@ import type { PatchedVersion } from './patched-versions.ts';
 import { runWithin, type ProbeCheckout } from './probe-checkout.ts';
 import type { ProbedFunction } from './probe-record.ts';
 import type { VersionPlan } from './probe-plan.ts';
-import { startRivalSearch, writeTexts, type Rival, type RivalsFound, type RivalSource } from './rival-search.ts';
+import { oneEditRivals } from './one-edit-rivals.ts';
+import { startRivalSearch, writeTexts, type Rival, type RivalsFound } from './rival-search.ts';
 
 /** The search may take what is left of the budget but the time of this many probed suite runs (the rivals it finds run the suite), or half of it when that is more. */
 const RESERVED_SUITE_RUNS = 2;
 
 export interface RivalComparison {
-  source: RivalSource;
   checkout: ProbeCheckout;
   /** The original text of every file a version changes (the tests as the patch has them). */
   originals: ReadonlyMap<string, string | null>;
@@ -53,7 +53,7 @@ export async function compareRivals(input: RivalComparison): Promise<{
   const searchMs = () => Math.max(left() / 2, left() - RESERVED_SUITE_RUNS * input.suiteRunMs);
   const searcher = await startRivalSearch(
     {
-      source: input.source,
+      source: oneEditRivals,
       request: {
         dir: checkout.dir,
         original: async (path) => (originals.has(path) ? (originals.get(path) ?? null) : null),

@@ -4,8 +4,8 @@
 // input on which they give other results is an ambiguity the tests do not decide.
 // Why: when only the failing tests call the changed function, every generated input is "near" them
 // and a wrong patch shows no change outside them; a rival that passes and disagrees shows it
-// (bench/overfit-written.ts: incorrect patches `verified` 9 → 2 of 18 on the written corpus). The candidates come from
-// outside this layer (the loop hands the `repair` engine's templates): verify imports no engine.
+// (bench/overfit-written.ts: incorrect patches `verified` 9 → 2 of 18 on the written corpus). The candidates are the
+// `repair` engine's one-edit candidates (one-edit-rivals.ts), behind RivalSource, which a test can stand in for.
 import { createTwoFilesPatch } from 'diff';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
