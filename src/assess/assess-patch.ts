@@ -27,7 +27,7 @@ import {
   type NearFailing,
   type RecordIndex,
 } from './compare-records.ts';
-import { probeable } from './instrument-file.ts';
+import { probeable, probedKinds } from './probe-languages.ts';
 import { probeCheckout, type ProbeCheckout } from './probe-checkout.ts';
 import type { ProbeRecord, ProbedFunction } from './probe-record.ts';
 import { planVersions, type VersionPlan } from './probe-plan.ts';
@@ -176,7 +176,7 @@ async function prepareVersions(input: AssessInput, dir: string): Promise<Prepare
   const others = await alternativeVersions(input.alternatives, original);
   const probed = (path: string) => probeable(path) && !input.isTestFile(path);
   const paths = new Set([chosen, ...others.map((o) => o.version)].flatMap((v) => [...v.files.keys()]));
-  if (![...paths].some(probed)) return 'the patch changes no JavaScript, TypeScript or Python source file outside the tests';
+  if (![...paths].some(probed)) return `the patch changes no ${probedKinds()} source file outside the tests`;
   const originals = new Map(await Promise.all([...paths].map(async (p) => [p, await original(p)] as const)));
   // The tests are the same in every version, the patch's own ones too (a test the engine wrote
   // first, red → green): the original program runs them as the baseline did, failing.

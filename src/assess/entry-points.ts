@@ -7,9 +7,8 @@ import { join } from 'node:path';
 import type { TestCaseResult } from '../core/test-report.ts';
 import { importedInOrder } from '../core/imported-files.ts';
 import type { EntrySources } from './entry-sources.ts';
-import { jsEntryPoints } from './js-entry-points.ts';
 import type { VersionPlan } from './probe-plan.ts';
-import { pythonEntryPoints } from './py-entry-points.ts';
+import { PROBE_LANGUAGES } from './probe-languages.ts';
 import { repositoryFiles } from './repository-files.ts';
 
 /** At most this many functions are probed as entry points: each records every call the suite makes. */
@@ -32,7 +31,9 @@ export async function entryPoints(input: EntryInput): Promise<Map<string, Set<nu
     imported: async (testFiles, levels) =>
       (await importedInOrder(input.dir, testFiles, files, input.isTestFile, levels)).filter((path) => !input.touched.has(path)),
   };
-  const found = new Map([...(await pythonEntryPoints(input.fixed, sources)), ...(await jsEntryPoints(input.fixed, sources))]);
+  const found = new Map<string, Set<number>>();
+  for (const language of PROBE_LANGUAGES)
+    for (const [path, lines] of await language.entryPoints(input.fixed, sources)) found.set(path, lines);
   const capped = new Map<string, Set<number>>();
   let left = MAX_ENTRY_FUNCTIONS;
   // In the order they were found: the modules the test files import before those they import in turn.

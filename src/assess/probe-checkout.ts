@@ -6,14 +6,14 @@ import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { GateResult } from '../core/gate-result.ts';
 import type { SuiteRunner } from '../gate/setup-then-gate.ts';
-import { instrumentFile, isPython } from './instrument-file.ts';
-import type { ProbeRecord, ProbedFunction } from './probe-record.ts';
+import type { ProbeLanguage } from './probe-language.ts';
+import type { InstrumentedFile, ProbeRecord, ProbedFunction, ProbeTarget } from './probe-record.ts';
 import type { VersionPlan } from './probe-plan.ts';
-import { PYTHON_PROBE_RUNTIME_FILES } from './py-probe.ts';
+import { probeLanguageOf } from './probe-languages.ts';
 
 /** The folder in the checkout where the runtime files and the records live. */
 export const PROBE_FOLDER = '.fixloop-probe';
-/** Beside the records: the repository's test files, by which the JavaScript runtime tells who called (probe-runtime.cjs reads it by this name). */
+/** Beside the records: the repository's test files, by which a runtime tells who called (js/probe-runtime.cjs reads it by this name). */
 const TEST_FILES_LIST = 'test-files.json';
 
 export interface ProbeRun {
@@ -79,10 +79,10 @@ async function writePlan(
       continue;
     }
     let written = text;
-    if (lines.size > 0) {
-      if (isPython(path))
-        for (const { from, name } of PYTHON_PROBE_RUNTIME_FILES) await copyFile(from, join(where.runtimeDir, name));
-      const instrumented = await instrumentFile(text, lines, { path, ...where }).catch(() => null);
+    const language = probeLanguageOf(path);
+    if (lines.size > 0 && language) {
+      for (const { from, name } of language.runtimeFiles) await copyFile(from, join(where.runtimeDir, name));
+      const instrumented = await instrument(language, text, lines, { path, ...where });
       if (instrumented) {
         written = instrumented.source;
         for (const fn of instrumented.functions) functions.set(fn.id, fn);
@@ -92,6 +92,20 @@ async function writePlan(
     await writeFile(file, written);
   }
   return functions;
+}
+
+/** The file rewritten by its language's probe; null when it could not be (a file that does not parse, a probe that failed). */
+async function instrument(
+  language: ProbeLanguage,
+  text: string,
+  lines: ReadonlySet<number>,
+  target: ProbeTarget,
+): Promise<InstrumentedFile | null> {
+  try {
+    return await language.instrument(text, lines, target);
+  } catch {
+    return null;
+  }
 }
 
 /** The records, one JSON object per line; a line a killed process left half written is skipped. */

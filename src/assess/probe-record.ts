@@ -1,5 +1,5 @@
 // What the probes write, one JSON object per line, from inside an instrumented test process (the
-// JavaScript runtime in probe-runtime.cjs, the Python one in fixloop_probe.py). Both languages
+// JavaScript runtime in js/probe-runtime.cjs, the Python one in python/fixloop_probe.py). Both languages
 // write the same shape, so one comparison (compare-records.ts) serves both.
 
 /** One call of a probed function, made by the suite or generated around one it made. */
@@ -30,7 +30,7 @@ export interface ProbeRecord {
   testLines?: string[];
   /**
    * The path the call took through the function: the markers of its statements and branches that
-   * ran (JavaScript, js-probe-path.ts) or its lines (Python), sorted. Absent where it could not be
+   * ran (JavaScript, js/probe-path.ts) or its lines (Python), sorted. Absent where it could not be
    * traced (another tracer was set).
    */
   path?: number[];
@@ -61,7 +61,7 @@ export interface ProbeTarget {
   path: string;
   /**
    * Absolute path of a folder inside the checkout where the caller has put the probe's runtime
-   * files (Python: PYTHON_PROBE_RUNTIME_FILES), so that a sandboxed run sees them.
+   * files (its language's runtimeFiles, probe-language.ts), so that a sandboxed run sees them.
    */
   runtimeDir: string;
 }

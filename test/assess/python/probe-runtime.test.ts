@@ -3,8 +3,8 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PYTHON_PROBE_RUNTIME } from '../../src/assess/py-probe.ts';
-import type { ProbeRecord } from '../../src/assess/probe-record.ts';
+import { PYTHON_PROBE_RUNTIME } from '../../../src/assess/python/probe.ts';
+import type { ProbeRecord } from '../../../src/assess/probe-record.ts';
 import {
   allLines,
   cleanup,
@@ -16,7 +16,7 @@ import {
   records,
   tempDir,
   type PytestRun,
-} from './py-probe-support.ts';
+} from './probe-support.ts';
 
 preferResolvedPython();
 

@@ -1,12 +1,12 @@
 // Where the failing tests of a Python project enter the program: the repository's own modules their
 // files import (resolved as localization resolves them, src/core/imported-files.ts), and in those the
-// functions and methods the failing tests call by name (probe_entry_points.py reads the syntax).
+// functions and methods the failing tests call by name (entry_points.py reads the syntax).
 import { fileURLToPath } from 'node:url';
-import type { TestCaseResult } from '../core/test-report.ts';
-import { runPythonScript } from '../verify/python-script.ts';
-import type { EntrySources } from './entry-sources.ts';
+import type { TestCaseResult } from '../../core/test-report.ts';
+import { runPythonScript } from '../../verify/python-script.ts';
+import type { EntrySources } from '../entry-sources.ts';
 
-const SCRIPT = fileURLToPath(new URL('./probe_entry_points.py', import.meta.url));
+const SCRIPT = fileURLToPath(new URL('./entry_points.py', import.meta.url));
 
 /** Path → the `def` lines of the functions the failing tests call there. */
 export async function pythonEntryPoints(

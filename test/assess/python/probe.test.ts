@@ -1,9 +1,9 @@
 // The Python probe's instrumentation: which functions, their ids, and the text it writes, read by
-// real python3 (the parser; the runtime is exercised in py-probe-runtime.test.ts).
+// real python3 (the parser; the runtime is exercised in probe-runtime.test.ts).
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { instrumentPython } from '../../src/assess/py-probe.ts';
-import { preferResolvedPython } from './py-probe-support.ts';
+import { instrumentPython } from '../../../src/assess/python/probe.ts';
+import { preferResolvedPython } from './probe-support.ts';
 
 preferResolvedPython();
 

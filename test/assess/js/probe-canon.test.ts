@@ -3,7 +3,7 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 
-const { canon, argsText, thrownText } = createRequire(import.meta.url)('../../src/assess/js-probe-canon.cjs') as {
+const { canon, argsText, thrownText } = createRequire(import.meta.url)('../../../src/assess/js/probe-canon.cjs') as {
   canon: (value: unknown) => string;
   argsText: (args: unknown[]) => string;
   thrownText: (error: unknown) => string;

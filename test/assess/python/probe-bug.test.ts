@@ -2,8 +2,8 @@
 // fix, each version instrumented on its own changed lines and run under real pytest. The suite's
 // calls outside the failing test agree; inputs generated around them show where behaviour changed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ProbedFunction, ProbeRecord } from '../../src/assess/probe-record.ts';
-import { cleanup, fixture, preferResolvedPython, prepare, pytest, records, type PytestRun } from './py-probe-support.ts';
+import type { ProbedFunction, ProbeRecord } from '../../../src/assess/probe-record.ts';
+import { cleanup, fixture, preferResolvedPython, prepare, pytest, records, type PytestRun } from './probe-support.ts';
 
 preferResolvedPython();
 

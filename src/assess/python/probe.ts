@@ -1,12 +1,12 @@
 // The Python probe's instrumentation (DESIGN.md §3.3): the functions a patch changed get a decorator
 // that records their calls and calls them on inputs generated around each one (fixloop_probe.py, the
-// runtime). Python's own parser (probe_functions.py) finds the functions; this file edits the text,
+// runtime). Python's own parser (changed_functions.py) finds the functions; this file edits the text,
 // so that everything else in the file keeps its bytes and, as far as it can, its line numbers.
 import { fileURLToPath } from 'node:url';
-import type { InstrumentedFile, ProbedFunction, ProbeTarget } from './probe-record.ts';
-import { runPythonScript } from '../verify/python-script.ts';
+import type { InstrumentedFile, ProbedFunction, ProbeTarget } from '../probe-record.ts';
+import { runPythonScript } from '../../verify/python-script.ts';
 
-const SCRIPT = fileURLToPath(new URL('./probe_functions.py', import.meta.url));
+const SCRIPT = fileURLToPath(new URL('./changed_functions.py', import.meta.url));
 
 /** Absolute path of the runtime's entry, the file the header loads. */
 export const PYTHON_PROBE_RUNTIME = fileURLToPath(new URL('./fixloop_probe.py', import.meta.url));

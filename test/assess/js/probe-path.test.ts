@@ -1,9 +1,9 @@
-// The path each probed call takes (js-probe-path.ts and the runtime's frames): markers on statements
+// The path each probed call takes (src/assess/js/probe-path.ts and the runtime's frames): markers on statements
 // and branches, inserted on their own lines, that record which ran in the call and in the inputs
 // generated around it, under real Node, in JavaScript and TypeScript.
 import { afterAll, describe, expect, it } from 'vitest';
-import { instrumentJs } from '../../src/assess/js-probe.ts';
-import { NODE24, allLines, instrumentInto, of, records, removeProjects, run, tempProject, writeInto } from './js-probe-run.ts';
+import { instrumentJs } from '../../../src/assess/js/probe.ts';
+import { NODE24, allLines, instrumentInto, of, records, removeProjects, run, tempProject, writeInto } from './probe-run.ts';
 
 afterAll(removeProjects);
 

@@ -3,7 +3,7 @@
 // and exit code must not change.
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ProbeRecord } from '../../src/assess/probe-record.ts';
+import type { ProbeRecord } from '../../../src/assess/probe-record.ts';
 import {
   FIXTURES,
   NODE24,
@@ -15,7 +15,7 @@ import {
   run,
   tempProject,
   writeInto,
-} from './js-probe-run.ts';
+} from './probe-run.ts';
 
 afterAll(removeProjects);
 

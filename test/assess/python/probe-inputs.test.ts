@@ -1,10 +1,10 @@
 // The generated inputs of the Python probe's runtime, on their own: numbers inside a dict and an
-// array's first item are varied as the JavaScript probe varies them (js-probe-inputs.test.ts).
+// array's first item are varied as the JavaScript probe varies them (test/assess/js/probe-inputs.test.ts).
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-const INPUTS = fileURLToPath(new URL('../../src/assess/fixloop_probe_inputs.py', import.meta.url));
+const INPUTS = fileURLToPath(new URL('../../../src/assess/python/fixloop_probe_inputs.py', import.meta.url));
 
 /** `_near(value)` of the runtime, loaded beside stand-ins for the modules it reads at import. */
 function near(value: string): unknown[] {

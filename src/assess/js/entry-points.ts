@@ -3,12 +3,12 @@
 // `index.js` that re-exports `lib/x.js`, which takes its functions from `lib/x/y.js`), resolved as
 // localization resolves them (src/core/imported-files.ts); in those, the functions the test files
 // call by name. A test file is the one the runner named, else a test file that declares the failing
-// test (failing-test-callers.ts: mocha names no file).
-import type { TestCaseResult } from '../core/test-report.ts';
-import { isJsNode, JS_SOURCE, parseJs, walkJs, type JsNode } from '../core/js-tree.ts';
-import type { EntrySources } from './entry-sources.ts';
-import { failingTestFiles } from './failing-test-callers.ts';
-import { namedFunctions } from './js-probe-functions.ts';
+// test (failing-tests.ts: mocha names no file).
+import type { TestCaseResult } from '../../core/test-report.ts';
+import { isJsNode, JS_SOURCE, parseJs, walkJs, type JsNode } from '../../core/js-tree.ts';
+import type { EntrySources } from '../entry-sources.ts';
+import { failingTestFiles } from './failing-tests.ts';
+import { namedFunctions } from './probe-functions.ts';
 
 /**
  * How far imports are followed from the test files: a package's entry, the module it re-exports, and

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 
 /** The runtime's sources, in the order they are required; probe-runtime.cjs is the entry. */
-const PIECES = ['js-probe-canon.cjs', 'js-probe-inputs.cjs', 'probe-runtime.cjs'];
+const PIECES = ['probe-canon.cjs', 'probe-inputs.cjs', 'probe-runtime.cjs'];
 
 /** The names the header declares in every instrumented file; long enough never to meet a project's own. */
 export const PROBE_FUNCTION = '__fixloop_p';

@@ -18,7 +18,7 @@ MAX_TEXT, MAX_DEPTH, MAX_ITEMS = 400, 4, 200
 KEEP_HEAD, KEEP_TAIL = 300, 80
 # A returned value is spelled out deeper (a parse tree's tokens sit six levels down), within a budget
 # of values for the whole of it, so that a wide and deep structure costs a bounded time; each field,
-# item or entry gets its share of it (_shared), as in the JavaScript probe (js-probe-canon.cjs).
+# item or entry gets its share of it (_shared), as in the JavaScript probe (js/probe-canon.cjs).
 RETURNED_DEPTH, RETURNED_VALUES = 8, 5000
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 

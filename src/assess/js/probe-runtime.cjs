@@ -5,7 +5,7 @@
 // function again on inputs generated around it, and appends the records as JSON lines to the record
 // file (probe-record.ts).
 //
-// js-probe-bundle.ts inlines this file, with js-probe-canon.cjs and js-probe-inputs.cjs, into every
+// probe-bundle.ts inlines this file, with probe-canon.cjs and probe-inputs.cjs, into every
 // instrumented file: the code under test may run under any runner, loader or sandbox, in ESM or
 // CommonJS, and must find its probe without a path to resolve or an environment variable to read.
 // The first instrumented file that runs in a realm installs it on globalThis; the others reuse it.
@@ -15,9 +15,9 @@
 // the function's own error unchanged.
 //
 // Each call also keeps its path: the markers of the function's statements and branches that ran
-// while it was the innermost probed call (js-probe-path.ts), recorded as `path` for the comparison.
-const { argsText, canon, thrownText } = require('./js-probe-canon.cjs');
-const { allPlainData, copy, neighbours } = require('./js-probe-inputs.cjs');
+// while it was the innermost probed call (probe-path.ts), recorded as `path` for the comparison.
+const { argsText, canon, thrownText } = require('./probe-canon.cjs');
+const { allPlainData, copy, neighbours } = require('./probe-inputs.cjs');
 
 const ASYNC = 1;
 const METHOD = 2;

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FIXTURES, NODE24, instrumentInto, of, records, removeProjects, run, tempProject, writeInto } from './js-probe-run.ts';
+import { FIXTURES, NODE24, instrumentInto, of, records, removeProjects, run, tempProject, writeInto } from './probe-run.ts';
 
 afterAll(removeProjects);
 

@@ -4,8 +4,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { instrumentJs } from '../../src/assess/js-probe.ts';
-import type { InstrumentedFile, ProbeRecord } from '../../src/assess/probe-record.ts';
+import { instrumentJs } from '../../../src/assess/js/probe.ts';
+import type { InstrumentedFile, ProbeRecord } from '../../../src/assess/probe-record.ts';
 
 export const FIXTURES = path.resolve('test/fixtures/assess/js');
 /** Node 24, fixloop's own; `node` on PATH is the machine's (20 here). */

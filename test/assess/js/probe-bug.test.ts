@@ -2,8 +2,8 @@
 // and the patched `isAbsolute` (`&&` turned into `||`) agree on every call the suite makes; an input
 // generated around one of them (the path without its leading slash) tells them apart.
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ProbeRecord } from '../../src/assess/probe-record.ts';
-import { NODE24, fixture, instrumentInto, records, removeProjects, run, tempProject, writeInto } from './js-probe-run.ts';
+import type { ProbeRecord } from '../../../src/assess/probe-record.ts';
+import { NODE24, fixture, instrumentInto, records, removeProjects, run, tempProject, writeInto } from './probe-run.ts';
 
 afterAll(removeProjects);
 

@@ -5,8 +5,8 @@ import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promi
 import { tmpdir } from 'node:os';
 import { basename, delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { instrumentPython, PYTHON_PROBE_RUNTIME_FILES } from '../../src/assess/py-probe.ts';
-import type { ProbedFunction, ProbeRecord } from '../../src/assess/probe-record.ts';
+import { instrumentPython, PYTHON_PROBE_RUNTIME_FILES } from '../../../src/assess/python/probe.ts';
+import type { ProbedFunction, ProbeRecord } from '../../../src/assess/probe-record.ts';
 
 /**
  * pyenv's shim costs a second per python3 here: put the interpreter it resolves to first on PATH
@@ -18,7 +18,7 @@ export function preferResolvedPython(): void {
   if (found.status === 0 && executable !== '') process.env.PATH = `${dirname(executable)}${delimiter}${process.env.PATH ?? ''}`;
 }
 
-export const FIXTURES = fileURLToPath(new URL('../fixtures/assess/py/', import.meta.url));
+export const FIXTURES = fileURLToPath(new URL('../../fixtures/assess/py/', import.meta.url));
 
 const dirs: string[] = [];
 export async function cleanup(): Promise<void> {

@@ -1,8 +1,8 @@
 // The probe's instrumentation: which functions a patch's lines select, their ids, and a rewrite that
-// keeps every line where it was. What the rewritten code records is in js-probe-node.test.ts.
+// keeps every line where it was. What the rewritten code records is in probe-node.test.ts.
 import { describe, expect, it } from 'vitest';
-import { instrumentJs } from '../../src/assess/js-probe.ts';
-import { parseJs, walkJs, type JsNode } from '../../src/core/js-tree.ts';
+import { instrumentJs } from '../../../src/assess/js/probe.ts';
+import { parseJs, walkJs, type JsNode } from '../../../src/core/js-tree.ts';
 
 function isSubsequence(part: string, whole: string): boolean {
   let at = 0;

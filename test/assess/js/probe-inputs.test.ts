@@ -5,7 +5,7 @@ import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 
 const require = createRequire(import.meta.url);
-const { allPlainData, copy, neighbours } = require('../../src/assess/js-probe-inputs.cjs') as {
+const { allPlainData, copy, neighbours } = require('../../../src/assess/js/probe-inputs.cjs') as {
   allPlainData: (args: unknown[]) => boolean;
   copy: (value: unknown) => unknown;
   neighbours: (args: unknown[], nullable: Map<number, unknown[]>) => unknown[][];
