@@ -31,7 +31,8 @@ import { probeable, probedKinds } from './probe-languages.ts';
 import { probeCheckout, type ProbeCheckout } from './probe-checkout.ts';
 import type { ProbeRecord, ProbedFunction } from './probe-record.ts';
 import { planVersions, type VersionPlan } from './probe-plan.ts';
-import { focusChoices, packageScripts, runVersions, type VersionRuns } from './version-runs.ts';
+import { packageScripts, runVersions, type VersionRuns } from './version-runs.ts';
+import { focusChoices } from '../runners/focused-test-command.ts';
 import { repositoryFiles } from './repository-files.ts';
 import { unfinishedRun } from './unfinished-run.ts';
 import { applyInMemory, touchedFiles, type PatchedVersion } from './patched-versions.ts';
@@ -186,7 +187,8 @@ async function prepareVersions(input: AssessInput, dir: string): Promise<Prepare
   if (setup && setup.exitCode !== 0) return 'the setup failed in the assessment’s checkout';
   const testFiles = (await repositoryFiles(dir)).filter(input.isTestFile);
   const checkout = probeCheckout(dir, input.suite, testFiles);
-  const focused = focusChoices(input.suite.testCommand, input.fixed, await packageScripts(dir));
+  // Each rival's run costs what the failing tests' run does: their files are selected where the runner can.
+  const focused = focusChoices(input.suite.testCommand, input.fixed, await packageScripts(dir)).map((choice) => choice.command);
   const plans = planVersions(originals, [chosen, ...others.map((o) => o.version)], probed);
   // Without a run of the failing tests alone, their calls are told by who made them.
   const fromFailing = fromFailingTests(

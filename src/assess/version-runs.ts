@@ -1,11 +1,11 @@
 // The probed runs of each version in the assessment's checkout (probe-checkout.ts): the suite on the
 // patched program, then on the original, the failing tests alone on the original (where a change is
-// expected), then each alternative, each within what is left of the time budget. And the commands
-// that run the failing tests alone, best first, among which the first that reports them all stands.
+// expected), then each alternative, each within what is left of the time budget. Of the commands that
+// run the failing tests alone (focusChoices, src/runners/focused-test-command.ts), best first, the
+// first that reports them all stands.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { TestCaseResult } from '../core/test-report.ts';
-import { focusedTestCommand } from '../runners/focused-test-command.ts';
 import { runWithin, type ProbeCheckout, type ProbeRun } from './probe-checkout.ts';
 import type { VersionPlan } from './probe-plan.ts';
 
@@ -47,19 +47,6 @@ export async function runVersions(
   }
   for (const [i, plan] of alternativePlans.entries()) runs.alternatives.push(await step(plan, `alternative-${i + 1}`));
   return runs;
-}
-
-/**
- * Commands that run the failing tests alone, best first: their files and names where the runner
- * selects both (jest then loads one test file, not all: commander's failing test alone 2 s against
- * 9 s, which is what each rival's run costs), else their names.
- */
-export function focusChoices(testCommand: string, fixed: TestCaseResult[], scripts: Record<string, string>): string[] {
-  const choices = [
-    focusedTestCommand(testCommand, fixed, scripts, { withFiles: true }),
-    focusedTestCommand(testCommand, fixed, scripts),
-  ];
-  return [...new Set(choices.filter((c): c is string => c !== null))];
 }
 
 /** The repository's npm scripts, by which a test command such as `npm test` is told to reach a runner; none without a readable package.json. */
