@@ -3,8 +3,7 @@
 // input generated in both around such a call with another result. Calls only one version made are
 // not compared (the versions called differently; the changed results upstream of them are found).
 import type { BehaviourChange } from '../core/assessment.ts';
-import { editDistance } from './edit-distance.ts';
-import { numericDistance } from './numeric-distance.ts';
+import { likeFailing } from './input-likeness.ts';
 import { distinctPaths, pathSide, type PathSide } from './path-likeness.ts';
 import type { ProbeRecord, ProbedFunction } from './probe-record.ts';
 
@@ -118,25 +117,6 @@ export function nearFailingOf(records: ProbeRecord[], fromFailing: (record: Prob
   };
 }
 
-/**
- * A changed generated input is like the failing tests' inputs when it is at least as close to one
- * of them as to the passing call it was generated from: `'C:\\/x'`, made from a passing `'C:/x'`, is
- * as close to the failing `'C:\\x'` and belongs to the fix's own class; `'usr/lib'`, made from a
- * passing `'/usr/lib'`, is far from every failing input and does not. Inputs that differ only in
- * numbers are as close as the numbers (`-95` is nearer to `20` than to `95`); others by edit distance.
- */
-function likeFailing(fn: string, args: string, base: string, near: NearFailing): boolean {
-  const failing = near.inputs.get(fn) ?? [];
-  const numbersFromBase = numericDistance(args, base);
-  const textFromBase = editDistance(args, base);
-  return failing.some((input) => {
-    const numbersFromInput = numbersFromBase === null ? null : numericDistance(args, input);
-    return numbersFromInput !== null && numbersFromBase !== null
-      ? numbersFromInput <= numbersFromBase
-      : editDistance(args, input) <= textFromBase;
-  });
-}
-
 /** Appends to the list kept under `key` (a suite may call one function thousands of times). */
 function pushTo<T>(lists: Map<string, T[]>, key: string, item: T): void {
   const list = lists.get(key);
@@ -217,7 +197,8 @@ export function compareVersions(
     // The original failed on it as it failed on a failing test's call: the bug's own class of input.
     const sameFailure = near.failures.get(fn)?.has(was.out) ?? false;
     const nearFailing =
-      side !== 'passing' && (near.keys.has(key) || near.keys.has(was.base) || sameFailure || likeFailing(fn, args, base, near));
+      side !== 'passing' &&
+      (near.keys.has(key) || near.keys.has(was.base) || sameFailure || likeFailing(args, base, near.inputs.get(fn) ?? []));
     changes.push({
       kind: 'generated',
       ...described(key, functions),
