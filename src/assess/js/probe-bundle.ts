@@ -7,8 +7,17 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 
-/** The runtime's sources, in the order they are required; probe-runtime.cjs is the entry. */
-const PIECES = ['probe-canon.cjs', 'probe-inputs.cjs', 'probe-runtime.cjs'];
+/** The runtime's sources, each one after those it requires; probe-runtime.cjs is the entry. */
+const PIECES = [
+  'probe-text.cjs',
+  'probe-canon.cjs',
+  'probe-inputs.cjs',
+  'probe-records.cjs',
+  'probe-caller.cjs',
+  'probe-generated.cjs',
+  'probe-call.cjs',
+  'probe-runtime.cjs',
+];
 
 /** The names the header declares in every instrumented file; long enough never to meet a project's own. */
 export const PROBE_FUNCTION = '__fixloop_p';

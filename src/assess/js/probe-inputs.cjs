@@ -21,23 +21,40 @@ const DAY = 86_400_000;
 // A day or two either way: enough to cross a weekday, a month's end or a weekend.
 const DATE_SHIFTS = [DAY, -DAY, 2 * DAY, -2 * DAY];
 
-/** A Date of any realm (jest runs each test file in its own): by its tag, not `instanceof`. */
+/**
+ * A Date of any realm (jest runs each test file in its own): by its tag, not `instanceof`.
+ * @param {unknown} value
+ * @returns {value is Date}
+ */
 function isDate(value) {
   return Object.prototype.toString.call(value) === '[object Date]';
 }
 
-/** A regular expression (of any realm): copied, never varied, so the arguments beside it can be. */
+/**
+ * A regular expression (of any realm): copied, never varied, so the arguments beside it can be.
+ * @param {unknown} value
+ * @returns {value is RegExp}
+ */
 function isRegExp(value) {
   return Object.prototype.toString.call(value) === '[object RegExp]';
 }
 
+/**
+ * @param {unknown} value
+ * @returns {value is Record<string, unknown>}
+ */
 function isPlainObject(value) {
   if (typeof value !== 'object' || value === null) return false;
   const proto = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
 }
 
-/** Plain data: primitives (not symbols), and arrays and plain objects of it nested at most three deep. */
+/**
+ * Plain data: primitives (not symbols), and arrays and plain objects of it nested at most three deep.
+ * @param {unknown} value
+ * @param {number} nesting
+ * @returns {boolean}
+ */
 function isPlainData(value, nesting) {
   const type = typeof value;
   if (value === null || type === 'string' || type === 'number' || type === 'boolean' || type === 'undefined' || type === 'bigint')
@@ -49,7 +66,12 @@ function isPlainData(value, nesting) {
   return isPlainObject(value) && plainProperties(value, nesting);
 }
 
-/** Each own enumerable property of `value` holds plain data (a value, not a getter); no key is a symbol. */
+/**
+ * Each own enumerable property of `value` holds plain data (a value, not a getter); no key is a symbol.
+ * @param {object} value
+ * @param {number} nesting
+ * @returns {boolean}
+ */
 function plainProperties(value, nesting) {
   return (
     Object.keys(value).every((key) => {
@@ -59,19 +81,47 @@ function plainProperties(value, nesting) {
   );
 }
 
+/** @param {unknown[]} args */
 function allPlainData(args) {
   return args.every((arg) => isPlainData(arg, 0));
 }
 
-/** A deep copy of plain data (checked by isPlainData first). */
+/**
+ * @overload
+ * @param {unknown[]} value
+ * @returns {unknown[]}
+ */
+/**
+ * @overload
+ * @param {Record<string, unknown>} value
+ * @returns {Record<string, unknown>}
+ */
+/**
+ * @overload
+ * @param {unknown} value
+ * @returns {unknown}
+ */
+/**
+ * A deep copy of plain data (checked by isPlainData first).
+ * @param {unknown} value
+ * @returns {unknown}
+ */
 function copy(value) {
   if (isDate(value)) return new Date(value.getTime());
   if (isRegExp(value)) return withPatternProperties(value, new RegExp(value.source, value.flags));
   if (Array.isArray(value)) return value.map(copy);
   if (typeof value !== 'object' || value === null) return value;
-  return copyProperties(value, Object.getPrototypeOf(value) === null ? Object.create(null) : {});
+  return copyProperties(
+    /** @type {Record<string, unknown>} */ (value),
+    Object.getPrototypeOf(value) === null ? Object.create(null) : {},
+  );
 }
 
+/**
+ * @param {Record<string, unknown>} from
+ * @param {Record<string, unknown>} to
+ * @returns {Record<string, unknown>}
+ */
 function copyProperties(from, to) {
   for (const key of Object.keys(from)) to[key] = copy(from[key]);
   return to;
@@ -81,15 +131,23 @@ function copyProperties(from, to) {
  * A compiled pattern may carry what compiled it (picomatch keeps `regex.state`, tokens linked to each
  * other): the copy gets the same values, shared rather than copied, since code reads them and they
  * can be any depth. Getters are not run.
+ * @param {RegExp} from
+ * @param {RegExp} to
+ * @returns {RegExp}
  */
 function withPatternProperties(from, to) {
   for (const key of Object.keys(from)) {
     const descriptor = Object.getOwnPropertyDescriptor(from, key);
-    if (descriptor && 'value' in descriptor) to[key] = descriptor.value;
+    if (descriptor && 'value' in descriptor)
+      /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (to))[key] = descriptor.value;
   }
   return to;
 }
 
+/**
+ * @param {string} s
+ * @returns {string[]}
+ */
 function stringVariants(s) {
   const out = ['', s.slice(1), s.slice(0, -1)];
   for (const c of SEPARATORS) out.push(s + c);
@@ -105,19 +163,26 @@ function stringVariants(s) {
   return out;
 }
 
+/** @param {number} n */
 function numberVariants(n) {
   return [...NUMBERS.slice(0, 3), n + 1, n - 1, -n, ...NUMBERS.slice(3)];
 }
 
+/** @param {bigint} n */
 function bigintVariants(n) {
   return [0n, 1n, -1n, n + 1n, n - 1n, -n];
 }
 
+/** @param {Date} d */
 function dateVariants(d) {
   const time = d.getTime();
   return Number.isNaN(time) ? [] : DATE_SHIFTS.map((shift) => new Date(time + shift));
 }
 
+/**
+ * @param {unknown[]} a
+ * @returns {unknown[][]}
+ */
 function arrayVariants(a) {
   if (a.length === 0) return [];
   const out = [[], [copy(a[0])], copy(a.slice(0, -1))];
@@ -129,8 +194,10 @@ function arrayVariants(a) {
   return out;
 }
 
+/** @param {Record<string, unknown>} o */
 function objectVariants(o) {
   const keys = Object.keys(o).slice(0, OBJECT_KEYS);
+  /** @type {Record<string, unknown>[]} */
   const out = [{}];
   for (const key of keys) {
     const without = copy(o);
@@ -141,18 +208,24 @@ function objectVariants(o) {
   for (const key of keys.filter((k) => o[k] !== null)) out.push({ ...copy(o), [key]: null });
   // A number one either way and zero: a field compared with a bound (`stock <= 0` against `stock < 1`).
   for (const key of keys.filter((k) => typeof o[k] === 'number' && Number.isFinite(o[k]))) {
-    for (const n of [o[key] + 1, o[key] - 1, 0]) if (n !== o[key]) out.push({ ...copy(o), [key]: n });
+    for (const n of [/** @type {number} */ (o[key]) + 1, /** @type {number} */ (o[key]) - 1, 0])
+      if (n !== o[key]) out.push({ ...copy(o), [key]: n });
   }
   return out;
 }
 
-/** The values near one value, the value itself left out. */
+/**
+ * The values near one value, the value itself left out.
+ * @param {unknown} value
+ * @returns {unknown[]}
+ */
 function variants(value) {
   const type = typeof value;
+  /** @type {unknown[]} */
   let out = [];
-  if (type === 'string') out = stringVariants(value);
-  else if (type === 'number') out = numberVariants(value);
-  else if (type === 'bigint') out = bigintVariants(value);
+  if (type === 'string') out = stringVariants(/** @type {string} */ (value));
+  else if (type === 'number') out = numberVariants(/** @type {number} */ (value));
+  else if (type === 'bigint') out = bigintVariants(/** @type {bigint} */ (value));
   else if (type === 'boolean') out = [!value];
   else if (isDate(value)) out = dateVariants(value);
   else if (Array.isArray(value)) out = arrayVariants(value);
@@ -169,8 +242,12 @@ function variants(value) {
  * suite passed one at that position in some call (`nullable`: position → the values seen); then one
  * argument changed at a time, taking from each position in turn so that every argument gets its share
  * when the caller keeps only the first few.
+ * @param {unknown[]} args
+ * @param {Map<number, unknown[]>} nullable
+ * @returns {unknown[][]}
  */
 function neighbours(args, nullable) {
+  /** @type {unknown[][]} */
   const out = [];
   if (args.length > 0) out.push(copy(args.slice(0, -1)));
   args.forEach((arg, index) => {
