@@ -18,6 +18,7 @@ const LAYERS = [
   'report',
   'verify',
   'engines',
+  'assess',
   'loop',
   'jobs',
   'forge',

@@ -12,8 +12,8 @@ import type { TestCaseResult } from '../../src/core/test-report.ts';
 import type { CommandResult } from '../../src/sandbox/sandbox.ts';
 import { createSuiteRunner } from '../../src/gate/setup-then-gate.ts';
 import { createProcessSandbox } from '../../src/sandbox/process-sandbox.ts';
-import { assessPatch } from '../../src/verify/assess/assess-patch.ts';
-import type { CandidateInfo } from '../../src/verify/assess/assessment-level.ts';
+import { assessPatch } from '../../src/assess/assess-patch.ts';
+import type { CandidateInfo } from '../../src/assess/assessment-level.ts';
 import { testFileCheck } from '../../src/verify/harness-tampering.ts';
 
 const LIMIT_MS = 15 * 60_000;

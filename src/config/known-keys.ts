@@ -2,6 +2,7 @@
 // likely meant: `maxAtempts` → `maxAttempts`, `tset` → `test`. Read from the zod schema itself, so a
 // suggestion can never name a key the schema would refuse.
 import type { z } from 'zod';
+import { editDistance } from '../core/edit-distance.ts';
 
 interface SchemaDef {
   type?: string;
@@ -31,26 +32,11 @@ export function knownKeysAt(schema: z.ZodType, path: readonly PropertyKey[]): st
   return shape ? Object.keys(shape) : [];
 }
 
-/** Edits between two words, a swap of neighbours counting as one (optimal string alignment). */
-function editDistance(a: string, b: string): number {
-  const rows = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
-  for (let j = 1; j <= b.length; j++) rows[0]![j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const row = rows[i]!;
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      row[j] = Math.min(rows[i - 1]![j]! + 1, row[j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) row[j] = Math.min(row[j]!, rows[i - 2]![j - 2]! + 1);
-    }
-  }
-  return rows[a.length]![b.length]!;
-}
-
 /** The known key closest to `key`, when it is close enough to be a slip (a third of its letters). */
 export function closestKey(key: string, known: readonly string[]): string | null {
   let best: { key: string; distance: number } | null = null;
   for (const candidate of known) {
-    const distance = candidate.toLowerCase() === key.toLowerCase() ? 0 : editDistance(key, candidate);
+    const distance = candidate.toLowerCase() === key.toLowerCase() ? 0 : editDistance(key, candidate, { transpositions: true });
     if (!best || distance < best.distance) best = { key: candidate, distance };
   }
   return best && best.distance <= Math.max(1, Math.floor(key.length / 3)) ? best.key : null;

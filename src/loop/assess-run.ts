@@ -3,11 +3,10 @@
 // tests sets `assessment` (verified | review). A replay, a run that is not green, or a repository
 // that turned it off (`assessment.enabled: false`) has none, and its report says so.
 import type { AlternativeCandidate } from '../engines/engine.ts';
-import { oneEditRivals } from '../engines/repair/one-edit-rivals.ts';
 import type { RunResult } from '../core/run-result.ts';
 import type { TestCaseResult } from '../core/test-report.ts';
-import { assessPatch } from '../verify/assess/assess-patch.ts';
-import { decideLevel, unguardedReason, withReason } from '../verify/assess/assessment-level.ts';
+import { assessPatch } from '../assess/assess-patch.ts';
+import { decideLevel, unguardedReason, withReason } from '../assess/assessment-level.ts';
 import { testFileCheck } from '../verify/harness-tampering.ts';
 import { ASSESSMENT_SKIPPED_EVENT } from '../report/assessment-section.ts';
 import type { PreparedRun } from './prepare-run.ts';
@@ -75,7 +74,7 @@ export async function assessRun(ctx: RunContext, run: PreparedRun, judged: RunRe
     patch: judged.patch,
     // The `repair` engine explored the other edits of its patch's place; any other engine's patch gets
     // them looked for here, so that it is compared with more than the original program.
-    ...(candidates.chosen ? { chosen: candidates.chosen } : { rivals: oneEditRivals }),
+    ...(candidates.chosen ? { chosen: candidates.chosen } : { searchRivals: true }),
     alternatives: candidates.alternatives.map((a: AlternativeCandidate) => ({
       patch: a.patch,
       summary: a.summary,

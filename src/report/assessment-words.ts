@@ -30,7 +30,7 @@ export function cellCode(text: string, max = 80): string {
 const LEAD = 24;
 
 /**
- * How the probes shorten a long value (js-probe-canon.cjs, fixloop_probe_canon.py): its first 300
+ * How the probes shorten a long value (src/assess/js/probe-canon.cjs, src/assess/python/fixloop_probe_canon.py): its first 300
  * characters, `…`, its last 80, then `…#` and a hash of the whole.
  */
 const SHORTENED = /…#[0-9a-f]{8,12}$/;

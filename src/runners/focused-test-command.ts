@@ -37,6 +37,31 @@ export function focusedTestCommand(
   return args && !/[;&|]/.test(script) ? passable(`${command} -- ${args}`) : null;
 }
 
+/** A command that runs the failing tests alone, and whether it selects their files too. */
+export interface FocusChoice {
+  command: string;
+  withFiles: boolean;
+}
+
+/**
+ * The commands that run `failing` alone, best first, each once: their files and names where the
+ * runner selects both (jest and vitest then load one test file, not all: commander's failing test
+ * alone takes 2 s against 9 s), else their names alone. The repair engine and the assessment both
+ * take the first that reports the failing tests.
+ */
+export function focusChoices(
+  command: string,
+  failing: TestCaseResult[],
+  packageScripts: Record<string, string> = {},
+): FocusChoice[] {
+  const choices: FocusChoice[] = [];
+  for (const withFiles of [true, false]) {
+    const focused = focusedTestCommand(command, failing, packageScripts, { withFiles });
+    if (focused !== null && !choices.some((choice) => choice.command === focused)) choices.push({ command: focused, withFiles });
+  }
+  return choices;
+}
+
 /** A command a process can be given: none holds a NUL byte (a pytest id could still carry one). */
 function passable(command: string): string | null {
   return command.includes('\0') ? null : command;

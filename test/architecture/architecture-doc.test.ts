@@ -62,7 +62,7 @@ describe('docs/architecture.md', () => {
   });
 
   it('says where each kind of addition goes', () => {
-    for (const addition of ['a runner', 'a repair template', 'a trigger', 'a forge', 'an engine']) {
+    for (const addition of ['a runner', 'a repair template', 'a trigger', 'a forge', 'an engine', 'a probe language']) {
       expect(text.toLowerCase()).toContain(`| ${addition}`);
     }
   });

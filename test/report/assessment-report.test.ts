@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { renderMarkdownReport } from '../../src/report/render-markdown.ts';
 import { renderReport } from '../../src/report/render-report.ts';
-const { canon } = createRequire(import.meta.url)('../../src/verify/assess/js-probe-canon.cjs') as {
+const { canon } = createRequire(import.meta.url)('../../src/assess/js/probe-canon.cjs') as {
   canon: (value: unknown) => string;
 };
 import {
@@ -172,7 +172,7 @@ describe('the report of an assessed green run', () => {
   });
 
   it('shows where two values the probe shortened differ, when it is near their end', () => {
-    // As the probe records them (js-probe-canon.cjs): start, end, and a hash of the whole.
+    // As the probe records them (src/assess/js/probe-canon.cjs): start, end, and a hash of the whole.
     const help = (last: string) => canon(`Usage: app [options]\n${'  -x, --example  an option\n'.repeat(30)}${last}`);
     const assessment = {
       ...reviewAssessment(),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { focusedTestCommand } from '../../src/runners/focused-test-command.ts';
+import { focusChoices, focusedTestCommand } from '../../src/runners/focused-test-command.ts';
 import { runnerOf } from '../../src/runners/registry.ts';
 import type { TestCaseResult } from '../../src/core/test-report.ts';
 
@@ -73,5 +73,26 @@ describe('focusedTestCommand', () => {
     expect(runnerOf('npm test', { test: 'mocha' })?.id).toBe('mocha');
     expect(runnerOf('npm run unit', { unit: 'node --test' })?.id).toBe('node-test');
     expect(runnerOf('make check')).toBeNull();
+  });
+});
+
+describe('focusChoices', () => {
+  const inFile = (id: string, name: string, file: string): TestCaseResult => ({ id, name, status: 'failed', file });
+
+  it('offers the files and names first, the names alone after', () => {
+    expect(focusChoices('npx jest', [inFile('tests/help.test.js › wraps', 'wraps', 'tests/help.test.js')])).toEqual([
+      { command: "npx jest 'tests\\/help\\.test\\.js' -t wraps", withFiles: true },
+      { command: 'npx jest -t wraps', withFiles: false },
+    ]);
+  });
+
+  it('offers a command once when selecting the files changes nothing, and none when the runner cannot focus', () => {
+    expect(focusChoices('pytest', [failed('tests/t.py::test_a', 'test_a')])).toEqual([
+      { command: 'pytest tests/t.py::test_a', withFiles: true },
+    ]);
+    expect(focusChoices('npx mocha', [inFile('a b', 'b', 'test/a.js')])).toEqual([
+      { command: 'npx mocha --grep b', withFiles: false },
+    ]);
+    expect(focusChoices('make check', [failed('a', 'a')])).toEqual([]);
   });
 });

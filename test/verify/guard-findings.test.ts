@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { GateResult } from '../../src/core/gate-result.ts';
 import type { GuardRecord } from '../../src/core/guard-record.ts';
 import type { TestReport } from '../../src/core/test-report.ts';
-import { decideLevel, unguardedReason, withReason } from '../../src/verify/assess/assessment-level.ts';
+import { decideLevel, unguardedReason, withReason } from '../../src/assess/assessment-level.ts';
 import { guardFindings, runtimeGuardStatus } from '../../src/verify/guard-findings.ts';
 
 const record = (over: Partial<GuardRecord> = {}): GuardRecord => ({

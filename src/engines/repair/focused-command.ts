@@ -5,7 +5,7 @@
 // some of the failing tests failing and nothing else: one that selects nothing (a path the runner
 // resolves otherwise) would reject every candidate, the right one included.
 import type { TestCaseResult } from '../../core/test-report.ts';
-import { focusedTestCommand } from '../../runners/focused-test-command.ts';
+import { focusChoices, focusedTestCommand } from '../../runners/focused-test-command.ts';
 import { runGate } from '../../gate/run-gate.ts';
 import type { Sandbox } from '../../sandbox/sandbox.ts';
 import { linkedFolderMounts } from '../../workspace/tool-caches.ts';
@@ -36,13 +36,7 @@ export interface FocusedCommand {
 export async function chooseFocusedCommand(input: FocusedCommandInput): Promise<FocusedCommand | null> {
   const select = (tests: TestCaseResult[], withFiles: boolean) =>
     focusedTestCommand(input.testCommand, tests, input.packageScripts, { withFiles });
-  const options = [
-    { command: select(input.failing, true), withFiles: true },
-    { command: select(input.failing, false), withFiles: false },
-  ].filter(
-    (o, i, all): o is { command: string; withFiles: boolean } =>
-      o.command !== null && all.findIndex((p) => p.command === o.command) === i,
-  );
+  const options = focusChoices(input.testCommand, input.failing, input.packageScripts);
   const wanted = new Set(input.failing.map((t) => t.id));
   for (const { command, withFiles } of options) {
     if (input.signal.aborted) return null;

@@ -2,6 +2,7 @@
 // and a misspelt string literal replaced by the near-identical literal the file spells elsewhere.
 // Both are frequent one-token fixes in real histories (ManySStuBs4J's "wrong function name" and
 // "change string literal" kinds; in bench/real: commander, cssstyle and sqlparse fixes).
+import { editDistance } from '../../../../core/edit-distance.ts';
 import { isNode, walk, type AstNode } from './ast.ts';
 import { removesShownDifference } from '../../output-differences.ts';
 import { text, type JsTemplate, type Mutation } from './mutation.ts';
@@ -74,24 +75,6 @@ export const normalizeString: JsTemplate = (site) => {
   return [];
 };
 
-/** Edit distance up to `max` (then `max + 1`): enough to tell a typo from another word. */
-function distance(a: string, b: string, max: number): number {
-  if (Math.abs(a.length - b.length) > max) return max + 1;
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++)
-      current[j] = Math.min(
-        (previous[j] ?? 0) + 1,
-        (current[j - 1] ?? 0) + 1,
-        (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-    if (Math.min(...current) > max) return max + 1;
-    previous = current;
-  }
-  return previous[b.length] ?? max + 1;
-}
-
 const fileLiterals = new WeakMap<AstNode, Map<string, number>>();
 
 function literalsOf(program: AstNode): Map<string, number> {
@@ -117,7 +100,7 @@ export const typoLiteral: JsTemplate = (site) => {
   const quote = raw[0] ?? "'";
   const out: Mutation[] = [];
   for (const [other] of literalsOf(program)) {
-    if (other === value || other.includes(quote) || other.includes('\\') || distance(value, other, 2) > 2) continue;
+    if (other === value || other.includes(quote) || other.includes('\\') || editDistance(value, other, { max: 2 }) > 2) continue;
     out.push({
       template: 'typo-literal',
       edits: [{ start: node.start, end: node.end, text: `${quote}${other}${quote}` }],

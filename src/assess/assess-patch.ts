@@ -1,0 +1,282 @@
+// The assessment (docs/design.md §3.3): after the judge holds, where does the patched program behave
+// differently from the original outside the failing tests? One pristine checkout, set up once; the
+// functions any plausible patch changed are instrumented (probe-checkout.ts) in each version; the suite
+// runs (version-runs.ts) on the patched and on the original program, the failing tests alone on the
+// original (their calls are where a change is expected; their files selected too where the runner can,
+// as the rival search runs them per candidate), then each other plausible patch: the engine's, or, when
+// it offered none, rivals the assessment found itself (rival-search.ts). The records are compared
+// (compare-records.ts) and the level decided (assessment-level.ts). It never weakens the judge: it runs
+// only on a patch the judge has already held, and can only lower what is shown.
+import { readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Assessment } from '../core/assessment.ts';
+import type { TestCaseResult } from '../core/test-report.ts';
+import type { SuiteRunner } from '../gate/setup-then-gate.ts';
+import { cloneMirror } from '../workspace/create-workspace.ts';
+import type { MirrorSeal } from '../workspace/mirror-seal.ts';
+import type { TestFileCheck } from '../verify/harness-tampering.ts';
+import { decideLevel, ENTRY_REASONS, type CandidateInfo, type EntryReason, type LevelInput } from './assessment-level.ts';
+import { entryPoints, withEntryPoints } from './entry-points.ts';
+import { failingTestSpans, fromFailingTests } from './failing-test-callers.ts';
+import {
+  compareVersions,
+  disagreementsWith,
+  indexRecords,
+  nearFailingOf,
+  type Differences,
+  type NearFailing,
+  type RecordIndex,
+} from './compare-records.ts';
+import { probeable, probedKinds } from './probe-languages.ts';
+import { probeCheckout, type ProbeCheckout } from './probe-checkout.ts';
+import type { ProbeRecord, ProbedFunction } from './probe-record.ts';
+import { planVersions, type VersionPlan } from './probe-plan.ts';
+import { packageScripts, runVersions, type VersionRuns } from './version-runs.ts';
+import { focusChoices } from '../runners/focused-test-command.ts';
+import { repositoryFiles } from './repository-files.ts';
+import { unfinishedRun } from './unfinished-run.ts';
+import { applyInMemory, touchedFiles, type PatchedVersion } from './patched-versions.ts';
+import { compareRivals } from './assess-rivals.ts';
+
+/** At most this many other plausible patches are compared with the chosen one (each is a suite run). */
+const MAX_ALTERNATIVES = 3;
+
+export interface AssessInput {
+  mirror: string;
+  seal?: MirrorSeal;
+  baseSha: string;
+  /** The patch the judge held. */
+  patch: string;
+  /** What the engine said of it (a check it weakens). */
+  chosen?: { summary: string; weakens?: string };
+  /** Other plausible patches the engine found, against the same base. */
+  alternatives: CandidateInfo[];
+  /**
+   * Look for rivals when the engine found no alternative: the `repair` engine's one-edit candidates at
+   * the patch's lines (one-edit-rivals.ts, rival-search.ts); absent: none looked for.
+   */
+  searchRivals?: boolean;
+  /** The tests the patch fixed, as the baseline reported them. */
+  fixed: TestCaseResult[];
+  isTestFile: TestFileCheck;
+  suite: SuiteRunner;
+  scratchDir: string;
+  limitMs: number;
+  log: (line: string) => void;
+}
+
+export async function assessPatch(input: AssessInput): Promise<Assessment> {
+  const started = Date.now();
+  const left = () => started + input.limitMs - Date.now();
+  const dir = join(input.scratchDir, `assess-${started.toString(36)}`);
+  const used = (exhausted: boolean) => ({ usedMs: Date.now() - started, limitMs: input.limitMs, exhausted });
+  const notAssessed = (why: string, exhausted = false): Assessment =>
+    decideLevel({ notAssessed: why, budget: used(exhausted), ...(input.chosen ? { chosen: input.chosen } : {}) });
+  try {
+    await cloneMirror(input.mirror, input.baseSha, dir, input.seal);
+    const prepared = await prepareVersions(input, dir);
+    if (typeof prepared === 'string') return notAssessed(prepared);
+    const { chosen, others, probed, paths, originals, testFiles, checkout, focused, plans, fromFailing } = prepared;
+    const first: Look = { runs: await runVersions(checkout, plans, input, focused, left), plans };
+    first.looked = lookAt(first.runs, fromFailing);
+    const {
+      runs,
+      looked,
+      plans: standing,
+      atEntryPoints,
+    } = await lookAtEntryPointsIfNeeded(first, { checkout, dir, input, focused, left, fromFailing, touched: paths });
+    if (!runs.patched || !runs.original)
+      return notAssessed('the time budget ran out before the suite ran on both versions', true);
+    if (!looked) return notAssessed('the suite never called the changed functions, or they could not be probed');
+    const { functions, after, differences, near } = looked;
+    // "No change at all" is a finding only from two whole runs: one cut short (a timeout, a crash)
+    // can simply lack the failing tests' calls.
+    const unfinished =
+      differences.changes.length === 0
+        ? unfinishedRun(runs.patched?.gate ?? null, runs.original?.gate ?? null, input.fixed)
+        : null;
+    if (unfinished) return notAssessed(unfinished, runs.exhausted);
+    const level = (alternatives: NonNullable<LevelInput['alternatives']>, rivalSearch?: Assessment['rivalSearch']) =>
+      decideLevel({
+        ...(input.chosen ? { chosen: input.chosen } : {}),
+        changes: differences.changes,
+        alternatives,
+        probed: [...(runs.patched?.functions.values() ?? [])].map((f) => `${f.path}:${f.line} ${f.name}`),
+        counts: { suiteCalls: after.suiteCalls, generatedInputs: differences.generatedCompared },
+        budget: used(runs.exhausted),
+        failingSeparated: runs.failing !== null,
+        ...(atEntryPoints ? { atEntryPoints: atEntryPoints.why } : {}),
+        ...(rivalSearch ? { rivalSearch } : {}),
+      });
+    const alternatives = others.map((o, i) => {
+      const run = runs.alternatives[i];
+      return { info: o.info, disagreements: run ? disagreementsWith(after, run.records, functions, near) : null };
+    });
+    const provisional = level(alternatives);
+    // The engine offered no other plausible patch, and nothing else keeps this one from `verified`:
+    // the rivals of its lines decide whether the tests do.
+    if (others.length > 0 || !input.searchRivals || input.fixed.length === 0 || provisional.level !== 'verified')
+      return provisional;
+    const entries = atEntryPoints?.entries;
+    const rivals = await compareRivals({
+      checkout,
+      originals,
+      written: new Map([...standing.original.files].map(([path, file]) => [path, file.text])),
+      chosen,
+      plan: async (versions) => {
+        const plans = planVersions(originals, versions, probed);
+        return entries ? withEntryPoints(plans, entries, dir) : plans;
+      },
+      suite: input.suite,
+      focused: runs.focused,
+      fixed: input.fixed,
+      testFiles,
+      looked: { after, functions, near },
+      suiteRunMs: runs.patched.gate?.durationMs ?? 0,
+      max: MAX_ALTERNATIVES,
+      left,
+      log: input.log,
+    });
+    runs.exhausted ||= rivals.exhausted;
+    return level(rivals.compared, rivals.search);
+  } catch (error) {
+    input.log(`assessment: ${(error as Error).message}`);
+    return notAssessed(`the assessment failed: ${(error as Error).message}`);
+  } finally {
+    await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+  }
+}
+
+/** The versions to compare, planned, and the assessment's checkout, set up, where they run. */
+interface PreparedVersions {
+  chosen: PatchedVersion;
+  others: Array<{ info: CandidateInfo; version: PatchedVersion }>;
+  /** The files whose functions are probed: source files outside the tests. */
+  probed: (path: string) => boolean;
+  /** Every file any version changes. */
+  paths: Set<string>;
+  /** Their original text, the tests as the patch has them. */
+  originals: Map<string, string | null>;
+  testFiles: string[];
+  checkout: ProbeCheckout;
+  /** Commands that run the failing tests alone, best first. */
+  focused: string[];
+  plans: Plans;
+  /** Whether a call on the original program was made by a failing test (used when they could not run alone). */
+  fromFailing: (record: ProbeRecord) => boolean;
+}
+
+/**
+ * The chosen patch and the engine's alternatives applied in memory to the pristine checkout in
+ * `dir`, which is then set up and planned for the probed runs; a string says why there is nothing
+ * to assess (no source file changed, or the setup failed).
+ */
+async function prepareVersions(input: AssessInput, dir: string): Promise<PreparedVersions | string> {
+  const original = (path: string) => readText(join(dir, path));
+  const chosen = await applyInMemory('patch', input.patch, original);
+  const others = await alternativeVersions(input.alternatives, original);
+  const probed = (path: string) => probeable(path) && !input.isTestFile(path);
+  const paths = new Set([chosen, ...others.map((o) => o.version)].flatMap((v) => [...v.files.keys()]));
+  if (![...paths].some(probed)) return `the patch changes no ${probedKinds()} source file outside the tests`;
+  const originals = new Map(await Promise.all([...paths].map(async (p) => [p, await original(p)] as const)));
+  // The tests are the same in every version, the patch's own ones too (a test the engine wrote
+  // first, red → green): the original program runs them as the baseline did, failing.
+  for (const [path, text] of chosen.files) if (input.isTestFile(path)) originals.set(path, text);
+  input.log('assessment: setting up its checkout');
+  const setup = await input.suite.setup(dir);
+  if (setup && setup.exitCode !== 0) return 'the setup failed in the assessment’s checkout';
+  const testFiles = (await repositoryFiles(dir)).filter(input.isTestFile);
+  const checkout = probeCheckout(dir, input.suite, testFiles);
+  // Each rival's run costs what the failing tests' run does: their files are selected where the runner can.
+  const focused = focusChoices(input.suite.testCommand, input.fixed, await packageScripts(dir)).map((choice) => choice.command);
+  const plans = planVersions(originals, [chosen, ...others.map((o) => o.version)], probed);
+  // Without a run of the failing tests alone, their calls are told by who made them.
+  const fromFailing = fromFailingTests(
+    input.fixed,
+    await failingTestSpans(input.fixed, { read: (path) => readText(join(dir, path)), testFiles: async () => testFiles }),
+  );
+  return { chosen, others, probed, paths, originals, testFiles, checkout, focused, plans, fromFailing };
+}
+
+/** What both versions recorded, compared; null when either version did not run or neither recorded a call. */
+function lookAt(
+  runs: VersionRuns,
+  fromFailing: (record: ProbeRecord) => boolean,
+): { functions: Map<string, ProbedFunction>; after: RecordIndex; differences: Differences; near: NearFailing } | null {
+  if (!runs.patched || !runs.original || (runs.patched.records.length === 0 && runs.original.records.length === 0)) return null;
+  const functions = new Map([...runs.original.functions, ...runs.patched.functions]);
+  const before = indexRecords(runs.original.records);
+  const after = indexRecords(runs.patched.records);
+  const near = runs.failing ? nearFailingOf(runs.failing.records) : nearFailingOf(runs.original.records, fromFailing);
+  return { functions, after, differences: compareVersions(before, after, functions, near), near };
+}
+
+type Plans = { original: VersionPlan; versions: VersionPlan[] };
+type Looked = NonNullable<ReturnType<typeof lookAt>>;
+
+/** Runs that stand, what they showed (absent: nothing to compare), their plans, and why they are at the entry points when they are. */
+interface Look {
+  runs: VersionRuns;
+  looked?: Looked | null;
+  plans: Plans;
+  atEntryPoints?: { why: EntryReason; entries: Map<string, Set<number>> };
+}
+
+/**
+ * Nothing the patch changed was reached (a table or a constant that code elsewhere reads), or it
+ * was and showed no change (the fix works through a function only the patch has, or through state
+ * the probes do not record): look where the failing tests enter the program. The second look stands
+ * when it ran to the end; else the first one's result does.
+ */
+async function lookAtEntryPointsIfNeeded(
+  first: Look,
+  at: {
+    checkout: ProbeCheckout;
+    dir: string;
+    input: AssessInput;
+    focused: string[];
+    left: () => number;
+    fromFailing: (record: ProbeRecord) => boolean;
+    touched: Set<string>;
+  },
+): Promise<Look> {
+  const { runs, looked } = first;
+  if (!runs.patched || !runs.original || (looked && looked.differences.changes.length > 0)) return first;
+  const why: EntryReason = looked ? 'unchanged' : 'unreached';
+  const entries = await entryPoints({ dir: at.dir, fixed: at.input.fixed, isTestFile: at.input.isTestFile, touched: at.touched });
+  if (entries.size === 0) return first;
+  at.input.log(
+    `assessment: ${ENTRY_REASONS[why]}; probing where the failing tests enter the program (${[...entries.keys()].join(', ')})`,
+  );
+  const plans = await withEntryPoints(first.plans, entries, at.dir);
+  const second = await runVersions(at.checkout, plans, at.input, runs.focused ? [runs.focused] : at.focused, at.left);
+  const secondLook = lookAt(second, at.fromFailing);
+  if (second.patched && second.original && (secondLook !== null || !looked))
+    return { runs: second, looked: secondLook, plans, atEntryPoints: { why, entries } };
+  runs.exhausted ||= second.exhausted;
+  return first;
+}
+
+async function alternativeVersions(
+  alternatives: CandidateInfo[],
+  original: (path: string) => Promise<string | null>,
+): Promise<Array<{ info: CandidateInfo; version: PatchedVersion }>> {
+  const out: Array<{ info: CandidateInfo; version: PatchedVersion }> = [];
+  for (const [i, info] of alternatives.slice(0, MAX_ALTERNATIVES).entries()) {
+    if (touchedFiles(info.patch).length === 0) continue;
+    try {
+      out.push({ info, version: await applyInMemory(`alternative-${i + 1}`, info.patch, original) });
+    } catch {
+      // An alternative that does not apply to the base is not compared.
+    }
+  }
+  return out;
+}
+
+async function readText(path: string): Promise<string | null> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,124 @@
+// The rivals of a patch whose engine offered no other plausible patch, from the search to the
+// comparison (docs/design.md §3.3): looked for only when nothing else keeps the patch from `verified`
+// (a patch already at `review` has what to review, and the search costs a run per candidate). The
+// checkout is written back to the original first (the probed runs left their versions in it); each
+// rival that passes the failing tests alone runs the whole suite probed, as the engine's
+// alternatives do, and is compared only when that run passes too (else it is not plausible). The
+// search goes on, a few rivals at a time, while those found agree with the patch and time is left.
+import type { Assessment } from '../core/assessment.ts';
+import type { TestCaseResult } from '../core/test-report.ts';
+import type { SuiteRunner } from '../gate/setup-then-gate.ts';
+import { isAmbiguity, type LevelInput } from './assessment-level.ts';
+import { disagreementsWith, type NearFailing, type RecordIndex } from './compare-records.ts';
+import type { PatchedVersion } from './patched-versions.ts';
+import { runWithin, type ProbeCheckout } from './probe-checkout.ts';
+import type { ProbedFunction } from './probe-record.ts';
+import type { VersionPlan } from './probe-plan.ts';
+import { oneEditRivals } from './one-edit-rivals.ts';
+import { startRivalSearch, writeTexts, type Rival, type RivalsFound } from './rival-search.ts';
+
+/** The search may take what is left of the budget but the time of this many probed suite runs (the rivals it finds run the suite), or half of it when that is more. */
+const RESERVED_SUITE_RUNS = 2;
+
+export interface RivalComparison {
+  checkout: ProbeCheckout;
+  /** The original text of every file a version changes (the tests as the patch has them). */
+  originals: ReadonlyMap<string, string | null>;
+  /** The original text of every file the probed runs wrote (the functions the failing tests call too). */
+  written: ReadonlyMap<string, string | null>;
+  chosen: PatchedVersion;
+  /** The plans of the versions, probed where the chosen patch's run was. */
+  plan: (versions: PatchedVersion[]) => Promise<{ original: VersionPlan; versions: VersionPlan[] }>;
+  suite: SuiteRunner;
+  focused: string | null;
+  fixed: readonly TestCaseResult[];
+  testFiles: readonly string[];
+  /** How long the chosen patch's probed suite run took: what each rival's run will take. */
+  suiteRunMs: number;
+  /** The chosen patch's records, the functions probed and where the failing tests are. */
+  looked: { after: RecordIndex; functions: Map<string, ProbedFunction>; near: NearFailing };
+  max: number;
+  left: () => number;
+  log: (line: string) => void;
+}
+
+export async function compareRivals(input: RivalComparison): Promise<{
+  compared: NonNullable<LevelInput['alternatives']>;
+  search: NonNullable<Assessment['rivalSearch']>;
+  exhausted: boolean;
+}> {
+  const { checkout, originals, left, log } = input;
+  await writeTexts(checkout.dir, input.written);
+  // What the search may take of what is left: the rivals it finds still have to run the suite.
+  const searchMs = () => Math.max(left() / 2, left() - RESERVED_SUITE_RUNS * input.suiteRunMs);
+  const searcher = await startRivalSearch(
+    {
+      source: oneEditRivals,
+      request: {
+        dir: checkout.dir,
+        original: async (path) => (originals.has(path) ? (originals.get(path) ?? null) : null),
+        patched: input.chosen,
+        fixed: input.fixed,
+        testFiles: input.testFiles,
+      },
+      suite: input.suite,
+      focused: input.focused,
+      log,
+    },
+    searchMs(),
+  );
+  const compared: NonNullable<LevelInput['alternatives']> = [];
+  let exhausted = false;
+  let stopped: RivalsFound['stopped'];
+  let passedFailing = 0;
+  // Step by step: rivals that agree with the patch (an equivalent edit often passes first) do not
+  // end the search, one that gives other results does.
+  while (searcher) {
+    const step = await searcher.next(input.max, searchMs());
+    stopped = step.stopped;
+    passedFailing += step.rivals.length;
+    const compares = await compareStep(input, step.rivals);
+    compared.push(...compares.compared);
+    exhausted ||= compares.exhausted;
+    if (stopped !== 'enough') break;
+    // Its time went to the rivals' suite runs: say so rather than that enough were found.
+    if (exhausted || compares.compared.some((c) => c.disagreements === null)) {
+      stopped = 'time';
+      break;
+    }
+    if (compares.compared.some(isAmbiguity)) break;
+  }
+  const search = {
+    candidates: searcher?.candidates ?? 0,
+    tried: searcher?.tried ?? 0,
+    passedFailing,
+    ...(stopped ? { stopped } : {}),
+  };
+  return { compared, search, exhausted };
+}
+
+/** Each rival's probed suite run, compared with the patch's when it passes (one that fails another test of the suite is not plausible). */
+async function compareStep(
+  input: RivalComparison,
+  found: Rival[],
+): Promise<{ compared: NonNullable<LevelInput['alternatives']>; exhausted: boolean }> {
+  // A rival edits a file the patch changes, whose original text is known.
+  const rivals = found.filter((r) => [...r.version.files.keys()].every((path) => input.originals.has(path)));
+  if (rivals.length === 0) return { compared: [], exhausted: false };
+  const plans = await input.plan([input.chosen, ...rivals.map((r) => r.version)]);
+  const compared: NonNullable<LevelInput['alternatives']> = [];
+  let exhausted = false;
+  for (const [i, rival] of rivals.entries()) {
+    const plan = plans.versions[i + 1];
+    if (!plan) continue;
+    const step = await runWithin(input.checkout, plan, rival.version.name, input.left, input.log);
+    exhausted ||= step.exhausted;
+    if (!step.run) compared.push({ info: rival.info, disagreements: null });
+    else if (step.run.gate?.passed)
+      compared.push({
+        info: rival.info,
+        disagreements: disagreementsWith(input.looked.after, step.run.records, input.looked.functions, input.looked.near),
+      });
+  }
+  return { compared, exhausted };
+}

@@ -1,0 +1,135 @@
+// The level a judged patch is shown at (docs/design.md §3.3), and the one sentence that says why.
+// `verified` only when the assessment looked and found nothing a reviewer should see: no behaviour
+// change outside the failing tests, no other plausible patch that disagrees, no check weakened; and
+// it saw the patch at work (a change in the failing tests' calls or around them).
+// Everything else is `review`, with what to look at.
+import type { AlternativePatch, Assessment, BehaviourChange } from '../core/assessment.ts';
+import type { RuntimeGuardStatus } from '../core/run-result.ts';
+
+/** Another plausible patch as the engine described it, or as the assessment found it (rival-search.ts). */
+export interface CandidateInfo {
+  patch: string;
+  summary: string;
+  weakens?: string;
+  passedOver?: string;
+  foundBy?: 'assessment';
+}
+
+/** How many changes the report lists (the counts keep the whole number). */
+const SHOWN_OUTSIDE = 20;
+const SHOWN_NEAR = 5;
+const SHOWN_DISAGREEMENTS = 5;
+
+export type EntryReason = 'unreached' | 'unchanged';
+
+/** Why the failing tests' entry points were probed, as the reason and the log say it. */
+export const ENTRY_REASONS: Record<EntryReason, string> = {
+  unreached: 'the suite reaches no changed function',
+  unchanged: 'the changed functions showed no change',
+};
+
+export interface LevelInput {
+  chosen?: { summary: string; weakens?: string };
+  notAssessed?: string;
+  /** What the probes found, once they ran (absent: no probe ran). */
+  changes?: BehaviourChange[];
+  /** Each compared alternative, with the inputs it disagrees on (null: not run within the budget). */
+  alternatives?: Array<{ info: CandidateInfo; disagreements: AlternativePatch['disagreements'] | null }>;
+  probed?: string[];
+  counts?: { suiteCalls: number; generatedInputs: number };
+  budget: Assessment['budget'];
+  /** Whether the failing tests' own calls could be told apart (else every change counts as outside). */
+  failingSeparated?: boolean;
+  /**
+   * Why the functions probed are those the failing tests call: the suite reached no changed
+   * function, or the changed functions it reached showed no change.
+   */
+  atEntryPoints?: EntryReason;
+  rivalSearch?: Assessment['rivalSearch'];
+}
+
+export function decideLevel(input: LevelInput): Assessment {
+  const changes = input.changes ?? [];
+  const outside = changes.filter((c) => !c.nearFailing);
+  const near = changes.filter((c) => c.nearFailing);
+  const alternatives: AlternativePatch[] = (input.alternatives ?? []).map(({ info, disagreements }) => ({
+    summary: info.summary,
+    ...(info.foundBy ? { foundBy: info.foundBy } : {}),
+    ...(info.weakens ? { passedOver: `it ${info.weakens}` } : info.passedOver ? { passedOver: info.passedOver } : {}),
+    // The failing tests' own calls first: there the tests accepted both results.
+    disagreements: [...(disagreements ?? [])]
+      .sort((a, b) => Number(b.atFailingTests ?? false) - Number(a.atFailingTests ?? false))
+      .slice(0, SHOWN_DISAGREEMENTS),
+  }));
+  // One as good that disagrees anywhere is an ambiguity. A weakening one was passed over for a
+  // reason, except where it gives a failing test's own call another result: that test accepts both
+  // (`.unshift('')` against the line deleted, both matching /Arguments:\n +file/), so it does not
+  // say which result the fix should give.
+  const ambiguous = (input.alternatives ?? []).filter(isAmbiguity);
+  const counts = {
+    suiteCalls: input.counts?.suiteCalls ?? 0,
+    generatedInputs: input.counts?.generatedInputs ?? 0,
+    changes: changes.length,
+    nearFailing: near.length,
+  };
+  const base = {
+    behaviourChanges: [...outside.slice(0, SHOWN_OUTSIDE), ...near.slice(0, SHOWN_NEAR)],
+    alternatives,
+    probed: input.probed ?? [],
+    counts,
+    budget: input.budget,
+    ...(input.atEntryPoints ? { atEntryPoints: true as const } : {}),
+    ...(input.rivalSearch ? { rivalSearch: input.rivalSearch } : {}),
+  };
+  const reasons: string[] = [];
+  if (input.chosen?.weakens) reasons.push(`the patch ${input.chosen.weakens}`);
+  if (input.notAssessed) reasons.push(`the assessment could not look: ${input.notAssessed}`);
+  // The failing tests pass now, so something they run behaves otherwise: probes that recorded no
+  // change at all did not see how the patch works, and cannot say it changed nothing else.
+  if (input.changes && changes.length === 0)
+    reasons.push(
+      'the probes saw no change at all, not even in the failing tests that pass now: the patch works through something they do not record (state outside the calls’ arguments and results, output), so what else it changes was not seen',
+    );
+  if (outside.length > 0) reasons.push(`${plural(outside.length, 'behaviour change')} outside the failing tests`);
+  if (ambiguous.length > 0)
+    reasons.push(
+      `${plural(ambiguous.length, 'other plausible patch', 'other plausible patches')} ${ambiguous.length === 1 ? 'gives' : 'give'} other results: the tests do not decide between them`,
+    );
+  if (reasons.length > 0)
+    return {
+      level: 'review',
+      reason: reasons.join('; '),
+      ...base,
+      ...(input.notAssessed ? { notAssessed: input.notAssessed } : {}),
+    };
+  const where = input.atEntryPoints ? `, at the functions the failing tests call (${ENTRY_REASONS[input.atEntryPoints]})` : '';
+  const looked = `${plural(counts.suiteCalls, 'call')} of the suite and ${plural(counts.generatedInputs, 'generated input')}${where}`;
+  return {
+    level: 'verified',
+    reason: `no behaviour change outside the failing tests in ${looked}${alternatives.length > 0 ? `; the ${plural(alternatives.length, 'other plausible patch', 'other plausible patches')} ${alternatives.length === 1 ? 'agrees or weakens' : 'agree or weaken'} a check` : ''}`,
+    ...base,
+  };
+}
+
+/** Whether a compared alternative leaves the tests undecided (decideLevel says why a weakening one mostly does not). */
+export function isAmbiguity(alternative: NonNullable<LevelInput['alternatives']>[number]): boolean {
+  return (alternative.disagreements ?? []).some((d) => !alternative.info.weakens || d.atFailingTests);
+}
+
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
+}
+
+/**
+ * Without fixloop's runtime guard in the replay's test processes, the judge saw less than it can
+ * (docs/design.md §3.2.7): the level is `review`, unless the operator accepted less evidence.
+ */
+export function unguardedReason(guard: RuntimeGuardStatus | undefined): string | null {
+  if (!guard || guard.available || guard.accepted) return null;
+  return 'runtime guard: not available for this runner, so the judge did not see inside the test processes (`test.evidence: exit-code` accepts that)';
+}
+
+/** The assessment with a reason it cannot be `verified` put first. */
+export function withReason(assessment: Assessment, reason: string): Assessment {
+  return { ...assessment, level: 'review', reason: assessment.level === 'review' ? `${reason}; ${assessment.reason}` : reason };
+}

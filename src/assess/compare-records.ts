@@ -1,0 +1,281 @@
+// Where two versions of the program behave differently, from what their probes recorded: a call
+// the suite made in both with the same arguments that returned or threw something else, and an
+// input generated in both around such a call with another result. Calls only one version made are
+// not compared (the versions called differently; the changed results upstream of them are found).
+import type { BehaviourChange } from '../core/assessment.ts';
+import { likeFailing } from './input-likeness.ts';
+import { distinctPaths, pathSide, type PathSide } from './path-likeness.ts';
+import type { ProbeRecord, ProbedFunction } from './probe-record.ts';
+
+/**
+ * A version's records: the suite's calls by function, arguments and caller (a method without
+ * arguments is called by many tests, each on its own object), the generated ones by function and
+ * arguments.
+ */
+export interface RecordIndex {
+  suite: Map<string, { outs: Set<string>; site?: string; test?: string }>;
+  generated: Map<string, { out: string; base: string; path?: number[] }>;
+  /** The paths the suite's calls took, by function, with the call (as `suite` keys it) that took each. */
+  suitePaths: Map<string, Array<{ call: string; path: number[] }>>;
+  /** Function and arguments of every suite call (to leave generated inputs the suite also made out). */
+  suiteArgs: Set<string>;
+  /** Calls the suite made, in all (a key may be called many times). */
+  suiteCalls: number;
+}
+
+function suiteKey(record: ProbeRecord): string {
+  return record.fn + SEP + record.args + SEP + (record.site ?? '');
+}
+
+const SEP = '\u0000';
+
+/** A call's result as one text: what it returned or threw, and its arguments and receiver after it when they changed. */
+export function outcomeText(record: ProbeRecord): string {
+  const out = 'returned' in record.out ? record.out.returned : `throws ${record.out.threw}`;
+  const after = record.after !== undefined ? ` (arguments after: ${record.after})` : '';
+  const receiver = record.thisAfter !== undefined ? ` (this after: ${record.thisAfter})` : '';
+  return `${out}${after}${receiver}`;
+}
+
+export function indexRecords(records: ProbeRecord[]): RecordIndex {
+  const index: RecordIndex = {
+    suite: new Map(),
+    generated: new Map(),
+    suitePaths: new Map(),
+    suiteArgs: new Set(),
+    suiteCalls: 0,
+  };
+  const pathsSeen = new Set<string>();
+  for (const record of records) {
+    const key = record.fn + SEP + record.args;
+    if (record.kind === 'suite') {
+      const callKey = suiteKey(record);
+      index.suiteCalls++;
+      const pathKey = record.path && callKey + SEP + record.path.join(',');
+      if (record.path && pathKey && !pathsSeen.has(pathKey)) {
+        pathsSeen.add(pathKey);
+        pushTo(index.suitePaths, record.fn, { call: callKey, path: record.path });
+      }
+      const seen = index.suite.get(callKey) ?? { outs: new Set<string>() };
+      seen.outs.add(outcomeText(record));
+      if (seen.site === undefined && record.site !== undefined) seen.site = record.site;
+      // The test's own line, for the reviewer, when code between it and the function hides it from `site`.
+      if (seen.test === undefined && record.testLines?.[0] !== undefined) seen.test = record.testLines[0];
+      index.suite.set(callKey, seen);
+      index.suiteArgs.add(key);
+    } else if (!index.generated.has(key)) {
+      index.generated.set(key, {
+        out: outcomeText(record),
+        base: record.fn + SEP + (record.base ?? ''),
+        ...(record.path ? { path: record.path } : {}),
+      });
+    }
+  }
+  return index;
+}
+
+/**
+ * Where a change is expected: the calls the failing tests made (`keys`, with the inputs generated
+ * around them), and the failing tests' own arguments per function (`inputs`), to tell which other
+ * inputs are like them.
+ */
+export interface NearFailing {
+  /** The failing tests' calls, as `RecordIndex.suite` keys them (with their caller). */
+  calls: Set<string>;
+  /** Function and arguments of their calls and of the inputs generated around them. */
+  keys: Set<string>;
+  inputs: Map<string, string[]>;
+  /** The paths their calls took through each function, in the original program. */
+  paths: Map<string, number[][]>;
+  /** What their calls threw in the original program, by function (`throws IndexError: …`): the bug's own failure. */
+  failures: Map<string, Set<string>>;
+}
+
+/**
+ * From the records of a run of the failing tests alone, or of the whole suite with `fromFailing`
+ * telling the failing tests' calls (by who called). An input generated around a passing test's call
+ * that is also generated around a failing test's is near too: `0` is generated around every number.
+ */
+export function nearFailingOf(records: ProbeRecord[], fromFailing: (record: ProbeRecord) => boolean = () => true): NearFailing {
+  const calls = records.filter((r) => r.kind === 'suite' && fromFailing(r));
+  const bases = new Set(calls.map((r) => r.fn + SEP + r.args));
+  const around = records.filter((r) => r.kind === 'generated' && bases.has(r.fn + SEP + (r.base ?? '')));
+  const inputs = new Map<string, string[]>();
+  const paths = new Map<string, number[][]>();
+  const failures = new Map<string, Set<string>>();
+  for (const call of calls) {
+    inputs.set(call.fn, [...new Set([...(inputs.get(call.fn) ?? []), call.args])]);
+    if (call.path) pushTo(paths, call.fn, call.path);
+    if ('threw' in call.out) failures.set(call.fn, (failures.get(call.fn) ?? new Set()).add(outcomeText(call)));
+  }
+  return {
+    calls: new Set(calls.map(suiteKey)),
+    keys: new Set([...calls, ...around].map((r) => r.fn + SEP + r.args)),
+    inputs,
+    paths,
+    failures,
+  };
+}
+
+/** Appends to the list kept under `key` (a suite may call one function thousands of times). */
+function pushTo<T>(lists: Map<string, T[]>, key: string, item: T): void {
+  const list = lists.get(key);
+  if (list) list.push(item);
+  else lists.set(key, [item]);
+}
+
+export interface Differences {
+  changes: BehaviourChange[];
+  /** Generated inputs compared (present in both versions and not a suite call of either). */
+  generatedCompared: number;
+}
+
+/**
+ * Which tests' path the original program takes on a generated input through `fn`: the failing
+ * tests' or the passing tests' (every other suite call's), when the paths tell them apart.
+ */
+function pathLike(before: RecordIndex, near: NearFailing): (fn: string, path: number[] | undefined) => PathSide | undefined {
+  const sides = new Map<string, { failing: ReadonlySet<number>[]; passing: ReadonlySet<number>[] }>();
+  return (fn, path) => {
+    if (!path) return undefined;
+    let side = sides.get(fn);
+    if (!side) {
+      const passing = (before.suitePaths.get(fn) ?? []).filter((p) => !near.calls.has(p.call)).map((p) => p.path);
+      side = { failing: distinctPaths(near.paths.get(fn) ?? []), passing: distinctPaths(passing) };
+      sides.set(fn, side);
+    }
+    return pathSide(new Set(path), side.failing, side.passing);
+  };
+}
+
+/**
+ * The changes from `before` to `after`; those near the failing tests (see `NearFailing`) are marked
+ * so. A suite call is near when a failing test made it, or when another test made it with a failing
+ * test's arguments and it changed just as that test's call did (the fix, seen twice). A generated
+ * input is near when it was generated around a failing test's call, is like one of their inputs, or
+ * made the original throw what a failing test's call made it throw; unless the
+ * original program ran it as it ran a passing test (its path strictly closer to a passing test's
+ * than to any failing test's: the tests say that result was right). A path like the failing
+ * tests' alone does not make an input near: `isAbsolute('usr/lib')` runs the way the failing
+ * `isAbsolute('C:\\x')` does (both are not absolute to the original), and a patch that now calls it
+ * absolute is wrong.
+ */
+export function compareVersions(
+  before: RecordIndex,
+  after: RecordIndex,
+  functions: Map<string, ProbedFunction>,
+  near: NearFailing,
+): Differences {
+  const changes: BehaviourChange[] = [];
+  const failingChanges = changesAtFailingCalls(before, after, near);
+  for (const [key, was] of before.suite) {
+    const now = after.suite.get(key);
+    if (!now || sameSet(was.outs, now.outs)) continue;
+    const site = now.test ?? was.test ?? now.site ?? was.site;
+    const change = joined(was.outs) + SEP + joined(now.outs);
+    // Another test's call with a failing test's arguments that changed exactly as that test's call did: the fix itself, seen twice.
+    const nearFailing = near.calls.has(key) || (failingChanges.get(withoutSite(key))?.has(change) ?? false);
+    changes.push({
+      kind: 'suite',
+      ...described(key, functions),
+      before: joined(was.outs),
+      after: joined(now.outs),
+      ...(site ? { test: site } : {}),
+      nearFailing,
+    });
+  }
+  let generatedCompared = 0;
+  const like = pathLike(before, near);
+  for (const [key, was] of before.generated) {
+    const now = after.generated.get(key);
+    if (!now || before.suiteArgs.has(key) || after.suiteArgs.has(key)) continue;
+    generatedCompared++;
+    if (now.out === was.out) continue;
+    const [fn = '', base = ''] = was.base.split(SEP);
+    const args = key.slice(key.indexOf(SEP) + 1);
+    const side = like(fn, was.path);
+    // The original failed on it as it failed on a failing test's call: the bug's own class of input.
+    const sameFailure = near.failures.get(fn)?.has(was.out) ?? false;
+    const nearFailing =
+      side !== 'passing' &&
+      (near.keys.has(key) || near.keys.has(was.base) || sameFailure || likeFailing(args, base, near.inputs.get(fn) ?? []));
+    changes.push({
+      kind: 'generated',
+      ...described(key, functions),
+      before: was.out,
+      after: now.out,
+      nearFailing,
+      ...(side ? { pathLike: side } : {}),
+    });
+  }
+  return { changes: ordered(changes), generatedCompared };
+}
+
+/**
+ * Where another plausible patch gives other results than the chosen one: compared as the chosen
+ * patch was with the original (`after` is the chosen one's records), so a suite call near the
+ * failing tests is one of their own calls, whose test accepts both results.
+ */
+export function disagreementsWith(
+  after: RecordIndex,
+  records: ProbeRecord[],
+  functions: Map<string, ProbedFunction>,
+  near: NearFailing,
+): Array<{ input: string; chosen: string; alternative: string; atFailingTests?: true }> {
+  return compareVersions(after, indexRecords(records), functions, near).changes.map((c) => ({
+    input: c.input,
+    chosen: c.before,
+    alternative: c.after,
+    ...(c.kind === 'suite' && c.nearFailing ? { atFailingTests: true as const } : {}),
+  }));
+}
+
+/** Function and arguments of a suite key (its caller left out). */
+function withoutSite(key: string): string {
+  return key.slice(0, key.lastIndexOf(SEP));
+}
+
+/** Function and arguments → how the failing tests' calls with them changed (`before SEP after`). */
+function changesAtFailingCalls(before: RecordIndex, after: RecordIndex, near: NearFailing): Map<string, Set<string>> {
+  const found = new Map<string, Set<string>>();
+  for (const key of near.calls) {
+    const was = before.suite.get(key);
+    const now = after.suite.get(key);
+    if (!was || !now || sameSet(was.outs, now.outs)) continue;
+    const call = withoutSite(key);
+    found.set(call, (found.get(call) ?? new Set()).add(joined(was.outs) + SEP + joined(now.outs)));
+  }
+  return found;
+}
+
+/** The function's name, its place and the call as code, from a record key. */
+function described(key: string, functions: Map<string, ProbedFunction>): { function: string; location: string; input: string } {
+  const [id = '', args = ''] = key.split(SEP);
+  const fn = functions.get(id);
+  const name = fn?.name ?? id.slice(id.indexOf('#') + 1);
+  return {
+    function: name,
+    location: fn ? `${fn.path}:${fn.line}` : id.slice(0, id.indexOf('#')),
+    input: `${name.split('.').at(-1) ?? name}(${args})`,
+  };
+}
+
+function sameSet(a: Set<string>, b: Set<string>): boolean {
+  return a.size === b.size && [...a].every((x) => b.has(x));
+}
+
+function joined(outs: Set<string>): string {
+  return [...outs].join(' | ');
+}
+
+/** Outside the failing tests first, the suite's own calls before generated inputs, then by function and input. */
+function ordered(changes: BehaviourChange[]): BehaviourChange[] {
+  const rank = (c: BehaviourChange) => (c.nearFailing ? 2 : 0) + (c.kind === 'generated' ? 1 : 0);
+  return changes.sort(
+    (a, b) =>
+      rank(a) - rank(b) ||
+      a.function.localeCompare(b.function) ||
+      a.input.length - b.input.length ||
+      a.input.localeCompare(b.input),
+  );
+}

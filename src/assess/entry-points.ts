@@ -1,0 +1,59 @@
+// The assessment's second way to look (docs/design.md §3.3): when the suite never reaches a changed
+// function (the patch changes a table, a regular expression or a constant that code elsewhere reads,
+// or a function the suite calls only through other code), the functions the failing tests call are
+// probed instead, in every version: the patch's effect reaches the program through them.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { TestCaseResult } from '../core/test-report.ts';
+import { importedInOrder } from '../core/imported-files.ts';
+import type { EntrySources } from './entry-sources.ts';
+import type { VersionPlan } from './probe-plan.ts';
+import { PROBE_LANGUAGES } from './probe-languages.ts';
+import { repositoryFiles } from './repository-files.ts';
+
+/** At most this many functions are probed as entry points: each records every call the suite makes. */
+const MAX_ENTRY_FUNCTIONS = 12;
+
+export interface EntryInput {
+  dir: string;
+  fixed: readonly TestCaseResult[];
+  isTestFile: (path: string) => boolean;
+  /** Files some version changes: they are probed where they changed, not here. */
+  touched: ReadonlySet<string>;
+}
+
+/** Path → the first lines of the entry functions there (at most MAX_ENTRY_FUNCTIONS in all). */
+export async function entryPoints(input: EntryInput): Promise<Map<string, Set<number>>> {
+  const files = await repositoryFiles(input.dir);
+  const sources: EntrySources = {
+    read: async (path) => readFile(join(input.dir, path), 'utf8').catch(() => null),
+    testFiles: async () => files.filter(input.isTestFile),
+    imported: async (testFiles, levels) =>
+      (await importedInOrder(input.dir, testFiles, files, input.isTestFile, levels)).filter((path) => !input.touched.has(path)),
+  };
+  const found = new Map<string, Set<number>>();
+  for (const language of PROBE_LANGUAGES)
+    for (const [path, lines] of await language.entryPoints(input.fixed, sources)) found.set(path, lines);
+  const capped = new Map<string, Set<number>>();
+  let left = MAX_ENTRY_FUNCTIONS;
+  // In the order they were found: the modules the test files import before those they import in turn.
+  for (const [path, lines] of found) {
+    const kept = [...lines].sort((a, b) => a - b).slice(0, left);
+    if (kept.length === 0) break;
+    capped.set(path, new Set(kept));
+    left -= kept.length;
+  }
+  return capped;
+}
+
+/** Each plan with the entry files added as they are in the original (no patch touches them). */
+export async function withEntryPoints(
+  plans: { original: VersionPlan; versions: VersionPlan[] },
+  entries: ReadonlyMap<string, Set<number>>,
+  dir: string,
+): Promise<{ original: VersionPlan; versions: VersionPlan[] }> {
+  const files = new Map<string, { text: string | null; lines: Set<number> }>();
+  for (const [path, lines] of entries) files.set(path, { text: await readFile(join(dir, path), 'utf8'), lines });
+  const add = (plan: VersionPlan): VersionPlan => ({ name: plan.name, files: new Map([...plan.files, ...files]) });
+  return { original: add(plans.original), versions: plans.versions.map(add) };
+}

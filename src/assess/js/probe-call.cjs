@@ -1,0 +1,237 @@
+'use strict';
+// One call of a probed function, in the JavaScript probe's runtime (probe-runtime.cjs): the call run
+// as the innermost probed call, whose markers make its path (probe-path.ts); before it, what its
+// record needs (arguments, caller, receiver, the function itself for generated calls); after it, its
+// record and the calls generated around it (probe-generated.cjs). Nothing here may throw out to the
+// program: a step of the probe's own that fails leaves the call as it would have run. Part of the
+// inlined probe runtime.
+const { argsText, canon } = require('./probe-canon.cjs');
+const { callerOf } = require('./probe-caller.cjs');
+const { ASYNC, MAX_KEYS, addCapped, generate, quietly } = require('./probe-generated.cjs');
+const { allPlainData, copy } = require('./probe-inputs.cjs');
+const { record, whenSettled, write } = require('./probe-records.cjs');
+
+/** @typedef {import('./probe-caller.cjs').Caller} Caller */
+/** @typedef {import('./probe-records.cjs').ProbeFile} ProbeFile */
+/** @typedef {import('./probe-records.cjs').Settled} Settled */
+/** @typedef {import('./probe-runtime.cjs').State} State */
+/** @typedef {Function} Body The function's original code, bound to its call. */
+
+/**
+ * One call of a probed function, as the wrapper passes it (probe-wrap.ts).
+ * @typedef {object} Call
+ * @property {string} id
+ * @property {unknown} thisArg
+ * @property {ArrayLike<unknown>} argsLike
+ * @property {(() => unknown) | null} self The function itself, for generated calls (null: none).
+ * @property {number} flags ASYNC | METHOD.
+ */
+
+/**
+ * Per probed function: what the suite passed, and what was already generated.
+ * @typedef {object} FnState
+ * @property {Set<string>} suiteKeys
+ * @property {Set<string>} generatedKeys
+ * @property {Set<string>} bases
+ * @property {Map<string, number>} stacks
+ * @property {Map<number, unknown[]>} nullable
+ */
+
+/**
+ * A suite call while it runs: what its record and its generated calls need once it is over.
+ * @typedef {object} Before
+ * @property {FnState} fn
+ * @property {ProbeFile} file
+ * @property {Call} call
+ * @property {unknown[]} args
+ * @property {string} key
+ * @property {Caller | null} caller
+ * @property {Function | null} self
+ * @property {unknown[] | null} snapshot
+ * @property {string | undefined} receiver
+ */
+
+/**
+ * A probed call on the stack, and the markers that ran in it.
+ * @typedef {object} Frame
+ * @property {string} id
+ * @property {Set<number>} path
+ */
+
+const METHOD = 2;
+// The caller is part of what a suite call is compared by (a method with no arguments is called by
+// many tests): its stack is read for this many calls of one function and arguments.
+const STACKS_PER_KEY = 200;
+
+/**
+ * Per probed function: what the suite passed, and what was already generated.
+ * @param {State} state
+ * @param {string} id
+ * @returns {FnState}
+ */
+function fnState(state, id) {
+  let fn = state.fns.get(id);
+  if (!fn) {
+    fn = { suiteKeys: new Set(), generatedKeys: new Set(), bases: new Set(), stacks: new Map(), nullable: new Map() };
+    state.fns.set(id, fn);
+  }
+  return fn;
+}
+
+/**
+ * @param {State} state
+ * @param {ProbeFile} file
+ * @param {unknown} thisArg
+ * @returns {boolean}
+ */
+function isPlainThis(state, file, thisArg) {
+  if (thisArg === undefined || thisArg === null || thisArg === state.g) return true;
+  if (file.mod && typeof file.mod === 'object' && thisArg === /** @type {{ exports?: unknown }} */ (file.mod).exports)
+    return true;
+  return Object.prototype.toString.call(thisArg) === '[object Module]';
+}
+
+/**
+ * What the wrapper needs to finish the record once the call is over; null when not recorded.
+ * @param {State} state
+ * @param {ProbeFile} file
+ * @param {Call} call
+ * @returns {Before}
+ */
+function prepare(state, file, call) {
+  /** @type {unknown[]} */
+  const args = Array.prototype.slice.call(call.argsLike);
+  const key = argsText(args);
+  const fn = fnState(state, call.id);
+  const stacks = fn.stacks.get(key) || 0;
+  /** @type {Caller | null} */
+  let caller = null;
+  if (stacks < STACKS_PER_KEY) {
+    if (fn.stacks.size < MAX_KEYS) fn.stacks.set(key, stacks + 1);
+    caller = callerOf(file, call.id);
+  }
+  args.forEach((arg, index) => {
+    if (arg !== null && arg !== undefined) return;
+    const seen = fn.nullable.get(index) || [];
+    if (!seen.includes(arg)) fn.nullable.set(index, [...seen, arg]);
+  });
+  addCapped(fn.suiteKeys, key);
+  /** @type {Function | null} */
+  let self = null;
+  if (!(call.flags & METHOD) && typeof call.self === 'function' && isPlainThis(state, file, call.thisArg) && allPlainData(args)) {
+    const value = call.self();
+    if (typeof value === 'function') self = value;
+  }
+  // A method's receiver as it was: what the call did to `this` (a parser that builds its state) is a result too.
+  const receiver = isReceiver(state, file, call.thisArg) ? canon(call.thisArg) : undefined;
+  return { fn, file, call, args, key, caller, self, snapshot: self ? copy(args) : null, receiver };
+}
+
+/**
+ * An object a method was called on: not the global, the module or its exports (a plain function's `this`).
+ * @param {State} state
+ * @param {ProbeFile} file
+ * @param {unknown} thisArg
+ * @returns {boolean}
+ */
+function isReceiver(state, file, thisArg) {
+  return typeof thisArg === 'object' && thisArg !== null && !isPlainThis(state, file, thisArg);
+}
+
+/**
+ * After the suite's call: its record, then the generated calls around it, in one append.
+ * @param {State} state
+ * @param {Before} before
+ * @param {Settled} settled
+ * @param {Set<number> | null} path
+ */
+function finishSuiteCall(state, before, settled, path) {
+  try {
+    const lines = [quietly(state, () => record(before, 'suite', before.key, before.args, settled, undefined, path))];
+    lines.push(...generate(state, before));
+    write(before.file, lines);
+  } catch {
+    // The probe failed after the call: the call's own result stands.
+  }
+}
+
+/**
+ * Runs the body as the innermost probed call: the markers that run meanwhile go to its path, those
+ * of an async body after an `await` too (its frame is found through AsyncLocalStorage; without it,
+ * the path is what ran before the first `await`). The path (a Set, still growing while an async
+ * body runs) is left in `state.lastPath`.
+ * @param {State} state
+ * @param {string} id
+ * @param {Body} body
+ * @param {ArrayLike<unknown>} argsLike
+ * @returns {unknown}
+ */
+function inFrame(state, id, body, argsLike) {
+  /** @type {Frame} */
+  const frame = { id, path: new Set() };
+  const depth = state.frames.length;
+  state.frames.push(frame);
+  try {
+    return state.frameStore
+      ? state.frameStore.run(frame, () => body.apply(undefined, argsLike))
+      : body.apply(undefined, argsLike);
+  } finally {
+    state.frames.length = depth;
+    state.lastPath = frame.path;
+  }
+}
+
+/**
+ * A marker ran: its number joins the innermost call's path when that call is of its function.
+ * @param {State} state
+ * @param {string} id
+ * @param {number} k
+ */
+function mark(state, id, k) {
+  const frame = state.frameStore ? state.frameStore.getStore() : state.frames[state.frames.length - 1];
+  if (frame !== undefined && frame.id === id) frame.path.add(k);
+}
+
+/**
+ * The wrapper's entry point: `body` is the function's original code, bound to its call.
+ * @param {State} state
+ * @param {ProbeFile} file
+ * @param {Call} call
+ * @param {Body} body
+ * @returns {unknown}
+ */
+function probeCall(state, file, call, body) {
+  if (state.busy || (state.als && state.als.getStore() === true)) return inFrame(state, call.id, body, call.argsLike);
+  /** @type {Before | null} */
+  let before = null;
+  try {
+    before = quietly(state, () => prepare(state, file, call));
+  } catch {
+    before = null;
+  }
+  if (!before) return inFrame(state, call.id, body, call.argsLike);
+  /** @type {unknown} */
+  let result;
+  const { pending } = state.shared;
+  const depth = pending.length;
+  pending.push({ state, before, file });
+  try {
+    result = inFrame(state, call.id, body, call.argsLike);
+  } catch (error) {
+    finishSuiteCall(state, before, { threw: error }, state.lastPath);
+    throw error;
+  } finally {
+    pending.length = depth;
+  }
+  const path = state.lastPath;
+  if (call.flags & ASYNC && result && typeof (/** @type {{ then?: unknown }} */ (result).then) === 'function') {
+    whenSettled(/** @type {PromiseLike<unknown>} */ (result), (settled) =>
+      finishSuiteCall(state, /** @type {Before} */ (before), settled, path),
+    );
+  } else {
+    finishSuiteCall(state, before, { returned: result }, path);
+  }
+  return result;
+}
+
+module.exports = { mark, probeCall };

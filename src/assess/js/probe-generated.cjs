@@ -1,0 +1,109 @@
+'use strict';
+// The calls the JavaScript probe makes itself (probe-runtime.cjs): the probed function called again on
+// inputs generated around a call the suite made (probe-inputs.cjs), each recorded as `generated`, with
+// the probe's own calls marked so that nothing they reach records or generates in turn. Part of the
+// inlined probe runtime.
+const { argsText } = require('./probe-canon.cjs');
+const { neighbours } = require('./probe-inputs.cjs');
+const { record, whenSettled, write } = require('./probe-records.cjs');
+
+/** @typedef {import('./probe-runtime.cjs').Before} Before */
+/** @typedef {import('./probe-runtime.cjs').State} State */
+/** @typedef {import('./probe-records.cjs').Entry} Entry */
+/** @typedef {import('./probe-records.cjs').Settled} Settled */
+
+/** A call's flag, as the wrapper passes it (probe-wrap.ts): the function is async. */
+const ASYNC = 1;
+const PER_SUITE_CALL = 40;
+const BASE_KEYS = 25;
+const PER_PROCESS = 4000;
+const MAX_KEYS = 20000;
+
+/**
+ * @param {Set<string>} set
+ * @param {string} key
+ */
+function addCapped(set, key) {
+  if (set.size < MAX_KEYS) set.add(key);
+}
+
+/**
+ * Runs `work` with the probe's own calls marked, so that nothing they reach records or generates;
+ * `later` also marks what `work` starts and continues after an `await` (a generated async call).
+ * @template T
+ * @param {State} state
+ * @param {() => T} work
+ * @param {boolean} [later]
+ * @returns {T}
+ */
+function quietly(state, work, later) {
+  const was = state.busy;
+  state.busy = true;
+  try {
+    return later && state.als ? state.als.run(true, work) : work();
+  } finally {
+    state.busy = was;
+  }
+}
+
+/**
+ * One generated call: the function itself, through its wrapper (which sees the probe busy).
+ * @param {State} state
+ * @param {Before} before
+ * @param {unknown[]} args
+ * @param {string} key
+ * @returns {Entry[]}
+ */
+function runGenerated(state, before, args, key) {
+  /** @type {Entry[]} */
+  const lines = [];
+  /** @type {Set<number> | null} */
+  let path = null;
+  /** @param {Settled} settled */
+  const finish = (settled) => quietly(state, () => record(before, 'generated', key, args, settled, before.key, path));
+  /** @type {unknown} */
+  let result;
+  state.lastPath = null;
+  try {
+    result = quietly(state, () => Reflect.apply(/** @type {Function} */ (before.self), before.call.thisArg, args), true);
+  } catch (error) {
+    path = state.lastPath;
+    lines.push(finish({ threw: error }));
+    return lines;
+  }
+  path = state.lastPath;
+  if (before.call.flags & ASYNC && result && typeof (/** @type {{ then?: unknown }} */ (result).then) === 'function') {
+    whenSettled(/** @type {PromiseLike<unknown>} */ (result), (settled) => write(before.file, [finish(settled)]));
+    return lines;
+  }
+  lines.push(finish({ returned: result }));
+  return lines;
+}
+
+/**
+ * The generated calls around one suite call (the first time the suite passes these arguments).
+ * @param {State} state
+ * @param {Before} before
+ * @returns {Entry[]}
+ */
+function generate(state, before) {
+  const { fn } = before;
+  if (!before.snapshot || fn.bases.has(before.key) || fn.bases.size >= BASE_KEYS) return [];
+  fn.bases.add(before.key);
+  const candidates = quietly(state, () => neighbours(/** @type {unknown[]} */ (before.snapshot), fn.nullable));
+  /** @type {Entry[]} */
+  const lines = [];
+  let made = 0;
+  for (const args of candidates) {
+    if (made >= PER_SUITE_CALL || state.shared.generated >= PER_PROCESS) break;
+    const key = quietly(state, () => argsText(args));
+    if (fn.suiteKeys.has(key) || fn.generatedKeys.has(key)) continue;
+    addCapped(fn.generatedKeys, key);
+    made++;
+    state.shared.generated++;
+    lines.push(...runGenerated(state, before, args, key));
+  }
+  return lines;
+}
+
+module.exports = { ASYNC, MAX_KEYS, addCapped, generate, quietly };

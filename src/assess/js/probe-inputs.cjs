@@ -1,0 +1,274 @@
+'use strict';
+// Inputs generated around a call the test suite made, for the assessment (docs/design.md §3.3): the same
+// arguments with one of them changed a little (a string without its last character, a number plus
+// one, an object without a key or with a number moved, an array with its first item varied), where a
+// patch that special-cases the suite's inputs shows itself.
+// Only plain data is varied (primitives, dates, plain objects and arrays a few levels deep, beside
+// regular expressions, which are copied as they are), from a copy, so a generated call never shares
+// an object with the suite (but for what a regular expression carries: withPatternProperties).
+// Part of the inlined probe runtime.
+
+const MAX_NESTING = 3;
+const SEPARATORS = ['/', '\\', '.', ',', ':', ' ', '"', "'", '\n', '%'];
+const PREFIXES = ['/', '\\', '.', ' '];
+const MIDDLES = ['/', '\\', '.'];
+const REPLACEMENTS = ['/', '\\', '.', ' ', ''];
+const NUMBERS = [0, 1, -1, 1e9, 0.5, NaN, Infinity];
+const OBJECT_KEYS = 5;
+/** An array's first element is varied this many ways (its own variants, the first ones). */
+const ELEMENT_VARIANTS = 8;
+const DAY = 86_400_000;
+// A day or two either way: enough to cross a weekday, a month's end or a weekend.
+const DATE_SHIFTS = [DAY, -DAY, 2 * DAY, -2 * DAY];
+
+/**
+ * A Date of any realm (jest runs each test file in its own): by its tag, not `instanceof`.
+ * @param {unknown} value
+ * @returns {value is Date}
+ */
+function isDate(value) {
+  return Object.prototype.toString.call(value) === '[object Date]';
+}
+
+/**
+ * A regular expression (of any realm): copied, never varied, so the arguments beside it can be.
+ * @param {unknown} value
+ * @returns {value is RegExp}
+ */
+function isRegExp(value) {
+  return Object.prototype.toString.call(value) === '[object RegExp]';
+}
+
+/**
+ * @param {unknown} value
+ * @returns {value is Record<string, unknown>}
+ */
+function isPlainObject(value) {
+  if (typeof value !== 'object' || value === null) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * Plain data: primitives (not symbols), and arrays and plain objects of it nested at most three deep.
+ * @param {unknown} value
+ * @param {number} nesting
+ * @returns {boolean}
+ */
+function isPlainData(value, nesting) {
+  const type = typeof value;
+  if (value === null || type === 'string' || type === 'number' || type === 'boolean' || type === 'undefined' || type === 'bigint')
+    return true;
+  if (isDate(value) || isRegExp(value)) return true;
+  if (nesting >= MAX_NESTING) return false;
+  if (Array.isArray(value))
+    return Object.getPrototypeOf(value) === Array.prototype && value.every((item) => isPlainData(item, nesting + 1));
+  return isPlainObject(value) && plainProperties(value, nesting);
+}
+
+/**
+ * Each own enumerable property of `value` holds plain data (a value, not a getter); no key is a symbol.
+ * @param {object} value
+ * @param {number} nesting
+ * @returns {boolean}
+ */
+function plainProperties(value, nesting) {
+  return (
+    Object.keys(value).every((key) => {
+      const descriptor = Object.getOwnPropertyDescriptor(value, key);
+      return descriptor !== undefined && 'value' in descriptor && isPlainData(descriptor.value, nesting + 1);
+    }) && Object.getOwnPropertySymbols(value).length === 0
+  );
+}
+
+/** @param {unknown[]} args */
+function allPlainData(args) {
+  return args.every((arg) => isPlainData(arg, 0));
+}
+
+/**
+ * @overload
+ * @param {unknown[]} value
+ * @returns {unknown[]}
+ */
+/**
+ * @overload
+ * @param {Record<string, unknown>} value
+ * @returns {Record<string, unknown>}
+ */
+/**
+ * @overload
+ * @param {unknown} value
+ * @returns {unknown}
+ */
+/**
+ * A deep copy of plain data (checked by isPlainData first).
+ * @param {unknown} value
+ * @returns {unknown}
+ */
+function copy(value) {
+  if (isDate(value)) return new Date(value.getTime());
+  if (isRegExp(value)) return withPatternProperties(value, new RegExp(value.source, value.flags));
+  if (Array.isArray(value)) return value.map(copy);
+  if (typeof value !== 'object' || value === null) return value;
+  return copyProperties(
+    /** @type {Record<string, unknown>} */ (value),
+    Object.getPrototypeOf(value) === null ? Object.create(null) : {},
+  );
+}
+
+/**
+ * @param {Record<string, unknown>} from
+ * @param {Record<string, unknown>} to
+ * @returns {Record<string, unknown>}
+ */
+function copyProperties(from, to) {
+  for (const key of Object.keys(from)) to[key] = copy(from[key]);
+  return to;
+}
+
+/**
+ * A compiled pattern may carry what compiled it (picomatch keeps `regex.state`, tokens linked to each
+ * other): the copy gets the same values, shared rather than copied, since code reads them and they
+ * can be any depth. Getters are not run.
+ * @param {RegExp} from
+ * @param {RegExp} to
+ * @returns {RegExp}
+ */
+function withPatternProperties(from, to) {
+  for (const key of Object.keys(from)) {
+    const descriptor = Object.getOwnPropertyDescriptor(from, key);
+    if (descriptor && 'value' in descriptor)
+      /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (to))[key] = descriptor.value;
+  }
+  return to;
+}
+
+/**
+ * @param {string} s
+ * @returns {string[]}
+ */
+function stringVariants(s) {
+  const out = ['', s.slice(1), s.slice(0, -1)];
+  for (const c of SEPARATORS) out.push(s + c);
+  for (const c of PREFIXES) out.push(c + s);
+  const middle = Math.floor(s.length / 2);
+  for (const c of MIDDLES) out.push(s.slice(0, middle) + c + s.slice(middle));
+  const first = [...s].findIndex((char) => SEPARATORS.includes(char));
+  if (first >= 0) {
+    const at = [...s].slice(0, first).join('').length;
+    for (const c of REPLACEMENTS) out.push(s.slice(0, at) + c + s.slice(at + 1));
+  }
+  out.push(s.toUpperCase(), s.toLowerCase(), s + s);
+  return out;
+}
+
+/** @param {number} n */
+function numberVariants(n) {
+  return [...NUMBERS.slice(0, 3), n + 1, n - 1, -n, ...NUMBERS.slice(3)];
+}
+
+/** @param {bigint} n */
+function bigintVariants(n) {
+  return [0n, 1n, -1n, n + 1n, n - 1n, -n];
+}
+
+/** @param {Date} d */
+function dateVariants(d) {
+  const time = d.getTime();
+  return Number.isNaN(time) ? [] : DATE_SHIFTS.map((shift) => new Date(time + shift));
+}
+
+/**
+ * @param {unknown[]} a
+ * @returns {unknown[][]}
+ */
+function arrayVariants(a) {
+  if (a.length === 0) return [];
+  const out = [[], [copy(a[0])], copy(a.slice(0, -1))];
+  if (a.length > 1) out.push(copy(a).reverse());
+  out.push([copy(a[0]), ...copy(a)]);
+  // The first element varied as a value of its own: code that reads a field of each item (`stock`
+  // of each line of an order) sees other values than the suite's, not only other lengths.
+  for (const item of variants(a[0]).slice(0, ELEMENT_VARIANTS)) out.push([item, ...copy(a.slice(1))]);
+  return out;
+}
+
+/** @param {Record<string, unknown>} o */
+function objectVariants(o) {
+  const keys = Object.keys(o).slice(0, OBJECT_KEYS);
+  /** @type {Record<string, unknown>[]} */
+  const out = [{}];
+  for (const key of keys) {
+    const without = copy(o);
+    delete without[key];
+    out.push(without);
+  }
+  for (const key of keys.filter((k) => typeof o[k] === 'boolean')) out.push({ ...copy(o), [key]: !o[key] });
+  for (const key of keys.filter((k) => o[k] !== null)) out.push({ ...copy(o), [key]: null });
+  // A number one either way and zero: a field compared with a bound (`stock <= 0` against `stock < 1`).
+  for (const key of keys.filter((k) => typeof o[k] === 'number' && Number.isFinite(o[k]))) {
+    for (const n of [/** @type {number} */ (o[key]) + 1, /** @type {number} */ (o[key]) - 1, 0])
+      if (n !== o[key]) out.push({ ...copy(o), [key]: n });
+  }
+  return out;
+}
+
+/**
+ * The values near one value, the value itself left out.
+ * @param {unknown} value
+ * @returns {unknown[]}
+ */
+function variants(value) {
+  const type = typeof value;
+  /** @type {unknown[]} */
+  let out = [];
+  if (type === 'string') out = stringVariants(/** @type {string} */ (value));
+  else if (type === 'number') out = numberVariants(/** @type {number} */ (value));
+  else if (type === 'bigint') out = bigintVariants(/** @type {bigint} */ (value));
+  else if (type === 'boolean') out = [!value];
+  else if (isDate(value)) out = dateVariants(value);
+  else if (Array.isArray(value)) out = arrayVariants(value);
+  else if (isPlainObject(value)) out = objectVariants(value);
+  return out.filter(
+    (candidate) =>
+      !Object.is(candidate, value) &&
+      !(typeof candidate === 'number' && typeof value === 'number' && Number.isNaN(candidate) && Number.isNaN(value)),
+  );
+}
+
+/**
+ * Argument lists near `args` (plain data): the last argument dropped; null or undefined where the
+ * suite passed one at that position in some call (`nullable`: position → the values seen); then one
+ * argument changed at a time, taking from each position in turn so that every argument gets its share
+ * when the caller keeps only the first few.
+ * @param {unknown[]} args
+ * @param {Map<number, unknown[]>} nullable
+ * @returns {unknown[][]}
+ */
+function neighbours(args, nullable) {
+  /** @type {unknown[][]} */
+  const out = [];
+  if (args.length > 0) out.push(copy(args.slice(0, -1)));
+  args.forEach((arg, index) => {
+    for (const empty of nullable.get(index) || []) {
+      if (arg === empty) continue;
+      const next = copy(args);
+      next[index] = empty;
+      out.push(next);
+    }
+  });
+  const perArg = args.map((arg) => variants(arg));
+  const longest = Math.max(0, ...perArg.map((list) => list.length));
+  for (let round = 0; round < longest; round++) {
+    perArg.forEach((list, index) => {
+      if (round >= list.length) return;
+      const next = copy(args);
+      next[index] = list[round];
+      out.push(next);
+    });
+  }
+  return out;
+}
+
+module.exports = { allPlainData, copy, neighbours };

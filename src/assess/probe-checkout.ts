@@ -1,0 +1,131 @@
+// The assessment's own checkout: one pristine clone of the mirror, set up once (the repository's
+// setup, with its dependency cache), in which each version of the program is written in turn, its
+// changed functions instrumented, and the suite (or the failing tests alone) run. The records are
+// read back from a folder inside the checkout, the one place a sandboxed test process may write.
+import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { GateResult } from '../core/gate-result.ts';
+import type { SuiteRunner } from '../gate/setup-then-gate.ts';
+import type { ProbeLanguage } from './probe-language.ts';
+import type { InstrumentedFile, ProbeRecord, ProbedFunction, ProbeTarget } from './probe-record.ts';
+import type { VersionPlan } from './probe-plan.ts';
+import { probeLanguageOf } from './probe-languages.ts';
+
+/** The folder in the checkout where the runtime files and the records live. */
+export const PROBE_FOLDER = '.fixloop-probe';
+/** Beside the records: the repository's test files, by which a runtime tells who called (js/probe-runtime.cjs reads it by this name). */
+const TEST_FILES_LIST = 'test-files.json';
+
+export interface ProbeRun {
+  records: ProbeRecord[];
+  /** The functions instrumented in this version, by id. */
+  functions: Map<string, ProbedFunction>;
+  gate: GateResult | null;
+}
+
+export interface ProbeCheckout {
+  dir: string;
+  /** Writes `plan` (instrumented) and runs the suite, or `command` when given, within `timeoutMs`; a plan with no function instrumented is not run (it could record nothing). */
+  run(plan: VersionPlan, label: string, timeoutMs: number, command?: string): Promise<ProbeRun>;
+}
+
+/** `testFiles`: the repository's test files, relative (the callers of a probed function are told by them). */
+export function probeCheckout(dir: string, suite: SuiteRunner, testFiles: readonly string[]): ProbeCheckout {
+  const folder = join(dir, PROBE_FOLDER);
+  return {
+    dir,
+    async run(plan, label, timeoutMs, command) {
+      await mkdir(folder, { recursive: true });
+      await writeFile(join(folder, TEST_FILES_LIST), JSON.stringify(testFiles));
+      const recordFile = join(folder, `${label}.jsonl`);
+      await rm(recordFile, { force: true });
+      const functions = await writePlan(dir, plan, { recordFile, runtimeDir: folder });
+      // Nothing instrumented records nothing: the suite run would cost its time for no record.
+      if (functions.size === 0) return { records: [], functions, gate: null };
+      const gate = await (command ? suite.gateWith(dir, command, timeoutMs) : suite.gate(dir, timeoutMs)).catch(() => null);
+      return { records: await readRecords(recordFile), functions, gate };
+    },
+  };
+}
+
+/** One run within what is left of the budget: none when less than a second is; `exhausted` when it ran out. */
+export async function runWithin(
+  checkout: ProbeCheckout,
+  plan: VersionPlan,
+  label: string,
+  left: () => number,
+  log: (line: string) => void,
+  command?: string,
+): Promise<{ run: ProbeRun | null; exhausted: boolean }> {
+  if (left() < 1000) return { run: null, exhausted: true };
+  log(`assessment: ${label}${command ? `: ${command}` : ''}`);
+  const run = await checkout.run(plan, label, left(), command);
+  return { run, exhausted: run.gate !== null && !run.gate.passed && run.gate.reason === 'TIMEOUT' };
+}
+
+/** Each file of the plan written as that version has it, its probed functions instrumented. */
+// Python writes no bytecode in the sandbox (PYTHONDONTWRITEBYTECODE), so a version written within the
+// same second as another never runs the other's cached code.
+async function writePlan(
+  dir: string,
+  plan: VersionPlan,
+  where: { recordFile: string; runtimeDir: string },
+): Promise<Map<string, ProbedFunction>> {
+  const functions = new Map<string, ProbedFunction>();
+  for (const [path, { text, lines }] of plan.files) {
+    const file = join(dir, path);
+    if (text === null) {
+      await rm(file, { force: true });
+      continue;
+    }
+    let written = text;
+    const language = probeLanguageOf(path);
+    if (lines.size > 0 && language) {
+      for (const { from, name } of language.runtimeFiles) await copyFile(from, join(where.runtimeDir, name));
+      const instrumented = await instrument(language, text, lines, { path, ...where });
+      if (instrumented) {
+        written = instrumented.source;
+        for (const fn of instrumented.functions) functions.set(fn.id, fn);
+      }
+    }
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(file, written);
+  }
+  return functions;
+}
+
+/** The file rewritten by its language's probe; null when it could not be (a file that does not parse, a probe that failed). */
+async function instrument(
+  language: ProbeLanguage,
+  text: string,
+  lines: ReadonlySet<number>,
+  target: ProbeTarget,
+): Promise<InstrumentedFile | null> {
+  try {
+    return await language.instrument(text, lines, target);
+  } catch {
+    return null;
+  }
+}
+
+/** The records, one JSON object per line; a line a killed process left half written is skipped. */
+async function readRecords(file: string): Promise<ProbeRecord[]> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    return [];
+  }
+  const records: ProbeRecord[] = [];
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    try {
+      const record = JSON.parse(line) as ProbeRecord;
+      if (typeof record.fn === 'string' && typeof record.args === 'string' && record.out && typeof record.out === 'object')
+        records.push(record);
+    } catch {
+      // A torn line: the process was killed while writing it.
+    }
+  }
+  return records;
+}

@@ -1,0 +1,45 @@
+// What the assessment knows about one language it probes, in one value: which files are its source,
+// how a file's changed functions are rewritten to record their calls, the runtime files the rewritten
+// code loads, where the failing tests enter the program, and where each failing test's own code is.
+// Each language's folder (js/, python/) exports one `ProbeLanguage`; the rest of the assessment asks
+// the registry (probe-languages.ts), never a language by name. Adding a language is one folder and
+// one line in the registry.
+import type { TestCaseResult } from '../core/test-report.ts';
+import type { EntrySources } from './entry-sources.ts';
+import type { InstrumentedFile, ProbeTarget } from './probe-record.ts';
+
+/** First and last line of a failing test's own code. */
+export type Span = readonly [number, number];
+
+/** Test file → the spans of the failing tests in it; null when the file is theirs but no span was found (the whole file counts). */
+export type FailingTestSpans = Map<string, Span[] | null>;
+
+export interface ProbeLanguage {
+  /** The names of what it reads, as a message lists them (`JavaScript`, `TypeScript`). */
+  readonly names: readonly string[];
+  /** Whether its instrumentation reads the file at a repository path (by the file's name). */
+  reads(path: string): boolean;
+  /**
+   * Whether a path is installed or generated code in this language's projects (a dependency's folder,
+   * a build's output, a declaration file): never the repository's own, never probed, whatever
+   * language the file itself is in.
+   */
+  generated(path: string): boolean;
+  /**
+   * `source` rewritten so that the functions holding `changedLines` (1-based, this version) record
+   * their calls into `target.recordFile`; null when the file cannot be read or no function holds one.
+   */
+  instrument(source: string, changedLines: ReadonlySet<number>, target: ProbeTarget): Promise<InstrumentedFile | null>;
+  /** Files the rewritten code loads at run time: copied, each `from` to `name` in `target.runtimeDir`, before the tests run. */
+  readonly runtimeFiles: ReadonlyArray<{ from: string; name: string }>;
+  /** Path → the first lines of the functions the failing tests call there (in the order found). */
+  entryPoints(fixed: readonly TestCaseResult[], sources: EntrySources): Promise<Map<string, Set<number>>>;
+  /**
+   * Where each failing test's own code is, by test file, for records that name the test files' lines
+   * on their stack (`testLines`). Absent: this language's records name the test itself.
+   */
+  failingTestSpans?(
+    fixed: readonly TestCaseResult[],
+    sources: Pick<EntrySources, 'read' | 'testFiles'>,
+  ): Promise<FailingTestSpans>;
+}

@@ -1,0 +1,183 @@
+// Rivals for a patch whose engine offered no alternatives (docs/design.md §3.3): other one-edit patches at
+// the lines it changed that also pass the failing tests, run in the assessment's checkout. The
+// assessment then compares them with the patch as it compares an engine's alternatives, so an
+// input on which they give other results is an ambiguity the tests do not decide.
+// Why: when only the failing tests call the changed function, every generated input is "near" them
+// and a wrong patch shows no change outside them; a rival that passes and disagrees shows it
+// (bench/overfit-written.ts: incorrect patches `verified` 9 → 2 of 18 on the written corpus). The candidates are the
+// `repair` engine's one-edit candidates (one-edit-rivals.ts), behind RivalSource, which a test can stand in for.
+import { createTwoFilesPatch } from 'diff';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { candidateRunTimeout } from '../core/candidate-run-timeout.ts';
+import type { TestCaseResult } from '../core/test-report.ts';
+import type { GateResult } from '../core/gate-result.ts';
+import type { SuiteRunner } from '../gate/setup-then-gate.ts';
+import type { CandidateInfo } from './assessment-level.ts';
+import type { PatchedVersion } from './patched-versions.ts';
+
+/** One file of the original with one edit, and what the edit is (`src/a.js:12 \`<\` → \`<=\``). */
+export interface RivalCandidate {
+  file: string;
+  text: string;
+  summary: string;
+}
+
+export interface RivalRequest {
+  /** The assessment's checkout, set up, every file as the original has it. */
+  dir: string;
+  original: (path: string) => Promise<string | null>;
+  /** The patch, as the texts of the files it changes. */
+  patched: PatchedVersion;
+  fixed: readonly TestCaseResult[];
+  testFiles: readonly string[];
+}
+
+/** Where rival candidates come from, and which of those found weaken a check (the same reasons an engine's alternatives carry). */
+export interface RivalSource {
+  /** In the order to try them; none equal to the patch. */
+  candidates(request: RivalRequest): Promise<RivalCandidate[]>;
+  weakens(found: ReadonlyArray<{ file: string; before: string; after: string }>): Promise<Array<string | null>>;
+}
+
+export interface RivalSearch {
+  source: RivalSource;
+  request: RivalRequest;
+  suite: SuiteRunner;
+  /** The failing tests alone (runners/focused-test-command.ts): without it no rival is tried, a whole suite run each costs too much. */
+  focused: string | null;
+  log: (line: string) => void;
+}
+
+export interface Rival {
+  info: CandidateInfo;
+  version: PatchedVersion;
+}
+
+export interface RivalsFound {
+  rivals: Rival[];
+  /** Why this step ended before the last candidate: its time, its `max`, an error. */
+  stopped?: 'time' | 'enough' | 'error';
+}
+
+/** A search that goes on where its last step ended: the caller compares what a step found before asking for more. */
+export interface RivalSearcher {
+  /** Candidates there are, and how many have been run so far. */
+  readonly candidates: number;
+  readonly tried: number;
+  /** Runs the next candidates until `max` more pass the failing tests or `limitMs` has passed. */
+  next(max: number, limitMs: number): Promise<RivalsFound>;
+}
+
+/** The candidates, the files' original texts, and a run of the patch itself on the failing tests alone (its time bounds each candidate's). Null: nothing to try, with the reason logged. */
+export async function startRivalSearch(search: RivalSearch, limitMs: number): Promise<RivalSearcher | null> {
+  const { request, suite, focused, log } = search;
+  if (!focused) {
+    log('assessment: no rival patches tried: the failing tests cannot be run alone with this test command');
+    return null;
+  }
+  const candidates = await search.source.candidates(request);
+  if (candidates.length === 0) return null;
+  // Read before anything is written: `original` may read the checkout, which the runs below rewrite.
+  const originals = new Map<string, string | null>();
+  for (const path of [...request.patched.files.keys(), ...candidates.map((c) => c.file)])
+    if (!originals.has(path)) originals.set(path, await request.original(path));
+  const none = (stopped?: 'error'): RivalSearcher => ({
+    candidates: candidates.length,
+    tried: 0,
+    next: async () => ({ rivals: [], ...(stopped ? { stopped } : {}) }),
+  });
+  let reference: GateResult;
+  try {
+    // The patch itself on the failing tests alone: it passes (the judge held it), and its time bounds each candidate's run.
+    reference = await withTexts(request.dir, request.patched.files, originals, () =>
+      suite.gateWith(request.dir, focused, limitMs),
+    );
+  } catch (error) {
+    log(`assessment: the search for rival patches stopped: ${(error as Error).message}`);
+    return none('error');
+  }
+  if (!reference.passed) {
+    log('assessment: no rival patches tried: the failing tests did not pass alone with the patch in the assessment’s checkout');
+    return none();
+  }
+  log(`assessment: trying ${candidates.length} one-edit patches at the lines the patch changed, on the failing tests alone`);
+  let tried = 0;
+  let named = 0;
+  return {
+    candidates: candidates.length,
+    get tried() {
+      return tried;
+    },
+    async next(max, stepMs) {
+      const started = Date.now();
+      const left = () => started + stepMs - Date.now();
+      // Bounded as the `repair` engine bounds its candidates, by the patch's own run.
+      const runMs = candidateRunTimeout(reference.durationMs, stepMs);
+      const found: RivalCandidate[] = [];
+      let stopped: RivalsFound['stopped'];
+      try {
+        for (; tried < candidates.length;) {
+          // A run with less time than the patch's own took could not tell a pass from a slow candidate.
+          if (found.length >= max || left() < 2 * reference.durationMs + 500) {
+            stopped = found.length >= max ? 'enough' : 'time';
+            break;
+          }
+          const candidate = candidates[tried++] as RivalCandidate;
+          const gate = await withTexts(request.dir, new Map([[candidate.file, candidate.text]]), originals, () =>
+            suite.gateWith(request.dir, focused, Math.min(runMs, left())),
+          );
+          if (gate.passed) found.push(candidate);
+        }
+      } catch (error) {
+        log(`assessment: the search for rival patches stopped: ${(error as Error).message}`);
+        stopped = 'error';
+      }
+      log(
+        `assessment: ${found.length} more of the ${tried} one-edit patches tried so far also pass the failing tests${found.length > 0 ? `: ${found.map((f) => f.summary).join('; ')}` : ''}`,
+      );
+      const weakens =
+        found.length > 0
+          ? await search.source.weakens(found.map((f) => ({ file: f.file, before: originals.get(f.file) ?? '', after: f.text })))
+          : [];
+      const rivals = found.map((f, i): Rival => {
+        const why = weakens[i];
+        const patch = createTwoFilesPatch(`a/${f.file}`, `b/${f.file}`, originals.get(f.file) ?? '', f.text);
+        named++;
+        return {
+          info: { patch, summary: f.summary, foundBy: 'assessment', ...(why ? { weakens: why } : {}) },
+          version: { name: `rival-${named}`, files: new Map([[f.file, f.text]]) },
+        };
+      });
+      return { rivals, ...(stopped ? { stopped } : {}) };
+    },
+  };
+}
+
+/** `run` with the files as `texts` has them (null: absent), then as the original has them again. */
+async function withTexts<T>(
+  dir: string,
+  texts: ReadonlyMap<string, string | null>,
+  originals: ReadonlyMap<string, string | null>,
+  run: () => Promise<T>,
+): Promise<T> {
+  await writeTexts(dir, texts);
+  try {
+    return await run();
+  } finally {
+    await writeTexts(dir, new Map([...texts.keys()].map((path) => [path, originals.get(path) ?? null])));
+  }
+}
+
+/** Each file as given; null: absent. */
+export async function writeTexts(dir: string, texts: ReadonlyMap<string, string | null>): Promise<void> {
+  for (const [path, text] of texts) {
+    const file = join(dir, path);
+    if (text === null) {
+      await rm(file, { force: true });
+      continue;
+    }
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(file, text);
+  }
+}

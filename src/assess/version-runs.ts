@@ -1,0 +1,59 @@
+// The probed runs of each version in the assessment's checkout (probe-checkout.ts): the suite on the
+// patched program, then on the original, the failing tests alone on the original (where a change is
+// expected), then each alternative, each within what is left of the time budget. Of the commands that
+// run the failing tests alone (focusChoices, src/runners/focused-test-command.ts), best first, the
+// first that reports them all stands.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { TestCaseResult } from '../core/test-report.ts';
+import { runWithin, type ProbeCheckout, type ProbeRun } from './probe-checkout.ts';
+import type { VersionPlan } from './probe-plan.ts';
+
+export interface VersionRuns {
+  patched: ProbeRun | null;
+  original: ProbeRun | null;
+  failing: ProbeRun | null;
+  /** The command that ran the failing tests alone (null: none could). */
+  focused: string | null;
+  alternatives: Array<ProbeRun | null>;
+  exhausted: boolean;
+}
+
+/** The suite on the patched program, then the original, the failing tests alone, the alternatives: as long as the budget lasts. */
+export async function runVersions(
+  checkout: ProbeCheckout,
+  plans: { original: VersionPlan; versions: VersionPlan[] },
+  input: { fixed: TestCaseResult[]; log: (line: string) => void },
+  focused: string[],
+  left: () => number,
+): Promise<VersionRuns> {
+  const [patchedPlan, ...alternativePlans] = plans.versions;
+  const runs: VersionRuns = { patched: null, original: null, failing: null, focused: null, alternatives: [], exhausted: false };
+  const step = async (plan: VersionPlan | undefined, label: string, command?: string): Promise<ProbeRun | null> => {
+    if (!plan) return null;
+    const { run, exhausted } = await runWithin(checkout, plan, label, left, input.log, command);
+    runs.exhausted ||= exhausted;
+    return run;
+  };
+  runs.patched = await step(patchedPlan, 'patched');
+  runs.original = await step(plans.original, 'original');
+  // The first selection whose run reports every fixed test; the last one (names alone) as it is.
+  for (const [i, command] of (input.fixed.length > 0 ? focused : []).entries()) {
+    runs.failing = await step(plans.original, 'failing-tests', command);
+    runs.focused = command;
+    const reported = new Set(runs.failing?.gate?.report.tests.map((t) => t.id) ?? []);
+    if (!runs.failing || i === focused.length - 1 || input.fixed.every((t) => reported.has(t.id))) break;
+    input.log(`assessment: \`${command}\` did not report every test the patch fixed; selecting them by name alone`);
+  }
+  for (const [i, plan] of alternativePlans.entries()) runs.alternatives.push(await step(plan, `alternative-${i + 1}`));
+  return runs;
+}
+
+/** The repository's npm scripts, by which a test command such as `npm test` is told to reach a runner; none without a readable package.json. */
+export async function packageScripts(dir: string): Promise<Record<string, string>> {
+  try {
+    return (JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as { scripts?: Record<string, string> }).scripts ?? {};
+  } catch {
+    return {};
+  }
+}

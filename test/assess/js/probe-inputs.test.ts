@@ -1,0 +1,91 @@
+// The generated inputs of the JavaScript probe's runtime, on its own: dates are varied by a day or
+// two either way (a due date, a weekday), from a copy, whatever realm made them.
+import { createRequire } from 'node:module';
+import { runInNewContext } from 'node:vm';
+import { describe, expect, it } from 'vitest';
+
+const require = createRequire(import.meta.url);
+const { allPlainData, copy, neighbours } = require('../../../src/assess/js/probe-inputs.cjs') as {
+  allPlainData: (args: unknown[]) => boolean;
+  copy: (value: unknown) => unknown;
+  neighbours: (args: unknown[], nullable: Map<number, unknown[]>) => unknown[][];
+};
+
+describe('generated inputs around a date', () => {
+  it('shifts a date argument a day and two days either way, and leaves the other argument as it was', () => {
+    const issued = new Date('2026-11-01T00:00:00.000Z');
+    const around = neighbours([issued, 7], new Map()).filter((args) => args.length === 2 && args[1] === 7);
+    expect(around.map((args) => (args[0] as Date).toISOString().slice(0, 10))).toEqual([
+      '2026-11-02',
+      '2026-10-31',
+      '2026-11-03',
+      '2026-10-30',
+    ]);
+    expect(issued.toISOString()).toBe('2026-11-01T00:00:00.000Z');
+  });
+
+  it('takes a date of another realm as plain data and copies it into a date of its own', () => {
+    const foreign = runInNewContext('new Date(0)') as Date;
+    expect(foreign instanceof Date).toBe(false);
+    expect(allPlainData([foreign, { when: foreign }])).toBe(true);
+    const copied = copy(foreign) as Date;
+    expect(copied).not.toBe(foreign);
+    expect(copied.getTime()).toBe(0);
+  });
+});
+
+describe('generated inputs beside a regular expression', () => {
+  it('copies the expression and varies the arguments beside it', () => {
+    const pattern = /^a.*$/gi;
+    expect(allPlainData(['abc', pattern])).toBe(true);
+    const around = neighbours(['abc', pattern], new Map()).filter((args) => args.length === 2);
+    expect(around.some((args) => args[0] === 'ab')).toBe(true);
+    const copied = around[0]?.[1] as RegExp;
+    expect(copied).not.toBe(pattern);
+    expect([copied.source, copied.flags]).toEqual(['^a.*$', 'gi']);
+  });
+
+  it("takes an expression that carries what compiled it (picomatch's `regex.state`), and keeps that on the copy", () => {
+    const bos: Record<string, unknown> = { type: 'bos' };
+    bos['prev'] = bos;
+    const pattern = Object.assign(/^a$/, { state: { input: 'a', negated: false, tokens: [bos] } });
+    expect(allPlainData(['abc', pattern])).toBe(true);
+    const around = neighbours(['abc', pattern], new Map()).filter((args) => args.length === 2);
+    const copied = around[0]?.[1] as RegExp & { state: unknown };
+    expect(copied).not.toBe(pattern);
+    expect(copied.state).toBe(pattern.state);
+    expect(copied.test('a')).toBe(true);
+  });
+});
+
+describe('generated inputs inside objects and arrays', () => {
+  it('moves a number field one either way and to zero, the rest of the object as it was', () => {
+    const around = neighbours([{ sku: 'a', stock: 3 }], new Map()).map((args) => args[0]);
+    expect(around).toEqual(
+      expect.arrayContaining([
+        { sku: 'a', stock: 4 },
+        { sku: 'a', stock: 2 },
+        { sku: 'a', stock: 0 },
+      ]),
+    );
+  });
+
+  it("varies an array's first item as a value of its own, keeping the others", () => {
+    const items = [
+      { sku: 'a', stock: 3 },
+      { sku: 'b', stock: 0 },
+    ];
+    const around = neighbours([items], new Map()).map((args) => args[0]);
+    expect(around).toContainEqual([
+      { sku: 'a', stock: 4 },
+      { sku: 'b', stock: 0 },
+    ]);
+    expect(around).toContainEqual([{ sku: 'a' }, { sku: 'b', stock: 0 }]);
+    expect(neighbours([[5, 6]], new Map()).map((args) => args[0])).toContainEqual([0, 6]);
+    // From a copy: the suite's array and its items are untouched.
+    expect(items).toEqual([
+      { sku: 'a', stock: 3 },
+      { sku: 'b', stock: 0 },
+    ]);
+  });
+});

@@ -1,0 +1,44 @@
+// The generated inputs of the Python probe's runtime, on their own: numbers inside a dict and an
+// array's first item are varied as the JavaScript probe varies them (test/assess/js/probe-inputs.test.ts).
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const INPUTS = fileURLToPath(new URL('../../../src/assess/python/fixloop_probe_inputs.py', import.meta.url));
+
+/** `_near(value)` of the runtime, loaded beside stand-ins for the modules it reads at import. */
+function near(value: string): unknown[] {
+  const script = [
+    'import importlib.util, json, sys, types',
+    "sys.modules['_fixloop_probe_canon'] = types.ModuleType('canon')",
+    "sys.modules['_fixloop_probe_path'] = types.ModuleType('path')",
+    "spec = importlib.util.spec_from_file_location('inputs', sys.argv[1])",
+    'module = importlib.util.module_from_spec(spec)',
+    'spec.loader.exec_module(module)',
+    `print(json.dumps(module._near(${value})))`,
+  ].join('\n');
+  return JSON.parse(execFileSync('python3', ['-c', script, INPUTS], { encoding: 'utf8' })) as unknown[];
+}
+
+describe('generated inputs of the Python probe inside dicts and lists', () => {
+  it('moves a number of a dict one either way and to zero, not a bool', () => {
+    const around = near("{'sku': 'a', 'stock': 3, 'active': True}");
+    expect(around).toEqual(
+      expect.arrayContaining([
+        { sku: 'a', stock: 4, active: true },
+        { sku: 'a', stock: 2, active: true },
+        { sku: 'a', stock: 0, active: true },
+      ]),
+    );
+    expect(around).not.toContainEqual({ sku: 'a', stock: 3, active: 2 });
+  });
+
+  it("varies a list's first item as a value of its own, keeping the others", () => {
+    const around = near("[{'sku': 'a', 'stock': 3}, {'sku': 'b', 'stock': 0}]");
+    expect(around).toContainEqual([
+      { sku: 'a', stock: 4 },
+      { sku: 'b', stock: 0 },
+    ]);
+    expect(near('[5, 6]')).toContainEqual([0, 6]);
+  });
+});

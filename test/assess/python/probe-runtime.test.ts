@@ -1,0 +1,268 @@
+// The Python probe at run time: a fixture module instrumented on every line, real pytest run on it
+// (warnings as errors) and on the untouched module, and the records it leaves read back.
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PYTHON_PROBE_RUNTIME } from '../../../src/assess/python/probe.ts';
+import type { ProbeRecord } from '../../../src/assess/probe-record.ts';
+import {
+  allLines,
+  cleanup,
+  fixture,
+  FIXTURES,
+  preferResolvedPython,
+  prepare,
+  pytest,
+  records,
+  tempDir,
+  type PytestRun,
+} from './probe-support.ts';
+
+preferResolvedPython();
+
+let plain: PytestRun;
+let probed: PytestRun;
+let all: ProbeRecord[];
+
+beforeAll(async () => {
+  const module = await fixture('textops/textops.py');
+  const tests = await fixture('textops/test_textops.py');
+  const untouched = await prepare([module, tests], {});
+  const instrumented = await prepare([module, tests], { 'textops.py': allLines(module[1]) });
+  [plain, probed] = await Promise.all([pytest(untouched.dir), pytest(instrumented.dir)]);
+  all = await records(instrumented.recordFile);
+});
+afterAll(cleanup);
+
+const of = (name: string, kind: 'suite' | 'generated') => all.filter((r) => r.fn === `textops.py#${name}` && r.kind === kind);
+const outOf = (name: string, args: string) => all.find((r) => r.fn === `textops.py#${name}` && r.args === args)?.out;
+
+describe('the Python probe at run time', () => {
+  it('leaves what pytest decides unchanged, the deliberate failure included', () => {
+    expect(plain.outcomes.length).toBe(14);
+    expect(probed.outcomes).toEqual(plain.outcomes);
+    expect(probed.code).toBe(plain.code);
+    expect(probed.output).not.toMatch(/Warning|Traceback \(most recent/);
+    expect(probed.outcomes).toContain('FAILED test_textops.py::test_fails_on_purpose');
+  });
+
+  it('keeps what generated calls print, log and warn out of the test that asserts on its own', () => {
+    expect(of('announce', 'generated').length).toBeGreaterThan(10);
+    expect(probed.outcomes).toContain('PASSED test_textops.py::test_announce');
+  });
+
+  it('records each suite call with its arguments, its result, a mutation and the pytest test id', () => {
+    expect(of('shout', 'suite')[0]).toEqual({
+      fn: 'textops.py#shout',
+      args: "'hi'",
+      kind: 'suite',
+      out: { returned: "'HI!'" },
+      path: [10],
+      site: 'test_textops.py::test_shout',
+    });
+    expect(of('clamp', 'suite').map((r) => [r.args, r.out])).toEqual([
+      ['5', { returned: '5' }],
+      ['-3', { returned: '0' }],
+    ]);
+    expect(of('fill', 'suite')).toEqual([
+      {
+        fn: 'textops.py#fill',
+        args: '[1], 2',
+        kind: 'suite',
+        out: { returned: '2' },
+        path: [27, 28],
+        after: '[1, 2], 2',
+        site: 'test_textops.py::test_fill',
+      },
+    ]);
+    expect(of('greet', 'suite').map((r) => r.args)).toEqual(["'ann', None", "'bob', title='dr'"]);
+  });
+
+  it('records an exception as thrown and re-raises it unchanged (pytest.raises still matches it)', () => {
+    expect(of('parse_port', 'suite')).toEqual([
+      {
+        fn: 'textops.py#parse_port',
+        args: "'70000'",
+        kind: 'suite',
+        out: { threw: 'ValueError: port out of range: 70000' },
+        path: [33, 34, 35],
+        site: 'test_textops.py::test_parse_port_rejects',
+      },
+    ]);
+    expect(probed.outcomes).toContain('PASSED test_textops.py::test_parse_port_rejects');
+  });
+
+  it("calls a function on strings generated around the suite's, each with its base", () => {
+    const generated = of('shout', 'generated');
+    expect(generated.every((r) => r.base === "'hi'" || r.base === "'ab'" || r.base === "'a'")).toBe(true);
+    const aroundHi = new Map(generated.filter((r) => r.base === "'hi'").map((r) => [r.args, r.out]));
+    expect(aroundHi.get("''")).toEqual({ returned: "'!'" });
+    expect(aroundHi.get("'i'")).toEqual({ returned: "'I!'" });
+    expect(aroundHi.get("'hi/'")).toEqual({ returned: "'HI/!'" });
+    expect(aroundHi.get("' hi'")).toEqual({ returned: "' HI!'" });
+    expect(aroundHi.get("'h.i'")).toEqual({ returned: "'H.I!'" });
+    expect(aroundHi.get("'HI'")).toEqual({ returned: "'HI!'" });
+    expect(aroundHi.get("'hihi'")).toEqual({ returned: "'HIHI!'" });
+    expect(aroundHi.get('')).toEqual({
+      threw: expect.stringMatching(/^TypeError: .*missing 1 required positional argument: 'word'$/) as unknown,
+    });
+    // Never the suite's own input again, and each input once.
+    expect(aroundHi.has("'hi'")).toBe(false);
+    expect(new Set(generated.map((r) => r.args)).size).toBe(generated.length);
+    expect(generated.length).toBeLessThanOrEqual(40 * 3);
+  });
+
+  it("generates integers and dictionaries around the suite's, and a mutation of a generated list", () => {
+    const aroundFive = of('clamp', 'generated')
+      .filter((r) => r.base === '5')
+      .map((r) => r.args);
+    expect(aroundFive).toEqual(['', '0', '1', '-1', '6', '4', '-5', '1000000000']);
+    expect(outOf('clamp', '1000000000')).toEqual({ returned: '10' });
+    const dicts = of('enabled', 'generated').map((r) => [r.args, r.out]);
+    expect(dicts).toEqual(
+      expect.arrayContaining([
+        ['{}', { returned: '[]' }],
+        ["{'b': False}", { returned: '[]' }],
+        ["{'a': False, 'b': False}", { returned: '[]' }],
+        ["{'a': True, 'b': True}", { returned: "['a', 'b']" }],
+        ["{'a': None, 'b': False}", { returned: '[]' }],
+      ]),
+    );
+    expect(all.find((r) => r.fn === 'textops.py#fill' && r.args === '[], 2')).toMatchObject({
+      kind: 'generated',
+      out: { returned: '1' },
+      after: '[2], 2',
+    });
+  });
+
+  it('tries None at a position only where some suite call passed None', () => {
+    const generated = of('greet', 'generated');
+    expect(generated.map((r) => r.args)).toContain("'bob', title=None");
+    expect(generated.some((r) => /^None/.test(r.args))).toBe(false);
+  });
+
+  it('records no call made while a generated call runs, and generates none from it', () => {
+    // outer and helper call shout: the suite's calls through them are recorded, their generated ones are not.
+    expect(of('shout', 'suite').map((r) => [r.args, r.site])).toEqual([
+      ["'hi'", 'test_textops.py::test_shout'],
+      ["'ab'", 'test_textops.py::test_outer'],
+      ["'a'", 'test_textops.py::test_outer'],
+      ["'a'", 'test_textops.py::test_fails_on_purpose'],
+    ]);
+    expect(of('outer', 'generated').length).toBeGreaterThan(10);
+    // Recursion: the suite's countdown(2) recorded at each depth; countdown(3), generated, only once.
+    expect(of('countdown', 'suite').map((r) => r.args)).toEqual(['0', '1', '2']);
+    expect(all.filter((r) => r.fn === 'textops.py#countdown' && r.args === '3')).toHaveLength(1);
+  });
+
+  it('records methods, static and class methods and properties; generated inputs only for a static method', () => {
+    expect(of('Counter.add', 'suite')).toEqual([
+      {
+        fn: 'textops.py#Counter.add',
+        args: 'Counter(count=1), 2',
+        kind: 'suite',
+        out: { returned: '3' },
+        path: [77, 78],
+        after: 'Counter(count=3), 2',
+        site: 'test_textops.py::test_counter',
+      },
+    ]);
+    expect(of('Counter.named', 'suite').map((r) => [r.args, r.out])).toEqual([
+      ["<class Counter>, 'abc'", { returned: 'Counter(count=3)' }],
+    ]);
+    expect(of('Counter.label', 'suite').map((r) => r.out)).toEqual([{ returned: "'count=3'" }]);
+    expect(of('Counter.double', 'suite').map((r) => r.args)).toEqual(['4']);
+    for (const method of ['Counter.__init__', 'Counter.add', 'Counter.named', 'Counter.label'])
+      expect(of(method, 'generated'), method).toEqual([]);
+    expect(of('Counter.double', 'generated').map((r) => r.args)).toContain('5');
+  });
+
+  it('records the lines each call ran: the same for inputs that take the same branch, a nested probed call its own', () => {
+    const pathOf = (name: string, args: string) => all.find((r) => r.fn === `textops.py#${name}` && r.args === args)?.path;
+    // clamp: `if n < low: return low` taken by -3 and by -1 (generated around 5), not by 5 or 6.
+    expect(pathOf('clamp', '-3')).toEqual(pathOf('clamp', '-1'));
+    expect(pathOf('clamp', '5')).toEqual(pathOf('clamp', '6'));
+    expect(pathOf('clamp', '5')).not.toEqual(pathOf('clamp', '-3'));
+    expect(pathOf('clamp', '5')?.length).toBe(2);
+    // shout called by outer: its own line, as when a test calls it directly.
+    expect(of('shout', 'suite').map((r) => r.path)).toEqual([[10], [10], [10], [10]]);
+    expect(of('outer', 'suite')[0]?.path).toHaveLength(1);
+  });
+
+  it('leaves a tracer the project set alone, recording no path under it', async () => {
+    const module = await fixture('textops/textops.py');
+    const tests =
+      'import sys\nfrom textops import clamp\n\ndef test_under_a_tracer():\n    events = []\n    sys.settrace(lambda frame, event, arg: events.append(event))\n    try:\n        assert clamp(5) == 5\n    finally:\n        sys.settrace(None)\n    assert "call" in events\n';
+    const traced = await prepare([module, ['test_traced.py', tests]], { 'textops.py': allLines(module[1]) });
+    const run = await pytest(traced.dir);
+    expect(run.outcomes).toEqual(['PASSED test_traced.py::test_under_a_tracer']);
+    const calls = (await records(traced.recordFile)).filter((r) => r.fn === 'textops.py#clamp' && r.kind === 'suite');
+    expect(calls).toEqual([
+      { fn: 'textops.py#clamp', args: '5', kind: 'suite', out: { returned: '5' }, site: 'test_traced.py::test_under_a_tracer' },
+    ]);
+  });
+
+  it('stops a generated call that runs too long, records it, and generates no more for that function', () => {
+    const generated = of('halve_to_zero', 'generated');
+    expect(generated.filter((r) => 'threw' in r.out && r.out.threw === 'ProbeTimeout: over 1 s')).toHaveLength(1);
+    expect(generated.at(-1)?.out).toEqual({ threw: 'ProbeTimeout: over 1 s' });
+    expect(probed.outcomes).toContain('PASSED test_textops.py::test_halve_to_zero');
+  });
+
+  it('awaits a coroutine function and records it; leaves a generator alone', () => {
+    expect(of('later', 'suite').map((r) => [r.args, r.out])).toEqual([["'x'", { returned: "'xx'" }]]);
+    expect(all.some((r) => r.fn === 'textops.py#numbers')).toBe(false);
+    expect(probed.outcomes).toContain('PASSED test_textops.py::test_numbers');
+  });
+});
+
+describe("the Python probe's canonical text and limits (the runtime driven directly)", () => {
+  it('writes values as deterministic code, and caps what it generates', async () => {
+    const recordFile = join(await tempDir(), 'records.jsonl');
+    const run = spawnSync('python3', ['-W', 'error', join(FIXTURES, 'runtime_checks.py'), PYTHON_PROBE_RUNTIME, recordFile], {
+      encoding: 'utf8',
+    });
+    expect(run.stderr).toBe('');
+    const texts = JSON.parse(run.stdout) as Record<string, string | string[]>;
+    expect(texts.scalars).toEqual(['None', 'True', '3', '-0.5', 'nan', '-inf', '"it\'s"', "b'\\x00b'"]);
+    expect(texts.containers).toEqual(['(1,)', "{'b': 1, 'a': (2, 3)}", '{1, 2, 3}', "frozenset({'a', 'b'})", 'set()']);
+    expect(texts.objects).toEqual([
+      "Plain(name='p', items=[1, {1, 2}])",
+      '<Shown object>',
+      'Slotted(a=1)',
+      '<function len>',
+      '<function Plain.__init__>',
+      'ValueError: bad x',
+    ]);
+    expect(texts.cycle).toBe('[1, [Circular]]');
+    expect(texts.deep).toBe('[[[[[…]]]]]');
+    const [long, same, other, huge] = texts.long as string[];
+    expect(long).toMatch(/^'x{299}…x{79}'…#[0-9a-f]{12}$/);
+    expect(same).toBe(long);
+    expect(other).not.toBe(long);
+    expect(huge).toMatch(/^'x{299}…x{79}'…#[0-9a-f]{12}$/);
+    expect(texts.args).toBe("1, 'a', flag=True");
+    // A returned object whose class writes its own repr is spelled out too (a parse tree's tokens);
+    // as an argument it keeps its repr; a subclass of a builtin value keeps its repr either way.
+    expect(texts.returned).toEqual([
+      "<Shown object>{tokens=[<Token>{kind='kw'}, <Token>{kind='name'}]}",
+      '<Shown object>',
+      'Kind.Keyword',
+    ]);
+    const [negated, plain] = texts.shared as string[];
+    expect(negated).not.toBe(plain);
+    const all = await records(recordFile);
+    const perBase = new Map<string, number>();
+    for (const r of all) if (r.kind === 'generated') perBase.set(r.base ?? '', (perBase.get(r.base ?? '') ?? 0) + 1);
+    expect(all.filter((r) => r.kind === 'suite')).toHaveLength(32);
+    // What a call did to an argument is in the record, though the argument's repr did not change.
+    expect(all.find((r) => r.fn === 'checks.py#regroup')).toMatchObject({
+      args: '<Shown object>',
+      out: { returned: 'None' },
+      after: "<Shown object>{tokens=[<Token>{kind='name'}, <Token>{kind='kw'}]}",
+    });
+    expect(perBase.get("'abc.def', 9, sep='-'")).toBe(40);
+    expect(perBase.size).toBe(25);
+    expect(all.find((r) => r.kind === 'suite')?.site).toBe('callers/caller.py:3');
+  });
+});

@@ -1,0 +1,105 @@
+// The rival search step by step: each step runs candidates on the failing tests (here a stand-in
+// runner that reads the checkout as a real one would) until enough pass, and the next step goes on
+// where it ended, with the checkout written back to the original after every run.
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { GateResult } from '../../src/core/gate-result.ts';
+import type { TestReport } from '../../src/core/test-report.ts';
+import type { SuiteRunner } from '../../src/gate/setup-then-gate.ts';
+import { startRivalSearch, type RivalSource } from '../../src/assess/rival-search.ts';
+
+const ORIGINAL = 'export const f = (a, b) => a < b;\n';
+const PATCH = 'export const f = (a, b) => a <= b;\n';
+/** Candidates whose text contains `pass` pass the failing tests; the rest fail them. */
+const CANDIDATES = ['fail-1', 'pass-1', 'fail-2', 'pass-2', 'pass-3', 'fail-3'];
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'fixloop-rival-search-'));
+  await writeFile(join(dir, 'f.js'), ORIGINAL);
+});
+afterEach(() => rm(dir, { recursive: true, force: true }));
+
+/** A runner that passes when the checkout's f.js is the patch or a passing candidate, and remembers what each run saw. */
+function runner(seen: string[]): SuiteRunner {
+  const gate = async (): Promise<GateResult> => {
+    const text = await readFile(join(dir, 'f.js'), 'utf8');
+    seen.push(text.trim());
+    const report: TestReport = { format: 'unknown', parsed: false, passed: 0, failed: 0, skipped: 0, total: 0, tests: [] };
+    return text === PATCH || text.includes('pass')
+      ? { passed: true, report, output: '', durationMs: 5 }
+      : { passed: false, reason: 'NON_ZERO_EXIT', exitCode: 1, report, output: '', durationMs: 5 };
+  };
+  const suite: SuiteRunner = {
+    testCommand: 'npm test',
+    setupCommand: null,
+    setup: async () => null,
+    gate,
+    gateWith: gate,
+    judged: () => suite,
+  };
+  return suite;
+}
+
+const source: RivalSource = {
+  candidates: async () => CANDIDATES.map((name) => ({ file: 'f.js', text: `// ${name}\n`, summary: name })),
+  weakens: async (found) => found.map(() => null),
+};
+
+function search(seen: string[], focused: string | null = 'npx vitest run f.test.js') {
+  return startRivalSearch(
+    {
+      source,
+      request: {
+        dir,
+        original: async () => ORIGINAL,
+        patched: { name: 'patch', files: new Map([['f.js', PATCH]]) },
+        fixed: [],
+        testFiles: [],
+      },
+      suite: runner(seen),
+      focused,
+      log: () => undefined,
+    },
+    60_000,
+  );
+}
+
+describe('the rival search', () => {
+  it('goes on in the next step where the last one found enough, and leaves the checkout as the original has it', async () => {
+    const seen: string[] = [];
+    const searcher = await search(seen);
+    if (!searcher) throw new Error('no search started');
+    expect(searcher.candidates).toBe(CANDIDATES.length);
+    const first = await searcher.next(1, 60_000);
+    expect(first.rivals.map((r) => r.info.summary)).toEqual(['pass-1']);
+    expect(first.stopped).toBe('enough');
+    expect(searcher.tried).toBe(2);
+    const second = await searcher.next(2, 60_000);
+    expect(second.rivals.map((r) => r.info.summary)).toEqual(['pass-2', 'pass-3']);
+    expect(second.rivals.map((r) => r.version.name)).toEqual(['rival-2', 'rival-3']);
+    expect(second.rivals[0]?.info.foundBy).toBe('assessment');
+    const last = await searcher.next(2, 60_000);
+    expect(last).toEqual({ rivals: [] });
+    expect(searcher.tried).toBe(CANDIDATES.length);
+    // The patch itself first (its time bounds the candidates'), then every candidate once, in order.
+    expect(seen).toEqual([PATCH.trim(), ...CANDIDATES.map((c) => `// ${c}`)]);
+    expect(await readFile(join(dir, 'f.js'), 'utf8')).toBe(ORIGINAL);
+  });
+
+  it('stops a step for time before a run it could not finish', async () => {
+    const seen: string[] = [];
+    const searcher = await search(seen);
+    const step = await searcher?.next(3, 0);
+    expect(step).toEqual({ rivals: [], stopped: 'time' });
+    expect(searcher?.tried).toBe(0);
+  });
+
+  it('tries nothing when the failing tests cannot be run alone', async () => {
+    const seen: string[] = [];
+    expect(await search(seen, null)).toBeNull();
+    expect(seen).toEqual([]);
+  });
+});
