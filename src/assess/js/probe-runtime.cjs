@@ -1,5 +1,5 @@
 'use strict';
-// The JavaScript probe's runtime (DESIGN.md §3.3): what an instrumented function calls on every call.
+// The JavaScript probe's runtime (docs/design.md §3.3): what an instrumented function calls on every call.
 // It records the call the suite made (probe-call.cjs: canonical arguments before, result or error,
 // arguments and a method's receiver after when the call changed them, the caller's file and line:
 // probe-caller.cjs), then calls the function again on inputs generated around it (probe-generated.cjs),
