@@ -4,7 +4,7 @@
 // matcher table `expect` reads (`expect.extend` writes it): a proxy records every write by code that
 // is not a test. mocha's classes are checked by identity at each test's end and at exit.
 //
-// Where the tests start and end (as the repair engine's spectra hook, localize/node/, reads them):
+// Where the tests start and end (as the repair engine's spectra hook, localize/spectra-hook/, reads them):
 // - node's runner, in the process that runs a test file: `test:complete` objects pushed into its
 //   reporter's Readable stream;
 // - mocha: its runner's 'test end' events (an EventEmitter);
