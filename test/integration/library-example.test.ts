@@ -196,6 +196,15 @@ describe(
           'verify/harness_tampering.py',
           'engines/prompt/templates/implement.md',
           'engines/repair/templates/python/mutate.py',
+          // A script's sibling modules, and a preload's parts, beside it.
+          'verify/harness_finder.py',
+          'verify/harness_bindings.py',
+          'engines/repair/templates/python/mutate_templates.py',
+          'engines/repair/templates/python/mutate_candidates.py',
+          'engines/repair/templates/python/mutate_source.py',
+          'engines/repair/templates/python/mutate_swaps.py',
+          'engines/repair/localize/spectra-hook/spectra-preload.cjs',
+          'engines/repair/localize/spectra-hook/spectra-tests.cjs',
         ]),
       );
       expect(built.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
