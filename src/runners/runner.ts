@@ -154,7 +154,7 @@ export interface FrameworkApi {
 
 /**
  * How the repair engine's localization takes per-test coverage from one run (the engine owns the
- * instruments: localize/python/, localize/node/):
+ * instruments: localize/python/, localize/spectra-hook/):
  * - `python-plugin`: the command with a tracing plugin loaded by `argument(module)` appended; only a
  *   single direct invocation takes arguments at its end.
  * - `node-preload`: a hook preloaded through NODE_OPTIONS takes V8's precise coverage at each test's

@@ -1,6 +1,7 @@
 // The floor plan's rules (docs/design.md §5) are real rules: these probes show each one refuses what it
 // should and lets the legitimate case through, so a rule that silently stopped matching is noticed.
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { copyFile, mkdtemp, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ESLint } from 'eslint';
@@ -58,6 +59,94 @@ describe('ESLint: which folder may import which', () => {
     expect((await lintProbe('src/loop/probe.ts', longFunction)).some((m) => m.startsWith('max-lines-per-function'))).toBe(true);
     const longFile = Array.from({ length: 301 }, (_, i) => `export const c${i} = ${i};`).join('\n') + '\n';
     expect((await lintProbe('src/loop/probe.ts', longFile)).some((m) => m.startsWith('max-lines:'))).toBe(true);
+  });
+
+  it('holds the CommonJS that runs in test processes to the same sizes', async () => {
+    const longFunction = `'use strict';\nfunction f() {\n  let n = 0;\n${'  n += 1;\n'.repeat(100)}  return n;\n}\nmodule.exports = { f };\n`;
+    expect(await lintProbe('src/runners/node-guard/probe.cjs', longFunction)).toEqual([
+      "max-lines-per-function: Function 'f' has too many lines (104). Maximum allowed is 100.",
+    ]);
+    const longFile = "'use strict';\n" + Array.from({ length: 300 }, (_, i) => `exports.c${i} = ${i};`).join('\n') + '\n';
+    expect(await lintProbe('src/runners/node-guard/probe.cjs', longFile)).toEqual([
+      'max-lines: File has too many lines (301). Maximum allowed is 300.',
+    ]);
+  });
+});
+
+describe("the code that runs inside the repository's processes is checked", () => {
+  const dirs: string[] = [];
+  afterAll(async () => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
+
+  /** A folder holding `files`; `src/` in it is what a check's globs see. */
+  async function tree(files: Record<string, string>): Promise<string> {
+    const root = await mkdtemp(path.join(tmpdir(), 'fixloop-inside-checks-'));
+    dirs.push(root);
+    for (const [file, text] of Object.entries(files)) {
+      await mkdir(path.dirname(path.join(root, file)), { recursive: true });
+      await writeFile(path.join(root, file), text);
+    }
+    return root;
+  }
+
+  /** Exit code and output (stdout, then stderr) of `command` run in `cwd`. */
+  function run(command: string, args: string[], cwd: string): { code: number | null; output: string } {
+    const result = spawnSync(command, args, { cwd, encoding: 'utf8' });
+    if (result.error) throw new Error(`${command} could not run: ${result.error.message}`);
+    return { code: result.status, output: result.stdout + result.stderr };
+  }
+
+  it('type-checks the .cjs files by their JSDoc, as tsconfig.cjs.json says', async () => {
+    const root = await tree({
+      'src/part/good.cjs':
+        "'use strict';\n/** @param {string} name */\nconst greet = (name) => `hi ${name}`;\nmodule.exports = { greet };\n",
+      'src/part/bad.cjs':
+        "'use strict';\nfunction twice(n) {\n  return n * 2;\n}\n/** @type {number} */\nconst count = 'one';\nmodule.exports = { twice, count };\n",
+    });
+    await copyFile('tsconfig.cjs.json', path.join(root, 'tsconfig.cjs.json'));
+    // `types: ["node"]`: the project's own type packages.
+    await symlink(path.resolve('node_modules'), path.join(root, 'node_modules'));
+    const { code, output } = run(
+      process.execPath,
+      [path.resolve('node_modules/typescript/bin/tsc'), '-p', 'tsconfig.cjs.json'],
+      root,
+    );
+    expect(code).not.toBe(0);
+    const errors = output.split('\n').filter((line) => line.startsWith('src/'));
+    expect(errors.map((line) => line.replace(/: error (TS\d+).*/, ' $1'))).toEqual([
+      'src/part/bad.cjs(2,16) TS7006', // a parameter with no type
+      'src/part/bad.cjs(6,7) TS2322', // a value that is not its declared type
+    ]);
+  });
+
+  it("lints the Python with pyflakes (Debian's pyflakes3)", async () => {
+    const root = await tree({
+      'src/part/good.py': 'import os\n\n\ndef here():\n    return os.getcwd()\n',
+      'src/part/bad.py': 'import os\n\n\ndef here():\n    return cwd\n',
+    });
+    const { code, output } = run('pyflakes3', ['src'], root);
+    expect(code).toBe(1);
+    expect(output.trim().split('\n')).toEqual([
+      "src/part/bad.py:1:1: 'os' imported but unused",
+      "src/part/bad.py:5:12: undefined name 'cwd'",
+    ]);
+  });
+
+  it('parses the Python as Python 3.8 does, and holds it to 300 lines a file and 90 a function', async () => {
+    /** A function of `lines` lines, from its `def` to its `return`. */
+    const fn = (name: string, lines: number) => `def ${name}():\n${'    n = 0\n'.repeat(lines - 2)}    return n\n`;
+    const root = await tree({
+      'src/part/newer.py': 'def kind(x):\n    match x:\n        case 1:\n            return "one"\n',
+      'src/part/long.py': Array.from({ length: 301 }, (_, i) => `C${i} = ${i}\n`).join(''),
+      'src/part/functions.py': `${fn('fits', 90)}\n\n${fn('creeping', 91)}`,
+    });
+    const { code, output } = run('python3', [path.resolve('scripts/check-python.py'), 'src'], root);
+    expect(code).toBe(1);
+    const [functions, long, newer, ...rest] = output.trim().split('\n');
+    expect(functions).toBe('src/part/functions.py:93: function `creeping` has 91 lines, more than 90');
+    expect(long).toBe('src/part/long.py:1: 301 lines, more than 300: split it by concept');
+    // The line and the words of a syntax error are the running Python's.
+    expect(newer).toMatch(/^src\/part\/newer\.py:\d+: does not parse on Python 3\.8: /);
+    expect(rest).toEqual([]);
   });
 });
 

@@ -126,139 +126,155 @@ async function install(project: string, tarball: string): Promise<void> {
 const dirs: string[] = [];
 let project = '';
 
-describe('the library example of docs/library.md, from the packed tarball installed in a new project', { timeout: 300_000 }, () => {
-  beforeAll(async () => {
-    const scratch = mkdtempSync(join(tmpdir(), 'fixloop-library-example-'));
-    dirs.push(scratch);
-    project = join(scratch, 'my-pipeline');
-    await install(project, await pack(scratch));
-    writeFileSync(join(project, 'fix.mjs'), printedExample());
-  }, 600_000);
-  afterAll(() => removeAll(dirs));
+describe(
+  'the library example of docs/library.md, from the packed tarball installed in a new project',
+  { timeout: 300_000 },
+  () => {
+    beforeAll(async () => {
+      const scratch = mkdtempSync(join(tmpdir(), 'fixloop-library-example-'));
+      dirs.push(scratch);
+      project = join(scratch, 'my-pipeline');
+      await install(project, await pack(scratch));
+      writeFileSync(join(project, 'fix.mjs'), printedExample());
+    }, 600_000);
+    afterAll(() => removeAll(dirs));
 
-  it('is the file docs/library.md links, run with the fix it prints, in a commonjs project', () => {
-    expect(printedExample()).toBe(readFileSync(join(ROOT, 'examples', 'library', 'fix.mjs'), 'utf8'));
-    expect(LIBRARY_DOC).toContain(`node fix.mjs path/to/repo "${FIX_ADD}"`);
-    expect(JSON.parse(readFileSync(join(project, 'package.json'), 'utf8'))).toMatchObject({ type: 'commonjs' });
-    expect(existsSync(join(project, 'node_modules', 'fixloop', 'dist', 'lib.js'))).toBe(true);
-  });
+    it('is the file docs/library.md links, run with the fix it prints, in a commonjs project', () => {
+      expect(printedExample()).toBe(readFileSync(join(ROOT, 'examples', 'library', 'fix.mjs'), 'utf8'));
+      expect(LIBRARY_DOC).toContain(`node fix.mjs path/to/repo "${FIX_ADD}"`);
+      expect(JSON.parse(readFileSync(join(project, 'package.json'), 'utf8'))).toMatchObject({ type: 'commonjs' });
+      expect(existsSync(join(project, 'node_modules', 'fixloop', 'dist', 'lib.js'))).toBe(true);
+    });
 
-  for (const [label, node] of [
-    ['Node 24', NODE_24],
-    ['Node 20', NODE_20],
-  ] as const) {
-    it.runIf(majorOf(node) === Number(label.slice(5)))(
-      `runs as printed on ${label}: tests_green, the patch on stdout, nothing written but the artifacts`,
+    for (const [label, node] of [
+      ['Node 24', NODE_24],
+      ['Node 20', NODE_20],
+    ] as const) {
+      it.runIf(majorOf(node) === Number(label.slice(5)))(
+        `runs as printed on ${label}: tests_green, the patch on stdout, nothing written but the artifacts`,
+        async () => {
+          const repository = await calcRepo();
+          dirs.push(repository);
+          const before = treeFingerprint(repository);
+          const home = mkdtempSync(join(tmpdir(), 'fixloop-library-home-'));
+          dirs.push(home);
+          const artifacts = join(project, 'fixloop-artifacts');
+          rmSync(artifacts, { recursive: true, force: true });
+          const example = await run(node, ['fix.mjs', repository, FIX_ADD], {
+            cwd: project,
+            env: { ...process.env, HOME: home },
+          });
+
+          expect(example.code, example.stderr).toBe(0);
+          const diff = readFileSync(join(artifacts, 'fix-add-1.diff'), 'utf8');
+          expect(diff).toContain('+  return a + b;');
+          expect(example.stdout).toBe(`${diff}\n`);
+          const result = JSON.parse(readFileSync(join(artifacts, 'fix-add', 'result.json'), 'utf8')) as { status: string };
+          expect(result.status).toBe('tests_green');
+          expect(example.stderr).toContain('fixloop: attempt 1/3 (script): 1 failing');
+          expect(example.stderr).not.toMatch(/Cannot use import statement|ERR_UNKNOWN_FILE_EXTENSION|ExperimentalWarning/);
+          // The repository, .git included, is as it was; the home folder gained nothing.
+          expect(treeFingerprint(repository)).toEqual(before);
+          expect(readdirSync(home)).toEqual([]);
+        },
+      );
+    }
+
+    it('installs what the entry needs: exports and types lead into dist/, JavaScript and declarations only, with the files the code reads', () => {
+      const installed = JSON.parse(readFileSync(join(project, 'node_modules', 'fixloop', 'package.json'), 'utf8')) as {
+        exports: Record<string, { types: string; default: string }>;
+        types: string;
+      };
+      expect(installed.exports['.']).toEqual({ types: './dist/lib.d.ts', default: './dist/lib.js' });
+      expect(installed.types).toBe('./dist/lib.d.ts');
+      const built = readdirSync(join(project, 'node_modules', 'fixloop', 'dist'), { recursive: true, encoding: 'utf8' });
+      expect(built).toEqual(
+        expect.arrayContaining([
+          'lib.js',
+          'lib.d.ts',
+          'cli.js',
+          'verify/harness_tampering.py',
+          'engines/prompt/templates/implement.md',
+          'engines/repair/templates/python/mutate.py',
+          // A script's sibling modules, and a preload's parts, beside it.
+          'verify/harness_finder.py',
+          'verify/harness_bindings.py',
+          'engines/repair/templates/python/mutate_templates.py',
+          'engines/repair/templates/python/mutate_candidates.py',
+          'engines/repair/templates/python/mutate_source.py',
+          'engines/repair/templates/python/mutate_swaps.py',
+          'engines/repair/localize/spectra-hook/spectra-preload.cjs',
+          'engines/repair/localize/spectra-hook/spectra-tests.cjs',
+        ]),
+      );
+      expect(built.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
+    });
+
+    it.runIf(majorOf(NODE_24) === 24)(
+      'runs the installed command too: under node_modules its bin takes the built JavaScript',
       async () => {
         const repository = await calcRepo();
         dirs.push(repository);
-        const before = treeFingerprint(repository);
-        const home = mkdtempSync(join(tmpdir(), 'fixloop-library-home-'));
-        dirs.push(home);
-        const artifacts = join(project, 'fixloop-artifacts');
-        rmSync(artifacts, { recursive: true, force: true });
-        const example = await run(node, ['fix.mjs', repository, FIX_ADD], { cwd: project, env: { ...process.env, HOME: home } });
-
-        expect(example.code, example.stderr).toBe(0);
-        const diff = readFileSync(join(artifacts, 'fix-add-1.diff'), 'utf8');
-        expect(diff).toContain('+  return a + b;');
-        expect(example.stdout).toBe(`${diff}\n`);
-        const result = JSON.parse(readFileSync(join(artifacts, 'fix-add', 'result.json'), 'utf8')) as { status: string };
-        expect(result.status).toBe('tests_green');
-        expect(example.stderr).toContain('fixloop: attempt 1/3 (script): 1 failing');
-        expect(example.stderr).not.toMatch(/Cannot use import statement|ERR_UNKNOWN_FILE_EXTENSION|ExperimentalWarning/);
-        // The repository, .git included, is as it was; the home folder gained nothing.
-        expect(treeFingerprint(repository)).toEqual(before);
-        expect(readdirSync(home)).toEqual([]);
+        const bin = join(project, 'node_modules', 'fixloop', 'bin', 'fixloop.js');
+        const version = await run(NODE_24, [bin, '--version'], { cwd: project });
+        expect(version).toMatchObject({ code: 0, stdout: `${manifest.version}\n` });
+        const out = mkdtempSync(join(tmpdir(), 'fixloop-installed-cli-'));
+        dirs.push(out);
+        const cli = await run(
+          NODE_24,
+          [bin, 'run', repository, '--test', 'node --test', '--engine', 'script', '--script', FIX_ADD, '--json', '--out', out],
+          { cwd: project },
+        );
+        expect(cli.code, cli.stderr).toBe(0);
+        expect(JSON.parse(cli.stdout)).toMatchObject({ status: 'tests_green' });
       },
     );
-  }
 
-  it('installs what the entry needs: exports and types lead into dist/, JavaScript and declarations only, with the files the code reads', () => {
-    const installed = JSON.parse(readFileSync(join(project, 'node_modules', 'fixloop', 'package.json'), 'utf8')) as {
-      exports: Record<string, { types: string; default: string }>;
-      types: string;
-    };
-    expect(installed.exports['.']).toEqual({ types: './dist/lib.d.ts', default: './dist/lib.js' });
-    expect(installed.types).toBe('./dist/lib.d.ts');
-    const built = readdirSync(join(project, 'node_modules', 'fixloop', 'dist'), { recursive: true, encoding: 'utf8' });
-    expect(built).toEqual(
-      expect.arrayContaining([
-        'lib.js',
-        'lib.d.ts',
-        'cli.js',
-        'verify/harness_tampering.py',
-        'engines/prompt/templates/implement.md',
-        'engines/repair/templates/python/mutate.py',
-      ]),
-    );
-    expect(built.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
-  });
-
-  it.runIf(majorOf(NODE_24) === 24)(
-    'runs the installed command too: under node_modules its bin takes the built JavaScript',
-    async () => {
-      const repository = await calcRepo();
-      dirs.push(repository);
-      const bin = join(project, 'node_modules', 'fixloop', 'bin', 'fixloop.js');
-      const version = await run(NODE_24, [bin, '--version'], { cwd: project });
-      expect(version).toMatchObject({ code: 0, stdout: `${manifest.version}\n` });
-      const out = mkdtempSync(join(tmpdir(), 'fixloop-installed-cli-'));
-      dirs.push(out);
-      const cli = await run(
-        NODE_24,
-        [bin, 'run', repository, '--test', 'node --test', '--engine', 'script', '--script', FIX_ADD, '--json', '--out', out],
-        { cwd: project },
+    it('type-checks a TypeScript consumer against the installed declarations, with skipLibCheck off and no @types/node', async () => {
+      expect(existsSync(join(project, 'node_modules', '@types', 'node'))).toBe(false);
+      const consumer = join(project, 'consumer');
+      mkdirSync(consumer);
+      writeFileSync(
+        join(consumer, 'tsconfig.json'),
+        JSON.stringify({
+          compilerOptions: {
+            target: 'es2022',
+            module: 'nodenext',
+            strict: true,
+            exactOptionalPropertyTypes: true,
+            noEmit: true,
+            skipLibCheck: false,
+          },
+        }),
       );
-      expect(cli.code, cli.stderr).toBe(0);
-      expect(JSON.parse(cli.stdout)).toMatchObject({ status: 'tests_green' });
-    },
-  );
-
-  it('type-checks a TypeScript consumer against the installed declarations, with skipLibCheck off and no @types/node', async () => {
-    expect(existsSync(join(project, 'node_modules', '@types', 'node'))).toBe(false);
-    const consumer = join(project, 'consumer');
-    mkdirSync(consumer);
-    writeFileSync(
-      join(consumer, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: {
-          target: 'es2022',
-          module: 'nodenext',
-          strict: true,
-          exactOptionalPropertyTypes: true,
-          noEmit: true,
-          skipLibCheck: false,
-        },
-      }),
-    );
-    writeFileSync(
-      join(consumer, 'pipeline.ts'),
-      [
-        "import { run, FixloopInputError, type RunOptions, type RunOutcome, type RunResult, type SandboxChoice } from 'fixloop';",
-        '',
-        'export async function greenPatch(repository: string, sandbox: SandboxChoice = "auto"): Promise<string | null> {',
-        "  const options: RunOptions = { taskId: 'fix-add', testCommand: 'node --test', attemptLimit: 3, sandbox, onProgress: (p) => void p.message };",
-        '  try {',
-        '    const outcome: RunOutcome = await run(repository, options);',
-        '    const result: RunResult = outcome.result;',
-        "    return outcome.status === 'tests_green' ? outcome.patch : result.headline;",
-        '  } catch (error) {',
-        '    if (error instanceof FixloopInputError) return `${error.code}: ${error.message}`;',
-        '    throw error;',
-        '  }',
-        '}',
-        '',
-      ].join('\n'),
-    );
-    // A misspelt option must be refused: the declarations are really read, not skipped.
-    writeFileSync(
-      join(consumer, 'wrong.ts'),
-      "import { run } from 'fixloop';\nexport const wrong = run('.', { taskId: 'x', testCommand: 'npm test', attemptLimt: 3 });\n",
-    );
-    const checked = await run(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: consumer });
-    const errors = checked.stdout.split('\n').filter((l) => /error TS\d+/.test(l));
-    expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatch(/^wrong\.ts\(2,.*'attemptLimt' does not exist in type 'RunOptions'/);
-  });
-});
+      writeFileSync(
+        join(consumer, 'pipeline.ts'),
+        [
+          "import { run, FixloopInputError, type RunOptions, type RunOutcome, type RunResult, type SandboxChoice } from 'fixloop';",
+          '',
+          'export async function greenPatch(repository: string, sandbox: SandboxChoice = "auto"): Promise<string | null> {',
+          "  const options: RunOptions = { taskId: 'fix-add', testCommand: 'node --test', attemptLimit: 3, sandbox, onProgress: (p) => void p.message };",
+          '  try {',
+          '    const outcome: RunOutcome = await run(repository, options);',
+          '    const result: RunResult = outcome.result;',
+          "    return outcome.status === 'tests_green' ? outcome.patch : result.headline;",
+          '  } catch (error) {',
+          '    if (error instanceof FixloopInputError) return `${error.code}: ${error.message}`;',
+          '    throw error;',
+          '  }',
+          '}',
+          '',
+        ].join('\n'),
+      );
+      // A misspelt option must be refused: the declarations are really read, not skipped.
+      writeFileSync(
+        join(consumer, 'wrong.ts'),
+        "import { run } from 'fixloop';\nexport const wrong = run('.', { taskId: 'x', testCommand: 'npm test', attemptLimt: 3 });\n",
+      );
+      const checked = await run(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: consumer });
+      const errors = checked.stdout.split('\n').filter((l) => /error TS\d+/.test(l));
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toMatch(/^wrong\.ts\(2,.*'attemptLimt' does not exist in type 'RunOptions'/);
+    });
+  },
+);

@@ -7,11 +7,14 @@ const { relative, isAbsolute, sep } = require('node:path');
 const { fileURLToPath } = require('node:url');
 const { createSourceMaps } = require('./guard-source-maps.cjs');
 
+/** @typedef {import('./guard-record.cjs').Where} Where */
+
 const captureStackTrace = Error.captureStackTrace;
 const defineProperty = Object.defineProperty;
+/** @type {(error: Error, sites: NodeJS.CallSite[]) => NodeJS.CallSite[]} */
 const structured = (_, sites) => sites;
 /** The guard's own files: frames of its wrappers are nobody's. */
-const OWN = require('node:path').dirname(module.filename);
+const OWN = require('node:path').dirname(/** @type {NodeJS.Module} */ (/** @type {unknown} */ (module)).filename);
 
 /** A test file by its name, for files the judge did not list: `*.test.*`, `*.spec.*`, `*_test.*`, `*-test.*`, or under test folders. */
 const TEST_NAME = /(^|\/)(tests?|__tests__|specs?)\/|[._-](test|spec)\.[cm]?[jt]sx?$|(^|\/)test\.[cm]?[jt]sx?$/;
@@ -21,10 +24,47 @@ const RUNNER_CONFIG = /(^|\/)(\.mocharc\.[cm]?js|[\w-]+\.config\.[cm]?[jt]s|[\w-
 /** Setup files a runner's configuration names (`setupTests.js`, `jest.setup.js`): the tests' side. */
 const SETUP = /(^|\/)(setupTests|[\w-]+[.-]setup)\.[cm]?[jt]sx?$/;
 
+/**
+ * The call sites of the current stack, innermost first, whatever the code did to `Error`.
+ * @returns {NodeJS.CallSite[] | null}
+ */
+function sites(depth = 64) {
+  const limit = Error.stackTraceLimit;
+  const prepare = Error.prepareStackTrace;
+  /** @type {{ stack?: unknown }} */
+  const holder = {};
+  try {
+    defineProperty(Error, 'stackTraceLimit', { value: depth, writable: true, configurable: true });
+    defineProperty(Error, 'prepareStackTrace', { value: structured, writable: true, configurable: true });
+    captureStackTrace(holder, sites);
+    const stack = holder.stack;
+    return Array.isArray(stack) ? stack : null;
+  } catch {
+    return null; // `Error` locked by the code: the caller is unknown, which the record says
+  } finally {
+    try {
+      defineProperty(Error, 'stackTraceLimit', { value: limit, writable: true, configurable: true });
+      defineProperty(Error, 'prepareStackTrace', { value: prepare, writable: true, configurable: true });
+    } catch {
+      // as above
+    }
+  }
+}
+
+/** @typedef {ReturnType<typeof createCaller>} Caller */
+
+/**
+ * @param {string} root the repository
+ * @param {string[]} [listedTests] the test files the judge listed, relative to `root`
+ */
 function createCaller(root, listedTests) {
   const tests = new Set(listedTests || []);
   const sourceMaps = createSourceMaps();
-  /** The path relative to the repository, or null outside it or in its dependencies. */
+  /**
+   * The path relative to the repository, or null outside it or in its dependencies.
+   * @param {unknown} name a path or a file URL
+   * @returns {string | null}
+   */
   const inRepository = (name) => {
     if (typeof name !== 'string' || name === '') return null;
     let path = name;
@@ -40,36 +80,15 @@ function createCaller(root, listedTests) {
     if (rel === '' || rel.startsWith('../') || rel === '..' || isAbsolute(rel) || rel.includes('node_modules/')) return null;
     return rel;
   };
+  /** @param {string} rel */
   const isTest = (rel) => tests.has(rel) || (CODE.test(rel) && (TEST_NAME.test(rel) || SETUP.test(rel)));
-
-  /** The call sites of the current stack, innermost first, whatever the code did to `Error`. */
-  const sites = (depth = 64) => {
-    const limit = Error.stackTraceLimit;
-    const prepare = Error.prepareStackTrace;
-    const holder = {};
-    try {
-      defineProperty(Error, 'stackTraceLimit', { value: depth, writable: true, configurable: true });
-      defineProperty(Error, 'prepareStackTrace', { value: structured, writable: true, configurable: true });
-      captureStackTrace(holder, sites);
-      const stack = holder.stack;
-      return Array.isArray(stack) ? stack : null;
-    } catch {
-      return null; // `Error` locked by the code: the caller is unknown, which the record says
-    } finally {
-      try {
-        defineProperty(Error, 'stackTraceLimit', { value: limit, writable: true, configurable: true });
-        defineProperty(Error, 'prepareStackTrace', { value: prepare, writable: true, configurable: true });
-      } catch {
-        // as above
-      }
-    }
-  };
 
   /**
    * The repository frame that did it: { file, line } for code that is not a test, null when the call
    * comes from a test, the runner or node itself; `unknown` when the stack cannot be read or holds no
    * file at all (a builtin called straight from a timer: `setTimeout(process.exit)`). Where node's own
    * machinery does the same (its module loaders read files), `strict` is false and such a call is nobody's.
+   * @returns {Where | null}
    */
   const caller = (strict = true) => {
     const stack = sites();
@@ -81,7 +100,9 @@ function createCaller(root, listedTests) {
       const rel = inRepository(name);
       if (rel === null || RUNNER_CONFIG.test(rel)) continue;
       if (isTest(rel)) continue;
-      return { file: rel, line: sourceMaps.originalLine(name, site.getLineNumber(), site.getColumnNumber()) };
+      // A file of the repository: `name` is its path or URL.
+      const file = /** @type {string} */ (name);
+      return { file: rel, line: sourceMaps.originalLine(file, site.getLineNumber(), site.getColumnNumber()) };
     }
     return anyFile || !strict ? null : { file: null, line: null, unknown: true };
   };

@@ -6,18 +6,36 @@
 // call no file made (`setTimeout(process.exit)`), which only a callback handed to node can be. Only
 // in a process that runs tests: a program a test starts (a CLI under test) may end as it likes.
 
+/** @typedef {import('./guard-record.cjs').GuardRecord} GuardRecord */
+/** @typedef {import('./guard-caller.cjs').Caller} Caller */
+
+/**
+ * @param {GuardRecord} record
+ * @param {Caller['caller']} caller
+ */
 function guardExits(record, caller) {
+  // `process` as a table of its functions, node's internal ones (`reallyExit`, `_kill`) among them.
+  const functions = /** @type {Record<string, (this: unknown, ...args: unknown[]) => unknown>} */ (
+    /** @type {unknown} */ (process)
+  );
   let exiting = false;
-  /** Records the call when the code made it; the record is written before the process goes. */
+  /**
+   * Records the call when the code made it; the record is written before the process goes.
+   * @param {string} detail
+   */
   const note = (detail) => {
     if (!record.runsTests()) return;
     const who = caller();
     if (who) record.event('exit', who, detail);
   };
+  /**
+   * @param {string} name
+   * @param {(args: unknown[]) => string} detail
+   */
   const wrap = (name, detail) => {
-    const own = process[name];
+    const own = functions[name];
     if (typeof own !== 'function') return;
-    process[name] = function (...args) {
+    functions[name] = function (...args) {
       if (!exiting) {
         exiting = name === 'exit' || name === 'reallyExit' || name === 'abort';
         note(detail(args));
@@ -29,9 +47,9 @@ function guardExits(record, caller) {
   wrap('reallyExit', (args) => `process.reallyExit(${String(args[0])})`);
   wrap('abort', () => 'process.abort()');
   for (const name of ['kill', '_kill']) {
-    const own = process[name];
+    const own = functions[name];
     if (typeof own !== 'function') continue;
-    process[name] = function (pid, signal, ...rest) {
+    functions[name] = function (pid, signal, ...rest) {
       const target = Number(pid);
       const self = target === process.pid || target === 0 || target === -process.pid;
       if ((self || target === process.ppid) && signal !== 0 && !exiting)
@@ -44,9 +62,10 @@ function guardExits(record, caller) {
   if (descriptor && descriptor.configurable && typeof descriptor.set === 'function') {
     Object.defineProperty(process, 'exitCode', {
       ...descriptor,
+      /** @param {unknown} value */
       set(value) {
         note(`process.exitCode = ${String(value)}`);
-        descriptor.set.call(this, value);
+        /** @type {(v: unknown) => void} */ (descriptor.set).call(this, value);
       },
     });
   }

@@ -13,12 +13,36 @@ const { extname } = require('node:path');
 
 const CODE_EXTENSIONS = new Set(['.js', '.cjs', '.mjs', '.jsx', '.ts', '.cts', '.mts', '.tsx', '.json', '.node', '']);
 
+/** @typedef {import('./guard-record.cjs').GuardRecord} GuardRecord */
+/** @typedef {import('./guard-caller.cjs').Caller} Caller */
+/** @typedef {(this: unknown, ...args: unknown[]) => unknown} AnyFunction */
+/**
+ * Node's CommonJS loader, as far as the guard wraps it (internal methods, in no public type).
+ * @typedef {{ _load: (this: unknown, request: unknown, ...rest: unknown[]) => unknown }} Loader
+ * @typedef {{ _compile: (this: unknown, content: unknown, filename: unknown, ...rest: unknown[]) => unknown }} Compiler
+ */
+
+/**
+ * @param {GuardRecord} record
+ * @param {Caller['caller']} caller
+ * @param {Caller['fromDependency']} fromDependency
+ */
 function guardExports(record, caller, fromDependency) {
+  /** @type {WeakMap<object, string>} */
   const guarded = new WeakMap();
+  /**
+   * @param {object} target
+   * @param {unknown} key
+   * @param {string} how
+   */
   const changed = (target, key, how) => {
     const who = caller();
     if (who) record.event('framework_changed', who, `${guarded.get(target)}.${String(key)} ${how}`);
   };
+  /**
+   * @param {string} name
+   * @param {unknown} target
+   */
   const guard = (name, target) => {
     if ((typeof target !== 'object' && typeof target !== 'function') || target === null || guarded.has(target)) return;
     guarded.set(target, name);
@@ -44,15 +68,16 @@ function guardExports(record, caller, fromDependency) {
   const nodeTest = () => guard('test', require('node:test'));
   if (process.env.NODE_TEST_CONTEXT || process.execArgv.includes('--test')) nodeTest();
   else {
-    const load = Module._load;
-    Module._load = function (request, ...rest) {
+    const loader = /** @type {Loader} */ (/** @type {unknown} */ (Module));
+    const load = loader._load;
+    loader._load = function (request, ...rest) {
       const loaded = load.call(this, request, ...rest);
       if (request === 'node:test' || request === 'test') nodeTest();
       return loaded;
     };
     const getBuiltinModule = process.getBuiltinModule;
     if (typeof getBuiltinModule === 'function') {
-      process.getBuiltinModule = function (id) {
+      process.getBuiltinModule = function (/** @type {string} */ id) {
         if (id === 'node:test' || id === 'test') nodeTest();
         return getBuiltinModule.call(this, id);
       };
@@ -60,10 +85,18 @@ function guardExports(record, caller, fromDependency) {
   }
 
   // A redefinition of a guarded export throws (it cannot be configured); who tried is recorded.
+  /**
+   * @param {object} owner `Object` or `Reflect`
+   * @param {string} name
+   * @param {(rest: unknown[]) => unknown[]} keysOf the keys redefined, from the arguments after the target
+   */
   const watchDefine = (owner, name, keysOf) => {
-    const own = owner[name];
-    owner[name] = function (target, ...rest) {
-      if (guarded.has(target)) for (const key of keysOf(rest)) changed(target, key, 'redefined');
+    const functions = /** @type {Record<string, AnyFunction>} */ (owner);
+    const own = functions[name];
+    functions[name] = function (target, ...rest) {
+      // A primitive is never guarded: a WeakMap's `has` answers false for it.
+      const object = /** @type {object} */ (target);
+      if (guarded.has(object)) for (const key of keysOf(rest)) changed(object, key, 'redefined');
       return own.call(this, target, ...rest);
     };
   };
@@ -72,19 +105,30 @@ function guardExports(record, caller, fromDependency) {
   watchDefine(Object, 'defineProperties', (rest) => (rest[0] && typeof rest[0] === 'object' ? Reflect.ownKeys(rest[0]) : []));
   watchDefine(Object, 'setPrototypeOf', () => ['[[Prototype]]']);
   watchDefine(Reflect, 'setPrototypeOf', () => ['[[Prototype]]']);
+  watchDynamicCode(record, caller, fromDependency);
+}
 
+/**
+ * Code run from a file that is not code, or from a string through `vm`.
+ * @param {GuardRecord} record
+ * @param {Caller['caller']} caller
+ * @param {Caller['fromDependency']} fromDependency
+ */
+function watchDynamicCode(record, caller, fromDependency) {
   // CommonJS runs a file of any other extension as JavaScript.
-  const compile = Module.prototype._compile;
-  Module.prototype._compile = function (content, filename, ...rest) {
+  const prototype = /** @type {Compiler} */ (/** @type {unknown} */ (Module.prototype));
+  const compile = prototype._compile;
+  prototype._compile = function (content, filename, ...rest) {
     if (typeof filename === 'string' && !CODE_EXTENSIONS.has(extname(filename).toLowerCase())) {
       const who = caller();
       if (who) record.event('dynamic_code', who, `require of a file that is not code: ${filename.split('/').pop()}`);
     }
     return compile.call(this, content, filename, ...rest);
   };
+  const vmFunctions = /** @type {Record<string, AnyFunction>} */ (/** @type {unknown} */ (vm));
   for (const name of ['runInThisContext', 'runInNewContext', 'runInContext', 'compileFunction']) {
-    const own = vm[name];
-    vm[name] = function (...args) {
+    const own = vmFunctions[name];
+    vmFunctions[name] = function (...args) {
       const who = fromDependency() ? null : caller(false);
       if (who) record.event('dynamic_code', who, `vm.${name} of a string`);
       return own.apply(this, args);

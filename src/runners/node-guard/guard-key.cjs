@@ -27,13 +27,22 @@ const Bytes = Uint8Array;
 const BLOCK = 64;
 const HEX = '0123456789abcdef';
 
-/** Lowercase hex (what `crypto.hash` writes and the key files hold) to bytes. */
+/**
+ * Lowercase hex (what `crypto.hash` writes and the key files hold) to bytes.
+ * @param {string} hex
+ * @returns {Uint8Array}
+ */
 function bytesOfHex(hex) {
   const out = new Bytes(hex.length >> 1);
   for (let i = 0; i < out.length; i++) out[i] = HEX.indexOf(hex[2 * i]) * 16 + HEX.indexOf(hex[2 * i + 1]);
   return out;
 }
 
+/**
+ * @param {Uint8Array} a
+ * @param {Uint8Array} b
+ * @returns {Uint8Array}
+ */
 function joined(a, b) {
   const out = new Bytes(a.length + b.length);
   for (let i = 0; i < a.length; i++) out[i] = a[i];
@@ -41,7 +50,12 @@ function joined(a, b) {
   return out;
 }
 
-/** HMAC-SHA256 (RFC 2104) of `payload` (a string) under `key` (32 bytes), as hex. */
+/**
+ * HMAC-SHA256 (RFC 2104) of `payload` under `key` (32 bytes), as hex.
+ * @param {Uint8Array} key
+ * @param {string} payload
+ * @returns {string}
+ */
 function hmac(key, payload) {
   if (!hash) return createHmac('sha256', key).update(payload, 'utf8').digest('hex');
   const inner = new Bytes(BLOCK);
@@ -55,12 +69,17 @@ function hmac(key, payload) {
   return hash('sha256', joined(outer, innerHash), 'hex');
 }
 
+/** @typedef {{ index: number, sign: (payload: string) => string }} ClaimedKey */
+
 /**
  * Claims a key of the pool in `dir/keys`, from a random place in it (which key a later process
- * takes cannot be told in advance). Returns `{ index, sign }`, or null: no pool, or none left.
+ * takes cannot be told in advance). Null: no pool, or none left.
+ * @param {string} dir the records folder
+ * @returns {ClaimedKey | null}
  */
 function claimKey(dir) {
   const keys = join(dir, 'keys');
+  /** @type {string[]} */
   let names;
   try {
     names = readdirSync(keys).filter((name) => /^\d+$/.test(name));

@@ -29,7 +29,15 @@ const READERS = {
   promises: ['readFile', 'open', 'copyFile', 'cp', 'link', 'symlink'],
 };
 
+/**
+ * @param {import('./guard-record.cjs').GuardRecord} record
+ * @param {import('./guard-caller.cjs').Caller} who
+ */
 function guardReads(record, { caller, inRepository, isTest, fromLoader }) {
+  /**
+   * @param {unknown} target what the method was given as its path
+   * @returns {string | null}
+   */
   const pathOf = (target) => {
     try {
       if (typeof target === 'string') return resolve(target);
@@ -40,6 +48,10 @@ function guardReads(record, { caller, inRepository, isTest, fromLoader }) {
     }
     return null; // a file descriptor or a handle: opened by path before, where it was seen
   };
+  /**
+   * @param {unknown} target
+   * @param {string} how
+   */
   const check = (target, how) => {
     const path = pathOf(target);
     const rel = path && inRepository(path);
@@ -47,10 +59,16 @@ function guardReads(record, { caller, inRepository, isTest, fromLoader }) {
     const who = caller(false);
     if (who) record.event('test_file_read', who, `${how} ${rel}`);
   };
+  /**
+   * @param {object} owner `fs` or `fs.promises`
+   * @param {string} prefix
+   * @param {string} name
+   */
   const wrap = (owner, prefix, name) => {
-    const own = owner[name];
+    const functions = /** @type {Record<string, (this: unknown, ...args: unknown[]) => unknown>} */ (owner);
+    const own = functions[name];
     if (typeof own !== 'function') return;
-    owner[name] = function (target, ...rest) {
+    functions[name] = function (target, ...rest) {
       check(target, `${prefix}${name}`);
       return own.call(this, target, ...rest);
     };

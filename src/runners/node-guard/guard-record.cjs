@@ -16,11 +16,27 @@ const { claimKey } = require('./guard-key.cjs');
 
 const stringify = JSON.stringify;
 
+/**
+ * Where the code that did it is: a file of the repository (relative) and its line; both null when
+ * nobody's in particular (a class found replaced at a test's end), `unknown` when the stack could not say.
+ * @typedef {{ file: string | null, line: number | null, unknown?: boolean }} Where
+ */
+/** @typedef {{ kind: string, file: string | null, line: number | null, detail: string }} GuardEvent */
+/** @typedef {'passed' | 'failed' | 'skipped'} Outcome */
+/** @typedef {ReturnType<typeof createRecord>} GuardRecord */
+
+/**
+ * @param {import('./guard-channel.cjs').Channel} channel
+ */
 function createRecord(channel) {
   const id = isMainThread ? String(process.pid) : `${process.pid}t${threadId}`;
   const key = claimKey(channel.dir);
   const file = join(channel.dir, key ? `record-${key.index}.json` : `unkeyed-${id}.json`);
   const temporary = join(channel.dir, `.${id}.tmp`);
+  /**
+   * @type {{ runs: boolean, exited: boolean, worker: boolean, running: number, ended: number | null,
+   *   tests: Record<Outcome, number> | null, events: GuardEvent[] }}
+   */
   const state = { runs: false, exited: false, worker: false, running: 0, ended: null, tests: null, events: [] };
 
   const complete = () => !state.events.some((e) => e.kind === 'exit') && (state.exited || (state.worker && state.running === 0));
@@ -48,7 +64,12 @@ function createRecord(channel) {
   write();
 
   return {
-    /** Notes what the code did, and writes it at once: the process may end right after. */
+    /**
+     * Notes what the code did, and writes it at once: the process may end right after.
+     * @param {string} kind
+     * @param {Where} where
+     * @param {string} detail
+     */
     event(kind, where, detail) {
       if (state.events.length >= 100) return; // enough to judge; a loop of them must not fill the disk
       if (state.events.some((e) => e.kind === kind && e.file === where.file && e.line === where.line && e.detail === detail))
@@ -71,7 +92,10 @@ function createRecord(channel) {
     testStarted() {
       state.running++;
     },
-    /** A test ended, with its outcome: counted, and the record written. */
+    /**
+     * A test ended, with its outcome: counted, and the record written.
+     * @param {Outcome} outcome
+     */
     testEnded(outcome) {
       state.running = Math.max(0, state.running - 1);
       state.tests = state.tests || { passed: 0, failed: 0, skipped: 0 };
@@ -79,6 +103,7 @@ function createRecord(channel) {
       // A process that reaches its exit writes its counts there; a worker may never reach it.
       if (state.worker) write();
     },
+    /** @param {number} code */
     exited(code) {
       state.exited = true;
       state.ended = code;

@@ -4,7 +4,7 @@
 // matcher table `expect` reads (`expect.extend` writes it): a proxy records every write by code that
 // is not a test. mocha's classes are checked by identity at each test's end and at exit.
 //
-// Where the tests start and end (as the repair engine's spectra hook, localize/node/, reads them):
+// Where the tests start and end (as the repair engine's spectra hook, localize/spectra-hook/, reads them):
 // - node's runner, in the process that runs a test file: `test:complete` objects pushed into its
 //   reporter's Readable stream;
 // - mocha: its runner's 'test end' events (an EventEmitter);
@@ -16,16 +16,49 @@ const Module = require('node:module');
 
 const MATCHERS = Symbol.for('$$jest-matchers-object');
 
+/** @typedef {import('./guard-record.cjs').GuardRecord} GuardRecord */
+/** @typedef {{ matchers?: unknown }} MatchersHolder what `expect` keeps its matcher table in */
+/** @typedef {{ [name: string]: unknown }} Exports a module's exports, as far as the guard reads them */
+/** @typedef {(holder: MatchersHolder | null | undefined, runner: string) => void} WatchMatchers */
+/**
+ * A test as its runner hands it over (mocha's `Test`, node's report, jest's and vitest's tasks), as
+ * far as the guard reads it.
+ * @typedef {{ type?: string, state?: string, fullTitle?: unknown, name?: string, errors?: unknown[],
+ *   result?: { state?: string }, data?: { skip?: unknown, todo?: unknown, details?: { type?: string, passed?: boolean } } }} RunnerObject
+ */
+
+/**
+ * @param {GuardRecord} record
+ * @param {import('./guard-caller.cjs').Caller['caller']} caller
+ */
 function guardRunners(record, caller) {
+  const watchMatchers = matcherWatch(record, caller);
+  const mocha = guardMocha(record);
+  guardNodeTest(record);
+  guardRequired(record, watchMatchers, mocha);
+  guardVitest(record, watchMatchers);
+}
+
+/**
+ * A function that puts a matcher table (jest's, vitest's) behind a proxy that records every write.
+ * @param {GuardRecord} record
+ * @param {import('./guard-caller.cjs').Caller['caller']} caller
+ * @returns {WatchMatchers}
+ */
+function matcherWatch(record, caller) {
   const proxied = new WeakSet();
   /** The matcher table behind `expect`, with every write recorded. */
-  const watchMatchers = (holder, runner) => {
-    if (!holder || typeof holder.matchers !== 'object' || proxied.has(holder.matchers)) return;
+  return (holder, runner) => {
+    if (!holder || typeof holder.matchers !== 'object') return;
+    // An object (jest and vitest never hand a null one: `new Proxy` would throw on it).
+    const matchers = /** @type {object} */ (holder.matchers);
+    if (proxied.has(matchers)) return;
+    /** @param {PropertyKey} key */
     const note = (key) => {
       const who = caller();
       if (who) record.event('framework_changed', who, `${runner} expect matcher ${String(key)} replaced (expect.extend)`);
     };
-    const proxy = new Proxy(holder.matchers, {
+    const proxy = new Proxy(matchers, {
       set: (target, key, value) => (note(key), Reflect.set(target, key, value)),
       defineProperty: (target, key, descriptor) => (note(key), Reflect.defineProperty(target, key, descriptor)),
       deleteProperty: (target, key) => (note(key), Reflect.deleteProperty(target, key)),
@@ -33,13 +66,23 @@ function guardRunners(record, caller) {
     proxied.add(proxy);
     holder.matchers = proxy;
   };
+}
 
-  // mocha
+/**
+ * mocha: its classes' methods as loaded, checked at each test's end and at exit; its tests' ends.
+ * @param {GuardRecord} record
+ */
+function guardMocha(record) {
+  /** @type {[string, Record<string, unknown>, string, unknown][]} */
   const mochaClasses = [];
+  /**
+   * @param {string} name
+   * @param {unknown} Class
+   */
   const snapshot = (name, Class) => {
     if (typeof Class !== 'function' || !Class.prototype) return;
     for (const key of Object.getOwnPropertyNames(Class.prototype)) {
-      const value = Object.getOwnPropertyDescriptor(Class.prototype, key).value;
+      const value = /** @type {PropertyDescriptor} */ (Object.getOwnPropertyDescriptor(Class.prototype, key)).value;
       if (typeof value === 'function') mochaClasses.push([`mocha ${name}.prototype.${key}`, Class.prototype, key, value]);
     }
   };
@@ -49,6 +92,11 @@ function guardRunners(record, caller) {
     }
   };
   const emit = EventEmitter.prototype.emit;
+  /**
+   * @param {string | symbol} event
+   * @param {RunnerObject | null} test
+   * @param {...unknown} rest
+   */
   EventEmitter.prototype.emit = function (event, test, ...rest) {
     if (
       event === 'test end' &&
@@ -63,10 +111,20 @@ function guardRunners(record, caller) {
     return emit.call(this, event, test, ...rest);
   };
   process.on('exit', checkMocha);
+  return { classes: mochaClasses, snapshot };
+}
 
-  // node --test: the process that runs a file (the one that starts them reports them again).
+/**
+ * node --test: the tests' ends, in the process that runs a file (the one that starts them reports them again).
+ * @param {GuardRecord} record
+ */
+function guardNodeTest(record) {
   const orchestrates = process.execArgv.includes('--test') && !process.execArgv.includes('--test-isolation=none');
   const push = Readable.prototype.push;
+  /**
+   * @param {RunnerObject | null} chunk
+   * @param {...BufferEncoding} rest
+   */
   Readable.prototype.push = function (chunk, ...rest) {
     if (
       !orchestrates &&
@@ -82,14 +140,27 @@ function guardRunners(record, caller) {
     }
     return push.call(this, chunk, ...rest);
   };
+}
 
-  // jest's environments and mocha's classes are loaded by node's own require.
+/**
+ * jest's environments and mocha's classes, loaded by node's own require.
+ * @param {GuardRecord} record
+ * @param {WatchMatchers} watchMatchers
+ * @param {ReturnType<typeof guardMocha>} mocha
+ */
+function guardRequired(record, watchMatchers, mocha) {
   const hooked = new WeakSet();
+  /** @param {unknown} Environment a test environment class */
   const hookEnvironment = (Environment) => {
     if (typeof Environment !== 'function' || hooked.has(Environment)) return;
     hooked.add(Environment);
     record.markRunner();
     const own = Environment.prototype.handleTestEvent;
+    /**
+     * @this {{ global?: Record<PropertyKey, MatchersHolder> }}
+     * @param {{ name?: string, test: RunnerObject } | null} event
+     * @param {unknown} state
+     */
     Environment.prototype.handleTestEvent = function (event, state) {
       if (event && event.name === 'setup') watchMatchers(this.global && this.global[MATCHERS], 'jest');
       else if (event && event.name === 'test_done')
@@ -98,9 +169,10 @@ function guardRunners(record, caller) {
       return own ? own.call(this, event, state) : undefined;
     };
   };
-  const load = Module._load;
-  Module._load = function (request, ...rest) {
-    const loaded = load.call(this, request, ...rest);
+  const loader = /** @type {import('./guard-exports.cjs').Loader} */ (/** @type {unknown} */ (Module));
+  const load = loader._load;
+  loader._load = function (request, ...rest) {
+    const loaded = /** @type {Exports | (Function & Exports) | null | undefined} */ (load.call(this, request, ...rest));
     if (typeof request === 'string' && /jest-environment-(node|jsdom)/.test(request) && loaded) {
       hookEnvironment(loaded.TestEnvironment);
       hookEnvironment(loaded.default);
@@ -109,19 +181,29 @@ function guardRunners(record, caller) {
       typeof loaded === 'function' &&
       typeof loaded.Runner === 'function' &&
       typeof loaded.Runnable === 'function' &&
-      mochaClasses.length === 0
+      mocha.classes.length === 0
     ) {
       record.markRunner();
-      for (const name of ['Runner', 'Runnable', 'Test', 'Suite', 'Hook']) snapshot(name, loaded[name]);
+      for (const name of ['Runner', 'Runnable', 'Test', 'Suite', 'Hook']) mocha.snapshot(name, loaded[name]);
     }
     return loaded;
   };
+}
 
-  // vitest: its matcher table and its worker state are defined on globalThis.
+/**
+ * vitest: its matcher table and its worker state, defined on globalThis.
+ * @param {GuardRecord} record
+ * @param {WatchMatchers} watchMatchers
+ */
+function guardVitest(record, watchMatchers) {
   const defineProperty = Object.defineProperty;
-  Object.defineProperty = function (target, key, descriptor) {
+  const object =
+    /** @type {{ defineProperty: (this: unknown, target: unknown, key: PropertyKey, descriptor: PropertyDescriptor) => unknown }} */ (
+      /** @type {unknown} */ (Object)
+    );
+  object.defineProperty = function (target, key, descriptor) {
     if (target === globalThis && key === MATCHERS && descriptor && typeof descriptor.get === 'function')
-      return defineProperty.call(this, target, key, matchersGetter(descriptor));
+      return defineProperty.call(this, target, key, matchersGetter(/** @type {Getter} */ (descriptor)));
     if (target === globalThis && descriptor && descriptor.value !== null && typeof descriptor.value === 'object') {
       if (key === MATCHERS) watchMatchers(descriptor.value, 'vitest');
       else if (key === '__vitest_worker__') watchVitest(descriptor.value);
@@ -130,13 +212,17 @@ function guardRunners(record, caller) {
   };
   // vitest 4 and later define the table's holder as a getter that builds it anew at each read, around
   // one matcher table: each holder it builds hands out the same proxy of that table.
+  /** @typedef {PropertyDescriptor & { get: (this: unknown) => unknown }} Getter */
+  /** @param {Getter} descriptor */
   const matchersGetter = (descriptor) => {
+    /** @type {unknown} */
     let raw = null;
+    /** @type {unknown} */
     let proxy = null;
     return {
       ...descriptor,
       get() {
-        const holder = descriptor.get.call(this);
+        const holder = /** @type {MatchersHolder | null | undefined} */ (descriptor.get.call(this));
         if (holder && typeof holder.matchers === 'object' && holder.matchers !== null) {
           if (raw !== holder.matchers) {
             raw = holder.matchers;
@@ -148,10 +234,16 @@ function guardRunners(record, caller) {
       },
     };
   };
+  /** @param {{ current?: RunnerObject | null }} workerState */
   const watchVitest = (workerState) => {
     record.markWorker();
     let current = workerState.current;
+    /** @type {RunnerObject | null} */
     let running = null;
+    /**
+     * @param {RunnerObject} task
+     * @returns {import('./guard-record.cjs').Outcome}
+     */
     const outcome = (task) => {
       const state = task.result && task.result.state;
       return state === 'fail' ? 'failed' : state === 'pass' ? 'passed' : 'skipped';
@@ -160,6 +252,7 @@ function guardRunners(record, caller) {
       configurable: true,
       enumerable: true,
       get: () => current,
+      /** @param {RunnerObject | null | undefined} task */
       set: (task) => {
         if (running && task !== running) {
           record.testEnded(outcome(running));

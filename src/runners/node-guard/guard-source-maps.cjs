@@ -11,9 +11,17 @@ const { readFileSync } = require('node:fs');
 
 const INLINE = /^\/\/[#@] sourceMappingURL=data:application\/json(?:;charset=[\w-]+)?;base64,([A-Za-z0-9+/=]+)/;
 
+/** @typedef {string | { filename?: string } | undefined} ScriptOptions what `vm` is given as a script's options */
+
 function createSourceMaps() {
+  /** @type {Map<string, string>} */
   const code = new Map();
+  /** @type {Map<string, InstanceType<typeof SourceMap> | null>} */
   const maps = new Map();
+  /**
+   * @param {unknown} text
+   * @param {ScriptOptions} options
+   */
   const remember = (text, options) => {
     const filename = typeof options === 'string' ? options : options && options.filename;
     if (typeof filename === 'string' && typeof text === 'string') {
@@ -23,23 +31,37 @@ function createSourceMaps() {
   };
   const Script = vm.Script;
   vm.Script = class extends Script {
+    /**
+     * @param {string} text
+     * @param {import('node:vm').ScriptOptions | string} [options]
+     */
     constructor(text, options) {
       super(text, options);
       remember(text, options);
     }
   };
   const runInThisContext = vm.runInThisContext;
+  /**
+   * @param {string} text
+   * @param {import('node:vm').RunningScriptOptions | string} [options]
+   */
   vm.runInThisContext = function (text, options) {
     remember(text, options);
     return runInThisContext.call(this, text, options);
   };
 
-  /** The original line of `line`:`column` (1-based) of `filename`, or `line` where there is no map. */
+  /**
+   * The original line of `line`:`column` (1-based) of `filename`, or `line` where there is no map.
+   * @param {string} filename
+   * @param {number | null} line
+   * @param {number | null} column
+   * @returns {number | null}
+   */
   const originalLine = (filename, line, column) => {
     if (!maps.has(filename)) {
       const text = code.get(filename);
       const at = text ? text.lastIndexOf('sourceMappingURL=data:application/json') : -1;
-      const found = at >= 0 ? INLINE.exec(text.slice(at - 4)) : null;
+      const found = at >= 0 ? INLINE.exec(/** @type {string} */ (text).slice(at - 4)) : null;
       let map;
       try {
         map = found ? new SourceMap(JSON.parse(Buffer.from(found[1], 'base64').toString('utf8'))) : null;
@@ -49,13 +71,18 @@ function createSourceMaps() {
       maps.set(filename, map);
     }
     const map = maps.get(filename);
-    const entry = map && typeof line === 'number' ? map.findEntry(line - 1, Math.max(0, (column || 1) - 1)) : null;
+    // An entry, or `{}` where the map has none.
+    const entry = /** @type {{ originalLine?: number } | null} */ (
+      map && typeof line === 'number' ? map.findEntry(line - 1, Math.max(0, (column || 1) - 1)) : null
+    );
     if (entry && typeof entry.originalLine === 'number') return entry.originalLine + 1;
-    return code.has(filename) && typeof line === 'number' ? alignedLine(filename, code.get(filename), line) : line;
+    const transformed = code.get(filename);
+    return transformed !== undefined && typeof line === 'number' ? alignedLine(filename, transformed, line) : line;
   };
   return { originalLine };
 }
 
+/** @param {string} text */
 const bare = (text) =>
   text
     .replace(/__vite_ssr_import_\d+__\./g, '')
@@ -63,7 +90,13 @@ const bare = (text) =>
     .replace(/\s+/g, ' ')
     .trim();
 
-/** The line of the file on disk with the text of the transformed code's `line`, nearest to it. */
+/**
+ * The line of the file on disk with the text of the transformed code's `line`, nearest to it.
+ * @param {string} filename
+ * @param {string} transformed
+ * @param {number} line
+ * @returns {number}
+ */
 function alignedLine(filename, transformed, line) {
   const wanted = bare(transformed.split('\n')[line - 1] || '');
   let original;
@@ -72,6 +105,7 @@ function alignedLine(filename, transformed, line) {
   } catch {
     return line;
   }
+  /** @type {number | null} */
   let best = null;
   original.forEach((text, index) => {
     const own = bare(text);

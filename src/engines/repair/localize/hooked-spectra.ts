@@ -1,5 +1,5 @@
 // Per-test spectra of a mocha, jest or `node --test` suite from one run of the test command: a
-// preloaded hook (node/fixloop_test_spectra.cjs) takes V8's precise coverage at each test's start and
+// preloaded hook (spectra-hook/spectra-preload.cjs) takes V8's precise coverage at each test's start and
 // end; what jest transformed is read through its inline source map. One
 // process per test cost a suite run per test, so suites of more than a couple dozen tests, that is
 // every real one, got no coverage at all.
@@ -13,8 +13,8 @@ import { coveredLines, type V8Range } from './v8-coverage.ts';
 import { inlineSourceMap, originalLines } from './source-maps.ts';
 import { alignedLines, textAlignment } from './text-aligned-lines.ts';
 
-const HOOK_DIR = fileURLToPath(new URL('./node/', import.meta.url));
-const HOOK = join(HOOK_DIR, 'fixloop_test_spectra.cjs');
+const HOOK_DIR = fileURLToPath(new URL('./spectra-hook/', import.meta.url));
+const HOOK = join(HOOK_DIR, 'spectra-preload.cjs');
 
 interface TestCoverage {
   title: string;

@@ -44,7 +44,7 @@ def _watched(value):
 
 def snapshot():
     """[(namespace, label, name, value)] for every callable the watched modules hold, and every member of the classes they define."""
-    import unittest  # noqa: F401 (loaded now, so that what it defines is watched)
+    __import__("unittest")  # loaded now, so that what it defines is watched
     entries = []
     for module_name, module in list(sys.modules.items()):
         if module is None or module_name not in WATCHED:
