@@ -1,5 +1,5 @@
 // How fixloop parses a JavaScript or TypeScript file, for every stage that asks: the judge's
-// harness-tampering check (src/verify/js-tree.ts) and the repair engine's templates
+// harness-tampering check (src/core/js-tree.ts) and the repair engine's templates
 // (src/engines/repair/templates/js/ast.ts). One configuration, so the two never disagree on whether
 // a file parses: a file the repair engine edits is a file the judge can read, and back.
 // Only @babel/parser here: walking the tree is each stage's own business.

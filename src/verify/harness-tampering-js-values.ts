@@ -4,7 +4,7 @@
 // `Symbol.toPrimitive` or `equals` that answers a constant, or never reads the other operand, makes
 // a value that compares equal to anything. The variables are the runners' own (src/runners/).
 import { GLOBAL } from './js-references.ts';
-import { isJsNode, walkJs, type JsNode } from './js-tree.ts';
+import { isJsNode, walkJs, type JsNode } from '../core/js-tree.ts';
 import type { TamperRule } from './tamper-hit.ts';
 
 export interface ValueRef {

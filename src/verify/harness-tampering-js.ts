@@ -7,7 +7,7 @@
 import { equalsAnythingHit, runnerVariableHits } from './harness-tampering-js-values.ts';
 import { bare, GLOBAL, refOf, scopeOf, type Ref } from './js-references.ts';
 import { underMainGuard } from './js-main-guard.ts';
-import { isJsNode, literalPath, ownLines, parseJs, stringValue, walkJs, type JsNode } from './js-tree.ts';
+import { isJsNode, literalPath, ownLines, parseJs, stringValue, walkJs, type JsNode } from '../core/js-tree.ts';
 import type { TamperHit, TamperRule } from './tamper-hit.ts';
 import { RUNNERS } from '../runners/registry.ts';
 

@@ -15,7 +15,7 @@ import type { Finding } from '../core/findings.ts';
 import { RUNNERS } from '../runners/registry.ts';
 import { findJsTampering } from './harness-tampering-js.ts';
 import { findPythonTampering, type PythonFile, type Unreadable } from './harness-tampering-py.ts';
-import { JS_SOURCE } from './js-tree.ts';
+import { JS_SOURCE } from '../core/js-tree.ts';
 import type { TamperHit, TamperRule } from './tamper-hit.ts';
 
 const WHY: Record<TamperRule, string> = {

@@ -1,7 +1,7 @@
 // The main guard of a JavaScript file: under it, ending the process or setting its exit status is
 // the program's own business (a command line tool's exit), never the harness's, since no test that
 // imports the file runs it. harness-tampering-js.ts asks here before it reports an exit.
-import { isJsNode, type JsNode } from './js-tree.ts';
+import { isJsNode, type JsNode } from '../core/js-tree.ts';
 
 /**
  * Code that runs only when the file is the program itself, never when a test imports it:

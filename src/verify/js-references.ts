@@ -3,7 +3,7 @@
 // (`import p from 'node:process'`, `const { strict } = require('assert')`), so the same member
 // under another name is the same member; a name the file declares itself is never a global.
 // The harness tampering checks (harness-tampering-js.ts) ask it what each call and write reaches.
-import { isJsNode, stringValue, walkJs, type JsNode } from './js-tree.ts';
+import { isJsNode, stringValue, walkJs, type JsNode } from '../core/js-tree.ts';
 
 /** What an expression stands for: a module (or the global scope) and a path of members in it. */
 export interface Ref {

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { JS_SOURCE, parseJsProgram } from '../../src/core/js-parse.ts';
 import { reparses } from '../../src/engines/repair/templates/js/ast.ts';
-import { parseJs } from '../../src/verify/js-tree.ts';
+import { parseJs } from '../../src/core/js-tree.ts';
 
 const TRICKY: Array<{ name: string; file: string; source: string; parses: boolean }> = [
   {

@@ -6,7 +6,7 @@
 // title that makes it), in the file the runner named, else in the test files that declare it
 // (failingTestFiles: mocha names no file).
 import type { TestCaseResult } from '../../core/test-report.ts';
-import { isJsNode, JS_SOURCE, parseJs, walkJs, type JsNode } from '../js-tree.ts';
+import { isJsNode, JS_SOURCE, parseJs, walkJs, type JsNode } from '../../core/js-tree.ts';
 import type { EntrySources } from './entry-sources.ts';
 import type { ProbeRecord } from './probe-record.ts';
 

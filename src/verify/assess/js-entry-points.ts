@@ -5,7 +5,7 @@
 // call by name. A test file is the one the runner named, else a test file that declares the failing
 // test (failing-test-callers.ts: mocha names no file).
 import type { TestCaseResult } from '../../core/test-report.ts';
-import { isJsNode, JS_SOURCE, parseJs, walkJs, type JsNode } from '../js-tree.ts';
+import { isJsNode, JS_SOURCE, parseJs, walkJs, type JsNode } from '../../core/js-tree.ts';
 import type { EntrySources } from './entry-sources.ts';
 import { failingTestFiles } from './failing-test-callers.ts';
 import { namedFunctions } from './js-probe-functions.ts';

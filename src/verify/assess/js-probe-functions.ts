@@ -1,7 +1,7 @@
 // Which functions of a JavaScript or TypeScript file the assessment probes, and the names that make
 // their ids. A name comes from the code around the function, never from its line, so the original
 // and the patched version of a file give the same function the same id even when lines moved.
-import { isJsNode, walkJs, type JsNode } from '../js-tree.ts';
+import { isJsNode, walkJs, type JsNode } from '../../core/js-tree.ts';
 
 const FUNCTION_TYPES = new Set([
   'FunctionDeclaration',

@@ -5,7 +5,7 @@
 // like (compare-records.ts). Markers go on existing lines, so no line number moves:
 //   if (a) x(); else y();  →  if (a) {M(1); x();} else {M(2); y();}
 //   return a ? b : c;      →  M(0); return a ? (M(1), b) : (M(2), c);
-import { isJsNode, type JsNode } from '../js-tree.ts';
+import { isJsNode, type JsNode } from '../../core/js-tree.ts';
 import type { Edit } from './js-probe-wrap.ts';
 
 /** A statement whose own position holds nothing that runs (declarations the runtime hoists or erases). */

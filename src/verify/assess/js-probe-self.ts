@@ -2,7 +2,7 @@
 // generated inputs (`isAbsolute`, `exports.parse`, `module.exports.join`). Evaluated lazily, inside
 // the function, only when the probe generates: a name the function's own parameters or declarations
 // hide would name something else, so then there is no self reference and no generated input.
-import { isJsNode, walkJs, type JsNode } from '../js-tree.ts';
+import { isJsNode, walkJs, type JsNode } from '../../core/js-tree.ts';
 import { holder, keyName, memberChain } from './js-probe-functions.ts';
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;

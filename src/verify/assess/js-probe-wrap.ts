@@ -6,7 +6,7 @@
 // behind an arrow that takes the arguments as passed:
 //   (a, b = 1) => BODY  →  __fixloop_p().k((...__fixloop_a) => __fixloop_p().c(ID, void 0, __fixloop_a, SELF, FLAGS, (a, b = 1) => BODY), 1, "") Every insertion is on an existing line,
 // so line numbers (stack traces, coverage) do not move.
-import { isJsNode, type JsNode } from '../js-tree.ts';
+import { isJsNode, type JsNode } from '../../core/js-tree.ts';
 import { PROBE_FUNCTION } from './js-probe-bundle.ts';
 import { holder, keyName } from './js-probe-functions.ts';
 import { selfExpression } from './js-probe-self.ts';

@@ -3,7 +3,7 @@
 // caller) and call themselves on inputs generated around each one. The caller instruments the
 // original file with the lines the patch removed or changed there, and the patched file with the
 // lines it added, runs the suite on each, and compares the two record files (probe-record.ts).
-import { isJsNode, parseJs, type JsNode } from '../js-tree.ts';
+import { isJsNode, parseJs, type JsNode } from '../../core/js-tree.ts';
 import type { InstrumentedFile, ProbeTarget } from './probe-record.ts';
 import { PROBE_FUNCTION, probeHeader } from './js-probe-bundle.ts';
 import { functionsForLines, namedFunctions } from './js-probe-functions.ts';

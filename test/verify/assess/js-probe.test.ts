@@ -2,7 +2,7 @@
 // keeps every line where it was. What the rewritten code records is in js-probe-node.test.ts.
 import { describe, expect, it } from 'vitest';
 import { instrumentJs } from '../../../src/verify/assess/js-probe.ts';
-import { parseJs, walkJs, type JsNode } from '../../../src/verify/js-tree.ts';
+import { parseJs, walkJs, type JsNode } from '../../../src/core/js-tree.ts';
 
 function isSubsequence(part: string, whole: string): boolean {
   let at = 0;

@@ -1,9 +1,9 @@
 // JavaScript and TypeScript syntax trees for the judge, from @babel/parser: parsing a file, walking
 // it with ancestors, and the lines a node itself occupies. The code is parsed, never run, with the
 // configuration the repair engine parses with (src/core/js-parse.ts).
-import { parseJsProgram } from '../core/js-parse.ts';
+import { parseJsProgram } from './js-parse.ts';
 
-export { JS_SOURCE } from '../core/js-parse.ts';
+export { JS_SOURCE } from './js-parse.ts';
 
 export interface JsNode {
   type: string;
