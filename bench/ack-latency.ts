@@ -65,9 +65,7 @@ const timedAccept: typeof inbox.accept = async (event) => {
 const options = {
   queue: { ...queue, start: async () => undefined },
   inbox: { ...inbox, accept: timedAccept, start: async () => undefined },
-  sandbox: createProcessSandbox(),
-  artifactsRoot: join(dataDir, 'runs'),
-  tmpRoot: dataDir,
+  runDeps: { sandbox: createProcessSandbox(), artifactsRoot: join(dataDir, 'runs'), tmpRoot: dataDir },
   installationToken: async () => 'ghs_bench',
 };
 const probot = new Probot({

@@ -6,12 +6,12 @@
 // Prints a Markdown table row for docs/benchmarks.md: the median wall time and the median CPU time (user
 // and system, of the whole command, from the shell's `times`), which a loaded machine disturbs less.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { median } from './lib/stats.ts';
 import { args, flag } from './lib/args.ts';
-import { NODE_GUARD_DIR, nodeGuard, readNodeGuardRecords } from '../src/runners/node-guard.ts';
+import { nodeRuntimeGuard } from '../src/runners/node-guard.ts';
 import type { GuardRecord } from '../src/core/guard-record.ts';
 
 const project = args[0] ? resolve(args[0]) : undefined;
@@ -27,11 +27,14 @@ const env = { ...process.env, PATH: `${dirname(process.execPath)}:${process.env.
 
 /** One run of the test command, guarded or not: its wall time, and the guard's records. */
 async function once(guard: boolean): Promise<{ seconds: number; cpu: number; records: GuardRecord[] }> {
-  const records = mkdtempSync(join(tmpdir(), 'fixloop-bench-guard-'));
+  const dir = mkdtempSync(join(tmpdir(), 'fixloop-bench-guard-'));
+  // The folders the gate gives the guard (src/gate/runtime-guard.ts): its code's and its records'.
+  const dirs = { code: join(dir, 'code'), records: join(dir, 'records') };
+  const nodeGuard = nodeRuntimeGuard(runner ?? '');
   try {
-    const asked = guard
-      ? nodeGuard.ask({ env, runner: runner ?? '', cwd: project ?? '' }, { code: NODE_GUARD_DIR, records })
-      : null;
+    for (const folder of Object.values(dirs)) mkdirSync(folder);
+    const context = { command: test ?? '', env, packageScripts: {}, root: project ?? '', testFiles: [] };
+    const asked = guard ? await nodeGuard.ask(context, dirs) : null;
     const started = performance.now();
     // The shell's `times`: the CPU its children (the whole test command) used, user and system.
     const child = spawnSync('sh', ['-c', `{ ${test ?? ''} ; } >/dev/null 2>&1; times`], {
@@ -44,9 +47,9 @@ async function once(guard: boolean): Promise<{ seconds: number; cpu: number; rec
       (sum, m) => sum + Number(m[1]) * 60 + Number(m[2]),
       0,
     );
-    return { seconds, cpu, records: await readNodeGuardRecords(records) };
+    return { seconds, cpu, records: await nodeGuard.read(dirs) };
   } finally {
-    rmSync(records, { recursive: true, force: true });
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 

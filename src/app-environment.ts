@@ -62,15 +62,18 @@ export async function appOptionsFromEnvironment(env: NodeJS.ProcessEnv, onJobErr
     inbox,
     // FIXLOOP_WORKERS=0: this process only stores deliveries; `fixloop worker` processes handle them.
     runWorkers: env.FIXLOOP_WORKERS !== '0',
-    sandbox: selected.sandbox,
-    // Setup (e.g. `npm ci`) reaches the network only when the operator says so; tests never do.
-    setupNetwork: /^(1|true|yes)$/i.test(env.FIXLOOP_SETUP_NETWORK ?? ''),
-    // LLM engines read their models, keys and ceilings here; each repository's daily spend is kept in
-    // the store, so the budget holds across runs, processes and machines.
-    engineEnvironment: { env, ledger: store },
-    artifactsRoot,
-    cacheDir: cacheRootFrom(env, dataDir),
-    tmpRoot: env.FIXLOOP_TMP_DIR ?? tmpdir(),
+    runDeps: {
+      sandbox: selected.sandbox,
+      // Setup (e.g. `npm ci`) reaches the network only when the operator says so; tests never do.
+      setupNetwork: /^(1|true|yes)$/i.test(env.FIXLOOP_SETUP_NETWORK ?? ''),
+      // LLM engines read their models, keys and ceilings here; each repository's daily spend is kept in
+      // the store, so the budget holds across runs, processes and machines.
+      engineEnvironment: { env, ledger: store },
+      artifactsRoot,
+      // Dependency caches, one folder per repository (FIXLOOP_CACHE_DIR, else the data folder's `cache`).
+      cacheDir: cacheRootFrom(env, dataDir),
+      tmpRoot: env.FIXLOOP_TMP_DIR ?? tmpdir(),
+    },
     installationToken: installationTokenFor,
     // A few requests, each with its deadline: past this, GitHub is not answering (timed-fetch.ts).
     deliveryDeadlineMs: 4 * (githubTimeoutMs(env) ?? 15_000),

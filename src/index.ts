@@ -7,8 +7,9 @@ export default async (app: Probot): Promise<void> => {
   const { options, sandboxWarning } = await appOptionsFromEnvironment(process.env, (error, job) =>
     app.log.error({ err: String(error), job: job?.runId ?? null }, 'job crashed'),
   );
-  app.log.info({ sandbox: options.sandbox.backend, setupNetwork: options.setupNetwork === true }, 'sandbox chosen');
-  if (sandboxWarning) app.log.warn({ sandbox: options.sandbox.backend }, sandboxWarning);
+  const { sandbox, setupNetwork } = options.runDeps;
+  app.log.info({ sandbox: sandbox.backend, setupNetwork: setupNetwork === true }, 'sandbox chosen');
+  if (sandboxWarning) app.log.warn({ sandbox: sandbox.backend }, sandboxWarning);
   createApp(options)(app);
   // SIGTERM (a deploy, `docker stop`): stop claiming, let running attempts finish within the grace
   // period, then release their leases so the next process takes them up.

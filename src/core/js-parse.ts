@@ -1,8 +1,7 @@
-// How fixloop parses a JavaScript or TypeScript file, for every stage that asks: the judge's
-// harness-tampering check (src/core/js-tree.ts) and the repair engine's templates
-// (src/engines/repair/templates/js/ast.ts). One configuration, so the two never disagree on whether
-// a file parses: a file the repair engine edits is a file the judge can read, and back.
-// Only @babel/parser here: walking the tree is each stage's own business.
+// How fixloop parses a JavaScript or TypeScript file, for every stage that asks: the judge's checks,
+// the assessment and the repair engine's templates, all through src/core/js-tree.ts. One
+// configuration, so they never disagree on whether a file parses: a file the repair engine edits is
+// a file the judge can read, and back. Only @babel/parser here: the tree and its walk are js-tree's.
 import { parse, type ParserPlugin } from '@babel/parser';
 
 /** The file names parsed as JavaScript or TypeScript: .js .mjs .cjs .jsx .ts .mts .cts .tsx. */

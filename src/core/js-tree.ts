@@ -1,6 +1,6 @@
-// JavaScript and TypeScript syntax trees for the judge, from @babel/parser: parsing a file, walking
-// it with ancestors, and the lines a node itself occupies. The code is parsed, never run, with the
-// configuration the repair engine parses with (src/core/js-parse.ts).
+// JavaScript and TypeScript syntax trees for the judge, the assessment and the repair engine, from
+// @babel/parser: parsing a file, walking it with ancestors, and the lines a node itself occupies. The
+// code is parsed, never run, with one configuration for every stage (src/core/js-parse.ts).
 import { parseJsProgram } from './js-parse.ts';
 
 export { JS_SOURCE } from './js-parse.ts';
@@ -27,22 +27,29 @@ export function parseJs(file: string, source: string): JsNode | null {
   return parseJsProgram(file, source) as JsNode | null;
 }
 
-const SKIPPED_KEYS = new Set([
-  'loc',
-  'leadingComments',
-  'trailingComments',
-  'innerComments',
-  'extra',
-  'typeAnnotation',
-  'returnType',
-  'typeParameters',
-]);
+/** Keys that hold no child of the program: positions, comments (nodes of their own), the parser's notes. */
+const NOT_CHILDREN = new Set(['loc', 'leadingComments', 'trailingComments', 'innerComments', 'extra']);
+/** Keys that hold TypeScript types only: an annotation, a return type, type parameters or arguments. */
+const TYPE_KEYS = new Set(['typeAnnotation', 'returnType', 'typeParameters']);
 
-/** The child nodes of a node, in source order (types and comments left out: they never run). */
-export function childrenOf(node: JsNode): JsNode[] {
+export interface WalkOptions {
+  /**
+   * Whether types are walked too. They never run, so by default they are left out: a name or a call
+   * the judge looks for is never one in a type. The repair engine walks them (`WITH_TYPES`): a
+   * runner that type-checks the code it loads (ts-jest) fails a test on a type, which an edit of a
+   * literal in a type can fix.
+   */
+  types?: boolean;
+}
+
+/** The walk of the repair engine, whose candidates and facts may be about types too. */
+export const WITH_TYPES: WalkOptions = { types: true };
+
+/** The child nodes of a node, in source order (comments and, unless asked, types left out). */
+export function childrenOf(node: JsNode, options: WalkOptions = {}): JsNode[] {
   const children: JsNode[] = [];
   for (const key of Object.keys(node)) {
-    if (SKIPPED_KEYS.has(key)) continue;
+    if (NOT_CHILDREN.has(key) || (!options.types && TYPE_KEYS.has(key))) continue;
     const value = node[key];
     if (Array.isArray(value)) {
       for (const child of value) if (isJsNode(child)) children.push(child);
@@ -53,13 +60,17 @@ export function childrenOf(node: JsNode): JsNode[] {
   return children.sort((a, b) => a.start - b.start);
 }
 
-/** Depth-first walk with the ancestors of each node (nearest last). */
-export function walkJs(root: JsNode, visit: (node: JsNode, ancestors: readonly JsNode[]) => void): void {
+/** Depth-first walk, in source order, with the ancestors of each node (nearest last). */
+export function walkJs(
+  root: JsNode,
+  visit: (node: JsNode, ancestors: readonly JsNode[]) => void,
+  options: WalkOptions = {},
+): void {
   const ancestors: JsNode[] = [];
   const visitNode = (node: JsNode) => {
     visit(node, ancestors);
     ancestors.push(node);
-    for (const child of childrenOf(node)) visitNode(child);
+    for (const child of childrenOf(node, options)) visitNode(child);
     ancestors.pop();
   };
   visitNode(root);

@@ -5,8 +5,7 @@ import type { Logger } from 'pino';
 import { Cancelled, Shutdown, type JobControl, type JobOutcome } from '../jobs/job-queue.ts';
 import type { RunJobData } from './run-job-data.ts';
 import type { RunProgress } from '../loop/progress.ts';
-import { runLocal, type RunFixDeps } from '../loop/local-run.ts';
-import type { Sandbox } from '../sandbox/sandbox.ts';
+import { runLocal, type SharedRunDeps } from '../loop/local-run.ts';
 import { fixRequestSchema } from '../core/fix-request.ts';
 import { git, gitMessage } from '../workspace/git.ts';
 import type { RunResult } from '../core/run-result.ts';
@@ -19,21 +18,16 @@ import type { StatusComment } from './status-comment.ts';
 
 export interface RunJobDeps {
   forge: Forge;
-  sandbox: Sandbox;
-  artifactsRoot: string;
-  tmpRoot: string;
-  cacheDir?: string;
   log: Logger;
   status: StatusComment;
-  createEngines?: RunFixDeps['createEngines'];
-  engineEnvironment?: RunFixDeps['engineEnvironment'];
-  setupNetwork?: boolean;
+  /** What every run of this process gets; the job adds the run's own auth, signal and progress. */
+  runDeps: SharedRunDeps;
   /** Pauses between tries of a forge call that failed for a passing reason (tests shorten them). */
   retryDelaysMs?: readonly number[];
 }
 
 export async function runJob(data: RunJobData, deps: RunJobDeps, control: JobControl): Promise<JobOutcome> {
-  const { forge, log, status } = deps;
+  const { forge, log, status, runDeps } = deps;
   const { plan, config, runId } = data;
   const meta = { runId, repo: `${plan.owner}/${plan.repo}`, number: plan.number, kind: plan.kind };
   let statusId: string | null = null;
@@ -47,7 +41,7 @@ export async function runJob(data: RunJobData, deps: RunJobDeps, control: JobCon
           .catch((error: unknown) => log.warn({ ...meta, err: describe(error) }, 'status not completed'));
   try {
     const auth = await withForgeRetry(() => forge.cloneAuth(), deps.retryDelaysMs);
-    const sha = plan.sha ?? (await headOf(plan.cloneUrl, plan.ref, auth, deps.tmpRoot));
+    const sha = plan.sha ?? (await headOf(plan.cloneUrl, plan.ref, auth, runDeps.tmpRoot));
     statusId = await forge.startStatus(sha, `Run \`${runId}\` for #${plan.number}.`).catch((error: unknown) => {
       log.warn({ ...meta, err: describe(error) }, 'status not started');
       return null;
@@ -55,21 +49,7 @@ export async function runJob(data: RunJobData, deps: RunJobDeps, control: JobCon
     const onProgress = progressListener(runId, { log, status, control }, meta);
     const request = requestOf(data, sha);
     log.info(meta, 'run started');
-    const finished = await runLocal(
-      { request },
-      {
-        sandbox: deps.sandbox,
-        artifactsRoot: deps.artifactsRoot,
-        auth,
-        signal: control.signal,
-        onProgress,
-        tmpRoot: deps.tmpRoot,
-        ...(deps.cacheDir ? { cacheDir: deps.cacheDir } : {}),
-        setupNetwork: deps.setupNetwork === true,
-        ...(deps.createEngines ? { createEngines: deps.createEngines } : {}),
-        ...(deps.engineEnvironment ? { engineEnvironment: deps.engineEnvironment } : {}),
-      },
-    );
+    const finished = await runLocal({ request }, { ...runDeps, auth, signal: control.signal, onProgress });
     result = finished.result;
     log.info(
       {
@@ -93,7 +73,7 @@ export async function runJob(data: RunJobData, deps: RunJobDeps, control: JobCon
       config,
       result,
       report: finished.report.markdown,
-      tmpRoot: deps.tmpRoot,
+      tmpRoot: runDeps.tmpRoot,
       cancelledBy,
       ...(deps.retryDelaysMs ? { retryDelaysMs: deps.retryDelaysMs } : {}),
     });

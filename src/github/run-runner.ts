@@ -5,8 +5,7 @@ import type { Probot } from 'probot';
 import type { JobRunner } from '../jobs/job-queue.ts';
 import { isRun, type AnyStoredJob } from '../jobs/run-store.ts';
 import { runJobData, type RunJobData } from '../forge/run-job-data.ts';
-import type { RunFixDeps } from '../loop/local-run.ts';
-import type { Sandbox } from '../sandbox/sandbox.ts';
+import type { SharedRunDeps } from '../loop/local-run.ts';
 import type { Forge } from '../forge/forge.ts';
 import { abandonedMessage } from '../forge/messages.ts';
 import { appInstallationOf } from './credential-ref.ts';
@@ -15,15 +14,8 @@ import { runJob } from '../forge/run-job.ts';
 import { createStatusComment } from '../forge/status-comment.ts';
 
 export interface RunRunnerOptions {
-  sandbox: Sandbox;
-  artifactsRoot: string;
-  tmpRoot: string;
-  /** Dependency caches, one folder per repository (FIXLOOP_CACHE_DIR, else the data folder's `cache`). */
-  cacheDir?: string;
-  setupNetwork?: boolean;
-  createEngines?: RunFixDeps['createEngines'];
-  /** LLM settings and the daily spend ledger (the run store). */
-  engineEnvironment?: RunFixDeps['engineEnvironment'];
+  /** What every run of this process gets (the sandbox, its folders and caches, the engines), read at each job. */
+  runDeps: SharedRunDeps;
   installationToken(app: Probot, installationId: number, repositoryId: number): Promise<string>;
 }
 
@@ -53,22 +45,7 @@ export function createRunRunner(
         (error) => log.warn({ err: String(error) }, 'status comment not updated'),
         data.statusCommentId,
       );
-      return runJob(
-        data,
-        {
-          forge,
-          status,
-          log,
-          sandbox: options.sandbox,
-          artifactsRoot: options.artifactsRoot,
-          tmpRoot: options.tmpRoot,
-          ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
-          setupNetwork: options.setupNetwork === true,
-          ...(options.createEngines ? { createEngines: options.createEngines } : {}),
-          ...(options.engineEnvironment ? { engineEnvironment: options.engineEnvironment } : {}),
-        },
-        control,
-      );
+      return runJob(data, { forge, status, log, runDeps: options.runDeps }, control);
     },
     /** A run given up after its worker died too often: the person who asked is told. */
     async onAbandoned(job) {

@@ -31,7 +31,7 @@ import { fixAndVerify } from './run-phases.ts';
 import { cancelledResult, trackCancellation } from './cancellation.ts';
 
 export type { RunProgress } from './progress.ts';
-export type { RunFixDeps } from './run-context.ts';
+export type { RunFixDeps, SharedRunDeps } from './run-context.ts';
 export type { StoredPatch } from './replay-stored-patch.ts';
 
 export interface RunInput {

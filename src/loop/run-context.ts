@@ -37,6 +37,19 @@ export interface RunFixDeps {
   engineEnvironment?: EngineEnvironment;
 }
 
+/**
+ * What every run of this process gets, whoever starts it (the App's run lane, the Action, a worker):
+ * the sandbox, where artifacts and scratch folders go (the scratch root is required: a run job clones
+ * and publishes there too), the dependency caches, whether setup reaches the network, the engines
+ * and their environment. Passed whole through the layers; each run adds its own `auth`, `signal`
+ * and `onProgress`.
+ */
+export type SharedRunDeps = Pick<
+  RunFixDeps,
+  'sandbox' | 'artifactsRoot' | 'cacheDir' | 'setupNetwork' | 'createEngines' | 'engineEnvironment'
+> &
+  Required<Pick<RunFixDeps, 'tmpRoot'>>;
+
 export interface RunContext {
   request: FixRequest;
   deps: RunFixDeps;

@@ -35,9 +35,7 @@ beforeEach(async () => {
     inbox: createDurableQueue({ store, concurrency: 1, lane: 'event', pollMs: 20 }),
     // Nothing may be stored in these tests: a stored job is a started run.
     queue: { ...queue, enqueue: async (data) => (started.push(data.key), { accepted: true }) },
-    sandbox: createProcessSandbox(),
-    artifactsRoot: join(dir, 'runs'),
-    tmpRoot: dir,
+    runDeps: { sandbox: createProcessSandbox(), artifactsRoot: join(dir, 'runs'), tmpRoot: dir },
     installationToken: () => Promise.reject(new Error('no run may start in these tests')),
   };
   h = startHarness(options);

@@ -30,9 +30,7 @@ function recordingApp() {
 }
 
 const options = {
-  sandbox: createProcessSandbox(),
-  artifactsRoot: '/nonexistent',
-  tmpRoot: '/tmp',
+  runDeps: { sandbox: createProcessSandbox(), artifactsRoot: '/nonexistent', tmpRoot: '/tmp' },
   installationToken: () => Promise.reject(new Error('no token in this test')),
 };
 

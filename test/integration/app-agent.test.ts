@@ -31,7 +31,7 @@ beforeEach(async () => {
     },
     { allowHosts: [new URL(model.url).host] },
   );
-  s.options.engineEnvironment = { env: s.options.engineEnvironment?.env ?? {}, ledger: s.store };
+  s.options.runDeps.engineEnvironment = { env: s.options.runDeps.engineEnvironment?.env ?? {}, ledger: s.store };
 });
 
 afterEach(async () => {

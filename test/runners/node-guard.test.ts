@@ -9,8 +9,8 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, unlinkSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { nodeGuard, poolSize, readNodeGuardRecords } from '../../src/runners/node-guard.ts';
-import { eventsOf, project, removeProjects, runIn, testsOf, type GuardedRun } from '../support/guarded-run.ts';
+import { nodeRuntimeGuard, poolSize } from '../../src/runners/node-guard.ts';
+import { eventsOf, guardDirs, project, removeProjects, runIn, testsOf, type GuardedRun } from '../support/guarded-run.ts';
 
 afterAll(() => removeProjects());
 // Real runners on a 2-core machine shared with other runs.
@@ -228,23 +228,32 @@ describe("the Node guard's channel and records", () => {
   });
 
   it('appends its preload to the NODE_OPTIONS already given, quoting a path with a space, and issues a pool of keys', async () => {
-    const records = mkdtempSync(join(tmpdir(), 'fixloop-guard-records-'));
-    const asked = nodeGuard.ask(
-      { env: { NODE_OPTIONS: '--max-old-space-size=4096' }, runner: 'jest', cwd: '/repo', tests: ['a.test.js', 'b.test.js'] },
-      { code: '/opt/fix loop/guard', records },
+    const dir = mkdtempSync(join(tmpdir(), 'fix loop-'));
+    const dirs = { code: dir, records: guardDirs().records };
+    const guard = nodeRuntimeGuard('jest');
+    const asked = await guard.ask(
+      {
+        command: 'jest',
+        env: { NODE_OPTIONS: '--max-old-space-size=4096' },
+        packageScripts: {},
+        root: '/repo',
+        testFiles: ['a.test.js', 'b.test.js'],
+      },
+      dirs,
     );
-    expect(asked?.env?.NODE_OPTIONS).toBe('--max-old-space-size=4096 --require "/opt/fix loop/guard/guard-preload.cjs"');
+    expect(asked?.env?.NODE_OPTIONS).toBe(`--max-old-space-size=4096 --require "${dir}/guard-preload.cjs"`);
+    expect(readdirSync(dir)).toContain('guard-preload.cjs');
     expect(JSON.parse(asked?.env?.FIXLOOP_GUARD ?? '')).toEqual({
-      dir: records,
+      dir: dirs.records,
       runner: 'jest',
       root: '/repo',
       tests: ['a.test.js', 'b.test.js'],
     });
-    expect(readdirSync(join(records, 'keys'))).toHaveLength(poolSize(2));
-    expect(readFileSync(join(records, 'keys', '0'), 'utf8')).toMatch(/^[0-9a-f]{64}$/);
+    expect(readdirSync(join(dirs.records, 'keys'))).toHaveLength(poolSize(2));
+    expect(readFileSync(join(dirs.records, 'keys', '0'), 'utf8')).toMatch(/^[0-9a-f]{64}$/);
     // No key taken, no file: no record.
-    expect(await readNodeGuardRecords(records)).toEqual([]);
-    rmSync(records, { recursive: true, force: true });
+    expect(await guard.read(dirs)).toEqual([]);
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it('signs with HMAC-SHA256, built on crypto.hash, or on createHmac where Node has no crypto.hash (before 20.12)', () => {
@@ -260,8 +269,10 @@ describe("the Node guard's channel and records", () => {
     const { hmac } = createRequire(import.meta.url)('../../src/runners/node-guard/guard-key.cjs') as {
       hmac: (key: Uint8Array, payload: string) => string;
     };
-    const dir = mkdtempSync(join(tmpdir(), 'fixloop-guard-records-'));
-    nodeGuard.ask({ env: {}, runner: 'jest', cwd: '/repo' }, { code: '/guard', records: dir });
+    const dirs = guardDirs();
+    const dir = dirs.records;
+    const guard = nodeRuntimeGuard('jest');
+    await guard.ask({ command: 'jest', env: {}, packageScripts: {}, root: '/repo', testFiles: [] }, dirs);
     /** A process takes key `i` (as guard-key.cjs does) and, with `record`, writes what it signs. */
     const take = (i: number): Uint8Array => {
       const key = Buffer.from(readFileSync(join(dir, 'keys', String(i)), 'utf8'), 'hex');
@@ -306,8 +317,7 @@ describe("the Node guard's channel and records", () => {
         events: [{ kind: 'test_file_read', file: 'src/a.js', line: 3, detail: 'read test/a.test.js' }],
       }),
     );
-    const records = await readNodeGuardRecords(dir);
-    rmSync(dir, { recursive: true, force: true });
+    const records = await guard.read(dirs);
     const missing = { runner: 'unknown', pid: 0, complete: false, tests: null, events: [] };
     const notTheGuards = (name: string, pid: number) => ({
       runner: 'unknown',

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import type { AppOptions } from '../../src/app.ts';
+import type { SharedRunDeps } from '../../src/loop/local-run.ts';
 import { installationTokenFor } from '../../src/github/app-token.ts';
 import { createDurableQueue } from '../../src/jobs/durable-queue.ts';
 import type { RunStore } from '../../src/jobs/run-store.ts';
@@ -38,7 +39,8 @@ export interface Scenario {
   close(): Promise<void>;
 }
 
-export async function startScenario(overrides: Partial<AppOptions> = {}, harness: HarnessOptions = {}): Promise<Scenario> {
+/** The App with its runs' deps (`runDeps`: a process sandbox and the scenario's folders, unless given). */
+export async function startScenario(runDeps: Partial<SharedRunDeps> = {}, harness: HarnessOptions = {}): Promise<Scenario> {
   const dirs: string[] = [];
   const tmp = await mkdtemp(join(tmpdir(), 'fixloop-e2e-'));
   dirs.push(tmp);
@@ -50,11 +52,8 @@ export async function startScenario(overrides: Partial<AppOptions> = {}, harness
     // expired mid-run and the job ran twice (a second check run, more tokens, no pull request).
     queue: createDurableQueue({ store, concurrency: 1, leaseMs: 3000, pollMs: 50 }),
     inbox: createDurableQueue({ store, concurrency: 1, lane: 'event', leaseMs: 5000, pollMs: 50 }),
-    sandbox: createProcessSandbox(),
-    artifactsRoot: artifacts,
-    tmpRoot: tmp,
+    runDeps: { sandbox: createProcessSandbox(), artifactsRoot: artifacts, tmpRoot: tmp, ...runDeps },
     installationToken: installationTokenFor,
-    ...overrides,
   };
   const h = startHarness(options, harness);
   const server = await startGitHttpServer({

@@ -5,7 +5,8 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { GuardRecord } from '../../src/core/guard-record.ts';
-import { NODE_GUARD_DIR, nodeGuard, readNodeGuardRecords } from '../../src/runners/node-guard.ts';
+import type { GuardDirs } from '../../src/runners/runner.ts';
+import { nodeRuntimeGuard } from '../../src/runners/node-guard.ts';
 
 const MODULES = resolve('node_modules');
 const NODE = join(MODULES, 'node', 'bin', 'node');
@@ -32,10 +33,11 @@ export function project(files: Record<string, string>): string {
 
 /** Runs `args` (a program in node_modules/.bin, or `node`) in `root`, guarded or not. */
 export async function runIn(root: string, runner: string, args: string[], guarded: boolean): Promise<GuardedRun> {
-  const records = mkdtempSync(join(tmpdir(), 'fixloop-guard-records-'));
-  made.push(records);
+  const dirs = guardDirs();
   const base = { PATH: `${join(MODULES, '.bin')}:${dirname(NODE)}:${process.env.PATH ?? ''}`, HOME: root, CI: '1' };
-  const asked = guarded ? nodeGuard.ask({ env: base, runner, cwd: root }, { code: NODE_GUARD_DIR, records }) : null;
+  const guard = nodeRuntimeGuard(runner);
+  const context = { command: args.join(' '), env: base, packageScripts: {}, root, testFiles: [] };
+  const asked = guarded ? await guard.ask(context, dirs) : null;
   const env = { ...base, ...asked?.env };
   const [program, ...rest] = args;
   const child = spawn(program === 'node' ? NODE : join(MODULES, '.bin', program ?? ''), rest, {
@@ -47,7 +49,16 @@ export async function runIn(root: string, runner: string, args: string[], guarde
   child.stdout.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr.on('data', (d: Buffer) => (output += d.toString()));
   const code = await new Promise<number | null>((done) => child.on('close', (c) => done(c)));
-  return { code, output, records: await readNodeGuardRecords(records) };
+  return { code, output, records: await guard.read(dirs) };
+}
+
+/** The folders the gate gives a guard (src/gate/runtime-guard.ts): its code's and its records'. */
+export function guardDirs(): GuardDirs {
+  const dir = mkdtempSync(join(tmpdir(), 'fixloop-guard-'));
+  made.push(dir);
+  const dirs = { code: join(dir, 'code'), records: join(dir, 'records') };
+  for (const folder of Object.values(dirs)) mkdirSync(folder);
+  return dirs;
 }
 
 /** Every event of the run's records, as `kind file:line detail`. */

@@ -49,13 +49,15 @@ export async function runStarted(job: StoredJob, forge: Forge, host: RunHost): P
       forge,
       status,
       log,
-      sandbox: host.sandbox,
-      artifactsRoot,
-      tmpRoot: host.tempRoot,
-      cacheDir: join(host.tempRoot, 'cache'),
-      setupNetwork: host.setupNetwork,
-      // No store outlives the workflow run: a daily budget (FIXLOOP_DAILY_*) holds per run here.
-      engineEnvironment: { env: host.env, ledger: createMemorySpendLedger() },
+      runDeps: {
+        sandbox: host.sandbox,
+        artifactsRoot,
+        tmpRoot: host.tempRoot,
+        cacheDir: join(host.tempRoot, 'cache'),
+        setupNetwork: host.setupNetwork,
+        // No store outlives the workflow run: a daily budget (FIXLOOP_DAILY_*) holds per run here.
+        engineEnvironment: { env: host.env, ledger: createMemorySpendLedger() },
+      },
     },
     { signal: host.signal, report: () => undefined },
   );

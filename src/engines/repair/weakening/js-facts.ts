@@ -1,7 +1,7 @@
 // The weakening rules' facts of a JavaScript/TypeScript file, from the parser the templates and the
 // judge use (src/core/js-parse.ts): its throws, its call statements, and the condition that holds a
 // changed range, with what that condition guards.
-import { isNode, parseProgram, walk, type AstNode } from '../templates/js/ast.ts';
+import { childrenOf, isJsNode, type JsNode, parseJs, walkJs, WITH_TYPES } from '../../../core/js-tree.ts';
 import type { Cond } from './condition.ts';
 import type { ChangedCondition, ChangedRange, SiteFacts } from './site-facts.ts';
 
@@ -27,87 +27,96 @@ const short = (s: string) => (s.length > 60 ? `${s.slice(0, 57)}…` : s);
 
 /** The facts of one version of a file; null when it does not parse. */
 export function jsFacts(file: string, source: string, range: ChangedRange): SiteFacts | null {
-  const program = parseProgram(file, source);
+  const program = parseJs(file, source);
   if (!program) return null;
-  const text = (n: AstNode) => source.slice(n.start, n.end);
+  const text = (n: JsNode) => source.slice(n.start, n.end);
   const facts: SiteFacts = { throws: [], calls: [], condition: null };
-  let best: AstNode | null = null;
-  walk(program, (node) => {
-    if (node.type === 'ThrowStatement') facts.throws.push(short(squeeze(text(node))));
-    const expression = node.expression;
-    if (
-      node.type === 'ExpressionStatement' &&
-      isNode(expression) &&
-      (expression.type === 'CallExpression' || expression.type === 'AwaitExpression')
-    )
-      facts.calls.push(squeeze(text(expression)));
-    const test = node.test;
-    if (
-      TESTED[node.type] &&
-      isNode(test) &&
-      test.start <= range.start &&
-      range.end <= test.end &&
-      (!best || node.start >= best.start)
-    )
-      best = node;
-  });
+  let best: JsNode | null = null;
+  walkJs(
+    program,
+    (node) => {
+      if (node.type === 'ThrowStatement') facts.throws.push(short(squeeze(text(node))));
+      const expression = node.expression;
+      if (
+        node.type === 'ExpressionStatement' &&
+        isJsNode(expression) &&
+        (expression.type === 'CallExpression' || expression.type === 'AwaitExpression')
+      )
+        facts.calls.push(squeeze(text(expression)));
+      const test = node.test;
+      if (
+        TESTED[node.type] &&
+        isJsNode(test) &&
+        test.start <= range.start &&
+        range.end <= test.end &&
+        (!best || node.start >= best.start)
+      )
+        best = node;
+    },
+    WITH_TYPES,
+  );
   facts.condition = best ? changedCondition(best, source) : null;
   return facts;
 }
 
-function changedCondition(node: AstNode, source: string): ChangedCondition {
-  const test = node.test as AstNode;
+function changedCondition(node: JsNode, source: string): ChangedCondition {
+  const test = node.test as JsNode;
   const statement = TESTED[node.type] ?? node.type;
   const condition: ChangedCondition = { start: test.start, statement, test: toCond(test, source) };
   if (node.type !== 'IfStatement') return condition;
-  const whenTrue = isNode(node.consequent) ? checkIn(node.consequent, source) : null;
-  const whenFalse = isNode(node.alternate) ? checkIn(node.alternate, source) : null;
+  const whenTrue = isJsNode(node.consequent) ? checkIn(node.consequent, source) : null;
+  const whenFalse = isJsNode(node.alternate) ? checkIn(node.alternate, source) : null;
   if (whenTrue) condition.guards = { check: whenTrue, firesWhen: true };
   else if (whenFalse) condition.guards = { check: whenFalse, firesWhen: false };
   return condition;
 }
 
 /** A boolean expression as the shared model: `&&`, `||`, `!`, `true`/`false`, and the rest as atoms. */
-export function toCond(node: AstNode, source: string): Cond {
+export function toCond(node: JsNode, source: string): Cond {
   const raw = source.slice(node.start, node.end);
   const { left, right, argument } = node;
-  if (node.type === 'LogicalExpression' && (node.operator === '&&' || node.operator === '||') && isNode(left) && isNode(right)) {
+  if (
+    node.type === 'LogicalExpression' &&
+    (node.operator === '&&' || node.operator === '||') &&
+    isJsNode(left) &&
+    isJsNode(right)
+  ) {
     return { kind: node.operator === '&&' ? 'and' : 'or', items: [toCond(left, source), toCond(right, source)], text: raw };
   }
-  if (node.type === 'UnaryExpression' && node.operator === '!' && isNode(argument))
+  if (node.type === 'UnaryExpression' && node.operator === '!' && isJsNode(argument))
     return { kind: 'not', item: toCond(argument, source), text: raw };
   if (node.type === 'BooleanLiteral') return { kind: 'const', value: node.value === true, text: raw };
-  if ((node.type === 'TSAsExpression' || node.type === 'TSNonNullExpression') && isNode(node.expression))
+  if ((node.type === 'TSAsExpression' || node.type === 'TSNonNullExpression') && isJsNode(node.expression))
     return toCond(node.expression, source);
   return { kind: 'atom', key: raw.replace(/\s+/g, ''), text: squeeze(raw) };
 }
 
 /** The message of an error made with a string (`new RangeError('Invalid value')`), else the text. */
-function errorWords(node: AstNode, source: string): string {
+function errorWords(node: JsNode, source: string): string {
   const args = node.arguments;
   const first = Array.isArray(args) ? (args[0] as unknown) : undefined;
-  if (isNode(first) && first.type === 'StringLiteral') return `"${String(first.value)}"`;
-  if (isNode(first) && first.type === 'TemplateLiteral') return `"${short(source.slice(first.start + 1, first.end - 1))}"`;
+  if (isJsNode(first) && first.type === 'StringLiteral') return `"${String(first.value)}"`;
+  if (isJsNode(first) && first.type === 'TemplateLiteral') return `"${short(source.slice(first.start + 1, first.end - 1))}"`;
   return `\`${short(squeeze(source.slice(node.start, node.end)))}\``;
 }
 
 const isErrorMade = (n: unknown): boolean =>
-  isNode(n) &&
+  isJsNode(n) &&
   (n.type === 'NewExpression' || n.type === 'CallExpression') &&
-  isNode(n.callee) &&
+  isJsNode(n.callee) &&
   n.callee.type === 'Identifier' &&
   ERROR_NAME.test(String(n.callee.name));
-const calleeName = (n: AstNode) =>
-  isNode(n.callee)
+const calleeName = (n: JsNode) =>
+  isJsNode(n.callee)
     ? n.callee.type === 'Identifier'
       ? String(n.callee.name)
-      : isNode(n.callee.property)
+      : isJsNode(n.callee.property)
         ? String(n.callee.property.name)
         : ''
     : '';
 
 /** `reject(…)`, `Promise.reject(…)`, or a callback given an error made on the spot (`done(new Error(…))`). */
-function reportsError(call: AstNode): boolean {
+function reportsError(call: JsNode): boolean {
   const args: unknown[] = Array.isArray(call.arguments) ? (call.arguments as unknown[]) : [];
   return calleeName(call) === 'reject' || args.some((a) => isErrorMade(a));
 }
@@ -117,23 +126,19 @@ function reportsError(call: AstNode): boolean {
  * returns an error (`return new Error(…)`, `return Promise.reject(…)`), or reports one (`reject(…)`,
  * a callback given `new Error(…)`). Nested functions are not the branch's own code.
  */
-function checkIn(branch: AstNode, source: string): string | null {
+function checkIn(branch: JsNode, source: string): string | null {
   let found: string | null = null;
-  const visit = (node: AstNode) => {
+  const visit = (node: JsNode) => {
     if (found || FUNCTIONS.has(node.type)) return;
     const arg = node.argument;
-    if (node.type === 'ThrowStatement' && isNode(arg))
+    if (node.type === 'ThrowStatement' && isJsNode(arg))
       found = `throws ${isErrorMade(arg) ? errorWords(arg, source) : `\`${short(squeeze(source.slice(arg.start, arg.end)))}\``}`;
-    else if (node.type === 'ReturnStatement' && isNode(arg) && isErrorMade(arg))
+    else if (node.type === 'ReturnStatement' && isJsNode(arg) && isErrorMade(arg))
       found = `returns the error ${errorWords(arg, source)}`;
     else if (node.type === 'CallExpression' && reportsError(node))
       found = `reports the error \`${short(squeeze(source.slice(node.start, node.end)))}\``;
     if (found) return;
-    for (const key of Object.keys(node)) {
-      if (key === 'loc' || key.endsWith('Comments') || key === 'extra') continue;
-      const value = node[key];
-      for (const child of Array.isArray(value) ? value : [value]) if (isNode(child)) visit(child);
-    }
+    for (const child of childrenOf(node, WITH_TYPES)) visit(child);
   };
   visit(branch);
   return found;

@@ -1,6 +1,6 @@
 // Calls: swapped arguments, min↔max and friends, some↔every, and a method replaced by a similar one.
 import type { TemplateId } from '../../candidate.ts';
-import { isNode, walk, type AstNode } from './ast.ts';
+import { isJsNode, type JsNode, walkJs, WITH_TYPES } from '../../../../core/js-tree.ts';
 import { replaceNode, text, type JsTemplate, type Mutation } from './mutation.ts';
 
 /** Pairs a person mixes up; the first of each group's alternatives is tried first. */
@@ -45,7 +45,7 @@ function swapsOf(name: string): { to: string[]; template: TemplateId } | undefin
 export const swapArguments: JsTemplate = (site) => {
   const { node } = site;
   if (node.type !== 'CallExpression' && node.type !== 'NewExpression') return [];
-  const args = (node.arguments as AstNode[]).filter((a) => a.type !== 'SpreadElement');
+  const args = (node.arguments as JsNode[]).filter((a) => a.type !== 'SpreadElement');
   const out: Mutation[] = [];
   for (let i = 0; i < args.length; i++) {
     for (let j = i + 1; j < args.length; j++) {
@@ -55,7 +55,7 @@ export const swapArguments: JsTemplate = (site) => {
       out.push({
         template: 'swap-arguments',
         edits: [replaceNode(a, text(site, b)), replaceNode(b, text(site, a))],
-        description: `swapped arguments ${i + 1} and ${j + 1} of \`${text(site, node.callee as AstNode).slice(0, 40)}\``,
+        description: `swapped arguments ${i + 1} and ${j + 1} of \`${text(site, node.callee as JsNode).slice(0, 40)}\``,
       });
     }
   }
@@ -63,18 +63,22 @@ export const swapArguments: JsTemplate = (site) => {
 };
 
 /** Method names called in this file, for "a similar method" replacements. */
-function methodNamesInFile(program: AstNode): Set<string> {
+function methodNamesInFile(program: JsNode): Set<string> {
   const names = new Set<string>();
-  walk(program, (n) => {
-    if (
-      (n.type === 'CallExpression' || n.type === 'OptionalCallExpression') &&
-      isNode(n.callee) &&
-      isNode(n.callee.property) &&
-      n.callee.property.type === 'Identifier'
-    ) {
-      names.add(n.callee.property.name as string);
-    }
-  });
+  walkJs(
+    program,
+    (n) => {
+      if (
+        (n.type === 'CallExpression' || n.type === 'OptionalCallExpression') &&
+        isJsNode(n.callee) &&
+        isJsNode(n.callee.property) &&
+        n.callee.property.type === 'Identifier'
+      ) {
+        names.add(n.callee.property.name as string);
+      }
+    },
+    WITH_TYPES,
+  );
   return names;
 }
 
@@ -85,14 +89,14 @@ function similar(a: string, b: string): boolean {
   return shared >= 3 || (a.length > 4 && b.length > 4 && (a.endsWith(b.slice(-4)) || b.endsWith(a.slice(-4))));
 }
 
-const fileMethods = new WeakMap<AstNode, Set<string>>();
+const fileMethods = new WeakMap<JsNode, Set<string>>();
 
 export const changeMethod: JsTemplate = (site) => {
   const { node, program } = site;
   if (node.type !== 'CallExpression' && node.type !== 'OptionalCallExpression') return [];
   const callee = node.callee;
   // Math.min(...) style: the property is the function; plain calls have no receiver to keep.
-  if (!isNode(callee) || !isNode(callee.property) || callee.property.type !== 'Identifier' || callee.computed) return [];
+  if (!isJsNode(callee) || !isJsNode(callee.property) || callee.property.type !== 'Identifier' || callee.computed) return [];
   const name = callee.property.name as string;
   const out: Mutation[] = [];
   const known = swapsOf(name);
@@ -123,12 +127,12 @@ export const changeMethod: JsTemplate = (site) => {
 /** Plain function calls among similarly named functions of the file: `minOf(x)` → `maxOf(x)`. */
 export const changeFunction: JsTemplate = (site) => {
   const { node } = site;
-  if (node.type !== 'CallExpression' || !isNode(node.callee) || node.callee.type !== 'Identifier') return [];
+  if (node.type !== 'CallExpression' || !isJsNode(node.callee) || node.callee.type !== 'Identifier') return [];
   const name = node.callee.name as string;
   const known = swapsOf(name);
   return (known?.to ?? []).map((to) => ({
     template: known?.template ?? 'change-method',
-    edits: [replaceNode(node.callee as AstNode, to)],
+    edits: [replaceNode(node.callee as JsNode, to)],
     description: `\`${name}(…)\` → \`${to}(…)\``,
   }));
 };

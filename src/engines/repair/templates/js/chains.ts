@@ -4,20 +4,20 @@
 // "%2F")` the same file already used elsewhere). What the added link holds comes from the file
 // itself or is the language's idiom, never invented (the plastic-surgery hypothesis: the ingredients
 // of a fix are usually in the program already).
-import { isNode, walk, type AstNode } from './ast.ts';
+import { isJsNode, type JsNode, walkJs, WITH_TYPES } from '../../../../core/js-tree.ts';
 import { text, type JsTemplate, type Mutation, type SiteContext } from './mutation.ts';
 
 /** Most links borrowed for one chain: the most used first. */
 const MAX_BORROWED = 12;
 
-function memberCall(node: AstNode): { object: AstNode; property: AstNode; name: string } | null {
-  if (node.type !== 'CallExpression' || !isNode(node.callee)) return null;
+function memberCall(node: JsNode): { object: JsNode; property: JsNode; name: string } | null {
+  if (node.type !== 'CallExpression' || !isJsNode(node.callee)) return null;
   const callee = node.callee;
   if (
     callee.type !== 'MemberExpression' ||
     callee.computed ||
-    !isNode(callee.object) ||
-    !isNode(callee.property) ||
+    !isJsNode(callee.object) ||
+    !isJsNode(callee.property) ||
     callee.property.type !== 'Identifier'
   )
     return null;
@@ -25,7 +25,7 @@ function memberCall(node: AstNode): { object: AstNode; property: AstNode; name: 
 }
 
 /** The node is the last call of its chain (nothing is called or read on its result). */
-function endsChain(node: AstNode, ancestors: readonly AstNode[]): boolean {
+function endsChain(node: JsNode, ancestors: readonly JsNode[]): boolean {
   const parent = ancestors.at(-1);
   return !(
     parent &&
@@ -35,9 +35,9 @@ function endsChain(node: AstNode, ancestors: readonly AstNode[]): boolean {
 }
 
 /** The links of the chain ending at `node`, as `.name(args)` texts. */
-function chainLinks(site: SiteContext, node: AstNode): Set<string> {
+function chainLinks(site: SiteContext, node: JsNode): Set<string> {
   const links = new Set<string>();
-  for (let current: AstNode | null = node; current;) {
+  for (let current: JsNode | null = node; current;) {
     const call = memberCall(current);
     if (!call) break;
     links.add(linkText(site, call.name, current));
@@ -46,12 +46,12 @@ function chainLinks(site: SiteContext, node: AstNode): Set<string> {
   return links;
 }
 
-function linkText(site: SiteContext, name: string, call: AstNode): string {
-  return `.${name}(${(call.arguments as AstNode[]).map((a) => text(site, a)).join(', ')})`;
+function linkText(site: SiteContext, name: string, call: JsNode): string {
+  return `.${name}(${(call.arguments as JsNode[]).map((a) => text(site, a)).join(', ')})`;
 }
 
 /** The `.` before a link's method name, and the indentation before it when the link starts its line. */
-function linkStart(site: SiteContext, property: AstNode): { dot: number; ownLineIndent: string | null } {
+function linkStart(site: SiteContext, property: JsNode): { dot: number; ownLineIndent: string | null } {
   const dot = site.source.lastIndexOf('.', property.start);
   const lineStart = site.source.lastIndexOf('\n', dot - 1) + 1;
   const before = site.source.slice(lineStart, dot).replace(/\?$/, '');
@@ -59,7 +59,7 @@ function linkStart(site: SiteContext, property: AstNode): { dot: number; ownLine
 }
 
 /** A link appended at `at`: on a line of its own when the chain's last link starts one. */
-function insertion(site: SiteContext, property: AstNode, at: number, link: string): { start: number; end: number; text: string } {
+function insertion(site: SiteContext, property: JsNode, at: number, link: string): { start: number; end: number; text: string } {
   const indent = linkStart(site, property).ownLineIndent;
   return { start: at, end: at, text: indent === null ? link : `\n${indent}${link}` };
 }
@@ -67,21 +67,21 @@ function insertion(site: SiteContext, property: AstNode, at: number, link: strin
 const LITERALS = new Set(['StringLiteral', 'NumericLiteral', 'BooleanLiteral', 'NullLiteral', 'RegExpLiteral']);
 
 /** Names declared at the top of the module (imports, functions, classes, variables). */
-function topLevelNames(program: AstNode): Set<string> {
+function topLevelNames(program: JsNode): Set<string> {
   const names = new Set<string>(['Boolean', 'Number', 'String', 'undefined']);
-  for (const statement of program.body as AstNode[]) {
+  for (const statement of program.body as JsNode[]) {
     const declaration =
-      statement.type === 'ExportNamedDeclaration' && isNode(statement.declaration) ? statement.declaration : statement;
+      statement.type === 'ExportNamedDeclaration' && isJsNode(statement.declaration) ? statement.declaration : statement;
     if (declaration.type === 'VariableDeclaration') {
-      for (const d of declaration.declarations as AstNode[])
-        if (isNode(d.id) && d.id.type === 'Identifier') names.add(d.id.name as string);
+      for (const d of declaration.declarations as JsNode[])
+        if (isJsNode(d.id) && d.id.type === 'Identifier') names.add(d.id.name as string);
     } else if (
       (declaration.type === 'FunctionDeclaration' || declaration.type === 'ClassDeclaration') &&
-      isNode(declaration.id)
+      isJsNode(declaration.id)
     ) {
       names.add(declaration.id.name as string);
     } else if (declaration.type === 'ImportDeclaration') {
-      for (const s of declaration.specifiers as AstNode[]) if (isNode(s.local)) names.add(s.local.name as string);
+      for (const s of declaration.specifiers as JsNode[]) if (isJsNode(s.local)) names.add(s.local.name as string);
     }
   }
   return names;
@@ -91,21 +91,28 @@ function topLevelNames(program: AstNode): Set<string> {
 function portableLinks(site: SiteContext): Map<string, Map<string, number>> {
   const names = topLevelNames(site.program);
   const byMethod = new Map<string, Map<string, number>>();
-  walk(site.program, (node) => {
-    const call = memberCall(node);
-    if (!call) return;
-    const args = node.arguments as AstNode[];
-    if (args.length === 0 || !args.every((a) => LITERALS.has(a.type) || (a.type === 'Identifier' && names.has(a.name as string))))
-      return;
-    const links = byMethod.get(call.name) ?? new Map<string, number>();
-    const link = linkText(site, call.name, node);
-    links.set(link, (links.get(link) ?? 0) + 1);
-    byMethod.set(call.name, links);
-  });
+  walkJs(
+    site.program,
+    (node) => {
+      const call = memberCall(node);
+      if (!call) return;
+      const args = node.arguments as JsNode[];
+      if (
+        args.length === 0 ||
+        !args.every((a) => LITERALS.has(a.type) || (a.type === 'Identifier' && names.has(a.name as string)))
+      )
+        return;
+      const links = byMethod.get(call.name) ?? new Map<string, number>();
+      const link = linkText(site, call.name, node);
+      links.set(link, (links.get(link) ?? 0) + 1);
+      byMethod.set(call.name, links);
+    },
+    WITH_TYPES,
+  );
   return byMethod;
 }
 
-const fileLinks = new WeakMap<AstNode, Map<string, Map<string, number>>>();
+const fileLinks = new WeakMap<JsNode, Map<string, Map<string, number>>>();
 
 /** `a.replace(X, "x").replace(Y, "y")` → `… .replace(Z, "z")`, a link the file uses elsewhere with the same method. */
 export const extendChain: JsTemplate = (site) => {

@@ -1,17 +1,19 @@
 // Conditions: negation, removal of one side of && / ||, and loop bounds.
-import { isNode, walk, type AstNode } from './ast.ts';
+import { isJsNode, type JsNode, walkJs, WITH_TYPES } from '../../../../core/js-tree.ts';
 import { replaceNode, text, type JsTemplate, type Mutation } from './mutation.ts';
 
 const TESTED = new Set(['IfStatement', 'WhileStatement', 'DoWhileStatement', 'ConditionalExpression', 'ForStatement']);
 
 export const negateCondition: JsTemplate = (site) => {
   const { node } = site;
-  if (!TESTED.has(node.type) || !isNode(node.test)) return [];
+  if (!TESTED.has(node.type) || !isJsNode(node.test)) return [];
   const test = node.test;
   const inner = text(site, test);
   // `!x` → `x` rather than `!(!x)`.
   const negated =
-    test.type === 'UnaryExpression' && test.operator === '!' && isNode(test.argument) ? text(site, test.argument) : `!(${inner})`;
+    test.type === 'UnaryExpression' && test.operator === '!' && isJsNode(test.argument)
+      ? text(site, test.argument)
+      : `!(${inner})`;
   return [
     { template: 'negate-condition', edits: [replaceNode(test, negated)], description: `negated the condition \`${inner}\`` },
   ];
@@ -22,8 +24,8 @@ export const dropConjunct: JsTemplate = (site) => {
   if (
     node.type !== 'LogicalExpression' ||
     (node.operator !== '&&' && node.operator !== '||') ||
-    !isNode(node.left) ||
-    !isNode(node.right)
+    !isJsNode(node.left) ||
+    !isJsNode(node.right)
   )
     return [];
   const left = text(site, node.left);
@@ -47,7 +49,7 @@ const BOUND_OPERATORS = new Set(['<', '<=', '>', '>=']);
 export const loopBound: JsTemplate = (site) => {
   const { node, ancestors } = site;
   const parent = ancestors.at(-1);
-  if (node.type !== 'BinaryExpression' || !BOUND_OPERATORS.has(node.operator as string) || !isNode(node.right)) return [];
+  if (node.type !== 'BinaryExpression' || !BOUND_OPERATORS.has(node.operator as string) || !isJsNode(node.right)) return [];
   if (!parent || !(parent.type === 'ForStatement' || parent.type === 'WhileStatement') || parent.test !== node) return [];
   const bound = text(site, node.right);
   const out: Mutation[] = [];
@@ -62,32 +64,36 @@ export const loopBound: JsTemplate = (site) => {
 };
 
 /** The flags a file tests (`opts.nonegate`, `this.defaultExecutable`): members read as conditions. */
-const fileFlags = new WeakMap<AstNode, string[]>();
+const fileFlags = new WeakMap<JsNode, string[]>();
 
 function flagsOf(site: Parameters<JsTemplate>[0]): string[] {
   let flags = fileFlags.get(site.program);
   if (!flags) {
     const seen = new Map<string, number>();
-    walk(site.program, (n) => {
-      const tested = [
-        TESTED.has(n.type) ? n.test : null,
-        n.type === 'UnaryExpression' && n.operator === '!' ? n.argument : null,
-        n.type === 'LogicalExpression' ? n.left : null,
-        n.type === 'LogicalExpression' ? n.right : null,
-      ];
-      for (const t of tested) {
-        if (
-          isNode(t) &&
-          t.type === 'MemberExpression' &&
-          !t.computed &&
-          isNode(t.object) &&
-          (t.object.type === 'Identifier' || t.object.type === 'ThisExpression')
-        ) {
-          const raw = site.source.slice(t.start, t.end);
-          if (!seen.has(raw)) seen.set(raw, t.start);
+    walkJs(
+      site.program,
+      (n) => {
+        const tested = [
+          TESTED.has(n.type) ? n.test : null,
+          n.type === 'UnaryExpression' && n.operator === '!' ? n.argument : null,
+          n.type === 'LogicalExpression' ? n.left : null,
+          n.type === 'LogicalExpression' ? n.right : null,
+        ];
+        for (const t of tested) {
+          if (
+            isJsNode(t) &&
+            t.type === 'MemberExpression' &&
+            !t.computed &&
+            isJsNode(t.object) &&
+            (t.object.type === 'Identifier' || t.object.type === 'ThisExpression')
+          ) {
+            const raw = site.source.slice(t.start, t.end);
+            if (!seen.has(raw)) seen.set(raw, t.start);
+          }
         }
-      }
-    });
+      },
+      WITH_TYPES,
+    );
     flags = [...seen.keys()];
     fileFlags.set(site.program, flags);
   }
@@ -103,7 +109,7 @@ const MAX_FLAGS = 6;
  */
 export const addConjunct: JsTemplate = (site) => {
   const { node, source } = site;
-  if (node.type !== 'IfStatement' || !isNode(node.test)) return [];
+  if (node.type !== 'IfStatement' || !isJsNode(node.test)) return [];
   const test = node.test;
   const raw = text(site, test);
   const flags = flagsOf(site).filter((f) => !raw.includes(f));
@@ -126,14 +132,14 @@ export const presenceCheck: JsTemplate = (site) => {
   const { node } = site;
   if (
     !TESTED.has(node.type) ||
-    !isNode(node.test) ||
+    !isJsNode(node.test) ||
     !['MemberExpression', 'OptionalMemberExpression', 'Identifier'].includes(node.test.type)
   )
     return [];
   const raw = text(site, node.test);
   return [' !== undefined', ' != null'].map((check) => ({
     template: 'presence-check' as const,
-    edits: [replaceNode(node.test as AstNode, `${raw}${check}`)],
+    edits: [replaceNode(node.test as JsNode, `${raw}${check}`)],
     description: `\`${raw}\` → \`${raw}${check}\``,
   }));
 };
@@ -149,12 +155,12 @@ export const widenTypeCheck: JsTemplate = (site) => {
   const { node } = site;
   if (node.type !== 'BinaryExpression' || !['===', '=='].includes(node.operator as string)) return [];
   const [probe, literal] =
-    isNode(node.left) && node.left.type === 'UnaryExpression' ? [node.left, node.right] : [node.right, node.left];
+    isJsNode(node.left) && node.left.type === 'UnaryExpression' ? [node.left, node.right] : [node.right, node.left];
   if (
-    !isNode(probe) ||
+    !isJsNode(probe) ||
     probe.type !== 'UnaryExpression' ||
     probe.operator !== 'typeof' ||
-    !isNode(literal) ||
+    !isJsNode(literal) ||
     literal.type !== 'StringLiteral'
   )
     return [];
@@ -173,7 +179,7 @@ export const widenTypeCheck: JsTemplate = (site) => {
     }));
 };
 
-const parenthesized = (node: AstNode) => (node.extra as { parenthesized?: boolean } | undefined)?.parenthesized === true;
+const parenthesized = (node: JsNode) => (node.extra as { parenthesized?: boolean } | undefined)?.parenthesized === true;
 
 /**
  * `a && b || c` → `a && (b || c)` and `a || b && c` → `(a || b) && c`: a condition that mixes `&&`
@@ -183,12 +189,12 @@ const parenthesized = (node: AstNode) => (node.extra as { parenthesized?: boolea
  */
 export const regroupLogic: JsTemplate = (site) => {
   const { node } = site;
-  if (node.type !== 'LogicalExpression' || node.operator !== '||' || !isNode(node.left) || !isNode(node.right)) return [];
-  const unparenthesizedAnd = (n: AstNode): n is AstNode & { left: AstNode; right: AstNode } =>
-    n.type === 'LogicalExpression' && n.operator === '&&' && !parenthesized(n) && isNode(n.left) && isNode(n.right);
+  if (node.type !== 'LogicalExpression' || node.operator !== '||' || !isJsNode(node.left) || !isJsNode(node.right)) return [];
+  const unparenthesizedAnd = (n: JsNode): n is JsNode & { left: JsNode; right: JsNode } =>
+    n.type === 'LogicalExpression' && n.operator === '&&' && !parenthesized(n) && isJsNode(n.left) && isJsNode(n.right);
   const out: Mutation[] = [];
   const raw = text(site, node);
-  const regrouped = (open: AstNode, close: AstNode) => {
+  const regrouped = (open: JsNode, close: JsNode) => {
     // A parenthesized operand's own offsets exclude its parentheses: the new ones could land inside them.
     if (parenthesized(open) || parenthesized(close)) return;
     const edits = [

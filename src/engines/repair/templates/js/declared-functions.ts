@@ -3,7 +3,7 @@
 // with what each parameter is: an options object (destructured, or named like one) or anything
 // else. A call site alone does not say what its callee takes; the "forward the options" template
 // (options.ts) needs to know that the callee has an options parameter the call leaves out.
-import { isNode, parseProgram, walk, type AstNode } from './ast.ts';
+import { isJsNode, type JsNode, parseJs, walkJs, WITH_TYPES } from '../../../../core/js-tree.ts';
 
 export type DeclaredParameter =
   /** `{ windows } = {}` or `options`: `names` are the properties it destructures (none for a plain name). */
@@ -17,11 +17,11 @@ const OPTIONS_PARAMETER = new RegExp(`^${OPTIONS_NAMES}$`);
 const FUNCTION_VALUES = new Set(['ArrowFunctionExpression', 'FunctionExpression']);
 
 function parameterOf(param: unknown): DeclaredParameter {
-  const target = isNode(param) && param.type === 'AssignmentPattern' ? param.left : param;
-  if (!isNode(target)) return { kind: 'other' };
+  const target = isJsNode(param) && param.type === 'AssignmentPattern' ? param.left : param;
+  if (!isJsNode(target)) return { kind: 'other' };
   if (target.type === 'ObjectPattern') {
-    const names = (target.properties as AstNode[]).flatMap((p) =>
-      p.type === 'ObjectProperty' && isNode(p.key) && p.key.type === 'Identifier' && !p.computed ? [p.key.name as string] : [],
+    const names = (target.properties as JsNode[]).flatMap((p) =>
+      p.type === 'ObjectProperty' && isJsNode(p.key) && p.key.type === 'Identifier' && !p.computed ? [p.key.name as string] : [],
     );
     return { kind: 'options', names };
   }
@@ -30,28 +30,28 @@ function parameterOf(param: unknown): DeclaredParameter {
 }
 
 /** The name a function value is called by, from where it is declared or assigned. */
-function nameOf(node: AstNode, parent: AstNode | undefined): string | null {
-  if (node.type === 'FunctionDeclaration' && isNode(node.id)) return node.id.name as string;
+function nameOf(node: JsNode, parent: JsNode | undefined): string | null {
+  if (node.type === 'FunctionDeclaration' && isJsNode(node.id)) return node.id.name as string;
   if (
     (node.type === 'ObjectMethod' || node.type === 'ClassMethod') &&
-    isNode(node.key) &&
+    isJsNode(node.key) &&
     node.key.type === 'Identifier' &&
     !node.computed
   )
     return node.key.name as string;
   if (!FUNCTION_VALUES.has(node.type) || !parent) return null;
-  if (parent.type === 'VariableDeclarator' && parent.init === node && isNode(parent.id) && parent.id.type === 'Identifier')
+  if (parent.type === 'VariableDeclarator' && parent.init === node && isJsNode(parent.id) && parent.id.type === 'Identifier')
     return parent.id.name as string;
-  if (parent.type === 'AssignmentExpression' && parent.right === node && isNode(parent.left)) {
+  if (parent.type === 'AssignmentExpression' && parent.right === node && isJsNode(parent.left)) {
     const left = parent.left;
     if (left.type === 'Identifier') return left.name as string;
-    if (left.type === 'MemberExpression' && !left.computed && isNode(left.property) && left.property.type === 'Identifier')
+    if (left.type === 'MemberExpression' && !left.computed && isJsNode(left.property) && left.property.type === 'Identifier')
       return left.property.name as string;
   }
   if (
     (parent.type === 'ObjectProperty' || parent.type === 'ClassProperty') &&
     parent.value === node &&
-    isNode(parent.key) &&
+    isJsNode(parent.key) &&
     parent.key.type === 'Identifier' &&
     !parent.computed
   )
@@ -68,14 +68,18 @@ export function declaredFunctions(sources: ReadonlyMap<string, string>): Declare
   const found = new Map<string, DeclaredParameter[][]>();
   for (const [file, source] of sources) {
     if (!/\.(?:[cm]?[jt]sx?)$/.test(file)) continue;
-    const program = parseProgram(file, source);
+    const program = parseJs(file, source);
     if (!program) continue;
-    walk(program, (node, ancestors) => {
-      const name = nameOf(node, ancestors.at(-1));
-      if (name === null) return;
-      const params = (node.params as unknown[]).map(parameterOf);
-      found.set(name, [...(found.get(name) ?? []), params]);
-    });
+    walkJs(
+      program,
+      (node, ancestors) => {
+        const name = nameOf(node, ancestors.at(-1));
+        if (name === null) return;
+        const params = (node.params as unknown[]).map(parameterOf);
+        found.set(name, [...(found.get(name) ?? []), params]);
+      },
+      WITH_TYPES,
+    );
   }
   byFileSet.set(sources, found);
   return found;

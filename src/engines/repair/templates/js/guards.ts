@@ -1,6 +1,6 @@
 // Missing guards: `if (x == null) return <fallback>;` before a statement that dereferences x, and
 // optional chaining; changed return values.
-import { isNode } from './ast.ts';
+import { isJsNode } from '../../../../core/js-tree.ts';
 import { replaceNode, text, type JsTemplate, type Mutation } from './mutation.ts';
 
 const FALLBACKS = ['undefined', 'null', '0', "''", '[]', 'false'];
@@ -9,7 +9,7 @@ const STATEMENT = /Statement$|Declaration$/;
 /** `a.b.c` → `a.b?.c`: the access that throws on a missing value becomes optional. */
 export const optionalChaining: JsTemplate = (site) => {
   const { node } = site;
-  if (node.type !== 'MemberExpression' || !isNode(node.object) || !isNode(node.property) || node.optional) return [];
+  if (node.type !== 'MemberExpression' || !isJsNode(node.object) || !isJsNode(node.property) || node.optional) return [];
   if (
     !['Identifier', 'MemberExpression', 'OptionalMemberExpression', 'CallExpression', 'ThisExpression'].includes(node.object.type)
   )
@@ -26,7 +26,7 @@ export const optionalChaining: JsTemplate = (site) => {
 
 export const nullGuard: JsTemplate = (site) => {
   const { node, ancestors, source } = site;
-  if (node.type !== 'MemberExpression' || !isNode(node.object) || node.object.type !== 'Identifier' || node.optional) return [];
+  if (node.type !== 'MemberExpression' || !isJsNode(node.object) || node.object.type !== 'Identifier' || node.optional) return [];
   const inFunction = ancestors.some((a) => /Function|Method/.test(a.type));
   const statement = [...ancestors].reverse().find((a) => STATEMENT.test(a.type) && a.type !== 'BlockStatement');
   if (!inFunction || !statement) return [];
@@ -43,11 +43,11 @@ export const nullGuard: JsTemplate = (site) => {
 
 export const changeReturnValue: JsTemplate = (site) => {
   const { node } = site;
-  if (node.type !== 'ReturnStatement' || !isNode(node.argument)) return [];
+  if (node.type !== 'ReturnStatement' || !isJsNode(node.argument)) return [];
   const value = text(site, node.argument);
   const arg = node.argument;
   const out: Mutation[] = [];
-  if (arg.type === 'UnaryExpression' && arg.operator === '!' && isNode(arg.argument)) {
+  if (arg.type === 'UnaryExpression' && arg.operator === '!' && isJsNode(arg.argument)) {
     out.push({
       template: 'change-return-value',
       edits: [replaceNode(arg, text(site, arg.argument))],

@@ -1,6 +1,6 @@
 // Variable misuse: an identifier replaced by another of the same kind in scope; a call's receiver
 // replaced by another value in scope.
-import { isNode } from './ast.ts';
+import { isJsNode } from '../../../../core/js-tree.ts';
 import { replaceNode, type JsTemplate, type Mutation } from './mutation.ts';
 import { namesInScope } from './scope.ts';
 
@@ -66,9 +66,9 @@ export const replaceIdentifier: JsTemplate = (site) => {
 
 export const changeReceiver: JsTemplate = (site) => {
   const { node, ancestors, program } = site;
-  if ((node.type !== 'CallExpression' && node.type !== 'OptionalCallExpression') || !isNode(node.callee)) return [];
+  if ((node.type !== 'CallExpression' && node.type !== 'OptionalCallExpression') || !isJsNode(node.callee)) return [];
   const receiver = node.callee.object;
-  if (!isNode(receiver) || receiver.type !== 'Identifier') return [];
+  if (!isJsNode(receiver) || receiver.type !== 'Identifier') return [];
   const name = receiver.name as string;
   const scope = namesInScope(program, ancestors, node.start);
   if (!scope.values.includes(name)) return [];

@@ -1,5 +1,5 @@
 // Literals and bounds: numeric ±1, boolean flips, index and slice bounds, `.length` in comparisons.
-import { isNode, type AstNode } from './ast.ts';
+import { isJsNode, type JsNode } from '../../../../core/js-tree.ts';
 import { replaceNode, text, type JsTemplate, type Mutation } from './mutation.ts';
 
 export const numericOffByOne: JsTemplate = (site) => {
@@ -30,13 +30,13 @@ export const booleanFlip: JsTemplate = (site) => {
   ];
 };
 
-function shifted(site: Parameters<JsTemplate>[0], expr: AstNode): Mutation[] {
+function shifted(site: Parameters<JsTemplate>[0], expr: JsNode): Mutation[] {
   const raw = text(site, expr);
   // `size - 1` → `size - 1 + 1` undoes an adjustment the code wrote on purpose; dropping it
   // (`dropped \`- 1\``, arithmetic templates) is the same program and the patch a person writes.
   const cancels = (delta: string) =>
     expr.type === 'BinaryExpression' &&
-    isNode(expr.right) &&
+    isJsNode(expr.right) &&
     expr.right.type === 'NumericLiteral' &&
     expr.right.value === 1 &&
     expr.operator !== delta[0];
@@ -55,7 +55,7 @@ export const indexBound: JsTemplate = (site) => {
   if (node.type !== 'MemberExpression' && node.type !== 'OptionalMemberExpression') return [];
   if (
     !node.computed ||
-    !isNode(node.property) ||
+    !isJsNode(node.property) ||
     node.property.type === 'NumericLiteral' ||
     node.property.type === 'StringLiteral'
   )
@@ -69,8 +69,8 @@ export const sliceBound: JsTemplate = (site) => {
   const { node } = site;
   if (node.type !== 'CallExpression' && node.type !== 'OptionalCallExpression') return [];
   const callee = node.callee;
-  if (!isNode(callee) || !isNode(callee.property) || !SLICING.has(callee.property.name as string)) return [];
-  return (node.arguments as AstNode[])
+  if (!isJsNode(callee) || !isJsNode(callee.property) || !SLICING.has(callee.property.name as string)) return [];
+  return (node.arguments as JsNode[])
     .filter((a) => a.type !== 'NumericLiteral' && a.type !== 'SpreadElement')
     .flatMap((a) => shifted(site, a));
 };
@@ -79,7 +79,7 @@ export const sliceBound: JsTemplate = (site) => {
 export const lengthBound: JsTemplate = (site) => {
   const { node, ancestors } = site;
   const parent = ancestors.at(-1);
-  if (node.type !== 'MemberExpression' || !isNode(node.property) || node.property.name !== 'length' || node.computed) return [];
+  if (node.type !== 'MemberExpression' || !isJsNode(node.property) || node.property.name !== 'length' || node.computed) return [];
   if (
     !parent ||
     parent.type !== 'BinaryExpression' ||

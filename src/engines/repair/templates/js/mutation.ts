@@ -2,7 +2,7 @@
 // the file, the line and the size, re-parses the result and drops duplicates.
 import type { TemplateId, TextEdit } from '../../candidate.ts';
 import type { OutputDifference } from '../../output-differences.ts';
-import type { AstNode } from './ast.ts';
+import type { JsNode } from '../../../../core/js-tree.ts';
 import type { DeclaredFunctions } from './declared-functions.ts';
 
 export interface Mutation {
@@ -16,9 +16,9 @@ export interface Mutation {
 export interface SiteContext {
   file: string;
   source: string;
-  program: AstNode;
-  node: AstNode;
-  ancestors: readonly AstNode[];
+  program: JsNode;
+  node: JsNode;
+  ancestors: readonly JsNode[];
   /** Options the failing tests pass (GenerationContext). */
   optionNames: readonly string[];
   /** `typeof` names of the values the failing tests' names write out (GenerationContext). */
@@ -31,19 +31,19 @@ export interface SiteContext {
 
 export type JsTemplate = (site: SiteContext) => Mutation[];
 
-export function text(site: SiteContext, node: AstNode): string {
+export function text(site: SiteContext, node: JsNode): string {
   return site.source.slice(node.start, node.end);
 }
 
 /** Offset of `operator` between two operand nodes (the AST keeps no position for operators). */
-export function operatorOffset(source: string, left: AstNode, right: AstNode, operator: string): number | null {
+export function operatorOffset(source: string, left: JsNode, right: JsNode, operator: string): number | null {
   const between = source.slice(left.end, right.start);
   // Skip closing parentheses and comments of the left operand: the first match of the operator is it.
   const index = between.indexOf(operator);
   return index === -1 ? null : left.end + index;
 }
 
-export function replaceNode(node: AstNode, replacement: string): TextEdit {
+export function replaceNode(node: JsNode, replacement: string): TextEdit {
   return { start: node.start, end: node.end, text: replacement };
 }
 
@@ -64,7 +64,7 @@ const ATOMIC = new Set([
 ]);
 
 /** A node's text, parenthesized unless it binds tighter than any operator. */
-export function atom(site: SiteContext, node: AstNode): string {
+export function atom(site: SiteContext, node: JsNode): string {
   const raw = text(site, node);
   return ATOMIC.has(node.type) ? raw : `(${raw})`;
 }

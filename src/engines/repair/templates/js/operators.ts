@@ -1,7 +1,7 @@
 // Operator replacement: relational, equality, logical, arithmetic, bitwise, compound assignment,
 // update; and swapped operands of non-commutative operators.
 import type { TemplateId } from '../../candidate.ts';
-import { isNode } from './ast.ts';
+import { isJsNode } from '../../../../core/js-tree.ts';
 import { atom, operatorOffset, type JsTemplate, type Mutation } from './mutation.ts';
 
 const FAMILIES: { template: TemplateId; operators: string[] }[] = [
@@ -43,7 +43,7 @@ const NON_COMMUTATIVE = new Set(['-', '/', '%', '**', '<<', '>>', '>>>']);
 
 export const operatorReplacement: JsTemplate = (site) => {
   const { node, source } = site;
-  if ((node.type !== 'BinaryExpression' && node.type !== 'LogicalExpression') || !isNode(node.left) || !isNode(node.right))
+  if ((node.type !== 'BinaryExpression' && node.type !== 'LogicalExpression') || !isJsNode(node.left) || !isJsNode(node.right))
     return [];
   const op = node.operator as string;
   const family = FAMILIES.find((f) => f.operators.includes(op));
@@ -102,7 +102,7 @@ const COMPOUND: Record<string, string[]> = {
 
 export const assignmentOperator: JsTemplate = (site) => {
   const { node, source } = site;
-  if (node.type !== 'AssignmentExpression' || !isNode(node.left) || !isNode(node.right)) return [];
+  if (node.type !== 'AssignmentExpression' || !isJsNode(node.left) || !isJsNode(node.right)) return [];
   const op = node.operator as string;
   const offset = operatorOffset(source, node.left, node.right, op);
   if (offset === null) return [];

@@ -4,31 +4,35 @@
 // failing tests (option-names.ts): an option the code never read before is what such a fix adds.
 // Or the options never reach the function that reads them: a call leaves out the options parameter
 // its callee declares (`utils.basename(input)` of `basename = (path, { windows } = {})`).
-import { isNode, walk, type AstNode } from './ast.ts';
+import { isJsNode, type JsNode, walkJs, WITH_TYPES } from '../../../../core/js-tree.ts';
 import { replaceNode, text, type JsTemplate, type Mutation, type SiteContext } from './mutation.ts';
 import { namesInScope } from './scope.ts';
 import { OPTIONS_NAMES } from './declared-functions.ts';
 
 const OPTION_OBJECTS = new RegExp(`^(?:this\\.)?${OPTIONS_NAMES}$`);
 
-const receiversByFile = new WeakMap<AstNode, string[]>();
+const receiversByFile = new WeakMap<JsNode, string[]>();
 
 /** The options objects the file reads members of, as written (`opts`, `this.options`). */
 function optionObjects(site: SiteContext): string[] {
   let found = receiversByFile.get(site.program);
   if (!found) {
     const seen = new Set<string>();
-    walk(site.program, (n) => {
-      if (
-        n.type === 'MemberExpression' &&
-        !n.computed &&
-        isNode(n.object) &&
-        (n.object.type === 'Identifier' || n.object.type === 'MemberExpression')
-      ) {
-        const raw = site.source.slice(n.object.start, n.object.end);
-        if (OPTION_OBJECTS.test(raw)) seen.add(raw);
-      }
-    });
+    walkJs(
+      site.program,
+      (n) => {
+        if (
+          n.type === 'MemberExpression' &&
+          !n.computed &&
+          isJsNode(n.object) &&
+          (n.object.type === 'Identifier' || n.object.type === 'MemberExpression')
+        ) {
+          const raw = site.source.slice(n.object.start, n.object.end);
+          if (OPTION_OBJECTS.test(raw)) seen.add(raw);
+        }
+      },
+      WITH_TYPES,
+    );
     found = [...seen].sort();
     receiversByFile.set(site.program, found);
   }
@@ -37,7 +41,7 @@ function optionObjects(site: SiteContext): string[] {
 
 export const honorOption: JsTemplate = (site) => {
   const { node } = site;
-  if (node.type !== 'IfStatement' || !isNode(node.test) || site.optionNames.length === 0) return [];
+  if (node.type !== 'IfStatement' || !isJsNode(node.test) || site.optionNames.length === 0) return [];
   const test = node.test;
   const raw = text(site, test);
   // The option first, as a person writes a switch that turns a behaviour off (`!opts.nonegate && ...`).
@@ -72,47 +76,57 @@ function optionsInScope(site: SiteContext): string[] {
   return [...objects].sort();
 }
 
-const packagesByFile = new WeakMap<AstNode, Set<string>>();
+const packagesByFile = new WeakMap<JsNode, Set<string>>();
 
 /** Names the file binds to a package it imports (`const path = require('path')`, `import fs from 'node:fs'`): not the repository's functions. */
-function packageBindings(program: AstNode): Set<string> {
+function packageBindings(program: JsNode): Set<string> {
   let names = packagesByFile.get(program);
   if (names) return names;
   const found = new Set<string>();
   const isPackage = (spec: unknown) => typeof spec === 'string' && !spec.startsWith('.') && !spec.startsWith('/');
-  walk(program, (n) => {
-    if (n.type === 'ImportDeclaration' && isNode(n.source) && isPackage(n.source.value)) {
-      for (const specifier of n.specifiers as AstNode[]) if (isNode(specifier.local)) found.add(specifier.local.name as string);
-    }
-    if (
-      n.type === 'VariableDeclarator' &&
-      isNode(n.id) &&
-      n.id.type === 'Identifier' &&
-      isNode(n.init) &&
-      n.init.type === 'CallExpression'
-    ) {
-      const [spec] = n.init.arguments as AstNode[];
-      if (isNode(n.init.callee) && n.init.callee.name === 'require' && spec?.type === 'StringLiteral' && isPackage(spec.value))
-        found.add(n.id.name as string);
-    }
-  });
+  walkJs(
+    program,
+    (n) => {
+      if (n.type === 'ImportDeclaration' && isJsNode(n.source) && isPackage(n.source.value)) {
+        for (const specifier of n.specifiers as JsNode[])
+          if (isJsNode(specifier.local)) found.add(specifier.local.name as string);
+      }
+      if (
+        n.type === 'VariableDeclarator' &&
+        isJsNode(n.id) &&
+        n.id.type === 'Identifier' &&
+        isJsNode(n.init) &&
+        n.init.type === 'CallExpression'
+      ) {
+        const [spec] = n.init.arguments as JsNode[];
+        if (
+          isJsNode(n.init.callee) &&
+          n.init.callee.name === 'require' &&
+          spec?.type === 'StringLiteral' &&
+          isPackage(spec.value)
+        )
+          found.add(n.id.name as string);
+      }
+    },
+    WITH_TYPES,
+  );
   names = found;
   packagesByFile.set(program, names);
   return names;
 }
 
 /** The name a call's callee is declared by, unless it belongs to an imported package (`path.basename` is Node's). */
-function calleeName(callee: unknown, program: AstNode): string | null {
-  if (!isNode(callee)) return null;
+function calleeName(callee: unknown, program: JsNode): string | null {
+  if (!isJsNode(callee)) return null;
   if (callee.type === 'Identifier') return packageBindings(program).has(callee.name as string) ? null : (callee.name as string);
   if (
     (callee.type === 'MemberExpression' || callee.type === 'OptionalMemberExpression') &&
     !callee.computed &&
-    isNode(callee.property) &&
+    isJsNode(callee.property) &&
     callee.property.type === 'Identifier'
   ) {
     if (
-      isNode(callee.object) &&
+      isJsNode(callee.object) &&
       callee.object.type === 'Identifier' &&
       packageBindings(program).has(callee.object.name as string)
     )
@@ -131,7 +145,7 @@ export const forwardOptions: JsTemplate = (site) => {
   const { node } = site;
   if ((node.type !== 'CallExpression' && node.type !== 'OptionalCallExpression') || site.optionNames.length === 0) return [];
   const name = calleeName(node.callee, site.program);
-  const args = node.arguments as AstNode[];
+  const args = node.arguments as JsNode[];
   if (name === null || args.some((a) => a.type === 'SpreadElement')) return [];
   // The names each matching declaration's left-out options parameter destructures (none: a plain `options`).
   const omitted = (site.declared.get(name) ?? []).flatMap((params) => {
@@ -152,6 +166,6 @@ export const forwardOptions: JsTemplate = (site) => {
     .map((object): Mutation => ({
       template: 'honor-option',
       edits: [{ start: at, end: at, text: last ? `, ${object}` : object }],
-      description: `passed \`${object}\` on to \`${text(site, node.callee as AstNode).slice(0, 40)}(…)\`, whose ${parameter} parameter the call left out`,
+      description: `passed \`${object}\` on to \`${text(site, node.callee as JsNode).slice(0, 40)}(…)\`, whose ${parameter} parameter the call left out`,
     }));
 };

@@ -1,7 +1,7 @@
 // Names in scope at a point of a JS/TS program, split by kind (functions vs other values), for the
 // identifier-replacement template. An approximation: the parameters and declarations of the enclosing
 // functions and of the module, declared before the point or hoisted.
-import { isNode, type AstNode } from './ast.ts';
+import { childrenOf, isJsNode, type JsNode, WITH_TYPES } from '../../../../core/js-tree.ts';
 
 export interface ScopeNames {
   values: string[];
@@ -18,14 +18,14 @@ const FUNCTION_TYPES = new Set([
 ]);
 
 function patternNames(pattern: unknown, out: Set<string>): void {
-  if (!isNode(pattern)) return;
+  if (!isJsNode(pattern)) return;
   if (pattern.type === 'Identifier') out.add(pattern.name as string);
   else if (pattern.type === 'AssignmentPattern') patternNames(pattern.left, out);
   else if (pattern.type === 'RestElement') patternNames(pattern.argument, out);
   else if (pattern.type === 'TSParameterProperty') patternNames(pattern.parameter, out);
   else if (pattern.type === 'ArrayPattern') for (const e of pattern.elements as unknown[]) patternNames(e, out);
   else if (pattern.type === 'ObjectPattern')
-    for (const p of pattern.properties as AstNode[]) patternNames(p.type === 'RestElement' ? p : p.value, out);
+    for (const p of pattern.properties as JsNode[]) patternNames(p.type === 'RestElement' ? p : p.value, out);
 }
 
 /** A declared name; `from` is where it becomes visible (null: everywhere in its owner, hoisted). */
@@ -41,10 +41,10 @@ interface OwnDeclarations {
 
 // One walk per owner, reused for every identifier in it: walking the whole program again for each
 // identifier made candidate generation quadratic in the file's size (minutes on a 5,000-line file).
-const declarationsByOwner = new WeakMap<AstNode, OwnDeclarations>();
+const declarationsByOwner = new WeakMap<JsNode, OwnDeclarations>();
 
 /** Declarations directly owned by a function (or the program), not by nested functions. */
-function ownDeclarations(owner: AstNode): OwnDeclarations {
+function ownDeclarations(owner: JsNode): OwnDeclarations {
   const cached = declarationsByOwner.get(owner);
   if (cached) return cached;
   const own: OwnDeclarations = { values: [], functions: [] };
@@ -56,12 +56,16 @@ function ownDeclarations(owner: AstNode): OwnDeclarations {
     for (const name of params) value(name);
   }
   const body = owner.type === 'Program' ? owner : owner.body;
-  if (isNode(body))
+  if (isJsNode(body))
     walkOwn(body, (node) => {
-      if (node.type === 'FunctionDeclaration' && isNode(node.id)) fn(node.id.name as string);
+      if (node.type === 'FunctionDeclaration' && isJsNode(node.id)) fn(node.id.name as string);
       if (node.type === 'VariableDeclarator') {
         const init = node.init;
-        if (isNode(init) && (init.type === 'ArrowFunctionExpression' || init.type === 'FunctionExpression') && isNode(node.id))
+        if (
+          isJsNode(init) &&
+          (init.type === 'ArrowFunctionExpression' || init.type === 'FunctionExpression') &&
+          isJsNode(node.id)
+        )
           fn(node.id.name as string, node.start);
         else {
           const names = new Set<string>();
@@ -71,18 +75,18 @@ function ownDeclarations(owner: AstNode): OwnDeclarations {
       }
       if (
         (node.type === 'ImportSpecifier' || node.type === 'ImportDefaultSpecifier' || node.type === 'ImportNamespaceSpecifier') &&
-        isNode(node.local)
+        isJsNode(node.local)
       ) {
         value(node.local.name as string);
         fn(node.local.name as string);
       }
       if (
         (node.type === 'ForOfStatement' || node.type === 'ForInStatement') &&
-        isNode(node.left) &&
+        isJsNode(node.left) &&
         node.left.type === 'VariableDeclaration'
       ) {
         const names = new Set<string>();
-        for (const d of node.left.declarations as AstNode[]) patternNames(d.id, names);
+        for (const d of node.left.declarations as JsNode[]) patternNames(d.id, names);
         for (const name of names) value(name);
       }
     });
@@ -91,27 +95,18 @@ function ownDeclarations(owner: AstNode): OwnDeclarations {
 }
 
 /** Visits `root` and its descendants, entering no nested function (whose node itself is visited). */
-function walkOwn(root: AstNode, visit: (node: AstNode) => void): void {
-  const visitNode = (node: AstNode, top: boolean) => {
+function walkOwn(root: JsNode, visit: (node: JsNode) => void): void {
+  const visitNode = (node: JsNode, top: boolean) => {
     visit(node);
     if (!top && FUNCTION_TYPES.has(node.type)) return;
-    for (const key of Object.keys(node)) {
-      if (key === 'loc' || key === 'leadingComments' || key === 'trailingComments' || key === 'innerComments' || key === 'extra')
-        continue;
-      const child = node[key];
-      if (Array.isArray(child)) {
-        for (const c of child) if (isNode(c)) visitNode(c, false);
-      } else if (isNode(child)) {
-        visitNode(child, false);
-      }
-    }
+    for (const child of childrenOf(node, WITH_TYPES)) visitNode(child, false);
   };
   visitNode(root, true);
 }
 
 const visibleAt = (position: number) => (d: Declared) => d.from === null || d.from < position;
 
-export function namesInScope(program: AstNode, ancestors: readonly AstNode[], position: number): ScopeNames {
+export function namesInScope(program: JsNode, ancestors: readonly JsNode[], position: number): ScopeNames {
   const values = new Set<string>();
   const functions = new Set<string>();
   for (const owner of [program, ...ancestors.filter((a) => FUNCTION_TYPES.has(a.type))]) {

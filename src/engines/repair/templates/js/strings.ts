@@ -3,7 +3,7 @@
 // Both are frequent one-token fixes in real histories (ManySStuBs4J's "wrong function name" and
 // "change string literal" kinds; in bench/real: commander, cssstyle and sqlparse fixes).
 import { editDistance } from '../../../../core/edit-distance.ts';
-import { isNode, walk, type AstNode } from './ast.ts';
+import { isJsNode, type JsNode, walkJs, WITH_TYPES } from '../../../../core/js-tree.ts';
 import { removesShownDifference } from '../../output-differences.ts';
 import { text, type JsTemplate, type Mutation } from './mutation.ts';
 
@@ -22,12 +22,12 @@ const NORMALIZERS = new Set([
   'toLocaleUpperCase',
 ]);
 
-function normalized(node: AstNode): boolean {
+function normalized(node: JsNode): boolean {
   const callee = node.callee;
   return (
     (node.type === 'CallExpression' || node.type === 'OptionalCallExpression') &&
-    isNode(callee) &&
-    isNode(callee.property) &&
+    isJsNode(callee) &&
+    isJsNode(callee.property) &&
     NORMALIZERS.has(callee.property.name as string)
   );
 }
@@ -40,7 +40,7 @@ function casesFor(literal: string): string[] {
   return ['trim'];
 }
 
-function append(site: Parameters<JsTemplate>[0], value: AstNode, method: string): Mutation {
+function append(site: Parameters<JsTemplate>[0], value: JsNode, method: string): Mutation {
   const shown = removesShownDifference(method, site.outputDifferences);
   return {
     template: 'normalize-string',
@@ -64,7 +64,7 @@ export const normalizeString: JsTemplate = (site) => {
   // The value compared with a string literal: `token.value === 'AS'` → `token.value.toUpperCase() === 'AS'`.
   if (parent.type === 'BinaryExpression' && EQUALITY.has(parent.operator as string)) {
     const other = parent.left === node ? parent.right : parent.left;
-    if (!isNode(other) || other.type !== 'StringLiteral') return [];
+    if (!isJsNode(other) || other.type !== 'StringLiteral') return [];
     return byEvidence(site, casesFor(other.value as string)).map((method) => append(site, node, method));
   }
   // A value returned, or joined into a string: `return val` → `return val.toLowerCase()`.
@@ -75,16 +75,20 @@ export const normalizeString: JsTemplate = (site) => {
   return [];
 };
 
-const fileLiterals = new WeakMap<AstNode, Map<string, number>>();
+const fileLiterals = new WeakMap<JsNode, Map<string, number>>();
 
-function literalsOf(program: AstNode): Map<string, number> {
+function literalsOf(program: JsNode): Map<string, number> {
   let counts = fileLiterals.get(program);
   if (!counts) {
     counts = new Map();
     const seen = counts;
-    walk(program, (n) => {
-      if (n.type === 'StringLiteral') seen.set(n.value as string, (seen.get(n.value as string) ?? 0) + 1);
-    });
+    walkJs(
+      program,
+      (n) => {
+        if (n.type === 'StringLiteral') seen.set(n.value as string, (seen.get(n.value as string) ?? 0) + 1);
+      },
+      WITH_TYPES,
+    );
     fileLiterals.set(program, counts);
   }
   return counts;

@@ -1,0 +1,136 @@
+// The signed-record protocol of the runtime guards (DESIGN.md §3.2.7), written once for every runner's
+// guard. Before the command runs, fixloop writes a pool of one-use keys into the records folder
+// (`keys/<i>`); each guarded process claims one before any repository code runs (removing it from
+// the folder) and signs its record, `record-<i>.json`, with it (HMAC-SHA256 of the payload). fixloop
+// keeps the keys it issued: after the command, every key that is gone must be answered by a record
+// signed with it, in the guard's shape, or that process's evidence is missing. What a guard makes of
+// the records (which to keep, what else the folder may hold) is its own (node-guard.ts,
+// pytest/pytest-guard.ts).
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { GuardEvent, GuardEventKind, GuardRecord } from '../core/guard-record.ts';
+
+/** A record as the guard wrote it: `runs` says the process ran tests (the Node guard writes it). */
+export interface ReadRecord {
+  runs: boolean;
+  record: GuardRecord;
+}
+
+/** A key a process took, and what answers it. */
+export interface TakenKey {
+  /** The file that answers the key, `record-<i>.json`. */
+  file: string;
+  /** The record it holds, when signed with the key and in the guard's shape; else null. */
+  answer: ReadRecord | null;
+}
+
+/** The keys handed out, by records folder, until its records are read. */
+const issued = new Map<string, string[]>();
+
+/**
+ * Writes a pool of `count` keys into the records folder (synchronously: the command starts right
+ * after, and a few thousand small writes at once could exhaust the process's file descriptors).
+ */
+export function issueKeys(records: string, count: number): void {
+  mkdirSync(join(records, 'keys'), { recursive: true });
+  const keys = Array.from({ length: count }, () => randomBytes(32).toString('hex'));
+  keys.forEach((key, i) => writeFileSync(join(records, 'keys', String(i)), key));
+  issued.set(records, keys);
+}
+
+/**
+ * The keys of the pool issued into `records` that a process took, in order, each with the record
+ * that answers it. The pool is forgotten: a folder's records are read once.
+ */
+export async function readTakenKeys(records: string): Promise<TakenKey[]> {
+  const keys = issued.get(records) ?? [];
+  issued.delete(records);
+  const taken: TakenKey[] = [];
+  for (const [i, key] of keys.entries()) {
+    const left = await readFile(join(records, 'keys', String(i)), 'utf8').catch(() => null);
+    if (left === key) continue; // no process took it
+    const file = `record-${i}.json`;
+    const text = await readFile(join(records, file), 'utf8').catch(() => null);
+    taken.push({ file, answer: signedRecord(text, key) });
+  }
+  return taken;
+}
+
+/** A key was taken and no valid record answers it: the process ended early, or its record was forged. */
+export function missingRecord(runner: string): GuardRecord {
+  return { runner, pid: 0, complete: false, tests: null, events: [] };
+}
+
+/** The record a file holds when its signature is the key's and its shape the guard's; else null. */
+function signedRecord(text: string | null, key: string): ReadRecord | null {
+  try {
+    const { payload, mac } = JSON.parse(text ?? '') as { payload?: unknown; mac?: unknown };
+    if (typeof payload !== 'string' || typeof mac !== 'string') return null;
+    const expected = createHmac('sha256', Buffer.from(key, 'hex')).update(payload, 'utf8').digest();
+    const given = Buffer.from(mac, 'hex');
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+    return parsedRecord(payload);
+  } catch {
+    return null;
+  }
+}
+
+const KINDS: ReadonlySet<GuardEventKind> = new Set([
+  'exit',
+  'framework_changed',
+  'test_file_read',
+  'dynamic_code',
+  'report_written',
+]);
+
+/**
+ * The record a text holds when it has the guard's shape (every event of a known kind, with its place
+ * and words); else null: a record with one event out of shape is not the guard's.
+ */
+export function parsedRecord(text: string | null): ReadRecord | null {
+  try {
+    const value = JSON.parse(text ?? '') as Partial<GuardRecord> & { runs?: unknown };
+    if (
+      typeof value.runner === 'string' &&
+      typeof value.pid === 'number' &&
+      typeof value.complete === 'boolean' &&
+      Array.isArray(value.events) &&
+      value.events.every(isEvent)
+    ) {
+      return {
+        runs: value.runs === true,
+        record: {
+          runner: value.runner,
+          pid: value.pid,
+          complete: value.complete,
+          tests: testsOf(value.tests),
+          events: value.events,
+        },
+      };
+    }
+  } catch {
+    // below
+  }
+  return null;
+}
+
+function isEvent(value: unknown): value is GuardEvent {
+  const e = value as Partial<GuardEvent> | null;
+  return (
+    !!e &&
+    KINDS.has(e.kind as GuardEventKind) &&
+    (e.file === null || typeof e.file === 'string') &&
+    (e.line === null || typeof e.line === 'number') &&
+    typeof e.detail === 'string'
+  );
+}
+
+/** The tests a record saw end, when each count is a whole number; else null (none counted). */
+function testsOf(value: unknown): GuardRecord['tests'] {
+  const t = value as Record<string, unknown> | null | undefined;
+  const count = (n: unknown): n is number => Number.isInteger(n) && (n as number) >= 0;
+  if (!t || !count(t.passed) || !count(t.failed) || !count(t.skipped)) return null;
+  return { passed: t.passed, failed: t.failed, skipped: t.skipped };
+}
