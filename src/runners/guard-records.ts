@@ -1,4 +1,4 @@
-// The signed-record protocol of the runtime guards (DESIGN.md §3.2.7), written once for every runner's
+// The signed-record protocol of the runtime guards (docs/design.md §3.2.7), written once for every runner's
 // guard. Before the command runs, fixloop writes a pool of one-use keys into the records folder
 // (`keys/<i>`); each guarded process claims one before any repository code runs (removing it from
 // the folder) and signs its record, `record-<i>.json`, with it (HMAC-SHA256 of the payload). fixloop
