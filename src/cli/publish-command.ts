@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Forge } from '../forge/forge.ts';
 import { publishResult } from '../forge/publish-result.ts';
-import { createStatusComment } from '../forge/status-comment.ts';
+import { storedRunStatus } from '../forge/status-comment.ts';
 import type { RunJobData } from '../forge/run-job-data.ts';
 import { openStoredRun, storedReport, verifiedPatchOf } from './stored-run.ts';
 
@@ -34,7 +34,7 @@ export async function publishRun(options: PublishOptions): Promise<void> {
     });
     if (!publication.pullRequest && publication.verdict.conclusion !== 'success')
       throw new Error(publication.status.replace(/\*\*/g, ''));
-    const status = createStatusComment(forge, data.plan.number, data.runId, () => undefined, data.statusCommentId);
+    const status = storedRunStatus(forge, data);
     await status.update(publication.status);
     await status.flush();
     await run.store.append(options.runId, 'published', { pullRequest: publication.pullRequest?.number ?? null });

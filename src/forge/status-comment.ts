@@ -1,7 +1,9 @@
 // One status comment per run, found again through a hidden marker and updated in place (docs/design.md §5):
 // queued → attempt i/N → result. Updates are serialized and deduplicated so a chatty run costs a few
 // API calls, and a failed update never fails the run.
+import type { Logger } from 'pino';
 import type { Forge } from './forge.ts';
+import type { RunJobData } from './run-job-data.ts';
 
 export function statusMarker(runId: string): string {
   return `<!-- fixloop:status run=${runId} -->`;
@@ -46,4 +48,10 @@ export function createStatusComment(
     },
     id: () => id,
   };
+}
+
+/** The status comment of a stored run, by its id: a worker in any process updates the one the trigger posted. */
+export function storedRunStatus(forge: Forge, data: RunJobData, log?: Logger): StatusComment {
+  const onError = log ? (error: unknown) => log.warn({ err: String(error) }, 'status comment not updated') : () => undefined;
+  return createStatusComment(forge, data.plan.number, data.runId, onError, data.statusCommentId);
 }

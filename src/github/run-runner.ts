@@ -11,7 +11,7 @@ import { abandonedMessage } from '../forge/messages.ts';
 import { appInstallationOf } from './credential-ref.ts';
 import { createOctokitForge } from './octokit-forge.ts';
 import { runJob } from '../forge/run-job.ts';
-import { createStatusComment } from '../forge/status-comment.ts';
+import { storedRunStatus } from '../forge/status-comment.ts';
 
 export interface RunRunnerOptions {
   /** What every run of this process gets (the sandbox, its folders and caches, the engines), read at each job. */
@@ -38,13 +38,7 @@ export function createRunRunner(
       const data = runJobData(job);
       const forge = await forgeFor(data);
       const log = app.log.child({ runId: data.runId });
-      const status = createStatusComment(
-        forge,
-        data.plan.number,
-        data.runId,
-        (error) => log.warn({ err: String(error) }, 'status comment not updated'),
-        data.statusCommentId,
-      );
+      const status = storedRunStatus(forge, data, log);
       return runJob(data, { forge, status, log, runDeps: options.runDeps }, control);
     },
     /** A run given up after its worker died too often: the person who asked is told. */
@@ -52,7 +46,7 @@ export function createRunRunner(
       if (!isRun(job)) return;
       const data = runJobData(job);
       const forge = await forgeFor(data);
-      const status = createStatusComment(forge, data.plan.number, data.runId, () => undefined, data.statusCommentId);
+      const status = storedRunStatus(forge, data);
       await status.update(abandonedMessage(data.runId, job.outcome ?? 'its worker stopped', data.config.triggers.command));
     },
   };

@@ -9,7 +9,7 @@ import type { RunResult } from '../../core/run-result.ts';
 import type { Forge } from '../../forge/forge.ts';
 import { runJob } from '../../forge/run-job.ts';
 import { runJobData, type RunJobData } from '../../forge/run-job-data.ts';
-import { createStatusComment } from '../../forge/status-comment.ts';
+import { storedRunStatus } from '../../forge/status-comment.ts';
 import type { JobOutcome } from '../../jobs/job-queue.ts';
 import type { StoredJob } from '../../jobs/run-store.ts';
 import type { Sandbox } from '../../sandbox/sandbox.ts';
@@ -35,13 +35,7 @@ export interface FinishedRun {
 export async function runStarted(job: StoredJob, forge: Forge, host: RunHost): Promise<FinishedRun> {
   const data = runJobData(job);
   const log = host.log.child({ runId: data.runId });
-  const status = createStatusComment(
-    forge,
-    data.plan.number,
-    data.runId,
-    (error) => log.warn({ err: String(error) }, 'status comment not updated'),
-    data.statusCommentId,
-  );
+  const status = storedRunStatus(forge, data, log);
   const artifactsRoot = join(host.tempRoot, 'runs');
   const outcome = await runJob(
     data,
