@@ -1,9 +1,10 @@
 // The two lanes as pg-boss queues (PostgreSQL): their names, and the one place where the rules for
 // holding their jobs are set: the heartbeat that says a worker died (its job then goes to another),
 // the tries before a job is given up (to a dead-letter queue), the longest a job may run. The store
-// makes each job due through `dispatch`, in its own transaction (postgres/dispatch.ts).
+// makes each job due through `dispatch`, in its own transaction (postgres/dispatch.ts), and so hands
+// pg-boss, once, the jobs an older version stored without giving them to it (postgres/adopt.ts).
 import type { PgBoss, Queue } from 'pg-boss';
-import type { Dispatch } from './postgres/dispatch.ts';
+import type { AdoptedJob, Dispatch, SqlClient } from './postgres/dispatch.ts';
 import type { Lane } from './run-store.ts';
 
 export const LANE_QUEUES = {
@@ -14,6 +15,8 @@ export const LANE_QUEUES = {
 /** What pg-boss carries: the stored job's id; everything else is in the store. */
 export interface Dispatched {
   runId: string;
+  /** Tries the job had before pg-boss carried it (a job adopted from an older version's store). */
+  triedBefore?: number;
 }
 
 export interface LaneSettings {
@@ -59,6 +62,7 @@ export function pgBossLanes(boss: PgBoss, settings: Partial<LaneSettings> = {}):
       async ready(db, runId) {
         await boss.update(LANE_QUEUES.run.queue, undefined, { db, singletonKey: runId, startAfter: 0 });
       },
+      adopted: (db, job) => adopt(boss, resolved, db, job),
     },
     prepare() {
       prepared ??= createQueues(boss, resolved).catch((error: unknown) => {
@@ -85,4 +89,35 @@ async function createQueues(boss: PgBoss, settings: LaneSettings): Promise<void>
     // A queue created by an earlier version, or with other settings, takes these.
     await boss.updateQueue(queue, rules);
   }
+}
+
+const LIVE = new Set(['created', 'retry', 'active']);
+
+/**
+ * A job an older version stored, not finished: it keeps the pg-boss job that version gave it, if
+ * any; else it gets one, as a crash would have left it: due when its old worker's lease ends (a
+ * pending run, once its trigger is past saying so), with the tries it had counted, so that it is
+ * still given up after `maxTries` (at once, as pg-boss gives up, when its last try died).
+ */
+async function adopt(boss: PgBoss, settings: LaneSettings, db: SqlClient, job: AdoptedJob): Promise<void> {
+  const { queue, deadLetter } = LANE_QUEUES[job.lane];
+  const live = async (name: string) => (await boss.findJobs(name, { db, key: job.runId })).filter((j) => LIVE.has(j.state));
+  const carried = await live(queue);
+  if (carried.length > 0) {
+    // That version sent a queued run again at each start, and a standard queue keeps every copy
+    // (a singleton key does not refuse one): one is kept, the one a worker held if any.
+    const kept = carried.find((j) => j.state === 'active') ?? carried[0];
+    const surplus = carried.filter((j) => j !== kept).map((j) => j.id);
+    if (surplus.length > 0) await boss.cancel(queue, surplus, { db });
+    return;
+  }
+  // pg-boss gave it up: its dead-letter worker ends it.
+  if ((await live(deadLetter)).length > 0) return;
+  const data: Dispatched = { runId: job.runId, ...(job.tries > 0 ? { triedBefore: job.tries } : {}) };
+  if (job.tries >= settings.maxTries) {
+    await boss.send(deadLetter, data, { db, singletonKey: job.runId });
+    return;
+  }
+  const startAfter = job.pending ? settings.pendingSeconds : Math.max(0, Math.ceil(((job.heldUntil ?? 0) - Date.now()) / 1000));
+  await boss.send(queue, data, { db, singletonKey: job.runId, startAfter, retryLimit: settings.maxTries - 1 - job.tries });
 }

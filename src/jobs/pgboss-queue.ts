@@ -51,6 +51,8 @@ async function start(workers: LaneWorkers, runner: JobRunner, onAbandoned?: (job
   const { options, lane } = workers;
   const { boss, settings } = options.lanes;
   await options.lanes.prepare();
+  // The jobs an older version stored and never gave pg-boss, given it now, before any is worked (once).
+  await options.store.adoptStored();
   const polling = {
     pollingIntervalSeconds: Math.max(0.5, options.pollingSeconds ?? 1),
     heartbeatRefreshSeconds: Math.floor(settings.heartbeatSeconds / 3),
@@ -74,10 +76,10 @@ async function start(workers: LaneWorkers, runner: JobRunner, onAbandoned?: (job
   });
 }
 
-/** The job pg-boss handed this worker, held as its attempt `retryCount + 1`. */
+/** The job pg-boss handed this worker, held as its attempt `retryCount + 1` (after any tries it had before pg-boss). */
 async function runAttempt(workers: LaneWorkers, job: Job<Dispatched>, runner: JobRunner): Promise<void> {
   const { store, lanes, onError } = workers.options;
-  const tries = job.retryCount + 1;
+  const tries = (job.data.triedBefore ?? 0) + job.retryCount + 1;
   const holder = `${workers.owner}#${tries}`;
   const taken = await store.begin(job.data.runId, holder, tries);
   if (!taken) return; // ended already: its worker recorded the end, then died before pg-boss heard

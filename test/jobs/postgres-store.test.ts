@@ -4,9 +4,16 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { newRunJob } from '../../src/forge/run-job-data.ts';
-import { openPostgresStore, PostgresStoreError, type Dispatch, type PostgresRunStore } from '../../src/jobs/postgres-store.ts';
+import {
+  openPostgresStore,
+  PostgresStoreError,
+  type AdoptedJob,
+  type Dispatch,
+  type PostgresRunStore,
+} from '../../src/jobs/postgres-store.ts';
 import { POSTGRES_MIGRATIONS } from '../../src/jobs/postgres/migrations.ts';
 import { jobData } from '../support/job-data.ts';
+import { writeOldStore } from '../support/old-postgres-store.ts';
 import { describeRunStore, type Holding } from './run-store-conformance.ts';
 
 const url = process.env.FIXLOOP_TEST_DATABASE_URL;
@@ -105,6 +112,9 @@ describe.runIf(url)('PostgreSQL', () => {
       ready: async (db, runId) => {
         await db.executeSql('UPDATE engine SET pending = false WHERE run_id = $1', [runId]);
       },
+      adopted: async (db, job) => {
+        await db.executeSql('INSERT INTO engine VALUES ($1, $2, $3)', [job.runId, job.lane, job.pending]);
+      },
     };
     const store = await connect(schema, engine);
     await store.enqueue(newRunJob(jobData('run-1')), 'alice', 'd1');
@@ -132,6 +142,47 @@ describe.runIf(url)('PostgreSQL', () => {
     await expect(down.enqueue(newRunJob(jobData('run-2', 'acme/shop#2')), 'alice', 'd4')).rejects.toThrow('the engine is down');
     expect(await down.get('run-2')).toBeNull();
     expect(await store.acceptEvent({ delivery: 'd3', name: 'issues.labeled', payload: {}, credentialRef: 'ref' })).toBe(true);
+  });
+
+  it('hands the engine each job a store of schema 3 left unfinished, as it was left, once, whoever starts first', async () => {
+    const schema = `t_${randomBytes(6).toString('hex')}`;
+    await admin(`CREATE SCHEMA ${schema}`);
+    schemas.push(schema);
+    const heldUntil = Date.now() + 60_000;
+    await writeOldStore(`${url}?options=${encodeURIComponent(`-c search_path=${schema}`)}`, 3, [
+      { runId: 'event-d1', lane: 'event', state: 'queued' },
+      { runId: 'event-d2', lane: 'event', state: 'running', tries: 2, leaseUntil: 1000 },
+      { runId: 'run-pending', lane: 'run', state: 'pending' },
+      { runId: 'run-queued', lane: 'run', state: 'queued', tries: 1 },
+      { runId: 'run-running', lane: 'run', state: 'running', tries: 2, leaseUntil: heldUntil },
+      { runId: 'run-done', lane: 'run', state: 'done' },
+    ]);
+    // A store opened without an engine (a tool) cannot hand them on: they stay marked.
+    await expect((await connect(schema)).adoptStored()).rejects.toThrow('no queue engine carries this store');
+    const adopted: AdoptedJob[] = [];
+    const engine: Dispatch = {
+      stored: () => Promise.reject(new Error('nothing is stored here')),
+      ready: () => Promise.reject(new Error('nothing is made ready here')),
+      adopted: async (_db, job) => void adopted.push(job),
+    };
+    // Two processes start at once, and one starts later.
+    const [first, second] = [await connect(schema, engine), await connect(schema, engine)];
+    await Promise.all([first.adoptStored(), second.adoptStored()]);
+    await (await connect(schema, engine)).adoptStored();
+    expect(adopted).toEqual([
+      { runId: 'event-d1', lane: 'event', pending: false, heldUntil: null, tries: 0 },
+      { runId: 'event-d2', lane: 'event', pending: false, heldUntil: 1000, tries: 2 },
+      { runId: 'run-pending', lane: 'run', pending: true, heldUntil: null, tries: 0 },
+      { runId: 'run-queued', lane: 'run', pending: false, heldUntil: null, tries: 1 },
+      { runId: 'run-running', lane: 'run', pending: false, heldUntil, tries: 2 },
+    ]);
+    // The engine holds them now: the old leases are gone, the jobs as they were otherwise.
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    const leases = await client.query(`SELECT run_id FROM ${schema}.fixloop_jobs WHERE lease_until IS NOT NULL`);
+    await client.end();
+    expect(leases.rows).toEqual([]);
+    expect(await first.get('run-running')).toMatchObject({ state: 'running', tries: 2 });
   });
 
   it('keeps an append-only audit trail', async () => {

@@ -40,4 +40,10 @@ export const POSTGRES_MIGRATIONS = [
   // before it learn theirs from the data once, here.
   `ALTER TABLE fixloop_jobs ADD COLUMN trigger TEXT;
    UPDATE fixloop_jobs SET trigger = (data::jsonb #>> '{plan,kind}') WHERE lane = 'run';`,
+  // 4: pg-boss carries both lanes, each job given to it in the transaction that stores the job. Before,
+  // deliveries were held by the store's own leases and runs reached pg-boss only once ready (or not,
+  // after a crash between the two writes): the jobs such a store left unfinished are marked here, and
+  // the first queue to start hands each to pg-boss, once, and clears its mark (adopt.ts).
+  `CREATE TABLE fixloop_unadopted (run_id TEXT PRIMARY KEY);
+   INSERT INTO fixloop_unadopted (run_id) SELECT run_id FROM fixloop_jobs WHERE state IN ('pending', 'queued', 'running');`,
 ];

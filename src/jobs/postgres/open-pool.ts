@@ -4,6 +4,9 @@ import pg from 'pg';
 import { POSTGRES_MIGRATIONS } from './migrations.ts';
 import { PostgresStoreError } from './store-error.ts';
 
+/** Held while the schema changes, and while the jobs an older schema left are handed on (adopt.ts). */
+export const SCHEMA_LOCK = 4242001;
+
 export async function openPool(connectionString: string): Promise<pg.Pool> {
   const pool = new pg.Pool({ connectionString, max: 10 });
   // A pool error (a connection dropped by the server) must not take the process down.
@@ -25,7 +28,7 @@ async function migrate(pool: pg.Pool): Promise<void> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
-    await client.query('SELECT pg_advisory_xact_lock(4242001)');
+    await client.query('SELECT pg_advisory_xact_lock($1)', [SCHEMA_LOCK]);
     await client.query('CREATE TABLE IF NOT EXISTS fixloop_schema (version INTEGER NOT NULL)');
     const current = (await client.query<{ version: number }>('SELECT version FROM fixloop_schema')).rows[0]?.version ?? 0;
     if (current > POSTGRES_MIGRATIONS.length)
