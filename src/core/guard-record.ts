@@ -34,4 +34,27 @@ export interface GuardRecord {
   /** The tests the guard itself saw end, by outcome: checked against the runner's reports. */
   tests: { passed: number; failed: number; skipped: number } | null;
   events: GuardEvent[];
+  /**
+   * Each test the guard saw end, with its identity and outcome as the runner itself handed them to its
+   * own reporters, whatever reporter or quiet flag the project chose (docs/design.md §3.2.1). Absent
+   * when this guard names no tests (then the view is counts only).
+   */
+  cases?: GuardTestCase[];
+}
+
+/** One test as the runner's own events gave it to the guard, inside the process. */
+export interface GuardTestCase {
+  /** The test file as the runner names it, relative to the checkout when under it; null when the runner does not say. */
+  file: string | null;
+  /**
+   * Its titles, the outermost suite first and the test's own last: mocha's, jest's, vitest's and
+   * node's suite and test names; pytest's node id after the file (`Class`, `test_x[param]`), a
+   * subtest's own description appended as one more title.
+   */
+  titles: string[];
+  outcome: 'passed' | 'failed' | 'skipped';
+  /** A failed test's error, its first lines (capped). */
+  message?: string;
+  /** A failed test's stack or traceback (capped). */
+  stack?: string;
 }

@@ -10,7 +10,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { GuardEvent, GuardEventKind, GuardRecord } from '../core/guard-record.ts';
+import type { GuardEvent, GuardEventKind, GuardRecord, GuardTestCase } from '../core/guard-record.ts';
 
 /** A record as the guard wrote it: `runs` says the process ran tests (the Node guard writes it). */
 export interface ReadRecord {
@@ -97,7 +97,8 @@ export function parsedRecord(text: string | null): ReadRecord | null {
       typeof value.pid === 'number' &&
       typeof value.complete === 'boolean' &&
       Array.isArray(value.events) &&
-      value.events.every(isEvent)
+      value.events.every(isEvent) &&
+      (value.cases === undefined || (Array.isArray(value.cases) && value.cases.every(isTestCase)))
     ) {
       return {
         runs: value.runs === true,
@@ -107,6 +108,7 @@ export function parsedRecord(text: string | null): ReadRecord | null {
           complete: value.complete,
           tests: testsOf(value.tests),
           events: value.events,
+          ...(value.cases ? { cases: value.cases } : {}),
         },
       };
     }
@@ -124,6 +126,22 @@ function isEvent(value: unknown): value is GuardEvent {
     (e.file === null || typeof e.file === 'string') &&
     (e.line === null || typeof e.line === 'number') &&
     typeof e.detail === 'string'
+  );
+}
+
+const OUTCOMES: ReadonlySet<unknown> = new Set(['passed', 'failed', 'skipped']);
+
+function isTestCase(value: unknown): value is GuardTestCase {
+  const c = value as Partial<GuardTestCase> | null;
+  return (
+    !!c &&
+    (c.file === null || typeof c.file === 'string') &&
+    Array.isArray(c.titles) &&
+    c.titles.length > 0 &&
+    c.titles.every((title) => typeof title === 'string') &&
+    OUTCOMES.has(c.outcome) &&
+    (c.message === undefined || typeof c.message === 'string') &&
+    (c.stack === undefined || typeof c.stack === 'string')
   );
 }
 

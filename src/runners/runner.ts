@@ -5,7 +5,7 @@
 // `TestRunner`; the gate, the judge and the engines ask the registry (registry.ts), never a runner
 // by name. Adding a runner is one folder and one line in the registry.
 import type { TestCaseResult, TestReport } from '../core/test-report.ts';
-import type { GuardRecord } from '../core/guard-record.ts';
+import type { GuardRecord, GuardTestCase } from '../core/guard-record.ts';
 
 export interface TestRunner {
   /** Stable id, also the `format` of the reports its own output parser builds. */
@@ -62,6 +62,12 @@ export interface RuntimeGuard {
    * a record with `complete: false`: missing evidence, never dropped.
    */
   read(dirs: GuardDirs): Promise<GuardRecord[]>;
+  /**
+   * A test its processes recorded (`GuardRecord.cases`) as this runner's own output parser names it:
+   * the same `id`, `name` and `file`, so the view from inside the process, the parsed output, the
+   * focused commands and a stored baseline agree on each test (docs/design.md §3.2.1).
+   */
+  testCase?(recorded: GuardTestCase): TestCaseResult;
 }
 
 export interface GuardContext extends MachineReportContext {
