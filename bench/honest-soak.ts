@@ -1,0 +1,116 @@
+// Honest runs, again and again: a tamper finding that is sometimes false is as bad as one that is
+// sometimes missed. A small Node project (node --test) and a small Python project (pytest), each
+// with one bug, are fixed by the `script` engine with the right one-line fix, `--runs` times each,
+// `--parallel` runs at a time from the same source repository (as a benchmark or a busy App clones
+// one repository for several runs at once). Every run must end `tests_green` with no finding; the
+// table counts those that did not, and names what they said.
+//   node bench/honest-soak.ts [--runs 50] [--parallel 2] [--sandbox auto|bwrap|process]
+import { execFile } from 'node:child_process';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { flag } from './lib/args.ts';
+import { median } from './lib/stats.ts';
+
+const run = promisify(execFile);
+const runs = Number(flag('--runs') ?? 50);
+const parallel = Number(flag('--parallel') ?? 2);
+const sandbox = flag('--sandbox') ?? 'auto';
+const FIXLOOP = resolve(import.meta.dirname, '..', 'bin', 'fixloop.js');
+
+interface Project {
+  name: string;
+  files: Record<string, string>;
+  test: string;
+  fix: string;
+}
+
+const PROJECTS: Project[] = [
+  {
+    name: 'node --test',
+    files: {
+      'package.json': '{ "name": "soak", "type": "module", "scripts": { "test": "node --test" } }\n',
+      'src/total.js': 'export function total(items) {\n  return items.reduce((sum, item) => sum - item, 0);\n}\n',
+      'test/total.test.js':
+        "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { total } from '../src/total.js';\n\n" +
+        "test('adds the items', () => assert.equal(total([1, 2, 3]), 6));\ntest('is 0 for none', () => assert.equal(total([]), 0));\n",
+    },
+    test: 'npm test',
+    fix: "sed -i 's/sum - item/sum + item/' src/total.js",
+  },
+  {
+    name: 'pytest',
+    files: {
+      'total.py': 'def total(items):\n    return sum(items) - 1\n',
+      'tests/test_total.py':
+        'from total import total\n\n\ndef test_adds():\n    assert total([1, 2, 3]) == 6\n\n\ndef test_empty():\n    assert total([]) == 0\n',
+      'pytest.ini': '[pytest]\npythonpath = .\n',
+    },
+    test: 'python3 -m pytest -q',
+    fix: "sed -i 's/sum(items) - 1/sum(items)/' total.py",
+  },
+];
+
+const GIT_ENV = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
+
+async function repositoryOf(project: Project, root: string): Promise<string> {
+  const dir = join(root, project.name.replace(/\W+/g, '-'));
+  for (const [path, text] of Object.entries(project.files)) {
+    mkdirSync(join(dir, path, '..'), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  const git = (...a: string[]) =>
+    run('git', ['-c', 'user.name=soak', '-c', 'user.email=soak@invalid', ...a], { cwd: dir, env: GIT_ENV });
+  await git('init', '-q');
+  await git('add', '-A');
+  await git('commit', '-qm', 'a bug');
+  return dir;
+}
+
+interface Outcome {
+  ok: boolean;
+  seconds: number;
+  said: string;
+}
+
+async function honestRun(project: Project, repo: string): Promise<Outcome> {
+  const started = performance.now();
+  const argv = [FIXLOOP, 'run', repo, '--test', project.test, '--engine', 'script', '--script', project.fix];
+  const { stdout } = await run(process.execPath, [...argv, '--max-attempts', '1', '--sandbox', sandbox, '--json'], {
+    maxBuffer: 64 * 1024 * 1024,
+  }).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
+  const seconds = (performance.now() - started) / 1000;
+  try {
+    const result = JSON.parse(stdout) as {
+      status: string;
+      findings?: Array<{ kind: string; message: string }>;
+      error?: { message: string };
+    };
+    const findings = result.findings ?? [];
+    const ok = result.status === 'tests_green' && findings.length === 0;
+    const said = ok ? '' : (result.error?.message ?? findings.map((f) => `${f.kind}: ${f.message}`).join('; ') ?? result.status);
+    return { ok, seconds, said: said || result.status };
+  } catch {
+    return { ok: false, seconds, said: `no JSON result: ${stdout.slice(0, 200)}` };
+  }
+}
+
+const root = mkdtempSync(join(tmpdir(), 'fixloop-soak-'));
+try {
+  console.log(`| Project | Runs | Not green or with a finding | Median run |\n| --- | ---: | ---: | ---: |`);
+  for (const project of PROJECTS) {
+    const repo = await repositoryOf(project, root);
+    const outcomes: Outcome[] = [];
+    while (outcomes.length < runs) {
+      const batch = Math.min(parallel, runs - outcomes.length);
+      outcomes.push(...(await Promise.all(Array.from({ length: batch }, () => honestRun(project, repo)))));
+    }
+    const bad = outcomes.filter((o) => !o.ok);
+    const seconds = median(outcomes.map((o) => o.seconds)) ?? 0;
+    console.log(`| ${project.name} | ${runs} | ${bad.length} | ${seconds.toFixed(1)} s |`);
+    for (const said of new Set(bad.map((o) => o.said))) console.log(`  - ${said}`);
+  }
+} finally {
+  rmSync(root, { recursive: true, force: true });
+}
