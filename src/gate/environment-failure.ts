@@ -6,9 +6,10 @@
 // from one of its modules) stays a failing suite that engines may fix.
 import type { GateResult } from '../core/gate-result.ts';
 import { RUNNERS } from '../runners/registry.ts';
+import { NODE_THAT_STRIPS_TYPES, unloadableTestFiles } from './unloadable-test-files.ts';
 
 export type EnvironmentFailureCode =
-  'TEST_COMMAND_NOT_FOUND' | 'BASELINE_TIMEOUT' | 'NO_TESTS_RAN' | 'MISSING_MODULE' | 'RUNNER_CRASHED';
+  'TEST_COMMAND_NOT_FOUND' | 'BASELINE_TIMEOUT' | 'NO_TESTS_RAN' | 'MISSING_MODULE' | 'RUNNER_CRASHED' | 'TEST_FILES_UNLOADABLE';
 
 export interface EnvironmentFailure {
   code: EnvironmentFailureCode;
@@ -23,6 +24,8 @@ export interface BaselineContext {
   timeoutSeconds: number;
   /** The repository's files (POSIX paths): a missing module found among them is the code's own bug. */
   repositoryFiles: readonly string[];
+  /** The version of the Node that ran the tests (`v20.20.2`), when known: the message names it. */
+  nodeVersion?: string;
 }
 
 const NOT_FOUND =
@@ -62,6 +65,15 @@ export function environmentFailure(gate: GateResult, context: BaselineContext): 
       code: 'NO_TESTS_RAN',
       message: `the test command \`${context.testCommand}\` ran npm's placeholder script (\`echo "Error: no test specified" && exit 1\`): no test ran`,
       hint: 'set `scripts.test` in package.json to the command that runs the tests, or give that command with --test (`test.command`)',
+    };
+  }
+  const unloadable = unloadableTestFiles(gate);
+  if (unloadable) {
+    const node = context.nodeVersion ? `Node ${context.nodeVersion.replace(/^v/, '')}` : 'the Node that ran the tests';
+    return {
+      code: 'TEST_FILES_UNLOADABLE',
+      message: `the test command \`${context.testCommand}\` could not load its test files: ${node} cannot load \`${unloadable.extension}\` files (ERR_UNKNOWN_FILE_EXTENSION for \`${unloadable.file}\`)`,
+      hint: `run the tests on ${NODE_THAT_STRIPS_TYPES}, which loads TypeScript without a loader (nvm, .nvmrc, the server's PATH), or load one in the test command (\`node --import tsx --test\`)`,
     };
   }
   const crash = gate.passed ? null : runnerCrash(gate.output);

@@ -199,6 +199,7 @@ export async function runBaseline(ctx: RunContext, opened: OpenedWorkspace, run:
     testCommand: suite.testCommand,
     timeoutSeconds: config.test.timeout,
     repositoryFiles: await workspace.listFiles(),
+    ...nodeVersionOf(base.environment),
   });
   if (broken)
     return {
@@ -215,6 +216,12 @@ function baselineMessage(gate: GateResult): string {
   if (!gate.report.parsed)
     return `baseline: failing (${gate.reason}${gate.exitCode !== undefined ? ` ${gate.exitCode}` : ''}; per-test details unknown)`;
   return `baseline: ${gate.report.failed} failing of ${gate.report.total}`;
+}
+
+/** The Node the tests ran on, as the toolchain line names it. */
+function nodeVersionOf(environment: RunEnvironment | undefined): { nodeVersion?: string } {
+  const version = environment?.toolchains.find((tool) => tool.name === 'node')?.version;
+  return version ? { nodeVersion: version } : {};
 }
 
 function capitalized(text: string): string {

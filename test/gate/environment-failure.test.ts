@@ -36,6 +36,24 @@ describe('environment failures on the baseline', () => {
     expect(failure?.hint).toMatch(/FIXLOOP_SANDBOX_BIND|setup/);
   });
 
+  it("TypeScript test files the user's Node cannot load name the cause and the Node that can", () => {
+    // What Node 20 prints for `node --test test/power.test.ts` (its runner reports the file as one failing test).
+    const output = [
+      '# TypeError [ERR_UNKNOWN_FILE_EXTENSION]: Unknown file extension ".ts" for /tmp/p/test/power.test.ts',
+      '#     at Object.getFileProtocolModuleFormat [as file:] (node:internal/modules/esm/get_format:189:9)',
+      'not ok 1 - /tmp/p/test/power.test.ts',
+      '# pass 0',
+      '# fail 1',
+    ].join('\n');
+    const failure = environmentFailure(failed(output, 1, parsed(0, 1)), { ...context, nodeVersion: 'v20.20.2' });
+    expect(failure).toMatchObject({ code: 'TEST_FILES_UNLOADABLE' });
+    expect(failure?.message).toContain('Node 20.20.2 cannot load `.ts` files');
+    expect(failure?.message).toContain('/tmp/p/test/power.test.ts');
+    expect(failure?.hint).toContain('Node 22.18 or later');
+    // A suite where some tests ran is judged as it is.
+    expect(environmentFailure(failed(output, 1, parsed(2, 1)), context)).toBeNull();
+  });
+
   it('a timeout says so, with the limit and what to raise', () => {
     const gate: GateResult = { passed: false, reason: 'TIMEOUT', output: 'running…', report: emptyReport(), durationMs: 600_000 };
     expect(environmentFailure(gate, context)).toMatchObject({

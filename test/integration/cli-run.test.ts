@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { RunResult } from '../../src/core/run-result.ts';
 import { git, makeRepo, removeAll } from '../support/git-fixture.ts';
 import { FIXLOOP_BIN, runCli } from '../support/run-cli.ts';
+import { withUserPath } from '../../src/sandbox/user-path.ts';
 
 const dirs: string[] = [];
 afterAll(() => removeAll(dirs));
@@ -52,6 +53,13 @@ async function fixloop(args: string[], env: Record<string, string> = {}) {
   const out = join(cwd, 'out');
   const run = await runCli(['run', '--out', out, ...args], { cwd, env });
   return { ...run, out };
+}
+
+/** Whether the Node the user's PATH finds (fixloop's own install left out) loads TypeScript by itself. */
+function userNodeStripsTypes(): boolean {
+  const version = execFileSync('node', ['--version'], { encoding: 'utf8', env: withUserPath({ ...process.env }) }).trim();
+  const [major = 0, minor = 0] = version.replace(/^v/, '').split('.').map(Number);
+  return major > 23 || (major === 23 && minor >= 6) || (major === 22 && minor >= 18);
 }
 
 function json(stdout: string): RunResult {
@@ -300,6 +308,29 @@ describe('fixloop run', { timeout: 180_000 }, () => {
     for (const run of [missing, none, module]) expect(json(run.stdout).attempts).toEqual([]);
     expect(existsSync(engineRan)).toBe(false);
   });
+
+  // The user's Node runs the tests, as it should; before 22.18 it cannot load a `.ts` file, and no
+  // change to the code can make such a suite pass: an environment error naming the Node that can.
+  it.skipIf(userNodeStripsTypes())(
+    "ends a TypeScript suite the user's Node cannot load as an error naming the cause and the Node that can (exit 3)",
+    async () => {
+      const project = await repo({
+        'package.json': '{ "name": "power", "type": "module" }\n',
+        'src/power.ts': 'export const power = (a: number, b: number): number => a * b;\n',
+        'test/power.test.ts':
+          "import { test } from 'node:test';\nimport assert from 'node:assert/strict';\nimport { power } from '../src/power.ts';\n" +
+          "test('cubes', () => assert.equal(power(2, 3), 8));\n",
+        'fixloop.yml': NO_ASSESSMENT,
+      });
+      const run = await fixloop([project, '--test', 'node --test test/power.test.ts', '--json']);
+      expect(run.code).toBe(3);
+      const result = json(run.stdout);
+      expect(result.error?.code).toBe('TEST_FILES_UNLOADABLE');
+      expect(result.error?.message).toMatch(/Node \d+\.\d+\.\d+ cannot load `\.ts` files .*test\/power\.test\.ts/);
+      expect(result.error?.message).toContain('Node 22.18 or later');
+      expect(result.attempts).toEqual([]);
+    },
+  );
 
   it("keeps a failed setup's whole output as setup.log and shows the lines with the cause", async () => {
     const project = await repo(NODE_PROJECT);
