@@ -145,8 +145,10 @@ export interface RunnerConfiguration {
   readonly files: ReadonlyArray<readonly [RegExp, string]>;
   /** package.json keys that hold its settings. */
   readonly packageKeys: readonly string[];
-  /** Sections of INI-like files (by file name) that hold its settings, by their header line. */
+  /** Sections of INI files (by file name) that hold its settings, by the section's name (`tool:pytest`). */
   readonly sections: Readonly<Record<string, RegExp>>;
+  /** Tables of TOML files (by file name) that hold its settings, as dotted key paths (`tool.pytest`). */
+  readonly tables?: Readonly<Record<string, readonly string[]>>;
   /** Folders it writes while tests run: never a fix's change. */
   readonly generatedFolders: readonly string[];
 }

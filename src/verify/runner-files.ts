@@ -1,10 +1,12 @@
 // Everything that decides how tests run is protected (docs/design.md §3.2.2): a patch that changes the
 // runner's configuration or entry points, a test file the baseline ran, or fixloop's own settings
-// is not a fix, whatever the suite then says. Text sections are compared where a file holds more
-// than the runner's settings (package.json's scripts and runner keys, pyproject's pytest section).
+// is not a fix, whatever the suite then says. Where a file holds more than the runner's settings
+// (package.json's scripts and runner keys, pyproject's pytest tables, setup.cfg's and tox.ini's
+// sections), those settings are compared as the runner reads them (config-content.ts).
 import type { FileChange } from '../core/file-change.ts';
 import type { Finding } from '../core/findings.ts';
 import { RUNNERS } from '../runners/registry.ts';
+import { iniSections, tomlTables } from './config-content.ts';
 
 /**
  * Files that configure or start a runner, or that Python or Node load before any test: the package
@@ -27,22 +29,30 @@ const PACKAGE_RUNNER_KEYS = [
   ...new Set(['scripts', ...RUNNERS.flatMap((r) => r.configuration.packageKeys), 'ava', 'tap', 'c8', 'nyc', 'type', 'imports']),
 ];
 
-/** Sections of INI-like files that configure a runner (its descriptor's), coverage or tox. */
+/** Sections of INI files that configure coverage or tox, by name, beside each runner's own. */
 const SHARED_SECTIONS: Record<string, RegExp> = {
-  'pyproject.toml': /^\[tool\.coverage[^\]]*\]/,
-  'setup.cfg': /^\[coverage:[^\]]*\]/,
-  'tox.ini': /^\[(tox[^\]]*|testenv[^\]]*)\]/,
+  'setup.cfg': /^coverage:/,
+  'tox.ini': /^(tox|testenv)(:|$)/,
 };
+/** Tables of TOML files that configure coverage or tox, beside each runner's own. */
+const SHARED_TABLES: Record<string, readonly string[]> = { 'pyproject.toml': ['tool.coverage', 'tool.tox'] };
 
-/** Each file's section headers, shared and the runners', as one test of a header line. */
-const SECTIONS: Record<string, (header: string) => boolean> = Object.fromEntries(
+/** Each INI file's sections that decide how tests run, as one test of a section's name. */
+const SECTIONS: Record<string, (name: string) => boolean> = Object.fromEntries(
   [...new Set([...Object.keys(SHARED_SECTIONS), ...RUNNERS.flatMap((r) => Object.keys(r.configuration.sections))])].map(
     (file) => {
       const patterns = [SHARED_SECTIONS[file], ...RUNNERS.map((r) => r.configuration.sections[file])].filter(
         (p): p is RegExp => p !== undefined,
       );
-      return [file, (header: string) => patterns.some((p) => p.test(header))];
+      return [file, (name: string) => patterns.some((p) => p.test(name))];
     },
+  ),
+);
+
+/** Each TOML file's tables that decide how tests run. */
+const TABLES: Record<string, readonly string[]> = Object.fromEntries(
+  [...new Set([...Object.keys(SHARED_TABLES), ...RUNNERS.flatMap((r) => Object.keys(r.configuration.tables ?? {}))])].map(
+    (file) => [file, [...(SHARED_TABLES[file] ?? []), ...RUNNERS.flatMap((r) => r.configuration.tables?.[file] ?? [])]],
   ),
 );
 
@@ -86,7 +96,7 @@ export function runnerFileFindings(
         path,
         message: `\`${path}\`: its scripts or test runner settings changed (a fix may not change how the tests run)`,
       });
-    } else if (SECTIONS[name] && text && sectionsOf(text.before, SECTIONS[name]) !== sectionsOf(text.after, SECTIONS[name])) {
+    } else if (text && runnerSettingsChanged(name, text)) {
       findings.push({
         kind: 'runner_changed',
         path,
@@ -109,19 +119,16 @@ function packageRunnerChanged(before: string | null, after: string | null): bool
   return keys(before) !== keys(after);
 }
 
-/** The text of the sections whose header matches, in order. */
-function sectionsOf(text: string | null, header: (line: string) => boolean): string {
-  const kept: string[] = [];
-  let inside = false;
-  for (const line of (text ?? '').split('\n')) {
-    if (/^\s*\[/.test(line)) inside = header(line.trim());
-    if (inside) kept.push(line.trimEnd());
-  }
-  return kept.join('\n');
+/** Whether the runner's settings in a file that holds more than them say something else now. */
+function runnerSettingsChanged(name: string, text: ChangedText): boolean {
+  const tables = TABLES[name];
+  if (tables) return tomlTables(text.before, tables) !== tomlTables(text.after, tables);
+  const sections = SECTIONS[name];
+  return sections !== undefined && iniSections(text.before, sections) !== iniSections(text.after, sections);
 }
 
 /** Paths whose before and after texts the rule needs. */
 export function needsText(path: string): boolean {
   const name = path.split('/').at(-1) ?? path;
-  return name === 'package.json' || name in SECTIONS;
+  return name === 'package.json' || name in SECTIONS || name in TABLES;
 }

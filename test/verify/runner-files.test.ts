@@ -102,6 +102,53 @@ describe('protected runner files', () => {
     expect(paths([change('pyproject.toml')], [version])).toEqual([]);
   });
 
+  it("compares pyproject's pytest settings as TOML reads them, however they are written", () => {
+    const before = '[project]\nname = "shop"\n\n[tool.black]\nline-length = 100\n';
+    const written = (after: string): ChangedText => ({ path: 'pyproject.toml', before, after });
+    // Dotted keys under a plain [tool] table, at the top, or as an inline table are pytest's settings too.
+    const underTool = written(`${before}\n[tool]\npytest.ini_options.addopts = "-p hackplugin"\n`);
+    const atTop = written(`tool.pytest.ini_options.addopts = "-p hackplugin"\n${before}`);
+    const inline = written(`tool.pytest = { ini_options = { addopts = "-x" } }\n${before}`);
+    const plugin = written(before.replace('name = "shop"', 'name = "shop"\nentry-points = { pytest11 = { h = "h" } }'));
+    for (const cheat of [underTool, atTop, inline])
+      expect(paths([change('pyproject.toml')], [cheat])).toEqual(['pyproject.toml']);
+    expect(paths([change('pyproject.toml')], [plugin])).toEqual(['pyproject.toml']);
+    // The same settings written another way, and other tools' settings, are not the runner's change.
+    const settings = '[tool.pytest.ini_options]\naddopts = "-q"\ntestpaths = ["tests"]\n';
+    const reordered: ChangedText = {
+      path: 'pyproject.toml',
+      before: `${before}\n${settings}`,
+      after: `${before.replace('100', '120')}\n# the suite\n[tool.pytest.ini_options]\ntestpaths = [ "tests" ]\naddopts = "-q"\n`,
+    };
+    expect(paths([change('pyproject.toml')], [reordered])).toEqual([]);
+    // A file that no longer parses cannot be shown to keep them: it counts as changed.
+    expect(paths([change('pyproject.toml')], [written(`${before}\n[tool.pytest.ini_options\n`)])).toEqual(['pyproject.toml']);
+  });
+
+  it('compares setup.cfg and tox.ini sections as configparser reads them', () => {
+    const before = '[metadata]\nname = shop\n\n[tool:pytest]\naddopts =\n    -q\ntestpaths = tests\n';
+    const continued: ChangedText = { path: 'setup.cfg', before, after: before.replace('    -q', '    -q\n    -p hackplugin') };
+    const indentedHeader: ChangedText = {
+      path: 'setup.cfg',
+      before,
+      after: `${before}\n  [tool:pytest]\nxfail_strict = false\n`,
+    };
+    const cosmetic: ChangedText = {
+      path: 'setup.cfg',
+      before,
+      after: `# settings\n${before.replace('testpaths = tests', 'TESTPATHS: tests').replace('name = shop', 'name = shop2')}`,
+    };
+    expect(paths([change('setup.cfg')], [continued])).toEqual(['setup.cfg']);
+    expect(paths([change('setup.cfg')], [indentedHeader])).toEqual(['setup.cfg']);
+    expect(paths([change('setup.cfg')], [cosmetic])).toEqual([]);
+    const tox: ChangedText = {
+      path: 'tox.ini',
+      before: '[tox]\nenvlist = py3\n',
+      after: '[tox]\nenvlist = py3\n[pytest]\naddopts = -x\n',
+    };
+    expect(paths([change('tox.ini')], [tox])).toEqual(['tox.ini']);
+  });
+
   it('lets ordinary source changes through', () => {
     expect(paths([change('src/cart.js'), change('shop/prices.py'), change('README.md')])).toEqual([]);
   });

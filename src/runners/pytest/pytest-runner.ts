@@ -41,11 +41,8 @@ export const pytestRunner: TestRunner = {
       [/^(pytest|py|pluggy)\.py$|^(_pytest|pluggy)\//, 'it shadows the test runner'],
     ],
     packageKeys: [],
-    sections: {
-      'pyproject.toml': /^\[(tool\.pytest[^\]]*|project\.entry-points[^\]]*)\]/,
-      'setup.cfg': /^\[(tool:pytest|options\.entry_points)\]/,
-      'tox.ini': /^\[pytest\]/,
-    },
+    sections: { 'setup.cfg': /^(tool:pytest|options\.entry_points)$/, 'tox.ini': /^pytest$/ },
+    tables: { 'pyproject.toml': ['tool.pytest', 'project.entry-points'] },
     generatedFolders: ['.pytest_cache/'],
   },
   coverage: { kind: 'python-plugin', argument: (module) => `-p ${module}` },
