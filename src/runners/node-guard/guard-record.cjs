@@ -23,6 +23,10 @@ const stringify = JSON.stringify;
  */
 /** @typedef {{ kind: string, file: string | null, line: number | null, detail: string }} GuardEvent */
 /** @typedef {'passed' | 'failed' | 'skipped'} Outcome */
+/**
+ * A test the process saw end (src/core/guard-record.ts's GuardTestCase).
+ * @typedef {{ file: string | null, titles: string[], outcome: Outcome, message?: string, stack?: string }} GuardTestCase
+ */
 /** @typedef {ReturnType<typeof createRecord>} GuardRecord */
 
 /**
@@ -35,9 +39,10 @@ function createRecord(channel) {
   const temporary = join(channel.dir, `.${id}.tmp`);
   /**
    * @type {{ runs: boolean, exited: boolean, worker: boolean, running: number, ended: number | null,
-   *   tests: Record<Outcome, number> | null, events: GuardEvent[] }}
+   *   events: GuardEvent[] }}
    */
-  const state = { runs: false, exited: false, worker: false, running: 0, ended: null, tests: null, events: [] };
+  const state = { runs: false, exited: false, worker: false, running: 0, ended: null, events: [] };
+  const cases = testCases();
 
   const complete = () => !state.events.some((e) => e.kind === 'exit') && (state.exited || (state.worker && state.running === 0));
   const write = () => {
@@ -48,10 +53,11 @@ function createRecord(channel) {
       runs: state.runs,
       complete: complete(),
       exitCode: state.ended,
-      tests: state.tests,
+      tests: cases.counts(),
       events: state.events,
     };
-    const payload = stringify(record);
+    // The cases of a process that runs tests (absent elsewhere: it names none).
+    const payload = state.runs ? `${stringify(record).slice(0, -1)},"cases":${cases.json()}}` : stringify(record);
     try {
       // Whole or not at all: a reader never sees half a record.
       writeFileSync(temporary, key ? stringify({ payload, mac: key.sign(payload) }) : payload);
@@ -93,13 +99,15 @@ function createRecord(channel) {
       state.running++;
     },
     /**
-     * A test ended, with its outcome: counted, and the record written.
-     * @param {Outcome} outcome
+     * A test ended, with its outcome: counted and named, and the record written. A test that ends
+     * again replaces its earlier case.
+     * @param {GuardTestCase} testCase
+     * @param {object | null} key the runner's object for the test
+     * @param {boolean} started whether its start was told (testStarted)
      */
-    testEnded(outcome) {
-      state.running = Math.max(0, state.running - 1);
-      state.tests = state.tests || { passed: 0, failed: 0, skipped: 0 };
-      state.tests[outcome]++;
+    testEnded(testCase, key, started) {
+      if (started) state.running = Math.max(0, state.running - 1);
+      cases.add(testCase, key);
       // A process that reaches its exit writes its counts there; a worker may never reach it.
       if (state.worker) write();
     },
@@ -110,6 +118,42 @@ function createRecord(channel) {
       write();
     },
     write,
+  };
+}
+
+/**
+ * The tests a process saw end, counted by outcome and named: each one's case as written (JSON, made
+ * once: a worker writes its record at each test's end), in the order they ended; a test that ends
+ * again (`key`: a retry, an error reported after it passed) keeps its first place.
+ */
+function testCases() {
+  /** @type {string[]} */
+  const cases = [];
+  /** @type {WeakMap<object, { index: number, outcome: Outcome }>} */
+  const byKey = new WeakMap();
+  /** @type {Record<Outcome, number> | null} */
+  let tests = null;
+  return {
+    /**
+     * @param {GuardTestCase} testCase
+     * @param {object | null} key
+     */
+    add(testCase, key) {
+      tests = tests || { passed: 0, failed: 0, skipped: 0 };
+      const earlier = key ? byKey.get(key) : undefined;
+      if (earlier) {
+        tests[earlier.outcome]--;
+        cases[earlier.index] = stringify(testCase);
+        earlier.outcome = testCase.outcome;
+      } else {
+        if (key) byKey.set(key, { index: cases.length, outcome: testCase.outcome });
+        cases.push(stringify(testCase));
+      }
+      tests[testCase.outcome]++;
+    },
+    /** The counts by outcome; null before any test ended. */
+    counts: () => tests,
+    json: () => `[${cases.join(',')}]`,
   };
 }
 
