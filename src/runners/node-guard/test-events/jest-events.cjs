@@ -95,11 +95,24 @@ function testPath(global) {
 function jestError(entry) {
   const [thrown, made] = Array.isArray(entry) ? entry : [entry, undefined];
   const error = /** @type {{ stack?: unknown, message?: unknown } | null} */ (thrown);
+  if (error && typeof error === 'object' && typeof error.stack !== 'string' && typeof error.message === 'string')
+    return framesApart(error.message);
   if (error && typeof error === 'object' && (typeof error.stack === 'string' || typeof error.message === 'string'))
     return testError(error);
   const own = testError(thrown);
   const where = /** @type {{ stack?: unknown } | null | undefined} */ (made);
   return where && typeof where.stack === 'string' ? { message: own.message, stack: where.stack } : own;
+}
+
+/**
+ * A message that holds its stack (circus replaces a failed `node:assert` error by its message with
+ * the stack's frames written after it), as a message and that stack.
+ * @param {string} message
+ * @returns {import('./test-events.cjs').TestError}
+ */
+function framesApart(message) {
+  const frames = /\n\s+at /.exec(message);
+  return frames ? { message: message.slice(0, frames.index), stack: message } : { message };
 }
 
 module.exports = { followJest };
