@@ -1,10 +1,13 @@
 'use strict';
 // The record of one process (or worker thread), `record-<key>.json` in the records folder, signed
 // with the key the process claimed at load (guard-key.cjs): written at load (not complete, the key's
-// claim answered), again at each event and test end, and at exit.
-// vitest's pool ends its workers without an exit (threads terminated, forks killed), so a worker's
-// last write is at its last test's end; a record is complete when the process reached its exit, or
-// when it is a worker with no test left running, and in both cases no early exit was recorded.
+// claim answered), again at each event, and at exit.
+// vitest's pool ends its workers without an exit (threads terminated, forks killed), so a worker
+// writes its record when it has run the files it was given (and again when it starts a test after
+// that); a record is complete when the process reached its exit, or when it is a worker that has run
+// its files with no test left running, and in both cases no early exit was recorded. (A worker once
+// wrote at each test's end: a few milliseconds each, of the file system's, and the whole record each
+// time once it named its tests.)
 // A process that runs tests (the guard saw a runner in it) is judged by its record; another (a CLI a
 // test starts) only by its events, and its exit is its own. A process that found no key left (more
 // processes than fixloop handed keys to) writes `unkeyed-<pid>.json`, which the judge counts as
@@ -39,12 +42,13 @@ function createRecord(channel) {
   const temporary = join(channel.dir, `.${id}.tmp`);
   /**
    * @type {{ runs: boolean, exited: boolean, worker: boolean, running: number, ended: number | null,
-   *   events: GuardEvent[] }}
+   *   done: boolean, events: GuardEvent[] }}
    */
-  const state = { runs: false, exited: false, worker: false, running: 0, ended: null, events: [] };
+  const state = { runs: false, exited: false, worker: false, running: 0, ended: null, done: false, events: [] };
   const cases = testCases();
 
-  const complete = () => !state.events.some((e) => e.kind === 'exit') && (state.exited || (state.worker && state.running === 0));
+  const complete = () =>
+    !state.events.some((e) => e.kind === 'exit') && (state.exited || (state.worker && state.done && state.running === 0));
   const write = () => {
     const record = {
       runner: channel.runner,
@@ -97,10 +101,20 @@ function createRecord(channel) {
     },
     testStarted() {
       state.running++;
+      // A worker given more files: its record no longer says it is done.
+      if (state.done) {
+        state.done = false;
+        write();
+      }
+    },
+    /** A worker has run the files it was given: its record is written, complete when no test is left running. */
+    workerDone() {
+      state.done = true;
+      write();
     },
     /**
-     * A test ended, with its outcome: counted and named, and the record written. A test that ends
-     * again replaces its earlier case.
+     * A test ended, with its outcome: counted and named (written at exit, or when a worker is done).
+     * A test that ends again replaces its earlier case.
      * @param {GuardTestCase} testCase
      * @param {object | null} key the runner's object for the test
      * @param {boolean} started whether its start was told (testStarted)
@@ -108,8 +122,6 @@ function createRecord(channel) {
     testEnded(testCase, key, started) {
       if (started) state.running = Math.max(0, state.running - 1);
       cases.add(testCase, key);
-      // A process that reaches its exit writes its counts there; a worker may never reach it.
-      if (state.worker) write();
     },
     /** @param {number} code */
     exited(code) {

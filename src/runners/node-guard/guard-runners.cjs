@@ -40,6 +40,7 @@ function guardRunners(record, caller, root) {
     jestEnvironment: () => record.markRunner(),
     jestSetup: (global) => watchMatchers(/** @type {MatchersHolder | undefined} */ (global[MATCHERS]), 'jest'),
     vitestWorker: () => record.markWorker(),
+    vitestFilesRun: () => record.workerDone(),
   });
   guardVitestMatchers(watchMatchers);
 }

@@ -41,6 +41,7 @@ const { followVitest } = require('./vitest-events.cjs');
  * @property {() => void} [jestEnvironment] a jest test environment was loaded
  * @property {(global: { [key: string | symbol]: unknown }) => void} [jestSetup] circus set its tests up in this environment's global
  * @property {() => void} [vitestWorker] vitest's worker state was made here
+ * @property {() => void} [vitestFilesRun] vitest's worker has run the files it was given
  */
 
 /** @param {Listener} listener */

@@ -6,7 +6,8 @@
 // that does not run (skipped, todo, filtered out, under a skipped suite) never becomes `current`: it
 // ends with its file, when `current` moves to another file or to nothing. Tests run concurrently
 // (`test.concurrent`) take `current` from each other: each ends when `current` moves and its result
-// is final.
+// is final. `current` set to nothing is the worker done with the files it was given (its pool may end
+// it right after, without an exit).
 const { testError } = require('./test-error.cjs');
 
 /** @typedef {import('./test-events.cjs').Listener} Listener */
@@ -85,6 +86,7 @@ function followVitest(listener) {
           if (listener.started) listener.started();
         }
         current = task;
+        if (!task && listener.vitestFilesRun) listener.vitestFilesRun();
       },
     });
   };
