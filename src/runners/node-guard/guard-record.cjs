@@ -33,6 +33,11 @@ const stringify = JSON.stringify;
 /** @typedef {ReturnType<typeof createRecord>} GuardRecord */
 
 /**
+ * @typedef {{ runs: boolean, exited: boolean, worker: boolean, running: number, ended: number | null,
+ *   done: boolean, events: GuardEvent[] }} State
+ */
+
+/**
  * @param {import('./guard-channel.cjs').Channel} channel
  */
 function createRecord(channel) {
@@ -40,28 +45,12 @@ function createRecord(channel) {
   const key = claimKey(channel.dir);
   const file = join(channel.dir, key ? `record-${key.index}.json` : `unkeyed-${id}.json`);
   const temporary = join(channel.dir, `.${id}.tmp`);
-  /**
-   * @type {{ runs: boolean, exited: boolean, worker: boolean, running: number, ended: number | null,
-   *   done: boolean, events: GuardEvent[] }}
-   */
+  /** @type {State} */
   const state = { runs: false, exited: false, worker: false, running: 0, ended: null, done: false, events: [] };
   const cases = testCases();
 
-  const complete = () =>
-    !state.events.some((e) => e.kind === 'exit') && (state.exited || (state.worker && state.done && state.running === 0));
   const write = () => {
-    const record = {
-      runner: channel.runner,
-      pid: process.pid,
-      thread: threadId,
-      runs: state.runs,
-      complete: complete(),
-      exitCode: state.ended,
-      tests: cases.counts(),
-      events: state.events,
-    };
-    // The cases of a process that runs tests (absent elsewhere: it names none).
-    const payload = state.runs ? `${stringify(record).slice(0, -1)},"cases":${cases.json()}}` : stringify(record);
+    const payload = payloadOf(channel.runner, state, cases);
     try {
       // Whole or not at all: a reader never sees half a record.
       writeFileSync(temporary, key ? stringify({ payload, mac: key.sign(payload) }) : payload);
@@ -134,8 +123,32 @@ function createRecord(channel) {
 }
 
 /**
+ * The record as written: complete when the process reached its exit, or is a worker that has run its
+ * files with no test left running, and no early exit was recorded; with the cases of a process that
+ * runs tests (absent elsewhere: it names none).
+ * @param {string} runner
+ * @param {State} state
+ * @param {ReturnType<typeof testCases>} cases
+ */
+function payloadOf(runner, state, cases) {
+  const complete =
+    !state.events.some((e) => e.kind === 'exit') && (state.exited || (state.worker && state.done && state.running === 0));
+  const record = {
+    runner,
+    pid: process.pid,
+    thread: threadId,
+    runs: state.runs,
+    complete,
+    exitCode: state.ended,
+    tests: cases.counts(),
+    events: state.events,
+  };
+  return state.runs ? `${stringify(record).slice(0, -1)},"cases":${cases.json()}}` : stringify(record);
+}
+
+/**
  * The tests a process saw end, counted by outcome and named: each one's case as written (JSON, made
- * once: a worker writes its record at each test's end), in the order they ended; a test that ends
+ * once, however often the record is written), in the order they ended; a test that ends
  * again (`key`: a retry, an error reported after it passed) keeps its first place.
  */
 function testCases() {
