@@ -106,6 +106,20 @@ describe('the Node guard names each test', () => {
     expectNamed(dot, 'mocha', ids);
   });
 
+  it("under mocha, a failed hook as mocha's reports name it, the tests it kept from running unnamed", async () => {
+    const hooked =
+      "describe('outer', () => {\n  describe('hooked', () => {\n    beforeEach(() => { throw new Error('setup broke'); });\n    it('never runs', () => {});\n    it('nor this', () => {});\n  });\n  it('runs', () => {});\n});\n";
+    const root = project({ 'package.json': CJS, 'test/hooks.test.js': hooked });
+    const run = await runIn(root, 'mocha', ['mocha'], true);
+    const tests = named(run, 'mocha');
+    expect(tests.map((t) => [t.id, t.status, t.message])).toEqual([
+      ['outer > runs', 'passed', undefined],
+      ['outer > hooked > "before each" hook for "never runs"', 'failed', 'setup broke'],
+    ]);
+    expect(parseTestOutput(run.output).tests.map((t) => [t.id, t.status])).toEqual(tests.map((t) => [t.id, t.status]));
+    expect(testsOf(run)).toEqual({ passed: 1, failed: 1, skipped: 0 });
+  });
+
   it('under jest, a retried test by its last try, a failed node:assert with its stack apart', async () => {
     const root = project({
       'package.json': CJS,
