@@ -110,6 +110,8 @@ function createRecord(channel) {
      */
     testEnded(testCase, key, started) {
       if (started) state.running = Math.max(0, state.running - 1);
+      // A runner ended a test here, however it was loaded (an ES module is no `require`'s).
+      state.runs = true;
       cases.add(testCase, key);
     },
     /** @param {number} code */
