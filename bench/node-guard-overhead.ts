@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { median } from './lib/stats.ts';
 import { args, flag } from './lib/args.ts';
-import { nodeRuntimeGuard } from '../src/runners/node-guard.ts';
+import { RUNNERS } from '../src/runners/registry.ts';
 import type { GuardRecord } from '../src/core/guard-record.ts';
 
 const project = args[0] ? resolve(args[0]) : undefined;
@@ -30,7 +30,8 @@ async function once(guard: boolean): Promise<{ seconds: number; cpu: number; rec
   const dir = mkdtempSync(join(tmpdir(), 'fixloop-bench-guard-'));
   // The folders the gate gives the guard (src/gate/runtime-guard.ts): its code's and its records'.
   const dirs = { code: join(dir, 'code'), records: join(dir, 'records') };
-  const nodeGuard = nodeRuntimeGuard(runner ?? '');
+  const nodeGuard = RUNNERS.find((r) => r.id === runner)?.guard;
+  if (!nodeGuard) throw new Error(`${runner ?? ''}: no runtime guard`);
   try {
     for (const folder of Object.values(dirs)) mkdirSync(folder);
     const context = { command: test ?? '', env, packageScripts: {}, root: project ?? '', testFiles: [] };

@@ -8,12 +8,19 @@
 import { cp, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { GuardRecord } from '../core/guard-record.ts';
+import type { GuardRecord, GuardTestCase } from '../core/guard-record.ts';
+import type { TestCaseResult } from '../core/test-report.ts';
 import { issueKeys, missingRecord, parsedRecord, readTakenKeys } from './guard-records.ts';
 import type { RuntimeGuard } from './runner.ts';
 
 /** The folder of the preload, copied into the gate's code folder for each guarded command. */
 const NODE_GUARD_DIR = fileURLToPath(new URL('./node-guard/', import.meta.url));
+
+/**
+ * The preload's part that follows each runner's tests (node-guard/test-events/): the repair engine's
+ * spectra hook requires it where it is, and shows this folder to the sandbox beside its own.
+ */
+export const TEST_EVENTS_DIR = join(NODE_GUARD_DIR, 'test-events');
 
 /**
  * Keys in the pool: one per Node process the command may start (npm, the runner, its workers, a CLI
@@ -30,9 +37,10 @@ const MAX_KEYS = 4096;
  * The guard of one Node runner, as the gate asks it (src/gate/runtime-guard.ts): the preload's files
  * are copied into the gate's code folder (fixloop's own folder is never shown to the sandbox), a pool
  * of keys is issued into the records folder, and NODE_OPTIONS gains the preload (after what the
- * gate's environment gives it already); the records are read back from the records folder.
+ * gate's environment gives it already); the records are read back from the records folder. Each
+ * test they name becomes the test the runner's own output parser names (`testCase`, the runner's own).
  */
-export function nodeRuntimeGuard(runner: string): RuntimeGuard {
+export function nodeRuntimeGuard(runner: string, testCase: (recorded: GuardTestCase) => TestCaseResult): RuntimeGuard {
   return {
     async ask(context, dirs) {
       await cp(NODE_GUARD_DIR, dirs.code, { recursive: true, filter: (source) => !source.endsWith('.ts') });
@@ -43,6 +51,7 @@ export function nodeRuntimeGuard(runner: string): RuntimeGuard {
       return { env: { NODE_OPTIONS: existing ? `${existing} ${preload}` : preload, FIXLOOP_GUARD: channel } };
     },
     read: (dirs) => readNodeGuardRecords(dirs.records),
+    testCase,
   };
 }
 

@@ -53,6 +53,24 @@ describe('parseTestOutput', () => {
     expect(report.tests[0]?.message).toBe('AssertionError: expected 1 to deeply equal 2');
   });
 
+  it('reads vitest 5, whose tree marks a suite that passed as it marks a test: a level, not a test', () => {
+    // Recorded with vitest 5.1.1 (test/fixtures/runners/vitest/guard/vitest-5.1.1-default.json).
+    const { report, byId } = statuses('vitest5-passing-suite.txt');
+    expect(report).toMatchObject({ format: 'vitest', passed: 3, failed: 1, skipped: 1, total: 5 });
+    expect(byId).toEqual({
+      'test/math.test.js > math > adds': 'passed',
+      'test/math.test.js > math > multiplies': 'failed',
+      'test/math.test.js > math > rounding > rounds down': 'passed',
+      'test/math.test.js > math > rounding > rounds half to even': 'skipped',
+    });
+  });
+
+  it('reads a test vitest retried by its own name, without the retries it notes after its time', () => {
+    const output = fixture('vitest5-passing-suite.txt').replace('✓ adds 1ms', '✓ adds 94ms (retry x1)');
+    const adds = parseTestOutput(output).tests.find((t) => t.name === 'adds');
+    expect(adds).toMatchObject({ id: 'test/math.test.js > math > adds', status: 'passed', durationMs: 94 });
+  });
+
   it("reads vitest 3, whose tree prints each test with its suites and no suite line: the name is the test's own", () => {
     // Recorded from unjs/ufo's suite (bench/real ufo-05) under vitest 3.2.4.
     const { report } = statuses('vitest3-flat.txt');

@@ -205,6 +205,9 @@ describe(
           'engines/repair/templates/python/mutate_swaps.py',
           'engines/repair/localize/spectra-hook/spectra-preload.cjs',
           'engines/repair/localize/spectra-hook/spectra-tests.cjs',
+          // The module the spectra hook shares with the runtime guard, where the hook requires it.
+          'runners/node-guard/test-events/test-events.cjs',
+          'runners/node-guard/test-events/vitest-events.cjs',
         ]),
       );
       expect(built.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);

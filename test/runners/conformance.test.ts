@@ -2,16 +2,21 @@
 // failing, a crashing (a syntax error at collection) and an empty run of a tiny project, and the
 // focused run of its failing test, recorded once with the real runner (test/fixtures/runners/, see
 // record.sh there). A runner added to the registry without recordings fails here.
-import { existsSync, readFileSync } from 'node:fs';
+// The Node runners' runtime guard, on real runs recorded under each reporter and quiet flag a project
+// may choose (record-guard.sh there): the tests named from inside the processes are the same in every
+// run, and are the tests the default reporter's output names.
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { GateResult } from '../../src/core/gate-result.ts';
-import type { TestReport } from '../../src/core/test-report.ts';
+import type { GuardRecord } from '../../src/core/guard-record.ts';
+import type { TestCaseResult, TestReport } from '../../src/core/test-report.ts';
 import { stripAnsi } from '../../src/formats/strip-ansi.ts';
 import { environmentFailure } from '../../src/gate/environment-failure.ts';
 import { parseTestOutput } from '../../src/gate/parse-test-output.ts';
 import { focusedTestCommand } from '../../src/runners/focused-test-command.ts';
 import { RUNNERS, runnerOf, type TestRunner } from '../../src/runners/registry.ts';
+import { GUARD_CELLS } from '../fixtures/runners/guard-cells.ts';
 
 const FIXTURES = join(import.meta.dirname, '../fixtures/runners');
 
@@ -148,3 +153,126 @@ describe.each(RUNNERS.map((runner) => [runner.id, runner] as const))('the %s run
     expect(gateOf(runner, 'focused-files').report).toMatchObject(expected);
   });
 });
+
+/** A run recorded with the guard (record-guard.ts). */
+interface GuardedRecording {
+  version: string;
+  cell: string;
+  command: string;
+  exitCode: number;
+  output: string;
+  records: Omit<GuardRecord, 'pid'>[];
+}
+
+function guardedRecordings(runner: TestRunner): GuardedRecording[] {
+  const dir = join(FIXTURES, runner.id, 'guard');
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as GuardedRecording);
+}
+
+const byId = (a: TestCaseResult, b: TestCaseResult) => a.id.localeCompare(b.id);
+const outcomes = (tests: TestCaseResult[]) => ({
+  passed: tests.filter((t) => t.status === 'passed').length,
+  failed: tests.filter((t) => t.status === 'failed').length,
+  skipped: tests.filter((t) => t.status === 'skipped').length,
+});
+
+describe.each(RUNNERS.filter((r) => GUARD_CELLS[r.id]).map((runner) => [runner.id, runner] as const))(
+  "the %s runner's guard, under every reporter",
+  (id, runner) => {
+    const runs = guardedRecordings(runner);
+    const cells = GUARD_CELLS[id] ?? [];
+    /** The tests of a run as the guard's records name them, through the runner's own naming. */
+    const view = (run: GuardedRecording) => {
+      const testCase = runner.guard?.testCase;
+      if (!testCase) throw new Error(`${id}: its guard names no tests`);
+      return run.records.flatMap((r) => r.cases ?? []).map((c) => testCase(c));
+    };
+    const where = (run: GuardedRecording) => `${run.version} ${run.cell}`;
+
+    it('has its runs recorded at two versions at least, under its default reporter and each other one', () => {
+      const versions = [...new Set(runs.map((r) => r.version))];
+      expect(versions.length).toBeGreaterThanOrEqual(2);
+      for (const version of versions)
+        expect(
+          runs.filter((r) => r.version === version).map((r) => r.cell),
+          version,
+        ).toEqual(expect.arrayContaining(cells.map((c) => c.name)));
+    });
+
+    it('leaves complete records without events, whose counts are their cases', () => {
+      for (const run of runs) {
+        expect(run.exitCode, where(run)).toBe(1);
+        for (const record of run.records) {
+          expect(record, where(run)).toMatchObject({ complete: true, events: [] });
+          expect(record.tests, where(run)).toEqual(outcomesOf(record.cases ?? []));
+        }
+      }
+    });
+
+    it('names the same tests, with the same ids and statuses, in every run', () => {
+      const first = runs[0];
+      if (!first) throw new Error(`${id}: no guarded recordings`);
+      const expected = view(first)
+        .sort(byId)
+        .map((t) => ({ id: t.id, name: t.name, status: t.status }));
+      expect(outcomes(view(first))).toEqual({ passed: 3, failed: 1, skipped: 1 });
+      for (const run of runs)
+        expect(
+          view(run)
+            .sort(byId)
+            .map((t) => ({ id: t.id, name: t.name, status: t.status })),
+          where(run),
+        ).toEqual(expected);
+    });
+
+    it("names them as the default reporter's output is parsed, with the failure's message and stack", () => {
+      for (const run of runs.filter((r) => r.cell === 'default')) {
+        const parsed = parseTestOutput(run.output);
+        const tests = view(run);
+        expect(outcomes(tests), where(run)).toEqual({ passed: parsed.passed, failed: parsed.failed, skipped: parsed.skipped });
+        // The parser names what the output shows (jest's and vitest's name only some tests of a run
+        // of many files): each as the guard names it.
+        expect(parsed.tests.length, where(run)).toBeGreaterThan(0);
+        for (const test of parsed.tests)
+          expect(
+            tests.find((t) => t.id === test.id),
+            `${where(run)}: ${test.id}`,
+          ).toMatchObject({ name: test.name, status: test.status, ...(test.file ? { file: test.file } : {}) });
+        if (parsed.tests.length === parsed.total)
+          expect(tests.map((t) => t.id).sort(), where(run)).toEqual(parsed.tests.map((t) => t.id).sort());
+        const failing = tests.find((t) => t.status === 'failed');
+        expect(failing?.message, where(run)).toMatch(/5/);
+        expect(failing?.stack, where(run)).toContain('test/math.test.js');
+      }
+    });
+
+    it('focuses on the failing test with the same command in every run, as from the parsed output', () => {
+      const command = cells[0]?.command ?? '';
+      const focused = (failing: TestCaseResult[], withFiles: boolean) => focusedTestCommand(command, failing, {}, { withFiles });
+      const failingOf = (run: GuardedRecording) => view(run).filter((t) => t.status === 'failed');
+      const first = runs[0];
+      if (!first) throw new Error(`${id}: no guarded recordings`);
+      const expected = [focused(failingOf(first), false), focused(failingOf(first), true)];
+      expect(expected[0]).toBeTruthy();
+      for (const run of runs)
+        expect([focused(failingOf(run), false), focused(failingOf(run), true)], where(run)).toEqual(expected);
+      for (const run of runs.filter((r) => r.cell === 'default'))
+        expect(
+          focused(
+            parseTestOutput(run.output).tests.filter((t) => t.status === 'failed'),
+            false,
+          ),
+          where(run),
+        ).toBe(expected[0]);
+    });
+  },
+);
+
+function outcomesOf(cases: NonNullable<GuardRecord['cases']>): GuardRecord['tests'] {
+  const counts = { passed: 0, failed: 0, skipped: 0 };
+  for (const c of cases) counts[c.outcome]++;
+  return counts;
+}

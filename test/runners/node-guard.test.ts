@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { nodeRuntimeGuard, poolSize } from '../../src/runners/node-guard.ts';
+import { jestTestCase } from '../../src/runners/jest/jest-test-case.ts';
 import { eventsOf, guardDirs, project, removeProjects, runIn, testsOf, type GuardedRun } from '../support/guarded-run.ts';
 
 afterAll(() => removeProjects());
@@ -230,7 +231,7 @@ describe("the Node guard's channel and records", () => {
   it('appends its preload to the NODE_OPTIONS already given, quoting a path with a space, and issues a pool of keys', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'fix loop-'));
     const dirs = { code: dir, records: guardDirs().records };
-    const guard = nodeRuntimeGuard('jest');
+    const guard = nodeRuntimeGuard('jest', jestTestCase);
     const asked = await guard.ask(
       {
         command: 'jest',
@@ -271,7 +272,7 @@ describe("the Node guard's channel and records", () => {
     };
     const dirs = guardDirs();
     const dir = dirs.records;
-    const guard = nodeRuntimeGuard('jest');
+    const guard = nodeRuntimeGuard('jest', jestTestCase);
     await guard.ask({ command: 'jest', env: {}, packageScripts: {}, root: '/repo', testFiles: [] }, dirs);
     /** A process takes key `i` (as guard-key.cjs does) and, with `record`, writes what it signs. */
     const take = (i: number): Uint8Array => {

@@ -5,8 +5,8 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { GuardRecord } from '../../src/core/guard-record.ts';
-import type { GuardDirs } from '../../src/runners/runner.ts';
-import { nodeRuntimeGuard } from '../../src/runners/node-guard.ts';
+import type { GuardDirs, RuntimeGuard } from '../../src/runners/runner.ts';
+import { RUNNERS } from '../../src/runners/registry.ts';
 
 const MODULES = resolve('node_modules');
 const NODE = join(MODULES, 'node', 'bin', 'node');
@@ -35,7 +35,7 @@ export function project(files: Record<string, string>): string {
 export async function runIn(root: string, runner: string, args: string[], guarded: boolean): Promise<GuardedRun> {
   const dirs = guardDirs();
   const base = { PATH: `${join(MODULES, '.bin')}:${dirname(NODE)}:${process.env.PATH ?? ''}`, HOME: root, CI: '1' };
-  const guard = nodeRuntimeGuard(runner);
+  const guard = guardOf(runner);
   const context = { command: args.join(' '), env: base, packageScripts: {}, root, testFiles: [] };
   const asked = guarded ? await guard.ask(context, dirs) : null;
   const env = { ...base, ...asked?.env };
@@ -50,6 +50,13 @@ export async function runIn(root: string, runner: string, args: string[], guarde
   child.stderr.on('data', (d: Buffer) => (output += d.toString()));
   const code = await new Promise<number | null>((done) => child.on('close', (c) => done(c)));
   return { code, output, records: await guard.read(dirs) };
+}
+
+/** The runtime guard of a runner of the registry (`node-test`, `mocha`, `jest`, `vitest`). */
+export function guardOf(runner: string): RuntimeGuard {
+  const guard = RUNNERS.find((r) => r.id === runner)?.guard;
+  if (!guard) throw new Error(`no runtime guard for ${runner}`);
+  return guard;
 }
 
 /** The folders the gate gives a guard (src/gate/runtime-guard.ts): its code's and its records'. */

@@ -4,6 +4,7 @@ import { shellQuote } from '../../sandbox/shell-quote.ts';
 import { escapeRegExp, failingFiles, namePattern } from '../test-name-pattern.ts';
 import { parseJest } from './parse-jest.ts';
 import { nodeRuntimeGuard } from '../node-guard.ts';
+import { jestTestCase } from './jest-test-case.ts';
 
 const STARTS = /(^|[\s;&|/])jest\b/;
 
@@ -30,7 +31,7 @@ export const jestRunner: TestRunner = {
   framework: { modules: /^(jest|@jest\/.*|jest-circus(\/.*)?)$/, global: 'jest' },
   // jest's transformed code is read through its inline source maps (localize/source-maps.ts).
   coverage: { kind: 'node-preload', runPerTest: false },
-  guard: nodeRuntimeGuard('jest'),
+  guard: nodeRuntimeGuard('jest', jestTestCase),
   // JEST_WORKER_ID in every worker (NODE_ENV=test too, which honest code reads: not a finding).
   judged: { envVariables: /^JEST_/ },
 };

@@ -5,6 +5,7 @@ import { shellQuote } from '../../sandbox/shell-quote.ts';
 import { namePattern } from '../test-name-pattern.ts';
 import { parseMocha } from './parse-mocha.ts';
 import { nodeRuntimeGuard } from '../node-guard.ts';
+import { mochaTestCase } from './mocha-test-case.ts';
 
 const STARTS = /(^|[\s;&|/])_?mocha\b/;
 
@@ -29,7 +30,7 @@ export const mochaRunner: TestRunner = {
   },
   framework: { modules: /^mocha$/ },
   coverage: { kind: 'node-preload', runPerTest: false },
-  guard: nodeRuntimeGuard('mocha'),
+  guard: nodeRuntimeGuard('mocha', mochaTestCase),
   // mocha sets no variable of its own; MOCHA_* are its users' settings, read the same way.
   judged: { envVariables: /^MOCHA_/ },
 };

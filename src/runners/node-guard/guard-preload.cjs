@@ -44,7 +44,7 @@ if (channel && !PACKAGE_MANAGER.test(process.argv[1] || '')) {
   guardExits(record, who.caller);
   guardExports(record, who.caller, who.fromDependency);
   guardReads(record, who);
-  guardRunners(record, who.caller);
+  guardRunners(record, who.caller, channel.root);
   // A file node --test runs, in the process it started for it (a program a test starts inherits
   // NODE_TEST_CONTEXT, not the test file). Written at load: a process that ends without its exit
   // (killed, aborted) leaves an incomplete record.

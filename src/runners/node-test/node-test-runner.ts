@@ -4,6 +4,7 @@ import { shellQuote } from '../../sandbox/shell-quote.ts';
 import { failingFiles, namePattern } from '../test-name-pattern.ts';
 import { parseNodeTest } from './parse-node-test.ts';
 import { nodeRuntimeGuard } from '../node-guard.ts';
+import { nodeTestTestCase } from './node-test-test-case.ts';
 
 const STARTS = /(^|[\s;&|/])node\b[^;&|]*\s--test\b/;
 /** `node [options] --test`, not `--test-only` or `--test-name-pattern` alone. */
@@ -49,7 +50,7 @@ export const nodeTestRunner: TestRunner = {
   // Where node's runner gives no per-test events (an older Node), one run per test selected through
   // its own filter.
   coverage: { kind: 'node-preload', runPerTest: true },
-  guard: nodeRuntimeGuard('node-test'),
+  guard: nodeRuntimeGuard('node-test', nodeTestTestCase),
   // Set in each test file's process (`child-v8`); bare specifiers resolve only through node_modules, already protected.
   judged: { envVariables: /^NODE_TEST_/ },
 };

@@ -13,7 +13,8 @@ import { vitestValues } from './parse-vitest-values.ts';
 
 const SUMMARY = /^\s*Tests\s+(.+)\((\d+)\)\s*$/;
 const FILE = /^ (❯|✓|×) (\S+\.\w+) \((\d+) tests?[^)]*\)/;
-const NODE = /^( +)(❯|✓|×|↓|✗|√) (.+?)(?: \(\d+\))?(?: (\d+)ms)?(?: \[skipped\])?$/;
+// A test retried says so after its time: `✓ flaky 94ms (retry x1)`.
+const NODE = /^( +)(❯|✓|×|↓|✗|√) (.+?)( \(\d+\))?(?: (\d+)ms)?(?: \(retry x\d+\))?(?: \[skipped\])?$/;
 const FAIL_HEADER = /^ FAIL {1,2}(\S+\.\w+) > (.+)$/;
 const SEPARATOR = /^⎯{3,}/;
 
@@ -27,7 +28,7 @@ export function parseVitest(text: string): TestReport | null {
   const tests: TestCaseResult[] = [];
   let file: string | null = null;
   const stack: { name: string; indent: number }[] = [];
-  for (const line of lines) {
+  for (const [index, line] of lines.entries()) {
     if (SEPARATOR.test(line) || FAIL_HEADER.test(line)) break;
     const f = FILE.exec(line);
     if (f?.[2]) {
@@ -39,8 +40,9 @@ export function parseVitest(text: string): TestReport | null {
     if (!file || !n?.[1] || !n[2] || !n[3]) continue;
     const indent = n[1].length;
     while (stack.length && (stack.at(-1)?.indent ?? 0) >= indent) stack.pop();
-    // A suite line (❯ name (n)) opens a level; its tests are indented below it.
-    if (n[2] === '❯') {
+    // A suite line (❯ name (n)) opens a level; its tests are indented below it. vitest 5 marks a suite
+    // that passed as it marks a test (✓ name (n)), with its count and its tests below it.
+    if (n[2] === '❯' || (n[4] && !n[5] && indentOf(lines[index + 1] ?? '') > indent)) {
       stack.push({ name: n[3], indent });
       continue;
     }
@@ -48,11 +50,15 @@ export function parseVitest(text: string): TestReport | null {
     // vitest 3 prints a test without its suite lines, its suites before its name: `parseURL > //test`.
     const name = n[3].split(' > ').at(-1) ?? n[3];
     const test: TestCaseResult = { id: [file, ...stack.map((s) => s.name), n[3]].join(' > '), name, file, status };
-    if (n[4]) test.durationMs = Number(n[4]);
+    if (n[5]) test.durationMs = Number(n[5]);
     tests.push(test);
   }
   attachFailures(lines, tests);
   return buildReport('vitest', tests, counts);
+}
+
+function indentOf(line: string): number {
+  return /^ */.exec(line)?.[0].length ?? 0;
 }
 
 function attachFailures(lines: string[], tests: TestCaseResult[]): void {

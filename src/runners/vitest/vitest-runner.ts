@@ -4,6 +4,7 @@ import { shellQuote } from '../../sandbox/shell-quote.ts';
 import { failingFiles, namePattern } from '../test-name-pattern.ts';
 import { parseVitest } from './parse-vitest.ts';
 import { nodeRuntimeGuard } from '../node-guard.ts';
+import { vitestTestCase } from './vitest-test-case.ts';
 import { vitestOwnCrash } from './own-crash.ts';
 
 const STARTS = /(^|[\s;&|/])vitest\b/;
@@ -50,7 +51,7 @@ export const vitestRunner: TestRunner = {
   framework: { modules: /^(vitest|@vitest\/.*)$/, global: 'vi' },
   // vitest 4 and later keep their source maps in the main process: lines are aligned by their text.
   coverage: { kind: 'node-preload', runPerTest: false },
-  guard: nodeRuntimeGuard('vitest'),
+  guard: nodeRuntimeGuard('vitest', vitestTestCase),
   // VITEST, VITEST_POOL_ID, VITEST_WORKER_ID, VITEST_MODE, and TEST=true (NODE_ENV=test too: not a finding).
   judged: { envVariables: /^(VITEST(_\w*)?|TEST)$/ },
 };

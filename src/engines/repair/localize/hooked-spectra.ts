@@ -12,7 +12,9 @@ import type { TestSpectrum } from './ochiai.ts';
 import { coveredLines, type V8Range } from './v8-coverage.ts';
 import { inlineSourceMap, originalLines } from './source-maps.ts';
 import { alignedLines, textAlignment } from './text-aligned-lines.ts';
+import { TEST_EVENTS_DIR } from '../../../runners/node-guard.ts';
 
+// The hook follows the runners' tests with the runtime guard's module, required where it is.
 const HOOK_DIR = fileURLToPath(new URL('./spectra-hook/', import.meta.url));
 const HOOK = join(HOOK_DIR, 'spectra-preload.cjs');
 
@@ -39,7 +41,7 @@ export async function hookedSpectra(input: SpectraInput): Promise<TestSpectrum[]
         FIXLOOP_SPECTRA_OUT: dir,
         FIXLOOP_SPECTRA_ROOT: input.root,
       },
-      mounts: [{ path: HOOK_DIR }, { path: dir, writable: true }],
+      mounts: [{ path: HOOK_DIR }, { path: TEST_EVENTS_DIR }, { path: dir, writable: true }],
       signal: input.signal,
     });
     const written = await readdir(dir);

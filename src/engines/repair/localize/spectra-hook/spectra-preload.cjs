@@ -6,8 +6,9 @@
 // per test: a suite of hundreds of tests costs about one suite run, and module-load lines, executed
 // before any test, are no test's own.
 //
-// Its parts: where each runner's tests start and end (spectra-tests.cjs; node's runner reports them
-// in the process that runs a test file, its parent process sees none and loads none of the
+// Its parts: where each runner's tests start and end (spectra-tests.cjs, through the module the
+// runtime guard follows the runners' tests with, runners/node-guard/test-events/; node's runner
+// reports them in the process that runs a test file, its parent process loads none of the
 // repository's code), the coverage taken then (spectra-coverage.cjs), and the code jest and vitest ran
 // transformed (spectra-scripts.cjs), kept, once per process, with the first test that ran it, so that
 // the offsets can be read against it and mapped through its inline source map.
@@ -25,7 +26,7 @@
 const Module = require('node:module');
 const { connectedSession, poster, repositoryScripts, writeAtExit, testTaker } = require('./spectra-coverage.cjs');
 const { keepScriptCode } = require('./spectra-scripts.cjs');
-const { followMocha, followNodeTest, followVitest, followJest } = require('./spectra-tests.cjs');
+const { followSpectraTests } = require('./spectra-tests.cjs');
 
 const out = process.env.FIXLOOP_SPECTRA_OUT;
 const root = process.env.FIXLOOP_SPECTRA_ROOT;
@@ -42,9 +43,6 @@ if (session && out && root) {
     // `import { Script } from 'node:vm'` reads the builtins' ESM exports, synced here once.
     Module.syncBuiltinESMExports();
     const take = testTaker(post, ours, out, scriptCode);
-    followMocha(take);
-    followNodeTest(take);
-    followVitest(take);
-    followJest(take);
+    followSpectraTests(take, root);
   }
 }

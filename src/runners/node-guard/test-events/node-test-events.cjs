@@ -1,0 +1,66 @@
+'use strict';
+// node's test runner (Node 18.17 and later), in the process that runs a test file: it pushes its
+// events as objects into its reporter's Readable stream. `test:dequeue` comes right before a test or
+// a suite runs; once it has run, `test:start` (in the order the tests were defined, each suite
+// before its first test's) and then `test:pass` or `test:fail` are what its reporters are given, with
+// the test's nesting, so the suites around a test are the ones that started last at each level
+// above it. The process that starts one process per file (`node --test` without
+// `--test-isolation=none`) only passes on its files' events again: it is not followed.
+const { Readable } = require('node:stream');
+const { testError } = require('./test-error.cjs');
+
+/** @typedef {import('./test-events.cjs').Listener} Listener */
+/**
+ * A test's event as node's runner pushes it, as far as this reads it.
+ * @typedef {{ type?: string, data?: { name?: string, nesting?: number, file?: string, skip?: unknown, todo?: unknown,
+ *   details?: { type?: string, passed?: boolean, error?: unknown } } }} TestEvent
+ */
+
+/** @param {Listener} listener */
+function followNodeTest(listener) {
+  const orchestrates =
+    process.execArgv.includes('--test') && !process.execArgv.some((o) => /^--(experimental-)?test-isolation=none$/.test(o));
+  if (orchestrates) return;
+  /** @type {string[]} the suites that started last, by nesting */
+  const names = [];
+  let dequeued = false;
+  const push = Readable.prototype.push;
+  /**
+   * @param {TestEvent | null} chunk
+   * @param {...BufferEncoding} rest
+   */
+  Readable.prototype.push = function (chunk, ...rest) {
+    if (chunk !== null && typeof chunk === 'object' && typeof chunk.type === 'string' && chunk.data) {
+      const type = chunk.type;
+      const data = chunk.data;
+      const nesting = typeof data.nesting === 'number' ? data.nesting : 0;
+      if (type === 'test:dequeue') {
+        dequeued = true;
+        if (listener.started) listener.started();
+      } else if (type === 'test:start') {
+        names.length = nesting;
+        names[nesting] = String(data.name);
+      } else if ((type === 'test:pass' || type === 'test:fail') && data.details && data.details.type !== 'suite') {
+        const outcome = data.skip || data.todo ? 'skipped' : type === 'test:pass' ? 'passed' : 'failed';
+        const error = /** @type {{ cause?: unknown, code?: unknown } | null | undefined} */ (data.details.error);
+        listener.ended({
+          runner: 'node-test',
+          file: typeof data.file === 'string' ? data.file : null,
+          titles: [...names.slice(0, nesting), String(data.name)],
+          outcome,
+          // The runner wraps the test's own error (ERR_TEST_FAILURE): its cause is what the test threw.
+          error:
+            outcome !== 'failed'
+              ? null
+              : testError(error && error.code === 'ERR_TEST_FAILURE' && error.cause !== undefined ? error.cause : error),
+          key: null,
+          again: false,
+          started: dequeued,
+        });
+      }
+    }
+    return push.call(this, chunk, ...rest);
+  };
+}
+
+module.exports = { followNodeTest };

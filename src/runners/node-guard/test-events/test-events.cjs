@@ -1,0 +1,68 @@
+'use strict';
+// Where each test of mocha, node's runner, jest (circus) and vitest starts and ends, in the process that
+// runs it, read from the runner's own events whatever reporter or quiet flag the project chose: the
+// test's identity (its file, its titles outermost first), its final outcome and a failed test's error,
+// handed to a listener. Two listeners use it: fixloop's runtime guard (node-guard/guard-runners.cjs)
+// records each test, and the repair engine's spectra hook (engines/repair/localize/spectra-hook/)
+// takes each test's coverage between its start and its end. Node's standard library only; it runs on
+// the repository's own Node.
+//
+// Each runner's part says which of its events it follows (mocha-events.cjs, node-test-events.cjs,
+// jest-events.cjs, vitest-events.cjs); the error each runner holds becomes a message and a stack here.
+const Module = require('node:module');
+const { followMocha } = require('./mocha-events.cjs');
+const { followNodeTest } = require('./node-test-events.cjs');
+const { followJest } = require('./jest-events.cjs');
+const { followVitest } = require('./vitest-events.cjs');
+
+/** @typedef {'passed' | 'failed' | 'skipped'} Outcome */
+/** @typedef {'mocha' | 'node-test' | 'jest' | 'vitest'} RunnerName */
+/** @typedef {{ message: string, stack?: string }} TestError */
+/**
+ * A test as its runner reported its end.
+ * @typedef {object} EndedTest
+ * @property {RunnerName} runner
+ * @property {string | null} file the test file as the runner gives it (an absolute path); null when it does not say
+ * @property {string[]} titles its suites' titles, the outermost first, and its own last
+ * @property {Outcome} outcome
+ * @property {TestError | null} error a failed test's error
+ * @property {object | null} key the runner's own object for the test: a later end with the same key (a
+ *   retry run again, an error reported after the test passed) replaces the earlier one
+ * @property {boolean} again a later word on a test that ended already, without it running again
+ * @property {boolean} started whether the listener was told the test started (a skipped test may never start)
+ */
+/**
+ * What a listener is told. Besides each test's start and end: that a runner was found in this
+ * process or thread (it runs tests), and where jest keeps its matchers (the guard watches them).
+ * @typedef {object} Listener
+ * @property {(test: EndedTest) => void} ended a test ended
+ * @property {() => void} [started] a test starts (before its beforeEach hooks)
+ * @property {(mocha: { [name: string]: unknown }) => void} [mochaLoaded] mocha's module was loaded
+ * @property {() => void} [jestEnvironment] a jest test environment was loaded
+ * @property {(global: { [key: string | symbol]: unknown }) => void} [jestSetup] circus set its tests up in this environment's global
+ * @property {() => void} [vitestWorker] vitest's worker state was made here
+ * @property {() => void} [vitestFilesRun] vitest's worker has run the files it was given
+ */
+
+/** @param {Listener} listener */
+function followTests(listener) {
+  const mochaLoaded = followMocha(listener);
+  const jestLoaded = followJest(listener);
+  followNodeTest(listener);
+  followVitest(listener);
+  // mocha's module and jest's environments are loaded by node's own require.
+  const loader = /** @type {{ _load: (this: unknown, request: unknown, ...rest: unknown[]) => unknown }} */ (
+    /** @type {unknown} */ (Module)
+  );
+  const load = loader._load;
+  loader._load = function (request, ...rest) {
+    const loaded = load.call(this, request, ...rest);
+    if (loaded) {
+      jestLoaded(request, loaded);
+      mochaLoaded(loaded);
+    }
+    return loaded;
+  };
+}
+
+module.exports = { followTests };
