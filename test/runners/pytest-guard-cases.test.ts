@@ -22,30 +22,10 @@ import {
   removePytestProjects,
   viewLines,
 } from '../support/pytest-guard-run.ts';
+import { matrixView } from '../support/pytest-matrix.ts';
 
 vi.setConfig({ testTimeout: 120_000 });
 afterAll(() => removePytestProjects());
-
-/** The matrix's project (test/fixtures/runners/pytest/matrix/project/) as pytest at `major` reports it. */
-function projectView(major: number, subtestsPlugin: boolean): string[] {
-  const parity = 'tests/test_parity.py::TestParity::test_small_numbers';
-  const subtests =
-    major >= 9
-      ? [`${parity} (n=1) passed`, `${parity} (n=2) passed`, `${parity} (n=3) failed`, `${parity} passed`]
-      : // pytest-subtests reports a TestCase's failing subtests only; without it, the test fails whole.
-        subtestsPlugin
-        ? [`${parity} (n=3) failed`, `${parity} passed`]
-        : [`${parity} failed`];
-  return [
-    'tests/test_math.py::test_adds failed',
-    'tests/test_math.py::test_subtracts passed',
-    'tests/test_math.py::test_increments[1-2] passed',
-    'tests/test_math.py::test_increments[2-3] passed',
-    'tests/test_math.py::test_later skipped',
-    'tests/test_parity.py::TestParity::test_one passed',
-    ...subtests,
-  ];
-}
 
 describe.each(PYTESTS.map((p) => [`pytest ${p.major} (${p.python})`, p] as const))('%s', (_, pytest) => {
   const subtests = pluginOptions(pytest, ['subtests']);
@@ -53,7 +33,7 @@ describe.each(PYTESTS.map((p) => [`pytest ${p.major} (${p.python})`, p] as const
   it('names each test by its node id, with the outcome pytest counted, and the failure’s message and traceback', async () => {
     const gate = await guardedPytest(pytest, pytestProject(), `-q ${subtests}`);
     expect(recordsOf(gate)).toEqual([expect.objectContaining({ complete: true, events: [] })]);
-    expect(viewLines(gate)).toEqual(projectView(pytest.major, pytest.plugins.subtests));
+    expect(viewLines(gate)).toEqual(matrixView(pytest.major, pytest.plugins.subtests));
     expect(recordsOf(gate).every(countsMatchCases)).toBe(true);
     expect(gate.report).toMatchObject(recordsOf(gate)[0]?.tests ?? {});
     const adds = namedTests(gate).find((t) => t.name === 'test_adds');
@@ -69,7 +49,7 @@ describe.each(PYTESTS.map((p) => [`pytest ${p.major} (${p.python})`, p] as const
     const cwd = pytestProject();
     for (const flags of ['-qq --tb=no', '-p no:terminal', '-rA --tb=line']) {
       const gate = await guardedPytest(pytest, cwd, `${flags} ${subtests}`);
-      expect(viewLines(gate), flags).toEqual(projectView(pytest.major, pytest.plugins.subtests));
+      expect(viewLines(gate), flags).toEqual(matrixView(pytest.major, pytest.plugins.subtests));
       const adds = namedTests(gate).find((t) => t.name === 'test_adds');
       // Without its terminal, pytest's own assertion report fails (it asks for the terminal's writer).
       const error = flags === '-p no:terminal' ? '\\w+Error' : 'AssertionError';
@@ -192,7 +172,7 @@ describe.each(XDIST.map((p) => [`pytest ${p.major} (${p.python})`, p] as const))
       },
     ]);
     expect(records.slice(1).every((r) => (r.cases ?? []).length > 0)).toBe(true);
-    const expected = ['tests/test_broken.py failed', ...projectView(pytest.major, pytest.plugins.subtests)];
+    const expected = ['tests/test_broken.py failed', ...matrixView(pytest.major, pytest.plugins.subtests)];
     expect(sorted(viewLines(gate))).toEqual(sorted(expected));
     expect(gate.report).toMatchObject({ passed: 5, failed: 3, skipped: 1 });
   });
@@ -221,7 +201,7 @@ describe.each(XDIST.map((p) => [`pytest ${p.major} (${p.python})`, p] as const))
       expect(payloads.length).toBe(2);
       expect(payloads.every((r) => r.complete && countsMatchCases(r) && (r.cases ?? []).length > 0)).toBe(true);
       const named = payloads.flatMap((r) => (r.cases ?? []).map(pytestTestCase)).map((t) => `${t.id} ${t.status}`);
-      expect(sorted(named)).toEqual(sorted(projectView(pytest.major, pytest.plugins.subtests)));
+      expect(sorted(named)).toEqual(sorted(matrixView(pytest.major, pytest.plugins.subtests)));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
