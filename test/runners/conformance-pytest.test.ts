@@ -130,3 +130,36 @@ describe('pytest’s conformance matrix', () => {
     ]);
   });
 });
+
+describe('pytest’s testCase', () => {
+  const name = (file: string | null, titles: string[]) => pytestTestCase({ file, titles, outcome: 'failed' });
+
+  it('names a test by its node id, as parse-pytest does', () => {
+    expect(name('tests/t.py', ['TestC', 'test_a[1-2]'])).toEqual({
+      id: 'tests/t.py::TestC::test_a[1-2]',
+      name: 'test_a[1-2]',
+      file: 'tests/t.py',
+      status: 'failed',
+    });
+    expect(name('tests/t.py', ['test_a[x::y]']).id).toBe('tests/t.py::test_a[x::y]');
+    expect(name('README.txt', ['README.txt']).id).toBe('README.txt::README.txt');
+  });
+
+  it('names a module pytest could not collect by its path, and a subtest after its test', () => {
+    expect(name(null, ['tests/t.py'])).toMatchObject({ id: 'tests/t.py', name: 'tests/t.py', file: 'tests/t.py' });
+    expect(name(null, ['<session>']).id).toBe('<session>');
+    expect(name('tests/t.py', ['TestC', 'test_a', '(i=1)'])).toMatchObject({
+      id: 'tests/t.py::TestC::test_a (i=1)',
+      name: 'test_a (i=1)',
+      file: 'tests/t.py',
+    });
+    expect(name('tests/t.py', ['test_b[1]', '[half] (i=0)']).id).toBe('tests/t.py::test_b[1] [half] (i=0)');
+  });
+
+  it('keeps the failure the guard recorded', () => {
+    expect(pytestTestCase({ file: 't.py', titles: ['test_a'], outcome: 'failed', message: 'm', stack: 's' })).toMatchObject({
+      message: 'm',
+      stack: 's',
+    });
+  });
+});

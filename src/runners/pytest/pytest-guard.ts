@@ -53,18 +53,15 @@ export const pytestGuard: RuntimeGuard = {
 
 /**
  * A recorded test as pytest prints it: its node id (`tests/t.py::TestC::test_a[1-2]`), a module it
- * could not collect by its path alone, a subtest by its test's id and its description (subtest-id.ts).
+ * could not collect by its path alone (recorded with no file), a subtest by its test's id and its
+ * description (subtest-id.ts).
  */
 export function pytestTestCase(recorded: GuardTestCase): TestCaseResult {
   const last = recorded.titles.at(-1) ?? '';
   const subtest = recorded.titles.length > 1 && isSubtestDescription(last);
   const titles = subtest ? recorded.titles.slice(0, -1) : recorded.titles;
-  const node =
-    recorded.file === null
-      ? titles.join('::')
-      : titles.length === 1 && titles[0] === recorded.file
-        ? recorded.file
-        : [recorded.file, ...titles].join('::');
+  // A node with no file beside its titles is a module or folder pytest names by its path alone.
+  const node = recorded.file === null ? titles.join('::') : [recorded.file, ...titles].join('::');
   const id = subtest ? subtestId(node, last) : node;
   return {
     id,

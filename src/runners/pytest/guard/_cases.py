@@ -60,8 +60,10 @@ def node_parts(nodeid):
     parts = head.split("::")
     parts[-1] += bracket + params
     if len(parts) == 1:
-        # A module (or folder) pytest could not collect, or skipped whole: the node is its file.
-        return (nodeid or None), [nodeid or "<session>"]
+        # A module (or folder) pytest could not collect, or skipped whole: its node id is its path,
+        # which is its one title (with no file beside it, so that `f.txt::f.txt`, a text file's
+        # doctest, stays apart).
+        return None, [nodeid or "<session>"]
     return parts[0], parts[1:]
 
 
