@@ -98,7 +98,7 @@ if _recorder is not None:
             return  # an xdist worker's report its own guard recorded
         if _guard.worker:
             setattr(report, _guard.mark, True)
-        description = _cases.subtest_description(report)
+        description = _cases.subtest_description(report) if report.when == "call" else None
         if description is not None:
             outcome = _cases.subtest_outcome(report)
         else:
