@@ -15,6 +15,19 @@ describe('focusedTestCommand', () => {
     ).toBe("python3 -m pytest -q 'tests/t.py::test_a[1 2]' tests/t.py::test_b");
   });
 
+  it('runs a pytest subtest through its test, once (pytest selects no subtest)', () => {
+    expect(
+      focusedTestCommand('pytest', [
+        failed('tests/t.py::TestC::test_a (i=1)', 'test_a (i=1)'),
+        failed('tests/t.py::test_b[1-2] [half] (i=2)', 'test_b[1-2] [half] (i=2)'),
+        failed('tests/t.py::TestC::test_a (i=3)', 'test_a (i=3)'),
+        failed('tests/t.py::TestC::test_a', 'test_a'),
+        failed('tests/t.py::test_c[a b]', 'test_c[a b]'),
+        failed('tests/t.py::test_d (<subtest>)', 'test_d (<subtest>)'),
+      ]),
+    ).toBe("pytest tests/t.py::TestC::test_a 'tests/t.py::test_b[1-2]' 'tests/t.py::test_c[a b]' tests/t.py::test_d");
+  });
+
   it('uses name patterns for node --test, vitest and jest, escaping regex characters', () => {
     expect(focusedTestCommand('node --test', [failed('s > adds (a+b)', 'adds (a+b)')])).toBe(
       "node --test --test-name-pattern='adds \\(a\\+b\\)'",

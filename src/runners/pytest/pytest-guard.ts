@@ -4,17 +4,25 @@
 // and is imported before the entry points and conftest.py. Its record leaves signed with a one-use
 // key that the process took from the records folder before any repository code ran (_record.py);
 // fixloop keeps the keys and requires a valid, complete record for every key that was taken (the
-// protocol: src/runners/guard-records.ts).
+// protocol: src/runners/guard-records.ts). It records each test pytest hands its reporters (guard/_cases.py);
+// `testCase` names one as parse-pytest.ts does: its node id.
 import { randomBytes } from 'node:crypto';
 import { cp, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { issueKeys, missingRecord, readTakenKeys } from '../guard-records.ts';
+import type { GuardTestCase } from '../../core/guard-record.ts';
+import type { TestCaseResult } from '../../core/test-report.ts';
 import type { RuntimeGuard } from '../runner.ts';
+import { isSubtestDescription, subtestId } from './subtest-id.ts';
 
 const CODE = fileURLToPath(new URL('./guard/', import.meta.url));
-/** One key per pytest process the command may start (most start one). */
-const KEYS = 8;
+/**
+ * One key per pytest process the command may start: most start one; pytest-xdist starts a worker per
+ * CPU with `-n auto` (and one more for each that crashed), each a guarded process of its own. A
+ * worker that finds no key left has no guard, and its controller records its tests (guard/__init__.py).
+ */
+const KEYS = 64;
 
 export const pytestGuard: RuntimeGuard = {
   async ask(context, dirs) {
@@ -40,7 +48,30 @@ export const pytestGuard: RuntimeGuard = {
       answer ? { ...answer.record, complete: answer.record.complete && answer.record.tests !== null } : missingRecord('pytest'),
     );
   },
+  testCase: pytestTestCase,
 };
+
+/**
+ * A recorded test as pytest prints it: its node id (`tests/t.py::TestC::test_a[1-2]`), a module it
+ * could not collect by its path alone (recorded with no file), a subtest by its test's id and its
+ * description (subtest-id.ts).
+ */
+export function pytestTestCase(recorded: GuardTestCase): TestCaseResult {
+  const last = recorded.titles.at(-1) ?? '';
+  const subtest = recorded.titles.length > 1 && isSubtestDescription(last);
+  const titles = subtest ? recorded.titles.slice(0, -1) : recorded.titles;
+  // A node with no file beside its titles is a module or folder pytest names by its path alone.
+  const node = recorded.file === null ? titles.join('::') : [recorded.file, ...titles].join('::');
+  const id = subtest ? subtestId(node, last) : node;
+  return {
+    id,
+    name: id.split('::').at(-1) ?? id,
+    file: id.split('::')[0] ?? id,
+    status: recorded.outcome,
+    ...(recorded.message !== undefined ? { message: recorded.message } : {}),
+    ...(recorded.stack !== undefined ? { stack: recorded.stack } : {}),
+  };
+}
 
 function joined(parts: Array<string | undefined>, separator: string): string {
   return parts.filter((p) => p !== undefined && p.trim() !== '').join(separator);

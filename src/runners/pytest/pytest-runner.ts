@@ -4,6 +4,7 @@ import { shellQuote } from '../../sandbox/shell-quote.ts';
 import { parsePytest } from './parse-pytest.ts';
 import { pytestLoadedNames } from './loaded-names.ts';
 import { pytestGuard } from './pytest-guard.ts';
+import { nodeIdOf } from './subtest-id.ts';
 
 const STARTS = /(^|[\s;&|/])(python3?\s+-m\s+)?pytest\b/;
 
@@ -27,9 +28,12 @@ export const pytestRunner: TestRunner = {
         : { env: { PYTEST_ADDOPTS: joined([context.env.PYTEST_ADDOPTS, `--junitxml=${path}`]) } },
   },
   focus: {
-    // pytest's ids name their files already.
+    // pytest's ids name their files already; a subtest runs with its test (subtest-id.ts), once.
     files: () => '',
-    select: (failing) => (failing.every((t) => t.id.includes('::')) ? failing.map((t) => shellQuote(t.id)).join(' ') : null),
+    select: (failing) =>
+      failing.every((t) => t.id.includes('::'))
+        ? [...new Set(failing.map((t) => nodeIdOf(t.id)))].map(shellQuote).join(' ')
+        : null,
   },
   // Exit 5 is pytest's "no tests were collected" (also when a filter deselected them all).
   noTestsRan: { output: /no tests ran/, exit: { code: 5, words: /no tests ran|deselected/i } },

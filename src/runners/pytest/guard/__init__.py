@@ -3,13 +3,23 @@
 # before its entry points and before any conftest.py, so this module runs before any code of the
 # repository: it claims its key (_record.py), installs its audit hook (_audit.py) and takes the
 # identities of pytest's, pluggy's and unittest's callables (_identity.py). Then, at each test's
-# report and end, it checks them again and counts the tests as pytest's terminal does; at the
-# session's end it marks its record complete. A process that ends otherwise leaves it incomplete.
+# report and end, it checks them again and records each test as pytest's terminal counts it
+# (_cases.py); at the session's end it marks its record complete. A process that ends otherwise
+# leaves it incomplete.
+#
+# Under pytest-xdist each worker is a pytest process of its own: the controller hands the records
+# folder to the workers it starts (through execnet's environment of each worker, not its own), each
+# worker's guard claims a key and records the tests it runs, and marks their reports, so that the
+# controller, which sees every report again, records only those of a worker that had no guard (no
+# key left), and the collection errors, which every worker meets and xdist reports once.
 import os
 
 import pytest
 
-from . import _audit, _identity, _places, _record
+from . import _audit, _cases, _identity, _places, _record
+
+# Where pytest's own traceback has no frames (`--tb=no`, `--tb=line`), the guard prints its own.
+_FRAMELESS = ("no", "line")
 
 _recorder = _record.claim()
 _guard = None
@@ -25,6 +35,12 @@ if _recorder is not None:
             self.identities = _identity.Identities(recorder, self.places, dynamic)
             self._exit = os._exit
             os._exit = self._early_exit
+            self.worker = False
+            self.frameless = False
+            # A report the guard of an xdist worker recorded (a name of this run's, as the guard's).
+            self.mark = "_" + __name__
+            # The traceback the guard printed for the last failing report made, until it is logged.
+            self.pending = None
 
         def _early_exit(self, status):
             # os._exit raises no audit event: the guard's own stands in for it (the original is
@@ -42,14 +58,22 @@ if _recorder is not None:
         if xml:
             _guard.protected.append(os.path.realpath(xml))
         _guard.config = config
+        _guard.worker = hasattr(config, "workerinput")
+        _guard.frameless = config.getoption("tbstyle", "auto") in _FRAMELESS
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_xdist_setupnodes(config, specs):
+        # The variable is gone from this process's environment: each worker's is given it alone.
+        for spec in specs:
+            spec.env[_record.VARIABLE] = _guard.recorder.folder
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_collectreport(report):
-        # As pytest's terminal counts them: a module that cannot be collected is an error.
-        if report.failed:
-            _guard.recorder.tests["failed"] += 1
-        elif report.skipped:
-            _guard.recorder.tests["skipped"] += 1
+        # As pytest's terminal counts them: a module that cannot be collected is an error. Every xdist
+        # worker collects every module; the controller records what xdist reports, once.
+        if _guard.worker or not (report.failed or report.skipped):
+            return
+        _guard.recorder.add(_cases.case_of(report, "failed" if report.failed else "skipped", None, None))
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_collection_finish(session):
@@ -62,15 +86,32 @@ if _recorder is not None:
         # Before pytest makes the call's report: a replaced report maker is seen before it runs.
         if call.when == "call":
             _guard.identities.check(critical_only=True)
-        yield
+        outcome = yield
+        if _guard.frameless and call.excinfo is not None:
+            report = outcome.get_result()
+            if report.failed:
+                _guard.pending = (report.nodeid, call.when, _long_traceback(item, call.excinfo))
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_logreport(report):
-        status = _guard.config.hook.pytest_report_teststatus(report=report, config=_guard.config)
-        category = status[0] if status else None
-        counted = {"passed": "passed", "xpassed": "passed", "failed": "failed", "error": "failed", "skipped": "skipped", "xfailed": "skipped"}.get(category)
-        if counted:
-            _guard.recorder.tests[counted] += 1
+        if getattr(report, "node", None) is not None and getattr(report, _guard.mark, False):
+            return  # an xdist worker's report its own guard recorded
+        if _guard.worker:
+            setattr(report, _guard.mark, True)
+        description = _cases.subtest_description(report) if report.when == "call" else None
+        if description is not None:
+            outcome = _cases.subtest_outcome(report)
+        else:
+            status = _guard.config.hook.pytest_report_teststatus(report=report, config=_guard.config)
+            outcome = _cases.OUTCOMES.get(_cases.category(status, report))
+            if outcome is None:
+                return
+        long_text = None
+        if _guard.pending is not None and outcome == "failed":
+            if _guard.pending[:2] == (report.nodeid, report.when):
+                long_text = _guard.pending[2]
+            _guard.pending = None
+        _guard.recorder.add(_cases.case_of(report, outcome, description, long_text))
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_logfinish(nodeid, location):
@@ -85,3 +126,11 @@ if _recorder is not None:
     def pytest_unconfigure(config):
         _guard.identities.check()
         _guard.recorder.write()
+
+
+def _long_traceback(item, excinfo):
+    """The failure as pytest prints it at `--tb=long`: where the project's style prints no frame."""
+    try:
+        return str(item._repr_failure_py(excinfo, style="long"))
+    except Exception:  # an exception pytest cannot print: its own report's text stands
+        return None

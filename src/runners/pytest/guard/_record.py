@@ -14,7 +14,7 @@ MAX_EVENTS = 50
 
 
 class Recorder:
-    """One guarded process's record: its events, the tests it saw end, whether pytest finished."""
+    """One guarded process's record: its events, the tests it saw end (counted and named), whether pytest finished."""
 
     def __init__(self, folder, index, sign, context):
         self.folder = folder
@@ -25,6 +25,7 @@ class Recorder:
         self.events = []
         self.seen = set()
         self.tests = {"passed": 0, "failed": 0, "skipped": 0}
+        self.cases = []
         self.complete = False
         self.active = True
         self._sign = sign
@@ -36,11 +37,16 @@ class Recorder:
         self.seen.add(key)
         self.events.append({"kind": kind, "file": file, "line": line, "detail": detail})
 
+    def add(self, case):
+        """A test seen end (_cases.py): counted with its case, so the counts are always the cases'."""
+        self.tests[case["outcome"]] += 1
+        self.cases.append(case)
+
     def write(self):
         """Writes the record as it stands (again at the end): a process that ends early leaves what it saw."""
         if not self.active or os.getpid() != self.pid:
             return
-        payload = json.dumps({"runner": "pytest", "pid": self.pid, "index": self.index, "complete": self.complete, "tests": self.tests, "events": self.events})
+        payload = json.dumps({"runner": "pytest", "pid": self.pid, "index": self.index, "complete": self.complete, "tests": self.tests, "events": self.events, "cases": self.cases})
         target = os.path.join(self.folder, "record-%d.json" % self.index)
         temporary = "%s.%d.tmp" % (target, self.pid)
         with open(temporary, "w", encoding="utf-8") as out:
