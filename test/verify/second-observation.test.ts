@@ -116,6 +116,39 @@ describe('the second observation', () => {
     ).toHaveLength(1);
   });
 
+  it('runs a fixed test alone by the id the view from inside gave it, which the quiet output never printed', async () => {
+    // `mocha --reporter dot`: the output names no test; the guard's records name both runs' tests.
+    const id = 'add > adds two numbers';
+    const named = (status: 'passed' | 'failed', passed: number, failed: number): TestReport => ({
+      ...counts(passed, failed, [{ id, name: 'adds two numbers', file: 'test/add.test.js', status }]),
+      format: 'unknown',
+      view: 'inside',
+    });
+    const alone = (status: 'passed' | 'failed'): GateResult =>
+      ({
+        passed: status === 'passed',
+        ...(status === 'failed' ? { reason: 'NON_ZERO_EXIT' as const, exitCode: 1 } : {}),
+        report: named(status, status === 'passed' ? 1 : 0, status === 'failed' ? 1 : 0),
+        output: status === 'passed' ? '.\n\n  1 passing' : '!\n\n  1 failing',
+        durationMs: 1,
+      }) as GateResult;
+    const reports = { final: named('passed', 3, 0), baseline: named('failed', 2, 1) };
+    const s = suite('npx mocha --reporter dot', alone('passed'));
+    expect(await observeAlone(s, '/nowhere', reports, [id], () => undefined)).toEqual({
+      observation: { ran: 1, command: "npx mocha --reporter dot --grep 'adds two numbers'" },
+      findings: [],
+    });
+    // Passing as a whole, its own view of the test failed: not passed alone.
+    const refused = await observeAlone(
+      suite('npx mocha --reporter dot', { ...alone('failed'), passed: true } as GateResult),
+      '/nowhere',
+      reports,
+      [id],
+      () => undefined,
+    );
+    expect(refused.findings.map((f) => f.kind)).toEqual(['second_observation_failed']);
+  });
+
   it('says no second observation was possible for a command that cannot select one test', async () => {
     const s = suite('make test', { passed: true, report: counts(1, 0), output: '', durationMs: 1 });
     expect(
