@@ -80,7 +80,7 @@ export type TestView = 'inside' | 'output' | 'counts' | 'none';
 export interface EvidenceConflict {
   /**
    * What disagrees, as a key the judge compares with the baseline's: a test's id with what each side
-   * said (`status:<id>:failed:passed`), `unseen:<id>`, `twice:<id>`, or a witness's counts (`counts:output:failed`).
+   * said (`status:<id>:failed:passed`), `unseen:<id>`, `twice:<id>`, or a witness's counts (`counts:output`, `counts:witness`).
    */
   subject: string;
   /** In words a person can read. */

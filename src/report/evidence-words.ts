@@ -34,7 +34,7 @@ export function evidenceWords(result: RunResult): string {
       ? witness
         ? `, and the runner's own report (${witness})`
         : ''
-      : `: the replay's ${counts.total} tests agree with its exit code${witness ? ` and with the runner's own report (${witness})` : ''}`;
+      : `: the replay's ${counts.total} tests agree with its exit code${witness ? `, and the runner's own report (${witness})` : ''}`;
   const alone = v?.alone;
   const second = !alone
     ? ''

@@ -63,7 +63,7 @@ describe('renderMarkdownReport', () => {
     const witnessed = greenResult();
     witnessed.verification!.gate!.counts.witness = { runner: 'node', passed: 5, failed: 0, skipped: 0, total: 5 };
     expect(renderMarkdownReport(witnessed)).toMatch(
-      /Evidence: per-test, from the runner's output: the replay's 5 tests agree with its exit code and with the runner's own report \(node's JUnit XML: 5 tests, 0 failed\)/,
+      /Evidence: per-test, from the runner's output: the replay's 5 tests agree with its exit code, and the runner's own report \(node's JUnit XML: 5 tests, 0 failed\)/,
     );
 
     const exitCodeOnly = greenResult();

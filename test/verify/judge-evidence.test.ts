@@ -148,7 +148,7 @@ describe('the evidence rule', () => {
       message: "the runner's output says `adds` passed; inside its test process it failed",
     };
     const quirk = {
-      subject: 'counts:output:passed',
+      subject: 'counts:output',
       message:
         "the runner's output counts 3 passed, 0 failed, 0 skipped; inside the test processes 2 passed, 0 failed, 0 skipped ended",
     };
