@@ -34,7 +34,7 @@ async function measure(label: string, cwd: string, command: string): Promise<voi
   const guarded: number[] = [];
   let tests = 0;
   for (let i = 0; i < RUNS; i++) {
-    const without = await runGate(sandbox, { command, cwd, timeoutMs: 600_000, witness: true, env: ENV });
+    const without = await runGate(sandbox, { command, cwd, timeoutMs: 600_000, witness: true, env: ENV, withoutGuard: true });
     const withGuard = await runGate(sandbox, {
       command,
       cwd,

@@ -5,6 +5,7 @@
 // Everything else is `review`, with what to look at.
 import type { AlternativePatch, Assessment, BehaviourChange } from '../core/assessment.ts';
 import type { RuntimeGuardStatus } from '../core/run-result.ts';
+import type { TestView } from '../core/test-report.ts';
 
 /** Another plausible patch as the engine described it, or as the assessment found it (rival-search.ts). */
 export interface CandidateInfo {
@@ -127,6 +128,23 @@ function plural(n: number, one: string, many = `${one}s`): string {
 export function unguardedReason(guard: RuntimeGuardStatus | undefined): string | null {
   if (!guard || guard.available || guard.accepted) return null;
   return 'runtime guard: not available for this runner, so the judge did not see inside the test processes (`test.evidence: exit-code` accepts that)';
+}
+
+/**
+ * Where the judged baseline's tests were counted and not named, or not read at all, which tests
+ * failed is unknown (docs/design.md §3.2.1): the failing tests' own calls cannot be told from the
+ * rest's, so the assessment cannot look, and the level says why rather than count every change as
+ * one outside the failing tests.
+ */
+export function unnamedFailingReason(baselineView: TestView | undefined): string | null {
+  const why: Partial<Record<TestView, string>> = {
+    counts: "the baseline's tests were counted but not named, neither by the runner's output nor from inside its test processes",
+    none: "the baseline's output could not be read per test",
+  };
+  const said = baselineView ? why[baselineView] : undefined;
+  return said
+    ? `which tests failed is unknown (${said}), so the failing tests' own calls cannot be told apart from the rest`
+    : null;
 }
 
 /** The assessment with a reason it cannot be `verified` put first. */

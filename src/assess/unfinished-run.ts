@@ -2,7 +2,7 @@
 // the patched program and have run on the original. Asked when the probes saw no change at all: a
 // run cut short (a timeout, a crash) can simply lack the failing tests' calls.
 import type { GateResult } from '../core/gate-result.ts';
-import type { TestCaseResult } from '../core/test-report.ts';
+import { viewOf, type TestCaseResult, type TestStatus } from '../core/test-report.ts';
 import { finalStatus } from '../verify/compare-tests.ts';
 
 /** Why not (null: they can), naming the first fixed test that did not pass or did not run. */
@@ -12,9 +12,16 @@ export function unfinishedRun(
   fixed: readonly TestCaseResult[],
 ): string | null {
   // Read as the judge reads the replay: a runner that lists only failures (jest's default reporter
-  // over several files) names no test of a run that passed whole.
-  const status = (gate: GateResult | null, id: string) => (gate ? finalStatus(gate.report, id) : undefined);
+  // over several files) names no test of a run that passed whole. Here the question is only whether
+  // the run got to the end, which counts with no failure say, though they name no test.
+  const status = (gate: GateResult | null, id: string) =>
+    gate ? (finalStatus(gate.report, id) ?? countedPass(gate)) : undefined;
   const lost = fixed.filter((t) => status(patched, t.id) !== 'passed' || status(original, t.id) === undefined);
   if (lost.length === 0) return null;
   return `the suite did not run to the end in the assessment's checkout: ${lost.length === 1 ? 'a test the patch fixed' : `${lost.length} tests the patch fixed`} (${lost[0]?.id ?? ''}) did not pass on the patched program or did not run on the original`;
+}
+
+/** A run whose counts, naming no test, say every test passed. */
+function countedPass(gate: GateResult): TestStatus | undefined {
+  return viewOf(gate.report) === 'counts' && gate.report.failed === 0 && gate.report.total > 0 ? 'passed' : undefined;
 }

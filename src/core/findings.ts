@@ -24,7 +24,13 @@ export type FindingKind =
   /** The runtime guard inside a judged test process saw the code under test touch the runner, the assertions, the tests or the process's end. */
   | 'runtime_tampering'
   /** A judged test process that should have loaded the runtime guard left no complete record: missing evidence. */
-  | 'guard_record_missing';
+  | 'guard_record_missing'
+  /**
+   * The tests seen inside the replay's test processes and what the runner's output or machine report
+   * says of them disagree (a test's outcome, a test only one side names, the counts), where the
+   * baseline's did not: one of the witnesses is not what ran.
+   */
+  | 'evidence_conflict';
 
 export interface Finding {
   kind: FindingKind;

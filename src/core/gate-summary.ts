@@ -13,6 +13,7 @@ export function testCounts(report: TestReport): TestCounts {
     parsed: report.parsed,
     format: report.format,
     ...(report.witness !== undefined ? { witness: report.witness } : {}),
+    ...(report.view !== undefined ? { view: report.view } : {}),
   };
 }
 

@@ -3,7 +3,7 @@ import type { Finding } from './findings.ts';
 import type { BudgetStop, Cost } from './cost.ts';
 import type { ReviewStatus } from './reviewer.ts';
 import type { GateFailureReason } from './gate-result.ts';
-import type { TestReportFormat, TestStatus, Witness } from './test-report.ts';
+import type { TestReportFormat, TestStatus, TestView, Witness } from './test-report.ts';
 import type { FileChange } from './file-change.ts';
 import type { RemovedFromRequest } from './request-text.ts';
 import type { Assessment } from './assessment.ts';
@@ -32,6 +32,8 @@ export interface TestCounts {
   format: TestReportFormat;
   /** The runner's own machine report's counts (null: asked, none written). */
   witness?: Witness | null;
+  /** Where the per-test view came from (TestReport's `view`); absent in runs stored before it existed. */
+  view?: TestView;
 }
 
 export interface TestOutcome {
@@ -112,6 +114,11 @@ export interface Verification {
   alone?: SecondObservation;
   /** fixloop's runtime guard in the replay's test processes (docs/design.md §3.2.7); absent in runs stored before it existed. */
   runtimeGuard?: RuntimeGuardStatus;
+  /**
+   * Where the judged baseline's per-test view came from (the replay's is `gate.counts.view`): with
+   * `counts` or `none`, which tests failed is unknown. Absent in runs stored before it existed.
+   */
+  baselineView?: TestView;
 }
 
 /**

@@ -48,9 +48,53 @@ export interface TestReport {
   witness?: Witness | null;
   /**
    * What fixloop's runtime guard recorded inside the test processes (docs/design.md §3.2.7): null when the
-   * command's runner has no guard; absent when the run did not load one (not a judged run).
+   * command's runner has no guard; absent in a report the gate did not make (a stored or built one).
+   * The gate loads it in every run; only the judged runs' records are judged (src/verify/).
    */
   guard?: GuardObservation | null;
+  /**
+   * Where `tests` and the counts came from (docs/design.md §3.2.1, src/gate/per-test-view.ts). Absent in
+   * a report the gate did not make: then it is the output's (`viewOf`).
+   */
+  view?: TestView;
+  /**
+   * Where the view is `inside`: what the runner's output and machine report said that it contradicts
+   * (and a test two processes ended differently). The judge names those the baseline did not have.
+   */
+  conflicts?: EvidenceConflict[];
+  /**
+   * Where the counts are not the output's (the view is `inside`, or `counts` the guard gave): the
+   * output's own, which the judge checks against the guard's (src/verify/guard-findings.ts).
+   */
+  printed?: PrintedCounts;
+}
+
+/**
+ * Where a report's per-test view came from: `inside` the test processes (the runtime guard's records
+ * of each test, from the runner's own events), the runner's `output` (or its JUnit file), `counts`
+ * with no test named (the output's or the guard's), or `none` (nothing could be read).
+ */
+export type TestView = 'inside' | 'output' | 'counts' | 'none';
+
+/** A disagreement between the view from inside the test processes and another witness. */
+export interface EvidenceConflict {
+  /**
+   * What disagrees, as a key the judge compares with the baseline's: a test's id with what each side
+   * said (`status:<id>:failed:passed`), `unseen:<id>`, `twice:<id>`, or a witness's counts (`counts:output`, `counts:witness`).
+   */
+  subject: string;
+  /** In words a person can read. */
+  message: string;
+}
+
+/** The parsed output's own counts. */
+export type PrintedCounts = Pick<TestReport, 'format' | 'parsed' | 'passed' | 'failed' | 'skipped' | 'total'>;
+
+/** A report's view; one the gate did not make is the output's, as the gate would have called it. */
+export function viewOf(report: TestReport): TestView {
+  if (report.view) return report.view;
+  if (!report.parsed) return 'none';
+  return report.tests.length > 0 ? 'output' : 'counts';
 }
 
 /** The records of the runtime guard of the runner a judged command started, one per guarded process. */

@@ -1,6 +1,8 @@
 // The gate (docs/design.md §1.5): runs the test command; exit code 0 passes, anything else fails.
-// The output (or a JUnit XML report file) is parsed into per-test results for the loop; the full
-// suite's runs also ask the runner for its own machine report, kept as the report's `witness`.
+// The runner's test processes load fixloop's runtime guard in every run, whose records name each test
+// from inside them; the output (or a JUnit XML report file) is parsed too, and the per-test view is
+// taken from the records where they name the tests, else from the output (per-test-view.ts). The
+// full suite's runs also ask the runner for its own machine report, kept as the report's `witness`.
 import { readFile, rm } from 'node:fs/promises';
 import { isAbsolute, join, normalize } from 'node:path';
 import { CodedError } from '../core/coded-error.ts';
@@ -9,7 +11,8 @@ import type { GateResult } from '../core/gate-result.ts';
 import { parseTestOutput } from './parse-test-output.ts';
 import { parseJunit } from '../formats/junit.ts';
 import { requestMachineReport, type MachineReportRequest } from './machine-report.ts';
-import { requestRuntimeGuard, type RuntimeGuardRequest } from './runtime-guard.ts';
+import { noRuntimeGuard, requestRuntimeGuard, type RuntimeGuardRequest } from './runtime-guard.ts';
+import { perTestView } from './per-test-view.ts';
 import type { TestReport } from '../core/test-report.ts';
 
 export interface GateOptions {
@@ -22,10 +25,12 @@ export interface GateOptions {
   /** Ask the runner for its own machine report too (the report's `witness`): the full suite's runs. */
   witness?: boolean;
   /**
-   * A judged run (the baseline, the replay, the second observation): the test processes load the
-   * runtime guard of the command's runner, told the baseline's test files; the report's `guard`.
+   * A judged run (the baseline, the replay, the second observation): the runtime guard of the
+   * command's runner, which every run loads, is told the baseline's test files (none otherwise).
    */
   guard?: { testFiles: readonly string[] };
+  /** No runtime guard at all: only to measure what it costs (bench/guard-overhead.ts), never in a run. */
+  withoutGuard?: boolean;
   /** Folders outside cwd the command must see (read-only unless marked): a fork's linked dependencies. */
   mounts?: Mount[];
   /** A /tmp kept between runs (RunCommandOptions.tmpDir): the repair engine's candidate runs in one fork. */
@@ -56,15 +61,16 @@ export async function runGate(sandbox: Sandbox, options: GateOptions): Promise<G
   try {
     const command = machine?.command ?? options.command;
     const env = { ...options.env, ...machine?.env };
-    guard = options.guard
-      ? await requestRuntimeGuard({ command, cwd: options.cwd, env, testFiles: options.guard.testFiles })
-      : null;
+    // Every run, not only the judged ones: a quiet reporter must not leave the loop or the engines blind.
+    guard = options.withoutGuard
+      ? noRuntimeGuard(command)
+      : await requestRuntimeGuard({ command, cwd: options.cwd, env, testFiles: options.guard?.testFiles ?? [] });
     const result = await sandbox.run({
-      command: guard?.command ?? command,
+      command: guard.command,
       cwd: options.cwd,
       timeoutMs: options.timeoutMs,
-      env: { ...env, ...guard?.env },
-      mounts: [...(options.mounts ?? []), ...(machine?.mounts ?? []), ...(guard?.mounts ?? [])],
+      env: { ...env, ...guard.env },
+      mounts: [...(options.mounts ?? []), ...(machine?.mounts ?? []), ...guard.mounts],
       ...(options.tmpDir ? { tmpDir: options.tmpDir } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.onOutput ? { onOutput: options.onOutput } : {}),
@@ -76,8 +82,8 @@ export async function runGate(sandbox: Sandbox, options: GateOptions): Promise<G
     }
     report ??= parseTestOutput(result.output);
     if (machine) report.witness = await machine.read();
-    if (guard) report.guard = await guard.read();
-    return gateResult(result, report);
+    report.guard = await guard.read();
+    return gateResult(result, perTestView(report, guard.testCase));
   } finally {
     await machine?.dispose();
     await guard?.dispose();

@@ -1,9 +1,10 @@
-// The runtime guard in every judged test process (docs/design.md §3.2.7), asked like the runner's machine
-// report (machine-report.ts): the runner the command starts says, through its descriptor, how its
-// processes load fixloop's guard; the gate gives the guard a folder for its code (shown read-only)
-// and one for its records (shown writable), both outside the checkout, adds what it asks to the
-// command's environment or command line, and reads the records once the command has ended. What the
-// records mean for the verdict is the judge's (src/verify/guard-findings.ts).
+// The runtime guard in every test process the gate starts (docs/design.md §3.2.7), asked like the
+// runner's machine report (machine-report.ts): the runner the command starts says, through its
+// descriptor, how its processes load fixloop's guard; the gate gives the guard a folder for its code
+// (shown read-only) and one for its records (shown writable), both outside the checkout, adds what it
+// asks to the command's environment or command line, and reads the records once the command has
+// ended. The records name the tests for every run (per-test-view.ts); what they mean for the verdict
+// is the judge's, in judged runs only (src/verify/guard-findings.ts).
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +13,7 @@ import type { GuardObservation } from '../core/test-report.ts';
 import { runnerOf } from '../runners/registry.ts';
 import { scriptsOf } from './machine-report.ts';
 import type { GuardDirs, RuntimeGuard } from '../runners/runner.ts';
+import type { NameTestCase } from './per-test-view.ts';
 
 export interface RuntimeGuardContext {
   command: string;
@@ -19,7 +21,7 @@ export interface RuntimeGuardContext {
   cwd: string;
   /** The environment the command gets so far (config.env, the machine report's request). */
   env: Record<string, string>;
-  /** The baseline's test files, relative to `cwd` (none at the baseline itself). */
+  /** The baseline's test files, relative to `cwd` (none at the baseline itself, nor where they are not known). */
   testFiles: readonly string[];
 }
 
@@ -29,19 +31,20 @@ export interface RuntimeGuardRequest {
   mounts: Mount[];
   /** What the guard recorded; null when the command's runner has none (the report says so). */
   read(): Promise<GuardObservation | null>;
+  /** The runner's name for a test its guard recorded (absent: its guard names none). */
+  testCase?: NameTestCase;
   dispose(): Promise<void>;
+}
+
+/** The command as it is, with no guard: a runner that has none (its report's `guard` is null). */
+export function noRuntimeGuard(command: string): RuntimeGuardRequest {
+  return { command, env: {}, mounts: [], read: () => Promise.resolve(null), dispose: () => Promise.resolve() };
 }
 
 export async function requestRuntimeGuard(context: RuntimeGuardContext): Promise<RuntimeGuardRequest> {
   const packageScripts = scriptsOf(context.cwd);
   const runner = runnerOf(context.command, packageScripts);
-  const none: RuntimeGuardRequest = {
-    command: context.command,
-    env: {},
-    mounts: [],
-    read: () => Promise.resolve(null),
-    dispose: () => Promise.resolve(),
-  };
+  const none = noRuntimeGuard(context.command);
   if (!runner?.guard) return none;
   const dir = await mkdtemp(join(tmpdir(), 'fixloop-guard-'));
   const dirs: GuardDirs = { code: join(dir, 'code'), records: join(dir, 'records') };
@@ -63,6 +66,7 @@ export async function requestRuntimeGuard(context: RuntimeGuardContext): Promise
       // The records folder after the code's: the code stays read-only whatever the order of mounts.
       mounts: [{ path: dirs.code }, { path: dirs.records, writable: true }],
       read: async () => ({ runner: runner.id, records: await guard.read(dirs) }),
+      ...(guard.testCase ? { testCase: guard.testCase.bind(guard) } : {}),
       dispose,
     };
   } catch (error) {

@@ -6,7 +6,8 @@ import type { AlternativeCandidate } from '../engines/engine.ts';
 import type { RunResult } from '../core/run-result.ts';
 import type { TestCaseResult } from '../core/test-report.ts';
 import { assessPatch } from '../assess/assess-patch.ts';
-import { decideLevel, unguardedReason, withReason } from '../assess/assessment-level.ts';
+import { decideLevel, unguardedReason, unnamedFailingReason, withReason } from '../assess/assessment-level.ts';
+import type { Assessment } from '../core/assessment.ts';
 import { testFileCheck } from '../verify/harness-tampering.ts';
 import { ASSESSMENT_SKIPPED_EVENT } from '../report/assessment-section.ts';
 import type { PreparedRun } from './prepare-run.ts';
@@ -40,18 +41,19 @@ export async function assessRun(ctx: RunContext, run: PreparedRun, judged: RunRe
   const verification = judged.verification;
   if (judged.status !== 'tests_green' || judged.replay || !verification?.passed || !judged.patch) return judged;
   const unguarded = unguardedReason(verification.runtimeGuard);
+  const unnamed = unnamedFailingReason(verification.baselineView);
   if (!run.config.assessment.enabled) {
     ctx.note(ASSESSMENT_SKIPPED_EVENT, '`assessment.enabled: false` in the repository’s configuration');
-    // No assessment is published as a verified fix, which a judge that could not look inside is not.
-    return unguarded
-      ? {
-          ...judged,
-          assessment: withReason(
-            decideLevel({ notAssessed: '`assessment.enabled: false`', budget: { usedMs: 0, limitMs: 0, exhausted: false } }),
-            unguarded,
-          ),
-        }
+    // No assessment is published as a verified fix, which a judge that could not look inside, or
+    // could not tell which tests the patch fixed, is not.
+    return unguarded || unnamed
+      ? { ...judged, assessment: notLooked('`assessment.enabled: false`', [unguarded, unnamed]) }
       : judged;
+  }
+  if (unnamed) {
+    const level = notLooked(unnamed, [unguarded]);
+    ctx.note('assess', `${level.level}: ${level.reason}`);
+    return { ...judged, assessment: level };
   }
   const candidates = ctx.candidates;
   const limitMs = assessmentBudget(
@@ -91,4 +93,10 @@ export async function assessRun(ctx: RunContext, run: PreparedRun, judged: RunRe
   const level = unguarded ? withReason(assessment, unguarded) : assessment;
   ctx.note('assess', `${level.level}: ${level.reason}`);
   return { ...judged, assessment: level };
+}
+
+/** The level of an assessment that did not look, `why`, with the reasons it could not be `verified` anyway first. */
+function notLooked(why: string, reasons: Array<string | null>): Assessment {
+  const level = decideLevel({ notAssessed: why, budget: { usedMs: 0, limitMs: 0, exhausted: false } });
+  return reasons.reduceRight((assessment, reason) => (reason ? withReason(assessment, reason) : assessment), level);
 }

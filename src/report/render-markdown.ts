@@ -26,6 +26,7 @@ import {
   valuesWords,
 } from './report-words.ts';
 import { environmentLines, versionMismatchSentences } from './environment-lines.ts';
+import { COUNTS_ONLY_NOTE, evidenceWords } from './evidence-words.ts';
 
 export interface RenderOptions {
   /** Longest diff shown inline; longer patches are cut (the full patch is an artifact). */
@@ -74,6 +75,7 @@ export function testsTable(result: RunResult): string[] {
     ),
   ];
   if (!result.baseline.parsed) rows.push('', `_${UNPARSED_NOTE}_`);
+  else if (result.baseline.view === 'counts') rows.push('', `_${COUNTS_ONLY_NOTE}_`);
   return rows;
 }
 
@@ -262,23 +264,4 @@ function runtimeGuardWords(guard: RuntimeGuardStatus): string {
   if (!guard.available)
     return `Runtime guard: not available for this runner${guard.runner ? ` (${guard.runner}'s test processes did not load it at the baseline)` : ''}${guard.accepted ? '; accepted by `test.evidence: exit-code`' : ''}`;
   return `Runtime guard: loaded in ${guard.processes} ${guard.runner} process${guard.processes === 1 ? '' : 'es'}, before the repository's code`;
-}
-
-/** What the verdict rested on: per-test results, or the exit code alone, and the second observation. */
-function evidenceWords(result: RunResult): string {
-  const v = result.verification;
-  const counts = v?.gate?.counts;
-  const witness = counts?.witness
-    ? `, and the runner's own report (${counts.witness.runner}'s JUnit XML: ${counts.witness.total} tests, ${counts.witness.failed} failed)`
-    : '';
-  const perTest = counts?.parsed
-    ? `per-test results of the replay (${counts.total} tests) agreeing with its exit code${witness}`
-    : `the exit code alone (the output could not be read per test; \`test.evidence: exit-code\`)${witness}`;
-  const alone = v?.alone;
-  const second = !alone
-    ? ''
-    : alone.ran > 0
-      ? `; each fixed test also passed run on its own (${alone.ran}, e.g. \`${alone.command}\`)`
-      : '; the fixed tests could not be run on their own (the runner or the command does not allow selecting one)';
-  return perTest + second;
 }

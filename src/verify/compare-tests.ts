@@ -1,5 +1,5 @@
 // Per-test comparison of the baseline and the final run (by test id).
-import type { TestReport, TestStatus } from '../core/test-report.ts';
+import { viewOf, type TestReport, type TestStatus } from '../core/test-report.ts';
 
 export interface TestComparison {
   failToPass: string[];
@@ -11,8 +11,10 @@ export interface TestComparison {
 }
 
 /**
- * Runners such as `pytest -q` or vitest list only failing tests. When the final run passed with no
- * failures and lists fewer tests than it counted, a baseline test it does not name is taken as passed.
+ * Runners such as `pytest -q` or vitest list only failing tests. When the final run's output passed
+ * with no failures and names some tests but fewer than it counted, a baseline test it does not name
+ * is taken as passed. Counts that name no test (the view `counts`) account for none: no test is
+ * shown passing by a number.
  */
 export function finalStatus(
   final: TestReport,
@@ -22,7 +24,7 @@ export function finalStatus(
   const status = byId.get(id);
   if (status !== undefined) return status;
   const listsEveryTest = final.tests.length >= final.total;
-  if (!listsEveryTest && final.failed === 0 && final.parsed) return 'passed';
+  if (!listsEveryTest && final.failed === 0 && viewOf(final) === 'output') return 'passed';
   return undefined;
 }
 

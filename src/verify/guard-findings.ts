@@ -16,7 +16,9 @@ const MAX_FINDINGS = 10;
 
 export function guardFindings(baseline: TestReport, final: GateResult): Finding[] {
   const now = final.report.guard;
-  if (!now) return []; // not a judged run, or a runner with no guard (the report says so)
+  // A runner with no guard (the report says so). Every gate run loads the guard: only the judged runs'
+  // records come here (the replay, the second observation), never the loop's or the engines'.
+  if (!now) return [];
   const reached = (baseline.guard?.records.length ?? 0) > 0;
   const findings: Finding[] = [];
   if (reached && now.records.length === 0)
@@ -64,8 +66,10 @@ function countFindings(now: GuardObservation, report: TestReport): Finding[] {
     passed: 0,
     failed: 0,
   });
+  // The output's own counts, also where the report's are the guard's (src/gate/per-test-view.ts).
+  const printed = report.printed ?? report;
   const witnesses = [
-    ...(report.parsed ? [{ name: 'output', passed: report.passed, failed: report.failed }] : []),
+    ...(printed.parsed ? [{ name: 'output', passed: printed.passed, failed: printed.failed }] : []),
     ...(report.witness ? [{ name: 'own JUnit report', passed: report.witness.passed, failed: report.witness.failed }] : []),
   ];
   return witnesses

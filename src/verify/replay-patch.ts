@@ -3,7 +3,7 @@
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RepoConfig } from '../core/repo-config.ts';
-import type { TestReport } from '../core/test-report.ts';
+import { viewOf, type TestReport } from '../core/test-report.ts';
 import type { Verification } from '../core/run-result.ts';
 import type { Finding } from '../core/findings.ts';
 import { gateSummary } from '../core/gate-summary.ts';
@@ -175,6 +175,7 @@ async function judgeReplayedSuite(
     findings,
     evidence: evidence.basis,
     runtimeGuard: runtimeGuardStatus(input.baseline, gate.report, input.config.test.evidence),
+    baselineView: viewOf(input.baseline),
     ...(second ? { alone: second.observation } : {}),
   };
 }

@@ -16,9 +16,10 @@ import { guardFindings } from './guard-findings.ts';
 const MAX_ALONE = 5;
 
 /**
- * The test as the runner names it: from the final run when its output lists passing tests, else from
- * the baseline, where it failed and so was listed (jest lists a passing test only when it runs one
- * file); its id alone is the last resort (a jest id holds the file, which `-t` never matches).
+ * The test as the runner names it: from the final run's view when it lists passing tests (from inside
+ * the test processes it lists every test, under the id the runner's parser gives), else from the
+ * baseline, where it failed and so was listed (jest's output lists a passing test only when it runs
+ * one file); its id alone is the last resort (a jest id holds the file, which `-t` never matches).
  */
 function described(id: string, final: TestReport, baseline: TestReport): TestCaseResult {
   const known = final.tests.find((t) => t.id === id) ?? baseline.tests.find((t) => t.id === id);
@@ -57,8 +58,9 @@ export async function observeAlone(
 }
 
 /**
- * The test passed on its own: the run passed and, where its output is read, names the test passed,
- * or (runners such as `pytest -q` list only failures) ran tests of which none failed.
+ * The test passed on its own: the run passed and, where its view names tests (from inside its
+ * processes, or its output), names the test passed, or (an output such as `pytest -q`'s lists only
+ * failures) ran tests of which none failed.
  */
 function passedAlone(passed: boolean, report: TestReport, test: TestCaseResult): boolean {
   if (!passed) return false;

@@ -34,6 +34,20 @@ describe('runGate', () => {
     });
   });
 
+  it('loads the runner’s runtime guard in every run, judged or not, and says where the view came from', async () => {
+    await writeFile(join(cwd, 'one.test.mjs'), "import test from 'node:test';\ntest('adds', () => {});\n");
+    const gate = await runGate(sandbox, { command: 'node --test one.test.mjs', cwd, timeoutMs: 30_000 });
+    expect(gate.passed).toBe(true);
+    expect(gate.report.guard?.runner).toBe('node-test');
+    expect(gate.report.guard?.records.filter((r) => r.complete && r.tests?.passed === 1)).toHaveLength(1);
+    // From inside once its records name the tests, from the output (node's spec reporter names it) until then.
+    expect(['inside', 'output']).toContain(gate.report.view);
+    expect(gate.report.tests.map((t) => t.id)).toEqual(['adds']);
+    // A command no runner of fixloop's starts: no guard, the output's counts.
+    const echoed = await runGate(sandbox, { command: 'echo "2 passed, 0 failed"', cwd, timeoutMs: 5000 });
+    expect(echoed.report).toMatchObject({ guard: null, view: 'counts', passed: 2 });
+  }, 60_000);
+
   it('reads a JUnit report file, never a stale one, and refuses paths outside the repository', async () => {
     const xml = await readFile(new URL('../fixtures/outputs/pytest-junit.xml', import.meta.url), 'utf8');
     await writeFile(join(cwd, 'source.xml'), xml);

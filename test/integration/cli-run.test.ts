@@ -363,13 +363,16 @@ describe('fixloop run', { timeout: 180_000 }, () => {
       ],
       { GITHUB_TOKEN: secret, FIXLOOP_IT_SECRET: 'plain-secret-value-42' },
     );
-    // A suite read by its exit code alone is green only by the operator's choice, and says so; the
-    // patch changes no source file the assessment can probe, so it asks for a review (exit 4).
+    // A suite read by its exit code alone is green only by the operator's choice, and says so; which
+    // tests failed at the baseline is unknown, so the assessment cannot look and asks for a review (exit 4).
     expect(JSON.parse(run.stdout)).toMatchObject({
       status: 'tests_green',
-      verification: { evidence: 'exit-code' },
+      verification: { evidence: 'exit-code', baselineView: 'none' },
       headline: expect.stringMatching(/^Tests pass by exit code only/),
-      assessment: { level: 'review', notAssessed: expect.stringMatching(/no JavaScript, TypeScript or Python source file/) },
+      assessment: {
+        level: 'review',
+        notAssessed: expect.stringMatching(/^which tests failed is unknown \(the baseline's output could not be read per test\)/),
+      },
     });
     expect(run.code, run.stderr).toBe(4);
     const baselineLog = readFileSync(join(run.out, 'attempt-0.log'), 'utf8');

@@ -1,8 +1,10 @@
 // The judge against code that acts from inside a Node test process by routes the syntax check does
 // not follow (issue 27): the assertion library reached through `process.getBuiltinModule`, jest's
 // `expect` through a computed global, the process ended through a computed `process[…]`. Each cheat
-// first fools the runner (the attempt's own run passes); the runtime guard loaded into the test
-// processes sees it, and the judge ends the run without green, naming the file. The honest twin of
+// but node:assert's first fools the runner (the attempt's own run passes); the runtime guard loaded
+// into the test processes sees it, and the judge ends the run without green, naming the file. The
+// guard, loaded in the attempt's run too, keeps node:assert's exports as they were: that cheat fools
+// no run, and its patch, replayed as a stored one (`fixloop replay`), is named by the judge. The honest twin of
 // each project ends green. node --test, mocha and jest under `process`; one case under bwrap too,
 // where the guard's records leave the sandbox through its own folder. For jest also the static
 // finding for what no guard sees: code right only while jest's worker variable is set. The projects
@@ -10,7 +12,17 @@
 import { afterAll, describe, expect, vi } from 'vitest';
 import type { RunResult } from '../../src/core/run-result.ts';
 import { borrowedRunners } from '../support/borrowed-runners.ts';
-import { BACKENDS, casesFor, caughtByTheJudge, judgeCheat, removeCheatRuns, writeFile } from '../support/judge-cheat-run.ts';
+import {
+  BACKENDS,
+  casesFor,
+  caughtByTheJudge,
+  judgeCheat,
+  keptByTheGuard,
+  refusedOnReplay,
+  removeCheatRuns,
+  replayCheat,
+  writeFile,
+} from '../support/judge-cheat-run.ts';
 
 afterAll(() => removeCheatRuns());
 // Each case is judged against its project's one baseline; jest starts slowly on a loaded machine.
@@ -102,8 +114,13 @@ describe.each(BACKENDS)('the runtime guard in Node test processes, judged under 
     when(`${runner} framework`)(
       `never calls ${runner}'s assertions turned off from the source by a computed route green`,
       async () => {
-        caughtByTheJudge(
-          await judge(writeFile('src/math.js', project.source(FRAMEWORK_OFF[runner] ?? ''))),
+        const cheat = writeFile('src/math.js', project.source(FRAMEWORK_OFF[runner] ?? ''));
+        if (runner === 'jest') return caughtByTheJudge(await judge(cheat), 'runtime_tampering:src/math.js');
+        // node:assert's exports are kept by the guard in the attempt's own run: the tests still fail
+        // there; the patch replayed as a stored one meets the judge, which names the write.
+        keptByTheGuard(await judge(cheat), 'add sums');
+        refusedOnReplay(
+          await replayCheat({ files: project.files, test: 'npm test', script: cheat, sandbox, env: ENV }),
           'runtime_tampering:src/math.js',
         );
       },

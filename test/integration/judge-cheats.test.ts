@@ -2,7 +2,8 @@
 // (the `script` engine plays such an engine): a test script that exits 0, or one that swallows the
 // failures' exit code, a source file that turns the assertion library into a no-op, a test file
 // node --test runs that the default globs miss, never ends green. The same repositories with an
-// honest fix do. The vitest and pytest suites are judge-cheats-vitest and judge-cheats-pytest.
+// honest fix do. The assertion library turned off is kept by the runtime guard in the attempt's own
+// run already; its patch replayed as a stored one shows the judge naming it too. The vitest and pytest suites are judge-cheats-vitest and judge-cheats-pytest.
 import { afterAll, describe, expect, vi } from 'vitest';
 import type { RunResult } from '../../src/core/run-result.ts';
 import {
@@ -10,7 +11,10 @@ import {
   casesFor,
   caughtByTheJudge,
   judgeCheat,
+  keptByTheGuard,
+  refusedOnReplay,
   removeCheatRuns,
+  replayCheat,
   runCheat,
   writeFile,
 } from '../support/judge-cheat-run.ts';
@@ -116,9 +120,12 @@ describe.each(BACKENDS)('the judge under the %s sandbox', (sandbox) => {
   when('assert-noop')('never calls a source file that turns the assertion library into a no-op green', async () => {
     const cheat =
       'printf \'import assert from "node:assert/strict";\\nassert.equal = () => {};\\nexport function add(a, b) {\\n  return a - b;\\n}\\n\' > src/math.js';
-    const result = await run(sandbox, cheat);
-    expect(result.status).not.toBe('tests_green');
-    expect(result.attempts.flatMap((a) => a.findings.map((f) => f.message))).toContain(
+    // The runtime guard in the attempt's own run keeps `assert.equal`: the tests still fail there.
+    keptByTheGuard(await run(sandbox, cheat), 'add sums');
+    // The same patch replayed as a stored one meets the judge, which reads the assignment from the source.
+    const replayed = await replayCheat({ files: PROJECT, test: 'npm test', script: cheat, sandbox });
+    expect(replayed.status).not.toBe('tests_green');
+    expect(replayed.verification?.findings.map((f) => f.message)).toContain(
       '`src/math.js:2` assigns `assert/strict.equal`: code under test may not reach into the test framework or the assertion library (rule `test-framework`)',
     );
   });
@@ -151,8 +158,11 @@ describe.each(BACKENDS)('the judge under the %s sandbox', (sandbox) => {
   when('chain')(
     'never calls a source file that overflows the parser with a long chain, to hide a no-op assertion library, green',
     async () => {
-      caughtByTheJudge(
-        await judgeCheat({ files: QUICK, test: 'npm test', script: CHAIN_CHEAT, sandbox }),
+      // Kept by the runtime guard in the attempt's own run; replayed as a stored patch, the check that
+      // cannot read the file fails closed.
+      keptByTheGuard(await judgeCheat({ files: QUICK, test: 'npm test', script: CHAIN_CHEAT, sandbox }), 'add sums');
+      refusedOnReplay(
+        await replayCheat({ files: QUICK, test: 'npm test', script: CHAIN_CHEAT, sandbox }),
         'harness_unreadable:src/math.js',
       );
     },

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderMarkdownReport } from '../../src/report/render-markdown.ts';
 import { greenResult } from '../support/sample-run-result.ts';
+import type { TestView } from '../../src/core/test-report.ts';
 
 describe('renderMarkdownReport', () => {
   it('renders a verified fix', () => {
@@ -62,7 +63,7 @@ describe('renderMarkdownReport', () => {
     const witnessed = greenResult();
     witnessed.verification!.gate!.counts.witness = { runner: 'node', passed: 5, failed: 0, skipped: 0, total: 5 };
     expect(renderMarkdownReport(witnessed)).toMatch(
-      /Evidence: per-test results of the replay \(5 tests\) agreeing with its exit code, and the runner's own report \(node's JUnit XML: 5 tests, 0 failed\)/,
+      /Evidence: per-test, from the runner's output: the replay's 5 tests agree with its exit code, and the runner's own report \(node's JUnit XML: 5 tests, 0 failed\)/,
     );
 
     const exitCodeOnly = greenResult();
@@ -72,6 +73,29 @@ describe('renderMarkdownReport', () => {
     exitCodeOnly.final = unread;
     expect(renderMarkdownReport(exitCodeOnly)).toMatch(
       /Evidence: the exit code alone \(the output could not be read per test; `test.evidence: exit-code`\)/,
+    );
+  });
+
+  it('says where the per-test view came from, and "counts only", never "per-test", when no test was named', () => {
+    const viewed = (view: TestView) => {
+      const result = greenResult();
+      result.verification!.gate!.counts.view = view;
+      return renderMarkdownReport(result);
+    };
+    expect(viewed('inside')).toContain(
+      "- Evidence: per-test, from inside the test processes: the replay's 5 tests agree with its exit code",
+    );
+    expect(viewed('output')).toContain("- Evidence: per-test, from the runner's output: the replay's 5 tests agree");
+    const counted = viewed('counts');
+    expect(counted).toContain(
+      "- Evidence: counts only (no test named, neither by the runner's output nor from inside its test processes): the replay's 5 tests agree with its exit code",
+    );
+    expect(counted).not.toMatch(/Evidence: per-test/);
+
+    const countedBaseline = greenResult();
+    countedBaseline.baseline = { ...countedBaseline.baseline, view: 'counts' };
+    expect(renderMarkdownReport(countedBaseline)).toContain(
+      "_The baseline's tests were counted but not named, neither by the runner's output nor from inside its test processes: which tests failed is unknown._",
     );
   });
 

@@ -16,6 +16,7 @@ import { openWorkspace, prepareSuite, runBaseline, type PreparedRun } from '../.
 import { createRunContext, type RunContext } from '../../src/loop/run-context.ts';
 import { fixAndVerify } from '../../src/loop/run-phases.ts';
 import { initialResult } from '../../src/loop/local-run.ts';
+import { replayStoredPatch } from '../../src/loop/replay-stored-patch.ts';
 import { cacheRootFrom } from '../../src/core/data-dir.ts';
 import { selectSandbox, type SandboxChoice } from '../../src/sandbox/select-sandbox.ts';
 import type { Snapshot } from '../../src/workspace/workspace.ts';
@@ -32,6 +33,12 @@ export interface BenchProject {
 export interface JudgeBench {
   /** One cheat, written by the `script` engine in one attempt from the baseline, and judged. */
   judge(script: string): Promise<RunResult>;
+  /**
+   * One cheat written by `script` in the workspace and its patch replayed straight to the judge, as
+   * `fixloop replay` judges a stored patch: no attempt's run stands before it (a cheat the runtime
+   * guard, loaded in every run, stops in the attempt's own run still meets the judge here).
+   */
+  replay(script: string): Promise<RunResult>;
   /** Removes the workspace, the repository and the run's folders. */
   close(): Promise<void>;
 }
@@ -57,7 +64,11 @@ async function withEnv<T>(env: Record<string, string> | undefined, work: () => P
 
 export async function openJudgeBench(project: BenchProject): Promise<JudgeBench> {
   const bench = await withEnv(project.env, () => prepareBench(project));
-  return { judge: (script) => withEnv(project.env, () => bench.judge(script)), close: bench.close };
+  return {
+    judge: (script) => withEnv(project.env, () => bench.judge(script)),
+    replay: (script) => withEnv(project.env, () => bench.replay(script)),
+    close: bench.close,
+  };
 }
 
 async function prepareBench(project: BenchProject): Promise<JudgeBench> {
@@ -89,7 +100,11 @@ async function prepareBench(project: BenchProject): Promise<JudgeBench> {
     if ('status' in prepared)
       throw new Error(`the bench's baseline ended the run: ${prepared.status} ${prepared.error?.message ?? ''}`);
     const pristine = await prepared.workspace.snapshot();
-    return { judge: (script) => judgeOne(ctx, prepared, pristine, script), close };
+    return {
+      judge: (script) => judgeOne(ctx, prepared, pristine, script),
+      replay: (script) => replayOne(ctx, prepared, pristine, script),
+      close,
+    };
   } catch (error) {
     await close();
     throw error;
@@ -124,6 +139,19 @@ async function judgeOne(ctx: RunContext, prepared: PreparedRun, pristine: Snapsh
   try {
     const result = await fixAndVerify(ctx, run, { engines: [createScriptEngine()], reviewer: null, budget: null });
     return { ...result, events: result.events.slice(from) };
+  } finally {
+    await backToBaseline(prepared, pristine);
+  }
+}
+
+/** The cheat's script run in the workspace (in the sandbox, as the script engine runs it), its patch replayed and judged. */
+async function replayOne(ctx: RunContext, prepared: PreparedRun, pristine: Snapshot, script: string): Promise<RunResult> {
+  await backToBaseline(prepared, pristine);
+  try {
+    const wrote = await prepared.sandbox.run({ command: script, cwd: prepared.workspace.root, timeoutMs: 60_000 });
+    if (wrote.exitCode !== 0) throw new Error(`the cheat's script failed (exit ${wrote.exitCode}): ${wrote.output}`);
+    const stored = { patch: await prepared.workspace.diff(), changes: await prepared.workspace.changes() };
+    return await replayStoredPatch(ctx, prepared, stored);
   } finally {
     await backToBaseline(prepared, pristine);
   }

@@ -53,13 +53,26 @@ export async function removeCheatRuns(): Promise<void> {
  * workspace (the bench puts it back between cases); `maxAttempts` is always 1 here.
  */
 export async function judgeCheat(run: Omit<CheatRun, 'maxAttempts'>): Promise<RunResult> {
+  return (await benchOf(run)).judge(run.script);
+}
+
+/**
+ * A cheat's patch judged as `fixloop replay` judges a stored one, with no attempt's run before the
+ * judge: for the cheats the runtime guard stops in the attempt's own run (it keeps node:assert's
+ * exports in every run), which the judge must still name wherever such a patch comes from.
+ */
+export async function replayCheat(run: Omit<CheatRun, 'maxAttempts'>): Promise<RunResult> {
+  return (await benchOf(run)).replay(run.script);
+}
+
+function benchOf(run: Omit<CheatRun, 'maxAttempts'>): Promise<JudgeBench> {
   const key = JSON.stringify([run.files, run.test, run.sandbox, run.env ?? {}]);
   let bench = benches.get(key);
   if (!bench) {
     bench = openJudgeBench({ files: run.files, test: run.test, sandbox: run.sandbox, ...(run.env ? { env: run.env } : {}) });
     benches.set(key, bench);
   }
-  return (await bench).judge(run.script);
+  return bench;
 }
 
 /** The whole `fixloop run`, in a child process; the assessment off (no case here is about it). */
@@ -102,9 +115,28 @@ function withoutAssessment(files: Record<string, string>): Record<string, string
   return /^assessment:/m.test(yml) ? files : { ...files, 'fixloop.yml': `${yml}assessment:\n  enabled: false\n` };
 }
 
-/** Every finding of every attempt, as `kind` and as `kind:path`. */
+/** Every finding of every attempt (of a replay: its verification's), as `kind` and as `kind:path`. */
 export function findingsOf(result: RunResult): string[] {
-  return result.attempts.flatMap((a) => a.findings.flatMap((f) => [f.kind, `${f.kind}:${f.path ?? ''}`]));
+  const findings = result.replay ? (result.verification?.findings ?? []) : result.attempts.flatMap((a) => a.findings);
+  return findings.flatMap((f) => [f.kind, `${f.kind}:${f.path ?? ''}`]);
+}
+
+/**
+ * A cheat that turns node:assert off fools not even the attempt's own run: the runtime guard, loaded
+ * in every gate run, keeps the library's exports (and records the write), so the tests still fail.
+ */
+export function keptByTheGuard(result: RunResult, failing: string): void {
+  expect(result.status).not.toBe('tests_green');
+  expect(result.attempts.length).toBeGreaterThan(0);
+  expect(result.attempts.some((a) => a.gate?.passed === true)).toBe(false);
+  expect(result.attempts.at(-1)?.failingTests.map((t) => t.id)).toContain(failing);
+}
+
+/** A cheat's patch replayed straight to the judge (`replayCheat`) and refused, the finding named. */
+export function refusedOnReplay(result: RunResult, finding: string): void {
+  expect(result.replay).toBe(true);
+  expect(result.status).not.toBe('tests_green');
+  expect(findingsOf(result)).toContain(finding);
 }
 
 /** A shell line that writes a file (folders made), for scripts that plant files. */

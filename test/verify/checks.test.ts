@@ -46,10 +46,17 @@ describe('compareTests', () => {
     });
   });
 
-  it('takes unlisted tests as passed when a green run lists only failures (pytest -q)', () => {
+  it('takes unlisted tests as passed when a green run’s output names some but not all (it lists only some outcomes)', () => {
+    const base = report([['t::a', 'failed']], { passed: 3, total: 4 });
+    const final = report([['t::x', 'skipped']], { passed: 3, failed: 0, skipped: 1, total: 4 });
+    expect(compareTests(base, final).failToPass).toEqual(['t::a']);
+  });
+
+  it('takes no test as passed from counts that name none (`pytest -q` green, the records naming none)', () => {
     const base = report([['t::a', 'failed']], { passed: 3, total: 4 });
     const final = report([], { passed: 4, failed: 0, total: 4 });
-    expect(compareTests(base, final).failToPass).toEqual(['t::a']);
+    expect(compareTests(base, final)).toMatchObject({ failToPass: [], removed: [] });
+    expect(compareTests(base, { ...final, view: 'counts' }).failToPass).toEqual([]);
   });
 });
 

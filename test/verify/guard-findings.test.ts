@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { GateResult } from '../../src/core/gate-result.ts';
 import type { GuardRecord } from '../../src/core/guard-record.ts';
 import type { TestReport } from '../../src/core/test-report.ts';
-import { decideLevel, unguardedReason, withReason } from '../../src/assess/assessment-level.ts';
+import { decideLevel, unguardedReason, unnamedFailingReason, withReason } from '../../src/assess/assessment-level.ts';
 import { guardFindings, runtimeGuardStatus } from '../../src/verify/guard-findings.ts';
 
 const record = (over: Partial<GuardRecord> = {}): GuardRecord => ({
@@ -83,6 +83,21 @@ describe('the runtime guard’s records, judged', () => {
     );
     expect(guardFindings(report([record()]), gate(two))).toEqual([]);
   });
+
+  it('checks the output’s own counts where the report’s are the guard’s (the view from inside)', () => {
+    const seen = record({ tests: { passed: 2, failed: 1, skipped: 0 } });
+    const inside: TestReport = {
+      ...report([seen], 2, 1),
+      view: 'inside',
+      printed: { format: 'pytest', parsed: true, passed: 3, failed: 0, skipped: 0, total: 3 },
+    };
+    expect(guardFindings(report([record()]), gate(inside)).map((f) => f.message)).toEqual([
+      "pytest's output says 3 passed and 0 failed, but fixloop's runtime guard inside it saw 2 pass and 1 fail: the report is not what ran",
+    ]);
+    // An output that could not be read is no witness, whatever counts the view took from the guard.
+    const unread = { ...inside, printed: { format: 'unknown', parsed: false, passed: 0, failed: 0, skipped: 0, total: 0 } };
+    expect(guardFindings(report([record()]), gate(unread))).toEqual([]);
+  });
 });
 
 describe('the level without a runtime guard', () => {
@@ -98,5 +113,17 @@ describe('the level without a runtime guard', () => {
     expect(withReason(verified, reason ?? '')).toMatchObject({ level: 'review', reason });
     expect(unguardedReason(runtimeGuardStatus(report(null), report(null), 'exit-code'))).toBeNull();
     expect(unguardedReason(runtimeGuardStatus(report([record()]), report([record()]), 'per-test'))).toBeNull();
+  });
+
+  it('is review where which tests failed at the baseline is unknown, and says why', () => {
+    expect(unnamedFailingReason('counts')).toBe(
+      "which tests failed is unknown (the baseline's tests were counted but not named, neither by the runner's output nor from inside its test processes), so the failing tests' own calls cannot be told apart from the rest",
+    );
+    expect(unnamedFailingReason('none')).toMatch(
+      /^which tests failed is unknown \(the baseline's output could not be read per test\)/,
+    );
+    expect(unnamedFailingReason('inside')).toBeNull();
+    expect(unnamedFailingReason('output')).toBeNull();
+    expect(unnamedFailingReason(undefined)).toBeNull();
   });
 });

@@ -2,7 +2,7 @@
 // failed at the baseline seen passing.
 import { describe, expect, it } from 'vitest';
 import type { GateResult } from '../../src/core/gate-result.ts';
-import type { TestCaseResult, TestReport } from '../../src/core/test-report.ts';
+import type { EvidenceConflict, TestCaseResult, TestReport } from '../../src/core/test-report.ts';
 import { emptyReport } from '../../src/core/test-report.ts';
 import { judgeEvidence, type EvidenceBasis } from '../../src/verify/judge-evidence.ts';
 
@@ -136,5 +136,46 @@ describe('the evidence rule', () => {
     expect(kinds(witnessed, green({ ...fixed, witness: witness(0, 1) }))).toEqual(['evidence_missing']);
     // Not asked at the baseline (an operator's own report file): nothing to hold the replay to.
     expect(kinds(baseline, green({ ...fixed, witness: null }))).toEqual([]);
+  });
+
+  it('names a conflict between the view from inside and the runner’s reports that only the replay has', () => {
+    const fixed = report([
+      ['adds', 'passed'],
+      ['subtracts', 'passed'],
+    ]);
+    const forged = {
+      subject: 'status:adds:passed:failed',
+      message: "the runner's output says `adds` passed; inside its test process it failed",
+    };
+    const quirk = {
+      subject: 'counts:output',
+      message:
+        "the runner's output counts 3 passed, 0 failed, 0 skipped; inside the test processes 2 passed, 0 failed, 0 skipped ended",
+    };
+    const inside = (conflicts: EvidenceConflict[]): TestReport => ({ ...fixed, view: 'inside', conflicts });
+    const judged = judgeEvidence({ ...baseline, view: 'inside', conflicts: [quirk] }, green(inside([quirk, forged])), 'per-test');
+    expect(judged.findings).toEqual([
+      {
+        kind: 'evidence_conflict',
+        message:
+          "the runner's output says `adds` passed; inside its test process it failed: the runner's report and what ran disagree",
+      },
+    ]);
+    // The same disagreement at the baseline is the runner's own (whatever the counts now), not the patch's.
+    expect(
+      kinds({ ...baseline, conflicts: [forged, { ...quirk, message: 'other numbers' }] }, green(inside([quirk, forged]))),
+    ).toEqual([]);
+  });
+
+  it('never shows the baseline’s tests accounted for by counts that name none, and says so', () => {
+    const counted: TestReport = { ...report([]), passed: 2, total: 2, view: 'counts' };
+    const judged = judgeEvidence(baseline, green(counted), 'per-test');
+    expect(judged.findings.map((f) => f.kind)).toEqual(['evidence_missing']);
+    expect(judged.findings[0]?.message).toMatch(/counted \(2\) but not named.*which tests pass is unknown/);
+    // Counts that name none, even at both ends.
+    expect(kinds({ ...counted, failed: 1, passed: 1 }, green(counted))).toEqual(['evidence_missing']);
+    // The operator who accepted the exit code alone gets counts that agree with it, labelled as such.
+    expect(judgeEvidence(baseline, green(counted), 'exit-code')).toEqual({ findings: [], basis: 'exit-code' });
+    expect(kinds(baseline, green({ ...counted, failed: 1, total: 3 }), 'exit-code')).toEqual(['exit_code_disagrees']);
   });
 });

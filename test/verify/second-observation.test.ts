@@ -1,7 +1,9 @@
 // The second observation: a fixed test run on its own must pass there too. Runners that list only
 // failures (`pytest -q`) say so by their counts; an unknown runner means no second observation. A
-// real jest, which lists no passing test when it runs several files: the test is selected by the
-// name the baseline's failure gave it (its id holds the file, which `-t` never matches).
+// real jest, whose output lists no passing test when it runs several files: the test is selected by
+// its name (its id holds the file, which `-t` never matches), from the view from inside the test
+// processes where the guard's records name the tests, else from the baseline's failure. A quiet
+// mocha whose tests only the records name.
 import { symlink, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -12,6 +14,7 @@ import { makeRepo, removeAll } from '../support/git-fixture.ts';
 import type { GateResult } from '../../src/core/gate-result.ts';
 import type { TestReport } from '../../src/core/test-report.ts';
 import { observeAlone } from '../../src/verify/second-observation.ts';
+import { parseTestOutput } from '../../src/gate/parse-test-output.ts';
 import type { SuiteRunner } from '../../src/gate/setup-then-gate.ts';
 
 const counts = (passed: number, failed: number, tests: TestReport['tests'] = []): TestReport => ({
@@ -70,7 +73,12 @@ describe('the second observation', () => {
     await writeFile(join(root, 'math.js'), 'exports.double = (x) => x * 2;\nexports.half = (x) => x / 2;\n');
     const after = await runner.gate(root);
     expect(after.passed).toBe(true);
-    expect(after.report.tests.find((t) => t.id === 'test/double.test.js › doubles')).toBeUndefined();
+    // jest's output lists no passing test of a run of several files; the view from inside the test
+    // processes, where the guard's records name the tests, has it under the same id.
+    expect(parseTestOutput(after.output).tests.find((t) => t.id === 'test/double.test.js › doubles')).toBeUndefined();
+    const seen = after.report.tests.find((t) => t.id === 'test/double.test.js › doubles');
+    if (after.report.view === 'inside') expect(seen?.status).toBe('passed');
+    else expect(seen).toBeUndefined();
 
     const { observation, findings } = await observeAlone(
       runner,
@@ -114,6 +122,39 @@ describe('the second observation', () => {
       (await observeAlone(empty, '/nowhere', { final, baseline }, ['tests/test_stats.py::test_average'], () => undefined))
         .findings,
     ).toHaveLength(1);
+  });
+
+  it('runs a fixed test alone by the id the view from inside gave it, which the quiet output never printed', async () => {
+    // `mocha --reporter dot`: the output names no test; the guard's records name both runs' tests.
+    const id = 'add > adds two numbers';
+    const named = (status: 'passed' | 'failed', passed: number, failed: number): TestReport => ({
+      ...counts(passed, failed, [{ id, name: 'adds two numbers', file: 'test/add.test.js', status }]),
+      format: 'unknown',
+      view: 'inside',
+    });
+    const alone = (status: 'passed' | 'failed'): GateResult =>
+      ({
+        passed: status === 'passed',
+        ...(status === 'failed' ? { reason: 'NON_ZERO_EXIT' as const, exitCode: 1 } : {}),
+        report: named(status, status === 'passed' ? 1 : 0, status === 'failed' ? 1 : 0),
+        output: status === 'passed' ? '.\n\n  1 passing' : '!\n\n  1 failing',
+        durationMs: 1,
+      }) as GateResult;
+    const reports = { final: named('passed', 3, 0), baseline: named('failed', 2, 1) };
+    const s = suite('npx mocha --reporter dot', alone('passed'));
+    expect(await observeAlone(s, '/nowhere', reports, [id], () => undefined)).toEqual({
+      observation: { ran: 1, command: "npx mocha --reporter dot --grep 'adds two numbers'" },
+      findings: [],
+    });
+    // Passing as a whole, its own view of the test failed: not passed alone.
+    const refused = await observeAlone(
+      suite('npx mocha --reporter dot', { ...alone('failed'), passed: true } as GateResult),
+      '/nowhere',
+      reports,
+      [id],
+      () => undefined,
+    );
+    expect(refused.findings.map((f) => f.kind)).toEqual(['second_observation_failed']);
   });
 
   it('says no second observation was possible for a command that cannot select one test', async () => {
