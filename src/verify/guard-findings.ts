@@ -33,7 +33,11 @@ export function guardFindings(baseline: TestReport, final: GateResult): Finding[
       message: `${incomplete} ${now.runner} process(es) left no complete record of fixloop's runtime guard: the process ended before the runner finished, or its record was not the guard's`,
     });
   findings.push(...eventFindings(baseline.guard ?? null, now));
-  findings.push(...countFindings(now, final.report));
+  // Where the view came from inside, the output's and the machine report's counts are its
+  // cross-checks (per-test-view.ts): a disagreement the baseline did not have is judged there, as
+  // `evidence_conflict`. Counting here too would hold the runner's units against the guard's (a
+  // pytest JUnit report folds the subtests the guard names one by one).
+  if (final.report.view !== 'inside') findings.push(...countFindings(now, final.report));
   return findings;
 }
 

@@ -2,7 +2,9 @@
 // have, missing or incomplete records, counts against the runner's reports; and the level without a guard.
 import { describe, expect, it } from 'vitest';
 import type { GateResult } from '../../src/core/gate-result.ts';
-import type { GuardRecord } from '../../src/core/guard-record.ts';
+import type { GuardRecord, GuardTestCase } from '../../src/core/guard-record.ts';
+import { perTestView } from '../../src/gate/per-test-view.ts';
+import { judgeEvidence } from '../../src/verify/judge-evidence.ts';
 import type { TestReport } from '../../src/core/test-report.ts';
 import { decideLevel, unguardedReason, unnamedFailingReason, withReason } from '../../src/assess/assessment-level.ts';
 import { guardFindings, runtimeGuardStatus } from '../../src/verify/guard-findings.ts';
@@ -84,19 +86,30 @@ describe('the runtime guard’s records, judged', () => {
     expect(guardFindings(report([record()]), gate(two))).toEqual([]);
   });
 
-  it('checks the output’s own counts where the report’s are the guard’s (the view from inside)', () => {
-    const seen = record({ tests: { passed: 2, failed: 1, skipped: 0 } });
-    const inside: TestReport = {
-      ...report([seen], 2, 1),
-      view: 'inside',
-      printed: { format: 'pytest', parsed: true, passed: 3, failed: 0, skipped: 0, total: 3 },
-    };
-    expect(guardFindings(report([record()]), gate(inside)).map((f) => f.message)).toEqual([
-      "pytest's output says 3 passed and 0 failed, but fixloop's runtime guard inside it saw 2 pass and 1 fail: the report is not what ran",
-    ]);
-    // An output that could not be read is no witness, whatever counts the view took from the guard.
-    const unread = { ...inside, printed: { format: 'unknown', parsed: false, passed: 0, failed: 0, skipped: 0, total: 0 } };
-    expect(guardFindings(report([record()]), gate(unread))).toEqual([]);
+  it('leaves the counts of a view from inside to its cross-checks, which judge a forged count only the replay has', () => {
+    // The guard saw one test fail; the output, forged, says all passed.
+    const seen = record({
+      tests: { passed: 1, failed: 1, skipped: 0 },
+      cases: [
+        { file: 't.py', titles: ['test_a'], outcome: 'passed' },
+        { file: 't.py', titles: ['test_b'], outcome: 'failed' },
+      ],
+    });
+    const forged = { ...report([seen], 2, 0), tests: [] };
+    const testCase = (c: GuardTestCase) => ({
+      id: `t.py::${c.titles.join('::')}`,
+      name: c.titles.at(-1) ?? '',
+      status: c.outcome,
+    });
+    const inside = perTestView(forged, testCase);
+    expect(inside.view).toBe('inside');
+    // Not counted twice: the runner's units may not be the guard's (pytest's JUnit folds subtests).
+    expect(guardFindings(report([record()]), gate(inside))).toEqual([]);
+    const honestBaseline = perTestView({ ...report([seen], 1, 1), tests: [] }, testCase);
+    expect(judgeEvidence(honestBaseline, gate(inside), 'per-test').findings.map((f) => f.kind)).toContain('evidence_conflict');
+    // A view from the output keeps the guard's own count check.
+    const outputView = { ...report([seen], 2, 0), view: 'output' as const };
+    expect(guardFindings(report([record()]), gate(outputView)).map((f) => f.kind)).toEqual(['runtime_tampering']);
   });
 });
 
