@@ -24,7 +24,13 @@ export type FindingKind =
   /** The runtime guard inside a judged test process saw the code under test touch the runner, the assertions, the tests or the process's end. */
   | 'runtime_tampering'
   /** A judged test process that should have loaded the runtime guard left no complete record: missing evidence. */
-  | 'guard_record_missing';
+  | 'guard_record_missing'
+  /** A check of a check run (`checks`) still fails on the pristine replay with the patch. */
+  | 'check_failed'
+  /** The patch adds a comment that silences a check tool (`eslint-disable`, `# noqa`, `@ts-ignore`, `prettier-ignore`). */
+  | 'check_silenced'
+  /** The patch changes what configures a check tool (its config file, its section or package.json key). */
+  | 'check_config_changed';
 
 export interface Finding {
   kind: FindingKind;
