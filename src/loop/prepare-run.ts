@@ -29,6 +29,7 @@ import { repositoryConfig } from './local-request.ts';
 import type { RunContext } from './run-context.ts';
 import { RunError } from './run-error.ts';
 import { baselineChecks } from './check-baseline.ts';
+import { withFailedStep } from './failed-step.ts';
 import type { CheckRun } from '../core/check-result.ts';
 
 export interface OpenedWorkspace {
@@ -88,8 +89,12 @@ export async function openWorkspace(
       ctx.progress({ phase: 'clone', message: line });
   }
   let config = request.config;
-  if (overrides) {
-    config = await repositoryConfig(created.workspace.root, overrides);
+  if (overrides) config = await repositoryConfig(created.workspace.root, overrides);
+  // A failing check's step, read with the clone's scripts: the run's check, or its test command.
+  const stepped = await withFailedStep(config, request.failedCommand, created.workspace.root);
+  if (stepped.note) ctx.note('clone', stepped.note);
+  if (overrides || stepped.note) {
+    config = stepped.config;
     base.testCommand = config.test.command ?? '';
     base.engines = [...config.engines];
   }
