@@ -227,6 +227,11 @@ describe('jsGenerator templates', () => {
     ).toEqual([]);
     const inside = 'export function f() {\n  const names = [1, "a", () => 2], seen = {};\n  return 3;\n}\n';
     expect(await results(inside, [2], 'remove-unused-declaration')).toEqual(['export function f() {\n  return 3;\n}\n']);
+    // Opening the file, or between blank lines, it takes one blank line with it.
+    expect(await results('const unused = 1;\n\nexport const y = 2;\n', [1], 'remove-unused-declaration')).toEqual([
+      'export const y = 2;\n',
+    ]);
+    expect(await results('a();\n\nconst unused = 1;\n\nb();\n', [3], 'remove-unused-declaration')).toEqual(['a();\n\nb();\n']);
   });
 
   it('edits one piece of a regular expression: a flag, an anchor, a quantifier, a class member too many or too few', async () => {

@@ -45,14 +45,21 @@ function mentions(program: JsNode, name: string): number {
   return count;
 }
 
-/** The declaration's text, with its whole line(s) when nothing else is on them. */
+/**
+ * The declaration's text, with its whole line(s) when nothing else is on them, and the blank line
+ * after them when one is before them too (or they open the file): no blank lines are left doubled.
+ */
 function removal(site: SiteContext, node: JsNode): { start: number; end: number; text: string } {
   const { source } = site;
   const lineStart = source.lastIndexOf('\n', node.start - 1) + 1;
   const newline = source.indexOf('\n', node.end);
-  const lineEnd = newline === -1 ? source.length : newline + 1;
+  let lineEnd = newline === -1 ? source.length : newline + 1;
   const alone = source.slice(lineStart, node.start).trim() === '' && source.slice(node.end, lineEnd).trim() === '';
-  return alone ? { start: lineStart, end: lineEnd, text: '' } : { start: node.start, end: node.end, text: '' };
+  if (!alone) return { start: node.start, end: node.end, text: '' };
+  const blankBefore = lineStart === 0 || /(^|\n)[ \t]*\n$/.test(source.slice(0, lineStart));
+  const blankAfter = /^[ \t]*\n/.exec(source.slice(lineEnd));
+  if (blankBefore && blankAfter) lineEnd += blankAfter[0].length;
+  return { start: lineStart, end: lineEnd, text: '' };
 }
 
 /** `const unused = 1;` → nothing, when nothing reads `unused`. */
