@@ -67,17 +67,18 @@ async function installed(finder: Finder, tool: CheckTool): Promise<string | null
 async function toolFixer(finder: Finder, tool: CheckTool, run: CheckRun, own: Diagnostic[]): Promise<FixerCommand | string> {
   const fixer = tool.fixer;
   if (!fixer) return `${tool.id} has no fixer: what it reports needs a change to the code`;
+  const named = own.flatMap((d) => (d.file ? [d.file] : []));
+  const files = [...new Set(named)].filter(finder.writable);
+  if (named.length > 0 && files.length === 0)
+    return `${tool.id}: every file the check names is one a fix may not change (paths.protected)`;
   const program = await installed(finder, tool);
   if (!program)
     return `${tool.id} is not installed ${fixer.from === 'node_modules' ? "in the repository's node_modules" : "on the user's PATH"}`;
-  const named = own.flatMap((d) => (d.file ? [d.file] : []));
-  const files = [...new Set(named)].filter(finder.writable);
   if (files.length > 0)
     return {
       command: [program, ...fixer.args(files, own)].map((w, i) => (i === 0 ? w : shellQuote(w))).join(' '),
       why: `${tool.id} on the ${files.length} file(s) the check names`,
     };
-  if (named.length > 0) return `${tool.id}: every file the check names is one a fix may not change (paths.protected)`;
   // The check named no file: its own command, made the fixer, fixes what it checked.
   const part = commandParts(run.command, finder.scripts).find((p) => tool.startedBy(p));
   const fromCheck = part ? fixer.fromCheck(part) : null;
