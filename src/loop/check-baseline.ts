@@ -2,7 +2,11 @@
 // after the setup and the tests, its diagnostics kept for the report. A check that cannot run (its
 // program not found, its time spent) is a broken environment, an error before any engine, as for the
 // tests. What passes at the baseline leaves nothing to fix.
+import { checkToolsOf } from '../checks/registry.ts';
 import { checkSummary, diagnosticText, type CheckRun } from '../core/check-result.ts';
+import type { GateResult } from '../core/gate-result.ts';
+import { packageScriptsIn } from '../gate/run-checks.ts';
+import { runnerOf } from '../runners/registry.ts';
 import type { RunResult } from '../core/run-result.ts';
 import type { SuiteRunner } from '../gate/setup-then-gate.ts';
 import type { Workspace } from '../workspace/workspace.ts';
@@ -69,4 +73,31 @@ export async function baselineChecks(ctx: RunContext, input: CheckBaselineInput)
     if (broken) return { ...ctx.base, status: 'error', error: broken };
   }
   return runs;
+}
+
+/**
+ * A test command that runs a check tool and no test runner, and fails unread per test (`--test "npm run
+ * lint"`), is no test suite: an engine would be handed no failing test. The run says so and how to ask
+ * for a check run instead (`--check`), before any engine.
+ */
+export async function testCommandIsCheck(
+  ctx: RunContext,
+  baseline: GateResult,
+  testCommand: string,
+  root: string,
+): Promise<RunResult | null> {
+  if (baseline.passed || baseline.report.parsed) return null;
+  const scripts = await packageScriptsIn(root);
+  if (runnerOf(testCommand, scripts)) return null;
+  const tools = checkToolsOf(testCommand, scripts);
+  if (tools.length === 0) return null;
+  const names = tools.map((t) => t.id).join(', ');
+  return {
+    ...ctx.base,
+    status: 'error',
+    error: {
+      code: 'TEST_COMMAND_IS_A_CHECK',
+      message: `the test command \`${testCommand}\` runs ${names}, a check, not a test suite: pass it as a check (--check "${testCommand}", or \`checks:\` in fixloop.yml) and the tests as the test command, which then guard against regressions`,
+    },
+  };
 }

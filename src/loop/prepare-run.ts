@@ -28,7 +28,7 @@ import { describeRunEnvironment } from './run-environment.ts';
 import { repositoryConfig } from './local-request.ts';
 import type { RunContext } from './run-context.ts';
 import { RunError } from './run-error.ts';
-import { baselineChecks } from './check-baseline.ts';
+import { baselineChecks, testCommandIsCheck } from './check-baseline.ts';
 import { withFailedStep } from './failed-step.ts';
 import type { CheckRun } from '../core/check-result.ts';
 
@@ -222,6 +222,8 @@ export async function runBaseline(ctx: RunContext, opened: OpenedWorkspace, run:
       error: { code: broken.code, message: `${broken.message}. ${capitalized(broken.hint)}.` },
     };
   if (checks && 'status' in checks) return checks;
+  const misused = await testCommandIsCheck(ctx, baseline, suite.testCommand, workspace.root);
+  if (misused) return { ...misused, final: testCounts(baseline.report) };
   return { ...opened, ...run, baseline, checks };
 }
 

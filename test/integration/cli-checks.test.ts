@@ -111,6 +111,26 @@ describe('fixloop run --check', { timeout: 240_000 }, () => {
     expect(result.patch).not.toMatch(/^\+(?!\+\+ )/m);
   });
 
+  it('says that a lint command given as the test command is a check, and how to ask for one, before any engine', async () => {
+    const { code, result } = await check(
+      {
+        ...NODE_PROJECT,
+        'package.json': '{ "name": "shop", "type": "module", "private": true, "scripts": { "lint": "eslint src" } }\n',
+        'eslint.config.js': NO_UNUSED_VARS,
+        'src/add.js': UNUSED,
+      },
+      ['--test', 'npm run lint', ...LINKED],
+    );
+    expect(result.status).toBe('error');
+    expect(result.error).toEqual({
+      code: 'TEST_COMMAND_IS_A_CHECK',
+      message:
+        'the test command `npm run lint` runs eslint, a check, not a test suite: pass it as a check (--check "npm run lint", or `checks:` in fixloop.yml) and the tests as the test command, which then guard against regressions',
+    });
+    expect(result.attempts).toEqual([]);
+    expect(code).toBe(2);
+  });
+
   it('refuses a patch that silences the check instead of fixing it', async () => {
     const { code, result, stderr } = await check({ ...NODE_PROJECT, 'eslint.config.js': NO_UNUSED_VARS, 'src/add.js': UNUSED }, [
       '--test',
