@@ -13,6 +13,7 @@ const LAYERS = [
   'sandbox',
   'formats',
   'runners',
+  'checks',
   'gate',
   'workspace',
   'report',

@@ -58,6 +58,8 @@ export interface AssessInput {
   searchRivals?: boolean;
   /** The tests the patch fixed, as the baseline reported them. */
   fixed: TestCaseResult[];
+  /** The patch is meant to change no behaviour (a check run's): LevelInput.behaviourUnchanged. */
+  behaviourUnchanged?: boolean;
   isTestFile: TestFileCheck;
   suite: SuiteRunner;
   scratchDir: string;
@@ -107,6 +109,7 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
         failingSeparated: runs.failing !== null,
         ...(atEntryPoints ? { atEntryPoints: atEntryPoints.why } : {}),
         ...(rivalSearch ? { rivalSearch } : {}),
+        ...(input.behaviourUnchanged ? { behaviourUnchanged: true } : {}),
       });
     const alternatives = others.map((o, i) => {
       const run = runs.alternatives[i];

@@ -47,6 +47,11 @@ export interface LevelInput {
    */
   atEntryPoints?: EntryReason;
   rivalSearch?: Assessment['rivalSearch'];
+  /**
+   * The patch is meant to change no behaviour (a check run's: a lint or format fix): seeing no change
+   * at all is then what it should show, not a blind spot.
+   */
+  behaviourUnchanged?: boolean;
 }
 
 export function decideLevel(input: LevelInput): Assessment {
@@ -87,7 +92,7 @@ export function decideLevel(input: LevelInput): Assessment {
   if (input.notAssessed) reasons.push(`the assessment could not look: ${input.notAssessed}`);
   // The failing tests pass now, so something they run behaves otherwise: probes that recorded no
   // change at all did not see how the patch works, and cannot say it changed nothing else.
-  if (input.changes && changes.length === 0)
+  if (input.changes && changes.length === 0 && !input.behaviourUnchanged)
     reasons.push(
       'the probes saw no change at all, not even in the failing tests that pass now: the patch works through something they do not record (state outside the calls’ arguments and results, output), so what else it changes was not seen',
     );

@@ -1,10 +1,13 @@
 // CLI flags override the repository's file (issue: "flags override the file").
 import { validateRepoConfig } from './parse-config.ts';
+import { withCheckCascade } from './check-cascade.ts';
 import type { CliAgentName, EngineName, EvidenceKind, RepoConfig } from '../core/repo-config.ts';
 
 export interface ConfigOverrides {
   test?: string;
   setup?: string;
+  /** Replaces `checks` (`--check`, repeatable). */
+  checks?: string[];
   engines?: EngineName[];
   script?: string;
   maxAttempts?: number;
@@ -25,6 +28,7 @@ export function applyOverrides(config: RepoConfig, o: ConfigOverrides): RepoConf
   const merged = structuredClone(config);
   if (o.test !== undefined) merged.test.command = o.test;
   if (o.setup !== undefined) merged.setup.command = o.setup;
+  if (o.checks !== undefined && o.checks.length > 0) merged.checks = o.checks;
   if (o.engines !== undefined) merged.engines = o.engines;
   if (o.script !== undefined) merged.script.command = o.script;
   if (o.cliAgent !== undefined) merged.cli.agent = o.cliAgent;
@@ -38,6 +42,8 @@ export function applyOverrides(config: RepoConfig, o: ConfigOverrides): RepoConf
     merged.setup.timeout = o.timeout;
     merged.script.timeout = o.timeout;
   }
-  // Re-validate: flags obey the same rules as the file.
-  return validateRepoConfig(merged, 'command-line flags');
+  // Re-validate: flags obey the same rules as the file. Checks given by flags bring the fixers first
+  // unless the flags name the cascade (a file's `[repair]` cannot be told from the default here).
+  const validated = validateRepoConfig(merged, 'command-line flags');
+  return o.checks?.length ? withCheckCascade(validated, o.engines !== undefined) : validated;
 }

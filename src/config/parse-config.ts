@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import { ConfigError } from './config-error.ts';
 import { closestKey, knownKeysAt } from './known-keys.ts';
 import { repoConfigSchema, type RepoConfig } from '../core/repo-config.ts';
+import { withCheckCascade } from './check-cascade.ts';
 
 export function formatIssuePath(path: readonly PropertyKey[]): string {
   return path
@@ -44,7 +45,7 @@ export function describeIssue(issue: z.core.$ZodIssue, lineOf?: LineOf): { key: 
 /** Validates an already-parsed value (YAML document, or the object Probot's config loader returns). */
 export function validateRepoConfig(value: unknown, source: string, lineOf?: LineOf): RepoConfig {
   const result = repoConfigSchema.safeParse(value ?? {});
-  if (result.success) return result.data;
+  if (result.success) return withCheckCascade(result.data, typeof value === 'object' && value !== null && 'engines' in value);
   const problems = result.error.issues.map((issue) => describeIssue(issue, lineOf));
   const first = problems[0];
   if (!first) throw new ConfigError(`${source}: invalid configuration`);

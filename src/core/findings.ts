@@ -30,7 +30,13 @@ export type FindingKind =
    * says of them disagree (a test's outcome, a test only one side names, the counts), where the
    * baseline's did not: one of the witnesses is not what ran.
    */
-  | 'evidence_conflict';
+  | 'evidence_conflict'
+  /** A check of a check run (`checks`) still fails on the pristine replay with the patch. */
+  | 'check_failed'
+  /** The patch adds a comment that silences a check tool (`eslint-disable`, `# noqa`, `@ts-ignore`, `prettier-ignore`). */
+  | 'check_silenced'
+  /** The patch changes what configures a check tool (its config file, its section or package.json key). */
+  | 'check_config_changed';
 
 export interface Finding {
   kind: FindingKind;

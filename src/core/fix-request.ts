@@ -39,6 +39,12 @@ export const fixRequestSchema = z.object({
    */
   writeTestWhenGreen: z.boolean().optional(),
   instructions: z.string().optional(),
+  /**
+   * A failing check's failed step (`npm run lint`), from the forge's CI definition: once the clone
+   * shows the repository's scripts, a command that starts no test runner becomes the run's check
+   * (`checks`), the tests guarding; one that does and no test command is configured, its test command.
+   */
+  failedCommand: z.string().min(1).optional(),
   /** Lines a failing pull request changed: the strongest localization hint. */
   hints: z.array(z.object({ file: z.string(), lines: z.array(z.number().int().positive()) })).default([]),
   config: repoConfigSchema,

@@ -20,10 +20,14 @@ export const DEFAULT_PROTECTED_PATHS = [
 /** Never changed, whatever the configuration says (docs/design.md §3.1.4). */
 export const ALWAYS_PROTECTED_PATHS = ['.github/workflows/**'];
 
-export const ENGINE_NAMES = ['repair', 'script', 'agent', 'cli'] as const;
+export const ENGINE_NAMES = ['repair', 'fixers', 'script', 'agent', 'cli'] as const;
 export const CLI_AGENTS = ['aider', 'codex', 'claude'] as const;
 export type CliAgentName = (typeof CLI_AGENTS)[number];
 export type EngineName = (typeof ENGINE_NAMES)[number];
+/** The cascade when no engine is named. */
+export const DEFAULT_ENGINES: readonly EngineName[] = ['repair'];
+/** The cascade when no engine is named and the gate is a check: the repository's own fixers first. */
+export const CHECK_ENGINES: readonly EngineName[] = ['fixers', 'repair'];
 /** What a green run must show (`test.evidence`). */
 export const EVIDENCE_KINDS = ['per-test', 'exit-code'] as const;
 export type EvidenceKind = (typeof EVIDENCE_KINDS)[number];
@@ -68,6 +72,12 @@ export const repoConfigSchema = z
       })
       .strict()
       .default({ timeout: 900 }),
+    checks: z
+      .array(z.string().min(1))
+      .default([])
+      .describe(
+        "Commands of failing checks that are not test suites (lint, format, type check), each run with /bin/sh -c from the repository root. When set, they are the gate: each must exit 0, on a pristine replay too, and the test suite beside them guards against regressions (every test that passed at the baseline still passes). Their output is read per diagnostic where the tool has a format fixloop knows (ESLint, Prettier, tsc, ruff, flake8, pyflakes, mypy, black, isort). A patch that changes the tools' configuration or adds a comment that silences them is not a fix. With checks and no `engines` named, the cascade is `[fixers, repair]`.",
+      ),
     env: z
       .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name'), z.string())
       .default({})
@@ -116,9 +126,9 @@ export const repoConfigSchema = z
     engines: z
       .array(z.enum(ENGINE_NAMES))
       .min(1)
-      .default(['repair'])
+      .default([...DEFAULT_ENGINES])
       .describe(
-        'The engine cascade, cheapest first: `repair` (no key, no network), `script`, `agent` (an LLM with tools), `cli` (aider, codex or claude). With a model configured, `[repair, agent]` is the recommended cascade.',
+        "The engine cascade, cheapest first: `repair` (no key, no network), `fixers` (the repository's own lint and format fixers, for a failing check), `script`, `agent` (an LLM with tools), `cli` (aider, codex or claude). With a model configured, `[repair, agent]` is the recommended cascade. Unnamed, it is `[repair]`, or `[fixers, repair]` when `checks` are set.",
       ),
     script: z
       .object({

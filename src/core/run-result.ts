@@ -7,6 +7,7 @@ import type { TestReportFormat, TestStatus, TestView, Witness } from './test-rep
 import type { FileChange } from './file-change.ts';
 import type { RemovedFromRequest } from './request-text.ts';
 import type { Assessment } from './assessment.ts';
+import type { CheckRecord, CheckSummary } from './check-result.ts';
 import type { WorkingTreeStart } from './working-tree.ts';
 
 export type RunStatus = 'tests_green' | 'failed_to_green' | 'escalated' | 'nothing_to_fix' | 'error';
@@ -119,6 +120,8 @@ export interface Verification {
    * `counts` or `none`, which tests failed is unknown. Absent in runs stored before it existed.
    */
   baselineView?: TestView;
+  /** A check run's checks (`checks`) on the replay: each must pass. Absent when the gate is the suite alone. */
+  checks?: CheckSummary[];
 }
 
 /**
@@ -216,6 +219,8 @@ export interface RunResult {
    */
   repository: { source: string; ref: string | null; sha: string; workingTree?: WorkingTreeStart };
   testCommand: string;
+  /** A check run (`--check`, `checks:`): the checks that were the gate and what they said at the baseline. */
+  checks?: CheckRecord;
   engines: string[];
   /** Engine whose attempt produced the final patch, if any. */
   engine: string | null;

@@ -57,6 +57,11 @@ export async function createEngines(config: RepoConfig, environment: EngineEnvir
         );
         break;
       }
+      case 'fixers': {
+        const { createFixersEngine } = await import('./fixers/fixers-engine.ts');
+        engines.push(createFixersEngine());
+        break;
+      }
       case 'script':
         if (!config.script.command)
           throw new EngineError(

@@ -5,6 +5,7 @@ import type { Sandbox } from '../sandbox/sandbox.ts';
 import type { Workspace } from '../workspace/workspace.ts';
 import type { RepoConfig } from '../core/repo-config.ts';
 import type { CandidateCount } from '../core/candidate-count.ts';
+import type { CheckGateRunner } from '../gate/check-gate-runner.ts';
 
 export type { CandidateCount } from '../core/candidate-count.ts';
 
@@ -39,9 +40,14 @@ export interface AttemptContext {
   config: RepoConfig;
   goal: string;
   instructions?: string;
-  /** The gate of the state this attempt starts from (its failing tests are the target). */
+  /**
+   * The gate of the state this attempt starts from (its failing tests are the target). In a check run
+   * (`checks`), its failing tests are the checks' diagnostics (file, line, rule, message) and the
+   * tests that regressed, and `checks` runs that gate in an engine's own copy of the workspace.
+   */
   lastGate: GateResult;
   baseline: GateResult;
+  checks?: CheckGateRunner;
   previousAttempts: PreviousAttempt[];
   hints: LocalizationHint[];
   mode: AttemptMode;

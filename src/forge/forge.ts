@@ -49,6 +49,12 @@ export interface Forge {
     draft: boolean;
   }): Promise<{ number: number; htmlUrl: string }>;
   updatePullRequestBody(number: number, body: string): Promise<void>;
+  /**
+   * The command of the step that failed in a failing check, read from the forge's CI definition at
+   * `sha` (GitHub: the failed job and step of a workflow run, and that step's `run:` in the workflow
+   * file); null when it cannot say. `source`: the event's `FailingCheckEvent.source`, the adapter's own.
+   */
+  failingCommand?(source: string, sha: string): Promise<string | null>;
   /** A status "in progress" on the commit; its id is the forge's, opaque here. */
   startStatus(headSha: string, summary: string): Promise<string>;
   completeStatus(id: string, outcome: StatusOutcome): Promise<void>;

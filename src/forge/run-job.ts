@@ -129,6 +129,7 @@ function requestOf({ plan, config, runId }: RunJobData, sha: string) {
     goal: plan.goal,
     writeTestWhenGreen: !plan.isPullRequest,
     ...(plan.instructions ? { instructions: plan.instructions } : {}),
+    ...(plan.failedCommand ? { failedCommand: plan.failedCommand } : {}),
     config,
   });
 }

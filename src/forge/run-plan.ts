@@ -34,6 +34,11 @@ export interface RunPlan {
   target: PublishTarget;
   /** The comment that asked, for the 👀 reaction. */
   commentId: number | null;
+  /**
+   * A failing check's failed step, as the forge's CI definition writes it (`npm run lint`): the run
+   * makes it the gate when it is not the tests (FixRequest.failedCommand). Absent: unknown.
+   */
+  failedCommand?: string;
 }
 
 export function runKey(plan: Pick<RunPlan, 'owner' | 'repo' | 'number'>): string {

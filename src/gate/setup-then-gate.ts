@@ -3,9 +3,11 @@
 // baseline, the pristine replay and `fixloop replay` all run it so (`runSuite`), and none of them can
 // start without a test command. It belongs to the gate: it decides nothing but how the gate is run.
 import { ConfigError } from '../config/config-error.ts';
+import type { CheckRun } from '../core/check-result.ts';
 import type { GateResult } from '../core/gate-result.ts';
 import type { RepoConfig } from '../core/repo-config.ts';
 import { runGate } from './run-gate.ts';
+import { runChecks } from './run-checks.ts';
 import type { CommandResult, Sandbox } from '../sandbox/sandbox.ts';
 import type { DependencyCache, TreeReuse } from '../core/dependency-cache.ts';
 
@@ -45,6 +47,10 @@ export interface SuiteRunner {
   gate(cwd: string, timeoutMs?: number): Promise<GateResult>;
   /** Runs another command of the suite (e.g. the test command narrowed to some tests) as the gate would, within `timeoutMs` when that is shorter than `test.timeout`. */
   gateWith(cwd: string, command: string, timeoutMs?: number): Promise<GateResult>;
+  /** The configuration's checks (`checks`: lint, format, type check), the gate of a check run beside the tests. */
+  readonly checkCommands: readonly string[];
+  /** Each check in `cwd`, as the gate runs the tests (their time limit, environment and signal); none without checks. */
+  checks(cwd: string, timeoutMs?: number): Promise<CheckRun[]>;
   /**
    * The same suite, judged (docs/design.md §3.2.7): its gates load the runtime guard of the command's
    * runner, told `testFiles` (the baseline's). The baseline, the replay and the second observation.
@@ -98,6 +104,15 @@ export function createSuiteRunner(options: SuiteRunnerOptions, guard?: { testFil
       });
     },
     judged: (testFiles) => createSuiteRunner(options, { testFiles }),
+    checkCommands: config.checks,
+    checks: (cwd, timeoutMs) =>
+      runChecks(sandbox, {
+        commands: config.checks,
+        cwd,
+        timeoutMs: Math.min(config.test.timeout * 1000, timeoutMs ?? Number.POSITIVE_INFINITY),
+        env: config.env,
+        signal,
+      }),
     gate(cwd, timeoutMs) {
       return runGate(sandbox, {
         command: testCommand,

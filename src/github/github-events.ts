@@ -13,6 +13,7 @@ import type {
 import { assignmentTrigger } from '../triggers/on-assign.ts';
 import { commentTrigger } from '../triggers/on-comment.ts';
 import { failingCheckTrigger } from '../triggers/on-failing-check.ts';
+import { failingCheckSource } from './failing-step.ts';
 import { labelTrigger } from '../triggers/on-label.ts';
 import { reviewTrigger } from '../triggers/on-review.ts';
 import type {
@@ -97,7 +98,14 @@ export const checkSuiteOnGitHub = {
   concerns: ({ check_suite: suite }: CheckSuitePayload, self: Self) =>
     failedOnPullRequests(suite) && !(self.appId !== undefined && suite.app?.id === self.appId),
   toEvent: (deliveryId: string, payload: CheckSuitePayload) =>
-    failingCheckEvent(deliveryId, payload, payload.check_suite, payload.check_suite.app?.name ?? 'check suite'),
+    failingCheckEvent(
+      deliveryId,
+      payload,
+      payload.check_suite,
+      payload.check_suite.app?.name ?? 'check suite',
+      // Only an Actions check suite's check runs are jobs whose steps a workflow file describes.
+      payload.check_suite.app?.slug === 'github-actions' ? failingCheckSource('check-suite', payload.check_suite.id) : undefined,
+    ),
 } satisfies GitHubTrigger<'check_suite.completed', CheckSuitePayload, FailingCheckEvent>;
 
 export const workflowRunOnGitHub = {
@@ -105,7 +113,13 @@ export const workflowRunOnGitHub = {
   trigger: failingCheckTrigger,
   concerns: ({ workflow_run: run }: WorkflowRunPayload) => failedOnPullRequests(run),
   toEvent: (deliveryId: string, payload: WorkflowRunPayload) =>
-    failingCheckEvent(deliveryId, payload, payload.workflow_run, payload.workflow_run.name ?? 'workflow'),
+    failingCheckEvent(
+      deliveryId,
+      payload,
+      payload.workflow_run,
+      payload.workflow_run.name ?? 'workflow',
+      failingCheckSource('workflow-run', payload.workflow_run.id, payload.workflow_run.path),
+    ),
 } satisfies GitHubTrigger<'workflow_run.completed', WorkflowRunPayload, FailingCheckEvent>;
 
 export function repositoryRef(fields: RepositoryFields): RepositoryRef {
@@ -137,6 +151,7 @@ function failingCheckEvent(
   payload: CheckSuitePayload | WorkflowRunPayload,
   outcome: CheckOutcome,
   checkName: string,
+  source: string | undefined,
 ): FailingCheckEvent {
   return {
     deliveryId,
@@ -145,5 +160,6 @@ function failingCheckEvent(
     checkName,
     changeRequests: outcome.pull_requests.flatMap((p) => (p ? [p.number] : [])),
     requester: payload.sender?.login ?? null,
+    ...(source ? { source } : {}),
   };
 }

@@ -6,6 +6,7 @@ import type { CloneAuth } from '../core/clone-auth.ts';
 import type { Forge, PullRequestInfo, StatusOutcome } from '../forge/forge.ts';
 import { mappingErrors } from './forge-errors.ts';
 import { permissionOf } from './permission-of.ts';
+import { failingCommand } from './failing-step.ts';
 
 type Octokit = InstanceType<typeof ProbotOctokit>;
 
@@ -83,6 +84,7 @@ export function createOctokitForge(options: OctokitForgeOptions): Forge {
     async updatePullRequestBody(number, body) {
       await octokit.rest.pulls.update({ ...repoParams, pull_number: number, body });
     },
+    failingCommand: (source, sha) => failingCommand(octokit, repoParams, source, sha),
     async startStatus(headSha, summary) {
       const { data } = await octokit.rest.checks.create({
         ...repoParams,

@@ -63,13 +63,13 @@ export interface CheckOutcome {
 /** `check_suite.completed` */
 export interface CheckSuitePayload {
   repository: RepositoryFields;
-  check_suite: CheckOutcome & { app: { id?: number | null; name?: string } | null };
+  check_suite: CheckOutcome & { id: number; app: { id?: number | null; name?: string; slug?: string } | null };
   sender?: { login: string; type?: string } | null;
 }
 
 /** `workflow_run.completed` */
 export interface WorkflowRunPayload {
   repository: RepositoryFields;
-  workflow_run: CheckOutcome & { name?: string | null };
+  workflow_run: CheckOutcome & { id: number; name?: string | null; path?: string };
   sender?: { login: string; type?: string } | null;
 }

@@ -84,6 +84,8 @@ export async function assessRun(ctx: RunContext, run: PreparedRun, judged: RunRe
       ...(a.passedOver ? { passedOver: a.passedOver } : {}),
     })),
     fixed,
+    // A check run's patch (a lint or format fix) should change no behaviour at all.
+    ...(run.config.checks.length > 0 ? { behaviourUnchanged: true } : {}),
     isTestFile: testFileCheck(run.config.paths.protected, new Set(baselineTests.flatMap((t) => (t.file ? [t.file] : [])))),
     suite: run.suite,
     scratchDir: ctx.scratch,

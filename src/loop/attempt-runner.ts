@@ -12,6 +12,7 @@ import type { AttemptMode, Engine, EngineOutcome, LocalizationHint, PreviousAtte
 import { EngineError } from '../engines/engine-error.ts';
 import { gateSummary } from '../core/gate-summary.ts';
 import type { Sandbox } from '../sandbox/sandbox.ts';
+import type { CheckGateRunner } from '../gate/check-gate-runner.ts';
 import type { Snapshot, Workspace } from '../workspace/workspace.ts';
 import type { Artifacts } from './artifacts.ts';
 import { AttemptLog } from './attempt-log.ts';
@@ -29,6 +30,8 @@ export interface AttemptShared {
   deadline: number;
   artifacts: Artifacts;
   onProgress: ProgressListener;
+  /** A check run's gate, as the engines may run it in their copies (AttemptContext.checks). */
+  checks?: CheckGateRunner;
 }
 
 /** One attempt's own inputs. */
@@ -111,6 +114,7 @@ async function proposeEdits(shared: AttemptShared, start: AttemptStart, log: Att
       config: shared.config,
       goal: shared.goal,
       ...(shared.instructions !== undefined ? { instructions: shared.instructions } : {}),
+      ...(shared.checks ? { checks: shared.checks } : {}),
       lastGate: start.lastGate,
       baseline: start.baseline,
       previousAttempts: [...start.previous],

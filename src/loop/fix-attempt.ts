@@ -73,7 +73,7 @@ export async function runFixAttempt(input: FixLoopInput, state: LoopState, n: nu
       attempt: n,
       maxAttempts,
       failing: 0,
-      message: `attempt ${n}: tests pass; verifying on a pristine checkout`,
+      message: `attempt ${n}: ${gate.checks ? 'the checks pass' : 'tests pass'}; verifying on a pristine checkout`,
     });
     verification = await input.verify(patch, log);
     state.lastVerification = verification;

@@ -3,6 +3,7 @@ import type { RunResult } from '../core/run-result.ts';
 import { needsReview } from '../core/assessment-level.ts';
 import { reviewHeadline } from './review-headline.ts';
 import { cancelledWhere } from './cancellation.ts';
+import { checkHeadline, checksLeft } from './check-headline.ts';
 
 /** How to have the goal turned into a failing test first (docs/engines.md). */
 const WRITE_TEST_HINT =
@@ -19,6 +20,7 @@ export function headlineFor(result: RunResult): string {
     case 'tests_green': {
       // The judge held, and the assessment found something a person should see: the tests pass, no more.
       if (result.assessment && needsReview(result)) return reviewHeadline(result, result.assessment);
+      if (result.checks) return checkHeadline(result, attempts) ?? '';
       const fixed = result.verification?.failToPass.length ?? 0;
       const total = result.final?.parsed ? `, ${result.final.passed}/${result.final.total} passing` : '';
       // The operator's opt-in for suites fixloop cannot read: nothing per test was seen, and it says so.
@@ -27,6 +29,7 @@ export function headlineFor(result: RunResult): string {
       return `Verified fix after ${attempts}: ${fixed === 0 ? 'the suite now passes' : fixed === 1 ? '1 failing test now passes' : `${fixed} failing tests now pass`}; replayed on a pristine checkout${total}, no test weakened.`;
     }
     case 'nothing_to_fix':
+      if (result.checks) return checkHeadline(result, attempts) ?? '';
       if (result.redGreen?.notTried)
         return `Nothing to fix: the test suite already passes${result.baseline.parsed ? ` (${plural(result.baseline.passed, 'test')})` : ''}, and the goal was not used: no failing test was written first (${result.redGreen.notTried}). ${WRITE_TEST_HINT}`;
       if (result.redGreen?.explanation)
@@ -56,7 +59,11 @@ function replayHeadline(result: RunResult): string {
 }
 
 function stopText(result: RunResult): string {
-  const failing = result.final?.parsed ? `${plural(result.final.failed, 'test')} still failing` : 'the suite still fails';
+  const failing = result.checks
+    ? checksLeft(result)
+    : result.final?.parsed
+      ? `${plural(result.final.failed, 'test')} still failing`
+      : 'the suite still fails';
   switch (result.stopReason) {
     case 'no_progress':
       return `no progress (the same failure twice); ${failing}`;

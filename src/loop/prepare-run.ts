@@ -28,6 +28,9 @@ import { describeRunEnvironment } from './run-environment.ts';
 import { repositoryConfig } from './local-request.ts';
 import type { RunContext } from './run-context.ts';
 import { RunError } from './run-error.ts';
+import { baselineChecks, testCommandIsCheck } from './check-baseline.ts';
+import { withFailedStep } from './failed-step.ts';
+import type { CheckRun } from '../core/check-result.ts';
 
 export interface OpenedWorkspace {
   created: CreatedWorkspace;
@@ -49,7 +52,10 @@ export interface RunSuite {
 }
 
 export interface PreparedRun extends OpenedWorkspace, RunSuite {
+  /** The suite at the baseline. */
   baseline: GateResult;
+  /** A check run's checks at the baseline (`checks`); null when the gate is the suite alone. */
+  checks: CheckRun[] | null;
 }
 
 /**
@@ -83,8 +89,12 @@ export async function openWorkspace(
       ctx.progress({ phase: 'clone', message: line });
   }
   let config = request.config;
-  if (overrides) {
-    config = await repositoryConfig(created.workspace.root, overrides);
+  if (overrides) config = await repositoryConfig(created.workspace.root, overrides);
+  // A failing check's step, read with the clone's scripts: the run's check, or its test command.
+  const stepped = await withFailedStep(config, request.failedCommand, created.workspace.root);
+  if (stepped.note) ctx.note('clone', stepped.note);
+  if (overrides || stepped.note) {
+    config = stepped.config;
     base.testCommand = config.test.command ?? '';
     base.engines = [...config.engines];
   }
@@ -132,7 +142,7 @@ export async function prepareSuite(ctx: RunContext, opened: OpenedWorkspace): Pr
   });
   const environment = await describeRunEnvironment(
     sandbox,
-    [suite.setupCommand ?? '', suite.testCommand],
+    [suite.setupCommand ?? '', suite.testCommand, ...config.checks],
     opened.workspace.root,
     ctx.signal,
   );
@@ -162,6 +172,8 @@ export async function runBaseline(ctx: RunContext, opened: OpenedWorkspace, run:
   const { config, workspace } = opened;
   const { suite, deadline } = run;
   const writeSetupLog = (setup: CommandResult) => ctx.artifacts.writeLog('setup.log', `$ ${suite.setupCommand}\n${setup.output}`);
+  // A check run's checks run on the pristine checkout before the tests, as the replay runs them.
+  let checks: Awaited<ReturnType<typeof baselineChecks>> = null;
   // The baseline is judged too: what the guard records on the pristine code is the repository's own.
   const ran = await runSuite(suite.judged([]), workspace.root, {
     announce: (step, command) =>
@@ -173,6 +185,7 @@ export async function runBaseline(ctx: RunContext, opened: OpenedWorkspace, run:
     beforeTests: async (setup) => {
       if (setup) await writeSetupLog(setup);
       await workspace.markEnvironment();
+      checks = await baselineChecks(ctx, { workspace, suite, deadline, timeoutSeconds: config.test.timeout });
       return Math.max(1000, deadline - Date.now());
     },
   });
@@ -208,7 +221,10 @@ export async function runBaseline(ctx: RunContext, opened: OpenedWorkspace, run:
       final: testCounts(baseline.report),
       error: { code: broken.code, message: `${broken.message}. ${capitalized(broken.hint)}.` },
     };
-  return { ...opened, ...run, baseline };
+  if (checks && 'status' in checks) return checks;
+  const misused = await testCommandIsCheck(ctx, baseline, suite.testCommand, workspace.root);
+  if (misused) return { ...misused, final: testCounts(baseline.report) };
+  return { ...opened, ...run, baseline, checks };
 }
 
 function baselineMessage(gate: GateResult): string {

@@ -24,6 +24,7 @@ export async function replayStoredPatch(ctx: RunContext, run: PreparedRun, store
     patch: stored.patch,
     changes: stored.changes,
     baseline: run.baseline.report,
+    baselinePassed: run.baseline.passed,
     config: run.config,
     policy: run.policy,
     suite: run.suite,

@@ -11,6 +11,7 @@ export const USER_ERROR_CODES = new Set([
   'REPORT_PATH_REFUSED',
   'ENGINE_UNKNOWN',
   'ENGINE_MISCONFIGURED',
+  'TEST_COMMAND_IS_A_CHECK',
 ]);
 
 /** A run-level failure with a stable code (e.g. `BASE_REF_NOT_FOUND`). */

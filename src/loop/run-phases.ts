@@ -16,6 +16,7 @@ import type { PreparedRun } from './prepare-run.ts';
 import { redPhasePolicy, redTestFindings, runRedPhase, testGlobs, type RedPhaseOutcome } from './red-phase.ts';
 import type { RunContext } from './run-context.ts';
 import { resultFromLoop } from './result-from-loop.ts';
+import { checkPhase, checksPass } from './check-phase.ts';
 
 /**
  * Why no test is written first on a green baseline, in words; '' when one may be. Null: the request
@@ -36,8 +37,14 @@ export async function fixAndVerify(ctx: RunContext, run: PreparedRun, kit: RunEn
   const { baseline } = run;
   const withSpend = (result: RunResult): RunResult =>
     kit.budget ? { ...result, spend: { ...kit.budget.spent, limits: { ...kit.budget.limits } } } : result;
+  // A check run: the checks are the gate, the tests guard; nothing to fix when they pass, no red phase.
+  const check = run.checks ? checkPhase(run, run.checks) : null;
+  if (run.checks) {
+    const clean = checksPass(base, run, run.checks);
+    if (clean) return clean;
+  }
   let red: RedPhaseOutcome | null = null;
-  if (baseline.passed) {
+  if (baseline.passed && !check) {
     const why = whyNoRedPhase(ctx.request.writeTestWhenGreen, run.config, kit.engines);
     if (why !== '') {
       if (!why) return { ...base, status: 'nothing_to_fix', final: testCounts(baseline.report) };
@@ -78,13 +85,14 @@ export async function fixAndVerify(ctx: RunContext, run: PreparedRun, kit: RunEn
   }
   const outcome = await runFixLoop({
     ...shared(ctx, run),
+    ...(check ? { checks: check.runner } : {}),
     workspace: run.workspace,
     engines: kit.engines,
-    baseline: red?.proof?.gate ?? baseline,
+    baseline: check?.baseline ?? red?.proof?.gate ?? baseline,
     reviewer: kit.reviewer,
     ...(red ? { firstAttempt: red.attempts.length + 1, previousAttempts: red.previous } : {}),
     ...judging(ctx, run, red),
-    runGate: gateIn(run),
+    runGate: check?.runGate ?? gateIn(run),
     volatileRoots: [run.workspace.root, ctx.scratch],
   });
   // The loop's patch is against the pristine commit, and so are the alternatives the engine made
@@ -144,6 +152,7 @@ function judging(ctx: RunContext, run: PreparedRun, red: RedPhaseOutcome | null)
         // The red test's run is the tests' baseline; what the runtime guard saw on the pristine code
         // (its processes and events) is the judged baseline's, which the red phase's gate does not load.
         baseline: proof ? { ...proof.gate.report, guard: run.baseline.report.guard ?? null } : run.baseline.report,
+        baselinePassed: run.baseline.passed,
         config,
         policy,
         suite: run.suite,

@@ -7,6 +7,7 @@ import { redactSecrets } from '../core/redact.ts';
 import { removedFromRequestLine } from './removed-from-request.ts';
 import { needsReview } from '../core/assessment-level.ts';
 import { assessmentSection } from './assessment-section.ts';
+import { checksSection } from './checks-section.ts';
 import {
   attemptResult,
   COUNT_KEYS,
@@ -49,6 +50,7 @@ export function renderMarkdownReport(result: RunResult, options: RenderOptions =
   // What to review comes first, where the reviewer starts reading; a verified run's assessment follows the judge's.
   if (review) out.push(...assessmentSection(result), '');
   if (result.status !== 'error' || result.baseline.total > 0) out.push(...testsTable(result), '');
+  if (result.checks) out.push(...checksSection(result), '');
   if (result.redGreen) out.push(...redGreenSection(result), '');
   if (result.verification) out.push(...verificationSection(result), '');
   if (!review) out.push(...assessmentSection(result), '');

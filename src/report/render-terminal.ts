@@ -3,6 +3,7 @@
 // markup a terminal shows raw (`<details>`, tables, backticks), with colour when the style has it.
 // Where the terminal differs: the error is said once (the headline would repeat it), a failing test
 // shows what its assertion expected and got, and the diff is printed whole, its lines coloured.
+import { checksSection } from './checks-section.ts';
 import { needsReview } from '../core/assessment-level.ts';
 import { redactSecrets } from '../core/redact.ts';
 import { startedFromLine } from '../core/working-tree.ts';
@@ -53,6 +54,7 @@ export function renderTerminalReport(result: RunResult, options: TerminalRenderO
   const out: string[] = [title(result, review, style), ...opening(result, style), ''];
   if (review) out.push(...text(assessmentSection(result)), '');
   if (result.status !== 'error' || result.baseline.total > 0) out.push(...text(testsTable(result)), '');
+  if (result.checks) out.push(...text(checksSection(result)), '');
   if (result.redGreen) out.push(...text(redGreenSection(result)), '');
   if (result.verification) out.push(...text(verificationSection(result)), '');
   if (!review) out.push(...text(assessmentSection(result)), '');

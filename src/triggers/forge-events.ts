@@ -66,4 +66,6 @@ export interface FailingCheckEvent extends Delivered {
   changeRequests: number[];
   /** Who pushed the commit that failed, when the forge says. */
   requester: string | null;
+  /** What failed, as the forge's adapter names it (opaque here): what `Forge.failingCommand` reads. */
+  source?: string;
 }

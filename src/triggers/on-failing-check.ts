@@ -11,6 +11,20 @@ export const failingCheckTrigger: Trigger<FailingCheckEvent> = {
   handle: (event, deps) => onFailingCheck(event, deps),
 };
 
+/**
+ * The command of the step that failed, from the forge's CI definition: the run makes it the gate when
+ * it is not the tests. Not knowing it is no reason to stop: the run reproduces the tests' failure.
+ */
+async function failedCommand(event: FailingCheckEvent, deps: TriggerDeps): Promise<string | null> {
+  if (!event.source || !deps.forge.failingCommand) return null;
+  try {
+    return await deps.forge.failingCommand(event.source, event.headSha);
+  } catch (error) {
+    deps.log.warn({ err: error instanceof Error ? error.message : String(error) }, 'failing step not read');
+    return null;
+  }
+}
+
 export async function onFailingCheck(event: FailingCheckEvent, deps: TriggerDeps): Promise<void> {
   const config = await deps.config(null);
   if (!config?.triggers.failingChecks) return;
@@ -31,6 +45,7 @@ export async function onFailingCheck(event: FailingCheckEvent, deps: TriggerDeps
     sha: event.headSha,
     actor: event.requester,
     deliveryId: event.deliveryId,
+    failedCommand: await failedCommand(event, deps),
   });
   await deps.service.start(plan, config);
 }

@@ -86,12 +86,16 @@ export function planForPullRequest(
 }
 
 /** A failing check on a pull request's head: reproduce at that SHA, hint with the PR's diff. */
-export function planForFailingCheck(input: Base & { pr: PullRequestInfo; checkName: string; sha: string }): RunPlan {
+export function planForFailingCheck(
+  input: Base & { pr: PullRequestInfo; checkName: string; sha: string; failedCommand?: string | null },
+): RunPlan {
   const { repository: r, pr } = input;
+  const step = input.failedCommand ? ` Its failing step runs \`${input.failedCommand}\`.` : '';
   return {
     ...pullRequestPlan(input, pr),
     kind: 'check',
-    goal: `The check \`${input.checkName}\` failed on ${input.sha.slice(0, 12)} of pull request #${pr.number} (${pr.title}).`,
+    goal: `The check \`${input.checkName}\` failed on ${input.sha.slice(0, 12)} of pull request #${pr.number} (${pr.title}).${step}`,
+    ...(input.failedCommand ? { failedCommand: input.failedCommand } : {}),
     instructions: '',
     cloneUrl: r.cloneUrl,
     sha: input.sha,

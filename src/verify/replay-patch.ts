@@ -4,6 +4,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RepoConfig } from '../core/repo-config.ts';
 import { viewOf, type TestReport } from '../core/test-report.ts';
+import type { CheckRun } from '../core/check-result.ts';
 import type { Verification } from '../core/run-result.ts';
 import type { Finding } from '../core/findings.ts';
 import { gateSummary } from '../core/gate-summary.ts';
@@ -22,6 +23,8 @@ import { runtimeGuardStatus } from './guard-findings.ts';
 import { needsText, runnerFileFindings } from './runner-files.ts';
 import { harnessTampering, testFileCheck } from './harness-tampering.ts';
 import { shadowFindings } from './runner-shadowing.ts';
+import { checkConfigFindings, silencingFindings } from './check-integrity.ts';
+import { judgeChecks } from './judge-checks.ts';
 
 export interface ReplayInput {
   mirror: string;
@@ -31,6 +34,8 @@ export interface ReplayInput {
   patch: string;
   changes: FileChange[];
   baseline: TestReport;
+  /** Whether the suite passed at the baseline: a check run's tests need not pass where they did not. */
+  baselinePassed?: boolean;
   config: RepoConfig;
   policy: PathPolicy;
   /** Setup, then the gate, as the run's baseline ran them. */
@@ -81,6 +86,9 @@ export async function replayPatch(input: ReplayInput): Promise<Verification> {
     );
     const baselineTestFiles = new Set(input.baseline.tests.flatMap((t) => (t.file ? [t.file] : [])));
     findings.push(...runnerFileFindings(input.changes, texts, baselineTestFiles), ...shadows);
+    // A check run's tools are judged as the runner is: their settings and their silencing comments.
+    if (input.config.checks.length > 0)
+      findings.push(...checkConfigFindings(input.changes, texts), ...silencingFindings(input.patch));
     findings.push(
       ...(await harnessTampering({
         dir,
@@ -137,8 +145,14 @@ async function judgeReplayedSuite(
   findings: Finding[],
 ): Promise<Verification> {
   const judged = input.suite.judged([...baselineTestFiles]);
+  // A check run's checks run after the setup and before the tests, as at the baseline.
+  let checkRuns: CheckRun[] = [];
   const ran = await runSuite(judged, dir, {
     announce: (step, command) => input.log(step === 'setup' ? `replay: setup: ${command}` : `replay: ${command}`),
+    beforeTests: async () => {
+      checkRuns = await input.suite.checks(dir);
+      return undefined;
+    },
   });
   if (!ran.gate) {
     findings.push({ kind: 'replay_failed', message: `setup failed on the pristine checkout (${setupEnding(ran.setup)})` });
@@ -148,7 +162,10 @@ async function judgeReplayedSuite(
   if (input.logSection) input.logSection('replay output', gate.output);
   else input.log(`==== replay output ====\n${gate.output}`);
   const comparison = compareTests(input.baseline, gate.report);
-  if (!gate.passed)
+  const checked =
+    input.config.checks.length > 0 ? judgeChecks(checkRuns, gate, input.baseline, input.baselinePassed ?? true) : null;
+  if (checked) findings.push(...checked.findings);
+  if (!gate.passed && !checked?.suiteMayFail)
     findings.push({
       kind: 'replay_failed',
       message: `the full suite fails on the pristine checkout with the patch (${gate.reason}${gate.exitCode !== undefined ? ` ${gate.exitCode}` : ''})`,
@@ -166,7 +183,7 @@ async function judgeReplayedSuite(
   if (second) findings.push(...second.findings);
   return {
     replayed: true,
-    passed: gate.passed && findings.length === 0,
+    passed: (gate.passed || checked?.suiteMayFail === true) && findings.length === 0,
     gate: gateSummary(gate),
     failToPass: comparison.failToPass,
     passToFail: comparison.passToFail,
@@ -177,6 +194,7 @@ async function judgeReplayedSuite(
     runtimeGuard: runtimeGuardStatus(input.baseline, gate.report, input.config.test.evidence),
     baselineView: viewOf(input.baseline),
     ...(second ? { alone: second.observation } : {}),
+    ...(checked ? { checks: checked.checks } : {}),
   };
 }
 

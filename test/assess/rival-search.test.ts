@@ -38,6 +38,8 @@ function runner(seen: string[]): SuiteRunner {
     setup: async () => null,
     gate,
     gateWith: gate,
+    checkCommands: [],
+    checks: async () => [],
     judged: () => suite,
   };
   return suite;

@@ -32,6 +32,7 @@ const comment = (body: string, sender = user): CommentPayload => ({
 const suite = (over: Partial<CheckSuitePayload['check_suite']> = {}): CheckSuitePayload => ({
   repository,
   check_suite: {
+    id: 5,
     conclusion: 'failure',
     head_sha: 'a'.repeat(40),
     pull_requests: [{ number: 7 }],
@@ -42,7 +43,14 @@ const suite = (over: Partial<CheckSuitePayload['check_suite']> = {}): CheckSuite
 });
 const run = (over: Partial<WorkflowRunPayload['workflow_run']> = {}): WorkflowRunPayload => ({
   repository,
-  workflow_run: { conclusion: 'failure', head_sha: 'a'.repeat(40), pull_requests: [{ number: 7 }], name: 'tests', ...over },
+  workflow_run: {
+    id: 6,
+    conclusion: 'failure',
+    head_sha: 'a'.repeat(40),
+    pull_requests: [{ number: 7 }],
+    name: 'tests',
+    ...over,
+  },
   sender: user,
 });
 

@@ -487,8 +487,8 @@ describe('fixloop run: bad input', () => {
   it('names the flag for usage errors (exit 2), never with a stack trace', async () => {
     const project = await repo(NODE_PROJECT);
     const cases: [string[], RegExp][] = [
-      [[project, '--test', 'node --test', '--engine'], /--engine.*repair, script/],
-      [[project, '--test', 'node --test', '--engine', 'magic'], /unknown engine `magic`.*repair, script/],
+      [[project, '--test', 'node --test', '--engine'], /--engine.*repair, fixers, script/],
+      [[project, '--test', 'node --test', '--engine', 'magic'], /unknown engine `magic`.*repair, fixers, script/],
       [[project, '--test', 'node --test', '--max-attempts', '0'], /--max-attempts must be a positive integer/],
       [[project, '--test', 'node --test', '--timeout', 'soon'], /--timeout must be a positive integer/],
       [[project, '--test', 'node --test', '--evidence', 'vibes'], /--evidence: unknown kind `vibes`.*per-test, exit-code/],

@@ -143,6 +143,25 @@ describe('the failing-check loop guard', () => {
     expect(deps.started).toEqual([]);
   });
 
+  it("names the failed step's command in the plan, as the forge read it from its CI, and goes on without one it cannot read", async () => {
+    const deps = fakeDeps({ config: on });
+    const asked: Array<[string, string]> = [];
+    deps.forge.failingCommand = async (source, sha) => (asked.push([source, sha]), 'npm run lint');
+    await onFailingCheck(check({ source: 'workflow-run:7:.github/workflows/ci.yml' }), deps);
+    expect(asked).toEqual([['workflow-run:7:.github/workflows/ci.yml', 'a'.repeat(40)]]);
+    expect(deps.started[0]).toMatchObject({
+      failedCommand: 'npm run lint',
+      goal: expect.stringContaining('Its failing step runs `npm run lint`.'),
+    });
+    const broken = fakeDeps({ config: on });
+    broken.forge.failingCommand = async () => {
+      throw new Error('forbidden');
+    };
+    await onFailingCheck(check({ source: 'workflow-run:7:' }), broken);
+    expect(broken.started).toHaveLength(1);
+    expect(broken.started[0]?.failedCommand).toBeUndefined();
+  });
+
   it('ignores a failure on a commit the pull request has moved past', async () => {
     const deps = fakeDeps({ config: on });
     await onFailingCheck(check({ headSha: 'b'.repeat(40) }), deps);

@@ -38,6 +38,8 @@ function suite(testCommand: string, answer: GateResult): SuiteRunner & { command
     setup: async () => null,
     gate: async () => answer,
     gateWith: async (_cwd, command) => (commands.push(command), answer),
+    checkCommands: [],
+    checks: async () => [],
     judged: () => runner,
   };
   return runner;

@@ -9,6 +9,7 @@ import { cliAgentName, engineList, evidenceKind, positiveInteger } from '../pars
 interface RunFlags {
   test?: string;
   setup?: string;
+  check: string[];
   engine?: string;
   script?: string;
   maxAttempts?: string;
@@ -45,7 +46,18 @@ export function registerRunCommand(program: Command, context: CommandContext): v
     .argument('[repo]', 'local path or git URL of the repository', '.')
     .option('--test <command>', 'the test command (its exit code is the gate)')
     .option('--setup <command>', 'run once in each fresh checkout before the tests (e.g. "npm ci")')
-    .addOption(new Option('--engine <names>', `engine cascade, comma-separated (${ENGINE_NAMES.join(', ')}); default repair`))
+    .option(
+      '--check <command>',
+      'a failing check that is not a test suite (lint, format, type check): the gate, with the tests guarding against regressions (repeatable; replaces checks)',
+      collect,
+      [],
+    )
+    .addOption(
+      new Option(
+        '--engine <names>',
+        `engine cascade, comma-separated (${ENGINE_NAMES.join(', ')}); default repair, or fixers,repair with --check`,
+      ),
+    )
     .option('--script <command>', 'the command the script engine runs for each attempt')
     .option(
       '--goal <text>',
@@ -115,6 +127,7 @@ export function registerRunCommand(program: Command, context: CommandContext): v
 
 function toOverrides(flags: RunFlags): ConfigOverrides {
   const o: ConfigOverrides = { allow: flags.allow, protect: flags.protect };
+  if (flags.check.length > 0) o.checks = flags.check;
   if (flags.test !== undefined) o.test = flags.test;
   if (flags.setup !== undefined) o.setup = flags.setup;
   if (flags.engine !== undefined) o.engines = engineList(flags.engine);

@@ -141,6 +141,7 @@ async function runToolCalls(
       sandbox: ctx.sandbox,
       config: ctx.config,
       lastGate: ctx.lastGate,
+      ...(ctx.checks ? { checks: ctx.checks } : {}),
       signal: ctx.signal,
       timeLimitMs: timeLeft,
     });

@@ -2,6 +2,7 @@
 // code. The failing tests first (or the named ones) for quick feedback, then the whole suite once
 // they pass. These runs inform the model only: the loop's gate alone decides what is green.
 import type { RepoConfig } from '../../core/repo-config.ts';
+import type { CheckGateRunner } from '../../gate/check-gate-runner.ts';
 import type { GateResult } from '../../core/gate-result.ts';
 import { runGate } from '../../gate/run-gate.ts';
 import type { TestCaseResult } from '../../core/test-report.ts';
@@ -16,6 +17,8 @@ export interface TestToolContext {
   config: RepoConfig;
   /** The gate the attempt started from: its failing tests are the default target. */
   lastGate: GateResult;
+  /** A check run's gate (AttemptContext.checks): the checks and the tests, run together. */
+  checks?: CheckGateRunner;
   signal: AbortSignal;
   /** Milliseconds this run of the tests may take at most (the budgets' remainder). */
   timeLimitMs: () => number;
@@ -27,6 +30,12 @@ const OUTPUT_TAIL_CHARS = 4000;
 
 export async function runTestsTool(ctx: TestToolContext, input: Record<string, unknown>): Promise<ToolAnswer> {
   const command = ctx.config.test.command ?? '';
+  // In a check run the checks are what fails: they run, then the tests, as the loop's gate runs them.
+  if (ctx.checks) {
+    const timeoutMs = Math.max(1000, Math.min(ctx.config.test.timeout * 1000, ctx.timeLimitMs()));
+    const gate = await ctx.checks.run(ctx.workspace.root, { timeoutMs, signal: ctx.signal, alwaysTests: true });
+    return { content: describe([...ctx.checks.commands, command].join(' ; '), gate, []), isError: false };
+  }
   const named = Array.isArray(input.tests) ? input.tests.filter((t): t is string => typeof t === 'string' && t.length > 0) : [];
   const targets =
     named.length > 0

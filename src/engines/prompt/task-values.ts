@@ -27,7 +27,8 @@ export async function taskValues(ctx: AttemptContext): Promise<PromptValues> {
     repo_map: repoMap(files),
     previous_attempts: previousAttempts(ctx),
     remaining_tasks: ctx.remainingTasks.length > 0 ? ctx.remainingTasks.map((t) => `- ${t}`).join('\n') : '(none)',
-    acceptance_commands: ctx.config.test.command ?? '(none)',
+    // A check run's checks must pass, and the tests beside them.
+    acceptance_commands: [...ctx.config.checks, ctx.config.test.command ?? ''].filter(Boolean).join('\n') || '(none)',
     protected_paths: ctx.config.paths.protected.join(', '),
   };
 }

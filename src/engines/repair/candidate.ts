@@ -41,6 +41,7 @@ export type TemplateId =
   | 'widen-type-check'
   | 'regex-literal'
   | 'delete-statement'
+  | 'remove-unused-declaration'
   | 'regroup-logic'
   | 'extend-chain'
   | 'filter-empty';

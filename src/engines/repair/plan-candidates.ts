@@ -10,6 +10,7 @@ import { outputDifferences } from './output-differences.ts';
 import { generatorFor } from './generators.ts';
 import { generateCandidates } from './generate-candidates.ts';
 import { localizeFaults } from './localize/localize-faults.ts';
+import { diagnosticLines } from './localize/diagnostic-lines.ts';
 import { candidatesAt, rankCandidates, type RankedCandidate } from './rank-candidates.ts';
 import { chooseFocusedCommand, type FocusedCommand, type FocusedCommandInput } from './focused-command.ts';
 import { giveUp } from './repair-outcomes.ts';
@@ -61,28 +62,37 @@ export async function planCandidates(ctx: AttemptContext, input: PlanInput): Pro
   const files = await ctx.workspace.listFiles();
   const scripts = await packageScripts(ctx);
   const suiteMs = Math.max(ctx.lastGate.durationMs, ctx.baseline.durationMs);
-  const suspicious = await localizeFaults({
-    root: ctx.workspace.root,
-    files,
-    failing,
-    output: ctx.lastGate.output,
-    hints: ctx.hints,
-    isTestFile,
-    // Coverage may take a fifth of the engine's budget; past that, the other signals decide.
-    coverage: {
-      sandbox: ctx.sandbox,
-      testCommand,
-      tests: ctx.lastGate.report.tests,
-      passedCount: ctx.lastGate.report.passed,
-      packageScripts: scripts,
-      env: ctx.config.env,
-      suiteMs,
-      deadline: started + (deadline - started) / 5,
-      signal: ctx.signal,
-    },
-  });
+  // A check run's diagnostics name their lines; a suite's failures are localized.
+  const suspicious = ctx.checks
+    ? diagnosticLines(failing, files, isTestFile)
+    : await localizeFaults({
+        root: ctx.workspace.root,
+        files,
+        failing,
+        output: ctx.lastGate.output,
+        hints: ctx.hints,
+        isTestFile,
+        // Coverage may take a fifth of the engine's budget; past that, the other signals decide.
+        coverage: {
+          sandbox: ctx.sandbox,
+          testCommand,
+          tests: ctx.lastGate.report.tests,
+          passedCount: ctx.lastGate.report.passed,
+          packageScripts: scripts,
+          env: ctx.config.env,
+          suiteMs,
+          deadline: started + (deadline - started) / 5,
+          signal: ctx.signal,
+        },
+      });
   stats.suspiciousLines = suspicious.length;
-  if (suspicious.length === 0) return giveUp('no suspicious source line: the failures point at no source file', stats);
+  if (suspicious.length === 0)
+    return giveUp(
+      ctx.checks
+        ? 'no diagnostic names a line of a source file a fix may change'
+        : 'no suspicious source line: the failures point at no source file',
+      stats,
+    );
   ctx.log(
     `repair: ${suspicious.length} suspicious lines; top: ${suspicious
       .slice(0, 5)
@@ -110,7 +120,8 @@ export async function planCandidates(ctx: AttemptContext, input: PlanInput): Pro
   ctx.log(`repair: ${ranked.length} of ${candidates.length} candidates ranked for validation`);
 
   // When every test fails, "the failing tests first" is the whole suite: one run is enough.
-  const everyTestFails = ctx.lastGate.report.parsed && failing.length >= ctx.lastGate.report.total;
+  // A check run's candidates run the checks (AttemptContext.checks), which no runner narrows.
+  const everyTestFails = Boolean(ctx.checks) || (ctx.lastGate.report.parsed && failing.length >= ctx.lastGate.report.total);
   const runTimeoutMs = candidateRunTimeout(suiteMs, ctx.config.test.timeout * 1000);
   const focused = everyTestFails
     ? null

@@ -119,7 +119,7 @@ async function validatePlan(
   const { testCommand, failing, parallelism, deadline } = input;
   const { focused, runTimeoutMs } = plan;
   ctx.log(
-    `repair: validating ${plan.candidates.length} candidates${focused ? ` with the failing tests first: ${focused.command}` : ' with the full suite'}`,
+    `repair: validating ${plan.candidates.length} candidates${focused ? ` with the failing tests first: ${focused.command}` : ctx.checks ? ' with the checks, then the tests' : ' with the full suite'}`,
   );
   let lastLogged = 0;
   const rivalRanks = new Map<RankedCandidate, number>();
@@ -137,6 +137,7 @@ async function validatePlan(
     deadline,
     signal: ctx.signal,
     ...(ctx.config.test.report ? { reportFile: ctx.config.test.report } : {}),
+    ...(ctx.checks ? { checkGate: ctx.checks } : {}),
     // After the first candidate that passes, more for a while: the first is often not the right one.
     exploreMs: ctx.config.repair.exploreTime * 1000,
     maxPlausible: MAX_PLAUSIBLE,

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { GateResult } from '../../core/gate-result.ts';
 import type { CandidateCount } from '../engine.ts';
 import { runGate } from '../../gate/run-gate.ts';
+import type { CheckGateRunner } from '../../gate/check-gate-runner.ts';
 import type { Sandbox } from '../../sandbox/sandbox.ts';
 import type { Workspace } from '../../workspace/workspace.ts';
 import { linkedFolderMounts } from '../../workspace/tool-caches.ts';
@@ -33,6 +34,11 @@ export interface ValidationInput {
   deadline: number;
   signal: AbortSignal;
   reportFile?: string;
+  /**
+   * A check run's gate (AttemptContext.checks): each candidate is validated by the checks, then the
+   * tests once they pass, in place of the test command.
+   */
+  checkGate?: CheckGateRunner;
   /** After each candidate: how many were validated, of how many, and how many passed. */
   onProgress?: (count: CandidateCount) => void;
   /** How long to go on taking candidates after the first plausible one (0 or unset: stop there). */
@@ -130,6 +136,8 @@ async function gate(state: ValidationRun, command: string, fork: ForkView): Prom
     // The fork links the workspace's installed dependencies: the sandbox must show them (read-only,
     // with their tools' cache folders as scratch).
     const mounts = linkedFolderMounts(fork.linkedFolders);
+    if (input.checkGate)
+      return input.checkGate.run(fork.root, { timeoutMs, mounts, tmpDir: fork.tmpDir, signal: controller.signal });
     const report = input.reportFile ? { reportFile: input.reportFile } : {};
     return runGate(input.sandbox, {
       command,

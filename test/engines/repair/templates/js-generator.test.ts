@@ -214,6 +214,26 @@ describe('jsGenerator templates', () => {
     expect(await results(extra, [2], 'delete-statement')).toEqual(['export function help(desc) {\n  \n  return desc;\n}\n']);
   });
 
+  it('removes a declaration whose name nothing reads, with its line, when computing its value does nothing', async () => {
+    const source = 'const unused = 1;\nlet x = 2;\nexport const y = x;\n';
+    expect(await results(source, [1], 'remove-unused-declaration')).toEqual(['let x = 2;\nexport const y = x;\n']);
+    // Read elsewhere, exported, destructured, or computed by a call: left alone.
+    expect(await results(source, [2], 'remove-unused-declaration')).toEqual([]);
+    expect(await results('export const unused = 1;\n', [1], 'remove-unused-declaration')).toEqual([]);
+    expect(await results('const { a } = b;\n', [1], 'remove-unused-declaration')).toEqual([]);
+    expect(await results('const started = start();\n', [1], 'remove-unused-declaration')).toEqual([]);
+    expect(
+      await results('const t: number = 1 as number;\nexport type T = typeof t;\n', [1], 'remove-unused-declaration', 'src/a.ts'),
+    ).toEqual([]);
+    const inside = 'export function f() {\n  const names = [1, "a", () => 2], seen = {};\n  return 3;\n}\n';
+    expect(await results(inside, [2], 'remove-unused-declaration')).toEqual(['export function f() {\n  return 3;\n}\n']);
+    // Opening the file, or between blank lines, it takes one blank line with it.
+    expect(await results('const unused = 1;\n\nexport const y = 2;\n', [1], 'remove-unused-declaration')).toEqual([
+      'export const y = 2;\n',
+    ]);
+    expect(await results('a();\n\nconst unused = 1;\n\nb();\n', [3], 'remove-unused-declaration')).toEqual(['a();\n\nb();\n']);
+  });
+
   it('edits one piece of a regular expression: a flag, an anchor, a quantifier, a class member too many or too few', async () => {
     const host = 'export const split = (s) => s.match(/([^/?]*)(.*)?/);\n';
     const hosts = await results(host, [1], 'regex-literal');

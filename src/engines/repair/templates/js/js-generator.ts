@@ -14,6 +14,7 @@ import {
   widenTypeCheck,
 } from './conditions.ts';
 import { deleteStatement } from './statements.ts';
+import { removeUnusedDeclaration } from './declarations.ts';
 import { regexLiteral } from './regex.ts';
 import { forwardOptions, honorOption } from './options.ts';
 import { declaredFunctions } from './declared-functions.ts';
@@ -54,6 +55,7 @@ export const JS_TEMPLATES: JsTemplate[] = [
   widenTypeCheck,
   regexLiteral,
   deleteStatement,
+  removeUnusedDeclaration,
   filterEmpty,
   extendChain,
 ];
