@@ -61,9 +61,22 @@ function namedCases(records: readonly GuardRecord[], testCase: NameTestCase): Te
   const named: TestCaseResult[] = [];
   for (const record of counting) {
     if (!record.tests || !record.cases || !sameCounts(record.tests, countsOf(record.cases.map(asStatus)))) return null;
-    for (const recorded of record.cases) named.push(fromRecord(recorded, testCase));
+    named.push(...oncePerTest(record.cases.map((recorded) => fromRecord(recorded, testCase))));
   }
   return named.length > 0 ? named : null;
+}
+
+/**
+ * One process's tests, one per id: a test that ended twice there (pytest's call, then its teardown's
+ * error: "1 passed, 1 error") is one test, at its worse outcome; no conflict, one process said both.
+ */
+function oncePerTest(tests: TestCaseResult[]): TestCaseResult[] {
+  const byId = new Map<string, TestCaseResult>();
+  for (const test of tests) {
+    const seen = byId.get(test.id);
+    if (!seen || RANK[test.status] > RANK[seen.status]) byId.set(test.id, test);
+  }
+  return [...byId.values()];
 }
 
 function asStatus(recorded: GuardTestCase): { status: TestStatus } {

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { GuardRecord } from '../../src/core/guard-record.ts';
 import { focusedTestCommand } from '../../src/runners/focused-test-command.ts';
+import { issueKeys, readTakenKeys } from '../../src/runners/guard-records.ts';
 import { pytestGuard, pytestTestCase } from '../../src/runners/pytest/pytest-guard.ts';
 import {
   PYTESTS,
@@ -132,8 +133,11 @@ describe.each(PYTESTS.map((p) => [`pytest ${p.major} (${p.python})`, p] as const
       'tests/test_odd.py::test_xpass_strict failed',
     ]);
     const printed = await guardedPytest(pytest, cwd, '--continue-on-collection-errors');
-    expect(printed.report).toMatchObject({ passed: 2, failed: 4, skipped: 2 });
+    // pytest's summary counts reports; the guard's record counts them as it does.
+    expect(printed.report.printed).toMatchObject({ passed: 2, failed: 4, skipped: 2 });
     expect(recordsOf(gate)[0]?.tests).toEqual({ passed: 2, failed: 4, skipped: 2 });
+    // The view counts tests: one whose teardown failed is one failed test.
+    expect(printed.report).toMatchObject({ view: 'inside', passed: 1, failed: 4, skipped: 2, total: 7 });
     expect(namedTests(gate).find((t) => t.name === 'test_setup_error')?.message).toBe('RuntimeError: setup');
   });
 
@@ -186,9 +190,10 @@ describe.each(XDIST.map((p) => [`pytest ${p.major} (${p.python})`, p] as const))
     try {
       const command = `${pytest.python} -m pytest -p no:cacheprovider -q -n 2 ${plugins}`;
       const asked = await pytestGuard.ask({ command, env: {}, packageScripts: {}, root: cwd, testFiles: [] }, dirs);
-      // Two keys left: the controller's and one worker's.
-      for (const key of readdirSync(join(dirs.records, 'keys')))
-        if (!['0', '1'].includes(key)) rmSync(join(dirs.records, 'keys', key));
+      // Two keys in all: the controller's and one worker's (a fresh pipe in place of the guard's).
+      await readTakenKeys(dirs.records);
+      rmSync(join(dirs.records, 'keys.fifo'));
+      issueKeys(dirs.records, 2);
       spawnSync('sh', ['-c', command], { cwd, env: { ...process.env, ...asked?.env, PYTEST_DISABLE_PLUGIN_AUTOLOAD: '1' } });
       const payloads = readdirSync(dirs.records)
         .filter((name) => name.startsWith('record-'))

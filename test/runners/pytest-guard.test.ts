@@ -155,12 +155,13 @@ describe('pytest’s runtime guard', () => {
     const gate = await judged(cwd);
     expect(gate.passed).toBe(true);
     // pytest's own summary says 2 failed; the printed line after it, which the output's reader takes, says 2 passed.
-    expect(gate.report).toMatchObject({ passed: 2, failed: 2 });
+    expect(gate.report.printed).toMatchObject({ passed: 2, failed: 2 });
+    // The view is what the guard saw inside: the two tests failed, whatever was printed after.
+    expect(gate.report).toMatchObject({ view: 'inside', passed: 0, failed: 2 });
     const findings = judgeEvidence(gate.report, gate, 'per-test').findings;
     expect(findings).toContainEqual({
-      kind: 'runtime_tampering',
-      message:
-        "pytest's output says 2 passed and 2 failed, but fixloop's runtime guard inside it saw 0 pass and 2 fail: the report is not what ran",
+      kind: 'exit_code_disagrees',
+      message: 'the test command exited 0 although 2 test(s) failed',
     });
   });
 
