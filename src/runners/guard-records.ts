@@ -1,16 +1,15 @@
 // The signed-record protocol of the runtime guards (docs/design.md §3.2.7), written once for every runner's
-// guard. Before the command runs, fixloop writes a pool of one-use keys into the records folder
-// (`keys/<i>`); each guarded process claims one before any repository code runs (removing it from
-// the folder) and signs its record, `record-<i>.json`, with it (HMAC-SHA256 of the payload). fixloop
-// keeps the keys it issued: after the command, every key that is gone must be answered by a record
-// signed with it, in the guard's shape, or that process's evidence is missing. What a guard makes of
-// the records (which to keep, what else the folder may hold) is its own (node-guard.ts,
-// pytest/pytest-guard.ts).
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+// guard. Before the command runs, fixloop opens a pipe of one-use keys in the records folder
+// (guard-key-pipe.ts); each guarded process takes one before any repository code runs and signs its
+// record, `record-<i>.json`, with it (HMAC-SHA256 of the payload). fixloop keeps the keys it wrote:
+// after the command, every key taken must be answered by a record signed with it, in the guard's
+// shape, or that process's evidence is missing. What a guard makes of the records (which to keep,
+// what else the folder may hold) is its own (node-guard.ts, pytest/pytest-guard.ts).
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { GuardEvent, GuardEventKind, GuardRecord, GuardTestCase } from '../core/guard-record.ts';
+import { openKeyPipe, type KeyPipe } from './guard-key-pipe.ts';
 
 /** A record as the guard wrote it: `runs` says the process ran tests (the Node guard writes it). */
 export interface ReadRecord {
@@ -26,34 +25,30 @@ export interface TakenKey {
   answer: ReadRecord | null;
 }
 
-/** The keys handed out, by records folder, until its records are read. */
-const issued = new Map<string, string[]>();
+/** The key pipes open, by records folder, until its records are read. */
+const issued = new Map<string, KeyPipe>();
 
 /**
- * Writes a pool of `count` keys into the records folder (synchronously: the command starts right
- * after, and a few thousand small writes at once could exhaust the process's file descriptors).
+ * Opens the records folder's key pipe (before the command runs: its processes take keys at start),
+ * with at most `limit` keys when given (a process that finds none left is missing evidence).
  */
-export function issueKeys(records: string, count: number): void {
-  mkdirSync(join(records, 'keys'), { recursive: true });
-  const keys = Array.from({ length: count }, () => randomBytes(32).toString('hex'));
-  keys.forEach((key, i) => writeFileSync(join(records, 'keys', String(i)), key));
-  issued.set(records, keys);
+export function issueKeys(records: string, limit?: number): void {
+  issued.set(records, openKeyPipe(records, limit));
 }
 
 /**
- * The keys of the pool issued into `records` that a process took, in order, each with the record
- * that answers it. The pool is forgotten: a folder's records are read once.
+ * The keys a process took from the pipe of `records`, in order, each with the record that answers
+ * it. The pipe is closed: a folder's records are read once.
  */
 export async function readTakenKeys(records: string): Promise<TakenKey[]> {
-  const keys = issued.get(records) ?? [];
+  const pipe = issued.get(records);
   issued.delete(records);
+  if (!pipe) return [];
   const taken: TakenKey[] = [];
-  for (const [i, key] of keys.entries()) {
-    const left = await readFile(join(records, 'keys', String(i)), 'utf8').catch(() => null);
-    if (left === key) continue; // no process took it
-    const file = `record-${i}.json`;
+  for (const index of pipe.close()) {
+    const file = `record-${index}.json`;
     const text = await readFile(join(records, file), 'utf8').catch(() => null);
-    taken.push({ file, answer: signedRecord(text, key) });
+    taken.push({ file, answer: signedRecord(text, pipe.keys[index] ?? '') });
   }
   return taken;
 }

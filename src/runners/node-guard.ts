@@ -2,8 +2,8 @@
 // how a judged test command loads it, and how its records are read back. The guard itself is the
 // CommonJS preload in node-guard/ (guard-preload.cjs and its parts), loaded through NODE_OPTIONS,
 // which reaches the runner through npm, make or a script and every process and worker it starts.
-// Each guarded process signs its record with a one-use key it claimed from a pool in the records
-// folder before any repository code ran (node-guard/guard-key.cjs); fixloop keeps the keys, and
+// Each guarded process signs its record with a one-use key it took from the records folder's key
+// pipe before any repository code ran (node-guard/guard-key.cjs); fixloop keeps the keys, and
 // requires a valid record for every key that was taken (the protocol: src/runners/guard-records.ts).
 import { cp, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -23,20 +23,9 @@ const NODE_GUARD_DIR = fileURLToPath(new URL('./node-guard/', import.meta.url));
 export const TEST_EVENTS_DIR = join(NODE_GUARD_DIR, 'test-events');
 
 /**
- * Keys in the pool: one per Node process the command may start (npm, the runner, its workers, a CLI
- * a test starts), however many the test files: a process that finds none left is missing evidence.
- */
-export function poolSize(testFiles: number): number {
-  return Math.min(MAX_KEYS, BASE_KEYS + KEYS_PER_TEST_FILE * testFiles);
-}
-const BASE_KEYS = 256;
-const KEYS_PER_TEST_FILE = 8;
-const MAX_KEYS = 4096;
-
-/**
  * The guard of one Node runner, as the gate asks it (src/gate/runtime-guard.ts): the preload's files
- * are copied into the gate's code folder (fixloop's own folder is never shown to the sandbox), a pool
- * of keys is issued into the records folder, and NODE_OPTIONS gains the preload (after what the
+ * are copied into the gate's code folder (fixloop's own folder is never shown to the sandbox), the
+ * key pipe is opened in the records folder, and NODE_OPTIONS gains the preload (after what the
  * gate's environment gives it already); the records are read back from the records folder. Each
  * test they name becomes the test the runner's own output parser names (`testCase`, the runner's own).
  */
@@ -44,7 +33,7 @@ export function nodeRuntimeGuard(runner: string, testCase: (recorded: GuardTestC
   return {
     async ask(context, dirs) {
       await cp(NODE_GUARD_DIR, dirs.code, { recursive: true, filter: (source) => !source.endsWith('.ts') });
-      issueKeys(dirs.records, poolSize(context.testFiles.length));
+      issueKeys(dirs.records);
       const channel = JSON.stringify({ dir: dirs.records, runner, root: context.root, tests: context.testFiles });
       const preload = `--require ${quoteOption(join(dirs.code, 'guard-preload.cjs'))}`;
       const existing = context.env.NODE_OPTIONS?.trim();

@@ -3,19 +3,20 @@
 // that record; anything else is missing evidence. pytest's guard keeps every taken key's record and
 // calls a record complete only with its counts; the Node guard's own rules are in node-guard.test.ts.
 import { createHmac } from 'node:crypto';
-import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { issueKeys, parsedRecord, readTakenKeys } from '../../src/runners/guard-records.ts';
+import { takeKey } from '../support/key-pipe.ts';
 import { pytestGuard } from '../../src/runners/pytest/pytest-guard.ts';
 import { guardDirs, removeProjects } from '../support/guarded-run.ts';
 
 afterAll(() => removeProjects());
 
-/** A process takes key `i` (reads it and removes it, as the guards do). */
+/** A process takes the next key from the pipe, as the guards do: keys come in order, 0 first. */
 function take(records: string, i: number): string {
-  const key = readFileSync(join(records, 'keys', String(i)), 'utf8');
-  unlinkSync(join(records, 'keys', String(i)));
+  const { index, key } = takeKey(records);
+  expect(index).toBe(i);
   return key;
 }
 
@@ -37,10 +38,10 @@ describe('the signed-record protocol', () => {
     const { records } = guardDirs();
     issueKeys(records, 4);
     writeFileSync(join(records, 'record-0.json'), signed(take(records, 0), RECORD));
+    take(records, 1);
     const other = take(records, 2);
     writeFileSync(join(records, 'record-3.json'), signed(other, RECORD)); // key 3 is not taken: not read
     writeFileSync(join(records, 'record-1.json'), signed(other, RECORD));
-    take(records, 1);
     expect(await readTakenKeys(records)).toEqual([
       { file: 'record-0.json', answer: { runs: false, record: RECORD } },
       { file: 'record-1.json', answer: null }, // signed with key 2's

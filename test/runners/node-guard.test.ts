@@ -5,11 +5,12 @@
 // process.exit where no test reaches it) stay clean.
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { nodeRuntimeGuard, poolSize } from '../../src/runners/node-guard.ts';
+import { nodeRuntimeGuard } from '../../src/runners/node-guard.ts';
+import { takeKey } from '../support/key-pipe.ts';
 import { jestTestCase } from '../../src/runners/jest/jest-test-case.ts';
 import { eventsOf, guardDirs, project, removeProjects, runIn, testsOf, type GuardedRun } from '../support/guarded-run.ts';
 
@@ -228,7 +229,7 @@ describe("the Node guard's channel and records", () => {
     expectClean(guarded, 2);
   });
 
-  it('appends its preload to the NODE_OPTIONS already given, quoting a path with a space, and issues a pool of keys', async () => {
+  it('appends its preload to the NODE_OPTIONS already given, quoting a path with a space, and opens a pipe of keys', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'fix loop-'));
     const dirs = { code: dir, records: guardDirs().records };
     const guard = nodeRuntimeGuard('jest', jestTestCase);
@@ -250,8 +251,7 @@ describe("the Node guard's channel and records", () => {
       root: '/repo',
       tests: ['a.test.js', 'b.test.js'],
     });
-    expect(readdirSync(join(dirs.records, 'keys'))).toHaveLength(poolSize(2));
-    expect(readFileSync(join(dirs.records, 'keys', '0'), 'utf8')).toMatch(/^[0-9a-f]{64}$/);
+    expect(statSync(join(dirs.records, 'keys.fifo')).isFIFO()).toBe(true);
     // No key taken, no file: no record.
     expect(await guard.read(dirs)).toEqual([]);
     rmSync(dir, { recursive: true, force: true });
@@ -274,11 +274,11 @@ describe("the Node guard's channel and records", () => {
     const dir = dirs.records;
     const guard = nodeRuntimeGuard('jest', jestTestCase);
     await guard.ask({ command: 'jest', env: {}, packageScripts: {}, root: '/repo', testFiles: [] }, dirs);
-    /** A process takes key `i` (as guard-key.cjs does) and, with `record`, writes what it signs. */
+    /** A process takes the next key, key `i` (as guard-key.cjs does), and, with `record`, writes what it signs. */
     const take = (i: number): Uint8Array => {
-      const key = Buffer.from(readFileSync(join(dir, 'keys', String(i)), 'utf8'), 'hex');
-      unlinkSync(join(dir, 'keys', String(i)));
-      return new Uint8Array(key);
+      const { index, key } = takeKey(dir);
+      expect(index).toBe(i);
+      return new Uint8Array(Buffer.from(key, 'hex'));
     };
     const signed = (key: Uint8Array, record: object) => {
       const payload = JSON.stringify(record);

@@ -1,26 +1,25 @@
 'use strict';
-// This process's one-use key, and the signature of its record (docs/design.md §3.2.7). fixloop writes a
-// pool of keys into `<records>/keys/` before the command runs; the preload, before any repository
-// code of this process, claims one (rename, read, delete: two processes never get the same one) and
-// keeps it in a closure. Code that later reads the folder finds only the keys no process has taken,
-// and fixloop requires a valid record for every key that was taken: a record rewritten without its
-// key is not the guard's, a record removed is missing evidence.
+// This process's one-use key, and the signature of its record (docs/design.md §3.2.7). fixloop keeps
+// a named pipe of keys in the records folder filled while the command runs
+// (src/runners/guard-key-pipe.ts); the preload, before any repository code of this process, reads
+// one whole 64-byte chunk from it (a pipe's read takes what it returns: no other process can get the
+// same key, nor see one another will get) and keeps the key in a closure. fixloop requires a valid
+// record for every key that was taken: a record rewritten without its key is not the guard's, a
+// record removed is missing evidence.
 //
 // The signature is HMAC-SHA256 built here on `crypto.hash`, a function taken at load: code under
 // test that replaces `crypto.createHmac` or the Hmac prototype's methods later cannot see the key
 // or have the guard sign a payload of its own (an Hmac object's `update` is reachable through its
 // prototype; this is not). A Node before 20.12 has no `crypto.hash`: there the guard signs with
 // `createHmac` taken at load, whose prototype code can still replace (docs/security.md says so).
-const { readdirSync, readFileSync, renameSync, unlinkSync } = require('node:fs');
+const { closeSync, constants, openSync, readSync } = require('node:fs');
 const { join } = require('node:path');
-const { threadId } = require('node:worker_threads');
 const crypto = require('node:crypto');
 
 // Taken at load, before any repository code: what the code replaces later is not what runs here.
 // Key bytes are only ever read and written by index (never through a prototype's method).
 const hash = typeof crypto.hash === 'function' ? crypto.hash : null;
 const createHmac = crypto.createHmac;
-const randomInt = crypto.randomInt;
 const encoder = new (require('node:util').TextEncoder)();
 const encode = encoder.encode.bind(encoder);
 const Bytes = Uint8Array;
@@ -71,39 +70,53 @@ function hmac(key, payload) {
 
 /** @typedef {{ index: number, sign: (payload: string) => string }} ClaimedKey */
 
+/** Bytes of one key in the pipe: its index (8 digits) and the key (56 hex digits). */
+const CHUNK = 64;
+const KEY_TEXT = /^\d{8}[0-9a-f]{56}$/;
+/** How long a process waits for fixloop to top the pipe up, in steps of STEP_MS. */
+const WAIT_MS = 2000;
+const STEP_MS = 5;
+
+/** @param {number} ms */
+function pause(ms) {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
 /**
- * Claims a key of the pool in `dir/keys`, from a random place in it (which key a later process
- * takes cannot be told in advance). Null: no pool, or none left.
+ * Takes a key from the pipe `dir/keys.fifo`. Null: no pipe (not a judged command), none left in
+ * time, or a chunk cut short (a reader before this one took part of one): missing evidence.
  * @param {string} dir the records folder
  * @returns {ClaimedKey | null}
  */
 function claimKey(dir) {
-  const keys = join(dir, 'keys');
-  /** @type {string[]} */
-  let names;
+  /** @type {number} */
+  let fd;
   try {
-    names = readdirSync(keys).filter((name) => /^\d+$/.test(name));
+    fd = openSync(join(dir, 'keys.fifo'), constants.O_RDONLY | constants.O_NONBLOCK);
   } catch {
     return null;
   }
-  const start = names.length > 0 ? randomInt(names.length) : 0;
-  for (let j = 0; j < names.length; j++) {
-    const name = names[(start + j) % names.length];
-    const mine = join(keys, `${name}.claimed-${process.pid}-${threadId}`);
-    try {
-      renameSync(join(keys, name), mine);
-    } catch {
-      continue; // another process took it first
+  try {
+    const chunk = Buffer.alloc(CHUNK);
+    for (let waited = 0; waited <= WAIT_MS; waited += STEP_MS) {
+      /** @type {number} */
+      let read;
+      try {
+        read = readSync(fd, chunk, 0, CHUNK, null);
+      } catch (error) {
+        if (/** @type {NodeJS.ErrnoException} */ (error).code !== 'EAGAIN') return null;
+        pause(STEP_MS); // empty for now: fixloop tops it up
+        continue;
+      }
+      const text = chunk.toString('latin1', 0, read);
+      if (read !== CHUNK || !KEY_TEXT.test(text)) return null;
+      const key = bytesOfHex(text.slice(8));
+      return { index: Number(text.slice(0, 8)), sign: (payload) => hmac(key, payload) };
     }
-    try {
-      const key = bytesOfHex(readFileSync(mine, 'ascii').trim().toLowerCase());
-      unlinkSync(mine);
-      return { index: Number(name), sign: (payload) => hmac(key, payload) };
-    } catch {
-      return null;
-    }
+    return null;
+  } finally {
+    closeSync(fd);
   }
-  return null;
 }
 
 module.exports = { claimKey, hmac };

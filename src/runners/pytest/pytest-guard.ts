@@ -2,7 +2,8 @@
 // under a name of its own (a module the repository adds cannot shadow a name it cannot know) and
 // loaded with `-p` through PYTEST_ADDOPTS, so that it reaches pytest through make, tox or a script
 // and is imported before the entry points and conftest.py. Its record leaves signed with a one-use
-// key that the process took from the records folder before any repository code ran (_record.py);
+// key that the process took from the records folder's key pipe before any repository code ran
+// (_record.py; each xdist worker takes its own);
 // fixloop keeps the keys and requires a valid, complete record for every key that was taken (the
 // protocol: src/runners/guard-records.ts). It records each test pytest hands its reporters (guard/_cases.py);
 // `testCase` names one as parse-pytest.ts does: its node id.
@@ -17,20 +18,13 @@ import type { RuntimeGuard } from '../runner.ts';
 import { isSubtestDescription, subtestId } from './subtest-id.ts';
 
 const CODE = fileURLToPath(new URL('./guard/', import.meta.url));
-/**
- * One key per pytest process the command may start: most start one; pytest-xdist starts a worker per
- * CPU with `-n auto` (and one more for each that crashed), each a guarded process of its own. A
- * worker that finds no key left has no guard, and its controller records its tests (guard/__init__.py).
- */
-const KEYS = 64;
-
 export const pytestGuard: RuntimeGuard = {
   async ask(context, dirs) {
     const name = `fixloop_guard_${randomBytes(6).toString('hex')}`;
     await cp(CODE, join(dirs.code, name), { recursive: true, filter: (source) => !source.includes('__pycache__') });
     // What the guard needs at load beside its key: the checkout and the test files (_record.py).
     await writeFile(join(dirs.records, 'context.json'), JSON.stringify({ root: context.root, testFiles: context.testFiles }));
-    issueKeys(dirs.records, KEYS);
+    issueKeys(dirs.records);
     return {
       env: {
         FIXLOOP_PYTEST_GUARD: dirs.records,

@@ -1,16 +1,25 @@
-# The guard's record and the channel it leaves by (docs/design.md §3.2.7). fixloop writes a few one-use
-# keys into the records folder; the first thing the guard does, before pytest loads any code of the
-# repository, is claim one (rename, read, delete) and forget the variable that named the folder. Its
-# record is signed with that key (HMAC-SHA256): code under test can list the folder and read its
-# environment, but a key it could still find there is not its process's, and fixloop requires a
-# valid complete record for every key that is gone. Limits: docs/security.md, "The judge".
+# The guard's record and the channel it leaves by (docs/design.md §3.2.7). fixloop keeps a named pipe
+# of one-use keys in the records folder filled while the command runs
+# (src/runners/guard-key-pipe.ts); the first thing the guard does, before pytest loads any code of
+# the repository, is read one whole 64-byte chunk from it (what a pipe's read returns is gone from
+# it: no other process gets the same key, nor sees one another will get) and forget the variable
+# that named the folder. Its record is signed with that key (HMAC-SHA256), and fixloop requires a
+# valid complete record for every key that was taken. Limits: docs/security.md, "The judge".
 import hashlib
 import hmac
 import json
 import os
+import re
+import time
 
 VARIABLE = "FIXLOOP_PYTEST_GUARD"
 MAX_EVENTS = 50
+# One key in the pipe: its index (8 digits) and the key (56 hex digits).
+CHUNK = 64
+KEY_TEXT = re.compile(r"\d{8}[0-9a-f]{56}")
+# How long a process waits for fixloop to top the pipe up.
+WAIT_SECONDS = 2.0
+STEP_SECONDS = 0.005
 
 
 class Recorder:
@@ -55,29 +64,37 @@ class Recorder:
 
 
 def claim():
-    """This process's key, claimed before any repository code runs; None: not a judged process."""
+    """This process's key, taken before any repository code runs; None: not a judged process, or none to take."""
     folder = os.environ.pop(VARIABLE, None)
     if not folder:
         return None
-    keys = os.path.join(folder, "keys")
     try:
         with open(os.path.join(folder, "context.json"), encoding="utf-8") as f:
             context = json.load(f)
-        names = sorted(os.listdir(keys))
+        fd = os.open(os.path.join(folder, "keys.fifo"), os.O_RDONLY | os.O_NONBLOCK)
     except OSError:
         return None
-    for name in names:
-        if not name.isdigit():
-            continue  # a key another process is claiming
-        mine = os.path.join(keys, "%s.claimed-%d" % (name, os.getpid()))
+    try:
+        text = _read_chunk(fd)
+    finally:
+        os.close(fd)
+    if text is None:
+        return None
+    return Recorder(folder, int(text[:8]), _signer(bytes.fromhex(text[8:])), context)
+
+
+def _read_chunk(fd):
+    """One whole key chunk, waiting while the pipe is empty; None when none comes or one was cut short."""
+    waited = 0.0
+    while waited <= WAIT_SECONDS:
         try:
-            os.rename(os.path.join(keys, name), mine)
-        except OSError:
-            continue  # another process claimed it first
-        with open(mine, encoding="ascii") as f:
-            key = bytes.fromhex(f.read().strip())
-        os.unlink(mine)
-        return Recorder(folder, int(name), _signer(key), context)
+            chunk = os.read(fd, CHUNK)
+        except BlockingIOError:
+            time.sleep(STEP_SECONDS)
+            waited += STEP_SECONDS
+            continue
+        text = chunk.decode("latin-1")
+        return text if len(chunk) == CHUNK and KEY_TEXT.fullmatch(text) else None
     return None
 
 
