@@ -9,7 +9,13 @@ import { RUNNERS } from '../runners/registry.ts';
 import { NODE_THAT_STRIPS_TYPES, unloadableTestFiles } from './unloadable-test-files.ts';
 
 export type EnvironmentFailureCode =
-  'TEST_COMMAND_NOT_FOUND' | 'BASELINE_TIMEOUT' | 'NO_TESTS_RAN' | 'MISSING_MODULE' | 'RUNNER_CRASHED' | 'TEST_FILES_UNLOADABLE';
+  | 'TEST_COMMAND_NOT_FOUND'
+  | 'BASELINE_TIMEOUT'
+  | 'NO_TESTS_RAN'
+  | 'MISSING_MODULE'
+  | 'RUNNER_CRASHED'
+  | 'TEST_FILES_UNLOADABLE'
+  | 'TEST_COMMAND_REFUSED';
 
 export interface EnvironmentFailure {
   code: EnvironmentFailureCode;
@@ -67,6 +73,13 @@ export function environmentFailure(gate: GateResult, context: BaselineContext): 
       hint: 'set `scripts.test` in package.json to the command that runs the tests, or give that command with --test (`test.command`)',
     };
   }
+  const refused = gate.passed || gate.report.total > 0 ? null : refusedCommand(gate.output);
+  if (refused)
+    return {
+      code: 'TEST_COMMAND_REFUSED',
+      message: `the test command \`${context.testCommand}\` was refused by its test runner before any test ran: ${refused}`,
+      hint: 'fix the test command (`test.command`, --test) to one the runner takes, as the project runs its tests',
+    };
   const unloadable = unloadableTestFiles(gate);
   if (unloadable) {
     const node = context.nodeVersion ? `Node ${context.nodeVersion.replace(/^v/, '')}` : 'the Node that ran the tests';
@@ -96,6 +109,14 @@ export function environmentFailure(gate: GateResult, context: BaselineContext): 
 function commandNotFound(gate: Extract<GateResult, { passed: false }>): string | null {
   const match = NOT_FOUND.exec(gate.output);
   if (gate.exitCode === 127 || (match && gate.report.total === 0)) return match?.[1] ?? 'a program';
+  return null;
+}
+
+function refusedCommand(output: string): string | null {
+  for (const runner of RUNNERS) {
+    const refused = runner.refusedCommand?.(output);
+    if (refused) return refused;
+  }
   return null;
 }
 

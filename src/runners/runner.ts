@@ -28,6 +28,11 @@ export interface TestRunner {
    * printed it: the toolchain is broken, whatever the tests say. Absent or null: none seen.
    */
   crashedItself?(output: string): string | null;
+  /**
+   * The runner's own words when it refused its command line before any test ran (an option it does
+   * not take), as it printed them: the test command is wrong, not the code. Absent or null: none seen.
+   */
+  refusedCommand?(output: string): string | null;
   /** Files and settings that decide how the runner runs: a fix may not change them (docs/design.md §3.2.2). */
   readonly configuration: RunnerConfiguration;
   /** Its test framework's JavaScript API, as added source code could reach into it (docs/design.md §3.2.3). */

@@ -54,6 +54,36 @@ describe('environment failures on the baseline', () => {
     expect(environmentFailure(failed(output, 1, parsed(2, 1)), context)).toBeNull();
   });
 
+  it("a test command its runner refuses before any test ran names the runner's own words", () => {
+    // What each runner printed, here, for an option it does not take.
+    const refusals: Array<[string, number, string]> = [
+      [
+        'ERROR: usage: __main__.py [options] [file_or_dir] [file_or_dir] [...]\n__main__.py: error: unrecognized arguments: -q\n  inifile: /tmp/p/pyproject.toml\n',
+        4,
+        'unrecognized arguments: -q',
+      ],
+      ['node: bad option: --bogus\n', 9, 'bad option: --bogus'],
+      [
+        '● Unrecognized CLI Parameter:\n\n  Unrecognized option "bogusflag".\n\n  CLI Options Documentation:\n',
+        1,
+        'Unrecognized option "bogusflag".',
+      ],
+      [
+        '          throw new CACError(`Unknown option ...`);\n\nCACError: Unknown option `--bogusflag`\n',
+        1,
+        'Unknown option `--bogusflag`',
+      ],
+    ];
+    for (const [output, exitCode, words] of refusals) {
+      const failure = environmentFailure(failed(output, exitCode), context);
+      expect(failure).toMatchObject({ code: 'TEST_COMMAND_REFUSED' });
+      expect(failure?.message).toContain(words);
+      expect(failure?.hint).toMatch(/test\.command/);
+    }
+    // Once tests ran, the words are a test's business, not the command's.
+    expect(environmentFailure(failed(refusals[1]?.[0] ?? '', 1, parsed(1, 1)), context)).toBeNull();
+  });
+
   it('a timeout says so, with the limit and what to raise', () => {
     const gate: GateResult = { passed: false, reason: 'TIMEOUT', output: 'running…', report: emptyReport(), durationMs: 600_000 };
     expect(environmentFailure(gate, context)).toMatchObject({

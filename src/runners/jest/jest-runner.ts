@@ -22,6 +22,7 @@ export const jestRunner: TestRunner = {
     select: (failing, files) => `${files}-t ${shellQuote(namePattern(failing))}`,
   },
   noTestsRan: { output: /No tests found/ },
+  refusedCommand: (output) => /Unrecognized CLI Parameter:\s*(Unrecognized options? [^\n]+)/.exec(output)?.[1] ?? null,
   configuration: {
     files: [[/(^|\/)jest\.(config|workspace)\.[cm]?[jt]s$|(^|\/)jest\.config\.json$/, "the test runner's configuration"]],
     packageKeys: ['jest'],

@@ -44,6 +44,7 @@ export const nodeTestRunner: TestRunner = {
   },
   // Its closing summary, of the spec reporter (`ℹ tests 0`) and of TAP (`# tests 0`).
   noTestsRan: { output: /(?:^|\n)\s*(?:ℹ|#) tests 0\b/ },
+  refusedCommand: (output) => /^node: (bad option: .+)$/m.exec(output)?.[1] ?? null,
   configuration: { files: [], packageKeys: [], sections: {}, generatedFolders: [] },
   // `node:test`, without its scheme.
   framework: { modules: /^test$/ },

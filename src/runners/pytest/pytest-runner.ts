@@ -37,6 +37,8 @@ export const pytestRunner: TestRunner = {
   },
   // Exit 5 is pytest's "no tests were collected" (also when a filter deselected them all).
   noTestsRan: { output: /no tests ran/, exit: { code: 5, words: /no tests ran|deselected/i } },
+  // argparse's refusal, after pytest's `ERROR: usage: …` line (exit 4).
+  refusedCommand: (output) => (/ERROR: usage: /.test(output) ? (/error: (.+)$/m.exec(output)?.[1] ?? null) : null),
   configuration: {
     files: [
       [/(^|\/)(\.?pytest\.ini|\.?pytest\.toml|conftest\.py)$/, 'pytest reads it before any test'],

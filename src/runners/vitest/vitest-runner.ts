@@ -39,6 +39,7 @@ export const vitestRunner: TestRunner = {
     select: (failing, files) => `${files}-t ${shellQuote(namePattern(failing))}`,
   },
   noTestsRan: { output: /No test files found/ },
+  refusedCommand: (output) => /CACError: (Unknown option `[^`]+`)/.exec(output)?.[1] ?? null,
   crashedItself: vitestOwnCrash,
   configuration: {
     // vite's own configuration is vitest's too.
