@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { args, flag } from './lib/args.ts';
 import { compare, observe } from './lib/real-check.ts';
-import { isReserved, loadRealCorpus } from './lib/real-corpus.ts';
+import { isReserved, loadRealBug } from './lib/real-corpus.ts';
 import { readRecipes, type BugRecipe } from './lib/real-recipe.ts';
 import { checkOut, detectLicense, diffOf, editManifest, pack, readFix, trimFiles } from './lib/real-snapshot.ts';
 
@@ -35,8 +35,8 @@ function write(recipe: BugRecipe): string {
       `the fix changes ${fix.source.length} source files (${fix.source.join(', ')}); a bug's fix changes one or two`,
     );
   if (fix.tests.length === 0) throw new Error('the fix changes no test');
-  if (fix.added + fix.removed > recipe.maxFixLines)
-    throw new Error(`the fix changes ${fix.added + fix.removed} source lines, more than ${recipe.maxFixLines}`);
+  if (Math.max(fix.added, fix.removed) > recipe.maxFixLines)
+    throw new Error(`the fix adds ${fix.added} and removes ${fix.removed} source lines, more than ${recipe.maxFixLines}`);
   const work = mkdtempSync(join(tmpdir(), `fixloop-build-${recipe.id}-`));
   try {
     checkOut(repo, fix, work);
@@ -82,8 +82,7 @@ function write(recipe: BugRecipe): string {
 
 /** Runs the bug's tests three times (the snapshot twice, the fix once); records the failing tests when sound. */
 async function check(id: string): Promise<string[]> {
-  const bug = loadRealCorpus(realDir, true).find((b) => b.id === id);
-  if (!bug) return [`${id}: not in the corpus`];
+  const bug = loadRealBug(join(realDir, id), true);
   const first = await observe(bug, false);
   if (typeof first === 'string') return [first];
   const second = await observe(bug, false);

@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { z } from 'zod';
 
 /** Projects reserved for independent evaluation: never part of this corpus (see the common rules). */
@@ -80,24 +80,40 @@ export type RealBug = z.infer<typeof realBugSchema> & { dir: string };
 
 /** The corpus; `unrecorded` accepts bugs whose failing tests are still to be recorded (by the checker). */
 export function loadRealCorpus(dir: string, unrecorded = false): RealBug[] {
-  const schema = unrecorded ? realBugSchema.extend({ failing: z.array(z.string()) }) : realBugSchema;
   return readdirSync(dir, { withFileTypes: true })
     .filter((e) => e.isDirectory())
     .map((e) => e.name)
     .sort()
-    .map((name) => {
-      const bugDir = join(dir, name);
-      const metaPath = join(bugDir, 'meta.json');
-      if (!existsSync(metaPath)) throw new Error(`${bugDir}: no meta.json`);
-      const parsed = schema.safeParse(JSON.parse(readFileSync(metaPath, 'utf8')));
-      if (!parsed.success)
-        throw new Error(`${metaPath}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-      if (parsed.data.id !== name) throw new Error(`${metaPath}: id ${parsed.data.id} does not match the folder ${name}`);
-      for (const file of ['snapshot.tar.gz', 'fix.patch', 'tests.patch']) {
-        if (!existsSync(join(bugDir, file))) throw new Error(`${bugDir}: no ${file}`);
-      }
-      return { ...parsed.data, dir: bugDir };
-    });
+    .map((name) => loadRealBug(join(dir, name), unrecorded));
+}
+
+/**
+ * One half of the corpus as bench/real/split.json divides it: the tuning half unless the held-out
+ * half is asked for by name (`--half held-out`). The held-out half is only measured, never tuned on,
+ * so the scripts that run fixloop on the corpus stay off it by default.
+ */
+export function loadRealHalf(dir: string, half: string | undefined): RealBug[] {
+  if (half !== undefined && half !== 'tuning' && half !== 'held-out')
+    throw new Error(`--half is tuning or held-out, not ${half}`);
+  const splitPath = join(dir, 'split.json');
+  const split = existsSync(splitPath) ? (JSON.parse(readFileSync(splitPath, 'utf8')) as { heldOut?: { bugs?: string[] } }) : {};
+  const heldOut = new Set(split.heldOut?.bugs ?? []);
+  return loadRealCorpus(dir).filter((bug) => heldOut.has(bug.id) === (half === 'held-out'));
+}
+
+/** One bug's folder, read and validated as the corpus reads it. */
+export function loadRealBug(bugDir: string, unrecorded = false): RealBug {
+  const schema = unrecorded ? realBugSchema.extend({ failing: z.array(z.string()) }) : realBugSchema;
+  const metaPath = join(bugDir, 'meta.json');
+  if (!existsSync(metaPath)) throw new Error(`${bugDir}: no meta.json`);
+  const parsed = schema.safeParse(JSON.parse(readFileSync(metaPath, 'utf8')));
+  if (!parsed.success)
+    throw new Error(`${metaPath}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  if (parsed.data.id !== basename(bugDir)) throw new Error(`${metaPath}: id ${parsed.data.id} does not match the folder`);
+  for (const file of ['snapshot.tar.gz', 'fix.patch', 'tests.patch']) {
+    if (!existsSync(join(bugDir, file))) throw new Error(`${bugDir}: no ${file}`);
+  }
+  return { ...parsed.data, dir: bugDir };
 }
 
 export function isReserved(repository: string): boolean {
@@ -153,11 +169,32 @@ export function candidatePatchHash(before: string, after: string): string {
   return patchHash(['--- a/f', '+++ b/f', ...removed, ...added].join('\n'));
 }
 
+// What in package.json decides what `npm install` puts in node_modules: a version bump or a new
+// script between two bugs of a project does not call for another install.
+const INSTALL_FIELDS = [
+  'dependencies',
+  'devDependencies',
+  'optionalDependencies',
+  'peerDependencies',
+  'bundleDependencies',
+  'bundledDependencies',
+  'overrides',
+  'workspaces',
+];
+const INSTALL_SCRIPTS = ['preinstall', 'install', 'postinstall', 'prepare'];
+
+function installManifest(dir: string): string {
+  const path = join(dir, 'package.json');
+  if (!existsSync(path)) return '';
+  const pkg = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown> & { scripts?: Record<string, string> };
+  const scripts = INSTALL_SCRIPTS.map((name) => pkg.scripts?.[name] ?? '');
+  return JSON.stringify([pkg.name ?? '', ...INSTALL_FIELDS.map((field) => pkg[field] ?? null), scripts]);
+}
+
 /** The folder where a bug's dependencies were installed once, keyed by what decides them. */
 function installCacheDir(bug: RealBug, dir: string): string {
-  const manifest = ['package.json', 'requirements.txt']
-    .map((f) => (existsSync(join(dir, f)) ? readFileSync(join(dir, f), 'utf8') : ''))
-    .join('\0');
+  const requirements = join(dir, 'requirements.txt');
+  const manifest = [installManifest(dir), existsSync(requirements) ? readFileSync(requirements, 'utf8') : ''].join('\0');
   const key = createHash('sha256').update(`${bug.setup}\0${manifest}`).digest('hex').slice(0, 12);
   return join(
     process.env.FIXLOOP_REAL_CACHE ?? join(tmpdir(), 'fixloop-real-cache'),

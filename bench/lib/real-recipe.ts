@@ -18,8 +18,8 @@ const settings = z.object({
   license: realBugSchema.shape.license.optional(),
   /** Which of the fix's changed paths are test changes (regular expressions); the default knows the usual layouts. */
   testPaths: z.array(z.string()).optional(),
-  /** Changed paths that are neither source nor tests (docs, changelogs): left as at the parent. */
-  ignorePaths: z.array(z.string()).optional(),
+  /** Changed paths that are neither source nor tests, beside the default list (docs, changelogs): left as at the parent. */
+  ignorePaths: z.array(z.string()).default([]),
   /** Files left out of the snapshot (regular expressions on the path), beside the default list. */
   trim: z.array(z.string()).default([]),
   /** Files the default list would leave out but the tests need. */
@@ -34,8 +34,8 @@ const settings = z.object({
   dropScripts: z.array(z.string()).default([]),
   /** package.json fields dropped beside `engines` and `packageManager`. */
   dropFields: z.array(z.string()).default([]),
-  /** Source changes above this many lines are refused (a bug is a small fix). */
-  maxFixLines: z.number().int().positive().default(12),
+  /** A fix that adds or removes more source lines than this is refused (a bug is a small fix; the corpus's test holds it to 5). */
+  maxFixLines: z.number().int().positive().default(5),
   note: z.string().default(''),
 });
 
@@ -65,6 +65,7 @@ export function readRecipes(path: string): BugRecipe[] {
 const DEFAULT_TEST_PATHS = [
   String.raw`(^|/)(tests?|__tests__|specs?|testing)/`,
   String.raw`\.(test|spec)\.[cm]?[jt]sx?$`,
+  String.raw`(^|/)test\.[cm]?[jt]s$`,
   String.raw`(^|/)test_[^/]*\.py$`,
   String.raw`_test\.py$`,
 ];
@@ -78,6 +79,7 @@ const DEFAULT_IGNORE_PATHS = [
   String.raw`(^|/)(package-lock\.json|yarn\.lock|pnpm-lock\.yaml)$`,
   String.raw`^dist/`,
   String.raw`^\.changeset/`,
+  String.raw`^(tox\.ini|\.spell-dict|\.travis\.yml|\.gitignore|mkdocs\.yml)$`,
 ];
 
 export type ChangeKind = 'test' | 'source' | 'ignored';
@@ -86,7 +88,7 @@ export type ChangeKind = 'test' | 'source' | 'ignored';
 export function changeKind(recipe: BugRecipe, path: string): ChangeKind {
   const matches = (patterns: string[]) => patterns.some((p) => new RegExp(p).test(path));
   if (matches(recipe.testPaths ?? DEFAULT_TEST_PATHS)) return 'test';
-  if (matches(recipe.ignorePaths ?? DEFAULT_IGNORE_PATHS)) return 'ignored';
+  if (matches([...DEFAULT_IGNORE_PATHS, ...recipe.ignorePaths])) return 'ignored';
   return 'source';
 }
 
