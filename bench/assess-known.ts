@@ -4,14 +4,14 @@
 // engine in a real `fixloop run` (setup, baseline, gate, pristine replay, the assessment), so what is
 // measured is the product's own path for any engine. Reports, per patch: its correctness, the level
 // the run ends at, the reason, and the assessment's time against the run's.
-// Run: node bench/assess-known.ts [--filter a,b] [--results <file>] [--write]
+// Run: node bench/assess-known.ts [--filter a,b] [--results <file>] [--write] [--half tuning|held-out]
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { args, flag } from './lib/args.ts';
 import { runKnownPatch, type Measured } from './lib/known-patch-run.ts';
-import { loadRealCorpus, patchHash, type RealBug } from './lib/real-corpus.ts';
+import { loadRealHalf, patchHash, type RealBug } from './lib/real-corpus.ts';
 import { readResults } from './lib/real-results.ts';
 import { median } from './lib/stats.ts';
 
@@ -67,7 +67,7 @@ const END = '<!-- assess-known:end -->';
 const kept = resultsFile ? readMeasured(resultsFile) : [];
 const engineKept = readResults(join(root, 'bench/real-results.jsonl'));
 const rows: Measured[] = [...kept];
-for (const bug of loadRealCorpus(join(root, 'bench/real')).filter((b) => filters.some((f) => b.id.includes(f)))) {
+for (const bug of loadRealHalf(join(root, 'bench/real'), flag('--half')).filter((b) => filters.some((f) => b.id.includes(f)))) {
   for (const { source, patch } of patchesOf(bug, engineKept)) {
     if (kept.some((k) => k.bug === bug.id && k.hash === patchHash(patch))) continue;
     const row = await runKnownPatch(bug, source, patch);

@@ -2,13 +2,14 @@
 // corpus (its upstream fix applied, so that every test runs to its end), plus a generated project of
 // 200 small tests, run by the gate with and without pytest's guard, in turn, `--runs` times each
 // (default 5). Prints the median duration of each and the overhead. Run:
-//   node bench/guard-overhead.ts [--runs 5]
+//   node bench/guard-overhead.ts [--runs 5] [--half tuning|held-out]
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { runGate } from '../src/gate/run-gate.ts';
 import { createProcessSandbox } from '../src/sandbox/process-sandbox.ts';
-import { loadRealCorpus, materializeReal } from './lib/real-corpus.ts';
+import { flag } from './lib/args.ts';
+import { loadRealHalf, materializeReal } from './lib/real-corpus.ts';
 import { median } from './lib/stats.ts';
 
 const runsArg = process.argv.indexOf('--runs');
@@ -57,7 +58,7 @@ async function measure(label: string, cwd: string, command: string): Promise<voi
 console.log(`| Suite | Tests | Without the guard (ms, median of ${RUNS}) | With it | Overhead |`);
 console.log('| --- | ---: | ---: | ---: | ---: |');
 const seen = new Set<string>();
-for (const bug of loadRealCorpus(resolve(import.meta.dirname, 'real'))) {
+for (const bug of loadRealHalf(resolve(import.meta.dirname, 'real'), flag('--half'))) {
   if (bug.runner !== 'pytest' || seen.has(bug.project)) continue;
   seen.add(bug.project);
   const dir = materializeReal(bug, 'guard', true);

@@ -2,19 +2,19 @@
 // engine kept in bench/real-results.jsonl that is not the upstream fix's own text, or one patch
 // file for one bug. Prints, per patch, its hand judgement (meta.json) beside where it gives other
 // results than the upstream fix.
-// Run: node bench/oracle.ts [--filter a,b] | node bench/oracle.ts --bug <id> --patch <file>
+// Run: node bench/oracle.ts [--filter a,b] [--half tuning|held-out] | node bench/oracle.ts --bug <id> --patch <file>
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { flag } from './lib/args.ts';
 import { realBaseline } from './lib/real-candidates.ts';
-import { loadRealCorpus, materializeReal, patchHash, type RealBug } from './lib/real-corpus.ts';
+import { loadRealHalf, materializeReal, patchHash, type RealBug } from './lib/real-corpus.ts';
 import { judgeCorrect } from './lib/real-judge.ts';
 import { readResults } from './lib/real-results.ts';
 import { compareWithUpstream, oracleText } from './lib/upstream-oracle.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const bugs = loadRealCorpus(join(root, 'bench/real'));
+const bugs = loadRealHalf(join(root, 'bench/real'), flag('--half'));
 const filters = (flag('--filter') ?? '').split(',').filter(Boolean);
 const oneBug = flag('--bug');
 const onePatch = flag('--patch');

@@ -9,14 +9,14 @@
 // upstream fix (lib/upstream-oracle.ts: the suite's calls and generated inputs, where the two give
 // different results), an oracle independent of the visible tests, shown beside the hand judgement.
 // With `--parallel N`, candidates are validated in N copies of the checkout at once.
-// Run: node bench/overfit.ts --filter <ids> [--results <file>] [--max 300] [--no-levels] [--no-oracle] [--parallel N]
+// Run: node bench/overfit.ts --filter <ids> [--results <file>] [--max 300] [--no-levels] [--no-oracle] [--parallel N] [--half tuning|held-out]
 import { appendFileSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { args, flag } from './lib/args.ts';
 import { runKnownPatch, type Measured } from './lib/known-patch-run.ts';
 import { realBaseline } from './lib/real-candidates.ts';
-import { loadRealCorpus, materializeReal, type RealBug } from './lib/real-corpus.ts';
+import { loadRealHalf, materializeReal, type RealBug } from './lib/real-corpus.ts';
 import { judgeCorrect } from './lib/real-judge.ts';
 import { compareWithUpstream, oracleText, type OracleVerdict } from './lib/upstream-oracle.ts';
 import { validateAll, type AllPlausible } from './lib/validate-all.ts';
@@ -45,7 +45,9 @@ async function plausibleOf(bug: RealBug): Promise<AllPlausible | string> {
 }
 
 const rows: Array<Measured & { oracle?: OracleVerdict }> = [];
-for (const bug of loadRealCorpus(realDir).filter((b) => filters.length === 0 || filters.some((f) => b.id.includes(f)))) {
+for (const bug of loadRealHalf(realDir, flag('--half')).filter(
+  (b) => filters.length === 0 || filters.some((f) => b.id.includes(f)),
+)) {
   const found = await plausibleOf(bug);
   if (typeof found === 'string') {
     console.log(`${bug.id}: not measured: ${found.split('\n')[0]}`);

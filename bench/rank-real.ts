@@ -6,12 +6,12 @@
 // candidates. What `npm run bench:real` spends minutes to learn (is the fix reachable, and how far
 // down), this says in seconds per bug, so template and ranking changes can be measured on the whole
 // corpus.
-// Run: node bench/rank-real.ts [--filter <id part>] [--json <file>]
+// Run: node bench/rank-real.ts [--filter <id part>] [--json <file>] [--half tuning|held-out]
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { realBaseline, realCandidates } from './lib/real-candidates.ts';
-import { candidatePatchHash, loadRealCorpus, materializeReal, type RealBug } from './lib/real-corpus.ts';
+import { candidatePatchHash, loadRealHalf, materializeReal, type RealBug } from './lib/real-corpus.ts';
 import { flag } from './lib/args.ts';
 
 const realDir = fileURLToPath(new URL('./real', import.meta.url));
@@ -106,7 +106,7 @@ async function rankBug(bug: RealBug): Promise<RankRow | string> {
 const rows: RankRow[] = [];
 console.log('| Bug | Runner | Suspicious lines | Fault line rank | Candidates | Fix rank | Template |');
 console.log('| --- | --- | ---: | ---: | ---: | ---: | --- |');
-for (const bug of loadRealCorpus(realDir).filter((b) => b.id.includes(filter))) {
+for (const bug of loadRealHalf(realDir, flag('--half')).filter((b) => b.id.includes(filter))) {
   const row = await rankBug(bug);
   if (typeof row === 'string') {
     console.log(`| ${bug.id} | ${bug.runner} | setup failed: ${row.split('\n')[0]} |`);

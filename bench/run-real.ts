@@ -1,7 +1,7 @@
 // The repair engine on real bugs: runs `fixloop run` (embedded `repair` engine) on every bug of
 // bench/real and reports plausible (tests_green), correct (the same source as the upstream fix, or a
 // hand judgement recorded in meta.json), R (attempts until plausible), time, and why a run failed.
-// Run: npm run bench:real [-- --filter <substring>[,<substring>...]] [--limit N] [--results <file>] [--write]
+// Run: npm run bench:real [-- --filter <substring>[,<substring>...]] [--limit N] [--results <file>] [--write] [--half tuning|held-out]
 // `--results <file>` keeps each bug's outcome as it comes (one JSON line per bug, with the commit that
 // measured it); a later run with the same file skips the bugs it holds, so a corpus that takes longer
 // than one sitting is measured in parts, and the table says which commits measured it.
@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import type { RunResult } from '../src/core/run-result.ts';
 import { defaultRepoConfig } from '../src/core/repo-config.ts';
 import { judgeCorrect } from './lib/real-judge.ts';
-import { loadRealCorpus, materializeReal, patchHash, type RealBug } from './lib/real-corpus.ts';
+import { loadRealHalf, materializeReal, patchHash, type RealBug } from './lib/real-corpus.ts';
 import { appendResult, readResults, type StoredOutcome } from './lib/real-results.ts';
 import { median, rate } from './lib/stats.ts';
 import { materialize, printedResult, timed } from './lib/workdir.ts';
@@ -132,7 +132,7 @@ function writeDocs(text: string): void {
 
 // `--filter a,b`: the bugs whose id contains any of the parts.
 const filters = filter.split(',');
-const bugs = loadRealCorpus(join(root, 'bench/real'))
+const bugs = loadRealHalf(join(root, 'bench/real'), flag('--half'))
   .filter((b) => filters.some((f) => b.id.includes(f)))
   .slice(0, limit);
 const stored = resultsFile ? readResults(resultsFile) : new Map<string, StoredOutcome>();
