@@ -95,8 +95,8 @@ describe('real-bug recipes', () => {
   it('trims CI, lockfiles and docs unless kept, and what the recipe names', () => {
     expect(trimmed(recipe(), '.github/workflows/ci.yml')).toBe(true);
     expect(trimmed(recipe(), 'package-lock.json')).toBe(true);
-    expect(trimmed(recipe(), 'docs/coerce.py')).toBe(true);
-    expect(trimmed(recipe({ keep: ['^docs/'] }), 'docs/coerce.py')).toBe(false);
+    expect(trimmed(recipe(), 'docs/helpers.py')).toBe(true);
+    expect(trimmed(recipe({ keep: ['^docs/'] }), 'docs/helpers.py')).toBe(false);
     expect(trimmed(recipe({ trim: ['^bench\\.mjs$'] }), 'bench.mjs')).toBe(true);
     expect(trimmed(recipe(), 'test/fixtures/package-lock.json')).toBe(false);
   });
