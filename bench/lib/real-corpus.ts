@@ -96,9 +96,12 @@ export function loadRealHalf(dir: string, half: string | undefined): RealBug[] {
   if (half !== undefined && half !== 'tuning' && half !== 'held-out')
     throw new Error(`--half is tuning or held-out, not ${half}`);
   const splitPath = join(dir, 'split.json');
-  const split = existsSync(splitPath) ? (JSON.parse(readFileSync(splitPath, 'utf8')) as { heldOut?: { bugs?: string[] } }) : {};
-  const heldOut = new Set(split.heldOut?.bugs ?? []);
-  return loadRealCorpus(dir).filter((bug) => heldOut.has(bug.id) === (half === 'held-out'));
+  const split = existsSync(splitPath)
+    ? (JSON.parse(readFileSync(splitPath, 'utf8')) as { heldOut?: { projects?: string[] } })
+    : {};
+  // By project: a bug added later to a held-out project is held out too.
+  const heldOut = new Set(split.heldOut?.projects ?? []);
+  return loadRealCorpus(dir).filter((bug) => heldOut.has(bug.project) === (half === 'held-out'));
 }
 
 /** One bug's folder, read and validated as the corpus reads it. */
