@@ -11,7 +11,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { args, flag } from './lib/args.ts';
 import { runKnownPatch, type Measured } from './lib/known-patch-run.ts';
-import { loadRealHalf, patchHash, type RealBug } from './lib/real-corpus.ts';
+import { patchHash, type RealBug } from './lib/real-corpus.ts';
+import { loadRealHalf } from './lib/real-split.ts';
+import { reportUnbuilt } from './lib/real-unbuilt.ts';
 import { readResults } from './lib/real-results.ts';
 import { median } from './lib/stats.ts';
 
@@ -67,6 +69,7 @@ const END = '<!-- assess-known:end -->';
 const kept = resultsFile ? readMeasured(resultsFile) : [];
 const engineKept = readResults(join(root, 'bench/real-results.jsonl'));
 const rows: Measured[] = [...kept];
+reportUnbuilt(join(root, 'bench/real'), { half: flag('--half'), match: (b) => filters.some((f) => b.id.includes(f)) });
 for (const bug of loadRealHalf(join(root, 'bench/real'), flag('--half')).filter((b) => filters.some((f) => b.id.includes(f)))) {
   for (const { source, patch } of patchesOf(bug, engineKept)) {
     if (kept.some((k) => k.bug === bug.id && k.hash === patchHash(patch))) continue;

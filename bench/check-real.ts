@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compare, observe } from './lib/real-check.ts';
 import { loadRealCorpus, type RealBug } from './lib/real-corpus.ts';
+import { reportUnbuilt } from './lib/real-unbuilt.ts';
 
 const realDir = fileURLToPath(new URL('./real', import.meta.url));
 const args = process.argv.slice(2);
@@ -22,6 +23,8 @@ function recordFailing(bug: RealBug, failing: string[]): void {
   writeFileSync(path, `${JSON.stringify(meta, null, 2)}\n`);
 }
 
+// Both halves: whether a bug is sound says nothing of how fixloop does on it.
+reportUnbuilt(realDir, { bothHalves: true, match: (b) => filters.some((f) => b.id.includes(f)) });
 const bugs = loadRealCorpus(realDir, record).filter((b) => filters.some((f) => b.id.includes(f)));
 let problems = 0;
 for (const bug of bugs) {

@@ -8,13 +8,16 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { flag } from './lib/args.ts';
 import { realBaseline } from './lib/real-candidates.ts';
-import { loadRealHalf, materializeReal, patchHash, type RealBug } from './lib/real-corpus.ts';
+import { materializeReal, patchHash, type RealBug } from './lib/real-corpus.ts';
+import { loadRealHalf } from './lib/real-split.ts';
+import { reportUnbuilt, unbuiltNotice } from './lib/real-unbuilt.ts';
 import { judgeCorrect } from './lib/real-judge.ts';
 import { readResults } from './lib/real-results.ts';
 import { compareWithUpstream, oracleText } from './lib/upstream-oracle.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const bugs = loadRealHalf(join(root, 'bench/real'), flag('--half'));
+const realDir = join(root, 'bench/real');
+const bugs = loadRealHalf(realDir, flag('--half'));
 const filters = (flag('--filter') ?? '').split(',').filter(Boolean);
 const oneBug = flag('--bug');
 const onePatch = flag('--patch');
@@ -27,7 +30,8 @@ function patchesToJudge(): Array<{ bug: RealBug; patch: string }> {
         !oneBug || !onePatch
           ? '--bug <id> and --patch <file> go together'
           : !bug
-            ? `--bug: no bug ${oneBug} in bench/real`
+            ? (unbuiltNotice(realDir, { half: flag('--half'), match: (b) => b.id === oneBug })[0] ??
+              `--bug: no bug ${oneBug} in bench/real`)
             : `--patch: no file ${onePatch}`;
       console.error(`oracle: ${why}`);
       process.exit(2);
@@ -35,6 +39,7 @@ function patchesToJudge(): Array<{ bug: RealBug; patch: string }> {
     return [{ bug, patch: readFileSync(onePatch, 'utf8') }];
   }
   const kept = readResults(join(root, 'bench/real-results.jsonl'));
+  reportUnbuilt(realDir, { half: flag('--half'), match: (b) => filters.length === 0 || filters.some((f) => b.id.includes(f)) });
   return bugs
     .filter((bug) => filters.length === 0 || filters.some((f) => bug.id.includes(f)))
     .flatMap((bug) => {

@@ -16,7 +16,9 @@ import { fileURLToPath } from 'node:url';
 import { args, flag } from './lib/args.ts';
 import { runKnownPatch, type Measured } from './lib/known-patch-run.ts';
 import { realBaseline } from './lib/real-candidates.ts';
-import { loadRealHalf, materializeReal, type RealBug } from './lib/real-corpus.ts';
+import { materializeReal, type RealBug } from './lib/real-corpus.ts';
+import { loadRealHalf } from './lib/real-split.ts';
+import { reportUnbuilt } from './lib/real-unbuilt.ts';
 import { judgeCorrect } from './lib/real-judge.ts';
 import { compareWithUpstream, oracleText, type OracleVerdict } from './lib/upstream-oracle.ts';
 import { validateAll, type AllPlausible } from './lib/validate-all.ts';
@@ -45,6 +47,7 @@ async function plausibleOf(bug: RealBug): Promise<AllPlausible | string> {
 }
 
 const rows: Array<Measured & { oracle?: OracleVerdict }> = [];
+reportUnbuilt(realDir, { half: flag('--half'), match: (b) => filters.length === 0 || filters.some((f) => b.id.includes(f)) });
 for (const bug of loadRealHalf(realDir, flag('--half')).filter(
   (b) => filters.length === 0 || filters.some((f) => b.id.includes(f)),
 )) {

@@ -11,7 +11,9 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { realBaseline, realCandidates } from './lib/real-candidates.ts';
-import { candidatePatchHash, loadRealHalf, materializeReal, type RealBug } from './lib/real-corpus.ts';
+import { candidatePatchHash, materializeReal, type RealBug } from './lib/real-corpus.ts';
+import { loadRealHalf } from './lib/real-split.ts';
+import { reportUnbuilt } from './lib/real-unbuilt.ts';
 import { flag } from './lib/args.ts';
 
 const realDir = fileURLToPath(new URL('./real', import.meta.url));
@@ -104,6 +106,7 @@ async function rankBug(bug: RealBug): Promise<RankRow | string> {
 }
 
 const rows: RankRow[] = [];
+reportUnbuilt(realDir, { half: flag('--half'), match: (b) => b.id.includes(filter) });
 console.log('| Bug | Runner | Suspicious lines | Fault line rank | Candidates | Fix rank | Template |');
 console.log('| --- | --- | ---: | ---: | ---: | ---: | --- |');
 for (const bug of loadRealHalf(realDir, flag('--half')).filter((b) => b.id.includes(filter))) {

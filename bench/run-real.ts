@@ -13,7 +13,9 @@ import { fileURLToPath } from 'node:url';
 import type { RunResult } from '../src/core/run-result.ts';
 import { defaultRepoConfig } from '../src/core/repo-config.ts';
 import { judgeCorrect } from './lib/real-judge.ts';
-import { loadRealHalf, materializeReal, patchHash, type RealBug } from './lib/real-corpus.ts';
+import { materializeReal, patchHash, type RealBug } from './lib/real-corpus.ts';
+import { loadRealHalf } from './lib/real-split.ts';
+import { reportUnbuilt } from './lib/real-unbuilt.ts';
 import { appendResult, readResults, type StoredOutcome } from './lib/real-results.ts';
 import { median, rate } from './lib/stats.ts';
 import { materialize, printedResult, timed } from './lib/workdir.ts';
@@ -132,6 +134,7 @@ function writeDocs(text: string): void {
 
 // `--filter a,b`: the bugs whose id contains any of the parts.
 const filters = filter.split(',');
+reportUnbuilt(join(root, 'bench/real'), { half: flag('--half'), match: (b) => filters.some((f) => b.id.includes(f)) });
 const bugs = loadRealHalf(join(root, 'bench/real'), flag('--half'))
   .filter((b) => filters.some((f) => b.id.includes(f)))
   .slice(0, limit);

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { args, flag } from './lib/args.ts';
 import { loadRealCorpus, RUNNERS, type RealBug } from './lib/real-corpus.ts';
+import { unbuiltRealBugs } from './lib/real-unbuilt.ts';
 
 const realDir = fileURLToPath(new URL('./real', import.meta.url));
 const splitPath = join(realDir, 'split.json');
@@ -34,10 +35,27 @@ function shuffle<T>(items: T[], random: () => number): T[] {
   return out;
 }
 
+/** What the draw reads of a bug: a bug not built here tells it by its recipe. */
+type Drawn = Pick<RealBug, 'id' | 'project' | 'runner'>;
+
+/** Every bug of the corpus, built here or by its recipe; a draw without some of them would be another draw. */
+function corpusToDraw(): Drawn[] {
+  const unbuilt = unbuiltRealBugs(realDir);
+  const absent = unbuilt.filter((bug) => !bug.recipe).map((bug) => bug.id);
+  if (absent.length > 0)
+    throw new Error(
+      `split.json names ${absent.length} bugs this checkout holds neither built nor by recipe: ${absent.join(', ')}`,
+    );
+  const byRecipe = unbuilt.flatMap(({ recipe }) =>
+    recipe ? [{ id: recipe.id, project: recipe.project, runner: recipe.runner }] : [],
+  );
+  return [...loadRealCorpus(realDir), ...byRecipe].sort((a, b) => a.id.localeCompare(b.id));
+}
+
 /** The drawn projects' halves: runner by runner, alternating from the lighter half. */
-function drawSplit(bugs: RealBug[], tuned: string[], seed: number): { tuning: string[]; heldOut: string[] } {
+function drawSplit(bugs: Drawn[], tuned: string[], seed: number): { tuning: string[]; heldOut: string[] } {
   const random = generator(seed);
-  const byProject = new Map<string, RealBug[]>();
+  const byProject = new Map<string, Drawn[]>();
   for (const bug of bugs) byProject.set(bug.project, [...(byProject.get(bug.project) ?? []), bug]);
   const tuning = [...tuned].filter((p) => byProject.has(p));
   const heldOut: string[] = [];
@@ -58,7 +76,7 @@ const seed = Number(flag('--seed'));
 const tuned = (flag('--tuned') ?? '').split(',').filter(Boolean);
 if (!Number.isInteger(seed)) throw new Error('usage: split-real.ts --seed <n> --tuned <project>,... [--force]');
 if (existsSync(splitPath) && !args.includes('--force')) throw new Error(`${splitPath} exists: the corpus is split once`);
-const bugs = loadRealCorpus(realDir);
+const bugs = corpusToDraw();
 const { tuning, heldOut } = drawSplit(bugs, tuned, seed);
 const half = (projects: string[]) => {
   const members = bugs.filter((b) => projects.includes(b.project));

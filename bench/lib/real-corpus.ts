@@ -6,6 +6,11 @@
 //                                    changes applied (no dependencies: `setup` installs them)
 //   bench/real/<id>/fix.patch        the upstream fix of the source (the reference)
 //   bench/real/<id>/tests.patch      the upstream test changes already applied in the snapshot (to read)
+//   bench/real/<id>/recipe.json      how bench/build-real-bug.ts built it (the bugs it built)
+//
+// The bugs bench/build-real-bug.ts builds are never committed (bench/real/README.md): their code is
+// the project's own, brought by fetch, so a checkout holds them only where they were built. A folder
+// with its recipe and no snapshot is a bug not built here (real-unbuilt.ts): the corpus leaves it out.
 //
 // Snapshots are archives, not plain files, so this repository's own TypeScript, lint and test
 // configuration never picks up a project's sources or tests, and its .gitignore drops none of them.
@@ -78,30 +83,27 @@ export const realBugSchema = z.object({
 
 export type RealBug = z.infer<typeof realBugSchema> & { dir: string };
 
-/** The corpus; `unrecorded` accepts bugs whose failing tests are still to be recorded (by the checker). */
-export function loadRealCorpus(dir: string, unrecorded = false): RealBug[] {
+/** The bug folders under `dir`, built or not, sorted. */
+export function bugFolders(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true })
     .filter((e) => e.isDirectory())
     .map((e) => e.name)
-    .sort()
-    .map((name) => loadRealBug(join(dir, name), unrecorded));
+    .sort();
+}
+
+/** A folder with the recipe that builds its bug but not the code: the bug is not built on this machine. */
+export function isUnbuilt(bugDir: string): boolean {
+  return existsSync(join(bugDir, 'recipe.json')) && !existsSync(join(bugDir, 'snapshot.tar.gz'));
 }
 
 /**
- * One half of the corpus as bench/real/split.json divides it: the tuning half unless the held-out
- * half is asked for by name (`--half held-out`). The held-out half is only measured, never tuned on,
- * so the scripts that run fixloop on the corpus stay off it by default.
+ * The bugs built here; `unrecorded` accepts bugs whose failing tests are still to be recorded (by the
+ * checker). A folder without a recipe must be whole: nothing could build it again.
  */
-export function loadRealHalf(dir: string, half: string | undefined): RealBug[] {
-  if (half !== undefined && half !== 'tuning' && half !== 'held-out')
-    throw new Error(`--half is tuning or held-out, not ${half}`);
-  const splitPath = join(dir, 'split.json');
-  const split = existsSync(splitPath)
-    ? (JSON.parse(readFileSync(splitPath, 'utf8')) as { heldOut?: { projects?: string[] } })
-    : {};
-  // By project: a bug added later to a held-out project is held out too.
-  const heldOut = new Set(split.heldOut?.projects ?? []);
-  return loadRealCorpus(dir).filter((bug) => heldOut.has(bug.project) === (half === 'held-out'));
+export function loadRealCorpus(dir: string, unrecorded = false): RealBug[] {
+  return bugFolders(dir)
+    .filter((name) => !isUnbuilt(join(dir, name)))
+    .map((name) => loadRealBug(join(dir, name), unrecorded));
 }
 
 /** One bug's folder, read and validated as the corpus reads it. */
