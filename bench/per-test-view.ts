@@ -9,7 +9,9 @@ import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { flag } from './lib/args.ts';
-import { loadRealCorpus, materializeReal, type RealBug } from './lib/real-corpus.ts';
+import { materializeReal, type RealBug } from './lib/real-corpus.ts';
+import { loadRealHalf } from './lib/real-split.ts';
+import { reportUnbuilt } from './lib/real-unbuilt.ts';
 import { materialize, printedResult, timed } from './lib/workdir.ts';
 import { tmpdir } from 'node:os';
 
@@ -69,7 +71,9 @@ async function baselineOf(bug: RealBug, test: string, variant: Seen['variant']):
   }
 }
 
-const bugs = loadRealCorpus(realDir).filter((bug) => !filter || filter.includes(bug.id));
+// The tuning half unless --half held-out, as its usage says and as every script that runs fixloop on the corpus.
+reportUnbuilt(realDir, { half: flag('--half'), match: (bug) => !filter || filter.includes(bug.id) });
+const bugs = loadRealHalf(realDir, flag('--half')).filter((bug) => !filter || filter.includes(bug.id));
 const seen: Seen[] = [];
 for (const bug of bugs) {
   for (const [variant, test] of [
