@@ -3,7 +3,7 @@
 // (`NODE_TEST_CONTEXT`, `JEST_WORKER_ID`, `VITEST`, …) can be right only under test; a `valueOf`,
 // `Symbol.toPrimitive` or `equals` that answers a constant, or never reads the other operand, makes
 // a value that compares equal to anything. The variables are the runners' own (src/runners/).
-import { GLOBAL } from './js-references.ts';
+import { GLOBAL } from '../core/js-references.ts';
 import { isJsNode, walkJs, type JsNode } from '../core/js-tree.ts';
 import type { TamperRule } from './tamper-hit.ts';
 

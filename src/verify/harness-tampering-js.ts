@@ -5,7 +5,7 @@
 // another name is the same call (js-references.ts); words in strings and comments are never code.
 // Reading the runners' variables and values equal to anything: harness-tampering-js-values.ts.
 import { equalsAnythingHit, runnerVariableHits } from './harness-tampering-js-values.ts';
-import { bare, GLOBAL, refOf, scopeOf, type Ref } from './js-references.ts';
+import { bare, GLOBAL, refOf, scopeOf, type Ref } from '../core/js-references.ts';
 import { underMainGuard } from './js-main-guard.ts';
 import { isJsNode, literalPath, ownLines, parseJs, stringValue, walkJs, type JsNode } from '../core/js-tree.ts';
 import type { TamperHit, TamperRule } from './tamper-hit.ts';

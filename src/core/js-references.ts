@@ -2,8 +2,9 @@
 // `process`, or on the global scope. Names are followed through imports and requires
 // (`import p from 'node:process'`, `const { strict } = require('assert')`), so the same member
 // under another name is the same member; a name the file declares itself is never a global.
-// The harness tampering checks (harness-tampering-js.ts) ask it what each call and write reaches.
-import { isJsNode, stringValue, walkJs, type JsNode } from '../core/js-tree.ts';
+// Beside the syntax tree (js-tree.ts), for every stage: the judge's harness tampering checks
+// (src/verify/harness-tampering-js.ts) ask it what each call and write reaches.
+import { isJsNode, stringValue, walkJs, type JsNode } from './js-tree.ts';
 
 /** What an expression stands for: a module (or the global scope) and a path of members in it. */
 export interface Ref {
