@@ -32,7 +32,8 @@ const QUIET: Record<string, string> = {
 
 function quiet(bug: RealBug): string {
   const extra = QUIET[bug.runner] ?? '';
-  return bug.test.startsWith('npm ') ? `${bug.test} -- ${extra}` : `${bug.test} ${extra}`;
+  // An npm script alone passes its arguments on after `--`; a command that ends in the runner takes them itself.
+  return /^npm (test|run \S+)$/.test(bug.test) ? `${bug.test} -- ${extra}` : `${bug.test} ${extra}`;
 }
 
 interface Seen {
