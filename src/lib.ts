@@ -13,6 +13,7 @@ export type {
 export { FixloopInputError, type FixloopInputErrorCode, type InputProblem } from './library/library-error.ts';
 export type { AttemptRecord, RunResult, RunStatus, StopReason, TestCounts, Verification } from './core/run-result.ts';
 export type { AlternativePatch, Assessment, AssessmentLevel, BehaviourChange } from './core/assessment.ts';
+export type { Flakiness, FlakyTest } from './core/flaky-test.ts';
 export type { RunProgress } from './loop/progress.ts';
 export type { EngineName } from './core/repo-config.ts';
 export type { SandboxChoice } from './sandbox/select-sandbox.ts';
