@@ -36,7 +36,9 @@ export type FindingKind =
   /** The patch adds a comment that silences a check tool (`eslint-disable`, `# noqa`, `@ts-ignore`, `prettier-ignore`). */
   | 'check_silenced'
   /** The patch changes what configures a check tool (its config file, its section or package.json key). */
-  | 'check_config_changed';
+  | 'check_config_changed'
+  /** The tests the patch turned from failing to passing are all flaky: a flaky test's outcome is no fix (docs/design.md §3.2.8). */
+  | 'flaky_only';
 
 export interface Finding {
   kind: FindingKind;

@@ -1,6 +1,7 @@
 // RepoConfig (docs/design.md §2): the repository's `fixloop.yml` / `.github/fixloop.yml`, CLI flags override it.
 // One zod schema serves the CLI, the GitHub App and the published JSON Schema.
 import { z } from 'zod';
+import { loopConfigSchema } from './loop-config.ts';
 
 /** Test-file conventions protected by default: a fix must not weaken the judge. */
 export const DEFAULT_PROTECTED_PATHS = [
@@ -109,20 +110,7 @@ export const repoConfigSchema = z
       })
       .strict()
       .default({ maxFilesChanged: 10, maxLinesChanged: 200, allowNewDependencies: false }),
-    loop: z
-      .object({
-        maxAttempts: z.number().int().positive().max(100).default(5).describe('Most attempts in one run.'),
-        maxConsecutiveFailures: z
-          .number()
-          .int()
-          .positive()
-          .max(100)
-          .default(3)
-          .describe('Failed gates in a row without fewer failing tests before the run escalates to a human.'),
-        timeBudget: seconds.default(3600).describe('Seconds the whole run may take; when spent the run stops and reports it.'),
-      })
-      .strict()
-      .default({ maxAttempts: 5, maxConsecutiveFailures: 3, timeBudget: 3600 }),
+    loop: loopConfigSchema,
     engines: z
       .array(z.enum(ENGINE_NAMES))
       .min(1)

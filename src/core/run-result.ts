@@ -9,8 +9,10 @@ import type { RemovedFromRequest } from './request-text.ts';
 import type { Assessment } from './assessment.ts';
 import type { CheckRecord, CheckSummary } from './check-result.ts';
 import type { WorkingTreeStart } from './working-tree.ts';
+import type { Flakiness } from './flaky-test.ts';
 
-export type RunStatus = 'tests_green' | 'failed_to_green' | 'escalated' | 'nothing_to_fix' | 'error';
+/** `flaky`: the baseline's only failures were flaky tests (docs/design.md §3.2.8): nothing to repair, no patch. */
+export type RunStatus = 'tests_green' | 'failed_to_green' | 'escalated' | 'nothing_to_fix' | 'flaky' | 'error';
 
 /** Why a run that is not green stopped. */
 export type StopReason =
@@ -122,6 +124,12 @@ export interface Verification {
   baselineView?: TestView;
   /** A check run's checks (`checks`) on the replay: each must pass. Absent when the gate is the suite alone. */
   checks?: CheckSummary[];
+  /**
+   * The flaky tests whose outcome in the replay counted for nothing (docs/design.md §3.2.8): known at
+   * the baseline, or failing here after passing at the baseline and passing again when run again.
+   * Absent when there were none.
+   */
+  flaky?: string[];
 }
 
 /**
@@ -247,6 +255,8 @@ export interface RunResult {
   spend?: AgentSpend;
   /** Set when the run wrote a failing test first (the baseline was green). */
   redGreen?: RedProof;
+  /** The flaky tests the run found and the reruns that found them (docs/design.md §3.2.8); absent when none ran. */
+  flakiness?: Flakiness;
   /** Set when no engine ran: the run replayed the stored patch of the run it is named after (`fixloop replay`). */
   replay?: true;
   startedAt: string;

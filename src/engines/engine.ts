@@ -48,6 +48,11 @@ export interface AttemptContext {
   lastGate: GateResult;
   baseline: GateResult;
   checks?: CheckGateRunner;
+  /**
+   * The tests found flaky so far (docs/design.md §3.2.8), left out of `lastGate` and `baseline`: a run
+   * of the suite that fails only on them is as good as a pass, never a reason to change the code.
+   */
+  flaky?: ReadonlySet<string>;
   previousAttempts: PreviousAttempt[];
   hints: LocalizationHint[];
   mode: AttemptMode;

@@ -4,6 +4,7 @@ import type { RunProgress } from '../loop/progress.ts';
 import type { JobInfo } from '../jobs/run-store.ts';
 import type { RunResult } from '../core/run-result.ts';
 import { needsReview } from '../core/assessment-level.ts';
+import { flakyCountWords } from '../core/flaky-test.ts';
 
 export const NEEDS_HUMAN_LABEL = 'fixloop:needs-human';
 
@@ -73,6 +74,21 @@ export function nothingToFixMessage(result: RunResult, kind: 'issue' | 'check'):
     return `🤷 **fixloop** could not reproduce the failure: \`${result.testCommand}\` passes at \`${result.repository.sha.slice(0, 12)}\`. The failure is likely flaky or specific to the CI environment, so fixloop stops here.`;
   }
   return `➖ **fixloop**: nothing to fix. \`${result.testCommand}\` already passes at \`${result.repository.sha.slice(0, 12)}\`${result.baseline.parsed ? ` (${result.baseline.passed} tests)` : ''}. fixloop acts on a failing test: push one that shows the bug (or say which in \`/fix <instructions>\`), then ask again.`;
+}
+
+/** The only failures were flaky tests (docs/design.md §3.2.8): each named with its counts, and no patch. */
+export function flakyMessage(result: RunResult, kind: 'issue' | 'check'): string {
+  const tests = result.flakiness?.tests ?? [];
+  const what = kind === 'check' ? 'the check failed only on flaky tests' : 'the only failing tests are flaky';
+  const lines = [
+    `🎲 **fixloop**: ${what} at \`${result.repository.sha.slice(0, 12)}\`: each failed and then passed on the same code, so there is nothing to repair and no patch.`,
+    '',
+    ...tests.slice(0, 15).map((t) => `- \`${t.id}\`: ${flakyCountWords(t)}`),
+    ...(tests.length > 15 ? [`- … ${tests.length - 15} more`] : []),
+    '',
+    'fixloop measures flakiness and never repairs it: make these tests deterministic, then ask again.',
+  ];
+  return lines.join('\n');
 }
 
 export function errorMessage(runId: string, message: string, command: string): string {

@@ -12,6 +12,7 @@ import {
   cancelledMessage,
   errorMessage,
   escalationMessage,
+  flakyMessage,
   forkNote,
   greenMessage,
   NEEDS_HUMAN_LABEL,
@@ -69,6 +70,13 @@ export async function publishResult(input: PublishInput): Promise<Publication> {
           title: plan.kind === 'check' ? 'Failure not reproduced' : 'Nothing to fix',
           summary: report,
         },
+        pullRequest: null,
+      };
+    // Flaky tests are measured, never repaired (docs/design.md §3.2.8): a reply, a neutral check, no pull request.
+    case 'flaky':
+      return {
+        status: flakyMessage(result, plan.kind === 'check' ? 'check' : 'issue'),
+        verdict: { conclusion: 'neutral', title: 'Flaky tests: nothing to repair', summary: report },
         pullRequest: null,
       };
     case 'failed_to_green':

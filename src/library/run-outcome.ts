@@ -43,13 +43,18 @@ export interface NothingToFixOutcome extends OutcomeBase {
   status: 'nothing_to_fix';
 }
 
+/** The only failing tests were flaky (docs/design.md §3.2.8): nothing was repaired, no patch; `result.flakiness` names them. */
+export interface FlakyOutcome extends OutcomeBase {
+  status: 'flaky';
+}
+
 /** The run could not happen (a clone, the setup, an environment where no test runs): `error` says why. */
 export interface ErrorOutcome extends OutcomeBase {
   status: 'error';
   error: { code: string; message: string };
 }
 
-export type RunOutcome = GreenOutcome | NotGreenOutcome | NothingToFixOutcome | ErrorOutcome;
+export type RunOutcome = GreenOutcome | NotGreenOutcome | NothingToFixOutcome | FlakyOutcome | ErrorOutcome;
 
 /** The outcome of a finished run, from its result and what the library stored beside it. */
 export function outcomeOf(
@@ -71,6 +76,8 @@ export function outcomeOf(
       return { status: result.status, ...base, stopReason: result.stopReason ?? null, lastOutput: stored.lastOutput };
     case 'nothing_to_fix':
       return { status: 'nothing_to_fix', ...base };
+    case 'flaky':
+      return { status: 'flaky', ...base };
     case 'error':
       return { status: 'error', ...base, error: result.error ?? { code: 'INTERNAL', message: result.headline } };
   }

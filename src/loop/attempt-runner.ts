@@ -32,6 +32,8 @@ export interface AttemptShared {
   onProgress: ProgressListener;
   /** A check run's gate, as the engines may run it in their copies (AttemptContext.checks). */
   checks?: CheckGateRunner;
+  /** The run's flaky tests, growing as the run finds more (AttemptContext.flaky). */
+  flaky?: ReadonlySet<string>;
 }
 
 /** One attempt's own inputs. */
@@ -115,6 +117,7 @@ async function proposeEdits(shared: AttemptShared, start: AttemptStart, log: Att
       goal: shared.goal,
       ...(shared.instructions !== undefined ? { instructions: shared.instructions } : {}),
       ...(shared.checks ? { checks: shared.checks } : {}),
+      ...(shared.flaky ? { flaky: shared.flaky } : {}),
       lastGate: start.lastGate,
       baseline: start.baseline,
       previousAttempts: [...start.previous],

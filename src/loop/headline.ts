@@ -4,6 +4,7 @@ import { needsReview } from '../core/assessment-level.ts';
 import { reviewHeadline } from './review-headline.ts';
 import { cancelledWhere } from './cancellation.ts';
 import { checkHeadline, checksLeft } from './check-headline.ts';
+import { flakyHeadline, flakyNote } from '../report/flaky-section.ts';
 
 /** How to have the goal turned into a failing test first (docs/engines.md). */
 const WRITE_TEST_HINT =
@@ -12,6 +13,12 @@ const WRITE_TEST_HINT =
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 export function headlineFor(result: RunResult): string {
+  if (result.status === 'flaky' || result.status === 'error') return statusHeadline(result);
+  // The flaky tests a run found are named after what it did, whatever it did (docs/design.md §3.2.8).
+  return `${statusHeadline(result)}${flakyNote(result)}`;
+}
+
+function statusHeadline(result: RunResult): string {
   const attempts = plural(result.attempts.length, 'attempt');
   if (result.stopReason === 'cancelled')
     return `Cancelled${result.cancelled ? ` ${cancelledWhere(result.cancelled)}` : ''}, after ${attempts}: no patch was verified; the logs so far are kept.`;
@@ -35,6 +42,8 @@ export function headlineFor(result: RunResult): string {
       if (result.redGreen?.explanation)
         return `Nothing to fix: every test passes, and no test that fails on the pristine code could be written (${result.redGreen.explanation}).`;
       return `Nothing to fix: the test suite already passes${result.baseline.parsed ? ` (${plural(result.baseline.passed, 'test')})` : ''}. Add a failing test that shows the bug and run again.`;
+    case 'flaky':
+      return flakyHeadline(result);
     case 'escalated':
       return `Escalated to a human after ${attempts}: ${stopText(result)}.`;
     case 'failed_to_green':

@@ -29,6 +29,7 @@ import { assessRun } from './assess-run.ts';
 import { describeError, errorCode } from './run-error.ts';
 import { fixAndVerify } from './run-phases.ts';
 import { cancelledResult, trackCancellation } from './cancellation.ts';
+import { withFlakiness } from './flaky-baseline.ts';
 
 export type { RunProgress } from './progress.ts';
 export type { RunFixDeps, SharedRunDeps } from './run-context.ts';
@@ -96,13 +97,15 @@ async function work(ctx: RunContext, input: RunInput, onCreated: (created: Creat
   const suite = await prepareSuite(ctx, opened);
   if (input.replay) {
     const prepared = await runBaseline(ctx, opened, suite);
-    return 'status' in prepared ? prepared : replayStoredPatch(ctx, prepared, input.replay);
+    if ('status' in prepared) return prepared;
+    return withFlakiness(await replayStoredPatch(ctx, prepared, input.replay), prepared.flakiness);
   }
   // The engines exist before the setup runs, so a misconfigured one ends the run at once.
   const kit = await createRunEngines(ctx, opened, suite.sandbox);
   const prepared = await runBaseline(ctx, opened, suite);
   if ('status' in prepared) return prepared;
-  return assessRun(ctx, prepared, await fixAndVerify(ctx, prepared, kit));
+  // The flaky tests the run found, at the baseline and after (docs/design.md §3.2.8).
+  return withFlakiness(await assessRun(ctx, prepared, await fixAndVerify(ctx, prepared, kit)), prepared.flakiness);
 }
 
 /** The run's end: duration and headline, then the report rendered once and kept with the artifacts. */

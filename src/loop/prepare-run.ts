@@ -31,6 +31,7 @@ import { RunError } from './run-error.ts';
 import { baselineChecks, testCommandIsCheck } from './check-baseline.ts';
 import { withFailedStep } from './failed-step.ts';
 import type { CheckRun } from '../core/check-result.ts';
+import { measureBaselineFlakiness, type BaselineFlakiness } from './flaky-baseline.ts';
 
 export interface OpenedWorkspace {
   created: CreatedWorkspace;
@@ -56,6 +57,8 @@ export interface PreparedRun extends OpenedWorkspace, RunSuite {
   baseline: GateResult;
   /** A check run's checks at the baseline (`checks`); null when the gate is the suite alone. */
   checks: CheckRun[] | null;
+  /** The baseline's failing tests run again: the run's flaky tests (docs/design.md §3.2.8). */
+  flakiness: BaselineFlakiness;
 }
 
 /**
@@ -224,7 +227,15 @@ export async function runBaseline(ctx: RunContext, opened: OpenedWorkspace, run:
   if (checks && 'status' in checks) return checks;
   const misused = await testCommandIsCheck(ctx, baseline, suite.testCommand, workspace.root);
   if (misused) return { ...misused, final: testCounts(baseline.report) };
-  return { ...opened, ...run, baseline, checks };
+  const flakiness = await measureBaselineFlakiness(ctx, {
+    baseline,
+    workspace,
+    suite,
+    reruns: config.loop.flakyReruns,
+    checkRun: checks !== null,
+    deadline,
+  });
+  return { ...opened, ...run, baseline, checks, flakiness };
 }
 
 function baselineMessage(gate: GateResult): string {

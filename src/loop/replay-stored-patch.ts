@@ -25,6 +25,7 @@ export async function replayStoredPatch(ctx: RunContext, run: PreparedRun, store
     changes: stored.changes,
     baseline: run.baseline.report,
     baselinePassed: run.baseline.passed,
+    flaky: run.flakiness.flaky,
     config: run.config,
     policy: run.policy,
     suite: run.suite,

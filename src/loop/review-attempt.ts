@@ -43,7 +43,7 @@ function reviewReport(gate: GateResult, v: Verification): string {
   const list = (ids: string[]) => (ids.length > 0 ? ids.slice(0, 30).join(', ') : 'none');
   return [
     `- Full suite in the workspace: ${counts.parsed ? `${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped` : 'passed (per-test results unknown)'}`,
-    `- Replayed on a pristine checkout: ${v.replayed ? (v.gate?.passed ? 'green' : 'failing') : 'no'}`,
+    `- Replayed on a pristine checkout: ${v.replayed ? (v.gate?.passed || v.passed ? 'green' : 'failing') : 'no'}`,
     `- Fail → pass: ${list(v.failToPass)}`,
     `- Pass → fail: ${list(v.passToFail)}`,
     `- Constraints and test integrity: ${v.findings.length === 0 ? 'held' : v.findings.map((f) => f.message).join('; ')}`,

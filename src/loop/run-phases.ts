@@ -17,6 +17,8 @@ import { redPhasePolicy, redTestFindings, runRedPhase, testGlobs, type RedPhaseO
 import type { RunContext } from './run-context.ts';
 import { resultFromLoop } from './result-from-loop.ts';
 import { checkPhase, checksPass } from './check-phase.ts';
+import { confirmNewFailures, onlyFlakyFailed, withoutFlaky } from '../gate/flaky-tests.ts';
+import { flakyResult } from './flaky-baseline.ts';
 
 /**
  * Why no test is written first on a green baseline, in words; '' when one may be. Null: the request
@@ -43,6 +45,9 @@ export async function fixAndVerify(ctx: RunContext, run: PreparedRun, kit: RunEn
     const clean = checksPass(base, run, run.checks);
     if (clean) return clean;
   }
+  // Failures that are all flaky leave nothing to repair (docs/design.md §3.2.8).
+  const { flaky } = run.flakiness;
+  if (!check && onlyFlakyFailed(baseline, flaky.ids)) return flakyResult(base, baseline);
   let red: RedPhaseOutcome | null = null;
   if (baseline.passed && !check) {
     const why = whyNoRedPhase(ctx.request.writeTestWhenGreen, run.config, kit.engines);
@@ -63,7 +68,7 @@ export async function fixAndVerify(ctx: RunContext, run: PreparedRun, kit: RunEn
       policy,
       engines: kit.engines.filter((e) => e.canWriteTests === true),
       baseline,
-      runGate: gateIn(run),
+      runGate: gateIn(ctx, run),
       maxAttempts: Math.min(2, run.config.loop.maxAttempts - 1),
     });
     if (!red.proof) {
@@ -88,11 +93,12 @@ export async function fixAndVerify(ctx: RunContext, run: PreparedRun, kit: RunEn
     ...(check ? { checks: check.runner } : {}),
     workspace: run.workspace,
     engines: kit.engines,
-    baseline: check?.baseline ?? red?.proof?.gate ?? baseline,
+    // The flaky tests' failures are no engine's target and no progress.
+    baseline: check?.baseline ?? red?.proof?.gate ?? withoutFlaky(baseline, flaky.ids),
     reviewer: kit.reviewer,
     ...(red ? { firstAttempt: red.attempts.length + 1, previousAttempts: red.previous } : {}),
     ...judging(ctx, run, red),
-    runGate: check?.runGate ?? gateIn(run),
+    runGate: check?.runGate ?? gateIn(ctx, run),
     volatileRoots: [run.workspace.root, ctx.scratch],
   });
   // The loop's patch is against the pristine commit, and so are the alternatives the engine made
@@ -117,15 +123,38 @@ function shared(ctx: RunContext, run: PreparedRun): AttemptShared {
     deadline: run.deadline,
     artifacts: ctx.artifacts,
     onProgress: ctx.progress,
+    flaky: run.flakiness.flaky.ids,
   };
 }
 
-/** The authoritative gate in the workspace, within what is left of the time budget. */
-function gateIn(run: PreparedRun) {
+/**
+ * The authoritative gate in the workspace, within what is left of the time budget, as the loop sees
+ * it: a test that passed at the baseline and fails now is run again before it counts, and the flaky
+ * tests' failures count for nothing (docs/design.md §3.2.8).
+ */
+function gateIn(ctx: RunContext, run: PreparedRun) {
+  const { flaky } = run.flakiness;
+  const root = run.workspace.root;
+  const timeLeft = () => Math.max(1000, run.deadline - Date.now());
   return async (log: AttemptLog) => {
-    const gate = await run.suite.gate(run.workspace.root, Math.max(1000, run.deadline - Date.now()));
+    const gate = await run.suite.gate(root, timeLeft());
     log.section(`gate: ${run.suite.testCommand}`, gate.output);
-    return gate;
+    const known = flaky.ids.size;
+    const reruns = await confirmNewFailures({
+      gate,
+      baseline: run.baseline.report,
+      flaky,
+      seen: 'attempt',
+      cwd: root,
+      testCommand: run.suite.testCommand,
+      run: (command) => run.suite.gateWith(root, command, timeLeft()),
+      deadline: run.deadline,
+      signal: ctx.signal,
+      log: log.add,
+    });
+    for (const rerun of reruns) log.section('gate: run again', rerun.output);
+    if (flaky.ids.size > known) log.add(`flaky, not counted: ${[...flaky.ids].slice(known).join(', ')}`);
+    return withoutFlaky(gate, flaky.ids);
   };
 }
 
@@ -153,6 +182,7 @@ function judging(ctx: RunContext, run: PreparedRun, red: RedPhaseOutcome | null)
         // (its processes and events) is the judged baseline's, which the red phase's gate does not load.
         baseline: proof ? { ...proof.gate.report, guard: run.baseline.report.guard ?? null } : run.baseline.report,
         baselinePassed: run.baseline.passed,
+        flaky: run.flakiness.flaky,
         config,
         policy,
         suite: run.suite,

@@ -8,6 +8,7 @@ import { removedFromRequestLine } from './removed-from-request.ts';
 import { needsReview } from '../core/assessment-level.ts';
 import { assessmentSection } from './assessment-section.ts';
 import { checksSection } from './checks-section.ts';
+import { flakySection } from './flaky-section.ts';
 import {
   attemptResult,
   COUNT_KEYS,
@@ -53,6 +54,7 @@ export function renderMarkdownReport(result: RunResult, options: RenderOptions =
   if (result.checks) out.push(...checksSection(result), '');
   if (result.redGreen) out.push(...redGreenSection(result), '');
   if (result.verification) out.push(...verificationSection(result), '');
+  if (result.flakiness) out.push(...flakySection(result), '');
   if (!review) out.push(...assessmentSection(result), '');
   if (result.status === 'tests_green') out.push(...patchSection(result, options.maxDiffChars ?? 20_000), '');
   else if (result.status === 'failed_to_green' || result.status === 'escalated') out.push(...failingSection(result), '');
@@ -105,7 +107,8 @@ export function verificationSection(result: RunResult): string[] {
     list('Pass → fail', v.passToFail),
     list('Still failing', v.stillFailing),
     list('Newly skipped', v.newlySkipped),
-    ...(v.replayed && v.gate?.passed ? [`- Evidence: ${evidenceWords(result)}`] : []),
+    ...(v.flaky ? [list('Flaky, not counted', v.flaky)] : []),
+    ...(v.replayed && (v.gate?.passed || v.passed) ? [`- Evidence: ${evidenceWords(result)}`] : []),
     ...(v.runtimeGuard ? [`- ${runtimeGuardWords(v.runtimeGuard)}`] : []),
     v.findings.length === 0 ? '- Constraints and test integrity: all held' : '- Findings:',
     ...findingLines(v.findings),

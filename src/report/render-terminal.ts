@@ -4,6 +4,7 @@
 // Where the terminal differs: the error is said once (the headline would repeat it), a failing test
 // shows what its assertion expected and got, and the diff is printed whole, its lines coloured.
 import { checksSection } from './checks-section.ts';
+import { flakySection } from './flaky-section.ts';
 import { needsReview } from '../core/assessment-level.ts';
 import { redactSecrets } from '../core/redact.ts';
 import { startedFromLine } from '../core/working-tree.ts';
@@ -44,6 +45,7 @@ const TONE: Record<RunStatus, keyof Pick<TerminalStyle, 'good' | 'bad' | 'warn' 
   failed_to_green: 'bad',
   escalated: 'warn',
   nothing_to_fix: 'strong',
+  flaky: 'warn',
   error: 'bad',
 };
 
@@ -57,6 +59,7 @@ export function renderTerminalReport(result: RunResult, options: TerminalRenderO
   if (result.checks) out.push(...text(checksSection(result)), '');
   if (result.redGreen) out.push(...text(redGreenSection(result)), '');
   if (result.verification) out.push(...text(verificationSection(result)), '');
+  if (result.flakiness) out.push(...text(flakySection(result)), '');
   if (!review) out.push(...text(assessmentSection(result)), '');
   if (result.status === 'tests_green') out.push(...patchSection(result, style, options.maxDiffChars ?? 20_000), '');
   else if (result.status === 'failed_to_green' || result.status === 'escalated') out.push(...failingSection(result, style), '');

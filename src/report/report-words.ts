@@ -8,6 +8,7 @@ export const STATUS_TITLE: Record<RunStatus, string> = {
   failed_to_green: '❌ Not fixed',
   escalated: '⚠️ Escalated to a human',
   nothing_to_fix: '➖ Nothing to fix',
+  flaky: '🎲 Flaky tests: nothing to repair',
   error: '💥 Error',
 };
 
@@ -68,7 +69,10 @@ export function money(usd: number): string {
 
 export function replayedWords(result: RunResult): string {
   const v = result.verification;
-  return v?.replayed ? (v.gate?.passed ? 'yes, full suite green' : 'yes, full suite **failing**') : '**no**';
+  if (!v?.replayed) return '**no**';
+  if (v.gate?.passed) return 'yes, full suite green';
+  // A suite that failed only on flaky tests holds (docs/design.md §3.2.8): said as it is.
+  return v.passed && v.flaky ? 'yes, full suite green but for flaky tests' : 'yes, full suite **failing**';
 }
 
 export const SANDBOX_WARNING = '⚠️ no isolation beyond a scrubbed environment, timeouts and output caps';

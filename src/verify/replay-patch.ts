@@ -25,6 +25,8 @@ import { harnessTampering, testFileCheck } from './harness-tampering.ts';
 import { shadowFindings } from './runner-shadowing.ts';
 import { checkConfigFindings, silencingFindings } from './check-integrity.ts';
 import { judgeChecks } from './judge-checks.ts';
+import { judgeFlakyReplay } from './flaky-replay.ts';
+import type { FlakyTests } from '../gate/flaky-tests.ts';
 
 export interface ReplayInput {
   mirror: string;
@@ -36,6 +38,8 @@ export interface ReplayInput {
   baseline: TestReport;
   /** Whether the suite passed at the baseline: a check run's tests need not pass where they did not. */
   baselinePassed?: boolean;
+  /** The run's flaky tests (docs/design.md §3.2.8): their outcomes count for nothing, and the replay may find more. */
+  flaky?: FlakyTests;
   config: RepoConfig;
   policy: PathPolicy;
   /** Setup, then the gate, as the run's baseline ran them. */
@@ -161,11 +165,23 @@ async function judgeReplayedSuite(
   const { gate } = ran;
   if (input.logSection) input.logSection('replay output', gate.output);
   else input.log(`==== replay output ====\n${gate.output}`);
-  const comparison = compareTests(input.baseline, gate.report);
+  // A flaky test's outcome counts for nothing; a new failure is run again before it counts.
+  const flaky = await judgeFlakyReplay({
+    baseline: input.baseline,
+    gate,
+    comparison: compareTests(input.baseline, gate.report),
+    flaky: input.flaky,
+    suite: judged,
+    dir,
+    log: input.log,
+  });
+  const { comparison } = flaky;
+  findings.push(...flaky.findings);
   const checked =
     input.config.checks.length > 0 ? judgeChecks(checkRuns, gate, input.baseline, input.baselinePassed ?? true) : null;
   if (checked) findings.push(...checked.findings);
-  if (!gate.passed && !checked?.suiteMayFail)
+  const suitePassed = gate.passed || flaky.onlyFlakyFailed;
+  if (!suitePassed && !checked?.suiteMayFail)
     findings.push({
       kind: 'replay_failed',
       message: `the full suite fails on the pristine checkout with the patch (${gate.reason}${gate.exitCode !== undefined ? ` ${gate.exitCode}` : ''})`,
@@ -177,13 +193,13 @@ async function judgeReplayedSuite(
   findings.push(...evidence.findings);
   // Only a suite green so far is worth observing twice.
   const second =
-    gate.passed && findings.length === 0
+    suitePassed && findings.length === 0
       ? await observeAlone(judged, dir, { final: gate.report, baseline: input.baseline }, comparison.failToPass, input.log)
       : null;
   if (second) findings.push(...second.findings);
   return {
     replayed: true,
-    passed: (gate.passed || checked?.suiteMayFail === true) && findings.length === 0,
+    passed: (suitePassed || checked?.suiteMayFail === true) && findings.length === 0,
     gate: gateSummary(gate),
     failToPass: comparison.failToPass,
     passToFail: comparison.passToFail,
@@ -195,6 +211,7 @@ async function judgeReplayedSuite(
     baselineView: viewOf(input.baseline),
     ...(second ? { alone: second.observation } : {}),
     ...(checked ? { checks: checked.checks } : {}),
+    ...(flaky.discounted.length > 0 ? { flaky: flaky.discounted } : {}),
   };
 }
 

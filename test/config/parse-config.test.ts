@@ -22,7 +22,7 @@ describe('parseRepoConfig', () => {
   it('fills every default from an empty file', () => {
     const config = parseRepoConfig('', 'fixloop.yml');
     expect(config).toEqual(defaultRepoConfig());
-    expect(config.loop).toEqual({ maxAttempts: 5, maxConsecutiveFailures: 3, timeBudget: 3600 });
+    expect(config.loop).toEqual({ maxAttempts: 5, maxConsecutiveFailures: 3, timeBudget: 3600, flakyReruns: 3 });
     expect(config.engines).toEqual(['repair']);
     expect(config.paths.protected).toEqual(DEFAULT_PROTECTED_PATHS);
   });

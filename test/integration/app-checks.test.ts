@@ -1,8 +1,10 @@
 // The GitHub App on a failing lint check, end to end against the GitHub stand-in: a workflow run whose
 // failed job runs `npm run lint` on a pull request. The failed step comes from GitHub's jobs API and
 // its command from the workflow file at the failing commit; the run makes it the gate, the tests
-// guarding, and opens a pull request with the fix into the pull request's branch.
-import { readFile, writeFile } from 'node:fs/promises';
+// guarding, and opens a pull request with the fix into the pull request's branch. And a failing
+// `npm test` whose only failing test is flaky: a reply that says so, a neutral check, no patch.
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunResult } from '../../src/core/run-result.ts';
@@ -65,8 +67,8 @@ const CONFIG = [
 ].join('\n');
 const RUN_ID = 30433642;
 
-/** GitHub's answer to the jobs of the run: `test` passed, `Lint` failed at its `npm run lint` step. */
-function jobsAnswer(sha: string): Payload {
+/** GitHub's answer to the jobs of the run: `test` passed and `Lint` failed at its `npm run lint` step, or the other way round. */
+function jobsAnswer(sha: string, failed: 'Lint' | 'test' = 'Lint'): Payload {
   const answer = openApiExample<Payload>('job-paginated');
   const [template] = answer.jobs as Payload[];
   const job = (id: number, name: string, conclusion: string, steps: Array<[string, string]>) => ({
@@ -83,15 +85,15 @@ function jobsAnswer(sha: string): Payload {
   return {
     total_count: 2,
     jobs: [
-      job(1, 'test', 'success', [
+      job(1, 'test', failed === 'test' ? 'failure' : 'success', [
         ['Set up job', 'success'],
-        ['Run npm test', 'success'],
+        ['Run npm test', failed === 'test' ? 'failure' : 'success'],
       ]),
-      job(2, 'Lint', 'failure', [
+      job(2, 'Lint', failed === 'Lint' ? 'failure' : 'success', [
         ['Set up job', 'success'],
         ['Run actions/checkout@v4', 'success'],
         ['Run npm ci', 'success'],
-        ['Run npm run lint', 'failure'],
+        ['Run npm run lint', failed === 'Lint' ? 'failure' : 'success'],
       ]),
     ],
   };
@@ -174,6 +176,70 @@ describe('the GitHub App on a failing lint check', () => {
       expect(result.patch).toContain('-const unused = 1;');
       // The fix is a commit on top of the pull request's head.
       git(s.bare(), 'merge-base', '--is-ancestor', head, String(pr.head));
+    },
+  );
+});
+
+describe('the GitHub App on a check that failed only on a flaky test', () => {
+  it(
+    'reproduces the failure, runs the failing test again, and replies that it is flaky: a neutral check, no pull request',
+    {
+      timeout: 240_000,
+    },
+    async () => {
+      const { h } = s;
+      // `flaky` fails on its first run (the reproduction's baseline) and passes after: flaky by construction.
+      const counter = join(await mkdtemp(join(tmpdir(), 'fixloop-flaky-counter-')), 'runs');
+      const flakyTest = [
+        "import { test } from 'node:test';",
+        "import assert from 'node:assert/strict';",
+        "import { readFileSync, writeFileSync } from 'node:fs';",
+        "import { add } from '../src/add.js';",
+        "test('adds', () => assert.equal(add(1, 2), 3));",
+        "test('flaky', () => {",
+        `  const n = Number((() => { try { return readFileSync(${JSON.stringify(counter)}, 'utf8'); } catch { return '0'; } })()) + 1;`,
+        `  writeFileSync(${JSON.stringify(counter)}, String(n));`,
+        "  assert.notEqual(n, 1, 'the first run fails');",
+        '});',
+        '',
+      ].join('\n');
+      const work = await s.makeWork({ ...PROJECT, 'test/add.test.js': flakyTest });
+      git(work, 'checkout', '-q', '-b', 'changes');
+      const head = git(work, 'rev-parse', 'HEAD').trim();
+      const cloneUrl = await s.publish(work);
+      const repo = { full_name: `${OWNER}/${REPO}`, clone_url: cloneUrl };
+
+      // One token: the reproduction's clone; nothing is pushed.
+      mockInstallationTokens(h, 1);
+      mockConfig(h, OWNER, REPO, CONFIG);
+      h.scope.get(`/repos/${OWNER}/${REPO}/pulls/2`).reply(200, {
+        number: 2,
+        title: 'Add a test',
+        body: '',
+        html_url: `https://github.com/${OWNER}/${REPO}/pull/2`,
+        head: { ref: 'changes', sha: head, repo },
+        base: { ref: 'main', sha: '0'.repeat(40), repo },
+      });
+      h.scope
+        .get(`/repos/${OWNER}/${REPO}/actions/runs/${RUN_ID}/jobs`)
+        .query({ filter: 'latest', per_page: 100 })
+        .reply(200, jobsAnswer(head, 'test'));
+      h.scope
+        .get(`/repos/${OWNER}/${REPO}/contents/${encodeURIComponent('.github/workflows/ci.yml')}`)
+        .query({ ref: head })
+        .reply(200, WORKFLOW);
+      const statusOf = s.mockStatusComment(2, 811);
+      const checkRun = s.mockCheckRun(91);
+
+      await h.receive('workflow_run', failedWorkflowRun(cloneUrl, head));
+      await s.options.queue.drain();
+
+      // No pull request was asked for: nock would have refused it.
+      expect(h.finish()).toEqual([]);
+      const reply = statusOf().at(-1) ?? '';
+      expect(reply).toContain('the check failed only on flaky tests');
+      expect(reply).toContain('- `flaky`: failed 1 of 4 runs');
+      expect(checkRun().at(-1)).toMatchObject({ conclusion: 'neutral', output: { title: 'Flaky tests: nothing to repair' } });
     },
   );
 });

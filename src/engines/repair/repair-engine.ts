@@ -138,6 +138,8 @@ async function validatePlan(
     signal: ctx.signal,
     ...(ctx.config.test.report ? { reportFile: ctx.config.test.report } : {}),
     ...(ctx.checks ? { checkGate: ctx.checks } : {}),
+    // A check run's gate is its checks: no test of it is flaky (docs/design.md §3.2.8).
+    ...(ctx.flaky && !ctx.checks ? { flaky: { ids: ctx.flaky, reruns: ctx.config.loop.flakyReruns } } : {}),
     // After the first candidate that passes, more for a while: the first is often not the right one.
     exploreMs: ctx.config.repair.exploreTime * 1000,
     maxPlausible: MAX_PLAUSIBLE,

@@ -17,6 +17,7 @@ import { linkedFolderMounts } from '../../workspace/tool-caches.ts';
 import type { FocusedCommand } from './focused-command.ts';
 import type { RankedCandidate } from './rank-candidates.ts';
 import { onePassed, stillTaking, takeNext, type ValidationOrder } from './validation-order.ts';
+import { failedOnlyOnFlaky } from './flaky-failures.ts';
 
 export interface ValidationInput {
   candidates: RankedCandidate[];
@@ -39,6 +40,11 @@ export interface ValidationInput {
    * tests once they pass, in place of the test command.
    */
   checkGate?: CheckGateRunner;
+  /**
+   * The run's flaky tests (AttemptContext.flaky) and how many more times a new failure runs: a suite
+   * that fails only on flaky tests passes (flaky-failures.ts). Absent: every failure counts.
+   */
+  flaky?: { ids: ReadonlySet<string>; reruns: number };
   /** After each candidate: how many were validated, of how many, and how many passed. */
   onProgress?: (count: CandidateCount) => void;
   /** How long to go on taking candidates after the first plausible one (0 or unset: stop there). */
@@ -163,6 +169,20 @@ async function fullSuite(run: ValidationRun, candidate: RankedCandidate, index: 
   const { input } = run;
   const full = await gate(run, input.testCommand, fork);
   if (full.passed) return true;
+  if (
+    input.flaky &&
+    (await failedOnlyOnFlaky(full, {
+      flaky: input.flaky.ids,
+      reruns: input.flaky.reruns,
+      testCommand: input.testCommand,
+      failingIds: input.failingIds,
+      cwd: fork.root,
+      run: (command) => gate(run, command, fork),
+      deadline: input.deadline,
+      signal: run.controller.signal,
+    }))
+  )
+    return true;
   // A second observation for a suite that failed only on tests that failed before the candidate and
   // passed alone on the unchanged code (commander's subcommand test spawns ts-node and times out when
   // two suites share two cores): they must pass alone with the candidate too. The loop's own gate and
