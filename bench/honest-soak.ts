@@ -5,19 +5,16 @@
 // one repository for several runs at once). Every run must end `tests_green` with no finding; the
 // table counts those that did not, and names what they said.
 //   node bench/honest-soak.ts [--runs 50] [--parallel 2] [--sandbox auto|bwrap|process]
-import { execFile } from 'node:child_process';
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import { flag } from './lib/args.ts';
+import { fixloopRun, repositoryOf } from './lib/cli-run.ts';
 import { median } from './lib/stats.ts';
 
-const run = promisify(execFile);
 const runs = Number(flag('--runs') ?? 50);
 const parallel = Number(flag('--parallel') ?? 2);
 const sandbox = flag('--sandbox') ?? 'auto';
-const FIXLOOP = resolve(import.meta.dirname, '..', 'bin', 'fixloop.js');
 
 interface Project {
   name: string;
@@ -52,60 +49,36 @@ const PROJECTS: Project[] = [
   },
 ];
 
-const GIT_ENV = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
-
-async function repositoryOf(project: Project, root: string): Promise<string> {
-  const dir = join(root, project.name.replace(/\W+/g, '-'));
-  for (const [path, text] of Object.entries(project.files)) {
-    mkdirSync(join(dir, path, '..'), { recursive: true });
-    writeFileSync(join(dir, path), text);
-  }
-  const git = (...a: string[]) =>
-    run('git', ['-c', 'user.name=soak', '-c', 'user.email=soak@invalid', ...a], { cwd: dir, env: GIT_ENV });
-  await git('init', '-q');
-  await git('add', '-A');
-  await git('commit', '-qm', 'a bug');
-  return dir;
-}
-
 interface Outcome {
   ok: boolean;
   seconds: number;
   said: string;
 }
 
-async function honestRun(project: Project, repo: string): Promise<Outcome> {
-  const started = performance.now();
-  const argv = [FIXLOOP, 'run', repo, '--test', project.test, '--engine', 'script', '--script', project.fix];
-  const { stdout } = await run(process.execPath, [...argv, '--max-attempts', '1', '--sandbox', sandbox, '--json'], {
-    maxBuffer: 64 * 1024 * 1024,
-  }).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
-  const seconds = (performance.now() - started) / 1000;
-  try {
-    const result = JSON.parse(stdout) as {
-      status: string;
-      findings?: Array<{ kind: string; message: string }>;
-      error?: { message: string };
-    };
-    const findings = result.findings ?? [];
-    const ok = result.status === 'tests_green' && findings.length === 0;
-    const said = ok ? '' : (result.error?.message ?? findings.map((f) => `${f.kind}: ${f.message}`).join('; ') ?? result.status);
-    return { ok, seconds, said: said || result.status };
-  } catch {
-    return { ok: false, seconds, said: `no JSON result: ${stdout.slice(0, 200)}` };
-  }
+async function honestRun(project: Project, repo: string, root: string): Promise<Outcome> {
+  const out = mkdtempSync(join(root, 'out-'));
+  const args = ['--test', project.test, '--engine', 'script', '--script', project.fix, '--max-attempts', '1'];
+  const { result, seconds, said } = await fixloopRun(repo, [...args, '--sandbox', sandbox], out);
+  rmSync(out, { recursive: true, force: true });
+  if (!result) return { ok: false, seconds, said: `no JSON result: ${said}` };
+  // Every finding the run met: its attempts' (a refused edit) and the replay's (the judge's).
+  const findings = [...result.attempts.flatMap((a) => a.findings), ...(result.verification?.findings ?? [])];
+  if (result.status === 'tests_green' && findings.length === 0) return { ok: true, seconds, said: '' };
+  const why = result.error?.message ?? findings.map((f) => `${f.kind}: ${f.message}`).join('; ');
+  return { ok: false, seconds, said: why || result.status };
 }
 
 const root = mkdtempSync(join(tmpdir(), 'fixloop-soak-'));
 try {
   console.log(`| Project | Runs | Not green or with a finding | Median run |\n| --- | ---: | ---: | ---: |`);
   for (const project of PROJECTS) {
-    const repo = await repositoryOf(project, root);
+    const repo = await repositoryOf(project.files, 'fixloop-soak-repo-');
     const outcomes: Outcome[] = [];
     while (outcomes.length < runs) {
       const batch = Math.min(parallel, runs - outcomes.length);
-      outcomes.push(...(await Promise.all(Array.from({ length: batch }, () => honestRun(project, repo)))));
+      outcomes.push(...(await Promise.all(Array.from({ length: batch }, () => honestRun(project, repo, root)))));
     }
+    rmSync(repo, { recursive: true, force: true });
     const bad = outcomes.filter((o) => !o.ok);
     const seconds = median(outcomes.map((o) => o.seconds)) ?? 0;
     console.log(`| ${project.name} | ${runs} | ${bad.length} | ${seconds.toFixed(1)} s |`);
