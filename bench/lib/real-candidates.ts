@@ -6,7 +6,6 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GateResult } from '../../src/core/gate-result.ts';
 import { DEFAULT_PROTECTED_PATHS } from '../../src/core/repo-config.ts';
-import { scriptsOf } from '../../src/gate/machine-report.ts';
 import { runGate } from '../../src/gate/run-gate.ts';
 import { createProcessSandbox } from '../../src/sandbox/process-sandbox.ts';
 import { createIgnore, walkFiles } from '../../src/workspace/file-walker.ts';
@@ -22,6 +21,7 @@ import type { Sandbox } from '../../src/sandbox/sandbox.ts';
 import { createTestFileMatcher } from '../../src/workspace/path-policy.ts';
 import { setUp, type RealBug } from './real-corpus.ts';
 import { shell } from './workdir.ts';
+import { packageScriptsNow } from '../../src/runners/package-scripts.ts';
 
 /** A bug's checkout set up, and its baseline: what the engine starts from. */
 export interface RealBaseline {
@@ -87,7 +87,7 @@ export async function realCandidates(
       testCommand,
       tests: gate.report.tests,
       passedCount: gate.report.passed,
-      packageScripts: scriptsOf(dir),
+      packageScripts: packageScriptsNow(dir),
       env: {},
       suiteMs: gate.durationMs,
       deadline: started + 60_000,

@@ -6,12 +6,12 @@ import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestCaseResult } from '../../src/core/test-report.ts';
 import type { RankedCandidate } from '../../src/engines/repair/rank-candidates.ts';
-import { scriptsOf } from '../../src/gate/machine-report.ts';
 import { runGate } from '../../src/gate/run-gate.ts';
 import { focusedTestCommand } from '../../src/runners/focused-test-command.ts';
 import { candidateRunTimeout } from '../../src/core/candidate-run-timeout.ts';
 import { fileDiff } from '../../src/workspace/unified-diff.ts';
 import { realCandidates, type RealBaseline } from './real-candidates.ts';
+import { packageScriptsNow } from '../../src/runners/package-scripts.ts';
 
 export interface Plausible {
   /** The candidate's place in the engine's order, from 1. */
@@ -68,7 +68,7 @@ export async function validateAll(
   const failing = baseline.gate.report.tests.filter((t) => t.status === 'failed');
   if (failing.length === 0) return 'the baseline has no failing test';
   const { ranked, sources } = await realCandidates(dir, baseline, options.test);
-  const focused = focusedTestCommand(options.test, failing, scriptsOf(dir));
+  const focused = focusedTestCommand(options.test, failing, packageScriptsNow(dir));
   const timeoutMs = candidateRunTimeout(baseline.gate.durationMs, options.timeoutMs);
   const plausible: Plausible[] = [];
   const taken = ranked.slice(0, options.max);

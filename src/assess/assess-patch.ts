@@ -31,12 +31,13 @@ import { probeable, probedKinds } from './probe-languages.ts';
 import { probeCheckout, type ProbeCheckout } from './probe-checkout.ts';
 import type { ProbeRecord, ProbedFunction } from './probe-record.ts';
 import { planVersions, type VersionPlan } from './probe-plan.ts';
-import { packageScripts, runVersions, type VersionRuns } from './version-runs.ts';
+import { runVersions, type VersionRuns } from './version-runs.ts';
 import { focusChoices } from '../runners/focused-test-command.ts';
 import { repositoryFiles } from './repository-files.ts';
 import { unfinishedRun } from './unfinished-run.ts';
 import { applyInMemory, touchedFiles, type PatchedVersion } from './patched-versions.ts';
 import { compareRivals } from './assess-rivals.ts';
+import { packageScripts } from '../runners/package-scripts.ts';
 
 /** At most this many other plausible patches are compared with the chosen one (each is a suite run). */
 const MAX_ALTERNATIVES = 3;

@@ -3,8 +3,6 @@
 // expected), then each alternative, each within what is left of the time budget. Of the commands that
 // run the failing tests alone (focusChoices, src/runners/focused-test-command.ts), best first, the
 // first that reports them all stands.
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { TestCaseResult } from '../core/test-report.ts';
 import { runWithin, type ProbeCheckout, type ProbeRun } from './probe-checkout.ts';
 import type { VersionPlan } from './probe-plan.ts';
@@ -47,13 +45,4 @@ export async function runVersions(
   }
   for (const [i, plan] of alternativePlans.entries()) runs.alternatives.push(await step(plan, `alternative-${i + 1}`));
   return runs;
-}
-
-/** The repository's npm scripts, by which a test command such as `npm test` is told to reach a runner; none without a readable package.json. */
-export async function packageScripts(dir: string): Promise<Record<string, string>> {
-  try {
-    return (JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as { scripts?: Record<string, string> }).scripts ?? {};
-  } catch {
-    return {};
-  }
 }

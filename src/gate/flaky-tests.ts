@@ -4,7 +4,8 @@
 import type { FlakyTest } from '../core/flaky-test.ts';
 import type { GateResult } from '../core/gate-result.ts';
 import { viewOf, type TestCaseResult, type TestReport } from '../core/test-report.ts';
-import { flakyOf, packageScriptsIn, rerunFailing } from './rerun-tests.ts';
+import { flakyOf, rerunFailing } from './rerun-tests.ts';
+import { packageScripts } from '../runners/package-scripts.ts';
 
 /** The run's flaky tests, found at the baseline and later; the loop, the engines and the judge share it. */
 export class FlakyTests {
@@ -108,7 +109,7 @@ export async function confirmNewFailures(input: NewFailures): Promise<GateResult
   const rerun = await rerunFailing({
     run: input.run,
     testCommand: input.testCommand,
-    packageScripts: await packageScriptsIn(input.cwd),
+    packageScripts: await packageScripts(input.cwd),
     failing: fresh,
     reruns: flaky.reruns,
     ...(input.deadline !== undefined ? { deadline: input.deadline } : {}),

@@ -3,7 +3,6 @@
 // the checkout, and keeps its counts beside the parsed output as a second witness. Each runner says
 // how it is asked (its environment, which reaches it through `npm test`, make or a script, or its
 // command line) and when (src/runners/<runner>/); every runner that has a machine report is asked.
-import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +11,7 @@ import type { TestReport, Witness } from '../core/test-report.ts';
 import { parseJunit } from '../formats/junit.ts';
 import { RUNNERS } from '../runners/registry.ts';
 import type { MachineReport } from '../runners/runner.ts';
+import { packageScriptsNow } from '../runners/package-scripts.ts';
 
 export interface MachineReportRequest {
   /** The test command, with the options of the runners that are asked on the command line. */
@@ -39,7 +39,7 @@ export interface MachineReportContext {
 export async function requestMachineReport(context: MachineReportContext): Promise<MachineReportRequest> {
   const dir = await mkdtemp(join(tmpdir(), 'fixloop-report-'));
   const env: Record<string, string> = {};
-  const packageScripts = scriptsOf(context.cwd);
+  const packageScripts = packageScriptsNow(context.cwd);
   let command = context.command;
   for (const report of REPORTS) {
     const asked = report.ask({ command, env: context.env, packageScripts }, join(dir, report.file));
@@ -53,17 +53,6 @@ export async function requestMachineReport(context: MachineReportContext): Promi
     read: () => readWitness(dir),
     dispose: () => rm(dir, { recursive: true, force: true }),
   };
-}
-
-/** package.json's scripts in `cwd` (none without one). */
-export function scriptsOf(cwd: string): Record<string, string> {
-  try {
-    const scripts = (JSON.parse(readFileSync(join(cwd, 'package.json'), 'utf8')) as { scripts?: unknown }).scripts;
-    if (!scripts || typeof scripts !== 'object') return {};
-    return Object.fromEntries(Object.entries(scripts).filter((e): e is [string, string] => typeof e[1] === 'string'));
-  } catch {
-    return {}; // no package.json, or one npm would refuse too: no script starts a runner
-  }
 }
 
 async function readWitness(dir: string): Promise<Witness | null> {

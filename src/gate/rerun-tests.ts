@@ -1,8 +1,6 @@
 // Failing tests run again on the same code, to tell a flaky test from a real failure (docs/design.md
 // §3.2.8): the failing tests together, through the runner's own selection (one process per rerun,
 // not one per test), `reruns` more times. A test seen passing in any of those runs is flaky.
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { GateResult } from '../core/gate-result.ts';
 import type { TestCaseResult, TestReport } from '../core/test-report.ts';
 import { focusChoices } from '../runners/focused-test-command.ts';
@@ -86,13 +84,4 @@ function outcomeIn(gate: GateResult, test: TestCaseResult): 'passed' | 'not pass
 function onlyNamed(report: TestReport, name: string) {
   const named = report.tests.filter((t) => t.name === name);
   return named.length === 1 ? named[0] : undefined;
-}
-
-/** The scripts of the package.json in `cwd`: none when it has none or cannot be read. */
-export async function packageScriptsIn(cwd: string): Promise<Record<string, string>> {
-  try {
-    return (JSON.parse(await readFile(join(cwd, 'package.json'), 'utf8')) as { scripts?: Record<string, string> }).scripts ?? {};
-  } catch {
-    return {};
-  }
 }

@@ -1,11 +1,10 @@
 // The checks of a check run (docs/design.md §1.5), each run as the gate runs the suite: in the sandbox,
 // within its time, its exit code deciding; its output read per diagnostic by the check tools it runs
 // (src/checks/), found from the command and the package.json scripts it starts.
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { CheckRun } from '../core/check-result.ts';
 import { checkToolsOf, parseCheckOutput } from '../checks/registry.ts';
 import type { Mount, Sandbox } from '../sandbox/sandbox.ts';
+import { packageScripts } from '../runners/package-scripts.ts';
 
 export interface ChecksOptions {
   commands: readonly string[];
@@ -17,21 +16,9 @@ export interface ChecksOptions {
   signal?: AbortSignal;
 }
 
-/** package.json's scripts in `cwd` (none without one, or one that cannot be read). */
-export async function packageScriptsIn(cwd: string): Promise<Record<string, string>> {
-  try {
-    const pkg = JSON.parse(await readFile(join(cwd, 'package.json'), 'utf8')) as { scripts?: unknown };
-    const scripts = pkg.scripts;
-    if (!scripts || typeof scripts !== 'object') return {};
-    return Object.fromEntries(Object.entries(scripts).filter((e): e is [string, string] => typeof e[1] === 'string'));
-  } catch {
-    return {};
-  }
-}
-
 /** Each check in turn (all of them: each one's diagnostics count), in `cwd`. */
 export async function runChecks(sandbox: Sandbox, options: ChecksOptions): Promise<CheckRun[]> {
-  const scripts = await packageScriptsIn(options.cwd);
+  const scripts = await packageScripts(options.cwd);
   const runs: CheckRun[] = [];
   for (const command of options.commands) {
     const tools = checkToolsOf(command, scripts);

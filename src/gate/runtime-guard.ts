@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { Mount } from '../sandbox/sandbox.ts';
 import type { GuardObservation } from '../core/test-report.ts';
 import { runnerOf } from '../runners/registry.ts';
-import { scriptsOf } from './machine-report.ts';
+import { packageScriptsNow } from '../runners/package-scripts.ts';
 import type { GuardDirs, RuntimeGuard } from '../runners/runner.ts';
 import type { NameTestCase } from './per-test-view.ts';
 
@@ -42,7 +42,7 @@ export function noRuntimeGuard(command: string): RuntimeGuardRequest {
 }
 
 export async function requestRuntimeGuard(context: RuntimeGuardContext): Promise<RuntimeGuardRequest> {
-  const packageScripts = scriptsOf(context.cwd);
+  const packageScripts = packageScriptsNow(context.cwd);
   const runner = runnerOf(context.command, packageScripts);
   const none = noRuntimeGuard(context.command);
   if (!runner?.guard) return none;

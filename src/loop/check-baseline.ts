@@ -5,12 +5,12 @@
 import { checkToolsOf } from '../checks/registry.ts';
 import { checkSummary, diagnosticText, type CheckRun } from '../core/check-result.ts';
 import type { GateResult } from '../core/gate-result.ts';
-import { packageScriptsIn } from '../gate/run-checks.ts';
 import { runnerOf } from '../runners/registry.ts';
 import type { RunResult } from '../core/run-result.ts';
 import type { SuiteRunner } from '../gate/setup-then-gate.ts';
 import type { Workspace } from '../workspace/workspace.ts';
 import type { RunContext } from './run-context.ts';
+import { packageScripts } from '../runners/package-scripts.ts';
 
 /** Where the baseline's checks run: the workspace, the suite that knows them, the run's deadline and the tests' time limit. */
 export interface CheckBaselineInput {
@@ -87,7 +87,7 @@ export async function testCommandIsCheck(
   root: string,
 ): Promise<RunResult | null> {
   if (baseline.passed || baseline.report.parsed) return null;
-  const scripts = await packageScriptsIn(root);
+  const scripts = await packageScripts(root);
   if (runnerOf(testCommand, scripts)) return null;
   const tools = checkToolsOf(testCommand, scripts);
   if (tools.length === 0) return null;

@@ -4,8 +4,8 @@
 // step that runs the tests is the test command when none is configured.
 import { withChecks } from '../config/check-cascade.ts';
 import type { RepoConfig } from '../core/repo-config.ts';
-import { packageScriptsIn } from '../gate/run-checks.ts';
 import { runnerOf } from '../runners/registry.ts';
+import { packageScripts } from '../runners/package-scripts.ts';
 
 export interface FailedStepConfig {
   config: RepoConfig;
@@ -16,7 +16,7 @@ export interface FailedStepConfig {
 export async function withFailedStep(config: RepoConfig, command: string | undefined, root: string): Promise<FailedStepConfig> {
   const step = command?.trim();
   if (!step || config.checks.includes(step)) return { config, note: null };
-  const scripts = await packageScriptsIn(root);
+  const scripts = await packageScripts(root);
   if (step === config.test.command?.trim() || runnerOf(step, scripts)) {
     if (config.test.command) return { config, note: null };
     return {

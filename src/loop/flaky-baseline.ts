@@ -8,10 +8,11 @@ import type { GateResult } from '../core/gate-result.ts';
 import type { RunResult } from '../core/run-result.ts';
 import { testCounts } from '../core/gate-summary.ts';
 import { FlakyTests, namedFailures } from '../gate/flaky-tests.ts';
-import { flakyOf, packageScriptsIn, rerunFailing } from '../gate/rerun-tests.ts';
+import { flakyOf, rerunFailing } from '../gate/rerun-tests.ts';
 import type { SuiteRunner } from '../gate/setup-then-gate.ts';
 import type { Workspace } from '../workspace/workspace.ts';
 import type { RunContext } from './run-context.ts';
+import { packageScripts } from '../runners/package-scripts.ts';
 
 export interface BaselineFlakiness {
   /** The run's flaky tests, shared by the loop, the engines and the judge. */
@@ -45,7 +46,7 @@ export async function measureBaselineFlakiness(ctx: RunContext, input: FlakyBase
   const rerun = await rerunFailing({
     run: (command) => suite.gateWith(workspace.root, command, Math.max(1000, input.deadline - Date.now())),
     testCommand: suite.testCommand,
-    packageScripts: await packageScriptsIn(workspace.root),
+    packageScripts: await packageScripts(workspace.root),
     failing,
     reruns,
     deadline: input.deadline,

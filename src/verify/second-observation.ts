@@ -3,14 +3,13 @@
 // too. A suite green only as a whole (a test that passes because another one ran first, a runner
 // that reports what it did not run) is caught here. Where the runner cannot select one test (an
 // unknown runner, a compound command), the report says the second observation was not possible.
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { Finding } from '../core/findings.ts';
 import type { SecondObservation } from '../core/run-result.ts';
 import type { TestCaseResult, TestReport } from '../core/test-report.ts';
 import { focusedTestCommand } from '../runners/focused-test-command.ts';
 import type { SuiteRunner } from '../gate/setup-then-gate.ts';
 import { guardFindings } from './guard-findings.ts';
+import { packageScripts } from '../runners/package-scripts.ts';
 
 /** At most this many fixed tests are run alone (each is a run of the runner). */
 const MAX_ALONE = 5;
@@ -67,12 +66,4 @@ function passedAlone(passed: boolean, report: TestReport, test: TestCaseResult):
   if (!report.parsed) return true;
   const seen = report.tests.find((t) => t.id === test.id || t.name === test.name);
   return seen ? seen.status === 'passed' : report.failed === 0 && report.passed > 0;
-}
-
-async function packageScripts(cwd: string): Promise<Record<string, string>> {
-  try {
-    return (JSON.parse(await readFile(join(cwd, 'package.json'), 'utf8')) as { scripts?: Record<string, string> }).scripts ?? {};
-  } catch {
-    return {};
-  }
 }

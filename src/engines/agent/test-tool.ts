@@ -10,6 +10,7 @@ import type { Sandbox } from '../../sandbox/sandbox.ts';
 import type { Workspace } from '../../workspace/workspace.ts';
 import { focusedTestCommand } from '../../runners/focused-test-command.ts';
 import type { ToolAnswer } from './workspace-tools.ts';
+import { scriptsOfPackageJson } from '../../runners/package-scripts.ts';
 
 export interface TestToolContext {
   workspace: Workspace;
@@ -41,7 +42,10 @@ export async function runTestsTool(ctx: TestToolContext, input: Record<string, u
     named.length > 0
       ? named.map((name) => knownTest(ctx.lastGate, name))
       : ctx.lastGate.report.tests.filter((t) => t.status === 'failed');
-  const focused = targets.length > 0 ? focusedTestCommand(command, targets, await packageScripts(ctx.workspace)) : null;
+  const focused =
+    targets.length > 0
+      ? focusedTestCommand(command, targets, scriptsOfPackageJson(await ctx.workspace.readFile('package.json').catch(() => null)))
+      : null;
   const parts: string[] = [];
   if (focused) {
     const gate = await run(ctx, focused);
@@ -56,15 +60,6 @@ export async function runTestsTool(ctx: TestToolContext, input: Record<string, u
 
 function knownTest(gate: GateResult, name: string): TestCaseResult {
   return gate.report.tests.find((t) => t.id === name || t.name === name) ?? { id: name, name, status: 'failed' };
-}
-
-async function packageScripts(workspace: Workspace): Promise<Record<string, string>> {
-  try {
-    const json = JSON.parse(await workspace.readFile('package.json')) as { scripts?: Record<string, string> };
-    return json.scripts ?? {};
-  } catch {
-    return {};
-  }
 }
 
 function run(ctx: TestToolContext, command: string): Promise<GateResult> {

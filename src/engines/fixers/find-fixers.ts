@@ -8,10 +8,10 @@ import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CheckRun, Diagnostic } from '../../core/check-result.ts';
 import { checkToolById, checkToolsOf, commandParts, type CheckTool } from '../../checks/registry.ts';
-import { packageScriptsIn } from '../../gate/run-checks.ts';
 import { shellQuote } from '../../sandbox/shell-quote.ts';
 import { createPathPolicy } from '../../workspace/path-policy.ts';
 import type { AttemptContext } from '../engine.ts';
+import { packageScripts } from '../../runners/package-scripts.ts';
 
 /** The project's own fixing scripts, in the order tried. */
 export const FIX_SCRIPTS = ['lint:fix', 'format', 'fix'] as const;
@@ -92,7 +92,7 @@ export async function findFixers(ctx: AttemptContext): Promise<FoundFixers> {
   const policy = createPathPolicy(ctx.config.paths);
   const finder: Finder = {
     ctx,
-    scripts: await packageScriptsIn(ctx.workspace.root),
+    scripts: await packageScripts(ctx.workspace.root),
     onPath: new Map(),
     writable: (file) => policy.check(file) === null,
   };

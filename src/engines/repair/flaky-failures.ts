@@ -4,7 +4,8 @@
 // candidate that fixed every failing test is worth those runs; one that did not is rejected anyway.
 import type { GateResult } from '../../core/gate-result.ts';
 import { namedFailures, onlyFlakyFailed } from '../../gate/flaky-tests.ts';
-import { flakyOf, packageScriptsIn, rerunFailing } from '../../gate/rerun-tests.ts';
+import { flakyOf, rerunFailing } from '../../gate/rerun-tests.ts';
+import { packageScripts } from '../../runners/package-scripts.ts';
 
 export interface FlakyFailuresInput {
   /** The run's flaky tests (AttemptContext.flaky). */
@@ -32,7 +33,7 @@ export async function failedOnlyOnFlaky(full: GateResult, input: FlakyFailuresIn
   const rerun = await rerunFailing({
     run: input.run,
     testCommand: input.testCommand,
-    packageScripts: await packageScriptsIn(input.cwd),
+    packageScripts: await packageScripts(input.cwd),
     failing: fresh,
     reruns: input.reruns,
     deadline: input.deadline,

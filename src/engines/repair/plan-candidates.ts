@@ -14,6 +14,7 @@ import { diagnosticLines } from './localize/diagnostic-lines.ts';
 import { candidatesAt, rankCandidates, type RankedCandidate } from './rank-candidates.ts';
 import { chooseFocusedCommand, type FocusedCommand, type FocusedCommandInput } from './focused-command.ts';
 import { giveUp } from './repair-outcomes.ts';
+import { scriptsOfPackageJson } from '../../runners/package-scripts.ts';
 
 /**
  * Most suspicious lines turned into candidates. Generation is cheap (docs/benchmarks.md), and the
@@ -46,21 +47,13 @@ export interface PlanInput {
 }
 
 /** The scripts of the repository's package.json: none when it has none or cannot be read. */
-async function packageScripts(ctx: AttemptContext): Promise<Record<string, string>> {
-  try {
-    const pkg = JSON.parse(await ctx.workspace.readFile('package.json')) as { scripts?: Record<string, string> };
-    return pkg.scripts ?? {};
-  } catch {
-    return {};
-  }
-}
 
 /** Fault localization, candidates from the templates, their ranking and the focused command: or why there is nothing to validate. */
 export async function planCandidates(ctx: AttemptContext, input: PlanInput): Promise<Plan | EngineOutcome> {
   const { testCommand, failing, started, deadline, stats } = input;
   const isTestFile = createTestFileMatcher(ctx.config.paths.protected);
   const files = await ctx.workspace.listFiles();
-  const scripts = await packageScripts(ctx);
+  const scripts = scriptsOfPackageJson(await ctx.workspace.readFile('package.json').catch(() => null));
   const suiteMs = Math.max(ctx.lastGate.durationMs, ctx.baseline.durationMs);
   // A check run's diagnostics name their lines; a suite's failures are localized.
   const suspicious = ctx.checks
