@@ -30,6 +30,11 @@ export interface Flakiness {
   durationMs: number;
   /** Why the baseline's failing tests could not be run again (a compound command, no test named). */
   notMeasured?: string;
+  /**
+   * A baseline that passed: the whole suite ran again (`reruns` times, `command`), and in how many of
+   * all its runs, the baseline's included, it failed.
+   */
+  suiteRuns?: { runs: number; failed: number };
 }
 
 /** "failed 2 of 4 runs": a flaky test's evidence in words. */

@@ -22,7 +22,7 @@ export const loopConfigSchema = z
       .max(20)
       .default(3)
       .describe(
-        'How many more times each failing test of the baseline runs on its own (the failing tests together, through the runner\'s own selection), and each test that passed at the baseline and fails in an attempt or the replay: one that passes in any run is flaky, no engine\'s target and no regression, and the report names it with its counts ("failed 2 of 4 runs"). A run whose only failures are flaky ends `flaky`, with no patch. 0 turns the check off.',
+        'How many more times each failing test of the baseline runs on its own (the failing tests together, through the runner\'s own selection), and each test that passed at the baseline and fails in an attempt or the replay: one that passes in any run is flaky; a passing baseline, in a run with nothing else to do, runs again whole as many times, and a test that fails in any of those runs is flaky too, no engine\'s target and no regression, and the report names it with its counts ("failed 2 of 4 runs"). A run whose only failures are flaky ends `flaky`, with no patch. 0 turns the check off.',
       ),
   })
   .strict()

@@ -71,7 +71,9 @@ export function escalationMessage(result: RunResult, command: string, bestDiff: 
 
 export function nothingToFixMessage(result: RunResult, kind: 'issue' | 'check'): string {
   if (kind === 'check') {
-    return `🤷 **fixloop** could not reproduce the failure: \`${result.testCommand}\` passes at \`${result.repository.sha.slice(0, 12)}\`. The failure is likely flaky or specific to the CI environment, so fixloop stops here.`;
+    const runs = result.flakiness?.suiteRuns;
+    const each = runs && runs.failed === 0 ? ` in each of ${runs.runs} runs` : '';
+    return `🤷 **fixloop** could not reproduce the failure: \`${result.testCommand}\` passes at \`${result.repository.sha.slice(0, 12)}\`${each}. The failure is likely flaky or specific to the CI environment, so fixloop stops here.`;
   }
   return `➖ **fixloop**: nothing to fix. \`${result.testCommand}\` already passes at \`${result.repository.sha.slice(0, 12)}\`${result.baseline.parsed ? ` (${result.baseline.passed} tests)` : ''}. fixloop acts on a failing test: push one that shows the bug (or say which in \`/fix <instructions>\`), then ask again.`;
 }

@@ -19,6 +19,7 @@ import { resultFromLoop } from './result-from-loop.ts';
 import { checkPhase, checksPass } from './check-phase.ts';
 import { confirmNewFailures, onlyFlakyFailed, withoutFlaky } from '../gate/flaky-tests.ts';
 import { flakyResult } from './flaky-baseline.ts';
+import { measureGreenBaseline } from './green-baseline-flakiness.ts';
 
 /**
  * Why no test is written first on a green baseline, in words; '' when one may be. Null: the request
@@ -52,6 +53,8 @@ export async function fixAndVerify(ctx: RunContext, run: PreparedRun, kit: RunEn
   if (baseline.passed && !check) {
     const why = whyNoRedPhase(ctx.request.writeTestWhenGreen, run.config, kit.engines);
     if (why !== '') {
+      // Something was said to fail: a green baseline is run again before it is "nothing to fix".
+      if ((await measureGreenBaseline(ctx, run)).length > 0) return flakyResult(base, baseline);
       if (!why) return { ...base, status: 'nothing_to_fix', final: testCounts(baseline.report) };
       ctx.note('write-test', `no test was written first: ${why}`);
       return {

@@ -48,15 +48,28 @@ export function flakySection(result: RunResult): string[] {
     );
   } else if (flakiness.notMeasured) {
     lines.push(`Not measured: ${flakiness.notMeasured}.`);
+  } else if (flakiness.suiteRuns) {
+    lines.push(`None: the suite passed again in each of ${runsWords(flakiness.suiteRuns.runs - 1)}.`);
   } else {
-    lines.push(
-      `None: every failing test failed again in each of ${flakiness.reruns} more run${flakiness.reruns === 1 ? '' : 's'}.`,
-    );
+    lines.push(`None: every failing test failed again in each of ${runsWords(flakiness.reruns)}.`);
   }
-  if (flakiness.command)
+  if (flakiness.command && flakiness.suiteRuns)
+    lines.push(
+      '',
+      `_The baseline passed; the whole suite ran ${timesWords(flakiness.suiteRuns.runs - 1)} more (\`${flakiness.command}\`, ${(flakiness.durationMs / 1000).toFixed(1)} s; \`loop.flakyReruns\`) and failed in ${flakiness.suiteRuns.failed} of ${flakiness.suiteRuns.runs} runs._`,
+    );
+  else if (flakiness.command)
     lines.push(
       '',
       `_The baseline's ${flakiness.checked} failing test${flakiness.checked === 1 ? '' : 's'} ran ${flakiness.reruns} more time${flakiness.reruns === 1 ? '' : 's'} (\`${flakiness.command}\`, ${(flakiness.durationMs / 1000).toFixed(1)} s; \`loop.flakyReruns\`)._`,
     );
   return lines;
+}
+
+function runsWords(n: number): string {
+  return `${n} more run${n === 1 ? '' : 's'}`;
+}
+
+function timesWords(n: number): string {
+  return n === 1 ? 'once' : `${n} times`;
 }

@@ -103,6 +103,35 @@ describe('fixloop run: flaky tests', { timeout: 180_000 }, () => {
     expect(readFileSync(counter, 'utf8')).toBe('4');
   });
 
+  it('runs a green baseline again before "nothing to fix": a test that fails in one of those runs ends the run `flaky`', async () => {
+    const counter = await counterFile();
+    const { code, stderr, result, out } = await run(flakyProject({ addBroken: false, failingRuns: [2], counter }), []);
+    expect(code, stderr).toBe(5);
+    expect(result.status).toBe('flaky');
+    expect(result.patch).toBe('');
+    expect(result.attempts).toEqual([]);
+    expect(result.flakiness).toMatchObject({
+      reruns: 3,
+      command: 'npm test',
+      checked: 0,
+      suiteRuns: { runs: 4, failed: 1 },
+      tests: [{ id: 'flaky', runs: 4, failed: 1, seen: 'baseline' }],
+    });
+    expect(result.headline).toContain('`flaky` (failed 1 of 4 runs)');
+    expect(readFileSync(join(out, 'report.md'), 'utf8')).toContain('The baseline passed; the whole suite ran 3 times more');
+    expect(readFileSync(counter, 'utf8')).toBe('4');
+  });
+
+  it('ends `nothing_to_fix` when a green baseline passes again in each rerun, and says so', async () => {
+    const counter = await counterFile();
+    const { code, stderr, result, out } = await run(flakyProject({ addBroken: false, failingRuns: [], counter }), []);
+    expect(code, stderr).toBe(0);
+    expect(result.status).toBe('nothing_to_fix');
+    expect(result.flakiness).toMatchObject({ suiteRuns: { runs: 4, failed: 0 }, tests: [] });
+    expect(readFileSync(join(out, 'report.md'), 'utf8')).toContain('None: the suite passed again in each of 3 more runs.');
+    expect(readFileSync(counter, 'utf8')).toBe('4');
+  });
+
   it('fixes `adds` and names `flaky`, not counted, with the repair engine: the flaky test is no target', async () => {
     const counter = await counterFile();
     const { code, stderr, result } = await run(flakyProject({ addBroken: true, failingRuns: [1, 3], counter }), []);
