@@ -12,11 +12,13 @@ function commands(result: RunResult): string {
 export function checkHeadline(result: RunResult, attempts: string): string | null {
   if (!result.checks) return null;
   const baseline = result.checks.baseline.reduce((sum, c) => sum + (c.passed ? 0 : Math.max(1, c.diagnostics)), 0);
-  const checks = result.checks.commands.length === 1 ? 'the check' : 'the checks';
-  if (result.status === 'nothing_to_fix') return `Nothing to fix: ${checks} ${commands(result)} already pass.`;
+  const one = result.checks.commands.length === 1;
+  const checks = one ? 'the check' : 'the checks';
+  const pass = one ? 'passes' : 'pass';
+  if (result.status === 'nothing_to_fix') return `Nothing to fix: ${checks} ${commands(result)} already ${pass}.`;
   if (result.status !== 'tests_green') return null;
   const tests = result.final?.parsed ? `, ${result.final.passed}/${result.final.total} tests passing` : '';
-  return `Verified fix after ${attempts}: ${checks} ${commands(result)} now pass (${plural(baseline, 'diagnostic')} at the baseline); replayed on a pristine checkout${tests}, no test regressed, no check silenced.`;
+  return `Verified fix after ${attempts}: ${checks} ${commands(result)} now ${pass} (${plural(baseline, 'diagnostic')} at the baseline); replayed on a pristine checkout${tests}, no test regressed, no check silenced.`;
 }
 
 /** What a check run that did not end green leaves, in words. */

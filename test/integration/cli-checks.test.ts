@@ -62,7 +62,7 @@ describe('fixloop run --check', { timeout: 240_000 }, () => {
     // A formatting patch changes no behaviour, and the assessment saw none.
     expect(result.assessment?.level).toBe('verified');
     expect(code).toBe(0);
-    expect(result.headline).toMatch(/^Verified fix after 1 attempt: the check `npx prettier --check src` now pass/);
+    expect(result.headline).toMatch(/^Verified fix after 1 attempt: the check `npx prettier --check src` now passes \(1 diagnostic at the baseline\)/);
   });
 
   it("fixes black's and isort's failures in Python with their own fixers", async () => {
@@ -109,6 +109,8 @@ describe('fixloop run --check', { timeout: 240_000 }, () => {
     expect(result.patch).toContain('-const unused = 1;\n-\n export function add(a, b) {');
     // That line goes, with the blank line after it (it opened the file); nothing is added.
     expect(result.patch).not.toMatch(/^\+(?!\+\+ )/m);
+    // A declaration nothing reads changes no behaviour, and the assessment saw none.
+    expect(result.assessment?.level).toBe('verified');
   });
 
   it('says that a lint command given as the test command is a check, and how to ask for one, before any engine', async () => {
