@@ -4,8 +4,8 @@
 // run `--runs` times (default 10) with `fixloop run <repo> --test "npm test"` and the default
 // configuration:
 //   - `adds` fixed in the source: should end `flaky`, naming `flaky` with its counts, with no patch;
-//   - `adds` broken: should end `tests_green` with `add` fixed and `jitter` untouched (`flaky` named,
-//     not counted, when it failed during the run).
+//   - `adds` broken: should end `tests_green` with `add` fixed, `jitter` untouched and `flaky` named,
+//     not counted (a run in which `flaky` never failed cannot name it, and is counted as missed).
 // Prints each run and how many ended as they should. The randomness is real: the integration test
 // (test/integration/cli-flaky.test.ts) holds the same rules on a test flaky by construction.
 //   node bench/flaky-repeat.ts [--runs 10] [--sandbox auto|bwrap|process] [--reruns 3]
@@ -74,7 +74,9 @@ const WAYS: Way[] = [
     judge: (r) => {
       if (r.status !== 'tests_green') return `ended ${r.status}`;
       if (!r.patch.includes('+  return a + b;')) return 'green without fixing `add`';
-      return /^[-+].*(jitter|Math\.random|0\.6)/m.test(r.patch) ? 'the patch changes `jitter`' : null;
+      if (/^[-+].*(jitter|Math\.random|0\.6)/m.test(r.patch)) return 'the patch changes `jitter`';
+      // Issue 48 asks for `flaky` named too: a run in which it never failed cannot name it.
+      return namesFlaky(r) ? null : 'green, `flaky` not named';
     },
   },
 ];

@@ -17,6 +17,9 @@ const storedOutcomeSchema = z.object({
   /** The assessment's level of a plausible patch, and its time (measured since the assessment exists). */
   level: z.enum(['verified', 'review']).optional(),
   assessMs: z.number().nonnegative().optional(),
+  /** The run's own time, and its flakiness check's (`loop.flakyReruns`), when it ran one. */
+  runMs: z.number().nonnegative().optional(),
+  rerunsMs: z.number().nonnegative().optional(),
 });
 
 export type StoredOutcome = z.infer<typeof storedOutcomeSchema>;
