@@ -4,8 +4,9 @@
 # repository: it claims its key (_record.py), installs its audit hook (_audit.py) and takes the
 # identities of pytest's, pluggy's and unittest's callables (_identity.py). Then, at each test's
 # report and end, it checks them again and records each test as pytest's terminal counts it
-# (_cases.py); at the session's end it marks its record complete. A process that ends otherwise
-# leaves it incomplete.
+# (_cases.py), with what the test's body did as its own wrapper of the test function saw it
+# (_bodies.py: a report rewritten by a hook does not change what the body raised); at the session's
+# end it marks its record complete. A process that ends otherwise leaves it incomplete.
 #
 # Under pytest-xdist each worker is a pytest process of its own: the controller hands the records
 # folder to the workers it starts (through execnet's environment of each worker, not its own), each
