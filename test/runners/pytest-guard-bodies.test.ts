@@ -123,6 +123,20 @@ const PROFILE_EDITS_REPORTS = [
   '',
 ].join('\n');
 
+/** A plugin registered at run time whose call hook, first in line, says the test ran without calling it. */
+const SKIPS_THE_CALL = REGISTERS_FLIPPING_PLUGIN.replace(
+  [
+    '    @pytest.hookimpl(hookwrapper=True, tryfirst=True)',
+    '    def pytest_runtest_makereport(self, item, call):',
+    '        outcome = yield',
+    '        report = outcome.get_result()',
+    '        if report.when == "call" and report.failed:',
+    '            report.outcome = "passed"',
+    '            report.longrepr = None',
+  ].join('\n'),
+  '    @pytest.hookimpl(tryfirst=True)\n    def pytest_pyfunc_call(self, pyfuncitem):\n        return True',
+);
+
 /** Each test's case (subtests apart) as `id outcome body raised`. */
 function bodies(gate: GateResult): string[] {
   return recordsOf(gate)
@@ -171,6 +185,16 @@ describe.each(PYTESTS.map((p) => [`pytest ${p.major} (${p.python})`, p] as const
     expect(bodies(gate)).toEqual([
       expect.stringMatching(/^tests\/test_calc.py::test_adds passed raised AssertionError: assert -1 == 5/),
     ]);
+  });
+});
+
+describe.each(PYTESTS.map((p) => [`pytest ${p.major} (${p.python})`, p] as const))('%s, the wrapper bypassed', (_, pytest) => {
+  it('leaves a test whose function was never called unseen', async () => {
+    expect(SKIPS_THE_CALL).toContain('pytest_pyfunc_call');
+    const cwd = pytestProject({ 'calc.py': SKIPS_THE_CALL + CALC, 'tests/test_calc.py': ONE_TEST }, false);
+    const gate = await guardedPytest(pytest, cwd, '-q');
+    expect(gate.output).toMatch(/1 passed/);
+    expect(bodies(gate)).toEqual(['tests/test_calc.py::test_adds passed unseen']);
   });
 });
 
