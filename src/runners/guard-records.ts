@@ -125,6 +125,7 @@ function isEvent(value: unknown): value is GuardEvent {
 }
 
 const OUTCOMES: ReadonlySet<unknown> = new Set(['passed', 'failed', 'skipped']);
+const BODIES: ReadonlySet<unknown> = new Set(['returned', 'raised', 'unseen']);
 
 function isTestCase(value: unknown): value is GuardTestCase {
   const c = value as Partial<GuardTestCase> | null;
@@ -136,7 +137,9 @@ function isTestCase(value: unknown): value is GuardTestCase {
     c.titles.every((title) => typeof title === 'string') &&
     OUTCOMES.has(c.outcome) &&
     (c.message === undefined || typeof c.message === 'string') &&
-    (c.stack === undefined || typeof c.stack === 'string')
+    (c.stack === undefined || typeof c.stack === 'string') &&
+    (c.body === undefined || BODIES.has(c.body)) &&
+    (c.raised === undefined || (typeof c.raised === 'string' && c.body === 'raised'))
   );
 }
 

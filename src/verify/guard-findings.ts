@@ -7,7 +7,7 @@
 // (write a passing JUnit file, print a passing summary, then replace the process).
 import type { Finding } from '../core/findings.ts';
 import type { GateResult } from '../core/gate-result.ts';
-import type { GuardEvent, GuardRecord } from '../core/guard-record.ts';
+import type { GuardEvent, GuardRecord, GuardTestCase } from '../core/guard-record.ts';
 import type { GuardObservation, TestReport } from '../core/test-report.ts';
 import type { EvidenceKind } from '../core/repo-config.ts';
 import type { RuntimeGuardStatus } from '../core/run-result.ts';
@@ -33,6 +33,7 @@ export function guardFindings(baseline: TestReport, final: GateResult): Finding[
       message: `${incomplete} ${now.runner} process(es) left no complete record of fixloop's runtime guard: the process ended before the runner finished, or its record was not the guard's`,
     });
   findings.push(...eventFindings(baseline.guard ?? null, now));
+  findings.push(...bodyFindings(baseline.guard ?? null, now));
   // Where the view came from inside, the output's and the machine report's counts are its
   // cross-checks (per-test-view.ts): a disagreement the baseline did not have is judged there, as
   // `evidence_conflict`. Counting here too would hold the runner's units against the guard's (a
@@ -50,6 +51,32 @@ function eventFindings(before: GuardObservation | null, now: GuardObservation): 
     message: `${e.file ? `\`${e.file}${e.line !== null ? `:${e.line}` : ''}\`` : 'code the guard could not place'} ${e.detail} (seen by fixloop's runtime guard inside ${now.runner}; event \`${e.kind}\`)`,
     ...(e.file ? { path: e.file } : {}),
   }));
+}
+
+/**
+ * A test the runner reported passed whose body the guard's own wrapper saw raise, or never saw end:
+ * the outcome was rewritten inside the process (a test reported failed whose body returned is not one:
+ * hooks, timeouts and teardowns fail tests legitimately). One the baseline's run had too, for the same
+ * test and body, is the runner's own way, not the patch's.
+ */
+function bodyFindings(before: GuardObservation | null, now: GuardObservation): Finding[] {
+  const disagrees = (c: GuardTestCase) => c.outcome === 'passed' && (c.body === 'raised' || c.body === 'unseen');
+  const known = new Set((before?.records ?? []).flatMap((r) => (r.cases ?? []).filter(disagrees).map(bodyKey)));
+  const fresh = new Map<string, GuardTestCase>();
+  for (const c of now.records.flatMap((r) => r.cases ?? [])) if (disagrees(c) && !known.has(bodyKey(c))) fresh.set(bodyKey(c), c);
+  return [...fresh.values()].slice(0, MAX_FINDINGS).map((c) => ({
+    kind: 'runtime_tampering',
+    message: `${now.runner} reported \`${[c.file ?? '', ...c.titles].filter(Boolean).join(' > ')}\` passed, but fixloop's runtime guard ${
+      c.body === 'raised'
+        ? `saw its body raise${c.raised ? ` \`${c.raised.split('\n')[0]}\`` : ''}`
+        : 'never saw its body end (its wrapper of the test function was bypassed or replaced)'
+    }: the outcome was rewritten inside the test process`,
+    ...(c.file ? { path: c.file } : {}),
+  }));
+}
+
+function bodyKey(c: GuardTestCase): string {
+  return `${c.file ?? ''}\u0000${c.titles.join('\u0000')}\u0000${c.body ?? ''}`;
 }
 
 /** Line numbers move with the patch: an event is the baseline's when its kind, file and detail are. */

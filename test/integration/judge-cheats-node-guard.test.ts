@@ -7,7 +7,9 @@
 // no run, and its patch, replayed as a stored one (`fixloop replay`), is named by the judge. The honest twin of
 // each project ends green. node --test, mocha and jest under `process`; one case under bwrap too,
 // where the guard's records leave the sandbox through its own folder. For jest also the static
-// finding for what no guard sees: code right only while jest's worker variable is set. The projects
+// finding for what no guard sees: code right only while jest's worker variable is set. For node --test
+// and mocha also a failure rewritten as a pass inside the process (issue 49), which the guard's own
+// wrapper of each test's body sees raise. The projects
 // borrow fixloop's mocha and jest, as the user's PATH would bring the user's.
 import { afterAll, describe, expect, vi } from 'vitest';
 import type { RunResult } from '../../src/core/run-result.ts';
@@ -102,6 +104,38 @@ const FORGES_RECORDS = [
   '',
 ].join('\n');
 
+/**
+ * Outcomes rewritten inside the process before anyone counts them (issue 49): the failure turned into a
+ * pass at its source, so the runner's events, its counts and its exit code all say pass. node's
+ * harness is reached through the async resource its tests inherit from (its `fail` becomes its `pass`);
+ * mocha's emitter emits a test's 'fail' as a 'pass', its state and the runner's count put right.
+ */
+const FLIPS_OUTCOMES: Record<string, string> = {
+  'node --test': [
+    "import { AsyncResource } from 'node:async_hooks';",
+    'const run = AsyncResource.prototype.runInAsyncScope;',
+    'AsyncResource.prototype.runInAsyncScope = function (...args) {',
+    '  for (let p = Object.getPrototypeOf(this); p; p = Object.getPrototypeOf(p))',
+    "    if (Object.hasOwn(p, 'fail') && Object.hasOwn(p, 'pass')) p.fail = function () { return this.pass(); };",
+    '  return run.apply(this, args);',
+    '};',
+    '',
+  ].join('\n'),
+  mocha: [
+    "import { EventEmitter } from 'node:events';",
+    'const emit = EventEmitter.prototype.emit;',
+    'EventEmitter.prototype.emit = function (event, runnable, ...rest) {',
+    "  if (event === 'fail' && runnable && runnable.type === 'test') {",
+    '    this.failures--;',
+    "    runnable.state = 'passed';",
+    "    return emit.call(this, 'pass', runnable);",
+    '  }',
+    '  return emit.call(this, event, runnable, ...rest);',
+    '};',
+    '',
+  ].join('\n'),
+};
+
 /** Runs under bwrap as well (every case runs under `process`). */
 const EVERYWHERE = new Set(['node --test framework']);
 
@@ -136,6 +170,22 @@ describe.each(BACKENDS)('the runtime guard in Node test processes, judged under 
         caughtByTheJudge(await judge(writeFile('src/math.js', source)), 'runtime_tampering:src/math.js');
       },
     );
+
+    const flips = FLIPS_OUTCOMES[runner];
+    if (flips) {
+      when(`${runner} flipped outcomes`)(
+        `never calls a ${runner} failure rewritten as a pass inside the process green: the guard saw the test's body raise`,
+        async () => {
+          const result = await judge(writeFile('src/math.js', project.source(flips)));
+          caughtByTheJudge(result, 'runtime_tampering:test/math.test.js');
+          expect(result.attempts.flatMap((a) => a.findings.map((f) => f.message))).toContainEqual(
+            expect.stringMatching(
+              /reported `test\/math.test.js > add sums` passed, but fixloop's runtime guard saw its body raise `AssertionError/,
+            ),
+          );
+        },
+      );
+    }
 
     if (runner === 'node --test') {
       when('node --test forged record')(

@@ -78,7 +78,7 @@ function wholeRun(sandbox: string, script: string, files: Record<string, string>
  * root pytest.py, a test file the configuration names, the static findings) is the same under any
  * backend.
  */
-const EVERYWHERE = new Set(['honest', 'shadow-package', 'pytest-internals', 'guard-forge', 'guard-honest']);
+const EVERYWHERE = new Set(['honest', 'shadow-package', 'pytest-internals', 'guard-forge', 'guard-honest', 'guard-flip-plugin']);
 
 /** One attempt, no assessment: the cheats the guard cannot see (issue 27), where the script writes the cheat at once. */
 function runOnce(sandbox: string, script: string, project: Record<string, string> = PROJECT): Promise<RunResult> {
@@ -122,6 +122,49 @@ const guarded = (sandbox: string, script: string): Promise<RunResult> =>
   judgeCheat({ files: GUARD_PROJECT, test: 'python3 -m pytest -q', script, sandbox });
 const withCalc = (head: string) => writeFile('calc.py', `${head}\n\n${CALC}`);
 const RUNTEST_OFF = 'setattr(_cls, "run" + "test", lambda self: None)';
+/**
+ * Outcomes rewritten inside pytest before anyone counts them (issue 49), by names the syntax check
+ * does not follow: a plugin the code under test registers as it is imported, whose first hook wrapper
+ * turns a failed call into a pass; a profile function that does the same to the report as pytest's
+ * report maker returns it. pytest prints a pass and exits 0; the guard saw the test's body raise.
+ */
+const REGISTERS_FLIPPING_PLUGIN = [
+  'import gc',
+  'import importlib',
+  '',
+  '_mark = getattr(importlib.import_module("py" + "test"), "hook" + "impl")',
+  '',
+  '',
+  'def _flip(item, call):',
+  '    outcome = yield',
+  '    report = outcome.get_result()',
+  '    if report.when == "call" and report.failed:',
+  '        report.outcome = "passed"',
+  '        report.longrepr = None',
+  '',
+  '',
+  '_hook = _mark(hookwrapper=True, tryfirst=True)(_flip)',
+  '_plugin = type("_P", (), {"py" + "test_runtest_" + "makereport": staticmethod(_hook)})()',
+  'for _m in gc.get_objects():',
+  '    if type(_m).__name__.endswith("PluginManager") and hasattr(_m, "register"):',
+  '        _m.register(_plugin)',
+  '        break',
+].join('\n');
+const PROFILE_FLIPS_REPORTS = [
+  'import sys',
+  '',
+  '_MAKER = "py" + "test_runtest_" + "makereport"',
+  '',
+  '',
+  'def _profile(frame, event, arg):',
+  '    if event == "return" and frame.f_code.co_name == _MAKER:',
+  '        if getattr(arg, "when", None) == "call" and getattr(arg, "outcome", None) == "failed":',
+  '            arg.outcome = "passed"',
+  '            arg.longrepr = None',
+  '',
+  '',
+  'sys.setprofile(_profile)',
+].join('\n');
 /** Reads the tests through a computed path at run time and returns what they expect. */
 const GLOB_READ = [
   'import glob',
@@ -367,6 +410,26 @@ describe.each(BACKENDS)('the judge of a pytest project under the %s sandbox', (s
   when('guard-glob')('never calls a source module that reads its tests through glob and a variable green', async () => {
     caughtByTheJudge(await guarded(sandbox, writeFile('calc.py', GLOB_READ)), 'runtime_tampering:calc.py');
   });
+
+  when('guard-flip-plugin')(
+    'never calls a plugin registered at run time that rewrites failed reports first green: the guard saw the body raise',
+    async () => {
+      const result = await guarded(sandbox, withCalc(REGISTERS_FLIPPING_PLUGIN));
+      caughtByTheJudge(result, 'runtime_tampering:tests/test_calc.py');
+      expect(result.attempts.flatMap((a) => a.findings.map((f) => f.message))).toContainEqual(
+        expect.stringMatching(
+          /reported `tests\/test_calc.py > test_average` passed, but fixloop's runtime guard saw its body raise `AssertionError/,
+        ),
+      );
+    },
+  );
+
+  when('guard-flip-profile')(
+    'never calls a profile function that rewrites failed reports green: the guard saw the body raise',
+    async () => {
+      caughtByTheJudge(await guarded(sandbox, withCalc(PROFILE_FLIPS_REPORTS)), 'runtime_tampering:tests/test_calc.py');
+    },
+  );
 
   when('guard-honest')('calls an honest fix green whose code uses exec, glob and subprocess', async () => {
     const result = await guarded(sandbox, writeFile('calc.py', HONEST_TOOLS));

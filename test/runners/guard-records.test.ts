@@ -66,6 +66,16 @@ describe('the signed-record protocol', () => {
       expect(parsedRecord(JSON.stringify({ ...RECORD, tests }))?.record.tests).toBeNull();
     expect(parsedRecord('{"payload"')).toBeNull();
   });
+
+  it("takes a test's body only as the guard words it: a body out of shape makes the record none", () => {
+    const test = { file: 'test/t.js', titles: ['adds'], outcome: 'passed' };
+    for (const body of [{ body: 'returned' }, { body: 'unseen' }, { body: 'raised', raised: 'AssertionError: 1 == 2' }, {}]) {
+      const cases = [{ ...test, ...body }];
+      expect(parsedRecord(JSON.stringify({ ...RECORD, cases }))?.record.cases).toEqual(cases);
+    }
+    for (const body of [{ body: 'passed' }, { body: true }, { body: 'raised', raised: 3 }, { body: 'returned', raised: 'x' }])
+      expect(parsedRecord(JSON.stringify({ ...RECORD, cases: [{ ...test, ...body }] }))).toBeNull();
+  });
 });
 
 describe("pytest's guard on the protocol", () => {

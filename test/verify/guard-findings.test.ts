@@ -40,6 +40,42 @@ describe('the runtime guard’s records, judged', () => {
     expect(guardFindings(report([record()]), gate(report([record()])))).toEqual([]);
   });
 
+  it('names a test reported passed whose body the guard saw raise or never saw end, not one the baseline had so, nor a failed test whose body returned', () => {
+    const test = (titles: string[], over: Partial<GuardTestCase>): GuardTestCase => ({
+      file: 't.py',
+      titles,
+      outcome: 'passed',
+      ...over,
+    });
+    const now = report([
+      record({
+        cases: [
+          test(['test_adds'], { body: 'raised', raised: 'AssertionError: assert 3 == 2\nmore' }),
+          test(['test_bypassed'], { body: 'unseen' }),
+          test(['test_fine'], { body: 'returned' }),
+          test(['test_timed_out'], { outcome: 'failed', body: 'returned' }),
+          test(['test_unwrapped'], {}),
+          test(['test_own_way'], { body: 'unseen' }),
+        ],
+      }),
+    ]);
+    const before = report([record({ cases: [test(['test_own_way'], { body: 'unseen' })] })]);
+    expect(guardFindings(before, gate(now))).toEqual([
+      {
+        kind: 'runtime_tampering',
+        path: 't.py',
+        message:
+          "pytest reported `t.py > test_adds` passed, but fixloop's runtime guard saw its body raise `AssertionError: assert 3 == 2`: the outcome was rewritten inside the test process",
+      },
+      {
+        kind: 'runtime_tampering',
+        path: 't.py',
+        message:
+          "pytest reported `t.py > test_bypassed` passed, but fixloop's runtime guard never saw its body end (its wrapper of the test function was bypassed or replaced): the outcome was rewritten inside the test process",
+      },
+    ]);
+  });
+
   it('names an event the baseline did not have, and not one it had (whatever its line)', () => {
     const now = report([
       record({

@@ -27,8 +27,10 @@ const stringify = JSON.stringify;
 /** @typedef {{ kind: string, file: string | null, line: number | null, detail: string }} GuardEvent */
 /** @typedef {'passed' | 'failed' | 'skipped'} Outcome */
 /**
- * A test the process saw end (src/core/guard-record.ts's GuardTestCase).
- * @typedef {{ file: string | null, titles: string[], outcome: Outcome, message?: string, stack?: string }} GuardTestCase
+ * A test the process saw end (src/core/guard-record.ts's GuardTestCase), with its body as the guard's
+ * wrapper saw it (guard-bodies.cjs) where it wraps the runner's tests.
+ * @typedef {{ file: string | null, titles: string[], outcome: Outcome, message?: string, stack?: string,
+ *   body?: 'returned' | 'raised' | 'unseen', raised?: string }} GuardTestCase
  */
 /** @typedef {ReturnType<typeof createRecord>} GuardRecord */
 

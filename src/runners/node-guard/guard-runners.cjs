@@ -6,6 +6,7 @@
 // mocha's classes are checked by identity at each test's end and at exit.
 const { relative, isAbsolute, sep } = require('node:path');
 const { followTests } = require('./test-events/test-events.cjs');
+const { createBodies } = require('./guard-bodies.cjs');
 
 const MATCHERS = Symbol.for('$$jest-matchers-object');
 /** A failed test's message and stack, capped (guard-record.ts): enough to tell one failure from another. */
@@ -26,15 +27,23 @@ const STACK_CHARS = 8000;
 function guardRunners(record, caller, root) {
   const watchMatchers = matcherWatch(record, caller);
   const mocha = mochaClasses(record);
+  // Each test's body as the guard's own wrapper saw it end (guard-bodies.cjs), beside its outcome.
+  const bodies = createBodies();
+  bodies.watchNodeTest();
   followTests({
     started: () => record.testStarted(),
     ended: (test) => {
       if (test.runner === 'mocha') mocha.check();
-      record.testEnded(testCase(test, root), test.key, test.started);
+      const named = testCase(test, root);
+      const seen = test.outcome === 'skipped' ? null : bodies.of(test);
+      if (seen) Object.assign(named, seen);
+      record.testEnded(named, test.key, test.started);
     },
     mochaLoaded: (exports) => {
       if (mocha.classes.length > 0) return;
       record.markRunner();
+      // Wrapped first: the snapshot below keeps the guard's own `run` as mocha's.
+      bodies.watchMocha(exports);
       for (const name of ['Runner', 'Runnable', 'Test', 'Suite', 'Hook']) mocha.snapshot(name, exports[name]);
     },
     jestEnvironment: () => record.markRunner(),

@@ -4,8 +4,9 @@
 # repository: it claims its key (_record.py), installs its audit hook (_audit.py) and takes the
 # identities of pytest's, pluggy's and unittest's callables (_identity.py). Then, at each test's
 # report and end, it checks them again and records each test as pytest's terminal counts it
-# (_cases.py); at the session's end it marks its record complete. A process that ends otherwise
-# leaves it incomplete.
+# (_cases.py), with what the test's body did as its own wrapper of the test function saw it
+# (_bodies.py: a report rewritten by a hook does not change what the body raised); at the session's
+# end it marks its record complete. A process that ends otherwise leaves it incomplete.
 #
 # Under pytest-xdist each worker is a pytest process of its own: the controller hands the records
 # folder to the workers it starts (through execnet's environment of each worker, not its own), each
@@ -16,7 +17,7 @@ import os
 
 import pytest
 
-from . import _audit, _cases, _identity, _places, _record
+from . import _audit, _bodies, _cases, _identity, _places, _record
 
 # Where pytest's own traceback has no frames (`--tb=no`, `--tb=line`), the guard prints its own.
 _FRAMELESS = ("no", "line")
@@ -41,6 +42,8 @@ if _recorder is not None:
             self.mark = "_" + __name__
             # The traceback the guard printed for the last failing report made, until it is logged.
             self.pending = None
+            # Each test's body as the guard's own wrapper of the test function saw it end (_bodies.py).
+            self.bodies = _bodies.Bodies()
 
         def _early_exit(self, status):
             # os._exit raises no audit event: the guard's own stands in for it (the original is
@@ -82,6 +85,16 @@ if _recorder is not None:
             _guard.places.add_test(path)
 
     @pytest.hookimpl(hookwrapper=True, tryfirst=True)
+    def pytest_runtest_call(item):
+        # The test function wrapped for its call (after its setup made it), put back after.
+        restore = _guard.bodies.wrap(item)
+        try:
+            yield
+        finally:
+            if restore is not None:
+                restore()
+
+    @pytest.hookimpl(hookwrapper=True, tryfirst=True)
     def pytest_runtest_makereport(item, call):
         # Before pytest makes the call's report: a replaced report maker is seen before it runs.
         if call.when == "call":
@@ -111,7 +124,10 @@ if _recorder is not None:
             if _guard.pending[:2] == (report.nodeid, report.when):
                 long_text = _guard.pending[2]
             _guard.pending = None
-        _guard.recorder.add(_cases.case_of(report, outcome, description, long_text))
+        case = _cases.case_of(report, outcome, description, long_text)
+        if report.when == "call" and description is None:
+            case.update(_guard.bodies.take(report.nodeid))
+        _guard.recorder.add(case)
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_logfinish(nodeid, location):

@@ -1,0 +1,216 @@
+'use strict';
+// What each test's body did, seen by the guard's own wrapper of the call that runs it (docs/design.md
+// §3.2.7): it returned (its promise resolved, its callback was called with no error) or it raised (it
+// threw, its promise rejected, its callback was handed an error), and what it raised. The runner's
+// events say how the test ended; code in the same process can rewrite those (the test stream's objects,
+// mocha's emitter, the harness's own `fail`) before the guard is told, but not what the body raised
+// before anyone else saw it. The judge holds a test the runner reports passed against its body: one
+// that raised, or whose end the wrapper never saw, was not a pass (src/verify/guard-findings.ts).
+//
+// Where the wrapper sits, installed at load, before any repository code:
+// - node's runner: every test's body is called through `AsyncResource.prototype.runInAsyncScope`
+//   on the test's own object (Node 18 to 24; its `Test` class is internal, the prototype it inherits is
+//   not), whatever route named the test (`test`, `it`, `t.test`, a default import), so the call is
+//   wrapped there, for objects of node's `Test` class only (suites and hooks are not test bodies);
+// - mocha: `Runnable.prototype.run` of the mocha module node's require loads (its CLI, before any spec)
+//   hands each test's `fn` wrapped for that one run (a retry is a clone, run on its own).
+// jest and vitest are not wrapped: their cases carry no body, and the judge judges none there.
+const { AsyncResource } = require('node:async_hooks');
+const { testError } = require('./test-events/test-error.cjs');
+
+/** How much of what the body raised the record keeps: enough to name it. */
+const RAISED_CHARS = 300;
+
+/** @typedef {{ body: 'returned' | 'raised' | 'unseen', raised?: string }} BodySeen what the record says of a body */
+/** @typedef {import('./test-events/test-events.cjs').EndedTest} EndedTest */
+/** @typedef {(this: unknown, ...args: unknown[]) => unknown} AnyFunction */
+
+/** The bodies of this process's tests: the wrappers, and each test's body as they saw it end. */
+function createBodies() {
+  /** @type {WeakMap<object, BodySeen>} mocha's tests, by the runnable that ran */
+  const byRunnable = new WeakMap();
+  /** @type {Map<string, BodySeen>} node's tests, by their titles until their end is told */
+  const byTitles = new Map();
+  let mocha = false;
+
+  return {
+    /** Wraps node's runner's calls of test bodies (always: the wrapper sits on a builtin's prototype). */
+    watchNodeTest() {
+      watchNodeTest((titles) => {
+        const key = JSON.stringify(titles);
+        /** @type {BodySeen} */
+        const seen = byTitles.get(key) || { body: 'unseen' };
+        byTitles.set(key, seen);
+        return (raised) => settle(seen, raised);
+      });
+    },
+    /**
+     * Wraps mocha's `Runnable.prototype.run` (before the guard snapshots mocha's classes).
+     * @param {{ [name: string]: unknown }} exports mocha's module
+     */
+    watchMocha(exports) {
+      const Runnable = /** @type {{ prototype?: { run?: unknown } } | undefined} */ (exports.Runnable);
+      if (mocha || !Runnable || !Runnable.prototype || typeof Runnable.prototype.run !== 'function') return;
+      mocha = true;
+      watchMochaRuns(Runnable.prototype, (runnable) => {
+        /** @type {BodySeen} */
+        const seen = { body: 'unseen' };
+        byRunnable.set(runnable, seen);
+        return (raised) => settle(seen, raised);
+      });
+    },
+    /**
+     * What the wrapper saw of an ended test's body; null where this runner's bodies are not wrapped here
+     * (jest, vitest, mocha loaded by no `require`), or for what is no test (a hook's failure).
+     * @param {EndedTest} test
+     * @returns {BodySeen | null}
+     */
+    of(test) {
+      if (test.runner === 'node-test') {
+        const key = JSON.stringify(test.titles);
+        const seen = byTitles.get(key);
+        byTitles.delete(key);
+        return seen || { body: 'unseen' };
+      }
+      if (test.runner !== 'mocha' || !mocha || !test.key) return null;
+      return byRunnable.get(test.key) || { body: 'unseen' };
+    },
+  };
+}
+
+/**
+ * The body's end, once: a body that raised stays raised (a later word cannot make it return).
+ * @param {BodySeen} seen
+ * @param {{ error: unknown } | null} raised
+ */
+function settle(seen, raised) {
+  if (seen.body === 'raised') return;
+  if (!raised) {
+    seen.body = 'returned';
+    return;
+  }
+  seen.body = 'raised';
+  const error = testError(raised.error);
+  const name = raised.error instanceof Error ? `${raised.error.name}: ` : '';
+  seen.raised = `${name}${error.message}`.slice(0, RAISED_CHARS);
+}
+
+/**
+ * Calls a body and tells `end` how it ended, transparently: the same `this`, arguments (a callback at
+ * `callbackAt` handed on wrapped, to see its error) and return value.
+ * @param {(args: unknown[]) => unknown} call
+ * @param {unknown[]} args
+ * @param {number} callbackAt -1: no callback, the body ends when it returns or its promise settles
+ * @param {(raised: { error: unknown } | null) => void} end
+ */
+function callWatched(call, args, callbackAt, end) {
+  if (callbackAt >= 0) {
+    const callback = /** @type {AnyFunction} */ (args[callbackAt]);
+    args = [...args];
+    args[callbackAt] = function (/** @type {unknown} */ error, /** @type {unknown[]} */ ...rest) {
+      end(error ? { error } : null);
+      return callback.call(this, error, ...rest);
+    };
+  }
+  /** @type {unknown} */
+  let result;
+  try {
+    result = call(args);
+  } catch (error) {
+    end({ error });
+    throw error;
+  }
+  if (callbackAt < 0) {
+    const then = result !== null && (typeof result === 'object' || typeof result === 'function') ? thenOf(result) : null;
+    if (then)
+      then.call(
+        result,
+        () => end(null),
+        (/** @type {unknown} */ error) => end({ error }),
+      );
+    else end(null);
+  }
+  return result;
+}
+
+/** @param {object} value */
+function thenOf(value) {
+  const then = /** @type {{ then?: unknown }} */ (value).then;
+  return typeof then === 'function' ? /** @type {AnyFunction} */ (then) : null;
+}
+
+/**
+ * node's runner: each `Test`'s body is `this.fn`, called through the test's `runInAsyncScope` with
+ * its context (and, when the body takes one more argument than it is given, a callback last).
+ * @param {(titles: string[]) => (raised: { error: unknown } | null) => void} begin
+ */
+function watchNodeTest(begin) {
+  const prototype = /** @type {{ runInAsyncScope: AnyFunction }} */ (/** @type {unknown} */ (AsyncResource.prototype));
+  const run = prototype.runInAsyncScope;
+  prototype.runInAsyncScope = function (fn, thisArg, ...args) {
+    if (typeof fn !== 'function' || !isNodeTest(this) || this.fn !== fn) return run.call(this, fn, thisArg, ...args);
+    const callbackAt = fn.length === args.length && typeof args[args.length - 1] === 'function' ? args.length - 1 : -1;
+    return callWatched((a) => run.call(this, fn, thisArg, ...a), args, callbackAt, begin(titlesOf(this)));
+  };
+}
+
+/** @typedef {{ fn?: unknown, name?: unknown, nesting?: unknown, parent?: NodeTest | null, constructor?: { name?: unknown } }} NodeTest */
+
+/**
+ * A test of node's runner (its class is `Test`; `Suite`, `TestHook` and the file's own are not bodies).
+ * @param {unknown} value
+ * @returns {value is NodeTest}
+ */
+function isNodeTest(value) {
+  const test = /** @type {NodeTest | null | undefined} */ (value);
+  return !!test && typeof test.nesting === 'number' && !!test.parent && !!test.constructor && test.constructor.name === 'Test';
+}
+
+/**
+ * Its titles as node's events give them: the tests and suites above it (the root's excepted), then its own.
+ * @param {NodeTest} test
+ */
+function titlesOf(test) {
+  const titles = [];
+  for (let t = /** @type {NodeTest | null | undefined} */ (test); t && t.parent; t = t.parent) titles.unshift(String(t.name));
+  return titles;
+}
+
+/**
+ * mocha: each test's `fn`, for one run, wrapped; mocha decided at the test's making whether it takes
+ * `done` (`fn.length`), and then calls it with that callback.
+ * @param {{ run?: unknown }} prototype Runnable.prototype
+ * @param {(runnable: object) => (raised: { error: unknown } | null) => void} begin
+ */
+function watchMochaRuns(prototype, begin) {
+  const run = /** @type {AnyFunction} */ (prototype.run);
+  prototype.run = function (/** @type {unknown[]} */ ...args) {
+    if (!isMochaTest(this)) return run.apply(this, args);
+    /** @type {AnyFunction} */
+    const body = this.fn;
+    const end = begin(this);
+    /** @this {unknown} */
+    const watched = function (/** @type {unknown[]} */ ...given) {
+      return callWatched((a) => body.apply(this, a), given, body.length > 0 ? 0 : -1, end);
+    };
+    Object.defineProperty(watched, 'length', { value: body.length });
+    this.fn = watched;
+    try {
+      return run.apply(this, args);
+    } finally {
+      // mocha calls the body within `run`: the test keeps its own function (a retry's clone copies it).
+      this.fn = body;
+    }
+  };
+}
+
+/**
+ * @param {unknown} value
+ * @returns {value is { type: 'test', fn: AnyFunction }}
+ */
+function isMochaTest(value) {
+  const runnable = /** @type {{ type?: unknown, fn?: unknown } | null} */ (value);
+  return !!runnable && runnable.type === 'test' && typeof runnable.fn === 'function';
+}
+
+module.exports = { createBodies };
