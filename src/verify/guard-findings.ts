@@ -61,7 +61,10 @@ function eventFindings(before: GuardObservation | null, now: GuardObservation): 
  */
 function bodyFindings(before: GuardObservation | null, now: GuardObservation): Finding[] {
   const disagrees = (c: GuardTestCase) => c.outcome === 'passed' && (c.body === 'raised' || c.body === 'unseen');
-  const known = new Set((before?.records ?? []).flatMap((r) => (r.cases ?? []).filter(disagrees).map(bodyKey)));
+  // A body the wrapper never saw on the pristine code, whatever its outcome there (a plugin that calls
+  // the test function by its own route), is this project's way, not the patch's.
+  const ownWay = (c: GuardTestCase) => disagrees(c) || c.body === 'unseen';
+  const known = new Set((before?.records ?? []).flatMap((r) => (r.cases ?? []).filter(ownWay).map(bodyKey)));
   const fresh = new Map<string, GuardTestCase>();
   for (const c of now.records.flatMap((r) => r.cases ?? [])) if (disagrees(c) && !known.has(bodyKey(c))) fresh.set(bodyKey(c), c);
   return [...fresh.values()].slice(0, MAX_FINDINGS).map((c) => ({

@@ -56,10 +56,20 @@ describe('the runtime guard’s records, judged', () => {
           test(['test_timed_out'], { outcome: 'failed', body: 'returned' }),
           test(['test_unwrapped'], {}),
           test(['test_own_way'], { body: 'unseen' }),
+          test(['test_fixed_own_way'], { body: 'unseen' }),
         ],
       }),
     ]);
-    const before = report([record({ cases: [test(['test_own_way'], { body: 'unseen' })] })]);
+    // A test whose body the wrapper did not see on the pristine code, passed or failed there (a plugin that calls it by its own route).
+    const before = report([
+      record({
+        cases: [
+          test(['test_own_way'], { body: 'unseen' }),
+          test(['test_fixed_own_way'], { outcome: 'failed', body: 'unseen' }),
+          test(['test_bypassed'], { outcome: 'failed', body: 'raised', raised: 'AssertionError' }),
+        ],
+      }),
+    ]);
     expect(guardFindings(before, gate(now))).toEqual([
       {
         kind: 'runtime_tampering',
