@@ -32,6 +32,8 @@ import { probeCheckout, type ProbeCheckout } from './probe-checkout.ts';
 import type { ProbeRecord, ProbedFunction } from './probe-record.ts';
 import { planVersions, type VersionPlan } from './probe-plan.ts';
 import { runVersions, type VersionRuns } from './version-runs.ts';
+import { learnNoise } from './learn-noise.ts';
+import { NoiseLearner, type Noise } from './same-version-noise.ts';
 import { focusChoices } from '../runners/focused-test-command.ts';
 import { repositoryFiles } from './repository-files.ts';
 import { unfinishedRun } from './unfinished-run.ts';
@@ -91,7 +93,7 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
     if (!runs.patched || !runs.original)
       return notAssessed('the time budget ran out before the suite ran on both versions', true);
     if (!looked) return notAssessed('the suite never called the changed functions, or they could not be probed');
-    const { functions, after, differences, near } = looked;
+    const { functions, after, differences, near, noise } = looked;
     // "No change at all" is a finding only from two whole runs: one cut short (a timeout, a crash)
     // can simply lack the failing tests' calls.
     const unfinished =
@@ -105,7 +107,7 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
         changes: differences.changes,
         alternatives,
         probed: [...(runs.patched?.functions.values() ?? [])].map((f) => `${f.path}:${f.line} ${f.name}`),
-        counts: { suiteCalls: after.suiteCalls, generatedInputs: differences.generatedCompared },
+        counts: { suiteCalls: after.suiteCalls, generatedInputs: differences.generatedCompared, unstable: differences.unstable },
         budget: used(runs.exhausted),
         failingSeparated: runs.failing !== null,
         ...(atEntryPoints ? { atEntryPoints: atEntryPoints.why } : {}),
@@ -114,7 +116,7 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
       });
     const alternatives = others.map((o, i) => {
       const run = runs.alternatives[i];
-      return { info: o.info, disagreements: run ? disagreementsWith(after, run.records, functions, near) : null };
+      return { info: o.info, disagreements: run ? disagreementsWith(after, run.records, functions, near, noise) : null };
     });
     const provisional = level(alternatives);
     // The engine offered no other plausible patch, and nothing else keeps this one from `verified`:
@@ -135,7 +137,7 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
       focused: runs.focused,
       fixed: input.fixed,
       testFiles,
-      looked: { after, functions, near },
+      looked: { after, functions, near, noise },
       suiteRunMs: runs.patched.gate?.durationMs ?? 0,
       max: MAX_ALTERNATIVES,
       left,
@@ -202,17 +204,27 @@ async function prepareVersions(input: AssessInput, dir: string): Promise<Prepare
   return { chosen, others, probed, paths, originals, testFiles, checkout, focused, plans, fromFailing };
 }
 
-/** What both versions recorded, compared; null when either version did not run or neither recorded a call. */
+/** What both versions recorded, compared, what differed between two runs of one version masked or left out; null: nothing to compare. */
 function lookAt(
   runs: VersionRuns,
   fromFailing: (record: ProbeRecord) => boolean,
-): { functions: Map<string, ProbedFunction>; after: RecordIndex; differences: Differences; near: NearFailing } | null {
+): {
+  functions: Map<string, ProbedFunction>;
+  after: RecordIndex;
+  differences: Differences;
+  near: NearFailing;
+  noise: Noise;
+} | null {
   if (!runs.patched || !runs.original || (runs.patched.records.length === 0 && runs.original.records.length === 0)) return null;
   const functions = new Map([...runs.original.functions, ...runs.patched.functions]);
   const before = indexRecords(runs.original.records);
   const after = indexRecords(runs.patched.records);
+  const learner = new NoiseLearner();
+  if (runs.originalAgain) learnNoise(before, indexRecords(runs.originalAgain.records), learner);
+  if (runs.patchedAgain) learnNoise(after, indexRecords(runs.patchedAgain.records), learner);
+  const noise = learner.noise();
   const near = runs.failing ? nearFailingOf(runs.failing.records) : nearFailingOf(runs.original.records, fromFailing);
-  return { functions, after, differences: compareVersions(before, after, functions, near), near };
+  return { functions, after, differences: compareVersions(before, after, functions, near, noise), near, noise };
 }
 
 type Plans = { original: VersionPlan; versions: VersionPlan[] };

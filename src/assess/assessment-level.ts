@@ -37,7 +37,7 @@ export interface LevelInput {
   /** Each compared alternative, with the inputs it disagrees on (null: not run within the budget). */
   alternatives?: Array<{ info: CandidateInfo; disagreements: AlternativePatch['disagreements'] | null }>;
   probed?: string[];
-  counts?: { suiteCalls: number; generatedInputs: number };
+  counts?: { suiteCalls: number; generatedInputs: number; unstable?: number };
   budget: Assessment['budget'];
   /** Whether the failing tests' own calls could be told apart (else every change counts as outside). */
   failingSeparated?: boolean;
@@ -77,6 +77,7 @@ export function decideLevel(input: LevelInput): Assessment {
     generatedInputs: input.counts?.generatedInputs ?? 0,
     changes: changes.length,
     nearFailing: near.length,
+    ...(input.counts?.unstable ? { unstable: input.counts.unstable } : {}),
   };
   const base = {
     behaviourChanges: [...outside.slice(0, SHOWN_OUTSIDE), ...near.slice(0, SHOWN_NEAR)],

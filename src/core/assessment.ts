@@ -60,8 +60,12 @@ export interface Assessment {
   alternatives: AlternativePatch[];
   /** The functions probed, as `location name`. */
   probed: string[];
-  /** Calls of the suite and generated inputs compared; every change found (`changes`), of which `nearFailing` near the failing tests. */
-  counts: { suiteCalls: number; generatedInputs: number; changes: number; nearFailing: number };
+  /**
+   * Calls of the suite and generated inputs compared; every change found (`changes`), of which
+   * `nearFailing` near the failing tests; `unstable`: calls and inputs left out because their results
+   * varied between two runs of the same version beyond what masking the varying parts covers.
+   */
+  counts: { suiteCalls: number; generatedInputs: number; changes: number; nearFailing: number; unstable?: number };
   /**
    * Set when the suite reached no function the patch changed (a table or a constant read elsewhere),
    * so the functions the failing tests call were probed instead: `probed` names them.
