@@ -5,7 +5,7 @@
 // original (their calls are where a change is expected; their files selected too where the runner can,
 // as the rival search runs them per candidate), then each other plausible patch: the engine's, or, when
 // it offered none, rivals the assessment found itself (rival-search.ts). The records are compared
-// (compare-records.ts) and the level decided (assessment-level.ts). It never weakens the judge: it runs
+// (look-at-versions.ts, compare-records.ts) and the level decided (assessment-level.ts). It never weakens the judge: it runs
 // only on a patch the judge has already held, and can only lower what is shown.
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -18,22 +18,13 @@ import type { TestFileCheck } from '../verify/harness-tampering.ts';
 import { decideLevel, ENTRY_REASONS, type CandidateInfo, type EntryReason, type LevelInput } from './assessment-level.ts';
 import { entryPoints, withEntryPoints } from './entry-points.ts';
 import { failingTestSpans, fromFailingTests } from './failing-test-callers.ts';
-import {
-  compareVersions,
-  disagreementsWith,
-  indexRecords,
-  nearFailingOf,
-  type Differences,
-  type NearFailing,
-  type RecordIndex,
-} from './compare-records.ts';
+import { disagreementsWith } from './compare-records.ts';
 import { probeable, probedKinds } from './probe-languages.ts';
 import { probeCheckout, type ProbeCheckout } from './probe-checkout.ts';
-import type { ProbeRecord, ProbedFunction } from './probe-record.ts';
+import type { ProbeRecord } from './probe-record.ts';
 import { planVersions, type VersionPlan } from './probe-plan.ts';
 import { runVersions, type VersionRuns } from './version-runs.ts';
-import { learnNoise } from './learn-noise.ts';
-import { NoiseLearner, type Noise } from './same-version-noise.ts';
+import { lookAt, type Looked } from './look-at-versions.ts';
 import { focusChoices } from '../runners/focused-test-command.ts';
 import { repositoryFiles } from './repository-files.ts';
 import { unfinishedRun } from './unfinished-run.ts';
@@ -66,21 +57,28 @@ export interface AssessInput {
   isTestFile: TestFileCheck;
   suite: SuiteRunner;
   scratchDir: string;
+  /** The comparison's time, counted from when its checkout is set up (the setup is the repository's own cost, bounded by its timeout). */
   limitMs: number;
+  /** The run's own deadline (epoch ms): nothing runs past it, whatever `limitMs` leaves. */
+  deadline?: number;
   log: (line: string) => void;
 }
 
 export async function assessPatch(input: AssessInput): Promise<Assessment> {
   const started = Date.now();
-  const left = () => started + input.limitMs - Date.now();
+  let clock = started;
+  const left = () => Math.min(clock + input.limitMs, input.deadline ?? Infinity) - Date.now();
   const dir = join(input.scratchDir, `assess-${started.toString(36)}`);
-  const used = (exhausted: boolean) => ({ usedMs: Date.now() - started, limitMs: input.limitMs, exhausted });
+  // The limit as it stood: the comparison's, plus the setup that came before its clock started.
+  const used = (exhausted: boolean) => ({ usedMs: Date.now() - started, limitMs: input.limitMs + (clock - started), exhausted });
   const notAssessed = (why: string, exhausted = false): Assessment =>
     decideLevel({ notAssessed: why, budget: used(exhausted), ...(input.chosen ? { chosen: input.chosen } : {}) });
   try {
     await cloneMirror(input.mirror, input.baseSha, dir, input.seal);
     const prepared = await prepareVersions(input, dir);
     if (typeof prepared === 'string') return notAssessed(prepared);
+    // The budget is for the comparison: a slow setup must not leave a quick suite no time to run on both versions.
+    clock = Date.now();
     const { chosen, others, probed, paths, originals, testFiles, checkout, focused, plans, fromFailing } = prepared;
     const first: Look = { runs: await runVersions(checkout, plans, input, focused, left), plans };
     first.looked = lookAt(first.runs, fromFailing);
@@ -113,6 +111,7 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
         ...(atEntryPoints ? { atEntryPoints: atEntryPoints.why } : {}),
         ...(rivalSearch ? { rivalSearch } : {}),
         ...(input.behaviourUnchanged ? { behaviourUnchanged: true } : {}),
+        ...(looked.specialCase ? { specialCase: looked.specialCase } : {}),
       });
     const alternatives = others.map((o, i) => {
       const run = runs.alternatives[i];
@@ -204,31 +203,7 @@ async function prepareVersions(input: AssessInput, dir: string): Promise<Prepare
   return { chosen, others, probed, paths, originals, testFiles, checkout, focused, plans, fromFailing };
 }
 
-/** What both versions recorded, compared, what differed between two runs of one version masked or left out; null: nothing to compare. */
-function lookAt(
-  runs: VersionRuns,
-  fromFailing: (record: ProbeRecord) => boolean,
-): {
-  functions: Map<string, ProbedFunction>;
-  after: RecordIndex;
-  differences: Differences;
-  near: NearFailing;
-  noise: Noise;
-} | null {
-  if (!runs.patched || !runs.original || (runs.patched.records.length === 0 && runs.original.records.length === 0)) return null;
-  const functions = new Map([...runs.original.functions, ...runs.patched.functions]);
-  const before = indexRecords(runs.original.records);
-  const after = indexRecords(runs.patched.records);
-  const learner = new NoiseLearner();
-  if (runs.originalAgain) learnNoise(before, indexRecords(runs.originalAgain.records), learner);
-  if (runs.patchedAgain) learnNoise(after, indexRecords(runs.patchedAgain.records), learner);
-  const noise = learner.noise();
-  const near = runs.failing ? nearFailingOf(runs.failing.records) : nearFailingOf(runs.original.records, fromFailing);
-  return { functions, after, differences: compareVersions(before, after, functions, near, noise), near, noise };
-}
-
 type Plans = { original: VersionPlan; versions: VersionPlan[] };
-type Looked = NonNullable<ReturnType<typeof lookAt>>;
 
 /** Runs that stand, what they showed (absent: nothing to compare), their plans, and why they are at the entry points when they are. */
 interface Look {

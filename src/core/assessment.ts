@@ -80,6 +80,12 @@ export interface Assessment {
    * or a run failed.
    */
   rivalSearch?: { candidates: number; tried: number; passedFailing: number; stopped?: 'time' | 'enough' | 'error' };
+  /**
+   * Set when the patch changes behaviour at the failing tests' own calls and at none of the inputs
+   * generated around them (and no boundary moved there): it answers the tests, not the bug. The
+   * level is then `review`.
+   */
+  specialCase?: { inputs: string[]; neighbours: number };
   /** Set when the analysis could not look (no changed function it can probe, a runner that failed, no budget): the level is then `review`. */
   notAssessed?: string;
   budget: { usedMs: number; limitMs: number; exhausted: boolean };
