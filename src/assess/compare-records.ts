@@ -1,9 +1,7 @@
-// Where two versions of the program behave differently, from what their probes recorded: a call
-// the suite made in both (the same test, the same arguments, the same position among that test's
-// calls of the function with them) that returned or threw something else, and an input generated in
-// both around such a call with another result. Calls only one version made are not compared (the
-// versions called differently; the changed results upstream of them are found). What differs between
-// two runs of one version is noise, not a change (same-version-noise.ts).
+// Where two versions behave differently, from their probes' records: a call the suite made in both
+// (same test, arguments and position: paired-calls.ts) that returned or threw something else, and an
+// input generated in both around such a call with another result. Calls only one version made are
+// not compared; what differs between two runs of one version is noise (same-version-noise.ts).
 import type { BehaviourChange } from '../core/assessment.ts';
 import { likeFailing } from './input-likeness.ts';
 import { distinctPaths, pathSide, type PathSide } from './path-likeness.ts';
@@ -84,16 +82,13 @@ export function indexRecords(records: ProbeRecord[]): RecordIndex {
   return index;
 }
 
-/**
- * Where a change is expected: the calls the failing tests made (`keys`, with the inputs generated
- * around them), and the failing tests' own arguments per function (`inputs`), to tell which other
- * inputs are like them.
- */
+/** Where a change is expected: the failing tests' calls, the inputs generated around them, their arguments per function (`inputs`). */
 export interface NearFailing {
-  /** The failing tests' calls, as `RecordIndex.suite` keys them (with their caller). */
+  /** The failing tests' calls, as `RecordIndex.suite` keys them (with their test). */
   calls: Set<string>;
   /** Function and arguments of their calls and of the inputs generated around them. */
   keys: Set<string>;
+  around: Map<string, string[]>; // function and arguments of each failing call → those of the inputs generated around it
   inputs: Map<string, string[]>;
   /** The paths their calls took through each function, in the original program. */
   paths: Map<string, number[][]>;
@@ -113,6 +108,8 @@ export function nearFailingOf(records: ProbeRecord[], fromFailing: (record: Prob
   const inputs = new Map<string, string[]>();
   const paths = new Map<string, number[][]>();
   const failures = new Map<string, Set<string>>();
+  const aroundOf = new Map<string, string[]>();
+  for (const r of around) pushTo(aroundOf, r.fn + SEP + (r.base ?? ''), r.fn + SEP + r.args);
   for (const call of calls) {
     inputs.set(call.fn, [...new Set([...(inputs.get(call.fn) ?? []), call.args])]);
     if (call.path) pushTo(paths, call.fn, call.path);
@@ -121,6 +118,7 @@ export function nearFailingOf(records: ProbeRecord[], fromFailing: (record: Prob
   return {
     calls: new Set(calls.map(suiteKey)),
     keys: new Set([...calls, ...around].map((r) => r.fn + SEP + r.args)),
+    around: aroundOf,
     inputs,
     paths,
     failures,

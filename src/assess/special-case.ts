@@ -37,7 +37,7 @@ export function specialCaseOf(before: RecordIndex, after: RecordIndex, near: Nea
     if (!was || !now || noise.unstable.has(key)) continue;
     if (pairedChanges(was.outs, now.outs, (a, b) => noise.same(key, a, b)).length === 0) continue;
     const [fn = '', args = ''] = key.split(SEP);
-    const around = neighboursOf(before, after, fn, args, noise);
+    const around = neighboursOf(before, after, near, fn + SEP + args, noise);
     if (around.length === 0) continue;
     if (around.some((n) => n.changed)) return null;
     const at = { original: wayOf(before, key, was.outs), patched: wayOf(after, key, now.outs) };
@@ -62,13 +62,16 @@ interface Neighbour {
   patched: Way;
 }
 
-/** The inputs generated around the call `fn(args)` and compared in both versions (not calls the suite made itself). */
-function neighboursOf(before: RecordIndex, after: RecordIndex, fn: string, args: string, noise: Noise): Neighbour[] {
+/**
+ * The inputs generated around the failing call `fn(args)` (as the failing tests' run made them) and
+ * compared in both versions' suite runs, not calls the suite made itself.
+ */
+function neighboursOf(before: RecordIndex, after: RecordIndex, near: NearFailing, call: string, noise: Noise): Neighbour[] {
   const found: Neighbour[] = [];
-  for (const [key, was] of before.generated) {
-    if (was.base !== fn + SEP + args) continue;
+  for (const key of new Set(near.around.get(call) ?? [])) {
+    const was = before.generated.get(key);
     const now = after.generated.get(key);
-    if (!now || before.suiteArgs.has(key) || after.suiteArgs.has(key) || noise.unstable.has(key)) continue;
+    if (!was || !now || before.suiteArgs.has(key) || after.suiteArgs.has(key) || noise.unstable.has(key)) continue;
     found.push({
       args: key.slice(key.indexOf(SEP) + 1),
       changed: !noise.same(key, was.out, now.out),

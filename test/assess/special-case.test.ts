@@ -28,7 +28,9 @@ const generated = (args: string, base: string, returned: string, path?: number[]
 
 /** The special case found from the original's and the patched version's records, the failing test's call being `failing`. */
 function found(failing: ProbeRecord, original: ProbeRecord[], patched: ProbeRecord[]) {
-  return specialCaseOf(indexRecords(original), indexRecords(patched), nearFailingOf([failing]), NO_NOISE);
+  // The failing test's run alone: its call and the inputs generated around it.
+  const alone = [failing, ...original.filter((r) => r.kind === 'generated' && r.base === failing.args)];
+  return specialCaseOf(indexRecords(original), indexRecords(patched), nearFailingOf(alone), NO_NOISE);
 }
 
 /** Neighbours of `base` with the same results in both versions, but for those in `changed`. */
