@@ -28,10 +28,10 @@ const MUST_RUNS = 6;
 
 /**
  * A quarter of the run's time so far, or what five runs of the baseline's suite take when that is
- * more (ten when the assessment will look for rivals itself), at least MIN_BUDGET_MS, within
- * `assessment.timeBudget`; but never less than MIN_BUDGET_MS + MUST_RUNS baseline runs, so that a
- * suite that runs in seconds always runs on both versions and twice on the original: only the run's
- * own deadline (what is left of its budget) cuts that floor.
+ * more (ten when the assessment will look for rivals itself), and never less than MIN_BUDGET_MS +
+ * MUST_RUNS baseline runs, so that a suite that runs in seconds always runs on both versions and twice
+ * on the original; within `assessment.timeBudget` (a repository may lower a budget, never raise it:
+ * the default cap leaves that floor whole for suites of up to 15 s) and what is left of the run's own.
  */
 export function assessmentBudget(
   elapsedMs: number,
@@ -41,9 +41,9 @@ export function assessmentBudget(
   withRivals = false,
 ): number {
   const suiteRuns = SUITE_RUNS + (withRivals ? RIVAL_RUNS : 0);
-  const share = Math.min(capSeconds * 1000, Math.max(MIN_BUDGET_MS, elapsedMs / 4, suiteRuns * baselineMs));
+  const share = Math.max(MIN_BUDGET_MS, elapsedMs / 4, suiteRuns * baselineMs);
   const floor = MIN_BUDGET_MS + MUST_RUNS * baselineMs;
-  return Math.max(0, Math.min(Math.max(share, floor), runLeftMs));
+  return Math.max(0, Math.min(capSeconds * 1000, Math.max(share, floor), runLeftMs));
 }
 
 export async function assessRun(ctx: RunContext, run: PreparedRun, judged: RunResult): Promise<RunResult> {

@@ -14,13 +14,14 @@ describe('the assessment budget', () => {
     expect(assessmentBudget(120_000, 15_000, 120, 3_600_000)).toBe(120_000);
   });
 
-  it('lets a suite that runs in seconds run on both versions and twice on the original: 30 s + 6 of its runs, past the cap, within the run', () => {
+  it('lets a suite that runs in seconds run on both versions and twice on the original: 30 s + 6 of its runs, within the cap and the run', () => {
     // A 1-second suite in a quick run: 30 s used to be all, setup and the probes' own cost included.
     expect(assessmentBudget(60_000, 1_000, 120, 3_600_000)).toBe(36_000);
-    expect(assessmentBudget(60_000, 1_000, 20, 3_600_000)).toBe(36_000);
-    expect(assessmentBudget(120_000, 40_000, 120, 3_600_000)).toBe(270_000);
-    // Only the run's own deadline cuts the floor.
-    expect(assessmentBudget(120_000, 40_000, 120, 100_000)).toBe(100_000);
+    // A repository that lowers the cap is obeyed (it may lower a budget, never raise it).
+    expect(assessmentBudget(60_000, 1_000, 20, 3_600_000)).toBe(20_000);
+    expect(assessmentBudget(120_000, 40_000, 120, 3_600_000)).toBe(120_000);
+    expect(assessmentBudget(120_000, 40_000, 600, 3_600_000)).toBe(270_000);
+    expect(assessmentBudget(120_000, 40_000, 600, 100_000)).toBe(100_000);
   });
 
   it("gives five runs more when it will look for rivals itself (another engine's patch), within the cap", () => {
