@@ -5,7 +5,7 @@
 // original (their calls are where a change is expected; their files selected too where the runner can,
 // as the rival search runs them per candidate), then each other plausible patch: the engine's, or, when
 // it offered none, rivals the assessment found itself (rival-search.ts). The records are compared
-// (compare-records.ts) and the level decided (assessment-level.ts). It never weakens the judge: it runs
+// (look-at-versions.ts, compare-records.ts) and the level decided (assessment-level.ts). It never weakens the judge: it runs
 // only on a patch the judge has already held, and can only lower what is shown.
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -18,20 +18,13 @@ import type { TestFileCheck } from '../verify/harness-tampering.ts';
 import { decideLevel, ENTRY_REASONS, type CandidateInfo, type EntryReason, type LevelInput } from './assessment-level.ts';
 import { entryPoints, withEntryPoints } from './entry-points.ts';
 import { failingTestSpans, fromFailingTests } from './failing-test-callers.ts';
-import {
-  compareVersions,
-  disagreementsWith,
-  indexRecords,
-  nearFailingOf,
-  type Differences,
-  type NearFailing,
-  type RecordIndex,
-} from './compare-records.ts';
+import { disagreementsWith } from './compare-records.ts';
 import { probeable, probedKinds } from './probe-languages.ts';
 import { probeCheckout, type ProbeCheckout } from './probe-checkout.ts';
-import type { ProbeRecord, ProbedFunction } from './probe-record.ts';
+import type { ProbeRecord } from './probe-record.ts';
 import { planVersions, type VersionPlan } from './probe-plan.ts';
 import { runVersions, type VersionRuns } from './version-runs.ts';
+import { lookAt, type Looked } from './look-at-versions.ts';
 import { focusChoices } from '../runners/focused-test-command.ts';
 import { repositoryFiles } from './repository-files.ts';
 import { unfinishedRun } from './unfinished-run.ts';
@@ -64,21 +57,28 @@ export interface AssessInput {
   isTestFile: TestFileCheck;
   suite: SuiteRunner;
   scratchDir: string;
+  /** The comparison's time, counted from when its checkout is set up (the setup is the repository's own cost, bounded by its timeout). */
   limitMs: number;
+  /** The run's own deadline (epoch ms): nothing runs past it, whatever `limitMs` leaves. */
+  deadline?: number;
   log: (line: string) => void;
 }
 
 export async function assessPatch(input: AssessInput): Promise<Assessment> {
   const started = Date.now();
-  const left = () => started + input.limitMs - Date.now();
+  let clock = started;
+  const left = () => Math.min(clock + input.limitMs, input.deadline ?? Infinity) - Date.now();
   const dir = join(input.scratchDir, `assess-${started.toString(36)}`);
-  const used = (exhausted: boolean) => ({ usedMs: Date.now() - started, limitMs: input.limitMs, exhausted });
+  // The limit as it stood: the comparison's, plus the setup that came before its clock started.
+  const used = (exhausted: boolean) => ({ usedMs: Date.now() - started, limitMs: input.limitMs + (clock - started), exhausted });
   const notAssessed = (why: string, exhausted = false): Assessment =>
     decideLevel({ notAssessed: why, budget: used(exhausted), ...(input.chosen ? { chosen: input.chosen } : {}) });
   try {
     await cloneMirror(input.mirror, input.baseSha, dir, input.seal);
     const prepared = await prepareVersions(input, dir);
     if (typeof prepared === 'string') return notAssessed(prepared);
+    // The budget is for the comparison: a slow setup must not leave a quick suite no time to run on both versions.
+    clock = Date.now();
     const { chosen, others, probed, paths, originals, testFiles, checkout, focused, plans, fromFailing } = prepared;
     const first: Look = { runs: await runVersions(checkout, plans, input, focused, left), plans };
     first.looked = lookAt(first.runs, fromFailing);
@@ -91,7 +91,7 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
     if (!runs.patched || !runs.original)
       return notAssessed('the time budget ran out before the suite ran on both versions', true);
     if (!looked) return notAssessed('the suite never called the changed functions, or they could not be probed');
-    const { functions, after, differences, near } = looked;
+    const { functions, after, differences, near, noise } = looked;
     // "No change at all" is a finding only from two whole runs: one cut short (a timeout, a crash)
     // can simply lack the failing tests' calls.
     const unfinished =
@@ -105,16 +105,17 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
         changes: differences.changes,
         alternatives,
         probed: [...(runs.patched?.functions.values() ?? [])].map((f) => `${f.path}:${f.line} ${f.name}`),
-        counts: { suiteCalls: after.suiteCalls, generatedInputs: differences.generatedCompared },
+        counts: { suiteCalls: after.suiteCalls, generatedInputs: differences.generatedCompared, unstable: differences.unstable },
         budget: used(runs.exhausted),
         failingSeparated: runs.failing !== null,
         ...(atEntryPoints ? { atEntryPoints: atEntryPoints.why } : {}),
         ...(rivalSearch ? { rivalSearch } : {}),
         ...(input.behaviourUnchanged ? { behaviourUnchanged: true } : {}),
+        ...(looked.specialCase ? { specialCase: looked.specialCase } : {}),
       });
     const alternatives = others.map((o, i) => {
       const run = runs.alternatives[i];
-      return { info: o.info, disagreements: run ? disagreementsWith(after, run.records, functions, near) : null };
+      return { info: o.info, disagreements: run ? disagreementsWith(after, run.records, functions, near, noise) : null };
     });
     const provisional = level(alternatives);
     // The engine offered no other plausible patch, and nothing else keeps this one from `verified`:
@@ -135,7 +136,7 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
       focused: runs.focused,
       fixed: input.fixed,
       testFiles,
-      looked: { after, functions, near },
+      looked: { after, functions, near, noise },
       suiteRunMs: runs.patched.gate?.durationMs ?? 0,
       max: MAX_ALTERNATIVES,
       left,
@@ -202,21 +203,7 @@ async function prepareVersions(input: AssessInput, dir: string): Promise<Prepare
   return { chosen, others, probed, paths, originals, testFiles, checkout, focused, plans, fromFailing };
 }
 
-/** What both versions recorded, compared; null when either version did not run or neither recorded a call. */
-function lookAt(
-  runs: VersionRuns,
-  fromFailing: (record: ProbeRecord) => boolean,
-): { functions: Map<string, ProbedFunction>; after: RecordIndex; differences: Differences; near: NearFailing } | null {
-  if (!runs.patched || !runs.original || (runs.patched.records.length === 0 && runs.original.records.length === 0)) return null;
-  const functions = new Map([...runs.original.functions, ...runs.patched.functions]);
-  const before = indexRecords(runs.original.records);
-  const after = indexRecords(runs.patched.records);
-  const near = runs.failing ? nearFailingOf(runs.failing.records) : nearFailingOf(runs.original.records, fromFailing);
-  return { functions, after, differences: compareVersions(before, after, functions, near), near };
-}
-
 type Plans = { original: VersionPlan; versions: VersionPlan[] };
-type Looked = NonNullable<ReturnType<typeof lookAt>>;
 
 /** Runs that stand, what they showed (absent: nothing to compare), their plans, and why they are at the entry points when they are. */
 interface Look {

@@ -10,6 +10,7 @@ import type { TestCaseResult } from '../core/test-report.ts';
 import type { SuiteRunner } from '../gate/setup-then-gate.ts';
 import { isAmbiguity, type LevelInput } from './assessment-level.ts';
 import { disagreementsWith, type NearFailing, type RecordIndex } from './compare-records.ts';
+import type { Noise } from './same-version-noise.ts';
 import type { PatchedVersion } from './patched-versions.ts';
 import { runWithin, type ProbeCheckout } from './probe-checkout.ts';
 import type { ProbedFunction } from './probe-record.ts';
@@ -36,7 +37,7 @@ export interface RivalComparison {
   /** How long the chosen patch's probed suite run took: what each rival's run will take. */
   suiteRunMs: number;
   /** The chosen patch's records, the functions probed and where the failing tests are. */
-  looked: { after: RecordIndex; functions: Map<string, ProbedFunction>; near: NearFailing };
+  looked: { after: RecordIndex; functions: Map<string, ProbedFunction>; near: NearFailing; noise?: Noise };
   max: number;
   left: () => number;
   log: (line: string) => void;
@@ -117,7 +118,13 @@ async function compareStep(
     else if (step.run.gate?.passed)
       compared.push({
         info: rival.info,
-        disagreements: disagreementsWith(input.looked.after, step.run.records, input.looked.functions, input.looked.near),
+        disagreements: disagreementsWith(
+          input.looked.after,
+          step.run.records,
+          input.looked.functions,
+          input.looked.near,
+          input.looked.noise,
+        ),
       });
   }
   return { compared, exhausted };

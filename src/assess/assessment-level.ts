@@ -37,7 +37,7 @@ export interface LevelInput {
   /** Each compared alternative, with the inputs it disagrees on (null: not run within the budget). */
   alternatives?: Array<{ info: CandidateInfo; disagreements: AlternativePatch['disagreements'] | null }>;
   probed?: string[];
-  counts?: { suiteCalls: number; generatedInputs: number };
+  counts?: { suiteCalls: number; generatedInputs: number; unstable?: number };
   budget: Assessment['budget'];
   /** Whether the failing tests' own calls could be told apart (else every change counts as outside). */
   failingSeparated?: boolean;
@@ -47,6 +47,8 @@ export interface LevelInput {
    */
   atEntryPoints?: EntryReason;
   rivalSearch?: Assessment['rivalSearch'];
+  /** The patch changes behaviour only at the failing tests' own inputs (special-case.ts). */
+  specialCase?: Assessment['specialCase'];
   /**
    * The patch is meant to change no behaviour (a check run's: a lint or format fix): seeing no change
    * at all is then what it should show, not a blind spot.
@@ -77,6 +79,7 @@ export function decideLevel(input: LevelInput): Assessment {
     generatedInputs: input.counts?.generatedInputs ?? 0,
     changes: changes.length,
     nearFailing: near.length,
+    ...(input.counts?.unstable ? { unstable: input.counts.unstable } : {}),
   };
   const base = {
     behaviourChanges: [...outside.slice(0, SHOWN_OUTSIDE), ...near.slice(0, SHOWN_NEAR)],
@@ -86,6 +89,7 @@ export function decideLevel(input: LevelInput): Assessment {
     budget: input.budget,
     ...(input.atEntryPoints ? { atEntryPoints: true as const } : {}),
     ...(input.rivalSearch ? { rivalSearch: input.rivalSearch } : {}),
+    ...(input.specialCase ? { specialCase: input.specialCase } : {}),
   };
   const reasons: string[] = [];
   if (input.chosen?.weakens) reasons.push(`the patch ${input.chosen.weakens}`);
@@ -97,6 +101,7 @@ export function decideLevel(input: LevelInput): Assessment {
       'the probes saw no change at all, not even in the failing tests that pass now: the patch works through something they do not record (state outside the calls’ arguments and results, output), so what else it changes was not seen',
     );
   if (outside.length > 0) reasons.push(`${plural(outside.length, 'behaviour change')} outside the failing tests`);
+  if (input.specialCase) reasons.push(specialCaseReason(input.specialCase));
   if (ambiguous.length > 0)
     reasons.push(
       `${plural(ambiguous.length, 'other plausible patch', 'other plausible patches')} ${ambiguous.length === 1 ? 'gives' : 'give'} other results: the tests do not decide between them`,
@@ -115,6 +120,14 @@ export function decideLevel(input: LevelInput): Assessment {
     reason: `no behaviour change outside the failing tests in ${looked}${alternatives.length > 0 ? `; the ${plural(alternatives.length, 'other plausible patch', 'other plausible patches')} ${alternatives.length === 1 ? 'agrees or weakens' : 'agree or weaken'} a check` : ''}`,
     ...base,
   };
+}
+
+/** The named reason of a patch that answers the tests, not the bug. */
+export const SPECIAL_CASE_REASON = 'changes behaviour only at the failing tests’ own inputs';
+
+function specialCaseReason(found: NonNullable<Assessment['specialCase']>): string {
+  const inputs = found.inputs.slice(0, 3).join(', ') + (found.inputs.length > 3 ? ', …' : '');
+  return `the patch ${SPECIAL_CASE_REASON} (${inputs}), at none of the ${plural(found.neighbours, 'input')} generated around them: it answers the tests, not the bug (a lookup of their literals, or code that reads the expected values)`;
 }
 
 /** Whether a compared alternative leaves the tests undecided (decideLevel says why a weakening one mostly does not). */

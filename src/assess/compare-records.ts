@@ -1,19 +1,17 @@
-// Where two versions of the program behave differently, from what their probes recorded: a call
-// the suite made in both with the same arguments that returned or threw something else, and an
+// Where two versions behave differently, from their probes' records: a call the suite made in both
+// (same test, arguments and position: paired-calls.ts) that returned or threw something else, and an
 // input generated in both around such a call with another result. Calls only one version made are
-// not compared (the versions called differently; the changed results upstream of them are found).
+// not compared; what differs between two runs of one version is noise (same-version-noise.ts).
 import type { BehaviourChange } from '../core/assessment.ts';
 import { likeFailing } from './input-likeness.ts';
 import { distinctPaths, pathSide, type PathSide } from './path-likeness.ts';
 import type { ProbeRecord, ProbedFunction } from './probe-record.ts';
+import { pairedChanges } from './paired-calls.ts';
+import { NO_NOISE, type Noise } from './same-version-noise.ts';
 
-/**
- * A version's records: the suite's calls by function, arguments and caller (a method without
- * arguments is called by many tests, each on its own object), the generated ones by function and
- * arguments.
- */
+/** A version's records: the suite's calls by function, arguments and test, their results in call order (paired-calls.ts); the generated ones by function and arguments. */
 export interface RecordIndex {
-  suite: Map<string, { outs: Set<string>; site?: string; test?: string }>;
+  suite: Map<string, { outs: string[]; site?: string; test?: string }>;
   generated: Map<string, { out: string; base: string; path?: number[] }>;
   /** The paths the suite's calls took, by function, with the call (as `suite` keys it) that took each. */
   suitePaths: Map<string, Array<{ call: string; path: number[] }>>;
@@ -23,8 +21,18 @@ export interface RecordIndex {
   suiteCalls: number;
 }
 
+/**
+ * Which test made a call: pytest's test id (Python's `site`), or the chain of frames in the
+ * repository's test files (a helper, the test's own line), else the first caller outside the probed
+ * file. Not the caller alone: every test's call of a shared helper comes from the helper's line,
+ * whatever options the test passed it.
+ */
+function testOf(record: ProbeRecord): string {
+  return record.testLines && record.testLines.length > 0 ? record.testLines.join(' < ') : (record.site ?? '');
+}
+
 function suiteKey(record: ProbeRecord): string {
-  return record.fn + SEP + record.args + SEP + (record.site ?? '');
+  return record.fn + SEP + record.args + SEP + testOf(record);
 }
 
 const SEP = '\u0000';
@@ -56,8 +64,8 @@ export function indexRecords(records: ProbeRecord[]): RecordIndex {
         pathsSeen.add(pathKey);
         pushTo(index.suitePaths, record.fn, { call: callKey, path: record.path });
       }
-      const seen = index.suite.get(callKey) ?? { outs: new Set<string>() };
-      seen.outs.add(outcomeText(record));
+      const seen = index.suite.get(callKey) ?? { outs: [] };
+      seen.outs.push(outcomeText(record));
       if (seen.site === undefined && record.site !== undefined) seen.site = record.site;
       // The test's own line, for the reviewer, when code between it and the function hides it from `site`.
       if (seen.test === undefined && record.testLines?.[0] !== undefined) seen.test = record.testLines[0];
@@ -74,16 +82,13 @@ export function indexRecords(records: ProbeRecord[]): RecordIndex {
   return index;
 }
 
-/**
- * Where a change is expected: the calls the failing tests made (`keys`, with the inputs generated
- * around them), and the failing tests' own arguments per function (`inputs`), to tell which other
- * inputs are like them.
- */
+/** Where a change is expected: the failing tests' calls, the inputs generated around them, their arguments per function (`inputs`). */
 export interface NearFailing {
-  /** The failing tests' calls, as `RecordIndex.suite` keys them (with their caller). */
+  /** The failing tests' calls, as `RecordIndex.suite` keys them (with their test). */
   calls: Set<string>;
   /** Function and arguments of their calls and of the inputs generated around them. */
   keys: Set<string>;
+  around: Map<string, string[]>; // function and arguments of each failing call → those of the inputs generated around it
   inputs: Map<string, string[]>;
   /** The paths their calls took through each function, in the original program. */
   paths: Map<string, number[][]>;
@@ -103,6 +108,8 @@ export function nearFailingOf(records: ProbeRecord[], fromFailing: (record: Prob
   const inputs = new Map<string, string[]>();
   const paths = new Map<string, number[][]>();
   const failures = new Map<string, Set<string>>();
+  const aroundOf = new Map<string, string[]>();
+  for (const r of around) pushTo(aroundOf, r.fn + SEP + (r.base ?? ''), r.fn + SEP + r.args);
   for (const call of calls) {
     inputs.set(call.fn, [...new Set([...(inputs.get(call.fn) ?? []), call.args])]);
     if (call.path) pushTo(paths, call.fn, call.path);
@@ -111,6 +118,7 @@ export function nearFailingOf(records: ProbeRecord[], fromFailing: (record: Prob
   return {
     calls: new Set(calls.map(suiteKey)),
     keys: new Set([...calls, ...around].map((r) => r.fn + SEP + r.args)),
+    around: aroundOf,
     inputs,
     paths,
     failures,
@@ -128,6 +136,8 @@ export interface Differences {
   changes: BehaviourChange[];
   /** Generated inputs compared (present in both versions and not a suite call of either). */
   generatedCompared: number;
+  /** Calls and generated inputs left out: their results varied between runs of one version beyond what a mask covers. */
+  unstable: number;
 }
 
 /**
@@ -165,32 +175,37 @@ export function compareVersions(
   after: RecordIndex,
   functions: Map<string, ProbedFunction>,
   near: NearFailing,
+  noise: Noise = NO_NOISE,
 ): Differences {
   const changes: BehaviourChange[] = [];
-  const failingChanges = changesAtFailingCalls(before, after, near);
+  let unstable = 0;
+  const failingChanges = changesAtFailingCalls(before, after, near, noise);
   for (const [key, was] of before.suite) {
     const now = after.suite.get(key);
-    if (!now || sameSet(was.outs, now.outs)) continue;
+    if (!now) continue;
+    if (noise.unstable.has(key)) {
+      unstable++;
+      continue;
+    }
     const site = now.test ?? was.test ?? now.site ?? was.site;
-    const change = joined(was.outs) + SEP + joined(now.outs);
-    // Another test's call with a failing test's arguments that changed exactly as that test's call did: the fix itself, seen twice.
-    const nearFailing = near.calls.has(key) || (failingChanges.get(withoutSite(key))?.has(change) ?? false);
-    changes.push({
-      kind: 'suite',
-      ...described(key, functions),
-      before: joined(was.outs),
-      after: joined(now.outs),
-      ...(site ? { test: site } : {}),
-      nearFailing,
-    });
+    for (const paired of pairedChanges(was.outs, now.outs, (a, b) => noise.same(key, a, b))) {
+      // Another test's call with a failing test's arguments that changed exactly as that test's call did: the fix itself, seen twice.
+      const nearFailing =
+        near.calls.has(key) || (failingChanges.get(withoutTest(key))?.has(paired.before + SEP + paired.after) ?? false);
+      changes.push({ kind: 'suite', ...described(key, functions), ...paired, ...(site ? { test: site } : {}), nearFailing });
+    }
   }
   let generatedCompared = 0;
   const like = pathLike(before, near);
   for (const [key, was] of before.generated) {
     const now = after.generated.get(key);
     if (!now || before.suiteArgs.has(key) || after.suiteArgs.has(key)) continue;
+    if (noise.unstable.has(key)) {
+      unstable++;
+      continue;
+    }
     generatedCompared++;
-    if (now.out === was.out) continue;
+    if (noise.same(key, was.out, now.out)) continue;
     const [fn = '', base = ''] = was.base.split(SEP);
     const args = key.slice(key.indexOf(SEP) + 1);
     const side = like(fn, was.path);
@@ -208,7 +223,7 @@ export function compareVersions(
       ...(side ? { pathLike: side } : {}),
     });
   }
-  return { changes: ordered(changes), generatedCompared };
+  return { changes: ordered(changes), generatedCompared, unstable };
 }
 
 /**
@@ -221,8 +236,9 @@ export function disagreementsWith(
   records: ProbeRecord[],
   functions: Map<string, ProbedFunction>,
   near: NearFailing,
+  noise: Noise = NO_NOISE,
 ): Array<{ input: string; chosen: string; alternative: string; atFailingTests?: true }> {
-  return compareVersions(after, indexRecords(records), functions, near).changes.map((c) => ({
+  return compareVersions(after, indexRecords(records), functions, near, noise).changes.map((c) => ({
     input: c.input,
     chosen: c.before,
     alternative: c.after,
@@ -230,20 +246,26 @@ export function disagreementsWith(
   }));
 }
 
-/** Function and arguments of a suite key (its caller left out). */
-function withoutSite(key: string): string {
+/** Function and arguments of a suite key (the test left out). */
+function withoutTest(key: string): string {
   return key.slice(0, key.lastIndexOf(SEP));
 }
 
 /** Function and arguments → how the failing tests' calls with them changed (`before SEP after`). */
-function changesAtFailingCalls(before: RecordIndex, after: RecordIndex, near: NearFailing): Map<string, Set<string>> {
+function changesAtFailingCalls(
+  before: RecordIndex,
+  after: RecordIndex,
+  near: NearFailing,
+  noise: Noise,
+): Map<string, Set<string>> {
   const found = new Map<string, Set<string>>();
   for (const key of near.calls) {
     const was = before.suite.get(key);
     const now = after.suite.get(key);
-    if (!was || !now || sameSet(was.outs, now.outs)) continue;
-    const call = withoutSite(key);
-    found.set(call, (found.get(call) ?? new Set()).add(joined(was.outs) + SEP + joined(now.outs)));
+    if (!was || !now) continue;
+    const call = withoutTest(key);
+    for (const paired of pairedChanges(was.outs, now.outs, (a, b) => noise.same(key, a, b)))
+      found.set(call, (found.get(call) ?? new Set()).add(paired.before + SEP + paired.after));
   }
   return found;
 }
@@ -258,14 +280,6 @@ function described(key: string, functions: Map<string, ProbedFunction>): { funct
     location: fn ? `${fn.path}:${fn.line}` : id.slice(0, id.indexOf('#')),
     input: `${name.split('.').at(-1) ?? name}(${args})`,
   };
-}
-
-function sameSet(a: Set<string>, b: Set<string>): boolean {
-  return a.size === b.size && [...a].every((x) => b.has(x));
-}
-
-function joined(outs: Set<string>): string {
-  return [...outs].join(' | ');
 }
 
 /** Outside the failing tests first, the suite's own calls before generated inputs, then by function and input. */

@@ -46,3 +46,18 @@ export function numericDistance(a: string, b: string): number | null {
   if (x.shape !== y.shape || x.numbers.length === 0) return null;
   return x.numbers.reduce((sum, n, i) => sum + gap(n, y.numbers[i] ?? 0), 0);
 }
+
+/**
+ * Where `b` differs from `a` when it differs in exactly one of their numbers: that number's place
+ * among them (`slot`) and how much higher it is in `b` (`delta`); else null.
+ */
+export function numericSlotOffset(a: string, b: string): { slot: number; delta: number } | null {
+  const x = shapeOf(a);
+  const y = shapeOf(b);
+  if (x.shape !== y.shape) return null;
+  const differing = x.numbers.flatMap((n, slot) => (gap(n, y.numbers[slot] ?? n) === 0 ? [] : [slot]));
+  const [slot] = differing;
+  if (differing.length !== 1 || slot === undefined) return null;
+  const delta = (y.numbers[slot] ?? 0) - (x.numbers[slot] ?? 0);
+  return Number.isFinite(delta) && delta !== 0 ? { slot, delta } : null;
+}

@@ -1,15 +1,23 @@
 // The probed runs of each version in the assessment's checkout (probe-checkout.ts): the suite on the
-// patched program, then on the original, the failing tests alone on the original (where a change is
-// expected), then each alternative, each within what is left of the time budget. Of the commands that
+// patched program, then on the original, then on the original again (what differs between two runs
+// of one version is noise, not a change: same-version-noise.ts), the failing tests alone on the
+// original (where a change is expected), then each alternative, and last the patched program again
+// when the time left allows it, each within what is left of the time budget. Of the commands that
 // run the failing tests alone (focusChoices, src/runners/focused-test-command.ts), best first, the
 // first that reports them all stands.
 import type { TestCaseResult } from '../core/test-report.ts';
 import { runWithin, type ProbeCheckout, type ProbeRun } from './probe-checkout.ts';
 import type { VersionPlan } from './probe-plan.ts';
 
+/** The patched program runs again when the time left is at least this many times its first run. */
+const AGAIN_WHEN_LEFT = 3;
+
 export interface VersionRuns {
   patched: ProbeRun | null;
   original: ProbeRun | null;
+  /** The same version run again (null: not run, for want of time): their differences are noise. */
+  originalAgain: ProbeRun | null;
+  patchedAgain: ProbeRun | null;
   failing: ProbeRun | null;
   /** The command that ran the failing tests alone (null: none could). */
   focused: string | null;
@@ -26,15 +34,27 @@ export async function runVersions(
   left: () => number,
 ): Promise<VersionRuns> {
   const [patchedPlan, ...alternativePlans] = plans.versions;
-  const runs: VersionRuns = { patched: null, original: null, failing: null, focused: null, alternatives: [], exhausted: false };
+  const runs: VersionRuns = {
+    patched: null,
+    original: null,
+    originalAgain: null,
+    patchedAgain: null,
+    failing: null,
+    focused: null,
+    alternatives: [],
+    exhausted: false,
+  };
   const step = async (plan: VersionPlan | undefined, label: string, command?: string): Promise<ProbeRun | null> => {
     if (!plan) return null;
     const { run, exhausted } = await runWithin(checkout, plan, label, left, input.log, command);
     runs.exhausted ||= exhausted;
     return run;
   };
+  const started = Date.now();
   runs.patched = await step(patchedPlan, 'patched');
+  const patchedMs = Date.now() - started;
   runs.original = await step(plans.original, 'original');
+  runs.originalAgain = runs.original ? await step(plans.original, 'original-again') : null;
   // The first selection whose run reports every fixed test; the last one (names alone) as it is.
   for (const [i, command] of (input.fixed.length > 0 ? focused : []).entries()) {
     runs.failing = await step(plans.original, 'failing-tests', command);
@@ -44,5 +64,8 @@ export async function runVersions(
     input.log(`assessment: \`${command}\` did not report every test the patch fixed; selecting them by name alone`);
   }
   for (const [i, plan] of alternativePlans.entries()) runs.alternatives.push(await step(plan, `alternative-${i + 1}`));
+  // The patched program's own noise (a timestamp that the original's two runs happened to share)
+  // only when it leaves time for as much again: the rivals' search comes after.
+  if (runs.patched && left() > AGAIN_WHEN_LEFT * patchedMs) runs.patchedAgain = await step(patchedPlan, 'patched-again');
   return runs;
 }

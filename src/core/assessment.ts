@@ -60,8 +60,12 @@ export interface Assessment {
   alternatives: AlternativePatch[];
   /** The functions probed, as `location name`. */
   probed: string[];
-  /** Calls of the suite and generated inputs compared; every change found (`changes`), of which `nearFailing` near the failing tests. */
-  counts: { suiteCalls: number; generatedInputs: number; changes: number; nearFailing: number };
+  /**
+   * Calls of the suite and generated inputs compared; every change found (`changes`), of which
+   * `nearFailing` near the failing tests; `unstable`: calls and inputs left out because their results
+   * varied between two runs of the same version beyond what masking the varying parts covers.
+   */
+  counts: { suiteCalls: number; generatedInputs: number; changes: number; nearFailing: number; unstable?: number };
   /**
    * Set when the suite reached no function the patch changed (a table or a constant read elsewhere),
    * so the functions the failing tests call were probed instead: `probed` names them.
@@ -76,6 +80,12 @@ export interface Assessment {
    * or a run failed.
    */
   rivalSearch?: { candidates: number; tried: number; passedFailing: number; stopped?: 'time' | 'enough' | 'error' };
+  /**
+   * Set when the patch changes behaviour at the failing tests' own calls and at none of the inputs
+   * generated around them (and no boundary moved there): it answers the tests, not the bug. The
+   * level is then `review`.
+   */
+  specialCase?: { inputs: string[]; neighbours: number };
   /** Set when the analysis could not look (no changed function it can probe, a runner that failed, no budget): the level is then `review`. */
   notAssessed?: string;
   budget: { usedMs: number; limitMs: number; exhausted: boolean };

@@ -19,12 +19,19 @@ const MIN_BUDGET_MS = 30_000;
 const SUITE_RUNS = 5;
 /** What the search for rivals needs besides (rival-search.ts): the failing tests alone for each candidate tried, and the rivals' suite runs. */
 const RIVAL_RUNS = 5;
+/**
+ * What it cannot do without, in baseline runs: the suite on the patched version and twice on the
+ * original (what differs between two runs of one version is noise), the failing tests alone, and the
+ * probes' own cost (each suite call is called again on generated inputs): the floor of its budget.
+ */
+const MUST_RUNS = 6;
 
 /**
  * A quarter of the run's time so far, or what five runs of the baseline's suite take when that is
- * more (a slow suite must run at least on both versions; five more when the assessment will look for
- * rivals itself), at least MIN_BUDGET_MS; within `assessment.timeBudget` and what is left of the
- * run's own budget.
+ * more (ten when the assessment will look for rivals itself), and never less than MIN_BUDGET_MS +
+ * MUST_RUNS baseline runs, so that a suite that runs in seconds always runs on both versions and twice
+ * on the original; within `assessment.timeBudget` (a repository may lower a budget, never raise it:
+ * the default cap leaves that floor whole for suites of up to 15 s) and what is left of the run's own.
  */
 export function assessmentBudget(
   elapsedMs: number,
@@ -34,7 +41,9 @@ export function assessmentBudget(
   withRivals = false,
 ): number {
   const suiteRuns = SUITE_RUNS + (withRivals ? RIVAL_RUNS : 0);
-  return Math.max(0, Math.min(capSeconds * 1000, Math.max(MIN_BUDGET_MS, elapsedMs / 4, suiteRuns * baselineMs), runLeftMs));
+  const share = Math.max(MIN_BUDGET_MS, elapsedMs / 4, suiteRuns * baselineMs);
+  const floor = MIN_BUDGET_MS + MUST_RUNS * baselineMs;
+  return Math.max(0, Math.min(capSeconds * 1000, Math.max(share, floor), runLeftMs));
 }
 
 export async function assessRun(ctx: RunContext, run: PreparedRun, judged: RunResult): Promise<RunResult> {
@@ -90,6 +99,7 @@ export async function assessRun(ctx: RunContext, run: PreparedRun, judged: RunRe
     suite: run.suite,
     scratchDir: ctx.scratch,
     limitMs,
+    deadline: run.deadline,
     log: (line) => ctx.progress({ phase: 'assess', message: line }),
   });
   const level = unguarded ? withReason(assessment, unguarded) : assessment;

@@ -15,6 +15,7 @@ import { KEYWORD_PROJECT, KEYWORD_RULES_FIXED, KEYWORD_RULES_OVERBROAD } from '.
 import { FIXED_PATHS, OVERFIT_PATHS, PATHS_PROJECT, VOLUME_PROJECT } from '../fixtures/overfit-paths.ts';
 import { FIXED_PAGES, OVERFIT_PAGES, PAGES_PROJECT } from '../fixtures/page-count.ts';
 import { STYLE_PROJECT, STYLES_FIXED } from '../fixtures/style-table.ts';
+import { FIXED_RECEIPT, RECEIPT_PROJECT, SPECIAL_CASED_RECEIPT } from '../fixtures/receipt-noise.ts';
 
 const dirs: string[] = [];
 afterAll(() => removeAll(dirs));
@@ -307,5 +308,32 @@ describe('the assessment of a patch whose failing test cannot run alone, reachin
       }),
     );
     expect(code).toBe(0);
+  });
+});
+
+describe('the assessment of a program whose results carry a random id and a timestamp', () => {
+  const runReceipt = (patched: string) => scriptedRun(RECEIPT_PROJECT, 'node --test', writeFile('src/receipt.js', patched));
+
+  it('masks what differs between two runs of the original and sees the real change beside it: the fix is verified', async () => {
+    const { result, code } = await runReceipt(FIXED_RECEIPT);
+    expect(result.status).toBe('tests_green');
+    const assessment = result.assessment;
+    expect(assessment?.behaviourChanges.filter((c) => !c.nearFailing)).toEqual([]);
+    const atFailing = assessment?.behaviourChanges.find((c) => c.kind === 'suite' && c.input === 'receipt([100])');
+    expect(atFailing?.before).toContain('total: 100');
+    expect(atFailing?.after).toContain('total: 90');
+    expect(assessment?.specialCase).toBeUndefined();
+    expect(assessment?.level).toBe('verified');
+    expect(code).toBe(0);
+  });
+
+  it('is review when the patch special-cases the failing test’s literal input, named as such', async () => {
+    const { result, code } = await runReceipt(SPECIAL_CASED_RECEIPT);
+    expect(result.status).toBe('tests_green');
+    const assessment = result.assessment;
+    expect(assessment?.level).toBe('review');
+    expect(assessment?.specialCase?.inputs).toEqual(['receipt([100])']);
+    expect(assessment?.reason).toContain('changes behaviour only at the failing tests’ own inputs');
+    expect(code).toBe(4);
   });
 });

@@ -1,0 +1,118 @@
+// A fix generalizes; a special case does not (docs/design.md §3.3). A patch whose behaviour changes
+// at the failing tests' own calls and at none of the inputs generated around them answers the tests,
+// not the bug: a lookup of the tests' literals, code that reads the expected values. A fix of one
+// boundary changes one input too (`n > 10` → `n >= 10` changes only `10` among the integers), but
+// there a region moved: the failing input now goes the way of its neighbour on one side (the same
+// path through the function, else the same result) where it went the way of its neighbour on the
+// other side. An input that goes neither neighbour's way in the patched program is an isolated point.
+import type { NearFailing, RecordIndex } from './compare-records.ts';
+import { numericSlotOffset } from './numeric-distance.ts';
+import { pairedChanges } from './paired-calls.ts';
+import type { Noise } from './same-version-noise.ts';
+
+/** Fewer neighbours compared than this say too little to call a change isolated. */
+const MIN_NEIGHBOURS = 5;
+const SEP = '\u0000';
+
+export interface SpecialCase {
+  /** The failing tests' calls whose result changed, as code: `grade(73)`. */
+  inputs: string[];
+  /** Inputs generated around them, compared in both versions, none of whose results changed. */
+  neighbours: number;
+}
+
+/** How one input went in one version: its path through the function where traced, and its result. */
+interface Way {
+  path?: string;
+  out: string;
+}
+
+/** Null unless every changed failing call with neighbours changed alone, and no boundary moved. */
+export function specialCaseOf(before: RecordIndex, after: RecordIndex, near: NearFailing, noise: Noise): SpecialCase | null {
+  const inputs = new Set<string>();
+  let neighbours = 0;
+  for (const key of near.calls) {
+    const was = before.suite.get(key);
+    const now = after.suite.get(key);
+    if (!was || !now || noise.unstable.has(key)) continue;
+    if (pairedChanges(was.outs, now.outs, (a, b) => noise.same(key, a, b)).length === 0) continue;
+    const [fn = '', args = ''] = key.split(SEP);
+    const around = neighboursOf(before, after, near, fn + SEP + args, noise);
+    if (around.length === 0) continue;
+    if (around.some((n) => n.changed)) return null;
+    const at = { original: wayOf(before, key, was.outs), patched: wayOf(after, key, now.outs) };
+    if (boundaryMoved(args, at, around)) return null;
+    inputs.add(
+      `${
+        fn
+          .slice(fn.indexOf('#') + 1)
+          .split('.')
+          .at(-1) ?? fn
+      }(${args})`,
+    );
+    neighbours += around.length;
+  }
+  return inputs.size > 0 && neighbours >= MIN_NEIGHBOURS ? { inputs: [...inputs], neighbours } : null;
+}
+
+interface Neighbour {
+  args: string;
+  changed: boolean;
+  original: Way;
+  patched: Way;
+}
+
+/**
+ * The inputs generated around the failing call `fn(args)` (as the failing tests' run made them) and
+ * compared in both versions' suite runs, not calls the suite made itself.
+ */
+function neighboursOf(before: RecordIndex, after: RecordIndex, near: NearFailing, call: string, noise: Noise): Neighbour[] {
+  const found: Neighbour[] = [];
+  for (const key of new Set(near.around.get(call) ?? [])) {
+    const was = before.generated.get(key);
+    const now = after.generated.get(key);
+    if (!was || !now || before.suiteArgs.has(key) || after.suiteArgs.has(key) || noise.unstable.has(key)) continue;
+    found.push({
+      args: key.slice(key.indexOf(SEP) + 1),
+      changed: !noise.same(key, was.out, now.out),
+      original: { out: was.out, ...(was.path ? { path: was.path.join(',') } : {}) },
+      patched: { out: now.out, ...(now.path ? { path: now.path.join(',') } : {}) },
+    });
+  }
+  return found;
+}
+
+/** The way a suite call went: its one path when its calls took one, and its first result. */
+function wayOf(index: RecordIndex, key: string, outs: readonly string[]): Way {
+  const fn = key.slice(0, key.indexOf(SEP));
+  const paths = new Set((index.suitePaths.get(fn) ?? []).filter((p) => p.call === key).map((p) => p.path.join(',')));
+  const [path] = paths;
+  return { out: outs[0] ?? '', ...(paths.size === 1 && path !== undefined ? { path } : {}) };
+}
+
+/** Two inputs went the same way: the same path where both were traced, else the same result. */
+function alike(a: Way, b: Way): boolean {
+  return a.path !== undefined && b.path !== undefined ? a.path === b.path : a.out === b.out;
+}
+
+/**
+ * The failing input sits between two numeric neighbours (one number of the arguments lower, the
+ * same one higher), went the way of one side in the original and goes the way of the other side now.
+ */
+function boundaryMoved(args: string, at: { original: Way; patched: Way }, around: Neighbour[]): boolean {
+  const sides = around.flatMap((n) => {
+    const offset = numericSlotOffset(args, n.args);
+    return offset ? [{ ...offset, n }] : [];
+  });
+  return sides.some(
+    (low) =>
+      low.delta < 0 &&
+      sides.some(
+        (high) =>
+          high.delta > 0 &&
+          high.slot === low.slot &&
+          ((alike(at.original, low.n.original) && alike(at.patched, high.n.patched)) ||
+            (alike(at.original, high.n.original) && alike(at.patched, low.n.patched))),
+      ),
+  );
+}

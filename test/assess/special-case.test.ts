@@ -1,0 +1,132 @@
+import { describe, expect, it } from 'vitest';
+import { decideLevel } from '../../src/assess/assessment-level.ts';
+import { indexRecords, nearFailingOf } from '../../src/assess/compare-records.ts';
+import type { ProbeRecord } from '../../src/assess/probe-record.ts';
+import { NO_NOISE } from '../../src/assess/same-version-noise.ts';
+import { specialCaseOf } from '../../src/assess/special-case.ts';
+import { assessmentSection } from '../../src/report/assessment-section.ts';
+import { assessedResult } from '../support/sample-assessment.ts';
+
+const FN = 'src/fee.js#fee';
+const FAILING = 'test/fee.test.js:9';
+const suite = (args: string, returned: string, path?: number[], test = FAILING): ProbeRecord => ({
+  fn: FN,
+  args,
+  kind: 'suite',
+  out: { returned },
+  testLines: [test],
+  ...(path ? { path } : {}),
+});
+const generated = (args: string, base: string, returned: string, path?: number[]): ProbeRecord => ({
+  fn: FN,
+  args,
+  kind: 'generated',
+  base,
+  out: { returned },
+  ...(path ? { path } : {}),
+});
+
+/** The special case found from the original's and the patched version's records, the failing test's call being `failing`. */
+function found(failing: ProbeRecord, original: ProbeRecord[], patched: ProbeRecord[]) {
+  // The failing test's run alone: its call and the inputs generated around it.
+  const alone = [failing, ...original.filter((r) => r.kind === 'generated' && r.base === failing.args)];
+  return specialCaseOf(indexRecords(original), indexRecords(patched), nearFailingOf(alone), NO_NOISE);
+}
+
+/** Neighbours of `base` with the same results in both versions, but for those in `changed`. */
+function around(base: string, outs: Record<string, string>, changed: Record<string, string> = {}) {
+  const original = Object.entries(outs).map(([args, out]) => generated(args, base, out));
+  const patched = Object.entries(outs).map(([args, out]) => generated(args, base, changed[args] ?? out));
+  return { original, patched };
+}
+
+describe('a patch that changes behaviour only at the failing tests’ own inputs', () => {
+  const words = { "''": "''", "'ello World'": "'ello world'", "'Hello Worl'": "'hello worl'", "'HELLO WORLD'": "'hello world'" };
+  const more = { "'hello world'": "'hello world'", "'Hello World/'": "'hello world/'", "'Hello World.'": "'hello world.'" };
+
+  it('is a special case when its literal changed and none of the inputs generated around it did', () => {
+    const failing = suite("'Hello World'", "'hello world'");
+    const { original, patched } = around("'Hello World'", { ...words, ...more });
+    const special = found(failing, [failing, ...original], [{ ...failing, out: { returned: "'hello-world'" } }, ...patched]);
+    expect(special).toEqual({ inputs: ["fee('Hello World')"], neighbours: 7 });
+  });
+
+  it('is a fix when inputs around it changed too', () => {
+    const failing = suite("'Hello World'", "'hello world'");
+    const { original, patched } = around("'Hello World'", { ...words, ...more }, { "'HELLO WORLD'": "'hello-world'" });
+    expect(found(failing, [failing, ...original], [{ ...failing, out: { returned: "'hello-world'" } }, ...patched])).toBeNull();
+  });
+
+  it('says nothing with too few neighbours compared', () => {
+    const failing = suite("'Hello World'", "'hello world'");
+    const { original, patched } = around("'Hello World'", words);
+    expect(found(failing, [failing, ...original], [{ ...failing, out: { returned: "'hello-world'" } }, ...patched])).toBeNull();
+  });
+
+  // fee(n): 5 up to a bound, 0 above it. The failing test wants fee(10) to be 0.
+  const fees = { '9': '5', '11': '0', '0': '5', '1': '5', '-1': '5', '-10': '5', '1000000000': '0' };
+
+  it('is not a special case when a boundary moved: the input now goes the way of its neighbour on the other side (`>` → `>=`)', () => {
+    const failing = suite('10', '5');
+    const { original, patched } = around('10', fees);
+    expect(found(failing, [failing, ...original], [{ ...failing, out: { returned: '0' } }, ...patched])).toBeNull();
+  });
+
+  it('tells a moved boundary by the paths through the function when they were traced', () => {
+    const paths: Record<string, number[]> = {
+      '9': [1, 3],
+      '11': [1, 2],
+      '0': [1, 3],
+      '1': [1, 3],
+      '-1': [1, 3],
+      '-10': [1, 3],
+      '1000000000': [1, 2],
+    };
+    const neighbours = (results: Record<string, string>) =>
+      Object.entries(results).map(([args, out]) => generated(args, '10', out, paths[args]));
+    const original = [suite('10', '5', [1, 3]), ...neighbours(fees)];
+    // The bound fixed: fee(10) takes the branch fee(11) takes.
+    expect(found(suite('10', '5'), original, [suite('10', '0', [1, 2]), ...neighbours(fees)])).toBeNull();
+    // `if (n === 10) return 0` before the bound: its result is fee(11)'s, its path is neither side's.
+    expect(found(suite('10', '5'), original, [suite('10', '0', [1, 4]), ...neighbours(fees)])).toEqual({
+      inputs: ['fee(10)'],
+      neighbours: 7,
+    });
+  });
+
+  it('is not a special case for an off-by-one fix, which changes the neighbours as well', () => {
+    const failing = suite('3', '[0, 1]');
+    const lists = { '2': '[0]', '4': '[0, 1, 2]', '0': '[]', '1': '[]', '-1': '[]', '-3': '[]', '1000000000': '[…]' };
+    const fixed = { '2': '[0, 1]', '4': '[0, 1, 2, 3]', '1': '[0]' };
+    const { original, patched } = around('3', lists, fixed);
+    expect(found(failing, [failing, ...original], [{ ...failing, out: { returned: '[0, 1, 2]' } }, ...patched])).toBeNull();
+  });
+
+  it('is review, named, and the report says so', () => {
+    const budget = { usedMs: 1000, limitMs: 30_000, exhausted: false };
+    const assessment = decideLevel({
+      changes: [
+        {
+          kind: 'suite',
+          function: 'fee',
+          location: 'src/fee.js:1',
+          input: "fee('Hello World')",
+          before: '5',
+          after: '0',
+          nearFailing: true,
+        },
+      ],
+      counts: { suiteCalls: 4, generatedInputs: 7 },
+      specialCase: { inputs: ["fee('Hello World')"], neighbours: 7 },
+      budget,
+    });
+    expect(assessment.level).toBe('review');
+    expect(assessment.specialCase).toEqual({ inputs: ["fee('Hello World')"], neighbours: 7 });
+    expect(assessment.reason).toBe(
+      "the patch changes behaviour only at the failing tests’ own inputs (fee('Hello World')), at none of the 7 inputs generated around them: it answers the tests, not the bug (a lookup of their literals, or code that reads the expected values)",
+    );
+    expect(assessmentSection(assessedResult(assessment)).join('\n')).toContain(
+      'changes behaviour only at the failing tests’ own inputs',
+    );
+  });
+});
