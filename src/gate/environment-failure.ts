@@ -15,7 +15,8 @@ export type EnvironmentFailureCode =
   | 'MISSING_MODULE'
   | 'RUNNER_CRASHED'
   | 'TEST_FILES_UNLOADABLE'
-  | 'TEST_COMMAND_REFUSED';
+  | 'TEST_COMMAND_REFUSED'
+  | 'GUARD_NOT_LOADED';
 
 export interface EnvironmentFailure {
   code: EnvironmentFailureCode;
@@ -36,6 +37,8 @@ export interface BaselineContext {
 
 const NOT_FOUND =
   /(?:^|\n)(?:\/bin\/sh: (?:line )?\d+: |sh: (?:line )?\d+: |sh: |bash: (?:line \d+: )?)?([^\s:]+): (?:command )?not found/;
+/** The name pytest's runtime guard is copied under for each run (src/runners/pytest/pytest-guard.ts). */
+const GUARD_MODULE = /^fixloop_guard_[0-9a-f]+$/;
 const PYTHON_MISSING = /No module named '?([A-Za-z_][\w.]*)'?/;
 const NODE_MISSING = /(?:Cannot find (?:module|package) '([^']+)'|ERR_MODULE_NOT_FOUND[^\n]*?'([^']+)')/;
 /** What `npm init` writes as the test script: it runs nothing and fails, so a run would "repair" it. */
@@ -60,6 +63,12 @@ export function environmentFailure(gate: GateResult, context: BaselineContext): 
       hint: BIND_HINT,
     };
   const missing = gate.passed || gate.report.failed > 0 ? null : missingModule(gate.output, context.repositoryFiles);
+  if (missing && GUARD_MODULE.test(missing))
+    return {
+      code: 'GUARD_NOT_LOADED',
+      message: `the test command \`${context.testCommand}\` could not import fixloop's runtime guard for pytest (\`${missing}\`): the command sets its own PYTHONPATH and runs a Python that reads no user site-packages (a virtual environment, or -s)`,
+      hint: 'keep the path fixloop adds: write `PYTHONPATH=src:$PYTHONPATH` instead of `PYTHONPATH=src` in the test command, or set PYTHONPATH in `env` (fixloop.yml) instead of in the command',
+    };
   if (missing)
     return {
       code: 'MISSING_MODULE',

@@ -109,6 +109,16 @@ describe('environment failures on the baseline', () => {
     ).toBe('@scope/lib');
   });
 
+  it("says that the test command hid fixloop's own pytest guard, and how to keep it, rather than that a module is missing", () => {
+    const failure = environmentFailure(
+      failed(
+        'ImportError: Error importing plugin "fixloop_guard_0a1b2c3d4e5f": No module named \'fixloop_guard_0a1b2c3d4e5f\'\n',
+      ),
+      context,
+    );
+    expect(failure).toMatchObject({ code: 'GUARD_NOT_LOADED', hint: expect.stringContaining('PYTHONPATH=src:$PYTHONPATH') });
+  });
+
   it("no test run is an error: zero tests parsed, or pytest's exit 5", () => {
     expect(environmentFailure({ passed: true, output: '0 passed', report: parsed(0, 0), durationMs: 1 }, context)).toMatchObject({
       code: 'NO_TESTS_RAN',

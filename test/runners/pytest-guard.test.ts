@@ -50,6 +50,14 @@ const events = (gate: GateResult) =>
   gate.report.guard?.records.flatMap((r) => r.events.map((e) => `${e.kind} ${e.file ?? '?'}:${e.line ?? '?'} ${e.detail}`)) ?? [];
 
 describe('pytest’s runtime guard', () => {
+  it('loads when the test command sets its own PYTHONPATH (`PYTHONPATH=src pytest`): the user site shows it', async () => {
+    const cwd = await project({});
+    const gate = await judged(cwd, 'PYTHONPATH=src python3 -m pytest -q');
+    expect(gate.output).not.toContain('fixloop_guard_');
+    expect(gate.report.guard?.records).toHaveLength(1);
+    expect(gate.report.guard?.records[0]).toMatchObject({ complete: true, tests: { passed: 0, failed: 2, skipped: 0 } });
+  });
+
   it('records an honest run complete, with no event, and the tests as pytest’s terminal counts them', async () => {
     const cwd = await project({
       'tests/test_more.py':

@@ -8,7 +8,7 @@
 // protocol: src/runners/guard-records.ts). It records each test pytest hands its reporters (guard/_cases.py);
 // `testCase` names one as parse-pytest.ts does: its node id.
 import { randomBytes } from 'node:crypto';
-import { cp, writeFile } from 'node:fs/promises';
+import { cp, mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { issueKeys, missingRecord, readTakenKeys } from '../guard-records.ts';
@@ -30,6 +30,7 @@ export const pytestGuard: RuntimeGuard = {
         FIXLOOP_PYTEST_GUARD: dirs.records,
         PYTHONPATH: joined([dirs.code, context.env.PYTHONPATH], ':'),
         PYTEST_ADDOPTS: joined([context.env.PYTEST_ADDOPTS, `-p ${name}`], ' '),
+        ...(context.env.PYTHONUSERBASE === undefined ? { PYTHONUSERBASE: await userBase(dirs.code, name) } : {}),
       },
     };
   },
@@ -65,6 +66,25 @@ export function pytestTestCase(recorded: GuardTestCase): TestCaseResult {
     ...(recorded.message !== undefined ? { message: recorded.message } : {}),
     ...(recorded.stack !== undefined ? { stack: recorded.stack } : {}),
   };
+}
+
+/** Python versions whose user site-packages folder shows the guard (3.6 to 3.19). */
+const PYTHON_MINORS = Array.from({ length: 14 }, (_, i) => 6 + i);
+
+/**
+ * A user base whose site-packages, for every Python 3 version, holds the guard: a command that sets
+ * its own PYTHONPATH (`PYTHONPATH=src pytest`, common) replaces fixloop's, and the interpreter still
+ * finds the guard in its user site (outside a virtual environment that hides it; environment-failure.ts
+ * names that case).
+ */
+async function userBase(code: string, name: string): Promise<string> {
+  const base = join(code, 'userbase');
+  for (const minor of PYTHON_MINORS) {
+    const site = join(base, 'lib', `python3.${minor}`, 'site-packages');
+    await mkdir(site, { recursive: true });
+    await symlink(join(code, name), join(site, name));
+  }
+  return base;
 }
 
 function joined(parts: Array<string | undefined>, separator: string): string {
