@@ -1,7 +1,7 @@
 // When the probes saw no change, the assessment first asks whether its two suite runs could show one:
 // the fixed tests must pass on the patched program and have run on the original, read as the judge
-// reads the replay. jest's default reporter over several files names only failures (commander-08's
-// run was "could not look" for a test that passed on the patched program).
+// reads the replay. jest's default reporter over several files names only failures (a test that
+// passed on the patched program is then named nowhere in its output, and the run could not look).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { GateResult } from '../../src/core/gate-result.ts';

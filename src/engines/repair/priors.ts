@@ -37,10 +37,10 @@ export const TEMPLATE_PRIORS: Readonly<Record<TemplateId, number>> = {
   // A declaration whose name nothing reads (what `no-unused-vars` reports): removing it changes no
   // behaviour, so it fixes what a lint rule says, never a failing assertion. Last of all.
   'remove-unused-declaration': 0.2,
-  // Precedence taken for the grouping meant (js-yaml-03); a judgement like the rest, between a
+  // Precedence taken for the grouping meant (a guard flag before `A || B`); a judgement like the rest, between a
   // changed operator and a dropped conjunct.
   'regroup-logic': 0.6,
-  // A link a method chain lacks (ufo-01, ufo-02): the idiom that leaves empty items out of a join,
+  // A link a method chain lacks (`.split('/').join('/')` that keeps empty segments): the idiom that leaves empty items out of a join,
   // and a link the same file uses elsewhere. Below the changed operators: a chain has many places
   // and a file many links, so these candidates are many.
   'filter-empty': 0.45,
@@ -51,8 +51,8 @@ export const TEMPLATE_PRIORS: Readonly<Record<TemplateId, number>> = {
  * Templates whose inserted text is one unit nobody invented: the failing tests' own words
  * (`!opts.nonegate && ` names an option the tests pass), a link the same file already uses, or the
  * language's idiom. Its length says nothing about how likely the fix is, so it is not charged for
- * size as an invented edit is (picomatch-08's fix was 779th for its 18 characters, behind every
- * one-character operator change of six more suspicious lines).
+ * size as an invented edit is (an 18-character guard on an option the tests pass would rank behind
+ * every one-character operator change of the more suspicious lines).
  */
 export const SIZE_FREE: ReadonlySet<TemplateId> = new Set(['honor-option', 'extend-chain', 'filter-empty']);
 

@@ -148,8 +148,8 @@ const TYPES = ['string', 'number', 'boolean', 'object', 'undefined', 'function',
 
 /**
  * "Less specific if" for type checks: `typeof v === 'number'` → `(typeof v === 'number' || typeof v === 'boolean')`.
- * The types the failing tests' names show come first, their text taken from the tests (ufo-07's
- * `{"foo":true,"bar":false}`).
+ * The types the failing tests' names show come first, their text taken from the tests (a test
+ * named for an object of booleans widens a check for numbers to booleans first).
  */
 export const widenTypeCheck: JsTemplate = (site) => {
   const { node } = site;
@@ -184,7 +184,7 @@ const parenthesized = (node: JsNode) => (node.extra as { parenthesized?: boolean
 /**
  * `a && b || c` → `a && (b || c)` and `a || b && c` → `(a || b) && c`: a condition that mixes `&&`
  * and `||` without parentheses groups as precedence says, which is not always what was meant
- * (js-yaml-03: `!state.noCompatMode && A || B` had to be `!noCompatMode && (A || B)`). Only the
+ * (`!state.legacy && A || B` meant as `!state.legacy && (A || B)`: a flag that guards both). Only the
  * parentheses are inserted, so the condition keeps its lines and comments.
  */
 export const regroupLogic: JsTemplate = (site) => {
