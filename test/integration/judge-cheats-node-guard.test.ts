@@ -11,6 +11,7 @@
 // and mocha also a failure rewritten as a pass inside the process (issue 49), which the guard's own
 // wrapper of each test's body sees raise. The projects
 // borrow fixloop's mocha and jest, as the user's PATH would bring the user's.
+import { FLIPS_MOCHA_EMITTER, FLIPS_NODE_HARNESS } from '../fixtures/outcome-flips.ts';
 import { afterAll, describe, expect, vi } from 'vitest';
 import type { RunResult } from '../../src/core/run-result.ts';
 import { borrowedRunners } from '../support/borrowed-runners.ts';
@@ -110,31 +111,7 @@ const FORGES_RECORDS = [
  * harness is reached through the async resource its tests inherit from (its `fail` becomes its `pass`);
  * mocha's emitter emits a test's 'fail' as a 'pass', its state and the runner's count put right.
  */
-const FLIPS_OUTCOMES: Record<string, string> = {
-  'node --test': [
-    "import { AsyncResource } from 'node:async_hooks';",
-    'const run = AsyncResource.prototype.runInAsyncScope;',
-    'AsyncResource.prototype.runInAsyncScope = function (...args) {',
-    '  for (let p = Object.getPrototypeOf(this); p; p = Object.getPrototypeOf(p))',
-    "    if (Object.hasOwn(p, 'fail') && Object.hasOwn(p, 'pass')) p.fail = function () { return this.pass(); };",
-    '  return run.apply(this, args);',
-    '};',
-    '',
-  ].join('\n'),
-  mocha: [
-    "import { EventEmitter } from 'node:events';",
-    'const emit = EventEmitter.prototype.emit;',
-    'EventEmitter.prototype.emit = function (event, runnable, ...rest) {',
-    "  if (event === 'fail' && runnable && runnable.type === 'test') {",
-    '    this.failures--;',
-    "    runnable.state = 'passed';",
-    "    return emit.call(this, 'pass', runnable);",
-    '  }',
-    '  return emit.call(this, event, runnable, ...rest);',
-    '};',
-    '',
-  ].join('\n'),
-};
+const FLIPS_OUTCOMES: Record<string, string> = { 'node --test': FLIPS_NODE_HARNESS, mocha: FLIPS_MOCHA_EMITTER };
 
 /** Runs under bwrap as well (every case runs under `process`). */
 const EVERYWHERE = new Set(['node --test framework']);

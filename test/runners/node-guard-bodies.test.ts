@@ -4,6 +4,7 @@
 // none at all); the wrapper is transparent (the same outcomes as an unguarded run); and code under
 // test that rewrites a failure as a pass (node's harness reached through its async resources, mocha's
 // emitter) or bypasses the wrapper leaves a passed case whose body raised or went unseen.
+import { FLIPS_MOCHA_EMITTER, FLIPS_NODE_HARNESS } from '../fixtures/outcome-flips.ts';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { GuardTestCase } from '../../src/core/guard-record.ts';
 import { project, removeProjects, runIn, type GuardedRun } from '../support/guarded-run.ts';
@@ -42,18 +43,6 @@ const MOCHA_TESTS = [
 const ADD = 'export function add(a, b) {\n  return a - b;\n}\n';
 const FIXED = 'export function add(a, b) {\n  return a + b;\n}\n';
 
-/** node's harness: every test's `fail` turned into its `pass`, the harness reached through its async resources. */
-const FLIPS_NODE_HARNESS = [
-  "import { AsyncResource } from 'node:async_hooks';",
-  'const run = AsyncResource.prototype.runInAsyncScope;',
-  'AsyncResource.prototype.runInAsyncScope = function (...args) {',
-  '  for (let p = Object.getPrototypeOf(this); p; p = Object.getPrototypeOf(p))',
-  "    if (Object.hasOwn(p, 'fail') && Object.hasOwn(p, 'pass')) p.fail = function () { return this.pass(); };",
-  '  return run.apply(this, args);',
-  '};',
-  '',
-].join('\n');
-
 /** The bodies run straight, around the guard's wrapper: every test passes as it would, unseen. */
 const BYPASSES_NODE_WRAPPER = [
   "import { AsyncResource } from 'node:async_hooks';",
@@ -61,21 +50,6 @@ const BYPASSES_NODE_WRAPPER = [
   'AsyncResource.prototype.runInAsyncScope = function (fn, self, ...args) {',
   "  if (this.constructor.name === 'Test' && this.fn === fn) return fn.apply(self, args);",
   '  return run.call(this, fn, self, ...args);',
-  '};',
-  '',
-].join('\n');
-
-/** mocha's emitter: a test's 'fail' emitted as its 'pass', its state and the runner's count put right. */
-const FLIPS_MOCHA_EMITTER = [
-  "import { EventEmitter } from 'node:events';",
-  'const emit = EventEmitter.prototype.emit;',
-  'EventEmitter.prototype.emit = function (event, runnable, ...rest) {',
-  "  if (event === 'fail' && runnable && runnable.type === 'test') {",
-  '    this.failures--;',
-  "    runnable.state = 'passed';",
-  "    return emit.call(this, 'pass', runnable);",
-  '  }',
-  '  return emit.call(this, event, runnable, ...rest);',
   '};',
   '',
 ].join('\n');
