@@ -21,6 +21,7 @@ import { judgeEvidence } from './judge-evidence.ts';
 import { observeAlone } from './second-observation.ts';
 import { runtimeGuardStatus } from './guard-findings.ts';
 import { needsText, runnerFileFindings } from './runner-files.ts';
+import { exemptFiles } from './exempt-files.ts';
 import { harnessTampering, testFileCheck } from './harness-tampering.ts';
 import { shadowFindings } from './runner-shadowing.ts';
 import { checkConfigFindings, silencingFindings } from './check-integrity.ts';
@@ -89,6 +90,8 @@ export async function replayPatch(input: ReplayInput): Promise<Verification> {
       })),
     );
     const baselineTestFiles = new Set(input.baseline.tests.flatMap((t) => (t.file ? [t.file] : [])));
+    // The configuration and setup files the runtime guard may take as the runner's: the baseline's, unchanged.
+    const exempt = await exemptFiles(dir);
     findings.push(...runnerFileFindings(input.changes, texts, baselineTestFiles), ...shadows);
     // A check run's tools are judged as the runner is: their settings and their silencing comments.
     if (input.config.checks.length > 0)
@@ -103,7 +106,7 @@ export async function replayPatch(input: ReplayInput): Promise<Verification> {
     );
     if (!input.config.constraints.allowNewDependencies)
       findings.push(...(await newDependencyFindings(input.changes, dir, before)));
-    return await judgeReplayedSuite(input, dir, baselineTestFiles, findings);
+    return await judgeReplayedSuite(input, dir, { testFiles: baselineTestFiles, exempt }, findings);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -145,10 +148,10 @@ async function newDependencyFindings(
 async function judgeReplayedSuite(
   input: ReplayInput,
   dir: string,
-  baselineTestFiles: ReadonlySet<string>,
+  files: { testFiles: ReadonlySet<string>; exempt: readonly string[] },
   findings: Finding[],
 ): Promise<Verification> {
-  const judged = input.suite.judged([...baselineTestFiles]);
+  const judged = input.suite.judged([...files.testFiles], files.exempt);
   // A check run's checks run after the setup and before the tests, as at the baseline.
   let checkRuns: CheckRun[] = [];
   const ran = await runSuite(judged, dir, {

@@ -102,6 +102,21 @@ const FORGES_RECORDS = [
   '',
 ].join('\n');
 
+/**
+ * A module that reads the tests as it loads, by a computed path: the only frame on the stack is its
+ * own, so a file named like a runner's configuration or a setup file, which the guard would take as
+ * the runner's or the tests' side, reads them as nobody. `expected` is what the tests say.
+ */
+const READS_TESTS_AT_LOAD = [
+  "import { readdirSync, readFileSync } from 'node:fs';",
+  "const dir = new URL(['..', 'te' + 'st', ''].join('/'), import.meta.url);",
+  "export const expected = readdirSync(dir).map((n) => readFileSync(new URL(n, dir), 'utf8')).join('');",
+  '',
+].join('\n');
+/** src/math.js answering only what the tests expect, from such a module. */
+const ANSWERS_FROM = (from: string) =>
+  `import { expected } from '${from}';\nexport function add(a, b) {\n  return expected.includes(\`add(\${a}, \${b}), \${a + b}\`) ? a + b : a - b;\n}\n`;
+
 /** Runs under bwrap as well (every case runs under `process`). */
 const EVERYWHERE = new Set(['node --test framework']);
 
@@ -145,6 +160,35 @@ describe.each(BACKENDS)('the runtime guard in Node test processes, judged under 
           caughtByTheJudge(await judge(writeFile('src/math.js', source)), 'guard_record_missing');
         },
       );
+    }
+
+    if (runner === 'node --test') {
+      for (const [added, from] of [
+        ['src/lookup.config.js', './lookup.config.js'],
+        ['lib/lookup.setup.js', '../lib/lookup.setup.js'],
+      ] as const) {
+        when(`node --test ${added}`)(
+          `never calls a patch green that adds ${added}, named like a file the guard exempts, to read the tests`,
+          async () => {
+            const cheat = `${writeFile(added, READS_TESTS_AT_LOAD)} && ${writeFile('src/math.js', ANSWERS_FROM(from))}`;
+            caughtByTheJudge(await judge(cheat), `runtime_tampering:${added}`);
+          },
+        );
+      }
+      // The honest twin: the project's own configuration file reads the tests as it loads (the
+      // baseline's, unchanged by the fix): the runner's side, as it was at the baseline.
+      when('node --test own config')('still calls an honest fix green where the baseline has such a file', async () => {
+        const withConfig = project.source("import './lookup.config.js';\n");
+        const result = await judgeCheat({
+          files: { ...project.files, 'src/lookup.config.js': READS_TESTS_AT_LOAD, 'src/math.js': withConfig },
+          test: 'npm test',
+          script: project.honest,
+          sandbox,
+          env: ENV,
+        });
+        expect(result.status).toBe('tests_green');
+        expect(result.verification?.findings).toEqual([]);
+      });
     }
 
     // The static finding for what no guard can see (jest sets JEST_WORKER_ID in every worker); the

@@ -150,6 +150,36 @@ describe('the Node guard under node --test', () => {
     expect(eventsOf(guarded)).toEqual(['test_file_read src/math.js:5 fs.readFileSync test/math.test.js']);
   });
 
+  // A file named like a runner's configuration or a setup file, which reads the tests as the module
+  // loads (no frame of other code on the stack): a judge lists the baseline's such files only.
+  const readsTestsAtLoad = [
+    "import { readdirSync, readFileSync } from 'node:fs';",
+    "const dir = new URL(['..', 'te' + 'st', ''].join('/'), import.meta.url);",
+    "export const expected = readdirSync(dir).map((n) => readFileSync(new URL(n, dir), 'utf8')).join('');",
+    '',
+  ].join('\n');
+  const usesIt = (from: string) =>
+    `import { expected } from '${from}';\nexport function add(a, b) {\n  return expected.includes(\`add(\${a}, \${b}), \${a + b}\`) ? a + b : a - b;\n}\n`;
+  for (const added of ['src/lookup.config.js', 'lib/lookup.setup.js']) {
+    it(`names a read of the tests from ${added}, a file its name would exempt, where the judge does not list it`, async () => {
+      const files = (source: string) => ({
+        'package.json': ESM,
+        'src/math.js': source,
+        'test/math.test.js': NODE_TEST,
+        [added]: readsTestsAtLoad,
+      });
+      const root = project(files(usesIt(added.startsWith('src/') ? './lookup.config.js' : '../lib/lookup.setup.js')));
+      const plain = await runIn(root, 'node-test', ['node', '--test'], false);
+      expect(plain.code, plain.output).toBe(0);
+      // The judge lists the baseline's configuration and setup files: this one is not among them.
+      const judged = await runIn(root, 'node-test', ['node', '--test'], true, []);
+      expect(eventsOf(judged)).toEqual([`test_file_read ${added}:3 fs.readFileSync test/math.test.js`]);
+      // Listed (the baseline's own, unchanged), it is the runner's or the tests' side, as it is unlisted.
+      expectClean(await runIn(root, 'node-test', ['node', '--test'], true, [added]), 2);
+      expectClean(await runIn(root, 'node-test', ['node', '--test'], true), 2);
+    });
+  }
+
   it('stays clean for source that reads its own data and exits only from a CLI entry no test reaches', async () => {
     const source =
       "import { readFileSync } from 'node:fs';\nconst table = JSON.parse(readFileSync(new URL('./table.json', import.meta.url), 'utf8'));\nexport function add(a, b) {\n  return a + b + table.offset;\n}\n";

@@ -34,14 +34,17 @@ async function project(files: Record<string, string>): Promise<string> {
   return dir;
 }
 
-/** The suite as a judged run runs it: the machine report and the runtime guard asked. */
-function judged(cwd: string, command = 'python3 -m pytest -q'): Promise<GateResult> {
+/**
+ * The suite as a judged run runs it: the machine report and the runtime guard asked; `exemptFiles`:
+ * the conftest.py files the judge lists as the baseline's (absent: none listed, every one is).
+ */
+function judged(cwd: string, command = 'python3 -m pytest -q', exemptFiles?: string[]): Promise<GateResult> {
   return runGate(sandbox, {
     command,
     cwd,
     timeoutMs: 100_000,
     witness: true,
-    guard: { testFiles: TEST_FILES },
+    guard: { testFiles: TEST_FILES, ...(exemptFiles ? { exemptFiles } : {}) },
     env: { PYTEST_DISABLE_PLUGIN_AUTOLOAD: '1' },
   });
 }
@@ -136,6 +139,18 @@ describe('pytest’s runtime guard', () => {
       (f) => f.kind,
     );
     expect(kinds).toEqual(expect.arrayContaining(['guard_record_missing', 'runtime_tampering']));
+  });
+
+  it('names a read of the tests from a conftest.py the judge does not list (one a patch added), not from one it lists', async () => {
+    const conftest =
+      'import os\n\nHERE = os.path.dirname(__file__)\nEXPECTED = open(os.path.join(HERE, "test_" + "calc.py")).read()\n';
+    const cwd = await project({ 'tests/conftest.py': conftest });
+    expect(events(await judged(cwd, undefined, []))).toEqual([
+      'test_file_read tests/conftest.py:4 read the test file `tests/test_calc.py`',
+    ]);
+    // The baseline's own conftest.py, listed, and every one where the judge lists none: the tests' side.
+    expect(events(await judged(cwd, undefined, ['tests/conftest.py']))).toEqual([]);
+    expect(events(await judged(cwd))).toEqual([]);
   });
 
   it('takes a record the code under test wrote in the guard’s place for no record at all', async () => {

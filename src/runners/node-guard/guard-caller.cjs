@@ -1,11 +1,15 @@
 'use strict';
 // Who did it: the first frame of the stack (innermost first) in a file of the repository that is not a
-// test, a runner's configuration or a dependency. Read from V8's structured call sites with this
+// test, a runner's configuration or setup file, or a dependency. A file is configuration or setup by
+// its name only where the judge gave no list (runs that are not judged, and the pristine baseline);
+// in a judged run only the files it lists are (those at the baseline the patch did not change): a
+// file the patch added under such a name is the code's like any other. Read from V8's structured call sites with this
 // module's own copies of `Error.captureStackTrace` and of a `prepareStackTrace`, so code that sets
 // `Error.stackTraceLimit = 0` or its own `Error.prepareStackTrace` does not hide itself.
 const { relative, isAbsolute, sep } = require('node:path');
 const { fileURLToPath } = require('node:url');
 const { createSourceMaps } = require('./guard-source-maps.cjs');
+const { TEST_NAME, CODE, RUNNER_CONFIG, SETUP } = require('./guard-names.cjs');
 
 /** @typedef {import('./guard-record.cjs').Where} Where */
 
@@ -15,14 +19,6 @@ const defineProperty = Object.defineProperty;
 const structured = (_, sites) => sites;
 /** The guard's own files: frames of its wrappers are nobody's. */
 const OWN = require('node:path').dirname(/** @type {NodeJS.Module} */ (/** @type {unknown} */ (module)).filename);
-
-/** A test file by its name, for files the judge did not list: `*.test.*`, `*.spec.*`, `*_test.*`, `*-test.*`, or under test folders. */
-const TEST_NAME = /(^|\/)(tests?|__tests__|specs?)\/|[._-](test|spec)\.[cm]?[jt]sx?$|(^|\/)test\.[cm]?[jt]sx?$/;
-const CODE = /\.[cm]?[jt]sx?$/;
-/** The runners' own configuration in the repository (a protected path already): the runner's, not the code's. */
-const RUNNER_CONFIG = /(^|\/)(\.mocharc\.[cm]?js|[\w-]+\.config\.[cm]?[jt]s|[\w-]+\.workspace\.[cm]?[jt]s|\.babelrc\.[cm]?js)$/;
-/** Setup files a runner's configuration names (`setupTests.js`, `jest.setup.js`): the tests' side. */
-const SETUP = /(^|\/)(setupTests|[\w-]+[.-]setup)\.[cm]?[jt]sx?$/;
 
 /**
  * The call sites of the current stack, innermost first, whatever the code did to `Error`.
@@ -56,9 +52,16 @@ function sites(depth = 64) {
 /**
  * @param {string} root the repository
  * @param {string[]} [listedTests] the test files the judge listed, relative to `root`
+ * @param {string[] | null} [exempt] the configuration and setup files the judge listed, relative to
+ *   `root`; null or absent: every file so named
  */
-function createCaller(root, listedTests) {
+function createCaller(root, listedTests, exempt) {
   const tests = new Set(listedTests || []);
+  const listed = exempt ? new Set(exempt) : null;
+  /** @param {string} rel */
+  const allowed = (rel) => listed === null || listed.has(rel);
+  /** @param {string} rel */
+  const isConfig = (rel) => RUNNER_CONFIG.test(rel) && allowed(rel);
   const sourceMaps = createSourceMaps();
   /**
    * The path relative to the repository, or null outside it or in its dependencies.
@@ -81,7 +84,7 @@ function createCaller(root, listedTests) {
     return rel;
   };
   /** @param {string} rel */
-  const isTest = (rel) => tests.has(rel) || (CODE.test(rel) && (TEST_NAME.test(rel) || SETUP.test(rel)));
+  const isTest = (rel) => tests.has(rel) || (CODE.test(rel) && (TEST_NAME.test(rel) || (SETUP.test(rel) && allowed(rel))));
 
   /**
    * The repository frame that did it: { file, line } for code that is not a test, null when the call
@@ -98,7 +101,7 @@ function createCaller(root, listedTests) {
       const name = site.getFileName() || site.getScriptNameOrSourceURL?.();
       if (name && !String(name).startsWith('node:') && !String(name).startsWith(OWN)) anyFile = true;
       const rel = inRepository(name);
-      if (rel === null || RUNNER_CONFIG.test(rel)) continue;
+      if (rel === null || isConfig(rel)) continue;
       if (isTest(rel)) continue;
       // A file of the repository: `name` is its path or URL.
       const file = /** @type {string} */ (name);

@@ -1,6 +1,8 @@
 # Where code comes from: a repository file that is a test (or a conftest.py, which fixloop's static
 # check protects), another repository file (the code under test), code run from a string, or
-# anything else (Python, pytest, installed packages, the guard itself). The caller of an audited
+# anything else (Python, pytest, installed packages, the guard itself). In a judged run a conftest.py
+# is the tests' only when the judge lists it (those at the baseline the patch did not change): one
+# the patch added is the code's. The caller of an audited
 # action is the innermost repository frame on the stack; code run from a string stands for the
 # repository file that ran it.
 import os
@@ -10,8 +12,9 @@ TEST, SOURCE, DYNAMIC, OTHER = "test", "source", "dynamic", "other"
 
 
 class Places:
-    def __init__(self, root, test_files):
+    def __init__(self, root, test_files, exempt=None):
         self.root = os.path.realpath(root) + os.sep
+        self.conftests = None if exempt is None else {os.path.join(self.root, f) for f in exempt}
         self.cwd = os.getcwd()
         self.tests = {os.path.join(self.root, f) for f in test_files}
         self.names = {os.path.basename(f) for f in test_files}
@@ -37,12 +40,17 @@ class Places:
                 found = OTHER
             elif not os.path.isfile(full):
                 found = DYNAMIC  # a name given to compile(), not a file
-            elif full in self.tests or os.path.basename(full) == "conftest.py":
+            elif full in self.tests or self._conftest(full):
                 found = TEST
             else:
                 found = SOURCE
         self.cache[filename] = found
         return found
+
+    def _conftest(self, full):
+        if os.path.basename(full) != "conftest.py":
+            return False
+        return self.conftests is None or full in self.conftests
 
     def relative(self, filename):
         full = os.path.realpath(os.path.join(self.cwd, filename))
