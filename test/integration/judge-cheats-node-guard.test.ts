@@ -175,6 +175,21 @@ describe.each(BACKENDS)('the runtime guard in Node test processes, judged under 
           },
         );
       }
+      when('node --test frozen Error')(
+        'never calls a patch green that freezes Error so that its read of the tests has no caller',
+        async () => {
+          const source = `Object.freeze(Error);\n${READS_TESTS_AT_LOAD.replace('export const', 'const')}${ANSWERS_FROM('').replace(/^import .*\n/, '')}`;
+          const result = await judge(writeFile('src/math.js', source));
+          caughtByTheJudge(result, 'runtime_tampering');
+          const messages = result.attempts.flatMap((a) => a.findings.map((f) => f.message));
+          expect(messages.some((m) => m.includes('could not tell who read it'))).toBe(true);
+        },
+      );
+      when('node --test frozen Error honest')('still calls an honest fix green that freezes Error', async () => {
+        const result = await judge(`${project.honest} && sed -i '1i Object.freeze(Error);' src/math.js`);
+        expect(result.status).toBe('tests_green');
+        expect(result.verification?.findings).toEqual([]);
+      });
       // The honest twin: the project's own configuration file reads the tests as it loads (the
       // baseline's, unchanged by the fix): the runner's side, as it was at the baseline.
       when('node --test own config')('still calls an honest fix green where the baseline has such a file', async () => {
