@@ -180,6 +180,61 @@ describe('pytest’s runtime guard', () => {
     });
   });
 
+  // Reads of the tests by code whose frames do not say where it came from. Each answers what the
+  // tests expect (pytest itself is fooled); `READ` is the read, `average` the code the test calls.
+  const READ = 'open(__import__("os").path.join("tests", "test_" + "calc.py")).read()';
+  const ANSWER = `def average(values):\n    text = ${READ}\n    return sum(values) / len(values) if "average" in text else 0\n`;
+  const HIDDEN: Record<string, { calc: string; event: string }> = {
+    'run from a string the source ran, called later from a test': {
+      calc: `exec(${JSON.stringify(ANSWER)}, globals())\n`,
+      event: 'test_file_read calc.py:1 read the test file `tests/test_calc.py`',
+    },
+    'made under another file’s name (code.replace(co_filename=...))': {
+      calc: `import os, types\n\n\n${ANSWER}\n\naverage = types.FunctionType(average.__code__.replace(co_filename=os.__file__), globals())\n`,
+      event: 'test_file_read calc.py:9 read the test file `tests/test_calc.py`',
+    },
+    'read after sys._getframe was replaced': {
+      calc: `import sys\n\n_real = sys._getframe\nsys._getframe = lambda depth=0: None if depth == 3 else _real(depth + 1)\n\n\n${ANSWER}`,
+      event: 'test_file_read calc.py:8 read the test file `tests/test_calc.py`',
+    },
+    'compiled from a string and never run (its function taken from the code’s constants)': {
+      calc: `import types\n\naverage = types.FunctionType(compile(${JSON.stringify(ANSWER)}, "<generated>", "exec").co_consts[0], globals())\n`,
+      event:
+        'test_file_read ?:? read the test file `tests/test_calc.py`: could not tell who read it (code from a string no repository file is known to have run)',
+    },
+  };
+  for (const [how, { calc, event }] of Object.entries(HIDDEN)) {
+    it(`names a read of the tests by code ${how}`, async () => {
+      const gate = await judged(await project({ 'calc.py': calc }));
+      expect(gate.passed, gate.output).toBe(true); // pytest itself is fooled
+      expect(events(gate)).toContain(event);
+    });
+  }
+
+  it('records nothing of tests that read their own file, import a sibling test module, and call generated code', async () => {
+    const cwd = await project({
+      'calc.py': `import collections, dataclasses\n\nPoint = collections.namedtuple("Point", "x y")\n\n\n@dataclasses.dataclass\nclass Box:\n    values: list\n\n\n${CALC.replace('(len(values) + 1)', 'len(Box(values).values)')}`,
+      'tests/test_more.py': [
+        'import inspect, pathlib',
+        '',
+        'from calc import Point',
+        'from tests.test_calc import test_one',
+        '',
+        '',
+        'def test_reads_itself():',
+        '    assert "test_reads_itself" in pathlib.Path(__file__).read_text()',
+        '    assert "test_one" in inspect.getsource(test_one)',
+        '    assert "test_one" in open(inspect.getfile(test_one)).read()',
+        '    assert Point(1, 2).x == 1',
+        '',
+      ].join('\n'),
+      'tests/__init__.py': '',
+    });
+    const gate = await judged(cwd, 'python3 -m pytest -q');
+    expect(gate.passed, gate.output).toBe(true);
+    expect(events(gate)).toEqual([]);
+  });
+
   it('records nothing of honest code that uses exec, glob and subprocess for its own work', async () => {
     const cwd = await project({
       'calc.py': [
