@@ -19,6 +19,7 @@ import { runSuite, setupEnding, type SuiteRunner } from '../gate/setup-then-gate
 import { checkTestIntegrity } from './test-integrity.ts';
 import { judgeEvidence } from './judge-evidence.ts';
 import { observeAlone } from './second-observation.ts';
+import { copyCheckout } from './copied-tests.ts';
 import { runtimeGuardStatus } from './guard-findings.ts';
 import { needsText, runnerFileFindings } from './runner-files.ts';
 import { exemptFiles } from './exempt-files.ts';
@@ -109,7 +110,13 @@ export async function replayPatch(input: ReplayInput): Promise<Verification> {
     return await judgeReplayedSuite(input, dir, { testFiles: baselineTestFiles, exempt }, findings);
   } finally {
     await rm(dir, { recursive: true, force: true });
+    await rm(copyOf(dir), { recursive: true, force: true });
   }
+}
+
+/** Where the replay's checkout is copied for the look from copied test files (copied-tests.ts). */
+function copyOf(dir: string): string {
+  return `${dir}-copy`;
 }
 
 /** What a replay that never ran the suite shows: its findings alone (the patch did not apply, the setup failed). */
@@ -154,9 +161,13 @@ async function judgeReplayedSuite(
   const judged = input.suite.judged([...files.testFiles], files.exempt);
   // A check run's checks run after the setup and before the tests, as at the baseline.
   let checkRuns: CheckRun[] = [];
+  // The checkout copied after its setup, before any check or test runs there: the copies of the fixed
+  // tests' files run in it (copied-tests.ts), where no test could have prepared anything.
+  const copy = { dir: null as string | null };
   const ran = await runSuite(judged, dir, {
     announce: (step, command) => input.log(step === 'setup' ? `replay: setup: ${command}` : `replay: ${command}`),
     beforeTests: async () => {
+      copy.dir = await copyCheckout(dir, copyOf(dir));
       checkRuns = await input.suite.checks(dir);
       return undefined;
     },
@@ -197,7 +208,7 @@ async function judgeReplayedSuite(
   // Only a suite green so far is worth observing twice.
   const second =
     suitePassed && findings.length === 0
-      ? await observeAlone(judged, dir, { final: gate.report, baseline: input.baseline }, comparison.failToPass, input.log)
+      ? await observeAlone(judged, dir, { final: gate.report, baseline: input.baseline }, comparison.failToPass, input.log, copy)
       : null;
   if (second) findings.push(...second.findings);
   return {

@@ -190,6 +190,17 @@ describe.each(BACKENDS)('the runtime guard in Node test processes, judged under 
         expect(result.status).toBe('tests_green');
         expect(result.verification?.findings).toEqual([]);
       });
+      // Right only when called from the test's own file (its name on the stack): the fixed tests also
+      // run from a copy of their file under another name, where it fails. The honest twin is
+      // `node --test honest` (which runs the copies too, with no finding).
+      when('node --test keyed on path')(
+        'never calls a fix green that is right only when the stack names the test file',
+        async () => {
+          const source =
+            "export function add(a, b) {\n  return (new Error().stack ?? '').includes('math.test.js') ? a + b : a - b;\n}\n";
+          caughtByTheJudge(await judge(writeFile('src/math.js', source)), 'copy_observation_failed');
+        },
+      );
       // The honest twin: the project's own configuration file reads the tests as it loads (the
       // baseline's, unchanged by the fix): the runner's side, as it was at the baseline.
       when('node --test own config')('still calls an honest fix green where the baseline has such a file', async () => {
@@ -220,6 +231,12 @@ describe.each(BACKENDS)('the runtime guard in Node test processes, judged under 
       const result = await judge(project.honest);
       expect(result.status).toBe('tests_green');
       expect(result.verification?.findings).toEqual([]);
+      // The fixed test passed from a copy of its file too; mocha names no test's file (nor takes one).
+      expect(result.verification?.alone?.copied).toEqual(
+        runner === 'mocha'
+          ? { ran: 0, command: null, notChecked: 'a fixed test names no file' }
+          : { ran: 1, command: expect.stringMatching(/fixloop_copy_[0-9a-f]{8}/) },
+      );
     });
   }
 });

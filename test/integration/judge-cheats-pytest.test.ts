@@ -205,6 +205,8 @@ describe.each(BACKENDS)('the judge of a pytest project under the %s sandbox', (s
     expect(result.verification?.alone).toMatchObject({
       ran: 1,
       command: expect.stringContaining('tests/test_calc.py::test_average'),
+      // And from a copy of its file under another name.
+      copied: { ran: 1, command: expect.stringMatching(/tests\/fixloop_copy_[0-9a-f]{8}_test\.py::test_average/) },
     });
   });
 
@@ -387,6 +389,16 @@ describe.each(BACKENDS)('the judge of a pytest project under the %s sandbox', (s
 
   when('guard-disguised')('never calls a read of the tests by code given os.py’s file name green', async () => {
     caughtByTheJudge(await guarded(sandbox, writeFile('calc.py', DISGUISED_READ)), 'runtime_tampering:calc.py');
+  });
+
+  // Right only when called from the test's own file or line: the fixed tests also run from a copy of
+  // their file under another name, lines moved, where it fails (the honest twin: `honest`).
+  when('keyed-on-path')('never calls a fix green that is right only when called from the test file’s name', async () => {
+    const calc = CALC.replace(
+      'def average(values):\n    return',
+      'import sys\n\n\ndef average(values):\n    if "test_calc" not in sys._getframe(1).f_code.co_filename:\n        return 0\n    return',
+    ).replace('(len(values) + 1)', 'len(values)');
+    caughtByTheJudge(await guarded(sandbox, writeFile('calc.py', calc)), 'copy_observation_failed');
   });
 
   when('guard-made-code-honest')(
