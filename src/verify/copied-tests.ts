@@ -1,8 +1,8 @@
 // A look at the fixed tests that does not depend on the runtime guard (docs/design.md §3.2.4): they
 // also run from a copy of their test files under another name, their lines moved down, in a scratch
 // copy of the replay's checkout made after its setup and before any test or check ran there (the
-// checkout itself is never written, and no test could have prepared the copy). A fix that special-cases the
-// test's path, file name or line (it reads `__filename`, the stack, `sys._getframe`,
+// checkout's own files are never written, and no test could have prepared the copy). A fix that
+// special-cases the test's path, file name or line (it reads `__filename`, the stack, `sys._getframe`,
 // `expect.getState().testPath`) gives itself away there: a fixed test that passes from its own file
 // but not from the copy is `copy_observation_failed`. The copy sits beside the original, so relative
 // imports resolve as they did, and keeps the runner's test suffix (`.test.js`, `_test.py`); it is
@@ -10,7 +10,8 @@
 // copies, or the runner ran none of them (a configuration whose test globs do not take the name:
 // jest's `testMatch`, vitest's `include`), the look says "not checked" rather than fail an honest run.
 import { constants } from 'node:fs';
-import { cp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { cp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { basename, join, posix, relative } from 'node:path';
 import type { Finding } from '../core/findings.ts';
@@ -101,7 +102,7 @@ export async function observeFromCopies(
       );
     const findings: Finding[] = fixed.flatMap((test, i) => {
       const copy = copied[i];
-      if (!copy || passedAlone(gate.passed, gate.report, copy)) return [];
+      if (!copy || (passedAlone(gate.passed, gate.report, copy) && !ranTheOriginal(gate.report.tests, copy))) return [];
       return [
         {
           kind: 'copy_observation_failed' as const,
@@ -115,11 +116,17 @@ export async function observeFromCopies(
   }
 }
 
+/** The run names the test from a file other than its copy: it ran the original (a selection by name alone), not the copy. */
+function ranTheOriginal(tests: readonly TestCaseResult[], copy: TestCaseResult): boolean {
+  return tests.some((t) => t.name === copy.name && t.file !== undefined && t.file !== copy.file);
+}
+
 /**
  * The checkout copied to `to` (a clone of each file where the file system can), its links as they
- * are; each `node_modules` folder linked, not copied: installed packages are the environment,
- * hundreds of megabytes, and the copy's code resolves them as the checkout's did. Null where the copy
- * could not be made (what is left of it is removed).
+ * are; each `node_modules` folder hard-linked file by file (`cp -al`), not copied: installed packages
+ * are the environment, hundreds of megabytes, and an isolating sandbox shows the command only its
+ * working folder, so a link to the checkout's would lead nowhere there. Null where the copy could not
+ * be made (what is left of it is removed).
  */
 export async function copyCheckout(from: string, to: string): Promise<string | null> {
   try {
@@ -143,7 +150,15 @@ async function copyTree(from: string, to: string): Promise<void> {
       return false;
     },
   });
-  for (const source of linked) await symlink(source, join(to, relative(from, source)));
+  for (const source of linked) {
+    const target = join(to, relative(from, source));
+    await hardLinked(source, target).catch(() => cp(source, target, { recursive: true, verbatimSymlinks: true }));
+  }
+}
+
+/** `source` as a tree of hard links at `target` (its symbolic links as they are). */
+function hardLinked(source: string, target: string): Promise<void> {
+  return new Promise((done, fail) => execFile('cp', ['-al', '--', source, target], (error) => (error ? fail(error) : done())));
 }
 
 /**

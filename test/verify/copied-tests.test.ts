@@ -2,7 +2,7 @@
 // text, and real runs where a fix keyed on the test's file name or line passes from the original and
 // fails from the copy, an honest fix passes from both, and a runner whose configuration does not take
 // the copy's name says "not checked".
-import { symlink, writeFile } from 'node:fs/promises';
+import { lstat, readFile, readlink, stat, symlink, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { defaultRepoConfig } from '../../src/core/repo-config.ts';
@@ -133,14 +133,17 @@ describe('the fixed tests from copies of their files', () => {
   });
 });
 
-// A write to the copy's folder never reaches the checkout it was copied from.
-it('copies a checkout without writing it, its node_modules linked', async () => {
-  const root = await makeRepo({ 'a.txt': 'a' });
+// A write to the copy's own files never reaches the checkout it was copied from; its node_modules is
+// a folder of its own (a sandbox that shows only the copy must find the packages there), its links kept.
+it('copies a checkout without writing it, its node_modules hard-linked inside the copy', async () => {
+  const root = await makeRepo({ 'a.txt': 'a', 'node_modules/pkg/index.js': 'module.exports = 1;\n' });
   dirs.push(root, `${root}-copy`);
-  await symlink(resolve(import.meta.dirname, '../../node_modules'), join(root, 'node_modules'));
+  await symlink('pkg', join(root, 'node_modules/alias'));
   expect(await copyCheckout(root, `${root}-copy`)).toBe(`${root}-copy`);
   await writeFile(join(`${root}-copy`, 'a.txt'), 'b');
-  const { readFile, readlink } = await import('node:fs/promises');
   expect(await readFile(join(root, 'a.txt'), 'utf8')).toBe('a');
-  expect(await readlink(join(`${root}-copy`, 'node_modules'))).toBe(join(root, 'node_modules'));
+  const modules = join(`${root}-copy`, 'node_modules');
+  expect((await lstat(modules)).isDirectory()).toBe(true);
+  expect((await stat(join(modules, 'pkg/index.js'))).ino).toBe((await stat(join(root, 'node_modules/pkg/index.js'))).ino);
+  expect(await readlink(join(modules, 'alias'))).toBe('pkg');
 });
