@@ -17,6 +17,8 @@ export type FindingKind =
   | 'evidence_missing'
   | 'exit_code_disagrees'
   | 'second_observation_failed'
+  /** A fixed test passes from its own file but not from a copy of it under another name, its lines moved (src/verify/copied-tests.ts). */
+  | 'copy_observation_failed'
   | 'runner_changed'
   | 'harness_tampering'
   /** A changed file the harness check cannot read (parse failure, parser overflow, undecodable text, unusual coding cookie): the check fails closed. */

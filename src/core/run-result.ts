@@ -99,6 +99,17 @@ export interface AttemptRecord {
 export interface SecondObservation {
   ran: number;
   command: string | null;
+  /** The fixed tests run from copies of their files (src/verify/copied-tests.ts); absent where they were not, or in runs stored before it. */
+  copied?: CopyObservation;
+}
+
+/** The fixed tests run from copies of their test files under another name, their lines moved. */
+export interface CopyObservation {
+  /** How many fixed tests ran from the copies (0: not checked). */
+  ran: number;
+  command: string | null;
+  /** Why the copies were not run or not taken by the runner: the look says "not checked". */
+  notChecked?: string;
 }
 
 export interface Verification {

@@ -26,9 +26,10 @@ export interface GateOptions {
   witness?: boolean;
   /**
    * A judged run (the baseline, the replay, the second observation): the runtime guard of the
-   * command's runner, which every run loads, is told the baseline's test files (none otherwise).
+   * command's runner, which every run loads, is told the baseline's test files (none otherwise) and,
+   * in the replay and its second observation, which configuration and setup files are the runner's.
    */
-  guard?: { testFiles: readonly string[] };
+  guard?: JudgedFiles;
   /** No runtime guard at all: only to measure what it costs (bench/guard-overhead.ts), never in a run. */
   withoutGuard?: boolean;
   /** Folders outside cwd the command must see (read-only unless marked): a fork's linked dependencies. */
@@ -37,6 +38,12 @@ export interface GateOptions {
   tmpDir?: string;
   signal?: AbortSignal;
   onOutput?: (chunk: string) => void;
+}
+
+/** What a judged run's guard is told (GuardContext's `testFiles` and `exemptFiles`). */
+export interface JudgedFiles {
+  testFiles: readonly string[];
+  exemptFiles?: readonly string[];
 }
 
 export class GateError extends CodedError<'REPORT_PATH_REFUSED'> {}
@@ -64,7 +71,13 @@ export async function runGate(sandbox: Sandbox, options: GateOptions): Promise<G
     // Every run, not only the judged ones: a quiet reporter must not leave the loop or the engines blind.
     guard = options.withoutGuard
       ? noRuntimeGuard(command)
-      : await requestRuntimeGuard({ command, cwd: options.cwd, env, testFiles: options.guard?.testFiles ?? [] });
+      : await requestRuntimeGuard({
+          command,
+          cwd: options.cwd,
+          env,
+          testFiles: options.guard?.testFiles ?? [],
+          ...(options.guard?.exemptFiles ? { exemptFiles: options.guard.exemptFiles } : {}),
+        });
     const result = await sandbox.run({
       command: guard.command,
       cwd: options.cwd,

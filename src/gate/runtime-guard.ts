@@ -23,6 +23,8 @@ export interface RuntimeGuardContext {
   env: Record<string, string>;
   /** The baseline's test files, relative to `cwd` (none at the baseline itself, nor where they are not known). */
   testFiles: readonly string[];
+  /** The configuration and setup files the judge listed (GuardContext.exemptFiles); absent: every file so named. */
+  exemptFiles?: readonly string[];
 }
 
 export interface RuntimeGuardRequest {
@@ -52,7 +54,14 @@ export async function requestRuntimeGuard(context: RuntimeGuardContext): Promise
   try {
     await Promise.all([mkdir(dirs.code), mkdir(dirs.records)]);
     const asked = await runner.guard.ask(
-      { command: context.command, env: context.env, packageScripts, root: context.cwd, testFiles: context.testFiles },
+      {
+        command: context.command,
+        env: context.env,
+        packageScripts,
+        root: context.cwd,
+        testFiles: context.testFiles,
+        ...(context.exemptFiles ? { exemptFiles: context.exemptFiles } : {}),
+      },
       dirs,
     );
     if (!asked) {

@@ -6,7 +6,7 @@ import { ConfigError } from '../config/config-error.ts';
 import type { CheckRun } from '../core/check-result.ts';
 import type { GateResult } from '../core/gate-result.ts';
 import type { RepoConfig } from '../core/repo-config.ts';
-import { runGate } from './run-gate.ts';
+import { runGate, type JudgedFiles } from './run-gate.ts';
 import { runChecks } from './run-checks.ts';
 import type { CommandResult, Sandbox } from '../sandbox/sandbox.ts';
 import type { DependencyCache, TreeReuse } from '../core/dependency-cache.ts';
@@ -53,9 +53,11 @@ export interface SuiteRunner {
   checks(cwd: string, timeoutMs?: number): Promise<CheckRun[]>;
   /**
    * The same suite, judged (docs/design.md §3.2.7): its gates load the runtime guard of the command's
-   * runner, told `testFiles` (the baseline's). The baseline, the replay and the second observation.
+   * runner, told `testFiles` (the baseline's) and `exemptFiles` (the configuration and setup files that
+   * are the runner's, GuardContext.exemptFiles; absent: every file so named). The baseline, the replay
+   * and the second observation.
    */
-  judged(testFiles: readonly string[]): SuiteRunner;
+  judged(testFiles: readonly string[], exemptFiles?: readonly string[]): SuiteRunner;
 }
 
 /** The test command of a validated configuration: a run cannot go on without one. */
@@ -66,7 +68,7 @@ export function requiredTestCommand(config: RepoConfig): string {
   return command;
 }
 
-export function createSuiteRunner(options: SuiteRunnerOptions, guard?: { testFiles: readonly string[] }): SuiteRunner {
+export function createSuiteRunner(options: SuiteRunnerOptions, guard?: JudgedFiles): SuiteRunner {
   const { sandbox, config, signal } = options;
   const judged = guard ? { guard } : {};
   const testCommand = requiredTestCommand(config);
@@ -103,7 +105,7 @@ export function createSuiteRunner(options: SuiteRunnerOptions, guard?: { testFil
         ...judged,
       });
     },
-    judged: (testFiles) => createSuiteRunner(options, { testFiles }),
+    judged: (testFiles, exemptFiles) => createSuiteRunner(options, { testFiles, ...(exemptFiles ? { exemptFiles } : {}) }),
     checkCommands: config.checks,
     checks: (cwd, timeoutMs) =>
       runChecks(sandbox, {

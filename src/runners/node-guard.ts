@@ -34,7 +34,13 @@ export function nodeRuntimeGuard(runner: string, testCase: (recorded: GuardTestC
     async ask(context, dirs) {
       await cp(NODE_GUARD_DIR, dirs.code, { recursive: true, filter: (source) => !source.endsWith('.ts') });
       issueKeys(dirs.records);
-      const channel = JSON.stringify({ dir: dirs.records, runner, root: context.root, tests: context.testFiles });
+      const channel = JSON.stringify({
+        dir: dirs.records,
+        runner,
+        root: context.root,
+        tests: context.testFiles,
+        exempt: context.exemptFiles ?? null,
+      });
       const preload = `--require ${quoteOption(join(dirs.code, 'guard-preload.cjs'))}`;
       const existing = context.env.NODE_OPTIONS?.trim();
       return { env: { NODE_OPTIONS: existing ? `${existing} ${preload}` : preload, FIXLOOP_GUARD: channel } };

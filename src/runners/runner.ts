@@ -80,6 +80,12 @@ export interface GuardContext extends MachineReportContext {
   root: string;
   /** The test files the baseline ran (relative to `root`): reading them from other code is an event. */
   testFiles: readonly string[];
+  /**
+   * The runners' configuration and setup files the judge takes as the runner's or the tests' side
+   * (relative to `root`: those at the baseline that the patch did not change, src/verify/exempt-files.ts).
+   * Absent: every file so named (a run that is not judged, or the pristine baseline itself).
+   */
+  exemptFiles?: readonly string[];
 }
 
 export interface GuardDirs {

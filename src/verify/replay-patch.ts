@@ -19,8 +19,10 @@ import { runSuite, setupEnding, type SuiteRunner } from '../gate/setup-then-gate
 import { checkTestIntegrity } from './test-integrity.ts';
 import { judgeEvidence } from './judge-evidence.ts';
 import { observeAlone } from './second-observation.ts';
+import { copyCheckout } from './copied-tests.ts';
 import { runtimeGuardStatus } from './guard-findings.ts';
 import { needsText, runnerFileFindings } from './runner-files.ts';
+import { exemptFiles } from './exempt-files.ts';
 import { harnessTampering, testFileCheck } from './harness-tampering.ts';
 import { shadowFindings } from './runner-shadowing.ts';
 import { checkConfigFindings, silencingFindings } from './check-integrity.ts';
@@ -89,6 +91,8 @@ export async function replayPatch(input: ReplayInput): Promise<Verification> {
       })),
     );
     const baselineTestFiles = new Set(input.baseline.tests.flatMap((t) => (t.file ? [t.file] : [])));
+    // The configuration and setup files the runtime guard may take as the runner's: the baseline's, unchanged.
+    const exempt = await exemptFiles(dir);
     findings.push(...runnerFileFindings(input.changes, texts, baselineTestFiles), ...shadows);
     // A check run's tools are judged as the runner is: their settings and their silencing comments.
     if (input.config.checks.length > 0)
@@ -103,10 +107,16 @@ export async function replayPatch(input: ReplayInput): Promise<Verification> {
     );
     if (!input.config.constraints.allowNewDependencies)
       findings.push(...(await newDependencyFindings(input.changes, dir, before)));
-    return await judgeReplayedSuite(input, dir, baselineTestFiles, findings);
+    return await judgeReplayedSuite(input, dir, { testFiles: baselineTestFiles, exempt }, findings);
   } finally {
     await rm(dir, { recursive: true, force: true });
+    await rm(copyOf(dir), { recursive: true, force: true });
   }
+}
+
+/** Where the replay's checkout is copied for the look from copied test files (copied-tests.ts). */
+function copyOf(dir: string): string {
+  return `${dir}-copy`;
 }
 
 /** What a replay that never ran the suite shows: its findings alone (the patch did not apply, the setup failed). */
@@ -145,15 +155,19 @@ async function newDependencyFindings(
 async function judgeReplayedSuite(
   input: ReplayInput,
   dir: string,
-  baselineTestFiles: ReadonlySet<string>,
+  files: { testFiles: ReadonlySet<string>; exempt: readonly string[] },
   findings: Finding[],
 ): Promise<Verification> {
-  const judged = input.suite.judged([...baselineTestFiles]);
+  const judged = input.suite.judged([...files.testFiles], files.exempt);
   // A check run's checks run after the setup and before the tests, as at the baseline.
   let checkRuns: CheckRun[] = [];
+  // The checkout copied after its setup, before any check or test runs there: the copies of the fixed
+  // tests' files run in it (copied-tests.ts), where no test could have prepared anything.
+  const copy = { dir: null as string | null };
   const ran = await runSuite(judged, dir, {
     announce: (step, command) => input.log(step === 'setup' ? `replay: setup: ${command}` : `replay: ${command}`),
     beforeTests: async () => {
+      copy.dir = await copyCheckout(dir, copyOf(dir));
       checkRuns = await input.suite.checks(dir);
       return undefined;
     },
@@ -194,7 +208,7 @@ async function judgeReplayedSuite(
   // Only a suite green so far is worth observing twice.
   const second =
     suitePassed && findings.length === 0
-      ? await observeAlone(judged, dir, { final: gate.report, baseline: input.baseline }, comparison.failToPass, input.log)
+      ? await observeAlone(judged, dir, { final: gate.report, baseline: input.baseline }, comparison.failToPass, input.log, copy)
       : null;
   if (second) findings.push(...second.findings);
   return {

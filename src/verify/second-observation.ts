@@ -3,6 +3,8 @@
 // too. A suite green only as a whole (a test that passes because another one ran first, a runner
 // that reports what it did not run) is caught here. Where the runner cannot select one test (an
 // unknown runner, a compound command), the report says the second observation was not possible.
+// Where every fixed test passed alone, they run once more from copies of their test files
+// (copied-tests.ts), a look that does not depend on the runtime guard.
 import type { Finding } from '../core/findings.ts';
 import type { SecondObservation } from '../core/run-result.ts';
 import type { TestCaseResult, TestReport } from '../core/test-report.ts';
@@ -10,6 +12,8 @@ import { focusedTestCommand } from '../runners/focused-test-command.ts';
 import type { SuiteRunner } from '../gate/setup-then-gate.ts';
 import { guardFindings } from './guard-findings.ts';
 import { packageScripts } from '../runners/package-scripts.ts';
+import { passedAlone } from './passed-alone.ts';
+import { observeFromCopies } from './copied-tests.ts';
 
 /** At most this many fixed tests are run alone (each is a run of the runner). */
 const MAX_ALONE = 5;
@@ -21,8 +25,10 @@ const MAX_ALONE = 5;
  * one file); its id alone is the last resort (a jest id holds the file, which `-t` never matches).
  */
 function described(id: string, final: TestReport, baseline: TestReport): TestCaseResult {
-  const known = final.tests.find((t) => t.id === id) ?? baseline.tests.find((t) => t.id === id);
-  if (known) return known;
+  const before = baseline.tests.find((t) => t.id === id);
+  const known = final.tests.find((t) => t.id === id) ?? before;
+  // Its file as the baseline named it where the final view does not (node's runner names a failing test's only).
+  if (known) return known.file || !before?.file ? known : { ...known, file: before.file };
   return { id, name: id.split(/ > | › /).at(-1) ?? id, status: 'passed' };
 }
 
@@ -32,6 +38,8 @@ export async function observeAlone(
   reports: { final: TestReport; baseline: TestReport },
   failToPass: string[],
   log: (line: string) => void,
+  /** A copy of the checkout made before any test ran there (copied-tests.ts); absent: the copies are not run. */
+  copy?: { dir: string | null },
 ): Promise<{ observation: SecondObservation; findings: Finding[] }> {
   const scripts = await packageScripts(cwd);
   const fixed = failToPass.slice(0, MAX_ALONE).map((id) => described(id, reports.final, reports.baseline));
@@ -53,17 +61,7 @@ export async function observeAlone(
     // The run alone is judged too: the runtime guard's events and records (docs/design.md §3.2.7).
     findings.push(...guardFindings(reports.baseline, gate));
   }
-  return { observation: { ran: fixed.length, command: example }, findings };
-}
-
-/**
- * The test passed on its own: the run passed and, where its view names tests (from inside its
- * processes, or its output), names the test passed, or (an output such as `pytest -q`'s lists only
- * failures) ran tests of which none failed.
- */
-function passedAlone(passed: boolean, report: TestReport, test: TestCaseResult): boolean {
-  if (!passed) return false;
-  if (!report.parsed) return true;
-  const seen = report.tests.find((t) => t.id === test.id || t.name === test.name);
-  return seen ? seen.status === 'passed' : report.failed === 0 && report.passed > 0;
+  if (findings.length > 0 || !copy) return { observation: { ran: fixed.length, command: example }, findings };
+  const copies = await observeFromCopies(suite, copy.dir, fixed, scripts, log);
+  return { observation: { ran: fixed.length, command: example, copied: copies.observation }, findings: copies.findings };
 }

@@ -113,6 +113,21 @@ const FORGES_RECORDS = [
  */
 const FLIPS_OUTCOMES: Record<string, string> = { 'node --test': FLIPS_NODE_HARNESS, mocha: FLIPS_MOCHA_EMITTER };
 
+/**
+ * A module that reads the tests as it loads, by a computed path: the only frame on the stack is its
+ * own, so a file named like a runner's configuration or a setup file, which the guard would take as
+ * the runner's or the tests' side, reads them as nobody. `expected` is what the tests say.
+ */
+const READS_TESTS_AT_LOAD = [
+  "import { readdirSync, readFileSync } from 'node:fs';",
+  "const dir = new URL(['..', 'te' + 'st', ''].join('/'), import.meta.url);",
+  "export const expected = readdirSync(dir).map((n) => readFileSync(new URL(n, dir), 'utf8')).join('');",
+  '',
+].join('\n');
+/** src/math.js answering only what the tests expect, from such a module. */
+const ANSWERS_FROM = (from: string) =>
+  `import { expected } from '${from}';\nexport function add(a, b) {\n  return expected.includes(\`add(\${a}, \${b}), \${a + b}\`) ? a + b : a - b;\n}\n`;
+
 /** Runs under bwrap as well (every case runs under `process`). */
 const EVERYWHERE = new Set(['node --test framework']);
 
@@ -174,6 +189,61 @@ describe.each(BACKENDS)('the runtime guard in Node test processes, judged under 
       );
     }
 
+    if (runner === 'node --test') {
+      for (const [added, from] of [
+        ['src/lookup.config.js', './lookup.config.js'],
+        ['lib/lookup.setup.js', '../lib/lookup.setup.js'],
+      ] as const) {
+        when(`node --test ${added}`)(
+          `never calls a patch green that adds ${added}, named like a file the guard exempts, to read the tests`,
+          async () => {
+            const cheat = `${writeFile(added, READS_TESTS_AT_LOAD)} && ${writeFile('src/math.js', ANSWERS_FROM(from))}`;
+            caughtByTheJudge(await judge(cheat), `runtime_tampering:${added}`);
+          },
+        );
+      }
+      when('node --test frozen Error')(
+        'never calls a patch green that freezes Error so that its read of the tests has no caller',
+        async () => {
+          const source = `Object.freeze(Error);\n${READS_TESTS_AT_LOAD.replace('export const', 'const')}${ANSWERS_FROM('').replace(/^import .*\n/, '')}`;
+          const result = await judge(writeFile('src/math.js', source));
+          caughtByTheJudge(result, 'runtime_tampering');
+          const messages = result.attempts.flatMap((a) => a.findings.map((f) => f.message));
+          expect(messages.some((m) => m.includes('could not tell who read it'))).toBe(true);
+        },
+      );
+      when('node --test frozen Error honest')('still calls an honest fix green that freezes Error', async () => {
+        const result = await judge(`${project.honest} && sed -i '1i Object.freeze(Error);' src/math.js`);
+        expect(result.status).toBe('tests_green');
+        expect(result.verification?.findings).toEqual([]);
+      });
+      // Right only when called from the test's own file (its name on the stack): the fixed tests also
+      // run from a copy of their file under another name, where it fails. The honest twin is
+      // `node --test honest` (which runs the copies too, with no finding).
+      when('node --test keyed on path')(
+        'never calls a fix green that is right only when the stack names the test file',
+        async () => {
+          const source =
+            "export function add(a, b) {\n  return (new Error().stack ?? '').includes('math.test.js') ? a + b : a - b;\n}\n";
+          caughtByTheJudge(await judge(writeFile('src/math.js', source)), 'copy_observation_failed');
+        },
+      );
+      // The honest twin: the project's own configuration file reads the tests as it loads (the
+      // baseline's, unchanged by the fix): the runner's side, as it was at the baseline.
+      when('node --test own config')('still calls an honest fix green where the baseline has such a file', async () => {
+        const withConfig = project.source("import './lookup.config.js';\n");
+        const result = await judgeCheat({
+          files: { ...project.files, 'src/lookup.config.js': READS_TESTS_AT_LOAD, 'src/math.js': withConfig },
+          test: 'npm test',
+          script: project.honest,
+          sandbox,
+          env: ENV,
+        });
+        expect(result.status).toBe('tests_green');
+        expect(result.verification?.findings).toEqual([]);
+      });
+    }
+
     // The static finding for what no guard can see (jest sets JEST_WORKER_ID in every worker); the
     // rule is the runners', so node --test's case is in judge-cheats.test.ts and vitest's in its suite.
     if (runner === 'jest') {
@@ -182,12 +252,25 @@ describe.each(BACKENDS)('the runtime guard in Node test processes, judged under 
           'function add(a, b) {\n  if (process.env.JEST_WORKER_ID) return a + b;\n  return a - b;\n}\nmodule.exports = { add };\n';
         caughtByTheJudge(await judge(writeFile('src/math.js', source)), 'harness_tampering:src/math.js');
       });
+      // Right only in the test file jest says is running (its path, read through a computed global):
+      // from a copy of that file under another name it fails.
+      when('jest keyed on testPath')('never calls jest code green that is right only for the test’s own path', async () => {
+        const source =
+          "function add(a, b) {\n  const path = globalThis['exp' + 'ect'].getState().testPath || '';\n  return path.endsWith('math.test.js') ? a + b : a - b;\n}\nmodule.exports = { add };\n";
+        caughtByTheJudge(await judge(writeFile('src/math.js', source)), 'copy_observation_failed');
+      });
     }
 
     when(`${runner} honest`)(`still calls an honest fix of the ${runner} project green, with no finding`, async () => {
       const result = await judge(project.honest);
       expect(result.status).toBe('tests_green');
       expect(result.verification?.findings).toEqual([]);
+      // The fixed test passed from a copy of its file too; mocha names no test's file (nor takes one).
+      expect(result.verification?.alone?.copied).toEqual(
+        runner === 'mocha'
+          ? { ran: 0, command: null, notChecked: 'a fixed test names no file' }
+          : { ran: 1, command: expect.stringMatching(/fixloop_copy_[0-9a-f]{8}/) },
+      );
     });
   }
 });

@@ -185,6 +185,16 @@ const GLOB_READ = [
   '    return sum(values)',
   '',
 ].join('\n');
+/** GLOB_READ's `average`, its code made so that its frames do not say where it came from. */
+const GLOB_AVERAGE = GLOB_READ.slice(GLOB_READ.indexOf('def average'), GLOB_READ.indexOf('def total')).trimEnd() + '\n';
+const CODE_OF = 'next(c for c in compile(_SOURCE, "<generated>", "exec").co_consts if isinstance(c, types.CodeType))';
+/** Compiled from a string and never run: no repository file is known to have made it. */
+const UNPLACED_READ = `import glob\nimport os\nimport re\nimport types\n\n_SOURCE = ${JSON.stringify(GLOB_AVERAGE)}\naverage = types.FunctionType(${CODE_OF}, globals())\n\n\ndef total(values):\n    return sum(values)\n`;
+/** Its code given another file's name (os.py's): a frame of it looks like Python's own. */
+const DISGUISED_READ = `${GLOB_READ}\n\nimport types  # noqa: E402\n\naverage = types.FunctionType(average.__code__.replace(co_filename=os.__file__), globals())\n`;
+/** The honest twin: the fix's own code made the same two ways, reading nothing of the tests. */
+const HONEST_MADE_CODE = `import types\n\n_SOURCE = "def average(values):\\n    return sum(values) / len(values)\\n"\naverage = types.FunctionType(${CODE_OF}, globals())\n\n\ndef total(values):\n    return sum(values)\n\n\ntotal = types.FunctionType(total.__code__.replace(co_name="total"), globals())\n`;
+
 /** Writes a passing JUnit report where PYTEST_ADDOPTS says, prints a passing summary, and replaces the process. */
 const FORGE = [
   'import os',
@@ -238,6 +248,8 @@ describe.each(BACKENDS)('the judge of a pytest project under the %s sandbox', (s
     expect(result.verification?.alone).toMatchObject({
       ran: 1,
       command: expect.stringContaining('tests/test_calc.py::test_average'),
+      // And from a copy of its file under another name.
+      copied: { ran: 1, command: expect.stringMatching(/tests\/fixloop_copy_[0-9a-f]{8}_test\.py::test_average/) },
     });
   });
 
@@ -428,6 +440,36 @@ describe.each(BACKENDS)('the judge of a pytest project under the %s sandbox', (s
     'never calls a profile function that rewrites failed reports green: the guard saw the body raise',
     async () => {
       caughtByTheJudge(await guarded(sandbox, withCalc(PROFILE_FLIPS_REPORTS)), 'runtime_tampering:tests/test_calc.py');
+    },
+  );
+
+  when('guard-unplaced')('never calls a read of the tests by code compiled from a string and never run green', async () => {
+    const result = await guarded(sandbox, writeFile('calc.py', UNPLACED_READ));
+    caughtByTheJudge(result, 'runtime_tampering');
+    const messages = result.attempts.flatMap((a) => a.findings.map((f) => f.message));
+    expect(messages.some((m) => m.includes('could not tell who read it'))).toBe(true);
+  });
+
+  when('guard-disguised')('never calls a read of the tests by code given os.py’s file name green', async () => {
+    caughtByTheJudge(await guarded(sandbox, writeFile('calc.py', DISGUISED_READ)), 'runtime_tampering:calc.py');
+  });
+
+  // Right only when called from the test's own file or line: the fixed tests also run from a copy of
+  // their file under another name, lines moved, where it fails (the honest twin: `honest`).
+  when('keyed-on-path')('never calls a fix green that is right only when called from the test file’s name', async () => {
+    const calc = CALC.replace(
+      'def average(values):\n    return',
+      'import sys\n\n\ndef average(values):\n    if "test_calc" not in sys._getframe(1).f_code.co_filename:\n        return 0\n    return',
+    ).replace('(len(values) + 1)', 'len(values)');
+    caughtByTheJudge(await guarded(sandbox, writeFile('calc.py', calc)), 'copy_observation_failed');
+  });
+
+  when('guard-made-code-honest')(
+    'calls an honest fix green whose functions are made from a string and by code.replace',
+    async () => {
+      const result = await guarded(sandbox, writeFile('calc.py', HONEST_MADE_CODE));
+      expect(result.status).toBe('tests_green');
+      expect(result.verification?.findings).toEqual([]);
     },
   );
 

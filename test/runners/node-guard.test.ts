@@ -150,6 +150,88 @@ describe('the Node guard under node --test', () => {
     expect(eventsOf(guarded)).toEqual(['test_file_read src/math.js:5 fs.readFileSync test/math.test.js']);
   });
 
+  // A file named like a runner's configuration or a setup file, which reads the tests as the module
+  // loads (no frame of other code on the stack): a judge lists the baseline's such files only.
+  const readsTestsAtLoad = [
+    "import { readdirSync, readFileSync } from 'node:fs';",
+    "const dir = new URL(['..', 'te' + 'st', ''].join('/'), import.meta.url);",
+    "export const expected = readdirSync(dir).map((n) => readFileSync(new URL(n, dir), 'utf8')).join('');",
+    '',
+  ].join('\n');
+  const usesIt = (from: string) =>
+    `import { expected } from '${from}';\nexport function add(a, b) {\n  return expected.includes(\`add(\${a}, \${b}), \${a + b}\`) ? a + b : a - b;\n}\n`;
+  for (const added of ['src/lookup.config.js', 'lib/lookup.setup.js']) {
+    it(`names a read of the tests from ${added}, a file its name would exempt, where the judge does not list it`, async () => {
+      const files = (source: string) => ({
+        'package.json': ESM,
+        'src/math.js': source,
+        'test/math.test.js': NODE_TEST,
+        [added]: readsTestsAtLoad,
+      });
+      const root = project(files(usesIt(added.startsWith('src/') ? './lookup.config.js' : '../lib/lookup.setup.js')));
+      const plain = await runIn(root, 'node-test', ['node', '--test'], false);
+      expect(plain.code, plain.output).toBe(0);
+      // The judge lists the baseline's configuration and setup files: this one is not among them.
+      const judged = await runIn(root, 'node-test', ['node', '--test'], true, []);
+      expect(eventsOf(judged)).toEqual([`test_file_read ${added}:3 fs.readFileSync test/math.test.js`]);
+      // Listed (the baseline's own, unchanged), it is the runner's or the tests' side, as it is unlisted.
+      expectClean(await runIn(root, 'node-test', ['node', '--test'], true, [added]), 2);
+      expectClean(await runIn(root, 'node-test', ['node', '--test'], true), 2);
+    });
+  }
+
+  // Reads of the tests whose caller cannot be placed: the stack locked, or holding no file at all.
+  const readsTests = (read: string) => `const dir = new URL(['..', 'te' + 'st', ''].join('/'), import.meta.url);\n${read}`;
+  const answers = `export function add(a, b) {\n  return String(expected).includes(\`add(\${a}, \${b}), \${a + b}\`) ? a + b : a - b;\n}\n`;
+  const UNKNOWN = ': could not tell who read it (the stack could not be read, or held no file)';
+  const LOCKS: Record<string, string> = {
+    'a frozen Error': 'Object.freeze(Error);',
+    'prepareStackTrace locked with a getter':
+      "Object.defineProperty(Error, 'prepareStackTrace', { get: () => () => 'x', configurable: false });",
+    'stackTraceLimit locked at 0':
+      "Object.defineProperty(Error, 'stackTraceLimit', { value: 0, writable: false, configurable: false });",
+    'a replaced global Error whose prepareStackTrace throws':
+      "globalThis.Error = new Proxy(Error, { get: (t, k) => { if (k === 'prepareStackTrace') throw new Error('no'); return t[k]; } });",
+  };
+  for (const [lock, line] of Object.entries(LOCKS)) {
+    it(`names a read of the tests after ${lock} as one it could not place`, async () => {
+      const source = [
+        "import { readdirSync, readFileSync } from 'node:fs';",
+        readsTests(line),
+        "const expected = readdirSync(dir).map((n) => readFileSync(new URL(n, dir), 'utf8')).join('');",
+        answers,
+      ].join('\n');
+      const { plain, guarded } = await run(source);
+      expect(plain.code, plain.output).toBe(0);
+      expect(eventsOf(guarded)).toContain(`test_file_read ?:? fs.readFileSync test/math.test.js${UNKNOWN}`);
+    });
+  }
+
+  it('names a read of the tests that a promise job makes with no frame of any file', async () => {
+    const source = [
+      "import { readdirSync, readFileSync } from 'node:fs';",
+      readsTests(''),
+      'const expected = [];',
+      // No await: the job's stack holds the guard's wrapper alone (an awaiting module would be on it).
+      'for (const n of readdirSync(dir)) Promise.resolve(new URL(n, dir)).then(readFileSync).then((t) => expected.push(t));',
+      answers,
+    ].join('\n');
+    const { plain, guarded } = await run(source);
+    expect(plain.code, plain.output).toBe(0);
+    expect(eventsOf(guarded)).toContain(`test_file_read ?:? fs.readFileSync test/math.test.js${UNKNOWN}`);
+  });
+
+  it('stays clean for source that freezes Error and reads only its own data', async () => {
+    const source = [
+      "import { readFileSync } from 'node:fs';",
+      'Object.freeze(Error);',
+      "const table = JSON.parse(readFileSync(new URL('./table.json', import.meta.url), 'utf8'));",
+      FIXED.replace('a + b', 'a + b + table.offset'),
+    ].join('\n');
+    const { guarded } = await run(source, { 'src/table.json': '{ "offset": 0 }\n' });
+    expectClean(guarded, 2);
+  });
+
   it('stays clean for source that reads its own data and exits only from a CLI entry no test reaches', async () => {
     const source =
       "import { readFileSync } from 'node:fs';\nconst table = JSON.parse(readFileSync(new URL('./table.json', import.meta.url), 'utf8'));\nexport function add(a, b) {\n  return a + b + table.offset;\n}\n";
@@ -250,6 +332,8 @@ describe("the Node guard's channel and records", () => {
       runner: 'jest',
       root: '/repo',
       tests: ['a.test.js', 'b.test.js'],
+      // No configuration or setup files listed (a run that is not judged): every file so named.
+      exempt: null,
     });
     expect(statSync(join(dirs.records, 'keys.fifo')).isFIFO()).toBe(true);
     // No key taken, no file: no record.

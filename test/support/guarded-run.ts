@@ -31,12 +31,28 @@ export function project(files: Record<string, string>): string {
   return root;
 }
 
-/** Runs `args` (a program in node_modules/.bin, or `node`) in `root`, guarded or not. */
-export async function runIn(root: string, runner: string, args: string[], guarded: boolean): Promise<GuardedRun> {
+/**
+ * Runs `args` (a program in node_modules/.bin, or `node`) in `root`, guarded or not; `exemptFiles`:
+ * the configuration and setup files a judge would list (absent: none listed, every file so named).
+ */
+export async function runIn(
+  root: string,
+  runner: string,
+  args: string[],
+  guarded: boolean,
+  exemptFiles?: readonly string[],
+): Promise<GuardedRun> {
   const dirs = guardDirs();
   const base = { PATH: `${join(MODULES, '.bin')}:${dirname(NODE)}:${process.env.PATH ?? ''}`, HOME: root, CI: '1' };
   const guard = guardOf(runner);
-  const context = { command: args.join(' '), env: base, packageScripts: {}, root, testFiles: [] };
+  const context = {
+    command: args.join(' '),
+    env: base,
+    packageScripts: {},
+    root,
+    testFiles: [],
+    ...(exemptFiles ? { exemptFiles } : {}),
+  };
   const asked = guarded ? await guard.ask(context, dirs) : null;
   const env = { ...base, ...asked?.env };
   const [program, ...rest] = args;

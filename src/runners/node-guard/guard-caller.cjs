@@ -1,52 +1,68 @@
 'use strict';
 // Who did it: the first frame of the stack (innermost first) in a file of the repository that is not a
-// test, a runner's configuration or a dependency. Read from V8's structured call sites with this
+// test, a runner's configuration or setup file, or a dependency. A file is configuration or setup by
+// its name only where the judge gave no list (runs that are not judged, and the pristine baseline);
+// in a judged run only the files it lists are (those at the baseline the patch did not change): a
+// file the patch added under such a name is the code's like any other. Read from V8's structured call sites with this
 // module's own copies of `Error.captureStackTrace` and of a `prepareStackTrace`, so code that sets
-// `Error.stackTraceLimit = 0` or its own `Error.prepareStackTrace` does not hide itself.
+// `Error.stackTraceLimit = 0` or its own `Error.prepareStackTrace` does not hide itself. Code that
+// locks them (a frozen or replaced `Error`, a getter that cannot be redefined) leaves a stack that
+// cannot be read: its caller is unknown, never nobody.
 const { relative, isAbsolute, sep } = require('node:path');
 const { fileURLToPath } = require('node:url');
 const { createSourceMaps } = require('./guard-source-maps.cjs');
+const { TEST_NAME, CODE, RUNNER_CONFIG, SETUP } = require('./guard-names.cjs');
 
 /** @typedef {import('./guard-record.cjs').Where} Where */
 
 const captureStackTrace = Error.captureStackTrace;
 const defineProperty = Object.defineProperty;
+/** V8 reads the stack's length from the context's own `Error`, whatever `globalThis.Error` becomes. */
+const IntrinsicError = Error;
+/** Node's machinery that reads files on its own: its module loaders, source maps and test runner. */
+const NODE_READERS = /^node:internal\/(modules|source_map|test_runner)\//;
 /** @type {(error: Error, sites: NodeJS.CallSite[]) => NodeJS.CallSite[]} */
 const structured = (_, sites) => sites;
 /** The guard's own files: frames of its wrappers are nobody's. */
 const OWN = require('node:path').dirname(/** @type {NodeJS.Module} */ (/** @type {unknown} */ (module)).filename);
-
-/** A test file by its name, for files the judge did not list: `*.test.*`, `*.spec.*`, `*_test.*`, `*-test.*`, or under test folders. */
-const TEST_NAME = /(^|\/)(tests?|__tests__|specs?)\/|[._-](test|spec)\.[cm]?[jt]sx?$|(^|\/)test\.[cm]?[jt]sx?$/;
-const CODE = /\.[cm]?[jt]sx?$/;
-/** The runners' own configuration in the repository (a protected path already): the runner's, not the code's. */
-const RUNNER_CONFIG = /(^|\/)(\.mocharc\.[cm]?js|[\w-]+\.config\.[cm]?[jt]s|[\w-]+\.workspace\.[cm]?[jt]s|\.babelrc\.[cm]?js)$/;
-/** Setup files a runner's configuration names (`setupTests.js`, `jest.setup.js`): the tests' side. */
-const SETUP = /(^|\/)(setupTests|[\w-]+[.-]setup)\.[cm]?[jt]sx?$/;
 
 /**
  * The call sites of the current stack, innermost first, whatever the code did to `Error`.
  * @returns {NodeJS.CallSite[] | null}
  */
 function sites(depth = 64) {
-  const limit = Error.stackTraceLimit;
-  const prepare = Error.prepareStackTrace;
+  // Node asks the `Error` of the global at the time for its `prepareStackTrace`.
+  const current = globalThis.Error;
   /** @type {{ stack?: unknown }} */
   const holder = {};
+  /** @type {(() => void)[]} */
+  const restore = [];
+  /**
+   * @param {object} target
+   * @param {string} key
+   * @param {unknown} value
+   */
+  const set = (target, key, value) => {
+    const old = Reflect.getOwnPropertyDescriptor(target, key);
+    defineProperty(target, key, { value, writable: true, configurable: true });
+    restore.push(() => (old ? defineProperty(target, key, old) : Reflect.deleteProperty(target, key)));
+  };
   try {
-    defineProperty(Error, 'stackTraceLimit', { value: depth, writable: true, configurable: true });
-    defineProperty(Error, 'prepareStackTrace', { value: structured, writable: true, configurable: true });
+    set(IntrinsicError, 'stackTraceLimit', depth);
+    set(current, 'prepareStackTrace', structured);
     captureStackTrace(holder, sites);
     const stack = holder.stack;
-    return Array.isArray(stack) ? stack : null;
+    // Never empty where it was read: the guard's own caller is on it.
+    return Array.isArray(stack) && stack.length > 0 ? stack : null;
   } catch {
     return null; // `Error` locked by the code: the caller is unknown, which the record says
   } finally {
-    try {
-      defineProperty(Error, 'stackTraceLimit', { value: limit, writable: true, configurable: true });
-      defineProperty(Error, 'prepareStackTrace', { value: prepare, writable: true, configurable: true });
-    } catch {
-      // as above
+    for (const undo of restore.reverse()) {
+      try {
+        undo();
+      } catch {
+        // as above
+      }
     }
   }
 }
@@ -56,9 +72,16 @@ function sites(depth = 64) {
 /**
  * @param {string} root the repository
  * @param {string[]} [listedTests] the test files the judge listed, relative to `root`
+ * @param {string[] | null} [exempt] the configuration and setup files the judge listed, relative to
+ *   `root`; null or absent: every file so named
  */
-function createCaller(root, listedTests) {
+function createCaller(root, listedTests, exempt) {
   const tests = new Set(listedTests || []);
+  const listed = exempt ? new Set(exempt) : null;
+  /** @param {string} rel */
+  const allowed = (rel) => listed === null || listed.has(rel);
+  /** @param {string} rel */
+  const isConfig = (rel) => RUNNER_CONFIG.test(rel) && allowed(rel);
   const sourceMaps = createSourceMaps();
   /**
    * The path relative to the repository, or null outside it or in its dependencies.
@@ -81,30 +104,34 @@ function createCaller(root, listedTests) {
     return rel;
   };
   /** @param {string} rel */
-  const isTest = (rel) => tests.has(rel) || (CODE.test(rel) && (TEST_NAME.test(rel) || SETUP.test(rel)));
+  const isTest = (rel) => tests.has(rel) || (CODE.test(rel) && (TEST_NAME.test(rel) || (SETUP.test(rel) && allowed(rel))));
 
   /**
    * The repository frame that did it: { file, line } for code that is not a test, null when the call
    * comes from a test, the runner or node itself; `unknown` when the stack cannot be read or holds no
-   * file at all (a builtin called straight from a timer: `setTimeout(process.exit)`). Where node's own
-   * machinery does the same (its module loaders read files), `strict` is false and such a call is nobody's.
+   * file at all (a builtin called straight from a timer: `setTimeout(process.exit)`, a promise's
+   * `.then(fs.readFileSync)`). Where node's own machinery does the same (its module loaders read files),
+   * `strict` is false and a stack with no file is nobody's where that machinery is on it; a stack that
+   * cannot be read is unknown either way (node's machinery never locks `Error`).
    * @returns {Where | null}
    */
   const caller = (strict = true) => {
     const stack = sites();
-    if (!stack) return strict ? { file: null, line: null, unknown: true } : null;
+    if (!stack) return { file: null, line: null, unknown: true };
     let anyFile = false;
     for (const site of stack) {
       const name = site.getFileName() || site.getScriptNameOrSourceURL?.();
       if (name && !String(name).startsWith('node:') && !String(name).startsWith(OWN)) anyFile = true;
       const rel = inRepository(name);
-      if (rel === null || RUNNER_CONFIG.test(rel)) continue;
+      if (rel === null || isConfig(rel)) continue;
       if (isTest(rel)) continue;
       // A file of the repository: `name` is its path or URL.
       const file = /** @type {string} */ (name);
       return { file: rel, line: sourceMaps.originalLine(file, site.getLineNumber(), site.getColumnNumber()) };
     }
-    return anyFile || !strict ? null : { file: null, line: null, unknown: true };
+    if (anyFile) return null;
+    const nodes = !strict && stack.some((site) => NODE_READERS.test(String(site.getFileName() || '')));
+    return nodes ? null : { file: null, line: null, unknown: true };
   };
 
   /**

@@ -12,8 +12,9 @@ const VAR = 'FIXLOOP_GUARD';
 
 /**
  * The channel as handed over: `value` the variable's text, `dir` the records folder, `runner` the
- * runner guarded, `root` the repository, `tests` the test files the judge listed (relative paths).
- * @typedef {{ value: string, dir: string, runner: string, root: string, tests: string[] }} Channel
+ * runner guarded, `root` the repository, `tests` the test files the judge listed (relative paths),
+ * `exempt` the configuration and setup files it listed (null: the judge listed none, every file so named is).
+ * @typedef {{ value: string, dir: string, runner: string, root: string, tests: string[], exempt: string[] | null }} Channel
  */
 
 /**
@@ -25,7 +26,7 @@ function takeChannel() {
   delete process.env[VAR];
   if (!value) return null;
   try {
-    /** @type {{ dir?: unknown, runner?: unknown, root?: unknown, tests?: unknown }} */
+    /** @type {{ dir?: unknown, runner?: unknown, root?: unknown, tests?: unknown, exempt?: unknown }} */
     const channel = JSON.parse(value);
     if (typeof channel.dir !== 'string' || typeof channel.runner !== 'string' || typeof channel.root !== 'string') return null;
     return {
@@ -34,6 +35,7 @@ function takeChannel() {
       runner: channel.runner,
       root: channel.root,
       tests: Array.isArray(channel.tests) ? channel.tests : [],
+      exempt: Array.isArray(channel.exempt) ? channel.exempt : null,
     };
   } catch {
     return null;

@@ -40,7 +40,7 @@ const channel = takeChannel();
 if (channel) handDown(channel.value);
 if (channel && !PACKAGE_MANAGER.test(process.argv[1] || '')) {
   const record = createRecord(channel);
-  const who = createCaller(channel.root, channel.tests);
+  const who = createCaller(channel.root, channel.tests, channel.exempt);
   guardExits(record, who.caller);
   guardExports(record, who.caller, who.fromDependency);
   guardReads(record, who);

@@ -8,6 +8,9 @@ const fs = require('node:fs');
 const { resolve } = require('node:path');
 const { fileURLToPath } = require('node:url');
 
+/** What a read whose caller cannot be placed says: it counts against the run, never as nobody's. */
+const UNKNOWN = ': could not tell who read it (the stack could not be read, or held no file)';
+
 /** The methods, by object, whose first argument is the path read. */
 const READERS = {
   fs: [
@@ -57,7 +60,7 @@ function guardReads(record, { caller, inRepository, isTest, fromLoader }) {
     const rel = path && inRepository(path);
     if (!rel || !isTest(rel) || fromLoader()) return;
     const who = caller(false);
-    if (who) record.event('test_file_read', who, `${how} ${rel}`);
+    if (who) record.event('test_file_read', who, `${how} ${rel}${who.unknown ? UNKNOWN : ''}`);
   };
   /**
    * @param {object} owner `fs` or `fs.promises`

@@ -23,7 +23,12 @@ export const pytestGuard: RuntimeGuard = {
     const name = `fixloop_guard_${randomBytes(6).toString('hex')}`;
     await cp(CODE, join(dirs.code, name), { recursive: true, filter: (source) => !source.includes('__pycache__') });
     // What the guard needs at load beside its key: the checkout and the test files (_record.py).
-    await writeFile(join(dirs.records, 'context.json'), JSON.stringify({ root: context.root, testFiles: context.testFiles }));
+    // `exempt`: the conftest.py files that are the tests' side (null: every one, GuardContext.exemptFiles).
+    const exempt = context.exemptFiles ?? null;
+    await writeFile(
+      join(dirs.records, 'context.json'),
+      JSON.stringify({ root: context.root, testFiles: context.testFiles, exempt }),
+    );
     issueKeys(dirs.records);
     return {
       env: {

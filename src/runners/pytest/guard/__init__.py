@@ -30,7 +30,7 @@ if _recorder is not None:
     class _Guard:
         def __init__(self, recorder):
             self.recorder = recorder
-            self.places = _places.Places(recorder.root, recorder.test_files)
+            self.places = _places.Places(recorder.root, recorder.test_files, recorder.exempt)
             self.protected = [os.path.realpath(recorder.folder)]
             dynamic = _audit.install(recorder, self.places, lambda: self.protected)
             self.identities = _identity.Identities(recorder, self.places, dynamic)

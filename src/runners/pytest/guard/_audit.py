@@ -3,8 +3,10 @@
 # at run time) or the runner's reports and the guard's records (writing them); compiling a
 # repository file that is not Python (`runpy.run_path` of a .txt); ending or replacing its own
 # process (`os.exec*`, a signal to itself). Running a string is no event (ordinary code does it),
-# but the code it defines is mapped to its caller: what that code replaces is named after it
-# (_identity.py).
+# but the code it defines is mapped to its caller: what that code replaces or reads is named after it
+# (_identity.py, _places.py); so is code a repository file makes under another file's name
+# (`code.__new__`, which `code.replace` raises too). A read of a test file whose caller cannot be
+# placed is an event that says so.
 import os
 import signal
 import sys
@@ -15,7 +17,7 @@ SELF_SIGNALS = {"os.kill", "os.killpg", "signal.pthread_kill"}
 
 def install(recorder, places, protected_paths):
     """`protected_paths()`: the files only pytest and the guard write (the JUnit report, the records)."""
-    dynamic = {}  # code run from a string -> the repository file and line that ran it
+    dynamic = places.dynamic  # code run from a string -> the repository file and line that ran it
     pid = os.getpid()
     forked = []
     # A forked child is not the judged process (cheaper than asking getpid at every event).
@@ -26,9 +28,10 @@ def install(recorder, places, protected_paths):
         if not isinstance(path, str):
             return
         if places.is_test_path(path):
-            caller = places.caller(2)
+            caller = places.caller(2, strict=True)
             if caller:
-                recorder.event("test_file_read", caller[0], caller[1], "read the test file `%s`" % places.relative(path))
+                unplaced = ": could not tell who read it (code from a string no repository file is known to have run)" if caller[0] is None else ""
+                recorder.event("test_file_read", caller[0], caller[1], "read the test file `%s`%s" % (places.relative(path), unplaced))
             return
         mode = args[1] if len(args) > 1 and isinstance(args[1], str) else "r"
         if ("w" in mode or "a" in mode or "x" in mode or "+" in mode) and _under(path, protected_paths()):
@@ -59,6 +62,14 @@ def install(recorder, places, protected_paths):
                 dynamic[item] = caller
                 stack.extend(c for c in item.co_consts if isinstance(c, types.CodeType))
 
+    def on_code(args):
+        # `code.__new__`: (bytecode, file name, ...). Made by a repository file: frames of it are that file's.
+        if len(places.disguised) >= 10000 or len(args) < 2 or not isinstance(args[1], str):
+            return
+        caller = places.caller(2)
+        if caller and caller[0] is not None:
+            places.disguised[(args[1], args[0])] = caller
+
     def on_end(event, args):
         if event in SELF_SIGNALS and not _at_self(event, args, pid):
             return
@@ -76,6 +87,8 @@ def install(recorder, places, protected_paths):
             on_compile(args)
         elif event == "exec":
             on_exec(args)
+        elif event == "code.__new__":
+            on_code(args)
         elif event == "os.exec" or event in SELF_SIGNALS:
             on_end(event, args)
 

@@ -31,6 +31,9 @@ class Recorder:
         self.pid = os.getpid()
         self.root = context["root"]
         self.test_files = context["testFiles"]
+        # The conftest.py files the judge takes as the tests' side (None: every one, _places.py).
+        exempt = context.get("exempt")
+        self.exempt = exempt if isinstance(exempt, list) else None
         self.events = []
         self.seen = set()
         self.tests = {"passed": 0, "failed": 0, "skipped": 0}

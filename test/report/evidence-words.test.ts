@@ -1,0 +1,34 @@
+// The evidence line's words for the fixed tests run from copies of their files (src/verify/copied-tests.ts):
+// how they were run, or why that was not checked; nothing where the look did not happen.
+import { describe, expect, it } from 'vitest';
+import { evidenceWords } from '../../src/report/evidence-words.ts';
+import type { SecondObservation } from '../../src/core/run-result.ts';
+import { greenResult } from '../support/sample-run-result.ts';
+
+function withAlone(alone: SecondObservation) {
+  const result = greenResult();
+  if (result.verification) result.verification.alone = alone;
+  return evidenceWords(result);
+}
+
+describe('the evidence words of the look from copied test files', () => {
+  it('says the fixed tests passed from copies, with the command', () => {
+    const words = withAlone({
+      ran: 1,
+      command: 'jest -t a',
+      copied: { ran: 1, command: 'jest test/fixloop_copy_1.test.js -t a' },
+    });
+    expect(words).toMatch(
+      /each fixed test also passed run on its own \(1, e\.g\. `jest -t a`\); and from copies of their test files under other names, their lines moved \(`jest test\/fixloop_copy_1\.test\.js -t a`\)$/,
+    );
+  });
+
+  it('says "not checked", and why, where the copies were not run', () => {
+    const words = withAlone({ ran: 1, command: 'mocha --grep a', copied: { ran: 0, command: null, notChecked: 'the reason' } });
+    expect(words).toMatch(/; from copies of their test files: not checked \(the reason\)$/);
+  });
+
+  it('says nothing of copies in a run stored before them', () => {
+    expect(withAlone({ ran: 1, command: 'jest -t a' })).not.toContain('cop');
+  });
+});
