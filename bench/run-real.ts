@@ -71,7 +71,8 @@ async function runBug(bug: RealBug): Promise<Outcome> {
       attempts: result?.attempts.length ?? 0,
       fixMs: run.ms,
       ...(result ? { runMs: result.durationMs } : {}),
-      ...(result?.flakiness ? { rerunsMs: result.flakiness.durationMs } : {}),
+      // Only a check that ran: a command the runner cannot narrow measures nothing (`notMeasured`).
+      ...(result?.flakiness?.command ? { rerunsMs: result.flakiness.durationMs } : {}),
       reason: plausible ? '' : reasonOf(result, run.stderr),
     };
   } finally {
