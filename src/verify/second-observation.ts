@@ -8,12 +8,12 @@
 import type { Finding } from '../core/findings.ts';
 import type { SecondObservation } from '../core/run-result.ts';
 import type { TestCaseResult, TestReport } from '../core/test-report.ts';
-import { focusedTestCommand } from '../runners/focused-test-command.ts';
 import type { SuiteRunner } from '../gate/setup-then-gate.ts';
 import { guardFindings } from './guard-findings.ts';
 import { packageScripts } from '../runners/package-scripts.ts';
 import { passedAlone } from './passed-alone.ts';
 import { observeFromCopies } from './copied-tests.ts';
+import { runAlone } from './run-alone.ts';
 
 /** At most this many fixed tests are run alone (each is a run of the runner). */
 const MAX_ALONE = 5;
@@ -47,11 +47,10 @@ export async function observeAlone(
   const findings: Finding[] = [];
   let example: string | null = null;
   for (const test of fixed) {
-    const command = focusedTestCommand(suite.testCommand, [test], scripts);
-    if (!command) return { observation: { ran: 0, command: null }, findings: [] };
+    const alone = await runAlone(suite, cwd, test, scripts, log);
+    if (!alone) return { observation: { ran: 0, command: null }, findings: [] };
+    const { command, gate } = alone;
     example ??= command;
-    log(`replay: alone: ${command}`);
-    const gate = await suite.gateWith(cwd, command);
     if (!passedAlone(gate.passed, gate.report, test)) {
       findings.push({
         kind: 'second_observation_failed',

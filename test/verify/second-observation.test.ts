@@ -93,6 +93,48 @@ describe('the second observation', () => {
     expect(observation).toEqual({ ran: 1, command: 'jest -t doubles' });
   }, 60_000);
 
+  it("runs a node:test subtest with its parent, when the subtest's own name selects no test (node skips the parent)", async () => {
+    const root = await makeRepo({
+      'package.json': JSON.stringify({ name: 'obs', scripts: { test: 'node --test' } }),
+      'math.js': 'exports.double = (x) => x * 3;\n',
+      'test/math.test.js': [
+        "const { test } = require('node:test');",
+        "const assert = require('node:assert');",
+        "const m = require('../math.js');",
+        "test('math', async (t) => {",
+        "  await t.test('doubles', () => assert.strictEqual(m.double(2), 4));",
+        "  await t.test('keeps zero', () => assert.strictEqual(m.double(0), 0));",
+        '});',
+        '',
+      ].join('\n'),
+    });
+    dirs.push(root);
+    const config = defaultRepoConfig();
+    config.test.command = 'node --test';
+    const runner = createSuiteRunner({
+      sandbox: createProcessSandbox(),
+      config,
+      signal: new AbortController().signal,
+      setupNetwork: false,
+    });
+    const before = await runner.gate(root);
+    await writeFile(join(root, 'math.js'), 'exports.double = (x) => x * 2;\n');
+    const after = await runner.gate(root);
+    expect(after.passed).toBe(true);
+    const lines: string[] = [];
+    const { observation, findings } = await observeAlone(
+      runner,
+      root,
+      { final: after.report, baseline: before.report },
+      ['math > doubles'],
+      (line) => lines.push(line),
+    );
+    expect(findings).toEqual([]);
+    expect(observation.ran).toBe(1);
+    expect(observation.command).toMatch(/--test-name-pattern='doubles\|math'/);
+    expect(lines.some((l) => l.includes('with its parents'))).toBe(true);
+  }, 60_000);
+
   it('accepts pytest -q passing the one test it was asked for, which it does not list', async () => {
     const s = suite('python3 -m pytest -q', { passed: true, report: counts(1, 0), output: '1 passed', durationMs: 1 });
     const { observation, findings } = await observeAlone(
