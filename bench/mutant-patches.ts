@@ -12,6 +12,7 @@ import { flag } from './lib/args.ts';
 import { generateMutants } from './lib/mutant-generate.ts';
 import { writeMutants } from './lib/mutant-files.ts';
 import { keepMutants } from './lib/mutant-keep.ts';
+import { testLiterals } from './lib/mutant-special.ts';
 import { materializeReal, patchHash, type RealBug } from './lib/real-corpus.ts';
 import { loadRealHalf } from './lib/real-split.ts';
 import { reportUnbuilt } from './lib/real-unbuilt.ts';
@@ -29,7 +30,8 @@ async function mutantsOf(bug: RealBug) {
   const fixed = materializeReal(bug, 'mutants-fixed', true);
   const reader = (dir: string) => (file: string) => (existsSync(join(dir, file)) ? readFileSync(join(dir, file), 'utf8') : null);
   try {
-    return { fixPatch, mutants: await generateMutants({ fixPatch, buggy: reader(buggy), fixed: reader(fixed) }) };
+    const literals = testLiterals(readFileSync(join(bug.dir, 'tests.patch'), 'utf8'));
+    return { fixPatch, mutants: await generateMutants({ fixPatch, buggy: reader(buggy), fixed: reader(fixed), literals }) };
   } finally {
     rmSync(buggy, { recursive: true, force: true });
     rmSync(fixed, { recursive: true, force: true });

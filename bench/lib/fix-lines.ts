@@ -9,6 +9,8 @@ export interface FixLines {
   buggy: number[];
   /** 1-based lines of the fixed file the fix adds (or that follow what it removes). */
   fixed: number[];
+  /** A buggy line and the fixed line that replaces it, where the fix replaces lines one for one. */
+  pairs: Array<[number, number]>;
 }
 
 const HUNK = /^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@/;
@@ -24,13 +26,14 @@ export function fixLines(patch: string): FixLines[] {
     if (!current || run.removed + run.added === 0) return;
     if (run.removed === 0) current.buggy.push(...[run.oldAt - 1, run.oldAt].filter((l) => l >= 1));
     if (run.added === 0) current.fixed.push(run.newAt);
+    if (run.added === run.removed) for (let i = 0; i < run.added; i++) current.pairs.push([run.oldAt + i, run.newAt + i]);
     run = { removed: 0, added: 0, oldAt: 0, newAt: 0 };
   };
   for (const line of patch.split('\n')) {
     const file = /^\+\+\+ b\/(.+)$/.exec(line);
     if (file) {
       closeRun();
-      current = { file: file[1] ?? '', buggy: [], fixed: [] };
+      current = { file: file[1] ?? '', buggy: [], fixed: [], pairs: [] };
       out.push(current);
       continue;
     }
@@ -61,6 +64,7 @@ export function fixLines(patch: string): FixLines[] {
   }
   closeRun();
   return out.map((f) => ({
+    ...f,
     file: f.file,
     buggy: [...new Set(f.buggy)].sort((a, b) => a - b),
     fixed: [...new Set(f.fixed)].sort((a, b) => a - b),

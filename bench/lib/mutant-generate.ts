@@ -3,13 +3,15 @@
 // in the buggy file), each as a patch against the buggy snapshot. The mutations are the repair
 // engine's own templates of the kinds a wrong fix takes (an operator swapped, a bound moved by one,
 // a condition negated or narrowed, a statement deleted) and mutant-extra.ts's (a condition made
-// constant, a fallback dropped or added). None is yet known to pass the tests: mutant-keep.ts runs them.
+// constant, a fallback dropped or added), and the fix kept only at the failing tests' literals
+// (mutant-special.ts). None is yet known to pass the tests: mutant-keep.ts runs them.
 import { extname } from 'node:path';
 import { applyEdits, minimalEdits, type TemplateId, type TextEdit } from '../../src/engines/repair/candidate.ts';
 import { generatorFor } from '../../src/engines/repair/generators.ts';
 import { fileDiff } from '../../src/workspace/unified-diff.ts';
-import { fixLines } from './fix-lines.ts';
+import { fixLines, type FixLines } from './fix-lines.ts';
 import { extraMutations } from './mutant-extra.ts';
+import { specialCases } from './mutant-special.ts';
 import { patchHash } from './real-corpus.ts';
 
 /** The repair templates whose mutations look like a wrong fix rather than a rewrite. */
@@ -46,6 +48,8 @@ export interface MutantSources {
   /** A file's text in the buggy snapshot and with the upstream fix, or null when absent. */
   buggy: (file: string) => string | null;
   fixed: (file: string) => string | null;
+  /** Literals the failing tests add (mutant-special.ts): the special cases are made of them. */
+  literals?: readonly string[];
 }
 
 interface Mutation {
@@ -53,6 +57,30 @@ interface Mutation {
   line: number;
   edits: TextEdit[];
   description: string;
+}
+
+/** Where each line of `text` starts. */
+function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  return starts;
+}
+
+/** The fix kept only at the tests' literals, on each line it replaces one for one (mutant-special.ts). */
+function specialCasesOf(site: FixLines, buggy: string, fixed: string, literals: readonly string[]): Mutation[] {
+  const [oldStarts, newStarts] = [lineStarts(buggy), lineStarts(fixed)];
+  const lineOf = (text: string, starts: number[], n: number) =>
+    text.slice(starts[n - 1] ?? 0, (starts[n] ?? text.length + 1) - 1);
+  return site.pairs.flatMap(([oldLine, newLine]) =>
+    specialCases(
+      lineOf(buggy, oldStarts, oldLine),
+      lineOf(fixed, newStarts, newLine),
+      newStarts[newLine - 1] ?? 0,
+      newLine,
+      literals,
+      extname(site.file) === '.py',
+    ).map((c) => ({ ...c, kind: 'special-case' })),
+  );
 }
 
 async function mutationsOf(file: string, source: string, lines: number[]): Promise<Mutation[]> {
@@ -113,7 +141,14 @@ export async function generateMutants(sources: MutantSources): Promise<Mutant[]>
       const source = origin === 'fix' ? fixedFiles.get(site.file) : sources.buggy(site.file);
       const lines = origin === 'fix' ? site.fixed : site.buggy;
       if (source === null || source === undefined || lines.length === 0) continue;
-      for (const m of await mutationsOf(site.file, source, lines)) {
+      const buggySource = sources.buggy(site.file);
+      const special =
+        origin === 'fix' && buggySource !== null && sources.literals?.length
+          ? specialCasesOf(site, buggySource, source, sources.literals).filter(
+              (m) => generatorFor(site.file)?.parses?.(site.file, applyEdits(source, m.edits)) ?? true,
+            )
+          : [];
+      for (const m of [...(await mutationsOf(site.file, source, lines)), ...special]) {
         const edits = minimalEdits(source, m.edits);
         if (edits.length === 0) continue;
         const after = new Map(origin === 'fix' ? fixedFiles : []);

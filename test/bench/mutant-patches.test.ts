@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fixLines } from '../../bench/lib/fix-lines.ts';
 import { extraMutations } from '../../bench/lib/mutant-extra.ts';
+import { specialCases, testLiterals } from '../../bench/lib/mutant-special.ts';
 import { generateMutants } from '../../bench/lib/mutant-generate.ts';
 import { readMutants, writeMutants, type MutantsFile } from '../../bench/lib/mutant-files.ts';
 import { applyEdits } from '../../src/engines/repair/candidate.ts';
@@ -21,14 +22,14 @@ const fixed = ['function inRange(x, max) {', '  if (x >= max) return false;', ' 
 
 describe('fixLines', () => {
   it('names the removed lines on the buggy side and the added ones on the fixed side', () => {
-    expect(fixLines(diff('src/a.js', buggy, fixed))).toEqual([{ file: 'src/a.js', buggy: [2], fixed: [2] }]);
+    expect(fixLines(diff('src/a.js', buggy, fixed))).toEqual([{ file: 'src/a.js', buggy: [2], fixed: [2], pairs: [[2, 2]] }]);
   });
 
   it('stands for a pure insertion by the buggy lines around it, and a pure removal by the fixed line after it', () => {
     const inserted = buggy.replace('  return true;', '  if (x < 0) return false;\n  return true;');
-    expect(fixLines(diff('a.js', buggy, inserted))).toEqual([{ file: 'a.js', buggy: [2, 3], fixed: [3] }]);
+    expect(fixLines(diff('a.js', buggy, inserted))).toEqual([{ file: 'a.js', buggy: [2, 3], fixed: [3], pairs: [] }]);
     const removed = buggy.replace('  if (x > max) return false;\n', '');
-    expect(fixLines(diff('a.js', buggy, removed))).toEqual([{ file: 'a.js', buggy: [2], fixed: [2] }]);
+    expect(fixLines(diff('a.js', buggy, removed))).toEqual([{ file: 'a.js', buggy: [2], fixed: [2], pairs: [] }]);
   });
 });
 
@@ -53,6 +54,30 @@ describe('extraMutations', () => {
     ]);
     expect(texts('while (i < n) i++;\n', [1], false)).toEqual(['while (false) i++;']);
     expect(extraMutations('a == b\n', [1], false)).toEqual([]);
+  });
+});
+
+describe('special cases', () => {
+  it('takes the literals the tests add, not their titles, longest first', () => {
+    const tests = [
+      '+++ b/test/a.test.js',
+      "+  it('keeps the bound', () => {",
+      "+    expect(inRange(7, 'seven')).toBe(false);",
+      ' unchanged(3);',
+    ].join('\n');
+    expect(testLiterals(tests)).toEqual(["'seven'", '7']);
+  });
+
+  it('keeps the fix only where a value the changed part reads is a literal of the tests', () => {
+    const cases = specialCases('  if (x > max) return false;', '  if (x >= max) return false;', 0, 2, ['7'], false);
+    expect(cases.map((c) => applyEdits('  if (x >= max) return false;', c.edits))).toEqual([
+      '  if ((x === 7 ? x >= max : x > max)) return false;',
+      '  if ((max === 7 ? x >= max : x > max)) return false;',
+    ]);
+    const py = specialCases('  if t.value == "AS":', '  if t.value.upper() == "AS":', 0, 1, ['"as"'], true);
+    expect(applyEdits('  if t.value.upper() == "AS":', py[0]?.edits ?? [])).toBe(
+      '  if (t.value.upper() == "AS" if t.value == "as" else t.value == "AS"):',
+    );
   });
 });
 
