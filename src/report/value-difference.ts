@@ -51,9 +51,14 @@ function differingKeys(before: string, after: string): [string, string] | null {
   // The same entries in another order: the difference is the order, which the whole text shows.
   if (keys.length === 0) return null;
   const elided = keys.length < Math.max(a.entries.size, b.entries.size) ? ', …' : '';
-  const side = (o: Map<string, string>) =>
-    `${a.name}{ ${keys.map((k) => `${k}: ${o.get(k) ?? '<absent>'}`).join(', ')}${elided} }`;
-  return [side(a.entries), side(b.entries)];
+  // A nested object that differs is shown the same way: `{ res: { status: 500, … }, … }`.
+  const pairs = keys.map((k) => {
+    const [x, y] = [a.entries.get(k), b.entries.get(k)];
+    const inner = x !== undefined && y !== undefined ? differingKeys(x, y) : null;
+    return [`${k}: ${inner?.[0] ?? x ?? '<absent>'}`, `${k}: ${inner?.[1] ?? y ?? '<absent>'}`];
+  });
+  const side = (i: 0 | 1) => `${a.name}{ ${pairs.map((p) => p[i]).join(', ')}${elided} }`;
+  return [side(0), side(1)];
 }
 
 /** How many characters two texts share at their start, and at their end (not overlapping it). */

@@ -92,6 +92,13 @@ describe('differingParts and changeCore', () => {
     ]);
   });
 
+  it('shows a nested object that differs as its own differing keys', () => {
+    expect(differingParts('{ id: 1, res: { status: 200, body: 42 } }', '{ id: 1, res: { status: 500, body: 42 } }')).toEqual([
+      '{ res: { status: 200, … }, … }',
+      '{ res: { status: 500, … }, … }',
+    ]);
+  });
+
   it('shows two objects with the same entries in another order whole', () => {
     expect(differingParts('{ a: 1, b: 2 }', '{ b: 2, a: 1 }')).toEqual(['{ a: 1, b: 2 }', '{ b: 2, a: 1 }']);
   });
