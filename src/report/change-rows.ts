@@ -43,7 +43,8 @@ export function disputedInputs(alternatives: readonly AlternativePatch[]): Set<s
 export function changeRows(changes: readonly BehaviourChange[], disputed: ReadonlySet<string>): Row<BehaviourChange>[] {
   return merged(
     changes,
-    (c) => `${c.function}\0${changeCore(c.before, c.after)}`,
+    // A change on an input the original ran as a passing test says more than the others: its own row.
+    (c) => `${c.function}\0${changeCore(c.before, c.after)}\0${c.pathLike ?? ''}`,
     (c) => disputed.has(c.input),
   );
 }

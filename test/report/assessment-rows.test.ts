@@ -34,6 +34,17 @@ describe('the rows of the behaviour changes table', () => {
     expect(tableRows(md)).toHaveLength(2);
   });
 
+  it('keeps apart a change on an input the original ran as a passing test', () => {
+    const md = review({
+      behaviourChanges: [
+        change('f(1)', "'a'", "'a/'"),
+        change('f(2)', "'b'", "'b/'", { kind: 'generated', pathLike: 'passing' }),
+      ],
+    });
+    expect(tableRows(md)).toHaveLength(2);
+    expect(tableRows(md)[1]).toContain('the original ran it as it ran a passing test');
+  });
+
   it('puts first, and says so, the rows on which another plausible patch gives another result', () => {
     const md = review({
       behaviourChanges: [change('f(1)', '1', '2'), change('g(0)', 'null', 'undefined', { function: 'g' })],
