@@ -76,8 +76,16 @@ export function extraMutations(source: string, lines: readonly number[], python:
     const value = python
       ? /^(\s*(?:return\s+|[A-Za-z_][\w.]*\s*=\s*))(.+?)(\s*(?:#.*)?)$/.exec(text)
       : /^(\s*(?:return\s+|(?:(?:const|let|var)\s+)?[A-Za-z_$][\w$.]*\s*=\s*))([^;]+?)(\s*;?\s*(?:\/\/.*)?)$/.exec(text);
-    // Not a comparison (`a == b`), and not an expression that goes on past the line.
-    if (value?.[1] && value[2] && !value[2].startsWith('=') && !/[{([,]$/.test(value[2])) {
+    // Not a comparison (`a == b`), not an expression that goes on past the line, and not a value
+    // that is never missing (a literal, one with a fallback already): the mutant would change nothing.
+    if (
+      value?.[1] &&
+      value[2] &&
+      !value[2].startsWith('=') &&
+      !/[{([,]$/.test(value[2]) &&
+      !/^(?:[rbuf]?['"`]|\/|-?\d)/.test(value[2]) &&
+      !new RegExp(python ? PY_DEFAULT.source : JS_DEFAULT.source).test(value[2])
+    ) {
       const start = at + value[1].length;
       const added = python ? `(${value[2]}) or None` : `(${value[2]}) ?? null`;
       out.push({

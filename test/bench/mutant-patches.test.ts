@@ -39,21 +39,21 @@ describe('extraMutations', () => {
 
   it('makes a changed condition constant, drops a fallback and adds one, in JavaScript', () => {
     expect(texts('if (a && b) go();\n', [1], false)).toEqual(['if (true) go();', 'if (false) go();']);
-    expect(texts('const v = opts.sep ?? "/";\n', [1], false)).toEqual([
-      'const v = opts.sep;',
-      'const v = (opts.sep ?? "/") ?? null;',
-    ]);
-    expect(texts('  return name || fallback;\n', [1], false)).toEqual(['  return name;', '  return (name || fallback) ?? null;']);
+    expect(texts('const v = opts.sep ?? "/";\n', [1], false)).toEqual(['const v = opts.sep;']);
+    expect(texts('  return name || fallback;\n', [1], false)).toEqual(['  return name;']);
+    expect(texts('  return opts.sep;\n', [1], false)).toEqual(['  return (opts.sep) ?? null;']);
   });
 
   it('does the same in Python, and leaves a comparison and a loop that would never end alone', () => {
     expect(texts('    if x > 1:\n', [1], true)).toEqual(['    if True:', '    if False:']);
-    expect(texts('    return value or default\n', [1], true)).toEqual([
-      '    return value',
-      '    return (value or default) or None',
-    ]);
+    expect(texts('    return value or default\n', [1], true)).toEqual(['    return value']);
+    expect(texts('    return value\n', [1], true)).toEqual(['    return (value) or None']);
     expect(texts('while (i < n) i++;\n', [1], false)).toEqual(['while (false) i++;']);
     expect(extraMutations('a == b\n', [1], false)).toEqual([]);
+    // A value never missing gets no fallback: a literal, or one that has its own.
+    expect(extraMutations("    s = r'\\d+'\n", [1], true)).toEqual([]);
+    expect(extraMutations('const re = /^a/;\n', [1], false)).toEqual([]);
+    expect(texts('  return p || "";\n', [1], false)).toEqual(['  return p;']);
   });
 });
 
