@@ -7,6 +7,7 @@ import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Assessment } from '../../src/core/assessment.ts';
 import { judgeCorrect, type Correctness } from './real-judge.ts';
 import { materializeReal, patchHash, type RealBug } from './real-corpus.ts';
 import { materialize, printedResult, timed } from './workdir.ts';
@@ -35,6 +36,10 @@ export interface Measured {
   rivalSearch?: { candidates: number; tried: number; passedFailing: number; stopped?: string };
   /** The other plausible patches compared, and how many inputs each disagrees on. */
   alternatives?: string[];
+  /** Every input the run's result lists: its behaviour changes' and its rivals' disagreements (assess-mutants.ts looks for a separating one). */
+  shownInputs?: string[];
+  /** The assessment could not look (`notAssessed`), or its probes saw no change at all. */
+  blind?: 'could not look' | 'saw no change';
 }
 
 export async function runKnownPatch(bug: RealBug, source: string, patch: string): Promise<Measured> {
@@ -52,8 +57,26 @@ export async function runKnownPatch(bug: RealBug, source: string, patch: string)
 /** What the product makes of a patch: the run's status and level, and the changes it names. */
 export type ProductView = Pick<
   Measured,
-  'status' | 'level' | 'reason' | 'assessMs' | 'examples' | 'nearFailing' | 'runMs' | 'rivalSearch' | 'alternatives'
+  | 'status'
+  | 'level'
+  | 'reason'
+  | 'assessMs'
+  | 'examples'
+  | 'nearFailing'
+  | 'runMs'
+  | 'rivalSearch'
+  | 'alternatives'
+  | 'shownInputs'
+  | 'blind'
 >;
+
+/** Why an assessment did not see the patch at work, if it did not. */
+function blindness(assessment: Assessment | undefined): ProductView['blind'] {
+  if (!assessment) return undefined;
+  if (assessment.notAssessed) return 'could not look';
+  const disagreed = assessment.alternatives.some((a) => a.disagreements.length > 0);
+  return assessment.counts.changes === 0 && !disagreed && assessment.level === 'review' ? 'saw no change' : undefined;
+}
 
 /** `patch` through a real `fixloop run` on the project in `project` (removed afterwards). */
 export async function runPatchThroughProduct(project: string, test: string, patch: string, setup?: string): Promise<ProductView> {
@@ -82,6 +105,7 @@ export async function runPatchThroughProduct(project: string, test: string, patc
     if (setup) command.push('--setup', setup);
     const run = await timed(process.execPath, command, out, 1_800_000, { FIXLOOP_CACHE_DIR: cacheDir });
     const result = printedResult(run.stdout);
+    const blind = blindness(result?.assessment);
     return {
       status: result?.status ?? `crashed (exit ${run.code})`,
       level: result?.assessment?.level ?? '–',
@@ -97,6 +121,13 @@ export async function runPatchThroughProduct(project: string, test: string, patc
       runMs: result?.durationMs ?? run.ms,
       ...(result?.assessment?.rivalSearch ? { rivalSearch: result.assessment.rivalSearch } : {}),
       alternatives: (result?.assessment?.alternatives ?? []).map((a) => `${a.summary}: ${a.disagreements.length} disagreements`),
+      shownInputs: [
+        ...new Set([
+          ...(result?.assessment?.behaviourChanges ?? []).map((c) => c.input),
+          ...(result?.assessment?.alternatives ?? []).flatMap((a) => a.disagreements.map((d) => d.input)),
+        ]),
+      ],
+      ...(blind ? { blind } : {}),
     };
   } finally {
     rmSync(project, { recursive: true, force: true });

@@ -5,10 +5,11 @@
 // run without an assessment says so in one line, and why when that is known.
 import type { AlternativePatch, Assessment, BehaviourChange } from '../core/assessment.ts';
 import type { RunResult } from '../core/run-result.ts';
+import { changeRows, disagreementRows, disputedInputs } from './change-rows.ts';
 import { ambiguities, cellCode, changeText, clip, code, outsideChanges, plural, whereTheyDiffer } from './assessment-words.ts';
 
-/** Rows shown per table: the report is a pull request's body, and the rest is in result.json. */
-const MAX_ROWS = 25;
+/** Rows shown per table: the report is a pull request's body, read in a minute; the rest is in result.json. */
+const MAX_ROWS = 8;
 /** The event a run notes when it skipped the assessment, with the why as its message. */
 export const ASSESSMENT_SKIPPED_EVENT = 'assessment-skipped';
 
@@ -57,7 +58,7 @@ function reviewSection(assessment: Assessment): string[] {
       '#### Behaviour changes outside the failing tests',
       'The tests pass. Is each change intended?',
       '',
-      ...changesTable(outside.listed, outside.count),
+      ...changesTable(outside.listed, outside.count, disputedInputs(assessment.alternatives)),
     );
   lines.push(...nearFailing(assessment));
   const open = ambiguities(assessment);
@@ -68,7 +69,7 @@ function reviewSection(assessment: Assessment): string[] {
       '#### Ambiguity: the tests do not decide between them',
       `${plural(open.length, 'other plausible patch', 'other plausible patches')} also ${they} different results; which behaviour is right is for a person to say.`,
       '',
-      ...open.flatMap(alternative),
+      ...open.flatMap((alt) => alternative(alt, Math.max(1, Math.floor(MAX_ROWS / open.length)))),
     );
   }
   const agreeing = assessment.alternatives.filter((a) => a.disagreements.length === 0);
@@ -80,19 +81,21 @@ function reviewSection(assessment: Assessment): string[] {
   return [...lines, '', ...lookedAt(assessment)];
 }
 
-function changesTable(changes: BehaviourChange[], count: number): string[] {
+/**
+ * One row per pattern of change (a count when it stands for several), the rows another plausible
+ * patch disputes first, at most MAX_ROWS; how many changes the rows left out is said.
+ */
+function changesTable(changes: BehaviourChange[], count: number, disputed: ReadonlySet<string>): string[] {
+  const rows = changeRows(changes, disputed).slice(0, MAX_ROWS);
+  const left = count - rows.reduce((n, r) => n + r.count, 0);
   return [
     '| Function | Input | Before | After | Seen in |',
     '| --- | --- | --- | --- | --- |',
-    ...changes
-      .slice(0, MAX_ROWS)
-      .map(
-        (c) =>
-          `| ${cellCode(c.function, 60)} (${cellCode(c.location, 60)}) | ${cellCode(c.input)} | ${valueCells(c)} | ${seenIn(c)} |`,
-      ),
-    ...(count > Math.min(changes.length, MAX_ROWS)
-      ? ['', `… and ${count - Math.min(changes.length, MAX_ROWS)} more (the first ones are in \`result.json\`).`]
-      : []),
+    ...rows.map(
+      ({ shown: c, count: n, disputed: other }) =>
+        `| ${cellCode(c.function, 60)} (${cellCode(c.location, 60)}) | ${cellCode(c.input)}${n > 1 ? ` (× ${n}: the same change on ${plural(n - 1, 'other input')})` : ''} | ${valueCells(c)} | ${seenIn(c)}${other ? '; **another plausible patch gives another result here**' : ''} |`,
+    ),
+    ...(left > 0 ? ['', `… and ${left.toLocaleString('en-US')} more (the first ones are in \`result.json\`).`] : []),
   ];
 }
 
@@ -119,13 +122,17 @@ function nearFailing(assessment: Assessment): string[] {
   return ['', `Near the failing tests, where a change is expected (${count}): ${shown.join('; ')}${more}.`];
 }
 
-function alternative(alt: AlternativePatch): string[] {
-  const rows = alt.disagreements.slice(0, 10).map((d) => {
+/** An alternative and the inputs where it disagrees, one line per pattern, at most `max` lines. */
+function alternative(alt: AlternativePatch, max: number): string[] {
+  const merged = disagreementRows(alt.disagreements).slice(0, max);
+  const rows = merged.map(({ shown: d, count: n }) => {
     const [chosen, other] = whereTheyDiffer(d.chosen, d.alternative, 80);
     const own = d.atFailingTests ? ' (a failing test’s own call: its test accepts both)' : '';
-    return `  - ${code(d.input)}: ${code(chosen)} with this patch, ${code(other)} with that one${own}`;
+    const alike = n > 1 ? ` (× ${n}: the same on ${plural(n - 1, 'other input')})` : '';
+    return `  - ${code(d.input)}${alike}: ${code(chosen)} with this patch, ${code(other)} with that one${own}`;
   });
-  const more = alt.disagreements.length > rows.length ? [`  - … and ${alt.disagreements.length - rows.length} more inputs`] : [];
+  const left = alt.disagreements.length - merged.reduce((n, r) => n + r.count, 0);
+  const more = left > 0 ? [`  - … and ${plural(left, 'more input')} (in \`result.json\`)`] : [];
   // Said apart: the engine did not consider it, fixloop tried it at the patch's own place.
   const origin = alt.foundBy === 'assessment' ? ' (a one-edit patch fixloop tried at a line this patch changed)' : '';
   return [

@@ -2,6 +2,7 @@
 // as `input: before → after`, the changes outside the failing tests, the ambiguous alternatives. Values
 // come from the repository's code, so they are cut to a length and kept on one line.
 import type { AlternativePatch, Assessment, BehaviourChange } from '../core/assessment.ts';
+import { differingParts } from './value-difference.ts';
 
 export const plural = (n: number, word: string, many = `${word}s`): string =>
   `${n.toLocaleString('en-US')} ${n === 1 ? word : many}`;
@@ -26,9 +27,6 @@ export function cellCode(text: string, max = 80): string {
   return code(text, max).replace(/\|/g, '\\|');
 }
 
-/** Characters kept before the first difference of two long values. */
-const LEAD = 24;
-
 /**
  * How the probes shorten a long value (src/assess/js/probe-canon.cjs, src/assess/python/fixloop_probe_canon.py): its first 300
  * characters, `…`, its last 80, then `…#` and a hash of the whole.
@@ -37,20 +35,23 @@ const SHORTENED = /…#[0-9a-f]{8,12}$/;
 const SHORTENED_HEAD = 300;
 
 /**
- * Two values cut to `max` each, from shortly before where they first differ when that is past the
- * cut: a parser state spelled out over hundreds of characters differs in one field, and two cells
- * that both show only its identical start would tell the reviewer nothing.
+ * Two values cut to `max` each, as the part that differs (value-difference.ts): the keys whose
+ * values differ of two objects, else the text with the start and end they share elided. A parser
+ * state spelled out over hundreds of characters differs in one field, and two cells that both show
+ * its identical start would tell the reviewer nothing.
  */
 export function whereTheyDiffer(before: string, after: string, max: number): [string, string] {
-  const [b, a] = [clip(before, Number.MAX_SAFE_INTEGER), clip(after, Number.MAX_SAFE_INTEGER)];
-  // Shortened alike: their ends are what can show a difference (their kept ends start at different places when their lengths differ).
-  if (SHORTENED.test(b) && SHORTENED.test(a) && b.slice(0, SHORTENED_HEAD) === a.slice(0, SHORTENED_HEAD))
-    return [`…${b.slice(1 - max)}`, `…${a.slice(1 - max)}`];
-  let same = 0;
-  while (same < b.length && same < a.length && b[same] === a[same]) same++;
-  if (same < max - LEAD || (b.length <= max && a.length <= max)) return [clip(b, max), clip(a, max)];
-  const from = same - LEAD;
-  return [clip(`…${b.slice(from)}`, max), clip(`…${a.slice(from)}`, max)];
+  const [whole, wholeAfter] = [clip(before, Number.MAX_SAFE_INTEGER), clip(after, Number.MAX_SAFE_INTEGER)];
+  // Shortened alike: their kept ends start at different places when their lengths differ, so only
+  // from their ends can the shared part be told; their ends are what can show a difference.
+  if (
+    SHORTENED.test(whole) &&
+    SHORTENED.test(wholeAfter) &&
+    whole.slice(0, SHORTENED_HEAD) === wholeAfter.slice(0, SHORTENED_HEAD)
+  )
+    return [`…${whole.slice(1 - max)}`, `…${wholeAfter.slice(1 - max)}`];
+  const [b, a] = differingParts(whole, wholeAfter);
+  return [clip(b, max), clip(a, max)];
 }
 
 /** `` `isAbsolute('ab\\c')`: false → true ``: the change a reviewer decides on, at a glance. */
