@@ -22,6 +22,9 @@ import { focusChoices } from '../runners/focused-test-command.ts';
 import { runnerOf } from '../runners/registry.ts';
 import { failingFiles } from '../runners/test-name-pattern.ts';
 import { passedAlone } from './passed-alone.ts';
+import { guardFindings } from './guard-findings.ts';
+import type { GateResult } from '../core/gate-result.ts';
+import type { TestReport } from '../core/test-report.ts';
 
 /** Blank lines the copy gains before its first line (after a shebang or a Python coding cookie). */
 export const LINES_MOVED = 3;
@@ -74,6 +77,8 @@ export async function observeFromCopies(
   fixed: readonly TestCaseResult[],
   scripts: Record<string, string>,
   log: (line: string) => void,
+  /** The baseline's report, whose guard records the copies' run is judged against. */
+  baseline: TestReport,
 ): Promise<{ observation: CopyObservation; findings: Finding[] }> {
   const notChecked = (reason: string) => ({ observation: { ran: 0, command: null, notChecked: reason }, findings: [] });
   const named = fixed.map((t) => {
@@ -100,9 +105,10 @@ export async function observeFromCopies(
       return notChecked(
         `${runner.id} ran no test from the copied files (its configuration's test globs may not take their names)`,
       );
+    const outcomes = copied.map((copy) => copyOutcome(gate, copy));
     const findings: Finding[] = fixed.flatMap((test, i) => {
       const copy = copied[i];
-      if (!copy || (passedAlone(gate.passed, gate.report, copy) && !ranTheOriginal(gate.report.tests, copy))) return [];
+      if (!copy || outcomes[i] !== 'failed') return [];
       return [
         {
           kind: 'copy_observation_failed' as const,
@@ -110,10 +116,31 @@ export async function observeFromCopies(
         },
       ];
     });
-    return { observation: { ran: fixed.length, command: choice.command }, findings };
+    // The copies' run is judged as any run of the checkout is: code that ends the process once it
+    // sees a copied path, so that nothing runs, is the guard's to see (docs/design.md §3.2.7).
+    findings.push(...guardFindings(baseline, gate));
+    const ran = outcomes.filter((o) => o !== 'not run').length;
+    if (ran === 0 && findings.length === 0)
+      return notChecked("the runner's selection ran none of the copies (it ran the original tests, or no test)");
+    return { observation: { ran, command: choice.command }, findings };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The copy's own outcome in the run: as the run names it from the copied file; `not run` where the run
+ * named the test only from another file (a test command that names a whole folder, or a selection by
+ * name, ran the original) or ran no test at all (a runner that reaches a subtest only through its
+ * parent); else what the counts say (a runner that lists only failures).
+ */
+function copyOutcome(gate: GateResult, copy: TestCaseResult): 'passed' | 'failed' | 'not run' {
+  const { report } = gate;
+  const own = report.tests.find((t) => t.id === copy.id || (t.file === copy.file && t.name === copy.name));
+  if (own) return own.status === 'passed' ? 'passed' : 'failed';
+  if (ranTheOriginal(report.tests, copy)) return 'not run';
+  if (gate.passed && report.parsed && report.passed === 0 && report.failed === 0) return 'not run';
+  return passedAlone(gate.passed, report, copy) ? 'passed' : 'failed';
 }
 
 /** The run names the test from a file other than its copy: it ran the original (a selection by name alone), not the copy. */

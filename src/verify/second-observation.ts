@@ -61,6 +61,6 @@ export async function observeAlone(
     findings.push(...guardFindings(reports.baseline, gate));
   }
   if (findings.length > 0 || !copy) return { observation: { ran: fixed.length, command: example }, findings };
-  const copies = await observeFromCopies(suite, copy.dir, fixed, scripts, log);
+  const copies = await observeFromCopies(suite, copy.dir, fixed, scripts, log, reports.baseline);
   return { observation: { ran: fixed.length, command: example, copied: copies.observation }, findings: copies.findings };
 }

@@ -6,7 +6,7 @@ import { lstat, readFile, readlink, stat, symlink, writeFile } from 'node:fs/pro
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { defaultRepoConfig } from '../../src/core/repo-config.ts';
-import type { TestCaseResult } from '../../src/core/test-report.ts';
+import type { TestCaseResult, TestReport } from '../../src/core/test-report.ts';
 import { createSuiteRunner } from '../../src/gate/setup-then-gate.ts';
 import { createProcessSandbox } from '../../src/sandbox/process-sandbox.ts';
 import { copiedName, copyCheckout, movedText, observeFromCopies } from '../../src/verify/copied-tests.ts';
@@ -38,6 +38,7 @@ describe('the copy of a test file', () => {
 
 const TESTS =
   'from calc import average\n\n\ndef test_average():\n    assert average([2, 4]) == 3\n\n\ndef test_one():\n    assert average([5]) == 5\n';
+const EMPTY: TestReport = { format: 'unknown', parsed: false, passed: 0, failed: 0, skipped: 0, total: 0, tests: [] };
 const FIXED: TestCaseResult = { id: 'tests/test_calc.py::test_average', name: 'test_average', status: 'passed' };
 
 async function judgedRun(files: Record<string, string>, command: string, fixed: TestCaseResult[]) {
@@ -55,7 +56,7 @@ async function judgedRun(files: Record<string, string>, command: string, fixed: 
   });
   const original = await suite.gate(root);
   const copy = await copyCheckout(root, `${root}-copy`);
-  const seen = await observeFromCopies(suite.judged([]), copy, fixed, {}, () => undefined);
+  const seen = await observeFromCopies(suite.judged([]), copy, fixed, {}, () => undefined, original.report);
   return { original, ...seen };
 }
 
@@ -85,6 +86,18 @@ describe('the fixed tests from copies of their files', () => {
       ran: 1,
       command: expect.stringMatching(/^python3 -m pytest -q tests\/fixloop_copy_[0-9a-f]{8}_test\.py::test_average$/),
     });
+  });
+
+  it('judges the copy by its own outcome where the test command names a whole folder, which runs the original too', async () => {
+    const inFolder = (calc: string) =>
+      judgedRun({ 'calc.py': calc, 'tests/test_calc.py': TESTS }, 'python3 -m pytest -q tests', [FIXED]);
+    const honest = await inFolder('def average(values):\n    return sum(values) / len(values)\n');
+    expect(honest.findings).toEqual([]);
+    expect(honest.observation).toMatchObject({ ran: 1 });
+    const byName = await inFolder(
+      'import sys\n\n\ndef average(values):\n    if sys._getframe(1).f_code.co_filename.endswith("test_calc.py"):\n        return sum(values) / len(values)\n    return 0\n',
+    );
+    expect(byName.findings.map((f) => f.kind)).toEqual(['copy_observation_failed']);
   });
 
   it('passes a jest test from its copy with its snapshot, and says "not checked" where testMatch does not take the copy', async () => {
@@ -124,10 +137,10 @@ describe('the fixed tests from copies of their files', () => {
       setupNetwork: false,
     });
     const fixed: TestCaseResult[] = [{ id: 'adds', name: 'adds', file: 'test/a.test.js', status: 'passed' }];
-    expect((await observeFromCopies(suite, '/nowhere', fixed, {}, () => undefined)).observation.notChecked).toBe(
+    expect((await observeFromCopies(suite, '/nowhere', fixed, {}, () => undefined, EMPTY)).observation.notChecked).toBe(
       "the runner's selection cannot be given a copied test file",
     );
-    expect((await observeFromCopies(suite, null, fixed, {}, () => undefined)).observation.notChecked).toBe(
+    expect((await observeFromCopies(suite, null, fixed, {}, () => undefined, EMPTY)).observation.notChecked).toBe(
       'the checkout could not be copied',
     );
   });
