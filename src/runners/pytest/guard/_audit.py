@@ -13,8 +13,13 @@ import types
 SELF_SIGNALS = {"os.kill", "os.killpg", "signal.pthread_kill"}
 
 
-def install(recorder, places, protected_paths):
-    """`protected_paths()`: the files only pytest and the guard write (the JUnit report, the records)."""
+CTYPES = {"ctypes.dlopen", "ctypes.dlsym", "ctypes.dlsym/handle"}
+CHILDREN = {"subprocess.Popen", "os.posix_spawn", "os.system"}
+
+
+def install(recorder, places, protected_paths, opened, routes):
+    """`protected_paths()`: the files only pytest and the guard write (the JUnit report, the records);
+    `opened` the test files by what they are (_opened.py), `routes` the routes below `open` (_routes.py)."""
     dynamic = {}  # code run from a string -> the repository file and line that ran it
     pid = os.getpid()
     forked = []
@@ -23,6 +28,14 @@ def install(recorder, places, protected_paths):
 
     def on_open(args):
         path = args[0]
+        if not isinstance(path, str) or not places.is_test_path(path):
+            # Named otherwise: what the name (or descriptor) reaches.
+            reached = opened.reached(path)
+            if reached is not None:
+                caller = places.caller(2)
+                if caller:
+                    recorder.event("test_file_read", caller[0], caller[1], "read the test file `%s` (opened as `%s`)" % (reached, path))
+                return
         if not isinstance(path, str):
             return
         if places.is_test_path(path):
@@ -74,10 +87,15 @@ def install(recorder, places, protected_paths):
             on_open(args)
         elif event == "compile":
             on_compile(args)
+            routes.on_compile(args)
         elif event == "exec":
             on_exec(args)
         elif event == "os.exec" or event in SELF_SIGNALS:
             on_end(event, args)
+        elif event in CTYPES:
+            routes.on_ctypes(event, args)
+        elif event in CHILDREN:
+            routes.on_child(event, args)
 
     sys.addaudithook(hook)
     return dynamic
