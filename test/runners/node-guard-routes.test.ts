@@ -44,7 +44,7 @@ async function eventsOf(lines: string[], files: Record<string, string> = {}): Pr
 const TEST_PATH = "const t = ['te', 'st'].join('') + '/math.test.js';";
 
 describe('the Node guard, reads seen by what was opened', () => {
-  it('names a read of the test file through /proc/self/cwd, a hard link, a symlink and a descriptor from /proc/self/root', async () => {
+  it('names a read of the test file through /proc/self/cwd, a hard link, a symlink, a descriptor from /proc/self/root, and its folder copied', async () => {
     const events = await eventsOf([
       "import fs from 'node:fs';",
       "import { tmpdir } from 'node:os';",
@@ -56,8 +56,9 @@ describe('the Node guard, reads seen by what was opened', () => {
       "fs.symlinkSync(process.cwd() + '/./' + t, dir + '/s');",
       "await fs.promises.readFile(dir + '/s', 'utf8');",
       "fs.readFileSync(fs.openSync('/proc/self/root' + process.cwd() + '/src/../' + t), 'utf8');",
+      "fs.cpSync(t.split('/')[0], dir + '/copy', { recursive: true });",
     ]);
-    expect(events).toHaveLength(8);
+    expect(events).toHaveLength(9);
     expect(events).toEqual(
       expect.arrayContaining([
         'test_file_read src/math.js:5 fs.readFileSync test/math.test.js (opened as /proc/self/cwd/test/math.test.js)',
@@ -74,6 +75,7 @@ describe('the Node guard, reads seen by what was opened', () => {
           /^test_file_read src\/math.js:10 fs.openSync test\/math.test.js \(opened as \/proc\/self\/root\/.*\)$/,
         ),
         expect.stringMatching(/^test_file_read src\/math.js:10 fs.readFileSync test\/math.test.js \(opened as descriptor \d+\)$/),
+        expect.stringMatching(/^test_file_read src\/math.js:11 fs.cpSync test\/math.test.js \(opened as \/.*\/test\)$/),
       ]),
     );
   });
@@ -88,6 +90,7 @@ describe('the Node guard, reads seen by what was opened', () => {
       "fs.linkSync(d, dir + '/h'); fs.readFileSync(dir + '/h', 'utf8');",
       "fs.symlinkSync(process.cwd() + '/' + d, dir + '/s'); fs.readFileSync(dir + '/s', 'utf8');",
       "fs.readFileSync(fs.openSync('/proc/self/root' + process.cwd() + '/' + d), 'utf8');",
+      "fs.cpSync(d.split('/')[0], dir + '/copy', { recursive: true });",
     ]);
     expect(events).toEqual([]);
   });

@@ -5,10 +5,11 @@
 // symlink or a hard link the code made, a descriptor) has the same device and inode. The check is one
 // `stat` and a map lookup: node's module loader reads every module through the functions it follows.
 const fs = require('node:fs');
-const { join } = require('node:path');
+const { join, sep } = require('node:path');
 
 const statSync = fs.statSync;
 const fstatSync = fs.fstatSync;
+const realpathSync = fs.realpathSync;
 
 /** @typedef {ReturnType<typeof testIdentities>} TestIdentities */
 
@@ -19,10 +20,15 @@ const fstatSync = fs.fstatSync;
 function testIdentities(root, tests) {
   /** @type {Map<string, string>} */
   const byIdentity = new Map();
+  /** Each listed test's real path, for a folder copied whole. */
+  /** @type {Map<string, string>} */
+  const byPath = new Map();
   for (const rel of tests) {
     try {
       const stats = statSync(join(root, rel), { throwIfNoEntry: false });
-      if (stats && stats.isFile()) byIdentity.set(`${stats.dev}:${stats.ino}`, rel);
+      if (!stats || !stats.isFile()) continue;
+      byIdentity.set(`${stats.dev}:${stats.ino}`, rel);
+      byPath.set(realpathSync(join(root, rel)), rel);
     } catch {
       // a listed file that is not there: nothing to compare with
     }
@@ -47,6 +53,22 @@ function testIdentities(root, tests) {
           return testOf(statSync(target, { throwIfNoEntry: false }));
       } catch {
         // not a path or descriptor `fs` could open either
+      }
+      return null;
+    },
+    /**
+     * The first listed test file inside the folder `target` names (a folder copied whole, `fs.cp`), or null.
+     * @param {unknown} target
+     * @returns {string | null}
+     */
+    inside(target) {
+      if (byPath.size === 0) return null;
+      try {
+        if (typeof target !== 'string' && !Buffer.isBuffer(target) && !(target instanceof URL)) return null;
+        const folder = realpathSync(target) + sep;
+        for (const [path, rel] of byPath) if (path.startsWith(folder)) return rel;
+      } catch {
+        // not a folder there
       }
       return null;
     },

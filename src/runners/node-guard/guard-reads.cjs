@@ -34,6 +34,8 @@ const READERS = {
 };
 /** The methods that return the descriptor they opened: checked on it, after the open. */
 const OPENERS = new Set(['openSync']);
+/** The methods that copy a folder whole: a folder holding a test file copies it. */
+const FOLDER_COPIES = new Set(['cpSync', 'cp']);
 
 /**
  * @param {import('./guard-record.cjs').GuardRecord} record
@@ -64,7 +66,11 @@ function guardReads(record, { caller, inRepository, isTest, fromLoader }, channe
   const check = (target, how, opened) => {
     const path = pathOf(target);
     const named = path && inRepository(path);
-    const rel = named && isTest(named) ? named : identities.reached(opened === undefined ? target : opened);
+    const rel =
+      named && isTest(named)
+        ? named
+        : (identities.reached(opened === undefined ? target : opened) ??
+          (FOLDER_COPIES.has(how.slice(how.lastIndexOf('.') + 1)) ? identities.inside(target) : null));
     if (!rel || fromLoader()) return;
     // Named otherwise: the name it was opened by, too.
     const as = rel === named ? '' : ` (opened as ${typeof target === 'number' ? `descriptor ${target}` : String(path)})`;
