@@ -15,7 +15,6 @@ MAX_DIRECTORIES = 32
 class Opened:
     def __init__(self, root, test_files):
         self.root = os.path.realpath(root) + os.sep
-        self.cwd = os.getcwd()
         self.tests = {}  # (device, inode) -> the test file, relative to the root
         self.directories = []  # real paths of the directories opened with os.open, in order
         for name in test_files:
@@ -34,36 +33,39 @@ class Opened:
         """The test file (relative) an `open` of `target` reaches (a path or a descriptor), or None."""
         if not self.tests:
             return None
+        # As open resolves it (against the working folder of the moment): one system call, no Python path work.
         try:
-            if isinstance(target, int):
-                return self._of(os.fstat(target))
-            path = os.fsdecode(os.fspath(target))
+            found = os.fstat(target) if isinstance(target, int) else os.stat(target)
         except (OSError, TypeError, ValueError):
-            return None
-        try:
-            found = os.stat(path if os.path.isabs(path) else os.path.join(self.cwd, path))
-        except (OSError, ValueError):
             found = None
         if found is not None:
-            if stat.S_ISDIR(found.st_mode):
-                self._directory(path)
-                return None
-            test = self._of(found)
+            test = self.tests.get((found.st_dev, found.st_ino))
             if test is not None:
                 return test
-        if not os.path.isabs(path) and self.directories:
-            return self._relative(path)
+            if stat.S_ISDIR(found.st_mode):
+                self._directory(target)
+                return None
+        # A file of that name here too does not say which folder the open was relative to.
+        if self.directories and not isinstance(target, int):
+            return self._relative(target)
         return None
 
     def _of(self, found):
         return self.tests.get((found.st_dev, found.st_ino))
 
     def _directory(self, path):
-        full = os.path.realpath(os.path.join(self.cwd, path))
+        full = os.path.realpath(os.fsdecode(os.fspath(path)))
         if full not in self.directories and len(self.directories) < MAX_DIRECTORIES:
             self.directories.append(full)
 
-    def _relative(self, path):
+    def _relative(self, target):
+        """A name that reaches no file from the working folder, tried in each folder the code opened."""
+        try:
+            path = os.fsdecode(os.fspath(target))
+        except (TypeError, ValueError):
+            return None
+        if os.path.isabs(path):
+            return None
         for folder in self.directories:
             try:
                 test = self._of(os.stat(os.path.join(folder, path)))
