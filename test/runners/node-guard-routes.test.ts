@@ -130,17 +130,21 @@ describe('the Node guard, routes below fs and loader hooks', () => {
 });
 
 describe('the Node guard, child processes', () => {
-  it('names a child started from source with an empty environment, or with NODE_OPTIONS taken out', async () => {
+  it('names a child started from source with an empty environment, or with NODE_OPTIONS taken out, one started from a timer, by no file, and one given a module loader', async () => {
     const events = await eventsOf([
-      "import { execFileSync, spawn } from 'node:child_process';",
+      "import { execFileSync, spawn, spawnSync } from 'node:child_process';",
       "execFileSync(process.execPath, ['-e', '0'], { env: {} });",
       "const env = { ...process.env }; delete env.NODE_OPTIONS; spawn(process.execPath, ['-e', '0'], { env });",
+      "spawnSync(process.execPath, ['--experimental-loader', './hooks.mjs', '-e', '0'], { stdio: 'ignore' });",
       "delete process.env.NODE_OPTIONS; execFileSync('true');",
+      "await new Promise((done) => { setTimeout(execFileSync, 0, 'true', [], { env: {}, stdio: 'ignore' }); setTimeout(done, 100); });",
     ]);
     expect(events).toEqual([
       `child_unguarded src/math.js:2 started \`${realpathSync(NODE)}\` with an environment without the guard's NODE_OPTIONS`,
       `child_unguarded src/math.js:3 started \`${realpathSync(NODE)}\` with an environment without the guard's NODE_OPTIONS`,
-      "child_unguarded src/math.js:4 started `true` with an environment without the guard's NODE_OPTIONS",
+      `loader_hook src/math.js:4 started \`${realpathSync(NODE)}\` with a module loader (--loader)`,
+      "child_unguarded src/math.js:5 started `true` with an environment without the guard's NODE_OPTIONS",
+      "child_unguarded ?:? started `true` with an environment without the guard's NODE_OPTIONS: could not tell who started it",
     ]);
   });
 

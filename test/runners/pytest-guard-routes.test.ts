@@ -135,19 +135,23 @@ describe('pytest’s guard, routes below open', () => {
 });
 
 describe('pytest’s guard, child processes', () => {
-  it('names a child started from source with an empty environment, or with PYTEST_ADDOPTS taken out', async () => {
+  it('names a child started from source with an empty environment, or with PYTEST_ADDOPTS taken out, and one whose starter cannot be placed', async () => {
     const events = await eventsOf([
       'import os',
       'import subprocess',
       'import sys',
       'subprocess.run([sys.executable, "-c", "pass"], env={})',
       '_E = dict(os.environ); del _E["PYTEST_ADDOPTS"]; os.posix_spawn("/bin/true", ["true"], _E)',
+      'import threading',
+      '_T = threading.Thread(target=subprocess.run, args=(["true"],), kwargs={"env": {}})',
+      '_T.start(); _T.join()',
     ]);
     expect(events).toEqual([
       expect.stringMatching(
         /^child_unguarded calc.py:4 started `.*python.*` with an environment without the guard's PYTEST_ADDOPTS and PYTHONPATH$/,
       ),
       "child_unguarded calc.py:5 started `/bin/true` with an environment without the guard's PYTEST_ADDOPTS and PYTHONPATH",
+      "child_unguarded ?:? started `true` with an environment without the guard's PYTEST_ADDOPTS and PYTHONPATH: could not tell who started it",
     ]);
   });
 

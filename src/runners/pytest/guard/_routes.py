@@ -16,6 +16,7 @@ import subprocess
 import sys
 
 _getframe = sys._getframe
+_STDLIB = os.path.dirname(os.__file__) + os.sep
 _CTYPES = os.path.join(os.path.dirname(os.__file__), "ctypes") + os.sep
 _SPAWNERS = {subprocess.__file__, os.__file__}
 # What libc does that no audit event follows once called through ctypes.
@@ -104,8 +105,27 @@ class Routes:
         if kept:
             return
         where = self._direct(lambda frame: frame.f_code.co_filename in _SPAWNERS)
+        what = "started `%s` with an environment without the guard's PYTEST_ADDOPTS and PYTHONPATH" % _program(event, args)[:120]
         if where:
-            self._event("child_unguarded", where, "started `%s` with an environment without the guard's PYTEST_ADDOPTS and PYTHONPATH" % _program(event, args)[:120])
+            self._event("child_unguarded", where, what)
+        elif self._unplaced():
+            # Counted, never nobody's: a thread whose every frame is the standard library's (a Thread
+            # or Timer whose target is subprocess.run itself) cannot say who started it.
+            self._event("child_unguarded", (None, None), what + ": could not tell who started it")
+
+    def _unplaced(self):
+        """Whether no frame on the stack is the repository's or an installed package's (pytest, a plugin)."""
+        frame = _getframe(1)
+        while frame is not None:
+            name = frame.f_code.co_filename
+            kind = self.places.kind(name)
+            if kind in ("source", "test"):
+                return False
+            installed = "/site-packages/" in name or "/dist-packages/" in name or not name.startswith(_STDLIB)
+            if kind == "other" and installed and not name.startswith(self.places.guard):
+                return False
+            frame = frame.f_back
+        return True
 
     def check_hooks(self):
         """Import hooks a repository file defines, in sys.meta_path or sys.path_hooks (at a test's end)."""
