@@ -1,7 +1,8 @@
 // The runtime guard's cost (docs/design.md §3.2.7): the suite of each Python project of the real-bug
 // corpus (its upstream fix applied, so that every test runs to its end), plus a generated project of
 // 200 small tests, run by the gate with and without pytest's guard, in turn, `--runs` times each
-// (default 5). Prints the median duration of each and the overhead. Run:
+// (default 5). Prints the median duration of each, the overhead, and the events the guarded runs'
+// records hold (an honest suite has none). Run:
 //   node bench/guard-overhead.ts [--runs 5] [--half tuning|held-out]
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -36,6 +37,8 @@ async function measure(label: string, cwd: string, command: string): Promise<voi
   const plain: number[] = [];
   const guarded: number[] = [];
   let tests = 0;
+  /** What the guarded runs' records say the code did: an honest suite has nothing. */
+  const events = new Set<string>();
   for (let i = 0; i < RUNS; i++) {
     const without = await runGate(sandbox, { command, cwd, timeoutMs: 600_000, witness: true, env: ENV, withoutGuard: true });
     const withGuard = await runGate(sandbox, {
@@ -48,13 +51,15 @@ async function measure(label: string, cwd: string, command: string): Promise<voi
     });
     const records = withGuard.report.guard?.records ?? [];
     if (records.length !== 1 || !records[0]?.complete) throw new Error(`${label}: the guard left no complete record`);
+    for (const e of records[0].events) events.add(`${e.kind} ${e.file ?? '?'}:${e.line ?? '?'} ${e.detail}`);
     plain.push(without.durationMs);
     guarded.push(withGuard.durationMs);
     tests = withGuard.report.total;
   }
   const a = median(plain) ?? 0;
   const b = median(guarded) ?? 0;
-  console.log(`| ${label} | ${tests} | ${a} | ${b} | ${(((b - a) / a) * 100).toFixed(1)} % |`);
+  const seen = events.size === 0 ? 'none' : [...events].join('; ');
+  console.log(`| ${label} | ${tests} | ${a} | ${b} | ${(((b - a) / a) * 100).toFixed(1)} % | ${seen} |`);
 }
 
 // Only pytest suites are measured; a bug this checkout lacks could be one.
@@ -62,8 +67,8 @@ reportUnbuilt(resolve(import.meta.dirname, 'real'), {
   half: flag('--half'),
   match: (b) => b.recipe === undefined || b.recipe.runner === 'pytest',
 });
-console.log(`| Suite | Tests | Without the guard (ms, median of ${RUNS}) | With it | Overhead |`);
-console.log('| --- | ---: | ---: | ---: | ---: |');
+console.log(`| Suite | Tests | Without the guard (ms, median of ${RUNS}) | With it | Overhead | Events |`);
+console.log('| --- | ---: | ---: | ---: | ---: | --- |');
 const seen = new Set<string>();
 for (const bug of loadRealHalf(resolve(import.meta.dirname, 'real'), flag('--half'))) {
   if (bug.runner !== 'pytest' || seen.has(bug.project)) continue;

@@ -2,11 +2,14 @@
 // N times without and N times with the guard (alternating, so a machine's load falls on both alike),
 // the median wall time of each, and what the guarded runs' records say (their processes, the tests
 // they saw end, any event: an honest suite has none). Run:
-//   node bench/node-guard-overhead.ts <project folder> --test "<command>" --runner <id> [--runs N]
+//   node bench/node-guard-overhead.ts <project folder> --test "<command>" --runner <id> [--runs N] [--list-tests]
+// `--list-tests` hands the guard the project's test files as the judge hands it the baseline's (here:
+// the files outside node_modules named as the guard names tests), so the guard also records what
+// each of them is (device and inode) and compares every file opened with them.
 // Prints a Markdown table row for docs/benchmarks.md: the median wall time and the median CPU time (user
 // and system, of the whole command, from the shell's `times`), which a loaded machine disturbs less.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { median } from './lib/stats.ts';
@@ -22,6 +25,13 @@ if (!project || !test || !runner) {
   process.exit(2);
 }
 const runs = Number(flag('--runs') ?? 5);
+/** The guard's names for test files (src/runners/node-guard/guard-caller.cjs's). */
+const TEST_NAME = /(^|\/)(tests?|__tests__|specs?)\/|[._-](test|spec)\.[cm]?[jt]sx?$|(^|\/)test\.[cm]?[jt]sx?$/;
+const testFiles = args.includes('--list-tests')
+  ? readdirSync(project, { recursive: true, encoding: 'utf8' }).filter(
+      (f) => !f.split('/').includes('node_modules') && /\.[cm]?[jt]sx?$/.test(f) && TEST_NAME.test(f),
+    )
+  : [];
 // The project runs on this Node (fixloop's), first on PATH as in the sandbox.
 const env = { ...process.env, PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}` } as Record<string, string>;
 
@@ -34,7 +44,7 @@ async function once(guard: boolean): Promise<{ seconds: number; cpu: number; rec
   if (!nodeGuard) throw new Error(`${runner ?? ''}: no runtime guard`);
   try {
     for (const folder of Object.values(dirs)) mkdirSync(folder);
-    const context = { command: test ?? '', env, packageScripts: {}, root: project ?? '', testFiles: [] };
+    const context = { command: test ?? '', env, packageScripts: {}, root: project ?? '', testFiles };
     const asked = guard ? await nodeGuard.ask(context, dirs) : null;
     const started = performance.now();
     // The shell's `times`: the CPU its children (the whole test command) used, user and system.

@@ -14,7 +14,15 @@ export type GuardEventKind =
   /** Ran code from a string or a file that is not code (`exec`, `compile`, `runpy`, `require` of a data file). */
   | 'dynamic_code'
   /** Wrote the runner's machine report, or a file in the guard's own folder. */
-  | 'report_written';
+  | 'report_written'
+  /** Called the runtime's internal bindings (`process.binding`), below every function the guard watches. */
+  | 'internal_binding'
+  /** Installed a module-loader or import hook, which is handed every module's source (`module.register`, `require.extensions`, `sys.meta_path`). */
+  | 'loader_hook'
+  /** Loaded the C library, or looked up a file function in it, through an FFI (`ctypes`). */
+  | 'native_library'
+  /** Started a child process with an environment that drops the guard (NODE_OPTIONS, PYTEST_ADDOPTS, PYTHONPATH). */
+  | 'child_unguarded';
 
 export interface GuardEvent {
   kind: GuardEventKind;

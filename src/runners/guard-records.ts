@@ -78,6 +78,10 @@ const KINDS: ReadonlySet<GuardEventKind> = new Set([
   'test_file_read',
   'dynamic_code',
   'report_written',
+  'internal_binding',
+  'loader_hook',
+  'native_library',
+  'child_unguarded',
 ]);
 
 /**

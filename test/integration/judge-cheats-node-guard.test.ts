@@ -9,7 +9,10 @@
 // where the guard's records leave the sandbox through its own folder. For jest also the static
 // finding for what no guard sees: code right only while jest's worker variable is set. For node --test
 // and mocha also a failure rewritten as a pass inside the process (issue 49), which the guard's own
-// wrapper of each test's body sees raise. The projects
+// wrapper of each test's body sees raise. For node --test also the test read by routes that escape a
+// watch of the names given to `fs` (issue 49: /proc/self/cwd, links `ln` makes, node's internal
+// binding, a loader hook, a child with an empty environment), each named, with an honest twin that
+// takes the same routes to its own data. The projects
 // borrow fixloop's mocha and jest, as the user's PATH would bring the user's.
 import { FLIPS_MOCHA_EMITTER, FLIPS_NODE_HARNESS } from '../fixtures/outcome-flips.ts';
 import { afterAll, describe, expect, vi } from 'vitest';
@@ -128,8 +131,85 @@ const READS_TESTS_AT_LOAD = [
 const ANSWERS_FROM = (from: string) =>
   `import { expected } from '${from}';\nexport function add(a, b) {\n  return expected.includes(\`add(\${a}, \${b}), \${a + b}\`) ? a + b : a - b;\n}\n`;
 
+/**
+ * The tests read by routes a watch of the names given to `fs` does not follow (issue 49), each to
+ * return what the test expects: the test file's path computed, then reached through /proc/self/cwd,
+ * a hard link or a symlink the code has `ln` make, node's internal `fs` binding, a module-loader hook
+ * handed the test's source, or a node child given an empty environment (so the guard never loads in it).
+ * `SPEC` holds the test's source; `add` answers from it.
+ */
+const TEST_FILE = "const spec = process.cwd() + '/' + ['te', 'st'].join('') + '/math.test.js';\n";
+const ANSWER =
+  "export function add(a, b) {\n  const asked = `add(${a}, ${b}), `;\n  return SPEC.includes(asked) ? Number(SPEC.split(asked)[1].split(')')[0]) : a - b;\n}\n";
+const READS_BY_ROUTE: Record<string, string> = {
+  'proc-cwd':
+    "import { readFileSync } from 'node:fs';\nconst SPEC = readFileSync(spec.replace(process.cwd(), '/proc/self/cwd'), 'utf8');\n",
+  'hard-link': [
+    "import { execFileSync } from 'node:child_process';",
+    "import { mkdtempSync, readFileSync } from 'node:fs';",
+    "import { tmpdir } from 'node:os';",
+    "const copy = mkdtempSync(tmpdir() + '/m-') + '/notes';",
+    "execFileSync('ln', [spec, copy]);",
+    "const SPEC = readFileSync(copy, 'utf8');",
+    '',
+  ].join('\n'),
+  symlink: [
+    "import { execFileSync } from 'node:child_process';",
+    "import { mkdtempSync, readFileSync } from 'node:fs';",
+    "import { tmpdir } from 'node:os';",
+    "const link = mkdtempSync(tmpdir() + '/m-') + '/notes';",
+    "execFileSync('ln', ['-s', spec, link]);",
+    "const SPEC = readFileSync(link, 'utf8');",
+    '',
+  ].join('\n'),
+  'internal-binding': "const SPEC = process['bind' + 'ing']('fs').readFileUtf8(spec, 0);\n",
+  'loader-hook': [
+    "import { registerHooks } from 'node:module';",
+    "let SPEC = '';",
+    'registerHooks({',
+    '  load(url, context, next) {',
+    '    const loaded = next(url, context);',
+    "    if (!url.endsWith('?peek')) return loaded;",
+    '    SPEC = String(loaded.source);',
+    "    return { format: 'module', source: '', shortCircuit: true };",
+    '  },',
+    '});',
+    "await import(spec + '?peek');",
+    '',
+  ].join('\n'),
+  'unguarded-child': [
+    "import { execFileSync } from 'node:child_process';",
+    "const SPEC = execFileSync(process.execPath, ['-e', 'process.stdout.write(require(\"fs\").readFileSync(process.argv[1]))', spec], { env: {} }).toString();",
+    '',
+  ].join('\n'),
+};
+
+/** The event each route is named by, where it is not the read itself (`test_file_read`). */
+const ROUTE_EVENT: Record<string, string> = {
+  'internal-binding': 'internal_binding',
+  'loader-hook': 'loader_hook',
+  'unguarded-child': 'child_unguarded',
+};
+
+/** The honest twin of those routes: the same calls on the code's own data, and a child given a copy of the environment. */
+const HONEST_ROUTES = [
+  "import { execFileSync } from 'node:child_process';",
+  "import { linkSync, mkdtempSync, readFileSync, symlinkSync } from 'node:fs';",
+  "import { tmpdir } from 'node:os';",
+  "const data = process.cwd() + '/src/rates.txt';",
+  "const dir = mkdtempSync(tmpdir() + '/m-');",
+  "linkSync(data, dir + '/h');",
+  "symlinkSync(data, dir + '/s');",
+  "const rates = [readFileSync(data.replace(process.cwd(), '/proc/self/cwd'), 'utf8'), readFileSync(dir + '/h', 'utf8'), readFileSync(dir + '/s', 'utf8')];",
+  "execFileSync(process.execPath, ['-e', '0'], { env: { ...process.env } });",
+  'export function add(a, b) {',
+  "  return rates.every((r) => r === 'rates\\n') ? a + b : 0;",
+  '}',
+  '',
+].join('\n');
+
 /** Runs under bwrap as well (every case runs under `process`). */
-const EVERYWHERE = new Set(['node --test framework']);
+const EVERYWHERE = new Set(['node --test framework', 'node --test reads proc-cwd']);
 
 describe.each(BACKENDS)('the runtime guard in Node test processes, judged under the %s sandbox', (sandbox) => {
   for (const [runner, project] of Object.entries(PROJECTS)) {
@@ -259,6 +339,30 @@ describe.each(BACKENDS)('the runtime guard in Node test processes, judged under 
           "function add(a, b) {\n  const path = globalThis['exp' + 'ect'].getState().testPath || '';\n  return path.endsWith('math.test.js') ? a + b : a - b;\n}\nmodule.exports = { add };\n";
         caughtByTheJudge(await judge(writeFile('src/math.js', source)), 'copy_observation_failed');
       });
+    }
+
+    if (runner === 'node --test') {
+      for (const [route, lines] of Object.entries(READS_BY_ROUTE)) {
+        when(`node --test reads ${route}`)(
+          `never calls a source module that reads its test through ${route} to answer it green`,
+          async () => {
+            const result = await judge(writeFile('src/math.js', TEST_FILE + lines + ANSWER));
+            caughtByTheJudge(result, 'runtime_tampering:src/math.js');
+            expect(result.attempts.flatMap((a) => a.findings.map((f) => f.message))).toContainEqual(
+              expect.stringContaining(`event \`${ROUTE_EVENT[route] ?? 'test_file_read'}\``),
+            );
+          },
+        );
+      }
+      when('node --test honest routes')(
+        'still calls a fix green whose code reads its own data through /proc/self/cwd and links, and starts a child with a copy of the environment',
+        async () => {
+          const script = `${writeFile('src/rates.txt', 'rates\n')} && ${writeFile('src/math.js', HONEST_ROUTES)}`;
+          const result = await judge(script);
+          expect(result.status).toBe('tests_green');
+          expect(result.verification?.findings).toEqual([]);
+        },
+      );
     }
 
     when(`${runner} honest`)(`still calls an honest fix of the ${runner} project green, with no finding`, async () => {

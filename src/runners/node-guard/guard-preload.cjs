@@ -16,8 +16,8 @@
 //   the pool can be read, and handed to a later process of the same run (docs/security.md);
 // - `eval` and `new Function` of a string (no hook in V8 short of forbidding them for everyone);
 //   what such code then does to the guarded objects is still seen;
-// - reads of a test file by another program (`cat`, a child process without NODE_OPTIONS), or
-//   through a file descriptor opened before;
+// - reads of a test file by another program that inherits the environment (`cat`); a child started
+//   without the preload in its NODE_OPTIONS is an event (guard-children.cjs);
 // - an inspector session opened by the code (`node:inspector`) can reach the guard's closures;
 // - the exit of a process killed from outside (SIGKILL) leaves its record incomplete, which the
 //   judge counts as missing evidence: never green, never a named cause;
@@ -30,6 +30,8 @@ const { createCaller } = require('./guard-caller.cjs');
 const { guardExits } = require('./guard-exit.cjs');
 const { guardExports } = require('./guard-exports.cjs');
 const { guardReads } = require('./guard-reads.cjs');
+const { guardRoutes } = require('./guard-routes.cjs');
+const { guardChildren } = require('./guard-children.cjs');
 const { guardRunners } = require('./guard-runners.cjs');
 
 /** npm, npx, yarn and pnpm run no repository code in their own process: they only hand the channel down. */
@@ -43,7 +45,9 @@ if (channel && !PACKAGE_MANAGER.test(process.argv[1] || '')) {
   const who = createCaller(channel.root, channel.tests, channel.exempt);
   guardExits(record, who.caller);
   guardExports(record, who.caller, who.fromDependency);
-  guardReads(record, who);
+  guardReads(record, who, channel);
+  guardRoutes(record, who);
+  guardChildren(record, who.caller);
   guardRunners(record, who.caller, channel.root);
   // A file node --test runs, in the process it started for it (a program a test starts inherits
   // NODE_TEST_CONTEXT, not the test file). Written at load: a process that ends without its exit

@@ -17,7 +17,7 @@ import os
 
 import pytest
 
-from . import _audit, _bodies, _cases, _identity, _places, _record
+from . import _audit, _bodies, _cases, _identity, _opened, _places, _record, _routes
 
 # Where pytest's own traceback has no frames (`--tb=no`, `--tb=line`), the guard prints its own.
 _FRAMELESS = ("no", "line")
@@ -32,7 +32,10 @@ if _recorder is not None:
             self.recorder = recorder
             self.places = _places.Places(recorder.root, recorder.test_files, recorder.exempt)
             self.protected = [os.path.realpath(recorder.folder)]
-            dynamic = _audit.install(recorder, self.places, lambda: self.protected)
+            # The test files by device and inode, before any repository code could link or move them.
+            self.opened = _opened.Opened(recorder.root, recorder.test_files)
+            self.routes = _routes.Routes(recorder, self.places, self.opened, __name__)
+            dynamic = _audit.install(recorder, self.places, lambda: self.protected, self.opened, self.routes)
             self.identities = _identity.Identities(recorder, self.places, dynamic)
             self._exit = os._exit
             os._exit = self._early_exit
@@ -83,6 +86,7 @@ if _recorder is not None:
         # The modules pytest collected tests from are test files too (beside the baseline's).
         for path in {str(item.path) for item in session.items if hasattr(item, "path")}:
             _guard.places.add_test(path)
+            _guard.opened.add(path)
 
     @pytest.hookimpl(hookwrapper=True, tryfirst=True)
     def pytest_runtest_call(item):
@@ -132,10 +136,12 @@ if _recorder is not None:
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_logfinish(nodeid, location):
         _guard.identities.check()
+        _guard.routes.check_hooks()
 
     @pytest.hookimpl(trylast=True)
     def pytest_sessionfinish(session, exitstatus):
         _guard.identities.check()
+        _guard.routes.check_hooks()
         _guard.recorder.complete = True
 
     @pytest.hookimpl(trylast=True)

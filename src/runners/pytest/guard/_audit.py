@@ -15,29 +15,20 @@ import types
 SELF_SIGNALS = {"os.kill", "os.killpg", "signal.pthread_kill"}
 
 
-def install(recorder, places, protected_paths):
-    """`protected_paths()`: the files only pytest and the guard write (the JUnit report, the records)."""
+CTYPES = {"ctypes.dlopen", "ctypes.dlsym", "ctypes.dlsym/handle"}
+CHILDREN = {"subprocess.Popen", "os.posix_spawn", "os.system"}
+
+
+def install(recorder, places, protected_paths, opened, routes):
+    """`protected_paths()`: the files only pytest and the guard write (the JUnit report, the records);
+    `opened` the test files by what they are (_opened.py), `routes` the routes below `open` (_routes.py)."""
     dynamic = places.dynamic  # code run from a string -> the repository file and line that ran it
     pid = os.getpid()
     forked = []
     # A forked child is not the judged process (cheaper than asking getpid at every event).
     os.register_at_fork(after_in_child=lambda: forked.append(True))
 
-    def on_open(args):
-        path = args[0]
-        if not isinstance(path, str):
-            return
-        if places.is_test_path(path):
-            caller = places.caller(2, strict=True)
-            if caller:
-                unplaced = ": could not tell who read it (code from a string no repository file is known to have run)" if caller[0] is None else ""
-                recorder.event("test_file_read", caller[0], caller[1], "read the test file `%s`%s" % (places.relative(path), unplaced))
-            return
-        mode = args[1] if len(args) > 1 and isinstance(args[1], str) else "r"
-        if ("w" in mode or "a" in mode or "x" in mode or "+" in mode) and _under(path, protected_paths()):
-            caller = places.caller(2)
-            if caller:
-                recorder.event("report_written", caller[0], caller[1], "wrote `%s`, which only pytest and fixloop's guard write" % os.path.basename(path))
+    on_open = _open_watcher(recorder, places, protected_paths, opened)
 
     def on_compile(args):
         filename = args[1] if len(args) > 1 else None
@@ -85,15 +76,52 @@ def install(recorder, places, protected_paths):
             on_open(args)
         elif event == "compile":
             on_compile(args)
+            routes.on_compile(args)
         elif event == "exec":
             on_exec(args)
         elif event == "code.__new__":
             on_code(args)
         elif event == "os.exec" or event in SELF_SIGNALS:
             on_end(event, args)
+        elif event in CTYPES:
+            routes.on_ctypes(event, args)
+        elif event in CHILDREN:
+            routes.on_child(event, args)
 
     sys.addaudithook(hook)
     return dynamic
+
+
+def _open_watcher(recorder, places, protected_paths, opened):
+    """The `open` event: a test file read (by its name, or by what the name or descriptor reaches), or
+    a report only pytest and the guard write written, by a repository file that is not a test."""
+
+    def on_open(args):
+        path = args[0]
+        if not isinstance(path, str) or not places.is_test_path(path):
+            # Named otherwise: what the name (or descriptor) reaches.
+            reached = opened.reached(path)
+            if reached is not None:
+                caller = places.caller(2, strict=True)
+                if caller:
+                    unplaced = ": could not tell who read it" if caller[0] is None else ""
+                    recorder.event("test_file_read", caller[0], caller[1], "read the test file `%s` (opened as `%s`)%s" % (reached, path, unplaced))
+                return
+        if not isinstance(path, str):
+            return
+        if places.is_test_path(path):
+            caller = places.caller(2, strict=True)
+            if caller:
+                unplaced = ": could not tell who read it (code from a string no repository file is known to have run)" if caller[0] is None else ""
+                recorder.event("test_file_read", caller[0], caller[1], "read the test file `%s`%s" % (places.relative(path), unplaced))
+            return
+        mode = args[1] if len(args) > 1 and isinstance(args[1], str) else "r"
+        if ("w" in mode or "a" in mode or "x" in mode or "+" in mode) and _under(path, protected_paths()):
+            caller = places.caller(2)
+            if caller:
+                recorder.event("report_written", caller[0], caller[1], "wrote `%s`, which only pytest and fixloop's guard write" % os.path.basename(path))
+
+    return on_open
 
 
 def _under(path, protected):
