@@ -66,7 +66,7 @@ export function environmentFailure(gate: GateResult, context: BaselineContext): 
   if (missing && GUARD_MODULE.test(missing))
     return {
       code: 'GUARD_NOT_LOADED',
-      message: `the test command \`${context.testCommand}\` could not import fixloop's runtime guard for pytest (\`${missing}\`): the command sets its own PYTHONPATH and runs a Python that reads no user site-packages (a virtual environment, or -s)`,
+      message: `the test command \`${context.testCommand}\` could not import fixloop's runtime guard (\`${missing}\`): the command sets its own PYTHONPATH and runs a Python that reads no user site-packages (a virtual environment, or -s)`,
       hint: 'keep the path fixloop adds: write `PYTHONPATH=src:$PYTHONPATH` instead of `PYTHONPATH=src` in the test command, or set PYTHONPATH in `env` (fixloop.yml) instead of in the command',
     };
   if (missing)

@@ -62,7 +62,9 @@ describe('fixloop run --check', { timeout: 240_000 }, () => {
     // A formatting patch changes no behaviour, and the assessment saw none.
     expect(result.assessment?.level).toBe('verified');
     expect(code).toBe(0);
-    expect(result.headline).toMatch(/^Verified fix after 1 attempt: the check `npx prettier --check src` now passes \(1 diagnostic at the baseline\)/);
+    expect(result.headline).toMatch(
+      /^Verified fix after 1 attempt: the check `npx prettier --check src` now passes \(1 diagnostic at the baseline\)/,
+    );
   });
 
   it("fixes black's and isort's failures in Python with their own fixers", async () => {
