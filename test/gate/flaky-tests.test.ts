@@ -3,30 +3,14 @@
 // test's failure for nothing.
 import { describe, expect, it } from 'vitest';
 import type { GateResult } from '../../src/core/gate-result.ts';
-import type { TestCaseResult, TestReport } from '../../src/core/test-report.ts';
+import type { TestReport } from '../../src/core/test-report.ts';
 import { confirmNewFailures, FlakyTests, onlyFlakyFailed, withoutFlaky } from '../../src/gate/flaky-tests.ts';
 import { flakyOf, rerunFailing } from '../../src/gate/rerun-tests.ts';
+import { gateOf, reportOf, type Outcomes } from '../support/report-of.ts';
 
-const report = (tests: Array<[string, TestCaseResult['status']]>, view: TestReport['view'] = 'inside'): TestReport => {
-  const cases = tests.map(([id, status]) => ({ id, name: id, file: 'test/a.test.js', status }));
-  const count = (s: string) => cases.filter((t) => t.status === s).length;
-  return {
-    format: 'node-test',
-    parsed: true,
-    passed: count('passed'),
-    failed: count('failed'),
-    skipped: count('skipped'),
-    total: cases.length,
-    tests: cases,
-    view,
-  };
-};
-const gate = (tests: Array<[string, TestCaseResult['status']]>, view?: TestReport['view']): GateResult => {
-  const r = report(tests, view);
-  return r.failed > 0
-    ? { passed: false, reason: 'NON_ZERO_EXIT', exitCode: 1, report: r, output: '', durationMs: 1 }
-    : { passed: true, report: r, output: '', durationMs: 1 };
-};
+const FILE = 'test/a.test.js';
+const report = (tests: Outcomes, view: TestReport['view'] = 'inside'): TestReport => reportOf(tests, { file: FILE, view });
+const gate = (tests: Outcomes, view: TestReport['view'] = 'inside'): GateResult => gateOf(tests, { file: FILE, view });
 
 /** A runner whose runs come one after another from `runs`; the commands it was given are kept. */
 function scripted(runs: GateResult[]) {

@@ -8,28 +8,11 @@ import { FlakyTests } from '../../src/gate/flaky-tests.ts';
 import type { SuiteRunner } from '../../src/gate/setup-then-gate.ts';
 import { compareTests } from '../../src/verify/compare-tests.ts';
 import { judgeFlakyReplay } from '../../src/verify/flaky-replay.ts';
+import { gateOf, reportOf, type Outcomes } from '../support/report-of.ts';
 
-const report = (tests: Array<[string, TestCaseResult['status']]>): TestReport => {
-  const cases = tests.map(([id, status]) => ({ id, name: id, file: 'test/a.test.js', status }));
-  const count = (s: string) => cases.filter((t) => t.status === s).length;
-  return {
-    format: 'node-test',
-    parsed: true,
-    passed: count('passed'),
-    failed: count('failed'),
-    skipped: count('skipped'),
-    total: cases.length,
-    tests: cases,
-    view: 'inside',
-    guard: null,
-  };
-};
-const gate = (tests: Array<[string, TestCaseResult['status']]>): GateResult => {
-  const r = report(tests);
-  return r.failed > 0
-    ? { passed: false, reason: 'NON_ZERO_EXIT', exitCode: 1, report: r, output: '', durationMs: 1 }
-    : { passed: true, report: r, output: '', durationMs: 1 };
-};
+const SHAPE = { file: 'test/a.test.js', view: 'inside', guard: null } as const;
+const report = (tests: Outcomes): TestReport => reportOf(tests, SHAPE);
+const gate = (tests: Outcomes): GateResult => gateOf(tests, SHAPE);
 
 /** A judged suite whose reruns answer from `answers`, one after another. */
 function suite(answers: GateResult[]): SuiteRunner & { commands: string[] } {

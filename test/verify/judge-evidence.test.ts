@@ -2,23 +2,12 @@
 // failed at the baseline seen passing.
 import { describe, expect, it } from 'vitest';
 import type { GateResult } from '../../src/core/gate-result.ts';
-import type { EvidenceConflict, TestCaseResult, TestReport } from '../../src/core/test-report.ts';
+import type { EvidenceConflict, TestReport } from '../../src/core/test-report.ts';
 import { emptyReport } from '../../src/core/test-report.ts';
 import { judgeEvidence, type EvidenceBasis } from '../../src/verify/judge-evidence.ts';
+import { reportOf, type Outcomes } from '../support/report-of.ts';
 
-const report = (tests: Array<[string, TestCaseResult['status']]>): TestReport => {
-  const cases = tests.map(([id, status]) => ({ id, name: id, status }));
-  const count = (s: string) => cases.filter((t) => t.status === s).length;
-  return {
-    format: 'node-test',
-    parsed: true,
-    passed: count('passed'),
-    failed: count('failed'),
-    skipped: count('skipped'),
-    total: cases.length,
-    tests: cases,
-  };
-};
+const report = (tests: Outcomes): TestReport => reportOf(tests);
 const baseline = report([
   ['adds', 'failed'],
   ['subtracts', 'passed'],
