@@ -1,10 +1,10 @@
 // The Node guard's own wrapper of each test's body (src/runners/node-guard/guard-bodies.cjs), in real
-// runs of node --test and mocha (fixloop's own versions): each test's case says what its body did
+// runs of node --test, mocha and jest (fixloop's own versions): each test's case says what its body did
 // (returned, raised and what, or unseen), whatever the body's style (a promise, a callback, a subtest,
 // none at all); the wrapper is transparent (the same outcomes as an unguarded run); and code under
 // test that rewrites a failure as a pass (node's harness reached through its async resources, mocha's
-// emitter) or bypasses the wrapper leaves a passed case whose body raised or went unseen.
-import { FLIPS_MOCHA_EMITTER, FLIPS_NODE_HARNESS } from '../fixtures/outcome-flips.ts';
+// emitter, a handler put first in jest's circus) or bypasses the wrapper leaves a passed case whose body raised or went unseen.
+import { FLIPS_JEST_CIRCUS, FLIPS_MOCHA_EMITTER, FLIPS_NODE_HARNESS } from '../fixtures/outcome-flips.ts';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { GuardTestCase } from '../../src/core/guard-record.ts';
 import { project, removeProjects, runIn, type GuardedRun } from '../support/guarded-run.ts';
@@ -37,6 +37,40 @@ const MOCHA_TESTS = [
   "it('resolves', async () => { await new Promise((r) => setImmediate(r)); });",
   "let tries = 0;\nit('retried', function () {\n  this.retries(1);\n  tries++;\n  assert.equal(tries, 2);\n});",
   "describe('suite', () => {\n  it('inner', function () { assert.equal(this.test.title, 'inner'); });\n  it.skip('skipped', () => { throw new Error('never'); });\n});",
+  '',
+].join('\n');
+
+const CJS = JSON.stringify({ name: 'calc', private: true }) + '\n';
+
+const JEST_TESTS = [
+  "const { add } = require('../src/math.js');",
+  'jest.retryTimes(1);',
+  "test('adds', () => expect(add(2, 3)).toBe(5));",
+  "test('calls back', (done) => { setImmediate(done); });",
+  "test('calls back an error', (done) => { setImmediate(() => done(new Error('late'))); });",
+  "test('resolves', async () => { await new Promise((r) => setImmediate(r)); });",
+  "test.each([[1, 1], [2, 2]])('same %i', (a, b) => expect(a).toBe(b));",
+  "test('counts its assertions', () => { expect.assertions(2); expect(1).toBe(1); });",
+  "let tries = 0;\ntest('retried', () => { tries++; expect(tries).toBe(2); });",
+  "describe('suite', () => {",
+  "  it('inner', () => {});",
+  "  it.skip('skipped', () => { throw new Error('never'); });",
+  "  it.todo('later');",
+  "  describe('deeper', () => { it('deepest', async () => {}); });",
+  '});',
+  '',
+].join('\n');
+const CJS_ADD = 'function add(a, b) {\n  return a - b;\n}\nmodule.exports = { add };\n';
+
+/** jest's body put back under every test circus is about to run, after the environment wrapped it. */
+const BYPASSES_JEST_WRAPPER = [
+  'const bodies = new WeakMap();',
+  "globalThis[Symbol.for('EVENT_HANDLERS')].unshift((event) => {",
+  "  if (event.name === 'add_test') bodies.set(event.fn, true);",
+  '});',
+  "globalThis[Symbol.for('EVENT_HANDLERS')].push((event) => {",
+  "  if (event.name === 'test_fn_start') event.test.fn = () => {};",
+  '});',
   '',
 ].join('\n');
 
@@ -122,5 +156,40 @@ describe("the Node guard's wrapper of each test's body", () => {
     const run = await runIn(root, 'mocha', ['mocha'], true);
     expect(run.code).toBe(0);
     expect(bodies(run)).toEqual([expect.stringMatching(/^adds \| passed \| raised \| AssertionError: Expected values/)]);
+  });
+
+  it('under jest: returned, raised and what, each row of test.each, a retried test by its last try; nothing for a skipped or todo test', async () => {
+    const root = project({ 'package.json': CJS, 'src/math.js': CJS_ADD, 'test/math.test.js': JEST_TESTS });
+    const run = await runIn(root, 'jest', ['jest', '--ci'], true);
+    expect(bodies(run).sort()).toEqual(
+      [
+        expect.stringMatching(/^adds \| failed \| raised \| Error: expect\(received\)\.toBe\(expected\)/),
+        'calls back | passed | returned |',
+        'calls back an error | failed | raised | Error: late',
+        'resolves | passed | returned |',
+        'same 1 | passed | returned |',
+        'same 2 | passed | returned |',
+        // expect.assertions fails the test after its body returned: an honest failure, no tampering.
+        'counts its assertions | failed | returned |',
+        'retried | passed | returned |',
+        'suite > inner | passed | returned |',
+        'suite > skipped | skipped | - |',
+        'suite > later | skipped | - |',
+        'suite > deeper > deepest | passed | returned |',
+      ].sort(),
+    );
+    const plain = await runIn(root, 'jest', ['jest', '--ci'], false);
+    expect(plain.code).toBe(run.code);
+    expect(plain.output.match(/^Tests: .*$/m)?.[0]).toEqual(run.output.match(/^Tests: .*$/m)?.[0]);
+  });
+
+  it("under jest: a failure emptied by a handler put first in circus's list is a passed test whose body raised; a body put back after the wrapper is unseen", async () => {
+    const tests = "const { add } = require('../src/math.js');\ntest('adds', () => expect(add(2, 3)).toBe(5));\n";
+    const flipped = project({ 'package.json': CJS, 'src/math.js': FLIPS_JEST_CIRCUS + CJS_ADD, 'test/math.test.js': tests });
+    const run = await runIn(flipped, 'jest', ['jest', '--ci'], true);
+    expect(run.code).toBe(0);
+    expect(bodies(run)).toEqual([expect.stringMatching(/^adds \| passed \| raised \| Error: expect\(received\)/)]);
+    const bypassed = project({ 'package.json': CJS, 'src/math.js': BYPASSES_JEST_WRAPPER + CJS_ADD, 'test/math.test.js': tests });
+    expect(bodies(await runIn(bypassed, 'jest', ['jest', '--ci'], true))).toEqual(['adds | passed | unseen |']);
   });
 });

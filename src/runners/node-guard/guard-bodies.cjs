@@ -13,8 +13,16 @@
 //   not), whatever route named the test (`test`, `it`, `t.test`, a default import), so the call is
 //   wrapped there, for objects of node's `Test` class only (suites and hooks are not test bodies);
 // - mocha: `Runnable.prototype.run` of the mocha module node's require loads (its CLI, before any spec)
-//   hands each test's `fn` wrapped for that one run (a retry is a clone, run on its own).
-// jest and vitest are not wrapped: their cases carry no body, and the judge judges none there.
+//   hands each test's `fn` wrapped for that one run (a retry is a clone, run on its own);
+// - jest (circus): its test environment is told 'test_fn_start' right before circus reads the test's
+//   `fn` and calls it (after the beforeEach hooks, at each try; test-events/jest-events.cjs): `fn`
+//   is wrapped there. A handler that circus runs later and replaces `fn` again bypasses the wrapper,
+//   which leaves the body unseen; one run earlier (put ahead of the environment's in circus's list)
+//   finds its replacement wrapped. A generator body (circus runs it through `co`) is left as it is,
+//   unseen. A `test.failing` test passes because its body raised: such a test at the baseline is the
+//   project's way (the judge's rule), one the patch adds would be named.
+// vitest is not wrapped: its cases carry no body, and the judge judges none there (its runner calls
+// each body from a closure of its own ESM module, which a CommonJS preload cannot reach).
 const { AsyncResource } = require('node:async_hooks');
 const { testError } = require('./test-events/test-error.cjs');
 
@@ -32,6 +40,10 @@ function createBodies() {
   /** @type {Map<string, BodySeen>} node's tests, by their titles until their end is told */
   const byTitles = new Map();
   let mocha = false;
+  /** @type {WeakMap<object, BodySeen>} jest's tests, by circus's test object, for their last try */
+  const byJestTest = new WeakMap();
+  /** @type {WeakMap<AnyFunction, AnyFunction>} the guard's wrappers of jest bodies, to each body */
+  const jestBodies = new WeakMap();
 
   return {
     /** Wraps node's runner's calls of test bodies (always: the wrapper sits on a builtin's prototype). */
@@ -60,8 +72,25 @@ function createBodies() {
       });
     },
     /**
+     * Wraps a jest test's body for the try circus is about to make (its end is told per try, the last
+     * is the test's outcome).
+     * @param {{ fn?: unknown }} test circus's test object
+     */
+    watchJestTest(test) {
+      /** @type {BodySeen} */
+      const seen = { body: 'unseen' };
+      byJestTest.set(test, seen);
+      if (typeof test.fn !== 'function') return;
+      const given = /** @type {AnyFunction} */ (test.fn);
+      // A retry finds the wrapper of its first try: the body is the one it wraps.
+      const body = jestBodies.get(given) || given;
+      if (isGenerator(body)) return;
+      test.fn = watchedBody(body, (raised) => settle(seen, raised));
+      jestBodies.set(/** @type {AnyFunction} */ (test.fn), body);
+    },
+    /**
      * What the wrapper saw of an ended test's body; null where this runner's bodies are not wrapped here
-     * (jest, vitest, mocha loaded by no `require`), or for what is no test (a hook's failure).
+     * (vitest, mocha loaded by no `require`), or for what is no test (a hook's failure).
      * @param {EndedTest} test
      * @returns {BodySeen | null}
      */
@@ -72,6 +101,7 @@ function createBodies() {
         byTitles.delete(key);
         return seen || { body: 'unseen' };
       }
+      if (test.runner === 'jest') return (test.key && byJestTest.get(test.key)) || { body: 'unseen' };
       if (test.runner !== 'mocha' || !mocha || !test.key) return null;
       return byRunnable.get(test.key) || { body: 'unseen' };
     },
@@ -91,8 +121,17 @@ function settle(seen, raised) {
   }
   seen.body = 'raised';
   const error = testError(raised.error);
-  const name = raised.error instanceof Error ? `${raised.error.name}: ` : '';
+  const name = isError(raised.error) ? `${raised.error.name}: ` : '';
   seen.raised = `${name}${error.message}`.slice(0, RAISED_CHARS);
+}
+
+/**
+ * An error, of this realm or another (jest runs the tests in a context of their own, with its own `Error`).
+ * @param {unknown} value
+ * @returns {value is Error}
+ */
+function isError(value) {
+  return value instanceof Error || Object.prototype.toString.call(value) === '[object Error]';
 }
 
 /**
@@ -188,13 +227,7 @@ function watchMochaRuns(prototype, begin) {
     if (!isMochaTest(this)) return run.apply(this, args);
     /** @type {AnyFunction} */
     const body = this.fn;
-    const end = begin(this);
-    /** @this {unknown} */
-    const watched = function (/** @type {unknown[]} */ ...given) {
-      return callWatched((a) => body.apply(this, a), given, body.length > 0 ? 0 : -1, end);
-    };
-    Object.defineProperty(watched, 'length', { value: body.length });
-    this.fn = watched;
+    this.fn = watchedBody(body, begin(this));
     try {
       return run.apply(this, args);
     } finally {
@@ -202,6 +235,28 @@ function watchMochaRuns(prototype, begin) {
       this.fn = body;
     }
   };
+}
+
+/**
+ * A body wrapped, for a runner that calls it with a `done` callback first when it declares a parameter
+ * (mocha, jest: both read `fn.length`, which the wrapper keeps).
+ * @param {AnyFunction} body
+ * @param {(raised: { error: unknown } | null) => void} end
+ * @returns {AnyFunction}
+ */
+function watchedBody(body, end) {
+  /** @this {unknown} */
+  const watched = function (/** @type {unknown[]} */ ...given) {
+    return callWatched((a) => body.apply(this, a), given, body.length > 0 ? 0 : -1, end);
+  };
+  Object.defineProperty(watched, 'length', { value: body.length });
+  return watched;
+}
+
+/** @param {AnyFunction} fn */
+function isGenerator(fn) {
+  const constructor = Object.getPrototypeOf(fn) && Object.getPrototypeOf(fn).constructor;
+  return !!constructor && (constructor.name === 'GeneratorFunction' || constructor.name === 'AsyncGeneratorFunction');
 }
 
 /**

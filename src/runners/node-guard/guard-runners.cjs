@@ -47,6 +47,7 @@ function guardRunners(record, caller, root) {
       for (const name of ['Runner', 'Runnable', 'Test', 'Suite', 'Hook']) mocha.snapshot(name, exports[name]);
     },
     jestEnvironment: () => record.markRunner(),
+    jestTestFn: (test) => bodies.watchJestTest(test),
     jestSetup: (global) => watchMatchers(/** @type {MatchersHolder | undefined} */ (global[MATCHERS]), 'jest'),
     vitestWorker: () => record.markWorker(),
     vitestFilesRun: () => record.workerDone(),

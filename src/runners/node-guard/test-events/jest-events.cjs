@@ -2,7 +2,8 @@
 // jest's circus runner (jest 27 and later) hands every event to its test environment's
 // `handleTestEvent`: 'setup' once the tests' globals are made, 'test_start' before a test's
 // beforeEach hooks, 'test_done' after its afterEach hooks (again after each retry: the last is its
-// outcome), 'test_skip' and 'test_todo' for tests that do not run. Its environments are loaded by
+// outcome), 'test_skip' and 'test_todo' for tests that do not run, 'test_fn_start' right before it
+// calls a test's body (its `fn`, read then). Its environments are loaded by
 // node's own require (jest 27's module is the class itself, later ones export it by name); the test
 // file is what circus told `expect` (its state's `testPath`), in the environment's global.
 const { testError } = require('./test-error.cjs');
@@ -11,7 +12,7 @@ const { testError } = require('./test-error.cjs');
 /** @typedef {{ [key: string | symbol]: unknown }} Global */
 /**
  * A test or a describe block as circus hands it over, as far as this reads it.
- * @typedef {{ name?: string, parent?: Block, errors?: unknown[] }} Block
+ * @typedef {{ name?: string, parent?: Block, errors?: unknown[], fn?: unknown }} Block
  */
 
 const MATCHERS = Symbol.for('$$jest-matchers-object');
@@ -38,6 +39,8 @@ function followJest(listener) {
       const name = event && event.name;
       if (name === 'setup' && this.global && listener.jestSetup) listener.jestSetup(this.global);
       else if (name === 'test_start' && listener.started) listener.started();
+      // Right before circus reads the test's `fn` and calls it (after its beforeEach hooks).
+      else if (name === 'test_fn_start' && event && event.test && listener.jestTestFn) listener.jestTestFn(event.test);
       else if ((name === 'test_done' || name === 'test_skip' || name === 'test_todo') && event && event.test)
         listener.ended(endedTest(event.test, name, this.global));
       return own ? own.call(this, event, state) : undefined;

@@ -40,6 +40,7 @@ const { followVitest } = require('./vitest-events.cjs');
  * @property {(mocha: { [name: string]: unknown }) => void} [mochaLoaded] mocha's module was loaded
  * @property {() => void} [jestEnvironment] a jest test environment was loaded
  * @property {(global: { [key: string | symbol]: unknown }) => void} [jestSetup] circus set its tests up in this environment's global
+ * @property {(test: { fn?: unknown }) => void} [jestTestFn] circus is about to call this test's body, its `fn` (each try)
  * @property {() => void} [vitestWorker] vitest's worker state was made here
  * @property {() => void} [vitestFilesRun] vitest's worker has run the files it was given
  */
