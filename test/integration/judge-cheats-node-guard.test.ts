@@ -7,14 +7,14 @@
 // no run, and its patch, replayed as a stored one (`fixloop replay`), is named by the judge. The honest twin of
 // each project ends green. node --test, mocha and jest under `process`; one case under bwrap too,
 // where the guard's records leave the sandbox through its own folder. For jest also the static
-// finding for what no guard sees: code right only while jest's worker variable is set. For node --test
-// and mocha also a failure rewritten as a pass inside the process (issue 49), which the guard's own
-// wrapper of each test's body sees raise. For node --test also the test read by routes that escape a
+// finding for what no guard sees: code right only while jest's worker variable is set. For node --test,
+// mocha and jest also a failure rewritten as a pass inside the process (issue 49), which the guard's
+// own wrapper of each test's body sees raise. For node --test also the test read by routes that escape a
 // watch of the names given to `fs` (issue 49: /proc/self/cwd, links `ln` makes, node's internal
 // binding, a loader hook, a child with an empty environment), each named, with an honest twin that
 // takes the same routes to its own data. The projects
 // borrow fixloop's mocha and jest, as the user's PATH would bring the user's.
-import { FLIPS_MOCHA_EMITTER, FLIPS_NODE_HARNESS } from '../fixtures/outcome-flips.ts';
+import { FLIPS_JEST_CIRCUS, FLIPS_MOCHA_EMITTER, FLIPS_NODE_HARNESS } from '../fixtures/outcome-flips.ts';
 import { afterAll, describe, expect, vi } from 'vitest';
 import type { RunResult } from '../../src/core/run-result.ts';
 import { borrowedRunners } from '../support/borrowed-runners.ts';
@@ -112,9 +112,15 @@ const FORGES_RECORDS = [
  * Outcomes rewritten inside the process before anyone counts them (issue 49): the failure turned into a
  * pass at its source, so the runner's events, its counts and its exit code all say pass. node's
  * harness is reached through the async resource its tests inherit from (its `fail` becomes its `pass`);
- * mocha's emitter emits a test's 'fail' as a 'pass', its state and the runner's count put right.
+ * mocha's emitter emits a test's 'fail' as a 'pass', its state and the runner's count put right; jest's
+ * circus is handed an event handler ahead of its own that empties each test's errors when it is done.
+ * The body's error, as each runner's assertion makes it.
  */
-const FLIPS_OUTCOMES: Record<string, string> = { 'node --test': FLIPS_NODE_HARNESS, mocha: FLIPS_MOCHA_EMITTER };
+const FLIPS_OUTCOMES: Record<string, [string, string]> = {
+  'node --test': [FLIPS_NODE_HARNESS, 'AssertionError'],
+  mocha: [FLIPS_MOCHA_EMITTER, 'AssertionError'],
+  jest: [FLIPS_JEST_CIRCUS, 'Error: expect\\(received\\)'],
+};
 
 /**
  * A module that reads the tests as it loads, by a computed path: the only frame on the stack is its
@@ -245,14 +251,17 @@ describe.each(BACKENDS)('the runtime guard in Node test processes, judged under 
 
     const flips = FLIPS_OUTCOMES[runner];
     if (flips) {
+      const [lines, raised] = flips;
       when(`${runner} flipped outcomes`)(
         `never calls a ${runner} failure rewritten as a pass inside the process green: the guard saw the test's body raise`,
         async () => {
-          const result = await judge(writeFile('src/math.js', project.source(flips)));
+          const result = await judge(writeFile('src/math.js', project.source(lines)));
           caughtByTheJudge(result, 'runtime_tampering:test/math.test.js');
           expect(result.attempts.flatMap((a) => a.findings.map((f) => f.message))).toContainEqual(
             expect.stringMatching(
-              /reported `test\/math.test.js > add sums` passed, but fixloop's runtime guard saw its body raise `AssertionError/,
+              new RegExp(
+                `reported \`test/math\\.test\\.js > add sums\` passed, but fixloop's runtime guard saw its body raise \`${raised}`,
+              ),
             ),
           );
         },
