@@ -1,10 +1,10 @@
 // The Node guard's own wrapper of each test's body (src/runners/node-guard/guard-bodies.cjs), in real
-// runs of node --test, mocha and jest (fixloop's own versions): each test's case says what its body did
+// runs of node --test, mocha, jest and vitest (fixloop's own versions): each test's case says what its body did
 // (returned, raised and what, or unseen), whatever the body's style (a promise, a callback, a subtest,
 // none at all); the wrapper is transparent (the same outcomes as an unguarded run); and code under
 // test that rewrites a failure as a pass (node's harness reached through its async resources, mocha's
-// emitter, a handler put first in jest's circus) or bypasses the wrapper leaves a passed case whose body raised or went unseen.
-import { FLIPS_JEST_CIRCUS, FLIPS_MOCHA_EMITTER, FLIPS_NODE_HARNESS } from '../fixtures/outcome-flips.ts';
+// emitter, a handler put first in jest's circus, vitest's task result) or bypasses the wrapper leaves a passed case whose body raised or went unseen.
+import { FLIPS_JEST_CIRCUS, FLIPS_MOCHA_EMITTER, FLIPS_NODE_HARNESS, FLIPS_VITEST_RESULT } from '../fixtures/outcome-flips.ts';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { GuardTestCase } from '../../src/core/guard-record.ts';
 import { project, removeProjects, runIn, type GuardedRun } from '../support/guarded-run.ts';
@@ -73,6 +73,28 @@ const BYPASSES_JEST_WRAPPER = [
   '});',
   '',
 ].join('\n');
+
+const VITEST_TESTS = [
+  "import { describe, expect, it, test } from 'vitest';",
+  "import { add } from '../src/math.js';",
+  "test('adds', () => expect(add(2, 3)).toBe(5));",
+  "test('resolves', async () => { await new Promise((r) => setImmediate(r)); });",
+  "test.each([[1, 1], [2, 2]])('same %i', (a, b) => expect(a).toBe(b));",
+  "test('counts its assertions', () => { expect.assertions(2); expect(1).toBe(1); });",
+  "let tries = 0;\ntest('retried', { retry: 1 }, () => { tries++; expect(tries).toBe(2); });",
+  "test('skips itself', (context) => { context.skip(); });",
+  "describe('suite', () => {",
+  "  it('inner', () => {});",
+  "  it.skip('skipped', () => { throw new Error('never'); });",
+  "  it.todo('later');",
+  "  describe('deeper', () => { it('deepest', async () => {}); });",
+  '});',
+  '',
+].join('\n');
+
+/** `WeakMap.prototype.get` made read-only as the source loads: the guard cannot find vitest's map of test functions. */
+const BYPASSES_VITEST_WRAPPER =
+  "Object.defineProperty(WeakMap.prototype, 'get', { value: WeakMap.prototype.get, writable: false, configurable: false });\n";
 
 const ADD = 'export function add(a, b) {\n  return a - b;\n}\n';
 const FIXED = 'export function add(a, b) {\n  return a + b;\n}\n';
@@ -191,5 +213,46 @@ describe("the Node guard's wrapper of each test's body", () => {
     expect(bodies(run)).toEqual([expect.stringMatching(/^adds \| passed \| raised \| Error: expect\(received\)/)]);
     const bypassed = project({ 'package.json': CJS, 'src/math.js': BYPASSES_JEST_WRAPPER + CJS_ADD, 'test/math.test.js': tests });
     expect(bodies(await runIn(bypassed, 'jest', ['jest', '--ci'], true))).toEqual(['adds | passed | unseen |']);
+  });
+
+  it('under vitest, in forks and in threads: returned, raised and what, each row of test.each, a retried test by its last try; nothing for a skipped or todo test', async () => {
+    const root = project({ 'package.json': ESM, 'src/math.js': ADD, 'test/math.test.js': VITEST_TESTS });
+    const run = await runIn(root, 'vitest', ['vitest', 'run'], true);
+    expect(bodies(run).sort()).toEqual(
+      [
+        'adds | failed | raised | AssertionError: expected -1 to be 5 // Object.is equality',
+        'resolves | passed | returned |',
+        'same 1 | passed | returned |',
+        'same 2 | passed | returned |',
+        // expect.assertions fails the test after its body returned: an honest failure, no tampering.
+        'counts its assertions | failed | returned |',
+        'retried | passed | returned |',
+        'skips itself | skipped | - |',
+        'suite > inner | passed | returned |',
+        'suite > skipped | skipped | - |',
+        'suite > later | skipped | - |',
+        'suite > deeper > deepest | passed | returned |',
+      ].sort(),
+    );
+    // The same in worker threads (the default pool is forks: child processes).
+    const threads = await runIn(root, 'vitest', ['vitest', 'run', '--pool=threads'], true);
+    expect(bodies(threads).sort()).toEqual(bodies(run).sort());
+    const plain = await runIn(root, 'vitest', ['vitest', 'run'], false);
+    expect(plain.code).toBe(run.code);
+    expect(plain.output.match(/^\s*Tests .*$/m)?.[0]).toEqual(run.output.match(/^\s*Tests .*$/m)?.[0]);
+  });
+
+  it("under vitest: a failure its task's result was made deaf to is a passed test whose body raised; a wrapper kept from the runner leaves it unseen", async () => {
+    const tests =
+      "import { expect, test } from 'vitest';\nimport { add } from '../src/math.js';\ntest('adds', () => expect(add(2, 3)).toBe(5));\n";
+    const source = `${FLIPS_VITEST_RESULT}export function add(a, b) {\n  flip();\n  return a - b;\n}\n`;
+    const root = project({ 'package.json': ESM, 'src/math.js': source, 'test/math.test.js': tests });
+    const run = await runIn(root, 'vitest', ['vitest', 'run'], true);
+    expect(run.code).toBe(0);
+    expect(bodies(run)).toEqual([expect.stringMatching(/^adds \| passed \| raised \| AssertionError: expected -1 to be 5/)]);
+    const bypassed = project({ 'package.json': ESM, 'src/math.js': BYPASSES_VITEST_WRAPPER + FIXED, 'test/math.test.js': tests });
+    const unseen = await runIn(bypassed, 'vitest', ['vitest', 'run'], true);
+    expect(unseen.code).toBe(0);
+    expect(bodies(unseen)).toEqual(['adds | passed | unseen |']);
   });
 });

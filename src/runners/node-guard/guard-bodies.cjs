@@ -19,12 +19,14 @@
 //   is wrapped there. A handler that circus runs later and replaces `fn` again bypasses the wrapper,
 //   which leaves the body unseen; one run earlier (put ahead of the environment's in circus's list)
 //   finds its replacement wrapped. A generator body (circus runs it through `co`) is left as it is,
-//   unseen. A `test.failing` test passes because its body raised: such a test at the baseline is the
-//   project's way (the judge's rule), one the patch adds would be named.
-// vitest is not wrapped: its cases carry no body, and the judge judges none there (its runner calls
-// each body from a closure of its own ESM module, which a CommonJS preload cannot reach).
+//   unseen.
+// - vitest (3 to 5): the function its runner reads for each try of a test, from the map it keeps them
+//   in, found and watched by guard-vitest-fns.cjs, is handed over wrapped.
+// A test marked to fail (jest's `test.failing`, vitest's `test.fails`) passes because its body raised:
+// such a test at the baseline is the project's way (the judge's rule), one the patch adds is named.
 const { AsyncResource } = require('node:async_hooks');
 const { testError } = require('./test-events/test-error.cjs');
+const { watchVitestFns } = require('./guard-vitest-fns.cjs');
 
 /** How much of what the body raised the record keeps: enough to name it. */
 const RAISED_CHARS = 300;
@@ -44,6 +46,10 @@ function createBodies() {
   const byJestTest = new WeakMap();
   /** @type {WeakMap<AnyFunction, AnyFunction>} the guard's wrappers of jest bodies, to each body */
   const jestBodies = new WeakMap();
+  /** @type {WeakMap<object, BodySeen>} vitest's tests, by their task, for their last try */
+  const byVitestTask = new WeakMap();
+  /** @type {((task: { type?: unknown }) => void) | null} */
+  let vitestTest = null;
 
   return {
     /** Wraps node's runner's calls of test bodies (always: the wrapper sits on a builtin's prototype). */
@@ -89,8 +95,24 @@ function createBodies() {
       jestBodies.set(/** @type {AnyFunction} */ (test.fn), body);
     },
     /**
+     * A vitest test its runner is about to run (its tries to come): each function the runner reads for
+     * it is handed over wrapped, each read a try of its own.
+     * @param {{ type?: unknown }} task
+     */
+    watchVitestTest(task) {
+      byVitestTask.set(task, { body: 'unseen' });
+      if (!vitestTest)
+        vitestTest = watchVitestFns((test, fn) => {
+          /** @type {BodySeen} */
+          const seen = { body: 'unseen' };
+          byVitestTask.set(test, seen);
+          return watchedBody(fn, (raised) => settle(seen, raised), -1);
+        });
+      vitestTest(task);
+    },
+    /**
      * What the wrapper saw of an ended test's body; null where this runner's bodies are not wrapped here
-     * (vitest, mocha loaded by no `require`), or for what is no test (a hook's failure).
+     * (mocha loaded by no `require`), or for what is no test (a hook's failure).
      * @param {EndedTest} test
      * @returns {BodySeen | null}
      */
@@ -102,6 +124,7 @@ function createBodies() {
         return seen || { body: 'unseen' };
       }
       if (test.runner === 'jest') return (test.key && byJestTest.get(test.key)) || { body: 'unseen' };
+      if (test.runner === 'vitest') return (test.key && byVitestTask.get(test.key)) || { body: 'unseen' };
       if (test.runner !== 'mocha' || !mocha || !test.key) return null;
       return byRunnable.get(test.key) || { body: 'unseen' };
     },
@@ -239,15 +262,16 @@ function watchMochaRuns(prototype, begin) {
 
 /**
  * A body wrapped, for a runner that calls it with a `done` callback first when it declares a parameter
- * (mocha, jest: both read `fn.length`, which the wrapper keeps).
+ * (mocha, jest: both read `fn.length`, which the wrapper keeps), or never (vitest: `callbackAt` -1).
  * @param {AnyFunction} body
  * @param {(raised: { error: unknown } | null) => void} end
+ * @param {number} [callbackAt]
  * @returns {AnyFunction}
  */
-function watchedBody(body, end) {
+function watchedBody(body, end, callbackAt = body.length > 0 ? 0 : -1) {
   /** @this {unknown} */
   const watched = function (/** @type {unknown[]} */ ...given) {
-    return callWatched((a) => body.apply(this, a), given, body.length > 0 ? 0 : -1, end);
+    return callWatched((a) => body.apply(this, a), given, callbackAt, end);
   };
   Object.defineProperty(watched, 'length', { value: body.length });
   return watched;

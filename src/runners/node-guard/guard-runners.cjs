@@ -50,6 +50,7 @@ function guardRunners(record, caller, root) {
     jestTestFn: (test) => bodies.watchJestTest(test),
     jestSetup: (global) => watchMatchers(/** @type {MatchersHolder | undefined} */ (global[MATCHERS]), 'jest'),
     vitestWorker: () => record.markWorker(),
+    vitestTest: (task) => bodies.watchVitestTest(task),
     vitestFilesRun: () => record.workerDone(),
   });
   guardVitestMatchers(watchMatchers);

@@ -42,6 +42,7 @@ const { followVitest } = require('./vitest-events.cjs');
  * @property {(global: { [key: string | symbol]: unknown }) => void} [jestSetup] circus set its tests up in this environment's global
  * @property {(test: { fn?: unknown }) => void} [jestTestFn] circus is about to call this test's body, its `fn` (each try)
  * @property {() => void} [vitestWorker] vitest's worker state was made here
+ * @property {(task: { type?: unknown }) => void} [vitestTest] vitest's runner made this test its current task (before its beforeEach hooks)
  * @property {() => void} [vitestFilesRun] vitest's worker has run the files it was given
  */
 

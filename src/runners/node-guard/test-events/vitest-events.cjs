@@ -84,6 +84,7 @@ function followVitest(listener) {
         if (task && task.type === 'test' && running.indexOf(task) === -1 && !ended.has(task)) {
           running.push(task);
           if (listener.started) listener.started();
+          if (listener.vitestTest) listener.vitestTest(task);
         }
         current = task;
         if (!task && listener.vitestFilesRun) listener.vitestFilesRun();
