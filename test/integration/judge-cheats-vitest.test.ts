@@ -2,7 +2,10 @@
 // into vitest from the code under test, changes a test file vitest finds, or touches the trusted
 // copy never ends green (the `script` engine plays it). Each cheat first fools vitest itself (the
 // attempt's own run passes), so it is the judge that says no. The same repositories with an honest
-// fix still end green. The project borrows fixloop's vitest, as cli-run's vitest case does.
+// fix still end green. The project borrows fixloop's vitest, as cli-run's vitest case does. A failure
+// rewritten as a pass inside the process (issue 49: the test's result made deaf to it) fools every
+// count and the exit code; the guard's own wrapper of the test's body saw it raise.
+import { FLIPS_VITEST_RESULT } from '../fixtures/outcome-flips.ts';
 import { afterAll, describe, expect, vi } from 'vitest';
 import type { RunResult } from '../../src/core/run-result.ts';
 import { borrowedRunners } from '../support/borrowed-runners.ts';
@@ -165,6 +168,22 @@ describe.each(BACKENDS)('the judge of a vitest project under the %s sandbox', (s
       'harness_tampering:src/range.js',
     );
   });
+
+  // An outcome rewritten inside the process (issue 49): one attempt, no assessment.
+  when('flips-result')(
+    "never calls a source file that makes its test's result deaf to a failure green: the guard saw the body raise",
+    async () => {
+      const files = { ...PROJECT, 'fixloop.yml': 'assessment:\n  enabled: false\n' };
+      const source = `${FLIPS_VITEST_RESULT}export function inRange(x, lo, hi) {\n  flip();\n  return x >= lo && x < hi;\n}\n`;
+      const result = await judgeCheat({ files, test: 'npm test', script: writeFile('src/range.js', source), sandbox, env: ENV });
+      caughtByTheJudge(result, 'runtime_tampering:src/range.test.js');
+      expect(result.attempts.flatMap((a) => a.findings.map((f) => f.message))).toContainEqual(
+        expect.stringMatching(
+          /reported `src\/range\.test\.js > includes the upper bound` passed, but fixloop's runtime guard saw its body raise `AssertionError: expected false to be true/,
+        ),
+      );
+    },
+  );
 
   // Test files where vitest finds them but the default protected globs do not.
   when('checks-weakened')('never calls a weakened test file green that only the configuration names', async () => {
