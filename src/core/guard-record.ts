@@ -69,8 +69,8 @@ export interface GuardTestCase {
    * What the test's body did, as the guard's own wrapper of the test function saw it, before any
    * reporter, plugin, stream or hook (docs/design.md §3.2.7): `returned`, `raised`, or `unseen` (the
    * wrapper never saw it end: bypassed, replaced, or never called). Absent where the guard does not wrap
-   * this runner's tests (jest, vitest), and for what is no test body (a hook's or a collection's error,
-   * a subtest).
+   * this runner's tests (mocha loaded by no `require`), for a skipped test, and for what is no test body
+   * (a hook's or a collection's error, a subtest).
    */
   body?: TestBody;
   /** What the body raised, when it raised: the error's type and message (capped). */

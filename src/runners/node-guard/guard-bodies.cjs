@@ -25,15 +25,12 @@
 // A test marked to fail (jest's `test.failing`, vitest's `test.fails`) passes because its body raised:
 // such a test at the baseline is the project's way (the judge's rule), one the patch adds is named.
 const { AsyncResource } = require('node:async_hooks');
-const { testError } = require('./test-events/test-error.cjs');
+const { beginTry, callWatched, settle, watchedBody } = require('./guard-body-call.cjs');
 const { watchVitestFns } = require('./guard-vitest-fns.cjs');
 
-/** How much of what the body raised the record keeps: enough to name it. */
-const RAISED_CHARS = 300;
-
-/** @typedef {{ body: 'returned' | 'raised' | 'unseen', raised?: string }} BodySeen what the record says of a body */
+/** @typedef {import('./guard-body-call.cjs').BodySeen} BodySeen */
+/** @typedef {import('./guard-body-call.cjs').AnyFunction} AnyFunction */
 /** @typedef {import('./test-events/test-events.cjs').EndedTest} EndedTest */
-/** @typedef {(this: unknown, ...args: unknown[]) => unknown} AnyFunction */
 
 /** The bodies of this process's tests: the wrappers, and each test's body as they saw it end. */
 function createBodies() {
@@ -70,12 +67,7 @@ function createBodies() {
       const Runnable = /** @type {{ prototype?: { run?: unknown } } | undefined} */ (exports.Runnable);
       if (mocha || !Runnable || !Runnable.prototype || typeof Runnable.prototype.run !== 'function') return;
       mocha = true;
-      watchMochaRuns(Runnable.prototype, (runnable) => {
-        /** @type {BodySeen} */
-        const seen = { body: 'unseen' };
-        byRunnable.set(runnable, seen);
-        return (raised) => settle(seen, raised);
-      });
+      watchMochaRuns(Runnable.prototype, (runnable) => beginTry(byRunnable, runnable));
     },
     /**
      * Wraps a jest test's body for the try circus is about to make (its end is told per try, the last
@@ -83,16 +75,7 @@ function createBodies() {
      * @param {{ fn?: unknown }} test circus's test object
      */
     watchJestTest(test) {
-      /** @type {BodySeen} */
-      const seen = { body: 'unseen' };
-      byJestTest.set(test, seen);
-      if (typeof test.fn !== 'function') return;
-      const given = /** @type {AnyFunction} */ (test.fn);
-      // A retry finds the wrapper of its first try: the body is the one it wraps.
-      const body = jestBodies.get(given) || given;
-      if (isGenerator(body)) return;
-      test.fn = watchedBody(body, (raised) => settle(seen, raised));
-      jestBodies.set(/** @type {AnyFunction} */ (test.fn), body);
+      watchJestTry(test, beginTry(byJestTest, test), jestBodies);
     },
     /**
      * A vitest test its runner is about to run (its tries to come): each function the runner reads for
@@ -101,13 +84,7 @@ function createBodies() {
      */
     watchVitestTest(task) {
       byVitestTask.set(task, { body: 'unseen' });
-      if (!vitestTest)
-        vitestTest = watchVitestFns((test, fn) => {
-          /** @type {BodySeen} */
-          const seen = { body: 'unseen' };
-          byVitestTask.set(test, seen);
-          return watchedBody(fn, (raised) => settle(seen, raised), -1);
-        });
+      if (!vitestTest) vitestTest = watchVitestFns((test, fn) => watchedBody(fn, beginTry(byVitestTask, test), -1));
       vitestTest(task);
     },
     /**
@@ -129,76 +106,6 @@ function createBodies() {
       return byRunnable.get(test.key) || { body: 'unseen' };
     },
   };
-}
-
-/**
- * The body's end, once: a body that raised stays raised (a later word cannot make it return).
- * @param {BodySeen} seen
- * @param {{ error: unknown } | null} raised
- */
-function settle(seen, raised) {
-  if (seen.body === 'raised') return;
-  if (!raised) {
-    seen.body = 'returned';
-    return;
-  }
-  seen.body = 'raised';
-  const error = testError(raised.error);
-  const name = isError(raised.error) ? `${raised.error.name}: ` : '';
-  seen.raised = `${name}${error.message}`.slice(0, RAISED_CHARS);
-}
-
-/**
- * An error, of this realm or another (jest runs the tests in a context of their own, with its own `Error`).
- * @param {unknown} value
- * @returns {value is Error}
- */
-function isError(value) {
-  return value instanceof Error || Object.prototype.toString.call(value) === '[object Error]';
-}
-
-/**
- * Calls a body and tells `end` how it ended, transparently: the same `this`, arguments (a callback at
- * `callbackAt` handed on wrapped, to see its error) and return value.
- * @param {(args: unknown[]) => unknown} call
- * @param {unknown[]} args
- * @param {number} callbackAt -1: no callback, the body ends when it returns or its promise settles
- * @param {(raised: { error: unknown } | null) => void} end
- */
-function callWatched(call, args, callbackAt, end) {
-  if (callbackAt >= 0) {
-    const callback = /** @type {AnyFunction} */ (args[callbackAt]);
-    args = [...args];
-    args[callbackAt] = function (/** @type {unknown} */ error, /** @type {unknown[]} */ ...rest) {
-      end(error ? { error } : null);
-      return callback.call(this, error, ...rest);
-    };
-  }
-  /** @type {unknown} */
-  let result;
-  try {
-    result = call(args);
-  } catch (error) {
-    end({ error });
-    throw error;
-  }
-  if (callbackAt < 0) {
-    const then = result !== null && (typeof result === 'object' || typeof result === 'function') ? thenOf(result) : null;
-    if (then)
-      then.call(
-        result,
-        () => end(null),
-        (/** @type {unknown} */ error) => end({ error }),
-      );
-    else end(null);
-  }
-  return result;
-}
-
-/** @param {object} value */
-function thenOf(value) {
-  const then = /** @type {{ then?: unknown }} */ (value).then;
-  return typeof then === 'function' ? /** @type {AnyFunction} */ (then) : null;
 }
 
 /**
@@ -261,20 +168,20 @@ function watchMochaRuns(prototype, begin) {
 }
 
 /**
- * A body wrapped, for a runner that calls it with a `done` callback first when it declares a parameter
- * (mocha, jest: both read `fn.length`, which the wrapper keeps), or never (vitest: `callbackAt` -1).
- * @param {AnyFunction} body
- * @param {(raised: { error: unknown } | null) => void} end
- * @param {number} [callbackAt]
- * @returns {AnyFunction}
+ * jest: the test's `fn` wrapped for the try circus is about to make. A retry finds the wrapper of its
+ * first try: the body is the one it wraps.
+ * @param {{ fn?: unknown }} test circus's test object
+ * @param {import('./guard-body-call.cjs').End} end
+ * @param {WeakMap<AnyFunction, AnyFunction>} bodies the guard's wrappers, to each body
  */
-function watchedBody(body, end, callbackAt = body.length > 0 ? 0 : -1) {
-  /** @this {unknown} */
-  const watched = function (/** @type {unknown[]} */ ...given) {
-    return callWatched((a) => body.apply(this, a), given, callbackAt, end);
-  };
-  Object.defineProperty(watched, 'length', { value: body.length });
-  return watched;
+function watchJestTry(test, end, bodies) {
+  if (typeof test.fn !== 'function') return;
+  const given = /** @type {AnyFunction} */ (test.fn);
+  const body = bodies.get(given) || given;
+  if (isGenerator(body)) return;
+  const watched = watchedBody(body, end);
+  bodies.set(watched, body);
+  test.fn = watched;
 }
 
 /** @param {AnyFunction} fn */
