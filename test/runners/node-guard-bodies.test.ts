@@ -52,6 +52,8 @@ const JEST_TESTS = [
   "test.each([[1, 1], [2, 2]])('same %i', (a, b) => expect(a).toBe(b));",
   "test('counts its assertions', () => { expect.assertions(2); expect(1).toBe(1); });",
   "let tries = 0;\ntest('retried', () => { tries++; expect(tries).toBe(2); });",
+  "test.concurrent('at once', async () => { await new Promise((r) => setTimeout(r, 20)); throw new Error('late'); });",
+  "test.concurrent('at once too', async () => { await new Promise((r) => setTimeout(r, 10)); });",
   "describe('suite', () => {",
   "  it('inner', () => {});",
   "  it.skip('skipped', () => { throw new Error('never'); });",
@@ -83,6 +85,8 @@ const VITEST_TESTS = [
   "test('counts its assertions', () => { expect.assertions(2); expect(1).toBe(1); });",
   "let tries = 0;\ntest('retried', { retry: 1 }, () => { tries++; expect(tries).toBe(2); });",
   "test('skips itself', (context) => { context.skip(); });",
+  "test.concurrent('at once', async ({ expect }) => { await new Promise((r) => setTimeout(r, 20)); expect(1).toBe(2); });",
+  "test.concurrent('at once too', async () => { await new Promise((r) => setTimeout(r, 10)); });",
   "describe('suite', () => {",
   "  it('inner', () => {});",
   "  it.skip('skipped', () => { throw new Error('never'); });",
@@ -180,7 +184,7 @@ describe("the Node guard's wrapper of each test's body", () => {
     expect(bodies(run)).toEqual([expect.stringMatching(/^adds \| passed \| raised \| AssertionError: Expected values/)]);
   });
 
-  it('under jest: returned, raised and what, each row of test.each, a retried test by its last try; nothing for a skipped or todo test', async () => {
+  it('under jest: returned, raised and what, each row of test.each, concurrent tests, a retried test by its last try; nothing for a skipped or todo test', async () => {
     const root = project({ 'package.json': CJS, 'src/math.js': CJS_ADD, 'test/math.test.js': JEST_TESTS });
     const run = await runIn(root, 'jest', ['jest', '--ci'], true);
     expect(bodies(run).sort()).toEqual(
@@ -194,6 +198,8 @@ describe("the Node guard's wrapper of each test's body", () => {
         // expect.assertions fails the test after its body returned: an honest failure, no tampering.
         'counts its assertions | failed | returned |',
         'retried | passed | returned |',
+        'at once | failed | raised | Error: late',
+        'at once too | passed | returned |',
         'suite > inner | passed | returned |',
         'suite > skipped | skipped | - |',
         'suite > later | skipped | - |',
@@ -215,7 +221,7 @@ describe("the Node guard's wrapper of each test's body", () => {
     expect(bodies(await runIn(bypassed, 'jest', ['jest', '--ci'], true))).toEqual(['adds | passed | unseen |']);
   });
 
-  it('under vitest, in forks and in threads: returned, raised and what, each row of test.each, a retried test by its last try; nothing for a skipped or todo test', async () => {
+  it('under vitest, in forks and in threads: returned, raised and what, each row of test.each, concurrent tests, a retried test by its last try; nothing for a skipped or todo test', async () => {
     const root = project({ 'package.json': ESM, 'src/math.js': ADD, 'test/math.test.js': VITEST_TESTS });
     const run = await runIn(root, 'vitest', ['vitest', 'run'], true);
     expect(bodies(run).sort()).toEqual(
@@ -228,6 +234,8 @@ describe("the Node guard's wrapper of each test's body", () => {
         'counts its assertions | failed | returned |',
         'retried | passed | returned |',
         'skips itself | skipped | - |',
+        'at once | failed | raised | AssertionError: expected 1 to be 2 // Object.is equality',
+        'at once too | passed | returned |',
         'suite > inner | passed | returned |',
         'suite > skipped | skipped | - |',
         'suite > later | skipped | - |',
