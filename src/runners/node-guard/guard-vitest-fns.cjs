@@ -12,8 +12,8 @@
 // Code that puts its own `WeakMap.prototype.get` in place, or reads a function under the test from a
 // map of its own first, keeps the wrapper from the runner's read: its bodies go unseen, which the judge
 // holds against a test reported passed. Code that reaches vitest's map and puts a function of its own
-// there hands the runner that function, wrapped. The vm pools (vmThreads, vmForks) run the runner in
-// a context of its own, whose `WeakMap` this does not see: their bodies go unseen on the baseline too.
+// there hands the runner that function, wrapped. The vm pools (vmThreads, vmForks) keep their worker
+// state in a context of their own: there the guard follows no test at all (no case, so no body).
 
 /** @typedef {(this: unknown, ...args: unknown[]) => unknown} AnyFunction */
 /** @typedef {{ type?: unknown }} Task */
