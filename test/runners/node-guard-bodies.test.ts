@@ -51,6 +51,8 @@ const JEST_TESTS = [
   "test('resolves', async () => { await new Promise((r) => setImmediate(r)); });",
   "test.each([[1, 1], [2, 2]])('same %i', (a, b) => expect(a).toBe(b));",
   "test('counts its assertions', () => { expect.assertions(2); expect(1).toBe(1); });",
+  "test.failing('marked to fail', () => { throw new Error('known'); });",
+  "test.failing('marked to fail but returns', () => {});",
   "let tries = 0;\ntest('retried', () => { tries++; expect(tries).toBe(2); });",
   "test.concurrent('at once', async () => { await new Promise((r) => setTimeout(r, 20)); throw new Error('late'); });",
   "test.concurrent('at once too', async () => { await new Promise((r) => setTimeout(r, 10)); });",
@@ -83,6 +85,8 @@ const VITEST_TESTS = [
   "test('resolves', async () => { await new Promise((r) => setImmediate(r)); });",
   "test.each([[1, 1], [2, 2]])('same %i', (a, b) => expect(a).toBe(b));",
   "test('counts its assertions', () => { expect.assertions(2); expect(1).toBe(1); });",
+  "test.fails('marked to fail', () => { expect(1).toBe(2); });",
+  "test.fails('marked to fail but returns', () => {});",
   "let tries = 0;\ntest('retried', { retry: 1 }, () => { tries++; expect(tries).toBe(2); });",
   "test('skips itself', (context) => { context.skip(); });",
   "test.concurrent('at once', async ({ expect }) => { await new Promise((r) => setTimeout(r, 20)); expect(1).toBe(2); });",
@@ -197,6 +201,9 @@ describe("the Node guard's wrapper of each test's body", () => {
         'same 2 | passed | returned |',
         // expect.assertions fails the test after its body returned: an honest failure, no tampering.
         'counts its assertions | failed | returned |',
+        // Marked to fail: raising is what its body is to do; a body that returned did not do it.
+        'marked to fail | passed | returned |',
+        'marked to fail but returns | failed | raised | returned, though the test is marked to fail',
         'retried | passed | returned |',
         'at once | failed | raised | Error: late',
         'at once too | passed | returned |',
@@ -232,6 +239,8 @@ describe("the Node guard's wrapper of each test's body", () => {
         'same 2 | passed | returned |',
         // expect.assertions fails the test after its body returned: an honest failure, no tampering.
         'counts its assertions | failed | returned |',
+        'marked to fail | passed | returned |',
+        'marked to fail but returns | failed | raised | returned, though the test is marked to fail',
         'retried | passed | returned |',
         'skips itself | skipped | - |',
         'at once | failed | raised | AssertionError: expected 1 to be 2 // Object.is equality',

@@ -23,7 +23,8 @@
 // - vitest (3 to 5): the function its runner reads for each try of a test, from the map it keeps them
 //   in, found and watched by guard-vitest-fns.cjs, is handed over wrapped.
 // A test marked to fail (jest's `test.failing`, vitest's `test.fails`) passes because its body raised:
-// such a test at the baseline is the project's way (the judge's rule), one the patch adds is named.
+// its record says what was expected of the body (a body that raised did as marked: `returned`; one
+// that returned did not: `raised`), so the judge's one rule holds for it too.
 const { AsyncResource } = require('node:async_hooks');
 const { beginTry, callWatched, settle, watchedBody } = require('./guard-body-call.cjs');
 const { watchVitestFns } = require('./guard-vitest-fns.cjs');
@@ -100,12 +101,27 @@ function createBodies() {
         byTitles.delete(key);
         return seen || { body: 'unseen' };
       }
-      if (test.runner === 'jest') return (test.key && byJestTest.get(test.key)) || { body: 'unseen' };
-      if (test.runner === 'vitest') return (test.key && byVitestTask.get(test.key)) || { body: 'unseen' };
+      if (test.runner === 'jest') return asMarked(test.key, (test.key && byJestTest.get(test.key)) || { body: 'unseen' });
+      if (test.runner === 'vitest') return asMarked(test.key, (test.key && byVitestTask.get(test.key)) || { body: 'unseen' });
       if (test.runner !== 'mocha' || !mocha || !test.key) return null;
       return byRunnable.get(test.key) || { body: 'unseen' };
     },
   };
+}
+
+/**
+ * What a test's body did, held against what its test declares: a test marked to fail (circus's
+ * `failing`, vitest's `fails`) is to raise, so raising is its body's expected end and returning is not.
+ * @param {unknown} test the runner's test object
+ * @param {BodySeen} seen
+ * @returns {BodySeen}
+ */
+function asMarked(test, seen) {
+  const marked = /** @type {{ failing?: unknown, fails?: unknown } | null} */ (test);
+  if (!marked || (marked.failing !== true && marked.fails !== true) || seen.body === 'unseen') return seen;
+  return seen.body === 'raised'
+    ? { body: 'returned' }
+    : { body: 'raised', raised: 'returned, though the test is marked to fail' };
 }
 
 /**
