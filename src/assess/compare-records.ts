@@ -4,6 +4,7 @@
 // not compared; what differs between two runs of one version is noise (same-version-noise.ts).
 import type { BehaviourChange } from '../core/assessment.ts';
 import { likeFailing } from './input-likeness.ts';
+import { failsAfterFix, fixThrows } from './new-failures.ts';
 import { distinctPaths, pathSide, type PathSide } from './path-likeness.ts';
 import type { ProbeRecord, ProbedFunction } from './probe-record.ts';
 import { pairedChanges } from './paired-calls.ts';
@@ -197,8 +198,7 @@ export function compareVersions(
   }
   let generatedCompared = 0;
   const like = pathLike(before, near);
-  // Whether the fix makes a failing test's call throw (a check added): then throwing near them is expected.
-  const fixThrows = [...failingChanges.values()].some((set) => [...set].some((c) => throws(c.slice(c.indexOf(SEP) + 1))));
+  const fixMakesThrow = fixThrows(failingChanges);
   for (const [key, was] of before.generated) {
     const now = after.generated.get(key);
     if (!now || before.suiteArgs.has(key) || after.suiteArgs.has(key)) continue;
@@ -213,13 +213,9 @@ export function compareVersions(
     const side = like(fn, was.path);
     // The original failed on it as it failed on a failing test's call: the bug's own class of input.
     const sameFailure = near.failures.get(fn)?.has(was.out) ?? false;
-    // The patch throws on it, where the fix makes no failing test's call throw: an input the original
-    // answered (a regression), or one the original failed on as on a failing test's call (the
-    // bug's own class, left failing): wherever it lies, that is not the change the tests asked for.
-    const stillFails = !fixThrows && throws(now.out) && (!throws(was.out) || sameFailure);
     const nearFailing =
       side !== 'passing' &&
-      !stillFails &&
+      !failsAfterFix(was.out, now.out, sameFailure, fixMakesThrow) &&
       (near.keys.has(key) || near.keys.has(was.base) || sameFailure || likeFailing(args, base, near.inputs.get(fn) ?? []));
     changes.push({
       kind: 'generated',
@@ -251,11 +247,6 @@ export function disagreementsWith(
     alternative: c.after,
     ...(c.kind === 'suite' && c.nearFailing ? { atFailingTests: true as const } : {}),
   }));
-}
-
-/** A result that throws (a probe's own timeout aside: a slow run, not the code). */
-function throws(out: string): boolean {
-  return out.startsWith('throws ') && !out.startsWith('throws ProbeTimeout');
 }
 
 /** Function and arguments of a suite key (the test left out). */
