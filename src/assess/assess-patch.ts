@@ -25,6 +25,7 @@ import type { ProbeRecord } from './probe-record.ts';
 import { planVersions, type VersionPlan } from './probe-plan.ts';
 import { runAgain, type VersionRuns } from './version-runs.ts';
 import { runAndLook } from './run-and-look.ts';
+import { budgetSpentReason, UNREACHED_REASON } from './blind-reasons.ts';
 import { lookAt, type Looked } from './look-at-versions.ts';
 import { focusChoices } from '../runners/focused-test-command.ts';
 import { repositoryFiles } from './repository-files.ts';
@@ -89,8 +90,8 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
       atEntryPoints,
     } = await lookAtEntryPointsIfNeeded(first, { checkout, dir, input, focused, left, fromFailing, touched: paths });
     if (!runs.patched || !runs.original)
-      return notAssessed('the time budget ran out before the suite ran on both versions', true);
-    if (!firstLooked) return notAssessed('the suite never called the changed functions, or they could not be probed');
+      return notAssessed(budgetSpentReason(runs.patched ? runs.patchedMs : null, input.limitMs), true);
+    if (!firstLooked) return notAssessed(UNREACHED_REASON);
     // The look stands until a rival's disagreement has the versions run again for their noise (settle, below).
     let looked: Looked = firstLooked;
     const { functions, after, near, noise } = looked;
