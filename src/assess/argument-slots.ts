@@ -7,6 +7,7 @@ const OPEN = new Set(['(', '[', '{']);
 const CLOSE = new Set([')', ']', '}']);
 const KEYWORD = /^([A-Za-z_]\w*)=(?!=)/;
 const NUMBER = /^-?\d+(?:\.\d+)?(?:e[+-]?\d+)?$/;
+const NAME = /^[A-Za-z_$][\w$.-]*$/;
 
 /** Each argument's text by its place (`0`, `1`, …) or, for a keyword argument, its name. */
 export function argumentSlots(text: string): Map<string, string> {
@@ -48,14 +49,15 @@ function closingQuote(text: string, i: number): number {
 }
 
 /**
- * Whether an argument's text is a literal a lookup could compare with: a non-empty string or a
- * non-zero number. Not an empty string, zero, null, a boolean or a container: those are the edges a
- * fix is often about (the empty case handled), and their generated neighbours are few or are other
- * edges.
+ * Whether an argument's text is a literal a lookup could compare with: a string of data (not a
+ * name) or a non-zero number. Not an empty string, zero, null, a boolean or a container: those are
+ * the edges a fix is often about (the empty case handled), and their generated neighbours are few or
+ * are other edges. Not a name either (`'title'`, `'__proto__'`, `'max-age'`): a fix that adds a
+ * case for a key (a style, an option, a keyword) changes that key's calls and no other's.
  */
 export function isDistinctLiteral(value: string): boolean {
   const body = value.startsWith('b') ? value.slice(1) : value;
   const quoted = (body.startsWith("'") || body.startsWith('"')) && closingQuote(body, 0) === body.length - 1;
-  if (quoted) return body.length > 2;
+  if (quoted) return body.length > 2 && !NAME.test(body.slice(1, -1));
   return NUMBER.test(value) && Number(value) !== 0;
 }

@@ -16,10 +16,12 @@ describe('the arguments of a call, from their canonical text', () => {
     expect([...argumentSlots('')]).toEqual([]);
   });
 
-  it('calls a non-empty string or a non-zero number a distinct literal, not an edge or a container', () => {
-    expect(['"X(hi)X"', "'a'", "b'x'", '73', '-1.5'].map(isDistinctLiteral)).toEqual([true, true, true, true, true]);
+  it('calls a string of data or a non-zero number a distinct literal, not an edge, a container or a name', () => {
+    expect(['"X(hi)X"', "'Hello World'", "b'x y'", "'a/b'", '73', '-1.5'].map(isDistinctLiteral)).toEqual(Array(6).fill(true));
     expect(["''", '""', '0', 'None', 'null', 'true', '[1]', '{}', "'a' + 'b'"].map(isDistinctLiteral)).toEqual(
       Array(9).fill(false),
     );
+    // A key a fix may add a case for: a style, an option, a keyword.
+    expect(["'title'", "'__proto__'", "'max-age'", "b'AS'"].map(isDistinctLiteral)).toEqual(Array(4).fill(false));
   });
 });
