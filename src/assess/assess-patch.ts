@@ -23,10 +23,10 @@ import { probeable, probedKinds } from './probe-languages.ts';
 import { probeCheckout, type ProbeCheckout } from './probe-checkout.ts';
 import type { ProbeRecord } from './probe-record.ts';
 import { planVersions, type VersionPlan } from './probe-plan.ts';
-import { runAgain, type VersionRuns } from './version-runs.ts';
-import { runAndLook } from './run-and-look.ts';
+import type { VersionRuns } from './version-runs.ts';
+import { lookWithNoise, runAndLook } from './run-and-look.ts';
 import { budgetSpentReason, UNREACHED_REASON } from './blind-reasons.ts';
-import { lookAt, type Looked } from './look-at-versions.ts';
+import type { Looked } from './look-at-versions.ts';
 import { focusChoices } from '../runners/focused-test-command.ts';
 import { repositoryFiles } from './repository-files.ts';
 import { unfinishedRun } from './unfinished-run.ts';
@@ -133,23 +133,15 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
       originals,
       written: new Map([...standing.original.files].map(([path, file]) => [path, file.text])),
       chosen,
-      plan: async (versions) => {
-        const plans = planVersions(originals, versions, probed);
-        return entries ? withEntryPoints(plans, entries, dir) : plans;
-      },
+      plan: (versions) => rivalPlans(versions, { originals, probed, entries, dir }),
       suite: input.suite,
       focused: runs.focused,
       fixed: input.fixed,
       testFiles,
       looked: { after, functions, near, noise },
       // A rival that disagrees may do so in noise only: the versions run again first, once.
-      settle: async () => {
-        if (!runs.againRun) {
-          await runAgain(checkout, standing, runs, input, left);
-          looked = lookAt(runs, fromFailing) ?? looked;
-        }
-        return looked.noise;
-      },
+      settle: async () =>
+        (looked = (await lookWithNoise(checkout, standing, runs, { input, left, fromFailing })) ?? looked).noise,
       suiteRunMs: runs.patched.gate?.durationMs ?? 0,
       max: MAX_ALTERNATIVES,
       left,
@@ -259,6 +251,20 @@ async function lookAtEntryPointsIfNeeded(
     return { runs: second, looked: secondLook, plans, atEntryPoints: { why, entries } };
   runs.exhausted ||= second.exhausted;
   return first;
+}
+
+/** The versions planned for the rivals' runs, probed where the chosen patch's run was (the entry points too, when it was there). */
+async function rivalPlans(
+  versions: PatchedVersion[],
+  at: {
+    originals: Map<string, string | null>;
+    probed: (path: string) => boolean;
+    entries: Map<string, Set<number>> | undefined;
+    dir: string;
+  },
+): Promise<Plans> {
+  const plans = planVersions(at.originals, versions, at.probed);
+  return at.entries ? withEntryPoints(plans, at.entries, at.dir) : plans;
 }
 
 async function alternativeVersions(

@@ -30,3 +30,18 @@ export async function runAndLook(
   await runAgain(checkout, plans, runs, at.input, at.left);
   return { runs, looked: lookAt(runs, at.fromFailing) };
 }
+
+/**
+ * The look again, the versions run again for their noise first, once (a rival's disagreement may be
+ * noise alone); null when they already ran again.
+ */
+export async function lookWithNoise(
+  checkout: ProbeCheckout,
+  plans: { original: VersionPlan; versions: VersionPlan[] },
+  runs: VersionRuns,
+  at: { input: { log: (line: string) => void }; left: () => number; fromFailing: (record: ProbeRecord) => boolean },
+): Promise<Looked | null> {
+  if (runs.againRun) return null;
+  await runAgain(checkout, plans, runs, at.input, at.left);
+  return lookAt(runs, at.fromFailing);
+}

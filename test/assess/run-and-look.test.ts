@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ProbeCheckout, ProbeRun } from '../../src/assess/probe-checkout.ts';
 import type { VersionPlan } from '../../src/assess/probe-plan.ts';
 import type { ProbeRecord, ProbedFunction } from '../../src/assess/probe-record.ts';
-import { runAndLook } from '../../src/assess/run-and-look.ts';
+import { lookWithNoise, runAndLook } from '../../src/assess/run-and-look.ts';
 
 const FN = 'src/stamp.js#stamp';
 const functions = new Map<string, ProbedFunction>([[FN, { id: FN, name: 'stamp', path: 'src/stamp.js', line: 1 }]]);
@@ -57,5 +57,24 @@ describe('the versions run again for their noise only when it could explain a di
     expect(probe.labels).toEqual(['patched', 'original', 'original-again', 'patched-again']);
     expect(runs.againRun).toBe(true);
     expect(looked?.differences.changes).toEqual([]);
+  });
+
+  it('runs them again once when asked later (a rival that disagrees), and learns the noise then', async () => {
+    let clock = 1000;
+    // Only the failing test's call carries the stamp: nothing outside it asks for the noise first.
+    const probe = checkout((label) => [call('1', `'${label.startsWith('patched') ? 'fixed' : 'broken'} ${clock++}'`, FAILING)]);
+    const { runs, looked } = await look(probe);
+    expect(probe.labels).toEqual(['patched', 'original']);
+    expect(looked?.noise.masked.size).toBe(0);
+    const at = {
+      input: { log: () => undefined },
+      left: () => 60_000,
+      fromFailing: (r: ProbeRecord) => r.testLines?.[0] === FAILING,
+    };
+    const again = await lookWithNoise(probe, plans, runs, at);
+    expect(probe.labels).toEqual(['patched', 'original', 'original-again', 'patched-again']);
+    expect(again?.noise.masked.size).toBeGreaterThan(0);
+    expect(await lookWithNoise(probe, plans, runs, at)).toBeNull();
+    expect(probe.labels).toHaveLength(4);
   });
 });
