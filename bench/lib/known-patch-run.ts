@@ -3,7 +3,7 @@
 // what is measured is what any engine's patch would meet. assess-known.ts runs the upstream fixes
 // and the engine's kept patches this way; overfit.ts every plausible candidate it found.
 import { execFileSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -78,6 +78,17 @@ function blindness(assessment: Assessment | undefined): ProductView['blind'] {
   return assessment.counts.changes === 0 && !disagreed && assessment.level === 'review' ? 'saw no change' : undefined;
 }
 
+/**
+ * The whole assessment, kept where FIXLOOP_BENCH_ASSESSMENTS names a folder (`<patch hash>.json`):
+ * the row says the level and the reason's start, and reading why a patch ended there needs the rest.
+ */
+function keepAssessment(patch: string, assessment: Assessment | undefined): void {
+  const dir = process.env.FIXLOOP_BENCH_ASSESSMENTS;
+  if (!dir || !assessment) return;
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, `${patchHash(patch)}.json`), `${JSON.stringify(assessment, null, 2)}\n`);
+}
+
 /** `patch` through a real `fixloop run` on the project in `project` (removed afterwards). */
 export async function runPatchThroughProduct(project: string, test: string, patch: string, setup?: string): Promise<ProductView> {
   const out = materialize({}, 'assess-out');
@@ -106,6 +117,7 @@ export async function runPatchThroughProduct(project: string, test: string, patc
     const run = await timed(process.execPath, command, out, 1_800_000, { FIXLOOP_CACHE_DIR: cacheDir });
     const result = printedResult(run.stdout);
     const blind = blindness(result?.assessment);
+    keepAssessment(patch, result?.assessment);
     return {
       status: result?.status ?? `crashed (exit ${run.code})`,
       level: result?.assessment?.level ?? '–',

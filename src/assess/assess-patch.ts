@@ -23,8 +23,10 @@ import { probeable, probedKinds } from './probe-languages.ts';
 import { probeCheckout, type ProbeCheckout } from './probe-checkout.ts';
 import type { ProbeRecord } from './probe-record.ts';
 import { planVersions, type VersionPlan } from './probe-plan.ts';
-import { runVersions, type VersionRuns } from './version-runs.ts';
-import { lookAt, type Looked } from './look-at-versions.ts';
+import type { VersionRuns } from './version-runs.ts';
+import { lookWithNoise, runAndLook } from './run-and-look.ts';
+import { budgetSpentReason, UNREACHED_REASON } from './blind-reasons.ts';
+import type { Looked } from './look-at-versions.ts';
 import { focusChoices } from '../runners/focused-test-command.ts';
 import { repositoryFiles } from './repository-files.ts';
 import { unfinishedRun } from './unfinished-run.ts';
@@ -80,27 +82,29 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
     // The budget is for the comparison: a slow setup must not leave a quick suite no time to run on both versions.
     clock = Date.now();
     const { chosen, others, probed, paths, originals, testFiles, checkout, focused, plans, fromFailing } = prepared;
-    const first: Look = { runs: await runVersions(checkout, plans, input, focused, left), plans };
-    first.looked = lookAt(first.runs, fromFailing);
+    const first: Look = { ...(await runAndLook(checkout, plans, { input, focused, left, fromFailing })), plans };
     const {
       runs,
-      looked,
+      looked: firstLooked,
       plans: standing,
       atEntryPoints,
     } = await lookAtEntryPointsIfNeeded(first, { checkout, dir, input, focused, left, fromFailing, touched: paths });
     if (!runs.patched || !runs.original)
-      return notAssessed('the time budget ran out before the suite ran on both versions', true);
-    if (!looked) return notAssessed('the suite never called the changed functions, or they could not be probed');
-    const { functions, after, differences, near, noise } = looked;
+      return notAssessed(budgetSpentReason(runs.patched ? runs.patchedMs : null, input.limitMs), true);
+    if (!firstLooked) return notAssessed(UNREACHED_REASON);
+    // The look stands until a rival's disagreement has the versions run again for their noise (settle, below).
+    let looked: Looked = firstLooked;
+    const { functions, after, near, noise } = looked;
     // "No change at all" is a finding only from two whole runs: one cut short (a timeout, a crash)
     // can simply lack the failing tests' calls.
     const unfinished =
-      differences.changes.length === 0
+      looked.differences.changes.length === 0
         ? unfinishedRun(runs.patched?.gate ?? null, runs.original?.gate ?? null, input.fixed)
         : null;
     if (unfinished) return notAssessed(unfinished, runs.exhausted);
-    const level = (alternatives: NonNullable<LevelInput['alternatives']>, rivalSearch?: Assessment['rivalSearch']) =>
-      decideLevel({
+    const level = (alternatives: NonNullable<LevelInput['alternatives']>, rivalSearch?: Assessment['rivalSearch']) => {
+      const { differences, specialCase } = looked;
+      return decideLevel({
         ...(input.chosen ? { chosen: input.chosen } : {}),
         changes: differences.changes,
         alternatives,
@@ -111,8 +115,9 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
         ...(atEntryPoints ? { atEntryPoints: atEntryPoints.why } : {}),
         ...(rivalSearch ? { rivalSearch } : {}),
         ...(input.behaviourUnchanged ? { behaviourUnchanged: true } : {}),
-        ...(looked.specialCase ? { specialCase: looked.specialCase } : {}),
+        ...(specialCase ? { specialCase } : {}),
       });
+    };
     const alternatives = others.map((o, i) => {
       const run = runs.alternatives[i];
       return { info: o.info, disagreements: run ? disagreementsWith(after, run.records, functions, near, noise) : null };
@@ -128,15 +133,15 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
       originals,
       written: new Map([...standing.original.files].map(([path, file]) => [path, file.text])),
       chosen,
-      plan: async (versions) => {
-        const plans = planVersions(originals, versions, probed);
-        return entries ? withEntryPoints(plans, entries, dir) : plans;
-      },
+      plan: (versions) => rivalPlans(versions, { originals, probed, entries, dir }),
       suite: input.suite,
       focused: runs.focused,
       fixed: input.fixed,
       testFiles,
       looked: { after, functions, near, noise },
+      // A rival that disagrees may do so in noise only: the versions run again first, once.
+      settle: async () =>
+        (looked = (await lookWithNoise(checkout, standing, runs, { input, left, fromFailing })) ?? looked).noise,
       suiteRunMs: runs.patched.gate?.durationMs ?? 0,
       max: MAX_ALTERNATIVES,
       left,
@@ -240,12 +245,26 @@ async function lookAtEntryPointsIfNeeded(
     `assessment: ${ENTRY_REASONS[why]}; probing where the failing tests enter the program (${[...entries.keys()].join(', ')})`,
   );
   const plans = await withEntryPoints(first.plans, entries, at.dir);
-  const second = await runVersions(at.checkout, plans, at.input, runs.focused ? [runs.focused] : at.focused, at.left);
-  const secondLook = lookAt(second, at.fromFailing);
+  const focused = runs.focused ? [runs.focused] : at.focused;
+  const { runs: second, looked: secondLook } = await runAndLook(at.checkout, plans, { ...at, focused });
   if (second.patched && second.original && (secondLook !== null || !looked))
     return { runs: second, looked: secondLook, plans, atEntryPoints: { why, entries } };
   runs.exhausted ||= second.exhausted;
   return first;
+}
+
+/** The versions planned for the rivals' runs, probed where the chosen patch's run was (the entry points too, when it was there). */
+async function rivalPlans(
+  versions: PatchedVersion[],
+  at: {
+    originals: Map<string, string | null>;
+    probed: (path: string) => boolean;
+    entries: Map<string, Set<number>> | undefined;
+    dir: string;
+  },
+): Promise<Plans> {
+  const plans = planVersions(at.originals, versions, at.probed);
+  return at.entries ? withEntryPoints(plans, at.entries, at.dir) : plans;
 }
 
 async function alternativeVersions(

@@ -38,6 +38,8 @@ export interface RivalComparison {
   suiteRunMs: number;
   /** The chosen patch's records, the functions probed and where the failing tests are. */
   looked: { after: RecordIndex; functions: Map<string, ProbedFunction>; near: NearFailing; noise?: Noise };
+  /** The noise once the versions ran again (asked when a rival disagrees: the disagreement may be noise alone). */
+  settle?: () => Promise<Noise>;
   max: number;
   left: () => number;
   log: (line: string) => void;
@@ -115,17 +117,16 @@ async function compareStep(
     const step = await runWithin(input.checkout, plan, rival.version.name, input.left, input.log);
     exhausted ||= step.exhausted;
     if (!step.run) compared.push({ info: rival.info, disagreements: null });
-    else if (step.run.gate?.passed)
-      compared.push({
-        info: rival.info,
-        disagreements: disagreementsWith(
-          input.looked.after,
-          step.run.records,
-          input.looked.functions,
-          input.looked.near,
-          input.looked.noise,
-        ),
-      });
+    else if (step.run.gate?.passed) {
+      const { after, functions, near } = input.looked;
+      let disagreements = disagreementsWith(after, step.run.records, functions, near, input.looked.noise);
+      if (disagreements.length > 0 && input.settle) {
+        input.looked.noise = await input.settle();
+        delete input.settle;
+        disagreements = disagreementsWith(after, step.run.records, functions, near, input.looked.noise);
+      }
+      compared.push({ info: rival.info, disagreements });
+    }
   }
   return { compared, exhausted };
 }

@@ -127,7 +127,10 @@ export const SPECIAL_CASE_REASON = 'changes behaviour only at the failing testsâ
 
 function specialCaseReason(found: NonNullable<Assessment['specialCase']>): string {
   const inputs = found.inputs.slice(0, 3).join(', ') + (found.inputs.length > 3 ? ', â€¦' : '');
-  return `the patch ${SPECIAL_CASE_REASON} (${inputs}), at none of the ${plural(found.neighbours, 'input')} generated around them: it answers the tests, not the bug (a lookup of their literals, or code that reads the expected values)`;
+  const keyed = found.keyedOn
+    ? ` with another ${found.keyedOn.map((k) => k.replace(/ = .*/s, '')).join(' or ')} (it changes only where ${found.keyedOn.join(', ')})`
+    : '';
+  return `the patch ${SPECIAL_CASE_REASON} (${inputs}), at none of the ${plural(found.neighbours, 'input')} generated around them${keyed}: it answers the tests, not the bug (a lookup of their literals, or code that reads the expected values)`;
 }
 
 /** Whether a compared alternative leaves the tests undecided (decideLevel says why a weakening one mostly does not). */

@@ -4,6 +4,7 @@
 // not compared; what differs between two runs of one version is noise (same-version-noise.ts).
 import type { BehaviourChange } from '../core/assessment.ts';
 import { likeFailing } from './input-likeness.ts';
+import { failsAfterFix, fixThrows } from './new-failures.ts';
 import { distinctPaths, pathSide, type PathSide } from './path-likeness.ts';
 import type { ProbeRecord, ProbedFunction } from './probe-record.ts';
 import { pairedChanges } from './paired-calls.ts';
@@ -197,6 +198,7 @@ export function compareVersions(
   }
   let generatedCompared = 0;
   const like = pathLike(before, near);
+  const fixMakesThrow = fixThrows(failingChanges);
   for (const [key, was] of before.generated) {
     const now = after.generated.get(key);
     if (!now || before.suiteArgs.has(key) || after.suiteArgs.has(key)) continue;
@@ -213,6 +215,7 @@ export function compareVersions(
     const sameFailure = near.failures.get(fn)?.has(was.out) ?? false;
     const nearFailing =
       side !== 'passing' &&
+      !failsAfterFix(was.out, now.out, sameFailure, fixMakesThrow) &&
       (near.keys.has(key) || near.keys.has(was.base) || sameFailure || likeFailing(args, base, near.inputs.get(fn) ?? []));
     changes.push({
       kind: 'generated',

@@ -5,6 +5,10 @@
 // there a region moved: the failing input now goes the way of its neighbour on one side (the same
 // path through the function, else the same result) where it went the way of its neighbour on the
 // other side. An input that goes neither neighbour's way in the patched program is an isolated point.
+// A lookup keyed on one argument (`if string == "X(hi)X"`) also changes the neighbours that vary
+// another argument and keep that literal: the change then follows the literal when every neighbour
+// that gives that argument another value is unchanged (argument-slots.ts says which one it varied).
+import { argumentSlots, isDistinctLiteral } from './argument-slots.ts';
 import type { NearFailing, RecordIndex } from './compare-records.ts';
 import { numericSlotOffset } from './numeric-distance.ts';
 import { pairedChanges } from './paired-calls.ts';
@@ -19,6 +23,8 @@ export interface SpecialCase {
   inputs: string[];
   /** Inputs generated around them, compared in both versions, none of whose results changed. */
   neighbours: number;
+  /** The arguments whose literal the change follows, as `argument 2 = 'X(hi)X'`, when neighbours keeping it changed too. */
+  keyedOn?: string[];
 }
 
 /** How one input went in one version: its path through the function where traced, and its result. */
@@ -27,9 +33,13 @@ interface Way {
   out: string;
 }
 
-/** Null unless every changed failing call with neighbours changed alone, and no boundary moved. */
+/**
+ * Null unless every changed failing call with neighbours changed alone (or with the neighbours that
+ * keep one argument's literal only), and no boundary moved.
+ */
 export function specialCaseOf(before: RecordIndex, after: RecordIndex, near: NearFailing, noise: Noise): SpecialCase | null {
   const inputs = new Set<string>();
+  const keyedOn = new Set<string>();
   let neighbours = 0;
   for (const key of near.calls) {
     const was = before.suite.get(key);
@@ -39,9 +49,10 @@ export function specialCaseOf(before: RecordIndex, after: RecordIndex, near: Nea
     const [fn = '', args = ''] = key.split(SEP);
     const around = neighboursOf(before, after, near, fn + SEP + args, noise);
     if (around.length === 0) continue;
-    if (around.some((n) => n.changed)) return null;
     const at = { original: wayOf(before, key, was.outs), patched: wayOf(after, key, now.outs) };
-    if (boundaryMoved(args, at, around)) return null;
+    const isolated = isolatedAmong(args, at, around);
+    if (!isolated) return null;
+    if (isolated.keyedOn) keyedOn.add(isolated.keyedOn);
     inputs.add(
       `${
         fn
@@ -50,9 +61,32 @@ export function specialCaseOf(before: RecordIndex, after: RecordIndex, near: Nea
           .at(-1) ?? fn
       }(${args})`,
     );
-    neighbours += around.length;
+    neighbours += isolated.neighbours;
   }
-  return inputs.size > 0 && neighbours >= MIN_NEIGHBOURS ? { inputs: [...inputs], neighbours } : null;
+  return inputs.size > 0 && neighbours >= MIN_NEIGHBOURS
+    ? { inputs: [...inputs], neighbours, ...(keyedOn.size > 0 ? { keyedOn: [...keyedOn] } : {}) }
+    : null;
+}
+
+/**
+ * The failing call `args` changed alone among `around` (no boundary moved), or alone among those that
+ * give one of its arguments, a distinct literal, another value (at least MIN_NEIGHBOURS of them):
+ * the neighbours that say so, and the argument; else null.
+ */
+function isolatedAmong(
+  args: string,
+  at: { original: Way; patched: Way },
+  around: Neighbour[],
+): { neighbours: number; keyedOn?: string } | null {
+  if (!around.some((n) => n.changed)) return boundaryMoved(args, at, around) ? null : { neighbours: around.length };
+  for (const [slot, value] of argumentSlots(args)) {
+    if (!isDistinctLiteral(value)) continue;
+    const varied = around.filter((n) => argumentSlots(n.args).get(slot) !== value);
+    if (varied.length < MIN_NEIGHBOURS || varied.some((n) => n.changed) || boundaryMoved(args, at, varied)) continue;
+    const name = /^\d+$/.test(slot) ? `argument ${Number(slot) + 1}` : slot;
+    return { neighbours: varied.length, keyedOn: `${name} = ${value}` };
+  }
+  return null;
 }
 
 interface Neighbour {

@@ -1,8 +1,8 @@
 // The probed runs of each version in the assessment's checkout (probe-checkout.ts): the suite on the
-// patched program, then on the original, then on the original again (what differs between two runs
-// of one version is noise, not a change: same-version-noise.ts), the failing tests alone on the
-// original (where a change is expected), then each alternative, and last the patched program again
-// when the time left allows it, each within what is left of the time budget. Of the commands that
+// patched program, then on the original, the failing tests alone on the original (where a change is
+// expected), then each alternative; and, when there is a difference to explain, the original again
+// and the patched program again when the time left allows it (what differs between two runs of one
+// version is noise, not a change: same-version-noise.ts), each within what is left of the time budget. Of the commands that
 // run the failing tests alone (focusChoices, src/runners/focused-test-command.ts), best first, the
 // first that reports them all stands.
 import type { TestCaseResult } from '../core/test-report.ts';
@@ -23,6 +23,10 @@ export interface VersionRuns {
   focused: string | null;
   alternatives: Array<ProbeRun | null>;
   exhausted: boolean;
+  /** How long the patched program's first run took. */
+  patchedMs: number;
+  /** Whether the versions were run again for noise (runAgain). */
+  againRun: boolean;
 }
 
 /** The suite on the patched program, then the original, the failing tests alone, the alternatives: as long as the budget lasts. */
@@ -43,6 +47,8 @@ export async function runVersions(
     focused: null,
     alternatives: [],
     exhausted: false,
+    patchedMs: 0,
+    againRun: false,
   };
   const step = async (plan: VersionPlan | undefined, label: string, command?: string): Promise<ProbeRun | null> => {
     if (!plan) return null;
@@ -52,9 +58,8 @@ export async function runVersions(
   };
   const started = Date.now();
   runs.patched = await step(patchedPlan, 'patched');
-  const patchedMs = Date.now() - started;
+  runs.patchedMs = Date.now() - started;
   runs.original = await step(plans.original, 'original');
-  runs.originalAgain = runs.original ? await step(plans.original, 'original-again') : null;
   // The first selection whose run reports every fixed test; the last one (names alone) as it is.
   for (const [i, command] of (input.fixed.length > 0 ? focused : []).entries()) {
     runs.failing = await step(plans.original, 'failing-tests', command);
@@ -64,8 +69,30 @@ export async function runVersions(
     input.log(`assessment: \`${command}\` did not report every test the patch fixed; selecting them by name alone`);
   }
   for (const [i, plan] of alternativePlans.entries()) runs.alternatives.push(await step(plan, `alternative-${i + 1}`));
-  // The patched program's own noise (a timestamp that the original's two runs happened to share)
-  // only when it leaves time for as much again: the rivals' search comes after.
-  if (runs.patched && left() > AGAIN_WHEN_LEFT * patchedMs) runs.patchedAgain = await step(patchedPlan, 'patched-again');
   return runs;
+}
+
+/**
+ * Each version run again, for what differs between two runs of one version (noise): the original,
+ * then the patched program (a timestamp that the original's two runs happened to share) when the
+ * time left is as much again: the rivals' search comes after. Asked only when there is a difference
+ * for noise to explain (assess-patch.ts): masking can only take changes away, never add one.
+ */
+export async function runAgain(
+  checkout: ProbeCheckout,
+  plans: { original: VersionPlan; versions: VersionPlan[] },
+  runs: VersionRuns,
+  input: { log: (line: string) => void },
+  left: () => number,
+): Promise<void> {
+  const step = async (plan: VersionPlan | undefined, label: string): Promise<ProbeRun | null> => {
+    if (!plan) return null;
+    const { run, exhausted } = await runWithin(checkout, plan, label, left, input.log);
+    runs.exhausted ||= exhausted;
+    return run;
+  };
+  runs.againRun = true;
+  runs.originalAgain = runs.original ? await step(plans.original, 'original-again') : null;
+  if (runs.patched && left() > AGAIN_WHEN_LEFT * runs.patchedMs)
+    runs.patchedAgain = await step(plans.versions[0], 'patched-again');
 }

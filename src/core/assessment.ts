@@ -82,10 +82,11 @@ export interface Assessment {
   rivalSearch?: { candidates: number; tried: number; passedFailing: number; stopped?: 'time' | 'enough' | 'error' };
   /**
    * Set when the patch changes behaviour at the failing tests' own calls and at none of the inputs
-   * generated around them (and no boundary moved there): it answers the tests, not the bug. The
-   * level is then `review`.
+   * generated around them (and no boundary moved there), or at none of those that give one of their
+   * arguments another value (`keyedOn`: the change follows that argument's literal): it answers the
+   * tests, not the bug. The level is then `review`.
    */
-  specialCase?: { inputs: string[]; neighbours: number };
+  specialCase?: { inputs: string[]; neighbours: number; keyedOn?: string[] };
   /** Set when the analysis could not look (no changed function it can probe, a runner that failed, no budget): the level is then `review`. */
   notAssessed?: string;
   budget: { usedMs: number; limitMs: number; exhausted: boolean };

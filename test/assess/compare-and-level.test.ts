@@ -180,6 +180,51 @@ describe('comparing what two versions recorded', () => {
     ]);
   });
 
+  it('counts an input the patch now throws on as outside the failing tests, near them or not, unless the fix makes them throw', () => {
+    const crash = { threw: 'IndexError: list index out of range' };
+    const failingCall: ProbeRecord = {
+      fn: FN,
+      args: "[], headers=['a']",
+      kind: 'suite',
+      out: crash,
+      site: 'test_t.py::test_empty',
+    };
+    const around = (args: string, out: ProbeRecord['out']) => generated(args, "[], headers=['a']", out);
+    const before = indexRecords([
+      failingCall,
+      around('[], headers=[]', crash),
+      around("[], headers=['b']", crash),
+      around("[[1]], headers=['a']", { returned: "'a\\n1'" }),
+    ]);
+    const after = (failingOut: ProbeRecord['out']) =>
+      indexRecords([
+        { ...failingCall, out: failingOut },
+        // The bug's own class, still failing (another error now): not what the tests asked for.
+        around('[], headers=[]', { threw: "TypeError: can't multiply sequence by non-int of type 'NoneType'" }),
+        around("[], headers=['b']", { returned: "'b'" }),
+        // Answered before, throws now: a regression.
+        around("[[1]], headers=['a']", { threw: 'TypeError: x' }),
+      ]);
+    const near = (failingOut: ProbeRecord['out']) =>
+      compareVersions(before, after(failingOut), functions, nearFailingOf([failingCall])).changes.map((c) => [
+        c.input,
+        c.nearFailing,
+      ]);
+    expect(near({ returned: "'a'" })).toEqual([
+      ['isAbsolute([], headers=[])', false],
+      ["isAbsolute([[1]], headers=['a'])", false],
+      ["isAbsolute([], headers=['a'])", true],
+      ["isAbsolute([], headers=['b'])", true],
+    ]);
+    // A check added: the failing test's call throws now, and so may the inputs around it.
+    expect(near({ threw: 'ValueError: no rows' })).toEqual([
+      ["isAbsolute([], headers=['a'])", true],
+      ['isAbsolute([], headers=[])', true],
+      ["isAbsolute([], headers=['b'])", true],
+      ["isAbsolute([[1]], headers=['a'])", true],
+    ]);
+  });
+
   it("falls back to the inputs' likeness where every test runs the function the same way", () => {
     const same = [0, 1];
     const records = (fixed: boolean) => [

@@ -102,6 +102,40 @@ describe('a patch that changes behaviour only at the failing tests’ own inputs
     expect(found(failing, [failing, ...original], [{ ...failing, out: { returned: '[0, 1, 2]' } }, ...patched])).toBeNull();
   });
 
+  // find(format, text): the failing test's call find('x({})x', 'X(hi)X'). Its neighbours vary one argument at a time.
+  const twoArguments = (changedWhere: (args: string) => boolean) => {
+    const base = "'x({})x', 'X(hi)X'";
+    const formats = ["''", "'({})x'", "'x({})'", "'x({})x/'", "'X({})X'", "'x({})x.'"].map((f) => `${f}, 'X(hi)X'`);
+    const texts = ["''", "'(hi)X'", "'X(hi)'", "' X(hi)X'", "'.X(hi)X'", "'x(hi)x'", "'X(HI)X'"].map((t) => `'x({})x', ${t}`);
+    const outs = Object.fromEntries([...formats, ...texts].map((a) => [a, '[1]']));
+    const changed = Object.fromEntries([...formats, ...texts].filter(changedWhere).map((a) => [a, '[]']));
+    const failing = suite(base, '[1]');
+    const { original, patched } = around(base, outs, changed);
+    return found(failing, [failing, ...original], [{ ...failing, out: { returned: '[]' } }, ...patched]);
+  };
+
+  it('is a special case when the change follows one argument’s literal: every neighbour keeping it changed, none varying it did', () => {
+    expect(twoArguments((args) => args.endsWith(", 'X(hi)X'"))).toEqual({
+      inputs: ["fee('x({})x', 'X(hi)X')"],
+      neighbours: 7,
+      keyedOn: ["argument 2 = 'X(hi)X'"],
+    });
+  });
+
+  it('is a fix when a neighbour with another value of that argument changed too', () => {
+    expect(twoArguments((args) => args.endsWith(", 'X(hi)X'") || args.endsWith("' X(hi)X'"))).toBeNull();
+  });
+
+  it('reads no special case into an edge value: the empty string the fix handles', () => {
+    const base = "'x', ''";
+    const others = ["'', ''", "'y', ''", "'x/', ''", "'X', ''", "'xx', ''", "'x.', ''"];
+    const edges = ["'x', ' '", "'x', '/'", "'x', '.'", "'x', '\\\\'", "'x', 'a'"];
+    const outs = Object.fromEntries([...others, ...edges].map((a) => [a, '1']));
+    const failing = suite(base, '1');
+    const { original, patched } = around(base, outs, Object.fromEntries(others.map((a) => [a, '0'])));
+    expect(found(failing, [failing, ...original], [{ ...failing, out: { returned: '0' } }, ...patched])).toBeNull();
+  });
+
   it('is review, named, and the report says so', () => {
     const budget = { usedMs: 1000, limitMs: 30_000, exhausted: false };
     const assessment = decideLevel({
@@ -120,6 +154,15 @@ describe('a patch that changes behaviour only at the failing tests’ own inputs
       specialCase: { inputs: ["fee('Hello World')"], neighbours: 7 },
       budget,
     });
+    const keyed = decideLevel({
+      changes: [],
+      counts: { suiteCalls: 4, generatedInputs: 7 },
+      specialCase: { inputs: ["fee('x', 'Hello World')"], neighbours: 7, keyedOn: ["argument 2 = 'Hello World'"] },
+      budget,
+    });
+    expect(keyed.reason).toContain(
+      "at none of the 7 inputs generated around them with another argument 2 (it changes only where argument 2 = 'Hello World')",
+    );
     expect(assessment.level).toBe('review');
     expect(assessment.specialCase).toEqual({ inputs: ["fee('Hello World')"], neighbours: 7 });
     expect(assessment.reason).toBe(

@@ -107,8 +107,12 @@ def _compound(v, t, depth, walk):
         return "frozenset(%s)" % inner if t is frozenset else inner or "set()"
     if isinstance(v, BaseException):
         return error_text(v)
-    if isinstance(v, (types.FunctionType, types.BuiltinFunctionType, types.MethodType, functools.partial)):
-        return "<function %s>" % getattr(v, "__qualname__", getattr(getattr(v, "func", None), "__qualname__", t.__name__))
+    if isinstance(v, functools.partial):
+        # What it binds is part of it: `partial(key, obj)` is called otherwise than `key` (an instance bound in).
+        bound = _items(v.args, depth, walk) + ["%s=%s" % (k, _text(x, depth, walk)) for k, x in v.keywords.items()]
+        return "partial(%s)" % ", ".join([_text(v.func, depth, walk)] + bound)
+    if isinstance(v, (types.FunctionType, types.BuiltinFunctionType, types.MethodType)):
+        return "<function %s>" % getattr(v, "__qualname__", t.__name__)
     if isinstance(v, type):
         return "<class %s>" % v.__qualname__
     if t.__repr__ is object.__repr__:

@@ -233,6 +233,8 @@ describe("the Python probe's canonical text and limits (the runtime driven direc
       '<function len>',
       '<function Plain.__init__>',
       'ValueError: bad x',
+      // What a partial binds is part of it: partial(f, obj) and f are called otherwise.
+      'partial(<function max>, 3, key=<function abs>)',
     ]);
     expect(texts.cycle).toBe('[1, [Circular]]');
     expect(texts.deep).toBe('[[[[[…]]]]]');

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { argumentSlots, isDistinctLiteral } from '../../src/assess/argument-slots.ts';
+
+describe('the arguments of a call, from their canonical text', () => {
+  it('splits at the top level only, strings and containers whole, keyword arguments by name', () => {
+    expect([...argumentSlots("'a, b', [1, 2], {k: 'v, w'}, flag=True")]).toEqual([
+      ['0', "'a, b'"],
+      ['1', '[1, 2]'],
+      ['2', "{k: 'v, w'}"],
+      ['flag', 'True'],
+    ]);
+    expect([...argumentSlots('"it\\"s, x", 3')]).toEqual([
+      ['0', '"it\\"s, x"'],
+      ['1', '3'],
+    ]);
+    expect([...argumentSlots('')]).toEqual([]);
+  });
+
+  it('calls a string of data or a non-zero number a distinct literal, not an edge, a container or a name', () => {
+    expect(['"X(hi)X"', "'Hello World'", "b'x y'", "'a/b'", '73', '-1.5'].map(isDistinctLiteral)).toEqual(Array(6).fill(true));
+    expect(["''", '""', '0', 'None', 'null', 'true', '[1]', '{}', "'a' + 'b'"].map(isDistinctLiteral)).toEqual(
+      Array(9).fill(false),
+    );
+    // A key a fix may add a case for: a style, an option, a keyword.
+    expect(["'title'", "'__proto__'", "'max-age'", "b'AS'"].map(isDistinctLiteral)).toEqual(Array(4).fill(false));
+  });
+});
