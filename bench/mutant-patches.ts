@@ -55,7 +55,9 @@ for (const bug of loadRealHalf(realDir, flag('--half')).filter(match)) {
   const patches = new Map(mutants.map((m) => [m.hash, m.patch]));
   writeMutants(bug.dir, { bug: bug.id, upstream: patchHash(fixPatch), commit, ...outcome }, patches);
   if (keepBy === 'separation') {
-    console.log(`${bug.id}: ${outcome.tried} run, ${outcome.plausible} pass the whole suite (unjudged: bench/mutant-separate.ts)`);
+    console.log(
+      `${bug.id}: ${outcome.tried} run, ${outcome.plausible} pass the whole suite (unjudged: bench/mutant-separate.ts)`,
+    );
     continue;
   }
   console.log(
