@@ -30,15 +30,39 @@ export function separationProgram(bugDir: string, hash: string): string | null {
   return null;
 }
 
+// A TypeScript project's sources import each other without an extension (`./utils`) or by the
+// emitted name (`./utils.js`): Node strips the types but resolves neither, so a program importing a
+// .ts module loads it with these resolve hooks.
+const TS_HOOKS = `import { registerHooks } from 'node:module';
+registerHooks({
+  resolve(specifier, context, next) {
+    try {
+      return next(specifier, context);
+    } catch (error) {
+      if (!/^\\.\\.?\\//.test(specifier) || !/\\.ts$/.test(context.parentURL ?? '')) throw error;
+      const base = specifier.replace(/\\.js$/, '');
+      for (const candidate of [base + '.ts', base + '/index.ts']) {
+        try {
+          return next(candidate, context);
+        } catch {}
+      }
+      throw error;
+    }
+  },
+});
+`;
+
 /** Runs the program at the checkout's root (its imports are relative to it), with the checkout on Python's path. */
 export function runProgram(dir: string, program: string, timeoutMs = PROGRAM_TIMEOUT_MS): Promise<Timed> {
-  const python = program.endsWith('.py');
-  const name = python ? 'fixloop_separate.py' : 'fixloop-separate.mjs';
-  copyFileSync(program, join(dir, name));
-  const pythonPath = [dir, join(dir, 'src'), process.env.PYTHONPATH].filter(Boolean).join(':');
-  return python
-    ? timed('python3', [name], dir, timeoutMs, { PYTHONPATH: pythonPath, PYTHONDONTWRITEBYTECODE: '1' })
-    : timed(process.execPath, [name], dir, timeoutMs);
+  if (program.endsWith('.py')) {
+    copyFileSync(program, join(dir, 'fixloop_separate.py'));
+    const pythonPath = [dir, join(dir, 'src'), process.env.PYTHONPATH].filter(Boolean).join(':');
+    return timed('python3', ['fixloop_separate.py'], dir, timeoutMs, { PYTHONPATH: pythonPath, PYTHONDONTWRITEBYTECODE: '1' });
+  }
+  copyFileSync(program, join(dir, 'fixloop-separate.mjs'));
+  writeFileSync(join(dir, 'fixloop-separate-hooks.mjs'), TS_HOOKS);
+  const node = ['--no-warnings', '--experimental-transform-types', '--import', './fixloop-separate-hooks.mjs'];
+  return timed(process.execPath, [...node, 'fixloop-separate.mjs'], dir, timeoutMs);
 }
 
 /** A run's outputs by input: each `<input>\t<output>` line; a failed run adds its exit as one more. */

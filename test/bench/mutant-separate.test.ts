@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readMutants, writeMutants, type MutantsFile } from '../../bench/lib/mutant-files.ts';
-import { EXIT_INPUT, outputsOf, separateMutants, separation } from '../../bench/lib/mutant-separate.ts';
+import { EXIT_INPUT, outputsOf, runProgram, separateMutants, separation } from '../../bench/lib/mutant-separate.ts';
 import { loadRealBug, patchHash } from '../../bench/lib/real-corpus.ts';
 import { fileDiff } from '../../src/workspace/unified-diff.ts';
 
@@ -45,6 +45,26 @@ describe('outputsOf and separation', () => {
     });
     expect(separation(run('', 2, 'SyntaxError'), run('a\t1\n'))).toMatchObject({ verdict: 'broken' });
     expect(separation(run(''), run(''))).toMatchObject({ verdict: 'broken' });
+  });
+});
+
+describe('runProgram', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'fixloop-separate-ts-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('loads a TypeScript module whose imports name no extension, or the emitted .js', async () => {
+    mkdirSync(join(dir, 'src/util'), { recursive: true });
+    writeFileSync(join(dir, 'src/index.ts'), "export { twice } from './twice';\nexport { label } from './util';\n");
+    writeFileSync(join(dir, 'src/twice.ts'), 'export const twice = (n: number): number => n * 2;\n');
+    writeFileSync(
+      join(dir, 'src/util/index.ts'),
+      "import { twice } from '../twice.js';\nexport const label = (n: number): string => `x${twice(n)}`;\n",
+    );
+    const program = join(dir, 'program.mjs');
+    writeFileSync(program, "import { label } from './src/index.ts';\nconsole.log('label(2)\\t' + label(2));\n");
+    const ran = await runProgram(dir, program);
+    expect(ran.stderr).toBe('');
+    expect(outputsOf(ran)).toEqual(new Map([['label(2)', 'x4']]));
   });
 });
 
