@@ -39,7 +39,7 @@ for (const bug of loadRealHalf(realDir, flag('--half')).filter(match)) {
   totals.notCompared += judged.notCompared.length;
   if (judged.kept.length > 0) totals.bugsWithKept++;
   console.log(
-    `${bug.id}: ${judged.plausible} pass the whole suite: ${judged.kept.length} kept, ${judged.equivalent.length} equivalent, ${judged.notCompared.length} not compared (a program that fails on the upstream fix)`,
+    `${bug.id}: ${judged.plausible} pass the whole suite: ${judged.kept.length} kept, ${judged.equivalent.length} equivalent, ${judged.notCompared.length} not compared (its program fails on the upstream fix)`,
   );
 }
 console.log(
