@@ -2,7 +2,9 @@
 // every kept mutant of the bugs asked (bench/mutant-patches.ts made them; bench/real/<id>/mutants/)
 // through the product's own path (known-patch-run.ts: a real `fixloop run` with the `script`
 // engine), then the figures of the issue's "Done when". A kept mutant is wrong by construction: it
-// passes the whole suite and an input shows it different from the upstream fix.
+// passes the whole suite and an input shows it different from the upstream fix (found by the
+// assessment, or, kept by separation, by a hand-written program: bench/mutant-separate.ts). Only
+// kept mutants are measured: those still unjudged or equivalent are not wrong patches shown.
 // Run: node bench/assess-mutants.ts [--half tuning|held-out] [--filter a,b] [--results <file.jsonl>]
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -57,6 +59,10 @@ for (const bug of bugs) {
     console.log(`${bug.id}: no mutants made here (node bench/mutant-patches.ts --filter ${bug.id}); skipped`);
     continue;
   }
+  if (mutants.file.unjudged.length > 0)
+    console.log(
+      `${bug.id}: ${mutants.file.unjudged.length} mutants unjudged (node bench/mutant-separate.ts --filter ${bug.id}); not measured`,
+    );
   const fix = readFileSync(join(bug.dir, 'fix.patch'), 'utf8');
   await measure(() => runKnownPatch(bug, 'upstream', fix), bug.id, patchHash(fix));
   for (const kept of mutants.file.kept) {

@@ -24,6 +24,12 @@ const described = z.object({
 
 export const mutantsFileSchema = z.object({
   bug: z.string(),
+  /**
+   * How a suite-passing mutant was told from the upstream fix: by the product's own assessment
+   * (mutant-keep.ts), or by a separation program written by hand next to it (mutant-separate.ts),
+   * which does not depend on what the assessment's probes see.
+   */
+  keptBy: z.enum(['assessment', 'separation']).default('assessment'),
   /** The upstream fix's patch hash: mutants are of this fix. */
   upstream: z.string(),
   commit: z.string(),
@@ -44,33 +50,56 @@ export const mutantsFileSchema = z.object({
   equivalent: z.array(described.extend({ compared: z.string() })),
   /** Plausible, but the comparison could not run. */
   notCompared: z.array(described.extend({ why: z.string() })),
+  /** Plausible and not yet separated (`keptBy: separation`, before bench/mutant-separate.ts runs). */
+  unjudged: z.array(described).default([]),
 });
 
 export type MutantsFile = z.infer<typeof mutantsFileSchema>;
+export type MutantsFileInput = z.input<typeof mutantsFileSchema>;
 export type KeptMutant = MutantsFile['kept'][number];
+export type DescribedMutant = z.infer<typeof described>;
+
+/** Every suite-passing mutant the file names, whatever became of it. */
+export const plausibleOf = (file: MutantsFile): DescribedMutant[] =>
+  [...file.kept, ...file.equivalent, ...file.notCompared, ...file.unjudged].map((m) => described.parse(m));
 
 export const mutantsDir = (bugDir: string) => join(bugDir, 'mutants');
 
-/** Replaces the bug's mutants with these: the patches by hash, and mutants.json. */
-export function writeMutants(bugDir: string, file: MutantsFile, patches: ReadonlyMap<string, string>): void {
+/**
+ * Replaces the bug's mutants with these: the patches by hash, and mutants.json. Kept by separation,
+ * every suite-passing mutant's patch is written, so that bench/mutant-separate.ts can judge it
+ * again once its separation program is written; the programs (`<hash>.separate.*`) stay.
+ */
+export function writeMutants(bugDir: string, input: MutantsFileInput, patches: ReadonlyMap<string, string>): void {
+  const file = mutantsFileSchema.parse(input);
   const dir = mutantsDir(bugDir);
-  rmSync(dir, { recursive: true, force: true });
+  const programs = existsSync(dir) ? readdirSync(dir).filter((f) => SEPARATE_PROGRAM.test(f)) : [];
+  for (const entry of existsSync(dir) ? readdirSync(dir) : [])
+    if (!programs.includes(entry)) rmSync(join(dir, entry), { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  for (const kept of file.kept) {
-    const patch = patches.get(kept.hash);
-    if (!patch) throw new Error(`no patch for kept mutant ${kept.hash}`);
-    writeFileSync(join(dir, `${kept.hash}.patch`), patch);
+  for (const mutant of file.keptBy === 'separation' ? plausibleOf(file) : file.kept) {
+    const patch = patches.get(mutant.hash);
+    if (!patch) throw new Error(`no patch for mutant ${mutant.hash}`);
+    writeFileSync(join(dir, `${mutant.hash}.patch`), patch);
   }
-  writeFileSync(join(dir, 'mutants.json'), `${JSON.stringify(mutantsFileSchema.parse(file), null, 2)}\n`);
+  writeFileSync(join(dir, 'mutants.json'), `${JSON.stringify(file, null, 2)}\n`);
 }
 
-/** The bug's kept mutants with their patches, or null when none were made here. */
-export function readMutants(bugDir: string): { file: MutantsFile; patches: Map<string, string> } | null {
+/** A mutant's separation program, written by hand next to its patch (mutant-separate.ts). */
+export const SEPARATE_PROGRAM = /^[0-9a-f]{16}\.separate\.(mjs|py)$/;
+
+/**
+ * The bug's kept mutants with their patches, or null when none were made here; with `all`, every
+ * suite-passing mutant's patch found on disk too.
+ */
+export function readMutants(bugDir: string, all = false): { file: MutantsFile; patches: Map<string, string> } | null {
   const dir = mutantsDir(bugDir);
   if (!existsSync(join(dir, 'mutants.json'))) return null;
   const file = mutantsFileSchema.parse(JSON.parse(readFileSync(join(dir, 'mutants.json'), 'utf8')));
   const onDisk = new Set(readdirSync(dir));
   const patches = new Map<string, string>();
+  for (const other of all ? plausibleOf(file) : [])
+    if (onDisk.has(`${other.hash}.patch`)) patches.set(other.hash, readFileSync(join(dir, `${other.hash}.patch`), 'utf8'));
   for (const kept of file.kept) {
     if (!onDisk.has(`${kept.hash}.patch`)) throw new Error(`${dir}: mutants.json keeps ${kept.hash} and its patch is missing`);
     patches.set(kept.hash, readFileSync(join(dir, `${kept.hash}.patch`), 'utf8'));

@@ -5,6 +5,8 @@
 // assessment with the mutant as the patch and the upstream fix as its one rival
 // (upstream-oracle.ts), on the suite's calls of every changed function and inputs generated
 // around them. A mutant no compared input tells from the upstream fix is dropped as equivalent.
+// That is circular when the assessment is what is measured: `keepUnjudged` keeps every mutant that
+// passes the whole suite, for bench/mutant-separate.ts to separate by hand-written programs instead.
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestCaseResult } from '../../src/core/test-report.ts';
@@ -80,6 +82,27 @@ function verdictText(verdict: Extract<OracleVerdict, { verdict: 'agrees' }>): st
   return `${verdict.suiteCalls} suite calls and ${verdict.generatedInputs} generated inputs`;
 }
 
+/** Every mutant among the first `max` that passes the whole suite, unjudged (mutant-separate.ts judges them). */
+export async function keepUnjudged(
+  bug: RealBug,
+  mutants: readonly Mutant[],
+  max: number,
+  log: (line: string) => void = console.log,
+): Promise<Outcome | string> {
+  const found = await plausibleMutants(bug, mutants, max, log);
+  if (typeof found === 'string') return found;
+  return {
+    keptBy: 'separation',
+    generated: mutants.length,
+    tried: found.tried,
+    plausible: found.plausible.length,
+    kept: [],
+    equivalent: [],
+    notCompared: [],
+    unjudged: found.plausible.map(described),
+  };
+}
+
 /** The bug's wrong-but-plausible mutants among the first `max`, and what became of the others. */
 export async function keepMutants(
   bug: RealBug,
@@ -90,6 +113,8 @@ export async function keepMutants(
   const found = await plausibleMutants(bug, mutants, max, log);
   if (typeof found === 'string') return found;
   const outcome: Outcome = {
+    keptBy: 'assessment',
+    unjudged: [],
     generated: mutants.length,
     tried: found.tried,
     plausible: found.plausible.length,

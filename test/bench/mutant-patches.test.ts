@@ -103,6 +103,7 @@ describe('the mutants files', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const file: MutantsFile = {
     bug: 'demo-01',
+    keptBy: 'assessment',
     upstream: '0123456789abcdef',
     commit: 'abc1234',
     generated: 3,
@@ -123,6 +124,7 @@ describe('the mutants files', () => {
     ],
     equivalent: [],
     notCompared: [],
+    unjudged: [],
   };
 
   it('reads back what it wrote, and refuses a kept mutant whose patch is gone', () => {
