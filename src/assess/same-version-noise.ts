@@ -36,9 +36,17 @@ const MAX_MIDDLE = 200;
 
 export const NO_NOISE: Noise = { same: (_key, a, b) => a === b, unstable: new Set(), masked: new Set() };
 
-/** Words and numbers whole, every other character alone. */
+/**
+ * A date and time as ISO 8601 writes it (`Date#toISOString`, `datetime.isoformat`): one value, so that
+ * two runs a millisecond apart teach that the whole of it varies, not only its last digits (a later
+ * run, a second or a minute on, then differs in digits the two runs shared).
+ */
+const DATE_TIME = String.raw`\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?`;
+const TOKEN = new RegExp(`${DATE_TIME}|[A-Za-z0-9_]+|[^A-Za-z0-9_]`, 'gu');
+
+/** Dates and times whole, words and numbers whole, every other character alone. */
 export function tokens(text: string): string[] {
-  return text.match(/[A-Za-z0-9_]+|[^A-Za-z0-9_]/gu) ?? [];
+  return text.match(TOKEN) ?? [];
 }
 
 /** Collects what differs between two same-version results of each call. */

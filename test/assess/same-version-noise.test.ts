@@ -53,6 +53,15 @@ describe('what differs between two runs of the same version', () => {
     expect(changes[0]?.after).toContain('total: 6');
   });
 
+  it('learns a timestamp as one value: two runs in the same second, a later run a minute on, are alike', () => {
+    const run = (at: string, total: number) => `{ at: '${at}', total: ${total} }`;
+    const first = [suite("'a'", run('2024-05-01T10:00:56.285Z', 3))];
+    const again = [suite("'a'", run('2024-05-01T10:00:56.291Z', 3))];
+    expect(changesWith(first, again, [suite("'a'", run('2024-05-01T10:01:01.146Z', 3))]).changes).toEqual([]);
+    // The total beside it still counts.
+    expect(changesWith(first, again, [suite("'a'", run('2024-05-01T10:01:01.146Z', 4))]).changes).toHaveLength(1);
+  });
+
   it('without the second run of the original, the noise itself is a change (the rule is what removes it)', () => {
     const before = indexRecords([suite("'a'", "{ id: 'k3j9x2' }")]);
     const { changes } = compareVersions(before, indexRecords([suite("'a'", "{ id: 'q9w8e7' }")]), functions, noFailing);
