@@ -21,6 +21,8 @@ export interface ProbeRun {
   /** The functions instrumented in this version, by id. */
   functions: Map<string, ProbedFunction>;
   gate: GateResult | null;
+  /** Where the run's time went: writing the instrumented version, the suite, reading its records (ms). */
+  spent: { writeMs: number; suiteMs: number; readMs: number };
 }
 
 export interface ProbeCheckout {
@@ -39,11 +41,21 @@ export function probeCheckout(dir: string, suite: SuiteRunner, testFiles: readon
       await writeFile(join(folder, TEST_FILES_LIST), JSON.stringify(testFiles));
       const recordFile = join(folder, `${label}.jsonl`);
       await rm(recordFile, { force: true });
+      const started = Date.now();
       const functions = await writePlan(dir, plan, { recordFile, runtimeDir: folder });
+      const written = Date.now();
       // Nothing instrumented records nothing: the suite run would cost its time for no record.
-      if (functions.size === 0) return { records: [], functions, gate: null };
+      if (functions.size === 0)
+        return { records: [], functions, gate: null, spent: { writeMs: written - started, suiteMs: 0, readMs: 0 } };
       const gate = await (command ? suite.gateWith(dir, command, timeoutMs) : suite.gate(dir, timeoutMs)).catch(() => null);
-      return { records: await readRecords(recordFile), functions, gate };
+      const ran = Date.now();
+      const records = await readRecords(recordFile);
+      return {
+        records,
+        functions,
+        gate,
+        spent: { writeMs: written - started, suiteMs: ran - written, readMs: Date.now() - ran },
+      };
     },
   };
 }
@@ -60,6 +72,10 @@ export async function runWithin(
   if (left() < 1000) return { run: null, exhausted: true };
   log(`assessment: ${label}${command ? `: ${command}` : ''}`);
   const run = await checkout.run(plan, label, left(), command);
+  const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+  log(
+    `assessment: ${label}: ${seconds(run.spent.writeMs)} writing the probed version, ${seconds(run.spent.suiteMs)} the suite, ${seconds(run.spent.readMs)} reading ${run.records.length} records`,
+  );
   return { run, exhausted: run.gate !== null && !run.gate.passed && run.gate.reason === 'TIMEOUT' };
 }
 

@@ -25,7 +25,8 @@ function checkout(records: (label: string, n: number) => ProbeRecord[]): ProbeCh
     labels,
     async run(_plan, label): Promise<ProbeRun> {
       labels.push(label);
-      return { records: records(label, labels.filter((l) => l === label).length), functions, gate: null };
+      const spent = { writeMs: 0, suiteMs: 0, readMs: 0 };
+      return { records: records(label, labels.filter((l) => l === label).length), functions, gate: null, spent };
     },
   };
 }
