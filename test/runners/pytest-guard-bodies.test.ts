@@ -198,6 +198,40 @@ describe.each(PYTESTS.map((p) => [`pytest ${p.major} (${p.python})`, p] as const
   });
 });
 
+const ASYNC_TESTS = [
+  'import pytest',
+  '',
+  'from calc import add',
+  '',
+  '',
+  '@pytest.mark.asyncio',
+  'async def test_adds():',
+  '    assert add(2, 3) == 5',
+  '',
+  '',
+  '@pytest.mark.asyncio',
+  'async def test_subtracts():',
+  '    assert add(2, 2) == 0',
+  '',
+].join('\n');
+
+// pytest-asyncio runs a coroutine test through its own synchronous wrapper; the guard's wrapper must
+// see the coroutine's end (its raise), not only the call that made it. Debian's 0.20 is .ci/run's.
+describe.each(PYTESTS.filter((p) => p.plugins.asyncio).map((p) => [`pytest ${p.major} (${p.python})`, p] as const))(
+  'pytest-asyncio at %s',
+  (_, pytest) => {
+    it("says what each async test's body did, raised or returned", async () => {
+      const cwd = pytestProject({ 'calc.py': CALC, 'tests/test_async.py': ASYNC_TESTS }, false);
+      const gate = await guardedPytest(pytest, cwd, `-q ${pluginOptions(pytest, ['asyncio'])}`);
+      expect(gate.output).toMatch(/1 failed, 1 passed/);
+      expect(bodies(gate)).toEqual([
+        expect.stringMatching(/^tests\/test_async.py::test_adds failed raised AssertionError: assert -1 == 5/),
+        'tests/test_async.py::test_subtracts passed returned',
+      ]);
+    });
+  },
+);
+
 describe.each(PYTESTS.filter((p) => p.plugins.xdist).map((p) => [`pytest ${p.major} (${p.python})`, p] as const))(
   'pytest-xdist at %s',
   (_, pytest) => {

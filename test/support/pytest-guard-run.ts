@@ -18,7 +18,7 @@ export interface Pytest {
   /** pytest's major version there. */
   major: number;
   /** The plugins installed beside it that the tests use, by import name. */
-  plugins: { xdist: boolean; subtests: boolean; rerunfailures: boolean };
+  plugins: { xdist: boolean; subtests: boolean; rerunfailures: boolean; asyncio: boolean };
 }
 
 function probe(python: string): Pytest | null {
@@ -27,15 +27,15 @@ function probe(python: string): Pytest | null {
       python,
       [
         '-c',
-        'import importlib.util as u, pytest; print(pytest.__version__.split(".")[0], *[int(u.find_spec(m) is not None) for m in ("xdist", "pytest_subtests", "pytest_rerunfailures")])',
+        'import importlib.util as u, pytest; print(pytest.__version__.split(".")[0], *[int(u.find_spec(m) is not None) for m in ("xdist", "pytest_subtests", "pytest_rerunfailures", "pytest_asyncio")])',
       ],
       { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] },
     );
-    const [major, xdist, subtests, rerunfailures] = out.trim().split(' ').map(Number);
+    const [major, xdist, subtests, rerunfailures, asyncio] = out.trim().split(' ').map(Number);
     return {
       python,
       major: major ?? 0,
-      plugins: { xdist: xdist === 1, subtests: subtests === 1, rerunfailures: rerunfailures === 1 },
+      plugins: { xdist: xdist === 1, subtests: subtests === 1, rerunfailures: rerunfailures === 1, asyncio: asyncio === 1 },
     };
   } catch {
     return null;
@@ -54,7 +54,12 @@ export const PYTESTS: Pytest[] = ['python3', '/usr/bin/python3'].map((python) =>
  * installed plugins off (hypothesis and pytest-benchmark cost seconds at every start here).
  */
 export function pluginOptions(pytest: Pytest, wanted: ReadonlyArray<keyof Pytest['plugins']>): string {
-  const modules = { xdist: 'xdist.plugin', subtests: 'pytest_subtests', rerunfailures: 'pytest_rerunfailures' };
+  const modules = {
+    xdist: 'xdist.plugin',
+    subtests: 'pytest_subtests',
+    rerunfailures: 'pytest_rerunfailures',
+    asyncio: 'pytest_asyncio.plugin',
+  };
   return wanted
     .filter((name) => pytest.plugins[name])
     .map((name) => `-p ${modules[name]}`)
