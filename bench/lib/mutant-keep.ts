@@ -82,6 +82,20 @@ function verdictText(verdict: Extract<OracleVerdict, { verdict: 'agrees' }>): st
   return `${verdict.suiteCalls} suite calls and ${verdict.generatedInputs} generated inputs`;
 }
 
+/** What became of the `tried` mutants, before any is judged. */
+function emptyOutcome(keptBy: Outcome['keptBy'], generated: number, found: { tried: number; plausible: Mutant[] }): Outcome {
+  return {
+    keptBy,
+    generated,
+    tried: found.tried,
+    plausible: found.plausible.length,
+    kept: [],
+    equivalent: [],
+    notCompared: [],
+    unjudged: [],
+  };
+}
+
 /** Every mutant among the first `max` that passes the whole suite, unjudged (mutant-separate.ts judges them). */
 export async function keepUnjudged(
   bug: RealBug,
@@ -91,16 +105,7 @@ export async function keepUnjudged(
 ): Promise<Outcome | string> {
   const found = await plausibleMutants(bug, mutants, max, log);
   if (typeof found === 'string') return found;
-  return {
-    keptBy: 'separation',
-    generated: mutants.length,
-    tried: found.tried,
-    plausible: found.plausible.length,
-    kept: [],
-    equivalent: [],
-    notCompared: [],
-    unjudged: found.plausible.map(described),
-  };
+  return { ...emptyOutcome('separation', mutants.length, found), unjudged: found.plausible.map(described) };
 }
 
 /** The bug's wrong-but-plausible mutants among the first `max`, and what became of the others. */
@@ -112,16 +117,7 @@ export async function keepMutants(
 ): Promise<Outcome | string> {
   const found = await plausibleMutants(bug, mutants, max, log);
   if (typeof found === 'string') return found;
-  const outcome: Outcome = {
-    keptBy: 'assessment',
-    unjudged: [],
-    generated: mutants.length,
-    tried: found.tried,
-    plausible: found.plausible.length,
-    kept: [],
-    equivalent: [],
-    notCompared: [],
-  };
+  const outcome = emptyOutcome('assessment', mutants.length, found);
   for (const mutant of found.plausible) {
     const verdict = await compareWithUpstream(bug, mutant.patch, found.failing);
     if (verdict.verdict === 'differs') {

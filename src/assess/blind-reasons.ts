@@ -1,7 +1,6 @@
 // What an assessment that could not look would have needed (docs/design.md §3.3): a reviewer told
 // "could not look" learns nothing unless the reason says what was missing and how to give it.
-
-const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+import { seconds } from '../core/duration-words.ts';
 
 /**
  * The budget ran out before the suite ran on both versions: how long the one run that finished took

@@ -4,6 +4,7 @@
 // read back from a folder inside the checkout, the one place a sandboxed test process may write.
 import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { seconds } from '../core/duration-words.ts';
 import type { GateResult } from '../core/gate-result.ts';
 import type { SuiteRunner } from '../gate/setup-then-gate.ts';
 import type { ProbeLanguage } from './probe-language.ts';
@@ -72,7 +73,6 @@ export async function runWithin(
   if (left() < 1000) return { run: null, exhausted: true };
   log(`assessment: ${label}${command ? `: ${command}` : ''}`);
   const run = await checkout.run(plan, label, left(), command);
-  const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
   log(
     `assessment: ${label}: ${seconds(run.spent.writeMs)} writing the probed version, ${seconds(run.spent.suiteMs)} the suite, ${seconds(run.spent.readMs)} reading ${run.records.length} records`,
   );

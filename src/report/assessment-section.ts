@@ -4,6 +4,7 @@
 // other plausible patch with the inputs where it disagrees. At `verified`, what was looked at. A green
 // run without an assessment says so in one line, and why when that is known.
 import type { AlternativePatch, Assessment, BehaviourChange } from '../core/assessment.ts';
+import { seconds } from '../core/duration-words.ts';
 import type { RunResult } from '../core/run-result.ts';
 import { changeRows, disagreementRows, disputedInputs } from './change-rows.ts';
 import { ambiguities, cellCode, changeText, clip, code, outsideChanges, plural, whereTheyDiffer } from './assessment-words.ts';
@@ -178,10 +179,6 @@ function rivalSearched(assessment: Assessment): string[] {
   return [
     `- Other fixes tried: ${tried} one-edit patches at the lines the patch changed, on the failing tests${stopped}; ${search.passedFailing} passed them`,
   ];
-}
-
-function seconds(ms: number): string {
-  return `${(ms / 1000).toFixed(1)} s`;
 }
 
 function sentence(text: string): string {

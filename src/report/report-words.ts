@@ -59,10 +59,6 @@ export function attemptResult(a: AttemptRecord): string {
   return a.gate.reason ?? 'failed';
 }
 
-export function seconds(ms: number): string {
-  return `${(ms / 1000).toFixed(1)} s`;
-}
-
 export function money(usd: number): string {
   return usd === 0 ? '$0' : usd < 0.01 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`;
 }
