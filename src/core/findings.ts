@@ -19,6 +19,8 @@ export type FindingKind =
   | 'second_observation_failed'
   /** A fixed test passes from its own file but not from a copy of it under another name, its lines moved (src/verify/copied-tests.ts). */
   | 'copy_observation_failed'
+  /** A fixed test still passes with the expected value its body states changed: its pass is no evidence (src/verify/changed-expectations.ts). */
+  | 'expectation_ignored'
   | 'runner_changed'
   | 'harness_tampering'
   /** A changed file the harness check cannot read (parse failure, parser overflow, undecodable text, unusual coding cookie): the check fails closed. */

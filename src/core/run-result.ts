@@ -101,6 +101,19 @@ export interface SecondObservation {
   command: string | null;
   /** The fixed tests run from copies of their files (src/verify/copied-tests.ts); absent where they were not, or in runs stored before it. */
   copied?: CopyObservation;
+  /** The fixed tests run with their expected values changed (src/verify/changed-expectations.ts); absent where they were not, or in runs stored before it. */
+  expectations?: ExpectationObservation;
+}
+
+/** The fixed tests run again with the expected values their bodies state changed: each must fail. */
+export interface ExpectationObservation {
+  /** How many fixed tests ran with an expected value changed (0: not checked). */
+  ran: number;
+  command: string | null;
+  /** One change made, for the report: `test/a.test.js:12 \`4\` → \`5\``. */
+  example?: string;
+  /** Why the look was not made: it says "not checked". */
+  notChecked?: string;
 }
 
 /** The fixed tests run from copies of their test files under another name, their lines moved. */

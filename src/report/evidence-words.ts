@@ -2,7 +2,7 @@
 // where the replay's per-test view came from, inside the test processes, the runner's output, or
 // counts with no test named (never called "per-test"), or the exit code alone; the runner's own
 // report beside it; and the second observation.
-import type { CopyObservation, RunResult, TestCounts } from '../core/run-result.ts';
+import type { CopyObservation, ExpectationObservation, RunResult, TestCounts } from '../core/run-result.ts';
 import type { TestView } from '../core/test-report.ts';
 
 /** Under the tests table: a baseline whose tests were counted and none named. */
@@ -41,7 +41,7 @@ export function evidenceWords(result: RunResult): string {
     : alone.ran > 0
       ? `; each fixed test also passed run on its own (${alone.ran}, e.g. \`${alone.command}\`)`
       : '; the fixed tests could not be run on their own (the runner or the command does not allow selecting one)';
-  return SOURCE[view] + agreeing + second + copiedWords(alone?.copied);
+  return SOURCE[view] + agreeing + second + copiedWords(alone?.copied) + expectationWords(alone?.expectations);
 }
 
 /** The fixed tests from copies of their files: how many passed there, or why that was not checked. */
@@ -50,4 +50,12 @@ function copiedWords(copied: CopyObservation | undefined): string {
   if (copied.ran > 0)
     return `; and from copies of their test files under other names, their lines moved (\`${copied.command ?? ''}\`)`;
   return `; from copies of their test files: not checked (${copied.notChecked ?? 'no command ran them'})`;
+}
+
+/** The fixed tests with their expected values changed: how many failed there, as they must, or why that was not checked. */
+function expectationWords(changed: ExpectationObservation | undefined): string {
+  if (!changed) return '';
+  if (changed.ran > 0)
+    return `; and, with the expected values they state changed (${changed.example ?? 'one per assertion'}), ${changed.ran === 1 ? 'it failed' : `all ${changed.ran} failed`}, as a test that can fail must (\`${changed.command ?? ''}\`)`;
+  return `; with their expected values changed: not checked (${changed.notChecked ?? 'no command ran them'})`;
 }

@@ -18,7 +18,7 @@ import { findNewDependencies } from './new-dependencies.ts';
 import { runSuite, setupEnding, type SuiteRunner } from '../gate/setup-then-gate.ts';
 import { checkTestIntegrity } from './test-integrity.ts';
 import { judgeEvidence } from './judge-evidence.ts';
-import { observeAlone } from './second-observation.ts';
+import { observeAlone, type ScratchCopies } from './second-observation.ts';
 import { copyCheckout } from './copied-tests.ts';
 import { runtimeGuardStatus } from './guard-findings.ts';
 import { needsText, runnerFileFindings } from './runner-files.ts';
@@ -111,12 +111,18 @@ export async function replayPatch(input: ReplayInput): Promise<Verification> {
   } finally {
     await rm(dir, { recursive: true, force: true });
     await rm(copyOf(dir), { recursive: true, force: true });
+    await rm(expectationsCopyOf(dir), { recursive: true, force: true });
   }
 }
 
 /** Where the replay's checkout is copied for the look from copied test files (copied-tests.ts). */
 function copyOf(dir: string): string {
   return `${dir}-copy`;
+}
+
+/** Where it is copied for the look with the expected values changed (changed-expectations.ts). */
+function expectationsCopyOf(dir: string): string {
+  return `${dir}-expect`;
 }
 
 /** What a replay that never ran the suite shows: its findings alone (the patch did not apply, the setup failed). */
@@ -161,13 +167,15 @@ async function judgeReplayedSuite(
   const judged = input.suite.judged([...files.testFiles], files.exempt);
   // A check run's checks run after the setup and before the tests, as at the baseline.
   let checkRuns: CheckRun[] = [];
-  // The checkout copied after its setup, before any check or test runs there: the copies of the fixed
-  // tests' files run in it (copied-tests.ts), where no test could have prepared anything.
-  const copy = { dir: null as string | null };
+  // The checkout copied after its setup, before any check or test runs there, twice: the copies of the
+  // fixed tests' files run in one (copied-tests.ts), the tests with their expected values changed in
+  // the other (changed-expectations.ts), where no test could have prepared anything.
+  const scratch: ScratchCopies = { copies: null, expectations: null, testFiles: [...files.testFiles] };
   const ran = await runSuite(judged, dir, {
     announce: (step, command) => input.log(step === 'setup' ? `replay: setup: ${command}` : `replay: ${command}`),
     beforeTests: async () => {
-      copy.dir = await copyCheckout(dir, copyOf(dir));
+      scratch.copies = await copyCheckout(dir, copyOf(dir));
+      scratch.expectations = await copyCheckout(dir, expectationsCopyOf(dir));
       checkRuns = await input.suite.checks(dir);
       return undefined;
     },
@@ -208,7 +216,14 @@ async function judgeReplayedSuite(
   // Only a suite green so far is worth observing twice.
   const second =
     suitePassed && findings.length === 0
-      ? await observeAlone(judged, dir, { final: gate.report, baseline: input.baseline }, comparison.failToPass, input.log, copy)
+      ? await observeAlone(
+          judged,
+          dir,
+          { final: gate.report, baseline: input.baseline },
+          comparison.failToPass,
+          input.log,
+          scratch,
+        )
       : null;
   if (second) findings.push(...second.findings);
   return {

@@ -4,7 +4,8 @@
 // that reports what it did not run) is caught here. Where the runner cannot select one test (an
 // unknown runner, a compound command), the report says the second observation was not possible.
 // Where every fixed test passed alone, they run once more from copies of their test files
-// (copied-tests.ts), a look that does not depend on the runtime guard.
+// (copied-tests.ts), and once more with their expected values changed (changed-expectations.ts),
+// where each must fail: two looks that do not depend on the runtime guard.
 import type { Finding } from '../core/findings.ts';
 import type { SecondObservation } from '../core/run-result.ts';
 import type { TestCaseResult, TestReport } from '../core/test-report.ts';
@@ -13,7 +14,14 @@ import { guardFindings } from './guard-findings.ts';
 import { packageScripts } from '../runners/package-scripts.ts';
 import { passedAlone } from './passed-alone.ts';
 import { observeFromCopies } from './copied-tests.ts';
+import { observeChangedExpectations } from './changed-expectations.ts';
 import { runAlone } from './run-alone.ts';
+
+export interface ScratchCopies {
+  copies: string | null;
+  expectations: string | null;
+  testFiles: readonly string[];
+}
 
 /** At most this many fixed tests are run alone (each is a run of the runner). */
 const MAX_ALONE = 5;
@@ -38,8 +46,12 @@ export async function observeAlone(
   reports: { final: TestReport; baseline: TestReport },
   failToPass: string[],
   log: (line: string) => void,
-  /** A copy of the checkout made before any test ran there (copied-tests.ts); absent: the copies are not run. */
-  copy?: { dir: string | null },
+  /**
+   * Copies of the checkout made before any test ran there, one for the copied test files
+   * (copied-tests.ts), one for the changed expectations (changed-expectations.ts), and the baseline's
+   * test files; absent: neither look is made.
+   */
+  scratch?: ScratchCopies,
 ): Promise<{ observation: SecondObservation; findings: Finding[] }> {
   const scripts = await packageScripts(cwd);
   const fixed = failToPass.slice(0, MAX_ALONE).map((id) => described(id, reports.final, reports.baseline));
@@ -60,7 +72,11 @@ export async function observeAlone(
     // The run alone is judged too: the runtime guard's events and records (docs/design.md §3.2.7).
     findings.push(...guardFindings(reports.baseline, gate));
   }
-  if (findings.length > 0 || !copy) return { observation: { ran: fixed.length, command: example }, findings };
-  const copies = await observeFromCopies(suite, copy.dir, fixed, scripts, log, reports.baseline);
-  return { observation: { ran: fixed.length, command: example, copied: copies.observation }, findings: copies.findings };
+  if (findings.length > 0 || !scratch) return { observation: { ran: fixed.length, command: example }, findings };
+  const copies = await observeFromCopies(suite, scratch.copies, fixed, scripts, log, reports.baseline);
+  const observation = { ran: fixed.length, command: example, copied: copies.observation };
+  if (copies.findings.length > 0) return { observation, findings: copies.findings };
+  const context = { scripts, testFiles: scratch.testFiles, baseline: reports.baseline, log };
+  const changed = await observeChangedExpectations(suite, scratch.expectations, fixed, context);
+  return { observation: { ...observation, expectations: changed.observation }, findings: changed.findings };
 }

@@ -4,12 +4,10 @@
 // its stack (`testLines`), and these spans tell a failing test's call from a passing one's
 // (../failing-test-callers.ts).
 import type { TestCaseResult } from '../../core/test-report.ts';
-import { isJsNode, JS_SOURCE, parseJs, walkJs, type JsNode } from '../../core/js-tree.ts';
+import { JS_SOURCE, parseJs, type JsNode } from '../../core/js-tree.ts';
+import { testDeclarations } from '../../core/js-test-calls.ts';
 import type { EntrySources } from '../entry-sources.ts';
 import type { FailingTestSpans, Span } from '../probe-language.ts';
-
-/** The callees that declare a test: `it('…')`, `test('…')`, `specify('…')`, and their `.only`, `.skip`… */
-const TEST_CALLS = new Set(['it', 'test', 'specify']);
 
 /**
  * The test files of the failing tests: the ones the runner named, else those whose text holds a
@@ -60,31 +58,7 @@ export async function failingTestSpans(
  * declared in a loop, is each of the names it makes).
  */
 function testCallsNamed(program: JsNode, names: ReadonlySet<string>): Span[] {
-  const spans: Span[] = [];
-  walkJs(program, (node) => {
-    if (node.type !== 'CallExpression' || !declaresTest(node['callee'])) return;
-    const title = titlePattern((node['arguments'] as unknown[])[0]);
-    if (title !== null && [...names].some((name) => title.test(name))) spans.push([node.loc.start.line, node.loc.end.line]);
-  });
-  return spans;
-}
-
-function declaresTest(callee: unknown): boolean {
-  if (!isJsNode(callee)) return false;
-  if (callee.type === 'Identifier') return TEST_CALLS.has(callee['name'] as string);
-  return callee.type === 'MemberExpression' && declaresTest(callee['object']);
-}
-
-/** The names a title can make, as a pattern; null when the title is not a literal or a template. */
-function titlePattern(node: unknown): RegExp | null {
-  if (!isJsNode(node)) return null;
-  if (node.type === 'StringLiteral') return new RegExp(`^${escaped(node['value'] as string)}$`);
-  if (node.type !== 'TemplateLiteral') return null;
-  const parts = (node['quasis'] as JsNode[]).map((q) => (q['value'] as { cooked?: string | null }).cooked);
-  if (parts.some((part) => typeof part !== 'string')) return null;
-  return new RegExp(`^${parts.map((part) => escaped(part as string)).join('.*')}$`, 's');
-}
-
-function escaped(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return testDeclarations(program)
+    .filter(({ title }) => [...names].some((name) => title.test(name)))
+    .map(({ call }): Span => [call.loc.start.line, call.loc.end.line]);
 }

@@ -1,0 +1,202 @@
+// A JavaScript or TypeScript test file with the expected values of its fixed tests changed, for the
+// look that asks whether those tests can still fail (changed-expectations.ts). In each fixed test's
+// own body (the function given to the `it(…)`/`test(…)` that bears its name), each assertion of
+// equality whose expected side is written as a literal (`assert.equal(f(2), 4)`,
+// `expect(f(2)).toBe(4)`, `expect(x).to.deep.equal([1, 2])`) gets one leaf of that literal changed:
+// a number plus one, a string with a character added, a boolean flipped. Only statements that are
+// surely reached count: those at the top of the body, before any statement that can leave it early
+// (a `return`, a `skip`, a call of the test's `done`); an assertion in a branch, a loop or a callback
+// may never run, and an honest test would then pass with its expectation changed.
+import { isJsNode, parseJs, walkJs, type JsNode } from '../core/js-tree.ts';
+import { testDeclarations } from '../core/js-test-calls.ts';
+
+export interface ExpectationChange {
+  /** The test's name, as the runner gives it. */
+  test: string;
+  line: number;
+  before: string;
+  after: string;
+}
+
+export interface ChangedText {
+  text: string;
+  /** The changes made, each in a body of a fixed test; tests with none are not in it. */
+  changes: ExpectationChange[];
+}
+
+/** Assertion methods that hold two values equal, by any equality (strict, deep or loose). */
+const EQUALITY = new Set(['equal', 'equals', 'strictEqual', 'deepEqual', 'deepStrictEqual', 'eq', 'eql']);
+const EXPECT_EQUALITY = new Set([...EQUALITY, 'toBe', 'toEqual', 'toStrictEqual']);
+/** Objects whose equality methods take (actual, expected): node's `assert`, chai's, a test context's. */
+const ASSERT_OBJECTS = new Set(['assert', 't']);
+
+/** The text with the changes, or null when the file does not parse. A test whose declaration cannot be told apart gets none. */
+export function changedJsExpectations(file: string, text: string, names: readonly string[]): ChangedText | null {
+  const program = parseJs(file, text);
+  if (!program) return null;
+  const declarations = testDeclarations(program);
+  const edits = new Map<number, { start: number; end: number; after: string }>();
+  const changes: ExpectationChange[] = [];
+  for (const name of new Set(names)) {
+    const own = declarations.filter((d) => d.title.test(name));
+    const found = own.map((d) => expectationsIn(d.call));
+    // Where two declarations bear the name, each must have one: the runner's test is one of them.
+    if (found.length === 0 || found.some((leaves) => leaves.length === 0)) continue;
+    for (const { node, after } of found.flat()) {
+      edits.set(node.start, { start: node.start, end: node.end, after });
+      changes.push({ test: name, line: node.loc.start.line, before: text.slice(node.start, node.end), after });
+    }
+  }
+  let changed = text;
+  for (const edit of [...edits.values()].sort((a, b) => b.start - a.start))
+    changed = changed.slice(0, edit.start) + edit.after + changed.slice(edit.end);
+  return { text: changed, changes };
+}
+
+/** A literal's leaf and the source of its changed value. */
+interface Leaf {
+  node: JsNode;
+  after: string;
+}
+
+/** The literal leaves to change in one test declaration's body: one per surely reached equality assertion. */
+function expectationsIn(call: JsNode): Leaf[] {
+  const body = [...(call['arguments'] as unknown[])].reverse().find(isFunction);
+  if (!body) return [];
+  const params = new Set((body['params'] as JsNode[]).flatMap((p) => (p.type === 'Identifier' ? [p['name'] as string] : [])));
+  const inner = body['body'] as JsNode;
+  const statements = inner.type === 'BlockStatement' ? (inner['body'] as JsNode[]) : [inner];
+  const leaves: Leaf[] = [];
+  for (const statement of statements) {
+    if (canLeaveEarly(statement, params)) break;
+    const expression = statement.type === 'ExpressionStatement' ? (statement['expression'] as JsNode) : statement;
+    const leaf = expectedLeaf(expression);
+    if (leaf) leaves.push(leaf);
+  }
+  return leaves;
+}
+
+function isFunction(node: unknown): node is JsNode {
+  return isJsNode(node) && (node.type === 'FunctionExpression' || node.type === 'ArrowFunctionExpression');
+}
+
+/** A `return`, a `skip(…)` or a call of one of the test function's parameters (`done()`) outside nested functions. */
+function canLeaveEarly(statement: JsNode, params: ReadonlySet<string>): boolean {
+  let leaves = false;
+  walkJs(statement, (node, ancestors) => {
+    if (ancestors.some((a) => a !== statement && isFunction(a))) return;
+    if (node.type === 'ReturnStatement') leaves = true;
+    if (node.type !== 'CallExpression') return;
+    const callee = node['callee'] as JsNode;
+    if (callee.type === 'Identifier' && params.has(callee['name'] as string)) leaves = true;
+    if (propertyName(callee) === 'skip') leaves = true;
+  });
+  return leaves;
+}
+
+function propertyName(node: JsNode): string | null {
+  if (node.type !== 'MemberExpression' || node['computed']) return null;
+  const property = node['property'] as JsNode;
+  return property.type === 'Identifier' ? (property['name'] as string) : null;
+}
+
+/** The leaf to change in an assertion of equality whose expected side is a literal; null for anything else. */
+function expectedLeaf(expression: JsNode): Leaf | null {
+  const awaited = expression.type === 'AwaitExpression';
+  const call = awaited ? (expression['argument'] as JsNode) : expression;
+  if (call.type !== 'CallExpression') return null;
+  const callee = call['callee'] as JsNode;
+  const args = (call['arguments'] as JsNode[]).filter(isJsNode);
+  if (callee.type === 'Identifier') return EQUALITY.has(callee['name'] as string) ? literalSide(args[0], args[1]) : null;
+  const method = propertyName(callee);
+  if (method === null) return null;
+  const chain = chainOf(callee['object'] as JsNode);
+  if (chain.names.includes('not')) return null;
+  // `expect(p).resolves.toBe(4)` holds only once awaited; unawaited, the test may end before it does.
+  if (!awaited && (chain.names.includes('resolves') || chain.names.includes('rejects'))) return null;
+  if (chain.expects || chain.names.includes('should')) return EXPECT_EQUALITY.has(method) ? firstLeaf(args[0]) : null;
+  const assertLike = chain.names.includes('assert') || ASSERT_OBJECTS.has(chain.root ?? '');
+  return assertLike && EQUALITY.has(method) ? literalSide(args[0], args[1]) : null;
+}
+
+/** The names along a member chain (`expect(x).to.deep` → to, deep), its root name, and whether it starts at `expect(…)`. */
+function chainOf(node: JsNode): { names: string[]; root: string | null; expects: boolean } {
+  const names: string[] = [];
+  let expects = false;
+  let at: JsNode = node;
+  for (;;) {
+    if (at.type === 'MemberExpression') {
+      const name = propertyName(at);
+      if (name) names.push(name);
+      at = at['object'] as JsNode;
+    } else if (at.type === 'CallExpression') {
+      const callee = at['callee'] as JsNode;
+      if ((callee.type === 'Identifier' && callee['name'] === 'expect') || propertyName(callee) === 'expect') expects = true;
+      at = callee;
+    } else {
+      return { names, root: at.type === 'Identifier' ? (at['name'] as string) : null, expects };
+    }
+  }
+}
+
+/** Equality is symmetric: the side written as a literal is the expectation, when only one is. */
+function literalSide(a: JsNode | undefined, b: JsNode | undefined): Leaf | null {
+  const [first, second] = [firstLeaf(a), firstLeaf(b)];
+  if (first && second) return null;
+  return first ?? second;
+}
+
+/** The first changeable leaf of a value written wholly as literals (arrays and plain objects of them); null otherwise. */
+function firstLeaf(node: JsNode | undefined): Leaf | null {
+  if (!node || !pureLiteral(node)) return null;
+  let leaf: Leaf | null = null;
+  walkJs(node, (inner) => {
+    const after = leaf === null ? changedLeaf(inner) : null;
+    if (after !== null) leaf = { node: inner, after };
+  });
+  return leaf;
+}
+
+function pureLiteral(node: JsNode): boolean {
+  switch (node.type) {
+    case 'NumericLiteral':
+    case 'StringLiteral':
+    case 'BooleanLiteral':
+    case 'BigIntLiteral':
+    case 'NullLiteral':
+      return true;
+    case 'TemplateLiteral':
+      return (node['expressions'] as unknown[]).length === 0;
+    case 'UnaryExpression':
+      return node['operator'] === '-' && (node['argument'] as JsNode).type === 'NumericLiteral';
+    case 'ArrayExpression':
+      return (node['elements'] as Array<JsNode | null>).every((e) => e !== null && pureLiteral(e));
+    case 'ObjectExpression':
+      return (node['properties'] as JsNode[]).every(
+        (p) => p.type === 'ObjectProperty' && !p['computed'] && pureLiteral(p['value'] as JsNode),
+      );
+    default:
+      return false;
+  }
+}
+
+/** The source of a leaf's changed value; null for a node that is not a changeable leaf. */
+function changedLeaf(node: JsNode): string | null {
+  const value = node['value'];
+  switch (node.type) {
+    case 'NumericLiteral':
+      return typeof value === 'number' && Number.isFinite(value) && Math.abs(value) < 1e15 ? String(value + 1) : null;
+    case 'BigIntLiteral':
+      return `${BigInt(value as string) + 1n}n`;
+    case 'BooleanLiteral':
+      return String(!value);
+    case 'StringLiteral':
+      return JSON.stringify(`${value as string}!`);
+    case 'TemplateLiteral': {
+      const cooked = (node['quasis'] as Array<{ value: { cooked?: string } }>)[0]?.value.cooked;
+      return (node['expressions'] as unknown[]).length === 0 && typeof cooked === 'string' ? JSON.stringify(`${cooked}!`) : null;
+    }
+    default:
+      return null;
+  }
+}
