@@ -28,7 +28,7 @@ import { lookWithNoise, runAndLook } from './run-and-look.ts';
 import { budgetSpentReason, UNREACHED_REASON } from './blind-reasons.ts';
 import type { Looked } from './look-at-versions.ts';
 import { focusChoices } from '../runners/focused-test-command.ts';
-import { repositoryFiles } from './repository-files.ts';
+import { repositoryFiles } from '../workspace/repository-files.ts';
 import { unfinishedRun } from './unfinished-run.ts';
 import { applyInMemory, touchedFiles, type PatchedVersion } from './patched-versions.ts';
 import { compareRivals } from './assess-rivals.ts';

@@ -9,7 +9,7 @@ import { importedInOrder } from '../core/imported-files.ts';
 import type { EntrySources } from './entry-sources.ts';
 import type { VersionPlan } from './probe-plan.ts';
 import { PROBE_LANGUAGES } from './probe-languages.ts';
-import { repositoryFiles } from './repository-files.ts';
+import { repositoryFiles } from '../workspace/repository-files.ts';
 
 /** At most this many functions are probed as entry points: each records every call the suite makes. */
 const MAX_ENTRY_FUNCTIONS = 12;

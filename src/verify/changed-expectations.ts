@@ -15,6 +15,7 @@ import type { TestCaseResult, TestReport } from '../core/test-report.ts';
 import { JS_SOURCE } from '../core/js-tree.ts';
 import type { SuiteRunner } from '../gate/setup-then-gate.ts';
 import { focusedTestCommand } from '../runners/focused-test-command.ts';
+import { repositoryFiles } from '../workspace/repository-files.ts';
 import { guardFindings } from './guard-findings.ts';
 import { changedJsExpectations, type ExpectationChange } from './js-expectations.ts';
 import { changedPyExpectations, pytestFunctionName } from './py-expectations.ts';
@@ -27,18 +28,24 @@ interface ChangedTest {
 
 /**
  * `dir`: the scratch copy of the replay's checkout (null where it could not be made), removed after;
- * `testFiles`: the baseline's test files, where a test the runner names with no file is looked for.
+ * `isTestFile`: the judge's test files (the baseline's and the protected paths), where a test the
+ * runner names with no file is looked for.
  */
 export async function observeChangedExpectations(
   suite: SuiteRunner,
   dir: string | null,
   fixed: readonly TestCaseResult[],
-  context: { scripts: Record<string, string>; testFiles: readonly string[]; baseline: TestReport; log: (line: string) => void },
+  context: {
+    scripts: Record<string, string>;
+    isTestFile: (path: string) => boolean;
+    baseline: TestReport;
+    log: (line: string) => void;
+  },
 ): Promise<{ observation: ExpectationObservation; findings: Finding[] }> {
   const notChecked = (reason: string) => ({ observation: { ran: 0, command: null, notChecked: reason }, findings: [] });
   if (dir === null) return notChecked('the checkout could not be copied');
   try {
-    const changed = await changeExpectations(dir, fixed, context.testFiles);
+    const changed = await changeExpectations(dir, fixed, context.isTestFile);
     if (changed.length === 0)
       return notChecked('no fixed test states its expected value as a literal in an assertion its body surely reaches');
     const command = focusedTestCommand(
@@ -83,11 +90,13 @@ export async function observeChangedExpectations(
 async function changeExpectations(
   dir: string,
   fixed: readonly TestCaseResult[],
-  testFiles: readonly string[],
+  isTestFile: (path: string) => boolean,
 ): Promise<ChangedTest[]> {
   const byFile = new Map<string, TestCaseResult[]>();
+  let testFiles: string[] | null = null;
   for (const test of fixed)
-    for (const file of await filesOf(dir, test, testFiles)) byFile.set(file, [...(byFile.get(file) ?? []), test]);
+    for (const file of await filesOf(dir, test, async () => (testFiles ??= (await repositoryFiles(dir)).filter(isTestFile))))
+      byFile.set(file, [...(byFile.get(file) ?? []), test]);
   const changed: ChangedTest[] = [];
   for (const [file, tests] of byFile) {
     const text = await readFile(join(dir, file), 'utf8').catch(() => null);
@@ -107,11 +116,11 @@ async function changeExpectations(
 }
 
 /** The test's file: the one it names, a pytest id's, else the JavaScript test files whose text holds its name (mocha names none). */
-async function filesOf(dir: string, test: TestCaseResult, testFiles: readonly string[]): Promise<string[]> {
+async function filesOf(dir: string, test: TestCaseResult, testFiles: () => Promise<string[]>): Promise<string[]> {
   const own = test.file ?? (test.id.includes('::') ? test.id.split('::')[0] : undefined);
   if (own) return JS_SOURCE.test(own) || own.endsWith('.py') ? [own] : [];
   const files: string[] = [];
-  for (const file of testFiles.filter((f) => JS_SOURCE.test(f)))
+  for (const file of (await testFiles()).filter((f) => JS_SOURCE.test(f)))
     if ((await readFile(join(dir, file), 'utf8').catch(() => '')).includes(test.name)) files.push(file);
   return files;
 }

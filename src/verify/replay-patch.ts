@@ -170,7 +170,11 @@ async function judgeReplayedSuite(
   // The checkout copied after its setup, before any check or test runs there, twice: the copies of the
   // fixed tests' files run in one (copied-tests.ts), the tests with their expected values changed in
   // the other (changed-expectations.ts), where no test could have prepared anything.
-  const scratch: ScratchCopies = { copies: null, expectations: null, testFiles: [...files.testFiles] };
+  const scratch: ScratchCopies = {
+    copies: null,
+    expectations: null,
+    isTestFile: testFileCheck(input.config.paths.protected, files.testFiles),
+  };
   const ran = await runSuite(judged, dir, {
     announce: (step, command) => input.log(step === 'setup' ? `replay: setup: ${command}` : `replay: ${command}`),
     beforeTests: async () => {

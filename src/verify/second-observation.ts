@@ -20,7 +20,8 @@ import { runAlone } from './run-alone.ts';
 export interface ScratchCopies {
   copies: string | null;
   expectations: string | null;
-  testFiles: readonly string[];
+  /** The judge's test files: the baseline's and the protected paths (harness-tampering.ts). */
+  isTestFile: (path: string) => boolean;
 }
 
 /** At most this many fixed tests are run alone (each is a run of the runner). */
@@ -76,7 +77,7 @@ export async function observeAlone(
   const copies = await observeFromCopies(suite, scratch.copies, fixed, scripts, log, reports.baseline);
   const observation = { ran: fixed.length, command: example, copied: copies.observation };
   if (copies.findings.length > 0) return { observation, findings: copies.findings };
-  const context = { scripts, testFiles: scratch.testFiles, baseline: reports.baseline, log };
+  const context = { scripts, isTestFile: scratch.isTestFile, baseline: reports.baseline, log };
   const changed = await observeChangedExpectations(suite, scratch.expectations, fixed, context);
   return { observation: { ...observation, expectations: changed.observation }, findings: changed.findings };
 }

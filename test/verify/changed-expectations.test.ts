@@ -17,7 +17,12 @@ vi.setConfig({ testTimeout: 120_000 });
 const dirs: string[] = [];
 afterAll(() => removeAll(dirs));
 
-async function judgedRun(files: Record<string, string>, command: string, fixed: TestCaseResult[], testFiles: string[] = []) {
+async function judgedRun(
+  files: Record<string, string>,
+  command: string,
+  fixed: TestCaseResult[],
+  isTestFile = (_path: string) => false,
+) {
   const root = await makeRepo(files);
   dirs.push(root, `${root}-expect`);
   await symlink(resolve(import.meta.dirname, '../../node_modules'), join(root, 'node_modules'));
@@ -32,7 +37,7 @@ async function judgedRun(files: Record<string, string>, command: string, fixed: 
   });
   const original = await suite.gate(root);
   const scratch = await copyCheckout(root, `${root}-expect`);
-  const context = { scripts: {}, testFiles, baseline: original.report, log: () => undefined };
+  const context = { scripts: {}, isTestFile, baseline: original.report, log: () => undefined };
   return { original, ...(await observeChangedExpectations(suite.judged([]), scratch, fixed, context)) };
 }
 
@@ -71,7 +76,7 @@ describe('the fixed tests with their expected values changed', () => {
     }
   });
 
-  it('finds a mocha test, which names no file, in the test files that hold its name, and selects it by name', async () => {
+  it("finds a mocha test, which names no file, in the checkout's test files that hold its name, and selects it by name", async () => {
     const tests =
       "const assert = require('node:assert');\nconst { average } = require('../calc.js');\n\ndescribe('calc', () => {\n  it('averages', () => {\n    assert.strictEqual(average([2, 4]), 3);\n  });\n});\n";
     // Reads the expected value from the test file that called it, found on the stack.
@@ -84,11 +89,11 @@ describe('the fixed tests with their expected values changed', () => {
       'calc.js': calc,
       'test/calc.test.js': tests,
     });
-    const good = await judgedRun(files(honest), 'mocha', fixed, ['test/calc.test.js']);
+    const good = await judgedRun(files(honest), 'mocha', fixed, (path) => path.startsWith('test/'));
     expect(good.original.passed, good.original.output).toBe(true);
     expect(good.findings).toEqual([]);
     expect(good.observation).toMatchObject({ ran: 1, command: expect.stringContaining('averages') });
-    const cheat = await judgedRun(files(reads), 'mocha', fixed, ['test/calc.test.js']);
+    const cheat = await judgedRun(files(reads), 'mocha', fixed, (path) => path.startsWith('test/'));
     expect(cheat.original.passed, cheat.original.output).toBe(true);
     expect(cheat.findings.map((f) => f.kind)).toEqual(['expectation_ignored']);
   });

@@ -1,5 +1,7 @@
-// The repository's own files, as the assessment lists them: for the failing tests' files and the
-// modules they import (entry-points.ts), and for the test files a probe tells its callers by.
+// The repository's own files, as the assessment and the judge list them: for the failing tests' files
+// and the modules they import (src/assess/entry-points.ts), the test files a probe tells its callers
+// by, and the files a fixed test the runner names with no file may be in
+// (src/verify/changed-expectations.ts).
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 
