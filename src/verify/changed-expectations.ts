@@ -59,7 +59,7 @@ export async function observeChangedExpectations(
     const findings: Finding[] = [];
     let ran = 0;
     for (const { test, file, change } of changed) {
-      const own = gate.report.tests.find((t) => t.id === test.id || (t.name === test.name && (!t.file || t.file === file)));
+      const own = outcomeOf(gate.report, test, file);
       if (!own) continue;
       ran += 1;
       if (own.status !== 'passed') continue;
@@ -123,4 +123,15 @@ async function filesOf(dir: string, test: TestCaseResult, testFiles: () => Promi
   for (const file of (await testFiles()).filter((f) => JS_SOURCE.test(f)))
     if ((await readFile(join(dir, file), 'utf8').catch(() => '')).includes(test.name)) files.push(file);
   return files;
+}
+
+/**
+ * The test's own result in the run: by its id, else by its name in its file; none where the name is
+ * not the test's alone (a runner that names no file, and a test of the same name in another file).
+ */
+function outcomeOf(report: TestReport, test: TestCaseResult, file: string): TestCaseResult | undefined {
+  const byId = report.tests.find((t) => t.id === test.id);
+  if (byId) return byId;
+  const named = report.tests.filter((t) => t.name === test.name && (!t.file || t.file === file));
+  return named.length === 1 ? named[0] : undefined;
 }

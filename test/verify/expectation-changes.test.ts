@@ -50,6 +50,13 @@ describe('a JavaScript test body with its expected values changed', () => {
       expect(changed(body)?.changes, body).toEqual([]);
   });
 
+  it('leaves alone a test marked to fail, which passes when its body raises', () => {
+    for (const marked of ['test.failing', 'it.fails'])
+      expect(
+        changedJsExpectations('t.test.js', `${marked}('sums', () => expect(add(2, 2)).toBe(5));\n`, ['sums'])?.changes,
+      ).toEqual([]);
+  });
+
   it('stops at a call of the test’s callback, and finds the body under its name only', () => {
     const text =
       "it('a', (done) => {\n  assert.equal(f(), 1);\n  done();\n  assert.equal(f(), 2);\n});\nit('b', () => assert.equal(g(), 3));\n";
