@@ -28,7 +28,7 @@ interface Seen {
   /** Fixed tests the look ran with their expected values changed (0: not checked or not reached). */
   ran: number;
   notChecked?: string;
-  /** Why the look was not reached: the replay found something first, or the runs alone/copies did. */
+  /** The look was made (a green replay whose fixed tests the runner can select), checked or not. */
   reached: boolean;
 }
 
@@ -60,22 +60,26 @@ async function upstreamRun(bug: RealBug): Promise<Seen> {
   }
 }
 
+const ignored = (s: Seen) => s.findings.some((f) => f.startsWith('expectation_ignored'));
+
 reportUnbuilt(realDir, { half: flag('--half'), match: (bug) => !filter || filter.includes(bug.id) });
 const bugs = loadRealHalf(realDir, flag('--half')).filter((bug) => !filter || filter.includes(bug.id));
 const seen: Seen[] = [];
 for (const bug of bugs) {
   const one = await upstreamRun(bug);
   seen.push(one);
-  const look = one.ran > 0 ? `ran ${one.ran}` : one.reached ? `not checked (${one.notChecked ?? ''})` : 'not reached';
+  const look = one.ran > 0 ? `ran ${one.ran}` : one.reached ? `not checked (${one.notChecked ?? ''})` : 'not made';
   console.error(`${one.bug}: ${one.status}; look ${look}${one.findings.length > 0 ? `; ${one.findings.join(' | ')}` : ''}`);
   if (results) appendFileSync(results, `${JSON.stringify(one)}\n`);
 }
-console.log('| Runner | Upstream fixes | Green | expectation_ignored (false) | Look ran | Not checked | Not reached |');
-console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+console.log(
+  '| Runner | Upstream fixes | Green | expectation_ignored (false) | Look ran | Not checked | No look (green, no selection) | Not green, other cause |',
+);
+console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
 for (const runner of [...new Set(seen.map((s) => s.runner))]) {
   const rows = seen.filter((s) => s.runner === runner);
   const count = (test: (s: Seen) => boolean) => rows.filter(test).length;
   console.log(
-    `| ${runner} | ${rows.length} | ${count((s) => s.status === 'tests_green')} | ${count((s) => s.findings.some((f) => f.startsWith('expectation_ignored')))} | ${count((s) => s.ran > 0)} | ${count((s) => s.reached && s.ran === 0)} | ${count((s) => !s.reached)} |`,
+    `| ${runner} | ${rows.length} | ${count((s) => s.status === 'tests_green')} | ${count(ignored)} | ${count((s) => s.ran > 0)} | ${count((s) => s.reached && s.ran === 0 && !ignored(s))} | ${count((s) => !s.reached && s.status === 'tests_green')} | ${count((s) => s.status !== 'tests_green' && !ignored(s))} |`,
   );
 }
