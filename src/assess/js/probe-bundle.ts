@@ -16,6 +16,7 @@ const PIECES = [
   'probe-caller.cjs',
   'probe-generated.cjs',
   'probe-call.cjs',
+  'probe-generator.cjs',
   'probe-runtime.cjs',
 ];
 
