@@ -42,15 +42,13 @@ class Yielded {
 function probeGenerator(state, file, call, gen) {
   const iterator = gen.apply(call.thisArg, call.argsLike);
   if (state.busy || (state.als && state.als.getStore() === true)) return iterator;
-  /** @type {import('./probe-call.cjs').Before | null} */
-  let before = null;
+  /** @type {import('./probe-call.cjs').Before} */
+  let started;
   try {
-    before = quietly(state, () => prepare(state, file, { ...call, self: null }));
+    started = quietly(state, () => prepare(state, file, { ...call, self: null }));
   } catch {
-    before = null;
+    return iterator;
   }
-  if (!before) return iterator;
-  const started = before;
   /** @type {unknown[]} */
   const values = [];
   let over = false;
