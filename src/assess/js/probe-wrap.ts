@@ -10,6 +10,7 @@ import { isJsNode, walkJs, type JsNode } from '../../core/js-tree.ts';
 import { PROBE_FUNCTION } from './probe-bundle.ts';
 import { holder, keyName } from './probe-functions.ts';
 import { selfExpression } from './probe-self.ts';
+import { directiveEnd } from './directive-end.ts';
 
 /** Inserted text: `open` edits nest outside-in at one position, `close` edits inside-out. */
 export interface Edit {
@@ -71,12 +72,14 @@ export function wrapEdits(source: string, fn: JsNode, ancestors: readonly JsNode
   const inner = `${fn['async'] === true ? 'async ' : ''}()${returnType(source, fn, typescript)} => `;
   const edit = (pos: number, text: string, side: 0 | 1): Edit => ({ pos, text, side, spanStart: fn.start, spanEnd: fn.end });
   const directives = ((body['directives'] as unknown[] | undefined) ?? []).filter(isJsNode);
-  const bodyOpen = directives.length > 0 ? (directives[directives.length - 1] as JsNode).end : body.start + 1;
+  const lastDirective = directives[directives.length - 1];
+  const bodyOpen = lastDirective ? lastDirective.end : body.start + 1;
+  const lead = lastDirective ? directiveEnd(source, lastDirective) : '';
   if (fn.type !== 'ArrowFunctionExpression') {
     const edits =
       fn['generator'] === true
-        ? generatorEdits(fn, { id, flags, typescript, bodyOpen }, edit)
-        : [edit(bodyOpen, `return ${head('this', 'arguments')}${inner}{`, 1), edit(body.end - 1, '});', 0)];
+        ? generatorEdits(fn, { id, flags, typescript, bodyOpen, lead }, edit)
+        : [edit(bodyOpen, `${lead}return ${head('this', 'arguments')}${inner}{`, 1), edit(body.end - 1, '});', 0)];
     if (edits.length === 0) return [];
     // A type checker would call `this` an implicit any in a plain function: say it is one.
     const first = params(fn)[0];
@@ -106,14 +109,14 @@ export function wrapEdits(source: string, fn: JsNode, ancestors: readonly JsNode
  */
 function generatorEdits(
   fn: JsNode,
-  at: { id: string; flags: number; typescript: boolean; bodyOpen: number },
+  at: { id: string; flags: number; typescript: boolean; bodyOpen: number; lead: string },
   edit: (pos: number, text: string, side: 0 | 1) => Edit,
 ): Edit[] {
   const body = asNode(fn['body']);
   if (!body || fn['async'] === true || readsOuterBinding(body)) return [];
-  const { id, flags, typescript, bodyOpen } = at;
+  const { id, flags, typescript, bodyOpen, lead } = at;
   const open = `return yield* ${PROBE_FUNCTION}().y(${JSON.stringify(id)}, this, arguments, ${flags}, function* (${typescript ? 'this: any' : ''}) {`;
-  return [edit(bodyOpen, open, 1), edit(body.end - 1, '});', 0)];
+  return [edit(bodyOpen, lead + open, 1), edit(body.end - 1, '});', 0)];
 }
 
 /** Whether a body reads `super` or `new.target` outside the functions it holds (which have their own). */

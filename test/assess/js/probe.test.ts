@@ -130,6 +130,15 @@ describe('the rewrite', () => {
     });
   });
 
+  it('ends a directive written without a semicolon before what it inserts after it, so the file still parses', () => {
+    const source = "'use strict'\nfunction f (a) {\n  'use strict'\n  return a + 1 // body\n}\nmodule.exports = f\n";
+    const result = instrumentJs(source, new Set([lineOf(source, 'body')]), TARGET);
+    expect(result?.functions.map((fn) => fn.name)).toEqual(['f']);
+    expect(parseJs('lib.js', result?.source ?? '')).not.toBeNull();
+    expect(() => new Function('module', 'require', result?.source ?? '')).not.toThrow();
+    expect(result?.source.split('\n')).toHaveLength(source.split('\n').length);
+  });
+
   it('adds a static import of node:fs to a module, and nothing to a CommonJS file', () => {
     const esm = instrumentJs('export function f(a) {\n  return a;\n}\n', new Set([2]), TARGET)?.source ?? '';
     const cjs = instrumentJs('function f(a) {\n  return a;\n}\nmodule.exports = f;\n', new Set([2]), TARGET)?.source ?? '';
