@@ -25,7 +25,7 @@ import type { ProbeRecord } from './probe-record.ts';
 import { planVersions, type VersionPlan } from './probe-plan.ts';
 import type { VersionRuns } from './version-runs.ts';
 import { lookWithNoise, runAndLook } from './run-and-look.ts';
-import { budgetSpentReason, UNREACHED_REASON } from './blind-reasons.ts';
+import { budgetSpentReason, unreachedReason } from './blind-reasons.ts';
 import type { Looked } from './look-at-versions.ts';
 import { focusChoices } from '../runners/focused-test-command.ts';
 import { repositoryFiles } from './repository-files.ts';
@@ -91,7 +91,7 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
     } = await lookAtEntryPointsIfNeeded(first, { checkout, dir, input, focused, left, fromFailing, touched: paths });
     if (!runs.patched || !runs.original)
       return notAssessed(budgetSpentReason(runs.patched ? runs.patchedMs : null, input.limitMs), true);
-    if (!firstLooked) return notAssessed(UNREACHED_REASON);
+    if (!firstLooked) return notAssessed(unreachedReason(runs.patched.gate, runs.original.gate, input.fixed));
     // The look stands until a rival's disagreement has the versions run again for their noise (settle, below).
     let looked: Looked = firstLooked;
     const { functions, after, near, noise } = looked;
