@@ -16,6 +16,7 @@ import { cloneMirror } from '../workspace/create-workspace.ts';
 import type { MirrorSeal } from '../workspace/mirror-seal.ts';
 import type { TestFileCheck } from '../verify/harness-tampering.ts';
 import { decideLevel, ENTRY_REASONS, type CandidateInfo, type EntryReason, type LevelInput } from './assessment-level.ts';
+import { entryLookWhy, secondLookStands } from './entry-look.ts';
 import { entryPoints, withEntryPoints } from './entry-points.ts';
 import { failingTestSpans, fromFailingTests } from './failing-test-callers.ts';
 import { disagreementsWith } from './compare-records.ts';
@@ -25,7 +26,7 @@ import type { ProbeRecord } from './probe-record.ts';
 import { planVersions, type VersionPlan } from './probe-plan.ts';
 import type { VersionRuns } from './version-runs.ts';
 import { lookWithNoise, runAndLook } from './run-and-look.ts';
-import { budgetSpentReason, UNREACHED_REASON } from './blind-reasons.ts';
+import { budgetSpentReason, unreachedReason } from './blind-reasons.ts';
 import type { Looked } from './look-at-versions.ts';
 import { focusChoices } from '../runners/focused-test-command.ts';
 import { repositoryFiles } from '../workspace/repository-files.ts';
@@ -91,7 +92,7 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
     } = await lookAtEntryPointsIfNeeded(first, { checkout, dir, input, focused, left, fromFailing, touched: paths });
     if (!runs.patched || !runs.original)
       return notAssessed(budgetSpentReason(runs.patched ? runs.patchedMs : null, input.limitMs), true);
-    if (!firstLooked) return notAssessed(UNREACHED_REASON);
+    if (!firstLooked) return notAssessed(unreachedReason(runs.patched.gate, runs.original.gate, input.fixed));
     // The look stands until a rival's disagreement has the versions run again for their noise (settle, below).
     let looked: Looked = firstLooked;
     const { functions, after, near, noise } = looked;
@@ -221,8 +222,10 @@ interface Look {
 /**
  * Nothing the patch changed was reached (a table or a constant that code elsewhere reads), or it
  * was and showed no change (the fix works through a function only the patch has, or through state
- * the probes do not record): look where the failing tests enter the program. The second look stands
- * when it ran to the end; else the first one's result does.
+ * the probes do not record), or it showed changes outside the failing tests, to be shown at the
+ * public functions the tests call too (entry-look.ts): look where the failing tests enter the
+ * program. The second look stands when it ran to the end (secondLookStands); else the first one's
+ * result does.
  */
 async function lookAtEntryPointsIfNeeded(
   first: Look,
@@ -237,18 +240,20 @@ async function lookAtEntryPointsIfNeeded(
   },
 ): Promise<Look> {
   const { runs, looked } = first;
-  if (!runs.patched || !runs.original || (looked && looked.differences.changes.length > 0)) return first;
-  const why: EntryReason = looked ? 'unchanged' : 'unreached';
+  if (!runs.patched || !runs.original) return first;
+  const why = entryLookWhy(looked ? looked.differences : null, { leftMs: at.left(), suiteMs: runs.patchedMs });
+  if (!why) return first;
   const entries = await entryPoints({ dir: at.dir, fixed: at.input.fixed, isTestFile: at.input.isTestFile, touched: at.touched });
   if (entries.size === 0) return first;
-  at.input.log(
-    `assessment: ${ENTRY_REASONS[why]}; probing where the failing tests enter the program (${[...entries.keys()].join(', ')})`,
-  );
+  const said = why === 'outer' ? 'changes outside the failing tests' : ENTRY_REASONS[why];
+  at.input.log(`assessment: ${said}; probing where the failing tests enter the program (${[...entries.keys()].join(', ')})`);
   const plans = await withEntryPoints(first.plans, entries, at.dir);
   const focused = runs.focused ? [runs.focused] : at.focused;
   const { runs: second, looked: secondLook } = await runAndLook(at.checkout, plans, { ...at, focused });
-  if (second.patched && second.original && (secondLook !== null || !looked))
-    return { runs: second, looked: secondLook, plans, atEntryPoints: { why, entries } };
+  const ranBoth = second.patched !== null && second.original !== null;
+  if (secondLookStands(why, ranBoth, secondLook ? secondLook.differences : null, looked !== null))
+    // Shown at the outer calls too, the level's reason unchanged: only a look that found nothing at the patch's own functions is one "at the entry points".
+    return { runs: second, looked: secondLook, plans, ...(why === 'outer' ? {} : { atEntryPoints: { why, entries } }) };
   runs.exhausted ||= second.exhausted;
   return first;
 }

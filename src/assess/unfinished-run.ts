@@ -18,7 +18,17 @@ export function unfinishedRun(
     gate ? (finalStatus(gate.report, id) ?? countedPass(gate)) : undefined;
   const lost = fixed.filter((t) => status(patched, t.id) !== 'passed' || status(original, t.id) === undefined);
   if (lost.length === 0) return null;
-  return `the suite did not run to the end in the assessment's checkout: ${lost.length === 1 ? 'a test the patch fixed' : `${lost.length} tests the patch fixed`} (${lost[0]?.id ?? ''}) did not pass on the patched program or did not run on the original`;
+  const error = firstError(patched?.output ?? '') ?? firstError(original?.output ?? '');
+  return `the suite did not run to the end in the assessment's checkout: ${lost.length === 1 ? 'a test the patch fixed' : `${lost.length} tests the patch fixed`} (${lost[0]?.id ?? ''}) did not pass on the patched program or did not run on the original${error ? `; the probed run's first error: ${error} (a look needs the instrumented files to load and run under the project's runner)` : ''}`;
+}
+
+/**
+ * The first error a run printed (a syntax or type error of an instrumented file, a module that did
+ * not load): what a reviewer, or a fix to the probes, needs to know of a run that did not finish.
+ */
+function firstError(output: string): string | null {
+  const found = /\b(?:[A-Z][A-Za-z]*Error(?=[:\s])[^\n]*|error TS\d+:[^\n]*)/.exec(output);
+  return found ? found[0].trim().slice(0, 160) : null;
 }
 
 /** A run whose counts, naming no test, say every test passed. */

@@ -39,4 +39,21 @@ describe('whether the suite runs can show the fix at work', () => {
     // A run cut short: its output ends before jest's summary, so nothing says the fixed tests passed.
     expect(unfinishedRun(gate('PASS test/c1.test.js\n', false), original, fixed)).toMatch(/did not pass on the patched program/);
   });
+
+  it("names the probed run's first error, so a run the instrumented files broke says what a look needs", () => {
+    const broken = gate(
+      "not ok 1 - test/a.test.js\n# /tmp/x/index.js:1\n# 'use strict' var __fixloop_h;\n# SyntaxError: Unexpected token 'var'\n#     at wrapSafe (node:internal)\n",
+      false,
+    );
+    expect(unfinishedRun(broken, original, fixed)).toMatch(
+      /the probed run's first error: SyntaxError: Unexpected token 'var' \(a look needs the instrumented files to load/,
+    );
+    const typed = gate(
+      "FAIL src/a.spec.ts\n  src/a.ts:1:54397 - error TS6133: 'i' is declared but its value is never read.\n",
+      false,
+    );
+    expect(unfinishedRun(typed, original, fixed)).toMatch(
+      /first error: error TS6133: 'i' is declared but its value is never read\./,
+    );
+  });
 });

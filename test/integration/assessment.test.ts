@@ -13,6 +13,7 @@ import { runCli } from '../support/run-cli.ts';
 import { writeFile } from '../support/judge-cheat-run.ts';
 import { KEYWORD_PROJECT, KEYWORD_RULES_FIXED, KEYWORD_RULES_OVERBROAD } from '../fixtures/keyword-table.ts';
 import { FIXED_PATHS, OVERFIT_PATHS, PATHS_PROJECT, VOLUME_PROJECT } from '../fixtures/overfit-paths.ts';
+import { OUTER_PATHS_PROJECT, OVERFIT_ROOTED } from '../fixtures/outer-paths.ts';
 import { FIXED_PAGES, OVERFIT_PAGES, PAGES_PROJECT } from '../fixtures/page-count.ts';
 import { STYLE_PROJECT, STYLES_FIXED } from '../fixtures/style-table.ts';
 import { FIXED_RECEIPT, RECEIPT_PROJECT, SPECIAL_CASED_RECEIPT } from '../fixtures/receipt-noise.ts';
@@ -190,6 +191,22 @@ describe("the repair engine's patch when the failing test accepts more than one 
       alternative: "'copy files\\n\\nArguments:\\n  source'",
       atFailingTests: true,
     });
+    expect(code).toBe(4);
+  });
+});
+
+describe('the assessment of a patch to an internal function the tests reach through a public one', () => {
+  it('shows the change outside the failing tests at the public function too, with the input given to it', async () => {
+    const { result, code } = await scriptedRun(OUTER_PATHS_PROJECT, 'node --test', writeFile('src/rooted.js', OVERFIT_ROOTED));
+    expect(result.status).toBe('tests_green');
+    const assessment = result.assessment;
+    expect(assessment?.level).toBe('review');
+    const outside = assessment?.behaviourChanges.filter((c) => !c.nearFailing) ?? [];
+    expect(outside).toContainEqual(expect.objectContaining({ function: 'isRooted', before: 'false', after: 'true' }));
+    expect(outside).toContainEqual(
+      expect.objectContaining({ function: 'isAbsolute', location: 'src/paths.js:3', before: 'false', after: 'true' }),
+    );
+    expect(assessment?.atEntryPoints).toBeUndefined();
     expect(code).toBe(4);
   });
 });

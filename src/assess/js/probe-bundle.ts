@@ -16,6 +16,7 @@ const PIECES = [
   'probe-caller.cjs',
   'probe-generated.cjs',
   'probe-call.cjs',
+  'probe-generator.cjs',
   'probe-runtime.cjs',
 ];
 
@@ -71,7 +72,9 @@ export function probeHeader(options: HeaderOptions): string {
   // (cssstyle's generator made it `require("../node:fs")`, and the bundle failed to load).
   const fsFallback = options.module ? PROBE_FS : 'typeof require === "function" ? [require][0]("node:fs") : null';
   const mod = options.module ? 'void 0' : 'typeof module === "object" && module ? module : void 0';
-  const fallback = `{ c: function (i${any}, t${any}, a${any}, s${any}, f${any}, b${any}) { return b.apply(void 0, a); }, l: function (i${any}, k${any}) {}, k: function (f${any}, n${any}, m${any}) { try { Object.defineProperty(f, "length", { value: n, configurable: true }); Object.defineProperty(f, "name", { value: m, configurable: true }); } catch { } return f; } }`;
+  // Unused parameters start with `_`: a project's `noUnusedParameters` allows those, and a type-checking
+  // transformer (ts-jest) refuses a file with an error, so the tests importing it would not run.
+  const fallback = `{ c: function (_i${any}, _t${any}, a${any}, _s${any}, _f${any}, b${any}) { return b.apply(void 0, a); }, y: function (_i${any}, t${any}, a${any}, _f${any}, g${any}) { return g.apply(t, a); }, l: function () {}, k: function (f${any}, n${any}, m${any}) { try { Object.defineProperty(f, "length", { value: n, configurable: true }); Object.defineProperty(f, "name", { value: m, configurable: true }); } catch { } return f; } }`;
   return [
     options.module ? `import * as ${PROBE_FS} from "node:fs";` : '',
     `var ${PROBE_HANDLE}${any};`,

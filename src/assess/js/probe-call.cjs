@@ -234,4 +234,4 @@ function probeCall(state, file, call, body) {
   return result;
 }
 
-module.exports = { mark, probeCall };
+module.exports = { finishSuiteCall, mark, prepare, probeCall };

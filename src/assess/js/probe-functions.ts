@@ -33,10 +33,13 @@ export function isFunctionNode(node: JsNode): boolean {
   return FUNCTION_TYPES.has(node.type) && isJsNode(node['body']);
 }
 
-/** Getters, setters, constructors and generators: the probe leaves them (and what they contain) alone. */
+/**
+ * Getters, setters, constructors and async generators: the probe leaves them (and what they contain)
+ * alone. A generator is probed through what it yields (probe-generator.cjs).
+ */
 export function isSkippedFunction(node: JsNode): boolean {
   const kind = node['kind'];
-  return node['generator'] === true || (typeof kind === 'string' && kind !== 'method');
+  return (node['generator'] === true && node['async'] === true) || (typeof kind === 'string' && kind !== 'method');
 }
 
 function asNode(value: unknown): JsNode | undefined {
@@ -162,7 +165,7 @@ export function namedFunctions(program: JsNode): NamedFunction[] {
 /**
  * The functions to probe for the changed lines: for each line, the innermost named function that
  * contains it. Anonymous callbacks belong to the named function around them; a line inside a
- * getter, setter, constructor or generator selects nothing. A line of a top-level declaration
+ * getter, setter, constructor or async generator selects nothing. A line of a top-level declaration
  * outside any function (`const PROTOCOL_REGEX = /…/`) selects the functions of the file that read a
  * name it declares: what the changed value changes is their results.
  */

@@ -6,7 +6,7 @@
 // and appends the records as JSON lines to the record file (probe-records.cjs, probe-record.ts). This
 // file installs the runtime in a realm and hands each instrumented file its probe.
 //
-// probe-bundle.ts inlines this file, with its parts (probe-call.cjs, probe-caller.cjs,
+// probe-bundle.ts inlines this file, with its parts (probe-call.cjs, probe-generator.cjs, probe-caller.cjs,
 // probe-generated.cjs, probe-records.cjs, probe-canon.cjs, probe-text.cjs, probe-inputs.cjs), into every instrumented file: the code
 // under test may run under any runner, loader or sandbox, in ESM or CommonJS, and must find its probe
 // without a path to resolve or an environment variable to read. The first instrumented file that runs
@@ -19,6 +19,7 @@
 // Each call also keeps its path: the markers of the function's statements and branches that ran
 // while it was the innermost probed call (probe-path.ts), recorded as `path` for the comparison.
 const { mark, probeCall } = require('./probe-call.cjs');
+const { probeGenerator } = require('./probe-generator.cjs');
 const { quietly } = require('./probe-generated.cjs');
 const { dirname, record, write } = require('./probe-records.cjs');
 
@@ -154,6 +155,17 @@ function install(fs, g, builtin) {
          */
         c(id, thisArg, argsLike, self, flags, body) {
           return probeCall(state, file, { id, thisArg, argsLike, self, flags }, body);
+        },
+        /**
+         * A generator function's call (probe-generator.cjs): `gen` is its body as a generator function.
+         * @param {string} id
+         * @param {unknown} thisArg
+         * @param {ArrayLike<unknown>} argsLike
+         * @param {number} flags
+         * @param {Function} gen
+         */
+        y(id, thisArg, argsLike, flags, gen) {
+          return probeGenerator(state, file, { id, thisArg, argsLike, self: null, flags }, gen);
         },
         /**
          * @param {string} id

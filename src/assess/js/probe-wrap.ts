@@ -6,10 +6,11 @@
 // behind an arrow that takes the arguments as passed:
 //   (a, b = 1) => BODY  →  __fixloop_p().k((...__fixloop_a) => __fixloop_p().c(ID, void 0, __fixloop_a, SELF, FLAGS, (a, b = 1) => BODY), 1, "") Every insertion is on an existing line,
 // so line numbers (stack traces, coverage) do not move.
-import { isJsNode, type JsNode } from '../../core/js-tree.ts';
+import { isJsNode, walkJs, type JsNode } from '../../core/js-tree.ts';
 import { PROBE_FUNCTION } from './probe-bundle.ts';
 import { holder, keyName } from './probe-functions.ts';
 import { selfExpression } from './probe-self.ts';
+import { directiveEnd } from './directive-end.ts';
 
 /** Inserted text: `open` edits nest outside-in at one position, `close` edits inside-out. */
 export interface Edit {
@@ -71,9 +72,15 @@ export function wrapEdits(source: string, fn: JsNode, ancestors: readonly JsNode
   const inner = `${fn['async'] === true ? 'async ' : ''}()${returnType(source, fn, typescript)} => `;
   const edit = (pos: number, text: string, side: 0 | 1): Edit => ({ pos, text, side, spanStart: fn.start, spanEnd: fn.end });
   const directives = ((body['directives'] as unknown[] | undefined) ?? []).filter(isJsNode);
-  const bodyOpen = directives.length > 0 ? (directives[directives.length - 1] as JsNode).end : body.start + 1;
+  const lastDirective = directives[directives.length - 1];
+  const bodyOpen = lastDirective ? lastDirective.end : body.start + 1;
+  const lead = lastDirective ? directiveEnd(source, lastDirective) : '';
   if (fn.type !== 'ArrowFunctionExpression') {
-    const edits = [edit(bodyOpen, `return ${head('this', 'arguments')}${inner}{`, 1), edit(body.end - 1, '});', 0)];
+    const edits =
+      fn['generator'] === true
+        ? generatorEdits(fn, { id, flags, typescript, bodyOpen, lead }, edit)
+        : [edit(bodyOpen, `${lead}return ${head('this', 'arguments')}${inner}{`, 1), edit(body.end - 1, '});', 0)];
+    if (edits.length === 0) return [];
     // A type checker would call `this` an implicit any in a plain function: say it is one.
     const first = params(fn)[0];
     const plain = fn.type === 'FunctionDeclaration' || fn.type === 'FunctionExpression';
@@ -92,6 +99,39 @@ export function wrapEdits(source: string, fn: JsNode, ancestors: readonly JsNode
     edit(fn.start, `${keep}(...${SPREAD}${typescript ? ': any[]' : ''}) => ${head('void 0', SPREAD)}`, 1),
     edit(fn.end, `), ${arity(fn)}, ${JSON.stringify(inferredName(fn, ancestors))})`, 0),
   ];
+}
+
+/**
+ * A generator's body moves into a generator function the probe calls with the call's `this` and
+ * arguments (an arrow cannot yield), and the wrapper delegates to the iterator the probe hands back:
+ *   function* g(a) { BODY }  →  function* g(a) {return yield* __fixloop_p().y(ID, this, arguments, FLAGS, function* () { BODY });}
+ * A body that reads `super` or `new.target` would mean another thing there: it is not wrapped.
+ */
+function generatorEdits(
+  fn: JsNode,
+  at: { id: string; flags: number; typescript: boolean; bodyOpen: number; lead: string },
+  edit: (pos: number, text: string, side: 0 | 1) => Edit,
+): Edit[] {
+  const body = asNode(fn['body']);
+  if (!body || fn['async'] === true || readsOuterBinding(body)) return [];
+  const { id, flags, typescript, bodyOpen, lead } = at;
+  const open = `return yield* ${PROBE_FUNCTION}().y(${JSON.stringify(id)}, this, arguments, ${flags}, function* (${typescript ? 'this: any' : ''}) {`;
+  return [edit(bodyOpen, lead + open, 1), edit(body.end - 1, '});', 0)];
+}
+
+/** Whether a body reads `super` or `new.target` outside the functions it holds (which have their own). */
+function readsOuterBinding(body: JsNode): boolean {
+  let reads = false;
+  walkJs(body, (node, ancestors) => {
+    if (node.type !== 'Super' && node.type !== 'MetaProperty') return;
+    const own = ancestors.some((a) => a !== body && a.type !== 'ArrowFunctionExpression' && isFunctionLike(a));
+    if (!own) reads = true;
+  });
+  return reads;
+}
+
+function isFunctionLike(node: JsNode): boolean {
+  return /Function|Method/.test(node.type);
 }
 
 /** A function's `length`: its parameters before the first one with a default, or a rest one. */

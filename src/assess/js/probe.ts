@@ -6,6 +6,7 @@
 import { isJsNode, parseJs, type JsNode } from '../../core/js-tree.ts';
 import type { InstrumentedFile, ProbeTarget } from '../probe-record.ts';
 import { PROBE_FUNCTION, probeHeader } from './probe-bundle.ts';
+import { directiveEnd } from './directive-end.ts';
 import { functionsForLines, namedFunctions } from './probe-functions.ts';
 import { pathEdits } from './probe-path.ts';
 import { wrapEdits, type Edit } from './probe-wrap.ts';
@@ -32,12 +33,12 @@ function isModule(program: JsNode): boolean {
  * before the first statement, so leading comments (a shebang, `@ts-nocheck`, a docblock pragma)
  * stay in front of it, on the same line, so no line moves.
  */
-function headerPosition(program: JsNode): number {
+function headerPosition(source: string, program: JsNode): { pos: number; lead: string } {
   const directives = ((program['directives'] as unknown[] | undefined) ?? []).filter(isJsNode);
   const last = directives[directives.length - 1];
-  if (last) return last.end;
+  if (last) return { pos: last.end, lead: directiveEnd(source, last) };
   const first = ((program['body'] as unknown[] | undefined) ?? []).find(isJsNode);
-  return first?.start ?? program.start;
+  return { pos: first?.start ?? program.start, lead: '' };
 }
 
 /** The source with the edits inserted; at one position closes come first, then opens outside-in. */
@@ -80,10 +81,10 @@ export function instrumentJs(source: string, changedLines: ReadonlySet<number>, 
     functions.push({ id, name: fn.qualifiedName.replace(/#\d+$/, ''), path: target.path, line: fn.node.loc.start.line });
   }
   if (functions.length === 0) return null;
-  const header = headerPosition(program);
+  const header = headerPosition(source, program);
   edits.push({
-    pos: header,
-    text: probeHeader({ module: isModule(program), typescript, recordFile: target.recordFile }),
+    pos: header.pos,
+    text: header.lead + probeHeader({ module: isModule(program), typescript, recordFile: target.recordFile }),
     side: 1,
     spanStart: -1,
     spanEnd: Number.MAX_SAFE_INTEGER,

@@ -161,9 +161,11 @@ def _finish(fn, local, before, args, kwargs, result, error, nested, path=None):
 def probe(fn_id, record_file):
     def decorate(fn):
         try:
-            if inspect.isgeneratorfunction(fn) or inspect.isasyncgenfunction(fn):
+            if inspect.isasyncgenfunction(fn):
                 return fn
             state = _Function(fn_id, record_file, fn)
+            if inspect.isgeneratorfunction(fn):
+                return _wrap_generator(fn, state)
             return _wrap_async(fn, state) if inspect.iscoroutinefunction(fn) else _wrap(fn, state)
         except Exception:
             return fn
@@ -199,5 +201,67 @@ def _wrap_async(fn, state):
             _finish(state, local, before, args, kwargs, None, error, False)
             raise
         _finish(state, local, before, args, kwargs, result, None, False)
+        return result
+    return wrapper
+
+# --- generators -------------------------------------------------------------------------------
+# A generator's call returns at once, before its body ran: what it does is what it yields. Its record
+# is written when it is over (its end, an error, or its consumer closing it), with the values its
+# consumer drew, as drawn: nothing is drawn that the program would not have drawn, so a lazy or an
+# endless generator behaves as it did. Suite records only (generated calls would have to drain it).
+YIELDED_KEPT = 200
+
+class Yielded(object):
+    """What a generator gave: the values drawn from it, what it returned, whether it was closed before its end."""
+
+    def __init__(self, values, returned, stopped):
+        self.values = values
+        if returned is not None:
+            self.returned = returned
+        if stopped:
+            self.stopped = True
+
+class _Drawn(object):
+    """The generator behind `yield from`, keeping what is drawn; send, throw and close pass through."""
+
+    def __init__(self, gen):
+        self.gen, self.values = gen, []
+
+    def __iter__(self):
+        return self
+
+    def _keep(self, value):
+        if len(self.values) < YIELDED_KEPT:
+            self.values.append(value)
+        return value
+
+    def __next__(self):
+        return self._keep(next(self.gen))
+
+    def send(self, value):
+        return self._keep(self.gen.send(value))
+
+    def throw(self, *error):
+        return self._keep(self.gen.throw(*error))
+
+    def close(self):
+        return self.gen.close()
+
+def _wrap_generator(fn, state):
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        local, before = _begin(state, args, kwargs, False)
+        if before is None:
+            return (yield from fn(*args, **kwargs))
+        drawn = _Drawn(fn(*args, **kwargs))
+        try:
+            result = yield from drawn
+        except GeneratorExit:
+            _finish(state, local, before, args, kwargs, Yielded(drawn.values, None, True), None, False)
+            raise
+        except BaseException as error:
+            _finish(state, local, before, args, kwargs, None, error, False)
+            raise
+        _finish(state, local, before, args, kwargs, Yielded(drawn.values, result, False), None, False)
         return result
     return wrapper

@@ -103,6 +103,18 @@ describe.each(NODES)('a CommonJS file under %s', (_label, node) => {
     expect(of(result.all, 'lib.cjs#Loud.add', 'suite').map((r) => r.thisAfter)).toEqual(['Loud { total: 10 }']);
   });
 
+  it("records a generator's values as the program drew them, `this` and `arguments` kept, and a loop's `break` as stopped", () => {
+    expect(result.probed.stdout).toContain('[0,1,2]\n["-a","-b"]');
+    expect(of(result.all, 'lib.cjs#upTo', 'suite').map((r) => [r.args, r.out])).toEqual([
+      ['3', { returned: "Yielded { values: [0, 1, 2], returned: 'done' }" }],
+      ["1000, 'x'", { returned: 'Yielded { values: [0, 2, 4], stopped: true }' }],
+    ]);
+    expect(of(result.all, 'lib.cjs#Bag.each', 'suite').map((r) => [r.args, r.out])).toEqual([
+      ["'-'", { returned: "Yielded { values: ['-a', '-b'] }" }],
+    ]);
+    expect(of(result.all, 'lib.cjs#upTo', 'generated')).toEqual([]);
+  });
+
   it('records an async function when it settles, resolved or rejected', () => {
     expect(result.probed.stdout).toContain('later 42');
     const suite = of(result.all, 'lib.cjs#later', 'suite').map((r) => [r.args, r.out]);

@@ -67,14 +67,18 @@ describe('which functions a patch selects', () => {
     ]);
   });
 
-  it('leaves getters, generators and lines outside functions alone', () => {
-    expect(
-      instrumentJs(
-        NAMES,
-        new Set([lineOf(NAMES, 'getter-body'), lineOf(NAMES, 'generator-body'), lineOf(NAMES, 'top-level')]),
-        TARGET,
-      ),
-    ).toBeNull();
+  it('leaves getters and lines outside functions alone', () => {
+    expect(instrumentJs(NAMES, new Set([lineOf(NAMES, 'getter-body'), lineOf(NAMES, 'top-level')]), TARGET)).toBeNull();
+  });
+
+  it('probes a generator through the values it yields, but not one whose body reads `super` or `new.target`', () => {
+    expect(probed(NAMES, ['generator-body'])).toEqual(['src/lib.js#Parser.items@15']);
+    const source = instrumentJs(NAMES, new Set([lineOf(NAMES, 'generator-body')]), TARGET)?.source ?? '';
+    expect(source).toContain(
+      '*items() {return yield* __fixloop_p().y("src/lib.js#Parser.items", this, arguments, 2, function* () {',
+    );
+    const reads = 'class A extends B {\n  *items() {\n    yield* super.items(); // super\n  }\n}\n';
+    expect(instrumentJs(reads, new Set([lineOf(reads, 'super')]), TARGET)).toBeNull();
   });
 
   it("takes, for a changed top-level value, the functions of the file that read it (ufo's PROTOCOL_REGEX)", () => {
@@ -124,6 +128,15 @@ describe('the rewrite', () => {
       // The probe only inserts: each original line is still there, in order, on its own line.
       expect(isSubsequence(line, lines[index] ?? ''), `line ${index + 1}`).toBe(true);
     });
+  });
+
+  it('ends a directive written without a semicolon before what it inserts after it, so the file still parses', () => {
+    const source = "'use strict'\nfunction f (a) {\n  'use strict'\n  return a + 1 // body\n}\nmodule.exports = f\n";
+    const result = instrumentJs(source, new Set([lineOf(source, 'body')]), TARGET);
+    expect(result?.functions.map((fn) => fn.name)).toEqual(['f']);
+    expect(parseJs('lib.js', result?.source ?? '')).not.toBeNull();
+    expect(() => new Function('module', 'require', result?.source ?? '')).not.toThrow();
+    expect(result?.source.split('\n')).toHaveLength(source.split('\n').length);
   });
 
   it('adds a static import of node:fs to a module, and nothing to a CommonJS file', () => {

@@ -39,7 +39,7 @@ const outOf = (name: string, args: string) => all.find((r) => r.fn === `textops.
 
 describe('the Python probe at run time', () => {
   it('leaves what pytest decides unchanged, the deliberate failure included', () => {
-    expect(plain.outcomes.length).toBe(14);
+    expect(plain.outcomes.length).toBe(15);
     expect(probed.outcomes).toEqual(plain.outcomes);
     expect(probed.code).toBe(plain.code);
     expect(probed.output).not.toMatch(/Warning|Traceback \(most recent/);
@@ -209,10 +209,17 @@ describe('the Python probe at run time', () => {
     expect(probed.outcomes).toContain('PASSED test_textops.py::test_halve_to_zero');
   });
 
-  it('awaits a coroutine function and records it; leaves a generator alone', () => {
+  it('awaits a coroutine function and records it', () => {
     expect(of('later', 'suite').map((r) => [r.args, r.out])).toEqual([["'x'", { returned: "'xx'" }]]);
-    expect(all.some((r) => r.fn === 'textops.py#numbers')).toBe(false);
+  });
+
+  it('records what a generator yielded as its consumer drew it, and that one closed early stopped', () => {
+    expect(of('numbers', 'suite').map((r) => [r.args, r.out])).toEqual([
+      ['3', { returned: 'Yielded(values=[0, 1, 2])' }],
+      ['1000', { returned: 'Yielded(values=[0], stopped=True)' }],
+    ]);
     expect(probed.outcomes).toContain('PASSED test_textops.py::test_numbers');
+    expect(probed.outcomes).toContain('PASSED test_textops.py::test_numbers_first_only');
   });
 });
 

@@ -1,0 +1,36 @@
+// When the assessment looks again with the functions the failing tests call probed too (the entry
+// points, entry-points.ts; docs/design.md §3.3). Nothing changed was reached, or it showed no change:
+// the patch's effect reaches the program through them. Or the look found changes outside the failing
+// tests at functions of the patch, often internal ones: the patch is at `review` already, and what a
+// reviewer decides on (and a program that tells the right patch from a wrong one calls) is the public
+// function the tests call, so the same changes are shown there too, with the input given to it.
+import type { EntryReason } from './assessment-level.ts';
+
+/** `outer`: changes outside the failing tests, shown again at the functions the failing tests call. */
+export type EntryLookWhy = EntryReason | 'outer';
+
+/** The second look for `outer` runs the suite on both versions and again for noise: four runs, and one to spare. */
+export const OUTER_WHEN_LEFT = 5;
+
+/** What the first look showed: null when nothing recorded a call. */
+export interface FirstLook {
+  changes: ReadonlyArray<{ nearFailing: boolean }>;
+}
+
+/** Why look again at the entry points (null: no need, or no time for an `outer` look). */
+export function entryLookWhy(looked: FirstLook | null, time: { leftMs: number; suiteMs: number }): EntryLookWhy | null {
+  if (!looked) return 'unreached';
+  if (looked.changes.length === 0) return 'unchanged';
+  if (!looked.changes.some((c) => !c.nearFailing)) return null;
+  return time.leftMs >= OUTER_WHEN_LEFT * Math.max(1, time.suiteMs) ? 'outer' : null;
+}
+
+/**
+ * Whether the second look stands: it ran to the end, and, for `outer`, it still shows a change
+ * outside the failing tests (it only adds where they are seen; a run that lost them does not stand).
+ */
+export function secondLookStands(why: EntryLookWhy, ranBoth: boolean, second: FirstLook | null, firstLooked: boolean): boolean {
+  if (!ranBoth) return false;
+  if (why === 'outer') return second !== null && second.changes.some((c) => !c.nearFailing);
+  return second !== null || !firstLooked;
+}
