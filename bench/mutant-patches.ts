@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { flag } from './lib/args.ts';
 import { generateMutants } from './lib/mutant-generate.ts';
-import { writeMutants } from './lib/mutant-files.ts';
+import { readMutants, writeMutants } from './lib/mutant-files.ts';
+import { hasHandPatches, withHandPatches } from './lib/mutant-hand.ts';
 import { keepMutants, keepUnjudged } from './lib/mutant-keep.ts';
 import { testLiterals } from './lib/mutant-special.ts';
 import { materializeReal, patchHash, type RealBug } from './lib/real-corpus.ts';
@@ -45,6 +46,12 @@ async function mutantsOf(bug: RealBug) {
 const match = (b: { id: string }) => filters.some((f) => b.id.includes(f));
 reportUnbuilt(realDir, { half: flag('--half'), match });
 for (const bug of loadRealHalf(realDir, flag('--half')).filter(match)) {
+  // Patches written by hand (bench/mutant-hand.ts) are judged by separation only, and stay.
+  const previous = readMutants(bug.dir, true);
+  if (keepBy === 'assessment' && previous && hasHandPatches(previous.file)) {
+    console.log(`${bug.id}: its mutants hold patches written by hand, judged by separation: --keep-by separation; skipped`);
+    continue;
+  }
   const { fixPatch, mutants } = await mutantsOf(bug);
   console.log(`${bug.id}: ${mutants.length} mutants, running the first ${Math.min(max, mutants.length)}`);
   const outcome = await (keepBy === 'separation' ? keepUnjudged : keepMutants)(bug, mutants, max);
@@ -52,8 +59,8 @@ for (const bug of loadRealHalf(realDir, flag('--half')).filter(match)) {
     console.log(`${bug.id}: no mutants kept: ${outcome.split('\n')[0]}`);
     continue;
   }
-  const patches = new Map(mutants.map((m) => [m.hash, m.patch]));
-  writeMutants(bug.dir, { bug: bug.id, upstream: patchHash(fixPatch), commit, ...outcome }, patches);
+  const kept = withHandPatches(outcome, new Map(mutants.map((m) => [m.hash, m.patch])), previous);
+  writeMutants(bug.dir, { bug: bug.id, upstream: patchHash(fixPatch), commit, ...kept.made }, kept.patches);
   if (keepBy === 'separation') {
     console.log(
       `${bug.id}: ${outcome.tried} run, ${outcome.plausible} pass the whole suite (unjudged: bench/mutant-separate.ts)`,

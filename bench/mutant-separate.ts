@@ -3,7 +3,8 @@
 // every suite-passing mutant is judged by the program written by hand next to it
 // (bench/real/<id>/mutants/<hash>.separate.mjs or .py; bench/lib/mutant-separate.ts), run on the
 // upstream fix and on the mutant: kept when an input's outputs differ, equivalent when none was
-// written or they agree. mutants.json is rewritten; bench/assess-mutants.ts measures only the kept.
+// written or they agree. A patch written by hand (bench/mutant-hand.ts) is run through the whole
+// suite first. mutants.json is rewritten; bench/assess-mutants.ts measures only the kept.
 // Run: node bench/mutant-separate.ts [--half tuning|held-out] [--filter a,b]
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,7 +19,7 @@ const realDir = join(root, 'bench/real');
 const filters = (flag('--filter') ?? '').split(',');
 const match = (b: { id: string }) => filters.some((f) => b.id.includes(f));
 
-const totals = { bugs: 0, plausible: 0, kept: 0, equivalent: 0, notCompared: 0, bugsWithKept: 0 };
+const totals = { bugs: 0, plausible: 0, kept: 0, equivalent: 0, notCompared: 0, failsSuite: 0, bugsWithKept: 0 };
 reportUnbuilt(realDir, { half: flag('--half'), match });
 for (const bug of loadRealHalf(realDir, flag('--half')).filter(match)) {
   const mutants = readMutants(bug.dir, true);
@@ -37,11 +38,12 @@ for (const bug of loadRealHalf(realDir, flag('--half')).filter(match)) {
   totals.kept += judged.kept.length;
   totals.equivalent += judged.equivalent.length;
   totals.notCompared += judged.notCompared.length;
+  totals.failsSuite += judged.failsSuite.length;
   if (judged.kept.length > 0) totals.bugsWithKept++;
   console.log(
-    `${bug.id}: ${judged.plausible} pass the whole suite: ${judged.kept.length} kept, ${judged.equivalent.length} equivalent, ${judged.notCompared.length} not compared (its program fails on the upstream fix)`,
+    `${bug.id}: ${judged.plausible} pass the whole suite: ${judged.kept.length} kept, ${judged.equivalent.length} equivalent, ${judged.notCompared.length} not compared (its program fails on the upstream fix)${judged.failsSuite.length ? `; ${judged.failsSuite.length} written by hand fail the suite` : ''}`,
   );
 }
 console.log(
-  `\n${totals.bugs} bugs: ${totals.plausible} suite-passing mutants, ${totals.kept} kept (on ${totals.bugsWithKept} bugs), ${totals.equivalent} equivalent, ${totals.notCompared} not compared`,
+  `\n${totals.bugs} bugs: ${totals.plausible} suite-passing mutants, ${totals.kept} kept (on ${totals.bugsWithKept} bugs), ${totals.equivalent} equivalent, ${totals.notCompared} not compared, ${totals.failsSuite} written by hand that fail the suite`,
 );

@@ -15,7 +15,8 @@ const separation = z.object({
 
 const described = z.object({
   hash: z.string().regex(/^[0-9a-f]{16}$/),
-  origin: z.enum(['fix', 'buggy']),
+  /** Mutated from the upstream fix's lines or the buggy lines (mutant-generate.ts), or written by hand. */
+  origin: z.enum(['fix', 'buggy', 'hand']),
   file: z.string(),
   line: z.number().int(),
   kind: z.string(),
@@ -52,6 +53,13 @@ export const mutantsFileSchema = z.object({
   notCompared: z.array(described.extend({ why: z.string() })),
   /** Plausible and not yet separated (`keptBy: separation`, before bench/mutant-separate.ts runs). */
   unjudged: z.array(described).default([]),
+  /**
+   * Written by hand (origin `hand`, added by mutant-hand.ts) and not yet run through the suite:
+   * bench/mutant-separate.ts runs the whole suite on each first, and judges only those that pass.
+   */
+  written: z.array(described).default([]),
+  /** Written by hand, and the failing tests or the whole suite fail with it: not plausible, never measured. */
+  failsSuite: z.array(described).default([]),
 });
 
 export type MutantsFile = z.infer<typeof mutantsFileSchema>;
@@ -63,11 +71,14 @@ export type DescribedMutant = z.infer<typeof described>;
 export const plausibleOf = (file: MutantsFile): DescribedMutant[] =>
   [...file.kept, ...file.equivalent, ...file.notCompared, ...file.unjudged].map((m) => described.parse(m));
 
+/** Every patch the file names: the suite-passing ones, and those written by hand, run or not. */
+const everyOf = (file: MutantsFile): DescribedMutant[] => [...plausibleOf(file), ...file.written, ...file.failsSuite];
+
 export const mutantsDir = (bugDir: string) => join(bugDir, 'mutants');
 
 /**
  * Replaces the bug's mutants with these: the patches by hash, and mutants.json. Kept by separation,
- * every suite-passing mutant's patch is written, so that bench/mutant-separate.ts can judge it
+ * every patch the file names is written, so that bench/mutant-separate.ts can judge it
  * again once its separation program is written; the programs (`<hash>.separate.*`) stay.
  */
 export function writeMutants(bugDir: string, input: MutantsFileInput, patches: ReadonlyMap<string, string>): void {
@@ -77,7 +88,7 @@ export function writeMutants(bugDir: string, input: MutantsFileInput, patches: R
   for (const entry of existsSync(dir) ? readdirSync(dir) : [])
     if (!programs.includes(entry)) rmSync(join(dir, entry), { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  for (const mutant of file.keptBy === 'separation' ? plausibleOf(file) : file.kept) {
+  for (const mutant of file.keptBy === 'separation' ? everyOf(file) : file.kept) {
     const patch = patches.get(mutant.hash);
     if (!patch) throw new Error(`no patch for mutant ${mutant.hash}`);
     writeFileSync(join(dir, `${mutant.hash}.patch`), patch);
@@ -90,7 +101,7 @@ export const SEPARATE_PROGRAM = /^[0-9a-f]{16}\.separate\.(mjs|py)$/;
 
 /**
  * The bug's kept mutants with their patches, or null when none were made here; with `all`, every
- * suite-passing mutant's patch found on disk too.
+ * other patch the file names (suite-passing or written by hand) found on disk too.
  */
 export function readMutants(bugDir: string, all = false): { file: MutantsFile; patches: Map<string, string> } | null {
   const dir = mutantsDir(bugDir);
@@ -98,7 +109,7 @@ export function readMutants(bugDir: string, all = false): { file: MutantsFile; p
   const file = mutantsFileSchema.parse(JSON.parse(readFileSync(join(dir, 'mutants.json'), 'utf8')));
   const onDisk = new Set(readdirSync(dir));
   const patches = new Map<string, string>();
-  for (const other of all ? plausibleOf(file) : [])
+  for (const other of all ? everyOf(file) : [])
     if (onDisk.has(`${other.hash}.patch`)) patches.set(other.hash, readFileSync(join(dir, `${other.hash}.patch`), 'utf8'));
   for (const kept of file.kept) {
     if (!onDisk.has(`${kept.hash}.patch`)) throw new Error(`${dir}: mutants.json keeps ${kept.hash} and its patch is missing`);

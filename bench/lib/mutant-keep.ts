@@ -28,13 +28,19 @@ const INPUTS_KEPT = 200;
 
 type Outcome = Omit<MutantsFile, 'bug' | 'upstream' | 'commit'>;
 
-/** The mutants (of the first `max`) that pass the whole suite, with the bug's failing tests at its baseline. */
-async function plausibleMutants(
+/** What a suite run needs of a patch, generated or written by hand. */
+type Runnable = Pick<Mutant, 'file' | 'line' | 'description' | 'patch'> & { origin: string };
+
+/**
+ * The mutants (of the first `max`) that pass the whole suite, with the bug's failing tests at its
+ * baseline: the failing tests alone first (a cheap refusal), then the whole suite.
+ */
+export async function plausibleMutants<M extends Runnable>(
   bug: RealBug,
-  mutants: readonly Mutant[],
+  mutants: readonly M[],
   max: number,
   log: (line: string) => void,
-): Promise<{ plausible: Mutant[]; failing: TestCaseResult[]; tried: number } | string> {
+): Promise<{ plausible: M[]; failing: TestCaseResult[]; tried: number } | string> {
   const dir = materializeReal(bug, 'mutants');
   try {
     const baseline = await realBaseline(bug, dir, TEST_TIMEOUT_MS);
@@ -44,7 +50,7 @@ async function plausibleMutants(
     if (failing.length === 0) return 'the baseline has no failing test';
     const focused = focusedTestCommand(bug.test, failing, packageScriptsNow(dir));
     const timeoutMs = candidateRunTimeout(gate.durationMs, TEST_TIMEOUT_MS);
-    const plausible: Mutant[] = [];
+    const plausible: M[] = [];
     const tried = mutants.slice(0, max);
     for (const mutant of tried) {
       const files = fixLines(mutant.patch).map((f) => f.file);
@@ -93,6 +99,8 @@ function emptyOutcome(keptBy: Outcome['keptBy'], generated: number, found: { tri
     equivalent: [],
     notCompared: [],
     unjudged: [],
+    written: [],
+    failsSuite: [],
   };
 }
 

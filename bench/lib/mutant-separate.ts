@@ -5,12 +5,15 @@
 // one line per chosen input, `<input>\t<output>`. The program runs in a checkout of the upstream fix
 // and in one of the mutant: the mutant is kept when an input's outputs differ (or the program fails
 // on the mutant only), equivalent when no program was written or every output agrees. A program that
-// fails on the upstream fix is broken, not a separation: its mutant is left not compared.
+// fails on the upstream fix is broken, not a separation: its mutant is left not compared. A patch
+// written by hand (origin `hand`, mutant-hand.ts) is run through the whole suite first, as a
+// generated mutant is when it is made: only one that passes it is judged.
 import { copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fixLines } from './fix-lines.ts';
 import type { DescribedMutant, MutantsFile } from './mutant-files.ts';
 import { mutantsDir, plausibleOf } from './mutant-files.ts';
+import { plausibleMutants } from './mutant-keep.ts';
 import { applyPatch, materializeReal, setUp, type RealBug } from './real-corpus.ts';
 import { shell, timed, type Timed } from './workdir.ts';
 
@@ -117,7 +120,7 @@ async function withPatch<T>(dir: string, patch: string, body: () => Promise<T>):
   }
 }
 
-type Judged = Pick<MutantsFile, 'kept' | 'equivalent' | 'notCompared' | 'unjudged'>;
+type Judged = Pick<MutantsFile, 'kept' | 'equivalent' | 'notCompared' | 'unjudged' | 'written' | 'failsSuite'>;
 
 /** One mutant judged by its program: where it goes in mutants.json. */
 function judged(mutant: DescribedMutant, program: string | null, verdict: Separation | null, into: Judged): void {
@@ -135,9 +138,39 @@ function judged(mutant: DescribedMutant, program: string | null, verdict: Separa
 }
 
 /**
+ * The patches written by hand and not yet run: those that pass the whole suite (as generated
+ * mutants must, mutant-keep.ts), and those that do not, which are never judged.
+ */
+async function runWritten(
+  bug: RealBug,
+  file: MutantsFile,
+  patches: ReadonlyMap<string, string>,
+  log: (line: string) => void,
+): Promise<{ passing: DescribedMutant[]; failing: DescribedMutant[]; tried: number } | string> {
+  if (file.written.length === 0) return { passing: [], failing: [], tried: 0 };
+  const withPatches = file.written.map((m) => {
+    const patch = patches.get(m.hash);
+    if (!patch) throw new Error(`${bug.id}: no patch for the hand-written ${m.hash}`);
+    return { ...m, patch };
+  });
+  const found = await plausibleMutants(bug, withPatches, withPatches.length, log);
+  if (typeof found === 'string') return found;
+  const passes = new Set(found.plausible.map((m) => m.hash));
+  const strip = ({ patch: _patch, ...m }: (typeof withPatches)[number]): DescribedMutant => m;
+  for (const m of withPatches.filter((w) => !passes.has(w.hash))) log(`  ${bug.id} ${m.hash}: fails the suite: ${m.description}`);
+  return {
+    passing: withPatches.filter((m) => passes.has(m.hash)).map(strip),
+    failing: withPatches.filter((m) => !passes.has(m.hash)).map(strip),
+    tried: found.tried,
+  };
+}
+
+/**
  * Every suite-passing mutant of the bug judged again by its separation program: the upstream fix's
  * checkout and one for the mutants (each patch applied and taken back in turn), both set up as the
- * bug's suite runs. Returns the file with kept, equivalent and not compared filled, none unjudged.
+ * bug's suite runs; the patches written by hand and not yet run pass the whole suite first, or are
+ * set aside (failsSuite). Returns the file with kept, equivalent and not compared filled, none
+ * unjudged or written.
  */
 export async function separateMutants(
   bug: RealBug,
@@ -145,11 +178,15 @@ export async function separateMutants(
   patches: ReadonlyMap<string, string>,
   log: (line: string) => void = console.log,
 ): Promise<MutantsFile | string> {
-  const into: Judged = { kept: [], equivalent: [], notCompared: [], unjudged: [] };
-  const mutants = plausibleOf(file);
+  const into: Judged = { kept: [], equivalent: [], notCompared: [], unjudged: [], written: [], failsSuite: [...file.failsSuite] };
+  const ran = await runWritten(bug, file, patches, log);
+  if (typeof ran === 'string') return ran;
+  into.failsSuite.push(...ran.failing);
+  const counted = { ...file, tried: file.tried + ran.tried, plausible: file.plausible + ran.passing.length };
+  const mutants = [...plausibleOf(file), ...ran.passing];
   const withProgram = mutants.filter((m) => separationProgram(bug.dir, m.hash));
   for (const m of mutants.filter((m) => !withProgram.includes(m))) judged(m, null, null, into);
-  if (withProgram.length === 0) return { ...file, keptBy: 'separation', ...into };
+  if (withProgram.length === 0) return { ...counted, keptBy: 'separation', ...into };
   const upstreamDir = materializeReal(bug, 'separate-upstream', true);
   const mutantDir = materializeReal(bug, 'separate-mutant');
   try {
@@ -174,5 +211,5 @@ export async function separateMutants(
     rmSync(upstreamDir, { recursive: true, force: true });
     rmSync(mutantDir, { recursive: true, force: true });
   }
-  return { ...file, keptBy: 'separation', ...into };
+  return { ...counted, keptBy: 'separation', ...into };
 }

@@ -125,6 +125,8 @@ describe('the mutants files', () => {
     equivalent: [],
     notCompared: [],
     unjudged: [],
+    written: [],
+    failsSuite: [],
   };
 
   it('reads back what it wrote, and refuses a kept mutant whose patch is gone', () => {

@@ -144,6 +144,8 @@ describe('separateMutants in real checkouts', () => {
       equivalent: [],
       notCompared: [],
       unjudged: Object.values(mutants),
+      written: [],
+      failsSuite: [],
     };
     const byHash = new Map(Object.values(patches).map((p) => [patchHash(p), p]));
     writeMutants(bug.dir, file, byHash);
