@@ -29,12 +29,34 @@ export function focusedTestCommand(
   const direct = directRunnerOf(command);
   if (direct) {
     const args = filterArguments(direct, failing, withFiles);
-    return args ? passable(`${command} ${args}`) : null;
+    return args ? passable(withArguments(command, args, direct.focus.insertAfter)) : null;
   }
   const script = npmScriptOf(command, packageScripts);
   if (!script) return null;
-  const args = filterArguments(directRunnerOf(script), failing, withFiles);
+  const runner = directRunnerOf(script);
+  const args = filterArguments(runner, failing, withFiles);
+  // npm adds what follows `--` at the script's end: after the script's own files, where such a runner
+  // does not read it as its own.
+  if (runner?.focus.insertAfter && namesFiles(afterTheMatch(script, runner.focus.insertAfter))) return null;
   return args && !/[;&|]/.test(script) ? passable(`${command} -- ${args}`) : null;
+}
+
+/** The command with `args` at its end, or right after `insertAfter`'s match where it matches. */
+function withArguments(command: string, args: string, insertAfter: RegExp | undefined): string {
+  const match = insertAfter?.exec(command);
+  if (!match) return `${command} ${args}`;
+  const at = match.index + match[0].length;
+  return `${command.slice(0, at)} ${args}${command.slice(at)}`;
+}
+
+/** Whether the text holds a positional argument: a word that is not an option (an option's value counts too: unsure is no). */
+function namesFiles(text: string): boolean {
+  return text.split(/\s+/).some((word) => word !== '' && !word.startsWith('-'));
+}
+
+function afterTheMatch(command: string, pattern: RegExp): string {
+  const match = pattern.exec(command);
+  return match ? command.slice(match.index + match[0].length) : '';
 }
 
 /** A command that runs the failing tests alone, and whether it selects their files too. */

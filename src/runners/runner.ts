@@ -142,6 +142,12 @@ export interface Focus {
   files(failing: TestCaseResult[]): string | null;
   /** The arguments that run only the failing tests, after `files` (which may be ''). Null: cannot. */
   select(failing: TestCaseResult[], files: string): string | null;
+  /**
+   * Where the arguments go in a command that starts the runner, for a runner that reads what follows
+   * its first positional argument as that file's own (node's `--test`): right after this match, not
+   * at the command's end. Absent: at the end.
+   */
+  insertAfter?: RegExp;
 }
 
 export interface NoTestsRan {

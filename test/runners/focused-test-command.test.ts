@@ -53,6 +53,18 @@ describe('focusedTestCommand', () => {
     expect(focusedTestCommand('node --test', [])).toBeNull();
   });
 
+  it("puts node's pattern right after --test, where a command that names its files would read it as one more file", () => {
+    expect(focusedTestCommand('node --test test/', [failed('x', 'x')])).toBe('node --test --test-name-pattern=x test/');
+    expect(focusedTestCommand('node --test --test-reporter=dot test/a.test.js', [failed('x', 'x')])).toBe(
+      'node --test --test-name-pattern=x --test-reporter=dot test/a.test.js',
+    );
+    // npm adds its arguments at the script's end, after the files: no selection rather than a wrong one.
+    expect(focusedTestCommand('npm test', [failed('x', 'x')], { test: 'node --test test/' })).toBeNull();
+    expect(focusedTestCommand('npm test', [failed('x', 'x')], { test: 'node --test --test-concurrency=1' })).toBe(
+      'npm test -- --test-name-pattern=x',
+    );
+  });
+
   it("selects the failing tests' files too when asked, as each runner takes them, and only where every failing test names its file", () => {
     const inFile = (id: string, name: string, file: string): TestCaseResult => ({ id, name, file, status: 'failed' });
     const withFiles = { withFiles: true };

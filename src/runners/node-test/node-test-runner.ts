@@ -41,6 +41,9 @@ export const nodeTestRunner: TestRunner = {
     // The pattern before the files: node reads what follows its first file as that file's own
     // arguments, so a pattern written after it is not applied and the whole file runs.
     select: (failing, files) => `--test-name-pattern=${shellQuote(namePattern(failing))}${files ? ` ${files.trimEnd()}` : ''}`,
+    // For the same reason, right after `--test`: a command that names its files (`node --test
+    // test/`) would read a pattern at its end as one more file.
+    insertAfter: /\s--test(?![-\w])/,
   },
   // Its closing summary, of the spec reporter (`ℹ tests 0`) and of TAP (`# tests 0`).
   noTestsRan: { output: /(?:^|\n)\s*(?:ℹ|#) tests 0\b/ },
