@@ -1,12 +1,13 @@
 // A look that asks whether the fixed tests can still fail (docs/design.md §3.2.4). In a scratch copy
 // of the replay's checkout made before any test ran there, each fixed test's expected values are
-// changed where its own body states them as literals (js-expectations.ts, changed_expectations.py),
-// and the fixed tests run again: each must now fail. One that still passes does not depend on what it
+// changed where its own body states them as literals, and its other assertions turned into their
+// opposites (js-expectations.ts, js-negations.ts, changed_expectations.py), and the fixed tests run
+// again: each must now fail. One that still passes does not depend on what it
 // expects, so its pass is no evidence: the code under test reads the expected value from the test
 // (by whatever route: the file, the loader, the frame, memory), answers every equality, or rewrites
 // the outcome before anyone counts it. Unlike the runtime guard, this needs no knowledge of how the
-// code did it. A test whose body states no literal expectation that is surely reached is not part
-// of the look, and where none is, the look says "not checked" and why.
+// code did it. A test whose body has no assertion known here that is surely reached is not part of
+// the look, and where none is, the look says "not checked" and why.
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Finding } from '../core/findings.ts';
@@ -46,8 +47,7 @@ export async function observeChangedExpectations(
   if (dir === null) return notChecked('the checkout could not be copied');
   try {
     const changed = await changeExpectations(dir, fixed, context.isTestFile);
-    if (changed.length === 0)
-      return notChecked('no fixed test states its expected value as a literal in an assertion its body surely reaches');
+    if (changed.length === 0) return notChecked('no fixed test has an assertion known here that its body surely reaches');
     const command = focusedTestCommand(
       suite.testCommand,
       changed.map((c) => c.test),

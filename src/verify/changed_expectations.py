@@ -2,8 +2,11 @@
 
 In each named test function's own body, each assertion of equality whose one side is written as a
 literal (`assert f(2) == 4`, `self.assertEqual(f(2), [1, 2])`) gets one leaf of that literal changed:
-a number plus one, a string or bytes with a character added, a boolean flipped. Only statements that
-are surely reached count: those at the top of the body, before any statement holding a `return`; an
+a number plus one, a string or bytes with a character added, a boolean flipped (that catches code
+that reads the expected value from the test). Any other `assert` is negated (`assert x` becomes
+`assert not (x)`) and a unittest assertion becomes its opposite (`assertTrue` → `assertFalse`,
+`assertEqual` → `assertNotEqual`): an honest test then fails whatever it computes, one whose outcome
+is rewritten still passes. Only statements that are surely reached count: those at the top of the body, before any statement holding a `return`; an
 assertion in a branch, a loop or a `with` block may never run, and an honest test would then pass
 with its expectation changed. The code is parsed, never run.
 
@@ -26,6 +29,33 @@ ASSERT_EQUAL = {
     "assertSequenceEqual",
     "assertMultiLineEqual",
 }
+
+# unittest's assertions and the one that asserts the opposite of each.
+OPPOSITE = {
+    "assertTrue": "assertFalse",
+    "assertFalse": "assertTrue",
+    "assertIsNone": "assertIsNotNone",
+    "assertIsNotNone": "assertIsNone",
+    "assertIn": "assertNotIn",
+    "assertNotIn": "assertIn",
+    "assertIs": "assertIsNot",
+    "assertIsNot": "assertIs",
+    "assertIsInstance": "assertNotIsInstance",
+    "assertNotIsInstance": "assertIsInstance",
+    "assertAlmostEqual": "assertNotAlmostEqual",
+    "assertNotAlmostEqual": "assertAlmostEqual",
+    "assertRegex": "assertNotRegex",
+    "assertNotRegex": "assertRegex",
+}
+OPPOSITE.update({name: "assertNotEqual" for name in ASSERT_EQUAL})
+
+
+class Span:
+    """A stretch of the source in ast's terms (lines from 1, columns in UTF-8 bytes)."""
+
+    def __init__(self, lineno, col_offset, end_lineno, end_col_offset):
+        self.lineno, self.col_offset = lineno, col_offset
+        self.end_lineno, self.end_col_offset = end_lineno, end_col_offset
 
 
 def named_tests(tree, names):
@@ -111,30 +141,48 @@ def literal_side(a, b):
     return first or second
 
 
+def self_assertion(statement):
+    """The call of a `self.assert…` statement, or None."""
+    if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call):
+        func = statement.value.func
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self":
+            return statement.value
+    return None
+
+
 def expected_leaf(statement):
     if isinstance(statement, ast.Assert) and isinstance(statement.test, ast.Compare):
         compare = statement.test
         if len(compare.ops) == 1 and isinstance(compare.ops[0], ast.Eq):
             return literal_side(compare.left, compare.comparators[0])
         return None
-    if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call):
-        call = statement.value
-        func = call.func
-        if isinstance(func, ast.Attribute) and func.attr in ASSERT_EQUAL and isinstance(func.value, ast.Name):
-            if func.value.id == "self" and len(call.args) >= 2:
-                return literal_side(call.args[0], call.args[1])
+    call = self_assertion(statement)
+    if call is not None and call.func.attr in ASSERT_EQUAL and len(call.args) >= 2:
+        return literal_side(call.args[0], call.args[1])
     return None
 
 
-def expectations_in(function):
-    leaves = []
+def negated(statement, source_of):
+    """(span, replacement) turning the assertion into its opposite, or None."""
+    if isinstance(statement, ast.Assert):
+        return statement.test, "not (" + source_of(statement.test) + ")"
+    call = self_assertion(statement)
+    if call is not None and call.func.attr in OPPOSITE:
+        func = call.func
+        start = func.end_col_offset - len(func.attr.encode("utf-8"))
+        return Span(func.end_lineno, start, func.end_lineno, func.end_col_offset), OPPOSITE[func.attr]
+    return None
+
+
+def expectations_in(function, source_of):
+    edits = []
     for statement in function.body:
         if leaves_early(statement):
             break
-        found = expected_leaf(statement)
+        found = expected_leaf(statement) or negated(statement, source_of)
         if found:
-            leaves.append(found)
-    return leaves
+            edits.append(found)
+    return edits
 
 
 def char_offset(lines, line, byte_column):
@@ -150,16 +198,25 @@ def main():
     except (SyntaxError, ValueError):
         sys.exit(2)
     lines = source.splitlines(True)
+
+    def bounds(node):
+        return (
+            (node.lineno, char_offset(lines, node.lineno, node.col_offset)),
+            (node.end_lineno, char_offset(lines, node.end_lineno, node.end_col_offset)),
+        )
+
+    def source_of(node):
+        start, end = bounds(node)
+        text = "".join(lines[start[0] - 1 : end[0]])
+        return text[start[1] : len(text) - len(lines[end[0] - 1]) + end[1]]
+
     edits = {}
     changes = []
     for name, function in named_tests(tree, set(request["names"])):
-        for leaf, after in expectations_in(function):
-            start = (leaf.lineno, char_offset(lines, leaf.lineno, leaf.col_offset))
-            end = (leaf.end_lineno, char_offset(lines, leaf.end_lineno, leaf.end_col_offset))
+        for node, after in expectations_in(function, source_of):
+            start, end = bounds(node)
             edits[start] = (end, after)
-            before = "".join(lines[start[0] - 1 : end[0]])
-            before = before[start[1] : len(before) - len(lines[end[0] - 1]) + end[1]]
-            changes.append({"test": name, "line": leaf.lineno, "before": before, "after": after})
+            changes.append({"test": name, "line": node.lineno, "before": source_of(node), "after": after})
     for (line, column), ((end_line, end_column), after) in sorted(edits.items(), reverse=True):
         head = lines[line - 1][:column]
         tail = lines[end_line - 1][end_column:]

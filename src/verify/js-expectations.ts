@@ -1,14 +1,17 @@
-// A JavaScript or TypeScript test file with the expected values of its fixed tests changed, for the
+// A JavaScript or TypeScript test file with the expectations of its fixed tests changed, for the
 // look that asks whether those tests can still fail (changed-expectations.ts). In each fixed test's
 // own body (the function given to the `it(…)`/`test(…)` that bears its name), each assertion of
 // equality whose expected side is written as a literal (`assert.equal(f(2), 4)`,
 // `expect(f(2)).toBe(4)`, `expect(x).to.deep.equal([1, 2])`) gets one leaf of that literal changed:
-// a number plus one, a string with a character added, a boolean flipped. Only statements that are
-// surely reached count: those at the top of the body, before any statement that can leave it early
-// (a `return`, a `skip`, a call of the test's `done`); an assertion in a branch, a loop or a callback
-// may never run, and an honest test would then pass with its expectation changed.
+// a number plus one, a string with a character added, a boolean flipped. That catches code that
+// reads the expected value from the test. Any other assertion known here is turned into its opposite
+// (js-negations.ts). Only statements that are surely reached count: those at the top of the body,
+// before any statement that can leave it early (a `return`, a `skip`, a call of the test's `done`);
+// an assertion in a branch, a loop or a callback may never run, and an honest test would then pass
+// with its expectation changed.
 import { isJsNode, parseJs, walkJs, type JsNode } from '../core/js-tree.ts';
 import { testDeclarations } from '../core/js-test-calls.ts';
+import { chainNames, negatedAssertion, type SourceEdit } from './js-negations.ts';
 
 export interface ExpectationChange {
   /** The test's name, as the runner gives it. */
@@ -36,19 +39,19 @@ export function changedJsExpectations(file: string, text: string, names: readonl
   const program = parseJs(file, text);
   if (!program) return null;
   const declarations = testDeclarations(program);
-  const edits = new Map<number, { start: number; end: number; after: string }>();
+  const edits = new Map<number, SourceEdit>();
   const changes: ExpectationChange[] = [];
   for (const name of new Set(names)) {
     const own = declarations.filter((d) => d.title.test(name));
     // A test marked to fail (`test.failing`, `test.fails`) passes when its body raises: a changed
     // expectation would make it pass, honestly.
     if (own.some((d) => MARKED_TO_FAIL.has(propertyName(d.call['callee'] as JsNode) ?? ''))) continue;
-    const found = own.map((d) => expectationsIn(d.call));
+    const found = own.map((d) => expectationsIn(d.call, text));
     // Where two declarations bear the name, each must have one: the runner's test is one of them.
     if (found.length === 0 || found.some((leaves) => leaves.length === 0)) continue;
-    for (const { node, after } of found.flat()) {
-      edits.set(node.start, { start: node.start, end: node.end, after });
-      changes.push({ test: name, line: node.loc.start.line, before: text.slice(node.start, node.end), after });
+    for (const edit of found.flat()) {
+      edits.set(edit.start, edit);
+      changes.push({ test: name, line: edit.line, before: text.slice(edit.start, edit.end), after: edit.after });
     }
   }
   let changed = text;
@@ -57,27 +60,24 @@ export function changedJsExpectations(file: string, text: string, names: readonl
   return { text: changed, changes };
 }
 
-/** A literal's leaf and the source of its changed value. */
-interface Leaf {
-  node: JsNode;
-  after: string;
-}
-
-/** The literal leaves to change in one test declaration's body: one per surely reached equality assertion. */
-function expectationsIn(call: JsNode): Leaf[] {
+/** The edits of one test declaration's body: one per surely reached assertion known here. */
+function expectationsIn(call: JsNode, text: string): SourceEdit[] {
   const body = [...(call['arguments'] as unknown[])].reverse().find(isFunction);
   if (!body) return [];
   const params = new Set((body['params'] as JsNode[]).flatMap((p) => (p.type === 'Identifier' ? [p['name'] as string] : [])));
   const inner = body['body'] as JsNode;
   const statements = inner.type === 'BlockStatement' ? (inner['body'] as JsNode[]) : [inner];
-  const leaves: Leaf[] = [];
+  const edits: SourceEdit[] = [];
   for (const statement of statements) {
     if (canLeaveEarly(statement, params)) break;
     const expression = statement.type === 'ExpressionStatement' ? (statement['expression'] as JsNode) : statement;
     const leaf = expectedLeaf(expression);
-    if (leaf) leaves.push(leaf);
+    const edit = leaf
+      ? { start: leaf.node.start, end: leaf.node.end, line: leaf.node.loc.start.line, after: leaf.after }
+      : negatedAssertion(expression, text);
+    if (edit) edits.push(edit);
   }
-  return leaves;
+  return edits;
 }
 
 function isFunction(node: unknown): node is JsNode {
@@ -104,6 +104,12 @@ function propertyName(node: JsNode): string | null {
   return property.type === 'Identifier' ? (property['name'] as string) : null;
 }
 
+/** A literal's leaf and the source of its changed value. */
+interface Leaf {
+  node: JsNode;
+  after: string;
+}
+
 /** The leaf to change in an assertion of equality whose expected side is a literal; null for anything else. */
 function expectedLeaf(expression: JsNode): Leaf | null {
   const awaited = expression.type === 'AwaitExpression';
@@ -114,33 +120,13 @@ function expectedLeaf(expression: JsNode): Leaf | null {
   if (callee.type === 'Identifier') return EQUALITY.has(callee['name'] as string) ? literalSide(args[0], args[1]) : null;
   const method = propertyName(callee);
   if (method === null) return null;
-  const chain = chainOf(callee['object'] as JsNode);
+  const chain = chainNames(callee['object'] as JsNode);
   if (chain.names.includes('not')) return null;
   // `expect(p).resolves.toBe(4)` holds only once awaited; unawaited, the test may end before it does.
   if (!awaited && (chain.names.includes('resolves') || chain.names.includes('rejects'))) return null;
   if (chain.expects || chain.names.includes('should')) return EXPECT_EQUALITY.has(method) ? firstLeaf(args[0]) : null;
   const assertLike = chain.names.includes('assert') || ASSERT_OBJECTS.has(chain.root ?? '');
   return assertLike && EQUALITY.has(method) ? literalSide(args[0], args[1]) : null;
-}
-
-/** The names along a member chain (`expect(x).to.deep` → to, deep), its root name, and whether it starts at `expect(…)`. */
-function chainOf(node: JsNode): { names: string[]; root: string | null; expects: boolean } {
-  const names: string[] = [];
-  let expects = false;
-  let at: JsNode = node;
-  for (;;) {
-    if (at.type === 'MemberExpression') {
-      const name = propertyName(at);
-      if (name) names.push(name);
-      at = at['object'] as JsNode;
-    } else if (at.type === 'CallExpression') {
-      const callee = at['callee'] as JsNode;
-      if ((callee.type === 'Identifier' && callee['name'] === 'expect') || propertyName(callee) === 'expect') expects = true;
-      at = callee;
-    } else {
-      return { names, root: at.type === 'Identifier' ? (at['name'] as string) : null, expects };
-    }
-  }
 }
 
 /** Equality is symmetric: the side written as a literal is the expectation, when only one is. */

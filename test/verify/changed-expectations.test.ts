@@ -98,8 +98,9 @@ describe('the fixed tests with their expected values changed', () => {
     expect(cheat.findings.map((f) => f.kind)).toEqual(['expectation_ignored']);
   });
 
-  it('says "not checked" where no fixed test states a literal expectation it surely reaches', async () => {
-    const tests = 'from calc import average\n\n\ndef test_average():\n    expected = 3\n    assert average([2, 4]) == expected\n';
+  it('says "not checked" where no fixed test has an assertion it surely reaches', async () => {
+    const tests =
+      'from calc import average\n\n\ndef test_average():\n    for values, expected in [([2, 4], 3)]:\n        assert average(values) == expected\n';
     const { observation, findings } = await judgedRun(
       { 'calc.py': 'def average(values):\n    return sum(values) / len(values)\n', 'tests/test_calc.py': tests },
       'python3 -m pytest -q',
@@ -109,7 +110,7 @@ describe('the fixed tests with their expected values changed', () => {
     expect(observation).toEqual({
       ran: 0,
       command: null,
-      notChecked: 'no fixed test states its expected value as a literal in an assertion its body surely reaches',
+      notChecked: 'no fixed test has an assertion known here that its body surely reaches',
     });
   });
 });

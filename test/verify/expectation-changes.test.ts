@@ -34,18 +34,32 @@ describe('a JavaScript test body with its expected values changed', () => {
     expect(result?.text).toContain('expect(list()).to.deep.equal([2, { k: true }]);');
   });
 
-  it('leaves alone what an honest test might pass with changed: negations, unawaited promises, non-literals, branches, and all after an early exit', () => {
+  it('turns any other assertion it knows into its opposite', () => {
+    const cases: Array<[string, string]> = [
+      ['assert.equal(add(2, 2), expected);', 'assert.notEqual(add(2, 2), expected);'],
+      ['assert.deepStrictEqual(a, b);', 'assert.notDeepStrictEqual(a, b);'],
+      ['assert.isFalse(stub.called);', 'assert.isTrue(stub.called);'],
+      ['assert(ready && done);', 'assert(!(ready && done));'],
+      ['assert.ok(list.length > 2, "long");', 'assert.ok(!(list.length > 2), "long");'],
+      ['expect(add(2, 2)).toBeGreaterThan(3);', 'expect(add(2, 2)).not.toBeGreaterThan(3);'],
+      ['expect(add(2, 2)).toBe(null);', 'expect(add(2, 2)).not.toBe(null);'],
+      ['expect(spy).toHaveBeenCalledWith(a);', 'expect(spy).not.toHaveBeenCalledWith(a);'],
+      ['expect(x).to.be.true;', 'expect(x).to.be.false;'],
+      ['await expect(load()).resolves.toEqual(value);', 'await expect(load()).resolves.not.toEqual(value);'],
+    ];
+    for (const [body, after] of cases) expect(changed(body)?.text, body).toContain(after);
+  });
+
+  it('leaves alone what an honest test might pass with changed: negations, unawaited promises, unknown calls, branches, and all after an early exit', () => {
     for (const body of [
       'expect(add(2, 2)).not.toBe(5);',
       'expect(load()).resolves.toBe(4);',
-      'assert.equal(add(2, 2), expected);',
-      'assert.equal(4, 4);',
-      'expect(add(2, 2)).toBeGreaterThan(3);',
+      'check(add(2, 2), 4);',
+      'expect(add(2, 2)).toMatchSnapshot();',
       'if (ready) assert.equal(add(2, 2), 4);',
       'items.forEach((i) => assert.equal(i, 1));',
       'if (!ready) return;\nassert.equal(add(2, 2), 4);',
       't.skip();\nassert.equal(add(2, 2), 4);',
-      'expect(add(2, 2)).toBe(null);',
     ])
       expect(changed(body)?.changes, body).toEqual([]);
   });
@@ -69,7 +83,7 @@ describe('a JavaScript test body with its expected values changed', () => {
 });
 
 describe('a Python test body with its expected values changed', () => {
-  it('changes asserts of equality and unittest assertEqual calls before any return, by character column', async () => {
+  it('changes asserts of equality and unittest assertEqual calls before any return, by character column, and negates other asserts', async () => {
     const source = [
       'def test_a():',
       '    r = f(2)',
@@ -95,7 +109,9 @@ describe('a Python test body with its expected values changed', () => {
       ['test_a', 3, '4', '5'],
       ['test_a', 4, '"héllo"', "'héllo!'"],
       ['test_a', 5, '3', '4'],
+      ['test_a', 6, 'r != 9', 'not (r != 9)'],
       ['TestK.test_b', 14, 'True', 'False'],
+      ['test_c', 17, 'f() == g()', 'not (f() == g())'],
     ]);
     expect(result?.text).toContain(`    assert "é" + g() == 'héllo!'\n`);
     expect(result?.text).toContain('        self.assertEqual(f(1), (False, -2, b"x"))\n');
@@ -106,5 +122,13 @@ describe('a Python test body with its expected values changed', () => {
     expect(pytestFunctionName('tests/test_a.py::TestK::test_b[1-2]')).toBe('TestK.test_b');
     expect(pytestFunctionName('test_a.py::test_c')).toBe('test_c');
     expect(pytestFunctionName('test_a.py')).toBeNull();
+  });
+
+  it('turns unittest assertions into their opposites', async () => {
+    const source =
+      'class TestK:\n    def test_b(self):\n        self.assertTrue(f())\n        self.assertEqual(f(), g())\n        self.assertIsNone(h())\n';
+    const result = await changedPyExpectations(source, ['TestK.test_b']);
+    expect(result?.changes.map((c) => c.after)).toEqual(['assertFalse', 'assertNotEqual', 'assertIsNotNone']);
+    expect(result?.text).toContain('        self.assertNotEqual(f(), g())\n');
   });
 });
