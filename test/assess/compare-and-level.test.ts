@@ -240,6 +240,36 @@ describe('comparing what two versions recorded', () => {
     ]);
   });
 
+  it('counts a change elsewhere near when it is made only of the text edits the fix made near the failing tests', () => {
+    // A fix that drops a line's trailing blank: the failing test's text, and texts no test wrote.
+    const wrapped = (text: string) => `'${text.replace(/ \n/g, ' \\n')}'`;
+    const trimmed = (text: string) => `'${text.replace(/ \n/g, '\\n')}'`;
+    const failingCall = suite("'Lorem ipsum dolor'", wrapped('Lorem \n ipsum \n dolor'), 'test/wrap.test.js:9');
+    const records = (fixed: boolean) => {
+      const out = fixed ? trimmed : wrapped;
+      return [
+        suite("'a'", "'a'"),
+        { ...failingCall, out: { returned: out('Lorem \n ipsum \n dolor') } },
+        generated("'cheese type'", "'a'", { returned: out('cheese \n type') }),
+        // Another edit beside the fix's (a letter raised), and the fix's blank dropped between two words.
+        generated("'cheese kind'", "'a'", { returned: fixed ? "'cheese\\n Kind'" : "'cheese \\n kind'" }),
+        generated("'cheese mix'", "'a'", { returned: fixed ? "'cheesemix'" : "'cheese mix'" }),
+      ];
+    };
+    const { changes } = compareVersions(
+      indexRecords(records(false)),
+      indexRecords(records(true)),
+      functions,
+      nearFailingOf([failingCall]),
+    );
+    expect(changes.map((c) => [c.input, c.nearFailing])).toEqual([
+      ["isAbsolute('cheese mix')", false],
+      ["isAbsolute('cheese kind')", false],
+      ["isAbsolute('Lorem ipsum dolor')", true],
+      ["isAbsolute('cheese type')", true],
+    ]);
+  });
+
   it('counts a thrown error, changed arguments and a changed receiver as results, and compares only calls both versions made', () => {
     const before = indexRecords([
       suite('[1]', 'undefined'),
