@@ -4,12 +4,13 @@
 // compared; what differs between two runs of one version is noise (same-version-noise.ts).
 import type { BehaviourChange } from '../core/assessment.ts';
 import { likeFailing } from './input-likeness.ts';
-import { failsAfterFix, fixThrows } from './new-failures.ts';
+import { errorKind, failsAfterFix, fixErrors, fixThrows } from './new-failures.ts';
 import { distinctPaths, pathSide, type PathSide } from './path-likeness.ts';
 import type { ProbeRecord, ProbedFunction } from './probe-record.ts';
 import { pairedChanges } from './paired-calls.ts';
 import { NO_NOISE, type Noise } from './same-version-noise.ts';
 import { generalized } from './text-edits.ts';
+import { ordered } from './change-order.ts';
 
 /** A version's records: the suite's calls by function, arguments and test, their results in call order (paired-calls.ts); the generated ones by function and arguments. */
 export interface RecordIndex {
@@ -181,6 +182,7 @@ export function compareVersions(
   const changes: BehaviourChange[] = [];
   let unstable = 0;
   const failingChanges = changesAtFailingCalls(before, after, near, noise);
+  const errors = fixErrors(failingChanges);
   for (const [key, was] of before.suite) {
     const now = after.suite.get(key);
     if (!now) continue;
@@ -190,9 +192,12 @@ export function compareVersions(
     }
     const site = now.test ?? was.test ?? now.site ?? was.site;
     for (const paired of pairedChanges(was.outs, now.outs, (a, b) => noise.same(key, a, b))) {
-      // Another test's call with a failing test's arguments that changed exactly as that test's call did: the fix itself, seen twice.
+      // Another test's call with a failing test's arguments that changed exactly as that test's call did: the fix itself, seen
+      // twice; or one that now throws the error the fix made their calls throw, which its test accepted (new-failures.ts).
       const nearFailing =
-        near.calls.has(key) || (failingChanges.get(withoutTest(key))?.has(paired.before + SEP + paired.after) ?? false);
+        near.calls.has(key) ||
+        (failingChanges.get(withoutTest(key))?.has(paired.before + SEP + paired.after) ?? false) ||
+        errors.has(errorKind(paired.after) ?? '');
       changes.push({ kind: 'suite', ...described(key, functions), ...paired, ...(site ? { test: site } : {}), nearFailing });
     }
   }
@@ -284,16 +289,4 @@ function described(key: string, functions: Map<string, ProbedFunction>): { funct
     location: fn ? `${fn.path}:${fn.line}` : id.slice(0, id.indexOf('#')),
     input: `${name.split('.').at(-1) ?? name}(${args})`,
   };
-}
-
-/** Outside the failing tests first, the suite's own calls before generated inputs, then by function and input. */
-function ordered(changes: BehaviourChange[]): BehaviourChange[] {
-  const rank = (c: BehaviourChange) => (c.nearFailing ? 2 : 0) + (c.kind === 'generated' ? 1 : 0);
-  return changes.sort(
-    (a, b) =>
-      rank(a) - rank(b) ||
-      a.function.localeCompare(b.function) ||
-      a.input.length - b.input.length ||
-      a.input.localeCompare(b.input),
-  );
 }

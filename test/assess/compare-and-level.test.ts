@@ -270,6 +270,32 @@ describe('comparing what two versions recorded', () => {
     ]);
   });
 
+  it("counts a passing test's call near when it now throws the error the fix made the failing tests' calls throw", () => {
+    const failingCall = suite("'a: 1 b: 2'", 'true', 'test/load.test.js:3');
+    const fixError = (at: string) => `YAMLException: bad indentation of a mapping entry (${at})`;
+    const before = indexRecords([
+      failingCall,
+      suite("'a: b: c'", 'true', 'test/errors.test.js:7'),
+      suite("'[a'", 'false', 'test/errors.test.js:7'),
+      suite("'? a'", 'false', 'test/errors.test.js:7'),
+    ]);
+    const after = indexRecords([
+      { ...failingCall, out: { threw: fixError('1:6') } },
+      // The fix's own check, with its own position: an input its test already expected rejected.
+      { ...suite("'a: b: c'", 'true', 'test/errors.test.js:7'), out: { threw: fixError('1:4') } },
+      // Another error, or one too short to tell which check threw: changes outside the failing tests.
+      { ...suite("'[a'", 'false', 'test/errors.test.js:7'), out: { threw: 'YAMLException: unexpected end of the stream' } },
+      { ...suite("'? a'", 'false', 'test/errors.test.js:7'), out: { threw: 'TypeError: bad' } },
+    ]);
+    const { changes } = compareVersions(before, after, functions, nearFailingOf([failingCall]));
+    expect(changes.map((c) => [c.input, c.nearFailing])).toEqual([
+      ["isAbsolute('[a')", false],
+      ["isAbsolute('? a')", false],
+      ["isAbsolute('a: b: c')", true],
+      ["isAbsolute('a: 1 b: 2')", true],
+    ]);
+  });
+
   it('counts a thrown error, changed arguments and a changed receiver as results, and compares only calls both versions made', () => {
     const before = indexRecords([
       suite('[1]', 'undefined'),
