@@ -21,19 +21,21 @@ export function failsAfterFix(was: string, now: string, sameFailure: boolean, fi
 }
 
 /**
- * An error as a kind: its type and the words its message starts with (`YAMLException: bad
- * indentation of a mapping entry`), the positions, paths and values after them left out; null for a
+ * An error as a kind: its type and the first words its message starts with (`YAMLException: bad
+ * indentation of a mapping`), the positions, paths and values after them left out; null for a
  * result that does not throw, or whose message does not start with at least three words.
  */
 export function errorKind(out: string): string | null {
   if (!throws(out)) return null;
   const m = /^throws ([\w$.]+): ([A-Za-z][A-Za-z ]*)/.exec(out);
   const words = m?.[2]?.trim().split(/\s+/) ?? [];
-  return m && words.length >= MIN_WORDS ? `${m[1]}: ${words.join(' ')}` : null;
+  return m && words.length >= MIN_WORDS ? `${m[1]}: ${words.slice(0, MAX_WORDS).join(' ')}` : null;
 }
 
 /** Fewer words than this say too little of which check threw (`TypeError: bad`). */
 const MIN_WORDS = 3;
+/** The words compared: past them a message often goes on into its input (`… entry in "a.yml"`). */
+const MAX_WORDS = 5;
 
 /**
  * The errors the fix makes the failing tests' calls throw where the original did not throw them (a

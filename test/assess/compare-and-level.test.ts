@@ -282,7 +282,7 @@ describe('comparing what two versions recorded', () => {
     const after = indexRecords([
       { ...failingCall, out: { threw: fixError('1:6') } },
       // The fix's own check, with its own position: an input its test already expected rejected.
-      { ...suite("'a: b: c'", 'true', 'test/errors.test.js:7'), out: { threw: fixError('1:4') } },
+      { ...suite("'a: b: c'", 'true', 'test/errors.test.js:7'), out: { threw: fixError('1:4').replace(' (', ' in "b.yml" (') } },
       // Another error, or one too short to tell which check threw: changes outside the failing tests.
       { ...suite("'[a'", 'false', 'test/errors.test.js:7'), out: { threw: 'YAMLException: unexpected end of the stream' } },
       { ...suite("'? a'", 'false', 'test/errors.test.js:7'), out: { threw: 'TypeError: bad' } },
