@@ -183,6 +183,7 @@ export function compareVersions(
   let unstable = 0;
   const failingChanges = changesAtFailingCalls(before, after, near, noise);
   const errors = fixErrors(failingChanges);
+  const elsewhere: number[] = []; // changes that may be the fix generalizing (text-edits.ts)
   for (const [key, was] of before.suite) {
     const now = after.suite.get(key);
     if (!now) continue;
@@ -198,13 +199,13 @@ export function compareVersions(
         near.calls.has(key) ||
         (failingChanges.get(withoutTest(key))?.has(paired.before + SEP + paired.after) ?? false) ||
         errors.has(errorKind(paired.after) ?? '');
+      if (!nearFailing) elsewhere.push(changes.length);
       changes.push({ kind: 'suite', ...described(key, functions), ...paired, ...(site ? { test: site } : {}), nearFailing });
     }
   }
   let generatedCompared = 0;
   const like = pathLike(before, near);
   const fixMakesThrow = fixThrows(failingChanges);
-  const elsewhere: number[] = []; // changes that may be the fix generalizing (text-edits.ts)
   for (const [key, was] of before.generated) {
     const now = after.generated.get(key);
     if (!now || before.suiteArgs.has(key) || after.suiteArgs.has(key)) continue;

@@ -3,22 +3,27 @@
 // the function returns, and that is the fix at work, not something else it changed. A change of a
 // text result is described by its edits: each run of characters removed and added between parts the
 // two texts keep, with what is beside it (a letter or digit, or the very character: a blank dropped
-// before a line break is not one dropped between two words, nor one at the text's start). Only texts
-// (quoted results) that keep more than they change are described so: a flip of a short value
-// (`false` → `true`, `10` → `11`) is a replacement whose "edit" any broadened condition repeats, and
-// says nothing of what kind of change it is.
+// before a line break is not one dropped between two words, nor one at the text's start). Only
+// results that keep more than they change are described so, and never a number, a boolean or a null:
+// a flip of a short value (`false` → `true`, `10` → `11`) is a replacement whose "edit" any broadened
+// condition repeats, and says nothing of what kind of change it is.
 import { diffChars } from 'diff';
 import type { BehaviourChange } from '../core/assessment.ts';
 
 /** Longer results are not diffed: the probes cut long values to their ends and a hash anyway. */
 const MAX_TEXT = 2000;
 const SEP = '\u0000';
-const QUOTED = /^(['"`])[\s\S]*\1$/;
+/** A value with no text in it to edit: a number, a boolean, a null. */
+const SCALAR = /^(?:-?[\d.]+(?:e[+-]?\d+)?|true|false|True|False|null|undefined|None|NaN|-?Infinity)$/;
+/** A long value's hash (the probes keep its start, its end and a hash of it all): its visible parts are compared. */
+const LONG_HASH = /#[0-9a-f]{8,}$/;
 
 /** The edits that turn `before` into `after` (`removed SEP added` each, once), or null when the two are not texts mostly kept. */
 export function textEdits(before: string, after: string): Set<string> | null {
   if (before === after || before.length > MAX_TEXT || after.length > MAX_TEXT) return null;
-  if (!QUOTED.test(before) || !QUOTED.test(after)) return null;
+  if (SCALAR.test(before) || SCALAR.test(after)) return null;
+  if (LONG_HASH.test(before) && LONG_HASH.test(after))
+    return textEdits(before.replace(LONG_HASH, ''), after.replace(LONG_HASH, ''));
   const edits = new Set<string>();
   let kept = 0;
   let changed = 0;
@@ -64,7 +69,8 @@ const functionOf = (c: BehaviourChange) => `${c.location} ${c.function}`;
  * A fix generalizes: a change outside the failing tests made only of the text edits (text-edits.ts)
  * that the function's changes near them made, in the same surroundings (a blank dropped before a
  * line break, as the failing tests demanded, in a text no test wrote), is the fix at work elsewhere,
- * and is marked near. `candidates` are the changes that may be (not a passing test's way, not a throw).
+ * and is marked near. `candidates` are the changes that may be: a passing test's call (its test
+ * passes with the edit), a generated input (not on a passing test's path, not a new throw).
  */
 export function generalized(changes: BehaviourChange[], candidates: readonly number[]): void {
   const demanded = new Map<string, Set<string>>();

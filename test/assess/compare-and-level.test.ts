@@ -270,6 +270,23 @@ describe('comparing what two versions recorded', () => {
     ]);
   });
 
+  it("counts a passing test's call near when its result changed only by the text edits of the failing tests' own calls", () => {
+    const failingCall = suite("'{}'", "re.compile('^(.+?)$')", 'test/parse.test.js:3');
+    const before = indexRecords([failingCall, suite("'{:d}'", "re.compile('^(d+)$')"), suite("'{:n}'", '10000')]);
+    const after = indexRecords([
+      { ...failingCall, out: { returned: "re.compile('\\A(.+?)\\Z')" } },
+      suite("'{:d}'", "re.compile('\\A(d+)\\Z')"),
+      // A number is never read as edited: a broadened condition repeats a flip.
+      suite("'{:n}'", '10001'),
+    ]);
+    const { changes } = compareVersions(before, after, functions, nearFailingOf([failingCall]));
+    expect(changes.map((c) => [c.input, c.nearFailing])).toEqual([
+      ["isAbsolute('{:n}')", false],
+      ["isAbsolute('{}')", true],
+      ["isAbsolute('{:d}')", true],
+    ]);
+  });
+
   it("counts a passing test's call near when it now throws the error the fix made the failing tests' calls throw", () => {
     const failingCall = suite("'a: 1 b: 2'", 'true', 'test/load.test.js:3');
     const fixError = (at: string) => `YAMLException: bad indentation of a mapping entry (${at})`;

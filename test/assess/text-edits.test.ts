@@ -10,7 +10,16 @@ describe('the edits of a text result', () => {
     expect(textEdits("'a Red'", "'a red'")).toEqual(new Set([edit(' ', 'R', 'r', 'w')]));
   });
 
-  it('are not told for a value that is not a text, or a text replaced more than kept', () => {
+  it('are told of any value that keeps more than it changes, a long one by its visible parts', () => {
+    expect(textEdits("re.compile('^a+$')", "re.compile('\\Aa+\\Z')")).toEqual(
+      new Set([edit("'", '^', '\\A', 'w'), edit('+', '$', '\\Z', "'")]),
+    );
+    expect(textEdits("'(d+.d+)…a)'…#0123456789ab", "'(d*.d+)…a)'…#ba9876543210")).toEqual(new Set([edit('w', '+', '*', '.')]));
+  });
+
+  it('are not told for a number, a boolean or a null, or a text replaced more than kept', () => {
+    expect(textEdits('10000', '10001')).toBeNull();
+    expect(textEdits('true', 'false')).toBeNull();
     expect(textEdits('false', 'true')).toBeNull();
     expect(textEdits('10', '11')).toBeNull();
     expect(textEdits("'ab'", "'xyz'")).toBeNull();
