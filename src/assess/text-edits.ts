@@ -15,15 +15,16 @@ const MAX_TEXT = 2000;
 const SEP = '\u0000';
 /** A value with no text in it to edit: a number, a boolean, a null. */
 const SCALAR = /^(?:-?[\d.]+(?:e[+-]?\d+)?|true|false|True|False|null|undefined|None|NaN|-?Infinity)$/;
-/** A long value's hash (the probes keep its start, its end and a hash of it all): its visible parts are compared. */
-const LONG_HASH = /#[0-9a-f]{8,}$/;
+/** Where the probes cut a long value (its start, `…`, its end and a hash of it all): past it the two texts are cut at other places. */
+const ELIDED = /…[\s\S]*#[0-9a-f]{8,}/;
 
 /** The edits that turn `before` into `after` (`removed SEP added` each, once), or null when the two are not texts mostly kept. */
 export function textEdits(before: string, after: string): Set<string> | null {
   if (before === after || before.length > MAX_TEXT || after.length > MAX_TEXT) return null;
   if (SCALAR.test(before) || SCALAR.test(after)) return null;
-  if (LONG_HASH.test(before) && LONG_HASH.test(after))
-    return textEdits(before.replace(LONG_HASH, ''), after.replace(LONG_HASH, ''));
+  // A long value by its start: what follows the first cut is another slice of each.
+  if (ELIDED.test(before) && ELIDED.test(after))
+    return textEdits(before.slice(0, before.indexOf('…')), after.slice(0, after.indexOf('…')));
   const edits = new Set<string>();
   let kept = 0;
   let changed = 0;
@@ -55,11 +56,23 @@ function kind(ch: string | undefined): string {
   return ch === undefined ? '' : /\w/.test(ch) ? 'w' : ch;
 }
 
-/** Whether every edit of `before` → `after` is one of `demanded` (the failing tests' own changes' edits). */
+/**
+ * Whether every edit of `before` → `after` is one of `demanded` (the edits of the changes near the
+ * failing tests): the same text removed and added next to the same character on one side at least
+ * (`^` → `\\A` after a pattern's opening quote, whatever follows it), a letter or digit on both sides
+ * being no anchor (a blank dropped between two words is not one dropped before a line break).
+ */
 export function sameEdits(before: string, after: string, demanded: ReadonlySet<string> | undefined): boolean {
   if (!demanded || demanded.size === 0) return false;
   const edits = textEdits(before, after);
-  return edits !== null && edits.size > 0 && [...edits].every((e) => demanded.has(e));
+  if (edits === null || edits.size === 0) return false;
+  const known = [...demanded].map((e) => e.split(SEP));
+  return [...edits].every((e) => {
+    const [left, removed, added, right] = e.split(SEP);
+    return known.some(
+      ([l, r, a, rt]) => r === removed && a === added && ((l === left && l !== 'w') || (rt === right && rt !== 'w')),
+    );
+  });
 }
 
 /** A function's change, by where it is: two functions may share a name. */

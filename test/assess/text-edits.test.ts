@@ -14,7 +14,9 @@ describe('the edits of a text result', () => {
     expect(textEdits("re.compile('^a+$')", "re.compile('\\Aa+\\Z')")).toEqual(
       new Set([edit("'", '^', '\\A', 'w'), edit('+', '$', '\\Z', "'")]),
     );
-    expect(textEdits("'(d+.d+)…a)'…#0123456789ab", "'(d*.d+)…a)'…#ba9876543210")).toEqual(new Set([edit('w', '+', '*', '.')]));
+    expect(textEdits("f('(d+.d+)…a)'…#0123456789ab)", "f('(d*.d+)…ab)'…#ba9876543210)")).toEqual(
+      new Set([edit('w', '+', '*', '.')]),
+    );
   });
 
   it('are not told for a number, a boolean or a null, or a text replaced more than kept', () => {
@@ -32,6 +34,9 @@ describe('the edits of a text result', () => {
     // The same blank dropped between two words, or at the start: another kind of change.
     expect(sameEdits("'cheese type'", "'cheesetype'", demanded)).toBe(false);
     expect(sameEdits("' cheese'", "'cheese'", demanded)).toBe(false);
+    // Next to the same character on one side is enough: an anchor dropped after the opening quote.
+    const anchors = textEdits("'^(a)'", "'(a)'") ?? undefined;
+    expect(sameEdits("'^ *b'", "' *b'", anchors)).toBe(true);
     // Another edit beside it, or none demanded: not the fix's own kind of change.
     expect(sameEdits("'cheese \\n Type'", "'cheese\\n type'", demanded)).toBe(false);
     expect(sameEdits("'cheese \\n type'", "'cheese\\n type'", undefined)).toBe(false);
