@@ -18,7 +18,7 @@ const SCALAR = /^(?:-?[\d.]+(?:e[+-]?\d+)?|true|false|True|False|null|undefined|
 /** Where the probes cut a long value (its start, `…`, its end and a hash of it all): past it the two texts are cut at other places. */
 const ELIDED = /…[\s\S]*#[0-9a-f]{8,}/;
 
-/** The edits that turn `before` into `after` (`removed SEP added` each, once), or null when the two are not texts mostly kept. */
+/** The edits that turn `before` into `after` (`left SEP removed SEP added SEP right` each, once), or null when the value is not one mostly kept. */
 export function textEdits(before: string, after: string): Set<string> | null {
   if (before === after || before.length > MAX_TEXT || after.length > MAX_TEXT) return null;
   if (SCALAR.test(before) || SCALAR.test(after)) return null;
@@ -59,8 +59,8 @@ function kind(ch: string | undefined): string {
 /**
  * Whether every edit of `before` → `after` is one of `demanded` (the edits of the changes near the
  * failing tests): the same text removed and added next to the same character on one side at least
- * (`^` → `\\A` after a pattern's opening quote, whatever follows it), a letter or digit on both sides
- * being no anchor (a blank dropped between two words is not one dropped before a line break).
+ * (`^` → `\\A` after a pattern's opening quote, whatever follows it), a letter or digit being no
+ * anchor (a blank dropped between two words is not one dropped before a line break).
  */
 export function sameEdits(before: string, after: string, demanded: ReadonlySet<string> | undefined): boolean {
   if (!demanded || demanded.size === 0) return false;
