@@ -1,14 +1,16 @@
 // Where two versions behave differently, from their probes' records: a call the suite made in both
 // (same test, arguments and position: paired-calls.ts) that returned or threw something else, and an
-// input generated in both around such a call with another result. Calls only one version made are
-// not compared; what differs between two runs of one version is noise (same-version-noise.ts).
+// input generated in both around such a call with another result. Calls only one version made are not
+// compared; what differs between two runs of one version is noise (same-version-noise.ts).
 import type { BehaviourChange } from '../core/assessment.ts';
 import { likeFailing } from './input-likeness.ts';
-import { failsAfterFix, fixThrows } from './new-failures.ts';
+import { errorKind, failsAfterFix, fixErrors, fixThrows } from './new-failures.ts';
 import { distinctPaths, pathSide, type PathSide } from './path-likeness.ts';
 import type { ProbeRecord, ProbedFunction } from './probe-record.ts';
 import { pairedChanges } from './paired-calls.ts';
 import { NO_NOISE, type Noise } from './same-version-noise.ts';
+import { generalized } from './text-edits.ts';
+import { ordered } from './change-order.ts';
 
 /** A version's records: the suite's calls by function, arguments and test, their results in call order (paired-calls.ts); the generated ones by function and arguments. */
 export interface RecordIndex {
@@ -160,16 +162,15 @@ function pathLike(before: RecordIndex, near: NearFailing): (fn: string, path: nu
 }
 
 /**
- * The changes from `before` to `after`; those near the failing tests (see `NearFailing`) are marked
- * so. A suite call is near when a failing test made it, or when another test made it with a failing
- * test's arguments and it changed just as that test's call did (the fix, seen twice). A generated
- * input is near when it was generated around a failing test's call, is like one of their inputs, or
- * made the original throw what a failing test's call made it throw; unless the
- * original program ran it as it ran a passing test (its path strictly closer to a passing test's
- * than to any failing test's: the tests say that result was right). A path like the failing
- * tests' alone does not make an input near: `isAbsolute('usr/lib')` runs the way the failing
- * `isAbsolute('C:\\x')` does (both are not absolute to the original), and a patch that now calls it
- * absolute is wrong.
+ * The changes from `before` to `after`, those near the failing tests (`NearFailing`) marked so. A
+ * suite call is near when a failing test made it, or another test made it with a failing test's
+ * arguments and it changed just as that call did (the fix, seen twice). A generated input is near
+ * when generated around a failing test's call, like one of their inputs, failed in the original as a
+ * failing test's call did, or changed only by the text edits the changes near them made (the fix
+ * generalizing: text-edits.ts); unless the original ran it as it ran a passing test (its path
+ * strictly closer to a passing test's than to any failing test's: the tests say that result was
+ * right) or the patch now throws on it (new-failures.ts). A path like the failing tests' alone does
+ * not make it near: `isAbsolute('usr/lib')` runs as the failing `isAbsolute('C:\\x')` does.
  */
 export function compareVersions(
   before: RecordIndex,
@@ -181,6 +182,8 @@ export function compareVersions(
   const changes: BehaviourChange[] = [];
   let unstable = 0;
   const failingChanges = changesAtFailingCalls(before, after, near, noise);
+  const errors = fixErrors(failingChanges);
+  const elsewhere: number[] = []; // changes that may be the fix generalizing (text-edits.ts)
   for (const [key, was] of before.suite) {
     const now = after.suite.get(key);
     if (!now) continue;
@@ -190,9 +193,13 @@ export function compareVersions(
     }
     const site = now.test ?? was.test ?? now.site ?? was.site;
     for (const paired of pairedChanges(was.outs, now.outs, (a, b) => noise.same(key, a, b))) {
-      // Another test's call with a failing test's arguments that changed exactly as that test's call did: the fix itself, seen twice.
+      // Another test's call with a failing test's arguments that changed exactly as that test's call did: the fix itself, seen
+      // twice; or one that now throws the error the fix made their calls throw, which its test accepted (new-failures.ts).
       const nearFailing =
-        near.calls.has(key) || (failingChanges.get(withoutTest(key))?.has(paired.before + SEP + paired.after) ?? false);
+        near.calls.has(key) ||
+        (failingChanges.get(withoutTest(key))?.has(paired.before + SEP + paired.after) ?? false) ||
+        errors.has(errorKind(paired.after) ?? '');
+      if (!nearFailing) elsewhere.push(changes.length);
       changes.push({ kind: 'suite', ...described(key, functions), ...paired, ...(site ? { test: site } : {}), nearFailing });
     }
   }
@@ -213,10 +220,11 @@ export function compareVersions(
     const side = like(fn, was.path);
     // The original failed on it as it failed on a failing test's call: the bug's own class of input.
     const sameFailure = near.failures.get(fn)?.has(was.out) ?? false;
+    const eligible = side !== 'passing' && !failsAfterFix(was.out, now.out, sameFailure, fixMakesThrow);
     const nearFailing =
-      side !== 'passing' &&
-      !failsAfterFix(was.out, now.out, sameFailure, fixMakesThrow) &&
+      eligible &&
       (near.keys.has(key) || near.keys.has(was.base) || sameFailure || likeFailing(args, base, near.inputs.get(fn) ?? []));
+    if (eligible && !nearFailing) elsewhere.push(changes.length);
     changes.push({
       kind: 'generated',
       ...described(key, functions),
@@ -226,6 +234,7 @@ export function compareVersions(
       ...(side ? { pathLike: side } : {}),
     });
   }
+  generalized(changes, elsewhere);
   return { changes: ordered(changes), generatedCompared, unstable };
 }
 
@@ -250,9 +259,7 @@ export function disagreementsWith(
 }
 
 /** Function and arguments of a suite key (the test left out). */
-function withoutTest(key: string): string {
-  return key.slice(0, key.lastIndexOf(SEP));
-}
+const withoutTest = (key: string): string => key.slice(0, key.lastIndexOf(SEP));
 
 /** Function and arguments → how the failing tests' calls with them changed (`before SEP after`). */
 function changesAtFailingCalls(
@@ -283,16 +290,4 @@ function described(key: string, functions: Map<string, ProbedFunction>): { funct
     location: fn ? `${fn.path}:${fn.line}` : id.slice(0, id.indexOf('#')),
     input: `${name.split('.').at(-1) ?? name}(${args})`,
   };
-}
-
-/** Outside the failing tests first, the suite's own calls before generated inputs, then by function and input. */
-function ordered(changes: BehaviourChange[]): BehaviourChange[] {
-  const rank = (c: BehaviourChange) => (c.nearFailing ? 2 : 0) + (c.kind === 'generated' ? 1 : 0);
-  return changes.sort(
-    (a, b) =>
-      rank(a) - rank(b) ||
-      a.function.localeCompare(b.function) ||
-      a.input.length - b.input.length ||
-      a.input.localeCompare(b.input),
-  );
 }

@@ -19,3 +19,36 @@ export function fixThrows(failingChanges: ReadonlyMap<string, ReadonlySet<string
 export function failsAfterFix(was: string, now: string, sameFailure: boolean, fixMakesThrow: boolean): boolean {
   return !fixMakesThrow && throws(now) && (!throws(was) || sameFailure);
 }
+
+/**
+ * An error as a kind: its type and the first words its message starts with (`YAMLException: bad
+ * indentation of a mapping`), the positions, paths and values after them left out; null for a
+ * result that does not throw, or whose message does not start with at least three words.
+ */
+export function errorKind(out: string): string | null {
+  if (!throws(out)) return null;
+  const m = /^throws ([\w$.]+): ([A-Za-z][A-Za-z ]*)/.exec(out);
+  const words = m?.[2]?.trim().split(/\s+/) ?? [];
+  return m && words.length >= MIN_WORDS ? `${m[1]}: ${words.slice(0, MAX_WORDS).join(' ')}` : null;
+}
+
+/** Fewer words than this say too little of which check threw (`TypeError: bad`). */
+const MIN_WORDS = 3;
+/** The words compared: past them a message often goes on into its input (`… entry in "a.yml"`). */
+const MAX_WORDS = 5;
+
+/**
+ * The errors the fix makes the failing tests' calls throw where the original did not throw them (a
+ * check the fix added or moved). A passing test's call that now throws one of them still passes: its
+ * test expects an error there (the original's, or one further on) or the code catches it, so that
+ * input meets the check the failing tests demanded; it is not something the patch changed besides.
+ */
+export function fixErrors(failingChanges: ReadonlyMap<string, ReadonlySet<string>>): Set<string> {
+  const found = new Set<string>();
+  for (const change of [...failingChanges.values()].flatMap((c) => [...c])) {
+    const [before = '', after = ''] = change.split(SEP);
+    const kind = errorKind(after);
+    if (kind && kind !== errorKind(before)) found.add(kind);
+  }
+  return found;
+}

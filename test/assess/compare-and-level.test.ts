@@ -240,6 +240,79 @@ describe('comparing what two versions recorded', () => {
     ]);
   });
 
+  it('counts a change elsewhere near when it is made only of the text edits the fix made near the failing tests', () => {
+    // A fix that drops a line's trailing blank: the failing test's text, and texts no test wrote.
+    const wrapped = (text: string) => `'${text.replace(/ \n/g, ' \\n')}'`;
+    const trimmed = (text: string) => `'${text.replace(/ \n/g, '\\n')}'`;
+    const failingCall = suite("'Lorem ipsum dolor'", wrapped('Lorem \n ipsum \n dolor'), 'test/wrap.test.js:9');
+    const records = (fixed: boolean) => {
+      const out = fixed ? trimmed : wrapped;
+      return [
+        suite("'a'", "'a'"),
+        { ...failingCall, out: { returned: out('Lorem \n ipsum \n dolor') } },
+        generated("'cheese type'", "'a'", { returned: out('cheese \n type') }),
+        // Another edit beside the fix's (a letter raised), and the fix's blank dropped between two words.
+        generated("'cheese kind'", "'a'", { returned: fixed ? "'cheese\\n Kind'" : "'cheese \\n kind'" }),
+        generated("'cheese mix'", "'a'", { returned: fixed ? "'cheesemix'" : "'cheese mix'" }),
+      ];
+    };
+    const { changes } = compareVersions(
+      indexRecords(records(false)),
+      indexRecords(records(true)),
+      functions,
+      nearFailingOf([failingCall]),
+    );
+    expect(changes.map((c) => [c.input, c.nearFailing])).toEqual([
+      ["isAbsolute('cheese mix')", false],
+      ["isAbsolute('cheese kind')", false],
+      ["isAbsolute('Lorem ipsum dolor')", true],
+      ["isAbsolute('cheese type')", true],
+    ]);
+  });
+
+  it("counts a passing test's call near when its result changed only by the text edits of the failing tests' own calls", () => {
+    const failingCall = suite("'{}'", "re.compile('^(.+?)$')", 'test/parse.test.js:3');
+    const before = indexRecords([failingCall, suite("'{:d}'", "re.compile('^(d+)$')"), suite("'{:n}'", '10000')]);
+    const after = indexRecords([
+      { ...failingCall, out: { returned: "re.compile('\\A(.+?)\\Z')" } },
+      suite("'{:d}'", "re.compile('\\A(d+)\\Z')"),
+      // A number is never read as edited: a broadened condition repeats a flip.
+      suite("'{:n}'", '10001'),
+    ]);
+    const { changes } = compareVersions(before, after, functions, nearFailingOf([failingCall]));
+    expect(changes.map((c) => [c.input, c.nearFailing])).toEqual([
+      ["isAbsolute('{:n}')", false],
+      ["isAbsolute('{}')", true],
+      ["isAbsolute('{:d}')", true],
+    ]);
+  });
+
+  it("counts a passing test's call near when it now throws the error the fix made the failing tests' calls throw", () => {
+    const failingCall = suite("'a: 1 b: 2'", 'true', 'test/load.test.js:3');
+    const fixError = (at: string) => `YAMLException: bad indentation of a mapping entry (${at})`;
+    const before = indexRecords([
+      failingCall,
+      suite("'a: b: c'", 'true', 'test/errors.test.js:7'),
+      suite("'[a'", 'false', 'test/errors.test.js:7'),
+      suite("'? a'", 'false', 'test/errors.test.js:7'),
+    ]);
+    const after = indexRecords([
+      { ...failingCall, out: { threw: fixError('1:6') } },
+      // The fix's own check, with its own position: an input its test already expected rejected.
+      { ...suite("'a: b: c'", 'true', 'test/errors.test.js:7'), out: { threw: fixError('1:4').replace(' (', ' in "b.yml" (') } },
+      // Another error, or one too short to tell which check threw: changes outside the failing tests.
+      { ...suite("'[a'", 'false', 'test/errors.test.js:7'), out: { threw: 'YAMLException: unexpected end of the stream' } },
+      { ...suite("'? a'", 'false', 'test/errors.test.js:7'), out: { threw: 'TypeError: bad' } },
+    ]);
+    const { changes } = compareVersions(before, after, functions, nearFailingOf([failingCall]));
+    expect(changes.map((c) => [c.input, c.nearFailing])).toEqual([
+      ["isAbsolute('[a')", false],
+      ["isAbsolute('? a')", false],
+      ["isAbsolute('a: b: c')", true],
+      ["isAbsolute('a: 1 b: 2')", true],
+    ]);
+  });
+
   it('counts a thrown error, changed arguments and a changed receiver as results, and compares only calls both versions made', () => {
     const before = indexRecords([
       suite('[1]', 'undefined'),
