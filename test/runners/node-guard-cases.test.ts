@@ -85,6 +85,38 @@ describe('the Node guard names each test', () => {
     expectNamed(dot, 'node-test', ids);
   });
 
+  it("under node --test, a file whose process reports no test as node's parent reports it: one test named by its path, by its exit", async () => {
+    // Node 24 reports no test a --test-name-pattern leaves out, and a file with no test() at all
+    // reports none: node's parent process then reports the file itself as one test.
+    const head = "const { describe, it } = require('node:test');\n" + ASSERT;
+    const root = project({
+      'package.json': CJS,
+      'test/math.test.js': head + MATH,
+      'test/text.test.js': head + TEXT,
+      'test/plain.test.js': ASSERT + 'assert.strictEqual(1 + 1, 2);\n',
+      'test/broken.test.js': ASSERT + 'assert.strictEqual(1 + 1, 3);\n',
+    });
+    const run = await runIn(
+      root,
+      'node-test',
+      ['node', '--test', '--test-reporter=spec', '--test-name-pattern=joins words'],
+      true,
+    );
+    expect(run.records.every((r) => r.complete)).toBe(true);
+    const tests = named(run, 'node-test');
+    expect(Object.fromEntries(tests.map((t) => [t.id, t.status]))).toEqual({
+      'test/broken.test.js': 'failed',
+      'test/math.test.js': 'passed',
+      'test/plain.test.js': 'passed',
+      'text > joins words': 'passed',
+    });
+    // As the runner's own summary counts them, and as its output names them.
+    expect(testsOf(run)).toEqual({ passed: 3, failed: 1, skipped: 0 });
+    const parsed = parseTestOutput(run.output);
+    expect([parsed.passed, parsed.failed]).toEqual([3, 1]);
+    for (const test of parsed.tests) expect(tests.find((t) => t.id === test.id)).toMatchObject({ status: test.status });
+  });
+
   it('under mocha, a retried test by its last try, under the spec and the dot reporters', async () => {
     const root = project({
       'package.json': CJS,

@@ -33,6 +33,7 @@ const { guardReads } = require('./guard-reads.cjs');
 const { guardRoutes } = require('./guard-routes.cjs');
 const { guardChildren } = require('./guard-children.cjs');
 const { guardRunners } = require('./guard-runners.cjs');
+const { guardFileTest } = require('./guard-file-test.cjs');
 
 /** npm, npx, yarn and pnpm run no repository code in their own process: they only hand the channel down. */
 const PACKAGE_MANAGER =
@@ -48,12 +49,15 @@ if (channel && !PACKAGE_MANAGER.test(process.argv[1] || '')) {
   guardReads(record, who, channel);
   guardRoutes(record, who);
   guardChildren(record, who.caller);
-  guardRunners(record, who.caller, channel.root);
   // A file node --test runs, in the process it started for it (a program a test starts inherits
   // NODE_TEST_CONTEXT, not the test file). Written at load: a process that ends without its exit
-  // (killed, aborted) leaves an incomplete record.
-  const main = process.argv[1] ? who.inRepository(require('node:path').resolve(process.argv[1])) : null;
-  if (process.env.NODE_TEST_CONTEXT && main && who.isTest(main)) record.markRunner();
+  // (killed, aborted) leaves an incomplete record. If it reports no test, node reports the file as one.
+  const path = process.argv[1] ? require('node:path').resolve(process.argv[1]) : null;
+  const main = path ? who.inRepository(path) : null;
+  const fileRun = path && process.env.NODE_TEST_CONTEXT && main && who.isTest(main);
+  const fileTest = fileRun ? guardFileTest(record, path, main) : null;
+  guardRunners(record, who.caller, channel.root, fileTest ? fileTest.reported : undefined);
+  if (fileRun) record.markRunner();
   if (process.execArgv.includes('--test-isolation=none')) record.markRunner();
 }
 // `import { readFileSync } from 'node:fs'` reads the builtins' ESM exports, synced here once.

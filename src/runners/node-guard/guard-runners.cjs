@@ -23,8 +23,9 @@ const STACK_CHARS = 8000;
  * @param {GuardRecord} record
  * @param {import('./guard-caller.cjs').Caller['caller']} caller
  * @param {string} root the checkout
+ * @param {() => void} [nodeTestReported] told each test or suite node's runner reports ending here (guard-file-test.cjs)
  */
-function guardRunners(record, caller, root) {
+function guardRunners(record, caller, root, nodeTestReported) {
   const watchMatchers = matcherWatch(record, caller);
   const mocha = mochaClasses(record);
   // Each test's body as the guard's own wrapper saw it end (guard-bodies.cjs), beside its outcome.
@@ -52,6 +53,7 @@ function guardRunners(record, caller, root) {
     vitestWorker: () => record.markWorker(),
     vitestTest: (task) => bodies.watchVitestTest(task),
     vitestFilesRun: () => record.workerDone(),
+    ...(nodeTestReported ? { nodeTestReported } : {}),
   });
   guardVitestMatchers(watchMatchers);
 }

@@ -5,7 +5,9 @@
 // before its first test's) and then `test:pass` or `test:fail` are what its reporters are given, with
 // the test's nesting, so the suites around a test are the ones that started last at each level
 // above it. The process that starts one process per file (`node --test` without
-// `--test-isolation=none`) only passes on its files' events again: it is not followed.
+// `--test-isolation=none`) only passes on its files' events again: it is not followed. Each test
+// or suite reported ending is told too (`nodeTestReported`): a file that reports none is reported by
+// that process as one test (guard-file-test.cjs).
 const { Readable } = require('node:stream');
 const { testError } = require('./test-error.cjs');
 
@@ -40,7 +42,8 @@ function followNodeTest(listener) {
       } else if (type === 'test:start') {
         names.length = nesting;
         names[nesting] = String(data.name);
-      } else if ((type === 'test:pass' || type === 'test:fail') && data.details && data.details.type !== 'suite') {
+      } else if ((type === 'test:pass' || type === 'test:fail') && listener.nodeTestReported) listener.nodeTestReported();
+      if ((type === 'test:pass' || type === 'test:fail') && data.details && data.details.type !== 'suite') {
         const outcome = data.skip || data.todo ? 'skipped' : type === 'test:pass' ? 'passed' : 'failed';
         const error = /** @type {{ cause?: unknown, code?: unknown } | null | undefined} */ (data.details.error);
         listener.ended({

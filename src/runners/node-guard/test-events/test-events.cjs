@@ -44,6 +44,7 @@ const { followVitest } = require('./vitest-events.cjs');
  * @property {() => void} [vitestWorker] vitest's worker state was made here
  * @property {(task: { type?: unknown }) => void} [vitestTest] vitest's runner made this test its current task (before its beforeEach hooks)
  * @property {() => void} [vitestFilesRun] vitest's worker has run the files it was given
+ * @property {() => void} [nodeTestReported] node's runner reported a test or a suite ending in this process
  */
 
 /** @param {Listener} listener */
