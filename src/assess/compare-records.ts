@@ -199,7 +199,6 @@ export function compareVersions(
         near.calls.has(key) ||
         (failingChanges.get(withoutTest(key))?.has(paired.before + SEP + paired.after) ?? false) ||
         errors.has(errorKind(paired.after) ?? '');
-      if (!nearFailing) elsewhere.push(changes.length);
       changes.push({ kind: 'suite', ...described(key, functions), ...paired, ...(site ? { test: site } : {}), nearFailing });
     }
   }
