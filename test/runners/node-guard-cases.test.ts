@@ -208,4 +208,30 @@ describe('the Node guard names each test', () => {
         expect(tests.find((t) => t.id === test.id)).toMatchObject({ name: test.name, status: test.status });
     }
   });
+
+  // A vitest file that takes its `describe` from node:test (the vitest tests inside are vitest's, at
+  // the file's top level): node's runner starts and ends that suite in vitest's worker too. Its start
+  // is no vitest test still running when the worker is done: the worker's record stays complete and
+  // counts vitest's tests, as vitest does (issue 49).
+  it("under vitest, a file whose describe is node:test's: complete records, vitest's tests counted", async () => {
+    const root = project({
+      'package.json': JSON.stringify({ name: 'calc', type: 'module', private: true }),
+      'test/math.test.js': "import { it, expect } from 'vitest';\nit('adds', () => expect(1 + 1).toBe(2));\n",
+      'test/text.test.js':
+        "import { describe } from 'node:test';\nimport { it, expect } from 'vitest';\ndescribe('text', () => {\n  it('joins', () => expect(['a', 'b'].join(' ')).toBe('a b'));\n  it('splits', () => expect('a b'.split(' ')).toEqual(['a', 'b']));\n});\n",
+    });
+    for (const pool of ['threads', 'forks']) {
+      const run = await runIn(root, 'vitest', ['vitest', 'run', `--pool=${pool}`], true);
+      expect(run.code, run.output).toBe(0);
+      // eslint-disable-next-line no-control-regex
+      expect(run.output.replace(/\u001b\[[0-9;]*m/g, '')).toMatch(/Tests\s+3 passed \(3\)/);
+      expect(run.records.map((r) => r.complete)).toEqual(run.records.map(() => true));
+      expect(testsOf(run)).toEqual({ passed: 3, failed: 0, skipped: 0 });
+      expect(
+        named(run, 'vitest')
+          .map((t) => t.id)
+          .sort(),
+      ).toEqual(['test/math.test.js > adds', 'test/text.test.js > joins', 'test/text.test.js > splits']);
+    }
+  });
 });

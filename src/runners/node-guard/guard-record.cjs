@@ -98,6 +98,10 @@ function createRecord(channel) {
         write();
       }
     },
+    /** A suite of node's runner told started (testStarted) has ended: it holds no test still running. */
+    suiteEnded() {
+      state.running = Math.max(0, state.running - 1);
+    },
     /** A worker has run the files it was given: its record is written, complete when no test is left running. */
     workerDone() {
       state.done = true;

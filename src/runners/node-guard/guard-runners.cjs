@@ -33,6 +33,7 @@ function guardRunners(record, caller, root, nodeTestReported) {
   bodies.watchNodeTest();
   followTests({
     started: () => record.testStarted(),
+    suiteEnded: () => record.suiteEnded(),
     ended: (test) => {
       if (test.runner === 'mocha') mocha.check();
       const named = testCase(test, root);

@@ -7,7 +7,11 @@
 // above it. The process that starts one process per file (`node --test` without
 // `--test-isolation=none`) only passes on its files' events again: it is not followed. Each test
 // or suite reported ending is told too (`nodeTestReported`): a file that reports none is reported by
-// that process as one test (guard-file-test.cjs).
+// that process as one test (guard-file-test.cjs). A suite is dequeued too, and told started, as its
+// type is not known then (Node 20 gives none): its end is told (`suiteEnded`) so that nothing reads
+// it as still running. That matters where node's runner is not the process's own: a vitest file that
+// takes its `describe` from node:test runs node's suite in vitest's worker, whose record is complete
+// only with no test left running (guard-record.cjs; issue 49).
 const { Readable } = require('node:stream');
 const { testError } = require('./test-error.cjs');
 
@@ -25,7 +29,8 @@ function followNodeTest(listener) {
   if (orchestrates) return;
   /** @type {string[]} the suites that started last, by nesting */
   const names = [];
-  let dequeued = false;
+  /** @type {string[]} the tests and suites dequeued and not yet reported ending, by nesting and name */
+  const running = [];
   const push = Readable.prototype.push;
   /**
    * @param {TestEvent | null} chunk
@@ -36,14 +41,19 @@ function followNodeTest(listener) {
       const type = chunk.type;
       const data = chunk.data;
       const nesting = typeof data.nesting === 'number' ? data.nesting : 0;
+      const key = `${nesting}\u0000${String(data.name)}`;
       if (type === 'test:dequeue') {
-        dequeued = true;
+        running.push(key);
         if (listener.started) listener.started();
       } else if (type === 'test:start') {
         names.length = nesting;
         names[nesting] = String(data.name);
       } else if ((type === 'test:pass' || type === 'test:fail') && listener.nodeTestReported) listener.nodeTestReported();
-      if ((type === 'test:pass' || type === 'test:fail') && data.details && data.details.type !== 'suite') {
+      const ends = type === 'test:pass' || type === 'test:fail';
+      const at = ends ? running.lastIndexOf(key) : -1;
+      if (at !== -1) running.splice(at, 1);
+      if (ends && at !== -1 && data.details && data.details.type === 'suite' && listener.suiteEnded) listener.suiteEnded();
+      if (ends && data.details && data.details.type !== 'suite') {
         const outcome = data.skip || data.todo ? 'skipped' : type === 'test:pass' ? 'passed' : 'failed';
         const error = /** @type {{ cause?: unknown, code?: unknown } | null | undefined} */ (data.details.error);
         listener.ended({
@@ -58,7 +68,7 @@ function followNodeTest(listener) {
               : testError(error && error.code === 'ERR_TEST_FAILURE' && error.cause !== undefined ? error.cause : error),
           key: null,
           again: false,
-          started: dequeued,
+          started: at !== -1,
         });
       }
     }

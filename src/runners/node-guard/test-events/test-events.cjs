@@ -36,7 +36,8 @@ const { followVitest } = require('./vitest-events.cjs');
  * process or thread (it runs tests), and where jest keeps its matchers (the guard watches them).
  * @typedef {object} Listener
  * @property {(test: EndedTest) => void} ended a test ended
- * @property {() => void} [started] a test starts (before its beforeEach hooks)
+ * @property {() => void} [started] a test starts (before its beforeEach hooks), or a suite of node's runner
+ * @property {() => void} [suiteEnded] a suite of node's runner told started has ended (it holds no test of its own)
  * @property {(mocha: { [name: string]: unknown }) => void} [mochaLoaded] mocha's module was loaded
  * @property {() => void} [jestEnvironment] a jest test environment was loaded
  * @property {(global: { [key: string | symbol]: unknown }) => void} [jestSetup] circus set its tests up in this environment's global
