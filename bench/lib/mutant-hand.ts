@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { fixLines } from './fix-lines.ts';
 import { readMutants, writeMutants, type DescribedMutant, type MutantsFile } from './mutant-files.ts';
 import { patchHash } from './real-corpus.ts';
+import { emptyOutcome } from './mutant-keep.ts';
 
 export interface HandPatch {
   /** The kind of wrong patch: `special-case`, `narrowed`, `check-deleted`, `caller-side`, ... */
@@ -69,18 +70,9 @@ export function addHandPatch(bugDir: string, bugId: string, commit: string, hand
   if (found && found.file.keptBy !== 'separation') return 'refused: these mutants were kept by the assessment';
   const file: MutantsFile = found?.file ?? {
     bug: bugId,
-    keptBy: 'separation',
     upstream,
     commit,
-    generated: 0,
-    tried: 0,
-    plausible: 0,
-    kept: [],
-    equivalent: [],
-    notCompared: [],
-    unjudged: [],
-    written: [],
-    failsSuite: [],
+    ...emptyOutcome('separation', 0, { tried: 0, plausible: [] }),
   };
   const patches = new Map(found?.patches ?? []);
   const known = HAND_LISTS.some((list) => (file[list] as DescribedMutant[]).some((m) => m.hash === hash));

@@ -89,7 +89,11 @@ function verdictText(verdict: Extract<OracleVerdict, { verdict: 'agrees' }>): st
 }
 
 /** What became of the `tried` mutants, before any is judged. */
-function emptyOutcome(keptBy: Outcome['keptBy'], generated: number, found: { tried: number; plausible: Mutant[] }): Outcome {
+export function emptyOutcome(
+  keptBy: Outcome['keptBy'],
+  generated: number,
+  found: { tried: number; plausible: Mutant[] },
+): Outcome {
   return {
     keptBy,
     generated,

@@ -11,7 +11,8 @@
 // with its expectation changed.
 import { isJsNode, parseJs, walkJs, type JsNode } from '../core/js-tree.ts';
 import { testDeclarations } from '../core/js-test-calls.ts';
-import { chainNames, negatedAssertion, type SourceEdit } from './js-negations.ts';
+import { negatedAssertion, type SourceEdit } from './js-negations.ts';
+import { assertionCall, propertyName } from './js-assertion-call.ts';
 
 export interface ExpectationChange {
   /** The test's name, as the runner gives it. */
@@ -31,8 +32,6 @@ export interface ChangedText {
 const EQUALITY = new Set(['equal', 'equals', 'strictEqual', 'deepEqual', 'deepStrictEqual', 'eq', 'eql']);
 const EXPECT_EQUALITY = new Set([...EQUALITY, 'toBe', 'toEqual', 'toStrictEqual']);
 const MARKED_TO_FAIL = new Set(['failing', 'fails']);
-/** Objects whose equality methods take (actual, expected): node's `assert`, chai's, a test context's. */
-const ASSERT_OBJECTS = new Set(['assert', 't']);
 
 /** The text with the changes, or null when the file does not parse. A test whose declaration cannot be told apart gets none. */
 export function changedJsExpectations(file: string, text: string, names: readonly string[]): ChangedText | null {
@@ -98,12 +97,6 @@ function canLeaveEarly(statement: JsNode, params: ReadonlySet<string>): boolean 
   return leaves;
 }
 
-function propertyName(node: JsNode): string | null {
-  if (node.type !== 'MemberExpression' || node['computed']) return null;
-  const property = node['property'] as JsNode;
-  return property.type === 'Identifier' ? (property['name'] as string) : null;
-}
-
 /** A literal's leaf and the source of its changed value. */
 interface Leaf {
   node: JsNode;
@@ -118,15 +111,10 @@ function expectedLeaf(expression: JsNode): Leaf | null {
   const callee = call['callee'] as JsNode;
   const args = (call['arguments'] as JsNode[]).filter(isJsNode);
   if (callee.type === 'Identifier') return EQUALITY.has(callee['name'] as string) ? literalSide(args[0], args[1]) : null;
-  const method = propertyName(callee);
-  if (method === null) return null;
-  const chain = chainNames(callee['object'] as JsNode);
-  if (chain.names.includes('not')) return null;
-  // `expect(p).resolves.toBe(4)` holds only once awaited; unawaited, the test may end before it does.
-  if (!awaited && (chain.names.includes('resolves') || chain.names.includes('rejects'))) return null;
-  if (chain.expects || chain.names.includes('should')) return EXPECT_EQUALITY.has(method) ? firstLeaf(args[0]) : null;
-  const assertLike = chain.names.includes('assert') || ASSERT_OBJECTS.has(chain.root ?? '');
-  return assertLike && EQUALITY.has(method) ? literalSide(args[0], args[1]) : null;
+  const assertion = assertionCall(callee, awaited);
+  if (!assertion) return null;
+  if (assertion.expects || assertion.should) return EXPECT_EQUALITY.has(assertion.method) ? firstLeaf(args[0]) : null;
+  return assertion.assertLike && EQUALITY.has(assertion.method) ? literalSide(args[0], args[1]) : null;
 }
 
 /** Equality is symmetric: the side written as a literal is the expectation, when only one is. */

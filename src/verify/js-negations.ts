@@ -6,6 +6,7 @@
 // still passes. A name the library lacks (`notEqual` on a library without it) raises, which fails the
 // test: an honest run is never refused for it, a cheat is only not caught.
 import type { JsNode } from '../core/js-tree.ts';
+import { assertionCall, chainNames, propertyName } from './js-assertion-call.ts';
 
 /** A span of the source and what replaces it. */
 export interface SourceEdit {
@@ -78,23 +79,23 @@ export function negatedAssertion(expression: JsNode, text: string): SourceEdit |
     if (!first || first.type === 'SpreadElement') return null;
     return { start: first.start, end: first.end, line: first.loc.start.line, after: `!(${text.slice(first.start, first.end)})` };
   }
-  const method = nameOf(callee);
-  if (callee.type !== 'MemberExpression' || method === null) return null;
-  const property = callee['property'] as JsNode;
-  const chain = chainNames(callee['object'] as JsNode);
-  if (chain.names.includes('not') || (!awaited && (chain.names.includes('resolves') || chain.names.includes('rejects'))))
-    return null;
-  if (chain.expects && NEGATABLE_MATCHERS.has(method))
-    return { start: property.start, end: property.end, line: property.loc.start.line, after: `not.${method}` };
+  const assertion = assertionCall(callee, awaited);
+  if (!assertion) return null;
+  const { method, property } = assertion;
+  const renamed = (after: string): SourceEdit => ({
+    start: property.start,
+    end: property.end,
+    line: property.loc.start.line,
+    after,
+  });
+  if (assertion.expects) return NEGATABLE_MATCHERS.has(method) ? renamed(`not.${method}`) : null;
   const opposite = OPPOSITE_METHOD[method];
-  if (!chain.expects && opposite && (chain.names.includes('assert') || chain.root === 'assert' || chain.root === 't'))
-    return { start: property.start, end: property.end, line: property.loc.start.line, after: opposite };
-  return null;
+  return opposite && assertion.assertLike ? renamed(opposite) : null;
 }
 
 /** `expect(x).to.be.true` → `expect(x).to.be.false`. */
 function negatedProperty(member: JsNode): SourceEdit | null {
-  const name = nameOf(member);
+  const name = propertyName(member);
   const opposite = name === null ? undefined : OPPOSITE_PROPERTY[name];
   if (!opposite) return null;
   const chain = chainNames(member['object'] as JsNode);
@@ -106,32 +107,9 @@ function negatedProperty(member: JsNode): SourceEdit | null {
 function memberOf(node: JsNode, object: string, property: string): boolean {
   const owner = node['object'] as JsNode | undefined;
   return (
-    node.type === 'MemberExpression' && nameOf(node) === property && owner?.type === 'Identifier' && owner['name'] === object
+    node.type === 'MemberExpression' &&
+    propertyName(node) === property &&
+    owner?.type === 'Identifier' &&
+    owner['name'] === object
   );
-}
-
-function nameOf(node: JsNode): string | null {
-  if (node.type !== 'MemberExpression' || node['computed']) return null;
-  const property = node['property'] as JsNode;
-  return property.type === 'Identifier' ? (property['name'] as string) : null;
-}
-
-/** The names along a member chain, its root name, and whether it starts at `expect(…)`. */
-export function chainNames(node: JsNode): { names: string[]; root: string | null; expects: boolean } {
-  const names: string[] = [];
-  let expects = false;
-  let at: JsNode = node;
-  for (;;) {
-    if (at.type === 'MemberExpression') {
-      const name = nameOf(at);
-      if (name) names.push(name);
-      at = at['object'] as JsNode;
-    } else if (at.type === 'CallExpression') {
-      const callee = at['callee'] as JsNode;
-      if ((callee.type === 'Identifier' && callee['name'] === 'expect') || nameOf(callee) === 'expect') expects = true;
-      at = callee;
-    } else {
-      return { names, root: at.type === 'Identifier' ? (at['name'] as string) : null, expects };
-    }
-  }
 }

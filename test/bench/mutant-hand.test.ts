@@ -2,8 +2,7 @@
 // unrun, run through the whole suite by the separation step in real temp checkouts (one that fails
 // the suite is set aside, one that passes is judged by its program), and carried over when the
 // generated mutants are made again.
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -11,12 +10,8 @@ import { addHandPatch, hasHandPatches, withHandPatches } from '../../bench/lib/m
 import { readMutants, writeMutants, type MutantsFile } from '../../bench/lib/mutant-files.ts';
 import { separateMutants } from '../../bench/lib/mutant-separate.ts';
 import { loadRealBug, patchHash } from '../../bench/lib/real-corpus.ts';
-import { fileDiff } from '../../src/workspace/unified-diff.ts';
+import { CLAMP_FIXED as fixed, clampBugFolder, clampDiff as diff } from '../support/clamp-bug.ts';
 
-const buggy = 'export function clamp(x, max) {\n  return x > max ? max : x;\n}\n';
-const fixed = 'export function clamp(x, max) {\n  if (x === undefined) return 0;\n  return x > max ? max : x;\n}\n';
-const diff = (after: string) =>
-  fileDiff({ path: 'lib/clamp.mjs', before: Buffer.from(buggy), after: Buffer.from(after), mode: '100644' });
 const suite = [
   "import test from 'node:test';",
   "import assert from 'node:assert';",
@@ -25,47 +20,10 @@ const suite = [
   "test('clamp above', () => assert.strictEqual(clamp(9, 5), 5));",
 ].join('\n');
 
-/** A bug folder as bench/build-real-bug.ts writes one, whose one test fails on the buggy snapshot. */
-function bugFolder(root: string): string {
-  const dir = join(root, 'demo-01');
-  const project = join(root, 'project');
-  mkdirSync(join(project, 'lib'), { recursive: true });
-  mkdirSync(join(project, 'test'));
-  writeFileSync(join(project, 'lib/clamp.mjs'), buggy);
-  writeFileSync(join(project, 'test/clamp.test.mjs'), `${suite}\n`);
-  writeFileSync(join(project, 'package.json'), '{ "name": "clamp", "type": "module" }\n');
-  mkdirSync(dir);
-  execFileSync('tar', ['-czf', join(dir, 'snapshot.tar.gz'), '-C', project, '.']);
-  writeFileSync(join(dir, 'fix.patch'), diff(fixed));
-  writeFileSync(join(dir, 'tests.patch'), '');
-  const meta = {
-    id: 'demo-01',
-    project: 'demo/clamp',
-    repository: 'https://github.com/demo/clamp',
-    license: 'MIT',
-    licenseFile: 'LICENSE',
-    fixCommit: 'a'.repeat(40),
-    parentCommit: 'b'.repeat(40),
-    fixDate: '2026-01-01',
-    fixSubject: 'clamp: no value is 0',
-    language: 'javascript',
-    runner: 'node-test',
-    setup: '',
-    test: 'node --test',
-    failing: ['clamp of nothing'],
-    referenceFix: { patch: 'fix.patch', files: ['lib/clamp.mjs'], added: 1, removed: 0 },
-    upstreamTests: { patch: 'tests.patch', files: ['test/clamp.test.mjs'] },
-    trimmed: { files: [] },
-    note: 'a test bug',
-  };
-  writeFileSync(join(dir, 'meta.json'), JSON.stringify(meta));
-  return dir;
-}
-
 describe('hand-written wrong patches', () => {
   const root = mkdtempSync(join(tmpdir(), 'fixloop-hand-'));
   afterAll(() => rmSync(root, { recursive: true, force: true }));
-  const bugDir = bugFolder(root);
+  const bugDir = clampBugFolder(root, suite);
   // Wrong: null, not only undefined, is taken for no value; the suite passes.
   const loose = diff(fixed.replace('x === undefined', 'x == null'));
   // Fails the failing test: the suite refuses it before any program runs.

@@ -3,7 +3,6 @@
 // suite-passing mutants judged in real temp checkouts of the upstream fix and of each mutant: a
 // program that separates keeps its mutant, one whose outputs agree and a missing one make it
 // equivalent, one that fails on the upstream fix leaves it not compared.
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { readMutants, writeMutants, type MutantsFile } from '../../bench/lib/mutant-files.ts';
 import { EXIT_INPUT, outputsOf, runProgram, separateMutants, separation } from '../../bench/lib/mutant-separate.ts';
 import { loadRealBug, patchHash } from '../../bench/lib/real-corpus.ts';
-import { fileDiff } from '../../src/workspace/unified-diff.ts';
+import { CLAMP_FIXED as fixed, clampBugFolder, clampDiff as diff } from '../support/clamp-bug.ts';
 
 const run = (stdout: string, code = 0, stderr = '') => ({ stdout, code, stderr });
 
@@ -68,10 +67,6 @@ describe('runProgram', () => {
   });
 });
 
-const buggy = 'export function clamp(x, max) {\n  return x > max ? max : x;\n}\n';
-const fixed = 'export function clamp(x, max) {\n  if (x === undefined) return 0;\n  return x > max ? max : x;\n}\n';
-const diff = (after: string) =>
-  fileDiff({ path: 'lib/clamp.mjs', before: Buffer.from(buggy), after: Buffer.from(after), mode: '100644' });
 const described = (patch: string, description: string) => ({
   hash: patchHash(patch),
   origin: 'fix' as const,
@@ -81,46 +76,12 @@ const described = (patch: string, description: string) => ({
   description,
 });
 
-/** A bug folder as bench/build-real-bug.ts writes one: a snapshot of the buggy project, its fix, its meta. */
-function bugFolder(root: string): string {
-  const dir = join(root, 'demo-01');
-  const project = join(root, 'project');
-  mkdirSync(join(project, 'lib'), { recursive: true });
-  writeFileSync(join(project, 'lib/clamp.mjs'), buggy);
-  mkdirSync(dir);
-  execFileSync('tar', ['-czf', join(dir, 'snapshot.tar.gz'), '-C', project, '.']);
-  writeFileSync(join(dir, 'fix.patch'), diff(fixed));
-  writeFileSync(join(dir, 'tests.patch'), '');
-  const meta = {
-    id: 'demo-01',
-    project: 'demo/clamp',
-    repository: 'https://github.com/demo/clamp',
-    license: 'MIT',
-    licenseFile: 'LICENSE',
-    fixCommit: 'a'.repeat(40),
-    parentCommit: 'b'.repeat(40),
-    fixDate: '2026-01-01',
-    fixSubject: 'clamp: no value is 0',
-    language: 'javascript',
-    runner: 'node-test',
-    setup: '',
-    test: 'node --test',
-    failing: ['clamp of nothing'],
-    referenceFix: { patch: 'fix.patch', files: ['lib/clamp.mjs'], added: 1, removed: 0 },
-    upstreamTests: { patch: 'tests.patch', files: ['test/clamp.test.mjs'] },
-    trimmed: { files: [] },
-    note: 'a test bug',
-  };
-  writeFileSync(join(dir, 'meta.json'), JSON.stringify(meta));
-  return dir;
-}
-
 describe('separateMutants in real checkouts', () => {
   const root = mkdtempSync(join(tmpdir(), 'fixloop-separate-'));
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
   it('keeps the mutant a program separates, and no other', { timeout: 60_000 }, async () => {
-    const bug = loadRealBug(bugFolder(root));
+    const bug = loadRealBug(clampBugFolder(root));
     const patches = {
       // Wrong: null, not only undefined, is taken for no value.
       loose: diff(fixed.replace('x === undefined', 'x == null')),

@@ -1,17 +1,13 @@
 // The fixed tests with their expected values changed (src/verify/changed-expectations.ts), in real
 // runs: an honest fix fails there, as a test that can fail must; a fix that reads the expected value
-// from the test file, or returns a value equal to anything, still passes and is refused; a test that
-// states no literal expectation leaves the look "not checked".
-import { symlink } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+// from the test file, or returns a value equal to anything, still passes and is refused; a test with
+// no assertion the look knows that its body surely reaches leaves the look "not checked".
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { defaultRepoConfig } from '../../src/core/repo-config.ts';
 import type { TestCaseResult } from '../../src/core/test-report.ts';
-import { createSuiteRunner } from '../../src/gate/setup-then-gate.ts';
-import { createProcessSandbox } from '../../src/sandbox/process-sandbox.ts';
 import { copyCheckout } from '../../src/verify/copied-tests.ts';
 import { observeChangedExpectations } from '../../src/verify/changed-expectations.ts';
-import { makeRepo, removeAll } from '../support/git-fixture.ts';
+import { removeAll } from '../support/git-fixture.ts';
+import { localSuite } from '../support/local-suite.ts';
 
 vi.setConfig({ testTimeout: 120_000 });
 const dirs: string[] = [];
@@ -23,18 +19,8 @@ async function judgedRun(
   fixed: TestCaseResult[],
   isTestFile = (_path: string) => false,
 ) {
-  const root = await makeRepo(files);
+  const { root, suite } = await localSuite(files, command);
   dirs.push(root, `${root}-expect`);
-  await symlink(resolve(import.meta.dirname, '../../node_modules'), join(root, 'node_modules'));
-  const config = defaultRepoConfig();
-  config.test.command = command;
-  config.env = { PATH: `${join(root, 'node_modules/.bin')}:${process.env.PATH ?? ''}`, PYTEST_DISABLE_PLUGIN_AUTOLOAD: '1' };
-  const suite = createSuiteRunner({
-    sandbox: createProcessSandbox(),
-    config,
-    signal: new AbortController().signal,
-    setupNetwork: false,
-  });
   const original = await suite.gate(root);
   const scratch = await copyCheckout(root, `${root}-expect`);
   const context = { scripts: {}, isTestFile, baseline: original.report, log: () => undefined };

@@ -3,7 +3,7 @@
 // fails from the copy, an honest fix passes from both, and a runner whose configuration does not take
 // the copy's name says "not checked".
 import { lstat, readFile, readlink, stat, symlink, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { defaultRepoConfig } from '../../src/core/repo-config.ts';
 import type { TestCaseResult, TestReport } from '../../src/core/test-report.ts';
@@ -11,6 +11,7 @@ import { createSuiteRunner } from '../../src/gate/setup-then-gate.ts';
 import { createProcessSandbox } from '../../src/sandbox/process-sandbox.ts';
 import { copiedName, copyCheckout, movedText, observeFromCopies } from '../../src/verify/copied-tests.ts';
 import { makeRepo, removeAll } from '../support/git-fixture.ts';
+import { localSuite } from '../support/local-suite.ts';
 
 vi.setConfig({ testTimeout: 120_000 });
 const dirs: string[] = [];
@@ -42,18 +43,8 @@ const EMPTY: TestReport = { format: 'unknown', parsed: false, passed: 0, failed:
 const FIXED: TestCaseResult = { id: 'tests/test_calc.py::test_average', name: 'test_average', status: 'passed' };
 
 async function judgedRun(files: Record<string, string>, command: string, fixed: TestCaseResult[]) {
-  const root = await makeRepo(files);
+  const { root, suite } = await localSuite(files, command);
   dirs.push(root, `${root}-copy`);
-  await symlink(resolve(import.meta.dirname, '../../node_modules'), join(root, 'node_modules'));
-  const config = defaultRepoConfig();
-  config.test.command = command;
-  config.env = { PATH: `${join(root, 'node_modules/.bin')}:${process.env.PATH ?? ''}`, PYTEST_DISABLE_PLUGIN_AUTOLOAD: '1' };
-  const suite = createSuiteRunner({
-    sandbox: createProcessSandbox(),
-    config,
-    signal: new AbortController().signal,
-    setupNetwork: false,
-  });
   const original = await suite.gate(root);
   const copy = await copyCheckout(root, `${root}-copy`);
   const seen = await observeFromCopies(suite.judged([]), copy, fixed, {}, () => undefined, original.report);
