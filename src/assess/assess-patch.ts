@@ -34,6 +34,7 @@ import { unfinishedRun } from './unfinished-run.ts';
 import { applyInMemory, touchedFiles, type PatchedVersion } from './patched-versions.ts';
 import { compareRivals } from './assess-rivals.ts';
 import { packageScripts } from '../runners/package-scripts.ts';
+import { valuesOfVersions } from './change-values.ts';
 
 /** At most this many other plausible patches are compared with the chosen one (each is a suite run). */
 const MAX_ALTERNATIVES = 3;
@@ -197,10 +198,11 @@ async function prepareVersions(input: AssessInput, dir: string): Promise<Prepare
   const setup = await input.suite.setup(dir);
   if (setup && setup.exitCode !== 0) return 'the setup failed in the assessment’s checkout';
   const testFiles = (await repositoryFiles(dir)).filter(input.isTestFile);
-  const checkout = probeCheckout(dir, input.suite, testFiles);
+  const versions = [chosen, ...others.map((o) => o.version)];
+  const checkout = probeCheckout(dir, input.suite, testFiles, valuesOfVersions(originals, versions, probed));
   // Each rival's run costs what the failing tests' run does: their files are selected where the runner can.
   const focused = focusChoices(input.suite.testCommand, input.fixed, await packageScripts(dir)).map((choice) => choice.command);
-  const plans = planVersions(originals, [chosen, ...others.map((o) => o.version)], probed);
+  const plans = planVersions(originals, versions, probed);
   // Without a run of the failing tests alone, their calls are told by who made them.
   const fromFailing = fromFailingTests(
     input.fixed,

@@ -6,6 +6,7 @@
 import type { AlternativePatch, Assessment, BehaviourChange } from '../core/assessment.ts';
 import type { RuntimeGuardStatus } from '../core/run-result.ts';
 import type { TestView } from '../core/test-report.ts';
+import { sharedByFunction } from './change-order.ts';
 
 /** Another plausible patch as the engine described it, or as the assessment found it (rival-search.ts). */
 export interface CandidateInfo {
@@ -82,7 +83,7 @@ export function decideLevel(input: LevelInput): Assessment {
     ...(input.counts?.unstable ? { unstable: input.counts.unstable } : {}),
   };
   const base = {
-    behaviourChanges: [...outside.slice(0, SHOWN_OUTSIDE), ...near.slice(0, SHOWN_NEAR)],
+    behaviourChanges: [...sharedByFunction(outside, SHOWN_OUTSIDE), ...near.slice(0, SHOWN_NEAR)],
     alternatives,
     probed: input.probed ?? [],
     counts,

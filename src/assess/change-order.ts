@@ -13,3 +13,21 @@ export function ordered(changes: BehaviourChange[]): BehaviourChange[] {
       a.input.localeCompare(b.input),
   );
 }
+
+/**
+ * At most `max` of `changes`, each function taking its turn, in their order: one function with many
+ * changed inputs does not hide the others (the internal function the patch changed beside the public
+ * one the tests call).
+ */
+export function sharedByFunction(changes: BehaviourChange[], max: number): BehaviourChange[] {
+  if (changes.length <= max) return changes;
+  const byFunction = new Map<string, BehaviourChange[]>();
+  for (const change of changes) byFunction.set(change.function, [...(byFunction.get(change.function) ?? []), change]);
+  const kept = new Set<BehaviourChange>();
+  for (let round = 0; kept.size < max; round++)
+    for (const list of byFunction.values()) {
+      const change = list[round];
+      if (change && kept.size < max) kept.add(change);
+    }
+  return changes.filter((change) => kept.has(change));
+}

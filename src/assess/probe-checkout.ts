@@ -11,6 +11,7 @@ import type { ProbeLanguage } from './probe-language.ts';
 import type { InstrumentedFile, ProbeRecord, ProbedFunction, ProbeTarget } from './probe-record.ts';
 import type { VersionPlan } from './probe-plan.ts';
 import { probeLanguageOf } from './probe-languages.ts';
+import { NO_CHANGE_VALUES, type ChangeValues } from './change-values.ts';
 
 /** The folder in the checkout where the runtime files and the records live. */
 export const PROBE_FOLDER = '.fixloop-probe';
@@ -32,8 +33,16 @@ export interface ProbeCheckout {
   run(plan: VersionPlan, label: string, timeoutMs: number, command?: string): Promise<ProbeRun>;
 }
 
-/** `testFiles`: the repository's test files, relative (the callers of a probed function are told by them). */
-export function probeCheckout(dir: string, suite: SuiteRunner, testFiles: readonly string[]): ProbeCheckout {
+/**
+ * `testFiles`: the repository's test files, relative (the callers of a probed function are told by
+ * them); `values`: what the patches' changed lines name, the same for every version written here.
+ */
+export function probeCheckout(
+  dir: string,
+  suite: SuiteRunner,
+  testFiles: readonly string[],
+  values: ChangeValues = NO_CHANGE_VALUES,
+): ProbeCheckout {
   const folder = join(dir, PROBE_FOLDER);
   return {
     dir,
@@ -43,7 +52,7 @@ export function probeCheckout(dir: string, suite: SuiteRunner, testFiles: readon
       const recordFile = join(folder, `${label}.jsonl`);
       await rm(recordFile, { force: true });
       const started = Date.now();
-      const functions = await writePlan(dir, plan, { recordFile, runtimeDir: folder });
+      const functions = await writePlan(dir, plan, { recordFile, runtimeDir: folder, values });
       const written = Date.now();
       // Nothing instrumented records nothing: the suite run would cost its time for no record.
       if (functions.size === 0)
@@ -85,7 +94,7 @@ export async function runWithin(
 async function writePlan(
   dir: string,
   plan: VersionPlan,
-  where: { recordFile: string; runtimeDir: string },
+  where: { recordFile: string; runtimeDir: string; values: ChangeValues },
 ): Promise<Map<string, ProbedFunction>> {
   const functions = new Map<string, ProbedFunction>();
   for (const [path, { text, lines }] of plan.files) {

@@ -1,6 +1,7 @@
 // What the probes write, one JSON object per line, from inside an instrumented test process (the
 // JavaScript runtime in js/probe-runtime.cjs, the Python one in python/fixloop_probe.py). Both languages
 // write the same shape, so one comparison (compare-records.ts) serves both.
+import type { ChangeValues } from './change-values.ts';
 
 /** One call of a probed function, made by the suite or generated around one it made. */
 export interface ProbeRecord {
@@ -64,4 +65,6 @@ export interface ProbeTarget {
    * files (its language's runtimeFiles, probe-language.ts), so that a sandboxed run sees them.
    */
   runtimeDir: string;
+  /** The values the patches' changed lines name, that generated inputs are made from (change-values.ts); absent: none. */
+  values?: ChangeValues;
 }

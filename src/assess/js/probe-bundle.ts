@@ -6,11 +6,14 @@
 // the runtime's sources never change the instrumented file's line numbers.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import type { ChangeValues } from '../change-values.ts';
 
 /** The runtime's sources, each one after those it requires; probe-runtime.cjs is the entry. */
 const PIECES = [
   'probe-text.cjs',
   'probe-canon.cjs',
+  'probe-plain.cjs',
+  'probe-change-inputs.cjs',
   'probe-inputs.cjs',
   'probe-records.cjs',
   'probe-caller.cjs',
@@ -57,6 +60,8 @@ export interface HeaderOptions {
   /** Type annotations, so a type-checking transformer sees no implicit `any`. */
   typescript: boolean;
   recordFile: string;
+  /** What the changed lines name, for the generated inputs (change-values.ts). */
+  values?: ChangeValues | undefined;
 }
 
 /**
@@ -87,7 +92,7 @@ export function probeHeader(options: HeaderOptions): string {
     `var fs = b ? b("node:fs") : ${fsFallback};`,
     `r = new Function(${JSON.stringify(body)})()(fs, g, b);`,
     'Object.defineProperty(g, k, { value: r, configurable: true }); }',
-    `${PROBE_HANDLE} = r.file(${JSON.stringify(options.recordFile)}, ${mod}); }`,
+    `${PROBE_HANDLE} = r.file(${JSON.stringify(options.recordFile)}, ${mod}, ${JSON.stringify(options.values ?? null)}); }`,
     `catch { ${PROBE_HANDLE} = ${fallback}; }`,
     `return ${PROBE_HANDLE}; }`,
   ].join(' ');

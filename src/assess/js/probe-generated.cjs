@@ -14,7 +14,8 @@ const { record, whenSettled, write } = require('./probe-records.cjs');
 
 /** A call's flag, as the wrapper passes it (probe-wrap.ts): the function is async. */
 const ASYNC = 1;
-const PER_SUITE_CALL = 40;
+// Room for the inputs made from the change's own values (probe-inputs.cjs) beside the others.
+const PER_SUITE_CALL = 56;
 const BASE_KEYS = 25;
 const PER_PROCESS = 4000;
 const MAX_KEYS = 20000;
@@ -90,7 +91,9 @@ function generate(state, before) {
   const { fn } = before;
   if (!before.snapshot || fn.bases.has(before.key) || fn.bases.size >= BASE_KEYS) return [];
   fn.bases.add(before.key);
-  const candidates = quietly(state, () => neighbours(/** @type {unknown[]} */ (before.snapshot), fn.nullable));
+  const candidates = quietly(state, () =>
+    neighbours(/** @type {unknown[]} */ (before.snapshot), fn.nullable, before.file.values),
+  );
   /** @type {Entry[]} */
   const lines = [];
   let made = 0;

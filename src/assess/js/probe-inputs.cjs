@@ -3,12 +3,15 @@
 // arguments with one of them changed a little (a string without its last character, a number plus
 // one, an object without a key or with a number moved, an array with its first item varied), where a
 // patch that special-cases the suite's inputs shows itself.
-// Only plain data is varied (primitives, dates, plain objects and arrays a few levels deep, beside
-// regular expressions, which are copied as they are), from a copy, so a generated call never shares
-// an object with the suite (but for what a regular expression carries: withPatternProperties).
-// Part of the inlined probe runtime.
+// Only plain data is varied, from a copy (probe-plain.cjs), so a generated call never shares an object
+// with the suite.
+// The values the patches' changed lines name make inputs of their own (probe-change-inputs.cjs),
+// taken in turn with the others. Part of the inlined probe runtime.
+const { allPlainData, copy, isDate, isPlainObject } = require('./probe-plain.cjs');
+const { fromChange } = require('./probe-change-inputs.cjs');
 
-const MAX_NESTING = 3;
+/** @typedef {import('./probe-change-inputs.cjs').ChangeValues} ChangeValues */
+
 const SEPARATORS = ['/', '\\', '.', ',', ':', ' ', '"', "'", '\n', '%'];
 const PREFIXES = ['/', '\\', '.', ' '];
 const MIDDLES = ['/', '\\', '.'];
@@ -20,129 +23,8 @@ const ELEMENT_VARIANTS = 8;
 const DAY = 86_400_000;
 // A day or two either way: enough to cross a weekday, a month's end or a weekend.
 const DATE_SHIFTS = [DAY, -DAY, 2 * DAY, -2 * DAY];
-
-/**
- * A Date of any realm (jest runs each test file in its own): by its tag, not `instanceof`.
- * @param {unknown} value
- * @returns {value is Date}
- */
-function isDate(value) {
-  return Object.prototype.toString.call(value) === '[object Date]';
-}
-
-/**
- * A regular expression (of any realm): copied, never varied, so the arguments beside it can be.
- * @param {unknown} value
- * @returns {value is RegExp}
- */
-function isRegExp(value) {
-  return Object.prototype.toString.call(value) === '[object RegExp]';
-}
-
-/**
- * @param {unknown} value
- * @returns {value is Record<string, unknown>}
- */
-function isPlainObject(value) {
-  if (typeof value !== 'object' || value === null) return false;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
-
-/**
- * Plain data: primitives (not symbols), and arrays and plain objects of it nested at most three deep.
- * @param {unknown} value
- * @param {number} nesting
- * @returns {boolean}
- */
-function isPlainData(value, nesting) {
-  const type = typeof value;
-  if (value === null || type === 'string' || type === 'number' || type === 'boolean' || type === 'undefined' || type === 'bigint')
-    return true;
-  if (isDate(value) || isRegExp(value)) return true;
-  if (nesting >= MAX_NESTING) return false;
-  if (Array.isArray(value))
-    return Object.getPrototypeOf(value) === Array.prototype && value.every((item) => isPlainData(item, nesting + 1));
-  return isPlainObject(value) && plainProperties(value, nesting);
-}
-
-/**
- * Each own enumerable property of `value` holds plain data (a value, not a getter); no key is a symbol.
- * @param {object} value
- * @param {number} nesting
- * @returns {boolean}
- */
-function plainProperties(value, nesting) {
-  return (
-    Object.keys(value).every((key) => {
-      const descriptor = Object.getOwnPropertyDescriptor(value, key);
-      return descriptor !== undefined && 'value' in descriptor && isPlainData(descriptor.value, nesting + 1);
-    }) && Object.getOwnPropertySymbols(value).length === 0
-  );
-}
-
-/** @param {unknown[]} args */
-function allPlainData(args) {
-  return args.every((arg) => isPlainData(arg, 0));
-}
-
-/**
- * @overload
- * @param {unknown[]} value
- * @returns {unknown[]}
- */
-/**
- * @overload
- * @param {Record<string, unknown>} value
- * @returns {Record<string, unknown>}
- */
-/**
- * @overload
- * @param {unknown} value
- * @returns {unknown}
- */
-/**
- * A deep copy of plain data (checked by isPlainData first).
- * @param {unknown} value
- * @returns {unknown}
- */
-function copy(value) {
-  if (isDate(value)) return new Date(value.getTime());
-  if (isRegExp(value)) return withPatternProperties(value, new RegExp(value.source, value.flags));
-  if (Array.isArray(value)) return value.map(copy);
-  if (typeof value !== 'object' || value === null) return value;
-  return copyProperties(
-    /** @type {Record<string, unknown>} */ (value),
-    Object.getPrototypeOf(value) === null ? Object.create(null) : {},
-  );
-}
-
-/**
- * @param {Record<string, unknown>} from
- * @param {Record<string, unknown>} to
- * @returns {Record<string, unknown>}
- */
-function copyProperties(from, to) {
-  for (const key of Object.keys(from)) to[key] = copy(from[key]);
-  return to;
-}
-
-/**
- * A compiled pattern may carry what compiled it (picomatch keeps `regex.state`, tokens linked to each
- * other): the copy gets the same values, shared rather than copied, since code reads them and they
- * can be any depth. Getters are not run.
- * @param {RegExp} from
- * @param {RegExp} to
- * @returns {RegExp}
- */
-function withPatternProperties(from, to) {
-  for (const key of Object.keys(from)) {
-    const descriptor = Object.getOwnPropertyDescriptor(from, key);
-    if (descriptor && 'value' in descriptor)
-      /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (to))[key] = descriptor.value;
-  }
-  return to;
-}
+/** At most this many inputs of one value come from the change's values. */
+const FROM_CHANGE = 10;
 
 /**
  * @param {string} s
@@ -181,16 +63,17 @@ function dateVariants(d) {
 
 /**
  * @param {unknown[]} a
+ * @param {ChangeValues | null} values
  * @returns {unknown[][]}
  */
-function arrayVariants(a) {
+function arrayVariants(a, values) {
   if (a.length === 0) return [];
   const out = [[], [copy(a[0])], copy(a.slice(0, -1))];
   if (a.length > 1) out.push(copy(a).reverse());
   out.push([copy(a[0]), ...copy(a)]);
   // The first element varied as a value of its own: code that reads a field of each item (`stock`
   // of each line of an order) sees other values than the suite's, not only other lengths.
-  for (const item of variants(a[0]).slice(0, ELEMENT_VARIANTS)) out.push([item, ...copy(a.slice(1))]);
+  for (const item of variants(a[0], values).slice(0, ELEMENT_VARIANTS)) out.push([item, ...copy(a.slice(1))]);
   return out;
 }
 
@@ -215,11 +98,27 @@ function objectVariants(o) {
 }
 
 /**
- * The values near one value, the value itself left out.
- * @param {unknown} value
+ * @param {unknown[]} first
+ * @param {unknown[]} second
  * @returns {unknown[]}
  */
-function variants(value) {
+function alternate(first, second) {
+  const out = [];
+  for (let i = 0; i < Math.max(first.length, second.length); i++) {
+    if (i < first.length) out.push(first[i]);
+    if (i < second.length) out.push(second[i]);
+  }
+  return out;
+}
+
+/**
+ * The values near one value, the value itself left out; those made from the change's values taken in
+ * turn with the others, so a caller that keeps the first few keeps some of each.
+ * @param {unknown} value
+ * @param {ChangeValues | null} [values]
+ * @returns {unknown[]}
+ */
+function variants(value, values = null) {
   const type = typeof value;
   /** @type {unknown[]} */
   let out = [];
@@ -228,8 +127,9 @@ function variants(value) {
   else if (type === 'bigint') out = bigintVariants(/** @type {bigint} */ (value));
   else if (type === 'boolean') out = [!value];
   else if (isDate(value)) out = dateVariants(value);
-  else if (Array.isArray(value)) out = arrayVariants(value);
+  else if (Array.isArray(value)) out = arrayVariants(value, values);
   else if (isPlainObject(value)) out = objectVariants(value);
+  out = alternate(fromChange(value, values).slice(0, FROM_CHANGE), out);
   return out.filter(
     (candidate) =>
       !Object.is(candidate, value) &&
@@ -244,9 +144,10 @@ function variants(value) {
  * when the caller keeps only the first few.
  * @param {unknown[]} args
  * @param {Map<number, unknown[]>} nullable
+ * @param {ChangeValues | null} [values] What the patches' changed lines name (change-values.ts).
  * @returns {unknown[][]}
  */
-function neighbours(args, nullable) {
+function neighbours(args, nullable, values = null) {
   /** @type {unknown[][]} */
   const out = [];
   if (args.length > 0) out.push(copy(args.slice(0, -1)));
@@ -258,7 +159,7 @@ function neighbours(args, nullable) {
       out.push(next);
     }
   });
-  const perArg = args.map((arg) => variants(arg));
+  const perArg = args.map((arg) => variants(arg, values));
   const longest = Math.max(0, ...perArg.map((list) => list.length));
   for (let round = 0; round < longest; round++) {
     perArg.forEach((list, index) => {

@@ -18,6 +18,7 @@ const { argsText, canon, thrownText } = require('./probe-canon.cjs');
  * @property {Writer} writer
  * @property {string} root The checkout's root, the folder above the record file's.
  * @property {unknown} mod The file's CommonJS `module` (undefined in an ES module).
+ * @property {import('./probe-inputs.cjs').ChangeValues | null} values What the patches' changed lines name (change-values.ts).
  */
 
 /** @typedef {{ returned: unknown } | { threw: unknown } | { exited: unknown }} Settled */

@@ -6,7 +6,7 @@
 // and appends the records as JSON lines to the record file (probe-records.cjs, probe-record.ts). This
 // file installs the runtime in a realm and hands each instrumented file its probe.
 //
-// probe-bundle.ts inlines this file, with its parts (probe-call.cjs, probe-generator.cjs, probe-caller.cjs,
+// probe-bundle.ts inlines this file, with its parts (probe-call.cjs, probe-generator.cjs, probe-caller.cjs, probe-plain.cjs, probe-change-inputs.cjs,
 // probe-generated.cjs, probe-records.cjs, probe-canon.cjs, probe-text.cjs, probe-inputs.cjs), into every instrumented file: the code
 // under test may run under any runner, loader or sandbox, in ESM or CommonJS, and must find its probe
 // without a path to resolve or an environment variable to read. The first instrumented file that runs
@@ -135,15 +135,16 @@ function install(fs, g, builtin) {
      * (`<root>/.fixloop-probe/records.jsonl`): sites are written relative to that root.
      * @param {string} recordFile
      * @param {unknown} mod
+     * @param {import('./probe-inputs.cjs').ChangeValues | null} [values] What the patches' changed lines name.
      */
-    file(recordFile, mod) {
+    file(recordFile, mod, values) {
       let writer = writers.get(recordFile);
       if (!writer) {
         writer = { fs, recordFile, ready: false };
         writers.set(recordFile, writer);
       }
       /** @type {ProbeFile} */
-      const file = { writer, root: dirname(dirname(recordFile)), mod };
+      const file = { writer, root: dirname(dirname(recordFile)), mod, values: values || null };
       return {
         /**
          * @param {string} id

@@ -84,7 +84,8 @@ export function instrumentJs(source: string, changedLines: ReadonlySet<number>, 
   const header = headerPosition(source, program);
   edits.push({
     pos: header.pos,
-    text: header.lead + probeHeader({ module: isModule(program), typescript, recordFile: target.recordFile }),
+    text:
+      header.lead + probeHeader({ module: isModule(program), typescript, recordFile: target.recordFile, values: target.values }),
     side: 1,
     spanStart: -1,
     spanEnd: Number.MAX_SAFE_INTEGER,

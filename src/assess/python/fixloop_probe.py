@@ -62,6 +62,7 @@ class _Function(object):
         self.bases, self.suite_keys, self.generated, self.none_at = set(), set(), set(), set()
         self.calls, self.suite_records, self.stopped = 0, 0, False
         self.params = code.co_varnames[: code.co_argcount] if code else ()
+        self.values = None
 
     def name(self, slot):
         """A positional slot by its parameter's name, so that f(1, None) and f(1, b=None) agree."""
@@ -158,12 +159,14 @@ def _finish(fn, local, before, args, kwargs, result, error, nested, path=None):
         pass
 
 # --- the decorator ----------------------------------------------------------------------------
-def probe(fn_id, record_file):
+def probe(fn_id, record_file, values=None):
+    """`values`: what the patches' changed lines name, as JSON (change-values.ts), for generated inputs."""
     def decorate(fn):
         try:
             if inspect.isasyncgenfunction(fn):
                 return fn
             state = _Function(fn_id, record_file, fn)
+            state.values = json.loads(values) if values else None
             if inspect.isgeneratorfunction(fn):
                 return _wrap_generator(fn, state)
             return _wrap_async(fn, state) if inspect.iscoroutinefunction(fn) else _wrap(fn, state)

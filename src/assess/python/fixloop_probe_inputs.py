@@ -5,6 +5,9 @@ generated around those arguments, one argument changed at a time (`drain`), and 
 with `write` as a "generated" record with the suite call as `base`. A generated call may hang (an
 input the function loops on); its time is bounded where a timer is safe (see _timer_free), and all
 generated calls of one process share a budget (`totals`). What they print, log or warn is dropped.
+The values the patches' changed lines name (`fn.values`, from change-values.ts) make inputs of their
+own, taken in turn with the others: a change that compares with 'https:' or 10 is seen at 'HTTPS:'
+and at 9 and 11, the other side of the comparison, where the suite's own inputs rarely go.
 Standard library only; Python 3.8+.
 """
 import copy
@@ -19,8 +22,10 @@ import warnings
 _canon = sys.modules["_fixloop_probe_canon"]
 _paths = sys.modules["_fixloop_probe_path"]
 
-PER_CALL, PER_PROCESS = 40, 4000
+# Room for the inputs made from the change's values beside the others.
+PER_CALL, PER_PROCESS = 56, 4000
 ELEMENT_VARIANTS = 8
+FROM_CHANGE = 10
 CALL_LIMIT_S, PROCESS_BUDGET_S = 1.0, 120.0
 SEPARATORS = ["/", "\\", ".", ",", ":", " ", '"', "'", "\n", "%"]
 totals = {"generated": 0, "spent": 0.0}
@@ -40,7 +45,42 @@ def plain(v, depth=0):
         return all(plain(k, depth + 1) and plain(x, depth + 1) for k, x in v.items())
     return all(plain(x, depth + 1) for x in v)
 
-def _near(v):
+def _other_case(s):
+    upper = s.upper()
+    return s.lower() if upper == s else upper
+
+def _from_change(v, values):
+    """Inputs of one value made from the change's values: strings, numbers, keys of a dict."""
+    t = type(v)
+    if not values:
+        return []
+    if t is str:
+        out = []
+        for literal in values["strings"]:
+            if literal in v:
+                out += [v.replace(literal, _other_case(literal), 1), v.replace(literal, "", 1)]
+            out += [literal, _other_case(literal), literal + v, v + literal]
+        return out
+    if t in (int, float):
+        return [t(n) + d for n in values["numbers"] if n == n for d in (-1, 0, 1)]
+    if t is dict:
+        names = values["keys"] + [s for s in values["strings"] if s.isidentifier()]
+        out = [_with(v, k, flag) for k in names if k not in v for flag in (True, False)]
+        texts = [k for k in list(v)[:5] if type(v[k]) is str]
+        return out + [_with(v, k, x) for k in texts for s in values["strings"] for x in (s, _other_case(s))]
+    return []
+
+def _alternate(first, second):
+    out = []
+    for i in range(max(len(first), len(second))):
+        out += first[i:i + 1] + second[i:i + 1]
+    return out
+
+def _near(v, values=None):
+    """The values near one value; those made from the change's values taken in turn with the others."""
+    return _alternate(_from_change(v, values)[:FROM_CHANGE], _near_plain(v, values))
+
+def _near_plain(v, values):
     t = type(v)
     if t is bool:
         return [not v]
@@ -54,7 +94,7 @@ def _near(v):
         out = [[], v[:1], v[:-1]] + ([v[::-1]] if len(v) > 1 else []) + ([v[:1] + v] if v else [])
         # The first item varied as a value of its own: code that reads a field of each item sees
         # other values than the suite's, not only other lengths.
-        out += [[x] + list(v[1:]) for x in _near(v[0])[:ELEMENT_VARIANTS]] if v else []
+        out += [[x] + list(v[1:]) for x in _near(v[0], values)[:ELEMENT_VARIANTS]] if v else []
         return [t(x) for x in out]
     if t is dict:
         keys = list(v)[:5]
@@ -85,7 +125,8 @@ def _variants(fn, args, kwargs):
     if args:
         yield copy.deepcopy(args[:-1]), copy.deepcopy(kwargs)
     slots = [(i, a) for i, a in enumerate(args)] + list(kwargs.items())
-    lists = [[(k, x) for x in ([None] if fn.name(k) in fn.none_at and v is not None else []) + _near(v)] for k, v in slots]
+    lists = [[(k, x) for x in ([None] if fn.name(k) in fn.none_at and v is not None else []) + _near(v, fn.values)]
+             for k, v in slots]
     for row in range(max([len(x) for x in lists] + [0])):
         for column in lists:
             if row < len(column):

@@ -81,12 +81,14 @@ function rewrite(text: string, located: Located, functions: ProbedFunction[], ta
   // A new line ends as the line it goes above does (or the one before, at the end of the file).
   const eol = (at: number) => /(\r\n|\r|\n)$/.exec(lines[at] ?? lines[at - 1] ?? '')?.[0] ?? /\r\n|\r|\n/.exec(text)?.[0] ?? '\n';
   const header = headerCode(target.runtimeDir);
+  // What the changed lines name, as JSON the runtime reads (change-values.ts).
+  const values = target.values ? `, ${pyString(JSON.stringify(target.values))}` : '';
   const inserts = new Map<number, string>();
   located.functions.forEach((f, i) => {
     const defLine = lines[f.line - 1] ?? '';
     const indent = /^[ \t\f]*/.exec(defLine)?.[0] ?? '';
     const id = functions[i]?.id ?? '';
-    inserts.set(f.at - 1, `${indent}@${MODULE}.probe(${pyString(id)}, ${pyString(target.recordFile)})${eol(f.at - 1)}`);
+    inserts.set(f.at - 1, `${indent}@${MODULE}.probe(${pyString(id)}, ${pyString(target.recordFile)}${values})${eol(f.at - 1)}`);
   });
   if (located.anchor !== null) {
     const { line, col } = located.anchor;

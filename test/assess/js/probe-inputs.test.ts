@@ -8,7 +8,11 @@ const require = createRequire(import.meta.url);
 const { allPlainData, copy, neighbours } = require('../../../src/assess/js/probe-inputs.cjs') as {
   allPlainData: (args: unknown[]) => boolean;
   copy: (value: unknown) => unknown;
-  neighbours: (args: unknown[], nullable: Map<number, unknown[]>) => unknown[][];
+  neighbours: (
+    args: unknown[],
+    nullable: Map<number, unknown[]>,
+    values?: { strings: string[]; numbers: number[]; keys: string[] },
+  ) => unknown[][];
 };
 
 describe('generated inputs around a date', () => {
@@ -87,5 +91,36 @@ describe('generated inputs inside objects and arrays', () => {
       { sku: 'a', stock: 3 },
       { sku: 'b', stock: 0 },
     ]);
+  });
+});
+
+describe("generated inputs made from the change's values", () => {
+  const values = { strings: ['https:'], numbers: [10], keys: ['strict'] };
+
+  it("gives a string the literal in the other case, in it and beside it, and a number the other side of the change's constant", () => {
+    const around = neighbours(['https://x.org/a', 3], new Map(), values);
+    expect(around).toEqual(
+      expect.arrayContaining([
+        ['HTTPS://x.org/a', 3],
+        ['//x.org/a', 3],
+        ['https:', 3],
+        ['HTTPS:', 3],
+        ['https://x.org/a', 9],
+        ['https://x.org/a', 11],
+      ]),
+    );
+  });
+
+  it('sets a key the change reads either way in an options object, and its string fields to the literal', () => {
+    const around = neighbours([{ scheme: 'http:' }], new Map(), values);
+    expect(around).toEqual(
+      expect.arrayContaining([[{ scheme: 'http:', strict: true }], [{ scheme: 'http:', strict: false }], [{ scheme: 'HTTPS:' }]]),
+    );
+  });
+
+  it('takes them in turn with the others, so a caller that keeps the first few keeps both kinds', () => {
+    const first = neighbours(['abc'], new Map(), values).slice(1, 5);
+    expect(first).toEqual([['https:'], [''], ['HTTPS:'], ['bc']]);
+    expect(neighbours(['abc'], new Map()).some((args) => args[0] === 'https:')).toBe(false);
   });
 });

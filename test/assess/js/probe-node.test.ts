@@ -154,7 +154,7 @@ describe.each(NODES)('a CommonJS file under %s', (_label, node) => {
         "'a/b', 'cc'",
       ]),
     );
-    expect(args('lib.cjs#joinPath').length).toBeLessThanOrEqual(40);
+    expect(args('lib.cjs#joinPath').length).toBeLessThanOrEqual(56);
     expect(args('lib.cjs#clamp')).toEqual(
       expect.arrayContaining([
         '5, 0',

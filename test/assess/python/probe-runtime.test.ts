@@ -109,7 +109,7 @@ describe('the Python probe at run time', () => {
     // Never the suite's own input again, and each input once.
     expect(aroundHi.has("'hi'")).toBe(false);
     expect(new Set(generated.map((r) => r.args)).size).toBe(generated.length);
-    expect(generated.length).toBeLessThanOrEqual(40 * 3);
+    expect(generated.length).toBeLessThanOrEqual(56 * 3);
   });
 
   it("generates integers and dictionaries around the suite's, and a mutation of a generated list", () => {
@@ -270,7 +270,12 @@ describe("the Python probe's canonical text and limits (the runtime driven direc
       out: { returned: 'None' },
       after: "<Shown object>{tokens=[<Token>{kind='name'}, <Token>{kind='kw'}]}",
     });
-    expect(perBase.get("'abc.def', 9, sep='-'")).toBe(40);
+    expect(perBase.get("'abc.def', 9, sep='-'")).toBe(56);
+    // The change's values made inputs of their own, in the other letter case and one either side.
+    const around = all.filter((r) => r.kind === 'generated' && r.base === "'abc.def', 9, sep='-'").map((r) => r.args);
+    expect(around).toEqual(
+      expect.arrayContaining(["'abc.DEF', 9, sep='-'", "'abc.', 9, sep='-'", "'abc.def', 11, sep='-'", "'def', 9, sep='-'"]),
+    );
     expect(perBase.size).toBe(25);
     expect(all.find((r) => r.kind === 'suite')?.site).toBe('callers/caller.py:3');
   });

@@ -1,5 +1,6 @@
 // Helpers for the Python probe's tests: a fixture folder copied to a temp dir, its files
 // instrumented as the assessment would, the runtime copied in, real pytest run there, records read.
+import type { ChangeValues } from '../../../src/assess/change-values.ts';
 import { spawn, spawnSync } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -46,7 +47,11 @@ export interface Prepared {
  * `files` ([name in the checkout, text]) written into a fresh checkout, the `probed` ones instrumented
  * on the given changed lines, with the runtime copied where the header loads it from.
  */
-export async function prepare(files: Array<[string, string]>, probed: Record<string, ReadonlySet<number>>): Promise<Prepared> {
+export async function prepare(
+  files: Array<[string, string]>,
+  probed: Record<string, ReadonlySet<number>>,
+  values?: ChangeValues,
+): Promise<Prepared> {
   const dir = await tempDir();
   const runtimeDir = join(dir, '.fixloop-probe');
   const recordFile = join(dir, '.fixloop-probe', 'records.jsonl');
@@ -57,7 +62,7 @@ export async function prepare(files: Array<[string, string]>, probed: Record<str
     const lines = probed[path];
     let text = source;
     if (lines !== undefined) {
-      const instrumented = await instrumentPython(source, lines, { recordFile, path, runtimeDir });
+      const instrumented = await instrumentPython(source, lines, { recordFile, path, runtimeDir, ...(values ? { values } : {}) });
       if (instrumented === null) throw new Error(`${path}: not instrumented`);
       text = instrumented.source;
       functions.push(...instrumented.functions);

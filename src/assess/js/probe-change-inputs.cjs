@@ -1,0 +1,69 @@
+'use strict';
+// Inputs made from the values the patches' changed lines name (change-values.ts, docs/design.md §3.3):
+// a change that compares with `'https:'` or `10` is seen at `'HTTPS:'` and at `9` and `11`, the other
+// side of the comparison, where the suite's own inputs rarely go. The literal itself and in the other
+// letter case, before or after the suite's string; a number one either side of the change's constant;
+// an options object with a key the change reads set either way. Part of the inlined probe runtime.
+const { copy, isPlainObject } = require('./probe-plain.cjs');
+
+/**
+ * @typedef {object} ChangeValues
+ * @property {string[]} strings
+ * @property {number[]} numbers
+ * @property {string[]} keys
+ */
+
+/** An object's first string fields take the change's literals. */
+const OBJECT_KEYS = 5;
+
+/**
+ * The other letter case of a string: upper case, or lower case where it is upper already.
+ * @param {string} s
+ */
+function otherCase(s) {
+  const upper = s.toUpperCase();
+  return upper === s ? s.toLowerCase() : upper;
+}
+
+/**
+ * A string's inputs from the change's strings: each literal alone and in the other case, and the
+ * suite's string with it in front or behind; where the suite's string holds the literal, that part
+ * in the other case, or taken out.
+ * @param {string} s
+ * @param {string[]} literals
+ * @returns {string[]}
+ */
+function stringsFromChange(s, literals) {
+  const out = [];
+  for (const literal of literals) {
+    if (s.includes(literal)) out.push(s.replace(literal, otherCase(literal)), s.replace(literal, ''));
+    out.push(literal, otherCase(literal), literal + s, s + literal);
+  }
+  return out;
+}
+
+/**
+ * The inputs of one value made from the change's values (none for other kinds of value).
+ * @param {unknown} value
+ * @param {ChangeValues | null} values
+ * @returns {unknown[]}
+ */
+function fromChange(value, values) {
+  if (!values) return [];
+  if (typeof value === 'string') return stringsFromChange(value, values.strings);
+  if (typeof value === 'number') return values.numbers.flatMap((n) => [n - 1, n, n + 1]);
+  if (!isPlainObject(value)) return [];
+  /** @type {Record<string, unknown>[]} */
+  const out = [];
+  for (const key of values.keys.filter((k) => !Object.prototype.hasOwnProperty.call(value, k)))
+    out.push({ ...copy(value), [key]: true }, { ...copy(value), [key]: false });
+  // A string field takes the change's literals as they are and in the other case.
+  for (const key of Object.keys(value)
+    .slice(0, OBJECT_KEYS)
+    .filter((k) => typeof value[k] === 'string'))
+    for (const literal of values.strings)
+      out.push({ ...copy(value), [key]: literal }, { ...copy(value), [key]: otherCase(literal) });
+  return out;
+}
+
+module.exports = { fromChange };

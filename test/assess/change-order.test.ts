@@ -1,0 +1,26 @@
+// The rows a report keeps when a patch changed more inputs than it shows: each function takes its turn.
+import { describe, expect, it } from 'vitest';
+import type { BehaviourChange } from '../../src/core/assessment.ts';
+import { sharedByFunction } from '../../src/assess/change-order.ts';
+
+const change = (fn: string, input: string): BehaviourChange => ({
+  kind: 'generated',
+  function: fn,
+  location: `src/${fn}.js:1`,
+  input: `${fn}(${input})`,
+  before: 'false',
+  after: 'true',
+  nearFailing: false,
+});
+
+describe('the changes a report keeps', () => {
+  it('gives every function its turn, in the order the changes came', () => {
+    const changes = [...['1', '2', '3', '4', '5'].map((n) => change('isAbsolute', n)), change('isRooted', '9')];
+    expect(sharedByFunction(changes, 3).map((c) => c.input)).toEqual(['isAbsolute(1)', 'isAbsolute(2)', 'isRooted(9)']);
+  });
+
+  it('keeps them all when they fit', () => {
+    const changes = [change('a', '1'), change('b', '2')];
+    expect(sharedByFunction(changes, 5)).toEqual(changes);
+  });
+});
