@@ -7,6 +7,7 @@ import type { AlternativePatch, Assessment, BehaviourChange } from '../core/asse
 import type { RuntimeGuardStatus } from '../core/run-result.ts';
 import type { TestView } from '../core/test-report.ts';
 import { sharedByFunction } from './change-order.ts';
+import { seconds } from '../core/duration-words.ts';
 
 /** Another plausible patch as the engine described it, or as the assessment found it (rival-search.ts). */
 export interface CandidateInfo {
@@ -103,6 +104,8 @@ export function decideLevel(input: LevelInput): Assessment {
     );
   if (outside.length > 0) reasons.push(`${plural(outside.length, 'behaviour change')} outside the failing tests`);
   if (input.specialCase) reasons.push(specialCaseReason(input.specialCase));
+  const unfinished = input.notAssessed ? null : unfinishedReason(input.budget, input.rivalSearch);
+  if (unfinished) reasons.push(unfinished);
   if (ambiguous.length > 0)
     reasons.push(
       `${plural(ambiguous.length, 'other plausible patch', 'other plausible patches')} ${ambiguous.length === 1 ? 'gives' : 'give'} other results: the tests do not decide between them`,
@@ -121,6 +124,21 @@ export function decideLevel(input: LevelInput): Assessment {
     reason: `no behaviour change outside the failing tests in ${looked}${alternatives.length > 0 ? `; the ${plural(alternatives.length, 'other plausible patch', 'other plausible patches')} ${alternatives.length === 1 ? 'agrees or weakens' : 'agree or weaken'} a check` : ''}`,
     ...base,
   };
+}
+
+/**
+ * `verified` says the assessment looked and found nothing; a look its time cut short found nothing
+ * only as far as it went. Why it did not finish, with the setting that gives it more time; null when it did.
+ */
+export function unfinishedReason(budget: Assessment['budget'], search: Assessment['rivalSearch']): string | null {
+  const more = `(\`assessment.timeBudget\` gives it more than ${seconds(budget.limitMs)})`;
+  if (budget.exhausted)
+    return `the assessment's time ran out before it had compared everything ${more}: what else the patch changes was not all seen`;
+  if (search?.stopped === 'time' && search.tried < search.candidates)
+    return `the assessment's time ran out after ${search.tried} of the ${search.candidates} one-edit patches at the lines the patch changed were tried ${more}: whether another that passes the failing tests gives other results is not known`;
+  if (search?.stopped === 'error')
+    return 'the search for other plausible patches stopped on an error: whether one gives other results is not known';
+  return null;
 }
 
 /** The named reason of a patch that answers the tests, not the bug. */

@@ -417,6 +417,26 @@ describe('the level', () => {
       'the patch changes no JavaScript, TypeScript or Python source file outside the tests',
     ]);
   });
+
+  it('is review when its time ran out before it finished looking, saying how far it went and what gives it more', () => {
+    const near = [{ ...change, nearFailing: true }];
+    const cut = decideLevel({ changes: near, budget: { usedMs: 123_000, limitMs: 120_000, exhausted: true } });
+    expect(cut.level).toBe('review');
+    expect(cut.reason).toBe(
+      "the assessment's time ran out before it had compared everything (`assessment.timeBudget` gives it more than 120.0 s): what else the patch changes was not all seen",
+    );
+    const search = { candidates: 34, tried: 11, passedFailing: 6, stopped: 'time' as const };
+    const stopped = decideLevel({ changes: near, budget, rivalSearch: search });
+    expect(stopped.level).toBe('review');
+    expect(stopped.reason).toMatch(
+      /^the assessment's time ran out after 11 of the 34 one-edit patches at the lines the patch changed were tried/,
+    );
+    // A search that ended because one rival was enough, or that tried every candidate, finished.
+    expect(decideLevel({ changes: near, budget, rivalSearch: { ...search, stopped: 'enough' } }).level).toBe('verified');
+    expect(decideLevel({ changes: near, budget, rivalSearch: { candidates: 34, tried: 34, passedFailing: 6 } }).level).toBe(
+      'verified',
+    );
+  });
 });
 
 describe('the versions compared', () => {
