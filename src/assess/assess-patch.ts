@@ -31,7 +31,7 @@ import type { Looked } from './look-at-versions.ts';
 import { focusChoices } from '../runners/focused-test-command.ts';
 import { repositoryFiles } from '../workspace/repository-files.ts';
 import { unfinishedRun } from './unfinished-run.ts';
-import { applyInMemory, touchedFiles, type PatchedVersion } from './patched-versions.ts';
+import { alternativeVersions, applyInMemory, type PatchedVersion } from './patched-versions.ts';
 import { compareRivals } from './assess-rivals.ts';
 import { packageScripts } from '../runners/package-scripts.ts';
 import { valuesOfVersions } from './change-values.ts';
@@ -186,7 +186,7 @@ interface PreparedVersions {
 async function prepareVersions(input: AssessInput, dir: string): Promise<PreparedVersions | string> {
   const original = (path: string) => readText(join(dir, path));
   const chosen = await applyInMemory('patch', input.patch, original);
-  const others = await alternativeVersions(input.alternatives, original);
+  const others = await alternativeVersions(input.alternatives.slice(0, MAX_ALTERNATIVES), original);
   const probed = (path: string) => probeable(path) && !input.isTestFile(path);
   const paths = new Set([chosen, ...others.map((o) => o.version)].flatMap((v) => [...v.files.keys()]));
   if (![...paths].some(probed)) return `the patch changes no ${probedKinds()} source file outside the tests`;
@@ -245,7 +245,13 @@ async function lookAtEntryPointsIfNeeded(
   if (!runs.patched || !runs.original) return first;
   const why = entryLookWhy(looked ? looked.differences : null, { leftMs: at.left(), suiteMs: runs.patchedMs });
   if (!why) return first;
-  const entries = await entryPoints({ dir: at.dir, fixed: at.input.fixed, isTestFile: at.input.isTestFile, touched: at.touched });
+  const entries = await entryPoints({
+    dir: at.dir,
+    fixed: at.input.fixed,
+    isTestFile: at.input.isTestFile,
+    touched: at.touched,
+    inTouched: why === 'ungenerated',
+  });
   if (entries.size === 0) return first;
   const said = why === 'outer' ? 'changes outside the failing tests' : ENTRY_REASONS[why];
   at.input.log(`assessment: ${said}; probing where the failing tests enter the program (${[...entries.keys()].join(', ')})`);
@@ -272,22 +278,6 @@ async function rivalPlans(
 ): Promise<Plans> {
   const plans = planVersions(at.originals, versions, at.probed);
   return at.entries ? withEntryPoints(plans, at.entries, at.dir) : plans;
-}
-
-async function alternativeVersions(
-  alternatives: CandidateInfo[],
-  original: (path: string) => Promise<string | null>,
-): Promise<Array<{ info: CandidateInfo; version: PatchedVersion }>> {
-  const out: Array<{ info: CandidateInfo; version: PatchedVersion }> = [];
-  for (const [i, info] of alternatives.slice(0, MAX_ALTERNATIVES).entries()) {
-    if (touchedFiles(info.patch).length === 0) continue;
-    try {
-      out.push({ info, version: await applyInMemory(`alternative-${i + 1}`, info.patch, original) });
-    } catch {
-      // An alternative that does not apply to the base is not compared.
-    }
-  }
-  return out;
 }
 
 async function readText(path: string): Promise<string | null> {

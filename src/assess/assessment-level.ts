@@ -23,12 +23,13 @@ const SHOWN_OUTSIDE = 20;
 const SHOWN_NEAR = 5;
 const SHOWN_DISAGREEMENTS = 5;
 
-export type EntryReason = 'unreached' | 'unchanged';
+export type EntryReason = 'unreached' | 'unchanged' | 'ungenerated';
 
 /** Why the failing tests' entry points were probed, as the reason and the log say it. */
 export const ENTRY_REASONS: Record<EntryReason, string> = {
   unreached: 'the suite reaches no changed function',
   unchanged: 'the changed functions showed no change',
+  ungenerated: 'no input could be generated around the changed functions’ calls',
 };
 
 export interface LevelInput {
@@ -101,6 +102,12 @@ export function decideLevel(input: LevelInput): Assessment {
   if (input.changes && changes.length === 0 && !input.behaviourUnchanged)
     reasons.push(
       'the probes saw no change at all, not even in the failing tests that pass now: the patch works through something they do not record (state outside the calls’ arguments and results, output), so what else it changes was not seen',
+    );
+  // The suite's own calls are what the patch was made to pass: unchanged outside the failing tests
+  // there says no more than the judge did. Positive evidence needs inputs nobody chose for the tests.
+  if (changes.length > 0 && !input.behaviourUnchanged && input.counts && input.counts.generatedInputs === 0)
+    reasons.push(
+      'only the suite’s own calls were compared: no input could be generated around them or around the public functions the failing tests call (their arguments are not plain data), so nothing beyond what the tests check was tried',
     );
   if (outside.length > 0) reasons.push(`${plural(outside.length, 'behaviour change')} outside the failing tests`);
   if (input.specialCase) reasons.push(specialCaseReason(input.specialCase));

@@ -3,7 +3,10 @@
 // the patch's effect reaches the program through them. Or the look found changes outside the failing
 // tests at functions of the patch, often internal ones: the patch is at `review` already, and what a
 // reviewer decides on (and a program that tells the right patch from a wrong one calls) is the public
-// function the tests call, so the same changes are shown there too, with the input given to it.
+// function the tests call, so the same changes are shown there too, with the input given to it. Or
+// the changed functions' calls could not be varied (their arguments are not plain data: a parser's
+// state, a tree's nodes), so nothing beyond the suite's own calls was tried: the public function
+// the tests call often takes plain data (a string, options), and inputs are generated around it.
 import type { EntryReason } from './assessment-level.ts';
 
 /** `outer`: changes outside the failing tests, shown again at the functions the failing tests call. */
@@ -15,14 +18,17 @@ export const OUTER_WHEN_LEFT = 5;
 /** What the first look showed: null when nothing recorded a call. */
 export interface FirstLook {
   changes: ReadonlyArray<{ nearFailing: boolean }>;
+  /** Inputs generated around the suite's calls and compared in both versions. */
+  generatedCompared?: number;
 }
 
 /** Why look again at the entry points (null: no need, or no time for an `outer` look). */
 export function entryLookWhy(looked: FirstLook | null, time: { leftMs: number; suiteMs: number }): EntryLookWhy | null {
   if (!looked) return 'unreached';
   if (looked.changes.length === 0) return 'unchanged';
-  if (!looked.changes.some((c) => !c.nearFailing)) return null;
-  return time.leftMs >= OUTER_WHEN_LEFT * Math.max(1, time.suiteMs) ? 'outer' : null;
+  const timeEnough = time.leftMs >= OUTER_WHEN_LEFT * Math.max(1, time.suiteMs);
+  if (!looked.changes.some((c) => !c.nearFailing)) return looked.generatedCompared === 0 && timeEnough ? 'ungenerated' : null;
+  return timeEnough ? 'outer' : null;
 }
 
 /**
@@ -32,5 +38,7 @@ export function entryLookWhy(looked: FirstLook | null, time: { leftMs: number; s
 export function secondLookStands(why: EntryLookWhy, ranBoth: boolean, second: FirstLook | null, firstLooked: boolean): boolean {
   if (!ranBoth) return false;
   if (why === 'outer') return second !== null && second.changes.some((c) => !c.nearFailing);
+  // It stands when it generated what the first could not (it only adds inputs to those compared).
+  if (why === 'ungenerated') return second !== null && (second.generatedCompared ?? 0) > 0;
   return second !== null || !firstLooked;
 }

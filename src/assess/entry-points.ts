@@ -10,6 +10,7 @@ import type { EntrySources } from './entry-sources.ts';
 import type { VersionPlan } from './probe-plan.ts';
 import { PROBE_LANGUAGES } from './probe-languages.ts';
 import { repositoryFiles } from '../workspace/repository-files.ts';
+import { lineChanges, mapOldLine } from './patched-versions.ts';
 
 /** At most this many functions are probed as entry points: each records every call the suite makes. */
 const MAX_ENTRY_FUNCTIONS = 12;
@@ -18,8 +19,13 @@ export interface EntryInput {
   dir: string;
   fixed: readonly TestCaseResult[];
   isTestFile: (path: string) => boolean;
-  /** Files some version changes: they are probed where they changed, not here. */
+  /** Files some version changes: they are probed where they changed, and here only with `inTouched`. */
   touched: ReadonlySet<string>;
+  /**
+   * Take entry functions in the changed files too (the look for inputs the changed functions' calls
+   * could not give: the public function beside them takes plain data).
+   */
+  inTouched?: boolean;
 }
 
 /** Path → the first lines of the entry functions there (at most MAX_ENTRY_FUNCTIONS in all). */
@@ -29,7 +35,9 @@ export async function entryPoints(input: EntryInput): Promise<Map<string, Set<nu
     read: async (path) => readFile(join(input.dir, path), 'utf8').catch(() => null),
     testFiles: async () => files.filter(input.isTestFile),
     imported: async (testFiles, levels) =>
-      (await importedInOrder(input.dir, testFiles, files, input.isTestFile, levels)).filter((path) => !input.touched.has(path)),
+      (await importedInOrder(input.dir, testFiles, files, input.isTestFile, levels)).filter(
+        (path) => input.inTouched || !input.touched.has(path),
+      ),
   };
   const found = new Map<string, Set<number>>();
   for (const language of PROBE_LANGUAGES)
@@ -46,14 +54,37 @@ export async function entryPoints(input: EntryInput): Promise<Map<string, Set<nu
   return capped;
 }
 
-/** Each plan with the entry files added as they are in the original (no patch touches them). */
+/**
+ * Each plan with the entry functions added: a file no version changes as it is in the original; in a
+ * file a version changes, the entry lines (the original's) where that version has them.
+ */
 export async function withEntryPoints(
   plans: { original: VersionPlan; versions: VersionPlan[] },
   entries: ReadonlyMap<string, Set<number>>,
   dir: string,
 ): Promise<{ original: VersionPlan; versions: VersionPlan[] }> {
-  const files = new Map<string, { text: string | null; lines: Set<number> }>();
-  for (const [path, lines] of entries) files.set(path, { text: await readFile(join(dir, path), 'utf8'), lines });
-  const add = (plan: VersionPlan): VersionPlan => ({ name: plan.name, files: new Map([...plan.files, ...files]) });
+  const originals = new Map<string, string>();
+  for (const path of entries.keys()) originals.set(path, await readFile(join(dir, path), 'utf8'));
+  const add = (plan: VersionPlan): VersionPlan => {
+    const files = new Map(plan.files);
+    for (const [path, lines] of entries) {
+      const original = originals.get(path) ?? '';
+      const own = plan.files.get(path);
+      if (!own) files.set(path, { text: original, lines });
+      else if (own.text !== null)
+        files.set(path, { text: own.text, lines: new Set([...own.lines, ...movedLines(original, own.text, lines)]) });
+    }
+    return { name: plan.name, files };
+  };
   return { original: add(plans.original), versions: plans.versions.map(add) };
+}
+
+/** The original's `lines` where `text` has them (a line the version changed is left out). */
+function movedLines(original: string, text: string, lines: ReadonlySet<number>): number[] {
+  if (original === text) return [...lines];
+  const { hunks } = lineChanges(original, text);
+  return [...lines].flatMap((line) => {
+    const moved = mapOldLine(hunks, line);
+    return moved === null ? [] : [moved];
+  });
 }

@@ -91,3 +91,20 @@ export function mapOldLine(hunks: StructuredPatch['hunks'], oldLine: number): nu
   }
   return oldLine + shift;
 }
+
+/** Each alternative patch applied in memory, as `alternative-<n>`; one that touches nothing or does not apply is left out. */
+export async function alternativeVersions<T extends { patch: string }>(
+  alternatives: readonly T[],
+  original: (path: string) => Promise<string | null>,
+): Promise<Array<{ info: T; version: PatchedVersion }>> {
+  const out: Array<{ info: T; version: PatchedVersion }> = [];
+  for (const [i, info] of alternatives.entries()) {
+    if (touchedFiles(info.patch).length === 0) continue;
+    try {
+      out.push({ info, version: await applyInMemory(`alternative-${i + 1}`, info.patch, original) });
+    } catch {
+      // An alternative that does not apply to the base is not compared.
+    }
+  }
+  return out;
+}

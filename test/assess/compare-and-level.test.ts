@@ -418,6 +418,18 @@ describe('the level', () => {
     ]);
   });
 
+  it('is review when only the suite’s own calls were compared: nothing beyond what the tests check was tried', () => {
+    const near = [{ ...change, kind: 'suite' as const, nearFailing: true }];
+    const suiteOnly = decideLevel({ changes: near, counts: { suiteCalls: 73, generatedInputs: 0 }, budget });
+    expect(suiteOnly.level).toBe('review');
+    expect(suiteOnly.reason).toMatch(/^only the suite’s own calls were compared: no input could be generated around them/);
+    expect(decideLevel({ changes: near, counts: { suiteCalls: 73, generatedInputs: 1 }, budget }).level).toBe('verified');
+    // A lint fix is meant to change nothing: there is nothing to generate evidence of.
+    expect(
+      decideLevel({ changes: near, counts: { suiteCalls: 73, generatedInputs: 0 }, budget, behaviourUnchanged: true }).level,
+    ).toBe('verified');
+  });
+
   it('is review when its time ran out before it finished looking, saying how far it went and what gives it more', () => {
     const near = [{ ...change, nearFailing: true }];
     const cut = decideLevel({ changes: near, budget: { usedMs: 123_000, limitMs: 120_000, exhausted: true } });

@@ -28,3 +28,19 @@ describe('a second look at the functions the failing tests call', () => {
     expect(secondLookStands('unreached', true, null, false)).toBe(true);
   });
 });
+
+describe('a second look where no input could be generated around the changed functions', () => {
+  it('is taken when the changes are near the failing tests only and nothing was generated, when the time allows', () => {
+    expect(entryLookWhy({ changes: [near], generatedCompared: 0 }, time)).toBe('ungenerated');
+    expect(entryLookWhy({ changes: [near], generatedCompared: 12 }, time)).toBeNull();
+    expect(
+      entryLookWhy({ changes: [near], generatedCompared: 0 }, { leftMs: OUTER_WHEN_LEFT * 2_000 - 1, suiteMs: 2_000 }),
+    ).toBeNull();
+  });
+
+  it('stands only when it generated inputs at the public functions', () => {
+    expect(secondLookStands('ungenerated', true, { changes: [near], generatedCompared: 40 }, true)).toBe(true);
+    expect(secondLookStands('ungenerated', true, { changes: [near], generatedCompared: 0 }, true)).toBe(false);
+    expect(secondLookStands('ungenerated', false, { changes: [near], generatedCompared: 40 }, true)).toBe(false);
+  });
+});

@@ -26,20 +26,26 @@ function otherCase(s) {
 }
 
 /**
- * A string's inputs from the change's strings: each literal alone and in the other case, and the
- * suite's string with it in front or behind; where the suite's string holds the literal, that part
- * in the other case, or taken out.
+ * A string's inputs from the change's strings: where the suite's string holds a literal, that part in
+ * the other case, or taken out; the suite's string with each literal behind or in front; each
+ * literal alone and in the other case.
  * @param {string} s
  * @param {string[]} literals
  * @returns {string[]}
  */
 function stringsFromChange(s, literals) {
-  const out = [];
-  for (const literal of literals) {
-    if (s.includes(literal)) out.push(s.replace(literal, otherCase(literal)), s.replace(literal, ''));
-    out.push(literal, otherCase(literal), literal + s, s + literal);
-  }
-  return out;
+  // Kind by kind over every literal, so a cap keeps each literal's most telling inputs first: the
+  // suite's string with the literal in it changed, or added at its end or start; then the literal alone.
+  const within = literals.filter((l) => s.includes(l));
+  const rows = [
+    within.map((l) => s.replace(l, otherCase(l))),
+    within.map((l) => s.replace(l, '')),
+    literals.map((l) => s + l),
+    literals.map((l) => l + s),
+    literals,
+    literals.map(otherCase),
+  ];
+  return [...new Set(rows.flat())];
 }
 
 /**

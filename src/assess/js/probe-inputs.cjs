@@ -24,7 +24,7 @@ const DAY = 86_400_000;
 // A day or two either way: enough to cross a weekday, a month's end or a weekend.
 const DATE_SHIFTS = [DAY, -DAY, 2 * DAY, -2 * DAY];
 /** At most this many inputs of one value come from the change's values. */
-const FROM_CHANGE = 10;
+const FROM_CHANGE = 16;
 
 /**
  * @param {string} s

@@ -25,7 +25,7 @@ _paths = sys.modules["_fixloop_probe_path"]
 # Room for the inputs made from the change's values beside the others.
 PER_CALL, PER_PROCESS = 56, 4000
 ELEMENT_VARIANTS = 8
-FROM_CHANGE = 10
+FROM_CHANGE = 16
 CALL_LIMIT_S, PROCESS_BUDGET_S = 1.0, 120.0
 SEPARATORS = ["/", "\\", ".", ",", ":", " ", '"', "'", "\n", "%"]
 totals = {"generated": 0, "spent": 0.0}
@@ -55,12 +55,12 @@ def _from_change(v, values):
     if not values:
         return []
     if t is str:
-        out = []
-        for literal in values["strings"]:
-            if literal in v:
-                out += [v.replace(literal, _other_case(literal), 1), v.replace(literal, "", 1)]
-            out += [literal, _other_case(literal), literal + v, v + literal]
-        return out
+        # Kind by kind over every literal, so the cap keeps each literal's most telling inputs first.
+        literals = values["strings"]
+        within = [s for s in literals if s in v]
+        rows = ([v.replace(s, _other_case(s), 1) for s in within] + [v.replace(s, "", 1) for s in within]
+                + [v + s for s in literals] + [s + v for s in literals] + literals + [_other_case(s) for s in literals])
+        return list(dict.fromkeys(rows))
     if t in (int, float):
         return [t(n) + d for n in values["numbers"] if n == n for d in (-1, 0, 1)]
     if t is dict:

@@ -120,7 +120,7 @@ describe("generated inputs made from the change's values", () => {
 
   it('takes them in turn with the others, so a caller that keeps the first few keeps both kinds', () => {
     const first = neighbours(['abc'], new Map(), values).slice(1, 5);
-    expect(first).toEqual([['https:'], [''], ['HTTPS:'], ['bc']]);
+    expect(first).toEqual([['abchttps:'], [''], ['https:abc'], ['bc']]);
     expect(neighbours(['abc'], new Map()).some((args) => args[0] === 'https:')).toBe(false);
   });
 });
