@@ -98,7 +98,7 @@ describe('fixloop run with the repair engine', { timeout: 240_000 }, () => {
       }),
     );
     expect(result.assessment?.counts.changes).toBe(result.assessment?.counts.nearFailing);
-    expect(result.assessment?.level).toBe('verified');
+    expect(result.assessment?.level, result.assessment?.reason).toBe('verified');
     expect(code).toBe(0);
     expect(result.verification?.failToPass.length).toBe(2);
   });
