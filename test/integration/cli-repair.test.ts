@@ -71,6 +71,9 @@ describe('fixloop run with the repair engine', { timeout: 240_000 }, () => {
           "test('top scores get an A', () => assert.equal(grade(95), 'A'));",
           "test('middle scores get a C', () => assert.equal(grade(60), 'C'));",
           "test('low scores fail', () => assert.equal(grade(20), 'F'));",
+          // The bound itself, so `score > 50` does not pass too: the assessment tries 50 (a constant
+          // of the change) and would rightly call the two an ambiguity the tests do not decide.
+          "test('fifty is the lowest C', () => assert.equal(grade(50), 'C'));",
           '',
         ].join('\n'),
         // The exploration after the first plausible candidate is the JavaScript case's; this one is TypeScript's and the assessment's.
@@ -83,19 +86,11 @@ describe('fixloop run with the repair engine', { timeout: 240_000 }, () => {
     expect(result.status).toBe('tests_green');
     expect(result.environment?.toolchains.find((t) => t.name === 'node')?.version).toMatch(/^v24\./);
     expect(result.patch).toContain('+  if (score >= 50) return "C";');
-    // Negative scores were a C and are now an F (grade(-95), generated around the passing grade(95)).
-    // The original program ran them as it ran the failing test's grade(20) (`score <= 50`, then C),
-    // not as any passing test's call: changes the failing tests ask for, so nothing is left for the
-    // reviewer (PATCH-SIM's path likeness; before it, grade(-95) made this run `review`).
+    // Negative scores were a C and are now an F, as the failing test's grade(20) asks: changes the
+    // failing tests ask for, so nothing is left for the reviewer (how such an input is told near the
+    // failing tests, by its path and its value: test/assess/compare-and-level.test.ts).
     expect(result.assessment?.behaviourChanges).toContainEqual(
-      expect.objectContaining({
-        kind: 'generated',
-        input: 'grade(-1)',
-        before: "'C'",
-        after: "'F'",
-        nearFailing: true,
-        pathLike: 'failing',
-      }),
+      expect.objectContaining({ kind: 'generated', input: 'grade(-1)', before: "'C'", after: "'F'", nearFailing: true }),
     );
     expect(result.assessment?.counts.changes).toBe(result.assessment?.counts.nearFailing);
     expect(result.assessment?.level, result.assessment?.reason).toBe('verified');
