@@ -4,40 +4,14 @@
 // leaves the bound alone stays `verified`.
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RunResult } from '../../src/core/run-result.ts';
-import { makeRepo, removeAll } from '../support/git-fixture.ts';
-import { runCli } from '../support/run-cli.ts';
+import { removeScriptedRuns, scriptedRun } from '../support/scripted-run.ts';
 import { writeFile } from '../support/judge-cheat-run.ts';
 import { BOUND_MOVED_SHIPPING, FIXED_SHIPPING, SHIPPING_PROJECT } from '../fixtures/shipping-cost.ts';
 
-const dirs: string[] = [];
-afterAll(() => removeAll(dirs));
+afterAll(removeScriptedRuns);
 
 async function runWith(patched: string): Promise<RunResult> {
-  const repo = await makeRepo(SHIPPING_PROJECT);
-  dirs.push(repo, `${repo}-out`);
-  const script = writeFile('src/shipping.js', patched);
-  const cli = await runCli(
-    [
-      'run',
-      repo,
-      '--test',
-      'node --test',
-      '--engine',
-      'script',
-      '--script',
-      script,
-      '--max-attempts',
-      '1',
-      '--sandbox',
-      'process',
-    ].concat(['--json', '--out', `${repo}-out`]),
-    { cwd: repo },
-  );
-  try {
-    return JSON.parse(cli.stdout) as RunResult;
-  } catch {
-    throw new Error(`fixloop printed no result (exit ${cli.code}): ${cli.stderr.slice(-2000)}`);
-  }
+  return (await scriptedRun(SHIPPING_PROJECT, 'node --test', writeFile('src/shipping.js', patched))).result;
 }
 
 describe("the assessment's inputs made from the change's constants", () => {

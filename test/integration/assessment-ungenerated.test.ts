@@ -5,40 +5,14 @@
 // at work on inputs generated there.
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RunResult } from '../../src/core/run-result.ts';
-import { makeRepo, removeAll } from '../support/git-fixture.ts';
-import { runCli } from '../support/run-cli.ts';
+import { removeScriptedRuns, scriptedRun } from '../support/scripted-run.ts';
 import { writeFile } from '../support/judge-cheat-run.ts';
 import { EVERY_MINUS_DROPPED, FIXED_TOKENS, TOKENS_PROJECT } from '../fixtures/number-tokens.ts';
 
-const dirs: string[] = [];
-afterAll(() => removeAll(dirs));
+afterAll(removeScriptedRuns);
 
 async function runWith(patched: string): Promise<RunResult> {
-  const repo = await makeRepo(TOKENS_PROJECT);
-  dirs.push(repo, `${repo}-out`);
-  const script = writeFile('src/tokens.js', patched);
-  const cli = await runCli(
-    [
-      'run',
-      repo,
-      '--test',
-      'node --test',
-      '--engine',
-      'script',
-      '--script',
-      script,
-      '--max-attempts',
-      '1',
-      '--sandbox',
-      'process',
-    ].concat(['--json', '--out', `${repo}-out`]),
-    { cwd: repo },
-  );
-  try {
-    return JSON.parse(cli.stdout) as RunResult;
-  } catch {
-    throw new Error(`fixloop printed no result (exit ${cli.code}): ${cli.stderr.slice(-2000)}`);
-  }
+  return (await scriptedRun(TOKENS_PROJECT, 'node --test', writeFile('src/tokens.js', patched))).result;
 }
 
 describe('the assessment of a patch whose changed function takes objects of a class', () => {

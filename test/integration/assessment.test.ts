@@ -8,8 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RunResult } from '../../src/core/run-result.ts';
-import { makeRepo, removeAll } from '../support/git-fixture.ts';
-import { runCli } from '../support/run-cli.ts';
+import { fixloopRun, removeScriptedRuns, scriptedRun } from '../support/scripted-run.ts';
 import { writeFile } from '../support/judge-cheat-run.ts';
 import { KEYWORD_PROJECT, KEYWORD_RULES_FIXED, KEYWORD_RULES_OVERBROAD } from '../fixtures/keyword-table.ts';
 import { FIXED_PATHS, OVERFIT_PATHS, PATHS_PROJECT, VOLUME_PROJECT } from '../fixtures/overfit-paths.ts';
@@ -18,34 +17,7 @@ import { FIXED_PAGES, OVERFIT_PAGES, PAGES_PROJECT } from '../fixtures/page-coun
 import { STYLE_PROJECT, STYLES_FIXED } from '../fixtures/style-table.ts';
 import { FIXED_RECEIPT, RECEIPT_PROJECT, SPECIAL_CASED_RECEIPT } from '../fixtures/receipt-noise.ts';
 
-const dirs: string[] = [];
-afterAll(() => removeAll(dirs));
-
-/** `fixloop run --json` on a new repository of `files`, with `args` after the test command. */
-async function fixloopRun(
-  files: Record<string, string>,
-  test: string,
-  args: string[],
-): Promise<{ result: RunResult; code: number | null }> {
-  const repo = await makeRepo(files);
-  dirs.push(repo, `${repo}-out`);
-  const cli = await runCli(['run', repo, '--test', test, ...args, '--json', '--out', `${repo}-out`], { cwd: repo });
-  try {
-    return { result: JSON.parse(cli.stdout) as RunResult, code: cli.code };
-  } catch {
-    throw new Error(`fixloop printed no result (exit ${cli.code}): ${cli.stderr.slice(-2000)}`);
-  }
-}
-
-/** The `script` engine running `script` once. */
-function scriptedRun(
-  files: Record<string, string>,
-  test: string,
-  script: string,
-  sandbox = 'process',
-): Promise<{ result: RunResult; code: number | null }> {
-  return fixloopRun(files, test, ['--engine', 'script', '--script', script, '--max-attempts', '1', '--sandbox', sandbox]);
-}
+afterAll(removeScriptedRuns);
 
 /** The default `repair` engine. */
 function repairRun(files: Record<string, string>): Promise<{ result: RunResult; code: number | null }> {
