@@ -251,6 +251,7 @@ async function lookAtEntryPointsIfNeeded(
     isTestFile: at.input.isTestFile,
     touched: at.touched,
     inTouched: why === 'ungenerated',
+    originals: new Map([...first.plans.original.files].map(([path, file]) => [path, file.text])),
   });
   if (entries.size === 0) return first;
   const said = why === 'outer' ? 'changes outside the failing tests' : ENTRY_REASONS[why];

@@ -26,13 +26,21 @@ export interface EntryInput {
    * could not give: the public function beside them takes plain data).
    */
   inTouched?: boolean;
+  /**
+   * The original texts of the files some version changes: the checkout holds whichever version ran
+   * there last, instrumented, so an entry function's lines are read from these.
+   */
+  originals?: ReadonlyMap<string, string | null>;
 }
 
 /** Path → the first lines of the entry functions there (at most MAX_ENTRY_FUNCTIONS in all). */
 export async function entryPoints(input: EntryInput): Promise<Map<string, Set<number>>> {
   const files = await repositoryFiles(input.dir);
   const sources: EntrySources = {
-    read: async (path) => readFile(join(input.dir, path), 'utf8').catch(() => null),
+    read: async (path) =>
+      input.originals?.has(path)
+        ? (input.originals.get(path) ?? null)
+        : readFile(join(input.dir, path), 'utf8').catch(() => null),
     testFiles: async () => files.filter(input.isTestFile),
     imported: async (testFiles, levels) =>
       (await importedInOrder(input.dir, testFiles, files, input.isTestFile, levels)).filter(
@@ -55,8 +63,9 @@ export async function entryPoints(input: EntryInput): Promise<Map<string, Set<nu
 }
 
 /**
- * Each plan with the entry functions added: a file no version changes as it is in the original; in a
- * file a version changes, the entry lines (the original's) where that version has them.
+ * Each plan with the entry functions added: a file no version changes as it is in the original (the
+ * checkout never had another version of it); in a file a version changes, the entry lines (of the
+ * original plan's text) where that version has them.
  */
 export async function withEntryPoints(
   plans: { original: VersionPlan; versions: VersionPlan[] },
@@ -64,7 +73,8 @@ export async function withEntryPoints(
   dir: string,
 ): Promise<{ original: VersionPlan; versions: VersionPlan[] }> {
   const originals = new Map<string, string>();
-  for (const path of entries.keys()) originals.set(path, await readFile(join(dir, path), 'utf8'));
+  for (const path of entries.keys())
+    originals.set(path, plans.original.files.get(path)?.text ?? (await readFile(join(dir, path), 'utf8')));
   const add = (plan: VersionPlan): VersionPlan => {
     const files = new Map(plan.files);
     for (const [path, lines] of entries) {

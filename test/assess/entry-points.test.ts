@@ -3,7 +3,7 @@
 // own modules they import, resolved as Node and Python resolve them.
 import { afterAll, describe, expect, it } from 'vitest';
 import type { TestCaseResult } from '../../src/core/test-report.ts';
-import { entryPoints } from '../../src/assess/entry-points.ts';
+import { entryPoints, withEntryPoints } from '../../src/assess/entry-points.ts';
 import { makeRepo, removeAll } from '../support/git-fixture.ts';
 
 const dirs: string[] = [];
@@ -154,5 +154,48 @@ describe('the entry points of the failing tests', () => {
         failing({ id: 'tests/test_x.py::test_x', file: 'tests/test_x.py' }),
       ]),
     ).toEqual({});
+  });
+});
+
+describe('the entry points in a file a version changes', () => {
+  it('are taken only when asked, and read from the original texts given, not from the checkout', async () => {
+    const original = "'use strict';\nfunction count(text) {\n  return text.length;\n}\nmodule.exports = { count };\n";
+    const files = {
+      // The checkout holds another version (two lines more at the top), as after a probed run.
+      'src/count.js': `// a\n// b\n${original}`,
+      'test/count.test.js': "const { count } = require('../src/count.js');\n\nit('counts', () => {\n  count('ab');\n});\n",
+    };
+    const dir = await makeRepo(files, { git: false });
+    dirs.push(dir);
+    const fixed = [failing({ id: 'counts', file: 'test/count.test.js' })];
+    const touched = new Set(['src/count.js']);
+    expect((await entryPoints({ dir, fixed, isTestFile, touched })).size).toBe(0);
+    const found = await entryPoints({
+      dir,
+      fixed,
+      isTestFile,
+      touched,
+      inTouched: true,
+      originals: new Map([['src/count.js', original]]),
+    });
+    expect(Object.fromEntries([...found].map(([path, lines]) => [path, [...lines]]))).toEqual({ 'src/count.js': [2] });
+  });
+});
+
+describe('the entry functions added to the plans', () => {
+  it("in a file a version changes, takes the entry's lines from the original plan's text, not from the checkout, which holds the version that ran last", async () => {
+    const original = "'use strict';\nfunction count(text) {\n  return kindOf(text);\n}\n";
+    const patched = `// two lines\n// added\n${original}`;
+    // The checkout holds the patched version, as after the patched run.
+    const dir = await makeRepo({ 'src/count.js': patched }, { git: false });
+    dirs.push(dir);
+    const plans = {
+      original: { name: 'original', files: new Map([['src/count.js', { text: original, lines: new Set<number>() }]]) },
+      versions: [{ name: 'patch', files: new Map([['src/count.js', { text: patched, lines: new Set([1]) }]]) }],
+    };
+    const added = await withEntryPoints(plans, new Map([['src/count.js', new Set([2])]]), dir);
+    expect([...(added.original.files.get('src/count.js')?.lines ?? [])]).toEqual([2]);
+    expect([...(added.versions[0]?.files.get('src/count.js')?.lines ?? [])]).toEqual([1, 4]);
+    expect(added.versions[0]?.files.get('src/count.js')?.text).toBe(patched);
   });
 });
