@@ -4,7 +4,7 @@
 // side of the comparison, where the suite's own inputs rarely go. The literal itself and in the other
 // letter case, before or after the suite's string; a number one either side of the change's constant;
 // an options object with a key the change reads set either way. Part of the inlined probe runtime.
-const { copy, isPlainObject } = require('./probe-plain.cjs');
+const { OBJECT_KEYS, copy, isPlainObject } = require('./probe-plain.cjs');
 
 /**
  * @typedef {object} ChangeValues
@@ -12,9 +12,6 @@ const { copy, isPlainObject } = require('./probe-plain.cjs');
  * @property {number[]} numbers
  * @property {string[]} keys
  */
-
-/** An object's first string fields take the change's literals. */
-const OBJECT_KEYS = 5;
 
 /**
  * The other letter case of a string: upper case, or lower case where it is upper already.

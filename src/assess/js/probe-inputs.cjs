@@ -7,7 +7,7 @@
 // with the suite.
 // The values the patches' changed lines name make inputs of their own (probe-change-inputs.cjs),
 // taken in turn with the others. Part of the inlined probe runtime.
-const { allPlainData, copy, isDate, isPlainObject } = require('./probe-plain.cjs');
+const { OBJECT_KEYS, allPlainData, copy, isDate, isPlainObject } = require('./probe-plain.cjs');
 const { fromChange } = require('./probe-change-inputs.cjs');
 
 /** @typedef {import('./probe-change-inputs.cjs').ChangeValues} ChangeValues */
@@ -17,7 +17,6 @@ const PREFIXES = ['/', '\\', '.', ' '];
 const MIDDLES = ['/', '\\', '.'];
 const REPLACEMENTS = ['/', '\\', '.', ' ', ''];
 const NUMBERS = [0, 1, -1, 1e9, 0.5, NaN, Infinity];
-const OBJECT_KEYS = 5;
 /** An array's first element is varied this many ways (its own variants, the first ones). */
 const ELEMENT_VARIANTS = 8;
 const DAY = 86_400_000;

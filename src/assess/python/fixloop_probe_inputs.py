@@ -64,6 +64,7 @@ def _from_change(v, values):
     if t in (int, float):
         return [t(n) + d for n in values["numbers"] if n == n for d in (-1, 0, 1)]
     if t is dict:
+        # Python reads a dict's keys by string (`d.get('strict')`): a literal that is a name is a key too.
         names = values["keys"] + [s for s in values["strings"] if s.isidentifier()]
         out = [_with(v, k, flag) for k in names if k not in v for flag in (True, False)]
         texts = [k for k in list(v)[:5] if type(v[k]) is str]
