@@ -68,7 +68,8 @@ export interface Assessment {
   counts: { suiteCalls: number; generatedInputs: number; changes: number; nearFailing: number; unstable?: number };
   /**
    * Set when the suite reached no function the patch changed (a table or a constant read elsewhere),
-   * so the functions the failing tests call were probed instead: `probed` names them.
+   * those it reached showed no change, or no input could be generated around their calls, so the
+   * functions the failing tests call were probed too: `probed` names them.
    */
   atEntryPoints?: true;
   /**
