@@ -258,7 +258,7 @@ export const repoConfigSchema = z
           .max(600)
           .default(120)
           .describe(
-            "Seconds the assessment may take at most; it takes a quarter of the time the run took so far, or five runs of the baseline suite when that is more (ten for another engine's patch than the `repair` engine's, whose rivals it looks for itself), and at least 30 s and six runs of the baseline suite (the suite on both versions and twice on the original), within this cap and the run's own time left; its checkout's setup is not counted. The default leaves that floor whole for a suite of up to 15 s. A look its time cuts short (or whose search for rival patches stops for time) is `review`, never `verified`: raise this for a slow suite.",
+            "Seconds the assessment may take at most; it takes a quarter of the time the run took so far, or five runs of the baseline suite when that is more (ten for another engine's patch than the `repair` engine's, whose rivals it looks for itself), and at least 60 s and six runs of the baseline suite (the suite on both versions and twice on the original), within this cap and the run's own time left; its checkout's setup is not counted. The default leaves that floor whole for a suite of up to 10 s. A look its time cuts short (or whose search for rival patches stops for time) is `review`, never `verified`: raise this for a slow suite.",
           ),
       })
       .strict()

@@ -13,8 +13,12 @@ import { ASSESSMENT_SKIPPED_EVENT } from '../report/assessment-section.ts';
 import type { PreparedRun } from './prepare-run.ts';
 import type { RunContext } from './run-context.ts';
 
-/** The least the assessment gets, however quick the run was: a setup and a few suite runs. */
-const MIN_BUDGET_MS = 30_000;
+/**
+ * The least the assessment gets, however quick the run was: a few suite runs, probed (each slower than
+ * the baseline's: every probed call is called again on generated inputs), and a second look at the
+ * functions the failing tests call (entry-look.ts: five more) when the first could vary nothing.
+ */
+const MIN_BUDGET_MS = 60_000;
 /** What it needs: the suite on both versions, the failing tests alone, an alternative, and the setup; as many baseline runs. */
 const SUITE_RUNS = 5;
 /** What the search for rivals needs besides (rival-search.ts): the failing tests alone for each candidate tried, and the rivals' suite runs. */
@@ -31,7 +35,7 @@ const MUST_RUNS = 6;
  * more (ten when the assessment will look for rivals itself), and never less than MIN_BUDGET_MS +
  * MUST_RUNS baseline runs, so that a suite that runs in seconds always runs on both versions and twice
  * on the original; within `assessment.timeBudget` (a repository may lower a budget, never raise it:
- * the default cap leaves that floor whole for suites of up to 15 s) and what is left of the run's own.
+ * the default cap leaves that floor whole for suites of up to 10 s) and what is left of the run's own.
  */
 export function assessmentBudget(
   elapsedMs: number,
