@@ -1,9 +1,10 @@
 """fixloop's Python probe runtime (docs/design.md §3.3), loaded by the header of each instrumented file.
 
 `probe(id, record_file)` decorates a function a patch changed: every call the test suite makes is
-appended to `record_file` as one JSON line (args, out, after, site); after each such call whose
-arguments are plain data, and the function not a method, the function is also called on inputs
-generated around those arguments (kind "generated", with the suite call as `base`). The records of
+appended to `record_file` as one JSON line (args, out, after, site); after each such call with an
+argument of plain data, the function is also called on inputs generated around those arguments (kind
+"generated", with the suite call as `base`): the plain ones varied, the others (a method's receiver,
+an object of a class) held, each call given its own deep copy of them (see _base). The records of
 the original and the patched program are then compared by fixloop. A probe failure never changes
 what the program does: every step is guarded, and on an internal error the function is just called.
 Its parts live beside it, each loaded once per process by path under a private module name (the
@@ -20,6 +21,7 @@ import os
 import re
 import sys
 import threading
+import time
 
 def _load(part):
     """fixloop_probe_<part>.py from this file's folder, registered before it runs (as the header does)."""
@@ -43,6 +45,9 @@ _inputs = _load("inputs")
 canon, args_text = _canon.canon, _canon.args_text
 
 BASES_PER_FUNCTION = 25
+# A held argument copied slower than this (a receiver that holds a whole document) is not copied again
+# for that function: its suite calls would pay it once per generated input.
+HELD_COPY_S = 0.05
 # A hot function must not slow the suite down or fill the disk: calls looked at, distinct records kept.
 CALLS_PER_FUNCTION, SUITE_PER_FUNCTION = 20000, 5000
 _PHASE = re.compile(r" \((setup|call|teardown)\)$")
@@ -57,8 +62,8 @@ class _Function(object):
         code = getattr(fn, "__code__", None)
         self.id, self.record_file, self.fn, self.code = fn_id, record_file, fn, code
         self.file = code.co_filename if code else None
-        # Methods get suite records only: generated inputs around `self` are not plain data.
-        self.method = bool(code and code.co_argcount > 0 and code.co_varnames[0] in ("self", "cls"))
+        # Set when a held argument was slow to copy: generation then needs every argument plain.
+        self.heavy = False
         self.bases, self.suite_keys, self.generated, self.none_at = set(), set(), set(), set()
         self.calls, self.suite_records, self.stopped = 0, 0, False
         self.params = code.co_varnames[: code.co_argcount] if code else ()
@@ -119,15 +124,33 @@ def _begin(fn, args, kwargs, nested):
             state = _canon.state_text(args, kwargs)
             slots = [(i, a) for i, a in enumerate(args)] + list(kwargs.items())
             fn.none_at.update(fn.name(k) for k, x in slots if x is None)
-            wanted = nested and not fn.method and not fn.stopped and text not in fn.bases
+            wanted = nested and not fn.stopped and text not in fn.bases
             wanted = wanted and len(fn.bases) < BASES_PER_FUNCTION and _inputs.totals["generated"] < _inputs.PER_PROCESS
-            base = copy.deepcopy((tuple(args), dict(kwargs))) if wanted and all(_inputs.plain(x) for _, x in slots) else None
+            base = _base(fn, slots, args, kwargs) if wanted else None
         finally:
             local.busy = False
         local.depth += nested
         return local, (text, base, state)
     except Exception:
         return None, None
+
+def _base(fn, slots, args, kwargs):
+    """A deep copy of the call to generate around, or None. The plain arguments are varied; the others
+    (a method's `self`, a parser's state, a node) are held as they were before the call, copied with
+    their class, since what a method does depends on its receiver: `render(self, text)` is compared at
+    other texts on the same renderer. Nothing plain to vary, or a held argument that cannot be copied
+    (a lock, a socket, a generator) or is slow to copy: None."""
+    plain = [_inputs.plain(x) for _, x in slots]
+    if not any(plain) or (fn.heavy and not all(plain)):
+        return None
+    start = time.monotonic()
+    try:
+        base = copy.deepcopy((tuple(args), dict(kwargs)))
+    except Exception:
+        return None
+    if not all(plain) and time.monotonic() - start > HELD_COPY_S:
+        fn.heavy = True
+    return base
 
 def _finish(fn, local, before, args, kwargs, result, error, nested, path=None):
     try:

@@ -1,8 +1,9 @@
 """Generated inputs for fixloop's Python probe runtime (fixloop_probe.py loads this file).
 
-After a suite call whose arguments are plain data, the probed function is also called on inputs
-generated around those arguments, one argument changed at a time (`drain`), and each call is written
-with `write` as a "generated" record with the suite call as `base`. A generated call may hang (an
+After a suite call with an argument of plain data, the probed function is also called on inputs
+generated around its arguments, one plain argument changed at a time, the others held as deep copies
+(`drain`), and each call is written with `write` as a "generated" record with the suite call as
+`base`. A generated call may hang (an
 input the function loops on); its time is bounded where a timer is safe (see _timer_free), and all
 generated calls of one process share a budget (`totals`). What they print, log or warn is dropped.
 The values the patches' changed lines name (`fn.values`, from change-values.ts) make inputs of their
@@ -126,7 +127,9 @@ def _variants(fn, args, kwargs):
     if args:
         yield copy.deepcopy(args[:-1]), copy.deepcopy(kwargs)
     slots = [(i, a) for i, a in enumerate(args)] + list(kwargs.items())
-    lists = [[(k, x) for x in ([None] if fn.name(k) in fn.none_at and v is not None else []) + _near(v, fn.values)]
+    # A held argument (not plain data: a receiver, an object of a class) is never varied, only copied.
+    lists = [[(k, x) for x in ([None] if fn.name(k) in fn.none_at and v is not None else [])
+              + (_near(v, fn.values) if plain(v) else [])]
              for k, v in slots]
     for row in range(max([len(x) for x in lists] + [0])):
         for column in lists:
@@ -164,7 +167,15 @@ def drain(local, write):
 
 def _generate(fn, text, base, write):
     count = 0
-    for args, kwargs in _variants(fn, *base):
+    variants = _variants(fn, *base)
+    while True:
+        # Copying a held receiver for each input is part of what generation costs.
+        start = time.monotonic()
+        made = next(variants, None)
+        totals["spent"] += time.monotonic() - start
+        if made is None:
+            return
+        args, kwargs = made
         if count >= PER_CALL or fn.stopped or totals["generated"] >= PER_PROCESS or totals["spent"] > PROCESS_BUDGET_S:
             return
         key = _canon.args_text(args, kwargs)
