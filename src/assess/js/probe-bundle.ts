@@ -15,6 +15,7 @@ const PIECES = [
   'probe-plain.cjs',
   'probe-change-inputs.cjs',
   'probe-inputs.cjs',
+  'probe-held.cjs',
   'probe-records.cjs',
   'probe-caller.cjs',
   'probe-generated.cjs',

@@ -7,8 +7,10 @@
 // inlined probe runtime.
 const { argsText, canon } = require('./probe-canon.cjs');
 const { callerOf } = require('./probe-caller.cjs');
-const { ASYNC, MAX_KEYS, addCapped, generate, quietly } = require('./probe-generated.cjs');
-const { allPlainData, copy } = require('./probe-inputs.cjs');
+const { ASYNC, BASE_KEYS, MAX_KEYS, addCapped, generate, quietly } = require('./probe-generated.cjs');
+const { heldCopy } = require('./probe-held.cjs');
+const { copy, isPlainData } = require('./probe-inputs.cjs');
+const { isPlainObject } = require('./probe-plain.cjs');
 const { record, whenSettled, write } = require('./probe-records.cjs');
 
 /** @typedef {import('./probe-caller.cjs').Caller} Caller */
@@ -35,6 +37,7 @@ const { record, whenSettled, write } = require('./probe-records.cjs');
  * @property {Set<string>} bases
  * @property {Map<string, number>} stacks
  * @property {Map<number, unknown[]>} nullable
+ * @property {boolean} refused A generated call refused a copy (probe-held.cjs): none are made again.
  */
 
 /**
@@ -47,7 +50,10 @@ const { record, whenSettled, write } = require('./probe-records.cjs');
  * @property {string} key
  * @property {Caller | null} caller
  * @property {Function | null} self
- * @property {unknown[] | null} snapshot
+ * @property {unknown[] | null} snapshot The arguments as the call got them, to generate around.
+ * @property {ReadonlySet<number>} held The positions of `snapshot` held still and copied per generated call.
+ * @property {unknown} thisArg The `this` of generated calls: the call's own, or a copy of its receiver (heldThis).
+ * @property {boolean} heldThis
  * @property {string | undefined} receiver
  */
 
@@ -58,7 +64,6 @@ const { record, whenSettled, write } = require('./probe-records.cjs');
  * @property {Set<number>} path
  */
 
-const METHOD = 2;
 // The caller is part of what a suite call is compared by (a method with no arguments is called by
 // many tests): its stack is read for this many calls of one function and arguments.
 const STACKS_PER_KEY = 200;
@@ -72,7 +77,14 @@ const STACKS_PER_KEY = 200;
 function fnState(state, id) {
   let fn = state.fns.get(id);
   if (!fn) {
-    fn = { suiteKeys: new Set(), generatedKeys: new Set(), bases: new Set(), stacks: new Map(), nullable: new Map() };
+    fn = {
+      suiteKeys: new Set(),
+      generatedKeys: new Set(),
+      bases: new Set(),
+      stacks: new Map(),
+      nullable: new Map(),
+      refused: false,
+    };
     state.fns.set(id, fn);
   }
   return fn;
@@ -89,6 +101,22 @@ function isPlainThis(state, file, thisArg) {
   if (file.mod && typeof file.mod === 'object' && thisArg === /** @type {{ exports?: unknown }} */ (file.mod).exports)
     return true;
   return Object.prototype.toString.call(thisArg) === '[object Module]';
+}
+
+/**
+ * A plain object that holds the function as one of its own properties: `api.parse(text)` through a
+ * package's entry that re-exports it. Not a receiver with a state of its own, so it is not copied.
+ * @param {unknown} thisArg
+ * @param {Function} self
+ * @returns {boolean}
+ */
+function isNamespaceOf(thisArg, self) {
+  if (!isPlainObject(thisArg)) return false;
+  // By descriptor: a getter (a lazy export) is not run.
+  return Object.keys(thisArg).some((key) => {
+    const descriptor = Object.getOwnPropertyDescriptor(thisArg, key);
+    return descriptor !== undefined && 'value' in descriptor && descriptor.value === self;
+  });
 }
 
 /**
@@ -116,15 +144,44 @@ function prepare(state, file, call) {
     if (!seen.includes(arg)) fn.nullable.set(index, [...seen, arg]);
   });
   addCapped(fn.suiteKeys, key);
-  /** @type {Function | null} */
-  let self = null;
-  if (!(call.flags & METHOD) && typeof call.self === 'function' && isPlainThis(state, file, call.thisArg) && allPlainData(args)) {
-    const value = call.self();
-    if (typeof value === 'function') self = value;
-  }
   // A method's receiver as it was: what the call did to `this` (a parser that builds its state) is a result too.
   const receiver = isReceiver(state, file, call.thisArg) ? canon(call.thisArg) : undefined;
-  return { fn, file, call, args, key, caller, self, snapshot: self ? copy(args) : null, receiver };
+  const base = fn.bases.has(key) || fn.bases.size >= BASE_KEYS ? null : generationBase(state, file, call, fn, args);
+  if (!base) return { fn, file, call, args, key, caller, self: null, snapshot: null, held: NONE, thisArg: call.thisArg, heldThis: false, receiver };
+  return { fn, file, call, args, key, caller, ...base, receiver };
+}
+
+/** @type {ReadonlySet<number>} */
+const NONE = new Set();
+
+/**
+ * What generated calls around this one start from, taken before it runs (it may change its receiver
+ * and arguments): the function itself, the plain arguments copied, and the others (an object of a
+ * class) and a method's receiver copied with their class (probe-held.cjs), to be held still while the
+ * plain ones vary. Null when there is no plain argument to vary, no way to name the function, or
+ * something held cannot be copied.
+ * @param {State} state
+ * @param {ProbeFile} file
+ * @param {Call} call
+ * @param {FnState} fn
+ * @param {unknown[]} args
+ * @returns {{ self: Function, snapshot: unknown[], held: ReadonlySet<number>, thisArg: unknown, heldThis: boolean } | null}
+ */
+function generationBase(state, file, call, fn, args) {
+  if (typeof call.self !== 'function') return null;
+  const plain = args.map((arg) => isPlainData(arg, 0));
+  if (!plain.includes(true)) return null;
+  const self = call.self();
+  if (typeof self !== 'function') return null;
+  const heldThis = !isPlainThis(state, file, call.thisArg) && !isNamespaceOf(call.thisArg, self);
+  const held = new Set(plain.flatMap((isPlain, index) => (isPlain ? [] : [index])));
+  if (fn.refused && (heldThis || held.size > 0)) return null;
+  try {
+    const snapshot = args.map((arg, index) => (held.has(index) ? heldCopy(arg) : copy(arg)));
+    return { self, snapshot, held, thisArg: heldThis ? heldCopy(call.thisArg) : call.thisArg, heldThis };
+  } catch {
+    return null;
+  }
 }
 
 /**

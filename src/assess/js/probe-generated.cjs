@@ -4,6 +4,7 @@
 // the probe's own calls marked so that nothing they reach records or generates in turn. Part of the
 // inlined probe runtime.
 const { argsText } = require('./probe-canon.cjs');
+const { heldCopy, refusesCopies } = require('./probe-held.cjs');
 const { neighbours } = require('./probe-inputs.cjs');
 const { record, whenSettled, write } = require('./probe-records.cjs');
 
@@ -48,36 +49,72 @@ function quietly(state, work, later) {
 }
 
 /**
- * One generated call: the function itself, through its wrapper (which sees the probe busy).
- * @param {State} state
+ * The arguments and `this` of one generated call: the held ones (probe-held.cjs) copied afresh, so the
+ * call changes only its own; null when one cannot be.
  * @param {Before} before
  * @param {unknown[]} args
+ * @returns {{ args: unknown[], thisArg: unknown } | null}
+ */
+function ownCopies(before, args) {
+  try {
+    return {
+      args: args.map((arg, index) => (before.held.has(index) ? heldCopy(arg) : arg)),
+      thisArg: before.heldThis ? heldCopy(before.thisArg) : before.thisArg,
+    };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * One generated call: the function itself, through its wrapper (which sees the probe busy). A call
+ * that says a copy is not one of its class's objects (refusesCopies) is not recorded, and the
+ * function gets no more generated calls with copies: they would all say so, in every version alike.
+ * @param {State} state
+ * @param {Before} before
+ * @param {unknown[]} listed
  * @param {string} key
  * @returns {Entry[]}
  */
-function runGenerated(state, before, args, key) {
+function runGenerated(state, before, listed, key) {
   /** @type {Entry[]} */
   const lines = [];
+  const own = ownCopies(before, listed);
+  if (!own) return lines;
+  const { args, thisArg } = own;
+  const copied = before.heldThis || before.held.size > 0;
   /** @type {Set<number> | null} */
   let path = null;
   /** @param {Settled} settled */
-  const finish = (settled) => quietly(state, () => record(before, 'generated', key, args, settled, before.key, path));
+  const finish = (settled) => {
+    if (copied && 'threw' in settled && refusesCopies(settled.threw)) {
+      before.fn.refused = true;
+      return null;
+    }
+    const receiver = before.heldThis ? { thisArg } : undefined;
+    return quietly(state, () => record(before, 'generated', key, args, settled, before.key, path, receiver));
+  };
   /** @type {unknown} */
   let result;
   state.lastPath = null;
   try {
-    result = quietly(state, () => Reflect.apply(/** @type {Function} */ (before.self), before.call.thisArg, args), true);
+    result = quietly(state, () => Reflect.apply(/** @type {Function} */ (before.self), thisArg, args), true);
   } catch (error) {
     path = state.lastPath;
-    lines.push(finish({ threw: error }));
+    const entry = finish({ threw: error });
+    if (entry) lines.push(entry);
     return lines;
   }
   path = state.lastPath;
   if (before.call.flags & ASYNC && result && typeof (/** @type {{ then?: unknown }} */ (result).then) === 'function') {
-    whenSettled(/** @type {PromiseLike<unknown>} */ (result), (settled) => write(before.file, [finish(settled)]));
+    whenSettled(/** @type {PromiseLike<unknown>} */ (result), (settled) => {
+      const entry = finish(settled);
+      if (entry) write(before.file, [entry]);
+    });
     return lines;
   }
-  lines.push(finish({ returned: result }));
+  const entry = finish({ returned: result });
+  if (entry) lines.push(entry);
   return lines;
 }
 
@@ -92,13 +129,13 @@ function generate(state, before) {
   if (!before.snapshot || fn.bases.has(before.key) || fn.bases.size >= BASE_KEYS) return [];
   fn.bases.add(before.key);
   const candidates = quietly(state, () =>
-    neighbours(/** @type {unknown[]} */ (before.snapshot), fn.nullable, before.file.values),
+    neighbours(/** @type {unknown[]} */ (before.snapshot), fn.nullable, before.file.values, before.held),
   );
   /** @type {Entry[]} */
   const lines = [];
   let made = 0;
   for (const args of candidates) {
-    if (made >= PER_SUITE_CALL || state.shared.generated >= PER_PROCESS) break;
+    if (made >= PER_SUITE_CALL || state.shared.generated >= PER_PROCESS || fn.refused) break;
     const key = quietly(state, () => argsText(args));
     if (fn.suiteKeys.has(key) || fn.generatedKeys.has(key)) continue;
     addCapped(fn.generatedKeys, key);
@@ -109,4 +146,4 @@ function generate(state, before) {
   return lines;
 }
 
-module.exports = { ASYNC, MAX_KEYS, addCapped, generate, quietly };
+module.exports = { ASYNC, BASE_KEYS, MAX_KEYS, addCapped, generate, quietly };

@@ -7,7 +7,7 @@
 // with the suite.
 // The values the patches' changed lines name make inputs of their own (probe-change-inputs.cjs),
 // taken in turn with the others. Part of the inlined probe runtime.
-const { OBJECT_KEYS, allPlainData, copy, isDate, isPlainObject } = require('./probe-plain.cjs');
+const { OBJECT_KEYS, allPlainData, copy, isDate, isPlainData, isPlainObject } = require('./probe-plain.cjs');
 const { fromChange } = require('./probe-change-inputs.cjs');
 
 /** @typedef {import('./probe-change-inputs.cjs').ChangeValues} ChangeValues */
@@ -137,33 +137,36 @@ function variants(value, values = null) {
 }
 
 /**
- * Argument lists near `args` (plain data): the last argument dropped; null or undefined where the
- * suite passed one at that position in some call (`nullable`: position → the values seen); then one
- * argument changed at a time, taking from each position in turn so that every argument gets its share
- * when the caller keeps only the first few.
+ * Argument lists near `args`: the last argument dropped; null or undefined where the suite passed one
+ * at that position in some call (`nullable`: position → the values seen); then one argument changed at
+ * a time, taking from each position in turn so that every argument gets its share when the caller
+ * keeps only the first few. The arguments at `held` positions (not plain data: probe-held.cjs) are
+ * never varied nor copied here: each list keeps the very value, which the caller copies per call.
  * @param {unknown[]} args
  * @param {Map<number, unknown[]>} nullable
  * @param {ChangeValues | null} [values] What the patches' changed lines name (change-values.ts).
+ * @param {ReadonlySet<number>} [held]
  * @returns {unknown[][]}
  */
-function neighbours(args, nullable, values = null) {
+function neighbours(args, nullable, values = null, held = new Set()) {
+  const copyArgs = (/** @type {unknown[]} */ list) => list.map((arg, index) => (held.has(index) ? arg : copy(arg)));
   /** @type {unknown[][]} */
   const out = [];
-  if (args.length > 0) out.push(copy(args.slice(0, -1)));
+  if (args.length > 0) out.push(copyArgs(args.slice(0, -1)));
   args.forEach((arg, index) => {
     for (const empty of nullable.get(index) || []) {
       if (arg === empty) continue;
-      const next = copy(args);
+      const next = copyArgs(args);
       next[index] = empty;
       out.push(next);
     }
   });
-  const perArg = args.map((arg) => variants(arg, values));
+  const perArg = args.map((arg, index) => (held.has(index) ? [] : variants(arg, values)));
   const longest = Math.max(0, ...perArg.map((list) => list.length));
   for (let round = 0; round < longest; round++) {
     perArg.forEach((list, index) => {
       if (round >= list.length) return;
-      const next = copy(args);
+      const next = copyArgs(args);
       next[index] = list[round];
       out.push(next);
     });
@@ -171,4 +174,4 @@ function neighbours(args, nullable, values = null) {
   return out;
 }
 
-module.exports = { allPlainData, copy, neighbours };
+module.exports = { allPlainData, copy, isPlainData, neighbours };

@@ -131,4 +131,4 @@ function withPatternProperties(from, to) {
   return to;
 }
 
-module.exports = { OBJECT_KEYS, allPlainData, copy, isDate, isPlainObject };
+module.exports = { OBJECT_KEYS, allPlainData, copy, isDate, isPlainData, isPlainObject };

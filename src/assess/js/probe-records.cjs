@@ -85,9 +85,10 @@ function write(file, lines) {
  * @param {Settled} settled
  * @param {string | undefined} base
  * @param {Set<number> | null} path
+ * @param {{ thisArg: unknown }} [receiver] A generated call's own copy of the receiver (probe-held.cjs).
  * @returns {Entry}
  */
-function record(before, kind, key, args, settled, base, path) {
+function record(before, kind, key, args, settled, base, path, receiver) {
   /** @type {Entry} */
   const entry = { fn: before.call.id, args: key, kind };
   if (base !== undefined) entry.base = base;
@@ -95,9 +96,10 @@ function record(before, kind, key, args, settled, base, path) {
   if (path) entry.path = Array.from(path).sort((a, b) => a - b);
   const after = argsText(args);
   if (after !== key) entry.after = after;
-  if (kind === 'suite' && before.receiver !== undefined) {
-    const receiver = canon(before.call.thisArg);
-    if (receiver !== before.receiver) entry.thisAfter = receiver;
+  const own = kind === 'suite' ? before.call.thisArg : receiver?.thisArg;
+  if (before.receiver !== undefined && (kind === 'suite' || receiver)) {
+    const receiverAfter = canon(own);
+    if (receiverAfter !== before.receiver) entry.thisAfter = receiverAfter;
   }
   if (kind === 'suite' && before.caller && before.caller.site !== undefined) entry.site = before.caller.site;
   if (kind === 'suite' && before.caller && before.caller.testLines.length > 0) entry.testLines = before.caller.testLines;

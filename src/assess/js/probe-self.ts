@@ -1,5 +1,5 @@
 // How a probed function's body can name the function itself, so the probe can call it again on
-// generated inputs (`isAbsolute`, `exports.parse`, `module.exports.join`). Evaluated lazily, inside
+// generated inputs (`isAbsolute`, `exports.parse`, `module.exports.join`, `Parser.prototype.read`). Evaluated lazily, inside
 // the function, only when the probe generates: a name the function's own parameters or declarations
 // hide would name something else, so then there is no self reference and no generated input.
 import { isJsNode, walkJs, type JsNode } from '../../core/js-tree.ts';
@@ -58,11 +58,35 @@ function declaredNames(fn: JsNode): Set<string> {
   return names;
 }
 
+/**
+ * `C.prototype.m` for a method `m` of a class the module names `C` (`C.m` for a static one): the
+ * method as its class defines it, called by the probe on a copy of the receiver (probe-held.cjs).
+ * Getters, setters, constructors, private and computed members have no such name.
+ */
+function classMethodPath(method: JsNode, ancestors: readonly JsNode[]): string[] | null {
+  const key = keyName(method);
+  const body = ancestors[ancestors.length - 1];
+  const owner = ancestors[ancestors.length - 2];
+  if (method['kind'] !== 'method' || method['computed'] === true || key === null || !IDENTIFIER.test(key)) return null;
+  if (body?.type !== 'ClassBody' || !owner) return null;
+  const id = asNode(owner['id']);
+  // A class's own name is bound inside its body, a class expression's too.
+  const named =
+    (owner.type === 'ClassDeclaration' || owner.type === 'ClassExpression') && id?.type === 'Identifier'
+      ? [id['name'] as string]
+      : owner.type === 'ClassExpression'
+        ? valuePath(owner, ancestors.slice(0, -2))
+        : null;
+  if (!named) return null;
+  return method['static'] === true ? [...named, key] : [...named, 'prototype', key];
+}
+
 /** The expression that names `fn` from inside its own body, or null when there is none. */
 export function selfExpression(fn: JsNode, ancestors: readonly JsNode[]): string | null {
   let path: string[] | null = null;
   const id = asNode(fn['id']);
   if ((fn.type === 'FunctionDeclaration' || fn.type === 'FunctionExpression') && id) path = [id['name'] as string];
+  else if (fn.type === 'ClassMethod') path = classMethodPath(fn, ancestors);
   else if (fn.type === 'ObjectMethod') path = propertyPath(fn, ancestors);
   else if (fn.type === 'FunctionExpression' || fn.type === 'ArrowFunctionExpression') path = valuePath(fn, ancestors);
   const root = path?.[0];

@@ -36,7 +36,7 @@ function params(fn: JsNode): JsNode[] {
   return ((fn['params'] as unknown[] | undefined) ?? []).filter(isJsNode);
 }
 
-/** A class member, or a function stored in a class field: called on an instance, so not generated. */
+/** A class member, or a function stored in a class field: called on an instance (generated calls get a copy of it, probe-held.cjs). */
 function isMethod(fn: JsNode, ancestors: readonly JsNode[]): boolean {
   const parent = ancestors[ancestors.length - 1];
   return (

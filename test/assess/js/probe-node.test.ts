@@ -83,14 +83,13 @@ describe.each(NODES)('a CommonJS file under %s', (_label, node) => {
     });
   });
 
-  it('keeps `this` and `arguments` of a method, records what the call did to `this`, and generates nothing for it', () => {
+  it('keeps `this` and `arguments` of a method, and records what the call did to `this`', () => {
     expect(result.probed.stdout).toContain('[2,1] [5,2] 5');
     expect(of(result.all, 'lib.cjs#Counter.add', 'suite').map((r) => [r.args, r.out])).toEqual([
       ['2', { returned: '[2, 1]' }],
       ["3, 'extra'", { returned: '[5, 2]' }],
       ['10', { returned: '[10, 1]' }],
     ]);
-    expect(of(result.all, 'lib.cjs#Counter.add', 'generated')).toEqual([]);
     // `super` in the moved body still reaches the parent's method.
     expect(result.probed.stdout).toContain('[10,1]');
     expect(of(result.all, 'lib.cjs#Loud.add', 'suite').map((r) => [r.args, r.out])).toEqual([['1', { returned: '[10, 1]' }]]);
@@ -101,6 +100,43 @@ describe.each(NODES)('a CommonJS file under %s', (_label, node) => {
       'Loud { total: 10 }',
     ]);
     expect(of(result.all, 'lib.cjs#Loud.add', 'suite').map((r) => r.thisAfter)).toEqual(['Loud { total: 10 }']);
+  });
+
+  it("generates around a method's arguments on copies of its receiver as the call found it, and the suite's is untouched", () => {
+    expect(result.probed.stdout).toContain('[2,1] [5,2] 5');
+    const around = of(result.all, 'lib.cjs#Counter.add', 'generated');
+    // Around add(2) on a new counter: each input on its own copy of `Counter { total: 0 }`.
+    expect(around).toContainEqual(
+      expect.objectContaining({ args: '3', base: '2', out: { returned: '[3, 1]' }, thisAfter: 'Counter { total: 3 }' }),
+    );
+    expect(around.filter((r) => r.base === '2' && r.args === '1')).toEqual([
+      expect.objectContaining({ out: { returned: '[1, 1]' }, thisAfter: 'Counter { total: 1 }' }),
+    ]);
+    // A subclass's override, `super` included, on a copy of its own receiver.
+    expect(of(result.all, 'lib.cjs#Loud.add', 'generated')).toContainEqual(
+      expect.objectContaining({ args: '2', out: { returned: '[20, 1]' }, thisAfter: 'Loud { total: 20 }' }),
+    );
+  });
+
+  it('holds an argument of a class still, copied for each input, while the plain one varies', () => {
+    expect(result.probed.stdout).toContain('cursor 3 3 true');
+    const around = of(result.all, 'lib.cjs#advance', 'generated');
+    expect(around).toContainEqual(
+      expect.objectContaining({ args: 'Cursor { at: 1 }, 3', out: { returned: '4' }, after: 'Cursor { at: 4 }, 3' }),
+    );
+    expect(around.every((r) => r.args.startsWith('Cursor { at: 1 }'))).toBe(true);
+  });
+
+  it("calls a function through the namespace it was called on, not a copy of it (a package's entry)", () => {
+    expect(result.probed.stdout).toContain('api 5');
+    expect(of(result.all, 'lib.cjs#clamp', 'generated').filter((r) => r.base === '7, 0, 5')).toContainEqual(
+      expect.objectContaining({ args: '8, 0, 5', out: { returned: '5' } }),
+    );
+  });
+
+  it('records no generated call on a copy its class refuses (a private field)', () => {
+    expect(of(result.all, 'lib.cjs#Vault.open', 'suite')).toHaveLength(1);
+    expect(of(result.all, 'lib.cjs#Vault.open', 'generated')).toEqual([]);
   });
 
   it("records a generator's values as the program drew them, `this` and `arguments` kept, and a loop's `break` as stopped", () => {
