@@ -25,6 +25,39 @@ const DATE_SHIFTS = [DAY, -DAY, 2 * DAY, -2 * DAY];
 /** At most this many inputs of one value come from the change's values. */
 const FROM_CHANGE = 16;
 
+/** What a mark of the suite's string is swapped for: the characters escapers and tokenizers treat apart. */
+const MARK_SWAPS = ['<', '&', '"', ' '];
+/** The marks of one string varied: its first few distinct ones. */
+const MARKS = 4;
+
+/**
+ * The string with each of its marks (a character neither a letter, a digit nor a space: `,` `&` `[`)
+ * varied where it last occurs: a space before it and after it, the mark doubled, swapped for another.
+ * A tokenizer or an escaper that a patch taught the suite's exact text (`,,`, `&amp;`) meets the same
+ * text a little apart (`, ,`) or with another mark (`<amp;`). Each mark's variants in turn.
+ * @param {string} s
+ * @returns {string[]}
+ */
+function markVariants(s) {
+  const marks = [...new Set([...s].filter((c) => /[^\p{L}\p{N}\s]/u.test(c)))].slice(0, MARKS);
+  const perMark = marks.map((mark) => {
+    const at = s.lastIndexOf(mark);
+    const before = s.slice(0, at);
+    const after = s.slice(at + mark.length);
+    return [
+      `${before} ${mark}${after}`,
+      ...MARK_SWAPS.filter((swap) => swap !== mark).map((swap) => before + swap + after),
+      `${before}${mark} ${after}`,
+      before + mark + mark + after,
+    ];
+  });
+  /** @type {string[]} */
+  const out = [];
+  for (let round = 0; round < Math.max(0, ...perMark.map((list) => list.length)); round++)
+    for (const list of perMark) if (round < list.length) out.push(/** @type {string} */ (list[round]));
+  return out;
+}
+
 /**
  * @param {string} s
  * @returns {string[]}
@@ -41,7 +74,7 @@ function stringVariants(s) {
     for (const c of REPLACEMENTS) out.push(s.slice(0, at) + c + s.slice(at + 1));
   }
   out.push(s.toUpperCase(), s.toLowerCase(), s + s);
-  return out;
+  return alternate(out, markVariants(s));
 }
 
 /** @param {number} n */

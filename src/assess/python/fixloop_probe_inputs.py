@@ -29,6 +29,9 @@ ELEMENT_VARIANTS = 8
 FROM_CHANGE = 16
 CALL_LIMIT_S, PROCESS_BUDGET_S = 1.0, 120.0
 SEPARATORS = ["/", "\\", ".", ",", ":", " ", '"', "'", "\n", "%"]
+# What a mark of the suite's string is swapped for (see _marks), and how many of its marks are varied.
+MARK_SWAPS = ["<", "&", '"', " "]
+MARKS = 4
 totals = {"generated": 0, "spent": 0.0}
 _armed = [False]
 
@@ -113,6 +116,20 @@ def _with(d, key, value):
     out[key] = value
     return out
 
+def _marks(s):
+    """The string with each of its marks (neither a letter, a digit nor a space: `,` `&` `[`) varied
+    where it last occurs: a space before and after it, doubled, swapped for another. A tokenizer or
+    an escaper a patch taught the suite's exact text (`,,`, `&amp;`) meets it a little apart (`, ,`)
+    or with another mark (`<amp;`). Each mark's variants in turn, as in js/probe-inputs.cjs."""
+    marks = list(dict.fromkeys(c for c in s if not (c.isalnum() or c.isspace())))[:MARKS]
+    per_mark = []
+    for mark in marks:
+        at = s.rindex(mark)
+        before, after = s[:at], s[at + 1:]
+        per_mark.append([before + " " + mark + after] + [before + swap + after for swap in MARK_SWAPS if swap != mark]
+                        + [before + mark + " " + after, before + mark + mark + after])
+    return [row[i] for i in range(max([len(r) for r in per_mark] + [0])) for row in per_mark if i < len(row)]
+
 def _near_str(s):
     mid = len(s) // 2
     out = ["", s[1:], s[:-1]] + [s + c for c in SEPARATORS] + [c + s for c in "/\\. "]
@@ -120,7 +137,7 @@ def _near_str(s):
     hit = next((i for i, ch in enumerate(s) if ch in SEPARATORS), None)
     if hit is not None:
         out += [s[:hit] + c + s[hit + 1:] for c in ["/", "\\", ".", " ", ""]]
-    return out + [s.upper(), s.lower(), s + s]
+    return _alternate(out + [s.upper(), s.lower(), s + s], _marks(s))
 
 def _variants(fn, args, kwargs):
     """(args, kwargs) around a call, one argument changed at a time, taking from each in turn."""

@@ -124,3 +124,18 @@ describe("generated inputs made from the change's values", () => {
     expect(neighbours(['abc'], new Map()).some((args) => args[0] === 'https:')).toBe(false);
   });
 });
+
+describe("generated inputs around a string's marks", () => {
+  const around = (s: string) => neighbours([s], new Map()).map((args) => args[0]);
+
+  it('puts a space before and after the last of each mark, doubles it and swaps it for another, among the first inputs', () => {
+    // A tokenizer taught `,,` meets `, ,`; an escaper taught `&amp;` meets `<amp;`.
+    expect(around('a,,b').slice(0, 56)).toEqual(expect.arrayContaining(['a, ,b', 'a,, b', 'a,,,b', 'a,<b', 'a,&b']));
+    expect(around('x &amp; y').slice(0, 56)).toEqual(expect.arrayContaining(['x <amp; y', 'x &amp ; y', 'x &amp" y']));
+  });
+
+  it('varies no letter, digit or space as a mark', () => {
+    expect(around('ab 12')).not.toContain('ab  12 ');
+    expect(around('ab 12').filter((s) => typeof s === 'string' && s.includes('<'))).toEqual([]);
+  });
+});

@@ -42,3 +42,11 @@ describe('generated inputs of the Python probe inside dicts and lists', () => {
     expect(near('[5, 6]')).toContainEqual([0, 6]);
   });
 });
+
+describe("generated inputs around a string's marks in the Python probe", () => {
+  it('puts a space before the last of each mark, doubles it and swaps it, as the JavaScript probe does', () => {
+    expect(near("'a,,b'")).toEqual(expect.arrayContaining(['a, ,b', 'a,, b', 'a,,,b', 'a,<b']));
+    expect(near("'x &amp; y'")).toEqual(expect.arrayContaining(['x <amp; y', 'x &amp ; y']));
+    expect(near("'ab 12'").filter((s) => typeof s === 'string' && s.includes('<'))).toEqual([]);
+  });
+});
