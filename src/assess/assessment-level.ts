@@ -107,7 +107,7 @@ export function decideLevel(input: LevelInput): Assessment {
   // there says no more than the judge did. Positive evidence needs inputs nobody chose for the tests.
   if (changes.length > 0 && !input.behaviourUnchanged && input.counts && input.counts.generatedInputs === 0)
     reasons.push(
-      'only the suite’s own calls were compared: no input could be generated around them or around the public functions the failing tests call (their arguments are not plain data), so nothing beyond what the tests check was tried',
+      'only the suite’s own calls were compared: no input could be generated around them or around the public functions the failing tests call (none of their arguments is plain data, or what they hold could not be copied), so nothing beyond what the tests check was tried',
     );
   if (outside.length > 0) reasons.push(`${plural(outside.length, 'behaviour change')} outside the failing tests`);
   if (input.specialCase) reasons.push(specialCaseReason(input.specialCase));

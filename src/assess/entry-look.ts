@@ -4,9 +4,10 @@
 // tests at functions of the patch, often internal ones: the patch is at `review` already, and what a
 // reviewer decides on (and a program that tells the right patch from a wrong one calls) is the public
 // function the tests call, so the same changes are shown there too, with the input given to it. Or
-// the changed functions' calls could not be varied (their arguments are not plain data: a parser's
-// state, a tree's nodes), so nothing beyond the suite's own calls was tried: the public function
-// the tests call often takes plain data (a string, options), and inputs are generated around it.
+// the changed functions' calls could not be varied (no argument is plain data, or a parser's state
+// or a tree's node held beside them could not be copied), so nothing beyond the suite's own calls was
+// tried: the public function the tests call often takes plain data (a string, options), and inputs
+// are generated around it.
 import type { EntryReason } from './assessment-level.ts';
 
 /** `outer`: changes outside the failing tests, shown again at the functions the failing tests call. */
