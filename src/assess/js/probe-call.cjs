@@ -7,7 +7,7 @@
 // inlined probe runtime.
 const { argsText, canon } = require('./probe-canon.cjs');
 const { callerOf } = require('./probe-caller.cjs');
-const { ASYNC, BASE_KEYS, MAX_KEYS, addCapped, generate, quietly } = require('./probe-generated.cjs');
+const { ASYNC, BASE_KEYS, HELD_MS, MAX_KEYS, addCapped, generate, quietly } = require('./probe-generated.cjs');
 const { heldCopy } = require('./probe-held.cjs');
 const { copy, isPlainData } = require('./probe-inputs.cjs');
 const { isPlainObject } = require('./probe-plain.cjs');
@@ -38,6 +38,7 @@ const { record, whenSettled, write } = require('./probe-records.cjs');
  * @property {Map<string, number>} stacks
  * @property {Map<number, unknown[]>} nullable
  * @property {boolean} refused A generated call refused a copy (probe-held.cjs): none are made again.
+ * @property {boolean} heavy Its copies or its calls with them ran over HELD_MS: none are made again.
  */
 
 /**
@@ -84,6 +85,7 @@ function fnState(state, id) {
       stacks: new Map(),
       nullable: new Map(),
       refused: false,
+      heavy: false,
     };
     state.fns.set(id, fn);
   }
@@ -175,12 +177,16 @@ function generationBase(state, file, call, fn, args) {
   if (typeof self !== 'function') return null;
   const heldThis = !isPlainThis(state, file, call.thisArg) && !isNamespaceOf(call.thisArg, self);
   const held = new Set(plain.flatMap((isPlain, index) => (isPlain ? [] : [index])));
-  if (fn.refused && (heldThis || held.size > 0)) return null;
+  if ((fn.refused || fn.heavy) && (heldThis || held.size > 0)) return null;
+  const started = Date.now();
   try {
     const snapshot = args.map((arg, index) => (held.has(index) ? heldCopy(arg) : copy(arg)));
     return { self, snapshot, held, thisArg: heldThis ? heldCopy(call.thisArg) : call.thisArg, heldThis };
   } catch {
     return null;
+  } finally {
+    // A copy this slow would be made again for every input: one is all it gets.
+    if (Date.now() - started > HELD_MS / 10) fn.heavy = true;
   }
 }
 

@@ -179,9 +179,12 @@ function variants(value, values = null) {
  * @param {Map<number, unknown[]>} nullable
  * @param {ChangeValues | null} [values] What the patches' changed lines name (change-values.ts).
  * @param {ReadonlySet<number>} [held]
+ * @param {boolean} [bounded] No huge or infinite number: a call that holds copies is a method or an
+ *   internal function (a parser's state beside its nesting level), where a level of 1e9 only asks
+ *   for memory (`' '.repeat(indent * level)`), and running out of it ends the process.
  * @returns {unknown[][]}
  */
-function neighbours(args, nullable, values = null, held = new Set()) {
+function neighbours(args, nullable, values = null, held = new Set(), bounded = false) {
   const copyArgs = (/** @type {unknown[]} */ list) => list.map((arg, index) => (held.has(index) ? arg : copy(arg)));
   /** @type {unknown[][]} */
   const out = [];
@@ -204,7 +207,23 @@ function neighbours(args, nullable, values = null, held = new Set()) {
       out.push(next);
     });
   }
-  return out;
+  return bounded ? out.filter((list) => list.every((arg, index) => held.has(index) || modest(arg, 0))) : out;
+}
+
+/** The largest number a bounded call is given (a count, a level, an offset). */
+const MODEST = 1e6;
+
+/**
+ * Whether plain data holds no number beyond ±MODEST, nor an infinite one.
+ * @param {unknown} value
+ * @param {number} nesting
+ * @returns {boolean}
+ */
+function modest(value, nesting) {
+  if (typeof value === 'number') return Number.isNaN(value) || Math.abs(value) <= MODEST;
+  if (typeof value === 'bigint') return value <= BigInt(MODEST) && value >= -BigInt(MODEST);
+  if (typeof value !== 'object' || value === null || nesting > 3) return true;
+  return Object.values(value).every((item) => modest(item, nesting + 1));
 }
 
 module.exports = { allPlainData, copy, isPlainData, neighbours };

@@ -62,7 +62,8 @@ class _Function(object):
         code = getattr(fn, "__code__", None)
         self.id, self.record_file, self.fn, self.code = fn_id, record_file, fn, code
         self.file = code.co_filename if code else None
-        # Set when a held argument was slow to copy: generation then needs every argument plain.
+        # Set when a held argument was slow to copy, or the inputs around one ran over HELD_S
+        # (fixloop_probe_inputs.py): generation then needs every argument plain.
         self.heavy = False
         self.bases, self.suite_keys, self.generated, self.none_at = set(), set(), set(), set()
         self.calls, self.suite_records, self.stopped = 0, 0, False

@@ -11,7 +11,9 @@ const { allPlainData, copy, neighbours } = require('../../../src/assess/js/probe
   neighbours: (
     args: unknown[],
     nullable: Map<number, unknown[]>,
-    values?: { strings: string[]; numbers: number[]; keys: string[] },
+    values?: { strings: string[]; numbers: number[]; keys: string[] } | null,
+    held?: ReadonlySet<number>,
+    bounded?: boolean,
   ) => unknown[][];
 };
 
@@ -137,5 +139,18 @@ describe("generated inputs around a string's marks", () => {
   it('varies no letter, digit or space as a mark', () => {
     expect(around('ab 12')).not.toContain('ab  12 ');
     expect(around('ab 12').filter((s) => typeof s === 'string' && s.includes('<'))).toEqual([]);
+  });
+});
+
+describe('generated inputs beside a held argument', () => {
+  it('never varies the held one, and gives the call no huge or infinite number', () => {
+    const state = { depth: 0 };
+    const around = neighbours([state, 3], new Map(), null, new Set([0]), true);
+    expect(around.length).toBeGreaterThan(3);
+    expect(around.every((args) => args[0] === state || args.length < 2)).toBe(true);
+    expect(around.map((args) => args[1])).toEqual(expect.arrayContaining([4, 2, 0, -3]));
+    expect(around.map((args) => args[1])).not.toContain(1e9);
+    expect(around.map((args) => args[1])).not.toContain(Infinity);
+    expect(neighbours([3], new Map()).map((args) => args[0])).toContain(1e9);
   });
 });

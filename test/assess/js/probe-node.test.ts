@@ -134,6 +134,15 @@ describe.each(NODES)('a CommonJS file under %s', (_label, node) => {
     );
   });
 
+  it('stops generating around a call with copies after 100 ms, and makes none for that function again', () => {
+    expect(result.probed.stdout).toContain('crawl 4 5');
+    const around = of(result.all, 'lib.cjs#crawl', 'generated');
+    // 30 ms each: the fourth or fifth input runs past the deadline.
+    expect(around.length).toBeGreaterThan(0);
+    expect(around.length).toBeLessThanOrEqual(5);
+    expect(around.every((r) => r.base === 'Cursor { at: 3 }, 1')).toBe(true);
+  });
+
   it('records no generated call on a copy its class refuses (a private field)', () => {
     expect(of(result.all, 'lib.cjs#Vault.open', 'suite')).toHaveLength(1);
     expect(of(result.all, 'lib.cjs#Vault.open', 'generated')).toEqual([]);

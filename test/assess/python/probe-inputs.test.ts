@@ -50,3 +50,25 @@ describe("generated inputs around a string's marks in the Python probe", () => {
     expect(near("'ab 12'").filter((s) => typeof s === 'string' && s.includes('<'))).toEqual([]);
   });
 });
+
+describe('generated inputs of the Python probe beside a held argument', () => {
+  it('gives the call no huge or infinite number, and keeps them for an all-plain call', () => {
+    const script = [
+      'import importlib.util, json, sys, types',
+      "sys.modules['_fixloop_probe_canon'] = types.ModuleType('canon')",
+      "sys.modules['_fixloop_probe_path'] = types.ModuleType('path')",
+      "spec = importlib.util.spec_from_file_location('inputs', sys.argv[1])",
+      'module = importlib.util.module_from_spec(spec)',
+      'spec.loader.exec_module(module)',
+      'class State: pass',
+      'fn = types.SimpleNamespace(name=lambda k: k, none_at=set(), values=None)',
+      'held = [a[1] for a, _ in module._variants(fn, (State(), 3), {}) if len(a) > 1]',
+      'plain = [a[0] for a, _ in module._variants(fn, (3,), {}) if a]',
+      'print(json.dumps({"held": held, "plain": plain}))',
+    ].join('\n');
+    const out = JSON.parse(execFileSync('python3', ['-c', script, INPUTS], { encoding: 'utf8' })) as { held: number[]; plain: number[] };
+    expect(out.held).toEqual(expect.arrayContaining([4, 2, 0]));
+    expect(out.held).not.toContain(1e9);
+    expect(out.plain).toContain(1e9);
+  });
+});
