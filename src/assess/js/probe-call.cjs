@@ -149,7 +149,21 @@ function prepare(state, file, call) {
   // A method's receiver as it was: what the call did to `this` (a parser that builds its state) is a result too.
   const receiver = isReceiver(state, file, call.thisArg) ? canon(call.thisArg) : undefined;
   const base = fn.bases.has(key) || fn.bases.size >= BASE_KEYS ? null : generationBase(state, file, call, fn, args);
-  if (!base) return { fn, file, call, args, key, caller, self: null, snapshot: null, held: NONE, thisArg: call.thisArg, heldThis: false, receiver };
+  if (!base)
+    return {
+      fn,
+      file,
+      call,
+      args,
+      key,
+      caller,
+      self: null,
+      snapshot: null,
+      held: NONE,
+      thisArg: call.thisArg,
+      heldThis: false,
+      receiver,
+    };
   return { fn, file, call, args, key, caller, ...base, receiver };
 }
 

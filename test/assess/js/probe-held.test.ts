@@ -43,7 +43,14 @@ describe('a held copy', () => {
 
   it('copies maps, sets, dates, patterns and buffers as themselves, and shares functions', () => {
     const format = (s: string) => s.trim();
-    const state = { seen: new Map([['a', { n: 1 }]]), tags: new Set(['x']), at: new Date(0), re: /a+/gi, bytes: Buffer.from('hi'), format };
+    const state = {
+      seen: new Map([['a', { n: 1 }]]),
+      tags: new Set(['x']),
+      at: new Date(0),
+      re: /a+/gi,
+      bytes: Buffer.from('hi'),
+      format,
+    };
     const copied = heldCopy(state) as typeof state;
     expect(copied.seen.get('a')).toEqual({ n: 1 });
     expect(copied.seen.get('a')).not.toBe(state.seen.get('a'));

@@ -66,7 +66,10 @@ describe('generated inputs of the Python probe beside a held argument', () => {
       'plain = [a[0] for a, _ in module._variants(fn, (3,), {}) if a]',
       'print(json.dumps({"held": held, "plain": plain}))',
     ].join('\n');
-    const out = JSON.parse(execFileSync('python3', ['-c', script, INPUTS], { encoding: 'utf8' })) as { held: number[]; plain: number[] };
+    const out = JSON.parse(execFileSync('python3', ['-c', script, INPUTS], { encoding: 'utf8' })) as {
+      held: number[];
+      plain: number[];
+    };
     expect(out.held).toEqual(expect.arrayContaining([4, 2, 0]));
     expect(out.held).not.toContain(1e9);
     expect(out.plain).toContain(1e9);
