@@ -27,6 +27,11 @@ export interface RivalComparison {
   originals: ReadonlyMap<string, string | null>;
   /** The original text of every file the probed runs wrote (the functions the failing tests call too). */
   written: ReadonlyMap<string, string | null>;
+  /**
+   * A second checkout of the original, set up (null: none), for candidates to run beside the first's
+   * (rival-search.ts): the files in `written` are written to it as well.
+   */
+  second?: () => Promise<string | null>;
   chosen: PatchedVersion;
   /** The plans of the versions, probed where the chosen patch's run was. */
   plan: (versions: PatchedVersion[]) => Promise<{ original: VersionPlan; versions: VersionPlan[] }>;
@@ -66,6 +71,7 @@ export async function compareRivals(input: RivalComparison): Promise<{
       },
       suite: input.suite,
       focused: input.focused,
+      ...(input.second ? { second: withWritten(input.second, input.written) } : {}),
       log,
     },
     searchMs(),
@@ -91,6 +97,7 @@ export async function compareRivals(input: RivalComparison): Promise<{
     }
     if (compares.compared.some(isAmbiguity)) break;
   }
+  await searcher?.close();
   const search = {
     candidates: searcher?.candidates ?? 0,
     tried: searcher?.tried ?? 0,
@@ -98,6 +105,15 @@ export async function compareRivals(input: RivalComparison): Promise<{
     ...(stopped ? { stopped } : {}),
   };
   return { compared, search, exhausted };
+}
+
+/** The second checkout with the files the probed runs wrote as the first has them (the tests as the patch has them). */
+function withWritten(second: () => Promise<string | null>, written: ReadonlyMap<string, string | null>) {
+  return async () => {
+    const dir = await second();
+    if (dir) await writeTexts(dir, written);
+    return dir;
+  };
 }
 
 /** Each rival's probed suite run, compared with the patch's when it passes (one that fails another test of the suite is not plausible). */

@@ -46,6 +46,12 @@ export interface RivalSearch {
   suite: SuiteRunner;
   /** The failing tests alone (runners/focused-test-command.ts): without it no rival is tried, a whole suite run each costs too much. */
   focused: string | null;
+  /**
+   * A second checkout, set up and with every file as `request.dir` has it, where candidates run beside
+   * those in `request.dir` (null: none to be had). Asked once, as the search starts; candidates do not
+   * wait for it.
+   */
+  second?: () => Promise<string | null>;
   log: (line: string) => void;
 }
 
@@ -67,6 +73,8 @@ export interface RivalSearcher {
   readonly tried: number;
   /** Runs the next candidates until `max` more pass the failing tests or `limitMs` has passed. */
   next(max: number, limitMs: number): Promise<RivalsFound>;
+  /** Waits for the second checkout, if one was being made, and removes it. */
+  close(): Promise<void>;
 }
 
 /** The candidates, the files' original texts, and a run of the patch itself on the failing tests alone (its time bounds each candidate's). Null: nothing to try, with the reason logged. */
@@ -86,6 +94,7 @@ export async function startRivalSearch(search: RivalSearch, limitMs: number): Pr
     candidates: candidates.length,
     tried: 0,
     next: async () => ({ rivals: [], ...(stopped ? { stopped } : {}) }),
+    close: async () => undefined,
   });
   let reference: GateResult;
   try {
@@ -102,6 +111,8 @@ export async function startRivalSearch(search: RivalSearch, limitMs: number): Pr
     return none();
   }
   log(`assessment: trying ${candidates.length} one-edit patches at the lines the patch changed, on the failing tests alone`);
+  // Made while the first candidates run; a setup that fails or throws leaves one checkout.
+  const second = candidates.length > 1 && search.second ? search.second().catch(() => null) : Promise.resolve(null);
   let tried = 0;
   let named = 0;
   return {
@@ -114,33 +125,45 @@ export async function startRivalSearch(search: RivalSearch, limitMs: number): Pr
       const left = () => started + stepMs - Date.now();
       // Bounded as the `repair` engine bounds its candidates, by the patch's own run.
       const runMs = candidateRunTimeout(reference.durationMs, stepMs);
-      const found: RivalCandidate[] = [];
+      const found: Array<{ index: number; candidate: RivalCandidate }> = [];
       let stopped: RivalsFound['stopped'];
-      try {
-        for (; tried < candidates.length;) {
+      // One worker per checkout, each taking the next candidate: the failing tests alone are one
+      // process each, and two of them share the machine's cores.
+      const work = async (dir: string) => {
+        while (tried < candidates.length && stopped === undefined) {
           // A run with less time than the patch's own took could not tell a pass from a slow candidate.
           if (found.length >= max || left() < 2 * reference.durationMs + 500) {
             stopped = found.length >= max ? 'enough' : 'time';
-            break;
+            return;
           }
-          const candidate = candidates[tried++] as RivalCandidate;
-          const gate = await withTexts(request.dir, new Map([[candidate.file, candidate.text]]), originals, () =>
-            suite.gateWith(request.dir, focused, Math.min(runMs, left())),
+          const index = tried++;
+          const candidate = candidates[index] as RivalCandidate;
+          const gate = await withTexts(dir, new Map([[candidate.file, candidate.text]]), originals, () =>
+            suite.gateWith(dir, focused, Math.min(runMs, left())),
           );
-          if (gate.passed) found.push(candidate);
+          if (gate.passed) found.push({ index, candidate });
         }
-      } catch (error) {
-        log(`assessment: the search for rival patches stopped: ${(error as Error).message}`);
+      };
+      const first = work(request.dir);
+      // The second checkout joins when it is ready, unless the first worker finished before.
+      const ready = await Promise.race([second, first.then(() => null, () => null)]);
+      // Both settled before anything goes on: a worker still running would rewrite its checkout.
+      const settled = await Promise.allSettled([first, ready ? work(ready) : Promise.resolve()]);
+      const failed = settled.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+      if (failed) {
+        log(`assessment: the search for rival patches stopped: ${(failed.reason as Error).message}`);
         stopped = 'error';
       }
+      // In the candidates' order, whichever checkout ran them: the engine's order is the rivals' too.
+      const inOrder = found.sort((a, b) => a.index - b.index).map((f) => f.candidate);
       log(
-        `assessment: ${found.length} more of the ${tried} one-edit patches tried so far also pass the failing tests${found.length > 0 ? `: ${found.map((f) => f.summary).join('; ')}` : ''}`,
+        `assessment: ${inOrder.length} more of the ${tried} one-edit patches tried so far also pass the failing tests${inOrder.length > 0 ? `: ${inOrder.map((f) => f.summary).join('; ')}` : ''}`,
       );
       const weakens =
-        found.length > 0
-          ? await search.source.weakens(found.map((f) => ({ file: f.file, before: originals.get(f.file) ?? '', after: f.text })))
+        inOrder.length > 0
+          ? await search.source.weakens(inOrder.map((f) => ({ file: f.file, before: originals.get(f.file) ?? '', after: f.text })))
           : [];
-      const rivals = found.map((f, i): Rival => {
+      const rivals = inOrder.map((f, i): Rival => {
         const why = weakens[i];
         const patch = createTwoFilesPatch(`a/${f.file}`, `b/${f.file}`, originals.get(f.file) ?? '', f.text);
         named++;
@@ -150,6 +173,10 @@ export async function startRivalSearch(search: RivalSearch, limitMs: number): Pr
         };
       });
       return { rivals, ...(stopped ? { stopped } : {}) };
+    },
+    async close() {
+      const dir = await second;
+      if (dir) await rm(dir, { recursive: true, force: true }).catch(() => undefined);
     },
   };
 }

@@ -22,11 +22,13 @@ beforeEach(async () => {
 });
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
-/** A runner that passes when the checkout's f.js is the patch or a passing candidate, and remembers what each run saw. */
-function runner(seen: string[]): SuiteRunner {
-  const gate = async (): Promise<GateResult> => {
-    const text = await readFile(join(dir, 'f.js'), 'utf8');
+/** A runner that passes when the checkout's f.js is the patch or a passing candidate, and remembers what each run saw (and where). */
+function runner(seen: string[], where: string[] = [], runMs = 0): SuiteRunner {
+  const gate = async (cwd: string): Promise<GateResult> => {
+    const text = await readFile(join(cwd, 'f.js'), 'utf8');
     seen.push(text.trim());
+    where.push(cwd);
+    await new Promise((resolve) => setTimeout(resolve, runMs));
     const report: TestReport = { format: 'unknown', parsed: false, passed: 0, failed: 0, skipped: 0, total: 0, tests: [] };
     return text === PATCH || text.includes('pass')
       ? { passed: true, report, output: '', durationMs: 5 }
@@ -50,7 +52,11 @@ const source: RivalSource = {
   weakens: async (found) => found.map(() => null),
 };
 
-function search(seen: string[], focused: string | null = 'npx vitest run f.test.js') {
+function search(
+  seen: string[],
+  focused: string | null = 'npx vitest run f.test.js',
+  second?: { dir: string; where: string[] },
+) {
   return startRivalSearch(
     {
       source,
@@ -61,8 +67,9 @@ function search(seen: string[], focused: string | null = 'npx vitest run f.test.
         fixed: [],
         testFiles: [],
       },
-      suite: runner(seen),
+      suite: runner(seen, second?.where, second ? 20 : 0),
       focused,
+      ...(second ? { second: async () => second.dir } : {}),
       log: () => undefined,
     },
     60_000,
@@ -97,6 +104,25 @@ describe('the rival search', () => {
     const step = await searcher?.next(3, 0);
     expect(step).toEqual({ rivals: [], stopped: 'time' });
     expect(searcher?.tried).toBe(0);
+  });
+
+  it('runs candidates in a second checkout beside the first, each once, finds them in order, and removes it when closed', async () => {
+    const seen: string[] = [];
+    const where: string[] = [];
+    const other = await mkdtemp(join(tmpdir(), 'fixloop-rival-second-'));
+    await writeFile(join(other, 'f.js'), ORIGINAL);
+    const searcher = await search(seen, undefined, { dir: other, where });
+    if (!searcher) throw new Error('no search started');
+    const step = await searcher.next(10, 60_000);
+    expect(step.rivals.map((r) => r.info.summary)).toEqual(['pass-1', 'pass-2', 'pass-3']);
+    expect(searcher.tried).toBe(CANDIDATES.length);
+    // The patch's own run, then each candidate once, in one checkout or the other.
+    expect(seen.slice(1).sort()).toEqual(CANDIDATES.map((c) => `// ${c}`).sort());
+    expect(new Set(where.slice(1))).toEqual(new Set([dir, other]));
+    expect(await readFile(join(dir, 'f.js'), 'utf8')).toBe(ORIGINAL);
+    expect(await readFile(join(other, 'f.js'), 'utf8')).toBe(ORIGINAL);
+    await searcher.close();
+    await expect(readFile(join(other, 'f.js'), 'utf8')).rejects.toThrow();
   });
 
   it('tries nothing when the failing tests cannot be run alone', async () => {
