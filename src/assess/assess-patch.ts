@@ -35,14 +35,10 @@ import { alternativeVersions, applyInMemory, type PatchedVersion } from './patch
 import { compareRivals } from './assess-rivals.ts';
 import { packageScripts } from '../runners/package-scripts.ts';
 import { valuesOfVersions } from './change-values.ts';
+import { SECOND_SETUP_MS, secondCheckout } from './second-checkout.ts';
 
 /** At most this many other plausible patches are compared with the chosen one (each is a suite run). */
 const MAX_ALTERNATIVES = 3;
-/**
- * The rival search runs candidates in a second checkout too when the first's setup took at most this
- * long (an install restored from the cache): one that takes longer would spend the search's time.
- */
-const SECOND_SETUP_MS = 10_000;
 
 export interface AssessInput {
   mirror: string;
@@ -141,7 +137,7 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
       checkout,
       originals,
       written: new Map([...standing.original.files].map(([path, file]) => [path, file.text])),
-      ...(setupMs <= SECOND_SETUP_MS ? { second: () => secondCheckout(input, `${dir}-b`) } : {}),
+      ...(setupMs <= SECOND_SETUP_MS ? { second: () => secondCheckout(input, input.suite, `${dir}-b`) } : {}),
       chosen,
       plan: (versions) => rivalPlans(versions, { originals, probed, entries, dir }),
       suite: input.suite,
@@ -166,17 +162,6 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
     // The second checkout too, when the rival search ended without closing it (it threw).
     for (const made of [dir, `${dir}-b`]) await rm(made, { recursive: true, force: true }).catch(() => undefined);
   }
-}
-
-/** The original at `dir`, set up as the assessment's own checkout was; null when its setup fails. */
-async function secondCheckout(input: AssessInput, dir: string): Promise<string | null> {
-  await cloneMirror(input.mirror, input.baseSha, dir, input.seal);
-  const setup = await input.suite.setup(dir);
-  if (setup && setup.exitCode !== 0) {
-    await rm(dir, { recursive: true, force: true }).catch(() => undefined);
-    return null;
-  }
-  return dir;
 }
 
 /** The versions to compare, planned, and the assessment's checkout, set up, where they run. */

@@ -125,33 +125,20 @@ export async function startRivalSearch(search: RivalSearch, limitMs: number): Pr
       const left = () => started + stepMs - Date.now();
       // Bounded as the `repair` engine bounds its candidates, by the patch's own run.
       const runMs = candidateRunTimeout(reference.durationMs, stepMs);
-      const found: Array<{ index: number; candidate: RivalCandidate }> = [];
-      let stopped: RivalsFound['stopped'];
-      // One worker per checkout, each taking the next candidate: the failing tests alone are one
-      // process each, and two of them share the machine's cores.
-      const work = async (dir: string) => {
-        while (tried < candidates.length && stopped === undefined) {
-          // A run with less time than the patch's own took could not tell a pass from a slow candidate.
-          if (found.length >= max || left() < 2 * reference.durationMs + 500) {
-            stopped = found.length >= max ? 'enough' : 'time';
-            return;
-          }
-          const index = tried++;
-          const candidate = candidates[index] as RivalCandidate;
-          const gate = await withTexts(dir, new Map([[candidate.file, candidate.text]]), originals, () =>
+      const pool = await runInCheckouts(
+        { candidates, from: tried, max, first: request.dir, second },
+        (dir, candidate) =>
+          withTexts(dir, new Map([[candidate.file, candidate.text]]), originals, () =>
             suite.gateWith(dir, focused, Math.min(runMs, left())),
-          );
-          if (gate.passed) found.push({ index, candidate });
-        }
-      };
-      const first = work(request.dir);
-      // The second checkout joins when it is ready, unless the first worker finished before.
-      const ready = await Promise.race([second, first.then(() => null, () => null)]);
-      // Both settled before anything goes on: a worker still running would rewrite its checkout.
-      const settled = await Promise.allSettled([first, ready ? work(ready) : Promise.resolve()]);
-      const failed = settled.find((result): result is PromiseRejectedResult => result.status === 'rejected');
-      if (failed) {
-        log(`assessment: the search for rival patches stopped: ${(failed.reason as Error).message}`);
+          ),
+        // A run with less time than the patch's own took could not tell a pass from a slow candidate.
+        () => left() < 2 * reference.durationMs + 500,
+      );
+      tried = pool.next;
+      const { found } = pool;
+      let stopped: RivalsFound['stopped'] = pool.stopped;
+      if (pool.error) {
+        log(`assessment: the search for rival patches stopped: ${pool.error.message}`);
         stopped = 'error';
       }
       // In the candidates' order, whichever checkout ran them: the engine's order is the rivals' too.
@@ -161,7 +148,9 @@ export async function startRivalSearch(search: RivalSearch, limitMs: number): Pr
       );
       const weakens =
         inOrder.length > 0
-          ? await search.source.weakens(inOrder.map((f) => ({ file: f.file, before: originals.get(f.file) ?? '', after: f.text })))
+          ? await search.source.weakens(
+              inOrder.map((f) => ({ file: f.file, before: originals.get(f.file) ?? '', after: f.text })),
+            )
           : [];
       const rivals = inOrder.map((f, i): Rival => {
         const why = weakens[i];
@@ -179,6 +168,51 @@ export async function startRivalSearch(search: RivalSearch, limitMs: number): Pr
       if (dir) await rm(dir, { recursive: true, force: true }).catch(() => undefined);
     },
   };
+}
+
+/** What one step of the pool ran: the candidates that passed, where the next step starts, why it stopped. */
+interface PoolStep {
+  found: Array<{ index: number; candidate: RivalCandidate }>;
+  next: number;
+  stopped?: 'time' | 'enough';
+  error?: Error;
+}
+
+/**
+ * Candidates from `from` on, one worker per checkout, each taking the next: the failing tests alone
+ * are one process each, and two of them share the machine's cores. The second checkout joins when it
+ * is ready, unless the first worker is done before. Both workers have settled when it returns (a
+ * worker still running would rewrite its checkout).
+ */
+async function runInCheckouts(
+  at: { candidates: RivalCandidate[]; from: number; max: number; first: string; second: Promise<string | null> },
+  run: (dir: string, candidate: RivalCandidate) => Promise<GateResult>,
+  outOfTime: () => boolean,
+): Promise<PoolStep> {
+  const step: PoolStep = { found: [], next: at.from };
+  const work = async (dir: string) => {
+    while (step.next < at.candidates.length && step.stopped === undefined) {
+      if (step.found.length >= at.max || outOfTime()) {
+        step.stopped = step.found.length >= at.max ? 'enough' : 'time';
+        return;
+      }
+      const index = step.next++;
+      const candidate = at.candidates[index] as RivalCandidate;
+      if ((await run(dir, candidate)).passed) step.found.push({ index, candidate });
+    }
+  };
+  const first = work(at.first);
+  const ready = await Promise.race([
+    at.second,
+    first.then(
+      () => null,
+      () => null,
+    ),
+  ]);
+  const settled = await Promise.allSettled([first, ready ? work(ready) : Promise.resolve()]);
+  const failed = settled.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+  if (failed) step.error = failed.reason as Error;
+  return step;
 }
 
 /** `run` with the files as `texts` has them (null: absent), then as the original has them again. */

@@ -52,11 +52,7 @@ const source: RivalSource = {
   weakens: async (found) => found.map(() => null),
 };
 
-function search(
-  seen: string[],
-  focused: string | null = 'npx vitest run f.test.js',
-  second?: { dir: string; where: string[] },
-) {
+function search(seen: string[], focused: string | null = 'npx vitest run f.test.js', second?: { dir: string; where: string[] }) {
   return startRivalSearch(
     {
       source,

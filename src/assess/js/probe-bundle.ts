@@ -19,6 +19,7 @@ const PIECES = [
   'probe-records.cjs',
   'probe-caller.cjs',
   'probe-generated.cjs',
+  'probe-base.cjs',
   'probe-call.cjs',
   'probe-generator.cjs',
   'probe-runtime.cjs',

@@ -7,10 +7,8 @@
 // inlined probe runtime.
 const { argsText, canon } = require('./probe-canon.cjs');
 const { callerOf } = require('./probe-caller.cjs');
-const { ASYNC, BASE_KEYS, HELD_MS, MAX_KEYS, addCapped, generate, quietly } = require('./probe-generated.cjs');
-const { heldCopy } = require('./probe-held.cjs');
-const { copy, isPlainData } = require('./probe-inputs.cjs');
-const { isPlainObject } = require('./probe-plain.cjs');
+const { generationBase, isReceiver } = require('./probe-base.cjs');
+const { ASYNC, BASE_KEYS, MAX_KEYS, addCapped, generate, quietly } = require('./probe-generated.cjs');
 const { record, whenSettled, write } = require('./probe-records.cjs');
 
 /** @typedef {import('./probe-caller.cjs').Caller} Caller */
@@ -68,6 +66,8 @@ const { record, whenSettled, write } = require('./probe-records.cjs');
 // The caller is part of what a suite call is compared by (a method with no arguments is called by
 // many tests): its stack is read for this many calls of one function and arguments.
 const STACKS_PER_KEY = 200;
+/** @type {ReadonlySet<number>} */
+const NONE = new Set();
 
 /**
  * Per probed function: what the suite passed, and what was already generated.
@@ -90,35 +90,6 @@ function fnState(state, id) {
     state.fns.set(id, fn);
   }
   return fn;
-}
-
-/**
- * @param {State} state
- * @param {ProbeFile} file
- * @param {unknown} thisArg
- * @returns {boolean}
- */
-function isPlainThis(state, file, thisArg) {
-  if (thisArg === undefined || thisArg === null || thisArg === state.g) return true;
-  if (file.mod && typeof file.mod === 'object' && thisArg === /** @type {{ exports?: unknown }} */ (file.mod).exports)
-    return true;
-  return Object.prototype.toString.call(thisArg) === '[object Module]';
-}
-
-/**
- * A plain object that holds the function as one of its own properties: `api.parse(text)` through a
- * package's entry that re-exports it. Not a receiver with a state of its own, so it is not copied.
- * @param {unknown} thisArg
- * @param {Function} self
- * @returns {boolean}
- */
-function isNamespaceOf(thisArg, self) {
-  if (!isPlainObject(thisArg)) return false;
-  // By descriptor: a getter (a lazy export) is not run.
-  return Object.keys(thisArg).some((key) => {
-    const descriptor = Object.getOwnPropertyDescriptor(thisArg, key);
-    return descriptor !== undefined && 'value' in descriptor && descriptor.value === self;
-  });
 }
 
 /**
@@ -165,54 +136,6 @@ function prepare(state, file, call) {
       receiver,
     };
   return { fn, file, call, args, key, caller, ...base, receiver };
-}
-
-/** @type {ReadonlySet<number>} */
-const NONE = new Set();
-
-/**
- * What generated calls around this one start from, taken before it runs (it may change its receiver
- * and arguments): the function itself, the plain arguments copied, and the others (an object of a
- * class) and a method's receiver copied with their class (probe-held.cjs), to be held still while the
- * plain ones vary. Null when there is no plain argument to vary, no way to name the function, or
- * something held cannot be copied.
- * @param {State} state
- * @param {ProbeFile} file
- * @param {Call} call
- * @param {FnState} fn
- * @param {unknown[]} args
- * @returns {{ self: Function, snapshot: unknown[], held: ReadonlySet<number>, thisArg: unknown, heldThis: boolean } | null}
- */
-function generationBase(state, file, call, fn, args) {
-  if (typeof call.self !== 'function') return null;
-  const plain = args.map((arg) => isPlainData(arg, 0));
-  if (!plain.includes(true)) return null;
-  const self = call.self();
-  if (typeof self !== 'function') return null;
-  const heldThis = !isPlainThis(state, file, call.thisArg) && !isNamespaceOf(call.thisArg, self);
-  const held = new Set(plain.flatMap((isPlain, index) => (isPlain ? [] : [index])));
-  if ((fn.refused || fn.heavy) && (heldThis || held.size > 0)) return null;
-  const started = Date.now();
-  try {
-    const snapshot = args.map((arg, index) => (held.has(index) ? heldCopy(arg) : copy(arg)));
-    return { self, snapshot, held, thisArg: heldThis ? heldCopy(call.thisArg) : call.thisArg, heldThis };
-  } catch {
-    return null;
-  } finally {
-    // A copy this slow would be made again for every input: one is all it gets.
-    if (Date.now() - started > HELD_MS / 10) fn.heavy = true;
-  }
-}
-
-/**
- * An object a method was called on: not the global, the module or its exports (a plain function's `this`).
- * @param {State} state
- * @param {ProbeFile} file
- * @param {unknown} thisArg
- * @returns {boolean}
- */
-function isReceiver(state, file, thisArg) {
-  return typeof thisArg === 'object' && thisArg !== null && !isPlainThis(state, file, thisArg);
 }
 
 /**
