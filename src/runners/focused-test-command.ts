@@ -29,7 +29,8 @@ export function focusedTestCommand(
   const direct = directRunnerOf(command);
   if (direct) {
     const args = filterArguments(direct, failing, withFiles);
-    return args ? passable(withArguments(command, args, direct.focus.insertAfter)) : null;
+    const narrowed = direct.focus.narrow ? direct.focus.narrow(command, failing) : command;
+    return args ? passable(withArguments(narrowed, args, direct.focus.insertAfter)) : null;
   }
   const script = npmScriptOf(command, packageScripts);
   if (!script) return null;

@@ -148,6 +148,12 @@ export interface Focus {
    * at the command's end. Absent: at the end.
    */
   insertAfter?: RegExp;
+  /**
+   * The command without the positional paths the selection makes redundant (a folder the failing
+   * tests' files are in: `pytest tests tests/t.py::test_a` runs every test of `tests`, not one).
+   * Absent: the command as it is.
+   */
+  narrow?(command: string, failing: TestCaseResult[]): string;
 }
 
 export interface NoTestsRan {

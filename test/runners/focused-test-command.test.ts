@@ -15,6 +15,18 @@ describe('focusedTestCommand', () => {
     ).toBe("python3 -m pytest -q 'tests/t.py::test_a[1 2]' tests/t.py::test_b");
   });
 
+  it("drops the command's own pytest paths that hold the failing tests: they would run every test there too", () => {
+    const ids = [failed('tests/test_x.py::TestA::test_a', 'test_a')];
+    expect(focusedTestCommand('PYTHONPATH=src python3 -m pytest -p no:cacheprovider -o addopts= tests', ids)).toBe(
+      'PYTHONPATH=src python3 -m pytest -p no:cacheprovider -o addopts= tests/test_x.py::TestA::test_a',
+    );
+    expect(focusedTestCommand('pytest -q ./tests/ tests/test_x.py', ids)).toBe('pytest -q tests/test_x.py::TestA::test_a');
+    // A path that holds none of them stays; so does one an option may take as its value.
+    expect(focusedTestCommand('pytest tests docs', ids)).toBe('pytest docs tests/test_x.py::TestA::test_a');
+    expect(focusedTestCommand('pytest --rootdir tests', ids)).toBe('pytest --rootdir tests tests/test_x.py::TestA::test_a');
+    expect(focusedTestCommand('tests/run pytest', ids)).toBe('tests/run pytest tests/test_x.py::TestA::test_a');
+  });
+
   it('runs a pytest subtest through its test, once (pytest selects no subtest)', () => {
     expect(
       focusedTestCommand('pytest', [

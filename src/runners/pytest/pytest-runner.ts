@@ -4,6 +4,7 @@ import { shellQuote } from '../../sandbox/shell-quote.ts';
 import { parsePytest } from './parse-pytest.ts';
 import { pytestLoadedNames } from './loaded-names.ts';
 import { pytestGuard } from './pytest-guard.ts';
+import { withoutCoveringPaths } from './covering-paths.ts';
 import { nodeIdOf } from './subtest-id.ts';
 
 const STARTS = /(^|[\s;&|/])(python3?\s+-m\s+)?pytest\b/;
@@ -34,6 +35,7 @@ export const pytestRunner: TestRunner = {
       failing.every((t) => t.id.includes('::'))
         ? [...new Set(failing.map((t) => nodeIdOf(t.id)))].map(shellQuote).join(' ')
         : null,
+    narrow: withoutCoveringPaths,
   },
   // Exit 5 is pytest's "no tests were collected" (also when a filter deselected them all).
   noTestsRan: { output: /no tests ran/, exit: { code: 5, words: /no tests ran|deselected/i } },
