@@ -74,7 +74,7 @@ function stringVariants(s) {
     for (const c of REPLACEMENTS) out.push(s.slice(0, at) + c + s.slice(at + 1));
   }
   out.push(s.toUpperCase(), s.toLowerCase(), s + s);
-  return alternate(out, markVariants(s));
+  return /** @type {string[]} */ (alternate(out, markVariants(s)));
 }
 
 /** @param {number} n */
