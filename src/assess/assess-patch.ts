@@ -19,7 +19,6 @@ import { decideLevel, ENTRY_REASONS, type CandidateInfo, type EntryReason, type 
 import { entryLookWhy, secondLookStands } from './entry-look.ts';
 import { entryPoints, withEntryPoints } from './entry-points.ts';
 import { failingTestSpans, fromFailingTests } from './failing-test-callers.ts';
-import { disagreementsWith } from './compare-records.ts';
 import { probeable, probedKinds } from './probe-languages.ts';
 import { probeCheckout, type ProbeCheckout } from './probe-checkout.ts';
 import type { ProbeRecord } from './probe-record.ts';
@@ -32,7 +31,7 @@ import { focusChoices } from '../runners/focused-test-command.ts';
 import { repositoryFiles } from '../workspace/repository-files.ts';
 import { unfinishedRun } from './unfinished-run.ts';
 import { alternativeVersions, applyInMemory, type PatchedVersion } from './patched-versions.ts';
-import { compareRivals } from './assess-rivals.ts';
+import { compareRivals, engineAlternatives } from './assess-rivals.ts';
 import { packageScripts } from '../runners/package-scripts.ts';
 import { valuesOfVersions } from './change-values.ts';
 import { SECOND_SETUP_MS, secondCheckout } from './second-checkout.ts';
@@ -84,8 +83,6 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
     if (typeof prepared === 'string') return notAssessed(prepared);
     // The budget is for the comparison: a slow setup must not leave a quick suite no time to run on both versions.
     clock = Date.now();
-    // What a second checkout for the rival search would cost: the clone, the setup and the planning.
-    const setupMs = clock - started;
     const { chosen, others, probed, paths, originals, testFiles, checkout, focused, plans, fromFailing } = prepared;
     const first: Look = { ...(await runAndLook(checkout, plans, { input, focused, left, fromFailing })), plans };
     const {
@@ -123,23 +120,19 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
         ...(specialCase ? { specialCase } : {}),
       });
     };
-    const alternatives = others.map((o, i) => {
-      const run = runs.alternatives[i];
-      return { info: o.info, disagreements: run ? disagreementsWith(after, run.records, functions, near, noise) : null };
-    });
-    const provisional = level(alternatives);
+    const provisional = level(engineAlternatives(others, runs.alternatives, { after, functions, near, noise }));
     // The engine offered no other plausible patch, and nothing else keeps this one from `verified`:
     // the rivals of its lines decide whether the tests do.
     if (others.length > 0 || !input.searchRivals || input.fixed.length === 0 || provisional.level !== 'verified')
       return provisional;
-    const entries = atEntryPoints?.entries;
     const rivals = await compareRivals({
       checkout,
       originals,
       written: new Map([...standing.original.files].map(([path, file]) => [path, file.text])),
-      ...(setupMs <= SECOND_SETUP_MS ? { second: () => secondCheckout(input, input.suite, `${dir}-b`) } : {}),
+      // Worth it when the first checkout's clone, setup and planning were quick (second-checkout.ts).
+      ...(clock - started <= SECOND_SETUP_MS ? { second: () => secondCheckout(input, input.suite, `${dir}-b`) } : {}),
       chosen,
-      plan: (versions) => rivalPlans(versions, { originals, probed, entries, dir }),
+      plan: (versions) => rivalPlans(versions, { originals, probed, entries: atEntryPoints?.entries, dir }),
       suite: input.suite,
       focused: runs.focused,
       fixed: input.fixed,

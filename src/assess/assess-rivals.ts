@@ -8,12 +8,13 @@
 import type { Assessment } from '../core/assessment.ts';
 import type { TestCaseResult } from '../core/test-report.ts';
 import type { SuiteRunner } from '../gate/setup-then-gate.ts';
-import { isAmbiguity, type LevelInput } from './assessment-level.ts';
+import { isAmbiguity, type CandidateInfo, type LevelInput } from './assessment-level.ts';
 import { disagreementsWith, type NearFailing, type RecordIndex } from './compare-records.ts';
 import type { Noise } from './same-version-noise.ts';
 import type { PatchedVersion } from './patched-versions.ts';
 import { runWithin, type ProbeCheckout } from './probe-checkout.ts';
-import type { ProbedFunction } from './probe-record.ts';
+import type { ProbedFunction, ProbeRecord } from './probe-record.ts';
+import type { Looked } from './look-at-versions.ts';
 import type { VersionPlan } from './probe-plan.ts';
 import { oneEditRivals } from './one-edit-rivals.ts';
 import { startRivalSearch, writeTexts, type Rival, type RivalsFound } from './rival-search.ts';
@@ -114,6 +115,19 @@ function withWritten(second: () => Promise<string | null>, written: ReadonlyMap<
     if (dir) await writeTexts(dir, written);
     return dir;
   };
+}
+
+/** The engine's alternatives, each compared with the chosen patch where its probed run finished (null: it did not). */
+export function engineAlternatives(
+  others: ReadonlyArray<{ info: CandidateInfo }>,
+  runs: ReadonlyArray<{ records: ProbeRecord[] } | null | undefined>,
+  looked: Pick<Looked, 'after' | 'functions' | 'near' | 'noise'>,
+): NonNullable<LevelInput['alternatives']> {
+  return others.map((o, i) => {
+    const run = runs[i];
+    const { after, functions, near, noise } = looked;
+    return { info: o.info, disagreements: run ? disagreementsWith(after, run.records, functions, near, noise) : null };
+  });
 }
 
 /** Each rival's probed suite run, compared with the patch's when it passes (one that fails another test of the suite is not plausible). */

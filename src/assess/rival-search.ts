@@ -146,21 +146,8 @@ export async function startRivalSearch(search: RivalSearch, limitMs: number): Pr
       log(
         `assessment: ${inOrder.length} more of the ${tried} one-edit patches tried so far also pass the failing tests${inOrder.length > 0 ? `: ${inOrder.map((f) => f.summary).join('; ')}` : ''}`,
       );
-      const weakens =
-        inOrder.length > 0
-          ? await search.source.weakens(
-              inOrder.map((f) => ({ file: f.file, before: originals.get(f.file) ?? '', after: f.text })),
-            )
-          : [];
-      const rivals = inOrder.map((f, i): Rival => {
-        const why = weakens[i];
-        const patch = createTwoFilesPatch(`a/${f.file}`, `b/${f.file}`, originals.get(f.file) ?? '', f.text);
-        named++;
-        return {
-          info: { patch, summary: f.summary, foundBy: 'assessment', ...(why ? { weakens: why } : {}) },
-          version: { name: `rival-${named}`, files: new Map([[f.file, f.text]]) },
-        };
-      });
+      const rivals = await asRivals(inOrder, originals, search.source, named);
+      named += rivals.length;
       return { rivals, ...(stopped ? { stopped } : {}) };
     },
     async close() {
@@ -168,6 +155,25 @@ export async function startRivalSearch(search: RivalSearch, limitMs: number): Pr
       if (dir) await rm(dir, { recursive: true, force: true }).catch(() => undefined);
     },
   };
+}
+
+/** The candidates found as rivals, each with the check it weakens, if any; numbered on from `named`. */
+async function asRivals(
+  found: RivalCandidate[],
+  originals: ReadonlyMap<string, string | null>,
+  source: RivalSource,
+  named: number,
+): Promise<Rival[]> {
+  if (found.length === 0) return [];
+  const weakens = await source.weakens(found.map((f) => ({ file: f.file, before: originals.get(f.file) ?? '', after: f.text })));
+  return found.map((f, i): Rival => {
+    const why = weakens[i];
+    const patch = createTwoFilesPatch(`a/${f.file}`, `b/${f.file}`, originals.get(f.file) ?? '', f.text);
+    return {
+      info: { patch, summary: f.summary, foundBy: 'assessment', ...(why ? { weakens: why } : {}) },
+      version: { name: `rival-${named + i + 1}`, files: new Map([[f.file, f.text]]) },
+    };
+  });
 }
 
 /** What one step of the pool ran: the candidates that passed, where the next step starts, why it stopped. */
