@@ -119,22 +119,13 @@ function prepare(state, file, call) {
   addCapped(fn.suiteKeys, key);
   // A method's receiver as it was: what the call did to `this` (a parser that builds its state) is a result too.
   const receiver = isReceiver(state, file, call.thisArg) ? canon(call.thisArg) : undefined;
-  const base = fn.bases.has(key) || fn.bases.size >= BASE_KEYS ? null : generationBase(state, file, call, fn, args);
-  if (!base)
-    return {
-      fn,
-      file,
-      call,
-      args,
-      key,
-      caller,
-      self: null,
-      snapshot: null,
-      held: NONE,
-      thisArg: call.thisArg,
-      heldThis: false,
-      receiver,
-    };
+  const base = (fn.bases.has(key) || fn.bases.size >= BASE_KEYS ? null : generationBase(state, file, call, fn, args)) ?? {
+    self: null,
+    snapshot: null,
+    held: NONE,
+    thisArg: call.thisArg,
+    heldThis: false,
+  };
   return { fn, file, call, args, key, caller, ...base, receiver };
 }
 

@@ -53,6 +53,16 @@ function quietly(state, work, later) {
 }
 
 /**
+ * Whether the calls around this one hold copies (a method's receiver, an argument of a class): they
+ * are bounded (no huge number, HELD_MS) and may be refused by the class.
+ * @param {Before} before
+ * @returns {boolean}
+ */
+function holdsCopies(before) {
+  return before.heldThis || before.held.size > 0;
+}
+
+/**
  * The arguments and `this` of one generated call: the held ones (probe-held.cjs) copied afresh, so the
  * call changes only its own; null when one cannot be.
  * @param {Before} before
@@ -86,7 +96,7 @@ function runGenerated(state, before, listed, key) {
   const own = ownCopies(before, listed);
   if (!own) return lines;
   const { args, thisArg } = own;
-  const copied = before.heldThis || before.held.size > 0;
+  const copied = holdsCopies(before);
   /** @type {Set<number> | null} */
   let path = null;
   /** @param {Settled} settled */
@@ -133,18 +143,12 @@ function generate(state, before) {
   if (!before.snapshot || fn.bases.has(before.key) || fn.bases.size >= BASE_KEYS) return [];
   fn.bases.add(before.key);
   const candidates = quietly(state, () =>
-    neighbours(
-      /** @type {unknown[]} */ (before.snapshot),
-      fn.nullable,
-      before.file.values,
-      before.held,
-      before.heldThis || before.held.size > 0,
-    ),
+    neighbours(/** @type {unknown[]} */ (before.snapshot), fn.nullable, before.file.values, before.held, holdsCopies(before)),
   );
   /** @type {Entry[]} */
   const lines = [];
   let made = 0;
-  const deadline = before.heldThis || before.held.size > 0 ? Date.now() + HELD_MS : Infinity;
+  const deadline = holdsCopies(before) ? Date.now() + HELD_MS : Infinity;
   for (const args of candidates) {
     if (made >= PER_SUITE_CALL || state.shared.generated >= PER_PROCESS || fn.refused) break;
     if (Date.now() > deadline) {

@@ -51,11 +51,7 @@ function markVariants(s) {
       before + mark + mark + after,
     ];
   });
-  /** @type {string[]} */
-  const out = [];
-  for (let round = 0; round < Math.max(0, ...perMark.map((list) => list.length)); round++)
-    for (const list of perMark) if (round < list.length) out.push(/** @type {string} */ (list[round]));
-  return out;
+  return interleave(perMark);
 }
 
 /**
@@ -74,7 +70,7 @@ function stringVariants(s) {
     for (const c of REPLACEMENTS) out.push(s.slice(0, at) + c + s.slice(at + 1));
   }
   out.push(s.toUpperCase(), s.toLowerCase(), s + s);
-  return /** @type {string[]} */ (alternate(out, markVariants(s)));
+  return interleave([out, markVariants(s)]);
 }
 
 /** @param {number} n */
@@ -130,16 +126,18 @@ function objectVariants(o) {
 }
 
 /**
- * @param {unknown[]} first
- * @param {unknown[]} second
- * @returns {unknown[]}
+ * The lists' items taken in turn, the first of each, then the second of each: a caller that keeps
+ * only the first few keeps some of every list.
+ * @template T
+ * @param {T[][]} lists
+ * @returns {T[]}
  */
-function alternate(first, second) {
+function interleave(lists) {
+  /** @type {T[]} */
   const out = [];
-  for (let i = 0; i < Math.max(first.length, second.length); i++) {
-    if (i < first.length) out.push(first[i]);
-    if (i < second.length) out.push(second[i]);
-  }
+  const longest = Math.max(0, ...lists.map((list) => list.length));
+  for (let round = 0; round < longest; round++)
+    for (const list of lists) if (round < list.length) out.push(/** @type {T} */ (list[round]));
   return out;
 }
 
@@ -161,7 +159,7 @@ function variants(value, values = null) {
   else if (isDate(value)) out = dateVariants(value);
   else if (Array.isArray(value)) out = arrayVariants(value, values);
   else if (isPlainObject(value)) out = objectVariants(value);
-  out = alternate(fromChange(value, values).slice(0, FROM_CHANGE), out);
+  out = interleave([fromChange(value, values).slice(0, FROM_CHANGE), out]);
   return out.filter(
     (candidate) =>
       !Object.is(candidate, value) &&
@@ -197,16 +195,14 @@ function neighbours(args, nullable, values = null, held = new Set(), bounded = f
       out.push(next);
     }
   });
-  const perArg = args.map((arg, index) => (held.has(index) ? [] : variants(arg, values)));
-  const longest = Math.max(0, ...perArg.map((list) => list.length));
-  for (let round = 0; round < longest; round++) {
-    perArg.forEach((list, index) => {
-      if (round >= list.length) return;
+  const perArg = args.map((arg, index) =>
+    (held.has(index) ? [] : variants(arg, values)).map((value) => {
       const next = copyArgs(args);
-      next[index] = list[round];
-      out.push(next);
-    });
-  }
+      next[index] = value;
+      return next;
+    }),
+  );
+  out.push(...interleave(perArg));
   return bounded ? out.filter((list) => list.every((arg, index) => held.has(index) || modest(arg, 0))) : out;
 }
 

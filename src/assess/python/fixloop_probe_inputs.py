@@ -3,9 +3,8 @@
 After a suite call with an argument of plain data, the probed function is also called on inputs
 generated around its arguments, one plain argument changed at a time, the others held as deep copies
 (`drain`), and each call is written with `write` as a "generated" record with the suite call as
-`base`. A generated call may hang (an
-input the function loops on); its time is bounded where a timer is safe (see _timer_free), and all
-generated calls of one process share a budget (`totals`). What they print, log or warn is dropped.
+`base`. A generated call may hang (an input the function loops on); its time is bounded where a
+timer is safe (see _timer_free), and all generated calls of one process share a budget (`totals`). What they print, log or warn is dropped.
 The values the patches' changed lines name (`fn.values`, from change-values.ts) make inputs of their
 own, taken in turn with the others: a change that compares with 'https:' or 10 is seen at 'HTTPS:'
 and at 9 and 11, the other side of the comparison, where the suite's own inputs rarely go.
@@ -77,15 +76,14 @@ def _from_change(v, values):
         return out + [_with(v, k, x) for k in texts for s in values["strings"] for x in (s, _other_case(s))]
     return []
 
-def _alternate(first, second):
-    out = []
-    for i in range(max(len(first), len(second))):
-        out += first[i:i + 1] + second[i:i + 1]
-    return out
+def _interleave(lists):
+    """The lists' items taken in turn, the first of each, then the second of each: a caller that keeps
+    only the first few keeps some of every list."""
+    return [row[i] for i in range(max([len(r) for r in lists] + [0])) for row in lists if i < len(row)]
 
 def _near(v, values=None):
     """The values near one value; those made from the change's values taken in turn with the others."""
-    return _alternate(_from_change(v, values)[:FROM_CHANGE], _near_plain(v, values))
+    return _interleave([_from_change(v, values)[:FROM_CHANGE], _near_plain(v, values)])
 
 def _near_plain(v, values):
     t = type(v)
@@ -130,7 +128,7 @@ def _marks(s):
         before, after = s[:at], s[at + 1:]
         per_mark.append([before + " " + mark + after] + [before + swap + after for swap in MARK_SWAPS if swap != mark]
                         + [before + mark + " " + after, before + mark + mark + after])
-    return [row[i] for i in range(max([len(r) for r in per_mark] + [0])) for row in per_mark if i < len(row)]
+    return _interleave(per_mark)
 
 def _near_str(s):
     mid = len(s) // 2
@@ -139,7 +137,11 @@ def _near_str(s):
     hit = next((i for i, ch in enumerate(s) if ch in SEPARATORS), None)
     if hit is not None:
         out += [s[:hit] + c + s[hit + 1:] for c in ["/", "\\", ".", " ", ""]]
-    return _alternate(out + [s.upper(), s.lower(), s + s], _marks(s))
+    return _interleave([out + [s.upper(), s.lower(), s + s], _marks(s)])
+
+def _holds(args, kwargs):
+    """Whether a call holds copies (an argument that is not plain data: a method's receiver, an object of a class)."""
+    return not all(plain(x) for x in list(args) + list(kwargs.values()))
 
 def _modest(v, depth=0):
     """No number beyond MODEST, nor an infinite one, in plain data (see _variants)."""
@@ -154,7 +156,7 @@ def _variants(fn, args, kwargs):
     """(args, kwargs) around a call, one argument changed at a time, taking from each in turn. A call
     that holds copies (a method, an internal function beside a parser's state) gets no huge number:
     a level of 10**9 there only asks for memory (`" " * indent * level`)."""
-    bounded = not all(plain(x) for x in list(args) + list(kwargs.values()))
+    bounded = _holds(args, kwargs)
     for made in _all_variants(fn, args, kwargs):
         if not bounded or all(_modest(x) for x in list(made[0]) + list(made[1].values()) if plain(x)):
             yield made
@@ -167,16 +169,13 @@ def _all_variants(fn, args, kwargs):
     lists = [[(k, x) for x in ([None] if fn.name(k) in fn.none_at and v is not None else [])
               + (_near(v, fn.values) if plain(v) else [])]
              for k, v in slots]
-    for row in range(max([len(x) for x in lists] + [0])):
-        for column in lists:
-            if row < len(column):
-                key, value = column[row]
-                new_args, new_kwargs = copy.deepcopy((list(args), kwargs))
-                if isinstance(key, int):
-                    new_args[key] = value
-                else:
-                    new_kwargs[key] = value
-                yield tuple(new_args), new_kwargs
+    for key, value in _interleave(lists):
+        new_args, new_kwargs = copy.deepcopy((list(args), kwargs))
+        if isinstance(key, int):
+            new_args[key] = value
+        else:
+            new_kwargs[key] = value
+        yield tuple(new_args), new_kwargs
 
 def drain(local, write):
     # What generated calls print, log or warn is not the test's: a test may assert on its output.
@@ -206,9 +205,7 @@ def _generate(fn, text, base, write):
     variants = _variants(fn, *base)
     # Inputs around a call with held copies stop after HELD_S, and the function gets no more: a test
     # under a time limit of its own is never pushed past it by the probe.
-    args0, kwargs0 = base
-    held = not all(plain(x) for x in list(args0) + list(kwargs0.values()))
-    deadline = time.monotonic() + HELD_S if held else None
+    deadline = time.monotonic() + HELD_S if _holds(*base) else None
     while True:
         if deadline is not None and time.monotonic() > deadline:
             fn.heavy = True

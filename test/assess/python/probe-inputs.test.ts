@@ -6,8 +6,11 @@ import { describe, expect, it } from 'vitest';
 
 const INPUTS = fileURLToPath(new URL('../../../src/assess/python/fixloop_probe_inputs.py', import.meta.url));
 
-/** `_near(value)` of the runtime, loaded beside stand-ins for the modules it reads at import. */
-function near(value: string): unknown[] {
+/**
+ * `expression` (Python, after the `lines`), printed as JSON, with the runtime loaded as `module` beside
+ * stand-ins for the modules it reads at import.
+ */
+function evaluate(expression: string, lines: string[] = []): unknown {
   const script = [
     'import importlib.util, json, sys, types',
     "sys.modules['_fixloop_probe_canon'] = types.ModuleType('canon')",
@@ -15,9 +18,15 @@ function near(value: string): unknown[] {
     "spec = importlib.util.spec_from_file_location('inputs', sys.argv[1])",
     'module = importlib.util.module_from_spec(spec)',
     'spec.loader.exec_module(module)',
-    `print(json.dumps(module._near(${value})))`,
+    ...lines,
+    `print(json.dumps(${expression}))`,
   ].join('\n');
-  return JSON.parse(execFileSync('python3', ['-c', script, INPUTS], { encoding: 'utf8' })) as unknown[];
+  return JSON.parse(execFileSync('python3', ['-c', script, INPUTS], { encoding: 'utf8' }));
+}
+
+/** `_near(value)` of the runtime. */
+function near(value: string): unknown[] {
+  return evaluate(`module._near(${value})`) as unknown[];
 }
 
 describe('generated inputs of the Python probe inside dicts and lists', () => {
@@ -53,23 +62,12 @@ describe("generated inputs around a string's marks in the Python probe", () => {
 
 describe('generated inputs of the Python probe beside a held argument', () => {
   it('gives the call no huge or infinite number, and keeps them for an all-plain call', () => {
-    const script = [
-      'import importlib.util, json, sys, types',
-      "sys.modules['_fixloop_probe_canon'] = types.ModuleType('canon')",
-      "sys.modules['_fixloop_probe_path'] = types.ModuleType('path')",
-      "spec = importlib.util.spec_from_file_location('inputs', sys.argv[1])",
-      'module = importlib.util.module_from_spec(spec)',
-      'spec.loader.exec_module(module)',
+    const out = evaluate('{"held": held, "plain": plain}', [
       'class State: pass',
       'fn = types.SimpleNamespace(name=lambda k: k, none_at=set(), values=None)',
       'held = [a[1] for a, _ in module._variants(fn, (State(), 3), {}) if len(a) > 1]',
       'plain = [a[0] for a, _ in module._variants(fn, (3,), {}) if a]',
-      'print(json.dumps({"held": held, "plain": plain}))',
-    ].join('\n');
-    const out = JSON.parse(execFileSync('python3', ['-c', script, INPUTS], { encoding: 'utf8' })) as {
-      held: number[];
-      plain: number[];
-    };
+    ]) as { held: number[]; plain: number[] };
     expect(out.held).toEqual(expect.arrayContaining([4, 2, 0]));
     expect(out.held).not.toContain(1e9);
     expect(out.plain).toContain(1e9);
