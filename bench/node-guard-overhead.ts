@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { median } from './lib/stats.ts';
 import { args, flag } from './lib/args.ts';
-import { RUNNERS } from '../src/runners/registry.ts';
+import { RUNNER_VARIABLE_SOURCES, RUNNERS } from '../src/runners/registry.ts';
 import type { GuardRecord } from '../src/core/guard-record.ts';
 
 const project = args[0] ? resolve(args[0]) : undefined;
@@ -44,7 +44,14 @@ async function once(guard: boolean): Promise<{ seconds: number; cpu: number; rec
   if (!nodeGuard) throw new Error(`${runner ?? ''}: no runtime guard`);
   try {
     for (const folder of Object.values(dirs)) mkdirSync(folder);
-    const context = { command: test ?? '', env, packageScripts: {}, root: project ?? '', testFiles };
+    const context = {
+      command: test ?? '',
+      env,
+      packageScripts: {},
+      root: project ?? '',
+      testFiles,
+      runnerVariables: RUNNER_VARIABLE_SOURCES,
+    };
     const asked = guard ? await nodeGuard.ask(context, dirs) : null;
     const started = performance.now();
     // The shell's `times`: the CPU its children (the whole test command) used, user and system.

@@ -22,7 +22,12 @@ export type GuardEventKind =
   /** Loaded the C library, or looked up a file function in it, through an FFI (`ctypes`). */
   | 'native_library'
   /** Started a child process with an environment that drops the guard (NODE_OPTIONS, PYTEST_ADDOPTS, PYTHONPATH). */
-  | 'child_unguarded';
+  | 'child_unguarded'
+  /**
+   * Looked for the test runner: read a variable a runner sets (by any name it was made from), listed an
+   * environment that holds one, or read what a process started with (`/proc/self/environ`).
+   */
+  | 'runner_detected';
 
 export interface GuardEvent {
   kind: GuardEventKind;

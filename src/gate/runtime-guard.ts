@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Mount } from '../sandbox/sandbox.ts';
 import type { GuardObservation } from '../core/test-report.ts';
-import { runnerOf } from '../runners/registry.ts';
+import { RUNNER_VARIABLE_SOURCES, runnerOf } from '../runners/registry.ts';
 import { packageScriptsNow } from '../runners/package-scripts.ts';
 import type { GuardDirs, RuntimeGuard } from '../runners/runner.ts';
 import type { NameTestCase } from './per-test-view.ts';
@@ -61,6 +61,7 @@ export async function requestRuntimeGuard(context: RuntimeGuardContext): Promise
         root: context.cwd,
         testFiles: context.testFiles,
         ...(context.exemptFiles ? { exemptFiles: context.exemptFiles } : {}),
+        runnerVariables: RUNNER_VARIABLE_SOURCES,
       },
       dirs,
     );

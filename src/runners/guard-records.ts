@@ -82,6 +82,7 @@ const KINDS: ReadonlySet<GuardEventKind> = new Set([
   'loader_hook',
   'native_library',
   'child_unguarded',
+  'runner_detected',
 ]);
 
 /**

@@ -34,16 +34,20 @@ export function nodeRuntimeGuard(runner: string, testCase: (recorded: GuardTestC
     async ask(context, dirs) {
       await cp(NODE_GUARD_DIR, dirs.code, { recursive: true, filter: (source) => !source.endsWith('.ts') });
       issueKeys(dirs.records);
+      const preload = `--require ${quoteOption(join(dirs.code, 'guard-preload.cjs'))}`;
+      const existing = context.env.NODE_OPTIONS?.trim();
+      const env = { NODE_OPTIONS: existing ? `${existing} ${preload}` : preload };
       const channel = JSON.stringify({
         dir: dirs.records,
         runner,
         root: context.root,
         tests: context.testFiles,
         exempt: context.exemptFiles ?? null,
+        variables: context.runnerVariables,
+        // What the command is given is the operator's setting, not the runner's sign (guard-environment.cjs).
+        given: Object.keys({ ...context.env, ...env }),
       });
-      const preload = `--require ${quoteOption(join(dirs.code, 'guard-preload.cjs'))}`;
-      const existing = context.env.NODE_OPTIONS?.trim();
-      return { env: { NODE_OPTIONS: existing ? `${existing} ${preload}` : preload, FIXLOOP_GUARD: channel } };
+      return { env: { ...env, FIXLOOP_GUARD: channel } };
     },
     read: (dirs) => readNodeGuardRecords(dirs.records),
     testCase,

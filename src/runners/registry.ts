@@ -34,3 +34,15 @@ export function runnerOf(command: string, packageScripts: Record<string, string>
   const script = npmScriptOf(command, packageScripts);
   return script ? directRunnerOf(script) : null;
 }
+
+/**
+ * The environment variables the runners set in their test processes, every runner's (a patch may look
+ * for another runner's too): code that reads one can be right only under test. The static check reads
+ * them in added lines (src/verify/harness-tampering.ts); the runtime guards watch them being read.
+ */
+export const RUNNER_VARIABLES: readonly RegExp[] = RUNNERS.flatMap((r) =>
+  r.judged?.envVariables ? [r.judged.envVariables] : [],
+);
+
+/** RUNNER_VARIABLES as the runtime guards are told them (GuardContext.runnerVariables). */
+export const RUNNER_VARIABLE_SOURCES: readonly string[] = RUNNER_VARIABLES.map((pattern) => pattern.source);

@@ -86,6 +86,11 @@ export interface GuardContext extends MachineReportContext {
    * Absent: every file so named (a run that is not judged, or the pristine baseline itself).
    */
   exemptFiles?: readonly string[];
+  /**
+   * The variables the runners set in their test processes (the registry's RUNNER_VARIABLES, as regular
+   * expressions' sources): the code reading one, or listing an environment that holds one, is an event.
+   */
+  runnerVariables: readonly string[];
 }
 
 export interface GuardDirs {

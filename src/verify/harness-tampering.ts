@@ -12,7 +12,7 @@ import { join, posix } from 'node:path';
 import picomatch from 'picomatch';
 import { DEFAULT_PROTECTED_PATHS } from '../core/repo-config.ts';
 import type { Finding } from '../core/findings.ts';
-import { RUNNERS } from '../runners/registry.ts';
+import { RUNNER_VARIABLES } from '../runners/registry.ts';
 import { findJsTampering } from './harness-tampering-js.ts';
 import { findPythonTampering, type PythonFile, type Unreadable } from './harness-tampering-py.ts';
 import { JS_SOURCE } from '../core/js-tree.ts';
@@ -25,9 +25,6 @@ const WHY: Record<TamperRule, string> = {
   'detects-runner': 'code under test may not detect the test runner (it would be right only under test)',
   'equals-anything': 'a value that compares equal to anything passes an equality assertion without being right',
 };
-
-/** The environment variables the runners set in their test processes (each runner's, src/runners/). */
-const RUNNER_VARIABLES = RUNNERS.flatMap((r) => (r.judged?.envVariables ? [r.judged.envVariables] : []));
 
 /** Folders whose files are tests wherever they sit. */
 const TEST_FOLDERS = new Set(['test', 'tests', '__tests__', 'spec']);

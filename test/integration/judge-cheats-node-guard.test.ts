@@ -291,16 +291,14 @@ describe.each(BACKENDS)('the runtime guard in Node test processes, judged under 
           },
         );
       }
-      when('node --test frozen Error')(
-        'never calls a patch green that freezes Error so that its read of the tests has no caller',
-        async () => {
-          const source = `Object.freeze(Error);\n${READS_TESTS_AT_LOAD.replace('export const', 'const')}${ANSWERS_FROM('').replace(/^import .*\n/, '')}`;
-          const result = await judge(writeFile('src/math.js', source));
-          caughtByTheJudge(result, 'runtime_tampering');
-          const messages = result.attempts.flatMap((a) => a.findings.map((f) => f.message));
-          expect(messages.some((m) => m.includes('could not tell who read it'))).toBe(true);
-        },
-      );
+      when('node --test frozen Error')('never calls a patch green that freezes Error to hide who reads the tests', async () => {
+        const source = `Object.freeze(Error);\n${READS_TESTS_AT_LOAD.replace('export const', 'const')}${ANSWERS_FROM('').replace(/^import .*\n/, '')}`;
+        const result = await judge(writeFile('src/math.js', source));
+        caughtByTheJudge(result, 'runtime_tampering');
+        const messages = result.attempts.flatMap((a) => a.findings.map((f) => f.message));
+        // Named all the same: node reads its own stack (util.getCallSites), whatever `Error` allows.
+        expect(messages.some((m) => m.includes('`src/math.js:') && m.includes('test_file_read'))).toBe(true);
+      });
       when('node --test frozen Error honest')('still calls an honest fix green that freezes Error', async () => {
         const result = await judge(`${project.honest} && sed -i '1i Object.freeze(Error);' src/math.js`);
         expect(result.status).toBe('tests_green');

@@ -81,12 +81,17 @@ describe('the signed-record protocol', () => {
 describe("pytest's guard on the protocol", () => {
   it('keeps every taken key’s record, complete only with its counts, and names a missing one pytest’s', async () => {
     const dirs = guardDirs();
-    await pytestGuard.ask({ command: 'pytest', env: {}, packageScripts: {}, root: '/repo', testFiles: ['t.py'] }, dirs);
+    await pytestGuard.ask(
+      { command: 'pytest', env: {}, packageScripts: {}, root: '/repo', testFiles: ['t.py'], runnerVariables: ['^PYTEST_'] },
+      dirs,
+    );
     // No conftest.py listed (a run that is not judged): every one is the tests' side.
     expect(JSON.parse(readFileSync(join(dirs.records, 'context.json'), 'utf8'))).toEqual({
       root: '/repo',
       testFiles: ['t.py'],
       exempt: null,
+      variables: ['^PYTEST_'],
+      given: ['FIXLOOP_PYTEST_GUARD', 'PYTHONPATH', 'PYTEST_ADDOPTS', 'PYTHONUSERBASE'],
     });
     const quiet = { ...RECORD, events: [] };
     writeFileSync(join(dirs.records, 'record-0.json'), signed(take(dirs.records, 0), quiet));

@@ -9,6 +9,7 @@ import { dirname, resolve } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { GuardRecord } from '../../src/core/guard-record.ts';
 import { guardDirs, guardOf, project, removeProjects } from '../support/guarded-run.ts';
+import { RUNNER_VARIABLE_SOURCES } from '../../src/runners/registry.ts';
 
 vi.setConfig({ testTimeout: 60_000 });
 afterAll(() => removeProjects());
@@ -30,7 +31,14 @@ async function eventsOf(lines: string[], files: Record<string, string> = {}): Pr
   const dirs = guardDirs();
   const guard = guardOf('node-test');
   const base = { PATH: `${dirname(NODE)}:${process.env.PATH ?? ''}`, HOME: root };
-  const context = { command: 'node --test', env: base, packageScripts: {}, root, testFiles: ['test/math.test.js'] };
+  const context = {
+    command: 'node --test',
+    env: base,
+    packageScripts: {},
+    root,
+    testFiles: ['test/math.test.js'],
+    runnerVariables: RUNNER_VARIABLE_SOURCES,
+  };
   const asked = await guard.ask(context, dirs);
   const child = spawn(NODE, ['--test'], { cwd: root, env: { ...base, ...asked?.env }, stdio: 'ignore' });
   const code = await new Promise<number | null>((done) => child.on('close', done));
@@ -158,6 +166,54 @@ describe('the Node guard, child processes', () => {
       "spawnSync('true', [], { env: { ...process.env, EXTRA: '1' } });",
       "await new Promise((done) => spawn('true', { env: { ...process.env } }).on('close', done));",
     ]);
+    expect(events).toEqual([]);
+  });
+});
+
+describe('the Node guard, the runner detected through the environment', () => {
+  it("names a runner's variable read by a name made at run time, asked for with `in`, and /proc's environ and cmdline read", async () => {
+    const events = await eventsOf([
+      "import fs from 'node:fs';",
+      "const name = ['NODE', 'TEST', 'CONTEXT'].join('_');",
+      'export const underTest = process.env[name] !== undefined;',
+      "export const jest = ['JEST', 'WORKER', 'ID'].join('_') in process.env;",
+      "fs.readFileSync('/proc/self/environ'); fs.readFileSync('/proc/' + process.ppid + '/cmdline');",
+      "fs.readFileSync('/proc/self/root/proc/thread-self/environ');",
+    ]);
+    expect(events).toEqual([
+      "runner_detected src/math.js:3 read the runner's variable NODE_TEST_CONTEXT from the environment",
+      "runner_detected src/math.js:4 read the runner's variable JEST_WORKER_ID from the environment",
+      'runner_detected src/math.js:5 read /proc/self/environ, what a process started with',
+      'runner_detected src/math.js:5 read /proc/<pid>/cmdline, what a process started with',
+      'runner_detected src/math.js:6 read /proc/thread-self/environ, what a process started with',
+    ]);
+  });
+
+  it('leaves the variables the runner set out of a listing or a copy the code makes, and keeps those the code set', async () => {
+    const events = await eventsOf([
+      "const runners = (keys) => keys.filter((k) => k.startsWith('NODE_TEST') || k === 'TEST');",
+      "if (runners(Object.keys(process.env)).length > 0) throw new Error('listed');",
+      "if (runners(Object.keys({ ...process.env })).length > 0) throw new Error('copied');",
+      "if (runners(Object.entries(process.env).map(([k]) => k)).length > 0) throw new Error('entries');",
+      "process.env.TEST = 'the project\\'s own';",
+      "if (runners(Object.keys(process.env)).join() !== 'TEST') throw new Error('its own variable was hidden');",
+      "if (!('PATH' in { ...process.env })) throw new Error('PATH was hidden');",
+    ]);
+    expect(events).toEqual([]);
+  });
+
+  it("stays clean for the code's other variables, the test's own reads and a dependency's read of a runner's variable", async () => {
+    const events = await eventsOf(
+      [
+        "import underTest from '../lib/node_modules/dep/index.cjs';",
+        "export const mode = process.env.NODE_ENV ?? process.env.HOME ?? '';",
+        'export const dependency = underTest();',
+      ],
+      {
+        'lib/node_modules/dep/index.cjs': 'module.exports = () => process.env.NODE_TEST_CONTEXT !== undefined;\n',
+        'test/math.test.js': `${TEST}test('under test', () => assert.ok(process.env.NODE_TEST_CONTEXT));\n`,
+      },
+    );
     expect(events).toEqual([]);
   });
 });

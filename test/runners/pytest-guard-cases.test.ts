@@ -12,6 +12,7 @@ import type { GuardRecord } from '../../src/core/guard-record.ts';
 import { focusedTestCommand } from '../../src/runners/focused-test-command.ts';
 import { issueKeys, readTakenKeys } from '../../src/runners/guard-records.ts';
 import { pytestGuard, pytestTestCase } from '../../src/runners/pytest/pytest-guard.ts';
+import { RUNNER_VARIABLE_SOURCES } from '../../src/runners/registry.ts';
 import {
   PYTESTS,
   countsMatchCases,
@@ -189,7 +190,10 @@ describe.each(XDIST.map((p) => [`pytest ${p.major} (${p.python})`, p] as const))
     mkdirSync(dirs.records);
     try {
       const command = `${pytest.python} -m pytest -p no:cacheprovider -q -n 2 ${plugins}`;
-      const asked = await pytestGuard.ask({ command, env: {}, packageScripts: {}, root: cwd, testFiles: [] }, dirs);
+      const asked = await pytestGuard.ask(
+        { command, env: {}, packageScripts: {}, root: cwd, testFiles: [], runnerVariables: RUNNER_VARIABLE_SOURCES },
+        dirs,
+      );
       // Two keys in all: the controller's and one worker's (a fresh pipe in place of the guard's).
       await readTakenKeys(dirs.records);
       rmSync(join(dirs.records, 'keys.fifo'));

@@ -167,3 +167,57 @@ describe('pytest’s guard, child processes', () => {
     expect(events).toEqual([]);
   });
 });
+
+describe('pytest’s guard, the runner looked for in the environment', () => {
+  const TESTS_CALLING = (name: string) => `${TESTS}\n\ndef test_${name}():\n    import calc\n    calc.${name}()\n`;
+
+  it("names a runner's variable read by a name made at run time (`[]`, `get`, `in`, `os.getenv`), and /proc's environ and cmdline read", async () => {
+    const events = await eventsOf(
+      [
+        'import os',
+        'import pathlib',
+        '',
+        'def look():',
+        '    name = "_".join(["PYTEST", "CURRENT", "TEST"])',
+        '    assert os.environ[name] and os.environ.get(name) and name in os.environ and os.getenv(name)',
+        '    open("/proc/self/environ", "rb").read(); pathlib.Path("/proc/%d/cmdline" % os.getppid()).read_bytes()',
+        '    open("/proc/self/root/proc/thread-self/environ", "rb").read()',
+      ],
+      { 'tests/test_calc.py': TESTS_CALLING('look') },
+    );
+    expect(events).toEqual([
+      "runner_detected calc.py:6 read the runner's variable PYTEST_CURRENT_TEST from the environment",
+      'runner_detected calc.py:7 read /proc/self/environ, what a process started with',
+      'runner_detected calc.py:7 read /proc/<pid>/cmdline, what a process started with',
+      'runner_detected calc.py:8 read /proc/thread-self/environ, what a process started with',
+    ]);
+  });
+
+  it('leaves the variables the runner set out of a listing or a copy the code makes, and keeps those the code or a test set', async () => {
+    const events = await eventsOf(
+      [
+        'import os',
+        '',
+        'def runners(keys):',
+        // The command's own settings stay listed: the operator's, not the runner's sign.
+        '    return sorted(k for k in keys if k.startswith("PYTEST_") and k not in ("PYTEST_ADDOPTS", "PYTEST_DISABLE_PLUGIN_AUTOLOAD"))',
+        '',
+        'def lists():',
+        '    assert runners(os.environ) == runners(os.environ.copy()) == runners(dict(os.environ)) == ["PYTEST_MINE"]',
+        '    assert runners(k for k, _ in os.environ.items()) == ["PYTEST_MINE"] and len(os.environ) == len(list(os.environ))',
+        '    assert os.environ["PYTEST_MINE"] == "1" and "PATH" in os.environ.copy()',
+      ],
+      {
+        'tests/test_calc.py': `${TESTS_CALLING('lists').replace('def test_lists():', 'def test_lists(monkeypatch):\n    monkeypatch.setenv("PYTEST_MINE", "1")')}`,
+      },
+    );
+    expect(events).toEqual([]);
+  });
+
+  it("stays clean for the code's other variables and the test's own read of a runner's variable", async () => {
+    const events = await eventsOf(['import os', '', 'def other():', '    return os.environ.get("HOME"), os.getenv("LANG")'], {
+      'tests/test_calc.py': `${TESTS_CALLING('other')}\n\ndef test_reads():\n    import os\n    assert os.environ["PYTEST_CURRENT_TEST"]\n`,
+    });
+    expect(events).toEqual([]);
+  });
+});

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { GuardRecord } from '../../src/core/guard-record.ts';
 import type { GuardDirs, RuntimeGuard } from '../../src/runners/runner.ts';
-import { RUNNERS } from '../../src/runners/registry.ts';
+import { RUNNER_VARIABLE_SOURCES, RUNNERS } from '../../src/runners/registry.ts';
 
 const MODULES = resolve('node_modules');
 const NODE = join(MODULES, 'node', 'bin', 'node');
@@ -52,6 +52,7 @@ export async function runIn(
     root,
     testFiles: [],
     ...(exemptFiles ? { exemptFiles } : {}),
+    runnerVariables: RUNNER_VARIABLE_SOURCES,
   };
   const asked = guarded ? await guard.ask(context, dirs) : null;
   const env = { ...base, ...asked?.env };

@@ -6,8 +6,9 @@
 // file the patch added under such a name is the code's like any other. Read from V8's structured call sites with this
 // module's own copies of `Error.captureStackTrace` and of a `prepareStackTrace`, so code that sets
 // `Error.stackTraceLimit = 0` or its own `Error.prepareStackTrace` does not hide itself. Code that
-// locks them (a frozen or replaced `Error`, a getter that cannot be redefined) leaves a stack that
-// cannot be read: its caller is unknown, never nobody.
+// locks them (a frozen or replaced `Error`, a getter that cannot be redefined) is read through node's
+// own `util.getCallSites` (node 22.9 and later, taken at load), which no `Error` setting changes;
+// where node has none, the stack cannot be read: its caller is unknown, never nobody.
 const { relative, isAbsolute, sep } = require('node:path');
 const { fileURLToPath } = require('node:url');
 const { createSourceMaps } = require('./guard-source-maps.cjs');
@@ -16,6 +17,8 @@ const { TEST_NAME, CODE, RUNNER_CONFIG, SETUP } = require('./guard-names.cjs');
 /** @typedef {import('./guard-record.cjs').Where} Where */
 
 const captureStackTrace = Error.captureStackTrace;
+/** @type {((frames?: number) => Array<{ scriptName: string, lineNumber: number, columnNumber?: number, column?: number }>) | undefined} */
+const getCallSites = /** @type {Record<string, never>} */ (/** @type {unknown} */ (require('node:util'))).getCallSites;
 const defineProperty = Object.defineProperty;
 /** V8 reads the stack's length from the context's own `Error`, whatever `globalThis.Error` becomes. */
 const IntrinsicError = Error;
@@ -23,8 +26,9 @@ const IntrinsicError = Error;
 const NODE_READERS = /^node:internal\/(modules|source_map|test_runner)\//;
 /** @type {(error: Error, sites: NodeJS.CallSite[]) => NodeJS.CallSite[]} */
 const structured = (_, sites) => sites;
-/** The guard's own files: frames of its wrappers are nobody's. */
-const OWN = require('node:path').dirname(/** @type {NodeJS.Module} */ (/** @type {unknown} */ (module)).filename);
+/** This file, and the guard's own files: frames of its wrappers are nobody's. */
+const SELF = /** @type {NodeJS.Module} */ (/** @type {unknown} */ (module)).filename;
+const OWN = require('node:path').dirname(SELF);
 
 /**
  * The call sites of the current stack, innermost first, whatever the code did to `Error`.
@@ -55,7 +59,9 @@ function sites(depth = 64) {
     // Never empty where it was read: the guard's own caller is on it.
     return Array.isArray(stack) && stack.length > 0 ? stack : null;
   } catch {
-    return null; // `Error` locked by the code: the caller is unknown, which the record says
+    // `Error` locked by the code: node's own reading of the stack, where it has one (22.9 and later),
+    // which no `Error` setting changes; else the caller is unknown, which the record says.
+    return nodeSites(depth);
   } finally {
     for (const undo of restore.reverse()) {
       try {
@@ -65,6 +71,38 @@ function sites(depth = 64) {
       }
     }
   }
+}
+
+/**
+ * The stack as node's `util.getCallSites` reads it (taken at load, before any code could replace it),
+ * as call sites; null where this node has none.
+ * @returns {NodeJS.CallSite[] | null}
+ */
+function nodeSites(depth = 64) {
+  if (typeof getCallSites !== 'function') return null;
+  try {
+    // Its first site is this function's caller, `sites`: dropped, as captureStackTrace drops it.
+    const found = getCallSites(Math.min(depth + 2, 200)).slice(2);
+    return found.length > 0 ? found.map(asCallSite) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * @param {{ scriptName: string, lineNumber: number, columnNumber?: number, column?: number }} site
+ * @returns {NodeJS.CallSite}
+ */
+function asCallSite(site) {
+  const column = site.columnNumber ?? site.column ?? null;
+  return /** @type {NodeJS.CallSite} */ (
+    /** @type {unknown} */ ({
+      getFileName: () => site.scriptName || null,
+      getScriptNameOrSourceURL: () => site.scriptName || null,
+      getLineNumber: () => site.lineNumber,
+      getColumnNumber: () => column,
+    })
+  );
 }
 
 /** @typedef {ReturnType<typeof createCaller>} Caller */
@@ -158,7 +196,71 @@ function createCaller(root, listedTests, exempt) {
     return typeof name === 'string' && name.startsWith('node:internal/modules/');
   };
 
-  return { caller, inRepository, isTest, fromLoader, fromDependency };
+  return {
+    caller,
+    ...directCalls(inRepository, (rel) => isConfig(rel) || isTest(rel), sourceMaps),
+    inRepository,
+    isTest,
+    fromLoader,
+    fromDependency,
+  };
+}
+
+/**
+ * Who made a call a watcher of the guard saw: for what the call itself says (the environment read
+ * by name, a listing of it), not the stack's innermost repository frame.
+ * @param {(name: unknown) => string | null} inRepository
+ * @param {(rel: string) => boolean} isTestSide a test, a runner's configuration or setup file
+ * @param {ReturnType<typeof createSourceMaps>} sourceMaps
+ */
+function directCalls(inRepository, isTestSide, sourceMaps) {
+  /**
+   * The first frame with a file after the watcher's own (`watcher`, a guard file's path): who made the
+   * call the watcher saw itself. Frames with no file (`Object.keys`, `JSON.stringify`) are passed over.
+   * `undefined` when the stack cannot be read, null when it holds no file.
+   * @param {string} watcher
+   * @returns {{ name: string, site: NodeJS.CallSite } | null | undefined}
+   */
+  const maker = (watcher) => {
+    const stack = sites(16);
+    if (!stack) return undefined;
+    for (const site of stack) {
+      const name = site.getFileName() || site.getScriptNameOrSourceURL?.();
+      if (name && name !== watcher && name !== SELF) return { name: String(name), site };
+    }
+    return null;
+  };
+
+  /**
+   * The repository file (not a test) that made the call `watcher` saw itself (maker above). Null where
+   * it is node's own code (a child started with the inherited environment), a dependency's, a test's,
+   * or another of the guard's files (the guard's own use of what it watches). A stack that cannot be
+   * read is unknown.
+   * @param {string} watcher
+   * @returns {Where | null}
+   */
+  const direct = (watcher) => {
+    const made = maker(watcher);
+    if (made === undefined) return { file: null, line: null, unknown: true };
+    const rel = made === null || made.name.startsWith(OWN) ? null : inRepository(made.name);
+    if (!made || rel === null || isTestSide(rel)) return null;
+    return { file: rel, line: sourceMaps.originalLine(made.name, made.site.getLineNumber(), made.site.getColumnNumber()) };
+  };
+
+  /**
+   * Whether the call `watcher` saw was made by the runner's side: node's own code, a dependency or the
+   * guard (not the repository's code, nor its tests).
+   * @param {string} watcher
+   */
+  const byMachinery = (watcher) => {
+    const made = maker(watcher);
+    return !!made && (made.name.startsWith('node:') || made.name.startsWith(OWN) || inRepository(made.name) === null);
+  };
+
+  /** Whether any frame on the stack is the repository's (its code's or its tests'): false where the stack cannot be read. */
+  const fromRepository = () =>
+    (sites() || []).some((site) => inRepository(site.getFileName() || site.getScriptNameOrSourceURL?.()) !== null);
+  return { direct, byMachinery, fromRepository };
 }
 
 module.exports = { createCaller };

@@ -13,8 +13,11 @@ const VAR = 'FIXLOOP_GUARD';
 /**
  * The channel as handed over: `value` the variable's text, `dir` the records folder, `runner` the
  * runner guarded, `root` the repository, `tests` the test files the judge listed (relative paths),
- * `exempt` the configuration and setup files it listed (null: the judge listed none, every file so named is).
- * @typedef {{ value: string, dir: string, runner: string, root: string, tests: string[], exempt: string[] | null }} Channel
+ * `exempt` the configuration and setup files it listed (null: the judge listed none, every file so named is),
+ * `variables` the variables the runners set in their test processes (regular expressions' sources),
+ * `given` the names of the variables the command itself was given.
+ * @typedef {{ value: string, dir: string, runner: string, root: string, tests: string[], exempt: string[] | null,
+ *   variables: string[], given: string[] }} Channel
  */
 
 /**
@@ -26,7 +29,7 @@ function takeChannel() {
   delete process.env[VAR];
   if (!value) return null;
   try {
-    /** @type {{ dir?: unknown, runner?: unknown, root?: unknown, tests?: unknown, exempt?: unknown }} */
+    /** @type {{ dir?: unknown, runner?: unknown, root?: unknown, tests?: unknown, exempt?: unknown, variables?: unknown, given?: unknown }} */
     const channel = JSON.parse(value);
     if (typeof channel.dir !== 'string' || typeof channel.runner !== 'string' || typeof channel.root !== 'string') return null;
     return {
@@ -36,6 +39,8 @@ function takeChannel() {
       root: channel.root,
       tests: Array.isArray(channel.tests) ? channel.tests : [],
       exempt: Array.isArray(channel.exempt) ? channel.exempt : null,
+      variables: Array.isArray(channel.variables) ? channel.variables.filter((v) => typeof v === 'string') : [],
+      given: Array.isArray(channel.given) ? channel.given.filter((v) => typeof v === 'string') : [],
     };
   } catch {
     return null;

@@ -34,6 +34,7 @@ const { guardRoutes } = require('./guard-routes.cjs');
 const { guardChildren } = require('./guard-children.cjs');
 const { guardRunners } = require('./guard-runners.cjs');
 const { guardFileTest } = require('./guard-file-test.cjs');
+const { guardEnvironment } = require('./guard-environment.cjs');
 
 /** npm, npx, yarn and pnpm run no repository code in their own process: they only hand the channel down. */
 const PACKAGE_MANAGER =
@@ -56,7 +57,9 @@ if (channel && !PACKAGE_MANAGER.test(process.argv[1] || '')) {
   const main = path ? who.inRepository(path) : null;
   const fileRun = path && process.env.NODE_TEST_CONTEXT && main && who.isTest(main);
   const fileTest = fileRun ? guardFileTest(record, path, main) : null;
-  guardRunners(record, who.caller, channel.root, fileTest ? fileTest.reported : undefined);
+  // Last: the guard's own reads above are not the code's.
+  const watchEnvironment = guardEnvironment(record, who, channel);
+  guardRunners(record, who.caller, channel.root, watchEnvironment, fileTest ? fileTest.reported : undefined);
   if (fileRun) record.markRunner();
   if (process.execArgv.includes('--test-isolation=none')) record.markRunner();
 }

@@ -12,6 +12,14 @@ const { resolve } = require('node:path');
 const { fileURLToPath } = require('node:url');
 const { testIdentities } = require('./guard-opened.cjs');
 
+/**
+ * The environment and arguments a process started with, its own or another's (its parent, the
+ * runner): code that reads them learns which runner runs it (`runner_detected`, guard-environment.cjs),
+ * whatever the path's way there (`/proc/self/root/proc/1/environ`).
+ */
+const STARTED_WITH = /(^|\/)proc\/(self|thread-self|\d+)(\/task\/\d+)?\/(environ|cmdline)$/;
+const HERE = /** @type {NodeJS.Module} */ (/** @type {unknown} */ (module)).filename;
+
 /** What a read whose caller cannot be placed says: it counts against the run, never as nobody's. */
 const UNKNOWN = ': could not tell who read it (the stack could not be read, or held no file)';
 
@@ -45,7 +53,7 @@ const FOLDER_COPIES = new Set(['cpSync', 'cp']);
  * @param {import('./guard-caller.cjs').Caller} who
  * @param {{ root: string, tests: string[] }} channel the repository and the test files the judge listed
  */
-function guardReads(record, { caller, inRepository, isTest, fromLoader }, channel) {
+function guardReads(record, { caller, direct, inRepository, isTest, fromLoader }, channel) {
   const identities = testIdentities(channel.root, channel.tests);
   /**
    * @param {unknown} target what the method was given as its path
@@ -68,6 +76,13 @@ function guardReads(record, { caller, inRepository, isTest, fromLoader }, channe
    */
   const check = (target, how, opened) => {
     const path = pathOf(target);
+    if (path && STARTED_WITH.test(path)) {
+      const who = direct(HERE);
+      // A process id varies from run to run: the detail must not, to be compared with the baseline's.
+      const read = path.slice(path.lastIndexOf('proc/')).replace(/\/\d+(?=\/)/g, '/<pid>');
+      if (who) record.event('runner_detected', who, `read /${read}, what a process started with`);
+      return;
+    }
     const named = path && inRepository(path);
     const rel =
       named && isTest(named)

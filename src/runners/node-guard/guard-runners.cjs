@@ -23,9 +23,11 @@ const STACK_CHARS = 8000;
  * @param {GuardRecord} record
  * @param {import('./guard-caller.cjs').Caller['caller']} caller
  * @param {string} root the checkout
+ * @param {(env: NodeJS.ProcessEnv) => NodeJS.ProcessEnv} watchEnvironment puts another environment
+ *   object under the guard's watch (guard-environment.cjs): jest's tests get a `process` of their own
  * @param {() => void} [nodeTestReported] told each test or suite node's runner reports ending here (guard-file-test.cjs)
  */
-function guardRunners(record, caller, root, nodeTestReported) {
+function guardRunners(record, caller, root, watchEnvironment, nodeTestReported) {
   const watchMatchers = matcherWatch(record, caller);
   const mocha = mochaClasses(record);
   // Each test's body as the guard's own wrapper saw it end (guard-bodies.cjs), beside its outcome.
@@ -50,7 +52,10 @@ function guardRunners(record, caller, root, nodeTestReported) {
     },
     jestEnvironment: () => record.markRunner(),
     jestTestFn: (test) => bodies.watchJestTest(test),
-    jestSetup: (global) => watchMatchers(/** @type {MatchersHolder | undefined} */ (global[MATCHERS]), 'jest'),
+    jestSetup: (global) => {
+      watchMatchers(/** @type {MatchersHolder | undefined} */ (global[MATCHERS]), 'jest');
+      watchJestEnvironment(global, watchEnvironment);
+    },
     vitestWorker: () => record.markWorker(),
     vitestTest: (task) => bodies.watchVitestTest(task),
     vitestFilesRun: () => record.workerDone(),
@@ -83,6 +88,20 @@ function relativeFile(root, file) {
   if (!isAbsolute(file)) return file;
   const rel = relative(root, file);
   return rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel) ? file : rel.split(sep).join('/');
+}
+
+/**
+ * jest hands its tests a `process` of its own, with a copy of the environment: that copy is watched too.
+ * @param {Record<string | symbol, unknown>} global the test environment's
+ * @param {(env: NodeJS.ProcessEnv) => NodeJS.ProcessEnv} watchEnvironment
+ */
+function watchJestEnvironment(global, watchEnvironment) {
+  try {
+    const own = /** @type {{ env?: NodeJS.ProcessEnv } | undefined} */ (global.process);
+    if (own && own.env && typeof own.env === 'object' && own.env !== process.env) own.env = watchEnvironment(own.env);
+  } catch {
+    // a `process` jest made read-only: its environment stays unwatched (docs/security.md)
+  }
 }
 
 /**

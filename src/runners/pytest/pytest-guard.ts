@@ -25,19 +25,21 @@ export const pytestGuard: RuntimeGuard = {
     // What the guard needs at load beside its key: the checkout and the test files (_record.py).
     // `exempt`: the conftest.py files that are the tests' side (null: every one, GuardContext.exemptFiles).
     const exempt = context.exemptFiles ?? null;
+    const env = {
+      FIXLOOP_PYTEST_GUARD: dirs.records,
+      PYTHONPATH: joined([dirs.code, context.env.PYTHONPATH], ':'),
+      PYTEST_ADDOPTS: joined([context.env.PYTEST_ADDOPTS, `-p ${name}`], ' '),
+      ...(context.env.PYTHONUSERBASE === undefined ? { PYTHONUSERBASE: await userBase(dirs.code, name) } : {}),
+    };
+    // `given`: what the command is given is the operator's setting, not the runner's sign (_environment.py).
+    const variables = context.runnerVariables;
+    const given = Object.keys({ ...context.env, ...env });
     await writeFile(
       join(dirs.records, 'context.json'),
-      JSON.stringify({ root: context.root, testFiles: context.testFiles, exempt }),
+      JSON.stringify({ root: context.root, testFiles: context.testFiles, exempt, variables, given }),
     );
     issueKeys(dirs.records);
-    return {
-      env: {
-        FIXLOOP_PYTEST_GUARD: dirs.records,
-        PYTHONPATH: joined([dirs.code, context.env.PYTHONPATH], ':'),
-        PYTEST_ADDOPTS: joined([context.env.PYTEST_ADDOPTS, `-p ${name}`], ' '),
-        ...(context.env.PYTHONUSERBASE === undefined ? { PYTHONUSERBASE: await userBase(dirs.code, name) } : {}),
-      },
-    };
+    return { env };
   },
   /**
    * One record for every key taken (a pytest process runs tests, whatever it saw); complete only

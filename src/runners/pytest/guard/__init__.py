@@ -17,7 +17,7 @@ import os
 
 import pytest
 
-from . import _audit, _bodies, _cases, _identity, _opened, _places, _record, _routes
+from . import _audit, _bodies, _cases, _environment, _identity, _opened, _places, _record, _routes
 
 # Where pytest's own traceback has no frames (`--tb=no`, `--tb=line`), the guard prints its own.
 _FRAMELESS = ("no", "line")
@@ -35,7 +35,8 @@ if _recorder is not None:
             # The test files by device and inode, before any repository code could link or move them.
             self.opened = _opened.Opened(recorder.root, recorder.test_files)
             self.routes = _routes.Routes(recorder, self.places, self.opened, __name__)
-            dynamic = _audit.install(recorder, self.places, lambda: self.protected, self.opened, self.routes)
+            self.environment = _environment.Environment(recorder, self.places, recorder.variables, recorder.given)
+            dynamic = _audit.install(recorder, self.places, lambda: self.protected, self.opened, self.routes, self.environment)
             self.identities = _identity.Identities(recorder, self.places, dynamic)
             self._exit = os._exit
             os._exit = self._early_exit
@@ -47,6 +48,8 @@ if _recorder is not None:
             self.pending = None
             # Each test's body as the guard's own wrapper of the test function saw it end (_bodies.py).
             self.bodies = _bodies.Bodies()
+            # Last: the guard's own reads of the environment above are not the code's.
+            self.environment.install()
 
         def _early_exit(self, status):
             # os._exit raises no audit event: the guard's own stands in for it (the original is

@@ -19,9 +19,10 @@ CTYPES = {"ctypes.dlopen", "ctypes.dlsym", "ctypes.dlsym/handle"}
 CHILDREN = {"subprocess.Popen", "os.posix_spawn", "os.system"}
 
 
-def install(recorder, places, protected_paths, opened, routes):
+def install(recorder, places, protected_paths, opened, routes, environment):
     """`protected_paths()`: the files only pytest and the guard write (the JUnit report, the records);
-    `opened` the test files by what they are (_opened.py), `routes` the routes below `open` (_routes.py)."""
+    `opened` the test files by what they are (_opened.py), `routes` the routes below `open` (_routes.py),
+    `environment` the watch on the runner being looked for (_environment.py: `/proc/self/environ`)."""
     dynamic = places.dynamic  # code run from a string -> the repository file and line that ran it
     pid = os.getpid()
     forked = []
@@ -73,6 +74,7 @@ def install(recorder, places, protected_paths, opened, routes):
         if forked:
             return
         if event == "open":
+            environment.on_open(args[0] if args else None)
             on_open(args)
         elif event == "compile":
             on_compile(args)

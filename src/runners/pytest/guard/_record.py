@@ -34,6 +34,10 @@ class Recorder:
         # The conftest.py files the judge takes as the tests' side (None: every one, _places.py).
         exempt = context.get("exempt")
         self.exempt = exempt if isinstance(exempt, list) else None
+        # The variables the runners set in their test processes, as regular expressions (_environment.py).
+        self.variables = context.get("variables") or []
+        # The variables the command was given: the operator's settings, not the runner's sign.
+        self.given = context.get("given") or []
         self.events = []
         self.seen = set()
         self.tests = {"passed": 0, "failed": 0, "skipped": 0}
