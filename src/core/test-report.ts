@@ -9,6 +9,9 @@ export type TestStatus = 'passed' | 'failed' | 'skipped';
  */
 export type TestReportFormat = string;
 
+/** Where a test's id or name held the path of the checkout it ran in (src/gate/checkout-neutral.ts). */
+export const CHECKOUT = '<checkout>';
+
 export interface TestCaseResult {
   /** Stable identity used to compare runs: e.g. `tests/test_x.py::test_a`, `src/a.test.ts > suite > name`. */
   id: string;

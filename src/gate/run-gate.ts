@@ -13,6 +13,7 @@ import { parseJunit } from '../formats/junit.ts';
 import { requestMachineReport, type MachineReportRequest } from './machine-report.ts';
 import { noRuntimeGuard, requestRuntimeGuard, type RuntimeGuardRequest } from './runtime-guard.ts';
 import { perTestView } from './per-test-view.ts';
+import { checkoutNeutral } from './checkout-neutral.ts';
 import type { TestReport } from '../core/test-report.ts';
 
 export interface GateOptions {
@@ -96,7 +97,7 @@ export async function runGate(sandbox: Sandbox, options: GateOptions): Promise<G
     report ??= parseTestOutput(result.output);
     if (machine) report.witness = await machine.read();
     report.guard = await guard.read();
-    return gateResult(result, perTestView(report, guard.testCase));
+    return gateResult(result, checkoutNeutral(perTestView(report, guard.testCase), options.cwd));
   } finally {
     await machine?.dispose();
     await guard?.dispose();
