@@ -188,14 +188,6 @@ function createCaller(root, listedTests, exempt) {
     return false;
   };
 
-  /** Whether node's module loaders called the function that called this (they read every module's file). */
-  const fromLoader = () => {
-    // This function, the read's check, the wrapper of the `fs` function, and who called it.
-    const stack = sites(4);
-    const name = stack && stack[3] ? stack[3].getFileName() : null;
-    return typeof name === 'string' && name.startsWith('node:internal/modules/');
-  };
-
   return {
     caller,
     ...directCalls(inRepository, (rel) => isConfig(rel) || isTest(rel), sourceMaps),
@@ -204,6 +196,14 @@ function createCaller(root, listedTests, exempt) {
     fromLoader,
     fromDependency,
   };
+}
+
+/** Whether node's module loaders called the function that called this (they read every module's file). */
+function fromLoader() {
+  // This function, the read's check, the wrapper of the `fs` function, and who called it.
+  const stack = sites(4);
+  const name = stack && stack[3] ? stack[3].getFileName() : null;
+  return typeof name === 'string' && name.startsWith('node:internal/modules/');
 }
 
 /**
