@@ -15,9 +15,10 @@
 //   would reveal is not in it. A variable the project's own code or tests set stays listed.
 // Under jest, whose tests get a `process` of their own, that process's environment is watched too.
 // An event the pristine code's run had too (the same file and detail) is the project's own way.
-// Not seen: a dependency's read made for the code (vitest's `import.meta.env`, a library that says
-// whether it runs under test), a variable read before the guard loaded, `process.argv` and the
-// runner's globals (`describe` defined).
+// vitest 5 hands the code `process.env` itself as `import.meta.env`: a read there is seen too.
+// Not seen: a dependency's read made for the code (an older vitest's own object over `process.env`, a
+// library that says whether it runs under test), a variable read before the guard loaded,
+// `process.argv`, the runner's globals (`describe` defined) and a stack's frames.
 
 /** @typedef {import('./guard-record.cjs').GuardRecord} GuardRecord */
 /** @typedef {import('./guard-caller.cjs').Caller} Caller */
