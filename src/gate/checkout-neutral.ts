@@ -3,7 +3,8 @@
 // a checkout of their own, so such a test would be another test in every run, and the baseline's
 // would "no longer run" after any patch. The gate writes the path as `<checkout>` in the report's
 // test ids and names (and the disagreements keyed by them), so that runs in different checkouts
-// compare; selecting such a test by name reads the token as any path (test-name-pattern.ts).
+// compare; selecting such a test by name reads the token as any path (test-name-pattern.ts), and by
+// pytest's exact node id gives the folder back from the shell (pytest-runner.ts).
 import { realpathSync } from 'node:fs';
 import { CHECKOUT, type TestReport } from '../core/test-report.ts';
 

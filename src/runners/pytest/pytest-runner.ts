@@ -1,6 +1,7 @@
 // pytest, started as `pytest` or `python -m pytest`.
 import type { TestRunner } from '../runner.ts';
 import { shellQuote } from '../../sandbox/shell-quote.ts';
+import { CHECKOUT } from '../../core/test-report.ts';
 import { parsePytest } from './parse-pytest.ts';
 import { pytestLoadedNames } from './loaded-names.ts';
 import { pytestGuard } from './pytest-guard.ts';
@@ -33,7 +34,7 @@ export const pytestRunner: TestRunner = {
     files: () => '',
     select: (failing) =>
       failing.every((t) => t.id.includes('::'))
-        ? [...new Set(failing.map((t) => nodeIdOf(t.id)))].map(shellQuote).join(' ')
+        ? [...new Set(failing.map((t) => nodeIdOf(t.id)))].map(nodeIdWord).join(' ')
         : null,
     narrow: withoutCoveringPaths,
   },
@@ -58,6 +59,15 @@ export const pytestRunner: TestRunner = {
   judged: { envVariables: /^(PYTEST_|_PYTEST)/, loadedNames: pytestLoadedNames },
   guard: pytestGuard,
 };
+
+/**
+ * A node id as one shell word. An id that held the path of the checkout it ran in (`<checkout>`,
+ * src/gate/checkout-neutral.ts) gets the folder the command runs in back, from the shell (pytest
+ * selects by the exact id).
+ */
+function nodeIdWord(id: string): string {
+  return id.split(CHECKOUT).map(shellQuote).join('"$PWD"');
+}
 
 function joined(parts: Array<string | undefined>): string {
   return parts.filter((p) => p !== undefined && p.trim() !== '').join(' ');
