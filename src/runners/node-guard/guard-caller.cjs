@@ -234,27 +234,27 @@ function directCalls(inRepository, isTestSide, sourceMaps) {
   /**
    * The repository file (not a test) that made the call `watcher` saw itself (maker above). Null where
    * it is node's own code (a child started with the inherited environment), a dependency's, a test's,
-   * or another of the guard's files (the guard's own use of what it watches). A stack that cannot be
-   * read is unknown.
+   * or another of the guard's files (the guard's own use of what it watches; they sit in the gate's
+   * folder outside the checkout, so none is the repository's). A stack that cannot be read is unknown.
    * @param {string} watcher
    * @returns {Where | null}
    */
   const direct = (watcher) => {
     const made = maker(watcher);
     if (made === undefined) return { file: null, line: null, unknown: true };
-    const rel = made === null || made.name.startsWith(OWN) ? null : inRepository(made.name);
-    if (!made || rel === null || isTestSide(rel)) return null;
+    const rel = made && inRepository(made.name);
+    if (!made || !rel || isTestSide(rel)) return null;
     return { file: rel, line: sourceMaps.originalLine(made.name, made.site.getLineNumber(), made.site.getColumnNumber()) };
   };
 
   /**
    * Whether the call `watcher` saw was made by the runner's side: node's own code, a dependency or the
-   * guard (not the repository's code, nor its tests).
+   * guard, none of them the repository's (not its code, nor its tests).
    * @param {string} watcher
    */
   const byMachinery = (watcher) => {
     const made = maker(watcher);
-    return !!made && (made.name.startsWith('node:') || made.name.startsWith(OWN) || inRepository(made.name) === null);
+    return !!made && inRepository(made.name) === null;
   };
 
   /** Whether any frame on the stack is the repository's (its code's or its tests'): false where the stack cannot be read. */
