@@ -35,6 +35,12 @@ export interface ProbeRecord {
    * traced (another tracer was set).
    */
   path?: number[];
+  /**
+   * Suite calls of a plain function (not a method) whose every argument is exact data: the arguments
+   * as JSON that gives the same values back (JavaScript's argument list; Python's `[args, kwargs]`),
+   * for the look from outside the runner (outside-look.ts). Absent: the call cannot be made again there.
+   */
+  replay?: string;
 }
 
 /** A function the instrumentation wrapped, in one version of a file. */

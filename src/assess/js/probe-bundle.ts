@@ -17,6 +17,7 @@ const PIECES = [
   'probe-inputs.cjs',
   'probe-held.cjs',
   'probe-records.cjs',
+  'probe-replay.cjs',
   'probe-caller.cjs',
   'probe-generated.cjs',
   'probe-base.cjs',

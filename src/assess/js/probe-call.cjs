@@ -10,6 +10,7 @@ const { callerOf } = require('./probe-caller.cjs');
 const { generationBase, isReceiver } = require('./probe-base.cjs');
 const { ASYNC, BASE_KEYS, MAX_KEYS, addCapped, generate, quietly } = require('./probe-generated.cjs');
 const { record, whenSettled, write } = require('./probe-records.cjs');
+const { replayText } = require('./probe-replay.cjs');
 
 /** @typedef {import('./probe-caller.cjs').Caller} Caller */
 /** @typedef {import('./probe-records.cjs').ProbeFile} ProbeFile */
@@ -54,6 +55,7 @@ const { record, whenSettled, write } = require('./probe-records.cjs');
  * @property {unknown} thisArg The `this` of generated calls: the call's own, or a copy of its receiver (heldThis).
  * @property {boolean} heldThis
  * @property {string | undefined} receiver
+ * @property {string | undefined} replay The arguments as exact data, for the look from outside the runner (probe-replay.cjs).
  */
 
 /**
@@ -66,6 +68,8 @@ const { record, whenSettled, write } = require('./probe-records.cjs');
 // The caller is part of what a suite call is compared by (a method with no arguments is called by
 // many tests): its stack is read for this many calls of one function and arguments.
 const STACKS_PER_KEY = 200;
+/** As in probe-wrap.ts: a class's method, whose receiver a plain process would not have. */
+const METHOD = 2;
 /** @type {ReadonlySet<number>} */
 const NONE = new Set();
 
@@ -126,7 +130,8 @@ function prepare(state, file, call) {
     thisArg: call.thisArg,
     heldThis: false,
   };
-  return { fn, file, call, args, key, caller, ...base, receiver };
+  const replay = call.flags & METHOD ? undefined : replayText(args);
+  return { fn, file, call, args, key, caller, ...base, receiver, replay };
 }
 
 /**

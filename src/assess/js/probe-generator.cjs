@@ -45,7 +45,8 @@ function probeGenerator(state, file, call, gen) {
   /** @type {import('./probe-call.cjs').Before} */
   let started;
   try {
-    started = quietly(state, () => prepare(state, file, { ...call, self: null }));
+    // What a generator gave is what its consumer drew: a plain process would draw nothing, so it is not replayed.
+    started = { ...quietly(state, () => prepare(state, file, { ...call, self: null })), replay: undefined };
   } catch {
     return iterator;
   }

@@ -7,7 +7,7 @@
 // file installs the runtime in a realm and hands each instrumented file its probe.
 //
 // probe-bundle.ts inlines this file, with its parts (probe-call.cjs, probe-generator.cjs, probe-caller.cjs, probe-plain.cjs, probe-change-inputs.cjs,
-// probe-generated.cjs, probe-records.cjs, probe-canon.cjs, probe-text.cjs, probe-inputs.cjs), into every instrumented file: the code
+// probe-generated.cjs, probe-records.cjs, probe-replay.cjs, probe-canon.cjs, probe-text.cjs, probe-inputs.cjs), into every instrumented file: the code
 // under test may run under any runner, loader or sandbox, in ESM or CommonJS, and must find its probe
 // without a path to resolve or an environment variable to read. The first instrumented file that runs
 // in a realm installs it on globalThis; the others reuse it.

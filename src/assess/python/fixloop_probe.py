@@ -9,7 +9,9 @@ the original and the patched program are then compared by fixloop. A probe failu
 what the program does: every step is guarded, and on an internal error the function is just called.
 Its parts live beside it, each loaded once per process by path under a private module name (the
 folder is not on sys.path): fixloop_probe_canon.py (the canonical text of values) and
-fixloop_probe_inputs.py (the generated inputs) and fixloop_probe_path.py (the lines a call runs). Standard library only; Python 3.8+.
+fixloop_probe_inputs.py (the generated inputs), fixloop_probe_path.py (the lines a call runs) and
+fixloop_probe_replay.py (a call's arguments as exact data, for the look from outside the runner).
+Standard library only; Python 3.8+.
 """
 import copy
 import functools
@@ -42,6 +44,7 @@ def _load(part):
 _canon = _load("canon")
 _paths = _load("path")
 _inputs = _load("inputs")
+_replay = _load("replay")
 canon, args_text = _canon.canon, _canon.args_text
 
 BASES_PER_FUNCTION = 25
@@ -69,6 +72,9 @@ class _Function(object):
         self.calls, self.suite_records, self.stopped = 0, 0, False
         self.params = code.co_varnames[: code.co_argcount] if code else ()
         self.values = None
+        # A module-level function: the look from outside the runner finds it by its name (a method has no receiver there).
+        qualified = fn_id.rsplit("#", 1)[-1]
+        self.top_level = "." not in qualified and "<" not in qualified
 
     def name(self, slot):
         """A positional slot by its parameter's name, so that f(1, None) and f(1, b=None) agree."""
@@ -131,7 +137,9 @@ def _begin(fn, args, kwargs, nested):
         finally:
             local.busy = False
         local.depth += nested
-        return local, (text, base, state)
+        # Plain synchronous calls only: what a coroutine or a generator gave depends on who drew it.
+        replay = _replay.replay_text(args, kwargs) if nested and fn.top_level else None
+        return local, (text, base, state, replay)
     except Exception:
         return None, None
 
@@ -158,8 +166,10 @@ def _finish(fn, local, before, args, kwargs, result, error, nested, path=None):
         local.depth -= nested
         local.busy = True
         try:
-            text, base, state = before
+            text, base, state, replay = before
             record = {"fn": fn.id, "args": text, "kind": "suite"}
+            if replay is not None:
+                record["replay"] = replay
             record["out"] = {"threw": _canon.error_text(error)} if error is not None else {"returned": canon(result, returned=True)}
             if path is not None:
                 record["path"] = path

@@ -23,6 +23,7 @@ export const PYTHON_PROBE_RUNTIME_FILES: ReadonlyArray<{ from: string; name: str
   'fixloop_probe_canon.py',
   'fixloop_probe_path.py',
   'fixloop_probe_inputs.py',
+  'fixloop_probe_replay.py',
 ].map((name) => ({
   from: fileURLToPath(new URL(`./${name}`, import.meta.url)),
   name,
