@@ -31,6 +31,8 @@ export interface ProbeCheckout {
   dir: string;
   /** Writes `plan` (instrumented) and runs the suite, or `command` when given, within `timeoutMs`; a plan with no function instrumented is not run (it could record nothing). */
   run(plan: VersionPlan, label: string, timeoutMs: number, command?: string): Promise<ProbeRun>;
+  /** Writes `plan` as that version has it, nothing instrumented: the program as it would ship (outside-look.ts). */
+  writePlain(plan: VersionPlan): Promise<void>;
 }
 
 /**
@@ -46,6 +48,13 @@ export function probeCheckout(
   const folder = join(dir, PROBE_FOLDER);
   return {
     dir,
+    async writePlain(plan) {
+      for (const [path, { text }] of plan.files) {
+        const file = join(dir, path);
+        if (text === null) await rm(file, { force: true });
+        else await mkdir(dirname(file), { recursive: true }).then(() => writeFile(file, text));
+      }
+    },
     async run(plan, label, timeoutMs, command) {
       await mkdir(folder, { recursive: true });
       await writeFile(join(folder, TEST_FILES_LIST), JSON.stringify(testFiles));

@@ -47,6 +47,11 @@ export interface SuiteRunner {
   gate(cwd: string, timeoutMs?: number): Promise<GateResult>;
   /** Runs another command of the suite (e.g. the test command narrowed to some tests) as the gate would, within `timeoutMs` when that is shorter than `test.timeout`. */
   gateWith(cwd: string, command: string, timeoutMs?: number): Promise<GateResult>;
+  /**
+   * A command of fixloop's own run in `cwd` as the tests are (their sandbox, environment, time limit and
+   * signal), with no runtime guard and no report: the assessment's look from outside the runner.
+   */
+  plain(cwd: string, command: string, timeoutMs: number): Promise<CommandResult>;
   /** The configuration's checks (`checks`: lint, format, type check), the gate of a check run beside the tests. */
   readonly checkCommands: readonly string[];
   /** Each check in `cwd`, as the gate runs the tests (their time limit, environment and signal); none without checks. */
@@ -105,6 +110,8 @@ export function createSuiteRunner(options: SuiteRunnerOptions, guard?: JudgedFil
         ...judged,
       });
     },
+    plain: (cwd, command, timeoutMs) =>
+      sandbox.run({ command, cwd, timeoutMs: Math.min(config.test.timeout * 1000, timeoutMs), env: config.env, signal }),
     judged: (testFiles, exemptFiles) => createSuiteRunner(options, { testFiles, ...(exemptFiles ? { exemptFiles } : {}) }),
     checkCommands: config.checks,
     checks: (cwd, timeoutMs) =>

@@ -33,6 +33,12 @@ export interface TestRunner {
    * not take), as it printed them: the test command is wrong, not the code. Absent or null: none seen.
    */
   refusedCommand?(output: string): string | null;
+  /**
+   * The interpreter its command runs the tests under (`python3`, `.venv/bin/python`): fixloop's own
+   * commands beside the tests (the assessment's look from outside the runner) use the same one, which
+   * has the repository's dependencies. Absent: the language's usual one.
+   */
+  interpreter?(command: string): string;
   /** Files and settings that decide how the runner runs: a fix may not change them (docs/design.md §3.2.2). */
   readonly configuration: RunnerConfiguration;
   /** Its test framework's JavaScript API, as added source code could reach into it (docs/design.md §3.2.3). */

@@ -12,6 +12,7 @@ function checkout(spent: ProbeRun['spent'], timeouts: number[]): ProbeCheckout {
       timeouts.push(timeoutMs);
       return { records: [], functions: new Map(), gate: null, spent };
     },
+    writePlain: () => Promise.reject(new Error('this test writes no plain version')),
   };
 }
 

@@ -40,6 +40,7 @@ function runner(seen: string[], where: string[] = [], runMs = 0): SuiteRunner {
     setup: async () => null,
     gate,
     gateWith: gate,
+    plain: () => Promise.reject(new Error('this test runs no command of its own')),
     checkCommands: [],
     checks: async () => [],
     judged: () => suite,

@@ -28,6 +28,7 @@ function checkout(records: (label: string, n: number) => ProbeRecord[]): ProbeCh
       const spent = { writeMs: 0, suiteMs: 0, readMs: 0 };
       return { records: records(label, labels.filter((l) => l === label).length), functions, gate: null, spent };
     },
+    writePlain: () => Promise.reject(new Error('this test writes no plain version')),
   };
 }
 

@@ -31,6 +31,7 @@ function suite(answers: GateResult[]): SuiteRunner & { commands: string[] } {
       if (!next) throw new Error('more runs than scripted');
       return next;
     },
+    plain: () => Promise.reject(new Error('this test runs no command of its own')),
     checkCommands: [],
     checks: async () => [],
     judged: () => runner,

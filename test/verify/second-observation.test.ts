@@ -38,6 +38,7 @@ function suite(testCommand: string, answer: GateResult): SuiteRunner & { command
     setup: async () => null,
     gate: async () => answer,
     gateWith: async (_cwd, command) => (commands.push(command), answer),
+    plain: () => Promise.reject(new Error('this test runs no command of its own')),
     checkCommands: [],
     checks: async () => [],
     judged: () => runner,

@@ -5,6 +5,7 @@
 // nothing of the repository is among them.
 import type { LoadedNames } from '../runner.ts';
 import { shellQuote } from '../../sandbox/shell-quote.ts';
+import { pythonOf } from './python-of.ts';
 
 const MARK = 'fixloop-loaded-names:';
 
@@ -35,11 +36,3 @@ export const pytestLoadedNames: LoadedNames = {
     return name ?? null;
   },
 };
-
-/** The interpreter the test command starts pytest with: `X -m pytest`, `dir/pytest` → `dir/python`, else python3. */
-function pythonOf(command: string): string {
-  const module = /(^|[\s;&|])(\S*python[\d.]*)\s+-m\s+pytest\b/.exec(command);
-  if (module?.[2]) return module[2];
-  const script = /(^|[\s;&|])(\S*\/)pytest\b/.exec(command);
-  return script?.[2] ? `${script[2]}python` : 'python3';
-}

@@ -7,12 +7,14 @@ import { pytestLoadedNames } from './loaded-names.ts';
 import { pytestGuard } from './pytest-guard.ts';
 import { withoutCoveringPaths } from './covering-paths.ts';
 import { nodeIdOf } from './subtest-id.ts';
+import { pythonOf } from './python-of.ts';
 
 const STARTS = /(^|[\s;&|/])(python3?\s+-m\s+)?pytest\b/;
 
 export const pytestRunner: TestRunner = {
   id: 'pytest',
   startedBy: (command) => STARTS.test(command),
+  interpreter: pythonOf,
   output: {
     parse: parsePytest,
     // Its short frames: "src/calc.py:4: AssertionError", "calc.py:6: ValueError", "tests/x.py:15: "
