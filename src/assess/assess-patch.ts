@@ -35,6 +35,7 @@ import { compareRivals, engineAlternatives } from './assess-rivals.ts';
 import { packageScripts } from '../runners/package-scripts.ts';
 import { valuesOfVersions } from './change-values.ts';
 import { SECOND_SETUP_MS, secondCheckout } from './second-checkout.ts';
+import { lookFromOutside } from './outside-look.ts';
 
 /** At most this many other plausible patches are compared with the chosen one (each is a suite run). */
 const MAX_ALTERNATIVES = 3;
@@ -104,6 +105,15 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
         ? unfinishedRun(runs.patched?.gate ?? null, runs.original?.gate ?? null, input.fixed)
         : null;
     if (unfinished) return notAssessed(unfinished, runs.exhausted);
+    // Every look above ran under the test runner: the calls the patch changed are made again outside it.
+    const outsideLook = await lookFromOutside({
+      checkout,
+      plans: standing,
+      runs: { original: runs.original, patched: runs.patched },
+      suite: input.suite,
+      left,
+      log: input.log,
+    });
     const level = (alternatives: NonNullable<LevelInput['alternatives']>, rivalSearch?: Assessment['rivalSearch']) => {
       const { differences, specialCase } = looked;
       return decideLevel({
@@ -118,6 +128,7 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
         ...(rivalSearch ? { rivalSearch } : {}),
         ...(input.behaviourUnchanged ? { behaviourUnchanged: true } : {}),
         ...(specialCase ? { specialCase } : {}),
+        ...(outsideLook ? { outsideLook } : {}),
       });
     };
     const provisional = level(engineAlternatives(others, runs.alternatives, { after, functions, near, noise }));

@@ -3,7 +3,7 @@
 // change outside the failing tests, no other plausible patch that disagrees, no check weakened; and
 // it saw the patch at work (a change in the failing tests' calls or around them).
 // Everything else is `review`, with what to look at.
-import type { AlternativePatch, Assessment, BehaviourChange } from '../core/assessment.ts';
+import type { AlternativePatch, Assessment, BehaviourChange, OutsideLook } from '../core/assessment.ts';
 import type { RuntimeGuardStatus } from '../core/run-result.ts';
 import type { TestView } from '../core/test-report.ts';
 import { sharedByFunction } from './change-order.ts';
@@ -57,6 +57,8 @@ export interface LevelInput {
    * at all is then what it should show, not a blind spot.
    */
   behaviourUnchanged?: boolean;
+  /** The suite's changed calls made again outside the test runner (outside-look.ts). */
+  outsideLook?: OutsideLook;
 }
 
 export function decideLevel(input: LevelInput): Assessment {
@@ -93,6 +95,7 @@ export function decideLevel(input: LevelInput): Assessment {
     ...(input.atEntryPoints ? { atEntryPoints: true as const } : {}),
     ...(input.rivalSearch ? { rivalSearch: input.rivalSearch } : {}),
     ...(input.specialCase ? { specialCase: input.specialCase } : {}),
+    ...(input.outsideLook ? { outsideLook: input.outsideLook } : {}),
   };
   const reasons: string[] = [];
   if (input.chosen?.weakens) reasons.push(`the patch ${input.chosen.weakens}`);
@@ -111,6 +114,8 @@ export function decideLevel(input: LevelInput): Assessment {
     );
   if (outside.length > 0) reasons.push(`${plural(outside.length, 'behaviour change')} outside the failing tests`);
   if (input.specialCase) reasons.push(specialCaseReason(input.specialCase));
+  const runnerOnly = input.outsideLook?.runnerOnly[0];
+  if (runnerOnly) reasons.push(runnerOnlyReason(runnerOnly, input.outsideLook?.count ?? 1));
   const unfinished = input.notAssessed ? null : unfinishedReason(input.budget, input.rivalSearch);
   if (unfinished) reasons.push(unfinished);
   if (ambiguous.length > 0)
@@ -157,6 +162,19 @@ function specialCaseReason(found: NonNullable<Assessment['specialCase']>): strin
     ? ` with another ${found.keyedOn.map((k) => k.replace(/ = .*/s, '')).join(' or ')} (it changes only where ${found.keyedOn.join(', ')})`
     : '';
   return `the patch ${SPECIAL_CASE_REASON} (${inputs}), at none of the ${plural(found.neighbours, 'input')} generated around them${keyed}: it answers the tests, not the bug (a lookup of their literals, or code that reads the expected values)`;
+}
+
+/**
+ * The patch acts only under the test runner: the tests see a fix that a program run without them
+ * would not have (the runner detected by its variables, globals, files or process).
+ */
+function runnerOnlyReason(call: NonNullable<OutsideLook['runnerOnly'][number]>, count: number): string {
+  const others = count > 1 ? ` (and ${plural(count - 1, 'other call')})` : '';
+  return `the patch works only under the test runner: \`${clipped(call.input)}\`${others} gives ${clipped(call.underRunner)} under it, but ${clipped(call.outside)} in a plain process, where the original gives ${clipped(call.original)} in both`;
+}
+
+function clipped(text: string): string {
+  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
 }
 
 /** Whether a compared alternative leaves the tests undecided (decideLevel says why a weakening one mostly does not). */

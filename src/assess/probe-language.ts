@@ -8,6 +8,21 @@ import type { TestCaseResult } from '../core/test-report.ts';
 import type { EntrySources } from './entry-sources.ts';
 import type { InstrumentedFile, ProbeTarget } from './probe-record.ts';
 
+/**
+ * How the look from outside the runner (outside-look.ts) calls this language's functions: a script of
+ * fixloop's, copied with the files it loads into the probe's folder, run by a plain interpreter.
+ */
+export interface OutsideCalls {
+  /** Copied, each `from` to `name` in the probe's folder, before the script runs. */
+  readonly files: ReadonlyArray<{ from: string; name: string }>;
+  /**
+   * The command, run in the checkout: `folder` is the probe's folder relative to it, `calls` and
+   * `results` the script's input and output there. `testCommand` names the interpreter the
+   * repository's dependencies are installed for.
+   */
+  command(at: { testCommand: string; folder: string; calls: string; results: string }): string;
+}
+
 /** First and last line of a failing test's own code. */
 export type Span = readonly [number, number];
 
@@ -32,6 +47,8 @@ export interface ProbeLanguage {
   instrument(source: string, changedLines: ReadonlySet<number>, target: ProbeTarget): Promise<InstrumentedFile | null>;
   /** Files the rewritten code loads at run time: copied, each `from` to `name` in `target.runtimeDir`, before the tests run. */
   readonly runtimeFiles: ReadonlyArray<{ from: string; name: string }>;
+  /** How a plain process calls its functions; absent: the look from outside the runner skips this language. */
+  readonly outside?: OutsideCalls;
   /** Path → the first lines of the functions the failing tests call there (in the order found). */
   entryPoints(fixed: readonly TestCaseResult[], sources: EntrySources): Promise<Map<string, Set<number>>>;
   /**

@@ -51,6 +51,35 @@ export interface AlternativePatch {
   disagreements: Array<{ input: string; chosen: string; alternative: string; atFailingTests?: true }>;
 }
 
+/**
+ * A call whose patched result depends on being under the test runner: the original gives one result
+ * under it and outside it, the patched program another under it than outside (outside-look.ts).
+ */
+export interface RunnerOnlyCall {
+  /** As in BehaviourChange. */
+  function: string;
+  location: string;
+  input: string;
+  test?: string;
+  /** The original's result, the same under the runner and outside it. */
+  original: string;
+  /** The patched program's result under the runner, where the tests pass. */
+  underRunner: string;
+  /** The patched program's result in a plain process, with no runner. */
+  outside: string;
+}
+
+/** The look from outside the runner: the suite calls the patch changed, made again in a plain process. */
+export interface OutsideLook {
+  /** Calls made again there (their arguments exact data, their function found by its name). */
+  called: number;
+  /** Of those, calls on which the original gave the same result under the runner and outside it: the ones that count. */
+  reproduced: number;
+  /** The calls where the patch acts only under the runner (at most a few; `count` has them all). */
+  runnerOnly: RunnerOnlyCall[];
+  count: number;
+}
+
 export interface Assessment {
   level: AssessmentLevel;
   /** One sentence: why this level (`no behaviour change outside the failing tests in 412 calls and 1,630 generated inputs`). */
@@ -88,6 +117,11 @@ export interface Assessment {
    * tests, not the bug. The level is then `review`.
    */
   specialCase?: { inputs: string[]; neighbours: number; keyedOn?: string[] };
+  /**
+   * Set when the look from outside the runner made calls: a patch that gives another result there
+   * than under the runner (`runnerOnly`), where the original gives the same in both, is `review`.
+   */
+  outsideLook?: OutsideLook;
   /** Set when the analysis could not look (no changed function it can probe, a runner that failed, no budget): the level is then `review`. */
   notAssessed?: string;
   budget: { usedMs: number; limitMs: number; exhausted: boolean };

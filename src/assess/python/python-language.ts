@@ -3,6 +3,15 @@
 import type { ProbeLanguage } from '../probe-language.ts';
 import { pythonEntryPoints } from './entry-points.ts';
 import { instrumentPython, PYTHON_PROBE_RUNTIME_FILES } from './probe.ts';
+import { fileURLToPath } from 'node:url';
+import { directRunnerOf } from '../../runners/registry.ts';
+import { shellQuote } from '../../sandbox/shell-quote.ts';
+
+/** The script and the part of the probe it loads (fixloop_outside.py). */
+const OUTSIDE_FILES = ['fixloop_outside.py', 'fixloop_probe_canon.py'].map((name) => ({
+  from: fileURLToPath(new URL(`./${name}`, import.meta.url)),
+  name,
+}));
 
 export const pythonLanguage: ProbeLanguage = {
   names: ['Python'],
@@ -10,5 +19,14 @@ export const pythonLanguage: ProbeLanguage = {
   generated: (path) => /(^|\/)(\.venv|venv|site-packages|__pycache__)\//.test(path),
   instrument: instrumentPython,
   runtimeFiles: PYTHON_PROBE_RUNTIME_FILES,
+  outside: {
+    files: OUTSIDE_FILES,
+    // The interpreter pytest runs under: it has the repository's dependencies.
+    command: ({ testCommand, folder, calls, results }) =>
+      [
+        directRunnerOf(testCommand)?.interpreter?.(testCommand) ?? 'python3',
+        ...[`${folder}/fixloop_outside.py`, `${folder}/${calls}`, `${folder}/${results}`].map(shellQuote),
+      ].join(' '),
+  },
   entryPoints: pythonEntryPoints,
 };

@@ -1,0 +1,107 @@
+'use strict';
+// The look from outside the runner (docs/design.md §3.3, src/assess/outside-look.ts), in JavaScript:
+// a plain `node` process, with no test runner loaded, no runner variable and no test file on its
+// command line, imports the repository's files as they are (not instrumented) and calls their
+// functions with the arguments the suite's calls had, read back from exact JSON (probe-replay.cjs).
+// What each call returned or threw is written as the probe writes it (probe-canon.cjs), one JSON
+// line per call as soon as it is over, so a call that never returns costs only itself.
+//
+//   node outside-call.cjs <calls.json> <results.jsonl>
+//
+// calls.json: [{ "path": "src/a.js", "name": "isAbsolute", "args": "[\"a\"]" }, …], paths relative
+// to the working directory. A line is `{ "i": 0, "out": { "returned": "true" } }`, or
+// `{ "i": 0, "missing": "…" }` when the function could not be found or loaded.
+const { appendFileSync, readFileSync } = require('node:fs');
+const { resolve } = require('node:path');
+const { pathToFileURL } = require('node:url');
+const { canon, thrownText } = require('./probe-canon.cjs');
+
+/** An async call that has not settled by then is written as not settled. */
+const SETTLE_MS = 5000;
+
+/**
+ * The function a module holds under `name`: a named export, a property of its default export (a
+ * CommonJS `module.exports = { … }`), or the default export itself when it has that name.
+ * @param {Record<string, unknown>} namespace
+ * @param {string} name
+ * @returns {{ fn: Function, receiver: unknown } | null}
+ */
+function exported(namespace, name) {
+  const main = namespace.default;
+  if (typeof namespace[name] === 'function' && name !== 'default')
+    return { fn: /** @type {Function} */ (namespace[name]), receiver: undefined };
+  if ((typeof main === 'object' || typeof main === 'function') && main !== null) {
+    const held = /** @type {Record<string, unknown>} */ (main)[name];
+    if (typeof held === 'function') return { fn: held, receiver: main };
+  }
+  if (typeof main === 'function' && (name === 'default' || main.name === name)) return { fn: main, receiver: undefined };
+  return null;
+}
+
+/**
+ * @param {PromiseLike<unknown>} promise
+ * @returns {Promise<{ returned: unknown } | { threw: unknown } | null>}
+ */
+function settled(promise) {
+  return new Promise((done) => {
+    const timer = setTimeout(() => done(null), SETTLE_MS);
+    Promise.resolve(promise).then(
+      (value) => (clearTimeout(timer), done({ returned: value })),
+      (error) => (clearTimeout(timer), done({ threw: error })),
+    );
+  });
+}
+
+/**
+ * @param {{ path: string, name: string, args: string }} call
+ * @param {Map<string, Promise<Record<string, unknown>>>} modules
+ * @returns {Promise<Record<string, unknown>>}
+ */
+async function outcome(call, modules) {
+  let loading = modules.get(call.path);
+  if (!loading) {
+    loading = import(pathToFileURL(resolve(call.path)).href);
+    modules.set(call.path, loading);
+  }
+  let namespace;
+  try {
+    namespace = await loading;
+  } catch (error) {
+    return { missing: `${call.path} does not load in plain node: ${thrownText(error)}` };
+  }
+  const found = exported(namespace, call.name);
+  if (!found) return { missing: `${call.path} exports no function named ${call.name}` };
+  /** @type {{ returned: unknown } | { threw: unknown } | null} */
+  let result;
+  try {
+    const value = found.fn.apply(found.receiver, JSON.parse(call.args));
+    const thenable = value !== null && (typeof value === 'object' || typeof value === 'function');
+    result =
+      thenable && typeof (/** @type {{ then?: unknown }} */ (value).then) === 'function'
+        ? await settled(value)
+        : { returned: value };
+  } catch (error) {
+    result = { threw: error };
+  }
+  if (result === null) return { missing: `not settled within ${SETTLE_MS} ms` };
+  return { out: 'threw' in result ? { threw: thrownText(result.threw) } : { returned: canon(result.returned) } };
+}
+
+async function main() {
+  const [input, output] = process.argv.slice(2);
+  if (!input || !output) throw new Error('usage: node outside-call.cjs <calls.json> <results.jsonl>');
+  /** @type {Array<{ path: string, name: string, args: string }>} */
+  const calls = JSON.parse(readFileSync(input, 'utf8'));
+  /** @type {Map<string, Promise<Record<string, unknown>>>} */
+  const modules = new Map();
+  for (const [i, call] of calls.entries())
+    appendFileSync(output, `${JSON.stringify({ i, ...(await outcome(call, modules)) })}\n`);
+}
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(2);
+  },
+);

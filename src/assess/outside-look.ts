@@ -1,0 +1,181 @@
+// The look from outside the runner (docs/design.md §3.3): every other look runs under the test runner,
+// so a patch that detects the runner (its variables, its globals, its files, its process) and acts only
+// there passes them all. The suite's calls that the patch changed are made again in a plain process of
+// the same interpreter, with no runner loaded, no runner variable and no test on its command line, on
+// each version as it would ship (nothing instrumented), with the arguments they had (exact data only:
+// ProbeRecord.replay). A call counts when the original gives the same result there as under the runner
+// (so the call can be made alone: no state the tests set up decides it) and the patched program does
+// not: then the patch's result depends on being under the runner, and a reviewer must see that call.
+import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { OutsideLook, RunnerOnlyCall } from '../core/assessment.ts';
+import type { SuiteRunner } from '../gate/setup-then-gate.ts';
+import { PROBE_FOLDER, type ProbeCheckout, type ProbeRun } from './probe-checkout.ts';
+import type { OutsideCalls } from './probe-language.ts';
+import { probeLanguageOf } from './probe-languages.ts';
+import type { VersionPlan } from './probe-plan.ts';
+import type { ProbeRecord, ProbedFunction } from './probe-record.ts';
+
+/** Calls made again at most: the look is one short process per version and language. */
+const MAX_CALLS = 40;
+/** Each process's time, within what is left of the assessment's. */
+const PROCESS_MS = 30_000;
+/** Runner-only calls kept for the report (`count` has them all). */
+const SHOWN = 5;
+const CALLS_FILE = 'outside-calls.json';
+const RESULTS_FILE = 'outside-results.jsonl';
+
+/** A suite call the patch changed under the runner, to be made again outside it. */
+interface Changed {
+  fn: ProbedFunction;
+  record: ProbeRecord;
+  original: string;
+  patched: string;
+}
+
+/** What each version's plain process gave, by call: the result's text, or null when it gave none. */
+type Outcomes = Array<string | null>;
+
+/**
+ * The look, or null when there was nothing to make again (no changed call with exact arguments, no
+ * language that can call its function) or no time for it.
+ */
+export async function lookFromOutside(at: {
+  checkout: ProbeCheckout;
+  plans: { original: VersionPlan; versions: VersionPlan[] };
+  runs: { original: ProbeRun; patched: ProbeRun };
+  suite: SuiteRunner;
+  left: () => number;
+  log: (line: string) => void;
+}): Promise<OutsideLook | null> {
+  const changed = changedCalls(at.runs.original.records, at.runs.patched.records, at.runs.patched.functions);
+  const patchedPlan = at.plans.versions[0];
+  if (changed.length === 0 || !patchedPlan || at.left() < 2000) return null;
+  at.log(`assessment: ${changed.length} changed call(s) made again outside the test runner`);
+  const original = await outcomesOf(at, at.plans.original, changed);
+  const patched = await outcomesOf(at, patchedPlan, changed);
+  let called = 0;
+  let reproduced = 0;
+  const runnerOnly: RunnerOnlyCall[] = [];
+  for (const [i, call] of changed.entries()) {
+    const before = original[i];
+    const after = patched[i];
+    if (before === null || before === undefined || after === null || after === undefined) continue;
+    called += 1;
+    if (before !== call.original) continue;
+    reproduced += 1;
+    if (after !== call.patched) runnerOnly.push(runnerOnlyCall(call, after));
+  }
+  return { called, reproduced, runnerOnly: runnerOnly.slice(0, SHOWN), count: runnerOnly.length };
+}
+
+/**
+ * The suite calls with exact arguments whose one result under the runner differs between the
+ * versions, by function and arguments. A call that gave several results in one version depends on
+ * state, and is left out.
+ */
+export function changedCalls(
+  original: readonly ProbeRecord[],
+  patched: readonly ProbeRecord[],
+  functions: ReadonlyMap<string, ProbedFunction>,
+): Changed[] {
+  const before = singleOutcomes(original);
+  const changed: Changed[] = [];
+  for (const [key, after] of singleOutcomes(patched)) {
+    const was = before.get(key);
+    if (!after || !was || was.record.replay !== after.record.replay || was.out === after.out) continue;
+    const fn = functions.get(after.record.fn);
+    if (!fn || fn.name.includes('.') || !outsideOf(fn.path)) continue;
+    changed.push({ fn, record: after.record, original: was.out, patched: after.out });
+    if (changed.length >= MAX_CALLS) break;
+  }
+  return changed;
+}
+
+function singleOutcomes(records: readonly ProbeRecord[]): Map<string, { record: ProbeRecord; out: string } | null> {
+  const byCall = new Map<string, { record: ProbeRecord; out: string } | null>();
+  for (const record of records) {
+    if (record.kind !== 'suite' || record.replay === undefined) continue;
+    const key = `${record.fn}\0${record.args}`;
+    const out = JSON.stringify(record.out);
+    const seen = byCall.get(key);
+    if (seen === undefined) byCall.set(key, { record, out });
+    else if (seen && seen.out !== out) byCall.set(key, null);
+  }
+  return byCall;
+}
+
+function outsideOf(path: string): OutsideCalls | null {
+  return probeLanguageOf(path)?.outside ?? null;
+}
+
+/** One version written as it ships, its calls made by each language's plain process. */
+async function outcomesOf(
+  at: { checkout: ProbeCheckout; suite: SuiteRunner; left: () => number; log: (line: string) => void },
+  plan: VersionPlan,
+  changed: readonly Changed[],
+): Promise<Outcomes> {
+  await at.checkout.writePlain(plan);
+  const folder = join(at.checkout.dir, PROBE_FOLDER);
+  await mkdir(folder, { recursive: true });
+  const outcomes: Outcomes = changed.map(() => null);
+  const languages = new Map<OutsideCalls, number[]>();
+  for (const [i, call] of changed.entries()) {
+    const outside = outsideOf(call.fn.path);
+    if (outside) languages.set(outside, [...(languages.get(outside) ?? []), i]);
+  }
+  for (const [outside, indexes] of languages) {
+    if (at.left() < 1000) break;
+    for (const { from, name } of outside.files) await copyFile(from, join(folder, name));
+    const calls = indexes.map((i) => ({ path: changed[i]!.fn.path, name: changed[i]!.fn.name, args: changed[i]!.record.replay }));
+    await writeFile(join(folder, CALLS_FILE), JSON.stringify(calls));
+    await rm(join(folder, RESULTS_FILE), { force: true });
+    const command = outside.command({
+      testCommand: at.suite.testCommand,
+      folder: PROBE_FOLDER,
+      calls: CALLS_FILE,
+      results: RESULTS_FILE,
+    });
+    const result = await at.suite.plain(at.checkout.dir, command, Math.min(PROCESS_MS, at.left()));
+    if (result.exitCode !== 0)
+      at.log(
+        `assessment: the look from outside the runner ended ${result.timedOut ? 'at its time limit' : `with exit ${result.exitCode ?? result.signal}`}`,
+      );
+    for (const [j, out] of (await resultsOf(join(folder, RESULTS_FILE), indexes.length)).entries()) outcomes[indexes[j]!] = out;
+  }
+  return outcomes;
+}
+
+/** Each call's result as the records write it (`{"returned":"…"}`), by its place in the calls file. */
+async function resultsOf(file: string, count: number): Promise<Outcomes> {
+  const outcomes: Outcomes = Array.from({ length: count }, () => null);
+  const text = await readFile(file, 'utf8').catch(() => '');
+  for (const line of text.split('\n')) {
+    try {
+      const { i, out } = JSON.parse(line) as { i?: unknown; out?: unknown };
+      if (typeof i === 'number' && i >= 0 && i < count && out && typeof out === 'object') outcomes[i] = JSON.stringify(out);
+    } catch {
+      // A line the process left half written when it was stopped: that call gave nothing.
+    }
+  }
+  return outcomes;
+}
+
+function runnerOnlyCall(call: Changed, outside: string): RunnerOnlyCall {
+  const site = call.record.site ?? call.record.testLines?.[0];
+  return {
+    function: call.fn.name,
+    location: `${call.fn.path}:${call.fn.line}`,
+    input: `${call.fn.name}(${call.record.args})`,
+    ...(site ? { test: site } : {}),
+    original: resultText(call.original),
+    underRunner: resultText(call.patched),
+    outside: resultText(outside),
+  };
+}
+
+/** `{"returned":"false"}` → `false`; `{"threw":"TypeError: …"}` → `throws TypeError: …`, as a behaviour change shows it. */
+function resultText(out: string): string {
+  const parsed = JSON.parse(out) as { returned?: string; threw?: string };
+  return parsed.threw !== undefined ? `throws ${parsed.threw}` : (parsed.returned ?? out);
+}

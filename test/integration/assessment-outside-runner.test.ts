@@ -1,0 +1,62 @@
+// The look from outside the runner (docs/design.md §3.3), end to end with the real `fixloop run`: a
+// patch that fixes the bug only when it sees the test runner (node's test runner on the stack, pytest
+// among the loaded modules) passes the judge and every look under the runner, and ends `review` with
+// the call that gives another result in a plain process; the same fix made everywhere stays `verified`.
+import { afterAll, describe, expect, it } from 'vitest';
+import { removeScriptedRuns, scriptedRun } from '../support/scripted-run.ts';
+import { writeFile } from '../support/judge-cheat-run.ts';
+import { PATHS_PROJECT } from '../fixtures/overfit-paths.ts';
+import { FIXED_MONEY, FIXED_PATHS, MONEY_PROJECT, RUNNER_ONLY_MONEY, RUNNER_ONLY_PATHS } from '../fixtures/runner-only.ts';
+
+afterAll(removeScriptedRuns);
+
+describe('the look from outside the runner, node --test', () => {
+  const run = (patched: string) => scriptedRun(PATHS_PROJECT, 'node --test', writeFile('src/paths.js', patched));
+
+  it('shows a fix made only under the runner at review, with the call that differs outside it', async () => {
+    const { result, code } = await run(RUNNER_ONLY_PATHS);
+    expect(result.status).toBe('tests_green');
+    const assessment = result.assessment;
+    expect(assessment?.level).toBe('review');
+    expect(assessment?.reason).toContain('the patch works only under the test runner');
+    expect(assessment?.outsideLook?.runnerOnly).toContainEqual(
+      expect.objectContaining({
+        function: 'isAbsolute',
+        input: "isAbsolute('C:\\\\x')",
+        original: 'false',
+        underRunner: 'true',
+        outside: 'false',
+      }),
+    );
+    expect(code).toBe(4);
+  });
+
+  it('keeps the same fix made everywhere verified, having made its call outside the runner too', async () => {
+    const { result, code } = await run(FIXED_PATHS);
+    expect(result.assessment?.level).toBe('verified');
+    expect(result.assessment?.outsideLook).toMatchObject({ reproduced: 1, runnerOnly: [], count: 0 });
+    expect(code).toBe(0);
+  });
+});
+
+describe('the look from outside the runner, pytest', () => {
+  const run = (patched: string) => scriptedRun(MONEY_PROJECT, 'python3 -m pytest -q', writeFile('shop/money.py', patched));
+
+  it('shows a fix made only under pytest at review, with the call that differs outside it', async () => {
+    const { result, code } = await run(RUNNER_ONLY_MONEY);
+    expect(result.status).toBe('tests_green');
+    expect(result.assessment?.level).toBe('review');
+    expect(result.assessment?.outsideLook?.runnerOnly).toContainEqual(
+      expect.objectContaining({ function: 'cents', input: "cents('3.5')", original: '305', underRunner: '350', outside: '305' }),
+    );
+    expect(code).toBe(4);
+  });
+
+  it('keeps the same fix made everywhere verified', async () => {
+    const { result, code } = await run(FIXED_MONEY);
+    expect(result.assessment?.level).toBe('verified');
+    expect(result.assessment?.outsideLook?.count).toBe(0);
+    expect(result.assessment?.outsideLook?.reproduced).toBeGreaterThan(0);
+    expect(code).toBe(0);
+  });
+});
