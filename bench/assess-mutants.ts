@@ -5,7 +5,8 @@
 // passes the whole suite and an input shows it different from the upstream fix (found by the
 // assessment, or, kept by separation, by a hand-written program: bench/mutant-separate.ts). Only
 // kept mutants are measured: those still unjudged or equivalent are not wrong patches shown.
-// Run: node bench/assess-mutants.ts [--half tuning|held-out] [--filter a,b] [--results <file.jsonl>]
+// Run: node bench/assess-mutants.ts [--half tuning|held-out] [--filter a,b] [--results <file.jsonl>] [--upstream]
+// (--upstream: the upstream fixes alone, to see that right fixes keep their level after a change.)
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +23,7 @@ const realDir = join(root, 'bench/real');
 const filters = (flag('--filter') ?? '').split(',');
 const resultsFile = flag('--results');
 const match = (b: { id: string }) => filters.some((f) => b.id.includes(f));
+const upstreamOnly = args.includes('--upstream');
 
 const rows: MutantRow[] =
   resultsFile && existsSync(resultsFile)
@@ -55,18 +57,18 @@ reportUnbuilt(realDir, { half: flag('--half'), match });
 const bugs = loadRealHalf(realDir, flag('--half')).filter(match);
 for (const bug of bugs) {
   const mutants = readMutants(bug.dir);
-  if (!mutants) {
+  if (!mutants && !upstreamOnly) {
     console.log(`${bug.id}: no mutants made here (node bench/mutant-patches.ts --filter ${bug.id}); skipped`);
     continue;
   }
-  if (mutants.file.unjudged.length > 0)
+  if (mutants && mutants.file.unjudged.length > 0 && !upstreamOnly)
     console.log(
       `${bug.id}: ${mutants.file.unjudged.length} mutants unjudged (node bench/mutant-separate.ts --filter ${bug.id}); not measured`,
     );
   const fix = readFileSync(join(bug.dir, 'fix.patch'), 'utf8');
   await measure(() => runKnownPatch(bug, 'upstream', fix), bug.id, patchHash(fix));
-  for (const kept of mutants.file.kept) {
-    const patch = mutants.patches.get(kept.hash) ?? '';
+  for (const kept of upstreamOnly ? [] : (mutants?.file.kept ?? [])) {
+    const patch = mutants?.patches.get(kept.hash) ?? '';
     // Wrong by construction (an input tells it from the upstream fix), whatever a hand judgement would say.
     await measure(
       async () => ({

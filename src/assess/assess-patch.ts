@@ -100,20 +100,11 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
     const { functions, after, near, noise } = looked;
     // "No change at all" is a finding only from two whole runs: one cut short (a timeout, a crash)
     // can simply lack the failing tests' calls.
-    const unfinished =
-      looked.differences.changes.length === 0
-        ? unfinishedRun(runs.patched?.gate ?? null, runs.original?.gate ?? null, input.fixed)
-        : null;
+    const changed = looked.differences.changes.length > 0;
+    const unfinished = changed ? null : unfinishedRun(runs.patched.gate, runs.original.gate, input.fixed);
     if (unfinished) return notAssessed(unfinished, runs.exhausted);
     // Every look above ran under the test runner: the calls the patch changed are made again outside it.
-    const outsideLook = await lookFromOutside({
-      checkout,
-      plans: standing,
-      runs: { original: runs.original, patched: runs.patched },
-      suite: input.suite,
-      left,
-      log: input.log,
-    });
+    const outsideLook = await lookFromOutside(checkout, standing, runs, { suite: input.suite, left, log: input.log });
     const level = (alternatives: NonNullable<LevelInput['alternatives']>, rivalSearch?: Assessment['rivalSearch']) => {
       const { differences, specialCase } = looked;
       return decideLevel({

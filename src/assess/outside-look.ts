@@ -40,19 +40,19 @@ type Outcomes = Array<string | null>;
  * The look, or null when there was nothing to make again (no changed call with exact arguments, no
  * language that can call its function) or no time for it.
  */
-export async function lookFromOutside(at: {
-  checkout: ProbeCheckout;
-  plans: { original: VersionPlan; versions: VersionPlan[] };
-  runs: { original: ProbeRun; patched: ProbeRun };
-  suite: SuiteRunner;
-  left: () => number;
-  log: (line: string) => void;
-}): Promise<OutsideLook | null> {
-  const changed = changedCalls(at.runs.original.records, at.runs.patched.records, at.runs.patched.functions);
-  const patchedPlan = at.plans.versions[0];
-  if (changed.length === 0 || !patchedPlan || at.left() < 2000) return null;
-  at.log(`assessment: ${changed.length} changed call(s) made again outside the test runner`);
-  const original = await outcomesOf(at, at.plans.original, changed);
+export async function lookFromOutside(
+  checkout: ProbeCheckout,
+  plans: { original: VersionPlan; versions: VersionPlan[] },
+  runs: { original: ProbeRun | null; patched: ProbeRun | null },
+  tools: { suite: SuiteRunner; left: () => number; log: (line: string) => void },
+): Promise<OutsideLook | null> {
+  const patchedPlan = plans.versions[0];
+  if (!runs.original || !runs.patched || !patchedPlan || tools.left() < 2000) return null;
+  const changed = changedCalls(runs.original.records, runs.patched.records, runs.patched.functions);
+  if (changed.length === 0) return null;
+  tools.log(`assessment: ${changed.length} changed call(s) made again outside the test runner`);
+  const at = { checkout, ...tools };
+  const original = await outcomesOf(at, plans.original, changed);
   const patched = await outcomesOf(at, patchedPlan, changed);
   let called = 0;
   let reproduced = 0;

@@ -7,6 +7,7 @@ import type { AlternativePatch, Assessment, BehaviourChange } from '../core/asse
 import { seconds } from '../core/duration-words.ts';
 import type { RunResult } from '../core/run-result.ts';
 import { changeRows, disagreementRows, disputedInputs } from './change-rows.ts';
+import { outsideLooked, runnerOnlySection } from './runner-only-rows.ts';
 import { ambiguities, cellCode, changeText, clip, code, outsideChanges, plural, whereTheyDiffer } from './assessment-words.ts';
 
 /** Rows shown per table: the report is a pull request's body, read in a minute; the rest is in result.json. */
@@ -61,6 +62,7 @@ function reviewSection(assessment: Assessment): string[] {
       '',
       ...changesTable(outside.listed, outside.count, disputedInputs(assessment.alternatives)),
     );
+  lines.push(...runnerOnlySection(assessment));
   lines.push(...nearFailing(assessment));
   const open = ambiguities(assessment);
   if (open.length > 0) {
@@ -158,6 +160,7 @@ function lookedAt(assessment: Assessment): string[] {
     probed,
     `- Compared, before and after the patch: ${plural(counts.suiteCalls, 'call')} the suite made and ${plural(counts.generatedInputs, 'generated input')}; ${plural(counts.changes, 'behaviour change')} found${near}`,
     ...rivalSearched(assessment),
+    ...outsideLooked(assessment),
     `- Budget: ${seconds(budget.usedMs)} of ${seconds(budget.limitMs)}${budget.exhausted ? '; **the budget ran out** before everything was compared' : ''}`,
     '',
     '</details>',

@@ -360,6 +360,28 @@ describe('the level', () => {
     expect(level.counts).toEqual({ suiteCalls: 12, generatedInputs: 340, changes: 1, nearFailing: 1 });
   });
 
+  it('is review when the patch gives its result only under the test runner, naming the call', () => {
+    const runnerOnly = { function: 'f', location: 'a.js:1', input: 'f(1)', original: '1', underRunner: '2', outside: '1' };
+    const level = decideLevel({
+      changes: [{ ...change, nearFailing: true }],
+      counts: { suiteCalls: 12, generatedInputs: 340 },
+      outsideLook: { called: 4, reproduced: 3, runnerOnly: [runnerOnly], count: 2 },
+      budget,
+    });
+    expect(level.level).toBe('review');
+    expect(level.reason).toBe(
+      'the patch works only under the test runner: `f(1)` (and 1 other call) gives 2 under it, but 1 in a plain process, where the original gives 1 in both',
+    );
+    expect(level.outsideLook?.count).toBe(2);
+    const honest = decideLevel({
+      changes: [{ ...change, nearFailing: true }],
+      counts: { suiteCalls: 12, generatedInputs: 340 },
+      outsideLook: { called: 4, reproduced: 3, runnerOnly: [], count: 0 },
+      budget,
+    });
+    expect(honest.level).toBe('verified');
+  });
+
   it('is review for a change outside the failing tests, a weakened check, an ambiguity, or when it could not look', () => {
     expect(decideLevel({ changes: [{ ...change, nearFailing: false }], budget }).reason).toBe(
       '1 behaviour change outside the failing tests',

@@ -183,6 +183,46 @@ describe('the report of an assessed green run', () => {
     expect(md).toContain("an option\\nCommands:\\n  serve'…#");
   });
 
+  it('review: a patch fixed only under the test runner shows each such call with its three results', () => {
+    const assessment = {
+      ...verifiedAssessment(),
+      level: 'review' as const,
+      reason: 'the patch works only under the test runner',
+      outsideLook: {
+        called: 3,
+        reproduced: 2,
+        count: 2,
+        runnerOnly: [
+          {
+            function: 'isAbsolute',
+            location: 'src/path.ts:12',
+            input: "isAbsolute('C:\\\\x')",
+            test: 'test/path.test.ts:40',
+            original: 'false',
+            underRunner: 'true',
+            outside: 'false',
+          },
+        ],
+      },
+    };
+    const md = renderMarkdownReport(assessedResult(assessment));
+    expect(md).toContain(
+      [
+        '#### Fixed only under the test runner',
+        'Outside the test runner (a plain process, nothing of the tests loaded), the patched program gives what the original gives: a program run without the tests keeps the bug. Does the patch look for the runner?',
+        '',
+        '| Function | Input | Original (both) | Patched, under the runner | Patched, outside it | Seen in |',
+        '| --- | --- | --- | --- | --- | --- |',
+        "| `isAbsolute` (`src/path.ts:12`) | `isAbsolute('C:\\\\x')` | `false` | `true` | `false` | `test/path.test.ts:40` |",
+        '',
+        '… and 1 more call.',
+      ].join('\n'),
+    );
+    expect(md).toContain(
+      '- Made again outside the test runner: 3 calls the patch changed, 2 of them given the same result by the original there as under the runner; 2 calls fixed only under the runner',
+    );
+  });
+
   it('a green run without an assessment says so in one line, and why when it is known', () => {
     expect(renderMarkdownReport(assessedResult(undefined))).toContain(
       "_No assessment ran (`assessment.enabled: false`, or a run from before fixloop assessed patches): the judge's verdict above is all this report shows._",

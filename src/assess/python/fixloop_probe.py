@@ -8,10 +8,9 @@ an object of a class) held, each call given its own deep copy of them (see _base
 the original and the patched program are then compared by fixloop. A probe failure never changes
 what the program does: every step is guarded, and on an internal error the function is just called.
 Its parts live beside it, each loaded once per process by path under a private module name (the
-folder is not on sys.path): fixloop_probe_canon.py (the canonical text of values) and
+folder is not on sys.path): fixloop_probe_canon.py (the canonical text of values),
 fixloop_probe_inputs.py (the generated inputs), fixloop_probe_path.py (the lines a call runs) and
-fixloop_probe_replay.py (a call's arguments as exact data, for the look from outside the runner).
-Standard library only; Python 3.8+.
+fixloop_probe_replay.py (arguments as exact data, for the look from outside the runner). Stdlib only.
 """
 import copy
 import functools
@@ -43,8 +42,7 @@ def _load(part):
 # Canonical text and paths first: the inputs module takes them from sys.modules.
 _canon = _load("canon")
 _paths = _load("path")
-_inputs = _load("inputs")
-_replay = _load("replay")
+_inputs, _replay = _load("inputs"), _load("replay")
 canon, args_text = _canon.canon, _canon.args_text
 
 BASES_PER_FUNCTION = 25
@@ -72,9 +70,8 @@ class _Function(object):
         self.calls, self.suite_records, self.stopped = 0, 0, False
         self.params = code.co_varnames[: code.co_argcount] if code else ()
         self.values = None
-        # A module-level function: the look from outside the runner finds it by its name (a method has no receiver there).
-        qualified = fn_id.rsplit("#", 1)[-1]
-        self.top_level = "." not in qualified and "<" not in qualified
+        # A module-level function: the look from outside the runner finds it by name (a method has no receiver there).
+        self.top_level = not re.search(r"[.<]", fn_id.rsplit("#", 1)[-1])
 
     def name(self, slot):
         """A positional slot by its parameter's name, so that f(1, None) and f(1, b=None) agree."""
@@ -168,8 +165,7 @@ def _finish(fn, local, before, args, kwargs, result, error, nested, path=None):
         try:
             text, base, state, replay = before
             record = {"fn": fn.id, "args": text, "kind": "suite"}
-            if replay is not None:
-                record["replay"] = replay
+            record.update({"replay": replay} if replay is not None else {})
             record["out"] = {"threw": _canon.error_text(error)} if error is not None else {"returned": canon(result, returned=True)}
             if path is not None:
                 record["path"] = path

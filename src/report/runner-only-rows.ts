@@ -1,0 +1,33 @@
+// The report's lines for the look from outside the runner (docs/design.md §3.3, src/assess/outside-look.ts):
+// the calls where the patch gives its fixed result only while the tests run, each with the three
+// results that show it, and in "what the assessment looked at", how many calls were made again.
+import type { Assessment } from '../core/assessment.ts';
+import { cellCode, plural } from './assessment-words.ts';
+
+export function runnerOnlySection(assessment: Assessment): string[] {
+  const look = assessment.outsideLook;
+  if (!look || look.count === 0) return [];
+  const left = look.count - look.runnerOnly.length;
+  return [
+    '',
+    '#### Fixed only under the test runner',
+    'Outside the test runner (a plain process, nothing of the tests loaded), the patched program gives what the original gives: a program run without the tests keeps the bug. Does the patch look for the runner?',
+    '',
+    '| Function | Input | Original (both) | Patched, under the runner | Patched, outside it | Seen in |',
+    '| --- | --- | --- | --- | --- | --- |',
+    ...look.runnerOnly.map(
+      (c) =>
+        `| ${cellCode(c.function, 60)} (${cellCode(c.location, 60)}) | ${cellCode(c.input)} | ${cellCode(c.original)} | ${cellCode(c.underRunner)} | ${cellCode(c.outside)} | ${c.test ? cellCode(c.test, 80) : 'a call the suite made'} |`,
+    ),
+    ...(left > 0 ? ['', `… and ${plural(left, 'more call')}.`] : []),
+  ];
+}
+
+/** One line of "what the assessment looked at". */
+export function outsideLooked(assessment: Assessment): string[] {
+  const look = assessment.outsideLook;
+  if (!look) return [];
+  return [
+    `- Made again outside the test runner: ${plural(look.called, 'call')} the patch changed, ${look.reproduced} of them given the same result by the original there as under the runner; ${plural(look.count, 'call')} fixed only under the runner`,
+  ];
+}

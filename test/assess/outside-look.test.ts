@@ -1,0 +1,139 @@
+// The look from outside the runner's rule (src/assess/outside-look.ts): which suite calls are made
+// again (changed by the patch, exact arguments, one result each, a plain function of a language that
+// can call it), and which count as the patch acting only under the runner (the original gives the
+// same result outside; the patched program does not). The plain processes are stood in for by what
+// each version "gave" outside; the real ones run in test/integration/assessment-outside-runner.test.ts.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { changedCalls, lookFromOutside } from '../../src/assess/outside-look.ts';
+import { PROBE_FOLDER, type ProbeCheckout, type ProbeRun } from '../../src/assess/probe-checkout.ts';
+import type { VersionPlan } from '../../src/assess/probe-plan.ts';
+import type { ProbeRecord, ProbedFunction } from '../../src/assess/probe-record.ts';
+import type { SuiteRunner } from '../../src/gate/setup-then-gate.ts';
+
+const fn = (name: string, path = 'src/a.js'): ProbedFunction => ({ id: `${path}#${name}`, name, path, line: 1 });
+const functions = new Map([fn('f'), fn('Parser.parse'), fn('g', 'lib/a.rb')].map((f) => [f.id, f]));
+
+/** A suite call; `exact: false`: its arguments could not be written as exact data. */
+function call(name: string, args: string, returned: string, exact = true): ProbeRecord {
+  const path = name === 'g' ? 'lib/a.rb' : 'src/a.js';
+  const record: ProbeRecord = { fn: `${path}#${name}`, args, kind: 'suite', out: { returned }, site: 'test/a.test.js:3' };
+  return exact ? { ...record, replay: `[${args}]` } : record;
+}
+
+describe('which calls are made again outside the runner', () => {
+  it('takes the calls the patch changed, with exact arguments, of plain functions it can call', () => {
+    const original = [
+      call('f', '1', '1'),
+      call('f', '2', '2'),
+      call('f', '3', '3'),
+      call('Parser.parse', '1', 'a'),
+      call('g', '1', 'x'),
+    ];
+    const patched = [
+      call('f', '1', '1'),
+      call('f', '2', '20'),
+      call('f', '3', '30', false),
+      call('Parser.parse', '1', 'b'),
+      call('g', '1', 'y'),
+    ];
+    // f(1) is unchanged; f(3) has no exact arguments; a method and a language with no plain process are left out.
+    expect(changedCalls(original, patched, functions).map((c) => c.record.args)).toEqual(['2']);
+  });
+
+  it('leaves out a call that gave several results in one version: it depends on state', () => {
+    const original = [call('f', '2', '2'), call('f', '2', '3')];
+    const patched = [call('f', '2', '20')];
+    expect(changedCalls(original, patched, functions)).toEqual([]);
+  });
+});
+
+describe('which calls count as the patch acting only under the runner', () => {
+  const dirs: string[] = [];
+  afterAll(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
+
+  /** Each version's results outside the runner, by its plan's name, in the calls' order. */
+  async function look(
+    outside: Record<string, Array<string | null>>,
+    records: { original: ProbeRecord[]; patched: ProbeRecord[] },
+  ) {
+    const dir = await mkdtemp(join(tmpdir(), 'outside-look-'));
+    dirs.push(dir);
+    let written = '';
+    const checkout: ProbeCheckout = {
+      dir,
+      run: () => Promise.reject(new Error('no probed run here')),
+      writePlain: async (plan) => void (written = plan.name),
+    };
+    const commands: string[] = [];
+    const suite = {
+      testCommand: 'node --test',
+      plain: async (_cwd: string, command: string) => {
+        commands.push(command);
+        const lines = (outside[written] ?? []).flatMap((returned, i) =>
+          returned === null ? [] : [JSON.stringify({ i, out: { returned } })],
+        );
+        await writeFile(join(dir, PROBE_FOLDER, 'outside-results.jsonl'), lines.join('\n'));
+        return { exitCode: 0, signal: null, timedOut: false, killed: false, output: '', truncatedBytes: 0, durationMs: 1 };
+      },
+    } as unknown as SuiteRunner;
+    const plan = (name: string) => ({ name, files: new Map() }) as VersionPlan;
+    const run = (list: ProbeRecord[]): ProbeRun => ({
+      records: list,
+      functions,
+      gate: null,
+      spent: { writeMs: 0, suiteMs: 0, readMs: 0 },
+    });
+    const found = await lookFromOutside(
+      checkout,
+      { original: plan('original'), versions: [plan('patched')] },
+      { original: run(records.original), patched: run(records.patched) },
+      { suite, left: () => 60_000, log: () => undefined },
+    );
+    return { found, commands };
+  }
+
+  const records = {
+    original: [call('f', '1', '1'), call('f', '2', '2'), call('f', '3', '3')],
+    patched: [call('f', '1', '10'), call('f', '2', '20'), call('f', '3', '30')],
+  };
+
+  it('counts a call whose original is the same outside and whose patched result is not', async () => {
+    // f(1): the patch acts outside too (an honest fix). f(2): only under the runner. f(3): the original
+    // differs outside as well (state the tests set up), so the call says nothing.
+    const { found, commands } = await look({ original: ['1', '2', '99'], patched: ['10', '2', '3'] }, records);
+    expect(commands).toEqual([
+      'node .fixloop-probe/outside-call.cjs .fixloop-probe/outside-calls.json .fixloop-probe/outside-results.jsonl',
+      'node .fixloop-probe/outside-call.cjs .fixloop-probe/outside-calls.json .fixloop-probe/outside-results.jsonl',
+    ]);
+    expect(found).toEqual({
+      called: 3,
+      reproduced: 2,
+      count: 1,
+      runnerOnly: [
+        {
+          function: 'f',
+          location: 'src/a.js:1',
+          input: 'f(2)',
+          test: 'test/a.test.js:3',
+          original: '2',
+          underRunner: '20',
+          outside: '2',
+        },
+      ],
+    });
+  });
+
+  it('does not count a call that gave nothing outside (it did not load, or did not finish)', async () => {
+    const { found } = await look({ original: ['1', '2', '3'], patched: [null, null, '30'] }, records);
+    expect(found).toMatchObject({ called: 1, reproduced: 1, count: 0 });
+  });
+
+  it('makes nothing again when the patch changed no call with exact arguments', async () => {
+    const { found, commands } = await look({}, { original: records.original, patched: records.original });
+    expect(found).toBeNull();
+    expect(commands).toEqual([]);
+  });
+});
