@@ -64,6 +64,8 @@ describe.each(NODES)('a CommonJS file under %s', (_label, node) => {
         out: { returned: "'a/b/c'" },
         path: [0, 2, 4],
         site: 'main.cjs:5',
+        // A plain function's arguments, exactly: the look from outside the runner calls it with them.
+        replay: '["a/b","c"]',
       },
     ]);
     expect(of(result.all, 'lib.cjs#fail', 'suite')).toEqual([
@@ -74,6 +76,7 @@ describe.each(NODES)('a CommonJS file under %s', (_label, node) => {
         out: { threw: 'RangeError: boom' },
         path: [0, 1],
         site: 'main.cjs:11',
+        replay: '["boom"]',
       },
     ]);
     expect(of(result.all, 'lib.cjs#push', 'suite')[0]).toMatchObject({
@@ -100,6 +103,8 @@ describe.each(NODES)('a CommonJS file under %s', (_label, node) => {
       'Loud { total: 10 }',
     ]);
     expect(of(result.all, 'lib.cjs#Loud.add', 'suite').map((r) => r.thisAfter)).toEqual(['Loud { total: 10 }']);
+    // A method is not called again outside the runner: a plain process would have no receiver.
+    expect(of(result.all, 'lib.cjs#Counter.add', 'suite').every((r) => r.replay === undefined)).toBe(true);
   });
 
   it("generates around a method's arguments on copies of its receiver as the call found it, and the suite's is untouched", () => {
@@ -259,7 +264,15 @@ describe('without process.getBuiltinModule (Node before 20.16 and 22.3)', () => 
     const probed = run(NODE24, ['--require', path.join(FIXTURES, 'no-builtin.cjs'), 'main.mjs'], root);
     expect(probed.stderr).toBe('');
     expect(of(records(root), 'lib.mjs#clamp', 'suite')).toEqual([
-      { fn: 'lib.mjs#clamp', args: '5, 0, 10', kind: 'suite', out: { returned: '5' }, path: [], site: 'main.mjs:5' },
+      {
+        fn: 'lib.mjs#clamp',
+        args: '5, 0, 10',
+        kind: 'suite',
+        out: { returned: '5' },
+        path: [],
+        site: 'main.mjs:5',
+        replay: '[5,0,10]',
+      },
     ]);
   });
 });
@@ -284,6 +297,7 @@ describe.each(NODES)('an ES module under %s', (_label, node) => {
         out: { returned: '{ verbose: true, depth: 2 }' },
         path: [],
         site: 'main.mjs:6',
+        replay: '[{"verbose":true,"depth":2}]',
       },
     ]);
     expect(of(all, 'lib.mjs#pick', 'generated').map((r) => r.args)).toEqual(expect.arrayContaining(['', '{}', '{ depth: 2 }']));

@@ -29,6 +29,7 @@ describe('under vitest, a TypeScript module', () => {
         out: { returned: "{ scheme: 'http', rest: 'x.org' }" },
         path: [0, 1, 3],
         site: 'src/url.test.ts:6',
+        replay: '["HTTP://x.org"]',
       },
     ]);
     expect(of(all, 'src/url.ts#splitScheme', 'generated')).toContainEqual({
@@ -63,6 +64,7 @@ describe('under jest, a CommonJS module', () => {
         out: { returned: "'Hello'" },
         path: [0],
         site: 'words.test.js:4',
+        replay: '["hello"]',
       },
     ]);
     expect(of(all, 'words.js#capitalize', 'generated')).toContainEqual({
@@ -92,6 +94,7 @@ describe('under mocha, a CommonJS module required from an ES module spec', () =>
         out: { returned: "'Hello'" },
         path: [0],
         site: 'test/words.spec.mjs:7',
+        replay: '["hello"]',
       },
     ]);
     expect(of(all, 'words.js#capitalize', 'generated').map((r) => r.args)).toEqual(

@@ -59,6 +59,8 @@ describe('the Python probe at run time', () => {
       out: { returned: "'HI!'" },
       path: [10],
       site: 'test_textops.py::test_shout',
+      // A module-level function's arguments, exactly: the look from outside the runner calls it with them.
+      replay: '[["hi"], {}]',
     });
     expect(of('clamp', 'suite').map((r) => [r.args, r.out])).toEqual([
       ['5', { returned: '5' }],
@@ -73,6 +75,8 @@ describe('the Python probe at run time', () => {
         path: [27, 28],
         after: '[1, 2], 2',
         site: 'test_textops.py::test_fill',
+        // As the call got them, before it changed the list.
+        replay: '[[[1], 2], {}]',
       },
     ]);
     expect(of('greet', 'suite').map((r) => r.args)).toEqual(["'ann', None", "'bob', title='dr'"]);
@@ -87,6 +91,7 @@ describe('the Python probe at run time', () => {
         out: { threw: 'ValueError: port out of range: 70000' },
         path: [33, 34, 35],
         site: 'test_textops.py::test_parse_port_rejects',
+        replay: '[["70000"], {}]',
       },
     ]);
     expect(probed.outcomes).toContain('PASSED test_textops.py::test_parse_port_rejects');
@@ -205,7 +210,14 @@ describe('the Python probe at run time', () => {
     expect(run.outcomes).toEqual(['PASSED test_traced.py::test_under_a_tracer']);
     const calls = (await records(traced.recordFile)).filter((r) => r.fn === 'textops.py#clamp' && r.kind === 'suite');
     expect(calls).toEqual([
-      { fn: 'textops.py#clamp', args: '5', kind: 'suite', out: { returned: '5' }, site: 'test_traced.py::test_under_a_tracer' },
+      {
+        fn: 'textops.py#clamp',
+        args: '5',
+        kind: 'suite',
+        out: { returned: '5' },
+        site: 'test_traced.py::test_under_a_tracer',
+        replay: '[[5], {}]',
+      },
     ]);
   });
 
