@@ -155,7 +155,8 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
     return notAssessed(`the assessment failed: ${(error as Error).message}`);
   } finally {
     // The second checkout too, when the rival search ended without closing it (it threw).
-    for (const made of [dir, `${dir}-b`]) await rm(made, { recursive: true, force: true }).catch(() => undefined);
+    for (const made of [dir, `${dir}-b`, `${dir}-hidden`])
+      await rm(made, { recursive: true, force: true }).catch(() => undefined);
   }
 }
 

@@ -1,9 +1,10 @@
 // The look from outside the runner (docs/design.md §3.3): every other look runs under the test runner,
-// so a patch that detects the runner (its variables, its globals, its files, its process) and acts only
-// there passes them all. The suite's calls that the patch changed are made again in a plain process of
-// the same interpreter, with no runner loaded, no runner variable and no test on its command line, on
-// each version as it would ship (nothing instrumented), with the arguments they had (exact data only:
-// ProbeRecord.replay). A call counts when the original gives the same result there as under the runner
+// beside the tests, so a patch that detects the runner (its variables, its globals, its files, its
+// process) or reads the tests, and acts only then, passes them all. The suite's calls that the patch
+// changed are made again in a plain process of the same interpreter, with no runner loaded, no runner
+// variable and no test on its command line, on each version as it would ship (nothing instrumented,
+// the test files and the git folder moved out of the checkout), with the arguments they had (exact
+// data only: ProbeRecord.replay). A call counts when the original gives the same result there as under the runner
 // (so the call can be made alone: no state the tests set up decides it) and the patched program does
 // not: then the patch's result depends on being under the runner, and a reviewer must see that call.
 import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -52,8 +53,10 @@ export async function lookFromOutside(
   if (changed.length === 0) return null;
   tools.log(`assessment: ${changed.length} changed call(s) made again outside the test runner`);
   const at = { checkout, ...tools };
-  const original = await outcomesOf(at, plans.original, changed);
-  const patched = await outcomesOf(at, patchedPlan, changed);
+  const { original, patched } = await checkout.withoutTests(async () => ({
+    original: await outcomesOf(at, plans.original, changed),
+    patched: await outcomesOf(at, patchedPlan, changed),
+  }));
   let called = 0;
   let reproduced = 0;
   const runnerOnly: RunnerOnlyCall[] = [];

@@ -2,7 +2,7 @@
 // setup, with its dependency cache), in which each version of the program is written in turn, its
 // changed functions instrumented, and the suite (or the failing tests alone) run. The records are
 // read back from a folder inside the checkout, the one place a sandboxed test process may write.
-import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { seconds } from '../core/duration-words.ts';
 import type { GateResult } from '../core/gate-result.ts';
@@ -33,6 +33,11 @@ export interface ProbeCheckout {
   run(plan: VersionPlan, label: string, timeoutMs: number, command?: string): Promise<ProbeRun>;
   /** Writes `plan` as that version has it, nothing instrumented: the program as it would ship (outside-look.ts). */
   writePlain(plan: VersionPlan): Promise<void>;
+  /**
+   * Runs `work` with the repository's test files and its `.git` folder moved out of the checkout (to
+   * `<dir>-hidden`, beside it), as a program is shipped, and puts them back after, whatever happened.
+   */
+  withoutTests<T>(work: () => Promise<T>): Promise<T>;
 }
 
 /**
@@ -48,6 +53,7 @@ export function probeCheckout(
   const folder = join(dir, PROBE_FOLDER);
   return {
     dir,
+    withoutTests: (work) => withoutTests(dir, [...testFiles, '.git'], work),
     async writePlain(plan) {
       for (const [path, { text }] of plan.files) {
         const file = join(dir, path);
@@ -77,6 +83,25 @@ export function probeCheckout(
       };
     },
   };
+}
+
+async function withoutTests<T>(dir: string, paths: readonly string[], work: () => Promise<T>): Promise<T> {
+  const hidden = `${dir}-hidden`;
+  const moved: string[] = [];
+  try {
+    for (const path of paths) {
+      await mkdir(dirname(join(hidden, path)), { recursive: true });
+      const done = await rename(join(dir, path), join(hidden, path)).then(
+        () => true,
+        () => false,
+      );
+      if (done) moved.push(path);
+    }
+    return await work();
+  } finally {
+    for (const path of moved) await rename(join(hidden, path), join(dir, path));
+    await rm(hidden, { recursive: true, force: true });
+  }
 }
 
 /** One run within what is left of the budget: none when less than a second is; `exhausted` when it ran out. */

@@ -11,7 +11,7 @@ export function runnerOnlySection(assessment: Assessment): string[] {
   return [
     '',
     '#### Fixed only under the test runner',
-    'Outside the test runner (a plain process, nothing of the tests loaded), the patched program gives what the original gives: a program run without the tests keeps the bug. Does the patch look for the runner?',
+    'Outside the test runner (a plain process, without the test files), the patched program gives what the original gives: a program run without the tests keeps the bug. Does the patch look for the runner, or read the tests?',
     '',
     '| Function | Input | Original (both) | Patched, under the runner | Patched, outside it | Seen in |',
     '| --- | --- | --- | --- | --- | --- |',

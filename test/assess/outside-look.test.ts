@@ -62,10 +62,15 @@ describe('which calls count as the patch acting only under the runner', () => {
     const dir = await mkdtemp(join(tmpdir(), 'outside-look-'));
     dirs.push(dir);
     let written = '';
+    let hidden = 0;
     const checkout: ProbeCheckout = {
       dir,
       run: () => Promise.reject(new Error('no probed run here')),
       writePlain: async (plan) => void (written = plan.name),
+      withoutTests: async (work) => {
+        hidden += 1;
+        return await work();
+      },
     };
     const commands: string[] = [];
     const suite = {
@@ -92,6 +97,7 @@ describe('which calls count as the patch acting only under the runner', () => {
       { original: run(records.original), patched: run(records.patched) },
       { suite, left: () => 60_000, log: () => undefined },
     );
+    expect(hidden).toBe(found ? 1 : 0);
     return { found, commands };
   }
 

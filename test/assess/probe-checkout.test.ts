@@ -1,5 +1,10 @@
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runWithin, type ProbeCheckout, type ProbeRun } from '../../src/assess/probe-checkout.ts';
+import { probeCheckout, runWithin, type ProbeCheckout, type ProbeRun } from '../../src/assess/probe-checkout.ts';
+import type { SuiteRunner } from '../../src/gate/setup-then-gate.ts';
 import type { VersionPlan } from '../../src/assess/probe-plan.ts';
 
 const plan = { files: new Map() } as unknown as VersionPlan;
@@ -13,6 +18,7 @@ function checkout(spent: ProbeRun['spent'], timeouts: number[]): ProbeCheckout {
       return { records: [], functions: new Map(), gate: null, spent };
     },
     writePlain: () => Promise.reject(new Error('this test writes no plain version')),
+    withoutTests: () => Promise.reject(new Error('this test hides no test')),
   };
 }
 
@@ -46,5 +52,37 @@ describe('one probed run within what is left of the budget', () => {
     );
     expect(result).toEqual({ run: null, exhausted: true });
     expect(timeouts).toEqual([]);
+  });
+});
+
+describe('the checkout without its tests, as a program is shipped', () => {
+  it('moves the test files and the git folder out while the work runs, and puts them back, even when it fails', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'probe-checkout-'));
+    try {
+      await mkdir(join(dir, 'test'), { recursive: true });
+      await mkdir(join(dir, '.git'));
+      await writeFile(join(dir, 'test/a.test.js'), 'expected');
+      await writeFile(join(dir, 'index.js'), 'code');
+      const probe = probeCheckout(dir, {} as SuiteRunner, ['test/a.test.js', 'test/gone.test.js']);
+      const seen = await probe.withoutTests(async () => [
+        existsSync(join(dir, 'test/a.test.js')),
+        existsSync(join(dir, '.git')),
+        existsSync(join(dir, 'index.js')),
+      ]);
+      expect(seen).toEqual([false, false, true]);
+      expect(await readFile(join(dir, 'test/a.test.js'), 'utf8')).toBe('expected');
+      await expect(
+        probe.withoutTests(async () => {
+          throw new Error('the plain process failed');
+        }),
+      ).rejects.toThrow('the plain process failed');
+      expect([existsSync(join(dir, 'test/a.test.js')), existsSync(join(dir, '.git')), existsSync(`${dir}-hidden`)]).toEqual([
+        true,
+        true,
+        false,
+      ]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -29,6 +29,7 @@ function checkout(records: (label: string, n: number) => ProbeRecord[]): ProbeCh
       return { records: records(label, labels.filter((l) => l === label).length), functions, gate: null, spent };
     },
     writePlain: () => Promise.reject(new Error('this test writes no plain version')),
+    withoutTests: () => Promise.reject(new Error('this test hides no test')),
   };
 }
 

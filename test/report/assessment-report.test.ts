@@ -209,7 +209,7 @@ describe('the report of an assessed green run', () => {
     expect(md).toContain(
       [
         '#### Fixed only under the test runner',
-        'Outside the test runner (a plain process, nothing of the tests loaded), the patched program gives what the original gives: a program run without the tests keeps the bug. Does the patch look for the runner?',
+        'Outside the test runner (a plain process, without the test files), the patched program gives what the original gives: a program run without the tests keeps the bug. Does the patch look for the runner, or read the tests?',
         '',
         '| Function | Input | Original (both) | Patched, under the runner | Patched, outside it | Seen in |',
         '| --- | --- | --- | --- | --- | --- |',
