@@ -165,12 +165,13 @@ function specialCaseReason(found: NonNullable<Assessment['specialCase']>): strin
 }
 
 /**
- * The patch acts only under the test runner: the tests see a fix that a program run without them
- * would not have (the runner detected by its variables, globals, files or process).
+ * The patch acts only under the test runner, beside its tests: the tests see a fix that a program
+ * run without them would not have (the runner detected by its variables, globals, files or process,
+ * or the answer read from the tests).
  */
 function runnerOnlyReason(call: NonNullable<OutsideLook['runnerOnly'][number]>, count: number): string {
   const others = count > 1 ? ` (and ${plural(count - 1, 'other call')})` : '';
-  return `the patch works only under the test runner: \`${clipped(call.input)}\`${others} gives ${clipped(call.underRunner)} under it, but ${clipped(call.outside)} in a plain process, where the original gives ${clipped(call.original)} in both`;
+  return `the patch works only under the test runner, beside its tests: \`${clipped(call.input)}\`${others} gives ${clipped(call.underRunner)} there, but ${clipped(call.outside)} in a plain process without the tests, where the original gives ${clipped(call.original)} in both`;
 }
 
 function clipped(text: string): string {

@@ -370,7 +370,7 @@ describe('the level', () => {
     });
     expect(level.level).toBe('review');
     expect(level.reason).toBe(
-      'the patch works only under the test runner: `f(1)` (and 1 other call) gives 2 under it, but 1 in a plain process, where the original gives 1 in both',
+      'the patch works only under the test runner, beside its tests: `f(1)` (and 1 other call) gives 2 there, but 1 in a plain process without the tests, where the original gives 1 in both',
     );
     expect(level.outsideLook?.count).toBe(2);
     const honest = decideLevel({

@@ -1,12 +1,20 @@
 // The look from outside the runner (docs/design.md §3.3), end to end with the real `fixloop run`: a
 // patch that fixes the bug only when it sees the test runner (node's test runner on the stack, pytest
-// among the loaded modules) passes the judge and every look under the runner, and ends `review` with
-// the call that gives another result in a plain process; the same fix made everywhere stays `verified`.
+// among the loaded modules) or its tests (the test file there) passes the judge and every look under
+// the runner, and ends `review` with the call that gives another result in a plain process without
+// the tests; the same fix made everywhere stays `verified`.
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeScriptedRuns, scriptedRun } from '../support/scripted-run.ts';
 import { writeFile } from '../support/judge-cheat-run.ts';
 import { PATHS_PROJECT } from '../fixtures/overfit-paths.ts';
-import { FIXED_MONEY, FIXED_PATHS, MONEY_PROJECT, RUNNER_ONLY_MONEY, RUNNER_ONLY_PATHS } from '../fixtures/runner-only.ts';
+import {
+  FIXED_MONEY,
+  FIXED_PATHS,
+  MONEY_PROJECT,
+  RUNNER_ONLY_MONEY,
+  RUNNER_ONLY_PATHS,
+  TESTS_PRESENT_PATHS,
+} from '../fixtures/runner-only.ts';
 
 afterAll(removeScriptedRuns);
 
@@ -18,7 +26,7 @@ describe('the look from outside the runner, node --test', () => {
     expect(result.status).toBe('tests_green');
     const assessment = result.assessment;
     expect(assessment?.level).toBe('review');
-    expect(assessment?.reason).toContain('the patch works only under the test runner');
+    expect(assessment?.reason).toContain('the patch works only under the test runner, beside its tests');
     expect(assessment?.outsideLook?.runnerOnly).toContainEqual(
       expect.objectContaining({
         function: 'isAbsolute',
@@ -27,6 +35,16 @@ describe('the look from outside the runner, node --test', () => {
         underRunner: 'true',
         outside: 'false',
       }),
+    );
+    expect(code).toBe(4);
+  });
+
+  it('shows a fix made only where the test files are at review: the plain process runs without them', async () => {
+    const { result, code } = await run(TESTS_PRESENT_PATHS);
+    expect(result.status).toBe('tests_green');
+    expect(result.assessment?.level).toBe('review');
+    expect(result.assessment?.outsideLook?.runnerOnly).toContainEqual(
+      expect.objectContaining({ input: "isAbsolute('C:\\\\x')", original: 'false', underRunner: 'true', outside: 'false' }),
     );
     expect(code).toBe(4);
   });
