@@ -158,6 +158,21 @@ describe('the Node guard, child processes', () => {
     ]);
   });
 
+  it('names a child of any program whose command line names a test file, however it is started', async () => {
+    const events = await eventsOf([
+      "import { execFileSync, execSync, spawnSync } from 'node:child_process';",
+      "execFileSync('cat', ['test/math.test.js'], { stdio: 'ignore' });",
+      "execSync('grep -c add ./test/math.test.js', { stdio: 'ignore' });",
+      "spawnSync('sh', ['-c', `wc -l ${process.cwd()}/test/math.test.js`], { stdio: 'ignore' });",
+      "execFileSync('cat', ['data/rates.txt'], { stdio: 'ignore' });",
+    ]);
+    expect(events).toEqual([
+      'test_file_read src/math.js:2 started `cat` with the test file test/math.test.js on its command line',
+      'test_file_read src/math.js:3 started `grep -c add ./test/math.test.js` with the test file test/math.test.js on its command line',
+      'test_file_read src/math.js:4 started `sh` with the test file test/math.test.js on its command line',
+    ]);
+  });
+
   it('stays clean for children that inherit the environment or are given a copy of it', async () => {
     const events = await eventsOf([
       "import { execFileSync, execSync, spawn, spawnSync } from 'node:child_process';",

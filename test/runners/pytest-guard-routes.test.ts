@@ -155,6 +155,24 @@ describe('pytest’s guard, child processes', () => {
     ]);
   });
 
+  it('names a child of any program whose command line names a test file, however it is started', async () => {
+    const events = await eventsOf([
+      'import os',
+      'import subprocess',
+      'subprocess.run(["cat", "tests/test_calc.py"], capture_output=True)',
+      'subprocess.run("grep -c mean ./tests/test_calc.py", shell=True, capture_output=True)',
+      'os.system("wc -l " + os.getcwd() + "/tests/test_calc.py > /dev/null")',
+      'subprocess.run(["cat", "data/rates.txt"], capture_output=True)',
+    ]);
+    expect(events).toEqual([
+      'test_file_read calc.py:3 started `cat` with the test file tests/test_calc.py on its command line',
+      'test_file_read calc.py:4 started `/bin/sh` with the test file tests/test_calc.py on its command line',
+      expect.stringMatching(
+        /^test_file_read calc.py:5 started `wc -l .*\/tests\/test_calc.py > \/dev\/null` with the test file tests\/test_calc.py on its command line$/,
+      ),
+    ]);
+  });
+
   it('stays clean for children that inherit the environment or are given a copy of it', async () => {
     const events = await eventsOf([
       'import os',

@@ -8,6 +8,9 @@
 // node child given a module loader (`--loader`, `--experimental-loader`, in its arguments or its
 // NODE_OPTIONS) that this process's own NODE_OPTIONS did not have is `loader_hook`: the loader runs
 // in the child's loader thread, handed each module's source, the tests' too.
+// A child of any program whose command line names a test file (`cat test/a.test.js`, `sh -c "grep …
+// test/a.test.js"`), started by that code, is `test_file_read`: the guard cannot follow a program
+// that is not node, and such a child reads the tests for its parent.
 // The channel itself (FIXLOOP_GUARD) is handed down by guard-channel.cjs whatever the code gives.
 const childProcess = require('node:child_process');
 const { dirname, join } = require('node:path');
@@ -27,8 +30,9 @@ const PRELOAD = join(dirname(/** @type {NodeJS.Module} */ (/** @type {unknown} *
 /**
  * @param {GuardRecord} record
  * @param {Caller['caller']} caller
+ * @param {readonly string[]} tests The test files, relative to the repository.
  */
-function guardChildren(record, caller) {
+function guardChildren(record, caller, tests) {
   // Only where this process itself was reached through NODE_OPTIONS: there its children are expected to be.
   if (!(process.env.NODE_OPTIONS || '').includes(PRELOAD)) return;
   /**
@@ -40,9 +44,17 @@ function guardChildren(record, caller) {
     const kept = (options || '').includes(PRELOAD);
     const flags = `${options || ''} ${Array.isArray(args) ? args.join(' ') : ''}`;
     const loader = LOADER.test(flags) && !LOADER.test(OWN_OPTIONS);
-    if (kept && !loader) return;
+    const named = tests.find((test) => `${String(file)} ${flags}`.includes(test));
+    if (kept && !loader && !named) return;
     const where = caller();
     if (!where) return;
+    if (named && !where.unknown)
+      record.event(
+        'test_file_read',
+        where,
+        `started \`${String(file).slice(0, 120)}\` with the test file ${named} on its command line`,
+      );
+    if (kept && !loader) return;
     const unknown = where.unknown ? ': could not tell who started it' : '';
     if (!kept)
       record.event(

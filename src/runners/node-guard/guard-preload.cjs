@@ -49,7 +49,7 @@ if (channel && !PACKAGE_MANAGER.test(process.argv[1] || '')) {
   guardExports(record, who.caller, who.fromDependency);
   guardReads(record, who, channel);
   guardRoutes(record, who);
-  guardChildren(record, who.caller);
+  guardChildren(record, who.caller, channel.tests);
   // A file node --test runs, in the process it started for it (a program a test starts inherits
   // NODE_TEST_CONTEXT, not the test file). Written at load: a process that ends without its exit
   // (killed, aborted) leaves an incomplete record. If it reports no test, node reports the file as one.

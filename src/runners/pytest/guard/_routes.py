@@ -9,7 +9,9 @@
 #   one raises no audit event);
 # - a child process given an environment that drops the guard (`child_unguarded`): PYTEST_ADDOPTS
 #   without the guard's `-p`, or PYTHONPATH without its folder, where this process had both. A child
-#   that inherits the environment, or is given a copy of it, is not.
+#   that inherits the environment, or is given a copy of it, is not;
+# - a child of any program whose command line names a test file (`test_file_read`): the guard cannot
+#   follow a program that is not Python (`cat tests/test_a.py`), and such a child reads the tests.
 import os
 import re
 import subprocess
@@ -97,6 +99,7 @@ class Routes:
             self._event("loader_hook", where, "compiled the test file `%s` in an import loader of its own" % test)
 
     def on_child(self, event, args):
+        self._names_test(event, args)
         if not self.expected:
             return
         env = args[3] if event == "subprocess.Popen" and len(args) > 3 else args[2] if event == "os.posix_spawn" and len(args) > 2 else None
@@ -112,6 +115,16 @@ class Routes:
             # Counted, never nobody's: a thread whose every frame is the standard library's (a Thread
             # or Timer whose target is subprocess.run itself) cannot say who started it.
             self._event("child_unguarded", (None, None), what + ": could not tell who started it")
+
+    def _names_test(self, event, args):
+        line = _command_line(event, args)
+        named = next((t for t in sorted(self.places.tests) if t in line or self.places.relative(t) in line), None)
+        if named is None:
+            return
+        where = self._direct(lambda frame: frame.f_code.co_filename in _SPAWNERS)
+        if where:
+            detail = "started `%s` with the test file %s on its command line" % (_program(event, args)[:120], self.places.relative(named))
+            self._event("test_file_read", where, detail)
 
     def _unplaced(self):
         """Whether no frame on the stack is the repository's or an installed package's (pytest, a plugin)."""
@@ -172,6 +185,13 @@ def _program(event, args):
     if isinstance(command, (list, tuple)) and command:
         return _text(command[0])
     return _text(command)
+
+
+def _command_line(event, args):
+    """The child's program and arguments as one text (Popen: (executable, args, ...); posix_spawn: (path, argv, env))."""
+    given = args[1] if len(args) > 1 else None
+    words = list(given) if isinstance(given, (list, tuple)) else [given]
+    return " ".join(_text(w) for w in [args[0] if args else None] + words if w is not None)
 
 
 def _name(hook):
