@@ -4,9 +4,10 @@
 // changed are made again in a plain process of the same interpreter, with no runner loaded, no runner
 // variable and no test on its command line, on each version as it would ship (nothing instrumented,
 // the test files and the git folder moved out of the checkout), with the arguments they had (exact
-// data only: ProbeRecord.replay). A call counts when the original gives the same result there as under the runner
-// (so the call can be made alone: no state the tests set up decides it) and the patched program does
-// not: then the patch's result depends on being under the runner, and a reviewer must see that call.
+// data only: ProbeRecord.replay). A call counts when the original gives the same result there as
+// under the runner (so the call can be made alone: no state the tests set up decides it) and the
+// patched program gives the original's result there too: the fix exists only under the runner, beside
+// the tests, and a reviewer must see that call.
 import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { OutsideLook, RunnerOnlyCall } from '../core/assessment.ts';
@@ -67,7 +68,10 @@ export async function lookFromOutside(
     called += 1;
     if (before !== call.original) continue;
     reproduced += 1;
-    if (after !== call.patched) runnerOnly.push(runnerOnlyCall(call, after));
+    // Outside, the patched program gives the original's result: the fix is not there. A third result
+    // (neither) is passed over: a patch that made the call depend on the clock or on chance gives
+    // another one in each process, and that is not the runner detected.
+    if (after === before) runnerOnly.push(runnerOnlyCall(call, after));
   }
   return { called, reproduced, runnerOnly: runnerOnly.slice(0, SHOWN), count: runnerOnly.length };
 }

@@ -132,6 +132,12 @@ describe('which calls count as the patch acting only under the runner', () => {
     });
   });
 
+  it('does not count a call whose patched result outside is neither the original’s nor the one under the runner', async () => {
+    // A patch that made the call depend on the clock or on chance gives another result in each process.
+    const { found } = await look({ original: ['1', '2', '3'], patched: ['11', '21', '31'] }, records);
+    expect(found).toMatchObject({ called: 3, reproduced: 3, count: 0 });
+  });
+
   it('does not count a call that gave nothing outside (it did not load, or did not finish)', async () => {
     const { found } = await look({ original: ['1', '2', '3'], patched: [null, null, '30'] }, records);
     expect(found).toMatchObject({ called: 1, reproduced: 1, count: 0 });
