@@ -39,8 +39,9 @@ interface Changed {
 type Outcomes = Array<string | null>;
 
 /**
- * The look, or null when there was nothing to make again (no changed call with exact arguments, no
- * language that can call its function) or no time for it.
+ * The look, or null when the patch changed no call the suite made (the probes saw no change there),
+ * or there is no time for it. A look that could make none of the changed calls again says why, by
+ * count (`notCalled`).
  */
 export async function lookFromOutside(
   checkout: ProbeCheckout,
@@ -50,8 +51,9 @@ export async function lookFromOutside(
 ): Promise<OutsideLook | null> {
   const patchedPlan = plans.versions[0];
   if (!runs.original || !runs.patched || !patchedPlan || tools.left() < 2000) return null;
-  const changed = changedCalls(runs.original.records, runs.patched.records, runs.patched.functions);
-  if (changed.length === 0) return null;
+  const { calls: changed, notCalled } = changedCalls(runs.original.records, runs.patched.records, runs.patched.functions);
+  const notAll = notCalled.methods + notCalled.inexactArguments + notCalled.unsupported > 0 ? { notCalled } : {};
+  if (changed.length === 0) return notAll.notCalled ? { called: 0, reproduced: 0, runnerOnly: [], count: 0, ...notAll } : null;
   tools.log(`assessment: ${changed.length} changed call(s) made again outside the test runner`);
   const at = { checkout, ...tools };
   const { original, patched } = await checkout.withoutTests(async () => ({
@@ -73,36 +75,39 @@ export async function lookFromOutside(
     // another one in each process, and that is not the runner detected.
     if (after === before) runnerOnly.push(runnerOnlyCall(call, after));
   }
-  return { called, reproduced, runnerOnly: runnerOnly.slice(0, SHOWN), count: runnerOnly.length };
+  return { called, reproduced, runnerOnly: runnerOnly.slice(0, SHOWN), count: runnerOnly.length, ...notAll };
 }
 
 /**
- * The suite calls with exact arguments whose one result under the runner differs between the
- * versions, by function and arguments. A call that gave several results in one version depends on
- * state, and is left out.
+ * The suite calls whose one result under the runner differs between the versions, by function and
+ * arguments, that a plain process can make (a plain function's, with exact arguments, of a language
+ * that has one), at most MAX_CALLS; and how many of the others could not be made, and why. A call
+ * that gave several results in one version depends on state, and is left out.
  */
 export function changedCalls(
   original: readonly ProbeRecord[],
   patched: readonly ProbeRecord[],
   functions: ReadonlyMap<string, ProbedFunction>,
-): Changed[] {
+): { calls: Changed[]; notCalled: NonNullable<OutsideLook['notCalled']> } {
   const before = singleOutcomes(original);
-  const changed: Changed[] = [];
+  const calls: Changed[] = [];
+  const notCalled = { methods: 0, inexactArguments: 0, unsupported: 0 };
   for (const [key, after] of singleOutcomes(patched)) {
     const was = before.get(key);
-    if (!after || !was || was.record.replay !== after.record.replay || was.out === after.out) continue;
+    if (!after || !was || was.out === after.out) continue;
     const fn = functions.get(after.record.fn);
-    if (!fn || fn.name.includes('.') || !outsideOf(fn.path)) continue;
-    changed.push({ fn, record: after.record, original: was.out, patched: after.out });
-    if (changed.length >= MAX_CALLS) break;
+    if (!fn || !outsideOf(fn.path)) notCalled.unsupported += 1;
+    else if (fn.name.includes('.')) notCalled.methods += 1;
+    else if (after.record.replay === undefined || was.record.replay !== after.record.replay) notCalled.inexactArguments += 1;
+    else if (calls.length < MAX_CALLS) calls.push({ fn, record: after.record, original: was.out, patched: after.out });
   }
-  return changed;
+  return { calls, notCalled };
 }
 
 function singleOutcomes(records: readonly ProbeRecord[]): Map<string, { record: ProbeRecord; out: string } | null> {
   const byCall = new Map<string, { record: ProbeRecord; out: string } | null>();
   for (const record of records) {
-    if (record.kind !== 'suite' || record.replay === undefined) continue;
+    if (record.kind !== 'suite') continue;
     const key = `${record.fn}\0${record.args}`;
     const out = JSON.stringify(record.out);
     const seen = byCall.get(key);

@@ -78,6 +78,12 @@ export interface OutsideLook {
   /** The calls where the patch acts only under the runner (at most a few; `count` has them all). */
   runnerOnly: RunnerOnlyCall[];
   count: number;
+  /**
+   * The changed calls no plain process could make, by why: a method's (no receiver there), arguments
+   * that are not exact data (an object of a class, a function, `undefined`), a language with no
+   * plain process. Absent: every changed call could be made.
+   */
+  notCalled?: { methods: number; inexactArguments: number; unsupported: number };
 }
 
 export interface Assessment {

@@ -27,7 +27,21 @@ export function runnerOnlySection(assessment: Assessment): string[] {
 export function outsideLooked(assessment: Assessment): string[] {
   const look = assessment.outsideLook;
   if (!look) return [];
+  const why = notCalled(look.notCalled);
+  if (look.called === 0)
+    return [`- Made again outside the test runner: none of the calls the patch changed could be${why ? ` (${why})` : ''}`];
   return [
-    `- Made again outside the test runner: ${plural(look.called, 'call')} the patch changed, ${look.reproduced} of them given the same result by the original there as under the runner; ${plural(look.count, 'call')} fixed only under the runner`,
+    `- Made again outside the test runner: ${plural(look.called, 'call')} the patch changed, ${look.reproduced} of them given the same result by the original there as under the runner; ${plural(look.count, 'call')} fixed only under the runner${why ? `; not made: ${why}` : ''}`,
   ];
+}
+
+function notCalled(counts: NonNullable<Assessment['outsideLook']>['notCalled']): string {
+  if (!counts) return '';
+  return [
+    counts.methods ? `${plural(counts.methods, 'call')} of a method` : '',
+    counts.inexactArguments ? `${plural(counts.inexactArguments, 'call')} whose arguments are not exact data` : '',
+    counts.unsupported ? `${plural(counts.unsupported, 'call')} in a language with no plain process` : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
 }

@@ -39,14 +39,19 @@ describe('which calls are made again outside the runner', () => {
       call('Parser.parse', '1', 'b'),
       call('g', '1', 'y'),
     ];
-    // f(1) is unchanged; f(3) has no exact arguments; a method and a language with no plain process are left out.
-    expect(changedCalls(original, patched, functions).map((c) => c.record.args)).toEqual(['2']);
+    // f(1) is unchanged; f(3) has no exact arguments; a method and a language with no plain process are left out, counted.
+    const { calls, notCalled } = changedCalls(original, patched, functions);
+    expect(calls.map((c) => c.record.args)).toEqual(['2']);
+    expect(notCalled).toEqual({ methods: 1, inexactArguments: 1, unsupported: 1 });
   });
 
   it('leaves out a call that gave several results in one version: it depends on state', () => {
     const original = [call('f', '2', '2'), call('f', '2', '3')];
     const patched = [call('f', '2', '20')];
-    expect(changedCalls(original, patched, functions)).toEqual([]);
+    expect(changedCalls(original, patched, functions)).toEqual({
+      calls: [],
+      notCalled: { methods: 0, inexactArguments: 0, unsupported: 0 },
+    });
   });
 });
 
@@ -97,7 +102,7 @@ describe('which calls count as the patch acting only under the runner', () => {
       { original: run(records.original), patched: run(records.patched) },
       { suite, left: () => 60_000, log: () => undefined },
     );
-    expect(hidden).toBe(found ? 1 : 0);
+    expect(hidden).toBe(commands.length > 0 ? 1 : 0);
     return { found, commands };
   }
 
@@ -143,7 +148,23 @@ describe('which calls count as the patch acting only under the runner', () => {
     expect(found).toMatchObject({ called: 1, reproduced: 1, count: 0 });
   });
 
-  it('makes nothing again when the patch changed no call with exact arguments', async () => {
+  it('says why it made no call again when none of the changed ones can be made', async () => {
+    const methods = {
+      original: [call('Parser.parse', '1', 'a'), call('f', '3', '3', false)],
+      patched: [call('Parser.parse', '1', 'b'), call('f', '3', '30', false)],
+    };
+    const { found, commands } = await look({}, methods);
+    expect(found).toEqual({
+      called: 0,
+      reproduced: 0,
+      runnerOnly: [],
+      count: 0,
+      notCalled: { methods: 1, inexactArguments: 1, unsupported: 0 },
+    });
+    expect(commands).toEqual([]);
+  });
+
+  it('makes nothing again when the patch changed no call the suite made', async () => {
     const { found, commands } = await look({}, { original: records.original, patched: records.original });
     expect(found).toBeNull();
     expect(commands).toEqual([]);

@@ -219,7 +219,22 @@ describe('the report of an assessed green run', () => {
       ].join('\n'),
     );
     expect(md).toContain(
-      '- Made again outside the test runner: 3 calls the patch changed, 2 of them given the same result by the original there as under the runner; 2 calls fixed only under the runner',
+      '- Made again outside the test runner: 3 calls the patch changed, 2 of them given the same result by the original there as under the runner; 2 calls fixed only under the runner\n',
+    );
+    const none = renderMarkdownReport(
+      assessedResult({
+        ...verifiedAssessment(),
+        outsideLook: {
+          called: 0,
+          reproduced: 0,
+          runnerOnly: [],
+          count: 0,
+          notCalled: { methods: 4, inexactArguments: 1, unsupported: 0 },
+        },
+      }),
+    );
+    expect(none).toContain(
+      '- Made again outside the test runner: none of the calls the patch changed could be (4 calls of a method, 1 call whose arguments are not exact data)\n',
     );
   });
 
