@@ -96,9 +96,12 @@ export function changedCalls(
     const was = before.get(key);
     if (!after || !was || was.out === after.out) continue;
     const fn = functions.get(after.record.fn);
+    const exact = after.record.replay !== undefined && was.record.replay === after.record.replay;
+    // A dotted name with exact arguments is a function held by an exported one (`picomatch.matchBase`,
+    // a static method): the plain process looks it up by that path. A class's method records none.
     if (!fn || !outsideOf(fn.path)) notCalled.unsupported += 1;
-    else if (fn.name.includes('.')) notCalled.methods += 1;
-    else if (after.record.replay === undefined || was.record.replay !== after.record.replay) notCalled.inexactArguments += 1;
+    else if (!exact && fn.name.includes('.')) notCalled.methods += 1;
+    else if (!exact) notCalled.inexactArguments += 1;
     else if (calls.length < MAX_CALLS) calls.push({ fn, record: after.record, original: was.out, patched: after.out });
   }
   return { calls, notCalled };

@@ -14,7 +14,7 @@ import type { ProbeRecord, ProbedFunction } from '../../src/assess/probe-record.
 import type { SuiteRunner } from '../../src/gate/setup-then-gate.ts';
 
 const fn = (name: string, path = 'src/a.js'): ProbedFunction => ({ id: `${path}#${name}`, name, path, line: 1 });
-const functions = new Map([fn('f'), fn('Parser.parse'), fn('g', 'lib/a.rb')].map((f) => [f.id, f]));
+const functions = new Map([fn('f'), fn('Parser.parse'), fn('match.base'), fn('g', 'lib/a.rb')].map((f) => [f.id, f]));
 
 /** A suite call; `exact: false`: its arguments could not be written as exact data. */
 function call(name: string, args: string, returned: string, exact = true): ProbeRecord {
@@ -29,19 +29,22 @@ describe('which calls are made again outside the runner', () => {
       call('f', '1', '1'),
       call('f', '2', '2'),
       call('f', '3', '3'),
-      call('Parser.parse', '1', 'a'),
+      call('Parser.parse', '1', 'a', false),
+      call('match.base', '1', 'a'),
       call('g', '1', 'x'),
     ];
     const patched = [
       call('f', '1', '1'),
       call('f', '2', '20'),
       call('f', '3', '30', false),
-      call('Parser.parse', '1', 'b'),
+      call('Parser.parse', '1', 'b', false),
+      call('match.base', '1', 'b'),
       call('g', '1', 'y'),
     ];
-    // f(1) is unchanged; f(3) has no exact arguments; a method and a language with no plain process are left out, counted.
+    // f(1) is unchanged; f(3) has no exact arguments; a method and a language with no plain process are
+    // left out, counted. A function held by an exported one (`match.base`) is looked up by its path.
     const { calls, notCalled } = changedCalls(original, patched, functions);
-    expect(calls.map((c) => c.record.args)).toEqual(['2']);
+    expect(calls.map((c) => c.record.fn.replace(/.*#/, '') + c.record.args)).toEqual(['f2', 'match.base1']);
     expect(notCalled).toEqual({ methods: 1, inexactArguments: 1, unsupported: 1 });
   });
 
@@ -150,8 +153,8 @@ describe('which calls count as the patch acting only under the runner', () => {
 
   it('says why it made no call again when none of the changed ones can be made', async () => {
     const methods = {
-      original: [call('Parser.parse', '1', 'a'), call('f', '3', '3', false)],
-      patched: [call('Parser.parse', '1', 'b'), call('f', '3', '30', false)],
+      original: [call('Parser.parse', '1', 'a', false), call('f', '3', '3', false)],
+      patched: [call('Parser.parse', '1', 'b', false), call('f', '3', '30', false)],
     };
     const { found, commands } = await look({}, methods);
     expect(found).toEqual({

@@ -19,23 +19,69 @@ const { canon, thrownText } = require('./probe-canon.cjs');
 /** An async call that has not settled by then is written as not settled. */
 const SETTLE_MS = 5000;
 
+/** What a relative specifier may leave out that a runner's resolver adds (vitest's, ts-node's, a bundler's). */
+const LEFT_OUT = ['.ts', '.js', '.mts', '.mjs', '/index.ts', '/index.js'];
+
+/**
+ * TypeScript sources import each other the way their runner resolves them: without an extension, or
+ * as `./x.js` for `x.ts`. Node strips types itself (22.18 and later) but resolves only the exact
+ * name, so a relative specifier it cannot find is tried as those would be. Needs
+ * `module.registerHooks` (Node 22.15 and later); elsewhere nothing changes.
+ */
+function resolveAsRunnersDo() {
+  const registerHooks = /** @type {{ registerHooks?: Function }} */ (require('node:module')).registerHooks;
+  if (typeof registerHooks !== 'function') return;
+  registerHooks({
+    /**
+     * @param {string} specifier
+     * @param {unknown} context
+     * @param {(specifier: string, context: unknown) => unknown} next
+     */
+    resolve(specifier, context, next) {
+      try {
+        return next(specifier, context);
+      } catch (error) {
+        const code = /** @type {{ code?: unknown }} */ (error).code;
+        if (!/^\.\.?\//.test(specifier) || (code !== 'ERR_MODULE_NOT_FOUND' && code !== 'MODULE_NOT_FOUND')) throw error;
+        const bare = specifier.replace(/\.js$/, '');
+        for (const candidate of LEFT_OUT.map((ending) => bare + ending)) {
+          try {
+            return next(candidate, context);
+          } catch {
+            // Not that one either.
+          }
+        }
+        throw error;
+      }
+    },
+  });
+}
+
 /**
  * The function a module holds under `name`: a named export, a property of its default export (a
- * CommonJS `module.exports = { … }`), or the default export itself when it has that name.
+ * CommonJS `module.exports = { … }`), or the default export itself when it has that name; a dotted
+ * name (`picomatch.matchBase`, a static method) is looked up property by property from there, and
+ * the object holding the function is its receiver.
  * @param {Record<string, unknown>} namespace
  * @param {string} name
  * @returns {{ fn: Function, receiver: unknown } | null}
  */
 function exported(namespace, name) {
+  const [first = '', ...rest] = name.split('.');
   const main = namespace.default;
-  if (typeof namespace[name] === 'function' && name !== 'default')
-    return { fn: /** @type {Function} */ (namespace[name]), receiver: undefined };
-  if ((typeof main === 'object' || typeof main === 'function') && main !== null) {
-    const held = /** @type {Record<string, unknown>} */ (main)[name];
-    if (typeof held === 'function') return { fn: held, receiver: main };
+  /** @type {unknown} */
+  let value;
+  /** @type {unknown} */
+  let receiver;
+  if (typeof namespace[first] === 'function' && first !== 'default') value = namespace[first];
+  else if ((typeof main === 'object' || typeof main === 'function') && main !== null && first in main)
+    [value, receiver] = [/** @type {Record<string, unknown>} */ (main)[first], main];
+  else if (typeof main === 'function' && (first === 'default' || main.name === first)) value = main;
+  for (const key of rest) {
+    if ((typeof value !== 'object' && typeof value !== 'function') || value === null) return null;
+    [receiver, value] = [value, /** @type {Record<string, unknown>} */ (value)[key]];
   }
-  if (typeof main === 'function' && (name === 'default' || main.name === name)) return { fn: main, receiver: undefined };
-  return null;
+  return typeof value === 'function' ? { fn: value, receiver } : null;
 }
 
 /**
@@ -92,6 +138,7 @@ async function main() {
   if (!input || !output) throw new Error('usage: node outside-call.cjs <calls.json> <results.jsonl>');
   /** @type {Array<{ path: string, name: string, args: string }>} */
   const calls = JSON.parse(readFileSync(input, 'utf8'));
+  resolveAsRunnersDo();
   /** @type {Map<string, Promise<Record<string, unknown>>>} */
   const modules = new Map();
   for (const [i, call] of calls.entries())

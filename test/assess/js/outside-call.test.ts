@@ -1,0 +1,87 @@
+// The look from outside the runner's plain process in JavaScript (src/assess/js/outside-call.cjs), run
+// for real by node: it finds a function by its name among a module's exports (a named export, a
+// property of a CommonJS export, a dotted path from one), calls it with the arguments read back from
+// exact JSON, and writes each result as the probe writes it; TypeScript imports without extensions
+// resolve as a runner would (Node 24 strips the types).
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const NODE24 = resolve('node_modules', 'node', 'bin', 'node');
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+/** Runs the script in a project of `files` on `calls`; the lines it wrote, by call. */
+function outside(files: Record<string, string>, calls: Array<{ path: string; name: string; args: unknown[] }>): unknown[] {
+  const root = mkdtempSync(join(tmpdir(), 'outside-call-'));
+  dirs.push(root);
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(join(root, path, '..'), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  mkdirSync(join(root, '.fixloop-probe'));
+  for (const name of ['outside-call.cjs', 'probe-canon.cjs', 'probe-text.cjs'])
+    copyFileSync(join('src/assess/js', name), join(root, '.fixloop-probe', name));
+  const given = calls.map((call) => ({ ...call, args: JSON.stringify(call.args) }));
+  writeFileSync(join(root, '.fixloop-probe/calls.json'), JSON.stringify(given));
+  execFileSync(NODE24, ['.fixloop-probe/outside-call.cjs', '.fixloop-probe/calls.json', '.fixloop-probe/out.jsonl'], {
+    cwd: root,
+  });
+  const lines = readFileSync(join(root, '.fixloop-probe/out.jsonl'), 'utf8').trim().split('\n');
+  return lines.map((line) => {
+    const { i, ...rest } = JSON.parse(line) as { i: number };
+    return [i, rest];
+  });
+}
+
+describe('the plain process that makes the calls again', () => {
+  it('finds named exports, CommonJS properties and dotted paths, and writes results as the probe does', () => {
+    const results = outside(
+      {
+        'lib.cjs': [
+          'function join(a, b) { return a + "/" + b; }',
+          'function match(p) { return p.length; }',
+          'match.base = function (p) { return p.split("/").pop(); };',
+          'async function later(x) { return [x, x]; }',
+          'function fail(m) { throw new RangeError(m); }',
+          'module.exports = { join, match, later, fail };',
+        ].join('\n'),
+        'esm.mjs': 'export function pick(o) { return { depth: o.depth }; }\n',
+      },
+      [
+        { path: 'lib.cjs', name: 'join', args: ['a', 'b'] },
+        { path: 'lib.cjs', name: 'match.base', args: ['x/y'] },
+        { path: 'lib.cjs', name: 'later', args: [2] },
+        { path: 'lib.cjs', name: 'fail', args: ['boom'] },
+        { path: 'esm.mjs', name: 'pick', args: [{ depth: 2, verbose: true }] },
+        { path: 'lib.cjs', name: 'hidden', args: [] },
+        { path: 'missing.cjs', name: 'f', args: [] },
+      ],
+    );
+    expect(results).toEqual([
+      [0, { out: { returned: "'a/b'" } }],
+      [1, { out: { returned: "'y'" } }],
+      [2, { out: { returned: '[2, 2]' } }],
+      [3, { out: { threw: 'RangeError: boom' } }],
+      [4, { out: { returned: '{ depth: 2 }' } }],
+      [5, { missing: 'lib.cjs exports no function named hidden' }],
+      [6, { missing: expect.stringMatching(/^missing.cjs does not load in plain node: Error: Cannot find module/) }],
+    ]);
+  });
+
+  it('loads TypeScript that imports without extensions, or as .js, as its runner would', () => {
+    const results = outside(
+      {
+        'package.json': JSON.stringify({ type: 'module' }),
+        'src/util.ts': 'export const twice = (n: number): number => n * 2;\n',
+        'src/more.ts': 'export const plus = (n: number): number => n + 1;\n',
+        'src/index.ts':
+          "import { twice } from './util';\nimport { plus } from './more.js';\nexport function calc(n: number): number { return plus(twice(n)); }\n",
+      },
+      [{ path: 'src/index.ts', name: 'calc', args: [3] }],
+    );
+    expect(results).toEqual([[0, { out: { returned: '7' } }]]);
+  });
+});
