@@ -156,24 +156,33 @@ async function outcomesOf(
       at.log(
         `assessment: the look from outside the runner ended ${result.timedOut ? 'at its time limit' : `with exit ${result.exitCode ?? result.signal}`}`,
       );
-    for (const [j, out] of (await resultsOf(join(folder, RESULTS_FILE), indexes.length)).entries()) outcomes[indexes[j]!] = out;
+    const { results, missing } = await resultsOf(join(folder, RESULTS_FILE), indexes.length);
+    for (const [j, out] of results.entries()) outcomes[indexes[j]!] = out;
+    // Why a call gave nothing (a file plain node cannot load, a name no export has), once: the log says what the look did not reach.
+    if (missing) at.log(`assessment: outside the runner, ${plan.name}: ${missing.slice(0, 300)}`);
   }
   return outcomes;
 }
 
-/** Each call's result as the records write it (`{"returned":"…"}`), by its place in the calls file. */
-async function resultsOf(file: string, count: number): Promise<Outcomes> {
-  const outcomes: Outcomes = Array.from({ length: count }, () => null);
+/**
+ * Each call's result as the records write it (`{"returned":"…"}`), by its place in the calls file;
+ * and the first reason a call gave none, as the process wrote it.
+ */
+async function resultsOf(file: string, count: number): Promise<{ results: Outcomes; missing: string | null }> {
+  const results: Outcomes = Array.from({ length: count }, () => null);
+  let missing: string | null = null;
   const text = await readFile(file, 'utf8').catch(() => '');
   for (const line of text.split('\n')) {
     try {
-      const { i, out } = JSON.parse(line) as { i?: unknown; out?: unknown };
-      if (typeof i === 'number' && i >= 0 && i < count && out && typeof out === 'object') outcomes[i] = JSON.stringify(out);
+      const { i, out, missing: why } = JSON.parse(line) as { i?: unknown; out?: unknown; missing?: unknown };
+      if (typeof i !== 'number' || i < 0 || i >= count) continue;
+      if (out && typeof out === 'object') results[i] = JSON.stringify(out);
+      else if (typeof why === 'string') missing ??= why;
     } catch {
       // A line the process left half written when it was stopped: that call gave nothing.
     }
   }
-  return outcomes;
+  return { results, missing };
 }
 
 function runnerOnlyCall(call: Changed, outside: string): RunnerOnlyCall {

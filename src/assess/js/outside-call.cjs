@@ -31,7 +31,22 @@ const LEFT_OUT = ['.ts', '.js', '.mts', '.mjs', '/index.ts', '/index.js'];
 function resolveAsRunnersDo() {
   const registerHooks = /** @type {{ registerHooks?: Function }} */ (require('node:module')).registerHooks;
   if (typeof registerHooks !== 'function') return;
+  const compile = projectTranspiler();
   registerHooks({
+    /**
+     * TypeScript as the project's own compiler compiles it (projectTranspiler), when it has one:
+     * Node's own stripping keeps an import of a type that does not say `import type`, and fails on it.
+     * @param {string} url
+     * @param {unknown} context
+     * @param {(url: string, context: unknown) => { format?: string, source?: unknown }} next
+     */
+    load(url, context, next) {
+      const loaded = next(url, context);
+      const format = String(loaded.format || '');
+      if (!compile || !format.endsWith('-typescript') || loaded.source === undefined) return loaded;
+      const source = compile(String(loaded.source), url, format.startsWith('commonjs') ? 'cjs' : 'esm');
+      return source === null ? loaded : { ...loaded, format: format.replace('-typescript', ''), source, shortCircuit: true };
+    },
     /**
      * @param {string} specifier
      * @param {unknown} context
@@ -82,6 +97,40 @@ function exported(namespace, name) {
     [receiver, value] = [value, /** @type {Record<string, unknown>} */ (value)[key]];
   }
   return typeof value === 'function' ? { fn: value, receiver } : null;
+}
+
+/**
+ * The project's own TypeScript compiler, as its runner would compile with it: esbuild (vitest's, tsx's)
+ * or TypeScript itself (ts-jest's, ts-node's); null when it has neither.
+ * @returns {((source: string, url: string, format: 'cjs' | 'esm') => string | null) | null}
+ */
+function projectTranspiler() {
+  const fromProject = require('node:module').createRequire(resolve('package.json'));
+  /** @param {string} name */
+  const load = (name) => {
+    try {
+      return /** @type {Record<string, Function>} */ (fromProject(name));
+    } catch {
+      return null;
+    }
+  };
+  const esbuild = load('esbuild');
+  const typescript = esbuild ? null : load('typescript');
+  if (!esbuild && !typescript) return null;
+  return (source, url, format) => {
+    try {
+      if (esbuild) return esbuild.transformSync(source, { loader: 'ts', format, sourcefile: url }).code;
+      const ts =
+        /** @type {Record<string, Function> & { ModuleKind: Record<string, number>, ScriptTarget: Record<string, number> }} */ (
+          typescript
+        );
+      const module = format === 'cjs' ? ts.ModuleKind.CommonJS : ts.ModuleKind.ESNext;
+      const compilerOptions = { module, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: false, isolatedModules: true };
+      return ts.transpileModule(source, { compilerOptions, fileName: url }).outputText;
+    } catch {
+      return null;
+    }
+  };
 }
 
 /**

@@ -2,9 +2,10 @@
 // for real by node: it finds a function by its name among a module's exports (a named export, a
 // property of a CommonJS export, a dotted path from one), calls it with the arguments read back from
 // exact JSON, and writes each result as the probe writes it; TypeScript imports without extensions
-// resolve as a runner would (Node 24 strips the types).
+// resolve as a runner would, compiled by the project's own compiler where it has one (Node 24 strips
+// the types otherwise).
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -14,9 +15,17 @@ const dirs: string[] = [];
 afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
 /** Runs the script in a project of `files` on `calls`; the lines it wrote, by call. */
-function outside(files: Record<string, string>, calls: Array<{ path: string; name: string; args: unknown[] }>): unknown[] {
+function outside(
+  files: Record<string, string>,
+  calls: Array<{ path: string; name: string; args: unknown[] }>,
+  packages: Record<string, string> = {},
+): unknown[] {
   const root = mkdtempSync(join(tmpdir(), 'outside-call-'));
   dirs.push(root);
+  for (const [name, target] of Object.entries(packages)) {
+    mkdirSync(join(root, 'node_modules'), { recursive: true });
+    symlinkSync(target, join(root, 'node_modules', name));
+  }
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(join(root, path, '..'), { recursive: true });
     writeFileSync(join(root, path), text);
@@ -83,5 +92,22 @@ describe('the plain process that makes the calls again', () => {
       [{ path: 'src/index.ts', name: 'calc', args: [3] }],
     );
     expect(results).toEqual([[0, { out: { returned: '7' } }]]);
+  });
+
+  it("compiles TypeScript with the project's own compiler, so an import of a type alone is dropped as its runner drops it", () => {
+    const files = {
+      'package.json': JSON.stringify({ type: 'module' }),
+      'src/kinds.ts': 'export interface Kind { name: string }\nexport const DEFAULT = 1;\n',
+      'src/index.ts':
+        "import { Kind, DEFAULT } from './kinds';\nexport function label(k: Kind): string { return k.name + DEFAULT; }\n",
+    };
+    const call = { path: 'src/index.ts', name: 'label', args: [{ name: 'a' }] };
+    // Node's own stripping keeps the import of `Kind`, which no module exports.
+    expect(outside(files, [call])).toEqual([
+      [0, { missing: expect.stringContaining("does not provide an export named 'Kind'") }],
+    ]);
+    expect(outside(files, [call], { typescript: resolve('node_modules/typescript') })).toEqual([
+      [0, { out: { returned: "'a1'" } }],
+    ]);
   });
 });
