@@ -40,9 +40,14 @@ function suiteKey(record: ProbeRecord): string {
 
 const SEP = '\u0000';
 
+/** What a call returned or threw, as a behaviour change shows it: `false`, `throws TypeError: …`. */
+export function resultText(out: ProbeRecord['out']): string {
+  return 'returned' in out ? out.returned : `throws ${out.threw}`;
+}
+
 /** A call's result as one text: what it returned or threw, and its arguments and receiver after it when they changed. */
 export function outcomeText(record: ProbeRecord): string {
-  const out = 'returned' in record.out ? record.out.returned : `throws ${record.out.threw}`;
+  const out = resultText(record.out);
   const after = record.after !== undefined ? ` (arguments after: ${record.after})` : '';
   const receiver = record.thisAfter !== undefined ? ` (this after: ${record.thisAfter})` : '';
   return `${out}${after}${receiver}`;

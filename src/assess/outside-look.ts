@@ -17,6 +17,7 @@ import type { OutsideCalls } from './probe-language.ts';
 import { probeLanguageOf } from './probe-languages.ts';
 import type { VersionPlan } from './probe-plan.ts';
 import type { ProbeRecord, ProbedFunction } from './probe-record.ts';
+import { resultText } from './compare-records.ts';
 
 /** Calls made again at most: the look is one short process per version and language. */
 const MAX_CALLS = 40;
@@ -27,16 +28,20 @@ const SHOWN = 5;
 const CALLS_FILE = 'outside-calls.json';
 const RESULTS_FILE = 'outside-results.jsonl';
 
-/** A suite call the patch changed under the runner, to be made again outside it. */
+type Out = ProbeRecord['out'];
+
+/** A suite call the patch changed under the runner (the patched version's record), to be made again outside it. */
 interface Changed {
   fn: ProbedFunction;
   record: ProbeRecord;
-  original: string;
-  patched: string;
+  original: Out;
 }
 
-/** What each version's plain process gave, by call: the result's text, or null when it gave none. */
-type Outcomes = Array<string | null>;
+/** What each version's plain process gave, by call: the result, or null when it gave none. */
+type Outcomes = Array<Out | null>;
+
+/** Results compare as the records write them: canonical texts, so equal values give equal text. */
+const same = (a: Out, b: Out): boolean => JSON.stringify(a) === JSON.stringify(b);
 
 /**
  * The look, or null when the patch changed no call the suite made (the probes saw no change there),
@@ -66,14 +71,14 @@ export async function lookFromOutside(
   for (const [i, call] of changed.entries()) {
     const before = original[i];
     const after = patched[i];
-    if (before === null || before === undefined || after === null || after === undefined) continue;
+    if (!before || !after) continue;
     called += 1;
-    if (before !== call.original) continue;
+    if (!same(before, call.original)) continue;
     reproduced += 1;
     // Outside, the patched program gives the original's result: the fix is not there. A third result
     // (neither) is passed over: a patch that made the call depend on the clock or on chance gives
     // another one in each process, and that is not the runner detected.
-    if (after === before) runnerOnly.push(runnerOnlyCall(call, after));
+    if (same(after, before)) runnerOnly.push(runnerOnlyCall(call, after));
   }
   return { called, reproduced, runnerOnly: runnerOnly.slice(0, SHOWN), count: runnerOnly.length, ...notAll };
 }
@@ -94,7 +99,7 @@ export function changedCalls(
   const notCalled = { methods: 0, inexactArguments: 0, unsupported: 0 };
   for (const [key, after] of singleOutcomes(patched)) {
     const was = before.get(key);
-    if (!after || !was || was.out === after.out) continue;
+    if (!after || !was || same(was.record.out, after.record.out)) continue;
     const fn = functions.get(after.record.fn);
     const exact = after.record.replay !== undefined && was.record.replay === after.record.replay;
     // A dotted name with exact arguments is a function held by an exported one (`picomatch.matchBase`,
@@ -102,20 +107,20 @@ export function changedCalls(
     if (!fn || !outsideOf(fn.path)) notCalled.unsupported += 1;
     else if (!exact && fn.name.includes('.')) notCalled.methods += 1;
     else if (!exact) notCalled.inexactArguments += 1;
-    else if (calls.length < MAX_CALLS) calls.push({ fn, record: after.record, original: was.out, patched: after.out });
+    else if (calls.length < MAX_CALLS) calls.push({ fn, record: after.record, original: was.record.out });
   }
   return { calls, notCalled };
 }
 
-function singleOutcomes(records: readonly ProbeRecord[]): Map<string, { record: ProbeRecord; out: string } | null> {
-  const byCall = new Map<string, { record: ProbeRecord; out: string } | null>();
+/** Each suite call by function and arguments: its record, or null when they gave several results. */
+function singleOutcomes(records: readonly ProbeRecord[]): Map<string, { record: ProbeRecord } | null> {
+  const byCall = new Map<string, { record: ProbeRecord } | null>();
   for (const record of records) {
     if (record.kind !== 'suite') continue;
     const key = `${record.fn}\0${record.args}`;
-    const out = JSON.stringify(record.out);
     const seen = byCall.get(key);
-    if (seen === undefined) byCall.set(key, { record, out });
-    else if (seen && seen.out !== out) byCall.set(key, null);
+    if (seen === undefined) byCall.set(key, { record });
+    else if (seen && !same(seen.record.out, record.out)) byCall.set(key, null);
   }
   return byCall;
 }
@@ -176,7 +181,7 @@ async function resultsOf(file: string, count: number): Promise<{ results: Outcom
     try {
       const { i, out, missing: why } = JSON.parse(line) as { i?: unknown; out?: unknown; missing?: unknown };
       if (typeof i !== 'number' || i < 0 || i >= count) continue;
-      if (out && typeof out === 'object') results[i] = JSON.stringify(out);
+      if (isOut(out)) results[i] = out;
       else if (typeof why === 'string') missing ??= why;
     } catch {
       // A line the process left half written when it was stopped: that call gave nothing.
@@ -185,7 +190,13 @@ async function resultsOf(file: string, count: number): Promise<{ results: Outcom
   return { results, missing };
 }
 
-function runnerOnlyCall(call: Changed, outside: string): RunnerOnlyCall {
+function isOut(value: unknown): value is Out {
+  if (typeof value !== 'object' || value === null) return false;
+  const given = value as { returned?: unknown; threw?: unknown };
+  return typeof given.returned === 'string' || typeof given.threw === 'string';
+}
+
+function runnerOnlyCall(call: Changed, outside: Out): RunnerOnlyCall {
   const site = call.record.site ?? call.record.testLines?.[0];
   return {
     function: call.fn.name,
@@ -193,13 +204,7 @@ function runnerOnlyCall(call: Changed, outside: string): RunnerOnlyCall {
     input: `${call.fn.name}(${call.record.args})`,
     ...(site ? { test: site } : {}),
     original: resultText(call.original),
-    underRunner: resultText(call.patched),
+    underRunner: resultText(call.record.out),
     outside: resultText(outside),
   };
-}
-
-/** `{"returned":"false"}` → `false`; `{"threw":"TypeError: …"}` → `throws TypeError: …`, as a behaviour change shows it. */
-function resultText(out: string): string {
-  const parsed = JSON.parse(out) as { returned?: string; threw?: string };
-  return parsed.threw !== undefined ? `throws ${parsed.threw}` : (parsed.returned ?? out);
 }
