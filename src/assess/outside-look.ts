@@ -101,9 +101,14 @@ export function changedCalls(
     const was = before.get(key);
     if (!after || !was || same(was.record.out, after.record.out)) continue;
     const fn = functions.get(after.record.fn);
-    const exact = after.record.replay !== undefined && was.record.replay === after.record.replay;
-    // A dotted name with exact arguments is a function held by an exported one (`picomatch.matchBase`,
-    // a static method): the plain process looks it up by that path. A class's method records none.
+    const exact =
+      after.record.replay !== undefined &&
+      was.record.replay === after.record.replay &&
+      was.record.replayThis === after.record.replayThis;
+    // A dotted name with exact arguments and no receiver is a function held by an exported one
+    // (`picomatch.matchBase`, a static method): the plain process looks it up by that path. A method
+    // called on an instance is made on an object of its class with the instance's fields
+    // (`replayThis`); one whose fields are not all exact data records no replay.
     if (!fn || !outsideOf(fn.path)) notCalled.unsupported += 1;
     else if (!exact && fn.name.includes('.')) notCalled.methods += 1;
     else if (!exact) notCalled.inexactArguments += 1;
@@ -117,7 +122,8 @@ function singleOutcomes(records: readonly ProbeRecord[]): Map<string, { record: 
   const byCall = new Map<string, { record: ProbeRecord } | null>();
   for (const record of records) {
     if (record.kind !== 'suite') continue;
-    const key = `${record.fn}\0${record.args}`;
+    // Calls of a method with the same arguments on receivers with other fields are other calls.
+    const key = `${record.fn}\0${record.args}\0${record.replayThis ?? ''}`;
     const seen = byCall.get(key);
     if (seen === undefined) byCall.set(key, { record });
     else if (seen && !same(seen.record.out, record.out)) byCall.set(key, null);
@@ -147,7 +153,10 @@ async function outcomesOf(
   for (const [outside, indexes] of languages) {
     if (at.left() < 1000) break;
     for (const { from, name } of outside.files) await copyFile(from, join(folder, name));
-    const calls = indexes.map((i) => ({ path: changed[i]!.fn.path, name: changed[i]!.fn.name, args: changed[i]!.record.replay }));
+    const calls = indexes.map((i) => {
+      const { fn, record } = changed[i]!;
+      return { path: fn.path, name: fn.name, args: record.replay, ...(record.replayThis ? { this: record.replayThis } : {}) };
+    });
     await writeFile(join(folder, CALLS_FILE), JSON.stringify(calls));
     await rm(join(folder, RESULTS_FILE), { force: true });
     const command = outside.command({

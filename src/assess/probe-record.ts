@@ -36,11 +36,17 @@ export interface ProbeRecord {
    */
   path?: number[];
   /**
-   * Suite calls of a plain function (not a method) whose every argument is exact data: the arguments
-   * as JSON that gives the same values back (JavaScript's argument list; Python's `[args, kwargs]`),
-   * for the look from outside the runner (outside-look.ts). Absent: the call cannot be made again there.
+   * Suite calls whose every argument is exact data: the arguments as JSON that gives the same values
+   * back (JavaScript's argument list; Python's `[args, kwargs]`, without a method's `self`), for the
+   * look from outside the runner (outside-look.ts). Absent: the call cannot be made again there.
    */
   replay?: string;
+  /**
+   * Suite calls of a method on an instance, with `replay`: the instance's own fields before the call,
+   * as JSON of exact data (JavaScript's own properties, Python's `vars(self)`). The look from outside
+   * makes the call on an object of the method's class given those fields, without its constructor.
+   */
+  replayThis?: string;
 }
 
 /** A function the instrumentation wrapped, in one version of a file. */

@@ -38,7 +38,7 @@ export function outsideLooked(assessment: Assessment): string[] {
 function notCalled(counts: NonNullable<Assessment['outsideLook']>['notCalled']): string {
   if (!counts) return '';
   return [
-    counts.methods ? `${plural(counts.methods, 'call')} of a method` : '',
+    counts.methods ? `${plural(counts.methods, 'call')} of a method on an object that is not plain data` : '',
     counts.inexactArguments ? `${plural(counts.inexactArguments, 'call')} whose arguments are not exact data` : '',
     counts.unsupported ? `${plural(counts.unsupported, 'call')} in a language with no plain process` : '',
   ]

@@ -48,6 +48,22 @@ describe('which calls are made again outside the runner', () => {
     expect(notCalled).toEqual({ methods: 1, inexactArguments: 1, unsupported: 1 });
   });
 
+  it("takes a method's call on a receiver whose fields were exact data, and tells receivers with other fields apart", () => {
+    const on = (fields: string, returned: string): ProbeRecord => ({
+      ...call('Parser.parse', '1', returned),
+      replayThis: fields,
+    });
+    const original = [on('{"depth":1}', 'a'), on('{"depth":2}', 'b'), on('{"depth":3}', 'c')];
+    // The same arguments on another receiver gave another result: two calls, not one call with several results.
+    const patched = [on('{"depth":1}', 'A'), on('{"depth":2}', 'B'), on('{"depth":9}', 'C')];
+    const { calls } = changedCalls(original, patched, functions);
+    // The third call began on a receiver the patch had left with other fields: not the same call.
+    expect(calls.map((c) => [c.record.replayThis, c.original])).toEqual([
+      ['{"depth":1}', { returned: 'a' }],
+      ['{"depth":2}', { returned: 'b' }],
+    ]);
+  });
+
   it('leaves out a call that gave several results in one version: it depends on state', () => {
     const original = [call('f', '2', '2'), call('f', '2', '3')];
     const patched = [call('f', '2', '20')];

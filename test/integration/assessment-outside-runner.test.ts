@@ -2,7 +2,8 @@
 // patch that fixes the bug only when it sees the test runner (node's test runner on the stack, pytest
 // among the loaded modules) or its tests (the test file there) passes the judge and every look under
 // the runner, and ends `review` with the call that gives another result in a plain process without
-// the tests; the same fix made everywhere stays `verified`.
+// the tests; the same fix made everywhere stays `verified`. A method's call is made on an object of
+// its class given the fields the suite's object had.
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeScriptedRuns, scriptedRun } from '../support/scripted-run.ts';
 import { writeFile } from '../support/judge-cheat-run.ts';
@@ -10,10 +11,16 @@ import { PATHS_PROJECT } from '../fixtures/overfit-paths.ts';
 import {
   FIXED_MONEY,
   FIXED_PATHS,
+  FIXED_RULER,
+  FIXED_TILL,
   MONEY_PROJECT,
+  RULER_PROJECT,
   RUNNER_ONLY_MONEY,
   RUNNER_ONLY_PATHS,
+  RUNNER_ONLY_RULER,
+  RUNNER_ONLY_TILL,
   TESTS_PRESENT_PATHS,
+  TILL_PROJECT,
 } from '../fixtures/runner-only.ts';
 
 afterAll(removeScriptedRuns);
@@ -74,6 +81,50 @@ describe('the look from outside the runner, pytest', () => {
     const { result, code } = await run(FIXED_MONEY);
     expect(result.assessment?.level).toBe('verified');
     expect(result.assessment?.outsideLook?.count).toBe(0);
+    expect(result.assessment?.outsideLook?.reproduced).toBeGreaterThan(0);
+    expect(code).toBe(0);
+  });
+});
+
+describe('the look from outside the runner, on a method', () => {
+  it('node --test: shows a method fixed only under the runner at review, made on an object with the fields the suite gave it', async () => {
+    const { result, code } = await scriptedRun(RULER_PROJECT, 'node --test', writeFile('src/ruler.js', RUNNER_ONLY_RULER));
+    expect(result.status).toBe('tests_green');
+    expect(result.assessment?.level).toBe('review');
+    expect(result.assessment?.outsideLook?.runnerOnly).toContainEqual(
+      expect.objectContaining({
+        function: 'Ruler.show',
+        input: 'Ruler.show(25)',
+        original: "'3 cm'",
+        underRunner: "'2.5 cm'",
+        outside: "'3 cm'",
+      }),
+    );
+    expect(code).toBe(4);
+  });
+
+  it('node --test: keeps the same method fixed everywhere verified, having made its call outside the runner', async () => {
+    const { result, code } = await scriptedRun(RULER_PROJECT, 'node --test', writeFile('src/ruler.js', FIXED_RULER));
+    expect(result.assessment?.level).toBe('verified');
+    expect(result.assessment?.outsideLook).toMatchObject({ runnerOnly: [], count: 0 });
+    expect(result.assessment?.outsideLook?.reproduced).toBeGreaterThan(0);
+    expect(code).toBe(0);
+  });
+
+  it('pytest: shows a method fixed only under pytest at review', async () => {
+    const { result, code } = await scriptedRun(TILL_PROJECT, 'python3 -m pytest -q', writeFile('shop/till.py', RUNNER_ONLY_TILL));
+    expect(result.status).toBe('tests_green');
+    expect(result.assessment?.level).toBe('review');
+    expect(result.assessment?.outsideLook?.runnerOnly).toContainEqual(
+      expect.objectContaining({ function: 'Till.total', original: "'3.5'", underRunner: "'3.50'", outside: "'3.5'" }),
+    );
+    expect(code).toBe(4);
+  });
+
+  it('pytest: keeps the same method fixed everywhere verified', async () => {
+    const { result, code } = await scriptedRun(TILL_PROJECT, 'python3 -m pytest -q', writeFile('shop/till.py', FIXED_TILL));
+    expect(result.assessment?.level).toBe('verified');
+    expect(result.assessment?.outsideLook).toMatchObject({ runnerOnly: [], count: 0 });
     expect(result.assessment?.outsideLook?.reproduced).toBeGreaterThan(0);
     expect(code).toBe(0);
   });

@@ -234,7 +234,7 @@ describe('the report of an assessed green run', () => {
       }),
     );
     expect(none).toContain(
-      '- Made again outside the test runner: none of the calls the patch changed could be (4 calls of a method, 1 call whose arguments are not exact data)\n',
+      '- Made again outside the test runner: none of the calls the patch changed could be (4 calls of a method on an object that is not plain data, 1 call whose arguments are not exact data)\n',
     );
   });
 

@@ -9,7 +9,10 @@
 //   node outside-call.cjs <calls.json> <results.jsonl>
 //
 // calls.json: [{ "path": "src/a.js", "name": "isAbsolute", "args": "[\"a\"]" }, …], paths relative
-// to the working directory. A line is `{ "i": 0, "out": { "returned": "true" } }`, or
+// to the working directory. A method called on an instance has `this`, the instance's own fields as
+// JSON: the call is made on an object of the class named before the method's name (`Parser` for
+// `Parser.parse`) that has those fields, made without its constructor, as the suite's object was
+// when the call began. A line is `{ "i": 0, "out": { "returned": "true" } }`, or
 // `{ "i": 0, "missing": "…" }` when the function could not be found or loaded.
 const { appendFileSync, readFileSync } = require('node:fs');
 const { resolve } = require('node:path');
@@ -100,6 +103,27 @@ function exported(namespace, name) {
 }
 
 /**
+ * The method `name` (`Parser.parse`) on an object of its class with these fields, or null when the
+ * module has no such class or its prototype no such method. The fields are defined as the instance
+ * had them, so a setter of the class does not run.
+ * @param {Record<string, unknown>} namespace
+ * @param {string} name
+ * @param {string} fields
+ * @returns {{ fn: Function, receiver: unknown } | null}
+ */
+function onInstance(namespace, name, fields) {
+  const cut = name.lastIndexOf('.');
+  const found = cut > 0 ? exported(namespace, name.slice(0, cut)) : null;
+  const prototype = found ? /** @type {{ prototype?: unknown }} */ (found.fn).prototype : null;
+  if (typeof prototype !== 'object' || prototype === null) return null;
+  const receiver = Object.create(prototype);
+  for (const [key, value] of Object.entries(JSON.parse(fields)))
+    Object.defineProperty(receiver, key, { value, writable: true, enumerable: true, configurable: true });
+  const fn = receiver[name.slice(cut + 1)];
+  return typeof fn === 'function' ? { fn, receiver } : null;
+}
+
+/**
  * The project's own TypeScript compiler, as its runner would compile with it: esbuild (vitest's, tsx's)
  * or TypeScript itself (ts-jest's, ts-node's); null when it has neither.
  * @returns {((source: string, url: string, format: 'cjs' | 'esm') => string | null) | null}
@@ -147,8 +171,10 @@ function settled(promise) {
   });
 }
 
+/** @typedef {{ path: string, name: string, args: string, this?: string }} Call */
+
 /**
- * @param {{ path: string, name: string, args: string }} call
+ * @param {Call} call
  * @param {Map<string, Promise<Record<string, unknown>>>} modules
  * @returns {Promise<Record<string, unknown>>}
  */
@@ -164,8 +190,11 @@ async function outcome(call, modules) {
   } catch (error) {
     return { missing: `${call.path} does not load in plain node: ${thrownText(error)}` };
   }
-  const found = exported(namespace, call.name);
-  if (!found) return { missing: `${call.path} exports no function named ${call.name}` };
+  const found = call.this === undefined ? exported(namespace, call.name) : onInstance(namespace, call.name, call.this);
+  if (!found)
+    return {
+      missing: `${call.path} exports no ${call.this === undefined ? 'function' : 'class with a method'} named ${call.name}`,
+    };
   /** @type {{ returned: unknown } | { threw: unknown } | null} */
   let result;
   try {
@@ -185,7 +214,7 @@ async function outcome(call, modules) {
 async function main() {
   const [input, output] = process.argv.slice(2);
   if (!input || !output) throw new Error('usage: node outside-call.cjs <calls.json> <results.jsonl>');
-  /** @type {Array<{ path: string, name: string, args: string }>} */
+  /** @type {Call[]} */
   const calls = JSON.parse(readFileSync(input, 'utf8'));
   resolveAsRunnersDo();
   /** @type {Map<string, Promise<Record<string, unknown>>>} */

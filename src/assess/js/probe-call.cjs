@@ -10,7 +10,7 @@ const { callerOf } = require('./probe-caller.cjs');
 const { generationBase, isReceiver } = require('./probe-base.cjs');
 const { ASYNC, BASE_KEYS, MAX_KEYS, addCapped, generate, quietly } = require('./probe-generated.cjs');
 const { record, whenSettled, write } = require('./probe-records.cjs');
-const { replayText } = require('./probe-replay.cjs');
+const { fieldsText, replayText } = require('./probe-replay.cjs');
 
 /** @typedef {import('./probe-caller.cjs').Caller} Caller */
 /** @typedef {import('./probe-records.cjs').ProbeFile} ProbeFile */
@@ -56,6 +56,7 @@ const { replayText } = require('./probe-replay.cjs');
  * @property {boolean} heldThis
  * @property {string | undefined} receiver
  * @property {string | undefined} replay The arguments as exact data, for the look from outside the runner (probe-replay.cjs).
+ * @property {string | undefined} replayThis A method's receiver as its fields, exact data, for the same look.
  */
 
 /**
@@ -68,7 +69,7 @@ const { replayText } = require('./probe-replay.cjs');
 // The caller is part of what a suite call is compared by (a method with no arguments is called by
 // many tests): its stack is read for this many calls of one function and arguments.
 const STACKS_PER_KEY = 200;
-/** As in probe-wrap.ts: a class's method, whose receiver a plain process would not have. */
+/** As in probe-wrap.ts: a class's method, whose receiver a plain process rebuilds from its fields (replayOf). */
 const METHOD = 2;
 /** @type {ReadonlySet<number>} */
 const NONE = new Set();
@@ -130,8 +131,40 @@ function prepare(state, file, call) {
     thisArg: call.thisArg,
     heldThis: false,
   };
-  const replay = call.flags & METHOD ? undefined : replayText(args);
-  return { fn, file, call, args, key, caller, ...base, receiver, replay };
+  return { fn, file, call, args, key, caller, ...base, receiver, ...replayOf(call, args) };
+}
+
+/**
+ * Whether a method's receiver is an object of exactly the class that holds the method (`Counter` for
+ * `lib.js#Counter.add`), not of a subclass, whose other methods may do otherwise: the plain process
+ * rebuilds the receiver as an object of the class it finds by that name.
+ * @param {Call} call
+ * @returns {boolean}
+ */
+function ofItsClass(call) {
+  const names = call.id.slice(call.id.lastIndexOf('#') + 1).split('.');
+  if (names.length !== 2) return false;
+  try {
+    const prototype = Object.getPrototypeOf(call.thisArg);
+    return prototype !== null && prototype.constructor.name === names[0];
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The call as the look from outside the runner makes it again: its arguments as exact data and, for a
+ * method called on an instance, the instance's own fields before the call (a static method's receiver
+ * is its class, which the plain process finds by name). Either missing: the call is not made again.
+ * @param {Call} call
+ * @param {unknown[]} args
+ * @returns {{ replay: string | undefined, replayThis: string | undefined }}
+ */
+function replayOf(call, args) {
+  const onInstance = call.flags & METHOD && typeof call.thisArg !== 'function';
+  const replayThis = onInstance && ofItsClass(call) ? fieldsText(call.thisArg) : undefined;
+  const replay = onInstance && replayThis === undefined ? undefined : replayText(args);
+  return { replay, replayThis };
 }
 
 /**

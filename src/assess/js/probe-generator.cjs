@@ -46,7 +46,11 @@ function probeGenerator(state, file, call, gen) {
   let started;
   try {
     // What a generator gave is what its consumer drew: a plain process would draw nothing, so it is not replayed.
-    started = { ...quietly(state, () => prepare(state, file, { ...call, self: null })), replay: undefined };
+    started = {
+      ...quietly(state, () => prepare(state, file, { ...call, self: null })),
+      replay: undefined,
+      replayThis: undefined,
+    };
   } catch {
     return iterator;
   }

@@ -37,6 +37,7 @@ const { argsText, canon, thrownText } = require('./probe-canon.cjs');
  * @property {string} [site]
  * @property {string[]} [testLines]
  * @property {string} [replay]
+ * @property {string} [replayThis]
  */
 
 /** @typedef {import('./probe-runtime.cjs').Before} Before */
@@ -105,6 +106,7 @@ function record(before, kind, key, args, settled, base, path, receiver) {
   if (kind === 'suite' && before.caller && before.caller.site !== undefined) entry.site = before.caller.site;
   if (kind === 'suite' && before.caller && before.caller.testLines.length > 0) entry.testLines = before.caller.testLines;
   if (kind === 'suite' && before.replay !== undefined) entry.replay = before.replay;
+  if (kind === 'suite' && before.replay !== undefined && before.replayThis !== undefined) entry.replayThis = before.replayThis;
   return entry;
 }
 

@@ -9,7 +9,10 @@ functions with the arguments the suite's calls had, read back from exact JSON
     python fixloop_outside.py <calls.json> <results.jsonl>
 
 calls.json: [{"path": "pkg/mod.py", "name": "parse", "args": "[[\"a\"], {}]"}, ...], paths relative
-to the working directory. A line is {"i": 0, "out": {"returned": "True"}}, or {"i": 0, "missing":
+to the working directory. A method called on an instance has "this", the instance's fields as JSON:
+the call is made on an object of the class named before the method's name ("Parser" for
+"Parser.parse") given those fields, made without calling __init__, as the suite's object was when
+the call began. A line is {"i": 0, "out": {"returned": "True"}}, or {"i": 0, "missing":
 "..."} when the function could not be found or imported. Standard library only; Python 3.8+.
 """
 import importlib
@@ -45,6 +48,21 @@ def _module_name(path):
         parts.pop()
     return folder, ".".join(parts)
 
+def _function(module, call):
+    """The module-level function, or the method bound to an object of its class given the fields."""
+    if "this" not in call:
+        return getattr(module, call["name"], None)
+    class_name, _, method = call["name"].partition(".")
+    cls = getattr(module, class_name, None)
+    if not isinstance(cls, type):
+        return None
+    try:
+        receiver = cls.__new__(cls)
+        receiver.__dict__.update(json.loads(call["this"]))
+        return getattr(receiver, method, None)
+    except Exception:
+        return None
+
 class _Late(Exception):
     pass
 
@@ -59,9 +77,10 @@ def _outcome(call, canon):
         module = importlib.import_module(name)
     except BaseException as error:
         return {"missing": "%s does not import in a plain interpreter: %s" % (call["path"], canon.error_text(error))}
-    fn = getattr(module, call["name"], None)
+    fn = _function(module, call)
     if not callable(fn):
-        return {"missing": "%s has no function named %s" % (call["path"], call["name"])}
+        kind = "function" if "this" not in call else "class with a method"
+        return {"missing": "%s has no %s named %s" % (call["path"], kind, call["name"])}
     args, kwargs = json.loads(call["args"])
     signal.alarm(CALL_S)
     try:

@@ -70,8 +70,8 @@ class _Function(object):
         self.calls, self.suite_records, self.stopped = 0, 0, False
         self.params = code.co_varnames[: code.co_argcount] if code else ()
         self.values = None
-        # A module-level function: the look from outside the runner finds it by name (a method has no receiver there).
-        self.top_level = not re.search(r"[.<]", fn_id.rsplit("#", 1)[-1])
+        # How the look from outside the runner makes a call again (fixloop_probe_replay.py).
+        self.top_level, self.class_name = _replay.shape(fn_id.rsplit("#", 1)[-1])
 
     def name(self, slot):
         """A positional slot by its parameter's name, so that f(1, None) and f(1, b=None) agree."""
@@ -135,7 +135,7 @@ def _begin(fn, args, kwargs, nested):
             local.busy = False
         local.depth += nested
         # Plain synchronous calls only: what a coroutine or a generator gave depends on who drew it.
-        replay = _replay.replay_text(args, kwargs) if nested and fn.top_level else None
+        replay = _replay.replay_of(fn.top_level, fn.class_name, args, kwargs) if nested else {}
         return local, (text, base, state, replay)
     except Exception:
         return None, None
@@ -165,7 +165,7 @@ def _finish(fn, local, before, args, kwargs, result, error, nested, path=None):
         try:
             text, base, state, replay = before
             record = {"fn": fn.id, "args": text, "kind": "suite"}
-            record.update({"replay": replay} if replay is not None else {})
+            record.update(replay)
             record["out"] = {"threw": _canon.error_text(error)} if error is not None else {"returned": canon(result, returned=True)}
             if path is not None:
                 record["path"] = path

@@ -17,7 +17,7 @@ afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true 
 /** Runs the script in a project of `files` on `calls`; the lines it wrote, by call. */
 function outside(
   files: Record<string, string>,
-  calls: Array<{ path: string; name: string; args: unknown[] }>,
+  calls: Array<{ path: string; name: string; args: unknown[]; this?: Record<string, unknown> }>,
   packages: Record<string, string> = {},
 ): unknown[] {
   const root = mkdtempSync(join(tmpdir(), 'outside-call-'));
@@ -33,7 +33,11 @@ function outside(
   mkdirSync(join(root, '.fixloop-probe'));
   for (const name of ['outside-call.cjs', 'probe-canon.cjs', 'probe-text.cjs'])
     copyFileSync(join('src/assess/js', name), join(root, '.fixloop-probe', name));
-  const given = calls.map((call) => ({ ...call, args: JSON.stringify(call.args) }));
+  const given = calls.map((call) => ({
+    ...call,
+    args: JSON.stringify(call.args),
+    ...(call.this ? { this: JSON.stringify(call.this) } : {}),
+  }));
   writeFileSync(join(root, '.fixloop-probe/calls.json'), JSON.stringify(given));
   execFileSync(NODE24, ['.fixloop-probe/outside-call.cjs', '.fixloop-probe/calls.json', '.fixloop-probe/out.jsonl'], {
     cwd: root,
@@ -77,6 +81,39 @@ describe('the plain process that makes the calls again', () => {
       [4, { out: { returned: '{ depth: 2 }' } }],
       [5, { missing: 'lib.cjs exports no function named hidden' }],
       [6, { missing: expect.stringMatching(/^missing.cjs does not load in plain node: Error: Cannot find module/) }],
+    ]);
+  });
+
+  it("calls a method on an object of its class given the receiver's fields, without its constructor or setters", () => {
+    const results = outside(
+      {
+        'meter.mjs': [
+          'export class Meter {',
+          '  constructor() { throw new Error("the constructor ran"); }',
+          '  set unit(u) { throw new Error("a setter ran"); }',
+          '  show(n) { return `${n * this.scale} ${this.unit}`; }',
+          '}',
+          'export default class Gauge { peek() { return this.level; } }',
+          'class Hidden { #secret = 1; read() { return this.#secret; } }',
+          'export const Private = Hidden;',
+        ].join('\n'),
+      },
+      [
+        { path: 'meter.mjs', name: 'Meter.show', args: [3], this: { scale: 2, unit: 'cm' } },
+        { path: 'meter.mjs', name: 'Gauge.peek', args: [], this: { level: [1, { a: null }] } },
+        { path: 'meter.mjs', name: 'Private.read', args: [], this: {} },
+        { path: 'meter.mjs', name: 'Meter.absent', args: [], this: {} },
+        { path: 'meter.mjs', name: 'Nothing.show', args: [], this: {} },
+      ],
+    );
+    expect(results).toEqual([
+      [0, { out: { returned: "'6 cm'" } }],
+      [1, { out: { returned: '[1, { a: null }]' } }],
+      // A private field is no field the suite's object could pass on: the method throws, and the
+      // original throws as well, so such a call never counts (outside-look.ts).
+      [2, { out: { threw: expect.stringMatching(/^TypeError/) } }],
+      [3, { missing: 'meter.mjs exports no class with a method named Meter.absent' }],
+      [4, { missing: 'meter.mjs exports no class with a method named Nothing.show' }],
     ]);
   });
 

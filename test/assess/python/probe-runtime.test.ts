@@ -170,6 +170,9 @@ describe('the Python probe at run time', () => {
         path: [77, 78],
         after: 'Counter(count=3), 2',
         site: 'test_textops.py::test_counter',
+        // Made again outside the runner on a Counter given the fields this one had before the call.
+        replay: '[[2], {}]',
+        replayThis: '{"count": 1}',
       },
     ]);
     expect(of('Counter.named', 'suite').map((r) => [r.args, r.out])).toEqual([
