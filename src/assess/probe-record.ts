@@ -37,7 +37,9 @@ export interface ProbeRecord {
   path?: number[];
   /**
    * Suite calls whose every argument is exact data: the arguments as JSON that gives the same values
-   * back (JavaScript's argument list; Python's `[args, kwargs]`, without a method's `self`), for the
+   * back, what JSON has no literal for tagged (`undefined`, NaN, a date, bytes, a tuple, a set:
+   * js/probe-replay.cjs, python/fixloop_probe_replay.py) (JavaScript's argument list; Python's
+   * `[args, kwargs]`, without a method's `self`), for the
    * look from outside the runner (outside-look.ts). Absent: the call cannot be made again there.
    */
   replay?: string;

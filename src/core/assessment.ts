@@ -81,7 +81,7 @@ export interface OutsideLook {
   /**
    * The changed calls no plain process could make, by why: a method's on an object whose fields are
    * not all exact data (the plain process rebuilds the receiver from them), arguments
-   * that are not exact data (an object of a class, a function, `undefined`), a language with no
+   * that are not exact data (an object of a class, a function, a symbol), a language with no
    * plain process. Absent: every changed call could be made.
    */
   notCalled?: { methods: number; inexactArguments: number; unsupported: number };

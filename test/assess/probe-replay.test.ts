@@ -7,9 +7,10 @@ import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 
 const require = createRequire(import.meta.url);
-const { fieldsText, replayText } = require('../../src/assess/js/probe-replay.cjs') as {
+const { fieldsText, replayText, revive } = require('../../src/assess/js/probe-replay.cjs') as {
   replayText: (args: unknown[]) => string | undefined;
   fieldsText: (receiver: unknown) => string | undefined;
+  revive: (text: string) => unknown;
 };
 
 describe('JavaScript arguments as exact data', () => {
@@ -23,6 +24,42 @@ describe('JavaScript arguments as exact data', () => {
     expect(replayText([])).toBe('[]');
   });
 
+  it('tags what JSON has no literal for, and gives it all back as it was', () => {
+    const args = [
+      undefined,
+      [undefined, -0, NaN, -Infinity],
+      { a: undefined, n: Infinity, big: 10n ** 20n },
+      new Date(86_400_000),
+      new Date(NaN),
+      Buffer.from('hi'),
+      new Uint8Array([1, 255]),
+      runInNewContext('new Date(5)'),
+    ];
+    const text = replayText(args);
+    expect(text).toContain('{"$fixloop":"undefined"}');
+    const back = revive(text!) as unknown[];
+    expect(back).toHaveLength(args.length);
+    expect(back[0]).toBeUndefined();
+    expect((back[1] as unknown[]).map((v) => (Object.is(v, -0) ? '-0' : String(v)))).toEqual([
+      'undefined',
+      '-0',
+      'NaN',
+      '-Infinity',
+    ]);
+    const record = back[2] as Record<string, unknown>;
+    expect(Object.keys(record)).toEqual(['a', 'n', 'big']);
+    expect(record).toEqual({ a: undefined, n: Infinity, big: 10n ** 20n });
+    expect(back[3]).toEqual(new Date(86_400_000));
+    expect(Number.isNaN((back[4] as Date).getTime())).toBe(true);
+    expect(Buffer.isBuffer(back[5]) && back[5].toString()).toBe('hi');
+    expect(back[6]).toEqual(new Uint8Array([1, 255]));
+    expect(Buffer.isBuffer(back[6])).toBe(false);
+    expect(back[7]).toEqual(new Date(5));
+    // A field named `__proto__` comes back a field, not a prototype.
+    expect(Object.getPrototypeOf(revive('[{"__proto__":{"x":1}}]') as object[])).toBe(Array.prototype);
+    expect(Object.keys((revive('[{"__proto__":{"x":1}}]') as object[])[0]!)).toEqual(['__proto__']);
+  });
+
   it('refuses what JSON would bring back otherwise', () => {
     class Point {
       x = 1;
@@ -32,13 +69,12 @@ describe('JavaScript arguments as exact data', () => {
     const tagged = Object.assign([1], { extra: true });
     const getter = Object.defineProperty({}, 'a', { get: () => 1, enumerable: true });
     const hidden = Object.defineProperty({}, 'a', { value: 1, enumerable: false });
+    class Stamp extends Date {}
     for (const value of [
-      undefined,
-      -0,
-      NaN,
-      Infinity,
-      10n,
-      new Date(0),
+      new Stamp(0),
+      Object.assign(new Date(0), { zone: 'UTC' }),
+      new Uint16Array(2),
+      { $fixloop: 'undefined' },
       /a/,
       new Point(),
       holed,
@@ -71,7 +107,7 @@ describe('JavaScript arguments as exact data', () => {
       '{"scale":2,"names":["a"],"__proto__":1}',
     );
     class Holder {
-      when = new Date(0);
+      when = /a/;
     }
     for (const receiver of [new Holder(), [1], null, 'text', Object.assign(new Meter(), { [Symbol('s')]: 1 })])
       expect(fieldsText(receiver), String(receiver)).toBeUndefined();
@@ -127,7 +163,7 @@ describe('Python arguments as exact data', () => {
       'class Slotted:',
       '    __slots__ = ("scale",)',
       'class Dated:',
-      '    def __init__(self): self.when = (1, 2)',
+      '    def __init__(self): self.when = object()',
     ].join('\n');
     expect(replayOf(setup, `False, "Meter", (Meter(), 3), {"sep": " "}`)).toBe(
       '{"replay": "[[3], {\\"sep\\": \\" \\"}]", "replayThis": "{\\"scale\\": 2, \\"unit\\": \\"cm\\"}"}',
@@ -139,8 +175,29 @@ describe('Python arguments as exact data', () => {
     expect(replayOf(setup, `False, None, (Meter(), 3), {}`)).toBe('{}');
   });
 
-  it('refuses tuples, sets, bytes, objects, non-finite floats, -0.0 and keys that are not strings', () => {
-    for (const value of ['(1, 2)', '{1}', "b'x'", 'object()', "float('nan')", "float('inf')", '-0.0', '{1: 2}', "'x' * 5000"])
+  it('tags tuples, sets, bytes, non-finite floats and -0.0, and gives them all back as they were', () => {
+    const script = [
+      'import importlib.util, math, sys',
+      "spec = importlib.util.spec_from_file_location('r', sys.argv[1])",
+      'r = importlib.util.module_from_spec(spec); spec.loader.exec_module(r)',
+      "args = ((1, 'a'), {'b', 'a', 'c'}, frozenset([2]), b'\\x00\\xff', float('nan'), float('-inf'), -0.0, [()])",
+      'text = r.replay_text(args, {"k": (None,)})',
+      'print(text)',
+      'back, kwargs = r.revive(text)',
+      'print(back[:4] == list(args[:4]), [type(v).__name__ for v in back[:4]], math.isnan(back[4]), back[5], math.copysign(1, back[6]), back[7], kwargs)',
+    ].join('\n');
+    const [text, check] = execFileSync('python3', ['-c', script, 'src/assess/python/fixloop_probe_replay.py'], {
+      encoding: 'utf8',
+    })
+      .trim()
+      .split('\n');
+    // A set is written sorted: its order in a process is its hashes', which differ between processes.
+    expect(text).toContain('{"$fixloop": "set", "items": ["a", "b", "c"]}');
+    expect(check).toBe("True ['tuple', 'set', 'frozenset', 'bytes'] True -inf -1.0 [()] {'k': (None,)}");
+  });
+
+  it("refuses objects, subclasses of builtins, keys that are not strings, the tag's own key and long values", () => {
+    for (const value of ['object()', 'type("S", (str,), {})("x")', '{1: 2}', '{"$fixloop": 1}', "'x' * 5000", '[0] * 3000'])
       expect(replay(`((${value},), {})`), value).toBe('None');
   });
 });

@@ -2,7 +2,8 @@
 // The look from outside the runner (docs/design.md §3.3, src/assess/outside-look.ts), in JavaScript:
 // a plain `node` process, with no test runner loaded, no runner variable and no test file on its
 // command line, imports the repository's files as they are (not instrumented) and calls their
-// functions with the arguments the suite's calls had, read back from exact JSON (probe-replay.cjs).
+// functions with the arguments the suite's calls had, read back from exact JSON (probe-replay.cjs's
+// `revive`).
 // What each call returned or threw is written as the probe writes it (probe-canon.cjs), one JSON
 // line per call as soon as it is over, so a call that never returns costs only itself.
 //
@@ -18,6 +19,7 @@ const { appendFileSync, readFileSync } = require('node:fs');
 const { resolve } = require('node:path');
 const { pathToFileURL } = require('node:url');
 const { canon, thrownText } = require('./probe-canon.cjs');
+const { revive } = require('./probe-replay.cjs');
 
 /** An async call that has not settled by then is written as not settled. */
 const SETTLE_MS = 5000;
@@ -117,7 +119,7 @@ function onInstance(namespace, name, fields) {
   const prototype = found ? /** @type {{ prototype?: unknown }} */ (found.fn).prototype : null;
   if (typeof prototype !== 'object' || prototype === null) return null;
   const receiver = Object.create(prototype);
-  for (const [key, value] of Object.entries(JSON.parse(fields)))
+  for (const [key, value] of Object.entries(/** @type {object} */ (revive(fields))))
     Object.defineProperty(receiver, key, { value, writable: true, enumerable: true, configurable: true });
   const fn = receiver[name.slice(cut + 1)];
   return typeof fn === 'function' ? { fn, receiver } : null;
@@ -198,7 +200,7 @@ async function outcome(call, modules) {
   /** @type {{ returned: unknown } | { threw: unknown } | null} */
   let result;
   try {
-    const value = found.fn.apply(found.receiver, JSON.parse(call.args));
+    const value = found.fn.apply(found.receiver, /** @type {unknown[]} */ (revive(call.args)));
     const thenable = value !== null && (typeof value === 'object' || typeof value === 'function');
     result =
       thenable && typeof (/** @type {{ then?: unknown }} */ (value).then) === 'function'

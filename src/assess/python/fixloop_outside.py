@@ -3,7 +3,7 @@
 A plain interpreter, with no pytest imported, no runner variable and no test on its command line,
 imports the repository's modules as they are (not instrumented) and calls their module-level
 functions with the arguments the suite's calls had, read back from exact JSON
-(fixloop_probe_replay.py). What each call returned or raised is written as the probe writes it
+(fixloop_probe_replay.py's `revive`). What each call returned or raised is written as the probe writes it
 (fixloop_probe_canon.py), one JSON line per call as soon as it is over.
 
     python fixloop_outside.py <calls.json> <results.jsonl>
@@ -26,10 +26,10 @@ import sys
 CALL_S = 5
 _HERE = os.path.dirname(os.path.abspath(__file__))
 
-def _canon():
-    """fixloop_probe_canon.py from this folder, under a private name (the folder is not on sys.path)."""
-    name = "_fixloop_probe_canon"
-    spec = importlib.util.spec_from_file_location(name, os.path.join(_HERE, "fixloop_probe_canon.py"))
+def _part(part):
+    """fixloop_probe_<part>.py from this folder, under a private name (the folder is not on sys.path)."""
+    name = "_fixloop_probe_" + part
+    spec = importlib.util.spec_from_file_location(name, os.path.join(_HERE, "fixloop_probe_%s.py" % part))
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     spec.loader.exec_module(module)
@@ -48,7 +48,7 @@ def _module_name(path):
         parts.pop()
     return folder, ".".join(parts)
 
-def _function(module, call):
+def _function(module, call, replay):
     """The module-level function, or the method bound to an object of its class given the fields."""
     if "this" not in call:
         return getattr(module, call["name"], None)
@@ -58,7 +58,7 @@ def _function(module, call):
         return None
     try:
         receiver = cls.__new__(cls)
-        receiver.__dict__.update(json.loads(call["this"]))
+        receiver.__dict__.update(replay.revive(call["this"]))
         return getattr(receiver, method, None)
     except Exception:
         return None
@@ -69,7 +69,7 @@ class _Late(Exception):
 def _late(*_):
     raise _Late()
 
-def _outcome(call, canon):
+def _outcome(call, canon, replay):
     folder, name = _module_name(call["path"])
     if folder not in sys.path:
         sys.path.insert(0, folder)
@@ -77,11 +77,11 @@ def _outcome(call, canon):
         module = importlib.import_module(name)
     except BaseException as error:
         return {"missing": "%s does not import in a plain interpreter: %s" % (call["path"], canon.error_text(error))}
-    fn = _function(module, call)
+    fn = _function(module, call, replay)
     if not callable(fn):
         kind = "function" if "this" not in call else "class with a method"
         return {"missing": "%s has no %s named %s" % (call["path"], kind, call["name"])}
-    args, kwargs = json.loads(call["args"])
+    args, kwargs = replay.revive(call["args"])
     signal.alarm(CALL_S)
     try:
         return {"out": {"returned": canon.canon(fn(*args, **kwargs), returned=True)}}
@@ -99,12 +99,12 @@ def main(argv):
     # The script's own folder is not the program's: it leaves the front of sys.path to the repository.
     sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _HERE]
     sys.path.insert(0, os.getcwd())
-    canon = _canon()
+    canon, replay = _part("canon"), _part("replay")
     signal.signal(signal.SIGALRM, _late)
     with open(argv[1], encoding="utf-8") as source:
         calls = json.load(source)
     for i, call in enumerate(calls):
-        line = dict({"i": i}, **_outcome(call, canon))
+        line = dict({"i": i}, **_outcome(call, canon, replay))
         with open(argv[2], "a", encoding="utf-8") as out:
             out.write(json.dumps(line) + "\n")
     return 0

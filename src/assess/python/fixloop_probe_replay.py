@@ -1,55 +1,95 @@
 """The arguments of a suite call as exact data, for fixloop's look from outside the runner.
 
 `replay_text(args, kwargs)` is JSON of `[args, kwargs]` that gives the same values back in a plain
-interpreter (src/assess/python/fixloop_outside.py), or None when any argument would come back
-otherwise: a tuple (JSON has lists), a set, bytes, an object of a class, a float that is not finite,
-a key that is not a string. A method's receiver is replayed by its fields (`vars(self)`), when they
-are all exact data: the plain interpreter gives an object of the method's class those fields.
-Loaded by fixloop_probe.py; standard library only, Python 3.8+.
+interpreter (`revive`, in src/assess/python/fixloop_outside.py), or None when any argument would come
+back otherwise: an object of a class, a dict with a key that is not a string, a subclass of a builtin.
+What JSON has no literal for is written as a tagged object: a tuple, a set or frozenset, bytes, a
+float that is not finite or is -0.0. A method's receiver is replayed by its fields (`vars(self)`),
+when they are all exact data: the plain interpreter gives an object of the method's class those
+fields. Loaded by fixloop_probe.py and fixloop_outside.py; standard library only, Python 3.8+.
 """
+import base64
 import json
 import math
 import re
 
 # Deeper than this, or longer than this as text, the call is not replayed: a look of a few calls needs no large input.
 MAX_DEPTH, MAX_TEXT = 6, 4000
+# The key of a tagged value. A dict of the program's own with this key is not replayed, so none is misread as one.
+TAG = "$fixloop"
 
-def _exact(value, depth):
+class _Refused(Exception):
+    pass
+
+def _float(value):
+    if math.isfinite(value) and not (value == 0 and math.copysign(1, value) < 0):
+        return value
+    return {TAG: "float", "value": repr(value)}
+
+def _encoded(value, depth):
+    """The value as JSON-able data that `revive` turns back into it; _Refused when it would not come back."""
     kind = type(value)
     if value is None or kind in (str, bool, int):
-        return True
+        return value
     if kind is float:
-        return math.isfinite(value) and not (value == 0 and math.copysign(1, value) < 0)
-    # A list or dict longer than this would not fit in MAX_TEXT: not walked (a receiver may hold a whole document).
-    if depth >= MAX_DEPTH or (kind in (list, dict) and len(value) > MAX_TEXT // 2):
-        return False
-    if kind is list:
-        return all(_exact(item, depth + 1) for item in value)
+        return _float(value)
+    if kind is bytes:
+        if len(value) > MAX_TEXT:
+            raise _Refused()
+        return {TAG: "bytes", "value": base64.b64encode(value).decode("ascii")}
+    # A container longer than this would not fit in MAX_TEXT: not walked (a receiver may hold a whole document).
+    if depth >= MAX_DEPTH or kind not in (list, tuple, set, frozenset, dict) or len(value) > MAX_TEXT // 2:
+        raise _Refused()
     if kind is dict:
-        return all(type(key) is str and _exact(item, depth + 1) for key, item in value.items())
-    return False
+        if TAG in value or not all(type(key) is str for key in value):
+            raise _Refused()
+        return {key: _encoded(item, depth + 1) for key, item in value.items()}
+    items = [_encoded(item, depth + 1) for item in value]
+    if kind is list:
+        return items
+    if kind is tuple:
+        return {TAG: "tuple", "items": items}
+    # A set's order is its hashes', which differ between processes: sorted by text, so both versions write one text.
+    return {TAG: kind.__name__, "items": sorted(items, key=lambda item: json.dumps(item, sort_keys=True))}
+
+def _text(encode):
+    try:
+        text = json.dumps(encode(), ensure_ascii=False, allow_nan=False)
+    except (_Refused, ValueError, TypeError, RecursionError):
+        return None
+    return text if len(text) <= MAX_TEXT else None
 
 def replay_text(args, kwargs):
     """JSON of [args, kwargs], or None when the values would not come back as they are."""
-    try:
-        if not all(_exact(a, 0) for a in args) or not all(_exact(v, 0) for v in kwargs.values()):
-            return None
-        text = json.dumps([list(args), kwargs], ensure_ascii=False, allow_nan=False)
-        return text if len(text) <= MAX_TEXT else None
-    except Exception:
-        return None
+    return _text(lambda: [[_encoded(a, 0) for a in args], {key: _encoded(v, 0) for key, v in kwargs.items()}])
 
 def fields_text(receiver):
     """JSON of the receiver's fields (`vars(receiver)`), or None when it has none of its own (slots)
     or one would not come back as it is."""
     fields = getattr(receiver, "__dict__", None)
-    if type(fields) is not dict or not _exact(fields, 0):
+    if type(fields) is not dict:
         return None
-    try:
-        text = json.dumps(fields, ensure_ascii=False, allow_nan=False)
-    except Exception:
-        return None
-    return text if len(text) <= MAX_TEXT else None
+    return _text(lambda: _encoded(fields, -1))
+
+def _untagged(value):
+    tag = value[TAG]
+    if tag == "float":
+        return float(value["value"])
+    if tag == "bytes":
+        return base64.b64decode(value["value"])
+    items = [revived(item) for item in value["items"]]
+    return {"tuple": tuple, "set": set, "frozenset": frozenset}[tag](items)
+
+def revived(value):
+    """What `_encoded` wrote, given back as the value it was written from."""
+    if type(value) is list:
+        return [revived(item) for item in value]
+    if type(value) is dict:
+        return _untagged(value) if TAG in value else {key: revived(item) for key, item in value.items()}
+    return value
+
+def revive(text):
+    return revived(json.loads(text))
 
 def shape(qualified):
     """(top_level, class_name) for a function's qualified name: a module-level function is found by

@@ -8,7 +8,7 @@ import { directRunnerOf } from '../../runners/registry.ts';
 import { shellQuote } from '../../sandbox/shell-quote.ts';
 
 /** The script and the part of the probe it loads (fixloop_outside.py). */
-const OUTSIDE_FILES = ['fixloop_outside.py', 'fixloop_probe_canon.py'].map((name) => ({
+const OUTSIDE_FILES = ['fixloop_outside.py', 'fixloop_probe_canon.py', 'fixloop_probe_replay.py'].map((name) => ({
   from: fileURLToPath(new URL(`./${name}`, import.meta.url)),
   name,
 }));

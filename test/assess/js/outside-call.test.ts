@@ -31,7 +31,7 @@ function outside(
     writeFileSync(join(root, path), text);
   }
   mkdirSync(join(root, '.fixloop-probe'));
-  for (const name of ['outside-call.cjs', 'probe-canon.cjs', 'probe-text.cjs'])
+  for (const name of ['outside-call.cjs', 'probe-canon.cjs', 'probe-replay.cjs', 'probe-text.cjs'])
     copyFileSync(join('src/assess/js', name), join(root, '.fixloop-probe', name));
   const given = calls.map((call) => ({
     ...call,
@@ -71,6 +71,8 @@ describe('the plain process that makes the calls again', () => {
         { path: 'esm.mjs', name: 'pick', args: [{ depth: 2, verbose: true }] },
         { path: 'lib.cjs', name: 'hidden', args: [] },
         { path: 'missing.cjs', name: 'f', args: [] },
+        // Values JSON has no literal for come tagged (probe-replay.cjs) and are given back.
+        { path: 'lib.cjs', name: 'join', args: [{ $fixloop: 'undefined' }, { $fixloop: 'bigint', value: '7' }] },
       ],
     );
     expect(results).toEqual([
@@ -81,6 +83,7 @@ describe('the plain process that makes the calls again', () => {
       [4, { out: { returned: '{ depth: 2 }' } }],
       [5, { missing: 'lib.cjs exports no function named hidden' }],
       [6, { missing: expect.stringMatching(/^missing.cjs does not load in plain node: Error: Cannot find module/) }],
+      [7, { out: { returned: "'undefined/7'" } }],
     ]);
   });
 
