@@ -20,6 +20,7 @@ const { resolve } = require('node:path');
 const { pathToFileURL } = require('node:url');
 const { canon, thrownText } = require('./probe-canon.cjs');
 const { revive } = require('./probe-replay.cjs');
+const { topLevelBinding, withBindingExported } = require('./outside-internal.cjs');
 
 /** An async call that has not settled by then is written as not settled. */
 const SETTLE_MS = 5000;
@@ -47,10 +48,16 @@ function resolveAsRunnersDo() {
      */
     load(url, context, next) {
       const loaded = next(url, context);
-      const format = String(loaded.format || '');
-      if (!compile || !format.endsWith('-typescript') || loaded.source === undefined) return loaded;
-      const source = compile(String(loaded.source), url, format.startsWith('commonjs') ? 'cjs' : 'esm');
-      return source === null ? loaded : { ...loaded, format: format.replace('-typescript', ''), source, shortCircuit: true };
+      let format = String(loaded.format || '');
+      if (loaded.source === undefined) return loaded;
+      let source = String(loaded.source);
+      const compiled =
+        compile && format.endsWith('-typescript') ? compile(source, url, format.startsWith('commonjs') ? 'cjs' : 'esm') : null;
+      if (compiled !== null) [source, format] = [compiled, format.replace('-typescript', '')];
+      // A second load that asks for a binding the module keeps to itself (outside-internal.cjs).
+      const exported = withBindingExported(url, format, source);
+      if (exported !== null) source = exported;
+      return compiled === null && exported === null ? loaded : { ...loaded, format, source, shortCircuit: true };
     },
     /**
      * @param {string} specifier
@@ -105,17 +112,29 @@ function exported(namespace, name) {
 }
 
 /**
+ * The function at `name` in the module: among its exports, else among the bindings it keeps to
+ * itself (outside-internal.cjs: the patch may change a helper no export is).
+ * @param {{ namespace: Record<string, unknown>, path: string }} module
+ * @param {string} name
+ * @returns {Promise<{ fn: Function, receiver: unknown } | null>}
+ */
+async function lookUp(module, name) {
+  const filename = resolve(module.path);
+  return exported(module.namespace, name) ?? (await topLevelBinding(filename, pathToFileURL(filename).href, name));
+}
+
+/**
  * The method `name` (`Parser.parse`) on an object of its class with these fields, or null when the
  * module has no such class or its prototype no such method. The fields are defined as the instance
  * had them, so a setter of the class does not run.
- * @param {Record<string, unknown>} namespace
+ * @param {{ namespace: Record<string, unknown>, path: string }} module
  * @param {string} name
  * @param {string} fields
- * @returns {{ fn: Function, receiver: unknown } | null}
+ * @returns {Promise<{ fn: Function, receiver: unknown } | null>}
  */
-function onInstance(namespace, name, fields) {
+async function onInstance(module, name, fields) {
   const cut = name.lastIndexOf('.');
-  const found = cut > 0 ? exported(namespace, name.slice(0, cut)) : null;
+  const found = cut > 0 ? await lookUp(module, name.slice(0, cut)) : null;
   const prototype = found ? /** @type {{ prototype?: unknown }} */ (found.fn).prototype : null;
   if (typeof prototype !== 'object' || prototype === null) return null;
   const receiver = Object.create(prototype);
@@ -192,10 +211,11 @@ async function outcome(call, modules) {
   } catch (error) {
     return { missing: `${call.path} does not load in plain node: ${thrownText(error)}` };
   }
-  const found = call.this === undefined ? exported(namespace, call.name) : onInstance(namespace, call.name, call.this);
+  const module = { namespace, path: call.path };
+  const found = call.this === undefined ? await lookUp(module, call.name) : await onInstance(module, call.name, call.this);
   if (!found)
     return {
-      missing: `${call.path} exports no ${call.this === undefined ? 'function' : 'class with a method'} named ${call.name}`,
+      missing: `${call.path} has no ${call.this === undefined ? 'function' : 'class with a method'} named ${call.name}`,
     };
   /** @type {{ returned: unknown } | { threw: unknown } | null} */
   let result;

@@ -31,7 +31,7 @@ function outside(
     writeFileSync(join(root, path), text);
   }
   mkdirSync(join(root, '.fixloop-probe'));
-  for (const name of ['outside-call.cjs', 'probe-canon.cjs', 'probe-replay.cjs', 'probe-text.cjs'])
+  for (const name of ['outside-call.cjs', 'outside-internal.cjs', 'probe-canon.cjs', 'probe-replay.cjs', 'probe-text.cjs'])
     copyFileSync(join('src/assess/js', name), join(root, '.fixloop-probe', name));
   const given = calls.map((call) => ({
     ...call,
@@ -81,7 +81,7 @@ describe('the plain process that makes the calls again', () => {
       [2, { out: { returned: '[2, 2]' } }],
       [3, { out: { threw: 'RangeError: boom' } }],
       [4, { out: { returned: '{ depth: 2 }' } }],
-      [5, { missing: 'lib.cjs exports no function named hidden' }],
+      [5, { missing: 'lib.cjs has no function named hidden' }],
       [6, { missing: expect.stringMatching(/^missing.cjs does not load in plain node: Error: Cannot find module/) }],
       [7, { out: { returned: "'undefined/7'" } }],
     ]);
@@ -115,8 +115,44 @@ describe('the plain process that makes the calls again', () => {
       // A private field is no field the suite's object could pass on: the method throws, and the
       // original throws as well, so such a call never counts (outside-look.ts).
       [2, { out: { threw: expect.stringMatching(/^TypeError/) } }],
-      [3, { missing: 'meter.mjs exports no class with a method named Meter.absent' }],
-      [4, { missing: 'meter.mjs exports no class with a method named Nothing.show' }],
+      [3, { missing: 'meter.mjs has no class with a method named Meter.absent' }],
+      [4, { missing: 'meter.mjs has no class with a method named Nothing.show' }],
+    ]);
+  });
+
+  it('reaches the functions and classes a module keeps to itself, in a copy of the module apart from the program', () => {
+    const results = outside(
+      {
+        'package.json': JSON.stringify({ type: 'module' }),
+        'lib.cjs': [
+          'let calls = 0;',
+          'function helper(x) { calls += 1; return [x * 2, calls]; }',
+          'const table = { lookup: (k) => k.toUpperCase() };',
+          'class Box { size() { return this.w * this.h; } }',
+          'module.exports = { run: (x) => helper(x) };',
+        ].join('\n'),
+        'esm.mjs': 'const twice = (s) => s + s;\nexport const api = (s) => twice(s);\n',
+        'src/util.ts': 'function pad(s: string, n: number): string { return s.padStart(n); }\nexport const use = pad;\n',
+      },
+      [
+        { path: 'lib.cjs', name: 'helper', args: [2] },
+        { path: 'lib.cjs', name: 'helper', args: [3] },
+        { path: 'lib.cjs', name: 'table.lookup', args: ['a'] },
+        { path: 'lib.cjs', name: 'Box.size', args: [], this: { w: 2, h: 3 } },
+        { path: 'esm.mjs', name: 'twice', args: ['ab'] },
+        { path: 'src/util.ts', name: 'pad', args: ['x', 3] },
+        { path: 'lib.cjs', name: 'nowhere', args: [] },
+      ],
+    );
+    expect(results).toEqual([
+      // One copy of the module for the look's calls of it: the second call sees the first one's count.
+      [0, { out: { returned: '[4, 1]' } }],
+      [1, { out: { returned: '[6, 2]' } }],
+      [2, { out: { returned: "'A'" } }],
+      [3, { out: { returned: '6' } }],
+      [4, { out: { returned: "'abab'" } }],
+      [5, { out: { returned: "'  x'" } }],
+      [6, { missing: 'lib.cjs has no function named nowhere' }],
     ]);
   });
 
