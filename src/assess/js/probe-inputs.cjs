@@ -54,6 +54,36 @@ function markVariants(s) {
   return interleave(perMark);
 }
 
+/** The digit runs of one string varied: its last few. */
+const DIGIT_RUNS = 3;
+
+/**
+ * The string with each of its last digit runs varied as the number it spells: one more, one less, a
+ * digit more, a digit fewer (`alpha.10` → `alpha.11`, `alpha.9`, `alpha.100`, `alpha.1`). Versions,
+ * ports, sizes and positions live in strings; a fix that compares them as numbers, or a patch that
+ * learnt the suite's exact text, meets the same text with another number. Each run's variants in turn.
+ * @param {string} s
+ * @returns {string[]}
+ */
+function digitVariants(s) {
+  const runs = [...s.matchAll(/\d{1,15}/g)].slice(-DIGIT_RUNS);
+  const perRun = runs.map((run) => {
+    const digits = run[0];
+    const at = /** @type {number} */ (run.index);
+    const put = (/** @type {string} */ text) => s.slice(0, at) + text + s.slice(at + digits.length);
+    const n = Number(digits);
+    // Leading zeros (`007`) keep the width; other numbers are written as numbers are.
+    const width = (/** @type {number} */ m) => (digits.startsWith('0') ? String(m).padStart(digits.length, '0') : String(m));
+    return [
+      put(width(n + 1)),
+      ...(n > 0 ? [put(width(n - 1))] : []),
+      put(`${digits}0`),
+      ...(digits.length > 1 ? [put(digits.slice(0, -1))] : []),
+    ];
+  });
+  return interleave(perRun);
+}
+
 /**
  * @param {string} s
  * @returns {string[]}
@@ -70,7 +100,7 @@ function stringVariants(s) {
     for (const c of REPLACEMENTS) out.push(s.slice(0, at) + c + s.slice(at + 1));
   }
   out.push(s.toUpperCase(), s.toLowerCase(), s + s);
-  return interleave([out, markVariants(s)]);
+  return interleave([out, markVariants(s), digitVariants(s)]);
 }
 
 /** @param {number} n */

@@ -12,6 +12,7 @@ Standard library only; Python 3.8+.
 """
 import copy
 import io
+import re
 import signal
 import sys
 import threading
@@ -33,6 +34,8 @@ SEPARATORS = ["/", "\\", ".", ",", ":", " ", '"', "'", "\n", "%"]
 # What a mark of the suite's string is swapped for (see _marks), and how many of its marks are varied.
 MARK_SWAPS = ["<", "&", '"', " "]
 MARKS = 4
+# The digit runs of one string varied: its last few.
+DIGIT_RUNS = 3
 totals = {"generated": 0, "spent": 0.0}
 _armed = [False]
 
@@ -130,6 +133,20 @@ def _marks(s):
                         + [before + mark + " " + after, before + mark + mark + after])
     return _interleave(per_mark)
 
+def _digits(s):
+    """The string with each of its last digit runs varied as the number it spells: one more, one less,
+    a digit more, a digit fewer (`alpha.10` -> `alpha.11`, `alpha.9`, `alpha.100`, `alpha.1`), as in
+    js/probe-inputs.cjs. Each run's variants in turn."""
+    per_run = []
+    for run in list(re.finditer(r"[0-9]{1,15}", s))[-DIGIT_RUNS:]:
+        digits, at, end = run.group(), run.start(), run.end()
+        n = int(digits)
+        numbers = [n + 1] + ([n - 1] if n > 0 else [])
+        # Leading zeros (`007`) keep the width; other numbers are written as numbers are.
+        texts = [str(m).zfill(len(digits) if digits.startswith("0") else 0) for m in numbers] + [digits + "0"] + ([digits[:-1]] if len(digits) > 1 else [])
+        per_run.append([s[:at] + text + s[end:] for text in texts])
+    return _interleave(per_run)
+
 def _near_str(s):
     mid = len(s) // 2
     out = ["", s[1:], s[:-1]] + [s + c for c in SEPARATORS] + [c + s for c in "/\\. "]
@@ -137,7 +154,7 @@ def _near_str(s):
     hit = next((i for i, ch in enumerate(s) if ch in SEPARATORS), None)
     if hit is not None:
         out += [s[:hit] + c + s[hit + 1:] for c in ["/", "\\", ".", " ", ""]]
-    return _interleave([out + [s.upper(), s.lower(), s + s], _marks(s)])
+    return _interleave([out + [s.upper(), s.lower(), s + s], _marks(s), _digits(s)])
 
 def _holds(args, kwargs):
     """Whether a call holds copies (an argument that is not plain data: a method's receiver, an object of a class)."""

@@ -142,6 +142,20 @@ describe("generated inputs around a string's marks", () => {
   });
 });
 
+describe("generated inputs around a string's numbers", () => {
+  const around = (s: string) => neighbours([s], new Map()).map((args) => args[0]);
+
+  it('gives each of its last digit runs one more, one less, a digit more and a digit fewer, among the first inputs', () => {
+    // A version compared by its text (`alpha.10` before `alpha.9`) meets the numbers around the suite's.
+    expect(around('1.0.0-alpha.10').slice(0, 40)).toEqual(
+      expect.arrayContaining(['1.0.0-alpha.11', '1.0.0-alpha.9', '1.0.0-alpha.100', '1.0.0-alpha.1', '1.0.1-alpha.10']),
+    );
+    // Leading zeros keep the width; zero has no number below it.
+    expect(around('v007')).toEqual(expect.arrayContaining(['v008', 'v006', 'v0070', 'v00']));
+    expect(around('port 0')).not.toContain('port -1');
+  });
+});
+
 describe('generated inputs beside a held argument', () => {
   it('never varies the held one, and gives the call no huge or infinite number', () => {
     const state = { depth: 0 };

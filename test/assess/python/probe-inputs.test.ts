@@ -60,6 +60,16 @@ describe("generated inputs around a string's marks in the Python probe", () => {
   });
 });
 
+describe("generated inputs around a string's numbers in the Python probe", () => {
+  it('gives each of its last digit runs one more, one less, a digit more and a digit fewer, as the JavaScript probe does', () => {
+    expect(near("'1.0.0-alpha.10'")).toEqual(
+      expect.arrayContaining(['1.0.0-alpha.11', '1.0.0-alpha.9', '1.0.0-alpha.100', '1.0.0-alpha.1', '1.0.1-alpha.10']),
+    );
+    expect(near("'v007'")).toEqual(expect.arrayContaining(['v008', 'v006', 'v0070', 'v00']));
+    expect(near("'port 0'")).not.toContain('port -1');
+  });
+});
+
 describe('generated inputs of the Python probe beside a held argument', () => {
   it('gives the call no huge or infinite number, and keeps them for an all-plain call', () => {
     const out = evaluate('{"held": held, "plain": plain}', [
