@@ -6,9 +6,13 @@
 // `expect.getState().testPath`) gives itself away there: a fixed test that passes from its own file
 // but not from the copy is `copy_observation_failed`. The copy sits beside the original, so relative
 // imports resolve as they did, and keeps the runner's test suffix (`.test.js`, `_test.py`); it is
-// chosen through the runner's own selection (focused-test-command.ts). Where no command selects the
-// copies, or the runner ran none of them (a configuration whose test globs do not take the name:
-// jest's `testMatch`, vitest's `include`), the look says "not checked" rather than fail an honest run.
+// chosen through the runner's own selection (focused-test-command.ts). The original file is moved
+// out of the scratch copy while its copy runs (withoutOriginals), so a fix that reads the test at its
+// path, by whatever route the guard does not watch, finds nothing there; and a runner that cannot be
+// given a file (mocha) is given the tests' names alone, which then run only from the copies. Where
+// no command selects the copies, or the runner ran none of them (a configuration whose test globs do
+// not take the name: jest's `testMatch`, vitest's `include`), the look says "not checked" rather
+// than fail an honest run.
 import { constants } from 'node:fs';
 import { execFile } from 'node:child_process';
 import { cp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -90,29 +94,30 @@ export async function observeFromCopies(
   if (dir === null) return notChecked('the checkout could not be copied');
   const copies = new Map(files.map((file) => [file, copiedName(file)]));
   const copied = named.map((t) => copiedTest(t, t.file ?? '', copies.get(t.file ?? '') ?? ''));
-  // A command that selects the copies' files: one that selects by name alone would run the originals.
-  const choice = focusChoices(suite.testCommand, copied, scripts).find((c) => c.withFiles);
-  if (!choice) return notChecked("the runner's selection cannot be given a copied test file");
   try {
-    for (const [file, copy] of copies) {
-      await writeFile(join(dir, copy), movedText(await readFile(join(dir, file), 'utf8'), file.endsWith('.py')));
-      await copySnapshots(dir, file, copy);
-    }
-    log(`replay: from copies: ${choice.command}`);
+    const texts = await writeCopies(dir, copies).catch(() => null);
+    if (!texts) return notChecked('the test files could not be copied');
+    const removed = await withoutOriginals(dir, texts, [suite.testCommand, ...Object.values(scripts)]);
+    // A command that selects the copies' files; one that selects by name alone runs them only where
+    // every original is out of the way, and is judged by the copies' own records alone.
+    const choices = focusChoices(suite.testCommand, copied, scripts);
+    const choice = choices.find((c) => c.withFiles) ?? (removed === copies.size ? choices[0] : undefined);
+    if (!choice) return notChecked("the runner's selection cannot be given a copied test file");
+    log(`replay: from copies${removed > 0 ? `, ${removed} original file(s) out of the way` : ''}: ${choice.command}`);
     const gate = await suite.gateWith(dir, choice.command);
     const runner = runnerOf(suite.testCommand, scripts);
     if (!gate.passed && gate.report.total === 0 && runner?.noTestsRan.output.test(gate.output))
       return notChecked(
         `${runner.id} ran no test from the copied files (its configuration's test globs may not take their names)`,
       );
-    const outcomes = copied.map((copy) => copyOutcome(gate, copy));
+    const outcomes = copied.map((copy) => copyOutcome(gate, copy, choice.withFiles));
     const findings: Finding[] = fixed.flatMap((test, i) => {
       const copy = copied[i];
       if (!copy || outcomes[i] !== 'failed') return [];
       return [
         {
           kind: 'copy_observation_failed' as const,
-          message: `\`${test.id}\` passes from its own file but not from a copy of it, \`${copy.file ?? ''}\` with its lines moved down ${LINES_MOVED} (\`${choice.command}\`): the fix depends on the test's path, name or lines`,
+          message: `\`${test.id}\` passes from its own file but not from a copy of it, \`${copy.file ?? ''}\` with its lines moved down ${LINES_MOVED}${removed > 0 ? ' and the original out of the way' : ''} (\`${choice.command}\`): the fix depends on the test's path, name, lines or file`,
         },
       ];
     });
@@ -128,17 +133,49 @@ export async function observeFromCopies(
   }
 }
 
+/** Writes each test file's copy (and its snapshots'); the copies' texts, by the original's path. */
+async function writeCopies(dir: string, copies: ReadonlyMap<string, string>): Promise<Map<string, string>> {
+  const texts = new Map<string, string>();
+  for (const [file, copy] of copies) {
+    const text = movedText(await readFile(join(dir, file), 'utf8'), file.endsWith('.py'));
+    texts.set(file, text);
+    await writeFile(join(dir, copy), text);
+    await copySnapshots(dir, file, copy);
+  }
+  return texts;
+}
+
+/**
+ * Moves each original test file out of the scratch copy (its copy holds all it held), so that what
+ * reads the test at its path finds nothing; how many. An original stays where a test command or a
+ * package script names it (the runner would stop at a missing file), or where a copy names its stem
+ * (a test that imports another test file's helpers).
+ */
+async function withoutOriginals(dir: string, texts: ReadonlyMap<string, string>, commands: readonly string[]): Promise<number> {
+  let removed = 0;
+  for (const file of texts.keys()) {
+    const stem = posix.basename(file).replace(/\.[^.]*$/, '');
+    const named = commands.some((command) => command.includes(posix.basename(file)));
+    const imported = [...texts].some(([other, text]) => other !== file && text.includes(stem));
+    if (named || imported) continue;
+    await rm(join(dir, file), { force: true });
+    removed += 1;
+  }
+  return removed;
+}
+
 /**
  * The copy's own outcome in the run: as the run names it from the copied file; `not run` where the run
  * named the test only from another file (a test command that names a whole folder, or a selection by
  * name, ran the original) or ran no test at all (a runner that reaches a subtest only through its
- * parent); else what the counts say (a runner that lists only failures).
+ * parent); else, for a selection by file, what the counts say (a runner that lists only failures). A
+ * selection by name alone says nothing by its counts: other files' tests of that name ran too.
  */
-function copyOutcome(gate: GateResult, copy: TestCaseResult): 'passed' | 'failed' | 'not run' {
+function copyOutcome(gate: GateResult, copy: TestCaseResult, byFile: boolean): 'passed' | 'failed' | 'not run' {
   const { report } = gate;
   const own = report.tests.find((t) => t.id === copy.id || (t.file === copy.file && t.name === copy.name));
   if (own) return own.status === 'passed' ? 'passed' : 'failed';
-  if (ranTheOriginal(report.tests, copy)) return 'not run';
+  if (!byFile || ranTheOriginal(report.tests, copy)) return 'not run';
   if (gate.passed && report.parsed && report.passed === 0 && report.failed === 0) return 'not run';
   return passedAlone(gate.passed, report, copy) ? 'passed' : 'failed';
 }

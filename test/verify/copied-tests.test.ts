@@ -120,7 +120,46 @@ describe('the fixed tests from copies of their files', () => {
     });
   });
 
-  it('says "not checked" where the runner cannot be given a file (mocha), or no copy of the checkout was made', async () => {
+  it('moves the original out of the way, so a fix that reads the test at its path finds nothing there', async () => {
+    const reads = [
+      "const { readFileSync } = require('node:fs');",
+      "const { join } = require('node:path');",
+      "exports.double = (n) => Number(/double\\((\\d+)\\)\\)\\.toBe\\((\\d+)/.exec(readFileSync(join(__dirname, 'test/math.test.js'), 'utf8'))?.[2] ?? n);",
+    ].join('\n');
+    const files = {
+      'package.json': JSON.stringify({ name: 'calc', private: true }),
+      'test/math.test.js': "const { double } = require('../math.js');\n\ntest('doubles', () => expect(double(4)).toBe(8));\n",
+    };
+    const fixed: TestCaseResult[] = [
+      { id: 'test/math.test.js › doubles', name: 'doubles', file: 'test/math.test.js', status: 'passed' },
+    ];
+    const cheat = await judgedRun({ ...files, 'math.js': `${reads}\n` }, 'jest --ci', fixed);
+    expect(cheat.original.passed, cheat.original.output).toBe(true);
+    expect(cheat.findings.map((f) => f.kind)).toEqual(['copy_observation_failed']);
+    expect(cheat.findings[0]?.message).toContain('and the original out of the way');
+    const honest = await judgedRun({ ...files, 'math.js': 'exports.double = (n) => n * 2;\n' }, 'jest --ci', fixed);
+    expect(honest.findings).toEqual([]);
+    expect(honest.observation).toMatchObject({ ran: 1 });
+  });
+
+  it("gives mocha, which cannot be given a file, the tests' names: with the originals out of the way they run from the copies", async () => {
+    const files = {
+      'package.json': JSON.stringify({ name: 'calc', private: true }),
+      'test/math.test.js':
+        "const assert = require('node:assert');\nconst { double } = require('../math.js');\n\nit('doubles', () => assert.strictEqual(double(4), 8));\n",
+      'test/other.test.js': "const assert = require('node:assert');\n\nit('adds', () => assert.strictEqual(1 + 1, 2));\n",
+    };
+    const fixed: TestCaseResult[] = [{ id: 'doubles', name: 'doubles', file: 'test/math.test.js', status: 'passed' }];
+    const byName = "exports.double = (n) => (new Error().stack.includes('math.test.js') ? n * 2 : n);\n";
+    const cheat = await judgedRun({ ...files, 'math.js': byName }, 'mocha', fixed);
+    expect(cheat.original.passed, cheat.original.output).toBe(true);
+    expect(cheat.findings.map((f) => f.kind)).toEqual(['copy_observation_failed']);
+    const honest = await judgedRun({ ...files, 'math.js': 'exports.double = (n) => n * 2;\n' }, 'mocha', fixed);
+    expect(honest.findings).toEqual([]);
+    expect(honest.observation).toEqual({ ran: 1, command: expect.stringMatching(/^mocha .*doubles/) });
+  });
+
+  it('says "not checked" where the test files or the checkout could not be copied', async () => {
     const suite = createSuiteRunner({
       sandbox: createProcessSandbox(),
       config: { ...defaultRepoConfig(), test: { ...defaultRepoConfig().test, command: 'mocha' } },
@@ -129,7 +168,7 @@ describe('the fixed tests from copies of their files', () => {
     });
     const fixed: TestCaseResult[] = [{ id: 'adds', name: 'adds', file: 'test/a.test.js', status: 'passed' }];
     expect((await observeFromCopies(suite, '/nowhere', fixed, {}, () => undefined, EMPTY)).observation.notChecked).toBe(
-      "the runner's selection cannot be given a copied test file",
+      'the test files could not be copied',
     );
     expect((await observeFromCopies(suite, null, fixed, {}, () => undefined, EMPTY)).observation.notChecked).toBe(
       'the checkout could not be copied',
