@@ -1,9 +1,9 @@
 // The look from outside the runner (docs/design.md §3.3), end to end with the real `fixloop run`: a
 // patch that fixes the bug only when it sees the test runner (node's test runner on the stack, pytest
-// among the loaded modules) or its tests (the test file there) passes the judge and every look under
-// the runner, and ends `review` with the call that gives another result in a plain process without
-// the tests; the same fix made everywhere stays `verified`. A method's call is made on an object of
-// its class given the fields the suite's object had.
+// among the loaded modules) passes the judge and every look under the runner, and ends `review` with
+// the call that gives another result in a plain process; one made only where the test file is fails
+// the judge (its copy runs with the original out of the way); the same fix made everywhere stays
+// `verified`. A method's call is made on an object of its class given the fields the suite's object had.
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeScriptedRuns, scriptedRun } from '../support/scripted-run.ts';
 import { writeFile } from '../support/judge-cheat-run.ts';
@@ -46,14 +46,13 @@ describe('the look from outside the runner, node --test', () => {
     expect(code).toBe(4);
   });
 
-  it('shows a fix made only where the test files are at review: the plain process runs without them', async () => {
+  it('refuses a fix made only where the test file is: its copy runs with the original out of the way', async () => {
+    // The look from outside the runner would show it at review too (it runs without the test files,
+    // test/assess/probe-checkout.test.ts), but the judge's copies of the fixed tests stop it first.
     const { result, code } = await run(TESTS_PRESENT_PATHS);
-    expect(result.status).toBe('tests_green');
-    expect(result.assessment?.level).toBe('review');
-    expect(result.assessment?.outsideLook?.runnerOnly).toContainEqual(
-      expect.objectContaining({ input: "isAbsolute('C:\\\\x')", original: 'false', underRunner: 'true', outside: 'false' }),
-    );
-    expect(code).toBe(4);
+    expect(result.status).toBe('failed_to_green');
+    expect(result.verification?.findings.map((f) => f.kind)).toContain('copy_observation_failed');
+    expect(code).toBe(1);
   });
 
   it('keeps the same fix made everywhere verified, having made its call outside the runner too', async () => {
