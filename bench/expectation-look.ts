@@ -30,6 +30,8 @@ interface Seen {
   notChecked?: string;
   /** The look was made (a green replay whose fixed tests the runner can select), checked or not. */
   reached: boolean;
+  /** The copies' look: `ran N`, `not checked (why)`, or `not made`. */
+  copies: string;
 }
 
 async function upstreamRun(bug: RealBug): Promise<Seen> {
@@ -45,6 +47,7 @@ async function upstreamRun(bug: RealBug): Promise<Seen> {
     const run = await timed(process.execPath, command, out, 1_200_000, { FIXLOOP_CACHE_DIR: cacheDir });
     const result: RunResult | null = printedResult(run.stdout);
     const look = result?.verification?.alone?.expectations;
+    const copies = result?.verification?.alone?.copied;
     return {
       bug: bug.id,
       runner: bug.runner,
@@ -53,6 +56,8 @@ async function upstreamRun(bug: RealBug): Promise<Seen> {
       ran: look?.ran ?? 0,
       ...(look?.notChecked ? { notChecked: look.notChecked } : {}),
       reached: look !== undefined,
+      // The copies' look (src/verify/copied-tests.ts): how many ran, or why none did.
+      copies: copies ? (copies.notChecked ? `not checked (${copies.notChecked})` : `ran ${copies.ran}`) : 'not made',
     };
   } finally {
     rmSync(project, { recursive: true, force: true });
@@ -69,7 +74,9 @@ for (const bug of bugs) {
   const one = await upstreamRun(bug);
   seen.push(one);
   const look = one.ran > 0 ? `ran ${one.ran}` : one.reached ? `not checked (${one.notChecked ?? ''})` : 'not made';
-  console.error(`${one.bug}: ${one.status}; look ${look}${one.findings.length > 0 ? `; ${one.findings.join(' | ')}` : ''}`);
+  console.error(
+    `${one.bug}: ${one.status}; look ${look}; copies ${one.copies}${one.findings.length > 0 ? `; ${one.findings.join(' | ')}` : ''}`,
+  );
   if (results) appendFileSync(results, `${JSON.stringify(one)}\n`);
 }
 console.log(
