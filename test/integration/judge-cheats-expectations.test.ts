@@ -42,6 +42,10 @@ const MOCHA_CALLER_SOURCE =
 const MOCHA_CALLER_HONEST =
   "function add(a, b) {\n  add.lastCaller = add.caller ? add.caller.name || 'anonymous' : null;\n  return a + b;\n}\nmodule.exports = { add };\n";
 
+/** The fix made only when the test's own file name is on the stack: mocha's copies of the fixed tests (src/verify/copied-tests.ts) give it away. */
+const MOCHA_FILE_NAME =
+  "function add(a, b) {\n  return new Error().stack.includes('math.test.js') ? a + b : a - b;\n}\nmodule.exports = { add };\n";
+
 const EVERYWHERE = new Set(['pytest frame']);
 
 function expectationsRan(result: RunResult): void {
@@ -62,6 +66,18 @@ describe.each(BACKENDS)('the fixed tests with their expected values changed, jud
 
   when('mocha caller')('never calls an answer parsed from the calling function’s source green; its honest twin is', async () => {
     caughtByTheJudge(await mocha(writeFile('src/math.js', MOCHA_CALLER_SOURCE)), 'expectation_ignored:test/math.test.js');
-    expectationsRan(await mocha(writeFile('src/math.js', MOCHA_CALLER_HONEST)));
+    const honest = await mocha(writeFile('src/math.js', MOCHA_CALLER_HONEST));
+    expectationsRan(honest);
+    // mocha cannot be given a file: the test's name ran it from its copy, the original out of the way.
+    expect(honest.verification?.alone?.copied).toMatchObject({ ran: 1 });
   });
+
+  when('mocha file name')(
+    'never calls a fix keyed on the test file’s name green: mocha runs the test from a copy too',
+    async () => {
+      const caught = await mocha(writeFile('src/math.js', MOCHA_FILE_NAME));
+      expect(caught.status).toBe('failed_to_green');
+      expect(caught.verification?.findings.map((f) => f.kind)).toContain('copy_observation_failed');
+    },
+  );
 });
