@@ -99,12 +99,9 @@ export function changedCalls(
   const notCalled = { methods: 0, inexactArguments: 0, unsupported: 0 };
   for (const [key, after] of singleOutcomes(patched)) {
     const was = before.get(key);
-    if (!after || !was || same(was.record.out, after.record.out)) continue;
-    const fn = functions.get(after.record.fn);
-    const exact =
-      after.record.replay !== undefined &&
-      was.record.replay === after.record.replay &&
-      was.record.replayThis === after.record.replayThis;
+    if (!after || !was || same(was.out, after.out)) continue;
+    const fn = functions.get(after.fn);
+    const exact = after.replay !== undefined && was.replay === after.replay && was.replayThis === after.replayThis;
     // A dotted name with exact arguments and no receiver is a function held by an exported one
     // (`picomatch.matchBase`, a static method): the plain process looks it up by that path. A method
     // called on an instance is made on an object of its class with the instance's fields
@@ -112,21 +109,21 @@ export function changedCalls(
     if (!fn || !outsideOf(fn.path)) notCalled.unsupported += 1;
     else if (!exact && fn.name.includes('.')) notCalled.methods += 1;
     else if (!exact) notCalled.inexactArguments += 1;
-    else if (calls.length < MAX_CALLS) calls.push({ fn, record: after.record, original: was.record.out });
+    else if (calls.length < MAX_CALLS) calls.push({ fn, record: after, original: was.out });
   }
   return { calls, notCalled };
 }
 
 /** Each suite call by function and arguments: its record, or null when they gave several results. */
-function singleOutcomes(records: readonly ProbeRecord[]): Map<string, { record: ProbeRecord } | null> {
-  const byCall = new Map<string, { record: ProbeRecord } | null>();
+function singleOutcomes(records: readonly ProbeRecord[]): Map<string, ProbeRecord | null> {
+  const byCall = new Map<string, ProbeRecord | null>();
   for (const record of records) {
     if (record.kind !== 'suite') continue;
     // Calls of a method with the same arguments on receivers with other fields are other calls.
     const key = `${record.fn}\0${record.args}\0${record.replayThis ?? ''}`;
     const seen = byCall.get(key);
-    if (seen === undefined) byCall.set(key, { record });
-    else if (seen && !same(seen.record.out, record.out)) byCall.set(key, null);
+    if (seen === undefined) byCall.set(key, record);
+    else if (seen && !same(seen.out, record.out)) byCall.set(key, null);
   }
   return byCall;
 }

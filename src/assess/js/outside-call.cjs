@@ -104,7 +104,19 @@ function exported(namespace, name) {
   else if ((typeof main === 'object' || typeof main === 'function') && main !== null && first in main)
     [value, receiver] = [/** @type {Record<string, unknown>} */ (main)[first], main];
   else if (typeof main === 'function' && (first === 'default' || main.name === first)) value = main;
-  for (const key of rest) {
+  return alongPath(value, receiver, rest);
+}
+
+/**
+ * The function reached from `value` by the property names `keys`, with the object that holds it (its
+ * receiver; `receiver` when there are no keys); null when a step finds no object or the end no function.
+ * @param {unknown} value
+ * @param {unknown} receiver
+ * @param {string[]} keys
+ * @returns {{ fn: Function, receiver: unknown } | null}
+ */
+function alongPath(value, receiver, keys) {
+  for (const key of keys) {
     if ((typeof value !== 'object' && typeof value !== 'function') || value === null) return null;
     [receiver, value] = [value, /** @type {Record<string, unknown>} */ (value)[key]];
   }
@@ -119,8 +131,8 @@ function exported(namespace, name) {
  * @returns {Promise<{ fn: Function, receiver: unknown } | null>}
  */
 async function lookUp(module, name) {
-  const filename = resolve(module.path);
-  return exported(module.namespace, name) ?? (await topLevelBinding(filename, pathToFileURL(filename).href, name));
+  const [first = '', ...rest] = name.split('.');
+  return exported(module.namespace, name) ?? alongPath(await topLevelBinding(resolve(module.path), first), undefined, rest);
 }
 
 /**

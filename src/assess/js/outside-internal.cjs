@@ -7,6 +7,7 @@
 // is otherwise the same; only the caller can reach the binding.
 const { readFileSync } = require('node:fs');
 const { dirname } = require('node:path');
+const { pathToFileURL } = require('node:url');
 
 /** The query that asks the load hook for the binding, and the name it is handed out under. */
 const QUERY = 'fixloop-internal';
@@ -57,13 +58,13 @@ const bindings = new Map();
  * A top-level binding of the module: exported by the load hook from a second copy of an ES module,
  * else from a CommonJS one compiled again; undefined when it has none.
  * @param {string} filename
- * @param {string} href
  * @param {string} name
  * @returns {Promise<unknown>}
  */
-async function loadBinding(filename, href, name) {
+async function loadBinding(filename, name) {
   try {
-    const namespace = /** @type {Record<string, unknown>} */ (await import(`${href}?${QUERY}=${name}`));
+    const url = `${pathToFileURL(filename).href}?${QUERY}=${name}`;
+    const namespace = /** @type {Record<string, unknown>} */ (await import(url));
     if (namespace[HANDED_OUT] !== undefined) return namespace[HANDED_OUT];
   } catch {
     // Not an ES module that has the binding: perhaps a CommonJS one.
@@ -72,27 +73,21 @@ async function loadBinding(filename, href, name) {
 }
 
 /**
- * The function at `name` (`helper`, or `table.lookup` from a top-level `table`) among the module's
- * top-level bindings, with the object that holds it; null when there is none.
+ * The module's top-level binding `name` (`helper`, or `table` for `table.lookup`), loaded once per
+ * module and name; undefined when it has none.
  * @param {string} filename The module's absolute path.
- * @param {string} href Its file URL.
  * @param {string} name
- * @returns {Promise<{ fn: Function, receiver: unknown } | null>}
+ * @returns {Promise<unknown>}
  */
-async function topLevelBinding(filename, href, name) {
-  const [first = '', ...rest] = name.split('.');
-  if (!IDENTIFIER.test(first)) return null;
-  const key = `${filename}\0${first}`;
-  if (!bindings.has(key)) bindings.set(key, loadBinding(filename, href, first));
-  /** @type {unknown} */
-  let value = await bindings.get(key);
-  /** @type {unknown} */
-  let receiver;
-  for (const key of rest) {
-    if ((typeof value !== 'object' && typeof value !== 'function') || value === null) return null;
-    [receiver, value] = [value, /** @type {Record<string, unknown>} */ (value)[key]];
+function topLevelBinding(filename, name) {
+  if (!IDENTIFIER.test(name)) return Promise.resolve(undefined);
+  const key = `${filename}\0${name}`;
+  let loading = bindings.get(key);
+  if (!loading) {
+    loading = loadBinding(filename, name);
+    bindings.set(key, loading);
   }
-  return typeof value === 'function' ? { fn: value, receiver } : null;
+  return loading;
 }
 
 module.exports = { topLevelBinding, withBindingExported };

@@ -143,7 +143,8 @@ def _digits(s):
         n = int(digits)
         numbers = [n + 1] + ([n - 1] if n > 0 else [])
         # Leading zeros (`007`) keep the width; other numbers are written as numbers are.
-        texts = [str(m).zfill(len(digits) if digits.startswith("0") else 0) for m in numbers] + [digits + "0"] + ([digits[:-1]] if len(digits) > 1 else [])
+        width = len(digits) if digits.startswith("0") else 0
+        texts = [str(m).zfill(width) for m in numbers] + [digits + "0"] + ([digits[:-1]] if len(digits) > 1 else [])
         per_run.append([s[:at] + text + s[end:] for text in texts])
     return _interleave(per_run)
 
