@@ -1,7 +1,7 @@
 'use strict';
 // Inputs generated around a call the test suite made, for the assessment (docs/design.md §3.3): the same
 // arguments with one of them changed a little (a string without its last character, a number plus
-// one, an object without a key or with a number moved, an array with its first item varied), where a
+// one, an object without a key or with a number moved, an array with its first or last item varied), where a
 // patch that special-cases the suite's inputs shows itself.
 // Only plain data is varied, from a copy (probe-plain.cjs), so a generated call never shares an object
 // with the suite.
@@ -19,6 +19,8 @@ const REPLACEMENTS = ['/', '\\', '.', ' ', ''];
 const NUMBERS = [0, 1, -1, 1e9, 0.5, NaN, Infinity];
 /** An array's first element is varied this many ways (its own variants, the first ones). */
 const ELEMENT_VARIANTS = 8;
+/** And its last element, when it has more than one, this many ways. */
+const LAST_ELEMENT_VARIANTS = 4;
 const DAY = 86_400_000;
 // A day or two either way: enough to cross a weekday, a month's end or a weekend.
 const DATE_SHIFTS = [DAY, -DAY, 2 * DAY, -2 * DAY];
@@ -132,6 +134,12 @@ function arrayVariants(a, values) {
   // The first element varied as a value of its own: code that reads a field of each item (`stock`
   // of each line of an order) sees other values than the suite's, not only other lengths.
   for (const item of variants(a[0], values).slice(0, ELEMENT_VARIANTS)) out.push([item, ...copy(a.slice(1))]);
+  // The last one too: a lookup keyed on a later item (`[3, 7]` answered only when the second is 7) or
+  // a bound on the last item is not met by varying the first alone.
+  if (a.length > 1) {
+    const last = a[a.length - 1];
+    for (const item of variants(last, values).slice(0, LAST_ELEMENT_VARIANTS)) out.push([...copy(a.slice(0, -1)), item]);
+  }
   return out;
 }
 

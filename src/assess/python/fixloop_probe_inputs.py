@@ -26,6 +26,8 @@ _paths = sys.modules["_fixloop_probe_path"]
 # Room for the inputs made from the change's values beside the others.
 PER_CALL, PER_PROCESS = 56, 4000
 ELEMENT_VARIANTS = 8
+# And its last item, when it has more than one, this many ways.
+LAST_ELEMENT_VARIANTS = 4
 FROM_CHANGE = 16
 CALL_LIMIT_S, PROCESS_BUDGET_S = 1.0, 120.0
 HELD_S = 0.1
@@ -103,6 +105,8 @@ def _near_plain(v, values):
         # The first item varied as a value of its own: code that reads a field of each item sees
         # other values than the suite's, not only other lengths.
         out += [[x] + list(v[1:]) for x in _near(v[0], values)[:ELEMENT_VARIANTS]] if v else []
+        # The last one too: a lookup keyed on a later item, or a bound on the last, is not met by the first alone.
+        out += [list(v[:-1]) + [x] for x in _near(v[-1], values)[:LAST_ELEMENT_VARIANTS]] if len(v) > 1 else []
         return [t(x) for x in out]
     if t is dict:
         keys = list(v)[:5]

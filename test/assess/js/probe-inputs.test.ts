@@ -88,6 +88,8 @@ describe('generated inputs inside objects and arrays', () => {
     ]);
     expect(around).toContainEqual([{ sku: 'a' }, { sku: 'b', stock: 0 }]);
     expect(neighbours([[5, 6]], new Map()).map((args) => args[0])).toContainEqual([0, 6]);
+    // The last item too, so a lookup keyed on a later item meets other values there.
+    expect(neighbours([[5, 6]], new Map()).map((args) => args[0])).toContainEqual([5, 7]);
     // From a copy: the suite's array and its items are untouched.
     expect(items).toEqual([
       { sku: 'a', stock: 3 },

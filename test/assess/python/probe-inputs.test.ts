@@ -49,6 +49,9 @@ describe('generated inputs of the Python probe inside dicts and lists', () => {
       { sku: 'b', stock: 0 },
     ]);
     expect(near('[5, 6]')).toContainEqual([0, 6]);
+    // The last item too, so a lookup keyed on a later item meets other values there.
+    expect(near('[5, 6]')).toContainEqual([5, 7]);
+    expect(near("('a', 3)")).toContainEqual(['a', 4]);
   });
 });
 
