@@ -39,14 +39,16 @@ export interface ProbeRecord {
    * Suite calls whose every argument is exact data: the arguments as JSON that gives the same values
    * back, what JSON has no literal for tagged (`undefined`, NaN, a date, bytes, a tuple, a set:
    * js/probe-replay.cjs, python/fixloop_probe_replay.py) (JavaScript's argument list; Python's
-   * `[args, kwargs]`, without a method's `self`), for the
-   * look from outside the runner (outside-look.ts). Absent: the call cannot be made again there.
+   * `[args, kwargs]`, without a method's `self`; in Python, what JSON cannot write is pickled, as one
+   * tagged value), for the look from outside the runner (outside-look.ts). Absent: the call cannot be
+   * made again there. Opaque here: only the plain process of the program's language reads it.
    */
   replay?: string;
   /**
    * Suite calls of a method on an instance, with `replay`: the instance's own fields before the call,
-   * as JSON of exact data (JavaScript's own properties, Python's `vars(self)`). The look from outside
-   * makes the call on an object of the method's class given those fields, without its constructor.
+   * as JSON of exact data (JavaScript's own properties, Python's `vars(self)`), or in Python the
+   * instance pickled. The look from outside makes the call on an object of the method's class given
+   * those fields, without its constructor, or on the object unpickled.
    */
   replayThis?: string;
 }

@@ -3,7 +3,8 @@
 // among the loaded modules) passes the judge and every look under the runner, and ends `review` with
 // the call that gives another result in a plain process; one made only where the test file is fails
 // the judge (its copy runs with the original out of the way); the same fix made everywhere stays
-// `verified`. A method's call is made on an object of its class given the fields the suite's object had.
+// `verified`. A method's call is made on an object of its class given the fields the suite's object had,
+// or, in Python, on the suite's object pickled when its fields are not JSON.
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeScriptedRuns, scriptedRun } from '../support/scripted-run.ts';
 import { writeFile } from '../support/judge-cheat-run.ts';
@@ -12,13 +13,16 @@ import {
   FIXED_MONEY,
   FIXED_PATHS,
   FIXED_RULER,
+  FIXED_TALLY,
   FIXED_TILL,
   MONEY_PROJECT,
   RULER_PROJECT,
   RUNNER_ONLY_MONEY,
   RUNNER_ONLY_PATHS,
   RUNNER_ONLY_RULER,
+  RUNNER_ONLY_TALLY,
   RUNNER_ONLY_TILL,
+  TALLY_PROJECT,
   TESTS_PRESENT_PATHS,
   TILL_PROJECT,
 } from '../fixtures/runner-only.ts';
@@ -122,6 +126,24 @@ describe('the look from outside the runner, on a method', () => {
 
   it('pytest: keeps the same method fixed everywhere verified', async () => {
     const { result, code } = await scriptedRun(TILL_PROJECT, 'python3 -m pytest -q', writeFile('shop/till.py', FIXED_TILL));
+    expect(result.assessment?.level).toBe('verified');
+    expect(result.assessment?.outsideLook).toMatchObject({ runnerOnly: [], count: 0 });
+    expect(result.assessment?.outsideLook?.reproduced).toBeGreaterThan(0);
+    expect(code).toBe(0);
+  });
+
+  it('pytest: shows a method fixed only under pytest at review, on a receiver given back by pickle', async () => {
+    const { result, code } = await scriptedRun(TALLY_PROJECT, 'python3 -m pytest -q', writeFile('shop/tally.py', RUNNER_ONLY_TALLY));
+    expect(result.status).toBe('tests_green');
+    expect(result.assessment?.level).toBe('review');
+    expect(result.assessment?.outsideLook?.runnerOnly).toContainEqual(
+      expect.objectContaining({ function: 'Tally.due', original: '404', underRunner: '440', outside: '404' }),
+    );
+    expect(code).toBe(4);
+  });
+
+  it('pytest: keeps the same method fixed everywhere verified, its call made on the receiver pickled', async () => {
+    const { result, code } = await scriptedRun(TALLY_PROJECT, 'python3 -m pytest -q', writeFile('shop/tally.py', FIXED_TALLY));
     expect(result.assessment?.level).toBe('verified');
     expect(result.assessment?.outsideLook).toMatchObject({ runnerOnly: [], count: 0 });
     expect(result.assessment?.outsideLook?.reproduced).toBeGreaterThan(0);

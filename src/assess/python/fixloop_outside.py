@@ -12,7 +12,9 @@ calls.json: [{"path": "pkg/mod.py", "name": "parse", "args": "[[\"a\"], {}]"}, .
 to the working directory. A method called on an instance has "this", the instance's fields as JSON:
 the call is made on an object of the class named before the method's name ("Parser" for
 "Parser.parse") given those fields, made without calling __init__, as the suite's object was when
-the call began. A line is {"i": 0, "out": {"returned": "True"}}, or {"i": 0, "missing":
+the call began; or, when "this" holds a pickle, on the object unpickled, if it is of that class and
+its class is defined in that file. A value whose unpickling imports pytest is not used: the process
+would no longer be plain. A line is {"i": 0, "out": {"returned": "True"}}, or {"i": 0, "missing":
 "..."} when the function could not be found or imported. Standard library only; Python 3.8+.
 """
 import importlib
@@ -57,11 +59,25 @@ def _function(module, call, replay):
     if not isinstance(cls, type):
         return None
     try:
-        receiver = cls.__new__(cls)
-        receiver.__dict__.update(replay.revive(call["this"]))
+        if replay.pickled(call["this"]):
+            receiver = replay.revive(call["this"])
+            # The object of exactly that class, of that file (pickle imports a class by its module's name).
+            if type(receiver).__qualname__ != class_name or not _same_file(type(receiver), module):
+                return None
+        else:
+            receiver = cls.__new__(cls)
+            receiver.__dict__.update(replay.revive(call["this"]))
         return getattr(receiver, method, None)
     except Exception:
         return None
+
+def _same_file(cls, module):
+    source = sys.modules.get(cls.__module__)
+    here = getattr(source, "__file__", None)
+    return here is not None and os.path.realpath(here) == os.path.realpath(module.__file__)
+
+def _runner_loaded():
+    return any(name == "pytest" or name.startswith(("_pytest", "pytest.")) for name in sys.modules)
 
 class _Late(Exception):
     pass
@@ -81,7 +97,12 @@ def _outcome(call, canon, replay):
     if not callable(fn):
         kind = "function" if "this" not in call else "class with a method"
         return {"missing": "%s has no %s named %s" % (call["path"], kind, call["name"])}
-    args, kwargs = replay.revive(call["args"])
+    try:
+        args, kwargs = replay.revive(call["args"])
+    except BaseException as error:
+        return {"missing": "the arguments of %s could not be given back: %s" % (call["name"], canon.error_text(error))}
+    if _runner_loaded():
+        return {"missing": "the arguments of %s import pytest" % call["name"]}
     signal.alarm(CALL_S)
     try:
         return {"out": {"returned": canon.canon(fn(*args, **kwargs), returned=True)}}

@@ -72,6 +72,7 @@ class _Function(object):
         self.values = None
         # How the look from outside the runner makes a call again (fixloop_probe_replay.py).
         self.top_level, self.class_name = _replay.shape(fn_id.rsplit("#", 1)[-1])
+        self.pickle = _replay.Budget()
 
     def name(self, slot):
         """A positional slot by its parameter's name, so that f(1, None) and f(1, b=None) agree."""
@@ -133,9 +134,14 @@ def _begin(fn, args, kwargs, nested):
             base = _base(fn, slots, args, kwargs) if wanted else None
         finally:
             local.busy = False
-        local.depth += nested
         # Plain synchronous calls only: what a coroutine or a generator gave depends on who drew it.
-        replay = _replay.replay_of(fn.top_level, fn.class_name, args, kwargs) if nested else {}
+        # Busy while it runs: a pickle may call the program's own __reduce__ or __getstate__.
+        local.busy = True
+        try:
+            replay = _replay.replay_of(fn.top_level, fn.class_name, args, kwargs, fn.pickle) if nested else {}
+        finally:
+            local.busy = False
+        local.depth += nested
         return local, (text, base, state, replay)
     except Exception:
         return None, None

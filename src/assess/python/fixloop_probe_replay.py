@@ -6,15 +6,24 @@ back otherwise: an object of a class, a dict with a key that is not a string, a 
 What JSON has no literal for is written as a tagged object: a tuple, a set or frozenset, bytes, a
 float that is not finite or is -0.0. A method's receiver is replayed by its fields (`vars(self)`),
 when they are all exact data: the plain interpreter gives an object of the method's class those
-fields. Loaded by fixloop_probe.py and fixloop_outside.py; standard library only, Python 3.8+.
+fields. What JSON cannot write (a receiver that holds a dict keyed by tuples, an argument that is an
+object of the program's classes) is pickled instead, when it pickles quickly and small: the plain
+interpreter unpickles it, importing the classes by name from the program as it ships. Loaded by
+fixloop_probe.py and fixloop_outside.py; standard library only, Python 3.8+.
 """
 import base64
 import json
 import math
+import pickle
 import re
+import time
 
 # Deeper than this, or longer than this as text, the call is not replayed: a look of a few calls needs no large input.
 MAX_DEPTH, MAX_TEXT = 6, 4000
+# A pickle longer than this, as base64, is not kept (a receiver that holds a whole document).
+MAX_PICKLED = 12000
+# A function whose call took longer than this to pickle is not pickled again: a hot method would pay it on every call.
+PICKLE_SLOW_S = 0.005
 # The key of a tagged value. A dict of the program's own with this key is not replayed, so none is misread as one.
 TAG = "$fixloop"
 
@@ -77,6 +86,8 @@ def _untagged(value):
         return float(value["value"])
     if tag == "bytes":
         return base64.b64decode(value["value"])
+    if tag == "pickle":
+        return pickle.loads(base64.b64decode(value["value"]))
     items = [revived(item) for item in value["items"]]
     return {"tuple": tuple, "set": set, "frozenset": frozenset}[tag](items)
 
@@ -97,15 +108,41 @@ def shape(qualified):
     top_level = not re.search(r"[.<]", qualified)
     return top_level, (qualified.split(".")[0] if re.fullmatch(r"\w+\.\w+", qualified) else None)
 
-def replay_of(top_level, class_name, args, kwargs):
+class Budget(object):
+    """One function's leave to pickle: withdrawn once a call of it was slow to pickle."""
+
+    def __init__(self):
+        self.slow = False
+
+def _pickled(value, budget):
+    """JSON of a tagged object holding the value pickled, or None: it does not pickle (a lock, a lambda,
+    a generator), pickles to more than MAX_PICKLED, or the function's pickles were slow before."""
+    if budget is None or budget.slow:
+        return None
+    start = time.monotonic()
+    try:
+        data = pickle.dumps(value, protocol=4)
+    except Exception:
+        return None
+    finally:
+        budget.slow = time.monotonic() - start > PICKLE_SLOW_S
+    text = base64.b64encode(data).decode("ascii")
+    return json.dumps({TAG: "pickle", "value": text}) if len(text) <= MAX_PICKLED else None
+
+def pickled(text):
+    """Whether a replay text holds a pickle (the plain interpreter gives back the object itself)."""
+    return text.startswith('{"%s": "pickle"' % TAG)
+
+def replay_of(top_level, class_name, args, kwargs, budget=None):
     """The record's replay fields: {"replay"} for a module-level function; {"replay", "replayThis"}
     for a method called on an object of exactly its class (not a subclass, whose other methods may
-    differ); {} when the call cannot be made again outside the runner."""
+    differ); {} when the call cannot be made again outside the runner. Exact JSON first; a pickle
+    when JSON cannot write a value and `budget` allows it."""
     if top_level:
-        text = replay_text(args, kwargs)
+        text = replay_text(args, kwargs) or _pickled([list(args), kwargs], budget)
         return {"replay": text} if text is not None else {}
     if class_name is None or not args or type(args[0]).__qualname__ != class_name:
         return {}
-    fields = fields_text(args[0])
-    text = replay_text(args[1:], kwargs) if fields is not None else None
+    fields = fields_text(args[0]) or _pickled(args[0], budget)
+    text = (replay_text(args[1:], kwargs) or _pickled([list(args[1:]), kwargs], budget)) if fields is not None else None
     return {"replay": text, "replayThis": fields} if text is not None else {}
