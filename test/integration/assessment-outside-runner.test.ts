@@ -133,7 +133,11 @@ describe('the look from outside the runner, on a method', () => {
   });
 
   it('pytest: shows a method fixed only under pytest at review, on a receiver given back by pickle', async () => {
-    const { result, code } = await scriptedRun(TALLY_PROJECT, 'python3 -m pytest -q', writeFile('shop/tally.py', RUNNER_ONLY_TALLY));
+    const { result, code } = await scriptedRun(
+      TALLY_PROJECT,
+      'python3 -m pytest -q',
+      writeFile('shop/tally.py', RUNNER_ONLY_TALLY),
+    );
     expect(result.status).toBe('tests_green');
     expect(result.assessment?.level).toBe('review');
     expect(result.assessment?.outsideLook?.runnerOnly).toContainEqual(

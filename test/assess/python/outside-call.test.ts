@@ -69,7 +69,9 @@ describe('the Python look from outside the runner, with pickled values', () => {
     // The fields hold a dict keyed by tuples: no JSON for it, so the receiver is pickled.
     expect(replay.replayThis).toMatch(/^\{"\$fixloop": "pickle"/);
     expect(replay.replay).toBe('[["mon"], {}]');
-    const [made] = await outside(dir, [{ path: 'ledger.py', name: 'Ledger.total', args: replay.replay, this: replay.replayThis }]);
+    const [made] = await outside(dir, [
+      { path: 'ledger.py', name: 'Ledger.total', args: replay.replay, this: replay.replayThis },
+    ]);
     expect(made).toEqual({ i: 0, out: { returned: '3' } });
   });
 
@@ -90,7 +92,9 @@ describe('the Python look from outside the runner, with pickled values', () => {
     const setup = 'from other import books\nbook = books.Ledger()\nbook.add("mon", "tea", 3)';
     const replay = recorded(dir, setup, 'False, "Ledger", (book, "mon"), {}');
     expect(replay.replayThis).toMatch(/pickle/);
-    const [made] = await outside(dir, [{ path: 'ledger.py', name: 'Ledger.total', args: replay.replay, this: replay.replayThis }]);
+    const [made] = await outside(dir, [
+      { path: 'ledger.py', name: 'Ledger.total', args: replay.replay, this: replay.replayThis },
+    ]);
     expect(made).toEqual({ i: 0, missing: 'ledger.py has no class with a method named Ledger.total' });
   });
 
