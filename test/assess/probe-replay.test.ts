@@ -7,10 +7,13 @@ import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 
 const require = createRequire(import.meta.url);
-const { fieldsText, replayText, revive } = require('../../src/assess/js/probe-replay.cjs') as {
+const { fieldsText, replayText } = require('../../src/assess/js/probe-replay.cjs') as {
   replayText: (args: unknown[]) => string | undefined;
   fieldsText: (receiver: unknown) => string | undefined;
-  revive: (text: string) => unknown;
+};
+const { classNamesIn, revive } = require('../../src/assess/js/outside-revive.cjs') as {
+  revive: (text: string, classes?: (name: string) => unknown) => unknown;
+  classNamesIn: (text: string) => Set<string>;
 };
 
 describe('JavaScript arguments as exact data', () => {
@@ -60,10 +63,31 @@ describe('JavaScript arguments as exact data', () => {
     expect(Object.keys((revive('[{"__proto__":{"x":1}}]') as object[])[0]!)).toEqual(['__proto__']);
   });
 
+  it("writes Maps, Sets and objects of the program's classes by class name and fields, and gives them back", () => {
+    class Rate {
+      percent = 10;
+    }
+    class Special extends Rate {}
+    const text = replayText([new Map([[['mon', 1], new Rate()]]), new Set(['a', 2]), new Special()]);
+    expect(text).toBe(
+      '[{"$fixloop":"map","items":[[["mon",1],{"$fixloop":"instance","class":"Rate","fields":{"percent":10}}]]},' +
+        '{"$fixloop":"set","items":["a",2]},{"$fixloop":"instance","class":"Special","fields":{"percent":10}}]',
+    );
+    expect([...classNamesIn(text!)]).toEqual(['Rate', 'Special']);
+    const [map, set, special] = revive(text!, (name) => ({ Rate, Special })[name]) as [Map<unknown, Rate>, Set<unknown>, Rate];
+    expect([...map.values()][0]).toBeInstanceOf(Rate);
+    expect([...set]).toEqual(['a', 2]);
+    expect(special).toBeInstanceOf(Special);
+    expect(special.percent).toBe(10);
+    // No class of that name where the call is made: nothing is given back in its place.
+    expect(() => revive(text!)).toThrow('no class named Rate');
+  });
+
   it('refuses what JSON would bring back otherwise', () => {
     class Point {
-      x = 1;
+      x = () => 1;
     }
+    class Table extends Map {}
     const holed = [1, 2, 3];
     delete holed[1];
     const tagged = Object.assign([1], { extra: true });
@@ -77,6 +101,9 @@ describe('JavaScript arguments as exact data', () => {
       { $fixloop: 'undefined' },
       /a/,
       new Point(),
+      new Table(),
+      new Error('x'),
+      Object.assign(new Map(), { size2: 1 }),
       holed,
       tagged,
       getter,

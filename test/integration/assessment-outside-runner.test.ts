@@ -4,19 +4,23 @@
 // the call that gives another result in a plain process; one made only where the test file is fails
 // the judge (its copy runs with the original out of the way); the same fix made everywhere stays
 // `verified`. A method's call is made on an object of its class given the fields the suite's object had,
-// or, in Python, on the suite's object pickled when its fields are not JSON.
+// with the objects of its classes, Maps and Sets it holds, or, in Python, on the suite's object
+// pickled when its fields are not JSON.
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeScriptedRuns, scriptedRun } from '../support/scripted-run.ts';
 import { writeFile } from '../support/judge-cheat-run.ts';
 import { PATHS_PROJECT } from '../fixtures/overfit-paths.ts';
 import {
+  FIXED_LEDGER,
   FIXED_MONEY,
   FIXED_PATHS,
   FIXED_RULER,
   FIXED_TALLY,
   FIXED_TILL,
+  LEDGER_PROJECT,
   MONEY_PROJECT,
   RULER_PROJECT,
+  RUNNER_ONLY_LEDGER,
   RUNNER_ONLY_MONEY,
   RUNNER_ONLY_PATHS,
   RUNNER_ONLY_RULER,
@@ -148,6 +152,24 @@ describe('the look from outside the runner, on a method', () => {
 
   it('pytest: keeps the same method fixed everywhere verified, its call made on the receiver pickled', async () => {
     const { result, code } = await scriptedRun(TALLY_PROJECT, 'python3 -m pytest -q', writeFile('shop/tally.py', FIXED_TALLY));
+    expect(result.assessment?.level).toBe('verified');
+    expect(result.assessment?.outsideLook).toMatchObject({ runnerOnly: [], count: 0 });
+    expect(result.assessment?.outsideLook?.reproduced).toBeGreaterThan(0);
+    expect(code).toBe(0);
+  });
+
+  it('node --test: shows a method fixed only under the runner at review, its receiver holding a Rate and a Map', async () => {
+    const { result, code } = await scriptedRun(LEDGER_PROJECT, 'node --test', writeFile('src/ledger.js', RUNNER_ONLY_LEDGER));
+    expect(result.status).toBe('tests_green');
+    expect(result.assessment?.level).toBe('review');
+    expect(result.assessment?.outsideLook?.runnerOnly).toContainEqual(
+      expect.objectContaining({ function: 'Ledger.due', original: '404', underRunner: '440', outside: '404' }),
+    );
+    expect(code).toBe(4);
+  });
+
+  it('node --test: keeps the same method fixed everywhere verified, its receiver given back whole', async () => {
+    const { result, code } = await scriptedRun(LEDGER_PROJECT, 'node --test', writeFile('src/ledger.js', FIXED_LEDGER));
     expect(result.assessment?.level).toBe('verified');
     expect(result.assessment?.outsideLook).toMatchObject({ runnerOnly: [], count: 0 });
     expect(result.assessment?.outsideLook?.reproduced).toBeGreaterThan(0);

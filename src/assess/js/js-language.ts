@@ -11,7 +11,7 @@ import { instrumentJs } from './probe.ts';
 import { shellQuote } from '../../sandbox/shell-quote.ts';
 
 /** The script and the parts of the probe it loads (outside-call.cjs). */
-const OUTSIDE_FILES = ['outside-call.cjs', 'outside-internal.cjs', 'probe-canon.cjs', 'probe-replay.cjs', 'probe-text.cjs'].map(
+const OUTSIDE_FILES = ['outside-call.cjs', 'outside-internal.cjs', 'outside-revive.cjs', 'probe-canon.cjs', 'probe-replay.cjs', 'probe-text.cjs'].map(
   (name) => ({
     from: fileURLToPath(new URL(`./${name}`, import.meta.url)),
     name,

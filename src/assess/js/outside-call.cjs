@@ -2,7 +2,7 @@
 // The look from outside the runner (docs/design.md §3.3, src/assess/outside-look.ts), in JavaScript:
 // a plain `node` process, with no test runner loaded, no runner variable and no test file on its
 // command line, imports the repository's files as they are (not instrumented) and calls their
-// functions with the arguments the suite's calls had, read back from exact JSON (probe-replay.cjs's
+// functions with the arguments the suite's calls had, read back from exact JSON (outside-revive.cjs's
 // `revive`).
 // What each call returned or threw is written as the probe writes it (probe-canon.cjs), one JSON
 // line per call as soon as it is over, so a call that never returns costs only itself.
@@ -13,13 +13,14 @@
 // to the working directory. A method called on an instance has `this`, the instance's own fields as
 // JSON: the call is made on an object of the class named before the method's name (`Parser` for
 // `Parser.parse`) that has those fields, made without its constructor, as the suite's object was
-// when the call began. A line is `{ "i": 0, "out": { "returned": "true" } }`, or
+// when the call began. An object of a class among the values (a receiver's `Rate`) is made of the
+// class of that name in the called function's module, with its fields. A line is `{ "i": 0, "out": { "returned": "true" } }`, or
 // `{ "i": 0, "missing": "…" }` when the function could not be found or loaded.
 const { appendFileSync, readFileSync } = require('node:fs');
 const { resolve } = require('node:path');
 const { pathToFileURL } = require('node:url');
 const { canon, thrownText } = require('./probe-canon.cjs');
-const { revive } = require('./probe-replay.cjs');
+const { classNamesIn, revive } = require('./outside-revive.cjs');
 const { topLevelBinding, withBindingExported } = require('./outside-internal.cjs');
 
 /** An async call that has not settled by then is written as not settled. */
@@ -142,18 +143,36 @@ async function lookUp(module, name) {
  * @param {{ namespace: Record<string, unknown>, path: string }} module
  * @param {string} name
  * @param {string} fields
+ * @param {(name: string) => Function | undefined} classes The classes the fields' objects are of (classesOf).
  * @returns {Promise<{ fn: Function, receiver: unknown } | null>}
  */
-async function onInstance(module, name, fields) {
+async function onInstance(module, name, fields, classes) {
   const cut = name.lastIndexOf('.');
   const found = cut > 0 ? await lookUp(module, name.slice(0, cut)) : null;
   const prototype = found ? /** @type {{ prototype?: unknown }} */ (found.fn).prototype : null;
   if (typeof prototype !== 'object' || prototype === null) return null;
   const receiver = Object.create(prototype);
-  for (const [key, value] of Object.entries(/** @type {object} */ (revive(fields))))
+  for (const [key, value] of Object.entries(/** @type {object} */ (revive(fields, classes))))
     Object.defineProperty(receiver, key, { value, writable: true, enumerable: true, configurable: true });
   const fn = receiver[name.slice(cut + 1)];
   return typeof fn === 'function' ? { fn, receiver } : null;
+}
+
+/**
+ * The classes the call's values are objects of, each found by its name in the called function's
+ * module (an export, else a binding it keeps to itself), as `revive` asks for them.
+ * @param {{ namespace: Record<string, unknown>, path: string }} module
+ * @param {string[]} texts
+ * @returns {Promise<(name: string) => Function | undefined>}
+ */
+async function classesOf(module, texts) {
+  /** @type {Map<string, Function>} */
+  const found = new Map();
+  for (const name of new Set(texts.flatMap((text) => [...classNamesIn(text)]))) {
+    const at = await lookUp(module, name);
+    if (at) found.set(name, at.fn);
+  }
+  return (name) => found.get(name);
 }
 
 /**
@@ -224,7 +243,17 @@ async function outcome(call, modules) {
     return { missing: `${call.path} does not load in plain node: ${thrownText(error)}` };
   }
   const module = { namespace, path: call.path };
-  const found = call.this === undefined ? await lookUp(module, call.name) : await onInstance(module, call.name, call.this);
+  const classes = await classesOf(module, call.this === undefined ? [call.args] : [call.args, call.this]);
+  /** @type {{ fn: Function, receiver: unknown } | null} */
+  let found;
+  /** @type {unknown[]} */
+  let args;
+  try {
+    found = call.this === undefined ? await lookUp(module, call.name) : await onInstance(module, call.name, call.this, classes);
+    args = /** @type {unknown[]} */ (revive(call.args, classes));
+  } catch (error) {
+    return { missing: `the values of ${call.name}'s call could not be given back: ${thrownText(error)}` };
+  }
   if (!found)
     return {
       missing: `${call.path} has no ${call.this === undefined ? 'function' : 'class with a method'} named ${call.name}`,
@@ -232,7 +261,7 @@ async function outcome(call, modules) {
   /** @type {{ returned: unknown } | { threw: unknown } | null} */
   let result;
   try {
-    const value = found.fn.apply(found.receiver, /** @type {unknown[]} */ (revive(call.args)));
+    const value = found.fn.apply(found.receiver, args);
     const thenable = value !== null && (typeof value === 'object' || typeof value === 'function');
     result =
       thenable && typeof (/** @type {{ then?: unknown }} */ (value).then) === 'function'

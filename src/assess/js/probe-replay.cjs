@@ -4,8 +4,11 @@
 // (`revive`, in outside-call.cjs), or nothing when any argument would come back otherwise (a class's
 // object, a function, a symbol, a getter, an array with holes or extra keys). What JSON has no
 // literal for is written as a tagged object: `undefined`, -0, NaN and the infinities, a bigint, a
-// date, a Buffer or a Uint8Array. A method's receiver is replayed by its own fields, when they are
-// all exact data: the plain process gives an object of the method's class those fields. Part of the
+// date, a Buffer or a Uint8Array, a Map or a Set, and an object of one of the program's classes (its
+// class's name and its own fields: the plain process finds the class by that name in the called
+// function's module and gives an object of it those fields, without its constructor). A method's
+// receiver is replayed by its own fields, when they are all exact data: the plain process gives an
+// object of the method's class those fields (outside-revive.cjs gives it all back). Part of the
 // inlined probe runtime, and copied beside outside-call.cjs.
 
 /** Deeper than this, or longer than this as text, the call is not replayed: a look of a few calls needs no large input. */
@@ -53,13 +56,66 @@ function encodedNumber(value) {
   return Number.isFinite(value) ? value : { [TAG]: 'number', value: String(value) };
 }
 
+/** A class name a plain process can look up in a module: an identifier. */
+const CLASS_NAME = /^[A-Za-z_$][\w$]*$/;
+
 /**
- * A date, a Buffer or a Uint8Array of exactly that class, with no fields of its own, tagged; else REFUSED.
+ * Whether every prototype above the value's, up to Object.prototype, is the program's: a class that
+ * extends a built-in (a Map, an Error, an array) has internal slots no field can give back.
  * @param {object} value
+ * @returns {boolean}
+ */
+function ofProgramClass(value) {
+  let proto = Object.getPrototypeOf(value);
+  while (proto !== null && !isPlainRecord(proto)) {
+    const constructor = Object.getOwnPropertyDescriptor(proto, 'constructor')?.value;
+    if (typeof constructor !== 'function' || /\{\s*\[native code\]\s*\}\s*$/.test(Function.prototype.toString.call(constructor)))
+      return false;
+    proto = Object.getPrototypeOf(proto);
+  }
+  return proto !== null;
+}
+
+/**
+ * A Map or a Set of exactly that class, its entries encoded; an object of one of the program's
+ * classes, by its class's name and its own fields; REFUSED otherwise.
+ * @param {object} value
+ * @param {string} kind
+ * @param {string} tag
+ * @param {number} depth
  * @param {{ left: number }} budget
  * @returns {unknown}
  */
-function encodedObject(value, budget) {
+function encodedCollection(value, kind, tag, depth, budget) {
+  const own = Object.getOwnPropertyNames(value);
+  if ((kind === 'Map' && tag === '[object Map]') || (kind === 'Set' && tag === '[object Set]')) {
+    if (own.length > 0) return REFUSED;
+    const map = kind === 'Map';
+    /** @type {unknown[]} */
+    const items = [];
+    for (const entry of map ? Map.prototype.entries.call(value) : Set.prototype.values.call(value)) {
+      const item = map
+        ? [encoded(entry[0], depth + 1, budget), encoded(entry[1], depth + 1, budget)]
+        : encoded(entry, depth + 1, budget);
+      if (item === REFUSED || (Array.isArray(item) && map && item.includes(REFUSED))) return REFUSED;
+      items.push(item);
+    }
+    return { [TAG]: map ? 'map' : 'set', items };
+  }
+  if (tag !== '[object Object]' || !CLASS_NAME.test(kind) || own.includes(TAG) || !ofProgramClass(value)) return REFUSED;
+  const fields = fieldsOf(value, own, depth, budget);
+  return fields === REFUSED ? REFUSED : { [TAG]: 'instance', class: kind, fields };
+}
+
+/**
+ * A date, a Buffer or a Uint8Array of exactly that class, with no fields of its own, tagged; a Map, a
+ * Set or an object of the program's class (encodedCollection); else REFUSED.
+ * @param {object} value
+ * @param {number} depth
+ * @param {{ left: number }} budget
+ * @returns {unknown}
+ */
+function encodedObject(value, depth, budget) {
   const kind = className(value);
   const tag = Object.prototype.toString.call(value);
   if (kind === 'Date' && tag === '[object Date]' && Object.getOwnPropertyNames(value).length === 0) {
@@ -72,7 +128,7 @@ function encodedObject(value, budget) {
     if (budget.left < 0 || Object.getOwnPropertyNames(value).length !== bytes.length) return REFUSED;
     return { [TAG]: kind === 'Buffer' ? 'buffer' : 'bytes', value: Buffer.from(bytes).toString('base64') };
   }
-  return REFUSED;
+  return encodedCollection(value, kind, tag, depth, budget);
 }
 
 /**
@@ -117,7 +173,7 @@ function encoded(value, depth, budget) {
     }
     return items;
   }
-  if (!isPlainRecord(value)) return encodedObject(value, budget);
+  if (!isPlainRecord(value)) return encodedObject(value, depth, budget);
   return keys.includes(TAG) ? REFUSED : fieldsOf(value, keys, depth, budget);
 }
 
@@ -185,48 +241,4 @@ function fieldsText(receiver) {
   });
 }
 
-/**
- * A tagged value given back.
- * @param {Record<string, unknown>} tagged
- * @returns {unknown}
- */
-function untagged(tagged) {
-  const value = tagged.value;
-  switch (tagged[TAG]) {
-    case 'number':
-      return value === '-0' ? -0 : Number(value);
-    case 'bigint':
-      return BigInt(String(value));
-    case 'date':
-      return new Date(typeof value === 'number' ? value : NaN);
-    case 'buffer':
-      return Buffer.from(String(value), 'base64');
-    case 'bytes':
-      return new Uint8Array(Buffer.from(String(value), 'base64'));
-    default:
-      return undefined;
-  }
-}
-
-/**
- * What `replayText` or `fieldsText` wrote, parsed and given back as the values it was written from.
- * @param {string} text
- * @returns {unknown}
- */
-function revive(text) {
-  /** @param {unknown} value @returns {unknown} */
-  const back = (value) => {
-    if (Array.isArray(value)) return value.map(back);
-    if (typeof value !== 'object' || value === null) return value;
-    const record = /** @type {Record<string, unknown>} */ (value);
-    if (TAG in record) return untagged(record);
-    /** @type {Record<string, unknown>} */
-    const given = {};
-    for (const [key, item] of Object.entries(record))
-      Object.defineProperty(given, key, { value: back(item), writable: true, enumerable: true, configurable: true });
-    return given;
-  };
-  return back(JSON.parse(text));
-}
-
-module.exports = { fieldsText, replayText, revive };
+module.exports = { TAG, fieldsText, replayText };

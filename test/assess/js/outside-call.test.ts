@@ -31,7 +31,7 @@ function outside(
     writeFileSync(join(root, path), text);
   }
   mkdirSync(join(root, '.fixloop-probe'));
-  for (const name of ['outside-call.cjs', 'outside-internal.cjs', 'probe-canon.cjs', 'probe-replay.cjs', 'probe-text.cjs'])
+  for (const name of ['outside-call.cjs', 'outside-internal.cjs', 'outside-revive.cjs', 'probe-canon.cjs', 'probe-replay.cjs', 'probe-text.cjs'])
     copyFileSync(join('src/assess/js', name), join(root, '.fixloop-probe', name));
   const given = calls.map((call) => ({
     ...call,
@@ -117,6 +117,52 @@ describe('the plain process that makes the calls again', () => {
       [2, { out: { threw: expect.stringMatching(/^TypeError/) } }],
       [3, { missing: 'meter.mjs has no class with a method named Meter.absent' }],
       [4, { missing: 'meter.mjs has no class with a method named Nothing.show' }],
+    ]);
+  });
+
+  it("gives a receiver back with the objects of the program's classes, Maps and Sets it holds", () => {
+    const results = outside(
+      {
+        'tally.js': [
+          "const { Rate } = require('./rate.js');",
+          'class Tally {',
+          '  due(tip) { const net = [...this.rows.values()].reduce((a, b) => a + b, tip); return net + (net * this.rate.percent) / 100; }',
+          '  isRate() { return this.rate instanceof Rate && this.tags.has("x"); }',
+          '}',
+          'module.exports = { Tally };',
+        ].join('\n'),
+        'rate.js': 'class Rate { constructor() { throw new Error("the constructor ran"); } }\nmodule.exports = { Rate };',
+      },
+      [
+        {
+          path: 'tally.js',
+          name: 'Tally.due',
+          args: [0],
+          this: {
+            rate: { $fixloop: 'instance', class: 'Rate', fields: { percent: 10 } },
+            rows: { $fixloop: 'map', items: [[['mon', 'tea'], 300]] },
+            tags: { $fixloop: 'set', items: ['x'] },
+          },
+        },
+        {
+          path: 'tally.js',
+          name: 'Tally.isRate',
+          args: [],
+          this: { rate: { $fixloop: 'instance', class: 'Rate', fields: {} }, tags: { $fixloop: 'set', items: ['x'] } },
+        },
+        {
+          path: 'tally.js',
+          name: 'Tally.due',
+          args: [{ $fixloop: 'instance', class: 'Absent', fields: {} }],
+          this: { rows: { $fixloop: 'map', items: [] } },
+        },
+      ],
+    );
+    expect(results).toEqual([
+      [0, { out: { returned: '330' } }],
+      // The class a binding of the module holds (an import): the program's own, so `instanceof` holds.
+      [1, { out: { returned: 'true' } }],
+      [2, { missing: "the values of Tally.due's call could not be given back: Error: no class named Absent" }],
     ]);
   });
 

@@ -1,0 +1,97 @@
+'use strict';
+// What probe-replay.cjs wrote, given back in the plain process of the look from outside the runner
+// (outside-call.cjs, docs/design.md §3.3): the values as they were, tagged ones made again, an object
+// of one of the program's classes made of the class its name finds where the call is made. Copied
+// beside outside-call.cjs; never part of the probe runtime.
+const { TAG } = require('./probe-replay.cjs');
+
+/** @typedef {(name: string) => Function | undefined} Classes The program's class of a name, for `instance`. */
+
+/**
+ * A tagged value given back.
+ * @param {Record<string, unknown>} tagged
+ * @param {(value: unknown) => unknown} back
+ * @param {Classes} classes
+ * @returns {unknown}
+ */
+function untagged(tagged, back, classes) {
+  const value = tagged.value;
+  switch (tagged[TAG]) {
+    case 'map':
+      return new Map(/** @type {unknown[][]} */ (tagged.items).map(([k, v]) => [back(k), back(v)]));
+    case 'set':
+      return new Set(/** @type {unknown[]} */ (tagged.items).map(back));
+    case 'instance': {
+      const found = classes(String(tagged.class));
+      const prototype = /** @type {{ prototype?: unknown } | undefined} */ (found)?.prototype;
+      if (typeof prototype !== 'object' || prototype === null) throw new Error(`no class named ${String(tagged.class)}`);
+      return withFields(Object.create(prototype), /** @type {Record<string, unknown>} */ (tagged.fields), back);
+    }
+    case 'number':
+      return value === '-0' ? -0 : Number(value);
+    case 'bigint':
+      return BigInt(String(value));
+    case 'date':
+      return new Date(typeof value === 'number' ? value : NaN);
+    case 'buffer':
+      return Buffer.from(String(value), 'base64');
+    case 'bytes':
+      return new Uint8Array(Buffer.from(String(value), 'base64'));
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The object given the fields, each defined as it was (a setter of its class does not run).
+ * @template {object} T
+ * @param {T} target
+ * @param {Record<string, unknown>} fields
+ * @param {(value: unknown) => unknown} back
+ * @returns {T}
+ */
+function withFields(target, fields, back) {
+  for (const [key, item] of Object.entries(fields))
+    Object.defineProperty(target, key, { value: back(item), writable: true, enumerable: true, configurable: true });
+  return target;
+}
+
+/**
+ * What `replayText` or `fieldsText` wrote, parsed and given back as the values it was written from;
+ * an object of a class is made of the class `classes` gives for its name (it throws when there is none).
+ * @param {string} text
+ * @param {Classes} [classes]
+ * @returns {unknown}
+ */
+function revive(text, classes = () => undefined) {
+  /** @param {unknown} value @returns {unknown} */
+  const back = (value) => {
+    if (Array.isArray(value)) return value.map(back);
+    if (typeof value !== 'object' || value === null) return value;
+    const record = /** @type {Record<string, unknown>} */ (value);
+    if (TAG in record) return untagged(record, back, classes);
+    return withFields({}, record, back);
+  };
+  return back(JSON.parse(text));
+}
+
+/**
+ * The class names the text's objects of a class name, for the caller to look them up before `revive`.
+ * @param {string} text
+ * @returns {Set<string>}
+ */
+function classNamesIn(text) {
+  /** @type {Set<string>} */
+  const names = new Set();
+  /** @param {unknown} value */
+  const walk = (value) => {
+    if (typeof value !== 'object' || value === null) return;
+    const record = /** @type {Record<string, unknown>} */ (value);
+    if (record[TAG] === 'instance') names.add(String(record.class));
+    for (const item of Object.values(record)) walk(item);
+  };
+  walk(JSON.parse(text));
+  return names;
+}
+
+module.exports = { classNamesIn, revive };
