@@ -25,6 +25,12 @@ export interface SpecialCase {
   neighbours: number;
   /** The arguments whose literal the change follows, as `argument 2 = 'X(hi)X'`, when neighbours keeping it changed too. */
   keyedOn?: string[];
+  /**
+   * The one result every neighbour counted gave, in both versions, when they all gave one: they may
+   * not reach what the patch changed (a lookup by day that finds no row for any other day), so the
+   * report says so rather than let the count stand alone.
+   */
+  oneResult?: string;
 }
 
 /** How one input went in one version: its path through the function where traced, and its result. */
@@ -40,6 +46,7 @@ interface Way {
 export function specialCaseOf(before: RecordIndex, after: RecordIndex, near: NearFailing, noise: Noise): SpecialCase | null {
   const inputs = new Set<string>();
   const keyedOn = new Set<string>();
+  const results = new Set<string>();
   let neighbours = 0;
   for (const key of near.calls) {
     const was = before.suite.get(key);
@@ -62,9 +69,16 @@ export function specialCaseOf(before: RecordIndex, after: RecordIndex, near: Nea
       }(${args})`,
     );
     neighbours += isolated.neighbours;
+    for (const out of isolated.results) results.add(out);
   }
+  const [oneResult] = results;
   return inputs.size > 0 && neighbours >= MIN_NEIGHBOURS
-    ? { inputs: [...inputs], neighbours, ...(keyedOn.size > 0 ? { keyedOn: [...keyedOn] } : {}) }
+    ? {
+        inputs: [...inputs],
+        neighbours,
+        ...(keyedOn.size > 0 ? { keyedOn: [...keyedOn] } : {}),
+        ...(results.size === 1 && keyedOn.size === 0 && oneResult !== undefined ? { oneResult } : {}),
+      }
     : null;
 }
 
@@ -77,14 +91,16 @@ function isolatedAmong(
   args: string,
   at: { original: Way; patched: Way },
   around: Neighbour[],
-): { neighbours: number; keyedOn?: string } | null {
-  if (!around.some((n) => n.changed)) return boundaryMoved(args, at, around) ? null : { neighbours: around.length };
+): { neighbours: number; keyedOn?: string; results: string[] } | null {
+  if (!around.some((n) => n.changed))
+    return boundaryMoved(args, at, around) ? null : { neighbours: around.length, results: around.map((n) => n.original.out) };
   for (const [slot, value] of argumentSlots(args)) {
     if (!isDistinctLiteral(value)) continue;
     const varied = around.filter((n) => argumentSlots(n.args).get(slot) !== value);
     if (varied.length < MIN_NEIGHBOURS || varied.some((n) => n.changed) || boundaryMoved(args, at, varied)) continue;
     const name = /^\d+$/.test(slot) ? `argument ${Number(slot) + 1}` : slot;
-    return { neighbours: varied.length, keyedOn: `${name} = ${value}` };
+    // Neighbours keeping the literal changed: the change does reach other inputs, so flat results here say nothing less.
+    return { neighbours: varied.length, keyedOn: `${name} = ${value}`, results: [] };
   }
   return null;
 }

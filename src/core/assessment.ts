@@ -123,7 +123,11 @@ export interface Assessment {
    * arguments another value (`keyedOn`: the change follows that argument's literal): it answers the
    * tests, not the bug. The level is then `review`.
    */
-  specialCase?: { inputs: string[]; neighbours: number; keyedOn?: string[] };
+  /**
+   * Set when the patch changes behaviour only at the failing tests' own inputs. `oneResult`: every
+   * neighbour counted gave this one result in both versions, so they may not reach what the patch changed.
+   */
+  specialCase?: { inputs: string[]; neighbours: number; keyedOn?: string[]; oneResult?: string };
   /**
    * Set when the look from outside the runner made calls: a patch that gives another result there
    * than under the runner (`runnerOnly`), where the original gives the same in both, is `review`.

@@ -51,6 +51,24 @@ describe('a patch that changes behaviour only at the failing tests’ own inputs
     expect(special).toEqual({ inputs: ["fee('Hello World')"], neighbours: 7 });
   });
 
+  it('says when every neighbour gave one result in both versions: they may not reach the change', () => {
+    // due('mon') on a ledger with rows for Monday only: every other day finds nothing and gives 0.
+    const failing = suite("'mon'", '303');
+    const days = ["''", "'mo'", "'on'", "'MON'", "'mon '", "'mon/'", "'mon.'"];
+    const { original, patched } = around("'mon'", Object.fromEntries(days.map((day) => [day, '0'])));
+    const special = found(failing, [failing, ...original], [{ ...failing, out: { returned: '330' } }, ...patched]);
+    expect(special).toEqual({ inputs: ["fee('mon')"], neighbours: 7, oneResult: '0' });
+    const assessment = decideLevel({
+      changes: [],
+      counts: { suiteCalls: 2, generatedInputs: 7 },
+      specialCase: special!,
+      budget: { usedMs: 1000, limitMs: 30_000, exhausted: false },
+    });
+    expect(assessment.level).toBe('review');
+    expect(assessment.reason).toContain('but every one of those gives 0 in both versions, so they may not reach what it changed');
+    expect(assessment.reason).not.toContain('it answers the tests, not the bug');
+  });
+
   it('is a fix when inputs around it changed too', () => {
     const failing = suite("'Hello World'", "'hello world'");
     const { original, patched } = around("'Hello World'", { ...words, ...more }, { "'HELLO WORLD'": "'hello-world'" });
