@@ -4,22 +4,25 @@
 // the call that gives another result in a plain process; one made only where the test file is fails
 // the judge (its copy runs with the original out of the way); the same fix made everywhere stays
 // `verified`. A method's call is made on an object of its class given the fields the suite's object had,
-// with the objects of its classes, Maps and Sets it holds, or, in Python, on the suite's object
-// pickled when its fields are not JSON.
+// with the objects of its classes, Maps and Sets it holds, or made by the constructor call that made
+// the suite's (a private field), or, in Python, on the suite's object pickled when its fields are not JSON.
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeScriptedRuns, scriptedRun } from '../support/scripted-run.ts';
 import { writeFile } from '../support/judge-cheat-run.ts';
 import { PATHS_PROJECT } from '../fixtures/overfit-paths.ts';
 import {
+  FIXED_GAUGE,
   FIXED_LEDGER,
   FIXED_MONEY,
   FIXED_PATHS,
   FIXED_RULER,
   FIXED_TALLY,
   FIXED_TILL,
+  GAUGE_PROJECT,
   LEDGER_PROJECT,
   MONEY_PROJECT,
   RULER_PROJECT,
+  RUNNER_ONLY_GAUGE,
   RUNNER_ONLY_LEDGER,
   RUNNER_ONLY_MONEY,
   RUNNER_ONLY_PATHS,
@@ -170,6 +173,24 @@ describe('the look from outside the runner, on a method', () => {
 
   it('node --test: keeps the same method fixed everywhere verified, its receiver given back whole', async () => {
     const { result, code } = await scriptedRun(LEDGER_PROJECT, 'node --test', writeFile('src/ledger.js', FIXED_LEDGER));
+    expect(result.assessment?.level).toBe('verified');
+    expect(result.assessment?.outsideLook).toMatchObject({ runnerOnly: [], count: 0 });
+    expect(result.assessment?.outsideLook?.reproduced).toBeGreaterThan(0);
+    expect(code).toBe(0);
+  });
+
+  it('node --test: shows a method fixed only under the runner at review, its object made again by its constructor call', async () => {
+    const { result, code } = await scriptedRun(GAUGE_PROJECT, 'node --test', writeFile('src/gauge.js', RUNNER_ONLY_GAUGE));
+    expect(result.status).toBe('tests_green');
+    expect(result.assessment?.level).toBe('review');
+    expect(result.assessment?.outsideLook?.runnerOnly).toContainEqual(
+      expect.objectContaining({ function: 'Gauge.show', original: "'3 cm'", underRunner: "'2.5 cm'", outside: "'3 cm'" }),
+    );
+    expect(code).toBe(4);
+  });
+
+  it('node --test: keeps the same method fixed everywhere verified, its object with a private field made again', async () => {
+    const { result, code } = await scriptedRun(GAUGE_PROJECT, 'node --test', writeFile('src/gauge.js', FIXED_GAUGE));
     expect(result.assessment?.level).toBe('verified');
     expect(result.assessment?.outsideLook).toMatchObject({ runnerOnly: [], count: 0 });
     expect(result.assessment?.outsideLook?.reproduced).toBeGreaterThan(0);

@@ -11,12 +11,17 @@ import { instrumentJs } from './probe.ts';
 import { shellQuote } from '../../sandbox/shell-quote.ts';
 
 /** The script and the parts of the probe it loads (outside-call.cjs). */
-const OUTSIDE_FILES = ['outside-call.cjs', 'outside-internal.cjs', 'outside-revive.cjs', 'probe-canon.cjs', 'probe-replay.cjs', 'probe-text.cjs'].map(
-  (name) => ({
-    from: fileURLToPath(new URL(`./${name}`, import.meta.url)),
-    name,
-  }),
-);
+const OUTSIDE_FILES = [
+  'outside-call.cjs',
+  'outside-internal.cjs',
+  'outside-revive.cjs',
+  'probe-canon.cjs',
+  'probe-replay.cjs',
+  'probe-text.cjs',
+].map((name) => ({
+  from: fileURLToPath(new URL(`./${name}`, import.meta.url)),
+  name,
+}));
 
 export const jsLanguage: ProbeLanguage = {
   names: ['JavaScript', 'TypeScript'],

@@ -20,7 +20,7 @@ const { appendFileSync, readFileSync } = require('node:fs');
 const { resolve } = require('node:path');
 const { pathToFileURL } = require('node:url');
 const { canon, thrownText } = require('./probe-canon.cjs');
-const { classNamesIn, revive } = require('./outside-revive.cjs');
+const { Born, classesOf, revive } = require('./outside-revive.cjs');
 const { topLevelBinding, withBindingExported } = require('./outside-internal.cjs');
 
 /** An async call that has not settled by then is written as not settled. */
@@ -139,7 +139,8 @@ async function lookUp(module, name) {
 /**
  * The method `name` (`Parser.parse`) on an object of its class with these fields, or null when the
  * module has no such class or its prototype no such method. The fields are defined as the instance
- * had them, so a setter of the class does not run.
+ * had them, so a setter of the class does not run. A receiver written as the constructor call that
+ * made it (probe-born.cjs) is made by that call.
  * @param {{ namespace: Record<string, unknown>, path: string }} module
  * @param {string} name
  * @param {string} fields
@@ -150,29 +151,18 @@ async function onInstance(module, name, fields, classes) {
   const cut = name.lastIndexOf('.');
   const found = cut > 0 ? await lookUp(module, name.slice(0, cut)) : null;
   const prototype = found ? /** @type {{ prototype?: unknown }} */ (found.fn).prototype : null;
-  if (typeof prototype !== 'object' || prototype === null) return null;
-  const receiver = Object.create(prototype);
-  for (const [key, value] of Object.entries(/** @type {object} */ (revive(fields, classes))))
-    Object.defineProperty(receiver, key, { value, writable: true, enumerable: true, configurable: true });
+  if (typeof prototype !== 'object' || prototype === null || !found) return null;
+  const given = /** @type {Record<string, unknown>} */ (revive(fields, classes));
+  /** @type {Record<string, unknown>} */
+  let receiver;
+  if (given instanceof Born) receiver = Reflect.construct(found.fn, given.args);
+  else {
+    receiver = Object.create(prototype);
+    for (const [key, value] of Object.entries(given))
+      Object.defineProperty(receiver, key, { value, writable: true, enumerable: true, configurable: true });
+  }
   const fn = receiver[name.slice(cut + 1)];
   return typeof fn === 'function' ? { fn, receiver } : null;
-}
-
-/**
- * The classes the call's values are objects of, each found by its name in the called function's
- * module (an export, else a binding it keeps to itself), as `revive` asks for them.
- * @param {{ namespace: Record<string, unknown>, path: string }} module
- * @param {string[]} texts
- * @returns {Promise<(name: string) => Function | undefined>}
- */
-async function classesOf(module, texts) {
-  /** @type {Map<string, Function>} */
-  const found = new Map();
-  for (const name of new Set(texts.flatMap((text) => [...classNamesIn(text)]))) {
-    const at = await lookUp(module, name);
-    if (at) found.set(name, at.fn);
-  }
-  return (name) => found.get(name);
 }
 
 /**
@@ -243,7 +233,8 @@ async function outcome(call, modules) {
     return { missing: `${call.path} does not load in plain node: ${thrownText(error)}` };
   }
   const module = { namespace, path: call.path };
-  const classes = await classesOf(module, call.this === undefined ? [call.args] : [call.args, call.this]);
+  const texts = call.this === undefined ? [call.args] : [call.args, call.this];
+  const classes = await classesOf(texts, async (name) => (await lookUp(module, name))?.fn);
   /** @type {{ fn: Function, receiver: unknown } | null} */
   let found;
   /** @type {unknown[]} */

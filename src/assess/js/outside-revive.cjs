@@ -5,6 +5,14 @@
 // beside outside-call.cjs; never part of the probe runtime.
 const { TAG } = require('./probe-replay.cjs');
 
+/** A receiver to be made by its class's constructor with these arguments (probe-born.cjs's `new`). */
+class Born {
+  /** @param {unknown[]} args */
+  constructor(args) {
+    this.args = args;
+  }
+}
+
 /** @typedef {(name: string) => Function | undefined} Classes The program's class of a name, for `instance`. */
 
 /**
@@ -17,6 +25,8 @@ const { TAG } = require('./probe-replay.cjs');
 function untagged(tagged, back, classes) {
   const value = tagged.value;
   switch (tagged[TAG]) {
+    case 'new':
+      return new Born(/** @type {unknown[]} */ (back(tagged.args)));
     case 'map':
       return new Map(/** @type {unknown[][]} */ (tagged.items).map(([k, v]) => [back(k), back(v)]));
     case 'set':
@@ -94,4 +104,21 @@ function classNamesIn(text) {
   return names;
 }
 
-module.exports = { classNamesIn, revive };
+/**
+ * The classes the texts' objects are of, each found by its name where the call is made (`find`: the
+ * called function's module, its exports, else a binding it keeps to itself), as `revive` asks for them.
+ * @param {string[]} texts
+ * @param {(name: string) => Promise<Function | undefined>} find
+ * @returns {Promise<Classes>}
+ */
+async function classesOf(texts, find) {
+  /** @type {Map<string, Function>} */
+  const found = new Map();
+  for (const name of new Set(texts.flatMap((text) => [...classNamesIn(text)]))) {
+    const at = await find(name);
+    if (at) found.set(name, at);
+  }
+  return (name) => found.get(name);
+}
+
+module.exports = { Born, classNamesIn, classesOf, revive };

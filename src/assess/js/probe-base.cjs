@@ -6,6 +6,7 @@
 // Part of the inlined probe runtime.
 const { HELD_MS } = require('./probe-generated.cjs');
 const { heldCopy } = require('./probe-held.cjs');
+const { remaker } = require('./probe-born.cjs');
 const { copy, isPlainData } = require('./probe-inputs.cjs');
 const { isPlainObject } = require('./probe-plain.cjs');
 
@@ -54,7 +55,7 @@ function isNamespaceOf(thisArg, self) {
  * @param {Call} call
  * @param {FnState} fn
  * @param {unknown[]} args
- * @returns {{ self: Function, snapshot: unknown[], held: ReadonlySet<number>, thisArg: unknown, heldThis: boolean } | null}
+ * @returns {{ self: Function, snapshot: unknown[], held: ReadonlySet<number>, thisArg: unknown, heldThis: boolean, remake: (() => unknown) | null } | null}
  */
 function generationBase(state, file, call, fn, args) {
   if (typeof call.self !== 'function') return null;
@@ -64,11 +65,15 @@ function generationBase(state, file, call, fn, args) {
   if (typeof self !== 'function') return null;
   const heldThis = !isPlainThis(state, file, call.thisArg) && !isNamespaceOf(call.thisArg, self);
   const held = new Set(plain.flatMap((isPlain, index) => (isPlain ? [] : [index])));
-  if ((fn.refused || fn.heavy) && (heldThis || held.size > 0)) return null;
+  // A class that refused copies (a private field) gets objects made again by the constructor call
+  // that made the receiver, when nothing changed it since (probe-born.cjs).
+  const remake = fn.refused && !fn.heavy && heldThis && held.size === 0 ? remaker(state, call.thisArg) : null;
+  if ((fn.refused || fn.heavy) && (heldThis || held.size > 0) && !remake) return null;
   const started = Date.now();
   try {
     const snapshot = args.map((arg, index) => (held.has(index) ? heldCopy(arg) : copy(arg)));
-    return { self, snapshot, held, thisArg: heldThis ? heldCopy(call.thisArg) : call.thisArg, heldThis };
+    const thisArg = remake ? remake() : heldThis ? heldCopy(call.thisArg) : call.thisArg;
+    return { self, snapshot, held, thisArg, heldThis, remake };
   } catch {
     return null;
   } finally {

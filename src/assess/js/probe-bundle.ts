@@ -20,6 +20,7 @@ const PIECES = [
   'probe-replay.cjs',
   'probe-caller.cjs',
   'probe-generated.cjs',
+  'probe-born.cjs',
   'probe-base.cjs',
   'probe-call.cjs',
   'probe-generator.cjs',

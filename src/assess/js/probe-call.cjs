@@ -11,6 +11,7 @@ const { generationBase, isReceiver } = require('./probe-base.cjs');
 const { ASYNC, BASE_KEYS, MAX_KEYS, addCapped, generate, quietly } = require('./probe-generated.cjs');
 const { record, whenSettled, write } = require('./probe-records.cjs');
 const { fieldsText, replayText } = require('./probe-replay.cjs');
+const { birthText } = require('./probe-born.cjs');
 
 /** @typedef {import('./probe-caller.cjs').Caller} Caller */
 /** @typedef {import('./probe-records.cjs').ProbeFile} ProbeFile */
@@ -54,6 +55,7 @@ const { fieldsText, replayText } = require('./probe-replay.cjs');
  * @property {ReadonlySet<number>} held The positions of `snapshot` held still and copied per generated call.
  * @property {unknown} thisArg The `this` of generated calls: the call's own, or a copy of its receiver (heldThis).
  * @property {boolean} heldThis
+ * @property {(() => unknown) | null} remake Makes each generated call's receiver by its constructor (probe-born.cjs), when copies were refused.
  * @property {string | undefined} receiver
  * @property {string | undefined} replay The arguments as exact data, for the look from outside the runner (probe-replay.cjs).
  * @property {string | undefined} replayThis A method's receiver as its fields, exact data, for the same look.
@@ -130,8 +132,9 @@ function prepare(state, file, call) {
     held: NONE,
     thisArg: call.thisArg,
     heldThis: false,
+    remake: null,
   };
-  return { fn, file, call, args, key, caller, ...base, receiver, ...replayOf(call, args) };
+  return { fn, file, call, args, key, caller, ...base, receiver, ...replayOf(state, call, args) };
 }
 
 /**
@@ -154,15 +157,18 @@ function ofItsClass(call) {
 
 /**
  * The call as the look from outside the runner makes it again: its arguments as exact data and, for a
- * method called on an instance, the instance's own fields before the call (a static method's receiver
- * is its class, which the plain process finds by name). Either missing: the call is not made again.
+ * method called on an instance, the constructor call that made it when its fields are as that left
+ * them (probe-born.cjs: it also gives back private fields and what the constructor made), else its
+ * own fields before the call (a static method's receiver is its class, which the plain process finds
+ * by name). Either missing: the call is not made again.
+ * @param {State} state
  * @param {Call} call
  * @param {unknown[]} args
  * @returns {{ replay: string | undefined, replayThis: string | undefined }}
  */
-function replayOf(call, args) {
+function replayOf(state, call, args) {
   const onInstance = call.flags & METHOD && typeof call.thisArg !== 'function';
-  const replayThis = onInstance && ofItsClass(call) ? fieldsText(call.thisArg) : undefined;
+  const replayThis = onInstance && ofItsClass(call) ? (birthText(state, call.thisArg) ?? fieldsText(call.thisArg)) : undefined;
   const replay = onInstance && replayThis === undefined ? undefined : replayText(args);
   return { replay, replayThis };
 }

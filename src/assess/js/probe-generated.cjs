@@ -73,7 +73,7 @@ function ownCopies(before, args) {
   try {
     return {
       args: args.map((arg, index) => (before.held.has(index) ? heldCopy(arg) : arg)),
-      thisArg: before.heldThis ? heldCopy(before.thisArg) : before.thisArg,
+      thisArg: before.remake ? before.remake() : before.heldThis ? heldCopy(before.thisArg) : before.thisArg,
     };
   } catch {
     return null;
@@ -150,7 +150,7 @@ function generate(state, before) {
   let made = 0;
   const deadline = holdsCopies(before) ? Date.now() + HELD_MS : Infinity;
   for (const args of candidates) {
-    if (made >= PER_SUITE_CALL || state.shared.generated >= PER_PROCESS || fn.refused) break;
+    if (made >= PER_SUITE_CALL || state.shared.generated >= PER_PROCESS || (fn.refused && !before.remake)) break;
     if (Date.now() > deadline) {
       fn.heavy = true;
       break;

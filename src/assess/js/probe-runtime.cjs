@@ -19,6 +19,7 @@
 // Each call also keeps its path: the markers of the function's statements and branches that ran
 // while it was the innermost probed call (probe-path.ts), recorded as `path` for the comparison.
 const { mark, probeCall } = require('./probe-call.cjs');
+const { born, bornWith } = require('./probe-born.cjs');
 const { probeGenerator } = require('./probe-generator.cjs');
 const { quietly } = require('./probe-generated.cjs');
 const { dirname, record, write } = require('./probe-records.cjs');
@@ -51,6 +52,7 @@ const { dirname, record, write } = require('./probe-records.cjs');
  * @property {Map<string, FnState>} fns
  * @property {Frame[]} frames
  * @property {Set<number> | null} lastPath
+ * @property {WeakMap<object, import('./probe-born.cjs').Birth>} births How each object of a probed method's class was made (probe-birth.ts).
  */
 
 const SHARED = Symbol.for('fixloop.assess.probe');
@@ -126,7 +128,7 @@ function install(fs, g, builtin) {
     // Without them the probe still records: nested async calls of a generated call may show as suite calls.
   }
   /** @type {State} */
-  const state = { g, als, frameStore, shared, busy: false, fns: new Map(), frames: [], lastPath: null };
+  const state = { g, als, frameStore, shared, busy: false, fns: new Map(), frames: [], lastPath: null, births: new WeakMap() };
   /** @type {Map<string, Writer>} */
   const writers = new Map();
   return {
@@ -176,6 +178,22 @@ function install(fs, g, builtin) {
           mark(state, id, k);
         },
         k: keepShape,
+        /**
+         * A constructor of a probed method's class begins: its arguments as exact data (probe-birth.ts).
+         * @param {ArrayLike<unknown>} argsLike
+         */
+        a(argsLike) {
+          return bornWith(argsLike);
+        },
+        /**
+         * The constructor is over: how the object was made, kept beside it.
+         * @param {{ text: string, copy: unknown[] } | undefined} args
+         * @param {() => unknown} self
+         * @param {unknown} target `new.target`
+         */
+        n(args, self, target) {
+          born(state, args, self, target);
+        },
       };
     },
   };

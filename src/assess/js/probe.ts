@@ -10,6 +10,7 @@ import { directiveEnd } from './directive-end.ts';
 import { functionsForLines, namedFunctions } from './probe-functions.ts';
 import { pathEdits } from './probe-path.ts';
 import { wrapEdits, type Edit } from './probe-wrap.ts';
+import { birthEdits, classOf } from './probe-birth.ts';
 
 const VALUE_MODULE_SYNTAX = new Set([
   'ImportDeclaration',
@@ -73,14 +74,19 @@ export function instrumentJs(source: string, changedLines: ReadonlySet<number>, 
   const edits: Edit[] = [];
   const functions = [];
   const own = new Set(chosen.map((fn) => fn.node));
+  // The classes whose methods are probed: their constructors record how each object was made (probe-birth.ts).
+  const classes = new Set<JsNode>();
   for (const fn of chosen) {
     const id = `${target.path}#${fn.qualifiedName}`;
     const wrap = wrapEdits(source, fn.node, fn.ancestors, id, typescript);
     if (wrap.length === 0) continue;
+    const klass = fn.node.type === 'ClassMethod' && fn.node['static'] !== true ? classOf(fn.ancestors) : null;
+    if (klass) classes.add(klass);
     edits.push(...wrap, ...pathEdits(fn.node, own, (k) => `${PROBE_FUNCTION}().l(${JSON.stringify(id)}, ${k})`));
     functions.push({ id, name: fn.qualifiedName.replace(/#\d+$/, ''), path: target.path, line: fn.node.loc.start.line });
   }
   if (functions.length === 0) return null;
+  for (const klass of classes) edits.push(...birthEdits(klass));
   const header = headerPosition(source, program);
   edits.push({
     pos: header.pos,

@@ -103,10 +103,12 @@ describe.each(NODES)('a CommonJS file under %s', (_label, node) => {
       'Loud { total: 10 }',
     ]);
     expect(of(result.all, 'lib.cjs#Loud.add', 'suite').map((r) => r.thisAfter)).toEqual(['Loud { total: 10 }']);
-    // A method's call is made again outside the runner on an object of its class given the fields the
-    // receiver had before the call; not on an object of a subclass (Loud's call of Counter's add).
+    // A method's call is made again outside the runner on an object of its class: one made by the
+    // constructor call that made the receiver, while its fields are as the constructor left them
+    // (probe-born.cjs), else one given the fields the receiver had before the call; not on an object
+    // of a subclass (Loud's call of Counter's add).
     expect(of(result.all, 'lib.cjs#Counter.add', 'suite').map((r) => [r.replay, r.replayThis])).toEqual([
-      ['[2]', '{"total":0}'],
+      ['[2]', '{"$fixloop":"new","args":[]}'],
       ['[3,"extra"]', '{"total":2}'],
       [undefined, undefined],
     ]);

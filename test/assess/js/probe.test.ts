@@ -130,6 +130,38 @@ describe('the rewrite', () => {
     });
   });
 
+  it("makes the constructor of a probed method's class record how each object was made, when it extends nothing", () => {
+    const source = [
+      'class Gauge {',
+      '  #unit;',
+      '  constructor(unit) {',
+      '    this.#unit = unit;',
+      '  }',
+      '  show(mm) {',
+      '    return mm + this.#unit; // show-body',
+      '  }',
+      '}',
+      'class Wide extends Gauge {',
+      '  constructor(unit) {',
+      '    super(unit);',
+      '  }',
+      '  show(mm) {',
+      '    return super.show(mm); // wide-body',
+      '  }',
+      '}',
+      'module.exports = { Gauge, Wide };',
+    ].join('\n');
+    const result = instrumentJs(source, new Set([lineOf(source, 'show-body'), lineOf(source, 'wide-body')]), TARGET);
+    const lines = result?.source.split('\n') ?? [];
+    expect(lines).toHaveLength(source.split('\n').length);
+    expect(lines[2]).toBe('  constructor(unit) {const __fixloop_n = __fixloop_p().a(arguments); try {');
+    expect(lines[4]).toBe('  } finally { __fixloop_p().n(__fixloop_n, () => this, new.target); }}');
+    // A derived class has no `this` before `super()`: its constructor is left as it was.
+    expect(lines.slice(10, 13)).toEqual(source.split('\n').slice(10, 13));
+    expect(() => parseJs('src/lib.js', result?.source ?? '')).not.toThrow();
+    expect(parseJs('src/lib.js', result?.source ?? '')).not.toBeNull();
+  });
+
   it('ends a directive written without a semicolon before what it inserts after it, so the file still parses', () => {
     const source = "'use strict'\nfunction f (a) {\n  'use strict'\n  return a + 1 // body\n}\nmodule.exports = f\n";
     const result = instrumentJs(source, new Set([lineOf(source, 'body')]), TARGET);
