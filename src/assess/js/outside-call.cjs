@@ -13,8 +13,9 @@
 // to the working directory. A method called on an instance has `this`, the instance's own fields as
 // JSON: the call is made on an object of the class named before the method's name (`Parser` for
 // `Parser.parse`) that has those fields, made without its constructor, as the suite's object was
-// when the call began. An object of a class among the values (a receiver's `Rate`) is made of the
-// class of that name in the called function's module, with its fields. A line is `{ "i": 0, "out": { "returned": "true" } }`, or
+// when the call began, or by the constructor call that made it (`{"$fixloop":"new"}`). An object
+// of a class among the values (a receiver's `Rate`) is made of the class of that name in the called
+// function's module, with its fields. A line is `{ "i": 0, "out": { "returned": "true" } }`, or
 // `{ "i": 0, "missing": "…" }` when the function could not be found or loaded.
 const { appendFileSync, readFileSync } = require('node:fs');
 const { resolve } = require('node:path');

@@ -93,7 +93,8 @@ function ownCopies(before, args) {
 function runGenerated(state, before, listed, key) {
   /** @type {Entry[]} */
   const lines = [];
-  const own = ownCopies(before, listed);
+  // Quietly: a receiver made by its constructor (before.remake) may call probed functions.
+  const own = quietly(state, () => ownCopies(before, listed));
   if (!own) return lines;
   const { args, thisArg } = own;
   const copied = holdsCopies(before);
