@@ -2,10 +2,11 @@
 // the look from outside the runner (docs/design.md §3.3): a method's call on an object whose fields
 // cannot be written (a private field, a function the constructor made) is made again on an object
 // built by the same constructor call, when the object's fields are as the constructor left them.
-//   constructor(a) { BODY }  →  constructor(a) { const __fixloop_n = __fixloop_p().a(arguments); try { BODY } finally { __fixloop_p().n(__fixloop_n, () => this, new.target); } }
-// Only a class with a constructor of its own that extends nothing: before `super()` a derived class
-// has no `this`, which a type checker would see read in the `finally`. Every insertion is on an
-// existing line, so line numbers do not move.
+//   constructor(a) { BODY }  →  constructor(a) { const __fixloop_n = __fixloop_p().a(arguments); try { BODY } finally { __fixloop_p().n(__fixloop_n, () => this, new.target, "Gauge"); } }
+// Only a class with a constructor of its own; in TypeScript, one that extends nothing, since a type
+// checker (ts-jest's) would see a derived class's `this` read in the `finally` before `super()`. At
+// run time that read is in the arrow, which the runtime calls inside a `try`: a constructor that threw
+// before `super()` made no object. Every insertion is on an existing line, so line numbers do not move.
 import { isJsNode, type JsNode } from '../../core/js-tree.ts';
 import { PROBE_FUNCTION } from './probe-bundle.ts';
 import type { Edit } from './probe-wrap.ts';
@@ -20,9 +21,13 @@ export function classOf(ancestors: readonly JsNode[]): JsNode | null {
   return owner;
 }
 
-/** Edits for the class's own constructor, or [] when it has none or extends another class. */
-export function birthEdits(klass: JsNode): Edit[] {
-  if (klass['superClass']) return [];
+/** Edits for the class's own constructor, or [] when it has none, or is TypeScript and extends another class. */
+export function birthEdits(klass: JsNode, typescript: boolean): Edit[] {
+  if (klass['superClass'] && typescript) return [];
+  // By name, so that a base class's constructor, run by `super()`, records nothing for a subclass's object.
+  const id = isJsNode(klass['id']) ? klass['id'] : null;
+  const name = id?.type === 'Identifier' ? String(id['name']) : '';
+  if (name === '') return [];
   const members = (isJsNode(klass['body']) ? ((klass['body']['body'] as unknown[] | undefined) ?? []) : []).filter(isJsNode);
   const constructor = members.find((m) => m.type === 'ClassMethod' && m['kind'] === 'constructor');
   const body = constructor && isJsNode(constructor['body']) ? constructor['body'] : null;
@@ -36,6 +41,6 @@ export function birthEdits(klass: JsNode): Edit[] {
   });
   return [
     edit(body.start + 1, `const ${BIRTH} = ${PROBE_FUNCTION}().a(arguments); try {`, 1),
-    edit(body.end - 1, `} finally { ${PROBE_FUNCTION}().n(${BIRTH}, () => this, new.target); }`, 0),
+    edit(body.end - 1, `} finally { ${PROBE_FUNCTION}().n(${BIRTH}, () => this, new.target, ${JSON.stringify(name)}); }`, 0),
   ];
 }

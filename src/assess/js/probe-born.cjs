@@ -36,16 +36,19 @@ function bornWith(argsLike) {
 
 /**
  * Keeps how the object was made, when its arguments are exact data and it is of exactly the class
- * constructed (a subclass's constructor runs after, and makes another object of another class).
+ * whose constructor this is (`name`): a base class's constructor, run by a subclass's `super()`, was
+ * given what the subclass chose, not what its caller gave.
  * @param {{ births: WeakMap<object, Birth> }} state
  * @param {{ text: string, copy: unknown[] } | undefined} args
  * @param {() => unknown} self
  * @param {unknown} target
+ * @param {string} name
  */
-function born(state, args, self, target) {
+function born(state, args, self, target, name) {
   try {
+    if (args === undefined || typeof target !== 'function' || target.name !== name) return;
     const object = self();
-    if (args === undefined || typeof target !== 'function' || typeof object !== 'object' || object === null) return;
+    if (typeof object !== 'object' || object === null) return;
     if (Object.getPrototypeOf(object) !== target.prototype) return;
     state.births.set(object, { args: args.text, copy: args.copy, target, text: canon(object) });
   } catch {

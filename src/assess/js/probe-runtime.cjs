@@ -190,9 +190,10 @@ function install(fs, g, builtin) {
          * @param {{ text: string, copy: unknown[] } | undefined} args
          * @param {() => unknown} self
          * @param {unknown} target `new.target`
+         * @param {string} name The name of the class whose constructor this is.
          */
-        n(args, self, target) {
-          born(state, args, self, target);
+        n(args, self, target, name) {
+          born(state, args, self, target, name);
         },
       };
     },

@@ -86,7 +86,7 @@ export function instrumentJs(source: string, changedLines: ReadonlySet<number>, 
     functions.push({ id, name: fn.qualifiedName.replace(/#\d+$/, ''), path: target.path, line: fn.node.loc.start.line });
   }
   if (functions.length === 0) return null;
-  for (const klass of classes) edits.push(...birthEdits(klass));
+  for (const klass of classes) edits.push(...birthEdits(klass, typescript));
   const header = headerPosition(source, program);
   edits.push({
     pos: header.pos,

@@ -130,7 +130,7 @@ describe('the rewrite', () => {
     });
   });
 
-  it("makes the constructor of a probed method's class record how each object was made, when it extends nothing", () => {
+  it("makes the constructor of a probed method's class record how each object was made", () => {
     const source = [
       'class Gauge {',
       '  #unit;',
@@ -155,11 +155,18 @@ describe('the rewrite', () => {
     const lines = result?.source.split('\n') ?? [];
     expect(lines).toHaveLength(source.split('\n').length);
     expect(lines[2]).toBe('  constructor(unit) {const __fixloop_n = __fixloop_p().a(arguments); try {');
-    expect(lines[4]).toBe('  } finally { __fixloop_p().n(__fixloop_n, () => this, new.target); }}');
-    // A derived class has no `this` before `super()`: its constructor is left as it was.
-    expect(lines.slice(10, 13)).toEqual(source.split('\n').slice(10, 13));
-    expect(() => parseJs('src/lib.js', result?.source ?? '')).not.toThrow();
+    expect(lines[4]).toBe('  } finally { __fixloop_p().n(__fixloop_n, () => this, new.target, "Gauge"); }}');
+    // A derived class's `this` is read in the arrow only, after its constructor ran.
+    expect(lines[10]).toBe('  constructor(unit) {const __fixloop_n = __fixloop_p().a(arguments); try {');
     expect(parseJs('src/lib.js', result?.source ?? '')).not.toBeNull();
+    // In TypeScript a type checker would see `this` read before `super()`: a derived class is left as it was.
+    const typed = instrumentJs(source, new Set([lineOf(source, 'show-body'), lineOf(source, 'wide-body')]), {
+      ...TARGET,
+      path: 'src/lib.ts',
+    });
+    const typedLines = typed?.source.split('\n') ?? [];
+    expect(typedLines[2]).toContain('__fixloop_p().a(arguments)');
+    expect(typedLines.slice(10, 13)).toEqual(source.split('\n').slice(10, 13));
   });
 
   it('ends a directive written without a semicolon before what it inserts after it, so the file still parses', () => {
