@@ -24,6 +24,8 @@ MAX_DEPTH, MAX_TEXT = 6, 4000
 MAX_PICKLED = 12000
 # A function whose call took longer than this to pickle is not pickled again: a hot method would pay it on every call.
 PICKLE_SLOW_S = 0.005
+# Pickles kept per function: the look makes few calls again (40 at most), and the records must stay small.
+PICKLES_PER_FUNCTION = 200
 # The key of a tagged value. A dict of the program's own with this key is not replayed, so none is misread as one.
 TAG = "$fixloop"
 
@@ -109,15 +111,16 @@ def shape(qualified):
     return top_level, (qualified.split(".")[0] if re.fullmatch(r"\w+\.\w+", qualified) else None)
 
 class Budget(object):
-    """One function's leave to pickle: withdrawn once a call of it was slow to pickle."""
+    """One function's leave to pickle: withdrawn once a call of it was slow to pickle, or after
+    PICKLES_PER_FUNCTION pickles."""
 
     def __init__(self):
-        self.slow = False
+        self.slow, self.left = False, PICKLES_PER_FUNCTION
 
 def _pickled(value, budget):
     """JSON of a tagged object holding the value pickled, or None: it does not pickle (a lock, a lambda,
     a generator), pickles to more than MAX_PICKLED, or the function's pickles were slow before."""
-    if budget is None or budget.slow:
+    if budget is None or budget.slow or budget.left <= 0:
         return None
     start = time.monotonic()
     try:
@@ -127,7 +130,10 @@ def _pickled(value, budget):
     finally:
         budget.slow = time.monotonic() - start > PICKLE_SLOW_S
     text = base64.b64encode(data).decode("ascii")
-    return json.dumps({TAG: "pickle", "value": text}) if len(text) <= MAX_PICKLED else None
+    if len(text) > MAX_PICKLED:
+        return None
+    budget.left -= 1
+    return json.dumps({TAG: "pickle", "value": text})
 
 def pickled(text):
     """Whether a replay text holds a pickle (the plain interpreter gives back the object itself)."""

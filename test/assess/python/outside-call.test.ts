@@ -107,7 +107,7 @@ describe('the Python look from outside the runner, with pickled values', () => {
     expect(made).toEqual({ i: 0, missing: 'the arguments of doubled import pytest' });
   });
 
-  it('pickles nothing without a budget, once a pickle was slow, or beyond its size', () => {
+  it('pickles nothing without a budget, once a pickle was slow, after its count, or beyond its size', () => {
     const script = [
       'import importlib.util, sys, threading',
       "spec = importlib.util.spec_from_file_location('r', sys.argv[1])",
@@ -116,8 +116,10 @@ describe('the Python look from outside the runner, with pickled values', () => {
       'box = Box(); box.lock = threading.Lock()',
       'big = Box(); big.rows = {(i, i): "x" * 20 for i in range(2000)}',
       'slow = r.Budget(); slow.slow = True',
+      'spent = r.Budget(); spent.left = 0',
       'print(r.replay_of(True, None, ({(1, 2): 3},), {}, None))',
       'print(r.replay_of(True, None, ({(1, 2): 3},), {}, slow))',
+      'print(r.replay_of(True, None, ({(1, 2): 3},), {}, spent))',
       'print(r.replay_of(True, None, (box,), {}, r.Budget()))',
       'print(r.replay_of(True, None, (big,), {}, r.Budget()))',
       'print(bool(r.replay_of(True, None, ({(1, 2): 3},), {}, r.Budget())))',
@@ -125,6 +127,6 @@ describe('the Python look from outside the runner, with pickled values', () => {
     const lines = execFileSync('python3', ['-c', script, join(PYTHON, 'fixloop_probe_replay.py')], { encoding: 'utf8' })
       .trim()
       .split('\n');
-    expect(lines).toEqual(['{}', '{}', '{}', '{}', 'True']);
+    expect(lines).toEqual(['{}', '{}', '{}', '{}', '{}', 'True']);
   });
 });
