@@ -10,6 +10,9 @@ const { canon } = require('./probe-canon.cjs');
 const { heldCopy } = require('./probe-held.cjs');
 const { TAG, replayText } = require('./probe-replay.cjs');
 
+/** Objects whose making is kept, at most, per realm: a class made in a hot loop (a token) must not slow the suite. */
+const MAX_BIRTHS = 5000;
+
 /**
  * @typedef {object} Birth
  * @property {string} args The constructor's arguments as exact data (probe-replay.cjs).
@@ -20,11 +23,13 @@ const { TAG, replayText } = require('./probe-replay.cjs');
 
 /**
  * The constructor's arguments as exact data, and a copy of them, taken before it runs (it may change
- * what it was given); undefined when they are not exact data.
+ * what it was given); undefined when they are not exact data, or MAX_BIRTHS objects were kept.
+ * @param {{ births: WeakMap<object, Birth>, birthCount: number }} state
  * @param {ArrayLike<unknown>} argsLike
  * @returns {{ text: string, copy: unknown[] } | undefined}
  */
-function bornWith(argsLike) {
+function bornWith(state, argsLike) {
+  if (state.birthCount >= MAX_BIRTHS) return undefined;
   try {
     const args = Array.prototype.slice.call(argsLike);
     const text = replayText(args);
@@ -38,7 +43,7 @@ function bornWith(argsLike) {
  * Keeps how the object was made, when its arguments are exact data and it is of exactly the class
  * whose constructor this is (`name`): a base class's constructor, run by a subclass's `super()`, was
  * given what the subclass chose, not what its caller gave.
- * @param {{ births: WeakMap<object, Birth> }} state
+ * @param {{ births: WeakMap<object, Birth>, birthCount: number }} state
  * @param {{ text: string, copy: unknown[] } | undefined} args
  * @param {() => unknown} self
  * @param {unknown} target
@@ -51,6 +56,7 @@ function born(state, args, self, target, name) {
     if (typeof object !== 'object' || object === null) return;
     if (Object.getPrototypeOf(object) !== target.prototype) return;
     state.births.set(object, { args: args.text, copy: args.copy, target, text: canon(object) });
+    state.birthCount += 1;
   } catch {
     // A constructor that threw made no object to call a method on.
   }

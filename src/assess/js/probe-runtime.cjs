@@ -53,6 +53,7 @@ const { dirname, record, write } = require('./probe-records.cjs');
  * @property {Frame[]} frames
  * @property {Set<number> | null} lastPath
  * @property {WeakMap<object, import('./probe-born.cjs').Birth>} births How each object of a probed method's class was made (probe-birth.ts).
+ * @property {number} birthCount How many births were kept.
  */
 
 const SHARED = Symbol.for('fixloop.assess.probe');
@@ -128,7 +129,18 @@ function install(fs, g, builtin) {
     // Without them the probe still records: nested async calls of a generated call may show as suite calls.
   }
   /** @type {State} */
-  const state = { g, als, frameStore, shared, busy: false, fns: new Map(), frames: [], lastPath: null, births: new WeakMap() };
+  const state = {
+    g,
+    als,
+    frameStore,
+    shared,
+    busy: false,
+    fns: new Map(),
+    frames: [],
+    lastPath: null,
+    births: new WeakMap(),
+    birthCount: 0,
+  };
   /** @type {Map<string, Writer>} */
   const writers = new Map();
   return {
@@ -147,55 +159,64 @@ function install(fs, g, builtin) {
       }
       /** @type {ProbeFile} */
       const file = { writer, root: dirname(dirname(recordFile)), mod, values: values || null };
-      return {
-        /**
-         * @param {string} id
-         * @param {unknown} thisArg
-         * @param {ArrayLike<unknown>} argsLike
-         * @param {Call['self']} self
-         * @param {number} flags
-         * @param {Body} body
-         */
-        c(id, thisArg, argsLike, self, flags, body) {
-          return probeCall(state, file, { id, thisArg, argsLike, self, flags }, body);
-        },
-        /**
-         * A generator function's call (probe-generator.cjs): `gen` is its body as a generator function.
-         * @param {string} id
-         * @param {unknown} thisArg
-         * @param {ArrayLike<unknown>} argsLike
-         * @param {number} flags
-         * @param {Function} gen
-         */
-        y(id, thisArg, argsLike, flags, gen) {
-          return probeGenerator(state, file, { id, thisArg, argsLike, self: null, flags }, gen);
-        },
-        /**
-         * @param {string} id
-         * @param {number} k
-         */
-        l(id, k) {
-          mark(state, id, k);
-        },
-        k: keepShape,
-        /**
-         * A constructor of a probed method's class begins: its arguments as exact data (probe-birth.ts).
-         * @param {ArrayLike<unknown>} argsLike
-         */
-        a(argsLike) {
-          return bornWith(argsLike);
-        },
-        /**
-         * The constructor is over: how the object was made, kept beside it.
-         * @param {{ text: string, copy: unknown[] } | undefined} args
-         * @param {() => unknown} self
-         * @param {unknown} target `new.target`
-         * @param {string} name The name of the class whose constructor this is.
-         */
-        n(args, self, target, name) {
-          born(state, args, self, target, name);
-        },
-      };
+      return fileProbe(state, file);
+    },
+  };
+}
+
+/**
+ * The probe of one instrumented file: what its wrappers call (probe-wrap.ts, probe-birth.ts).
+ * @param {State} state
+ * @param {ProbeFile} file
+ */
+function fileProbe(state, file) {
+  return {
+    /**
+     * @param {string} id
+     * @param {unknown} thisArg
+     * @param {ArrayLike<unknown>} argsLike
+     * @param {Call['self']} self
+     * @param {number} flags
+     * @param {Body} body
+     */
+    c(id, thisArg, argsLike, self, flags, body) {
+      return probeCall(state, file, { id, thisArg, argsLike, self, flags }, body);
+    },
+    /**
+     * A generator function's call (probe-generator.cjs): `gen` is its body as a generator function.
+     * @param {string} id
+     * @param {unknown} thisArg
+     * @param {ArrayLike<unknown>} argsLike
+     * @param {number} flags
+     * @param {Function} gen
+     */
+    y(id, thisArg, argsLike, flags, gen) {
+      return probeGenerator(state, file, { id, thisArg, argsLike, self: null, flags }, gen);
+    },
+    /**
+     * @param {string} id
+     * @param {number} k
+     */
+    l(id, k) {
+      mark(state, id, k);
+    },
+    k: keepShape,
+    /**
+     * A constructor of a probed method's class begins: its arguments as exact data (probe-birth.ts).
+     * @param {ArrayLike<unknown>} argsLike
+     */
+    a(argsLike) {
+      return bornWith(state, argsLike);
+    },
+    /**
+     * The constructor is over: how the object was made, kept beside it.
+     * @param {{ text: string, copy: unknown[] } | undefined} args
+     * @param {() => unknown} self
+     * @param {unknown} target `new.target`
+     * @param {string} name The name of the class whose constructor this is.
+     */
+    n(args, self, target, name) {
+      born(state, args, self, target, name);
     },
   };
 }
