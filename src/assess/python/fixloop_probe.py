@@ -69,10 +69,9 @@ class _Function(object):
         self.bases, self.suite_keys, self.generated, self.none_at = set(), set(), set(), set()
         self.calls, self.suite_records, self.stopped = 0, 0, False
         self.params = code.co_varnames[: code.co_argcount] if code else ()
-        self.values = None
-        # How the look from outside the runner makes a call again (fixloop_probe_replay.py).
+        self.values, self.pickle = None, _replay.Budget()
+        # How the look from outside the runner makes a call again, and its leave to pickle (fixloop_probe_replay.py).
         self.top_level, self.class_name = _replay.shape(fn_id.rsplit("#", 1)[-1])
-        self.pickle = _replay.Budget()
 
     def name(self, slot):
         """A positional slot by its parameter's name, so that f(1, None) and f(1, b=None) agree."""
@@ -132,12 +131,7 @@ def _begin(fn, args, kwargs, nested):
             wanted = nested and not fn.stopped and text not in fn.bases
             wanted = wanted and len(fn.bases) < BASES_PER_FUNCTION and _inputs.totals["generated"] < _inputs.PER_PROCESS
             base = _base(fn, slots, args, kwargs) if wanted else None
-        finally:
-            local.busy = False
-        # Plain synchronous calls only: what a coroutine or a generator gave depends on who drew it.
-        # Busy while it runs: a pickle may call the program's own __reduce__ or __getstate__.
-        local.busy = True
-        try:
+            # Synchronous calls only (what a generator gave depends on who drew it); busy, as a pickle runs __reduce__.
             replay = _replay.replay_of(fn.top_level, fn.class_name, args, kwargs, fn.pickle) if nested else {}
         finally:
             local.busy = False

@@ -31,7 +31,14 @@ function outside(
     writeFileSync(join(root, path), text);
   }
   mkdirSync(join(root, '.fixloop-probe'));
-  for (const name of ['outside-call.cjs', 'outside-internal.cjs', 'outside-revive.cjs', 'probe-canon.cjs', 'probe-replay.cjs', 'probe-text.cjs'])
+  for (const name of [
+    'outside-call.cjs',
+    'outside-internal.cjs',
+    'outside-revive.cjs',
+    'probe-canon.cjs',
+    'probe-replay.cjs',
+    'probe-text.cjs',
+  ])
     copyFileSync(join('src/assess/js', name), join(root, '.fixloop-probe', name));
   const given = calls.map((call) => ({
     ...call,
