@@ -9,6 +9,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { jsLanguage } from '../../../src/assess/js/js-language.ts';
 
 const NODE24 = resolve('node_modules', 'node', 'bin', 'node');
 const dirs: string[] = [];
@@ -31,15 +32,8 @@ function outside(
     writeFileSync(join(root, path), text);
   }
   mkdirSync(join(root, '.fixloop-probe'));
-  for (const name of [
-    'outside-call.cjs',
-    'outside-internal.cjs',
-    'outside-revive.cjs',
-    'probe-canon.cjs',
-    'probe-replay.cjs',
-    'probe-text.cjs',
-  ])
-    copyFileSync(join('src/assess/js', name), join(root, '.fixloop-probe', name));
+  // The files the assessment copies beside the script, as it copies them.
+  for (const { from, name } of jsLanguage.outside?.files ?? []) copyFileSync(from, join(root, '.fixloop-probe', name));
   const given = calls.map((call) => ({
     ...call,
     args: JSON.stringify(call.args),
