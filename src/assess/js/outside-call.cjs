@@ -21,7 +21,7 @@ const { appendFileSync, readFileSync } = require('node:fs');
 const { resolve } = require('node:path');
 const { pathToFileURL } = require('node:url');
 const { canon, thrownText } = require('./probe-canon.cjs');
-const { Born, classesOf, revive } = require('./outside-revive.cjs');
+const { Born, classesOf, revive, withFields } = require('./outside-revive.cjs');
 const { topLevelBinding, withBindingExported } = require('./outside-internal.cjs');
 
 /** An async call that has not settled by then is written as not settled. */
@@ -157,11 +157,7 @@ async function onInstance(module, name, fields, classes) {
   /** @type {Record<string, unknown>} */
   let receiver;
   if (given instanceof Born) receiver = Reflect.construct(found.fn, given.args);
-  else {
-    receiver = Object.create(prototype);
-    for (const [key, value] of Object.entries(given))
-      Object.defineProperty(receiver, key, { value, writable: true, enumerable: true, configurable: true });
-  }
+  else receiver = withFields(Object.create(prototype), given, (value) => value);
   const fn = receiver[name.slice(cut + 1)];
   return typeof fn === 'function' ? { fn, receiver } : null;
 }

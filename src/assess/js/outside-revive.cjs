@@ -121,4 +121,4 @@ async function classesOf(texts, find) {
   return (name) => found.get(name);
 }
 
-module.exports = { Born, classNamesIn, classesOf, revive };
+module.exports = { Born, classNamesIn, classesOf, revive, withFields };

@@ -1,7 +1,7 @@
 'use strict';
 // The arguments of a suite call as exact data, for the look from outside the runner (docs/design.md
 // §3.3, src/assess/outside-look.ts): JSON that gives the same values back in a plain process
-// (`revive`, in outside-call.cjs), or nothing when any argument would come back otherwise (a class's
+// (`revive`, in outside-revive.cjs), or nothing when any argument would come back otherwise (a class's
 // object, a function, a symbol, a getter, an array with holes or extra keys). What JSON has no
 // literal for is written as a tagged object: `undefined`, -0, NaN and the infinities, a bigint, a
 // date, a Buffer or a Uint8Array, a Map or a Set, and an object of one of the program's classes (its
@@ -94,11 +94,9 @@ function encodedCollection(value, kind, tag, depth, budget) {
     /** @type {unknown[]} */
     const items = [];
     for (const entry of map ? Map.prototype.entries.call(value) : Set.prototype.values.call(value)) {
-      const item = map
-        ? [encoded(entry[0], depth + 1, budget), encoded(entry[1], depth + 1, budget)]
-        : encoded(entry, depth + 1, budget);
-      if (item === REFUSED || (Array.isArray(item) && map && item.includes(REFUSED))) return REFUSED;
-      items.push(item);
+      const parts = (map ? entry : [entry]).map((/** @type {unknown} */ part) => encoded(part, depth + 1, budget));
+      if (parts.includes(REFUSED)) return REFUSED;
+      items.push(map ? parts : parts[0]);
     }
     return { [TAG]: map ? 'map' : 'set', items };
   }

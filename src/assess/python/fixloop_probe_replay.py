@@ -119,7 +119,8 @@ class Budget(object):
 
 def _pickled(value, budget):
     """JSON of a tagged object holding the value pickled, or None: it does not pickle (a lock, a lambda,
-    a generator), pickles to more than MAX_PICKLED, or the function's pickles were slow before."""
+    a generator), pickles to more than MAX_PICKLED, or the function's budget is spent (a slow pickle
+    before, or PICKLES_PER_FUNCTION of them)."""
     if budget is None or budget.slow or budget.left <= 0:
         return None
     start = time.monotonic()
