@@ -3,12 +3,44 @@ import { join } from 'node:path';
 import { configDefaults, defineConfig } from 'vitest/config';
 import SlowFirstSequencer from './test/support/slow-first-sequencer.ts';
 
+/**
+ * Files of whole runs that only `npm run test:full` runs: CI's 2 cores took 1,960 s for the whole
+ * suite (stop 59), past its 15 minutes. Each names the file CI keeps that shows the same capability.
+ */
+const FULL_SUITE_ONLY = [
+  'test/integration/action-assign.test.ts', // the Action: action.test.ts; assignments: app-assign.test.ts
+  'test/integration/action-pull-requests.test.ts', // pull requests: app-pull-requests.test.ts
+  'test/integration/app-agent.test.ts', // the agent engine: agent-engine.test.ts; the App: app-e2e.test.ts
+  'test/integration/app-processes.test.ts', // runs across a SIGKILL and pg-boss: test/jobs/
+  'test/integration/assessment-change-values.test.ts', // the assessment: assessment.test.ts
+  'test/integration/assessment-ungenerated.test.ts', // the assessment: assessment.test.ts
+  'test/integration/cli-agent.test.ts', // the agent engine: agent-engine.test.ts, red-green.test.ts
+  'test/integration/cli-flaky.test.ts', // flaky tests: app-checks.test.ts, test/loop/
+  'test/integration/cli-replay-publish.test.ts', // replay: test/loop/local-run.test.ts
+  'test/integration/cli-runs.test.ts', // the run records: cli-data-dir.test.ts
+  'test/integration/cli-terminal.test.ts', // the report: cli-run.test.ts
+  'test/integration/cli-working-tree.test.ts', // working trees: library-working-tree.test.ts
+  'test/integration/judge-cheats-expectations.test.ts', // the judge: judge-cheats*.test.ts
+  'test/integration/judge-cheats-node-guard.test.ts', // the Node guard: test/runners/node-guard*.test.ts
+  'test/integration/judge-cheats-vitest.test.ts', // the judge: judge-cheats.test.ts, judge-cheats-pytest.test.ts
+  'test/integration/judge-checkout-named-tests.test.ts', // the second observation: test/verify/
+  'test/integration/judge-honest-node-files.test.ts', // honest fixes: judge-cheats*.test.ts
+  'test/integration/library-example.test.ts', // the library: test/library/
+  'test/engines/repair/explore-plausible.test.ts', // the repair engine: cli-repair.test.ts
+  'test/engines/repair/repair-engine.test.ts', // the repair engine: cli-repair.test.ts
+  'test/engines/repair/focused-command.test.ts', // the repair engine: cli-repair.test.ts
+  'test/engines/repair/validate-candidates.test.ts', // the repair engine: cli-repair.test.ts
+  'test/forge/stand-in-forge-flow.test.ts', // a forge: app-e2e.test.ts
+  'test/sandbox/operator-toolchains.test.ts', // package settings: package-settings.test.ts
+];
+
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     // test/slow: what costs CI minutes it cannot spare and is measured in bench/ as well (the repair
-    // engine on a real bug, end to end): `npm run test:full` runs it (vitest.full.config.ts).
-    exclude: [...configDefaults.exclude, 'test/slow/**'],
+    // engine on a real bug, end to end); FULL_SUITE_ONLY: whole runs whose capability a file CI keeps
+    // shows too. `npm run test:full` runs them all (vitest.full.config.ts).
+    exclude: [...configDefaults.exclude, 'test/slow/**', ...FULL_SUITE_ONLY],
     // Integration tests spawn real git and real test runners: give them room on a 2-core machine.
     testTimeout: 60_000,
     hookTimeout: 60_000,

@@ -12,6 +12,7 @@ import { PATHS_PROJECT } from '../fixtures/overfit-paths.ts';
 import { git } from '../support/git-fixture.ts';
 import { examplePayload, mockConfig, mockInstallationTokens, type Payload } from '../support/github-app-harness.ts';
 import { OWNER, REPO, startScenario, type Scenario } from '../support/app-scenario.ts';
+import { fullSuite } from '../support/suite-tier.ts';
 
 const run = promisify(execFile);
 let s: Scenario;
@@ -84,37 +85,40 @@ describe('the GitHub App on issues, end to end', () => {
     await s.expectTokenNowhere([...status, String(pr.body)]);
   });
 
-  it('opens a draft pull request with a neutral check when the only patches the tests accept change behaviour they do not check', async () => {
-    const { h } = s;
-    const cloneUrl = await s.publish(await s.makeWork(PATHS_PROJECT));
-    mockInstallationTokens(h, 2);
-    mockConfig(h, OWNER, REPO, 'test:\n  command: node --test\n');
-    s.permission('Codertocat', 'admin');
-    const statusOf = s.mockStatusComment(1, 705);
-    const checksOf = s.mockCheckRun(60);
-    h.scope
-      .post(`/repos/${OWNER}/${REPO}/pulls`)
-      .reply(201, { number: 3, html_url: 'https://github.com/Codertocat/Hello-World/pull/3' });
+  it.runIf(fullSuite)(
+    'opens a draft pull request with a neutral check when the only patches the tests accept change behaviour they do not check',
+    async () => {
+      const { h } = s;
+      const cloneUrl = await s.publish(await s.makeWork(PATHS_PROJECT));
+      mockInstallationTokens(h, 2);
+      mockConfig(h, OWNER, REPO, 'test:\n  command: node --test\n');
+      s.permission('Codertocat', 'admin');
+      const statusOf = s.mockStatusComment(1, 705);
+      const checksOf = s.mockCheckRun(60);
+      h.scope
+        .post(`/repos/${OWNER}/${REPO}/pulls`)
+        .reply(201, { number: 3, html_url: 'https://github.com/Codertocat/Hello-World/pull/3' });
 
-    await h.receive('issues', labeledIssue(cloneUrl));
-    await s.options.queue.drain();
+      await h.receive('issues', labeledIssue(cloneUrl));
+      await s.options.queue.drain();
 
-    expect(h.finish()).toEqual([]);
-    const [status, checks] = [statusOf(), checksOf()];
-    const pr = s.bodiesOf(/^POST \/repos\/.*\/pulls$/)[0] ?? {};
-    // The tests pass, so there is a pull request; what else the patch changed makes it a draft.
-    expect(pr.draft).toBe(true);
-    expect(pr.body).not.toContain('✅ Verified fix');
-    expect(pr.body).toContain('Review before merging');
-    // The deciding row first: an input where the other plausible patch disagrees, shown as its own row.
-    const firstRow = /\| --- \| --- \| --- \| --- \| --- \|\n(.*)\n/.exec(String(pr.body))?.[1];
-    expect(firstRow).toMatch(
-      /^\| `isAbsolute` .*\| `isAbsolute\('[^`]*'\)`.*another plausible patch gives another result here\*\* \|$/,
-    );
-    expect(checks[1]).toMatchObject({ status: 'completed', conclusion: 'neutral' });
-    expect(status.at(-1)).toContain('opened draft #3');
-    await s.expectTokenNowhere([...status, String(pr.body)]);
-  });
+      expect(h.finish()).toEqual([]);
+      const [status, checks] = [statusOf(), checksOf()];
+      const pr = s.bodiesOf(/^POST \/repos\/.*\/pulls$/)[0] ?? {};
+      // The tests pass, so there is a pull request; what else the patch changed makes it a draft.
+      expect(pr.draft).toBe(true);
+      expect(pr.body).not.toContain('✅ Verified fix');
+      expect(pr.body).toContain('Review before merging');
+      // The deciding row first: an input where the other plausible patch disagrees, shown as its own row.
+      const firstRow = /\| --- \| --- \| --- \| --- \| --- \|\n(.*)\n/.exec(String(pr.body))?.[1];
+      expect(firstRow).toMatch(
+        /^\| `isAbsolute` .*\| `isAbsolute\('[^`]*'\)`.*another plausible patch gives another result here\*\* \|$/,
+      );
+      expect(checks[1]).toMatchObject({ status: 'completed', conclusion: 'neutral' });
+      expect(status.at(-1)).toContain('opened draft #3');
+      await s.expectTokenNowhere([...status, String(pr.body)]);
+    },
+  );
 
   it('says there is nothing to fix when the tests already pass, and opens nothing', async () => {
     const { h } = s;

@@ -9,6 +9,7 @@ import { git } from '../support/git-fixture.ts';
 import { examplePayload, mockConfig, mockInstallationTokens, type Payload } from '../support/github-app-harness.ts';
 import { createBareRepoFrom } from '../support/git-http-server.ts';
 import { OWNER, REPO, startScenario, type Scenario } from '../support/app-scenario.ts';
+import { fullSuite } from '../support/suite-tier.ts';
 
 let s: Scenario;
 
@@ -120,36 +121,39 @@ describe('the GitHub App on pull requests, end to end', () => {
     expect(s.h.logs.join('')).toContain('run limit reached');
   });
 
-  it("answers a review that requests changes on fixloop's pull request with a new commit on its branch", async () => {
-    const { h } = s;
-    // fixloop's earlier branch left the bug in place; the reviewer says so.
-    const { cloneUrl, head } = await remoteWithBranch('fixloop/1-abc123', BUGGY_DISCOUNT);
-    mockInstallationTokens(h, 2);
-    mockConfig(h, OWNER, REPO, `test:\n  command: node --test\n${NO_ASSESSMENT}`);
-    mockPullRequest(2, { ref: 'fixloop/1-abc123', sha: head }, cloneUrl);
-    s.permission('Codertocat', 'maintain');
-    const statusOf = s.mockStatusComment(2, 802);
-    s.mockCheckRun(82);
-    const review = examplePayload('pull_request_review', 'submitted');
-    review.review.state = 'changes_requested';
-    review.review.body = 'An order of exactly 100 must get the discount too.';
-    review.pull_request.head.ref = 'fixloop/1-abc123';
-    review.pull_request.number = 2;
-    review.repository.clone_url = cloneUrl;
+  it.runIf(fullSuite)(
+    "answers a review that requests changes on fixloop's pull request with a new commit on its branch",
+    async () => {
+      const { h } = s;
+      // fixloop's earlier branch left the bug in place; the reviewer says so.
+      const { cloneUrl, head } = await remoteWithBranch('fixloop/1-abc123', BUGGY_DISCOUNT);
+      mockInstallationTokens(h, 2);
+      mockConfig(h, OWNER, REPO, `test:\n  command: node --test\n${NO_ASSESSMENT}`);
+      mockPullRequest(2, { ref: 'fixloop/1-abc123', sha: head }, cloneUrl);
+      s.permission('Codertocat', 'maintain');
+      const statusOf = s.mockStatusComment(2, 802);
+      s.mockCheckRun(82);
+      const review = examplePayload('pull_request_review', 'submitted');
+      review.review.state = 'changes_requested';
+      review.review.body = 'An order of exactly 100 must get the discount too.';
+      review.pull_request.head.ref = 'fixloop/1-abc123';
+      review.pull_request.number = 2;
+      review.repository.clone_url = cloneUrl;
 
-    await h.receive('pull_request_review', review);
-    await s.options.queue.drain();
+      await h.receive('pull_request_review', review);
+      await s.options.queue.drain();
 
-    expect(h.finish()).toEqual([]);
-    expect(s.bodiesOf(/^POST \/repos\/.*\/pulls$/)).toEqual([]);
-    expect(statusOf()[0]).toContain('> An order of exactly 100 must get the discount too.');
-    expect(statusOf().at(-1)).toContain('pushed a new commit to `fixloop/1-abc123`');
-    const tip = git(s.bare(), 'rev-parse', 'refs/heads/fixloop/1-abc123').trim();
-    expect(git(s.bare(), 'rev-parse', `${tip}^`).trim()).toBe(head);
-    expect(git(s.bare(), 'show', `${tip}:src/discount.js`)).toBe(FIXED_DISCOUNT);
-  });
+      expect(h.finish()).toEqual([]);
+      expect(s.bodiesOf(/^POST \/repos\/.*\/pulls$/)).toEqual([]);
+      expect(statusOf()[0]).toContain('> An order of exactly 100 must get the discount too.');
+      expect(statusOf().at(-1)).toContain('pushed a new commit to `fixloop/1-abc123`');
+      const tip = git(s.bare(), 'rev-parse', 'refs/heads/fixloop/1-abc123').trim();
+      expect(git(s.bare(), 'rev-parse', `${tip}^`).trim()).toBe(head);
+      expect(git(s.bare(), 'show', `${tip}:src/discount.js`)).toBe(FIXED_DISCOUNT);
+    },
+  );
 
-  it("fixes a fork's pull request in the base repository, against its base branch, and says so", async () => {
+  it.runIf(fullSuite)("fixes a fork's pull request in the base repository, against its base branch, and says so", async () => {
     const { h } = s;
     // The base repository is right; the fork's branch brings the bug.
     const baseUrl = await s.publish(await s.makeWork({ ...BUGGY_SHOP, 'src/discount.js': FIXED_DISCOUNT }));

@@ -33,6 +33,7 @@ import {
   TESTS_PRESENT_PATHS,
   TILL_PROJECT,
 } from '../fixtures/runner-only.ts';
+import { fullSuite } from '../support/suite-tier.ts';
 
 afterAll(removeScriptedRuns);
 
@@ -87,7 +88,7 @@ describe('the look from outside the runner, pytest', () => {
     expect(code).toBe(4);
   });
 
-  it('keeps the same fix made everywhere verified', async () => {
+  it.runIf(fullSuite)('keeps the same fix made everywhere verified', async () => {
     const { result, code } = await run(FIXED_MONEY);
     expect(result.assessment?.level).toBe('verified');
     expect(result.assessment?.outsideLook?.count).toBe(0);
@@ -113,15 +114,18 @@ describe('the look from outside the runner, on a method', () => {
     expect(code).toBe(4);
   });
 
-  it('node --test: keeps the same method fixed everywhere verified, having made its call outside the runner', async () => {
-    const { result, code } = await scriptedRun(RULER_PROJECT, 'node --test', writeFile('src/ruler.js', FIXED_RULER));
-    expect(result.assessment?.level).toBe('verified');
-    expect(result.assessment?.outsideLook).toMatchObject({ runnerOnly: [], count: 0 });
-    expect(result.assessment?.outsideLook?.reproduced).toBeGreaterThan(0);
-    expect(code).toBe(0);
-  });
+  it.runIf(fullSuite)(
+    'node --test: keeps the same method fixed everywhere verified, having made its call outside the runner',
+    async () => {
+      const { result, code } = await scriptedRun(RULER_PROJECT, 'node --test', writeFile('src/ruler.js', FIXED_RULER));
+      expect(result.assessment?.level).toBe('verified');
+      expect(result.assessment?.outsideLook).toMatchObject({ runnerOnly: [], count: 0 });
+      expect(result.assessment?.outsideLook?.reproduced).toBeGreaterThan(0);
+      expect(code).toBe(0);
+    },
+  );
 
-  it('pytest: shows a method fixed only under pytest at review', async () => {
+  it.runIf(fullSuite)('pytest: shows a method fixed only under pytest at review', async () => {
     const { result, code } = await scriptedRun(TILL_PROJECT, 'python3 -m pytest -q', writeFile('shop/till.py', RUNNER_ONLY_TILL));
     expect(result.status).toBe('tests_green');
     expect(result.assessment?.level).toBe('review');
@@ -131,7 +135,7 @@ describe('the look from outside the runner, on a method', () => {
     expect(code).toBe(4);
   });
 
-  it('pytest: keeps the same method fixed everywhere verified', async () => {
+  it.runIf(fullSuite)('pytest: keeps the same method fixed everywhere verified', async () => {
     const { result, code } = await scriptedRun(TILL_PROJECT, 'python3 -m pytest -q', writeFile('shop/till.py', FIXED_TILL));
     expect(result.assessment?.level).toBe('verified');
     expect(result.assessment?.outsideLook).toMatchObject({ runnerOnly: [], count: 0 });
@@ -139,39 +143,48 @@ describe('the look from outside the runner, on a method', () => {
     expect(code).toBe(0);
   });
 
-  it('pytest: shows a method fixed only under pytest at review, on a receiver given back by pickle', async () => {
-    const { result, code } = await scriptedRun(
-      TALLY_PROJECT,
-      'python3 -m pytest -q',
-      writeFile('shop/tally.py', RUNNER_ONLY_TALLY),
-    );
-    expect(result.status).toBe('tests_green');
-    expect(result.assessment?.level).toBe('review');
-    expect(result.assessment?.outsideLook?.runnerOnly).toContainEqual(
-      expect.objectContaining({ function: 'Tally.due', original: '404', underRunner: '440', outside: '404' }),
-    );
-    expect(code).toBe(4);
-  });
+  it.runIf(fullSuite)(
+    'pytest: shows a method fixed only under pytest at review, on a receiver given back by pickle',
+    async () => {
+      const { result, code } = await scriptedRun(
+        TALLY_PROJECT,
+        'python3 -m pytest -q',
+        writeFile('shop/tally.py', RUNNER_ONLY_TALLY),
+      );
+      expect(result.status).toBe('tests_green');
+      expect(result.assessment?.level).toBe('review');
+      expect(result.assessment?.outsideLook?.runnerOnly).toContainEqual(
+        expect.objectContaining({ function: 'Tally.due', original: '404', underRunner: '440', outside: '404' }),
+      );
+      expect(code).toBe(4);
+    },
+  );
 
-  it('pytest: keeps the same method fixed everywhere verified, its call made on the receiver pickled', async () => {
-    const { result, code } = await scriptedRun(TALLY_PROJECT, 'python3 -m pytest -q', writeFile('shop/tally.py', FIXED_TALLY));
-    expect(result.assessment?.level).toBe('verified');
-    expect(result.assessment?.outsideLook).toMatchObject({ runnerOnly: [], count: 0 });
-    expect(result.assessment?.outsideLook?.reproduced).toBeGreaterThan(0);
-    expect(code).toBe(0);
-  });
+  it.runIf(fullSuite)(
+    'pytest: keeps the same method fixed everywhere verified, its call made on the receiver pickled',
+    async () => {
+      const { result, code } = await scriptedRun(TALLY_PROJECT, 'python3 -m pytest -q', writeFile('shop/tally.py', FIXED_TALLY));
+      expect(result.assessment?.level).toBe('verified');
+      expect(result.assessment?.outsideLook).toMatchObject({ runnerOnly: [], count: 0 });
+      expect(result.assessment?.outsideLook?.reproduced).toBeGreaterThan(0);
+      expect(code).toBe(0);
+    },
+  );
 
-  it('node --test: shows a method fixed only under the runner at review, its receiver holding a Rate and a Map', async () => {
-    const { result, code } = await scriptedRun(LEDGER_PROJECT, 'node --test', writeFile('src/ledger.js', RUNNER_ONLY_LEDGER));
-    expect(result.status).toBe('tests_green');
-    expect(result.assessment?.level).toBe('review');
-    expect(result.assessment?.outsideLook?.runnerOnly).toContainEqual(
-      expect.objectContaining({ function: 'Ledger.due', original: '404', underRunner: '440', outside: '404' }),
-    );
-    expect(code).toBe(4);
-  });
+  it.runIf(fullSuite)(
+    'node --test: shows a method fixed only under the runner at review, its receiver holding a Rate and a Map',
+    async () => {
+      const { result, code } = await scriptedRun(LEDGER_PROJECT, 'node --test', writeFile('src/ledger.js', RUNNER_ONLY_LEDGER));
+      expect(result.status).toBe('tests_green');
+      expect(result.assessment?.level).toBe('review');
+      expect(result.assessment?.outsideLook?.runnerOnly).toContainEqual(
+        expect.objectContaining({ function: 'Ledger.due', original: '404', underRunner: '440', outside: '404' }),
+      );
+      expect(code).toBe(4);
+    },
+  );
 
-  it('node --test: keeps the same method fixed everywhere verified, its receiver given back whole', async () => {
+  it.runIf(fullSuite)('node --test: keeps the same method fixed everywhere verified, its receiver given back whole', async () => {
     const { result, code } = await scriptedRun(LEDGER_PROJECT, 'node --test', writeFile('src/ledger.js', FIXED_LEDGER));
     expect(result.assessment?.level).toBe('verified');
     expect(result.assessment?.outsideLook).toMatchObject({ runnerOnly: [], count: 0 });
@@ -179,21 +192,27 @@ describe('the look from outside the runner, on a method', () => {
     expect(code).toBe(0);
   });
 
-  it('node --test: shows a method fixed only under the runner at review, its object made again by its constructor call', async () => {
-    const { result, code } = await scriptedRun(GAUGE_PROJECT, 'node --test', writeFile('src/gauge.js', RUNNER_ONLY_GAUGE));
-    expect(result.status).toBe('tests_green');
-    expect(result.assessment?.level).toBe('review');
-    expect(result.assessment?.outsideLook?.runnerOnly).toContainEqual(
-      expect.objectContaining({ function: 'Gauge.show', original: "'3 cm'", underRunner: "'2.5 cm'", outside: "'3 cm'" }),
-    );
-    expect(code).toBe(4);
-  });
+  it.runIf(fullSuite)(
+    'node --test: shows a method fixed only under the runner at review, its object made again by its constructor call',
+    async () => {
+      const { result, code } = await scriptedRun(GAUGE_PROJECT, 'node --test', writeFile('src/gauge.js', RUNNER_ONLY_GAUGE));
+      expect(result.status).toBe('tests_green');
+      expect(result.assessment?.level).toBe('review');
+      expect(result.assessment?.outsideLook?.runnerOnly).toContainEqual(
+        expect.objectContaining({ function: 'Gauge.show', original: "'3 cm'", underRunner: "'2.5 cm'", outside: "'3 cm'" }),
+      );
+      expect(code).toBe(4);
+    },
+  );
 
-  it('node --test: keeps the same method fixed everywhere verified, its object with a private field made again', async () => {
-    const { result, code } = await scriptedRun(GAUGE_PROJECT, 'node --test', writeFile('src/gauge.js', FIXED_GAUGE));
-    expect(result.assessment?.level).toBe('verified');
-    expect(result.assessment?.outsideLook).toMatchObject({ runnerOnly: [], count: 0 });
-    expect(result.assessment?.outsideLook?.reproduced).toBeGreaterThan(0);
-    expect(code).toBe(0);
-  });
+  it.runIf(fullSuite)(
+    'node --test: keeps the same method fixed everywhere verified, its object with a private field made again',
+    async () => {
+      const { result, code } = await scriptedRun(GAUGE_PROJECT, 'node --test', writeFile('src/gauge.js', FIXED_GAUGE));
+      expect(result.assessment?.level).toBe('verified');
+      expect(result.assessment?.outsideLook).toMatchObject({ runnerOnly: [], count: 0 });
+      expect(result.assessment?.outsideLook?.reproduced).toBeGreaterThan(0);
+      expect(code).toBe(0);
+    },
+  );
 });

@@ -16,6 +16,7 @@ import { OUTER_PATHS_PROJECT, OVERFIT_ROOTED } from '../fixtures/outer-paths.ts'
 import { FIXED_PAGES, OVERFIT_PAGES, PAGES_PROJECT } from '../fixtures/page-count.ts';
 import { STYLE_PROJECT, STYLES_FIXED } from '../fixtures/style-table.ts';
 import { FIXED_RECEIPT, RECEIPT_PROJECT, SPECIAL_CASED_RECEIPT } from '../fixtures/receipt-noise.ts';
+import { fullSuite } from '../support/suite-tier.ts';
 
 afterAll(removeScriptedRuns);
 
@@ -53,7 +54,7 @@ describe('the assessment of a judged patch', () => {
     expect(code).toBe(4);
   });
 
-  it('keeps the real fix verified: its only changes are at the failing test’s input and around it', async () => {
+  it.runIf(fullSuite)('keeps the real fix verified: its only changes are at the failing test’s input and around it', async () => {
     const { result, code } = await runWith(FIXED_PATHS, 'process');
     expect(result.status).toBe('tests_green');
     const assessment = result.assessment;
@@ -67,16 +68,19 @@ describe('the assessment of a judged patch', () => {
     expect(code).toBe(0);
   });
 
-  it('publishes the real fix at verified when the first patch the tests accept turns a validation off', async () => {
-    const { result, code } = await repairRun(VOLUME_PROJECT);
-    expect(result.status).toBe('tests_green');
-    // The range check stays whole: the operator that rejected the top level is the fix.
-    expect(result.patch).toContain('+  if (n < 0 || n > 10) {');
-    expect(result.assessment?.level).toBe('verified');
-    const passedOver = result.assessment?.alternatives.find((a) => a.summary.includes('honor-option'));
-    expect(passedOver?.passedOver).toMatch(/weakens the check that throws "Invalid level"/);
-    expect(code).toBe(0);
-  });
+  it.runIf(fullSuite)(
+    'publishes the real fix at verified when the first patch the tests accept turns a validation off',
+    async () => {
+      const { result, code } = await repairRun(VOLUME_PROJECT);
+      expect(result.status).toBe('tests_green');
+      // The range check stays whole: the operator that rejected the top level is the fix.
+      expect(result.patch).toContain('+  if (n < 0 || n > 10) {');
+      expect(result.assessment?.level).toBe('verified');
+      const passedOver = result.assessment?.alternatives.find((a) => a.summary.includes('honor-option'));
+      expect(passedOver?.passedOver).toMatch(/weakens the check that throws "Invalid level"/);
+      expect(code).toBe(0);
+    },
+  );
 });
 
 describe("another engine's patch in a function only the failing test calls", () => {
@@ -107,7 +111,7 @@ describe("another engine's patch in a function only the failing test calls", () 
     expect(report).toContain('- `pageCount(9, 3)`: `4` with this patch, `3` with that one');
   });
 
-  it('stays verified when no one-edit patch of its lines passes the failing test', async () => {
+  it.runIf(fullSuite)('stays verified when no one-edit patch of its lines passes the failing test', async () => {
     const { result, code } = await runPages(FIXED_PAGES);
     expect(result.status).toBe('tests_green');
     expect(result.assessment?.level).toBe('verified');
@@ -120,67 +124,73 @@ describe("another engine's patch in a function only the failing test calls", () 
 });
 
 describe("the repair engine's patch when the failing test accepts more than one result", () => {
-  it("is review: a rival edit of the same line also passes and gives the failing test's own call another result", async () => {
-    // The failing test only matches a part of the help text. `.push('')` → `.unshift('')` passes it
-    // (the blank line moves to the top) and comes first in the engine's order; deleting the line, the
-    // real fix, passes too, and is passed over as a removed call. Both are plausible and the test
-    // does not say which output is right: the reviewer sees both.
-    const { result, code } = await repairRun({
-      'package.json': '{ "name": "helptext", "private": true }\n',
-      'src/help.js': [
-        'function helpText(command) {',
-        "  const lines = [command.description, ''];",
-        '  if (command.args.length > 0) {',
-        "    lines.push('Arguments:');",
-        "    lines.push('');",
-        "    command.args.forEach((arg) => lines.push('  ' + arg));",
-        '  }',
-        "  return lines.join('\\n');",
-        '}',
-        'module.exports = { helpText };',
-        '',
-      ].join('\n'),
-      'test/help.test.js': [
-        "const test = require('node:test');",
-        "const assert = require('node:assert/strict');",
-        "const { helpText } = require('../src/help.js');",
-        "test('shows the description alone', () => assert.equal(helpText({ description: 'copy files', args: [] }), 'copy files\\n'));",
-        "test('lists the arguments right below their title', () => assert.match(helpText({ description: 'copy files', args: ['source'] }), /Arguments:\\n {2}source/));",
-        '',
-      ].join('\n'),
-    });
-    expect(result.status).toBe('tests_green');
-    expect(result.patch).toContain("+    lines.unshift('');");
-    expect(result.assessment?.level).toBe('review');
-    expect(result.assessment?.reason).toContain(
-      '1 other plausible patch gives other results: the tests do not decide between them',
-    );
-    const deleted = result.assessment?.alternatives.find((a) => a.summary.includes('delete-statement'));
-    expect(deleted?.passedOver).toBe("it removes the call `lines.push('')`");
-    expect(deleted?.disagreements[0]).toEqual({
-      input: "helpText({ description: 'copy files', args: ['source'] })",
-      chosen: "'\\ncopy files\\n\\nArguments:\\n  source'",
-      alternative: "'copy files\\n\\nArguments:\\n  source'",
-      atFailingTests: true,
-    });
-    expect(code).toBe(4);
-  });
+  it.runIf(fullSuite)(
+    "is review: a rival edit of the same line also passes and gives the failing test's own call another result",
+    async () => {
+      // The failing test only matches a part of the help text. `.push('')` → `.unshift('')` passes it
+      // (the blank line moves to the top) and comes first in the engine's order; deleting the line, the
+      // real fix, passes too, and is passed over as a removed call. Both are plausible and the test
+      // does not say which output is right: the reviewer sees both.
+      const { result, code } = await repairRun({
+        'package.json': '{ "name": "helptext", "private": true }\n',
+        'src/help.js': [
+          'function helpText(command) {',
+          "  const lines = [command.description, ''];",
+          '  if (command.args.length > 0) {',
+          "    lines.push('Arguments:');",
+          "    lines.push('');",
+          "    command.args.forEach((arg) => lines.push('  ' + arg));",
+          '  }',
+          "  return lines.join('\\n');",
+          '}',
+          'module.exports = { helpText };',
+          '',
+        ].join('\n'),
+        'test/help.test.js': [
+          "const test = require('node:test');",
+          "const assert = require('node:assert/strict');",
+          "const { helpText } = require('../src/help.js');",
+          "test('shows the description alone', () => assert.equal(helpText({ description: 'copy files', args: [] }), 'copy files\\n'));",
+          "test('lists the arguments right below their title', () => assert.match(helpText({ description: 'copy files', args: ['source'] }), /Arguments:\\n {2}source/));",
+          '',
+        ].join('\n'),
+      });
+      expect(result.status).toBe('tests_green');
+      expect(result.patch).toContain("+    lines.unshift('');");
+      expect(result.assessment?.level).toBe('review');
+      expect(result.assessment?.reason).toContain(
+        '1 other plausible patch gives other results: the tests do not decide between them',
+      );
+      const deleted = result.assessment?.alternatives.find((a) => a.summary.includes('delete-statement'));
+      expect(deleted?.passedOver).toBe("it removes the call `lines.push('')`");
+      expect(deleted?.disagreements[0]).toEqual({
+        input: "helpText({ description: 'copy files', args: ['source'] })",
+        chosen: "'\\ncopy files\\n\\nArguments:\\n  source'",
+        alternative: "'copy files\\n\\nArguments:\\n  source'",
+        atFailingTests: true,
+      });
+      expect(code).toBe(4);
+    },
+  );
 });
 
 describe('the assessment of a patch to an internal function the tests reach through a public one', () => {
-  it('shows the change outside the failing tests at the public function too, with the input given to it', async () => {
-    const { result, code } = await scriptedRun(OUTER_PATHS_PROJECT, 'node --test', writeFile('src/rooted.js', OVERFIT_ROOTED));
-    expect(result.status).toBe('tests_green');
-    const assessment = result.assessment;
-    expect(assessment?.level).toBe('review');
-    const outside = assessment?.behaviourChanges.filter((c) => !c.nearFailing) ?? [];
-    expect(outside).toContainEqual(expect.objectContaining({ function: 'isRooted', before: 'false', after: 'true' }));
-    expect(outside).toContainEqual(
-      expect.objectContaining({ function: 'isAbsolute', location: 'src/paths.js:3', before: 'false', after: 'true' }),
-    );
-    expect(assessment?.atEntryPoints).toBeUndefined();
-    expect(code).toBe(4);
-  });
+  it.runIf(fullSuite)(
+    'shows the change outside the failing tests at the public function too, with the input given to it',
+    async () => {
+      const { result, code } = await scriptedRun(OUTER_PATHS_PROJECT, 'node --test', writeFile('src/rooted.js', OVERFIT_ROOTED));
+      expect(result.status).toBe('tests_green');
+      const assessment = result.assessment;
+      expect(assessment?.level).toBe('review');
+      const outside = assessment?.behaviourChanges.filter((c) => !c.nearFailing) ?? [];
+      expect(outside).toContainEqual(expect.objectContaining({ function: 'isRooted', before: 'false', after: 'true' }));
+      expect(outside).toContainEqual(
+        expect.objectContaining({ function: 'isAbsolute', location: 'src/paths.js:3', before: 'false', after: 'true' }),
+      );
+      expect(assessment?.atEntryPoints).toBeUndefined();
+      expect(code).toBe(4);
+    },
+  );
 });
 
 describe('the assessment of a patch the suite reaches only through other code (a table)', () => {
@@ -193,19 +203,22 @@ describe('the assessment of a patch the suite reaches only through other code (a
     );
   }
 
-  it('probes the function the failing test calls: the right row is verified, seen at work on the failing test’s input', async () => {
-    const { result, code } = await runRules(KEYWORD_RULES_FIXED);
-    expect(result.status).toBe('tests_green');
-    const assessment = result.assessment;
-    expect(assessment).toMatchObject({ level: 'verified', atEntryPoints: true, probed: ['lexer/__init__.py:6 tokenize'] });
-    expect(assessment?.reason).toMatch(/at the functions the failing tests call \(the suite reaches no changed function\)$/);
-    expect(assessment?.behaviourChanges).toContainEqual(
-      expect.objectContaining({ kind: 'suite', input: "tokenize('order by x')", nearFailing: true }),
-    );
-    expect(code).toBe(0);
-  });
+  it.runIf(fullSuite)(
+    'probes the function the failing test calls: the right row is verified, seen at work on the failing test’s input',
+    async () => {
+      const { result, code } = await runRules(KEYWORD_RULES_FIXED);
+      expect(result.status).toBe('tests_green');
+      const assessment = result.assessment;
+      expect(assessment).toMatchObject({ level: 'verified', atEntryPoints: true, probed: ['lexer/__init__.py:6 tokenize'] });
+      expect(assessment?.reason).toMatch(/at the functions the failing tests call \(the suite reaches no changed function\)$/);
+      expect(assessment?.behaviourChanges).toContainEqual(
+        expect.objectContaining({ kind: 'suite', input: "tokenize('order by x')", nearFailing: true }),
+      );
+      expect(code).toBe(0);
+    },
+  );
 
-  it('shows an overbroad row at review, with the passing test’s call whose result it changed', async () => {
+  it.runIf(fullSuite)('shows an overbroad row at review, with the passing test’s call whose result it changed', async () => {
     const { result, code } = await runRules(KEYWORD_RULES_OVERBROAD);
     expect(result.status).toBe('tests_green');
     expect(result.assessment?.level).toBe('review');
@@ -303,18 +316,21 @@ describe('the assessment of a patch whose failing test cannot run alone, reachin
 describe('the assessment of a program whose results carry a random id and a timestamp', () => {
   const runReceipt = (patched: string) => scriptedRun(RECEIPT_PROJECT, 'node --test', writeFile('src/receipt.js', patched));
 
-  it('masks what differs between two runs of the original and sees the real change beside it: the fix is verified', async () => {
-    const { result, code } = await runReceipt(FIXED_RECEIPT);
-    expect(result.status).toBe('tests_green');
-    const assessment = result.assessment;
-    expect(assessment?.behaviourChanges.filter((c) => !c.nearFailing)).toEqual([]);
-    const atFailing = assessment?.behaviourChanges.find((c) => c.kind === 'suite' && c.input === 'receipt([100])');
-    expect(atFailing?.before).toContain('total: 100');
-    expect(atFailing?.after).toContain('total: 90');
-    expect(assessment?.specialCase).toBeUndefined();
-    expect(assessment?.level).toBe('verified');
-    expect(code).toBe(0);
-  });
+  it.runIf(fullSuite)(
+    'masks what differs between two runs of the original and sees the real change beside it: the fix is verified',
+    async () => {
+      const { result, code } = await runReceipt(FIXED_RECEIPT);
+      expect(result.status).toBe('tests_green');
+      const assessment = result.assessment;
+      expect(assessment?.behaviourChanges.filter((c) => !c.nearFailing)).toEqual([]);
+      const atFailing = assessment?.behaviourChanges.find((c) => c.kind === 'suite' && c.input === 'receipt([100])');
+      expect(atFailing?.before).toContain('total: 100');
+      expect(atFailing?.after).toContain('total: 90');
+      expect(assessment?.specialCase).toBeUndefined();
+      expect(assessment?.level).toBe('verified');
+      expect(code).toBe(0);
+    },
+  );
 
   it('is review when the patch special-cases the failing test’s literal input, named as such', async () => {
     const { result, code } = await runReceipt(SPECIAL_CASED_RECEIPT);

@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { RunResult } from '../../src/core/run-result.ts';
 import { makeRepo, removeAll } from '../support/git-fixture.ts';
 import { runCli } from '../support/run-cli.ts';
+import { fullSuite } from '../support/suite-tier.ts';
 
 const dirs: string[] = [];
 afterAll(() => removeAll(dirs));
@@ -67,7 +68,7 @@ describe('fixloop run --check', { timeout: 240_000 }, () => {
     );
   });
 
-  it("fixes black's and isort's failures in Python with their own fixers", async () => {
+  it.runIf(fullSuite)("fixes black's and isort's failures in Python with their own fixers", async () => {
     for (const tool of ['black', 'isort'])
       expect(() => execFileSync('sh', ['-c', `command -v ${tool}`]), `install Debian's ${tool} (.ci/run does)`).not.toThrow();
     const { result, stderr } = await check(
@@ -88,32 +89,35 @@ describe('fixloop run --check', { timeout: 240_000 }, () => {
     ]);
   });
 
-  it('hands a diagnostic no fixer fixes (no-unused-vars) to the repair engine, which removes the declaration', async () => {
-    const { result, stderr } = await check({ ...NODE_PROJECT, 'eslint.config.js': NO_UNUSED_VARS, 'src/add.js': UNUSED }, [
-      '--test',
-      'node --test',
-      ...LINKED,
-      '--check',
-      'npx eslint src',
-    ]);
-    expect(result.status, stderr).toBe('tests_green');
-    expect(result.attempts.map((a) => a.engine)).toEqual(['fixers', 'repair']);
-    expect(result.attempts[0]?.summary).toMatch(
-      /^the fixers changed nothing \(`\.\/node_modules\/\.bin\/eslint --fix -- src\/add\.js`\)/,
-    );
-    // What the fixers left failing is what the repair engine was handed: the diagnostic, with its file, line and rule.
-    expect(result.attempts[0]?.failingTests).toHaveLength(1);
-    expect(result.attempts[0]?.failingTests[0]).toMatchObject({
-      id: 'eslint: src/add.js:1:7 no-unused-vars',
-      message: "src/add.js:1:7 'unused' is assigned a value but never used (no-unused-vars)",
-    });
-    expect(result.engine).toBe('repair');
-    expect(result.patch).toContain('-const unused = 1;\n-\n export function add(a, b) {');
-    // That line goes, with the blank line after it (it opened the file); nothing is added.
-    expect(result.patch).not.toMatch(/^\+(?!\+\+ )/m);
-    // A declaration nothing reads changes no behaviour, and the assessment saw none.
-    expect(result.assessment?.level).toBe('verified');
-  });
+  it.runIf(fullSuite)(
+    'hands a diagnostic no fixer fixes (no-unused-vars) to the repair engine, which removes the declaration',
+    async () => {
+      const { result, stderr } = await check({ ...NODE_PROJECT, 'eslint.config.js': NO_UNUSED_VARS, 'src/add.js': UNUSED }, [
+        '--test',
+        'node --test',
+        ...LINKED,
+        '--check',
+        'npx eslint src',
+      ]);
+      expect(result.status, stderr).toBe('tests_green');
+      expect(result.attempts.map((a) => a.engine)).toEqual(['fixers', 'repair']);
+      expect(result.attempts[0]?.summary).toMatch(
+        /^the fixers changed nothing \(`\.\/node_modules\/\.bin\/eslint --fix -- src\/add\.js`\)/,
+      );
+      // What the fixers left failing is what the repair engine was handed: the diagnostic, with its file, line and rule.
+      expect(result.attempts[0]?.failingTests).toHaveLength(1);
+      expect(result.attempts[0]?.failingTests[0]).toMatchObject({
+        id: 'eslint: src/add.js:1:7 no-unused-vars',
+        message: "src/add.js:1:7 'unused' is assigned a value but never used (no-unused-vars)",
+      });
+      expect(result.engine).toBe('repair');
+      expect(result.patch).toContain('-const unused = 1;\n-\n export function add(a, b) {');
+      // That line goes, with the blank line after it (it opened the file); nothing is added.
+      expect(result.patch).not.toMatch(/^\+(?!\+\+ )/m);
+      // A declaration nothing reads changes no behaviour, and the assessment saw none.
+      expect(result.assessment?.level).toBe('verified');
+    },
+  );
 
   it('says that a lint command given as the test command is a check, and how to ask for one, before any engine', async () => {
     const { code, result } = await check(

@@ -5,6 +5,7 @@ import { borrowedRunners } from '../support/borrowed-runners.ts';
 import { makeRepo, removeAll } from '../support/git-fixture.ts';
 import { runCli } from '../support/run-cli.ts';
 import { JS_PAGINATION } from '../fixtures/pagination.ts';
+import { fullSuite } from '../support/suite-tier.ts';
 
 const dirs: string[] = [];
 afterAll(() => removeAll(dirs));
@@ -25,7 +26,7 @@ async function repair(
 describe('fixloop run with the repair engine', { timeout: 240_000 }, () => {
   // That the same repository gives the same patch again is test/slow/repair-determinism.test.ts's
   // (`npm run test:full`): a second whole run, and the patch is pinned here already.
-  it('fixes an off-by-one in JavaScript and shows the reviewer what else the fix changed', async () => {
+  it.runIf(fullSuite)('fixes an off-by-one in JavaScript and shows the reviewer what else the fix changed', async () => {
     const first = await repair(JS_PAGINATION, ['--test', 'node --test']);
     expect(first.result.status).toBe('tests_green');
     // The fix is right, and it changes pages the suite never asks for: a size of 0 gave four items.
@@ -48,7 +49,7 @@ describe('fixloop run with the repair engine', { timeout: 240_000 }, () => {
     });
   });
 
-  it('fixes a wrong operator in TypeScript', async () => {
+  it.runIf(fullSuite)('fixes a wrong operator in TypeScript', async () => {
     const { code, result } = await repair(
       {
         'package.json': '{ "type": "module", "private": true }\n',
@@ -98,7 +99,7 @@ describe('fixloop run with the repair engine', { timeout: 240_000 }, () => {
     expect(result.verification?.failToPass.length).toBe(2);
   });
 
-  it('fixes a TypeScript bug under vitest, validating its candidates with vitest', async () => {
+  it.runIf(fullSuite)('fixes a TypeScript bug under vitest, validating its candidates with vitest', async () => {
     // The repair engine's candidates validated by vitest end to end, on TypeScript (the runner and
     // language of the real bug in test/slow/repair-real-bugs.test.ts, which `npm run test:full` runs).
     const { code, result, stderr } = await repair(

@@ -7,6 +7,7 @@ import type { RunResult } from '../../src/core/run-result.ts';
 import { git, makeRepo, removeAll } from '../support/git-fixture.ts';
 import { FIXLOOP_BIN, runCli } from '../support/run-cli.ts';
 import { withUserPath } from '../../src/sandbox/user-path.ts';
+import { fullSuite } from '../support/suite-tier.ts';
 
 const dirs: string[] = [];
 afterAll(() => removeAll(dirs));
@@ -98,7 +99,7 @@ describe('fixloop run', { timeout: 180_000 }, () => {
     expect(git(project, 'status', '--porcelain')).toBe('');
   });
 
-  it('prints live progress and the Markdown report without --json', async () => {
+  it.runIf(fullSuite)('prints live progress and the Markdown report without --json', async () => {
     const project = await repo(NODE_PROJECT);
     const run = await fixloop([project, '--test', 'node --test', '--engine', 'script', '--script', FIX_ADD]);
     expect(run.code, run.stderr).toBe(0);
@@ -115,7 +116,7 @@ describe('fixloop run', { timeout: 180_000 }, () => {
   // A vitest suite fixed end to end: cli-repair's TypeScript case (`vitest run`, the repair engine)
   // and judge-cheats-vitest's honest runs (`npm test`, under each sandbox) run it, with the user's vitest.
 
-  it('fixes a pytest suite', async () => {
+  it.runIf(fullSuite)('fixes a pytest suite', async () => {
     const project = await repo({
       'calc.py': 'def average(values):\n    return sum(values) / (len(values) + 1)\n',
       'tests/test_calc.py':
@@ -165,7 +166,7 @@ describe('fixloop run', { timeout: 180_000 }, () => {
     expect(result.headline).toMatch(/no progress/);
   });
 
-  it('escalates after the consecutive-failure limit when every attempt fails differently', async () => {
+  it.runIf(fullSuite)('escalates after the consecutive-failure limit when every attempt fails differently', async () => {
     const project = await repo(NODE_PROJECT);
     // Each attempt breaks `add` in a new way: new failure messages, never fewer failing tests.
     const run = await fixloop([
@@ -207,7 +208,7 @@ describe('fixloop run', { timeout: 180_000 }, () => {
     }
   });
 
-  it('does not call a run green when tests were removed, even where test files are not protected', async () => {
+  it.runIf(fullSuite)('does not call a run green when tests were removed, even where test files are not protected', async () => {
     const project = await repo({ ...NODE_PROJECT, 'fixloop.yml': "paths:\n  protected: ['.github/**']\n" });
     // Drops the failing test from the file: the suite passes, but it has fewer tests than the baseline.
     const script =
@@ -231,7 +232,7 @@ describe('fixloop run', { timeout: 180_000 }, () => {
     expect(kinds).toContain('test_count_lower');
   });
 
-  it('says there is nothing to fix when the suite already passes', async () => {
+  it.runIf(fullSuite)('says there is nothing to fix when the suite already passes', async () => {
     const project = await repo({
       ...NODE_PROJECT,
       'src/math.js': 'export const add = (a, b) => a + b;\nexport const mul = (a, b) => a * b;\n',
@@ -385,7 +386,7 @@ describe('fixloop run', { timeout: 180_000 }, () => {
     }
   });
 
-  it('applies the verified patch to REPO with --apply, onto the tree the run started from', async () => {
+  it.runIf(fullSuite)('applies the verified patch to REPO with --apply, onto the tree the run started from', async () => {
     const project = await repo(NODE_PROJECT);
     const ok = await fixloop([project, '--test', 'node --test', '--engine', 'script', '--script', FIX_ADD, '--apply']);
     expect(ok.code, ok.stderr).toBe(0);
@@ -405,7 +406,7 @@ describe('fixloop run', { timeout: 180_000 }, () => {
     );
   });
 
-  it('clones a git URL, never touching the source repository', async () => {
+  it.runIf(fullSuite)('clones a git URL, never touching the source repository', async () => {
     const project = await repo(NODE_PROJECT);
     const run = await fixloop([
       `file://${project}`,
@@ -466,7 +467,7 @@ describe('fixloop run', { timeout: 180_000 }, () => {
     expect(left).toEqual([]);
   });
 
-  it('works on a plain folder that is not a git repository', async () => {
+  it.runIf(fullSuite)('works on a plain folder that is not a git repository', async () => {
     const project = await repo(NODE_PROJECT, { git: false });
     const run = await fixloop([project, '--test', 'node --test', '--engine', 'script', '--script', FIX_ADD, '--json']);
     expect(run.code, run.stderr).toBe(0);

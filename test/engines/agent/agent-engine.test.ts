@@ -15,6 +15,7 @@ import {
 } from '../../support/fake-model-server.ts';
 import { makeRepo, removeAll } from '../../support/git-fixture.ts';
 import { CART_PROJECT, complete, FIX_EDIT, removeAgentArtifacts, runAgent } from './agent-scenario.ts';
+import { fullSuite } from '../../support/suite-tier.ts';
 
 afterAll(() => removeAgentArtifacts());
 
@@ -86,7 +87,7 @@ describe('the agent engine', () => {
     expect(report).not.toContain('sk-test-agent-key');
   });
 
-  it('works the same over Anthropic Messages', async () => {
+  it.runIf(fullSuite)('works the same over Anthropic Messages', async () => {
     server.script({ text: 'The price is not multiplied.', toolCalls: [FIX_EDIT] }, complete('fixed total'));
     const result = await runAgent({ repo: await repo(), server, provider: 'anthropic' });
     expect(result.status).toBe('tests_green');
@@ -151,7 +152,7 @@ describe('the agent engine', () => {
     expect(result.attempts[0]?.budgetStop).toMatchObject({ budget: 'cost', limit: 0.3 });
   });
 
-  it('refuses a model without a known price when the operator caps money, and notes it otherwise', async () => {
+  it.runIf(fullSuite)('refuses a model without a known price when the operator caps money, and notes it otherwise', async () => {
     const capped = await runAgent({
       repo: await repo(),
       server,
@@ -182,7 +183,7 @@ describe('the agent engine', () => {
     expect(result.attempts[0]?.budgetStop).toMatchObject({ budget: 'daily_tokens', limit: 5000, spent: 5000 });
   });
 
-  it('sends a reviewer\'s remaining tasks into the next attempt: "missing" then "ok"', async () => {
+  it.runIf(fullSuite)('sends a reviewer\'s remaining tasks into the next attempt: "missing" then "ok"', async () => {
     server.script(
       { toolCalls: [FIX_EDIT] },
       complete('multiply by quantity'),
@@ -227,7 +228,7 @@ describe('the agent engine', () => {
     expect(report).toContain('Attempt 2, review by openai gpt-4.1-nano: **ok**');
   });
 
-  it('counts a malformed review answer as a failed review: the patch is not accepted', async () => {
+  it.runIf(fullSuite)('counts a malformed review answer as a failed review: the patch is not accepted', async () => {
     server.script({ toolCalls: [FIX_EDIT] }, complete('fixed'), { text: 'Looks good to me!' }, complete('nothing more to do'), {
       text: 'STATUS: ok',
     });

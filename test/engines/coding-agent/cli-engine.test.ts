@@ -22,6 +22,7 @@ import type { RunCommandOptions, Sandbox } from '../../../src/sandbox/sandbox.ts
 import type { FixRequest } from '../../../src/core/fix-request.ts';
 import type { Workspace } from '../../../src/workspace/workspace.ts';
 import { makeRepo, removeAll } from '../../support/git-fixture.ts';
+import { fullSuite } from '../../support/suite-tier.ts';
 
 const dirs: string[] = [];
 afterAll(() => removeAll(dirs));
@@ -668,32 +669,35 @@ describe('cli engine through the fix loop', () => {
 });
 
 describe('cli engine as the cascade builds it (cli.agent, the shared prompt templates)', () => {
-  it('gives aider the implement prompt and the most suspicious source file, and streams its output as progress', async () => {
-    const fake = await fakeAgent('aider', FIX_ADD);
-    const repo = await project();
-    const root = await tempDir('fixloop-cli-cascade-');
-    const progress: RunProgress[] = [];
-    const result = await runFix(cliRequest(repo, 'aider', 1), {
-      sandbox: createProcessSandbox(),
-      artifactsRoot: join(root, 'artifacts'),
-      tmpRoot: root,
-      onProgress: (p) => progress.push(p),
-      engineEnvironment: { env: appEnvironment(fake.bin), ledger: createMemorySpendLedger() },
-    });
-    expect(result.status, JSON.stringify(result.error ?? result.events)).toBe('tests_green');
-    const recorded = await fake.recorded();
-    expect(recorded.argv.at(-1)).toBe('src/math.js');
-    expect(recorded.messageFile).toContain('You are fixing a bug in this repository.');
-    expect(recorded.messageFile).toContain('add() subtracts');
-    expect(recorded.messageFile).toContain('src/math.js');
-    expect(progress.filter((p) => p.phase === 'engine').map((p) => p.message)).toContain('Fixed add() to sum.');
-    // Engine lines are streamed, never kept among the run's events.
-    expect(result.events.map((e) => e.message)).not.toContain('Fixed add() to sum.');
-  });
+  it.runIf(fullSuite)(
+    'gives aider the implement prompt and the most suspicious source file, and streams its output as progress',
+    async () => {
+      const fake = await fakeAgent('aider', FIX_ADD);
+      const repo = await project();
+      const root = await tempDir('fixloop-cli-cascade-');
+      const progress: RunProgress[] = [];
+      const result = await runFix(cliRequest(repo, 'aider', 1), {
+        sandbox: createProcessSandbox(),
+        artifactsRoot: join(root, 'artifacts'),
+        tmpRoot: root,
+        onProgress: (p) => progress.push(p),
+        engineEnvironment: { env: appEnvironment(fake.bin), ledger: createMemorySpendLedger() },
+      });
+      expect(result.status, JSON.stringify(result.error ?? result.events)).toBe('tests_green');
+      const recorded = await fake.recorded();
+      expect(recorded.argv.at(-1)).toBe('src/math.js');
+      expect(recorded.messageFile).toContain('You are fixing a bug in this repository.');
+      expect(recorded.messageFile).toContain('add() subtracts');
+      expect(recorded.messageFile).toContain('src/math.js');
+      expect(progress.filter((p) => p.phase === 'engine').map((p) => p.message)).toContain('Fixed add() to sum.');
+      // Engine lines are streamed, never kept among the run's events.
+      expect(result.events.map((e) => e.message)).not.toContain('Fixed add() to sum.');
+    },
+  );
 });
 
 describe('a coding agent as the reviewer (FIXLOOP_REVIEW_AGENT)', () => {
-  it('asks codex in read-only mode with CODEX_MODEL_VER, and keeps the patch only on `STATUS: ok`', async () => {
+  it.runIf(fullSuite)('asks codex in read-only mode with CODEX_MODEL_VER, and keeps the patch only on `STATUS: ok`', async () => {
     const bin = await tempDir('fixloop-fake-bin-');
     const calls = join(await tempDir('fixloop-fake-record-'), 'calls.log');
     // One fake codex: the attempt fixes add(); the review (read-only sandbox) answers the protocol.
