@@ -19,6 +19,9 @@ export const KEY_CHUNK = 64;
 const MAX_KEYS = 65_536;
 /** How often the pipe is topped up while the command runs. */
 const REFILL_MS = 10;
+/** Keys' bytes drawn from the system's randomness at once: one call per key cost ~0.5 s of a run's CPU. */
+const RANDOM_KEYS = 1024;
+const KEY_BYTES = 28;
 
 export interface KeyPipe {
   /** The keys written, by index (hex). */
@@ -37,15 +40,17 @@ export function openKeyPipe(records: string, limit = MAX_KEYS): KeyPipe {
   // Read and write: opening a pipe to write only would wait for a reader; this end never blocks.
   const fd = openSync(path, constants.O_RDWR | constants.O_NONBLOCK);
   const keys: string[] = [];
+  const nextKey = randomKeys();
   const refill = () => {
     while (keys.length < limit) {
-      const key = randomBytes(28).toString('hex');
+      const key = nextKey.peek();
       const chunk = Buffer.from(`${String(keys.length).padStart(8, '0')}${key}`, 'latin1');
       try {
         writeSync(fd, chunk);
       } catch {
-        return; // full (EAGAIN): topped up again on the next tick
+        return; // full (EAGAIN): topped up again on the next tick, with the same key
       }
+      nextKey.take();
       keys.push(key);
     }
   };
@@ -62,6 +67,22 @@ export function openKeyPipe(records: string, limit = MAX_KEYS): KeyPipe {
       const left = unreadIndices(fd);
       closeSync(fd);
       return keys.map((_, index) => index).filter((index) => !left.has(index));
+    },
+  };
+}
+
+/** Keys as hex, from randomness drawn RANDOM_KEYS keys at a time: `peek` the next, `take` it once written. */
+function randomKeys(): { peek(): string; take(): void } {
+  let pool = randomBytes(KEY_BYTES * RANDOM_KEYS);
+  let at = 0;
+  return {
+    peek: () => pool.toString('hex', at, at + KEY_BYTES),
+    take() {
+      at += KEY_BYTES;
+      if (at === pool.length) {
+        pool = randomBytes(KEY_BYTES * RANDOM_KEYS);
+        at = 0;
+      }
     },
   };
 }
