@@ -58,14 +58,17 @@ describe('the look from outside the runner, node --test', () => {
     expect(code).toBe(4);
   });
 
-  it('refuses a fix made only where the test file is: its copy runs with the original out of the way', async () => {
-    // The look from outside the runner would show it at review too (it runs without the test files,
-    // test/assess/probe-checkout.test.ts), but the judge's copies of the fixed tests stop it first.
-    const { result, code } = await run(TESTS_PRESENT_PATHS);
-    expect(result.status).toBe('failed_to_green');
-    expect(result.verification?.findings.map((f) => f.kind)).toContain('copy_observation_failed');
-    expect(code).toBe(1);
-  });
+  it.runIf(fullSuite)(
+    'refuses a fix made only where the test file is: its copy runs with the original out of the way',
+    async () => {
+      // The look from outside the runner would show it at review too (it runs without the test files,
+      // test/assess/probe-checkout.test.ts), but the judge's copies of the fixed tests stop it first.
+      const { result, code } = await run(TESTS_PRESENT_PATHS);
+      expect(result.status).toBe('failed_to_green');
+      expect(result.verification?.findings.map((f) => f.kind)).toContain('copy_observation_failed');
+      expect(code).toBe(1);
+    },
+  );
 
   it('keeps the same fix made everywhere verified, having made its call outside the runner too', async () => {
     const { result, code } = await run(FIXED_PATHS);

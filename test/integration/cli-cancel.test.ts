@@ -13,6 +13,7 @@ import type { RunResult } from '../../src/core/run-result.ts';
 import { watchOutput } from '../support/child-output.ts';
 import { makeRepo, removeAll } from '../support/git-fixture.ts';
 import { FIXLOOP_BIN, runCli } from '../support/run-cli.ts';
+import { fullSuite } from '../support/suite-tier.ts';
 
 const dirs: string[] = [];
 afterAll(() => removeAll(dirs));
@@ -156,21 +157,24 @@ describe('fixloop run, cancelled', { timeout: 400_000 }, () => {
     expect(result.status).not.toBe('tests_green');
   });
 
-  it('Ctrl-C at a terminal under the hand-over from Node 20 (the whole group gets it): one cancel, exit 130, no process of the group left', async () => {
-    const project = await folder(NODE_PROJECT);
-    const mark = marker();
-    const run = await startRun([project, '--test', 'node --test', '--engine', 'script', '--script', `sleep ${mark}`], {
-      node: NODE_20,
-      detached: true,
-    });
-    await run.output.until(/attempt 1\/\d+ \(script\)/, WAIT_MS);
-    await until(() => withMarker(mark).length > 0);
-    const group = run.child.pid ?? 0;
-    // As a terminal sends Ctrl-C: to every process of the foreground group, the handed-over Node 24 too.
-    process.kill(-group, 'SIGINT');
-    await expectCancelled(run, 130, { phase: 'attempt', attempt: 1 }, /Cancelled in attempt 1/, mark);
-    await until(() => inGroup(group).length === 0);
-  });
+  it.runIf(fullSuite)(
+    'Ctrl-C at a terminal under the hand-over from Node 20 (the whole group gets it): one cancel, exit 130, no process of the group left',
+    async () => {
+      const project = await folder(NODE_PROJECT);
+      const mark = marker();
+      const run = await startRun([project, '--test', 'node --test', '--engine', 'script', '--script', `sleep ${mark}`], {
+        node: NODE_20,
+        detached: true,
+      });
+      await run.output.until(/attempt 1\/\d+ \(script\)/, WAIT_MS);
+      await until(() => withMarker(mark).length > 0);
+      const group = run.child.pid ?? 0;
+      // As a terminal sends Ctrl-C: to every process of the foreground group, the handed-over Node 24 too.
+      process.kill(-group, 'SIGINT');
+      await expectCancelled(run, 130, { phase: 'attempt', attempt: 1 }, /Cancelled in attempt 1/, mark);
+      await until(() => inGroup(group).length === 0);
+    },
+  );
 });
 
 const freePort = () =>

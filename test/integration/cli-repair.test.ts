@@ -138,7 +138,7 @@ describe('fixloop run with the repair engine', { timeout: 240_000 }, () => {
     expect(result.attempts[0]?.engineStats?.testExecutions).toBeGreaterThan(0);
   });
 
-  it('fixes a Python bug raised deep in the code', async () => {
+  it.runIf(fullSuite)('fixes a Python bug raised deep in the code', async () => {
     const { code, result } = await repair(
       {
         'inventory.py': [

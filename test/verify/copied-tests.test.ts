@@ -12,6 +12,7 @@ import { createProcessSandbox } from '../../src/sandbox/process-sandbox.ts';
 import { copiedName, copyCheckout, movedText, observeFromCopies } from '../../src/verify/copied-tests.ts';
 import { makeRepo, removeAll } from '../support/git-fixture.ts';
 import { localSuite } from '../support/local-suite.ts';
+import { fullSuite } from '../support/suite-tier.ts';
 
 vi.setConfig({ testTimeout: 120_000 });
 const dirs: string[] = [];
@@ -91,34 +92,37 @@ describe('the fixed tests from copies of their files', () => {
     expect(byName.findings.map((f) => f.kind)).toEqual(['copy_observation_failed']);
   });
 
-  it('passes a jest test from its copy with its snapshot, and says "not checked" where testMatch does not take the copy', async () => {
-    const files = {
-      'package.json': JSON.stringify({ name: 'calc', private: true }),
-      'math.js': 'exports.add = (a, b) => a + b;\n',
-      'test/math.test.js':
-        "const { add } = require('../math.js');\n\ntest('add sums', () => expect({ sum: add(2, 3) }).toMatchSnapshot());\n",
-      'test/__snapshots__/math.test.js.snap':
-        '// Jest Snapshot v1, https://jestjs.io/docs/snapshot-testing\n\nexports[`add sums 1`] = `\n{\n  "sum": 5,\n}\n`;\n',
-    };
-    const fixed: TestCaseResult[] = [
-      { id: 'test/math.test.js › add sums', name: 'add sums', file: 'test/math.test.js', status: 'passed' },
-    ];
-    const taken = await judgedRun(files, 'jest --ci', fixed);
-    expect(taken.original.passed, taken.original.output).toBe(true);
-    expect(taken.findings).toEqual([]);
-    expect(taken.observation).toMatchObject({ ran: 1 });
-    const restricted = await judgedRun(
-      { ...files, 'jest.config.js': "module.exports = { testMatch: ['**/test/math.test.js'] };\n" },
-      'jest --ci',
-      fixed,
-    );
-    expect(restricted.findings).toEqual([]);
-    expect(restricted.observation).toEqual({
-      ran: 0,
-      command: null,
-      notChecked: expect.stringContaining('jest ran no test from the copied files'),
-    });
-  });
+  it.runIf(fullSuite)(
+    'passes a jest test from its copy with its snapshot, and says "not checked" where testMatch does not take the copy',
+    async () => {
+      const files = {
+        'package.json': JSON.stringify({ name: 'calc', private: true }),
+        'math.js': 'exports.add = (a, b) => a + b;\n',
+        'test/math.test.js':
+          "const { add } = require('../math.js');\n\ntest('add sums', () => expect({ sum: add(2, 3) }).toMatchSnapshot());\n",
+        'test/__snapshots__/math.test.js.snap':
+          '// Jest Snapshot v1, https://jestjs.io/docs/snapshot-testing\n\nexports[`add sums 1`] = `\n{\n  "sum": 5,\n}\n`;\n',
+      };
+      const fixed: TestCaseResult[] = [
+        { id: 'test/math.test.js › add sums', name: 'add sums', file: 'test/math.test.js', status: 'passed' },
+      ];
+      const taken = await judgedRun(files, 'jest --ci', fixed);
+      expect(taken.original.passed, taken.original.output).toBe(true);
+      expect(taken.findings).toEqual([]);
+      expect(taken.observation).toMatchObject({ ran: 1 });
+      const restricted = await judgedRun(
+        { ...files, 'jest.config.js': "module.exports = { testMatch: ['**/test/math.test.js'] };\n" },
+        'jest --ci',
+        fixed,
+      );
+      expect(restricted.findings).toEqual([]);
+      expect(restricted.observation).toEqual({
+        ran: 0,
+        command: null,
+        notChecked: expect.stringContaining('jest ran no test from the copied files'),
+      });
+    },
+  );
 
   it('moves the original out of the way, so a fix that reads the test at its path finds nothing there', async () => {
     const reads = [
