@@ -89,27 +89,30 @@ describe("another engine's patch in a function only the failing test calls", () 
   // no alternative, so the assessment tries the one-edit patches of the line itself.
   const runPages = (patched: string) => scriptedRun(PAGES_PROJECT, 'node --test', writeFile('src/pages.js', patched));
 
-  it('is review when a one-edit patch of the same line also passes and gives other results, with the inputs', async () => {
-    const { result, code } = await runPages(OVERFIT_PAGES);
-    expect(result.status).toBe('tests_green');
-    const assessment = result.assessment;
-    expect(assessment?.level).toBe('review');
-    expect(assessment?.reason).toBe('1 other plausible patch gives other results: the tests do not decide between them');
-    expect(assessment?.behaviourChanges.filter((c) => !c.nearFailing)).toEqual([]);
-    expect(assessment?.alternatives).toEqual([
-      expect.objectContaining({ foundBy: 'assessment', summary: 'src/pages.js:4 `.floor(…)` → `.ceil(…)` (template min-max)' }),
-    ]);
-    expect(assessment?.alternatives[0]?.disagreements).toContainEqual({
-      input: 'pageCount(9, 3)',
-      chosen: '4',
-      alternative: '3',
-    });
-    expect(assessment?.rivalSearch).toMatchObject({ passedFailing: 1 });
-    expect(code).toBe(4);
-    const report = await readFile(join(result.artifactsDir, 'report.md'), 'utf8');
-    expect(report).toContain('(a one-edit patch fixloop tried at a line this patch changed). Disagrees on:');
-    expect(report).toContain('- `pageCount(9, 3)`: `4` with this patch, `3` with that one');
-  });
+  it.runIf(fullSuite)(
+    'is review when a one-edit patch of the same line also passes and gives other results, with the inputs',
+    async () => {
+      const { result, code } = await runPages(OVERFIT_PAGES);
+      expect(result.status).toBe('tests_green');
+      const assessment = result.assessment;
+      expect(assessment?.level).toBe('review');
+      expect(assessment?.reason).toBe('1 other plausible patch gives other results: the tests do not decide between them');
+      expect(assessment?.behaviourChanges.filter((c) => !c.nearFailing)).toEqual([]);
+      expect(assessment?.alternatives).toEqual([
+        expect.objectContaining({ foundBy: 'assessment', summary: 'src/pages.js:4 `.floor(…)` → `.ceil(…)` (template min-max)' }),
+      ]);
+      expect(assessment?.alternatives[0]?.disagreements).toContainEqual({
+        input: 'pageCount(9, 3)',
+        chosen: '4',
+        alternative: '3',
+      });
+      expect(assessment?.rivalSearch).toMatchObject({ passedFailing: 1 });
+      expect(code).toBe(4);
+      const report = await readFile(join(result.artifactsDir, 'report.md'), 'utf8');
+      expect(report).toContain('(a one-edit patch fixloop tried at a line this patch changed). Disagrees on:');
+      expect(report).toContain('- `pageCount(9, 3)`: `4` with this patch, `3` with that one');
+    },
+  );
 
   it.runIf(fullSuite)('stays verified when no one-edit patch of its lines passes the failing test', async () => {
     const { result, code } = await runPages(FIXED_PAGES);

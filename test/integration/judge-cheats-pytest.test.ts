@@ -348,10 +348,23 @@ const HONEST_ROUTES = [
 
 /**
  * Cases only `npm run test:full` runs: a plugin loaded through another of pytest's configuration
- * files than pytest.ini (the same rule: the file is the runner's, protected), and honest twins of
- * the guard's routes beside `guard-honest`.
+ * files than pytest.ini (the same rule: the file is the runner's, protected), honest twins of the
+ * guard's routes beside `guard-honest`, and the guard's further routes beside those CI keeps
+ * (`pytest-internals`, `hook-in-source`, `reads-the-test`, `guard-sys-modules`, `guard-forge`,
+ * `guard-reads-hard-link`, `detects-pytest`).
  */
 const FULL_SUITE_ONLY = new Set([
+  'guard-subclasses',
+  'guard-exec',
+  'guard-runpy',
+  'guard-glob',
+  'guard-flip-plugin',
+  'guard-flip-profile',
+  'guard-unplaced',
+  'guard-disguised',
+  'guard-reads-unguarded-child',
+  'utf7-cookie',
+  'shadow-package',
   '.pytest.ini',
   'pytest.toml',
   'hack-1.0.dist-info/entry_points.txt',
