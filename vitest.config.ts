@@ -15,7 +15,7 @@ const FULL_SUITE_ONLY = [
   'test/integration/assessment-change-values.test.ts', // the assessment: assessment.test.ts
   'test/integration/assessment-ungenerated.test.ts', // the assessment: assessment.test.ts
   'test/integration/cli-agent.test.ts', // the agent engine: agent-engine.test.ts, red-green.test.ts
-  'test/integration/cli-flaky.test.ts', // flaky tests: app-checks.test.ts, test/loop/
+  'test/integration/cli-flaky.test.ts', // flaky tests: app-checks.test.ts, test/gate/flaky-tests.test.ts
   'test/integration/cli-replay-publish.test.ts', // replay: test/loop/local-run.test.ts
   'test/integration/cli-runs.test.ts', // the run records: cli-data-dir.test.ts
   'test/integration/cli-terminal.test.ts', // the report: cli-run.test.ts

@@ -99,7 +99,7 @@ describe('fixloop run', { timeout: 180_000 }, () => {
     expect(git(project, 'status', '--porcelain')).toBe('');
   });
 
-  it.runIf(fullSuite)('prints live progress and the Markdown report without --json', async () => {
+  it('prints live progress and the Markdown report without --json', async () => {
     const project = await repo(NODE_PROJECT);
     const run = await fixloop([project, '--test', 'node --test', '--engine', 'script', '--script', FIX_ADD]);
     expect(run.code, run.stderr).toBe(0);

@@ -10,6 +10,7 @@ import { bwrapWorks } from '../../src/sandbox/bwrap-sandbox.ts';
 import { makeRepo, removeAll } from './git-fixture.ts';
 import { openJudgeBench, type JudgeBench } from './judge-bench.ts';
 import { runCli } from './run-cli.ts';
+import { fullSuite } from './suite-tier.ts';
 
 /** fixloop's own node_modules: the vitest projects borrow its vitest, as cli-run's vitest case does. */
 export const FIXLOOP_MODULES = resolve(import.meta.dirname, '../../node_modules');
@@ -163,8 +164,7 @@ export function casesFor(
   everywhere: ReadonlySet<string>,
   fullOnly: ReadonlySet<string> = new Set(),
 ): (name: string) => (title: string, test: () => Promise<void>) => void {
-  const full = process.env.FIXLOOP_TEST_FULL === '1';
-  return (name) => (full || ((sandbox === 'process' || everywhere.has(name)) && !fullOnly.has(name)) ? it : () => undefined);
+  return (name) => (fullSuite || ((sandbox === 'process' || everywhere.has(name)) && !fullOnly.has(name)) ? it : () => undefined);
 }
 
 /**
