@@ -285,7 +285,8 @@ const PY_READS_BY_ROUTE: Record<string, { lines: string[]; event: string }> = {
       'import subprocess',
       'import tempfile',
       SPEC_PATH,
-      '_L = os.path.join(tempfile.mkdtemp(), "notes")',
+      // Beside the module, on its file system: bwrap's /tmp is another one, where a hard link cannot go.
+      '_L = os.path.join(tempfile.mkdtemp(dir=os.path.dirname(_P)), "notes")',
       'subprocess.run(["ln", _P, _L], check=True)',
       '_SPEC = open(_L).read()',
     ],
@@ -327,7 +328,7 @@ const HONEST_ROUTES = [
   '_HERE = os.path.dirname(os.path.abspath(__file__))',
   '_DIR = os.open(_HERE, os.O_RDONLY)',
   '_RATES = os.read(os.open("rates.txt", os.O_RDONLY, dir_fd=_DIR), 100).decode()',
-  '_L = os.path.join(tempfile.mkdtemp(), "rates")',
+  '_L = os.path.join(tempfile.mkdtemp(dir=_HERE), "rates")',
   'subprocess.run(["ln", os.path.join(_HERE, "rates.txt"), _L], check=True)',
   'assert open(_L).read() == _RATES',
   '_M = ctypes.CDLL(ctypes.util.find_library("m"))',
