@@ -31,14 +31,12 @@ import { focusChoices } from '../runners/focused-test-command.ts';
 import { repositoryFiles } from '../workspace/repository-files.ts';
 import { unfinishedRun } from './unfinished-run.ts';
 import { alternativeVersions, applyInMemory, type PatchedVersion } from './patched-versions.ts';
-import { compareRivals, engineAlternatives } from './assess-rivals.ts';
+import { compareRivals, engineAlternatives, MAX_ALTERNATIVES, rivalBasis, searchShare } from './assess-rivals.ts';
+import { beginRivalSearch, type EarlySearch } from './early-rivals.ts';
 import { packageScripts } from '../runners/package-scripts.ts';
 import { valuesOfVersions } from './change-values.ts';
 import { SECOND_SETUP_MS, secondCheckout } from './second-checkout.ts';
 import { lookFromOutside } from './outside-look.ts';
-
-/** At most this many other plausible patches are compared with the chosen one (each is a suite run). */
-const MAX_ALTERNATIVES = 3;
 
 export interface AssessInput {
   mirror: string;
@@ -78,6 +76,7 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
   const used = (exhausted: boolean) => ({ usedMs: Date.now() - started, limitMs: input.limitMs + (clock - started), exhausted });
   const notAssessed = (why: string, exhausted = false): Assessment =>
     decideLevel({ notAssessed: why, budget: used(exhausted), ...(input.chosen ? { chosen: input.chosen } : {}) });
+  let early: EarlySearch | null = null;
   try {
     await cloneMirror(input.mirror, input.baseSha, dir, input.seal);
     const prepared = await prepareVersions(input, dir);
@@ -85,6 +84,15 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
     // The budget is for the comparison: a slow setup must not leave a quick suite no time to run on both versions.
     clock = Date.now();
     const { chosen, others, probed, paths, originals, testFiles, checkout, focused, plans, fromFailing } = prepared;
+    const searchAt = { chosen, originals, checkout, testFiles, focused, left };
+    // Worth it when the first checkout's clone, setup and planning were quick (second-checkout.ts).
+    const quick = clock - started <= SECOND_SETUP_MS;
+    if (quick && others.length === 0 && input.searchRivals && input.fixed.length > 0 && focused.length > 0)
+      early = beginRivalSearch(
+        rivalBasis(input, searchAt, plans.original),
+        () => secondCheckout(input, input.suite, `${dir}-b`),
+        left,
+      );
     const first: Look = { ...(await runAndLook(checkout, plans, { input, focused, left, fromFailing })), plans };
     const {
       runs,
@@ -127,26 +135,19 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
     // the rivals of its lines decide whether the tests do.
     if (others.length > 0 || !input.searchRivals || input.fixed.length === 0 || provisional.level !== 'verified')
       return provisional;
+    const written = new Map([...standing.original.files].map(([path, file]) => [path, file.text]));
+    const suiteRunMs = runs.patched.gate?.durationMs ?? 0;
+    early?.lookDone({ wanted: true, written, searchUntil: Date.now() + searchShare(left(), suiteRunMs) });
+    const begun = (await early?.begun) ?? undefined;
     const rivals = await compareRivals({
-      checkout,
-      originals,
-      written: new Map([...standing.original.files].map(([path, file]) => [path, file.text])),
-      // Worth it when the first checkout's clone, setup and planning were quick (second-checkout.ts).
-      ...(clock - started <= SECOND_SETUP_MS ? { second: () => secondCheckout(input, input.suite, `${dir}-b`) } : {}),
-      chosen,
+      ...rivalBasis(input, { ...searchAt, focused: runs.focused ? [runs.focused] : [] }, standing.original),
+      ...(begun ? { begun } : quick && !early ? { second: () => secondCheckout(input, input.suite, `${dir}-b`) } : {}),
       plan: (versions) => rivalPlans(versions, { originals, probed, entries: atEntryPoints?.entries, dir }),
-      suite: input.suite,
-      focused: runs.focused,
-      fixed: input.fixed,
-      testFiles,
       looked: { after, functions, near, noise },
       // A rival that disagrees may do so in noise only: the versions run again first, once.
       settle: async () =>
         (looked = (await lookWithNoise(checkout, standing, runs, { input, left, fromFailing })) ?? looked).noise,
-      suiteRunMs: runs.patched.gate?.durationMs ?? 0,
-      max: MAX_ALTERNATIVES,
-      left,
-      log: input.log,
+      suiteRunMs,
     });
     runs.exhausted ||= rivals.exhausted;
     return level(rivals.compared, rivals.search);
@@ -154,6 +155,8 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
     input.log(`assessment: ${(error as Error).message}`);
     return notAssessed(`the assessment failed: ${(error as Error).message}`);
   } finally {
+    // A search begun beside the look stops first: its runs write into the checkouts removed below.
+    await early?.settle();
     // The second checkout too, when the rival search ended without closing it (it threw).
     for (const made of [dir, `${dir}-b`, `${dir}-hidden`])
       await rm(made, { recursive: true, force: true }).catch(() => undefined);

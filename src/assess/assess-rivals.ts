@@ -17,7 +17,18 @@ import type { ProbedFunction, ProbeRecord } from './probe-record.ts';
 import type { Looked } from './look-at-versions.ts';
 import type { VersionPlan } from './probe-plan.ts';
 import { oneEditRivals } from './one-edit-rivals.ts';
-import { startRivalSearch, writeTexts, type Rival, type RivalsFound } from './rival-search.ts';
+import {
+  startRivalSearch,
+  writeTexts,
+  type Rival,
+  type RivalSearch,
+  type RivalSearcher,
+  type RivalsFound,
+  type RivalSource,
+} from './rival-search.ts';
+
+/** At most this many other plausible patches are compared with the chosen one (each is a suite run). */
+export const MAX_ALTERNATIVES = 3;
 
 /** The search may take what is left of the budget but the time of this many probed suite runs (the rivals it finds run the suite), or half of it when that is more. */
 const RESERVED_SUITE_RUNS = 2;
@@ -33,11 +44,13 @@ export interface RivalComparison {
    * (rival-search.ts): the files in `written` are written to it as well.
    */
   second?: () => Promise<string | null>;
+  /** The search as begun beside the look (early-rivals.ts), its first step under way: it goes on from there. */
+  begun?: BegunSearch;
   chosen: PatchedVersion;
   /** The plans of the versions, probed where the chosen patch's run was. */
   plan: (versions: PatchedVersion[]) => Promise<{ original: VersionPlan; versions: VersionPlan[] }>;
   suite: SuiteRunner;
-  focused: string | null;
+  focused: readonly string[];
   fixed: readonly TestCaseResult[];
   testFiles: readonly string[];
   /** How long the chosen patch's probed suite run took: what each rival's run will take. */
@@ -49,6 +62,50 @@ export interface RivalComparison {
   max: number;
   left: () => number;
   log: (line: string) => void;
+  /** Where the rivals come from: the `repair` engine's one-edit candidates unless given (a test's stand-in). */
+  source?: RivalSource;
+}
+
+/** What the search may take of what is left: the rivals it finds still have to run the suite. */
+export function searchShare(leftMs: number, suiteRunMs: number): number {
+  return Math.max(leftMs / 2, leftMs - RESERVED_SUITE_RUNS * suiteRunMs);
+}
+
+/** What the comparison is given before the look: all but what only the look decides. */
+export type RivalBasis = Omit<RivalComparison, 'begun' | 'second' | 'suiteRunMs' | 'looked' | 'plan' | 'settle'>;
+
+/** The comparison's basis for the assessment's checkout, the files as `original` plans them written back first. */
+export function rivalBasis(
+  of: { suite: SuiteRunner; fixed: readonly TestCaseResult[]; log: (line: string) => void },
+  at: {
+    chosen: PatchedVersion;
+    originals: ReadonlyMap<string, string | null>;
+    checkout: ProbeCheckout;
+    testFiles: readonly string[];
+    focused: readonly string[];
+    left: () => number;
+  },
+  original: VersionPlan,
+): RivalBasis {
+  return {
+    checkout: at.checkout,
+    originals: at.originals,
+    written: new Map([...original.files].map(([path, file]) => [path, file.text])),
+    chosen: at.chosen,
+    suite: of.suite,
+    focused: at.focused,
+    fixed: of.fixed,
+    testFiles: at.testFiles,
+    max: MAX_ALTERNATIVES,
+    left: at.left,
+    log: of.log,
+  };
+}
+
+/** A search begun before the comparison: its searcher and its first step, under way. */
+export interface BegunSearch {
+  searcher: RivalSearcher | null;
+  first: Promise<RivalsFound>;
 }
 
 export async function compareRivals(input: RivalComparison): Promise<{
@@ -56,27 +113,16 @@ export async function compareRivals(input: RivalComparison): Promise<{
   search: NonNullable<Assessment['rivalSearch']>;
   exhausted: boolean;
 }> {
-  const { checkout, originals, left, log } = input;
-  await writeTexts(checkout.dir, input.written);
-  // What the search may take of what is left: the rivals it finds still have to run the suite.
-  const searchMs = () => Math.max(left() / 2, left() - RESERVED_SUITE_RUNS * input.suiteRunMs);
-  const searcher = await startRivalSearch(
-    {
-      source: oneEditRivals,
-      request: {
-        dir: checkout.dir,
-        original: async (path) => (originals.has(path) ? (originals.get(path) ?? null) : null),
-        patched: input.chosen,
-        fixed: input.fixed,
-        testFiles: input.testFiles,
-      },
-      suite: input.suite,
-      focused: input.focused,
-      ...(input.second ? { second: withWritten(input.second, input.written) } : {}),
-      log,
-    },
-    searchMs(),
-  );
+  const { checkout, left } = input;
+  // A search begun beside the look puts the checkout back itself, before it joins (early-rivals.ts).
+  if (!input.begun) await writeTexts(checkout.dir, input.written);
+  const searchMs = () => searchShare(left(), input.suiteRunMs);
+  const until = () => {
+    const end = Date.now() + searchMs();
+    return () => end;
+  };
+  const searcher = input.begun ? input.begun.searcher : await startRivalSearch(searchOf(input), searchMs());
+  let pending = input.begun?.first;
   const compared: NonNullable<LevelInput['alternatives']> = [];
   let exhausted = false;
   let stopped: RivalsFound['stopped'];
@@ -84,7 +130,8 @@ export async function compareRivals(input: RivalComparison): Promise<{
   // Step by step: rivals that agree with the patch (an equivalent edit often passes first) do not
   // end the search, one that gives other results does.
   while (searcher) {
-    const step = await searcher.next(input.max, searchMs());
+    const step = await (pending ?? searcher.next(input.max, until()));
+    pending = undefined;
     stopped = step.stopped;
     passedFailing += step.rivals.length;
     const compares = await compareStep(input, step.rivals);
@@ -106,6 +153,31 @@ export async function compareRivals(input: RivalComparison): Promise<{
     ...(stopped ? { stopped } : {}),
   };
   return { compared, search, exhausted };
+}
+
+/** The search of `input`'s checkout, with its second checkout when it has one. */
+export function searchOf(
+  input: Pick<
+    RivalComparison,
+    'checkout' | 'originals' | 'written' | 'second' | 'chosen' | 'suite' | 'focused' | 'fixed' | 'testFiles' | 'log' | 'source'
+  >,
+  dir = input.checkout.dir,
+): RivalSearch {
+  const { originals } = input;
+  return {
+    source: input.source ?? oneEditRivals,
+    request: {
+      dir,
+      original: async (path) => (originals.has(path) ? (originals.get(path) ?? null) : null),
+      patched: input.chosen,
+      fixed: input.fixed,
+      testFiles: input.testFiles,
+    },
+    suite: input.suite,
+    focused: input.focused,
+    ...(input.second ? { second: { ready: withWritten(input.second, input.written), made: true } } : {}),
+    log: input.log,
+  };
 }
 
 /** The second checkout with the files the probed runs wrote as the first has them (the tests as the patch has them). */

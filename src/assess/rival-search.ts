@@ -44,14 +44,18 @@ export interface RivalSearch {
   source: RivalSource;
   request: RivalRequest;
   suite: SuiteRunner;
-  /** The failing tests alone (runners/focused-test-command.ts): without it no rival is tried, a whole suite run each costs too much. */
-  focused: string | null;
   /**
-   * A second checkout, set up and with every file as `request.dir` has it, where candidates run beside
-   * those in `request.dir` (null: none to be had). Asked once, as the search starts; candidates do not
-   * wait for it.
+   * Commands that run the failing tests alone (runners/focused-test-command.ts), best first: the first
+   * that runs the patch's fixed tests all, passing, stands (the last one as it is). None: no rival is
+   * tried, a whole suite run each costs too much.
    */
-  second?: () => Promise<string | null>;
+  focused: readonly string[];
+  /**
+   * Another checkout, with every file as `request.dir` has it, where candidates run beside those in
+   * `request.dir` (null: none to be had). Asked once, as the search starts; candidates do not wait for
+   * it. `made`: the search's own, removed when it closes (else its maker's, left as it is).
+   */
+  second?: { ready: () => Promise<string | null>; made: boolean };
   log: (line: string) => void;
 }
 
@@ -71,16 +75,20 @@ export interface RivalSearcher {
   /** Candidates there are, and how many have been run so far. */
   readonly candidates: number;
   readonly tried: number;
-  /** Runs the next candidates until `max` more pass the failing tests or `limitMs` has passed. */
-  next(max: number, limitMs: number): Promise<RivalsFound>;
-  /** Waits for the second checkout, if one was being made, and removes it. */
+  /**
+   * Runs the next candidates until `max` more pass the failing tests, `deadline()` (epoch ms, asked
+   * before each candidate: a step begun beside the look learns its end only when the look is done)
+   * comes, or `cancel` is aborted (a run under way finishes first).
+   */
+  next(max: number, deadline: () => number, cancel?: AbortSignal): Promise<RivalsFound>;
+  /** Waits for the second checkout, if one was being made, and removes it when it is the search's own. */
   close(): Promise<void>;
 }
 
 /** The candidates, the files' original texts, and a run of the patch itself on the failing tests alone (its time bounds each candidate's). Null: nothing to try, with the reason logged. */
 export async function startRivalSearch(search: RivalSearch, limitMs: number): Promise<RivalSearcher | null> {
-  const { request, suite, focused, log } = search;
-  if (!focused) {
+  const { request, log } = search;
+  if (search.focused.length === 0) {
     log('assessment: no rival patches tried: the failing tests cannot be run alone with this test command');
     return null;
   }
@@ -96,23 +104,21 @@ export async function startRivalSearch(search: RivalSearch, limitMs: number): Pr
     next: async () => ({ rivals: [], ...(stopped ? { stopped } : {}) }),
     close: async () => undefined,
   });
-  let reference: GateResult;
+  let reference: { gate: GateResult; command: string } | null;
   try {
-    // The patch itself on the failing tests alone: it passes (the judge held it), and its time bounds each candidate's run.
-    reference = await withTexts(request.dir, request.patched.files, originals, () =>
-      suite.gateWith(request.dir, focused, limitMs),
-    );
+    reference = await referenceRun(search, originals, limitMs);
   } catch (error) {
     log(`assessment: the search for rival patches stopped: ${(error as Error).message}`);
     return none('error');
   }
-  if (!reference.passed) {
+  if (!reference) {
     log('assessment: no rival patches tried: the failing tests did not pass alone with the patch in the assessment’s checkout');
     return none();
   }
+  const { gate: patchRun, command: focused } = reference;
   log(`assessment: trying ${candidates.length} one-edit patches at the lines the patch changed, on the failing tests alone`);
   // Made while the first candidates run; a setup that fails or throws leaves one checkout.
-  const second = candidates.length > 1 && search.second ? search.second().catch(() => null) : Promise.resolve(null);
+  const second = candidates.length > 1 && search.second ? search.second.ready().catch(() => null) : Promise.resolve(null);
   let tried = 0;
   let named = 0;
   return {
@@ -120,19 +126,18 @@ export async function startRivalSearch(search: RivalSearch, limitMs: number): Pr
     get tried() {
       return tried;
     },
-    async next(max, stepMs) {
-      const started = Date.now();
-      const left = () => started + stepMs - Date.now();
+    async next(max, deadline, cancel) {
+      const left = () => deadline() - Date.now();
       // Bounded as the `repair` engine bounds its candidates, by the patch's own run.
-      const runMs = candidateRunTimeout(reference.durationMs, stepMs);
+      const runMs = () => candidateRunTimeout(patchRun.durationMs, left());
       const pool = await runInCheckouts(
         { candidates, from: tried, max, first: request.dir, second },
         (dir, candidate) =>
           withTexts(dir, new Map([[candidate.file, candidate.text]]), originals, () =>
-            suite.gateWith(dir, focused, Math.min(runMs, left())),
+            search.suite.gateWith(dir, focused, Math.min(runMs(), left())),
           ),
         // A run with less time than the patch's own took could not tell a pass from a slow candidate.
-        () => left() < 2 * reference.durationMs + 500,
+        () => cancel?.aborted === true || left() < 2 * patchRun.durationMs + 500,
       );
       tried = pool.next;
       const { found } = pool;
@@ -152,9 +157,32 @@ export async function startRivalSearch(search: RivalSearch, limitMs: number): Pr
     },
     async close() {
       const dir = await second;
-      if (dir) await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+      if (dir && search.second?.made) await rm(dir, { recursive: true, force: true }).catch(() => undefined);
     },
   };
+}
+
+/**
+ * The patch itself on the failing tests alone, in `request.dir`: it passes (the judge held it), and
+ * its time bounds each candidate's. The first command that runs every test the patch fixed stands;
+ * the last one as it is. Null: none passed.
+ */
+async function referenceRun(
+  search: RivalSearch,
+  originals: ReadonlyMap<string, string | null>,
+  limitMs: number,
+): Promise<{ gate: GateResult; command: string } | null> {
+  const { request } = search;
+  for (const [i, command] of search.focused.entries()) {
+    const gate = await withTexts(request.dir, request.patched.files, originals, () =>
+      search.suite.gateWith(request.dir, command, limitMs),
+    );
+    const reported = new Set(gate.report.tests.filter((t) => t.status === 'passed').map((t) => t.id));
+    const last = i === search.focused.length - 1;
+    if (gate.passed && (last || request.fixed.every((t) => reported.has(t.id)))) return { gate, command };
+    if (last) return null;
+  }
+  return null;
 }
 
 /** The candidates found as rivals, each with the check it weakens, if any; numbered on from `named`. */

@@ -53,7 +53,7 @@ const source: RivalSource = {
   weakens: async (found) => found.map(() => null),
 };
 
-function search(seen: string[], focused: string | null = 'npx vitest run f.test.js', second?: { dir: string; where: string[] }) {
+function search(seen: string[], focused: string[] = ['npx vitest run f.test.js'], second?: { dir: string; where: string[] }) {
   return startRivalSearch(
     {
       source,
@@ -66,11 +66,17 @@ function search(seen: string[], focused: string | null = 'npx vitest run f.test.
       },
       suite: runner(seen, second?.where, second ? 20 : 0),
       focused,
-      ...(second ? { second: async () => second.dir } : {}),
+      ...(second ? { second: { ready: async () => second.dir, made: true } } : {}),
       log: () => undefined,
     },
     60_000,
   );
+}
+
+/** A deadline a minute from when the step begins. */
+function inAMinute(): () => number {
+  const end = Date.now() + 60_000;
+  return () => end;
 }
 
 describe('the rival search', () => {
@@ -79,15 +85,15 @@ describe('the rival search', () => {
     const searcher = await search(seen);
     if (!searcher) throw new Error('no search started');
     expect(searcher.candidates).toBe(CANDIDATES.length);
-    const first = await searcher.next(1, 60_000);
+    const first = await searcher.next(1, inAMinute());
     expect(first.rivals.map((r) => r.info.summary)).toEqual(['pass-1']);
     expect(first.stopped).toBe('enough');
     expect(searcher.tried).toBe(2);
-    const second = await searcher.next(2, 60_000);
+    const second = await searcher.next(2, inAMinute());
     expect(second.rivals.map((r) => r.info.summary)).toEqual(['pass-2', 'pass-3']);
     expect(second.rivals.map((r) => r.version.name)).toEqual(['rival-2', 'rival-3']);
     expect(second.rivals[0]?.info.foundBy).toBe('assessment');
-    const last = await searcher.next(2, 60_000);
+    const last = await searcher.next(2, inAMinute());
     expect(last).toEqual({ rivals: [] });
     expect(searcher.tried).toBe(CANDIDATES.length);
     // The patch itself first (its time bounds the candidates'), then every candidate once, in order.
@@ -98,7 +104,7 @@ describe('the rival search', () => {
   it('stops a step for time before a run it could not finish', async () => {
     const seen: string[] = [];
     const searcher = await search(seen);
-    const step = await searcher?.next(3, 0);
+    const step = await searcher?.next(3, () => Date.now());
     expect(step).toEqual({ rivals: [], stopped: 'time' });
     expect(searcher?.tried).toBe(0);
   });
@@ -110,7 +116,7 @@ describe('the rival search', () => {
     await writeFile(join(other, 'f.js'), ORIGINAL);
     const searcher = await search(seen, undefined, { dir: other, where });
     if (!searcher) throw new Error('no search started');
-    const step = await searcher.next(10, 60_000);
+    const step = await searcher.next(10, inAMinute());
     expect(step.rivals.map((r) => r.info.summary)).toEqual(['pass-1', 'pass-2', 'pass-3']);
     expect(searcher.tried).toBe(CANDIDATES.length);
     // The patch's own run, then each candidate once, in one checkout or the other.
@@ -124,7 +130,7 @@ describe('the rival search', () => {
 
   it('tries nothing when the failing tests cannot be run alone', async () => {
     const seen: string[] = [];
-    expect(await search(seen, null)).toBeNull();
+    expect(await search(seen, [])).toBeNull();
     expect(seen).toEqual([]);
   });
 });
