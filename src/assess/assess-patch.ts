@@ -35,7 +35,7 @@ import { compareRivals, engineAlternatives, MAX_ALTERNATIVES, rivalBasis, search
 import { beginRivalSearch, type EarlySearch } from './early-rivals.ts';
 import { packageScripts } from '../runners/package-scripts.ts';
 import { valuesOfVersions } from './change-values.ts';
-import { SECOND_SETUP_MS, secondCheckout } from './second-checkout.ts';
+import { forkedCheckout, SECOND_SETUP_MS, secondCheckout } from './second-checkout.ts';
 import { lookFromOutside } from './outside-look.ts';
 
 export interface AssessInput {
@@ -85,14 +85,15 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
     clock = Date.now();
     const { chosen, others, probed, paths, originals, testFiles, checkout, focused, plans, fromFailing } = prepared;
     const searchAt = { chosen, originals, checkout, testFiles, focused, left };
-    // Worth it when the first checkout's clone, setup and planning were quick (second-checkout.ts).
+    // A second setup is worth it when the first checkout's clone, setup and planning were quick (second-checkout.ts).
     const quick = clock - started <= SECOND_SETUP_MS;
-    if (quick && others.length === 0 && input.searchRivals && input.fixed.length > 0 && focused.length > 0)
-      early = beginRivalSearch(
-        rivalBasis(input, searchAt, plans.original),
-        () => secondCheckout(input, input.suite, `${dir}-b`),
-        left,
-      );
+    if (others.length === 0 && input.searchRivals && input.fixed.length > 0 && focused.length > 0) {
+      // Copied before the look writes anything in the first checkout.
+      const forked = await forkedCheckout(dir, `${dir}-b`, input.suite).catch(() => null);
+      const basis = rivalBasis(input, searchAt, plans.original);
+      if (forked) early = beginRivalSearch({ ...basis, suite: forked.suite }, async () => forked.dir, left);
+      else if (quick) early = beginRivalSearch(basis, () => secondCheckout(input, input.suite, `${dir}-b`), left);
+    }
     const first: Look = { ...(await runAndLook(checkout, plans, { input, focused, left, fromFailing })), plans };
     const {
       runs,

@@ -7,9 +7,11 @@
 // (bench/overfit-written.ts: incorrect patches `verified` 9 → 2 of 18 on the written corpus). The candidates are the
 // `repair` engine's one-edit candidates (one-edit-rivals.ts), behind RivalSource, which a test can stand in for.
 import { createTwoFilesPatch } from 'diff';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { candidateRunTimeout } from '../core/candidate-run-timeout.ts';
+import { runInCheckouts } from './rival-pool.ts';
 import type { TestCaseResult } from '../core/test-report.ts';
 import type { GateResult } from '../core/gate-result.ts';
 import type { SuiteRunner } from '../gate/setup-then-gate.ts';
@@ -121,6 +123,10 @@ export async function startRivalSearch(search: RivalSearch, limitMs: number): Pr
   const second = candidates.length > 1 && search.second ? search.second.ready().catch(() => null) : Promise.resolve(null);
   let tried = 0;
   let named = 0;
+  // The candidates' runs in one checkout share a /tmp, where a runner keeps its caches (jest's
+  // transforms, npm's compiled modules): the candidates are fixloop's own edits of the original. The
+  // patch's own run above had a /tmp of its own, so nothing it left there serves them.
+  const keptTmp = keptTmpFolders();
   return {
     candidates: candidates.length,
     get tried() {
@@ -132,10 +138,12 @@ export async function startRivalSearch(search: RivalSearch, limitMs: number): Pr
       const runMs = () => candidateRunTimeout(patchRun.durationMs, left());
       const pool = await runInCheckouts(
         { candidates, from: tried, max, first: request.dir, second },
-        (dir, candidate) =>
-          withTexts(dir, new Map([[candidate.file, candidate.text]]), originals, () =>
-            search.suite.gateWith(dir, focused, Math.min(runMs(), left())),
-          ),
+        async (dir, candidate) => {
+          const view = { tmpDir: await keptTmp.of(dir) };
+          return withTexts(dir, new Map([[candidate.file, candidate.text]]), originals, () =>
+            search.suite.gateWith(dir, focused, Math.min(runMs(), left()), view),
+          );
+        },
         // A run with less time than the patch's own took could not tell a pass from a slow candidate.
         () => cancel?.aborted === true || left() < 2 * patchRun.durationMs + 500,
       );
@@ -158,6 +166,7 @@ export async function startRivalSearch(search: RivalSearch, limitMs: number): Pr
     async close() {
       const dir = await second;
       if (dir && search.second?.made) await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+      await keptTmp.remove();
     },
   };
 }
@@ -185,6 +194,25 @@ async function referenceRun(
   return null;
 }
 
+/** A kept /tmp per checkout, made when first asked, and removed together. */
+function keptTmpFolders(): { of(dir: string): Promise<string>; remove(): Promise<void> } {
+  const made = new Map<string, Promise<string>>();
+  return {
+    of(dir) {
+      let folder = made.get(dir);
+      if (!folder) {
+        folder = mkdtemp(join(tmpdir(), 'fixloop-rival-tmp-'));
+        made.set(dir, folder);
+      }
+      return folder;
+    },
+    async remove() {
+      for (const folder of made.values()) await rm(await folder, { recursive: true, force: true }).catch(() => undefined);
+      made.clear();
+    },
+  };
+}
+
 /** The candidates found as rivals, each with the check it weakens, if any; numbered on from `named`. */
 async function asRivals(
   found: RivalCandidate[],
@@ -202,51 +230,6 @@ async function asRivals(
       version: { name: `rival-${named + i + 1}`, files: new Map([[f.file, f.text]]) },
     };
   });
-}
-
-/** What one step of the pool ran: the candidates that passed, where the next step starts, why it stopped. */
-interface PoolStep {
-  found: Array<{ index: number; candidate: RivalCandidate }>;
-  next: number;
-  stopped?: 'time' | 'enough';
-  error?: Error;
-}
-
-/**
- * Candidates from `from` on, one worker per checkout, each taking the next: the failing tests alone
- * are one process each, and two of them share the machine's cores. The second checkout joins when it
- * is ready, unless the first worker is done before. Both workers have settled when it returns (a
- * worker still running would rewrite its checkout).
- */
-async function runInCheckouts(
-  at: { candidates: RivalCandidate[]; from: number; max: number; first: string; second: Promise<string | null> },
-  run: (dir: string, candidate: RivalCandidate) => Promise<GateResult>,
-  outOfTime: () => boolean,
-): Promise<PoolStep> {
-  const step: PoolStep = { found: [], next: at.from };
-  const work = async (dir: string) => {
-    while (step.next < at.candidates.length && step.stopped === undefined) {
-      if (step.found.length >= at.max || outOfTime()) {
-        step.stopped = step.found.length >= at.max ? 'enough' : 'time';
-        return;
-      }
-      const index = step.next++;
-      const candidate = at.candidates[index] as RivalCandidate;
-      if ((await run(dir, candidate)).passed) step.found.push({ index, candidate });
-    }
-  };
-  const first = work(at.first);
-  const ready = await Promise.race([
-    at.second,
-    first.then(
-      () => null,
-      () => null,
-    ),
-  ]);
-  const settled = await Promise.allSettled([first, ready ? work(ready) : Promise.resolve()]);
-  const failed = settled.find((result): result is PromiseRejectedResult => result.status === 'rejected');
-  if (failed) step.error = failed.reason as Error;
-  return step;
 }
 
 /** `run` with the files as `texts` has them (null: absent), then as the original has them again. */

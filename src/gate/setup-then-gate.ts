@@ -8,7 +8,7 @@ import type { GateResult } from '../core/gate-result.ts';
 import type { RepoConfig } from '../core/repo-config.ts';
 import { runGate, type JudgedFiles } from './run-gate.ts';
 import { runChecks } from './run-checks.ts';
-import type { CommandResult, Sandbox } from '../sandbox/sandbox.ts';
+import type { CommandResult, Mount, Sandbox } from '../sandbox/sandbox.ts';
 import type { DependencyCache, TreeReuse } from '../core/dependency-cache.ts';
 
 export interface SuiteRunnerOptions {
@@ -35,6 +35,12 @@ export interface SuiteSteps {
   beforeTests?: (setup: CommandResult | null) => Promise<number | undefined>;
 }
 
+/** What a command of the suite is shown besides its working directory (SuiteRunner.gateWith). */
+export interface CommandView {
+  mounts?: Mount[];
+  tmpDir?: string;
+}
+
 /** A failed setup ends the suite before the tests (`gate: null`). */
 export type SuiteRun = { setup: CommandResult; gate: null } | { setup: CommandResult | null; gate: GateResult };
 
@@ -45,8 +51,13 @@ export interface SuiteRunner {
   setup(cwd: string): Promise<CommandResult | null>;
   /** Runs the test command in `cwd`, within `timeoutMs` when that is shorter than `test.timeout`. */
   gate(cwd: string, timeoutMs?: number): Promise<GateResult>;
-  /** Runs another command of the suite (e.g. the test command narrowed to some tests) as the gate would, within `timeoutMs` when that is shorter than `test.timeout`. */
-  gateWith(cwd: string, command: string, timeoutMs?: number): Promise<GateResult>;
+  /**
+   * Runs another command of the suite (e.g. the test command narrowed to some tests) as the gate would,
+   * within `timeoutMs` when that is shorter than `test.timeout`. `view.mounts`: folders outside `cwd`
+   * it must see (a fork's linked dependencies); `view.tmpDir`: a /tmp kept between runs of fixloop's
+   * own candidates (RunCommandOptions.tmpDir), so a runner's caches serve the next one.
+   */
+  gateWith(cwd: string, command: string, timeoutMs?: number, view?: CommandView): Promise<GateResult>;
   /**
    * A command of fixloop's own run in `cwd` as the tests are (their sandbox, environment, time limit and
    * signal), with no runtime guard and no report: the assessment's look from outside the runner.
@@ -100,7 +111,7 @@ export function createSuiteRunner(options: SuiteRunnerOptions, guard?: JudgedFil
       if (cache && key && result.exitCode === 0) await cache.saveTree(key, cwd, how);
       return result;
     },
-    gateWith(cwd, command, timeoutMs) {
+    gateWith(cwd, command, timeoutMs, view) {
       return runGate(sandbox, {
         command,
         cwd,
@@ -108,6 +119,8 @@ export function createSuiteRunner(options: SuiteRunnerOptions, guard?: JudgedFil
         env: config.env,
         signal,
         ...judged,
+        ...(view?.mounts ? { mounts: view.mounts } : {}),
+        ...(view?.tmpDir ? { tmpDir: view.tmpDir } : {}),
       });
     },
     plain: (cwd, command, timeoutMs) =>

@@ -1,8 +1,8 @@
 // The Workspace on the local file system. Change detection and diffs compare the files on disk
 // with the baseline blobs of the trusted mirror; git never runs in this tree after creation.
 import { randomBytes } from 'node:crypto';
-import { cp, lstat, mkdir, readFile, readlink, realpath, rm, symlink, unlink, writeFile } from 'node:fs/promises';
-import { dirname, join, relative, sep } from 'node:path';
+import { lstat, mkdir, readFile, readlink, realpath, rm, symlink, unlink, writeFile } from 'node:fs/promises';
+import { dirname, join, sep } from 'node:path';
 import type { Ignore } from 'ignore';
 import { CodedError } from '../core/coded-error.ts';
 import type { Finding } from '../core/findings.ts';
@@ -10,7 +10,7 @@ import type { Snapshot, Workspace } from './workspace.ts';
 import type { FileChange } from '../core/file-change.ts';
 import { Baseline, gitBlobId } from './baseline.ts';
 import { walkFiles } from './file-walker.ts';
-import { prepareToolCaches } from './tool-caches.ts';
+import { forkTree } from './fork-tree.ts';
 import { unsafePath, type PathPolicy } from './path-policy.ts';
 import { fileDiff, isBinary, lineCounts } from './unified-diff.ts';
 
@@ -27,9 +27,6 @@ interface Shared {
   ignore: Ignore;
   policy: PathPolicy;
 }
-
-/** Large installed dependency folders are linked into forks, not copied. */
-const LINKED_IN_FORKS = new Set(['node_modules', '.venv', 'venv']);
 
 export class LocalWorkspace implements Workspace {
   readonly root: string;
@@ -198,21 +195,7 @@ export class LocalWorkspace implements Workspace {
 
   async fork(): Promise<Workspace> {
     const target = `${this.root}-fork-${randomBytes(3).toString('hex')}`;
-    await cp(this.root, target, {
-      recursive: true,
-      verbatimSymlinks: true,
-      filter: (source) => !LINKED_IN_FORKS.has(relative(this.root, source)),
-    });
-    const linked: string[] = [];
-    for (const name of LINKED_IN_FORKS) {
-      const stat = await lstat(join(this.root, name)).catch(() => null);
-      // Already a link (a saved dependency tree the sandbox shows read-only): the fork links the same.
-      if (stat?.isSymbolicLink()) await symlink(await readlink(join(this.root, name)), join(target, name));
-      if (!stat?.isDirectory()) continue;
-      if (name === 'node_modules') await prepareToolCaches(join(this.root, name));
-      await symlink(join(this.root, name), join(target, name));
-      linked.push(join(this.root, name));
-    }
+    const linked = await forkTree(this.root, target);
     return new LocalWorkspace(target, this.shared, new Set(this.environment), [...this.linkedFolders, ...linked]);
   }
 

@@ -1,13 +1,13 @@
 // The rival search step by step: each step runs candidates on the failing tests (here a stand-in
 // runner that reads the checkout as a real one would) until enough pass, and the next step goes on
 // where it ended, with the checkout written back to the original after every run.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { GateResult } from '../../src/core/gate-result.ts';
 import type { TestReport } from '../../src/core/test-report.ts';
-import type { SuiteRunner } from '../../src/gate/setup-then-gate.ts';
+import type { CommandView, SuiteRunner } from '../../src/gate/setup-then-gate.ts';
 import { startRivalSearch, type RivalSource } from '../../src/assess/rival-search.ts';
 
 const ORIGINAL = 'export const f = (a, b) => a < b;\n';
@@ -23,11 +23,12 @@ beforeEach(async () => {
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
 /** A runner that passes when the checkout's f.js is the patch or a passing candidate, and remembers what each run saw (and where). */
-function runner(seen: string[], where: string[] = [], runMs = 0): SuiteRunner {
-  const gate = async (cwd: string): Promise<GateResult> => {
+function runner(seen: string[], where: string[] = [], runMs = 0, tmps: Array<string | undefined> = []): SuiteRunner {
+  const gate = async (cwd: string, _command?: string, _timeoutMs?: number, view?: CommandView): Promise<GateResult> => {
     const text = await readFile(join(cwd, 'f.js'), 'utf8');
     seen.push(text.trim());
     where.push(cwd);
+    tmps.push(view?.tmpDir);
     await new Promise((resolve) => setTimeout(resolve, runMs));
     const report: TestReport = { format: 'unknown', parsed: false, passed: 0, failed: 0, skipped: 0, total: 0, tests: [] };
     return text === PATCH || text.includes('pass')
@@ -38,7 +39,7 @@ function runner(seen: string[], where: string[] = [], runMs = 0): SuiteRunner {
     testCommand: 'npm test',
     setupCommand: null,
     setup: async () => null,
-    gate,
+    gate: (cwd) => gate(cwd),
     gateWith: gate,
     plain: () => Promise.reject(new Error('this test runs no command of its own')),
     checkCommands: [],
@@ -53,7 +54,12 @@ const source: RivalSource = {
   weakens: async (found) => found.map(() => null),
 };
 
-function search(seen: string[], focused: string[] = ['npx vitest run f.test.js'], second?: { dir: string; where: string[] }) {
+function search(
+  seen: string[],
+  focused: string[] = ['npx vitest run f.test.js'],
+  second?: { dir: string; where: string[] },
+  tmps?: Array<string | undefined>,
+) {
   return startRivalSearch(
     {
       source,
@@ -64,7 +70,7 @@ function search(seen: string[], focused: string[] = ['npx vitest run f.test.js']
         fixed: [],
         testFiles: [],
       },
-      suite: runner(seen, second?.where, second ? 20 : 0),
+      suite: runner(seen, second?.where, second ? 20 : 0, tmps),
       focused,
       ...(second ? { second: { ready: async () => second.dir, made: true } } : {}),
       log: () => undefined,
@@ -99,6 +105,21 @@ describe('the rival search', () => {
     // The patch itself first (its time bounds the candidates'), then every candidate once, in order.
     expect(seen).toEqual([PATCH.trim(), ...CANDIDATES.map((c) => `// ${c}`)]);
     expect(await readFile(join(dir, 'f.js'), 'utf8')).toBe(ORIGINAL);
+  });
+
+  it('gives the candidates of one checkout a /tmp they share, never the patch’s, and removes it when closed', async () => {
+    const seen: string[] = [];
+    const tmps: Array<string | undefined> = [];
+    const searcher = await search(seen, undefined, undefined, tmps);
+    await searcher?.next(10, inAMinute());
+    const [patchRun, ...candidateRuns] = tmps;
+    expect(patchRun).toBeUndefined();
+    expect(candidateRuns).toHaveLength(CANDIDATES.length);
+    expect(new Set(candidateRuns).size).toBe(1);
+    const kept = candidateRuns[0] as string;
+    expect((await lstat(kept)).isDirectory()).toBe(true);
+    await searcher?.close();
+    await expect(lstat(kept)).rejects.toThrow();
   });
 
   it('stops a step for time before a run it could not finish', async () => {
