@@ -32,10 +32,10 @@ import { repositoryFiles } from '../workspace/repository-files.ts';
 import { unfinishedRun } from './unfinished-run.ts';
 import { alternativeVersions, applyInMemory, type PatchedVersion } from './patched-versions.ts';
 import { compareRivals, engineAlternatives, MAX_ALTERNATIVES, rivalBasis, searchShare } from './assess-rivals.ts';
-import { beginRivalSearch, type EarlySearch } from './early-rivals.ts';
+import { searchEarly, type EarlySearch } from './early-rivals.ts';
 import { packageScripts } from '../runners/package-scripts.ts';
 import { valuesOfVersions } from './change-values.ts';
-import { forkedCheckout, SECOND_SETUP_MS, secondCheckout } from './second-checkout.ts';
+import { SECOND_SETUP_MS, secondCheckout } from './second-checkout.ts';
 import { lookFromOutside } from './outside-look.ts';
 
 export interface AssessInput {
@@ -62,6 +62,8 @@ export interface AssessInput {
   scratchDir: string;
   /** The comparison's time, counted from when its checkout is set up (the setup is the repository's own cost, bounded by its timeout). */
   limitMs: number;
+  /** How long the suite took at the baseline: the search for rivals begins beside the look only when the look is long (early-rivals.ts). */
+  suiteMs?: number;
   /** The run's own deadline (epoch ms): nothing runs past it, whatever `limitMs` leaves. */
   deadline?: number;
   log: (line: string) => void;
@@ -87,13 +89,8 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
     const searchAt = { chosen, originals, checkout, testFiles, focused, left };
     // A second setup is worth it when the first checkout's clone, setup and planning were quick (second-checkout.ts).
     const quick = clock - started <= SECOND_SETUP_MS;
-    if (others.length === 0 && input.searchRivals && input.fixed.length > 0 && focused.length > 0) {
-      // Copied before the look writes anything in the first checkout.
-      const forked = await forkedCheckout(dir, `${dir}-b`, input.suite).catch(() => null);
-      const basis = rivalBasis(input, searchAt, plans.original);
-      if (forked) early = beginRivalSearch({ ...basis, suite: forked.suite }, async () => forked.dir, left);
-      else if (quick) early = beginRivalSearch(basis, () => secondCheckout(input, input.suite, `${dir}-b`), left);
-    }
+    const setUpAgain = quick ? () => secondCheckout(input, input.suite, `${dir}-b`) : null;
+    early = await searchEarly(input, prepared, { dir, left, setUpAgain });
     const first: Look = { ...(await runAndLook(checkout, plans, { input, focused, left, fromFailing })), plans };
     const {
       runs,
@@ -136,12 +133,11 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
     // the rivals of its lines decide whether the tests do.
     if (others.length > 0 || !input.searchRivals || input.fixed.length === 0 || provisional.level !== 'verified')
       return provisional;
-    const written = new Map([...standing.original.files].map(([path, file]) => [path, file.text]));
     const suiteRunMs = runs.patched.gate?.durationMs ?? 0;
-    early?.lookDone({ wanted: true, written, searchUntil: Date.now() + searchShare(left(), suiteRunMs) });
-    const begun = (await early?.begun) ?? undefined;
+    const basis = rivalBasis(input, { ...searchAt, focused: runs.focused ? [runs.focused] : [] }, standing.original);
+    const begun = (await early?.want(basis.written, Date.now() + searchShare(left(), suiteRunMs))) ?? undefined;
     const rivals = await compareRivals({
-      ...rivalBasis(input, { ...searchAt, focused: runs.focused ? [runs.focused] : [] }, standing.original),
+      ...basis,
       ...(begun ? { begun } : quick && !early ? { second: () => secondCheckout(input, input.suite, `${dir}-b`) } : {}),
       plan: (versions) => rivalPlans(versions, { originals, probed, entries: atEntryPoints?.entries, dir }),
       looked: { after, functions, near, noise },

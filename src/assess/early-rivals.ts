@@ -7,8 +7,22 @@
 // only where the search could be wanted: the engine offered no alternative and the patch fixed
 // named tests. Why: on a suite that takes a while, the look alone spent the budget before a single
 // candidate ran, and a search cut short is `review` (assessment-level.ts, `unfinishedReason`).
-import { searchOf, type BegunSearch, type RivalBasis } from './assess-rivals.ts';
+// It costs CPU the look may not need (a patch that ends at `review` anyway), so it begins only
+// where that pays: a core is left for it, and the suite takes long enough that the look, two to
+// four runs of it, leaves the search real time. Where the suite runs in a second or two, the search
+// after the look ends within the budget anyway.
+import { availableParallelism } from 'node:os';
+import type { TestCaseResult } from '../core/test-report.ts';
+import type { SuiteRunner } from '../gate/setup-then-gate.ts';
+import { rivalBasis, searchOf, type BegunSearch, type RivalBasis } from './assess-rivals.ts';
+import type { PatchedVersion } from './patched-versions.ts';
+import type { ProbeCheckout } from './probe-checkout.ts';
+import type { VersionPlan } from './probe-plan.ts';
 import { startRivalSearch, writeTexts } from './rival-search.ts';
+import { forkedCheckout } from './second-checkout.ts';
+
+/** The suite's time at the baseline from which the search begins beside the look. */
+export const BESIDE_LOOK_FROM_SUITE_MS = 5000;
 
 /** The look is over: whether the search is still wanted, and if so until when, with the files to write back first. */
 export type LookOutcome = { wanted: true; written: ReadonlyMap<string, string | null>; searchUntil: number } | { wanted: false };
@@ -16,10 +30,47 @@ export type LookOutcome = { wanted: true; written: ReadonlyMap<string, string | 
 export interface EarlySearch {
   /** The search, once its checkout is set up and the patch ran on the failing tests there (null: it could not begin). */
   begun: Promise<BegunSearch | null>;
-  /** Said once, when the look is done: the first checkout joins the search, or the search stops. */
-  lookDone(outcome: LookOutcome): void;
-  /** Stops the search if it is still going and waits until no run of it is under way. */
+  /**
+   * The look is done and wants the search, until `searchUntil` (epoch ms): the first checkout joins it
+   * once `written` is written back there. The search as begun.
+   */
+  want(written: ReadonlyMap<string, string | null>, searchUntil: number): Promise<BegunSearch | null>;
+  /** Stops the search if it is still going (not wanted) and waits until no run of it is under way. */
   settle(): Promise<void>;
+}
+
+/**
+ * The search begun beside the look where it could be wanted (the engine offered no alternative and
+ * the patch fixed named tests, which can run alone) and pays (above), in a copy of the look's
+ * checkout made now, before the look writes anything there (second-checkout.ts), or, where no copy
+ * can be made, in a checkout set up anew by `setUpAgain` (null: none); null when it is not begun.
+ */
+export async function searchEarly(
+  of: {
+    suite: SuiteRunner;
+    fixed: readonly TestCaseResult[];
+    log: (line: string) => void;
+    searchRivals?: boolean;
+    suiteMs?: number;
+  },
+  prepared: {
+    chosen: PatchedVersion;
+    others: readonly unknown[];
+    originals: ReadonlyMap<string, string | null>;
+    checkout: ProbeCheckout;
+    testFiles: readonly string[];
+    focused: readonly string[];
+    plans: { original: VersionPlan };
+  },
+  at: { dir: string; left: () => number; setUpAgain: (() => Promise<string | null>) | null },
+): Promise<EarlySearch | null> {
+  const { chosen, others, originals, checkout, testFiles, focused, plans } = prepared;
+  if (others.length > 0 || !of.searchRivals || of.fixed.length === 0 || focused.length === 0) return null;
+  if (availableParallelism() < 2 || (of.suiteMs ?? 0) < BESIDE_LOOK_FROM_SUITE_MS) return null;
+  const basis = rivalBasis(of, { chosen, originals, checkout, testFiles, focused, left: at.left }, plans.original);
+  const forked = await forkedCheckout(at.dir, `${at.dir}-b`, basis.suite).catch(() => null);
+  if (forked) return beginRivalSearch({ ...basis, suite: forked.suite }, async () => forked.dir, at.left);
+  return at.setUpAgain ? beginRivalSearch(basis, at.setUpAgain, at.left) : null;
 }
 
 export function beginRivalSearch(
@@ -45,26 +96,28 @@ export function beginRivalSearch(
     const first = searcher.next(comparison.max, () => searchEnd ?? Date.now() + left(), cancel.signal);
     return { searcher, first };
   })();
-  const lookDone = (outcome: LookOutcome) => {
+  const stop = () => {
     if (told) return;
     told = true;
-    if (!outcome.wanted) {
-      cancel.abort();
-      join(null);
-      return;
-    }
-    searchEnd = outcome.searchUntil;
-    const { dir } = comparison.checkout;
-    writeTexts(dir, outcome.written).then(
-      () => join(dir),
-      () => join(null),
-    );
+    cancel.abort();
+    join(null);
   };
   return {
     begun,
-    lookDone,
+    want(written, searchUntil) {
+      if (!told) {
+        told = true;
+        searchEnd = searchUntil;
+        const { dir } = comparison.checkout;
+        writeTexts(dir, written).then(
+          () => join(dir),
+          () => join(null),
+        );
+      }
+      return begun;
+    },
     async settle() {
-      lookDone({ wanted: false });
+      stop();
       const search = await begun.catch(() => null);
       if (!search) return;
       await search.first.catch(() => undefined);

@@ -103,6 +103,7 @@ export async function assessRun(ctx: RunContext, run: PreparedRun, judged: RunRe
     suite: run.suite,
     scratchDir: ctx.scratch,
     limitMs,
+    suiteMs: run.baseline.durationMs,
     deadline: run.deadline,
     log: (line) => ctx.progress({ phase: 'assess', message: line }),
   });

@@ -96,8 +96,7 @@ describe('the rival search begun beside the look', () => {
     // The look still runs: nothing of the search touched its checkout.
     expect(await readFile(join(first, 'f.js'), 'utf8')).toBe(LOOKED);
     expect(runs.every((run) => run.dir === second)).toBe(true);
-    early.lookDone({ wanted: true, written: new Map([['f.js', ORIGINAL]]), searchUntil: Date.now() + 60_000 });
-    const begun = await early.begun;
+    const begun = await early.want(new Map([['f.js', ORIGINAL]]), Date.now() + 60_000);
     if (!begun?.searcher) throw new Error('the search did not begin');
     const found = await begun.first;
     expect(found.rivals.map((r) => r.info.summary)).toEqual(['pass-1', 'pass-2']);
@@ -126,7 +125,6 @@ describe('the rival search begun beside the look', () => {
       () => 60_000,
     );
     await waitFor(() => runs.length > 2);
-    early.lookDone({ wanted: false });
     await early.settle();
     const seen = runs.length;
     expect(seen).toBeLessThan(candidates.length);

@@ -17,6 +17,7 @@ import { FIXED_PAGES, OVERFIT_PAGES, PAGES_PROJECT } from '../fixtures/page-coun
 import { STYLE_PROJECT, STYLES_FIXED } from '../fixtures/style-table.ts';
 import { FIXED_RECEIPT, RECEIPT_PROJECT, SPECIAL_CASED_RECEIPT } from '../fixtures/receipt-noise.ts';
 import { fullSuite } from '../support/suite-tier.ts';
+import { BESIDE_LOOK_FROM_SUITE_MS } from '../../src/assess/early-rivals.ts';
 
 afterAll(removeScriptedRuns);
 
@@ -124,6 +125,36 @@ describe("another engine's patch in a function only the failing test calls", () 
     expect(search?.tried).toBeGreaterThan(5);
     expect(code).toBe(0);
   });
+});
+
+describe('the search for rivals begun beside the look, on a suite that takes seconds', () => {
+  // A test file apart sleeps past early-rivals.ts's threshold: the look's whole-suite runs take
+  // seconds, the failing tests alone do not, so the search runs candidates while the look does.
+  const SLOW_PAGES_PROJECT = {
+    ...PAGES_PROJECT,
+    'test/slow.test.js': `const test = require('node:test');
+test('takes a while', () => new Promise((resolve) => setTimeout(resolve, ${BESIDE_LOOK_FROM_SUITE_MS + 300})));
+`,
+  };
+
+  it.runIf(fullSuite)(
+    'finds the rival that disagrees while the look still runs, and shows it: review',
+    async () => {
+      const { result, code } = await scriptedRun(SLOW_PAGES_PROJECT, 'node --test', writeFile('src/pages.js', OVERFIT_PAGES));
+      expect(result.status).toBe('tests_green');
+      expect(result.assessment?.level).toBe('review');
+      expect(result.assessment?.alternatives).toEqual([
+        expect.objectContaining({ foundBy: 'assessment', summary: 'src/pages.js:4 `.floor(…)` → `.ceil(…)` (template min-max)' }),
+      ]);
+      const messages = result.events.map((e) => e.message);
+      const searching = messages.findIndex((m) => m.startsWith('assessment: trying '));
+      const lookDone = messages.findIndex((m) => m.startsWith('assessment: original: '));
+      expect(searching).toBeGreaterThan(-1);
+      expect(searching).toBeLessThan(lookDone);
+      expect(code).toBe(4);
+    },
+    180_000,
+  );
 });
 
 describe("the repair engine's patch when the failing test accepts more than one result", () => {
