@@ -5,9 +5,8 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { GateResult } from '../../src/core/gate-result.ts';
-import type { TestReport } from '../../src/core/test-report.ts';
 import type { SuiteRunner } from '../../src/gate/setup-then-gate.ts';
+import { standInGate, standInSuite } from '../support/stand-in-suite.ts';
 import type { RivalBasis } from '../../src/assess/assess-rivals.ts';
 import { beginRivalSearch } from '../../src/assess/early-rivals.ts';
 import type { ProbeCheckout } from '../../src/assess/probe-checkout.ts';
@@ -32,27 +31,12 @@ afterEach(async () => {
 
 /** Each run takes `runMs`, and passes when f.js is the patch or a candidate named `pass…`; every run is noted with where it ran. */
 function runner(runs: Array<{ dir: string; text: string }>, runMs: number): SuiteRunner {
-  const gate = async (cwd: string): Promise<GateResult> => {
+  return standInSuite(async (cwd) => {
     const text = await readFile(join(cwd, 'f.js'), 'utf8');
     runs.push({ dir: cwd, text: text.trim() });
     await new Promise((resolve) => setTimeout(resolve, runMs));
-    const report: TestReport = { format: 'unknown', parsed: false, passed: 0, failed: 0, skipped: 0, total: 0, tests: [] };
-    return text === PATCH || text.includes('pass')
-      ? { passed: true, report, output: '', durationMs: 1 }
-      : { passed: false, reason: 'NON_ZERO_EXIT', exitCode: 1, report, output: '', durationMs: 1 };
-  };
-  const suite: SuiteRunner = {
-    testCommand: 'npm test',
-    setupCommand: null,
-    setup: async () => null,
-    gate,
-    gateWith: gate,
-    plain: () => Promise.reject(new Error('this test runs no command of its own')),
-    checkCommands: [],
-    checks: async () => [],
-    judged: () => suite,
-  };
-  return suite;
+    return standInGate(text === PATCH || text.includes('pass'));
+  });
 }
 
 function basis(suite: SuiteRunner, candidates: string[]): RivalBasis {

@@ -5,9 +5,8 @@ import { lstat, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { GateResult } from '../../src/core/gate-result.ts';
-import type { TestReport } from '../../src/core/test-report.ts';
-import type { CommandView, SuiteRunner } from '../../src/gate/setup-then-gate.ts';
+import type { SuiteRunner } from '../../src/gate/setup-then-gate.ts';
+import { standInGate, standInSuite } from '../support/stand-in-suite.ts';
 import { startRivalSearch, type RivalSource } from '../../src/assess/rival-search.ts';
 
 const ORIGINAL = 'export const f = (a, b) => a < b;\n';
@@ -24,29 +23,14 @@ afterEach(() => rm(dir, { recursive: true, force: true }));
 
 /** A runner that passes when the checkout's f.js is the patch or a passing candidate, and remembers what each run saw (and where). */
 function runner(seen: string[], where: string[] = [], runMs = 0, tmps: Array<string | undefined> = []): SuiteRunner {
-  const gate = async (cwd: string, _command?: string, _timeoutMs?: number, view?: CommandView): Promise<GateResult> => {
+  return standInSuite(async (cwd, view) => {
     const text = await readFile(join(cwd, 'f.js'), 'utf8');
     seen.push(text.trim());
     where.push(cwd);
     tmps.push(view?.tmpDir);
     await new Promise((resolve) => setTimeout(resolve, runMs));
-    const report: TestReport = { format: 'unknown', parsed: false, passed: 0, failed: 0, skipped: 0, total: 0, tests: [] };
-    return text === PATCH || text.includes('pass')
-      ? { passed: true, report, output: '', durationMs: 5 }
-      : { passed: false, reason: 'NON_ZERO_EXIT', exitCode: 1, report, output: '', durationMs: 5 };
-  };
-  const suite: SuiteRunner = {
-    testCommand: 'npm test',
-    setupCommand: null,
-    setup: async () => null,
-    gate: (cwd) => gate(cwd),
-    gateWith: gate,
-    plain: () => Promise.reject(new Error('this test runs no command of its own')),
-    checkCommands: [],
-    checks: async () => [],
-    judged: () => suite,
-  };
-  return suite;
+    return standInGate(text === PATCH || text.includes('pass'));
+  });
 }
 
 const source: RivalSource = {

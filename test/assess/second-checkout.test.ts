@@ -5,8 +5,8 @@ import { lstat, mkdir, mkdtemp, readFile, readlink, rm, writeFile } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { GateResult } from '../../src/core/gate-result.ts';
 import type { CommandView, SuiteRunner } from '../../src/gate/setup-then-gate.ts';
+import { standInGate, standInSuite } from '../support/stand-in-suite.ts';
 import { forkedCheckout } from '../../src/assess/second-checkout.ts';
 
 let root: string;
@@ -23,27 +23,10 @@ afterEach(() => rm(root, { recursive: true, force: true }));
 
 /** A suite that notes where each run was and what it was shown. */
 function noting(views: Array<{ cwd: string; view?: CommandView }>): SuiteRunner {
-  const gate = async (cwd: string, _command?: string, _timeoutMs?: number, view?: CommandView): Promise<GateResult> => {
+  return standInSuite(async (cwd, view) => {
     views.push({ cwd, ...(view ? { view } : {}) });
-    return {
-      passed: true,
-      report: { format: 'unknown', parsed: false, passed: 0, failed: 0, skipped: 0, total: 0, tests: [] },
-      output: '',
-      durationMs: 1,
-    };
-  };
-  const suite: SuiteRunner = {
-    testCommand: 'npm test',
-    setupCommand: null,
-    setup: async () => null,
-    gate: (cwd) => gate(cwd),
-    gateWith: gate,
-    plain: () => Promise.reject(new Error('this test runs no command of its own')),
-    checkCommands: [],
-    checks: async () => [],
-    judged: () => suite,
-  };
-  return suite;
+    return standInGate(true);
+  });
 }
 
 describe('the second checkout copied from the first', () => {
