@@ -81,6 +81,8 @@ describe('the assessment of a judged patch', () => {
       expect(passedOver?.passedOver).toMatch(/weakens the check that throws "Invalid level"/);
       expect(code).toBe(0);
     },
+    // The repair engine's exploration, the judge and the assessment: 51 s alone, past 60 s beside the full tier's other files.
+    120_000,
   );
 });
 
