@@ -24,9 +24,6 @@ import { forkedCheckout } from './second-checkout.ts';
 /** The suite's time at the baseline from which the search begins beside the look. */
 export const BESIDE_LOOK_FROM_SUITE_MS = 5000;
 
-/** The look is over: whether the search is still wanted, and if so until when, with the files to write back first. */
-export type LookOutcome = { wanted: true; written: ReadonlyMap<string, string | null>; searchUntil: number } | { wanted: false };
-
 export interface EarlySearch {
   /** The search, once its checkout is set up and the patch ran on the failing tests there (null: it could not begin). */
   begun: Promise<BegunSearch | null>;
@@ -73,6 +70,7 @@ export async function searchEarly(
   return at.setUpAgain ? beginRivalSearch(basis, at.setUpAgain, at.left) : null;
 }
 
+/** The search begun in the checkout `makeCheckout` makes, the first checkout (`comparison.checkout`) joining when wanted. */
 export function beginRivalSearch(
   comparison: RivalBasis,
   makeCheckout: () => Promise<string | null>,
@@ -95,7 +93,8 @@ export function beginRivalSearch(
     // Until the look is done the search may go on to the budget's end; then it has its share.
     const first = searcher.next(comparison.max, () => searchEnd ?? Date.now() + left(), cancel.signal);
     return { searcher, first };
-  })();
+    // A search that could not begin (its checkout, the patch's own run) leaves the comparison its own.
+  })().catch(() => null);
   const stop = () => {
     if (told) return;
     told = true;
