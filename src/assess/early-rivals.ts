@@ -78,11 +78,10 @@ export function beginRivalSearch(
 ): EarlySearch {
   const cancel = new AbortController();
   let searchEnd: number | null = null;
-  let join: (dir: string | null) => void = () => undefined;
-  const joined = new Promise<string | null>((resolve) => {
-    join = resolve;
-  });
+  // Where the first checkout joins: its folder once the look wants the search, null when not.
+  const { promise: joined, resolve: join } = Promise.withResolvers<string | null>();
   let told = false;
+  // A search that could not begin (its checkout, the patch's own run) leaves the comparison its own.
   const begun = (async (): Promise<BegunSearch | null> => {
     const dir = await makeCheckout().catch(() => null);
     if (!dir || cancel.signal.aborted) return null;
@@ -93,7 +92,6 @@ export function beginRivalSearch(
     // Until the look is done the search may go on to the budget's end; then it has its share.
     const first = searcher.next(comparison.max, () => searchEnd ?? Date.now() + left(), cancel.signal);
     return { searcher, first };
-    // A search that could not begin (its checkout, the patch's own run) leaves the comparison its own.
   })().catch(() => null);
   const stop = () => {
     if (told) return;

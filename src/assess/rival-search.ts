@@ -189,7 +189,6 @@ async function referenceRun(
     const reported = new Set(gate.report.tests.filter((t) => t.status === 'passed').map((t) => t.id));
     const last = i === search.focused.length - 1;
     if (gate.passed && (last || request.fixed.every((t) => reported.has(t.id)))) return { gate, command };
-    if (last) return null;
   }
   return null;
 }

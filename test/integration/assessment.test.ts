@@ -86,6 +86,9 @@ describe('the assessment of a judged patch', () => {
   );
 });
 
+/** The one-edit rival of the page count's line that passes its failing test and disagrees with the overfitting patch. */
+const CEIL_RIVAL = 'src/pages.js:4 `.floor(…)` → `.ceil(…)` (template min-max)';
+
 describe("another engine's patch in a function only the failing test calls", () => {
   // Every input generated around the failing test's call is near it: compared with the original
   // alone, a wrong patch would show no change outside the failing tests. The `script` engine offers
@@ -101,9 +104,7 @@ describe("another engine's patch in a function only the failing test calls", () 
       expect(assessment?.level).toBe('review');
       expect(assessment?.reason).toBe('1 other plausible patch gives other results: the tests do not decide between them');
       expect(assessment?.behaviourChanges.filter((c) => !c.nearFailing)).toEqual([]);
-      expect(assessment?.alternatives).toEqual([
-        expect.objectContaining({ foundBy: 'assessment', summary: 'src/pages.js:4 `.floor(…)` → `.ceil(…)` (template min-max)' }),
-      ]);
+      expect(assessment?.alternatives).toEqual([expect.objectContaining({ foundBy: 'assessment', summary: CEIL_RIVAL })]);
       expect(assessment?.alternatives[0]?.disagreements).toContainEqual({
         input: 'pageCount(9, 3)',
         chosen: '4',
@@ -145,9 +146,7 @@ test('takes a while', () => new Promise((resolve) => setTimeout(resolve, ${BESID
       const { result, code } = await scriptedRun(SLOW_PAGES_PROJECT, 'node --test', writeFile('src/pages.js', OVERFIT_PAGES));
       expect(result.status).toBe('tests_green');
       expect(result.assessment?.level).toBe('review');
-      expect(result.assessment?.alternatives).toEqual([
-        expect.objectContaining({ foundBy: 'assessment', summary: 'src/pages.js:4 `.floor(…)` → `.ceil(…)` (template min-max)' }),
-      ]);
+      expect(result.assessment?.alternatives).toEqual([expect.objectContaining({ foundBy: 'assessment', summary: CEIL_RIVAL })]);
       const messages = result.events.map((e) => e.message);
       const searching = messages.findIndex((m) => m.startsWith('assessment: trying '));
       const lookDone = messages.findIndex((m) => m.startsWith('assessment: original: '));
