@@ -7,6 +7,7 @@
 const { relative, isAbsolute, sep } = require('node:path');
 const { followTests } = require('./test-events/test-events.cjs');
 const { createBodies } = require('./guard-bodies.cjs');
+const { createIntrinsicsWatch } = require('./guard-intrinsics.cjs');
 
 const MATCHERS = Symbol.for('$$jest-matchers-object');
 /** A failed test's message and stack, capped (guard-record.ts): enough to tell one failure from another. */
@@ -30,6 +31,10 @@ const STACK_CHARS = 8000;
 function guardRunners(record, caller, root, watchEnvironment, nodeTestReported) {
   const watchMatchers = matcherWatch(record, caller);
   const mocha = mochaClasses(record);
+  // The runner's test API and the intrinsics assertions decide with: their writers recorded.
+  const verdictParts = createIntrinsicsWatch(record, caller);
+  verdictParts.intrinsicsOf(/** @type {Record<string, unknown>} */ (/** @type {unknown} */ (globalThis)));
+  process.on('exit', () => verdictParts.check());
   // Each test's body as the guard's own wrapper saw it end (guard-bodies.cjs), beside its outcome.
   const bodies = createBodies();
   bodies.watchNodeTest();
@@ -38,6 +43,7 @@ function guardRunners(record, caller, root, watchEnvironment, nodeTestReported) 
     suiteEnded: () => record.suiteEnded(),
     ended: (test) => {
       if (test.runner === 'mocha') mocha.check();
+      verdictParts.check();
       const named = testCase(test, root);
       const seen = test.outcome === 'skipped' ? null : bodies.of(test);
       if (seen) Object.assign(named, seen);
@@ -48,15 +54,22 @@ function guardRunners(record, caller, root, watchEnvironment, nodeTestReported) 
       record.markRunner();
       // Wrapped first: the snapshot below keeps the guard's own `run` as mocha's.
       bodies.watchMocha(exports);
+      verdictParts.runnerGlobals('mocha', /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (globalThis)));
       for (const name of ['Runner', 'Runnable', 'Test', 'Suite', 'Hook']) mocha.snapshot(name, exports[name]);
     },
     jestEnvironment: () => record.markRunner(),
     jestTestFn: (test) => bodies.watchJestTest(test),
     jestSetup: (global) => {
+      // jest runs each test file in a realm of its own: its intrinsics are not the guard's.
+      verdictParts.intrinsicsOf(global);
+      verdictParts.runnerGlobals('jest', global);
       watchMatchers(/** @type {MatchersHolder | undefined} */ (global[MATCHERS]), 'jest');
       watchJestEnvironment(global, watchEnvironment);
     },
-    vitestWorker: () => record.markWorker(),
+    vitestWorker: () => {
+      record.markWorker();
+      verdictParts.runnerGlobals('vitest', /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (globalThis)));
+    },
     vitestTest: (task) => bodies.watchVitestTest(task),
     vitestFilesRun: () => record.workerDone(),
     ...(nodeTestReported ? { nodeTestReported } : {}),

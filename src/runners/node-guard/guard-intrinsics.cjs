@@ -1,0 +1,234 @@
+'use strict';
+// The parts a test's verdict is computed with, that code in the same process could swap (docs/design.md
+// §3.2.7): the runner's test API on the tests' global (a `test` replaced by a wrapper that swallows a
+// failure hands the runner, and the guard's body wrapper, a body that returned), and the intrinsics the
+// assertion libraries decide equality with (`toBe` is `Object.is`; deep equality walks keys with
+// `Object.keys` and `hasOwnProperty`). node's own `assert` uses primordials taken at start-up and is
+// guarded in guard-exports.cjs; `expect` and chai read these from the realm they run in.
+//
+// Each watched property becomes an accessor that keeps whatever is written (a project's setup file may
+// wrap `it`; a test may stub an intrinsic) and records the writer when it is the repository's code,
+// not a test, a setup file or a dependency (guard-caller.cjs). A redefinition through
+// `Object.defineProperty` and kin is recorded the same way and let through. `delete` cannot be watched:
+// a watched property no longer as the guard left it, by a route the guard did not see, is recorded at
+// each test's end and at exit with no place. Only writes are watched: reading them costs a getter call.
+const define = Object.defineProperty;
+
+/** The intrinsics `expect` (jest, vitest) and chai decide a verdict with, by owner. */
+const VERDICT_INTRINSICS = {
+  Object: ['is', 'keys', 'entries', 'hasOwn', 'getOwnPropertyNames', 'getOwnPropertySymbols', 'getPrototypeOf'],
+  'Object.prototype': ['hasOwnProperty', 'toString'],
+  Array: ['isArray'],
+  'Array.prototype': ['includes', 'indexOf'],
+  Number: ['isNaN'],
+  Reflect: ['ownKeys'],
+  'String.prototype': ['includes'],
+  'RegExp.prototype': ['test'],
+};
+
+/** Each runner's test API, as it puts it on the tests' global. */
+const RUNNER_GLOBALS = {
+  jest: [
+    'test',
+    'it',
+    'describe',
+    'expect',
+    'fit',
+    'xit',
+    'xtest',
+    'fdescribe',
+    'xdescribe',
+    'beforeAll',
+    'beforeEach',
+    'afterAll',
+    'afterEach',
+  ],
+  mocha: [
+    'it',
+    'specify',
+    'describe',
+    'context',
+    'xit',
+    'xdescribe',
+    'before',
+    'after',
+    'beforeEach',
+    'afterEach',
+    'suite',
+    'test',
+  ],
+  vitest: ['test', 'it', 'describe', 'suite', 'expect', 'beforeAll', 'beforeEach', 'afterAll', 'afterEach'],
+};
+
+/** @typedef {import('./guard-record.cjs').GuardRecord} GuardRecord */
+/** @typedef {import('./guard-caller.cjs').Caller['caller']} CallerOf */
+/** @typedef {{ target: object, key: string, label: string, get: () => unknown }} Watched */
+
+/**
+ * @param {GuardRecord} record
+ * @param {CallerOf} caller
+ */
+function createIntrinsicsWatch(record, caller) {
+  /** @type {Watched[]} */
+  const watched = [];
+  /** @type {WeakMap<object, Map<PropertyKey, string>>} each watched object's keys, to their labels */
+  const labels = new WeakMap();
+  /** @type {WeakSet<object>} the realms whose define functions are wrapped */
+  const realms = new WeakSet();
+  /** @type {Set<string>} labels already recorded as changed by an unseen route */
+  const unseen = new Set();
+
+  /**
+   * @param {string} label
+   * @param {string} how
+   */
+  const note = (label, how) => {
+    const who = caller();
+    if (who) record.event('framework_changed', who, `${label} ${how}`);
+  };
+
+  /**
+   * @param {object} target
+   * @param {string} key
+   * @param {string} label
+   * @param {boolean} isGlobal (accessorOf)
+   */
+  const watch = (target, key, label, isGlobal) => {
+    const get = accessorOf(target, key, isGlobal, () => note(label, 'replaced'));
+    if (!get) return;
+    const keys = labels.get(target) || new Map();
+    keys.set(key, label);
+    labels.set(target, keys);
+    watched.push({ target, key, label, get });
+  };
+
+  /**
+   * A redefinition of a watched property, seen by a realm's define functions: recorded, and the end
+   * of its watch (the definer's property now).
+   * @param {unknown} target
+   * @param {PropertyKey} key
+   */
+  const redefined = (target, key) => {
+    const keys = (typeof target === 'object' || typeof target === 'function') && target !== null && labels.get(target);
+    const label = keys && keys.get(key);
+    if (!keys || !label) return;
+    note(label, 'redefined');
+    keys.delete(key);
+  };
+  /** @param {Record<string, unknown>} global */
+  const wrapDefines = (global) => {
+    const ObjectOf = /** @type {ObjectConstructor | undefined} */ (global.Object);
+    if (!ObjectOf || realms.has(ObjectOf)) return;
+    realms.add(ObjectOf);
+    watchDefinitions(ObjectOf, /** @type {typeof Reflect | undefined} */ (global.Reflect), redefined);
+  };
+
+  return {
+    /**
+     * Watches the verdict intrinsics of the realm whose global this is.
+     * @param {Record<string, unknown>} global
+     */
+    intrinsicsOf(global) {
+      wrapDefines(global);
+      for (const [owner, keys] of Object.entries(VERDICT_INTRINSICS)) {
+        const [name, prototype] = owner.split('.');
+        const object = /** @type {Record<string, unknown> | undefined} */ (global[name]);
+        const target = prototype ? /** @type {object | undefined} */ (object && object.prototype) : object;
+        if (target) for (const key of keys) watch(target, key, `${owner}.${key}`, false);
+      }
+    },
+    /**
+     * Watches a runner's test API on the tests' global, defined there or still to be.
+     * @param {'jest' | 'mocha' | 'vitest'} runner
+     * @param {Record<string, unknown>} global
+     */
+    runnerGlobals(runner, global) {
+      wrapDefines(global);
+      for (const key of RUNNER_GLOBALS[runner])
+        if (!labels.get(global)?.has(key)) watch(global, key, `${runner}'s global \`${key}\``, true);
+    },
+    /** Records each watched property no longer the guard's accessor, redefined by a route the guard did not see. */
+    check() {
+      for (const { target, key, label, get } of watched) {
+        if (unseen.has(label) || !labels.get(target)?.has(key)) continue;
+        const descriptor = Object.getOwnPropertyDescriptor(target, key);
+        if (descriptor && descriptor.get === get) continue;
+        unseen.add(label);
+        record.event(
+          'framework_changed',
+          { file: null, line: null },
+          `${label} deleted or redefined by a route the guard does not watch`,
+        );
+      }
+    },
+  };
+}
+
+/**
+ * Makes a data property an accessor that keeps what is written and tells `written` of a write to the
+ * object itself; returns its getter, or null for a property that cannot be watched (fixed, or an
+ * accessor already).
+ * @param {object} target
+ * @param {string} key
+ * @param {boolean} isGlobal a realm's global: a name the runner has not defined yet is watched too (it
+ *   defines it later), and the setter's receiver may be the global's proxy (a vm context's)
+ * @param {() => void} written
+ * @returns {(() => unknown) | null}
+ */
+function accessorOf(target, key, isGlobal, written) {
+  const descriptor = Object.getOwnPropertyDescriptor(target, key);
+  if (descriptor ? !descriptor.configurable || !('value' in descriptor) : !isGlobal) return null;
+  let value = descriptor ? descriptor.value : undefined;
+  const get = () => value;
+  Object.defineProperty(target, key, {
+    configurable: true,
+    enumerable: descriptor ? descriptor.enumerable : true,
+    get,
+    set(next) {
+      // An object that inherits the property (`Foo.prototype.toString = …` inherits Object's) gets
+      // an own one, as an assignment over an inherited writable data property makes.
+      if (this !== target && !isGlobal) {
+        // (a primitive receiver keeps nothing, as in sloppy code)
+        if ((typeof this === 'object' && this !== null) || typeof this === 'function')
+          define(this, key, { value: next, writable: true, enumerable: true, configurable: true });
+        return;
+      }
+      written();
+      value = next;
+    },
+  });
+  return get;
+}
+
+/**
+ * Wraps `Object.defineProperty`, `Object.defineProperties` and `Reflect.defineProperty` of a realm so
+ * that `seen` is told each property they are about to define.
+ * @param {ObjectConstructor} ObjectOf
+ * @param {typeof Reflect | undefined} ReflectOf
+ * @param {(target: unknown, key: PropertyKey) => void} seen
+ */
+function watchDefinitions(ObjectOf, ReflectOf, seen) {
+  const defineProperty = ObjectOf.defineProperty;
+  ObjectOf.defineProperty = /** @type {typeof Object.defineProperty} */ (
+    function (target, key, descriptor) {
+      seen(target, key);
+      return defineProperty.call(this, target, key, descriptor);
+    }
+  );
+  const defineProperties = ObjectOf.defineProperties;
+  ObjectOf.defineProperties = /** @type {typeof Object.defineProperties} */ (
+    function (target, descriptors) {
+      if (descriptors !== null && typeof descriptors === 'object')
+        for (const key of Reflect.ownKeys(descriptors)) seen(target, key);
+      return defineProperties.call(this, target, descriptors);
+    }
+  );
+  if (!ReflectOf) return;
+  const reflectDefine = ReflectOf.defineProperty;
+  ReflectOf.defineProperty = function (target, key, descriptor) {
+    seen(target, key);
+    return reflectDefine.call(this, target, key, descriptor);
+  };
+}
+
+module.exports = { createIntrinsicsWatch };
