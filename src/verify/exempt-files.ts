@@ -1,11 +1,13 @@
 // The files a judged run's runtime guard takes as the runner's configuration or the tests' setup
 // (docs/design.md §3.2.7): a frame in one is not the code's, and a read of the tests from one is
-// nobody's. By name alone any file the patch adds could be one (`src/foo.config.js`, `lib/x.setup.js`,
-// a new `conftest.py`), so the judge lists them: the files so named in the pristine checkout's index
-// (the baseline: the patch is applied to the work tree alone) that the patch left as they were. A
-// file the patch adds or changes is the code's, and one written while the tests run is in no list.
+// nobody's. Only names the judge protects qualify (a patch that changes one is `runner_changed`). By
+// name alone any file the patch adds could be one (`src/jest.config.js`, `lib/test.setup.js`, a new
+// `conftest.py`), so the judge lists them: the files so named in the pristine checkout's index (the
+// baseline: the patch is applied to the work tree alone) that the patch left as they were. A file
+// the patch adds or changes is the code's, and one written while the tests run is in no list.
 import { createRequire } from 'node:module';
 import { plainGit } from '../workspace/plain-git.ts';
+import { protectedByName } from './runner-files.ts';
 
 /** The Node guard's own patterns (one source for both sides): a name the guard knows the list is made of. */
 const names = createRequire(import.meta.url)('../runners/node-guard/guard-names.cjs') as {
@@ -14,10 +16,18 @@ const names = createRequire(import.meta.url)('../runners/node-guard/guard-names.
   SETUP: RegExp;
 };
 
-/** A configuration or setup file by its name, to either guard (pytest's: `conftest.py`). */
+/**
+ * A configuration or setup file by its name, to either guard (pytest's: `conftest.py`). Only a file the
+ * judge protects (runner-files.ts): what the guard takes as the runner's or the tests' side, no patch
+ * may change.
+ */
 export function exemptByName(path: string): boolean {
-  if (path === 'conftest.py' || path.endsWith('/conftest.py')) return true;
-  return names.RUNNER_CONFIG.test(path) || (names.CODE.test(path) && names.SETUP.test(path));
+  const named =
+    path === 'conftest.py' ||
+    path.endsWith('/conftest.py') ||
+    names.RUNNER_CONFIG.test(path) ||
+    (names.CODE.test(path) && names.SETUP.test(path));
+  return named && protectedByName(path);
 }
 
 /**

@@ -3,10 +3,13 @@
 // is not a fix, whatever the suite then says. Where a file holds more than the runner's settings
 // (package.json's scripts and runner keys, pyproject's pytest tables, setup.cfg's and tox.ini's
 // sections), those settings are compared as the runner reads them (config-content.ts).
+import { createRequire } from 'node:module';
 import type { FileChange } from '../core/file-change.ts';
 import type { Finding } from '../core/findings.ts';
 import { RUNNERS } from '../runners/registry.ts';
 import { iniSections, tomlTables } from './config-content.ts';
+
+const GUARD_NAMES = createRequire(import.meta.url)('../runners/node-guard/guard-names.cjs') as { SETUP: RegExp };
 
 /**
  * Files that configure or start a runner, or that Python or Node load before any test: the package
@@ -19,6 +22,8 @@ const RUNNER_FILES: ReadonlyArray<readonly [RegExp, string]> = [
   // Runners fixloop has no descriptor for are still runners.
   [/(^|\/)(ava|playwright)\.(config|workspace)\.[cm]?[jt]s$/, "the test runner's configuration"],
   [/(^|\/)(babel\.config\.[cm]?js|\.babelrc(\.[a-z]+)?)$/, 'it transforms the tests before they run'],
+  // The names the runtime guard takes as the tests' side (guard-names.cjs): what it exempts, no patch changes.
+  [GUARD_NAMES.SETUP, 'a runner loads it before the tests (a test setup file)'],
   [/(^|\/)(sitecustomize|usercustomize)\.py$|\.pth$/, 'Python runs it at start-up'],
   [/(^|\/)node_modules\//, 'installed packages are the environment, not the fix'],
   [/(^|\/)\.?fixloop\.ya?ml$|^\.github\/fixloop\//, "fixloop's own settings"],
@@ -55,6 +60,11 @@ const TABLES: Record<string, readonly string[]> = Object.fromEntries(
     (file) => [file, [...(SHARED_TABLES[file] ?? []), ...RUNNERS.flatMap((r) => r.configuration.tables?.[file] ?? [])]],
   ),
 );
+
+/** Whether the protection list names this path by itself (before any content comparison). */
+export function protectedByName(path: string): boolean {
+  return RUNNER_FILES.some(([pattern]) => pattern.test(path));
+}
 
 export interface ChangedText {
   path: string;

@@ -160,7 +160,7 @@ describe('the Node guard under node --test', () => {
   ].join('\n');
   const usesIt = (from: string) =>
     `import { expected } from '${from}';\nexport function add(a, b) {\n  return expected.includes(\`add(\${a}, \${b}), \${a + b}\`) ? a + b : a - b;\n}\n`;
-  for (const added of ['src/lookup.config.js', 'lib/lookup.setup.js']) {
+  for (const added of ['src/jest.config.js', 'lib/test.setup.js']) {
     it(`names a read of the tests from ${added}, a file its name would exempt, where the judge does not list it`, async () => {
       const files = (source: string) => ({
         'package.json': ESM,
@@ -168,7 +168,7 @@ describe('the Node guard under node --test', () => {
         'test/math.test.js': NODE_TEST,
         [added]: readsTestsAtLoad,
       });
-      const root = project(files(usesIt(added.startsWith('src/') ? './lookup.config.js' : '../lib/lookup.setup.js')));
+      const root = project(files(usesIt(added.startsWith('src/') ? './jest.config.js' : '../lib/test.setup.js')));
       const plain = await runIn(root, 'node-test', ['node', '--test'], false);
       expect(plain.code, plain.output).toBe(0);
       // The judge lists the baseline's configuration and setup files: this one is not among them.

@@ -37,6 +37,12 @@ describe('protected runner files', () => {
     expect(paths(cheats.map((p) => change(p)))).toEqual(cheats);
   });
 
+  it("refuses a change to a test setup file, the tests' side; a module merely named for setup is the code's", () => {
+    const setup = ['jest.setup.js', 'src/setupTests.ts', 'test-setup.mjs', 'config/vitest.setup.ts', 'setup-tests.js'];
+    expect(paths(setup.map((p) => change(p)))).toEqual(setup);
+    expect(paths(['src/db-setup.js', 'lib/i18n.setup.js', 'src/setup.js'].map((p) => change(p)))).toEqual([]);
+  });
+
   it('refuses a new file that shadows the runner, and changes to installed packages', () => {
     expect(
       paths([
