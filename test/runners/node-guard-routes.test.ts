@@ -139,6 +139,28 @@ describe('the Node guard, routes below fs and loader hooks', () => {
   });
 });
 
+describe('the Node guard, worker threads', () => {
+  it('names a worker started from source with code in a string or a data: URL, and not one started from a file', async () => {
+    const reads = "require('node:fs').readFileSync('test/math.test.js', 'utf8')";
+    const events = await eventsOf(
+      [
+        "import { Worker } from 'node:worker_threads';",
+        `new Worker(${JSON.stringify(reads)}, { eval: true });`,
+        `new Worker(new URL('data:text/javascript,' + encodeURIComponent(${JSON.stringify(`import { createRequire } from 'node:module'; createRequire('${'/'}x')('node:fs');`)})));`,
+        "new Worker(new URL('./work.cjs', import.meta.url));",
+      ],
+      {
+        'src/work.cjs':
+          "require('node:fs').readFileSync(require('node:path').join(__dirname, '..', 'data', 'rates.txt'), 'utf8');\n",
+      },
+    );
+    expect(events).toEqual([
+      'dynamic_code src/math.js:2 a worker thread started from a string',
+      'dynamic_code src/math.js:3 a worker thread started from a string',
+    ]);
+  });
+});
+
 describe('the Node guard, child processes', () => {
   it('names a child started from source with an empty environment, or with NODE_OPTIONS taken out, one started from a timer, by no file, and one given a module loader', async () => {
     const events = await eventsOf([

@@ -9,6 +9,7 @@
 // (`vm` called straight from a dependency is that dependency's: a module runner evaluating modules.)
 const Module = require('node:module');
 const vm = require('node:vm');
+const workerThreads = require('node:worker_threads');
 const { extname } = require('node:path');
 
 const CODE_EXTENSIONS = new Set(['.js', '.cjs', '.mjs', '.jsx', '.ts', '.cts', '.mts', '.tsx', '.json', '.node', '']);
@@ -109,7 +110,7 @@ function guardExports(record, caller, fromDependency) {
 }
 
 /**
- * Code run from a file that is not code, or from a string through `vm`.
+ * Code run from a file that is not code, or from a string through `vm` or a worker thread.
  * @param {GuardRecord} record
  * @param {Caller['caller']} caller
  * @param {Caller['fromDependency']} fromDependency
@@ -134,6 +135,22 @@ function watchDynamicCode(record, caller, fromDependency) {
       return own.apply(this, args);
     };
   }
+  // A worker whose code is a string (`eval: true`, a `data:` URL) runs code no file holds: its frames
+  // name no repository file, so what it reads is placed nowhere. Its start is placed instead.
+  const Worker = workerThreads.Worker;
+  workerThreads.Worker = class extends Worker {
+    /**
+     * @param {string | URL} file
+     * @param {import('node:worker_threads').WorkerOptions} [options]
+     */
+    constructor(file, options) {
+      if ((options && options.eval === true) || /^data:/i.test(String(file))) {
+        const who = fromDependency() ? null : caller(false);
+        if (who) record.event('dynamic_code', who, 'a worker thread started from a string');
+      }
+      super(file, options);
+    }
+  };
 }
 
 module.exports = { guardExports };
