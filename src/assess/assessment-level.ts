@@ -161,10 +161,13 @@ function specialCaseReason(found: NonNullable<Assessment['specialCase']>): strin
   const keyed = found.keyedOn
     ? ` with another ${found.keyedOn.map((k) => k.replace(/ = .*/s, '')).join(' or ')} (it changes only where ${found.keyedOn.join(', ')})`
     : '';
+  const spelt = found.sameInput
+    ? ` (and at ${plural(found.sameInput, 'input')} the function takes as one of them, another case or spacing)`
+    : '';
   // Neighbours that all give one result may not reach the change at all: the finding is then weaker, and said so.
   if (found.oneResult !== undefined)
-    return `the patch ${SPECIAL_CASE_REASON} (${inputs}), at none of the ${plural(found.neighbours, 'input')} generated around them${keyed}; but every one of those gives ${clipped(found.oneResult)} in both versions, so they may not reach what it changed: check that the fix holds at other inputs, and that it is no lookup of the tests' literals`;
-  return `the patch ${SPECIAL_CASE_REASON} (${inputs}), at none of the ${plural(found.neighbours, 'input')} generated around them${keyed}: it answers the tests, not the bug (a lookup of their literals, or code that reads the expected values)`;
+    return `the patch ${SPECIAL_CASE_REASON} (${inputs})${spelt}, at none of the ${plural(found.neighbours, 'input')} generated around them${keyed}; but every one of those gives ${clipped(found.oneResult)} in both versions, so they may not reach what it changed: check that the fix holds at other inputs, and that it is no lookup of the tests' literals`;
+  return `the patch ${SPECIAL_CASE_REASON} (${inputs})${spelt}, at none of the ${plural(found.neighbours, 'input')} generated around them${keyed}: it answers the tests, not the bug (a lookup of their literals, or code that reads the expected values)`;
 }
 
 /**

@@ -8,6 +8,9 @@
 // A lookup keyed on one argument (`if string == "X(hi)X"`) also changes the neighbours that vary
 // another argument and keep that literal: the change then follows the literal when every neighbour
 // that gives that argument another value is unchanged (argument-slots.ts says which one it varied).
+// A generated input that spells one of the failing input's strings otherwise (`'1H30M'`, `' 1h30m'`)
+// and goes the failing input's way in both versions (the function lower-cases or trims) is that input,
+// not a neighbour: a lookup keyed on the normalized literal changes there too.
 import { argumentSlots, isDistinctLiteral } from './argument-slots.ts';
 import type { NearFailing, RecordIndex } from './compare-records.ts';
 import { numericSlotOffset } from './numeric-distance.ts';
@@ -31,6 +34,8 @@ export interface SpecialCase {
    * report says so rather than let the count stand alone.
    */
   oneResult?: string;
+  /** Generated inputs both versions took as a failing call itself (its spelling normalized away): not counted. */
+  sameInput?: number;
 }
 
 /** How one input went in one version: its path through the function where traced, and its result. */
@@ -48,16 +53,25 @@ export function specialCaseOf(before: RecordIndex, after: RecordIndex, near: Nea
   const keyedOn = new Set<string>();
   const results = new Set<string>();
   let neighbours = 0;
+  let sameInput = 0;
   for (const key of near.calls) {
     const was = before.suite.get(key);
     const now = after.suite.get(key);
     if (!was || !now || noise.unstable.has(key)) continue;
     if (pairedChanges(was.outs, now.outs, (a, b) => noise.same(key, a, b)).length === 0) continue;
     const [fn = '', args = ''] = key.split(SEP);
-    const around = neighboursOf(before, after, near, fn + SEP + args, noise);
-    if (around.length === 0) continue;
     const at = { original: wayOf(before, key, was.outs), patched: wayOf(after, key, now.outs) };
-    const isolated = isolatedAmong(args, at, around);
+    const around = neighboursOf(before, after, near, fn + SEP + args, noise);
+    // A neighbour that spells a string of this input otherwise (another letter case, spaces around it)
+    // and that both versions take as this very input (the same way before, the same way after) is
+    // this input: a lookup keyed on the normalized literal changes there as a fix would.
+    const spelling = spellingOf(args);
+    const distinct = around.filter(
+      (n) => !(n.changed && spellingOf(n.args) === spelling && alike(n.original, at.original) && alike(n.patched, at.patched)),
+    );
+    sameInput += around.length - distinct.length;
+    if (distinct.length === 0) continue;
+    const isolated = isolatedAmong(args, at, distinct);
     if (!isolated) return null;
     if (isolated.keyedOn) keyedOn.add(isolated.keyedOn);
     inputs.add(
@@ -78,6 +92,7 @@ export function specialCaseOf(before: RecordIndex, after: RecordIndex, near: Nea
         neighbours,
         ...(keyedOn.size > 0 ? { keyedOn: [...keyedOn] } : {}),
         ...(results.size === 1 && keyedOn.size === 0 && oneResult !== undefined ? { oneResult } : {}),
+        ...(sameInput > 0 ? { sameInput } : {}),
       }
     : null;
 }
@@ -130,6 +145,13 @@ function neighboursOf(before: RecordIndex, after: RecordIndex, near: NearFailing
     });
   }
   return found;
+}
+
+/** A call's arguments with each string's letter case and surrounding spaces taken away. */
+function spellingOf(args: string): string {
+  return [...argumentSlots(args)]
+    .map(([slot, value]) => `${slot}=${/^(['"]).*\1$/s.test(value) ? value.slice(1, -1).trim().toLowerCase() : value}`)
+    .join(SEP);
 }
 
 /** The way a suite call went: its one path when its calls took one, and its first result. */

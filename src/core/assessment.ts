@@ -126,8 +126,10 @@ export interface Assessment {
   /**
    * Set when the patch changes behaviour only at the failing tests' own inputs. `oneResult`: every
    * neighbour counted gave this one result in both versions, so they may not reach what the patch changed.
+   * `sameInput`: generated inputs both versions took as a failing call itself (another case or spacing
+   * the function normalizes), which changed with it and are not counted as neighbours.
    */
-  specialCase?: { inputs: string[]; neighbours: number; keyedOn?: string[]; oneResult?: string };
+  specialCase?: { inputs: string[]; neighbours: number; keyedOn?: string[]; oneResult?: string; sameInput?: number };
   /**
    * Set when the look from outside the runner made calls: a patch that gives another result there
    * than under the runner (`runnerOnly`), where the original gives the same in both, is `review`.

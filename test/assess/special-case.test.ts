@@ -71,8 +71,34 @@ describe('a patch that changes behaviour only at the failing tests’ own inputs
 
   it('is a fix when inputs around it changed too', () => {
     const failing = suite("'Hello World'", "'hello world'");
-    const { original, patched } = around("'Hello World'", { ...words, ...more }, { "'HELLO WORLD'": "'hello-world'" });
+    const { original, patched } = around("'Hello World'", { ...words, ...more }, { "'Hello World.'": "'hello-world.'" });
     expect(found(failing, [failing, ...original], [{ ...failing, out: { returned: "'hello-world'" } }, ...patched])).toBeNull();
+  });
+
+  // parse('1h30m') read only the first unit. Another letter case or spacing, which the function
+  // normalizes away, is the same input to it in both versions: a lookup keyed on the normalized
+  // literal changes there too, so those do not count as neighbours; the numbers around it do.
+  const units = { "'1h31m'": '3600', "'2h30m'": '7200', "'1h3m'": '3600', "'1h300m'": '3600', "'0h30m'": '0' };
+  const spelt = { "'1H30M'": '3600', "' 1h30m'": '3600' };
+  it('is a special case when only the spellings the function normalizes away changed with the failing input', () => {
+    const failing = suite("'1h30m'", '3600');
+    const { original, patched } = around("'1h30m'", { ...units, ...spelt }, { "'1H30M'": '5400', "' 1h30m'": '5400' });
+    const special = found(failing, [failing, ...original], [{ ...failing, out: { returned: '5400' } }, ...patched]);
+    expect(special).toEqual({ inputs: ["fee('1h30m')"], neighbours: 5, sameInput: 2 });
+    const assessment = decideLevel({
+      changes: [],
+      counts: { suiteCalls: 2, generatedInputs: 7 },
+      specialCase: special!,
+      budget: { usedMs: 1000, limitMs: 30_000, exhausted: false },
+    });
+    expect(assessment.reason).toContain("(fee('1h30m')) (and at 2 inputs the function takes as one of them, another case or spacing)");
+  });
+
+  it('is a fix when the numbers around the failing input changed too, whatever its spellings did', () => {
+    const failing = suite("'1h30m'", '3600');
+    const fixed = { "'1h31m'": '5460', "'2h30m'": '9000', "'1h3m'": '3780', "'1h300m'": '21600', "'0h30m'": '1800' };
+    const { original, patched } = around("'1h30m'", { ...units, ...spelt }, { ...fixed, "'1H30M'": '5400', "' 1h30m'": '5400' });
+    expect(found(failing, [failing, ...original], [{ ...failing, out: { returned: '5400' } }, ...patched])).toBeNull();
   });
 
   it('says nothing with too few neighbours compared', () => {
@@ -137,11 +163,17 @@ describe('a patch that changes behaviour only at the failing tests’ own inputs
       inputs: ["fee('x({})x', 'X(hi)X')"],
       neighbours: 7,
       keyedOn: ["argument 2 = 'X(hi)X'"],
+      // `'X({})X'` keeps the literal and spells the format in capitals: the failing input itself.
+      sameInput: 1,
     });
   });
 
-  it('is a fix when a neighbour with another value of that argument changed too', () => {
-    expect(twoArguments((args) => args.endsWith(", 'X(hi)X'") || args.endsWith("' X(hi)X'"))).toBeNull();
+  it('is a fix when a neighbour with another value of that argument changed too; the literal with a space before it is not one', () => {
+    expect(twoArguments((args) => args.endsWith(", 'X(hi)X'") || args.endsWith("'(hi)X'"))).toBeNull();
+    expect(twoArguments((args) => args.endsWith(", 'X(hi)X'") || args.endsWith("' X(hi)X'"))).toMatchObject({
+      keyedOn: ["argument 2 = 'X(hi)X'"],
+      sameInput: 2,
+    });
   });
 
   it('reads no special case into an edge value: the empty string the fix handles', () => {
