@@ -91,7 +91,9 @@ describe('a patch that changes behaviour only at the failing tests’ own inputs
       specialCase: special!,
       budget: { usedMs: 1000, limitMs: 30_000, exhausted: false },
     });
-    expect(assessment.reason).toContain("(fee('1h30m')) (and at 2 inputs the function takes as one of them, another case or spacing)");
+    expect(assessment.reason).toContain(
+      "(fee('1h30m')) (and at 2 inputs the function takes as one of them, another case or spacing)",
+    );
   });
 
   it('is a fix when the numbers around the failing input changed too, whatever its spellings did', () => {
