@@ -147,10 +147,13 @@ function neighboursOf(before: RecordIndex, after: RecordIndex, near: NearFailing
   return found;
 }
 
-/** A call's arguments with each string's letter case and surrounding spaces taken away. */
+/** White space at either end of a string's canonical text: spaces, and the escapes of line ends and tabs. */
+const ENDS = /^(?:\s|\\[nrt])+|(?:\s|\\[nrt])+$/g;
+
+/** A call's arguments with each string's letter case and the white space around it taken away. */
 function spellingOf(args: string): string {
   return [...argumentSlots(args)]
-    .map(([slot, value]) => `${slot}=${/^(['"]).*\1$/s.test(value) ? value.slice(1, -1).trim().toLowerCase() : value}`)
+    .map(([slot, value]) => `${slot}=${/^(['"]).*\1$/s.test(value) ? value.slice(1, -1).replace(ENDS, '').toLowerCase() : value}`)
     .join(SEP);
 }
 

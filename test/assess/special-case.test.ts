@@ -79,12 +79,13 @@ describe('a patch that changes behaviour only at the failing tests’ own inputs
   // normalizes away, is the same input to it in both versions: a lookup keyed on the normalized
   // literal changes there too, so those do not count as neighbours; the numbers around it do.
   const units = { "'1h31m'": '3600', "'2h30m'": '7200', "'1h3m'": '3600', "'1h300m'": '3600', "'0h30m'": '0' };
-  const spelt = { "'1H30M'": '3600', "' 1h30m'": '3600' };
+  const spelt = { "'1H30M'": '3600', "' 1h30m'": '3600', "'1h30m\\n'": '3600' };
   it('is a special case when only the spellings the function normalizes away changed with the failing input', () => {
     const failing = suite("'1h30m'", '3600');
-    const { original, patched } = around("'1h30m'", { ...units, ...spelt }, { "'1H30M'": '5400', "' 1h30m'": '5400' });
+    const changed = { "'1H30M'": '5400', "' 1h30m'": '5400', "'1h30m\\n'": '5400' };
+    const { original, patched } = around("'1h30m'", { ...units, ...spelt }, changed);
     const special = found(failing, [failing, ...original], [{ ...failing, out: { returned: '5400' } }, ...patched]);
-    expect(special).toEqual({ inputs: ["fee('1h30m')"], neighbours: 5, sameInput: 2 });
+    expect(special).toEqual({ inputs: ["fee('1h30m')"], neighbours: 5, sameInput: 3 });
     const assessment = decideLevel({
       changes: [],
       counts: { suiteCalls: 2, generatedInputs: 7 },
@@ -92,7 +93,7 @@ describe('a patch that changes behaviour only at the failing tests’ own inputs
       budget: { usedMs: 1000, limitMs: 30_000, exhausted: false },
     });
     expect(assessment.reason).toContain(
-      "(fee('1h30m')) (and at 2 inputs the function takes as one of them, another case or spacing)",
+      "(fee('1h30m')) (and at 3 inputs the function takes as one of them, another case or spacing)",
     );
   });
 
