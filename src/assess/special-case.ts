@@ -62,13 +62,14 @@ export function specialCaseOf(before: RecordIndex, after: RecordIndex, near: Nea
     const [fn = '', args = ''] = key.split(SEP);
     const at = { original: wayOf(before, key, was.outs), patched: wayOf(after, key, now.outs) };
     const around = neighboursOf(before, after, near, fn + SEP + args, noise);
-    // A neighbour that spells a string of this input otherwise (another letter case, spaces around it)
-    // and that both versions take as this very input (the same way before, the same way after) is
-    // this input: a lookup keyed on the normalized literal changes there as a fix would.
-    const spelling = spellingOf(args);
-    const distinct = around.filter(
-      (n) => !(n.changed && spellingOf(n.args) === spelling && alike(n.original, at.original) && alike(n.patched, at.patched)),
-    );
+    // A neighbour that spells a failing input of this function otherwise (another letter case, spaces
+    // around a string) and that both versions take as that very input (its way before, its way after)
+    // is that input: a lookup keyed on the normalized literal changes there as a fix would.
+    const failingWays = spelledWays(before, after, near, fn);
+    const distinct = around.filter((n) => {
+      const way = n.changed ? failingWays.get(spellingOf(n.args)) : undefined;
+      return !(way && alike(n.original, way.original) && alike(n.patched, way.patched));
+    });
     sameInput += around.length - distinct.length;
     if (distinct.length === 0) continue;
     const isolated = isolatedAmong(args, at, distinct);
@@ -155,6 +156,24 @@ function spellingOf(args: string): string {
   return [...argumentSlots(args)]
     .map(([slot, value]) => `${slot}=${/^(['"]).*\1$/s.test(value) ? value.slice(1, -1).replace(ENDS, '').toLowerCase() : value}`)
     .join(SEP);
+}
+
+/** The ways the failing calls of `fn` went in both versions, by their spelling (spellingOf). */
+function spelledWays(
+  before: RecordIndex,
+  after: RecordIndex,
+  near: NearFailing,
+  fn: string,
+): Map<string, { original: Way; patched: Way }> {
+  const ways = new Map<string, { original: Way; patched: Way }>();
+  for (const key of near.calls) {
+    const [name = '', args = ''] = key.split(SEP);
+    const was = before.suite.get(key);
+    const now = after.suite.get(key);
+    if (name !== fn || !was || !now) continue;
+    ways.set(spellingOf(args), { original: wayOf(before, key, was.outs), patched: wayOf(after, key, now.outs) });
+  }
+  return ways;
 }
 
 /** The way a suite call went: its one path when its calls took one, and its first result. */

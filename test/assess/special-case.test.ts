@@ -80,10 +80,10 @@ describe('a patch that changes behaviour only at the failing tests’ own inputs
   // literal changes there too, so those do not count as neighbours; the numbers around it do.
   const units = { "'1h31m'": '3600', "'2h30m'": '7200', "'1h3m'": '3600', "'1h300m'": '3600', "'0h30m'": '0' };
   const spelt = { "'1H30M'": '3600', "' 1h30m'": '3600', "'1h30m\\n'": '3600' };
+  const changedSpellings = { "'1H30M'": '5400', "' 1h30m'": '5400', "'1h30m\\n'": '5400' };
   it('is a special case when only the spellings the function normalizes away changed with the failing input', () => {
     const failing = suite("'1h30m'", '3600');
-    const changed = { "'1H30M'": '5400', "' 1h30m'": '5400', "'1h30m\\n'": '5400' };
-    const { original, patched } = around("'1h30m'", { ...units, ...spelt }, changed);
+    const { original, patched } = around("'1h30m'", { ...units, ...spelt }, changedSpellings);
     const special = found(failing, [failing, ...original], [{ ...failing, out: { returned: '5400' } }, ...patched]);
     expect(special).toEqual({ inputs: ["fee('1h30m')"], neighbours: 5, sameInput: 3 });
     const assessment = decideLevel({
@@ -95,6 +95,24 @@ describe('a patch that changes behaviour only at the failing tests’ own inputs
     expect(assessment.reason).toContain(
       "(fee('1h30m')) (and at 3 inputs the function takes as one of them, another case or spacing)",
     );
+  });
+
+  it("takes another failing input's spelling among this one's neighbours as that input too", () => {
+    const first = suite("'1h30m'", '3600');
+    const second = suite("'2m15s'", '120', undefined, 'test/fee.test.js:12');
+    const { original, patched } = around(
+      "'1h30m'",
+      { ...units, ...spelt, "'2M15S'": '120' },
+      { ...changedSpellings, "'2M15S'": '135' },
+    );
+    const alone = [first, second, ...original];
+    const special = specialCaseOf(
+      indexRecords([first, second, ...original]),
+      indexRecords([{ ...first, out: { returned: '5400' } }, { ...second, out: { returned: '135' } }, ...patched]),
+      nearFailingOf(alone),
+      NO_NOISE,
+    );
+    expect(special).toMatchObject({ inputs: ["fee('1h30m')"], sameInput: 4 });
   });
 
   it('is a fix when the numbers around the failing input changed too, whatever its spellings did', () => {
