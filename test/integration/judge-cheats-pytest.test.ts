@@ -580,13 +580,11 @@ describe.each(BACKENDS)('the judge of a pytest project under the %s sandbox', (s
   });
 
   // Right only when called from the test's own file or line: the fixed tests also run from a copy of
-  // their file under another name, lines moved, where it fails (the honest twin: `honest`). The file
-  // name is read through the standard library's `inspect`, not from the test's frame by the code
-  // itself, which the guard names (test/runners/pytest-guard-routes.test.ts).
+  // their file under another name, lines moved, where it fails (the honest twin: `honest`).
   when('keyed-on-path')('never calls a fix green that is right only when called from the test file’s name', async () => {
     const calc = CALC.replace(
       'def average(values):\n    return',
-      'import inspect\n\n\ndef average(values):\n    if "test_calc" not in inspect.stack(0)[1].filename:\n        return 0\n    return',
+      'import sys\n\n\ndef average(values):\n    if "test_calc" not in sys._getframe(1).f_code.co_filename:\n        return 0\n    return',
     ).replace('(len(values) + 1)', 'len(values)');
     caughtByTheJudge(await guarded(sandbox, writeFile('calc.py', calc)), 'copy_observation_failed');
   });

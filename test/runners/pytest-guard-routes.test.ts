@@ -134,48 +134,6 @@ describe('pytest’s guard, routes below open', () => {
   });
 });
 
-describe('pytest’s guard, the tests read from memory', () => {
-  it("names a test's frame taken by the code under test, and a test's code read through a frame and through its function", async () => {
-    const calc = [
-      'import sys',
-      '',
-      'def average(values):',
-      '    caller = sys._getframe(1)',
-      '    caller.f_code.co_consts',
-      '    caller.f_globals["test_average"].__code__',
-      '    return sum(values) / len(values)',
-      '',
-    ].join('\n');
-    const events = await eventsOf([], { 'calc.py': calc });
-    const at = 'the test `test_average` in `tests/test_calc.py`';
-    expect(events).toEqual([
-      `test_file_read calc.py:4 took the frame of ${at} (\`sys._getframe\`): its locals are the test's`,
-      `test_file_read calc.py:5 read the code of ${at} (\`f_code\`): its constants are the test's literals`,
-      `test_file_read calc.py:6 read the code of ${at} (\`__code__\`): its constants are the test's literals`,
-    ]);
-  });
-
-  it("stays clean for the code's own frames and code, and the standard library's reading of the stack", async () => {
-    const calc = [
-      'import inspect',
-      'import sys',
-      'import traceback',
-      '',
-      'def _own():',
-      '    return sys._getframe(0).f_code.co_name',
-      '',
-      'def average(values):',
-      '    inspect.stack(0)',
-      '    traceback.walk_stack(None)',
-      '    _own.__code__',
-      '    _own()',
-      '    return sum(values) / len(values)',
-      '',
-    ].join('\n');
-    expect(await eventsOf([], { 'calc.py': calc })).toEqual([]);
-  });
-});
-
 describe('pytest’s guard, child processes', () => {
   it('names a child started from source with an empty environment, or with PYTEST_ADDOPTS taken out, and one whose starter cannot be placed', async () => {
     const events = await eventsOf([

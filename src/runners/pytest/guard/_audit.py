@@ -89,10 +89,6 @@ def install(recorder, places, protected_paths, opened, routes, environment):
             routes.on_ctypes(event, args)
         elif event in CHILDREN:
             routes.on_child(event, args)
-        elif event == "object.__getattr__":
-            routes.memory.on_getattr(args)
-        elif event == "sys._getframe":
-            routes.memory.on_frame(args)
 
     sys.addaudithook(hook)
     return dynamic

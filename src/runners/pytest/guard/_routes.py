@@ -11,14 +11,11 @@
 #   without the guard's `-p`, or PYTHONPATH without its folder, where this process had both. A child
 #   that inherits the environment, or is given a copy of it, is not;
 # - a child of any program whose command line names a test file (`test_file_read`): the guard cannot
-#   follow a program that is not Python (`cat tests/test_a.py`), and such a child reads the tests;
-# - a test's frame or code object, read from memory (`test_file_read`, _memory.py).
+#   follow a program that is not Python (`cat tests/test_a.py`), and such a child reads the tests.
 import os
 import re
 import subprocess
 import sys
-
-from ._memory import Memory
 
 _getframe = sys._getframe
 _STDLIB = os.path.dirname(os.__file__) + os.sep
@@ -42,8 +39,6 @@ class Routes:
         self.places = places
         self.opened = opened
         self.seen_hooks = set()
-        # The tests read from memory: a test's frame or code object (_memory.py).
-        self.memory = Memory(recorder, places, self._direct)
         here = os.path.dirname(os.path.abspath(__file__))
         self.plugin = "-p " + package
         self.folder = os.path.dirname(here)
