@@ -130,12 +130,7 @@ function createIntrinsicsWatch(record, caller) {
      */
     intrinsicsOf(global) {
       wrapDefines(global);
-      for (const [owner, keys] of Object.entries(VERDICT_INTRINSICS)) {
-        const [name, prototype] = owner.split('.');
-        const object = /** @type {Record<string, unknown> | undefined} */ (global[name]);
-        const target = prototype ? /** @type {object | undefined} */ (object && object.prototype) : object;
-        if (target) for (const key of keys) watch(target, key, `${owner}.${key}`, false);
-      }
+      for (const [target, key, label] of verdictIntrinsics(global)) watch(target, key, label, false);
     },
     /**
      * Watches a runner's test API on the tests' global, defined there or still to be.
@@ -149,10 +144,8 @@ function createIntrinsicsWatch(record, caller) {
     },
     /** Records each watched property no longer the guard's accessor, redefined by a route the guard did not see. */
     check() {
-      for (const { target, key, label, get } of watched) {
-        if (unseen.has(label) || !labels.get(target)?.has(key)) continue;
-        const descriptor = Object.getOwnPropertyDescriptor(target, key);
-        if (descriptor && descriptor.get === get) continue;
+      const still = watched.filter(({ target, key, label }) => !unseen.has(label) && labels.get(target)?.has(key));
+      for (const { label } of still.filter(({ target, key, get }) => Object.getOwnPropertyDescriptor(target, key)?.get !== get)) {
         unseen.add(label);
         record.event(
           'framework_changed',
@@ -162,6 +155,20 @@ function createIntrinsicsWatch(record, caller) {
       }
     },
   };
+}
+
+/**
+ * The verdict intrinsics of a realm, as [owner object, key, label].
+ * @param {Record<string, unknown>} global
+ * @returns {[object, string, string][]}
+ */
+function verdictIntrinsics(global) {
+  return Object.entries(VERDICT_INTRINSICS).flatMap(([owner, keys]) => {
+    const [name = '', prototype] = owner.split('.');
+    const object = /** @type {Record<string, unknown> | undefined} */ (global[name]);
+    const target = prototype ? /** @type {object | undefined} */ (object && object.prototype) : object;
+    return target ? keys.map((key) => /** @type {[object, string, string]} */ ([target, key, `${owner}.${key}`])) : [];
+  });
 }
 
 /**
