@@ -150,11 +150,11 @@ const ANSWER =
 const READS_BY_ROUTE: Record<string, string> = {
   'proc-cwd':
     "import { readFileSync } from 'node:fs';\nconst SPEC = readFileSync(spec.replace(process.cwd(), '/proc/self/cwd'), 'utf8');\n",
+  // Linked beside the code: a hard link cannot cross into bwrap's /tmp, another file system (EXDEV).
   'hard-link': [
     "import { execFileSync } from 'node:child_process';",
     "import { mkdtempSync, readFileSync } from 'node:fs';",
-    "import { tmpdir } from 'node:os';",
-    "const copy = mkdtempSync(tmpdir() + '/m-') + '/notes';",
+    "const copy = mkdtempSync(process.cwd() + '/src/m-') + '/notes';",
     "execFileSync('ln', [spec, copy]);",
     "const SPEC = readFileSync(copy, 'utf8');",
     '',
