@@ -69,8 +69,14 @@ const RUNNER_GLOBALS = {
  * @param {CallerOf} caller
  */
 function createIntrinsicsWatch(record, caller) {
+  // The guard's own realm's properties, and those of the realm tests run in now: jest makes one for
+  // each test file, and a list of every one would keep them all alive and be walked at each test's end.
   /** @type {Watched[]} */
-  const watched = [];
+  const own = [];
+  /** @type {Watched[]} */
+  let current = [];
+  /** @param {object} global */
+  const listOf = (global) => (global === globalThis ? own : current);
   /** @type {WeakMap<object, Map<PropertyKey, string>>} each watched object's keys, to their labels */
   const labels = new WeakMap();
   /** @type {WeakSet<object>} the realms whose define functions are wrapped */
@@ -87,13 +93,8 @@ function createIntrinsicsWatch(record, caller) {
     if (who) record.event('framework_changed', who, `${label} ${how}`);
   };
 
-  /**
-   * @param {object} target
-   * @param {string} key
-   * @param {string} label
-   * @param {boolean} isGlobal (accessorOf)
-   */
-  const watch = (target, key, label, isGlobal) => {
+  /** @type {(target: object, key: string, label: string, isGlobal: boolean, watched: Watched[]) => void} (accessorOf; the realm's list) */
+  const watch = (target, key, label, isGlobal, watched) => {
     const get = accessorOf(target, key, isGlobal, () => note(label, 'replaced'));
     if (!get) return;
     const keys = labels.get(target) || new Map();
@@ -129,8 +130,9 @@ function createIntrinsicsWatch(record, caller) {
      * @param {Record<string, unknown>} global
      */
     intrinsicsOf(global) {
+      if (global !== globalThis && !realms.has(/** @type {object} */ (global.Object))) current = [];
       wrapDefines(global);
-      for (const [target, key, label] of verdictIntrinsics(global)) watch(target, key, label, false);
+      for (const [target, key, label] of verdictIntrinsics(global)) watch(target, key, label, false, listOf(global));
     },
     /**
      * Watches a runner's test API on the tests' global, defined there or still to be.
@@ -140,12 +142,11 @@ function createIntrinsicsWatch(record, caller) {
     runnerGlobals(runner, global) {
       wrapDefines(global);
       for (const key of RUNNER_GLOBALS[runner])
-        if (!labels.get(global)?.has(key)) watch(global, key, `${runner}'s global \`${key}\``, true);
+        if (!labels.get(global)?.has(key)) watch(global, key, `${runner}'s global \`${key}\``, true, listOf(global));
     },
     /** Records each watched property no longer the guard's accessor, redefined by a route the guard did not see. */
     check() {
-      const still = watched.filter(({ target, key, label }) => !unseen.has(label) && labels.get(target)?.has(key));
-      for (const { label } of still.filter(({ target, key, get }) => Object.getOwnPropertyDescriptor(target, key)?.get !== get)) {
+      for (const label of notAsLeft([...own, ...current], labels, unseen)) {
         unseen.add(label);
         record.event(
           'framework_changed',
@@ -155,6 +156,21 @@ function createIntrinsicsWatch(record, caller) {
       }
     },
   };
+}
+
+/**
+ * The labels of the watched properties no longer the guard's accessor, that no define function was
+ * seen to redefine (those leave `labels`), not recorded yet.
+ * @param {Watched[]} watched
+ * @param {WeakMap<object, Map<PropertyKey, string>>} labels
+ * @param {Set<string>} unseen
+ * @returns {string[]}
+ */
+function notAsLeft(watched, labels, unseen) {
+  return watched
+    .filter(({ target, key, label }) => !unseen.has(label) && labels.get(target)?.has(key))
+    .filter(({ target, key, get }) => Object.getOwnPropertyDescriptor(target, key)?.get !== get)
+    .map(({ label }) => label);
 }
 
 /**
