@@ -11,6 +11,7 @@ const Module = require('node:module');
 const vm = require('node:vm');
 const workerThreads = require('node:worker_threads');
 const { extname } = require('node:path');
+const { watchDefinitions } = require('./guard-define-watch.cjs');
 
 const CODE_EXTENSIONS = new Set(['.js', '.cjs', '.mjs', '.jsx', '.ts', '.cts', '.mts', '.tsx', '.json', '.node', '']);
 
@@ -86,26 +87,19 @@ function guardExports(record, caller, fromDependency) {
   }
 
   // A redefinition of a guarded export throws (it cannot be configured); who tried is recorded.
-  /**
-   * @param {object} owner `Object` or `Reflect`
-   * @param {string} name
-   * @param {(rest: unknown[]) => unknown[]} keysOf the keys redefined, from the arguments after the target
-   */
-  const watchDefine = (owner, name, keysOf) => {
-    const functions = /** @type {Record<string, AnyFunction>} */ (owner);
-    const own = functions[name];
-    functions[name] = function (target, ...rest) {
-      // A primitive is never guarded: a WeakMap's `has` answers false for it.
-      const object = /** @type {object} */ (target);
-      if (guarded.has(object)) for (const key of keysOf(rest)) changed(object, key, 'redefined');
-      return own.call(this, target, ...rest);
-    };
-  };
-  watchDefine(Object, 'defineProperty', (rest) => [rest[0]]);
-  watchDefine(Reflect, 'defineProperty', (rest) => [rest[0]]);
-  watchDefine(Object, 'defineProperties', (rest) => (rest[0] && typeof rest[0] === 'object' ? Reflect.ownKeys(rest[0]) : []));
-  watchDefine(Object, 'setPrototypeOf', () => ['[[Prototype]]']);
-  watchDefine(Reflect, 'setPrototypeOf', () => ['[[Prototype]]']);
+  // A primitive is never guarded: a WeakMap's `has` answers false for it.
+  watchDefinitions(Object, Reflect, (target, key) => {
+    if (guarded.has(/** @type {object} */ (target))) changed(/** @type {object} */ (target), key, 'redefined');
+  });
+  for (const owner of [Object, Reflect]) {
+    const setPrototypeOf = owner.setPrototypeOf;
+    owner.setPrototypeOf = /** @type {typeof Object.setPrototypeOf} */ (
+      function (target, prototype) {
+        if (guarded.has(target)) changed(target, '[[Prototype]]', 'redefined');
+        return setPrototypeOf.call(this, target, prototype);
+      }
+    );
+  }
   watchDynamicCode(record, caller, fromDependency);
 }
 

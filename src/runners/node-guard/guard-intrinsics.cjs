@@ -12,6 +12,8 @@
 // `Object.defineProperty` and kin is recorded the same way and let through. `delete` cannot be watched:
 // a watched property no longer as the guard left it, by a route the guard did not see, is recorded at
 // each test's end and at exit with no place. Only writes are watched: reading them costs a getter call.
+const { watchDefinitions } = require('./guard-define-watch.cjs');
+
 const define = Object.defineProperty;
 
 /** The intrinsics `expect` (jest, vitest) and chai decide a verdict with, by owner. */
@@ -221,37 +223,6 @@ function accessorOf(target, key, isGlobal, written) {
     },
   });
   return get;
-}
-
-/**
- * Wraps `Object.defineProperty`, `Object.defineProperties` and `Reflect.defineProperty` of a realm so
- * that `seen` is told each property they are about to define.
- * @param {ObjectConstructor} ObjectOf
- * @param {typeof Reflect | undefined} ReflectOf
- * @param {(target: unknown, key: PropertyKey) => void} seen
- */
-function watchDefinitions(ObjectOf, ReflectOf, seen) {
-  const defineProperty = ObjectOf.defineProperty;
-  ObjectOf.defineProperty = /** @type {typeof Object.defineProperty} */ (
-    function (target, key, descriptor) {
-      seen(target, key);
-      return defineProperty.call(this, target, key, descriptor);
-    }
-  );
-  const defineProperties = ObjectOf.defineProperties;
-  ObjectOf.defineProperties = /** @type {typeof Object.defineProperties} */ (
-    function (target, descriptors) {
-      if (descriptors !== null && typeof descriptors === 'object')
-        for (const key of Reflect.ownKeys(descriptors)) seen(target, key);
-      return defineProperties.call(this, target, descriptors);
-    }
-  );
-  if (!ReflectOf) return;
-  const reflectDefine = ReflectOf.defineProperty;
-  ReflectOf.defineProperty = function (target, key, descriptor) {
-    seen(target, key);
-    return reflectDefine.call(this, target, key, descriptor);
-  };
 }
 
 module.exports = { createIntrinsicsWatch };
