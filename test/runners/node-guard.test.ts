@@ -84,6 +84,22 @@ describe('the Node guard under node --test', () => {
     expect(eventsOf(guarded)).toContain('framework_changed src/math.js:3 assert/strict.equal written');
   });
 
+  it('names a guarded export redefined through Reflect.defineProperty and Object.defineProperties', async () => {
+    const { plain, guarded } = await run(
+      withLines(
+        "import strict from 'node:assert/strict';\nReflect.defineProperty(strict, 'equal', { value: () => {} });\ntry { Object.defineProperties(strict, { ok: { value: () => {} } }); } catch {}\ntry { Object.setPrototypeOf(strict, null); } catch {}\n",
+      ),
+    );
+    expect(plain.code, plain.output).toBe(0);
+    expect(eventsOf(guarded)).toEqual(
+      expect.arrayContaining([
+        'framework_changed src/math.js:2 assert/strict.equal redefined',
+        'framework_changed src/math.js:3 assert/strict.ok redefined',
+        'framework_changed src/math.js:4 assert/strict.[[Prototype]] redefined',
+      ]),
+    );
+  });
+
   it('names the require of a .txt file, and the write its code makes', async () => {
     const patch = "require('node:assert/strict').equal = () => {};\n";
     const { plain, guarded } = await run(
