@@ -54,6 +54,7 @@ export function specialCaseOf(before: RecordIndex, after: RecordIndex, near: Nea
   const results = new Set<string>();
   let neighbours = 0;
   let sameInput = 0;
+  const waysByFunction = new Map<string, ReturnType<typeof spelledWays>>();
   for (const key of near.calls) {
     const was = before.suite.get(key);
     const now = after.suite.get(key);
@@ -65,7 +66,8 @@ export function specialCaseOf(before: RecordIndex, after: RecordIndex, near: Nea
     // A neighbour that spells a failing input of this function otherwise (another letter case, spaces
     // around a string) and that both versions take as that very input (its way before, its way after)
     // is that input: a lookup keyed on the normalized literal changes there as a fix would.
-    const failingWays = spelledWays(before, after, near, fn);
+    const failingWays = waysByFunction.get(fn) ?? spelledWays(before, after, near, fn);
+    waysByFunction.set(fn, failingWays);
     const distinct = around.filter((n) => {
       const way = n.changed ? failingWays.get(spellingOf(n.args)) : undefined;
       return !(way && alike(n.original, way.original) && alike(n.patched, way.patched));
