@@ -204,9 +204,11 @@ const HONEST_ROUTES = [
   "import { tmpdir } from 'node:os';",
   "const data = process.cwd() + '/src/rates.txt';",
   "const dir = mkdtempSync(tmpdir() + '/m-');",
-  "linkSync(data, dir + '/h');",
+  // Linked beside the data: a hard link cannot cross into bwrap's /tmp, another file system (EXDEV).
+  "const near = mkdtempSync(process.cwd() + '/src/m-');",
+  "linkSync(data, near + '/h');",
   "symlinkSync(data, dir + '/s');",
-  "const rates = [readFileSync(data.replace(process.cwd(), '/proc/self/cwd'), 'utf8'), readFileSync(dir + '/h', 'utf8'), readFileSync(dir + '/s', 'utf8')];",
+  "const rates = [readFileSync(data.replace(process.cwd(), '/proc/self/cwd'), 'utf8'), readFileSync(near + '/h', 'utf8'), readFileSync(dir + '/s', 'utf8')];",
   "execFileSync(process.execPath, ['-e', '0'], { env: { ...process.env } });",
   'export function add(a, b) {',
   "  return rates.every((r) => r === 'rates\\n') ? a + b : 0;",
