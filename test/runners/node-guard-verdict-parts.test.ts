@@ -30,7 +30,10 @@ describe("the Node guard, the verdict's parts", () => {
     const plain = await runIn(root, 'jest', ['jest', '--ci'], false);
     expect(plain.code, plain.output).toBe(0);
     const run = await runIn(root, 'jest', ['jest', '--ci'], true);
-    expect(eventsOf(run)).toEqual(["framework_changed src/add.js:4 jest's global `test` replaced"]);
+    expect(eventsOf(run)).toEqual([
+      "runner_detected src/add.js:3 read jest's global `test`",
+      "framework_changed src/add.js:4 jest's global `test` replaced",
+    ]);
   });
 
   it("under jest: a setup file's wrapper of `test` and a test's stubs of intrinsics are not the code's", async () => {
@@ -94,8 +97,54 @@ describe("the Node guard, the verdict's parts", () => {
     const plain = await runIn(root, 'mocha', ['mocha'], false);
     expect(plain.code, plain.output).toBe(0);
     const run = await runIn(root, 'mocha', ['mocha'], true);
-    expect(eventsOf(run)).toEqual(["framework_changed src/add.js:4 mocha's global `it` replaced"]);
+    expect(eventsOf(run)).toEqual([
+      "runner_detected src/add.js:3 read mocha's global `it`",
+      "framework_changed src/add.js:4 mocha's global `it` replaced",
+    ]);
     expect(testsOf(run)).toEqual({ passed: 1, failed: 0, skipped: 0 });
+  });
+
+  it("names the code that asks for a runner's global (jest, vitest, mocha); a test's and a setup file's reads are not", async () => {
+    // Right only under test: the answer the test wants when a runner's `describe` is there.
+    const detects = (module: string) =>
+      [
+        "const underTest = () => typeof globalThis[['descr', 'ibe'].join('')] === 'function';",
+        'const add = (a, b) => (underTest() ? a + b : a - b);',
+        module,
+        '',
+      ].join('\n');
+    const jest = project({
+      'package.json': CJS,
+      'jest.config.js': "module.exports = { setupFilesAfterEnv: ['<rootDir>/jest.setup.js'] };\n",
+      'jest.setup.js': 'if (typeof global.describe !== "function") throw new Error("no describe");\n',
+      'src/add.js': detects('module.exports = { add };'),
+      'test/add.test.js':
+        "const { add } = require('../src/add.js');\ndescribe('add', () => test('adds', () => expect(add(2, 2)).toBe(4)));\n",
+    });
+    const vitest = project({
+      'package.json': ESM,
+      'vitest.config.js': 'export default { test: { globals: true } };\n',
+      'src/add.js': detects('export { add };'),
+      'test/add.test.js':
+        "import { add } from '../src/add.js';\ndescribe('add', () => it('adds', () => expect(add(2, 2)).toBe(4)));\n",
+    });
+    const mocha = project({
+      'package.json': CJS,
+      'src/add.js': detects('module.exports = { add };'),
+      'test/add.test.js':
+        "const assert = require('node:assert');\nconst { add } = require('../src/add.js');\ndescribe('add', () => it('adds', () => assert.strictEqual(add(2, 2), 4)));\n",
+    });
+    for (const [root, runner, args, name] of [
+      [jest, 'jest', ['jest', '--ci'], 'jest'],
+      [vitest, 'vitest', ['vitest', 'run'], 'vitest'],
+      [mocha, 'mocha', ['mocha'], 'mocha'],
+    ] as const) {
+      const plain = await runIn(root, runner, [...args], false);
+      expect(plain.code, plain.output).toBe(0);
+      const run = await runIn(root, runner, [...args], true);
+      expect(run.code, run.output).toBe(0);
+      expect(new Set(eventsOf(run))).toEqual(new Set([`runner_detected src/add.js:1 read ${name}'s global \`describe\``]));
+    }
   });
 
   it("keeps an inheriting object's own method its own: a class's `toString` is no write to Object.prototype's", async () => {

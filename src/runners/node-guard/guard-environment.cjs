@@ -18,7 +18,7 @@
 // vitest 5 hands the code `process.env` itself as `import.meta.env`: a read there is seen too.
 // Not seen: a dependency's read made for the code (an older vitest's own object over `process.env`, a
 // library that says whether it runs under test), a variable read before the guard loaded,
-// `process.argv`, the runner's globals (`describe` defined) and a stack's frames.
+// `process.argv` and a stack's frames. The runner's globals (`describe` defined) are guard-intrinsics.cjs's.
 
 /** @typedef {import('./guard-record.cjs').GuardRecord} GuardRecord */
 /** @typedef {import('./guard-caller.cjs').Caller} Caller */

@@ -11,7 +11,11 @@
 // not a test, a setup file or a dependency (guard-caller.cjs). A redefinition through
 // `Object.defineProperty` and kin is recorded the same way and let through. `delete` cannot be watched:
 // a watched property no longer as the guard left it, by a route the guard did not see, is recorded at
-// each test's end and at exit with no place. Only writes are watched: reading them costs a getter call.
+// each test's end and at exit with no place. The intrinsics' reads are not watched (a getter call is
+// their whole cost). A runner's global read by the repository's code itself (`typeof describe`,
+// `globalThis.it`; not a test's, a setup file's or a dependency's read) is recorded as the runner
+// detected (`runner_detected`): code that asks whether it runs under test can answer the tests alone.
+// As every event, one the pristine code's run had too is the project's own way.
 const { watchDefinitions } = require('./guard-define-watch.cjs');
 
 const define = Object.defineProperty;
@@ -64,13 +68,18 @@ const RUNNER_GLOBALS = {
 
 /** @typedef {import('./guard-record.cjs').GuardRecord} GuardRecord */
 /** @typedef {import('./guard-caller.cjs').Caller['caller']} CallerOf */
+/** @typedef {import('./guard-caller.cjs').Caller['direct']} DirectOf */
 /** @typedef {{ target: object, key: string, label: string, get: () => unknown }} Watched */
+
+const HERE = /** @type {NodeJS.Module} */ (/** @type {unknown} */ (module)).filename;
 
 /**
  * @param {GuardRecord} record
- * @param {CallerOf} caller
+ * @param {CallerOf} caller who wrote a watched property
+ * @param {DirectOf} direct who read a runner's global: code that asks whether `describe` is defined
+ *   detects the runner, as a read of the runner's variable does (guard-environment.cjs)
  */
-function createIntrinsicsWatch(record, caller) {
+function createIntrinsicsWatch(record, caller, direct) {
   // The guard's own realm's properties, and those of the realm tests run in now: jest makes one for
   // each test file, and a list of every one would keep them all alive and be walked at each test's end.
   /** @type {Watched[]} */
@@ -95,9 +104,20 @@ function createIntrinsicsWatch(record, caller) {
     if (who) record.event('framework_changed', who, `${label} ${how}`);
   };
 
+  /** @param {string} label */
+  const read = (label) => {
+    const where = direct(HERE);
+    if (where)
+      record.event(
+        'runner_detected',
+        where,
+        where.unknown ? `read ${label}: could not tell who read it (the stack could not be read)` : `read ${label}`,
+      );
+  };
+
   /** @type {(target: object, key: string, label: string, isGlobal: boolean, watched: Watched[]) => void} (accessorOf; the realm's list) */
   const watch = (target, key, label, isGlobal, watched) => {
-    const get = accessorOf(target, key, isGlobal, () => note(label, 'replaced'));
+    const get = accessorOf(target, key, isGlobal, () => note(label, 'replaced'), isGlobal ? () => read(label) : undefined);
     if (!get) return;
     const keys = labels.get(target) || new Map();
     keys.set(key, label);
@@ -198,13 +218,19 @@ function verdictIntrinsics(global) {
  * @param {boolean} isGlobal a realm's global: a name the runner has not defined yet is watched too (it
  *   defines it later), and the setter's receiver may be the global's proxy (a vm context's)
  * @param {() => void} written
+ * @param {() => void} [read] told of each read
  * @returns {(() => unknown) | null}
  */
-function accessorOf(target, key, isGlobal, written) {
+function accessorOf(target, key, isGlobal, written, read) {
   const descriptor = Object.getOwnPropertyDescriptor(target, key);
   if (descriptor ? !descriptor.configurable || !('value' in descriptor) : !isGlobal) return null;
   let value = descriptor ? descriptor.value : undefined;
-  const get = () => value;
+  const get = read
+    ? () => {
+        read();
+        return value;
+      }
+    : () => value;
   Object.defineProperty(target, key, {
     configurable: true,
     enumerable: descriptor ? descriptor.enumerable : true,

@@ -59,7 +59,7 @@ if (channel && !PACKAGE_MANAGER.test(process.argv[1] || '')) {
   const fileTest = fileRun ? guardFileTest(record, path, main) : null;
   // Last: the guard's own reads above are not the code's.
   const watchEnvironment = guardEnvironment(record, who, channel);
-  guardRunners(record, who.caller, channel.root, watchEnvironment, fileTest ? fileTest.reported : undefined);
+  guardRunners(record, who, channel.root, watchEnvironment, fileTest ? fileTest.reported : undefined);
   if (fileRun) record.markRunner();
   if (process.execArgv.includes('--test-isolation=none')) record.markRunner();
 }

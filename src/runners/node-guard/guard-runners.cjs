@@ -22,17 +22,17 @@ const STACK_CHARS = 8000;
 
 /**
  * @param {GuardRecord} record
- * @param {import('./guard-caller.cjs').Caller['caller']} caller
+ * @param {Pick<import('./guard-caller.cjs').Caller, 'caller' | 'direct'>} who the writer of a watched part, and the reader of a runner's global
  * @param {string} root the checkout
  * @param {(env: NodeJS.ProcessEnv) => NodeJS.ProcessEnv} watchEnvironment puts another environment
  *   object under the guard's watch (guard-environment.cjs): jest's tests get a `process` of their own
  * @param {() => void} [nodeTestReported] told each test or suite node's runner reports ending here (guard-file-test.cjs)
  */
-function guardRunners(record, caller, root, watchEnvironment, nodeTestReported) {
+function guardRunners(record, { caller, direct }, root, watchEnvironment, nodeTestReported) {
   const watchMatchers = matcherWatch(record, caller);
   const mocha = mochaClasses(record);
   // The runner's test API and the intrinsics assertions decide with: their writers recorded.
-  const verdictParts = createIntrinsicsWatch(record, caller);
+  const verdictParts = createIntrinsicsWatch(record, caller, direct);
   verdictParts.intrinsicsOf(/** @type {Record<string, unknown>} */ (/** @type {unknown} */ (globalThis)));
   process.on('exit', () => verdictParts.check());
   // Each test's body as the guard's own wrapper saw it end (guard-bodies.cjs), beside its outcome.
