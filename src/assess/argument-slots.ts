@@ -1,11 +1,12 @@
 // The arguments of a call, one by one, from their canonical text (probe-record.ts `args`: each
-// value's text joined by `, `, Python's keyword arguments as `name=value`). Generated inputs vary
+// value's text joined by `, `, Python's keyword arguments as `name=value`, and a held object's field
+// the probe set otherwise as `this.width=7`, probe-fields.cjs). Generated inputs vary
 // one argument at a time (probe-inputs.cjs, fixloop_probe_inputs.py), so which argument a neighbour
 // varied tells whether a change follows that argument's value (special-case.ts).
 
 const OPEN = new Set(['(', '[', '{']);
 const CLOSE = new Set([')', ']', '}']);
-const KEYWORD = /^([A-Za-z_]\w*)=(?!=)/;
+const KEYWORD = /^([A-Za-z_][\w.]*)=(?!=)/;
 const NUMBER = /^-?\d+(?:\.\d+)?(?:e[+-]?\d+)?$/;
 const NAME = /^[A-Za-z_$][\w$.-]*$/;
 
@@ -38,6 +39,17 @@ export function argumentSlots(text: string): Map<string, string> {
   }
   add(text.length);
   return slots;
+}
+
+/** The slot of a held object's field set otherwise by the probe (`this.width`, `arg1.at`). */
+const FIELD_SLOT = /^(?:this|arg\d+)\.[A-Za-z_]\w*$/;
+
+/**
+ * Whether a generated input varied a held object's field rather than an argument (probe-fields.cjs,
+ * which names it last): a call with no plain argument, seen on another state of what it holds.
+ */
+export function isFieldChange(text: string): boolean {
+  return FIELD_SLOT.test([...argumentSlots(text).keys()].at(-1) ?? '');
 }
 
 /** Where the string literal opened at `i` ends (its escapes skipped). */

@@ -3,9 +3,10 @@
 // input generated in both around such a call with another result. Calls only one version made are not
 // compared; what differs between two runs of one version is noise (same-version-noise.ts).
 import type { BehaviourChange } from '../core/assessment.ts';
+import { isFieldChange } from './argument-slots.ts';
 import { likeFailing } from './input-likeness.ts';
 import { errorKind, failsAfterFix, fixErrors, fixThrows } from './new-failures.ts';
-import { distinctPaths, pathSide, type PathSide } from './path-likeness.ts';
+import { pathLike } from './path-likeness.ts';
 import type { ProbeRecord, ProbedFunction } from './probe-record.ts';
 import { pairedChanges } from './paired-calls.ts';
 import { NO_NOISE, type Noise } from './same-version-noise.ts';
@@ -144,26 +145,10 @@ export interface Differences {
   changes: BehaviourChange[];
   /** Generated inputs compared (present in both versions and not a suite call of either). */
   generatedCompared: number;
+  /** Those of them that vary an argument, not only a held object's field (probe-fields.cjs). */
+  argumentsVaried: number;
   /** Calls and generated inputs left out: their results varied between runs of one version beyond what a mask covers. */
   unstable: number;
-}
-
-/**
- * Which tests' path the original program takes on a generated input through `fn`: the failing
- * tests' or the passing tests' (every other suite call's), when the paths tell them apart.
- */
-function pathLike(before: RecordIndex, near: NearFailing): (fn: string, path: number[] | undefined) => PathSide | undefined {
-  const sides = new Map<string, { failing: ReadonlySet<number>[]; passing: ReadonlySet<number>[] }>();
-  return (fn, path) => {
-    if (!path) return undefined;
-    let side = sides.get(fn);
-    if (!side) {
-      const passing = (before.suitePaths.get(fn) ?? []).filter((p) => !near.calls.has(p.call)).map((p) => p.path);
-      side = { failing: distinctPaths(near.paths.get(fn) ?? []), passing: distinctPaths(passing) };
-      sides.set(fn, side);
-    }
-    return pathSide(new Set(path), side.failing, side.passing);
-  };
 }
 
 /**
@@ -208,6 +193,7 @@ export function compareVersions(
     }
   }
   let generatedCompared = 0;
+  let argumentsVaried = 0;
   const like = pathLike(before, near);
   const fixMakesThrow = fixThrows(failingChanges);
   for (const [key, was] of before.generated) {
@@ -218,9 +204,10 @@ export function compareVersions(
       continue;
     }
     generatedCompared++;
+    const args = key.slice(key.indexOf(SEP) + 1);
+    if (!isFieldChange(args)) argumentsVaried++;
     if (noise.same(key, was.out, now.out)) continue;
     const [fn = '', base = ''] = was.base.split(SEP);
-    const args = key.slice(key.indexOf(SEP) + 1);
     const side = like(fn, was.path);
     // The original failed on it as it failed on a failing test's call: the bug's own class of input.
     const sameFailure = near.failures.get(fn)?.has(was.out) ?? false;
@@ -239,7 +226,7 @@ export function compareVersions(
     });
   }
   generalized(changes, elsewhere);
-  return { changes: ordered(changes), generatedCompared, unstable };
+  return { changes: ordered(changes), generatedCompared, argumentsVaried, unstable };
 }
 
 /**

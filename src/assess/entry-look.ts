@@ -6,8 +6,8 @@
 // function the tests call, so the same changes are shown there too, with the input given to it. Or
 // the changed functions' calls could not be varied (no argument is plain data, or a parser's state
 // or a tree's node held beside them could not be copied), so nothing beyond the suite's own calls was
-// tried: the public function the tests call often takes plain data (a string, options), and inputs
-// are generated around it.
+// tried, or only the fields of what they hold: the public function the tests call often takes plain
+// data (a string, options), and inputs are generated around it.
 import type { EntryReason } from './assessment-level.ts';
 
 /** `outer`: changes outside the failing tests, shown again at the functions the failing tests call. */
@@ -21,6 +21,11 @@ export interface FirstLook {
   changes: ReadonlyArray<{ nearFailing: boolean }>;
   /** Inputs generated around the suite's calls and compared in both versions. */
   generatedCompared?: number;
+  /**
+   * Those that varied an argument: a held object's fields varied alone (probe-fields.cjs) stay near
+   * the suite's calls, and the public function the tests call may take plain data.
+   */
+  argumentsVaried?: number;
 }
 
 /** Why look again at the entry points (null: no need, or no time for an `outer` look). */
@@ -28,7 +33,8 @@ export function entryLookWhy(looked: FirstLook | null, time: { leftMs: number; s
   if (!looked) return 'unreached';
   if (looked.changes.length === 0) return 'unchanged';
   const timeEnough = time.leftMs >= OUTER_WHEN_LEFT * Math.max(1, time.suiteMs);
-  if (!looked.changes.some((c) => !c.nearFailing)) return looked.generatedCompared === 0 && timeEnough ? 'ungenerated' : null;
+  if (!looked.changes.some((c) => !c.nearFailing))
+    return (looked.argumentsVaried ?? looked.generatedCompared) === 0 && timeEnough ? 'ungenerated' : null;
   return timeEnough ? 'outer' : null;
 }
 
@@ -40,6 +46,6 @@ export function secondLookStands(why: EntryLookWhy, ranBoth: boolean, second: Fi
   if (!ranBoth) return false;
   if (why === 'outer') return second !== null && second.changes.some((c) => !c.nearFailing);
   // It stands when it generated what the first could not (it only adds inputs to those compared).
-  if (why === 'ungenerated') return second !== null && (second.generatedCompared ?? 0) > 0;
+  if (why === 'ungenerated') return second !== null && (second.argumentsVaried ?? second.generatedCompared ?? 0) > 0;
   return second !== null || !firstLooked;
 }

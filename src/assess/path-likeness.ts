@@ -50,3 +50,25 @@ export function distinctPaths(paths: Iterable<readonly number[]>): ReadonlySet<n
   }
   return [...seen.values()];
 }
+
+/**
+ * Which tests' path the original program takes on a generated input through `fn`: the failing
+ * tests' or the passing tests' (every other suite call's), when the paths tell them apart. `before`
+ * and `near` as compare-records.ts indexes them (the suite's calls' paths; the failing tests' calls).
+ */
+export function pathLike(
+  before: { suitePaths: ReadonlyMap<string, ReadonlyArray<{ call: string; path: number[] }>> },
+  near: { calls: ReadonlySet<string>; paths: ReadonlyMap<string, number[][]> },
+): (fn: string, path: number[] | undefined) => PathSide | undefined {
+  const sides = new Map<string, { failing: ReadonlySet<number>[]; passing: ReadonlySet<number>[] }>();
+  return (fn, path) => {
+    if (!path) return undefined;
+    let side = sides.get(fn);
+    if (!side) {
+      const passing = (before.suitePaths.get(fn) ?? []).filter((p) => !near.calls.has(p.call)).map((p) => p.path);
+      side = { failing: distinctPaths(near.paths.get(fn) ?? []), passing: distinctPaths(passing) };
+      sides.set(fn, side);
+    }
+    return pathSide(new Set(path), side.failing, side.passing);
+  };
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { argumentSlots, isDistinctLiteral } from '../../src/assess/argument-slots.ts';
+import { argumentSlots, isDistinctLiteral, isFieldChange } from '../../src/assess/argument-slots.ts';
 
 describe('the arguments of a call, from their canonical text', () => {
   it('splits at the top level only, strings and containers whole, keyword arguments by name', () => {
@@ -14,6 +14,27 @@ describe('the arguments of a call, from their canonical text', () => {
       ['1', '3'],
     ]);
     expect([...argumentSlots('')]).toEqual([]);
+    // A held object's field the probe set otherwise (probe-fields.cjs) is a slot of its own.
+    expect([...argumentSlots("Cursor { at: 4 }, arg1.at=5, this._name='x'")]).toEqual([
+      ['0', 'Cursor { at: 4 }'],
+      ['arg1.at', '5'],
+      ['this._name', "'x'"],
+    ]);
+  });
+
+  it("tells an input that set a held object's field from one that varied an argument", () => {
+    expect(['this.width=7', 'Cursor { at: 4 }, arg1.at=5', "Cursor { at: 4 }, arg12._x=''"].map(isFieldChange)).toEqual([
+      true,
+      true,
+      true,
+    ]);
+    expect(["'this.width=7'", 'flag=True', "'a', 3", '', '{ this.x=1 }'].map(isFieldChange)).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
   });
 
   it('calls a string of data or a non-zero number a distinct literal, not an edge, a container or a name', () => {

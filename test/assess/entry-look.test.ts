@@ -33,6 +33,9 @@ describe('a second look where no input could be generated around the changed fun
   it('is taken when the changes are near the failing tests only and nothing was generated, when the time allows', () => {
     expect(entryLookWhy({ changes: [near], generatedCompared: 0 }, time)).toBe('ungenerated');
     expect(entryLookWhy({ changes: [near], generatedCompared: 12 }, time)).toBeNull();
+    // Only a held object's fields varied (probe-fields.cjs): the public function may take plain data.
+    expect(entryLookWhy({ changes: [near], generatedCompared: 12, argumentsVaried: 0 }, time)).toBe('ungenerated');
+    expect(entryLookWhy({ changes: [near], generatedCompared: 12, argumentsVaried: 3 }, time)).toBeNull();
     expect(
       entryLookWhy({ changes: [near], generatedCompared: 0 }, { leftMs: OUTER_WHEN_LEFT * 2_000 - 1, suiteMs: 2_000 }),
     ).toBeNull();
@@ -42,5 +45,8 @@ describe('a second look where no input could be generated around the changed fun
     expect(secondLookStands('ungenerated', true, { changes: [near], generatedCompared: 40 }, true)).toBe(true);
     expect(secondLookStands('ungenerated', true, { changes: [near], generatedCompared: 0 }, true)).toBe(false);
     expect(secondLookStands('ungenerated', false, { changes: [near], generatedCompared: 40 }, true)).toBe(false);
+    expect(secondLookStands('ungenerated', true, { changes: [near], generatedCompared: 40, argumentsVaried: 0 }, true)).toBe(
+      false,
+    );
   });
 });

@@ -48,23 +48,25 @@ function isNamespaceOf(thisArg, self) {
  * What generated calls around this one start from, taken before it runs (it may change its receiver
  * and arguments): the function itself, the plain arguments copied, and the others (an object of a
  * class) and a method's receiver copied with their class (probe-held.cjs), to be held still while the
- * plain ones vary. Null when there is no plain argument to vary, no way to name the function, or
- * something held cannot be copied.
+ * plain ones vary, or whose fields vary when no argument is plain (`fieldsOnly`). Null when nothing
+ * can be varied, there is no way to name the function, or something held cannot be copied.
  * @param {State} state
  * @param {ProbeFile} file
  * @param {Call} call
  * @param {FnState} fn
  * @param {unknown[]} args
- * @returns {{ self: Function, snapshot: unknown[], held: ReadonlySet<number>, thisArg: unknown, heldThis: boolean, remake: (() => unknown) | null } | null}
+ * @returns {{ self: Function, snapshot: unknown[], held: ReadonlySet<number>, thisArg: unknown, heldThis: boolean, remake: (() => unknown) | null, fieldsOnly: boolean } | null}
  */
 function generationBase(state, file, call, fn, args) {
   if (typeof call.self !== 'function') return null;
   const plain = args.map((arg) => isPlainData(arg, 0));
-  if (!plain.includes(true)) return null;
   const self = call.self();
   if (typeof self !== 'function') return null;
   const heldThis = !isPlainThis(state, file, call.thisArg) && !isNamespaceOf(call.thisArg, self);
   const held = new Set(plain.flatMap((isPlain, index) => (isPlain ? [] : [index])));
+  // Nothing plain to vary: the fields of what is held are varied instead (probe-fields.cjs).
+  const fieldsOnly = !plain.includes(true);
+  if (fieldsOnly && !heldThis && held.size === 0) return null;
   // A class that refused copies (a private field) gets objects made again by the constructor call
   // that made the receiver, when nothing changed it since (probe-born.cjs).
   const remake = fn.refused && !fn.heavy && heldThis && held.size === 0 ? remaker(state, call.thisArg) : null;
@@ -73,7 +75,7 @@ function generationBase(state, file, call, fn, args) {
   try {
     const snapshot = args.map((arg, index) => (held.has(index) ? heldCopy(arg) : copy(arg)));
     const thisArg = remake ? remake() : heldThis ? heldCopy(call.thisArg) : call.thisArg;
-    return { self, snapshot, held, thisArg, heldThis, remake };
+    return { self, snapshot, held, thisArg, heldThis, remake, fieldsOnly };
   } catch {
     return null;
   } finally {

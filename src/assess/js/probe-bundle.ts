@@ -16,6 +16,7 @@ const PIECES = [
   'probe-change-inputs.cjs',
   'probe-inputs.cjs',
   'probe-held.cjs',
+  'probe-fields.cjs',
   'probe-records.cjs',
   'probe-replay.cjs',
   'probe-caller.cjs',

@@ -56,6 +56,7 @@ const { birthText } = require('./probe-born.cjs');
  * @property {unknown} thisArg The `this` of generated calls: the call's own, or a copy of its receiver (heldThis).
  * @property {boolean} heldThis
  * @property {(() => unknown) | null} remake Makes each generated call's receiver by its constructor (probe-born.cjs), when copies were refused.
+ * @property {boolean} fieldsOnly No argument is plain data: the held objects' fields are varied (probe-fields.cjs).
  * @property {string | undefined} receiver
  * @property {string | undefined} replay The arguments as exact data, for the look from outside the runner (probe-replay.cjs).
  * @property {string | undefined} replayThis A method's receiver as its fields, exact data, for the same look.
@@ -133,6 +134,7 @@ function prepare(state, file, call) {
     thisArg: call.thisArg,
     heldThis: false,
     remake: null,
+    fieldsOnly: false,
   };
   return { fn, file, call, args, key, caller, ...base, receiver, ...replayOf(state, call, args) };
 }

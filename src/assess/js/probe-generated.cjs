@@ -5,6 +5,7 @@
 // inlined probe runtime.
 const { argsText } = require('./probe-canon.cjs');
 const { heldCopy, refusesCopies } = require('./probe-held.cjs');
+const { applyChange, fieldChanges } = require('./probe-fields.cjs');
 const { neighbours } = require('./probe-inputs.cjs');
 const { record, whenSettled, write } = require('./probe-records.cjs');
 
@@ -12,6 +13,7 @@ const { record, whenSettled, write } = require('./probe-records.cjs');
 /** @typedef {import('./probe-runtime.cjs').State} State */
 /** @typedef {import('./probe-records.cjs').Entry} Entry */
 /** @typedef {import('./probe-records.cjs').Settled} Settled */
+/** @typedef {import('./probe-fields.cjs').FieldChange} FieldChange */
 
 /** A call's flag, as the wrapper passes it (probe-wrap.ts): the function is async. */
 const ASYNC = 1;
@@ -88,15 +90,17 @@ function ownCopies(before, args) {
  * @param {Before} before
  * @param {unknown[]} listed
  * @param {string} key
+ * @param {FieldChange} [change] a held object's field set otherwise, on this call's copies
  * @returns {Entry[]}
  */
-function runGenerated(state, before, listed, key) {
+function runGenerated(state, before, listed, key, change) {
   /** @type {Entry[]} */
   const lines = [];
   // Quietly: a receiver made by its constructor (before.remake) may call probed functions.
   const own = quietly(state, () => ownCopies(before, listed));
   if (!own) return lines;
   const { args, thisArg } = own;
+  if (change && !quietly(state, () => applyChange(change, thisArg, args))) return lines;
   const copied = holdsCopies(before);
   /** @type {Set<number> | null} */
   let path = null;
@@ -107,16 +111,20 @@ function runGenerated(state, before, listed, key) {
       return null;
     }
     const receiver = before.heldThis ? { thisArg } : undefined;
-    return quietly(state, () => record(before, 'generated', key, args, settled, before.key, path, receiver));
+    return quietly(state, () =>
+      record(before, 'generated', key, args, settled, before.key, path, receiver, change ? change.label : undefined),
+    );
   };
   /** @type {unknown} */
   let result;
   state.lastPath = null;
   try {
-    result = quietly(state, () => Reflect.apply(/** @type {Function} */ (before.self), thisArg, args), true);
+    result = holdingExit(state, () =>
+      quietly(state, () => Reflect.apply(/** @type {Function} */ (before.self), thisArg, args), true),
+    );
   } catch (error) {
     path = state.lastPath;
-    const entry = finish({ threw: error });
+    const entry = finish(error instanceof HeldExit ? { exited: error.code } : { threw: error });
     if (entry) lines.push(entry);
     return lines;
   }
@@ -133,6 +141,37 @@ function runGenerated(state, before, listed, key) {
   return lines;
 }
 
+/** A generated call's `process.exit`, thrown instead of ending the process. */
+class HeldExit {
+  /** @param {unknown} code */
+  constructor(code) {
+    this.code = code;
+  }
+}
+
+/**
+ * Runs a generated call with the realm's `process.exit` throwing instead: a method that ends the
+ * process (a CLI's `help()`) would end the suite with it, and the exit is that input's outcome. An
+ * exit after an `await` is past this hold, as it is for the suite's own calls.
+ * @template T
+ * @param {State} state
+ * @param {() => T} work
+ * @returns {T}
+ */
+function holdingExit(state, work) {
+  const proc = /** @type {{ exit?: unknown } | undefined} */ (state.g.process);
+  if (!proc || typeof proc.exit !== 'function') return work();
+  const own = proc.exit;
+  proc.exit = (/** @type {unknown} */ code) => {
+    throw new HeldExit(code);
+  };
+  try {
+    return work();
+  } finally {
+    proc.exit = own;
+  }
+}
+
 /**
  * The generated calls around one suite call (the first time the suite passes these arguments).
  * @param {State} state
@@ -143,27 +182,41 @@ function generate(state, before) {
   const { fn } = before;
   if (!before.snapshot || fn.bases.has(before.key) || fn.bases.size >= BASE_KEYS) return [];
   fn.bases.add(before.key);
+  const snapshot = /** @type {unknown[]} */ (before.snapshot);
+  /** @type {{ args: unknown[], change?: FieldChange }[]} */
   const candidates = quietly(state, () =>
-    neighbours(/** @type {unknown[]} */ (before.snapshot), fn.nullable, before.file.values, before.held, holdsCopies(before)),
+    before.fieldsOnly
+      ? fieldChanges(before, before.file.values).map((change) => ({ args: snapshot, change }))
+      : neighbours(snapshot, fn.nullable, before.file.values, before.held, holdsCopies(before)).map((args) => ({ args })),
   );
   /** @type {Entry[]} */
   const lines = [];
   let made = 0;
   const deadline = holdsCopies(before) ? Date.now() + HELD_MS : Infinity;
-  for (const args of candidates) {
+  for (const { args, change } of candidates) {
     if (made >= PER_SUITE_CALL || state.shared.generated >= PER_PROCESS || (fn.refused && !before.remake)) break;
     if (Date.now() > deadline) {
       fn.heavy = true;
       break;
     }
-    const key = quietly(state, () => argsText(args));
+    const key = quietly(state, () => withChange(argsText(args), change));
     if (fn.suiteKeys.has(key) || fn.generatedKeys.has(key)) continue;
     addCapped(fn.generatedKeys, key);
     made++;
     state.shared.generated++;
-    lines.push(...runGenerated(state, before, args, key));
+    lines.push(...runGenerated(state, before, args, key, change));
   }
   return lines;
+}
+
+/**
+ * A generated input's text: its arguments', and the field it set otherwise after them.
+ * @param {string} text
+ * @param {FieldChange} [change]
+ * @returns {string}
+ */
+function withChange(text, change) {
+  return change ? (text ? `${text}, ${change.label}` : change.label) : text;
 }
 
 module.exports = { ASYNC, BASE_KEYS, HELD_MS, MAX_KEYS, addCapped, generate, quietly };

@@ -260,4 +260,4 @@ function modest(value, nesting) {
   return Object.values(value).every((item) => modest(item, nesting + 1));
 }
 
-module.exports = { allPlainData, copy, isPlainData, neighbours };
+module.exports = { allPlainData, copy, interleave, isPlainData, modest, neighbours, variants };

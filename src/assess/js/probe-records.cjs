@@ -88,15 +88,17 @@ function write(file, lines) {
  * @param {string | undefined} base
  * @param {Set<number> | null} path
  * @param {{ thisArg: unknown }} [receiver] A generated call's own copy of the receiver (probe-held.cjs).
+ * @param {string} [changed] The field a generated call set otherwise (probe-fields.cjs), as its key ends with it.
  * @returns {Entry}
  */
-function record(before, kind, key, args, settled, base, path, receiver) {
+function record(before, kind, key, args, settled, base, path, receiver, changed) {
   /** @type {Entry} */
   const entry = { fn: before.call.id, args: key, kind };
   if (base !== undefined) entry.base = base;
   entry.out = outOf(settled);
   if (path) entry.path = Array.from(path).sort((a, b) => a - b);
-  const after = argsText(args);
+  const text = argsText(args);
+  const after = changed ? (text ? `${text}, ${changed}` : changed) : text;
   if (after !== key) entry.after = after;
   const own = kind === 'suite' ? before.call.thisArg : receiver?.thisArg;
   if (before.receiver !== undefined && (kind === 'suite' || receiver)) {

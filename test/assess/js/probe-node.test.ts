@@ -155,6 +155,32 @@ describe.each(NODES)('a CommonJS file under %s', (_label, node) => {
     expect(around.every((r) => r.base === 'Cursor { at: 3 }, 1')).toBe(true);
   });
 
+  it("varies the fields of a method's receiver, and of an object argument, when no argument is plain", () => {
+    expect(result.probed.stdout).toContain('label ab.... at 4 ab open');
+    const text = of(result.all, 'lib.cjs#Label.text', 'generated');
+    expect(text).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ args: 'this.upper=true', base: '', out: { returned: "'AB....'" } }),
+        expect.objectContaining({ args: 'this.width=7', out: { returned: "'ab.....'" } }),
+      ]),
+    );
+    expect(text.some((r) => r.args.startsWith("this.name='"))).toBe(true);
+    // Each on its own copy: the suite's label is untouched, and no input sees another's field.
+    expect(text.find((r) => r.args === 'this.width=7')?.thisAfter).toBe("Label { name: 'ab', upper: false, width: 7 }");
+    expect(of(result.all, 'lib.cjs#where', 'generated')).toContainEqual(
+      expect.objectContaining({ args: 'Cursor { at: 4 }, arg1.at=5', out: { returned: "'at 5'" } }),
+    );
+  });
+
+  it('records a generated call that ends the process as exited, and the program goes on', () => {
+    expect(of(result.all, 'lib.cjs#Cli.finish', 'generated')).toContainEqual(
+      expect.objectContaining({ args: 'this.done=true', out: { threw: 'process.exit(4)' } }),
+    );
+    // The program's own output to its end, and its own exit code.
+    expect(result.probed.stdout).toContain('later 42');
+    expect(result.probed.status).toBe(3);
+  });
+
   it('records no generated call on a copy its class refuses (a private field)', () => {
     expect(of(result.all, 'lib.cjs#Vault.open', 'suite')).toHaveLength(1);
     expect(of(result.all, 'lib.cjs#Vault.open', 'generated')).toEqual([]);
