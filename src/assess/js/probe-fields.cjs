@@ -30,7 +30,7 @@ const FIELD_NAME = /^[A-Za-z_]\w*$/;
 
 /**
  * The field changes around a call: the receiver's fields, then each held argument's, taken in turn.
- * @param {{ thisArg: unknown, heldThis: boolean, snapshot: unknown[], held: ReadonlySet<number> }} base
+ * @param {{ thisArg: unknown, heldThis: boolean, snapshot: unknown[] | null, held: ReadonlySet<number> }} base
  * @param {ChangeValues | null} values what the patches' changed lines name (change-values.ts)
  * @returns {FieldChange[]}
  */
@@ -38,7 +38,7 @@ function fieldChanges(base, values) {
   /** @type {FieldChange[][]} */
   const lists = [];
   if (base.heldThis) lists.push(changesOf('this', base.thisArg, values));
-  for (const index of base.held) lists.push(changesOf(index, base.snapshot[index], values));
+  for (const index of base.held) lists.push(changesOf(index, base.snapshot && base.snapshot[index], values));
   return interleave(lists);
 }
 
