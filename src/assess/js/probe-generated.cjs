@@ -162,9 +162,13 @@ function holdingExit(state, work) {
   const proc = /** @type {{ exit?: unknown } | undefined} */ (state.g.process);
   if (!proc || typeof proc.exit !== 'function') return work();
   const own = proc.exit;
-  proc.exit = (/** @type {unknown} */ code) => {
-    throw new HeldExit(code);
-  };
+  try {
+    proc.exit = (/** @type {unknown} */ code) => {
+      throw new HeldExit(code);
+    };
+  } catch {
+    return work(); // a `process` whose `exit` cannot be written
+  }
   try {
     return work();
   } finally {
