@@ -106,6 +106,15 @@ export interface NearFailing {
 }
 
 /**
+ * Whether a generated input is near the call it was generated around: a held object's field set
+ * otherwise on a call with no argument (a method called bare, probe-fields.cjs) is not, since that
+ * call's text, shared by every bare call of the method, does not say which object it held.
+ */
+function anchored(args: string, base: string | undefined): boolean {
+  return !!base || !isFieldChange(args);
+}
+
+/**
  * From the records of a run of the failing tests alone, or of the whole suite with `fromFailing`
  * telling the failing tests' calls (by who called). An input generated around a passing test's call
  * that is also generated around a failing test's is near too: `0` is generated around every number.
@@ -113,7 +122,9 @@ export interface NearFailing {
 export function nearFailingOf(records: ProbeRecord[], fromFailing: (record: ProbeRecord) => boolean = () => true): NearFailing {
   const calls = records.filter((r) => r.kind === 'suite' && fromFailing(r));
   const bases = new Set(calls.map((r) => r.fn + SEP + r.args));
-  const around = records.filter((r) => r.kind === 'generated' && bases.has(r.fn + SEP + (r.base ?? '')));
+  const around = records.filter(
+    (r) => r.kind === 'generated' && bases.has(r.fn + SEP + (r.base ?? '')) && anchored(r.args, r.base),
+  );
   const inputs = new Map<string, string[]>();
   const paths = new Map<string, number[][]>();
   const failures = new Map<string, Set<string>>();
@@ -212,9 +223,8 @@ export function compareVersions(
     // The original failed on it as it failed on a failing test's call: the bug's own class of input.
     const sameFailure = near.failures.get(fn)?.has(was.out) ?? false;
     const eligible = side !== 'passing' && !failsAfterFix(was.out, now.out, sameFailure, fixMakesThrow);
-    const nearFailing =
-      eligible &&
-      (near.keys.has(key) || near.keys.has(was.base) || sameFailure || likeFailing(args, base, near.inputs.get(fn) ?? []));
+    const nearBase = anchored(args, base) && (near.keys.has(was.base) || likeFailing(args, base, near.inputs.get(fn) ?? []));
+    const nearFailing = eligible && (near.keys.has(key) || nearBase || sameFailure);
     if (eligible && !nearFailing) elsewhere.push(changes.length);
     changes.push({
       kind: 'generated',

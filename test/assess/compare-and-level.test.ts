@@ -225,6 +225,48 @@ describe('comparing what two versions recorded', () => {
     ]);
   });
 
+  it("counts a bare method's field set otherwise as outside the failing tests: its base names no object", () => {
+    // help() is called bare by every test: the field changes were made on some test's object, not
+    // necessarily the failing one's, and the changes seen there are not the fix at work near it.
+    const HELP = 'src/cli.js#Cli.help';
+    const helpFunctions = new Map<string, ProbedFunction>([[HELP, { id: HELP, name: 'help', path: 'src/cli.js', line: 9 }]]);
+    const call = (out: string): ProbeRecord => ({
+      fn: HELP,
+      args: '',
+      kind: 'suite',
+      out: { returned: out },
+      site: 'test/cli.test.js:4',
+    });
+    const field = (out: string): ProbeRecord => ({
+      fn: HELP,
+      args: 'this.wide=true',
+      kind: 'generated',
+      base: '',
+      out: { returned: out },
+    });
+    const heldArg = (out: string): ProbeRecord => ({
+      fn: HELP,
+      args: 'Opts { w: 1 }, arg1.w=2',
+      kind: 'generated',
+      base: 'Opts { w: 1 }',
+      out: { returned: out },
+    });
+    const before = indexRecords([call("'a'"), field("'b'"), heldArg("'c'")]);
+    const after = indexRecords([call("'A'"), field("'B'"), heldArg("'C'")]);
+    const failing = nearFailingOf([call("'a'"), field("'b'"), { ...call("'x'"), args: 'Opts { w: 1 }' }, heldArg("'c'")]);
+    expect(failing.around.get(`${HELP}\u0000`)).toBeUndefined();
+    const { changes, argumentsVaried } = compareVersions(before, after, helpFunctions, failing);
+    expect(argumentsVaried).toBe(0);
+    expect(changes.map((c) => [c.input, c.nearFailing])).toEqual(
+      expect.arrayContaining([
+        ['help()', true],
+        ['help(this.wide=true)', false],
+        // An object argument's field: its base names that object, so it is near a failing call on it.
+        ['help(Opts { w: 1 }, arg1.w=2)', true],
+      ]),
+    );
+  });
+
   it("falls back to the inputs' likeness where every test runs the function the same way", () => {
     const same = [0, 1];
     const records = (fixed: boolean) => [
