@@ -98,6 +98,19 @@ describe('pytest’s runtime guard', () => {
     );
   });
 
+  it("names a trace and a profile function set by the code, which see the tests' frames; not one a test sets", async () => {
+    const cwd = await project({
+      'calc.py': `import sys\n\n\ndef _watch(frame, event, arg):\n    return None\n\n\nsys.settrace(_watch)\nsys.setprofile(_watch)\nsys.setprofile(None)\n${CALC}`,
+      'tests/test_trace.py': 'import sys\n\n\ndef test_trace():\n    sys.settrace(None)\n',
+    });
+    const gate = await judged(cwd);
+    // One event per file and kind of hook (the record keeps the first place).
+    expect(events(gate).sort()).toEqual([
+      "framework_changed calc.py:8 set a trace function (`sys.settrace`), which sees the tests' frames",
+      "framework_changed calc.py:9 set a profile function (`sys.setprofile`), which sees the tests' frames",
+    ]);
+  });
+
   it('names the caller of exec and of runpy.run_path on a .txt file when their code replaces an assertion helper', async () => {
     const cwd = await project({
       'calc.py': `import unittest\n\nexec("import unittest\\nunittest.TestCase.assertEqual = lambda *a, **k: None")\n\n\n${CALC}`,

@@ -2,7 +2,8 @@
 # when the caller is a repository file that is not a test: opening a test file (reading the tests
 # at run time) or the runner's reports and the guard's records (writing them); compiling a
 # repository file that is not Python (`runpy.run_path` of a .txt); ending or replacing its own
-# process (`os.exec*`, a signal to itself). Running a string is no event (ordinary code does it),
+# process (`os.exec*`, a signal to itself); setting a trace or profile function (`sys.settrace`,
+# `sys.setprofile`: it can rewrite a test's locals or a report as they pass). Running a string is no event (ordinary code does it),
 # but the code it defines is mapped to its caller: what that code replaces or reads is named after it
 # (_identity.py, _places.py); so is code a repository file makes under another file's name
 # (`code.__new__`, which `code.replace` raises too). A read of a test file whose caller cannot be
@@ -16,6 +17,9 @@ SELF_SIGNALS = {"os.kill", "os.killpg", "signal.pthread_kill"}
 
 
 CTYPES = {"ctypes.dlopen", "ctypes.dlsym", "ctypes.dlsym/handle"}
+# A trace or profile function sees every frame of the process, the tests' and pytest's own, and may
+# change their locals or the report objects they pass before anyone counts them.
+TRACERS = {"sys.settrace", "sys.setprofile"}
 CHILDREN = {"subprocess.Popen", "os.posix_spawn", "os.system"}
 
 
@@ -70,6 +74,11 @@ def install(recorder, places, protected_paths, opened, routes, environment):
         recorder.event("exit", caller[0] if caller else None, caller[1] if caller else None, what)
         recorder.write()
 
+    def on_tracer(event):
+        caller = places.caller(2)
+        if caller:
+            recorder.event("framework_changed", caller[0], caller[1], "set a %s function (`%s`), which sees the tests' frames" % ("trace" if event == "sys.settrace" else "profile", event))
+
     def hook(event, args):
         if forked:
             return
@@ -89,6 +98,8 @@ def install(recorder, places, protected_paths, opened, routes, environment):
             routes.on_ctypes(event, args)
         elif event in CHILDREN:
             routes.on_child(event, args)
+        elif event in TRACERS:
+            on_tracer(event)
 
     sys.addaudithook(hook)
     return dynamic
