@@ -95,25 +95,7 @@ function createIntrinsicsWatch(record, caller, direct) {
   /** @type {Set<string>} labels already recorded as changed by an unseen route */
   const unseen = new Set();
 
-  /**
-   * @param {string} label
-   * @param {string} how
-   */
-  const note = (label, how) => {
-    const who = caller();
-    if (who) record.event('framework_changed', who, `${label} ${how}`);
-  };
-
-  /** @param {string} label */
-  const read = (label) => {
-    const where = direct(HERE);
-    if (where)
-      record.event(
-        'runner_detected',
-        where,
-        where.unknown ? `read ${label}: could not tell who read it (the stack could not be read)` : `read ${label}`,
-      );
-  };
+  const { note, read } = recorders(record, caller, direct);
 
   /** @type {(target: object, key: string, label: string, isGlobal: boolean, watched: Watched[]) => void} (accessorOf; the realm's list) */
   const watch = (target, key, label, isGlobal, watched) => {
@@ -176,6 +158,33 @@ function createIntrinsicsWatch(record, caller, direct) {
           `${label} deleted or redefined by a route the guard does not watch`,
         );
       }
+    },
+  };
+}
+
+/**
+ * What the watch records: a watched property written by the repository's code (`note`), and a
+ * runner's global read by it (`read`).
+ * @param {GuardRecord} record
+ * @param {CallerOf} caller
+ * @param {DirectOf} direct
+ */
+function recorders(record, caller, direct) {
+  return {
+    /**
+     * @param {string} label
+     * @param {string} how
+     */
+    note(label, how) {
+      const who = caller();
+      if (who) record.event('framework_changed', who, `${label} ${how}`);
+    },
+    /** @param {string} label */
+    read(label) {
+      const where = direct(HERE);
+      if (!where) return;
+      const unknown = where.unknown ? ': could not tell who read it (the stack could not be read)' : '';
+      record.event('runner_detected', where, `read ${label}${unknown}`);
     },
   };
 }
