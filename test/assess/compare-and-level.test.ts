@@ -237,19 +237,10 @@ describe('comparing what two versions recorded', () => {
       out: { returned: out },
       site: 'test/cli.test.js:4',
     });
-    const field = (out: string): ProbeRecord => ({
-      fn: HELP,
-      args: 'this.wide=true',
-      kind: 'generated',
-      base: '',
-      out: { returned: out },
-    });
+    const field = (out: string): ProbeRecord => ({ ...generated('this.wide=true', '', { returned: out }), fn: HELP });
     const heldArg = (out: string): ProbeRecord => ({
+      ...generated('Opts { w: 1 }, arg1.w=2', 'Opts { w: 1 }', { returned: out }),
       fn: HELP,
-      args: 'Opts { w: 1 }, arg1.w=2',
-      kind: 'generated',
-      base: 'Opts { w: 1 }',
-      out: { returned: out },
     });
     const before = indexRecords([call("'a'"), field("'b'"), heldArg("'c'")]);
     const after = indexRecords([call("'A'"), field("'B'"), heldArg("'C'")]);

@@ -84,4 +84,14 @@ function applyChange(change, thisArg, args) {
   }
 }
 
-module.exports = { applyChange, fieldChanges };
+/**
+ * A generated input's text: its arguments', and after them the field it set otherwise (its label).
+ * @param {string} text
+ * @param {string | undefined} label
+ * @returns {string}
+ */
+function withChange(text, label) {
+  return label ? (text ? `${text}, ${label}` : label) : text;
+}
+
+module.exports = { applyChange, fieldChanges, withChange };

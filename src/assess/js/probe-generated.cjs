@@ -5,7 +5,7 @@
 // inlined probe runtime.
 const { argsText } = require('./probe-canon.cjs');
 const { heldCopy, refusesCopies } = require('./probe-held.cjs');
-const { applyChange, fieldChanges } = require('./probe-fields.cjs');
+const { applyChange, fieldChanges, withChange } = require('./probe-fields.cjs');
 const { neighbours } = require('./probe-inputs.cjs');
 const { record, whenSettled, write } = require('./probe-records.cjs');
 
@@ -203,7 +203,7 @@ function generate(state, before) {
       fn.heavy = true;
       break;
     }
-    const key = quietly(state, () => withChange(argsText(args), change));
+    const key = quietly(state, () => withChange(argsText(args), change && change.label));
     if (fn.suiteKeys.has(key) || fn.generatedKeys.has(key)) continue;
     addCapped(fn.generatedKeys, key);
     made++;
@@ -211,16 +211,6 @@ function generate(state, before) {
     lines.push(...runGenerated(state, before, args, key, change));
   }
   return lines;
-}
-
-/**
- * A generated input's text: its arguments', and the field it set otherwise after them.
- * @param {string} text
- * @param {FieldChange} [change]
- * @returns {string}
- */
-function withChange(text, change) {
-  return change ? (text ? `${text}, ${change.label}` : change.label) : text;
 }
 
 module.exports = { ASYNC, BASE_KEYS, HELD_MS, MAX_KEYS, addCapped, generate, quietly };

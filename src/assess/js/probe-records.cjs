@@ -2,6 +2,7 @@
 // The records of the JavaScript probe (probe-runtime.cjs): what one call gave, as a JSON line of the
 // record file (probe-record.ts), and the appends that write them. Part of the inlined probe runtime.
 const { argsText, canon, thrownText } = require('./probe-canon.cjs');
+const { withChange } = require('./probe-fields.cjs');
 
 /**
  * One record file, shared by every instrumented file of a realm that writes to it.
@@ -97,8 +98,7 @@ function record(before, kind, key, args, settled, base, path, receiver, changed)
   if (base !== undefined) entry.base = base;
   entry.out = outOf(settled);
   if (path) entry.path = Array.from(path).sort((a, b) => a - b);
-  const text = argsText(args);
-  const after = changed ? (text ? `${text}, ${changed}` : changed) : text;
+  const after = withChange(argsText(args), changed);
   if (after !== key) entry.after = after;
   const own = kind === 'suite' ? before.call.thisArg : receiver?.thisArg;
   if (before.receiver !== undefined && (kind === 'suite' || receiver)) {

@@ -47,11 +47,7 @@ function guardEnvironment(record, { direct, byMachinery, fromRepository }, { var
   /** @param {string | symbol} key */
   const isRunners = (key) => typeof key === 'string' && !settings.has(key) && patterns.some((pattern) => pattern.test(key));
   /** @param {string} detail */
-  const note = (detail) => {
-    const where = direct(HERE);
-    if (where)
-      record.event(KIND, where, where.unknown ? `${detail}: could not tell who read it (the stack could not be read)` : detail);
-  };
+  const note = (detail) => runnerDetected(record, direct(HERE), detail);
   /** @param {NodeJS.ProcessEnv} env */
   const watch = (env) => {
     // The runner's own: those it started the process with, and those its code sets later.
@@ -96,4 +92,17 @@ function guardEnvironment(record, { direct, byMachinery, fromRepository }, { var
   return watch;
 }
 
-module.exports = { guardEnvironment };
+/**
+ * Records the runner detected, when the repository's code itself made the read (`where`, from the
+ * watcher's own call of `direct`: a frame of another file in between would be taken for the reader);
+ * a read whose stack could not be read says so.
+ * @param {GuardRecord} record
+ * @param {ReturnType<Caller['direct']>} where
+ * @param {string} detail
+ */
+function runnerDetected(record, where, detail) {
+  if (where)
+    record.event(KIND, where, where.unknown ? `${detail}: could not tell who read it (the stack could not be read)` : detail);
+}
+
+module.exports = { guardEnvironment, runnerDetected };

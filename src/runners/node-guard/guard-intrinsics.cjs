@@ -17,6 +17,7 @@
 // detected (`runner_detected`): code that asks whether it runs under test can answer the tests alone.
 // As every event, one the pristine code's run had too is the project's own way.
 const { watchDefinitions } = require('./guard-define-watch.cjs');
+const { runnerDetected } = require('./guard-environment.cjs');
 
 const define = Object.defineProperty;
 
@@ -181,10 +182,7 @@ function recorders(record, caller, direct) {
     },
     /** @param {string} label */
     read(label) {
-      const where = direct(HERE);
-      if (!where) return;
-      const unknown = where.unknown ? ': could not tell who read it (the stack could not be read)' : '';
-      record.event('runner_detected', where, `read ${label}${unknown}`);
+      runnerDetected(record, direct(HERE), `read ${label}`);
     },
   };
 }
