@@ -175,7 +175,7 @@ function specialCaseReason(found: NonNullable<Assessment['specialCase']>): strin
  * run without them would not have (the runner detected by its variables, globals, files or process,
  * or the answer read from the tests).
  */
-function runnerOnlyReason(call: NonNullable<OutsideLook['runnerOnly'][number]>, count: number): string {
+export function runnerOnlyReason(call: NonNullable<OutsideLook['runnerOnly'][number]>, count: number): string {
   const others = count > 1 ? ` (and ${plural(count - 1, 'other call')})` : '';
   return `the patch works only under the test runner, beside its tests: \`${clipped(call.input)}\`${others} gives ${clipped(call.underRunner)} there, but ${clipped(call.outside)} in a plain process without the tests, where the original gives ${clipped(call.original)} in both`;
 }

@@ -19,6 +19,11 @@ export type FindingKind =
   | 'second_observation_failed'
   /** A fixed test passes from its own file but not from a copy of it under another name, its lines moved (src/verify/copied-tests.ts). */
   | 'copy_observation_failed'
+  /**
+   * A call the patch changed gives its fixed result only under the test runner: made again in a plain
+   * process without the tests, the patched program gives the original's result (src/loop/outside-verdict.ts).
+   */
+  | 'runner_only'
   /** A fixed test still passes with the expected value its body states changed: its pass is no evidence (src/verify/changed-expectations.ts). */
   | 'expectation_ignored'
   | 'runner_changed'

@@ -1,7 +1,8 @@
 // The assessment of a run's judged patch (docs/design.md §3.3), between the judge and the report: for a
 // `tests_green` run whose patch the judge held, what else the patch changed outside the failing
-// tests sets `assessment` (verified | review). A replay, a run that is not green, or a repository
-// that turned it off (`assessment.enabled: false`) has none, and its report says so.
+// tests sets `assessment` (verified | review); a call it made again outside the runner that the patch
+// fixes only under it ends the run not green (outside-verdict.ts). A replay, a run that is not green,
+// or a repository that turned it off (`assessment.enabled: false`) has none, and its report says so.
 import type { AlternativeCandidate } from '../engines/engine.ts';
 import type { RunResult } from '../core/run-result.ts';
 import type { TestCaseResult } from '../core/test-report.ts';
@@ -12,6 +13,7 @@ import { testFileCheck } from '../verify/harness-tampering.ts';
 import { ASSESSMENT_SKIPPED_EVENT } from '../report/assessment-section.ts';
 import type { PreparedRun } from './prepare-run.ts';
 import type { RunContext } from './run-context.ts';
+import { withOutsideVerdict } from './outside-verdict.ts';
 
 /**
  * The least the assessment gets, however quick the run was: a few suite runs, probed (each slower than
@@ -109,7 +111,9 @@ export async function assessRun(ctx: RunContext, run: PreparedRun, judged: RunRe
   });
   const level = unguarded ? withReason(assessment, unguarded) : assessment;
   ctx.note('assess', `${level.level}: ${level.reason}`);
-  return { ...judged, assessment: level };
+  const verdict = withOutsideVerdict({ ...judged, assessment: level });
+  if (verdict.status !== judged.status) ctx.note('judge', 'refused: the patch works only under the test runner');
+  return verdict;
 }
 
 /** The level of an assessment that did not look, `why`, with the reasons it could not be `verified` anyway first. */

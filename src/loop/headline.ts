@@ -89,8 +89,10 @@ function stopText(result: RunResult): string {
     }
     case 'max_attempts':
       return `all attempts used; ${failing}`;
-    case 'verification_failed':
-      return 'the patch did not pass verification';
+    case 'verification_failed': {
+      const finding = result.verification?.findings[0];
+      return finding ? `the judge refused the patch: ${finding.message}` : 'the patch did not pass verification';
+    }
     case 'cancelled':
       return 'cancelled';
     default:

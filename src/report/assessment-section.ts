@@ -16,7 +16,8 @@ const MAX_ROWS = 8;
 export const ASSESSMENT_SKIPPED_EVENT = 'assessment-skipped';
 
 export function assessmentSection(result: RunResult): string[] {
-  if (result.status !== 'tests_green') return [];
+  // A run the look outside the runner refused (src/loop/outside-verdict.ts) shows the calls it rests on.
+  if (result.status !== 'tests_green') return result.assessment ? runnerOnlySection(result.assessment) : [];
   const assessment = result.assessment;
   if (!assessment) return [`_No assessment ran${whyNone(result)}: the judge's verdict above is all this report shows._`];
   if (assessment.level === 'verified') return verifiedSection(assessment);

@@ -1,12 +1,13 @@
-// The look from outside the runner (docs/design.md §3.3), end to end with the real `fixloop run`: a
-// patch that fixes the bug only when it sees the test runner (node's test runner on the stack, pytest
-// among the loaded modules) passes the judge and every look under the runner, and ends `review` with
+// The look from outside the runner (docs/design.md §3.2.9, §3.3), end to end with the real `fixloop
+// run`: a patch that fixes the bug only when it sees the test runner (node's test runner on the stack,
+// pytest among the loaded modules) passes every look under the runner, and is refused, not green, with
 // the call that gives another result in a plain process; one made only where the test file is fails
-// the judge (its copy runs with the original out of the way); the same fix made everywhere stays
-// `verified`. A method's call is made on an object of its class given the fields the suite's object had,
+// the judge earlier (its copy runs with the original out of the way); the same fix made everywhere
+// stays `verified`. A method's call is made on an object of its class given the fields the suite's object had,
 // with the objects of its classes, Maps and Sets it holds, or made by the constructor call that made
 // the suite's (a private field), or, in Python, on the suite's object pickled when its fields are not JSON.
 import { afterAll, describe, expect, it } from 'vitest';
+import type { RunResult } from '../../src/core/run-result.ts';
 import { removeScriptedRuns, scriptedRun } from '../support/scripted-run.ts';
 import { writeFile } from '../support/judge-cheat-run.ts';
 import { PATHS_PROJECT } from '../fixtures/overfit-paths.ts';
@@ -37,15 +38,22 @@ import { fullSuite } from '../support/suite-tier.ts';
 
 afterAll(removeScriptedRuns);
 
+/** The judge's refusal of a fix the tests see and a program without them would not (src/loop/outside-verdict.ts). */
+function expectRefused(result: RunResult): void {
+  expect(result.status).toBe('failed_to_green');
+  expect(result.stopReason).toBe('verification_failed');
+  expect(result.verification?.findings.map((f) => f.kind)).toContain('runner_only');
+  expect(result.headline).toContain('the judge refused the patch: the patch works only under the test runner');
+  expect(result.assessment?.level).toBe('review');
+}
+
 describe('the look from outside the runner, node --test', () => {
   const run = (patched: string) => scriptedRun(PATHS_PROJECT, 'node --test', writeFile('src/paths.js', patched));
 
-  it('shows a fix made only under the runner at review, with the call that differs outside it', async () => {
+  it('refuses a fix made only under the runner, with the call that differs outside it', async () => {
     const { result, code } = await run(RUNNER_ONLY_PATHS);
-    expect(result.status).toBe('tests_green');
+    expectRefused(result);
     const assessment = result.assessment;
-    expect(assessment?.level).toBe('review');
-    expect(assessment?.reason).toContain('the patch works only under the test runner, beside its tests');
     expect(assessment?.outsideLook?.runnerOnly).toContainEqual(
       expect.objectContaining({
         function: 'isAbsolute',
@@ -55,7 +63,7 @@ describe('the look from outside the runner, node --test', () => {
         outside: 'false',
       }),
     );
-    expect(code).toBe(4);
+    expect(code).toBe(1);
   });
 
   it.runIf(fullSuite)(
@@ -81,14 +89,13 @@ describe('the look from outside the runner, node --test', () => {
 describe('the look from outside the runner, pytest', () => {
   const run = (patched: string) => scriptedRun(MONEY_PROJECT, 'python3 -m pytest -q', writeFile('shop/money.py', patched));
 
-  it('shows a fix made only under pytest at review, with the call that differs outside it', async () => {
+  it('refuses a fix made only under pytest, with the call that differs outside it', async () => {
     const { result, code } = await run(RUNNER_ONLY_MONEY);
-    expect(result.status).toBe('tests_green');
-    expect(result.assessment?.level).toBe('review');
+    expectRefused(result);
     expect(result.assessment?.outsideLook?.runnerOnly).toContainEqual(
       expect.objectContaining({ function: 'cents', input: "cents('3.5')", original: '305', underRunner: '350', outside: '305' }),
     );
-    expect(code).toBe(4);
+    expect(code).toBe(1);
   });
 
   it.runIf(fullSuite)('keeps the same fix made everywhere verified', async () => {
@@ -101,10 +108,9 @@ describe('the look from outside the runner, pytest', () => {
 });
 
 describe('the look from outside the runner, on a method', () => {
-  it('node --test: shows a method fixed only under the runner at review, made on an object with the fields the suite gave it', async () => {
+  it('node --test: refuses a method fixed only under the runner, made on an object with the fields the suite gave it', async () => {
     const { result, code } = await scriptedRun(RULER_PROJECT, 'node --test', writeFile('src/ruler.js', RUNNER_ONLY_RULER));
-    expect(result.status).toBe('tests_green');
-    expect(result.assessment?.level).toBe('review');
+    expectRefused(result);
     expect(result.assessment?.outsideLook?.runnerOnly).toContainEqual(
       expect.objectContaining({
         function: 'Ruler.show',
@@ -114,7 +120,7 @@ describe('the look from outside the runner, on a method', () => {
         outside: "'3 cm'",
       }),
     );
-    expect(code).toBe(4);
+    expect(code).toBe(1);
   });
 
   it.runIf(fullSuite)(
@@ -128,14 +134,13 @@ describe('the look from outside the runner, on a method', () => {
     },
   );
 
-  it.runIf(fullSuite)('pytest: shows a method fixed only under pytest at review', async () => {
+  it.runIf(fullSuite)('pytest: refuses a method fixed only under pytest', async () => {
     const { result, code } = await scriptedRun(TILL_PROJECT, 'python3 -m pytest -q', writeFile('shop/till.py', RUNNER_ONLY_TILL));
-    expect(result.status).toBe('tests_green');
-    expect(result.assessment?.level).toBe('review');
+    expectRefused(result);
     expect(result.assessment?.outsideLook?.runnerOnly).toContainEqual(
       expect.objectContaining({ function: 'Till.total', original: "'3.5'", underRunner: "'3.50'", outside: "'3.5'" }),
     );
-    expect(code).toBe(4);
+    expect(code).toBe(1);
   });
 
   it.runIf(fullSuite)('pytest: keeps the same method fixed everywhere verified', async () => {
@@ -146,22 +151,18 @@ describe('the look from outside the runner, on a method', () => {
     expect(code).toBe(0);
   });
 
-  it.runIf(fullSuite)(
-    'pytest: shows a method fixed only under pytest at review, on a receiver given back by pickle',
-    async () => {
-      const { result, code } = await scriptedRun(
-        TALLY_PROJECT,
-        'python3 -m pytest -q',
-        writeFile('shop/tally.py', RUNNER_ONLY_TALLY),
-      );
-      expect(result.status).toBe('tests_green');
-      expect(result.assessment?.level).toBe('review');
-      expect(result.assessment?.outsideLook?.runnerOnly).toContainEqual(
-        expect.objectContaining({ function: 'Tally.due', original: '404', underRunner: '440', outside: '404' }),
-      );
-      expect(code).toBe(4);
-    },
-  );
+  it.runIf(fullSuite)('pytest: refuses a method fixed only under pytest, on a receiver given back by pickle', async () => {
+    const { result, code } = await scriptedRun(
+      TALLY_PROJECT,
+      'python3 -m pytest -q',
+      writeFile('shop/tally.py', RUNNER_ONLY_TALLY),
+    );
+    expectRefused(result);
+    expect(result.assessment?.outsideLook?.runnerOnly).toContainEqual(
+      expect.objectContaining({ function: 'Tally.due', original: '404', underRunner: '440', outside: '404' }),
+    );
+    expect(code).toBe(1);
+  });
 
   it.runIf(fullSuite)(
     'pytest: keeps the same method fixed everywhere verified, its call made on the receiver pickled',
@@ -175,15 +176,14 @@ describe('the look from outside the runner, on a method', () => {
   );
 
   it.runIf(fullSuite)(
-    'node --test: shows a method fixed only under the runner at review, its receiver holding a Rate and a Map',
+    'node --test: refuses a method fixed only under the runner, its receiver holding a Rate and a Map',
     async () => {
       const { result, code } = await scriptedRun(LEDGER_PROJECT, 'node --test', writeFile('src/ledger.js', RUNNER_ONLY_LEDGER));
-      expect(result.status).toBe('tests_green');
-      expect(result.assessment?.level).toBe('review');
+      expectRefused(result);
       expect(result.assessment?.outsideLook?.runnerOnly).toContainEqual(
         expect.objectContaining({ function: 'Ledger.due', original: '404', underRunner: '440', outside: '404' }),
       );
-      expect(code).toBe(4);
+      expect(code).toBe(1);
     },
   );
 
@@ -196,15 +196,14 @@ describe('the look from outside the runner, on a method', () => {
   });
 
   it.runIf(fullSuite)(
-    'node --test: shows a method fixed only under the runner at review, its object made again by its constructor call',
+    'node --test: refuses a method fixed only under the runner, its object made again by its constructor call',
     async () => {
       const { result, code } = await scriptedRun(GAUGE_PROJECT, 'node --test', writeFile('src/gauge.js', RUNNER_ONLY_GAUGE));
-      expect(result.status).toBe('tests_green');
-      expect(result.assessment?.level).toBe('review');
+      expectRefused(result);
       expect(result.assessment?.outsideLook?.runnerOnly).toContainEqual(
         expect.objectContaining({ function: 'Gauge.show', original: "'3 cm'", underRunner: "'2.5 cm'", outside: "'3 cm'" }),
       );
-      expect(code).toBe(4);
+      expect(code).toBe(1);
     },
   );
 

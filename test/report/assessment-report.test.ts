@@ -15,6 +15,7 @@ import {
   nearFailingOnlyAssessment,
   notAssessedAssessment,
   reviewAssessment,
+  runnerOnlyAssessment,
   verifiedAssessment,
 } from '../support/sample-assessment.ts';
 
@@ -184,27 +185,7 @@ describe('the report of an assessed green run', () => {
   });
 
   it('review: a patch fixed only under the test runner shows each such call with its three results', () => {
-    const assessment = {
-      ...verifiedAssessment(),
-      level: 'review' as const,
-      reason: 'the patch works only under the test runner',
-      outsideLook: {
-        called: 3,
-        reproduced: 2,
-        count: 2,
-        runnerOnly: [
-          {
-            function: 'isAbsolute',
-            location: 'src/path.ts:12',
-            input: "isAbsolute('C:\\\\x')",
-            test: 'test/path.test.ts:40',
-            original: 'false',
-            underRunner: 'true',
-            outside: 'false',
-          },
-        ],
-      },
-    };
+    const assessment = runnerOnlyAssessment();
     const md = renderMarkdownReport(assessedResult(assessment));
     expect(md).toContain(
       [

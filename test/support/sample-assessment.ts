@@ -97,6 +97,31 @@ export function ambiguousAssessment(): Assessment {
   };
 }
 
+/** A patch fixed only under the test runner: two calls, the first shown (src/assess/outside-look.ts). */
+export function runnerOnlyAssessment(): Assessment {
+  return {
+    ...verifiedAssessment(),
+    level: 'review',
+    reason: 'the patch works only under the test runner',
+    outsideLook: {
+      called: 3,
+      reproduced: 2,
+      count: 2,
+      runnerOnly: [
+        {
+          function: 'isAbsolute',
+          location: 'src/path.ts:12',
+          input: "isAbsolute('C:\\\\x')",
+          test: 'test/path.test.ts:40',
+          original: 'false',
+          underRunner: 'true',
+          outside: 'false',
+        },
+      ],
+    },
+  };
+}
+
 /** A green run with this assessment, its headline as the loop would write it. */
 export function assessedResult(assessment: Assessment | undefined): RunResult {
   const result: RunResult = { ...greenResult(), ...(assessment ? { assessment } : {}) };
