@@ -31,6 +31,7 @@ const { guardExits } = require('./guard-exit.cjs');
 const { guardExports } = require('./guard-exports.cjs');
 const { guardReads } = require('./guard-reads.cjs');
 const { guardRoutes } = require('./guard-routes.cjs');
+const { guardModuleData } = require('./guard-module-data.cjs');
 const { guardChildren } = require('./guard-children.cjs');
 const { guardRunners } = require('./guard-runners.cjs');
 const { guardFileTest } = require('./guard-file-test.cjs');
@@ -49,6 +50,7 @@ if (channel && !PACKAGE_MANAGER.test(process.argv[1] || '')) {
   guardExports(record, who.caller, who.fromDependency);
   guardReads(record, who, channel);
   guardRoutes(record, who);
+  guardModuleData(record, who);
   guardChildren(record, who.caller, channel.tests);
   // A file node --test runs, in the process it started for it (a program a test starts inherits
   // NODE_TEST_CONTEXT, not the test file). Written at load: a process that ends without its exit
