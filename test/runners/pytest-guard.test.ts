@@ -111,6 +111,35 @@ describe('pytest’s runtime guard', () => {
     ]);
   });
 
+  it("names a trace function the code sets for later threads (threading.settrace), by the function's place; not a test's", async () => {
+    const cwd = await project({
+      'calc.py': `import threading
+
+
+def _watch(frame, event, arg):
+    return None
+
+
+threading.settrace(_watch)
+${CALC}`,
+      'tests/test_threads.py': [
+        'import threading',
+        '',
+        '',
+        'def _mine(frame, event, arg):',
+        '    return None',
+        '',
+        '',
+        'def test_profile():',
+        '    threading.setprofile(_mine)',
+        '    threading.setprofile(None)',
+        '',
+      ].join('\n'),
+    });
+    const gate = await judged(cwd);
+    expect(events(gate)).toEqual(['framework_changed calc.py:4 `threading._trace_hook` replaced']);
+  });
+
   it('names the caller of exec and of runpy.run_path on a .txt file when their code replaces an assertion helper', async () => {
     const cwd = await project({
       'calc.py': `import unittest\n\nexec("import unittest\\nunittest.TestCase.assertEqual = lambda *a, **k: None")\n\n\n${CALC}`,

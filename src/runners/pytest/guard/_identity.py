@@ -5,7 +5,8 @@
 # from: a repository file and line, or the repository line that ran the string that defined it. A change
 # whose new value a test file or a conftest.py defines is the tests' own (monkeypatch), and one whose
 # code is installed (pytest's legacypath, a plugin) is not the repository's: neither is an event. A
-# new value whose code cannot be placed (a builtin, a partial of one) is.
+# new value whose code cannot be placed (a builtin, a partial of one) is. The hooks `threading` gives
+# every thread started later are watched the same way.
 import gc
 import inspect
 import sys
@@ -42,10 +43,17 @@ def _watched(value):
     return isinstance(value, (types.FunctionType, types.BuiltinFunctionType, property, classmethod, staticmethod, type))
 
 
+# What `threading.settrace` and `threading.setprofile` set, for every thread started later: such a
+# function sees the tests' frames as `sys.settrace` does (_audit.py), but no audit event is raised
+# until a thread starts, and then from threading's own code, which names no repository file.
+THREAD_HOOKS = ("_trace_hook", "_profile_hook")
+
+
 def snapshot():
     """[(namespace, label, name, value)] for every callable the watched modules hold, and every member of the classes they define."""
     __import__("unittest")  # loaded now, so that what it defines is watched
-    entries = []
+    threading = __import__("threading")
+    entries = [(vars(threading), "threading.%s" % name, name, vars(threading).get(name)) for name in THREAD_HOOKS if name in vars(threading)]
     for module_name, module in list(sys.modules.items()):
         if module is None or module_name not in WATCHED:
             continue
@@ -85,6 +93,8 @@ class Identities:
                 self._report(labels[index], new)
 
     def _report(self, label, new):
+        if new is None and label.startswith("threading."):
+            return  # a thread hook taken off: nothing sees the tests' frames any more
         if new is _GONE:
             self.recorder.event("framework_changed", None, None, "`%s` deleted" % label)
             return
