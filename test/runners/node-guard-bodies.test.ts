@@ -4,10 +4,16 @@
 // none at all); the wrapper is transparent (the same outcomes as an unguarded run); and code under
 // test that rewrites a failure as a pass (node's harness reached through its async resources, mocha's
 // emitter, a handler put first in jest's circus, vitest's task result) or bypasses the wrapper leaves a passed case whose body raised or went unseen.
-import { FLIPS_JEST_CIRCUS, FLIPS_MOCHA_EMITTER, FLIPS_NODE_HARNESS, FLIPS_VITEST_RESULT } from '../fixtures/outcome-flips.ts';
+import {
+  FLIPS_JEST_CIRCUS,
+  FLIPS_MOCHA_EMITTER,
+  FLIPS_NODE_HARNESS,
+  FLIPS_VITEST_RESULT,
+  SWAPS_JEST_TESTS_AS_ADDED,
+} from '../fixtures/outcome-flips.ts';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { GuardTestCase } from '../../src/core/guard-record.ts';
-import { project, removeProjects, runIn, type GuardedRun } from '../support/guarded-run.ts';
+import { eventsOf, project, removeProjects, runIn, type GuardedRun } from '../support/guarded-run.ts';
 
 afterAll(() => removeProjects());
 vi.setConfig({ testTimeout: 120_000 });
@@ -213,9 +219,23 @@ describe("the Node guard's wrapper of each test's body", () => {
         'suite > deeper > deepest | passed | returned |',
       ].sort(),
     );
+    // Each test ran the function its file declared (a concurrent one's circus hands over itself).
+    expect(eventsOf(run)).toEqual([]);
     const plain = await runIn(root, 'jest', ['jest', '--ci'], false);
     expect(plain.code).toBe(run.code);
     expect(plain.output.match(/^Tests: .*$/m)?.[0]).toEqual(run.output.match(/^Tests: .*$/m)?.[0]);
+  });
+
+  it('under jest: a test whose function was swapped as circus added it is named, though its swapped body returned', async () => {
+    const tests = "const { add } = require('../src/math.js');\ntest('adds', () => expect(add(2, 3)).toBe(5));\n";
+    const root = project({ 'package.json': CJS, 'src/math.js': SWAPS_JEST_TESTS_AS_ADDED + CJS_ADD, 'test/math.test.js': tests });
+    const plain = await runIn(root, 'jest', ['jest', '--ci'], false);
+    expect(plain.code, plain.output).toBe(0);
+    const run = await runIn(root, 'jest', ['jest', '--ci'], true);
+    expect(run.code).toBe(0);
+    expect(eventsOf(run)).toEqual([
+      'framework_changed ?:? jest was handed another function for the test `adds` than its file declared',
+    ]);
   });
 
   it("under jest: a failure emptied by a handler put first in circus's list is a passed test whose body raised; a body put back after the wrapper is unseen", async () => {

@@ -16,7 +16,8 @@
 //   hands each test's `fn` wrapped for that one run (a retry is a clone, run on its own);
 // - jest (circus): its test environment is told 'test_fn_start' right before circus reads the test's
 //   `fn` and calls it (after the beforeEach hooks, at each try; test-events/jest-events.cjs): `fn`
-//   is wrapped there. A handler that circus runs later and replaces `fn` again bypasses the wrapper,
+//   is wrapped there. One other than the function the test's file declared (swapped in as circus
+//   added the test) is told too (`jestFnReplaced`), as its wrapper would see the swapped body end. A handler that circus runs later and replaces `fn` again bypasses the wrapper,
 //   which leaves the body unseen; one run earlier (put ahead of the environment's in circus's list)
 //   finds its replacement wrapped. A generator body (circus runs it through `co`) is left as it is,
 //   unseen.
@@ -77,6 +78,18 @@ function createBodies() {
      */
     watchJestTest(test) {
       watchJestTry(test, beginTry(byJestTest, test), jestBodies);
+    },
+    /**
+     * Whether circus is about to call another function than the one the test file declared (the
+     * guard's own wrapper of it aside): one was put in its place since. circus does so itself for a
+     * concurrent test (it calls a function that hands over the promise it started earlier).
+     * @param {{ fn?: unknown, concurrent?: unknown }} test
+     * @param {unknown} declared
+     */
+    jestFnReplaced(test, declared) {
+      if (typeof declared !== 'function' || test.concurrent) return false;
+      const given = /** @type {AnyFunction} */ (test.fn);
+      return (jestBodies.get(given) || given) !== declared;
     },
     /**
      * A vitest test its runner is about to run (its tries to come): each function the runner reads for

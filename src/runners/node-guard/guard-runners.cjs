@@ -7,6 +7,7 @@
 const { relative, isAbsolute, sep } = require('node:path');
 const { followTests } = require('./test-events/test-events.cjs');
 const { createBodies } = require('./guard-bodies.cjs');
+const { titlesOf } = require('./test-events/jest-events.cjs');
 const { createIntrinsicsWatch } = require('./guard-intrinsics.cjs');
 
 const MATCHERS = Symbol.for('$$jest-matchers-object');
@@ -58,7 +59,16 @@ function guardRunners(record, { caller, direct }, root, watchEnvironment, nodeTe
       for (const name of ['Runner', 'Runnable', 'Test', 'Suite', 'Hook']) mocha.snapshot(name, exports[name]);
     },
     jestEnvironment: () => record.markRunner(),
-    jestTestFn: (test) => bodies.watchJestTest(test),
+    jestTestFn: (test, declared) => {
+      // Before the guard wraps it: a function swapped in earlier would be what its wrapper sees end.
+      if (bodies.jestFnReplaced(test, declared))
+        record.event(
+          'framework_changed',
+          { file: null, line: null },
+          `jest was handed another function for the test \`${titlesOf(test).join(' > ')}\` than its file declared`,
+        );
+      bodies.watchJestTest(test);
+    },
     jestSetup: (global) => {
       // jest runs each test file in a realm of its own: its intrinsics are not the guard's.
       verdictParts.intrinsicsOf(global);

@@ -3,7 +3,10 @@
 // `handleTestEvent`: 'setup' once the tests' globals are made, 'test_start' before a test's
 // beforeEach hooks, 'test_done' after its afterEach hooks (again after each retry: the last is its
 // outcome), 'test_skip' and 'test_todo' for tests that do not run, 'test_fn_start' right before it
-// calls a test's body (its `fn`, read then). Its environments are loaded by
+// calls a test's body (its `fn`, read then), and 'add_test' as a test file declares a test, after
+// circus added the test to its describe block (the environment's handler runs after circus's own). The
+// function declared is kept, so that one circus is handed in its place later (a repository's module
+// that swaps each test's `fn` as circus adds it) is told. Its environments are loaded by
 // node's own require (jest 27's module is the class itself, later ones export it by name); the test
 // file is what circus told `expect` (its state's `testPath`), in the environment's global.
 const { testError } = require('./test-error.cjs');
@@ -24,6 +27,8 @@ const MATCHERS = Symbol.for('$$jest-matchers-object');
  */
 function followJest(listener) {
   const hooked = new WeakSet();
+  /** @type {WeakMap<object, unknown>} each test's function as its file declared it */
+  const declared = new WeakMap();
   /** @param {unknown} Environment a test environment class */
   const hookEnvironment = (Environment) => {
     if (typeof Environment !== 'function' || !Environment.prototype || hooked.has(Environment)) return;
@@ -32,15 +37,17 @@ function followJest(listener) {
     const own = Environment.prototype.handleTestEvent;
     /**
      * @this {{ global?: Global }}
-     * @param {{ name?: string, test?: Block } | null} event
+     * @param {{ name?: string, test?: Block, fn?: unknown } | null} event
      * @param {unknown} state
      */
     Environment.prototype.handleTestEvent = function (event, state) {
       const name = event && event.name;
       if (name === 'setup' && this.global && listener.jestSetup) listener.jestSetup(this.global);
       else if (name === 'test_start' && listener.started) listener.started();
+      else if (name === 'add_test' && event) rememberDeclared(declared, event, state);
       // Right before circus reads the test's `fn` and calls it (after its beforeEach hooks).
-      else if (name === 'test_fn_start' && event && event.test && listener.jestTestFn) listener.jestTestFn(event.test);
+      else if (name === 'test_fn_start' && event && event.test && listener.jestTestFn)
+        listener.jestTestFn(event.test, declared.get(event.test));
       else if ((name === 'test_done' || name === 'test_skip' || name === 'test_todo') && event && event.test)
         listener.ended(endedTest(event.test, name, this.global));
       return own ? own.call(this, event, state) : undefined;
@@ -57,15 +64,37 @@ function followJest(listener) {
 }
 
 /**
+ * The test circus just added for an 'add_test' event (the last child of the describe block being
+ * declared), with the function the test file handed over.
+ * @param {WeakMap<object, unknown>} declared
+ * @param {{ fn?: unknown }} event
+ * @param {unknown} state circus's state
+ */
+function rememberDeclared(declared, event, state) {
+  const block = /** @type {{ currentDescribeBlock?: { children?: unknown } } | null} */ (state);
+  const children = block && block.currentDescribeBlock && block.currentDescribeBlock.children;
+  const test = Array.isArray(children) ? /** @type {{ type?: unknown } | null} */ (children[children.length - 1]) : null;
+  if (test && typeof test === 'object' && test.type === 'test') declared.set(test, event.fn);
+}
+
+/**
+ * The test's titles, its describe blocks' first (circus's ROOT_DESCRIBE_BLOCK has no parent, and is no suite).
+ * @param {Block} test
+ */
+function titlesOf(test) {
+  const titles = [String(test.name)];
+  for (let block = test.parent; block && block.parent; block = block.parent) titles.unshift(String(block.name));
+  return titles;
+}
+
+/**
  * @param {Block} test
  * @param {string} name the event
  * @param {Global | undefined} global the environment's
  * @returns {import('./test-events.cjs').EndedTest}
  */
 function endedTest(test, name, global) {
-  const titles = [String(test.name)];
-  // The blocks up to the root one (circus's ROOT_DESCRIBE_BLOCK has no parent), which is no suite.
-  for (let block = test.parent; block && block.parent; block = block.parent) titles.unshift(String(block.name));
+  const titles = titlesOf(test);
   const failed = name === 'test_done' && Array.isArray(test.errors) && test.errors.length > 0;
   return {
     runner: 'jest',
@@ -118,4 +147,4 @@ function framesApart(message) {
   return frames ? { message: message.slice(0, frames.index), stack: message } : { message };
 }
 
-module.exports = { followJest };
+module.exports = { followJest, titlesOf };
