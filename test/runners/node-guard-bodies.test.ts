@@ -10,6 +10,7 @@ import {
   FLIPS_NODE_HARNESS,
   FLIPS_VITEST_RESULT,
   SWAPS_JEST_TESTS_AS_ADDED,
+  SWAPS_MOCHA_TESTS_AS_ADDED,
 } from '../fixtures/outcome-flips.ts';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { GuardTestCase } from '../../src/core/guard-record.ts';
@@ -178,6 +179,8 @@ describe("the Node guard's wrapper of each test's body", () => {
         'suite > skipped | skipped | - |',
       ].sort(),
     );
+    // Each test ran the function its file declared (a retry, its clone's).
+    expect(eventsOf(run)).toEqual([]);
     const plain = await runIn(root, 'mocha', ['mocha'], false);
     expect(plain.code).toBe(run.code);
     expect(plain.output.match(/^\s+\d+ (passing|failing|pending)/gm)).toEqual(
@@ -192,6 +195,19 @@ describe("the Node guard's wrapper of each test's body", () => {
     const run = await runIn(root, 'mocha', ['mocha'], true);
     expect(run.code).toBe(0);
     expect(bodies(run)).toEqual([expect.stringMatching(/^adds \| passed \| raised \| AssertionError: Expected values/)]);
+  });
+
+  it('under mocha: a test whose function was swapped as its suite added it is named, though its swapped body returned', async () => {
+    const tests =
+      "import assert from 'node:assert/strict';\nimport { add } from '../src/math.js';\ndescribe('math', () => it('adds', () => assert.equal(add(2, 3), 5)));\n";
+    const root = project({ 'package.json': ESM, 'src/math.js': SWAPS_MOCHA_TESTS_AS_ADDED + ADD, 'test/math.test.js': tests });
+    const plain = await runIn(root, 'mocha', ['mocha'], false);
+    expect(plain.code, plain.output).toBe(0);
+    const run = await runIn(root, 'mocha', ['mocha'], true);
+    expect(run.code).toBe(0);
+    expect(eventsOf(run)).toEqual([
+      'framework_changed ?:? mocha was handed another function for the test `math adds` than its file declared',
+    ]);
   });
 
   it('under jest: returned, raised and what, each row of test.each, concurrent tests, a retried test by its last try; nothing for a skipped or todo test', async () => {

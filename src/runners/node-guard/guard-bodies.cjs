@@ -62,14 +62,28 @@ function createBodies() {
       });
     },
     /**
-     * Wraps mocha's `Runnable.prototype.run` (before the guard snapshots mocha's classes).
+     * Wraps mocha's `Runnable.prototype.run` (before the guard snapshots mocha's classes), and keeps the
+     * function each test's file declared as the suite adds the test (`Suite.prototype.addTest`, before
+     * it tells anyone: it emits 'test'): a test about to run another, swapped in since, is told.
      * @param {{ [name: string]: unknown }} exports mocha's module
+     * @param {(test: { fullTitle?: unknown }) => void} replaced
      */
-    watchMocha(exports) {
+    watchMocha(exports, replaced) {
       const Runnable = /** @type {{ prototype?: { run?: unknown } } | undefined} */ (exports.Runnable);
       if (mocha || !Runnable || !Runnable.prototype || typeof Runnable.prototype.run !== 'function') return;
       mocha = true;
-      watchMochaRuns(Runnable.prototype, (runnable) => beginTry(byRunnable, runnable));
+      const declared = keepDeclared(/** @type {{ prototype?: { addTest?: unknown } } | undefined} */ (exports.Suite));
+      /** @type {WeakMap<object, unknown>} the guard's wrappers, to each body (a retry's clone may copy one) */
+      const wrappers = new WeakMap();
+      watchMochaRuns(Runnable.prototype, wrappers, (runnable) => {
+        // A retry runs a clone, which knows the test it was cloned from (mocha 8 and later).
+        const retried = /** @type {{ retriedTest?: unknown }} */ (runnable).retriedTest;
+        const first = typeof retried === 'function' ? retried.call(runnable) : null;
+        const fn = declared.has(runnable) ? declared.get(runnable) : first ? declared.get(first) : undefined;
+        const given = /** @type {{ fn: AnyFunction }} */ (runnable).fn;
+        if (typeof fn === 'function' && (wrappers.get(given) || given) !== fn) replaced(runnable);
+        return beginTry(byRunnable, runnable);
+      });
     },
     /**
      * Wraps a jest test's body for the try circus is about to make (its end is told per try, the last
@@ -175,18 +189,37 @@ function titlesOf(test) {
 }
 
 /**
+ * mocha: the function each test had as its suite added it, by the test.
+ * @param {{ prototype?: { addTest?: unknown } } | undefined} Suite
+ * @returns {WeakMap<object, unknown>}
+ */
+function keepDeclared(Suite) {
+  const declared = new WeakMap();
+  const prototype = Suite && Suite.prototype;
+  if (!prototype || typeof prototype.addTest !== 'function') return declared;
+  const addTest = /** @type {AnyFunction} */ (prototype.addTest);
+  prototype.addTest = function (/** @type {unknown} */ test, /** @type {unknown[]} */ ...rest) {
+    if (isMochaTest(test)) declared.set(test, test.fn);
+    return addTest.call(this, test, ...rest);
+  };
+  return declared;
+}
+
+/**
  * mocha: each test's `fn`, for one run, wrapped; mocha decided at the test's making whether it takes
  * `done` (`fn.length`), and then calls it with that callback.
  * @param {{ run?: unknown }} prototype Runnable.prototype
+ * @param {WeakMap<object, unknown>} wrappers filled: each wrapper, to the body it wraps
  * @param {(runnable: object) => (raised: { error: unknown } | null) => void} begin
  */
-function watchMochaRuns(prototype, begin) {
+function watchMochaRuns(prototype, wrappers, begin) {
   const run = /** @type {AnyFunction} */ (prototype.run);
   prototype.run = function (/** @type {unknown[]} */ ...args) {
     if (!isMochaTest(this)) return run.apply(this, args);
     /** @type {AnyFunction} */
     const body = this.fn;
     this.fn = watchedBody(body, begin(this));
+    wrappers.set(this.fn, wrappers.get(body) || body);
     try {
       return run.apply(this, args);
     } finally {

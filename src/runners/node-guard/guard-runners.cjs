@@ -54,7 +54,13 @@ function guardRunners(record, { caller, direct }, root, watchEnvironment, nodeTe
       if (mocha.classes.length > 0) return;
       record.markRunner();
       // Wrapped first: the snapshot below keeps the guard's own `run` as mocha's.
-      bodies.watchMocha(exports);
+      bodies.watchMocha(exports, (test) =>
+        record.event(
+          'framework_changed',
+          { file: null, line: null },
+          `mocha was handed another function for the test \`${typeof test.fullTitle === 'function' ? test.fullTitle() : '?'}\` than its file declared`,
+        ),
+      );
       verdictParts.runnerGlobals('mocha', /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (globalThis)));
       for (const name of ['Runner', 'Runnable', 'Test', 'Suite', 'Hook']) mocha.snapshot(name, exports[name]);
     },
