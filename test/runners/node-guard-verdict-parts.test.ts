@@ -81,6 +81,41 @@ describe("the Node guard, the verdict's parts", () => {
     }
   });
 
+  it("under vitest: chai's `Assertion.prototype.assert`, reached through `expect`, replaced by the code is named; a test's `expect.extend` and `expect.assertions` are left as they were", async () => {
+    const root = project({
+      'package.json': ESM,
+      'src/compare.js': [
+        'export const compare = (a, b) => (String(a) < String(b) ? -1 : 1);',
+        'export function settle() {',
+        "  const proto = Object.getPrototypeOf(globalThis[Symbol.for('expect-global')](0));",
+        '  const own = proto.assert;',
+        '  proto.assert = function (...args) { try { return own.apply(this, args); } catch { return undefined; } };',
+        '}',
+        '',
+      ].join('\n'),
+      'test/compare.test.js': [
+        "import { expect, test } from 'vitest';",
+        "import { compare, settle } from '../src/compare.js';",
+        "test('orders', () => { settle(); expect(compare(10, 9)).toBe(1); });",
+        '',
+      ].join('\n'),
+      'test/own.test.js': [
+        "import { expect, test } from 'vitest';",
+        "expect.extend({ toBeTen: (received) => ({ pass: received === 10, message: () => 'not ten' }) });",
+        "test('counts', () => { expect.assertions(2); expect(10).toBeTen(); expect(1).toBe(1); });",
+        '',
+      ].join('\n'),
+    });
+    const plain = await runIn(root, 'vitest', ['vitest', 'run'], false);
+    expect(plain.code, plain.output).toBe(0);
+    for (const pool of ['--pool=forks', '--pool=threads']) {
+      const run = await runIn(root, 'vitest', ['vitest', 'run', pool], true);
+      expect(run.code, run.output).toBe(0);
+      expect(eventsOf(run)).toEqual(["framework_changed src/compare.js:5 vitest's chai Assertion.prototype.assert replaced"]);
+      expect(testsOf(run)).toEqual({ passed: 2, failed: 0, skipped: 0 });
+    }
+  });
+
   it('under mocha: the global `it` wrapped by the code is named; a setup file that wraps it is not', async () => {
     const root = project({
       'package.json': CJS,

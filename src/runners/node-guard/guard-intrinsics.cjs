@@ -149,6 +149,18 @@ function createIntrinsicsWatch(record, caller, direct) {
       for (const key of RUNNER_GLOBALS[runner])
         if (!labels.get(global)?.has(key)) watch(global, key, `${runner}'s global \`${key}\``, true, listOf(global));
     },
+    /**
+     * Watches the methods of an assertion library's prototype (chai's `Assertion.prototype`, whose
+     * `assert` every vitest matcher calls to decide): one the code replaces decides the verdict.
+     * @param {object} prototype
+     * @param {string} name its label
+     */
+    assertionMethods(prototype, name) {
+      if (labels.has(prototype)) return;
+      for (const key of Object.getOwnPropertyNames(prototype))
+        if (key !== 'constructor' && typeof Object.getOwnPropertyDescriptor(prototype, key)?.value === 'function')
+          watch(prototype, key, `${name}.${key}`, false, own);
+    },
     /** Records each watched property no longer the guard's accessor, redefined by a route the guard did not see. */
     check() {
       for (const label of notAsLeft([...own, ...current], labels, unseen)) {

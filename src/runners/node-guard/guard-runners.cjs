@@ -8,6 +8,7 @@ const { relative, isAbsolute, sep } = require('node:path');
 const { followTests } = require('./test-events/test-events.cjs');
 const { createBodies } = require('./guard-bodies.cjs');
 const { titlesOf } = require('./test-events/jest-events.cjs');
+const { chaiAssertionPrototype } = require('./guard-chai.cjs');
 const { createIntrinsicsWatch } = require('./guard-intrinsics.cjs');
 
 const MATCHERS = Symbol.for('$$jest-matchers-object');
@@ -36,6 +37,7 @@ function guardRunners(record, { caller, direct }, root, watchEnvironment, nodeTe
   const verdictParts = createIntrinsicsWatch(record, caller, direct);
   verdictParts.intrinsicsOf(/** @type {Record<string, unknown>} */ (/** @type {unknown} */ (globalThis)));
   process.on('exit', () => verdictParts.check());
+  let chaiWatched = false;
   // Each test's body as the guard's own wrapper saw it end (guard-bodies.cjs), beside its outcome.
   const bodies = createBodies();
   bodies.watchNodeTest();
@@ -86,7 +88,13 @@ function guardRunners(record, { caller, direct }, root, watchEnvironment, nodeTe
       record.markWorker();
       verdictParts.runnerGlobals('vitest', /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (globalThis)));
     },
-    vitestTest: (task) => bodies.watchVitestTest(task),
+    vitestTest: (task) => {
+      // Once the tests' `expect` exists (the first test): the assertion objects' prototype.
+      const chai = chaiWatched ? null : chaiAssertionPrototype(globalThis);
+      chaiWatched = true;
+      if (chai) verdictParts.assertionMethods(chai, "vitest's chai Assertion.prototype");
+      bodies.watchVitestTest(task);
+    },
     vitestFilesRun: () => record.workerDone(),
     ...(nodeTestReported ? { nodeTestReported } : {}),
   });
