@@ -72,16 +72,9 @@ function createBodies() {
       const Runnable = /** @type {{ prototype?: { run?: unknown } } | undefined} */ (exports.Runnable);
       if (mocha || !Runnable || !Runnable.prototype || typeof Runnable.prototype.run !== 'function') return;
       mocha = true;
-      const declared = keepDeclared(/** @type {{ prototype?: { addTest?: unknown } } | undefined} */ (exports.Suite));
-      /** @type {WeakMap<object, unknown>} the guard's wrappers, to each body (a retry's clone may copy one) */
-      const wrappers = new WeakMap();
-      watchMochaRuns(Runnable.prototype, wrappers, (runnable) => {
-        // A retry runs a clone, which knows the test it was cloned from (mocha 8 and later).
-        const retried = /** @type {{ retriedTest?: unknown }} */ (runnable).retriedTest;
-        const first = typeof retried === 'function' ? retried.call(runnable) : null;
-        const fn = declared.has(runnable) ? declared.get(runnable) : first ? declared.get(first) : undefined;
-        const given = /** @type {{ fn: AnyFunction }} */ (runnable).fn;
-        if (typeof fn === 'function' && (wrappers.get(given) || given) !== fn) replaced(runnable);
+      const swapped = swappedSince(/** @type {{ prototype?: { addTest?: unknown } } | undefined} */ (exports.Suite));
+      watchMochaRuns(Runnable.prototype, (runnable, unwrap) => {
+        if (swapped(runnable, unwrap)) replaced(runnable);
         return beginTry(byRunnable, runnable);
       });
     },
@@ -93,18 +86,8 @@ function createBodies() {
     watchJestTest(test) {
       watchJestTry(test, beginTry(byJestTest, test), jestBodies);
     },
-    /**
-     * Whether circus is about to call another function than the one the test file declared (the
-     * guard's own wrapper of it aside): one was put in its place since. circus does so itself for a
-     * concurrent test (it calls a function that hands over the promise it started earlier).
-     * @param {{ fn?: unknown, concurrent?: unknown }} test
-     * @param {unknown} declared
-     */
-    jestFnReplaced(test, declared) {
-      if (typeof declared !== 'function' || test.concurrent) return false;
-      const given = /** @type {AnyFunction} */ (test.fn);
-      return (jestBodies.get(given) || given) !== declared;
-    },
+    /** @type {(test: { fn?: unknown, concurrent?: unknown }, declared: unknown) => boolean} */
+    jestFnReplaced: (test, declared) => swappedJestFn(test, declared, jestBodies),
     /**
      * A vitest test its runner is about to run (its tries to come): each function the runner reads for
      * it is handed over wrapped, each read a try of its own.
@@ -189,37 +172,63 @@ function titlesOf(test) {
 }
 
 /**
- * mocha: the function each test had as its suite added it, by the test.
+ * mocha: keeps the function each test had as its suite added it (`Suite.prototype.addTest`, before it
+ * tells anyone: it emits 'test'); returns whether a test is about to run another, swapped in since
+ * (for a retry, its clone's original, which mocha 8 and later name), the guard's own wrapper aside.
  * @param {{ prototype?: { addTest?: unknown } } | undefined} Suite
- * @returns {WeakMap<object, unknown>}
+ * @returns {(runnable: object, unwrap: (fn: unknown) => unknown) => boolean}
  */
-function keepDeclared(Suite) {
+function swappedSince(Suite) {
+  /** @type {WeakMap<object, unknown>} */
   const declared = new WeakMap();
   const prototype = Suite && Suite.prototype;
-  if (!prototype || typeof prototype.addTest !== 'function') return declared;
-  const addTest = /** @type {AnyFunction} */ (prototype.addTest);
-  prototype.addTest = function (/** @type {unknown} */ test, /** @type {unknown[]} */ ...rest) {
-    if (isMochaTest(test)) declared.set(test, test.fn);
-    return addTest.call(this, test, ...rest);
+  if (prototype && typeof prototype.addTest === 'function') {
+    const addTest = /** @type {AnyFunction} */ (prototype.addTest);
+    prototype.addTest = function (/** @type {unknown} */ test, /** @type {unknown[]} */ ...rest) {
+      if (isMochaTest(test)) declared.set(test, test.fn);
+      return addTest.call(this, test, ...rest);
+    };
+  }
+  return (runnable, unwrap) => {
+    const retried = /** @type {{ retriedTest?: unknown }} */ (runnable).retriedTest;
+    const first = typeof retried === 'function' ? retried.call(runnable) : null;
+    const fn = declared.has(runnable) ? declared.get(runnable) : first ? declared.get(first) : undefined;
+    return typeof fn === 'function' && unwrap(/** @type {{ fn?: unknown }} */ (runnable).fn) !== fn;
   };
-  return declared;
+}
+
+/**
+ * jest: whether circus is about to call another function than the one the test file declared (the
+ * guard's own wrapper of it aside): one was put in its place since. circus does so itself for a
+ * concurrent test (it calls a function that hands over the promise it started earlier).
+ * @param {{ fn?: unknown, concurrent?: unknown }} test
+ * @param {unknown} declared
+ * @param {WeakMap<AnyFunction, AnyFunction>} bodies the guard's wrappers, to each body
+ */
+function swappedJestFn(test, declared, bodies) {
+  if (typeof declared !== 'function' || test.concurrent) return false;
+  const given = /** @type {AnyFunction} */ (test.fn);
+  return (bodies.get(given) || given) !== declared;
 }
 
 /**
  * mocha: each test's `fn`, for one run, wrapped; mocha decided at the test's making whether it takes
  * `done` (`fn.length`), and then calls it with that callback.
  * @param {{ run?: unknown }} prototype Runnable.prototype
- * @param {WeakMap<object, unknown>} wrappers filled: each wrapper, to the body it wraps
- * @param {(runnable: object) => (raised: { error: unknown } | null) => void} begin
+ * @param {(runnable: object, unwrap: (fn: unknown) => unknown) => (raised: { error: unknown } | null) => void} begin
  */
-function watchMochaRuns(prototype, wrappers, begin) {
+function watchMochaRuns(prototype, begin) {
+  /** @type {WeakMap<object, unknown>} the guard's wrappers, to each body (a retry's clone may copy one) */
+  const wrappers = new WeakMap();
+  /** @param {unknown} fn */
+  const unwrap = (fn) => (typeof fn === 'function' && wrappers.get(fn)) || fn;
   const run = /** @type {AnyFunction} */ (prototype.run);
   prototype.run = function (/** @type {unknown[]} */ ...args) {
     if (!isMochaTest(this)) return run.apply(this, args);
     /** @type {AnyFunction} */
     const body = this.fn;
-    this.fn = watchedBody(body, begin(this));
-    wrappers.set(this.fn, wrappers.get(body) || body);
+    this.fn = watchedBody(body, begin(this, unwrap));
+    wrappers.set(this.fn, unwrap(body));
     try {
       return run.apply(this, args);
     } finally {

@@ -150,16 +150,12 @@ function createIntrinsicsWatch(record, caller, direct) {
         if (!labels.get(global)?.has(key)) watch(global, key, `${runner}'s global \`${key}\``, true, listOf(global));
     },
     /**
-     * Watches the methods of an assertion library's prototype (chai's `Assertion.prototype`, whose
-     * `assert` every vitest matcher calls to decide): one the code replaces decides the verdict.
+     * Watches an assertion library's methods (chai's `Assertion.prototype`: every vitest matcher calls its `assert`).
      * @param {object} prototype
      * @param {string} name its label
      */
     assertionMethods(prototype, name) {
-      if (labels.has(prototype)) return;
-      for (const key of Object.getOwnPropertyNames(prototype))
-        if (key !== 'constructor' && typeof Object.getOwnPropertyDescriptor(prototype, key)?.value === 'function')
-          watch(prototype, key, `${name}.${key}`, false, own);
+      if (!labels.has(prototype)) for (const key of methodsOf(prototype)) watch(prototype, key, `${name}.${key}`, false, own);
     },
     /** Records each watched property no longer the guard's accessor, redefined by a route the guard did not see. */
     check() {
@@ -212,6 +208,17 @@ function notAsLeft(watched, labels, unseen) {
     .filter(({ target, key, label }) => !unseen.has(label) && labels.get(target)?.has(key))
     .filter(({ target, key, get }) => Object.getOwnPropertyDescriptor(target, key)?.get !== get)
     .map(({ label }) => label);
+}
+
+/**
+ * An object's own methods (data properties that hold a function), its constructor aside.
+ * @param {object} target
+ * @returns {string[]}
+ */
+function methodsOf(target) {
+  return Object.getOwnPropertyNames(target).filter(
+    (key) => key !== 'constructor' && typeof Object.getOwnPropertyDescriptor(target, key)?.value === 'function',
+  );
 }
 
 /**
