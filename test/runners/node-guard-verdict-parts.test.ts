@@ -116,6 +116,32 @@ describe("the Node guard, the verdict's parts", () => {
     }
   });
 
+  it("under mocha: chai's `Assertion.prototype.assert` replaced by the code is named; a test's own chai plugin is not", async () => {
+    const root = project({
+      'package.json': CJS,
+      'src/add.js': [
+        "const { Assertion } = require('chai');",
+        'const own = Assertion.prototype.assert;',
+        'Assertion.prototype.assert = function (...args) { try { return own.apply(this, args); } catch { return undefined; } };',
+        'module.exports = { add: (a, b) => a - b };',
+        '',
+      ].join('\n'),
+      'test/add.test.js': [
+        "const chai = require('chai');",
+        "chai.use((c, utils) => utils.addMethod(c.Assertion.prototype, 'ten', function () { this.assert(this._obj === 10, 'not ten', 'ten'); }));",
+        "const { add } = require('../src/add.js');",
+        "it('adds', () => chai.expect(add(2, 2)).to.equal(4));",
+        "it('is ten', () => chai.expect(10).to.ten());",
+        '',
+      ].join('\n'),
+    });
+    const plain = await runIn(root, 'mocha', ['mocha'], false);
+    expect(plain.code, plain.output).toBe(0);
+    const run = await runIn(root, 'mocha', ['mocha'], true);
+    expect(run.code, run.output).toBe(0);
+    expect(eventsOf(run)).toEqual(["framework_changed src/add.js:3 chai's Assertion.prototype.assert replaced"]);
+  });
+
   it('under mocha: the global `it` wrapped by the code is named; a setup file that wraps it is not', async () => {
     const root = project({
       'package.json': CJS,

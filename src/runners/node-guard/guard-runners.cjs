@@ -66,6 +66,12 @@ function guardRunners(record, { caller, direct }, root, watchEnvironment, nodeTe
       verdictParts.runnerGlobals('mocha', /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (globalThis)));
       for (const name of ['Runner', 'Runnable', 'Test', 'Suite', 'Hook']) mocha.snapshot(name, exports[name]);
     },
+    chaiLoaded: (chai) => {
+      const Assertion = /** @type {{ prototype?: unknown } | undefined} */ (chai.Assertion);
+      const prototype = Assertion && /** @type {{ assert?: unknown } | undefined} */ (Assertion.prototype);
+      if (prototype && typeof prototype.assert === 'function')
+        verdictParts.assertionMethods(prototype, "chai's Assertion.prototype");
+    },
     jestEnvironment: () => record.markRunner(),
     jestTestFn: (test, declared) => {
       // Before the guard wraps it: a function swapped in earlier would be what its wrapper sees end.

@@ -39,6 +39,7 @@ const { followVitest } = require('./vitest-events.cjs');
  * @property {() => void} [started] a test starts (before its beforeEach hooks), or a suite of node's runner
  * @property {() => void} [suiteEnded] a suite of node's runner told started has ended (it holds no test of its own)
  * @property {(mocha: { [name: string]: unknown }) => void} [mochaLoaded] mocha's module was loaded
+ * @property {(chai: { [name: string]: unknown }) => void} [chaiLoaded] chai was loaded by node's require (mocha's tests: chai 4's CommonJS, or chai 5 and later required as an ES module)
  * @property {() => void} [jestEnvironment] a jest test environment was loaded
  * @property {(global: { [key: string | symbol]: unknown }) => void} [jestSetup] circus set its tests up in this environment's global
  * @property {(test: { fn?: unknown }, declared: unknown) => void} [jestTestFn] circus is about to call this test's body, its `fn` (each try); `declared`, the function its file declared, when circus told it
@@ -54,7 +55,7 @@ function followTests(listener) {
   const jestLoaded = followJest(listener);
   followNodeTest(listener);
   followVitest(listener);
-  // mocha's module and jest's environments are loaded by node's own require.
+  // mocha's module, jest's environments and a CommonJS test's chai are loaded by node's own require.
   const loader = /** @type {{ _load: (this: unknown, request: unknown, ...rest: unknown[]) => unknown }} */ (
     /** @type {unknown} */ (Module)
   );
@@ -64,6 +65,8 @@ function followTests(listener) {
     if (loaded) {
       jestLoaded(request, loaded);
       mochaLoaded(loaded);
+      if (request === 'chai' && typeof loaded === 'object' && listener.chaiLoaded)
+        listener.chaiLoaded(/** @type {{ [name: string]: unknown }} */ (loaded));
     }
     return loaded;
   };
