@@ -41,6 +41,7 @@ export async function runIn(
   args: string[],
   guarded: boolean,
   exemptFiles?: readonly string[],
+  testFiles: readonly string[] = [],
 ): Promise<GuardedRun> {
   const dirs = guardDirs();
   const base = { PATH: `${join(MODULES, '.bin')}:${dirname(NODE)}:${process.env.PATH ?? ''}`, HOME: root, CI: '1' };
@@ -50,7 +51,7 @@ export async function runIn(
     env: base,
     packageScripts: {},
     root,
-    testFiles: [],
+    testFiles,
     ...(exemptFiles ? { exemptFiles } : {}),
     runnerVariables: RUNNER_VARIABLE_SOURCES,
   };

@@ -32,6 +32,7 @@ const { guardExports } = require('./guard-exports.cjs');
 const { guardReads } = require('./guard-reads.cjs');
 const { guardRoutes } = require('./guard-routes.cjs');
 const { guardModuleData } = require('./guard-module-data.cjs');
+const { guardSourceText } = require('./guard-source-text.cjs');
 const { guardChildren } = require('./guard-children.cjs');
 const { guardRunners } = require('./guard-runners.cjs');
 const { guardFileTest } = require('./guard-file-test.cjs');
@@ -51,6 +52,7 @@ if (channel && !PACKAGE_MANAGER.test(process.argv[1] || '')) {
   guardReads(record, who, channel);
   guardRoutes(record, who);
   guardModuleData(record, who);
+  const watchSourceText = guardSourceText(record, who, channel);
   guardChildren(record, who.caller, channel.tests);
   // A file node --test runs, in the process it started for it (a program a test starts inherits
   // NODE_TEST_CONTEXT, not the test file). Written at load: a process that ends without its exit
@@ -61,7 +63,13 @@ if (channel && !PACKAGE_MANAGER.test(process.argv[1] || '')) {
   const fileTest = fileRun ? guardFileTest(record, path, main) : null;
   // Last: the guard's own reads above are not the code's.
   const watchEnvironment = guardEnvironment(record, who, channel);
-  guardRunners(record, who, channel.root, watchEnvironment, fileTest ? fileTest.reported : undefined);
+  guardRunners(
+    record,
+    who,
+    channel.root,
+    { environment: watchEnvironment, sourceText: watchSourceText },
+    fileTest ? fileTest.reported : undefined,
+  );
   if (fileRun) record.markRunner();
   if (process.execArgv.includes('--test-isolation=none')) record.markRunner();
 }

@@ -26,11 +26,12 @@ const STACK_CHARS = 8000;
  * @param {GuardRecord} record
  * @param {Pick<import('./guard-caller.cjs').Caller, 'caller' | 'direct'>} who the writer of a watched part, and the reader of a runner's global
  * @param {string} root the checkout
- * @param {(env: NodeJS.ProcessEnv) => NodeJS.ProcessEnv} watchEnvironment puts another environment
- *   object under the guard's watch (guard-environment.cjs): jest's tests get a `process` of their own
+ * @param {{ environment: (env: NodeJS.ProcessEnv) => NodeJS.ProcessEnv, sourceText: (global: object) => void }} watch
+ *   what jest's realms need watched besides: another environment object (guard-environment.cjs: jest's
+ *   tests get a `process` of their own), and the realm's `Function.prototype.toString` (guard-source-text.cjs)
  * @param {() => void} [nodeTestReported] told each test or suite node's runner reports ending here (guard-file-test.cjs)
  */
-function guardRunners(record, { caller, direct }, root, watchEnvironment, nodeTestReported) {
+function guardRunners(record, { caller, direct }, root, watch, nodeTestReported) {
   const watchMatchers = matcherWatch(record, caller);
   const mocha = mochaClasses(record);
   // The runner's test API and the intrinsics assertions decide with: their writers recorded.
@@ -88,7 +89,8 @@ function guardRunners(record, { caller, direct }, root, watchEnvironment, nodeTe
       verdictParts.intrinsicsOf(global);
       verdictParts.runnerGlobals('jest', global);
       watchMatchers(/** @type {MatchersHolder | undefined} */ (global[MATCHERS]), 'jest');
-      watchJestEnvironment(global, watchEnvironment);
+      watchJestEnvironment(global, watch.environment);
+      watch.sourceText(global);
     },
     vitestWorker: () => {
       record.markWorker();
