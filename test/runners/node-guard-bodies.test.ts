@@ -206,7 +206,7 @@ describe("the Node guard's wrapper of each test's body", () => {
     const run = await runIn(root, 'mocha', ['mocha'], true);
     expect(run.code).toBe(0);
     expect(eventsOf(run)).toEqual([
-      'framework_changed ?:? mocha was handed another function for the test `math adds` than its file declared',
+      'framework_changed ?:? mocha was handed another function for the test `math > adds` than its file declared',
     ]);
   });
 

@@ -17,6 +17,9 @@ const TEST = [
   '',
 ].join('\n');
 
+/** The event of the test file imported with `?raw`, by whatever route. */
+const RAW_READ = 'test_file_read ?:? imported test/answer.test.js as data (?raw): could not tell which module imported it';
+
 describe('the Node guard, test files imported as data', () => {
   it('names the tests read through `import.meta.glob` with `?raw`, and through a static `?raw` import', async () => {
     const glob = project({
@@ -32,9 +35,7 @@ describe('the Node guard, test files imported as data', () => {
     expect(plain.code, plain.output).toBe(0);
     for (const pool of ['--pool=forks', '--pool=threads']) {
       const run = await runIn(glob, 'vitest', ['vitest', 'run', pool], true);
-      expect(eventsOf(run)).toEqual([
-        'test_file_read ?:? imported test/answer.test.js as data (?raw): could not tell which module imported it',
-      ]);
+      expect(eventsOf(run)).toEqual([RAW_READ]);
     }
     const stated = project({
       'package.json': ESM,
@@ -47,9 +48,7 @@ describe('the Node guard, test files imported as data', () => {
     });
     const run = await runIn(stated, 'vitest', ['vitest', 'run'], true);
     expect(run.code, run.output).toBe(0);
-    expect(eventsOf(run)).toEqual([
-      'test_file_read ?:? imported test/answer.test.js as data (?raw): could not tell which module imported it',
-    ]);
+    expect(eventsOf(run)).toEqual([RAW_READ]);
   });
 
   it("stays clean for the code's own data imported with `?raw` and `?url`", async () => {

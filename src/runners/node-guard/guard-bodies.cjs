@@ -17,8 +17,9 @@
 // - jest (circus): its test environment is told 'test_fn_start' right before circus reads the test's
 //   `fn` and calls it (after the beforeEach hooks, at each try; test-events/jest-events.cjs): `fn`
 //   is wrapped there. One other than the function the test's file declared (swapped in as circus
-//   added the test) is told too (`jestFnReplaced`), as its wrapper would see the swapped body end. A handler that circus runs later and replaces `fn` again bypasses the wrapper,
-//   which leaves the body unseen; one run earlier (put ahead of the environment's in circus's list)
+//   added the test) is told too (`jestFnReplaced`), as its wrapper would see the swapped body end. A
+//   handler that circus runs later and replaces `fn` again bypasses the wrapper, which leaves the
+//   body unseen; one run earlier (put ahead of the environment's in circus's list)
 //   finds its replacement wrapped. A generator body (circus runs it through `co`) is left as it is,
 //   unseen.
 // - vitest (3 to 5): the function its runner reads for each try of a test, from the map it keeps them

@@ -5,7 +5,8 @@
 // an ES module the guard's preload cannot reach; the prototype is the one of an assertion object, made
 // once by calling vitest's global `expect` (`Symbol.for('expect-global')`). That call counts as an
 // assertion in `expect`'s state, which is put back as it was (`expect.assertions(n)` counts the tests'
-// own calls only).
+// own calls only). A test that loads chai with node's `require` (mocha's CommonJS tests) hands over
+// its module, and the prototype is the module's `Assertion`'s.
 
 const EXPECT = Symbol.for('expect-global');
 
@@ -20,8 +21,7 @@ function chaiAssertionPrototype(global) {
   const state = /** @type {{ assertionCalls?: unknown }} */ (expect.getState());
   const calls = state && state.assertionCalls;
   try {
-    const prototype = Object.getPrototypeOf(expect(undefined));
-    return prototype && typeof prototype.assert === 'function' ? prototype : null;
+    return asserting(Object.getPrototypeOf(expect(undefined)));
   } catch {
     return null; // an `expect` that would not make an assertion here: nothing to watch
   } finally {
@@ -29,4 +29,25 @@ function chaiAssertionPrototype(global) {
   }
 }
 
-module.exports = { chaiAssertionPrototype };
+/**
+ * chai's `Assertion.prototype` from its module, as a test loads it with node's `require` (mocha's
+ * CommonJS tests), or null where the module is not chai's.
+ * @param {{ [name: string]: unknown }} chai
+ * @returns {object | null}
+ */
+function chaiModulePrototype(chai) {
+  const Assertion = /** @type {{ prototype?: unknown } | undefined} */ (chai.Assertion);
+  return asserting(Assertion && Assertion.prototype);
+}
+
+/**
+ * The object, when it is an assertion prototype: one with an `assert` method.
+ * @param {unknown} prototype
+ * @returns {object | null}
+ */
+function asserting(prototype) {
+  const candidate = /** @type {{ assert?: unknown } | null | undefined} */ (prototype);
+  return candidate && typeof candidate.assert === 'function' ? candidate : null;
+}
+
+module.exports = { chaiAssertionPrototype, chaiModulePrototype };

@@ -9,12 +9,12 @@
 // importer (it imports asynchronously), so the read is placed nowhere: it counts against the run,
 // never as nobody's. A suite that does it itself on the pristine code (a test importing another's
 // text) has the same event at the baseline, which the judge does not count.
-const vm = require('node:vm');
 const { fileURLToPath } = require('node:url');
+const { watchEvaluations } = require('./guard-vm-evaluations.cjs');
 
 const UNPLACED = { file: null, line: null, unknown: true };
 
-/** @typedef {string | { filename?: unknown } | undefined} ScriptOptions what `vm` is given as a script's options */
+/** @typedef {import('./guard-vm-evaluations.cjs').ScriptOptions} ScriptOptions */
 
 /**
  * @param {import('./guard-record.cjs').GuardRecord} record
@@ -56,27 +56,7 @@ function guardModuleData(record, { inRepository, isTest }) {
     }
     return firstText.get(filename) === text ? null : `evaluated ${rel} again as another module (its text as data)`;
   };
-  const runInThisContext = vm.runInThisContext;
-  vm.runInThisContext = function (text, options) {
-    seen(text, options);
-    return runInThisContext.call(this, text, options);
-  };
-  const compileFunction = vm.compileFunction;
-  vm.compileFunction = function (code, params, options) {
-    seen(code, options);
-    return compileFunction.call(this, code, params, options);
-  };
-  const Script = vm.Script;
-  vm.Script = class extends Script {
-    /**
-     * @param {string} text
-     * @param {import('node:vm').ScriptOptions | string} [options]
-     */
-    constructor(text, options) {
-      super(text, options);
-      seen(text, options);
-    }
-  };
+  watchEvaluations(seen);
 }
 
 module.exports = { guardModuleData };

@@ -7,8 +7,9 @@
 const { relative, isAbsolute, sep } = require('node:path');
 const { followTests } = require('./test-events/test-events.cjs');
 const { createBodies } = require('./guard-bodies.cjs');
-const { titlesOf } = require('./test-events/jest-events.cjs');
-const { chaiAssertionPrototype } = require('./guard-chai.cjs');
+const { titlesOf: jestTitles } = require('./test-events/jest-events.cjs');
+const { titlesOf: mochaTitles } = require('./test-events/mocha-events.cjs');
+const { chaiAssertionPrototype, chaiModulePrototype } = require('./guard-chai.cjs');
 const { createIntrinsicsWatch } = require('./guard-intrinsics.cjs');
 
 const MATCHERS = Symbol.for('$$jest-matchers-object');
@@ -39,6 +40,17 @@ function guardRunners(record, { caller, direct }, root, watch, nodeTestReported)
   verdictParts.intrinsicsOf(/** @type {Record<string, unknown>} */ (/** @type {unknown} */ (globalThis)));
   process.on('exit', () => verdictParts.check());
   let chaiWatched = false;
+  /**
+   * A test the runner was about to call with another function than its file declared (guard-bodies.cjs).
+   * @param {string} runner
+   * @param {string[]} titles
+   */
+  const swapped = (runner, titles) =>
+    record.event(
+      'framework_changed',
+      { file: null, line: null },
+      `${runner} was handed another function for the test \`${titles.join(' > ')}\` than its file declared`,
+    );
   // Each test's body as the guard's own wrapper saw it end (guard-bodies.cjs), beside its outcome.
   const bodies = createBodies();
   bodies.watchNodeTest();
@@ -57,31 +69,18 @@ function guardRunners(record, { caller, direct }, root, watch, nodeTestReported)
       if (mocha.classes.length > 0) return;
       record.markRunner();
       // Wrapped first: the snapshot below keeps the guard's own `run` as mocha's.
-      bodies.watchMocha(exports, (test) =>
-        record.event(
-          'framework_changed',
-          { file: null, line: null },
-          `mocha was handed another function for the test \`${typeof test.fullTitle === 'function' ? test.fullTitle() : '?'}\` than its file declared`,
-        ),
-      );
+      bodies.watchMocha(exports, (test) => swapped('mocha', mochaTitles(test)));
       verdictParts.runnerGlobals('mocha', /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (globalThis)));
       for (const name of ['Runner', 'Runnable', 'Test', 'Suite', 'Hook']) mocha.snapshot(name, exports[name]);
     },
     chaiLoaded: (chai) => {
-      const Assertion = /** @type {{ prototype?: unknown } | undefined} */ (chai.Assertion);
-      const prototype = Assertion && /** @type {{ assert?: unknown } | undefined} */ (Assertion.prototype);
-      if (prototype && typeof prototype.assert === 'function')
-        verdictParts.assertionMethods(prototype, "chai's Assertion.prototype");
+      const prototype = chaiModulePrototype(chai);
+      if (prototype) verdictParts.assertionMethods(prototype, "chai's Assertion.prototype");
     },
     jestEnvironment: () => record.markRunner(),
     jestTestFn: (test, declared) => {
       // Before the guard wraps it: a function swapped in earlier would be what its wrapper sees end.
-      if (bodies.jestFnReplaced(test, declared))
-        record.event(
-          'framework_changed',
-          { file: null, line: null },
-          `jest was handed another function for the test \`${titlesOf(test).join(' > ')}\` than its file declared`,
-        );
+      if (bodies.jestFnReplaced(test, declared)) swapped('jest', jestTitles(test));
       bodies.watchJestTest(test);
     },
     jestSetup: (global) => {

@@ -5,13 +5,13 @@
 // vitest 4 and later keep their maps in the main process: the transformed line is found in the file
 // by its text, without vite's import bindings (`__vite_ssr_import_0__.`), nearest to where it ran.
 // Both are done only when a frame of that file is reported.
-const vm = require('node:vm');
+const { watchEvaluations } = require('./guard-vm-evaluations.cjs');
 const { SourceMap } = require('node:module');
 const { readFileSync } = require('node:fs');
 
 const INLINE = /^\/\/[#@] sourceMappingURL=data:application\/json(?:;charset=[\w-]+)?;base64,([A-Za-z0-9+/=]+)/;
 
-/** @typedef {string | { filename?: string } | undefined} ScriptOptions what `vm` is given as a script's options */
+/** @typedef {import('./guard-vm-evaluations.cjs').ScriptOptions} ScriptOptions */
 
 function createSourceMaps() {
   /** @type {Map<string, string>} */
@@ -29,26 +29,10 @@ function createSourceMaps() {
       maps.delete(filename);
     }
   };
-  const Script = vm.Script;
-  vm.Script = class extends Script {
-    /**
-     * @param {string} text
-     * @param {import('node:vm').ScriptOptions | string} [options]
-     */
-    constructor(text, options) {
-      super(text, options);
-      remember(text, options);
-    }
-  };
-  const runInThisContext = vm.runInThisContext;
-  /**
-   * @param {string} text
-   * @param {import('node:vm').RunningScriptOptions | string} [options]
-   */
-  vm.runInThisContext = function (text, options) {
-    remember(text, options);
-    return runInThisContext.call(this, text, options);
-  };
+  // The scripts jest and vitest run (a function compiled alone is no module of theirs).
+  watchEvaluations((text, options, route) => {
+    if (route !== 'function') remember(text, options);
+  });
 
   /**
    * The original line of `line`:`column` (1-based) of `filename`, or `line` where there is no map.

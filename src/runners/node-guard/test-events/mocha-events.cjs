@@ -105,4 +105,4 @@ function fileOf(runnable) {
   return null;
 }
 
-module.exports = { followMocha };
+module.exports = { followMocha, titlesOf };
