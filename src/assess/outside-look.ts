@@ -18,6 +18,7 @@ import { probeLanguageOf } from './probe-languages.ts';
 import type { VersionPlan } from './probe-plan.ts';
 import type { ProbeRecord, ProbedFunction } from './probe-record.ts';
 import { resultText } from './compare-records.ts';
+import { SuiteCalls, same } from './outside-pairs.ts';
 
 /** Calls made again at most: the look is one short process per version and language. */
 const MAX_CALLS = 40;
@@ -35,13 +36,12 @@ interface Changed {
   fn: ProbedFunction;
   record: ProbeRecord;
   original: Out;
+  /** The receiver's fields as the original's call had them: the patched one's, or fewer (outside-pairs.ts). */
+  originalThis?: string;
 }
 
 /** What each version's plain process gave, by call: the result, or null when it gave none. */
 type Outcomes = Array<Out | null>;
-
-/** Results compare as the records write them: canonical texts, so equal values give equal text. */
-const same = (a: Out, b: Out): boolean => JSON.stringify(a) === JSON.stringify(b);
 
 /**
  * The look, or null when the patch changed no call the suite made (the probes saw no change there),
@@ -62,7 +62,7 @@ export async function lookFromOutside(
   tools.log(`assessment: ${changed.length} changed call(s) made again outside the test runner`);
   const at = { checkout, ...tools };
   const { original, patched } = await checkout.withoutTests(async () => ({
-    original: await outcomesOf(at, plans.original, changed),
+    original: await outcomesOf(at, plans.original, changed.map(asTheOriginalMadeIt)),
     patched: await outcomesOf(at, patchedPlan, changed),
   }));
   let called = 0;
@@ -94,14 +94,16 @@ export function changedCalls(
   patched: readonly ProbeRecord[],
   functions: ReadonlyMap<string, ProbedFunction>,
 ): { calls: Changed[]; notCalled: NonNullable<OutsideLook['notCalled']> } {
-  const before = singleOutcomes(original);
+  const before = new SuiteCalls(original);
   const calls: Changed[] = [];
   const notCalled = { methods: 0, inexactArguments: 0, unsupported: 0 };
-  for (const [key, after] of singleOutcomes(patched)) {
-    const was = before.get(key);
+  for (const [, after] of new SuiteCalls(patched).entries()) {
+    const was = after ? before.pairOf(after) : null;
     if (!after || !was || same(was.out, after.out)) continue;
     const fn = functions.get(after.fn);
-    const exact = after.replay !== undefined && was.replay === after.replay && was.replayThis === after.replayThis;
+    // Paired, the receivers are the same, or the patched one has the original's fields and more
+    // (outside-pairs.ts): each version's call is made outside on its own receiver.
+    const exact = after.replay !== undefined && was.replay === after.replay;
     // A dotted name with exact arguments and no receiver is a function held by an exported one
     // (`picomatch.matchBase`, a static method): the plain process looks it up by that path. A method
     // called on an instance is made on an object of its class with the instance's fields
@@ -109,23 +111,16 @@ export function changedCalls(
     if (!fn || !outsideOf(fn.path)) notCalled.unsupported += 1;
     else if (!exact && fn.name.includes('.')) notCalled.methods += 1;
     else if (!exact) notCalled.inexactArguments += 1;
-    else if (calls.length < MAX_CALLS) calls.push({ fn, record: after, original: was.out });
+    else if (calls.length < MAX_CALLS)
+      calls.push({ fn, record: after, original: was.out, ...(was.replayThis ? { originalThis: was.replayThis } : {}) });
   }
   return { calls, notCalled };
 }
 
-/** Each suite call by function and arguments: its record, or null when they gave several results. */
-function singleOutcomes(records: readonly ProbeRecord[]): Map<string, ProbeRecord | null> {
-  const byCall = new Map<string, ProbeRecord | null>();
-  for (const record of records) {
-    if (record.kind !== 'suite') continue;
-    // Calls of a method with the same arguments on receivers with other fields are other calls.
-    const key = `${record.fn}\0${record.args}\0${record.replayThis ?? ''}`;
-    const seen = byCall.get(key);
-    if (seen === undefined) byCall.set(key, record);
-    else if (seen && !same(seen.out, record.out)) byCall.set(key, null);
-  }
-  return byCall;
+/** The call as the original made it: on the receiver it had, which may lack a field the patch added. */
+function asTheOriginalMadeIt(call: Changed): Changed {
+  if (call.originalThis === undefined || call.originalThis === call.record.replayThis) return call;
+  return { ...call, record: { ...call.record, replayThis: call.originalThis } };
 }
 
 function outsideOf(path: string): OutsideCalls | null {

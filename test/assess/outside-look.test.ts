@@ -64,6 +64,23 @@ describe('which calls are made again outside the runner', () => {
     ]);
   });
 
+  it("pairs a method's call with the original's on the receiver the patch gave another field, each made on its own", () => {
+    const on = (fields: string, returned: string): ProbeRecord => ({
+      ...call('Parser.parse', '1', returned),
+      replayThis: fields,
+    });
+    const round = '{"$fixloop":"function","name":"wholeCents"}';
+    const original = [on('{"depth":1}', 'a'), on('{"depth":2}', 'b')];
+    // The second receiver has the original's field with another value beside the new one: another call.
+    const patched = [on(`{"depth":1,"round":${round}}`, 'A'), on(`{"depth":3,"round":${round}}`, 'B')];
+    const { calls } = changedCalls(original, patched, functions);
+    expect(calls.map((c) => [c.record.replayThis, c.originalThis, c.original])).toEqual([
+      [`{"depth":1,"round":${round}}`, '{"depth":1}', { returned: 'a' }],
+    ]);
+    // A patch that took a field away leaves receivers the original's calls do not pair with.
+    expect(changedCalls(patched, original, functions).calls).toEqual([]);
+  });
+
   it('leaves out a call that gave several results in one version: it depends on state', () => {
     const original = [call('f', '2', '2'), call('f', '2', '3')];
     const patched = [call('f', '2', '20')];

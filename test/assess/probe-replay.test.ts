@@ -11,9 +11,9 @@ const { fieldsText, replayText } = require('../../src/assess/js/probe-replay.cjs
   replayText: (args: unknown[]) => string | undefined;
   fieldsText: (receiver: unknown) => string | undefined;
 };
-const { classNamesIn, revive } = require('../../src/assess/js/outside-revive.cjs') as {
-  revive: (text: string, classes?: (name: string) => unknown) => unknown;
-  classNamesIn: (text: string) => Set<string>;
+const { programNamesIn, revive } = require('../../src/assess/js/outside-revive.cjs') as {
+  revive: (text: string, named?: (name: string) => unknown) => unknown;
+  programNamesIn: (text: string) => Set<string>;
 };
 
 describe('JavaScript arguments as exact data', () => {
@@ -73,7 +73,7 @@ describe('JavaScript arguments as exact data', () => {
       '[{"$fixloop":"map","items":[[["mon",1],{"$fixloop":"instance","class":"Rate","fields":{"percent":10}}]]},' +
         '{"$fixloop":"set","items":["a",2]},{"$fixloop":"instance","class":"Special","fields":{"percent":10}}]',
     );
-    expect([...classNamesIn(text!)]).toEqual(['Rate', 'Special']);
+    expect([...programNamesIn(text!)]).toEqual(['Rate', 'Special']);
     const [map, set, special] = revive(text!, (name) => ({ Rate, Special })[name]) as [Map<unknown, Rate>, Set<unknown>, Rate];
     expect([...map.values()][0]).toBeInstanceOf(Rate);
     expect([...set]).toEqual(['a', 2]);
@@ -83,9 +83,35 @@ describe('JavaScript arguments as exact data', () => {
     expect(() => revive(text!)).toThrow('no class named Rate');
   });
 
+  it("writes a named function of the program's by its name, and gives back the one that name finds", () => {
+    function wholeCents(cents: number): number {
+      return Math.floor(cents);
+    }
+    class Ledger {
+      round = wholeCents;
+      rows = [1];
+    }
+    const text = replayText([new Ledger(), wholeCents]);
+    expect(text).toBe(
+      '[{"$fixloop":"instance","class":"Ledger","fields":{"round":{"$fixloop":"function","name":"wholeCents"},"rows":[1]}},' +
+        '{"$fixloop":"function","name":"wholeCents"}]',
+    );
+    expect([...programNamesIn(text!)]).toEqual(['Ledger', 'wholeCents']);
+    const [ledger, round] = revive(text!, (name) => ({ Ledger, wholeCents })[name]) as [Ledger, unknown];
+    expect(ledger.round).toBe(wholeCents);
+    expect(round).toBe(wholeCents);
+    // No function of that name where the call is made: nothing is given back in its place.
+    expect(() => revive(text!, (name) => ({ Ledger })[name])).toThrow('no function named wholeCents');
+    // A function with state of its own, a bound one, a built-in or one with no name is not written.
+    const memo = Object.assign(function memoized() {}, { cache: {} });
+    const unnamed = [() => 1][0];
+    for (const value of [memo, wholeCents.bind(null), Math.max, unnamed])
+      expect(replayText([value]), String(value)).toBeUndefined();
+  });
+
   it('refuses what JSON would bring back otherwise', () => {
     class Point {
-      x = () => 1;
+      at = [() => 1];
     }
     class Table extends Map {}
     const holed = [1, 2, 3];

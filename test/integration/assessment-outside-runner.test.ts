@@ -14,6 +14,7 @@ import { PATHS_PROJECT } from '../fixtures/overfit-paths.ts';
 import {
   FIXED_GAUGE,
   FIXED_LEDGER,
+  FIXED_LEDGER_ROUNDED,
   FIXED_MONEY,
   FIXED_PATHS,
   FIXED_RULER,
@@ -25,6 +26,7 @@ import {
   RULER_PROJECT,
   RUNNER_ONLY_GAUGE,
   RUNNER_ONLY_LEDGER,
+  RUNNER_ONLY_LEDGER_ROUNDED,
   RUNNER_ONLY_MONEY,
   RUNNER_ONLY_PATHS,
   RUNNER_ONLY_RULER,
@@ -89,7 +91,9 @@ describe('the look from outside the runner, node --test', () => {
 describe('the look from outside the runner, pytest', () => {
   const run = (patched: string) => scriptedRun(MONEY_PROJECT, 'python3 -m pytest -q', writeFile('shop/money.py', patched));
 
-  it('refuses a fix made only under pytest, with the call that differs outside it', async () => {
+  // Full tier: the Python look's plain process is tested in test/assess/python/outside-call.test.ts, the
+  // refusal end to end under node above.
+  it.runIf(fullSuite)('refuses a fix made only under pytest, with the call that differs outside it', async () => {
     const { result, code } = await run(RUNNER_ONLY_MONEY);
     expectRefused(result);
     expect(result.assessment?.outsideLook?.runnerOnly).toContainEqual(
@@ -189,6 +193,28 @@ describe('the look from outside the runner, on a method', () => {
 
   it.runIf(fullSuite)('node --test: keeps the same method fixed everywhere verified, its receiver given back whole', async () => {
     const { result, code } = await scriptedRun(LEDGER_PROJECT, 'node --test', writeFile('src/ledger.js', FIXED_LEDGER));
+    expect(result.assessment?.level).toBe('verified');
+    expect(result.assessment?.outsideLook).toMatchObject({ runnerOnly: [], count: 0 });
+    expect(result.assessment?.outsideLook?.reproduced).toBeGreaterThan(0);
+    expect(code).toBe(0);
+  });
+
+  it.runIf(fullSuite)(
+    'node --test: refuses a method fixed only under the runner whose patch gave its object a rounding function',
+    async () => {
+      const patch = writeFile('src/ledger.js', RUNNER_ONLY_LEDGER_ROUNDED);
+      const { result, code } = await scriptedRun(LEDGER_PROJECT, 'node --test', patch);
+      expectRefused(result);
+      expect(result.assessment?.outsideLook?.runnerOnly).toContainEqual(
+        expect.objectContaining({ function: 'Ledger.due', original: '404', underRunner: '440', outside: '404' }),
+      );
+      expect(code).toBe(1);
+    },
+  );
+
+  it.runIf(fullSuite)('node --test: keeps the same fix verified with the rounding function given back by its name', async () => {
+    const patch = writeFile('src/ledger.js', FIXED_LEDGER_ROUNDED);
+    const { result, code } = await scriptedRun(LEDGER_PROJECT, 'node --test', patch);
     expect(result.assessment?.level).toBe('verified');
     expect(result.assessment?.outsideLook).toMatchObject({ runnerOnly: [], count: 0 });
     expect(result.assessment?.outsideLook?.reproduced).toBeGreaterThan(0);

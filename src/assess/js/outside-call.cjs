@@ -21,7 +21,7 @@ const { appendFileSync, readFileSync } = require('node:fs');
 const { resolve } = require('node:path');
 const { pathToFileURL } = require('node:url');
 const { canon, thrownText } = require('./probe-canon.cjs');
-const { Born, classesOf, revive, withFields } = require('./outside-revive.cjs');
+const { Born, programValuesOf, revive, withFields } = require('./outside-revive.cjs');
 const { topLevelBinding, withBindingExported } = require('./outside-internal.cjs');
 
 /** An async call that has not settled by then is written as not settled. */
@@ -145,15 +145,15 @@ async function lookUp(module, name) {
  * @param {{ namespace: Record<string, unknown>, path: string }} module
  * @param {string} name
  * @param {string} fields
- * @param {(name: string) => Function | undefined} classes The classes the fields' objects are of (classesOf).
+ * @param {(name: string) => Function | undefined} named The classes and functions the fields name (programValuesOf).
  * @returns {Promise<{ fn: Function, receiver: unknown } | null>}
  */
-async function onInstance(module, name, fields, classes) {
+async function onInstance(module, name, fields, named) {
   const cut = name.lastIndexOf('.');
   const found = cut > 0 ? await lookUp(module, name.slice(0, cut)) : null;
   const prototype = found ? /** @type {{ prototype?: unknown }} */ (found.fn).prototype : null;
   if (typeof prototype !== 'object' || prototype === null || !found) return null;
-  const given = /** @type {Record<string, unknown>} */ (revive(fields, classes));
+  const given = /** @type {Record<string, unknown>} */ (revive(fields, named));
   /** @type {Record<string, unknown>} */
   let receiver;
   if (given instanceof Born) receiver = Reflect.construct(found.fn, given.args);
@@ -231,14 +231,14 @@ async function outcome(call, modules) {
   }
   const module = { namespace, path: call.path };
   const texts = call.this === undefined ? [call.args] : [call.args, call.this];
-  const classes = await classesOf(texts, async (name) => (await lookUp(module, name))?.fn);
+  const named = await programValuesOf(texts, async (name) => (await lookUp(module, name))?.fn);
   /** @type {{ fn: Function, receiver: unknown } | null} */
   let found;
   /** @type {unknown[]} */
   let args;
   try {
-    found = call.this === undefined ? await lookUp(module, call.name) : await onInstance(module, call.name, call.this, classes);
-    args = /** @type {unknown[]} */ (revive(call.args, classes));
+    found = call.this === undefined ? await lookUp(module, call.name) : await onInstance(module, call.name, call.this, named);
+    args = /** @type {unknown[]} */ (revive(call.args, named));
   } catch (error) {
     return { missing: `the values of ${call.name}'s call could not be given back: ${thrownText(error)}` };
   }

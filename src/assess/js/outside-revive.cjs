@@ -1,8 +1,9 @@
 'use strict';
 // What probe-replay.cjs wrote, given back in the plain process of the look from outside the runner
 // (outside-call.cjs, docs/design.md §3.3): the values as they were, tagged ones made again, an object
-// of one of the program's classes made of the class its name finds where the call is made. Copied
-// beside outside-call.cjs; never part of the probe runtime.
+// of one of the program's classes made of the class its name finds where the call is made, and a
+// function of the program's as the one its name finds there. Copied beside outside-call.cjs; never
+// part of the probe runtime.
 const { TAG } = require('./probe-replay.cjs');
 
 /** A receiver to be made by its class's constructor with these arguments (probe-born.cjs's `new`). */
@@ -13,16 +14,16 @@ class Born {
   }
 }
 
-/** @typedef {(name: string) => Function | undefined} Classes The program's class of a name, for `instance`. */
+/** @typedef {(name: string) => Function | undefined} Named The program's class or function of a name, for `instance` and `function`. */
 
 /**
  * A tagged value given back.
  * @param {Record<string, unknown>} tagged
  * @param {(value: unknown) => unknown} back
- * @param {Classes} classes
+ * @param {Named} named
  * @returns {unknown}
  */
-function untagged(tagged, back, classes) {
+function untagged(tagged, back, named) {
   const value = tagged.value;
   switch (tagged[TAG]) {
     case 'new':
@@ -31,8 +32,13 @@ function untagged(tagged, back, classes) {
       return new Map(/** @type {unknown[][]} */ (tagged.items).map(([k, v]) => [back(k), back(v)]));
     case 'set':
       return new Set(/** @type {unknown[]} */ (tagged.items).map(back));
+    case 'function': {
+      const found = named(String(tagged.name));
+      if (typeof found !== 'function') throw new Error(`no function named ${String(tagged.name)}`);
+      return found;
+    }
     case 'instance': {
-      const found = classes(String(tagged.class));
+      const found = named(String(tagged.class));
       const prototype = /** @type {{ prototype?: unknown } | undefined} */ (found)?.prototype;
       if (typeof prototype !== 'object' || prototype === null) throw new Error(`no class named ${String(tagged.class)}`);
       return withFields(Object.create(prototype), /** @type {Record<string, unknown>} */ (tagged.fields), back);
@@ -68,29 +74,31 @@ function withFields(target, fields, back) {
 
 /**
  * What `replayText` or `fieldsText` wrote, parsed and given back as the values it was written from;
- * an object of a class is made of the class `classes` gives for its name (it throws when there is none).
+ * an object of a class is made of the class `named` gives for its name, a function is the one it gives
+ * (it throws when there is none).
  * @param {string} text
- * @param {Classes} [classes]
+ * @param {Named} [named]
  * @returns {unknown}
  */
-function revive(text, classes = () => undefined) {
+function revive(text, named = () => undefined) {
   /** @param {unknown} value @returns {unknown} */
   const back = (value) => {
     if (Array.isArray(value)) return value.map(back);
     if (typeof value !== 'object' || value === null) return value;
     const record = /** @type {Record<string, unknown>} */ (value);
-    if (TAG in record) return untagged(record, back, classes);
+    if (TAG in record) return untagged(record, back, named);
     return withFields({}, record, back);
   };
   return back(JSON.parse(text));
 }
 
 /**
- * The class names the text's objects of a class name, for the caller to look them up before `revive`.
+ * The names of the classes the text's objects are of and of the functions it holds, for the caller
+ * to look them up before `revive`.
  * @param {string} text
  * @returns {Set<string>}
  */
-function classNamesIn(text) {
+function programNamesIn(text) {
   /** @type {Set<string>} */
   const names = new Set();
   /** @param {unknown} value */
@@ -98,6 +106,7 @@ function classNamesIn(text) {
     if (typeof value !== 'object' || value === null) return;
     const record = /** @type {Record<string, unknown>} */ (value);
     if (record[TAG] === 'instance') names.add(String(record.class));
+    if (record[TAG] === 'function') names.add(String(record.name));
     for (const item of Object.values(record)) walk(item);
   };
   walk(JSON.parse(text));
@@ -105,20 +114,21 @@ function classNamesIn(text) {
 }
 
 /**
- * The classes the texts' objects are of, each found by its name where the call is made (`find`: the
- * called function's module, its exports, else a binding it keeps to itself), as `revive` asks for them.
+ * The classes the texts' objects are of and the functions they hold, each found by its name where the
+ * call is made (`find`: the called function's module, its exports, else a binding it keeps to
+ * itself), as `revive` asks for them.
  * @param {string[]} texts
  * @param {(name: string) => Promise<Function | undefined>} find
- * @returns {Promise<Classes>}
+ * @returns {Promise<Named>}
  */
-async function classesOf(texts, find) {
+async function programValuesOf(texts, find) {
   /** @type {Map<string, Function>} */
   const found = new Map();
-  for (const name of new Set(texts.flatMap((text) => [...classNamesIn(text)]))) {
+  for (const name of new Set(texts.flatMap((text) => [...programNamesIn(text)]))) {
     const at = await find(name);
     if (at) found.set(name, at);
   }
   return (name) => found.get(name);
 }
 
-module.exports = { Born, classNamesIn, classesOf, revive, withFields };
+module.exports = { Born, programNamesIn, programValuesOf, revive, withFields };

@@ -56,8 +56,19 @@ function encodedNumber(value) {
   return Number.isFinite(value) ? value : { [TAG]: 'number', value: String(value) };
 }
 
-/** A class name a plain process can look up in a module: an identifier. */
+/** A class's or a function's name a plain process can look up in a module: an identifier. */
 const CLASS_NAME = /^[A-Za-z_$][\w$]*$/;
+/** The own properties every function has by itself (strict or sloppy, arrow or not). */
+const FUNCTION_OWN = new Set(['length', 'name', 'prototype', 'arguments', 'caller']);
+
+/**
+ * Whether a function is a built-in (its text is `[native code]`), not one of the program's.
+ * @param {Function} fn
+ * @returns {boolean}
+ */
+function isNative(fn) {
+  return /\{\s*\[native code\]\s*\}\s*$/.test(Function.prototype.toString.call(fn));
+}
 
 /**
  * Whether every prototype above the value's, up to Object.prototype, is the program's: a class that
@@ -69,8 +80,7 @@ function ofProgramClass(value) {
   let proto = Object.getPrototypeOf(value);
   while (proto !== null && !isPlainRecord(proto)) {
     const constructor = Object.getOwnPropertyDescriptor(proto, 'constructor')?.value;
-    if (typeof constructor !== 'function' || /\{\s*\[native code\]\s*\}\s*$/.test(Function.prototype.toString.call(constructor)))
-      return false;
+    if (typeof constructor !== 'function' || isNative(constructor)) return false;
     proto = Object.getPrototypeOf(proto);
   }
   return proto !== null;
@@ -103,6 +113,24 @@ function encodedCollection(value, kind, tag, depth, budget) {
   if (tag !== '[object Object]' || !CLASS_NAME.test(kind) || own.includes(TAG) || !ofProgramClass(value)) return REFUSED;
   const fields = fieldsOf(value, own, depth, budget);
   return fields === REFUSED ? REFUSED : { [TAG]: 'instance', class: kind, fields };
+}
+
+/**
+ * A function of the program's by its name, which the plain process looks up where the call is made,
+ * as it looks up a class: one with a name that is an identifier (a bound function's is not), no
+ * fields of its own (a memo table hung on it is state) and a text of its own (not a built-in's).
+ * REFUSED otherwise. A name that finds another function there gives the original another result
+ * outside than under the runner, so such a call never counts (src/assess/outside-look.ts).
+ * @param {Function} value
+ * @returns {unknown}
+ */
+function encodedFunction(value) {
+  const name = Object.getOwnPropertyDescriptor(value, 'name')?.value;
+  if (typeof name !== 'string' || !CLASS_NAME.test(name)) return REFUSED;
+  const own = Object.getOwnPropertyNames(value).filter((key) => !FUNCTION_OWN.has(key));
+  if (own.length > 0 || Object.getOwnPropertySymbols(value).length > 0) return REFUSED;
+  if (isNative(value)) return REFUSED;
+  return { [TAG]: 'function', name };
 }
 
 /**
@@ -157,6 +185,7 @@ function encoded(value, depth, budget) {
   if (value === undefined) return { [TAG]: 'undefined' };
   if (typeof value === 'number') return encodedNumber(value);
   if (typeof value === 'bigint') return { [TAG]: 'bigint', value: String(value) };
+  if (typeof value === 'function') return encodedFunction(value);
   if (typeof value !== 'object' || depth >= MAX_DEPTH) return REFUSED;
   if (Array.isArray(value) && value.length > budget.left) return REFUSED;
   if (Object.getOwnPropertySymbols(value).length > 0) return REFUSED;
