@@ -374,6 +374,9 @@ const FULL_SUITE_ONLY = new Set([
   'tox.ini',
   'guard-made-code-honest',
   'guard-routes-honest',
+  // Test files the default globs miss: node's runner's in judge-cheats.test.ts (`dash-weakened`).
+  'checks-weakened',
+  'checks-honest',
 ]);
 
 describe.each(BACKENDS)('the judge of a pytest project under the %s sandbox', (sandbox) => {
