@@ -111,7 +111,7 @@ describe("the Node guard, the verdict's parts", () => {
     for (const pool of ['--pool=forks', '--pool=threads']) {
       const run = await runIn(root, 'vitest', ['vitest', 'run', pool], true);
       expect(run.code, run.output).toBe(0);
-      expect(eventsOf(run)).toEqual(["framework_changed src/compare.js:5 vitest's chai Assertion.prototype.assert replaced"]);
+      expect(eventsOf(run)).toEqual(["framework_changed src/compare.js:5 chai's Assertion.prototype.assert replaced"]);
       expect(testsOf(run)).toEqual({ passed: 2, failed: 0, skipped: 0 });
     }
   });
@@ -132,6 +132,30 @@ describe("the Node guard, the verdict's parts", () => {
         "const { add } = require('../src/add.js');",
         "it('adds', () => chai.expect(add(2, 2)).to.equal(4));",
         "it('is ten', () => chai.expect(10).to.ten());",
+        '',
+      ].join('\n'),
+    });
+    const plain = await runIn(root, 'mocha', ['mocha'], false);
+    expect(plain.code, plain.output).toBe(0);
+    const run = await runIn(root, 'mocha', ['mocha'], true);
+    expect(run.code, run.output).toBe(0);
+    expect(eventsOf(run)).toEqual(["framework_changed src/add.js:3 chai's Assertion.prototype.assert replaced"]);
+  });
+
+  it("under mocha, ES module tests: chai's `Assertion.prototype.assert` replaced by code that imports chai is named", async () => {
+    const root = project({
+      'package.json': '{ "name": "esm", "type": "module" }\n',
+      'src/add.js': [
+        "import { Assertion } from 'chai';",
+        'const own = Assertion.prototype.assert;',
+        'Assertion.prototype.assert = function (...args) { try { return own.apply(this, args); } catch { return undefined; } };',
+        'export const add = (a, b) => a - b;',
+        '',
+      ].join('\n'),
+      'test/add.test.js': [
+        "import { expect } from 'chai';",
+        "import { add } from '../src/add.js';",
+        "it('adds', () => expect(add(2, 2)).to.equal(4));",
         '',
       ].join('\n'),
     });

@@ -99,7 +99,7 @@ function guardRunners(record, { caller, direct }, root, watch, nodeTestReported)
       // Once the tests' `expect` exists (the first test): the assertion objects' prototype.
       const chai = chaiWatched ? null : chaiAssertionPrototype(globalThis);
       chaiWatched = true;
-      if (chai) verdictParts.assertionMethods(chai, "vitest's chai Assertion.prototype");
+      if (chai) verdictParts.assertionMethods(chai, "chai's Assertion.prototype");
       bodies.watchVitestTest(task);
     },
     vitestFilesRun: () => record.workerDone(),

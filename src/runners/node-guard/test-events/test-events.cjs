@@ -10,10 +10,14 @@
 // Each runner's part says which of its events it follows (mocha-events.cjs, node-test-events.cjs,
 // jest-events.cjs, vitest-events.cjs); the error each runner holds becomes a message and a stack here.
 const Module = require('node:module');
+const { fileURLToPath } = require('node:url');
 const { followMocha } = require('./mocha-events.cjs');
 const { followNodeTest } = require('./node-test-events.cjs');
 const { followJest } = require('./jest-events.cjs');
 const { followVitest } = require('./vitest-events.cjs');
+
+/** node's own, kept before the guard watches the repository's calls of it (guard-routes.cjs). */
+const registerHooks = /** @type {{ registerHooks?: Function }} */ (/** @type {unknown} */ (Module)).registerHooks;
 
 /** @typedef {'passed' | 'failed' | 'skipped'} Outcome */
 /** @typedef {'mocha' | 'node-test' | 'jest' | 'vitest'} RunnerName */
@@ -39,7 +43,7 @@ const { followVitest } = require('./vitest-events.cjs');
  * @property {() => void} [started] a test starts (before its beforeEach hooks), or a suite of node's runner
  * @property {() => void} [suiteEnded] a suite of node's runner told started has ended (it holds no test of its own)
  * @property {(mocha: { [name: string]: unknown }) => void} [mochaLoaded] mocha's module was loaded
- * @property {(chai: { [name: string]: unknown }) => void} [chaiLoaded] chai was loaded by node's require (mocha's tests: chai 4's CommonJS, or chai 5 and later required as an ES module)
+ * @property {(chai: { [name: string]: unknown }) => void} [chaiLoaded] chai was loaded by node's require (mocha's tests: chai 4's CommonJS, or chai 5 and later required as an ES module), or is about to be imported
  * @property {() => void} [jestEnvironment] a jest test environment was loaded
  * @property {(global: { [key: string | symbol]: unknown }) => void} [jestSetup] circus set its tests up in this environment's global
  * @property {(test: { fn?: unknown }, declared: unknown) => void} [jestTestFn] circus is about to call this test's body, its `fn` (each try); `declared`, the function its file declared, when circus told it
@@ -70,6 +74,43 @@ function followTests(listener) {
     }
     return loaded;
   };
+  followChaiImports(listener);
+}
+
+/**
+ * chai imported (chai 5 and later are ES modules: mocha's ES module tests): node's resolve hook sees
+ * the name before any importer runs, and the module is loaded there by `require` (an ES module's
+ * namespace, which the import then gets too), so the listener has chai before the code under test
+ * can change it. Node 24 and later only: on 22 both the synchronous hooks and `require` of an ES
+ * module may print an experimental warning into the tests' output. Before that an imported chai is
+ * not seen.
+ * @param {Listener} listener
+ */
+function followChaiImports(listener) {
+  const chaiLoaded = listener.chaiLoaded;
+  if (!chaiLoaded || typeof registerHooks !== 'function' || Number(process.versions.node.split('.')[0]) < 24) return;
+  /** @type {Set<string>} */
+  const seen = new Set();
+  registerHooks.call(Module, {
+    /**
+     * @param {string} specifier
+     * @param {unknown} context
+     * @param {(specifier: string, context: unknown) => { url: string }} next
+     */
+    resolve(specifier, context, next) {
+      const resolved = next(specifier, context);
+      if (specifier === 'chai' && resolved.url.startsWith('file:') && !seen.has(resolved.url)) {
+        seen.add(resolved.url);
+        try {
+          const chai = require(fileURLToPath(resolved.url));
+          if (chai && typeof chai === 'object') chaiLoaded(chai);
+        } catch {
+          // A chai that cannot be required here (a top-level await): the import goes on unwatched.
+        }
+      }
+      return resolved;
+    },
+  });
 }
 
 module.exports = { followTests };
