@@ -1,7 +1,8 @@
 // The Node guard watches the environment for the runner being looked for (guard-environment.cjs)
 // under jest, whose tests get a `process` of their own, and under vitest and mocha, which share the
 // process's: a runner's variable read by a name made at run time is an event naming the source line;
-// a listing made by the code or a test leaves out what the runner set; the tests themselves read it.
+// a listing made by the code or a test (node's diagnostic report too) leaves out what the runner set;
+// the tests themselves read it.
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { project, removeProjects, runIn, type GuardedRun } from '../support/guarded-run.ts';
 
@@ -15,6 +16,9 @@ const ESM = JSON.stringify({ name: 'calc', private: true, type: 'module' }) + '\
 const DETECTS = (name: string[]) => `const underTest = () => process.env[${JSON.stringify(name)}.join('_')] !== undefined;\n`;
 /** Whether a listing of the environment shows any of the runners' variables. */
 const LISTS = 'const listed = () => Object.keys({ ...process.env }).filter((k) => /^(JEST|VITEST|TEST$)/.test(k));\n';
+/** The same, from the environment node's diagnostic report lists. */
+const REPORTS =
+  'const reported = () => Object.keys(process.report.getReport().environmentVariables).filter((k) => /^(JEST|VITEST|TEST$)/.test(k));\n';
 
 function events(run: GuardedRun): string[] {
   return run.records.flatMap((r) => r.events.map((e) => `${e.kind} ${e.file ?? '?'}:${e.line ?? '?'} ${e.detail}`));
@@ -24,11 +28,12 @@ describe('the Node guard, the runner looked for in the environment', () => {
   it("under jest: the test environment's own copy of the environment is watched", async () => {
     const root = project({
       'package.json': CJS,
-      'src/detect.js': `${DETECTS(['JEST', 'WORKER', 'ID'])}${LISTS}module.exports = { underTest, listed };\n`,
+      'src/detect.js': `${DETECTS(['JEST', 'WORKER', 'ID'])}${LISTS}${REPORTS}module.exports = { underTest, listed, reported };\n`,
       'test/detect.test.js': [
-        "const { underTest, listed } = require('../src/detect.js');",
+        "const { underTest, listed, reported } = require('../src/detect.js');",
         "test('detects', () => expect(underTest()).toBe(true));",
         "test('lists', () => expect(listed()).toEqual([]));",
+        "test('lists from the diagnostic report', () => expect(reported()).toEqual([]));",
         "test('the test reads it', () => expect(process.env.JEST_WORKER_ID).toBeDefined());",
         '',
       ].join('\n'),

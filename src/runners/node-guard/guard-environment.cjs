@@ -88,8 +88,37 @@ function guardEnvironment(record, { direct, byMachinery, fromRepository }, { var
       },
     });
   };
-  process.env = watch(process.env);
+  const raw = process.env;
+  process.env = watch(raw);
+  watchReport(raw, process.env, byMachinery);
   return watch;
+}
+
+/**
+ * node's diagnostic report lists the environment too (`process.report.getReport()`, its
+ * `environmentVariables`, read by node from the process's own): a listing like `Object.keys` of
+ * `process.env`, so the same variables, those the runner set, are left out of the report the
+ * repository's code asks for. A report node or a dependency makes (a crash reporter) is whole. Not
+ * seen: a report written to a file (`process.report.writeReport`) and read back.
+ * @param {NodeJS.ProcessEnv} raw the process's environment
+ * @param {NodeJS.ProcessEnv} watched the same behind the guard's proxy
+ * @param {(file: string) => boolean} byMachinery
+ */
+function watchReport(raw, watched, byMachinery) {
+  const report = /** @type {{ getReport?: (...args: unknown[]) => unknown } | undefined} */ (process.report);
+  const getReport = report && report.getReport;
+  if (!report || typeof getReport !== 'function') return;
+  report.getReport = function (...args) {
+    const made = /** @type {{ environmentVariables?: Record<string, unknown> } | null} */ (getReport.apply(this, args));
+    const variables = made && made.environmentVariables;
+    if (variables && typeof variables === 'object' && !byMachinery(HERE)) {
+      // What a listing of the watched environment shows (the proxy's `ownKeys`) is what the report
+      // keeps; a name is never asked of the proxy, which would count as a read of it.
+      const listed = new Set(Object.keys(watched));
+      for (const key of Object.keys(raw)) if (!listed.has(key)) delete variables[key];
+    }
+    return made;
+  };
 }
 
 /**
