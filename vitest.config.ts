@@ -28,6 +28,9 @@ const FULL_SUITE_ONLY = [
   'test/integration/library-example.test.ts', // the library: test/library/
   'test/engines/repair/explore-plausible.test.ts', // the repair engine: cli-repair.test.ts
   'test/engines/repair/repair-engine.test.ts', // the repair engine: cli-repair.test.ts
+  'test/engines/repair/localize/hooked-spectra.test.ts', // localization: cli-repair.test.ts's default engine, ochiai.test.ts
+  'test/engines/agent/red-green.test.ts', // the agent engine: agent-engine.test.ts
+  'test/jobs/crash-recovery.test.ts', // jobs left unfinished: pgboss-adoption.test.ts
   'test/engines/repair/focused-command.test.ts', // the repair engine: cli-repair.test.ts
   'test/engines/repair/validate-candidates.test.ts', // the repair engine: cli-repair.test.ts
   'test/forge/stand-in-forge-flow.test.ts', // a forge: app-e2e.test.ts

@@ -12,6 +12,7 @@ import { git } from '../support/git-fixture.ts';
 import { examplePayload, mockConfig, mockInstallationTokens, type Payload } from '../support/github-app-harness.ts';
 import { checkResponseAgainstOpenApi, openApiExample } from '../support/openapi-response.ts';
 import { OWNER, REPO, startScenario, type Scenario } from '../support/app-scenario.ts';
+import { fullSuite } from '../support/suite-tier.ts';
 
 let s: Scenario;
 beforeEach(async () => {
@@ -119,7 +120,9 @@ function failedWorkflowRun(cloneUrl: string, sha: string): Payload {
 }
 
 describe('the GitHub App on a failing lint check', () => {
-  it(
+  // Full tier: a lint check as the gate in test/integration/cli-checks.test.ts, a failing check's
+  // trigger in app-pull-requests.test.ts.
+  it.runIf(fullSuite)(
     'reads the failed step from the workflow, makes `npm run lint` the gate, and opens the fix as a pull request',
     { timeout: 240_000 },
     async () => {

@@ -92,7 +92,8 @@ describe('run (the library)', () => {
     expect(phases).toEqual(expect.arrayContaining(['clone', 'baseline', 'attempt', 'verify', 'done']));
   });
 
-  it('cancelled: aborting the signal stops the run, the outcome says so', async () => {
+  // Full tier: a cancelled run in test/integration/cli-cancel.test.ts.
+  it.runIf(fullSuite)('cancelled: aborting the signal stops the run, the outcome says so', async () => {
     const project = await repo();
     const controller = new AbortController();
     const outcome = await run(project, {
@@ -110,7 +111,8 @@ describe('run (the library)', () => {
     expect(outcome.status === 'failed_to_green' && outcome.stopReason).toBe('cancelled');
   });
 
-  it('nothing_to_fix: a suite that passes runs no attempt', async () => {
+  // Full tier: nothing to fix in test/integration/app-e2e.test.ts.
+  it.runIf(fullSuite)('nothing_to_fix: a suite that passes runs no attempt', async () => {
     const project = await repo({ ...CALC_FILES, 'src/math.js': 'export function add(a, b) {\n  return a + b;\n}\n' });
     const outcome = await run(project, { taskId: 'calc', testCommand: 'node --test', artifactsDir: await tempDir() });
     expect(outcome.status).toBe('nothing_to_fix');

@@ -228,7 +228,8 @@ describe.runIf(bwrapWorks())('a hostile repository under bwrap', () => {
           trigger: { kind: 'cli', number: null, deliveryId: null, actor: null },
           goal: 'fix',
           hints: [],
-          config: repoConfigSchema.parse({ test: { command: 'node --test' } }),
+          // The assessment off: the run is here to be served beside the bomb, not assessed.
+          config: repoConfigSchema.parse({ test: { command: 'node --test' }, assessment: { enabled: false } }),
         },
         { sandbox, artifactsRoot: join(root, 'artifacts'), tmpRoot: scratch },
       ),

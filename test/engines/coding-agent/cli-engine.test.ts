@@ -636,7 +636,8 @@ describe('cli engine through the fix loop', () => {
     return { result, progress, repo };
   }
 
-  it('turns a failing node --test suite green with a fake codex, verified on a pristine checkout', async () => {
+  // Full tier: a coding agent's patch through the same loop, verified, in agent-engine.test.ts.
+  it.runIf(fullSuite)('turns a failing node --test suite green with a fake codex, verified on a pristine checkout', async () => {
     const fake = await fakeAgent('codex', FIX_ADD);
     const { result, repo } = await runWith(fake, 'codex', 2);
     expect(result.status, JSON.stringify(result.error ?? result.events)).toBe('tests_green');
