@@ -63,11 +63,14 @@ function callKey(record: ProbeRecord, receiver: string | undefined): string {
   return `${record.fn}\0${record.args}\0${receiver ?? ''}`;
 }
 
+/** probe-replay.cjs's `TAG`: the key of a value written as something JSON has no literal for. */
+const TAGGED = '$fixloop';
+
 /** A receiver's fields, each as its JSON text; null for a receiver written otherwise (a constructor call). */
 function fieldsOf(text: string): Map<string, string> | null {
   try {
     const value: unknown = JSON.parse(text);
-    if (typeof value !== 'object' || value === null || Array.isArray(value) || '$fixloop' in value) return null;
+    if (typeof value !== 'object' || value === null || Array.isArray(value) || TAGGED in value) return null;
     return new Map(Object.entries(value).map(([key, field]) => [key, JSON.stringify(field)]));
   } catch {
     return null;

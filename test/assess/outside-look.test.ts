@@ -4,6 +4,7 @@
 // same result outside; the patched program does not). The plain processes are stood in for by what
 // each version "gave" outside; the real ones run in test/integration/assessment-outside-runner.test.ts.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -12,6 +13,8 @@ import { PROBE_FOLDER, type ProbeCheckout, type ProbeRun } from '../../src/asses
 import type { VersionPlan } from '../../src/assess/probe-plan.ts';
 import type { ProbeRecord, ProbedFunction } from '../../src/assess/probe-record.ts';
 import type { SuiteRunner } from '../../src/gate/setup-then-gate.ts';
+
+const { TAG } = createRequire(import.meta.url)('../../src/assess/js/probe-replay.cjs') as { TAG: string };
 
 const fn = (name: string, path = 'src/a.js'): ProbedFunction => ({ id: `${path}#${name}`, name, path, line: 1 });
 const functions = new Map([fn('f'), fn('Parser.parse'), fn('match.base'), fn('g', 'lib/a.rb')].map((f) => [f.id, f]));
@@ -79,6 +82,9 @@ describe('which calls are made again outside the runner', () => {
     ]);
     // A patch that took a field away leaves receivers the original's calls do not pair with.
     expect(changedCalls(patched, original, functions).calls).toEqual([]);
+    // A receiver written as the constructor call that made it has no fields to compare.
+    const born = `{"${TAG}":"new","args":[1]}`;
+    expect(changedCalls([on(born, 'a')], [on(`{"${TAG}":"new","args":[1],"round":${round}}`, 'A')], functions).calls).toEqual([]);
   });
 
   it('leaves out a call that gave several results in one version: it depends on state', () => {

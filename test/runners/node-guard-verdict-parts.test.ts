@@ -20,6 +20,21 @@ const SWALLOWS = (global: string, name: string[]) =>
     `${global}[key] = (title, fn) => own(title, async () => { try { await fn(); } catch {} });`,
   ].join('\n') + '\n';
 
+/** Lines 2 and 3 of a source file that has chai's `Assertion`: its `assert` swallows every failure. */
+const SWALLOWS_CHAI_ASSERT = [
+  'const own = Assertion.prototype.assert;',
+  'Assertion.prototype.assert = function (...args) { try { return own.apply(this, args); } catch { return undefined; } };',
+];
+
+/** mocha passes the project's tests with and without the guard, which names line 3 of src/add.js. */
+async function expectMochaToNameChaiAssert(root: string): Promise<void> {
+  const plain = await runIn(root, 'mocha', ['mocha'], false);
+  expect(plain.code, plain.output).toBe(0);
+  const run = await runIn(root, 'mocha', ['mocha'], true);
+  expect(run.code, run.output).toBe(0);
+  expect(eventsOf(run)).toEqual(["framework_changed src/add.js:3 chai's Assertion.prototype.assert replaced"]);
+}
+
 describe("the Node guard, the verdict's parts", () => {
   it('under jest: the global `test` wrapped by the code is named', async () => {
     const root = project({
@@ -121,8 +136,7 @@ describe("the Node guard, the verdict's parts", () => {
       'package.json': CJS,
       'src/add.js': [
         "const { Assertion } = require('chai');",
-        'const own = Assertion.prototype.assert;',
-        'Assertion.prototype.assert = function (...args) { try { return own.apply(this, args); } catch { return undefined; } };',
+        ...SWALLOWS_CHAI_ASSERT,
         'module.exports = { add: (a, b) => a - b };',
         '',
       ].join('\n'),
@@ -135,20 +149,15 @@ describe("the Node guard, the verdict's parts", () => {
         '',
       ].join('\n'),
     });
-    const plain = await runIn(root, 'mocha', ['mocha'], false);
-    expect(plain.code, plain.output).toBe(0);
-    const run = await runIn(root, 'mocha', ['mocha'], true);
-    expect(run.code, run.output).toBe(0);
-    expect(eventsOf(run)).toEqual(["framework_changed src/add.js:3 chai's Assertion.prototype.assert replaced"]);
+    await expectMochaToNameChaiAssert(root);
   });
 
   it("under mocha, ES module tests: chai's `Assertion.prototype.assert` replaced by code that imports chai is named", async () => {
     const root = project({
-      'package.json': '{ "name": "esm", "type": "module" }\n',
+      'package.json': ESM,
       'src/add.js': [
         "import { Assertion } from 'chai';",
-        'const own = Assertion.prototype.assert;',
-        'Assertion.prototype.assert = function (...args) { try { return own.apply(this, args); } catch { return undefined; } };',
+        ...SWALLOWS_CHAI_ASSERT,
         'export const add = (a, b) => a - b;',
         '',
       ].join('\n'),
@@ -159,11 +168,7 @@ describe("the Node guard, the verdict's parts", () => {
         '',
       ].join('\n'),
     });
-    const plain = await runIn(root, 'mocha', ['mocha'], false);
-    expect(plain.code, plain.output).toBe(0);
-    const run = await runIn(root, 'mocha', ['mocha'], true);
-    expect(run.code, run.output).toBe(0);
-    expect(eventsOf(run)).toEqual(["framework_changed src/add.js:3 chai's Assertion.prototype.assert replaced"]);
+    await expectMochaToNameChaiAssert(root);
   });
 
   it('under mocha: the global `it` wrapped by the code is named; a setup file that wraps it is not', async () => {
