@@ -32,7 +32,8 @@ afterEach(async () => {
 describe('fixloop action, as a GitHub Actions runner runs it', () => {
   it("turns a writer's label into a pushed branch whose tests pass and a pull request whose body is the report; the token stays a header", async () => {
     const { token, server, runnerTemp } = h;
-    const github = await h.startGitHub({ config: CONFIG });
+    // The one action case with the assessment on: its level is the `assessment` output.
+    const github = await h.startGitHub({ config: CONFIG, loud: 'assessment' });
     const { cloneUrl, workspace } = await h.publishShop();
     const payload = forRepository(examplePayload('issues', 'labeled'), cloneUrl);
     payload.label.name = 'fixloop';
@@ -71,6 +72,7 @@ describe('fixloop action, as a GitHub Actions runner runs it', () => {
 
     // Outputs and the step summary.
     expect(result.outputs.status).toBe('tests_green');
+    expect(result.outputs.assessment).toBe('verified');
     expect(result.outputs['pull-request-url']).toBe('http://example.invalid/pull/77');
     expect(result.outputs['run-id']).toMatch(/^[a-z0-9-]+$/);
     expect(result.summary).toContain(`fixloop run \`${result.outputs['run-id']}\``);
@@ -126,7 +128,8 @@ describe('fixloop action, as a GitHub Actions runner runs it', () => {
   }, 60_000);
 
   it("does nothing at all for a bot's label", async () => {
-    const github = await h.startGitHub({ config: CONFIG });
+    // The one action case with the assessment on: its level is the `assessment` output.
+    const github = await h.startGitHub({ config: CONFIG, loud: 'assessment' });
     const { cloneUrl, workspace } = await h.publishShop();
     const payload = forRepository(examplePayload('issues', 'labeled'), cloneUrl);
     payload.label.name = 'fixloop';

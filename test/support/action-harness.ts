@@ -42,7 +42,11 @@ export interface ActionHarness {
   internet: InternetGuard;
   /** The stand-in started for this test. */
   github(): FakeGitHub;
-  startGitHub(options: Omit<FakeGitHubOptions, 'token'>): Promise<FakeGitHub>;
+  /**
+   * The stand-in, serving `options.config` as the repository's `.github/fixloop.yml` (where the
+   * action reads its settings) with `QUIET_SETTINGS` after it, unless `loud` names what stays on.
+   */
+  startGitHub(options: Omit<FakeGitHubOptions, 'token'> & { loud?: 'assessment' }): Promise<FakeGitHub>;
   /** The buggy shop (with a test that fails if the token reaches the code) as `hello-world.git`; `branch` adds a branch with one more commit. */
   publishShop(options?: {
     main?: Record<string, string>;
@@ -58,6 +62,13 @@ export interface ActionHarness {
   tempDir(): Promise<string>;
   close(): Promise<void>;
 }
+
+// No case here is about the repair engine's exploration after its first plausible candidate
+// (cli-repair's and explore-plausible's are) nor, but for one, about the assessment (assessment.test.ts
+// and app-e2e are): both are off where the action reads its settings, which spares each green run the
+// candidates after the first plausible one, a checkout and three suite runs.
+const NO_EXPLORATION = 'repair:\n  exploreTime: 0\n';
+const QUIET_SETTINGS = `${NO_EXPLORATION}assessment:\n  enabled: false\n`;
 
 export async function startActionHarness(): Promise<ActionHarness> {
   const dirs: string[] = [];
@@ -85,18 +96,14 @@ export async function startActionHarness(): Promise<ActionHarness> {
     runnerTemp,
     internet,
     github: stub,
-    async startGitHub(options) {
-      github = await startFakeGitHub({ ...options, token });
+    async startGitHub({ loud, ...options }) {
+      const quiet = loud === 'assessment' ? NO_EXPLORATION : QUIET_SETTINGS;
+      github = await startFakeGitHub({ ...options, config: options.config + quiet, token });
       return github;
     },
     async publishShop(options = {}) {
-      // No case here is about the assessment (assessment.test.ts and app-e2e are) nor about the repair
-      // engine's exploration after its first plausible candidate (cli-repair's and explore-plausible's
-      // are): both are off, as a repository's fixloop.yml turns them off, which spares each green run a
-      // checkout, three suite runs and the twenty candidates after the first plausible one.
       const work = await makeRepo({
         ...BUGGY_SHOP,
-        'fixloop.yml': 'repair:\n  exploreTime: 0\nassessment:\n  enabled: false\n',
         ...options.main,
         'test/no-token.test.js': leakCheck(token),
       });
