@@ -12,6 +12,7 @@ import type { InstrumentedFile, ProbeRecord, ProbedFunction, ProbeTarget } from 
 import type { VersionPlan } from './probe-plan.ts';
 import { probeLanguageOf } from './probe-languages.ts';
 import { NO_CHANGE_VALUES, type ChangeValues } from './change-values.ts';
+import { writtenSince } from './written-since.ts';
 
 /** The folder in the checkout where the runtime files and the records live. */
 export const PROBE_FOLDER = '.fixloop-probe';
@@ -34,7 +35,8 @@ export interface ProbeCheckout {
   /** Writes `plan` as that version has it, nothing instrumented: the program as it would ship (outside-look.ts). */
   writePlain(plan: VersionPlan): Promise<void>;
   /**
-   * Runs `work` with the repository's test files and its `.git` folder moved out of the checkout (to
+   * Runs `work` with the repository's test files, its `.git` folder and every file written since the
+   * checkout was set up (by the runs of the versions: writtenSince) moved out of the checkout (to
    * `<dir>-hidden`, beside it), as a program is shipped, and puts them back after, whatever happened.
    */
   withoutTests<T>(work: () => Promise<T>): Promise<T>;
@@ -51,9 +53,15 @@ export function probeCheckout(
   values: ChangeValues = NO_CHANGE_VALUES,
 ): ProbeCheckout {
   const folder = join(dir, PROBE_FOLDER);
+  // Made right after the setup (assess-patch.ts): what is newer, a run wrote.
+  const setUpAt = Date.now();
   return {
     dir,
-    withoutTests: (work) => withoutTests(dir, [...testFiles, '.git'], work),
+    async withoutTests(work) {
+      const shipped = [...testFiles, '.git'];
+      const written = await writtenSince(dir, setUpAt, new Set([...shipped, PROBE_FOLDER]));
+      return withoutTests(dir, [...shipped, ...written], work);
+    },
     async writePlain(plan) {
       for (const [path, { text }] of plan.files) {
         const file = join(dir, path);
@@ -99,7 +107,9 @@ async function withoutTests<T>(dir: string, paths: readonly string[], work: () =
     }
     return await work();
   } finally {
-    for (const path of moved) await rename(join(hidden, path), join(dir, path));
+    // The plain process may have removed a folder a moved file was in.
+    for (const path of moved)
+      await mkdir(dirname(join(dir, path)), { recursive: true }).then(() => rename(join(hidden, path), join(dir, path)));
     await rm(hidden, { recursive: true, force: true });
   }
 }

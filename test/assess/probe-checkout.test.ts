@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -81,6 +81,35 @@ describe('the checkout without its tests, as a program is shipped', () => {
         true,
         false,
       ]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('sets aside what the runs wrote since the setup (a cache under node_modules, a file beside the code), and puts it back', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'probe-checkout-'));
+    try {
+      await mkdir(join(dir, 'node_modules/dep'), { recursive: true });
+      await writeFile(join(dir, 'node_modules/dep/index.js'), 'installed');
+      await writeFile(join(dir, 'index.js'), 'code');
+      // What the clone and the setup made is older than the checkout's own start.
+      const before = new Date(Date.now() - 60_000);
+      for (const file of ['node_modules/dep/index.js', 'index.js']) await utimes(join(dir, file), before, before);
+      const probe = probeCheckout(dir, {} as SuiteRunner, []);
+      await mkdir(join(dir, 'node_modules/.cache/rules'), { recursive: true });
+      await writeFile(join(dir, 'node_modules/.cache/rules/grammar.json'), '{"sum":true}');
+      await writeFile(join(dir, 'state.json'), '{}');
+      // A run's writes come seconds after the setup; a file's time is the kernel's coarse clock's.
+      const later = new Date(Date.now() + 5000);
+      for (const file of ['node_modules/.cache/rules/grammar.json', 'state.json']) await utimes(join(dir, file), later, later);
+      const seen = await probe.withoutTests(async () =>
+        ['node_modules/.cache/rules/grammar.json', 'state.json', 'node_modules/dep/index.js', 'index.js'].map((f) =>
+          existsSync(join(dir, f)),
+        ),
+      );
+      expect(seen).toEqual([false, false, true, true]);
+      expect(await readFile(join(dir, 'node_modules/.cache/rules/grammar.json'), 'utf8')).toBe('{"sum":true}');
+      expect(await readFile(join(dir, 'state.json'), 'utf8')).toBe('{}');
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -32,6 +32,7 @@ import {
   RUNNER_ONLY_RULER,
   RUNNER_ONLY_TALLY,
   RUNNER_ONLY_TILL,
+  SUITE_STATE_PATHS,
   TALLY_PROJECT,
   TESTS_PRESENT_PATHS,
   TILL_PROJECT,
@@ -76,6 +77,18 @@ describe('the look from outside the runner, node --test', () => {
       const { result, code } = await run(TESTS_PRESENT_PATHS);
       expect(result.status).toBe('failed_to_green');
       expect(result.verification?.findings.map((f) => f.kind)).toContain('copy_observation_failed');
+      expect(code).toBe(1);
+    },
+  );
+
+  it.runIf(fullSuite)(
+    'refuses a fix a test process learned and left in a cache: the plain process runs without what the runs wrote',
+    async () => {
+      const { result, code } = await run(SUITE_STATE_PATHS);
+      expectRefused(result);
+      expect(result.assessment?.outsideLook?.runnerOnly).toContainEqual(
+        expect.objectContaining({ function: 'isAbsolute', underRunner: 'true', outside: 'false' }),
+      );
       expect(code).toBe(1);
     },
   );
