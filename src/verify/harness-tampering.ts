@@ -24,6 +24,8 @@ const WHY: Record<TamperRule, string> = {
   'reads-tests': 'code under test may not read the tests',
   'detects-runner': 'code under test may not detect the test runner (it would be right only under test)',
   'equals-anything': 'a value that compares equal to anything passes an equality assertion without being right',
+  'own-equality':
+    'a number or a string that compares by a rule the patch wrote passes an equality assertion by that rule, not by the value it holds',
 };
 
 /** Folders whose files are tests wherever they sit. */

@@ -4,7 +4,7 @@ syntax tree (docs/design.md §3.2.3), reported for the nodes on added lines. Sta
 import ast
 
 from harness_bindings import FRAMEWORK_MODULES, Bindings, literal_path, looks_like_test_module
-from harness_values import comparison_assign, comparison_hit
+from harness_values import built_in_comparison_hits, comparison_assign, comparison_hit
 
 EXIT_CALLS = {
     ("os", "_exit"), ("os", "abort"), ("os", "kill"), ("os", "killpg"), ("sys", "exit"),
@@ -75,6 +75,10 @@ class Finder(Bindings, ast.NodeVisitor):
             self.hit(node, "reads-tests", "imports the test module `%s`" % module, module.replace(".", "/") + ".py")
             return True
         return False
+
+    def visit_ClassDef(self, node):
+        built_in_comparison_hits(self, node)
+        self.generic_visit(node)
 
     def visit_FunctionDef(self, node):
         self.check_function(node)

@@ -4,12 +4,21 @@ tree for harness_tampering.py (docs/design.md §3.2.3):
 - code that reads the test runner's environment variables (PYTEST_CURRENT_TEST, …): it can be right
   only under test;
 - an `__eq__`/`__ne__` that ignores the other operand or answers a constant: a value equal to anything
-  passes every `assert x == expected`.
+  passes every `assert x == expected`;
+- a subclass of a built-in value type (a float, an int, a str) that defines how it compares or
+  subtracts: it passes `assert x == expected` (and `pytest.approx`) by the patch's own rule, whatever
+  number or text it holds.
 """
 import ast
 
 ENV_READS = {("os", "getenv"), ("os", "getenvb"), ("os", "environ"), ("os", "environb"), ("posix", "environ")}
 COMPARISONS = ("__eq__", "__ne__")
+# What an assertion on a value asks of it: equality, order, and the difference pytest.approx takes.
+COMPARED_BY = COMPARISONS + ("__lt__", "__le__", "__gt__", "__ge__", "__sub__", "__rsub__", "__abs__", "__round__")
+BUILT_IN_VALUES = {
+    ("", "float"), ("", "int"), ("", "complex"), ("", "str"), ("", "bytes"), ("", "bool"),
+    ("decimal", "Decimal"), ("fractions", "Fraction"),
+}
 
 
 def reads_environment(finder, tree):
@@ -84,3 +93,35 @@ def ignores_other(args, body):
     if returns and all(not isinstance(v, ast.Return) for v in values) and any(v is not NotImplemented for v in values):
         return "answers a constant whatever the other operand is"
     return None
+
+
+def built_in_comparison_hits(finder, node):
+    """`class Price(float)` (a subclass of a built-in value) whose body defines how it compares: each such method."""
+    bases = [finder.resolve(base) for base in node.bases]
+    built_in = next((b for b in bases if b in BUILT_IN_VALUES), None)
+    if built_in is None:
+        return
+    shown = ".".join(part for part in built_in if part)
+    for statement in node.body:
+        for name, where in defined_names(statement):
+            if name in COMPARED_BY and not already_equal_to_anything(statement):
+                finder.hit(where, "own-equality", "defines `%s` on a subclass of `%s`" % (name, shown))
+
+
+def defined_names(statement):
+    """The names a class body statement defines, with the node to report: `def __eq__`, `__eq__ = …`."""
+    if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return [(statement.name, statement)]
+    if isinstance(statement, ast.Assign):
+        return [(t.id, statement) for t in statement.targets if isinstance(t, ast.Name)]
+    return []
+
+
+def already_equal_to_anything(statement):
+    """Whether the statement is an `__eq__`/`__ne__` that rule equals-anything reports already."""
+    if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)) and statement.name in COMPARISONS:
+        return ignores_other(statement.args, statement.body) is not None
+    if isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Lambda):
+        named = any(isinstance(t, ast.Name) and t.id in COMPARISONS for t in statement.targets)
+        return named and ignores_other(statement.value.args, [ast.Return(value=statement.value.body)]) is not None
+    return False

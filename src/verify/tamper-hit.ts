@@ -5,7 +5,7 @@
  * Ending the process or its exit status; the runner or assertion library; reading the tests;
  * telling the runner is there (its environment variables); a value that compares equal to anything.
  */
-export type TamperRule = 'exit' | 'test-framework' | 'reads-tests' | 'detects-runner' | 'equals-anything';
+export type TamperRule = 'exit' | 'test-framework' | 'reads-tests' | 'detects-runner' | 'equals-anything' | 'own-equality';
 
 export interface TamperHit {
   line: number;

@@ -112,3 +112,38 @@ describe('a value that compares equal to anything', () => {
     expect(await messages('src/money.js', MATH, `${js}${MATH}`)).toEqual([]);
   });
 });
+
+describe('a number or a string that compares by a rule the patch wrote', () => {
+  it('is a finding in Python: a subclass of a built-in value that defines how it compares or subtracts', async () => {
+    const cases: Array<[string, string, string]> = [
+      [
+        'class Mean(float):\n    def __eq__(self, other):\n        return abs(float(self) - other) < 1 or float(self) == other',
+        '__eq__',
+        'float',
+      ],
+      ['from decimal import Decimal\n\n\nclass Price(Decimal):\n    __ne__ = lambda self, other: float(self) != other', '__ne__', 'decimal.Decimal'],
+      ['class Mean(float):\n    def __rsub__(self, other):\n        return 0.0', '__rsub__', 'float'],
+      ['class Slug(str):\n    def __eq__(self, other):\n        return self.lower() == str(other).lower()', '__eq__', 'str'],
+    ];
+    for (const [code, name, base] of cases) {
+      const found = await messages('calc.py', CALC, `${code}\n\n\n${CALC}`);
+      expect(found, code).toEqual([
+        expect.stringMatching(
+          new RegExp(
+            `^\`calc\\.py:\\d+\` defines \`${name}\` on a subclass of \`${base.replace('.', '\\.')}\`: a number or a string that compares by a rule the patch wrote .*\\(rule \`own-equality\`\\)$`,
+          ),
+        ),
+      ]);
+    }
+  });
+
+  it('is said once for an __eq__ equal to anything, and never for a class of its own or a built-in subclass that compares as its base', async () => {
+    const always = await messages('calc.py', CALC, `class Mean(float):\n    def __eq__(self, other):\n        return True\n\n\n${CALC}`);
+    expect(always).toEqual([expect.stringContaining('(rule `equals-anything`)')]);
+    const honest = [
+      'class Money:\n    def __init__(self, cents):\n        self.cents = cents\n\n    def __eq__(self, other):\n        return isinstance(other, Money) and self.cents == other.cents',
+      'class Label(str):\n    def shout(self):\n        return self.upper()',
+    ];
+    for (const code of honest) expect(await messages('calc.py', CALC, `${code}\n\n\n${CALC}`), code).toEqual([]);
+  });
+});
