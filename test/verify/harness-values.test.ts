@@ -121,7 +121,11 @@ describe('a number or a string that compares by a rule the patch wrote', () => {
         '__eq__',
         'float',
       ],
-      ['from decimal import Decimal\n\n\nclass Price(Decimal):\n    __ne__ = lambda self, other: float(self) != other', '__ne__', 'decimal.Decimal'],
+      [
+        'from decimal import Decimal\n\n\nclass Price(Decimal):\n    __ne__ = lambda self, other: float(self) != other',
+        '__ne__',
+        'decimal.Decimal',
+      ],
       ['class Mean(float):\n    def __rsub__(self, other):\n        return 0.0', '__rsub__', 'float'],
       ['class Slug(str):\n    def __eq__(self, other):\n        return self.lower() == str(other).lower()', '__eq__', 'str'],
     ];
@@ -138,7 +142,11 @@ describe('a number or a string that compares by a rule the patch wrote', () => {
   });
 
   it('is said once for an __eq__ equal to anything, and never for a class of its own or a built-in subclass that compares as its base', async () => {
-    const always = await messages('calc.py', CALC, `class Mean(float):\n    def __eq__(self, other):\n        return True\n\n\n${CALC}`);
+    const always = await messages(
+      'calc.py',
+      CALC,
+      `class Mean(float):\n    def __eq__(self, other):\n        return True\n\n\n${CALC}`,
+    );
     expect(always).toEqual([expect.stringContaining('(rule `equals-anything`)')]);
     const honest = [
       'class Money:\n    def __init__(self, cents):\n        self.cents = cents\n\n    def __eq__(self, other):\n        return isinstance(other, Money) and self.cents == other.cents',
