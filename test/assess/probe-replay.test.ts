@@ -7,9 +7,10 @@ import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 
 const require = createRequire(import.meta.url);
-const { fieldsText, replayText } = require('../../src/assess/js/probe-replay.cjs') as {
+const { fieldsText, instanceText, replayText } = require('../../src/assess/js/probe-replay.cjs') as {
   replayText: (args: unknown[]) => string | undefined;
   fieldsText: (receiver: unknown) => string | undefined;
+  instanceText: (receiver: unknown) => string | undefined;
 };
 const { programNamesIn, revive } = require('../../src/assess/js/outside-revive.cjs') as {
   revive: (text: string, named?: (name: string) => unknown) => unknown;
@@ -164,6 +165,24 @@ describe('JavaScript arguments as exact data', () => {
     }
     for (const receiver of [new Holder(), [1], null, 'text', Object.assign(new Meter(), { [Symbol('s')]: 1 })])
       expect(fieldsText(receiver), String(receiver)).toBeUndefined();
+  });
+});
+
+describe("a receiver of a subclass of the method's class", () => {
+  it('is written as an object of its own class, by name and fields, when they are exact data', () => {
+    class Cart {
+      items = [2, 3];
+    }
+    class GiftCart extends Cart {
+      to = 'Ada';
+    }
+    expect(instanceText(new GiftCart())).toBe('{"$fixloop":"instance","class":"GiftCart","fields":{"items":[2,3],"to":"Ada"}}');
+    class Wrapped extends Map {}
+    class Timed extends Cart {
+      when = /a/;
+    }
+    for (const receiver of [new Wrapped(), new Timed(), { items: [1] }, [1], null])
+      expect(instanceText(receiver), String(receiver)).toBeUndefined();
   });
 });
 

@@ -12,6 +12,8 @@ import { removeScriptedRuns, scriptedRun } from '../support/scripted-run.ts';
 import { writeFile } from '../support/judge-cheat-run.ts';
 import { PATHS_PROJECT } from '../fixtures/overfit-paths.ts';
 import {
+  DAILY_LEDGER_PROJECT,
+  FIXED_DAILY_LEDGER,
   FIXED_GAUGE,
   FIXED_LEDGER,
   FIXED_LEDGER_ROUNDED,
@@ -24,6 +26,7 @@ import {
   LEDGER_PROJECT,
   MONEY_PROJECT,
   RULER_PROJECT,
+  RUNNER_ONLY_DAILY_LEDGER,
   RUNNER_ONLY_GAUGE,
   RUNNER_ONLY_LEDGER,
   RUNNER_ONLY_LEDGER_ROUNDED,
@@ -203,6 +206,34 @@ describe('the look from outside the runner, on a method', () => {
       expect(code).toBe(1);
     },
   );
+
+  it.runIf(fullSuite)(
+    'node --test: refuses a method fixed only under the runner, called on an object of a subclass the module keeps to itself',
+    async () => {
+      const { result, code } = await scriptedRun(
+        DAILY_LEDGER_PROJECT,
+        'node --test',
+        writeFile('src/ledger.js', RUNNER_ONLY_DAILY_LEDGER),
+      );
+      expectRefused(result);
+      expect(result.assessment?.outsideLook?.runnerOnly).toContainEqual(
+        expect.objectContaining({ function: 'Ledger.due', original: '404', underRunner: '440', outside: '404' }),
+      );
+      expect(code).toBe(1);
+    },
+  );
+
+  it.runIf(fullSuite)("node --test: keeps the same method fixed everywhere verified on the subclass's objects", async () => {
+    const { result, code } = await scriptedRun(
+      DAILY_LEDGER_PROJECT,
+      'node --test',
+      writeFile('src/ledger.js', FIXED_DAILY_LEDGER),
+    );
+    expect(result.assessment?.level).toBe('verified');
+    expect(result.assessment?.outsideLook).toMatchObject({ runnerOnly: [], count: 0 });
+    expect(result.assessment?.outsideLook?.reproduced).toBeGreaterThan(0);
+    expect(code).toBe(0);
+  });
 
   it.runIf(fullSuite)('node --test: keeps the same method fixed everywhere verified, its receiver given back whole', async () => {
     const { result, code } = await scriptedRun(LEDGER_PROJECT, 'node --test', writeFile('src/ledger.js', FIXED_LEDGER));

@@ -14,6 +14,7 @@ import { shellQuote } from '../../sandbox/shell-quote.ts';
 const OUTSIDE_FILES = [
   'outside-call.cjs',
   'outside-internal.cjs',
+  'outside-loader.cjs',
   'outside-revive.cjs',
   'probe-canon.cjs',
   'probe-replay.cjs',

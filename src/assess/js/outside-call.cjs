@@ -22,69 +22,11 @@ const { resolve } = require('node:path');
 const { pathToFileURL } = require('node:url');
 const { canon, thrownText } = require('./probe-canon.cjs');
 const { Born, programValuesOf, revive, withFields } = require('./outside-revive.cjs');
-const { topLevelBinding, withBindingExported } = require('./outside-internal.cjs');
+const { topLevelBinding } = require('./outside-internal.cjs');
+const { resolveAsRunnersDo } = require('./outside-loader.cjs');
 
 /** An async call that has not settled by then is written as not settled. */
 const SETTLE_MS = 5000;
-
-/** What a relative specifier may leave out that a runner's resolver adds (vitest's, ts-node's, a bundler's). */
-const LEFT_OUT = ['.ts', '.js', '.mts', '.mjs', '/index.ts', '/index.js'];
-
-/**
- * TypeScript sources import each other the way their runner resolves them: without an extension, or
- * as `./x.js` for `x.ts`. Node strips types itself (22.18 and later) but resolves only the exact
- * name, so a relative specifier it cannot find is tried as those would be. Needs
- * `module.registerHooks` (Node 22.15 and later); elsewhere nothing changes.
- */
-function resolveAsRunnersDo() {
-  const registerHooks = /** @type {{ registerHooks?: Function }} */ (require('node:module')).registerHooks;
-  if (typeof registerHooks !== 'function') return;
-  const compile = projectTranspiler();
-  registerHooks({
-    /**
-     * TypeScript as the project's own compiler compiles it (projectTranspiler), when it has one:
-     * Node's own stripping keeps an import of a type that does not say `import type`, and fails on it.
-     * @param {string} url
-     * @param {unknown} context
-     * @param {(url: string, context: unknown) => { format?: string, source?: unknown }} next
-     */
-    load(url, context, next) {
-      const loaded = next(url, context);
-      let format = String(loaded.format || '');
-      if (loaded.source === undefined) return loaded;
-      let source = String(loaded.source);
-      const compiled =
-        compile && format.endsWith('-typescript') ? compile(source, url, format.startsWith('commonjs') ? 'cjs' : 'esm') : null;
-      if (compiled !== null) [source, format] = [compiled, format.replace('-typescript', '')];
-      // A second load that asks for a binding the module keeps to itself (outside-internal.cjs).
-      const exported = withBindingExported(url, format, source);
-      if (exported !== null) source = exported;
-      return compiled === null && exported === null ? loaded : { ...loaded, format, source, shortCircuit: true };
-    },
-    /**
-     * @param {string} specifier
-     * @param {unknown} context
-     * @param {(specifier: string, context: unknown) => unknown} next
-     */
-    resolve(specifier, context, next) {
-      try {
-        return next(specifier, context);
-      } catch (error) {
-        const code = /** @type {{ code?: unknown }} */ (error).code;
-        if (!/^\.\.?\//.test(specifier) || (code !== 'ERR_MODULE_NOT_FOUND' && code !== 'MODULE_NOT_FOUND')) throw error;
-        const bare = specifier.replace(/\.js$/, '');
-        for (const candidate of LEFT_OUT.map((ending) => bare + ending)) {
-          try {
-            return next(candidate, context);
-          } catch {
-            // Not that one either.
-          }
-        }
-        throw error;
-      }
-    },
-  });
-}
 
 /**
  * The function a module holds under `name`: a named export, a property of its default export (a
@@ -141,7 +83,8 @@ async function lookUp(module, name) {
  * The method `name` (`Parser.parse`) on an object of its class with these fields, or null when the
  * module has no such class or its prototype no such method. The fields are defined as the instance
  * had them, so a setter of the class does not run. A receiver written as the constructor call that
- * made it (probe-born.cjs) is made by that call.
+ * made it (probe-born.cjs) is made by that call, and one written as an object of a subclass
+ * (probe-replay.cjs's `instanceText`) is made of the class its name finds, which must extend it.
  * @param {{ namespace: Record<string, unknown>, path: string }} module
  * @param {string} name
  * @param {string} fields
@@ -154,46 +97,38 @@ async function onInstance(module, name, fields, named) {
   const prototype = found ? /** @type {{ prototype?: unknown }} */ (found.fn).prototype : null;
   if (typeof prototype !== 'object' || prototype === null || !found) return null;
   const given = /** @type {Record<string, unknown>} */ (revive(fields, named));
+  const method = name.slice(cut + 1);
+  // An object of a subclass, made of the class its name found: the method of the class it extends
+  // is called on it (the suite called that one, whatever the subclass overrides). A subclass the
+  // module keeps to itself comes from the module's copy (outside-internal.cjs), and extends the
+  // copy's class of that name. One of a class that extends none of that name is no receiver.
+  if (!(given instanceof Born) && Object.getPrototypeOf(given) !== Object.prototype) {
+    const fn = methodOfAncestor(given, name.slice(0, cut).split('.').pop() ?? '', method);
+    return fn ? { fn, receiver: given } : null;
+  }
   /** @type {Record<string, unknown>} */
   let receiver;
   if (given instanceof Born) receiver = Reflect.construct(found.fn, given.args);
   else receiver = withFields(Object.create(prototype), given, (value) => value);
-  const fn = receiver[name.slice(cut + 1)];
+  const fn = receiver[method];
   return typeof fn === 'function' ? { fn, receiver } : null;
 }
 
 /**
- * The project's own TypeScript compiler, as its runner would compile with it: esbuild (vitest's, tsx's)
- * or TypeScript itself (ts-jest's, ts-node's); null when it has neither.
- * @returns {((source: string, url: string, format: 'cjs' | 'esm') => string | null) | null}
+ * The method `method` as the class named `className` above the object defines it, or null.
+ * @param {object} object
+ * @param {string} className
+ * @param {string} method
+ * @returns {Function | null}
  */
-function projectTranspiler() {
-  const fromProject = require('node:module').createRequire(resolve('package.json'));
-  /** @param {string} name */
-  const load = (name) => {
-    try {
-      return /** @type {Record<string, Function>} */ (fromProject(name));
-    } catch {
-      return null;
-    }
-  };
-  const esbuild = load('esbuild');
-  const typescript = esbuild ? null : load('typescript');
-  if (!esbuild && !typescript) return null;
-  return (source, url, format) => {
-    try {
-      if (esbuild) return esbuild.transformSync(source, { loader: 'ts', format, sourcefile: url }).code;
-      const ts =
-        /** @type {Record<string, Function> & { ModuleKind: Record<string, number>, ScriptTarget: Record<string, number> }} */ (
-          typescript
-        );
-      const module = format === 'cjs' ? ts.ModuleKind.CommonJS : ts.ModuleKind.ESNext;
-      const compilerOptions = { module, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: false, isolatedModules: true };
-      return ts.transpileModule(source, { compilerOptions, fileName: url }).outputText;
-    } catch {
-      return null;
-    }
-  };
+function methodOfAncestor(object, className, method) {
+  for (let proto = Object.getPrototypeOf(object); proto !== null; proto = Object.getPrototypeOf(proto)) {
+    const constructor = Object.getOwnPropertyDescriptor(proto, 'constructor')?.value;
+    if (typeof constructor !== 'function' || constructor.name !== className) continue;
+    const fn = Object.getOwnPropertyDescriptor(proto, method)?.value;
+    return typeof fn === 'function' ? fn : null;
+  }
+  return null;
 }
 
 /**

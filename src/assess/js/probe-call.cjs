@@ -10,7 +10,7 @@ const { callerOf } = require('./probe-caller.cjs');
 const { generationBase, isReceiver } = require('./probe-base.cjs');
 const { ASYNC, BASE_KEYS, MAX_KEYS, addCapped, generate, quietly } = require('./probe-generated.cjs');
 const { record, whenSettled, write } = require('./probe-records.cjs');
-const { fieldsText, replayText } = require('./probe-replay.cjs');
+const { fieldsText, instanceText, replayText } = require('./probe-replay.cjs');
 const { birthText } = require('./probe-born.cjs');
 
 /** @typedef {import('./probe-caller.cjs').Caller} Caller */
@@ -142,7 +142,8 @@ function prepare(state, file, call) {
 /**
  * Whether a method's receiver is an object of exactly the class that holds the method (`Counter` for
  * `lib.js#Counter.add`), not of a subclass, whose other methods may do otherwise: the plain process
- * rebuilds the receiver as an object of the class it finds by that name.
+ * rebuilds the receiver as an object of the class it finds by that name (a subclass's object, by its
+ * own class's name: replayOf).
  * @param {Call} call
  * @returns {boolean}
  */
@@ -161,8 +162,9 @@ function ofItsClass(call) {
  * The call as the look from outside the runner makes it again: its arguments as exact data and, for a
  * method called on an instance, the constructor call that made it when its fields are as that left
  * them (probe-born.cjs: it also gives back private fields and what the constructor made), else its
- * own fields before the call (a static method's receiver is its class, which the plain process finds
- * by name). Either missing: the call is not made again.
+ * own fields before the call, or, on an object of a subclass, that object as one of its own class
+ * (a static method's receiver is its class, which the plain process finds by name). Either missing:
+ * the call is not made again.
  * @param {State} state
  * @param {Call} call
  * @param {unknown[]} args
@@ -170,7 +172,11 @@ function ofItsClass(call) {
  */
 function replayOf(state, call, args) {
   const onInstance = call.flags & METHOD && typeof call.thisArg !== 'function';
-  const replayThis = onInstance && ofItsClass(call) ? (birthText(state, call.thisArg) ?? fieldsText(call.thisArg)) : undefined;
+  // A receiver of exactly the method's class by its fields (or the call that made it); one of a
+  // subclass (whose other methods may differ) as an object of its own class, found by that name.
+  let replayThis;
+  if (onInstance)
+    replayThis = ofItsClass(call) ? (birthText(state, call.thisArg) ?? fieldsText(call.thisArg)) : instanceText(call.thisArg);
   const replay = onInstance && replayThis === undefined ? undefined : replayText(args);
   return { replay, replayThis };
 }

@@ -268,4 +268,20 @@ function fieldsText(receiver) {
   });
 }
 
-module.exports = { TAG, fieldsText, replayText };
+/**
+ * A method's receiver of a subclass of the method's class, as JSON of an object of a program class
+ * (its class's name and its own fields: the plain process makes it of the class that name finds), or
+ * undefined when it is not one of those or a field is not exact.
+ * @param {unknown} receiver
+ * @returns {string | undefined}
+ */
+function instanceText(receiver) {
+  return textOf(() => {
+    if (typeof receiver !== 'object' || receiver === null) return REFUSED;
+    const value = encoded(receiver, -1, { left: MAX_VALUES });
+    const tagged = /** @type {Record<string, unknown>} */ (value);
+    return typeof value === 'object' && value !== null && tagged[TAG] === 'instance' ? value : REFUSED;
+  });
+}
+
+module.exports = { TAG, fieldsText, instanceText, replayText };

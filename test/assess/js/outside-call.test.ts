@@ -121,6 +121,58 @@ describe('the plain process that makes the calls again', () => {
     ]);
   });
 
+  it("calls a class's own method on an object of its subclass, made of the class its name finds, which must extend it", () => {
+    const results = outside(
+      {
+        'cart.mjs': [
+          'export class Cart {',
+          '  total() { return this.items.reduce((sum, n) => sum + n, 0); }',
+          '  label() { return `cart of ${this.items.length}`; }',
+          '}',
+          'class GiftCart extends Cart {',
+          '  total() { return 0; }',
+          '  label() { return `gift ${super.label()} for ${this.to}`; }',
+          '}',
+          'class Unrelated { total() { return -1; } }',
+          'export const carts = [GiftCart, Unrelated];',
+        ].join('\n'),
+      },
+      [
+        // The subclass overrides total: the suite called Cart's own, and so does the plain process.
+        {
+          path: 'cart.mjs',
+          name: 'Cart.total',
+          args: [],
+          this: { $fixloop: 'instance', class: 'GiftCart', fields: { items: [2, 3], to: 'Ada' } },
+        },
+        {
+          path: 'cart.mjs',
+          name: 'Cart.label',
+          args: [],
+          this: { $fixloop: 'instance', class: 'GiftCart', fields: { items: [2], to: 'Ada' } },
+        },
+        {
+          path: 'cart.mjs',
+          name: 'Cart.total',
+          args: [],
+          this: { $fixloop: 'instance', class: 'Unrelated', fields: { items: [2] } },
+        },
+        {
+          path: 'cart.mjs',
+          name: 'Cart.total',
+          args: [],
+          this: { $fixloop: 'instance', class: 'Elsewhere', fields: { items: [2] } },
+        },
+      ],
+    );
+    expect(results).toEqual([
+      [0, { out: { returned: '5' } }],
+      [1, { out: { returned: "'cart of 1'" } }],
+      [2, { missing: 'cart.mjs has no class with a method named Cart.total' }],
+      [3, { missing: expect.stringContaining('no class named Elsewhere') }],
+    ]);
+  });
+
   it("gives a receiver back with the objects of the program's classes, Maps and Sets it holds", () => {
     const results = outside(
       {

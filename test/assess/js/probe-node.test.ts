@@ -105,12 +105,12 @@ describe.each(NODES)('a CommonJS file under %s', (_label, node) => {
     expect(of(result.all, 'lib.cjs#Loud.add', 'suite').map((r) => r.thisAfter)).toEqual(['Loud { total: 10 }']);
     // A method's call is made again outside the runner on an object of its class: one made by the
     // constructor call that made the receiver, while its fields are as the constructor left them
-    // (probe-born.cjs), else one given the fields the receiver had before the call; not on an object
-    // of a subclass (Loud's call of Counter's add).
+    // (probe-born.cjs), else one given the fields the receiver had before the call; on an object of a
+    // subclass (Loud's call of Counter's add), one of that subclass, by its name and fields.
     expect(of(result.all, 'lib.cjs#Counter.add', 'suite').map((r) => [r.replay, r.replayThis])).toEqual([
       ['[2]', '{"$fixloop":"new","args":[]}'],
       ['[3,"extra"]', '{"total":2}'],
-      [undefined, undefined],
+      ['[10]', '{"$fixloop":"instance","class":"Loud","fields":{"total":0}}'],
     ]);
   });
 
