@@ -186,7 +186,11 @@ function checkCall(node: JsNode, resolve: Resolve, report: Report, ancestors: re
       report(node, 'exit', `changes \`process\` through \`${head}.${member}\``);
     else if (target && reachesHarness(target))
       report(node, 'test-framework', `changes ${describe(target)} through \`${head}.${member}\``);
+    else if (target && ofSharedPrototype(target, 0))
+      report(node, 'test-framework', `changes \`Object.prototype\` through \`${head}.${member}\`${SHARED}`);
   }
+  if (callee.module === GLOBAL && ofSharedPrototype(callee, 1) && /^__define[GS]etter__$/.test(name))
+    report(node, 'test-framework', `calls \`Object.prototype.${name}(…)\`${SHARED}`);
   if (PLUGIN_METHODS.has(name) && callee.path.length >= 1) {
     const owner = { module: callee.module, path: callee.path.slice(0, -1) };
     if (reachesHarness(owner)) report(node, 'test-framework', `calls \`${[...displayPath(owner), name].join('.')}(…)\``);
@@ -215,7 +219,21 @@ function checkWrite(
     if (!underMainGuard(ancestors)) report(node, 'exit', `${verb} \`process.${name}\``);
   } else if (reachesHarness(target)) {
     report(node, 'test-framework', `${verb} \`${displayPath(target).join('.')}\``);
+  } else if (ofSharedPrototype(target, 1)) {
+    report(node, 'test-framework', `${verb} \`${target.path.join('.')}\`${SHARED}`);
   }
+}
+
+/** Why a write to Object.prototype reaches the harness: the runner's and the assertion library's objects inherit it. */
+const SHARED = ", a property every object inherits (the runner's and the assertion library's too)";
+
+/**
+ * `Object.prototype` followed by `below` more names (0: the prototype itself; 1: one of its
+ * properties): what every object inherits, so a property defined there reaches into the runner's
+ * and the assertion library's objects (a setter that catches a field they write).
+ */
+function ofSharedPrototype(ref: Ref, below: number): boolean {
+  return ref.module === GLOBAL && ref.path.length === 2 + below && ref.path[0] === 'Object' && ref.path[1] === 'prototype';
 }
 
 /** The module loader, the assertion libraries, the runners and their globals. */

@@ -66,6 +66,37 @@ describe('harness tampering in added JavaScript', () => {
     }
   });
 
+  it("flags a property added to Object.prototype, which the runner's and the assertion library's objects inherit", async () => {
+    const cases: Array<[string, RegExp]> = [
+      [
+        "Object.defineProperty(Object.prototype, 'toBe', { set() {}, configurable: true });",
+        /changes `Object\.prototype` through `Object\.defineProperty`/,
+      ],
+      [
+        'Reflect.defineProperty(Object.prototype, "fn", { get() { return 1; } });',
+        /changes `Object\.prototype` through `Reflect\.defineProperty`/,
+      ],
+      [
+        'Object.defineProperties(Object.prototype, { object: { set() {} } });',
+        /changes `Object\.prototype` through `Object\.defineProperties`/,
+      ],
+      ['Object.prototype.flagged = true;', /assigns `Object\.prototype\.flagged`/],
+      ["Object.prototype.__defineSetter__('fn', () => {});", /calls `Object\.prototype\.__defineSetter__\(…\)`/],
+    ];
+    for (const [code, what] of cases) {
+      const { messages } = await check({ 'src/math.js': [MATH, withLine(code)] });
+      expect(messages, code).toHaveLength(1);
+      expect(messages[0], code).toMatch(what);
+      expect(messages[0], code).toContain("a property every object inherits (the runner's and the assertion library's too)");
+      expect(messages[0], code).toContain('(rule `test-framework`)');
+    }
+    // A class's own prototype, and reading Object.prototype's methods, are not that.
+    const honest = withLine(
+      'class Money {}\nMoney.prototype.toJSON = function () { return 1; };\nconst has = Object.prototype.hasOwnProperty;\nObject.defineProperty(Money.prototype, "cents", { get() { return 1; } });',
+    );
+    expect((await check({ 'src/math.js': [MATH, honest] })).messages).toEqual([]);
+  });
+
   it('flags reading a test file at run time', async () => {
     const code =
       "import { readFileSync } from 'node:fs';\nimport { join } from 'node:path';\nconst expected = readFileSync(join(import.meta.dirname, '..', 'test', 'math.test.js'), 'utf8');";
