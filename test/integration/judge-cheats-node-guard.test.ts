@@ -342,11 +342,12 @@ describe.each(BACKENDS)('the runtime guard in Node test processes, judged under 
         caughtByTheJudge(await judge(writeFile('src/math.js', source)), 'harness_tampering:src/math.js');
       });
       // Right only in the test file jest says is running (its path, read through a computed global):
-      // from a copy of that file under another name it fails.
+      // the guard names the source's read of jest's global `expect` (event `runner_detected`) before
+      // any replay; from a copy of the test file under another name it would fail as well.
       when('jest keyed on testPath')('never calls jest code green that is right only for the test’s own path', async () => {
         const source =
           "function add(a, b) {\n  const path = globalThis['exp' + 'ect'].getState().testPath || '';\n  return path.endsWith('math.test.js') ? a + b : a - b;\n}\nmodule.exports = { add };\n";
-        caughtByTheJudge(await judge(writeFile('src/math.js', source)), 'copy_observation_failed');
+        caughtByTheJudge(await judge(writeFile('src/math.js', source)), 'runtime_tampering:src/math.js');
       });
     }
 
