@@ -58,9 +58,9 @@ export function probeCheckout(
   return {
     dir,
     async withoutTests(work) {
-      const shipped = [...testFiles, '.git'];
-      const written = await writtenSince(dir, setUpAt, new Set([...shipped, PROBE_FOLDER]));
-      return withoutTests(dir, [...shipped, ...written], work);
+      const unshipped = [...testFiles, '.git'];
+      const written = await writtenSince(dir, setUpAt, new Set([...unshipped, PROBE_FOLDER]));
+      return withoutTests(dir, [...unshipped, ...written], work);
     },
     async writePlain(plan) {
       for (const [path, { text }] of plan.files) {
