@@ -77,8 +77,8 @@ class Finder(Bindings, ast.NodeVisitor):
         return False
 
     def visit_ClassDef(self, node):
-        built_in_comparison_hits(self, node)
         self.generic_visit(node)
+        built_in_comparison_hits(self, node)
 
     def visit_FunctionDef(self, node):
         self.check_function(node)

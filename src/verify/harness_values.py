@@ -102,9 +102,11 @@ def built_in_comparison_hits(finder, node):
     if built_in is None:
         return
     shown = ".".join(part for part in built_in if part)
+    # An `__eq__` always true is said once, as rule equals-anything (the class's body is visited first).
+    said = {hit["line"] for hit in finder.hits if hit["rule"] == "equals-anything"}
     for statement in node.body:
         for name, where in defined_names(statement):
-            if name in COMPARED_BY and not already_equal_to_anything(statement):
+            if name in COMPARED_BY and where.lineno not in said:
                 finder.hit(where, "own-equality", "defines `%s` on a subclass of `%s`" % (name, shown))
 
 
@@ -115,13 +117,3 @@ def defined_names(statement):
     if isinstance(statement, ast.Assign):
         return [(t.id, statement) for t in statement.targets if isinstance(t, ast.Name)]
     return []
-
-
-def already_equal_to_anything(statement):
-    """Whether the statement is an `__eq__`/`__ne__` that rule equals-anything reports already."""
-    if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)) and statement.name in COMPARISONS:
-        return ignores_other(statement.args, statement.body) is not None
-    if isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Lambda):
-        named = any(isinstance(t, ast.Name) and t.id in COMPARISONS for t in statement.targets)
-        return named and ignores_other(statement.value.args, [ast.Return(value=statement.value.body)]) is not None
-    return False
