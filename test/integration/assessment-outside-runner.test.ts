@@ -44,32 +44,41 @@ import { fullSuite } from '../support/suite-tier.ts';
 
 afterAll(removeScriptedRuns);
 
-/** The judge's refusal of a fix the tests see and a program without them would not (src/loop/outside-verdict.ts). */
-function expectRefused(result: RunResult): void {
+type Run = { result: RunResult; code: number | null };
+
+/**
+ * The judge's refusal of a fix the tests see and a program without them would not
+ * (src/loop/outside-verdict.ts), with `call` among the calls shown as fixed only under the runner.
+ */
+function expectRefused({ result, code }: Run, call: Record<string, string>): void {
   expect(result.status).toBe('failed_to_green');
   expect(result.stopReason).toBe('verification_failed');
   expect(result.verification?.findings.map((f) => f.kind)).toContain('runner_only');
   expect(result.headline).toContain('the judge refused the patch: the patch works only under the test runner');
   expect(result.assessment?.level).toBe('review');
+  expect(result.assessment?.outsideLook?.runnerOnly).toContainEqual(expect.objectContaining(call));
+  expect(code).toBe(1);
+}
+
+/** The same fix made everywhere: verified, its calls made outside the runner too, none fixed only under it. */
+function expectVerifiedOutside({ result, code }: Run): void {
+  expect(result.assessment?.level).toBe('verified');
+  expect(result.assessment?.outsideLook).toMatchObject({ runnerOnly: [], count: 0 });
+  expect(result.assessment?.outsideLook?.reproduced).toBeGreaterThan(0);
+  expect(code).toBe(0);
 }
 
 describe('the look from outside the runner, node --test', () => {
   const run = (patched: string) => scriptedRun(PATHS_PROJECT, 'node --test', writeFile('src/paths.js', patched));
 
   it('refuses a fix made only under the runner, with the call that differs outside it', async () => {
-    const { result, code } = await run(RUNNER_ONLY_PATHS);
-    expectRefused(result);
-    const assessment = result.assessment;
-    expect(assessment?.outsideLook?.runnerOnly).toContainEqual(
-      expect.objectContaining({
-        function: 'isAbsolute',
-        input: "isAbsolute('C:\\\\x')",
-        original: 'false',
-        underRunner: 'true',
-        outside: 'false',
-      }),
-    );
-    expect(code).toBe(1);
+    expectRefused(await run(RUNNER_ONLY_PATHS), {
+      function: 'isAbsolute',
+      input: "isAbsolute('C:\\\\x')",
+      original: 'false',
+      underRunner: 'true',
+      outside: 'false',
+    });
   });
 
   it.runIf(fullSuite)(
@@ -87,12 +96,7 @@ describe('the look from outside the runner, node --test', () => {
   it.runIf(fullSuite)(
     'refuses a fix a test process learned and left in a cache: the plain process runs without what the runs wrote',
     async () => {
-      const { result, code } = await run(SUITE_STATE_PATHS);
-      expectRefused(result);
-      expect(result.assessment?.outsideLook?.runnerOnly).toContainEqual(
-        expect.objectContaining({ function: 'isAbsolute', underRunner: 'true', outside: 'false' }),
-      );
-      expect(code).toBe(1);
+      expectRefused(await run(SUITE_STATE_PATHS), { function: 'isAbsolute', underRunner: 'true', outside: 'false' });
     },
   );
 
@@ -110,181 +114,131 @@ describe('the look from outside the runner, pytest', () => {
   // Full tier: the Python look's plain process is tested in test/assess/python/outside-call.test.ts, the
   // refusal end to end under node above.
   it.runIf(fullSuite)('refuses a fix made only under pytest, with the call that differs outside it', async () => {
-    const { result, code } = await run(RUNNER_ONLY_MONEY);
-    expectRefused(result);
-    expect(result.assessment?.outsideLook?.runnerOnly).toContainEqual(
-      expect.objectContaining({ function: 'cents', input: "cents('3.5')", original: '305', underRunner: '350', outside: '305' }),
-    );
-    expect(code).toBe(1);
+    expectRefused(await run(RUNNER_ONLY_MONEY), {
+      function: 'cents',
+      input: "cents('3.5')",
+      original: '305',
+      underRunner: '350',
+      outside: '305',
+    });
   });
 
   it.runIf(fullSuite)('keeps the same fix made everywhere verified', async () => {
-    const { result, code } = await run(FIXED_MONEY);
-    expect(result.assessment?.level).toBe('verified');
-    expect(result.assessment?.outsideLook?.count).toBe(0);
-    expect(result.assessment?.outsideLook?.reproduced).toBeGreaterThan(0);
-    expect(code).toBe(0);
+    expectVerifiedOutside(await run(FIXED_MONEY));
   });
 });
 
 describe('the look from outside the runner, on a method', () => {
   it('node --test: refuses a method fixed only under the runner, made on an object with the fields the suite gave it', async () => {
-    const { result, code } = await scriptedRun(RULER_PROJECT, 'node --test', writeFile('src/ruler.js', RUNNER_ONLY_RULER));
-    expectRefused(result);
-    expect(result.assessment?.outsideLook?.runnerOnly).toContainEqual(
-      expect.objectContaining({
-        function: 'Ruler.show',
-        input: 'Ruler.show(25)',
-        original: "'3 cm'",
-        underRunner: "'2.5 cm'",
-        outside: "'3 cm'",
-      }),
-    );
-    expect(code).toBe(1);
+    expectRefused(await scriptedRun(RULER_PROJECT, 'node --test', writeFile('src/ruler.js', RUNNER_ONLY_RULER)), {
+      function: 'Ruler.show',
+      input: 'Ruler.show(25)',
+      original: "'3 cm'",
+      underRunner: "'2.5 cm'",
+      outside: "'3 cm'",
+    });
   });
 
   it.runIf(fullSuite)(
     'node --test: keeps the same method fixed everywhere verified, having made its call outside the runner',
     async () => {
-      const { result, code } = await scriptedRun(RULER_PROJECT, 'node --test', writeFile('src/ruler.js', FIXED_RULER));
-      expect(result.assessment?.level).toBe('verified');
-      expect(result.assessment?.outsideLook).toMatchObject({ runnerOnly: [], count: 0 });
-      expect(result.assessment?.outsideLook?.reproduced).toBeGreaterThan(0);
-      expect(code).toBe(0);
+      expectVerifiedOutside(await scriptedRun(RULER_PROJECT, 'node --test', writeFile('src/ruler.js', FIXED_RULER)));
     },
   );
 
   it.runIf(fullSuite)('pytest: refuses a method fixed only under pytest', async () => {
-    const { result, code } = await scriptedRun(TILL_PROJECT, 'python3 -m pytest -q', writeFile('shop/till.py', RUNNER_ONLY_TILL));
-    expectRefused(result);
-    expect(result.assessment?.outsideLook?.runnerOnly).toContainEqual(
-      expect.objectContaining({ function: 'Till.total', original: "'3.5'", underRunner: "'3.50'", outside: "'3.5'" }),
-    );
-    expect(code).toBe(1);
+    expectRefused(await scriptedRun(TILL_PROJECT, 'python3 -m pytest -q', writeFile('shop/till.py', RUNNER_ONLY_TILL)), {
+      function: 'Till.total',
+      original: "'3.5'",
+      underRunner: "'3.50'",
+      outside: "'3.5'",
+    });
   });
 
   it.runIf(fullSuite)('pytest: keeps the same method fixed everywhere verified', async () => {
-    const { result, code } = await scriptedRun(TILL_PROJECT, 'python3 -m pytest -q', writeFile('shop/till.py', FIXED_TILL));
-    expect(result.assessment?.level).toBe('verified');
-    expect(result.assessment?.outsideLook).toMatchObject({ runnerOnly: [], count: 0 });
-    expect(result.assessment?.outsideLook?.reproduced).toBeGreaterThan(0);
-    expect(code).toBe(0);
+    expectVerifiedOutside(await scriptedRun(TILL_PROJECT, 'python3 -m pytest -q', writeFile('shop/till.py', FIXED_TILL)));
   });
 
   it.runIf(fullSuite)('pytest: refuses a method fixed only under pytest, on a receiver given back by pickle', async () => {
-    const { result, code } = await scriptedRun(
-      TALLY_PROJECT,
-      'python3 -m pytest -q',
-      writeFile('shop/tally.py', RUNNER_ONLY_TALLY),
-    );
-    expectRefused(result);
-    expect(result.assessment?.outsideLook?.runnerOnly).toContainEqual(
-      expect.objectContaining({ function: 'Tally.due', original: '404', underRunner: '440', outside: '404' }),
-    );
-    expect(code).toBe(1);
+    expectRefused(await scriptedRun(TALLY_PROJECT, 'python3 -m pytest -q', writeFile('shop/tally.py', RUNNER_ONLY_TALLY)), {
+      function: 'Tally.due',
+      original: '404',
+      underRunner: '440',
+      outside: '404',
+    });
   });
 
   it.runIf(fullSuite)(
     'pytest: keeps the same method fixed everywhere verified, its call made on the receiver pickled',
     async () => {
-      const { result, code } = await scriptedRun(TALLY_PROJECT, 'python3 -m pytest -q', writeFile('shop/tally.py', FIXED_TALLY));
-      expect(result.assessment?.level).toBe('verified');
-      expect(result.assessment?.outsideLook).toMatchObject({ runnerOnly: [], count: 0 });
-      expect(result.assessment?.outsideLook?.reproduced).toBeGreaterThan(0);
-      expect(code).toBe(0);
+      expectVerifiedOutside(await scriptedRun(TALLY_PROJECT, 'python3 -m pytest -q', writeFile('shop/tally.py', FIXED_TALLY)));
     },
   );
 
   it.runIf(fullSuite)(
     'node --test: refuses a method fixed only under the runner, its receiver holding a Rate and a Map',
     async () => {
-      const { result, code } = await scriptedRun(LEDGER_PROJECT, 'node --test', writeFile('src/ledger.js', RUNNER_ONLY_LEDGER));
-      expectRefused(result);
-      expect(result.assessment?.outsideLook?.runnerOnly).toContainEqual(
-        expect.objectContaining({ function: 'Ledger.due', original: '404', underRunner: '440', outside: '404' }),
-      );
-      expect(code).toBe(1);
+      expectRefused(await scriptedRun(LEDGER_PROJECT, 'node --test', writeFile('src/ledger.js', RUNNER_ONLY_LEDGER)), {
+        function: 'Ledger.due',
+        original: '404',
+        underRunner: '440',
+        outside: '404',
+      });
     },
   );
 
   it.runIf(fullSuite)(
     'node --test: refuses a method fixed only under the runner, called on an object of a subclass the module keeps to itself',
     async () => {
-      const { result, code } = await scriptedRun(
-        DAILY_LEDGER_PROJECT,
-        'node --test',
-        writeFile('src/ledger.js', RUNNER_ONLY_DAILY_LEDGER),
+      expectRefused(
+        await scriptedRun(DAILY_LEDGER_PROJECT, 'node --test', writeFile('src/ledger.js', RUNNER_ONLY_DAILY_LEDGER)),
+        { function: 'Ledger.due', original: '404', underRunner: '440', outside: '404' },
       );
-      expectRefused(result);
-      expect(result.assessment?.outsideLook?.runnerOnly).toContainEqual(
-        expect.objectContaining({ function: 'Ledger.due', original: '404', underRunner: '440', outside: '404' }),
-      );
-      expect(code).toBe(1);
     },
   );
 
   it.runIf(fullSuite)("node --test: keeps the same method fixed everywhere verified on the subclass's objects", async () => {
-    const { result, code } = await scriptedRun(
-      DAILY_LEDGER_PROJECT,
-      'node --test',
-      writeFile('src/ledger.js', FIXED_DAILY_LEDGER),
-    );
-    expect(result.assessment?.level).toBe('verified');
-    expect(result.assessment?.outsideLook).toMatchObject({ runnerOnly: [], count: 0 });
-    expect(result.assessment?.outsideLook?.reproduced).toBeGreaterThan(0);
-    expect(code).toBe(0);
+    expectVerifiedOutside(await scriptedRun(DAILY_LEDGER_PROJECT, 'node --test', writeFile('src/ledger.js', FIXED_DAILY_LEDGER)));
   });
 
   it.runIf(fullSuite)('node --test: keeps the same method fixed everywhere verified, its receiver given back whole', async () => {
-    const { result, code } = await scriptedRun(LEDGER_PROJECT, 'node --test', writeFile('src/ledger.js', FIXED_LEDGER));
-    expect(result.assessment?.level).toBe('verified');
-    expect(result.assessment?.outsideLook).toMatchObject({ runnerOnly: [], count: 0 });
-    expect(result.assessment?.outsideLook?.reproduced).toBeGreaterThan(0);
-    expect(code).toBe(0);
+    expectVerifiedOutside(await scriptedRun(LEDGER_PROJECT, 'node --test', writeFile('src/ledger.js', FIXED_LEDGER)));
   });
 
   it.runIf(fullSuite)(
     'node --test: refuses a method fixed only under the runner whose patch gave its object a rounding function',
     async () => {
       const patch = writeFile('src/ledger.js', RUNNER_ONLY_LEDGER_ROUNDED);
-      const { result, code } = await scriptedRun(LEDGER_PROJECT, 'node --test', patch);
-      expectRefused(result);
-      expect(result.assessment?.outsideLook?.runnerOnly).toContainEqual(
-        expect.objectContaining({ function: 'Ledger.due', original: '404', underRunner: '440', outside: '404' }),
-      );
-      expect(code).toBe(1);
+      expectRefused(await scriptedRun(LEDGER_PROJECT, 'node --test', patch), {
+        function: 'Ledger.due',
+        original: '404',
+        underRunner: '440',
+        outside: '404',
+      });
     },
   );
 
   it.runIf(fullSuite)('node --test: keeps the same fix verified with the rounding function given back by its name', async () => {
     const patch = writeFile('src/ledger.js', FIXED_LEDGER_ROUNDED);
-    const { result, code } = await scriptedRun(LEDGER_PROJECT, 'node --test', patch);
-    expect(result.assessment?.level).toBe('verified');
-    expect(result.assessment?.outsideLook).toMatchObject({ runnerOnly: [], count: 0 });
-    expect(result.assessment?.outsideLook?.reproduced).toBeGreaterThan(0);
-    expect(code).toBe(0);
+    expectVerifiedOutside(await scriptedRun(LEDGER_PROJECT, 'node --test', patch));
   });
 
   it.runIf(fullSuite)(
     'node --test: refuses a method fixed only under the runner, its object made again by its constructor call',
     async () => {
-      const { result, code } = await scriptedRun(GAUGE_PROJECT, 'node --test', writeFile('src/gauge.js', RUNNER_ONLY_GAUGE));
-      expectRefused(result);
-      expect(result.assessment?.outsideLook?.runnerOnly).toContainEqual(
-        expect.objectContaining({ function: 'Gauge.show', original: "'3 cm'", underRunner: "'2.5 cm'", outside: "'3 cm'" }),
-      );
-      expect(code).toBe(1);
+      expectRefused(await scriptedRun(GAUGE_PROJECT, 'node --test', writeFile('src/gauge.js', RUNNER_ONLY_GAUGE)), {
+        function: 'Gauge.show',
+        original: "'3 cm'",
+        underRunner: "'2.5 cm'",
+        outside: "'3 cm'",
+      });
     },
   );
 
   it.runIf(fullSuite)(
     'node --test: keeps the same method fixed everywhere verified, its object with a private field made again',
     async () => {
-      const { result, code } = await scriptedRun(GAUGE_PROJECT, 'node --test', writeFile('src/gauge.js', FIXED_GAUGE));
-      expect(result.assessment?.level).toBe('verified');
-      expect(result.assessment?.outsideLook).toMatchObject({ runnerOnly: [], count: 0 });
-      expect(result.assessment?.outsideLook?.reproduced).toBeGreaterThan(0);
-      expect(code).toBe(0);
+      expectVerifiedOutside(await scriptedRun(GAUGE_PROJECT, 'node --test', writeFile('src/gauge.js', FIXED_GAUGE)));
     },
   );
 });
