@@ -53,8 +53,9 @@ export function probeCheckout(
   values: ChangeValues = NO_CHANGE_VALUES,
 ): ProbeCheckout {
   const folder = join(dir, PROBE_FOLDER);
-  // Made right after the setup (assess-patch.ts): what is newer, a run wrote.
-  const setUpAt = Date.now();
+  // Made right after the setup (assess-patch.ts): what is newer, a run wrote. The next millisecond:
+  // Date.now() is rounded down, and a file the setup wrote within this one has a later mtimeMs.
+  const setUpAt = Date.now() + 1;
   return {
     dir,
     async withoutTests(work) {
