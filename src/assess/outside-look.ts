@@ -26,6 +26,14 @@ const MAX_CALLS = 40;
 const PROCESS_MS = 30_000;
 /** Runner-only calls kept for the report (`count` has them all). */
 const SHOWN = 5;
+/**
+ * The plain process runs without the variable the sandbox sets for the test runners to say "this is
+ * a CI run" (sandbox/environment.ts): a program as its users run it has none, and a fix made only
+ * where it is set is a fix made only for the tests. The variables that keep the runners' output
+ * plain stay: a call whose result depends on them gives the original another result outside, and
+ * is not counted (lookFromOutside), where a fix to colour handling would be refused for nothing.
+ */
+const AS_A_USER_RUNS_IT = 'env -u CI';
 const CALLS_FILE = 'outside-calls.json';
 const RESULTS_FILE = 'outside-results.jsonl';
 
@@ -151,12 +159,12 @@ async function outcomesOf(
     });
     await writeFile(join(folder, CALLS_FILE), JSON.stringify(calls));
     await rm(join(folder, RESULTS_FILE), { force: true });
-    const command = outside.command({
+    const command = `${AS_A_USER_RUNS_IT} ${outside.command({
       testCommand: at.suite.testCommand,
       folder: PROBE_FOLDER,
       calls: CALLS_FILE,
       results: RESULTS_FILE,
-    });
+    })}`;
     const result = await at.suite.plain(at.checkout.dir, command, Math.min(PROCESS_MS, at.left()));
     if (result.exitCode !== 0)
       at.log(

@@ -12,6 +12,7 @@ import { removeScriptedRuns, scriptedRun } from '../support/scripted-run.ts';
 import { writeFile } from '../support/judge-cheat-run.ts';
 import { PATHS_PROJECT } from '../fixtures/overfit-paths.ts';
 import {
+  CI_ONLY_PATHS,
   DAILY_LEDGER_PROJECT,
   FIXED_DAILY_LEDGER,
   FIXED_GAUGE,
@@ -79,6 +80,10 @@ describe('the look from outside the runner, node --test', () => {
       underRunner: 'true',
       outside: 'false',
     });
+  });
+
+  it("refuses a fix made only where a CI variable is set: the plain process runs without fixloop's own CI", async () => {
+    expectRefused(await run(CI_ONLY_PATHS), { function: 'isAbsolute', underRunner: 'true', outside: 'false' });
   });
 
   it.runIf(fullSuite)(
