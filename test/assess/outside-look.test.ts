@@ -118,6 +118,7 @@ describe('which calls count as the patch acting only under the runner', () => {
         hidden += 1;
         return await work();
       },
+      withoutFiles: () => Promise.reject(new Error('no package here')),
     };
     const commands: string[] = [];
     const suite = {
@@ -158,8 +159,8 @@ describe('which calls count as the patch acting only under the runner', () => {
     // differs outside as well (state the tests set up), so the call says nothing.
     const { found, commands } = await look({ original: ['1', '2', '99'], patched: ['10', '2', '3'] }, records);
     expect(commands).toEqual([
-      'node .fixloop-probe/outside-call.cjs .fixloop-probe/outside-calls.json .fixloop-probe/outside-results.jsonl',
-      'node .fixloop-probe/outside-call.cjs .fixloop-probe/outside-calls.json .fixloop-probe/outside-results.jsonl',
+      'env -u CI node .fixloop-probe/outside-call.cjs .fixloop-probe/outside-calls.json .fixloop-probe/outside-results.jsonl',
+      'env -u CI node .fixloop-probe/outside-call.cjs .fixloop-probe/outside-calls.json .fixloop-probe/outside-results.jsonl',
     ]);
     expect(found).toEqual({
       called: 3,
