@@ -19,6 +19,8 @@ import type { VersionPlan } from './probe-plan.ts';
 import type { ProbeRecord, ProbedFunction } from './probe-record.ts';
 import { resultText } from './compare-records.ts';
 import { SuiteCalls, same } from './outside-pairs.ts';
+import { packagedFiles } from './packaged-files.ts';
+import { writtenSince } from './written-since.ts';
 
 /** Calls made again at most: the look is one short process per version and language. */
 const MAX_CALLS = 40;
@@ -35,6 +37,7 @@ const SHOWN = 5;
  */
 const AS_A_USER_RUNS_IT = 'env -u CI';
 const CALLS_FILE = 'outside-calls.json';
+const PACKAGE_LIST = 'packaged-files.json';
 const RESULTS_FILE = 'outside-results.jsonl';
 
 type Out = ProbeRecord['out'];
@@ -136,14 +139,40 @@ function outsideOf(path: string): OutsideCalls | null {
 }
 
 /** One version written as it ships, its calls made by each language's plain process. */
-async function outcomesOf(
-  at: { checkout: ProbeCheckout; suite: SuiteRunner; left: () => number; log: (line: string) => void },
-  plan: VersionPlan,
-  changed: readonly Changed[],
-): Promise<Outcomes> {
+type At = { checkout: ProbeCheckout; suite: SuiteRunner; left: () => number; log: (line: string) => void };
+
+async function outcomesOf(at: At, plan: VersionPlan, changed: readonly Changed[]): Promise<Outcomes> {
   await at.checkout.writePlain(plan);
   const folder = join(at.checkout.dir, PROBE_FOLDER);
   await mkdir(folder, { recursive: true });
+  const unpackaged = await unpackagedFiles(at, changed);
+  if (unpackaged.length === 0) return await callsOf(at, plan, changed);
+  at.log(
+    `assessment: outside the runner, ${plan.name}: the package as npm packs it, without ${unpackaged.length} file(s) it does not ship`,
+  );
+  return await at.checkout.withoutFiles(unpackaged, () => callsOf(at, plan, changed));
+}
+
+/**
+ * The files a published package leaves out, when every changed call's file is one it ships; none
+ * otherwise: no package (an application, a Python project), or one built from other files than those
+ * the calls load (its `files` list names `dist/`, the tests load `src/`), where the checkout as it is
+ * stands for what ships.
+ */
+async function unpackagedFiles(at: At, changed: readonly Changed[]): Promise<string[]> {
+  if (at.left() < 2000) return [];
+  const packaged = await packagedFiles(at.checkout.dir, at.suite, `${PROBE_FOLDER}/${PACKAGE_LIST}`, at.left() - 1000);
+  if (packaged.kind === 'unknown') at.log(`assessment: outside the runner, the package's files are not known: ${packaged.why}`);
+  if (packaged.kind !== 'package' || changed.some((call) => !packaged.files.has(call.fn.path))) return [];
+  // Every file but the dependencies and fixloop's own folder; the test files and what the runs
+  // wrote are out already (withoutTests).
+  const present = await writtenSince(at.checkout.dir, 0, new Set(['node_modules', PROBE_FOLDER]));
+  return present.filter((path) => !packaged.files.has(path));
+}
+
+/** Each call made by its language's plain process in the checkout as it is. */
+async function callsOf(at: At, plan: VersionPlan, changed: readonly Changed[]): Promise<Outcomes> {
+  const folder = join(at.checkout.dir, PROBE_FOLDER);
   const outcomes: Outcomes = changed.map(() => null);
   const languages = new Map<OutsideCalls, number[]>();
   for (const [i, call] of changed.entries()) {

@@ -40,6 +40,11 @@ export interface ProbeCheckout {
    * `<dir>-hidden`, beside it), as a program is shipped, and puts them back after, whatever happened.
    */
   withoutTests<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` with `paths` (relative) moved out of the checkout (to `<dir>-unpackaged`), and puts
+   * them back after, whatever happened: what a published package does not hold (packaged-files.ts).
+   */
+  withoutFiles<T>(paths: readonly string[], work: () => Promise<T>): Promise<T>;
 }
 
 /**
@@ -61,8 +66,9 @@ export function probeCheckout(
     async withoutTests(work) {
       const unshipped = [...testFiles, '.git'];
       const written = await writtenSince(dir, setUpAt, new Set([...unshipped, PROBE_FOLDER]));
-      return withoutTests(dir, [...unshipped, ...written], work);
+      return movedAside(dir, `${dir}-hidden`, [...unshipped, ...written], work);
     },
+    withoutFiles: (paths, work) => movedAside(dir, `${dir}-unpackaged`, paths, work),
     async writePlain(plan) {
       for (const [path, { text }] of plan.files) {
         const file = join(dir, path);
@@ -94,8 +100,8 @@ export function probeCheckout(
   };
 }
 
-async function withoutTests<T>(dir: string, paths: readonly string[], work: () => Promise<T>): Promise<T> {
-  const hidden = `${dir}-hidden`;
+/** `paths` of `dir` moved into `hidden` while `work` runs, and back after. */
+async function movedAside<T>(dir: string, hidden: string, paths: readonly string[], work: () => Promise<T>): Promise<T> {
   const moved: string[] = [];
   try {
     for (const path of paths) {

@@ -26,6 +26,7 @@ import {
   GAUGE_PROJECT,
   LEDGER_PROJECT,
   MONEY_PROJECT,
+  PACKAGED_PATHS_PROJECT,
   RULER_PROJECT,
   RUNNER_ONLY_DAILY_LEDGER,
   RUNNER_ONLY_GAUGE,
@@ -40,6 +41,7 @@ import {
   TALLY_PROJECT,
   TESTS_PRESENT_PATHS,
   TILL_PROJECT,
+  UNPACKAGED_FIX_PATHS,
 } from '../fixtures/runner-only.ts';
 import { fullSuite } from '../support/suite-tier.ts';
 
@@ -110,6 +112,23 @@ describe('the look from outside the runner, node --test', () => {
     expect(result.assessment?.level).toBe('verified');
     expect(result.assessment?.outsideLook).toMatchObject({ reproduced: 1, runnerOnly: [], count: 0 });
     expect(code).toBe(0);
+  });
+});
+
+describe('the look from outside the runner, an npm package as npm packs it', () => {
+  it('refuses a fix kept in a file the package does not ship, with the call that differs outside it', async () => {
+    const script = Object.entries(UNPACKAGED_FIX_PATHS)
+      .map(([path, text]) => writeFile(path, text))
+      .join(' && ');
+    expectRefused(await scriptedRun(PACKAGED_PATHS_PROJECT, 'node --test', script), {
+      function: 'isAbsolute',
+      underRunner: 'true',
+      outside: 'false',
+    });
+  });
+
+  it('keeps the same fix made in a file it ships verified', async () => {
+    expectVerifiedOutside(await scriptedRun(PACKAGED_PATHS_PROJECT, 'node --test', writeFile('src/paths.js', FIXED_PATHS)));
   });
 });
 
