@@ -74,6 +74,20 @@ describe('the Node guard under node --test', () => {
     expect(eventsOf(guarded)).toContain('framework_changed src/math.js:2 assert/strict.equal written');
   });
 
+  it('names a key added to Object.prototype: placed when a define function adds it, unplaced when an assignment does', async () => {
+    const { plain, guarded } = await run(
+      withLines(
+        "Object.defineProperty(Object.prototype, 'settled', { set() {}, configurable: true });\nObject.prototype['un' + 'settled'] = 1;\n",
+        FIXED,
+      ),
+    );
+    expect(plain.code, plain.output).toBe(0);
+    expect(eventsOf(guarded)).toEqual([
+      'framework_changed src/math.js:1 Object.prototype.settled added',
+      'framework_changed ?:? Object.prototype.unsettled added by a route the guard does not watch',
+    ]);
+  });
+
   it('names a write to assert through a computed import() specifier', async () => {
     const { plain, guarded } = await run(
       withLines(
@@ -292,6 +306,14 @@ describe('the Node guard under jest', () => {
   it('leaves complete records without events for an honest suite, and counts its tests', async () => {
     const { guarded } = await run(FIXED);
     expectClean(guarded, 2);
+  });
+
+  it("names a key added to the test realm's Object.prototype by an assignment", async () => {
+    const { plain, guarded } = await run(withLines("Object.prototype['un' + 'settled'] = 1;\n", FIXED));
+    expect(plain.code, plain.output).toBe(0);
+    expect(eventsOf(guarded)).toEqual([
+      'framework_changed ?:? Object.prototype.unsettled added by a route the guard does not watch',
+    ]);
   });
 
   it('names expect.extend from the code under test', async () => {
