@@ -16,7 +16,12 @@ const SEPARATORS = ['/', '\\', '.', ',', ':', ' ', '"', "'", '\n', '%'];
 const PREFIXES = ['/', '\\', '.', ' '];
 const MIDDLES = ['/', '\\', '.'];
 const REPLACEMENTS = ['/', '\\', '.', ' ', ''];
-const NUMBERS = [0, 1, -1, 1e9, 0.5, NaN, Infinity];
+// The huge one is past any array's length even divided by a thousand: an allocation of that many
+// items (`new Array(parts).fill(0)`) throws a RangeError the call records, where one of 1e9 items
+// filled the heap and ended the test process, and the assessment with it. Still exact in integer
+// arithmetic (below 2 ** 53).
+const HUGE = 1e15;
+const NUMBERS = [0, 1, -1, HUGE, 0.5, NaN, Infinity];
 /** An array's first element is varied this many ways (its own variants, the first ones). */
 const ELEMENT_VARIANTS = 8;
 /** And its last element, when it has more than one, this many ways. */
@@ -216,7 +221,7 @@ function variants(value, values = null) {
  * @param {ChangeValues | null} [values] What the patches' changed lines name (change-values.ts).
  * @param {ReadonlySet<number>} [held]
  * @param {boolean} [bounded] No huge or infinite number: a call that holds copies is a method or an
- *   internal function (a parser's state beside its nesting level), where a level of 1e9 only asks
+ *   internal function (a parser's state beside its nesting level), where a huge level only asks
  *   for memory (`' '.repeat(indent * level)`), and running out of it ends the process.
  * @returns {unknown[][]}
  */

@@ -165,8 +165,8 @@ describe('generated inputs beside a held argument', () => {
     expect(around.length).toBeGreaterThan(3);
     expect(around.every((args) => args[0] === state || args.length < 2)).toBe(true);
     expect(around.map((args) => args[1])).toEqual(expect.arrayContaining([4, 2, 0, -3]));
-    expect(around.map((args) => args[1])).not.toContain(1e9);
+    expect(around.map((args) => args[1])).not.toContain(1e15);
     expect(around.map((args) => args[1])).not.toContain(Infinity);
-    expect(neighbours([3], new Map()).map((args) => args[0])).toContain(1e9);
+    expect(neighbours([3], new Map()).map((args) => args[0])).toContain(1e15);
   });
 });

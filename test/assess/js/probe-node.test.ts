@@ -244,7 +244,7 @@ describe.each(NODES)('a CommonJS file under %s', (_label, node) => {
         '0, 0, 10',
         '6, 0, 10',
         '-5, 0, 10',
-        '1000000000, 0, 10',
+        '1000000000000000, 0, 10',
         'NaN, 0, 10',
         '5, 1, 10',
         '5, 0, Infinity',
