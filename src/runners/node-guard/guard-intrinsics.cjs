@@ -18,6 +18,7 @@
 // As every event, one the pristine code's run had too is the project's own way.
 const { watchDefinitions } = require('./guard-define-watch.cjs');
 const { runnerDetected } = require('./guard-environment.cjs');
+const { createPrototypeWatch } = require('./guard-prototype-keys.cjs');
 
 const define = Object.defineProperty;
 
@@ -97,13 +98,7 @@ function createIntrinsicsWatch(record, caller, direct) {
   const unseen = new Set();
 
   const { note, read } = recorders(record, caller, direct);
-  // Object.prototype's own keys in each watched realm: a key added there is on every object, a setter
-  // hears each write of that name to any of them (an assertion error's, a test result's). Its adder
-  // is placed when a define function adds it, unplaced when an assignment does (seen at `check`).
-  /** @type {WeakMap<object, Set<PropertyKey>>} */
-  const prototypeKeys = new WeakMap();
-  /** @type {object[]} the guard's realm's Object.prototype, and the current test realm's */
-  let prototypes = [];
+  const prototypeKeys = createPrototypeWatch(record, note);
 
   /** @type {(target: object, key: string, label: string, isGlobal: boolean, watched: Watched[]) => void} (accessorOf; the realm's list) */
   const watch = (target, key, label, isGlobal, watched) => {
@@ -122,11 +117,7 @@ function createIntrinsicsWatch(record, caller, direct) {
    * @param {PropertyKey} key
    */
   const redefined = (target, key) => {
-    const known = typeof target === 'object' && target !== null && prototypeKeys.get(target);
-    if (known && !known.has(key)) {
-      known.add(key);
-      note(`Object.prototype.${String(key)}`, 'added');
-    }
+    prototypeKeys.defining(target, key);
     const keys = (typeof target === 'object' || typeof target === 'function') && target !== null && labels.get(target);
     const label = keys && keys.get(key);
     if (!keys || !label) return;
@@ -150,11 +141,7 @@ function createIntrinsicsWatch(record, caller, direct) {
       if (global !== globalThis && !realms.has(/** @type {object} */ (global.Object))) current = [];
       wrapDefines(global);
       for (const [target, key, label] of verdictIntrinsics(global)) watch(target, key, label, false, listOf(global));
-      const prototype = /** @type {{ prototype?: object } | undefined} */ (global.Object)?.prototype;
-      if (prototype && !prototypeKeys.has(prototype)) {
-        prototypeKeys.set(prototype, new Set(Reflect.ownKeys(prototype)));
-        prototypes = global === globalThis ? [prototype, ...prototypes.slice(1)] : [prototypes[0] ?? prototype, prototype];
-      }
+      prototypeKeys.realm(global);
     },
     /**
      * Watches a runner's test API on the tests' global, defined there or still to be.
@@ -176,12 +163,7 @@ function createIntrinsicsWatch(record, caller, direct) {
     },
     /** Records each watched property no longer the guard's accessor, redefined by a route the guard did not see. */
     check() {
-      for (const added of addedKeys(prototypes, prototypeKeys))
-        record.event(
-          'framework_changed',
-          { file: null, line: null },
-          `Object.prototype.${added} added by a route the guard does not watch`,
-        );
+      prototypeKeys.check();
       for (const label of notAsLeft([...own, ...current], labels, unseen)) {
         unseen.add(label);
         record.event(
@@ -231,26 +213,6 @@ function notAsLeft(watched, labels, unseen) {
     .filter(({ target, key, label }) => !unseen.has(label) && labels.get(target)?.has(key))
     .filter(({ target, key, get }) => Object.getOwnPropertyDescriptor(target, key)?.get !== get)
     .map(({ label }) => label);
-}
-
-/**
- * The keys each prototype has now that it did not have when it was last looked at, noted as known.
- * @param {object[]} prototypes
- * @param {WeakMap<object, Set<PropertyKey>>} known
- * @returns {string[]}
- */
-function addedKeys(prototypes, known) {
-  const added = [];
-  for (const prototype of new Set(prototypes)) {
-    const keys = known.get(prototype);
-    if (!keys) continue;
-    for (const key of Reflect.ownKeys(prototype))
-      if (!keys.has(key)) {
-        keys.add(key);
-        added.push(String(key));
-      }
-  }
-  return added;
 }
 
 /**
