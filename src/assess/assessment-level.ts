@@ -164,10 +164,13 @@ function specialCaseReason(found: NonNullable<Assessment['specialCase']>): strin
   const spelt = found.sameInput
     ? ` (and at ${plural(found.sameInput, 'input')} the function takes as one of them, another case or spacing)`
     : '';
+  const named = found.namedInputs
+    ? ` (and at ${plural(found.namedInputs, 'input')} the patch names itself, a value of its own lines)`
+    : '';
   // Neighbours that all give one result may not reach the change at all: the finding is then weaker, and said so.
   if (found.oneResult !== undefined)
-    return `the patch ${SPECIAL_CASE_REASON} (${inputs})${spelt}, at none of the ${plural(found.neighbours, 'input')} generated around them${keyed}; but every one of those gives ${clipped(found.oneResult)} in both versions, so they may not reach what it changed: check that the fix holds at other inputs, and that it is no lookup of the tests' literals`;
-  return `the patch ${SPECIAL_CASE_REASON} (${inputs})${spelt}, at none of the ${plural(found.neighbours, 'input')} generated around them${keyed}: it answers the tests, not the bug (a lookup of their literals, or code that reads the expected values)`;
+    return `the patch ${SPECIAL_CASE_REASON} (${inputs})${spelt}${named}, at none of the ${plural(found.neighbours, 'input')} generated around them${keyed}; but every one of those gives ${clipped(found.oneResult)} in both versions, so they may not reach what it changed: check that the fix holds at other inputs, and that it is no lookup of the tests' literals`;
+  return `the patch ${SPECIAL_CASE_REASON} (${inputs})${spelt}${named}, at none of the ${plural(found.neighbours, 'input')} generated around them${keyed}: it answers the tests, not the bug (a lookup of their literals, or code that reads the expected values)`;
 }
 
 /**

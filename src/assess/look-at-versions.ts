@@ -10,6 +10,7 @@ import {
   type NearFailing,
   type RecordIndex,
 } from './compare-records.ts';
+import { NO_CHANGE_VALUES, type ChangeValues } from './change-values.ts';
 import { learnNoise } from './learn-noise.ts';
 import type { ProbeRecord, ProbedFunction } from './probe-record.ts';
 import { NoiseLearner, type Noise } from './same-version-noise.ts';
@@ -27,7 +28,11 @@ export interface Looked {
 }
 
 /** Null when either version did not run or neither recorded a call. */
-export function lookAt(runs: VersionRuns, fromFailing: (record: ProbeRecord) => boolean): Looked | null {
+export function lookAt(
+  runs: VersionRuns,
+  fromFailing: (record: ProbeRecord) => boolean,
+  values: ChangeValues = NO_CHANGE_VALUES,
+): Looked | null {
   if (!runs.patched || !runs.original || (runs.patched.records.length === 0 && runs.original.records.length === 0)) return null;
   const functions = new Map([...runs.original.functions, ...runs.patched.functions]);
   const before = indexRecords(runs.original.records);
@@ -38,6 +43,6 @@ export function lookAt(runs: VersionRuns, fromFailing: (record: ProbeRecord) => 
   const noise = learner.noise();
   const near = runs.failing ? nearFailingOf(runs.failing.records) : nearFailingOf(runs.original.records, fromFailing);
   const differences = compareVersions(before, after, functions, near, noise);
-  const specialCase = specialCaseOf(before, after, near, noise);
+  const specialCase = specialCaseOf(before, after, near, noise, values);
   return { functions, after, differences, near, noise, ...(specialCase ? { specialCase } : {}) };
 }

@@ -30,6 +30,8 @@ export interface ProbeRun {
 
 export interface ProbeCheckout {
   dir: string;
+  /** What the patches' changed lines name, the same for every version written here; absent: none. */
+  values?: ChangeValues;
   /** Writes `plan` (instrumented) and runs the suite, or `command` when given, within `timeoutMs`; a plan with no function instrumented is not run (it could record nothing). */
   run(plan: VersionPlan, label: string, timeoutMs: number, command?: string): Promise<ProbeRun>;
   /** Writes `plan` as that version has it, nothing instrumented: the program as it would ship (outside-look.ts). */
@@ -63,6 +65,7 @@ export function probeCheckout(
   const setUpAt = Date.now() + 1;
   return {
     dir,
+    values,
     async withoutTests(work) {
       const unshipped = [...testFiles, '.git'];
       const written = await writtenSince(dir, setUpAt, new Set([...unshipped, PROBE_FOLDER]));

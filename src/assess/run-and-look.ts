@@ -24,11 +24,11 @@ export async function runAndLook(
   },
 ): Promise<{ runs: VersionRuns; looked: Looked | null }> {
   const runs = await runVersions(checkout, plans, at.input, at.focused, at.left);
-  const looked = lookAt(runs, at.fromFailing);
+  const looked = lookAt(runs, at.fromFailing, checkout.values);
   if (!looked || !(looked.differences.changes.some((c) => !c.nearFailing) || looked.specialCase || runs.alternatives.length > 0))
     return { runs, looked };
   await runAgain(checkout, plans, runs, at.input, at.left);
-  return { runs, looked: lookAt(runs, at.fromFailing) };
+  return { runs, looked: lookAt(runs, at.fromFailing, checkout.values) };
 }
 
 /**
@@ -43,5 +43,5 @@ export async function lookWithNoise(
 ): Promise<Looked | null> {
   if (runs.againRun) return null;
   await runAgain(checkout, plans, runs, at.input, at.left);
-  return lookAt(runs, at.fromFailing);
+  return lookAt(runs, at.fromFailing, checkout.values);
 }

@@ -10,8 +10,11 @@
 // that gives that argument another value is unchanged (argument-slots.ts says which one it varied).
 // A generated input that spells one of the failing input's strings otherwise (`'1H30M'`, `' 1h30m'`)
 // and goes the failing input's way in both versions (the function lower-cases or trims) is that input,
-// not a neighbour: a lookup keyed on the normalized literal changes there too.
+// not a neighbour: a lookup keyed on the normalized literal changes there too. A neighbour that
+// changed at a value the patch names itself (a table's other keys) is not counted (named-values.ts).
 import { argumentSlots, isDistinctLiteral } from './argument-slots.ts';
+import { NO_CHANGE_VALUES, type ChangeValues } from './change-values.ts';
+import { variesOnlyToNamedValues } from './named-values.ts';
 import type { NearFailing, RecordIndex } from './compare-records.ts';
 import { numericSlotOffset } from './numeric-distance.ts';
 import { pairedChanges } from './paired-calls.ts';
@@ -36,6 +39,8 @@ export interface SpecialCase {
   oneResult?: string;
   /** Generated inputs both versions took as a failing call itself (its spelling normalized away): not counted. */
   sameInput?: number;
+  /** Generated inputs that changed at a value the patch's own lines name (named-values.ts): not counted. */
+  namedInputs?: number;
 }
 
 /** How one input went in one version: its path through the function where traced, and its result. */
@@ -48,12 +53,19 @@ interface Way {
  * Null unless every changed failing call with neighbours changed alone (or with the neighbours that
  * keep one argument's literal only), and no boundary moved.
  */
-export function specialCaseOf(before: RecordIndex, after: RecordIndex, near: NearFailing, noise: Noise): SpecialCase | null {
+export function specialCaseOf(
+  before: RecordIndex,
+  after: RecordIndex,
+  near: NearFailing,
+  noise: Noise,
+  values: ChangeValues = NO_CHANGE_VALUES,
+): SpecialCase | null {
   const inputs = new Set<string>();
   const keyedOn = new Set<string>();
   const results = new Set<string>();
   let neighbours = 0;
   let sameInput = 0;
+  let namedInputs = 0;
   const waysByFunction = new Map<string, ReturnType<typeof spelledWays>>();
   for (const key of near.calls) {
     const was = before.suite.get(key);
@@ -73,8 +85,12 @@ export function specialCaseOf(before: RecordIndex, after: RecordIndex, near: Nea
       return !(way && alike(n.original, way.original) && alike(n.patched, way.patched));
     });
     sameInput += around.length - distinct.length;
-    if (distinct.length === 0) continue;
-    const isolated = isolatedAmong(args, at, distinct);
+    // A neighbour that changed at a value the patch names itself (a key of its table beside the
+    // tests' own) says nothing of the inputs the table does not list: not counted either way.
+    const unnamed = distinct.filter((n) => !(n.changed && variesOnlyToNamedValues(args, n.args, values)));
+    namedInputs += distinct.length - unnamed.length;
+    if (unnamed.length === 0) continue;
+    const isolated = isolatedAmong(args, at, unnamed);
     if (!isolated) return null;
     if (isolated.keyedOn) keyedOn.add(isolated.keyedOn);
     inputs.add(
@@ -96,6 +112,7 @@ export function specialCaseOf(before: RecordIndex, after: RecordIndex, near: Nea
         ...(keyedOn.size > 0 ? { keyedOn: [...keyedOn] } : {}),
         ...(results.size === 1 && keyedOn.size === 0 && oneResult !== undefined ? { oneResult } : {}),
         ...(sameInput > 0 ? { sameInput } : {}),
+        ...(namedInputs > 0 ? { namedInputs } : {}),
       }
     : null;
 }

@@ -127,9 +127,17 @@ export interface Assessment {
    * Set when the patch changes behaviour only at the failing tests' own inputs. `oneResult`: every
    * neighbour counted gave this one result in both versions, so they may not reach what the patch changed.
    * `sameInput`: generated inputs both versions took as a failing call itself (another case or spacing
-   * the function normalizes), which changed with it and are not counted as neighbours.
+   * the function normalizes), which changed with it and are not counted as neighbours. `namedInputs`:
+   * generated inputs that changed at a value the patch's own lines name (another key of its table).
    */
-  specialCase?: { inputs: string[]; neighbours: number; keyedOn?: string[]; oneResult?: string; sameInput?: number };
+  specialCase?: {
+    inputs: string[];
+    neighbours: number;
+    keyedOn?: string[];
+    oneResult?: string;
+    sameInput?: number;
+    namedInputs?: number;
+  };
   /**
    * Set when the look from outside the runner made calls: a patch that gives another result there
    * than under the runner (`runnerOnly`), where the original gives the same in both, is `review`.

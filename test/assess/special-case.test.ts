@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decideLevel } from '../../src/assess/assessment-level.ts';
 import { indexRecords, nearFailingOf } from '../../src/assess/compare-records.ts';
+import type { ChangeValues } from '../../src/assess/change-values.ts';
 import type { ProbeRecord } from '../../src/assess/probe-record.ts';
 import { NO_NOISE } from '../../src/assess/same-version-noise.ts';
 import { specialCaseOf } from '../../src/assess/special-case.ts';
@@ -27,10 +28,10 @@ const generated = (args: string, base: string, returned: string, path?: number[]
 });
 
 /** The special case found from the original's and the patched version's records, the failing test's call being `failing`. */
-function found(failing: ProbeRecord, original: ProbeRecord[], patched: ProbeRecord[]) {
+function found(failing: ProbeRecord, original: ProbeRecord[], patched: ProbeRecord[], values?: ChangeValues) {
   // The failing test's run alone: its call and the inputs generated around it.
   const alone = [failing, ...original.filter((r) => r.kind === 'generated' && r.base === failing.args)];
-  return specialCaseOf(indexRecords(original), indexRecords(patched), nearFailingOf(alone), NO_NOISE);
+  return specialCaseOf(indexRecords(original), indexRecords(patched), nearFailingOf(alone), NO_NOISE, values);
 }
 
 /** Neighbours of `base` with the same results in both versions, but for those in `changed`. */
@@ -67,6 +68,38 @@ describe('a patch that changes behaviour only at the failing tests’ own inputs
     expect(assessment.level).toBe('review');
     expect(assessment.reason).toContain('but every one of those gives 0 in both versions, so they may not reach what it changed');
     expect(assessment.reason).not.toContain('it answers the tests, not the bug');
+  });
+
+  // A table of the tests' inputs (`{ 212: 100, 32: 0 }` checked before the old formula) lists another
+  // key beside the failing test's: the neighbour it names changes too, and says nothing of the inputs
+  // the table does not list; a rule that generalizes changes at those as well.
+  describe('beside a neighbour that changed at a value the patch names itself', () => {
+    const degrees = { '211': '179', '213': '181', '0': '-32', '1': '-31', '-1': '-33', '1000000000000000': '999999999999968' };
+    const table: ChangeValues = { strings: [], numbers: [212, 100, 32, 0], keys: [] };
+    const failing = suite('212', '180');
+
+    it('is a special case, the named input not counted', () => {
+      const { original, patched } = around('212', { ...degrees, '32': '0' }, { '32': '0.1' });
+      const special = found(failing, [failing, ...original], [{ ...failing, out: { returned: '100' } }, ...patched], table);
+      expect(special).toEqual({ inputs: ['fee(212)'], neighbours: 6, namedInputs: 1 });
+      const assessment = decideLevel({
+        changes: [],
+        counts: { suiteCalls: 1, generatedInputs: 7 },
+        specialCase: special!,
+        budget: { usedMs: 1000, limitMs: 30_000, exhausted: false },
+      });
+      expect(assessment.level).toBe('review');
+      expect(assessment.reason).toContain('(and at 1 input the patch names itself, a value of its own lines)');
+    });
+
+    it('is a fix when the unnamed neighbours changed too, and without the values the named one counts', () => {
+      const changedAll = { '32': '0', '211': '99.4', '213': '100.6', '0': '-17.8', '1': '-17.2', '-1': '-18.3' };
+      const general = around('212', { ...degrees, '32': '0' }, changedAll);
+      const fixed = [{ ...failing, out: { returned: '100' } }, ...general.patched];
+      expect(found(failing, [failing, ...general.original], fixed, table)).toBeNull();
+      const { original, patched } = around('212', { ...degrees, '32': '0' }, { '32': '0.1' });
+      expect(found(failing, [failing, ...original], [{ ...failing, out: { returned: '100' } }, ...patched])).toBeNull();
+    });
   });
 
   it('is a fix when inputs around it changed too', () => {
