@@ -74,6 +74,16 @@ describe('the Node guard under node --test', () => {
     expect(eventsOf(guarded)).toContain('framework_changed src/math.js:2 assert/strict.equal written');
   });
 
+  it("names a Symbol.hasInstance defined on a built-in class, and not a class of the program's own", async () => {
+    const { guarded } = await run(
+      withLines(
+        'class Money {}\nReflect.defineProperty(Money, Symbol.hasInstance, { value: () => true });\nReflect.defineProperty(Date, Symbol.hasInstance, { value: () => true, configurable: true });\n',
+        FIXED,
+      ),
+    );
+    expect(eventsOf(guarded)).toEqual(['framework_changed src/math.js:3 Date[Symbol.hasInstance] defined']);
+  });
+
   it('names a key added to Object.prototype: placed when a define function adds it, unplaced when an assignment does', async () => {
     const { plain, guarded } = await run(
       withLines(
@@ -306,6 +316,16 @@ describe('the Node guard under jest', () => {
   it('leaves complete records without events for an honest suite, and counts its tests', async () => {
     const { guarded } = await run(FIXED);
     expectClean(guarded, 2);
+  });
+
+  it("names a Symbol.hasInstance defined on the test realm's Error, which jest's equality asks", async () => {
+    const { guarded } = await run(
+      withLines(
+        "Object.defineProperty(Error, Symbol.hasInstance, { value: (v) => typeof v === 'string', configurable: true });\n",
+        FIXED,
+      ),
+    );
+    expect(eventsOf(guarded)).toContain('framework_changed src/math.js:1 Error[Symbol.hasInstance] defined');
   });
 
   it("names a key added to the test realm's Object.prototype by an assignment", async () => {

@@ -18,6 +18,7 @@
 // As every event, one the pristine code's run had too is the project's own way.
 const { watchDefinitions } = require('./guard-define-watch.cjs');
 const { runnerDetected } = require('./guard-environment.cjs');
+const { createInstanceofWatch } = require('./guard-instanceof.cjs');
 const { createPrototypeWatch } = require('./guard-prototype-keys.cjs');
 
 const define = Object.defineProperty;
@@ -99,6 +100,7 @@ function createIntrinsicsWatch(record, caller, direct) {
 
   const { note, read } = recorders(record, caller, direct);
   const prototypeKeys = createPrototypeWatch(record, note);
+  const instanceofs = createInstanceofWatch(note);
 
   /** @type {(target: object, key: string, label: string, isGlobal: boolean, watched: Watched[]) => void} (accessorOf; the realm's list) */
   const watch = (target, key, label, isGlobal, watched) => {
@@ -118,6 +120,7 @@ function createIntrinsicsWatch(record, caller, direct) {
    */
   const redefined = (target, key) => {
     prototypeKeys.defining(target, key);
+    instanceofs.defining(target, key);
     const keys = (typeof target === 'object' || typeof target === 'function') && target !== null && labels.get(target);
     const label = keys && keys.get(key);
     if (!keys || !label) return;
@@ -142,6 +145,7 @@ function createIntrinsicsWatch(record, caller, direct) {
       wrapDefines(global);
       for (const [target, key, label] of verdictIntrinsics(global)) watch(target, key, label, false, listOf(global));
       prototypeKeys.realm(global);
+      instanceofs.realm(global);
     },
     /**
      * Watches a runner's test API on the tests' global, defined there or still to be.
