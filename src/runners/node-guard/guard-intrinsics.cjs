@@ -168,14 +168,7 @@ function createIntrinsicsWatch(record, caller, direct) {
     /** Records each watched property no longer the guard's accessor, redefined by a route the guard did not see. */
     check() {
       prototypeKeys.check();
-      for (const label of notAsLeft([...own, ...current], labels, unseen)) {
-        unseen.add(label);
-        record.event(
-          'framework_changed',
-          { file: null, line: null },
-          `${label} deleted or redefined by a route the guard does not watch`,
-        );
-      }
+      recordUnseen(record, [...own, ...current], labels, unseen);
     },
   };
 }
@@ -202,6 +195,22 @@ function recorders(record, caller, direct) {
       runnerDetected(record, direct(HERE), `read ${label}`);
     },
   };
+}
+
+/**
+ * Records each watched property no longer the guard's accessor, by a route no define function was
+ * seen to take, once, with no place.
+ * @param {GuardRecord} record
+ * @param {Watched[]} watched
+ * @param {WeakMap<object, Map<PropertyKey, string>>} labels
+ * @param {Set<string>} unseen labels already recorded
+ */
+function recordUnseen(record, watched, labels, unseen) {
+  for (const label of notAsLeft(watched, labels, unseen)) {
+    unseen.add(label);
+    const detail = `${label} deleted or redefined by a route the guard does not watch`;
+    record.event('framework_changed', { file: null, line: null }, detail);
+  }
 }
 
 /**
