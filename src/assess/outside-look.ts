@@ -37,7 +37,6 @@ const SHOWN = 5;
  */
 const AS_A_USER_RUNS_IT = 'env -u CI';
 const CALLS_FILE = 'outside-calls.json';
-const PACKAGE_LIST = 'packaged-files.json';
 const RESULTS_FILE = 'outside-results.jsonl';
 
 type Out = ProbeRecord['out'];
@@ -148,20 +147,27 @@ async function outcomesOf(at: At, plan: VersionPlan, changed: readonly Changed[]
   const unpackaged = await unpackagedFiles(at, changed);
   if (unpackaged.length === 0) return await callsOf(at, plan, changed);
   at.log(
-    `assessment: outside the runner, ${plan.name}: the package as npm packs it, without ${unpackaged.length} file(s) it does not ship`,
+    `assessment: outside the runner, ${plan.name}: the project as it is published, without ${unpackaged.length} file(s) it does not ship`,
   );
   return await at.checkout.withoutFiles(unpackaged, () => callsOf(at, plan, changed));
 }
 
 /**
- * The files a published package leaves out, when every changed call's file is one it ships; none
- * otherwise: no package (an application, a Python project), or one built from other files than those
- * the calls load (its `files` list names `dist/`, the tests load `src/`), where the checkout as it is
+ * The files a published project leaves out, when every changed call is of one language, whose
+ * packaging tool says it ships the call's file; none otherwise: not published (an application, a
+ * folder of scripts), a tool that could not say, or a package built from other files than those the
+ * calls load (its `files` list names `dist/`, the tests load `src/`), where the checkout as it is
  * stands for what ships.
  */
 async function unpackagedFiles(at: At, changed: readonly Changed[]): Promise<string[]> {
-  if (at.left() < 2000) return [];
-  const packaged = await packagedFiles(at.checkout.dir, at.suite, `${PROBE_FOLDER}/${PACKAGE_LIST}`, at.left() - 1000);
+  const tools = new Set(changed.map((call) => outsideOf(call.fn.path)?.shipped));
+  const [shipped] = tools;
+  if (at.left() < 2000 || tools.size !== 1 || !shipped) return [];
+  const packaged = await packagedFiles(at.checkout.dir, shipped, {
+    suite: at.suite,
+    folder: PROBE_FOLDER,
+    timeoutMs: at.left() - 1000,
+  });
   if (packaged.kind === 'unknown') at.log(`assessment: outside the runner, the package's files are not known: ${packaged.why}`);
   if (packaged.kind !== 'package' || changed.some((call) => !packaged.files.has(call.fn.path))) return [];
   // Every file but the dependencies and fixloop's own folder; the test files and what the runs

@@ -21,6 +21,26 @@ export interface OutsideCalls {
    * repository's dependencies are installed for.
    */
   command(at: { testCommand: string; folder: string; calls: string; results: string }): string;
+  /** How the files a distribution of the project ships are listed; absent: the checkout stands for what ships. */
+  readonly shipped?: ShippedFiles;
+}
+
+/**
+ * The files a published distribution of the project holds, as the language's own packaging tool says
+ * (packaged-files.ts runs it): the look from outside the runner runs such a project without the rest.
+ */
+export interface ShippedFiles {
+  /** Whether the checkout at `dir` is a project that is published (a package.json not marked private, a pyproject.toml). */
+  published(dir: string): Promise<boolean>;
+  /** Copied, each `from` to `name` in the probe's folder, before the command runs. */
+  readonly files: ReadonlyArray<{ from: string; name: string }>;
+  /**
+   * The command, run in the checkout, that writes the list to `list` (relative to the checkout; `folder`
+   * is the probe's folder, where it may write), and exits 0.
+   */
+  command(at: { testCommand: string; folder: string; list: string }): string;
+  /** The checkout paths (relative, `/`-separated) in what the command wrote; null when it is not a list. */
+  paths(text: string): Set<string> | null;
 }
 
 /** First and last line of a failing test's own code. */

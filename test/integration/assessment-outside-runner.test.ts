@@ -27,6 +27,7 @@ import {
   LEDGER_PROJECT,
   MONEY_PROJECT,
   PACKAGED_PATHS_PROJECT,
+  PUBLISHED_MONEY_PROJECT,
   RULER_PROJECT,
   RUNNER_ONLY_DAILY_LEDGER,
   RUNNER_ONLY_GAUGE,
@@ -42,6 +43,7 @@ import {
   TESTS_PRESENT_PATHS,
   TILL_PROJECT,
   UNPACKAGED_FIX_PATHS,
+  UNSHIPPED_FIX_MONEY,
 } from '../fixtures/runner-only.ts';
 import { fullSuite } from '../support/suite-tier.ts';
 
@@ -129,6 +131,27 @@ describe('the look from outside the runner, an npm package as npm packs it', () 
 
   it('keeps the same fix made in a file it ships verified', async () => {
     expectVerifiedOutside(await scriptedRun(PACKAGED_PATHS_PROJECT, 'node --test', writeFile('src/paths.js', FIXED_PATHS)));
+  });
+});
+
+describe('the look from outside the runner, a Python project as its wheel ships it', () => {
+  // Debian's Python, as the operator's: it builds the wheel with its own setuptools and `wheel`.
+  const test = '/usr/bin/python3 -m pytest -q';
+
+  it('refuses a fix kept in a module the wheel does not ship, with the call that differs outside it', async () => {
+    const script = Object.entries(UNSHIPPED_FIX_MONEY)
+      .map(([path, text]) => writeFile(path, text))
+      .join(' && ');
+    expectRefused(await scriptedRun(PUBLISHED_MONEY_PROJECT, test, script), {
+      function: 'cents',
+      input: "cents('3.5')",
+      underRunner: '350',
+      outside: '305',
+    });
+  });
+
+  it.runIf(fullSuite)('keeps the same fix made in the package verified', async () => {
+    expectVerifiedOutside(await scriptedRun(PUBLISHED_MONEY_PROJECT, test, writeFile('shop/money.py', FIXED_MONEY)));
   });
 });
 

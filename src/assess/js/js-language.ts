@@ -9,6 +9,7 @@ import { jsEntryPoints } from './entry-points.ts';
 import { failingTestSpans } from './failing-tests.ts';
 import { instrumentJs } from './probe.ts';
 import { shellQuote } from '../../sandbox/shell-quote.ts';
+import { npmPacked } from './npm-packed.ts';
 
 /** The script and the parts of the probe it loads (outside-call.cjs). */
 const OUTSIDE_FILES = [
@@ -34,6 +35,7 @@ export const jsLanguage: ProbeLanguage = {
     files: OUTSIDE_FILES,
     command: ({ folder, calls, results }) =>
       ['node', `${folder}/outside-call.cjs`, `${folder}/${calls}`, `${folder}/${results}`].map(shellQuote).join(' '),
+    shipped: npmPacked,
   },
   entryPoints: jsEntryPoints,
   failingTestSpans,

@@ -6,6 +6,7 @@ import { instrumentPython, PYTHON_PROBE_RUNTIME_FILES } from './probe.ts';
 import { fileURLToPath } from 'node:url';
 import { directRunnerOf } from '../../runners/registry.ts';
 import { shellQuote } from '../../sandbox/shell-quote.ts';
+import { wheelFiles } from './wheel-files.ts';
 
 /** The script and the part of the probe it loads (fixloop_outside.py). */
 const OUTSIDE_FILES = ['fixloop_outside.py', 'fixloop_probe_canon.py', 'fixloop_probe_replay.py'].map((name) => ({
@@ -27,6 +28,7 @@ export const pythonLanguage: ProbeLanguage = {
         directRunnerOf(testCommand)?.interpreter?.(testCommand) ?? 'python3',
         ...[`${folder}/fixloop_outside.py`, `${folder}/${calls}`, `${folder}/${results}`].map(shellQuote),
       ].join(' '),
+    shipped: wheelFiles,
   },
   entryPoints: pythonEntryPoints,
 };

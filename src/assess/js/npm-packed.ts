@@ -1,0 +1,40 @@
+// What an npm package ships, as npm itself says (its `files` list, .npmignore, the files it always
+// adds): `npm pack --dry-run`, run in the tests' sandbox as the operator's npm, with the package's
+// scripts off. An application (a package.json marked private) is not published: its checkout is what runs.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ShippedFiles } from '../probe-language.ts';
+import { shellQuote } from '../../sandbox/shell-quote.ts';
+
+export const npmPacked: ShippedFiles = {
+  async published(dir) {
+    const manifest = await readFile(join(dir, 'package.json'), 'utf8').catch(() => null);
+    if (manifest === null) return false;
+    try {
+      const parsed = JSON.parse(manifest) as unknown;
+      return typeof parsed === 'object' && parsed !== null && (parsed as { private?: unknown }).private !== true;
+    } catch {
+      return false;
+    }
+  },
+  files: [],
+  // To a file, not the output: npm's notices go to stderr, and a large package's list would pass the
+  // output's cap.
+  command: ({ list }) => `npm pack --dry-run --json --ignore-scripts > ${shellQuote(list)} 2>/dev/null`,
+  paths: filesOf,
+};
+
+/** The paths of `npm pack --json`'s one entry, or null when the text is not that. */
+export function filesOf(text: string): Set<string> | null {
+  try {
+    const entries = JSON.parse(text) as unknown;
+    const files = Array.isArray(entries) ? (entries[0] as { files?: unknown } | undefined)?.files : undefined;
+    if (!Array.isArray(files)) return null;
+    const paths = files
+      .map((file) => (file as { path?: unknown }).path)
+      .filter((path): path is string => typeof path === 'string');
+    return new Set(paths.map((path) => path.replace(/^\.\//, '')));
+  } catch {
+    return null;
+  }
+}
