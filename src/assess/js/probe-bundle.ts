@@ -20,6 +20,7 @@ const PIECES = [
   'probe-records.cjs',
   'probe-replay.cjs',
   'probe-caller.cjs',
+  'probe-bounded.cjs',
   'probe-generated.cjs',
   'probe-born.cjs',
   'probe-base.cjs',

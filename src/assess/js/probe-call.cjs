@@ -39,6 +39,7 @@ const { birthText } = require('./probe-born.cjs');
  * @property {Map<number, unknown[]>} nullable
  * @property {boolean} refused A generated call refused a copy (probe-held.cjs): none are made again.
  * @property {boolean} heavy Its copies or its calls with them ran over HELD_MS: none are made again.
+ * @property {number} timedOut Its generated calls stopped at their time limit (probe-bounded.cjs).
  */
 
 /**
@@ -94,6 +95,7 @@ function fnState(state, id) {
       nullable: new Map(),
       refused: false,
       heavy: false,
+      timedOut: 0,
     };
     state.fns.set(id, fn);
   }

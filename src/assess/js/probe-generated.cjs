@@ -26,6 +26,8 @@ const PER_PROCESS = 4000;
 // runner's own time limit (mocha's 2 s) is never pushed past it by the probe.
 const HELD_MS = 100;
 const MAX_KEYS = 20000;
+/** Generated calls of one function stopped at their time limit before it gets no more. */
+const MAX_TIMEOUTS = 4;
 
 /**
  * @param {Set<string>} set
@@ -119,9 +121,13 @@ function runGenerated(state, before, listed, key, change) {
   let result;
   state.lastPath = null;
   try {
-    result = holdingExit(state, () =>
-      quietly(state, () => Reflect.apply(/** @type {Function} */ (before.self), thisArg, args), true),
-    );
+    const call = () => Reflect.apply(/** @type {Function} */ (before.self), thisArg, args);
+    const bounded = holdingExit(state, () => quietly(state, () => within(state, call), true));
+    if ('timedOut' in bounded) {
+      before.fn.timedOut++;
+      return lines;
+    }
+    result = bounded.value;
   } catch (error) {
     path = state.lastPath;
     const entry = finish(error instanceof HeldExit ? { exited: error.code } : { threw: error });
@@ -139,6 +145,16 @@ function runGenerated(state, before, listed, key, change) {
   const entry = finish({ returned: result });
   if (entry) lines.push(entry);
   return lines;
+}
+
+/**
+ * The call within its time (probe-bounded.cjs), where node:vm can be reached; else as it is.
+ * @param {State} state
+ * @param {() => unknown} call
+ * @returns {import('./probe-bounded.cjs').Bounded}
+ */
+function within(state, call) {
+  return state.bounded ? state.bounded(call) : { value: call() };
 }
 
 /** A generated call's `process.exit`, thrown instead of ending the process. */
@@ -199,6 +215,8 @@ function generate(state, before) {
   const deadline = holdsCopies(before) ? Date.now() + HELD_MS : Infinity;
   for (const { args, change } of candidates) {
     if (made >= PER_SUITE_CALL || state.shared.generated >= PER_PROCESS || (fn.refused && !before.remake)) break;
+    // A function whose generated calls keep running out of time would spend the test's own time.
+    if (fn.timedOut >= MAX_TIMEOUTS) break;
     if (Date.now() > deadline) {
       fn.heavy = true;
       break;

@@ -23,6 +23,7 @@ const { born, bornWith } = require('./probe-born.cjs');
 const { probeGenerator } = require('./probe-generator.cjs');
 const { quietly } = require('./probe-generated.cjs');
 const { dirname, record, write } = require('./probe-records.cjs');
+const { boundedCalls } = require('./probe-bounded.cjs');
 
 /** @typedef {import('node:async_hooks').AsyncLocalStorage<boolean>} Quiet */
 /** @typedef {import('./probe-call.cjs').Before} Before */
@@ -54,6 +55,7 @@ const { dirname, record, write } = require('./probe-records.cjs');
  * @property {Set<number> | null} lastPath
  * @property {WeakMap<object, import('./probe-born.cjs').Birth>} births How each object of a probed method's class was made (probe-birth.ts).
  * @property {number} birthCount How many births were kept.
+ * @property {((work: () => unknown) => import('./probe-bounded.cjs').Bounded) | null} bounded Runs a generated call within its time.
  */
 
 const SHARED = Symbol.for('fixloop.assess.probe');
@@ -140,6 +142,7 @@ function install(fs, g, builtin) {
     lastPath: null,
     births: new WeakMap(),
     birthCount: 0,
+    bounded: boundedCalls(builtin),
   };
   /** @type {Map<string, Writer>} */
   const writers = new Map();
