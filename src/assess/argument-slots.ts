@@ -61,6 +61,16 @@ function closingQuote(text: string, i: number): number {
 }
 
 /**
+ * The value an argument's text spells when it is a number or one string literal (its escapes of
+ * quotes and backslashes undone); null for anything else (a name, a container, a bytes literal).
+ */
+export function literalValue(text: string): number | string | null {
+  if (NUMBER.test(text)) return Number(text);
+  const quoted = (text.startsWith("'") || text.startsWith('"')) && closingQuote(text, 0) === text.length - 1;
+  return quoted ? text.slice(1, -1).replace(/\\(['"\\])/g, '$1') : null;
+}
+
+/**
  * Whether an argument's text is a literal a lookup could compare with: a string of data (not a
  * name) or a non-zero number. Not an empty string, zero, null, a boolean or a container: those are
  * the edges a fix is often about (the empty case handled), and their generated neighbours are few or

@@ -3,7 +3,7 @@
 // change outside the failing tests, no other plausible patch that disagrees, no check weakened; and
 // it saw the patch at work (a change in the failing tests' calls or around them).
 // Everything else is `review`, with what to look at.
-import type { AlternativePatch, Assessment, BehaviourChange, OutsideLook } from '../core/assessment.ts';
+import type { AlternativePatch, Assessment, BehaviourChange, OutsideLook, SpecialCase } from '../core/assessment.ts';
 import type { RuntimeGuardStatus } from '../core/run-result.ts';
 import type { TestView } from '../core/test-report.ts';
 import { sharedByFunction } from './change-order.ts';
@@ -156,7 +156,7 @@ export function unfinishedReason(budget: Assessment['budget'], search: Assessmen
 /** The named reason of a patch that answers the tests, not the bug. */
 export const SPECIAL_CASE_REASON = 'changes behaviour only at the failing tests’ own inputs';
 
-function specialCaseReason(found: NonNullable<Assessment['specialCase']>): string {
+function specialCaseReason(found: SpecialCase): string {
   const inputs = found.inputs.slice(0, 3).join(', ') + (found.inputs.length > 3 ? ', …' : '');
   const keyed = found.keyedOn
     ? ` with another ${found.keyedOn.map((k) => k.replace(/ = .*/s, '')).join(' or ')} (it changes only where ${found.keyedOn.join(', ')})`

@@ -10,11 +10,12 @@ import {
   type NearFailing,
   type RecordIndex,
 } from './compare-records.ts';
+import type { SpecialCase } from '../core/assessment.ts';
 import { NO_CHANGE_VALUES, type ChangeValues } from './change-values.ts';
 import { learnNoise } from './learn-noise.ts';
 import type { ProbeRecord, ProbedFunction } from './probe-record.ts';
 import { NoiseLearner, type Noise } from './same-version-noise.ts';
-import { specialCaseOf, type SpecialCase } from './special-case.ts';
+import { specialCaseOf } from './special-case.ts';
 import type { VersionRuns } from './version-runs.ts';
 
 export interface Looked {

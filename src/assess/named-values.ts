@@ -3,26 +3,17 @@
 // lists beside them, so a neighbour that changed there shows the table, not a rule that generalizes
 // (special-case.ts). A number's sign is not told apart: a literal `-40` is read as `40` by some
 // languages' parsers of the changed lines.
-import { argumentSlots } from './argument-slots.ts';
+import { argumentSlots, literalValue } from './argument-slots.ts';
 import type { ChangeValues } from './change-values.ts';
-
-const NUMBER = /^-?\d+(?:\.\d+)?(?:e[+-]?\d+)?$/;
-const QUOTED = /^(['"])(.*)\1$/s;
 
 /** The arguments `neighbour` gives other values than `call` does, each such value one the patch names. */
 export function variesOnlyToNamedValues(call: string, neighbour: string, values: ChangeValues): boolean {
   const base = argumentSlots(call);
   const varied = [...argumentSlots(neighbour)].filter(([slot, value]) => base.get(slot) !== value);
-  return varied.length > 0 && varied.every(([, value]) => isNamed(value, values));
+  return varied.length > 0 && varied.every(([, value]) => isNamed(literalValue(value), values));
 }
 
-function isNamed(text: string, values: ChangeValues): boolean {
-  if (NUMBER.test(text)) return values.numbers.some((n) => Math.abs(n) === Math.abs(Number(text)));
-  const quoted = QUOTED.exec(text);
-  return quoted !== null && values.strings.includes(unescaped(quoted[2] ?? ''));
-}
-
-/** A canonical string's text without its escapes of quotes and backslashes (the few a literal has). */
-function unescaped(text: string): string {
-  return text.replace(/\\(['"\\])/g, '$1');
+function isNamed(value: number | string | null, values: ChangeValues): boolean {
+  if (typeof value === 'number') return values.numbers.some((n) => Math.abs(n) === Math.abs(value));
+  return value !== null && values.strings.includes(value);
 }

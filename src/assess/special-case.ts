@@ -12,6 +12,7 @@
 // and goes the failing input's way in both versions (the function lower-cases or trims) is that input,
 // not a neighbour: a lookup keyed on the normalized literal changes there too. A neighbour that
 // changed at a value the patch names itself (a table's other keys) is not counted (named-values.ts).
+import type { SpecialCase } from '../core/assessment.ts';
 import { argumentSlots, isDistinctLiteral } from './argument-slots.ts';
 import { NO_CHANGE_VALUES, type ChangeValues } from './change-values.ts';
 import { variesOnlyToNamedValues } from './named-values.ts';
@@ -23,25 +24,6 @@ import type { Noise } from './same-version-noise.ts';
 /** Fewer neighbours compared than this say too little to call a change isolated. */
 const MIN_NEIGHBOURS = 5;
 const SEP = '\u0000';
-
-export interface SpecialCase {
-  /** The failing tests' calls whose result changed, as code: `grade(73)`. */
-  inputs: string[];
-  /** Inputs generated around them, compared in both versions, none of whose results changed. */
-  neighbours: number;
-  /** The arguments whose literal the change follows, as `argument 2 = 'X(hi)X'`, when neighbours keeping it changed too. */
-  keyedOn?: string[];
-  /**
-   * The one result every neighbour counted gave, in both versions, when they all gave one: they may
-   * not reach what the patch changed (a lookup by day that finds no row for any other day), so the
-   * report says so rather than let the count stand alone.
-   */
-  oneResult?: string;
-  /** Generated inputs both versions took as a failing call itself (its spelling normalized away): not counted. */
-  sameInput?: number;
-  /** Generated inputs that changed at a value the patch's own lines name (named-values.ts): not counted. */
-  namedInputs?: number;
-}
 
 /** How one input went in one version: its path through the function where traced, and its result. */
 interface Way {

@@ -87,6 +87,29 @@ export interface OutsideLook {
   notCalled?: { methods: number; inexactArguments: number; unsupported: number };
 }
 
+/** A patch that changes behaviour only at the failing tests' own inputs (src/assess/special-case.ts). */
+export interface SpecialCase {
+  /** The failing tests' calls whose result changed, as code: `grade(73)`. */
+  inputs: string[];
+  /** Inputs generated around them, compared in both versions, none of whose results changed. */
+  neighbours: number;
+  /** The arguments whose literal the change follows, as `argument 2 = 'X(hi)X'`, when neighbours keeping it changed too. */
+  keyedOn?: string[];
+  /**
+   * The one result every neighbour counted gave, in both versions, when they all gave one: they may
+   * not reach what the patch changed (a lookup by day that finds no row for any other day), so the
+   * report says so rather than let the count stand alone.
+   */
+  oneResult?: string;
+  /**
+   * Generated inputs both versions took as a failing call itself (another case or spacing the
+   * function normalizes), which changed with it: not counted as neighbours.
+   */
+  sameInput?: number;
+  /** Generated inputs that changed at a value the patch's own lines name (another key of its table): not counted. */
+  namedInputs?: number;
+}
+
 export interface Assessment {
   level: AssessmentLevel;
   /** One sentence: why this level (`no behaviour change outside the failing tests in 412 calls and 1,630 generated inputs`). */
@@ -123,21 +146,7 @@ export interface Assessment {
    * arguments another value (`keyedOn`: the change follows that argument's literal): it answers the
    * tests, not the bug. The level is then `review`.
    */
-  /**
-   * Set when the patch changes behaviour only at the failing tests' own inputs. `oneResult`: every
-   * neighbour counted gave this one result in both versions, so they may not reach what the patch changed.
-   * `sameInput`: generated inputs both versions took as a failing call itself (another case or spacing
-   * the function normalizes), which changed with it and are not counted as neighbours. `namedInputs`:
-   * generated inputs that changed at a value the patch's own lines name (another key of its table).
-   */
-  specialCase?: {
-    inputs: string[];
-    neighbours: number;
-    keyedOn?: string[];
-    oneResult?: string;
-    sameInput?: number;
-    namedInputs?: number;
-  };
+  specialCase?: SpecialCase;
   /**
    * Set when the look from outside the runner made calls: a patch that gives another result there
    * than under the runner (`runnerOnly`), where the original gives the same in both, is `review`.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { argumentSlots, isDistinctLiteral, isFieldChange } from '../../src/assess/argument-slots.ts';
+import { argumentSlots, isDistinctLiteral, isFieldChange, literalValue } from '../../src/assess/argument-slots.ts';
 
 describe('the arguments of a call, from their canonical text', () => {
   it('splits at the top level only, strings and containers whole, keyword arguments by name', () => {
@@ -44,5 +44,21 @@ describe('the arguments of a call, from their canonical text', () => {
     );
     // A key a fix may add a case for: a style, an option, a keyword.
     expect(["'title'", "'__proto__'", "'max-age'", "b'AS'"].map(isDistinctLiteral)).toEqual(Array(4).fill(false));
+  });
+});
+
+describe('the value an argument spells', () => {
+  it('is a number or a string, its escapes undone, and nothing for a name, a container or a bytes literal', () => {
+    expect(literalValue('-40')).toBe(-40);
+    expect(literalValue('1e15')).toBe(1e15);
+    expect(literalValue("'it\\'s'")).toBe("it's");
+    expect(literalValue('"a\\\\b"')).toBe('a\\b');
+    expect(literalValue("''")).toBe('');
+    expect([literalValue('null'), literalValue('[1, 2]'), literalValue("b'x'"), literalValue("'a', 'b'")]).toEqual([
+      null,
+      null,
+      null,
+      null,
+    ]);
   });
 });

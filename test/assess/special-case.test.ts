@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { decideLevel } from '../../src/assess/assessment-level.ts';
 import { indexRecords, nearFailingOf } from '../../src/assess/compare-records.ts';
 import type { ChangeValues } from '../../src/assess/change-values.ts';
+import type { SpecialCase } from '../../src/core/assessment.ts';
 import type { ProbeRecord } from '../../src/assess/probe-record.ts';
 import { NO_NOISE } from '../../src/assess/same-version-noise.ts';
 import { specialCaseOf } from '../../src/assess/special-case.ts';
@@ -34,6 +35,17 @@ function found(failing: ProbeRecord, original: ProbeRecord[], patched: ProbeReco
   return specialCaseOf(indexRecords(original), indexRecords(patched), nearFailingOf(alone), NO_NOISE, values);
 }
 
+/** The level and reason the assessment gives a special case found among `generatedInputs` inputs. */
+function levelOf(specialCase: SpecialCase | null, suiteCalls: number, generatedInputs: number) {
+  expect(specialCase).not.toBeNull();
+  return decideLevel({
+    changes: [],
+    counts: { suiteCalls, generatedInputs },
+    specialCase: specialCase!,
+    budget: { usedMs: 1000, limitMs: 30_000, exhausted: false },
+  });
+}
+
 /** Neighbours of `base` with the same results in both versions, but for those in `changed`. */
 function around(base: string, outs: Record<string, string>, changed: Record<string, string> = {}) {
   const original = Object.entries(outs).map(([args, out]) => generated(args, base, out));
@@ -59,12 +71,7 @@ describe('a patch that changes behaviour only at the failing tests’ own inputs
     const { original, patched } = around("'mon'", Object.fromEntries(days.map((day) => [day, '0'])));
     const special = found(failing, [failing, ...original], [{ ...failing, out: { returned: '330' } }, ...patched]);
     expect(special).toEqual({ inputs: ["fee('mon')"], neighbours: 7, oneResult: '0' });
-    const assessment = decideLevel({
-      changes: [],
-      counts: { suiteCalls: 2, generatedInputs: 7 },
-      specialCase: special!,
-      budget: { usedMs: 1000, limitMs: 30_000, exhausted: false },
-    });
+    const assessment = levelOf(special, 2, 7);
     expect(assessment.level).toBe('review');
     expect(assessment.reason).toContain('but every one of those gives 0 in both versions, so they may not reach what it changed');
     expect(assessment.reason).not.toContain('it answers the tests, not the bug');
@@ -82,12 +89,7 @@ describe('a patch that changes behaviour only at the failing tests’ own inputs
       const { original, patched } = around('212', { ...degrees, '32': '0' }, { '32': '0.1' });
       const special = found(failing, [failing, ...original], [{ ...failing, out: { returned: '100' } }, ...patched], table);
       expect(special).toEqual({ inputs: ['fee(212)'], neighbours: 6, namedInputs: 1 });
-      const assessment = decideLevel({
-        changes: [],
-        counts: { suiteCalls: 1, generatedInputs: 7 },
-        specialCase: special!,
-        budget: { usedMs: 1000, limitMs: 30_000, exhausted: false },
-      });
+      const assessment = levelOf(special, 1, 7);
       expect(assessment.level).toBe('review');
       expect(assessment.reason).toContain('(and at 1 input the patch names itself, a value of its own lines)');
     });
@@ -119,12 +121,7 @@ describe('a patch that changes behaviour only at the failing tests’ own inputs
     const { original, patched } = around("'1h30m'", { ...units, ...spelt }, changedSpellings);
     const special = found(failing, [failing, ...original], [{ ...failing, out: { returned: '5400' } }, ...patched]);
     expect(special).toEqual({ inputs: ["fee('1h30m')"], neighbours: 5, sameInput: 3 });
-    const assessment = decideLevel({
-      changes: [],
-      counts: { suiteCalls: 2, generatedInputs: 7 },
-      specialCase: special!,
-      budget: { usedMs: 1000, limitMs: 30_000, exhausted: false },
-    });
+    const assessment = levelOf(special, 2, 7);
     expect(assessment.reason).toContain(
       "(fee('1h30m')) (and at 3 inputs the function takes as one of them, another case or spacing)",
     );
@@ -258,12 +255,7 @@ describe('a patch that changes behaviour only at the failing tests’ own inputs
       specialCase: { inputs: ["fee('Hello World')"], neighbours: 7 },
       budget,
     });
-    const keyed = decideLevel({
-      changes: [],
-      counts: { suiteCalls: 4, generatedInputs: 7 },
-      specialCase: { inputs: ["fee('x', 'Hello World')"], neighbours: 7, keyedOn: ["argument 2 = 'Hello World'"] },
-      budget,
-    });
+    const keyed = levelOf({ inputs: ["fee('x', 'Hello World')"], neighbours: 7, keyedOn: ["argument 2 = 'Hello World'"] }, 4, 7);
     expect(keyed.reason).toContain(
       "at none of the 7 inputs generated around them with another argument 2 (it changes only where argument 2 = 'Hello World')",
     );

@@ -75,15 +75,17 @@ def _wheel_entries(backend, folder):
 
 def _setuptools_entries(folder):
     """What setuptools' build_py puts in a wheel (its packages, modules and package data), where the
-    backend cannot build one: setuptools before 70.1 needs the `wheel` package for that."""
+    backend cannot build one: setuptools before 70.1 needs the `wheel` package for that. Built in a
+    folder of its own, apart from what the failed wheel build may have left."""
     import setuptools
 
-    sys.argv = ["setup.py", "build_py", "--build-lib", os.path.abspath(folder)]
+    built = os.path.abspath(os.path.join(folder, "build_py"))
+    sys.argv = ["setup.py", "build_py", "--build-lib", built]
     if os.path.exists("setup.py"):
         _run_setup_py()
     else:
         setuptools.setup(script_args=sys.argv[1:])
-    return [os.path.relpath(os.path.join(d, n), folder).replace(os.sep, "/") for d, _, ns in os.walk(folder) for n in ns]
+    return [os.path.relpath(os.path.join(d, n), built).replace(os.sep, "/") for d, _, ns in os.walk(built) for n in ns]
 
 
 def _run_setup_py():

@@ -8,6 +8,20 @@ import { NODE24, instrumentInto, of, records, removeProjects, run, tempProject, 
 
 afterAll(removeProjects);
 
+/**
+ * `source` instrumented as `file` and called once by a plain program under `node`, which must print
+ * `printed` and `done` and end 0; the generated calls' records of `fn`.
+ */
+function generatedBy(node: string, file: string, source: string, call: string, printed: string) {
+  const root = tempProject();
+  instrumentInto(root, file, source);
+  writeInto(root, 'main.cjs', `console.log(require('./${file}').${call});\nconsole.log('done');\n`);
+  const ran = run(node, ['main.cjs'], root);
+  expect(ran.stdout).toBe(`${printed}\ndone\n`);
+  expect(ran.status).toBe(0);
+  return of(records(root), `${file}#${call.slice(0, call.indexOf('('))}`, 'generated');
+}
+
 const SPLIT = `'use strict';
 function splitEvenly(cents, parts) {
   const shares = new Array(parts).fill(Math.floor(cents / parts));
@@ -18,13 +32,7 @@ module.exports = { splitEvenly };
 `;
 
 it('records the huge count as a thrown RangeError, and the program goes on to its end', () => {
-  const root = tempProject();
-  instrumentInto(root, 'split.cjs', SPLIT);
-  writeInto(root, 'main.cjs', "console.log(require('./split.cjs').splitEvenly(10, 3).join(','));\nconsole.log('done');\n");
-  const ran = run(NODE24, ['main.cjs'], root);
-  expect(ran.stdout).toBe('4,3,3\ndone\n');
-  expect(ran.status).toBe(0);
-  const generated = of(records(root), 'split.cjs#splitEvenly', 'generated');
+  const generated = generatedBy(NODE24, 'split.cjs', SPLIT, "splitEvenly(10, 3).join(',')", '4,3,3');
   const huge = generated.find((record) => record.args === '10, 1000000000000000');
   expect(huge?.out).toEqual({ threw: expect.stringContaining('RangeError') });
 });
@@ -42,13 +50,7 @@ it.each([
   ['node 20', 'node'],
   ['node 24', NODE24],
 ])('stops a generated call an input never lets end, records nothing of it, and goes on (%s)', (_label, node) => {
-  const root = tempProject();
-  instrumentInto(root, 'sum.cjs', SUM);
-  writeInto(root, 'main.cjs', "console.log(require('./sum.cjs').sumTo(4));\nconsole.log('done');\n");
-  const ran = run(node, ['main.cjs'], root);
-  expect(ran.stdout).toBe('10\ndone\n');
-  expect(ran.status).toBe(0);
-  const generated = of(records(root), 'sum.cjs#sumTo', 'generated').map((record) => record.args);
+  const generated = generatedBy(node, 'sum.cjs', SUM, 'sumTo(4)', '10').map((record) => record.args);
   // 3, 5, 0 and -1 end; the huge count and Infinity do not, within the call's time.
   expect(generated).toEqual(expect.arrayContaining(['3', '5', '0', '-1']));
   expect(generated).not.toContain('1000000000000000');
