@@ -77,30 +77,30 @@ describe('a patch that changes behaviour only at the failing tests’ own inputs
     expect(assessment.reason).not.toContain('it answers the tests, not the bug');
   });
 
-  // A table of the tests' inputs (`{ 212: 100, 32: 0 }` checked before the old formula) lists another
+  // A table of the tests' inputs (`{ 250: 400, 40: 60 }` checked before the old formula) lists another
   // key beside the failing test's: the neighbour it names changes too, and says nothing of the inputs
   // the table does not list; a rule that generalizes changes at those as well.
   describe('beside a neighbour that changed at a value the patch names itself', () => {
-    const degrees = { '211': '179', '213': '181', '0': '-32', '1': '-31', '-1': '-33', '1000000000000000': '999999999999968' };
-    const table: ChangeValues = { strings: [], numbers: [212, 100, 32, 0], keys: [] };
-    const failing = suite('212', '180');
+    const weights = { '249': '498', '251': '502', '0': '0', '1': '2', '-1': '-2', '1000000000000000': '2000000000000000' };
+    const table: ChangeValues = { strings: [], numbers: [250, 400, 40, 60], keys: [] };
+    const failing = suite('250', '500');
 
     it('is a special case, the named input not counted', () => {
-      const { original, patched } = around('212', { ...degrees, '32': '0' }, { '32': '0.1' });
-      const special = found(failing, [failing, ...original], [{ ...failing, out: { returned: '100' } }, ...patched], table);
-      expect(special).toEqual({ inputs: ['fee(212)'], neighbours: 6, namedInputs: 1 });
+      const { original, patched } = around('250', { ...weights, '40': '80' }, { '40': '60' });
+      const special = found(failing, [failing, ...original], [{ ...failing, out: { returned: '400' } }, ...patched], table);
+      expect(special).toEqual({ inputs: ['fee(250)'], neighbours: 6, namedInputs: 1 });
       const assessment = levelOf(special, 1, 7);
       expect(assessment.level).toBe('review');
       expect(assessment.reason).toContain('(and at 1 input the patch names itself, a value of its own lines)');
     });
 
     it('is a fix when the unnamed neighbours changed too, and without the values the named one counts', () => {
-      const changedAll = { '32': '0', '211': '99.4', '213': '100.6', '0': '-17.8', '1': '-17.2', '-1': '-18.3' };
-      const general = around('212', { ...degrees, '32': '0' }, changedAll);
-      const fixed = [{ ...failing, out: { returned: '100' } }, ...general.patched];
+      const changedAll = { '40': '60', '249': '399', '251': '401', '0': '10', '1': '12', '-1': '8' };
+      const general = around('250', { ...weights, '40': '80' }, changedAll);
+      const fixed = [{ ...failing, out: { returned: '400' } }, ...general.patched];
       expect(found(failing, [failing, ...general.original], fixed, table)).toBeNull();
-      const { original, patched } = around('212', { ...degrees, '32': '0' }, { '32': '0.1' });
-      expect(found(failing, [failing, ...original], [{ ...failing, out: { returned: '100' } }, ...patched])).toBeNull();
+      const { original, patched } = around('250', { ...weights, '40': '80' }, { '40': '60' });
+      expect(found(failing, [failing, ...original], [{ ...failing, out: { returned: '400' } }, ...patched])).toBeNull();
     });
   });
 
