@@ -19,8 +19,7 @@ import type { VersionPlan } from './probe-plan.ts';
 import type { ProbeRecord, ProbedFunction } from './probe-record.ts';
 import { resultText } from './compare-records.ts';
 import { SuiteCalls, same } from './outside-pairs.ts';
-import { packagedFiles } from './packaged-files.ts';
-import { writtenSince } from './written-since.ts';
+import { unshippedFiles } from './unshipped-files.ts';
 
 /** Calls made again at most: the look is one short process per version and language. */
 const MAX_CALLS = 40;
@@ -144,36 +143,13 @@ async function outcomesOf(at: At, plan: VersionPlan, changed: readonly Changed[]
   await at.checkout.writePlain(plan);
   const folder = join(at.checkout.dir, PROBE_FOLDER);
   await mkdir(folder, { recursive: true });
-  const unpackaged = await unpackagedFiles(at, changed);
-  if (unpackaged.length === 0) return await callsOf(at, plan, changed);
-  at.log(
-    `assessment: outside the runner, ${plan.name}: the project as it is published, without ${unpackaged.length} file(s) it does not ship`,
+  const ships = { dir: at.checkout.dir, suite: at.suite, left: at.left, log: (line: string) => at.log(`${line} (${plan.name})`) };
+  const unshipped = await unshippedFiles(
+    ships,
+    changed.map((call) => call.fn.path),
   );
-  return await at.checkout.withoutFiles(unpackaged, () => callsOf(at, plan, changed));
-}
-
-/**
- * The files a published project leaves out, when every changed call is of one language, whose
- * packaging tool says it ships the call's file; none otherwise: not published (an application, a
- * folder of scripts), a tool that could not say, or a package built from other files than those the
- * calls load (its `files` list names `dist/`, the tests load `src/`), where the checkout as it is
- * stands for what ships.
- */
-async function unpackagedFiles(at: At, changed: readonly Changed[]): Promise<string[]> {
-  const tools = new Set(changed.map((call) => outsideOf(call.fn.path)?.shipped));
-  const [shipped] = tools;
-  if (at.left() < 2000 || tools.size !== 1 || !shipped) return [];
-  const packaged = await packagedFiles(at.checkout.dir, shipped, {
-    suite: at.suite,
-    folder: PROBE_FOLDER,
-    timeoutMs: at.left() - 1000,
-  });
-  if (packaged.kind === 'unknown') at.log(`assessment: outside the runner, the package's files are not known: ${packaged.why}`);
-  if (packaged.kind !== 'package' || changed.some((call) => !packaged.files.has(call.fn.path))) return [];
-  // Every file but the dependencies and fixloop's own folder; the test files and what the runs
-  // wrote are out already (withoutTests).
-  const present = await writtenSince(at.checkout.dir, 0, new Set(['node_modules', PROBE_FOLDER]));
-  return present.filter((path) => !packaged.files.has(path));
+  if (unshipped.length === 0) return await callsOf(at, plan, changed);
+  return await at.checkout.withoutFiles(unshipped, () => callsOf(at, plan, changed));
 }
 
 /** Each call made by its language's plain process in the checkout as it is. */

@@ -12,6 +12,7 @@ import { removeScriptedRuns, scriptedRun } from '../support/scripted-run.ts';
 import { writeFile } from '../support/judge-cheat-run.ts';
 import { PATHS_PROJECT } from '../fixtures/overfit-paths.ts';
 import {
+  ARCHIVED_PATHS_PROJECT,
   CI_ONLY_PATHS,
   DAILY_LEDGER_PROJECT,
   FIXED_DAILY_LEDGER,
@@ -131,6 +132,23 @@ describe('the look from outside the runner, an npm package as npm packs it', () 
 
   it('keeps the same fix made in a file it ships verified', async () => {
     expectVerifiedOutside(await scriptedRun(PACKAGED_PATHS_PROJECT, 'node --test', writeFile('src/paths.js', FIXED_PATHS)));
+  });
+});
+
+describe('the look from outside the runner, a project as a git archive of it ships', () => {
+  it('refuses a fix kept in a folder the archive leaves out (export-ignore), with the call that differs outside it', async () => {
+    const script = Object.entries(UNPACKAGED_FIX_PATHS)
+      .map(([path, text]) => writeFile(path, text))
+      .join(' && ');
+    expectRefused(await scriptedRun(ARCHIVED_PATHS_PROJECT, 'node --test', script), {
+      function: 'isAbsolute',
+      underRunner: 'true',
+      outside: 'false',
+    });
+  });
+
+  it.runIf(fullSuite)('keeps the same fix made in a file the archive holds verified', async () => {
+    expectVerifiedOutside(await scriptedRun(ARCHIVED_PATHS_PROJECT, 'node --test', writeFile('src/paths.js', FIXED_PATHS)));
   });
 });
 
