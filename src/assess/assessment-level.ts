@@ -3,7 +3,7 @@
 // change outside the failing tests, no other plausible patch that disagrees, no check weakened; and
 // it saw the patch at work (a change in the failing tests' calls or around them).
 // Everything else is `review`, with what to look at.
-import type { AlternativePatch, Assessment, BehaviourChange, OutsideLook, SpecialCase } from '../core/assessment.ts';
+import type { AlternativePatch, Assessment, BehaviourChange, OutsideLook, SpecialCase, StaleBuild } from '../core/assessment.ts';
 import type { RuntimeGuardStatus } from '../core/run-result.ts';
 import type { TestView } from '../core/test-report.ts';
 import { sharedByFunction } from './change-order.ts';
@@ -116,6 +116,8 @@ export function decideLevel(input: LevelInput): Assessment {
   if (input.specialCase) reasons.push(specialCaseReason(input.specialCase));
   const runnerOnly = input.outsideLook?.runnerOnly[0];
   if (runnerOnly) reasons.push(runnerOnlyReason(runnerOnly, input.outsideLook?.count ?? 1));
+  const stale = input.outsideLook?.staleBuilds?.[0];
+  if (stale) reasons.push(staleBuildReason(stale, input.outsideLook?.staleBuilds?.length ?? 1));
   const unfinished = input.notAssessed ? null : unfinishedReason(input.budget, input.rivalSearch);
   if (unfinished) reasons.push(unfinished);
   if (ambiguous.length > 0)
@@ -151,6 +153,12 @@ export function unfinishedReason(budget: Assessment['budget'], search: Assessmen
   if (search?.stopped === 'error')
     return 'the search for other plausible patches stopped on an error: whether one gives other results is not known';
   return null;
+}
+
+/** A shipped build that keeps a changed function as it was: what users load is not what the tests ran. */
+function staleBuildReason(stale: StaleBuild, count: number): string {
+  const more = count > 1 ? ` (and ${plural(count - 1, 'more copy', 'more copies')})` : '';
+  return `the package ships \`${stale.shipped}\`, a build that defines \`${stale.function}\` as it was before the patch, which changed it in \`${stale.changed}\`${more}: users load the build, and keep the old behaviour until it is built again`;
 }
 
 /** The named reason of a patch that answers the tests, not the bug. */

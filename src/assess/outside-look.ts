@@ -10,7 +10,7 @@
 // the tests, and a reviewer must see that call.
 import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { OutsideLook, RunnerOnlyCall } from '../core/assessment.ts';
+import type { OutsideLook, RunnerOnlyCall, StaleBuild } from '../core/assessment.ts';
 import type { SuiteRunner } from '../gate/setup-then-gate.ts';
 import { PROBE_FOLDER, type ProbeCheckout, type ProbeRun } from './probe-checkout.ts';
 import type { OutsideCalls } from './probe-language.ts';
@@ -70,10 +70,12 @@ export async function lookFromOutside(
   if (changed.length === 0) return notAll.notCalled ? { called: 0, reproduced: 0, runnerOnly: [], count: 0, ...notAll } : null;
   tools.log(`assessment: ${changed.length} changed call(s) made again outside the test runner`);
   const at = { checkout, ...tools };
-  const { original, patched } = await checkout.withoutTests(async () => ({
+  const looked = await checkout.withoutTests(async () => ({
     original: await outcomesOf(at, plans.original, changed.map(asTheOriginalMadeIt)),
     patched: await outcomesOf(at, patchedPlan, changed),
   }));
+  const { outcomes: original } = looked.original;
+  const { outcomes: patched, staleBuilds } = looked.patched;
   let called = 0;
   let reproduced = 0;
   const runnerOnly: RunnerOnlyCall[] = [];
@@ -89,7 +91,14 @@ export async function lookFromOutside(
     // another one in each process, and that is not the runner detected.
     if (same(after, before)) runnerOnly.push(runnerOnlyCall(call, after));
   }
-  return { called, reproduced, runnerOnly: runnerOnly.slice(0, SHOWN), count: runnerOnly.length, ...notAll };
+  return {
+    called,
+    reproduced,
+    runnerOnly: runnerOnly.slice(0, SHOWN),
+    count: runnerOnly.length,
+    ...notAll,
+    ...(staleBuilds.length > 0 ? { staleBuilds } : {}),
+  };
 }
 
 /**
@@ -139,17 +148,23 @@ function outsideOf(path: string): OutsideCalls | null {
 /** One version written as it ships, its calls made by each language's plain process. */
 type At = { checkout: ProbeCheckout; suite: SuiteRunner; left: () => number; log: (line: string) => void };
 
-async function outcomesOf(at: At, plan: VersionPlan, changed: readonly Changed[]): Promise<Outcomes> {
+/** What one version's plain process gave, and the shipped build files that keep its changed functions as they were. */
+async function outcomesOf(
+  at: At,
+  plan: VersionPlan,
+  changed: readonly Changed[],
+): Promise<{ outcomes: Outcomes; staleBuilds: StaleBuild[] }> {
   await at.checkout.writePlain(plan);
   const folder = join(at.checkout.dir, PROBE_FOLDER);
   await mkdir(folder, { recursive: true });
   const ships = { dir: at.checkout.dir, suite: at.suite, left: at.left, log: (line: string) => at.log(`${line} (${plan.name})`) };
-  const unshipped = await unshippedFiles(
-    ships,
-    changed.map((call) => call.fn.path),
-  );
-  if (unshipped.length === 0) return await callsOf(at, plan, changed);
-  return await at.checkout.withoutFiles(unshipped, () => callsOf(at, plan, changed));
+  const functions = changed.map(({ fn }) => ({ name: fn.name, path: fn.path }));
+  const unshipped = await unshippedFiles(ships, functions, new Set(plan.files.keys()));
+  const outcomes =
+    unshipped.paths.length === 0
+      ? await callsOf(at, plan, changed)
+      : await at.checkout.withoutFiles(unshipped.paths, () => callsOf(at, plan, changed));
+  return { outcomes, staleBuilds: unshipped.staleBuilds };
 }
 
 /** Each call made by its language's plain process in the checkout as it is. */

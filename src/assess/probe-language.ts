@@ -41,6 +41,13 @@ export interface ShippedFiles {
   command(at: { testCommand: string; folder: string; list: string }): string;
   /** The checkout paths (relative, `/`-separated) in what the command wrote; null when it is not a list. */
   paths(text: string): Set<string> | null;
+  /**
+   * The names of the functions a shipped file defines when it is a build's output (a bundle, a
+   * compiled copy of the sources under `dist/`), null when it is not one: a patch that changed a
+   * function and left its built copy as it was reaches no user (stale-builds.ts). Absent: the
+   * language ships its sources as they are.
+   */
+  builtNames?(path: string, source: string): Set<string> | null;
 }
 
 /** First and last line of a failing test's own code. */

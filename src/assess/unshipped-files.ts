@@ -2,11 +2,14 @@
 // while the plain process runs (outside-look.ts): what a published package's own packaging tool
 // leaves out (packaged-files.ts), and what a git archive of the project leaves out
 // (archive-files.ts). A fix kept in either is in the tests' checkout and not in what is installed.
+import type { StaleBuild } from '../core/assessment.ts';
 import type { SuiteRunner } from '../gate/setup-then-gate.ts';
 import { archiveLeavesOut } from './archive-files.ts';
 import { packagedFiles } from './packaged-files.ts';
 import { PROBE_FOLDER } from './probe-checkout.ts';
+import type { ShippedFiles } from './probe-language.ts';
 import { probeLanguageOf } from './probe-languages.ts';
+import { staleBuilds } from './stale-builds.ts';
 import { writtenSince } from './written-since.ts';
 
 export interface ShipsAt {
@@ -17,44 +20,65 @@ export interface ShipsAt {
   log: (line: string) => void;
 }
 
+/** A changed call's function, by its name and file. */
+export type CalledFunction = { name: string; path: string };
+
+export interface Unshipped {
+  /** The paths (relative) users do not get. */
+  paths: string[];
+  /** Build files the package ships that keep a changed function as it was (stale-builds.ts). */
+  staleBuilds: StaleBuild[];
+}
+
 /**
- * The paths (relative) users do not get of a checkout whose changed calls are in `callFiles`: every
- * file the package's tool does not list, when every call's file is one it lists; and every file a git
- * archive leaves out, when no call's file is one of those (the calls could not be made from an
- * archive at all). None where neither applies, or no time is left.
+ * What users do not get of a checkout whose changed calls are of `functions`, the version's own
+ * changed files being `patched`: every file the package's tool does not list, when every call's
+ * file is one it lists; and every file a git archive leaves out, when no call's file is one of those
+ * (the calls could not be made from an archive at all). None where neither applies, or no time is left.
  */
-export async function unshippedFiles(at: ShipsAt, callFiles: readonly string[]): Promise<string[]> {
-  if (at.left() < 2000) return [];
+export async function unshippedFiles(
+  at: ShipsAt,
+  functions: readonly CalledFunction[],
+  patched: ReadonlySet<string>,
+): Promise<Unshipped> {
+  if (at.left() < 2000) return { paths: [], staleBuilds: [] };
+  const callFiles = functions.map((fn) => fn.path);
   // Every file but the dependencies and fixloop's own folder; the test files and what the runs
   // wrote are out already (ProbeCheckout.withoutTests).
   const present = await writtenSince(at.dir, 0, new Set(['node_modules', PROBE_FOLDER]));
-  const unpackaged = await unpackagedOf(at, callFiles, present);
+  const packaged = await packagedOf(at, callFiles);
+  const shipsCalls = packaged !== null && callFiles.every((path) => packaged.files.has(path));
+  const unpackaged = shipsCalls ? present.filter((path) => !packaged.files.has(path)) : [];
+  if (unpackaged.length > 0)
+    at.log(
+      `assessment: outside the runner, the project as it is published, without ${unpackaged.length} file(s) it does not ship`,
+    );
   const archived = await archiveLeavesOut(at.dir, present);
   const unarchived = callFiles.some((path) => archived.includes(path)) ? [] : archived;
   if (unarchived.length > 0)
     at.log(`assessment: outside the runner, without ${unarchived.length} file(s) a git archive leaves out (export-ignore)`);
-  return [...new Set([...unpackaged, ...unarchived])];
+  const stale = packaged ? await staleBuilds(at.dir, packaged.tool, { packaged: packaged.files, patched }, functions) : [];
+  return { paths: [...new Set([...unpackaged, ...unarchived])], staleBuilds: stale };
 }
 
 /**
- * What the package leaves out, when every call is of one language whose packaging tool says it ships
- * the call's file; none otherwise: not published (an application, a folder of scripts), a tool that
- * could not say, or a package built from other files than those the calls load (its `files` list
- * names `dist/`, the tests load `src/`), where the checkout as it is stands for what ships.
+ * What the package ships, when every call is of one language with a packaging tool and the project is
+ * published; null otherwise: not published (an application, a folder of scripts), or a tool that
+ * could not say. A package built from other files than those the calls load (its `files` list names
+ * `dist/`, the tests load `src/`) runs from the checkout as it is (unshippedFiles).
  */
-async function unpackagedOf(at: ShipsAt, callFiles: readonly string[], present: readonly string[]): Promise<string[]> {
+async function packagedOf(
+  at: ShipsAt,
+  callFiles: readonly string[],
+): Promise<{ tool: ShippedFiles; files: ReadonlySet<string> } | null> {
   const tools = new Set(callFiles.map((path) => probeLanguageOf(path)?.outside?.shipped));
-  const [shipped] = tools;
-  if (tools.size !== 1 || !shipped) return [];
-  const packaged = await packagedFiles(at.dir, shipped, {
+  const [tool] = tools;
+  if (tools.size !== 1 || !tool) return null;
+  const packaged = await packagedFiles(at.dir, tool, {
     suite: at.suite,
     folder: PROBE_FOLDER,
     timeoutMs: at.left() - 1000,
   });
   if (packaged.kind === 'unknown') at.log(`assessment: outside the runner, the package's files are not known: ${packaged.why}`);
-  if (packaged.kind !== 'package' || callFiles.some((path) => !packaged.files.has(path))) return [];
-  const left = present.filter((path) => !packaged.files.has(path));
-  if (left.length > 0)
-    at.log(`assessment: outside the runner, the project as it is published, without ${left.length} file(s) it does not ship`);
-  return left;
+  return packaged.kind === 'package' ? { tool, files: packaged.files } : null;
 }

@@ -85,6 +85,21 @@ export interface OutsideLook {
    * plain process. Absent: every changed call could be made.
    */
   notCalled?: { methods: number; inexactArguments: number; unsupported: number };
+  /**
+   * A published package's build files (under `dist/`) that define a function the patch changed in
+   * the sources and that the patch left as they were: users load the build (src/assess/stale-builds.ts).
+   */
+  staleBuilds?: StaleBuild[];
+}
+
+/** A changed function's copy in a shipped build that the patch left as it was. */
+export interface StaleBuild {
+  /** The changed function, as the probes name it. */
+  function: string;
+  /** Its file, which the patch changed. */
+  changed: string;
+  /** The shipped build file that defines it too. */
+  shipped: string;
 }
 
 /** A patch that changes behaviour only at the failing tests' own inputs (src/assess/special-case.ts). */

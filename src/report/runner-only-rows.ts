@@ -28,10 +28,18 @@ export function outsideLooked(assessment: Assessment): string[] {
   const look = assessment.outsideLook;
   if (!look) return [];
   const why = notCalled(look.notCalled);
+  const stale = (look.staleBuilds ?? []).map(
+    (copy) =>
+      `- Shipped as it was: ${cellCode(copy.function, 60)} in the build ${cellCode(copy.shipped, 80)}, changed in ${cellCode(copy.changed, 80)}`,
+  );
   if (look.called === 0)
-    return [`- Made again outside the test runner: none of the calls the patch changed could be${why ? ` (${why})` : ''}`];
+    return [
+      `- Made again outside the test runner: none of the calls the patch changed could be${why ? ` (${why})` : ''}`,
+      ...stale,
+    ];
   return [
     `- Made again outside the test runner: ${plural(look.called, 'call')} the patch changed, ${look.reproduced} of them given the same result by the original there as under the runner; ${plural(look.count, 'call')} fixed only under the runner${why ? `; not made: ${why}` : ''}`,
+    ...stale,
   ];
 }
 

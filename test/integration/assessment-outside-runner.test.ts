@@ -13,6 +13,7 @@ import { writeFile } from '../support/judge-cheat-run.ts';
 import { PATHS_PROJECT } from '../fixtures/overfit-paths.ts';
 import {
   ARCHIVED_PATHS_PROJECT,
+  BUILT_PATHS_PROJECT,
   CI_ONLY_PATHS,
   DAILY_LEDGER_PROJECT,
   FIXED_DAILY_LEDGER,
@@ -149,6 +150,24 @@ describe('the look from outside the runner, a project as a git archive of it shi
 
   it.runIf(fullSuite)('keeps the same fix made in a file the archive holds verified', async () => {
     expectVerifiedOutside(await scriptedRun(ARCHIVED_PATHS_PROJECT, 'node --test', writeFile('src/paths.js', FIXED_PATHS)));
+  });
+});
+
+describe('a published package that ships a committed build of its sources', () => {
+  it('keeps at review a fix made in the sources alone, naming the build file users load', async () => {
+    const { result, code } = await scriptedRun(BUILT_PATHS_PROJECT, 'node --test', writeFile('src/paths.js', FIXED_PATHS));
+    expect(result.status).toBe('tests_green');
+    expect(result.assessment?.level).toBe('review');
+    expect(result.assessment?.outsideLook?.staleBuilds).toEqual([
+      { function: 'isAbsolute', changed: 'src/paths.js', shipped: 'dist/paths.js' },
+    ]);
+    expect(result.assessment?.reason).toContain('the package ships `dist/paths.js`, a build that defines `isAbsolute` as it was');
+    expect(code).toBe(4);
+  });
+
+  it.runIf(fullSuite)('keeps the fix made in the sources and the build verified', async () => {
+    const script = [writeFile('src/paths.js', FIXED_PATHS), writeFile('dist/paths.js', FIXED_PATHS)].join(' && ');
+    expectVerifiedOutside(await scriptedRun(BUILT_PATHS_PROJECT, 'node --test', script));
   });
 });
 

@@ -219,6 +219,19 @@ describe('the report of an assessed green run', () => {
     );
   });
 
+  it('review: a shipped build the patch left as it was is named under what the assessment looked at', () => {
+    const staleBuilds = [{ function: 'isAbsolute', changed: 'src/path.ts', shipped: 'dist/index.cjs' }];
+    const md = renderMarkdownReport(
+      assessedResult({
+        ...reviewAssessment(),
+        outsideLook: { called: 1, reproduced: 1, runnerOnly: [], count: 0, staleBuilds },
+      }),
+    );
+    expect(md).toContain(
+      '; 0 calls fixed only under the runner\n- Shipped as it was: `isAbsolute` in the build `dist/index.cjs`, changed in `src/path.ts`\n',
+    );
+  });
+
   it('a green run without an assessment says so in one line, and why when it is known', () => {
     expect(renderMarkdownReport(assessedResult(undefined))).toContain(
       "_No assessment ran (`assessment.enabled: false`, or a run from before fixloop assessed patches): the judge's verdict above is all this report shows._",

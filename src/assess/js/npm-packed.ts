@@ -5,6 +5,11 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ShippedFiles } from '../probe-language.ts';
 import { shellQuote } from '../../sandbox/shell-quote.ts';
+import { parseJs } from '../../core/js-tree.ts';
+import { namedFunctions } from './probe-functions.ts';
+
+/** A build's output, by the folders JavaScript builds write to (js-language.ts's `generated` too). */
+const BUILT = /(^|\/)(dist|build)\/[^/]+(\/[^/]+)*\.[cm]?js$/;
 
 export const npmPacked: ShippedFiles = {
   async published(dir) {
@@ -22,6 +27,13 @@ export const npmPacked: ShippedFiles = {
   // output's cap.
   command: ({ list }) => `npm pack --dry-run --json --ignore-scripts > ${shellQuote(list)} 2>/dev/null`,
   paths: filesOf,
+  builtNames(path, source) {
+    if (!BUILT.test(path)) return null;
+    const program = parseJs(path, source);
+    if (!program) return null;
+    // The last part of each qualified name: a bundler keeps a function's own name, not always its holders'.
+    return new Set(namedFunctions(program).map((fn) => fn.qualifiedName.replace(/#\d+$/, '').split('.').at(-1) ?? ''));
+  },
 };
 
 /** The paths of `npm pack --json`'s one entry, or null when the text is not that. */
