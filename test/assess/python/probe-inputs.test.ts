@@ -82,7 +82,18 @@ describe('generated inputs of the Python probe beside a held argument', () => {
       'plain = [a[0] for a, _ in module._variants(fn, (3,), {}) if a]',
     ]) as { held: number[]; plain: number[] };
     expect(out.held).toEqual(expect.arrayContaining([4, 2, 0]));
-    expect(out.held).not.toContain(1e9);
-    expect(out.plain).toContain(1e9);
+    expect(out.held).not.toContain(1e15);
+    expect(out.plain).toContain(1e15);
+  });
+
+  it('gives no huge number to a call no alarm could stop: another handler holds SIGALRM', () => {
+    const out = evaluate('{"plain": plain}', [
+      'import signal',
+      'signal.signal(signal.SIGALRM, lambda *a: None)',
+      'fn = types.SimpleNamespace(name=lambda k: k, none_at=set(), values=None)',
+      'plain = [a[0] for a, _ in module._variants(fn, (3,), {}) if a]',
+    ]) as { plain: number[] };
+    expect(out.plain).toEqual(expect.arrayContaining([4, 2, 0]));
+    expect(out.plain).not.toContain(1e15);
   });
 });

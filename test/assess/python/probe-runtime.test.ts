@@ -121,8 +121,8 @@ describe('the Python probe at run time', () => {
     const aroundFive = of('clamp', 'generated')
       .filter((r) => r.base === '5')
       .map((r) => r.args);
-    expect(aroundFive).toEqual(['', '0', '1', '-1', '6', '4', '-5', '1000000000']);
-    expect(outOf('clamp', '1000000000')).toEqual({ returned: '10' });
+    expect(aroundFive).toEqual(['', '0', '1', '-1', '6', '4', '-5', '1000000000000000']);
+    expect(outOf('clamp', '1000000000000000')).toEqual({ returned: '10' });
     const dicts = of('enabled', 'generated').map((r) => [r.args, r.out]);
     expect(dicts).toEqual(
       expect.arrayContaining([
