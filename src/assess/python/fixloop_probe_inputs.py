@@ -32,8 +32,7 @@ FROM_CHANGE = 16
 CALL_LIMIT_S, PROCESS_BUDGET_S = 1.0, 120.0
 HELD_S = 0.1
 MODEST = 10 ** 6
-# The huge number: past what any allocation can hold, so `[0] * n` or `" " * n` raises MemoryError at
-# once. At 10**9 the same list took 18 s and 8 GB in C code the per-call alarm cannot interrupt.
+# Huge: past any allocation, so `[0] * n` raises MemoryError at once (10**9 took 18 s and 8 GB, unstoppable).
 HUGE = 10 ** 15
 SEPARATORS = ["/", "\\", ".", ",", ":", " ", '"', "'", "\n", "%"]
 # What a mark of the suite's string is swapped for (see _marks), and how many of its marks are varied.
@@ -180,9 +179,8 @@ def _modest(v, depth=0):
 def _variants(fn, args, kwargs):
     """(args, kwargs) around a call, one argument changed at a time, taking from each in turn. A call
     that holds copies (a method, an internal function beside a parser's state) gets no huge number:
-    a huge level there only asks for memory (`" " * indent * level`, which a product of two numbers
-    can bring back under what an allocation holds). Nor does a call no alarm can stop (_timer_free):
-    a loop up to a huge number would hold the test process, and a generated input never does."""
+    a huge level there only asks for memory (`" " * indent * level`). Nor does a call no alarm can
+    stop (_timer_free): a loop up to a huge number would hold the test process."""
     bounded = _holds(args, kwargs) or not _timer_free()
     for made in _all_variants(fn, args, kwargs):
         if not bounded or all(_modest(x) for x in list(made[0]) + list(made[1].values()) if plain(x)):
