@@ -8,6 +8,7 @@ import type { FileChange } from '../core/file-change.ts';
 import type { Finding } from '../core/findings.ts';
 import { RUNNERS } from '../runners/registry.ts';
 import { iniSections, tomlTables } from './config-content.ts';
+import { importsConditionChanged } from './package-imports.ts';
 
 const GUARD_NAMES = createRequire(import.meta.url)('../runners/node-guard/guard-names.cjs') as { SETUP: RegExp };
 
@@ -29,9 +30,12 @@ const RUNNER_FILES: ReadonlyArray<readonly [RegExp, string]> = [
   [/(^|\/)\.?fixloop\.ya?ml$|^\.github\/fixloop\//, "fixloop's own settings"],
 ];
 
-/** package.json keys that decide how tests run (a dependency change is the new-dependency rule's). */
+/**
+ * package.json keys that decide how tests run (a dependency change is the new-dependency rule's);
+ * `imports` only where an entry is keyed on a condition node does not set (package-imports.ts).
+ */
 const PACKAGE_RUNNER_KEYS = [
-  ...new Set(['scripts', ...RUNNERS.flatMap((r) => r.configuration.packageKeys), 'ava', 'tap', 'c8', 'nyc', 'type', 'imports']),
+  ...new Set(['scripts', ...RUNNERS.flatMap((r) => r.configuration.packageKeys), 'ava', 'tap', 'c8', 'nyc', 'type']),
 ];
 
 /** Sections of INI files that configure coverage or tox, by name, beside each runner's own. */
@@ -105,6 +109,12 @@ export function runnerFileFindings(
         kind: 'runner_changed',
         path,
         message: `\`${path}\`: its scripts or test runner settings changed (a fix may not change how the tests run)`,
+      });
+    } else if (name === 'package.json' && text && importsConditionChanged(text.before, text.after)) {
+      findings.push({
+        kind: 'runner_changed',
+        path,
+        message: `\`${path}\`: an \`imports\` entry keyed on a condition node does not set by itself changed (a test runner may set it, a user's program does not)`,
       });
     } else if (text && runnerSettingsChanged(name, text)) {
       findings.push({

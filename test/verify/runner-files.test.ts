@@ -96,6 +96,31 @@ describe('protected runner files', () => {
     expect(paths([change('package.json')], [bump])).toEqual([]);
   });
 
+  it("refuses an `imports` entry keyed on a condition node does not set, and lets the program's own wiring change", () => {
+    const before = JSON.stringify({ name: 'p', imports: { '#rules': './src/rules.js' } });
+    const entry = (imports: unknown): ChangedText => ({
+      path: 'package.json',
+      before,
+      after: JSON.stringify({ name: 'p', imports }),
+    });
+    const refused = (imports: unknown) => paths([change('package.json')], [entry(imports)]);
+    expect(refused({ '#rules': './src/rules-v2.js' })).toEqual([]);
+    expect(refused({ '#rules': './src/rules.js', '#util/*': './src/util/*.js' })).toEqual([]);
+    expect(refused({ '#rules': { import: './src/rules.mjs', require: './src/rules.js' } })).toEqual([]);
+    expect(refused({ '#rules': { node: { default: './src/rules.js' } } })).toEqual([]);
+    expect(refused({ '#rules': { test: './src/fixed.js', default: './src/rules.js' } })).toEqual(['package.json']);
+    expect(refused({ '#rules': { node: { development: './src/fixed.js' }, default: './src/rules.js' } })).toEqual([
+      'package.json',
+    ]);
+    expect(refused({ '#rules': [{ vitest: './src/fixed.js' }, './src/rules.js'] })).toEqual(['package.json']);
+    // Removing such an entry counts as well: the tests' file goes with it.
+    const conditioned = JSON.stringify({ imports: { '#rules': { jest: './a.js', default: './b.js' } } });
+    expect(paths([change('package.json')], [{ path: 'package.json', before: conditioned, after: '{}' }])).toEqual([
+      'package.json',
+    ]);
+    expect(paths([change('package.json')], [{ path: 'package.json', before, after: '{ not json' }])).toEqual(['package.json']);
+  });
+
   it("refuses pyproject's pytest section, not the rest of the file", () => {
     const before = '[project]\nname = "shop"\nversion = "1.0"\n\n[tool.pytest.ini_options]\ntestpaths = ["tests"]\n';
     const addopts: ChangedText = {
