@@ -47,7 +47,17 @@ export interface ProbeCheckout {
    * them back after, whatever happened: what a published package does not hold (packaged-files.ts).
    */
   withoutFiles<T>(paths: readonly string[], work: () => Promise<T>): Promise<T>;
+  /**
+   * Turns generated calls off for every later run here (a file in the probe's folder that each
+   * language's runtime reads): after a run they broke, the versions are compared on the suite's own calls.
+   */
+  stopGenerating(): Promise<void>;
+  /** Whether runs here still generate calls around the suite's. */
+  generating(): boolean;
 }
+
+/** The file in the probe's folder that turns generated calls off (js/probe-runtime.cjs, python/fixloop_probe.py read it). */
+const NO_GENERATED = 'no-generated-inputs';
 
 /**
  * `testFiles`: the repository's test files, relative (the callers of a probed function are told by
@@ -63,9 +73,16 @@ export function probeCheckout(
   // Made right after the setup (assess-patch.ts): what is newer, a run wrote. The next millisecond:
   // Date.now() is rounded down, and a file the setup wrote within this one has a later mtimeMs.
   const setUpAt = Date.now() + 1;
+  let generating = true;
   return {
     dir,
     values,
+    generating: () => generating,
+    async stopGenerating() {
+      await mkdir(folder, { recursive: true });
+      await writeFile(join(folder, NO_GENERATED), '');
+      generating = false;
+    },
     async withoutTests(work) {
       const unshipped = [...testFiles, '.git'];
       const written = await writtenSince(dir, setUpAt, new Set([...unshipped, PROBE_FOLDER]));

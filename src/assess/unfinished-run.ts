@@ -11,15 +11,25 @@ export function unfinishedRun(
   original: GateResult | null,
   fixed: readonly TestCaseResult[],
 ): string | null {
-  // Read as the judge reads the replay: a runner that lists only failures (jest's default reporter
-  // over several files) names no test of a run that passed whole. Here the question is only whether
-  // the run got to the end, which counts with no failure say, though they name no test.
-  const status = (gate: GateResult | null, id: string) =>
-    gate ? (finalStatus(gate.report, id) ?? countedPass(gate)) : undefined;
   const lost = fixed.filter((t) => status(patched, t.id) !== 'passed' || status(original, t.id) === undefined);
   if (lost.length === 0) return null;
   const error = firstError(patched?.output ?? '') ?? firstError(original?.output ?? '');
   return `the suite did not run to the end in the assessment's checkout: ${lost.length === 1 ? 'a test the patch fixed' : `${lost.length} tests the patch fixed`} (${lost[0]?.id ?? ''}) did not pass on the patched program or did not run on the original${error ? `; the probed run's first error: ${error} (a look needs the instrumented files to load and run under the project's runner)` : ''}`;
+}
+
+/** The tests the patch fixed that a probed run of the patched program did not pass (all of them when it gave no result). */
+export function fixedNotPassed(patched: GateResult | null, fixed: readonly TestCaseResult[]): TestCaseResult[] {
+  return fixed.filter((t) => status(patched, t.id) !== 'passed');
+}
+
+/**
+ * A test's status in a run, read as the judge reads the replay: a runner that lists only failures
+ * (jest's default reporter over several files) names no test of a run that passed whole. Here the
+ * question is only whether the run got to the end, which counts with no failure say, though they
+ * name no test.
+ */
+function status(gate: GateResult | null, id: string): TestStatus | undefined {
+  return gate ? (finalStatus(gate.report, id) ?? countedPass(gate)) : undefined;
 }
 
 /**

@@ -6,6 +6,7 @@
 // run the failing tests alone (focusChoices, src/runners/focused-test-command.ts), best first, the
 // first that reports them all stands.
 import type { TestCaseResult } from '../core/test-report.ts';
+import { fixedNotPassed } from './unfinished-run.ts';
 import { runWithin, type ProbeCheckout, type ProbeRun } from './probe-checkout.ts';
 import type { VersionPlan } from './probe-plan.ts';
 
@@ -59,6 +60,20 @@ export async function runVersions(
   const started = Date.now();
   runs.patched = await step(patchedPlan, 'patched');
   runs.patchedMs = Date.now() - started;
+  // The replay passed the fixed tests; a probed run that did not may have been broken by a generated
+  // call (a process ended, a test's own time limit passed): once, the versions run without them.
+  if (
+    runs.patched &&
+    checkout.generating() &&
+    fixedNotPassed(runs.patched.gate, input.fixed).length > 0 &&
+    left() > 2 * runs.patchedMs
+  ) {
+    input.log(
+      'assessment: the probed run did not pass every test the patch fixed; running the versions again without generated inputs',
+    );
+    await checkout.stopGenerating();
+    runs.patched = await step(patchedPlan, 'patched-suite-calls-only');
+  }
   runs.original = await step(plans.original, 'original');
   // The first selection whose run reports every fixed test; the last one (names alone) as it is.
   for (const [i, command] of (input.fixed.length > 0 ? focused : []).entries()) {

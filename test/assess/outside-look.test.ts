@@ -119,6 +119,8 @@ describe('which calls count as the patch acting only under the runner', () => {
         return await work();
       },
       withoutFiles: () => Promise.reject(new Error('no package here')),
+      generating: () => true,
+      stopGenerating: () => Promise.reject(new Error('no probed run here')),
     };
     const commands: string[] = [];
     const suite = {

@@ -20,6 +20,8 @@ function checkout(spent: ProbeRun['spent'], timeouts: number[]): ProbeCheckout {
     writePlain: () => Promise.reject(new Error('this test writes no plain version')),
     withoutTests: () => Promise.reject(new Error('this test hides no test')),
     withoutFiles: () => Promise.reject(new Error('this test moves no file')),
+    generating: () => true,
+    stopGenerating: () => Promise.reject(new Error('this test turns nothing off')),
   };
 }
 

@@ -31,6 +31,8 @@ function checkout(records: (label: string, n: number) => ProbeRecord[]): ProbeCh
     writePlain: () => Promise.reject(new Error('this test writes no plain version')),
     withoutTests: () => Promise.reject(new Error('this test hides no test')),
     withoutFiles: () => Promise.reject(new Error('this test moves no file')),
+    generating: () => true,
+    stopGenerating: () => Promise.reject(new Error('this test turns nothing off')),
   };
 }
 

@@ -193,7 +193,7 @@ function replayOf(state, call, args) {
 function finishSuiteCall(state, before, settled, path) {
   try {
     const lines = [quietly(state, () => record(before, 'suite', before.key, before.args, settled, undefined, path))];
-    lines.push(...generate(state, before));
+    if (before.file.generates) lines.push(...generate(state, before));
     write(before.file, lines);
   } catch {
     // The probe failed after the call: the call's own result stands.

@@ -20,6 +20,7 @@ const { withChange } = require('./probe-fields.cjs');
  * @property {string} root The checkout's root, the folder above the record file's.
  * @property {unknown} mod The file's CommonJS `module` (undefined in an ES module).
  * @property {import('./probe-inputs.cjs').ChangeValues | null} values What the patches' changed lines name (change-values.ts).
+ * @property {boolean} generates Whether calls are generated around the suite's (probe-checkout.ts turns them off for a run again).
  */
 
 /** @typedef {{ returned: unknown } | { threw: unknown } | { exited: unknown }} Settled */

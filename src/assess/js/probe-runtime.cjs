@@ -59,6 +59,8 @@ const { boundedCalls } = require('./probe-bounded.cjs');
  */
 
 const SHARED = Symbol.for('fixloop.assess.probe');
+/** The file in the probe's folder that turns generated calls off (probe-checkout.ts's NO_GENERATED). */
+const NO_GENERATED = 'no-generated-inputs';
 
 /**
  * The process ends (process.exit) inside probed calls: each one still on the stack gets its record,
@@ -161,10 +163,30 @@ function install(fs, g, builtin) {
         writers.set(recordFile, writer);
       }
       /** @type {ProbeFile} */
-      const file = { writer, root: dirname(dirname(recordFile)), mod, values: values || null };
+      const file = {
+        writer,
+        root: dirname(dirname(recordFile)),
+        mod,
+        values: values || null,
+        generates: generates(fs, recordFile),
+      };
       return fileProbe(state, file);
     },
   };
+}
+
+/**
+ * Whether calls are generated in this run: not when the probe's folder holds the file that says so
+ * (probe-checkout.ts writes it to run a version again without them, after a run they broke).
+ * @param {typeof import('node:fs') | null} fs
+ * @param {string} recordFile
+ */
+function generates(fs, recordFile) {
+  try {
+    return !fs || !fs.existsSync(`${dirname(recordFile)}/${NO_GENERATED}`);
+  } catch {
+    return true;
+  }
 }
 
 /**

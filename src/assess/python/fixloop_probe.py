@@ -40,8 +40,7 @@ def _load(part):
     return module
 
 # Canonical text and paths first: the inputs module takes them from sys.modules.
-_canon = _load("canon")
-_paths = _load("path")
+_canon, _paths = _load("canon"), _load("path")
 _inputs, _replay = _load("inputs"), _load("replay")
 canon, args_text = _canon.canon, _canon.args_text
 
@@ -51,8 +50,8 @@ BASES_PER_FUNCTION = 25
 HELD_COPY_S = 0.05
 # A hot function must not slow the suite down or fill the disk: calls looked at, distinct records kept.
 CALLS_PER_FUNCTION, SUITE_PER_FUNCTION = 20000, 5000
+NO_GENERATED = "no-generated-inputs"  # in the probe's folder: a run again without them (probe-checkout.ts)
 _PHASE = re.compile(r" \((setup|call|teardown)\)$")
-_HERE = __file__
 _local = threading.local()
 _lock = threading.Lock()
 _written = set()
@@ -70,6 +69,7 @@ class _Function(object):
         self.calls, self.suite_records, self.stopped = 0, 0, False
         self.params = code.co_varnames[: code.co_argcount] if code else ()
         self.values, self.pickle = None, _replay.Budget()
+        self.generates = not os.path.exists(os.path.join(os.path.dirname(record_file), NO_GENERATED))
         # How the look from outside the runner makes a call again, and its leave to pickle (fixloop_probe_replay.py).
         self.top_level, self.class_name = _replay.shape(fn_id.rsplit("#", 1)[-1])
 
@@ -99,7 +99,7 @@ def _site(fn):
     frame = sys._getframe(1)
     while frame is not None:
         name = frame.f_code.co_filename
-        if name not in (_HERE, fn.file):
+        if name not in (__file__, fn.file):
             try:
                 name = os.path.relpath(name)
             except ValueError:
@@ -177,7 +177,7 @@ def _finish(fn, local, before, args, kwargs, result, error, nested, path=None):
                 record["site"] = site
             fn.suite_keys.add(text)
             _write(fn, record)
-            if base is not None and text not in fn.bases and len(fn.bases) < BASES_PER_FUNCTION:
+            if fn.generates and base is not None and text not in fn.bases and len(fn.bases) < BASES_PER_FUNCTION:
                 fn.bases.add(text)
                 local.pending.append((fn, text, base))
         finally:

@@ -42,6 +42,19 @@ function runCjs(
   };
 }
 
+describe('generated calls turned off in the probe folder', () => {
+  it("records the suite's calls and generates none around them", () => {
+    const root = tempProject();
+    instrumentInto(root, 'lib.cjs', fixture('lib.cjs'));
+    writeInto(root, 'main.cjs', fixture('main.cjs'));
+    writeInto(root, '.fixloop-probe/no-generated-inputs', '');
+    run(NODE24, ['main.cjs'], root);
+    const all = records(root);
+    expect(all.some((r) => r.kind === 'suite')).toBe(true);
+    expect(all.filter((r) => r.kind === 'generated')).toEqual([]);
+  });
+});
+
 describe.each(NODES)('a CommonJS file under %s', (_label, node) => {
   let result: ReturnType<typeof runCjs>;
   beforeAll(() => {

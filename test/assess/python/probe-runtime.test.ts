@@ -1,6 +1,7 @@
 // The Python probe at run time: a fixture module instrumented on every line, real pytest run on it
 // (warnings as errors) and on the untouched module, and the records it leaves read back.
 import { spawnSync } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PYTHON_PROBE_RUNTIME } from '../../../src/assess/python/probe.ts';
@@ -300,5 +301,19 @@ describe("the Python probe's canonical text and limits (the runtime driven direc
     );
     expect(perBase.size).toBe(25);
     expect(all.find((r) => r.kind === 'suite')?.site).toBe('callers/caller.py:3');
+  });
+});
+
+describe('the Python probe with generated calls turned off in its folder', () => {
+  it("records the suite's calls and generates none around them", async () => {
+    const module = await fixture('textops/textops.py');
+    const tests = await fixture('textops/test_textops.py');
+    const instrumented = await prepare([module, tests], { 'textops.py': allLines(module[1]) });
+    await writeFile(join(instrumented.dir, '.fixloop-probe', 'no-generated-inputs'), '');
+    const ran = await pytest(instrumented.dir);
+    expect(ran.outcomes).toEqual(plain.outcomes);
+    const kept = await records(instrumented.recordFile);
+    expect(kept.some((r) => r.kind === 'suite')).toBe(true);
+    expect(kept.filter((r) => r.kind === 'generated')).toEqual([]);
   });
 });
