@@ -5,6 +5,7 @@
 import type { StaleBuild } from '../core/assessment.ts';
 import type { SuiteRunner } from '../gate/setup-then-gate.ts';
 import { archiveLeavesOut } from './archive-files.ts';
+import { insideAny, installedFromCheckout } from './installed-from-checkout.ts';
 import { packagedFiles } from './packaged-files.ts';
 import { PROBE_FOLDER } from './probe-checkout.ts';
 import type { ShippedFiles } from './probe-language.ts';
@@ -43,9 +44,12 @@ export async function unshippedFiles(
 ): Promise<Unshipped> {
   if (at.left() < 2000) return { paths: [], staleBuilds: [] };
   const callFiles = functions.map((fn) => fn.path);
-  // Every file but the dependencies and fixloop's own folder; the test files and what the runs
-  // wrote are out already (ProbeCheckout.withoutTests).
-  const present = await writtenSince(at.dir, 0, new Set(['node_modules', PROBE_FOLDER]));
+  // Every file but the dependencies (those installed from the checkout's own folders too) and
+  // fixloop's own folder; the test files and what the runs wrote are out already (withoutTests).
+  const installed = await installedFromCheckout(at.dir);
+  const present = (await writtenSince(at.dir, 0, new Set(['node_modules', PROBE_FOLDER]))).filter(
+    (path) => !insideAny(path, installed),
+  );
   const packaged = await packagedOf(at, callFiles);
   const shipsCalls = packaged !== null && callFiles.every((path) => packaged.files.has(path));
   const unpackaged = shipsCalls ? present.filter((path) => !packaged.files.has(path)) : [];

@@ -1,0 +1,42 @@
+// Dependencies installed from the checkout itself: a workspace's packages, a `file:` dependency, each
+// linked under node_modules to its folder in the repository. Users get them from their own install
+// of those packages, not from the package being looked at, so the look from outside the runner keeps
+// them where the links lead (unshipped-files.ts), whatever the package's own file list says.
+import { lstat, readdir, realpath } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+
+/** The folders (relative, `/`-separated) of the checkout at `dir` that node_modules links to. */
+export async function installedFromCheckout(dir: string): Promise<string[]> {
+  const root = await realpath(dir).catch(() => dir);
+  const modules = join(dir, 'node_modules');
+  const entries = await readdir(modules).catch(() => [] as string[]);
+  const names = (
+    await Promise.all(
+      entries.map(async (name) =>
+        name.startsWith('@')
+          ? (await readdir(join(modules, name)).catch(() => [] as string[])).map((inner) => `${name}/${inner}`)
+          : [name],
+      ),
+    )
+  ).flat();
+  const folders: string[] = [];
+  for (const name of names) {
+    const link = join(modules, name);
+    if (
+      !(await lstat(link).then(
+        (s) => s.isSymbolicLink(),
+        () => false,
+      ))
+    )
+      continue;
+    const target = await realpath(link).catch(() => null);
+    const inside = target === null ? null : relative(root, target);
+    if (inside && !inside.startsWith('..') && !inside.startsWith(sep)) folders.push(inside.split(sep).join('/'));
+  }
+  return folders;
+}
+
+/** Whether `path` is one of `folders` or inside one. */
+export function insideAny(path: string, folders: readonly string[]): boolean {
+  return folders.some((folder) => path === folder || path.startsWith(`${folder}/`));
+}
