@@ -33,6 +33,8 @@ describe('protected runner files', () => {
       '.fixloop.yml',
       '.fixloop.yaml',
       'babel.config.js',
+      '__mocks__/csv-decoder.js',
+      'src/__mocks__/client.ts',
     ];
     expect(paths(cheats.map((p) => change(p)))).toEqual(cheats);
   });

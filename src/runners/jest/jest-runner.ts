@@ -24,7 +24,11 @@ export const jestRunner: TestRunner = {
   noTestsRan: { output: /No tests found/ },
   refusedCommand: (output) => /Unrecognized CLI Parameter:\s*(Unrecognized options? [^\n]+)/.exec(output)?.[1] ?? null,
   configuration: {
-    files: [[/(^|\/)jest\.(config|workspace)\.[cm]?[jt]s$|(^|\/)jest\.config\.json$/, "the test runner's configuration"]],
+    files: [
+      [/(^|\/)jest\.(config|workspace)\.[cm]?[jt]s$|(^|\/)jest\.config\.json$/, "the test runner's configuration"],
+      // A manual mock beside node_modules replaces that package in every test, with no call asking for it.
+      [/(^|\/)__mocks__\//, 'jest loads it in place of a module (a manual mock)'],
+    ],
     packageKeys: ['jest'],
     sections: {},
     generatedFolders: [],
