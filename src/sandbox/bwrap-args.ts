@@ -77,7 +77,10 @@ export function bwrapArgs(plan: BwrapPlan): string[] {
   const tmp = plan.tmpDir
     ? ['--bind', resolve(plan.tmpDir), '/tmp', '--size', String(plan.tmpBytes), '--tmpfs', SANDBOX_HOME]
     : ['--size', String(plan.tmpBytes), '--tmpfs', '/tmp'];
-  args.push('--proc', '/proc', '--dev', '/dev', ...tmp, '--dir', SANDBOX_HOME);
+  // /var/tmp too, a scratch folder of its own: every machine a program is run on has one, and a
+  // sandbox without it is told apart by the code it runs (a fix made only where it is missing).
+  const varTmp = ['--size', String(plan.tmpBytes), '--tmpfs', '/var/tmp'];
+  args.push('--proc', '/proc', '--dev', '/dev', ...tmp, ...varTmp, '--dir', SANDBOX_HOME);
   for (const dir of plan.toolDirs) args.push('--ro-bind', dir, dir);
   for (const dir of plan.covered ?? [])
     if (plan.toolDirs.some((d) => isUnder(dir, d)) && existsSync(dir)) args.push('--tmpfs', dir);

@@ -203,6 +203,11 @@ describe.runIf(bwrapWorks())('inside the bwrap sandbox', () => {
     expect(r.output.trim().split('\n').at(-1)?.trim()).toBe('0');
   });
 
+  it('has a writable /var/tmp of its own, as every machine a program runs on has', async () => {
+    const r = await sandbox.run({ command: 'echo scratch > /var/tmp/x && cat /var/tmp/x', cwd: ws, timeoutMs: 10_000 });
+    expect(r.output.trim()).toBe('scratch');
+  });
+
   it('has no network unless asked, and then has it', async () => {
     const off = await sandbox.run({ command: fetchLoopback(), cwd: ws, timeoutMs: 10_000 });
     expect(off.output).toContain('blocked');
