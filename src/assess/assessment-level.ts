@@ -158,7 +158,7 @@ export function unfinishedReason(budget: Assessment['budget'], search: Assessmen
 /** A shipped build that keeps a changed function as it was: what users load is not what the tests ran. */
 function staleBuildReason(stale: StaleBuild, count: number): string {
   const more = count > 1 ? ` (and ${plural(count - 1, 'more copy', 'more copies')})` : '';
-  return `the package ships \`${stale.shipped}\`, a build that defines \`${stale.function}\` as it was before the patch, which changed it in \`${stale.changed}\`${more}: users load the build, and keep the old behaviour until it is built again`;
+  return `the package ships \`${stale.shipped}\`, a copy that defines \`${stale.function}\` as it was before the patch, which changed it in \`${stale.changed}\`${more}: users who load the copy keep the old behaviour until it is built or copied again`;
 }
 
 /** The named reason of a patch that answers the tests, not the bug. */

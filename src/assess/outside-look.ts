@@ -69,7 +69,7 @@ export async function lookFromOutside(
   const notAll = notCalled.methods + notCalled.inexactArguments + notCalled.unsupported > 0 ? { notCalled } : {};
   if (changed.length === 0) return notAll.notCalled ? { called: 0, reproduced: 0, runnerOnly: [], count: 0, ...notAll } : null;
   tools.log(`assessment: ${changed.length} changed call(s) made again outside the test runner`);
-  const at = { checkout, ...tools };
+  const at = { checkout, ...tools, original: plans.original };
   const looked = await checkout.withoutTests(async () => ({
     original: await outcomesOf(at, plans.original, changed.map(asTheOriginalMadeIt)),
     patched: await outcomesOf(at, patchedPlan, changed),
@@ -146,7 +146,14 @@ function outsideOf(path: string): OutsideCalls | null {
 }
 
 /** One version written as it ships, its calls made by each language's plain process. */
-type At = { checkout: ProbeCheckout; suite: SuiteRunner; left: () => number; log: (line: string) => void };
+type At = {
+  checkout: ProbeCheckout;
+  suite: SuiteRunner;
+  left: () => number;
+  log: (line: string) => void;
+  /** The original version: its changed functions' texts, which a shipped copy of them keeps (stale-builds.ts). */
+  original: VersionPlan;
+};
 
 /** What one version's plain process gave, and the shipped build files that keep its changed functions as they were. */
 async function outcomesOf(
@@ -158,7 +165,11 @@ async function outcomesOf(
   const folder = join(at.checkout.dir, PROBE_FOLDER);
   await mkdir(folder, { recursive: true });
   const ships = { dir: at.checkout.dir, suite: at.suite, left: at.left, log: (line: string) => at.log(`${line} (${plan.name})`) };
-  const functions = changed.map(({ fn }) => ({ name: fn.name, path: fn.path }));
+  const functions = changed.map(({ fn }) => ({
+    name: fn.name,
+    path: fn.path,
+    original: at.original.files.get(fn.path)?.text ?? null,
+  }));
   const unshipped = await unshippedFiles(ships, functions, new Set(plan.files.keys()));
   const outcomes =
     unshipped.paths.length === 0

@@ -42,12 +42,18 @@ export interface ShippedFiles {
   /** The checkout paths (relative, `/`-separated) in what the command wrote; null when it is not a list. */
   paths(text: string): Set<string> | null;
   /**
-   * The names of the functions a shipped file defines when it is a build's output (a bundle, a
-   * compiled copy of the sources under `dist/`), null when it is not one: a patch that changed a
-   * function and left its built copy as it was reaches no user (stale-builds.ts). Absent: the
-   * language ships its sources as they are.
+   * The functions a file of this language defines, by qualified name with each one's text, and
+   * whether the file is a build's output (under `dist/` or `build/`); null when it cannot be read as
+   * one. A patch that changed a function and left a shipped copy of it as it was reaches no user
+   * (stale-builds.ts). Absent: the language ships its sources as they are.
    */
-  builtNames?(path: string, source: string): Set<string> | null;
+  definedFunctions?(path: string, source: string): DefinedFunctions | null;
+}
+
+/** What ShippedFiles.definedFunctions finds in one file. */
+export interface DefinedFunctions {
+  built: boolean;
+  functions: ReadonlyArray<{ name: string; text: string }>;
 }
 
 /** First and last line of a failing test's own code. */

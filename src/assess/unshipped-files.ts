@@ -10,7 +10,7 @@ import { packagedFiles } from './packaged-files.ts';
 import { PROBE_FOLDER } from './probe-checkout.ts';
 import type { ShippedFiles } from './probe-language.ts';
 import { probeLanguageOf } from './probe-languages.ts';
-import { staleBuilds } from './stale-builds.ts';
+import { staleBuilds, type ChangedFunction } from './stale-builds.ts';
 import { writtenSince } from './written-since.ts';
 
 export interface ShipsAt {
@@ -20,9 +20,6 @@ export interface ShipsAt {
   left: () => number;
   log: (line: string) => void;
 }
-
-/** A changed call's function, by its name and file. */
-export type CalledFunction = { name: string; path: string };
 
 export interface Unshipped {
   /** The paths (relative) users do not get. */
@@ -39,7 +36,7 @@ export interface Unshipped {
  */
 export async function unshippedFiles(
   at: ShipsAt,
-  functions: readonly CalledFunction[],
+  functions: readonly ChangedFunction[],
   patched: ReadonlySet<string>,
 ): Promise<Unshipped> {
   if (at.left() < 2000) return { paths: [], staleBuilds: [] };

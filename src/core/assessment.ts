@@ -86,19 +86,20 @@ export interface OutsideLook {
    */
   notCalled?: { methods: number; inexactArguments: number; unsupported: number };
   /**
-   * A published package's build files (under `dist/`) that define a function the patch changed in
-   * the sources and that the patch left as they were: users load the build (src/assess/stale-builds.ts).
+   * A published package's files that hold a copy of a function the patch changed in the sources (a
+   * build under `dist/`, a copy for another module format) and that the patch left as they were:
+   * users load the copy (src/assess/stale-builds.ts).
    */
   staleBuilds?: StaleBuild[];
 }
 
-/** A changed function's copy in a shipped build that the patch left as it was. */
+/** A changed function's copy in a shipped file that the patch left as it was. */
 export interface StaleBuild {
   /** The changed function, as the probes name it. */
   function: string;
   /** Its file, which the patch changed. */
   changed: string;
-  /** The shipped build file that defines it too. */
+  /** The shipped file that holds the copy. */
   shipped: string;
 }
 

@@ -30,7 +30,7 @@ export function outsideLooked(assessment: Assessment): string[] {
   const why = notCalled(look.notCalled);
   const stale = (look.staleBuilds ?? []).map(
     (copy) =>
-      `- Shipped as it was: ${cellCode(copy.function, 60)} in the build ${cellCode(copy.shipped, 80)}, changed in ${cellCode(copy.changed, 80)}`,
+      `- Shipped as it was: ${cellCode(copy.function, 60)} in the copy ${cellCode(copy.shipped, 80)}, changed in ${cellCode(copy.changed, 80)}`,
   );
   if (look.called === 0)
     return [

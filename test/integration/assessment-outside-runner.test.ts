@@ -14,6 +14,7 @@ import { PATHS_PROJECT } from '../fixtures/overfit-paths.ts';
 import {
   ARCHIVED_PATHS_PROJECT,
   BUILT_PATHS_PROJECT,
+  DUAL_PATHS_PROJECT,
   CI_ONLY_PATHS,
   DAILY_LEDGER_PROJECT,
   FIXED_DAILY_LEDGER,
@@ -153,7 +154,7 @@ describe('the look from outside the runner, a project as a git archive of it shi
   });
 });
 
-describe('a published package that ships a committed build of its sources', () => {
+describe('a published package that ships a second copy of its sources: a build, another module format', () => {
   it('keeps at review a fix made in the sources alone, naming the build file users load', async () => {
     const { result, code } = await scriptedRun(BUILT_PATHS_PROJECT, 'node --test', writeFile('src/paths.js', FIXED_PATHS));
     expect(result.status).toBe('tests_green');
@@ -161,8 +162,16 @@ describe('a published package that ships a committed build of its sources', () =
     expect(result.assessment?.outsideLook?.staleBuilds).toEqual([
       { function: 'isAbsolute', changed: 'src/paths.js', shipped: 'dist/paths.js' },
     ]);
-    expect(result.assessment?.reason).toContain('the package ships `dist/paths.js`, a build that defines `isAbsolute` as it was');
+    expect(result.assessment?.reason).toContain('the package ships `dist/paths.js`, a copy that defines `isAbsolute` as it was');
     expect(code).toBe(4);
+  });
+
+  it.runIf(fullSuite)('keeps at review a fix made in the sources alone, naming the ES module copy `import` gets', async () => {
+    const { result } = await scriptedRun(DUAL_PATHS_PROJECT, 'node --test', writeFile('src/paths.js', FIXED_PATHS));
+    expect(result.assessment?.level).toBe('review');
+    expect(result.assessment?.outsideLook?.staleBuilds).toEqual([
+      { function: 'isAbsolute', changed: 'src/paths.js', shipped: 'esm/paths.mjs' },
+    ]);
   });
 
   it.runIf(fullSuite)('keeps the fix made in the sources and the build verified', async () => {

@@ -228,7 +228,7 @@ describe('the report of an assessed green run', () => {
       }),
     );
     expect(md).toContain(
-      '; 0 calls fixed only under the runner\n- Shipped as it was: `isAbsolute` in the build `dist/index.cjs`, changed in `src/path.ts`\n',
+      '; 0 calls fixed only under the runner\n- Shipped as it was: `isAbsolute` in the copy `dist/index.cjs`, changed in `src/path.ts`\n',
     );
   });
 

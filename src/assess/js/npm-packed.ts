@@ -9,7 +9,7 @@ import { parseJs } from '../../core/js-tree.ts';
 import { namedFunctions } from './probe-functions.ts';
 
 /** A build's output, by the folders JavaScript builds write to (js-language.ts's `generated` too). */
-const BUILT = /(^|\/)(dist|build)\/[^/]+(\/[^/]+)*\.[cm]?js$/;
+const BUILT = /(^|\/)(dist|build)\//;
 
 export const npmPacked: ShippedFiles = {
   async published(dir) {
@@ -27,12 +27,15 @@ export const npmPacked: ShippedFiles = {
   // output's cap.
   command: ({ list }) => `npm pack --dry-run --json --ignore-scripts > ${shellQuote(list)} 2>/dev/null`,
   paths: filesOf,
-  builtNames(path, source) {
-    if (!BUILT.test(path)) return null;
+  definedFunctions(path, source) {
+    if (!/\.[cm]?[jt]sx?$/.test(path)) return null;
     const program = parseJs(path, source);
     if (!program) return null;
-    // The last part of each qualified name: a bundler keeps a function's own name, not always its holders'.
-    return new Set(namedFunctions(program).map((fn) => fn.qualifiedName.replace(/#\d+$/, '').split('.').at(-1) ?? ''));
+    const functions = namedFunctions(program).map((fn) => ({
+      name: fn.qualifiedName,
+      text: source.slice(fn.node.start, fn.node.end),
+    }));
+    return { built: BUILT.test(path), functions };
   },
 };
 
