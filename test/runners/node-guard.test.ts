@@ -341,6 +341,29 @@ describe('the Node guard under jest', () => {
     expect(plain.code, plain.output).toBe(0);
     expect(eventsOf(guarded)).toContain('framework_changed src/math.js:1 jest expect matcher toBe replaced (expect.extend)');
   });
+
+  it("names an equality tester and an event handler the code under test adds to expect's and circus's state", async () => {
+    const { guarded } = await run(
+      withLines(
+        "globalThis[Symbol.for('$$jest-matchers-object')].customEqualityTesters.push(() => undefined);\n" +
+          "globalThis[Symbol.for('EVENT_HANDLERS')].unshift(() => undefined);\n",
+        FIXED,
+      ),
+    );
+    const events = eventsOf(guarded);
+    expect(events).toContain("framework_changed src/math.js:1 jest expect's custom equality testers changed (0)");
+    expect(events.some((e) => e.startsWith("framework_changed src/math.js:2 jest-circus's event handlers changed"))).toBe(true);
+  });
+
+  it("leaves a test's own equality tester alone", async () => {
+    const tester = "expect.addEqualityTesters([(a, b) => (a === 'five' && b === 5 ? true : undefined)]);\n";
+    const { guarded } = await both(
+      { 'package.json': CJS, 'src/math.js': cjs(FIXED), 'test/math.test.js': tester + JEST_TEST },
+      'jest',
+      ['jest', '--ci'],
+    );
+    expectClean(guarded, 2);
+  });
 });
 
 describe('the Node guard under vitest', () => {
@@ -354,6 +377,15 @@ describe('the Node guard under vitest', () => {
       expectClean(guarded, 2);
     },
   );
+
+  it('names an equality tester the code under test adds to the shared matcher state', async () => {
+    const source = withLines(
+      "globalThis[Symbol.for('$$jest-matchers-object')].customEqualityTesters.push(() => undefined);\n",
+      FIXED,
+    );
+    const { guarded } = await both(files(source), 'vitest', ['vitest', 'run', '--pool=forks']);
+    expect(eventsOf(guarded)).toContain("framework_changed src/math.js:1 vitest expect's custom equality testers changed (0)");
+  });
 
   it.each(['threads', 'forks'])('names expect.extend from the code under test (%s pool)', async (pool) => {
     const { plain, guarded } = await both(files(withLines(EXTEND)), 'vitest', ['vitest', 'run', `--pool=${pool}`]);

@@ -11,6 +11,7 @@ const { titlesOf: jestTitles } = require('./test-events/jest-events.cjs');
 const { titlesOf: mochaTitles } = require('./test-events/mocha-events.cjs');
 const { chaiAssertionPrototype, chaiModulePrototype } = require('./guard-chai.cjs');
 const { createIntrinsicsWatch } = require('./guard-intrinsics.cjs');
+const { frameworkStateWatch } = require('./guard-framework-state.cjs');
 
 const MATCHERS = Symbol.for('$$jest-matchers-object');
 /** A failed test's message and stack, capped (guard-record.ts): enough to tell one failure from another. */
@@ -20,7 +21,7 @@ const STACK_CHARS = 8000;
 /** @typedef {import('./guard-record.cjs').GuardRecord} GuardRecord */
 /** @typedef {import('./guard-record.cjs').GuardTestCase} GuardTestCase */
 /** @typedef {import('./test-events/test-events.cjs').EndedTest} EndedTest */
-/** @typedef {{ matchers?: unknown }} MatchersHolder what `expect` keeps its matcher table in */
+/** @typedef {import('./guard-framework-state.cjs').MatchersHolder} MatchersHolder what `expect` keeps its state in */
 /** @typedef {(holder: MatchersHolder | null | undefined, runner: string) => void} WatchMatchers */
 
 /**
@@ -33,7 +34,9 @@ const STACK_CHARS = 8000;
  * @param {() => void} [nodeTestReported] told each test or suite node's runner reports ending here (guard-file-test.cjs)
  */
 function guardRunners(record, { caller, direct }, root, watch, nodeTestReported) {
-  const watchMatchers = matcherWatch(record, caller);
+  const state = frameworkStateWatch(record, caller);
+  /** @type {WatchMatchers} */
+  const watchMatchers = (holder, runner) => state.matchers(holder, runner);
   const mocha = mochaClasses(record);
   // The runner's test API and the intrinsics assertions decide with: their writers recorded.
   const verdictParts = createIntrinsicsWatch(record, caller, direct);
@@ -74,6 +77,7 @@ function guardRunners(record, { caller, direct }, root, watch, nodeTestReported)
       for (const name of ['Runner', 'Runnable', 'Test', 'Suite', 'Hook']) mocha.snapshot(name, exports[name]);
     },
     chaiLoaded: (chai) => {
+      state.chaiConfig(/** @type {{ config?: unknown }} */ (chai));
       const prototype = chaiModulePrototype(chai);
       if (prototype) verdictParts.assertionMethods(prototype, "chai's Assertion.prototype");
     },
@@ -88,6 +92,7 @@ function guardRunners(record, { caller, direct }, root, watch, nodeTestReported)
       verdictParts.intrinsicsOf(global);
       verdictParts.runnerGlobals('jest', global);
       watchMatchers(/** @type {MatchersHolder | undefined} */ (global[MATCHERS]), 'jest');
+      state.jestHandlers(global);
       watchJestEnvironment(global, watch.environment);
       watch.sourceText(global);
     },
@@ -149,35 +154,6 @@ function watchJestEnvironment(global, watchEnvironment) {
 }
 
 /**
- * A function that puts a matcher table (jest's, vitest's) behind a proxy that records every write.
- * @param {GuardRecord} record
- * @param {import('./guard-caller.cjs').Caller['caller']} caller
- * @returns {WatchMatchers}
- */
-function matcherWatch(record, caller) {
-  const proxied = new WeakSet();
-  /** The matcher table behind `expect`, with every write recorded. */
-  return (holder, runner) => {
-    if (!holder || typeof holder.matchers !== 'object') return;
-    // An object (jest and vitest never hand a null one: `new Proxy` would throw on it).
-    const matchers = /** @type {object} */ (holder.matchers);
-    if (proxied.has(matchers)) return;
-    /** @param {PropertyKey} key */
-    const note = (key) => {
-      const who = caller();
-      if (who) record.event('framework_changed', who, `${runner} expect matcher ${String(key)} replaced (expect.extend)`);
-    };
-    const proxy = new Proxy(matchers, {
-      set: (target, key, value) => (note(key), Reflect.set(target, key, value)),
-      defineProperty: (target, key, descriptor) => (note(key), Reflect.defineProperty(target, key, descriptor)),
-      deleteProperty: (target, key) => (note(key), Reflect.deleteProperty(target, key)),
-    });
-    proxied.add(proxy);
-    holder.matchers = proxy;
-  };
-}
-
-/**
  * mocha: its classes' methods as loaded, checked at each test's end and at exit.
  * @param {GuardRecord} record
  */
@@ -236,6 +212,8 @@ function guardVitestMatchers(watchMatchers) {
     let raw = null;
     /** @type {unknown} */
     let proxy = null;
+    /** @type {unknown} */
+    let testers = null;
     return {
       ...descriptor,
       get() {
@@ -245,7 +223,11 @@ function guardVitestMatchers(watchMatchers) {
             raw = holder.matchers;
             watchMatchers(holder, 'vitest');
             proxy = holder.matchers;
-          } else holder.matchers = proxy;
+            testers = holder.customEqualityTesters;
+          } else {
+            holder.matchers = proxy;
+            holder.customEqualityTesters = testers;
+          }
         }
         return holder;
       },
