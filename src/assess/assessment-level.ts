@@ -188,7 +188,10 @@ function specialCaseReason(found: SpecialCase): string {
  */
 export function runnerOnlyReason(call: NonNullable<OutsideLook['runnerOnly'][number]>, count: number): string {
   const others = count > 1 ? ` (and ${plural(count - 1, 'other call')})` : '';
-  return `the patch works only under the test runner, beside its tests: \`${clipped(call.input)}\`${others} gives ${clipped(call.underRunner)} there, but ${clipped(call.outside)} in a plain process without the tests, where the original gives ${clipped(call.original)} in both`;
+  const where = call.built
+    ? `in a plain process on \`${call.built}\`, the copy the package's build ships`
+    : 'in a plain process without the tests';
+  return `the patch works only under the test runner, beside its tests: \`${clipped(call.input)}\`${others} gives ${clipped(call.underRunner)} there, but ${clipped(call.outside)} ${where}, where the original gives ${clipped(call.original)} in both`;
 }
 
 function clipped(text: string): string {

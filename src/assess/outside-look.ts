@@ -20,6 +20,7 @@ import type { ProbeRecord, ProbedFunction } from './probe-record.ts';
 import { resultText } from './compare-records.ts';
 import { SuiteCalls, same } from './outside-pairs.ts';
 import { unshippedFiles } from './unshipped-files.ts';
+import { copyKey } from './built-copies.ts';
 
 /** Calls made again at most: the look is one short process per version and language. */
 const MAX_CALLS = 40;
@@ -75,7 +76,7 @@ export async function lookFromOutside(
     patched: await outcomesOf(at, patchedPlan, changed),
   }));
   const { outcomes: original } = looked.original;
-  const { outcomes: patched, staleBuilds } = looked.patched;
+  const { outcomes: patched, staleBuilds, builtCopies } = looked.patched;
   let called = 0;
   let reproduced = 0;
   const runnerOnly: RunnerOnlyCall[] = [];
@@ -89,7 +90,7 @@ export async function lookFromOutside(
     // Outside, the patched program gives the original's result: the fix is not there. A third result
     // (neither) is passed over: a patch that made the call depend on the clock or on chance gives
     // another one in each process, and that is not the runner detected.
-    if (same(after, before)) runnerOnly.push(runnerOnlyCall(call, after));
+    if (same(after, before)) runnerOnly.push(runnerOnlyCall(call, after, builtCopies.get(copyKey(call.fn))));
   }
   return {
     called,
@@ -160,7 +161,7 @@ async function outcomesOf(
   at: At,
   plan: VersionPlan,
   changed: readonly Changed[],
-): Promise<{ outcomes: Outcomes; staleBuilds: StaleBuild[] }> {
+): Promise<{ outcomes: Outcomes; staleBuilds: StaleBuild[]; builtCopies: Map<string, string> }> {
   await at.checkout.writePlain(plan);
   const folder = join(at.checkout.dir, PROBE_FOLDER);
   await mkdir(folder, { recursive: true });
@@ -173,13 +174,19 @@ async function outcomesOf(
   const unshipped = await unshippedFiles(ships, functions, new Set(plan.files.keys()));
   const outcomes =
     unshipped.paths.length === 0
-      ? await callsOf(at, plan, changed)
-      : await at.checkout.withoutFiles(unshipped.paths, () => callsOf(at, plan, changed));
-  return { outcomes, staleBuilds: unshipped.staleBuilds };
+      ? await callsOf(at, plan, changed, unshipped.builtCopies)
+      : await at.checkout.withoutFiles(unshipped.paths, () => callsOf(at, plan, changed, unshipped.builtCopies));
+  for (const path of unshipped.builtFiles) await rm(join(at.checkout.dir, path), { force: true });
+  return { outcomes, staleBuilds: unshipped.staleBuilds, builtCopies: unshipped.builtCopies };
 }
 
 /** Each call made by its language's plain process in the checkout as it is. */
-async function callsOf(at: At, plan: VersionPlan, changed: readonly Changed[]): Promise<Outcomes> {
+async function callsOf(
+  at: At,
+  plan: VersionPlan,
+  changed: readonly Changed[],
+  builtCopies: ReadonlyMap<string, string>,
+): Promise<Outcomes> {
   const folder = join(at.checkout.dir, PROBE_FOLDER);
   const outcomes: Outcomes = changed.map(() => null);
   const languages = new Map<OutsideCalls, number[]>();
@@ -192,7 +199,9 @@ async function callsOf(at: At, plan: VersionPlan, changed: readonly Changed[]): 
     for (const { from, name } of outside.files) await copyFile(from, join(folder, name));
     const calls = indexes.map((i) => {
       const { fn, record } = changed[i]!;
-      return { path: fn.path, name: fn.name, args: record.replay, ...(record.replayThis ? { this: record.replayThis } : {}) };
+      // The package's build, run just now, holds the copy users get: the call is made there.
+      const path = builtCopies.get(copyKey(fn)) ?? fn.path;
+      return { path, name: fn.name, args: record.replay, ...(record.replayThis ? { this: record.replayThis } : {}) };
     });
     await writeFile(join(folder, CALLS_FILE), JSON.stringify(calls));
     await rm(join(folder, RESULTS_FILE), { force: true });
@@ -242,7 +251,7 @@ function isOut(value: unknown): value is Out {
   return typeof given.returned === 'string' || typeof given.threw === 'string';
 }
 
-function runnerOnlyCall(call: Changed, outside: Out): RunnerOnlyCall {
+function runnerOnlyCall(call: Changed, outside: Out, builtIn: string | undefined): RunnerOnlyCall {
   const site = call.record.site ?? call.record.testLines?.[0];
   return {
     function: call.fn.name,
@@ -252,5 +261,6 @@ function runnerOnlyCall(call: Changed, outside: Out): RunnerOnlyCall {
     original: resultText(call.original),
     underRunner: resultText(call.record.out),
     outside: resultText(outside),
+    ...(builtIn ? { built: builtIn } : {}),
   };
 }

@@ -13,7 +13,8 @@ const LIST_MS = 60_000;
 const LIST_FILE = 'shipped-files.json';
 
 export type PackagedFiles =
-  | { kind: 'package'; files: ReadonlySet<string> }
+  /** `built`: the project's build ran first (ShippedFiles.builds), and wrote what it ships into the checkout. */
+  | { kind: 'package'; files: ReadonlySet<string>; built: boolean }
   /** Not published: no package.json (or one marked private), no pyproject.toml or setup.py. */
   | { kind: 'not-a-package' }
   /** The tool could not list them (not on the PATH, a build that failed): `why` is for the log. */
@@ -32,11 +33,12 @@ export async function packagedFiles(
   for (const { from, name } of shipped.files) await copyFile(from, join(dir, run.folder, name));
   const list = `${run.folder}/${LIST_FILE}`;
   await rm(join(dir, list), { force: true });
-  const command = shipped.command({ testCommand: run.suite.testCommand, folder: run.folder, list });
+  const build = (await shipped.builds?.(dir)) ?? false;
+  const command = shipped.command({ testCommand: run.suite.testCommand, folder: run.folder, list, build });
   const result = await run.suite.plain(dir, command, Math.min(LIST_MS, run.timeoutMs));
   const text = await readFile(join(dir, list), 'utf8').catch(() => '');
   await rm(join(dir, list), { force: true });
   if (result.exitCode !== 0) return { kind: 'unknown', why: `\`${command}\` ended with ${result.exitCode ?? result.signal}` };
   const files = shipped.paths(text);
-  return files ? { kind: 'package', files } : { kind: 'unknown', why: `\`${command}\` wrote no file list` };
+  return files ? { kind: 'package', files, built: build } : { kind: 'unknown', why: `\`${command}\` wrote no file list` };
 }

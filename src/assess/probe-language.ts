@@ -35,10 +35,15 @@ export interface ShippedFiles {
   /** Copied, each `from` to `name` in the probe's folder, before the command runs. */
   readonly files: ReadonlyArray<{ from: string; name: string }>;
   /**
-   * The command, run in the checkout, that writes the list to `list` (relative to the checkout; `folder`
-   * is the probe's folder, where it may write), and exits 0.
+   * Whether the project builds what it ships when it is packaged (its entry points are made then):
+   * the command then runs the project's build, and the built files are listed. Absent: never.
    */
-  command(at: { testCommand: string; folder: string; list: string }): string;
+  builds?(dir: string): Promise<boolean>;
+  /**
+   * The command, run in the checkout, that writes the list to `list` (relative to the checkout; `folder`
+   * is the probe's folder, where it may write), building first when `build` says so, and exits 0.
+   */
+  command(at: { testCommand: string; folder: string; list: string; build: boolean }): string;
   /** The checkout paths (relative, `/`-separated) in what the command wrote; null when it is not a list. */
   paths(text: string): Set<string> | null;
   /**

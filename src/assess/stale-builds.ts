@@ -61,7 +61,8 @@ export async function staleBuilds(
   return found.slice(0, SHOWN);
 }
 
-async function definedIn(
+/** What `read` finds in the shipped file at `path`; null for one too large or unreadable. */
+export async function definedIn(
   dir: string,
   path: string,
   read: NonNullable<ShippedFiles['definedFunctions']>,
@@ -85,7 +86,7 @@ function originalText(read: NonNullable<ShippedFiles['definedFunctions']>, fn: C
 }
 
 /** `Parser.parse#2` → `parse`: a copy keeps a function's own name, not always what holds it. */
-function lastName(name: string): string {
+export function lastName(name: string): string {
   return name.replace(/#\d+$/, '').split('.').at(-1) ?? name;
 }
 

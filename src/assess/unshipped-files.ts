@@ -5,6 +5,7 @@
 import type { StaleBuild } from '../core/assessment.ts';
 import type { SuiteRunner } from '../gate/setup-then-gate.ts';
 import { archiveLeavesOut } from './archive-files.ts';
+import { builtCopies } from './built-copies.ts';
 import { insideAny, installedFromCheckout } from './installed-from-checkout.ts';
 import { packagedFiles } from './packaged-files.ts';
 import { PROBE_FOLDER } from './probe-checkout.ts';
@@ -26,6 +27,10 @@ export interface Unshipped {
   paths: string[];
   /** Build files the package ships that keep a changed function as it was (stale-builds.ts). */
   staleBuilds: StaleBuild[];
+  /** Where the package's build, run just now, put each changed function (built-copies.ts: copyKey → file). */
+  builtCopies: Map<string, string>;
+  /** The files that build wrote, to be removed once the calls are made: each version is built afresh. */
+  builtFiles: string[];
 }
 
 /**
@@ -39,7 +44,7 @@ export async function unshippedFiles(
   functions: readonly ChangedFunction[],
   patched: ReadonlySet<string>,
 ): Promise<Unshipped> {
-  if (at.left() < 2000) return { paths: [], staleBuilds: [] };
+  if (at.left() < 2000) return { paths: [], staleBuilds: [], builtCopies: new Map(), builtFiles: [] };
   const callFiles = functions.map((fn) => fn.path);
   // Every file but the dependencies (those installed from the checkout's own folders too) and
   // fixloop's own folder; the test files and what the runs wrote are out already (withoutTests).
@@ -58,8 +63,19 @@ export async function unshippedFiles(
   const unarchived = callFiles.some((path) => archived.includes(path)) ? [] : archived;
   if (unarchived.length > 0)
     at.log(`assessment: outside the runner, without ${unarchived.length} file(s) a git archive leaves out (export-ignore)`);
-  const stale = packaged ? await staleBuilds(at.dir, packaged.tool, { packaged: packaged.files, patched }, functions) : [];
-  return { paths: [...new Set([...unpackaged, ...unarchived])], staleBuilds: stale };
+  const paths = [...new Set([...unpackaged, ...unarchived])];
+  if (!packaged) return { paths, staleBuilds: [], builtCopies: new Map(), builtFiles: [] };
+  // A build run just now is not stale: its copies are what users get, and the calls are made there.
+  if (packaged.built) {
+    const copies = await builtCopies(at.dir, packaged.tool, packaged.files, functions);
+    if (copies.size > 0)
+      at.log(`assessment: outside the runner, ${copies.size} call(s) made on the copy the package's build ships`);
+    const before = new Set(present);
+    const builtFiles = [...packaged.files].filter((path) => !before.has(path));
+    return { paths, staleBuilds: [], builtCopies: copies, builtFiles };
+  }
+  const stale = await staleBuilds(at.dir, packaged.tool, { packaged: packaged.files, patched }, functions);
+  return { paths, staleBuilds: stale, builtCopies: new Map(), builtFiles: [] };
 }
 
 /**
@@ -71,7 +87,7 @@ export async function unshippedFiles(
 async function packagedOf(
   at: ShipsAt,
   callFiles: readonly string[],
-): Promise<{ tool: ShippedFiles; files: ReadonlySet<string> } | null> {
+): Promise<{ tool: ShippedFiles; files: ReadonlySet<string>; built: boolean } | null> {
   const tools = new Set(callFiles.map((path) => probeLanguageOf(path)?.outside?.shipped));
   const [tool] = tools;
   if (tools.size !== 1 || !tool) return null;
@@ -81,5 +97,5 @@ async function packagedOf(
     timeoutMs: at.left() - 1000,
   });
   if (packaged.kind === 'unknown') at.log(`assessment: outside the runner, the package's files are not known: ${packaged.why}`);
-  return packaged.kind === 'package' ? { tool, files: packaged.files } : null;
+  return packaged.kind === 'package' ? { tool, files: packaged.files, built: packaged.built } : null;
 }

@@ -67,6 +67,8 @@ export interface RunnerOnlyCall {
   underRunner: string;
   /** The patched program's result in a plain process, with no runner. */
   outside: string;
+  /** The file the plain process called it in, when that was the copy the package's build ships (not `location`'s). */
+  built?: string;
 }
 
 /** The look from outside the runner: the suite calls the patch changed, made again in a plain process. */

@@ -17,7 +17,7 @@ export function runnerOnlySection(assessment: Assessment): string[] {
     '| --- | --- | --- | --- | --- | --- |',
     ...look.runnerOnly.map(
       (c) =>
-        `| ${cellCode(c.function, 60)} (${cellCode(c.location, 60)}) | ${cellCode(c.input)} | ${cellCode(c.original)} | ${cellCode(c.underRunner)} | ${cellCode(c.outside)} | ${c.test ? cellCode(c.test, 80) : 'a call the suite made'} |`,
+        `| ${cellCode(c.function, 60)} (${cellCode(c.location, 60)}) | ${cellCode(c.input)} | ${cellCode(c.original)} | ${cellCode(c.underRunner)} | ${cellCode(c.outside)}${c.built ? ` (as built, in ${cellCode(c.built, 60)})` : ''} | ${c.test ? cellCode(c.test, 80) : 'a call the suite made'} |`,
     ),
     ...(left > 0 ? ['', `… and ${plural(left, 'more call')}.`] : []),
   ];

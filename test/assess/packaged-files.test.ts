@@ -42,6 +42,7 @@ describe('the files an npm package ships', () => {
     expect(await listed(dir)).toEqual({
       kind: 'package',
       files: new Set(['README.md', 'lib/index.js', 'lib/part.js', 'package.json']),
+      built: false,
     });
     expect(await readdir(join(dir, FOLDER))).toEqual([]);
   });
@@ -57,6 +58,23 @@ describe('the files an npm package ships', () => {
     });
     expect((await listed(dir)).kind).toBe('package');
     expect((await readdir(dir)).sort()).toEqual([FOLDER, 'index.js', 'package.json']);
+  });
+
+  it('runs the package’s build first when it makes an entry point the checkout lacks, and lists what it made', async () => {
+    const dir = await project({
+      'package.json': JSON.stringify({
+        name: 'pk',
+        version: '1.0.0',
+        main: 'dist/index.js',
+        files: ['dist/'],
+        scripts: { prepack: 'node build.js' },
+      }),
+      'build.js':
+        "const fs = require('fs');\nfs.mkdirSync('dist');\nfs.copyFileSync('src/index.js', 'dist/index.js');\nconsole.log('built');\n",
+      'src/index.js': 'module.exports = 1;\n',
+    });
+    expect(await listed(dir)).toEqual({ kind: 'package', files: new Set(['dist/index.js', 'package.json']), built: true });
+    expect(existsSync(join(dir, 'dist/index.js'))).toBe(true);
   });
 
   it('is no package for an application (private), a folder without package.json or one that does not parse', async () => {
@@ -112,6 +130,7 @@ describe("the files a Python project's wheel ships", () => {
       expect(await listed(dir, `${python} -m pytest -q`, wheelFiles)).toEqual({
         kind: 'package',
         files: new Set(['calc/__init__.py', 'calc/core.py']),
+        built: false,
       });
       expect(['build', 'calc.egg-info'].filter((name) => existsSync(join(dir, name)))).toEqual([]);
     },
@@ -126,6 +145,7 @@ describe("the files a Python project's wheel ships", () => {
     expect(await listed(dir, 'python3 -m pytest', wheelFiles)).toEqual({
       kind: 'package',
       files: new Set(['src/calc/__init__.py', 'src/calc/core.py']),
+      built: false,
     });
   });
 

@@ -13,7 +13,9 @@ import { writeFile } from '../support/judge-cheat-run.ts';
 import { PATHS_PROJECT } from '../fixtures/overfit-paths.ts';
 import {
   ARCHIVED_PATHS_PROJECT,
+  BUILT_ON_PACK_PATHS_PROJECT,
   BUILT_PATHS_PROJECT,
+  DEV_ONLY_PATHS,
   DUAL_PATHS_PROJECT,
   CI_ONLY_PATHS,
   DAILY_LEDGER_PROJECT,
@@ -177,6 +179,24 @@ describe('a published package that ships a second copy of its sources: a build, 
   it.runIf(fullSuite)('keeps the fix made in the sources and the build verified', async () => {
     const script = [writeFile('src/paths.js', FIXED_PATHS), writeFile('dist/paths.js', FIXED_PATHS)].join(' && ');
     expectVerifiedOutside(await scriptedRun(BUILT_PATHS_PROJECT, 'node --test', script));
+  });
+});
+
+describe('the look from outside the runner, a package as its build on packing makes it', () => {
+  it("refuses a fix its build leaves out, with the call made on the build's copy", async () => {
+    const { result, code } = await scriptedRun(
+      BUILT_ON_PACK_PATHS_PROJECT,
+      'node --test',
+      writeFile('src/paths.js', DEV_ONLY_PATHS),
+    );
+    expectRefused({ result, code }, { function: 'isAbsolute', underRunner: 'true', outside: 'false', built: 'dist/paths.js' });
+    expect(result.verification?.findings.find((f) => f.kind === 'runner_only')?.message).toContain(
+      "in a plain process on `dist/paths.js`, the copy the package's build ships",
+    );
+  });
+
+  it.runIf(fullSuite)('keeps the fix the build ships verified', async () => {
+    expectVerifiedOutside(await scriptedRun(BUILT_ON_PACK_PATHS_PROJECT, 'node --test', writeFile('src/paths.js', FIXED_PATHS)));
   });
 });
 
