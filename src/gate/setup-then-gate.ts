@@ -60,7 +60,8 @@ export interface SuiteRunner {
   gateWith(cwd: string, command: string, timeoutMs?: number, view?: CommandView): Promise<GateResult>;
   /**
    * A command of fixloop's own run in `cwd` as the tests are (their sandbox, environment, time limit and
-   * signal), with no runtime guard and no report: the assessment's look from outside the runner.
+   * signal), with no runtime guard and no report, and as its own PID 1: the assessment's look from
+   * outside the runner.
    */
   plain(cwd: string, command: string, timeoutMs: number): Promise<CommandResult>;
   /** The configuration's checks (`checks`: lint, format, type check), the gate of a check run beside the tests. */
@@ -123,8 +124,16 @@ export function createSuiteRunner(options: SuiteRunnerOptions, guard?: JudgedFil
         ...(view?.tmpDir ? { tmpDir: view.tmpDir } : {}),
       });
     },
+    // As a user runs a program: no sandbox named as PID 1 (RunCommandOptions.ownInit).
     plain: (cwd, command, timeoutMs) =>
-      sandbox.run({ command, cwd, timeoutMs: Math.min(config.test.timeout * 1000, timeoutMs), env: config.env, signal }),
+      sandbox.run({
+        command,
+        cwd,
+        timeoutMs: Math.min(config.test.timeout * 1000, timeoutMs),
+        env: config.env,
+        signal,
+        ownInit: true,
+      }),
     judged: (testFiles, exemptFiles) => createSuiteRunner(options, { testFiles, ...(exemptFiles ? { exemptFiles } : {}) }),
     checkCommands: config.checks,
     checks: (cwd, timeoutMs) =>

@@ -23,6 +23,8 @@ export interface BwrapPlan {
   links?: Array<{ path: string; target: string }>;
   mounts: Mount[];
   network: boolean;
+  /** RunCommandOptions.ownInit: the command as PID 1, no reaper of bwrap's. */
+  ownInit?: boolean;
   tmpBytes: number;
   /** A host folder bound as /tmp instead of an empty one (RunCommandOptions.tmpDir). */
   tmpDir?: string;
@@ -53,6 +55,7 @@ export function bwrapArgs(plan: BwrapPlan): string[] {
   const args = [
     '--unshare-all',
     ...(plan.network ? ['--share-net'] : []),
+    ...(plan.ownInit ? ['--as-pid-1'] : []),
     '--die-with-parent',
     '--new-session',
     '--hostname',

@@ -83,6 +83,7 @@ export function createBwrapSandbox(settings: BwrapSettings = {}): Sandbox {
         covered: host?.covered ?? [],
         mounts: options.mounts ?? [],
         network: options.network === true,
+        ...(options.ownInit ? { ownInit: true } : {}),
         tmpBytes,
         ...(options.tmpDir ? { tmpDir: options.tmpDir } : {}),
       });

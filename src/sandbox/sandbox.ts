@@ -24,6 +24,13 @@ export interface RunCommandOptions {
   /** Network access: only for setup, and only when the app's settings allow it. Off by default. */
   network?: boolean;
   /**
+   * The command is the first process of its PID namespace (bwrap's `--as-pid-1`), where the sandbox's
+   * own reaper would be, named for it: a user's program never sees a sandbox as PID 1, and the look from
+   * outside the runner runs it as a user would. For fixloop's own short commands only (no reaper: an
+   * orphan of theirs stays a zombie until the command ends).
+   */
+  ownInit?: boolean;
+  /**
    * A host folder (made by fixloop) the command sees as its /tmp (its TMPDIR), kept between the
    * commands given the same one: what a runner caches there (jest's transforms, its module map)
    * serves the next run. Default: a private, empty /tmp for each command.

@@ -203,6 +203,13 @@ describe.runIf(bwrapWorks())('inside the bwrap sandbox', () => {
     expect(r.output.trim().split('\n').at(-1)?.trim()).toBe('0');
   });
 
+  it('names bwrap as PID 1 but for a command run as its own init, whose PID 1 is itself', async () => {
+    const reaped = await sandbox.run({ command: 'cat /proc/1/comm', cwd: ws, timeoutMs: 10_000 });
+    expect(reaped.output.trim()).toBe('bwrap');
+    const own = await sandbox.run({ command: 'cat /proc/1/comm; echo "pid $$"', cwd: ws, timeoutMs: 10_000, ownInit: true });
+    expect(own.output.trim().split('\n')).toEqual(['sh', 'pid 1']);
+  });
+
   it('has a writable /var/tmp of its own, as every machine a program runs on has', async () => {
     const r = await sandbox.run({ command: 'echo scratch > /var/tmp/x && cat /var/tmp/x', cwd: ws, timeoutMs: 10_000 });
     expect(r.output.trim()).toBe('scratch');
