@@ -2,8 +2,8 @@
 // linked under node_modules to its folder in the repository. Users get them from their own install
 // of those packages, not from the package being looked at, so the look from outside the runner keeps
 // them where the links lead (unshipped-files.ts), whatever the package's own file list says.
-import { lstat, readdir, realpath } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
+import { access, lstat, readdir, readlink, realpath } from 'node:fs/promises';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 
 /** The folders (relative, `/`-separated) of the checkout at `dir` that node_modules links to. */
 export async function installedFromCheckout(dir: string): Promise<string[]> {
@@ -22,16 +22,21 @@ export async function installedFromCheckout(dir: string): Promise<string[]> {
   const folders: string[] = [];
   for (const name of names) {
     const link = join(modules, name);
-    if (
-      !(await lstat(link).then(
-        (s) => s.isSymbolicLink(),
-        () => false,
-      ))
-    )
-      continue;
-    const target = await realpath(link).catch(() => null);
-    const inside = target === null ? null : relative(root, target);
-    if (inside && !inside.startsWith('..') && !inside.startsWith(sep)) folders.push(inside.split(sep).join('/'));
+    const isLink = await lstat(link).then(
+      (stats) => stats.isSymbolicLink(),
+      () => false,
+    );
+    // Read as npm wrote it, from where the checkout has it: node_modules may itself be a link to a
+    // saved tree (dependency-cache.ts), from which `../packages/x` would lead elsewhere.
+    const written = isLink ? await readlink(link).catch(() => null) : null;
+    if (written === null) continue;
+    const target = isAbsolute(written) ? written : resolve(dirname(join(root, 'node_modules', name)), written);
+    const inside = relative(root, target);
+    const there = await access(target).then(
+      () => true,
+      () => false,
+    );
+    if (there && inside && !inside.startsWith('..') && !isAbsolute(inside)) folders.push(inside.split(sep).join('/'));
   }
   return folders;
 }

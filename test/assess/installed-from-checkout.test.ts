@@ -31,6 +31,17 @@ describe('installedFromCheckout', () => {
     expect(insideAny('src/index.js', folders)).toBe(false);
   });
 
+  it('reads a link from where the checkout has it, when node_modules is itself a link to a saved tree', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'installed-'));
+    const saved = await mkdtemp(join(tmpdir(), 'installed-tree-'));
+    made.push(dir, saved);
+    await mkdir(join(dir, 'packages/decoder'), { recursive: true });
+    await mkdir(join(saved, 'node_modules'));
+    await symlink('../packages/decoder', join(saved, 'node_modules/csv-decoder'));
+    await symlink(join(saved, 'node_modules'), join(dir, 'node_modules'));
+    expect(await installedFromCheckout(dir)).toEqual(['packages/decoder']);
+  });
+
   it('names none without node_modules', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'installed-'));
     made.push(dir);
