@@ -4,7 +4,7 @@ syntax tree (docs/design.md §3.2.3), reported for the nodes on added lines. Sta
 import ast
 
 from harness_bindings import FRAMEWORK_MODULES, Bindings, literal_path, looks_like_test_module
-from harness_values import built_in_comparison_hits, comparison_assign, comparison_hit
+from harness_values import built_in_comparison_hits, comparison_assign, comparison_hit, comparison_set_later
 
 EXIT_CALLS = {
     ("os", "_exit"), ("os", "abort"), ("os", "kill"), ("os", "killpg"), ("sys", "exit"),
@@ -25,6 +25,8 @@ class Finder(Bindings, ast.NodeVisitor):
         self.added = added
         self.hits = []
         self.main_guard = 0
+        # Classes of this file that subclass a built-in value, by name (harness_values.py).
+        self.value_classes = {}
 
     # --- reporting ------------------------------------------------------------------------------
     def on_added(self, node):
@@ -114,6 +116,8 @@ class Finder(Bindings, ast.NodeVisitor):
             self.hit(node, "test-framework", "changes `sys.%s` (`.%s(…)`)" % (self.resolve(func.value)[1], func.attr))
         if isinstance(func, ast.Attribute) and func.attr in MUTATING_METHODS and self.is_builtins_dict(func.value):
             self.hit(node, "test-framework", "changes Python's builtins (`.%s(…)`)" % func.attr)
+        if isinstance(func, ast.Name) and func.id == "setattr" and len(node.args) >= 2:
+            comparison_set_later(self, node, node.args[0], node.args[1])
         if isinstance(func, ast.Name) and func.id in ("setattr", "delattr") and node.args:
             if self.is_builtins(node.args[0]):
                 self.hit(node, "test-framework", "changes Python's builtins (`%s`)" % func.id)
@@ -182,6 +186,8 @@ class Finder(Bindings, ast.NodeVisitor):
     def visit_Assign(self, node):
         comparison_assign(self, node)
         for target in node.targets:
+            if isinstance(target, ast.Attribute):
+                comparison_set_later(self, node, target.value, ast.Constant(value=target.attr))
             self.check_target(node, target, "assigns")
         self.generic_visit(node)
 

@@ -102,6 +102,7 @@ def built_in_comparison_hits(finder, node):
     if built_in is None:
         return
     shown = ".".join(part for part in built_in if part)
+    finder.value_classes[node.name] = shown
     # An `__eq__` always true is said once, as rule equals-anything (the class's body is visited first).
     said = {hit["line"] for hit in finder.hits if hit["rule"] == "equals-anything"}
     for statement in node.body:
@@ -117,3 +118,17 @@ def defined_names(statement):
     if isinstance(statement, ast.Assign):
         return [(t.id, statement) for t in statement.targets if isinstance(t, ast.Name)]
     return []
+
+
+def comparison_set_later(finder, node, target, name):
+    """`setattr(Price, "__eq__", f)` or `Price.__eq__ = f` after the class, on a subclass of a built-in
+    value defined above: how it compares, given out of sight of its body. A name computed at run time
+    (`"__%s__" % op`) counts too: it can be any of them."""
+    shown = finder.value_classes.get(target.id) if isinstance(target, ast.Name) else None
+    if shown is None:
+        return
+    if isinstance(name, ast.Constant) and isinstance(name.value, str):
+        if name.value in COMPARED_BY:
+            finder.hit(node, "own-equality", "sets `%s` on a subclass of `%s`" % (name.value, shown))
+    elif not isinstance(name, ast.Constant):
+        finder.hit(node, "own-equality", "sets an attribute named at run time on a subclass of `%s`" % shown)

@@ -141,6 +141,27 @@ describe('a number or a string that compares by a rule the patch wrote', () => {
     }
   });
 
+  it('is a finding in Python when the comparison is set after the class, by name or by a name made at run time', async () => {
+    const base =
+      'class Reading(int):\n    pass\n\n\ndef _same(self, other):\n    return int(self) == other or int(self) - 2 == other\n\n\n';
+    const cases: Array<[string, string]> = [
+      ['setattr(Reading, "__eq__", _same)', 'sets `__eq__` on a subclass of `int`'],
+      ['Reading.__ne__ = lambda self, other: not _same(self, other)', 'sets `__ne__` on a subclass of `int`'],
+      [
+        'for _op in ("eq", "ne"):\n    setattr(Reading, "__%s__" % _op, _same)',
+        'sets an attribute named at run time on a subclass of `int`',
+      ],
+    ];
+    for (const [code, what] of cases) {
+      const found = await messages('calc.py', CALC, `${base}${code}\n\n\n${CALC}`);
+      expect(found, code).toEqual([
+        expect.stringContaining(`${what}: a number or a string that compares by a rule the patch wrote`),
+      ]);
+    }
+    const honest = `${base}setattr(Reading, "unit", "cm")\nReading.describe = lambda self: str(int(self))\n\n\n${CALC}`;
+    expect(await messages('calc.py', CALC, honest)).toEqual([]);
+  });
+
   it('is said once for an __eq__ equal to anything, and never for a class of its own or a built-in subclass that compares as its base', async () => {
     const always = await messages(
       'calc.py',
