@@ -18,6 +18,26 @@ const PLAIN_INSTALLS = /^\s*npm\s+(ci|install|i)(\s+--(no-audit|no-fund|ignore-s
 /** Lifecycle scripts that make an install do more than fill node_modules (a build, a generated file). */
 const INSTALL_SCRIPTS = ['preinstall', 'install', 'postinstall', 'prepublish', 'preprepare', 'prepare', 'postprepare'];
 
+/** Dependency kinds that npm installs as a link into the checkout itself. */
+const CHECKOUT_LINKS = /^(file|link|workspace):/;
+
+/**
+ * Whether the install links packages of the checkout into node_modules (workspaces, `file:` and
+ * `link:` dependencies): a saved tree holds those links relative to a checkout, and one restored by a
+ * link to it would lead them into the cache instead, where nothing is. Such trees are not saved.
+ */
+function linksIntoCheckout(manifest: Record<string, unknown>): boolean {
+  if (manifest['workspaces'] !== undefined) return true;
+  return ['dependencies', 'devDependencies', 'optionalDependencies'].some((field) => {
+    const specs = manifest[field];
+    return (
+      typeof specs === 'object' &&
+      specs !== null &&
+      Object.values(specs).some((spec) => typeof spec === 'string' && CHECKOUT_LINKS.test(spec))
+    );
+  });
+}
+
 const digest = (...parts: string[]) => createHash('sha256').update(parts.join('\0')).digest('hex');
 
 export async function openDependencyCache(cacheRoot: string, repositoryKey: string): Promise<DependencyCache> {
@@ -47,8 +67,9 @@ export async function openDependencyCache(cacheRoot: string, repositoryKey: stri
       const manifest = await readFile(join(cwd, 'package.json'), 'utf8').catch(() => null);
       const lockfile = await readFile(join(cwd, 'package-lock.json'), 'utf8').catch(() => null);
       if (manifest === null || lockfile === null) return null;
-      const scripts = (JSON.parse(manifest) as { scripts?: Record<string, string> }).scripts ?? {};
-      if (INSTALL_SCRIPTS.some((name) => name in scripts)) return null;
+      const parsed = JSON.parse(manifest) as Record<string, unknown> & { scripts?: Record<string, string> };
+      const scripts = parsed.scripts ?? {};
+      if (INSTALL_SCRIPTS.some((name) => name in scripts) || linksIntoCheckout(parsed)) return null;
       return digest(setupCommand.trim(), manifest, lockfile, process.version, process.platform, process.arch);
     },
     restoreTree,

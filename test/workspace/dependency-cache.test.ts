@@ -57,6 +57,20 @@ describe('the dependency cache', () => {
     expect(await cache.treeKey(await temp(), 'npm ci')).toBeNull();
   });
 
+  it('keys no tree that links packages of the checkout in: a workspace, a file: or link: dependency', async () => {
+    const cache = await openDependencyCache(await temp(), 'repo');
+    const manifests = [
+      { name: 'p', workspaces: ['packages/*'] },
+      { name: 'p', dependencies: { decoder: 'file:packages/decoder' } },
+      { name: 'p', devDependencies: { tools: 'link:../tools' } },
+    ];
+    for (const manifest of manifests) {
+      const dir = await project();
+      await writeFile(join(dir, 'package.json'), JSON.stringify(manifest));
+      expect(await cache.treeKey(dir, 'npm ci'), JSON.stringify(manifest)).toBeNull();
+    }
+  });
+
   it('restores a copy of the saved tree, never the saved files themselves', async () => {
     const cache = await openDependencyCache(await temp(), 'repo');
     const { dir: first, key } = await installed(cache, 'original');
