@@ -48,6 +48,15 @@ describe("the guard's watch of framework state", () => {
     expect(chai.config.truncateThreshold).toBe(0);
   });
 
+  it("leaves an ES module's namespace and a frozen exports object as they are, without throwing", async () => {
+    const { state } = watch();
+    const namespace = (await import('node:path')) as unknown as { config?: unknown };
+    expect(() => state.chaiConfig(namespace)).not.toThrow();
+    const frozen = Object.freeze({ config: { deepEqual: null } });
+    expect(() => state.chaiConfig(frozen)).not.toThrow();
+    expect(frozen.config.deepEqual).toBeNull();
+  });
+
   it("names a handler put ahead of circus's own, which still sees it", () => {
     const { state, events, asCode } = watch();
     const handlers = [() => 'circus'];

@@ -4,7 +4,8 @@
 // share one holder under a global symbol), jest-circus's list of event handlers (each test's `fn`
 // passes through them as it is added), chai's `config` (its `deepEqual` hook decides `eql`). Each is
 // handed out as a proxy that records every write by code that is not a test (`caller`): a test file
-// or a setup file may add a tester or a matcher, code under test may not.
+// or a setup file may add a tester or a matcher, code under test may not. Nothing here may throw into
+// the module load that hands the state over.
 
 const EVENT_HANDLERS = Symbol.for('EVENT_HANDLERS');
 
@@ -73,9 +74,16 @@ function frameworkStateWatch(record, caller) {
      * @param {{ config?: unknown }} chai
      */
     chaiConfig(chai) {
+      // An ES module's namespace (chai 5 and later, through require) says its bindings are writable
+      // and throws on assignment: its `config` is left as it is.
+      if (Object.prototype.toString.call(chai) === '[object Module]') return;
       const descriptor = Object.getOwnPropertyDescriptor(chai, 'config');
-      if (descriptor && descriptor.writable && isObject(descriptor.value))
+      if (!descriptor || !descriptor.writable || !isObject(descriptor.value)) return;
+      try {
         chai.config = watched(/** @type {object} */ (descriptor.value), "chai's config.%s set");
+      } catch {
+        // A frozen or otherwise unwritable exports object: nothing to watch through it.
+      }
     },
   };
 }
