@@ -87,7 +87,7 @@ export function decideLevel(input: LevelInput): Assessment {
     ...(input.counts?.unstable ? { unstable: input.counts.unstable } : {}),
   };
   const base = {
-    behaviourChanges: [...sharedByFunction(outside, SHOWN_OUTSIDE), ...near.slice(0, SHOWN_NEAR)],
+    behaviourChanges: [...sharedByFunction(outside, SHOWN_OUTSIDE), ...sharedByFunction(near, SHOWN_NEAR)],
     alternatives,
     probed: input.probed ?? [],
     counts,

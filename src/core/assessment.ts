@@ -31,6 +31,11 @@ export interface BehaviourChange {
    * `nearFailing`: the tests say the old result on that path was right.
    */
   pathLike?: 'failing' | 'passing';
+  /**
+   * How many of the changes the assessment found do the same thing to this function (the same part
+   * of the value differs the same way), when it kept only some of them: the report's count.
+   */
+  alike?: number;
 }
 
 /** Another plausible patch the engine (or the assessment) found, and where it disagrees with the one chosen. */

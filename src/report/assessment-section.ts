@@ -121,8 +121,11 @@ function nearFailing(assessment: Assessment): string[] {
   const near = assessment.behaviourChanges.filter((c) => c.nearFailing);
   const count = Math.max(near.length, assessment.counts.nearFailing);
   if (count === 0) return [];
-  const shown = near.slice(0, 5).map((c) => changeText(c));
-  const more = count > shown.length ? `, and ${count - shown.length} more` : '';
+  // One per pattern, with its count: the failing tests' neighbours often change all the same way.
+  const rows = changeRows(near, new Set()).slice(0, 5);
+  const shown = rows.map(({ shown: c, count: n }) => `${changeText(c)}${n > 1 ? ` (× ${n})` : ''}`);
+  const listed = rows.reduce((n, r) => n + r.count, 0);
+  const more = count > listed ? `, and ${count - listed} more` : '';
   return ['', `Near the failing tests, where a change is expected (${count}): ${shown.join('; ')}${more}.`];
 }
 

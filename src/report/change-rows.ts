@@ -40,13 +40,22 @@ export function disputedInputs(alternatives: readonly AlternativePatch[]): Set<s
   return new Set(alternatives.flatMap((a) => a.disagreements.map((d) => d.input)));
 }
 
+/**
+ * What a change does, as one key: its function and the core of its difference. A change on an input
+ * the original ran as a passing test says more than the others: its own pattern.
+ */
+export function changePattern(change: BehaviourChange): string {
+  return `${change.function}\0${changeCore(change.before, change.after)}\0${change.pathLike ?? ''}`;
+}
+
 export function changeRows(changes: readonly BehaviourChange[], disputed: ReadonlySet<string>): Row<BehaviourChange>[] {
-  return merged(
-    changes,
-    // A change on an input the original ran as a passing test says more than the others: its own row.
-    (c) => `${c.function}\0${changeCore(c.before, c.after)}\0${c.pathLike ?? ''}`,
-    (c) => disputed.has(c.input),
-  );
+  // The assessment keeps a few of a pattern's changes and says how many it found (`alike`).
+  const found = new Map<string, number>();
+  for (const c of changes) found.set(changePattern(c), Math.max(found.get(changePattern(c)) ?? 1, c.alike ?? 1));
+  return merged(changes, changePattern, (c) => disputed.has(c.input)).map((row) => ({
+    ...row,
+    count: Math.max(row.count, found.get(changePattern(row.shown)) ?? 1),
+  }));
 }
 
 /** An alternative's disagreements, one row per pattern (what it and this patch give, at one function). */

@@ -3,6 +3,7 @@
 // object (as the probes write it: `{ a: 1 }`, `Name { a: 1 }`) is shown as the keys whose values
 // differ; any other text with the start and end the two share elided, a few characters of context
 // kept. The core of a difference, with nothing shared kept, is what rows of one pattern share.
+import { shortenedCore } from './shortened-core.ts';
 
 /** Characters of shared text kept beside a difference, so that it reads in context. */
 const CONTEXT = 24;
@@ -88,6 +89,8 @@ export function differingParts(before: string, after: string): [string, string] 
 export function changeCore(before: string, after: string): string {
   const keys = differingKeys(before, after);
   if (keys) return `${keys[0]}\0${keys[1]}`;
+  const shortened = shortenedCore(before, after);
+  if (shortened !== null) return shortened;
   const { head, tail } = sharedEnds(before, after);
   return `${before.slice(head, before.length - tail)}\0${after.slice(head, after.length - tail)}`;
 }

@@ -24,3 +24,19 @@ describe('the changes a report keeps', () => {
     expect(sharedByFunction(changes, 5)).toEqual(changes);
   });
 });
+
+describe('the changes a report keeps, by pattern', () => {
+  const valued = (input: string, before: string, after: string): BehaviourChange => ({
+    ...change('parse', input),
+    before,
+    after,
+  });
+
+  it('keeps each pattern of a function once before any twice, and says how many share it', () => {
+    const many = ['1', '2', '3', '4', '5', '6'].map((n) => valued(n, `'${n}'`, `'${n}/'`));
+    const other = valued('7', "'7'", 'throws TypeError: x');
+    const kept = sharedByFunction([...many, other], 3);
+    expect(kept.map((c) => c.input)).toEqual(['parse(1)', 'parse(2)', 'parse(7)']);
+    expect(kept.map((c) => c.alike)).toEqual([6, 6, undefined]);
+  });
+});

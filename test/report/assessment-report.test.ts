@@ -81,14 +81,12 @@ describe('the report of an assessed green run', () => {
     );
   });
 
-  it("review with only changes near the failing tests: the analysis's reason, the changes listed briefly, no table", () => {
+  it("review with only changes near the failing tests: the analysis's reason, the changes listed briefly, one per pattern, no table", () => {
     const md = renderMarkdownReport(assessedResult(nearFailingOnlyAssessment()));
     expect(md).toContain(
       "### Review before merging\nThe failing tests' own function changed on 2 inputs the suite does not check.",
     );
-    expect(md).toContain(
-      "Near the failing tests, where a change is expected (2): `isAbsolute('/a')`: false → true; `isAbsolute('//a')`: false → true.",
-    );
+    expect(md).toContain("Near the failing tests, where a change is expected (2): `isAbsolute('/a')`: false → true (× 2).");
     expect(md).not.toContain('#### Behaviour changes outside the failing tests');
   });
 

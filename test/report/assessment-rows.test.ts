@@ -123,3 +123,25 @@ describe('differingParts and changeCore', () => {
     expect(changeCore("'a/b'", "'a/b/'")).not.toBe(changeCore("'c'", "'c'\\''"));
   });
 });
+
+describe('long values the probes shortened', () => {
+  // As js/probe-text.cjs writes a long value: 300 characters, `…`, the last 80, `…#` and a hash.
+  const shortened = (text: string, hash: string) => `${text.slice(0, 300)}…${text.slice(-80)}…#${hash}`;
+  const state = (kind: string, size: number) =>
+    `Table { kind: ${kind}, items: [${Array.from({ length: 200 }, () => size).join(', ')}], end: 1 }`;
+
+  it('gives one core to the same change on values of other sizes, though it moved the cuts and the hash', () => {
+    const first = changeCore(shortened(state('Uint8', 7), '1a2b3c4d'), shortened(state('Uint16', 7), '5e6f7a8b'));
+    const second = changeCore(shortened(state('Uint8', 12), '0badcafe'), shortened(state('Uint16', 12), 'deadbeef'));
+    expect(first).toBe(second);
+    expect(first).toBe('8\u000016');
+  });
+
+  it('keeps apart changes that differ only where the values were left out', () => {
+    const a = changeCore(
+      shortened(state('A', 7) + 'x'.repeat(100), '11111111'),
+      shortened(state('A', 7) + 'y'.repeat(100), '22222222'),
+    );
+    expect(a).not.toBe(changeCore("'p'", "'q'"));
+  });
+});
