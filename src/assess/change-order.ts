@@ -19,16 +19,18 @@ export function ordered(changes: BehaviourChange[]): BehaviourChange[] {
  * At most `max` of `changes`, each function taking its turn, in their order: one function with many
  * changed inputs does not hide the others (the internal function the patch changed beside the public
  * one the tests call). Within a function, each pattern of change (report/change-rows.ts) is kept once
- * before any is kept twice, so 800 inputs changed one way do not hide 5 changed another; a kept
+ * before any other change of one, so 800 inputs changed one way do not hide 5 changed another; a kept
  * change says how many of `changes` share its pattern (`alike`), for the report's counts.
  */
 export function sharedByFunction(changes: BehaviourChange[], max: number): BehaviourChange[] {
   if (changes.length <= max) return changes;
   const patternOf = new Map(changes.map((change) => [change, changePattern(change)]));
   const byPattern = Map.groupBy(changes, (change) => patternOf.get(change) ?? '');
-  const turn = (change: BehaviourChange) => byPattern.get(patternOf.get(change) ?? '')?.indexOf(change) ?? 0;
+  const firsts = new Set([...byPattern.values()].map((list) => list[0]));
   const byFunction = Map.groupBy(changes, (change) => change.function);
-  for (const list of byFunction.values()) list.sort((a, b) => turn(a) - turn(b));
+  // Each pattern's first change before the others, which keep their order (the shortest inputs first).
+  const later = (change: BehaviourChange) => Number(!firsts.has(change));
+  for (const list of byFunction.values()) list.sort((a, b) => later(a) - later(b));
   const kept = new Set<BehaviourChange>();
   for (let round = 0; kept.size < max; round++)
     for (const list of byFunction.values()) {

@@ -32,7 +32,7 @@ describe('the changes a report keeps, by pattern', () => {
     after,
   });
 
-  it('keeps each pattern of a function once before any twice, and says how many share it', () => {
+  it('keeps each pattern of a function once before the others, and says how many share it', () => {
     const many = ['1', '2', '3', '4', '5', '6'].map((n) => valued(n, `'${n}'`, `'${n}/'`));
     const other = valued('7', "'7'", 'throws TypeError: x');
     const kept = sharedByFunction([...many, other], 3);
