@@ -251,7 +251,7 @@ async function lookAtEntryPointsIfNeeded(
     fixed: at.input.fixed,
     isTestFile: at.input.isTestFile,
     touched: at.touched,
-    inTouched: why === 'ungenerated',
+    inTouched: why !== 'outer',
     originals: new Map([...first.plans.original.files].map(([path, file]) => [path, file.text])),
   });
   if (entries.size === 0) return first;

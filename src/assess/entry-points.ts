@@ -22,8 +22,10 @@ export interface EntryInput {
   /** Files some version changes: they are probed where they changed, and here only with `inTouched`. */
   touched: ReadonlySet<string>;
   /**
-   * Take entry functions in the changed files too (the look for inputs the changed functions' calls
-   * could not give: the public function beside them takes plain data).
+   * Take entry functions in the changed files too: the public function beside the changed one takes
+   * plain data where the changed functions' calls could not be varied; and a patch that changed
+   * nothing its functions return (a writer of the module's or a closure's state) shows through the
+   * reader beside it, which the failing tests call (a clock's setter and the `hrtime` that reads it).
    */
   inTouched?: boolean;
   /**

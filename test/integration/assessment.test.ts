@@ -3,7 +3,8 @@
 // `||`, ends `tests_green` at level `review` with the generated input whose result changed; the real
 // fix of the same bug stays `verified`; a wrong patch that only a rival edit of its line tells apart
 // ends `review` with the inputs where they disagree), and the repair engine passing over a first
-// plausible patch that turns a validation off for the real fix, published at `verified`.
+// plausible patch that turns a validation off for the real fix, published at `verified`; a fix to a
+// writer of a closure's state seen through the reader beside it.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -16,6 +17,7 @@ import { OUTER_PATHS_PROJECT, OVERFIT_ROOTED } from '../fixtures/outer-paths.ts'
 import { FIXED_PAGES, OVERFIT_PAGES, PAGES_PROJECT } from '../fixtures/page-count.ts';
 import { STYLE_PROJECT, STYLES_FIXED } from '../fixtures/style-table.ts';
 import { FIXED_RECEIPT, RECEIPT_PROJECT, SPECIAL_CASED_RECEIPT } from '../fixtures/receipt-noise.ts';
+import { COUNTER_PROJECT, FIXED_COUNTER } from '../fixtures/closure-counter.ts';
 import { fullSuite } from '../support/suite-tier.ts';
 import { BESIDE_LOOK_FROM_SUITE_MS } from '../../src/assess/early-rivals.ts';
 
@@ -376,5 +378,17 @@ describe('the assessment of a program whose results carry a random id and a time
     expect(assessment?.specialCase?.inputs).toEqual(['receipt([100])']);
     expect(assessment?.reason).toContain('changes behaviour only at the failing tests’ own inputs');
     expect(code).toBe(4);
+  });
+});
+
+describe('the assessment of a patch to a writer of a closure’s state', () => {
+  it('sees the fix at work through the reader beside it in the changed file, which the failing test calls', async () => {
+    const { result } = await scriptedRun(COUNTER_PROJECT, 'node --test', writeFile('src/counter.js', FIXED_COUNTER), 'process');
+    expect(result.status).toBe('tests_green');
+    expect(result.assessment?.atEntryPoints).toBe(true);
+    expect(result.assessment?.reason).not.toMatch(/saw no change/);
+    expect(result.assessment?.behaviourChanges).toContainEqual(
+      expect.objectContaining({ function: expect.stringMatching(/value$/), before: '3', after: '5', nearFailing: true }),
+    );
   });
 });
