@@ -49,12 +49,18 @@ export interface ProbeCheckout {
   withoutFiles<T>(paths: readonly string[], work: () => Promise<T>): Promise<T>;
   /**
    * Turns generated calls off for every later run here (a file in the probe's folder that each
-   * language's runtime reads): after a run they broke, the versions are compared on the suite's own calls.
+   * language's runtime reads): after a run they broke, those around functions nested in another
+   * (`nested`: a closure's generated call changes its enclosing call's locals), then all of them,
+   * and the versions are compared on the suite's own calls.
    */
-  stopGenerating(): Promise<void>;
-  /** Whether runs here still generate calls around the suite's. */
-  generating(): boolean;
+  stopGenerating(scope: GenerationStop): Promise<void>;
+  /** Which calls runs here still generate around: `all`, `top-level` (not around nested functions), `none`. */
+  generating(): Generation;
 }
+
+/** What a run that broke turns off: the calls generated around nested functions, or all of them. */
+export type GenerationStop = 'nested' | 'all';
+export type Generation = 'all' | 'top-level' | 'none';
 
 /** The file in the probe's folder that turns generated calls off (js/probe-runtime.cjs, python/fixloop_probe.py read it). */
 const NO_GENERATED = 'no-generated-inputs';
@@ -73,15 +79,16 @@ export function probeCheckout(
   // Made right after the setup (assess-patch.ts): what is newer, a run wrote. The next millisecond:
   // Date.now() is rounded down, and a file the setup wrote within this one has a later mtimeMs.
   const setUpAt = Date.now() + 1;
-  let generating = true;
+  let generating: Generation = 'all';
   return {
     dir,
     values,
     generating: () => generating,
-    async stopGenerating() {
+    async stopGenerating(scope) {
       await mkdir(folder, { recursive: true });
-      await writeFile(join(folder, NO_GENERATED), '');
-      generating = false;
+      // The runtimes read `nested` as "not around nested functions", anything else as "none".
+      await writeFile(join(folder, NO_GENERATED), scope === 'nested' ? 'nested' : '');
+      generating = scope === 'nested' ? 'top-level' : 'none';
     },
     async withoutTests(work) {
       const unshipped = [...testFiles, '.git'];

@@ -61,17 +61,22 @@ export async function runVersions(
   runs.patched = await step(patchedPlan, 'patched');
   runs.patchedMs = Date.now() - started;
   // The replay passed the fixed tests; a probed run that did not may have been broken by a generated
-  // call (a process ended, a test's own time limit passed): once, the versions run without them.
-  if (
-    runs.patched &&
-    checkout.generating() &&
-    fixedNotPassed(runs.patched.gate, input.fixed).length > 0 &&
-    left() > 2 * runs.patchedMs
-  ) {
+  // call (a process ended, a test's own time limit passed, a closure's call changed the locals of the
+  // call around it): the versions run without those around nested functions, then without any.
+  const broken = () =>
+    runs.patched !== null && fixedNotPassed(runs.patched.gate, input.fixed).length > 0 && left() > 2 * runs.patchedMs;
+  if (checkout.generating() === 'all' && broken()) {
+    input.log(
+      'assessment: the probed run did not pass every test the patch fixed; running the versions again without inputs generated around functions nested in others',
+    );
+    await checkout.stopGenerating('nested');
+    runs.patched = await step(patchedPlan, 'patched-top-level-generated');
+  }
+  if (checkout.generating() === 'top-level' && broken()) {
     input.log(
       'assessment: the probed run did not pass every test the patch fixed; running the versions again without generated inputs',
     );
-    await checkout.stopGenerating();
+    await checkout.stopGenerating('all');
     runs.patched = await step(patchedPlan, 'patched-suite-calls-only');
   }
   runs.original = await step(plans.original, 'original');

@@ -119,7 +119,7 @@ describe('which calls count as the patch acting only under the runner', () => {
         return await work();
       },
       withoutFiles: () => Promise.reject(new Error('no package here')),
-      generating: () => true,
+      generating: () => 'all',
       stopGenerating: () => Promise.reject(new Error('no probed run here')),
     };
     const commands: string[] = [];

@@ -20,7 +20,7 @@ function checkout(spent: ProbeRun['spent'], timeouts: number[]): ProbeCheckout {
     writePlain: () => Promise.reject(new Error('this test writes no plain version')),
     withoutTests: () => Promise.reject(new Error('this test hides no test')),
     withoutFiles: () => Promise.reject(new Error('this test moves no file')),
-    generating: () => true,
+    generating: () => 'all',
     stopGenerating: () => Promise.reject(new Error('this test turns nothing off')),
   };
 }

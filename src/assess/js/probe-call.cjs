@@ -26,7 +26,7 @@ const { birthText } = require('./probe-born.cjs');
  * @property {unknown} thisArg
  * @property {ArrayLike<unknown>} argsLike
  * @property {(() => unknown) | null} self The function itself, for generated calls (null: none).
- * @property {number} flags ASYNC | METHOD.
+ * @property {number} flags ASYNC | METHOD | NESTED.
  */
 
 /**
@@ -75,6 +75,8 @@ const { birthText } = require('./probe-born.cjs');
 const STACKS_PER_KEY = 200;
 /** As in probe-wrap.ts: a class's method, whose receiver a plain process rebuilds from its fields (replayOf). */
 const METHOD = 2;
+/** As in probe-wrap.ts: defined inside another function, so its generated calls may change that call's locals. */
+const NESTED = 4;
 /** @type {ReadonlySet<number>} */
 const NONE = new Set();
 
@@ -184,6 +186,15 @@ function replayOf(state, call, args) {
 }
 
 /**
+ * Whether calls are generated around this one: not in a run that turned them off, nor for a function
+ * nested in another in a run that turned those off (probe-runtime.cjs's `generates`).
+ * @param {Before} before
+ */
+function generatesAround(before) {
+  return before.file.generates && (before.file.generatesNested || !(before.call.flags & NESTED));
+}
+
+/**
  * After the suite's call: its record, then the generated calls around it, in one append.
  * @param {State} state
  * @param {Before} before
@@ -193,7 +204,7 @@ function replayOf(state, call, args) {
 function finishSuiteCall(state, before, settled, path) {
   try {
     const lines = [quietly(state, () => record(before, 'suite', before.key, before.args, settled, undefined, path))];
-    if (before.file.generates) lines.push(...generate(state, before));
+    if (generatesAround(before)) lines.push(...generate(state, before));
     write(before.file, lines);
   } catch {
     // The probe failed after the call: the call's own result stands.

@@ -21,6 +21,7 @@ const { withChange } = require('./probe-fields.cjs');
  * @property {unknown} mod The file's CommonJS `module` (undefined in an ES module).
  * @property {import('./probe-inputs.cjs').ChangeValues | null} values What the patches' changed lines name (change-values.ts).
  * @property {boolean} generates Whether calls are generated around the suite's (probe-checkout.ts turns them off for a run again).
+ * @property {boolean} generatesNested And around calls of functions nested in another (turned off first).
  */
 
 /** @typedef {{ returned: unknown } | { threw: unknown } | { exited: unknown }} Settled */

@@ -168,7 +168,7 @@ function install(fs, g, builtin) {
         root: dirname(dirname(recordFile)),
         mod,
         values: values || null,
-        generates: generates(fs, recordFile),
+        ...generates(fs, recordFile),
       };
       return fileProbe(state, file);
     },
@@ -177,15 +177,19 @@ function install(fs, g, builtin) {
 
 /**
  * Whether calls are generated in this run: not when the probe's folder holds the file that says so
- * (probe-checkout.ts writes it to run a version again without them, after a run they broke).
+ * (probe-checkout.ts writes it to run a version again without them, after a run they broke), and
+ * not around functions nested in another when the file says `nested`.
  * @param {typeof import('node:fs') | null} fs
  * @param {string} recordFile
+ * @returns {{ generates: boolean, generatesNested: boolean }}
  */
 function generates(fs, recordFile) {
   try {
-    return !fs || !fs.existsSync(`${dirname(recordFile)}/${NO_GENERATED}`);
+    const file = `${dirname(recordFile)}/${NO_GENERATED}`;
+    if (!fs || !fs.existsSync(file)) return { generates: true, generatesNested: true };
+    return { generates: fs.readFileSync(file, 'utf8').trim() === 'nested', generatesNested: false };
   } catch {
-    return true;
+    return { generates: true, generatesNested: true };
   }
 }
 

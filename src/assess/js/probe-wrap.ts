@@ -26,6 +26,7 @@ export interface Edit {
 /** As in probe-runtime.cjs. */
 const ASYNC = 1;
 const METHOD = 2;
+const NESTED = 4;
 const SPREAD = '__fixloop_a';
 
 function asNode(value: unknown): JsNode | undefined {
@@ -47,6 +48,14 @@ function isMethod(fn: JsNode, ancestors: readonly JsNode[]): boolean {
   );
 }
 
+/**
+ * Defined inside another function: a closure over that call's locals (a parser's `setKey` writing the
+ * `argv` its enclosing call returns), which a generated call would change under the suite's call.
+ */
+function isNested(ancestors: readonly JsNode[]): boolean {
+  return ancestors.some(isFunctionLike);
+}
+
 /** The function's return type, for the arrow that now returns its value (TypeScript keeps its contextual typing). */
 function returnType(source: string, fn: JsNode, typescript: boolean): string {
   const annotation = asNode(fn['returnType']);
@@ -66,7 +75,7 @@ export function wrapEdits(source: string, fn: JsNode, ancestors: readonly JsNode
   const body = asNode(fn['body']);
   if (!body) return [];
   const self = selfExpression(fn, ancestors);
-  const flags = (fn['async'] === true ? ASYNC : 0) | (isMethod(fn, ancestors) ? METHOD : 0);
+  const flags = (fn['async'] === true ? ASYNC : 0) | (isMethod(fn, ancestors) ? METHOD : 0) | (isNested(ancestors) ? NESTED : 0);
   const head = (thisArg: string, args: string) =>
     `${PROBE_FUNCTION}().c(${JSON.stringify(id)}, ${thisArg}, ${args}, ${self === null ? 'null' : `() => ${self}`}, ${flags}, `;
   const inner = `${fn['async'] === true ? 'async ' : ''}()${returnType(source, fn, typescript)} => `;

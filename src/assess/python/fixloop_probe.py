@@ -9,8 +9,9 @@ the original and the patched program are then compared by fixloop. A probe failu
 what the program does: every step is guarded, and on an internal error the function is just called.
 Its parts live beside it, each loaded once per process by path under a private module name (the
 folder is not on sys.path): fixloop_probe_canon.py (the canonical text of values),
-fixloop_probe_inputs.py (the generated inputs), fixloop_probe_path.py (the lines a call runs) and
-fixloop_probe_replay.py (arguments as exact data, for the look from outside the runner). Stdlib only.
+fixloop_probe_inputs.py (the generated inputs), fixloop_probe_generation.py (whether this run
+generates them), fixloop_probe_path.py (the lines a call runs) and fixloop_probe_replay.py
+(arguments as exact data, for the look from outside the runner). Stdlib only.
 """
 import copy
 import functools
@@ -41,7 +42,7 @@ def _load(part):
 
 # Canonical text and paths first: the inputs module takes them from sys.modules.
 _canon, _paths = _load("canon"), _load("path")
-_inputs, _replay = _load("inputs"), _load("replay")
+_inputs, _replay, _generation = _load("inputs"), _load("replay"), _load("generation")
 canon, args_text = _canon.canon, _canon.args_text
 
 BASES_PER_FUNCTION = 25
@@ -50,7 +51,6 @@ BASES_PER_FUNCTION = 25
 HELD_COPY_S = 0.05
 # A hot function must not slow the suite down or fill the disk: calls looked at, distinct records kept.
 CALLS_PER_FUNCTION, SUITE_PER_FUNCTION = 20000, 5000
-NO_GENERATED = "no-generated-inputs"  # in the probe's folder: a run again without them (probe-checkout.ts)
 _PHASE = re.compile(r" \((setup|call|teardown)\)$")
 _local = threading.local()
 _lock = threading.Lock()
@@ -69,9 +69,9 @@ class _Function(object):
         self.calls, self.suite_records, self.stopped = 0, 0, False
         self.params = code.co_varnames[: code.co_argcount] if code else ()
         self.values, self.pickle = None, _replay.Budget()
-        self.generates = not os.path.exists(os.path.join(os.path.dirname(record_file), NO_GENERATED))
         # How the look from outside the runner makes a call again, and its leave to pickle (fixloop_probe_replay.py).
         self.top_level, self.class_name = _replay.shape(fn_id.rsplit("#", 1)[-1])
+        self.generates = _generation.generates(os.path.dirname(record_file), fn_id.rsplit("#", 1)[-1])
 
     def name(self, slot):
         """A positional slot by its parameter's name, so that f(1, None) and f(1, b=None) agree."""

@@ -24,6 +24,7 @@ export const PYTHON_PROBE_RUNTIME_FILES: ReadonlyArray<{ from: string; name: str
   'fixloop_probe_path.py',
   'fixloop_probe_inputs.py',
   'fixloop_probe_replay.py',
+  'fixloop_probe_generation.py',
 ].map((name) => ({
   from: fileURLToPath(new URL(`./${name}`, import.meta.url)),
   name,

@@ -55,6 +55,39 @@ describe('generated calls turned off in the probe folder', () => {
   });
 });
 
+describe('generated calls turned off around nested functions', () => {
+  it('generates around top-level functions, and none around a closure over its enclosing call', () => {
+    const root = tempProject();
+    const lib = `function collect(words) {
+  const seen = [];
+  function note(word) {
+    seen.push(word.toUpperCase());
+    return seen.length;
+  }
+  for (const word of words) note(word);
+  return seen;
+}
+function shout(word) {
+  return word.toUpperCase();
+}
+module.exports = { collect, shout };
+`;
+    instrumentInto(root, 'lib.cjs', lib);
+    writeInto(
+      root,
+      'main.cjs',
+      "const { collect, shout } = require('./lib.cjs');\nconsole.log(collect(['a', 'b']), shout('x'));\n",
+    );
+    writeInto(root, '.fixloop-probe/no-generated-inputs', 'nested');
+    const out = run(NODE24, ['main.cjs'], root);
+    expect(out.stdout).toContain("[ 'A', 'B' ] X");
+    const generated = records(root).filter((r) => r.kind === 'generated');
+    expect(generated.some((r) => r.fn.endsWith('#shout'))).toBe(true);
+    expect(generated.some((r) => r.fn.endsWith('#collect'))).toBe(true);
+    expect(generated.filter((r) => r.fn.endsWith('#collect.note'))).toEqual([]);
+  });
+});
+
 describe.each(NODES)('a CommonJS file under %s', (_label, node) => {
   let result: ReturnType<typeof runCjs>;
   beforeAll(() => {

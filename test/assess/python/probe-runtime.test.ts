@@ -317,3 +317,20 @@ describe('the Python probe with generated calls turned off in its folder', () =>
     expect(kept.filter((r) => r.kind === 'generated')).toEqual([]);
   });
 });
+
+describe('the Python probe with calls generated around nested functions turned off', () => {
+  it('generates around a module-level function, and none around a closure over its enclosing call', async () => {
+    const module: [string, string] = [
+      'collect.py',
+      'def collect(words):\n    seen = []\n\n    def note(word):\n        seen.append(word.upper())\n        return len(seen)\n\n    for word in words:\n        note(word)\n    return seen\n',
+    ];
+    const tests = "from collect import collect\n\ndef test_collect():\n    assert collect(['a', 'b']) == ['A', 'B']\n";
+    const instrumented = await prepare([module, ['test_collect.py', tests]], { 'collect.py': allLines(module[1]) });
+    await writeFile(join(instrumented.dir, '.fixloop-probe', 'no-generated-inputs'), 'nested');
+    const ran = await pytest(instrumented.dir);
+    expect(ran.outcomes).toEqual(['PASSED test_collect.py::test_collect']);
+    const generated = (await records(instrumented.recordFile)).filter((r) => r.kind === 'generated');
+    expect(generated.some((r) => r.fn === 'collect.py#collect')).toBe(true);
+    expect(generated.filter((r) => r.fn.includes('<locals>'))).toEqual([]);
+  });
+});
