@@ -91,9 +91,13 @@ describe('the look from outside the runner, node --test', () => {
     });
   });
 
-  it("refuses a fix made only where a CI variable is set: the plain process runs without fixloop's own CI", async () => {
-    expectRefused(await run(CI_ONLY_PATHS), { function: 'isAbsolute', underRunner: 'true', outside: 'false' });
-  });
+  // The full tier: CI keeps the refusal above, made by the same look (its 900 s, docs/benchmarks.md "CI time").
+  it.runIf(fullSuite)(
+    "refuses a fix made only where a CI variable is set: the plain process runs without fixloop's own CI",
+    async () => {
+      expectRefused(await run(CI_ONLY_PATHS), { function: 'isAbsolute', underRunner: 'true', outside: 'false' });
+    },
+  );
 
   it.runIf(fullSuite)(
     'refuses a fix made only where the test file is: its copy runs with the original out of the way',
@@ -134,7 +138,8 @@ describe('the look from outside the runner, an npm package as npm packs it', () 
     });
   });
 
-  it('keeps the same fix made in a file it ships verified', async () => {
+  // The full tier: CI keeps the same twin for node --test above ("keeps the same fix made everywhere verified").
+  it.runIf(fullSuite)('keeps the same fix made in a file it ships verified', async () => {
     expectVerifiedOutside(await scriptedRun(PACKAGED_PATHS_PROJECT, 'node --test', writeFile('src/paths.js', FIXED_PATHS)));
   });
 });
