@@ -62,7 +62,7 @@ export interface ProbeCheckout {
 export type GenerationStop = 'nested' | 'all';
 export type Generation = 'all' | 'top-level' | 'none';
 
-/** The file in the probe's folder that turns generated calls off (js/probe-runtime.cjs, python/fixloop_probe.py read it). */
+/** The file in the probe's folder that turns generated calls off (js/probe-runtime.cjs, python/fixloop_probe_generation.py read it). */
 const NO_GENERATED = 'no-generated-inputs';
 
 /**

@@ -7,7 +7,7 @@
 // first that reports them all stands.
 import type { TestCaseResult } from '../core/test-report.ts';
 import { fixedNotPassed } from './unfinished-run.ts';
-import { runWithin, type ProbeCheckout, type ProbeRun } from './probe-checkout.ts';
+import { runWithin, type Generation, type GenerationStop, type ProbeCheckout, type ProbeRun } from './probe-checkout.ts';
 import type { VersionPlan } from './probe-plan.ts';
 
 /** The patched program runs again when the time left is at least this many times its first run. */
@@ -29,6 +29,17 @@ export interface VersionRuns {
   /** Whether the versions were run again for noise (runAgain). */
   againRun: boolean;
 }
+
+/** After a probed run generated calls broke, the calls turned off, in order, and each run's label. */
+const GENERATION_RETRIES: ReadonlyArray<{ from: Generation; stop: GenerationStop; without: string; label: string }> = [
+  {
+    from: 'all',
+    stop: 'nested',
+    without: 'inputs generated around functions nested in others',
+    label: 'patched-top-level-generated',
+  },
+  { from: 'top-level', stop: 'all', without: 'generated inputs', label: 'patched-suite-calls-only' },
+];
 
 /** The suite on the patched program, then the original, the failing tests alone, the alternatives: as long as the budget lasts. */
 export async function runVersions(
@@ -65,19 +76,13 @@ export async function runVersions(
   // call around it): the versions run without those around nested functions, then without any.
   const broken = () =>
     runs.patched !== null && fixedNotPassed(runs.patched.gate, input.fixed).length > 0 && left() > 2 * runs.patchedMs;
-  if (checkout.generating() === 'all' && broken()) {
+  for (const retry of GENERATION_RETRIES) {
+    if (checkout.generating() !== retry.from || !broken()) continue;
     input.log(
-      'assessment: the probed run did not pass every test the patch fixed; running the versions again without inputs generated around functions nested in others',
+      `assessment: the probed run did not pass every test the patch fixed; running the versions again without ${retry.without}`,
     );
-    await checkout.stopGenerating('nested');
-    runs.patched = await step(patchedPlan, 'patched-top-level-generated');
-  }
-  if (checkout.generating() === 'top-level' && broken()) {
-    input.log(
-      'assessment: the probed run did not pass every test the patch fixed; running the versions again without generated inputs',
-    );
-    await checkout.stopGenerating('all');
-    runs.patched = await step(patchedPlan, 'patched-suite-calls-only');
+    await checkout.stopGenerating(retry.stop);
+    runs.patched = await step(patchedPlan, retry.label);
   }
   runs.original = await step(plans.original, 'original');
   // The first selection whose run reports every fixed test; the last one (names alone) as it is.

@@ -49,12 +49,14 @@ export function changePattern(change: BehaviourChange): string {
 }
 
 export function changeRows(changes: readonly BehaviourChange[], disputed: ReadonlySet<string>): Row<BehaviourChange>[] {
+  const patternOf = new Map(changes.map((c) => [c, changePattern(c)]));
+  const pattern = (c: BehaviourChange) => patternOf.get(c) ?? '';
   // The assessment keeps a few of a pattern's changes and says how many it found (`alike`).
   const found = new Map<string, number>();
-  for (const c of changes) found.set(changePattern(c), Math.max(found.get(changePattern(c)) ?? 1, c.alike ?? 1));
-  return merged(changes, changePattern, (c) => disputed.has(c.input)).map((row) => ({
+  for (const c of changes) found.set(pattern(c), Math.max(found.get(pattern(c)) ?? 1, c.alike ?? 1));
+  return merged(changes, pattern, (c) => disputed.has(c.input)).map((row) => ({
     ...row,
-    count: Math.max(row.count, found.get(changePattern(row.shown)) ?? 1),
+    count: Math.max(row.count, found.get(pattern(row.shown)) ?? 1),
   }));
 }
 
