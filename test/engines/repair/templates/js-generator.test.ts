@@ -136,6 +136,19 @@ describe('jsGenerator templates', () => {
     );
   });
 
+  it('never replaces an identifier by a name imported only as a type', async () => {
+    const src = [
+      "import type { Node } from './types';",
+      "import { type Options, LIMIT } from './types';",
+      'export const f = (node: Node, opts: Options, next: Node) => next !== undefined;',
+      '',
+    ].join('\n');
+    const fixed = await results(src, [3], 'replace-identifier', 'src/a.ts');
+    expect(fixed).toContain(src.replace('next !==', 'LIMIT !=='));
+    expect(fixed).toContain(src.replace('next !==', 'node !=='));
+    for (const typeOnly of ['Node', 'Options']) expect(fixed).not.toContain(src.replace('next !==', `${typeOnly} !==`));
+  });
+
   it('changes return values, adds null guards and optional chaining', async () => {
     const src = 'export function name(user) {\n  return user.name;\n}\n';
     const guarded = await results(src, [2], 'add-null-guard');

@@ -73,13 +73,14 @@ function ownDeclarations(owner: JsNode): OwnDeclarations {
           for (const name of names) value(name, node.start);
         }
       }
-      if (
-        (node.type === 'ImportSpecifier' || node.type === 'ImportDefaultSpecifier' || node.type === 'ImportNamespaceSpecifier') &&
-        isJsNode(node.local)
-      ) {
-        value(node.local.name as string);
-        fn(node.local.name as string);
-      }
+      if (node.type === 'ImportDeclaration' && node.importKind !== 'type')
+        for (const specifier of node.specifiers as JsNode[]) {
+          // `import { type A }` and `import type { A }` bind a type, no value: TypeScript erases them,
+          // and a candidate naming one throws a ReferenceError at run time.
+          if (specifier.importKind === 'type' || !isJsNode(specifier.local)) continue;
+          value(specifier.local.name as string);
+          fn(specifier.local.name as string);
+        }
       if (
         (node.type === 'ForOfStatement' || node.type === 'ForInStatement') &&
         isJsNode(node.left) &&
