@@ -102,8 +102,21 @@ export function isUnbuilt(bugDir: string): boolean {
  */
 export function loadRealCorpus(dir: string, unrecorded = false): RealBug[] {
   return bugFolders(dir)
-    .filter((name) => !isUnbuilt(join(dir, name)))
+    .filter((name) => !isUnbuilt(join(dir, name)) && (unrecorded || !isUnrecorded(join(dir, name))))
     .map((name) => loadRealBug(join(dir, name), unrecorded));
+}
+
+/**
+ * A folder the builder made whose failing tests are not recorded yet: a build under way (its check
+ * runs the suite for minutes) or one never checked. A script that runs bugs skips it, as it skips one
+ * not built, rather than stop on it; the checker records them.
+ */
+export function isUnrecorded(bugDir: string): boolean {
+  const metaPath = join(bugDir, 'meta.json');
+  if (!existsSync(join(bugDir, 'recipe.json'))) return false;
+  if (!existsSync(metaPath)) return true;
+  const failing = (JSON.parse(readFileSync(metaPath, 'utf8')) as { failing?: unknown }).failing;
+  return !Array.isArray(failing) || failing.length === 0;
 }
 
 /** One bug's folder, read and validated as the corpus reads it. */

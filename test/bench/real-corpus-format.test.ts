@@ -152,6 +152,29 @@ describe('real-bug corpus: bugs not built here', () => {
     ]);
   });
 
+  it('skips a built folder whose failing tests are not recorded yet (a build under way), saying so, and the checker still loads it', () => {
+    const dir = corpus();
+    const recipe = {
+      project: 'owner/tune',
+      language: 'python',
+      runner: 'mocha',
+      setup: '',
+      test: 't',
+      id: 'tune-02',
+      fix: 'abcdef0',
+    };
+    const meta = { ...good, id: 'tune-02', project: 'owner/tune', failing: [] };
+    for (const [name, content] of Object.entries({ 'meta.json': JSON.stringify(meta), 'recipe.json': JSON.stringify(recipe) }))
+      writeFileSync(join(dir, 'tune-02', name), content);
+    for (const name of ['snapshot.tar.gz', 'fix.patch', 'tests.patch']) writeFileSync(join(dir, 'tune-02', name), '');
+    expect(loadRealHalf(dir, undefined).map((b) => b.id)).toEqual(['tune-01']);
+    expect(loadRealCorpus(dir, true).map((b) => b.id)).toEqual(['hold-01', 'tune-01', 'tune-02']);
+    expect(unbuiltNotice(dir, {})).toContain(
+      'skip tune-02: its failing tests are not recorded yet (a build under way, or npm run bench:real:check records them)',
+    );
+    expect(unbuiltNotice(dir, { half: 'held-out' }).join('\n')).not.toMatch(/tune-02/);
+  });
+
   it("refuses a recipe that is not its folder's bug", () => {
     const dir = corpus();
     const recipe = {
