@@ -43,6 +43,20 @@ describe('oneEditRivals', () => {
     expect(rivals.map((r) => r.summary)).toContain('src/pages.js:2 `/` → `*` (template arithmetic-operator)');
   });
 
+  it("tries first the edits that touch the tokens the patch changed, then the rest of its lines, each in the engine's order", async () => {
+    // The patch changes the divisor: an edit of `size`, or of an expression holding it, comes first.
+    const patched = ORIGINAL.replace('total / size', 'total / (size || 1)');
+    const summaries = (await oneEditRivals.candidates(request(patched))).map((r) => r.summary.replace(/^src\/pages\.js:2 /, ''));
+    const at = (summary: string) => summaries.indexOf(summary);
+    const touching = ['`size` → `total` (template replace-identifier)', 'swapped the operands of `/` (template swap-operands)'];
+    const apart = ['`.floor(…)` → `.ceil(…)` (template min-max)', '`total` → `size` (template replace-identifier)'];
+    for (const summary of [...touching, ...apart]) expect(summaries).toContain(summary);
+    for (const first of touching) for (const after of apart) expect(at(first)).toBeLessThan(at(after));
+    // Within each group, the engine's order: `/` → `*` before `/` → `%`, `.ceil` before `.round`.
+    expect(at('`/` → `*` (template arithmetic-operator)')).toBeLessThan(at('`/` → `%` (template arithmetic-operator)'));
+    expect(at('`.floor(…)` → `.ceil(…)` (template min-max)')).toBeLessThan(at('`.floor(…)` → `.round(…)` (template min-max)'));
+  });
+
   it('offers none for a file no template reads, or one the patch creates', async () => {
     expect(
       await oneEditRivals.candidates({ ...request(''), patched: { name: 'patch', files: new Map([['README.md', 'text']]) } }),
