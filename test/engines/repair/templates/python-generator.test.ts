@@ -115,6 +115,21 @@ describe('pythonGenerator (Python ast + tokenize)', () => {
     );
   });
 
+  it("edits a pattern's quantifier, class or anchor in a raw literal or an argument of `re`, as the JS template does", async () => {
+    const raw = "FLOAT = r'\\d+\\.\\d+'\n";
+    const edited = await results(raw, [1], 'regex-literal');
+    expect(edited).toContain("FLOAT = r'\\d*\\.\\d+'\n");
+    expect(edited).toContain("FLOAT = r'\\d+\\.\\d*'\n");
+    expect(edited).toContain("FLOAT = r'^\\d+\\.\\d+'\n");
+    const host = 'import re\nHOST = re.compile("[^/?]+")\n';
+    expect(await results(host, [2], 'regex-literal')).toContain('import re\nHOST = re.compile("[^/?#]+")\n');
+    // A literal that is not raw gets no escape written into it; plain text is no pattern.
+    expect(await results(host, [2], 'regex-literal')).not.toContain('import re\nHOST = re.compile("[^/?\\s]+")\n');
+    expect(await results('GREETING = "a+b"\n', [1], 'regex-literal')).toEqual([]);
+    // Every pattern offered compiles.
+    expect(await results("BAD = r'(a+'\n", [1], 'regex-literal')).toEqual([]);
+  });
+
   it('counts offsets in UTF-16 code units after non-ASCII text', async () => {
     const src = 'def f(a, b):\n    note = "é😀"; return a < b\n';
     expect(await results(src, [2], 'relational-operator')).toContain('def f(a, b):\n    note = "é😀"; return a <= b\n');

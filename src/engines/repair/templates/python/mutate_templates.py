@@ -5,6 +5,7 @@ swapped, a name replaced by another in scope, a None guard added, …).
 import ast
 
 from mutate_candidates import Candidates
+from mutate_regex import pattern_literal, regex_mutations
 from mutate_swaps import (
     BINOP, BINOP_SWAPS, BITWISE, COMPARE, COMPARE_SWAPS, FUNCTION_SWAPS, METHOD_SWAPS, NON_COMMUTATIVE, binop_replacements,
 )
@@ -114,13 +115,28 @@ class Generator(Candidates):
         self.emit("negate-condition", node, "negated the condition `%s`" % raw, [self.replace(test, negated)])
 
     def constant(self, node):
-        """A boolean flipped, a small integer moved by one."""
-        if isinstance(node.value, bool):
+        """A boolean flipped, a small integer moved by one, a regular expression's piece edited."""
+        if isinstance(node.value, str):
+            self.regex(node)
+        elif isinstance(node.value, bool):
             self.emit("change-return-value", node, "`%s` → `%s`" % (node.value, not node.value), [self.replace(node, str(not node.value))])
         elif isinstance(node.value, int) and abs(node.value) < 10 ** 9:
             for v in (node.value + 1, node.value - 1):
                 if v >= 0 or node.value < 0:
                     self.emit("off-by-one-literal", node, "`%s` → `%s`" % (node.value, v), [self.replace(node, str(v))])
+
+    def regex(self, node):
+        """A pattern's quantifier, class or anchor edited (mutate_regex.py)."""
+        literal = pattern_literal(self.src.seg(node), node, self.parents.get(node))
+        if literal is None:
+            return
+        prefix, quote, pattern = literal
+        for new, description in regex_mutations(pattern):
+            # An edit that would end the literal early, or write an escape into a literal that is not raw.
+            if quote in new.replace("\\" + quote, "") or ("r" not in prefix.lower() and "\\" in new):
+                continue
+            text = "%s%s%s%s" % (prefix, quote, new, quote)
+            self.emit("regex-literal", node, "%s in `%s%s%s%s`" % (description, prefix, quote, pattern, quote), [self.replace(node, text)])
 
     def subscript(self, node):
         """An index or slice bound moved by one; the subscripted name guarded against None."""
