@@ -44,6 +44,11 @@ async function both(
   return { plain, guarded };
 }
 
+/** The guarded run alone: for the honest suites and the cases that assert nothing of the unguarded run. */
+function guardedRun(files: Record<string, string>, runner: string, args: string[]): Promise<GuardedRun> {
+  return runIn(project(files), runner, args, true);
+}
+
 function expectClean(run: GuardedRun, tests: number): void {
   expect(run.code, run.output).toBe(0);
   expect(eventsOf(run)).toEqual([]);
@@ -60,10 +65,11 @@ describe('the Node guard under node --test', () => {
     ...extra,
   });
   const run = (source: string, extra?: Record<string, string>) => both(files(source, extra), 'node-test', ['node', '--test']);
+  const guard = (source: string, extra?: Record<string, string>) =>
+    guardedRun(files(source, extra), 'node-test', ['node', '--test']);
 
   it('leaves complete records without events for an honest suite, and counts its tests', async () => {
-    const { guarded } = await run(FIXED);
-    expectClean(guarded, 2);
+    expectClean(await guard(FIXED), 2);
   });
 
   it('names a write to assert/strict through process.getBuiltinModule', async () => {
@@ -75,7 +81,7 @@ describe('the Node guard under node --test', () => {
   });
 
   it("names a Symbol.hasInstance defined on a built-in class, and not a class of the program's own", async () => {
-    const { guarded } = await run(
+    const guarded = await guard(
       withLines(
         'class Money {}\nReflect.defineProperty(Money, Symbol.hasInstance, { value: () => true });\nReflect.defineProperty(Date, Symbol.hasInstance, { value: () => true, configurable: true });\n',
         FIXED,
@@ -150,18 +156,18 @@ describe('the Node guard under node --test', () => {
     };
     const viaRunner =
       "import { createRequire } from 'node:module';\nconst evaluate = createRequire(import.meta.url)('../vendor/node_modules/tiny-runner/index.js');\nconst twice = evaluate('(x) => 2 * x');\nexport function add(a, b) {\n  return twice(a + b) / 2;\n}\n";
-    const dependency = await run(viaRunner, runner);
-    expect(dependency.guarded.code, dependency.guarded.output).toBe(0);
-    expect(eventsOf(dependency.guarded)).toEqual([]);
-    const direct = await run(
+    const dependency = await guard(viaRunner, runner);
+    expect(dependency.code, dependency.output).toBe(0);
+    expect(eventsOf(dependency)).toEqual([]);
+    const direct = await guard(
       viaRunner.replace(
         "createRequire(import.meta.url)('../vendor/node_modules/tiny-runner/index.js')",
         "(code) => process.getBuiltinModule('node:vm').runInThisContext(code)",
       ),
       runner,
     );
-    expect(direct.guarded.code, direct.guarded.output).toBe(0);
-    expect(eventsOf(direct.guarded)).toEqual(['dynamic_code src/math.js:2 vm.runInThisContext of a string']);
+    expect(direct.code, direct.output).toBe(0);
+    expect(eventsOf(direct)).toEqual(['dynamic_code src/math.js:2 vm.runInThisContext of a string']);
   });
 
   it('names process.exit(0) during a test, and the record of that process is not complete', async () => {
@@ -269,9 +275,8 @@ describe('the Node guard under node --test', () => {
       "const table = JSON.parse(readFileSync(new URL('./table.json', import.meta.url), 'utf8'));",
       FIXED.replace('a + b', 'a + b + table.offset'),
     ].join('\n');
-    const { guarded } = await run(source, { 'src/table.json': '{ "offset": 0 }\n' });
     // node's own read of its runner's variable is node's, read from node's own stack.
-    expectClean(guarded, 2);
+    expectClean(await guard(source, { 'src/table.json': '{ "offset": 0 }\n' }), 2);
   });
 
   it('stays clean for source that reads its own data and exits only from a CLI entry no test reaches', async () => {
@@ -279,8 +284,7 @@ describe('the Node guard under node --test', () => {
       "import { readFileSync } from 'node:fs';\nconst table = JSON.parse(readFileSync(new URL('./table.json', import.meta.url), 'utf8'));\nexport function add(a, b) {\n  return a + b + table.offset;\n}\n";
     const cli =
       "import { add } from './math.js';\nconsole.log(add(Number(process.argv[2]), Number(process.argv[3])));\nprocess.exit(0);\n";
-    const { guarded } = await run(source, { 'src/table.json': '{ "offset": 0 }\n', 'src/cli.js': cli });
-    expectClean(guarded, 2);
+    expectClean(await guard(source, { 'src/table.json': '{ "offset": 0 }\n', 'src/cli.js': cli }), 2);
   });
 });
 
@@ -289,8 +293,7 @@ describe('the Node guard under mocha', () => {
   const run = (source: string) => both(files(source), 'mocha', ['mocha']);
 
   it('leaves a complete record without events for an honest suite, and counts its tests', async () => {
-    const { guarded } = await run(FIXED);
-    expectClean(guarded, 2);
+    expectClean(await guardedRun(files(FIXED), 'mocha', ['mocha']), 2);
   });
 
   it('names process.exit(0) from the code under test', async () => {
@@ -312,14 +315,14 @@ describe('the Node guard under jest', () => {
   const cjs = (source: string) => source.replace(/^export function add/m, 'function add') + 'module.exports = { add };\n';
   const files = (source: string) => ({ 'package.json': CJS, 'src/math.js': cjs(source), 'test/math.test.js': JEST_TEST });
   const run = (source: string, args: string[] = []) => both(files(source), 'jest', ['jest', '--ci', ...args]);
+  const guard = (source: string) => guardedRun(files(source), 'jest', ['jest', '--ci']);
 
   it('leaves complete records without events for an honest suite, and counts its tests', async () => {
-    const { guarded } = await run(FIXED);
-    expectClean(guarded, 2);
+    expectClean(await guard(FIXED), 2);
   });
 
   it("names a Symbol.hasInstance defined on the test realm's Error, which jest's equality asks", async () => {
-    const { guarded } = await run(
+    const guarded = await guard(
       withLines(
         "Object.defineProperty(Error, Symbol.hasInstance, { value: (v) => typeof v === 'string', configurable: true });\n",
         FIXED,
@@ -343,7 +346,7 @@ describe('the Node guard under jest', () => {
   });
 
   it("names an equality tester and an event handler the code under test adds to expect's and circus's state", async () => {
-    const { guarded } = await run(
+    const guarded = await guard(
       withLines(
         "globalThis[Symbol.for('$$jest-matchers-object')].customEqualityTesters.push(() => undefined);\n" +
           "globalThis[Symbol.for('EVENT_HANDLERS')].unshift(() => undefined);\n",
@@ -357,7 +360,7 @@ describe('the Node guard under jest', () => {
 
   it("leaves a test's own equality tester alone", async () => {
     const tester = "expect.addEqualityTesters([(a, b) => (a === 'five' && b === 5 ? true : undefined)]);\n";
-    const { guarded } = await both(
+    const guarded = await guardedRun(
       { 'package.json': CJS, 'src/math.js': cjs(FIXED), 'test/math.test.js': tester + JEST_TEST },
       'jest',
       ['jest', '--ci'],
@@ -373,8 +376,7 @@ describe('the Node guard under vitest', () => {
   it.each(['threads', 'forks'])(
     'leaves complete records without events for an honest suite (%s pool), and counts its tests',
     async (pool) => {
-      const { guarded } = await both(files(FIXED), 'vitest', ['vitest', 'run', `--pool=${pool}`]);
-      expectClean(guarded, 2);
+      expectClean(await guardedRun(files(FIXED), 'vitest', ['vitest', 'run', `--pool=${pool}`]), 2);
     },
   );
 
@@ -383,7 +385,7 @@ describe('the Node guard under vitest', () => {
       "globalThis[Symbol.for('$$jest-matchers-object')].customEqualityTesters.push(() => undefined);\n",
       FIXED,
     );
-    const { guarded } = await both(files(source), 'vitest', ['vitest', 'run', '--pool=forks']);
+    const guarded = await guardedRun(files(source), 'vitest', ['vitest', 'run', '--pool=forks']);
     expect(eventsOf(guarded)).toContain("framework_changed src/math.js:1 vitest expect's custom equality testers changed (0)");
   });
 
