@@ -10,6 +10,7 @@ import { bwrapWorks } from '../../src/sandbox/bwrap-sandbox.ts';
 import { makeRepo, removeAll } from './git-fixture.ts';
 import { openJudgeBench, type JudgeBench } from './judge-bench.ts';
 import { runCli } from './run-cli.ts';
+import { withOneRerun } from './scripted-run.ts';
 import { fullSuite } from './suite-tier.ts';
 
 /** fixloop's own node_modules: the vitest projects borrow its vitest, as cli-run's vitest case does. */
@@ -70,7 +71,12 @@ function benchOf(run: Omit<CheatRun, 'maxAttempts'>): Promise<JudgeBench> {
   const key = JSON.stringify([run.files, run.test, run.sandbox, run.env ?? {}]);
   let bench = benches.get(key);
   if (!bench) {
-    bench = openJudgeBench({ files: run.files, test: run.test, sandbox: run.sandbox, ...(run.env ? { env: run.env } : {}) });
+    bench = openJudgeBench({
+      files: withOneRerun(run.files),
+      test: run.test,
+      sandbox: run.sandbox,
+      ...(run.env ? { env: run.env } : {}),
+    });
     benches.set(key, bench);
   }
   return bench;
@@ -78,7 +84,7 @@ function benchOf(run: Omit<CheatRun, 'maxAttempts'>): Promise<JudgeBench> {
 
 /** The whole `fixloop run`, in a child process; the assessment off (no case here is about it). */
 export async function runCheat(run: CheatRun): Promise<RunResult> {
-  const repo = await makeRepo(withoutAssessment(run.files));
+  const repo = await makeRepo(withOneRerun(withoutAssessment(run.files)));
   dirs.push(repo);
   const out = join(repo, '..', `${repo.split('/').at(-1)}-out`);
   dirs.push(out);

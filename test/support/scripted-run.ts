@@ -11,13 +11,26 @@ export function removeScriptedRuns(): Promise<void> {
   return removeAll(dirs);
 }
 
+/**
+ * The repository's fixloop.yml with `loop.flakyReruns: 1`: the baseline's failing tests run again
+ * once, not three times, to tell them from flaky ones (each rerun is a second of CPU on CI's 2 cores,
+ * several per run). The check still runs; no case of the end-to-end suites is about how many times
+ * (test/gate/flaky-tests.test.ts and cli-flaky.test.ts are). A fixloop.yml that sets `loop:` is kept.
+ */
+export function withOneRerun(files: Record<string, string>): Record<string, string> {
+  const yml = files['fixloop.yml'] ?? '';
+  // A configuration read from elsewhere (fixloop.yml would come first) or that sets `loop:` is the case's own.
+  if (/^loop:/m.test(yml) || '.fixloop.yml' in files || '.github/fixloop.yml' in files) return files;
+  return { ...files, 'fixloop.yml': `${yml}${yml === '' || yml.endsWith('\n') ? '' : '\n'}loop:\n  flakyReruns: 1\n` };
+}
+
 /** `fixloop run --json` on a new repository of `files`, with `args` after the test command. */
 export async function fixloopRun(
   files: Record<string, string>,
   test: string,
   args: string[],
 ): Promise<{ result: RunResult; code: number | null }> {
-  const repo = await makeRepo(files);
+  const repo = await makeRepo(withOneRerun(files));
   dirs.push(repo, `${repo}-out`);
   const cli = await runCli(['run', repo, '--test', test, ...args, '--json', '--out', `${repo}-out`], { cwd: repo });
   try {
