@@ -29,7 +29,7 @@ export function focusedTestCommand(
   const direct = directRunnerOf(command);
   if (direct) {
     const args = filterArguments(direct, failing, withFiles);
-    const narrowed = direct.focus.narrow ? direct.focus.narrow(command, failing) : command;
+    const narrowed = direct.focus.narrow ? direct.focus.narrow(command, failing, withFiles) : command;
     return args ? passable(withArguments(narrowed, args, direct.focus.insertAfter)) : null;
   }
   const script = npmScriptOf(command, packageScripts);

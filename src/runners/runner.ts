@@ -162,9 +162,9 @@ export interface Focus {
   /**
    * The command without the positional paths the selection makes redundant (a folder the failing
    * tests' files are in: `pytest tests tests/t.py::test_a` runs every test of `tests`, not one).
-   * Absent: the command as it is.
+   * `withFiles`: the selection names the failing tests' files. Absent: the command as it is.
    */
-  narrow?(command: string, failing: TestCaseResult[]): string;
+  narrow?(command: string, failing: TestCaseResult[], withFiles: boolean): string;
 }
 
 export interface NoTestsRan {

@@ -94,6 +94,18 @@ describe('focusedTestCommand', () => {
     expect(focusedTestCommand('node --test', [inFile('s > x', 'x', 'test/s.test.js')], {}, withFiles)).toBe(
       'node --test --test-name-pattern=x test/s.test.js',
     ); // the pattern before the file, or node ignores it
+    // The command's own glob, folder or file that holds the named file would run its other files too.
+    const off = [inFile('off > removes', 'removes', 'test/off.test.js')];
+    expect(focusedTestCommand('node --test "test/**/*.test.js"', off, {}, withFiles)).toBe(
+      'node --test --test-name-pattern=removes test/off.test.js',
+    );
+    expect(focusedTestCommand('node --test test/ lib/', off, {}, withFiles)).toBe(
+      'node --test --test-name-pattern=removes test/off.test.js lib/',
+    );
+    // Unnamed files keep the command's own: node would fall back to its default patterns.
+    expect(focusedTestCommand('node --test "test/**/*.test.js"', [failed('removes', 'removes')])).toBe(
+      'node --test --test-name-pattern=removes "test/**/*.test.js"',
+    );
     // pytest's ids carry their files; mocha's positional files would replace its configured spec.
     expect(focusedTestCommand('pytest', [failed('tests/t.py::test_a', 'test_a')], {}, withFiles)).toBe(
       'pytest tests/t.py::test_a',

@@ -5,6 +5,7 @@ import { failingFiles, namePattern } from '../test-name-pattern.ts';
 import { parseNodeTest } from './parse-node-test.ts';
 import { nodeRuntimeGuard } from '../node-guard.ts';
 import { nodeTestTestCase } from './node-test-test-case.ts';
+import { withoutCoveringArguments } from './covering-arguments.ts';
 
 const STARTS = /(^|[\s;&|/])node\b[^;&|]*\s--test\b/;
 /** `node [options] --test`, not `--test-only` or `--test-name-pattern` alone. */
@@ -44,6 +45,8 @@ export const nodeTestRunner: TestRunner = {
     // For the same reason, right after `--test`: a command that names its files (`node --test
     // test/`) would read a pattern at its end as one more file.
     insertAfter: /\s--test(?![-\w])/,
+    // A glob or folder of the command's own that holds the named files would run its other files too.
+    narrow: withoutCoveringArguments,
   },
   // Its closing summary, of the spec reporter (`ℹ tests 0`) and of TAP (`# tests 0`).
   noTestsRan: { output: /(?:^|\n)\s*(?:ℹ|#) tests 0\b/ },
