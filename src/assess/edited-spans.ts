@@ -4,6 +4,7 @@
 // (one-edit-rivals.ts): an edit of the tokens the patch itself changed is the likeliest to pass the
 // failing tests too, and to disagree with the patch where the tests do not look.
 import { structuredPatch } from 'diff';
+import { changedRanges } from '../engines/repair/weakening/site-facts.ts';
 
 export interface Span {
   start: number;
@@ -18,16 +19,8 @@ export function editedSpans(before: string, after: string): Span[] {
     const added = sideText(hunk.lines, '+');
     // A hunk with no old lines inserts before line `oldStart` (the `diff` library's convention).
     const at = lineStarts[hunk.oldStart - 1] ?? before.length;
-    let head = 0;
-    while (head < removed.length && head < added.length && removed[head] === added[head]) head++;
-    let tail = 0;
-    while (
-      tail < removed.length - head &&
-      tail < added.length - head &&
-      removed[removed.length - 1 - tail] === added[added.length - 1 - tail]
-    )
-      tail++;
-    return { start: at + head, end: at + removed.length - tail };
+    const changed = changedRanges(removed, added).before;
+    return { start: at + changed.start, end: at + changed.end };
   });
 }
 

@@ -77,6 +77,15 @@ describe('real-bug corpus: bugs not built here', () => {
   const made: string[] = [];
   afterAll(() => made.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
   const { dir: _dir, ...good } = loadRealCorpus(realDir)[0] as RealBug;
+  const recipeOf = (id: string, project: string, runner: string) => ({
+    project,
+    language: 'python',
+    runner,
+    setup: '',
+    test: 'python -m pytest',
+    id,
+    fix: 'abcdef0',
+  });
   const byRunner = (bugs: Array<{ runner: string }>) =>
     Object.fromEntries(RUNNERS.map((r) => [r, bugs.filter((b) => b.runner === r).length]));
 
@@ -104,8 +113,7 @@ describe('real-bug corpus: bugs not built here', () => {
       write(id, { 'meta.json': JSON.stringify(meta), 'snapshot.tar.gz': '', 'fix.patch': '', 'tests.patch': '' });
     }
     for (const { id, project, runner } of bugs.filter((b) => b.id.endsWith('-02'))) {
-      const recipe = { project, language: 'python', runner, setup: '', test: 'python -m pytest', id, fix: 'abcdef0' };
-      write(id, { 'recipe.json': JSON.stringify(recipe) });
+      write(id, { 'recipe.json': JSON.stringify(recipeOf(id, project, runner)) });
     }
     const half = (project: string) => {
       const members = bugs.filter((b) => b.project === project);
@@ -154,18 +162,9 @@ describe('real-bug corpus: bugs not built here', () => {
 
   it('skips a built folder whose failing tests are not recorded yet (a build under way), saying so, and the checker still loads it', () => {
     const dir = corpus();
-    const recipe = {
-      project: 'owner/tune',
-      language: 'python',
-      runner: 'mocha',
-      setup: '',
-      test: 't',
-      id: 'tune-02',
-      fix: 'abcdef0',
-    };
+    // tune-02 keeps its recipe; the builder has written its code and a meta.json with no failing test yet.
     const meta = { ...good, id: 'tune-02', project: 'owner/tune', failing: [] };
-    for (const [name, content] of Object.entries({ 'meta.json': JSON.stringify(meta), 'recipe.json': JSON.stringify(recipe) }))
-      writeFileSync(join(dir, 'tune-02', name), content);
+    writeFileSync(join(dir, 'tune-02', 'meta.json'), JSON.stringify(meta));
     for (const name of ['snapshot.tar.gz', 'fix.patch', 'tests.patch']) writeFileSync(join(dir, 'tune-02', name), '');
     expect(loadRealHalf(dir, undefined).map((b) => b.id)).toEqual(['tune-01']);
     expect(loadRealCorpus(dir, true).map((b) => b.id)).toEqual(['hold-01', 'tune-01', 'tune-02']);
@@ -177,16 +176,7 @@ describe('real-bug corpus: bugs not built here', () => {
 
   it("refuses a recipe that is not its folder's bug", () => {
     const dir = corpus();
-    const recipe = {
-      project: 'owner/tune',
-      language: 'python',
-      runner: 'mocha',
-      setup: '',
-      test: 't',
-      id: 'tune-09',
-      fix: 'abcdef0',
-    };
-    writeFileSync(join(dir, 'tune-02', 'recipe.json'), JSON.stringify(recipe));
+    writeFileSync(join(dir, 'tune-02', 'recipe.json'), JSON.stringify(recipeOf('tune-09', 'owner/tune', 'mocha')));
     expect(() => unbuiltRealBugs(dir)).toThrow(/not the recipe of tune-02/);
   });
 });

@@ -8,6 +8,7 @@
 import { matchesGlob } from 'node:path';
 import type { TestCaseResult } from '../../core/test-report.ts';
 import { failingFiles } from '../test-name-pattern.ts';
+import { asRelativePath, holdsAny, withoutCoveringWords } from '../covering-words.ts';
 
 /** node's options that take no value: a word after one of them is a positional argument. */
 const FLAGS = new Set([
@@ -34,21 +35,18 @@ const FLAGS = new Set([
 export function withoutCoveringArguments(command: string, failing: TestCaseResult[], withFiles: boolean): string {
   const files = withFiles ? failingFiles(failing) : null;
   if (!files || files.length === 0) return command;
-  const words = command.split(' ');
-  const start = words.findIndex((word) => word === '--test');
-  if (start < 0) return command;
-  const kept = words.filter((word, index) => {
-    if (index <= start || word === '' || word.startsWith('-') || !covers(unquoted(word), files)) return true;
-    const previous = words[index - 1] ?? '';
-    return previous.startsWith('-') && !previous.includes('=') && !FLAGS.has(previous);
-  });
-  return kept.join(' ');
+  return withoutCoveringWords(
+    command,
+    (word) => word === '--test',
+    (word) => covers(unquoted(word), files),
+    FLAGS,
+  );
 }
 
+/** The file, a folder it is in (`.` holds them all), or a glob that matches it. */
 function covers(argument: string, files: readonly string[]): boolean {
-  const path = argument.replace(/^\.\//, '').replace(/\/+$/, '');
-  if (path === '') return false;
-  return path === '.' || files.some((file) => file === path || file.startsWith(`${path}/`) || matchesGlob(file, path));
+  const path = asRelativePath(argument);
+  return path === '.' || holdsAny(path, files) || (path !== '' && files.some((file) => matchesGlob(file, path)));
 }
 
 function unquoted(word: string): string {

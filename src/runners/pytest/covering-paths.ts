@@ -4,6 +4,7 @@
 // hold a failing test's file are dropped; the ids select those tests, and nothing else was asked.
 import type { TestCaseResult } from '../../core/test-report.ts';
 import { nodeIdOf } from './subtest-id.ts';
+import { asRelativePath, holdsAny, withoutCoveringWords } from '../covering-words.ts';
 
 /** pytest's options that take no value: a path after one of them is a positional argument. */
 const FLAGS = new Set([
@@ -28,17 +29,10 @@ const FLAGS = new Set([
 export function withoutCoveringPaths(command: string, failing: TestCaseResult[]): string {
   const files = failing.map((t) => nodeIdOf(t.id).split('::')[0] ?? '').filter((f) => f !== '');
   if (files.length === 0) return command;
-  const words = command.split(' ');
-  const start = words.findIndex((word) => /(^|\/)(py\.test|pytest)$/.test(word));
-  if (start < 0) return command;
-  const covers = (word: string) => {
-    const path = word.replace(/^\.\//, '').replace(/\/+$/, '');
-    return path !== '' && files.some((file) => file === path || file.startsWith(`${path}/`));
-  };
-  const kept = words.filter((word, index) => {
-    if (index <= start || word === '' || word.startsWith('-') || !covers(word)) return true;
-    const previous = words[index - 1] ?? '';
-    return previous.startsWith('-') && !previous.includes('=') && !FLAGS.has(previous);
-  });
-  return kept.join(' ');
+  return withoutCoveringWords(
+    command,
+    (word) => /(^|\/)(py\.test|pytest)$/.test(word),
+    (word) => holdsAny(asRelativePath(word), files),
+    FLAGS,
+  );
 }
