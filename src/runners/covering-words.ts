@@ -5,13 +5,14 @@
 
 /**
  * `command` without the words after the one `startsAt` finds that `covers` takes, unless an option
- * before it may take it as its value: one with no `=` that is not in `flags` (unsure is kept).
+ * before it may take it as its value: one with no `=` that `isFlag` does not know to take none
+ * (unsure is kept).
  */
 export function withoutCoveringWords(
   command: string,
   startsAt: (word: string) => boolean,
   covers: (word: string) => boolean,
-  flags: ReadonlySet<string>,
+  isFlag: (option: string) => boolean,
 ): string {
   const words = command.split(' ');
   const start = words.findIndex(startsAt);
@@ -19,7 +20,7 @@ export function withoutCoveringWords(
   const kept = words.filter((word, index) => {
     if (index <= start || word === '' || word.startsWith('-') || !covers(word)) return true;
     const previous = words[index - 1] ?? '';
-    return previous.startsWith('-') && !previous.includes('=') && !flags.has(previous);
+    return previous.startsWith('-') && !previous.includes('=') && !isFlag(previous);
   });
   return kept.join(' ');
 }

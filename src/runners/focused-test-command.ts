@@ -30,7 +30,7 @@ export function focusedTestCommand(
   if (direct) {
     const args = filterArguments(direct, failing, withFiles);
     const narrowed = direct.focus.narrow ? direct.focus.narrow(command, failing, withFiles) : command;
-    return args ? passable(withArguments(narrowed, args, direct.focus.insertAfter)) : null;
+    return args ? passable(withArguments(narrowed, args, direct.focus.insertAt?.(narrowed) ?? null)) : null;
   }
   const script = npmScriptOf(command, packageScripts);
   if (!script) return null;
@@ -38,26 +38,20 @@ export function focusedTestCommand(
   const args = filterArguments(runner, failing, withFiles);
   // npm adds what follows `--` at the script's end: after the script's own files, where such a runner
   // does not read it as its own.
-  if (runner?.focus.insertAfter && namesFiles(afterTheMatch(script, runner.focus.insertAfter))) return null;
+  const optionsEnd = runner?.focus.insertAt?.(script) ?? null;
+  if (optionsEnd !== null && namesFiles(script.slice(optionsEnd))) return null;
   return args && !/[;&|]/.test(script) ? passable(`${command} -- ${args}`) : null;
 }
 
-/** The command with `args` at its end, or right after `insertAfter`'s match where it matches. */
-function withArguments(command: string, args: string, insertAfter: RegExp | undefined): string {
-  const match = insertAfter?.exec(command);
-  if (!match) return `${command} ${args}`;
-  const at = match.index + match[0].length;
+/** The command with `args` at its end, or at `at` where the runner places them. */
+function withArguments(command: string, args: string, at: number | null): string {
+  if (at === null) return `${command} ${args}`;
   return `${command.slice(0, at)} ${args}${command.slice(at)}`;
 }
 
 /** Whether the text holds a positional argument: a word that is not an option (an option's value counts too: unsure is no). */
 function namesFiles(text: string): boolean {
   return text.split(/\s+/).some((word) => word !== '' && !word.startsWith('-'));
-}
-
-function afterTheMatch(command: string, pattern: RegExp): string {
-  const match = pattern.exec(command);
-  return match ? command.slice(match.index + match[0].length) : '';
 }
 
 /** A command that runs the failing tests alone, and whether it selects their files too. */

@@ -155,10 +155,10 @@ export interface Focus {
   select(failing: TestCaseResult[], files: string): string | null;
   /**
    * Where the arguments go in a command that starts the runner, for a runner that reads what follows
-   * its first positional argument as that file's own (node's `--test`): right after this match, not
-   * at the command's end. Absent: at the end.
+   * its first positional argument as that file's own (node's `--test`): the index after the runner's
+   * own options, not the command's end. Absent, or null for a command it does not find: at the end.
    */
-  insertAfter?: RegExp;
+  insertAt?(command: string): number | null;
   /**
    * The command without the positional paths the selection makes redundant (a folder the failing
    * tests' files are in: `pytest tests tests/t.py::test_a` runs every test of `tests`, not one).

@@ -65,14 +65,27 @@ describe('focusedTestCommand', () => {
     expect(focusedTestCommand('node --test', [])).toBeNull();
   });
 
-  it("puts node's pattern right after --test, where a command that names its files would read it as one more file", () => {
+  it("puts node's selection after node's own options and before the command's files, where node applies both", () => {
     expect(focusedTestCommand('node --test test/', [failed('x', 'x')])).toBe('node --test --test-name-pattern=x test/');
     expect(focusedTestCommand('node --test --test-reporter=dot test/a.test.js', [failed('x', 'x')])).toBe(
-      'node --test --test-name-pattern=x --test-reporter=dot test/a.test.js',
+      'node --test --test-reporter=dot --test-name-pattern=x test/a.test.js',
+    );
+    // An option with its value after `--test` stays an option: after a file node would drop it.
+    expect(focusedTestCommand('node --test --import tsx test/a.test.ts', [failed('x', 'x')])).toBe(
+      'node --test --import tsx --test-name-pattern=x test/a.test.ts',
+    );
+    expect(focusedTestCommand('node --test --no-warnings -r ./setup.js --watch "a b.test.js"', [failed('x', 'x')])).toBe(
+      'node --test --no-warnings -r ./setup.js --watch --test-name-pattern=x "a b.test.js"',
+    );
+    expect(focusedTestCommand('node --test --test-name-pattern "a b"', [failed('x', 'x')])).toBe(
+      'node --test --test-name-pattern "a b" --test-name-pattern=x',
     );
     // npm adds its arguments at the script's end, after the files: no selection rather than a wrong one.
     expect(focusedTestCommand('npm test', [failed('x', 'x')], { test: 'node --test test/' })).toBeNull();
     expect(focusedTestCommand('npm test', [failed('x', 'x')], { test: 'node --test --test-concurrency=1' })).toBe(
+      'npm test -- --test-name-pattern=x',
+    );
+    expect(focusedTestCommand('npm test', [failed('x', 'x')], { test: 'node --test --import tsx' })).toBe(
       'npm test -- --test-name-pattern=x',
     );
   });
@@ -101,6 +114,9 @@ describe('focusedTestCommand', () => {
     );
     expect(focusedTestCommand('node --test test/ lib/', off, {}, withFiles)).toBe(
       'node --test --test-name-pattern=removes test/off.test.js lib/',
+    );
+    expect(focusedTestCommand('node --test --import tsx "test/**/*.test.js"', off, {}, withFiles)).toBe(
+      'node --test --import tsx --test-name-pattern=removes test/off.test.js',
     );
     // Unnamed files keep the command's own: node would fall back to its default patterns.
     expect(focusedTestCommand('node --test "test/**/*.test.js"', [failed('removes', 'removes')])).toBe(

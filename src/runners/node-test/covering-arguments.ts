@@ -9,23 +9,7 @@ import { matchesGlob } from 'node:path';
 import type { TestCaseResult } from '../../core/test-report.ts';
 import { failingFiles } from '../test-name-pattern.ts';
 import { asRelativePath, holdsAny, withoutCoveringWords } from '../covering-words.ts';
-
-/** node's options that take no value: a word after one of them is a positional argument. */
-const FLAGS = new Set([
-  '--test',
-  '--test-only',
-  '--test-force-exit',
-  '--experimental-test-coverage',
-  '--experimental-test-module-mocks',
-  '--experimental-strip-types',
-  '--experimental-transform-types',
-  '--experimental-vm-modules',
-  '--enable-source-maps',
-  '--no-warnings',
-  '--no-deprecation',
-  '--trace-warnings',
-  '--expose-gc',
-]);
+import { isNodeFlag } from './node-flags.ts';
 
 /**
  * The command without the positional words after `node … --test` that cover a failing test's file,
@@ -39,7 +23,7 @@ export function withoutCoveringArguments(command: string, failing: TestCaseResul
     command,
     (word) => word === '--test',
     (word) => covers(unquoted(word), files),
-    FLAGS,
+    isNodeFlag,
   );
 }
 

@@ -6,6 +6,7 @@ import { parseNodeTest } from './parse-node-test.ts';
 import { nodeRuntimeGuard } from '../node-guard.ts';
 import { nodeTestTestCase } from './node-test-test-case.ts';
 import { withoutCoveringArguments } from './covering-arguments.ts';
+import { nodeOptionsEnd } from './options-end.ts';
 
 const STARTS = /(^|[\s;&|/])node\b[^;&|]*\s--test\b/;
 /** `node [options] --test`, not `--test-only` or `--test-name-pattern` alone. */
@@ -42,9 +43,9 @@ export const nodeTestRunner: TestRunner = {
     // The pattern before the files: node reads what follows its first file as that file's own
     // arguments, so a pattern written after it is not applied and the whole file runs.
     select: (failing, files) => `--test-name-pattern=${shellQuote(namePattern(failing))}${files ? ` ${files.trimEnd()}` : ''}`,
-    // For the same reason, right after `--test`: a command that names its files (`node --test
-    // test/`) would read a pattern at its end as one more file.
-    insertAfter: /\s--test(?![-\w])/,
+    // For the same reason, after node's options and before the command's own files: a command that
+    // names its files (`node --test test/`) would read a pattern at its end as one more file.
+    insertAt: nodeOptionsEnd,
     // A glob or folder of the command's own that holds the named files would run its other files too.
     narrow: withoutCoveringArguments,
   },

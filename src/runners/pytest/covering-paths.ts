@@ -33,6 +33,6 @@ export function withoutCoveringPaths(command: string, failing: TestCaseResult[])
     command,
     (word) => /(^|\/)(py\.test|pytest)$/.test(word),
     (word) => holdsAny(asRelativePath(word), files),
-    FLAGS,
+    (option) => FLAGS.has(option),
   );
 }
