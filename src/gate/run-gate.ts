@@ -14,6 +14,7 @@ import { requestMachineReport, type MachineReportRequest } from './machine-repor
 import { noRuntimeGuard, requestRuntimeGuard, type RuntimeGuardRequest } from './runtime-guard.ts';
 import { perTestView } from './per-test-view.ts';
 import { checkoutNeutral } from './checkout-neutral.ts';
+import { warmRunnerToolchain } from './toolchain-warm-up.ts';
 import type { TestReport } from '../core/test-report.ts';
 
 export interface GateOptions {
@@ -69,6 +70,7 @@ export async function runGate(sandbox: Sandbox, options: GateOptions): Promise<G
   try {
     const command = machine?.command ?? options.command;
     const env = { ...options.env, ...machine?.env };
+    await warmRunnerToolchain(sandbox, options.command, options.cwd);
     // Every run, not only the judged ones: a quiet reporter must not leave the loop or the engines blind.
     guard = options.withoutGuard
       ? noRuntimeGuard(command)

@@ -7,6 +7,9 @@
 import type { TestCaseResult, TestReport } from '../core/test-report.ts';
 import type { GuardRecord, GuardTestCase } from '../core/guard-record.ts';
 
+/** The file the sandbox starts for a program its commands name (`python3`), or null: none. */
+export type ResolveProgram = (program: string) => string | null;
+
 export interface TestRunner {
   /** Stable id, also the `format` of the reports its own output parser builds. */
   readonly id: string;
@@ -39,6 +42,13 @@ export interface TestRunner {
    * has the repository's dependencies. Absent: the language's usual one.
    */
   interpreter?(command: string): string;
+  /**
+   * Makes, outside the sandbox and once per toolchain, the cache an ordinary start of the runner
+   * writes beside the operator's toolchain, which a start in the sandbox (read-only, no bytecode)
+   * would make again every time: pytest's rewritten plugins. `command` starts the runner; `resolve`
+   * gives the file the sandbox starts for a program name. Never fails.
+   */
+  warmToolchain?(command: string, cwd: string, resolve: ResolveProgram): Promise<void>;
   /** Files and settings that decide how the runner runs: a fix may not change them (docs/design.md §3.2.2). */
   readonly configuration: RunnerConfiguration;
   /** Its test framework's JavaScript API, as added source code could reach into it (docs/design.md §3.2.3). */

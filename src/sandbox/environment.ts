@@ -23,7 +23,9 @@ export function sandboxEnvironment(extra: Record<string, string>, home: string):
     // beside the toolchain's modules (the standard library, site-packages, a virtualenv pip filled);
     // a throw-away cache prefix made every command compile all of them again (~0.7 s per pytest
     // start). Caches in the workspace are never part of a patch (file-walker.ts), so the replay of a
-    // pristine checkout never reads one the engine wrote.
+    // pristine checkout never reads one the engine wrote. pytest's rewritten plugins, which it would
+    // otherwise make again at every start, are cached beside the toolchain before the first pytest
+    // command instead, outside the sandbox (src/runners/pytest/plugin-rewrites.ts).
     PYTHONDONTWRITEBYTECODE: '1',
     ...extra,
   };

@@ -8,6 +8,7 @@ import { pytestGuard } from './pytest-guard.ts';
 import { withoutCoveringPaths } from './covering-paths.ts';
 import { nodeIdOf } from './subtest-id.ts';
 import { pythonOf } from './python-of.ts';
+import { warmPluginRewrites } from './plugin-rewrites.ts';
 
 const STARTS = /(^|[\s;&|/])(python3?\s+-m\s+)?pytest\b/;
 
@@ -15,6 +16,7 @@ export const pytestRunner: TestRunner = {
   id: 'pytest',
   startedBy: (command) => STARTS.test(command),
   interpreter: pythonOf,
+  warmToolchain: warmPluginRewrites,
   output: {
     parse: parsePytest,
     // Its short frames: "src/calc.py:4: AssertionError", "calc.py:6: ValueError", "tests/x.py:15: "
