@@ -70,7 +70,7 @@ export async function runGate(sandbox: Sandbox, options: GateOptions): Promise<G
   try {
     const command = machine?.command ?? options.command;
     const env = { ...options.env, ...machine?.env };
-    await warmRunnerToolchain(sandbox, options.command, options.cwd);
+    await warmRunnerToolchain(sandbox, options.command, options.cwd, options.signal);
     // Every run, not only the judged ones: a quiet reporter must not leave the loop or the engines blind.
     guard = options.withoutGuard
       ? noRuntimeGuard(command)

@@ -12,13 +12,13 @@ import type { ResolveProgram } from '../runners/runner.ts';
 
 const HOST_TOOLCHAIN_BACKENDS = new Set(['bwrap', 'process']);
 
-export async function warmRunnerToolchain(sandbox: Sandbox, command: string, cwd: string): Promise<void> {
+export async function warmRunnerToolchain(sandbox: Sandbox, command: string, cwd: string, signal?: AbortSignal): Promise<void> {
   if (!HOST_TOOLCHAIN_BACKENDS.has(sandbox.backend)) return;
   const scripts = packageScriptsNow(cwd);
   const runner = runnerOf(command, scripts);
   if (!runner?.warmToolchain) return;
   const started = npmScriptOf(command, scripts) ?? command;
-  await runner.warmToolchain(started, cwd, programResolver(sandbox, started, cwd));
+  await runner.warmToolchain(started, cwd, programResolver(sandbox, started, cwd), signal);
 }
 
 /**

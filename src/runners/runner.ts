@@ -46,9 +46,9 @@ export interface TestRunner {
    * Makes, outside the sandbox and once per toolchain, the cache an ordinary start of the runner
    * writes beside the operator's toolchain, which a start in the sandbox (read-only, no bytecode)
    * would make again every time: pytest's rewritten plugins. `command` starts the runner; `resolve`
-   * gives the file the sandbox starts for a program name. Never fails.
+   * gives the file the sandbox starts for a program name; `signal` ends it early. Never fails.
    */
-  warmToolchain?(command: string, cwd: string, resolve: ResolveProgram): Promise<void>;
+  warmToolchain?(command: string, cwd: string, resolve: ResolveProgram, signal?: AbortSignal): Promise<void>;
   /** Files and settings that decide how the runner runs: a fix may not change them (docs/design.md §3.2.2). */
   readonly configuration: RunnerConfiguration;
   /** Its test framework's JavaScript API, as added source code could reach into it (docs/design.md §3.2.3). */

@@ -81,6 +81,16 @@ describe.runIf(python3 !== null && hostHasPytest)("pytest's rewritten plugins, c
     expect(rewritten(pycache)).toEqual([]);
   });
 
+  it('are left to a later run when the run that started them is stopped', async () => {
+    const { python, pycache } = await venvWithPlugin(root, 'stopped-venv');
+    const stopped = new AbortController();
+    stopped.abort();
+    await warmPluginRewrites(`${python} -m pytest -q`, checkout, onPath, stopped.signal);
+    expect(rewritten(pycache)).toEqual([]);
+    await warmPluginRewrites(`${python} -m pytest -q`, checkout, onPath);
+    expect(rewritten(pycache)).toHaveLength(1);
+  });
+
   it('start the interpreter or the pytest script the PATH finds, as the command names it', () => {
     expect(operatorPytest('python3 -m pytest -q tests', checkout, onPath)).toEqual({
       file: onPath('python3'),

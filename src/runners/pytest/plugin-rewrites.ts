@@ -27,8 +27,8 @@ export interface PytestStart {
 
 const MODULE = /(^|[\s;&|])(\S*python[\d.]*)\s+-m\s+pytest\b/;
 const SCRIPT = /(^|[\s;&|])(\S*pytest)(?=[\s;&|]|$)/;
-/** Long enough for a cold toolchain's plugins on a loaded machine; it is only a cache. */
-const TIMEOUT_MS = 120_000;
+/** Many times a cold toolchain's collection here (1.7 s): it is only a cache, and the first run waits for it. */
+const TIMEOUT_MS = 30_000;
 
 const warmed = new Map<string, Promise<void>>();
 
@@ -47,20 +47,25 @@ export function operatorPytest(command: string, cwd: string, resolve: ResolvePro
 }
 
 /** Writes pytest's rewritten plugins beside the operator's toolchain, once per interpreter; never fails. */
-export function warmPluginRewrites(command: string, cwd: string, resolve: ResolveProgram): Promise<void> {
+export function warmPluginRewrites(command: string, cwd: string, resolve: ResolveProgram, signal?: AbortSignal): Promise<void> {
   const start = operatorPytest(command, cwd, resolve);
   if (!start) return Promise.resolve();
   const key = [start.file, ...start.args].join(' ');
   let warming = warmed.get(key);
   if (!warming) {
-    warming = collectNothing(start).catch(() => undefined);
+    // A run stopped meanwhile leaves the cache to the next run's first pytest command.
+    warming = collectNothing(start, signal)
+      .catch(() => undefined)
+      .finally(() => {
+        if (signal?.aborted) warmed.delete(key);
+      });
     warmed.set(key, warming);
   }
   return warming;
 }
 
 /** pytest collecting an empty folder of its own, with its own settings file so none above is read. */
-async function collectNothing(start: PytestStart): Promise<void> {
+async function collectNothing(start: PytestStart, signal: AbortSignal | undefined): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'fixloop-pytest-warm-'));
   try {
     await writeFile(join(dir, 'pytest.ini'), '[pytest]\n');
@@ -81,7 +86,12 @@ async function collectNothing(start: PytestStart): Promise<void> {
     ];
     // Exit 5 (nothing collected) is the expected end; any other is a cache not made, which costs time only.
     await new Promise<void>((resolve) => {
-      execFile(start.file, args, { cwd: dir, env, timeout: TIMEOUT_MS, maxBuffer: 1024 * 1024 }, () => resolve());
+      execFile(
+        start.file,
+        args,
+        { cwd: dir, env, timeout: TIMEOUT_MS, maxBuffer: 1024 * 1024, ...(signal ? { signal } : {}) },
+        () => resolve(),
+      );
     });
   } finally {
     await rm(dir, { recursive: true, force: true });
