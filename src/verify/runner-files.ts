@@ -22,7 +22,9 @@ const RUNNER_FILES: ReadonlyArray<readonly [RegExp, string]> = [
   ...RUNNERS.flatMap((r) => r.configuration.files),
   // Runners fixloop has no descriptor for are still runners.
   [/(^|\/)(ava|playwright)\.(config|workspace)\.[cm]?[jt]s$/, "the test runner's configuration"],
-  [/(^|\/)(babel\.config\.[cm]?js|\.babelrc(\.[a-z]+)?)$/, 'it transforms the tests before they run'],
+  // Babel's project and file-relative configurations, in every form it reads (babel.config.json,
+  // .cts): jest's default transform applies them to the code under test too.
+  [/(^|\/)(babel\.config\.([cm]?[jt]s|json)|\.babelrc(\.[a-z]+)?)$/, 'it transforms the tests before they run'],
   // The names the runtime guard takes as the tests' side (guard-names.cjs): what it exempts, no patch changes.
   [GUARD_NAMES.SETUP, 'a runner loads it before the tests (a test setup file)'],
   [/(^|\/)(sitecustomize|usercustomize)\.py$|\.pth$/, 'Python runs it at start-up'],
@@ -33,9 +35,10 @@ const RUNNER_FILES: ReadonlyArray<readonly [RegExp, string]> = [
 /**
  * package.json keys that decide how tests run (a dependency change is the new-dependency rule's);
  * `imports` only where an entry is keyed on a condition node does not set (package-imports.ts).
+ * `babel` is Babel's configuration as a key, as the files above are as files.
  */
 const PACKAGE_RUNNER_KEYS = [
-  ...new Set(['scripts', ...RUNNERS.flatMap((r) => r.configuration.packageKeys), 'ava', 'tap', 'c8', 'nyc', 'type']),
+  ...new Set(['scripts', ...RUNNERS.flatMap((r) => r.configuration.packageKeys), 'ava', 'tap', 'c8', 'nyc', 'babel', 'type']),
 ];
 
 /** Sections of INI files that configure coverage or tox, by name, beside each runner's own. */

@@ -33,6 +33,9 @@ describe('protected runner files', () => {
       '.fixloop.yml',
       '.fixloop.yaml',
       'babel.config.js',
+      'babel.config.json',
+      'babel.config.cts',
+      '.babelrc.json',
       '__mocks__/csv-decoder.js',
       'src/__mocks__/client.ts',
     ];
@@ -96,6 +99,13 @@ describe('protected runner files', () => {
     };
     expect(paths([change('package.json')], [scripts])).toEqual(['package.json']);
     expect(paths([change('package.json')], [bump])).toEqual([]);
+    // Babel's configuration as a package.json key: jest's default transform applies it to the code.
+    const babel: ChangedText = {
+      path: 'package.json',
+      before,
+      after: JSON.stringify({ scripts: { test: 'node --test' }, dependencies: { a: '1.0.0' }, babel: { plugins: ['./x.js'] } }),
+    };
+    expect(paths([change('package.json')], [babel])).toEqual(['package.json']);
   });
 
   it("refuses an `imports` entry keyed on a condition node does not set, and lets the program's own wiring change", () => {
