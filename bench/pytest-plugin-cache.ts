@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { args, flag } from './lib/args.ts';
 import { median } from './lib/stats.ts';
 import { parseSandboxChoice, selectSandbox } from '../src/sandbox/select-sandbox.ts';
-import { warmPluginRewrites } from '../src/runners/pytest/plugin-rewrites.ts';
+import { warmPluginRewrites, writePluginRewrites } from '../src/runners/pytest/plugin-rewrites.ts';
 
 const rounds = Number(flag('--rounds') ?? 5);
 const choice = parseSandboxChoice(flag('--sandbox') ?? 'auto', '--sandbox');
@@ -63,12 +63,8 @@ try {
       const ms = await start();
       if (cachedRewrites().length === 0) cold.push(ms);
       else raced++;
-      // The warm-up runs once per process: write the cache again as it would.
-      execFileSync(interpreter, ['-m', 'pytest', '--collect-only', '-q', '-p', 'no:cacheprovider', '--noconftest', dir], {
-        cwd: dir,
-        env: { ...process.env, PYTHONDONTWRITEBYTECODE: '' },
-        stdio: 'ignore',
-      });
+      // The warm-up runs once per process: the cache written again as it writes it.
+      await writePluginRewrites({ file: interpreter, args: ['-m', 'pytest'] });
     }
     warm.push(await start());
   }

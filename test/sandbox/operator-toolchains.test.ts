@@ -2,7 +2,7 @@
 // real processes and no internet: a pytest project from a virtualenv whose packages the system
 // Python lacks, `npm ci` of a real lockfile through a registry only the operator's npmrc names (an
 // HTTPS stand-in with its own CA), and pyenv's shims. Each also shows it fails without the settings.
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync, realpathSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -15,20 +15,13 @@ import { selectSandbox } from '../../src/sandbox/select-sandbox.ts';
 import { which } from '../../src/sandbox/toolchains.ts';
 import { startNpmRegistryStandIn, type NpmRegistryStandIn } from '../support/npm-registry-stand-in.ts';
 import { makeRepo } from '../support/git-fixture.ts';
+import { hostHasPytest, hostPython3, makeOperatorVenv } from '../support/operator-venv.ts';
 import { repoConfigSchema } from '../../src/core/repo-config.ts';
 import { runFix } from '../../src/loop/local-run.ts';
 import { newRunId } from '../../src/core/run-id.ts';
 
 const bwrap = bwrapWorks();
-const python3 = which('python3', process.env.PATH ?? '');
-const hostHasPytest = (() => {
-  try {
-    execFileSync(python3 ?? 'python3', ['-m', 'pytest', '--version'], { stdio: 'ignore', timeout: 30_000 });
-    return true;
-  } catch {
-    return false;
-  }
-})();
+const python3 = hostPython3;
 /** The operator's shell: none of the npm_config_* variables of the npm that started this test runner. */
 const operatorEnv = (extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv => ({
   ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k))),
@@ -55,10 +48,7 @@ describe.runIf(bwrap && hostHasPytest)('a pytest project run from a virtualenv',
     // A venv of the operator's python3 with the base's packages (pytest) and one of its own: the
     // network is never needed, and the system Python has neither.
     venv = join(root, 'venv');
-    execFileSync(python3 ?? 'python3', ['-m', 'venv', '--system-site-packages', '--without-pip', venv], { timeout: 60_000 });
-    const site = execFileSync(join(venv, 'bin', 'python3'), ['-c', 'import sysconfig; print(sysconfig.get_paths()["purelib"])'], {
-      encoding: 'utf8',
-    }).trim();
+    const { site } = makeOperatorVenv(venv);
     await writeFile(join(site, 'fixloop_venv_probe.py'), 'def answer():\n    return 42\n');
     project = join(root, 'py-project');
     await mkdir(project, { recursive: true });

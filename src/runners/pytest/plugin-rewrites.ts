@@ -54,7 +54,7 @@ export function warmPluginRewrites(command: string, cwd: string, resolve: Resolv
   let warming = warmed.get(key);
   if (!warming) {
     // A run stopped meanwhile leaves the cache to the next run's first pytest command.
-    warming = collectNothing(start, signal)
+    warming = writePluginRewrites(start, signal)
       .catch(() => undefined)
       .finally(() => {
         if (signal?.aborted) warmed.delete(key);
@@ -64,8 +64,11 @@ export function warmPluginRewrites(command: string, cwd: string, resolve: Resolv
   return warming;
 }
 
-/** pytest collecting an empty folder of its own, with its own settings file so none above is read. */
-async function collectNothing(start: PytestStart, signal: AbortSignal | undefined): Promise<void> {
+/**
+ * pytest collecting an empty folder of its own, with its own settings file so none above is read,
+ * each time it is called (bench/pytest-plugin-cache.ts makes the cache again after deleting it).
+ */
+export async function writePluginRewrites(start: PytestStart, signal?: AbortSignal): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'fixloop-pytest-warm-'));
   try {
     await writeFile(join(dir, 'pytest.ini'), '[pytest]\n');
