@@ -8,50 +8,32 @@
 // under the runner (so the call can be made alone: no state the tests set up decides it) and the
 // patched program gives the original's result there too: the fix exists only under the runner, beside
 // the tests, and a reviewer must see that call.
-import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { OutsideLook, RunnerOnlyCall, StaleBuild } from '../core/assessment.ts';
 import type { SuiteRunner } from '../gate/setup-then-gate.ts';
 import { PROBE_FOLDER, type ProbeCheckout, type ProbeRun } from './probe-checkout.ts';
-import type { OutsideCalls } from './probe-language.ts';
-import { probeLanguageOf } from './probe-languages.ts';
 import type { VersionPlan } from './probe-plan.ts';
 import type { ProbeRecord, ProbedFunction } from './probe-record.ts';
 import { resultText } from './compare-records.ts';
 import { SuiteCalls, same } from './outside-pairs.ts';
 import { unshippedFiles } from './unshipped-files.ts';
 import { copyKey } from './built-copies.ts';
+import { outsideOf, plainCalls, type Out, type Outcomes } from './outside-process.ts';
 
 /** Calls made again at most: the look is one short process per version and language. */
 const MAX_CALLS = 40;
-/** Each process's time, within what is left of the assessment's. */
-const PROCESS_MS = 30_000;
 /** Runner-only calls kept for the report (`count` has them all). */
 const SHOWN = 5;
-/**
- * The plain process runs without the variable the sandbox sets for the test runners to say "this is
- * a CI run" (sandbox/environment.ts): a program as its users run it has none, and a fix made only
- * where it is set is a fix made only for the tests. The variables that keep the runners' output
- * plain stay: a call whose result depends on them gives the original another result outside, and
- * is not counted (lookFromOutside), where a fix to colour handling would be refused for nothing.
- */
-const AS_A_USER_RUNS_IT = 'env -u CI';
-const CALLS_FILE = 'outside-calls.json';
-const RESULTS_FILE = 'outside-results.jsonl';
-
-type Out = ProbeRecord['out'];
 
 /** A suite call the patch changed under the runner (the patched version's record), to be made again outside it. */
-interface Changed {
+export interface Changed {
   fn: ProbedFunction;
   record: ProbeRecord;
   original: Out;
   /** The receiver's fields as the original's call had them: the patched one's, or fewer (outside-pairs.ts). */
   originalThis?: string;
 }
-
-/** What each version's plain process gave, by call: the result, or null when it gave none. */
-type Outcomes = Array<Out | null>;
 
 /**
  * The look, or null when the patch changed no call the suite made (the probes saw no change there),
@@ -105,17 +87,18 @@ export async function lookFromOutside(
 /**
  * The suite calls whose one result under the runner differs between the versions, by function and
  * arguments, that a plain process can make (a plain function's, with exact arguments, of a language
- * that has one), at most MAX_CALLS; and how many of the others could not be made, and why. A call
+ * that has one), at most MAX_CALLS (`more`: how many beyond); and how many of the others could not be made, and why. A call
  * that gave several results in one version depends on state, and is left out.
  */
 export function changedCalls(
   original: readonly ProbeRecord[],
   patched: readonly ProbeRecord[],
   functions: ReadonlyMap<string, ProbedFunction>,
-): { calls: Changed[]; notCalled: NonNullable<OutsideLook['notCalled']> } {
+): { calls: Changed[]; notCalled: NonNullable<OutsideLook['notCalled']>; more: number } {
   const before = new SuiteCalls(original);
   const calls: Changed[] = [];
   const notCalled = { methods: 0, inexactArguments: 0, unsupported: 0 };
+  let more = 0;
   for (const [, after] of new SuiteCalls(patched).entries()) {
     const was = after ? before.pairOf(after) : null;
     if (!after || !was || same(was.out, after.out)) continue;
@@ -132,18 +115,15 @@ export function changedCalls(
     else if (!exact) notCalled.inexactArguments += 1;
     else if (calls.length < MAX_CALLS)
       calls.push({ fn, record: after, original: was.out, ...(was.replayThis ? { originalThis: was.replayThis } : {}) });
+    else more += 1;
   }
-  return { calls, notCalled };
+  return { calls, notCalled, more };
 }
 
 /** The call as the original made it: on the receiver it had, which may lack a field the patch added. */
-function asTheOriginalMadeIt(call: Changed): Changed {
+export function asTheOriginalMadeIt(call: Changed): Changed {
   if (call.originalThis === undefined || call.originalThis === call.record.replayThis) return call;
   return { ...call, record: { ...call.record, replayThis: call.originalThis } };
-}
-
-function outsideOf(path: string): OutsideCalls | null {
-  return probeLanguageOf(path)?.outside ?? null;
 }
 
 /** One version written as it ships, its calls made by each language's plain process. */
@@ -181,74 +161,22 @@ async function outcomesOf(
 }
 
 /** Each call made by its language's plain process in the checkout as it is. */
-async function callsOf(
+function callsOf(
   at: At,
   plan: VersionPlan,
   changed: readonly Changed[],
   builtCopies: ReadonlyMap<string, string>,
 ): Promise<Outcomes> {
-  const folder = join(at.checkout.dir, PROBE_FOLDER);
-  const outcomes: Outcomes = changed.map(() => null);
-  const languages = new Map<OutsideCalls, number[]>();
-  for (const [i, call] of changed.entries()) {
-    const outside = outsideOf(call.fn.path);
-    if (outside) languages.set(outside, [...(languages.get(outside) ?? []), i]);
-  }
-  for (const [outside, indexes] of languages) {
-    if (at.left() < 1000) break;
-    for (const { from, name } of outside.files) await copyFile(from, join(folder, name));
-    const calls = indexes.map((i) => {
-      const { fn, record } = changed[i]!;
+  return plainCalls(
+    { dir: at.checkout.dir, suite: at.suite, left: at.left, log: at.log, version: plan.name },
+    changed.map(({ fn, record }) => ({
       // The package's build, run just now, holds the copy users get: the call is made there.
-      const path = builtCopies.get(copyKey(fn)) ?? fn.path;
-      return { path, name: fn.name, args: record.replay, ...(record.replayThis ? { this: record.replayThis } : {}) };
-    });
-    await writeFile(join(folder, CALLS_FILE), JSON.stringify(calls));
-    await rm(join(folder, RESULTS_FILE), { force: true });
-    const command = `${AS_A_USER_RUNS_IT} ${outside.command({
-      testCommand: at.suite.testCommand,
-      folder: PROBE_FOLDER,
-      calls: CALLS_FILE,
-      results: RESULTS_FILE,
-    })}`;
-    const result = await at.suite.plain(at.checkout.dir, command, Math.min(PROCESS_MS, at.left()));
-    if (result.exitCode !== 0)
-      at.log(
-        `assessment: the look from outside the runner ended ${result.timedOut ? 'at its time limit' : `with exit ${result.exitCode ?? result.signal}`}`,
-      );
-    const { results, missing } = await resultsOf(join(folder, RESULTS_FILE), indexes.length);
-    for (const [j, out] of results.entries()) outcomes[indexes[j]!] = out;
-    // Why a call gave nothing (a file plain node cannot load, a name no export has), once: the log says what the look did not reach.
-    if (missing) at.log(`assessment: outside the runner, ${plan.name}: ${missing.slice(0, 300)}`);
-  }
-  return outcomes;
-}
-
-/**
- * Each call's result as the records write it (`{"returned":"…"}`), by its place in the calls file;
- * and the first reason a call gave none, as the process wrote it.
- */
-async function resultsOf(file: string, count: number): Promise<{ results: Outcomes; missing: string | null }> {
-  const results: Outcomes = Array.from({ length: count }, () => null);
-  let missing: string | null = null;
-  const text = await readFile(file, 'utf8').catch(() => '');
-  for (const line of text.split('\n')) {
-    try {
-      const { i, out, missing: why } = JSON.parse(line) as { i?: unknown; out?: unknown; missing?: unknown };
-      if (typeof i !== 'number' || i < 0 || i >= count) continue;
-      if (isOut(out)) results[i] = out;
-      else if (typeof why === 'string') missing ??= why;
-    } catch {
-      // A line the process left half written when it was stopped: that call gave nothing.
-    }
-  }
-  return { results, missing };
-}
-
-function isOut(value: unknown): value is Out {
-  if (typeof value !== 'object' || value === null) return false;
-  const given = value as { returned?: unknown; threw?: unknown };
-  return typeof given.returned === 'string' || typeof given.threw === 'string';
+      path: builtCopies.get(copyKey(fn)) ?? fn.path,
+      name: fn.name,
+      args: record.replay,
+      ...(record.replayThis ? { this: record.replayThis } : {}),
+    })),
+  );
 }
 
 function runnerOnlyCall(call: Changed, outside: Out, builtIn: string | undefined): RunnerOnlyCall {

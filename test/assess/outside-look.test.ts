@@ -93,6 +93,7 @@ describe('which calls are made again outside the runner', () => {
     expect(changedCalls(original, patched, functions)).toEqual({
       calls: [],
       notCalled: { methods: 0, inexactArguments: 0, unsupported: 0 },
+      more: 0,
     });
   });
 });
