@@ -37,6 +37,7 @@ import { packageScripts } from '../runners/package-scripts.ts';
 import { valuesOfVersions } from './change-values.ts';
 import { SECOND_SETUP_MS, secondCheckout } from './second-checkout.ts';
 import { lookFromOutside } from './outside-look.ts';
+import { rivalScreen } from './rival-screen.ts';
 
 export interface AssessInput {
   mirror: string;
@@ -92,12 +93,8 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
     const setUpAgain = quick ? () => secondCheckout(input, input.suite, `${dir}-b`) : null;
     early = await searchEarly(input, prepared, { dir, left, setUpAgain });
     const first: Look = { ...(await runAndLook(checkout, plans, { input, focused, left, fromFailing })), plans };
-    const {
-      runs,
-      looked: firstLooked,
-      plans: standing,
-      atEntryPoints,
-    } = await lookAtEntryPointsIfNeeded(first, { checkout, dir, input, focused, left, fromFailing, touched: paths });
+    const entryLook = { checkout, dir, input, focused, left, fromFailing, touched: paths };
+    const { runs, looked: firstLooked, plans: standing, atEntryPoints } = await lookAtEntryPointsIfNeeded(first, entryLook);
     if (!runs.patched || !runs.original)
       return notAssessed(budgetSpentReason(runs.patched ? runs.patchedMs : null, input.limitMs), true);
     if (!firstLooked) return notAssessed(unreachedReason(runs.patched.gate, runs.original.gate, input.fixed));
@@ -141,6 +138,7 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
       ...(begun ? { begun } : quick && !early ? { second: () => secondCheckout(input, input.suite, `${dir}-b`) } : {}),
       plan: (versions) => rivalPlans(versions, { originals, probed, entries: atEntryPoints?.entries, dir }),
       looked: { after, functions, near, noise },
+      screen: rivalScreen({ original: runs.original, patched: runs.patched }, near, { suite: input.suite, left, log: input.log }),
       // A rival that disagrees may do so in noise only: the versions run again first, once.
       settle: async () =>
         (looked = (await lookWithNoise(checkout, standing, runs, { input, left, fromFailing })) ?? looked).noise,

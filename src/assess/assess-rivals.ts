@@ -17,9 +17,10 @@ import type { ProbedFunction, ProbeRecord } from './probe-record.ts';
 import type { Looked } from './look-at-versions.ts';
 import type { VersionPlan } from './probe-plan.ts';
 import { oneEditRivals } from './one-edit-rivals.ts';
+import type { RivalScreen } from './rival-screen.ts';
+import { writeTexts } from './checkout-texts.ts';
 import {
   startRivalSearch,
-  writeTexts,
   type Rival,
   type RivalSearch,
   type RivalSearcher,
@@ -64,6 +65,8 @@ export interface RivalComparison {
   log: (line: string) => void;
   /** Where the rivals come from: the `repair` engine's one-edit candidates unless given (a test's stand-in). */
   source?: RivalSource;
+  /** Sets candidates aside before their run where a plain process shows they change nothing the patch changed (rival-screen.ts). */
+  screen?: RivalScreen | null;
 }
 
 /** What the search may take of what is left: the rivals it finds still have to run the suite. */
@@ -72,7 +75,7 @@ export function searchShare(leftMs: number, suiteRunMs: number): number {
 }
 
 /** What the comparison is given before the look: all but what only the look decides. */
-export type RivalBasis = Omit<RivalComparison, 'begun' | 'second' | 'suiteRunMs' | 'looked' | 'plan' | 'settle'>;
+export type RivalBasis = Omit<RivalComparison, 'begun' | 'second' | 'suiteRunMs' | 'looked' | 'plan' | 'settle' | 'screen'>;
 
 /** The comparison's basis for the assessment's checkout, the files as `original` plans them written back first. */
 export function rivalBasis(
@@ -122,6 +125,7 @@ export async function compareRivals(input: RivalComparison): Promise<{
     return () => end;
   };
   const searcher = input.begun ? input.begun.searcher : await startRivalSearch(searchOf(input), searchMs());
+  if (input.screen) searcher?.screenWith(input.screen);
   let pending = input.begun?.first;
   const compared: NonNullable<LevelInput['alternatives']> = [];
   let exhausted = false;
@@ -149,6 +153,7 @@ export async function compareRivals(input: RivalComparison): Promise<{
   const search = {
     candidates: searcher?.candidates ?? 0,
     tried: searcher?.tried ?? 0,
+    ...(searcher?.screened ? { screened: searcher.screened } : {}),
     passedFailing,
     ...(stopped ? { stopped } : {}),
   };

@@ -148,8 +148,9 @@ export function unfinishedReason(budget: Assessment['budget'], search: Assessmen
   const more = `(\`assessment.timeBudget\` gives it more than ${seconds(budget.limitMs)})`;
   if (budget.exhausted)
     return `the assessment's time ran out before it had compared everything ${more}: what else the patch changes was not all seen`;
-  if (search?.stopped === 'time' && search.tried < search.candidates)
-    return `the assessment's time ran out after ${search.tried} of the ${search.candidates} one-edit patches at the lines the patch changed were tried ${more}: whether another that passes the failing tests gives other results is not known`;
+  const passed = (search?.tried ?? 0) + (search?.screened ?? 0);
+  if (search?.stopped === 'time' && passed < search.candidates)
+    return `the assessment's time ran out after ${passed} of the ${search.candidates} one-edit patches at the lines the patch changed were tried ${more}: whether another that passes the failing tests gives other results is not known`;
   if (search?.stopped === 'error')
     return 'the search for other plausible patches stopped on an error: whether one gives other results is not known';
   return null;

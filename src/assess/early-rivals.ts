@@ -18,7 +18,8 @@ import { rivalBasis, searchOf, type BegunSearch, type RivalBasis } from './asses
 import type { PatchedVersion } from './patched-versions.ts';
 import type { ProbeCheckout } from './probe-checkout.ts';
 import type { VersionPlan } from './probe-plan.ts';
-import { startRivalSearch, writeTexts } from './rival-search.ts';
+import { startRivalSearch } from './rival-search.ts';
+import { writeTexts } from './checkout-texts.ts';
 import { forkedCheckout } from './second-checkout.ts';
 
 /** The suite's time at the baseline from which the search begins beside the look. */

@@ -1,7 +1,5 @@
 // The rival search's pool (rival-search.ts): candidates taken in order by one worker per checkout,
 // each run in the checkout its worker holds.
-import type { GateResult } from '../core/gate-result.ts';
-
 /** What one step of the pool ran: the candidates that passed, where the next step starts, why it stopped. */
 export interface PoolStep<C> {
   found: Array<{ index: number; candidate: C }>;
@@ -18,7 +16,8 @@ export interface PoolStep<C> {
  */
 export async function runInCheckouts<C>(
   at: { candidates: C[]; from: number; max: number; first: string; second: Promise<string | null> },
-  run: (dir: string, candidate: C) => Promise<GateResult>,
+  /** Whether the candidate passed the failing tests. */
+  run: (dir: string, candidate: C) => Promise<boolean>,
   outOfTime: () => boolean,
 ): Promise<PoolStep<C>> {
   const step: PoolStep<C> = { found: [], next: at.from };
@@ -30,7 +29,7 @@ export async function runInCheckouts<C>(
       }
       const index = step.next++;
       const candidate = at.candidates[index] as C;
-      if ((await run(dir, candidate)).passed) step.found.push({ index, candidate });
+      if (await run(dir, candidate)) step.found.push({ index, candidate });
     }
   };
   const first = work(at.first);

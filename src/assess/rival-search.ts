@@ -7,9 +7,9 @@
 // (bench/overfit-written.ts: incorrect patches `verified` 9 → 2 of 18 on the written corpus). The candidates are the
 // `repair` engine's one-edit candidates (one-edit-rivals.ts), behind RivalSource, which a test can stand in for.
 import { createTwoFilesPatch } from 'diff';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { candidateRunTimeout } from '../core/candidate-run-timeout.ts';
 import { runInCheckouts } from './rival-pool.ts';
 import type { TestCaseResult } from '../core/test-report.ts';
@@ -17,6 +17,8 @@ import type { GateResult } from '../core/gate-result.ts';
 import type { SuiteRunner } from '../gate/setup-then-gate.ts';
 import type { CandidateInfo } from './assessment-level.ts';
 import type { PatchedVersion } from './patched-versions.ts';
+import type { RivalScreen } from './rival-screen.ts';
+import { screenedVersions, withTexts } from './checkout-texts.ts';
 
 /** One file of the original with one edit, and what the edit is (`src/a.js:12 \`<\` → \`<=\``). */
 export interface RivalCandidate {
@@ -74,9 +76,12 @@ export interface RivalsFound {
 
 /** A search that goes on where its last step ended: the caller compares what a step found before asking for more. */
 export interface RivalSearcher {
-  /** Candidates there are, and how many have been run so far. */
+  /** Candidates there are, how many have run on the failing tests so far, and how many the screen set aside unrun. */
   readonly candidates: number;
   readonly tried: number;
+  readonly screened: number;
+  /** From now on, each candidate goes through `screen` before its run (rival-screen.ts): set aside, it does not run. */
+  screenWith(screen: RivalScreen): void;
   /**
    * Runs the next candidates until `max` more pass the failing tests, `deadline()` (epoch ms, asked
    * before each candidate: a step begun beside the look learns its end only when the look is done)
@@ -97,31 +102,27 @@ export async function startRivalSearch(search: RivalSearch, limitMs: number): Pr
   const candidates = await search.source.candidates(request);
   if (candidates.length === 0) return null;
   // Read before anything is written: `original` may read the checkout, which the runs below rewrite.
-  const originals = new Map<string, string | null>();
-  for (const path of [...request.patched.files.keys(), ...candidates.map((c) => c.file)])
-    if (!originals.has(path)) originals.set(path, await request.original(path));
-  const none = (stopped?: 'error'): RivalSearcher => ({
-    candidates: candidates.length,
-    tried: 0,
-    next: async () => ({ rivals: [], ...(stopped ? { stopped } : {}) }),
-    close: async () => undefined,
-  });
+  const originals = await originalTexts(request, candidates);
   let reference: { gate: GateResult; command: string } | null;
   try {
     reference = await referenceRun(search, originals, limitMs);
   } catch (error) {
     log(`assessment: the search for rival patches stopped: ${(error as Error).message}`);
-    return none('error');
+    return noSearch(candidates.length, 'error');
   }
   if (!reference) {
     log('assessment: no rival patches tried: the failing tests did not pass alone with the patch in the assessment’s checkout');
-    return none();
+    return noSearch(candidates.length);
   }
   const { gate: patchRun, command: focused } = reference;
   log(`assessment: trying ${candidates.length} one-edit patches at the lines the patch changed, on the failing tests alone`);
   // Made while the first candidates run; a setup that fails or throws leaves one checkout.
   const second = candidates.length > 1 && search.second ? search.second.ready().catch(() => null) : Promise.resolve(null);
+  // Where the next step starts, among the candidates; of those passed, how many ran and how many were set aside.
+  let position = 0;
   let tried = 0;
+  let screened = 0;
+  let screen: RivalScreen | null = null;
   let named = 0;
   // The candidates' runs in one checkout share a /tmp, where a runner keeps its caches (jest's
   // transforms, npm's compiled modules): the candidates are fixloop's own edits of the original. The
@@ -132,22 +133,34 @@ export async function startRivalSearch(search: RivalSearch, limitMs: number): Pr
     get tried() {
       return tried;
     },
+    get screened() {
+      return screened;
+    },
+    screenWith(given) {
+      screen = given;
+    },
     async next(max, deadline, cancel) {
       const left = () => deadline() - Date.now();
       // Bounded as the `repair` engine bounds its candidates, by the patch's own run.
       const runMs = () => candidateRunTimeout(patchRun.durationMs, left());
       const pool = await runInCheckouts(
-        { candidates, from: tried, max, first: request.dir, second },
+        { candidates, from: position, max, first: request.dir, second },
         async (dir, candidate) => {
-          const view = { tmpDir: await keptTmp.of(dir) };
-          return withTexts(dir, new Map([[candidate.file, candidate.text]]), originals, () =>
-            search.suite.gateWith(dir, focused, Math.min(runMs(), left()), view),
-          );
+          const edited = new Map([[candidate.file, candidate.text]]);
+          const versions = screenedVersions(dir, { patched: request.patched.files, candidate: edited }, originals);
+          if (await screen?.setsAside(dir, candidate.summary, versions)) {
+            screened += 1;
+            return false;
+          }
+          tried += 1;
+          const tmpDir = await keptTmp.of(dir);
+          const gate = () => search.suite.gateWith(dir, focused, Math.min(runMs(), left()), { tmpDir });
+          return (await withTexts(dir, edited, originals, gate)).passed;
         },
         // A run with less time than the patch's own took could not tell a pass from a slow candidate.
         () => cancel?.aborted === true || left() < 2 * patchRun.durationMs + 500,
       );
-      tried = pool.next;
+      position = pool.next;
       const { found } = pool;
       let stopped: RivalsFound['stopped'] = pool.stopped;
       if (pool.error) {
@@ -156,9 +169,7 @@ export async function startRivalSearch(search: RivalSearch, limitMs: number): Pr
       }
       // In the candidates' order, whichever checkout ran them: the engine's order is the rivals' too.
       const inOrder = found.sort((a, b) => a.index - b.index).map((f) => f.candidate);
-      log(
-        `assessment: ${inOrder.length} more of the ${tried} one-edit patches tried so far also pass the failing tests${inOrder.length > 0 ? `: ${inOrder.map((f) => f.summary).join('; ')}` : ''}`,
-      );
+      log(foundLine(inOrder, tried, screened));
       const rivals = await asRivals(inOrder, originals, search.source, named);
       named += rivals.length;
       return { rivals, ...(stopped ? { stopped } : {}) };
@@ -169,6 +180,26 @@ export async function startRivalSearch(search: RivalSearch, limitMs: number): Pr
       await keptTmp.remove();
     },
   };
+}
+
+/** A search that tries nothing: no run of the patch on the failing tests passed, or one failed (`error`). */
+function noSearch(candidates: number, stopped?: 'error'): RivalSearcher {
+  return {
+    candidates,
+    tried: 0,
+    screened: 0,
+    screenWith: () => undefined,
+    next: async () => ({ rivals: [], ...(stopped ? { stopped } : {}) }),
+    close: async () => undefined,
+  };
+}
+
+/** The original text of every file the patch or a candidate changes. */
+async function originalTexts(request: RivalRequest, candidates: readonly RivalCandidate[]): Promise<Map<string, string | null>> {
+  const originals = new Map<string, string | null>();
+  for (const path of [...request.patched.files.keys(), ...candidates.map((c) => c.file)])
+    if (!originals.has(path)) originals.set(path, await request.original(path));
+  return originals;
 }
 
 /**
@@ -191,6 +222,14 @@ async function referenceRun(
     if (gate.passed && (last || request.fixed.every((t) => reported.has(t.id)))) return { gate, command };
   }
   return null;
+}
+
+/** What the search found so far, for the log. */
+function foundLine(found: readonly RivalCandidate[], tried: number, screened: number): string {
+  const aside =
+    screened > 0 ? ` (${screened} set aside unrun: outside the runner they change none of the calls the patch changed)` : '';
+  const which = found.length > 0 ? `: ${found.map((f) => f.summary).join('; ')}` : '';
+  return `assessment: ${found.length} more of the ${tried} one-edit patches tried so far also pass the failing tests${aside}${which}`;
 }
 
 /** A kept /tmp per checkout, made when first asked, and removed together. */
@@ -229,32 +268,4 @@ async function asRivals(
       version: { name: `rival-${named + i + 1}`, files: new Map([[f.file, f.text]]) },
     };
   });
-}
-
-/** `run` with the files as `texts` has them (null: absent), then as the original has them again. */
-async function withTexts<T>(
-  dir: string,
-  texts: ReadonlyMap<string, string | null>,
-  originals: ReadonlyMap<string, string | null>,
-  run: () => Promise<T>,
-): Promise<T> {
-  await writeTexts(dir, texts);
-  try {
-    return await run();
-  } finally {
-    await writeTexts(dir, new Map([...texts.keys()].map((path) => [path, originals.get(path) ?? null])));
-  }
-}
-
-/** Each file as given; null: absent. */
-export async function writeTexts(dir: string, texts: ReadonlyMap<string, string | null>): Promise<void> {
-  for (const [path, text] of texts) {
-    const file = join(dir, path);
-    if (text === null) {
-      await rm(file, { force: true });
-      continue;
-    }
-    await mkdir(dirname(file), { recursive: true });
-    await writeFile(file, text);
-  }
 }

@@ -160,9 +160,16 @@ export interface Assessment {
    * within the time, and how many passed them (those that passed the whole suite too are in
    * `alternatives`, `foundBy: 'assessment'`). `stopped`: why it tried fewer than all: its share of
    * the time ran out, one it found gives other results than the patch (so the tests do not decide),
-   * or a run failed.
+   * or a run failed. `screened`: how many were set aside unrun, their results outside the runner the
+   * original's on every call the patch changed (src/assess/rival-screen.ts).
    */
-  rivalSearch?: { candidates: number; tried: number; passedFailing: number; stopped?: 'time' | 'enough' | 'error' };
+  rivalSearch?: {
+    candidates: number;
+    tried: number;
+    screened?: number;
+    passedFailing: number;
+    stopped?: 'time' | 'enough' | 'error';
+  };
   /**
    * Set when the patch changes behaviour at the failing tests' own calls and at none of the inputs
    * generated around them (and no boundary moved there), or at none of those that give one of their

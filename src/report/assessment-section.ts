@@ -181,10 +181,17 @@ function rivalSearched(assessment: Assessment): string[] {
     enough: 'one it found gives other results than the patch',
     error: 'a run failed',
   };
-  const tried = search.stopped ? `${search.tried} of the ${search.candidates}` : `all ${search.candidates}`;
+  const screened = search.screened ?? 0;
+  const passed = search.tried + screened;
+  const tried = search.stopped ? `${passed} of the ${search.candidates}` : `all ${search.candidates}`;
   const stopped = search.stopped ? ` (then ${why[search.stopped]})` : '';
+  // Set aside: a plain process showed them giving the original's result on every call the patch changed.
+  const aside =
+    screened > 0
+      ? ` (${screened} set aside unrun: outside the runner they give the original's result on every call the patch changed)`
+      : '';
   return [
-    `- Other fixes tried: ${tried} one-edit patches at the lines the patch changed, on the failing tests${stopped}; ${search.passedFailing} passed them`,
+    `- Other fixes tried: ${tried} one-edit patches at the lines the patch changed, on the failing tests${aside}${stopped}; ${search.passedFailing} passed them`,
   ];
 }
 

@@ -133,6 +133,33 @@ describe('the rival search', () => {
     await expect(readFile(join(other, 'f.js'), 'utf8')).rejects.toThrow();
   });
 
+  it('sets aside unrun the candidates its screen sets aside, from the moment it is given one', async () => {
+    const seen: string[] = [];
+    const searcher = await search(seen);
+    if (!searcher) throw new Error('no search started');
+    await searcher.next(1, inAMinute());
+    const screened: string[] = [];
+    // A screen that sets aside the failing candidates, having seen each one written in the checkout.
+    searcher.screenWith({
+      setsAside: async (at, candidate, versions) => {
+        let text = '';
+        await versions.candidate(async () => {
+          text = await readFile(join(at, 'f.js'), 'utf8');
+          return [];
+        });
+        screened.push(text.trim());
+        return candidate.startsWith('fail');
+      },
+    });
+    const rest = await searcher.next(10, inAMinute());
+    expect(rest.rivals.map((r) => r.info.summary)).toEqual(['pass-2', 'pass-3']);
+    expect(screened).toEqual(['// fail-2', '// pass-2', '// pass-3', '// fail-3']);
+    // fail-1 ran before the screen was given; fail-2 and fail-3 never ran on the failing tests.
+    expect(seen).toEqual([PATCH.trim(), '// fail-1', '// pass-1', '// pass-2', '// pass-3']);
+    expect({ tried: searcher.tried, screened: searcher.screened }).toEqual({ tried: 4, screened: 2 });
+    expect(await readFile(join(dir, 'f.js'), 'utf8')).toBe(ORIGINAL);
+  });
+
   it('tries nothing when the failing tests cannot be run alone', async () => {
     const seen: string[] = [];
     expect(await search(seen, [])).toBeNull();
