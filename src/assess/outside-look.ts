@@ -52,7 +52,7 @@ export async function lookFromOutside(
   const notAll = notCalled.methods + notCalled.inexactArguments + notCalled.unsupported > 0 ? { notCalled } : {};
   if (changed.length === 0) return notAll.notCalled ? { called: 0, reproduced: 0, runnerOnly: [], count: 0, ...notAll } : null;
   tools.log(`assessment: ${changed.length} changed call(s) made again outside the test runner`);
-  const at = { checkout, ...tools, original: plans.original };
+  const at = { checkout, ...tools, original: plans.original, listing: { failed: null } };
   const looked = await checkout.withoutTests(async () => ({
     original: await outcomesOf(at, plans.original, changed.map(asTheOriginalMadeIt)),
     patched: await outcomesOf(at, patchedPlan, changed),
@@ -134,6 +134,8 @@ type At = {
   log: (line: string) => void;
   /** The original version: its changed functions' texts, which a shipped copy of them keeps (stale-builds.ts). */
   original: VersionPlan;
+  /** Why the packaging tool could not list the original's files, for the other versions (unshipped-files.ts). */
+  listing: { failed: string | null };
 };
 
 /** What one version's plain process gave, and the shipped build files that keep its changed functions as they were. */
@@ -145,7 +147,8 @@ async function outcomesOf(
   await at.checkout.writePlain(plan);
   const folder = join(at.checkout.dir, PROBE_FOLDER);
   await mkdir(folder, { recursive: true });
-  const ships = { dir: at.checkout.dir, suite: at.suite, left: at.left, log: (line: string) => at.log(`${line} (${plan.name})`) };
+  const log = (line: string) => at.log(`${line} (${plan.name})`);
+  const ships = { dir: at.checkout.dir, suite: at.suite, left: at.left, log, listing: at.listing };
   const functions = changed.map(({ fn }) => ({
     name: fn.name,
     path: fn.path,

@@ -20,6 +20,13 @@ export interface ShipsAt {
   suite: SuiteRunner;
   left: () => number;
   log: (line: string) => void;
+  /**
+   * Shared by the versions of one look: why the packaging tool could not list the original's files.
+   * A listing that failed there (a build backend older than the project's configuration needs) is not
+   * run again for a version that leaves every file but its changed functions' as they were: it would
+   * fail the same way, and take as long, and the two versions are then looked at the same way.
+   */
+  listing?: { failed: string | null };
 }
 
 export interface Unshipped {
@@ -52,7 +59,7 @@ export async function unshippedFiles(
   const present = (await writtenSince(at.dir, 0, new Set(['node_modules', PROBE_FOLDER]))).filter(
     (path) => !insideAny(path, installed),
   );
-  const packaged = await packagedOf(at, callFiles);
+  const packaged = await packagedOf(at, callFiles, patched);
   const shipsCalls = packaged !== null && callFiles.every((path) => packaged.files.has(path));
   const unpackaged = shipsCalls ? present.filter((path) => !packaged.files.has(path)) : [];
   if (unpackaged.length > 0)
@@ -87,15 +94,24 @@ export async function unshippedFiles(
 async function packagedOf(
   at: ShipsAt,
   callFiles: readonly string[],
+  patched: ReadonlySet<string>,
 ): Promise<{ tool: ShippedFiles; files: ReadonlySet<string>; built: boolean } | null> {
   const tools = new Set(callFiles.map((path) => probeLanguageOf(path)?.outside?.shipped));
   const [tool] = tools;
   if (tools.size !== 1 || !tool) return null;
+  const failed = at.listing?.failed;
+  if (failed && [...patched].every((path) => callFiles.includes(path))) {
+    at.log(`assessment: outside the runner, the package's files are not known: ${failed} (for the original; not listed again)`);
+    return null;
+  }
   const packaged = await packagedFiles(at.dir, tool, {
     suite: at.suite,
     folder: PROBE_FOLDER,
     timeoutMs: at.left() - 1000,
   });
-  if (packaged.kind === 'unknown') at.log(`assessment: outside the runner, the package's files are not known: ${packaged.why}`);
+  if (packaged.kind === 'unknown') {
+    at.log(`assessment: outside the runner, the package's files are not known: ${packaged.why}`);
+    if (at.listing) at.listing.failed = packaged.why;
+  }
   return packaged.kind === 'package' ? { tool, files: packaged.files, built: packaged.built } : null;
 }
