@@ -31,8 +31,10 @@ export interface RivalScreen {
    * Whether the candidate gives the original's result on every changed call in checkout `dir`.
    * `versions` runs a piece of work with the original, the patch or the candidate written in `dir`
    * (the original and the patch for the screen's own check of the checkout, once per checkout).
+   * `limitMs` bounds the candidate's process as its run of the failing tests would be bounded: an
+   * edit that loops forever gives nothing by then, and is kept for its run.
    */
-  setsAside(dir: string, candidate: string, versions: ScreenedVersions): Promise<boolean>;
+  setsAside(dir: string, candidate: string, versions: ScreenedVersions, limitMs: number): Promise<boolean>;
 }
 
 /** Work done with one version written in the checkout, which is put back as it was after. */
@@ -63,14 +65,16 @@ export function rivalScreen(
     return why("none of the calls the patch changed is a failing test's own");
   const asMade = calls.map(asTheOriginalMadeIt).map(plainCall);
   const checked = new Map<string, Promise<Outcomes | null>>();
-  const at = (dir: string, version: string) => ({ dir, suite: tools.suite, left: tools.left, log: tools.log, version });
+  const at = (dir: string, version: string, left = tools.left) => ({ dir, suite: tools.suite, left, log: tools.log, version });
   return {
-    async setsAside(dir, candidate, versions) {
+    async setsAside(dir, candidate, versions, limitMs) {
       let original = checked.get(dir);
       if (!original) checked.set(dir, (original = checkedOriginal(dir, calls, asMade, versions, at, tools.log)));
       const reference = await original;
       if (!reference) return false;
-      const outcomes = await versions.candidate(() => plainCalls(at(dir, candidate), asMade));
+      const end = Date.now() + limitMs;
+      const left = () => Math.min(tools.left(), end - Date.now());
+      const outcomes = await versions.candidate(() => plainCalls(at(dir, candidate, left), asMade));
       return outcomes.every((out, i) => out !== null && same(out, reference[i]!));
     },
   };

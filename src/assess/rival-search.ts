@@ -148,7 +148,7 @@ export async function startRivalSearch(search: RivalSearch, limitMs: number): Pr
         async (dir, candidate) => {
           const edited = new Map([[candidate.file, candidate.text]]);
           const versions = screenedVersions(dir, { patched: request.patched.files, candidate: edited }, originals);
-          if (await screen?.setsAside(dir, candidate.summary, versions)) {
+          if (await screen?.setsAside(dir, candidate.summary, versions, Math.min(runMs(), left()))) {
             screened += 1;
             return false;
           }

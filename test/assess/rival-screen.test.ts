@@ -3,7 +3,6 @@
 // unrun, one that gives anything else is not; and nothing is set aside where the rule could hide a
 // rival the failing tests pass (a changed call the plain process cannot make, no failing test's own
 // call among them, a call whose result outside is not the one the runner saw).
-import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +11,7 @@ import { rivalScreen, type ScreenedRuns, type ScreenedVersions } from '../../src
 import type { Outcomes } from '../../src/assess/outside-process.ts';
 import type { ProbeRecord, ProbedFunction } from '../../src/assess/probe-record.ts';
 import type { SuiteRunner } from '../../src/gate/setup-then-gate.ts';
+import { createProcessSandbox } from '../../src/sandbox/process-sandbox.ts';
 
 const FILE = 'src/order.js';
 const source = (body: string) => `'use strict';\nfunction before(a, b) {\n  return ${body};\n}\nmodule.exports = { before };\n`;
@@ -43,23 +43,11 @@ function basis(original: ProbeRecord[], patched: ProbeRecord[]): ScreenedRuns {
 /** The failing test's own calls. */
 const NEAR = { keys: new Set([`${fn.id}\u00002, 2`]) };
 
-/** A suite runner whose plain processes are real shells in the checkout. */
+/** A suite runner whose plain processes are real, run by the process sandbox (its time limit kills the tree). */
+const sandbox = createProcessSandbox();
 const suite = {
   testCommand: 'node --test',
-  plain: (cwd: string, command: string) =>
-    new Promise((done) =>
-      execFile('sh', ['-c', command], { cwd }, (error) =>
-        done({
-          exitCode: error ? 1 : 0,
-          signal: null,
-          timedOut: false,
-          killed: false,
-          output: '',
-          truncatedBytes: 0,
-          durationMs: 1,
-        }),
-      ),
-    ),
+  plain: (cwd: string, command: string, timeoutMs: number) => sandbox.run({ command, cwd, timeoutMs }),
 } as unknown as SuiteRunner;
 
 let dir: string;
@@ -93,9 +81,9 @@ describe('the screen of rival patches', () => {
     if (!screen) throw new Error(`no screen: ${logged.join('; ')}`);
     const seen: string[] = [];
     // `b > a` is the original again; `a >= b` and `!(a > b)` change before(2, 2), one as the patch does.
-    expect(await screen.setsAside(dir, 'b > a', versions(source('b > a'), seen))).toBe(true);
-    expect(await screen.setsAside(dir, 'a >= b', versions(source('a >= b')))).toBe(false);
-    expect(await screen.setsAside(dir, '!(a > b)', versions(source('!(a > b)')))).toBe(false);
+    expect(await screen.setsAside(dir, 'b > a', versions(source('b > a'), seen), 30_000)).toBe(true);
+    expect(await screen.setsAside(dir, 'a >= b', versions(source('a >= b')), 30_000)).toBe(false);
+    expect(await screen.setsAside(dir, '!(a > b)', versions(source('!(a > b)')), 30_000)).toBe(false);
     // The checkout's own check first (the original, then the patch), once; then the candidate.
     expect(seen).toEqual([ORIGINAL, PATCHED, source('b > a')]);
     expect(await readFile(join(dir, FILE), 'utf8')).toBe(ORIGINAL);
@@ -103,7 +91,14 @@ describe('the screen of rival patches', () => {
 
   it('keeps a candidate the plain process could not load: a call that gave nothing is no evidence', async () => {
     const screen = rivalScreen(BASIS, NEAR, tools);
-    expect(await screen?.setsAside(dir, 'broken', versions('module.exports = {};\n'))).toBe(false);
+    expect(await screen?.setsAside(dir, 'broken', versions('module.exports = {};\n'), 30_000)).toBe(false);
+  });
+
+  it('keeps a candidate that does not finish within its run’s bound, having waited no longer', async () => {
+    const screen = rivalScreen(BASIS, NEAR, tools);
+    const started = Date.now();
+    expect(await screen?.setsAside(dir, 'a loop', versions(source('(() => { for (;;); })()')), 1500)).toBe(false);
+    expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it('screens nothing when a changed call cannot be made outside the runner', () => {
@@ -120,7 +115,7 @@ describe('the screen of rival patches', () => {
   it('sets nothing aside in a checkout where the changed calls give outside what the runner did not see', async () => {
     // Under the runner, before(2, 2) gave 'maybe' in the original: state the tests set up decides it.
     const screen = rivalScreen(basis([call([2, 2], 'maybe'), call([1, 2], 'true')], BASIS.patched.records.slice()), NEAR, tools);
-    expect(await screen?.setsAside(dir, 'b > a', versions(source('b > a')))).toBe(false);
+    expect(await screen?.setsAside(dir, 'b > a', versions(source('b > a')), 30_000)).toBe(false);
     expect(logged.at(-1)).toContain('do not give what they gave under it');
   });
 });
