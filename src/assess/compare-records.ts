@@ -41,6 +41,11 @@ function suiteKey(record: ProbeRecord): string {
 
 const SEP = '\u0000';
 
+/** A call's function and arguments, as `NearFailing.keys` holds them. */
+export function nearKey(record: Pick<ProbeRecord, 'fn' | 'args'>): string {
+  return record.fn + SEP + record.args;
+}
+
 /** What a call returned or threw, as a behaviour change shows it: `false`, `throws TypeError: …`. */
 export function resultText(out: ProbeRecord['out']): string {
   return 'returned' in out ? out.returned : `throws ${out.threw}`;
@@ -137,7 +142,7 @@ export function nearFailingOf(records: ProbeRecord[], fromFailing: (record: Prob
   }
   return {
     calls: new Set(calls.map(suiteKey)),
-    keys: new Set([...calls, ...around].map((r) => r.fn + SEP + r.args)),
+    keys: new Set([...calls, ...around].map(nearKey)),
     around: aroundOf,
     inputs,
     paths,

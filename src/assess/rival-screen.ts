@@ -17,13 +17,11 @@
 // (a closure's variable), where a candidate could pass the failing tests while returning what the
 // original returns; the calls' results are compared, as the look from outside compares them.
 import type { SuiteRunner } from '../gate/setup-then-gate.ts';
-import type { NearFailing } from './compare-records.ts';
+import { nearKey, type NearFailing } from './compare-records.ts';
 import { asTheOriginalMadeIt, changedCalls, type Changed } from './outside-look.ts';
 import { same } from './outside-pairs.ts';
 import { plainCalls, type Outcomes, type PlainCall } from './outside-process.ts';
 import type { ProbeRecord, ProbedFunction } from './probe-record.ts';
-
-const SEP = '\u0000';
 
 /** Whether a candidate, written in a checkout, can be set aside without running the failing tests. */
 export interface RivalScreen {
@@ -61,7 +59,7 @@ export function rivalScreen(
   const left = notCalled.methods + notCalled.inexactArguments + notCalled.unsupported;
   if (left > 0 || more) return why(`${left + more} of the calls the patch changed cannot be made there`);
   if (calls.length === 0) return why('the patch changed no suite call');
-  if (!calls.some((c) => near.keys.has(c.record.fn + SEP + c.record.args)))
+  if (!calls.some((c) => near.keys.has(nearKey(c.record))))
     return why("none of the calls the patch changed is a failing test's own");
   const asMade = calls.map(asTheOriginalMadeIt).map(plainCall);
   const checked = new Map<string, Promise<Outcomes | null>>();

@@ -121,7 +121,7 @@ describe("another engine's patch in a function only the failing test calls", () 
   );
 
   it.runIf(fullSuite)(
-    'stays verified when no one-edit patch of its lines passes the failing test, most set aside unrun by the screen',
+    'stays verified when no one-edit patch of its lines passes the failing test, some set aside unrun by the screen',
     async () => {
       const { result, code } = await runPages(FIXED_PAGES);
       expect(result.status).toBe('tests_green');
