@@ -32,10 +32,11 @@ import { repositoryFiles } from '../workspace/repository-files.ts';
 import { unfinishedRun } from './unfinished-run.ts';
 import { alternativeVersions, applyInMemory, type PatchedVersion } from './patched-versions.ts';
 import { compareRivals, engineAlternatives, MAX_ALTERNATIVES, rivalBasis, searchShare } from './assess-rivals.ts';
-import { searchEarly, type EarlySearch } from './early-rivals.ts';
+import type { EarlySearch } from './early-rivals.ts';
+import { rivalCheckouts } from './later-second.ts';
 import { packageScripts } from '../runners/package-scripts.ts';
 import { valuesOfVersions } from './change-values.ts';
-import { SECOND_SETUP_MS, secondCheckout } from './second-checkout.ts';
+import { SECOND_SETUP_MS } from './second-checkout.ts';
 import { lookFromOutside } from './outside-look.ts';
 import { rivalScreen } from './rival-screen.ts';
 
@@ -88,10 +89,8 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
     clock = Date.now();
     const { chosen, others, probed, paths, originals, testFiles, checkout, focused, plans, fromFailing } = prepared;
     const searchAt = { chosen, originals, checkout, testFiles, focused, left };
-    // A second setup is worth it when the first checkout's clone, setup and planning were quick (second-checkout.ts).
-    const quick = clock - started <= SECOND_SETUP_MS;
-    const setUpAgain = quick ? () => secondCheckout(input, input.suite, `${dir}-b`) : null;
-    early = await searchEarly(input, prepared, { dir, left, setUpAgain });
+    const checkouts = await rivalCheckouts(input, prepared, { dir, left, quick: clock - started <= SECOND_SETUP_MS });
+    early = checkouts.early;
     const first: Look = { ...(await runAndLook(checkout, plans, { input, focused, left, fromFailing })), plans };
     const entryLook = { checkout, dir, input, focused, left, fromFailing, touched: paths };
     const { runs, looked: firstLooked, plans: standing, atEntryPoints } = await lookAtEntryPointsIfNeeded(first, entryLook);
@@ -135,10 +134,14 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
     const begun = (await early?.want(basis.written, Date.now() + searchShare(left(), suiteRunMs))) ?? undefined;
     const rivals = await compareRivals({
       ...basis,
-      ...(begun ? { begun } : quick && !early ? { second: () => secondCheckout(input, input.suite, `${dir}-b`) } : {}),
+      ...(begun ? { begun } : checkouts.later),
       plan: (versions) => rivalPlans(versions, { originals, probed, entries: atEntryPoints?.entries, dir }),
       looked: { after, functions, near, noise },
-      screen: rivalScreen({ original: runs.original, patched: runs.patched }, near, { suite: input.suite, left, log: input.log }),
+      screen: rivalScreen({ original: runs.original, patched: runs.patched }, near, {
+        suite: checkouts.suite,
+        left,
+        log: input.log,
+      }),
       // A rival that disagrees may do so in noise only: the versions run again first, once.
       settle: async () =>
         (looked = (await lookWithNoise(checkout, standing, runs, { input, left, fromFailing })) ?? looked).noise,

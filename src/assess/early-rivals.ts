@@ -26,6 +26,8 @@ import { forkedCheckout } from './second-checkout.ts';
 export const BESIDE_LOOK_FROM_SUITE_MS = 5000;
 
 export interface EarlySearch {
+  /** The suite its runs are made with: it shows a copied checkout its linked folders (second-checkout.ts). */
+  suite: SuiteRunner;
   /** The search, once its checkout is set up and the patch ran on the failing tests there (null: it could not begin). */
   begun: Promise<BegunSearch | null>;
   /**
@@ -102,6 +104,7 @@ export function beginRivalSearch(
   };
   return {
     begun,
+    suite: comparison.suite,
     want(written, searchUntil) {
       if (!told) {
         told = true;

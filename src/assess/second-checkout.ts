@@ -14,6 +14,7 @@ import { cloneMirror } from '../workspace/create-workspace.ts';
 import { forkTree } from '../workspace/fork-tree.ts';
 import type { MirrorSeal } from '../workspace/mirror-seal.ts';
 import { linkedFolderMounts } from '../workspace/tool-caches.ts';
+import type { Mount } from '../sandbox/sandbox.ts';
 
 /** A second checkout is set up anew only when the first's clone, setup and planning took at most this long. */
 export const SECOND_SETUP_MS = 10_000;
@@ -50,12 +51,15 @@ export async function forkedCheckout(
   if (linked.length === 0) return { dir, suite };
   const mounts = linkedFolderMounts(linked);
   const inFork = (cwd: string) => cwd === dir || cwd.startsWith(`${dir}/`);
+  const shown = <V extends { mounts?: Mount[] }>(cwd: string, view: V | undefined) =>
+    inFork(cwd) ? { ...view, mounts: [...mounts, ...(view?.mounts ?? [])] } : view;
   return {
     dir,
+    // The look from outside and the rival screen run plain processes in the fork too (rival-screen.ts).
     suite: {
       ...suite,
-      gateWith: (cwd, command, timeoutMs, view): Promise<GateResult> =>
-        suite.gateWith(cwd, command, timeoutMs, inFork(cwd) ? { ...view, mounts: [...mounts, ...(view?.mounts ?? [])] } : view),
+      gateWith: (cwd, command, timeoutMs, view): Promise<GateResult> => suite.gateWith(cwd, command, timeoutMs, shown(cwd, view)),
+      plain: (cwd, command, timeoutMs, view) => suite.plain(cwd, command, timeoutMs, shown(cwd, view)),
     },
   };
 }

@@ -61,9 +61,9 @@ export interface SuiteRunner {
   /**
    * A command of fixloop's own run in `cwd` as the tests are (their sandbox, environment, time limit and
    * signal), with no runtime guard and no report, and as its own PID 1: the assessment's look from
-   * outside the runner.
+   * outside the runner. `view.mounts` as for gateWith.
    */
-  plain(cwd: string, command: string, timeoutMs: number): Promise<CommandResult>;
+  plain(cwd: string, command: string, timeoutMs: number, view?: Pick<CommandView, 'mounts'>): Promise<CommandResult>;
   /** The configuration's checks (`checks`: lint, format, type check), the gate of a check run beside the tests. */
   readonly checkCommands: readonly string[];
   /** Each check in `cwd`, as the gate runs the tests (their time limit, environment and signal); none without checks. */
@@ -125,7 +125,7 @@ export function createSuiteRunner(options: SuiteRunnerOptions, guard?: JudgedFil
       });
     },
     // As a user runs a program: no sandbox named as PID 1 (RunCommandOptions.ownInit).
-    plain: (cwd, command, timeoutMs) =>
+    plain: (cwd, command, timeoutMs, view) =>
       sandbox.run({
         command,
         cwd,
@@ -133,6 +133,7 @@ export function createSuiteRunner(options: SuiteRunnerOptions, guard?: JudgedFil
         env: config.env,
         signal,
         ownInit: true,
+        ...(view?.mounts ? { mounts: view.mounts } : {}),
       }),
     judged: (testFiles, exemptFiles) => createSuiteRunner(options, { testFiles, ...(exemptFiles ? { exemptFiles } : {}) }),
     checkCommands: config.checks,
