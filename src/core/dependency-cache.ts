@@ -7,11 +7,16 @@ export interface DependencyCache {
   readonly root: string;
   /** Where its saved trees are: shown read-only to every command of a run that links them. */
   readonly trees: string;
+  /** Where the trees kept for this run only are (installs no lockfile decides), shown as `trees` is; null: none are kept. */
+  readonly runTrees: string | null;
   /** The node_modules folders of the saved trees, as they are now. */
   savedTrees(): string[];
   /** Variables pointing the package managers at it. */
   readonly env: Record<string, string>;
-  /** The key of the tree `setupCommand` installs in `cwd`, or null when reusing it could skip real work. */
+  /**
+   * The key of the tree `setupCommand` installs in `cwd`, or null when reusing it could skip real work.
+   * A key for this run only (an install no lockfile decides) satisfies `isRunKey`.
+   */
   treeKey(cwd: string, setupCommand: string): Promise<string | null>;
   /** Gives `cwd` the saved tree (a link to it, or a copy); false when there is none. */
   restoreTree(key: string, cwd: string, how: TreeReuse): Promise<boolean>;
@@ -28,3 +33,6 @@ export interface DependencyCache {
  * write the saved tree.
  */
 export type TreeReuse = 'link' | 'copy';
+
+/** Whether a tree key is one kept for the run that installed it only. */
+export const isRunKey = (key: string): boolean => key.startsWith('run-');

@@ -9,7 +9,7 @@ import type { RepoConfig } from '../core/repo-config.ts';
 import { runGate, type JudgedFiles } from './run-gate.ts';
 import { runChecks } from './run-checks.ts';
 import type { CommandResult, Mount, Sandbox } from '../sandbox/sandbox.ts';
-import type { DependencyCache, TreeReuse } from '../core/dependency-cache.ts';
+import { isRunKey, type DependencyCache, type TreeReuse } from '../core/dependency-cache.ts';
 
 export interface SuiteRunnerOptions {
   sandbox: Sandbox;
@@ -178,6 +178,9 @@ export function setupEnding(result: CommandResult): string {
 /** A setup the saved tree stood in for: what a person reading setup.log should see. */
 function reused(setupCommand: string, key: string, how: TreeReuse): CommandResult {
   const given = how === 'link' ? 'linked (read-only)' : 'copied';
-  const output = `fixloop: \`${setupCommand}\` not run: node_modules ${given} from the tree installed for the same package.json and lockfile (${key.slice(0, 12)})\n`;
+  const source = isRunKey(key)
+    ? 'installed earlier in this run for the same package.json (no lockfile decides it, so it is kept for this run only)'
+    : 'installed for the same package.json and lockfile';
+  const output = `fixloop: \`${setupCommand}\` not run: node_modules ${given} from the tree ${source} (${key.slice(0, 12)})\n`;
   return { exitCode: 0, signal: null, timedOut: false, killed: false, output, truncatedBytes: 0, durationMs: 0 };
 }

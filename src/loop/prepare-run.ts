@@ -3,6 +3,7 @@
 // localization hints, the suite with the dependency cache, the engines, the setup and the baseline,
 // and the environment check. What follows (the red phase and the loop, or a stored patch replayed)
 // starts from here; local-run.ts puts the steps in order.
+import { join } from 'node:path';
 import { createEngines, type RunEngines } from '../engines/create-engines.ts';
 import type { ConfigOverrides } from '../config/apply-overrides.ts';
 import type { GateResult } from '../core/gate-result.ts';
@@ -17,9 +18,8 @@ import type { CommandResult, Sandbox } from '../sandbox/sandbox.ts';
 import { failingCount, testCounts, testOutcomes } from '../core/gate-summary.ts';
 import { createSuiteRunner, runSuite, setupEnding, type SuiteRunner } from '../gate/setup-then-gate.ts';
 import { createWorkspace, type CreatedWorkspace } from '../workspace/create-workspace.ts';
-import { openDependencyCache } from '../workspace/dependency-cache.ts';
+import { openDependencyCache, savedTreeMounts } from '../workspace/dependency-cache.ts';
 import { enforcesReadOnlyMounts, withMounts } from '../sandbox/with-mounts.ts';
-import { readOnlyTreeMounts } from '../workspace/tool-caches.ts';
 import { createPathPolicy, type PathPolicy } from '../workspace/path-policy.ts';
 import type { Workspace } from '../workspace/workspace.ts';
 import { changedLinesSince } from './changed-lines.ts';
@@ -129,12 +129,12 @@ async function localizationHints(ctx: RunContext, created: CreatedWorkspace): Pr
 export async function prepareSuite(ctx: RunContext, opened: OpenedWorkspace): Promise<RunSuite> {
   const { request, deps, base } = ctx;
   const { config } = opened;
-  const cache = deps.cacheDir ? await openDependencyCache(deps.cacheDir, repositoryKey(request.repository.cloneUrl)) : null;
+  // Trees no lockfile decides are kept in the run's scratch folder, removed with it (dependency-cache.ts).
+  const cache = deps.cacheDir
+    ? await openDependencyCache(deps.cacheDir, repositoryKey(request.repository.cloneUrl), join(ctx.scratch, 'trees'))
+    : null;
   const treeReuse = enforcesReadOnlyMounts(deps.sandbox) ? 'link' : 'copy';
-  const sandbox =
-    cache && treeReuse === 'link'
-      ? withMounts(deps.sandbox, () => [{ path: cache.trees }, ...cache.savedTrees().flatMap(readOnlyTreeMounts)])
-      : deps.sandbox;
+  const sandbox = cache && treeReuse === 'link' ? withMounts(deps.sandbox, () => savedTreeMounts(cache)) : deps.sandbox;
   const suite = createSuiteRunner({
     sandbox,
     config,

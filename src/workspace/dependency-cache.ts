@@ -1,7 +1,10 @@
 // Dependencies reused across checkouts (docs/design.md §1.4): a package cache owned by fixloop, one per
 // repository, given to its setup commands (npm's and pip's caches), and the installed node_modules
 // tree of a lockfile, saved right after a setup that installed it and given to the next checkout
-// with the same lockfile: the replay of the same run, and later runs. Under an isolating sandbox the
+// with the same lockfile: the replay of the same run, and later runs. An install that no lockfile
+// decides (none committed, or `--no-package-lock`) resolves against the registry as it is that day,
+// so its tree is reused only within the run that installed it (the replay, the assessment's
+// checkouts), kept in the run's own folder and gone with it. Under an isolating sandbox the
 // checkout's node_modules is a link to the saved tree, which every command sees read-only (a copy of
 // a large tree cost as much as installing it); without isolation it is copied, so nothing a run
 // executes can write what a later run or the replay loads. One repository's code can write only its
@@ -9,12 +12,15 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import { cp, mkdir, readFile, rename, rm, symlink } from 'node:fs/promises';
-import { join } from 'node:path';
-import type { DependencyCache, TreeReuse } from '../core/dependency-cache.ts';
-import { prepareToolCaches } from './tool-caches.ts';
+import { dirname, join } from 'node:path';
+import { isRunKey, type DependencyCache, type TreeReuse } from '../core/dependency-cache.ts';
+import { prepareToolCaches, readOnlyTreeMounts } from './tool-caches.ts';
 
 /** Install commands whose whole effect, for a project without install scripts, is node_modules. */
-const PLAIN_INSTALLS = /^\s*npm\s+(ci|install|i)(\s+--(no-audit|no-fund|ignore-scripts|prefer-offline|silent|quiet))*\s*$/;
+const PLAIN_INSTALLS =
+  /^\s*npm\s+(ci|install|i)(\s+--(no-audit|no-fund|ignore-scripts|prefer-offline|silent|quiet|no-package-lock))*\s*$/;
+/** An install that reads no lockfile, whatever the checkout holds. */
+const IGNORES_LOCKFILE = /\s--no-package-lock\b/;
 /** Lifecycle scripts that make an install do more than fill node_modules (a build, a generated file). */
 const INSTALL_SCRIPTS = ['preinstall', 'install', 'postinstall', 'prepublish', 'preprepare', 'prepare', 'postprepare'];
 
@@ -40,11 +46,21 @@ function linksIntoCheckout(manifest: Record<string, unknown>): boolean {
 
 const digest = (...parts: string[]) => createHash('sha256').update(parts.join('\0')).digest('hex');
 
-export async function openDependencyCache(cacheRoot: string, repositoryKey: string): Promise<DependencyCache> {
+/**
+ * `runTrees`: the run's own folder for the trees of installs no lockfile decides, removed when the run
+ * ends; without it, such installs get no key and run every time.
+ */
+export async function openDependencyCache(cacheRoot: string, repositoryKey: string, runTrees?: string): Promise<DependencyCache> {
   const root = join(cacheRoot, 'repositories', digest(repositoryKey).slice(0, 24));
   const trees = join(root, 'trees');
   await mkdir(trees, { recursive: true });
-  const treeDir = (key: string) => join(trees, key);
+  if (runTrees) await mkdir(runTrees, { recursive: true });
+  const treeDir = (key: string) => (isRunKey(key) && runTrees ? join(runTrees, key) : join(trees, key));
+  const savedIn = (folder: string) =>
+    readdirSync(folder, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.'))
+      .map((entry) => join(folder, entry.name, 'node_modules'))
+      .filter((path) => existsSync(path));
   const restoreTree = async (key: string, cwd: string, how: TreeReuse): Promise<boolean> => {
     const saved = join(treeDir(key), 'node_modules');
     if (!existsSync(saved)) return false;
@@ -56,27 +72,27 @@ export async function openDependencyCache(cacheRoot: string, repositoryKey: stri
   return {
     root,
     trees,
-    savedTrees: () =>
-      readdirSync(trees, { withFileTypes: true })
-        .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.'))
-        .map((entry) => join(trees, entry.name, 'node_modules'))
-        .filter((path) => existsSync(path)),
+    runTrees: runTrees ?? null,
+    savedTrees: () => [...savedIn(trees), ...(runTrees ? savedIn(runTrees) : [])],
     env: { npm_config_cache: join(root, 'npm'), PIP_CACHE_DIR: join(root, 'pip') },
     async treeKey(cwd, setupCommand) {
       if (!PLAIN_INSTALLS.test(setupCommand)) return null;
       const manifest = await readFile(join(cwd, 'package.json'), 'utf8').catch(() => null);
       const lockfile = await readFile(join(cwd, 'package-lock.json'), 'utf8').catch(() => null);
-      if (manifest === null || lockfile === null) return null;
+      if (manifest === null) return null;
       const parsed = JSON.parse(manifest) as Record<string, unknown> & { scripts?: Record<string, string> };
       const scripts = parsed.scripts ?? {};
       if (INSTALL_SCRIPTS.some((name) => name in scripts) || linksIntoCheckout(parsed)) return null;
-      return digest(setupCommand.trim(), manifest, lockfile, process.version, process.platform, process.arch);
+      const platform = [process.version, process.platform, process.arch];
+      if (lockfile !== null && !IGNORES_LOCKFILE.test(` ${setupCommand}`))
+        return digest(setupCommand.trim(), manifest, lockfile, ...platform);
+      return runTrees ? 'run-' + digest(setupCommand.trim(), manifest, ...platform) : null;
     },
     restoreTree,
     async saveTree(key, cwd, how) {
       const installed = join(cwd, 'node_modules');
       if (!existsSync(treeDir(key)) && existsSync(installed)) {
-        const staging = join(trees, `.staging-${randomBytes(4).toString('hex')}`);
+        const staging = join(dirname(treeDir(key)), `.staging-${randomBytes(4).toString('hex')}`);
         try {
           await mkdir(staging);
           // A tree that `cwd` will link anyway is moved, not copied (a copy of 200 MB of small files
@@ -102,4 +118,10 @@ export async function openDependencyCache(cacheRoot: string, repositoryKey: stri
       if (how === 'link' && existsSync(join(treeDir(key), 'node_modules'))) await restoreTree(key, cwd, 'link');
     },
   };
+}
+
+/** What a sandbox that links saved trees must show, read-only: the trees' folders, and each tree with its tools' scratch caches. */
+export function savedTreeMounts(cache: DependencyCache): Array<{ path: string; scratch?: true }> {
+  const folders = [cache.trees, ...(cache.runTrees ? [cache.runTrees] : [])].map((path) => ({ path }));
+  return [...folders, ...cache.savedTrees().flatMap(readOnlyTreeMounts)];
 }

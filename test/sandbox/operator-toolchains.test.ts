@@ -226,6 +226,57 @@ describe.runIf(bwrap && which('npm', process.env.PATH ?? '') !== null && which('
       await rm(repo, { recursive: true, force: true });
     });
 
+    it('reuses a tree no lockfile decides within its run only: the replay and the assessment skip the install, the next run does not', async () => {
+      const repo = await makeRepo({
+        'package.json': await readFile(join(project, 'package.json'), 'utf8'),
+        'src/value.js': "module.exports = () => 'wrong';\n",
+        'test/value.test.js':
+          "const test = require('node:test');\nconst assert = require('node:assert');\nconst tiny = require('fixloop-tiny');\nconst value = require('../src/value.js');\ntest('value comes from the package', () => assert.strictEqual(value(), tiny));\n",
+      });
+      const { sandbox } = selectSandbox('bwrap', operatorEnv({ NPM_CONFIG_USERCONFIG: operatorRc }));
+      const config = repoConfigSchema.parse({
+        test: { command: 'node --test' },
+        setup: { command: 'npm install --no-audit --no-fund' },
+        engines: ['script'],
+        script: { command: 'printf "module.exports = () => require(\'fixloop-tiny\');\\n" > src/value.js' },
+      });
+      const scratchRoot = join(root, 'unlocked-scratch');
+      await mkdir(scratchRoot, { recursive: true });
+      const runOnce = async (n: number) => {
+        registry.requests.length = 0;
+        const out = join(root, `unlocked-run-${n}`);
+        const result = await runFix(
+          {
+            runId: newRunId(),
+            repository: { cloneUrl: repo, ref: null, sha: null, baseRef: null },
+            trigger: { kind: 'cli', number: null, deliveryId: null, actor: null },
+            goal: 'fix',
+            hints: [],
+            config,
+          },
+          {
+            sandbox,
+            artifactsRoot: out,
+            artifactsDir: out,
+            tmpRoot: scratchRoot,
+            setupNetwork: true,
+            cacheDir: join(root, 'unlocked-cache'),
+          },
+        );
+        // npm asks the registry for the package's metadata at each install it runs, its cache notwithstanding.
+        return { result, installs: registry.requests.filter((q) => q.path.endsWith('/fixloop-tiny')).length };
+      };
+      const first = await runOnce(1);
+      expect(first.result.status).toBe('tests_green');
+      expect(first.result.assessment?.notAssessed).toBeUndefined();
+      // The workspace installed; its replay and the assessment's checkout linked that tree.
+      expect(first.installs).toBe(1);
+      // The tree went with the run's folder, and the next run installs again.
+      expect(await readdir(scratchRoot)).toEqual([]);
+      expect((await runOnce(2)).installs).toBe(1);
+      await rm(repo, { recursive: true, force: true });
+    });
+
     it('still has no network for a command that is not given it (tests)', async () => {
       const { sandbox } = selectSandbox('bwrap', operatorEnv({ NPM_CONFIG_USERCONFIG: operatorRc }));
       const ws = join(root, 'ws-offline');

@@ -8,10 +8,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bwrapWorks, createBwrapSandbox } from '../../src/sandbox/bwrap-sandbox.ts';
 import { withMounts } from '../../src/sandbox/with-mounts.ts';
-import type { DependencyCache } from '../../src/core/dependency-cache.ts';
+import { isRunKey, type DependencyCache } from '../../src/core/dependency-cache.ts';
 import { cacheRootFrom } from '../../src/core/data-dir.ts';
-import { openDependencyCache } from '../../src/workspace/dependency-cache.ts';
-import { readOnlyTreeMounts } from '../../src/workspace/tool-caches.ts';
+import { openDependencyCache, savedTreeMounts } from '../../src/workspace/dependency-cache.ts';
 
 const dirs: string[] = [];
 afterAll(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
@@ -100,6 +99,35 @@ describe('the dependency cache', () => {
     expect(await readFile(join(second, 'node_modules', 'a', 'index.js'), 'utf8')).toBe('original');
   });
 
+  it('keeps the tree of an install no lockfile decides for the run that installed it only', async () => {
+    const root = await temp();
+    const runFolder = join(await temp(), 'trees');
+    const cache = await openDependencyCache(root, 'repo', runFolder);
+    const unlocked = await project();
+    await rm(join(unlocked, 'package-lock.json'));
+    const key = await cache.treeKey(unlocked, 'npm install');
+    expect(key && isRunKey(key)).toBe(true);
+    // npm reads no lockfile with --no-package-lock, whatever the checkout holds.
+    const ignored = await cache.treeKey(await project(), 'npm install --no-audit --no-package-lock');
+    expect(ignored && isRunKey(ignored)).toBe(true);
+    expect(await cache.treeKey(await project(), 'npm install')).not.toMatch(/^run-/);
+    // A cache opened without a run's folder keys no such tree: the install runs each time.
+    expect(await (await openDependencyCache(root, 'repo')).treeKey(unlocked, 'npm install')).toBeNull();
+
+    await mkdir(join(unlocked, 'node_modules', 'a'), { recursive: true });
+    await writeFile(join(unlocked, 'node_modules', 'a', 'index.js'), 'installed');
+    await cache.saveTree(key ?? '', unlocked, 'link');
+    const saved = join(runFolder, key ?? '', 'node_modules');
+    expect(await readlink(join(unlocked, 'node_modules'))).toBe(saved);
+    expect(await readdir(cache.trees)).toEqual([]);
+    expect(cache.savedTrees()).toEqual([saved]);
+    expect(savedTreeMounts(cache).map((m) => m.path)).toEqual(expect.arrayContaining([cache.trees, runFolder, saved]));
+    const replay = await project();
+    await rm(join(replay, 'package-lock.json'));
+    expect(await cache.restoreTree(key ?? '', replay, 'link')).toBe(true);
+    expect(await readFile(join(replay, 'node_modules', 'a', 'index.js'), 'utf8')).toBe('installed');
+  });
+
   it("lives in FIXLOOP_CACHE_DIR, the App's data folder, or the user's cache folder", () => {
     expect(cacheRootFrom({ FIXLOOP_CACHE_DIR: '/c' }, '/data')).toBe('/c');
     expect(cacheRootFrom({}, '/data')).toBe('/data/cache');
@@ -119,7 +147,7 @@ describe.runIf(bwrapWorks() || process.env.FIXLOOP_REQUIRE_BWRAP === '1')('a lin
     // Tools' caches (vitest's results in .vite) are written to scratch space that ends with the command.
     const command =
       "node -p \"require('a')\"; echo poisoned > node_modules/a/index.js || echo refused; mkdir -p node_modules/.vite/vitest && echo '{}' > node_modules/.vite/vitest/results.json && echo cached";
-    const shown = await withMounts(bwrap, () => [{ path: cache.trees }, ...cache.savedTrees().flatMap(readOnlyTreeMounts)]).run({
+    const shown = await withMounts(bwrap, () => savedTreeMounts(cache)).run({
       command,
       cwd: checkout,
       timeoutMs: 20_000,
