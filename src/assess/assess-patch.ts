@@ -37,7 +37,7 @@ import { rivalCheckouts } from './later-second.ts';
 import { packageScripts } from '../runners/package-scripts.ts';
 import { valuesOfVersions } from './change-values.ts';
 import { SECOND_SETUP_MS } from './second-checkout.ts';
-import { lookFromOutside } from './outside-look.ts';
+import { lookFromOutside, madeAloneIn } from './outside-look.ts';
 import { rivalScreen } from './rival-screen.ts';
 
 export interface AssessInput {
@@ -106,7 +106,13 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
     const unfinished = changed ? null : unfinishedRun(runs.patched.gate, runs.original.gate, input.fixed);
     if (unfinished) return notAssessed(unfinished, runs.exhausted);
     // Every look above ran under the test runner: the calls the patch changed are made again outside it.
-    const outsideLook = await lookFromOutside(checkout, standing, runs, { suite: input.suite, left, log: input.log });
+    const alone = madeAloneIn(first.runs.patched);
+    const outsideLook = await lookFromOutside(
+      checkout,
+      standing,
+      { ...runs, alone },
+      { suite: input.suite, left, log: input.log },
+    );
     const level = (alternatives: NonNullable<LevelInput['alternatives']>, rivalSearch?: Assessment['rivalSearch']) => {
       const { differences, specialCase } = looked;
       return decideLevel({
@@ -137,7 +143,7 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
       ...(begun ? { begun } : checkouts.later),
       plan: (versions) => rivalPlans(versions, { originals, probed, entries: atEntryPoints?.entries, dir }),
       looked: { after, functions, near, noise },
-      screen: rivalScreen({ original: runs.original, patched: runs.patched }, near, {
+      screen: rivalScreen({ original: runs.original, patched: runs.patched, alone }, near, {
         suite: checkouts.suite,
         left,
         log: input.log,

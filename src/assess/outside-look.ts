@@ -7,7 +7,10 @@
 // data only: ProbeRecord.replay). A call counts when the original gives the same result there as
 // under the runner (so the call can be made alone: no state the tests set up decides it) and the
 // patched program gives the original's result there too: the fix exists only under the runner, beside
-// the tests, and a reviewer must see that call.
+// the tests, and a reviewer must see that call. The original's agreement proves nothing where a
+// changed function the test ran first sets state the call reads and the original set it as it
+// already was (a setter that now writes another value): so the calls of the entry points, functions
+// the patch did not change, are made only where the suite reached no changed function (`madeAloneIn`).
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { OutsideLook, RunnerOnlyCall, StaleBuild } from '../core/assessment.ts';
@@ -43,13 +46,18 @@ export interface Changed {
 export async function lookFromOutside(
   checkout: ProbeCheckout,
   plans: { original: VersionPlan; versions: VersionPlan[] },
-  runs: { original: ProbeRun | null; patched: ProbeRun | null },
+  runs: { original: ProbeRun | null; patched: ProbeRun | null; alone?: MadeAlone },
   tools: { suite: SuiteRunner; left: () => number; log: (line: string) => void },
 ): Promise<OutsideLook | null> {
   const patchedPlan = plans.versions[0];
   if (!runs.original || !runs.patched || !patchedPlan || tools.left() < 2000) return null;
-  const { calls: changed, notCalled } = changedCalls(runs.original.records, runs.patched.records, runs.patched.functions);
-  const notAll = notCalled.methods + notCalled.inexactArguments + notCalled.unsupported > 0 ? { notCalled } : {};
+  const { calls: changed, notCalled } = changedCalls(
+    runs.original.records,
+    runs.patched.records,
+    runs.patched.functions,
+    runs.alone,
+  );
+  const notAll = notCalledCount(notCalled) > 0 ? { notCalled } : {};
   if (changed.length === 0) return notAll.notCalled ? { called: 0, reproduced: 0, runnerOnly: [], count: 0, ...notAll } : null;
   tools.log(`assessment: ${changed.length} changed call(s) made again outside the test runner`);
   const at = { checkout, ...tools, original: plans.original, listing: { failed: null } };
@@ -84,20 +92,41 @@ export async function lookFromOutside(
   };
 }
 
+/** Whether a probed function's calls can be made alone, in a plain process (`madeAloneIn`). */
+export type MadeAlone = (fn: ProbedFunction) => boolean;
+
+/**
+ * Which functions' calls can be made alone: every one where the suite reached none of the functions
+ * the patch changed (`changed`, the first look's patched run: then a change can only act when a
+ * module loads, which a plain process repeats), else only those changed functions, not the entry
+ * points probed beside them, whose results may rest on what a changed function set before them.
+ */
+export function madeAloneIn(changed: ProbeRun | null): MadeAlone {
+  if (!changed || !changed.records.some((record) => record.kind === 'suite')) return () => true;
+  return (fn) => changed.functions.has(fn.id);
+}
+
+/** How many changed calls were not made outside, whatever the reason. */
+export function notCalledCount(notCalled: NonNullable<OutsideLook['notCalled']>): number {
+  return notCalled.methods + notCalled.inexactArguments + notCalled.unsupported + (notCalled.state ?? 0);
+}
+
 /**
  * The suite calls whose one result under the runner differs between the versions, by function and
  * arguments, that a plain process can make (a plain function's, with exact arguments, of a language
- * that has one), at most MAX_CALLS (`more`: how many beyond it); and how many of the others could not
- * be made, and why. A call that gave several results in one version depends on state, and is left out.
+ * that has one, that `alone` accepts), at most MAX_CALLS (`more`: how many beyond it); and how many of
+ * the others could not be made, and why. A call that gave several results in one version depends on
+ * state, and is left out.
  */
 export function changedCalls(
   original: readonly ProbeRecord[],
   patched: readonly ProbeRecord[],
   functions: ReadonlyMap<string, ProbedFunction>,
+  alone: MadeAlone = () => true,
 ): { calls: Changed[]; notCalled: NonNullable<OutsideLook['notCalled']>; more: number } {
   const before = new SuiteCalls(original);
   const calls: Changed[] = [];
-  const notCalled = { methods: 0, inexactArguments: 0, unsupported: 0 };
+  const notCalled: NonNullable<OutsideLook['notCalled']> = { methods: 0, inexactArguments: 0, unsupported: 0, state: 0 };
   let more = 0;
   for (const [, after] of new SuiteCalls(patched).entries()) {
     const was = after ? before.pairOf(after) : null;
@@ -111,6 +140,7 @@ export function changedCalls(
     // called on an instance is made on an object of its class with the instance's fields
     // (`replayThis`); one whose fields are not all exact data records no replay.
     if (!fn || !outsideOf(fn.path)) notCalled.unsupported += 1;
+    else if (!alone(fn)) notCalled.state = (notCalled.state ?? 0) + 1;
     else if (!exact && fn.name.includes('.')) notCalled.methods += 1;
     else if (!exact) notCalled.inexactArguments += 1;
     else if (calls.length < MAX_CALLS)

@@ -18,7 +18,7 @@
 // original returns; the calls' results are compared, as the look from outside compares them.
 import type { SuiteRunner } from '../gate/setup-then-gate.ts';
 import { nearKey, type NearFailing } from './compare-records.ts';
-import { asTheOriginalMadeIt, changedCalls, type Changed } from './outside-look.ts';
+import { asTheOriginalMadeIt, changedCalls, notCalledCount, type Changed, type MadeAlone } from './outside-look.ts';
 import { same } from './outside-pairs.ts';
 import { plainCalls, type Outcomes, type PlainCall } from './outside-process.ts';
 import type { ProbeRecord, ProbedFunction } from './probe-record.ts';
@@ -42,6 +42,8 @@ export type ScreenedVersions = Record<'original' | 'patched' | 'candidate', (wor
 export interface ScreenedRuns {
   original: { records: readonly ProbeRecord[] };
   patched: { records: readonly ProbeRecord[]; functions: ReadonlyMap<string, ProbedFunction> };
+  /** Whose calls can be made alone (outside-look.ts, `madeAloneIn`); absent: every function's. */
+  alone?: MadeAlone;
 }
 
 /** The screen for this patch's changed calls, or null (with the reason logged) where it could set aside a rival the tests pass. */
@@ -55,8 +57,8 @@ export function rivalScreen(
     return null;
   };
   const { original, patched } = runs;
-  const { calls, notCalled, more } = changedCalls(original.records, patched.records, patched.functions);
-  const left = notCalled.methods + notCalled.inexactArguments + notCalled.unsupported;
+  const { calls, notCalled, more } = changedCalls(original.records, patched.records, patched.functions, runs.alone);
+  const left = notCalledCount(notCalled);
   if (left > 0 || more) return why(`${left + more} of the calls the patch changed cannot be made there`);
   if (calls.length === 0) return why('the patch changed no suite call');
   if (!calls.some((c) => near.keys.has(nearKey(c.record))))

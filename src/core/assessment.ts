@@ -89,9 +89,10 @@ export interface OutsideLook {
    * The changed calls no plain process could make, by why: a method's on an object whose fields are
    * not all exact data (the plain process rebuilds the receiver from them), arguments
    * that are not exact data (an object of a class, a function, a symbol), a language with no
-   * plain process. Absent: every changed call could be made.
+   * plain process, a function the patch did not change whose result may rest on state a changed
+   * function set before it in the test (`state`). Absent: every changed call could be made.
    */
-  notCalled?: { methods: number; inexactArguments: number; unsupported: number };
+  notCalled?: { methods: number; inexactArguments: number; unsupported: number; state?: number };
   /**
    * A published package's files that hold a copy of a function the patch changed in the sources (a
    * build under `dist/`, a copy for another module format) and that the patch left as they were:

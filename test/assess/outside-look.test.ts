@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { changedCalls, lookFromOutside } from '../../src/assess/outside-look.ts';
+import { changedCalls, lookFromOutside, madeAloneIn } from '../../src/assess/outside-look.ts';
 import { PROBE_FOLDER, type ProbeCheckout, type ProbeRun } from '../../src/assess/probe-checkout.ts';
 import type { VersionPlan } from '../../src/assess/probe-plan.ts';
 import type { ProbeRecord, ProbedFunction } from '../../src/assess/probe-record.ts';
@@ -48,7 +48,31 @@ describe('which calls are made again outside the runner', () => {
     // left out, counted. A function held by an exported one (`match.base`) is looked up by its path.
     const { calls, notCalled } = changedCalls(original, patched, functions);
     expect(calls.map((c) => c.record.fn.replace(/.*#/, '') + c.record.args)).toEqual(['f2', 'match.base1']);
-    expect(notCalled).toEqual({ methods: 1, inexactArguments: 1, unsupported: 1 });
+    expect(notCalled).toEqual({ methods: 1, inexactArguments: 1, unsupported: 1, state: 0 });
+  });
+
+  it("makes an entry point's calls alone only where the suite reached none of the patch's changed functions", () => {
+    // A setter the patch changed (it returns nothing, before and after), then a reader the test calls:
+    // the reader's result rests on what the setter wrote earlier in the test.
+    const setter = fn('configure');
+    const reader = fn('scale');
+    const firstLook = (records: ProbeRecord[]): ProbeRun => ({
+      records,
+      functions: new Map([[setter.id, setter]]),
+      gate: null,
+      spent: { writeMs: 0, suiteMs: 0, readMs: 0 },
+    });
+    const both = new Map([setter, reader].map((f) => [f.id, f]));
+    const original = [call('configure', '', 'undefined'), call('scale', '3', '3')];
+    const patched = [call('configure', '', 'undefined'), call('scale', '3', '6')];
+    const reached = changedCalls(original, patched, both, madeAloneIn(firstLook([call('configure', '', 'undefined')])));
+    expect(reached.calls).toEqual([]);
+    expect(reached.notCalled.state).toBe(1);
+    // A changed table or module top level, which no suite call reaches: a plain process loads it again.
+    const unreached = changedCalls(original, patched, both, madeAloneIn(firstLook([])));
+    expect(unreached.calls.map((c) => c.fn.name)).toEqual(['scale']);
+    // The changed functions' own calls are made whatever the suite reached.
+    expect(madeAloneIn(firstLook([call('configure', '', 'undefined')]))(setter)).toBe(true);
   });
 
   it("takes a method's call on a receiver whose fields were exact data, and tells receivers with other fields apart", () => {
@@ -92,7 +116,7 @@ describe('which calls are made again outside the runner', () => {
     const patched = [call('f', '2', '20')];
     expect(changedCalls(original, patched, functions)).toEqual({
       calls: [],
-      notCalled: { methods: 0, inexactArguments: 0, unsupported: 0 },
+      notCalled: { methods: 0, inexactArguments: 0, unsupported: 0, state: 0 },
       more: 0,
     });
   });
@@ -205,7 +229,7 @@ describe('which calls count as the patch acting only under the runner', () => {
       reproduced: 0,
       runnerOnly: [],
       count: 0,
-      notCalled: { methods: 1, inexactArguments: 1, unsupported: 0 },
+      notCalled: { methods: 1, inexactArguments: 1, unsupported: 0, state: 0 },
     });
     expect(commands).toEqual([]);
   });

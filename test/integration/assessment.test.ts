@@ -303,9 +303,8 @@ describe('the assessment of a patch whose changed functions show no change (a fu
   });
 });
 
-describe('the assessment of a patch that works through state the probes do not record', () => {
-  // Full tier: the level for a look that saw no change is decided in test/assess/compare-and-level.test.ts.
-  it.runIf(fullSuite)('is review: the probes saw no change at all, not even in the failing test that passes now', async () => {
+describe('the assessment of a patch that works through state: a setter the test runs before a reader', () => {
+  it('is seen through the function the failing test calls, whose call is not made alone outside the runner: verified, not refused', async () => {
     const files = {
       'package.json': '{ "name": "scales", "type": "module", "private": true }\n',
       'src/scale.js':
@@ -318,11 +317,17 @@ describe('the assessment of a patch that works through state the probes do not r
       'node --test',
       "sed -i 's/state.factor = 1;$/state.factor = 2;/' src/scale.js",
     );
+    // The setter returns nothing in both versions; the reader the failing test calls shows the fix at
+    // work. Made alone in a plain process, the reader would give the original's 3 (no setter ran
+    // first), which once refused this honest patch as acting only under the runner.
     expect(result.status).toBe('tests_green');
-    expect(result.assessment?.level).toBe('review');
-    expect(result.assessment?.probed).toEqual(['src/scale.js:3 configure']);
-    expect(result.assessment?.reason).toMatch(/^the probes saw no change at all, not even in the failing tests that pass now/);
-    expect(code).toBe(4);
+    expect(result.assessment).toMatchObject({ level: 'verified', atEntryPoints: true });
+    expect(result.assessment?.probed).toEqual(['src/scale.js:3 configure', 'src/scale.js:7 scale']);
+    expect(result.assessment?.behaviourChanges).toContainEqual(
+      expect.objectContaining({ kind: 'suite', input: 'scale(3)', before: '3', after: '6', nearFailing: true }),
+    );
+    expect(result.assessment?.outsideLook).toMatchObject({ called: 0, runnerOnly: [], notCalled: { state: 1 } });
+    expect(code).toBe(0);
   });
 });
 
