@@ -107,12 +107,8 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
     if (unfinished) return notAssessed(unfinished, runs.exhausted);
     // Every look above ran under the test runner: the calls the patch changed are made again outside it.
     const alone = madeAloneIn(first.runs.patched);
-    const outsideLook = await lookFromOutside(
-      checkout,
-      standing,
-      { ...runs, alone },
-      { suite: input.suite, left, log: input.log },
-    );
+    const tools = { suite: input.suite, left, log: input.log };
+    const outsideLook = await lookFromOutside(checkout, standing, { ...runs, alone }, tools);
     const level = (alternatives: NonNullable<LevelInput['alternatives']>, rivalSearch?: Assessment['rivalSearch']) => {
       const { differences, specialCase } = looked;
       return decideLevel({
@@ -143,11 +139,7 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
       ...(begun ? { begun } : checkouts.later),
       plan: (versions) => rivalPlans(versions, { originals, probed, entries: atEntryPoints?.entries, dir }),
       looked: { after, functions, near, noise },
-      screen: rivalScreen({ original: runs.original, patched: runs.patched, alone }, near, {
-        suite: checkouts.suite,
-        left,
-        log: input.log,
-      }),
+      screen: rivalScreen({ original: runs.original, patched: runs.patched, alone }, near, { ...tools, suite: checkouts.suite }),
       // A rival that disagrees may do so in noise only: the versions run again first, once.
       settle: async () =>
         (looked = (await lookWithNoise(checkout, standing, runs, { input, left, fromFailing })) ?? looked).noise,
