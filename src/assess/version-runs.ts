@@ -73,9 +73,11 @@ export async function runVersions(
   runs.patchedMs = Date.now() - started;
   // The replay passed the fixed tests; a probed run that did not may have been broken by a generated
   // call (a process ended, a test's own time limit passed, a closure's call changed the locals of the
-  // call around it): the versions run without those around nested functions, then without any.
+  // call around it): the versions run without those around nested functions, then without any. A run
+  // not made (nothing instrumented: a patch that changes a table, no function) generated nothing, and
+  // turning generation off for it would leave the look at the entry points without any.
   const broken = () =>
-    runs.patched !== null && fixedNotPassed(runs.patched.gate, input.fixed).length > 0 && left() > 2 * runs.patchedMs;
+    runs.patched?.gate != null && fixedNotPassed(runs.patched.gate, input.fixed).length > 0 && left() > 2 * runs.patchedMs;
   for (const retry of GENERATION_RETRIES) {
     if (checkout.generating() !== retry.from || !broken()) continue;
     input.log(

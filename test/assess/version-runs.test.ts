@@ -66,4 +66,14 @@ describe('the versions run again without generated inputs when they broke the pr
     await run(failing.probe, []);
     expect(failing.labels).toEqual(['patched', 'patched-top-level-generated', 'patched-suite-calls-only', 'original']);
   });
+
+  it('keeps generating when the patched version was not run: nothing in it was instrumented (a patch to a table)', async () => {
+    const unrun = checkout(() => null);
+    const lines: string[] = [];
+    await run(unrun.probe, lines);
+    expect(unrun.labels).toEqual(['patched', 'original']);
+    // The look at the entry points that follows generates inputs around them.
+    expect(unrun.generating()).toBe('all');
+    expect(lines.filter((line) => line.includes('did not pass'))).toEqual([]);
+  });
 });
