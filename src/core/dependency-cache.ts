@@ -7,9 +7,7 @@ export interface DependencyCache {
   readonly root: string;
   /** Where its saved trees are: shown read-only to every command of a run that links them. */
   readonly trees: string;
-  /** Where the trees kept for this run only are (installs no lockfile decides), shown as `trees` is; null: none are kept. */
-  readonly runTrees: string | null;
-  /** The node_modules folders of the saved trees, as they are now. */
+  /** The node_modules folders of the saved trees that checkouts may link, as they are now (not those kept for one run). */
   savedTrees(): string[];
   /** Variables pointing the package managers at it. */
   readonly env: Record<string, string>;

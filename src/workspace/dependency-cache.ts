@@ -4,7 +4,8 @@
 // with the same lockfile: the replay of the same run, and later runs. An install that no lockfile
 // decides (none committed, or `--no-package-lock`) resolves against the registry as it is that day,
 // so its tree is reused only within the run that installed it (the replay, the assessment's
-// checkouts), kept in the run's own folder and gone with it. Under an isolating sandbox the
+// checkouts), kept in the run's own folder, which no command is shown, and gone with it; each
+// checkout gets a copy (setup-then-gate.ts says why not a link). Under an isolating sandbox the
 // checkout's node_modules is a link to the saved tree, which every command sees read-only (a copy of
 // a large tree cost as much as installing it); without isolation it is copied, so nothing a run
 // executes can write what a later run or the replay loads. One repository's code can write only its
@@ -72,8 +73,7 @@ export async function openDependencyCache(cacheRoot: string, repositoryKey: stri
   return {
     root,
     trees,
-    runTrees: runTrees ?? null,
-    savedTrees: () => [...savedIn(trees), ...(runTrees ? savedIn(runTrees) : [])],
+    savedTrees: () => savedIn(trees),
     env: { npm_config_cache: join(root, 'npm'), PIP_CACHE_DIR: join(root, 'pip') },
     async treeKey(cwd, setupCommand) {
       if (!PLAIN_INSTALLS.test(setupCommand)) return null;
@@ -120,8 +120,7 @@ export async function openDependencyCache(cacheRoot: string, repositoryKey: stri
   };
 }
 
-/** What a sandbox that links saved trees must show, read-only: the trees' folders, and each tree with its tools' scratch caches. */
+/** What a sandbox that links saved trees must show, read-only: their folder, and each tree with its tools' scratch caches. */
 export function savedTreeMounts(cache: DependencyCache): Array<{ path: string; scratch?: true }> {
-  const folders = [cache.trees, ...(cache.runTrees ? [cache.runTrees] : [])].map((path) => ({ path }));
-  return [...folders, ...cache.savedTrees().flatMap(readOnlyTreeMounts)];
+  return [{ path: cache.trees }, ...cache.savedTrees().flatMap(readOnlyTreeMounts)];
 }

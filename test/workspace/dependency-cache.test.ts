@@ -99,7 +99,7 @@ describe('the dependency cache', () => {
     expect(await readFile(join(second, 'node_modules', 'a', 'index.js'), 'utf8')).toBe('original');
   });
 
-  it('keeps the tree of an install no lockfile decides for the run that installed it only', async () => {
+  it('keeps the tree of an install no lockfile decides for the run that installed it only, and copies it', async () => {
     const root = await temp();
     const runFolder = join(await temp(), 'trees');
     const cache = await openDependencyCache(root, 'repo', runFolder);
@@ -116,15 +116,16 @@ describe('the dependency cache', () => {
 
     await mkdir(join(unlocked, 'node_modules', 'a'), { recursive: true });
     await writeFile(join(unlocked, 'node_modules', 'a', 'index.js'), 'installed');
-    await cache.saveTree(key ?? '', unlocked, 'link');
-    const saved = join(runFolder, key ?? '', 'node_modules');
-    expect(await readlink(join(unlocked, 'node_modules'))).toBe(saved);
+    await cache.saveTree(key ?? '', unlocked, 'copy');
+    // Kept in the run's folder, never among the trees a sandbox shows and a checkout links.
+    expect(existsSync(join(runFolder, key ?? '', 'node_modules', 'a', 'index.js'))).toBe(true);
     expect(await readdir(cache.trees)).toEqual([]);
-    expect(cache.savedTrees()).toEqual([saved]);
-    expect(savedTreeMounts(cache).map((m) => m.path)).toEqual(expect.arrayContaining([cache.trees, runFolder, saved]));
+    expect(cache.savedTrees()).toEqual([]);
+    expect((await lstat(join(unlocked, 'node_modules'))).isSymbolicLink()).toBe(false);
     const replay = await project();
     await rm(join(replay, 'package-lock.json'));
-    expect(await cache.restoreTree(key ?? '', replay, 'link')).toBe(true);
+    expect(await cache.restoreTree(key ?? '', replay, 'copy')).toBe(true);
+    expect((await lstat(join(replay, 'node_modules'))).isSymbolicLink()).toBe(false);
     expect(await readFile(join(replay, 'node_modules', 'a', 'index.js'), 'utf8')).toBe('installed');
   });
 
