@@ -7,10 +7,10 @@
 // data only: ProbeRecord.replay). A call counts when the original gives the same result there as
 // under the runner (so the call can be made alone: no state the tests set up decides it) and the
 // patched program gives the original's result there too: the fix exists only under the runner, beside
-// the tests, and a reviewer must see that call. The original's agreement proves nothing where a
-// changed function the test ran first sets state the call reads and the original set it as it
-// already was (a setter that now writes another value): so the calls of the entry points, functions
-// the patch did not change, are made only where the suite reached no changed function (`madeAloneIn`).
+// the tests, and a reviewer must see that call. The original's agreement proves nothing where the
+// test set up state the call reads and left the original as it was (a setter that now writes another
+// value, a rule the test adds): so only the changed functions' own calls are made, never those of
+// the entry points probed beside them (`madeAloneIn`).
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { OutsideLook, RunnerOnlyCall, StaleBuild } from '../core/assessment.ts';
@@ -96,14 +96,14 @@ export async function lookFromOutside(
 export type MadeAlone = (fn: ProbedFunction) => boolean;
 
 /**
- * Which functions' calls can be made alone: every one where the suite reached none of the functions
- * the patch changed (`changed`, the first look's patched run: then a change can only act when a
- * module loads, which a plain process repeats), else only those changed functions, not the entry
- * points probed beside them, whose results may rest on what a changed function set before them.
+ * Which functions' calls can be made alone: those the patch changed (`changed`, the first look's
+ * patched run), not the entry points probed beside them. An entry point's result may rest on what
+ * the test set up before the call, through a changed function (a setter) or any other (a rule added,
+ * a registry filled), which a call made alone does not repeat: the original agreeing there proves
+ * nothing where the test's setup left the original as it was.
  */
 export function madeAloneIn(changed: ProbeRun | null): MadeAlone {
-  if (!changed || !changed.records.some((record) => record.kind === 'suite')) return () => true;
-  return (fn) => changed.functions.has(fn.id);
+  return (fn) => changed?.functions.has(fn.id) ?? true;
 }
 
 /** How many changed calls were not made outside, whatever the reason. */

@@ -89,8 +89,8 @@ export interface OutsideLook {
    * The changed calls no plain process could make, by why: a method's on an object whose fields are
    * not all exact data (the plain process rebuilds the receiver from them), arguments
    * that are not exact data (an object of a class, a function, a symbol), a language with no
-   * plain process, a function the patch did not change whose result may rest on state a changed
-   * function set before it in the test (`state`). Absent: every changed call could be made.
+   * plain process, a function the patch did not change whose result may rest on what the test set up
+   * before the call (`state`). Absent: every changed call could be made.
    */
   notCalled?: { methods: number; inexactArguments: number; unsupported: number; state?: number };
   /**

@@ -50,7 +50,7 @@ function notCalled(counts: NonNullable<Assessment['outsideLook']>['notCalled']):
     counts.inexactArguments ? `${plural(counts.inexactArguments, 'call')} whose arguments are not exact data` : '',
     counts.unsupported ? `${plural(counts.unsupported, 'call')} in a language with no plain process` : '',
     counts.state
-      ? `${plural(counts.state, 'call')} of a function the patch did not change, whose result may rest on what a changed function set before it in the test`
+      ? `${plural(counts.state, 'call')} of a function the patch did not change, whose result may rest on what the test set up before it`
       : '',
   ]
     .filter(Boolean)

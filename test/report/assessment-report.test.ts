@@ -213,7 +213,7 @@ describe('the report of an assessed green run', () => {
       }),
     );
     expect(none).toContain(
-      '- Made again outside the test runner: none of the calls the patch changed could be (4 calls of a method on an object that is not plain data, 1 call whose arguments are not exact data, 2 calls of a function the patch did not change, whose result may rest on what a changed function set before it in the test)\n',
+      '- Made again outside the test runner: none of the calls the patch changed could be (4 calls of a method on an object that is not plain data, 1 call whose arguments are not exact data, 2 calls of a function the patch did not change, whose result may rest on what the test set up before it)\n',
     );
   });
 
