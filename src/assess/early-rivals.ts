@@ -64,13 +64,24 @@ export async function searchEarly(
   },
   at: { dir: string; left: () => number; setUpAgain: (() => Promise<string | null>) | null },
 ): Promise<EarlySearch | null> {
-  const { chosen, others, originals, checkout, testFiles, focused, plans } = prepared;
-  if (others.length > 0 || !of.searchRivals || of.fixed.length === 0 || focused.length === 0) return null;
-  if (availableParallelism() < 2 || (of.suiteMs ?? 0) < BESIDE_LOOK_FROM_SUITE_MS) return null;
+  const { chosen, originals, checkout, testFiles, focused, plans } = prepared;
+  if (!secondWorkerWanted(of, prepared) || (of.suiteMs ?? 0) < BESIDE_LOOK_FROM_SUITE_MS) return null;
   const basis = rivalBasis(of, { chosen, originals, checkout, testFiles, focused, left: at.left }, plans.original);
   const forked = await forkedCheckout(at.dir, `${at.dir}-b`, basis.suite).catch(() => null);
   if (forked) return beginRivalSearch({ ...basis, suite: forked.suite }, async () => forked.dir, at.left);
   return at.setUpAgain ? beginRivalSearch(basis, at.setUpAgain, at.left) : null;
+}
+
+/**
+ * Whether the rivals' search could be wanted (the engine offered no alternative, and the patch fixed
+ * named tests that can run alone) and a second core is there for a second worker of it.
+ */
+export function secondWorkerWanted(
+  of: { fixed: readonly unknown[]; searchRivals?: boolean },
+  prepared: { others: readonly unknown[]; focused: readonly string[] },
+): boolean {
+  const wanted = prepared.others.length === 0 && of.searchRivals === true && of.fixed.length > 0 && prepared.focused.length > 0;
+  return wanted && availableParallelism() >= 2;
 }
 
 /** The search begun in the checkout `makeCheckout` makes, the first checkout (`comparison.checkout`) joining when wanted. */

@@ -6,10 +6,9 @@
 // early search's is); where no copy can be made (a Python environment in the checkout), a checkout
 // set up anew when that was quick. Why: a vitest project whose install takes ten seconds had one
 // worker, and its search ran out of time after 15 of its 48 candidates.
-import { availableParallelism } from 'node:os';
 import type { SuiteRunner } from '../gate/setup-then-gate.ts';
 import type { RivalComparison } from './assess-rivals.ts';
-import { searchEarly, type EarlySearch } from './early-rivals.ts';
+import { searchEarly, secondWorkerWanted, type EarlySearch } from './early-rivals.ts';
 import { forkedCheckout, secondCheckout } from './second-checkout.ts';
 
 /**
@@ -26,8 +25,7 @@ export async function laterSecond(
   prepared: { others: readonly unknown[]; focused: readonly string[] },
   at: { dir: string; setUpAgain: (() => Promise<string | null>) | null },
 ): Promise<LaterSecond> {
-  const wanted = prepared.others.length === 0 && of.searchRivals === true && of.fixed.length > 0 && prepared.focused.length > 0;
-  if (!wanted || availableParallelism() < 2) return {};
+  if (!secondWorkerWanted(of, prepared)) return {};
   // A copy that failed part way leaves its folder: no checkout is set up anew there.
   const forked = await forkedCheckout(at.dir, `${at.dir}-b`, of.suite).catch(() => undefined);
   if (forked) return { second: async () => forked.dir, suite: forked.suite };

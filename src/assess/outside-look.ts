@@ -126,7 +126,12 @@ export function changedCalls(
 ): { calls: Changed[]; notCalled: NonNullable<OutsideLook['notCalled']>; more: number } {
   const before = new SuiteCalls(original);
   const calls: Changed[] = [];
-  const notCalled: NonNullable<OutsideLook['notCalled']> = { methods: 0, inexactArguments: 0, unsupported: 0, state: 0 };
+  const notCalled: Required<NonNullable<OutsideLook['notCalled']>> = {
+    methods: 0,
+    inexactArguments: 0,
+    unsupported: 0,
+    state: 0,
+  };
   let more = 0;
   for (const [, after] of new SuiteCalls(patched).entries()) {
     const was = after ? before.pairOf(after) : null;
@@ -140,7 +145,7 @@ export function changedCalls(
     // called on an instance is made on an object of its class with the instance's fields
     // (`replayThis`); one whose fields are not all exact data records no replay.
     if (!fn || !outsideOf(fn.path)) notCalled.unsupported += 1;
-    else if (!alone(fn)) notCalled.state = (notCalled.state ?? 0) + 1;
+    else if (!alone(fn)) notCalled.state += 1;
     else if (!exact && fn.name.includes('.')) notCalled.methods += 1;
     else if (!exact) notCalled.inexactArguments += 1;
     else if (calls.length < MAX_CALLS)

@@ -16,8 +16,11 @@ export interface DependencyCache {
    * A key for this run only (an install no lockfile decides) satisfies `isRunKey`.
    */
   treeKey(cwd: string, setupCommand: string): Promise<string | null>;
-  /** Gives `cwd` the saved tree (a link to it, or a copy); false when there is none. */
-  restoreTree(key: string, cwd: string, how: TreeReuse): Promise<boolean>;
+  /**
+   * Gives `cwd` the saved tree as `how` asks (a link to it, or a copy), or a copy where the tree is
+   * kept for this run only (`isRunKey`); returns how it was given, null when there is none.
+   */
+  restoreTree(key: string, cwd: string, how: TreeReuse): Promise<TreeReuse | null>;
   /**
    * Saves `cwd`'s node_modules under `key` (once; concurrent savers are harmless); with `link`, `cwd`
    * then links the saved tree like every later checkout.
@@ -32,5 +35,8 @@ export interface DependencyCache {
  */
 export type TreeReuse = 'link' | 'copy';
 
+/** How the keys of trees kept for the run that installed them only begin. */
+export const RUN_KEY_PREFIX = 'run-';
+
 /** Whether a tree key is one kept for the run that installed it only. */
-export const isRunKey = (key: string): boolean => key.startsWith('run-');
+export const isRunKey = (key: string): boolean => key.startsWith(RUN_KEY_PREFIX);

@@ -97,11 +97,9 @@ export function createSuiteRunner(options: SuiteRunnerOptions, guard?: JudgedFil
       if (!setupCommand) return null;
       const cache = options.cache ?? null;
       const key = cache ? await cache.treeKey(cwd, setupCommand) : null;
-      // A tree kept for this run only is copied, never linked: linked, its packages' real paths lie
-      // outside the checkout, and a suite that resolves them against it fails (seen on a real project's
-      // upstream fix, 4 tests). Copied, node_modules is a folder of the checkout, as the install left it.
-      const how = key && isRunKey(key) ? 'copy' : (options.treeReuse ?? 'copy');
-      if (cache && key && (await cache.restoreTree(key, cwd, how))) return reused(setupCommand, key, how);
+      const how = options.treeReuse ?? 'copy';
+      const given = cache && key ? await cache.restoreTree(key, cwd, how) : null;
+      if (key && given) return reused(setupCommand, key, given);
       const result = await sandbox.run({
         command: setupCommand,
         cwd,

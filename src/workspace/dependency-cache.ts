@@ -5,16 +5,17 @@
 // decides (none committed, or `--no-package-lock`) resolves against the registry as it is that day,
 // so its tree is reused only within the run that installed it (the replay, the assessment's
 // checkouts), kept in the run's own folder, which no command is shown, and gone with it; each
-// checkout gets a copy (setup-then-gate.ts says why not a link). Under an isolating sandbox the
-// checkout's node_modules is a link to the saved tree, which every command sees read-only (a copy of
-// a large tree cost as much as installing it); without isolation it is copied, so nothing a run
-// executes can write what a later run or the replay loads. One repository's code can write only its
+// checkout gets a copy, never a link: linked, the packages' real paths lie outside the checkout, and
+// a real project's suite that resolves them against it failed 4 tests on its upstream fix. Under an
+// isolating sandbox the checkout's node_modules is a link to a lockfile's saved tree, which every
+// command sees read-only (a copy of a large tree cost as much as installing it); without isolation
+// it is copied, so nothing a run executes can write what a later run or the replay loads. One repository's code can write only its
 // own cache folder, so it never writes what another repository's run executes.
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import { cp, mkdir, readFile, rename, rm, symlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { isRunKey, type DependencyCache, type TreeReuse } from '../core/dependency-cache.ts';
+import { isRunKey, RUN_KEY_PREFIX, type DependencyCache, type TreeReuse } from '../core/dependency-cache.ts';
 import { prepareToolCaches, readOnlyTreeMounts } from './tool-caches.ts';
 
 /** Install commands whose whole effect, for a project without install scripts, is node_modules. */
@@ -57,23 +58,25 @@ export async function openDependencyCache(cacheRoot: string, repositoryKey: stri
   await mkdir(trees, { recursive: true });
   if (runTrees) await mkdir(runTrees, { recursive: true });
   const treeDir = (key: string) => (isRunKey(key) && runTrees ? join(runTrees, key) : join(trees, key));
-  const savedIn = (folder: string) =>
-    readdirSync(folder, { withFileTypes: true })
-      .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.'))
-      .map((entry) => join(folder, entry.name, 'node_modules'))
-      .filter((path) => existsSync(path));
-  const restoreTree = async (key: string, cwd: string, how: TreeReuse): Promise<boolean> => {
+  // A run's own tree is shown to no command, so it is only ever copied (above).
+  const given = (key: string, how: TreeReuse): TreeReuse => (isRunKey(key) ? 'copy' : how);
+  const restoreTree = async (key: string, cwd: string, asked: TreeReuse): Promise<TreeReuse | null> => {
     const saved = join(treeDir(key), 'node_modules');
-    if (!existsSync(saved)) return false;
+    if (!existsSync(saved)) return null;
+    const how = given(key, asked);
     await rm(join(cwd, 'node_modules'), { recursive: true, force: true });
     if (how === 'link') await symlink(saved, join(cwd, 'node_modules'));
     else await cp(saved, join(cwd, 'node_modules'), { recursive: true, verbatimSymlinks: true });
-    return true;
+    return how;
   };
   return {
     root,
     trees,
-    savedTrees: () => savedIn(trees),
+    savedTrees: () =>
+      readdirSync(trees, { withFileTypes: true })
+        .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.'))
+        .map((entry) => join(trees, entry.name, 'node_modules'))
+        .filter((path) => existsSync(path)),
     env: { npm_config_cache: join(root, 'npm'), PIP_CACHE_DIR: join(root, 'pip') },
     async treeKey(cwd, setupCommand) {
       if (!PLAIN_INSTALLS.test(setupCommand)) return null;
@@ -86,10 +89,11 @@ export async function openDependencyCache(cacheRoot: string, repositoryKey: stri
       const platform = [process.version, process.platform, process.arch];
       if (lockfile !== null && !IGNORES_LOCKFILE.test(` ${setupCommand}`))
         return digest(setupCommand.trim(), manifest, lockfile, ...platform);
-      return runTrees ? 'run-' + digest(setupCommand.trim(), manifest, ...platform) : null;
+      return runTrees ? RUN_KEY_PREFIX + digest(setupCommand.trim(), manifest, ...platform) : null;
     },
     restoreTree,
-    async saveTree(key, cwd, how) {
+    async saveTree(key, cwd, asked) {
+      const how = given(key, asked);
       const installed = join(cwd, 'node_modules');
       if (!existsSync(treeDir(key)) && existsSync(installed)) {
         const staging = join(dirname(treeDir(key)), `.staging-${randomBytes(4).toString('hex')}`);

@@ -1,7 +1,8 @@
-// How the suite's setup reuses a saved dependency tree (src/gate/setup-then-gate.ts): a lockfile's
-// tree is linked where the sandbox shows trees read-only; a tree kept for its own run only (an install
-// no lockfile decides) is copied whatever the sandbox, so node_modules stays a folder of the checkout
-// and its packages' real paths lie inside it, as after an install.
+// How the suite's setup reuses a saved dependency tree (src/gate/setup-then-gate.ts, with the cache's
+// rule in src/workspace/dependency-cache.ts): a lockfile's tree is linked where the sandbox shows
+// trees read-only; a tree kept for its own run only (an install no lockfile decides) is copied
+// whatever the sandbox, so node_modules stays a folder of the checkout and its packages' real paths
+// lie inside it, as after an install.
 import { lstat, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -173,37 +173,46 @@ describe.runIf(bwrap && which('npm', process.env.PATH ?? '') !== null && which('
       expect(settings?.shown).toContain(registry.caFile);
     });
 
-    it('reuses the installed tree: the replay and the next run of the repository skip the install, each in its own cache', async () => {
-      const files: Record<string, string> = {
+    /** A repository whose value must come from the package, with its lockfile when `locked`. */
+    async function valueRepo(locked: boolean): Promise<string> {
+      return makeRepo({
         'package.json': await readFile(join(project, 'package.json'), 'utf8'),
-        'package-lock.json': await readFile(join(project, 'package-lock.json'), 'utf8'),
+        ...(locked ? { 'package-lock.json': await readFile(join(project, 'package-lock.json'), 'utf8') } : {}),
         'src/value.js': "module.exports = () => 'wrong';\n",
         'test/value.test.js':
           "const test = require('node:test');\nconst assert = require('node:assert');\nconst tiny = require('fixloop-tiny');\nconst value = require('../src/value.js');\ntest('value comes from the package', () => assert.strictEqual(value(), tiny));\n",
-      };
-      const repo = await makeRepo(files);
+      });
+    }
+
+    /** One run of the script engine's fix of `repo` under bwrap, with `setup`; the registry's requests counted from its start. */
+    async function fixValue(repo: string, setup: string, at: { out: string; tmpRoot: string; cacheDir: string }) {
+      registry.requests.length = 0;
       const { sandbox } = selectSandbox('bwrap', operatorEnv({ NPM_CONFIG_USERCONFIG: operatorRc }));
-      const cacheDir = join(root, 'dependency-cache');
       const config = repoConfigSchema.parse({
         test: { command: 'node --test' },
-        setup: { command: 'npm ci --no-audit --no-fund' },
+        setup: { command: setup },
         engines: ['script'],
         script: { command: 'printf "module.exports = () => require(\'fixloop-tiny\');\\n" > src/value.js' },
       });
+      return runFix(
+        {
+          runId: newRunId(),
+          repository: { cloneUrl: repo, ref: null, sha: null, baseRef: null },
+          trigger: { kind: 'cli', number: null, deliveryId: null, actor: null },
+          goal: 'fix',
+          hints: [],
+          config,
+        },
+        { sandbox, artifactsRoot: at.out, artifactsDir: at.out, tmpRoot: at.tmpRoot, setupNetwork: true, cacheDir: at.cacheDir },
+      );
+    }
+
+    it('reuses the installed tree: the replay and the next run of the repository skip the install, each in its own cache', async () => {
+      const repo = await valueRepo(true);
+      const cacheDir = join(root, 'dependency-cache');
       const runOnce = async (n: number) => {
-        registry.requests.length = 0;
         const out = join(root, `reuse-run-${n}`);
-        const result = await runFix(
-          {
-            runId: newRunId(),
-            repository: { cloneUrl: repo, ref: null, sha: null, baseRef: null },
-            trigger: { kind: 'cli', number: null, deliveryId: null, actor: null },
-            goal: 'fix',
-            hints: [],
-            config,
-          },
-          { sandbox, artifactsRoot: out, artifactsDir: out, tmpRoot: root, setupNetwork: true, cacheDir },
-        );
+        const result = await fixValue(repo, 'npm ci --no-audit --no-fund', { out, tmpRoot: root, cacheDir });
         return {
           result,
           setupLog: await readFile(join(out, 'setup.log'), 'utf8'),
@@ -227,49 +236,19 @@ describe.runIf(bwrap && which('npm', process.env.PATH ?? '') !== null && which('
     });
 
     it('reuses a tree no lockfile decides within its run only: the replay and the assessment skip the install, the next run does not', async () => {
-      const repo = await makeRepo({
-        'package.json': await readFile(join(project, 'package.json'), 'utf8'),
-        'src/value.js': "module.exports = () => 'wrong';\n",
-        'test/value.test.js':
-          "const test = require('node:test');\nconst assert = require('node:assert');\nconst tiny = require('fixloop-tiny');\nconst value = require('../src/value.js');\ntest('value comes from the package', () => assert.strictEqual(value(), tiny));\n",
-      });
-      const { sandbox } = selectSandbox('bwrap', operatorEnv({ NPM_CONFIG_USERCONFIG: operatorRc }));
-      const config = repoConfigSchema.parse({
-        test: { command: 'node --test' },
-        setup: { command: 'npm install --no-audit --no-fund' },
-        engines: ['script'],
-        script: { command: 'printf "module.exports = () => require(\'fixloop-tiny\');\\n" > src/value.js' },
-      });
+      const repo = await valueRepo(false);
       const scratchRoot = join(root, 'unlocked-scratch');
       await mkdir(scratchRoot, { recursive: true });
       const runOnce = async (n: number) => {
-        registry.requests.length = 0;
-        const out = join(root, `unlocked-run-${n}`);
-        const result = await runFix(
-          {
-            runId: newRunId(),
-            repository: { cloneUrl: repo, ref: null, sha: null, baseRef: null },
-            trigger: { kind: 'cli', number: null, deliveryId: null, actor: null },
-            goal: 'fix',
-            hints: [],
-            config,
-          },
-          {
-            sandbox,
-            artifactsRoot: out,
-            artifactsDir: out,
-            tmpRoot: scratchRoot,
-            setupNetwork: true,
-            cacheDir: join(root, 'unlocked-cache'),
-          },
-        );
+        const at = { out: join(root, `unlocked-run-${n}`), tmpRoot: scratchRoot, cacheDir: join(root, 'unlocked-cache') };
+        const result = await fixValue(repo, 'npm install --no-audit --no-fund', at);
         // npm asks the registry for the package's metadata at each install it runs, its cache notwithstanding.
         return { result, installs: registry.requests.filter((q) => q.path.endsWith('/fixloop-tiny')).length };
       };
       const first = await runOnce(1);
       expect(first.result.status).toBe('tests_green');
       expect(first.result.assessment?.notAssessed).toBeUndefined();
-      // The workspace installed; its replay and the assessment's checkout linked that tree.
+      // The workspace installed; its replay and the assessment's checkout got copies of that tree.
       expect(first.installs).toBe(1);
       // The tree went with the run's folder, and the next run installs again.
       expect(await readdir(scratchRoot)).toEqual([]);

@@ -73,11 +73,11 @@ describe('the dependency cache', () => {
   it('restores a copy of the saved tree, never the saved files themselves', async () => {
     const cache = await openDependencyCache(await temp(), 'repo');
     const { dir: first, key } = await installed(cache, 'original');
-    expect(await cache.restoreTree(key, first, 'copy')).toBe(false);
+    expect(await cache.restoreTree(key, first, 'copy')).toBeNull();
     await cache.saveTree(key, first, 'copy');
     expect((await lstat(join(first, 'node_modules'))).isSymbolicLink()).toBe(false);
     const second = await project();
-    expect(await cache.restoreTree(key, second, 'copy')).toBe(true);
+    expect(await cache.restoreTree(key, second, 'copy')).toBe('copy');
     // The repository's code in the second checkout rewrites its copy; the saved tree is untouched.
     await writeFile(join(second, 'node_modules', 'a', 'index.js'), 'poisoned');
     const third = await project();
@@ -94,7 +94,7 @@ describe('the dependency cache', () => {
     expect(await readlink(join(first, 'node_modules'))).toBe(saved);
     expect(await readFile(join(saved, 'a', 'index.js'), 'utf8')).toBe('original');
     const second = await project();
-    expect(await cache.restoreTree(key, second, 'link')).toBe(true);
+    expect(await cache.restoreTree(key, second, 'link')).toBe('link');
     expect(await readlink(join(second, 'node_modules'))).toBe(saved);
     expect(await readFile(join(second, 'node_modules', 'a', 'index.js'), 'utf8')).toBe('original');
   });
@@ -116,7 +116,8 @@ describe('the dependency cache', () => {
 
     await mkdir(join(unlocked, 'node_modules', 'a'), { recursive: true });
     await writeFile(join(unlocked, 'node_modules', 'a', 'index.js'), 'installed');
-    await cache.saveTree(key ?? '', unlocked, 'copy');
+    // Asked to link (an isolating sandbox), the cache copies it all the same.
+    await cache.saveTree(key ?? '', unlocked, 'link');
     // Kept in the run's folder, never among the trees a sandbox shows and a checkout links.
     expect(existsSync(join(runFolder, key ?? '', 'node_modules', 'a', 'index.js'))).toBe(true);
     expect(await readdir(cache.trees)).toEqual([]);
@@ -124,7 +125,7 @@ describe('the dependency cache', () => {
     expect((await lstat(join(unlocked, 'node_modules'))).isSymbolicLink()).toBe(false);
     const replay = await project();
     await rm(join(replay, 'package-lock.json'));
-    expect(await cache.restoreTree(key ?? '', replay, 'copy')).toBe(true);
+    expect(await cache.restoreTree(key ?? '', replay, 'link')).toBe('copy');
     expect((await lstat(join(replay, 'node_modules'))).isSymbolicLink()).toBe(false);
     expect(await readFile(join(replay, 'node_modules', 'a', 'index.js'), 'utf8')).toBe('installed');
   });
