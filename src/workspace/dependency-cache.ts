@@ -9,8 +9,9 @@
 // a real project's suite that resolves them against it failed 4 tests on its upstream fix. Under an
 // isolating sandbox the checkout's node_modules is a link to a lockfile's saved tree, which every
 // command sees read-only (a copy of a large tree cost as much as installing it); without isolation
-// it is copied, so nothing a run executes can write what a later run or the replay loads. One repository's code can write only its
-// own cache folder, so it never writes what another repository's run executes.
+// it is copied, so nothing a run executes can write what a later run or the replay loads. One
+// repository's code can write only its own cache folder, so it never writes what another
+// repository's run executes.
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import { cp, mkdir, readFile, rename, rm, symlink } from 'node:fs/promises';
