@@ -19,6 +19,8 @@ import type { CandidateInfo } from './assessment-level.ts';
 import type { PatchedVersion } from './patched-versions.ts';
 import type { RivalScreen } from './rival-screen.ts';
 import { screenedVersions, withTexts } from './checkout-texts.ts';
+import { directLaunchOf, withoutLauncher } from '../runners/direct-launch.ts';
+import { packageScripts } from '../runners/package-scripts.ts';
 
 /** One file of the original with one edit, and what the edit is (`src/a.js:12 \`<\` → \`<=\``). */
 export interface RivalCandidate {
@@ -205,7 +207,8 @@ async function originalTexts(request: RivalRequest, candidates: readonly RivalCa
 /**
  * The patch itself on the failing tests alone, in `request.dir`: it passes (the judge held it), and
  * its time bounds each candidate's. The first command that runs every test the patch fixed stands;
- * the last one as it is. Null: none passed.
+ * the last one as it is. Each is tried first started without npm (direct-launch.ts): the candidates'
+ * runs are fixloop's own, and it stands only where the patch passes the failing tests so. Null: none passed.
  */
 async function referenceRun(
   search: RivalSearch,
@@ -213,12 +216,14 @@ async function referenceRun(
   limitMs: number,
 ): Promise<{ gate: GateResult; command: string } | null> {
   const { request } = search;
-  for (const [i, command] of search.focused.entries()) {
+  const launch = await directLaunchOf(request.dir, await packageScripts(request.dir));
+  const commands = search.focused.flatMap((command) => [withoutLauncher(command, launch) ?? [], command].flat());
+  for (const [i, command] of commands.entries()) {
     const gate = await withTexts(request.dir, request.patched.files, originals, () =>
       search.suite.gateWith(request.dir, command, limitMs),
     );
     const reported = new Set(gate.report.tests.filter((t) => t.status === 'passed').map((t) => t.id));
-    const last = i === search.focused.length - 1;
+    const last = i === commands.length - 1;
     if (gate.passed && (last || request.fixed.every((t) => reported.has(t.id)))) return { gate, command };
   }
   return null;

@@ -4,6 +4,7 @@
 import type { TestCaseResult } from '../core/test-report.ts';
 import type { TestRunner } from './runner.ts';
 import { directRunnerOf, npmScriptOf } from './registry.ts';
+import { withoutLauncher, type DirectLaunch } from './direct-launch.ts';
 
 export interface FocusOptions {
   /** Also select the failing tests' files (null where the runner or the report cannot). */
@@ -58,23 +59,33 @@ function namesFiles(text: string): boolean {
 export interface FocusChoice {
   command: string;
   withFiles: boolean;
+  /** Started without npm (direct-launch.ts): the caller checks it as it checks any choice. */
+  direct?: boolean;
 }
 
 /**
  * The commands that run `failing` alone, best first, each once: their files and names where the
  * runner selects both (jest and vitest then load one test file, not all: commander's failing test
  * alone takes 2 s against 9 s), else their names alone. The repair engine and the assessment both
- * take the first that reports the failing tests.
+ * take the first that reports the failing tests. Given `launch`, each is offered first started
+ * without npm, where the checkout allows it: fixloop's own runs of a few tests, not the judged ones.
  */
 export function focusChoices(
   command: string,
   failing: TestCaseResult[],
   packageScripts: Record<string, string> = {},
+  launch?: DirectLaunch,
 ): FocusChoice[] {
   const choices: FocusChoice[] = [];
+  const add = (choice: FocusChoice) => {
+    if (!choices.some((c) => c.command === choice.command)) choices.push(choice);
+  };
   for (const withFiles of [true, false]) {
     const focused = focusedTestCommand(command, failing, packageScripts, { withFiles });
-    if (focused !== null && !choices.some((choice) => choice.command === focused)) choices.push({ command: focused, withFiles });
+    if (focused === null) continue;
+    const direct = launch ? withoutLauncher(focused, launch) : null;
+    if (direct !== null) add({ command: direct, withFiles, direct: true });
+    add({ command: focused, withFiles });
   }
   return choices;
 }

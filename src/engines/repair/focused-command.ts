@@ -6,6 +6,7 @@
 // resolves otherwise) would reject every candidate, the right one included.
 import type { TestCaseResult } from '../../core/test-report.ts';
 import { focusChoices, focusedTestCommand } from '../../runners/focused-test-command.ts';
+import { directLaunchOf, withoutLauncher } from '../../runners/direct-launch.ts';
 import { runGate } from '../../gate/run-gate.ts';
 import type { Sandbox } from '../../sandbox/sandbox.ts';
 import { linkedFolderMounts } from '../../workspace/tool-caches.ts';
@@ -34,28 +35,33 @@ export interface FocusedCommand {
 }
 
 export async function chooseFocusedCommand(input: FocusedCommandInput): Promise<FocusedCommand | null> {
-  const select = (tests: TestCaseResult[], withFiles: boolean) =>
-    focusedTestCommand(input.testCommand, tests, input.packageScripts, { withFiles });
-  const options = focusChoices(input.testCommand, input.failing, input.packageScripts);
+  // Each candidate's run is fixloop's own: started without npm where the workspace allows it.
+  const launch = await directLaunchOf(input.root, input.packageScripts);
+  const select = (tests: TestCaseResult[], withFiles: boolean, direct: boolean) => {
+    const command = focusedTestCommand(input.testCommand, tests, input.packageScripts, { withFiles });
+    return command !== null && direct ? (withoutLauncher(command, launch) ?? command) : command;
+  };
+  const options = focusChoices(input.testCommand, input.failing, input.packageScripts, launch);
   const wanted = new Set(input.failing.map((t) => t.id));
-  for (const { command, withFiles } of options) {
+  const failedUnder = failedTests(input);
+  for (const [i, { command, withFiles, direct = false }] of options.entries()) {
     if (input.signal.aborted) return null;
-    const gate = await runGate(input.sandbox, {
-      command,
-      cwd: input.root,
-      timeoutMs: input.timeoutMs,
-      env: input.env,
-      mounts: linkedFolderMounts(input.linkedFolders),
-      signal: input.signal,
-      ...(input.reportFile ? { reportFile: input.reportFile } : {}),
-    });
-    const failed = gate.report.tests.filter((t) => t.status === 'failed').map((t) => t.id);
+    const failures = await failedUnder(command);
+    const failed = failures?.map((t) => t.id) ?? null;
     // Some of the failing tests may pass alone (one that timed out on a loaded machine): the
     // selection is right when what fails is among them.
-    if (!gate.report.parsed || failed.length === 0 || !failed.every((id) => wanted.has(id))) {
+    if (!failed || failed.length === 0 || !failed.every((id) => wanted.has(id))) {
       input.log(
-        `repair: not focusing with \`${command}\`: on the unchanged code it reported ${gate.report.parsed ? `${gate.report.failed} failing, not among the ${wanted.size} expected` : 'no test results'}`,
+        `repair: not focusing with \`${command}\`: on the unchanged code it reported ${failed ? `${failed.length} failing, not among the ${wanted.size} expected` : 'no test results'}`,
       );
+      continue;
+    }
+    // Started without npm, it stands only where npm's own form fails the same tests with the same
+    // messages: a process npm would have shaped otherwise could fail them for want of it (a module
+    // that does not load), and would then reject every candidate.
+    const launcher = options[i + 1];
+    if (direct && launcher && !sameFailures(failures ?? [], await failedUnder(launcher.command))) {
+      input.log(`repair: not focusing with \`${command}\`: its failures differ from \`${launcher.command}\`'s`);
       continue;
     }
     if (failed.length === wanted.size) return { command, failing: failed.length };
@@ -66,12 +72,13 @@ export async function chooseFocusedCommand(input: FocusedCommandInput): Promise<
       select(
         input.failing.filter((t) => still.has(t.id)),
         withFiles,
+        direct,
       ) ?? command;
     input.log(
       `repair: ${wanted.size - failed.length} of the ${wanted.size} failing tests passed alone on the unchanged code; focusing on the ${failed.length} that fail: ${narrowed}`,
     );
     const alone = input.failing.filter((t) => !still.has(t.id));
-    const aloneCommand = select(alone, withFiles);
+    const aloneCommand = select(alone, withFiles, direct);
     return {
       command: narrowed,
       failing: failed.length,
@@ -79,4 +86,35 @@ export async function chooseFocusedCommand(input: FocusedCommandInput): Promise<
     };
   }
   return null;
+}
+
+type Failure = { id: string; message: string };
+
+/** The tests a command fails on the unchanged workspace (null: no per-test results), each command run once. */
+function failedTests(input: FocusedCommandInput): (command: string) => Promise<Failure[] | null> {
+  const runs = new Map<string, Promise<Failure[] | null>>();
+  return (command) => {
+    const known = runs.get(command);
+    if (known) return known;
+    const run = runGate(input.sandbox, {
+      command,
+      cwd: input.root,
+      timeoutMs: input.timeoutMs,
+      env: input.env,
+      mounts: linkedFolderMounts(input.linkedFolders),
+      signal: input.signal,
+      ...(input.reportFile ? { reportFile: input.reportFile } : {}),
+    }).then((gate) => (gate.report.parsed ? gate.report.tests.filter((t) => t.status === 'failed').map(failure) : null));
+    runs.set(command, run);
+    return run;
+  };
+}
+
+/** A failure as the runner told it: its first line is often the same for any value ("expect(received).toBe(expected)"). */
+const failure = (t: TestCaseResult): Failure => ({ id: t.id, message: [t.message, t.expected, t.actual].join('\0') });
+
+function sameFailures(a: readonly Failure[], b: readonly Failure[] | null): boolean {
+  const key = (f: Failure) => `${f.id}\0${f.message}`;
+  const other = new Set(b?.map(key));
+  return b !== null && a.length === b.length && a.every((f) => other.has(key(f)));
 }

@@ -1,6 +1,7 @@
 // The command that validates candidates on the failing tests alone, chosen by running it on the
 // unchanged code with a real jest: the failing test's file and name when what that reports failing is
 // among the failing tests (narrowed to those), the name alone when a file path does not resolve, nothing when neither selects it.
+// Each started without npm, as the checkout's bin folder allows (focused-direct.test.ts has why it may not be).
 import { symlink } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -47,20 +48,22 @@ describe('chooseFocusedCommand', () => {
         log: (line) => logged.push(line),
       });
 
-    expect(await choose(failing)).toEqual({ command: "npm test -- 'test\\/double\\.test\\.js' -t doubles", failing: 1 });
+    const direct = 'PATH="$PWD/node_modules/.bin:$PATH" jest';
+    expect(await choose(failing)).toEqual({ command: `${direct} 'test\\/double\\.test\\.js' -t doubles`, failing: 1 });
     // A test that failed in the whole suite but passes alone (a timeout on a loaded machine) does not
     // make the selection wrong, and is left out of it: a candidate need not fix it, and its file may
     // be the slowest of the suite.
     const flaky = { id: 'test/half.test.js › halves', name: 'halves', file: 'test/half.test.js', status: 'failed' as const };
     expect(await choose([...failing, flaky])).toEqual({
-      command: "npm test -- 'test\\/double\\.test\\.js' -t doubles",
+      command: `${direct} 'test\\/double\\.test\\.js' -t doubles`,
       failing: 1,
-      passedAlone: { command: "npm test -- 'test\\/half\\.test\\.js' -t halves", ids: ['test/half.test.js › halves'] },
+      passedAlone: { command: `${direct} 'test\\/half\\.test\\.js' -t halves`, ids: ['test/half.test.js › halves'] },
     });
     expect(logged.at(-1)).toContain('1 of the 2 failing tests passed alone on the unchanged code; focusing on the 1 that fail');
     // A path printed relative to another folder selects no file: the name alone still finds the test.
     const elsewhere = failing.map((t) => ({ ...t, file: 'elsewhere/double.test.js' }));
-    expect(await choose(elsewhere)).toEqual({ command: 'npm test -- -t doubles', failing: 1 });
+    expect(await choose(elsewhere)).toEqual({ command: `${direct} -t doubles`, failing: 1 });
+    expect(logged.at(-2)).toContain(`not focusing with \`${direct} 'elsewhere\\/double\\.test\\.js' -t doubles\``);
     expect(logged.at(-1)).toContain("not focusing with `npm test -- 'elsewhere\\/double\\.test\\.js' -t doubles`");
     // A name that selects no test: no focused command at all, the candidates meet the full suite.
     expect(await choose(failing.map((t) => ({ ...t, file: 'elsewhere/x.test.js', name: 'renamed since' })))).toBeNull();
