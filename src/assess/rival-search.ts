@@ -117,7 +117,9 @@ export async function startRivalSearch(search: RivalSearch, limitMs: number): Pr
     return noSearch(candidates.length);
   }
   const { gate: patchRun, command: focused } = reference;
-  log(`assessment: trying ${candidates.length} one-edit patches at the lines the patch changed, on the failing tests alone`);
+  log(
+    `assessment: trying ${candidates.length} one-edit patches at the lines the patch changed, on the failing tests alone: \`${focused}\``,
+  );
   // Made while the first candidates run; a setup that fails or throws leaves one checkout.
   const second = candidates.length > 1 && search.second ? search.second.ready().catch(() => null) : Promise.resolve(null);
   // Where the next step starts, among the candidates; of those passed, how many ran and how many were set aside.
