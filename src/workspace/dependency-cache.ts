@@ -14,8 +14,8 @@
 // repository's run executes.
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
-import { cp, mkdir, readFile, rename, rm, symlink } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { cp, mkdir, readdir, readFile, readlink, rename, rm, symlink } from 'node:fs/promises';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { isRunKey, RUN_KEY_PREFIX, type DependencyCache, type TreeReuse } from '../core/dependency-cache.ts';
 import { prepareToolCaches, readOnlyTreeMounts } from './tool-caches.ts';
 
@@ -27,8 +27,12 @@ const IGNORES_LOCKFILE = /\s--no-package-lock\b/;
 /** Lifecycle scripts that make an install do more than fill node_modules (a build, a generated file). */
 const INSTALL_SCRIPTS = ['preinstall', 'install', 'postinstall', 'prepublish', 'preprepare', 'prepare', 'postprepare'];
 
-/** Dependency kinds that npm installs as a link into the checkout itself. */
-const CHECKOUT_LINKS = /^(file|link|workspace):/;
+/**
+ * Dependency specs that npm installs as a link into the checkout itself: the `file:`, `link:` and
+ * `workspace:` kinds, and a bare folder path (`"."`, `"./tools"`, `"../x"`, `"~/x"`, `"/x"`): a
+ * package that depends on itself as `"."` to require its own name in its tests.
+ */
+const CHECKOUT_LINKS = /^(?:(?:file|link|workspace):|\.\.?(?:\/|$)|~\/|\/)/;
 
 /**
  * Whether the install links packages of the checkout into node_modules (workspaces, `file:` and
@@ -46,6 +50,30 @@ function linksIntoCheckout(manifest: Record<string, unknown>): boolean {
     );
   });
 }
+
+/**
+ * Whether an installed tree holds a link that leads out of it (a package of the checkout, however
+ * the manifest named it): npm writes such links relative to the checkout, so a tree restored
+ * anywhere else, or linked from the cache, would lead them where nothing is. Its packages and scoped
+ * packages are looked at, where npm puts them.
+ */
+async function leavesTree(tree: string): Promise<boolean> {
+  const entries = async (dir: string) => readdir(dir, { withFileTypes: true }).catch(() => []);
+  for (const entry of await entries(tree)) {
+    const path = join(tree, entry.name);
+    const inScope = entry.isDirectory() && entry.name.startsWith('@') ? (await entries(path)).map((e) => join(path, e.name)) : [];
+    for (const candidate of [path, ...inScope]) {
+      const target = await readlink(candidate).catch(() => null);
+      if (target !== null && !isInside(tree, resolve(dirname(candidate), target))) return true;
+    }
+  }
+  return false;
+}
+
+const isInside = (folder: string, path: string) => {
+  const rel = relative(folder, path);
+  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
+};
 
 const digest = (...parts: string[]) => createHash('sha256').update(parts.join('\0')).digest('hex');
 
@@ -96,6 +124,8 @@ export async function openDependencyCache(cacheRoot: string, repositoryKey: stri
     async saveTree(key, cwd, asked) {
       const how = given(key, asked);
       const installed = join(cwd, 'node_modules');
+      // A link the manifest did not show (treeKey): the checkout keeps its own tree, nothing is saved.
+      if (await leavesTree(installed)) return;
       if (!existsSync(treeDir(key)) && existsSync(installed)) {
         const staging = join(dirname(treeDir(key)), `.staging-${randomBytes(4).toString('hex')}`);
         try {

@@ -2,9 +2,9 @@
 // the same manifest and lockfile, and given so that a checkout's code never writes the saved tree:
 // copied, or linked under a sandbox that shows the trees read-only.
 import { existsSync } from 'node:fs';
-import { lstat, mkdir, mkdtemp, readdir, readFile, readlink, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readdir, readFile, readlink, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bwrapWorks, createBwrapSandbox } from '../../src/sandbox/bwrap-sandbox.ts';
 import { withMounts } from '../../src/sandbox/with-mounts.ts';
@@ -56,18 +56,40 @@ describe('the dependency cache', () => {
     expect(await cache.treeKey(await temp(), 'npm ci')).toBeNull();
   });
 
-  it('keys no tree that links packages of the checkout in: a workspace, a file: or link: dependency', async () => {
+  it('keys no tree that links packages of the checkout in: a workspace, a file: or link: dependency, a folder path', async () => {
     const cache = await openDependencyCache(await temp(), 'repo');
     const manifests = [
       { name: 'p', workspaces: ['packages/*'] },
       { name: 'p', dependencies: { decoder: 'file:packages/decoder' } },
       { name: 'p', devDependencies: { tools: 'link:../tools' } },
+      // The package itself, so that its tests can require it by its name.
+      { name: 'p', devDependencies: { p: '.' } },
+      { name: 'p', devDependencies: { tools: './tools' } },
     ];
     for (const manifest of manifests) {
       const dir = await project();
       await writeFile(join(dir, 'package.json'), JSON.stringify(manifest));
       expect(await cache.treeKey(dir, 'npm ci'), JSON.stringify(manifest)).toBeNull();
     }
+  });
+
+  it('saves no tree that holds a link out of it, however the manifest named the package: the checkout keeps its own', async () => {
+    const cache = await openDependencyCache(await temp(), 'repo');
+    for (const at of ['p', '@scope/p']) {
+      const { dir, key } = await installed(cache, 'original');
+      await mkdir(dirname(join(dir, 'node_modules', at)), { recursive: true });
+      await symlink(at.startsWith('@') ? '../..' : '..', join(dir, 'node_modules', at));
+      await cache.saveTree(key, dir, 'link');
+      expect((await lstat(join(dir, 'node_modules'))).isSymbolicLink(), at).toBe(false);
+      expect(await readFile(join(dir, 'node_modules', at, 'package.json'), 'utf8')).toContain('"name":"p"');
+      expect(await cache.restoreTree(key, await project(), 'link'), at).toBeNull();
+    }
+    // A link that stays in the tree (a bin, a package linked to another) keeps it saved.
+    const { dir, key } = await installed(cache, 'original');
+    await mkdir(join(dir, 'node_modules', '.bin'));
+    await symlink('../a/index.js', join(dir, 'node_modules', '.bin', 'a'));
+    await cache.saveTree(key, dir, 'link');
+    expect((await lstat(join(dir, 'node_modules'))).isSymbolicLink()).toBe(true);
   });
 
   it('restores a copy of the saved tree, never the saved files themselves', async () => {
