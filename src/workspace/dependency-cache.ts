@@ -29,45 +29,51 @@ const INSTALL_SCRIPTS = ['preinstall', 'install', 'postinstall', 'prepublish', '
 
 /**
  * Dependency specs that npm installs as a link into the checkout itself: the `file:`, `link:` and
- * `workspace:` kinds, and a bare folder path (`"."`, `"./tools"`, `"../x"`, `"~/x"`, `"/x"`): a
- * package that depends on itself as `"."` to require its own name in its tests.
+ * `workspace:` kinds, and a bare folder path (`"."`, `"./tools"`, `"../x"`, `"~/x"`, `"/x"`).
  */
 const CHECKOUT_LINKS = /^(?:(?:file|link|workspace):|\.\.?(?:\/|$)|~\/|\/)/;
+/** A package that depends on itself, to require its own name in its tests: `"name": "."`. */
+const ITSELF = /^(?:file:)?\.\/?$/;
 
 /**
- * Whether the install links packages of the checkout into node_modules (workspaces, `file:` and
- * `link:` dependencies): a saved tree holds those links relative to a checkout, and one restored by a
- * link to it would lead them into the cache instead, where nothing is. Such trees are not saved.
+ * Where an install links packages of the checkout into node_modules. A saved tree holds such links
+ * relative to the checkout: one linked from the cache leads them into the cache, where nothing is; a
+ * copy leads them to its own checkout, which is right for the checkout itself (`itself`) but not for
+ * another folder, whose own node_modules the saved tree does not hold (`elsewhere`: workspaces too).
  */
-function linksIntoCheckout(manifest: Record<string, unknown>): boolean {
-  if (manifest['workspaces'] !== undefined) return true;
-  return ['dependencies', 'devDependencies', 'optionalDependencies'].some((field) => {
-    const specs = manifest[field];
-    return (
-      typeof specs === 'object' &&
-      specs !== null &&
-      Object.values(specs).some((spec) => typeof spec === 'string' && CHECKOUT_LINKS.test(spec))
-    );
+type CheckoutLinks = 'none' | 'itself' | 'elsewhere';
+
+function checkoutLinks(manifest: Record<string, unknown>): CheckoutLinks {
+  if (manifest['workspaces'] !== undefined) return 'elsewhere';
+  const specs = ['dependencies', 'devDependencies', 'optionalDependencies'].flatMap((field) => {
+    const named = manifest[field];
+    return typeof named === 'object' && named !== null ? Object.values(named) : [];
   });
+  const linked = specs.filter((spec): spec is string => typeof spec === 'string' && CHECKOUT_LINKS.test(spec));
+  if (linked.length === 0) return 'none';
+  return linked.every((spec) => ITSELF.test(spec)) ? 'itself' : 'elsewhere';
 }
 
 /**
- * Whether an installed tree holds a link that leads out of it (a package of the checkout, however
- * the manifest named it): npm writes such links relative to the checkout, so a tree restored
- * anywhere else, or linked from the cache, would lead them where nothing is. Its packages and scoped
- * packages are looked at, where npm puts them.
+ * The same read from an installed tree, however the manifest named the packages: its links that
+ * lead out of it, to the checkout that holds it or elsewhere. Its packages and scoped packages are
+ * looked at, where npm puts them.
  */
-async function leavesTree(tree: string): Promise<boolean> {
+async function linksOutOf(tree: string): Promise<CheckoutLinks> {
   const entries = async (dir: string) => readdir(dir, { withFileTypes: true }).catch(() => []);
+  let found: CheckoutLinks = 'none';
   for (const entry of await entries(tree)) {
     const path = join(tree, entry.name);
     const inScope = entry.isDirectory() && entry.name.startsWith('@') ? (await entries(path)).map((e) => join(path, e.name)) : [];
     for (const candidate of [path, ...inScope]) {
       const target = await readlink(candidate).catch(() => null);
-      if (target !== null && !isInside(tree, resolve(dirname(candidate), target))) return true;
+      const to = target === null ? null : resolve(dirname(candidate), target);
+      if (to === null || isInside(tree, to)) continue;
+      if (to !== dirname(tree)) return 'elsewhere';
+      found = 'itself';
     }
   }
-  return false;
+  return found;
 }
 
 const isInside = (folder: string, path: string) => {
@@ -114,18 +120,21 @@ export async function openDependencyCache(cacheRoot: string, repositoryKey: stri
       if (manifest === null) return null;
       const parsed = JSON.parse(manifest) as Record<string, unknown> & { scripts?: Record<string, string> };
       const scripts = parsed.scripts ?? {};
-      if (INSTALL_SCRIPTS.some((name) => name in scripts) || linksIntoCheckout(parsed)) return null;
+      const links = checkoutLinks(parsed);
+      if (INSTALL_SCRIPTS.some((name) => name in scripts) || links === 'elsewhere') return null;
       const platform = [process.version, process.platform, process.arch];
+      // A lockfile's tree may be linked: none that links the checkout in.
       if (lockfile !== null && !IGNORES_LOCKFILE.test(` ${setupCommand}`))
-        return digest(setupCommand.trim(), manifest, lockfile, ...platform);
+        return links === 'none' ? digest(setupCommand.trim(), manifest, lockfile, ...platform) : null;
       return runTrees ? RUN_KEY_PREFIX + digest(setupCommand.trim(), manifest, ...platform) : null;
     },
     restoreTree,
     async saveTree(key, cwd, asked) {
       const how = given(key, asked);
       const installed = join(cwd, 'node_modules');
-      // A link the manifest did not show (treeKey): the checkout keeps its own tree, nothing is saved.
-      if (await leavesTree(installed)) return;
+      // Links the manifest did not show (treeKey): the checkout keeps its own tree, nothing is saved.
+      const links = await linksOutOf(installed);
+      if (links === 'elsewhere' || (links === 'itself' && how === 'link')) return;
       if (!existsSync(treeDir(key)) && existsSync(installed)) {
         const staging = join(dirname(treeDir(key)), `.staging-${randomBytes(4).toString('hex')}`);
         try {

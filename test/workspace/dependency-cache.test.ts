@@ -57,34 +57,64 @@ describe('the dependency cache', () => {
   });
 
   it('keys no tree that links packages of the checkout in: a workspace, a file: or link: dependency, a folder path', async () => {
-    const cache = await openDependencyCache(await temp(), 'repo');
+    const cache = await openDependencyCache(await temp(), 'repo', join(await temp(), 'trees'));
     const manifests = [
       { name: 'p', workspaces: ['packages/*'] },
       { name: 'p', dependencies: { decoder: 'file:packages/decoder' } },
       { name: 'p', devDependencies: { tools: 'link:../tools' } },
-      // The package itself, so that its tests can require it by its name.
-      { name: 'p', devDependencies: { p: '.' } },
       { name: 'p', devDependencies: { tools: './tools' } },
     ];
     for (const manifest of manifests) {
-      const dir = await project();
-      await writeFile(join(dir, 'package.json'), JSON.stringify(manifest));
-      expect(await cache.treeKey(dir, 'npm ci'), JSON.stringify(manifest)).toBeNull();
+      for (const setup of ['npm ci', 'npm install --no-package-lock']) {
+        const dir = await project();
+        await writeFile(join(dir, 'package.json'), JSON.stringify(manifest));
+        expect(await cache.treeKey(dir, setup), `${setup}: ${JSON.stringify(manifest)}`).toBeNull();
+      }
     }
+    // A package on itself, so that its tests can require it by its name: a copy leads the link to its
+    // own checkout, a link from the cache would not. The run's own tree (always copied), no lockfile's.
+    const itself = await project();
+    await writeFile(join(itself, 'package.json'), JSON.stringify({ name: 'p', devDependencies: { p: '.' } }));
+    expect(await cache.treeKey(itself, 'npm ci')).toBeNull();
+    expect(isRunKey((await cache.treeKey(itself, 'npm install --no-package-lock')) ?? '')).toBe(true);
   });
 
   it('saves no tree that holds a link out of it, however the manifest named the package: the checkout keeps its own', async () => {
-    const cache = await openDependencyCache(await temp(), 'repo');
-    for (const at of ['p', '@scope/p']) {
+    const runFolder = join(await temp(), 'trees');
+    const cache = await openDependencyCache(await temp(), 'repo', runFolder);
+    const withLink = async (at: string, target: string) => {
       const { dir, key } = await installed(cache, 'original');
       await mkdir(dirname(join(dir, 'node_modules', at)), { recursive: true });
-      await symlink(at.startsWith('@') ? '../..' : '..', join(dir, 'node_modules', at));
+      await symlink(target, join(dir, 'node_modules', at));
+      return { dir, key };
+    };
+    // To the checkout itself: not to be linked from the cache.
+    for (const [at, target] of [
+      ['p', '..'],
+      ['@scope/p', '../..'],
+    ] as const) {
+      const { dir, key } = await withLink(at, target);
       await cache.saveTree(key, dir, 'link');
       expect((await lstat(join(dir, 'node_modules'))).isSymbolicLink(), at).toBe(false);
       expect(await readFile(join(dir, 'node_modules', at, 'package.json'), 'utf8')).toContain('"name":"p"');
       expect(await cache.restoreTree(key, await project(), 'link'), at).toBeNull();
     }
-    // A link that stays in the tree (a bin, a package linked to another) keeps it saved.
+    // The run's own tree is copied: a link to the checkout itself then leads to the copy's own.
+    const { dir: first } = await withLink('p', '..');
+    await rm(join(first, 'package-lock.json'));
+    const runKey = (await cache.treeKey(first, 'npm install')) ?? '';
+    await cache.saveTree(runKey, first, 'copy');
+    const second = await project();
+    expect(await cache.restoreTree(runKey, second, 'copy')).toBe('copy');
+    expect(await readlink(join(second, 'node_modules', 'p'))).toBe('..');
+    // Elsewhere (a folder with a node_modules of its own that the tree does not hold): not even copied.
+    const { dir: tools } = await withLink('tools', '../tools');
+    await rm(join(tools, 'package-lock.json'));
+    await writeFile(join(tools, 'package.json'), JSON.stringify({ name: 'q', dependencies: { a: '1.0.0' } }));
+    const toolsKey = (await cache.treeKey(tools, 'npm install')) ?? '';
+    await cache.saveTree(toolsKey, tools, 'copy');
+    expect(await cache.restoreTree(toolsKey, await project(), 'copy')).toBeNull();
+    // A link that stays in the tree (a bin) keeps it saved.
     const { dir, key } = await installed(cache, 'original');
     await mkdir(join(dir, 'node_modules', '.bin'));
     await symlink('../a/index.js', join(dir, 'node_modules', '.bin', 'a'));
