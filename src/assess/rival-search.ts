@@ -219,7 +219,10 @@ async function referenceRun(
 ): Promise<{ gate: GateResult; command: string } | null> {
   const { request } = search;
   const launch = await directLaunchOf(request.dir, await packageScripts(request.dir));
-  const commands = search.focused.flatMap((command) => [withoutLauncher(command, launch) ?? [], command].flat());
+  const commands = search.focused.flatMap((command) => {
+    const direct = withoutLauncher(command, launch);
+    return direct === null ? [command] : [direct, command];
+  });
   for (const [i, command] of commands.entries()) {
     const gate = await withTexts(request.dir, request.patched.files, originals, () =>
       search.suite.gateWith(request.dir, command, limitMs),

@@ -7,7 +7,6 @@
 // before it relies on it, the launcher's form next when it does not report the failing tests.
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { npmScriptOf } from './registry.ts';
 
 /** What a checkout offers a command started without npm. */
 export interface DirectLaunch {
@@ -24,7 +23,7 @@ const PROCESS_SETTINGS = /^\s*(node-options|script-shell)\s*=/m;
 /** `npx <bin>`, no option of npx's own before the bin. */
 const NPX = /^\s*npx\s+([A-Za-z0-9_][\w.-]*)(?=\s|$)/;
 /** `npm test` / `npm run <script>` / `npm <script>`, with the arguments npm appends after `--`. */
-const NPM_SCRIPT = /^(\s*npm\s+(?:run\s+)?(?:test|[\w:-]+))\s+--\s+(.*)$/s;
+const NPM_SCRIPT = /^\s*npm\s+(?:run\s+)?(test|[\w:-]+)\s+--\s+(.*)$/s;
 const BIN_PATH = 'PATH="$PWD/node_modules/.bin:$PATH"';
 
 export async function directLaunchOf(cwd: string, scripts: Readonly<Record<string, string>>): Promise<DirectLaunch> {
@@ -38,13 +37,12 @@ export function withoutLauncher(command: string, launch: DirectLaunch): string |
   if (launch.npmShapesProcesses) return null;
   const npx = NPX.exec(command);
   if (npx?.[1]) return launch.bins.has(npx[1]) ? `${BIN_PATH} ${command.replace(/^\s*npx\s+/, '')}` : null;
-  const npm = NPM_SCRIPT.exec(command);
-  if (!npm?.[1] || !npm[2]) return null;
-  const script = npmScriptOf(npm[1], { ...launch.scripts });
-  const name = /(\S+)\s*$/.exec(npm[1])?.[1] ?? '';
+  const [, name, args] = NPM_SCRIPT.exec(command) ?? [];
+  if (!name || !args) return null;
+  const script = Object.hasOwn(launch.scripts, name) ? launch.scripts[name] : undefined;
   // npm runs `pre<name>` and `post<name>` around it, and a script may read the variables npm sets.
   if (!script || /[$`]/.test(script) || `pre${name}` in launch.scripts || `post${name}` in launch.scripts) return null;
   const program = /^\s*(?:[A-Za-z_]\w*=\S*\s+)*([^\s=]+)/.exec(script)?.[1] ?? '';
   if (program !== 'node' && !launch.bins.has(program)) return null;
-  return `${BIN_PATH} ${script.trim()} ${npm[2]}`;
+  return `${BIN_PATH} ${script.trim()} ${args}`;
 }

@@ -15,7 +15,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import { cp, mkdir, readdir, readFile, readlink, rename, rm, symlink } from 'node:fs/promises';
-import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { isUnder } from '../sandbox/bind-guard.ts';
 import { isRunKey, RUN_KEY_PREFIX, type DependencyCache, type TreeReuse } from '../core/dependency-cache.ts';
 import { prepareToolCaches, readOnlyTreeMounts } from './tool-caches.ts';
 
@@ -68,18 +69,13 @@ async function linksOutOf(tree: string): Promise<CheckoutLinks> {
     for (const candidate of [path, ...inScope]) {
       const target = await readlink(candidate).catch(() => null);
       const to = target === null ? null : resolve(dirname(candidate), target);
-      if (to === null || isInside(tree, to)) continue;
+      if (to === null || isUnder(to, tree)) continue;
       if (to !== dirname(tree)) return 'elsewhere';
       found = 'itself';
     }
   }
   return found;
 }
-
-const isInside = (folder: string, path: string) => {
-  const rel = relative(folder, path);
-  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
-};
 
 const digest = (...parts: string[]) => createHash('sha256').update(parts.join('\0')).digest('hex');
 
