@@ -38,6 +38,7 @@ import { packageScripts } from '../runners/package-scripts.ts';
 import { valuesOfVersions } from './change-values.ts';
 import { SECOND_SETUP_MS } from './second-checkout.ts';
 import { lookFromOutside, madeAloneIn } from './outside-look.ts';
+import { sameUnder } from './noise-alike.ts';
 import { rivalScreen } from './rival-screen.ts';
 
 export interface AssessInput {
@@ -107,8 +108,9 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
     if (unfinished) return notAssessed(unfinished, runs.exhausted);
     // Every look above ran under the test runner: the calls the patch changed are made again outside it.
     const alone = madeAloneIn(first.runs.patched);
+    const alike = sameUnder(noise);
     const tools = { suite: input.suite, left, log: input.log };
-    const outsideLook = await lookFromOutside(checkout, standing, { ...runs, alone }, tools);
+    const outsideLook = await lookFromOutside(checkout, standing, { ...runs, alone, alike }, tools);
     const level = (alternatives: NonNullable<LevelInput['alternatives']>, rivalSearch?: Assessment['rivalSearch']) => {
       const { differences, specialCase } = looked;
       return decideLevel({
@@ -139,7 +141,8 @@ export async function assessPatch(input: AssessInput): Promise<Assessment> {
       ...(begun ? { begun } : checkouts.later),
       plan: (versions) => rivalPlans(versions, { originals, probed, entries: atEntryPoints?.entries, dir }),
       looked: { after, functions, near, noise },
-      screen: rivalScreen({ original: runs.original, patched: runs.patched, alone }, near, { ...tools, suite: checkouts.suite }),
+      // Every changed call, the entry points' too (rival-screen.ts says why `alone` is not needed there).
+      screen: rivalScreen({ original: runs.original, patched: runs.patched, alike }, near, { ...tools, suite: checkouts.suite }),
       // A rival that disagrees may do so in noise only: the versions run again first, once.
       settle: async () =>
         (looked = (await lookWithNoise(checkout, standing, runs, { input, left, fromFailing })) ?? looked).noise,

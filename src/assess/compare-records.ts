@@ -35,7 +35,8 @@ function testOf(record: ProbeRecord): string {
   return record.testLines && record.testLines.length > 0 ? record.testLines.join(' < ') : (record.site ?? '');
 }
 
-function suiteKey(record: ProbeRecord): string {
+/** A suite call's key in one version's records: its function, arguments and test. */
+export function suiteKey(record: ProbeRecord): string {
   return record.fn + SEP + record.args + SEP + testOf(record);
 }
 

@@ -19,7 +19,7 @@ import { PROBE_FOLDER, type ProbeCheckout, type ProbeRun } from './probe-checkou
 import type { VersionPlan } from './probe-plan.ts';
 import type { ProbeRecord, ProbedFunction } from './probe-record.ts';
 import { resultText } from './compare-records.ts';
-import { SuiteCalls, same } from './outside-pairs.ts';
+import { SuiteCalls, same, sameResult, type SameCall } from './outside-pairs.ts';
 import { unshippedFiles } from './unshipped-files.ts';
 import { copyKey } from './built-copies.ts';
 import { outsideOf, plainCalls, type Out, type Outcomes } from './outside-process.ts';
@@ -46,7 +46,7 @@ export interface Changed {
 export async function lookFromOutside(
   checkout: ProbeCheckout,
   plans: { original: VersionPlan; versions: VersionPlan[] },
-  runs: { original: ProbeRun | null; patched: ProbeRun | null; alone?: MadeAlone },
+  runs: { original: ProbeRun | null; patched: ProbeRun | null; alone?: MadeAlone; alike?: SameCall },
   tools: { suite: SuiteRunner; left: () => number; log: (line: string) => void },
 ): Promise<OutsideLook | null> {
   const patchedPlan = plans.versions[0];
@@ -56,6 +56,7 @@ export async function lookFromOutside(
     runs.patched.records,
     runs.patched.functions,
     runs.alone,
+    runs.alike,
   );
   const notAll = notCalledCount(notCalled) > 0 ? { notCalled } : {};
   if (changed.length === 0) return notAll.notCalled ? { called: 0, reproduced: 0, runnerOnly: [], count: 0, ...notAll } : null;
@@ -112,8 +113,8 @@ export function notCalledCount(notCalled: NonNullable<OutsideLook['notCalled']>)
 }
 
 /**
- * The suite calls whose one result under the runner differs between the versions, by function and
- * arguments, that a plain process can make (a plain function's, with exact arguments, of a language
+ * The suite calls whose one result under the runner differs between the versions (unless `alike`
+ * says the two are one behaviour), by function and arguments, that a plain process can make (a plain function's, with exact arguments, of a language
  * that has one, that `alone` accepts), at most MAX_CALLS (`more`: how many beyond it); and how many of
  * the others could not be made, and why. A call that gave several results in one version depends on
  * state, and is left out.
@@ -123,6 +124,7 @@ export function changedCalls(
   patched: readonly ProbeRecord[],
   functions: ReadonlyMap<string, ProbedFunction>,
   alone: MadeAlone = () => true,
+  alike: SameCall = sameResult,
 ): { calls: Changed[]; notCalled: NonNullable<OutsideLook['notCalled']>; more: number } {
   const before = new SuiteCalls(original);
   const calls: Changed[] = [];
@@ -135,7 +137,7 @@ export function changedCalls(
   let more = 0;
   for (const [, after] of new SuiteCalls(patched).entries()) {
     const was = after ? before.pairOf(after) : null;
-    if (!after || !was || same(was.out, after.out)) continue;
+    if (!after || !was || alike(was, after)) continue;
     const fn = functions.get(after.fn);
     // Paired, the receivers are the same, or the patched one has the original's fields and more
     // (outside-pairs.ts): each version's call is made outside on its own receiver.

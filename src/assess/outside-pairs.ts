@@ -11,6 +11,10 @@ type Out = ProbeRecord['out'];
 /** Results compare as the records write them: canonical texts, so equal values give equal text. */
 export const same = (a: Out, b: Out): boolean => JSON.stringify(a) === JSON.stringify(b);
 
+/** Whether a call's record in each version shows one behaviour: by default, the same result. */
+export type SameCall = (was: ProbeRecord, now: ProbeRecord) => boolean;
+export const sameResult: SameCall = (was, now) => same(was.out, now.out);
+
 /** One version's suite calls by function, arguments and receiver: each one's record, or null when it gave several results. */
 export class SuiteCalls {
   private readonly byCall = new Map<string, ProbeRecord | null>();

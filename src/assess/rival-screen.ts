@@ -8,7 +8,11 @@
 //
 // Set aside only where that holds, so the screen makes no rival disappear that the tests would pass:
 // - every suite call whose result the patch changed can be made in the plain process (none left out
-//   for its arguments, its receiver or its language, and not more than the look makes);
+//   for its arguments, its receiver or its language, and not more than the look makes); unlike the
+//   look from outside, the entry points' calls too: one whose result rests on what the test set up
+//   before it (a setter the patch changed) gives outside what it gave under the runner in neither
+//   version, so the check below stops the screen there, and nothing here is ever a finding. A call
+//   whose results differ only as two runs of one version differed is no changed call (`alike`);
 // - at least one of them is a failing test's own call: the fix is seen in what those tests call;
 // - in the checkout where the candidate runs, the plain process gives both the original's and the
 //   patch's result on each of those calls as the runner saw them (nothing the tests set up decides
@@ -18,8 +22,8 @@
 // original returns; the calls' results are compared, as the look from outside compares them.
 import type { SuiteRunner } from '../gate/setup-then-gate.ts';
 import { nearKey, type NearFailing } from './compare-records.ts';
-import { asTheOriginalMadeIt, changedCalls, notCalledCount, type Changed, type MadeAlone } from './outside-look.ts';
-import { same } from './outside-pairs.ts';
+import { asTheOriginalMadeIt, changedCalls, notCalledCount, type Changed } from './outside-look.ts';
+import { same, type SameCall } from './outside-pairs.ts';
 import { plainCalls, type Outcomes, type PlainCall } from './outside-process.ts';
 import type { ProbeRecord, ProbedFunction } from './probe-record.ts';
 
@@ -42,8 +46,8 @@ export type ScreenedVersions = Record<'original' | 'patched' | 'candidate', (wor
 export interface ScreenedRuns {
   original: { records: readonly ProbeRecord[] };
   patched: { records: readonly ProbeRecord[]; functions: ReadonlyMap<string, ProbedFunction> };
-  /** Whose calls can be made alone (outside-look.ts, `madeAloneIn`); absent: every function's. */
-  alone?: MadeAlone;
+  /** Whether a call's two results are one behaviour (noise-alike.ts, `sameUnder`); absent: equal results. */
+  alike?: SameCall;
 }
 
 /** The screen for this patch's changed calls, or null (with the reason logged) where it could set aside a rival the tests pass. */
@@ -57,7 +61,7 @@ export function rivalScreen(
     return null;
   };
   const { original, patched } = runs;
-  const { calls, notCalled, more } = changedCalls(original.records, patched.records, patched.functions, runs.alone);
+  const { calls, notCalled, more } = changedCalls(original.records, patched.records, patched.functions, undefined, runs.alike);
   const left = notCalledCount(notCalled);
   if (left > 0 || more) return why(`${left + more} of the calls the patch changed cannot be made there`);
   if (calls.length === 0) return why('the patch changed no suite call');

@@ -13,6 +13,8 @@ import { PROBE_FOLDER, type ProbeCheckout, type ProbeRun } from '../../src/asses
 import type { VersionPlan } from '../../src/assess/probe-plan.ts';
 import type { ProbeRecord, ProbedFunction } from '../../src/assess/probe-record.ts';
 import type { SuiteRunner } from '../../src/gate/setup-then-gate.ts';
+import { sameUnder } from '../../src/assess/noise-alike.ts';
+import { NoiseLearner } from '../../src/assess/same-version-noise.ts';
 
 const { TAG } = createRequire(import.meta.url)('../../src/assess/js/probe-replay.cjs') as { TAG: string };
 
@@ -108,6 +110,19 @@ describe('which calls are made again outside the runner', () => {
     // A receiver written as the constructor call that made it has no fields to compare.
     const born = `{"${TAG}":"new","args":[1]}`;
     expect(changedCalls([on(born, 'a')], [on(`{"${TAG}":"new","args":[1],"round":${round}}`, 'A')], functions).calls).toEqual([]);
+  });
+
+  it('leaves out a call whose results differ only as two runs of one version differed', () => {
+    // f(1) returned another id in each run of the original: that it gives a third with the patch is no change.
+    const key = (args: string) => `src/a.js#f\u0000${args}\u0000test/a.test.js:3`;
+    const learner = new NoiseLearner();
+    learner.learn(key('1'), "{ id: 'a1b2' }", "{ id: 'c3d4' }");
+    const original = [call('f', '1', "{ id: 'a1b2' }"), call('f', '2', '2')];
+    const patched = [call('f', '1', "{ id: 'e5f6' }"), call('f', '2', '20')];
+    const asIs = changedCalls(original, patched, functions);
+    expect(asIs.calls.map((c) => c.record.args)).toEqual(['1', '2']);
+    const { calls } = changedCalls(original, patched, functions, undefined, sameUnder(learner.noise()));
+    expect(calls.map((c) => c.record.args)).toEqual(['2']);
   });
 
   it('leaves out a call that gave several results in one version: it depends on state', () => {

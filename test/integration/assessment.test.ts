@@ -18,6 +18,7 @@ import { FIXED_PAGES, OVERFIT_PAGES, PAGES_PROJECT } from '../fixtures/page-coun
 import { STYLE_PROJECT, STYLES_FIXED } from '../fixtures/style-table.ts';
 import { FIXED_RECEIPT, RECEIPT_PROJECT, SPECIAL_CASED_RECEIPT } from '../fixtures/receipt-noise.ts';
 import { COUNTER_PROJECT, FIXED_COUNTER } from '../fixtures/closure-counter.ts';
+import { FIXED_OPTIONS, OPTIONS_PROJECT } from '../fixtures/nested-options.ts';
 import { fullSuite } from '../support/suite-tier.ts';
 import { BESIDE_LOOK_FROM_SUITE_MS } from '../../src/assess/early-rivals.ts';
 
@@ -405,5 +406,21 @@ describe('the assessment of a patch to a writer of a closure’s state', () => {
     expect(result.assessment?.behaviourChanges).toContainEqual(
       expect.objectContaining({ function: expect.stringMatching(/value$/), before: '3', after: '5', nearFailing: true }),
     );
+  });
+});
+
+describe('a fix seen only where the tests enter the program, beside a call whose result varies from run to run', () => {
+  // The changed helper is nested in the exported parser, so the probes compare the parser's calls
+  // (the entry point); the request id differs between any two runs. The screen makes the entry
+  // point's changed call outside the runner, and leaves the id's call out: what differs between two
+  // runs of one version is no change (rival-screen.ts, noise-alike.ts `sameUnder`).
+  it('sets one-edit patches aside unrun by the entry point’s call, and stays verified', async () => {
+    const { result } = await scriptedRun(OPTIONS_PROJECT, 'node --test', writeFile('src/options.js', FIXED_OPTIONS), 'process');
+    expect(result.status).toBe('tests_green');
+    expect(result.assessment?.atEntryPoints).toBe(true);
+    expect(result.assessment?.level).toBe('verified');
+    const search = result.assessment?.rivalSearch;
+    expect(search?.screened).toBeGreaterThan(0);
+    expect((search?.tried ?? 0) + (search?.screened ?? 0)).toBe(search?.candidates);
   });
 });
