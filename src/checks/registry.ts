@@ -8,12 +8,14 @@ import { eslintTool } from './eslint-tool.ts';
 import { prettierTool } from './prettier-tool.ts';
 import { blackTool, flake8Tool, isortTool, mypyTool, pyflakesTool, ruffTool } from './python-tools.ts';
 import { tscTool } from './tsc-tool.ts';
+import { standardTool } from './standard-tool.ts';
 
 export type { CheckTool, Fixer } from './check-tool.ts';
 
 /** In the order their output is read when a command's tools are unknown: the most specific formats first. */
 export const CHECK_TOOLS: readonly CheckTool[] = [
   eslintTool,
+  standardTool,
   prettierTool,
   tscTool,
   ruffTool,

@@ -47,6 +47,38 @@ describe('parseCheckOutput', () => {
     ]);
   });
 
+  it("reads standard's lines, its errors only (a warning alone does not fail it), not its own notes", () => {
+    expect(parseCheckOutput(recorded('standard.txt'), '/tmp/ck', tools('standard'))).toEqual([
+      { tool: 'standard', file: 'src/a.js', line: 1, column: 10, rule: 'semi', message: 'Extra semicolon' },
+      {
+        tool: 'standard',
+        file: 'src/a.js',
+        line: 2,
+        column: 7,
+        rule: 'no-unused-vars',
+        message: "'unused' is assigned a value but never used",
+      },
+      {
+        tool: 'standard',
+        file: 'src/a.js',
+        line: 3,
+        column: 13,
+        rule: 'space-in-parens',
+        message: 'There should be no space after this paren',
+      },
+      {
+        tool: 'standard',
+        file: 'src/a.js',
+        line: 3,
+        column: 15,
+        rule: 'space-in-parens',
+        message: 'There should be no space before this paren',
+      },
+    ]);
+    expect(parseCheckOutput(recorded('standard-warnings.txt'), '/tmp/ck', tools('standard'))).toEqual([]);
+    expect(checkToolsOf('standard && tap')).toEqual(tools('standard'));
+  });
+
   it('reads the files Prettier would reformat, and a file it cannot parse, but not its summary', () => {
     expect(parseCheckOutput(recorded('prettier-check.txt'), '/tmp/ck', tools('prettier'))).toEqual([
       { tool: 'prettier', file: 'src/a.js', message: 'not formatted as Prettier formats it' },
