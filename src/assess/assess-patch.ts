@@ -35,6 +35,8 @@ import { compareRivals, engineAlternatives, MAX_ALTERNATIVES, rivalBasis, search
 import type { EarlySearch } from './early-rivals.ts';
 import { rivalCheckouts } from './later-second.ts';
 import { packageScripts } from '../runners/package-scripts.ts';
+import { directLaunchOf } from '../runners/direct-launch.ts';
+import { withoutCheckSteps, withWholeRunsOf } from './probed-command.ts';
 import { valuesOfVersions } from './change-values.ts';
 import { SECOND_SETUP_MS } from './second-checkout.ts';
 import { lookFromOutside, madeAloneIn } from './outside-look.ts';
@@ -202,9 +204,13 @@ async function prepareVersions(input: AssessInput, dir: string): Promise<Prepare
   if (setup && setup.exitCode !== 0) return 'the setup failed in the assessment’s checkout';
   const testFiles = (await repositoryFiles(dir)).filter(input.isTestFile);
   const versions = [chosen, ...others.map((o) => o.version)];
-  const checkout = probeCheckout(dir, input.suite, testFiles, valuesOfVersions(originals, versions, probed));
+  const scripts = await packageScripts(dir);
+  const probedCommand = withoutCheckSteps(input.suite.testCommand, await directLaunchOf(dir, scripts));
+  if (probedCommand) input.log(`assessment: the probed runs leave out the test command's checks: \`${probedCommand}\``);
+  const probedSuite = probedCommand ? withWholeRunsOf(input.suite, probedCommand) : input.suite;
+  const checkout = probeCheckout(dir, probedSuite, testFiles, valuesOfVersions(originals, versions, probed));
   // Each rival's run costs what the failing tests' run does: their files are selected where the runner can.
-  const focused = focusChoices(input.suite.testCommand, input.fixed, await packageScripts(dir)).map((choice) => choice.command);
+  const focused = focusChoices(input.suite.testCommand, input.fixed, scripts).map((choice) => choice.command);
   const plans = planVersions(originals, versions, probed);
   // Without a run of the failing tests alone, their calls are told by who made them.
   const fromFailing = fromFailingTests(

@@ -24,7 +24,8 @@ const PROCESS_SETTINGS = /^\s*(node-options|script-shell)\s*=/m;
 const NPX = /^\s*npx\s+([A-Za-z0-9_][\w.-]*)(?=\s|$)/;
 /** `npm test` / `npm run <script>` / `npm <script>`, with the arguments npm appends after `--`. */
 const NPM_SCRIPT = /^\s*npm\s+(?:run\s+)?(test|[\w:-]+)\s+--\s+(.*)$/s;
-const BIN_PATH = 'PATH="$PWD/node_modules/.bin:$PATH"';
+/** The checkout's own bins first on PATH, as npm puts them there for a script. */
+export const BIN_PATH = 'PATH="$PWD/node_modules/.bin:$PATH"';
 
 export async function directLaunchOf(cwd: string, scripts: Readonly<Record<string, string>>): Promise<DirectLaunch> {
   const bins = await readdir(join(cwd, 'node_modules', '.bin')).catch(() => [] as string[]);
