@@ -36,6 +36,12 @@ export function focusedTestCommand(
   const script = npmScriptOf(command, packageScripts);
   if (!script) return null;
   const runner = directRunnerOf(script);
+  // A chain of scripts (`npm run test:jest && npm run lint`): the script of the chain that starts the
+  // runner itself, focused, alone (one level down: npm reruns a script that runs itself without end).
+  if (!runner && /&&/.test(script) && !/[;|]|&(?!&)/.test(script.replace(/&&/g, ''))) {
+    const step = script.split('&&').find((s) => directRunnerOf(npmScriptOf(s.trim(), packageScripts) ?? ''));
+    return step ? focusedTestCommand(step.trim(), failing, packageScripts, options) : null;
+  }
   const args = filterArguments(runner, failing, withFiles);
   // npm adds what follows `--` at the script's end: after the script's own files, where such a runner
   // does not read it as its own.

@@ -23,16 +23,29 @@ export function directRunnerOf(command: string): TestRunner | null {
 
 /** The package.json script that `npm test` / `npm run <script>` / `npm <script>` runs, if the command is only that. */
 export function npmScriptOf(command: string, packageScripts: Record<string, string>): string | null {
-  const npm = /^\s*npm\s+(?:run\s+)?(test|[\w:-]+)\s*$/.exec(command);
-  return (npm?.[1] ? packageScripts[npm[1]] : undefined) ?? null;
+  const name = /^\s*npm\s+(?:run\s+)?(test|[\w:-]+)\s*$/.exec(command)?.[1];
+  return name !== undefined && Object.hasOwn(packageScripts, name) ? (packageScripts[name] ?? null) : null;
 }
 
-/** The runner a test command starts, directly or through `npm test` / `npm run <script>`. */
-export function runnerOf(command: string, packageScripts: Record<string, string> = {}): TestRunner | null {
+/** How deep scripts that run scripts are followed (`npm test` → `npm run test:unit && npm run lint` → `jest`). */
+const SCRIPT_DEPTH = 3;
+
+/**
+ * The runner a test command starts, directly or through `npm test` / `npm run <script>`, and through
+ * the scripts such a script runs in a chain (`npm run test:jest && npm run lint`): the first found.
+ */
+export function runnerOf(command: string, packageScripts: Record<string, string> = {}, depth = 0): TestRunner | null {
   const direct = directRunnerOf(command);
   if (direct) return direct;
   const script = npmScriptOf(command, packageScripts);
-  return script ? directRunnerOf(script) : null;
+  if (script === null) return null;
+  const found = directRunnerOf(script);
+  if (found || depth >= SCRIPT_DEPTH) return found;
+  for (const step of script.split('&&')) {
+    const inner = runnerOf(step.trim(), packageScripts, depth + 1);
+    if (inner) return inner;
+  }
+  return null;
 }
 
 /**

@@ -65,6 +65,26 @@ describe('focusedTestCommand', () => {
     expect(focusedTestCommand('node --test', [])).toBeNull();
   });
 
+  it('focuses the script of a chain that starts the runner, where a script runs scripts (`npm run test:jest && npm run lint`)', () => {
+    const scripts = { test: 'npm run test:jest && npm run lint', 'test:jest': 'jest', lint: 'eslint .' };
+    expect(runnerOf('npm test', scripts)?.id).toBe('jest');
+    expect(focusedTestCommand('npm test', [failed('x', 'x')], scripts)).toBe('npm run test:jest -- -t x');
+    // Followed a few scripts down to find the runner; focused one script down only.
+    const deeper = { ...scripts, 'test:jest': 'npm run unit', unit: 'jest' };
+    expect(runnerOf('npm test', deeper)?.id).toBe('jest');
+    expect(focusedTestCommand('npm test', [failed('x', 'x')], deeper)).toBeNull();
+    // Scripts that run each other: npm would never end; neither runner nor focus is found.
+    expect(runnerOf('npm test', { test: 'npm run a && npm run b', a: 'npm test', b: 'npm run a' })).toBeNull();
+    expect(
+      focusedTestCommand('npm test', [failed('x', 'x')], { test: 'npm run a && npm run b', a: 'npm test', b: 'npm run a' }),
+    ).toBeNull();
+    // Not a plain chain, or a name npm does not define.
+    expect(
+      focusedTestCommand('npm test', [failed('x', 'x')], { test: 'npm run unit || true && npm run lint', unit: 'jest' }),
+    ).toBeNull();
+    expect(runnerOf('npm run constructor', {})).toBeNull();
+  });
+
   it("puts node's selection after node's own options and before the command's files, where node applies both", () => {
     expect(focusedTestCommand('node --test test/', [failed('x', 'x')])).toBe('node --test --test-name-pattern=x test/');
     expect(focusedTestCommand('node --test --test-reporter=dot test/a.test.js', [failed('x', 'x')])).toBe(
