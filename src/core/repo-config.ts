@@ -77,7 +77,7 @@ export const repoConfigSchema = z
       .array(z.string().min(1))
       .default([])
       .describe(
-        "Commands of failing checks that are not test suites (lint, format, type check), each run with /bin/sh -c from the repository root. When set, they are the gate: each must exit 0, on a pristine replay too, and the test suite beside them guards against regressions (every test that passed at the baseline still passes). Their output is read per diagnostic where the tool has a format fixloop knows (ESLint, Prettier, tsc, ruff, flake8, pyflakes, mypy, black, isort). A patch that changes the tools' configuration or adds a comment that silences them is not a fix. With checks and no `engines` named, the cascade is `[fixers, repair]`.",
+        "Commands of failing checks that are not test suites (lint, format, type check), each run with /bin/sh -c from the repository root. When set, they are the gate: each must exit 0, on a pristine replay too, and the test suite beside them guards against regressions (every test that passed at the baseline still passes). Their output is read per diagnostic where the tool has a format fixloop knows (ESLint, standard, Prettier, tsc, ruff, flake8, pyflakes, mypy, black, isort). A patch that changes the tools' configuration or adds a comment that silences them is not a fix. With checks and no `engines` named, the cascade is `[fixers, repair]`.",
       ),
     env: z
       .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name'), z.string())
