@@ -27,6 +27,9 @@ export function npmScriptOf(command: string, packageScripts: Record<string, stri
   return name !== undefined && Object.hasOwn(packageScripts, name) ? (packageScripts[name] ?? null) : null;
 }
 
+/** `npm test -- <arguments>`, `npm run <script> -- <arguments>`: the script's call before them. */
+const NPM_ARGUMENTS = /^(\s*npm\s+(?:run\s+)?[\w:-]+)\s+--(?:\s[\s\S]*)?$/;
+
 /** How deep scripts that run scripts are followed (`npm test` → `npm run test:unit && npm run lint` → `jest`). */
 const SCRIPT_DEPTH = 3;
 
@@ -37,7 +40,8 @@ const SCRIPT_DEPTH = 3;
 export function runnerOf(command: string, packageScripts: Record<string, string> = {}, depth = 0): TestRunner | null {
   const direct = directRunnerOf(command);
   if (direct) return direct;
-  const script = npmScriptOf(command, packageScripts);
+  // What npm hands the script after `--` (a focused run's selection) starts no other runner.
+  const script = npmScriptOf(NPM_ARGUMENTS.exec(command)?.[1] ?? command, packageScripts);
   if (script === null) return null;
   const found = directRunnerOf(script);
   if (found || depth >= SCRIPT_DEPTH) return found;

@@ -83,6 +83,9 @@ describe('focusedTestCommand', () => {
       focusedTestCommand('npm test', [failed('x', 'x')], { test: 'npm run unit || true && npm run lint', unit: 'jest' }),
     ).toBeNull();
     expect(runnerOf('npm run constructor', {})).toBeNull();
+    // What npm hands the script after `--` (a focused run's selection) leaves its runner as it was.
+    expect(runnerOf("npm run test:jest -- -t 'x -- y'", scripts)?.id).toBe('jest');
+    expect(runnerOf('npm test -- --grep x', { test: 'mocha' })?.id).toBe('mocha');
   });
 
   it("puts node's selection after node's own options and before the command's files, where node applies both", () => {
