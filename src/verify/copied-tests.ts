@@ -177,7 +177,7 @@ function copyOutcome(gate: GateResult, copy: TestCaseResult, byFile: boolean): '
   if (own) return own.status === 'passed' ? 'passed' : 'failed';
   if (!byFile || ranTheOriginal(report.tests, copy)) return 'not run';
   if (gate.passed && report.parsed && report.passed === 0 && report.failed === 0) return 'not run';
-  return passedAlone(gate.passed, report, copy) ? 'passed' : 'failed';
+  return passedAlone(gate, copy) ? 'passed' : 'failed';
 }
 
 /** The run names the test from a file other than its copy: it ran the original (a selection by name alone), not the copy. */

@@ -64,7 +64,7 @@ export async function observeAlone(
     if (!alone) return { observation: { ran: 0, command: null }, findings: [] };
     const { command, gate } = alone;
     example ??= command;
-    if (!passedAlone(gate.passed, gate.report, test)) {
+    if (!passedAlone(gate, test)) {
       findings.push({
         kind: 'second_observation_failed',
         message: `\`${test.id}\` passes in the whole suite but not when run alone (\`${command}\`)`,
