@@ -68,11 +68,14 @@ function replayHeadline(result: RunResult): string {
 }
 
 function stopText(result: RunResult): string {
+  const refused = judgeRefusal(result);
   const failing = result.checks
     ? checksLeft(result)
-    : result.final?.parsed
-      ? `${plural(result.final.failed, 'test')} still failing`
-      : 'the suite still fails';
+    : refused
+      ? refused
+      : result.final?.parsed
+        ? `${plural(result.final.failed, 'test')} still failing`
+        : 'the suite still fails';
   switch (result.stopReason) {
     case 'no_progress':
       return `no progress (the same failure twice); ${failing}`;
@@ -98,4 +101,14 @@ function stopText(result: RunResult): string {
     default:
       return failing;
   }
+}
+
+/**
+ * The last patch turned every test green and the judge refused it: "0 tests still failing" would hide
+ * why the run ended unfixed. Null otherwise.
+ */
+function judgeRefusal(result: RunResult): string | null {
+  const finding = result.verification?.findings[0];
+  if (!finding || result.verification?.passed || !result.final?.parsed || result.final.failed > 0) return null;
+  return `the last patch passed the tests, and the judge refused it: ${finding.message}`;
 }

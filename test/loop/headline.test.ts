@@ -89,3 +89,24 @@ describe('the headline of a green run and its assessment (docs/design.md §3.3)'
     );
   });
 });
+
+describe('the headline of a run whose last patch the judge refused', () => {
+  it('says the tests passed and why the judge refused it, not "0 tests still failing"', () => {
+    const base = greenResult();
+    const finding = {
+      kind: 'second_observation_failed' as const,
+      message: '`t > a` passes in the whole suite but not when run alone (`npm test -- --grep a`)',
+    };
+    const result = {
+      ...base,
+      status: 'failed_to_green' as const,
+      stopReason: 'max_attempts' as const,
+      verification: { ...base.verification!, passed: false, findings: [finding] },
+    };
+    expect(headlineFor(result)).toBe(
+      'Not fixed after 1 attempt: all attempts used; the last patch passed the tests, and the judge refused it: `t > a` passes in the whole suite but not when run alone (`npm test -- --grep a`).',
+    );
+    const failing = { ...result, final: { ...result.final!, failed: 1 } };
+    expect(headlineFor(failing)).toMatch(/; 1 test still failing\.$/);
+  });
+});
