@@ -87,7 +87,7 @@ export function environmentFailure(gate: GateResult, context: BaselineContext): 
     return {
       code: 'TEST_COMMAND_REFUSED',
       message: `the test command \`${context.testCommand}\` was refused by its test runner before any test ran: ${refused}`,
-      hint: 'fix the test command (`test.command`, --test) to one the runner takes, as the project runs its tests',
+      hint: refusedHint(refused, context.testCommand),
     };
   const unloadable = unloadableTestFiles(gate);
   if (unloadable) {
@@ -166,4 +166,20 @@ export function missingModule(output: string, repositoryFiles: readonly string[]
 
 function repositoryHasPythonModule(top: string, files: readonly string[]): boolean {
   return files.some((f) => f === `${top}.py` || f.endsWith(`/${top}.py`) || f.startsWith(`${top}/`) || f.includes(`/${top}/`));
+}
+
+/**
+ * What to do about a refused command. Options that a command starting the runner itself does not
+ * give came from the project's configuration (pytest's `addopts`, a runner's config file), written for a plugin the toolchain the
+ * tests run on lacks: the command is not what to change.
+ */
+function refusedHint(refused: string, testCommand: string): string {
+  // Through a script (npm's, make's), the options may be the script's own.
+  const direct = !/^\s*(npm|yarn|pnpm|make|just)\b/.test(testCommand);
+  const given = new Set(direct ? testCommand.split(/[\s=]+/) : []);
+  const notGiven = (refused.match(/(?<=^|[\s:"'])--?[A-Za-z][\w-]*/g) ?? []).filter((option) => !given.has(option));
+  if (!direct || notGiven.length === 0)
+    return 'fix the test command (`test.command`, --test) to one the runner takes, as the project runs its tests';
+  const options = [...new Set(notGiven)].map((o) => `\`${o}\``).join(', ');
+  return `the test command does not give ${options}: the project's configuration does (pytest's \`addopts\`, a runner's configuration file), for a plugin the toolchain the tests run on lacks; install it there (\`--cov\` is pytest-cov's), or run the tests where the project's test dependencies are installed (its virtualenv)`;
 }
