@@ -170,8 +170,8 @@ function repositoryHasPythonModule(top: string, files: readonly string[]): boole
 
 /**
  * What to do about a refused command. Options that a command starting the runner itself does not
- * give came from the project's configuration (pytest's `addopts`, a runner's config file), written for a plugin the toolchain the
- * tests run on lacks: the command is not what to change.
+ * give came from the project's configuration (the options a runner's configuration file adds),
+ * written for a plugin the toolchain the tests run on lacks: the command is not what to change.
  */
 function refusedHint(refused: string, testCommand: string): string {
   // Through a script (npm's, make's), the options may be the script's own.
@@ -181,5 +181,5 @@ function refusedHint(refused: string, testCommand: string): string {
   if (!direct || notGiven.length === 0)
     return 'fix the test command (`test.command`, --test) to one the runner takes, as the project runs its tests';
   const options = [...new Set(notGiven)].map((o) => `\`${o}\``).join(', ');
-  return `the test command does not give ${options}: the project's configuration does (pytest's \`addopts\`, a runner's configuration file), for a plugin the toolchain the tests run on lacks; install it there (\`--cov\` is pytest-cov's), or run the tests where the project's test dependencies are installed (its virtualenv)`;
+  return `the test command does not give ${options}: the project's configuration does (the options its runner's configuration file adds), for a plugin the toolchain the tests run on lacks; install the plugin there, or run the tests where the project's test dependencies are installed (its virtualenv)`;
 }

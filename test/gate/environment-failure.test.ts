@@ -85,7 +85,10 @@ describe('environment failures on the baseline', () => {
       'ERROR: usage: pytest [options] [file_or_dir] [file_or_dir] [...]\npytest: error: unrecognized arguments: --cov-append --cov-report --cov tinydb\n  inifile: /tmp/p/setup.cfg\n  rootdir: /tmp/p\n';
     const plugin = environmentFailure(failed(addopts, 4), { ...context, testCommand: 'pytest -x' });
     expect(plugin?.hint).toMatch(
-      /^the test command does not give `--cov-append`, `--cov-report`, `--cov`: the project's configuration does \(pytest's `addopts`/,
+      /^the test command does not give `--cov-append`, `--cov-report`, `--cov`: the project's configuration does /,
+    );
+    expect(plugin?.message).toContain(
+      "(pytest read `setup.cfg`, whose `addopts` may give them for a plugin, such as pytest-cov's `--cov`)",
     );
     // Once tests ran, the words are a test's business, not the command's.
     expect(environmentFailure(failed(refusals[1]?.[0] ?? '', 1, parsed(1, 1)), context)).toBeNull();

@@ -45,7 +45,7 @@ export const pytestRunner: TestRunner = {
   // Exit 5 is pytest's "no tests were collected" (also when a filter deselected them all).
   noTestsRan: { output: /no tests ran/, exit: { code: 5, words: /no tests ran|deselected/i } },
   // argparse's refusal, after pytest's `ERROR: usage: …` line (exit 4).
-  refusedCommand: (output) => (/ERROR: usage: /.test(output) ? (/error: (.+)$/m.exec(output)?.[1] ?? null) : null),
+  refusedCommand: refusedArguments,
   configuration: {
     files: [
       [/(^|\/)(\.?pytest\.ini|\.?pytest\.toml|conftest\.py)$/, 'pytest reads it before any test'],
@@ -75,4 +75,15 @@ function nodeIdWord(id: string): string {
 
 function joined(parts: Array<string | undefined>): string {
   return parts.filter((p) => p !== undefined && p.trim() !== '').join(' ');
+}
+
+/**
+ * pytest's own words for a command it refused; with the configuration file it read, whose `addopts`
+ * may hold the arguments it refused (a plugin's, such as pytest-cov's `--cov`, where the plugin is not installed).
+ */
+function refusedArguments(output: string): string | null {
+  const refused = /ERROR: usage: /.test(output) ? (/error: (.+)$/m.exec(output)?.[1] ?? null) : null;
+  const config = /^\s*(?:inifile|configfile): .*?([^/\s]+)\s*$/m.exec(output)?.[1];
+  if (!refused || !config || !/unrecognized arguments/.test(refused)) return refused;
+  return `${refused} (pytest read \`${config}\`, whose \`addopts\` may give them for a plugin, such as pytest-cov's \`--cov\`)`;
 }
