@@ -9,10 +9,9 @@
 // variables npm sets, no `.npmrc` that changes the processes npm starts (direct-launch.ts).
 import { checkToolsOf } from '../checks/registry.ts';
 import { BIN_PATH, type DirectLaunch } from '../runners/direct-launch.ts';
+import { npmScriptName } from '../runners/package-scripts.ts';
 import type { SuiteRunner } from '../gate/setup-then-gate.ts';
 
-/** `npm test`, `npm t`, `npm run <script>`, `npm run-script <script>`, with nothing after it. */
-const NPM_SCRIPT = /^npm\s+(?:(test|t)|run(?:-script)?\s+([\w:.-]+))$/;
 /** Anything but `&&` between commands, a group, a redirection, a variable or a substitution: not a plain chain. */
 const NOT_A_CHAIN = /\|\||[;|()<>`$\n]|&(?!&)/;
 /** How deep scripts that run scripts are followed. */
@@ -34,12 +33,11 @@ function chainSteps(command: string, scripts: Readonly<Record<string, string>>, 
   const steps: string[] = [];
   for (const step of command.split('&&').map((s) => s.trim())) {
     if (step === '') return null;
-    const match = NPM_SCRIPT.exec(step);
-    if (!match) {
+    const name = npmScriptName(step);
+    if (name === null) {
       steps.push(step);
       continue;
     }
-    const name = match[1] ? 'test' : (match[2] ?? '');
     if (depth >= DEPTH || !Object.hasOwn(scripts, name)) return null;
     for (const script of [`pre${name}`, name, `post${name}`].filter((s) => Object.hasOwn(scripts, s))) {
       const inner = chainSteps(scripts[script] ?? '', scripts, depth + 1);

@@ -7,6 +7,7 @@
 // before it relies on it, the launcher's form next when it does not report the failing tests.
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { npmScriptArguments } from './package-scripts.ts';
 
 /** What a checkout offers a command started without npm. */
 export interface DirectLaunch {
@@ -22,8 +23,6 @@ export interface DirectLaunch {
 const PROCESS_SETTINGS = /^\s*(node-options|script-shell)\s*=/m;
 /** `npx <bin>`, no option of npx's own before the bin. */
 const NPX = /^\s*npx\s+([A-Za-z0-9_][\w.-]*)(?=\s|$)/;
-/** `npm test` / `npm run <script>` / `npm <script>`, with the arguments npm appends after `--`. */
-const NPM_SCRIPT = /^\s*npm\s+(?:run\s+)?(test|[\w:-]+)\s+--\s+(.*)$/s;
 /** The checkout's own bins first on PATH, as npm puts them there for a script. */
 export const BIN_PATH = 'PATH="$PWD/node_modules/.bin:$PATH"';
 
@@ -38,7 +37,7 @@ export function withoutLauncher(command: string, launch: DirectLaunch): string |
   if (launch.npmShapesProcesses) return null;
   const npx = NPX.exec(command);
   if (npx?.[1]) return launch.bins.has(npx[1]) ? `${BIN_PATH} ${command.replace(/^\s*npx\s+/, '')}` : null;
-  const [, name, args] = NPM_SCRIPT.exec(command) ?? [];
+  const { name, args } = npmScriptArguments(command) ?? {};
   if (!name || !args) return null;
   const script = Object.hasOwn(launch.scripts, name) ? launch.scripts[name] : undefined;
   // npm runs `pre<name>` and `post<name>` around it, and a script may read the variables npm sets.

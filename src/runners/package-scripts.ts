@@ -29,3 +29,22 @@ export function packageScriptsNow(cwd: string): Record<string, string> {
     return {};
   }
 }
+
+/** `npm t`, or `npm test` / `npm run <script>` / `npm run-script <script>` / `npm <script>`, with nothing after it. */
+const NPM_CALL = /^\s*npm\s+(?:(t)|(?:run(?:-script)?\s+)?([\w:.-]+))\s*$/;
+
+/** The name of the script a command runs through npm, if the command is only that (`npm t` is `test`). */
+export function npmScriptName(command: string): string | null {
+  const [, alias, name] = NPM_CALL.exec(command) ?? [];
+  return alias ? 'test' : (name ?? null);
+}
+
+/**
+ * A script's call with what npm hands the script after `--` (`npm test -- --grep x`: a focused run's
+ * selection, which npm appends at the script's end); null for a command that is not such a call.
+ */
+export function npmScriptArguments(command: string): { name: string; args: string } | null {
+  const at = command.search(/\s--(?:\s|$)/);
+  const name = at === -1 ? null : npmScriptName(command.slice(0, at));
+  return name === null ? null : { name, args: command.slice(at).replace(/^\s--\s*/, '') };
+}

@@ -2,6 +2,7 @@
 // is a folder beside this file and one line here; nothing else in src/ names a runner (an ESLint rule,
 // test/architecture/boundaries.test.ts).
 import type { TestRunner } from './runner.ts';
+import { npmScriptArguments, npmScriptName } from './package-scripts.ts';
 import { jestRunner } from './jest/jest-runner.ts';
 import { mochaRunner } from './mocha/mocha-runner.ts';
 import { nodeTestRunner } from './node-test/node-test-runner.ts';
@@ -23,12 +24,12 @@ export function directRunnerOf(command: string): TestRunner | null {
 
 /** The package.json script that `npm test` / `npm run <script>` / `npm <script>` runs, if the command is only that. */
 export function npmScriptOf(command: string, packageScripts: Record<string, string>): string | null {
-  const name = /^\s*npm\s+(?:run\s+)?(test|[\w:-]+)\s*$/.exec(command)?.[1];
-  return name !== undefined && Object.hasOwn(packageScripts, name) ? (packageScripts[name] ?? null) : null;
+  return scriptNamed(npmScriptName(command), packageScripts);
 }
 
-/** `npm test -- <arguments>`, `npm run <script> -- <arguments>`: the script's call before them. */
-const NPM_ARGUMENTS = /^(\s*npm\s+(?:run\s+)?[\w:-]+)\s+--(?:\s[\s\S]*)?$/;
+function scriptNamed(name: string | null, packageScripts: Record<string, string>): string | null {
+  return name !== null && Object.hasOwn(packageScripts, name) ? (packageScripts[name] ?? null) : null;
+}
 
 /** How deep scripts that run scripts are followed (`npm test` → `npm run test:unit && npm run lint` → `jest`). */
 const SCRIPT_DEPTH = 3;
@@ -41,7 +42,7 @@ export function runnerOf(command: string, packageScripts: Record<string, string>
   const direct = directRunnerOf(command);
   if (direct) return direct;
   // What npm hands the script after `--` (a focused run's selection) starts no other runner.
-  const script = npmScriptOf(NPM_ARGUMENTS.exec(command)?.[1] ?? command, packageScripts);
+  const script = scriptNamed(npmScriptName(command) ?? npmScriptArguments(command)?.name ?? null, packageScripts);
   if (script === null) return null;
   const found = directRunnerOf(script);
   if (found || depth >= SCRIPT_DEPTH) return found;

@@ -86,6 +86,9 @@ describe('focusedTestCommand', () => {
     // What npm hands the script after `--` (a focused run's selection) leaves its runner as it was.
     expect(runnerOf("npm run test:jest -- -t 'x -- y'", scripts)?.id).toBe('jest');
     expect(runnerOf('npm test -- --grep x', { test: 'mocha' })?.id).toBe('mocha');
+    // npm's `t` alias and `run-script` name the same scripts.
+    expect(runnerOf('npm t', { test: 'mocha' })?.id).toBe('mocha');
+    expect(runnerOf('npm run-script unit.fast -- --grep x', { 'unit.fast': 'mocha' })?.id).toBe('mocha');
   });
 
   it("puts node's selection after node's own options and before the command's files, where node applies both", () => {
