@@ -114,10 +114,10 @@ export function notCalledCount(notCalled: NonNullable<OutsideLook['notCalled']>)
 
 /**
  * The suite calls whose one result under the runner differs between the versions (unless `alike`
- * says the two are one behaviour), by function and arguments, that a plain process can make (a plain function's, with exact arguments, of a language
- * that has one, that `alone` accepts), at most MAX_CALLS (`more`: how many beyond it); and how many of
- * the others could not be made, and why. A call that gave several results in one version depends on
- * state, and is left out.
+ * says the two are one behaviour), by function and arguments, that a plain process can make (a
+ * plain function's, with exact arguments, of a language that has one, that `alone` accepts), at
+ * most MAX_CALLS (`more`: how many beyond it); and how many of the others could not be made, and
+ * why. A call that gave several results in one version depends on state, and is left out.
  */
 export function changedCalls(
   original: readonly ProbeRecord[],

@@ -1,5 +1,6 @@
-// JavaScript Standard Style (`standard`): ESLint with a fixed configuration, one line per problem, `  <file>:<line>:<column>: <message> (<rule>)`,
-// a warning ending in `(warning)`. Warnings do not fail it (it exits 0 with only those), so they are not counted.
+// JavaScript Standard Style (`standard`): ESLint with a fixed configuration, one line per problem,
+// `  <file>:<line>:<column>: <message> (<rule>)`, a warning ending in `(warning)`. Warnings do not
+// fail it (it exits 0 with only those), so they are not counted.
 import type { Diagnostic } from '../core/check-result.ts';
 import { afterProgram, namesProgram, repositoryPath, type CheckTool } from './check-tool.ts';
 

@@ -68,14 +68,7 @@ function replayHeadline(result: RunResult): string {
 }
 
 function stopText(result: RunResult): string {
-  const refused = judgeRefusal(result);
-  const failing = result.checks
-    ? checksLeft(result)
-    : refused
-      ? refused
-      : result.final?.parsed
-        ? `${plural(result.final.failed, 'test')} still failing`
-        : 'the suite still fails';
+  const failing = result.checks ? checksLeft(result) : (judgeRefusal(result) ?? testsLeft(result));
   switch (result.stopReason) {
     case 'no_progress':
       return `no progress (the same failure twice); ${failing}`;
@@ -101,6 +94,10 @@ function stopText(result: RunResult): string {
     default:
       return failing;
   }
+}
+
+function testsLeft(result: RunResult): string {
+  return result.final?.parsed ? `${plural(result.final.failed, 'test')} still failing` : 'the suite still fails';
 }
 
 /**

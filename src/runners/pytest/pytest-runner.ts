@@ -79,7 +79,8 @@ function joined(parts: Array<string | undefined>): string {
 
 /**
  * pytest's own words for a command it refused; with the configuration file it read, whose `addopts`
- * may hold the arguments it refused (a plugin's, such as pytest-cov's `--cov`, where the plugin is not installed).
+ * may hold the arguments it refused (a plugin's, such as pytest-cov's `--cov`, where the plugin is
+ * not installed).
  */
 function refusedArguments(output: string): string | null {
   const refused = /ERROR: usage: /.test(output) ? (/error: (.+)$/m.exec(output)?.[1] ?? null) : null;
