@@ -3,7 +3,15 @@
 // change outside the failing tests, no other plausible patch that disagrees, no check weakened; and
 // it saw the patch at work (a change in the failing tests' calls or around them).
 // Everything else is `review`, with what to look at.
-import type { AlternativePatch, Assessment, BehaviourChange, OutsideLook, SpecialCase, StaleBuild } from '../core/assessment.ts';
+import type {
+  AlternativePatch,
+  Assessment,
+  BehaviourChange,
+  OutsideLook,
+  RunnerOnlyCall,
+  SpecialCase,
+  StaleBuild,
+} from '../core/assessment.ts';
 import type { RuntimeGuardStatus } from '../core/run-result.ts';
 import type { TestView } from '../core/test-report.ts';
 import { sharedByFunction } from './change-order.ts';
@@ -116,6 +124,8 @@ export function decideLevel(input: LevelInput): Assessment {
   if (input.specialCase) reasons.push(specialCaseReason(input.specialCase));
   const runnerOnly = input.outsideLook?.runnerOnly[0];
   if (runnerOnly) reasons.push(runnerOnlyReason(runnerOnly, input.outsideLook?.count ?? 1));
+  const off = input.outsideLook?.offWhereDeployed;
+  if (off?.calls[0]) reasons.push(offWhereDeployedReason(off.calls[0], off.count, off.settings));
   const stale = input.outsideLook?.staleBuilds?.[0];
   if (stale) reasons.push(staleBuildReason(stale, input.outsideLook?.staleBuilds?.length ?? 1));
   const unfinished = input.notAssessed ? null : unfinishedReason(input.budget, input.rivalSearch);
@@ -193,6 +203,16 @@ export function runnerOnlyReason(call: NonNullable<OutsideLook['runnerOnly'][num
     ? `in a plain process on \`${call.built}\`, the copy the package's build ships`
     : 'in a plain process without the tests';
   return `the patch works only under the test runner, beside its tests: \`${clipped(call.input)}\`${others} gives ${clipped(call.underRunner)} there, but ${clipped(call.outside)} ${where}, where the original gives ${clipped(call.original)} in both`;
+}
+
+/**
+ * The fix is off under the settings a deployed program runs with: the tests (and development) see it,
+ * the program's users may not. A fix to a development-only check is off there by design, so this is
+ * for a reviewer, not a refusal.
+ */
+export function offWhereDeployedReason(call: RunnerOnlyCall, count: number, settings: string): string {
+  const others = count > 1 ? ` (and ${plural(count - 1, 'other call')})` : '';
+  return `the fix is off where the program is deployed: with ${settings}, \`${clipped(call.input)}\`${others} gives ${clipped(call.outside)}, as the original does, against ${clipped(call.underRunner)} under the runner: is it made for development and the tests only?`;
 }
 
 function clipped(text: string): string {

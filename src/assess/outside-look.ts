@@ -10,7 +10,10 @@
 // the tests, and a reviewer must see that call. The original's agreement proves nothing where the
 // test set up state the call reads and left the original as it was (a setter that now writes another
 // value, a rule the test adds): so only the changed functions' own calls are made, never those of
-// the entry points probed beside them (`madeAloneIn`).
+// the entry points probed beside them (`madeAloneIn`). The calls are made once more with the settings
+// the language's programs are deployed with (`NODE_ENV=production`): a fix off there is one the
+// tests and development see and users do not, which a reviewer must see too (`offWhereDeployed`;
+// not a refusal, since a fix to a development-only check is off there by design).
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { OutsideLook, RunnerOnlyCall, StaleBuild } from '../core/assessment.ts';
@@ -66,8 +69,8 @@ export async function lookFromOutside(
     original: await outcomesOf(at, plans.original, changed.map(asTheOriginalMadeIt)),
     patched: await outcomesOf(at, patchedPlan, changed),
   }));
-  const { outcomes: original } = looked.original;
-  const { outcomes: patched, staleBuilds, builtCopies } = looked.patched;
+  const { outcomes: original, deployed: originalDeployed } = looked.original;
+  const { outcomes: patched, deployed: patchedDeployed, staleBuilds, builtCopies } = looked.patched;
   let called = 0;
   let reproduced = 0;
   const runnerOnly: RunnerOnlyCall[] = [];
@@ -83,6 +86,7 @@ export async function lookFromOutside(
     // another one in each process, and that is not the runner detected.
     if (same(after, before)) runnerOnly.push(runnerOnlyCall(call, after, builtCopies.get(copyKey(call.fn))));
   }
+  const offWhereDeployed = offWhere(changed, { original: originalDeployed, patched: patchedDeployed }, runnerOnly, builtCopies);
   return {
     called,
     reproduced,
@@ -90,7 +94,39 @@ export async function lookFromOutside(
     count: runnerOnly.length,
     ...notAll,
     ...(staleBuilds.length > 0 ? { staleBuilds } : {}),
+    ...(offWhereDeployed ? { offWhereDeployed } : {}),
   };
+}
+
+/**
+ * The changed calls on which the fix is off with the deployed settings: there the original gives
+ * what it gave under the runner (so the settings do not decide the call for it) and the patched
+ * program gives the original's result. Calls already fixed only under the runner are not repeated.
+ * Null when no call was made with those settings.
+ */
+function offWhere(
+  changed: readonly Changed[],
+  deployed: { original: Outcomes; patched: Outcomes },
+  runnerOnly: readonly RunnerOnlyCall[],
+  builtCopies: ReadonlyMap<string, string>,
+): OutsideLook['offWhereDeployed'] | null {
+  const shown = new Set(runnerOnly.map((call) => call.input));
+  const calls: RunnerOnlyCall[] = [];
+  const settings = new Set<string>();
+  let made = 0;
+  for (const [i, call] of changed.entries()) {
+    const before = deployed.original[i];
+    const after = deployed.patched[i];
+    if (!before || !after) continue;
+    made += 1;
+    const language = outsideOf(call.fn.path)?.deployedSettings ?? {};
+    for (const [name, value] of Object.entries(language)) settings.add(`${name}=${value}`);
+    if (!same(before, call.original) || !same(after, before)) continue;
+    const row = runnerOnlyCall(call, after, builtCopies.get(copyKey(call.fn)));
+    if (!shown.has(row.input)) calls.push(row);
+  }
+  if (made === 0) return null;
+  return { settings: [...settings].join(' '), called: made, calls: calls.slice(0, SHOWN), count: calls.length };
 }
 
 /** Whether a probed function's calls can be made alone, in a plain process (`madeAloneIn`). */
@@ -180,7 +216,7 @@ async function outcomesOf(
   at: At,
   plan: VersionPlan,
   changed: readonly Changed[],
-): Promise<{ outcomes: Outcomes; staleBuilds: StaleBuild[]; builtCopies: Map<string, string> }> {
+): Promise<{ outcomes: Outcomes; deployed: Outcomes; staleBuilds: StaleBuild[]; builtCopies: Map<string, string> }> {
   await at.checkout.writePlain(plan);
   const folder = join(at.checkout.dir, PROBE_FOLDER);
   await mkdir(folder, { recursive: true });
@@ -192,12 +228,14 @@ async function outcomesOf(
     original: at.original.files.get(fn.path)?.text ?? null,
   }));
   const unshipped = await unshippedFiles(ships, functions, new Set(plan.files.keys()));
-  const outcomes =
-    unshipped.paths.length === 0
-      ? await callsOf(at, plan, changed, unshipped.builtCopies)
-      : await at.checkout.withoutFiles(unshipped.paths, () => callsOf(at, plan, changed, unshipped.builtCopies));
+  // Once as a user runs it, once more with the settings a deployed program has (NODE_ENV=production).
+  const both = async () => ({
+    outcomes: await callsOf(at, plan, changed, unshipped.builtCopies, false),
+    deployed: await callsOf(at, plan, changed, unshipped.builtCopies, true),
+  });
+  const made = unshipped.paths.length === 0 ? await both() : await at.checkout.withoutFiles(unshipped.paths, both);
   for (const path of unshipped.builtFiles) await rm(join(at.checkout.dir, path), { force: true });
-  return { outcomes, staleBuilds: unshipped.staleBuilds, builtCopies: unshipped.builtCopies };
+  return { ...made, staleBuilds: unshipped.staleBuilds, builtCopies: unshipped.builtCopies };
 }
 
 /** Each call made by its language's plain process in the checkout as it is. */
@@ -206,9 +244,10 @@ function callsOf(
   plan: VersionPlan,
   changed: readonly Changed[],
   builtCopies: ReadonlyMap<string, string>,
+  deployed: boolean,
 ): Promise<Outcomes> {
   return plainCalls(
-    { dir: at.checkout.dir, suite: at.suite, left: at.left, log: at.log, version: plan.name },
+    { dir: at.checkout.dir, suite: at.suite, left: at.left, log: at.log, version: plan.name, deployed },
     changed.map(({ fn, record }) => ({
       // The package's build, run just now, holds the copy users get: the call is made there.
       path: builtCopies.get(copyKey(fn)) ?? fn.path,

@@ -10,6 +10,7 @@ import { PROBE_FOLDER } from './probe-checkout.ts';
 import type { OutsideCalls } from './probe-language.ts';
 import { probeLanguageOf } from './probe-languages.ts';
 import type { ProbeRecord } from './probe-record.ts';
+import { shellQuote } from '../sandbox/shell-quote.ts';
 
 /** Each process's time, within what is left of the assessment's. */
 const PROCESS_MS = 30_000;
@@ -45,6 +46,11 @@ export interface PlainProcessAt {
   log: (line: string) => void;
   /** Says which version the log lines are about. */
   version: string;
+  /**
+   * Made with each language's deployed settings (OutsideCalls.deployedSettings) on top: a language
+   * with none makes no call then.
+   */
+  deployed?: boolean;
 }
 
 /** The language's plain process for a file, or null when its language has none. */
@@ -60,30 +66,39 @@ export async function plainCalls(at: PlainProcessAt, calls: readonly PlainCall[]
   const languages = new Map<OutsideCalls, number[]>();
   for (const [i, call] of calls.entries()) {
     const outside = outsideOf(call.path);
-    if (outside) languages.set(outside, [...(languages.get(outside) ?? []), i]);
+    if (outside && (!at.deployed || outside.deployedSettings)) languages.set(outside, [...(languages.get(outside) ?? []), i]);
   }
   for (const [outside, indexes] of languages) {
     if (at.left() < 1000) break;
     for (const { from, name } of outside.files) await copyFile(from, join(folder, name));
     await writeFile(join(folder, CALLS_FILE), JSON.stringify(indexes.map((i) => calls[i])));
     await rm(join(folder, RESULTS_FILE), { force: true });
-    const command = `${AS_A_USER_RUNS_IT} ${outside.command({
+    const settings = at.deployed ? settingsWords(outside.deployedSettings ?? {}) : '';
+    const command = `${AS_A_USER_RUNS_IT}${settings} ${outside.command({
       testCommand: at.suite.testCommand,
       folder: PROBE_FOLDER,
       calls: CALLS_FILE,
       results: RESULTS_FILE,
     })}`;
     const result = await at.suite.plain(at.dir, command, Math.min(PROCESS_MS, at.left()));
+    const which = `${at.version}${settings ? `,${settings}` : ''}`;
     if (result.exitCode !== 0)
       at.log(
-        `assessment: the plain process (${at.version}) ended ${result.timedOut ? 'at its time limit' : `with exit ${result.exitCode ?? result.signal}`}`,
+        `assessment: the plain process (${which}) ended ${result.timedOut ? 'at its time limit' : `with exit ${result.exitCode ?? result.signal}`}`,
       );
     const { results, missing } = await resultsOf(join(folder, RESULTS_FILE), indexes.length);
     for (const [j, out] of results.entries()) outcomes[indexes[j]!] = out;
     // Why a call gave nothing (a file plain node cannot load, a name no export has), once: the log says what the process did not reach.
-    if (missing) at.log(`assessment: outside the runner, ${at.version}: ${missing.slice(0, 300)}`);
+    if (missing) at.log(`assessment: outside the runner, ${which}: ${missing.slice(0, 300)}`);
   }
   return outcomes;
+}
+
+/** ` NAME=value …` for `env`, each value quoted for the shell. */
+function settingsWords(settings: Readonly<Record<string, string>>): string {
+  return Object.entries(settings)
+    .map(([name, value]) => ` ${name}=${shellQuote(value)}`)
+    .join('');
 }
 
 /**

@@ -23,6 +23,12 @@ export interface OutsideCalls {
   command(at: { testCommand: string; folder: string; calls: string; results: string }): string;
   /** How the files a distribution of the project ships are listed; absent: the checkout stands for what ships. */
   readonly shipped?: ShippedFiles;
+  /**
+   * The environment this language's programs are conventionally run with where they are deployed
+   * (`NODE_ENV=production`), under which the look makes its calls a second time: a fix that is off
+   * there reaches the tests and development, not the program's users. Absent: no such convention.
+   */
+  readonly deployedSettings?: Readonly<Record<string, string>>;
 }
 
 /**

@@ -94,6 +94,13 @@ export interface OutsideLook {
    */
   notCalled?: { methods: number; inexactArguments: number; unsupported: number; state?: number };
   /**
+   * The calls made outside the runner a second time with the settings their language's programs are
+   * deployed with (`NODE_ENV=production`), on which the patch's fix is off: the patched program gives
+   * there what the original gives, and the original what it gave under the runner (each call's
+   * `outside` is its result there). Absent: no call was made with such settings.
+   */
+  offWhereDeployed?: { settings: string; called: number; calls: RunnerOnlyCall[]; count: number };
+  /**
    * A published package's files that hold a copy of a function the patch changed in the sources (a
    * build under `dist/`, a copy for another module format) and that the patch left as they were:
    * users load the copy (src/assess/stale-builds.ts).

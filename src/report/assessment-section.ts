@@ -7,7 +7,7 @@ import type { AlternativePatch, Assessment, BehaviourChange } from '../core/asse
 import { seconds } from '../core/duration-words.ts';
 import type { RunResult } from '../core/run-result.ts';
 import { changeRows, disagreementRows, disputedInputs } from './change-rows.ts';
-import { outsideLooked, runnerOnlySection } from './runner-only-rows.ts';
+import { offWhereDeployedSection, outsideLooked, runnerOnlySection } from './runner-only-rows.ts';
 import { ambiguities, cellCode, changeText, clip, code, outsideChanges, plural, whereTheyDiffer } from './assessment-words.ts';
 
 /** Rows shown per table: the report is a pull request's body, read in a minute; the rest is in result.json. */
@@ -63,7 +63,7 @@ function reviewSection(assessment: Assessment): string[] {
       '',
       ...changesTable(outside.listed, outside.count, disputedInputs(assessment.alternatives)),
     );
-  lines.push(...runnerOnlySection(assessment));
+  lines.push(...runnerOnlySection(assessment), ...offWhereDeployedSection(assessment));
   lines.push(...nearFailing(assessment));
   const open = ambiguities(assessment);
   if (open.length > 0) {

@@ -23,6 +23,26 @@ export function runnerOnlySection(assessment: Assessment): string[] {
   ];
 }
 
+/** The calls on which the fix is off with the settings a deployed program runs with (`NODE_ENV=production`). */
+export function offWhereDeployedSection(assessment: Assessment): string[] {
+  const off = assessment.outsideLook?.offWhereDeployed;
+  if (!off || off.count === 0) return [];
+  const left = off.count - off.calls.length;
+  return [
+    '',
+    '#### Off where the program is deployed',
+    `Outside the test runner with ${cellCode(off.settings)}, as a deployed program runs, the patched program gives what the original gives. Is the fix meant for development and the tests only?`,
+    '',
+    `| Function | Input | Original | Patched, under the runner | Patched, with ${cellCode(off.settings)} | Seen in |`,
+    '| --- | --- | --- | --- | --- | --- |',
+    ...off.calls.map(
+      (c) =>
+        `| ${cellCode(c.function, 60)} (${cellCode(c.location, 60)}) | ${cellCode(c.input)} | ${cellCode(c.original)} | ${cellCode(c.underRunner)} | ${cellCode(c.outside)} | ${c.test ? cellCode(c.test, 80) : 'a call the suite made'} |`,
+    ),
+    ...(left > 0 ? ['', `… and ${plural(left, 'more call')}.`] : []),
+  ];
+}
+
 /** One line of "what the assessment looked at". */
 export function outsideLooked(assessment: Assessment): string[] {
   const look = assessment.outsideLook;
@@ -37,8 +57,12 @@ export function outsideLooked(assessment: Assessment): string[] {
       `- Made again outside the test runner: none of the calls the patch changed could be${why ? ` (${why})` : ''}`,
       ...stale,
     ];
+  const deployed = look.offWhereDeployed;
   return [
     `- Made again outside the test runner: ${plural(look.called, 'call')} the patch changed, ${look.reproduced} of them given the same result by the original there as under the runner; ${plural(look.count, 'call')} fixed only under the runner${why ? `; not made: ${why}` : ''}`,
+    ...(deployed
+      ? [`- Made again with ${cellCode(deployed.settings)}: ${plural(deployed.called, 'call')}, the fix off in ${deployed.count}`]
+      : []),
     ...stale,
   ];
 }

@@ -140,10 +140,14 @@ describe('which calls count as the patch acting only under the runner', () => {
   const dirs: string[] = [];
   afterAll(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
 
-  /** Each version's results outside the runner, by its plan's name, in the calls' order. */
+  /**
+   * Each version's results outside the runner, by its plan's name, in the calls' order; with
+   * NODE_ENV=production, those under `<name>:deployed`, or the same as without it.
+   */
   async function look(
     outside: Record<string, Array<string | null>>,
     records: { original: ProbeRecord[]; patched: ProbeRecord[] },
+    probed: Map<string, ProbedFunction> = functions,
   ) {
     const dir = await mkdtemp(join(tmpdir(), 'outside-look-'));
     dirs.push(dir);
@@ -166,7 +170,8 @@ describe('which calls count as the patch acting only under the runner', () => {
       testCommand: 'node --test',
       plain: async (_cwd: string, command: string) => {
         commands.push(command);
-        const lines = (outside[written] ?? []).flatMap((returned, i) =>
+        const deployed = command.includes('NODE_ENV=production') ? outside[`${written}:deployed`] : undefined;
+        const lines = (deployed ?? outside[written] ?? []).flatMap((returned, i) =>
           returned === null ? [] : [JSON.stringify({ i, out: { returned } })],
         );
         await writeFile(join(dir, PROBE_FOLDER, 'outside-results.jsonl'), lines.join('\n'));
@@ -176,7 +181,7 @@ describe('which calls count as the patch acting only under the runner', () => {
     const plan = (name: string) => ({ name, files: new Map() }) as VersionPlan;
     const run = (list: ProbeRecord[]): ProbeRun => ({
       records: list,
-      functions,
+      functions: probed,
       gate: null,
       spent: { writeMs: 0, suiteMs: 0, readMs: 0 },
     });
@@ -199,14 +204,18 @@ describe('which calls count as the patch acting only under the runner', () => {
     // f(1): the patch acts outside too (an honest fix). f(2): only under the runner. f(3): the original
     // differs outside as well (state the tests set up), so the call says nothing.
     const { found, commands } = await look({ original: ['1', '2', '99'], patched: ['10', '2', '3'] }, records);
+    const plain = 'node .fixloop-probe/outside-call.cjs .fixloop-probe/outside-calls.json .fixloop-probe/outside-results.jsonl';
     expect(commands).toEqual([
-      'env -u CI node .fixloop-probe/outside-call.cjs .fixloop-probe/outside-calls.json .fixloop-probe/outside-results.jsonl',
-      'env -u CI node .fixloop-probe/outside-call.cjs .fixloop-probe/outside-calls.json .fixloop-probe/outside-results.jsonl',
+      `env -u CI ${plain}`,
+      `env -u CI NODE_ENV=production ${plain}`,
+      `env -u CI ${plain}`,
+      `env -u CI NODE_ENV=production ${plain}`,
     ]);
     expect(found).toEqual({
       called: 3,
       reproduced: 2,
       count: 1,
+      offWhereDeployed: { settings: 'NODE_ENV=production', called: 3, calls: [], count: 0 },
       runnerOnly: [
         {
           function: 'f',
@@ -219,6 +228,57 @@ describe('which calls count as the patch acting only under the runner', () => {
         },
       ],
     });
+  });
+
+  it('shows apart the calls whose fix is off with the settings a deployed program runs with', async () => {
+    // f(1): fixed outside, but with NODE_ENV=production the patched program gives the original's
+    // result. f(2): fixed only under the runner, shown there and not again. f(3): the original itself
+    // gives another result with NODE_ENV=production (a development-only check), so it says nothing.
+    const { found } = await look(
+      {
+        original: ['1', '2', '3'],
+        patched: ['10', '2', '30'],
+        'original:deployed': ['1', '2', '99'],
+        'patched:deployed': ['1', '2', '99'],
+      },
+      records,
+    );
+    expect(found).toMatchObject({ count: 1, runnerOnly: [{ input: 'f(2)' }] });
+    expect(found?.offWhereDeployed).toEqual({
+      settings: 'NODE_ENV=production',
+      called: 3,
+      count: 1,
+      calls: [
+        {
+          function: 'f',
+          location: 'src/a.js:1',
+          input: 'f(1)',
+          test: 'test/a.test.js:3',
+          original: '1',
+          underRunner: '10',
+          outside: '1',
+        },
+      ],
+    });
+  });
+
+  it('makes no call with deployed settings in a language that has none', async () => {
+    const python = new Map([{ id: 'src/a.py#f', name: 'f', path: 'src/a.py', line: 1 }].map((f) => [f.id, f]));
+    const py = (args: string, returned: string): ProbeRecord => ({
+      fn: 'src/a.py#f',
+      args,
+      kind: 'suite',
+      out: { returned },
+      replay: `[${args}]`,
+    });
+    const { found, commands } = await look(
+      { original: ['1'], patched: ['1'] },
+      { original: [py('1', '1')], patched: [py('1', '10')] },
+      python,
+    );
+    expect(commands.some((c) => c.includes('NODE_ENV'))).toBe(false);
+    expect(found).toMatchObject({ called: 1, count: 1 });
+    expect(found?.offWhereDeployed).toBeUndefined();
   });
 
   it('does not count a call whose patched result outside is neither the original’s nor the one under the runner', async () => {

@@ -16,6 +16,7 @@ import {
   BUILT_ON_PACK_PATHS_PROJECT,
   BUILT_PATHS_PROJECT,
   DEV_ONLY_PATHS,
+  DEVELOPMENT_ONLY_PATHS,
   DUAL_PATHS_PROJECT,
   CI_ONLY_PATHS,
   DAILY_LEDGER_PROJECT,
@@ -75,6 +76,8 @@ function expectVerifiedOutside({ result, code }: Run): void {
   expect(result.assessment?.level).toBe('verified');
   expect(result.assessment?.outsideLook).toMatchObject({ runnerOnly: [], count: 0 });
   expect(result.assessment?.outsideLook?.reproduced).toBeGreaterThan(0);
+  const deployed = result.assessment?.outsideLook?.offWhereDeployed;
+  if (deployed) expect(deployed).toMatchObject({ calls: [], count: 0 });
   expect(code).toBe(0);
 }
 
@@ -89,6 +92,19 @@ describe('the look from outside the runner, node --test', () => {
       underRunner: 'true',
       outside: 'false',
     });
+  });
+
+  it('keeps at review, not refused, a fix that is off with NODE_ENV=production, with the call that shows it', async () => {
+    // A fix to a development-only check is off there by design: a reviewer decides, the judge does not.
+    const { result, code } = await run(DEVELOPMENT_ONLY_PATHS);
+    expect(result.status).toBe('tests_green');
+    expect(result.assessment?.level).toBe('review');
+    expect(result.assessment?.reason).toContain('the fix is off where the program is deployed: with NODE_ENV=production');
+    expect(result.assessment?.outsideLook).toMatchObject({ count: 0, runnerOnly: [] });
+    expect(result.assessment?.outsideLook?.offWhereDeployed?.calls).toContainEqual(
+      expect.objectContaining({ function: 'isAbsolute', underRunner: 'true', outside: 'false', original: 'false' }),
+    );
+    expect(code).toBe(4);
   });
 
   // The full tier: CI keeps the refusal above, made by the same look (its 900 s, docs/benchmarks.md "CI time").

@@ -217,6 +217,44 @@ describe('the report of an assessed green run', () => {
     );
   });
 
+  it('review: a fix off with the settings a deployed program runs with shows each such call, apart', () => {
+    const call = {
+      function: 'isAbsolute',
+      location: 'src/path.ts:12',
+      input: "isAbsolute('C:\\\\x')",
+      test: 'test/path.test.ts:40',
+      original: 'false',
+      underRunner: 'true',
+      outside: 'false',
+    };
+    const md = renderMarkdownReport(
+      assessedResult({
+        ...reviewAssessment(),
+        outsideLook: {
+          called: 3,
+          reproduced: 3,
+          runnerOnly: [],
+          count: 0,
+          offWhereDeployed: { settings: 'NODE_ENV=production', called: 3, calls: [call], count: 2 },
+        },
+      }),
+    );
+    expect(md).toContain(
+      [
+        '#### Off where the program is deployed',
+        'Outside the test runner with `NODE_ENV=production`, as a deployed program runs, the patched program gives what the original gives. Is the fix meant for development and the tests only?',
+        '',
+        '| Function | Input | Original | Patched, under the runner | Patched, with `NODE_ENV=production` | Seen in |',
+        '| --- | --- | --- | --- | --- | --- |',
+        "| `isAbsolute` (`src/path.ts:12`) | `isAbsolute('C:\\\\x')` | `false` | `true` | `false` | `test/path.test.ts:40` |",
+        '',
+        '… and 1 more call.',
+      ].join('\n'),
+    );
+    expect(md).toContain('- Made again with `NODE_ENV=production`: 3 calls, the fix off in 2\n');
+    expect(md).not.toContain('#### Fixed only under the test runner');
+  });
+
   it('review: a shipped build the patch left as it was is named under what the assessment looked at', () => {
     const staleBuilds = [{ function: 'isAbsolute', changed: 'src/path.ts', shipped: 'dist/index.cjs' }];
     const md = renderMarkdownReport(

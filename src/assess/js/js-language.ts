@@ -36,6 +36,9 @@ export const jsLanguage: ProbeLanguage = {
     command: ({ folder, calls, results }) =>
       ['node', `${folder}/outside-call.cjs`, `${folder}/${calls}`, `${folder}/${results}`].map(shellQuote).join(' '),
     shipped: npmPacked,
+    // Node's convention for a deployed program, which libraries read to drop development checks;
+    // jest and vitest set NODE_ENV=test, so a fix that reads it can be on for the tests only.
+    deployedSettings: { NODE_ENV: 'production' },
   },
   entryPoints: jsEntryPoints,
   failingTestSpans,
