@@ -3,13 +3,13 @@
 // files are instrumented, so a linter run on them fails and stops the chain before the tests run, and
 // a check records no call: every probed run then ends before the tests, and the assessment cannot
 // look. The judge's runs (baseline, replay) keep the operator's command as it is.
-// Each npm script the chain runs (`npm test`, `npm run lint`) is read from package.json, with its
-// `pre` and `post` scripts, and its steps run by the shell with the checkout's bins first on PATH, as
-// npm runs them. Only where that is the same: steps joined by `&&` alone, no script that reads the
+// Each script the chain runs through its package manager (`npm test`, `npm run lint`, `pnpm lint`) is
+// read from package.json, with its `pre` and `post` scripts, and its steps run by the shell with the
+// checkout's bins first on PATH, as the manager runs them. Only where that is the same: steps joined by `&&` alone, no script that reads the
 // variables npm sets, no `.npmrc` that changes the processes npm starts (direct-launch.ts).
 import { checkToolsOf } from '../checks/registry.ts';
 import { BIN_PATH, type DirectLaunch } from '../runners/direct-launch.ts';
-import { npmScriptName } from '../runners/package-scripts.ts';
+import { packageScriptName } from '../runners/package-scripts.ts';
 import type { SuiteRunner } from '../gate/setup-then-gate.ts';
 
 /** Anything but `&&` between commands, a group, a redirection, a variable or a substitution: not a plain chain. */
@@ -33,7 +33,7 @@ function chainSteps(command: string, scripts: Readonly<Record<string, string>>, 
   const steps: string[] = [];
   for (const step of command.split('&&').map((s) => s.trim())) {
     if (step === '') return null;
-    const name = npmScriptName(step);
+    const name = packageScriptName(step);
     if (name === null) {
       steps.push(step);
       continue;

@@ -6,7 +6,7 @@ import type { Sandbox } from '../sandbox/sandbox.ts';
 import { bindGuardFrom } from '../sandbox/bind-guard.ts';
 import { fileToStart } from '../sandbox/toolchains.ts';
 import { userPath } from '../sandbox/user-path.ts';
-import { npmScriptOf, runnerOf } from '../runners/registry.ts';
+import { packageScriptOf, runnerOf } from '../runners/registry.ts';
 import { packageScriptsNow } from '../runners/package-scripts.ts';
 import type { ResolveProgram } from '../runners/runner.ts';
 
@@ -17,7 +17,7 @@ export async function warmRunnerToolchain(sandbox: Sandbox, command: string, cwd
   const scripts = packageScriptsNow(cwd);
   const runner = runnerOf(command, scripts);
   if (!runner?.warmToolchain) return;
-  const started = npmScriptOf(command, scripts) ?? command;
+  const started = packageScriptOf(command, scripts) ?? command;
   await runner.warmToolchain(started, cwd, programResolver(sandbox, started, cwd), signal);
 }
 

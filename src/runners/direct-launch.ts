@@ -7,7 +7,7 @@
 // before it relies on it, the launcher's form next when it does not report the failing tests.
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { npmScriptArguments } from './package-scripts.ts';
+import { packageScriptArguments } from './package-scripts.ts';
 
 /** What a checkout offers a command started without npm. */
 export interface DirectLaunch {
@@ -37,7 +37,7 @@ export function withoutLauncher(command: string, launch: DirectLaunch): string |
   if (launch.npmShapesProcesses) return null;
   const npx = NPX.exec(command);
   if (npx?.[1]) return launch.bins.has(npx[1]) ? `${BIN_PATH} ${command.replace(/^\s*npx\s+/, '')}` : null;
-  const { name, args } = npmScriptArguments(command) ?? {};
+  const { name, args } = packageScriptArguments(command) ?? {};
   if (!name || !args) return null;
   const script = Object.hasOwn(launch.scripts, name) ? launch.scripts[name] : undefined;
   // npm runs `pre<name>` and `post<name>` around it, and a script may read the variables npm sets.

@@ -3,8 +3,9 @@
 // Null when the runner is not recognised.
 import type { TestCaseResult } from '../core/test-report.ts';
 import type { TestRunner } from './runner.ts';
-import { directRunnerOf, npmScriptOf } from './registry.ts';
+import { directRunnerOf, packageScriptOf } from './registry.ts';
 import { withoutLauncher, type DirectLaunch } from './direct-launch.ts';
+import { packageScriptCall, withScriptArguments } from './package-scripts.ts';
 
 export interface FocusOptions {
   /** Also select the failing tests' files (null where the runner or the report cannot). */
@@ -33,22 +34,31 @@ export function focusedTestCommand(
     const narrowed = direct.focus.narrow ? direct.focus.narrow(command, failing, withFiles) : command;
     return args ? passable(withArguments(narrowed, args, direct.focus.insertAt?.(narrowed) ?? null)) : null;
   }
-  const script = npmScriptOf(command, packageScripts);
-  if (!script) return null;
+  const script = packageScriptOf(command, packageScripts);
+  const call = packageScriptCall(command);
+  if (!script || !call) return null;
   const runner = directRunnerOf(script);
-  // A chain of scripts (`npm run test:jest && npm run lint`): the script of the chain that starts the
-  // runner itself, focused, alone (one level down: npm reruns a script that runs itself without end).
-  if (!runner && /&&/.test(script) && !/[;|]|&(?!&)/.test(script.replace(/&&/g, ''))) {
-    const step = script.split('&&').find((s) => directRunnerOf(npmScriptOf(s.trim(), packageScripts) ?? ''));
-    return step ? focusedTestCommand(step.trim(), failing, packageScripts, options) : null;
+  // A chain (`npm run test:jest && npm run lint`, `pnpm lint && pnpm vitest run`): the step of the
+  // chain that starts the runner, focused, alone: a script that starts it itself (one level down: npm
+  // reruns a script that runs itself without end), or the runner started through a package manager
+  // that finds its bin as the script would (a bare `vitest` there is found on the script's PATH only).
+  if (/&&/.test(script) && !/[;|]|&(?!&)/.test(script.replace(/&&/g, ''))) {
+    const step = script
+      .split('&&')
+      .map((s) => s.trim())
+      .find((s) => directRunnerOf(packageScriptOf(s, packageScripts) ?? '') || (LAUNCHED.test(s) && directRunnerOf(s)));
+    return step ? focusedTestCommand(step, failing, packageScripts, options) : null;
   }
   const args = filterArguments(runner, failing, withFiles);
-  // npm adds what follows `--` at the script's end: after the script's own files, where such a runner
-  // does not read it as its own.
+  // The package manager adds what it hands on at the script's end: after the script's own files,
+  // where such a runner does not read it as its own.
   const optionsEnd = runner?.focus.insertAt?.(script) ?? null;
   if (optionsEnd !== null && namesFiles(script.slice(optionsEnd))) return null;
-  return args && !/[;&|]/.test(script) ? passable(`${command} -- ${args}`) : null;
+  return args && !/[;&|]/.test(script) ? passable(withScriptArguments(call, command, args)) : null;
 }
+
+/** A command started through a package manager's launcher, which finds the checkout's bins itself. */
+const LAUNCHED = /^(?:npx|pnpm|yarn)\s/;
 
 /** The command with `args` at its end, or at `at` where the runner places them. */
 function withArguments(command: string, args: string, at: number | null): string {

@@ -30,21 +30,53 @@ export function packageScriptsNow(cwd: string): Record<string, string> {
   }
 }
 
-/** `npm t`, or `npm test` / `npm run <script>` / `npm run-script <script>` / `npm <script>`, with nothing after it. */
-const NPM_CALL = /^\s*npm\s+(?:(t)|(?:run(?:-script)?\s+)?([\w:.-]+))\s*$/;
+/**
+ * A call of a package.json script through its package manager: `npm t`, `npm test`, `npm run <name>`,
+ * `npm run-script <name>`, `npm <name>`, and the same through pnpm or yarn; what follows the name is
+ * `rest`. `run` says the call names the script after `run`, where every manager hands what follows
+ * to the script as it is (pnpm's `test` alone takes `-t` for itself).
+ */
+const SCRIPT_CALL = /^\s*(npm|pnpm|yarn)\s+(?:(run(?:-script)?)\s+)?([\w:.-]+)(?=\s|$)(.*)$/s;
 
-/** The name of the script a command runs through npm, if the command is only that (`npm t` is `test`). */
-export function npmScriptName(command: string): string | null {
-  const [, alias, name] = NPM_CALL.exec(command) ?? [];
-  return alias ? 'test' : (name ?? null);
+export interface ScriptCall {
+  manager: 'npm' | 'pnpm' | 'yarn';
+  name: string;
+  /** What follows the script's name, trimmed. */
+  rest: string;
+  /** Named after `run`. */
+  run: boolean;
+}
+
+/** The script call a command is, whatever follows its name; null for any other command. */
+export function packageScriptCall(command: string): ScriptCall | null {
+  const [, manager, run, name, rest] = SCRIPT_CALL.exec(command) ?? [];
+  if (!manager || !name) return null;
+  // npm's and pnpm's `t` is `test`; yarn runs a script named `t`.
+  const script = name === 't' && !run && manager !== 'yarn' ? 'test' : name;
+  return { manager: manager as ScriptCall['manager'], name: script, rest: (rest ?? '').trim(), run: Boolean(run) };
+}
+
+/** The name of the script a command runs through its package manager, if the command is only that. */
+export function packageScriptName(command: string): string | null {
+  const call = packageScriptCall(command);
+  return call && call.rest === '' ? call.name : null;
 }
 
 /**
- * A script's call with what npm hands the script after `--` (`npm test -- --grep x`: a focused run's
- * selection, which npm appends at the script's end); null for a command that is not such a call.
+ * A script's call with what its package manager hands the script (a focused run's selection, which
+ * the manager appends at the script's end): npm's after `--` (`npm test -- --grep x`); pnpm's and
+ * yarn's after the name given to `run` (`pnpm run test --grep x`), where every version of theirs
+ * hands it on as it is, never after `--`, which pnpm 10 hands on too. Null for any other command.
  */
-export function npmScriptArguments(command: string): { name: string; args: string } | null {
-  const at = command.search(/\s--(?:\s|$)/);
-  const name = at === -1 ? null : npmScriptName(command.slice(0, at));
-  return name === null ? null : { name, args: command.slice(at).replace(/^\s--\s*/, '') };
+export function packageScriptArguments(command: string): { name: string; args: string } | null {
+  const call = packageScriptCall(command);
+  if (!call || call.rest === '') return null;
+  if (call.manager === 'npm')
+    return /^--(?:\s|$)/.test(call.rest) ? { name: call.name, args: call.rest.replace(/^--\s*/, '') } : null;
+  return call.run && !call.rest.startsWith('-- ') && call.rest !== '--' ? { name: call.name, args: call.rest } : null;
+}
+
+/** The call that hands `args` to the script `call` names, in its manager's form (packageScriptArguments reads it back). */
+export function withScriptArguments(call: ScriptCall, command: string, args: string): string {
+  return call.manager === 'npm' ? `${command} -- ${args}` : `${call.manager} run ${call.name} ${args}`;
 }

@@ -2,7 +2,7 @@
 // is a folder beside this file and one line here; nothing else in src/ names a runner (an ESLint rule,
 // test/architecture/boundaries.test.ts).
 import type { TestRunner } from './runner.ts';
-import { npmScriptArguments, npmScriptName } from './package-scripts.ts';
+import { packageScriptCall, packageScriptName } from './package-scripts.ts';
 import { jestRunner } from './jest/jest-runner.ts';
 import { mochaRunner } from './mocha/mocha-runner.ts';
 import { nodeTestRunner } from './node-test/node-test-runner.ts';
@@ -22,9 +22,12 @@ export function directRunnerOf(command: string): TestRunner | null {
   return RUNNERS.find((r) => r.startedBy(command)) ?? null;
 }
 
-/** The package.json script that `npm test` / `npm run <script>` / `npm <script>` runs, if the command is only that. */
-export function npmScriptOf(command: string, packageScripts: Record<string, string>): string | null {
-  return scriptNamed(npmScriptName(command), packageScripts);
+/**
+ * The package.json script that `npm test` / `npm run <script>` / `npm <script>` (or pnpm's or yarn's
+ * same call) runs, if the command is only that.
+ */
+export function packageScriptOf(command: string, packageScripts: Record<string, string>): string | null {
+  return scriptNamed(packageScriptName(command), packageScripts);
 }
 
 function scriptNamed(name: string | null, packageScripts: Record<string, string>): string | null {
@@ -35,14 +38,15 @@ function scriptNamed(name: string | null, packageScripts: Record<string, string>
 const SCRIPT_DEPTH = 3;
 
 /**
- * The runner a test command starts, directly or through `npm test` / `npm run <script>`, and through
- * the scripts such a script runs in a chain (`npm run test:jest && npm run lint`): the first found.
+ * The runner a test command starts, directly or through `npm test` / `npm run <script>` (or pnpm's or
+ * yarn's), and through the steps such a script runs in a chain (`npm run test:jest && npm run lint`,
+ * `pnpm lint && pnpm vitest run`): the first found.
  */
 export function runnerOf(command: string, packageScripts: Record<string, string> = {}, depth = 0): TestRunner | null {
   const direct = directRunnerOf(command);
   if (direct) return direct;
-  // What npm hands the script after `--` (a focused run's selection) starts no other runner.
-  const script = scriptNamed(npmScriptName(command) ?? npmScriptArguments(command)?.name ?? null, packageScripts);
+  // What the package manager hands the script (a focused run's selection, `--silent`) starts no other runner.
+  const script = scriptNamed(packageScriptCall(command)?.name ?? null, packageScripts);
   if (script === null) return null;
   const found = directRunnerOf(script);
   if (found || depth >= SCRIPT_DEPTH) return found;

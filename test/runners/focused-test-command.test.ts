@@ -91,6 +91,29 @@ describe('focusedTestCommand', () => {
     expect(runnerOf('npm run-script unit.fast -- --grep x', { 'unit.fast': 'mocha' })?.id).toBe('mocha');
   });
 
+  it('goes through pnpm and yarn scripts too, handing the selection on after `run <script>`, where every version of theirs keeps it as it is', () => {
+    // pnpm 10 hands `--` on to the script, and pnpm 8's `pnpm test` takes `-t` for itself.
+    expect(focusedTestCommand('pnpm test', [failed('x', 'x')], { test: 'jest' })).toBe('pnpm run test -t x');
+    expect(focusedTestCommand('yarn test', [failed('x', 'x')], { test: 'mocha' })).toBe('yarn run test --grep x');
+    expect(runnerOf('pnpm run test -t x', { test: 'jest' })?.id).toBe('jest');
+    expect(runnerOf('yarn unit', { unit: 'vitest run' })?.id).toBe('vitest');
+    // yarn has no `t` alias: it runs a script named `t`.
+    expect(runnerOf('pnpm t', { test: 'jest' })?.id).toBe('jest');
+    expect(runnerOf('yarn t', { test: 'jest' })).toBeNull();
+  });
+
+  it('focuses the step of a chain that starts the runner through a package manager (`pnpm lint && pnpm vitest run`)', () => {
+    const scripts = { test: 'pnpm lint && pnpm vitest run', lint: 'eslint --ext .ts src' };
+    expect(runnerOf('pnpm test', scripts)?.id).toBe('vitest');
+    expect(focusedTestCommand('pnpm test', [failed('x', 'x')], scripts)).toMatch(/^pnpm vitest run .*-t/);
+    expect(focusedTestCommand('npm test', [failed('x', 'x')], { test: 'npm run lint && npx jest', lint: 'eslint .' })).toBe(
+      'npx jest -t x',
+    );
+    // A bare bin in the chain is found on the PATH the script gets, not on a command's own.
+    expect(runnerOf('npm test', { test: 'npm run lint && jest', lint: 'eslint .' })?.id).toBe('jest');
+    expect(focusedTestCommand('npm test', [failed('x', 'x')], { test: 'npm run lint && jest', lint: 'eslint .' })).toBeNull();
+  });
+
   it("puts node's selection after node's own options and before the command's files, where node applies both", () => {
     expect(focusedTestCommand('node --test test/', [failed('x', 'x')])).toBe('node --test --test-name-pattern=x test/');
     expect(focusedTestCommand('node --test --test-reporter=dot test/a.test.js', [failed('x', 'x')])).toBe(
