@@ -16,7 +16,7 @@ import { environmentFailure } from '../../src/gate/environment-failure.ts';
 import { parseTestOutput } from '../../src/gate/parse-test-output.ts';
 import { focusedTestCommand } from '../../src/runners/focused-test-command.ts';
 import { RUNNERS, runnerOf, type TestRunner } from '../../src/runners/registry.ts';
-import { GUARD_CELLS } from '../fixtures/runners/guard-cells.ts';
+import { FOCUSED_GUARD_CELLS, GUARD_CELLS } from '../fixtures/runners/guard-cells.ts';
 
 const FIXTURES = join(import.meta.dirname, '../fixtures/runners');
 
@@ -182,7 +182,9 @@ const outcomes = (tests: TestCaseResult[]) => ({
 describe.each(RUNNERS.filter((r) => GUARD_CELLS[r.id]).map((runner) => [runner.id, runner] as const))(
   "the %s runner's guard, under every reporter",
   (id, runner) => {
-    const runs = guardedRecordings(runner);
+    const focusedCells = new Set((FOCUSED_GUARD_CELLS[id] ?? []).map((c) => c.name));
+    const runs = guardedRecordings(runner).filter((r) => !focusedCells.has(r.cell));
+    const focusedRuns = guardedRecordings(runner).filter((r) => focusedCells.has(r.cell));
     const cells = GUARD_CELLS[id] ?? [];
     /** The tests of a run as the guard's records name them, through the runner's own naming. */
     const view = (run: GuardedRecording) => {
@@ -211,6 +213,21 @@ describe.each(RUNNERS.filter((r) => GUARD_CELLS[r.id]).map((runner) => [runner.i
         }
       }
     });
+
+    it.runIf(focusedCells.size > 0)(
+      'leaves complete records of a run of the failing test alone, where a file runs no test, at every version',
+      () => {
+        const versions = new Set(runs.map((r) => r.version));
+        expect(new Set(focusedRuns.map((r) => r.version))).toEqual(versions);
+        for (const run of focusedRuns) {
+          expect(run.exitCode, where(run)).toBe(1);
+          for (const record of run.records) expect(record, where(run)).toMatchObject({ complete: true, events: [] });
+          const tests = view(run);
+          expect(tests.filter((t) => t.status === 'failed').map((t) => t.name), where(run)).toEqual(['multiplies']);
+          expect(tests.filter((t) => t.status === 'passed'), where(run)).toEqual([]);
+        }
+      },
+    );
 
     it('names the same tests, with the same ids and statuses, in every run', () => {
       const first = runs[0];

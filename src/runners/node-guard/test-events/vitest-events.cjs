@@ -1,5 +1,5 @@
 'use strict';
-// vitest, 3 to 5: its runner keeps the task it is at in its worker state, the object it defines on
+// vitest, 1 to 5: its runner keeps the task it is at in its worker state, the object it defines on
 // globalThis as `__vitest_worker__`: `current` is a file while it is collected and a suite while it
 // runs, a test from before its beforeEach hooks until its result is final (after its afterEach hooks,
 // retries and repeats), then that test's suite again; nothing once the worker's files have run. A test
@@ -7,7 +7,11 @@
 // ends with its file, when `current` moves to another file or to nothing. Tests run concurrently
 // (`test.concurrent`) take `current` from each other: each ends when `current` moves and its result
 // is final. `current` set to nothing is the worker done with the files it was given (its pool may end
-// it right after, without an exit).
+// it right after, without an exit). vitest 1.0 to 1.3 make only tests `current`, and nothing after
+// each one: a worker whose file runs no test (every one filtered out by `-t`) never touches it. Every
+// version from 1.0 sets the worker state's `environmentTeardownRun` once its files have run, after
+// their last test: the worker is done then too, its tests still running ended (their results are
+// final) and the tests of its last file that never ran ended as skipped.
 const { testError } = require('./test-error.cjs');
 
 /** @typedef {import('./test-events.cjs').Listener} Listener */
@@ -90,6 +94,21 @@ function followVitest(listener) {
         if (!task && listener.vitestFilesRun) listener.vitestFilesRun();
       },
     });
+    let tornDown = workerState.environmentTeardownRun;
+    defineProperty(workerState, 'environmentTeardownRun', {
+      configurable: true,
+      enumerable: true,
+      get: () => tornDown,
+      /** @param {unknown} value */
+      set: (value) => {
+        tornDown = value;
+        if (value !== true) return;
+        for (const test of running.filter(isFinal)) end(test, true);
+        running = running.filter((t) => !isFinal(t));
+        if (file) endUnran(file, end, ended);
+        if (listener.vitestFilesRun) listener.vitestFilesRun();
+      },
+    });
   };
   const object =
     /** @type {{ defineProperty: (this: unknown, target: unknown, key: PropertyKey, descriptor: PropertyDescriptor) => unknown }} */ (
@@ -135,8 +154,14 @@ function endUnran(task, end, ended) {
  */
 function titlesOf(task) {
   const titles = [String(task.name)];
-  for (let suite = task.suite; suite && suite !== task.file && typeof suite.filepath !== 'string'; suite = suite.suite)
+  /** @type {Task | undefined} */
+  let top;
+  for (let suite = task.suite; suite && suite !== task.file && typeof suite.filepath !== 'string'; suite = suite.suite) {
     titles.unshift(String(suite.name));
+    top = suite;
+  }
+  // vitest 1's collector puts every file's tests in an unnamed suite of its own, which no reporter names.
+  if (top && top.name === '' && (!top.suite || top.suite === task.file) && titles.length > 1) titles.shift();
   return titles;
 }
 
