@@ -145,7 +145,7 @@ describe.runIf(bwrapWorks() || process.env.FIXLOOP_REQUIRE_BWRAP === '1')('a for
       expect(fork.linkedFolders).toEqual([join(workspace.root, 'node_modules')]);
       const sandbox = createBwrapSandbox();
       const command =
-        'node src/a.js; echo x > node_modules/answer/index.js || echo refused; echo {} > node_modules/.vite/results.json && echo cached';
+        'node src/a.js; echo x > node_modules/answer/index.js || echo refused; echo {} > node_modules/.vite/results.json && echo cached; mkdir node_modules/.vitest/deps && echo old-cached';
       const shown = await runGate(sandbox, {
         command,
         cwd: fork.root,
@@ -156,7 +156,10 @@ describe.runIf(bwrapWorks() || process.env.FIXLOOP_REQUIRE_BWRAP === '1')('a for
       expect(shown.output).toContain('refused');
       // vitest 1 to 3 fail a run that cannot write their results cache: the fork writes scratch space.
       expect(shown.output).toContain('cached');
+      // vitest before 1.4 keeps its caches in `.vitest`, and fails the run when it cannot remove them.
+      expect(shown.output).toContain('old-cached');
       expect(existsSync(join(workspace.root, 'node_modules/.vite/results.json'))).toBe(false);
+      expect(existsSync(join(workspace.root, 'node_modules/.vitest/deps'))).toBe(false);
       const hidden = await runGate(sandbox, { command: 'node src/a.js', cwd: fork.root, timeoutMs: 20_000 });
       expect(hidden.output).toMatch(/Cannot find module 'answer'/);
     } finally {
