@@ -1,6 +1,7 @@
 // A command of fixloop's own that runs a few tests (a repair candidate's, an assessment rival's),
-// started without its package manager's launcher: `npx <bin> …` and `npm test -- …` start npm before
-// the runner, which costs 0.2 to 0.5 s on every run, as much as a focused mocha run itself. Where the
+// started without its package manager's launcher: `npx <bin> …`, `pnpm <bin> …` and `npm test -- …`
+// start the manager before the runner, which costs 0.2 to 0.5 s on every run, as much as a focused
+// mocha run itself. Where the
 // checkout has the bin in `node_modules/.bin`, the same command line starts it through the shell, with
 // that folder first on PATH as npm puts it there. Never for the judged runs (the baseline, the replay),
 // which run the operator's command as it is; and each caller runs such a command on a known version
@@ -21,8 +22,11 @@ export interface DirectLaunch {
 
 /** npm settings that change the processes npm starts, which a command started without npm would lack. */
 const PROCESS_SETTINGS = /^\s*(node-options|script-shell)\s*=/m;
-/** `npx <bin>`, no option of npx's own before the bin. */
-const NPX = /^\s*npx\s+([A-Za-z0-9_][\w.-]*)(?=\s|$)/;
+/**
+ * `npx <bin>`, `pnpm exec <bin>`, `pnpm <bin>` or `yarn <bin>`, no option of the launcher's own before
+ * the bin (the last two run a script of that name first, when there is one).
+ */
+const LAUNCHER = /^\s*(npx|pnpm\s+exec|pnpm|yarn)\s+([A-Za-z0-9_][\w.-]*)(?=\s|$)/;
 /** The checkout's own bins first on PATH, as npm puts them there for a script. */
 export const BIN_PATH = 'PATH="$PWD/node_modules/.bin:$PATH"';
 
@@ -35,8 +39,9 @@ export async function directLaunchOf(cwd: string, scripts: Readonly<Record<strin
 /** `command` started without npm, or null when it is not started through npm or npm adds to what it runs. */
 export function withoutLauncher(command: string, launch: DirectLaunch): string | null {
   if (launch.npmShapesProcesses) return null;
-  const npx = NPX.exec(command);
-  if (npx?.[1]) return launch.bins.has(npx[1]) ? `${BIN_PATH} ${command.replace(/^\s*npx\s+/, '')}` : null;
+  const [launcher, by, bin] = LAUNCHER.exec(command) ?? [];
+  if (launcher && by && bin && (/^(npx|pnpm\s+exec)$/.test(by) || !Object.hasOwn(launch.scripts, bin)) && launch.bins.has(bin))
+    return `${BIN_PATH} ${command.slice(launcher.length - bin.length)}`;
   const { name, args } = packageScriptArguments(command) ?? {};
   if (!name || !args) return null;
   const script = Object.hasOwn(launch.scripts, name) ? launch.scripts[name] : undefined;

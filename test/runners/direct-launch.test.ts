@@ -23,6 +23,16 @@ describe('withoutLauncher', () => {
     expect(withoutLauncher('npx vitest run src/a.test.ts -t x', launch())).toBe(`${BIN_PATH} vitest run src/a.test.ts -t x`);
   });
 
+  it("starts pnpm's and yarn's bins the same way, where no script of that name runs first", () => {
+    expect(withoutLauncher("pnpm vitest run -t 'a b'", launch())).toBe(`${BIN_PATH} vitest run -t 'a b'`);
+    expect(withoutLauncher('pnpm exec mocha -g x', launch())).toBe(`${BIN_PATH} mocha -g x`);
+    expect(withoutLauncher('yarn mocha -g x', launch())).toBe(`${BIN_PATH} mocha -g x`);
+    expect(withoutLauncher('pnpm mocha -g x', launch({ mocha: 'mocha --recursive' }))).toBeNull();
+    expect(withoutLauncher('pnpm exec mocha -g x', launch({ mocha: 'mocha --recursive' }))).toBe(`${BIN_PATH} mocha -g x`);
+    expect(withoutLauncher('pnpm jest -t x', launch())).toBeNull();
+    expect(withoutLauncher('pnpm run test -g x', launch({ test: 'mocha' }))).toBe(`${BIN_PATH} mocha -g x`);
+  });
+
   it('leaves npx alone for a bin the checkout lacks, or an option of npx’s own', () => {
     expect(withoutLauncher('npx jest -t x', launch())).toBeNull();
     expect(withoutLauncher('npx --yes mocha -g x', launch())).toBeNull();
