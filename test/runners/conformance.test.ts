@@ -223,8 +223,14 @@ describe.each(RUNNERS.filter((r) => GUARD_CELLS[r.id]).map((runner) => [runner.i
           expect(run.exitCode, where(run)).toBe(1);
           for (const record of run.records) expect(record, where(run)).toMatchObject({ complete: true, events: [] });
           const tests = view(run);
-          expect(tests.filter((t) => t.status === 'failed').map((t) => t.name), where(run)).toEqual(['multiplies']);
-          expect(tests.filter((t) => t.status === 'passed'), where(run)).toEqual([]);
+          expect(
+            tests.filter((t) => t.status === 'failed').map((t) => t.name),
+            where(run),
+          ).toEqual(['multiplies']);
+          expect(
+            tests.filter((t) => t.status === 'passed'),
+            where(run),
+          ).toEqual([]);
         }
       },
     );

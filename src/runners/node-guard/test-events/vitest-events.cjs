@@ -31,28 +31,8 @@ function followVitest(listener) {
   const watched = new WeakSet();
   /** @type {WeakSet<Task>} */
   const ended = new WeakSet();
-  /**
-   * @param {Task} task
-   * @param {boolean} started
-   */
-  const end = (task, started) => {
-    ended.add(task);
-    const state = task.result && task.result.state;
-    /** @type {Outcome} */
-    const outcome = state === 'fail' ? 'failed' : state === 'pass' ? 'passed' : 'skipped';
-    const errors = task.result && task.result.errors;
-    listener.ended({
-      runner: 'vitest',
-      file: task.file && typeof task.file.filepath === 'string' ? task.file.filepath : null,
-      titles: titlesOf(task),
-      outcome,
-      error: outcome === 'failed' ? testError(errors && errors[0]) : null,
-      key: task,
-      again: false,
-      started,
-    });
-  };
-  /** @param {{ current?: Task | null }} workerState */
+  const end = ender(listener, ended);
+  /** @param {{ current?: Task | null, environmentTeardownRun?: unknown }} workerState */
   const watchCurrentTask = (workerState) => {
     if (watched.has(workerState)) return;
     watched.add(workerState);
@@ -94,20 +74,11 @@ function followVitest(listener) {
         if (!task && listener.vitestFilesRun) listener.vitestFilesRun();
       },
     });
-    let tornDown = workerState.environmentTeardownRun;
-    defineProperty(workerState, 'environmentTeardownRun', {
-      configurable: true,
-      enumerable: true,
-      get: () => tornDown,
-      /** @param {unknown} value */
-      set: (value) => {
-        tornDown = value;
-        if (value !== true) return;
-        for (const test of running.filter(isFinal)) end(test, true);
-        running = running.filter((t) => !isFinal(t));
-        if (file) endUnran(file, end, ended);
-        if (listener.vitestFilesRun) listener.vitestFilesRun();
-      },
+    watchTeardown(defineProperty, workerState, () => {
+      for (const test of running.filter(isFinal)) end(test, true);
+      running = running.filter((t) => !isFinal(t));
+      if (file) endUnran(file, end, ended);
+      if (listener.vitestFilesRun) listener.vitestFilesRun();
     });
   };
   const object =
@@ -125,6 +96,52 @@ function followVitest(listener) {
       watchCurrentTask(descriptor.value);
     return defineProperty.call(this, target, key, descriptor);
   };
+}
+
+/**
+ * Tells the listener that a test ended, with its outcome, and remembers it ended.
+ * @param {Listener} listener
+ * @param {WeakSet<Task>} ended
+ * @returns {(task: Task, started: boolean) => void}
+ */
+function ender(listener, ended) {
+  return (task, started) => {
+    ended.add(task);
+    const state = task.result && task.result.state;
+    /** @type {Outcome} */
+    const outcome = state === 'fail' ? 'failed' : state === 'pass' ? 'passed' : 'skipped';
+    const errors = task.result && task.result.errors;
+    listener.ended({
+      runner: 'vitest',
+      file: task.file && typeof task.file.filepath === 'string' ? task.file.filepath : null,
+      titles: titlesOf(task),
+      outcome,
+      error: outcome === 'failed' ? testError(errors && errors[0]) : null,
+      key: task,
+      again: false,
+      started,
+    });
+  };
+}
+
+/**
+ * Calls `tornDown` when the worker state says its environment is torn down (its files have run).
+ * @param {ObjectConstructor['defineProperty']} defineProperty
+ * @param {{ environmentTeardownRun?: unknown }} workerState
+ * @param {() => void} tornDown
+ */
+function watchTeardown(defineProperty, workerState, tornDown) {
+  let value = workerState.environmentTeardownRun;
+  defineProperty(workerState, 'environmentTeardownRun', {
+    configurable: true,
+    enumerable: true,
+    get: () => value,
+    /** @param {unknown} next */
+    set: (next) => {
+      value = next;
+      if (next === true) tornDown();
+    },
+  });
 }
 
 /**
