@@ -57,6 +57,9 @@ export function runnerOf(command: string, packageScripts: Record<string, string>
   return null;
 }
 
+/** Every runner's folders inside `node_modules` that it writes while the tests run (TestRunner.nodeModulesScratch). */
+export const RUNNER_SCRATCH_FOLDERS: readonly string[] = [...new Set(RUNNERS.flatMap((r) => r.nodeModulesScratch ?? []))];
+
 /**
  * The environment variables the runners set in their test processes, every runner's (a patch may look
  * for another runner's too): code that reads one can be right only under test. The static check reads

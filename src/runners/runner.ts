@@ -27,6 +27,12 @@ export interface TestRunner {
   /** The runner's own words when it ran no test at all. */
   readonly noTestsRan: NoTestsRan;
   /**
+   * Folders inside `node_modules` the runner (or the bundler it runs on) writes while the tests run,
+   * its caches and temporary files: a package tree shown read-only gets them as scratch space
+   * (src/workspace/tool-caches.ts). Absent: none.
+   */
+  readonly nodeModulesScratch?: readonly string[];
+  /**
    * The error the runner's own code raised while it ran (not a test's, not the repository's), as it
    * printed it: the toolchain is broken, whatever the tests say. Absent or null: none seen.
    */

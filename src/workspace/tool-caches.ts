@@ -1,14 +1,14 @@
-// Folders inside node_modules that tools write while tests run: vite's and vitest's `.vite` (vitest
-// 1 to 3 end a run with an error when they cannot write their results cache there), `.vitest`, where
-// vitest before 1.4 keeps that cache and its dependencies' (it ends a run with EROFS there), and
-// `.cache`, the find-cache-dir convention of babel, nyc, ava and others. A package tree shown read-only (a linked
+// Folders inside node_modules that tools write while tests run: each runner's own (its caches, its
+// bundler's temporary files: TestRunner.nodeModulesScratch), and `.cache`, the find-cache-dir
+// convention of babel, nyc, ava and others. A package tree shown read-only (a linked
 // saved tree, a fork's linked node_modules) gets these as empty scratch folders, written by a
 // command and gone when it ends, so nothing a run executes can change the tree itself.
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import { RUNNER_SCRATCH_FOLDERS } from '../runners/registry.ts';
 
-export const TOOL_CACHE_DIRS = ['.vite', '.vitest', '.cache'] as const;
+export const TOOL_CACHE_DIRS: readonly string[] = [...RUNNER_SCRATCH_FOLDERS, '.cache'];
 
 /** Makes the tool cache folders of a node_modules tree, so a sandbox can mount scratch space on them. */
 export async function prepareToolCaches(nodeModules: string): Promise<void> {

@@ -199,8 +199,12 @@ describe.runIf(bwrapWorks() || process.env.FIXLOOP_REQUIRE_BWRAP === '1')('a lin
     await cache.restoreTree(key, checkout, 'link');
     const bwrap = createBwrapSandbox();
     // Tools' caches (vitest's results in .vite) are written to scratch space that ends with the command.
+    // A tree saved before a folder was added to them gets it when it is linked again.
+    await rm(join(cache.trees, key, 'node_modules', '.vite-temp'), { recursive: true });
+    await cache.restoreTree(key, checkout, 'link');
+    // vite bundles a configuration file in .vite-temp before it loads it: vitest cannot start without it.
     const command =
-      "node -p \"require('a')\"; echo poisoned > node_modules/a/index.js || echo refused; mkdir -p node_modules/.vite/vitest && echo '{}' > node_modules/.vite/vitest/results.json && echo cached";
+      "node -p \"require('a')\"; echo poisoned > node_modules/a/index.js || echo refused; mkdir -p node_modules/.vite/vitest && echo '{}' > node_modules/.vite/vitest/results.json && echo cached; echo 'export default {}' > node_modules/.vite-temp/vitest.config.mjs && echo bundled";
     const shown = await withMounts(bwrap, () => savedTreeMounts(cache)).run({
       command,
       cwd: checkout,
@@ -209,6 +213,7 @@ describe.runIf(bwrapWorks() || process.env.FIXLOOP_REQUIRE_BWRAP === '1')('a lin
     expect(shown.output).toContain('original');
     expect(shown.output).toContain('refused');
     expect(shown.output).toContain('cached');
+    expect(shown.output).toContain('bundled');
     expect(await readFile(join(cache.trees, key, 'node_modules', 'a', 'index.js'), 'utf8')).toBe(
       "module.exports = 'original';\n",
     );

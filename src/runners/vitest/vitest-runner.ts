@@ -53,6 +53,10 @@ export const vitestRunner: TestRunner = {
   // vitest 4 and later keep their source maps in the main process: lines are aligned by their text.
   coverage: { kind: 'node-preload', runPerTest: false },
   guard: nodeRuntimeGuard('vitest', vitestTestCase),
+  // vite's `.vite` (vitest 1.4 to 3 end a run with an error when they cannot write their results
+  // cache there) and `.vite-temp` (where vite bundles a `vitest.config.ts` before it loads it: vitest
+  // cannot start without it); `.vitest`, where vitest before 1.4 keeps its caches (EROFS ends the run).
+  nodeModulesScratch: ['.vite', '.vite-temp', '.vitest'],
   // VITEST, VITEST_POOL_ID, VITEST_WORKER_ID, VITEST_MODE, and TEST=true (NODE_ENV=test too: not a finding).
   judged: { envVariables: /^(VITEST(_\w*)?|TEST)$/ },
 };
