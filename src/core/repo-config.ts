@@ -45,7 +45,7 @@ export const repoConfigSchema = z
           .min(1)
           .optional()
           .describe(
-            'The test command, run with /bin/sh -c from the repository root. Its exit code is the gate. The runner it starts (node --test, mocha, jest, vitest, pytest) is found directly, or through a package.json script that npm, pnpm or yarn runs (`npm test`, `pnpm test`, `yarn run unit`) and the steps it chains with `&&`.',
+            'The test command, run with /bin/sh -c from the repository root. Its exit code is the gate. The test runner it starts is found directly, or through a package.json script that npm, pnpm or yarn runs (`npm test`, `pnpm test`, `yarn run unit`) and the steps it chains with `&&`.',
           ),
         timeout: seconds.default(600).describe('Seconds before a test run (and its whole process tree) is killed.'),
         report: z

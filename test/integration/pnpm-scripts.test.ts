@@ -38,5 +38,8 @@ it('names every test through the chain’s vitest step, runs the fixed test alon
   expect(result.verification?.runtimeGuard).toMatchObject({ runner: 'vitest', available: true });
   expect(result.verification?.baselineView).toBe('inside');
   expect(result.verification?.failToPass).toEqual([expect.stringContaining('add sums')]);
-  expect(result.verification?.alone).toMatchObject({ ran: 1, command: expect.stringMatching(/^pnpm vitest run .*-t 'add sums'/) });
+  expect(result.verification?.alone).toMatchObject({
+    ran: 1,
+    command: expect.stringMatching(/^pnpm vitest run .*-t 'add sums'/),
+  });
 }, 240_000);
