@@ -2,6 +2,7 @@
 // command (when there is one, with the repository's dependency cache), then the gate. The run's
 // baseline, the pristine replay and `fixloop replay` all run it so (`runSuite`), and none of them can
 // start without a test command. It belongs to the gate: it decides nothing but how the gate is run.
+import { userInfo } from 'node:os';
 import { ConfigError } from '../config/config-error.ts';
 import type { CheckRun } from '../core/check-result.ts';
 import type { GateResult } from '../core/gate-result.ts';
@@ -125,13 +126,14 @@ export function createSuiteRunner(options: SuiteRunnerOptions, guard?: JudgedFil
         ...(view?.tmpDir ? { tmpDir: view.tmpDir } : {}),
       });
     },
-    // As a user runs a program: no sandbox named as PID 1 (RunCommandOptions.ownInit).
+    // As a user runs a program: no sandbox named as PID 1 (RunCommandOptions.ownInit), and HOME the
+    // account's home where the sandbox shows the system's user database (accountHome).
     plain: (cwd, command, timeoutMs, view) =>
       sandbox.run({
         command,
         cwd,
         timeoutMs: Math.min(config.test.timeout * 1000, timeoutMs),
-        env: config.env,
+        env: { ...accountHome(sandbox), ...config.env },
         signal,
         ownInit: true,
         ...(view?.mounts ? { mounts: view.mounts } : {}),
@@ -184,4 +186,19 @@ function reused(setupCommand: string, key: string, how: TreeReuse): CommandResul
     : 'installed for the same package.json and lockfile';
   const output = `fixloop: \`${setupCommand}\` not run: node_modules ${given} from the tree ${source} (${key.slice(0, 12)})\n`;
   return { exitCode: 0, signal: null, timedOut: false, killed: false, output, truncatedBytes: 0, durationMs: 0 };
+}
+
+/**
+ * HOME as a user's program has it: the account's home, as the system's user database says, where
+ * the sandbox shows that database and an empty read-only system (bwrap). Every other command's HOME
+ * is a throw-away folder, and a patch that compares the two tells the sandbox from a machine (a fix
+ * made only there passes the plain process too). Only the path: the home's files stay hidden.
+ */
+function accountHome(sandbox: Sandbox): { HOME?: string } {
+  if (sandbox.backend !== 'bwrap') return {};
+  try {
+    return { HOME: userInfo().homedir };
+  } catch {
+    return {};
+  }
 }
