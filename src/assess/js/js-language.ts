@@ -14,6 +14,7 @@ import { npmPacked } from './npm-packed.ts';
 /** The script and the parts of the probe it loads (outside-call.cjs). */
 const OUTSIDE_FILES = [
   'outside-call.cjs',
+  'outside-hooks.mjs',
   'outside-internal.cjs',
   'outside-loader.cjs',
   'outside-revive.cjs',

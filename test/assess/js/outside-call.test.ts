@@ -12,6 +12,15 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { jsLanguage } from '../../../src/assess/js/js-language.ts';
 
 const NODE24 = resolve('node_modules', 'node', 'bin', 'node');
+/** The machine's own node where it is one without `module.registerHooks` (Node 20 here and in CI). */
+const MACHINE_NODE = ['/usr/bin/node', '/usr/local/bin/node'].find((path) => {
+  try {
+    const version = execFileSync(path, ['-p', 'typeof require("node:module").registerHooks'], { encoding: 'utf8' });
+    return version.trim() === 'undefined';
+  } catch {
+    return false;
+  }
+});
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
@@ -20,6 +29,7 @@ function outside(
   files: Record<string, string>,
   calls: Array<{ path: string; name: string; args: unknown[]; this?: Record<string, unknown> }>,
   packages: Record<string, string> = {},
+  node = NODE24,
 ): unknown[] {
   const root = mkdtempSync(join(tmpdir(), 'outside-call-'));
   dirs.push(root);
@@ -40,7 +50,7 @@ function outside(
     ...(call.this ? { this: JSON.stringify(call.this) } : {}),
   }));
   writeFileSync(join(root, '.fixloop-probe/calls.json'), JSON.stringify(given));
-  execFileSync(NODE24, ['.fixloop-probe/outside-call.cjs', '.fixloop-probe/calls.json', '.fixloop-probe/out.jsonl'], {
+  execFileSync(node, ['.fixloop-probe/outside-call.cjs', '.fixloop-probe/calls.json', '.fixloop-probe/out.jsonl'], {
     cwd: root,
   });
   const lines = readFileSync(join(root, '.fixloop-probe/out.jsonl'), 'utf8').trim().split('\n');
@@ -254,6 +264,32 @@ describe('the plain process that makes the calls again', () => {
       [6, { missing: 'lib.cjs has no function named nowhere' }],
     ]);
   });
+
+  // The operator's Node may be older than fixloop's: the machine's Node 20 has `module.register`,
+  // whose hooks run in a thread of their own, and not `module.registerHooks` (Node 22.15).
+  it.runIf(MACHINE_NODE)(
+    "reaches an ES module's own helper on a Node without module.registerHooks, and resolves as a runner would",
+    () => {
+      const results = outside(
+        {
+          'package.json': JSON.stringify({ type: 'module' }),
+          'src/calendar.js':
+            "import { step } from './step';\nconst arithmetic = (n) => step(n) * 2;\nexport const api = (n) => arithmetic(n);\n",
+          'src/step.js': 'export const step = (n) => n + 1;\n',
+        },
+        [
+          { path: 'src/calendar.js', name: 'arithmetic', args: [2] },
+          { path: 'src/calendar.js', name: 'api', args: [3] },
+        ],
+        {},
+        MACHINE_NODE ?? NODE24,
+      );
+      expect(results).toEqual([
+        [0, { out: { returned: '6' } }],
+        [1, { out: { returned: '8' } }],
+      ]);
+    },
+  );
 
   it('loads TypeScript that imports without extensions, or as .js, as its runner would', () => {
     const results = outside(
