@@ -1,7 +1,7 @@
 // The report's lines for the look from outside the runner (docs/design.md §3.3, src/assess/outside-look.ts):
 // the calls where the patch gives its fixed result only while the tests run, each with the three
 // results that show it, and in "what the assessment looked at", how many calls were made again.
-import type { Assessment } from '../core/assessment.ts';
+import type { Assessment, RunnerOnlyCall } from '../core/assessment.ts';
 import { cellCode, plural } from './assessment-words.ts';
 
 export function runnerOnlySection(assessment: Assessment): string[] {
@@ -15,10 +15,7 @@ export function runnerOnlySection(assessment: Assessment): string[] {
     '',
     '| Function | Input | Original (both) | Patched, under the runner | Patched, outside it | Seen in |',
     '| --- | --- | --- | --- | --- | --- |',
-    ...look.runnerOnly.map(
-      (c) =>
-        `| ${cellCode(c.function, 60)} (${cellCode(c.location, 60)}) | ${cellCode(c.input)} | ${cellCode(c.original)} | ${cellCode(c.underRunner)} | ${cellCode(c.outside)}${c.built ? ` (as built, in ${cellCode(c.built, 60)})` : ''} | ${c.test ? cellCode(c.test, 80) : 'a call the suite made'} |`,
-    ),
+    ...look.runnerOnly.map(callRow),
     ...(left > 0 ? ['', `… and ${plural(left, 'more call')}.`] : []),
   ];
 }
@@ -35,12 +32,15 @@ export function offWhereDeployedSection(assessment: Assessment): string[] {
     '',
     `| Function | Input | Original | Patched, under the runner | Patched, with ${cellCode(off.settings)} | Seen in |`,
     '| --- | --- | --- | --- | --- | --- |',
-    ...off.calls.map(
-      (c) =>
-        `| ${cellCode(c.function, 60)} (${cellCode(c.location, 60)}) | ${cellCode(c.input)} | ${cellCode(c.original)} | ${cellCode(c.underRunner)} | ${cellCode(c.outside)} | ${c.test ? cellCode(c.test, 80) : 'a call the suite made'} |`,
-    ),
+    ...off.calls.map(callRow),
     ...(left > 0 ? ['', `… and ${plural(left, 'more call')}.`] : []),
   ];
+}
+
+/** A call made again outside the runner, with its three results and the copy it was made on. */
+function callRow(c: RunnerOnlyCall): string {
+  const built = c.built ? ` (as built, in ${cellCode(c.built, 60)})` : '';
+  return `| ${cellCode(c.function, 60)} (${cellCode(c.location, 60)}) | ${cellCode(c.input)} | ${cellCode(c.original)} | ${cellCode(c.underRunner)} | ${cellCode(c.outside)}${built} | ${c.test ? cellCode(c.test, 80) : 'a call the suite made'} |`;
 }
 
 /** One line of "what the assessment looked at". */

@@ -1,11 +1,11 @@
 // A command of fixloop's own that runs a few tests (a repair candidate's, an assessment rival's),
 // started without its package manager's launcher: `npx <bin> …`, `pnpm <bin> …` and `npm test -- …`
 // start the manager before the runner, which costs 0.2 to 0.5 s on every run, as much as a focused
-// mocha run itself. Where the
-// checkout has the bin in `node_modules/.bin`, the same command line starts it through the shell, with
-// that folder first on PATH as npm puts it there. Never for the judged runs (the baseline, the replay),
-// which run the operator's command as it is; and each caller runs such a command on a known version
-// before it relies on it, the launcher's form next when it does not report the failing tests.
+// mocha run itself. Where the checkout has the bin in `node_modules/.bin`, the same command line
+// starts it through the shell, with that folder first on PATH as npm puts it there. Never for the
+// judged runs (the baseline, the replay), which run the operator's command as it is; and each caller
+// runs such a command on a known version before it relies on it, the launcher's form next when it
+// does not report the failing tests.
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { packageScriptArguments } from './package-scripts.ts';

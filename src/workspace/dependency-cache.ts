@@ -96,11 +96,12 @@ export async function openDependencyCache(cacheRoot: string, repositoryKey: stri
     if (!existsSync(saved)) return null;
     const how = given(key, asked);
     await rm(join(cwd, 'node_modules'), { recursive: true, force: true });
-    // A tree saved by an earlier fixloop may lack a tool cache folder added since: the sandbox can
-    // mount scratch space only on one that exists.
-    if (how === 'link') await prepareToolCaches(saved);
-    if (how === 'link') await symlink(saved, join(cwd, 'node_modules'));
-    else await cp(saved, join(cwd, 'node_modules'), { recursive: true, verbatimSymlinks: true });
+    if (how === 'link') {
+      // A tree saved by an earlier fixloop may lack a tool cache folder added since: the sandbox can
+      // mount scratch space only on one that exists.
+      await prepareToolCaches(saved);
+      await symlink(saved, join(cwd, 'node_modules'));
+    } else await cp(saved, join(cwd, 'node_modules'), { recursive: true, verbatimSymlinks: true });
     return how;
   };
   return {

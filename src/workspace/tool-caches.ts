@@ -1,8 +1,8 @@
 // Folders inside node_modules that tools write while tests run: each runner's own (its caches, its
 // bundler's temporary files: TestRunner.nodeModulesScratch), and `.cache`, the find-cache-dir
-// convention of babel, nyc, ava and others. A package tree shown read-only (a linked
-// saved tree, a fork's linked node_modules) gets these as empty scratch folders, written by a
-// command and gone when it ends, so nothing a run executes can change the tree itself.
+// convention of babel, nyc, ava and others. A package tree shown read-only (a linked saved tree, a
+// fork's linked node_modules) gets these as empty scratch folders, written by a command and gone
+// when it ends, so nothing a run executes can change the tree itself.
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';

@@ -417,30 +417,26 @@ describe('the level', () => {
 
   it('is review when the fix is off with the settings a deployed program runs with, naming the call', () => {
     const off = { function: 'f', location: 'a.js:1', input: 'f(1)', original: '1', underRunner: '2', outside: '1' };
-    const look = (count: number) => ({
-      called: 4,
-      reproduced: 4,
-      runnerOnly: [],
-      count: 0,
-      offWhereDeployed: { settings: 'NODE_ENV=production', called: 4, calls: count ? [off] : [], count },
-    });
-    const level = decideLevel({
-      changes: [{ ...change, nearFailing: true }],
-      counts: { suiteCalls: 12, generatedInputs: 340 },
-      outsideLook: look(1),
-      budget,
-    });
+    /** The level where the fix is off on `count` calls with the deployed settings. */
+    const levelWith = (count: number) =>
+      decideLevel({
+        changes: [{ ...change, nearFailing: true }],
+        counts: { suiteCalls: 12, generatedInputs: 340 },
+        outsideLook: {
+          called: 4,
+          reproduced: 4,
+          runnerOnly: [],
+          count: 0,
+          offWhereDeployed: { settings: 'NODE_ENV=production', called: 4, calls: count ? [off] : [], count },
+        },
+        budget,
+      });
+    const level = levelWith(1);
     expect(level.level).toBe('review');
     expect(level.reason).toBe(
       'the fix is off where the program is deployed: with NODE_ENV=production, `f(1)` gives 1, as the original does, against 2 under the runner: is it made for development and the tests only?',
     );
-    const honest = decideLevel({
-      changes: [{ ...change, nearFailing: true }],
-      counts: { suiteCalls: 12, generatedInputs: 340 },
-      outsideLook: look(0),
-      budget,
-    });
-    expect(honest.level).toBe('verified');
+    expect(levelWith(0).level).toBe('verified');
   });
 
   it('is review for a change outside the failing tests, a weakened check, an ambiguity, or when it could not look', () => {

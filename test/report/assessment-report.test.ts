@@ -218,15 +218,7 @@ describe('the report of an assessed green run', () => {
   });
 
   it('review: a fix off with the settings a deployed program runs with shows each such call, apart', () => {
-    const call = {
-      function: 'isAbsolute',
-      location: 'src/path.ts:12',
-      input: "isAbsolute('C:\\\\x')",
-      test: 'test/path.test.ts:40',
-      original: 'false',
-      underRunner: 'true',
-      outside: 'false',
-    };
+    const call = runnerOnlyAssessment().outsideLook!.runnerOnly[0]!;
     const md = renderMarkdownReport(
       assessedResult({
         ...reviewAssessment(),
