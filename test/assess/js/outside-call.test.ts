@@ -273,13 +273,13 @@ describe('the plain process that makes the calls again', () => {
       const results = outside(
         {
           'package.json': JSON.stringify({ type: 'module' }),
-          'src/calendar.js':
-            "import { step } from './step';\nconst arithmetic = (n) => step(n) * 2;\nexport const api = (n) => arithmetic(n);\n",
+          'src/ruler.js':
+            "import { step } from './step';\nconst scaled = (n) => step(n) * 2;\nexport const api = (n) => scaled(n);\n",
           'src/step.js': 'export const step = (n) => n + 1;\n',
         },
         [
-          { path: 'src/calendar.js', name: 'arithmetic', args: [2] },
-          { path: 'src/calendar.js', name: 'api', args: [3] },
+          { path: 'src/ruler.js', name: 'scaled', args: [2] },
+          { path: 'src/ruler.js', name: 'api', args: [3] },
         ],
         {},
         MACHINE_NODE ?? NODE24,
