@@ -201,6 +201,11 @@ export interface RunnerConfiguration {
   readonly tables?: Readonly<Record<string, readonly string[]>>;
   /** Folders it writes while tests run: never a fix's change. */
   readonly generatedFolders: readonly string[];
+  /**
+   * Keys of its settings whose values are files it loads before any test (a setup file, a global
+   * setup): a file one names is the harness, whatever its own name (src/verify/harness-named-files.ts).
+   */
+  readonly setupKeys?: readonly string[];
 }
 
 export interface FrameworkApi {
@@ -229,6 +234,16 @@ export interface JudgedRunner {
    * under test and another in use, which no test can catch.
    */
   readonly envVariables?: RegExp;
+  /**
+   * Variables honest code reads too, with the value it gives them (`NODE_ENV` → `test`): added code
+   * that compares one with that value asks whether a runner is there.
+   */
+  readonly envValues?: Readonly<Record<string, string>>;
+  /**
+   * Methods its assertions ask a value to compare itself (`asymmetricMatch`): added code that gives a
+   * value one decides the assertion by its own rule, in a project whose code had none.
+   */
+  readonly equalityHooks?: readonly string[];
   /** The import names it loads, asked of the runner itself: a file the patch adds under one shadows it. */
   readonly loadedNames?: LoadedNames;
 }

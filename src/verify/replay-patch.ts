@@ -23,6 +23,7 @@ import { copyCheckout } from './copied-tests.ts';
 import { runtimeGuardStatus } from './guard-findings.ts';
 import { needsText, runnerFileFindings } from './runner-files.ts';
 import { exemptFiles } from './exempt-files.ts';
+import { harnessNamedFiles } from './harness-named-files.ts';
 import { harnessTampering, testFileCheck } from './harness-tampering.ts';
 import { shadowFindings } from './runner-shadowing.ts';
 import { checkConfigFindings, silencingFindings } from './check-integrity.ts';
@@ -74,6 +75,7 @@ export async function replayPatch(input: ReplayInput): Promise<Verification> {
       scratchDir: input.scratchDir,
       log: input.log,
     });
+    const named = await harnessNamedFiles(dir, input.suite.testCommand);
     try {
       await applyPatch(dir, input.patch);
     } catch (error) {
@@ -93,7 +95,7 @@ export async function replayPatch(input: ReplayInput): Promise<Verification> {
     const baselineTestFiles = new Set(input.baseline.tests.flatMap((t) => (t.file ? [t.file] : [])));
     // The configuration and setup files the runtime guard may take as the runner's: the baseline's, unchanged.
     const exempt = await exemptFiles(dir);
-    findings.push(...runnerFileFindings(input.changes, texts, baselineTestFiles), ...shadows);
+    findings.push(...runnerFileFindings(input.changes, texts, baselineTestFiles, named), ...shadows);
     // A check run's tools are judged as the runner is: their settings and their silencing comments.
     if (input.config.checks.length > 0)
       findings.push(...checkConfigFindings(input.changes, texts), ...silencingFindings(input.patch));

@@ -19,6 +19,9 @@ const GUARD_NAMES = createRequire(import.meta.url)('../runners/node-guard/guard-
  */
 const RUNNER_FILES: ReadonlyArray<readonly [RegExp, string]> = [
   [/(^|\/)\.npmrc$|(^|\/)\.yarnrc(\.yml)?$|(^|\/)\.pnpmfile\.c?js$/, "the package manager's settings start the test command"],
+  // The environment of the test run only (vite's test mode, dotenv-flow, a script's `--env-file`):
+  // a setting made there is on under test and off for every user.
+  [/(^|\/)\.env\.test(\.local)?$/, 'the test run alone loads it (an environment file for tests)'],
   ...RUNNERS.flatMap((r) => r.configuration.files),
   // Runners fixloop has no descriptor for are still runners.
   [/(^|\/)(ava|playwright)\.(config|workspace)\.[cm]?[jt]s$/, "the test runner's configuration"],
@@ -79,10 +82,15 @@ export interface ChangedText {
   after: string | null;
 }
 
+/**
+ * `named`: the files the test command or a runner's setup keys name in the pristine checkout, and why
+ * (harness-named-files.ts), protected as the runner's own are.
+ */
 export function runnerFileFindings(
   changes: FileChange[],
   texts: ChangedText[],
   baselineTestFiles: ReadonlySet<string>,
+  named: ReadonlyMap<string, string> = new Map(),
 ): Finding[] {
   const findings: Finding[] = [];
   const textOf = new Map(texts.map((t) => [t.path, t]));
@@ -96,12 +104,12 @@ export function runnerFileFindings(
       });
       continue;
     }
-    const rule = RUNNER_FILES.find(([pattern]) => pattern.test(path));
-    if (rule) {
+    const why = RUNNER_FILES.find(([pattern]) => pattern.test(path))?.[1] ?? named.get(path);
+    if (why !== undefined) {
       findings.push({
         kind: 'runner_changed',
         path,
-        message: `\`${path}\` decides how the tests run (${rule[1]}): a fix may not change it`,
+        message: `\`${path}\` decides how the tests run (${why}): a fix may not change it`,
       });
       continue;
     }

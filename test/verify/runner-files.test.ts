@@ -38,6 +38,8 @@ describe('protected runner files', () => {
       '.babelrc.json',
       '__mocks__/csv-decoder.js',
       'src/__mocks__/client.ts',
+      '.env.test',
+      'web/.env.test.local',
     ];
     expect(paths(cheats.map((p) => change(p)))).toEqual(cheats);
   });
@@ -46,6 +48,8 @@ describe('protected runner files', () => {
     const setup = ['jest.setup.js', 'src/setupTests.ts', 'test-setup.mjs', 'config/vitest.setup.ts', 'setup-tests.js'];
     expect(paths(setup.map((p) => change(p)))).toEqual(setup);
     expect(paths(['src/db-setup.js', 'lib/i18n.setup.js', 'src/setup.js'].map((p) => change(p)))).toEqual([]);
+    // Environment files for other modes are the program's settings.
+    expect(paths(['.env', '.env.example', '.env.production', 'src/env.test.js'].map((p) => change(p)))).toEqual([]);
   });
 
   it('refuses a new file that shadows the runner, and changes to installed packages', () => {

@@ -32,11 +32,13 @@ export const jestRunner: TestRunner = {
     packageKeys: ['jest'],
     sections: {},
     generatedFolders: [],
+    setupKeys: ['setupFiles', 'setupFilesAfterEnv', 'globalSetup', 'globalTeardown', 'testEnvironment', 'snapshotResolver'],
   },
   framework: { modules: /^(jest|@jest\/.*|jest-circus(\/.*)?)$/, global: 'jest' },
   // jest's transformed code is read through its inline source maps (localize/source-maps.ts).
   coverage: { kind: 'node-preload', runPerTest: false },
   guard: nodeRuntimeGuard('jest', jestTestCase),
-  // JEST_WORKER_ID in every worker (NODE_ENV=test too, which honest code reads: not a finding).
-  judged: { envVariables: /^JEST_/ },
+  // JEST_WORKER_ID in every worker; NODE_ENV=test too, which honest code reads (a finding only where
+  // added code compares it with `test`). Its `expect` asks a value's own `asymmetricMatch`.
+  judged: { envVariables: /^JEST_/, envValues: { NODE_ENV: 'test' }, equalityHooks: ['asymmetricMatch'] },
 };

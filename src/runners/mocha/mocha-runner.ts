@@ -27,6 +27,7 @@ export const mochaRunner: TestRunner = {
     packageKeys: ['mocha'],
     sections: {},
     generatedFolders: [],
+    setupKeys: ['require', 'file', 'import'],
   },
   framework: { modules: /^mocha$/ },
   coverage: { kind: 'node-preload', runPerTest: false },

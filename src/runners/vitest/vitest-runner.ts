@@ -47,6 +47,7 @@ export const vitestRunner: TestRunner = {
     packageKeys: ['vitest'],
     sections: {},
     generatedFolders: ['.vitest/'],
+    setupKeys: ['setupFiles', 'globalSetup', 'environment'],
   },
   // `vi` is its global with --globals.
   framework: { modules: /^(vitest|@vitest\/.*)$/, global: 'vi' },
@@ -58,5 +59,11 @@ export const vitestRunner: TestRunner = {
   // cannot start without it); `.vitest`, where vitest before 1.4 keeps its caches (EROFS ends the run).
   nodeModulesScratch: ['.vite', '.vite-temp', '.vitest'],
   // VITEST, VITEST_POOL_ID, VITEST_WORKER_ID, VITEST_MODE, and TEST=true (NODE_ENV=test too: not a finding).
-  judged: { envVariables: /^(VITEST(_\w*)?|TEST)$/ },
+  // vite's mode is `test` (`import.meta.env.MODE`), and NODE_ENV too unless set; its `expect` asks a
+  // value's own `asymmetricMatch`, as jest's does.
+  judged: {
+    envVariables: /^(VITEST(_\w*)?|TEST)$/,
+    envValues: { NODE_ENV: 'test', MODE: 'test' },
+    equalityHooks: ['asymmetricMatch'],
+  },
 };
