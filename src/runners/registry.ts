@@ -69,5 +69,13 @@ export const RUNNER_VARIABLES: readonly RegExp[] = RUNNERS.flatMap((r) =>
   r.judged?.envVariables ? [r.judged.envVariables] : [],
 );
 
+/** The values the runners give variables honest code reads too (`NODE_ENV` → `test`), as [name, value]. */
+export const RUNNER_VARIABLE_VALUES: ReadonlyArray<readonly [string, string]> = [
+  ...new Map(RUNNERS.flatMap((r) => Object.entries(r.judged?.envValues ?? {})).map((e) => [e.join('='), e] as const)).values(),
+];
+
+/** The methods the runners' assertions ask a value to compare itself with. */
+export const RUNNER_EQUALITY_HOOKS: readonly string[] = [...new Set(RUNNERS.flatMap((r) => r.judged?.equalityHooks ?? []))];
+
 /** RUNNER_VARIABLES as the runtime guards are told them (GuardContext.runnerVariables). */
 export const RUNNER_VARIABLE_SOURCES: readonly string[] = RUNNER_VARIABLES.map((pattern) => pattern.source);

@@ -67,7 +67,7 @@ export function runnerVariableHits(program: JsNode, env: readonly RegExp[], reso
 }
 
 /** A string literal's value, a template's without expressions, or `'A' + 'B'` joined. */
-function constantString(node: unknown): string | null {
+export function constantString(node: unknown): string | null {
   if (!isJsNode(node)) return null;
   if (node.type === 'StringLiteral') return node['value'] as string;
   if (node.type === 'TemplateLiteral' && (node['expressions'] as unknown[]).length === 0)

@@ -3,8 +3,10 @@
 // library, reading test files at run time. Names are followed through imports and requires
 // (`import p from 'node:process'`, `const { strict } = require('assert')`), so the same call under
 // another name is the same call (js-references.ts); words in strings and comments are never code.
-// Reading the runners' variables and values equal to anything: harness-tampering-js-values.ts.
+// Reading the runners' variables and values equal to anything: harness-tampering-js-values.ts; comparing
+// with a runner's values and its equality protocol: harness-tampering-js-runner.ts.
 import { equalsAnythingHit, runnerVariableHits } from './harness-tampering-js-values.ts';
+import { NO_TRAITS, runnerEqualityHits, runnerValueHits, type RunnerTraits } from './harness-tampering-js-runner.ts';
 import { bare, GLOBAL, refOf, scopeOf, type Ref } from '../core/js-references.ts';
 import { underMainGuard } from './js-main-guard.ts';
 import { isJsNode, literalPath, ownLines, parseJs, stringValue, walkJs, type JsNode } from '../core/js-tree.ts';
@@ -93,14 +95,15 @@ const READS = new Set([
 ]);
 
 /**
- * Finds the hits on `added` lines; null when the file does not parse. `env`: the runners' environment
- * variables. A tree too deep to walk throws a RangeError (the caller's to report).
+ * Finds the hits on `added` lines; null when the file does not parse. `runners`: what the runners give
+ * their tests (variables, values, an equality protocol). A tree too deep to walk throws a RangeError
+ * (the caller's to report).
  */
 export function findJsTampering(
   file: string,
   source: string,
   added: ReadonlySet<number>,
-  env: readonly RegExp[] = [],
+  runners: RunnerTraits = NO_TRAITS,
 ): TamperHit[] | null {
   const program = parseJs(file, source);
   if (!program) return null;
@@ -149,7 +152,9 @@ export function findJsTampering(
         return;
     }
   });
-  runnerVariableHits(program, env, resolve, report);
+  runnerVariableHits(program, runners.env, resolve, report);
+  runnerValueHits(program, runners.values, resolve, report);
+  runnerEqualityHits(program, runners.hooks, report);
   return hits;
 }
 

@@ -12,7 +12,9 @@ import { join, posix } from 'node:path';
 import picomatch from 'picomatch';
 import { DEFAULT_PROTECTED_PATHS } from '../core/repo-config.ts';
 import type { Finding } from '../core/findings.ts';
-import { RUNNER_VARIABLES } from '../runners/registry.ts';
+import { RUNNER_EQUALITY_HOOKS, RUNNER_VARIABLE_VALUES, RUNNER_VARIABLES } from '../runners/registry.ts';
+import { plainGit } from '../workspace/plain-git.ts';
+import type { RunnerTraits } from './harness-tampering-js-runner.ts';
 import { findJsTampering } from './harness-tampering-js.ts';
 import { findPythonTampering, type PythonFile, type Unreadable } from './harness-tampering-py.ts';
 import { JS_SOURCE } from '../core/js-tree.ts';
@@ -26,6 +28,7 @@ const WHY: Record<TamperRule, string> = {
   'equals-anything': 'a value that compares equal to anything passes an equality assertion without being right',
   'own-equality':
     'a number or a string that compares by a rule the patch wrote passes an equality assertion by that rule, not by the value it holds',
+  'runner-equality': "a value that answers the runner's equality protocol itself passes its assertions by the patch's rule",
 };
 
 /** Folders whose files are tests wherever they sit. */
@@ -115,6 +118,11 @@ export async function harnessTampering(input: TamperingInput): Promise<Finding[]
   const findings: Finding[] = [];
   const python: PythonFile[] = [];
   const unreadable: Unreadable[] = [];
+  const traits: RunnerTraits = {
+    env: RUNNER_VARIABLES,
+    values: RUNNER_VARIABLE_VALUES,
+    hooks: await hooksNotYetDefined(input.dir, input.isTestFile),
+  };
   for (const [path, added] of addedLines(input.patch)) {
     if (added.size === 0 || input.isTestFile(path)) continue;
     const isJs = JS_SOURCE.test(path);
@@ -125,7 +133,7 @@ export async function harnessTampering(input: TamperingInput): Promise<Finding[]
       python.push({ path, source: bytes, added });
       continue;
     }
-    const read = readJs(path, bytes, added);
+    const read = readJs(path, bytes, added, traits);
     if ('why' in read) unreadable.push({ path, why: read.why });
     else findings.push(...toFindings(path, read.hits, input.isTestFile));
   }
@@ -144,7 +152,12 @@ export async function harnessTampering(input: TamperingInput): Promise<Finding[]
 }
 
 /** A JavaScript or TypeScript file's hits, or why it could not be read. */
-function readJs(path: string, bytes: Buffer, added: ReadonlySet<number>): { hits: TamperHit[] } | { why: string } {
+function readJs(
+  path: string,
+  bytes: Buffer,
+  added: ReadonlySet<number>,
+  traits: RunnerTraits,
+): { hits: TamperHit[] } | { why: string } {
   let text: string;
   try {
     text = UTF8.decode(bytes);
@@ -152,7 +165,7 @@ function readJs(path: string, bytes: Buffer, added: ReadonlySet<number>): { hits
     return { why: 'it is not UTF-8 text' };
   }
   try {
-    const hits = findJsTampering(path, text, added, RUNNER_VARIABLES);
+    const hits = findJsTampering(path, text, added, traits);
     return hits
       ? { hits }
       : {
@@ -162,6 +175,24 @@ function readJs(path: string, bytes: Buffer, added: ReadonlySet<number>): { hits
     if (error instanceof RangeError) return { why: 'an expression nested too deep for the check to walk' };
     throw error;
   }
+}
+
+/**
+ * The runners' equality methods the project's own code (the pristine commit, tests aside) never
+ * names: a library of matchers defines them honestly; anywhere else a patch that adds one decides
+ * the assertion. A commit git cannot search keeps them all: the check fails closed.
+ */
+async function hooksNotYetDefined(dir: string, isTestFile: TestFileCheck): Promise<string[]> {
+  const kept: string[] = [];
+  for (const hook of RUNNER_EQUALITY_HOOKS) {
+    const found = await plainGit(dir, ['grep', '-l', '-F', '-e', hook, 'HEAD', '--']).catch(() => '');
+    const own = found
+      .split('\n')
+      .map((line) => line.replace(/^HEAD:/, ''))
+      .filter((path) => path !== '' && !isTestFile(path) && !/(^|\/)node_modules\//.test(path));
+    if (own.length === 0) kept.push(hook);
+  }
+  return kept;
 }
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });

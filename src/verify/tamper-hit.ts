@@ -3,9 +3,11 @@
 
 /**
  * Ending the process or its exit status; the runner or assertion library; reading the tests;
- * telling the runner is there (its environment variables); a value that compares equal to anything.
+ * telling the runner is there (its environment variables, the values it gives others); a value that
+ * compares equal to anything, or answers the runner's equality protocol itself.
  */
-export type TamperRule = 'exit' | 'test-framework' | 'reads-tests' | 'detects-runner' | 'equals-anything' | 'own-equality';
+export type TamperRule =
+  'exit' | 'test-framework' | 'reads-tests' | 'detects-runner' | 'equals-anything' | 'own-equality' | 'runner-equality';
 
 export interface TamperHit {
   line: number;

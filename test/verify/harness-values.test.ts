@@ -55,7 +55,7 @@ describe('code that detects the test runner', () => {
       await messages(
         'src/math.js',
         MATH,
-        `const debug = process.env.DEBUG === '1' || process.env.NODE_ENV === 'test';\n${MATH.replace('a - b', 'a + b')}`,
+        `const debug = process.env.DEBUG === '1' || process.env.NODE_ENV !== 'production';\n${MATH.replace('a - b', 'a + b')}`,
       ),
     ).toEqual([]);
     expect(await messages('src/label.js', MATH, "export const label = 'JEST_WORKER_ID is set by jest';\n")).toEqual([]);
@@ -97,7 +97,8 @@ describe('a value that compares equal to anything', () => {
       ['function Money() {}\nMoney.prototype.equals = function () { return true; };', 'equals'],
     ];
     for (const [code, name] of cases) {
-      const found = await messages('src/money.js', MATH, `${code}\n${MATH}`);
+      // `asymmetricMatch` is a runner's equality protocol too (rule runner-equality, harness-runner-traits.test.ts).
+      const found = (await messages('src/money.js', MATH, `${code}\n${MATH}`)).filter((m) => !m.includes('runner-equality'));
       expect(found, code).toEqual([expect.stringContaining(`defines \`${name}\` that`)]);
       expect(found[0], code).toContain('(rule `equals-anything`)');
     }
