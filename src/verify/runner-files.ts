@@ -21,7 +21,7 @@ const RUNNER_FILES: ReadonlyArray<readonly [RegExp, string]> = [
   [/(^|\/)\.npmrc$|(^|\/)\.yarnrc(\.yml)?$|(^|\/)\.pnpmfile\.c?js$/, "the package manager's settings start the test command"],
   // The environment of the test run only (vite's test mode, dotenv-flow, a script's `--env-file`):
   // a setting made there is on under test and off for every user.
-  [/(^|\/)\.env\.test(\.local)?$/, 'the test run alone loads it (an environment file for tests)'],
+  [/(^|\/)\.env\.test(\.local)?$/, 'an environment file the test run alone loads'],
   ...RUNNERS.flatMap((r) => r.configuration.files),
   // Runners fixloop has no descriptor for are still runners.
   [/(^|\/)(ava|playwright)\.(config|workspace)\.[cm]?[jt]s$/, "the test runner's configuration"],
