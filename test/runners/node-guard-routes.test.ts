@@ -195,6 +195,26 @@ describe('the Node guard, child processes', () => {
     ]);
   });
 
+  it('names a child whose command line reads a folder that holds the tests, searches its folder whole, or reads the committed files', async () => {
+    const events = await eventsOf([
+      "import { spawnSync } from 'node:child_process';",
+      "const quiet = { stdio: 'ignore' };",
+      "spawnSync('grep', ['-rho', 'add(.*)', '.'], quiet);",
+      "spawnSync('sh', ['-c', 'cat te*/*.js'], quiet);",
+      "spawnSync('rg', ['-o', 'add'], quiet);",
+      "spawnSync('git', ['-C', process.cwd(), 'grep', '-h', 'add', 'HEAD'], quiet);",
+      "spawnSync('git', ['log', '--format=%H'], quiet);",
+      "spawnSync('grep', ['-c', 'rates', 'data/rates.txt'], quiet);",
+      "spawnSync('tar', ['-cf', '/dev/null', 'data'], quiet);",
+    ]);
+    expect(events).toEqual([
+      'test_file_read src/math.js:3 started `grep` with the folder `.`, which holds the tests',
+      'test_file_read src/math.js:4 started `sh` with the folder `.`, which holds the tests',
+      'test_file_read src/math.js:5 started `rg` with its working folder `.`, which holds the tests, searched whole',
+      "test_file_read src/math.js:6 started `git` with the repository's files through `git grep`",
+    ]);
+  });
+
   it('stays clean for children that inherit the environment or are given a copy of it', async () => {
     const events = await eventsOf([
       "import { execFileSync, execSync, spawn, spawnSync } from 'node:child_process';",

@@ -173,6 +173,25 @@ describe('pytest’s guard, child processes', () => {
     ]);
   });
 
+  it('names a child whose command line reads a folder that holds the tests, searches its folder whole, or reads the committed files', async () => {
+    const events = await eventsOf([
+      'import os',
+      'import subprocess',
+      'subprocess.run(["grep", "-rho", "mean(.*)", "."], capture_output=True)',
+      'subprocess.run("cat te*/*.py", shell=True, capture_output=True)',
+      'subprocess.run(["rg", "-o", "mean"], capture_output=True) if False else os.system("rg -o mean > /dev/null 2>&1")',
+      'subprocess.run(["git", "-C", os.getcwd(), "grep", "-h", "mean", "HEAD"], capture_output=True)',
+      'subprocess.run(["git", "log", "--format=%H"], capture_output=True)',
+      'subprocess.run(["grep", "-c", "rates", "data/rates.txt"], capture_output=True)',
+    ]);
+    expect(events).toEqual([
+      'test_file_read calc.py:3 started `grep` with the folder `.`, which holds the tests',
+      'test_file_read calc.py:4 started `/bin/sh` with the folder `.`, which holds the tests',
+      'test_file_read calc.py:5 started `rg -o mean > /dev/null 2>&1` with its working folder `.`, which holds the tests, searched whole',
+      "test_file_read calc.py:6 started `git` with the repository's files through `git grep`",
+    ]);
+  });
+
   it('stays clean for children that inherit the environment or are given a copy of it', async () => {
     const events = await eventsOf([
       'import os',

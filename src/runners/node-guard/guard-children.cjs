@@ -11,9 +11,12 @@
 // A child of any program whose command line names a test file (`cat test/a.test.js`, `sh -c "grep …
 // test/a.test.js"`), started by that code, is `test_file_read`: the guard cannot follow a program
 // that is not node, and such a child reads the tests for its parent.
+// So is one whose command line reads a folder that holds a test file, or the committed files through
+// git (guard-child-reads.cjs).
 // The channel itself (FIXLOOP_GUARD) is handed down by guard-channel.cjs whatever the code gives.
 const childProcess = require('node:child_process');
 const { dirname, join } = require('node:path');
+const { childReadsTests } = require('./guard-child-reads.cjs');
 
 /** The flags that give a node child a module loader, handed every module's source (the tests' too) in its loader thread. */
 const LOADER = /(^|\s)--(experimental-)?loader(=|\s|$)/;
@@ -31,29 +34,29 @@ const PRELOAD = join(dirname(/** @type {NodeJS.Module} */ (/** @type {unknown} *
  * @param {GuardRecord} record
  * @param {Caller['caller']} caller
  * @param {readonly string[]} tests The test files, relative to the repository.
+ * @param {string} root The repository.
  */
-function guardChildren(record, caller, tests) {
+function guardChildren(record, caller, tests, root) {
   // Only where this process itself was reached through NODE_OPTIONS: there its children are expected to be.
   if (!(process.env.NODE_OPTIONS || '').includes(PRELOAD)) return;
   /**
    * @param {string | undefined} options NODE_OPTIONS as the child gets it
    * @param {unknown} file what the child runs
    * @param {unknown} [args] its arguments, where known
+   * @param {unknown} [cwd] its working folder, where given
    */
-  const started = (options, file, args) => {
+  const started = (options, file, args, cwd) => {
     const kept = (options || '').includes(PRELOAD);
     const flags = `${options || ''} ${Array.isArray(args) ? args.join(' ') : ''}`;
     const loader = LOADER.test(flags) && !LOADER.test(OWN_OPTIONS);
-    const named = tests.find((test) => `${String(file)} ${flags}`.includes(test));
+    const test = tests.find((t) => `${String(file)} ${flags}`.includes(t));
+    const named = test
+      ? `the test file ${test} on its command line`
+      : childReadsTests(file, args, typeof cwd === 'string' ? cwd : process.cwd(), root, tests);
     if (kept && !loader && !named) return;
     const where = caller();
     if (!where) return;
-    if (named && !where.unknown)
-      record.event(
-        'test_file_read',
-        where,
-        `started \`${String(file).slice(0, 120)}\` with the test file ${named} on its command line`,
-      );
+    if (named && !where.unknown) record.event('test_file_read', where, `started \`${String(file).slice(0, 120)}\` with ${named}`);
     if (kept && !loader) return;
     const unknown = where.unknown ? ': could not tell who started it' : '';
     if (!kept)
@@ -68,8 +71,8 @@ function guardChildren(record, caller, tests) {
   // spawn, fork, exec and execFile end here, with the environment as "KEY=value" pairs.
   const spawn = prototype.spawn;
   prototype.spawn = function (options) {
-    const given = /** @type {{ envPairs?: unknown, file?: unknown, args?: unknown } | undefined} */ (options);
-    if (given && Array.isArray(given.envPairs)) started(lastOption(given.envPairs), given.file, given.args);
+    const given = /** @type {{ envPairs?: unknown, file?: unknown, args?: unknown, cwd?: unknown } | undefined} */ (options);
+    if (given && Array.isArray(given.envPairs)) started(lastOption(given.envPairs), given.file, given.args, given.cwd);
     return spawn.call(this, options);
   };
   // The synchronous ones read their options themselves: the environment given, or this process's.
@@ -79,8 +82,9 @@ function guardChildren(record, caller, tests) {
     if (typeof own !== 'function') continue;
     functions[name] = function (...args) {
       const options = args.find((a, i) => i > 0 && a !== null && typeof a === 'object' && !Array.isArray(a));
-      const env = /** @type {{ env?: NodeJS.ProcessEnv } | undefined} */ (options)?.env || process.env;
-      started(env.NODE_OPTIONS, args[0], name === 'execSync' ? [args[0]] : args[1]);
+      const given = /** @type {{ env?: NodeJS.ProcessEnv, cwd?: unknown } | undefined} */ (options);
+      const env = given?.env || process.env;
+      started(env.NODE_OPTIONS, args[0], name === 'execSync' ? [args[0]] : args[1], given?.cwd);
       return own.apply(this, args);
     };
   }

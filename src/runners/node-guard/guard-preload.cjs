@@ -53,7 +53,7 @@ if (channel && !PACKAGE_MANAGER.test(process.argv[1] || '')) {
   guardRoutes(record, who);
   guardModuleData(record, who);
   const watchSourceText = guardSourceText(record, who, channel);
-  guardChildren(record, who.caller, channel.tests);
+  guardChildren(record, who.caller, channel.tests, channel.root);
   // A file node --test runs, in the process it started for it (a program a test starts inherits
   // NODE_TEST_CONTEXT, not the test file). Written at load: a process that ends without its exit
   // (killed, aborted) leaves an incomplete record. If it reports no test, node reports the file as one.

@@ -11,11 +11,14 @@
 #   without the guard's `-p`, or PYTHONPATH without its folder, where this process had both. A child
 #   that inherits the environment, or is given a copy of it, is not;
 # - a child of any program whose command line names a test file (`test_file_read`): the guard cannot
-#   follow a program that is not Python (`cat tests/test_a.py`), and such a child reads the tests.
+#   follow a program that is not Python (`cat tests/test_a.py`), and such a child reads the tests; so
+#   does one that reads a folder holding them, or the committed files through git (_child_reads.py).
 import os
 import re
 import subprocess
 import sys
+
+from ._child_reads import child_reads_tests
 
 _getframe = sys._getframe
 _STDLIB = os.path.dirname(os.__file__) + os.sep
@@ -119,12 +122,16 @@ class Routes:
     def _names_test(self, event, args):
         line = _command_line(event, args)
         named = next((t for t in sorted(self.places.tests) if t in line or self.places.relative(t) in line), None)
-        if named is None:
+        if named is not None:
+            what = "the test file %s on its command line" % self.places.relative(named)
+        else:
+            cwd = args[2] if event == "subprocess.Popen" and len(args) > 2 and args[2] is not None else os.getcwd()
+            what = child_reads_tests(line, _text(cwd), self.places.root, self.places.tests)
+        if what is None:
             return
         where = self._direct(lambda frame: frame.f_code.co_filename in _SPAWNERS)
         if where:
-            detail = "started `%s` with the test file %s on its command line" % (_program(event, args)[:120], self.places.relative(named))
-            self._event("test_file_read", where, detail)
+            self._event("test_file_read", where, "started `%s` with %s" % (_program(event, args)[:120], what))
 
     def _unplaced(self):
         """Whether no frame on the stack is the repository's or an installed package's (pytest, a plugin)."""
