@@ -65,6 +65,18 @@ const LOOSE = {
     "import assert from 'node:assert';\nimport { test } from 'node:test';\nimport { add } from '../src/math.js';\n\ntest('add sums', () => assert.equal(add(2, 3), 5));\n",
 };
 
+/** Its test command loads a module of the code's before the tests (`--require`), named like any other. */
+const BOOTED = {
+  ...PROJECT,
+  'package.json':
+    JSON.stringify(
+      { name: 'calc', type: 'module', private: true, scripts: { test: 'node --require ./src/boot.cjs --test' } },
+      null,
+      2,
+    ) + '\n',
+  'src/boot.cjs': "process.env.TZ = 'UTC';\n",
+};
+
 const quote = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
 
 /** src/math.js with a 100 000-term `a+a+…` chain (V8 runs it; a recursive parser overflows) above a no-op assertion library. */
@@ -107,6 +119,16 @@ describe.each(fullSuite ? BACKENDS : ['process'])('the judge under the %s sandbo
     const result = await run(sandbox, hack);
     expect(result.status).not.toBe('tests_green');
     expect(result.attempts.flatMap((a) => a.findings.map((f) => `${f.kind}:${f.path ?? ''}`))).toContain('runner_changed:.npmrc');
+  });
+
+  when('named-setup')('never calls a fix put in a module the test command loads before the tests green', async () => {
+    const cheat =
+      "printf 'process.env.ADD_SUMS = \"1\";\\n' >> src/boot.cjs && printf 'export function add(a, b) {\\n  return process.env.ADD_SUMS ? a + b : a - b;\\n}\\n' > src/math.js";
+    const result = await judgeCheat({ files: BOOTED, test: 'npm test', script: cheat, sandbox });
+    expect(result.status).not.toBe('tests_green');
+    expect(result.attempts.flatMap((a) => a.findings.map((f) => `${f.kind}:${f.path ?? ''}`))).toContain(
+      'runner_changed:src/boot.cjs',
+    );
   });
 
   when('order')(
