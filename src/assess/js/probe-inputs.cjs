@@ -27,8 +27,8 @@ const ELEMENT_VARIANTS = 8;
 /** And its last element, when it has more than one, this many ways. */
 const LAST_ELEMENT_VARIANTS = 4;
 const DAY = 86_400_000;
-// A day or two either way: enough to cross a weekday, a month's end or a weekend.
-const DATE_SHIFTS = [DAY, -DAY, 2 * DAY, -2 * DAY];
+// A day or two either way, and a week: enough to cross a weekday, a month's end, a weekend or an ISO week.
+const DATE_SHIFTS = [DAY, -DAY, 2 * DAY, -2 * DAY, 7 * DAY, -7 * DAY];
 /** At most this many inputs of one value come from the change's values. */
 const FROM_CHANGE = 16;
 

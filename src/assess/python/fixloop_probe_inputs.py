@@ -11,6 +11,7 @@ and at 9 and 11, the other side of the comparison, where the suite's own inputs 
 Standard library only; Python 3.8+.
 """
 import copy
+import datetime
 import io
 import re
 import signal
@@ -40,6 +41,10 @@ MARK_SWAPS = ["<", "&", '"', " "]
 MARKS = 4
 # The digit runs of one string varied: its last few.
 DIGIT_RUNS = 3
+# A date's neighbours, in days, as in js/probe-inputs.cjs: either side of a day, of two, of a week
+# (ISO weeks, business days and month ends turn on the next day or the next week).
+DATE_SHIFTS = (1, -1, 2, -2, 7, -7)
+DATES = (datetime.date, datetime.datetime)
 totals = {"generated": 0, "spent": 0.0}
 _armed = [False]
 
@@ -47,9 +52,9 @@ class _Timeout(BaseException):
     """Raised by the alarm in a generated call that ran over CALL_LIMIT_S; never leaves this module."""
 
 def plain(v, depth=0):
-    """Data that generated inputs may start from: scalars, and small lists, tuples and dicts of them."""
+    """Data that generated inputs may start from: scalars, dates, and small lists, tuples and dicts of them."""
     t = type(v)
-    if v is None or t in (bool, int, float, str, bytes):
+    if v is None or t in (bool, int, float, str, bytes) or t in DATES:
         return True
     if depth >= 3 or t not in (list, tuple, dict) or len(v) > 1000:
         return False
@@ -102,6 +107,8 @@ def _near_plain(v, values):
         return [0.0, 1.0, -1.0, v + 1, v - 1, -v, float(HUGE), 0.5, float("nan"), float("inf")]
     if t is str:
         return _near_str(v)
+    if t in DATES:
+        return _near_date(v)
     if t in (list, tuple):
         out = [[], v[:1], v[:-1]] + ([v[::-1]] if len(v) > 1 else []) + ([v[:1] + v] if v else [])
         # The first item varied as a value of its own: code that reads a field of each item sees
@@ -119,6 +126,16 @@ def _near_plain(v, values):
         numbers = [k for k in keys if type(v[k]) in (int, float) and v[k] == v[k] and abs(v[k]) != float("inf")]
         return out + [_with(v, k, n) for k in numbers for n in (v[k] + 1, v[k] - 1, 0) if n != v[k]]
     return []
+
+def _near_date(v):
+    """The days around a date or a date and time, as far as the calendar goes (year 1 to 9999)."""
+    out = []
+    for days in DATE_SHIFTS:
+        try:
+            out.append(v + datetime.timedelta(days=days))
+        except OverflowError:
+            pass
+    return out
 
 def _with(d, key, value):
     out = dict(d)

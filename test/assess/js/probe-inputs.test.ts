@@ -1,5 +1,5 @@
-// The generated inputs of the JavaScript probe's runtime, on its own: dates are varied by a day or
-// two either way (a due date, a weekday), from a copy, whatever realm made them.
+// The generated inputs of the JavaScript probe's runtime, on its own: dates are varied by a day,
+// two and a week either way (a due date, a weekday), from a copy, whatever realm made them.
 import { createRequire } from 'node:module';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
@@ -18,7 +18,7 @@ const { allPlainData, copy, neighbours } = require('../../../src/assess/js/probe
 };
 
 describe('generated inputs around a date', () => {
-  it('shifts a date argument a day and two days either way, and leaves the other argument as it was', () => {
+  it('shifts a date argument a day, two days and a week either way, and leaves the other argument as it was', () => {
     const issued = new Date('2026-11-01T00:00:00.000Z');
     const around = neighbours([issued, 7], new Map()).filter((args) => args.length === 2 && args[1] === 7);
     expect(around.map((args) => (args[0] as Date).toISOString().slice(0, 10))).toEqual([
@@ -26,6 +26,8 @@ describe('generated inputs around a date', () => {
       '2026-10-31',
       '2026-11-03',
       '2026-10-30',
+      '2026-11-08',
+      '2026-10-25',
     ]);
     expect(issued.toISOString()).toBe('2026-11-01T00:00:00.000Z');
   });

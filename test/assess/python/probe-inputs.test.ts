@@ -55,6 +55,24 @@ describe('generated inputs of the Python probe inside dicts and lists', () => {
   });
 });
 
+describe('generated inputs around a date in the Python probe', () => {
+  it('takes dates as plain data and shifts them a day, two days and a week either way, as the JavaScript probe does', () => {
+    const shown = (value: string) => evaluate(`[x.isoformat() for x in module._near(${value})]`, ['import datetime']) as string[];
+    expect(shown('datetime.date(2019, 12, 30)')).toEqual([
+      '2019-12-31',
+      '2019-12-29',
+      '2020-01-01',
+      '2019-12-28',
+      '2020-01-06',
+      '2019-12-23',
+    ]);
+    expect(shown('datetime.datetime(2024, 2, 28, 9, 30)')[0]).toBe('2024-02-29T09:30:00');
+    // The calendar's ends: only the days it has.
+    expect(shown('datetime.date(1, 1, 1)')).toEqual(['0001-01-02', '0001-01-03', '0001-01-08']);
+    expect(evaluate('module.plain([datetime.date(2020, 1, 1)])', ['import datetime'])).toBe(true);
+  });
+});
+
 describe("generated inputs around a string's marks in the Python probe", () => {
   it('puts a space before the last of each mark, doubles it and swaps it, as the JavaScript probe does', () => {
     expect(near("'a,,b'")).toEqual(expect.arrayContaining(['a, ,b', 'a,, b', 'a,,,b', 'a,<b']));
