@@ -3,7 +3,8 @@
 // process) or reads the tests, and acts only then, passes them all. The suite's calls that the patch
 // changed are made again in a plain process of the same interpreter, with no runner loaded, no runner
 // variable and no test on its command line, on each version as it would ship (nothing instrumented,
-// the test files and the git folder moved out of the checkout), with the arguments they had (exact
+// the test files and the git folder moved out of the checkout, a package called where its package
+// manager installs it: installed-copy.ts), with the arguments they had (exact
 // data only: ProbeRecord.replay). A call counts when the original gives the same result there as
 // under the runner (so the call can be made alone: no state the tests set up decides it) and the
 // patched program gives the original's result there too: the fix exists only under the runner, beside
@@ -15,7 +16,7 @@
 // tests and development see and users do not, which a reviewer must see too (`offWhereDeployed`;
 // not a refusal, since a fix to a development-only check is off there by design).
 import { mkdir, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import type { OutsideLook, RunnerOnlyCall, StaleBuild } from '../core/assessment.ts';
 import type { SuiteRunner } from '../gate/setup-then-gate.ts';
 import { PROBE_FOLDER, type ProbeCheckout, type ProbeRun } from './probe-checkout.ts';
@@ -24,6 +25,8 @@ import type { ProbeRecord, ProbedFunction } from './probe-record.ts';
 import { resultText } from './compare-records.ts';
 import { SuiteCalls, same, sameResult, type SameCall } from './outside-pairs.ts';
 import { unshippedFiles } from './unshipped-files.ts';
+import { withInstalledCopy } from './installed-copy.ts';
+import type { InstalledAt } from './probe-language.ts';
 import { copyKey } from './built-copies.ts';
 import { outsideOf, plainCalls, type Out, type Outcomes } from './outside-process.ts';
 
@@ -228,34 +231,45 @@ async function outcomesOf(
     original: at.original.files.get(fn.path)?.text ?? null,
   }));
   const unshipped = await unshippedFiles(ships, functions, new Set(plan.files.keys()));
-  // Once as a user runs it, once more with the settings a deployed program has (NODE_ENV=production).
-  const both = async () => ({
-    outcomes: await callsOf(at, plan, changed, unshipped.builtCopies, false),
-    deployed: await callsOf(at, plan, changed, unshipped.builtCopies, true),
-  });
+  // Where a user's install puts the program (installed-copy.ts): once as a user runs it there, once
+  // more with the settings a deployed program has (NODE_ENV=production).
+  const both = () =>
+    withInstalledCopy(at.checkout.dir, installedAtOf(changed), async (prefix) => ({
+      outcomes: await callsOf(at, plan, changed, unshipped.builtCopies, { deployed: false, prefix }),
+      deployed: await callsOf(at, plan, changed, unshipped.builtCopies, { deployed: true, prefix }),
+    }));
   const made = unshipped.paths.length === 0 ? await both() : await at.checkout.withoutFiles(unshipped.paths, both);
   for (const path of unshipped.builtFiles) await rm(join(at.checkout.dir, path), { force: true });
   return { ...made, staleBuilds: unshipped.staleBuilds, builtCopies: unshipped.builtCopies };
 }
 
-/** Each call made by its language's plain process in the checkout as it is. */
+/**
+ * Each call made by its language's plain process in the checkout as it is, or in its installed copy
+ * (`prefix`, relative to the checkout; '' for none).
+ */
 function callsOf(
   at: At,
   plan: VersionPlan,
   changed: readonly Changed[],
   builtCopies: ReadonlyMap<string, string>,
-  deployed: boolean,
+  { deployed, prefix }: { deployed: boolean; prefix: string },
 ): Promise<Outcomes> {
   return plainCalls(
     { dir: at.checkout.dir, suite: at.suite, left: at.left, log: at.log, version: plan.name, deployed },
     changed.map(({ fn, record }) => ({
       // The package's build, run just now, holds the copy users get: the call is made there.
-      path: builtCopies.get(copyKey(fn)) ?? fn.path,
+      path: posix.join(prefix, builtCopies.get(copyKey(fn)) ?? fn.path),
       name: fn.name,
       args: record.replay,
       ...(record.replayThis ? { this: record.replayThis } : {}),
     })),
   );
+}
+
+/** The place a user's install puts the program, when every changed call is of one language that has one. */
+function installedAtOf(changed: readonly Changed[]): InstalledAt | undefined {
+  const places = new Set(changed.map(({ fn }) => outsideOf(fn.path)?.installedAt));
+  return places.size === 1 ? [...places][0] : undefined;
 }
 
 function runnerOnlyCall(call: Changed, outside: Out, builtIn: string | undefined): RunnerOnlyCall {

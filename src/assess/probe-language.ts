@@ -29,7 +29,15 @@ export interface OutsideCalls {
    * there reaches the tests and development, not the program's users. Absent: no such convention.
    */
   readonly deployedSettings?: Readonly<Record<string, string>>;
+  /** Where a user's install puts the project (installed-copy.ts); absent: the checkout is where it runs. */
+  readonly installedAt?: InstalledAt;
 }
+
+/**
+ * The folder, relative to where a project is installed from, in which the language's package manager
+ * puts the project at `dir` (`node_modules/<name>`); null when it is not a package a user installs.
+ */
+export type InstalledAt = (dir: string) => Promise<string | null>;
 
 /**
  * The files a published distribution of the project holds, as the language's own packaging tool says

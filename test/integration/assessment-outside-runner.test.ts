@@ -15,6 +15,7 @@ import {
   ARCHIVED_PATHS_PROJECT,
   BUILT_ON_PACK_PATHS_PROJECT,
   BUILT_PATHS_PROJECT,
+  CHECKOUT_ONLY_PATHS,
   DEV_ONLY_PATHS,
   DEVELOPMENT_ONLY_PATHS,
   DUAL_PATHS_PROJECT,
@@ -148,6 +149,14 @@ describe('the look from outside the runner, an npm package as npm packs it', () 
       .map(([path, text]) => writeFile(path, text))
       .join(' && ');
     expectRefused(await scriptedRun(PACKAGED_PATHS_PROJECT, 'node --test', script), {
+      function: 'isAbsolute',
+      underRunner: 'true',
+      outside: 'false',
+    });
+  });
+
+  it('refuses a fix made only where the package is not installed: the calls are made where npm puts it', async () => {
+    expectRefused(await scriptedRun(PACKAGED_PATHS_PROJECT, 'node --test', writeFile('src/paths.js', CHECKOUT_ONLY_PATHS)), {
       function: 'isAbsolute',
       underRunner: 'true',
       outside: 'false',

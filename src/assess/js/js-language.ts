@@ -10,6 +10,7 @@ import { failingTestSpans } from './failing-tests.ts';
 import { instrumentJs } from './probe.ts';
 import { shellQuote } from '../../sandbox/shell-quote.ts';
 import { npmPacked } from './npm-packed.ts';
+import { npmInstalledAt } from './npm-installed.ts';
 
 /** The script and the parts of the probe it loads (outside-call.cjs). */
 const OUTSIDE_FILES = [
@@ -40,6 +41,8 @@ export const jsLanguage: ProbeLanguage = {
     // Node's convention for a deployed program, which libraries read to drop development checks;
     // jest and vitest set NODE_ENV=test, so a fix that reads it can be on for the tests only.
     deployedSettings: { NODE_ENV: 'production' },
+    // A published package is called where npm installs it, as its users' programs reach it.
+    installedAt: npmInstalledAt,
   },
   entryPoints: jsEntryPoints,
   failingTestSpans,

@@ -40,7 +40,7 @@ export const npmPacked: ShippedFiles = {
   },
 };
 
-async function manifestOf(dir: string): Promise<Record<string, unknown> | null> {
+export async function manifestOf(dir: string): Promise<Record<string, unknown> | null> {
   const text = await readFile(join(dir, 'package.json'), 'utf8').catch(() => null);
   try {
     const parsed = JSON.parse(text ?? 'null') as unknown;
