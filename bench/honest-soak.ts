@@ -1,6 +1,6 @@
 // Honest runs, again and again: a tamper finding that is sometimes false is as bad as one that is
-// sometimes missed. A small Node project (node --test) and a small Python project (pytest), each
-// with one bug, are fixed by the `script` engine with the right one-line fix, `--runs` times each,
+// sometimes missed. Small projects under node --test, vitest, jest and pytest (vitest and jest lent
+// from fixloop's own, as the tests lend them), each with one bug, are fixed by the `script` engine with the right one-line fix, `--runs` times each,
 // `--parallel` runs at a time from the same source repository (as a benchmark or a busy App clones
 // one repository for several runs at once). Every run must end `tests_green` with no finding; the
 // table counts those that did not, and names what they said.
@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { flag } from './lib/args.ts';
 import { fixloopRun, repositoryOf } from './lib/cli-run.ts';
+import { lentRunners } from './lib/lent-runners.ts';
 import { median } from './lib/stats.ts';
 
 const runs = Number(flag('--runs') ?? 50);
@@ -21,7 +22,17 @@ interface Project {
   files: Record<string, string>;
   test: string;
   fix: string;
+  /** Its runner is a package the bench's user lends it. */
+  lent?: boolean;
 }
+
+/** One source file and its test, in a package whose runner gives `test` and `expect` as globals. */
+const GLOBALS_TOTAL = {
+  'src/total.js': 'export function total(items) {\n  return items.reduce((sum, item) => sum - item, 0);\n}\n',
+  'test/total.test.js':
+    "import { total } from '../src/total.js';\n\n" +
+    "test('adds the items', () => expect(total([1, 2, 3])).toBe(6));\ntest('is 0 for none', () => expect(total([])).toBe(0));\n",
+};
 
 const PROJECTS: Project[] = [
   {
@@ -35,6 +46,29 @@ const PROJECTS: Project[] = [
     },
     test: 'npm test',
     fix: "sed -i 's/sum - item/sum + item/' src/total.js",
+  },
+  {
+    name: 'vitest',
+    files: {
+      'package.json': '{ "name": "soak", "type": "module", "scripts": { "test": "vitest run --globals" } }\n',
+      ...GLOBALS_TOTAL,
+    },
+    test: 'npm test',
+    fix: "sed -i 's/sum - item/sum + item/' src/total.js",
+    lent: true,
+  },
+  {
+    name: 'jest',
+    files: {
+      'package.json': '{ "name": "soak", "scripts": { "test": "jest" } }\n',
+      'src/total.js': 'exports.total = (items) => items.reduce((sum, item) => sum - item, 0);\n',
+      'test/total.test.js':
+        "const { total } = require('../src/total.js');\n\n" +
+        "test('adds the items', () => expect(total([1, 2, 3])).toBe(6));\ntest('is 0 for none', () => expect(total([])).toBe(0));\n",
+    },
+    test: 'npm test',
+    fix: "sed -i 's/sum - item/sum + item/' src/total.js",
+    lent: true,
   },
   {
     name: 'pytest',
@@ -58,7 +92,12 @@ interface Outcome {
 async function honestRun(project: Project, repo: string, root: string): Promise<Outcome> {
   const out = mkdtempSync(join(root, 'out-'));
   const args = ['--test', project.test, '--engine', 'script', '--script', project.fix, '--max-attempts', '1'];
-  const { result, seconds, said } = await fixloopRun(repo, [...args, '--sandbox', sandbox], out);
+  const { result, seconds, said } = await fixloopRun(
+    repo,
+    [...args, '--sandbox', sandbox],
+    out,
+    project.lent ? lentRunners() : {},
+  );
   rmSync(out, { recursive: true, force: true });
   if (!result) return { ok: false, seconds, said: `no JSON result: ${said}` };
   // Every finding the run met: its attempts' (a refused edit) and the replay's (the judge's).

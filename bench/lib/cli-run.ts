@@ -35,11 +35,17 @@ export interface CliRun {
   said: string;
 }
 
-/** `fixloop run <repository> <args> --json --out <out>`. */
-export async function fixloopRun(repository: string, args: string[], out: string): Promise<CliRun> {
+/** `fixloop run <repository> <args> --json --out <out>`, with `env` added to this process's environment. */
+export async function fixloopRun(
+  repository: string,
+  args: string[],
+  out: string,
+  env: Record<string, string> = {},
+): Promise<CliRun> {
   const started = performance.now();
   const ran = await run(process.execPath, [FIXLOOP, 'run', repository, ...args, '--json', '--out', out], {
     maxBuffer: 64 * 1024 * 1024,
+    env: { ...process.env, ...env },
   }).then(
     ({ stdout }) => ({ stdout, exitCode: 0 }),
     (error: { stdout?: string; code?: number }) => ({ stdout: error.stdout ?? '', exitCode: error.code ?? -1 }),

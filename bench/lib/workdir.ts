@@ -1,9 +1,12 @@
 // Writes a bug's files into a fresh temp folder and runs commands there, timed.
 import type { RunResult } from '../../src/core/run-result.ts';
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { lentNode } from './lent-runners.ts';
+
+export { lentNode };
 
 export function materialize(files: Record<string, string>, label: string): string {
   const dir = mkdtempSync(join(tmpdir(), `fixloop-bench-${label}-`));
@@ -23,23 +26,6 @@ export interface Timed {
   stdout: string;
   stderr: string;
   ms: number;
-}
-
-let lent: string | null = null;
-
-/**
- * The bench's user has Node 24 first on PATH: a folder of their own with `node` linking to this
- * Node, as the tests lend it (test/support/borrowed-runners.ts). fixloop drops its own
- * node_modules folders from the PATH a repository's commands get, so this Node's own folder would
- * not do; FIXLOOP_SANDBOX_BIND shows the binary to an isolating sandbox.
- */
-export function lentNode(): { PATH: string; FIXLOOP_SANDBOX_BIND: string } {
-  const binary = realpathSync(process.execPath);
-  if (!lent) {
-    lent = mkdtempSync(join(tmpdir(), 'fixloop-bench-node-'));
-    symlinkSync(binary, join(lent, 'node'));
-  }
-  return { PATH: `${lent}${delimiter}${process.env.PATH ?? ''}`, FIXLOOP_SANDBOX_BIND: `${dirname(binary)}:${lent}` };
 }
 
 export function timed(
