@@ -8,10 +8,10 @@ an object of a class) held, each call given its own deep copy of them (see _base
 the original and the patched program are then compared by fixloop. A probe failure never changes
 what the program does: every step is guarded, and on an internal error the function is just called.
 Its parts live beside it, each loaded once per process by path under a private module name (the
-folder is not on sys.path): fixloop_probe_canon.py (the canonical text of values),
-fixloop_probe_inputs.py (the generated inputs), fixloop_probe_generation.py (whether this run
-generates them), fixloop_probe_path.py (the lines a call runs) and fixloop_probe_replay.py
-(arguments as exact data, for the look from outside the runner). Stdlib only.
+folder is not on sys.path), each fixloop_probe_<part>.py: canon (the canonical text of values),
+inputs (the generated inputs; a string's in strings), generation (whether this run generates them),
+path (the lines a call runs) and replay (arguments as exact data, for the look from outside the
+runner). Stdlib only.
 """
 import copy
 import functools
@@ -40,8 +40,8 @@ def _load(part):
             raise
     return module
 
-# Canonical text and paths first: the inputs module takes them from sys.modules.
-_canon, _paths = _load("canon"), _load("path")
+# Canonical text, paths and strings first: the inputs module takes them from sys.modules.
+_canon, _paths, _strings = _load("canon"), _load("path"), _load("strings")
 _inputs, _replay, _generation = _load("inputs"), _load("replay"), _load("generation")
 canon, args_text = _canon.canon, _canon.args_text
 

@@ -13,7 +13,6 @@ Standard library only; Python 3.8+.
 import copy
 import datetime
 import io
-import re
 import signal
 import sys
 import threading
@@ -23,6 +22,7 @@ import warnings
 # Loaded by fixloop_probe.py just before this module: the runtime's folder is not on sys.path.
 _canon = sys.modules["_fixloop_probe_canon"]
 _paths = sys.modules["_fixloop_probe_path"]
+_strings = sys.modules["_fixloop_probe_strings"]
 
 # Room for the inputs made from the change's values beside the others.
 PER_CALL, PER_PROCESS = 56, 4000
@@ -35,12 +35,6 @@ HELD_S = 0.1
 MODEST = 10 ** 6
 # Huge: past any allocation, so `[0] * n` raises MemoryError at once (10**9 took 18 s and 8 GB, unstoppable).
 HUGE = 10 ** 15
-SEPARATORS = ["/", "\\", ".", ",", ":", " ", '"', "'", "\n", "%"]
-# What a mark of the suite's string is swapped for (see _marks), and how many of its marks are varied.
-MARK_SWAPS = ["<", "&", '"', " "]
-MARKS = 4
-# The digit runs of one string varied: its last few.
-DIGIT_RUNS = 3
 # A date's neighbours, in days, as in js/probe-inputs.cjs: either side of a day, of two, of a week
 # (ISO weeks, business days and month ends turn on the next day or the next week).
 DATE_SHIFTS = (1, -1, 2, -2, 7, -7)
@@ -62,10 +56,6 @@ def plain(v, depth=0):
         return all(plain(k, depth + 1) and plain(x, depth + 1) for k, x in v.items())
     return all(plain(x, depth + 1) for x in v)
 
-def _other_case(s):
-    upper = s.upper()
-    return s.lower() if upper == s else upper
-
 def _from_change(v, values):
     """Inputs of one value made from the change's values: strings, numbers, keys of a dict."""
     t = type(v)
@@ -75,8 +65,8 @@ def _from_change(v, values):
         # Kind by kind over every literal, so the cap keeps each literal's most telling inputs first.
         literals = values["strings"]
         within = [s for s in literals if s in v]
-        rows = ([v.replace(s, _other_case(s), 1) for s in within] + [v.replace(s, "", 1) for s in within]
-                + [v + s for s in literals] + [s + v for s in literals] + literals + [_other_case(s) for s in literals])
+        rows = ([v.replace(s, _strings.other_case(s), 1) for s in within] + [v.replace(s, "", 1) for s in within]
+                + [v + s for s in literals] + [s + v for s in literals] + literals + [_strings.other_case(s) for s in literals])
         return list(dict.fromkeys(rows))
     if t in (int, float):
         return [t(n) + d for n in values["numbers"] if n == n for d in (-1, 0, 1)]
@@ -85,17 +75,12 @@ def _from_change(v, values):
         names = values["keys"] + [s for s in values["strings"] if s.isidentifier()]
         out = [_with(v, k, flag) for k in names if k not in v for flag in (True, False)]
         texts = [k for k in list(v)[:5] if type(v[k]) is str]
-        return out + [_with(v, k, x) for k in texts for s in values["strings"] for x in (s, _other_case(s))]
+        return out + [_with(v, k, x) for k in texts for s in values["strings"] for x in (s, _strings.other_case(s))]
     return []
-
-def _interleave(lists):
-    """The lists' items taken in turn, the first of each, then the second of each: a caller that keeps
-    only the first few keeps some of every list."""
-    return [row[i] for i in range(max([len(r) for r in lists] + [0])) for row in lists if i < len(row)]
 
 def _near(v, values=None):
     """The values near one value; those made from the change's values taken in turn with the others."""
-    return _interleave([_from_change(v, values)[:FROM_CHANGE], _near_plain(v, values)])
+    return _strings.interleave([_from_change(v, values)[:FROM_CHANGE], _near_plain(v, values)])
 
 def _near_plain(v, values):
     t = type(v)
@@ -106,7 +91,7 @@ def _near_plain(v, values):
     if t is float:
         return [0.0, 1.0, -1.0, v + 1, v - 1, -v, float(HUGE), 0.5, float("nan"), float("inf")]
     if t is str:
-        return _near_str(v)
+        return _strings.near_str(v)
     if t in DATES:
         return _near_date(v)
     if t in (list, tuple):
@@ -142,44 +127,6 @@ def _with(d, key, value):
     out[key] = value
     return out
 
-def _marks(s):
-    """The string with each of its marks (neither a letter, a digit nor a space: `,` `&` `[`) varied
-    where it last occurs: a space before and after it, doubled, swapped for another. A tokenizer or
-    an escaper a patch taught the suite's exact text (`,,`, `&amp;`) meets it a little apart (`, ,`)
-    or with another mark (`<amp;`). Each mark's variants in turn, as in js/probe-inputs.cjs."""
-    marks = list(dict.fromkeys(c for c in s if not (c.isalnum() or c.isspace())))[:MARKS]
-    per_mark = []
-    for mark in marks:
-        at = s.rindex(mark)
-        before, after = s[:at], s[at + 1:]
-        per_mark.append([before + " " + mark + after] + [before + swap + after for swap in MARK_SWAPS if swap != mark]
-                        + [before + mark + " " + after, before + mark + mark + after])
-    return _interleave(per_mark)
-
-def _digits(s):
-    """The string with each of its last digit runs varied as the number it spells: one more, one less,
-    a digit more, a digit fewer (`alpha.10` -> `alpha.11`, `alpha.9`, `alpha.100`, `alpha.1`), as in
-    js/probe-inputs.cjs. Each run's variants in turn."""
-    per_run = []
-    for run in list(re.finditer(r"[0-9]{1,15}", s))[-DIGIT_RUNS:]:
-        digits, at, end = run.group(), run.start(), run.end()
-        n = int(digits)
-        numbers = [n + 1] + ([n - 1] if n > 0 else [])
-        # Leading zeros (`007`) keep the width; other numbers are written as numbers are.
-        width = len(digits) if digits.startswith("0") else 0
-        texts = [str(m).zfill(width) for m in numbers] + [digits + "0"] + ([digits[:-1]] if len(digits) > 1 else [])
-        per_run.append([s[:at] + text + s[end:] for text in texts])
-    return _interleave(per_run)
-
-def _near_str(s):
-    mid = len(s) // 2
-    out = ["", s[1:], s[:-1]] + [s + c for c in SEPARATORS] + [c + s for c in "/\\. "]
-    out += [s[:mid] + c + s[mid:] for c in "/\\."]
-    hit = next((i for i, ch in enumerate(s) if ch in SEPARATORS), None)
-    if hit is not None:
-        out += [s[:hit] + c + s[hit + 1:] for c in ["/", "\\", ".", " ", ""]]
-    return _interleave([out + [s.upper(), s.lower(), s + s], _marks(s), _digits(s)])
-
 def _holds(args, kwargs):
     """Whether a call holds copies (an argument that is not plain data: a method's receiver, an object of a class)."""
     return not all(plain(x) for x in list(args) + list(kwargs.values()))
@@ -211,7 +158,7 @@ def _all_variants(fn, args, kwargs):
     lists = [[(k, x) for x in ([None] if fn.name(k) in fn.none_at and v is not None else [])
               + (_near(v, fn.values) if plain(v) else [])]
              for k, v in slots]
-    for key, value in _interleave(lists):
+    for key, value in _strings.interleave(lists):
         new_args, new_kwargs = copy.deepcopy((list(args), kwargs))
         if isinstance(key, int):
             new_args[key] = value

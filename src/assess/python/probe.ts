@@ -22,6 +22,7 @@ export const PYTHON_PROBE_RUNTIME_FILES: ReadonlyArray<{ from: string; name: str
   PYTHON_PROBE_FILE,
   'fixloop_probe_canon.py',
   'fixloop_probe_path.py',
+  'fixloop_probe_strings.py',
   'fixloop_probe_inputs.py',
   'fixloop_probe_replay.py',
   'fixloop_probe_generation.py',

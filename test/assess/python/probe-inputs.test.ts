@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const INPUTS = fileURLToPath(new URL('../../../src/assess/python/fixloop_probe_inputs.py', import.meta.url));
+const STRINGS = fileURLToPath(new URL('../../../src/assess/python/fixloop_probe_strings.py', import.meta.url));
 
 /**
  * `expression` (Python, after the `lines`), printed as JSON, with the runtime loaded as `module` beside
@@ -15,13 +16,16 @@ function evaluate(expression: string, lines: string[] = []): unknown {
     'import importlib.util, json, sys, types',
     "sys.modules['_fixloop_probe_canon'] = types.ModuleType('canon')",
     "sys.modules['_fixloop_probe_path'] = types.ModuleType('path')",
+    "strings = importlib.util.spec_from_file_location('_fixloop_probe_strings', sys.argv[2])",
+    "sys.modules['_fixloop_probe_strings'] = importlib.util.module_from_spec(strings)",
+    "strings.loader.exec_module(sys.modules['_fixloop_probe_strings'])",
     "spec = importlib.util.spec_from_file_location('inputs', sys.argv[1])",
     'module = importlib.util.module_from_spec(spec)',
     'spec.loader.exec_module(module)',
     ...lines,
     `print(json.dumps(${expression}))`,
   ].join('\n');
-  return JSON.parse(execFileSync('python3', ['-c', script, INPUTS], { encoding: 'utf8' }));
+  return JSON.parse(execFileSync('python3', ['-c', script, INPUTS, STRINGS], { encoding: 'utf8' }));
 }
 
 /** `_near(value)` of the runtime. */
