@@ -45,7 +45,6 @@ export async function harnessNamedFiles(dir: string, testCommand: string): Promi
   for (const text of commandTexts(testCommand, scriptsOfPackageJson(packageText)))
     for (const value of optionValues(text))
       await nameFile(dir, '.', value, named, `the test command loads it before the tests (\`${value}\`)`);
-  if (SETUP_KEYED.length === 0) return named;
   for (const { key, value, from } of await configuredValues(dir, packageText))
     await nameFile(
       dir,
@@ -61,7 +60,8 @@ export async function harnessNamedFiles(dir: string, testCommand: string): Promi
 export function commandTexts(command: string, scripts: Readonly<Record<string, string>>): string[] {
   const texts = [command];
   const seen = new Set<string>();
-  for (let i = 0; i < texts.length && i < 64; i++)
+  // Each script is read once (`seen`), so the list ends however the scripts call each other.
+  for (let i = 0; i < texts.length; i++)
     for (const part of (texts[i] ?? '').split(/&&|\|\||;|\|/)) {
       const call = packageScriptCall(part);
       if (!call || seen.has(call.name)) continue;

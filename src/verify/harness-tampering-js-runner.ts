@@ -8,7 +8,7 @@
 // whose own code had none of it (a library of matchers defines them honestly).
 import { GLOBAL } from '../core/js-references.ts';
 import { isJsNode, walkJs, type JsNode } from '../core/js-tree.ts';
-import { constantString as constantText, type ValueReport, type ValueResolve } from './harness-tampering-js-values.ts';
+import { constantString, type ValueReport, type ValueResolve } from './harness-tampering-js-values.ts';
 
 /** What the runners give their tests that honest code can meet too (the registry's, from each descriptor). */
 export interface RunnerTraits {
@@ -47,7 +47,7 @@ export function runnerValueHits(
       }
   });
   const runnerValue = (name: string | null, other: unknown) => {
-    const text = constantText(other);
+    const text = constantString(other);
     return name !== null && text !== null && values.some(([n, v]) => n === name && v === text);
   };
   const found = (node: JsNode, name: string) =>
@@ -73,7 +73,7 @@ export function runnerEqualityHits(program: JsNode, hooks: readonly string[], re
       node.type === 'Identifier' || node.type === 'PrivateName'
         ? (node['name'] as string)
         : node.type === 'StringLiteral' || node.type === 'TemplateLiteral' || node.type === 'BinaryExpression'
-          ? constantText(node)
+          ? constantString(node)
           : null;
     if (name !== null && hooks.includes(name))
       report(

@@ -118,13 +118,14 @@ export async function harnessTampering(input: TamperingInput): Promise<Finding[]
   const findings: Finding[] = [];
   const python: PythonFile[] = [];
   const unreadable: Unreadable[] = [];
+  const files = [...addedLines(input.patch)].filter(([path, added]) => added.size > 0 && !input.isTestFile(path));
   const traits: RunnerTraits = {
     env: RUNNER_VARIABLES,
     values: RUNNER_VARIABLE_VALUES,
-    hooks: await hooksNotYetDefined(input.dir, input.isTestFile),
+    // Asked of git only when the patch adds JavaScript: the equality methods are JavaScript's.
+    hooks: files.some(([path]) => JS_SOURCE.test(path)) ? await hooksNotYetDefined(input.dir, input.isTestFile) : [],
   };
-  for (const [path, added] of addedLines(input.patch)) {
-    if (added.size === 0 || input.isTestFile(path)) continue;
+  for (const [path, added] of files) {
     const isJs = JS_SOURCE.test(path);
     if (!isJs && !path.endsWith('.py')) continue;
     const bytes = await readRegularFile(join(input.dir, path));

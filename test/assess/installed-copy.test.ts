@@ -2,37 +2,32 @@
 // checkout at `.fixloop-probe/installed/node_modules/<name>`, without its dependencies, git's folder
 // or the probe's own, removed after the calls. An application, or a package.json without a valid
 // name, is looked at where it is.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { withInstalledCopy } from '../../src/assess/installed-copy.ts';
 import { npmInstalledAt } from '../../src/assess/js/npm-installed.ts';
+import { makeRepo, removeAll } from '../support/git-fixture.ts';
 
 const made: string[] = [];
-afterEach(() => {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => removeAll(made));
 
-function checkout(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'fixloop-installed-'));
+/** The files in a temp folder, not a git repository: the copy reads the folder, not git. */
+async function checkout(files: Record<string, string>): Promise<string> {
+  const dir = await makeRepo(files, { git: false });
   made.push(dir);
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, path)), { recursive: true });
-    writeFileSync(join(dir, path), text);
-  }
   return dir;
 }
 
 describe('where npm installs a package', () => {
   it('is node_modules/<name> for a published package, scoped or not, and nowhere for an application', async () => {
-    const at = async (manifest: unknown) => npmInstalledAt(checkout({ 'package.json': JSON.stringify(manifest) }));
+    const at = async (manifest: unknown) => npmInstalledAt(await checkout({ 'package.json': JSON.stringify(manifest) }));
     expect(await at({ name: 'paths', version: '1.0.0' })).toBe('node_modules/paths');
     expect(await at({ name: '@acme/paths' })).toBe('node_modules/@acme/paths');
     expect(await at({ name: 'paths', private: true })).toBeNull();
     expect(await at({ name: '../escape' })).toBeNull();
     expect(await at({ version: '1.0.0' })).toBeNull();
-    expect(await npmInstalledAt(checkout({ 'src/a.js': '' }))).toBeNull();
+    expect(await npmInstalledAt(await checkout({ 'src/a.js': '' }))).toBeNull();
   });
 });
 
@@ -45,7 +40,7 @@ describe('the installed copy', () => {
   };
 
   it('holds the checkout without its dependencies or git folder while the calls run, and is gone after', async () => {
-    const dir = checkout(files);
+    const dir = await checkout(files);
     const seen = await withInstalledCopy(dir, npmInstalledAt, async (prefix) => {
       const at = join(dir, prefix);
       return {
@@ -65,7 +60,7 @@ describe('the installed copy', () => {
   });
 
   it('gives the checkout itself where the language names no place', async () => {
-    const dir = checkout(files);
+    const dir = await checkout(files);
     expect(await withInstalledCopy(dir, undefined, async (prefix) => prefix)).toBe('');
     expect(
       await withInstalledCopy(

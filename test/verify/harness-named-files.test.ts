@@ -1,28 +1,17 @@
 // A file the test command or a runner's setup keys name is the harness, whatever its own name: a fix
 // put there is on in the tests' run and off for every user. Files they do not name stay the code's.
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { commandTexts, harnessNamedFiles, keyedValues, optionValues } from '../../src/verify/harness-named-files.ts';
 import { runnerFileFindings } from '../../src/verify/runner-files.ts';
+import { makeRepo, removeAll } from '../support/git-fixture.ts';
 
 const made: string[] = [];
-afterEach(() => {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => removeAll(made));
 
 /** A git repository holding `files`, committed. */
-function checkout(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'fixloop-named-'));
+async function checkout(files: Record<string, string>): Promise<string> {
+  const dir = await makeRepo(files);
   made.push(dir);
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, path)), { recursive: true });
-    writeFileSync(join(dir, path), text);
-  }
-  execFileSync('git', ['init', '-q'], { cwd: dir });
-  execFileSync('git', ['add', '-A'], { cwd: dir });
   return dir;
 }
 
@@ -72,7 +61,7 @@ describe('files the harness names', () => {
   });
 
   it('names the existing files of a checkout, and refuses a change to one', async () => {
-    const dir = checkout({
+    const dir = await checkout({
       'package.json': JSON.stringify({ scripts: { test: 'npm run unit', unit: 'node --env-file-if-exists=.env.ci --test' } }),
       '.env.ci': 'TZ=UTC\n',
       'jest.config.js': "module.exports = { setupFiles: ['<rootDir>/src/polyfills.js', 'jest-canvas-mock'] };\n",
@@ -89,7 +78,7 @@ describe('files the harness names', () => {
   });
 
   it('names nothing for a module name, a folder, or a file outside the checkout', async () => {
-    const dir = checkout({
+    const dir = await checkout({
       '.mocharc.json': JSON.stringify({ require: ['chai/register-expect.js', 'test'], file: ['../outside.js'] }),
       'test/a.test.js': '',
     });

@@ -1,37 +1,24 @@
 // What only a runner gives its tests, found in added code: comparing a variable honest code reads
 // (`NODE_ENV`) with the value the runner gives it, and a value that answers the runner's equality
 // protocol itself, in a project whose own code had none. Real patches on real git checkouts.
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { harnessTampering, testFileCheck } from '../../src/verify/harness-tampering.ts';
+import { git, makeRepo, removeAll } from '../support/git-fixture.ts';
 
 const made: string[] = [];
-afterAll(() => {
-  for (const dir of made) rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => removeAll(made));
 
 const LINES = "export function lines(text) {\n  return text.split(' ');\n}\n";
 
 /** The messages for a patch that turns `before` into `after` in committed files, the tests aside. */
 async function messages(before: Record<string, string>, after: Record<string, string>): Promise<string[]> {
-  const dir = mkdtempSync(join(tmpdir(), 'fixloop-traits-'));
+  const dir = await makeRepo(before);
   made.push(dir);
-  const write = (files: Record<string, string>) => {
-    for (const [path, text] of Object.entries(files)) {
-      mkdirSync(dirname(join(dir, path)), { recursive: true });
-      writeFileSync(join(dir, path), text);
-    }
-  };
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8' });
-  write(before);
-  git('init', '-q');
-  git('add', '-A');
-  git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'base');
-  write(after);
-  const patch = git('diff');
+  // The changes are to committed files: their folders are there.
+  for (const [path, text] of Object.entries(after)) await writeFile(join(dir, path), text);
+  const patch = git(dir, 'diff');
   const findings = await harnessTampering({ dir, patch, isTestFile: testFileCheck([], new Set()), log: () => {} });
   return findings.map((f) => f.message);
 }

@@ -33,14 +33,13 @@ function childReadsTests(file, args, cwd, root, tests) {
   // spawn's arguments start with the program's own name; execSync's are its command alone.
   if (given[0] === String(file)) given.shift();
   const words = [String(file), ...given].flatMap((arg) => arg.split(/[\s"'`;|&()<>]+/).filter((w) => w !== ''));
-  const program = (/** @type {string} */ word) => basename(word);
-  if (FOLLOWED.test(program(String(file)))) return null;
+  if (FOLLOWED.test(basename(String(file)))) return null;
   const inside = (/** @type {string} */ path) => {
     const rel = relative(root, path);
     return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !rel.startsWith(sep)) ? rel.split(sep).join('/') : null;
   };
   const holdsTests = (/** @type {string} */ rel) => rel === '' || tests.some((test) => test.startsWith(`${rel}/`));
-  const gitAt = words.findIndex((w) => program(w) === 'git');
+  const gitAt = words.findIndex((w) => basename(w) === 'git');
   if (gitAt >= 0) {
     const command = gitCommand(words.slice(gitAt + 1));
     const reads = command !== null && (GIT_READS.has(command) || (command === 'log' && words.some((w) => LOG_PATCH.test(w))));
@@ -54,8 +53,8 @@ function childReadsTests(file, args, cwd, root, tests) {
     if (rel !== null && holdsTests(rel) && isFolder(resolve(cwd, path)))
       return `the folder \`${rel || '.'}\`, which holds the tests`;
   }
-  const searched = words.findIndex((w) => SEARCHES.test(program(w)));
-  if (searched >= 0 && (program(words[searched] ?? '') !== 'grep' || words.some((w) => RECURSIVE.test(w)))) {
+  const searched = words.findIndex((w) => SEARCHES.test(basename(w)));
+  if (searched >= 0 && (basename(words[searched] ?? '') !== 'grep' || words.some((w) => RECURSIVE.test(w)))) {
     const rel = inside(resolve(cwd));
     if (rel !== null && holdsTests(rel)) return `its working folder \`${rel || '.'}\`, which holds the tests, searched whole`;
   }
